@@ -1,0 +1,28 @@
+# docsbot: the commands a newcomer needs. `make test` is what CI runs.
+GO ?= go
+
+.PHONY: test check-tools vet fmt-check race bench build
+
+## test: vet, format check and the whole test suite under the race detector
+test: check-tools fmt-check vet race
+
+check-tools:
+	@command -v $(GO) >/dev/null || { echo "Go is not installed: see https://go.dev/doc/install"; exit 1; }
+	@command -v redis-server >/dev/null || { echo "redis-server is not installed; the tests start their own. Install it: sudo apt-get install -y redis-server (macOS: brew install redis)"; exit 1; }
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+race:
+	$(GO) test -race -count=1 ./...
+
+## bench: the benchmarks whose figures are recorded in BENCHMARKS.md
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o bin/docsbot ./cmd/docsbot

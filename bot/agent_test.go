@@ -1,0 +1,266 @@
+package bot_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+const alice = "U0ALICE"
+
+func TestAgentJobEndToEnd(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(bot.Config{})
+
+	ack := h.command(alice, general, bot.CommandAgent, "Add a quickstart for the Python SDK")
+	if len(ack.Payload) > 0 && string(ack.Payload) != "null" {
+		t.Errorf("ack of a job start carries %s, want an empty ack", ack.Payload)
+	}
+
+	h.waitFor("the job's root message with its job id", func() bool {
+		r := h.roots(general)
+		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `job_")
+	})
+	jobs := h.api.Jobs()
+	if len(jobs) != 1 {
+		t.Fatalf("API has %d jobs, want 1", len(jobs))
+	}
+	job := jobs[0]
+	if got := h.api.Prompts(job.ID); len(got) != 1 || got[0] != "Add a quickstart for the Python SDK" {
+		t.Errorf("API got prompts %q", got)
+	}
+	root := h.roots(general)[0]
+	if !strings.Contains(rendered(root), "<@"+alice+">") || !strings.Contains(rendered(root), job.ID) {
+		t.Errorf("root message does not name the requester and job: %s", root.Blocks)
+	}
+
+	h.waitFor("the result in the thread", func() bool { return len(h.finishes(general, root.TS)) == 1 })
+	final, _ := h.api.Job(job.ID)
+	if final.Status != docsapi.StatusCompleted || final.PR() == "" {
+		t.Fatalf("API job is %s with PR %q, want completed with a PR", final.Status, final.PR())
+	}
+	result := h.finishes(general, root.TS)[0]
+	if !strings.Contains(result.Text, "<"+final.PR()+"|") {
+		t.Errorf("result %q does not link the PR %s", result.Text, final.PR())
+	}
+	h.waitFor("the root message showing the outcome", func() bool {
+		m, _ := h.slack.Message(general, root.TS)
+		return strings.Contains(rendered(m), "Completed") && strings.Contains(rendered(m), final.PR())
+	})
+
+	// Polling stops once the finish is reported: no more get-job calls.
+	gets := h.api.Count(docsapitest.EndpointGet)
+	time.Sleep(300 * time.Millisecond) // several poll intervals; the count must not move
+	if after := h.api.Count(docsapitest.EndpointGet); after != gets {
+		t.Errorf("get-job calls went on after the finish: %d then %d", gets, after)
+	}
+	if n := len(h.finishes(general, root.TS)); n != 1 {
+		t.Errorf("%d result messages, want exactly 1", n)
+	}
+}
+
+func TestAgentOutcomes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, prompt string
+		want         []string
+		status       docsapi.Status
+	}{
+		{"no change", "Fix typos [no-change]", []string{"no files were changed"}, docsapi.StatusCompleted},
+		{"failed", "Rewrite everything [fail]", []string{"failed"}, docsapi.StatusFailed},
+		{"archived", "Old work [archive]", []string{"archived"}, docsapi.StatusArchived},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.startBot(bot.Config{})
+			h.command(alice, general, bot.CommandAgent, tc.prompt)
+			h.waitFor("a root message", func() bool { return len(h.roots(general)) == 1 })
+			root := h.roots(general)[0]
+			h.waitFor("the result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
+			res := h.finishes(general, root.TS)[0]
+			for _, w := range tc.want {
+				if !strings.Contains(res.Text, w) {
+					t.Errorf("result %q lacks %q", res.Text, w)
+				}
+			}
+			if j := h.api.Jobs()[0]; j.Status != tc.status {
+				t.Errorf("API status %s, want %s", j.Status, tc.status)
+			}
+			if tc.status == docsapi.StatusCompleted && strings.Contains(res.Text, "pull/") {
+				t.Errorf("no-change result links a PR: %q", res.Text)
+			}
+		})
+	}
+}
+
+func TestFollowUpRestartsAndReportsEachFinishOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(bot.Config{})
+	h.command(alice, general, bot.CommandAgent, "Document the CLI")
+	h.waitFor("a root message", func() bool { return len(h.roots(general)) == 1 })
+	root := h.roots(general)[0]
+	h.waitFor("the first result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
+
+	replyTS, _ := h.reply("U0BOB", general, root.TS, "Also add an example for `docsbot jobs watch`")
+	h.waitFor("the follow-up acknowledged with a reaction", func() bool {
+		m, _ := h.slack.Message(general, replyTS)
+		return len(m.Reactions) > 0
+	})
+	job := h.api.Jobs()[0]
+	if p := h.api.Prompts(job.ID); len(p) != 2 || p[1] != "Also add an example for `docsbot jobs watch`" {
+		t.Fatalf("API prompts %q, want the create prompt and the follow-up", p)
+	}
+	h.waitFor("the second result", func() bool { return len(h.finishes(general, root.TS)) == 2 })
+	second := h.finishes(general, root.TS)[1]
+	if !strings.Contains(second.Text, "follow-up 1") {
+		t.Errorf("second result %q does not say it is for the follow-up", second.Text)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(h.finishes(general, root.TS)); n != 2 {
+		t.Errorf("%d results after one follow-up, want 2", n)
+	}
+}
+
+func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
+	h.slack.AddUser("U0MALLORY", "mallory")
+	h.startBot(bot.Config{AllowedUsers: []string{alice, "U0BOB"}, AllowedChannels: []string{general}})
+	cases := []struct {
+		name, user, channel, text, want string
+	}{
+		{"empty", alice, general, "", "Usage"},
+		{"help", alice, general, "help", "Usage"},
+		{"user not allowed", "U0MALLORY", general, "Do it", "not on the list"},
+		{"channel not allowed", alice, "C0OTHER", "Do it", "not enabled in this channel"},
+	}
+	for _, tc := range cases {
+		ack := h.command(tc.user, tc.channel, bot.CommandAgent, tc.text)
+		var p struct {
+			ResponseType string `json:"response_type"`
+			Text         string `json:"text"`
+		}
+		if err := json.Unmarshal(ack.Payload, &p); err != nil {
+			t.Fatalf("%s: ack payload %s: %v", tc.name, ack.Payload, err)
+		}
+		if p.ResponseType != "ephemeral" || !strings.Contains(p.Text, tc.want) {
+			t.Errorf("%s: ack %s, want an ephemeral reply containing %q", tc.name, ack.Payload, tc.want)
+		}
+	}
+	if n := len(h.api.Requests()); n != 0 {
+		t.Errorf("%d API requests, want none", n)
+	}
+	if n := len(h.slack.Calls("chat.postMessage")); n != 0 {
+		t.Errorf("%d chat.postMessage calls, want none", n)
+	}
+}
+
+func TestAgentInChannelWithoutTheBot(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.slack.AddChannel(slacktest.Channel{ID: "C0PRIVATE", Name: "secret", BotMember: false, Private: true})
+	h.startBot(bot.Config{})
+	ack := h.command(alice, "C0PRIVATE", bot.CommandAgent, "Write docs")
+	h.waitFor("a private reply through response_url", func() bool { return len(h.slack.ResponsePosts("")) == 1 })
+	post := h.slack.ResponsePosts("")[0]
+	if post.ResponseType != "ephemeral" || !strings.Contains(post.Text, "/invite @docsbot") {
+		t.Errorf("reply %+v, want an ephemeral invite hint", post)
+	}
+	_ = ack
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 0 {
+		t.Errorf("%d create requests, want none when the bot cannot post", n)
+	}
+}
+
+func TestAgentCreateRefusedByTheAPI(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		fault docsapitest.Fault
+		want  string
+	}{
+		{"server error", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusInternalServerError}, "may or may not have gone through"},
+		{"rate limited", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusTooManyRequests, RetryAfter: 20 * time.Minute}, "rate limit"},
+		{"bad key", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusUnauthorized}, "DOCS_API_KEY"},
+		{"invalid", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusBadRequest, Body: `{"error":"prompt <b>too</b> long"}`}, "prompt &lt;b&gt;too&lt;/b&gt; long"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.api.AddFault(tc.fault)
+			h.startBot(bot.Config{})
+			h.command(alice, general, bot.CommandAgent, "Add a changelog page")
+			h.waitFor("the root message saying why nothing started", func() bool {
+				r := h.roots(general)
+				return len(r) == 1 && strings.Contains(rendered(r[0]), "Not started")
+			})
+			root := h.roots(general)[0]
+			if !strings.Contains(rendered(root), tc.want) {
+				t.Errorf("root message %s lacks %q", root.Blocks, tc.want)
+			}
+			if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+				t.Errorf("%d create requests, want exactly 1 (a POST is not retried)", n)
+			}
+		})
+	}
+}
+
+func TestUserTextIsEscaped(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(bot.Config{})
+	h.command(alice, general, bot.CommandAgent, "Ping <!channel> & <@U0BOB> about <https://evil.example|this>")
+	h.waitFor("a root message with a job id", func() bool {
+		r := h.roots(general)
+		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
+	})
+	root := h.roots(general)[0]
+	all := root.Text + "\n" + rendered(root)
+	for _, bad := range []string{"<!channel>", "<@U0BOB>", "<https://evil.example"} {
+		if strings.Contains(all, bad) {
+			t.Errorf("root message contains live markup %q: %s", bad, all)
+		}
+	}
+	if !strings.Contains(rendered(root), "&lt;!channel&gt; &amp; &lt;@U0BOB&gt;") {
+		t.Errorf("root message does not show the escaped instruction: %s", root.Blocks)
+	}
+	if got := h.api.Prompts(h.api.Jobs()[0].ID)[0]; got != "Ping <!channel> & <@U0BOB> about <https://evil.example|this>" {
+		t.Errorf("API got %q: the instruction must reach the API unchanged", got)
+	}
+}
+
+func TestPRLinkThatIsNotAURLIsText(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(bot.Config{})
+	h.command(alice, general, bot.CommandAgent, "Anything")
+	h.waitFor("a root message with a job id", func() bool {
+		r := h.roots(general)
+		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
+	})
+	root := h.roots(general)[0]
+	job := h.api.Jobs()[0]
+	bad := "javascript:alert(1)|<!here>"
+	h.api.SetJobStatus(job.ID, docsapi.StatusCompleted, &bad)
+	h.waitFor("the result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
+	res := h.finishes(general, root.TS)[0]
+	if strings.Contains(res.Text, "<javascript") || strings.Contains(res.Text, "<!here>") {
+		t.Errorf("a non-http prLink became markup: %q", res.Text)
+	}
+	if !strings.Contains(res.Text, "javascript:alert(1)") {
+		t.Errorf("the prLink is not shown as text: %q", res.Text)
+	}
+}

@@ -1,0 +1,160 @@
+// Package bot is the Slack side of docsbot: it takes Socket Mode envelopes
+// (slash commands and thread replies), drives agent jobs through the docs API,
+// and runs the poller that reports each job's finish in its thread.
+//
+// The bot reaches the docs API and Redis only through the small interfaces
+// JobsAPI and Store, which *docsapi.Client and *store.Store satisfy.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// JobsAPI is what the bot needs from the docs API to run agent jobs.
+type JobsAPI interface {
+	CreateJob(ctx context.Context, prompt string) (*docsapi.Job, error)
+	SendMessage(ctx context.Context, jobID, prompt string) (*docsapi.Job, error)
+	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
+}
+
+// Store is what the bot keeps in Redis: thread links, job records, the poll
+// schedule and dedupe markers.
+type Store interface {
+	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
+	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
+	FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*store.Job, error)
+	Claim(ctx context.Context, max int, lease time.Duration) ([]store.Claim, error)
+	NextDue(ctx context.Context) (time.Duration, bool, error)
+	Reschedule(ctx context.Context, c store.Claim, status string, in time.Duration) error
+	Finish(ctx context.Context, c store.Claim, status, prLink string, lease time.Duration) (bool, error)
+	MarkNotified(ctx context.Context, c store.Claim) error
+	Untrack(ctx context.Context, c store.Claim, status string) error
+	Release(ctx context.Context, claims []store.Claim) error
+	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	Forget(ctx context.Context, key string) error
+}
+
+// Config holds the bot's settings. Zero values take the documented defaults.
+type Config struct {
+	// PollInterval is the delay before a job's first poll (default 10s).
+	PollInterval time.Duration
+	// PollMaxInterval caps the poll backoff (default 1m).
+	PollMaxInterval time.Duration
+	// AllowedUsers and AllowedChannels restrict who may use the bot and where.
+	// Empty means everyone and everywhere.
+	AllowedUsers, AllowedChannels []string
+	// PollWorkers is how many jobs one replica polls at once (default 32).
+	PollWorkers int
+	// Logger receives structured logs (default slog.Default()).
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.PollInterval <= 0 {
+		c.PollInterval = 10 * time.Second
+	}
+	if c.PollMaxInterval <= 0 {
+		c.PollMaxInterval = time.Minute
+	}
+	if c.PollMaxInterval < c.PollInterval {
+		c.PollMaxInterval = c.PollInterval
+	}
+	if c.PollWorkers <= 0 {
+		c.PollWorkers = 32
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Bot is one docsbot replica: a Socket Mode connection plus a poller. Any
+// number of replicas may run against the same Redis.
+type Bot struct {
+	cfg    Config
+	log    *slog.Logger
+	slack  *slack.Client
+	socket *socketmode.Client
+	api    JobsAPI
+	store  Store
+	access access
+	// http posts to slash commands' response_url.
+	http *http.Client
+
+	// self identifies the bot's own user, learnt from auth.test at start.
+	self identity
+
+	// wake nudges the poller when this replica schedules a job.
+	wake chan struct{}
+	// work tracks handler goroutines so Run can wait for them on shutdown.
+	work sync.WaitGroup
+}
+
+type identity struct {
+	userID, botID, teamID string
+}
+
+// New builds a bot. client must carry the bot token and the app-level token
+// (slack.OptionAppLevelToken); its API URL may point at a fake Slack server.
+func New(cfg Config, client *slack.Client, api JobsAPI, st Store) *Bot {
+	cfg = cfg.withDefaults()
+	return &Bot{
+		cfg:    cfg,
+		log:    cfg.Logger,
+		slack:  client,
+		socket: socketmode.New(client, socketmode.OptionLog(slogPrinter{cfg.Logger})),
+		api:    api,
+		store:  st,
+		access: newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
+		http:   &http.Client{Timeout: 10 * time.Second},
+		wake:   make(chan struct{}, 1),
+	}
+}
+
+// Run connects to Slack and serves until ctx is cancelled or Slack refuses the
+// tokens. It returns nil after a clean shutdown.
+func (b *Bot) Run(ctx context.Context) error {
+	auth, err := b.slack.AuthTestContext(ctx)
+	if err != nil {
+		return fmt.Errorf("slack auth.test with the bot token: %w", err)
+	}
+	b.self = identity{userID: auth.UserID, botID: auth.BotID, teamID: auth.TeamID}
+	b.log.Info("connected to Slack", "bot_user", auth.UserID, "team", auth.TeamID)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var wg sync.WaitGroup
+	wg.Go(func() { b.runPoller(ctx) })
+
+	handler := socketmode.NewSocketmodeHandler(b.socket)
+	b.register(ctx, handler)
+	err = handler.RunEventLoopContext(ctx)
+	cancel()
+	wg.Wait()
+	b.work.Wait()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("slack socket mode: %w", err)
+	}
+	return nil
+}
+
+// slogPrinter adapts slog to the Printf/Println logger slog-go's socketmode wants.
+type slogPrinter struct{ log *slog.Logger }
+
+func (p slogPrinter) Output(_ int, s string) error {
+	p.log.Debug("socketmode: " + s)
+	return nil
+}

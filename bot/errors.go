@@ -1,0 +1,120 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// Error is an error whose Message may be shown to a Slack user as it is. Other
+// errors are turned into words by describe; their detail is only logged.
+type Error struct {
+	// Message is escaped mrkdwn, safe to post.
+	Message string
+	// Err is the cause, for logs.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// describe is the one place that turns any error into what a Slack user reads.
+// Every branch is plain words saying what happened and what to do; text from
+// the API is escaped; secrets never reach it because no error carries them.
+func describe(err error) string {
+	if err == nil {
+		return ""
+	}
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.Message
+	}
+	if e, ok := errors.AsType[*docsapi.ValidationError](err); ok {
+		return fmt.Sprintf("The %s is not valid: %s.", escape(e.Field), escape(e.Problem))
+	}
+	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
+		return "The docs API did not confirm the request, so it may or may not have gone through. " +
+			"Check the agent jobs in your docs dashboard before trying again."
+	}
+	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
+		return describeAPI(e)
+	}
+	if e, ok := errors.AsType[*slack.RateLimitedError](err); ok {
+		return "Slack is rate limiting docsbot. Try again " + inAbout(e.RetryAfter) + "."
+	}
+	if e, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
+		return describeSlack(e.Err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "That took too long and was stopped. Try again in a minute."
+	}
+	return "Something went wrong inside docsbot. It has been logged; try again in a minute."
+}
+
+func describeAPI(e *docsapi.APIError) string {
+	server := ""
+	if e.Message != "" {
+		server = ": " + escape(cut(e.Message, serverMessageMax))
+	}
+	switch {
+	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
+		return "The docs API rejected docsbot's API key. Ask whoever runs docsbot to check `DOCS_API_KEY` and `DOCS_PROJECT_ID`."
+	case e.StatusCode == http.StatusTooManyRequests:
+		return "The docs API's rate limit is reached. Try again " + inAbout(e.RetryAfter) + "."
+	case e.StatusCode == http.StatusNotFound:
+		return "The docs API does not know this job (HTTP 404)" + server + "."
+	case e.StatusCode >= 500:
+		return fmt.Sprintf("The docs API is having trouble (HTTP %d). Try again in a few minutes.", e.StatusCode)
+	case e.StatusCode >= 400:
+		return fmt.Sprintf("The docs API refused the request (HTTP %d)%s.", e.StatusCode, server)
+	}
+	return fmt.Sprintf("The docs API answered unexpectedly (HTTP %d).", e.StatusCode)
+}
+
+func describeSlack(code string) string {
+	switch code {
+	case "not_in_channel", "channel_not_found":
+		return "I can't post in this channel yet. Invite me with `/invite @docsbot` (or add the app in the channel's settings), then try again."
+	case "is_archived":
+		return "This channel is archived, so I can't post in it."
+	case "msg_too_long", "invalid_blocks":
+		return "The message was too long for Slack. Try a shorter instruction."
+	case "invalid_auth", "token_revoked", "account_inactive", "not_authed":
+		return "Slack rejected docsbot's token. Ask whoever runs docsbot to reinstall the app."
+	}
+	return "Slack refused the request (" + escape(code) + "). Try again in a minute."
+}
+
+// inAbout says when to retry: "in about 3 minutes (at 14:05 UTC)".
+func inAbout(d time.Duration) string {
+	if d <= 0 {
+		return "in a few minutes"
+	}
+	at := time.Now().Add(d).UTC().Format("15:04")
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("in %d seconds (at %s UTC)", int(d.Round(time.Second)/time.Second), at)
+	case d < 2*time.Minute:
+		return fmt.Sprintf("in about a minute (at %s UTC)", at)
+	}
+	return fmt.Sprintf("in about %d minutes (at %s UTC)", int(d.Round(time.Minute)/time.Minute), at)
+}
+
+// slackCode returns Slack's error code of err ("not_in_channel"), or "".
+func slackCode(err error) string {
+	if e, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
+		return e.Err
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// startedJob runs /docs-agent and waits until the job is linked (its id shows
+// in the root message). It returns the root message's ts and the job id.
+func (h *harness) startedJob(prompt string) (rootTS, jobID string) {
+	h.t.Helper()
+	before := len(h.roots(general))
+	h.command(alice, general, bot.CommandAgent, prompt)
+	h.waitFor("a linked job", func() bool {
+		r := h.roots(general)
+		return len(r) == before+1 && strings.Contains(rendered(r[before]), "job `")
+	})
+	root := h.roots(general)[before]
+	jobs := h.api.Jobs()
+	return root.TS, jobs[len(jobs)-1].ID
+}
+
+func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
+	t.Parallel()
+	// Jobs stay active for a long time here, so nothing else moves.
+	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	h.startBot(bot.Config{})
+	rootTS, jobID := h.startedJob("Write a glossary")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	cases := []struct {
+		name  string
+		event map[string]any
+	}{
+		{"another bot", map[string]any{"type": "message", "channel": general, "bot_id": "B0OTHER", "subtype": "bot_message", "text": "beep", "ts": "1800000000.000001", "thread_ts": rootTS}},
+		{"the bot itself", map[string]any{"type": "message", "channel": general, "user": "U0BOT", "bot_id": "B0BOT", "text": "mine", "ts": "1800000000.000002", "thread_ts": rootTS}},
+		{"an edit", map[string]any{"type": "message", "channel": general, "subtype": "message_changed", "ts": "1800000000.000003",
+			"message": map[string]any{"type": "message", "user": alice, "text": "edited", "ts": "1800000000.000004", "thread_ts": rootTS}}},
+		{"a deletion", map[string]any{"type": "message", "channel": general, "subtype": "message_deleted", "ts": "1800000000.000005", "deleted_ts": "1800000000.000004"}},
+		{"a join", map[string]any{"type": "message", "channel": general, "subtype": "channel_join", "user": "U0BOB", "text": "joined", "ts": "1800000000.000006"}},
+		{"top level", map[string]any{"type": "message", "channel": general, "user": alice, "text": "hello", "ts": "1800000000.000007"}},
+		{"a thread that is not a job", map[string]any{"type": "message", "channel": general, "user": alice, "text": "hi", "ts": "1800000000.000009", "thread_ts": "1700000000.000001"}},
+	}
+	for _, tc := range cases {
+		if _, err := h.slack.DeliverEvent(ctx, tc.event); err != nil {
+			t.Fatalf("%s: deliver: %v", tc.name, err)
+		}
+	}
+	// A real reply afterwards is processed; when it is, everything before it
+	// has been handled too (the bot handles events as they arrive).
+	replyTS, _ := h.reply("U0BOB", general, rootTS, "Add 'lease'")
+	h.waitFor("the real reply's reaction", func() bool {
+		m, _ := h.slack.Message(general, replyTS)
+		return len(m.Reactions) == 1
+	})
+	time.Sleep(100 * time.Millisecond)
+	if p := h.api.Prompts(jobID); len(p) != 2 {
+		t.Errorf("API prompts %q: only the person's reply may become a follow-up", p)
+	}
+	if n := h.api.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-up requests, want 1", n)
+	}
+}
+
+func TestRedeliveredReplyIsSentOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	h.startBot(bot.Config{})
+	rootTS, jobID := h.startedJob("Explain rate limits")
+	replyTS, _ := h.reply(alice, general, rootTS, "Mention Retry-After")
+	h.waitFor("the reaction", func() bool {
+		m, _ := h.slack.Message(general, replyTS)
+		return len(m.Reactions) == 1
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	acks := h.slack.Acks()
+	last := acks[len(acks)-1]
+	for range 3 {
+		if err := h.slack.Redeliver(ctx, last.EnvelopeID); err != nil {
+			t.Fatalf("redeliver: %v", err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if p := h.api.Prompts(jobID); len(p) != 2 {
+		t.Errorf("API prompts %q after 3 redeliveries, want the reply once", p)
+	}
+}
+
+func TestRedeliveredSlashCommandStartsOneJob(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(bot.Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h.command(alice, general, bot.CommandAgent, "One job only")
+	acks := h.slack.Acks()
+	for range 2 {
+		if err := h.slack.Redeliver(ctx, acks[len(acks)-1].EnvelopeID); err != nil {
+			t.Fatalf("redeliver: %v", err)
+		}
+	}
+	h.waitFor("a root message", func() bool { return len(h.roots(general)) >= 1 })
+	time.Sleep(200 * time.Millisecond)
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d create requests, want 1", n)
+	}
+	if n := len(h.roots(general)); n != 1 {
+		t.Errorf("%d root messages, want 1", n)
+	}
+}
+
+func TestFollowUpRefusedByTheAPI(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	h.startBot(bot.Config{})
+	rootTS, _ := h.startedJob("Document webhooks")
+	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointMessage, Status: 429, RetryAfter: 10 * time.Minute, Times: 5})
+	h.reply(alice, general, rootTS, "More examples please")
+	h.waitFor("a private note in the thread", func() bool { return len(h.slack.Ephemerals(alice)) == 1 })
+	note := h.slack.Ephemerals(alice)[0]
+	if !strings.Contains(note.Text, "not sent to the agent") || !strings.Contains(note.Text, "rate limit") {
+		t.Errorf("note %q should say the reply was not sent and why", note.Text)
+	}
+	if note.ThreadTS != rootTS {
+		t.Errorf("note posted in thread %q, want %q", note.ThreadTS, rootTS)
+	}
+}

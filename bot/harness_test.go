@@ -1,0 +1,229 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// redisServer is the package's own redis-server, on a unix socket.
+var redisServer *redistest.Server
+
+func TestMain(m *testing.M) {
+	srv, err := redistest.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	redisServer = srv
+	code := m.Run()
+	_ = srv.Close()
+	os.Exit(code)
+}
+
+// harness is one end-to-end world: a fake Slack, the API test server and a
+// key prefix of its own in the package's Redis. Bots started on it are real
+// bot.Bot values talking over real sockets.
+type harness struct {
+	t      *testing.T
+	slack  *slacktest.Server
+	api    *docsapitest.Server
+	prefix string
+	logs   *syncBuffer
+}
+
+const general = "C0GENERAL"
+
+func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
+	t.Helper()
+	sl := slacktest.NewServer(slacktest.WithPingInterval(500*time.Millisecond), slacktest.WithRedelivery(time.Second))
+	t.Cleanup(sl.Close)
+	api := docsapitest.NewServer(apiOpts...)
+	t.Cleanup(api.Close)
+	return &harness{t: t, slack: sl, api: api, prefix: redistest.Prefix(t), logs: &syncBuffer{}}
+}
+
+// running is a started bot and how to stop it.
+type running struct {
+	bot   *bot.Bot
+	store *store.Store
+	stop  func()
+	done  chan error
+}
+
+// startBot starts a replica and waits until its socket is connected.
+func (h *harness) startBot(cfg bot.Config) *running {
+	h.t.Helper()
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = 20 * time.Millisecond
+	}
+	if cfg.PollMaxInterval == 0 {
+		cfg.PollMaxInterval = 80 * time.Millisecond
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := store.Open(ctx, redisURL(), store.WithPrefix(h.prefix))
+	if err != nil {
+		h.t.Fatalf("open store: %v", err)
+	}
+	client, err := docsapi.NewClient(h.api.Key, h.api.ProjectID,
+		docsapi.WithBaseURL(h.api.URL),
+		docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 50 * time.Millisecond}))
+	if err != nil {
+		h.t.Fatalf("docs client: %v", err)
+	}
+	sc := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.slack.APIURL))
+	before := h.slack.Connections()
+	b := bot.New(cfg, sc, client, st)
+	r := &running{bot: b, store: st, done: make(chan error, 1)}
+	go func() { r.done <- b.Run(ctx) }()
+	var once sync.Once
+	r.stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-r.done:
+				if err != nil {
+					h.t.Errorf("bot.Run: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				h.t.Errorf("bot did not stop within 10s")
+			}
+			_ = st.Close()
+		})
+	}
+	h.t.Cleanup(r.stop)
+	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer wcancel()
+	if err := h.slack.WaitConnections(wctx, before+1); err != nil {
+		h.t.Fatalf("bot did not connect: %v\nlogs:\n%s", err, h.logs.String())
+	}
+	return r
+}
+
+func redisURL() string { return redisServer.URL }
+
+// waitFor polls cond through the fake Slack's change feed until it holds.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := h.slack.WaitFor(ctx, cond); err != nil {
+		h.t.Fatalf("waiting for %s: %v\nlogs:\n%s", what, err, h.logs.String())
+	}
+}
+
+// command types a slash command in a channel as a user and returns Slack's
+// record of the ack.
+func (h *harness) command(user, channel, command, text string) *slacktest.Ack {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ack, err := h.slack.SlashCommand(ctx, slacktest.SlashCommand{Command: command, Text: text, UserID: user, ChannelID: channel})
+	if err != nil {
+		h.t.Fatalf("slash command %s %q: %v", command, text, err)
+	}
+	return ack
+}
+
+// reply posts a person's reply in a thread.
+func (h *harness) reply(user, channel, threadTS, text string) (ts, eventID string) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ts, eventID, err := h.slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
+	if err != nil {
+		h.t.Fatalf("reply %q: %v", text, err)
+	}
+	return ts, eventID
+}
+
+// roots returns the bot's top-level messages in a channel.
+func (h *harness) roots(channel string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.slack.Messages(channel) {
+		if m.BotID != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// finishes returns the bot's result messages in a thread.
+func (h *harness) finishes(channel, ts string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.slack.Thread(channel, ts) {
+		if m.TS != ts && m.BotID != "" && strings.Contains(string(m.Metadata), "docsbot_job_finished") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// rendered is what a message shows: its blocks' texts (decoded from JSON),
+// or its text when it has no blocks.
+func rendered(m slacktest.Message) string {
+	if len(m.Blocks) == 0 {
+		return m.Text
+	}
+	var v any
+	if err := json.Unmarshal(m.Blocks, &v); err != nil {
+		return m.Text
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if t, ok := x["text"].(string); ok {
+				texts = append(texts, t)
+			}
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	return strings.Join(texts, "\n")
+}
+
+// syncBuffer collects logs from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var _ io.Writer = (*syncBuffer)(nil)

@@ -1,0 +1,196 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// Limits that keep every message inside what Slack accepts (3,000 characters
+// a section, about 4,000 for the fallback text).
+const (
+	// promptInRoot matches the excerpt the store keeps, so the root message
+	// reads the same before and after a status update.
+	promptInRoot     = 300
+	promptInFallback = 150
+	serverMessageMax = 500
+)
+
+// finishedEvent is the metadata event type on the bot's finish messages. The
+// poller looks for it in a thread before posting again after a crash.
+const finishedEvent = "docsbot_job_finished"
+
+// jobState is what the root message of a job shows.
+type jobState int
+
+const (
+	stateStarting jobState = iota
+	stateWorking
+	stateFinished
+	stateNotStarted
+	stateUntracked
+)
+
+// rootView is everything the root message of a job shows. The root message is
+// re-rendered in full on each change, so the view is the single source of its
+// layout.
+type rootView struct {
+	Requester string
+	Prompt    string
+	State     jobState
+	JobID     string
+	Status    docsapi.Status
+	PRLink    string
+	// Generation counts the job's runs: 1, then +1 per follow-up.
+	Generation int64
+	// Problem says, in plain words, why the job did not start or stopped.
+	Problem string
+}
+
+func (v rootView) statusLine() string {
+	job := ""
+	if v.JobID != "" {
+		job = " · job `" + escape(v.JobID) + "`"
+	}
+	runs := ""
+	if v.Generation > 1 {
+		runs = fmt.Sprintf(" · follow-up %d", v.Generation-1)
+	}
+	switch v.State {
+	case stateStarting:
+		return ":hourglass_flowing_sand: Starting the agent…"
+	case stateWorking:
+		s := ":arrows_counterclockwise: Working"
+		if v.Status != "" && v.Status != docsapi.StatusActive {
+			s += " (status `" + escape(string(v.Status)) + "`)"
+		}
+		return s + job + runs
+	case stateFinished:
+		return outcomeEmoji(v.Status) + " " + outcomeWord(v.Status) + job + runs + prSuffix(v)
+	case stateUntracked:
+		return ":grey_question: No longer followed" + job + ": " + v.Problem
+	default:
+		return ":warning: Not started: " + v.Problem
+	}
+}
+
+func prSuffix(v rootView) string {
+	if v.PRLink == "" {
+		if v.Status == docsapi.StatusCompleted {
+			return " · no files changed"
+		}
+		return ""
+	}
+	return " · " + link(v.PRLink, "pull request")
+}
+
+// message renders the root message: who asked, the instruction, the status.
+func (v rootView) message() []slack.MsgOption {
+	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", mention(v.Requester), quote(cut(v.Prompt, promptInRoot)))
+	blocks := []slack.Block{
+		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
+		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, v.statusLine(), false, false)),
+	}
+	fallback := fmt.Sprintf("Docs agent job for %s: %s", mention(v.Requester), escape(cut(v.Prompt, promptInFallback)))
+	return []slack.MsgOption{
+		slack.MsgOptionText(fallback, false),
+		slack.MsgOptionBlocks(blocks...),
+		slack.MsgOptionDisableLinkUnfurl(),
+	}
+}
+
+func outcomeEmoji(s docsapi.Status) string {
+	switch s {
+	case docsapi.StatusCompleted:
+		return ":white_check_mark:"
+	case docsapi.StatusFailed:
+		return ":x:"
+	case docsapi.StatusArchived:
+		return ":file_cabinet:"
+	}
+	return ":grey_question:"
+}
+
+func outcomeWord(s docsapi.Status) string {
+	switch s {
+	case docsapi.StatusCompleted:
+		return "Completed"
+	case docsapi.StatusFailed:
+		return "Failed"
+	case docsapi.StatusArchived:
+		return "Archived"
+	}
+	return "Finished (status `" + escape(string(s)) + "`)"
+}
+
+// finishMessage renders the one message posted in a job's thread when a run of
+// the job ends. Its metadata lets a later replica see that it was posted.
+func finishMessage(jobID string, generation int64, status docsapi.Status, prLink string) []slack.MsgOption {
+	var text string
+	switch {
+	case status == docsapi.StatusCompleted && prLink != "":
+		text = ":white_check_mark: The docs agent finished and opened a pull request: " + link(prLink, prLabel(prLink))
+	case status == docsapi.StatusCompleted:
+		text = ":white_check_mark: The docs agent finished: no files were changed, so there is no pull request."
+	case status == docsapi.StatusFailed:
+		text = ":x: The docs agent failed on this job. Reply in this thread to try again with more detail."
+	case status == docsapi.StatusArchived && prLink != "":
+		text = ":file_cabinet: The job was archived. Its pull request: " + link(prLink, prLabel(prLink))
+	case status == docsapi.StatusArchived:
+		text = ":file_cabinet: The job was archived without a pull request."
+	default:
+		text = ":grey_question: The job ended with status `" + escape(string(status)) + "`."
+	}
+	if generation > 1 {
+		text += fmt.Sprintf(" _(follow-up %d)_", generation-1)
+	}
+	return []slack.MsgOption{
+		slack.MsgOptionText(text, false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{
+			EventType: finishedEvent,
+			EventPayload: map[string]any{
+				"job_id":     jobID,
+				"generation": generation,
+				"status":     string(status),
+			},
+		}),
+	}
+}
+
+// prLabel shortens a pull request URL such as
+// https://github.com/acme/docs/pull/12 to "acme/docs#12".
+func prLabel(raw string) string {
+	rest, ok := strings.CutPrefix(raw, "https://github.com/")
+	if !ok {
+		return raw
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) == 4 && parts[2] == "pull" && parts[3] != "" {
+		return parts[0] + "/" + parts[1] + "#" + parts[3]
+	}
+	return raw
+}
+
+// agentHelp is the usage text of /docs-agent.
+func agentHelp() string {
+	return strings.Join([]string{
+		"*" + CommandAgent + "* starts the docs agent on an instruction and follows it in a thread.",
+		"",
+		"*Usage:* `" + CommandAgent + " <instruction>`",
+		"• Example: `" + CommandAgent + " Add a quickstart for the Python SDK`",
+		"• I post the job in this channel; its thread is the job's conversation.",
+		"• Reply in that thread to send the agent a follow-up instruction.",
+		"• When the agent finishes I post the result, with the pull request link, in the thread.",
+		"",
+		"Invite me first in private channels: `/invite @docsbot`.",
+	}, "\n")
+}
+
+// ephemeral is a slash-command reply only the user who typed it sees. It can
+// travel in the envelope's ack or through the command's response_url.
+func ephemeral(text string) *slack.WebhookMessage {
+	return &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: text}
+}

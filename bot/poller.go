@@ -1,0 +1,269 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+const (
+	// pollLease is how long a claim holds a job. If this replica dies, another
+	// one takes the job when the lease runs out.
+	pollLease = time.Minute
+	// pollAttempt bounds one get-job call, retries included, well inside the lease.
+	pollAttempt = 30 * time.Second
+	// notifyLease holds a finished job while its result is posted; if the post
+	// does not happen, the job comes due again after it.
+	notifyLease = time.Minute
+	// maxIdle is the longest the poller sleeps between looks at the schedule,
+	// so jobs scheduled by other replicas are polled within a second of due.
+	maxIdle = 500 * time.Millisecond
+	// backoffFactor grows the poll delay after each poll of a run.
+	backoffFactor = 1.5
+)
+
+// runPoller follows every unfinished job. Every replica runs one; they share
+// the schedule in Redis, each claim being exclusive while its lease holds. On
+// shutdown the claims still in flight are handed back so another replica
+// takes them at once.
+func (b *Bot) runPoller(ctx context.Context) {
+	slots := make(chan struct{}, b.cfg.PollWorkers)
+	var (
+		inflight sync.WaitGroup
+		mu       sync.Mutex
+		held     = map[string]store.Claim{}
+	)
+	for ctx.Err() == nil {
+		free := cap(slots) - len(slots)
+		if free == 0 {
+			b.sleep(ctx, maxIdle)
+			continue
+		}
+		claims, err := b.store.Claim(ctx, free, pollLease)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.log.Error("claiming due jobs failed", "err", err)
+				b.sleep(ctx, time.Second)
+			}
+			continue
+		}
+		for _, c := range claims {
+			slots <- struct{}{}
+			mu.Lock()
+			held[c.JobID] = c
+			mu.Unlock()
+			inflight.Go(func() {
+				defer func() { <-slots }()
+				if b.poll(ctx, c) {
+					mu.Lock()
+					delete(held, c.JobID)
+					mu.Unlock()
+				}
+			})
+		}
+		if len(claims) == free {
+			continue // more may be due right now
+		}
+		wait := maxIdle
+		if d, ok, err := b.store.NextDue(ctx); err == nil && ok && d < wait {
+			wait = d
+		}
+		b.sleep(ctx, wait)
+	}
+	inflight.Wait()
+	if len(held) == 0 {
+		return
+	}
+	rctx, cancel := detached(ctx, 5*time.Second)
+	defer cancel()
+	back := make([]store.Claim, 0, len(held))
+	for _, c := range held {
+		back = append(back, c)
+	}
+	if err := b.store.Release(rctx, back); err != nil {
+		b.log.Error("handing back polls in flight failed; they resume when their lease runs out", "jobs", len(back), "err", err)
+		return
+	}
+	b.log.Info("handed back polls in flight", "jobs", len(back))
+}
+
+// sleep waits for d, a nudge, or the end of ctx.
+func (b *Bot) sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-b.wake:
+	case <-t.C:
+	}
+}
+
+// nudgePoller wakes this replica's poller after it scheduled a job.
+func (b *Bot) nudgePoller() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// poll handles one claimed job: fetch it, then reschedule, finish or stop
+// following it. It reports whether the claim was settled; an unsettled claim
+// (shutdown cut it short) is handed back.
+func (b *Bot) poll(ctx context.Context, c store.Claim) bool {
+	log := b.log.With("job", c.JobID, "channel", c.Job.Thread.Channel, "thread", c.Job.Thread.TS)
+	if st := docsapi.Status(c.Job.Status); st.Final() && c.Job.Notified < c.Job.Generation && c.Job.NotifyAttempts > 0 {
+		// A finish already recorded but not reported: a replica stopped mid-way.
+		return b.finish(ctx, c, st, c.Job.PRLink, log)
+	}
+	actx, cancel := context.WithTimeout(ctx, pollAttempt)
+	job, err := b.api.GetJob(actx, c.JobID)
+	cancel()
+	if ctx.Err() != nil {
+		return false
+	}
+	if err != nil {
+		return b.pollFailed(ctx, c, err, log)
+	}
+	if job.Status.Final() {
+		return b.finish(ctx, c, job.Status, job.PR(), log)
+	}
+	if !job.Status.Known() {
+		log.Warn("job has a status docsbot does not know; still following it", "status", job.Status)
+	}
+	return b.settle(ctx, log, b.store.Reschedule(ctx, c, string(job.Status), b.pollDelay(c.Job.Polls+1)))
+}
+
+// pollFailed decides what a failed get-job call means for the job.
+func (b *Bot) pollFailed(ctx context.Context, c store.Claim, err error, log *slog.Logger) bool {
+	delay := b.pollDelay(c.Job.Polls + 1)
+	switch apiErr, _ := errors.AsType[*docsapi.APIError](err); {
+	case errors.Is(err, docsapi.ErrNotFound):
+		log.Warn("the docs API no longer knows the job; no longer following it")
+		if err := b.store.Untrack(ctx, c, "not_found"); err != nil {
+			return b.settle(ctx, log, err)
+		}
+		v := jobView(&c.Job)
+		v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
+		b.post(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+escape(c.JobID)+"`, so I stopped following it.", false))
+		b.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
+		return true
+	case errors.Is(err, docsapi.ErrRateLimited):
+		if apiErr != nil {
+			delay = max(delay, apiErr.RetryAfter)
+		}
+		log.Warn("docs API rate limit while polling; polling later", "retry_in", delay)
+	case errors.Is(err, docsapi.ErrUnauthorized):
+		delay = b.cfg.PollMaxInterval
+		log.Error("docs API rejected the API key while polling; check DOCS_API_KEY", "err", err)
+	default:
+		log.Warn("polling the job failed; trying again later", "err", err, "retry_in", delay)
+	}
+	return b.settle(ctx, log, b.store.Reschedule(ctx, c, c.Job.Status, delay))
+}
+
+// finish records a run's end and, if nobody reported it yet, posts the result
+// in the thread once and updates the root message.
+func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
+	notify, err := b.store.Finish(ctx, c, string(status), pr, notifyLease)
+	if err != nil || !notify {
+		return b.settle(ctx, log, err)
+	}
+	if c.Job.NotifyAttempts > 0 && b.reported(ctx, c, log) {
+		log.Info("result was already posted by an earlier attempt")
+		return b.settle(ctx, log, b.store.MarkNotified(ctx, c))
+	}
+	thread := c.Job.Thread
+	_, _, err = b.slack.PostMessageContext(ctx, thread.Channel,
+		append(finishMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false
+		}
+		if !permanentSlackError(err) {
+			log.Warn("posting the job's result failed; trying again later", "err", err)
+			return true // the notify lease brings the job back
+		}
+		log.Error("cannot post the job's result in its thread; giving up", "err", err)
+	} else {
+		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
+	}
+	if err := b.store.MarkNotified(ctx, c); err != nil {
+		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)
+		return true
+	}
+	v := jobView(&c.Job)
+	v.State, v.Status, v.PRLink = stateFinished, status, pr
+	b.updateRoot(ctx, thread.Channel, thread.TS, v, log)
+	return true
+}
+
+// settle logs what a store write at the end of a poll says. A stale claim is
+// normal: another replica or a follow-up took the job.
+func (b *Bot) settle(ctx context.Context, log *slog.Logger, err error) bool {
+	switch {
+	case err == nil, errors.Is(err, store.ErrStale):
+		return true
+	case ctx.Err() != nil:
+		return false
+	}
+	log.Error("saving the poll's result failed; the job comes due again when its lease ends", "err", err)
+	return true
+}
+
+// reported looks in the job's thread for a result message of this run, posted
+// by an attempt that stopped before recording it.
+func (b *Bot) reported(ctx context.Context, c store.Claim, log *slog.Logger) bool {
+	msgs, _, _, err := b.slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+		ChannelID: c.Job.Thread.Channel, Timestamp: c.Job.Thread.TS, Limit: 200, IncludeAllMetadata: true,
+	})
+	if err != nil {
+		log.Warn("could not read the thread to check for an earlier result; posting it", "err", err)
+		return false
+	}
+	for _, m := range msgs {
+		md := m.Metadata
+		if md.EventType != finishedEvent || (m.User != b.self.userID && m.BotID != b.self.botID) {
+			continue
+		}
+		id, _ := md.EventPayload["job_id"].(string)
+		gen, _ := md.EventPayload["generation"].(float64)
+		if id == c.JobID && int64(gen) == c.Job.Generation {
+			return true
+		}
+	}
+	return false
+}
+
+// post writes a message in a job's thread, logging a failure.
+func (b *Bot) post(ctx context.Context, t store.Thread, log *slog.Logger, opts ...slack.MsgOption) {
+	if _, _, err := b.slack.PostMessageContext(ctx, t.Channel, append(opts, slack.MsgOptionTS(t.TS))...); err != nil {
+		log.Warn("posting in the job's thread failed", "err", err)
+	}
+}
+
+// pollDelay is the wait after the n-th poll of a run: PollInterval growing by half
+// each poll up to PollMaxInterval, with ±10% jitter so replicas spread out.
+func (b *Bot) pollDelay(n int) time.Duration {
+	d := float64(b.cfg.PollInterval) * math.Pow(backoffFactor, float64(max(n, 0)))
+	d = min(d, float64(b.cfg.PollMaxInterval))
+	return time.Duration(d * (0.9 + 0.2*rand.Float64()))
+}
+
+// permanentSlackError reports Slack errors that retrying cannot fix.
+func permanentSlackError(err error) bool {
+	switch slackCode(err) {
+	case "channel_not_found", "not_in_channel", "is_archived", "thread_not_found",
+		"msg_too_long", "invalid_blocks", "restricted_action":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package slacktest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+)
+
+// ErrUnknownEnvelope is returned by Redeliver for an envelope the server never sent.
+var ErrUnknownEnvelope = errors.New("slacktest: unknown envelope")
+
+// SlashCommand runs c as a person would: it sends a slash_commands envelope to
+// one connection (round robin; queued until one is open) and waits for the
+// client's ack or ctx. A payload in the ack is shown to the user as Slack does
+// (ephemeral unless response_type is "in_channel").
+func (s *Server) SlashCommand(ctx context.Context, c SlashCommand) (*Ack, error) {
+	e, _, err := s.startSlashCommand(c)
+	if err != nil {
+		return nil, err
+	}
+	return s.waitAck(ctx, e, 0)
+}
+
+// SendSlashCommand runs c like SlashCommand but returns once the envelope is on
+// its way, with its envelope id and the trigger id of the invocation.
+func (s *Server) SendSlashCommand(ctx context.Context, c SlashCommand) (envelopeID, triggerID string, err error) {
+	if err := ctx.Err(); err != nil {
+		return "", "", err
+	}
+	e, trigger, err := s.startSlashCommand(c)
+	if err != nil {
+		return "", "", err
+	}
+	return e.id, trigger, nil
+}
+
+func (s *Server) startSlashCommand(c SlashCommand) (*envelope, string, error) {
+	if !strings.HasPrefix(c.Command, "/") {
+		return nil, "", fmt.Errorf("slacktest: slash command %q must start with '/'", c.Command)
+	}
+	s.mu.Lock()
+	ch, ok := s.channels[c.ChannelID]
+	if !ok {
+		s.mu.Unlock()
+		return nil, "", fmt.Errorf("slacktest: slash command in unknown channel %q", c.ChannelID)
+	}
+	userName, ok := s.users[c.UserID]
+	if !ok {
+		s.mu.Unlock()
+		return nil, "", fmt.Errorf("slacktest: slash command by unknown user %q", c.UserID)
+	}
+	trigger := s.triggerIDLocked()
+	ru := s.newResponseURLLocked(trigger, ch.ID, c.UserID)
+	channelName := ch.Name
+	if ch.Private {
+		channelName = "privategroup" // what Slack reports for private channels
+	}
+	e := s.newEnvelopeLocked(typeSlashCommands, map[string]any{
+		"token":                 s.verify,
+		"team_id":               s.cfg.teamID,
+		"team_domain":           s.cfg.teamDomain,
+		"channel_id":            ch.ID,
+		"channel_name":          channelName,
+		"user_id":               c.UserID,
+		"user_name":             userName,
+		"command":               c.Command,
+		"text":                  c.Text,
+		"api_app_id":            s.cfg.appID,
+		"is_enterprise_install": "false",
+		"response_url":          ru.url,
+		"trigger_id":            trigger,
+	})
+	e.resp = ru
+	s.mu.Unlock()
+	s.deliver(e)
+	return e, trigger, nil
+}
+
+// PostUserMessage posts m as the person m.UserID: it is stored in the channel's
+// history (a reply under its thread's parent, updating reply_count and
+// latest_reply) and, when the bot is a member of the channel, delivered as a
+// message event to one connection (queued until one is open). It returns after
+// the client's ack or ctx. When the bot is not a member, no event is sent and
+// eventID is "".
+func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventID string, err error) {
+	s.mu.Lock()
+	ch, ok := s.channels[m.ChannelID]
+	if !ok {
+		s.mu.Unlock()
+		return "", "", fmt.Errorf("slacktest: message in unknown channel %q", m.ChannelID)
+	}
+	if _, ok := s.users[m.UserID]; !ok {
+		s.mu.Unlock()
+		return "", "", fmt.Errorf("slacktest: message by unknown user %q", m.UserID)
+	}
+	var parent *msg
+	if m.ThreadTS != "" {
+		if parent = threadParent(ch, m.ThreadTS); parent == nil {
+			s.mu.Unlock()
+			return "", "", fmt.Errorf("slacktest: thread %s not found in %s", m.ThreadTS, m.ChannelID)
+		}
+	}
+	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, text: m.Text, blocks: richTextBlocks(m.Text)}
+	s.addMessageLocked(ch, stored, parent)
+	ts = stored.ts
+	var e *envelope
+	if ch.BotMember {
+		ev := s.messageEventLocked(ch, stored)
+		ev["client_msg_id"] = newUUID()
+		e, eventID = s.callbackLocked(ev)
+	}
+	s.mu.Unlock()
+	s.changed()
+	if e == nil {
+		return ts, "", nil
+	}
+	s.deliver(e)
+	if _, err := s.waitAck(ctx, e, 0); err != nil {
+		return ts, eventID, err
+	}
+	return ts, eventID, nil
+}
+
+// DeliverEvent wraps event (any inner event: message_changed, bot_message,
+// member_joined_channel, ...) in an event_callback, delivers it to one
+// connection and waits for the ack or ctx. event_ts is added when missing. The
+// event id is returned even when ctx ends first.
+func (s *Server) DeliverEvent(ctx context.Context, event map[string]any) (eventID string, err error) {
+	if _, ok := event["type"]; !ok {
+		return "", errors.New("slacktest: event has no type")
+	}
+	if _, err := json.Marshal(event); err != nil {
+		return "", fmt.Errorf("slacktest: event is not JSON: %w", err)
+	}
+	s.mu.Lock()
+	e, id := s.callbackLocked(maps.Clone(event))
+	s.mu.Unlock()
+	s.deliver(e)
+	_, err = s.waitAck(ctx, e, 0)
+	return id, err
+}
+
+// Redeliver sends the envelope again, unchanged but for retry_attempt (one more
+// than its last sending) and retry_reason "timeout", to one connection
+// (possibly another than before), as Slack does when it believes a delivery
+// failed. It waits for an ack of this sending or ctx.
+func (s *Server) Redeliver(ctx context.Context, envelopeID string) error {
+	s.mu.Lock()
+	e, ok := s.envs[envelopeID]
+	if !ok {
+		s.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrUnknownEnvelope, envelopeID)
+	}
+	e.stopTimer()
+	e.attempt++
+	e.reason = "timeout"
+	before := e.acks
+	s.mu.Unlock()
+	s.deliver(e)
+	_, err := s.waitAck(ctx, e, before)
+	return err
+}
+
+// waitAck waits until e has more than n acks and returns the first ack.
+func (s *Server) waitAck(ctx context.Context, e *envelope, n int) (*Ack, error) {
+	var ack Ack
+	err := s.WaitFor(ctx, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if e.acks <= n {
+			return false
+		}
+		ack = *e.firstAck
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("slacktest: waiting for the ack of envelope %s: %w", e.id, err)
+	}
+	ack.Payload = cloneRaw(ack.Payload)
+	return &ack, nil
+}
+
+// richTextBlocks is the rich_text block Slack's clients attach to a typed message.
+func richTextBlocks(text string) json.RawMessage {
+	b, _ := json.Marshal([]map[string]any{{
+		"type":     "rich_text",
+		"block_id": randomString(5),
+		"elements": []map[string]any{{
+			"type":     "rich_text_section",
+			"elements": []map[string]any{{"type": "text", "text": text}},
+		}},
+	}})
+	return b
+}

@@ -1,0 +1,174 @@
+package slacktest
+
+import (
+	"encoding/json"
+	"time"
+)
+
+const (
+	typeEventsAPI     = "events_api"
+	typeSlashCommands = "slash_commands"
+	// maxRetries is the highest retry_attempt Slack sends.
+	maxRetries = 3
+)
+
+// envelope is a Socket Mode request and its delivery state. Guarded by Server.mu.
+type envelope struct {
+	id       string
+	typ      string
+	payload  json.RawMessage
+	accepts  bool
+	attempt  int    // retry_attempt of the latest sending
+	reason   string // retry_reason of the latest sending
+	connID   int    // connection of the latest sending, 0 before the first
+	sentAt   time.Time
+	acks     int // acks received
+	firstAck *Ack
+	queued   bool
+	timer    *time.Timer
+	resp     *responseURL // slash commands: where an ack payload is answered
+}
+
+func (e *envelope) stopTimer() {
+	if e.timer != nil {
+		e.timer.Stop()
+		e.timer = nil
+	}
+}
+
+// frame renders e as Slack sends it.
+func (e *envelope) frame() []byte {
+	b, _ := json.Marshal(map[string]any{
+		"envelope_id":              e.id,
+		"payload":                  e.payload,
+		"type":                     e.typ,
+		"accepts_response_payload": e.accepts,
+		"retry_attempt":            e.attempt,
+		"retry_reason":             e.reason,
+	})
+	return b
+}
+
+// newEnvelopeLocked registers a new envelope of typ carrying payload.
+func (s *Server) newEnvelopeLocked(typ string, payload any) *envelope {
+	raw, _ := json.Marshal(payload)
+	e := &envelope{id: newUUID(), typ: typ, payload: raw, accepts: typ == typeSlashCommands}
+	s.envs[e.id] = e
+	return e
+}
+
+// deliver sends e to one open connection (round robin), or queues it until a
+// connection opens. It does not wait for the ack.
+func (s *Server) deliver(e *envelope) {
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return
+		}
+		c := s.pickConnLocked()
+		if c == nil {
+			if !e.queued {
+				e.queued = true
+				s.queue = append(s.queue, e)
+			}
+			s.mu.Unlock()
+			return
+		}
+		e.connID = c.id
+		e.sentAt = time.Now()
+		b := e.frame()
+		attempt := e.attempt
+		s.armTimerLocked(e)
+		s.mu.Unlock()
+		if c.send(b) {
+			s.cfg.logger.Debug("slacktest: envelope sent", "type", e.typ, "envelope_id", e.id, "retry_attempt", attempt, "conn", c.id)
+			return
+		}
+		// The connection closed under us: forget it and try another.
+		s.dropConn(c)
+	}
+}
+
+// armTimerLocked schedules the timeout redelivery of an unacknowledged event.
+func (s *Server) armTimerLocked(e *envelope) {
+	e.stopTimer()
+	if s.cfg.redelivery <= 0 || e.typ != typeEventsAPI || e.acks > 0 || e.attempt >= maxRetries {
+		return
+	}
+	e.timer = time.AfterFunc(s.cfg.redelivery, func() {
+		s.mu.Lock()
+		if s.closed || e.acks > 0 || e.attempt >= maxRetries {
+			s.mu.Unlock()
+			return
+		}
+		e.timer = nil
+		e.attempt++
+		e.reason = "timeout"
+		s.mu.Unlock()
+		s.deliver(e)
+	})
+}
+
+// orphanedLocked returns the unacknowledged events last sent on connection id,
+// prepared for sending again, when redelivery is on.
+func (s *Server) orphanedLocked(connID int) []*envelope {
+	if s.cfg.redelivery <= 0 {
+		return nil
+	}
+	var out []*envelope
+	for _, e := range s.envs {
+		if e.connID != connID || e.acks > 0 || e.typ != typeEventsAPI || e.attempt >= maxRetries || e.queued {
+			continue
+		}
+		e.stopTimer()
+		e.attempt++
+		e.reason = "timeout"
+		out = append(out, e)
+	}
+	return out
+}
+
+// receiveAck records an ack from a client.
+func (s *Server) receiveAck(envelopeID string, payload json.RawMessage) {
+	now := time.Now()
+	s.mu.Lock()
+	e, ok := s.envs[envelopeID]
+	if !ok {
+		s.mu.Unlock()
+		s.cfg.logger.Warn("slacktest: ack for an unknown envelope", "envelope_id", envelopeID)
+		return
+	}
+	if len(payload) == 0 || string(payload) == "null" {
+		payload = nil
+	}
+	ack := Ack{EnvelopeID: envelopeID, Payload: cloneRaw(payload), Latency: now.Sub(e.sentAt), At: now}
+	s.acks = append(s.acks, ack)
+	e.acks++
+	var echo []*envelope
+	if e.firstAck == nil {
+		first := ack
+		e.firstAck = &first
+		e.stopTimer()
+		if e.resp != nil && payload != nil {
+			echo = s.answerAckLocked(e.resp, payload)
+		}
+	}
+	s.mu.Unlock()
+	for _, x := range echo {
+		s.deliver(x)
+	}
+	s.changed()
+}
+
+// Acks lists every ack received, in arrival order.
+func (s *Server) Acks() []Ack {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Ack, len(s.acks))
+	for i, a := range s.acks {
+		a.Payload = cloneRaw(a.Payload)
+		out[i] = a
+	}
+	return out
+}

@@ -1,0 +1,106 @@
+package slacktest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+)
+
+// testTimeout bounds every wait in the tests; conditions are polled, never timed.
+const testTimeout = 15 * time.Second
+
+func newTestServer(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s := NewServer(opts...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// botAPI is a Web API client holding the server's bot and app tokens.
+func botAPI(s *Server) *slack.Client {
+	return slack.New(s.cfg.botToken, slack.OptionAPIURL(s.APIURL), slack.OptionAppLevelToken(s.cfg.appToken))
+}
+
+// handler sees every Socket Mode event a client receives, in order.
+type handler func(sm *socketmode.Client, e socketmode.Event)
+
+// ackAll acknowledges every request without a payload.
+func ackAll(sm *socketmode.Client, e socketmode.Event) {
+	if e.Request != nil && e.Request.EnvelopeID != "" {
+		_ = sm.Ack(*e.Request)
+	}
+}
+
+// startClient runs slack-go's Socket Mode client against s until the test ends.
+// h runs on the goroutine draining the client's events.
+func startClient(t testing.TB, s *Server, h handler, opts ...socketmode.Option) *socketmode.Client {
+	t.Helper()
+	sm := socketmode.New(botAPI(s), opts...)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = sm.RunContext(ctx) })
+	wg.Go(func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e := <-sm.Events:
+				h(sm, e)
+			}
+		}
+	})
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	return sm
+}
+
+// recorder keeps what a handler saw, for assertions after WaitFor.
+type recorder[T any] struct {
+	mu    sync.Mutex
+	items []T
+}
+
+func (r *recorder[T]) add(v T) {
+	r.mu.Lock()
+	r.items = append(r.items, v)
+	r.mu.Unlock()
+}
+
+func (r *recorder[T]) all() []T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]T(nil), r.items...)
+}
+
+func (r *recorder[T]) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.items)
+}
+
+// waitLen waits until r holds at least n items.
+func waitLen[T any](t *testing.T, r *recorder[T], n int) []T {
+	t.Helper()
+	ctx := testContext(t)
+	for r.len() < n {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waited for %d items, have %d", n, r.len())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return r.all()
+}

@@ -1,0 +1,269 @@
+package slacktest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// authTest answers auth.test for the bot token.
+func (s *Server) authTest(*apiRequest) apiResult {
+	return apiResult{fields: map[string]any{
+		"url":                   "https://" + s.cfg.teamDomain + ".slack.com/",
+		"team":                  s.cfg.teamDomain,
+		"user":                  s.cfg.botName,
+		"team_id":               s.cfg.teamID,
+		"user_id":               s.cfg.botUserID,
+		"bot_id":                s.cfg.botID,
+		"is_enterprise_install": false,
+	}}
+}
+
+// appsConnectionsOpen hands out a single-use Socket Mode URL for the app token.
+func (s *Server) appsConnectionsOpen(*apiRequest) apiResult {
+	ticket := newUUID()
+	s.mu.Lock()
+	s.tickets[ticket] = struct{}{}
+	s.mu.Unlock()
+	host := strings.TrimPrefix(s.base, "http://")
+	return apiResult{fields: map[string]any{"url": wsURL(host, ticket, s.cfg.appID)}}
+}
+
+// rawParam returns a JSON-valued parameter (blocks, attachments, metadata), nil when absent.
+func rawParam(p map[string]string, key string) json.RawMessage {
+	v, ok := p[key]
+	if !ok || strings.TrimSpace(v) == "" {
+		return nil
+	}
+	return json.RawMessage(v)
+}
+
+// validMetadata checks chat.postMessage's metadata: {"event_type":..., "event_payload":{...}}.
+func validMetadata(raw json.RawMessage) bool {
+	var md struct {
+		EventType    string         `json:"event_type"`
+		EventPayload map[string]any `json:"event_payload"`
+	}
+	return json.Unmarshal(raw, &md) == nil && md.EventType != ""
+}
+
+// chatPostMessage posts as the bot to a channel (or a thread) it has joined.
+func (s *Server) chatPostMessage(r *apiRequest) apiResult {
+	p := r.params
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	if !ch.BotMember {
+		return fail("not_in_channel")
+	}
+	blocks, attachments, metadata := rawParam(p, "blocks"), rawParam(p, "attachments"), rawParam(p, "metadata")
+	if code := validateContent(p["text"], blocks, attachments, true); code != "" {
+		return fail(code)
+	}
+	if metadata != nil && !validMetadata(metadata) {
+		return fail("invalid_metadata_format")
+	}
+	var parent *msg
+	if tts := p["thread_ts"]; tts != "" {
+		if parent = threadParent(ch, tts); parent == nil {
+			return fail("thread_not_found")
+		}
+	}
+	m := &msg{
+		ts:          s.nextTSLocked(),
+		user:        s.cfg.botUserID,
+		botID:       s.cfg.botID,
+		appID:       s.cfg.appID,
+		text:        p["text"],
+		blocks:      cloneRaw(nonNull(blocks)),
+		attachments: cloneRaw(nonNull(attachments)),
+		metadata:    cloneRaw(metadata),
+	}
+	s.addMessageLocked(ch, m, parent)
+	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "message": m.wire(s.cfg.teamID)}}
+	if e := s.botEchoLocked(ch, m); e != nil {
+		res.echo = append(res.echo, e)
+	}
+	return res
+}
+
+// chatUpdate edits one of the bot's messages; fields not sent are kept.
+func (s *Server) chatUpdate(r *apiRequest) apiResult {
+	p := r.params
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	m, ok := ch.byTS[p["ts"]]
+	if !ok {
+		return fail("message_not_found")
+	}
+	if m.user != s.cfg.botUserID || m.botID == "" {
+		return fail("cant_update_message")
+	}
+	text, blocks, attachments := m.text, m.blocks, m.attachments
+	if v, ok := p["text"]; ok {
+		text = v
+	}
+	if _, ok := p["blocks"]; ok {
+		blocks = nonNull(rawParam(p, "blocks"))
+	}
+	if _, ok := p["attachments"]; ok {
+		attachments = nonNull(rawParam(p, "attachments"))
+	}
+	if code := validateContent(text, blocks, attachments, true); code != "" {
+		return fail(code)
+	}
+	metadata := rawParam(p, "metadata")
+	if metadata != nil && !validMetadata(metadata) {
+		return fail("invalid_metadata_format")
+	}
+	previous := m.wire(s.cfg.teamID)
+	m.text = text
+	m.blocks = cloneRaw(blocks)
+	if string(m.blocks) == "[]" {
+		m.blocks = nil
+	}
+	m.attachments = cloneRaw(attachments)
+	if metadata != nil {
+		m.metadata = cloneRaw(metadata)
+	}
+	m.editedTS = s.nextTSLocked()
+	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "text": m.text, "message": m.wire(s.cfg.teamID)}}
+	if e := s.changedEchoLocked(ch, m, previous); e != nil {
+		res.echo = append(res.echo, e)
+	}
+	return res
+}
+
+// chatPostEphemeral shows a message to one person in a channel the bot has joined.
+func (s *Server) chatPostEphemeral(r *apiRequest) apiResult {
+	p := r.params
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	if !ch.BotMember {
+		return fail("not_in_channel")
+	}
+	if _, ok := s.users[p["user"]]; !ok || p["user"] == s.cfg.botUserID {
+		return fail("user_not_in_channel")
+	}
+	blocks, attachments := rawParam(p, "blocks"), rawParam(p, "attachments")
+	if code := validateContent(p["text"], blocks, attachments, true); code != "" {
+		return fail(code)
+	}
+	m := &msg{
+		channel:     ch.ID,
+		ts:          s.nextTSLocked(),
+		user:        s.cfg.botUserID,
+		botID:       s.cfg.botID,
+		appID:       s.cfg.appID,
+		text:        p["text"],
+		blocks:      cloneRaw(nonNull(blocks)),
+		attachments: cloneRaw(nonNull(attachments)),
+		ephemeral:   true,
+		forUser:     p["user"],
+		threadTS:    p["thread_ts"],
+	}
+	s.ephemerals = append(s.ephemerals, m)
+	res := apiResult{fields: map[string]any{"message_ts": m.ts}}
+	return res
+}
+
+// reactionsAdd adds the bot's reaction to a message.
+func (s *Server) reactionsAdd(r *apiRequest) apiResult {
+	p := r.params
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	name := strings.Trim(p["name"], ":")
+	if name == "" {
+		return fail("invalid_name")
+	}
+	m, ok := ch.byTS[p["timestamp"]]
+	if !ok {
+		return fail("message_not_found")
+	}
+	i := slices.IndexFunc(m.reactions, func(x reaction) bool { return x.name == name })
+	if i < 0 {
+		m.reactions = append(m.reactions, reaction{name: name})
+		i = len(m.reactions) - 1
+	}
+	if slices.Contains(m.reactions[i].users, s.cfg.botUserID) {
+		return fail("already_reacted")
+	}
+	m.reactions[i].users = append(m.reactions[i].users, s.cfg.botUserID)
+	res := apiResult{}
+	return res
+}
+
+// conversationsReplies lists a thread, parent first, with cursor pagination.
+func (s *Server) conversationsReplies(r *apiRequest) apiResult {
+	p := r.params
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	m, ok := ch.byTS[p["ts"]]
+	if !ok {
+		return fail("thread_not_found")
+	}
+	if m.parent != nil {
+		m = m.parent
+	}
+	thread := append([]*msg{m}, m.replies...)
+	limit := 1000
+	if v, err := strconv.Atoi(p["limit"]); err == nil && v > 0 && v < limit {
+		limit = v
+	}
+	offset := 0
+	if c := p["cursor"]; c != "" {
+		n, ok := decodeCursor(c)
+		if !ok || n > len(thread) {
+			return fail("invalid_cursor")
+		}
+		offset = n
+	}
+	end := min(offset+limit, len(thread))
+	msgs := make([]map[string]any, 0, end-offset)
+	for _, x := range thread[offset:end] {
+		msgs = append(msgs, x.wire(s.cfg.teamID))
+	}
+	next := ""
+	if end < len(thread) {
+		next = encodeCursor(end)
+	}
+	return apiResult{fields: map[string]any{
+		"messages":          msgs,
+		"has_more":          next != "",
+		"response_metadata": map[string]any{"next_cursor": next},
+	}}
+}
+
+func encodeCursor(offset int) string {
+	return base64.StdEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset)))
+}
+
+func decodeCursor(c string) (int, bool) {
+	b, err := base64.StdEncoding.DecodeString(c)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(string(b), "offset:"))
+	return n, err == nil && n >= 0
+}

@@ -1,0 +1,114 @@
+package slacktest
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Channel is a conversation in the fake workspace.
+type Channel struct {
+	// ID is the channel id, such as "C0GENERAL".
+	ID string
+	// Name is the channel name without '#'.
+	Name string
+	// BotMember says whether the bot has joined the channel.
+	BotMember bool
+	// Private marks a private channel: invisible (channel_not_found) to a bot
+	// that is not a member, and its events carry channel_type "group".
+	Private bool
+}
+
+// User is a person in the fake workspace.
+type User struct {
+	// ID is the user id, such as "U0ALICE".
+	ID string
+	// Name is the user's handle.
+	Name string
+	// Bot marks the bot's own user.
+	Bot bool
+}
+
+// SlashCommand is what a person types: Command (with its leading '/') and Text,
+// run by UserID in ChannelID. The server fills in the rest of Slack's payload.
+type SlashCommand struct {
+	Command   string
+	Text      string
+	UserID    string
+	ChannelID string
+}
+
+// Ack is an acknowledgement received for a Socket Mode envelope.
+type Ack struct {
+	// EnvelopeID is the envelope acknowledged.
+	EnvelopeID string
+	// Payload is the ack's payload, nil when the client sent none.
+	Payload json.RawMessage
+	// Latency is the time from the envelope's most recent sending to this ack.
+	Latency time.Duration
+	// At is when the ack arrived.
+	At time.Time
+}
+
+// UserMessage is a message a person posts: at the top of ChannelID, or in the
+// thread whose parent is ThreadTS.
+type UserMessage struct {
+	ChannelID string
+	UserID    string
+	Text      string
+	ThreadTS  string
+}
+
+// Call is one Web API request the server received.
+type Call struct {
+	// Method is the Web API method, such as "chat.postMessage".
+	Method string
+	// Params holds the form fields, or the top-level fields of a JSON body
+	// (objects and arrays such as blocks, attachments and metadata as raw JSON
+	// text). The token is never included.
+	Params map[string]string
+	// Token says which token was presented: "bot", "app", "none" or "invalid".
+	Token string
+	// At is when the request arrived.
+	At time.Time
+	// Error is the Slack error answered ("ratelimited" for a 429), "" when ok.
+	Error string
+}
+
+// Message is a message stored in the fake workspace.
+type Message struct {
+	Channel string
+	TS      string
+	// ThreadTS is the parent's ts for a reply and the message's own ts for a
+	// parent that has replies (as Slack returns it); "" otherwise.
+	ThreadTS string
+	// User is the author; the bot's user id for the bot's posts.
+	User string
+	// BotID is set on the bot's posts.
+	BotID    string
+	Username string
+	Text     string
+	Blocks   json.RawMessage
+	Metadata json.RawMessage
+	// Edited is set once chat.update (or replace_original) changed the message.
+	Edited bool
+	// Reactions lists the reaction names on the message, in the order first added.
+	Reactions []string
+	// ReplyCount is the number of thread replies under a parent.
+	ReplyCount int
+	// Ephemeral marks a message only ForUser sees.
+	Ephemeral bool
+	ForUser   string
+}
+
+// ResponsePost is one post received on a slash command's response_url.
+type ResponsePost struct {
+	TriggerID       string
+	ResponseType    string
+	Text            string
+	Blocks          json.RawMessage
+	ReplaceOriginal bool
+	DeleteOriginal  bool
+	At              time.Time
+	// Error is the error answered ("used_url", "expired_url", ...), "" when accepted.
+	Error string
+}

@@ -1,0 +1,219 @@
+package slacktest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"maps"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Token kinds recorded in Call.Token.
+const (
+	tokenBot     = "bot"
+	tokenApp     = "app"
+	tokenNone    = "none"
+	tokenInvalid = "invalid"
+)
+
+// apiRequest is a parsed Web API request.
+type apiRequest struct {
+	method string
+	params map[string]string
+}
+
+// apiResult is a method's answer: fields added to {"ok":true}, or a Slack error.
+type apiResult struct {
+	fields map[string]any
+	err    string
+	echo   []*envelope // events to deliver once the answer is decided
+}
+
+func fail(code string) apiResult { return apiResult{err: code} }
+
+// apiMethod describes one Web API method the server implements.
+type apiMethod struct {
+	token string // the token kind the method requires
+	run   func(s *Server, r *apiRequest) apiResult
+}
+
+// lookupMethod returns the implementation of a Web API method.
+func lookupMethod(name string) (apiMethod, bool) {
+	switch name {
+	case "auth.test":
+		return apiMethod{tokenBot, (*Server).authTest}, true
+	case "apps.connections.open":
+		return apiMethod{tokenApp, (*Server).appsConnectionsOpen}, true
+	case "chat.postMessage":
+		return apiMethod{tokenBot, (*Server).chatPostMessage}, true
+	case "chat.update":
+		return apiMethod{tokenBot, (*Server).chatUpdate}, true
+	case "chat.postEphemeral":
+		return apiMethod{tokenBot, (*Server).chatPostEphemeral}, true
+	case "reactions.add":
+		return apiMethod{tokenBot, (*Server).reactionsAdd}, true
+	case "conversations.replies":
+		return apiMethod{tokenBot, (*Server).conversationsReplies}, true
+	}
+	return apiMethod{}, false
+}
+
+// serveAPI answers /api/{method}: always HTTP 200 with {"ok":...}, except 429
+// for an injected rate limit.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	now := time.Now()
+	method := strings.TrimPrefix(r.URL.Path, "/api/")
+	params, token, parseErr := parseAPIRequest(r)
+	kind := s.tokenKind(token)
+	call := Call{Method: method, Params: params, Token: kind, At: now}
+
+	if d := s.apiLatency(method); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
+
+	if retry, limited := s.takeRateLimit(method); limited {
+		call.Error = "ratelimited"
+		s.record(call)
+		secs := int64((retry + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": "ratelimited"})
+		return
+	}
+
+	res := s.runAPI(method, kind, params, parseErr)
+	call.Error = res.err
+	s.record(call)
+	for _, e := range res.echo {
+		s.deliver(e)
+	}
+	if res.err != "" {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": res.err})
+		return
+	}
+	out := map[string]any{"ok": true}
+	maps.Copy(out, res.fields)
+	writeJSON(w, http.StatusOK, out)
+}
+
+// runAPI checks the method, the token and injected failures, then runs the method.
+func (s *Server) runAPI(method, kind string, params map[string]string, parseErr bool) apiResult {
+	m, ok := lookupMethod(method)
+	switch {
+	case !ok:
+		return fail("unknown_method")
+	case kind == tokenNone:
+		return fail("not_authed")
+	case kind == tokenInvalid:
+		return fail("invalid_auth")
+	case kind != m.token:
+		return fail("not_allowed_token_type")
+	case parseErr:
+		return fail("invalid_form_data")
+	}
+	if code, failed := s.takeFailure(method); failed {
+		return fail(code)
+	}
+	return m.run(s, &apiRequest{method: method, params: params})
+}
+
+func (s *Server) tokenKind(token string) string {
+	switch token {
+	case "":
+		return tokenNone
+	case s.cfg.botToken:
+		return tokenBot
+	case s.cfg.appToken:
+		return tokenApp
+	default:
+		return tokenInvalid
+	}
+}
+
+// parseAPIRequest reads the parameters of a form or JSON request and the token
+// (Authorization: Bearer, or the token field). The token is removed from params.
+func parseAPIRequest(r *http.Request) (params map[string]string, token string, bad bool) {
+	params = map[string]string{}
+	token, _ = strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	ctype, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ctype == "application/json" {
+		for k, v := range r.URL.Query() {
+			params[k] = v[0]
+		}
+		raw, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+		if err != nil {
+			return params, token, true
+		}
+		if len(bytes.TrimSpace(raw)) > 0 {
+			var fields map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &fields); err != nil {
+				return params, token, true
+			}
+			for k, v := range fields {
+				var str string
+				if err := json.Unmarshal(v, &str); err == nil {
+					params[k] = str
+				} else {
+					params[k] = string(v)
+				}
+			}
+		}
+	} else {
+		if err := r.ParseForm(); err != nil {
+			return params, token, true
+		}
+		for k, v := range r.Form {
+			params[k] = v[0]
+		}
+	}
+	if t, ok := params["token"]; ok {
+		if token == "" {
+			token = t
+		}
+		delete(params, "token")
+	}
+	return params, token, false
+}
+
+// record stores a call for Calls.
+func (s *Server) record(c Call) {
+	s.mu.Lock()
+	s.calls = append(s.calls, c)
+	s.mu.Unlock()
+	s.changed()
+}
+
+// Calls lists the Web API calls of method ("" = all), oldest first.
+func (s *Server) Calls(method string) []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Call
+	for _, c := range s.calls {
+		if method == "" || c.Method == method {
+			c.Params = maps.Clone(c.Params)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// wsURL is the Socket Mode address handed out by apps.connections.open.
+func wsURL(host, ticket, appID string) string {
+	q := url.Values{"ticket": {ticket}, "app_id": {appID}}
+	return "ws://" + host + "/link/?" + q.Encode()
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/joho/godotenv"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// The settings of the docs API, and the default base URL.
+const (
+	envAPIURL     = "DOCS_API_URL"
+	envAPIKey     = "DOCS_API_KEY"
+	envProject    = "DOCS_PROJECT_ID"
+	defaultAPIURL = "https://api.mintlify.com"
+)
+
+// config is how to reach the docs API.
+type config struct {
+	APIURL    string
+	APIKey    string
+	ProjectID string
+	// keyFrom says where the key came from, for error messages.
+	keyFrom string
+}
+
+// apiFlags are the connection flags of every subcommand that calls the docs API.
+type apiFlags struct {
+	apiURL, apiKey, project string
+}
+
+func (f *apiFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.apiURL, "api-url", "", "docs API base URL (default $"+envAPIURL+", else "+defaultAPIURL+")")
+	fs.StringVar(&f.apiKey, "api-key", "", "admin API key (default $"+envAPIKey+"; the environment is safer: flags show in process lists)")
+	fs.StringVar(&f.project, "project", "", "project ID (default $"+envProject+")")
+}
+
+// dotenvPath is the .env file the runner reads.
+func (r *runner) dotenvPath() string { return filepath.Join(r.dir, ".env") }
+
+// dotenv reads the .env file of the working directory into a map, without
+// touching the process environment. A missing file gives an empty map.
+func (r *runner) dotenv() (map[string]string, error) {
+	path := r.dotenvPath()
+	env, err := godotenv.Read(path)
+	switch {
+	case err == nil:
+		return env, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return map[string]string{}, nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, &exitError{code: exitUsage, err: err, msg: fmt.Sprintf("cannot read %s: %v", path, pe.Err)}
+	}
+	return nil, &exitError{
+		code: exitUsage,
+		err:  err,
+		msg:  fmt.Sprintf("%s is not a valid .env file: %s", path, dotenvProblem(err)),
+		fix:  "write one NAME=value per line (quote values with spaces), or remove the file",
+	}
+}
+
+// dotenvProblem shortens a .env parse error to its kind: the parser quotes the
+// rest of the file, which may hold secrets.
+func dotenvProblem(err error) string {
+	msg := err.Error()
+	for _, cut := range []string{" near ", "unterminated quoted value"} {
+		if i := strings.Index(msg, cut); i >= 0 {
+			msg = strings.TrimSpace(msg[:i+len(cut)])
+			if cut == " near " {
+				msg = strings.TrimSpace(msg[:i])
+			}
+		}
+	}
+	return msg
+}
+
+// lookup finds a setting in the environment, then in the .env map, and says
+// where it found it.
+func (r *runner) lookup(env map[string]string, name string) (value, from string) {
+	if v := strings.TrimSpace(r.getenv(name)); v != "" {
+		return v, "environment variable " + name
+	}
+	if v := strings.TrimSpace(env[name]); v != "" {
+		return v, name + " in " + r.dotenvPath()
+	}
+	return "", ""
+}
+
+// loadConfig resolves the docs API settings: flags first, then the
+// environment, then the .env file, then defaults.
+func (r *runner) loadConfig(f apiFlags) (config, error) {
+	env, err := r.dotenv()
+	if err != nil {
+		return config{}, err
+	}
+	pick := func(flagValue, flagName, name string) (string, string) {
+		if v := strings.TrimSpace(flagValue); v != "" {
+			return v, "flag --" + flagName
+		}
+		return r.lookup(env, name)
+	}
+	var cfg config
+	var urlFrom string
+	cfg.APIURL, urlFrom = pick(f.apiURL, "api-url", envAPIURL)
+	cfg.APIKey, cfg.keyFrom = pick(f.apiKey, "api-key", envAPIKey)
+	cfg.ProjectID, _ = pick(f.project, "project", envProject)
+
+	if cfg.APIURL == "" {
+		cfg.APIURL, urlFrom = defaultAPIURL, "default"
+	}
+	u, err := url.Parse(cfg.APIURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return config{}, usageError(
+			fmt.Sprintf("%s %q (from %s) is not an http(s) URL", envAPIURL, cfg.APIURL, urlFrom),
+			"set it to the API base URL, e.g. "+defaultAPIURL)
+	}
+	cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
+	if cfg.APIKey == "" {
+		return config{}, usageError(
+			envAPIKey+" is not set: create an admin API key on the API keys page of your docs dashboard and export "+envAPIKey+"=mint_...",
+			"(or put it in "+r.dotenvPath()+")")
+	}
+	if cfg.ProjectID == "" {
+		return config{}, usageError(
+			envProject+" is not set: copy the project ID from the API keys page of your docs dashboard and export "+envProject+"=...",
+			"(or pass --project, or put it in "+r.dotenvPath()+")")
+	}
+	if f.apiKey != "" {
+		fmt.Fprintln(r.stderr, "docsbot: warning: --api-key is visible to other users in process lists; prefer "+envAPIKey+" in the environment or .env")
+	}
+	return cfg, nil
+}
+
+// client connects to the docs API with the settings of f; opts come after
+// the command line's own options.
+func (r *runner) client(f apiFlags, opts ...docsapi.Option) (*docsapi.Client, config, error) {
+	cfg, err := r.loadConfig(f)
+	if err != nil {
+		return nil, config{}, err
+	}
+	c, err := docsapi.NewClient(cfg.APIKey, cfg.ProjectID, append([]docsapi.Option{
+		docsapi.WithBaseURL(cfg.APIURL),
+		docsapi.WithUserAgent("docsbot-cli/" + mainVersion()),
+		docsapi.WithLogger(slog.New(slog.DiscardHandler)),
+	}, opts...)...)
+	if err != nil {
+		var ve *docsapi.ValidationError
+		if errors.As(err, &ve) {
+			return nil, config{}, explain(err, call{op: "connect", cfg: cfg, now: r.now()})
+		}
+		return nil, config{}, &exitError{code: exitUsage, err: err, msg: "invalid docs API settings: " + redact(err.Error(), cfg.APIKey)}
+	}
+	return c, cfg, nil
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+)
+
+const jobsGetUsage = `Usage:
+  docsbot jobs get ID [flags]
+
+Shows an agent job: status, model, repository and branch, creation time and
+its pull request (or why there is none).
+
+Examples:
+  docsbot jobs get 6f2c9e1a
+  docsbot jobs get 6f2c9e1a --format json
+`
+
+// runJobsGet shows one agent job.
+func (r *runner) runJobsGet(ctx context.Context, args []string) error {
+	fs := r.flagSet("jobs get", jobsGetUsage)
+	var api apiFlags
+	api.register(fs)
+	format := newFormat("text", "json")
+	fs.Var(format, "format", format.usage())
+	pos, err := r.parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	id, _, err := jobID("get", pos, false)
+	if err != nil {
+		return err
+	}
+	c, cfg, err := r.client(api)
+	if err != nil {
+		return err
+	}
+	job, err := c.GetJob(ctx, id)
+	if err != nil {
+		return explain(err, call{op: "get", cfg: cfg, jobID: id, now: r.now()})
+	}
+	if format.value == "json" {
+		return writeJSON(r.stdout, job)
+	}
+	return writeJob(r.stdout, job)
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+)
+
+const jobsMessageUsage = `Usage:
+  docsbot jobs message ID --prompt TEXT [flags]
+  docsbot jobs message ID [flags] TEXT...
+
+Sends a follow-up instruction to an agent job. The agent works on it in the
+background, even when the job had finished; follow it with
+'docsbot jobs watch ID'.
+
+The request is not retried on a timeout or a server error, since the message
+may have been delivered: check 'docsbot jobs get ID' first.
+
+Examples:
+  docsbot jobs message 6f2c9e1a --prompt "Also update the changelog"
+  docsbot jobs message 6f2c9e1a Use the American spelling throughout
+  docsbot jobs message 6f2c9e1a --prompt - < review-notes.txt
+`
+
+// runJobsMessage sends a follow-up instruction to a job.
+func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
+	fs := r.flagSet("jobs message", jobsMessageUsage)
+	var api apiFlags
+	api.register(fs)
+	prompt := fs.String("prompt", "", "the follow-up instruction; - reads it from standard input")
+	format := newFormat("text", "json")
+	fs.Var(format, "format", format.usage())
+	pos, err := r.parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	id, words, err := jobID("message", pos, true)
+	if err != nil {
+		return err
+	}
+	text, err := r.resolvePrompt(*prompt, isSet(fs, "prompt"), words)
+	if err != nil {
+		return err
+	}
+	c, cfg, err := r.client(api)
+	if err != nil {
+		return err
+	}
+	job, err := c.SendMessage(ctx, id, text)
+	if err != nil {
+		return explain(err, call{op: "message", cfg: cfg, jobID: id, now: r.now()})
+	}
+	return r.printStarted(job, format.value, "Sent the message to")
+}

@@ -1,0 +1,409 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// apiRunner returns a runner configured for srv through its environment.
+func apiRunner(t *testing.T, srv *docsapitest.Server) (*runner, *syncBuffer, *syncBuffer) {
+	t.Helper()
+	env := map[string]string{envAPIURL: srv.URL, envAPIKey: srv.Key, envProject: srv.ProjectID}
+	r, _, _ := testRunner(t, env, "")
+	stdout, stderr := new(syncBuffer), new(syncBuffer)
+	r.stdout, r.stderr = stdout, stderr
+	return r, stdout, stderr
+}
+
+// syncBuffer is a bytes.Buffer that a test may read while a command writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newServer starts a test API server that stops with the test.
+func newServer(t *testing.T, opts ...docsapitest.Option) *docsapitest.Server {
+	t.Helper()
+	srv := docsapitest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// lifecycle ends every job with outcome after polls active polls.
+func lifecycle(polls int, outcome docsapitest.Outcome) docsapitest.Option {
+	return docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: polls, Outcome: outcome}
+	})
+}
+
+// onlyJob returns the one job on srv.
+func onlyJob(t *testing.T, srv *docsapitest.Server) docsapi.Job {
+	t.Helper()
+	jobs := srv.Jobs()
+	if len(jobs) != 1 {
+		t.Fatalf("server has %d jobs, want 1", len(jobs))
+	}
+	return jobs[0]
+}
+
+// waitFor polls cond with short ticks until it holds, failing after a
+// generous deadline.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestJobsCreateAndMessage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		args    []string
+		stdin   string
+		prompts []string
+	}{
+		{"prompt flag", []string{"jobs", "create", "--prompt", "Document the rate limits"}, "", []string{"Document the rate limits"}},
+		{"prompt words", []string{"jobs", "create", "Fix", "the", "--format", "text", "typos"}, "", []string{"Fix the typos"}},
+		{"prompt from stdin", []string{"jobs", "create", "--prompt", "-"}, "Line one\nline two\n", []string{"Line one\nline two"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t)
+			r, stdout, stderr := apiRunner(t, srv)
+			r.stdin = strings.NewReader(tt.stdin)
+			if code := runCode(r, tt.args); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			job := onlyJob(t, srv)
+			if got := srv.Prompts(job.ID); !reflect.DeepEqual(got, tt.prompts) {
+				t.Fatalf("server got prompts %q, want %q", got, tt.prompts)
+			}
+			for _, want := range []string{job.ID, string(job.Status), "docsbot jobs watch " + job.ID} {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("stdout %q does not contain %q", stdout, want)
+				}
+			}
+
+			// A follow-up with the ID before and the flags after.
+			r2, stdout2, stderr2 := apiRunner(t, srv)
+			if code := runCode(r2, []string{"jobs", "message", job.ID, "--prompt", "Also the changelog", "--format", "json"}); code != 0 {
+				t.Fatalf("message: exit %d: %s", code, stderr2)
+			}
+			if got := srv.Prompts(job.ID); len(got) != len(tt.prompts)+1 || got[len(got)-1] != "Also the changelog" {
+				t.Fatalf("prompts after message = %q", got)
+			}
+			var printed docsapi.Job
+			if err := json.Unmarshal([]byte(stdout2.String()), &printed); err != nil {
+				t.Fatalf("message --format json printed %q: %v", stdout2, err)
+			}
+			if printed.ID != job.ID || printed.Status != docsapi.StatusActive {
+				t.Errorf("message printed %+v, want job %s active", printed, job.ID)
+			}
+		})
+	}
+}
+
+func TestJobsGet(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, lifecycle(0, docsapitest.OutcomeNoChange))
+	r, _, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "create", "--prompt", "Nothing to change"}); code != 0 {
+		t.Fatalf("create: exit %d: %s", code, stderr)
+	}
+	id := onlyJob(t, srv).ID
+
+	r, stdout, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "get", id, "--format", "json"}); code != 0 {
+		t.Fatalf("get json: exit %d: %s", code, stderr)
+	}
+	var printed docsapi.Job
+	if err := json.Unmarshal([]byte(stdout.String()), &printed); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := srv.Job(id)
+	if !reflect.DeepEqual(printed, want) {
+		t.Fatalf("get printed %+v\nserver has   %+v", printed, want)
+	}
+	if printed.Status != docsapi.StatusCompleted || printed.PRLink != nil {
+		t.Fatalf("job is %s with PR %v, want completed without PR", printed.Status, printed.PRLink)
+	}
+
+	r, stdout, stderr = apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "get", id}); code != 0 {
+		t.Fatalf("get text: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{id, "completed", want.Model, want.Source.Repository + "@" + *want.Source.Ref, formatTime(*want.CreatedAt), "no pull request (no files changed)"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("get does not show %q:\n%s", want, stdout)
+		}
+	}
+
+	srv.SetJobStatus(id, "queued", nil)
+	r, stdout, _ = apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "get", id}); code != 0 || !strings.Contains(stdout.String(), "queued") {
+		t.Fatalf("get of an unknown status: exit %d, stdout %q", code, stdout)
+	}
+}
+
+func TestJobsErrors(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		fault    *docsapitest.Fault
+		wantCode int
+		want     string
+	}{
+		{"unknown job", []string{"jobs", "get", "job_0000000000000000"}, nil, nil, exitFailure,
+			"job job_0000000000000000 not found in project " + srv.ProjectID},
+		{"wrong key", []string{"jobs", "get", "job_1"}, map[string]string{envAPIKey: "mint_wrong_key_abcdefghijklmnop"}, nil, exitFailure, "check DOCS_API_KEY"},
+		{"wrong project", []string{"visitors"}, map[string]string{envProject: "proj_other"}, nil, exitFailure, "project proj_other not found"},
+		{"server error on create", []string{"jobs", "create", "--prompt", "x"}, nil,
+			&docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusBadGateway, AfterAct: true, Times: 1}, exitFailure,
+			"the request may have reached the API"},
+		{"rate limited create", []string{"jobs", "create", "--prompt", "x"}, nil,
+			&docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusTooManyRequests, RetryAfter: time.Hour, Times: 1}, exitFailure,
+			"rate limited by the docs API: try again in 1h0m0s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Not parallel: faults are server-wide.
+			if tt.fault != nil {
+				srv.AddFault(*tt.fault)
+				defer srv.ClearFaults()
+			}
+			env := map[string]string{envAPIURL: srv.URL, envAPIKey: srv.Key, envProject: srv.ProjectID}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			r, stdout, stderr := testRunner(t, env, "")
+			code := runCode(r, tt.args)
+			if code != tt.wantCode || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q (stdout %q)", code, stderr, tt.wantCode, tt.want, stdout)
+			}
+			if k := env[envAPIKey]; strings.Contains(stderr.String()+stdout.String(), k) {
+				t.Fatalf("output shows the API key: %s", stderr)
+			}
+		})
+	}
+}
+
+func TestJobsWatch(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		outcome  docsapitest.Outcome
+		faults   []docsapitest.Fault
+		wantCode int
+		want     []string
+	}{
+		{"pull request", docsapitest.OutcomePR, nil, 0, []string{": active (", "completed: pull request https://"}},
+		{"no change", docsapitest.OutcomeNoChange, nil, 0, []string{"completed: no pull request (no files changed)"}},
+		{"archived", docsapitest.OutcomeArchived, nil, 0, []string{"archived: no pull request\n"}},
+		{"failed", docsapitest.OutcomeFailed, nil, exitFailure, []string{"failed: no pull request\n", "docsbot: job ", " failed\n", "docsbot jobs message "}},
+		{"server errors are retried", docsapitest.OutcomePR,
+			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: http.StatusServiceUnavailable, Times: 2}},
+			0, []string{"the docs API failed", "503 Service Unavailable", "; polling again in", "completed: pull request"}},
+		{"broken connections are retried", docsapitest.OutcomePR,
+			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, CloseConn: true, Times: 1}},
+			0, []string{"cannot reach the docs API", "completed: pull request"}},
+		{"rate limit without Retry-After", docsapitest.OutcomePR,
+			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: http.StatusTooManyRequests, Times: 1}},
+			0, []string{"rate limited by the docs API", "completed: pull request"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, lifecycle(2, tt.outcome))
+			r, stdout, stderr := apiRunner(t, srv)
+			if code := runCode(r, []string{"jobs", "create", "--prompt", "Document it"}); code != 0 {
+				t.Fatalf("create: exit %d: %s", code, stderr)
+			}
+			id := onlyJob(t, srv).ID
+			for _, f := range tt.faults {
+				srv.AddFault(f)
+			}
+			r, stdout, stderr = apiRunner(t, srv)
+			code := runCode(r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "20ms"})
+			out := stdout.String() + stderr.String()
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d:\n%s", code, tt.wantCode, out)
+			}
+			final, _ := srv.Job(id)
+			want := append(tt.want, "job "+id+": ")
+			if pr := final.PR(); pr != "" {
+				want = append(want, pr)
+			}
+			for _, w := range want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output does not contain %q:\n%s", w, out)
+				}
+			}
+			// Not a terminal: one line per status seen, no redraws.
+			if strings.Contains(out, "\r") || strings.Count(stdout.String(), "job "+id+": active") != 1 {
+				t.Errorf("progress on a non-terminal should be one line per status:\n%q", stdout)
+			}
+		})
+	}
+}
+
+func TestJobsWatchUnknownStatusKeepsWatching(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, lifecycle(1, docsapitest.Outcome("queued")))
+	r, _, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
+		t.Fatalf("create: exit %d: %s", code, stderr)
+	}
+	id := onlyJob(t, srv).ID
+	r, stdout, stderr := apiRunner(t, srv)
+	done := make(chan int, 1)
+	go func() {
+		done <- runCode(r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "10ms", "--format", "json"})
+	}()
+
+	// Let it see the unknown status a few times, then finish the job.
+	waitFor(t, "polls of the queued job", func() bool {
+		j, _ := srv.Job(id)
+		return j.Status == "queued" && srv.Count(docsapitest.EndpointGet) >= 4
+	})
+	pr := "https://github.com/acme/docs/pull/99"
+	srv.SetJobStatus(id, docsapi.StatusCompleted, &pr)
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr.String(), "queued, an unknown status: still watching") {
+		t.Errorf("stderr does not show the unknown status:\n%s", stderr)
+	}
+	var printed docsapi.Job
+	if err := json.Unmarshal([]byte(stdout.String()), &printed); err != nil {
+		t.Fatalf("stdout is not the job JSON: %v\n%s", err, stdout)
+	}
+	if printed.PR() != pr || printed.Status != docsapi.StatusCompleted {
+		t.Errorf("printed %+v, want completed with %s", printed, pr)
+	}
+}
+
+func TestJobsWatchHonoursRetryAfter(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, lifecycle(1, docsapitest.OutcomePR))
+	r, _, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
+		t.Fatalf("create: exit %d: %s", code, stderr)
+	}
+	id := onlyJob(t, srv).ID
+	srv.ResetRequests()
+	srv.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: http.StatusTooManyRequests, RetryAfter: time.Second, Times: 1})
+	r, stdout, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "10ms"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), "try again in 1s") || !strings.Contains(stdout.String(), "polling again in 1s") {
+		t.Errorf("output does not show the wait:\n%s", stdout)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 || reqs[0].Status != http.StatusTooManyRequests {
+		t.Fatalf("requests: %+v", reqs)
+	}
+	if gap := reqs[1].At.Sub(reqs[0].At); gap < time.Second {
+		t.Errorf("polled again %s after a 429 asking for 1s", gap)
+	}
+}
+
+func TestJobsWatchStops(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, lifecycle(1_000_000, docsapitest.OutcomePR))
+	r, _, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
+		t.Fatalf("create: exit %d: %s", code, stderr)
+	}
+	id := onlyJob(t, srv).ID
+
+	t.Run("timeout", func(t *testing.T) {
+		t.Parallel()
+		r, _, stderr := apiRunner(t, srv)
+		code := runCode(r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "5ms", "--timeout", "50ms"})
+		if code != exitFailure || !strings.Contains(stderr.String(), "timed out after 50ms watching job "+id) {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("interrupt", func(t *testing.T) {
+		t.Parallel()
+		r, _, stderr := apiRunner(t, srv)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan int, 1)
+		before := srv.Count(docsapitest.EndpointGet)
+		go func() {
+			done <- runCodeContext(ctx, r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "5ms"})
+		}()
+		waitFor(t, "a few polls", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
+		cancel()
+		code := <-done
+		if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted: stopped watching job "+id) ||
+			!strings.Contains(stderr.String(), "resume with: docsbot jobs watch "+id) {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("unknown job", func(t *testing.T) {
+		t.Parallel()
+		r, _, stderr := apiRunner(t, srv)
+		code := runCode(r, []string{"jobs", "watch", "job_ffffffffffffffff", "--interval", "5ms"})
+		if code != exitFailure || !strings.Contains(stderr.String(), "job job_ffffffffffffffff not found in project") {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+}
+
+func TestRetryable(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		err       error
+		wantAfter time.Duration
+		wantOK    bool
+	}{
+		{"429 with Retry-After", &docsapi.APIError{StatusCode: 429, RetryAfter: 30 * time.Second}, 30 * time.Second, true},
+		{"502", &docsapi.APIError{StatusCode: 502}, 0, true},
+		{"404", &docsapi.APIError{StatusCode: 404}, 0, false},
+		{"401", &docsapi.APIError{StatusCode: 401}, 0, false},
+		{"400", &docsapi.APIError{StatusCode: 400}, 0, false},
+		{"validation", &docsapi.ValidationError{Field: "job id"}, 0, false},
+		{"network", context.DeadlineExceeded, 0, true},
+	}
+	for _, tt := range tests {
+		after, ok := retryable(tt.err)
+		if after != tt.wantAfter || ok != tt.wantOK {
+			t.Errorf("%s: retryable = %s, %t; want %s, %t", tt.name, after, ok, tt.wantAfter, tt.wantOK)
+		}
+	}
+}

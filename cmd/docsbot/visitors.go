@@ -1,0 +1,232 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// visitorsPageSize is the largest page the API serves: fewer requests out of
+// the hourly analytics budget.
+const visitorsPageSize = 250
+
+const visitorsUsage = `Usage:
+  docsbot visitors [--from DATE] [--to DATE] [flags]
+
+Prints unique visitors for the whole site and for every page, split into
+human and AI traffic, fetching all pages of the export (250 paths a request;
+analytics allow 100 requests an hour for the organization).
+
+Dates are YYYY-MM-DD or ISO 8601. --from is included, --to is EXCLUSIVE: the
+week of Nov 1 to Nov 7 is --from 2025-11-01 --to 2025-11-08. Without them the
+API's default range applies.
+
+Formats: table (site totals, then paths by total visitors), csv (path, human,
+ai, total) and json (the API's response shape with every page merged).
+Site totals are deduplicated, so they are not the sums of the rows.
+
+Examples:
+  docsbot visitors --from 2025-11-01 --to 2025-11-08
+  docsbot visitors --from 2025-11-01 --format csv > visitors.csv
+  docsbot visitors --format json | jq '.visitors[:10]'
+`
+
+// runVisitors prints the unique-visitors export.
+func (r *runner) runVisitors(ctx context.Context, args []string) error {
+	fs := r.flagSet("visitors", visitorsUsage)
+	var api apiFlags
+	api.register(fs)
+	from := fs.String("from", "", "first day, included (YYYY-MM-DD or ISO 8601)")
+	to := fs.String("to", "", "end of the range, EXCLUDED (YYYY-MM-DD or ISO 8601)")
+	maxPages := fs.Int("max-pages", 0, "stop after this many requests of 250 paths (0: all)")
+	format := newFormat("table", "json", "csv")
+	fs.Var(format, "format", format.usage())
+	pos, err := r.parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError(fmt.Sprintf("visitors: unexpected argument %q", pos[0]), "dates go in --from and --to, e.g. --from 2025-11-01 --to 2025-11-08")
+	}
+	if *maxPages < 0 {
+		return usageError("--max-pages must be 0 (all) or positive", "")
+	}
+	rng, err := parseRange(*from, *to)
+	if err != nil {
+		return err
+	}
+	c, cfg, err := r.client(api)
+	if err != nil {
+		return err
+	}
+
+	all, err := r.fetchVisitors(ctx, c, docsapi.VisitorsParams{From: *from, To: *to, Limit: visitorsPageSize}, *maxPages)
+	if err != nil {
+		return explain(err, call{op: "visitors", cfg: cfg, now: r.now()})
+	}
+	if all.HasMore {
+		fmt.Fprintf(r.stderr, "docsbot: stopped after %d requests (--max-pages): more paths exist\n", *maxPages)
+	}
+	switch format.value {
+	case "json":
+		return writeJSON(r.stdout, all)
+	case "csv":
+		return writeVisitorsCSV(r.stdout, all)
+	}
+	return writeVisitorsTable(r.stdout, all, rng)
+}
+
+// fetchVisitors reads the pages of the export and merges them into one: the
+// site totals and every path once. On a terminal it shows progress on stderr.
+func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params docsapi.VisitorsParams, maxPages int) (*docsapi.VisitorsPage, error) {
+	all := &docsapi.VisitorsPage{Visitors: []docsapi.PageVisitors{}}
+	tty := isTerminal(r.stderr)
+	seen := make(map[string]bool)
+	pages := 0
+	defer func() {
+		if tty && pages > 0 {
+			fmt.Fprint(r.stderr, "\r\033[K")
+		}
+	}()
+	for page, err := range c.VisitorPages(ctx, params) {
+		if err != nil {
+			return nil, err
+		}
+		pages++
+		if pages == 1 {
+			all.Totals = page.Totals
+		}
+		for _, v := range page.Visitors {
+			if !seen[v.Path] {
+				seen[v.Path] = true
+				all.Visitors = append(all.Visitors, v)
+			}
+		}
+		all.HasMore = page.HasMore
+		if tty {
+			fmt.Fprintf(r.stderr, "\r\033[Kfetching visitors: %d requests, %s paths", pages, thousands(int64(len(all.Visitors))))
+		}
+		if maxPages > 0 && pages >= maxPages {
+			break
+		}
+	}
+	return all, nil
+}
+
+// dateRange is the --from/--to range, kept for the table's title.
+type dateRange struct {
+	from, to                 string
+	fromDate, toDate         time.Time
+	fromDateOnly, toDateOnly bool
+}
+
+// parseRange checks --from and --to and that the range is not empty.
+func parseRange(from, to string) (dateRange, error) {
+	rng := dateRange{from: from, to: to}
+	var err error
+	if from != "" {
+		if rng.fromDate, rng.fromDateOnly, err = parseDate("--from", from); err != nil {
+			return rng, err
+		}
+	}
+	if to != "" {
+		if rng.toDate, rng.toDateOnly, err = parseDate("--to", to); err != nil {
+			return rng, err
+		}
+	}
+	if from != "" && to != "" && !rng.toDate.After(rng.fromDate) {
+		return rng, usageError(fmt.Sprintf("--to %s must be after --from %s", to, from),
+			"--to is exclusive: for the single day 2025-11-01 use --from 2025-11-01 --to 2025-11-02")
+	}
+	return rng, nil
+}
+
+// parseDate reads a YYYY-MM-DD date or an ISO 8601 time, and says which it was.
+func parseDate(flagName, s string) (time.Time, bool, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, true, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, false, nil
+	}
+	return time.Time{}, false, usageError(fmt.Sprintf("%s %q is not a date", flagName, s),
+		"use YYYY-MM-DD (e.g. 2025-11-01) or ISO 8601 (e.g. 2025-11-01T00:00:00Z)")
+}
+
+// title describes the range for the table.
+func (d dateRange) title() string {
+	last := d.to
+	if d.toDateOnly {
+		last = d.toDate.AddDate(0, 0, -1).Format(time.DateOnly)
+	}
+	switch {
+	case d.from != "" && d.to != "" && d.toDateOnly:
+		return fmt.Sprintf("%s to %s inclusive", d.from, last)
+	case d.from != "" && d.to != "":
+		return fmt.Sprintf("%s up to %s", d.from, d.to)
+	case d.from != "":
+		return "since " + d.from
+	case d.to != "":
+		return "before " + d.to
+	}
+	return "the API's default range"
+}
+
+// writeVisitorsTable writes the site totals, then one row per path, most
+// visited first.
+func writeVisitorsTable(w io.Writer, all *docsapi.VisitorsPage, rng dateRange) error {
+	t := all.Totals
+	fmt.Fprintf(w, "Unique visitors, %s\n\n", rng.title())
+	err := writeTable(w, []bool{false, true}, [][]string{
+		{"  total", thousands(int64(t.Total))},
+		{"  human", thousands(int64(t.Human))},
+		{"  AI", thousands(int64(t.AI))},
+		{"  AI share", share(t.AI, t.Total)},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	rows := slices.Clone(all.Visitors)
+	slices.SortStableFunc(rows, func(a, b docsapi.PageVisitors) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.Path, b.Path))
+	})
+	cells := make([][]string, 0, len(rows)+1)
+	cells = append(cells, []string{"PATH", "TOTAL", "HUMAN", "AI"})
+	for _, v := range rows {
+		cells = append(cells, []string{v.Path, thousands(int64(v.Total)), thousands(int64(v.Human)), thousands(int64(v.AI))})
+	}
+	if err := writeTable(w, []bool{false, true, true, true}, cells); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "\n%s paths\n", thousands(int64(len(rows))))
+	return err
+}
+
+// writeVisitorsCSV writes a header and one row per path, in the API's order.
+func writeVisitorsCSV(w io.Writer, all *docsapi.VisitorsPage) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"path", "human", "ai", "total"}); err != nil {
+		return err
+	}
+	for _, v := range all.Visitors {
+		rec := []string{
+			v.Path,
+			strconv.FormatInt(int64(v.Human), 10),
+			strconv.FormatInt(int64(v.AI), 10),
+			strconv.FormatInt(int64(v.Total), 10),
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+func TestVisitorsMaxPages(t *testing.T) {
+	t.Parallel()
+	ds := docsapitest.NewDataset(613, 2)
+	srv := newServer(t, docsapitest.WithDataset(ds))
+	r, stdout, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"visitors", "--format", "json", "--max-pages", "2"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got docsapi.VisitorsPage
+	if err := json.Unmarshal([]byte(stdout.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Visitors) != 2*visitorsPageSize || !got.HasMore {
+		t.Fatalf("%d rows, hasMore %t; want %d and true", len(got.Visitors), got.HasMore, 2*visitorsPageSize)
+	}
+	if n := srv.Count(docsapitest.EndpointVisitors); n != 2 {
+		t.Errorf("server saw %d requests, want 2", n)
+	}
+	if !strings.Contains(stderr.String(), "stopped after 2 requests (--max-pages): more paths exist") {
+		t.Errorf("stderr = %q, want a note that more paths exist", stderr)
+	}
+}
+
+func TestVisitorsFailures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		fault    docsapitest.Fault
+		wantCode int
+		want     string
+	}{
+		{"bad query", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest}, exitFailure, "check --from and --to"},
+		{"rate limited", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusTooManyRequests, RetryAfter: time.Hour}, exitFailure,
+			"rate limited by the docs API: try again in 1h0m0s"},
+		{"proxy page", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest, Body: "<html>bad gateway</html>"}, exitFailure,
+			"(400 Bad Request)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t)
+			srv.AddFault(tt.fault)
+			r, stdout, stderr := apiRunner(t, srv)
+			code := runCode(r, []string{"visitors", "--from", "2025-11-01"})
+			if code != tt.wantCode || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, tt.wantCode, tt.want)
+			}
+			if stdout.String() != "" {
+				t.Errorf("stdout = %q, want nothing on failure", stdout)
+			}
+		})
+	}
+}
+
+func TestDateRangeTitle(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ from, to, want string }{
+		{"2025-11-01", "2025-11-08", "2025-11-01 to 2025-11-07 inclusive"},
+		{"2025-11-01", "", "since 2025-11-01"},
+		{"", "2025-11-08", "before 2025-11-08"},
+		{"", "", "the API's default range"},
+		{"2025-11-01T00:00:00Z", "2025-11-02T12:00:00Z", "2025-11-01T00:00:00Z up to 2025-11-02T12:00:00Z"},
+	}
+	for _, tt := range tests {
+		rng, err := parseRange(tt.from, tt.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rng.title(); got != tt.want {
+			t.Errorf("title(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}

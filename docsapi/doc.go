@@ -1,0 +1,18 @@
+// Package docsapi is a typed client for the documentation platform's REST API:
+// agent jobs (create, follow-up message, get) and the unique-visitors export.
+//
+// One [Client] serves every call. Each call takes a context first, validates
+// its input before sending anything, and returns typed results. A failure
+// reported by the service is an [*APIError] carrying the status code and the
+// server's message; it matches the sentinels [ErrNotFound], [ErrUnauthorized],
+// [ErrRateLimited] and [ErrInvalidRequest] through errors.Is.
+//
+// Reads are retried on network errors, 408, 429 and 5xx with capped, jittered
+// exponential backoff that honours Retry-After. The two POST operations are not
+// idempotent: they are retried only when the server certainly did not act on
+// them (429, or a connection that could not be opened). Any other failure after
+// the request may have reached the server wraps [ErrOutcomeUnknown].
+//
+// The API key is sent only in the Authorization header. It never appears in an
+// error, a log line or the client's printed form.
+package docsapi

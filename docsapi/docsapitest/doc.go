@@ -1,0 +1,125 @@
+// Package docsapitest runs an in-process fake of the Documentation Service API
+// for tests and for local sandboxes, in the spirit of net/http/httptest.
+//
+// A [Server] speaks real HTTP on a local address and behaves like the service:
+// it checks the Bearer key and the project, validates input, keeps agent jobs
+// that move through a lifecycle as they are polled, counts requests against
+// hourly rate limits and serves visitor analytics from a deterministic
+// [Dataset]. Tests can inspect what was asked ([Server.Requests]), look at or
+// force job states ([Server.Job], [Server.SetJobStatus]) and inject faults
+// such as 5xx answers, proxy pages, broken JSON, dropped connections and
+// latency ([Server.AddFault]).
+//
+//	srv := docsapitest.NewServer()
+//	defer srv.Close()
+//	// point a client at srv.URL with key srv.Key and project srv.ProjectID
+//
+// # Endpoints
+//
+//	POST /v2/agent/{projectId}/job               create a job        201 job
+//	POST /v2/agent/{projectId}/job/{id}/message  follow-up message   200 job
+//	GET  /v2/agent/{projectId}/job/{id}          get a job (a poll)  200 job
+//	GET  /v1/analytics/{projectId}/visitors      unique visitors     200 {totals, visitors, hasMore}
+//
+// Jobs have ids "job_" followed by 16 hex digits, model "claude-sonnet-4",
+// createdAt in RFC 3339 (UTC, millisecond precision), source {repository,
+// ref: "main"}, prLink null while active, and archivedAt only once archived.
+//
+// # Errors
+//
+// Requests are checked in this order; the first failing check answers.
+//
+//	unknown path                          404 {"error":"not found"}
+//	known path, wrong method              405 {"error":"method not allowed"} with Allow
+//	Authorization missing or not Bearer   401 {"error":"missing or invalid API key"}
+//	wrong key                             401 {"error":"missing or invalid API key"}
+//	projectId is not the server's         404 {"error":"project not found"} (agent and analytics alike)
+//	over the hourly limit                 429 {"error":"rate limit exceeded"} with Retry-After
+//	agent body larger than 1 MiB          413 {"error":"request body too large"}
+//	agent body not JSON / not an object   400 {"error":"invalid JSON body"} / {"error":"request body must be a JSON object"}
+//	prompt missing or null                400 {"error":"prompt is required"}
+//	prompt not a string                   400 {"error":"prompt must be a string"}
+//	prompt empty                          400 {"error":"prompt must not be empty"}
+//	unknown job id                        404 {"error":"job not found"}
+//	bad analytics query                   400 {"error":"Invalid query parameters","details":[{"message":"..."}, ...]}
+//
+// The same answer is given for a missing and a wrong key, and the key is
+// checked before the project, so the server reveals nothing without a valid
+// key. A wrong project is 404 on the analytics endpoint too: it is a missing
+// resource, not a bad query. The Bearer scheme name is matched without regard
+// to case.
+//
+// Analytics query rules: limit is an integer 1..250 (default 50); offset is an
+// integer 0 or more (default 0); dateFrom and dateTo are YYYY-MM-DD or ISO 8601
+// date-times (a date-time counts as its UTC day). An empty value is invalid.
+// Every broken parameter adds one details entry.
+//
+// # Job lifecycle
+//
+// Each create and each follow-up message asks the lifecycle function
+// ([WithLifecycle], [Server.SetLifecycle]) for a [Lifecycle]. The job stays
+// active until it has been fetched with GET Lifecycle.ActivePolls times and
+// Lifecycle.ActiveFor has passed on the server clock since it was started or
+// restarted; the next GET finds it finished with the [Outcome]. Only GETs move
+// a job on: [Server.Job] and [Server.Jobs] do not.
+//
+// [DefaultLifecycle] answers active for two GETs and then, by keywords in the
+// prompt (case-insensitive, checked in this order):
+//
+//	"[fail]"       the job fails
+//	"[no-change]"  the job completes with prLink null
+//	"[archive]"    the job is archived
+//	otherwise      the job completes with a new pull request link
+//
+// A follow-up message to any job, finished or not, makes it active again with
+// prLink null and no archivedAt, with a fresh lifecycle decided from the
+// follow-up prompt and its poll count and timer restarted.
+//
+// # Rate limits
+//
+// [Limits] holds requests per sliding hour for create, message, get and the
+// analytics endpoint (0 = unlimited); agent limits are per project and the
+// analytics limit per organization, which on this single-project server means
+// one counter each. A request counts once it has passed the key and project
+// checks, even if it then fails validation; requests rejected with 401, 404
+// project, 429 or by a fault that answers before acting do not count. An
+// endpoint without a limit keeps no count, so a limit set later counts from then
+// on.
+//
+// # Faults
+//
+// Faults stand in front of everything else, like a proxy or a flaky network:
+// a fault that answers before acting does so before routing and the key
+// check, and the request does no work. [Fault] values are matched in the
+// order added; the first one whose Endpoint
+// matches (empty matches all) is used for a request and its Times is consumed.
+// A fault with only Latency delays the request and then lets it through. A
+// fault that answers does so, in order of precedence, by closing the connection
+// (CloseConn), by a 2xx with truncated JSON (Malformed), or with Status and
+// Body. Status 0 with a Body answers the endpoint's success status, so a test
+// can serve any raw body. With AfterAct the real work is done first (the job
+// is created, the limit counted), then Latency passes and the fault answers.
+//
+// # Requests
+//
+// Every request that reaches a handler is recorded on arrival, including those
+// rejected by the key check, limits or faults, and its Status is filled in when
+// answered. Status 0 means no answer was sent: the connection was closed by a
+// fault, or the client gave up during a delay, or the server was closed. The
+// Authorization header is never recorded or logged.
+//
+// # Visitor data
+//
+// Analytics come from a [Dataset]: deterministic per-path, per-UTC-day human
+// and AI counts for the 400 days before the server clock's today, plus today
+// with the part of the day that has passed. A range sums daily counts per page;
+// a page's total removes a small deterministic overlap, and site totals are
+// deduplicated further, so neither equals the sum of its parts.
+//
+// # Sandboxes
+//
+// For a long-running local server use [Start] (which returns an error instead
+// of panicking), [WithAddr], [WithLogger], [WithMaxRequests] to bound the
+// request log, and a lifecycle with real time in it such as
+// TimedLifecycle(20*time.Second).
+package docsapitest

@@ -1,0 +1,75 @@
+package docsapitest
+
+import "time"
+
+// rateWindow is the length of the sliding rate-limit window.
+const rateWindow = time.Hour
+
+// Limits holds the number of requests allowed per sliding hour; 0 means
+// unlimited. Create, Message and Get are per project; Visitors is the
+// per-organization analytics limit shared by all analytics calls.
+type Limits struct {
+	// Create limits POST /v2/agent/{projectId}/job.
+	Create int
+	// Message limits POST /v2/agent/{projectId}/job/{id}/message.
+	Message int
+	// Get limits GET /v2/agent/{projectId}/job/{id}.
+	Get int
+	// Visitors limits the analytics endpoints together.
+	Visitors int
+}
+
+// DefaultLimits returns the published limits: 100 creates, 100 messages and
+// 100 analytics calls per hour, and no limit on getting a job.
+func DefaultLimits() Limits {
+	return Limits{Create: 100, Message: 100, Get: 0, Visitors: 100}
+}
+
+func (l Limits) of(e Endpoint) int {
+	switch e {
+	case EndpointCreate:
+		return l.Create
+	case EndpointMessage:
+		return l.Message
+	case EndpointGet:
+		return l.Get
+	case EndpointVisitors:
+		return l.Visitors
+	}
+	return 0
+}
+
+// SetLimits replaces the limits. Requests already counted stay in their
+// windows.
+func (s *Server) SetLimits(l Limits) {
+	s.mu.Lock()
+	s.limits = l
+	s.mu.Unlock()
+}
+
+// admitLocked counts a request to e at now against its limit. When the limit
+// is reached it counts nothing and returns the whole seconds until a counted
+// request leaves the window (at least 1) and false.
+func (s *Server) admitLocked(e Endpoint, now time.Time) (retryAfter int, ok bool) {
+	limit := s.limits.of(e)
+	win := s.windows[e]
+	cut := now.Add(-rateWindow)
+	drop := 0
+	for drop < len(win) && !win[drop].After(cut) {
+		drop++
+	}
+	win = win[drop:]
+	if limit <= 0 {
+		s.windows[e] = win
+		return 0, true
+	}
+	if len(win) >= limit {
+		s.windows[e] = win
+		// Enough requests must leave for the count to drop below limit.
+		wait := win[len(win)-limit].Add(rateWindow).Sub(now)
+		secs := int((wait + time.Second - 1) / time.Second)
+		return max(secs, 1), false
+	}
+	s.windows[e] = append(win, now)
+	return 0, true
+}

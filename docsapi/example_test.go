@@ -1,0 +1,67 @@
+package docsapi_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// ExampleClient_CreateJob starts an agent job and polls it until it ends.
+// In production the base URL is left at DefaultBaseURL and the key and the
+// project id come from the dashboard; here a local test server stands in.
+func ExampleClient_CreateJob() {
+	srv := docsapitest.NewServer()
+	defer srv.Close()
+
+	c, err := docsapi.NewClient(srv.Key, srv.ProjectID, docsapi.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	job, err := c.CreateJob(ctx, "Document the new rate limits on the API overview page")
+	switch {
+	case errors.Is(err, docsapi.ErrOutcomeUnknown):
+		// The job may exist: do not create it again blindly.
+		log.Fatal(err)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Println("created:", job.Status)
+
+	for !job.Status.Final() {
+		// A real poller waits between polls.
+		if job, err = c.GetJob(ctx, job.ID); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println("finished:", job.Status, "with a pull request:", job.PR() != "")
+	// Output:
+	// created: active
+	// finished: completed with a pull request: true
+}
+
+// ExampleClient_AllVisitors fetches every page of a week's visitor export.
+func ExampleClient_AllVisitors() {
+	srv := docsapitest.NewServer()
+	defer srv.Close()
+	c, err := docsapi.NewClient(srv.Key, srv.ProjectID, docsapi.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// dateTo is exclusive: this is November 1 to 7 inclusive.
+	all, err := c.AllVisitors(context.Background(), docsapi.VisitorsParams{From: "2025-11-01", To: "2025-11-08"})
+	var apiErr *docsapi.APIError
+	switch {
+	case errors.As(err, &apiErr) && apiErr.RetryAfter > 0:
+		log.Fatalf("rate limited, try again in %s", apiErr.RetryAfter)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Printf("%d unique visitors on %d pages\n", all.Totals.Total, len(all.Visitors))
+}

@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Claim is a job taken by one replica for one poll. Token fences the writes
+// made on its behalf: they fail with ErrStale once another claim or a
+// follow-up has replaced it.
+type Claim struct {
+	// JobID is the claimed job's id.
+	JobID string
+	// Token is the job's fencing token at claim time.
+	Token int64
+	// Job is the record as it was at claim time. Job.NotifyAttempts above 0
+	// means an earlier claim was handed a notification for this generation
+	// and may have posted it.
+	Job Job
+}
+
+// Claim takes up to max jobs that are due (earliest first) and moves each a
+// lease into the future, so that the job comes due again if this replica dies
+// before writing back. Concurrent callers never get the same job while the
+// lease holds. Schedule entries whose record is gone are dropped.
+func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim, error) {
+	if max <= 0 {
+		return nil, nil
+	}
+	if err := checkLease(lease); err != nil {
+		return nil, err
+	}
+	res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.schedKey()},
+		s.prefix, max, millis(lease)).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("store: claim: %w", err)
+	}
+	claims := make([]Claim, 0, len(res))
+	for _, item := range res {
+		c, err := decodeClaim(item)
+		if err != nil {
+			return nil, err
+		}
+		claims = append(claims, c)
+	}
+	return claims, nil
+}
+
+// decodeClaim decodes one {id, token, record} entry of the claim script.
+func decodeClaim(v any) (Claim, error) {
+	parts, ok := v.([]any)
+	if !ok || len(parts) != 3 {
+		return Claim{}, fmt.Errorf("store: claim: unexpected reply %v", v)
+	}
+	id, ok1 := parts[0].(string)
+	tok, ok2 := parts[1].(int64)
+	if !ok1 || !ok2 {
+		return Claim{}, fmt.Errorf("store: claim: unexpected reply %v", v)
+	}
+	m, err := pairsToMap(parts[2])
+	if err != nil {
+		return Claim{}, err
+	}
+	j, err := decodeJob(id, m)
+	if err != nil {
+		return Claim{}, err
+	}
+	return Claim{JobID: id, Token: tok, Job: *j}, nil
+}
+
+// NextDue returns how long until the earliest scheduled job is due, by the
+// Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
+func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
+	res, err := s.sc.nextDue.Run(ctx, s.rdb, []string{s.schedKey()}, s.prefix).Slice()
+	if err != nil {
+		return 0, false, fmt.Errorf("store: next due: %w", err)
+	}
+	if len(res) == 0 {
+		return 0, false, nil
+	}
+	ms, _ := res[0].(int64)
+	return time.Duration(max(ms, 0)) * time.Millisecond, true, nil
+}
+
+// Release hands claims back on a graceful shutdown: each job whose claim is
+// still current and which is still scheduled becomes due now, so another
+// replica takes it at once, and its token moves on, so that late writes of
+// this replica fail with ErrStale.
+func (s *Store) Release(ctx context.Context, claims []Claim) error {
+	if len(claims) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 1+2*len(claims))
+	args = append(args, s.prefix)
+	for _, c := range claims {
+		args = append(args, c.JobID, strconv.FormatInt(c.Token, 10))
+	}
+	if err := s.sc.release.Run(ctx, s.rdb, []string{s.schedKey()}, args...).Err(); err != nil {
+		return fmt.Errorf("store: release %d claims: %w", len(claims), err)
+	}
+	return nil
+}
+
+// Tracked returns the number of scheduled jobs: those unfinished or whose
+// finish is not yet reported.
+func (s *Store) Tracked(ctx context.Context) (int64, error) {
+	n, err := s.rdb.ZCard(ctx, s.schedKey()).Result()
+	if err != nil {
+		return 0, fmt.Errorf("store: tracked: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,41 @@
+// Package store keeps docsbot's state in Redis: which Slack thread belongs to
+// which agent job, the poll schedule shared by every replica, and the
+// once-only markers used to drop redelivered Slack events.
+//
+// # Keys
+//
+// All keys live under one prefix (default "docsbot:"):
+//
+//	{p}job:{id}                    hash: the job record (short field names, see job.go)
+//	{p}thread:{team}:{channel}:{ts} string: the job id linked to a thread
+//	{p}sched                       sorted set: job id -> due time (unix ms, Redis clock)
+//	{p}once:{key}                  string: a once-only marker (Once, Forget)
+//
+// A job stays in {p}sched while it is unfinished or its finish is not yet
+// reported. Once its finish is reported (or it is untracked), the record and
+// its thread link expire after the retention period; a follow-up removes the
+// expiry again.
+//
+// # Exactly-once reporting
+//
+// Replicas take due jobs with Claim, which moves them a lease into the future
+// and bumps the job's fencing token. Every later write of that claim
+// (Reschedule, Finish, Untrack) checks the token and fails with ErrStale when
+// another claim or a follow-up came in between. Finish hands out a
+// notification while the job's generation is not yet reported and keeps the
+// job scheduled a lease ahead, so that a replica dying before MarkNotified
+// leaves the job to be claimed again. Each record keeps the number of such
+// hand-outs (Job.NotifyAttempts) so that a later attempt knows an earlier one
+// may already have posted.
+//
+// # Time and atomicity
+//
+// Every due time and lease is computed inside Redis from its TIME command, so
+// replicas with skewed clocks agree. Every update that touches more than one key
+// runs as one Lua script.
+//
+// # Redis Cluster
+//
+// Scripts derive job keys from the schedule, so all keys must be in one hash
+// slot: on a cluster, choose a prefix with a hash tag, such as "{docsbot}:".
+package store

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// fenced runs one of the fenced scripts for claim c and maps its code.
+func (s *Store) fenced(op string, c Claim, run func(keys []string, token string) (int64, error)) (int64, error) {
+	code, err := run([]string{s.jobKey(c.JobID), s.schedKey()}, strconv.FormatInt(c.Token, 10))
+	if err != nil {
+		return 0, fmt.Errorf("store: %s %s: %w", op, c.JobID, err)
+	}
+	if err := codeErr(code); err != nil {
+		return 0, fmt.Errorf("store: %s %s: %w", op, c.JobID, err)
+	}
+	return code, nil
+}
+
+// Reschedule records the status seen by a poll that found the job still
+// running, counts the poll (Polls+1) and makes the job due again in `in` (Redis
+// clock). It fails with ErrStale when c is no longer current, and ErrNotFound
+// when the record is gone.
+func (s *Store) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
+	_, err := s.fenced("reschedule", c, func(keys []string, tok string) (int64, error) {
+		return s.sc.reschedule.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(in)).Int64()
+	})
+	return err
+}
+
+// Finish records a finished job's final status and pull request link. While
+// the finish of the job's current generation is not yet reported, it counts a
+// notification attempt, keeps the job scheduled a lease ahead (so that another
+// replica reports it if this one dies before MarkNotified) and returns true:
+// the caller posts, then calls MarkNotified. Otherwise it stops tracking the
+// job, lets record and thread link expire after the retention period, and
+// returns false. It fails with ErrStale when c is no longer current.
+func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, lease time.Duration) (notify bool, err error) {
+	if err := checkLease(lease); err != nil {
+		return false, err
+	}
+	code, err := s.fenced("finish", c, func(keys []string, tok string) (int64, error) {
+		args := []any{s.prefix, c.JobID, tok, status, millis(lease), millis(s.retention)}
+		for _, ch := range chunks(prLink) {
+			args = append(args, ch)
+		}
+		return s.sc.finish.Run(ctx, s.rdb, keys, args...).Int64()
+	})
+	return code == 1, err
+}
+
+// MarkNotified records that the finish of generation c.Job.Generation was
+// reported (Notified never goes down). If c is still current it also stops
+// tracking the job and lets record and thread link expire after the retention
+// period; if a follow-up or another claim came in between, the schedule and
+// expiry are left alone and it still returns nil. ErrNotFound means the
+// record is gone.
+func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
+	_, err := s.fenced("mark notified", c, func(keys []string, tok string) (int64, error) {
+		return s.sc.markNotified.Run(ctx, s.rdb, keys,
+			s.prefix, c.JobID, tok, c.Job.Generation, millis(s.retention)).Int64()
+	})
+	return err
+}
+
+// Untrack stops following a job (for example because the API no longer knows
+// it): it records status, removes the job from the schedule and lets record
+// and thread link expire after the retention period. It fails with ErrStale
+// when c is no longer current.
+func (s *Store) Untrack(ctx context.Context, c Claim, status string) error {
+	_, err := s.fenced("untrack", c, func(keys []string, tok string) (int64, error) {
+		return s.sc.untrack.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(s.retention)).Int64()
+	})
+	return err
+}

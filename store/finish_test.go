@@ -1,0 +1,239 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+func TestFinishNotifiesOnce(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status string
+		pr     string
+	}{
+		{"completed with a short link", "completed", "https://example.com/pr/1"},
+		{"completed with a long link", "completed", "https://github.com/example-organization/example-documentation-repository/pull/123456"},
+		{"failed without a link", "failed", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newStore(t)
+			ctx := t.Context()
+			j := testJob(1)
+			link(t, s, j)
+			c := claimOne(t, s, j.ID, time.Minute)
+			notify, err := s.Finish(ctx, c, tt.status, tt.pr, time.Minute)
+			if err != nil || !notify {
+				t.Fatalf("Finish = %v, %v; want true", notify, err)
+			}
+			got := mustJob(t, s, j.ID)
+			if got.Status != tt.status || got.PRLink != tt.pr || got.NotifyAttempts != 1 || got.Notified != 0 {
+				t.Fatalf("after Finish: status %q pr %q attempts %d notified %d",
+					got.Status, got.PRLink, got.NotifyAttempts, got.Notified)
+			}
+			// Until MarkNotified, the job stays scheduled a lease ahead.
+			if !scheduled(t, s, j.ID) || pttl(t, jobKey(s, j.ID)) != -1 {
+				t.Fatal("job unscheduled or expiring before its finish was reported")
+			}
+			if enc, err := rdb.ObjectEncoding(ctx, jobKey(s, j.ID)).Result(); err != nil || enc != "listpack" {
+				t.Errorf("record encoding = %q, %v; want listpack", enc, err)
+			}
+			if err := s.MarkNotified(ctx, c); err != nil {
+				t.Fatalf("MarkNotified: %v", err)
+			}
+			if n := tracked(t, s); n != 0 {
+				t.Errorf("Tracked = %d, want 0", n)
+			}
+			for _, key := range []string{jobKey(s, j.ID), threadKey(s, j.Thread)} {
+				if d := pttl(t, key); d <= 0 || d > store.DefaultRetention {
+					t.Errorf("PTTL %s = %v, want within the retention", key, d)
+				}
+			}
+			got = mustJob(t, s, j.ID)
+			if got.Notified != 1 {
+				t.Errorf("Notified = %d, want 1", got.Notified)
+			}
+			// A repeated Finish for the same generation does not notify.
+			notify, err = s.Finish(ctx, c, tt.status, tt.pr, time.Minute)
+			if err != nil || notify {
+				t.Fatalf("second Finish = %v, %v; want false", notify, err)
+			}
+			if cs, err := s.Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
+				t.Fatalf("Claim after the report = %v, %v; want none", ids(cs), err)
+			}
+		})
+	}
+}
+
+func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	j := testJob(1)
+	link(t, s, j)
+	const lease = 50 * time.Millisecond
+	const pr = "https://example.com/pr/7"
+
+	c1 := claimOne(t, s, j.ID, time.Minute)
+	notify, err := s.Finish(ctx, c1, "completed", pr, lease)
+	if err != nil || !notify {
+		t.Fatalf("Finish = %v, %v; want true", notify, err)
+	}
+	// The replica dies before MarkNotified; another one claims the job once
+	// the lease runs out.
+	var c2 store.Claim
+	eventually(t, "the re-claim after the lease", func() bool {
+		cs, err := s.Claim(ctx, 10, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) == 1 {
+			c2 = cs[0]
+		}
+		return len(cs) == 1
+	})
+	if c2.Job.NotifyAttempts != 1 || c2.Job.Status != "completed" || c2.Job.PRLink != pr {
+		t.Fatalf("re-claimed snapshot: attempts %d status %q pr %q", c2.Job.NotifyAttempts, c2.Job.Status, c2.Job.PRLink)
+	}
+	notify, err = s.Finish(ctx, c2, "completed", pr, time.Minute)
+	if err != nil || !notify {
+		t.Fatalf("Finish after the re-claim = %v, %v; want true", notify, err)
+	}
+	if got := mustJob(t, s, j.ID); got.NotifyAttempts != 2 {
+		t.Fatalf("NotifyAttempts = %d, want 2", got.NotifyAttempts)
+	}
+	// The dead replica's claim can no longer report.
+	if err := s.MarkNotified(ctx, c1); err != nil {
+		t.Fatalf("MarkNotified with the stale claim: %v", err)
+	}
+	if !scheduled(t, s, j.ID) {
+		t.Fatal("stale MarkNotified unscheduled the job")
+	}
+	if err := s.MarkNotified(ctx, c2); err != nil {
+		t.Fatal(err)
+	}
+	if scheduled(t, s, j.ID) || pttl(t, jobKey(s, j.ID)) <= 0 {
+		t.Fatal("job still tracked after MarkNotified")
+	}
+}
+
+func TestUntrack(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	j := testJob(1)
+	link(t, s, j)
+	c := claimOne(t, s, j.ID, time.Minute)
+	if err := s.Untrack(ctx, c, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	got := mustJob(t, s, j.ID)
+	if got.Status != "gone" || scheduled(t, s, j.ID) {
+		t.Fatalf("after Untrack: status %q scheduled %v", got.Status, scheduled(t, s, j.ID))
+	}
+	if pttl(t, jobKey(s, j.ID)) <= 0 || pttl(t, threadKey(s, j.Thread)) <= 0 {
+		t.Fatal("no expiry after Untrack")
+	}
+}
+
+func TestRetentionExpiry(t *testing.T) {
+	t.Parallel()
+	const retention = 100 * time.Millisecond
+	s := newStore(t, store.WithRetention(retention))
+	ctx := t.Context()
+	j := testJob(1)
+	link(t, s, j)
+	c := claimOne(t, s, j.ID, time.Minute)
+	if notify, err := s.Finish(ctx, c, "completed", "", time.Minute); err != nil || !notify {
+		t.Fatalf("Finish = %v, %v", notify, err)
+	}
+	if err := s.MarkNotified(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if d := pttl(t, jobKey(s, j.ID)); d <= 0 || d > retention {
+		t.Fatalf("PTTL = %v, want within %v", d, retention)
+	}
+	eventually(t, "record and link to expire", func() bool {
+		_, errJob := s.Job(ctx, j.ID)
+		_, errThread := s.JobByThread(ctx, j.Thread)
+		return errors.Is(errJob, store.ErrNotFound) && errors.Is(errThread, store.ErrNotFound)
+	})
+	if _, err := s.FollowUp(ctx, j.ID, 0); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("FollowUp of an expired job: %v, want ErrNotFound", err)
+	}
+}
+
+func TestTrackedCounts(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	steps := []struct {
+		name string
+		do   func() error
+		want int64
+	}{
+		{"empty", func() error { return nil }, 0},
+		{"link three", func() error {
+			for i := range 3 {
+				if err := s.LinkJob(ctx, testJob(i), 0); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, 3},
+		{"finish one, not yet reported", func() error {
+			return withClaim(ctx, s, "job-0", func(c store.Claim) error {
+				_, err := s.Finish(ctx, c, "completed", "", time.Minute)
+				return err
+			})
+		}, 3},
+		{"report it", func() error {
+			return withClaim(ctx, s, "job-1", func(c store.Claim) error {
+				if _, err := s.Finish(ctx, c, "completed", "", time.Minute); err != nil {
+					return err
+				}
+				return s.MarkNotified(ctx, c)
+			})
+		}, 2},
+		{"untrack one", func() error {
+			return withClaim(ctx, s, "job-2", func(c store.Claim) error { return s.Untrack(ctx, c, "gone") })
+		}, 1},
+		{"follow up the reported one", func() error {
+			_, err := s.FollowUp(ctx, "job-1", time.Hour)
+			return err
+		}, 2},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if n := tracked(t, s); n != st.want {
+			t.Fatalf("%s: Tracked = %d, want %d", st.name, n, st.want)
+		}
+	}
+}
+
+// withClaim makes job id due, claims it and runs fn with the claim.
+func withClaim(ctx context.Context, s *store.Store, id string, fn func(store.Claim) error) error {
+	if err := rdb.ZAdd(ctx, s.Prefix()+"sched", redis.Z{Score: 0, Member: id}).Err(); err != nil {
+		return err
+	}
+	cs, err := s.Claim(ctx, 100, time.Minute)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.JobID == id {
+			return fn(c)
+		}
+	}
+	return errors.New("job " + id + " not claimed")
+}

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// LinkJob stores a new job and links it to its thread in one step: the thread
+// link, the record (Generation 1, Status as given or "active" when empty) and
+// its first poll firstPoll from now (Redis clock). Linking the same job to the
+// same thread again changes nothing. ErrConflict means the thread is linked to
+// another job, or the job to another thread.
+func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) error {
+	if j.ID == "" {
+		return errors.New("store: link job: empty job id")
+	}
+	if !j.Thread.valid() {
+		return fmt.Errorf("store: link job %s: incomplete thread %q", j.ID, j.Thread.String())
+	}
+	if j.Status == "" {
+		j.Status = "active"
+	}
+	var created int64
+	if !j.CreatedAt.IsZero() {
+		created = j.CreatedAt.UnixMilli()
+	}
+	args := append([]any{s.prefix, j.ID, millis(firstPoll), created}, encodeJob(j)...)
+	code, err := s.sc.link.Run(ctx, s.rdb,
+		[]string{s.jobKey(j.ID), s.threadKey(j.Thread), s.schedKey()}, args...).Int64()
+	if err != nil {
+		return fmt.Errorf("store: link job %s: %w", j.ID, err)
+	}
+	if err := codeErr(code); err != nil {
+		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, err)
+	}
+	return nil
+}
+
+// JobByThread returns the job linked to thread t, or ErrNotFound.
+func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
+	id, err := s.rdb.Get(ctx, s.threadKey(t)).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("store: thread %s: %w", t, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: thread %s: %w", t, err)
+	}
+	return s.Job(ctx, id)
+}
+
+// Job returns the job with the given id, or ErrNotFound.
+func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
+	m, err := s.rdb.HGetAll(ctx, s.jobKey(id)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: job %s: %w", id, err)
+	}
+	if len(m) == 0 {
+		return nil, fmt.Errorf("store: job %s: %w", id, ErrNotFound)
+	}
+	return decodeJob(id, m)
+}
+
+// FollowUp restarts a job after a follow-up message, in one step: Generation+1,
+// Status "active", no PRLink, Polls and NotifyAttempts 0, a new fencing token
+// (every outstanding claim turns stale), no expiry on the record and its
+// thread link, and the next poll firstPoll from now. It returns the updated
+// job, or ErrNotFound.
+func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*Job, error) {
+	res, err := s.sc.followUp.Run(ctx, s.rdb, []string{s.jobKey(id), s.schedKey()},
+		s.prefix, id, millis(firstPoll)).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("store: follow-up %s: %w", id, err)
+	}
+	if len(res) == 0 {
+		return nil, fmt.Errorf("store: follow-up %s: empty script reply", id)
+	}
+	code, _ := res[0].(int64)
+	if err := codeErr(code); err != nil {
+		return nil, fmt.Errorf("store: follow-up %s: %w", id, err)
+	}
+	if len(res) < 2 {
+		return nil, fmt.Errorf("store: follow-up %s: short script reply", id)
+	}
+	m, err := pairsToMap(res[1])
+	if err != nil {
+		return nil, err
+	}
+	return decodeJob(id, m)
+}

@@ -1,0 +1,149 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// srv is the redis-server shared by the package's tests; rdb is a client of
+// it. Each test keeps its keys apart with its own prefix.
+var (
+	srv *redistest.Server
+	rdb *redis.Client
+)
+
+func TestMain(m *testing.M) {
+	s, err := redistest.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv, rdb = s, s.Client()
+	code := m.Run()
+	rdb.Close()
+	if err := s.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(code)
+}
+
+// newStore returns a Store on the shared server with a prefix of its own.
+func newStore(tb testing.TB, opts ...store.Option) *store.Store {
+	tb.Helper()
+	return store.New(rdb, append([]store.Option{store.WithPrefix(redistest.Prefix(tb))}, opts...)...)
+}
+
+// testJob returns a job with its own id and thread.
+func testJob(i int) store.Job {
+	n := strconv.Itoa(i)
+	return store.Job{
+		ID:        "job-" + n,
+		Thread:    store.Thread{Team: "T0001", Channel: "C0001", TS: "1732233445." + fmt.Sprintf("%06d", i)},
+		Requester: "U0001",
+		Prompt:    "Document the new CLI flags (" + n + ")",
+		Status:    "active",
+	}
+}
+
+// link stores j due at once and fails the test on error.
+func link(t *testing.T, s *store.Store, j store.Job) {
+	t.Helper()
+	if err := s.LinkJob(t.Context(), j, 0); err != nil {
+		t.Fatalf("LinkJob(%s): %v", j.ID, err)
+	}
+}
+
+// claimOne claims the single due job of s, failing unless it is id.
+func claimOne(t *testing.T, s *store.Store, id string, lease time.Duration) store.Claim {
+	t.Helper()
+	cs, err := s.Claim(t.Context(), 10, lease)
+	if err != nil {
+		t.Fatalf("Claim: %v", err)
+	}
+	if len(cs) != 1 || cs[0].JobID != id {
+		t.Fatalf("Claim = %v, want just %s", ids(cs), id)
+	}
+	return cs[0]
+}
+
+// eventually polls cond every few milliseconds until it holds or a generous
+// deadline passes.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// ids lists the job ids of claims.
+func ids(cs []store.Claim) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.JobID
+	}
+	return out
+}
+
+// tracked returns s.Tracked, failing the test on error.
+func tracked(t *testing.T, s *store.Store) int64 {
+	t.Helper()
+	n, err := s.Tracked(t.Context())
+	if err != nil {
+		t.Fatalf("Tracked: %v", err)
+	}
+	return n
+}
+
+// threadKey is the key of t's link, as documented in the package doc.
+func threadKey(s *store.Store, t store.Thread) string {
+	return s.Prefix() + "thread:" + t.Team + ":" + t.Channel + ":" + t.TS
+}
+
+// jobKey is the key of a job record, as documented in the package doc.
+func jobKey(s *store.Store, id string) string { return s.Prefix() + "job:" + id }
+
+// pttl returns the remaining time to live of key in ms (-1: none, -2: no key).
+func pttl(t *testing.T, key string) time.Duration {
+	t.Helper()
+	d, err := rdb.PTTL(context.Background(), key).Result()
+	if err != nil {
+		t.Fatalf("PTTL %s: %v", key, err)
+	}
+	return d
+}
+
+// scheduled reports whether id is in s's schedule.
+func scheduled(t *testing.T, s *store.Store, id string) bool {
+	t.Helper()
+	err := rdb.ZScore(context.Background(), s.Prefix()+"sched", id).Err()
+	if err == redis.Nil {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("ZSCORE: %v", err)
+	}
+	return true
+}
+
+// mustJob returns s.Job(id), failing the test on error.
+func mustJob(t *testing.T, s *store.Store, id string) *store.Job {
+	t.Helper()
+	j, err := s.Job(t.Context(), id)
+	if err != nil {
+		t.Fatalf("Job(%s): %v", id, err)
+	}
+	return j
+}

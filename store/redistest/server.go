@@ -1,0 +1,208 @@
+package redistest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Timeouts for starting and stopping the server.
+const (
+	readyTimeout = 10 * time.Second
+	stopTimeout  = 5 * time.Second
+	pollInterval = 5 * time.Millisecond
+)
+
+// errNotInstalled is the message given when no redis-server can be found.
+const errNotInstalled = "redis-server not found on PATH: install it (sudo apt-get install -y redis-server)"
+
+// Server is a redis-server process listening on a unix socket.
+type Server struct {
+	// Socket is the path of the unix socket the server listens on.
+	Socket string
+	// URL is the unix:// URL of the socket, usable with store.Open.
+	URL string
+
+	bin string // path of the redis-server binary
+	dir string // temporary directory holding the socket and the log
+
+	mu   sync.Mutex
+	proc *process // nil while stopped
+}
+
+// process is one run of redis-server.
+type process struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	err  error         // exit status, valid after done is closed
+}
+
+// Start runs a new redis-server on a unix socket in a fresh temporary directory,
+// without a TCP port and without persistence, and waits until it answers PING.
+func Start() (*Server, error) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return nil, errors.New(errNotInstalled)
+	}
+	dir, err := os.MkdirTemp("", "redistest-")
+	if err != nil {
+		return nil, fmt.Errorf("redistest: create temp dir: %w", err)
+	}
+	sock := filepath.Join(dir, "redis.sock")
+	// A unix socket path is limited to about 100 bytes; fall back to /tmp
+	// when TMPDIR is deeply nested.
+	if len(sock) > 100 {
+		os.RemoveAll(dir)
+		if dir, err = os.MkdirTemp("/tmp", "redistest-"); err != nil {
+			return nil, fmt.Errorf("redistest: create temp dir: %w", err)
+		}
+		sock = filepath.Join(dir, "redis.sock")
+	}
+	s := &Server{Socket: sock, URL: "unix://" + sock, bin: bin, dir: dir}
+	if err := s.start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return s, nil
+}
+
+// Client returns a new client connected to the server, for direct inspection.
+// The caller closes it.
+func (s *Server) Client() *redis.Client {
+	return redis.NewClient(&redis.Options{Network: "unix", Addr: s.Socket})
+}
+
+// Stop stops the server process; its socket is gone afterwards. Stopping a
+// stopped server does nothing.
+func (s *Server) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopLocked()
+}
+
+// Restart stops the server if it runs and starts it again on the same socket
+// path, waiting until it answers PING. Data may be lost.
+func (s *Server) Restart() error {
+	if err := s.Stop(); err != nil {
+		return err
+	}
+	return s.start()
+}
+
+// Close stops the server and removes its temporary directory.
+func (s *Server) Close() error {
+	err := s.Stop()
+	if rmErr := os.RemoveAll(s.dir); rmErr != nil && err == nil {
+		err = fmt.Errorf("redistest: remove %s: %w", s.dir, rmErr)
+	}
+	return err
+}
+
+// start launches redis-server and waits for it to answer PING.
+func (s *Server) start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil {
+		return errors.New("redistest: server already running")
+	}
+	logPath := filepath.Join(s.dir, "redis.log")
+	cmd := exec.Command(s.bin,
+		"--port", "0",
+		"--unixsocket", s.Socket,
+		"--unixsocketperm", "700",
+		"--save", "",
+		"--appendonly", "no",
+		"--dir", s.dir,
+		"--logfile", logPath,
+		"--loglevel", "warning",
+		"--daemonize", "no",
+	)
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("redistest: start %s: %w", s.bin, err)
+	}
+	p := &process{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	s.proc = p
+	if err := s.waitReady(p, logPath); err != nil {
+		_ = s.stopLocked()
+		return err
+	}
+	return nil
+}
+
+// waitReady polls PING on the socket until it answers, the process exits or
+// the deadline passes.
+func (s *Server) waitReady(p *process, logPath string) error {
+	rdb := redis.NewClient(&redis.Options{
+		Network:     "unix",
+		Addr:        s.Socket,
+		MaxRetries:  -1,
+		DialTimeout: time.Second,
+	})
+	defer rdb.Close()
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := rdb.Ping(ctx).Err()
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return fmt.Errorf("redistest: redis-server exited (%v): %s", p.err, logTail(logPath))
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("redistest: redis-server did not answer PING within %v: %w; log: %s", readyTimeout, err, logTail(logPath))
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+// stopLocked terminates the running process, if any, and removes a socket it
+// may have left behind. s.mu is held.
+func (s *Server) stopLocked() error {
+	p := s.proc
+	if p == nil {
+		return nil
+	}
+	s.proc = nil
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(stopTimeout):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+	if err := os.Remove(s.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("redistest: remove socket: %w", err)
+	}
+	return nil
+}
+
+// logTail returns the last lines of the server log, for error messages.
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+		return "(empty log)"
+	}
+	const max = 2000
+	if len(b) > max {
+		b = b[len(b)-max:]
+	}
+	return string(bytes.TrimSpace(b))
+}

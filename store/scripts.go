@@ -1,0 +1,247 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Result codes the scripts return instead of errors.
+const (
+	codeNotFound = -1
+	codeStale    = -2
+	codeConflict = -3
+)
+
+// codeErr maps a script's result code to an error, or nil for codes >= 0.
+func codeErr(code int64) error {
+	switch code {
+	case codeNotFound:
+		return ErrNotFound
+	case codeStale:
+		return ErrStale
+	case codeConflict:
+		return ErrConflict
+	}
+	if code < 0 {
+		return fmt.Errorf("store: unknown script result %d", code)
+	}
+	return nil
+}
+
+// luaCommon is the head of every script. ARGV[1] is always the key prefix.
+// Times are unix milliseconds from the Redis clock.
+const luaCommon = `
+local P = ARGV[1]
+local NOTFOUND, STALE, CONFLICT = -1, -2, -3
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- the thread link key of the job record at k, or nil
+local function link_key(k)
+  local f = redis.call('HMGET', k, 't', 'c', 's')
+  if not f[1] or not f[2] or not f[3] then return nil end
+  return P .. 'thread:' .. f[1] .. ':' .. f[2] .. ':' .. f[3]
+end
+
+-- delete the numbered fields name0, name1, ... of a chunked text
+local function clear_chunks(k, name)
+  local i = 0
+  while redis.call('HDEL', k, name .. i) == 1 do i = i + 1 end
+end
+
+-- stop scheduling the job and let record and link expire after ms
+local function retire(k, sched, id, ms)
+  redis.call('ZREM', sched, id)
+  redis.call('PEXPIRE', k, ms)
+  local l = link_key(k)
+  if l then redis.call('PEXPIRE', l, ms) end
+end
+
+-- fencing: nil if the record exists and its token is tok, else a code
+local function check(k, tok)
+  local cur = redis.call('HGET', k, 'tk')
+  if not cur then return NOTFOUND end
+  if cur ~= tok then return STALE end
+  return nil
+end
+`
+
+// luaLink: KEYS job, link, sched; ARGV prefix, id, firstPoll ms, createdAt ms
+// (0 = now), then field/value pairs. Returns 1 if created, 0 if it existed.
+const luaLink = luaCommon + `
+local k, lk, sched, id = KEYS[1], KEYS[2], KEYS[3], ARGV[2]
+local cur = redis.call('GET', lk)
+if cur and cur ~= id then return CONFLICT end
+if redis.call('EXISTS', k) == 1 then
+  if link_key(k) ~= lk then return CONFLICT end
+  if not cur then
+    redis.call('SET', lk, id)
+    local ttl = redis.call('PTTL', k)
+    if ttl > 0 then redis.call('PEXPIRE', lk, ttl) end
+  end
+  return 0
+end
+local now = now_ms()
+local created = tonumber(ARGV[4])
+if created == 0 then created = now end
+local f = {'g', 1, 'n', 0, 'na', 0, 'pl', 0, 'tk', 0, 'ca', created, 'ua', now}
+for i = 5, #ARGV do f[#f + 1] = ARGV[i] end
+redis.call('HSET', k, unpack(f))
+redis.call('SET', lk, id)
+redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
+return 1
+`
+
+// luaFollowUp: KEYS job, sched; ARGV prefix, id, firstPoll ms.
+// Returns {1, record} or {NOTFOUND}.
+const luaFollowUp = luaCommon + `
+local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
+if redis.call('EXISTS', k) == 0 then return {NOTFOUND} end
+local now = now_ms()
+redis.call('HINCRBY', k, 'g', 1)
+redis.call('HINCRBY', k, 'tk', 1)
+clear_chunks(k, 'l')
+redis.call('HSET', k, 'st', 'active', 'pl', 0, 'na', 0, 'ua', now)
+redis.call('PERSIST', k)
+local l = link_key(k)
+if l then redis.call('SET', l, id) end
+redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
+return {1, redis.call('HGETALL', k)}
+`
+
+// luaClaim: KEYS sched; ARGV prefix, max, lease ms.
+// Returns a list of {id, token, record}.
+const luaClaim = luaCommon + `
+local sched = KEYS[1]
+local max = tonumber(ARGV[2])
+local now = now_ms()
+local due = now + tonumber(ARGV[3])
+local out = {}
+while #out < max do
+  local ids = redis.call('ZRANGE', sched, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out)
+  if #ids == 0 then break end
+  for _, id in ipairs(ids) do
+    local k = P .. 'job:' .. id
+    if redis.call('EXISTS', k) == 0 then
+      redis.call('ZREM', sched, id)
+    else
+      local tk = redis.call('HINCRBY', k, 'tk', 1)
+      redis.call('ZADD', sched, due, id)
+      out[#out + 1] = {id, tk, redis.call('HGETALL', k)}
+    end
+  end
+end
+return out
+`
+
+// luaNextDue: KEYS sched; ARGV prefix. Returns {} or {ms until due}.
+const luaNextDue = luaCommon + `
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if #first == 0 then return {} end
+return {tonumber(first[2]) - now_ms()}
+`
+
+// luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms.
+const luaReschedule = luaCommon + `
+local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
+local e = check(k, ARGV[3])
+if e then return e end
+local now = now_ms()
+redis.call('HSET', k, 'st', ARGV[4], 'ua', now)
+redis.call('HINCRBY', k, 'pl', 1)
+redis.call('ZADD', sched, now + tonumber(ARGV[5]), id)
+return 0
+`
+
+// luaFinish: KEYS job, sched; ARGV prefix, id, token, status, lease ms,
+// retention ms, then the chunks of the pull request link.
+// Returns 1 when the caller must notify, 0 when the finish was reported.
+const luaFinish = luaCommon + `
+local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
+local e = check(k, ARGV[3])
+if e then return e end
+local now = now_ms()
+clear_chunks(k, 'l')
+local f = {'st', ARGV[4], 'ua', now}
+for i = 7, #ARGV do
+  f[#f + 1] = 'l' .. (i - 7)
+  f[#f + 1] = ARGV[i]
+end
+redis.call('HSET', k, unpack(f))
+local gn = redis.call('HMGET', k, 'g', 'n')
+if tonumber(gn[2] or 0) < tonumber(gn[1] or 0) then
+  redis.call('HINCRBY', k, 'na', 1)
+  redis.call('ZADD', sched, now + tonumber(ARGV[5]), id)
+  return 1
+end
+retire(k, sched, id, tonumber(ARGV[6]))
+return 0
+`
+
+// luaMarkNotified: KEYS job, sched; ARGV prefix, id, token, generation,
+// retention ms.
+const luaMarkNotified = luaCommon + `
+local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
+if redis.call('EXISTS', k) == 0 then return NOTFOUND end
+local gen = tonumber(ARGV[4])
+if tonumber(redis.call('HGET', k, 'n') or 0) < gen then
+  redis.call('HSET', k, 'n', gen, 'ua', now_ms())
+end
+if redis.call('HGET', k, 'tk') == ARGV[3] then
+  retire(k, sched, id, tonumber(ARGV[5]))
+end
+return 0
+`
+
+// luaUntrack: KEYS job, sched; ARGV prefix, id, token, status, retention ms.
+const luaUntrack = luaCommon + `
+local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
+local e = check(k, ARGV[3])
+if e then return e end
+redis.call('HSET', k, 'st', ARGV[4], 'ua', now_ms())
+retire(k, sched, id, tonumber(ARGV[5]))
+return 0
+`
+
+// luaRelease: KEYS sched; ARGV prefix, then id/token pairs. Returns the
+// number of jobs released.
+const luaRelease = luaCommon + `
+local sched = KEYS[1]
+local now = now_ms()
+local n = 0
+for i = 2, #ARGV - 1, 2 do
+  local id = ARGV[i]
+  local k = P .. 'job:' .. id
+  if redis.call('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', sched, id) then
+    redis.call('HINCRBY', k, 'tk', 1)
+    redis.call('ZADD', sched, now, id)
+    n = n + 1
+  end
+end
+return n
+`
+
+// scripts holds the Lua scripts of a Store.
+type scripts struct {
+	link, followUp, claim, nextDue   *redis.Script
+	reschedule, finish, markNotified *redis.Script
+	untrack, release                 *redis.Script
+}
+
+func newScripts() scripts {
+	return scripts{
+		link:         redis.NewScript(luaLink),
+		followUp:     redis.NewScript(luaFollowUp),
+		claim:        redis.NewScript(luaClaim),
+		nextDue:      redis.NewScript(luaNextDue),
+		reschedule:   redis.NewScript(luaReschedule),
+		finish:       redis.NewScript(luaFinish),
+		markNotified: redis.NewScript(luaMarkNotified),
+		untrack:      redis.NewScript(luaUntrack),
+		release:      redis.NewScript(luaRelease),
+	}
+}

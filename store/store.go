@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Defaults for the options.
+const (
+	DefaultPrefix    = "docsbot:"
+	DefaultRetention = 30 * 24 * time.Hour
+)
+
+// ErrNotFound is returned when a job or a thread link does not exist (it may
+// have expired).
+var ErrNotFound = errors.New("store: not found")
+
+// ErrStale is returned by a fenced write whose claim is no longer current:
+// another replica claimed the job since, or a follow-up restarted it.
+var ErrStale = errors.New("store: claim is no longer current")
+
+// ErrConflict is returned by LinkJob when the thread is already linked to
+// another job, or the job to another thread.
+var ErrConflict = errors.New("store: thread or job already linked elsewhere")
+
+// Store keeps docsbot's state in Redis. It is safe for concurrent use.
+type Store struct {
+	rdb       redis.UniversalClient
+	owned     bool // Close closes rdb (Open made it)
+	prefix    string
+	retention time.Duration
+	sc        scripts
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithPrefix sets the prefix of every key (default "docsbot:").
+func WithPrefix(p string) Option {
+	return func(s *Store) { s.prefix = p }
+}
+
+// WithRetention sets how long finished jobs and their thread links are kept
+// after their finish was reported (default 30 days). Values below one
+// millisecond keep the default.
+func WithRetention(d time.Duration) Option {
+	return func(s *Store) {
+		if d >= time.Millisecond {
+			s.retention = d
+		}
+	}
+}
+
+// Open connects to the Redis server at redisURL (redis://, rediss:// or
+// unix://, with the query options of redis.ParseURL) and checks it answers
+// PING. Errors never contain the URL's user name or password.
+func Open(ctx context.Context, redisURL string, opts ...Option) (*Store, error) {
+	red := redactURL(redisURL)
+	o, err := redis.ParseURL(redisURL)
+	if err != nil {
+		return nil, red.wrap("store: parse redis URL "+red.url, err)
+	}
+	rdb := redis.NewClient(o)
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		return nil, red.wrap("store: connect to "+red.url, err)
+	}
+	s := New(rdb, opts...)
+	s.owned = true
+	return s, nil
+}
+
+// New returns a Store using rdb. The caller keeps ownership of rdb: Close does
+// not close it.
+func New(rdb redis.UniversalClient, opts ...Option) *Store {
+	s := &Store{
+		rdb:       rdb,
+		prefix:    DefaultPrefix,
+		retention: DefaultRetention,
+		sc:        newScripts(),
+	}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
+}
+
+// Close closes the Redis client if Open created it.
+func (s *Store) Close() error {
+	if !s.owned {
+		return nil
+	}
+	if err := s.rdb.Close(); err != nil {
+		return fmt.Errorf("store: close: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that Redis answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("store: ping: %w", err)
+	}
+	return nil
+}
+
+// Redis returns the underlying client.
+func (s *Store) Redis() redis.UniversalClient { return s.rdb }
+
+// Prefix returns the prefix of every key.
+func (s *Store) Prefix() string { return s.prefix }
+
+// Key names.
+func (s *Store) jobKey(id string) string { return s.prefix + "job:" + id }
+func (s *Store) schedKey() string        { return s.prefix + "sched" }
+func (s *Store) onceKey(k string) string { return s.prefix + "once:" + k }
+func (s *Store) threadKey(t Thread) string {
+	return s.prefix + "thread:" + t.Team + ":" + t.Channel + ":" + t.TS
+}
+
+// millis converts d to whole milliseconds for a script argument, rounding a
+// positive sub-millisecond duration up and a negative one to zero.
+func millis(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	ms := d.Milliseconds()
+	if time.Duration(ms)*time.Millisecond < d {
+		ms++
+	}
+	return ms
+}
+
+// checkLease rejects leases too short to keep a claimed job from being due
+// at once.
+func checkLease(lease time.Duration) error {
+	if lease < time.Millisecond {
+		return fmt.Errorf("store: lease %v must be at least 1ms", lease)
+	}
+	return nil
+}
