@@ -29,9 +29,21 @@ type JobsAPI interface {
 	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
 }
 
-// Store is what the bot keeps in Redis: thread links, job records, the poll
-// schedule and dedupe markers.
+// API is the docs API as the bot uses it; *docsapi.Client satisfies it.
+type API interface {
+	JobsAPI
+	VisitorsAPI
+}
+
+// Store is everything the bot keeps in Redis; *store.Store satisfies it.
 type Store interface {
+	JobStore
+	VisitorsStore
+}
+
+// JobStore is what agent jobs keep in Redis: thread links, job records, the
+// poll schedule and dedupe markers.
+type JobStore interface {
 	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
 	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
 	FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*store.Job, error)
@@ -57,6 +69,11 @@ type Config struct {
 	AllowedUsers, AllowedChannels []string
 	// PollWorkers is how many jobs one replica polls at once (default 32).
 	PollWorkers int
+	// VisitorsCacheTTL is how long a /docs-visitors result is reused, by every
+	// replica, before the API is asked again (default 10m).
+	VisitorsCacheTTL time.Duration
+	// Now is the clock for date ranges (default time.Now). Dates are UTC.
+	Now func() time.Time
 	// Logger receives structured logs (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -74,6 +91,12 @@ func (c Config) withDefaults() Config {
 	if c.PollWorkers <= 0 {
 		c.PollWorkers = 32
 	}
+	if c.VisitorsCacheTTL <= 0 {
+		c.VisitorsCacheTTL = 10 * time.Minute
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -87,7 +110,7 @@ type Bot struct {
 	log    *slog.Logger
 	slack  *slack.Client
 	socket *socketmode.Client
-	api    JobsAPI
+	api    API
 	store  Store
 	access access
 	// http posts to slash commands' response_url.
@@ -108,7 +131,7 @@ type identity struct {
 
 // New builds a bot. client must carry the bot token and the app-level token
 // (slack.OptionAppLevelToken); its API URL may point at a fake Slack server.
-func New(cfg Config, client *slack.Client, api JobsAPI, st Store) *Bot {
+func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 	cfg = cfg.withDefaults()
 	return &Bot{
 		cfg:    cfg,

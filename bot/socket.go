@@ -36,6 +36,7 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 		h.Handle(t, b.onLifecycle)
 	}
 	h.HandleSlashCommand(CommandAgent, with(b.onAgentCommand))
+	h.HandleSlashCommand(CommandVisitors, with(b.onVisitorsCommand))
 	h.HandleEvents(slackevents.Message, with(b.onMessage))
 	h.HandleDefault(b.onOther)
 }
