@@ -58,6 +58,13 @@ type JobStore interface {
 	Forget(ctx context.Context, key string) error
 }
 
+// ErrBotToken and ErrAppToken mark the errors Run returns when Slack refuses
+// the bot token (auth.test) or the app-level token (Socket Mode).
+var (
+	ErrBotToken = errors.New("slack refused the bot token")
+	ErrAppToken = errors.New("slack refused the app-level token")
+)
+
 // Config holds the bot's settings. Zero values take the documented defaults.
 type Config struct {
 	// PollInterval is the delay before a job's first poll (default 10s).
@@ -151,7 +158,10 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 func (b *Bot) Run(ctx context.Context) error {
 	auth, err := b.slack.AuthTestContext(ctx)
 	if err != nil {
-		return fmt.Errorf("slack auth.test with the bot token: %w", err)
+		if permanentAuthError(err) {
+			return fmt.Errorf("%w: %w", ErrBotToken, err)
+		}
+		return fmt.Errorf("slack auth.test: %w", err)
 	}
 	b.self = identity{userID: auth.UserID, botID: auth.BotID, teamID: auth.TeamID}
 	b.log.Info("connected to Slack", "bot_user", auth.UserID, "team", auth.TeamID)
@@ -168,10 +178,13 @@ func (b *Bot) Run(ctx context.Context) error {
 	cancel()
 	wg.Wait()
 	b.work.Wait()
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("slack socket mode: %w", err)
+	switch {
+	case err == nil || errors.Is(err, context.Canceled):
+		return nil
+	case permanentAuthError(err):
+		return fmt.Errorf("%w: %w", ErrAppToken, err)
 	}
-	return nil
+	return fmt.Errorf("slack socket mode: %w", err)
 }
 
 // slogPrinter adapts slog to the Printf/Println logger slog-go's socketmode wants.

@@ -118,3 +118,12 @@ func slackCode(err error) string {
 	}
 	return ""
 }
+
+// permanentAuthError reports Slack's answers that mean a token will never work.
+func permanentAuthError(err error) bool {
+	switch slackCode(err) {
+	case "invalid_auth", "token_revoked", "account_inactive", "not_authed", "not_allowed_token_type", "token_expired":
+		return true
+	}
+	return false
+}

@@ -65,3 +65,7 @@ func (r redacted) wrap(context string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", context, err)
 }
+
+// RedactURL returns the Redis URL raw with its user name and password
+// replaced, fit for logs and messages.
+func RedactURL(raw string) string { return redactURL(raw).url }

@@ -57,7 +57,7 @@ type command struct {
 // A new subcommand lives in its own file and adds one line here.
 func (r *runner) commands() []command {
 	return []command{
-		{name: "serve", summary: "run the Slack bot (the default when no command is given)", run: r.runServeStub},
+		{name: "serve", summary: "run the Slack bot (the default when no command is given)", run: r.runServe},
 		{name: "jobs", summary: "start, inspect, message and watch agent jobs", run: r.runJobs},
 		{name: "visitors", summary: "unique visitors per page, human and AI", run: r.runVisitors},
 		{name: "version", summary: "print the version", run: r.runVersion},
@@ -227,38 +227,4 @@ func isSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
-}
-
-// runServeStub stands in for the serve subcommand until serve.go provides the
-// Slack bot: replace its line in commands with the real one and delete this
-// function. It reports the missing configuration
-// and fails, so running docsbot with nothing set says what to set.
-func (r *runner) runServeStub(ctx context.Context, args []string) error {
-	fs := r.flagSet("serve", `docsbot serve
-
-Runs the Slack bot in Socket Mode. It needs SLACK_BOT_TOKEN (xoxb-...),
-SLACK_APP_TOKEN (xapp-..., with connections:write), DOCS_API_KEY and
-DOCS_PROJECT_ID in the environment or in ./.env.
-`)
-	if _, err := r.parseFlags(fs, args); err != nil {
-		return err
-	}
-	env, err := r.dotenv()
-	if err != nil {
-		return err
-	}
-	var missing []string
-	for _, name := range []string{"SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", envAPIKey, envProject} {
-		if v, _ := r.lookup(env, name); v == "" {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		return &exitError{
-			code: exitUsage,
-			msg:  "the Slack bot is not configured: missing " + strings.Join(missing, ", "),
-			fix:  "set them in the environment or in " + r.dotenvPath() + "; run 'docsbot help' for the command-line tools",
-		}
-	}
-	return &exitError{code: exitFailure, msg: "the Slack bot is not part of this build yet"}
 }

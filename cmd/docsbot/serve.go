@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+const serveUsage = `docsbot serve [flags]
+
+Runs the Slack bot: /docs-agent and /docs-visitors over Slack Socket Mode (no
+public URL needed). Run as many replicas as you like against one Redis.
+
+It needs, in the environment or in ./.env:
+  SLACK_BOT_TOKEN   bot token, xoxb-... (OAuth & Permissions page of the Slack app)
+  SLACK_APP_TOKEN   app-level token with connections:write, xapp-...
+  DOCS_API_KEY      admin API key, mint_...
+  DOCS_PROJECT_ID   project ID from the API keys page
+and optionally REDIS_URL, SLACK_API_URL, DOCSBOT_POLL_INTERVAL,
+DOCSBOT_POLL_MAX_INTERVAL, DOCSBOT_ALLOWED_USERS, DOCSBOT_ALLOWED_CHANNELS,
+DOCSBOT_VISITORS_CACHE_TTL, DOCSBOT_LOG_FORMAT and DOCSBOT_LOG_LEVEL.
+`
+
+// runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
+func (r *runner) runServe(ctx context.Context, args []string) error {
+	fs := r.flagSet("serve", serveUsage)
+	var f serveFlags
+	f.register(fs)
+	if _, err := r.parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := r.loadServeConfig(f)
+	if err != nil {
+		return err
+	}
+	log := newLogger(r.stderr, cfg.logFormat, cfg.logLevel)
+	cfg.bot.Logger = log
+
+	api, err := docsapi.NewClient(cfg.api.APIKey, cfg.api.ProjectID,
+		docsapi.WithBaseURL(cfg.api.APIURL),
+		docsapi.WithUserAgent("docsbot/"+mainVersion()),
+		docsapi.WithLogger(log))
+	if err != nil {
+		return explain(err, call{op: "connect", cfg: cfg.api, now: r.now()})
+	}
+	st, err := store.Open(ctx, cfg.redisURL)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err,
+			msg: "cannot reach Redis: " + err.Error(),
+			fix: "start Redis or point " + envRedisURL + " at it (now: " + store.RedactURL(cfg.redisURL) + ")"}
+	}
+	defer st.Close()
+
+	client := slack.New(cfg.botToken, slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL))
+	log.Info("docsbot starting", "version", mainVersion(), "slack_api", cfg.slackAPIURL,
+		"redis", store.RedactURL(cfg.redisURL), "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
+	err = bot.New(cfg.bot, client, api, st).Run(ctx)
+	switch {
+	case err == nil:
+		log.Info("docsbot stopped")
+		return nil
+	case errors.Is(err, bot.ErrBotToken):
+		return &exitError{code: exitFailure, err: err, msg: "Slack refused " + envSlackBotToken + " (" + slackReason(err) + ")",
+			fix: "copy the Bot User OAuth Token (xoxb-...) from the OAuth & Permissions page of the Slack app, and reinstall the app if it was revoked"}
+	case errors.Is(err, bot.ErrAppToken):
+		return &exitError{code: exitFailure, err: err, msg: "Slack refused " + envSlackAppToken + " (" + slackReason(err) + ")",
+			fix: "create an app-level token with the connections:write scope on the Basic Information page, and turn Socket Mode on"}
+	}
+	return &exitError{code: exitFailure, err: err, msg: "the bot stopped: " + err.Error()}
+}
+
+// slackReason is Slack's error code in err, such as invalid_auth.
+func slackReason(err error) string {
+	var se slack.SlackErrorResponse
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	return "could not connect"
+}
+
+// newLogger builds the process logger: text for people, json for log systems.
+func newLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+)
+
+// The settings of the Slack bot. Operators and the deploy files rely on these
+// names.
+const (
+	envSlackBotToken   = "SLACK_BOT_TOKEN"
+	envSlackAppToken   = "SLACK_APP_TOKEN"
+	envSlackAPIURL     = "SLACK_API_URL"
+	envRedisURL        = "REDIS_URL"
+	envPollInterval    = "DOCSBOT_POLL_INTERVAL"
+	envPollMaxInterval = "DOCSBOT_POLL_MAX_INTERVAL"
+	envAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
+	envAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
+	envVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
+	envLogFormat       = "DOCSBOT_LOG_FORMAT"
+	envLogLevel        = "DOCSBOT_LOG_LEVEL"
+
+	defaultSlackAPIURL = "https://slack.com/api/"
+	defaultRedisURL    = "redis://localhost:6379/0"
+)
+
+// serveConfig is everything `docsbot serve` runs with.
+type serveConfig struct {
+	api                     config
+	botToken, appToken      string
+	slackAPIURL             string
+	redisURL                string
+	bot                     bot.Config
+	logFormat               string
+	logLevel                slog.Level
+	problems, missingTokens []string
+}
+
+// serveFlags are the flags of serve: the non-secret settings. Secrets come
+// only from the environment or .env.
+type serveFlags struct {
+	api                                apiFlags
+	slackAPIURL, redisURL              string
+	pollInterval, pollMax, visitorsTTL string
+	allowedUsers, allowedChans         string
+	logFormat, logLevel                string
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet) {
+	f.api.register(fs)
+	fs.StringVar(&f.slackAPIURL, "slack-api-url", "", "Slack Web API base URL (default $"+envSlackAPIURL+", else "+defaultSlackAPIURL+")")
+	fs.StringVar(&f.redisURL, "redis-url", "", "Redis URL: redis://, rediss:// or unix:// (default $"+envRedisURL+", else "+defaultRedisURL+")")
+	fs.StringVar(&f.pollInterval, "poll-interval", "", "delay before a job's first poll (default $"+envPollInterval+", else 10s)")
+	fs.StringVar(&f.pollMax, "poll-max-interval", "", "cap of the poll backoff (default $"+envPollMaxInterval+", else 1m)")
+	fs.StringVar(&f.visitorsTTL, "visitors-cache-ttl", "", "how long /docs-visitors results are reused (default $"+envVisitorsTTL+", else 10m)")
+	fs.StringVar(&f.allowedUsers, "allowed-users", "", "comma-separated Slack user ids allowed (default $"+envAllowedUsers+", else everyone)")
+	fs.StringVar(&f.allowedChans, "allowed-channels", "", "comma-separated Slack channel ids allowed (default $"+envAllowedChannels+", else every channel)")
+	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default $"+envLogFormat+", else text)")
+	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default $"+envLogLevel+", else info)")
+}
+
+// loadServeConfig resolves every setting of the bot. It collects all missing
+// and malformed settings, each named by its variable, so one run tells the
+// operator everything to fix.
+func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
+	env, err := r.dotenv()
+	if err != nil {
+		return serveConfig{}, err
+	}
+	get := func(flagValue, name string) string {
+		if v := strings.TrimSpace(flagValue); v != "" {
+			return v
+		}
+		v, _ := r.lookup(env, name)
+		return v
+	}
+	var c serveConfig
+	var missing []string
+	bad := func(format string, args ...any) { c.problems = append(c.problems, fmt.Sprintf(format, args...)) }
+
+	c.botToken = get("", envSlackBotToken)
+	c.appToken = get("", envSlackAppToken)
+	switch {
+	case c.botToken == "":
+		missing = append(missing, envSlackBotToken)
+	case !strings.HasPrefix(c.botToken, "xoxb-"):
+		bad("%s is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)", envSlackBotToken)
+	}
+	switch {
+	case c.appToken == "":
+		missing = append(missing, envSlackAppToken)
+	case !strings.HasPrefix(c.appToken, "xapp-"):
+		bad("%s is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)", envSlackAppToken)
+	}
+	c.missingTokens = missing
+
+	c.slackAPIURL = cmp.Or(get(f.slackAPIURL, envSlackAPIURL), defaultSlackAPIURL)
+	if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("%s %q is not an http(s) URL", envSlackAPIURL, c.slackAPIURL)
+	} else if !strings.HasSuffix(c.slackAPIURL, "/") {
+		c.slackAPIURL += "/"
+	}
+
+	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultRedisURL)
+	if u, err := url.Parse(c.redisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
+		bad("%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
+	}
+
+	c.bot.PollInterval = r.duration(get(f.pollInterval, envPollInterval), envPollInterval, 10*time.Second, bad)
+	c.bot.PollMaxInterval = r.duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, time.Minute, bad)
+	if c.bot.PollMaxInterval < c.bot.PollInterval {
+		bad("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)
+	}
+	c.bot.VisitorsCacheTTL = r.duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, 10*time.Minute, bad)
+	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad)
+	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad)
+
+	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), "text"))
+	if c.logFormat != "text" && c.logFormat != "json" {
+		bad("%s %q must be text or json", envLogFormat, c.logFormat)
+	}
+	if lv := get(f.logLevel, envLogLevel); lv != "" {
+		if err := c.logLevel.UnmarshalText([]byte(lv)); err != nil {
+			bad("%s %q must be debug, info, warn or error", envLogLevel, lv)
+		}
+	}
+
+	api, apiErr := r.loadConfig(f.api)
+	c.api = api
+	if apiErr != nil {
+		if v, _ := r.lookup(env, envAPIKey); v == "" && f.api.apiKey == "" {
+			missing = append(missing, envAPIKey)
+		}
+		if v, _ := r.lookup(env, envProject); v == "" && f.api.project == "" {
+			missing = append(missing, envProject)
+		}
+		if len(missing) == len(c.missingTokens) { // the API settings are present but wrong
+			bad("%s", apiErr.Error())
+		}
+	}
+	if len(missing) > 0 {
+		c.problems = append([]string{"missing " + strings.Join(missing, ", ")}, c.problems...)
+	}
+	if len(c.problems) > 0 {
+		return c, &exitError{
+			code: exitUsage,
+			msg:  "the Slack bot is not configured: " + strings.Join(c.problems, "; "),
+			fix:  "set them in the environment or in " + r.dotenvPath() + " (see deploy/.env.example); the README shows how to create the Slack app and its tokens",
+		}
+	}
+	return c, nil
+}
+
+// duration parses a positive duration setting, or returns def when unset.
+func (r *runner) duration(v, name string, def time.Duration, bad func(string, ...any)) time.Duration {
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		bad("%s %q is not a positive duration such as 10s or 1m", name, v)
+		return def
+	}
+	return d
+}
+
+// slackIDs parses a comma-separated list of Slack ids whose first letter is
+// one of kinds (user ids start with U or W, channel ids with C, G or D).
+func slackIDs(v, name, kinds string, bad func(string, ...any)) []string {
+	var out []string
+	for part := range strings.SplitSeq(v, ",") {
+		id := strings.TrimSpace(part)
+		if id == "" {
+			continue
+		}
+		if !isSlackID(id, kinds) {
+			bad("%s: %q is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, id, kinds[0])
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+func isSlackID(id, kinds string) bool {
+	if len(id) < 3 || !strings.ContainsRune(kinds, rune(id[0])) {
+		return false
+	}
+	for _, r := range id[1:] {
+		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+const (
+	testBotToken = "xoxb-test-bot-token"
+	testAppToken = "xapp-test-app-token"
+	testAPIKey   = "mint_serve_test_key_00000000"
+)
+
+func TestServeConfigProblemsNameTheVariable(t *testing.T) {
+	t.Parallel()
+	full := map[string]string{
+		envSlackBotToken: testBotToken, envSlackAppToken: testAppToken,
+		envAPIKey: testAPIKey, envProject: "proj",
+	}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range full {
+			m[a] = b
+		}
+		m[k] = v
+		return m
+	}
+	tests := []struct {
+		name   string
+		env    map[string]string
+		dotenv string
+		want   []string
+	}{
+		{"nothing set", map[string]string{}, "", []string{"missing SLACK_BOT_TOKEN, SLACK_APP_TOKEN, DOCS_API_KEY, DOCS_PROJECT_ID"}},
+		{"tokens swapped", with(envSlackBotToken, testAppToken), "", []string{"SLACK_BOT_TOKEN is not a bot token"}},
+		{"app token of the wrong kind", with(envSlackAppToken, testBotToken), "", []string{"SLACK_APP_TOKEN is not an app-level token"}},
+		{"bad redis url", with(envRedisURL, "http://localhost:6379"), "", []string{"REDIS_URL must be a redis://"}},
+		{"bad interval", with(envPollInterval, "soon"), "", []string{`DOCSBOT_POLL_INTERVAL "soon" is not a positive duration`}},
+		{"max below first", with(envPollMaxInterval, "1s"), "", []string{"DOCSBOT_POLL_MAX_INTERVAL (1s) is shorter than DOCSBOT_POLL_INTERVAL (10s)"}},
+		{"bad user id", with(envAllowedUsers, "U0ALICE, alice"), "", []string{`DOCSBOT_ALLOWED_USERS: "alice" is not a Slack id`}},
+		{"bad channel id", with(envAllowedChannels, "#general"), "", []string{`DOCSBOT_ALLOWED_CHANNELS: "#general" is not a Slack id`}},
+		{"bad log format", with(envLogFormat, "xml"), "", []string{`DOCSBOT_LOG_FORMAT "xml" must be text or json`}},
+		{"bad slack url", with(envSlackAPIURL, "slack.com/api"), "", []string{"SLACK_API_URL"}},
+		{"tokens from .env", map[string]string{envAPIKey: testAPIKey, envProject: "proj"}, "SLACK_BOT_TOKEN=" + testBotToken + "\n", []string{"missing SLACK_APP_TOKEN"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, _, _ := testRunner(t, tt.env, tt.dotenv)
+			_, err := r.loadServeConfig(serveFlags{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var buf bytes.Buffer
+			if code := report(&buf, err); code != exitUsage {
+				t.Errorf("exit code %d, want %d", code, exitUsage)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(buf.String(), w) {
+					t.Errorf("message %q lacks %q", buf.String(), w)
+				}
+			}
+			for _, secret := range []string{testBotToken, testAppToken, testAPIKey} {
+				if strings.Contains(buf.String(), secret) {
+					t.Errorf("message shows a secret: %q", buf.String())
+				}
+			}
+		})
+	}
+}
+
+func TestServeConfigDefaultsAndOverrides(t *testing.T) {
+	t.Parallel()
+	r, _, _ := testRunner(t, map[string]string{
+		envSlackBotToken: testBotToken, envSlackAppToken: testAppToken,
+		envAPIKey: testAPIKey, envProject: "proj",
+		envPollInterval: "2s", envAllowedChannels: "C0GENERAL,G0SECRET",
+	}, "DOCSBOT_POLL_MAX_INTERVAL=30s\nREDIS_URL=unix:///run/redis.sock\n")
+	cfg, err := r.loadServeConfig(serveFlags{logLevel: "debug", slackAPIURL: "http://127.0.0.1:9/api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"poll interval from env", cfg.bot.PollInterval, 2 * time.Second},
+		{"poll max from .env", cfg.bot.PollMaxInterval, 30 * time.Second},
+		{"visitors ttl default", cfg.bot.VisitorsCacheTTL, 10 * time.Minute},
+		{"redis from .env", cfg.redisURL, "unix:///run/redis.sock"},
+		{"slack url from flag gets its slash", cfg.slackAPIURL, "http://127.0.0.1:9/api/"},
+		{"channels", strings.Join(cfg.bot.AllowedChannels, ","), "C0GENERAL,G0SECRET"},
+		{"users default to everyone", len(cfg.bot.AllowedUsers), 0},
+		{"log level from flag", cfg.logLevel.String(), "DEBUG"},
+		{"log format default", cfg.logFormat, "text"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestServeBinary runs the built docsbot as the Slack bot against the fake
+// Slack server, the API test server and a real redis-server, drives a job to
+// its end, then stops it with SIGTERM.
+func TestServeBinary(t *testing.T) {
+	t.Parallel()
+	rs, err := redistest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rs.Close() })
+	sl := slacktest.NewServer(slacktest.WithPingInterval(500 * time.Millisecond))
+	t.Cleanup(sl.Close)
+	api := docsapitest.NewServer()
+	t.Cleanup(api.Close)
+
+	cmd := docsbotCmd(t, api, []string{
+		envSlackBotToken + "=" + testBotToken, envSlackAppToken + "=" + testAppToken,
+		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + rs.URL,
+		envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envLogFormat + "=json",
+	}, "serve")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := sl.WaitConnections(ctx, 1); err != nil {
+		t.Fatalf("the bot did not connect: %v\n%s", err, stderr.String())
+	}
+	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the serve command", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+		t.Fatal(err)
+	}
+	err = sl.WaitFor(ctx, func() bool {
+		msgs := sl.Messages("C0GENERAL")
+		if len(msgs) != 1 {
+			return false
+		}
+		for _, m := range sl.Thread("C0GENERAL", msgs[0].TS) {
+			if strings.Contains(m.Text, "opened a pull request") {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatalf("no result in the thread: %v\n%s", err, stderr.String())
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var ee interface{ ExitCode() int }
+		if err != nil && errors.As(err, &ee) {
+			t.Errorf("exit code %d after SIGTERM, want 0\n%s", ee.ExitCode(), stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("docsbot did not stop within 15s of SIGTERM")
+	}
+	logs := stderr.String()
+	for _, secret := range []string{testBotToken, testAppToken, api.Key} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("logs contain a secret")
+		}
+	}
+	if !strings.Contains(logs, `"msg":"agent job started"`) {
+		t.Errorf("json logs lack the job start:\n%s", logs)
+	}
+}
+
+func TestServeStopsOnRejectedToken(t *testing.T) {
+	t.Parallel()
+	rs, err := redistest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rs.Close() })
+	sl := slacktest.NewServer()
+	t.Cleanup(sl.Close)
+	api := docsapitest.NewServer()
+	t.Cleanup(api.Close)
+	res := docsbot(t, api, []string{
+		envSlackBotToken + "=xoxb-revoked", envSlackAppToken + "=" + testAppToken,
+		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + rs.URL,
+	}, "serve")
+	if res.code != exitFailure || !strings.Contains(res.stderr, "Slack refused SLACK_BOT_TOKEN (invalid_auth)") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	if strings.Contains(res.stderr, "xoxb-revoked") {
+		t.Errorf("stderr shows the token")
+	}
+}
