@@ -15,6 +15,24 @@ const (
 	CommandVisitors = "/docs-visitors"
 )
 
+// Subscription is an Events API subscription the bot handles and the bot
+// scope it needs.
+type Subscription struct{ Event, Scope string }
+
+// MessageEvents returns the subscriptions that deliver thread replies. The
+// Slack app manifest must declare them.
+func MessageEvents() []Subscription {
+	return []Subscription{
+		{"message.channels", "channels:history"},
+		{"message.groups", "groups:history"},
+		{"message.im", "im:history"},
+	}
+}
+
+// Scopes returns the other bot scopes the bot uses: slash commands, posting,
+// and reacting to a follow-up.
+func Scopes() []string { return []string{"commands", "chat:write", "reactions:write"} }
+
 // dedupeTTL is how long envelope ids are remembered. Slack retries an
 // unacknowledged envelope three times within minutes; an hour is ample.
 const dedupeTTL = time.Hour

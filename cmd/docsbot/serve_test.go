@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -206,5 +207,22 @@ func TestServeStopsOnRejectedToken(t *testing.T) {
 	}
 	if strings.Contains(res.stderr, "xoxb-revoked") {
 		t.Errorf("stderr shows the token")
+	}
+}
+
+// TestEnvExampleListsEverySetting keeps deploy/.env.example complete.
+func TestEnvExampleListsEverySetting(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../deploy/.env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{
+		envAPIURL, envAPIKey, envProject, envSlackBotToken, envSlackAppToken, envSlackAPIURL, envRedisURL,
+		envPollInterval, envPollMaxInterval, envAllowedUsers, envAllowedChannels, envVisitorsTTL, envLogFormat, envLogLevel,
+	} {
+		if !strings.Contains(string(raw), name+"=") {
+			t.Errorf("deploy/.env.example does not list %s", name)
+		}
 	}
 }
