@@ -14,7 +14,7 @@ import (
 )
 
 // startBudget bounds the whole start of a job (post, create, link, update).
-// It runs detached from the Socket Mode loop so a shutdown cannot cut a
+// It runs on the bot's work context, so a shutdown signal does not cut a
 // created job off before it is linked.
 const startBudget = 2 * time.Minute
 
@@ -27,6 +27,7 @@ func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client 
 		b.ack(client, evt.Request, nil)
 		return
 	}
+	b.metrics.command(cmd.Command)
 	text := strings.TrimSpace(cmd.Text)
 	if text == "" || strings.EqualFold(text, "help") {
 		b.ack(client, evt.Request, ephemeral(agentHelp()))
@@ -37,11 +38,7 @@ func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client 
 		return
 	}
 	b.ack(client, evt.Request, nil)
-	b.spawn(func() {
-		ctx, cancel := detached(ctx, startBudget)
-		defer cancel()
-		b.startJob(ctx, cmd, text)
-	})
+	b.spawn(ctx, startBudget, func(ctx context.Context) { b.startJob(ctx, cmd, text) })
 }
 
 // startJob posts the job's root message, creates the job, links the thread to
@@ -91,6 +88,7 @@ func (b *Bot) startJob(ctx context.Context, cmd slack.SlashCommand, prompt strin
 		return
 	}
 	log.Info("agent job started")
+	b.metrics.jobCreated()
 	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
 	b.updateRoot(ctx, cmd.ChannelID, ts, view, log)
 	b.nudgePoller()

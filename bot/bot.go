@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -56,6 +57,7 @@ type JobStore interface {
 	Release(ctx context.Context, claims []store.Claim) error
 	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
 	Forget(ctx context.Context, key string) error
+	Tracked(ctx context.Context) (int64, error)
 }
 
 // ErrBotToken and ErrAppToken mark the errors Run returns when Slack refuses
@@ -79,8 +81,16 @@ type Config struct {
 	// VisitorsCacheTTL is how long a /docs-visitors result is reused, by every
 	// replica, before the API is asked again (default 10m).
 	VisitorsCacheTTL time.Duration
+	// VisitorsBudget is the number of analytics requests all replicas together
+	// may send per hour (default 100, the service's limit per organization).
+	VisitorsBudget int
 	// Now is the clock for date ranges (default time.Now). Dates are UTC.
 	Now func() time.Time
+	// ShutdownGrace is how long Run lets work in flight (a job being started
+	// and linked) finish after ctx ends, before cancelling it (default 20s).
+	ShutdownGrace time.Duration
+	// Metrics receives counters and timings; nil records nothing.
+	Metrics *Metrics
 	// Logger receives structured logs (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -101,8 +111,14 @@ func (c Config) withDefaults() Config {
 	if c.VisitorsCacheTTL <= 0 {
 		c.VisitorsCacheTTL = 10 * time.Minute
 	}
+	if c.VisitorsBudget <= 0 {
+		c.VisitorsBudget = 100
+	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.ShutdownGrace <= 0 {
+		c.ShutdownGrace = 20 * time.Second
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -126,10 +142,14 @@ type Bot struct {
 	// self identifies the bot's own user, learnt from auth.test at start.
 	self identity
 
+	metrics *Metrics
+
 	// wake nudges the poller when this replica schedules a job.
 	wake chan struct{}
 	// work tracks handler goroutines so Run can wait for them on shutdown.
-	work sync.WaitGroup
+	work tasks
+	// connected is true while the Socket Mode connection is up.
+	connected atomic.Bool
 }
 
 type identity struct {
@@ -150,8 +170,14 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 		access: newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
 		http:   &http.Client{Timeout: 10 * time.Second},
 		wake:   make(chan struct{}, 1),
+
+		metrics: cfg.Metrics,
 	}
 }
+
+// Connected reports whether the Slack Socket Mode connection is up: the
+// replica can take commands.
+func (b *Bot) Connected() bool { return b.connected.Load() }
 
 // Run connects to Slack and serves until ctx is cancelled or Slack refuses the
 // tokens. It returns nil after a clean shutdown.
@@ -168,16 +194,25 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Work in flight outlives ctx by up to ShutdownGrace, so that a job being
+	// started is still linked when the process is asked to stop.
+	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
 
-	var wg sync.WaitGroup
-	wg.Go(func() { b.runPoller(ctx) })
+	var poller sync.WaitGroup
+	poller.Go(func() { b.runPoller(ctx) })
 
 	handler := socketmode.NewSocketmodeHandler(b.socket)
-	b.register(ctx, handler)
+	b.register(work, handler)
 	err = handler.RunEventLoopContext(ctx)
 	cancel()
-	wg.Wait()
-	b.work.Wait()
+	b.connected.Store(false)
+	poller.Wait()
+	if !b.work.closeAndWait(b.cfg.ShutdownGrace) {
+		b.log.Warn("work still in flight after the shutdown grace; cancelling it", "grace", b.cfg.ShutdownGrace)
+		stopWork()
+		b.work.closeAndWait(0)
+	}
 	switch {
 	case err == nil || errors.Is(err, context.Canceled):
 		return nil

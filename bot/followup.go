@@ -33,11 +33,7 @@ func (b *Bot) onMessage(ctx context.Context, evt *socketmode.Event, client *sock
 		eventID = cb.EventID
 	}
 	team := outer.TeamID
-	b.spawn(func() {
-		ctx, cancel := detached(ctx, startBudget)
-		defer cancel()
-		b.followUp(ctx, team, eventID, ev)
-	})
+	b.spawn(ctx, startBudget, func(ctx context.Context) { b.followUp(ctx, team, eventID, ev) })
 }
 
 // isThreadReply reports whether ev is a person's new reply inside a thread:
@@ -99,6 +95,7 @@ func (b *Bot) followUp(ctx context.Context, team, eventID string, ev *slackevent
 		return
 	}
 	log.Info("follow-up sent", "generation", updated.Generation)
+	b.metrics.followUp()
 	b.nudgePoller()
 	if err := b.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: ev.Channel, Timestamp: ev.TimeStamp}); err != nil && slackCode(err) != "already_reacted" {
 		log.Warn("reacting to the follow-up failed", "err", err)

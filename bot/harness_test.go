@@ -120,13 +120,23 @@ func (h *harness) startBot(cfg bot.Config) *running {
 
 func redisURL() string { return redisServer.URL }
 
-// waitFor polls cond through the fake Slack's change feed until it holds.
+// waitFor re-checks cond on every change in the fake Slack and every 10ms
+// (conditions on the API server change without Slack seeing it) until it
+// holds, failing the test after 15s.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := h.slack.WaitFor(ctx, cond); err != nil {
-		h.t.Fatalf("waiting for %s: %v\nlogs:\n%s", what, err, h.logs.String())
+	changes, unsubscribe := h.slack.Changes()
+	defer unsubscribe()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		select {
+		case <-changes:
+		case <-tick.C:
+		case <-deadline:
+			h.t.Fatalf("waiting for %s: not true after 15s\nlogs:\n%s", what, h.logs.String())
+		}
 	}
 }
 

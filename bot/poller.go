@@ -27,6 +27,8 @@ const (
 	// maxIdle is the longest the poller sleeps between looks at the schedule,
 	// so jobs scheduled by other replicas are polled within a second of due.
 	maxIdle = 500 * time.Millisecond
+	// trackedEvery is how often a replica refreshes the tracked-jobs gauge.
+	trackedEvery = 5 * time.Second
 	// backoffFactor grows the poll delay after each poll of a run.
 	backoffFactor = 1.5
 )
@@ -42,7 +44,14 @@ func (b *Bot) runPoller(ctx context.Context) {
 		mu       sync.Mutex
 		held     = map[string]store.Claim{}
 	)
+	var counted time.Time
 	for ctx.Err() == nil {
+		if b.metrics != nil && time.Since(counted) > trackedEvery {
+			counted = time.Now()
+			if n, err := b.store.Tracked(ctx); err == nil {
+				b.metrics.trackedJobs(n)
+			}
+		}
 		free := cap(slots) - len(slots)
 		if free == 0 {
 			b.sleep(ctx, maxIdle)
@@ -83,7 +92,7 @@ func (b *Bot) runPoller(ctx context.Context) {
 	if len(held) == 0 {
 		return
 	}
-	rctx, cancel := detached(ctx, 5*time.Second)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	back := make([]store.Claim, 0, len(held))
 	for _, c := range held {
@@ -120,6 +129,7 @@ func (b *Bot) nudgePoller() {
 // (shutdown cut it short) is handed back.
 func (b *Bot) poll(ctx context.Context, c store.Claim) bool {
 	log := b.log.With("job", c.JobID, "channel", c.Job.Thread.Channel, "thread", c.Job.Thread.TS)
+	b.metrics.polled(c.Late)
 	if st := docsapi.Status(c.Job.Status); st.Final() && c.Job.Notified < c.Job.Generation && c.Job.NotifyAttempts > 0 {
 		// A finish already recorded but not reported: a replica stopped mid-way.
 		return b.finish(ctx, c, st, c.Job.PRLink, log)
@@ -195,6 +205,7 @@ func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, 
 		log.Error("cannot post the job's result in its thread; giving up", "err", err)
 	} else {
 		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
+		b.metrics.notified(status)
 	}
 	if err := b.store.MarkNotified(ctx, c); err != nil {
 		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)

@@ -264,3 +264,37 @@ func (h *harness) claim(st *store.Store, jobID string) store.Claim {
 	h.t.Fatalf("job %s never came due", jobID)
 	return store.Claim{}
 }
+
+// TestShutdownDuringAPollHandsTheJobBack stops a replica while its poll of a
+// job is in flight: the job goes back to the schedule at once (not when the
+// one-minute lease ends), and the other replica reports it, once.
+func TestShutdownDuringAPollHandsTheJobBack(t *testing.T) {
+	t.Parallel()
+	g := &gate{}
+	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
+	first := h.startBot(bot.Config{})
+	rootTS, jobID := h.startedJob("Stop in the middle")
+	// The next get-job call hangs: the poll is in flight when the stop comes.
+	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Latency: time.Hour, Times: 1})
+	gets := h.api.Count(docsapitest.EndpointGet)
+	h.waitFor("a poll in flight", func() bool { return h.api.Count(docsapitest.EndpointGet) > gets })
+	pr := "https://github.com/acme/docs/pull/31"
+	h.api.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+
+	stopped := make(chan struct{})
+	go func() { first.stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the replica did not stop during a poll")
+	}
+	h.startBot(bot.Config{})
+	h.waitFor("the result from the other replica", func() bool { return len(h.finishes(general, rootTS)) == 1 })
+	time.Sleep(300 * time.Millisecond)
+	if n := len(h.finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results, want 1", n)
+	}
+	if !strings.Contains(h.logs.String(), "handed back polls in flight") {
+		t.Errorf("the stopping replica did not hand its poll back")
+	}
+}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -63,8 +64,14 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 func (b *Bot) onLifecycle(evt *socketmode.Event, _ *socketmode.Client) {
 	switch evt.Type {
 	case socketmode.EventTypeConnected:
+		b.connected.Store(true)
+		b.metrics.connected()
 		b.log.Info("slack socket connected")
+	case socketmode.EventTypeConnecting:
+		b.connected.Store(false)
+		b.log.Debug("slack socket connecting")
 	case socketmode.EventTypeConnectionError:
+		b.connected.Store(false)
 		b.log.Warn("slack socket connection failed; retrying", "detail", evt.Data)
 	case socketmode.EventTypeInvalidAuth:
 		b.log.Error("slack refused the app-level token (SLACK_APP_TOKEN)")
@@ -92,16 +99,58 @@ func (b *Bot) ack(client *socketmode.Client, req *socketmode.Request, payload an
 	}
 }
 
-// spawn runs fn in a tracked goroutine that outlives the envelope's handler
-// but not the bot: Run waits for it before returning.
-func (b *Bot) spawn(fn func()) {
-	b.work.Go(fn)
+// spawn runs fn, bounded by budget, in a tracked goroutine that outlives the
+// envelope's handler but not the bot: Run waits for it before returning. ctx
+// is the bot's work context, which outlives a shutdown signal by the grace.
+func (b *Bot) spawn(ctx context.Context, budget time.Duration, fn func(ctx context.Context)) {
+	ok := b.work.Go(func() {
+		ctx, cancel := context.WithTimeout(ctx, budget)
+		defer cancel()
+		fn(ctx)
+	})
+	if !ok {
+		b.log.Warn("shutting down: envelope received too late is not handled")
+	}
 }
 
-// detached returns a context for work that must finish even when the Socket
-// Mode loop stops (an agent job being linked), bounded by d.
-func detached(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), d)
+// tasks is a WaitGroup that stops taking new work once closed.
+type tasks struct {
+	mu     sync.Mutex
+	wg     sync.WaitGroup
+	closed bool
+}
+
+// Go runs fn unless the group is closed, and reports whether it did.
+func (t *tasks) Go(fn func()) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return false
+	}
+	t.wg.Go(fn)
+	return true
+}
+
+// closeAndWait stops taking work and waits up to d (0: without limit) for
+// what runs. It reports whether everything finished.
+func (t *tasks) closeAndWait(d time.Duration) bool {
+	t.mu.Lock()
+	t.closed = true
+	t.mu.Unlock()
+	done := make(chan struct{})
+	go func() { t.wg.Wait(); close(done) }()
+	if d <= 0 {
+		<-done
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return true
+	case <-timer.C:
+		return false
+	}
 }
 
 // isOwnOrBot reports whether a message comes from this bot or any other bot.

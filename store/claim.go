@@ -19,6 +19,9 @@ type Claim struct {
 	// means an earlier claim was handed a notification for this generation
 	// and may have posted it.
 	Job Job
+	// Late is how long after its due time the job was claimed, by the Redis
+	// clock: the poll lag.
+	Late time.Duration
 }
 
 // Claim takes up to max jobs that are due (earliest first) and moves each a
@@ -48,10 +51,10 @@ func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Clai
 	return claims, nil
 }
 
-// decodeClaim decodes one {id, token, record} entry of the claim script.
+// decodeClaim decodes one {id, token, record, late ms} entry of the claim script.
 func decodeClaim(v any) (Claim, error) {
 	parts, ok := v.([]any)
-	if !ok || len(parts) != 3 {
+	if !ok || len(parts) != 4 {
 		return Claim{}, fmt.Errorf("store: claim: unexpected reply %v", v)
 	}
 	id, ok1 := parts[0].(string)
@@ -67,7 +70,8 @@ func decodeClaim(v any) (Claim, error) {
 	if err != nil {
 		return Claim{}, err
 	}
-	return Claim{JobID: id, Token: tok, Job: *j}, nil
+	late, _ := parts[3].(int64)
+	return Claim{JobID: id, Token: tok, Job: *j, Late: time.Duration(max(late, 0)) * time.Millisecond}, nil
 }
 
 // NextDue returns how long until the earliest scheduled job is due, by the

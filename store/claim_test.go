@@ -328,3 +328,33 @@ func TestClaimDropsOrphans(t *testing.T) {
 		t.Fatalf("orphan still scheduled: %v", err)
 	}
 }
+
+// TestClaimReportsLateness checks that a claim says how long after its due
+// time it was taken: the poll lag the bot reports.
+func TestClaimReportsLateness(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	link(t, s, testJob(0)) // due at once
+	const waited = 40 * time.Millisecond
+	time.Sleep(waited)
+	cs, err := s.Claim(ctx, 1, time.Minute)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Claim = %v, %v", ids(cs), err)
+	}
+	if cs[0].Late < waited {
+		t.Errorf("Late = %v, want at least the %v the job waited past its due time", cs[0].Late, waited)
+	}
+	// A job claimed again at once (after a reschedule to now) is not late by
+	// the earlier wait.
+	if err := s.Reschedule(ctx, cs[0], "active", 0); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Claim(ctx, 1, time.Minute)
+	if err != nil || len(again) != 1 {
+		t.Fatalf("Claim = %v, %v", ids(again), err)
+	}
+	if again[0].Late >= cs[0].Late+waited {
+		t.Errorf("Late after a reschedule = %v, measured from the old due time", again[0].Late)
+	}
+}

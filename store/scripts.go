@@ -122,16 +122,17 @@ local now = now_ms()
 local due = now + tonumber(ARGV[3])
 local out = {}
 while #out < max do
-  local ids = redis.call('ZRANGE', sched, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out)
+  local ids = redis.call('ZRANGE', sched, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out, 'WITHSCORES')
   if #ids == 0 then break end
-  for _, id in ipairs(ids) do
+  for i = 1, #ids, 2 do
+    local id = ids[i]
     local k = P .. 'job:' .. id
     if redis.call('EXISTS', k) == 0 then
       redis.call('ZREM', sched, id)
     else
       local tk = redis.call('HINCRBY', k, 'tk', 1)
       redis.call('ZADD', sched, due, id)
-      out[#out + 1] = {id, tk, redis.call('HGETALL', k)}
+      out[#out + 1] = {id, tk, redis.call('HGETALL', k), now - math.floor(tonumber(ids[i + 1]))}
     end
   end
 end

@@ -23,12 +23,13 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		dir = "."
 	}
 	r := &runner{
-		stdin:  stdin,
-		stdout: stdout,
-		stderr: stderr,
-		getenv: os.Getenv,
-		dir:    dir,
-		now:    time.Now,
+		stdin:     stdin,
+		stdout:    stdout,
+		stderr:    stderr,
+		getenv:    os.Getenv,
+		lookupEnv: os.LookupEnv,
+		dir:       dir,
+		now:       time.Now,
 	}
 	return r.run(ctx, args)
 }
@@ -40,6 +41,9 @@ type runner struct {
 	stdout, stderr io.Writer
 	// getenv looks up an environment variable; "" means unset.
 	getenv func(string) string
+	// lookupEnv also tells a variable set to "" from an unset one; nil
+	// falls back to getenv.
+	lookupEnv func(string) (string, bool)
 	// dir is the directory whose .env file is read.
 	dir string
 	// now tells the time, for elapsed times and retry hints.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 
 	"github.com/slack-go/slack"
 
@@ -25,7 +26,12 @@ It needs, in the environment or in ./.env:
   DOCS_PROJECT_ID   project ID from the API keys page
 and optionally REDIS_URL, SLACK_API_URL, DOCSBOT_POLL_INTERVAL,
 DOCSBOT_POLL_MAX_INTERVAL, DOCSBOT_ALLOWED_USERS, DOCSBOT_ALLOWED_CHANNELS,
-DOCSBOT_VISITORS_CACHE_TTL, DOCSBOT_LOG_FORMAT and DOCSBOT_LOG_LEVEL.
+DOCSBOT_VISITORS_CACHE_TTL, DOCSBOT_HTTP_ADDR, DOCSBOT_LOG_FORMAT and
+DOCSBOT_LOG_LEVEL.
+
+GET /healthz, /readyz and /metrics are served on DOCSBOT_HTTP_ADDR (default
+:8080; set it empty to turn them off). On SIGTERM or SIGINT the bot stops
+taking work, hands its polls back to the other replicas and exits 0.
 `
 
 // runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
@@ -41,10 +47,13 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	log := newLogger(r.stderr, cfg.logFormat, cfg.logLevel)
-	cfg.bot.Logger = log
+	reg := newRegistry()
+	metrics := bot.NewMetrics(reg)
+	cfg.bot.Logger, cfg.bot.Metrics = log, metrics
 
 	api, err := docsapi.NewClient(cfg.api.APIKey, cfg.api.ProjectID,
 		docsapi.WithBaseURL(cfg.api.APIURL),
+		docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}),
 		docsapi.WithUserAgent("docsbot/"+mainVersion()),
 		docsapi.WithLogger(log))
 	if err != nil {
@@ -61,7 +70,16 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	client := slack.New(cfg.botToken, slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL))
 	log.Info("docsbot starting", "version", mainVersion(), "slack_api", cfg.slackAPIURL,
 		"redis", store.RedactURL(cfg.redisURL), "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
-	err = bot.New(cfg.bot, client, api, st).Run(ctx)
+	b := bot.New(cfg.bot, client, api, st)
+	if cfg.httpAddr != "" {
+		stop, err := serveOps(ctx, cfg.httpAddr, opsHandler(reg, readiness{slackConnected: b.Connected, pingRedis: st.Ping}), log)
+		if err != nil {
+			return &exitError{code: exitFailure, err: err, msg: "cannot listen on " + envHTTPAddr + " " + cfg.httpAddr + ": " + err.Error(),
+				fix: "pick a free address, or set " + envHTTPAddr + "= (empty) to turn the endpoint off"}
+		}
+		defer stop()
+	}
+	err = b.Run(ctx)
 	switch {
 	case err == nil:
 		log.Info("docsbot stopped")

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -26,9 +27,11 @@ const (
 	envVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
 	envLogFormat       = "DOCSBOT_LOG_FORMAT"
 	envLogLevel        = "DOCSBOT_LOG_LEVEL"
+	envHTTPAddr        = "DOCSBOT_HTTP_ADDR"
 
 	defaultSlackAPIURL = "https://slack.com/api/"
 	defaultRedisURL    = "redis://localhost:6379/0"
+	defaultHTTPAddr    = ":8080"
 )
 
 // serveConfig is everything `docsbot serve` runs with.
@@ -37,6 +40,7 @@ type serveConfig struct {
 	botToken, appToken      string
 	slackAPIURL             string
 	redisURL                string
+	httpAddr                string
 	bot                     bot.Config
 	logFormat               string
 	logLevel                slog.Level
@@ -51,6 +55,8 @@ type serveFlags struct {
 	pollInterval, pollMax, visitorsTTL string
 	allowedUsers, allowedChans         string
 	logFormat, logLevel                string
+	httpAddr                           string
+	httpAddrSet                        bool
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -63,6 +69,10 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.allowedUsers, "allowed-users", "", "comma-separated Slack user ids allowed (default $"+envAllowedUsers+", else everyone)")
 	fs.StringVar(&f.allowedChans, "allowed-channels", "", "comma-separated Slack channel ids allowed (default $"+envAllowedChannels+", else every channel)")
 	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default $"+envLogFormat+", else text)")
+	fs.Func("http-addr", "address of /healthz, /readyz and /metrics; empty disables (default $"+envHTTPAddr+", else "+defaultHTTPAddr+")", func(v string) error {
+		f.httpAddr, f.httpAddrSet = v, true
+		return nil
+	})
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default $"+envLogLevel+", else info)")
 }
 
@@ -122,6 +132,18 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad)
 	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad)
 
+	c.httpAddr = defaultHTTPAddr
+	if f.httpAddrSet {
+		c.httpAddr = strings.TrimSpace(f.httpAddr)
+	} else if v, ok := r.setting(env, envHTTPAddr); ok {
+		c.httpAddr = v
+	}
+	if c.httpAddr != "" {
+		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
+			bad("%s %q is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, c.httpAddr)
+		}
+	}
+
 	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), "text"))
 	if c.logFormat != "text" && c.logFormat != "json" {
 		bad("%s %q must be text or json", envLogFormat, c.logFormat)
@@ -156,6 +178,20 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		}
 	}
 	return c, nil
+}
+
+// setting looks name up like lookup, but tells a variable set to "" apart
+// from one not set at all (DOCSBOT_HTTP_ADDR= disables the endpoint).
+func (r *runner) setting(env map[string]string, name string) (string, bool) {
+	if r.lookupEnv != nil {
+		if v, ok := r.lookupEnv(name); ok {
+			return strings.TrimSpace(v), true
+		}
+	} else if v := r.getenv(name); v != "" {
+		return strings.TrimSpace(v), true
+	}
+	v, ok := env[name]
+	return strings.TrimSpace(v), ok
 }
 
 // duration parses a positive duration setting, or returns def when unset.

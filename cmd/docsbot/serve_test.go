@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"strings"
 	"syscall"
@@ -126,10 +130,12 @@ func TestServeBinary(t *testing.T) {
 	api := docsapitest.NewServer()
 	t.Cleanup(api.Close)
 
+	ops := "http://" + freeAddr(t)
 	cmd := docsbotCmd(t, api, []string{
 		envSlackBotToken + "=" + testBotToken, envSlackAppToken + "=" + testAppToken,
 		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + rs.URL,
 		envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envLogFormat + "=json",
+		envHTTPAddr + "=" + strings.TrimPrefix(ops, "http://"),
 	}, "serve")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -163,6 +169,29 @@ func TestServeBinary(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no result in the thread: %v\n%s", err, stderr.String())
 	}
+
+	// The ops endpoint: alive, ready, and counting what just happened.
+	waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
+	waitHTTP(t, ops+"/healthz", http.StatusOK, "ok")
+	for _, want := range []string{
+		`docsbot_commands_total{command="/docs-agent"} 1`,
+		`docsbot_jobs_created_total 1`,
+		`docsbot_notifications_total{status="completed"} 1`,
+		`docsbot_api_requests_total{code="201",endpoint="create_job"} 1`,
+		`docsbot_slack_connects_total 1`,
+		`docsbot_poll_lag_seconds_count`,
+	} {
+		waitHTTP(t, ops+"/metrics", http.StatusOK, want)
+	}
+	// Unready while Redis is down, ready again when it is back.
+	if err := rs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	waitHTTP(t, ops+"/readyz", http.StatusServiceUnavailable, "redis unreachable")
+	if err := rs.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -220,9 +249,43 @@ func TestEnvExampleListsEverySetting(t *testing.T) {
 	for _, name := range []string{
 		envAPIURL, envAPIKey, envProject, envSlackBotToken, envSlackAppToken, envSlackAPIURL, envRedisURL,
 		envPollInterval, envPollMaxInterval, envAllowedUsers, envAllowedChannels, envVisitorsTTL, envLogFormat, envLogLevel,
+		envHTTPAddr,
 	} {
 		if !strings.Contains(string(raw), name+"=") {
 			t.Errorf("deploy/.env.example does not list %s", name)
 		}
 	}
+}
+
+// freeAddr returns a loopback address with a port free right now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// waitHTTP polls url until it answers status with a body containing want.
+func waitHTTP(t *testing.T, url string, status int, want string) {
+	t.Helper()
+	var last string
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(url)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == status && strings.Contains(string(body), want) {
+				return
+			}
+			last = fmt.Sprintf("%d %s", resp.StatusCode, body)
+		} else {
+			last = err.Error()
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("GET %s: want %d with %q, last answer: %.2000s", url, status, want, last)
 }

@@ -1,0 +1,144 @@
+package bot
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// Metrics counts what a replica does, in the Prometheus format. All methods
+// work on a nil *Metrics and then record nothing, so tests and tools need no
+// registry.
+type Metrics struct {
+	commands      *prometheus.CounterVec
+	jobsCreated   prometheus.Counter
+	followUps     prometheus.Counter
+	notifications *prometheus.CounterVec
+	apiCalls      *prometheus.CounterVec
+	apiLatency    *prometheus.HistogramVec
+	pollLag       prometheus.Histogram
+	tracked       prometheus.Gauge
+	connects      prometheus.Counter
+	visitorsCache *prometheus.CounterVec
+}
+
+// NewMetrics creates the bot's metrics and registers them with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		commands: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_commands_total", Help: "Slash commands received, by command.",
+		}, []string{"command"}),
+		jobsCreated: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "docsbot_jobs_created_total", Help: "Agent jobs created and linked to a thread.",
+		}),
+		followUps: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "docsbot_followups_total", Help: "Thread replies sent to a job as follow-up messages.",
+		}),
+		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_notifications_total", Help: "Job results posted in threads, by job status.",
+		}, []string{"status"}),
+		apiCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_api_requests_total", Help: "Docs API requests, by endpoint and HTTP status (\"error\" when no answer came).",
+		}, []string{"endpoint", "code"}),
+		apiLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "docsbot_api_request_duration_seconds", Help: "Docs API request latency, by endpoint.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"endpoint"}),
+		pollLag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "docsbot_poll_lag_seconds", Help: "How long after its due time a job was polled.",
+			Buckets: []float64{.005, .01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}),
+		tracked: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "docsbot_tracked_jobs", Help: "Jobs in the shared poll schedule (all replicas).",
+		}),
+		connects: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "docsbot_slack_connects_total", Help: "Slack Socket Mode connections opened; more than one means reconnects.",
+		}),
+		visitorsCache: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_visitors_cache_total", Help: "/docs-visitors lookups, by cache result: hit, stale or miss.",
+		}, []string{"result"}),
+	}
+	reg.MustRegister(m.commands, m.jobsCreated, m.followUps, m.notifications, m.apiCalls,
+		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache)
+	return m
+}
+
+func (m *Metrics) command(name string) {
+	if m != nil {
+		m.commands.WithLabelValues(name).Inc()
+	}
+}
+
+func (m *Metrics) jobCreated() {
+	if m != nil {
+		m.jobsCreated.Inc()
+	}
+}
+
+func (m *Metrics) followUp() {
+	if m != nil {
+		m.followUps.Inc()
+	}
+}
+
+func (m *Metrics) notified(status docsapi.Status) {
+	if m != nil {
+		m.notifications.WithLabelValues(string(status)).Inc()
+	}
+}
+
+func (m *Metrics) polled(late time.Duration) {
+	if m != nil {
+		m.pollLag.Observe(late.Seconds())
+	}
+}
+
+func (m *Metrics) trackedJobs(n int64) {
+	if m != nil {
+		m.tracked.Set(float64(n))
+	}
+}
+
+func (m *Metrics) connected() {
+	if m != nil {
+		m.connects.Inc()
+	}
+}
+
+// VisitorsCache records a /docs-visitors cache lookup: "hit", "stale" or "miss".
+func (m *Metrics) VisitorsCache(result string) {
+	if m != nil {
+		m.visitorsCache.WithLabelValues(result).Inc()
+	}
+}
+
+// InstrumentAPI wraps the docs API client's transport so every request is
+// counted and timed by endpoint and status.
+func (m *Metrics) InstrumentAPI(next http.RoundTripper) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	if m == nil {
+		return next
+	}
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		endpoint := docsapi.EndpointOf(req.Method, req.URL.Path)
+		start := time.Now()
+		resp, err := next.RoundTrip(req)
+		m.apiLatency.WithLabelValues(endpoint).Observe(time.Since(start).Seconds())
+		code := "error"
+		if err == nil {
+			code = strconv.Itoa(resp.StatusCode)
+		}
+		m.apiCalls.WithLabelValues(endpoint, code).Inc()
+		return resp, err
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

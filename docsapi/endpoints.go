@@ -1,0 +1,31 @@
+package docsapi
+
+import "strings"
+
+// The operations of the API, as EndpointOf names them.
+const (
+	EndpointCreateJob   = "create_job"
+	EndpointSendMessage = "send_message"
+	EndpointGetJob      = "get_job"
+	EndpointVisitors    = "visitors"
+	EndpointOther       = "other"
+)
+
+// EndpointOf names the operation a request is for, from its method and URL
+// path, so that metrics can label requests without their ids. A base URL with
+// a path prefix is allowed.
+func EndpointOf(method, path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	n := len(parts)
+	switch {
+	case n >= 4 && parts[n-4] == "v2" && parts[n-3] == "agent" && parts[n-1] == "job" && method == "POST":
+		return EndpointCreateJob
+	case n >= 6 && parts[n-6] == "v2" && parts[n-5] == "agent" && parts[n-3] == "job" && parts[n-1] == "message" && method == "POST":
+		return EndpointSendMessage
+	case n >= 5 && parts[n-5] == "v2" && parts[n-4] == "agent" && parts[n-2] == "job" && method == "GET":
+		return EndpointGetJob
+	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "analytics" && parts[n-1] == "visitors" && method == "GET":
+		return EndpointVisitors
+	}
+	return EndpointOther
+}

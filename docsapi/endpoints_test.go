@@ -1,0 +1,29 @@
+package docsapi_test
+
+import (
+	"testing"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+func TestEndpointOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		method, path, want string
+	}{
+		{"POST", "/v2/agent/proj/job", docsapi.EndpointCreateJob},
+		{"POST", "/v2/agent/proj/job/job_1/message", docsapi.EndpointSendMessage},
+		{"GET", "/v2/agent/proj/job/job_1", docsapi.EndpointGetJob},
+		{"GET", "/v1/analytics/proj/visitors", docsapi.EndpointVisitors},
+		{"GET", "/prefix/v1/analytics/proj/visitors", docsapi.EndpointVisitors},
+		{"POST", "/base/v2/agent/proj/job/", docsapi.EndpointCreateJob},
+		{"GET", "/v2/agent/proj/job", docsapi.EndpointOther},
+		{"DELETE", "/v2/agent/proj/job/job_1", docsapi.EndpointOther},
+		{"GET", "/", docsapi.EndpointOther},
+	}
+	for _, tt := range tests {
+		if got := docsapi.EndpointOf(tt.method, tt.path); got != tt.want {
+			t.Errorf("EndpointOf(%s %s) = %s, want %s", tt.method, tt.path, got, tt.want)
+		}
+	}
+}
