@@ -222,7 +222,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	return fmt.Errorf("slack socket mode: %w", err)
 }
 
-// slogPrinter adapts slog to the Printf/Println logger slog-go's socketmode wants.
+// slogPrinter adapts slog to the logger slack-go's socketmode client takes;
+// its lines go out at debug level.
 type slogPrinter struct{ log *slog.Logger }
 
 func (p slogPrinter) Output(_ int, s string) error {

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -74,13 +73,25 @@ func link(raw, label string) string {
 	return "<" + strings.ReplaceAll(raw, "&", "&amp;") + "|" + escape(label) + ">"
 }
 
-var slackIDPattern = regexp.MustCompile(`^[UWBCGD][A-Z0-9]{2,}$`)
-
 // mention renders a Slack user id as a mention, or as escaped text if it does
 // not look like an id (so a crafted id cannot inject markup).
 func mention(userID string) string {
-	if slackIDPattern.MatchString(userID) {
+	if isUserID(userID) {
 		return "<@" + userID + ">"
 	}
 	return escape(userID)
+}
+
+// isUserID reports whether s looks like a Slack user id: U or W, then
+// capital letters and digits.
+func isUserID(s string) bool {
+	if len(s) < 3 || (s[0] != 'U' && s[0] != 'W') {
+		return false
+	}
+	for _, r := range s[1:] {
+		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
 }

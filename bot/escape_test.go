@@ -1,0 +1,136 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+func TestEscape(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"<!channel> & <@U1>", "&lt;!channel&gt; &amp; &lt;@U1&gt;"},
+		{"&amp; already", "&amp;amp; already"},
+		{"ünïcödé <b>", "ünïcödé &lt;b&gt;"},
+	}
+	for _, tt := range tests {
+		if got := escape(tt.in); got != tt.want {
+			t.Errorf("escape(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCut(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"eleven chars", 10, "eleven ch…"},
+		{"héllo wörld", 6, "héllo…"},
+		{"日本語のテキスト", 4, "日本語…"},
+		{"anything", 0, ""},
+	}
+	for _, tt := range tests {
+		got := cut(tt.in, tt.n)
+		if got != tt.want {
+			t.Errorf("cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if n := len([]rune(got)); n > tt.n {
+			t.Errorf("cut(%q, %d) has %d runes", tt.in, tt.n, n)
+		}
+	}
+}
+
+func TestLink(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ raw, label, want string }{
+		{"https://github.com/acme/docs/pull/12", "acme/docs#12", "<https://github.com/acme/docs/pull/12|acme/docs#12>"},
+		{"https://x.example/a?b=1&c=2", "", "<https://x.example/a?b=1&amp;c=2|https://x.example/a?b=1&amp;c=2>"},
+		{"javascript:alert(1)", "x", "`javascript:alert(1)`"},
+		{"https://x.example/|<!here>", "x", "`https://x.example/|&lt;!here&gt;`"},
+		{"/relative/path", "x", "`/relative/path`"},
+		{"https://x.example/`tick`", "x", "<https://x.example/`tick`|x>"},
+		{"ftp://files.example/x", "x", "`ftp://files.example/x`"},
+	}
+	for _, tt := range tests {
+		if got := link(tt.raw, tt.label); got != tt.want {
+			t.Errorf("link(%q, %q) = %q, want %q", tt.raw, tt.label, got, tt.want)
+		}
+	}
+}
+
+func TestMention(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"U0ALICE", "<@U0ALICE>"},
+		{"W123ABC", "<@W123ABC>"},
+		{"U0ALICE><!channel", "U0ALICE&gt;&lt;!channel"},
+		{"u0alice", "u0alice"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := mention(tt.in); got != tt.want {
+			t.Errorf("mention(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPollDelayBacksOffToTheCap(t *testing.T) {
+	t.Parallel()
+	b := &Bot{cfg: Config{PollInterval: 10 * time.Second, PollMaxInterval: time.Minute}.withDefaults()}
+	prev := time.Duration(0)
+	for n := 1; n <= 12; n++ {
+		d := b.pollDelay(n)
+		nominal := min(float64(10*time.Second)*pow15(n), float64(time.Minute))
+		if float64(d) < 0.9*nominal || float64(d) > 1.1*nominal {
+			t.Errorf("pollDelay(%d) = %v, want within 10%% of %v", n, d, time.Duration(nominal))
+		}
+		if n > 1 && float64(d) < 0.8*float64(prev) {
+			t.Errorf("pollDelay(%d) = %v dropped well below pollDelay(%d) = %v", n, d, n-1, prev)
+		}
+		prev = d
+	}
+}
+
+func pow15(n int) float64 {
+	f := 1.0
+	for range n {
+		f *= 1.5
+	}
+	return f
+}
+
+func TestDescribeSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"rate limited", &docsapi.APIError{StatusCode: 429, RetryAfter: 3 * time.Minute}, []string{"rate limit", "in about 3 minutes", "UTC"}},
+		{"unauthorized", &docsapi.APIError{StatusCode: 401, Message: "bad key"}, []string{"DOCS_API_KEY"}},
+		{"server", &docsapi.APIError{StatusCode: 502}, []string{"HTTP 502", "Try again"}},
+		{"invalid, escaped", &docsapi.APIError{StatusCode: 400, Message: "<!channel> is not allowed"}, []string{"&lt;!channel&gt; is not allowed"}},
+		{"validation", &docsapi.ValidationError{Field: "prompt", Problem: "must not be empty"}, []string{"prompt", "must not be empty"}},
+		{"unknown outcome", docsapi.ErrOutcomeUnknown, []string{"may or may not have gone through"}},
+		{"own error", &Error{Message: "plain words"}, []string{"plain words"}},
+	}
+	for _, tt := range tests {
+		got := describe(tt.err)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tt.name, got, w)
+			}
+		}
+		if strings.Contains(got, "<!channel>") {
+			t.Errorf("%s: unescaped markup in %q", tt.name, got)
+		}
+	}
+}
