@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"time"
 
@@ -47,8 +48,14 @@ func describe(err error) string {
 		return "The docs API did not confirm the request, so it may or may not have gone through. " +
 			"Check the agent jobs in your docs dashboard before trying again."
 	}
+	if e, ok := errors.AsType[*budgetError](err); ok {
+		return e.text()
+	}
 	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
 		return describeAPI(e)
+	}
+	if errors.Is(err, docsapi.ErrMalformedResponse) {
+		return "The docs API sent an answer docsbot could not read. Try again in a few minutes; if it keeps happening, ask whoever runs docsbot to check its logs."
 	}
 	if e, ok := errors.AsType[*slack.RateLimitedError](err); ok {
 		return "Slack is rate limiting docsbot. Try again " + inAbout(e.RetryAfter) + "."
@@ -58,6 +65,9 @@ func describe(err error) string {
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "That took too long and was stopped. Try again in a minute."
+	}
+	if _, ok := errors.AsType[net.Error](err); ok {
+		return "docsbot could not reach the docs API. Try again in a few minutes."
 	}
 	return "Something went wrong inside docsbot. It has been logged; try again in a minute."
 }

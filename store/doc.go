@@ -10,6 +10,10 @@
 //	{p}thread:{team}:{channel}:{ts} string: the job id linked to a thread
 //	{p}sched                       sorted set: job id -> due time (unix ms, Redis clock)
 //	{p}once:{key}                  string: a once-only marker (Once, Forget)
+//	{p}visitors:{key}              string: a cached visitors export (SaveVisitors)
+//	{p}budget:{name}               sorted set: requests taken in the sliding window
+//	{p}budget:{name}:seq           string: sequence for request ids in the window
+//	{p}budget:{name}:block         string: set while the API asked to wait (BlockBudget)
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and

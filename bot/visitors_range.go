@@ -1,0 +1,300 @@
+package bot
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits of /docs-visitors requests.
+const (
+	// visitorsHistoryDays is how far back a range may start, today included:
+	// the analytics keep about 400 days.
+	visitorsHistoryDays = 400
+	defaultTop          = 10
+	maxTop              = 50
+	// maxShownInput bounds the quoted part of bad input.
+	maxShownInput = 80
+)
+
+// sortColumn is the column pages are ranked by.
+type sortColumn string
+
+const (
+	sortTotal sortColumn = "total"
+	sortHuman sortColumn = "human"
+	sortAI    sortColumn = "ai"
+)
+
+// dateRange is a span of whole UTC days, both ends included.
+type dateRange struct {
+	// First and Last are midnights UTC; First <= Last.
+	First, Last time.Time
+	// Today reports whether Last is today, which is still counting.
+	Today bool
+}
+
+// days returns the number of days in the range.
+func (r dateRange) days() int { return int(r.Last.Sub(r.First)/(24*time.Hour)) + 1 }
+
+// params returns the API's dateFrom and dateTo; dateTo is exclusive, so it
+// is the day after Last.
+func (r dateRange) params() (from, to string) {
+	return r.First.Format(time.DateOnly), r.Last.AddDate(0, 0, 1).Format(time.DateOnly)
+}
+
+// String reads like "Nov 1 – Nov 7, 2025", "Dec 29, 2024 – Jan 4, 2025" or
+// "Nov 7, 2025".
+func (r dateRange) String() string {
+	switch {
+	case r.First.Equal(r.Last):
+		return r.Last.Format("Jan 2, 2006")
+	case r.First.Year() == r.Last.Year():
+		return r.First.Format("Jan 2") + " – " + r.Last.Format("Jan 2, 2006")
+	}
+	return r.First.Format("Jan 2, 2006") + " – " + r.Last.Format("Jan 2, 2006")
+}
+
+// visitorsRequest is a parsed /docs-visitors command.
+type visitorsRequest struct {
+	Help  bool
+	Range dateRange
+	// RangeText is the range as typed ("7d" when defaulted).
+	RangeText string
+	Top       int
+	// Path is the prefix pages must start with; "" keeps every page.
+	Path string
+	Sort sortColumn
+}
+
+// inputError is bad command input: the part at fault, and why.
+type inputError struct {
+	Part, Problem string
+}
+
+func (e *inputError) Error() string { return fmt.Sprintf("%q: %s", e.Part, e.Problem) }
+
+// message is what the user reads: the bad part quoted (escaped), the problem.
+func (e *inputError) message() string {
+	part := strings.ReplaceAll(cut(e.Part, maxShownInput), "`", "'")
+	return ":warning: I can't use `" + escape(part) + "`: " + e.Problem + "."
+}
+
+var (
+	relativePattern = regexp.MustCompile(`^(\d+)([dw])$`)
+	datePattern     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// parseVisitors reads the text of a /docs-visitors command typed at now.
+// Words are separated by spaces; keywords are case-insensitive.
+func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
+	req := visitorsRequest{Top: defaultTop, Sort: sortTotal}
+	today := midnight(now)
+	seen := map[string]bool{}
+	for _, word := range strings.Fields(unescapeSlack(text)) {
+		lower := strings.ToLower(word)
+		if lower == "help" {
+			return visitorsRequest{Help: true}, nil
+		}
+		if key, val, ok := strings.Cut(word, "="); ok {
+			key = strings.ToLower(key)
+			if seen[key] {
+				return req, &inputError{word, key + "= is given twice"}
+			}
+			seen[key] = true
+			if err := req.option(key, val, word); err != nil {
+				return req, err
+			}
+			continue
+		}
+		r, err := parseRange(lower, today)
+		if err != nil {
+			err.Part = word
+			return req, err
+		}
+		if seen["range"] {
+			return req, &inputError{word, "only one date range can be given (the range is `" + escape(req.RangeText) + "`)"}
+		}
+		seen["range"] = true
+		req.Range, req.RangeText = r, word
+	}
+	if !seen["range"] {
+		req.Range, _ = parseRange("7d", today)
+		req.RangeText = "7d"
+	}
+	return req, nil
+}
+
+// option applies one key=value word.
+func (req *visitorsRequest) option(key, val, word string) *inputError {
+	switch key {
+	case "top":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 || n > maxTop {
+			return &inputError{word, fmt.Sprintf("top must be a whole number from 1 to %d", maxTop)}
+		}
+		req.Top = n
+	case "path":
+		if val == "" {
+			return &inputError{word, "path needs a prefix, such as `path=/api-reference`"}
+		}
+		if !strings.HasPrefix(val, "/") {
+			val = "/" + val
+		}
+		req.Path = val
+	case "sort":
+		switch c := sortColumn(strings.ToLower(val)); c {
+		case sortTotal, sortHuman, sortAI:
+			req.Sort = c
+		default:
+			return &inputError{word, "sort must be `total`, `human` or `ai`"}
+		}
+	default:
+		return &inputError{word, "the options are `top=`, `path=` and `sort=`"}
+	}
+	return nil
+}
+
+// parseRange reads one range word (lower case) relative to today.
+func parseRange(word string, today time.Time) (dateRange, *inputError) {
+	var first, last time.Time
+	switch word {
+	case "today":
+		first, last = today, today
+	case "yesterday":
+		first = today.AddDate(0, 0, -1)
+		last = first
+	case "this-month":
+		first, last = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC), today
+	case "last-month":
+		// Day 0 of this month is the last day of the previous one.
+		last = time.Date(today.Year(), today.Month(), 0, 0, 0, 0, 0, time.UTC)
+		first = time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC)
+	default:
+		var err *inputError
+		first, last, err = parseSpan(word, today)
+		if err != nil {
+			return dateRange{}, err
+		}
+	}
+	return checkRange(word, first, last, today)
+}
+
+// parseSpan reads "7d", "12w", "2025-11-01" and "2025-11-01..2025-11-07".
+func parseSpan(word string, today time.Time) (first, last time.Time, _ *inputError) {
+	if m := relativePattern.FindStringSubmatch(word); m != nil {
+		// Only digits: Atoi fails only on numbers too large for an int.
+		n, err := strconv.Atoi(m[1])
+		days := n
+		if err == nil && m[2] == "w" && n <= visitorsHistoryDays {
+			days = n * 7
+		}
+		switch {
+		case err != nil || days > visitorsHistoryDays:
+			return first, last, &inputError{word, fmt.Sprintf("that is longer than the %d days the analytics keep", visitorsHistoryDays)}
+		case n < 1:
+			return first, last, &inputError{word, "the number of days or weeks must be at least 1"}
+		}
+		return today.AddDate(0, 0, -(days - 1)), today, nil
+	}
+	if a, b, ok := strings.Cut(word, ".."); ok {
+		first, err := parseDay(a, word)
+		if err != nil {
+			return first, last, err
+		}
+		last, err := parseDay(b, word)
+		if err != nil {
+			return first, last, err
+		}
+		if first.After(last) {
+			return first, last, &inputError{word, "the start is after the end"}
+		}
+		return first, last, nil
+	}
+	if datePattern.MatchString(word) {
+		first, err := parseDay(word, word)
+		return first, today, err
+	}
+	return first, last, &inputError{word, "that is not a date range or an option"}
+}
+
+// parseDay reads one YYYY-MM-DD date; whole is the word it is part of.
+func parseDay(s, whole string) (time.Time, *inputError) {
+	if !datePattern.MatchString(s) {
+		return time.Time{}, &inputError{whole, "dates are written YYYY-MM-DD, such as 2025-11-01"}
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, &inputError{whole, escape(s) + " is not a day of the calendar"}
+	}
+	return t, nil
+}
+
+// checkRange applies the rules every range shares: it lies within the
+// analytics' history, starts no later than today, and ends today at the latest.
+func checkRange(word string, first, last, today time.Time) (dateRange, *inputError) {
+	earliest := today.AddDate(0, 0, -(visitorsHistoryDays - 1))
+	switch {
+	case first.After(today):
+		return dateRange{}, &inputError{word, "it starts after today (" + today.Format(time.DateOnly) + " UTC)"}
+	case first.Before(earliest):
+		return dateRange{}, &inputError{word, fmt.Sprintf("the analytics keep only the last %d days, so the earliest start is %s",
+			visitorsHistoryDays, earliest.Format(time.DateOnly))}
+	}
+	// A range that reaches past today stops at today: later days have no data.
+	last = minTime(last, today)
+	return dateRange{First: first, Last: last, Today: last.Equal(today)}, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// midnight returns the start of t's UTC day.
+func midnight(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// unescapeSlack undoes the escaping Slack applies to a command's text, so a
+// path prefix with "&" reaches the filter as typed.
+func unescapeSlack(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
+}
+
+// visitorsUsage is the short usage shown with bad input and in the help.
+func visitorsUsage() string {
+	return strings.Join([]string{
+		"*Usage:* `" + CommandVisitors + " [range] [top=N] [path=PREFIX] [sort=total|human|ai]`",
+		"*Range* (whole days in UTC; default `7d`):",
+		"• `7d`, `30d`, `12w`: the last N days or weeks, today included",
+		"• `2025-11-01..2025-11-07`: from the first day to the last, both included",
+		"• `2025-11-01`: from that day through today",
+		"• `today`, `yesterday`, `this-month`, `last-month`",
+		fmt.Sprintf("Ranges can reach back %d days.", visitorsHistoryDays),
+		"*Options:*",
+		fmt.Sprintf("• `top=N`: how many pages to list (default %d, at most %d)", defaultTop, maxTop),
+		"• `path=/api-reference`: only pages whose path starts with this prefix",
+		"• `sort=human` or `sort=ai`: rank pages by that column instead of the total",
+	}, "\n")
+}
+
+// visitorsHelp is the text of `/docs-visitors help`.
+func visitorsHelp() string {
+	return strings.Join([]string{
+		"*" + CommandVisitors + "* posts a summary of the docs' unique visitors in this channel: site-wide totals (human, AI) and the top pages.",
+		"",
+		visitorsUsage(),
+		"",
+		"• Example: `" + CommandVisitors + " 30d top=20 path=/guides sort=ai`",
+		"• Results are reused for a few minutes, so asking again is free.",
+	}, "\n")
+}

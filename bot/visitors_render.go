@@ -1,0 +1,345 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// Layout limits of a visitors summary. A section's text may hold 3,000
+// characters; the table is cut into sections below that.
+const (
+	tableSectionMax = 2900
+	maxPathColumn   = 48
+)
+
+// visitorsReport is everything a visitors summary shows.
+type visitorsReport struct {
+	Req       visitorsRequest
+	Snap      *store.VisitorsSnapshot
+	Requester string
+	// Age is how old the data is; 0 when it was just fetched.
+	Age time.Duration
+	// CacheTTL is how long data is reused before it is fetched again.
+	CacheTTL time.Duration
+	// Fetched reports data fetched for this summary (not from the cache).
+	Fetched bool
+	// Stale, when not "", says why older data than usual is shown.
+	Stale string
+}
+
+// pageSelection is the pages a summary lists.
+type pageSelection struct {
+	// Top is the best pages by the sort column, best first.
+	Top []store.VisitorPage
+	// Matching counts the pages with visitors under the path prefix.
+	Matching int
+}
+
+// selectPages keeps the pages with visitors whose path starts with prefix and
+// returns the top n by column by. Ties go to the larger total, then to the
+// path in alphabetical order, so the choice is stable. It runs in one pass
+// and keeps only n pages aside, however many the site has.
+func selectPages(pages []store.VisitorPage, prefix string, by sortColumn, n int) pageSelection {
+	key := func(p *store.VisitorPage) int64 {
+		switch by {
+		case sortHuman:
+			return p.Human
+		case sortAI:
+			return p.AI
+		}
+		return p.Total
+	}
+	// before reports whether a ranks before b.
+	before := func(a, b *store.VisitorPage) bool {
+		if ka, kb := key(a), key(b); ka != kb {
+			return ka > kb
+		}
+		if a.Total != b.Total {
+			return a.Total > b.Total
+		}
+		return a.Path < b.Path
+	}
+	sel := pageSelection{Top: make([]store.VisitorPage, 0, n)}
+	for i := range pages {
+		p := &pages[i]
+		if p.Total <= 0 && p.Human <= 0 && p.AI <= 0 {
+			continue
+		}
+		if prefix != "" && !strings.HasPrefix(p.Path, prefix) {
+			continue
+		}
+		sel.Matching++
+		if n <= 0 || (len(sel.Top) == n && !before(p, &sel.Top[n-1])) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(sel.Top, p, func(e store.VisitorPage, t *store.VisitorPage) int {
+			if before(&e, t) {
+				return -1
+			}
+			return 1
+		})
+		if len(sel.Top) == n {
+			sel.Top = sel.Top[:n-1]
+		}
+		sel.Top = slices.Insert(sel.Top, at, *p)
+	}
+	return sel
+}
+
+// message renders the summary, posted in the channel.
+func (r visitorsReport) message() *slack.WebhookMessage {
+	t := r.Snap.Totals
+	sel := selectPages(r.Snap.Pages, r.Req.Path, r.Req.Sort, r.Req.Top)
+
+	var blocks []slack.Block
+	section := func(text string) {
+		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil))
+	}
+	note := func(text string) {
+		blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, text, false, false)))
+	}
+
+	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
+		r.Req.Range, r.spanNote(), thousands(t.Total), thousands(t.Human), thousands(t.AI), share(t.AI, t.Total)))
+	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
+		"AI share = AI visitors ÷ all unique visitors.")
+	if r.Stale != "" {
+		section(":hourglass: *These numbers are from " + age(r.Age) + "*: " + r.Stale)
+	}
+	if r.Req.Path != "" {
+		section(fmt.Sprintf(":warning: Only pages whose path starts with %s: %s of %s pages with visitors. "+
+			"Their counts can't be added up into unique visitors: someone who read several of these pages is counted on each of them. "+
+			"The totals above are for the whole site.",
+			inlineCode(r.Req.Path), thousands(int64(sel.Matching)), thousands(int64(countVisited(r.Snap.Pages)))))
+	}
+	for _, text := range r.table(sel) {
+		section(text)
+	}
+	note(r.footer())
+
+	return &slack.WebhookMessage{
+		ResponseType: slack.ResponseTypeInChannel,
+		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s human, %s AI)",
+			r.Req.Range, thousands(t.Total), thousands(t.Human), thousands(t.AI)),
+		Blocks: &slack.Blocks{BlockSet: blocks},
+	}
+}
+
+// spanNote says how many days the range holds and whether today is still
+// counting.
+func (r visitorsReport) spanNote() string {
+	n := r.Req.Range.days()
+	s := "UTC, " + strconv.Itoa(n) + " days"
+	if n == 1 {
+		s = "UTC, 1 day"
+	}
+	if r.Req.Range.Today {
+		s += ", today so far"
+	}
+	return s
+}
+
+// table renders the heading and the top pages as aligned code blocks, cut
+// into as many sections as needed to keep each under Slack's limit.
+func (r visitorsReport) table(sel pageSelection) []string {
+	under := ""
+	if r.Req.Path != "" {
+		under = " under " + inlineCode(r.Req.Path)
+	}
+	if len(sel.Top) == 0 {
+		return []string{"No page" + under + " had visitors in this range."}
+	}
+	heading := fmt.Sprintf("*Top %d pages%s by %s visitors* (%s pages had visitors)",
+		len(sel.Top), under, sortWord(r.Req.Sort), thousands(int64(sel.Matching)))
+	if r.Req.Path == "" && len(sel.Top) == sel.Matching {
+		heading = fmt.Sprintf("*All %d pages with visitors, by %s visitors*", len(sel.Top), sortWord(r.Req.Sort))
+	}
+
+	cols := [3]string{"Total", "Human", "AI"}
+	switch r.Req.Sort {
+	case sortHuman:
+		cols[1] += " ↓"
+	case sortAI:
+		cols[2] += " ↓"
+	default:
+		cols[0] += " ↓"
+	}
+	rankW := len(strconv.Itoa(len(sel.Top))) + len(".")
+	pathW := utf8.RuneCountInString("Page")
+	paths := make([]string, len(sel.Top))
+	nums := make([][3]string, len(sel.Top))
+	numW := [3]int{}
+	for i, c := range cols {
+		numW[i] = utf8.RuneCountInString(c)
+	}
+	for i, p := range sel.Top {
+		paths[i] = cut(strings.ReplaceAll(p.Path, "`", "ˋ"), maxPathColumn)
+		pathW = max(pathW, utf8.RuneCountInString(paths[i]))
+		nums[i] = [3]string{thousands(p.Total), thousands(p.Human), thousands(p.AI)}
+		for j, s := range nums[i] {
+			numW[j] = max(numW[j], len(s))
+		}
+	}
+	line := func(rank, path string, n [3]string) string {
+		var b strings.Builder
+		b.WriteString(pad(rank, rankW, true))
+		b.WriteString("  ")
+		b.WriteString(escape(pad(path, pathW, false)))
+		for j, s := range n {
+			b.WriteString("  ")
+			b.WriteString(pad(s, numW[j], true))
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
+
+	var out []string
+	var cur strings.Builder
+	runes := 0 // in cur
+	write := func(s string) {
+		cur.WriteString(s)
+		runes += utf8.RuneCountInString(s)
+	}
+	open := func(first string) {
+		cur.Reset()
+		runes = 0
+		write(first + "```\n")
+	}
+	open(heading + "\n")
+	write(line("#", "Page", cols) + "\n")
+	for i := range sel.Top {
+		l := line(strconv.Itoa(i+1)+".", paths[i], nums[i]) + "\n"
+		if runes+utf8.RuneCountInString(l)+len("```") > tableSectionMax {
+			out = append(out, cur.String()+"```")
+			open("")
+		}
+		write(l)
+	}
+	return append(out, cur.String()+"```")
+}
+
+// footer says who asked and how fresh the numbers are.
+func (r visitorsReport) footer() string {
+	var when string
+	switch {
+	case r.Fetched:
+		n := r.Snap.Requests
+		plural := "s"
+		if n == 1 {
+			plural = ""
+		}
+		when = fmt.Sprintf("fetched just now (%d API request%s)", n, plural)
+	case r.Stale != "":
+		when = "fetched " + age(r.Age)
+	default:
+		when = "fetched " + age(r.Age) + ", reused for up to " + duration(r.CacheTTL)
+	}
+	return "Asked by " + mention(r.Requester) + " · " + when + " · `" + CommandVisitors + " help` for options"
+}
+
+// progressText is the private note shown while a long export is fetched.
+func progressText(r dateRange, page int) string {
+	return fmt.Sprintf(":hourglass_flowing_sand: Counting visitors for %s… (fetching page %d of the export)", r, page)
+}
+
+func sortWord(c sortColumn) string {
+	switch c {
+	case sortHuman:
+		return "human"
+	case sortAI:
+		return "AI"
+	}
+	return "total"
+}
+
+// countVisited counts the pages with any visitors.
+func countVisited(pages []store.VisitorPage) int {
+	n := 0
+	for i := range pages {
+		if pages[i].Total > 0 || pages[i].Human > 0 || pages[i].AI > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// inlineCode renders user text as escaped inline code.
+func inlineCode(s string) string {
+	return "`" + escape(strings.ReplaceAll(cut(s, maxPathColumn), "`", "ˋ")) + "`"
+}
+
+// pad fills s with spaces to w runes, on the left when right is set.
+func pad(s string, w int, right bool) string {
+	n := w - utf8.RuneCountInString(s)
+	if n <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", n) + s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+// thousands writes n with a comma every three digits: 1,234,567.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	b := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return sign + string(b)
+}
+
+// share renders part/whole as a percentage with one decimal, or "n/a".
+func share(part, whole int64) string {
+	if whole <= 0 {
+		return "n/a"
+	}
+	return strconv.FormatFloat(100*float64(part)/float64(whole), 'f', 1, 64) + "%"
+}
+
+// age reads like "just now", "4 minutes ago", "2 hours ago".
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "less than a minute ago"
+	case d < 2*time.Minute:
+		return "a minute ago"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes ago", int(d/time.Minute))
+	case d < 2*time.Hour:
+		return "an hour ago"
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d hours ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+}
+
+// duration reads like "10 minutes", "1 hour", "45 seconds".
+func duration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d seconds", int(d.Round(time.Second)/time.Second))
+	case d == time.Minute:
+		return "1 minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes", int(d.Round(time.Minute)/time.Minute))
+	case d == time.Hour:
+		return "1 hour"
+	}
+	return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
+}

@@ -1,0 +1,404 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// visitorsNow is the clock of the visitors tests, shared by the bot and the
+// API test server so that "today" is the same day for both.
+func visitorsNow() time.Time { return time.Date(2025, 11, 7, 15, 30, 0, 0, time.UTC) }
+
+// visitorsHarness is a harness whose API serves a dataset of paths pages on
+// the shared clock.
+func visitorsHarness(t *testing.T, paths int, opts ...docsapitest.Option) (*harness, *docsapitest.Dataset) {
+	t.Helper()
+	ds := docsapitest.NewDataset(paths, 2025)
+	h := newHarness(t, append([]docsapitest.Option{docsapitest.WithDataset(ds), docsapitest.WithClock(visitorsNow)}, opts...)...)
+	return h, ds
+}
+
+// thousands formats like the summary does: 1,234,567.
+func thousands(n docsapi.Count) string {
+	s := fmt.Sprint(int64(n))
+	var b strings.Builder
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// postText is everything a response_url post shows.
+func postText(p slacktest.ResponsePost) string {
+	return p.Text + "\n" + rendered(slacktest.Message{Text: p.Text, Blocks: p.Blocks})
+}
+
+// summaries returns the in-channel posts made through response_urls.
+func (h *harness) summaries() []slacktest.ResponsePost {
+	var out []slacktest.ResponsePost
+	for _, p := range h.slack.ResponsePosts("") {
+		if p.ResponseType == "in_channel" && p.Error == "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// privates returns the ephemeral posts made through response_urls.
+func (h *harness) privates() []slacktest.ResponsePost {
+	var out []slacktest.ResponsePost
+	for _, p := range h.slack.ResponsePosts("") {
+		if p.ResponseType == "ephemeral" && p.Error == "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// visitorsCommand types /docs-visitors and checks the ack is empty (the
+// work happens afterwards).
+func (h *harness) visitorsCommand(text string) {
+	h.t.Helper()
+	ack := h.command(alice, general, bot.CommandVisitors, text)
+	if len(ack.Payload) > 0 && string(ack.Payload) != "null" {
+		h.t.Fatalf("ack of %q carries %s, want an empty ack", text, ack.Payload)
+	}
+}
+
+// tableRows returns the fields of the numbered rows of a summary's table.
+func tableRows(text string) [][]string {
+	var rows [][]string
+	for _, l := range strings.Split(text, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 5 && strings.HasSuffix(f[0], ".") && strings.Trim(f[0], "0123456789") == "." {
+			rows = append(rows, f)
+		}
+	}
+	return rows
+}
+
+// waitSummaries waits until n summaries were posted and returns the last.
+func (h *harness) waitSummaries(n int) slacktest.ResponsePost {
+	h.t.Helper()
+	h.waitFor(fmt.Sprintf("%d visitors summaries", n), func() bool { return len(h.summaries()) >= n })
+	s := h.summaries()
+	if len(s) != n {
+		h.t.Fatalf("%d summaries, want %d", len(s), n)
+	}
+	return s[n-1]
+}
+
+// waitPrivate waits for an ephemeral response_url post containing want.
+func (h *harness) waitPrivate(want string) slacktest.ResponsePost {
+	h.t.Helper()
+	var got slacktest.ResponsePost
+	h.waitFor("a private reply with "+want, func() bool {
+		for _, p := range h.privates() {
+			if strings.Contains(p.Text, want) {
+				got = p
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+func TestVisitorsEndToEnd(t *testing.T) {
+	t.Parallel()
+	h, ds := visitorsHarness(t, 613)
+	first := h.startBot(bot.Config{Now: visitorsNow})
+
+	from, to := time.Date(2025, 10, 9, 0, 0, 0, 0, time.UTC), time.Date(2025, 11, 8, 0, 0, 0, 0, time.UTC)
+	pages := ds.Pages(from, to)
+	if len(pages) != 613 {
+		t.Fatalf("the dataset has %d pages with visitors in 30 days, want all 613", len(pages))
+	}
+	h.visitorsCommand("30d")
+	sum := h.waitSummaries(1)
+
+	// Exactly ceil(613/250) = 3 requests of 250 rows, for the right days.
+	reqs := h.api.Requests()
+	if len(reqs) != 3 || h.api.Count(docsapitest.EndpointVisitors) != 3 {
+		t.Fatalf("%d API requests, want exactly 3", len(reqs))
+	}
+	for i, r := range reqs {
+		q := r.Query
+		wantOffset := ""
+		if i > 0 {
+			wantOffset = fmt.Sprint(250 * i)
+		}
+		if q.Get("limit") != "250" || q.Get("offset") != wantOffset || q.Get("dateFrom") != "2025-10-09" || q.Get("dateTo") != "2025-11-08" {
+			t.Errorf("request %d query %v, want limit=250 offset=%q dateFrom=2025-10-09 dateTo=2025-11-08", i, q, wantOffset)
+		}
+	}
+
+	text := postText(sum)
+	totals := ds.Totals(from, to)
+	for _, want := range []string{
+		"Oct 9 – Nov 7, 2025", "*" + thousands(totals.Total) + "* visitors", "*" + thousands(totals.Human) + "* human",
+		"*" + thousands(totals.AI) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	rows := tableRows(text)
+	if len(rows) != 10 {
+		t.Fatalf("%d table rows, want 10:\n%s", len(rows), text)
+	}
+	for i, p := range pages[:10] {
+		want := []string{fmt.Sprintf("%d.", i+1), p.Path, thousands(p.Total), thousands(p.Human), thousands(p.AI)}
+		if !slices.Equal(rows[i], want) {
+			t.Errorf("row %d = %q, want %q", i+1, rows[i], want)
+		}
+	}
+	// The summary is in the channel; a progress note went privately before it.
+	if !strings.Contains(rendered(h.roots(general)[0]), thousands(totals.Total)) {
+		t.Errorf("the channel does not show the summary")
+	}
+	if p := h.privates(); len(p) != 1 || !strings.Contains(p[0].Text, "Counting visitors for Oct 9 – Nov 7, 2025") || !p[0].At.Before(sum.At) {
+		t.Errorf("private posts %+v, want one progress note before the summary", p)
+	}
+
+	// Asked again, with other options: the cache answers.
+	h.visitorsCommand("30d top=5 sort=ai")
+	again := postText(h.waitSummaries(2))
+	if !strings.Contains(again, "Top 5 pages by AI visitors") || !strings.Contains(again, "reused for up to 10 minutes") {
+		t.Errorf("second summary:\n%s", again)
+	}
+	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+		t.Errorf("%d requests after a cached summary, want still 3", n)
+	}
+
+	// Another replica on the same Redis answers from the same cache.
+	first.stop()
+	h.startBot(bot.Config{Now: visitorsNow})
+	h.visitorsCommand("30d")
+	h.waitSummaries(3)
+	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+		t.Errorf("%d requests after a summary on a second replica, want still 3", n)
+	}
+	if n := len(h.privates()); n != 1 {
+		t.Errorf("%d private posts, want only the first progress note", n)
+	}
+}
+
+func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
+	t.Parallel()
+	h, ds := visitorsHarness(t, 120)
+	h.startBot(bot.Config{Now: visitorsNow})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	env, trigger, err := h.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: bot.CommandVisitors, Text: "yesterday", UserID: alice, ChannelID: general})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.waitSummaries(1)
+	if err := h.slack.Redeliver(ctx, env); err != nil {
+		t.Fatalf("redeliver: %v", err)
+	}
+	time.Sleep(200 * time.Millisecond) // a second summary would come in this time
+	if n := len(h.slack.ResponsePosts(trigger)); n != 1 {
+		t.Errorf("%d posts for one command delivered twice, want 1 (no progress note for one page)", n)
+	}
+	reqs := h.api.Requests()
+	if len(reqs) != 1 || reqs[0].Query.Get("limit") != "250" || reqs[0].Query.Get("dateFrom") != "2025-11-06" || reqs[0].Query.Get("dateTo") != "2025-11-07" {
+		t.Fatalf("requests %+v, want one of 250 rows for Nov 6", reqs)
+	}
+	day := time.Date(2025, 11, 6, 0, 0, 0, 0, time.UTC)
+	text := postText(h.summaries()[0])
+	if want := "*" + thousands(ds.Totals(day, day.AddDate(0, 0, 1)).Total) + "* visitors"; !strings.Contains(text, want) || !strings.Contains(text, "Nov 6, 2025") {
+		t.Errorf("summary lacks %q and the day:\n%s", want, text)
+	}
+}
+
+func TestVisitorsPathFilter(t *testing.T) {
+	t.Parallel()
+	h, ds := visitorsHarness(t, 300)
+	h.startBot(bot.Config{Now: visitorsNow})
+	h.visitorsCommand("2025-11-01..2025-11-05 path=/api-reference/endpoint top=3")
+	text := postText(h.waitSummaries(1))
+	if q := h.api.Requests()[0].Query; q.Get("dateFrom") != "2025-11-01" || q.Get("dateTo") != "2025-11-06" {
+		t.Errorf("query %v, want dateFrom=2025-11-01 dateTo=2025-11-06 (the day after the end)", q)
+	}
+	var under []docsapi.PageVisitors
+	for _, p := range ds.Pages(time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2025, 11, 6, 0, 0, 0, 0, time.UTC)) {
+		if strings.HasPrefix(p.Path, "/api-reference/endpoint") {
+			under = append(under, p)
+		}
+	}
+	if len(under) < 4 {
+		t.Fatalf("only %d pages under the prefix", len(under))
+	}
+	for _, want := range []string{
+		"Only pages whose path starts with `/api-reference/endpoint`", "can't be added up into unique visitors",
+		fmt.Sprintf("Top 3 pages under `/api-reference/endpoint` by total visitors* (%d pages had visitors)", len(under)),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	rows := tableRows(text)
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3:\n%s", len(rows), text)
+	}
+	for i, p := range under[:3] {
+		if rows[i][1] != p.Path || rows[i][2] != thousands(p.Total) {
+			t.Errorf("row %d = %q, want %s %s", i+1, rows[i], p.Path, thousands(p.Total))
+		}
+	}
+}
+
+func TestVisitorsBudgetExhausted(t *testing.T) {
+	t.Parallel()
+	h, _ := visitorsHarness(t, 613)
+	h.startBot(bot.Config{Now: visitorsNow, VisitorsBudget: 3, VisitorsCacheTTL: 50 * time.Millisecond})
+
+	h.visitorsCommand("30d") // takes the whole budget: 3 requests
+	h.waitSummaries(1)
+	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+		t.Fatalf("%d requests, want 3", n)
+	}
+
+	// A range never fetched: nothing to fall back on, so a clear refusal.
+	h.visitorsCommand("7d")
+	p := h.waitPrivate("budget of 3 analytics requests an hour")
+	if !strings.Contains(p.Text, "frees up in about 60 minutes") {
+		t.Errorf("refusal %q does not say when the budget frees up", p.Text)
+	}
+
+	// The first range again after its cache expired: the stale copy answers.
+	time.Sleep(100 * time.Millisecond) // past the 50ms cache TTL
+	h.visitorsCommand("30d")
+	stale := postText(h.waitSummaries(2))
+	for _, want := range []string{"These numbers are from less than a minute ago", "budget of 3 analytics requests an hour"} {
+		if !strings.Contains(stale, want) {
+			t.Errorf("stale summary lacks %q:\n%s", want, stale)
+		}
+	}
+	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+		t.Errorf("%d requests, want still 3: the budget is spent", n)
+	}
+}
+
+func TestVisitorsRateLimitedByTheAPI(t *testing.T) {
+	t.Parallel()
+	h, _ := visitorsHarness(t, 100)
+	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusTooManyRequests, RetryAfter: 20 * time.Minute, Times: 1})
+	h.startBot(bot.Config{Now: visitorsNow})
+	h.visitorsCommand("7d")
+	p := h.waitPrivate("rate limit")
+	if !strings.Contains(p.Text, "in about 20 minutes") {
+		t.Errorf("reply %q does not say when to retry", p.Text)
+	}
+	if n := h.api.Count(docsapitest.EndpointVisitors); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
+	// The 429 blocks the shared budget: the next summary does not ask.
+	h.visitorsCommand("today")
+	h.waitFor("a second refusal", func() bool { return len(h.privates()) == 2 })
+	if second := h.privates()[1].Text; !strings.Contains(second, "rate limit for analytics is reached") || !strings.Contains(second, "in about 20 minutes") {
+		t.Errorf("second reply %q", second)
+	}
+	if n := h.api.Count(docsapitest.EndpointVisitors); n != 1 {
+		t.Errorf("%d requests while blocked, want still 1", n)
+	}
+	if n := len(h.summaries()); n != 0 {
+		t.Errorf("%d summaries, want none", n)
+	}
+}
+
+func TestVisitorsAPIErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		fault docsapitest.Fault
+		want  string
+	}{
+		{"server error", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusInternalServerError}, "having trouble (HTTP 500)"},
+		{"malformed", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Malformed: true}, "could not read"},
+		{"html page", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Body: "<html>proxy</html>"}, "could not read"},
+		{"bad key", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusUnauthorized}, "DOCS_API_KEY"},
+		{"bad query", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest, Body: `{"error":"dateFrom <b>bad</b>"}`}, "dateFrom &lt;b&gt;bad&lt;/b&gt;"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h, _ := visitorsHarness(t, 50)
+			h.api.AddFault(tc.fault)
+			h.startBot(bot.Config{Now: visitorsNow})
+			h.visitorsCommand("7d")
+			h.waitPrivate(tc.want)
+			if n := len(h.summaries()); n != 0 {
+				t.Errorf("%d summaries after an error, want none", n)
+			}
+			if n := h.api.Count(docsapitest.EndpointVisitors); n < 1 || n > 2 {
+				t.Errorf("%d requests, want 1 (or 2 with the client's one retry)", n)
+			}
+		})
+	}
+}
+
+func TestVisitorsAnswersInTheAck(t *testing.T) {
+	t.Parallel()
+	h, _ := visitorsHarness(t, 50)
+	h.slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
+	h.slack.AddUser("U0MALLORY", "mallory")
+	h.startBot(bot.Config{Now: visitorsNow, AllowedUsers: []string{alice}, AllowedChannels: []string{general}})
+	cases := []struct {
+		name, user, channel, text string
+		want                      []string
+	}{
+		{"help", alice, general, "help", []string{"*Usage:*", "this-month", "top=N"}},
+		{"unknown word", alice, general, "7d please", []string{"`please`", "not a date range", "*Usage:*"}},
+		{"impossible date", alice, general, "2023-02-29", []string{"`2023-02-29`", "not a day of the calendar", "*Usage:*"}},
+		{"start after end", alice, general, "2025-11-05..2025-11-01", []string{"start is after the end"}},
+		{"top=0", alice, general, "top=0", []string{"`top=0`", "from 1 to 50"}},
+		{"markup is quoted escaped", alice, general, "<!channel>", []string{"`&lt;!channel&gt;`"}},
+		{"user not allowed", "U0MALLORY", general, "7d", []string{"not on the list"}},
+		{"channel not allowed", alice, "C0OTHER", "7d", []string{"not enabled in this channel"}},
+	}
+	for _, tc := range cases {
+		ack := h.command(tc.user, tc.channel, bot.CommandVisitors, tc.text)
+		var p struct {
+			ResponseType string `json:"response_type"`
+			Text         string `json:"text"`
+		}
+		if err := json.Unmarshal(ack.Payload, &p); err != nil {
+			t.Fatalf("%s: ack payload %s: %v", tc.name, ack.Payload, err)
+		}
+		if p.ResponseType != "ephemeral" {
+			t.Errorf("%s: ack is %q, want ephemeral", tc.name, p.ResponseType)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(p.Text, w) {
+				t.Errorf("%s: ack %q lacks %q", tc.name, p.Text, w)
+			}
+		}
+		if strings.Contains(p.Text, "<!channel>") {
+			t.Errorf("%s: ack carries live markup: %q", tc.name, p.Text)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // nothing may follow the acks
+	if n := len(h.api.Requests()); n != 0 {
+		t.Errorf("%d API requests, want none", n)
+	}
+	if n := len(h.slack.ResponsePosts("")); n != 0 {
+		t.Errorf("%d response_url posts, want none", n)
+	}
+}
