@@ -64,6 +64,7 @@ func (r *runner) commands() []command {
 		{name: "serve", summary: "run the Slack bot (the default when no command is given)", run: r.runServe},
 		{name: "jobs", summary: "start, inspect, message and watch agent jobs", run: r.runJobs},
 		{name: "visitors", summary: "unique visitors per page, human and AI", run: r.runVisitors},
+		{name: "doctor", summary: "check the settings, the tokens, the docs API and Redis with real calls", run: r.runDoctor},
 		{name: "version", summary: "print the version", run: r.runVersion},
 		{name: "help", summary: "show help for docsbot or one of its commands", run: r.runHelp},
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
@@ -26,7 +28,7 @@ It needs, in the environment or in ./.env:
   DOCS_PROJECT_ID   project ID from the API keys page
 and optionally REDIS_URL, SLACK_API_URL, DOCSBOT_POLL_INTERVAL,
 DOCSBOT_POLL_MAX_INTERVAL, DOCSBOT_ALLOWED_USERS, DOCSBOT_ALLOWED_CHANNELS,
-DOCSBOT_VISITORS_CACHE_TTL, DOCSBOT_HTTP_ADDR, DOCSBOT_LOG_FORMAT and
+DOCSBOT_VISITORS_CACHE_TTL, DOCSBOT_VISITORS_BUDGET, DOCSBOT_HTTP_ADDR, DOCSBOT_LOG_FORMAT and
 DOCSBOT_LOG_LEVEL.
 
 GET /healthz, /readyz and /metrics are served on DOCSBOT_HTTP_ADDR (default
@@ -47,6 +49,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	log := newLogger(r.stderr, cfg.logFormat, cfg.logLevel)
+	// go-redis logs through a process-wide logger; send its lines to ours so
+	// JSON logs stay JSON.
+	redis.SetLogger(redisLog{log})
 	reg := newRegistry()
 	metrics := bot.NewMetrics(reg)
 	cfg.bot.Logger, cfg.bot.Metrics = log, metrics
@@ -101,6 +106,13 @@ func slackReason(err error) string {
 		return se.Err
 	}
 	return "could not connect"
+}
+
+// redisLog hands go-redis's own log lines to slog.
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.WarnContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
 }
 
 // newLogger builds the process logger: text for people, json for log systems.

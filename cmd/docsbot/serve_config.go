@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ const (
 	envAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
 	envAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
 	envVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
+	envVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
 	envLogFormat       = "DOCSBOT_LOG_FORMAT"
 	envLogLevel        = "DOCSBOT_LOG_LEVEL"
 	envHTTPAddr        = "DOCSBOT_HTTP_ADDR"
@@ -129,6 +131,13 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		bad("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)
 	}
 	c.bot.VisitorsCacheTTL = r.duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, 10*time.Minute, bad)
+	if v := get("", envVisitorsBudget); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			bad("%s %q must be a whole number of requests per hour, 1 or more", envVisitorsBudget, v)
+		}
+		c.bot.VisitorsBudget = n
+	}
 	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad)
 	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad)
 

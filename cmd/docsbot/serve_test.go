@@ -53,6 +53,7 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 		{"max below first", with(envPollMaxInterval, "1s"), "", []string{"DOCSBOT_POLL_MAX_INTERVAL (1s) is shorter than DOCSBOT_POLL_INTERVAL (10s)"}},
 		{"bad user id", with(envAllowedUsers, "U0ALICE, alice"), "", []string{`DOCSBOT_ALLOWED_USERS: "alice" is not a Slack id`}},
 		{"bad channel id", with(envAllowedChannels, "#general"), "", []string{`DOCSBOT_ALLOWED_CHANNELS: "#general" is not a Slack id`}},
+		{"bad budget", with(envVisitorsBudget, "lots"), "", []string{`DOCSBOT_VISITORS_BUDGET "lots" must be a whole number`}},
 		{"bad log format", with(envLogFormat, "xml"), "", []string{`DOCSBOT_LOG_FORMAT "xml" must be text or json`}},
 		{"bad slack url", with(envSlackAPIURL, "slack.com/api"), "", []string{"SLACK_API_URL"}},
 		{"tokens from .env", map[string]string{envAPIKey: testAPIKey, envProject: "proj"}, "SLACK_BOT_TOKEN=" + testBotToken + "\n", []string{"missing SLACK_APP_TOKEN"}},
@@ -230,6 +231,7 @@ func TestServeStopsOnRejectedToken(t *testing.T) {
 	res := docsbot(t, api, []string{
 		envSlackBotToken + "=xoxb-revoked", envSlackAppToken + "=" + testAppToken,
 		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + rs.URL,
+		envHTTPAddr + "=", // off: the test must not depend on a free :8080
 	}, "serve")
 	if res.code != exitFailure || !strings.Contains(res.stderr, "Slack refused SLACK_BOT_TOKEN (invalid_auth)") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
@@ -249,7 +251,7 @@ func TestEnvExampleListsEverySetting(t *testing.T) {
 	for _, name := range []string{
 		envAPIURL, envAPIKey, envProject, envSlackBotToken, envSlackAppToken, envSlackAPIURL, envRedisURL,
 		envPollInterval, envPollMaxInterval, envAllowedUsers, envAllowedChannels, envVisitorsTTL, envLogFormat, envLogLevel,
-		envHTTPAddr,
+		envHTTPAddr, envVisitorsBudget,
 	} {
 		if !strings.Contains(string(raw), name+"=") {
 			t.Errorf("deploy/.env.example does not list %s", name)

@@ -1,0 +1,465 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// Tokens long enough that their masked form shows the last four characters.
+const (
+	doctorBotToken = "xoxb-1234567890-0987654321-doctorBotTokenAbcd"
+	doctorAppToken = "xapp-1-A0DOCTOR-1234567890-doctorAppTokenWxyz"
+	doctorWrongBot = "xoxb-1234567890-0987654321-revokedBotTokenQrst"
+	doctorWrongApp = "xapp-1-A0DOCTOR-1234567890-revokedAppTokenMnop"
+	doctorWrongKey = "mint_doctor_wrong_key_000000000000Zz"
+)
+
+// doctorSetup is a fake Slack, an API test server and a real Redis, and the
+// environment that points docsbot at them.
+type doctorSetup struct {
+	slack *slacktest.Server
+	api   *docsapitest.Server
+	redis *redistest.Server
+	env   map[string]string
+}
+
+func startRedis(t *testing.T) *redistest.Server {
+	t.Helper()
+	rs, err := redistest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rs.Close() })
+	return rs
+}
+
+// newDoctorSetup starts a fake Slack and an API test server of their own and
+// uses the Redis rs.
+func newDoctorSetup(t *testing.T, rs *redistest.Server) *doctorSetup {
+	t.Helper()
+	sl := slacktest.NewServer(
+		slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken),
+		slacktest.WithTeam("T0DOCTOR", "doctor-team"), slacktest.WithBot("U0DOCTOR", "B0DOCTOR"),
+		slacktest.WithAppID("A0DOCTOR"))
+	t.Cleanup(sl.Close)
+	api := newServer(t)
+	return &doctorSetup{slack: sl, api: api, redis: rs, env: map[string]string{
+		envSlackBotToken: doctorBotToken, envSlackAppToken: doctorAppToken, envSlackAPIURL: sl.APIURL,
+		envAPIURL: api.URL, envAPIKey: api.Key, envProject: api.ProjectID,
+		envRedisURL: rs.URL,
+	}}
+}
+
+// secrets are every secret a doctor test uses; none may be printed in full.
+func (s *doctorSetup) secrets(extra ...string) []string {
+	return append([]string{doctorBotToken, doctorAppToken, doctorWrongBot, doctorWrongApp, doctorWrongKey, s.api.Key}, extra...)
+}
+
+// doctorCheck is one check as printed: its mark and all its text.
+type doctorCheck struct {
+	mark string // ✓, ✗ or -
+	text string // the check's lines, including its fix
+}
+
+// doctorChecks reads the output of docsbot doctor into its checks by name.
+func doctorChecks(t *testing.T, out string) map[string]doctorCheck {
+	t.Helper()
+	checks := map[string]doctorCheck{}
+	current := ""
+	for _, line := range strings.Split(out, "\n") {
+		for _, mark := range []string{"✓", "✗", "-"} {
+			if rest, ok := strings.CutPrefix(line, "  "+mark+" "); ok {
+				current = strings.TrimSpace(rest[:min(20, len(rest))])
+				checks[current] = doctorCheck{mark: mark, text: rest}
+			}
+		}
+		if strings.HasPrefix(line, "    ") && current != "" {
+			c := checks[current]
+			c.text += "\n" + strings.TrimSpace(line)
+			checks[current] = c
+		}
+	}
+	return checks
+}
+
+// doctorNames are the checks in the order doctor prints them.
+func doctorNames() []string {
+	return []string{"configuration", "Slack bot token", "Slack app token", "docs API", "Redis"}
+}
+
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	rs := startRedis(t)
+	const roPassword = "doctor-ro-Secret-pw-4321"
+	acl := rs.Client()
+	defer acl.Close()
+	if err := acl.Do(context.Background(), "ACL", "SETUSER", "doctor-ro", "on", ">"+roPassword, "~*", "&*", "+@all", "-@write").Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	type want struct {
+		mark string
+		text []string
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		dotenv   string
+		env      func(s *doctorSetup) map[string]string
+		prepare  func(s *doctorSetup)
+		wantCode int
+		// want says how checks end that do not pass, and what they say.
+		want map[string]want
+	}{
+		{
+			name:     "bot token rejected",
+			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackBotToken: doctorWrongBot} },
+			wantCode: exitFailure,
+			want: map[string]want{"Slack bot token": {"✗", []string{
+				maskSecret(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
+		},
+		{
+			name:     "app token rejected",
+			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: doctorWrongApp} },
+			wantCode: exitFailure,
+			want: map[string]want{"Slack app token": {"✗", []string{
+				maskSecret(doctorWrongApp) + " refused (invalid_auth)", "connections:write", "turn Socket Mode on"}}},
+		},
+		{
+			name:     "app token without Socket Mode scope",
+			prepare:  func(s *doctorSetup) { s.slack.FailNext("apps.connections.open", "missing_scope", 1) },
+			wantCode: exitFailure,
+			want:     map[string]want{"Slack app token": {"✗", []string{"refused (missing_scope)", "connections:write"}}},
+		},
+		{
+			name:     "Slack does not answer in time",
+			args:     []string{"--timeout", "2s"},
+			prepare:  func(s *doctorSetup) { s.slack.SetAPILatency("auth.test", time.Minute) },
+			wantCode: exitFailure,
+			want: map[string]want{"Slack bot token": {"✗", []string{
+				"could not be checked: no answer from Slack at http://127.0.0.1:", "in time", "fix: check SLACK_API_URL"}}},
+		},
+		{
+			name:     "API key wrong",
+			env:      func(*doctorSetup) map[string]string { return map[string]string{envAPIKey: doctorWrongKey} },
+			wantCode: exitFailure,
+			want: map[string]want{"docs API": {"✗", []string{
+				"refused the API key " + maskKey(doctorWrongKey), "401 Unauthorized", "fix: check DOCS_API_KEY"}}},
+		},
+		{
+			name:     "project wrong",
+			env:      func(*doctorSetup) map[string]string { return map[string]string{envProject: "proj_unknown"} },
+			wantCode: exitFailure,
+			want: map[string]want{"docs API": {"✗", []string{
+				"project proj_unknown not found by the docs API (404 Not Found)", "fix: check DOCS_PROJECT_ID"}}},
+		},
+		{
+			name: "Redis socket missing",
+			env: func(s *doctorSetup) map[string]string {
+				return map[string]string{envRedisURL: "unix://" + s.redis.Socket + ".missing"}
+			},
+			wantCode: exitFailure,
+			want: map[string]want{"Redis": {"✗", []string{
+				"unix://" + rs.Socket + ".missing: PING failed", "no such file or directory", "fix: start Redis or point REDIS_URL at it"}}},
+		},
+		{
+			name: "Redis refuses writes",
+			env: func(s *doctorSetup) map[string]string {
+				return map[string]string{envRedisURL: "unix://doctor-ro:" + roPassword + "@" + s.redis.Socket}
+			},
+			wantCode: exitFailure,
+			want: map[string]want{"Redis": {"✗", []string{
+				"unix://REDACTED@" + rs.Socket + ": PING ok, write refused: NOPERM", "fix: the Redis user may not write docsbot's keys"}}},
+		},
+		{
+			name: "Redis password wrong",
+			env: func(s *doctorSetup) map[string]string {
+				return map[string]string{envRedisURL: "unix://doctor-ro:not-" + roPassword + "@" + s.redis.Socket}
+			},
+			wantCode: exitFailure,
+			want: map[string]want{"Redis": {"✗", []string{
+				"unix://REDACTED@" + rs.Socket + ": PING failed: WRONGPASS", "fix: put the credentials in REDIS_URL"}}},
+		},
+		{
+			name:     "a variable missing",
+			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: ""} },
+			wantCode: exitFailure,
+			want: map[string]want{
+				"configuration":   {"✗", []string{"missing SLACK_APP_TOKEN", "fix: set them in the environment or in"}},
+				"Slack app token": {"-", []string{"not checked: fix SLACK_APP_TOKEN first"}},
+			},
+		},
+		{
+			name: "several variables malformed",
+			env: func(*doctorSetup) map[string]string {
+				return map[string]string{envRedisURL: "http://localhost:6379", envPollInterval: "soon", envSlackBotToken: doctorAppToken}
+			},
+			wantCode: exitFailure,
+			want: map[string]want{
+				"configuration": {"✗", []string{
+					"SLACK_BOT_TOKEN is not a bot token", `DOCSBOT_POLL_INTERVAL "soon" is not a positive duration`, "REDIS_URL must be a redis://"}},
+				"Slack bot token": {"-", []string{"not checked: fix SLACK_BOT_TOKEN first"}},
+				"Redis":           {"-", []string{"not checked: fix REDIS_URL first"}},
+			},
+		},
+		{
+			name:     "unreadable .env",
+			dotenv:   "DOCS-API-KEY=" + doctorWrongKey + "\n",
+			wantCode: exitFailure,
+			want: map[string]want{
+				"configuration":   {"✗", []string{"is not a valid .env file", "fix: write one NAME=value per line"}},
+				"Slack bot token": {"-", []string{"not checked: the settings could not be read"}},
+				"Slack app token": {"-", []string{"not checked: the settings could not be read"}},
+				"docs API":        {"-", []string{"not checked: the settings could not be read"}},
+				"Redis":           {"-", []string{"not checked: the settings could not be read"}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newDoctorSetup(t, rs)
+			env := maps.Clone(s.env)
+			if tt.env != nil {
+				maps.Copy(env, tt.env(s))
+			}
+			if tt.prepare != nil {
+				tt.prepare(s)
+			}
+			r, stdout, stderr := testRunner(t, env, tt.dotenv)
+			code := runCode(r, append([]string{"doctor"}, tt.args...))
+			out := stdout.String()
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d", code, tt.wantCode)
+			}
+			checks := doctorChecks(t, out)
+			failures := 0
+			for _, name := range doctorNames() {
+				got, ok := checks[name]
+				w, special := tt.want[name]
+				switch {
+				case !ok:
+					t.Errorf("no %q line", name)
+				case !special && got.mark != "✓":
+					t.Errorf("%s: %s %s, want it to pass", name, got.mark, got.text)
+				case special && got.mark != w.mark:
+					t.Errorf("%s: %s %s, want %s", name, got.mark, got.text, w.mark)
+				}
+				for _, text := range w.text {
+					if !strings.Contains(got.text, text) {
+						t.Errorf("%s says %q, want it to contain %q", name, got.text, text)
+					}
+				}
+				if got.mark == "✗" {
+					failures++
+				}
+			}
+			if !strings.Contains(out, plural(failures, "check")+" failed") {
+				t.Errorf("output does not end with the count of %d failures", failures)
+			}
+			for _, secret := range s.secrets(roPassword, "not-"+roPassword) {
+				if strings.Contains(out+stderr.String(), secret) {
+					t.Errorf("output shows the secret %s", maskSecret(secret))
+				}
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s\nstderr:\n%s", out, stderr)
+			}
+		})
+	}
+}
+
+// TestDoctorAllPass checks that every check makes its real call, and only
+// that: one auth.test, one apps.connections.open without a connection, one
+// visitors request of one row, and one key written, read and deleted.
+func TestDoctorAllPass(t *testing.T) {
+	t.Parallel()
+	rs := startRedis(t)
+	s := newDoctorSetup(t, rs)
+	r, stdout, stderr := testRunner(t, s.env, "")
+	before := time.Now().UTC().Format(time.DateOnly)
+	code := runCode(r, []string{"doctor"})
+	after := time.Now().UTC().Format(time.DateOnly)
+	out := stdout.String()
+	if code != exitOK {
+		t.Fatalf("exit code %d\n%s%s", code, out, stderr)
+	}
+
+	checks := doctorChecks(t, out)
+	wants := map[string][]string{
+		"configuration":   {"all settings present", "environment only, no " + r.dotenvPath()},
+		"Slack bot token": {maskSecret(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
+		"Slack app token": {maskSecret(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
+		"docs API":        {maskKey(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
+		"Redis":           {rs.URL + ": PING ok, write ok"},
+	}
+	for _, name := range doctorNames() {
+		c := checks[name]
+		if c.mark != "✓" {
+			t.Errorf("%s: %q %s, want ✓", name, c.mark, c.text)
+		}
+		for _, w := range wants[name] {
+			if !strings.Contains(c.text, w) {
+				t.Errorf("%s says %q, want %q", name, c.text, w)
+			}
+		}
+	}
+	if !strings.HasSuffix(out, fmt.Sprintf("All %d checks passed.\n", len(doctorNames()))) {
+		t.Errorf("output does not end with the summary:\n%s", out)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr)
+	}
+	for _, secret := range s.secrets() {
+		if strings.Contains(out, secret) {
+			t.Errorf("output shows the secret %s", maskSecret(secret))
+		}
+	}
+
+	if calls := s.slack.Calls("auth.test"); len(calls) != 1 || calls[0].Token != "bot" {
+		t.Errorf("auth.test calls: %+v, want one with the bot token", calls)
+	}
+	if calls := s.slack.Calls("apps.connections.open"); len(calls) != 1 || calls[0].Token != "app" {
+		t.Errorf("apps.connections.open calls: %+v, want one with the app token", calls)
+	}
+	if n := len(s.slack.Calls("")); n != 2 {
+		t.Errorf("%d Slack calls, want 2", n)
+	}
+	if n := s.slack.Connects(); n != 0 {
+		t.Errorf("%d Socket Mode connections opened, want none", n)
+	}
+	reqs := s.api.Requests()
+	if len(reqs) != 1 || reqs[0].Endpoint != docsapitest.EndpointVisitors || reqs[0].Status != 200 {
+		t.Fatalf("API requests: %+v, want one visitors request answered 200", reqs)
+	}
+	if q := reqs[0].Query; q.Get("limit") != "1" || (q.Get("dateFrom") != before && q.Get("dateFrom") != after) || q.Has("dateTo") {
+		t.Errorf("visitors query %v, want limit=1 and dateFrom=%s", q, after)
+	}
+
+	rdb := rs.Client()
+	defer rdb.Close()
+	ctx := context.Background()
+	if keys, err := rdb.Keys(ctx, "*").Result(); err != nil || len(keys) != 0 {
+		t.Errorf("keys left in Redis: %q (%v)", keys, err)
+	}
+	stats, err := rdb.Info(ctx, "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"set", "get", "del"} {
+		if !strings.Contains(stats, "cmdstat_"+cmd+":calls=1,") {
+			t.Errorf("Redis did not run %s once:\n%s", strings.ToUpper(cmd), stats)
+		}
+	}
+}
+
+// TestDoctorRedisEviction checks that a Redis with a memory limit must not
+// evict docsbot's keys.
+func TestDoctorRedisEviction(t *testing.T) {
+	t.Parallel()
+	rs := startRedis(t)
+	s := newDoctorSetup(t, rs)
+	rdb := rs.Client()
+	defer rdb.Close()
+	tests := []struct {
+		maxmemory, policy string
+		wantCode          int
+		want              string
+	}{
+		{"0", "allkeys-lru", exitOK, "PING ok, write ok, no memory limit"},
+		{"64mb", "noeviction", exitOK, "PING ok, write ok, maxmemory-policy noeviction"},
+		{"64mb", "allkeys-lru", exitFailure, "but maxmemory-policy is allkeys-lru"},
+		{"64mb", "volatile-lru", exitFailure, "fix: set maxmemory-policy noeviction"},
+	}
+	for _, tt := range tests { // one Redis: not in parallel
+		ctx := context.Background()
+		if err := rdb.ConfigSet(ctx, "maxmemory", tt.maxmemory).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := rdb.ConfigSet(ctx, "maxmemory-policy", tt.policy).Err(); err != nil {
+			t.Fatal(err)
+		}
+		r, stdout, _ := testRunner(t, s.env, "")
+		code := runCode(r, []string{"doctor"})
+		c := doctorChecks(t, stdout.String())["Redis"]
+		if code != tt.wantCode || !strings.Contains(c.text, tt.want) {
+			t.Errorf("maxmemory %s, %s: exit %d, Redis %q; want exit %d and %q", tt.maxmemory, tt.policy, code, c.text, tt.wantCode, tt.want)
+		}
+	}
+}
+
+// TestDoctorBinary runs the built docsbot doctor: once with everything
+// working, once with Redis stopped.
+func TestDoctorBinary(t *testing.T) {
+	t.Parallel()
+	rs := startRedis(t)
+	s := newDoctorSetup(t, rs)
+	env := func() []string {
+		var out []string
+		for k, v := range s.env {
+			out = append(out, k+"="+v)
+		}
+		return out
+	}
+
+	res := docsbot(t, nil, env(), "doctor")
+	if res.code != exitOK || strings.Count(res.stdout, "  ✓ ") != len(doctorNames()) {
+		t.Fatalf("all working: %s", res)
+	}
+
+	if err := rs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	res = docsbot(t, nil, env(), "doctor")
+	redis := doctorChecks(t, res.stdout)["Redis"]
+	if res.code != exitFailure || redis.mark != "✗" || !strings.Contains(redis.text, "PING failed") ||
+		strings.Count(res.stdout, "  ✓ ") != len(doctorNames())-1 || !strings.HasSuffix(res.stdout, "1 check failed.\n") {
+		t.Fatalf("Redis stopped: %s", res)
+	}
+	for _, secret := range s.secrets() {
+		if strings.Contains(res.stdout+res.stderr, secret) {
+			t.Errorf("output shows the secret %s", maskSecret(secret))
+		}
+	}
+}
+
+func TestDoctorHelpTellsTheCost(t *testing.T) {
+	t.Parallel()
+	r, stdout, _ := testRunner(t, nil, "")
+	if code := runCode(r, []string{"help", "doctor"}); code != exitOK {
+		t.Fatalf("exit code %d", code)
+	}
+	for _, want := range []string{"docsbot doctor", "one request of the analytics", "budget (100 an hour", "-timeout duration"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("help lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestMaskSecret(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{doctorBotToken, "xoxb-…Abcd"},
+		{doctorAppToken, "xapp-…Wxyz"},
+		{"xoxb-short", "xoxb-…"},
+		{"mint_0123456789abcdefWXYZ", "mint_…WXYZ"},
+		{"", "…"},
+	}
+	for _, tt := range tests {
+		if got := maskSecret(tt.in); got != tt.want {
+			t.Errorf("maskSecret(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	got := scrubSecrets("token "+doctorBotToken+" and "+doctorAppToken, doctorBotToken, doctorAppToken)
+	if want := "token xoxb-…Abcd and xapp-…Wxyz"; got != want {
+		t.Errorf("scrubSecrets = %q, want %q", got, want)
+	}
+}
