@@ -45,14 +45,7 @@ func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client 
 // it and updates the root message. A job that was created is always linked.
 func (b *Bot) startJob(ctx context.Context, cmd slack.SlashCommand, prompt string) {
 	log := b.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID)
-	first, err := b.store.Once(ctx, "cmd:"+cmd.TriggerID, dedupeTTL)
-	if err != nil {
-		log.Error("dedupe check failed; not starting a job", "err", err)
-		b.replyPrivately(ctx, cmd, "docsbot cannot reach its database right now, so it did not start the job. Try again in a minute.")
-		return
-	}
-	if !first {
-		log.Info("slash command delivered again; already handled", "trigger", cmd.TriggerID)
+	if !b.firstDelivery(ctx, cmd, "start the job", log) {
 		return
 	}
 
@@ -112,6 +105,23 @@ func (b *Bot) updateRoot(ctx context.Context, channel, ts string, v rootView, lo
 	if _, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, v.message()...); err != nil {
 		log.Warn("updating the job's root message failed", "err", err)
 	}
+}
+
+// firstDelivery reports whether this is the first delivery of a slash
+// command (Slack may send an envelope again), keyed on its trigger_id. When
+// Redis cannot tell, the user is told that what they asked (to do) was not
+// done.
+func (b *Bot) firstDelivery(ctx context.Context, cmd slack.SlashCommand, do string, log *slog.Logger) bool {
+	first, err := b.store.Once(ctx, "cmd:"+cmd.TriggerID, dedupeTTL)
+	if err != nil {
+		log.Error("dedupe check failed; command not handled", "err", err)
+		b.replyPrivately(ctx, cmd, "docsbot cannot reach its database right now, so it did not "+do+". Try again in a minute.")
+		return false
+	}
+	if !first {
+		log.Info("slash command delivered again; already handled", "trigger", cmd.TriggerID)
+	}
+	return first
 }
 
 // replyPrivately answers the user who typed a slash command through its

@@ -107,14 +107,7 @@ func (b *Bot) onVisitorsCommand(ctx context.Context, evt *socketmode.Event, clie
 // stale copy, else with a private explanation.
 func (b *Bot) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
 	log := b.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String())
-	first, err := b.store.Once(ctx, "cmd:"+cmd.TriggerID, dedupeTTL)
-	if err != nil {
-		log.Error("dedupe check failed; not counting visitors", "err", err)
-		b.replyPrivately(ctx, cmd, "docsbot cannot reach its database right now, so it did not count visitors. Try again in a minute.")
-		return
-	}
-	if !first {
-		log.Info("slash command delivered again; already handled", "trigger", cmd.TriggerID)
+	if !b.firstDelivery(ctx, cmd, "count visitors", log) {
 		return
 	}
 
