@@ -28,7 +28,9 @@ func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client 
 		return
 	}
 	b.metrics.command(cmd.Command)
-	text := strings.TrimSpace(cmd.Text)
+	// Slack escapes what the person typed and marks up mentions and links;
+	// the agent gets it as typed.
+	text := strings.TrimSpace(plain(cmd.Text))
 	if text == "" || strings.EqualFold(text, "help") {
 		b.ack(client, evt.Request, ephemeral(agentHelp()))
 		return

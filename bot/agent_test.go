@@ -112,13 +112,13 @@ func TestFollowUpRestartsAndReportsEachFinishOnce(t *testing.T) {
 	root := h.roots(general)[0]
 	h.waitFor("the first result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
 
-	replyTS, _ := h.reply("U0BOB", general, root.TS, "Also add an example for `docsbot jobs watch`")
+	replyTS, _ := h.reply("U0BOB", general, root.TS, "Also add an example for `docsbot jobs watch &lt;id&gt;` &amp; its flags")
 	h.waitFor("the follow-up acknowledged with a reaction", func() bool {
 		m, _ := h.slack.Message(general, replyTS)
 		return len(m.Reactions) > 0
 	})
 	job := h.api.Jobs()[0]
-	if p := h.api.Prompts(job.ID); len(p) != 2 || p[1] != "Also add an example for `docsbot jobs watch`" {
+	if p := h.api.Prompts(job.ID); len(p) != 2 || p[1] != "Also add an example for `docsbot jobs watch <id>` & its flags" {
 		t.Fatalf("API prompts %q, want the create prompt and the follow-up", p)
 	}
 	h.waitFor("the second result", func() bool { return len(h.finishes(general, root.TS)) == 2 })
@@ -222,14 +222,17 @@ func TestUserTextIsEscaped(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.startBot(bot.Config{})
-	h.command(alice, general, bot.CommandAgent, "Ping <!channel> & <@U0BOB> about <https://evil.example|this>")
+	// As Slack delivers what the person typed: "Ping <!channel> & <@U0BOB> ..."
+	// with its own escaping, plus a real link the client turned into markup.
+	typed := "Ping <!channel> & <@U0BOB> about <b>this</b>"
+	h.command(alice, general, bot.CommandAgent, slackEscape(typed)+" see <https://docs.example/a?x=1&amp;y=2|the page>")
 	h.waitFor("a root message with a job id", func() bool {
 		r := h.roots(general)
 		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
 	})
 	root := h.roots(general)[0]
 	all := root.Text + "\n" + rendered(root)
-	for _, bad := range []string{"<!channel>", "<@U0BOB>", "<https://evil.example"} {
+	for _, bad := range []string{"<!channel>", "<@U0BOB>", "<b>", "<https://"} {
 		if strings.Contains(all, bad) {
 			t.Errorf("root message contains live markup %q: %s", bad, all)
 		}
@@ -237,9 +240,15 @@ func TestUserTextIsEscaped(t *testing.T) {
 	if !strings.Contains(rendered(root), "&lt;!channel&gt; &amp; &lt;@U0BOB&gt;") {
 		t.Errorf("root message does not show the escaped instruction: %s", root.Blocks)
 	}
-	if got := h.api.Prompts(h.api.Jobs()[0].ID)[0]; got != "Ping <!channel> & <@U0BOB> about <https://evil.example|this>" {
-		t.Errorf("API got %q: the instruction must reach the API unchanged", got)
+	want := typed + " see the page (https://docs.example/a?x=1&y=2)"
+	if got := h.api.Prompts(h.api.Jobs()[0].ID)[0]; got != want {
+		t.Errorf("API got %q, want what the person typed: %q", got, want)
 	}
+}
+
+// slackEscape escapes text the way Slack does before delivering it.
+func slackEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 func TestPRLinkThatIsNotAURLIsText(t *testing.T) {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -94,4 +95,57 @@ func isUserID(s string) bool {
 		}
 	}
 	return true
+}
+
+// plain turns text as Slack delivers it (a slash command's text, a message
+// event's text) into what the person typed, for the docs API: Slack's
+// entities are decoded and its markup becomes words. "&lt;b&gt;" is "<b>",
+// "<https://x.dev|the docs>" is "the docs (https://x.dev)", "<@U123>" is
+// "@U123", "<#C1|general>" is "#general" and "<!channel>" is "@channel".
+func plain(s string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(s, '<')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(s[open:], '>')
+		if end < 0 {
+			break
+		}
+		b.WriteString(unescapeEntities(s[:open]))
+		b.WriteString(markupWords(s[open+1 : open+end]))
+		s = s[open+end+1:]
+	}
+	b.WriteString(unescapeEntities(s))
+	return b.String()
+}
+
+// markupWords renders the inside of one <...> of Slack markup as words.
+func markupWords(m string) string {
+	target, label, hasLabel := strings.Cut(m, "|")
+	target, label = unescapeEntities(target), unescapeEntities(label)
+	switch {
+	case strings.HasPrefix(target, "@"):
+		return "@" + cmp.Or(label, target[1:])
+	case strings.HasPrefix(target, "#"):
+		return "#" + cmp.Or(label, target[1:])
+	case strings.HasPrefix(target, "!subteam^"):
+		return cmp.Or(label, "@"+strings.TrimPrefix(target, "!subteam^"))
+	case strings.HasPrefix(target, "!date^"):
+		return cmp.Or(label, target)
+	case strings.HasPrefix(target, "!"):
+		return "@" + strings.TrimPrefix(target, "!")
+	case !hasLabel || label == target || "mailto:"+label == target:
+		return cmp.Or(strings.TrimPrefix(target, "mailto:"), label)
+	}
+	return label + " (" + target + ")"
+}
+
+// unescapeEntities decodes the three entities Slack escapes in text.
+func unescapeEntities(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
 }

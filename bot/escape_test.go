@@ -134,3 +134,25 @@ func TestDescribeSaysWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainUndoesSlackFormatting(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"plain words", "plain words"},
+		{"a &amp; b &lt;c&gt;", "a & b <c>"},
+		{"&amp;lt; stays literal", "&lt; stays literal"},
+		{"see <https://docs.example/x?a=1&amp;b=2>", "see https://docs.example/x?a=1&b=2"},
+		{"read <https://docs.example|the guide>", "read the guide (https://docs.example)"},
+		{"ask <@U0BOB> or <@U0ALICE|alice>", "ask @U0BOB or @alice"},
+		{"in <#C0GENERAL|general> and <#C0OTHER>", "in #general and #C0OTHER"},
+		{"<!channel> <!here|here> <!subteam^S1|@docs-team>", "@channel @here @docs-team"},
+		{"mail <mailto:a@b.example|a@b.example>", "mail a@b.example"},
+		{"unclosed < bracket", "unclosed < bracket"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := plain(tt.in); got != tt.want {
+			t.Errorf("plain(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -49,7 +49,7 @@ func (b *Bot) isThreadReply(ev *slackevents.MessageEvent) bool {
 	if ev.ThreadTimeStamp == "" || ev.ThreadTimeStamp == ev.TimeStamp {
 		return false
 	}
-	return strings.TrimSpace(ev.Text) != ""
+	return strings.TrimSpace(plain(ev.Text)) != ""
 }
 
 // followUp sends a thread reply to the thread's job and follows the job again.
@@ -79,7 +79,7 @@ func (b *Bot) followUp(ctx context.Context, team, eventID string, ev *slackevent
 		b.whisper(ctx, ev, refusal, log)
 		return
 	}
-	if _, err := b.api.SendMessage(ctx, job.ID, ev.Text); err != nil {
+	if _, err := b.api.SendMessage(ctx, job.ID, strings.TrimSpace(plain(ev.Text))); err != nil {
 		log.Warn("docs API did not take the follow-up", "err", err)
 		b.whisper(ctx, ev, "This reply was not sent to the agent. "+describe(err), log)
 		return

@@ -93,7 +93,7 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	req := visitorsRequest{Top: defaultTop, Sort: sortTotal}
 	today := midnight(now)
 	seen := map[string]bool{}
-	for _, word := range strings.Fields(unescapeSlack(text)) {
+	for _, word := range strings.Fields(unescapeEntities(text)) {
 		lower := strings.ToLower(word)
 		if lower == "help" {
 			return visitorsRequest{Help: true}, nil
@@ -259,15 +259,6 @@ func minTime(a, b time.Time) time.Time {
 func midnight(t time.Time) time.Time {
 	t = t.UTC()
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-}
-
-// unescapeSlack undoes the escaping Slack applies to a command's text, so a
-// path prefix with "&" reaches the filter as typed.
-func unescapeSlack(s string) string {
-	if !strings.Contains(s, "&") {
-		return s
-	}
-	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
 }
 
 // visitorsUsage is the short usage shown with bad input and in the help.

@@ -31,7 +31,9 @@ type User struct {
 // SlashCommand is what a person types: Command (with its leading '/') and Text,
 // run by UserID in ChannelID. The server fills in the rest of Slack's payload.
 type SlashCommand struct {
-	Command   string
+	Command string
+	// Text is the command's text as Slack delivers it: &, < and > that the
+	// person typed arrive escaped (&amp; &lt; &gt;).
 	Text      string
 	UserID    string
 	ChannelID string
@@ -54,8 +56,11 @@ type Ack struct {
 type UserMessage struct {
 	ChannelID string
 	UserID    string
-	Text      string
-	ThreadTS  string
+	// Text is the message text as Slack delivers it: &, < and > that the
+	// person typed arrive escaped (&amp; &lt; &gt;), and mentions and links
+	// as markup such as <@U0BOB> or <https://example.com|label>.
+	Text     string
+	ThreadTS string
 }
 
 // Call is one Web API request the server received.
