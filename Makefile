@@ -9,6 +9,7 @@ test: check-tools fmt-check vet race
 check-tools:
 	@command -v $(GO) >/dev/null || { echo "Go is not installed: see https://go.dev/doc/install"; exit 1; }
 	@command -v redis-server >/dev/null || { echo "redis-server is not installed; the tests start their own. Install it: sudo apt-get install -y redis-server (macOS: brew install redis)"; exit 1; }
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || echo "note: no Chromium found, so the sandbox's browser test will be skipped (sudo apt-get install -y chromium)"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -62,6 +62,7 @@ type command struct {
 func (r *runner) commands() []command {
 	return []command{
 		{name: "serve", summary: "run the Slack bot (the default when no command is given)", run: r.runServe},
+		{name: "sandbox", summary: "try the bot in a Slack-like web page: nothing to set up", run: r.runSandbox},
 		{name: "jobs", summary: "start, inspect, message and watch agent jobs", run: r.runJobs},
 		{name: "visitors", summary: "unique visitors per page, human and AI", run: r.runVisitors},
 		{name: "doctor", summary: "check the settings, the tokens, the docs API and Redis with real calls", run: r.runDoctor},

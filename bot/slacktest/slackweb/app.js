@@ -1,0 +1,958 @@
+// The Slack-like page of slackweb. It renders the state pushed by the server
+// (GET /api/events) and sends what the person types (POST /api/send).
+//
+// Safety: message text reaches the page only through text nodes and
+// attributes set one by one; nothing is ever parsed as HTML. Slack text
+// arrives with &amp; &lt; &gt; entities: they are decoded when a text node
+// is made, never before, so "&lt;b&gt;" shows as "<b>" and stays text.
+'use strict';
+
+(function () {
+  // ---------------------------------------------------------------- helpers
+
+  // el makes an element: attrs are set one by one (on* handlers as
+  // listeners), children are nodes or strings (as text nodes).
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+      else if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = v;
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children) {
+      if (c === undefined || c === null || c === false) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+
+  const $ = (id) => document.getElementById(id);
+
+  // decode turns Slack's three entities back into characters, for text nodes.
+  function decode(s) {
+    return String(s).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  }
+
+  // safeURL returns the URL when it is absolute http(s), else null.
+  function safeURL(raw) {
+    try {
+      const u = new URL(raw);
+      return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  function tsNumber(ts) { return parseFloat(ts) || 0; }
+
+  function timeOf(ts) {
+    const d = new Date(tsNumber(ts) * 1000);
+    return {
+      short: d.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' }),
+      long: d.toLocaleString(),
+      iso: d.toISOString(),
+    };
+  }
+
+  // A small set of Slack's emoji shortcodes: those bots commonly use.
+  const EMOJI = {
+    white_check_mark: '\u2705', heavy_check_mark: '\u2714\uFE0F', x: '\u274C', eyes: '\u{1F440}',
+    hourglass_flowing_sand: '\u23F3', hourglass: '\u231B', arrows_counterclockwise: '\u{1F504}',
+    file_cabinet: '\u{1F5C4}\uFE0F', grey_question: '\u2754', question: '\u2753', grey_exclamation: '\u2755',
+    exclamation: '\u2757', warning: '\u26A0\uFE0F', bar_chart: '\u{1F4CA}', chart_with_upwards_trend: '\u{1F4C8}',
+    chart_with_downwards_trend: '\u{1F4C9}', robot_face: '\u{1F916}', tada: '\u{1F389}', wave: '\u{1F44B}',
+    '+1': '\u{1F44D}', thumbsup: '\u{1F44D}', '-1': '\u{1F44E}', thumbsdown: '\u{1F44E}', rocket: '\u{1F680}',
+    memo: '\u{1F4DD}', pencil: '\u{1F4DD}', pencil2: '\u270F\uFE0F', books: '\u{1F4DA}', book: '\u{1F4D6}',
+    blue_book: '\u{1F4D8}', bulb: '\u{1F4A1}', no_entry: '\u26D4', no_entry_sign: '\u{1F6AB}', lock: '\u{1F512}',
+    information_source: '\u2139\uFE0F', link: '\u{1F517}', mag: '\u{1F50D}', speech_balloon: '\u{1F4AC}',
+    page_facing_up: '\u{1F4C4}', sparkles: '\u2728', stopwatch: '\u23F1\uFE0F', zap: '\u26A1',
+    hammer_and_wrench: '\u{1F6E0}\uFE0F', gear: '\u2699\uFE0F', red_circle: '\u{1F534}',
+    large_green_circle: '\u{1F7E2}', large_yellow_circle: '\u{1F7E1}', large_blue_circle: '\u{1F535}',
+    construction: '\u{1F6A7}', clipboard: '\u{1F4CB}', calendar: '\u{1F4C6}', date: '\u{1F4C5}',
+    busts_in_silhouette: '\u{1F465}', bust_in_silhouette: '\u{1F464}', globe_with_meridians: '\u{1F310}',
+    heart: '\u2764\uFE0F', fire: '\u{1F525}', star: '\u2B50', white_circle: '\u26AA', black_circle: '\u26AB',
+    arrow_right: '\u27A1\uFE0F', arrow_up: '\u2B06\uFE0F', arrow_down: '\u2B07\uFE0F', recycle: '\u267B\uFE0F',
+    inbox_tray: '\u{1F4E5}', outbox_tray: '\u{1F4E4}', package: '\u{1F4E6}', key: '\u{1F511}',
+    hourglass_done: '\u231B', thinking_face: '\u{1F914}', slightly_smiling_face: '\u{1F642}', smile: '\u{1F604}',
+    raised_hands: '\u{1F64C}', clap: '\u{1F44F}', pray: '\u{1F64F}', ok_hand: '\u{1F44C}',
+  };
+
+  function emojiNode(name) {
+    const ch = EMOJI[name];
+    if (!ch) return null;
+    return el('span', { class: 'emoji', role: 'img', 'aria-label': name.replace(/_/g, ' '), title: ':' + name + ':' }, ch);
+  }
+
+  // emojify writes plain text, turning :shortcodes: it knows into emoji.
+  function emojify(text, parent) {
+    const re = /:([a-z0-9_+'-]+):/g;
+    let last = 0;
+    let m;
+    while ((m = re.exec(text)) !== null) {
+      const node = emojiNode(m[1]);
+      if (!node) continue;
+      if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
+      parent.appendChild(node);
+      last = m.index + m[0].length;
+    }
+    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  }
+
+  function initials(name) {
+    const parts = String(name || '?').replace(/[^\p{L}\p{N} ._-]/gu, '').split(/[ ._-]+/).filter(Boolean);
+    const s = parts.length > 1 ? parts[0][0] + parts[1][0] : (parts[0] || '?').slice(0, 2);
+    return s.toUpperCase();
+  }
+
+  function colorOf(id) {
+    let h = 0;
+    for (const c of String(id)) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+    const palette = ['#2bac76', '#e01e5a', '#36c5f0', '#ecb22e', '#1264a3', '#8d3b8e', '#c2571a', '#0b8175'];
+    return palette[h % palette.length];
+  }
+
+  // ------------------------------------------------------------- mrkdwn
+
+  const PH = 0xE000; // placeholders for atoms: Unicode private use area
+  const PH_RE = /[\uE000-\uF8FF]/g;
+  const MARKS = [['*', 'strong'], ['_', 'em'], ['~', 'del']];
+  const markRE = {};
+  for (const [m] of MARKS) {
+    const q = m === '*' ? '\\*' : m; // only * needs escaping (unicode mode refuses \_ and \~)
+    // An opening mark after a start, space or punctuation; content that does
+    // not start or end with a space; a closing mark not followed by a word.
+    markRE[m] = new RegExp('(^|[^\\p{L}\\p{N}' + q + '])' + q + '(?=[^\\s' + q + '])([^\\n' + q + ']*?[^\\s' + q + '])' + q + '(?![\\p{L}\\p{N}' + q + '])', 'u');
+  }
+
+  // renderMrkdwn renders Slack mrkdwn into a fragment.
+  function renderMrkdwn(text, ctx) {
+    const frag = document.createDocumentFragment();
+    const src = String(text || '').replace(PH_RE, '\uFFFD');
+    const parts = src.split('```');
+    const closed = parts.length % 2 === 1;
+    for (let i = 0; i < parts.length; i++) {
+      let part = parts[i];
+      const isCode = i % 2 === 1 && (closed || i < parts.length - 1);
+      if (isCode) {
+        part = part.replace(/^\n/, '').replace(/\n$/, '');
+        const pre = el('pre', { class: 'pre' });
+        renderAtoms(part, pre, ctx, false);
+        frag.appendChild(pre);
+        continue;
+      }
+      if (i % 2 === 1) part = '```' + part; // an unmatched fence is text
+      if (i > 0 && parts.length > 1) part = part.replace(/^\n/, '');
+      if (i < parts.length - 1) part = part.replace(/\n$/, '');
+      if (part === '') continue;
+      renderLines(part, frag, ctx);
+    }
+    return frag;
+  }
+
+  // renderLines renders text lines, gathering "> " lines into quotes.
+  function renderLines(text, parent, ctx) {
+    const lines = text.split('\n');
+    let quote = null;
+    let para = null;
+    let quoteRest = false;
+    for (const line of lines) {
+      let q = null;
+      if (quoteRest) q = line;
+      else if (line.startsWith('&gt;&gt;&gt;')) { quoteRest = true; q = line.slice(12).replace(/^ /, ''); }
+      else if (line.startsWith('&gt;')) q = line.slice(4).replace(/^ /, '');
+      if (q !== null) {
+        para = null;
+        if (!quote) { quote = el('blockquote', { class: 'quote' }); parent.appendChild(quote); }
+        else quote.appendChild(el('br'));
+        renderAtoms(q, quote, ctx, true);
+        continue;
+      }
+      quote = null;
+      if (!para) { para = el('span', { class: 'line-group' }); parent.appendChild(para); }
+      else para.appendChild(el('br'));
+      renderAtoms(line, para, ctx, true);
+    }
+  }
+
+  // renderAtoms renders one line: code spans, <...> markup and emoji are
+  // atoms; bold, italic and strike are applied around them. In code blocks
+  // (format false) only <...> markup is rendered.
+  function renderAtoms(text, parent, ctx, format) {
+    const atoms = [];
+    const keep = (node, all) => {
+      if (!node || atoms.length >= 0x18FF) return all;
+      atoms.push(node);
+      return String.fromCharCode(PH + atoms.length - 1);
+    };
+    let s;
+    if (format) {
+      s = text.replace(/`([^`\n]+)`|<([^<>\n]+)>|:([a-z0-9_+'-]+):/g, (all, code, angle, emoji) => {
+        if (code !== undefined) return keep(el('code', { class: 'code' }, decode(code)), all);
+        if (angle !== undefined) return keep(renderAngle(angle, ctx), all);
+        return keep(emojiNode(emoji), all);
+      });
+      formatInto(s, parent, atoms);
+    } else {
+      s = text.replace(/<([^<>\n]+)>/g, (all, angle) => keep(renderAngle(angle, ctx), all));
+      textInto(s, parent, atoms);
+    }
+  }
+
+  function formatInto(s, parent, atoms) {
+    while (s.length > 0) {
+      let best = null;
+      for (const [mark, tag] of MARKS) {
+        const m = markRE[mark].exec(s);
+        if (!m) continue;
+        const start = m.index + m[1].length;
+        if (!best || start < best.start) best = { start, end: m.index + m[0].length, inner: m[2], tag };
+      }
+      if (!best) break;
+      textInto(s.slice(0, best.start), parent, atoms);
+      const e = el(best.tag);
+      formatInto(best.inner, e, atoms);
+      parent.appendChild(e);
+      s = s.slice(best.end);
+    }
+    textInto(s, parent, atoms);
+  }
+
+  // textInto writes text with its placeholders replaced by their atoms.
+  function textInto(s, parent, atoms) {
+    let last = 0;
+    for (let i = 0; i < s.length; i++) {
+      const code = s.charCodeAt(i);
+      if (code < PH || code >= PH + atoms.length) continue;
+      if (i > last) parent.appendChild(document.createTextNode(decode(s.slice(last, i))));
+      parent.appendChild(atoms[code - PH]);
+      last = i + 1;
+    }
+    if (last < s.length) parent.appendChild(document.createTextNode(decode(s.slice(last))));
+  }
+
+  // renderAngle renders Slack's <...> markup: links, mentions, broadcasts.
+  function renderAngle(inner, ctx) {
+    const bar = inner.indexOf('|');
+    const target = bar >= 0 ? inner.slice(0, bar) : inner;
+    const label = bar >= 0 ? inner.slice(bar + 1) : '';
+    switch (target[0]) {
+      case '@': {
+        const id = target.slice(1);
+        return el('span', { class: 'mention', title: id }, '@' + (ctx.userName(id) || decode(label) || id));
+      }
+      case '#': {
+        const id = target.slice(1);
+        const name = ctx.channelName(id) || decode(label) || id;
+        return el('span', { class: 'mention mention-channel', title: id }, '#' + name);
+      }
+      case '!': {
+        const word = target.slice(1);
+        if (word === 'channel' || word === 'here' || word === 'everyone') {
+          return el('span', { class: 'mention mention-broadcast' }, '@' + word);
+        }
+        if (word.startsWith('subteam^')) return el('span', { class: 'mention' }, decode(label) || '@group');
+        return document.createTextNode(decode(label || word));
+      }
+    }
+    const url = safeURL(decode(target));
+    const text = decode(label || target);
+    if (!url) return document.createTextNode(text);
+    return el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', title: url }, text);
+  }
+
+  // ------------------------------------------------------------ Block Kit
+
+  function renderTextObject(t, ctx) {
+    const span = el('span', { class: 'text-object' });
+    if (!t || typeof t.text !== 'string') return span;
+    if (t.type === 'mrkdwn') span.appendChild(renderMrkdwn(t.text, ctx));
+    else if (t.emoji === false) span.appendChild(document.createTextNode(t.text));
+    else emojify(t.text, span);
+    return span;
+  }
+
+  function renderImage(url, alt, cls) {
+    const src = safeURL(url || '');
+    if (!src) return el('span', { class: 'image-missing' }, '[image: ' + (alt || 'no valid URL') + ']');
+    return el('img', { class: cls, src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer' });
+  }
+
+  function renderButton(b) {
+    const cls = 'bk-button' + (b.style === 'primary' ? ' primary' : b.style === 'danger' ? ' danger' : '');
+    const text = (b.text && b.text.text) || 'Button';
+    const btn = el('button', { type: 'button', class: cls, 'aria-disabled': 'true', title: 'Buttons are not wired in the sandbox' });
+    emojify(text, btn);
+    btn.addEventListener('click', () => toast('Buttons are not wired in the sandbox.'));
+    return btn;
+  }
+
+  function renderElement(e, ctx) {
+    switch (e && e.type) {
+      case 'button': return renderButton(e);
+      case 'image': return renderImage(e.image_url, e.alt_text, 'accessory-image');
+      case 'overflow': return el('button', { type: 'button', class: 'bk-button overflow', 'aria-disabled': 'true', 'aria-label': 'More actions',
+        onclick: () => toast('Buttons are not wired in the sandbox.') }, '\u22EE');
+      default: {
+        const ph = (e && e.placeholder && e.placeholder.text) || (e && e.type) || 'element';
+        return el('span', { class: 'bk-select', 'aria-disabled': 'true' }, ph + ' \u25BE');
+      }
+    }
+  }
+
+  function renderBlocks(blocks, ctx) {
+    const wrap = el('div', { class: 'blocks' });
+    for (const b of blocks) {
+      if (!b || typeof b !== 'object') continue;
+      switch (b.type) {
+        case 'section': {
+          const sec = el('div', { class: 'block block-section' });
+          const main = el('div', { class: 'section-main' });
+          if (b.text) main.appendChild(el('div', { class: 'section-text' }, renderTextObject(b.text, ctx)));
+          if (Array.isArray(b.fields) && b.fields.length) {
+            const grid = el('div', { class: 'section-fields' });
+            for (const f of b.fields) grid.appendChild(el('div', { class: 'field' }, renderTextObject(f, ctx)));
+            main.appendChild(grid);
+          }
+          sec.appendChild(main);
+          if (b.accessory) sec.appendChild(el('div', { class: 'section-accessory' }, renderElement(b.accessory, ctx)));
+          wrap.appendChild(sec);
+          break;
+        }
+        case 'context': {
+          const row = el('div', { class: 'block block-context' });
+          for (const e of b.elements || []) {
+            if (e.type === 'image') row.appendChild(renderImage(e.image_url, e.alt_text, 'context-image'));
+            else row.appendChild(renderTextObject(e, ctx));
+          }
+          wrap.appendChild(row);
+          break;
+        }
+        case 'divider':
+          wrap.appendChild(el('hr', { class: 'block block-divider' }));
+          break;
+        case 'header':
+          wrap.appendChild(el('div', { class: 'block block-header', role: 'heading', 'aria-level': '3' }, renderTextObject(b.text, ctx)));
+          break;
+        case 'image': {
+          const fig = el('figure', { class: 'block block-image' });
+          if (b.title) fig.appendChild(el('figcaption', {}, renderTextObject(b.title, ctx)));
+          fig.appendChild(renderImage(b.image_url, b.alt_text, 'block-img'));
+          wrap.appendChild(fig);
+          break;
+        }
+        case 'actions': {
+          const row = el('div', { class: 'block block-actions' });
+          for (const e of b.elements || []) row.appendChild(renderElement(e, ctx));
+          wrap.appendChild(row);
+          break;
+        }
+        case 'rich_text':
+          wrap.appendChild(renderRichText(b, ctx));
+          break;
+        default:
+          wrap.appendChild(el('div', { class: 'block block-unsupported' }, 'This message has a ' + String(b.type) + ' block, which the sandbox does not show.'));
+      }
+    }
+    return wrap;
+  }
+
+  // Rich text (what people type). slacktest fills its text elements from
+  // the message text, entities included, so text elements are decoded too.
+  function renderRichText(b, ctx) {
+    const box = el('div', { class: 'block block-rich' });
+    for (const part of b.elements || []) {
+      switch (part.type) {
+        case 'rich_text_section': {
+          const p = el('span', { class: 'rich-section' });
+          richInline(part.elements, p, ctx);
+          box.appendChild(p);
+          break;
+        }
+        case 'rich_text_preformatted': {
+          const pre = el('pre', { class: 'pre' });
+          richInline(part.elements, pre, ctx);
+          box.appendChild(pre);
+          break;
+        }
+        case 'rich_text_quote': {
+          const q = el('blockquote', { class: 'quote' });
+          richInline(part.elements, q, ctx);
+          box.appendChild(q);
+          break;
+        }
+        case 'rich_text_list': {
+          const list = el(part.style === 'ordered' ? 'ol' : 'ul', { class: 'rich-list' });
+          for (const item of part.elements || []) {
+            const li = el('li');
+            richInline(item.elements, li, ctx);
+            list.appendChild(li);
+          }
+          box.appendChild(list);
+          break;
+        }
+      }
+    }
+    return box;
+  }
+
+  function richInline(elements, parent, ctx) {
+    for (const e of elements || []) {
+      let node;
+      switch (e.type) {
+        case 'text': {
+          const lines = decode(e.text || '').split('\n');
+          node = document.createDocumentFragment();
+          lines.forEach((l, i) => {
+            if (i > 0) node.appendChild(el('br'));
+            node.appendChild(document.createTextNode(l));
+          });
+          break;
+        }
+        case 'link': {
+          const url = safeURL(e.url || '');
+          node = url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, e.text || url)
+            : document.createTextNode(e.text || e.url || '');
+          break;
+        }
+        case 'user':
+          node = el('span', { class: 'mention' }, '@' + (ctx.userName(e.user_id) || e.user_id));
+          break;
+        case 'channel':
+          node = el('span', { class: 'mention mention-channel' }, '#' + (ctx.channelName(e.channel_id) || e.channel_id));
+          break;
+        case 'broadcast':
+          node = el('span', { class: 'mention mention-broadcast' }, '@' + (e.range || 'here'));
+          break;
+        case 'emoji': {
+          node = emojiNode(e.name);
+          if (!node && /^[0-9a-f-]+$/i.test(e.unicode || '')) {
+            try {
+              node = el('span', { class: 'emoji', title: ':' + e.name + ':' },
+                String.fromCodePoint(...e.unicode.split('-').map((h) => parseInt(h, 16))));
+            } catch (_) { node = null; }
+          }
+          if (!node) node = document.createTextNode(':' + e.name + ':');
+          break;
+        }
+        default:
+          node = document.createTextNode(e.text || '');
+      }
+      const st = e.style || {};
+      if (st.code) node = el('code', { class: 'code' }, node);
+      if (st.strike) node = el('del', {}, node);
+      if (st.italic) node = el('em', {}, node);
+      if (st.bold) node = el('strong', {}, node);
+      parent.appendChild(node);
+    }
+  }
+
+  // ------------------------------------------------------------ app state
+
+  const app = {
+    state: null,
+    users: new Map(),
+    channels: new Map(),
+    current: null, // channel id
+    thread: null, // parent ts of the open thread
+    panel: null, // 'thread' | 'help' | null
+    dismissed: new Set(JSON.parse(sessionStorage.getItem('slackweb.dismissed') || '[]')),
+    seen: JSON.parse(sessionStorage.getItem('slackweb.seen') || '{}'),
+    cache: new Map(), // message node cache: key -> {sig, node}
+    usersSig: '',
+    stickBottom: { messages: true, 'thread-messages': true },
+    suggestIndex: 0,
+  };
+
+  const ctx = {
+    userName: (id) => (app.users.get(id) || {}).name,
+    channelName: (id) => (app.channels.get(id) || {}).name,
+  };
+
+  function meName() { return ctx.userName(app.state && app.state.me) || 'you'; }
+  function botName() { return ctx.userName(app.state && app.state.bot) || 'bot'; }
+
+  // ------------------------------------------------------------- messages
+
+  function messageNode(m, where) {
+    const sig = JSON.stringify(m) + '|' + where + '|' + app.usersSig + '|' + app.dismissed.has(m.ts);
+    const key = where + ':' + m.channel + ':' + m.ts;
+    const hit = app.cache.get(key);
+    if (hit && hit.sig === sig) return hit.node;
+    const node = buildMessage(m, where);
+    app.cache.set(key, { sig, node });
+    return node;
+  }
+
+  function buildMessage(m, where) {
+    const isBot = !!m.bot_id;
+    const user = app.users.get(m.user) || {};
+    const name = m.username || user.name || m.user || 'someone';
+    const t = timeOf(m.ts);
+    const cls = 'msg' + (isBot ? ' msg-bot' : '') + (m.ephemeral ? ' msg-ephemeral' : '');
+    const row = el('div', { class: cls, 'data-ts': m.ts, 'data-user': m.user || '', role: 'article', 'aria-label': name + ' at ' + t.short });
+
+    const avatar = el('div', { class: 'avatar' + (isBot ? ' avatar-bot' : ''), 'aria-hidden': 'true' });
+    if (!isBot) { avatar.textContent = initials(name); avatar.style.background = colorOf(m.user || name); }
+    row.appendChild(avatar);
+
+    const body = el('div', { class: 'msg-body' });
+    const meta = el('div', { class: 'msg-meta' },
+      el('span', { class: 'msg-author' }, name),
+      isBot ? el('span', { class: 'app-badge' }, 'APP') : null,
+      el('time', { class: 'msg-time', datetime: t.iso, title: t.long }, t.short));
+    body.appendChild(meta);
+
+    const content = el('div', { class: 'msg-content' });
+    if (Array.isArray(m.blocks) && m.blocks.length) {
+      content.appendChild(renderBlocks(m.blocks, ctx));
+    } else {
+      content.appendChild(el('div', { class: 'msg-text' }, renderMrkdwn(m.text, ctx)));
+    }
+    if (m.edited) {
+      // Slack writes "(edited)" after the last text of the message.
+      let target = content;
+      for (;;) {
+        const last = target.lastElementChild;
+        if (!last || !last.matches('.msg-text, .blocks, .block-section, .section-main, .section-text, .text-object, ' +
+          '.line-group, .quote, .block-context, .block-rich, .rich-section')) break;
+        target = last;
+      }
+      target.appendChild(el('span', { class: 'edited', title: 'Edited with chat.update' }, '(edited)'));
+    }
+    body.appendChild(content);
+
+    if (m.ephemeral) {
+      body.appendChild(el('div', { class: 'ephemeral-note' },
+        el('span', { class: 'eye', 'aria-hidden': 'true' }, '\u{1F441}'),
+        ' Only visible to you ',
+        el('button', { type: 'button', class: 'link-btn', onclick: () => dismiss(m.ts) }, 'Dismiss message')));
+    }
+
+    if (m.reactions && m.reactions.length) {
+      const rs = el('div', { class: 'reactions', 'aria-label': 'Reactions' });
+      for (const r of m.reactions) {
+        const pill = el('span', { class: 'reaction', title: botName() + ' reacted with :' + r + ':' });
+        pill.appendChild(emojiNode(r) || document.createTextNode(':' + r + ':'));
+        pill.appendChild(el('span', { class: 'reaction-count' }, '1'));
+        rs.appendChild(pill);
+      }
+      body.appendChild(rs);
+    }
+
+    if (where === 'channel' && !m.ephemeral && m.reply_count > 0) {
+      const last = m.replies && m.replies.length ? timeOf(m.replies[m.replies.length - 1].ts).short : '';
+      const faces = el('span', { class: 'thread-faces', 'aria-hidden': 'true' });
+      const seenUsers = [];
+      for (const r of m.replies || []) if (!seenUsers.includes(r.user)) seenUsers.push(r.user);
+      for (const u of seenUsers.slice(0, 4)) {
+        const f = el('span', { class: 'face' + (u === (app.state && app.state.bot) ? ' face-bot' : '') });
+        if (u !== (app.state && app.state.bot)) { f.textContent = initials(ctx.userName(u) || u); f.style.background = colorOf(u); }
+        faces.appendChild(f);
+      }
+      body.appendChild(el('button', { type: 'button', class: 'thread-summary', onclick: () => openThread(m.ts) },
+        faces,
+        el('span', { class: 'thread-count' }, m.reply_count === 1 ? '1 reply' : m.reply_count + ' replies'),
+        last ? el('span', { class: 'thread-last' }, 'Last reply ' + last) : null,
+        el('span', { class: 'thread-view' }, 'View thread')));
+    }
+    row.appendChild(body);
+
+    if (where === 'channel' && !m.ephemeral) {
+      row.appendChild(el('div', { class: 'msg-actions' },
+        el('button', { type: 'button', class: 'msg-reply', 'aria-label': 'Reply in thread', title: 'Reply in thread', onclick: () => openThread(m.ts) },
+          '\u{1F4AC} Reply')));
+    }
+    return row;
+  }
+
+  function dismiss(ts) {
+    app.dismissed.add(ts);
+    sessionStorage.setItem('slackweb.dismissed', JSON.stringify([...app.dismissed]));
+    render();
+  }
+
+  // ---------------------------------------------------------------- render
+
+  function apply(state) {
+    app.state = state;
+    const sig = JSON.stringify(state.users) + JSON.stringify(state.channels.map((c) => [c.id, c.name]));
+    if (sig !== app.usersSig) { app.usersSig = sig; app.cache.clear(); }
+    app.users = new Map(state.users.map((u) => [u.id, u]));
+    app.channels = new Map(state.channels.map((c) => [c.id, c]));
+    if (!app.current || !app.channels.has(app.current)) {
+      const fromHash = decodeURIComponent(location.hash.slice(1)).split('/');
+      app.current = app.channels.has(fromHash[0]) ? fromHash[0] : (state.channels[0] && state.channels[0].id);
+      if (fromHash[1] && !app.thread) { app.thread = fromHash[1]; app.panel = 'thread'; }
+    }
+    render();
+  }
+
+  function render() {
+    const st = app.state;
+    if (!st) return;
+    $('ws-name').textContent = st.workspace;
+    $('me-name').textContent = meName();
+    $('bot-name').textContent = botName();
+    const up = st.connections > 0;
+    $('bot-presence').className = 'presence' + (up ? ' on' : '');
+    $('bot-presence-text').textContent = up ? ' (connected)' : ' (not connected)';
+    $('bot-status').textContent = up ? '' : botName() + ' is not connected';
+
+    renderSidebar();
+    const ch = app.channels.get(app.current);
+    if (!ch) return;
+    document.title = '#' + ch.name + ' \u2013 ' + st.workspace;
+    $('channel-title').textContent = (ch.private ? '\u{1F512} ' : '# ') + ch.name;
+    $('composer-input').placeholder = 'Message #' + ch.name;
+    $('composer-label').textContent = 'Message #' + ch.name;
+    $('messages').setAttribute('aria-label', 'Messages in #' + ch.name);
+
+    const eph = st.ephemerals.filter((m) => m.channel === ch.id && !app.dismissed.has(m.ts));
+    const top = ch.messages.concat(eph.filter((m) => !m.thread_ts)).sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
+    fill('messages', [introNode(ch)].concat(top.map((m) => messageNode(m, 'channel'))));
+    if (ch.messages.length) {
+      app.seen[ch.id] = ch.messages[ch.messages.length - 1].ts;
+      sessionStorage.setItem('slackweb.seen', JSON.stringify(app.seen));
+    }
+
+    renderPanels(ch, eph);
+    updateHash();
+  }
+
+  function renderSidebar() {
+    const list = $('channel-list');
+    const items = [];
+    for (const c of app.state.channels) {
+      const latest = c.messages.length ? c.messages[c.messages.length - 1].ts : '';
+      const unread = c.id !== app.current && latest && tsNumber(latest) > tsNumber(app.seen[c.id] || '0');
+      const btn = el('button', {
+        type: 'button', class: 'channel-btn' + (c.id === app.current ? ' active' : '') + (unread ? ' unread' : ''),
+        'aria-current': c.id === app.current ? 'page' : false, 'data-channel': c.id,
+        onclick: () => switchChannel(c.id),
+      }, el('span', { class: 'hash', 'aria-hidden': 'true' }, c.private ? '\u{1F512}' : '#'), c.name,
+      unread ? el('span', { class: 'visually-hidden' }, ' (new messages)') : null);
+      items.push(el('li', {}, btn));
+    }
+    const sig = JSON.stringify(app.state.channels.map((c) => c.id)) + app.current +
+      items.map((li) => li.firstChild.className).join();
+    if (list.dataset.sig !== sig) {
+      list.replaceChildren(...items);
+      list.dataset.sig = sig;
+    }
+  }
+
+  function renderPanels(ch, eph) {
+    const threadPane = $('thread');
+    const helpPane = $('help');
+    threadPane.hidden = app.panel !== 'thread';
+    helpPane.hidden = app.panel !== 'help';
+    $('help-btn').setAttribute('aria-expanded', String(app.panel === 'help'));
+    document.body.classList.toggle('with-panel', app.panel !== null);
+    if (app.panel === 'help') renderHelp();
+    if (app.panel !== 'thread') return;
+    const parent = ch.messages.find((m) => m.ts === app.thread);
+    if (!parent) {
+      fill('thread-messages', [el('p', { class: 'empty' }, 'This thread is not in #' + ch.name + '.')]);
+      return;
+    }
+    $('thread-sub').textContent = '#' + ch.name;
+    const replies = (parent.replies || []).concat(eph.filter((m) => m.thread_ts === parent.ts))
+      .sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
+    const nodes = [messageNode(parent, 'thread-parent')];
+    nodes.push(el('div', { class: 'thread-divider', role: 'separator' },
+      el('span', {}, parent.reply_count === 1 ? '1 reply' : (parent.reply_count || 0) + ' replies')));
+    for (const r of replies) nodes.push(messageNode(r, 'thread'));
+    fill('thread-messages', nodes);
+  }
+
+  // fill replaces a list's children, keeping it scrolled to the bottom when
+  // it was there.
+  function fill(id, nodes) {
+    const box = $(id);
+    const atBottom = app.stickBottom[id] || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+    // Move only what changed, so unchanged messages stay put (and a screen
+    // reader does not read the whole channel again).
+    nodes.forEach((n, i) => {
+      if (box.childNodes[i] !== n) box.insertBefore(n, box.childNodes[i] || null);
+    });
+    while (box.childNodes.length > nodes.length) box.removeChild(box.lastChild);
+    if (atBottom) box.scrollTop = box.scrollHeight;
+    app.stickBottom[id] = false;
+  }
+
+  let introCache = null;
+  function introNode(ch) {
+    const sig = ch.id + ch.name + ch.bot_member + app.usersSig;
+    if (introCache && introCache.sig === sig) return introCache.node;
+    const box = el('section', { class: 'intro', 'aria-label': 'About #' + ch.name });
+    box.appendChild(el('div', { class: 'intro-icon', 'aria-hidden': 'true' }, ch.private ? '\u{1F512}' : '#'));
+    box.appendChild(el('h2', { class: 'intro-title' }, ch.name));
+    box.appendChild(el('p', { class: 'intro-lead' }, 'This is the very beginning of the ',
+      el('strong', {}, '#' + ch.name), ' channel.',
+      ch.bot_member ? ' ' + botName() + ' is a member.' : ' ' + botName() + ' has not joined it, so it will ask you to invite it.'));
+    box.appendChild(helpContent());
+    introCache = { sig, node: box };
+    return box;
+  }
+
+  function helpContent() {
+    const st = app.state;
+    const frag = el('div', { class: 'help-content' });
+    if (st.intro) frag.appendChild(el('div', { class: 'intro-text' }, renderMrkdwn(st.intro, ctx)));
+    if (st.commands.length) {
+      const list = el('dl', { class: 'commands' });
+      for (const c of st.commands) {
+        list.appendChild(el('dt', {}, el('code', { class: 'code' }, c.name + (c.hint ? ' ' + c.hint : ''))));
+        const dd = el('dd', {}, c.description || '');
+        if (c.examples && c.examples.length) {
+          const chips = el('div', { class: 'chips' }, el('span', { class: 'chips-label' }, 'Try:'));
+          for (const ex of c.examples) {
+            chips.appendChild(el('button', { type: 'button', class: 'chip', title: 'Put this in the message box',
+              onclick: () => tryLine(ex) }, ex));
+          }
+          dd.appendChild(chips);
+        }
+        list.appendChild(dd);
+      }
+      frag.appendChild(list);
+    }
+    return frag;
+  }
+
+  function renderHelp() {
+    const body = $('help-body');
+    const sig = app.usersSig + JSON.stringify(app.state.commands) + app.state.intro;
+    if (body.dataset.sig === sig) return;
+    body.replaceChildren(helpContent());
+    body.dataset.sig = sig;
+  }
+
+  function updateHash() {
+    const h = '#' + app.current + (app.panel === 'thread' && app.thread ? '/' + app.thread : '');
+    if (location.hash !== h) history.replaceState(null, '', h);
+  }
+
+  // --------------------------------------------------------------- actions
+
+  function switchChannel(id) {
+    if (id !== app.current) {
+      app.current = id;
+      if (app.panel === 'thread') { app.panel = null; app.thread = null; }
+      app.stickBottom.messages = true;
+    }
+    document.body.classList.remove('sidebar-open');
+    $('menu-btn').setAttribute('aria-expanded', 'false');
+    $('composer-error').textContent = '';
+    render();
+    $('composer-input').focus();
+  }
+
+  function closeSidebar() {
+    document.body.classList.remove('sidebar-open');
+    $('menu-btn').setAttribute('aria-expanded', 'false');
+    $('menu-btn').focus();
+  }
+
+  function openThread(ts) {
+    app.thread = ts;
+    app.panel = 'thread';
+    app.stickBottom['thread-messages'] = true;
+    $('thread-error').textContent = '';
+    render();
+    $('thread-input').focus();
+  }
+
+  function closePanel() {
+    const was = app.panel;
+    app.panel = null;
+    app.thread = null;
+    render();
+    (was === 'help' ? $('help-btn') : $('composer-input')).focus();
+  }
+
+  function tryLine(line) {
+    const input = $('composer-input');
+    input.value = line;
+    autosize(input);
+    input.focus();
+    input.setSelectionRange(line.length, line.length);
+    updateSuggest();
+  }
+
+  let toastTimer = null;
+  function toast(text) {
+    const t = $('toast');
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.hidden = true; }, 3000);
+  }
+
+  async function send(input, errorBox, threadTS) {
+    const text = input.value.trim();
+    if (!text || !app.current) return;
+    errorBox.textContent = '';
+    input.value = '';
+    autosize(input);
+    hideSuggest();
+    if (threadTS) app.stickBottom['thread-messages'] = true;
+    else app.stickBottom.messages = true;
+    let res;
+    try {
+      const r = await fetch('api/send', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ channel: app.current, text, thread_ts: threadTS || '' }),
+      });
+      res = await r.json();
+    } catch (err) {
+      res = { ok: false, message: 'The sandbox did not answer: is it still running?' };
+    }
+    if (!res.ok) {
+      errorBox.textContent = res.message || res.error || 'Not sent.';
+      if (!input.value) { input.value = text; autosize(input); }
+      return;
+    }
+    if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
+  }
+
+  function autosize(t) {
+    t.style.height = 'auto';
+    t.style.height = Math.min(Math.max(t.scrollHeight, 42), 200) + 'px';
+  }
+
+  // -------------------------------------------------- command suggestions
+
+  function suggestions() {
+    const v = $('composer-input').value;
+    if (!v.startsWith('/') || /\s/.test(v) || !app.state) return [];
+    return app.state.commands.filter((c) => c.name.startsWith(v));
+  }
+
+  function updateSuggest() {
+    const box = $('suggest');
+    const list = suggestions();
+    if (!list.length) { hideSuggest(); return; }
+    app.suggestIndex = Math.min(app.suggestIndex, list.length - 1);
+    box.replaceChildren(...list.map((c, i) => el('li', {
+      id: 'suggest-' + i, role: 'option', class: 'suggest-item' + (i === app.suggestIndex ? ' active' : ''),
+      'aria-selected': String(i === app.suggestIndex),
+      onmousedown: (e) => { e.preventDefault(); complete(c); },
+    }, el('span', { class: 'suggest-name' }, c.name), c.hint ? el('span', { class: 'suggest-hint' }, ' ' + c.hint) : null,
+    el('span', { class: 'suggest-desc' }, c.description || ''))));
+    box.hidden = false;
+    $('composer-input').setAttribute('aria-expanded', 'true');
+    $('composer-input').setAttribute('aria-activedescendant', 'suggest-' + app.suggestIndex);
+  }
+
+  function hideSuggest() {
+    $('suggest').hidden = true;
+    $('composer-input').setAttribute('aria-expanded', 'false');
+    $('composer-input').removeAttribute('aria-activedescendant');
+    app.suggestIndex = 0;
+  }
+
+  function complete(c) {
+    const input = $('composer-input');
+    input.value = c.name + ' ';
+    input.focus();
+    hideSuggest();
+  }
+
+  // ----------------------------------------------------------------- wiring
+
+  function wireComposer(formId, inputId, errorId, threaded) {
+    const form = $(formId);
+    const input = $(inputId);
+    const errorBox = $(errorId);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      send(input, errorBox, threaded ? app.thread : '');
+    });
+    input.addEventListener('input', () => {
+      autosize(input);
+      errorBox.textContent = '';
+      if (!threaded) updateSuggest();
+    });
+    input.addEventListener('keydown', (e) => {
+      if (!threaded && !$('suggest').hidden) {
+        const list = suggestions();
+        if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+          e.preventDefault();
+          app.suggestIndex = (app.suggestIndex + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length;
+          updateSuggest();
+          return;
+        }
+        if ((e.key === 'Tab' || e.key === 'Enter') && list.length && input.value !== list[app.suggestIndex].name + ' ') {
+          e.preventDefault();
+          complete(list[app.suggestIndex]);
+          return;
+        }
+        if (e.key === 'Escape') { e.preventDefault(); hideSuggest(); return; }
+      }
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        form.requestSubmit();
+      }
+    });
+    // A keypress can come on its own (automation, some keyboards): Enter
+    // without Shift must not leave a new line behind the sent message.
+    input.addEventListener('keypress', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey) e.preventDefault();
+    });
+    input.addEventListener('blur', () => {
+      if (!threaded) setTimeout(() => { if (document.activeElement !== input) hideSuggest(); }, 100);
+    });
+  }
+
+  function connect() {
+    const es = new EventSource('api/events');
+    es.addEventListener('state', (e) => {
+      $('banner').hidden = true;
+      apply(JSON.parse(e.data));
+    });
+    es.addEventListener('error', () => {
+      const b = $('banner');
+      b.textContent = 'Lost the connection to the sandbox. Reconnecting\u2026';
+      b.hidden = false;
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+    });
+  }
+
+  function init() {
+    wireComposer('composer', 'composer-input', 'composer-error', false);
+    wireComposer('thread-composer', 'thread-input', 'thread-error', true);
+    $('thread-close').addEventListener('click', closePanel);
+    $('help-close').addEventListener('click', closePanel);
+    $('help-btn').addEventListener('click', () => {
+      if (app.panel === 'help') { closePanel(); return; }
+      app.panel = 'help';
+      app.thread = null;
+      render();
+      $('help-close').focus();
+    });
+    $('menu-btn').addEventListener('click', () => {
+      const open = document.body.classList.toggle('sidebar-open');
+      $('menu-btn').setAttribute('aria-expanded', String(open));
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || (e.target.id === 'composer-input' && !$('suggest').hidden)) return;
+      if (document.body.classList.contains('sidebar-open')) closeSidebar();
+      else if (app.panel) closePanel();
+    });
+    $('channel').addEventListener('click', (e) => {
+      if (document.body.classList.contains('sidebar-open') && !e.target.closest('#menu-btn')) closeSidebar();
+    });
+    for (const id of ['messages', 'thread-messages']) {
+      $(id).addEventListener('scroll', () => { app.stickBottom[id] = false; }, { passive: true });
+    }
+    fetch('api/state').then((r) => r.json()).then((s) => { if (!app.state) apply(s); }).catch(() => {});
+    connect();
+    $('composer-input').focus();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();

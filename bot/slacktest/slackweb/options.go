@@ -1,0 +1,79 @@
+package slackweb
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Command is a slash command the page knows: it completes it in the message
+// box, lists it in the help panel and sends only known commands to the server.
+type Command struct {
+	// Name is the command with its leading slash, such as "/docs-agent".
+	Name string `json:"name"`
+	// Hint shows the arguments, such as "<instruction>".
+	Hint string `json:"hint,omitempty"`
+	// Description says what the command does, in plain text.
+	Description string `json:"description,omitempty"`
+	// Examples are whole lines to try, such as "/docs-visitors 30d".
+	Examples []string `json:"examples,omitempty"`
+}
+
+// Option configures a Handler.
+type Option func(*config)
+
+type config struct {
+	user      string
+	workspace string
+	commands  []Command
+	intro     string
+	ackWait   time.Duration
+	logger    *slog.Logger
+}
+
+func defaultConfig() config {
+	return config{
+		user:      "U0ALICE",
+		workspace: "Slack sandbox",
+		ackWait:   5 * time.Second,
+		logger:    slog.New(slog.DiscardHandler),
+	}
+}
+
+// WithUser sets the person the page acts as (default "U0ALICE", who is in
+// every slacktest workspace). The user must exist on the server.
+func WithUser(id string) Option { return func(c *config) { c.user = id } }
+
+// WithWorkspace sets the workspace name shown at the top of the sidebar.
+func WithWorkspace(name string) Option { return func(c *config) { c.workspace = name } }
+
+// WithCommands sets the slash commands the page knows. Lines starting with
+// another command are refused as Slack refuses them ("not a valid command").
+// With no commands, any line starting with '/' is sent as a command.
+func WithCommands(cmds ...Command) Option {
+	return func(c *config) { c.commands = append([]Command(nil), cmds...) }
+}
+
+// WithIntro sets a text in Slack mrkdwn shown at the beginning of every
+// channel and in the help panel: what to try, and what the sandbox fakes.
+func WithIntro(mrkdwn string) Option { return func(c *config) { c.intro = mrkdwn } }
+
+// WithAckWait sets how long POST /api/send waits for the bot to acknowledge
+// a posted message's event before answering with pending (default 5s). The
+// message is posted either way.
+func WithAckWait(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.ackWait = d
+		}
+	}
+}
+
+// WithLogger sets where the handler logs refused requests and stream errors.
+// Default: discarded.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}
