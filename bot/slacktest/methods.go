@@ -97,13 +97,9 @@ func (s *Server) chatUpdate(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
+	ch, m, code := s.messageLocked(p["channel"], p["ts"], "message_not_found")
 	if code != "" {
 		return fail(code)
-	}
-	m, ok := ch.byTS[p["ts"]]
-	if !ok {
-		return fail("message_not_found")
 	}
 	if m.user != s.cfg.botUserID || m.botID == "" {
 		return fail("cant_update_message")
@@ -185,17 +181,16 @@ func (s *Server) reactionsAdd(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
-	if code != "" {
+	if _, code := s.visibleChannelLocked(p["channel"]); code != "" {
 		return fail(code)
 	}
 	name := strings.Trim(p["name"], ":")
 	if name == "" {
 		return fail("invalid_name")
 	}
-	m, ok := ch.byTS[p["timestamp"]]
-	if !ok {
-		return fail("message_not_found")
+	_, m, code := s.messageLocked(p["channel"], p["timestamp"], "message_not_found")
+	if code != "" {
+		return fail(code)
 	}
 	i := slices.IndexFunc(m.reactions, func(x reaction) bool { return x.name == name })
 	if i < 0 {
@@ -206,8 +201,7 @@ func (s *Server) reactionsAdd(r *apiRequest) apiResult {
 		return fail("already_reacted")
 	}
 	m.reactions[i].users = append(m.reactions[i].users, s.cfg.botUserID)
-	res := apiResult{}
-	return res
+	return apiResult{}
 }
 
 // conversationsReplies lists a thread, parent first, with cursor pagination.
@@ -215,13 +209,9 @@ func (s *Server) conversationsReplies(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
+	_, m, code := s.messageLocked(p["channel"], p["ts"], "thread_not_found")
 	if code != "" {
 		return fail(code)
-	}
-	m, ok := ch.byTS[p["ts"]]
-	if !ok {
-		return fail("thread_not_found")
 	}
 	if m.parent != nil {
 		m = m.parent
@@ -253,6 +243,20 @@ func (s *Server) conversationsReplies(r *apiRequest) apiResult {
 		"has_more":          next != "",
 		"response_metadata": map[string]any{"next_cursor": next},
 	}}
+}
+
+// messageLocked finds the message ts in a channel the caller can see, or
+// returns Slack's error code: the channel's, or notFound for the message.
+func (s *Server) messageLocked(channel, ts, notFound string) (*channelState, *msg, string) {
+	ch, code := s.visibleChannelLocked(channel)
+	if code != "" {
+		return nil, nil, code
+	}
+	m, ok := ch.byTS[ts]
+	if !ok {
+		return nil, nil, notFound
+	}
+	return ch, m, ""
 }
 
 func encodeCursor(offset int) string {
