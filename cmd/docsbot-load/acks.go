@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// Targets of the acks scenario.
+const (
+	targetAckP50      = time.Millisecond
+	targetAckP99      = 5 * time.Millisecond
+	targetCPUPerCmd   = 3 * time.Millisecond
+	targetAcksRSS     = 40 << 20
+	linkedMarker      = "job `" // the root message's status line names the job once it is linked
+	notStartedMarker  = "Not started"
+	ackWaitPerCommand = 30 * time.Second
+)
+
+// acksOptions are the flags of the acks scenario.
+type acksOptions struct {
+	rate          float64
+	commands      int
+	warmup        int
+	createLatency time.Duration
+	idle          time.Duration
+}
+
+// register adds the scenario's flags to fs.
+func (o *acksOptions) register(fs *flag.FlagSet) {
+	fs.Float64Var(&o.rate, "rate", 20, "slash commands per second")
+	fs.IntVar(&o.commands, "commands", 600, "slash commands to send")
+	fs.IntVar(&o.warmup, "warmup", 5, "commands run to completion before measuring")
+	fs.DurationVar(&o.createLatency, "create-latency", 2*time.Second, "how long every create-job call takes at the API")
+	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to measure the idle bot's CPU before the commands")
+}
+
+// acksResult is the report of the acks scenario.
+type acksResult struct {
+	Scenario      string  `json:"scenario"`
+	Machine       machine `json:"machine"`
+	LoadStart     string  `json:"load_average_start"`
+	LoadEnd       string  `json:"load_average_end"`
+	Commands      int     `json:"commands"`
+	Rate          float64 `json:"rate_target_per_s"`
+	CreateLatency string  `json:"create_latency"`
+
+	SentRate  float64 `json:"sent_per_s"`
+	AckedRate float64 `json:"acked_per_s"`
+	Acked     int     `json:"acked"`
+	Ack       summary `json:"ack_latency"`
+	// ToLinked is the time from sending a command to seeing its root
+	// message show the job, sampled every linkTick.
+	ToLinked summary `json:"command_to_linked"`
+	Linked   int     `json:"linked"`
+	Failed   int     `json:"not_started"`
+	Creates  int     `json:"api_creates"`
+
+	// CPU is the bot's CPU time from just before the first command to when
+	// the last job was seen linked; Idle is its idle CPU rate measured before.
+	CPUms          float64   `json:"bot_cpu_ms"`
+	CPUPerCmdMs    float64   `json:"bot_cpu_per_command_ms"`
+	IdleCPUmsPerS  float64   `json:"bot_idle_cpu_ms_per_s"`
+	NetCPUPerCmdMs float64   `json:"bot_cpu_per_command_net_of_idle_ms"`
+	WindowSeconds  float64   `json:"window_s"`
+	Bot            procStats `json:"bot_memory"`
+	BotLogLines    int       `json:"bot_log_lines"`
+
+	issues []string
+}
+
+func (r *acksResult) title() string {
+	return fmt.Sprintf("docsbot-load acks: %d × /docs-agent at %.0f/s, every create taking %s at the API", r.Commands, r.Rate, r.CreateLatency)
+}
+
+func (r *acksResult) problems() []string { return r.issues }
+
+func (r *acksResult) sections() []section {
+	cpuPer := time.Duration(r.CPUPerCmdMs * float64(time.Millisecond))
+	return []section{
+		{heading: "Slash-command acks (measured at the fake Slack: envelope sent → ack received)", rows: []row{
+			fig("commands sent / acked", "%d / %d", r.Commands, r.Acked),
+			fig("send rate achieved", "%.1f/s (acks %.1f/s)", r.SentRate, r.AckedRate),
+			goal("ack latency p50", ms(r.Ack.P50), "< "+ms(targetAckP50), r.Ack.P50 < targetAckP50),
+			fig("ack latency p90", "%s", ms(r.Ack.P90)),
+			goal("ack latency p99", ms(r.Ack.P99), "< "+ms(targetAckP99), r.Ack.P99 < targetAckP99),
+			fig("ack latency max", "%s", ms(r.Ack.Max)),
+		}},
+		{heading: "Starting the jobs (post root message → create → link → update root)", rows: []row{
+			fig("jobs linked / not started", "%d / %d (API creates: %d incl. warm-up)", r.Linked, r.Failed, r.Creates),
+			fig("command → job linked p50", "%s (sampled every %s)", ms(r.ToLinked.P50), linkTick),
+			fig("command → job linked p99", "%s", ms(r.ToLinked.P99)),
+			fig("window (first command → last link)", "%.1f s", r.WindowSeconds),
+			goal("bot CPU per command", fmt.Sprintf("%.2f ms (%.0f ms in all)", r.CPUPerCmdMs, r.CPUms), "< "+ms(targetCPUPerCmd), cpuPer < targetCPUPerCmd),
+			fig("  of which idle", "%.2f ms/s idle rate → %.2f ms/command net", r.IdleCPUmsPerS, r.NetCPUPerCmdMs),
+			goal("bot RSS at the end", mib(r.Bot.RSS), "< "+mib(targetAcksRSS), r.Bot.RSS < targetAcksRSS),
+			goal("bot peak RSS (VmHWM)", mib(r.Bot.HWM), "< "+mib(targetAcksRSS), r.Bot.HWM < targetAcksRSS),
+			fig("bot log lines (level warn+)", "%d", r.BotLogLines),
+		}},
+		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
+	}
+}
+
+// linkTick is how often the fake Slack is scanned for linked jobs.
+const linkTick = 50 * time.Millisecond
+
+// runAcks sends slash commands at a steady rate while every create is slow,
+// and measures the acks and the bot's cost of starting the jobs.
+func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
+	if o.rate <= 0 || o.commands <= 0 || o.warmup < 0 || o.createLatency < 0 {
+		return nil, errors.New("acks: --rate and --commands must be positive, --warmup and --create-latency not negative")
+	}
+	budget := time.Duration(float64(o.commands)/o.rate*float64(time.Second)) + 2*o.createLatency + o.idle + 2*time.Minute
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+
+	bin, cleanup, err := botBinary(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	e.bin = bin
+	r, err := newRig(e.log, rigOptions{
+		bin: e.bin, botEnv: e.botEnv,
+		api: []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{})},
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	r.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Latency: o.createLatency})
+	// No polling during the measurement: only the start of the jobs counts.
+	if err := r.startBot(ctx, "DOCSBOT_POLL_INTERVAL=1h", "DOCSBOT_POLL_MAX_INTERVAL=1h"); err != nil {
+		return nil, err
+	}
+
+	res := &acksResult{
+		Scenario: "acks", Machine: thisMachine(), Commands: o.commands, Rate: o.rate,
+		CreateLatency: o.createLatency.String(),
+	}
+	if o.warmup > 0 {
+		e.log.Info("warm-up", "commands", o.warmup)
+		for i := range o.warmup {
+			if _, err := r.slack.SlashCommand(ctx, agentCommand(fmt.Sprintf("Warm-up %d: document the release notes", i))); err != nil {
+				return nil, fmt.Errorf("warm-up command: %w", err)
+			}
+		}
+		if err := pollUntil(ctx, linkTick, func() bool { return countLinked(r.slack) >= o.warmup }); err != nil {
+			return nil, fmt.Errorf("warm-up jobs were not linked: %w", err)
+		}
+	}
+	idle0, err := r.bot.stats()
+	if err != nil {
+		return nil, err
+	}
+	sleep(ctx, o.idle)
+	cpu0, err := r.bot.stats()
+	if err != nil {
+		return nil, err
+	}
+	idleRate := float64(cpu0.CPU-idle0.CPU) / cpu0.At.Sub(idle0.At).Seconds() // ns per second
+	res.LoadStart = loadAvg()
+
+	e.log.Info("sending commands", "commands", o.commands, "rate", o.rate)
+	// Watch the roots from the first command on, noting when each job shows.
+	linkedAt := make(map[int]time.Time, o.commands)
+	failed := 0
+	watched := make(chan error, 1)
+	go func() {
+		watched <- pollUntil(ctx, linkTick, func() bool {
+			failed = scanRoots(r.slack, linkedAt)
+			return len(linkedAt) >= o.commands || failed > 0 || r.bot.alive() != nil
+		})
+	}()
+	sent := make([]time.Time, o.commands)
+	acks := make([]*slacktest.Ack, o.commands)
+	var wg sync.WaitGroup
+	tick := time.NewTicker(time.Duration(float64(time.Second) / o.rate))
+	for i := range o.commands {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+			case <-tick.C:
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		sent[i] = time.Now()
+		wg.Go(func() {
+			actx, cancel := context.WithTimeout(ctx, ackWaitPerCommand)
+			defer cancel()
+			ack, err := r.slack.SlashCommand(actx, agentCommand(commandText(i)))
+			if err == nil {
+				acks[i] = ack
+			}
+		})
+	}
+	tick.Stop()
+	lastSent := time.Now()
+	wg.Wait()
+	e.log.Info("waiting for every job to be linked")
+	err = <-watched // the watcher is done: linkedAt and failed are ours again
+	if aerr := r.bot.alive(); aerr != nil {
+		return nil, aerr
+	}
+	cpu1, serr := r.bot.stats()
+	if serr != nil {
+		return nil, serr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("only %d of %d jobs were linked: %w", len(linkedAt), o.commands, err)
+	}
+	res.LoadEnd = loadAvg()
+
+	var lat, toLinked []time.Duration
+	var firstAck, lastAck time.Time
+	for i, a := range acks {
+		if a == nil {
+			continue
+		}
+		res.Acked++
+		lat = append(lat, a.Latency)
+		if firstAck.IsZero() || a.At.Before(firstAck) {
+			firstAck = a.At
+		}
+		if a.At.After(lastAck) {
+			lastAck = a.At
+		}
+		if at, ok := linkedAt[i]; ok {
+			toLinked = append(toLinked, at.Sub(sent[i]))
+		}
+	}
+	res.Ack, res.ToLinked = summarize(lat), summarize(toLinked)
+	if n := o.commands; n > 1 {
+		res.SentRate = round3(float64(n-1) / lastSent.Sub(sent[0]).Seconds())
+		res.AckedRate = round3(float64(res.Acked-1) / lastAck.Sub(firstAck).Seconds())
+	}
+	res.Linked, res.Failed = len(linkedAt), failed
+	res.Creates = r.api.Count(docsapitest.EndpointCreate)
+	cpu := cpu1.CPU - cpu0.CPU
+	window := cpu1.At.Sub(cpu0.At)
+	res.WindowSeconds = round3(window.Seconds())
+	res.CPUms = msf(cpu)
+	res.CPUPerCmdMs = round3(msf(cpu) / float64(o.commands))
+	res.IdleCPUmsPerS = round3(idleRate / 1e6)
+	res.NetCPUPerCmdMs = round3(max(0, (float64(cpu)-idleRate*window.Seconds())/1e6/float64(o.commands)))
+	res.Bot = cpu1
+	res.BotLogLines = r.bot.logs.Lines()
+
+	if res.Acked != o.commands {
+		res.issues = append(res.issues, fmt.Sprintf("%d of %d commands were not acknowledged", o.commands-res.Acked, o.commands))
+	}
+	if res.Failed > 0 {
+		res.issues = append(res.issues, fmt.Sprintf("%d jobs did not start", res.Failed))
+	}
+	if want := o.commands + o.warmup; res.Creates != want {
+		res.issues = append(res.issues, fmt.Sprintf("the API received %d creates, want %d (one per command)", res.Creates, want))
+	}
+	if err := r.stopBot(); err != nil {
+		res.issues = append(res.issues, err.Error())
+	}
+	return res, nil
+}
+
+// agentCommand is /docs-agent text typed by the load user in the load channel.
+func agentCommand(text string) slacktest.SlashCommand {
+	return slacktest.SlashCommand{Command: "/docs-agent", Text: text, UserID: loadUser, ChannelID: loadChannel}
+}
+
+// commandPrefix starts every measured command; its number follows.
+const commandPrefix = "Load command "
+
+// commandText is the instruction of measured command i.
+func commandText(i int) string {
+	return fmt.Sprintf("%s%06d: document the webhook settings and update the quickstart", commandPrefix, i)
+}
+
+// countLinked counts the bot's root messages that show their job.
+func countLinked(sl *slacktest.Server) int {
+	n := 0
+	for _, m := range sl.Messages(loadChannel) {
+		if m.User == botUser && strings.Contains(string(m.Blocks), linkedMarker) {
+			n++
+		}
+	}
+	return n
+}
+
+// scanRoots notes the first time each measured command's root message shows
+// its job, and returns how many roots say their job did not start.
+func scanRoots(sl *slacktest.Server, seen map[int]time.Time) (failed int) {
+	now := time.Now()
+	for _, m := range sl.Messages(loadChannel) {
+		if m.User != botUser {
+			continue
+		}
+		if strings.Contains(string(m.Blocks), notStartedMarker) {
+			failed++
+			continue
+		}
+		if !strings.Contains(string(m.Blocks), linkedMarker) {
+			continue
+		}
+		_, rest, ok := strings.Cut(m.Text, commandPrefix)
+		if !ok || len(rest) < 6 {
+			continue
+		}
+		if i, err := strconv.Atoi(rest[:6]); err == nil {
+			if _, dup := seen[i]; !dup {
+				seen[i] = now
+			}
+		}
+	}
+	return failed
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// stopGrace is how long the bot may take to stop after SIGTERM before it is
+// killed.
+const stopGrace = 25 * time.Second
+
+// buildBot compiles the docsbot command into dir. With release set it builds
+// the way `make build` does (static, stripped), so the figures are those of
+// the shipped binary; without, it builds as the tests do, reusing their
+// build cache.
+func buildBot(ctx context.Context, dir string, release bool) (string, error) {
+	bin := filepath.Join(dir, "docsbot")
+	args := []string{"build", "-o", bin}
+	if release {
+		args = append(args, "-trimpath", "-ldflags=-s -w")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "github.com/docsbot/docsbot/cmd/docsbot")...)
+	if release {
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/docsbot: %w\n%s", err, out.String())
+	}
+	return bin, nil
+}
+
+// botBinary returns the binary to measure: --bin, or one built into a new
+// temporary directory that cleanup removes.
+func botBinary(ctx context.Context, e env) (bin string, cleanup func(), err error) {
+	if e.bin != "" {
+		return e.bin, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "docsbot-load-bin-")
+	if err != nil {
+		return "", nil, fmt.Errorf("temp dir: %w", err)
+	}
+	e.log.Info("building ./cmd/docsbot")
+	if bin, err = buildBot(ctx, dir, true); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return bin, func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// botProcess is a running `docsbot serve`.
+type botProcess struct {
+	cmd  *exec.Cmd
+	pid  int
+	logs *tail
+	done chan struct{}
+	err  error // the exit status, set before done closes
+}
+
+// startBot runs `bin serve` in dir with exactly env as its environment.
+func startBot(bin, dir string, env []string) (*botProcess, error) {
+	cmd := exec.Command(bin, "serve")
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = botProcAttr()
+	logs := &tail{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s serve: %w", bin, err)
+	}
+	p := &botProcess{cmd: cmd, pid: cmd.Process.Pid, logs: logs, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// stats reads the bot's CPU time and memory.
+func (p *botProcess) stats() (procStats, error) {
+	select {
+	case <-p.done:
+		return procStats{}, fmt.Errorf("the bot exited (%v); its last output:\n%s", p.err, p.logs.String())
+	default:
+	}
+	return readProc(p.pid)
+}
+
+// alive reports an error once the bot has exited.
+func (p *botProcess) alive() error {
+	select {
+	case <-p.done:
+		return fmt.Errorf("the bot exited (%v); its last output:\n%s", p.err, p.logs.String())
+	default:
+		return nil
+	}
+}
+
+// stop sends SIGTERM and waits for the bot to exit, killing it after
+// stopGrace. It returns an error if the bot did not exit cleanly.
+func (p *botProcess) stop() error {
+	select {
+	case <-p.done:
+		return p.exitErr()
+	default:
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("stop the bot: %w", err)
+	}
+	t := time.NewTimer(stopGrace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return p.exitErr()
+	case <-t.C:
+		_ = p.cmd.Process.Kill()
+		<-p.done
+		return fmt.Errorf("the bot did not stop within %s of SIGTERM and was killed", stopGrace)
+	}
+}
+
+// exitErr describes an unclean exit, with the bot's last output.
+func (p *botProcess) exitErr() error {
+	if p.err != nil {
+		return fmt.Errorf("the bot exited with %v; its last output:\n%s", p.err, p.logs.String())
+	}
+	return nil
+}
+
+// tail keeps the last max bytes written to it and counts the lines.
+type tail struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	lines int
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines += bytes.Count(b, []byte{'\n'})
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.buf))
+}
+
+// Lines is the number of lines written so far.
+func (t *tail) Lines() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lines
+}

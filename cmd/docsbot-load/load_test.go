@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestScenariosAtTinyScale runs every scenario against the real bot binary at
+// a size CI can afford, so the tool keeps working. It checks counts and
+// correctness only; timings depend on the machine and are not asserted.
+func TestScenariosAtTinyScale(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	t.Cleanup(cancel)
+	bin, err := buildBot(ctx, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}
+
+	tests := []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"acks", func(t *testing.T) {
+			const commands, warmup = 5, 1
+			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checks := []struct {
+				name      string
+				got, want int
+			}{
+				{"acked", res.Acked, commands},
+				{"latencies", res.Ack.N, commands},
+				{"linked", res.Linked, commands},
+				{"not started", res.Failed, 0},
+				{"creates at the API", res.Creates, commands + warmup},
+			}
+			for _, c := range checks {
+				if c.got != c.want {
+					t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+				}
+			}
+			if res.Bot.RSS <= 0 || res.Bot.HWM < res.Bot.RSS {
+				t.Errorf("bot memory not read: RSS %d, peak %d", res.Bot.RSS, res.Bot.HWM)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
+			}
+		}},
+		{"polls", func(t *testing.T) {
+			const jobs = 50
+			res, err := runPolls(ctx, e, pollsOptions{
+				jobs: jobs, duration: 3 * time.Second, interval: 100 * time.Millisecond, maxInterval: 300 * time.Millisecond, spread: 100 * time.Millisecond,
+				active: 500 * time.Millisecond, lead: 2 * time.Second, sample: 20 * time.Millisecond,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Results.Finished != jobs || res.Results.Posted != jobs {
+				t.Errorf("results: %+v, want all %d jobs finished and each reported", res.Results, jobs)
+			}
+			if res.Gets < jobs {
+				t.Errorf("%d get-job calls for %d jobs", res.Gets, jobs)
+			}
+			if res.StillTrack != 0 {
+				t.Errorf("%d jobs still scheduled after all finished", res.StillTrack)
+			}
+			if res.RedisBytesPerJob <= 0 || res.RedisMemUsagePerJ <= 0 {
+				t.Errorf("Redis memory per job not measured: %v, %v", res.RedisBytesPerJob, res.RedisMemUsagePerJ)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
+			}
+		}},
+		{"schedule through the command line", func(t *testing.T) {
+			var stdout bytes.Buffer
+			err := run(ctx, []string{"schedule", "--bin", bin, "--json", "--quiet", "--times", "1m,5m", "--per", "2", "--lead", "1s"}, &stdout, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res scheduleResult
+			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+				t.Fatalf("report is not JSON: %v\n%s", err, stdout.String())
+			}
+			if len(res.Rows) != 2 || res.Results.Finished != 4 || res.Results.Posted != 4 {
+				t.Errorf("rows %+v, results %+v; want 2 rows and 4 jobs each reported once", res.Rows, res.Results)
+			}
+			for _, row := range res.Rows {
+				if row.MeasuredMin < 1 {
+					t.Errorf("running %s: a job was never polled", row.Running)
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.run(t)
+		})
+	}
+}
+
+// TestGetsFor checks the schedule formula against schedules worked out by
+// hand: polls at 10, 25, 47.5, 81.25, 131.875 s, then every 60 s.
+func TestGetsFor(t *testing.T) {
+	t.Parallel()
+	const i, m = 10 * time.Second, time.Minute
+	tests := []struct {
+		running    time.Duration
+		gets       int
+		seenLateBy time.Duration
+	}{
+		{0, 1, 10 * time.Second},
+		{10 * time.Second, 1, 0},
+		{11 * time.Second, 2, 14 * time.Second},
+		{time.Minute, 4, 21250 * time.Millisecond},
+		{5 * time.Minute, 8, 11875 * time.Millisecond},
+		{time.Hour, 63, 11875 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		gets, late := getsFor(tt.running, i, m)
+		if gets != tt.gets || late != tt.seenLateBy {
+			t.Errorf("getsFor(%s) = %d GETs, seen %s late; want %d, %s", tt.running, gets, late, tt.gets, tt.seenLateBy)
+		}
+	}
+	if gets, _ := getsFor(time.Hour, 0, m); gets != 0 {
+		t.Errorf("a zero interval gives %d GETs, want 0", gets)
+	}
+}
+
+// TestUnknownScenario checks the command line refuses what it does not know.
+func TestUnknownScenario(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"soak"}, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `unknown scenario "soak"`) || !strings.Contains(stderr.String(), "Usage:") {
+		t.Errorf("err %v, stderr %q", err, stderr.String())
+	}
+}

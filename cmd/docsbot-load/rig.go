@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// The fake workspace the scenarios use: slacktest's defaults.
+const (
+	botToken    = "xoxb-test-bot-token"
+	appToken    = "xapp-test-app-token"
+	loadTeam    = "T0TEST"
+	loadChannel = "C0GENERAL"
+	loadUser    = "U0ALICE"
+	botUser     = "U0BOT"
+	// finishedEvent is the metadata event type of the bot's result messages.
+	finishedEvent = "docsbot_job_finished"
+	// connectTimeout bounds the bot's start until its Socket Mode connection.
+	connectTimeout = 30 * time.Second
+)
+
+// rigOptions configures a rig.
+type rigOptions struct {
+	bin    string // the docsbot binary
+	botEnv []string
+	api    []docsapitest.Option
+}
+
+// rig is everything a scenario runs against: a redis-server, the fake Slack,
+// the docs API test server, and the bot process once started.
+type rig struct {
+	log   *slog.Logger
+	dir   string // the bot's working directory: empty, so no .env is read
+	bin   string
+	extra []string
+
+	redis *redistest.Server
+	rdb   *redis.Client
+	store *store.Store
+	slack *slacktest.Server
+	api   *docsapitest.Server
+	bot   *botProcess
+}
+
+// newRig starts the servers; startBot starts the bot.
+func newRig(log *slog.Logger, o rigOptions) (_ *rig, err error) {
+	r := &rig{log: log, extra: o.botEnv}
+	defer func() {
+		if err != nil {
+			r.close()
+		}
+	}()
+	if r.dir, err = os.MkdirTemp("", "docsbot-load-"); err != nil {
+		return nil, fmt.Errorf("temp dir: %w", err)
+	}
+	r.bin = o.bin
+	if r.redis, err = redistest.Start(); err != nil {
+		return nil, fmt.Errorf("redis-server: %w", err)
+	}
+	r.rdb = r.redis.Client()
+	r.store = store.New(r.rdb)
+	r.slack = slacktest.NewServer()
+	if r.api, err = docsapitest.Start(o.api...); err != nil {
+		return nil, fmt.Errorf("docs API test server: %w", err)
+	}
+	return r, nil
+}
+
+// botEnv is the bot's whole environment: the servers, the given settings,
+// then --bot-env.
+func (r *rig) botEnv(settings []string) []string {
+	env := []string{
+		"HOME=" + r.dir,
+		"PATH=" + os.Getenv("PATH"),
+		"SLACK_BOT_TOKEN=" + botToken,
+		"SLACK_APP_TOKEN=" + appToken,
+		"SLACK_API_URL=" + r.slack.APIURL,
+		"DOCS_API_URL=" + r.api.URL,
+		"DOCS_API_KEY=" + r.api.Key,
+		"DOCS_PROJECT_ID=" + r.api.ProjectID,
+		"REDIS_URL=" + r.redis.URL,
+		"DOCSBOT_LOG_LEVEL=warn",
+		// The bot's /healthz and /metrics listener: loopback, any free port,
+		// so that runs side by side do not collide.
+		"DOCSBOT_HTTP_ADDR=127.0.0.1:0",
+	}
+	env = append(env, settings...)
+	return append(env, r.extra...)
+}
+
+// startBot runs the bot with settings (KEY=VALUE) and waits for its Socket
+// Mode connection.
+func (r *rig) startBot(ctx context.Context, settings ...string) error {
+	p, err := startBot(r.bin, r.dir, r.botEnv(settings))
+	if err != nil {
+		return err
+	}
+	r.bot = p
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := r.slack.WaitConnections(cctx, 1); err != nil {
+		if aerr := p.alive(); aerr != nil {
+			return aerr
+		}
+		return fmt.Errorf("the bot did not connect to the fake Slack: %w\n%s", err, p.logs.String())
+	}
+	r.log.Info("bot connected", "pid", p.pid, "binary", r.bin)
+	return nil
+}
+
+// stopBot stops the bot, if it runs.
+func (r *rig) stopBot() error {
+	if r.bot == nil {
+		return nil
+	}
+	return r.bot.stop()
+}
+
+// close stops the bot and the servers and removes the temporary directory.
+func (r *rig) close() {
+	if r.bot != nil {
+		if err := r.stopBot(); err != nil {
+			r.log.Warn("stopping the bot", "err", err)
+		}
+	}
+	if r.api != nil {
+		r.api.Close()
+	}
+	if r.slack != nil {
+		r.slack.Close()
+	}
+	if r.rdb != nil {
+		_ = r.rdb.Close()
+	}
+	if r.redis != nil {
+		_ = r.redis.Close()
+	}
+	if r.dir != "" {
+		_ = os.RemoveAll(r.dir)
+	}
+}
+
+// usedMemory is Redis's used_memory.
+func (r *rig) usedMemory(ctx context.Context) (int64, error) {
+	info, err := r.rdb.Info(ctx, "memory").Result()
+	if err != nil {
+		return 0, fmt.Errorf("redis INFO memory: %w", err)
+	}
+	for line := range strings.SplitSeq(info, "\r\n") {
+		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("redis used_memory %q: %w", v, err)
+			}
+			return n, nil
+		}
+	}
+	return 0, errors.New("redis INFO memory has no used_memory")
+}
+
+// sleep waits d or until ctx ends, and reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
