@@ -71,7 +71,10 @@ func (b *Bot) runPoller(ctx context.Context) {
 			held[c.JobID] = c
 			mu.Unlock()
 			inflight.Go(func() {
-				defer func() { <-slots }()
+				// A freed slot, and the job's new due time, wake the claim
+				// loop at once: a backlog drains at the speed of the API,
+				// not one batch per idle sleep.
+				defer func() { <-slots; b.nudgePoller() }()
 				if b.poll(ctx, c) {
 					mu.Lock()
 					delete(held, c.JobID)
