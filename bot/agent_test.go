@@ -273,3 +273,25 @@ func TestPRLinkThatIsNotAURLIsText(t *testing.T) {
 		t.Errorf("the prLink is not shown as text: %q", res.Text)
 	}
 }
+
+func TestLongInstructionIsCutInSlackOnly(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(bot.Config{})
+	long := strings.Repeat("Document every endpoint with examples. ", 200) // 7,800 characters
+	h.command(alice, general, bot.CommandAgent, long)
+	h.waitFor("a root message with a job id", func() bool {
+		r := h.roots(general)
+		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
+	})
+	if got := h.api.Prompts(h.api.Jobs()[0].ID)[0]; got != strings.TrimSpace(long) {
+		t.Errorf("the API got %d characters, want the whole instruction (%d)", len(got), len(strings.TrimSpace(long)))
+	}
+	root := h.roots(general)[0]
+	if len(rendered(root)) >= len(long) || !strings.Contains(rendered(root), "…") {
+		t.Errorf("the root message shows %d characters without a cut mark", len(rendered(root)))
+	}
+	if len(root.Text) > 4000 {
+		t.Errorf("the fallback text has %d characters, over Slack's 4,000", len(root.Text))
+	}
+}
