@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -148,8 +147,8 @@ type Bot struct {
 	wake chan struct{}
 	// work tracks handler goroutines so Run can wait for them on shutdown.
 	work tasks
-	// connected is true while the Socket Mode connection is up.
-	connected atomic.Bool
+	// link tracks whether the Socket Mode connection is up.
+	link linkState
 }
 
 type identity struct {
@@ -177,7 +176,7 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 
 // Connected reports whether the Slack Socket Mode connection is up: the
 // replica can take commands.
-func (b *Bot) Connected() bool { return b.connected.Load() }
+func (b *Bot) Connected() bool { return b.link.up() }
 
 // Run connects to Slack and serves until ctx is cancelled or Slack refuses the
 // tokens. It returns nil after a clean shutdown.
@@ -206,7 +205,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.register(work, handler)
 	err = handler.RunEventLoopContext(ctx)
 	cancel()
-	b.connected.Store(false)
+	b.link.stop()
 	poller.Wait()
 	if !b.work.closeAndWait(b.cfg.ShutdownGrace) {
 		b.log.Warn("work still in flight after the shutdown grace; cancelling it", "grace", b.cfg.ShutdownGrace)

@@ -64,20 +64,63 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 func (b *Bot) onLifecycle(evt *socketmode.Event, _ *socketmode.Client) {
 	switch evt.Type {
 	case socketmode.EventTypeConnected:
-		b.connected.Store(true)
+		if e, ok := evt.Data.(*socketmode.ConnectedEvent); ok {
+			b.link.connected(e.ConnectionCount)
+		}
 		b.metrics.connected()
 		b.log.Info("slack socket connected")
 	case socketmode.EventTypeConnecting:
-		b.connected.Store(false)
+		if e, ok := evt.Data.(*slack.ConnectingEvent); ok {
+			b.link.connecting(e.ConnectionCount)
+		}
 		b.log.Debug("slack socket connecting")
 	case socketmode.EventTypeConnectionError:
-		b.connected.Store(false)
-		b.log.Warn("slack socket connection failed; retrying", "detail", evt.Data)
+		if e, ok := evt.Data.(*slack.ConnectionErrorEvent); ok {
+			b.log.Warn("slack socket connection failed; retrying", "attempt", e.Attempt, "retry_in", e.Backoff, "err", e.ErrorObj)
+		}
 	case socketmode.EventTypeInvalidAuth:
 		b.log.Error("slack refused the app-level token (SLACK_APP_TOKEN)")
 	default:
 		b.log.Debug("slack socket event", "type", evt.Type)
 	}
+}
+
+// linkState says whether the Socket Mode connection is up. slack-go's handler
+// runs each lifecycle event in its own goroutine, so events can be seen out
+// of order: the state follows the connection count each event carries, not
+// the order in which they arrive.
+type linkState struct {
+	mu                      sync.Mutex
+	connectingN, connectedN int
+	seen, stopped           bool
+}
+
+// connecting records that connection n is being opened (after a drop, a
+// refresh or at start): the previous one is gone.
+func (l *linkState) connecting(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.connectingN = max(l.connectingN, n)
+}
+
+// connected records that connection n is open.
+func (l *linkState) connected(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.connectedN, l.seen = max(l.connectedN, n), true
+}
+
+// stop records that the bot closed its connection for good.
+func (l *linkState) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+}
+
+func (l *linkState) up() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seen && !l.stopped && l.connectedN >= l.connectingN
 }
 
 // onOther acknowledges every envelope no handler claimed, so Slack does not
