@@ -172,13 +172,12 @@ func TestAgentInChannelWithoutTheBot(t *testing.T) {
 	h := newHarness(t)
 	h.slack.AddChannel(slacktest.Channel{ID: "C0PRIVATE", Name: "secret", BotMember: false, Private: true})
 	h.startBot(bot.Config{})
-	ack := h.command(alice, "C0PRIVATE", bot.CommandAgent, "Write docs")
+	h.command(alice, "C0PRIVATE", bot.CommandAgent, "Write docs")
 	h.waitFor("a private reply through response_url", func() bool { return len(h.slack.ResponsePosts("")) == 1 })
 	post := h.slack.ResponsePosts("")[0]
 	if post.ResponseType != "ephemeral" || !strings.Contains(post.Text, "/invite @docsbot") {
 		t.Errorf("reply %+v, want an ephemeral invite hint", post)
 	}
-	_ = ack
 	if n := h.api.Count(docsapitest.EndpointCreate); n != 0 {
 		t.Errorf("%d create requests, want none when the bot cannot post", n)
 	}
