@@ -24,6 +24,9 @@ const (
 	// notifyLease holds a finished job while its result is posted; if the post
 	// does not happen, the job comes due again after it.
 	notifyLease = time.Minute
+	// finishBudget bounds reporting a finish (record, check, post, mark),
+	// well inside notifyLease.
+	finishBudget = notifyLease / 2
 	// maxIdle is the longest the poller sleeps between looks at the schedule,
 	// so jobs scheduled by other replicas are polled within a second of due.
 	maxIdle = 500 * time.Millisecond
@@ -186,16 +189,21 @@ func (b *Bot) pollFailed(ctx context.Context, c store.Claim, err error, log *slo
 // finish records a run's end and, if nobody reported it yet, posts the result
 // in the thread once and updates the root message.
 func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
-	notify, err := b.store.Finish(ctx, c, string(status), pr, notifyLease)
+	// The whole report must end well inside the notify lease: past it another
+	// replica may take the job and post the result too. ctx still tells a
+	// shutdown apart from this deadline.
+	wctx, cancel := context.WithTimeout(ctx, finishBudget)
+	defer cancel()
+	notify, err := b.store.Finish(wctx, c, string(status), pr, notifyLease)
 	if err != nil || !notify {
 		return b.settle(ctx, log, err)
 	}
-	if c.Job.NotifyAttempts > 0 && b.reported(ctx, c, log) {
+	if c.Job.NotifyAttempts > 0 && b.reported(wctx, c, log) {
 		log.Info("result was already posted by an earlier attempt")
-		return b.settle(ctx, log, b.store.MarkNotified(ctx, c))
+		return b.settle(ctx, log, b.store.MarkNotified(wctx, c))
 	}
 	thread := c.Job.Thread
-	_, _, err = b.slack.PostMessageContext(ctx, thread.Channel,
+	_, _, err = b.slack.PostMessageContext(wctx, thread.Channel,
 		append(finishMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -210,13 +218,13 @@ func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, 
 		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
 		b.metrics.notified(status)
 	}
-	if err := b.store.MarkNotified(ctx, c); err != nil {
+	if err := b.store.MarkNotified(wctx, c); err != nil {
 		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)
 		return true
 	}
 	v := jobView(&c.Job)
 	v.State, v.Status, v.PRLink = stateFinished, status, pr
-	b.updateRoot(ctx, thread.Channel, thread.TS, v, log)
+	b.updateRoot(wctx, thread.Channel, thread.TS, v, log)
 	return true
 }
 
@@ -236,25 +244,31 @@ func (b *Bot) settle(ctx context.Context, log *slog.Logger, err error) bool {
 // reported looks in the job's thread for a result message of this run, posted
 // by an attempt that stopped before recording it.
 func (b *Bot) reported(ctx context.Context, c store.Claim, log *slog.Logger) bool {
-	msgs, _, _, err := b.slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+	params := &slack.GetConversationRepliesParameters{
 		ChannelID: c.Job.Thread.Channel, Timestamp: c.Job.Thread.TS, Limit: 200, IncludeAllMetadata: true,
-	})
-	if err != nil {
-		log.Warn("could not read the thread to check for an earlier result; posting it", "err", err)
-		return false
 	}
-	for _, m := range msgs {
-		md := m.Metadata
-		if md.EventType != finishedEvent || (m.User != b.self.userID && m.BotID != b.self.botID) {
-			continue
+	for {
+		msgs, more, next, err := b.slack.GetConversationRepliesContext(ctx, params)
+		if err != nil {
+			log.Warn("could not read the thread to check for an earlier result; posting it", "err", err)
+			return false
 		}
-		id, _ := md.EventPayload["job_id"].(string)
-		gen, _ := md.EventPayload["generation"].(float64)
-		if id == c.JobID && int64(gen) == c.Job.Generation {
-			return true
+		for _, m := range msgs {
+			md := m.Metadata
+			if md.EventType != finishedEvent || (m.User != b.self.userID && m.BotID != b.self.botID) {
+				continue
+			}
+			id, _ := md.EventPayload["job_id"].(string)
+			gen, _ := md.EventPayload["generation"].(float64)
+			if id == c.JobID && int64(gen) == c.Job.Generation {
+				return true
+			}
 		}
+		if !more || next == "" {
+			return false
+		}
+		params.Cursor = next
 	}
-	return false
 }
 
 // post writes a message in a job's thread, logging a failure.

@@ -192,8 +192,15 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	if notify, err := st.Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
 		t.Fatalf("finish: notify=%v err=%v", notify, err)
 	}
-	// The crashed replica's post, as the bot writes it (text and metadata).
+	// A long thread: the crashed replica's post lands past the first page of
+	// conversations.replies (200 messages).
 	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.slack.APIURL))
+	for i := range 230 {
+		if _, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText(fmt.Sprintf("note %d", i), false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The crashed replica's post, as the bot writes it (text and metadata).
 	_, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "docsbot_job_finished", EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
 	if err != nil {
