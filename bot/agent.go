@@ -73,8 +73,9 @@ func (b *Bot) startJob(ctx context.Context, cmd slack.SlashCommand, prompt strin
 		ID:        job.ID,
 		Thread:    store.Thread{Team: cmd.TeamID, Channel: cmd.ChannelID, TS: ts},
 		Requester: cmd.UserID,
-		Prompt:    prompt,
-		Status:    string(job.Status),
+		// The excerpt the root message shows, cut mark included.
+		Prompt: cut(prompt, promptInRoot),
+		Status: string(job.Status),
 	}
 	if err := b.linkJob(ctx, rec, log); err != nil {
 		view.State, view.JobID = stateUntracked, job.ID

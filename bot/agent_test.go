@@ -293,4 +293,15 @@ func TestLongInstructionIsCutInSlackOnly(t *testing.T) {
 	if len(root.Text) > 4000 {
 		t.Errorf("the fallback text has %d characters, over Slack's 4,000", len(root.Text))
 	}
+	// After the finish the root message is rebuilt from Redis: the same excerpt.
+	quoted := func(m slacktest.Message) string { return strings.SplitN(rendered(m), "\n", 3)[1] }
+	before := quoted(root)
+	h.waitFor("the root message showing the outcome", func() bool {
+		m, _ := h.slack.Message(general, root.TS)
+		return strings.Contains(rendered(m), "Completed")
+	})
+	after, _ := h.slack.Message(general, root.TS)
+	if quoted(after) != before {
+		t.Errorf("the excerpt changed on the update:\nbefore %q\nafter  %q", before, quoted(after))
+	}
 }

@@ -7,14 +7,15 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
 )
 
 // Limits that keep every message inside what Slack accepts (3,000 characters
 // a section, about 4,000 for the fallback text).
 const (
-	// promptInRoot matches the excerpt the store keeps, so the root message
-	// reads the same before and after a status update.
-	promptInRoot     = 300
+	// promptInRoot is the excerpt the store keeps, so the root message reads
+	// the same before and after a status update.
+	promptInRoot     = store.MaxPromptRunes
 	promptInFallback = 150
 	serverMessageMax = 500
 )
