@@ -2,7 +2,10 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"time"
 
@@ -133,9 +136,19 @@ func (b *Bot) replyPrivately(ctx context.Context, cmd slack.SlashCommand, text s
 	if cmd.ResponseURL == "" {
 		return
 	}
-	if err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, ephemeral(text)); err != nil {
+	if err := b.respond(ctx, cmd, ephemeral(text)); err != nil {
 		b.log.Warn("private reply through response_url failed", "user", cmd.UserID, "err", err)
 	}
+}
+
+// respond posts msg through the command's response_url. The URL lets anyone
+// holding it post in the channel, so errors name the operation, not the URL.
+func (b *Bot) respond(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) error {
+	err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, msg)
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return fmt.Errorf("%s response_url: %w", ue.Op, ue.Err)
+	}
+	return err
 }
 
 // jobView rebuilds a root message view from a stored job record.

@@ -277,7 +277,7 @@ func (b *Bot) postSummary(ctx context.Context, cmd slack.SlashCommand, r visitor
 		log.Warn("slash command without response_url; summary not posted")
 		return
 	}
-	if err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, r.message()); err != nil {
+	if err := b.respond(ctx, cmd, r.message()); err != nil {
 		log.Warn("posting the visitors summary failed", "err", err)
 		return
 	}
