@@ -25,7 +25,12 @@ func (b *Bot) onMessage(ctx context.Context, evt *socketmode.Event, client *sock
 		return
 	}
 	ev, ok := outer.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || !b.isThreadReply(ev) {
+	if !ok {
+		return
+	}
+	// Slack escapes what the person typed; the agent gets it as typed.
+	text := strings.TrimSpace(plain(ev.Text))
+	if text == "" || !b.isThreadReply(ev) {
 		return
 	}
 	eventID := ev.Channel + "/" + ev.TimeStamp
@@ -33,12 +38,12 @@ func (b *Bot) onMessage(ctx context.Context, evt *socketmode.Event, client *sock
 		eventID = cb.EventID
 	}
 	team := outer.TeamID
-	b.spawn(ctx, startBudget, func(ctx context.Context) { b.followUp(ctx, team, eventID, ev) })
+	b.spawn(ctx, startBudget, func(ctx context.Context) { b.followUp(ctx, team, eventID, text, ev) })
 }
 
 // isThreadReply reports whether ev is a person's new reply inside a thread:
 // not the bot's own or another bot's, not an edit, deletion, join or other
-// subtype, not a top-level message, and not empty.
+// subtype, and not a top-level message.
 func (b *Bot) isThreadReply(ev *slackevents.MessageEvent) bool {
 	if ev.SubType != "" && ev.SubType != "thread_broadcast" {
 		return false
@@ -46,32 +51,32 @@ func (b *Bot) isThreadReply(ev *slackevents.MessageEvent) bool {
 	if b.isOwnOrBot(ev) {
 		return false
 	}
-	if ev.ThreadTimeStamp == "" || ev.ThreadTimeStamp == ev.TimeStamp {
-		return false
-	}
-	return strings.TrimSpace(plain(ev.Text)) != ""
+	return ev.ThreadTimeStamp != "" && ev.ThreadTimeStamp != ev.TimeStamp
 }
 
 // followUp sends a thread reply to the thread's job and follows the job again.
-func (b *Bot) followUp(ctx context.Context, team, eventID string, ev *slackevents.MessageEvent) {
+func (b *Bot) followUp(ctx context.Context, team, eventID, text string, ev *slackevents.MessageEvent) {
 	log := b.log.With("user", ev.User, "channel", ev.Channel, "thread", ev.ThreadTimeStamp)
-	first, err := b.store.Once(ctx, "ev:"+eventID, dedupeTTL)
-	if err != nil {
-		log.Error("dedupe check failed; follow-up not sent", "err", err)
-		b.whisper(ctx, ev, "docsbot cannot reach its database right now, so this reply was not sent to the agent. Try again in a minute.", log)
-		return
-	}
-	if !first {
-		log.Info("event delivered again; already handled", "event", eventID)
-		return
-	}
+	const noDatabase = "docsbot cannot reach its database right now, so this reply was not sent to the agent. Try again in a minute."
+	// Most thread replies are not in a job's thread: look that up first, and
+	// only then mark the event as handled.
 	job, err := b.store.JobByThread(ctx, store.Thread{Team: team, Channel: ev.Channel, TS: ev.ThreadTimeStamp})
 	if errors.Is(err, store.ErrNotFound) {
 		return // a thread that is not a job's
 	}
 	if err != nil {
 		log.Error("looking up the thread's job failed", "err", err)
-		b.whisper(ctx, ev, "docsbot cannot reach its database right now, so this reply was not sent to the agent. Try again in a minute.", log)
+		b.whisper(ctx, ev, noDatabase, log)
+		return
+	}
+	first, err := b.store.Once(ctx, "ev:"+eventID, dedupeTTL)
+	if err != nil {
+		log.Error("dedupe check failed; follow-up not sent", "err", err)
+		b.whisper(ctx, ev, noDatabase, log)
+		return
+	}
+	if !first {
+		log.Info("event delivered again; already handled", "event", eventID)
 		return
 	}
 	log = log.With("job", job.ID)
@@ -79,7 +84,7 @@ func (b *Bot) followUp(ctx context.Context, team, eventID string, ev *slackevent
 		b.whisper(ctx, ev, refusal, log)
 		return
 	}
-	if _, err := b.api.SendMessage(ctx, job.ID, strings.TrimSpace(plain(ev.Text))); err != nil {
+	if _, err := b.api.SendMessage(ctx, job.ID, text); err != nil {
 		log.Warn("docs API did not take the follow-up", "err", err)
 		b.whisper(ctx, ev, "This reply was not sent to the agent. "+describe(err), log)
 		return
