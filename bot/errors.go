@@ -22,6 +22,7 @@ type Error struct {
 	Err error
 }
 
+// Error returns the message with its cause, for logs.
 func (e *Error) Error() string {
 	if e.Err != nil {
 		return e.Message + ": " + e.Err.Error()
@@ -29,6 +30,7 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
+// Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // describe is the one place that turns any error into what a Slack user reads.
@@ -66,8 +68,11 @@ func describe(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "That took too long and was stopped. Try again in a minute."
 	}
-	if _, ok := errors.AsType[net.Error](err); ok {
+	if _, ok := errors.AsType[*docsapi.TransportError](err); ok {
 		return "docsbot could not reach the docs API. Try again in a few minutes."
+	}
+	if _, ok := errors.AsType[net.Error](err); ok {
+		return "docsbot could not reach Slack or the docs API just now. Try again in a minute."
 	}
 	return "Something went wrong inside docsbot. It has been logged; try again in a minute."
 }

@@ -6,18 +6,21 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/docsbot/docsbot/store"
 )
 
 // retry calls fn until it succeeds or ctx ends, backing off from 100ms to 5s.
 // It is for writes that must not be lost (a created job's link), not for API
-// calls, which have their own retry rules. A conflict in the store is not
-// retried: trying again cannot change it.
+// calls, which have their own retry rules. What trying again cannot change is
+// not retried: a conflict, a missing record, an invalid call, or an error
+// answered by Redis itself (as opposed to not reaching it).
 func retry(ctx context.Context, log *slog.Logger, what string, fn func() error) error {
 	delay := 100 * time.Millisecond
 	for {
 		err := fn()
-		if err == nil || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
+		if err == nil || permanentStoreError(err) {
 			return err
 		}
 		log.Error(what+" failed; retrying", "err", err, "retry_in", delay)
@@ -30,4 +33,12 @@ func retry(ctx context.Context, log *slog.Logger, what string, fn func() error) 
 		}
 		delay = min(delay*2, 5*time.Second)
 	}
+}
+
+func permanentStoreError(err error) bool {
+	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
+		return true
+	}
+	_, answered := errors.AsType[redis.Error](err)
+	return answered
 }

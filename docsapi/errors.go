@@ -242,3 +242,19 @@ func oneLine(s string, max int) string {
 	}
 	return b.String()
 }
+
+// TransportError is a request that got no HTTP answer: the connection could
+// not be opened, broke, or timed out. Method and Path name the request (never
+// the base URL or the key); Err is the cause.
+type TransportError struct {
+	Method, Path string
+	Err          error
+}
+
+// Error returns "docsapi: METHOD PATH: cause".
+func (e *TransportError) Error() string {
+	return "docsapi: " + e.Method + " " + e.Path + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *TransportError) Unwrap() error { return e.Err }

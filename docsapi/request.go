@@ -52,7 +52,7 @@ func (c *Client) do(ctx context.Context, cl *call) (*response, error) {
 		var wait time.Duration
 		switch {
 		case err != nil:
-			err = fmt.Errorf("docsapi: %s %s: %w", cl.method, cl.path, err)
+			err = &TransportError{Method: cl.method, Path: cl.path, Err: err}
 			c.logger.DebugContext(ctx, "docsapi attempt failed", "method", cl.method, "path", cl.path,
 				"attempt", n, "elapsed", time.Since(start), "error", err.Error())
 			if !cl.idempotent() && !isDialError(err) {

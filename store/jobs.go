@@ -16,10 +16,10 @@ import (
 // another job, or the job to another thread.
 func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) error {
 	if j.ID == "" {
-		return errors.New("store: link job: empty job id")
+		return fmt.Errorf("store: link job: empty job id: %w", ErrInvalid)
 	}
 	if !j.Thread.valid() {
-		return fmt.Errorf("store: link job %s: incomplete thread %q", j.ID, j.Thread.String())
+		return fmt.Errorf("store: link job %s: incomplete thread %q: %w", j.ID, j.Thread.String(), ErrInvalid)
 	}
 	if j.Status == "" {
 		j.Status = "active"

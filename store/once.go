@@ -10,7 +10,7 @@ import (
 // for dropping redelivered events. Only the first caller gets true.
 func (s *Store) Once(ctx context.Context, key string, ttl time.Duration) (first bool, err error) {
 	if ttl < time.Millisecond {
-		return false, fmt.Errorf("store: once %q: ttl %v must be at least 1ms", key, ttl)
+		return false, fmt.Errorf("store: once %q: ttl %v must be at least 1ms: %w", key, ttl, ErrInvalid)
 	}
 	first, err = s.rdb.SetNX(ctx, s.onceKey(key), 1, ttl).Result()
 	if err != nil {

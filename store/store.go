@@ -23,6 +23,10 @@ var ErrNotFound = errors.New("store: not found")
 // another replica claimed the job since, or a follow-up restarted it.
 var ErrStale = errors.New("store: claim is no longer current")
 
+// ErrInvalid marks a call the store refuses whatever the state of Redis (an
+// empty id, a lease under 1ms): retrying it cannot help.
+var ErrInvalid = errors.New("store: invalid argument")
+
 // ErrConflict is returned by LinkJob when the thread is already linked to
 // another job, or the job to another thread.
 var ErrConflict = errors.New("store: thread or job already linked elsewhere")
@@ -139,7 +143,7 @@ func millis(d time.Duration) int64 {
 // at once.
 func checkLease(lease time.Duration) error {
 	if lease < time.Millisecond {
-		return fmt.Errorf("store: lease %v must be at least 1ms", lease)
+		return fmt.Errorf("store: lease %v must be at least 1ms: %w", lease, ErrInvalid)
 	}
 	return nil
 }
