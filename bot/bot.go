@@ -55,7 +55,6 @@ type JobStore interface {
 	Untrack(ctx context.Context, c store.Claim, status string) error
 	Release(ctx context.Context, claims []store.Claim) error
 	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
-	Forget(ctx context.Context, key string) error
 	Tracked(ctx context.Context) (int64, error)
 }
 

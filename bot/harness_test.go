@@ -178,7 +178,7 @@ func (h *harness) roots(channel string) []slacktest.Message {
 func (h *harness) finishes(channel, ts string) []slacktest.Message {
 	var out []slacktest.Message
 	for _, m := range h.slack.Thread(channel, ts) {
-		if m.TS != ts && m.BotID != "" && strings.Contains(string(m.Metadata), "docsbot_job_finished") {
+		if m.TS != ts && m.BotID != "" && strings.Contains(string(m.Metadata), bot.FinishedEvent) {
 			out = append(out, m)
 		}
 	}

@@ -20,9 +20,10 @@ const (
 	serverMessageMax = 500
 )
 
-// finishedEvent is the metadata event type on the bot's finish messages. The
-// poller looks for it in a thread before posting again after a crash.
-const finishedEvent = "docsbot_job_finished"
+// FinishedEvent is the Slack message metadata event type on the bot's result
+// messages (payload: job_id, generation, status). The poller looks for it in
+// a thread before posting again after a crash; tools count results by it.
+const FinishedEvent = "docsbot_job_finished"
 
 // jobState is what the root message of a job shows.
 type jobState int
@@ -151,7 +152,7 @@ func finishMessage(jobID string, generation int64, status docsapi.Status, prLink
 	return []slack.MsgOption{
 		slack.MsgOptionText(text, false),
 		slack.MsgOptionMetadata(slack.SlackMetadata{
-			EventType: finishedEvent,
+			EventType: FinishedEvent,
 			EventPayload: map[string]any{
 				"job_id":     jobID,
 				"generation": generation,

@@ -255,7 +255,7 @@ func (b *Bot) reported(ctx context.Context, c store.Claim, log *slog.Logger) boo
 		}
 		for _, m := range msgs {
 			md := m.Metadata
-			if md.EventType != finishedEvent || (m.User != b.self.userID && m.BotID != b.self.botID) {
+			if md.EventType != FinishedEvent || (m.User != b.self.userID && m.BotID != b.self.botID) {
 				continue
 			}
 			id, _ := md.EventPayload["job_id"].(string)
@@ -278,12 +278,18 @@ func (b *Bot) post(ctx context.Context, t store.Thread, log *slog.Logger, opts .
 	}
 }
 
-// pollDelay is the wait after the n-th poll of a run: PollInterval growing by half
-// each poll up to PollMaxInterval, with ±10% jitter so replicas spread out.
+// PollDelay is the nominal wait after the n-th poll of a job's run: first
+// (interval) growing by half each poll up to maxInterval. The poller adds
+// ±10% jitter so replicas spread out; tools that predict its cost use this.
+func PollDelay(first, maxInterval time.Duration, n int) time.Duration {
+	d := float64(first) * math.Pow(backoffFactor, float64(max(n, 0)))
+	return time.Duration(min(d, float64(maxInterval)))
+}
+
+// pollDelay is PollDelay with the configured intervals and the jitter.
 func (b *Bot) pollDelay(n int) time.Duration {
-	d := float64(b.cfg.PollInterval) * math.Pow(backoffFactor, float64(max(n, 0)))
-	d = min(d, float64(b.cfg.PollMaxInterval))
-	return time.Duration(d * (0.9 + 0.2*rand.Float64()))
+	d := PollDelay(b.cfg.PollInterval, b.cfg.PollMaxInterval, n)
+	return time.Duration(float64(d) * (0.9 + 0.2*rand.Float64()))
 }
 
 // permanentSlackError reports Slack errors that retrying cannot fix.

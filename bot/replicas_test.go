@@ -202,7 +202,7 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	}
 	// The crashed replica's post, as the bot writes it (text and metadata).
 	_, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "docsbot_job_finished", EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: bot.FinishedEvent, EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
 	if err != nil {
 		t.Fatalf("post: %v", err)
 	}
