@@ -58,7 +58,7 @@ func TestAgentJobEndToEnd(t *testing.T) {
 
 	// Polling stops once the finish is reported: no more get-job calls.
 	gets := h.api.Count(docsapitest.EndpointGet)
-	time.Sleep(300 * time.Millisecond) // several poll intervals; the count must not move
+	h.settle() // the job leaves the schedule; then no replica is left running
 	if after := h.api.Count(docsapitest.EndpointGet); after != gets {
 		t.Errorf("get-job calls went on after the finish: %d then %d", gets, after)
 	}
@@ -126,7 +126,7 @@ func TestFollowUpRestartsAndReportsEachFinishOnce(t *testing.T) {
 	if !strings.Contains(second.Text, "follow-up 1") {
 		t.Errorf("second result %q does not say it is for the follow-up", second.Text)
 	}
-	time.Sleep(300 * time.Millisecond)
+	h.settle()
 	if n := len(h.finishes(general, root.TS)); n != 2 {
 		t.Errorf("%d results after one follow-up, want 2", n)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -61,7 +62,7 @@ func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 		m, _ := h.slack.Message(general, replyTS)
 		return len(m.Reactions) == 1
 	})
-	time.Sleep(100 * time.Millisecond)
+	h.stopAll() // events already acked are handled before Run returns
 	if p := h.api.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q: only the person's reply may become a follow-up", p)
 	}
@@ -77,21 +78,24 @@ func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 	}))
 	h.startBot(bot.Config{})
 	rootTS, jobID := h.startedJob("Explain rate limits")
-	replyTS, _ := h.reply(alice, general, rootTS, "Mention Retry-After")
+	replyTS, eventID := h.reply(alice, general, rootTS, "Mention Retry-After")
 	h.waitFor("the reaction", func() bool {
 		m, _ := h.slack.Message(general, replyTS)
 		return len(m.Reactions) == 1
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	acks := h.slack.Acks()
-	last := acks[len(acks)-1]
+	envelope, ok := h.slack.EnvelopeOfEvent(eventID)
+	if !ok {
+		t.Fatalf("no envelope carried event %s", eventID)
+	}
 	for range 3 {
-		if err := h.slack.Redeliver(ctx, last.EnvelopeID); err != nil {
+		if err := h.slack.Redeliver(ctx, envelope); err != nil {
 			t.Fatalf("redeliver: %v", err)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
+	h.waitLogged("event delivered again; already handled", 3)
+	h.stopAll()
 	if p := h.api.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q after 3 redeliveries, want the reply once", p)
 	}
@@ -103,15 +107,18 @@ func TestRedeliveredSlashCommandStartsOneJob(t *testing.T) {
 	h.startBot(bot.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	h.command(alice, general, bot.CommandAgent, "One job only")
-	acks := h.slack.Acks()
+	envelope, _, err := h.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: bot.CommandAgent, Text: "One job only", UserID: alice, ChannelID: general})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 2 {
-		if err := h.slack.Redeliver(ctx, acks[len(acks)-1].EnvelopeID); err != nil {
+		if err := h.slack.Redeliver(ctx, envelope); err != nil {
 			t.Fatalf("redeliver: %v", err)
 		}
 	}
 	h.waitFor("a root message", func() bool { return len(h.roots(general)) >= 1 })
-	time.Sleep(200 * time.Millisecond)
+	h.waitLogged("slash command delivered again; already handled", 2)
+	h.stopAll()
 	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
 		t.Errorf("%d create requests, want 1", n)
 	}

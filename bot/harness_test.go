@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +47,9 @@ type harness struct {
 	api    *docsapitest.Server
 	prefix string
 	logs   *syncBuffer
+
+	mu   sync.Mutex
+	bots []*running
 }
 
 const general = "C0GENERAL"
@@ -112,6 +116,9 @@ func (h *harness) startBot(cfg bot.Config) *running {
 		})
 	}
 	h.t.Cleanup(r.stop)
+	h.mu.Lock()
+	h.bots = append(h.bots, r)
+	h.mu.Unlock()
 	h.waitFor("the bot's Slack connection", func() bool { return h.slack.Connects() > before && b.Connected() })
 	return r
 }
@@ -136,6 +143,49 @@ func (h *harness) waitFor(what string, cond func() bool) {
 			h.t.Fatalf("waiting for %s: not true after 15s\nlogs:\n%s", what, h.logs.String())
 		}
 	}
+}
+
+// settle waits until the shared schedule is empty (every job's result
+// posted or the job dropped), then stops every replica. Once Run has
+// returned nothing more can be posted or asked of the API, so counts taken
+// afterwards are final: they replace "wait a while and count".
+func (h *harness) settle() {
+	h.t.Helper()
+	st := h.openStore()
+	h.waitFor("an empty poll schedule", func() bool {
+		n, err := st.Tracked(context.Background())
+		return err == nil && n == 0
+	})
+	h.stopAll()
+}
+
+// stopAll stops every replica started on the harness.
+func (h *harness) stopAll() {
+	h.mu.Lock()
+	bots := slices.Clone(h.bots)
+	h.mu.Unlock()
+	for _, r := range bots {
+		r.stop()
+	}
+}
+
+// waitLogged waits until the bots have logged msg n times: positive proof
+// that redelivered envelopes were seen and dropped.
+func (h *harness) waitLogged(msg string, n int) {
+	h.t.Helper()
+	h.waitFor(fmt.Sprintf("%d log lines %q", n, msg), func() bool {
+		return strings.Count(h.logs.String(), "msg=\""+msg+"\"") >= n
+	})
+}
+
+func (h *harness) openStore() *store.Store {
+	h.t.Helper()
+	st, err := store.Open(context.Background(), redisURL(), store.WithPrefix(h.prefix))
+	if err != nil {
+		h.t.Fatalf("open store: %v", err)
+	}
+	h.t.Cleanup(func() { _ = st.Close() })
+	return st
 }
 
 // command types a slash command in a channel as a user and returns Slack's

@@ -47,7 +47,7 @@ func TestRestartBetweenCreateAndFinishReportsOnce(t *testing.T) {
 
 	h.startBot(bot.Config{})
 	h.waitFor("the result after the restart", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	time.Sleep(300 * time.Millisecond)
+	h.settle()
 	if n := len(h.finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want 1", n)
 	}
@@ -81,7 +81,7 @@ func TestTwoReplicasReportEachJobOnce(t *testing.T) {
 		}
 		return true
 	})
-	time.Sleep(300 * time.Millisecond)
+	h.settle()
 	for i, ts := range roots {
 		if n := len(h.finishes(general, ts)); n != 1 {
 			t.Errorf("job %d: %d results, want 1", i, n)
@@ -146,7 +146,7 @@ func TestUnknownStatusKeepsPollingAndGoneJobStops(t *testing.T) {
 		return false
 	})
 	gets := h.api.Count(docsapitest.EndpointGet)
-	time.Sleep(300 * time.Millisecond)
+	h.settle()
 	if after := h.api.Count(docsapitest.EndpointGet); after != gets {
 		t.Errorf("still polling a job the API does not know: %d then %d", gets, after)
 	}
@@ -171,7 +171,7 @@ func TestCrashBeforePostingIsRecovered(t *testing.T) {
 
 	h.startBot(bot.Config{})
 	h.waitFor("the recovered result", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	time.Sleep(300 * time.Millisecond)
+	h.settle()
 	if n := len(h.finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want 1", n)
 	}
@@ -215,16 +215,6 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	if n := len(h.finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want the one posted before the crash", n)
 	}
-}
-
-func (h *harness) openStore() *store.Store {
-	h.t.Helper()
-	st, err := store.Open(context.Background(), redisURL(), store.WithPrefix(h.prefix))
-	if err != nil {
-		h.t.Fatalf("open store: %v", err)
-	}
-	h.t.Cleanup(func() { _ = st.Close() })
-	return st
 }
 
 // linkedJobWithoutBot creates a job and its root message the way the bot
@@ -297,7 +287,7 @@ func TestShutdownDuringAPollHandsTheJobBack(t *testing.T) {
 	}
 	h.startBot(bot.Config{})
 	h.waitFor("the result from the other replica", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	time.Sleep(300 * time.Millisecond)
+	h.settle()
 	if n := len(h.finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want 1", n)
 	}

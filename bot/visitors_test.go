@@ -212,7 +212,8 @@ func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 	if err := h.slack.Redeliver(ctx, env); err != nil {
 		t.Fatalf("redeliver: %v", err)
 	}
-	time.Sleep(200 * time.Millisecond) // a second summary would come in this time
+	h.waitLogged("slash command delivered again; already handled", 1)
+	h.stopAll()
 	if n := len(h.slack.ResponsePosts(trigger)); n != 1 {
 		t.Errorf("%d posts for one command delivered twice, want 1 (no progress note for one page)", n)
 	}
@@ -394,7 +395,7 @@ func TestVisitorsAnswersInTheAck(t *testing.T) {
 			t.Errorf("%s: ack carries live markup: %q", tc.name, p.Text)
 		}
 	}
-	time.Sleep(100 * time.Millisecond) // nothing may follow the acks
+	h.stopAll() // nothing may follow the acks
 	if n := len(h.api.Requests()); n != 0 {
 		t.Errorf("%d API requests, want none", n)
 	}
