@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Budget is a request budget shared by every replica through Redis: at most
@@ -46,11 +44,10 @@ func (g Grant) OK() bool { return len(g.Tokens) > 0 }
 
 // luaTake: KEYS window, seq, block; ARGV limit, window ms, n.
 // Returns {granted 0/1, remaining, wait ms, blocked 0/1, tokens...}.
-const luaTake = `
+const luaTake = luaNow + `
 local z, seq, blk = KEYS[1], KEYS[2], KEYS[3]
 local limit, window, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', z, '-inf', now - window)
 local used = redis.call('ZCARD', z)
 local left = math.max(limit - used, 0)
@@ -111,7 +108,7 @@ func (s *Store) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) 
 	if n < 1 {
 		return Grant{}, fmt.Errorf("store: budget %s: take %d, want at least 1", b.Name, n)
 	}
-	res, err := redis.NewScript(luaTake).Run(ctx, s.rdb, s.budgetKeys(b), b.Limit, millis(b.Window), n).Slice()
+	res, err := s.sc.take.Run(ctx, s.rdb, s.budgetKeys(b), b.Limit, millis(b.Window), n).Slice()
 	if err != nil {
 		return Grant{}, fmt.Errorf("store: budget %s: take %d: %w", b.Name, n, err)
 	}
@@ -173,7 +170,7 @@ func (s *Store) BlockBudget(ctx context.Context, b Budget, d time.Duration) erro
 	if d < time.Millisecond {
 		return fmt.Errorf("store: budget %s: block %v must be at least 1ms", b.Name, d)
 	}
-	if err := redis.NewScript(luaBlock).Run(ctx, s.rdb, s.budgetKeys(b)[2:], millis(d)).Err(); err != nil {
+	if err := s.sc.block.Run(ctx, s.rdb, s.budgetKeys(b)[2:], millis(d)).Err(); err != nil {
 		return fmt.Errorf("store: budget %s: block for %v: %w", b.Name, d, err)
 	}
 	return nil

@@ -29,16 +29,20 @@ func codeErr(code int64) error {
 	return nil
 }
 
-// luaCommon is the head of every script. ARGV[1] is always the key prefix.
-// Times are unix milliseconds from the Redis clock.
-const luaCommon = `
-local P = ARGV[1]
-local NOTFOUND, STALE, CONFLICT = -1, -2, -3
-
+// luaNow defines now_ms(), the Redis clock in unix milliseconds. Every due
+// time, lease, window and age is measured with it, never a replica's clock.
+const luaNow = `
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+`
+
+// luaCommon is the head of every script. ARGV[1] is always the key prefix.
+// Times are unix milliseconds from the Redis clock.
+const luaCommon = luaNow + `
+local P = ARGV[1]
+local NOTFOUND, STALE, CONFLICT = -1, -2, -3
 
 -- the thread link key of the job record at k, or nil
 local function link_key(k)
@@ -231,6 +235,8 @@ type scripts struct {
 	link, followUp, claim, nextDue   *redis.Script
 	reschedule, finish, markNotified *redis.Script
 	untrack, release                 *redis.Script
+	take, block                      *redis.Script
+	saveVisitors, loadVisitors       *redis.Script
 }
 
 func newScripts() scripts {
@@ -244,5 +250,9 @@ func newScripts() scripts {
 		markNotified: redis.NewScript(luaMarkNotified),
 		untrack:      redis.NewScript(luaUntrack),
 		release:      redis.NewScript(luaRelease),
+		take:         redis.NewScript(luaTake),
+		block:        redis.NewScript(luaBlock),
+		saveVisitors: redis.NewScript(luaSaveVisitors),
+		loadVisitors: redis.NewScript(luaLoadVisitors),
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // VisitorCounts holds unique-visitor counts. Total is deduplicated across
@@ -46,20 +44,18 @@ type CachedVisitors struct {
 
 // luaSaveVisitors: KEYS entry; ARGV data, keep ms. Saves the data with the
 // Redis time it was saved at.
-const luaSaveVisitors = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+const luaSaveVisitors = luaNow + `
+local now = now_ms()
 redis.call('HSET', KEYS[1], 'd', ARGV[1], 'at', now)
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return 0
 `
 
 // luaLoadVisitors: KEYS entry. Returns {} or {data, age ms}.
-const luaLoadVisitors = `
+const luaLoadVisitors = luaNow + `
 local f = redis.call('HMGET', KEYS[1], 'd', 'at')
 if not f[1] or not f[2] then return {} end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 return {f[1], math.max(now - tonumber(f[2]), 0)}
 `
 
@@ -78,7 +74,7 @@ func (s *Store) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnap
 	if err != nil {
 		return fmt.Errorf("store: save visitors %q: %w", key, err)
 	}
-	if err := redis.NewScript(luaSaveVisitors).Run(ctx, s.rdb, []string{s.visitorsKey(key)}, data, millis(keep)).Err(); err != nil {
+	if err := s.sc.saveVisitors.Run(ctx, s.rdb, []string{s.visitorsKey(key)}, data, millis(keep)).Err(); err != nil {
 		return fmt.Errorf("store: save visitors %q: %w", key, err)
 	}
 	return nil
@@ -87,7 +83,7 @@ func (s *Store) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnap
 // LoadVisitors returns the snapshot cached under key and its age, or
 // ErrNotFound when there is none (never saved, or expired).
 func (s *Store) LoadVisitors(ctx context.Context, key string) (*CachedVisitors, error) {
-	res, err := redis.NewScript(luaLoadVisitors).Run(ctx, s.rdb, []string{s.visitorsKey(key)}).Slice()
+	res, err := s.sc.loadVisitors.Run(ctx, s.rdb, []string{s.visitorsKey(key)}).Slice()
 	if err != nil {
 		return nil, fmt.Errorf("store: load visitors %q: %w", key, err)
 	}
