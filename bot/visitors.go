@@ -19,6 +19,9 @@ import (
 // VisitorsAPI is what /docs-visitors needs from the docs API.
 type VisitorsAPI interface {
 	VisitorPages(ctx context.Context, p docsapi.VisitorsParams) iter.Seq2[*docsapi.VisitorsPage, error]
+	// ProjectID names the project the numbers are for; it keys the cache, so
+	// deployments sharing a Redis never share each other's numbers.
+	ProjectID() string
 }
 
 // VisitorsStore is what /docs-visitors keeps in Redis: the exports cached for
@@ -163,12 +166,8 @@ func mustWait(err error) bool {
 // client tells it) and the API's date parameters. top, path and sort are
 // applied after the cache, so they share the entry.
 func (b *Bot) visitorsKey(r dateRange) string {
-	project := ""
-	if p, ok := b.api.(interface{ ProjectID() string }); ok {
-		project = p.ProjectID()
-	}
 	from, to := r.params()
-	return project + ":" + from + ":" + to
+	return b.api.ProjectID() + ":" + from + ":" + to
 }
 
 func (b *Bot) visitorsBudget() store.Budget {
