@@ -12,7 +12,7 @@ import (
 func BenchmarkSlashCommandRoundTrip(b *testing.B) {
 	s := newTestServer(b)
 	ctx := context.Background()
-	startClient(b, s, ackAll)
+	ackEverything(b, s, nil)
 	if err := s.WaitConnections(ctx, 1); err != nil {
 		b.Fatal(err)
 	}

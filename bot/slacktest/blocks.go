@@ -5,9 +5,12 @@ import (
 	"unicode/utf8"
 )
 
-// Slack's message limits.
+// MaxTextRunes is Slack's limit on a message's text, in characters: a longer
+// one is refused with msg_too_long.
+const MaxTextRunes = 40000
+
+// Slack's limits on Block Kit.
 const (
-	maxTextRunes        = 40000
 	maxBlocks           = 50
 	maxSectionTextRunes = 3000
 	maxSectionFields    = 10
@@ -20,7 +23,7 @@ const (
 // chat.postMessage does and returns Slack's error name, or "".
 // requireContent demands text, blocks or attachments (no_text otherwise).
 func validateContent(text string, blocks, attachments json.RawMessage, requireContent bool) string {
-	if utf8.RuneCountInString(text) > maxTextRunes {
+	if utf8.RuneCountInString(text) > MaxTextRunes {
 		return "msg_too_long"
 	}
 	nBlocks := 0

@@ -11,6 +11,8 @@
 //
 // Tests drive it the way people drive Slack (SlashCommand, PostUserMessage) and
 // read back what the bot did (Messages, Thread, Ephemerals, ResponsePosts, Calls).
+// BotToken and AppToken are the made-up tokens to configure the bot with;
+// AckAll connects a client that acknowledges everything, where no bot should.
 // Failure injection (FailNext, RateLimit, SetAPILatency, Disconnect,
 // DropConnections) reproduces the conditions the bot must survive.
 //

@@ -9,7 +9,8 @@ import (
 	"strings"
 )
 
-// ErrUnknownEnvelope is returned by Redeliver for an envelope the server never sent.
+// ErrUnknownEnvelope is returned by Redeliver for an envelope the server never
+// sent, or one acknowledged so long ago that it was forgotten (see Redeliver).
 var ErrUnknownEnvelope = errors.New("slacktest: unknown envelope")
 
 // SlashCommand runs c as a person would: it sends a slash_commands envelope to
@@ -147,6 +148,11 @@ func (s *Server) DeliverEvent(ctx context.Context, event map[string]any) (eventI
 // than its last sending) and retry_reason "timeout", to one connection
 // (possibly another than before), as Slack does when it believes a delivery
 // failed. It waits for an ack of this sending or ctx.
+//
+// The server keeps every envelope not yet acknowledged, and the last 10,000
+// acknowledged ones; older acknowledged envelopes are forgotten, so that a
+// long run does not grow without bound, and Redeliver answers
+// ErrUnknownEnvelope for them.
 func (s *Server) Redeliver(ctx context.Context, envelopeID string) error {
 	s.mu.Lock()
 	e, ok := s.envs[envelopeID]

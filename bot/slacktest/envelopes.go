@@ -10,6 +10,11 @@ const (
 	typeSlashCommands = "slash_commands"
 	// maxRetries is the highest retry_attempt Slack sends.
 	maxRetries = 3
+	// envelopeHistory is how many envelopes the server keeps once they are
+	// acknowledged, for Redeliver and EnvelopeOfEvent: in a long run (a
+	// sandbox left open, a load test) older acknowledged envelopes are
+	// forgotten. Envelopes not yet acknowledged are always kept.
+	envelopeHistory = 10000
 )
 
 // envelope is a Socket Mode request and its delivery state. Guarded by Server.mu.
@@ -54,7 +59,37 @@ func (s *Server) newEnvelopeLocked(typ string, payload any) *envelope {
 	raw, _ := json.Marshal(payload)
 	e := &envelope{id: newUUID(), typ: typ, payload: raw, accepts: typ == typeSlashCommands}
 	s.envs[e.id] = e
+	s.envOrder = append(s.envOrder, e.id)
+	s.forgetEnvelopesLocked()
 	return e
+}
+
+// forgetEnvelopesLocked drops the oldest acknowledged envelopes beyond the
+// history the server keeps. It runs once the list has grown by a tenth of
+// the history since the last time, so that its cost per envelope stays
+// constant even when many envelopes wait for their ack.
+func (s *Server) forgetEnvelopesLocked() {
+	keep := s.cfg.envelopes
+	if len(s.envOrder) <= max(keep, s.envKept)+keep/10 {
+		return
+	}
+	excess := len(s.envOrder) - keep
+	kept := make([]string, 0, len(s.envOrder)-excess)
+	for _, id := range s.envOrder {
+		if e := s.envs[id]; excess > 0 && e.settled() {
+			delete(s.envs, id)
+			excess--
+			continue
+		}
+		kept = append(kept, id)
+	}
+	s.envOrder, s.envKept = kept, len(kept)
+}
+
+// settled reports whether e is acknowledged and waits for nothing: no
+// redelivery armed, not queued for a connection.
+func (e *envelope) settled() bool {
+	return e.acks > 0 && e.timer == nil && !e.queued
 }
 
 // deliver sends e to one open connection (round robin), or queues it until a

@@ -35,11 +35,17 @@ func botAPI(s *Server) *slack.Client {
 // handler sees every Socket Mode event a client receives, in order.
 type handler func(sm *socketmode.Client, e socketmode.Event)
 
-// ackAll acknowledges every request without a payload.
-func ackAll(sm *socketmode.Client, e socketmode.Event) {
-	if e.Request != nil && e.Request.EnvelopeID != "" {
-		_ = sm.Ack(*e.Request)
+// ackEverything connects AckAll's client, which acknowledges every envelope,
+// until the test ends; seen (may be nil) sees each envelope's event first.
+func ackEverything(t testing.TB, s *Server, seen func(socketmode.Event), opts ...socketmode.Option) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	stop, err := s.AckAll(ctx, seen, opts...)
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(stop)
 }
 
 // startClient runs slack-go's Socket Mode client against s until the test ends.
@@ -103,4 +109,15 @@ func waitLen[T any](t *testing.T, r *recorder[T], n int) []T {
 		}
 	}
 	return r.all()
+}
+
+// pongsReceived is the number of PONG frames received on the open connections.
+func (s *Server) pongsReceived() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n int64
+	for _, c := range s.conns {
+		n += c.pongs.Load()
+	}
+	return n
 }

@@ -4,7 +4,8 @@ import "encoding/json"
 
 // EnvelopeOfEvent returns the id of the Socket Mode envelope that carried
 // the Events API event eventID (as PostUserMessage and DeliverEvent return
-// it), so a test can Redeliver exactly that envelope.
+// it), so a test can Redeliver exactly that envelope. Like Redeliver, it knows
+// only the envelopes the server still keeps.
 func (s *Server) EnvelopeOfEvent(eventID string) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -181,16 +181,17 @@ func (s *Server) reactionsAdd(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, code := s.visibleChannelLocked(p["channel"]); code != "" {
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
 		return fail(code)
 	}
 	name := strings.Trim(p["name"], ":")
 	if name == "" {
 		return fail("invalid_name")
 	}
-	_, m, code := s.messageLocked(p["channel"], p["timestamp"], "message_not_found")
-	if code != "" {
-		return fail(code)
+	m, ok := ch.byTS[p["timestamp"]]
+	if !ok {
+		return fail("message_not_found")
 	}
 	i := slices.IndexFunc(m.reactions, func(x reaction) bool { return x.name == name })
 	if i < 0 {

@@ -25,6 +25,8 @@ type config struct {
 	respUses   int
 	respTTL    time.Duration
 	logger     *slog.Logger
+	// envelopes is how many acknowledged envelopes the server remembers.
+	envelopes int
 }
 
 func defaultConfig() config {
@@ -44,6 +46,7 @@ func defaultConfig() config {
 		respUses:   5,
 		respTTL:    30 * time.Minute,
 		logger:     slog.New(slog.DiscardHandler),
+		envelopes:  envelopeHistory,
 	}
 }
 

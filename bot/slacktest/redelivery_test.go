@@ -3,6 +3,7 @@ package slacktest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -48,12 +49,6 @@ func TestRedelivery(t *testing.T) {
 			wantAttempt: []int{0, 1},
 		},
 		{
-			name:        "retries stop at retry_attempt 3",
-			redelivery:  20 * time.Millisecond,
-			ack:         func(_ *Server, d delivery) bool { return d.attempt >= 3 },
-			wantAttempt: []int{0, 1, 2, 3},
-		},
-		{
 			name:       "event pending on a dropped connection goes to the next one",
 			redelivery: time.Minute,
 			ack: func(s *Server, d delivery) bool {
@@ -90,10 +85,21 @@ func TestRedelivery(t *testing.T) {
 	}
 }
 
+// envelopeState is the delivery state of an envelope, read under the lock.
+func envelopeState(t *testing.T, s *Server, id string) (attempt int, timerArmed bool) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.envs[id]
+	if !ok {
+		t.Fatalf("envelope %s unknown to the server", id)
+	}
+	return e.attempt, e.timer != nil
+}
+
 func TestRetriesStopAfterThree(t *testing.T) {
 	t.Parallel()
-	const after = 20 * time.Millisecond
-	s := newTestServer(t, WithRedelivery(after))
+	s := newTestServer(t, WithRedelivery(20*time.Millisecond))
 	var seen recorder[delivery]
 	startClient(t, s, eventsRecorder(&seen, func(delivery) bool { return false }))
 	ctx, cancel := context.WithCancel(testContext(t))
@@ -102,15 +108,26 @@ func TestRetriesStopAfterThree(t *testing.T) {
 		_, _, err := s.PostUserMessage(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "anyone?"})
 		done <- err
 	}()
-	waitLen(t, &seen, 4)
-	// Ten more timeout periods: a fifth delivery would have happened by now.
-	time.Sleep(10 * after)
-	if n := seen.len(); n != 4 {
-		t.Errorf("deliveries = %d, want 4 (attempts 0..3)", n)
+	got := waitLen(t, &seen, 4)
+	for i, d := range got {
+		wantReason := ""
+		if i > 0 {
+			wantReason = "timeout"
+		}
+		if d.attempt != i || d.reason != wantReason || d.envelopeID != got[0].envelopeID {
+			t.Errorf("delivery %d = %+v, want attempt %d reason %q envelope %s", i, d, i, wantReason, got[0].envelopeID)
+		}
+	}
+	// The fourth sending was the last: no timer is left to send a fifth.
+	if attempt, armed := envelopeState(t, s, got[0].envelopeID); attempt != maxRetries || armed {
+		t.Errorf("after retry_attempt %d: attempt %d, timer armed %v; want %d and no timer", maxRetries, attempt, armed, maxRetries)
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("PostUserMessage without an ack = %v, want context.Canceled", err)
+	}
+	if n := seen.len(); n != 4 {
+		t.Errorf("deliveries = %d, want 4 (attempts 0..3)", n)
 	}
 }
 
@@ -137,8 +154,8 @@ func TestRedeliverExplicit(t *testing.T) {
 	if n := len(s.Acks()); n != 3 {
 		t.Errorf("acks = %d, want 3", n)
 	}
-	if err := s.Redeliver(ctx, "no-such-envelope"); err == nil {
-		t.Error("Redeliver of an unknown envelope succeeded")
+	if err := s.Redeliver(ctx, "no-such-envelope"); !errors.Is(err, ErrUnknownEnvelope) {
+		t.Errorf("Redeliver of an unknown envelope = %v, want ErrUnknownEnvelope", err)
 	}
 }
 
@@ -152,13 +169,63 @@ func TestSlashCommandsAreNotResent(t *testing.T) {
 			slash.add(e.Request.EnvelopeID)
 		}
 	})
-	if _, _, err := s.SendSlashCommand(testContext(t), SlashCommand{Command: "/docs-agent", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+	id, _, err := s.SendSlashCommand(testContext(t), SlashCommand{Command: "/docs-agent", UserID: "U0ALICE", ChannelID: "C0GENERAL"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	waitLen(t, &slash, 1)
-	// Ten timeout periods: an events_api envelope would have been resent three times.
-	time.Sleep(10 * after)
-	if n := slash.len(); n != 1 {
-		t.Errorf("slash command delivered %d times, want once", n)
+	if got := waitLen(t, &slash, 1); got[0] != id {
+		t.Fatalf("the client got envelope %s, want %s", got[0], id)
+	}
+	// Unacknowledged, yet no redelivery is armed: an events_api envelope
+	// would have its timer running now.
+	if attempt, armed := envelopeState(t, s, id); attempt != 0 || armed {
+		t.Errorf("unacknowledged slash command: attempt %d, timer armed %v; want 0 and no timer", attempt, armed)
+	}
+}
+
+func TestOldAcknowledgedEnvelopesAreForgotten(t *testing.T) {
+	t.Parallel()
+	const history = 3
+	s := newTestServer(t, func(c *config) { c.envelopes = history })
+	// The client acknowledges events, never slash commands.
+	startClient(t, s, func(sm *socketmode.Client, e socketmode.Event) {
+		if e.Type == socketmode.EventTypeEventsAPI {
+			_ = sm.Ack(*e.Request)
+		}
+	})
+	ctx := testContext(t)
+	if err := s.WaitConnections(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	slash, _, err := s.SendSlashCommand(ctx, SlashCommand{Command: "/docs-agent", UserID: "U0ALICE", ChannelID: "C0GENERAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for i := range 10 {
+		_, id, err := s.PostUserMessage(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: fmt.Sprintf("message %d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, id)
+	}
+	s.mu.Lock()
+	kept, slashKept := len(s.envs), s.envs[slash] != nil
+	s.mu.Unlock()
+	if kept > history+1 || !slashKept {
+		t.Errorf("the server keeps %d envelopes (history %d), the unacknowledged slash command kept: %v", kept, history, slashKept)
+	}
+	if _, ok := s.EnvelopeOfEvent(events[0]); ok {
+		t.Error("the oldest acknowledged event's envelope is still known")
+	}
+	last, ok := s.EnvelopeOfEvent(events[len(events)-1])
+	if !ok {
+		t.Fatal("the newest event's envelope is forgotten")
+	}
+	if err := s.Redeliver(ctx, last); err != nil {
+		t.Errorf("Redeliver of the newest envelope: %v", err)
+	}
+	if n := len(s.Acks()); n != len(events)+1 {
+		t.Errorf("acks = %d, want %d: forgetting envelopes must not forget acks", n, len(events)+1)
 	}
 }

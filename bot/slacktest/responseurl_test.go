@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,11 +17,10 @@ import (
 func runCommand(t *testing.T, s *Server, c SlashCommand) slack.SlashCommand {
 	t.Helper()
 	var cmds recorder[slack.SlashCommand]
-	startClient(t, s, func(sm *socketmode.Client, e socketmode.Event) {
+	ackEverything(t, s, func(e socketmode.Event) {
 		if e.Type == socketmode.EventTypeSlashCommand {
 			cmds.add(e.Data.(slack.SlashCommand))
 		}
-		ackAll(sm, e)
 	})
 	if _, err := s.SlashCommand(testContext(t), c); err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestResponseURL(t *testing.T) {
 			for _, p := range s.ResponsePosts(cmd.TriggerID) {
 				errs = append(errs, p.Error)
 			}
-			if !equal(msgs, tc.wantMessages) || !equal(eph, tc.wantEphemeral) || !equal(errs, tc.wantErrors) {
+			if !slices.Equal(msgs, tc.wantMessages) || !slices.Equal(eph, tc.wantEphemeral) || !slices.Equal(errs, tc.wantErrors) {
 				t.Errorf("channel %q ephemeral %q errors %q; want %q %q %q", msgs, eph, errs, tc.wantMessages, tc.wantEphemeral, tc.wantErrors)
 			}
 		})
@@ -135,18 +135,6 @@ func TestResponseURLThroughChatAPI(t *testing.T) {
 	if e := s.Ephemerals("U0ALICE"); len(e) != 1 || e[0].Text != "queued" {
 		t.Errorf("ephemerals %+v", e)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestWaitForAndChanges(t *testing.T) {

@@ -45,6 +45,8 @@ type Server struct {
 	rr           int
 	connects     int
 	envs         map[string]*envelope
+	envOrder     []string // ids of envs, oldest first
+	envKept      int      // len(envOrder) after envelopes were last forgotten
 	queue        []*envelope
 	acks         []Ack
 	responses    map[string]*responseURL
@@ -114,6 +116,18 @@ func NewServer(opts ...Option) *Server {
 // URL is the server's base address, "http://host:port", for a sandbox to serve
 // its own pages next to the fake Slack.
 func (s *Server) URL() string { return s.base }
+
+// BotToken is the bot token (xoxb-) the Web API accepts: the made-up value of
+// WithBotToken or the default, for the bot under test to be configured with.
+func (s *Server) BotToken() string { return s.cfg.botToken }
+
+// AppToken is the app-level token (xapp-) apps.connections.open accepts: the
+// made-up value of WithAppToken or the default.
+func (s *Server) AppToken() string { return s.cfg.appToken }
+
+// BotUserID is the bot's user id (WithBot; default "U0BOT"): the author of
+// the bot's posts.
+func (s *Server) BotUserID() string { return s.cfg.botUserID }
 
 // Close stops the server: it closes the listener and every Socket Mode
 // connection and waits for the server's goroutines. Calling it again does nothing.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -25,6 +26,9 @@ type wsConn struct {
 	out    chan []byte
 	done   chan struct{}
 	closer sync.Once
+	// pongs counts the PONG frames received, the client's answers to the
+	// PINGs, for tests to see that pings reach the client.
+	pongs atomic.Int64
 }
 
 // send queues a text frame for the writer; false when the connection is gone.
@@ -81,6 +85,10 @@ func (s *Server) serveLink(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(readLimit)
 	c := &wsConn{ws: ws, out: make(chan []byte, outboxSize), done: make(chan struct{})}
+	ws.SetPongHandler(func(string) error {
+		c.pongs.Add(1)
+		return nil
+	})
 
 	s.mu.Lock()
 	if s.closed {

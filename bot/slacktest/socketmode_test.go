@@ -279,7 +279,7 @@ func TestQueuedUntilConnected(t *testing.T) {
 	if err != nil || envelopeID == "" || triggerID == "" {
 		t.Fatalf("SendSlashCommand = %q, %q, %v", envelopeID, triggerID, err)
 	}
-	startClient(t, s, ackAll)
+	ackEverything(t, s, nil)
 	if err := s.WaitFor(ctx, func() bool { return len(s.Acks()) == 1 }); err != nil {
 		t.Fatal(err)
 	}
@@ -290,33 +290,38 @@ func TestQueuedUntilConnected(t *testing.T) {
 
 func TestPingFrames(t *testing.T) {
 	t.Parallel()
-	const clientInterval = 500 * time.Millisecond
+	// slack-go reconnects when no PING came for clientInterval.
+	const clientInterval = 100 * time.Millisecond
 	tests := []struct {
 		name          string
 		serverPing    time.Duration
 		wantReconnect bool
 	}{
-		{"pings keep the connection", 25 * time.Millisecond, false},
+		{"pings keep the connection", 10 * time.Millisecond, false},
 		{"no pings make the client reconnect", 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := newTestServer(t, WithPingInterval(tc.serverPing))
-			startClient(t, s, ackAll, socketmode.OptionPingInterval(clientInterval))
+			ackEverything(t, s, nil, socketmode.OptionPingInterval(clientInterval))
 			ctx := testContext(t)
-			if err := s.WaitConnections(ctx, 1); err != nil {
-				t.Fatal(err)
-			}
 			if tc.wantReconnect {
 				if err := s.WaitFor(ctx, func() bool { return s.Connects() >= 2 }); err != nil {
 					t.Fatalf("client never reconnected: %v", err)
 				}
 				return
 			}
-			// A liveness window of three client ping intervals: without pings
-			// slack-go would have reconnected within it.
-			time.Sleep(3 * clientInterval)
+			// The client answered the pings of five of its intervals: without
+			// them it would have reconnected within the first.
+			want := int64(5 * clientInterval / tc.serverPing)
+			for s.pongsReceived() < want {
+				select {
+				case <-ctx.Done():
+					t.Fatalf("the client answered %d pings, want %d", s.pongsReceived(), want)
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
 			if n := s.Connects(); n != 1 {
 				t.Errorf("connections opened = %d, want 1 (pings should keep it alive)", n)
 			}
@@ -339,7 +344,7 @@ func TestReconnect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := newTestServer(t)
-			startClient(t, s, ackAll)
+			ackEverything(t, s, nil)
 			ctx := testContext(t)
 			if err := s.WaitConnections(ctx, 1); err != nil {
 				t.Fatal(err)

@@ -33,7 +33,7 @@ type User struct {
 type SlashCommand struct {
 	Command string
 	// Text is the command's text as Slack delivers it: &, < and > that the
-	// person typed arrive escaped (&amp; &lt; &gt;).
+	// person typed arrive escaped (&amp; &lt; &gt;; see Escape).
 	Text      string
 	UserID    string
 	ChannelID string
@@ -57,7 +57,7 @@ type UserMessage struct {
 	ChannelID string
 	UserID    string
 	// Text is the message text as Slack delivers it: &, < and > that the
-	// person typed arrive escaped (&amp; &lt; &gt;), and mentions and links
+	// person typed arrive escaped (&amp; &lt; &gt;; see Escape), and mentions and links
 	// as markup such as <@U0BOB> or <https://example.com|label>.
 	Text     string
 	ThreadTS string

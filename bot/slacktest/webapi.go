@@ -23,7 +23,6 @@ const (
 
 // apiRequest is a parsed Web API request.
 type apiRequest struct {
-	method string
 	params map[string]string
 }
 
@@ -123,7 +122,7 @@ func (s *Server) runAPI(method, kind string, params map[string]string, parseErr 
 	if code, failed := s.takeFailure(method); failed {
 		return fail(code)
 	}
-	return m.run(s, &apiRequest{method: method, params: params})
+	return m.run(s, &apiRequest{params: params})
 }
 
 func (s *Server) tokenKind(token string) string {

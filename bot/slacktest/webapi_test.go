@@ -49,7 +49,7 @@ func sectionBlocks(n, textLen int) slack.MsgOption {
 func TestPostMessage(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, WithEchoBotMessages(false))
-	startClient(t, s, ackAll)
+	ackEverything(t, s, nil)
 	workspace(t, s)
 	api := botAPI(s)
 	parentTS, _, err := s.PostUserMessage(testContext(t), UserMessage{ChannelID: "C0GENERAL", UserID: "U0BOB", Text: "parent"})
@@ -61,22 +61,24 @@ func TestPostMessage(t *testing.T) {
 		channel string
 		opts    []slack.MsgOption
 		wantErr string
-		// wantIn is the channel and thread the message must land in.
+		// wantChannel and wantThread are where the message must land.
 		wantChannel, wantThread string
+		// wantRich asks for the blocks and metadata to be stored.
+		wantRich bool
 	}{
-		{"text", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText("Job started", false)}, "", "C0GENERAL", ""},
-		{"by name", "#general", []slack.MsgOption{slack.MsgOptionText("by name", false)}, "", "C0GENERAL", ""},
-		{"private channel member", "G0TEAM", []slack.MsgOption{slack.MsgOptionText("team", false)}, "", "G0TEAM", ""},
-		{"thread reply", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText("in thread", false), slack.MsgOptionTS(parentTS)}, "", "C0GENERAL", parentTS},
-		{"blocks and metadata", "C0GENERAL", []slack.MsgOption{sectionBlocks(50, 3000), slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "job", EventPayload: map[string]any{"id": "j1"}})}, "", "C0GENERAL", ""},
-		{"unknown channel", "C0NOPE", []slack.MsgOption{slack.MsgOptionText("x", false)}, "channel_not_found", "", ""},
-		{"private channel not joined", "G0SECRET", []slack.MsgOption{slack.MsgOptionText("x", false)}, "channel_not_found", "", ""},
-		{"public channel not joined", "C0RANDOM", []slack.MsgOption{slack.MsgOptionText("x", false)}, "not_in_channel", "", ""},
-		{"no text", "C0GENERAL", nil, "no_text", "", ""},
-		{"51 blocks", "C0GENERAL", []slack.MsgOption{sectionBlocks(51, 10)}, "invalid_blocks", "", ""},
-		{"section text over 3000", "C0GENERAL", []slack.MsgOption{sectionBlocks(1, 3001)}, "invalid_blocks", "", ""},
-		{"text over 40000", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText(strings.Repeat("y", 40001), false)}, "msg_too_long", "", ""},
-		{"unknown thread", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText("x", false), slack.MsgOptionTS("1.000001")}, "thread_not_found", "", ""},
+		{"text", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText("Job started", false)}, "", "C0GENERAL", "", false},
+		{"by name", "#general", []slack.MsgOption{slack.MsgOptionText("by name", false)}, "", "C0GENERAL", "", false},
+		{"private channel member", "G0TEAM", []slack.MsgOption{slack.MsgOptionText("team", false)}, "", "G0TEAM", "", false},
+		{"thread reply", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText("in thread", false), slack.MsgOptionTS(parentTS)}, "", "C0GENERAL", parentTS, false},
+		{"blocks and metadata", "C0GENERAL", []slack.MsgOption{sectionBlocks(50, 3000), slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "job", EventPayload: map[string]any{"id": "j1"}})}, "", "C0GENERAL", "", true},
+		{"unknown channel", "C0NOPE", []slack.MsgOption{slack.MsgOptionText("x", false)}, "channel_not_found", "", "", false},
+		{"private channel not joined", "G0SECRET", []slack.MsgOption{slack.MsgOptionText("x", false)}, "channel_not_found", "", "", false},
+		{"public channel not joined", "C0RANDOM", []slack.MsgOption{slack.MsgOptionText("x", false)}, "not_in_channel", "", "", false},
+		{"no text", "C0GENERAL", nil, "no_text", "", "", false},
+		{"51 blocks", "C0GENERAL", []slack.MsgOption{sectionBlocks(51, 10)}, "invalid_blocks", "", "", false},
+		{"section text over 3000", "C0GENERAL", []slack.MsgOption{sectionBlocks(1, 3001)}, "invalid_blocks", "", "", false},
+		{"text over 40000", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText(strings.Repeat("y", 40001), false)}, "msg_too_long", "", "", false},
+		{"unknown thread", "C0GENERAL", []slack.MsgOption{slack.MsgOptionText("x", false), slack.MsgOptionTS("1.000001")}, "thread_not_found", "", "", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,97 +96,123 @@ func TestPostMessage(t *testing.T) {
 			if m.User != s.cfg.botUserID || m.BotID != s.cfg.botID || m.ThreadTS != tc.wantThread {
 				t.Errorf("stored %+v, want bot author in thread %q", m, tc.wantThread)
 			}
+			if tc.wantRich && (m.Metadata == nil || len(m.Blocks) == 0) {
+				t.Errorf("blocks/metadata not stored: %+v", m)
+			}
 			last := s.Calls("chat.postMessage")
 			if call := last[len(last)-1]; call.Params["channel"] != tc.channel || call.Token != "bot" {
 				t.Errorf("recorded call %+v", call)
 			}
 		})
 	}
-	if msgs := s.Messages("C0GENERAL"); msgs[len(msgs)-1].Metadata == nil || len(msgs[len(msgs)-1].Blocks) == 0 {
-		t.Errorf("blocks/metadata not stored: %+v", msgs[len(msgs)-1])
+}
+
+// editFixture is a workspace of its own for one subtest: alice's message in
+// #random and a bot message in #general.
+type editFixture struct {
+	s              *Server
+	api            *slack.Client
+	aliceTS, botTS string
+}
+
+func newEditFixture(t *testing.T) editFixture {
+	t.Helper()
+	s := newTestServer(t, WithEchoBotMessages(false))
+	f := editFixture{s: s, api: botAPI(s), aliceTS: workspace(t, s)}
+	_, ts, err := f.api.PostMessageContext(testContext(t), "C0GENERAL", slack.MsgOptionText("Job queued", false))
+	if err != nil {
+		t.Fatal(err)
 	}
+	f.botTS = ts
+	return f
 }
 
 func TestUpdateEphemeralReactions(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, WithEchoBotMessages(false))
-	aliceTS := workspace(t, s)
-	api := botAPI(s)
-	ctx := testContext(t)
-	_, botTS, err := api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("Job queued", false))
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name    string
-		call    func(ctx context.Context) error
+		call    func(ctx context.Context, f editFixture) error
 		wantErr string
-		check   func() error
+		check   func(f editFixture) error
 	}{
-		{"update own message", func(ctx context.Context) error {
-			_, _, _, err := api.UpdateMessageContext(ctx, "C0GENERAL", botTS, slack.MsgOptionText("Job running", false))
+		{"update own message", func(ctx context.Context, f editFixture) error {
+			_, _, _, err := f.api.UpdateMessageContext(ctx, "C0GENERAL", f.botTS, slack.MsgOptionText("Job running", false))
 			return err
-		}, "", func() error {
-			if m, _ := s.Message("C0GENERAL", botTS); m.Text != "Job running" || !m.Edited {
+		}, "", func(f editFixture) error {
+			if m, _ := f.s.Message("C0GENERAL", f.botTS); m.Text != "Job running" || !m.Edited {
 				return fmt.Errorf("after update: %+v", m)
 			}
 			return nil
 		}},
-		{"update unknown message", func(ctx context.Context) error {
-			_, _, _, err := api.UpdateMessageContext(ctx, "C0GENERAL", "1.000002", slack.MsgOptionText("x", false))
+		{"update unknown message", func(ctx context.Context, f editFixture) error {
+			_, _, _, err := f.api.UpdateMessageContext(ctx, "C0GENERAL", "1.000002", slack.MsgOptionText("x", false))
 			return err
 		}, "message_not_found", nil},
-		{"update someone else's message", func(ctx context.Context) error {
-			_, _, _, err := api.UpdateMessageContext(ctx, "C0RANDOM", aliceTS, slack.MsgOptionText("x", false))
+		{"update someone else's message", func(ctx context.Context, f editFixture) error {
+			_, _, _, err := f.api.UpdateMessageContext(ctx, "C0RANDOM", f.aliceTS, slack.MsgOptionText("x", false))
 			return err
 		}, "cant_update_message", nil},
-		{"ephemeral", func(ctx context.Context) error {
-			_, err := api.PostEphemeralContext(ctx, "C0GENERAL", "U0BOB", slack.MsgOptionText("only for bob", false))
+		{"ephemeral", func(ctx context.Context, f editFixture) error {
+			_, err := f.api.PostEphemeralContext(ctx, "C0GENERAL", "U0BOB", slack.MsgOptionText("only for bob", false))
 			return err
-		}, "", func() error {
-			if e := s.Ephemerals("U0BOB"); len(e) != 1 || e[0].Text != "only for bob" || e[0].ForUser != "U0BOB" {
+		}, "", func(f editFixture) error {
+			if e := f.s.Ephemerals("U0BOB"); len(e) != 1 || e[0].Text != "only for bob" || e[0].ForUser != "U0BOB" {
 				return fmt.Errorf("ephemerals: %+v", e)
 			}
 			return nil
 		}},
-		{"ephemeral where the bot is not", func(ctx context.Context) error {
-			_, err := api.PostEphemeralContext(ctx, "C0RANDOM", "U0BOB", slack.MsgOptionText("x", false))
+		{"ephemeral where the bot is not", func(ctx context.Context, f editFixture) error {
+			_, err := f.api.PostEphemeralContext(ctx, "C0RANDOM", "U0BOB", slack.MsgOptionText("x", false))
 			return err
 		}, "not_in_channel", nil},
-		{"ephemeral to unknown user", func(ctx context.Context) error {
-			_, err := api.PostEphemeralContext(ctx, "C0GENERAL", "U0NOBODY", slack.MsgOptionText("x", false))
+		{"ephemeral to unknown user", func(ctx context.Context, f editFixture) error {
+			_, err := f.api.PostEphemeralContext(ctx, "C0GENERAL", "U0NOBODY", slack.MsgOptionText("x", false))
 			return err
 		}, "user_not_in_channel", nil},
-		{"reaction", func(ctx context.Context) error {
-			return api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0RANDOM", aliceTS))
-		}, "", func() error {
-			if m, _ := s.Message("C0RANDOM", aliceTS); len(m.Reactions) != 1 || m.Reactions[0] != "eyes" {
+		{"reaction", func(ctx context.Context, f editFixture) error {
+			return f.api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0RANDOM", f.aliceTS))
+		}, "", func(f editFixture) error {
+			if m, _ := f.s.Message("C0RANDOM", f.aliceTS); len(m.Reactions) != 1 || m.Reactions[0] != "eyes" {
 				return fmt.Errorf("reactions: %v", m.Reactions)
 			}
 			return nil
 		}},
-		{"same reaction again", func(ctx context.Context) error {
-			return api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0RANDOM", aliceTS))
-		}, "already_reacted", nil},
-		{"reaction without a name", func(ctx context.Context) error {
-			return api.AddReactionContext(ctx, "", slack.NewRefToMessage("C0RANDOM", aliceTS))
+		{"same reaction again", func(ctx context.Context, f editFixture) error {
+			ref := slack.NewRefToMessage("C0RANDOM", f.aliceTS)
+			if err := f.api.AddReactionContext(ctx, "eyes", ref); err != nil {
+				return fmt.Errorf("the first reaction: %w", err)
+			}
+			return f.api.AddReactionContext(ctx, "eyes", ref)
+		}, "already_reacted", func(f editFixture) error {
+			if m, _ := f.s.Message("C0RANDOM", f.aliceTS); len(m.Reactions) != 1 {
+				return fmt.Errorf("reactions: %v, want eyes once", m.Reactions)
+			}
+			return nil
+		}},
+		{"reaction without a name", func(ctx context.Context, f editFixture) error {
+			return f.api.AddReactionContext(ctx, "", slack.NewRefToMessage("C0RANDOM", f.aliceTS))
 		}, "invalid_name", nil},
-		{"reaction on unknown message", func(ctx context.Context) error {
-			return api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0GENERAL", "1.000003"))
+		{"reaction in an unknown channel", func(ctx context.Context, f editFixture) error {
+			return f.api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0NOPE", f.aliceTS))
+		}, "channel_not_found", nil},
+		{"reaction on unknown message", func(ctx context.Context, f editFixture) error {
+			return f.api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0GENERAL", "1.000003"))
 		}, "message_not_found", nil},
-		{"unknown method", func(ctx context.Context) error {
-			_, err := api.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: "C0GENERAL"})
+		{"unknown method", func(ctx context.Context, f editFixture) error {
+			_, err := f.api.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: "C0GENERAL"})
 			return err
 		}, "unknown_method", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.call(testContext(t))
+			t.Parallel()
+			f := newEditFixture(t)
+			err := tc.call(testContext(t), f)
 			if got := slackErr(err); got != tc.wantErr {
 				t.Fatalf("error = %q, want %q", got, tc.wantErr)
 			}
 			if tc.check != nil {
-				if err := tc.check(); err != nil {
+				if err := tc.check(f); err != nil {
 					t.Error(err)
 				}
 			}
@@ -195,7 +223,7 @@ func TestUpdateEphemeralReactions(t *testing.T) {
 func TestConversationReplies(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, WithEchoBotMessages(false))
-	startClient(t, s, ackAll)
+	ackEverything(t, s, nil)
 	api := botAPI(s)
 	ctx := testContext(t)
 	_, parent, err := api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("root", false),
@@ -356,7 +384,6 @@ func TestFailureInjection(t *testing.T) {
 	api := botAPI(s)
 	s.RateLimit("chat.postMessage", 1, 1500*time.Millisecond)
 	s.FailNext("chat.update", "ratelimited", 2)
-	s.SetAPILatency("auth.test", 20*time.Millisecond)
 	ctx := testContext(t)
 
 	_, _, err := api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("x", false))
@@ -374,6 +401,19 @@ func TestFailureInjection(t *testing.T) {
 			t.Errorf("update %d: error %q, want %q", i, got, want)
 		}
 	}
+	// An answer delayed past the caller's deadline: the latency applies.
+	s.SetAPILatency("auth.test", time.Minute)
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, err = api.AuthTestContext(short)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("auth.test delayed a minute, with a 50ms deadline = %v, want context.DeadlineExceeded", err)
+	}
+	// The server records the call once it gives up waiting.
+	if err := s.WaitFor(ctx, func() bool { return len(s.Calls("auth.test")) == 1 }); err != nil {
+		t.Fatalf("the abandoned auth.test was not recorded: %v", err)
+	}
+	s.SetAPILatency("auth.test", 0)
 	if _, err := api.AuthTestContext(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +421,7 @@ func TestFailureInjection(t *testing.T) {
 	for _, c := range s.Calls("") {
 		errs = append(errs, c.Method+":"+c.Error)
 	}
-	want := "chat.postMessage:ratelimited chat.postMessage: chat.update:ratelimited chat.update:ratelimited chat.update: auth.test:"
+	want := "chat.postMessage:ratelimited chat.postMessage: chat.update:ratelimited chat.update:ratelimited chat.update: auth.test: auth.test:"
 	if got := strings.Join(errs, " "); got != want {
 		t.Errorf("calls = %s\nwant    %s", got, want)
 	}

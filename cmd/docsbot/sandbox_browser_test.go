@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/docsbot/docsbot/bot/slacktest/slackweb/slackwebtest"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -20,44 +20,17 @@ import (
 // such as docs/sandbox.png.
 const envScreenshot = "DOCSBOT_SCREENSHOT"
 
-// chromiumOnPath returns the first Chromium or Chrome found on PATH, or "".
-func chromiumOnPath() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // TestSandboxInBrowser drives the sandbox's page in headless Chromium as a
 // person would: a /docs-agent job, a follow-up in its thread, the pull
 // request link, then /docs-visitors 30d.
 func TestSandboxInBrowser(t *testing.T) {
-	exe := chromiumOnPath()
-	if exe == "" {
-		t.Skip("no Chromium on PATH (looked for chromium, chromium-browser, google-chrome): install it, e.g. apt-get install -y chromium, to run the browser test")
-	}
+	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
-	profile := t.TempDir()
 	shots := t.TempDir()
 	sb := startTestSandbox(t, "")
 
 	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 800),
-	)
+		append(browser, chromedp.Flag("hide-scrollbars", true), chromedp.WindowSize(1280, 800))...)
 	t.Cleanup(stopAlloc)
 	tab, closeTab := chromedp.NewContext(alloc)
 	t.Cleanup(closeTab)

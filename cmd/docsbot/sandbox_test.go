@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -61,14 +60,11 @@ type page struct {
 // state fetches GET /api/state.
 func (p page) state() slackweb.State {
 	p.t.Helper()
-	resp, err := http.Get(p.url + "/api/state")
+	ctx, cancel := context.WithTimeout(p.t.Context(), sandboxWait)
+	defer cancel()
+	st, err := slackweb.Client{URL: p.url}.State(ctx)
 	if err != nil {
-		p.t.Fatalf("GET /api/state: %v", err)
-	}
-	defer resp.Body.Close()
-	var st slackweb.State
-	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-		p.t.Fatalf("GET /api/state: %v", err)
+		p.t.Fatal(err)
 	}
 	return st
 }
@@ -76,15 +72,11 @@ func (p page) state() slackweb.State {
 // send types a line, as the page's message box does, and requires it accepted.
 func (p page) send(channel, text, threadTS string) slackweb.SendResponse {
 	p.t.Helper()
-	body, _ := json.Marshal(slackweb.SendRequest{Channel: channel, Text: text, ThreadTS: threadTS})
-	resp, err := http.Post(p.url+"/api/send", "application/json", bytes.NewReader(body))
-	if err != nil {
-		p.t.Fatalf("POST /api/send: %v", err)
-	}
-	defer resp.Body.Close()
-	var out slackweb.SendResponse
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || !out.OK {
-		p.t.Fatalf("POST /api/send %q: status %d, %+v, %v", text, resp.StatusCode, out, err)
+	ctx, cancel := context.WithTimeout(p.t.Context(), sandboxWait)
+	defer cancel()
+	out, status, err := slackweb.Client{URL: p.url}.Send(ctx, slackweb.SendRequest{Channel: channel, Text: text, ThreadTS: threadTS})
+	if err != nil || !out.OK {
+		p.t.Fatalf("POST /api/send %q: status %d, %+v, %v", text, status, out, err)
 	}
 	return out
 }
@@ -268,36 +260,24 @@ func TestSandboxOutcomes(t *testing.T) {
 	}
 }
 
+// TestSandboxPageRefusals checks that the page knows the sandbox's commands:
+// another one is refused as Slack refuses it. The page's other refusals
+// (a command in a thread, an unknown channel, blank text, not JSON, other
+// sites) are the page's own and are tested in slackweb (TestSendRefusals).
 func TestSandboxPageRefusals(t *testing.T) {
 	t.Parallel()
 	sb := startTestSandbox(t, "")
-	tests := []struct {
-		name, contentType, body string
-		status                  int
-		code                    string
-	}{
-		{"unknown command", "application/json", `{"channel":"C0GENERAL","text":"/deploy now"}`, http.StatusBadRequest, "invalid_command"},
-		{"command in a thread", "application/json", `{"channel":"C0GENERAL","text":"/docs-agent hi","thread_ts":"1.2"}`, http.StatusBadRequest, "command_in_thread"},
-		{"unknown channel", "application/json", `{"channel":"C0NOPE","text":"hello"}`, http.StatusNotFound, "channel_not_found"},
-		{"empty text", "application/json", `{"channel":"C0GENERAL","text":"  "}`, http.StatusBadRequest, "no_text"},
-		{"form post", "application/x-www-form-urlencoded", `channel=C0GENERAL&text=hi`, http.StatusUnsupportedMediaType, "invalid_content_type"},
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+	out, status, err := slackweb.Client{URL: sb.url}.Send(ctx, slackweb.SendRequest{Channel: "C0GENERAL", Text: "/deploy now"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			resp, err := http.Post(sb.url+"/api/send", tc.contentType, strings.NewReader(tc.body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			var out slackweb.SendResponse
-			_ = json.NewDecoder(resp.Body).Decode(&out)
-			if resp.StatusCode != tc.status || out.OK || out.Error != tc.code || out.Message == "" {
-				t.Errorf("status %d %+v, want %d %s with a message", resp.StatusCode, out, tc.status, tc.code)
-			}
-		})
+	if status != http.StatusBadRequest || out.OK || out.Error != "invalid_command" || out.Message == "" {
+		t.Errorf("/deploy now: status %d %+v, want %d invalid_command with a message", status, out, http.StatusBadRequest)
 	}
 	if n := len(sb.slack.Messages("C0GENERAL")); n != 0 {
-		t.Errorf("refused lines left %d messages in #general", n)
+		t.Errorf("the refused line left %d messages in #general", n)
 	}
 }
 
@@ -337,13 +317,7 @@ func TestSandboxCommandLine(t *testing.T) {
 		case <-time.After(sandboxWait):
 			t.Fatalf("no address printed; stderr:\n%s", stderr.String())
 		}
-		resp, err := http.Get(url + "/api/state")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st slackweb.State
-		err = json.NewDecoder(resp.Body).Decode(&st)
-		resp.Body.Close()
+		st, err := slackweb.Client{URL: url}.State(t.Context())
 		if err != nil || st.Connections != 1 || len(st.Channels) == 0 {
 			t.Fatalf("state %+v (%v), want the bot connected", st, err)
 		}

@@ -276,6 +276,9 @@
   function renderImage(url, alt, cls) {
     const src = safeURL(url || '');
     if (!src) return el('span', { class: 'image-missing' }, '[image: ' + (alt || 'no valid URL') + ']');
+    // The page fetches nothing from other sites (its Content-Security-Policy
+    // says so too): an image elsewhere is shown as its description.
+    if (new URL(src).origin !== location.origin) return el('span', { class: 'image-missing' }, '[image: ' + (alt || src) + ']');
     return el('img', { class: cls, src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer' });
   }
 
@@ -582,7 +585,13 @@
     app.users = new Map(state.users.map((u) => [u.id, u]));
     app.channels = new Map(state.channels.map((c) => [c.id, c]));
     if (!app.current || !app.channels.has(app.current)) {
-      const fromHash = decodeURIComponent(location.hash.slice(1)).split('/');
+      let hash = '';
+      try {
+        hash = decodeURIComponent(location.hash.slice(1));
+      } catch (_) {
+        // A malformed address (#%E0%A4%A): open the first channel instead.
+      }
+      const fromHash = hash.split('/');
       app.current = app.channels.has(fromHash[0]) ? fromHash[0] : (state.channels[0] && state.channels[0].id);
       if (fromHash[1] && !app.thread) { app.thread = fromHash[1]; app.panel = 'thread'; }
     }

@@ -3,7 +3,6 @@ package slackweb_test
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -12,21 +11,14 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/slacktest/slackweb/slackwebtest"
 )
-
-// chromium returns the first Chromium or Chrome on PATH, or "".
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // rendered is what the page shows of the test's messages, read from the DOM.
 type rendered struct {
 	Injected    int      `json:"injected"`
+	Fetched     int      `json:"fetched"`
+	Image       string   `json:"image"`
 	ScriptLinks int      `json:"scriptLinks"`
 	Links       []string `json:"links"`
 	Text        string   `json:"text"`
@@ -52,12 +44,8 @@ type rendered struct {
 // Block Kit are shown as Slack shows them and that nothing in a message
 // becomes markup of the page.
 func TestRenderingInBrowser(t *testing.T) {
-	exe := chromium()
-	if exe == "" {
-		t.Skip("no Chromium on PATH (looked for chromium, chromium-browser, google-chrome): install it, e.g. apt-get install -y chromium, to run the browser test")
-	}
+	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
-	profile := t.TempDir()
 	w := newWorld(t)
 	w.connect(t)
 	ctx := testContext(t)
@@ -79,6 +67,7 @@ func TestRenderingInBrowser(t *testing.T) {
 		slack.NewDividerBlock(),
 		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, "asked by <@U0ALICE>", false, false)),
 		slack.NewActionBlock("", slack.NewButtonBlockElement("ok", "v", slack.NewTextBlockObject(slack.PlainTextType, "Approve", false, false))),
+		slack.NewImageBlock("https://example.com/chart.png", "a chart", "", nil),
 	}
 	if _, _, err := w.api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("report", false), slack.MsgOptionBlocks(blocks...)); err != nil {
 		t.Fatal(err)
@@ -93,10 +82,7 @@ func TestRenderingInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe), chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile))
+	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), browser...)
 	t.Cleanup(stopAlloc)
 	tab, closeTab := chromedp.NewContext(alloc)
 	t.Cleanup(closeTab)
@@ -111,6 +97,7 @@ func TestRenderingInBrowser(t *testing.T) {
 		const text = (s) => (q(s) || {}).textContent || '';
 		return JSON.stringify({
 			injected: document.querySelectorAll('img[src="x"], #messages script, [onerror]').length,
+			fetched: document.querySelectorAll('img[src^="http"]').length, image: text('.block-image'),
 			scriptLinks: document.querySelectorAll('a[href^="javascript:"]').length,
 			links: [...document.querySelectorAll('#messages .msg a')].map((a) => a.href),
 			text: text('.msg-text'),
@@ -137,6 +124,8 @@ func TestRenderingInBrowser(t *testing.T) {
 		got, want any
 	}{
 		{"no markup injected", got.Injected == 0, got.Injected, 0},
+		{"no image from another site", got.Fetched == 0, got.Fetched, 0},
+		{"image shown as its description", strings.Contains(got.Image, "[image: a chart]"), got.Image, "[image: a chart]"},
 		{"no javascript: link", got.ScriptLinks == 0, got.ScriptLinks, 0},
 		{"only the http(s) link", len(got.Links) == 1 && got.Links[0] == "https://example.com/?a=1&b=2", got.Links, "https://example.com/?a=1&b=2"},
 		{"entities shown as text", strings.Contains(got.Text, "<img src=x onerror=alert(1)>"), got.Text, "<img src=x onerror=alert(1)>"},
@@ -177,5 +166,13 @@ func TestRenderingInBrowser(t *testing.T) {
 	reply, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#thread-messages .msg[data-user=U0ALICE] .msg-content")))
 	if err != nil || reply != "a reply <b>" {
 		t.Errorf("thread reply shows %q (%v), want %q", reply, err, "a reply <b>")
+	}
+
+	// An address whose fragment is not valid percent-encoding opens the
+	// first channel instead of breaking the page (loaded afresh: a new
+	// fragment alone would not reload it).
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank"), chromedp.Navigate(w.page.URL+"/#%E0%A4%A"),
+		chromedp.WaitVisible(chromedp.CSS("#messages .msg-ephemeral"))); err != nil {
+		t.Fatalf("open the page with a malformed address: %v", err)
 	}
 }

@@ -23,5 +23,6 @@
 //	GET  /api/events   server-sent events: "state" with the same JSON as
 //	                   /api/state, at once and after every change
 //
-// The page needs no build step and no network access beyond its own server.
+// Client calls the JSON endpoints from Go. The page needs no build step and
+// no network access beyond its own server.
 package slackweb

@@ -1,10 +1,7 @@
 package slackweb_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -17,12 +14,8 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest/slackweb"
 )
 
-const (
-	botToken = "xoxb-slackweb-test"
-	appToken = "xapp-slackweb-test"
-	// testWait bounds every wait; conditions are polled, never timed.
-	testWait = 15 * time.Second
-)
+// testWait bounds every wait; conditions are polled, never timed.
+const testWait = 15 * time.Second
 
 // world is a fake Slack with the page's handler in front of it.
 type world struct {
@@ -33,11 +26,11 @@ type world struct {
 
 func newWorld(t *testing.T, opts ...slackweb.Option) *world {
 	t.Helper()
-	sl := slacktest.NewServer(slacktest.WithBotToken(botToken), slacktest.WithAppToken(appToken))
+	sl := slacktest.NewServer()
 	t.Cleanup(sl.Close)
 	page := httptest.NewServer(slackweb.New(sl, opts...))
 	t.Cleanup(page.Close)
-	return &world{slack: sl, page: page, api: slack.New(botToken, slack.OptionAPIURL(sl.APIURL))}
+	return &world{slack: sl, page: page, api: slack.New(sl.BotToken(), slack.OptionAPIURL(sl.APIURL))}
 }
 
 func testContext(t *testing.T) context.Context {
@@ -50,16 +43,8 @@ func testContext(t *testing.T) context.Context {
 // state fetches GET /api/state.
 func (w *world) state(t *testing.T) slackweb.State {
 	t.Helper()
-	resp, err := http.Get(w.page.URL + "/api/state")
+	st, err := w.client().State(testContext(t))
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /api/state: %s", resp.Status)
-	}
-	var st slackweb.State
-	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -68,21 +53,17 @@ func (w *world) state(t *testing.T) slackweb.State {
 // send posts a SendRequest and returns the status and answer.
 func (w *world) send(t *testing.T, req slackweb.SendRequest) (int, slackweb.SendResponse) {
 	t.Helper()
-	body, _ := json.Marshal(req)
-	resp, err := http.Post(w.page.URL+"/api/send", "application/json", bytes.NewReader(body))
+	out, status, err := w.client().Send(testContext(t), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var out slackweb.SendResponse
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		t.Fatalf("POST /api/send: %s, %v", resp.Status, err)
-	}
-	return resp.StatusCode, out
+	return status, out
 }
 
-// client is slack-go's real Socket Mode client connected to the fake Slack:
-// it acknowledges every envelope and records what it received.
+func (w *world) client() slackweb.Client { return slackweb.Client{URL: w.page.URL} }
+
+// client records the envelopes slack-go's real Socket Mode client, connected
+// to the fake Slack by AckAll, received and acknowledged.
 type client struct {
 	mu     sync.Mutex
 	events []socketmode.Event
@@ -90,34 +71,16 @@ type client struct {
 
 func (w *world) connect(t *testing.T) *client {
 	t.Helper()
-	sm := socketmode.New(slack.New(botToken, slack.OptionAppLevelToken(appToken), slack.OptionAPIURL(w.slack.APIURL)))
 	c := &client{}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = sm.RunContext(ctx) })
-	wg.Go(func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case e := <-sm.Events:
-				if e.Request == nil || e.Request.EnvelopeID == "" {
-					continue
-				}
-				c.mu.Lock()
-				c.events = append(c.events, e)
-				c.mu.Unlock()
-				_ = sm.Ack(*e.Request)
-			}
-		}
+	stop, err := w.slack.AckAll(testContext(t), func(e socketmode.Event) {
+		c.mu.Lock()
+		c.events = append(c.events, e)
+		c.mu.Unlock()
 	})
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-	})
-	if err := w.slack.WaitConnections(testContext(t), 1); err != nil {
+	if err != nil {
 		t.Fatalf("the Socket Mode client did not connect: %v", err)
 	}
+	t.Cleanup(stop)
 	return c
 }
 

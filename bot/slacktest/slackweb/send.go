@@ -14,12 +14,8 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
-const (
-	// maxSendBody bounds the body of POST /api/send.
-	maxSendBody = 64 << 10
-	// maxTextRunes is Slack's limit on a message's text.
-	maxTextRunes = 40000
-)
+// maxSendBody bounds the body of POST /api/send.
+const maxSendBody = 64 << 10
 
 // SendRequest is the body of POST /api/send: a line typed in a channel, or
 // in a thread when ThreadTS is set.
@@ -70,7 +66,7 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	case text == "":
 		refuse(http.StatusBadRequest, "no_text", "Type a message first.")
 		return
-	case utf8.RuneCountInString(text) > maxTextRunes:
+	case utf8.RuneCountInString(text) > slacktest.MaxTextRunes:
 		refuse(http.StatusBadRequest, "msg_too_long", "That message is too long for Slack.")
 		return
 	case !h.hasChannel(req.Channel):
@@ -91,7 +87,7 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	ts, _, err := h.srv.PostUserMessage(ctx, slacktest.UserMessage{
 		ChannelID: req.Channel,
 		UserID:    h.cfg.user,
-		Text:      escape(text),
+		Text:      slacktest.Escape(text),
 		ThreadTS:  req.ThreadTS,
 	})
 	switch {
@@ -102,7 +98,14 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 		// queued for the bot like Slack would keep it.
 		writeJSON(w, http.StatusOK, SendResponse{OK: true, TS: ts, Pending: true})
 	default:
-		refuse(http.StatusBadRequest, "not_posted", "The message was not posted: "+err.Error())
+		// The fake's error is for developers: the log has it, the person
+		// gets words.
+		h.cfg.logger.Warn("slackweb: posting the message failed", "err", err)
+		msg := "The message was not posted."
+		if _, ok := h.srv.Message(req.Channel, req.ThreadTS); req.ThreadTS != "" && !ok {
+			msg = "The message was not posted: the thread it replies to does not exist."
+		}
+		refuse(http.StatusBadRequest, "not_posted", msg)
 	}
 }
 
@@ -121,12 +124,13 @@ func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req Se
 	}
 	envelope, _, err := h.srv.SendSlashCommand(ctx, slacktest.SlashCommand{
 		Command:   name,
-		Text:      escape(args),
+		Text:      slacktest.Escape(args),
 		UserID:    h.cfg.user,
 		ChannelID: req.Channel,
 	})
 	if err != nil {
-		refuse(http.StatusBadRequest, "command_failed", "The command was not sent: "+err.Error())
+		h.cfg.logger.Warn("slackweb: sending the command failed", "command", name, "err", err)
+		refuse(http.StatusBadRequest, "command_failed", "The command was not sent. Try again.")
 		return
 	}
 	writeJSON(w, http.StatusOK, SendResponse{OK: true, Command: true, EnvelopeID: envelope})
@@ -141,12 +145,6 @@ func (h *Handler) knowsCommand(name string) bool {
 		return len(name) > 1
 	}
 	return slices.ContainsFunc(h.cfg.commands, func(c Command) bool { return c.Name == name })
-}
-
-// escape encodes text as Slack's clients send what a person types: &, < and
-// > become entities, so they are never markup.
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 // sameOrigin reports whether a request without an Origin header, or with the

@@ -47,8 +47,9 @@ func TestAssets(t *testing.T) {
 			if !strings.HasPrefix(resp.Header.Get("Content-Type"), tc.contentType) || !strings.Contains(body.String(), tc.contains) {
 				t.Errorf("Content-Type %q, body does not contain %q", resp.Header.Get("Content-Type"), tc.contains)
 			}
-			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
-				t.Errorf("Content-Security-Policy %q does not limit scripts to the page's own", csp)
+			csp := resp.Header.Get("Content-Security-Policy")
+			if !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "img-src 'self' data:;") {
+				t.Errorf("Content-Security-Policy %q does not limit scripts and images to the page's own", csp)
 			}
 		})
 	}
@@ -201,6 +202,9 @@ func TestSendRefusals(t *testing.T) {
 			_ = json.NewDecoder(resp.Body).Decode(&out)
 			if resp.StatusCode != tc.status || out.OK || out.Error != tc.code || out.Message == "" {
 				t.Errorf("%d %+v, want %d %s with a message", resp.StatusCode, out, tc.status, tc.code)
+			}
+			if strings.Contains(out.Message, "slacktest") {
+				t.Errorf("the message shows the fake's own error to the person: %q", out.Message)
 			}
 		})
 	}
