@@ -20,9 +20,16 @@ const (
 	targetAckP99      = 5 * time.Millisecond
 	targetCPUPerCmd   = 3 * time.Millisecond
 	targetAcksRSS     = 40 << 20
-	linkedMarker      = "job `" // the root message's status line names the job once it is linked
-	notStartedMarker  = "Not started"
 	ackWaitPerCommand = 30 * time.Second
+)
+
+// What the bot's root message shows in its status line (bot.rootView's
+// statusLine in bot/messages.go); keep these in step with it.
+const (
+	// linkedMarker: the status line names the job once it is linked.
+	linkedMarker = "job `"
+	// notStartedMarker: the status line of a job that did not start.
+	notStartedMarker = "Not started"
 )
 
 // acksOptions are the flags of the acks scenario.
@@ -58,7 +65,8 @@ type acksResult struct {
 	Acked     int     `json:"acked"`
 	Ack       summary `json:"ack_latency"`
 	// ToLinked is the time from sending a command to seeing its root
-	// message show the job, sampled every linkTick.
+	// message show the job: the fake Slack is looked at after each change,
+	// at most once per linkTick.
 	ToLinked summary `json:"command_to_linked"`
 	Linked   int     `json:"linked"`
 	Failed   int     `json:"not_started"`
@@ -96,7 +104,7 @@ func (r *acksResult) sections() []section {
 		}},
 		{heading: "Starting the jobs (post root message → create → link → update root)", rows: []row{
 			fig("jobs linked / not started", "%d / %d (API creates: %d incl. warm-up)", r.Linked, r.Failed, r.Creates),
-			fig("command → job linked p50", "%s (sampled every %s)", ms(r.ToLinked.P50), linkTick),
+			fig("command → job linked p50", "%s (seen within %s)", ms(r.ToLinked.P50), linkTick),
 			fig("command → job linked p99", "%s", ms(r.ToLinked.P99)),
 			fig("window (first command → last link)", "%.1f s", r.WindowSeconds),
 			goal("bot CPU per command", fmt.Sprintf("%.2f ms (%.0f ms in all)", r.CPUPerCmdMs, r.CPUms), "< "+ms(targetCPUPerCmd), cpuPer < targetCPUPerCmd),
@@ -109,7 +117,7 @@ func (r *acksResult) sections() []section {
 	}
 }
 
-// linkTick is how often the fake Slack is scanned for linked jobs.
+// linkTick is how often, at most, the fake Slack is scanned for linked jobs.
 const linkTick = 50 * time.Millisecond
 
 // runAcks sends slash commands at a steady rate while every create is slow,
@@ -153,7 +161,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 				return nil, fmt.Errorf("warm-up command: %w", err)
 			}
 		}
-		if err := pollUntil(ctx, linkTick, func() bool { return countLinked(r.slack) >= o.warmup }); err != nil {
+		if err := r.waitSlack(ctx, linkTick, func() bool { return countLinked(r.slack) >= o.warmup }); err != nil {
 			return nil, fmt.Errorf("warm-up jobs were not linked: %w", err)
 		}
 	}
@@ -175,9 +183,9 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	failed := 0
 	watched := make(chan error, 1)
 	go func() {
-		watched <- pollUntil(ctx, linkTick, func() bool {
+		watched <- r.waitSlack(ctx, linkTick, func() bool {
 			failed = scanRoots(r.slack, linkedAt)
-			return len(linkedAt) >= o.commands || failed > 0 || r.bot.alive() != nil
+			return len(linkedAt) >= o.commands || failed > 0
 		})
 	}()
 	sent := make([]time.Time, o.commands)
@@ -221,29 +229,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	}
 	res.LoadEnd = loadAvg()
 
-	var lat, toLinked []time.Duration
-	var firstAck, lastAck time.Time
-	for i, a := range acks {
-		if a == nil {
-			continue
-		}
-		res.Acked++
-		lat = append(lat, a.Latency)
-		if firstAck.IsZero() || a.At.Before(firstAck) {
-			firstAck = a.At
-		}
-		if a.At.After(lastAck) {
-			lastAck = a.At
-		}
-		if at, ok := linkedAt[i]; ok {
-			toLinked = append(toLinked, at.Sub(sent[i]))
-		}
-	}
-	res.Ack, res.ToLinked = summarize(lat), summarize(toLinked)
-	if n := o.commands; n > 1 {
-		res.SentRate = round3(float64(n-1) / lastSent.Sub(sent[0]).Seconds())
-		res.AckedRate = round3(float64(res.Acked-1) / lastAck.Sub(firstAck).Seconds())
-	}
+	res.ackFigures(sent, lastSent, acks, linkedAt)
 	res.Linked, res.Failed = len(linkedAt), failed
 	res.Creates = r.api.Count(docsapitest.EndpointCreate)
 	cpu := cpu1.CPU - cpu0.CPU
@@ -271,6 +257,48 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	return res, nil
 }
 
+// ackFigures fills in the figures of the acks: command i was sent at
+// sent[i] and acknowledged with acks[i] (nil: no ack), its job seen linked
+// at linkedAt[i]; the last command went out at lastSent.
+func (res *acksResult) ackFigures(sent []time.Time, lastSent time.Time, acks []*slacktest.Ack, linkedAt map[int]time.Time) {
+	var lat, toLinked []time.Duration
+	var firstAck, lastAck time.Time
+	res.Acked = 0
+	for i, a := range acks {
+		if a == nil {
+			continue
+		}
+		res.Acked++
+		lat = append(lat, a.Latency)
+		if firstAck.IsZero() || a.At.Before(firstAck) {
+			firstAck = a.At
+		}
+		if a.At.After(lastAck) {
+			lastAck = a.At
+		}
+		if at, ok := linkedAt[i]; ok {
+			toLinked = append(toLinked, at.Sub(sent[i]))
+		}
+	}
+	res.Ack, res.ToLinked = summarize(lat), summarize(toLinked)
+	if len(sent) > 0 {
+		res.SentRate = perSecond(len(sent), sent[0], lastSent)
+	}
+	res.AckedRate = perSecond(res.Acked, firstAck, lastAck)
+}
+
+// perSecond is the rate of n events, the first at first and the last at
+// last: n-1 intervals over the time between them. With fewer than two
+// events, or none of the time between, there is no rate and it is 0 (not
+// NaN or ±Inf, which JSON cannot hold).
+func perSecond(n int, first, last time.Time) float64 {
+	d := last.Sub(first).Seconds()
+	if n < 2 || d <= 0 {
+		return 0
+	}
+	return round3(float64(n-1) / d)
+}
+
 // agentCommand is /docs-agent text typed by the load user in the load channel.
 func agentCommand(text string) slacktest.SlashCommand {
 	return slacktest.SlashCommand{Command: "/docs-agent", Text: text, UserID: loadUser, ChannelID: loadChannel}
@@ -286,9 +314,9 @@ func commandText(i int) string {
 
 // countLinked counts the bot's root messages that show their job.
 func countLinked(sl *slacktest.Server) int {
-	n := 0
+	n, self := 0, sl.BotUserID()
 	for _, m := range sl.Messages(loadChannel) {
-		if m.User == botUser && strings.Contains(string(m.Blocks), linkedMarker) {
+		if m.User == self && strings.Contains(string(m.Blocks), linkedMarker) {
 			n++
 		}
 	}
@@ -298,9 +326,9 @@ func countLinked(sl *slacktest.Server) int {
 // scanRoots notes the first time each measured command's root message shows
 // its job, and returns how many roots say their job did not start.
 func scanRoots(sl *slacktest.Server, seen map[int]time.Time) (failed int) {
-	now := time.Now()
+	now, self := time.Now(), sl.BotUserID()
 	for _, m := range sl.Messages(loadChannel) {
-		if m.User != botUser {
+		if m.User != self {
 			continue
 		}
 		if strings.Contains(string(m.Blocks), notStartedMarker) {

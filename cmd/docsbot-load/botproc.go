@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,6 +68,9 @@ type botProcess struct {
 	logs *tail
 	done chan struct{}
 	err  error // the exit status, set before done closes
+	// secrets are the secret values of the bot's environment, masked in
+	// its output wherever the output is shown.
+	secrets []string
 }
 
 // startBot runs `bin serve` in dir with exactly env as its environment.
@@ -78,7 +84,7 @@ func startBot(bin, dir string, env []string) (*botProcess, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s serve: %w", bin, err)
 	}
-	p := &botProcess{cmd: cmd, pid: cmd.Process.Pid, logs: logs, done: make(chan struct{})}
+	p := &botProcess{cmd: cmd, pid: cmd.Process.Pid, logs: logs, done: make(chan struct{}), secrets: secretValues(env)}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
@@ -90,7 +96,7 @@ func startBot(bin, dir string, env []string) (*botProcess, error) {
 func (p *botProcess) stats() (procStats, error) {
 	select {
 	case <-p.done:
-		return procStats{}, fmt.Errorf("the bot exited (%v); its last output:\n%s", p.err, p.logs.String())
+		return procStats{}, fmt.Errorf("the bot exited (%v); its last output:\n%s", p.err, p.output())
 	default:
 	}
 	return readProc(p.pid)
@@ -100,7 +106,7 @@ func (p *botProcess) stats() (procStats, error) {
 func (p *botProcess) alive() error {
 	select {
 	case <-p.done:
-		return fmt.Errorf("the bot exited (%v); its last output:\n%s", p.err, p.logs.String())
+		return fmt.Errorf("the bot exited (%v); its last output:\n%s", p.err, p.output())
 	default:
 		return nil
 	}
@@ -132,9 +138,51 @@ func (p *botProcess) stop() error {
 // exitErr describes an unclean exit, with the bot's last output.
 func (p *botProcess) exitErr() error {
 	if p.err != nil {
-		return fmt.Errorf("the bot exited with %v; its last output:\n%s", p.err, p.logs.String())
+		return fmt.Errorf("the bot exited with %v; its last output:\n%s", p.err, p.output())
 	}
 	return nil
+}
+
+// output is the bot's last output, its secrets masked: for errors.
+func (p *botProcess) output() string { return scrub(p.logs.String(), p.secrets) }
+
+// secretValues returns the secrets in env: the values of settings named like
+// a token, key, secret or password, and the password of a URL.
+func secretValues(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		k = strings.ToUpper(k)
+		for _, word := range []string{"TOKEN", "KEY", "SECRET", "PASSWORD"} {
+			if strings.Contains(k, word) {
+				out = append(out, v)
+				break
+			}
+		}
+		if u, err := url.Parse(v); err == nil && u.User != nil {
+			if pw, ok := u.User.Password(); ok {
+				out = append(out, pw)
+			}
+		}
+	}
+	return out
+}
+
+// minSecret is the shortest value scrub masks: shorter ones would mask
+// ordinary text.
+const minSecret = 6
+
+// scrub masks in s each of secrets, and whatever has the shape of a Slack
+// token or a docs API key (xoxb-…, xapp-…, mint_…).
+func scrub(s string, secrets []string) string {
+	secrets = slices.Clone(secrets)
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) }) // a longer one first: no piece of it survives
+	for _, sec := range secrets {
+		if len(sec) >= minSecret {
+			s = strings.ReplaceAll(s, sec, "[redacted]")
+		}
+	}
+	return regexp.MustCompile(`\b(xox[a-z]-|xapp-|mint_)[^\s"'<>]+`).ReplaceAllString(s, "${1}[redacted]")
 }
 
 // tail keeps the last max bytes written to it and counts the lines.

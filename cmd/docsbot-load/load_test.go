@@ -15,6 +15,9 @@ import (
 // a size CI can afford, so the tool keeps working. It checks counts and
 // correctness only; timings depend on the machine and are not asserted.
 func TestScenariosAtTinyScale(t *testing.T) {
+	// testLead is the time the scenarios give the bot to start before the
+	// first poll is due: generous, for a busy machine and -race.
+	const testLead = 10 * time.Second
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	t.Cleanup(cancel)
 	bin, err := buildBot(ctx, t.TempDir(), false)
@@ -59,7 +62,7 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			const jobs = 50
 			res, err := runPolls(ctx, e, pollsOptions{
 				jobs: jobs, duration: 3 * time.Second, interval: 100 * time.Millisecond, maxInterval: 300 * time.Millisecond, spread: 100 * time.Millisecond,
-				active: 500 * time.Millisecond, lead: 2 * time.Second, sample: 20 * time.Millisecond,
+				active: 500 * time.Millisecond, lead: testLead, sample: 20 * time.Millisecond,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +85,7 @@ func TestScenariosAtTinyScale(t *testing.T) {
 		}},
 		{"schedule through the command line", func(t *testing.T) {
 			var stdout bytes.Buffer
-			err := run(ctx, []string{"schedule", "--bin", bin, "--json", "--quiet", "--times", "1m,5m", "--per", "2", "--lead", "1s"}, &stdout, io.Discard)
+			err := run(ctx, []string{"schedule", "--bin", bin, "--json", "--quiet", "--times", "1m,5m", "--per", "2", "--lead", testLead.String()}, &stdout, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,8 +111,9 @@ func TestScenariosAtTinyScale(t *testing.T) {
 	}
 }
 
-// TestGetsFor checks the schedule formula against schedules worked out by
-// hand: polls at 10, 25, 47.5, 81.25, 131.875 s, then every 60 s.
+// TestGetsFor checks the bot's poll schedule (bot.PollDelay, which getsFor
+// follows) against schedules worked out by hand: polls at 10, 25, 47.5,
+// 81.25, 131.875 s, then every 60 s.
 func TestGetsFor(t *testing.T) {
 	t.Parallel()
 	const i, m = 10 * time.Second, time.Minute

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -258,7 +259,7 @@ type pollWatch struct {
 func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Duration) (*pollWatch, error) {
 	w := &pollWatch{}
 	script := redis.NewScript(lagScript)
-	sched := store.DefaultPrefix + "sched"
+	sched := storeKey(r.store, "sched")
 	if !sleep(ctx, time.Until(t0)) {
 		return nil, ctx.Err()
 	}
@@ -322,8 +323,8 @@ func memoryUsagePerJob(ctx context.Context, r *rig, jobs []seededJob) (float64, 
 	var sum int64
 	for _, j := range jobs[:n] {
 		for _, k := range []string{
-			store.DefaultPrefix + "job:" + j.ID,
-			store.DefaultPrefix + "thread:" + loadTeam + ":" + loadChannel + ":" + j.TS,
+			storeKey(r.store, "job", j.ID),
+			storeKey(r.store, "thread", loadTeam, loadChannel, j.TS),
 		} {
 			b, err := r.rdb.MemoryUsage(ctx, k, 0).Result()
 			if err != nil {
@@ -332,9 +333,16 @@ func memoryUsagePerJob(ctx context.Context, r *rig, jobs []seededJob) (float64, 
 			sum += b
 		}
 	}
-	sched, err := r.rdb.MemoryUsage(ctx, store.DefaultPrefix+"sched", 0).Result()
+	sched, err := r.rdb.MemoryUsage(ctx, storeKey(r.store, "sched"), 0).Result()
 	if err != nil {
 		return 0, fmt.Errorf("redis MEMORY USAGE of the schedule: %w", err)
 	}
 	return round3(float64(sum)/float64(n) + float64(sched)/float64(len(jobs))), nil
+}
+
+// storeKey names one of the store's Redis keys, as the store builds them
+// (store/store.go): its prefix, then parts joined by ':', such as
+// "sched", "job:ID" or "thread:TEAM:CHANNEL:TS".
+func storeKey(st *store.Store, parts ...string) string {
+	return st.Prefix() + strings.Join(parts, ":")
 }

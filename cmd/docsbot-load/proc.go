@@ -22,11 +22,10 @@ type procStats struct {
 	At time.Time `json:"-"`
 	// CPU is the time the process ran on a CPU, user and system: the sum of
 	// its threads' run times in /proc/PID/task/*/schedstat (nanoseconds). A
-	// thread that has exited no longer counts; Go rarely ends threads.
+	// thread that has exited no longer counts; Go rarely ends threads. Where
+	// schedstat is missing it is utime+stime from /proc/PID/stat, in 10 ms
+	// ticks.
 	CPU time.Duration `json:"-"`
-	// TickCPU is utime+stime from /proc/PID/stat, in 10 ms ticks, for
-	// cross-checking CPU (and instead of it where schedstat is missing).
-	TickCPU time.Duration `json:"-"`
 	// RSS and HWM are VmRSS and VmHWM (peak RSS) from /proc/PID/status, in bytes.
 	RSS int64 `json:"rss_bytes"`
 	HWM int64 `json:"peak_rss_bytes"`
@@ -52,8 +51,7 @@ func readProc(pid int) (procStats, error) {
 	if err1 != nil || err2 != nil {
 		return s, fmt.Errorf("process stat: bad utime/stime %q %q", f[11], f[12])
 	}
-	s.TickCPU = time.Duration(ut+st) * time.Second / clockTicks
-	s.CPU = s.TickCPU
+	s.CPU = time.Duration(ut+st) * time.Second / clockTicks
 	if ns, ok := threadRunTime(dir); ok {
 		s.CPU = ns
 	}
@@ -127,19 +125,6 @@ func loadAvg() string {
 		return "unknown"
 	}
 	return strings.Join(f[:3], " ")
-}
-
-// loadAvg1 is the 1-minute load average, or -1.
-func loadAvg1() float64 {
-	f := strings.Fields(loadAvg())
-	if len(f) == 0 {
-		return -1
-	}
-	v, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		return -1
-	}
-	return v
 }
 
 // machine describes the computer the figures come from.

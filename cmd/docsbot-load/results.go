@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -65,9 +66,9 @@ func checkResults(sl *slacktest.Server, api *docsapitest.Server, jobs []seededJo
 // resultPosts counts the bot's result messages for j in j's thread.
 func resultPosts(sl *slacktest.Server, j seededJob) int {
 	msgs := sl.Thread(loadChannel, j.TS)
-	n := 0
+	n, self := 0, sl.BotUserID()
 	for _, m := range msgs[min(1, len(msgs)):] { // the parent is first
-		if m.User != botUser || len(m.Metadata) == 0 {
+		if m.User != self || len(m.Metadata) == 0 {
 			continue
 		}
 		var md struct {
@@ -76,7 +77,7 @@ func resultPosts(sl *slacktest.Server, j seededJob) int {
 				JobID string `json:"job_id"`
 			} `json:"event_payload"`
 		}
-		if json.Unmarshal(m.Metadata, &md) == nil && md.EventType == finishedEvent && md.EventPayload.JobID == j.ID {
+		if json.Unmarshal(m.Metadata, &md) == nil && md.EventType == bot.FinishedEvent && md.EventPayload.JobID == j.ID {
 			n++
 		}
 	}

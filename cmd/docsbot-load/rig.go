@@ -18,16 +18,13 @@ import (
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// The fake workspace the scenarios use: slacktest's defaults.
+// The fake workspace the scenarios use: slacktest's defaults, the channel
+// and the person every slacktest.Server starts with. The tokens and the
+// bot's user id come from the server (BotToken, AppToken, BotUserID).
 const (
-	botToken    = "xoxb-test-bot-token"
-	appToken    = "xapp-test-app-token"
 	loadTeam    = "T0TEST"
 	loadChannel = "C0GENERAL"
 	loadUser    = "U0ALICE"
-	botUser     = "U0BOT"
-	// finishedEvent is the metadata event type of the bot's result messages.
-	finishedEvent = "docsbot_job_finished"
 	// connectTimeout bounds the bot's start until its Socket Mode connection.
 	connectTimeout = 30 * time.Second
 )
@@ -85,8 +82,8 @@ func (r *rig) botEnv(settings []string) []string {
 	env := []string{
 		"HOME=" + r.dir,
 		"PATH=" + os.Getenv("PATH"),
-		"SLACK_BOT_TOKEN=" + botToken,
-		"SLACK_APP_TOKEN=" + appToken,
+		"SLACK_BOT_TOKEN=" + r.slack.BotToken(),
+		"SLACK_APP_TOKEN=" + r.slack.AppToken(),
 		"SLACK_API_URL=" + r.slack.APIURL,
 		"DOCS_API_URL=" + r.api.URL,
 		"DOCS_API_KEY=" + r.api.Key,
@@ -115,10 +112,43 @@ func (r *rig) startBot(ctx context.Context, settings ...string) error {
 		if aerr := p.alive(); aerr != nil {
 			return aerr
 		}
-		return fmt.Errorf("the bot did not connect to the fake Slack: %w\n%s", err, p.logs.String())
+		return fmt.Errorf("the bot did not connect to the fake Slack: %w\n%s", err, p.output())
 	}
 	r.log.Info("bot connected", "pid", p.pid, "binary", r.bin)
 	return nil
+}
+
+// waitSlack waits until cond, which reads the fake Slack, holds. It looks
+// again after each change there (slacktest's WaitFor), but at most once per
+// every: a busy run changes the fake Slack thousands of times a second, and
+// scanning it that often would take CPU from the bot being measured. It
+// gives up when ctx ends or the bot exits, with the bot's exit as the error.
+func (r *rig) waitSlack(ctx context.Context, every time.Duration, cond func() bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if r.bot != nil {
+		go func() {
+			select {
+			case <-r.bot.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	var last time.Time
+	err := r.slack.WaitFor(ctx, func() bool {
+		if wait := time.Until(last.Add(every)); wait > 0 && !sleep(ctx, wait) {
+			return false
+		}
+		last = time.Now()
+		return cond()
+	})
+	if err != nil && r.bot != nil {
+		if aerr := r.bot.alive(); aerr != nil {
+			return aerr
+		}
+	}
+	return err
 }
 
 // stopBot stops the bot, if it runs.

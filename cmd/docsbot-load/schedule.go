@@ -10,22 +10,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
-
-// backoffFactor is the growth of the poll delay per poll (bot/poller.go).
-const backoffFactor = 1.5
 
 // getsFor returns how many get-job calls docsbot makes for a job that runs
 // for running, and how long after the job finished the last of them (the
 // one that sees it finished) comes.
 //
-// It restates the bot's poll schedule, bot.pollDelay in bot/poller.go, which
-// is unexported, without its ±10% jitter: the first poll comes interval after
-// the job starts (the bot links the job with that delay); after the n-th poll
-// of a run the next comes interval×1.5^n later, at most maxInterval later. The
-// first poll at or after running finds the job finished and is the last.
-// Keep it in step with bot.pollDelay.
+// It follows the bot's nominal schedule, bot.PollDelay, without the poller's
+// ±10% jitter: the first poll comes interval after the job starts (the bot
+// links the job with that delay), the next bot.PollDelay after each poll.
+// The first poll at or after running finds the job finished and is the last.
 func getsFor(running, interval, maxInterval time.Duration) (gets int, notice time.Duration) {
 	if interval <= 0 || maxInterval < interval {
 		return 0, 0
@@ -33,8 +29,7 @@ func getsFor(running, interval, maxInterval time.Duration) (gets int, notice tim
 	t := interval
 	gets = 1
 	for t < running && gets < 1e7 {
-		d := min(float64(interval)*math.Pow(backoffFactor, float64(gets)), float64(maxInterval))
-		t += time.Duration(d)
+		t += bot.PollDelay(interval, maxInterval, gets)
 		gets++
 	}
 	return gets, t - running
@@ -281,7 +276,7 @@ func runSchedule(ctx context.Context, e env, o scheduleOptions) (*scheduleResult
 		}
 		first = append(first, ts[0]-offsets[i]-si)
 		for k := 1; k < len(ts); k++ {
-			x := ts[k] - ts[k-1] - time.Duration(min(float64(si)*math.Pow(backoffFactor, float64(k)), float64(sm)))
+			x := ts[k] - ts[k-1] - bot.PollDelay(si, sm, k) // the delay after the k-th poll
 			excess = append(excess, x)
 			sum += x
 		}

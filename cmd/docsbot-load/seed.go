@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -109,7 +109,7 @@ func seed(ctx context.Context, r *rig, clock *heldClock, plans []jobPlan, lead t
 	}
 
 	r.log.Info("seeding: posting root messages in the fake Slack")
-	sl := slack.New(botToken, slack.OptionAPIURL(r.slack.APIURL), slack.OptionAppLevelToken(appToken))
+	sl := slack.New(r.slack.BotToken(), slack.OptionAPIURL(r.slack.APIURL))
 	err = forEach(ctx, len(jobs), func(ctx context.Context, i int) error {
 		_, ts, err := sl.PostMessageContext(ctx, loadChannel, rootMessage(jobs[i].ID, loadPrompt(i))...)
 		if err != nil {
@@ -164,17 +164,14 @@ func seed(ctx context.Context, r *rig, clock *heldClock, plans []jobPlan, lead t
 	return res, nil
 }
 
-// rootMessage is a job's root message as the bot renders it while the job
-// works (bot.rootView): who asked, the instruction, the status line.
+// rootMessage is a seeded job's root message. It is a stand-in, not the
+// bot's rendering of a root message (bot.rootView): it only has to exist, as
+// the bot's own post, for the job's thread to hang from, and the bot
+// replaces it in full when it updates the root. The prompt is escaped as the
+// bot escapes text it posts.
 func rootMessage(jobID, prompt string) []slack.MsgOption {
-	head := "*<@" + loadUser + "> asked the docs agent:*\n>" + prompt
-	status := ":arrows_counterclockwise: Working · job `" + jobID + "`"
 	return []slack.MsgOption{
-		slack.MsgOptionText("Docs agent job for <@"+loadUser+">: "+prompt, false),
-		slack.MsgOptionBlocks(
-			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
-			slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, status, false, false)),
-		),
+		slack.MsgOptionText("Seeded load job "+jobID+" for <@"+loadUser+">: "+slacktest.Escape(prompt), false),
 		slack.MsgOptionDisableLinkUnfurl(),
 	}
 }
@@ -185,29 +182,16 @@ func rootMessage(jobID, prompt string) []slack.MsgOption {
 func drainEchoes(ctx context.Context, r *rig, want int) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	sm := socketmode.New(slack.New(botToken, slack.OptionAPIURL(r.slack.APIURL), slack.OptionAppLevelToken(appToken)))
-	cctx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = sm.RunContext(cctx) })
-	wg.Go(func() {
-		for {
-			select {
-			case <-cctx.Done():
-				return
-			case e := <-sm.Events:
-				if e.Request != nil && e.Request.EnvelopeID != "" {
-					_ = sm.Ack(*e.Request)
-				}
-			}
-		}
-	})
-	err := pollUntil(ctx, 50*time.Millisecond, func() bool { return len(r.slack.Acks()) >= want })
-	stop()
-	wg.Wait()
+	stop, err := r.slack.AckAll(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("waiting for the echoes of the seeded posts to be acknowledged (%d of %d): %w", len(r.slack.Acks()), want, err)
+		return fmt.Errorf("connecting a client to drain the echoes of the seeded posts: %w", err)
 	}
-	if err := pollUntil(ctx, 10*time.Millisecond, func() bool { return r.slack.Connections() == 0 }); err != nil {
+	err = r.slack.WaitFor(ctx, func() bool { return r.slack.AckCount() >= want })
+	stop()
+	if err != nil {
+		return fmt.Errorf("waiting for the echoes of the seeded posts to be acknowledged (%d of %d): %w", r.slack.AckCount(), want, err)
+	}
+	if err := r.slack.WaitConnections(ctx, 0); err != nil {
 		return fmt.Errorf("the draining connection did not close: %w", err)
 	}
 	return nil
