@@ -118,10 +118,16 @@ func (r *runner) loadConfig(f apiFlags) (config, error) {
 	if cfg.APIURL == "" {
 		cfg.APIURL, urlFrom = defaultAPIURL, "default"
 	}
+	secrets := r.knownSecrets(env, f.apiKey, "")
+	if hasCredentials(cfg.APIURL) {
+		return config{}, usageError(
+			fmt.Sprintf("%s (from %s) must not contain credentials", envAPIURL, urlFrom),
+			"put the API key in "+envAPIKey+" and set "+envAPIURL+" to the bare base URL, e.g. "+defaultAPIURL)
+	}
 	u, err := url.Parse(cfg.APIURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return config{}, usageError(
-			fmt.Sprintf("%s %q (from %s) is not an http(s) URL", envAPIURL, cfg.APIURL, urlFrom),
+			scrubSecrets(fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, showURL(cfg.APIURL, secrets...), urlFrom), secrets...),
 			"set it to the API base URL, e.g. "+defaultAPIURL)
 	}
 	cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
@@ -134,6 +140,11 @@ func (r *runner) loadConfig(f apiFlags) (config, error) {
 		return config{}, usageError(
 			envProject+" is not set: copy the project ID from the API keys page of your docs dashboard and export "+envProject+"=...",
 			"(or pass --project, or put it in "+r.dotenvPath()+")")
+	}
+	if looksSecret(cfg.ProjectID, secrets...) {
+		return config{}, usageError(
+			envProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
+			"keep keys in "+envAPIKey+"; "+envProject+" is the project's ID, which is not secret")
 	}
 	if f.apiKey != "" {
 		fmt.Fprintln(r.stderr, "docsbot: warning: --api-key is visible to other users in process lists; prefer "+envAPIKey+" in the environment or .env")
@@ -158,7 +169,7 @@ func (r *runner) client(f apiFlags, opts ...docsapi.Option) (*docsapi.Client, co
 		if errors.As(err, &ve) {
 			return nil, config{}, explain(err, call{op: "connect", cfg: cfg, now: r.now()})
 		}
-		return nil, config{}, &exitError{code: exitUsage, err: err, msg: "invalid docs API settings: " + redact(err.Error(), cfg.APIKey)}
+		return nil, config{}, &exitError{code: exitUsage, err: err, msg: "invalid docs API settings: " + scrubSecrets(err.Error(), cfg.APIKey)}
 	}
 	return c, cfg, nil
 }

@@ -242,34 +242,6 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// maskSecret shows a token's kind and its last four characters (xoxb-…abcd),
-// enough to tell tokens apart without revealing one; a short token shows
-// only its kind.
-func maskSecret(s string) string {
-	if strings.HasPrefix(s, "mint_") {
-		return maskKey(s)
-	}
-	prefix := ""
-	if i := strings.IndexByte(s, '-'); i > 0 && i <= 5 {
-		prefix = s[:i+1] // xoxb-, xapp-, xoxp-
-	}
-	rest := s[len(prefix):]
-	if len(rest) < 16 {
-		return prefix + "…"
-	}
-	return prefix + "…" + rest[len(rest)-4:]
-}
-
-// scrubSecrets replaces every secret in s by its masked form.
-func scrubSecrets(s string, secrets ...string) string {
-	for _, sec := range secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, maskSecret(sec))
-		}
-	}
-	return s
-}
-
 // slackOptions are the client options every Slack check uses.
 func slackOptions(cfg serveConfig) []slack.Option {
 	return []slack.Option{slack.OptionAPIURL(cfg.slackAPIURL)}
@@ -367,7 +339,7 @@ func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkResult 
 	if err != nil {
 		var ee *exitError
 		if !errors.As(explain(err, c), &ee) {
-			return failed(name, redact(err.Error(), cfg.api.APIKey), "")
+			return failed(name, scrubSecrets(err.Error(), cfg.api.APIKey), "")
 		}
 		fix := ee.fix
 		if errors.Is(err, docsapi.ErrInvalidRequest) {
@@ -392,9 +364,7 @@ func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 	problem := func(step string, err error) checkResult {
 		msg := strings.TrimPrefix(err.Error(), "store: connect to "+where+": ")
 		msg = strings.TrimPrefix(msg, "store: ")
-		if password != "" {
-			msg = strings.ReplaceAll(msg, password, "REDACTED")
-		}
+		msg = scrubSecrets(msg, password)
 		return failed(name, where+": "+step+": "+msg, redisFix(ctx, err))
 	}
 
@@ -438,16 +408,6 @@ func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 		return passed(name, line+", no memory limit")
 	}
 	return passed(name, line+", maxmemory-policy noeviction")
-}
-
-// redisPassword is the password in a Redis URL, or "".
-func redisPassword(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return ""
-	}
-	p, _ := u.User.Password()
-	return p
 }
 
 // redisFix tells what to do about a failed Redis step.

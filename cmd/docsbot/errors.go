@@ -90,17 +90,9 @@ func explain(err error, c call) error {
 		return err
 	}
 	e := explainAPI(err, c)
-	e.msg = redact(e.msg, c.cfg.APIKey)
-	e.fix = redact(e.fix, c.cfg.APIKey)
+	e.msg = scrubSecrets(e.msg, c.cfg.APIKey)
+	e.fix = scrubSecrets(e.fix, c.cfg.APIKey)
 	return e
-}
-
-// redact replaces every occurrence of key in s by its masked form.
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, maskKey(key))
 }
 
 func explainAPI(err error, c call) *exitError {
@@ -253,19 +245,11 @@ func roundUp(d time.Duration) time.Duration {
 	return (d + time.Second - 1).Truncate(time.Second)
 }
 
-// maskKey shows enough of an API key to tell keys apart without revealing it:
-// the mint_ prefix and, for a long key, its last four characters.
+// maskKey is the masked API key (see maskSecret), or "(none)" when there is
+// no key.
 func maskKey(key string) string {
 	if key == "" {
 		return "(none)"
 	}
-	prefix := ""
-	if strings.HasPrefix(key, "mint_") {
-		prefix = "mint_"
-	}
-	rest := key[len(prefix):]
-	if len(rest) < 16 {
-		return prefix + "…"
-	}
-	return prefix + "…" + rest[len(rest)-4:]
+	return maskSecret(key)
 }

@@ -95,6 +95,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	}
 	var c serveConfig
 	var missing []string
+	secrets := r.knownSecrets(env, f.api.apiKey, f.redisURL)
 	bad := func(format string, args ...any) { c.problems = append(c.problems, fmt.Sprintf(format, args...)) }
 
 	c.botToken = get("", envSlackBotToken)
@@ -114,8 +115,10 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	c.missingTokens = missing
 
 	c.slackAPIURL = cmp.Or(get(f.slackAPIURL, envSlackAPIURL), defaultSlackAPIURL)
-	if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("%s %q is not an http(s) URL", envSlackAPIURL, c.slackAPIURL)
+	if hasCredentials(c.slackAPIURL) {
+		bad("%s must not contain credentials: Slack takes only the tokens in %s and %s", envSlackAPIURL, envSlackBotToken, envSlackAppToken)
+	} else if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("%s %s is not an http(s) URL", envSlackAPIURL, showURL(c.slackAPIURL, secrets...))
 	} else if !strings.HasSuffix(c.slackAPIURL, "/") {
 		c.slackAPIURL += "/"
 	}
@@ -125,21 +128,21 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		bad("%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
 	}
 
-	c.bot.PollInterval = r.duration(get(f.pollInterval, envPollInterval), envPollInterval, 10*time.Second, bad)
-	c.bot.PollMaxInterval = r.duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, time.Minute, bad)
+	c.bot.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, 10*time.Second, bad, secrets)
+	c.bot.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, time.Minute, bad, secrets)
 	if c.bot.PollMaxInterval < c.bot.PollInterval {
 		bad("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)
 	}
-	c.bot.VisitorsCacheTTL = r.duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, 10*time.Minute, bad)
+	c.bot.VisitorsCacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, 10*time.Minute, bad, secrets)
 	if v := get("", envVisitorsBudget); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			bad("%s %q must be a whole number of requests per hour, 1 or more", envVisitorsBudget, v)
+			bad("%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, showValue(v, secrets...))
 		}
 		c.bot.VisitorsBudget = n
 	}
-	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad)
-	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad)
+	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad, secrets)
+	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad, secrets)
 
 	c.httpAddr = defaultHTTPAddr
 	if f.httpAddrSet {
@@ -149,17 +152,17 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	}
 	if c.httpAddr != "" {
 		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
-			bad("%s %q is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, c.httpAddr)
+			bad("%s %s is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, showValue(c.httpAddr, secrets...))
 		}
 	}
 
 	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), "text"))
 	if c.logFormat != "text" && c.logFormat != "json" {
-		bad("%s %q must be text or json", envLogFormat, c.logFormat)
+		bad("%s %s must be text or json", envLogFormat, showValue(c.logFormat, secrets...))
 	}
 	if lv := get(f.logLevel, envLogLevel); lv != "" {
 		if err := c.logLevel.UnmarshalText([]byte(lv)); err != nil {
-			bad("%s %q must be debug, info, warn or error", envLogLevel, lv)
+			bad("%s %s must be debug, info, warn or error", envLogLevel, showValue(lv, secrets...))
 		}
 	}
 
@@ -178,6 +181,9 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	}
 	if len(missing) > 0 {
 		c.problems = append([]string{"missing " + strings.Join(missing, ", ")}, c.problems...)
+	}
+	for i, p := range c.problems {
+		c.problems[i] = scrubSecrets(p, secrets...)
 	}
 	if len(c.problems) > 0 {
 		return c, &exitError{
@@ -204,13 +210,13 @@ func (r *runner) setting(env map[string]string, name string) (string, bool) {
 }
 
 // duration parses a positive duration setting, or returns def when unset.
-func (r *runner) duration(v, name string, def time.Duration, bad func(string, ...any)) time.Duration {
+func duration(v, name string, def time.Duration, bad func(string, ...any), secrets []string) time.Duration {
 	if v == "" {
 		return def
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		bad("%s %q is not a positive duration such as 10s or 1m", name, v)
+		bad("%s %s is not a positive duration such as 10s or 1m", name, showValue(v, secrets...))
 		return def
 	}
 	return d
@@ -218,7 +224,7 @@ func (r *runner) duration(v, name string, def time.Duration, bad func(string, ..
 
 // slackIDs parses a comma-separated list of Slack ids whose first letter is
 // one of kinds (user ids start with U or W, channel ids with C, G or D).
-func slackIDs(v, name, kinds string, bad func(string, ...any)) []string {
+func slackIDs(v, name, kinds string, bad func(string, ...any), secrets []string) []string {
 	var out []string
 	for part := range strings.SplitSeq(v, ",") {
 		id := strings.TrimSpace(part)
@@ -226,7 +232,7 @@ func slackIDs(v, name, kinds string, bad func(string, ...any)) []string {
 			continue
 		}
 		if !isSlackID(id, kinds) {
-			bad("%s: %q is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, id, kinds[0])
+			bad("%s: %s is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, showValue(id, secrets...), kinds[0])
 			continue
 		}
 		out = append(out, id)
