@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -153,23 +152,26 @@ func (r *runner) loadConfig(f apiFlags) (config, error) {
 }
 
 // client connects to the docs API with the settings of f; opts come after
-// the command line's own options.
+// the settings' own options.
 func (r *runner) client(f apiFlags, opts ...docsapi.Option) (*docsapi.Client, config, error) {
 	cfg, err := r.loadConfig(f)
 	if err != nil {
 		return nil, config{}, err
 	}
-	c, err := docsapi.NewClient(cfg.APIKey, cfg.ProjectID, append([]docsapi.Option{
-		docsapi.WithBaseURL(cfg.APIURL),
-		docsapi.WithUserAgent("docsbot-cli/" + mainVersion()),
-		docsapi.WithLogger(slog.New(slog.DiscardHandler)),
-	}, opts...)...)
+	c, err := newAPIClient(cfg, opts...)
 	if err != nil {
-		var ve *docsapi.ValidationError
-		if errors.As(err, &ve) {
-			return nil, config{}, explain(err, call{op: "connect", cfg: cfg, now: r.now()})
-		}
-		return nil, config{}, &exitError{code: exitUsage, err: err, msg: "invalid docs API settings: " + scrubSecrets(err.Error(), cfg.APIKey)}
+		return nil, config{}, err
 	}
 	return c, cfg, nil
+}
+
+// newAPIClient is the one place a docs API client is built: for the base URL,
+// key and project of cfg, with opts after them. Its User-Agent is the
+// client's default, docsbot/<version>. An error is explained for the user.
+func newAPIClient(cfg config, opts ...docsapi.Option) (*docsapi.Client, error) {
+	c, err := docsapi.NewClient(cfg.APIKey, cfg.ProjectID, append([]docsapi.Option{docsapi.WithBaseURL(cfg.APIURL)}, opts...)...)
+	if err != nil {
+		return nil, explain(err, call{op: "connect", cfg: cfg})
+	}
+	return c, nil
 }

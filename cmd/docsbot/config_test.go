@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -185,5 +191,53 @@ func TestAPIKeyFlagWarns(t *testing.T) {
 	}
 	if got := stderr.String(); !strings.Contains(got, "warning: --api-key") || strings.Contains(got, key) {
 		t.Fatalf("stderr = %q, want a warning about --api-key without the key", got)
+	}
+}
+
+// TestAPIClientsAreBuiltAlike checks that the commands and the doctor build
+// their docs API clients the same way: the same User-Agent, docsapi's own.
+func TestAPIClientsAreBuiltAlike(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	var mu sync.Mutex
+	agents := map[string]bool{}
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		mu.Lock()
+		agents[req.Header.Get("User-Agent")] = true
+		mu.Unlock()
+		proxy.ServeHTTP(w, req)
+	}))
+	t.Cleanup(front.Close)
+	env := map[string]string{envAPIURL: front.URL, envAPIKey: srv.Key, envProject: srv.ProjectID}
+
+	for _, args := range [][]string{{"jobs", "create", "--prompt", "x"}, {"visitors", "--max-pages", "1"}} {
+		r, _, stderr := testRunner(t, env, "")
+		if code := runCode(r, args); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
+		}
+	}
+	r, _, _ := testRunner(t, env, "")
+	cfg, err := r.loadConfig(apiFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.checkDocsAPI(context.Background(), serveConfig{api: cfg}); res.state != checkPassed {
+		t.Fatalf("doctor's docs API check: %+v", res)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Fatalf("server saw %d requests, want 3", n)
+	}
+	if len(agents) != 1 {
+		t.Fatalf("User-Agents %v, want one for every client", agents)
+	}
+	for ua := range agents {
+		if !strings.HasPrefix(ua, "docsbot/") {
+			t.Errorf("User-Agent %q, want docsapi's default docsbot/<version>", ua)
+		}
 	}
 }

@@ -327,20 +327,14 @@ func slackFailure(ctx context.Context, err error, cfg serveConfig, tokenFix stri
 // is not retried.
 func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkResult {
 	const name = "docs API"
-	c := call{op: "visitors", cfg: cfg.api, now: r.now()}
-	client, err := docsapi.NewClient(cfg.api.APIKey, cfg.api.ProjectID,
-		docsapi.WithBaseURL(cfg.api.APIURL),
-		docsapi.WithUserAgent("docsbot-doctor/"+mainVersion()),
-		docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 1}))
+	client, err := newAPIClient(cfg.api, docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 1}))
 	if err == nil {
 		today := r.now().UTC().Format(time.DateOnly)
 		_, err = client.Visitors(ctx, docsapi.VisitorsParams{From: today, Limit: 1})
 	}
 	if err != nil {
 		var ee *exitError
-		if !errors.As(explain(err, c), &ee) {
-			return failed(name, scrubSecrets(err.Error(), cfg.api.APIKey), "")
-		}
+		_ = errors.As(explain(err, call{op: "visitors", cfg: cfg.api, now: r.now()}), &ee) // explain always gives one
 		fix := ee.fix
 		if errors.Is(err, docsapi.ErrInvalidRequest) {
 			fix = "check " + envAPIURL + " (" + cfg.api.APIURL + "): the service did not accept a plain visitors query"

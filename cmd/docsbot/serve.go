@@ -56,13 +56,11 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	metrics := bot.NewMetrics(reg)
 	cfg.bot.Logger, cfg.bot.Metrics = log, metrics
 
-	api, err := docsapi.NewClient(cfg.api.APIKey, cfg.api.ProjectID,
-		docsapi.WithBaseURL(cfg.api.APIURL),
+	api, err := newAPIClient(cfg.api,
 		docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}),
-		docsapi.WithUserAgent("docsbot/"+mainVersion()),
 		docsapi.WithLogger(log))
 	if err != nil {
-		return explain(err, call{op: "connect", cfg: cfg.api, now: r.now()})
+		return err
 	}
 	st, err := store.Open(ctx, cfg.redisURL)
 	if err != nil {
