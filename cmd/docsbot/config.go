@@ -95,6 +95,16 @@ func (r *runner) lookup(env map[string]string, name string) (value, from string)
 	return "", ""
 }
 
+// problem is one thing wrong with the settings.
+type problem struct {
+	// vars names the variables the problem concerns.
+	vars []string
+	// text says what is wrong; fix, if not "", what to do about it.
+	text, fix string
+	// missing means the one variable in vars is not set at all.
+	missing bool
+}
+
 // loadConfig resolves the docs API settings: flags first, then the
 // environment, then the .env file, then defaults.
 func (r *runner) loadConfig(f apiFlags) (config, error) {
@@ -102,6 +112,17 @@ func (r *runner) loadConfig(f apiFlags) (config, error) {
 	if err != nil {
 		return config{}, err
 	}
+	cfg, problems := r.apiSettings(env, f, r.knownSecrets(env, f.apiKey, ""))
+	if len(problems) > 0 {
+		return config{}, usageError(problems[0].text, problems[0].fix)
+	}
+	return cfg, nil
+}
+
+// apiSettings resolves the docs API settings from the flags f, the
+// environment and the .env map env, and lists every problem with them, most
+// basic first, scrubbed of secrets.
+func (r *runner) apiSettings(env map[string]string, f apiFlags, secrets []string) (config, []problem) {
 	pick := func(flagValue, flagName, name string) (string, string) {
 		if v := strings.TrimSpace(flagValue); v != "" {
 			return v, "flag --" + flagName
@@ -114,41 +135,40 @@ func (r *runner) loadConfig(f apiFlags) (config, error) {
 	cfg.APIKey, cfg.keyFrom = pick(f.apiKey, "api-key", envAPIKey)
 	cfg.ProjectID, _ = pick(f.project, "project", envProject)
 
+	var problems []problem
+	bad := func(name, text, fix string) {
+		problems = append(problems, problem{vars: []string{name}, text: scrubSecrets(text, secrets...), fix: fix})
+	}
 	if cfg.APIURL == "" {
 		cfg.APIURL, urlFrom = defaultAPIURL, "default"
 	}
-	secrets := r.knownSecrets(env, f.apiKey, "")
-	if hasCredentials(cfg.APIURL) {
-		return config{}, usageError(
-			fmt.Sprintf("%s (from %s) must not contain credentials", envAPIURL, urlFrom),
+	if u, err := url.Parse(cfg.APIURL); hasCredentials(cfg.APIURL) {
+		bad(envAPIURL, fmt.Sprintf("%s (from %s) must not contain credentials", envAPIURL, urlFrom),
 			"put the API key in "+envAPIKey+" and set "+envAPIURL+" to the bare base URL, e.g. "+defaultAPIURL)
-	}
-	u, err := url.Parse(cfg.APIURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return config{}, usageError(
-			scrubSecrets(fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, showURL(cfg.APIURL, secrets...), urlFrom), secrets...),
+	} else if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad(envAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, showURL(cfg.APIURL, secrets...), urlFrom),
 			"set it to the API base URL, e.g. "+defaultAPIURL)
+	} else {
+		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
 	}
-	cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
 	if cfg.APIKey == "" {
-		return config{}, usageError(
-			envAPIKey+" is not set: create an admin API key on the API keys page of your docs dashboard and export "+envAPIKey+"=mint_...",
-			"(or put it in "+r.dotenvPath()+")")
+		problems = append(problems, problem{vars: []string{envAPIKey}, missing: true,
+			text: envAPIKey + " is not set: create an admin API key on the API keys page of your docs dashboard and export " + envAPIKey + "=mint_...",
+			fix:  "(or put it in " + r.dotenvPath() + ")"})
 	}
-	if cfg.ProjectID == "" {
-		return config{}, usageError(
-			envProject+" is not set: copy the project ID from the API keys page of your docs dashboard and export "+envProject+"=...",
-			"(or pass --project, or put it in "+r.dotenvPath()+")")
-	}
-	if looksSecret(cfg.ProjectID, secrets...) {
-		return config{}, usageError(
-			envProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
+	switch {
+	case cfg.ProjectID == "":
+		problems = append(problems, problem{vars: []string{envProject}, missing: true,
+			text: envProject + " is not set: copy the project ID from the API keys page of your docs dashboard and export " + envProject + "=...",
+			fix:  "(or pass --project, or put it in " + r.dotenvPath() + ")"})
+	case looksSecret(cfg.ProjectID, secrets...):
+		bad(envProject, envProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
 			"keep keys in "+envAPIKey+"; "+envProject+" is the project's ID, which is not secret")
 	}
-	if f.apiKey != "" {
+	if len(problems) == 0 && f.apiKey != "" {
 		fmt.Fprintln(r.stderr, "docsbot: warning: --api-key is visible to other users in process lists; prefer "+envAPIKey+" in the environment or .env")
 	}
-	return cfg, nil
+	return cfg, problems
 }
 
 // client connects to the docs API with the settings of f; opts come after

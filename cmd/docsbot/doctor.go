@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -145,16 +146,19 @@ func (r *runner) configCheck(cfg serveConfig, err error) checkResult {
 	if errors.As(err, &ee) {
 		res.fix = ee.fix
 	}
-	problems := cfg.problems
-	if len(problems) == 0 { // the settings could not be read at all
+	var lines []string
+	for _, p := range cfg.problems {
+		lines = append(lines, p.text)
+	}
+	if len(lines) == 0 { // the settings could not be read at all
 		if ee != nil {
-			problems = []string{ee.msg}
+			lines = []string{ee.msg}
 		} else {
-			problems = []string{err.Error()}
+			lines = []string{err.Error()}
 		}
 	}
-	for _, p := range problems {
-		res.lines = append(res.lines, strings.Split(strings.TrimRight(p, "\n"), "\n")...)
+	for _, l := range lines {
+		res.lines = append(res.lines, strings.Split(strings.TrimRight(l, "\n"), "\n")...)
 	}
 	return res
 }
@@ -167,11 +171,8 @@ func blockedBy(cfg serveConfig, cfgErr error, needs []string) string {
 	}
 	var bad []string
 	for _, name := range needs {
-		for _, p := range cfg.problems {
-			if strings.Contains(p, name) {
-				bad = append(bad, name)
-				break
-			}
+		if slices.ContainsFunc(cfg.problems, func(p problem) bool { return slices.Contains(p.vars, name) }) {
+			bad = append(bad, name)
 		}
 	}
 	if len(bad) > 0 {

@@ -211,6 +211,14 @@ func TestDoctor(t *testing.T) {
 			},
 		},
 		{
+			name:     "a value that names another variable",
+			env:      func(*doctorSetup) map[string]string { return map[string]string{envAllowedUsers: envRedisURL} },
+			wantCode: exitFailure,
+			want: map[string]want{
+				"configuration": {"✗", []string{`DOCSBOT_ALLOWED_USERS: "REDIS_URL" is not a Slack id`}},
+			},
+		},
+		{
 			name:     "unreadable .env",
 			dotenv:   "DOCS-API-KEY=" + doctorWrongKey + "\n",
 			wantCode: exitFailure,

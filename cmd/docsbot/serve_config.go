@@ -38,15 +38,16 @@ const (
 
 // serveConfig is everything `docsbot serve` runs with.
 type serveConfig struct {
-	api                     config
-	botToken, appToken      string
-	slackAPIURL             string
-	redisURL                string
-	httpAddr                string
-	bot                     bot.Config
-	logFormat               string
-	logLevel                slog.Level
-	problems, missingTokens []string
+	api                config
+	botToken, appToken string
+	slackAPIURL        string
+	redisURL           string
+	httpAddr           string
+	bot                bot.Config
+	logFormat          string
+	logLevel           slog.Level
+	// problems lists what is wrong with the settings, the missing ones first.
+	problems []problem
 }
 
 // serveFlags are the flags of serve: the non-secret settings. Secrets come
@@ -96,7 +97,9 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	var c serveConfig
 	var missing []string
 	secrets := r.knownSecrets(env, f.api.apiKey, f.redisURL)
-	bad := func(format string, args ...any) { c.problems = append(c.problems, fmt.Sprintf(format, args...)) }
+	bad := func(name, format string, args ...any) {
+		c.problems = append(c.problems, problem{vars: []string{name}, text: fmt.Sprintf(format, args...)})
+	}
 
 	c.botToken = get("", envSlackBotToken)
 	c.appToken = get("", envSlackAppToken)
@@ -104,40 +107,40 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	case c.botToken == "":
 		missing = append(missing, envSlackBotToken)
 	case !strings.HasPrefix(c.botToken, "xoxb-"):
-		bad("%s is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)", envSlackBotToken)
+		bad(envSlackBotToken, "%s is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)", envSlackBotToken)
 	}
 	switch {
 	case c.appToken == "":
 		missing = append(missing, envSlackAppToken)
 	case !strings.HasPrefix(c.appToken, "xapp-"):
-		bad("%s is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)", envSlackAppToken)
+		bad(envSlackAppToken, "%s is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)", envSlackAppToken)
 	}
-	c.missingTokens = missing
 
 	c.slackAPIURL = cmp.Or(get(f.slackAPIURL, envSlackAPIURL), defaultSlackAPIURL)
 	if hasCredentials(c.slackAPIURL) {
-		bad("%s must not contain credentials: Slack takes only the tokens in %s and %s", envSlackAPIURL, envSlackBotToken, envSlackAppToken)
+		bad(envSlackAPIURL, "%s must not contain credentials: Slack takes only the tokens in %s and %s", envSlackAPIURL, envSlackBotToken, envSlackAppToken)
 	} else if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("%s %s is not an http(s) URL", envSlackAPIURL, showURL(c.slackAPIURL, secrets...))
+		bad(envSlackAPIURL, "%s %s is not an http(s) URL", envSlackAPIURL, showURL(c.slackAPIURL, secrets...))
 	} else if !strings.HasSuffix(c.slackAPIURL, "/") {
 		c.slackAPIURL += "/"
 	}
 
 	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultRedisURL)
 	if u, err := url.Parse(c.redisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
-		bad("%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
+		bad(envRedisURL, "%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
 	}
 
 	c.bot.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, 10*time.Second, bad, secrets)
 	c.bot.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, time.Minute, bad, secrets)
 	if c.bot.PollMaxInterval < c.bot.PollInterval {
-		bad("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)
+		c.problems = append(c.problems, problem{vars: []string{envPollMaxInterval, envPollInterval},
+			text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)})
 	}
 	c.bot.VisitorsCacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, 10*time.Minute, bad, secrets)
 	if v := get("", envVisitorsBudget); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			bad("%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, showValue(v, secrets...))
+			bad(envVisitorsBudget, "%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, showValue(v, secrets...))
 		}
 		c.bot.VisitorsBudget = n
 	}
@@ -152,43 +155,45 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	}
 	if c.httpAddr != "" {
 		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
-			bad("%s %s is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, showValue(c.httpAddr, secrets...))
+			bad(envHTTPAddr, "%s %s is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, showValue(c.httpAddr, secrets...))
 		}
 	}
 
 	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), "text"))
 	if c.logFormat != "text" && c.logFormat != "json" {
-		bad("%s %s must be text or json", envLogFormat, showValue(c.logFormat, secrets...))
+		bad(envLogFormat, "%s %s must be text or json", envLogFormat, showValue(c.logFormat, secrets...))
 	}
 	if lv := get(f.logLevel, envLogLevel); lv != "" {
 		if err := c.logLevel.UnmarshalText([]byte(lv)); err != nil {
-			bad("%s %s must be debug, info, warn or error", envLogLevel, showValue(lv, secrets...))
+			bad(envLogLevel, "%s %s must be debug, info, warn or error", envLogLevel, showValue(lv, secrets...))
 		}
 	}
 
-	api, apiErr := r.loadConfig(f.api)
+	api, apiProblems := r.apiSettings(env, f.api, secrets)
 	c.api = api
-	if apiErr != nil {
-		if v, _ := r.lookup(env, envAPIKey); v == "" && f.api.apiKey == "" {
-			missing = append(missing, envAPIKey)
-		}
-		if v, _ := r.lookup(env, envProject); v == "" && f.api.project == "" {
-			missing = append(missing, envProject)
-		}
-		if len(missing) == len(c.missingTokens) { // the API settings are present but wrong
-			bad("%s", apiErr.Error())
+	for _, p := range apiProblems {
+		switch {
+		case p.missing:
+			missing = append(missing, p.vars...)
+		case p.fix != "":
+			p.text, p.fix = p.text+"\n"+p.fix, ""
+			fallthrough
+		default:
+			c.problems = append(c.problems, p)
 		}
 	}
 	if len(missing) > 0 {
-		c.problems = append([]string{"missing " + strings.Join(missing, ", ")}, c.problems...)
-	}
-	for i, p := range c.problems {
-		c.problems[i] = scrubSecrets(p, secrets...)
+		c.problems = append([]problem{{vars: missing, text: "missing " + strings.Join(missing, ", ")}}, c.problems...)
 	}
 	if len(c.problems) > 0 {
+		texts := make([]string, len(c.problems))
+		for i := range c.problems {
+			c.problems[i].text = scrubSecrets(c.problems[i].text, secrets...)
+			texts[i] = c.problems[i].text
+		}
 		return c, &exitError{
 			code: exitUsage,
-			msg:  "the Slack bot is not configured: " + strings.Join(c.problems, "; "),
+			msg:  "the Slack bot is not configured: " + strings.Join(texts, "; "),
 			fix:  "set them in the environment or in " + r.dotenvPath() + " (see deploy/.env.example); the README shows how to create the Slack app and its tokens",
 		}
 	}
@@ -210,13 +215,13 @@ func (r *runner) setting(env map[string]string, name string) (string, bool) {
 }
 
 // duration parses a positive duration setting, or returns def when unset.
-func duration(v, name string, def time.Duration, bad func(string, ...any), secrets []string) time.Duration {
+func duration(v, name string, def time.Duration, bad func(string, string, ...any), secrets []string) time.Duration {
 	if v == "" {
 		return def
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		bad("%s %s is not a positive duration such as 10s or 1m", name, showValue(v, secrets...))
+		bad(name, "%s %s is not a positive duration such as 10s or 1m", name, showValue(v, secrets...))
 		return def
 	}
 	return d
@@ -224,7 +229,7 @@ func duration(v, name string, def time.Duration, bad func(string, ...any), secre
 
 // slackIDs parses a comma-separated list of Slack ids whose first letter is
 // one of kinds (user ids start with U or W, channel ids with C, G or D).
-func slackIDs(v, name, kinds string, bad func(string, ...any), secrets []string) []string {
+func slackIDs(v, name, kinds string, bad func(string, string, ...any), secrets []string) []string {
 	var out []string
 	for part := range strings.SplitSeq(v, ",") {
 		id := strings.TrimSpace(part)
@@ -232,7 +237,7 @@ func slackIDs(v, name, kinds string, bad func(string, ...any), secrets []string)
 			continue
 		}
 		if !isSlackID(id, kinds) {
-			bad("%s: %s is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, showValue(id, secrets...), kinds[0])
+			bad(name, "%s: %s is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, showValue(id, secrets...), kinds[0])
 			continue
 		}
 		out = append(out, id)

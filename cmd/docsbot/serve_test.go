@@ -56,6 +56,8 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 		{"bad budget", with(envVisitorsBudget, "lots"), "", []string{`DOCSBOT_VISITORS_BUDGET "lots" must be a whole number`}},
 		{"bad log format", with(envLogFormat, "xml"), "", []string{`DOCSBOT_LOG_FORMAT "xml" must be text or json`}},
 		{"bad slack url", with(envSlackAPIURL, "slack.com/api"), "", []string{"SLACK_API_URL"}},
+		{"bad API URL and no key", map[string]string{envSlackBotToken: testBotToken, envSlackAppToken: testAppToken, envProject: "proj", envAPIURL: "api.example"}, "",
+			[]string{"missing DOCS_API_KEY", `DOCS_API_URL "api.example" (from environment variable DOCS_API_URL) is not an http(s) URL`}},
 		{"tokens from .env", map[string]string{envAPIKey: testAPIKey, envProject: "proj"}, "SLACK_BOT_TOKEN=" + testBotToken + "\n", []string{"missing SLACK_APP_TOKEN"}},
 	}
 	for _, tt := range tests {
