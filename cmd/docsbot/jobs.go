@@ -95,11 +95,12 @@ func (r *runner) printStarted(j *docsapi.Job, format, verb string) error {
 	if format == "json" {
 		return writeJSON(r.stdout, j)
 	}
-	fmt.Fprintf(r.stdout, "%s job %s (status: %s)\n", verb, j.ID, j.Status)
+	id := printable(j.ID)
+	fmt.Fprintf(r.stdout, "%s job %s (status: %s)\n", verb, id, printable(string(j.Status)))
 	if !j.Status.Final() {
-		fmt.Fprintf(r.stdout, "follow it: docsbot jobs watch %s\n", j.ID)
+		fmt.Fprintf(r.stdout, "follow it: docsbot jobs watch %s\n", id)
 	} else if pr := j.PR(); pr != "" {
-		fmt.Fprintf(r.stdout, "pull request: %s\n", pr)
+		fmt.Fprintf(r.stdout, "pull request: %s\n", printable(pr))
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 		case job.Status == docsapi.StatusFailed:
 			outcome = "no pull request"
 		}
-		fmt.Fprintf(r.stdout, "Job %s %s: %s\n", id, job.Status, outcome)
+		fmt.Fprintf(r.stdout, "Job %s %s: %s\n", id, job.Status, printable(outcome))
 	}
 	if job.Status == docsapi.StatusFailed {
 		return &exitError{code: exitFailure,
@@ -200,7 +200,7 @@ func (p *progress) statusText() string {
 	case !p.seen:
 		return "not known yet"
 	case !p.last.Known():
-		return string(p.last) + ", an unknown status: still watching"
+		return printable(string(p.last)) + ", an unknown status: still watching"
 	}
 	return string(p.last)
 }

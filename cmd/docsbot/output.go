@@ -102,17 +102,42 @@ func formatElapsed(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// writeTable writes rows as aligned columns two spaces apart. Columns whose
-// right flag is true are aligned right (numbers), the others left.
+// printable drops the control characters (C0 with tabs and line breaks, DEL
+// and C1) from text the API sent, so that printed on a terminal it cannot
+// move the cursor, rewrite the screen or hide what it says.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// csvText keeps a spreadsheet from reading a text cell as a formula: a cell
+// that starts with =, +, -, @, a tab or a carriage return gets a leading '.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// writeTable writes rows as aligned columns two spaces apart, each cell
+// printable. Columns whose right flag is true are aligned right (numbers),
+// the others left.
 func writeTable(w io.Writer, right []bool, rows [][]string) error {
 	widths := make([]int, len(right))
-	for _, row := range rows {
+	cells := make([][]string, len(rows))
+	for r, row := range rows {
+		cells[r] = make([]string, len(row))
 		for i, cell := range row {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+			cells[r][i] = printable(cell)
+			widths[i] = max(widths[i], utf8.RuneCountInString(cells[r][i]))
 		}
 	}
 	var b strings.Builder
-	for _, row := range rows {
+	for _, row := range cells {
 		b.Reset()
 		for i, cell := range row {
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))

@@ -218,7 +218,7 @@ func writeVisitorsCSV(w io.Writer, all *docsapi.VisitorsPage) error {
 	}
 	for _, v := range all.Visitors {
 		rec := []string{
-			v.Path,
+			csvText(v.Path),
 			strconv.FormatInt(int64(v.Human), 10),
 			strconv.FormatInt(int64(v.AI), 10),
 			strconv.FormatInt(int64(v.Total), 10),
