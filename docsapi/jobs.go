@@ -96,8 +96,8 @@ func decodeJob(b []byte) (*Job, error) {
 	return &job, nil
 }
 
-// looseTime decodes a timestamp tolerantly: RFC 3339, or the common ISO 8601
-// forms without a zone (read as UTC). null, absent or unreadable gives nil.
+// looseTime decodes a timestamp tolerantly: the forms of [ParseDate], also
+// with a space instead of the T. null, absent or unreadable gives nil.
 type looseTime struct{ t *time.Time }
 
 func (lt *looseTime) UnmarshalJSON(b []byte) error {
@@ -107,18 +107,11 @@ func (lt *looseTime) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	s = strings.TrimSpace(s)
-	layouts := [...]string{
-		time.RFC3339Nano,
-		"2006-01-02T15:04:05.999999999Z0700",
-		"2006-01-02T15:04:05.999999999",
-		"2006-01-02 15:04:05.999999999Z07:00",
-		"2006-01-02 15:04:05.999999999",
+	if len(s) > len(time.DateOnly) && s[len(time.DateOnly)] == ' ' {
+		s = s[:len(time.DateOnly)] + "T" + s[len(time.DateOnly)+1:]
 	}
-	for _, layout := range layouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			lt.t = &t
-			return nil
-		}
+	if t, ok := ParseDate(s); ok {
+		lt.t = &t
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package docsapi
 import (
 	"strconv"
 	"strings"
-	"time"
 )
 
 // checkPrompt rejects a prompt with no visible text.
@@ -34,31 +33,17 @@ func checkVisitorsParams(p VisitorsParams) error {
 	if p.Offset < 0 {
 		return &ValidationError{Field: "offset", Problem: "must not be negative"}
 	}
-	if p.From != "" && !isAPIDate(p.From) {
+	if p.From != "" && !isDate(p.From) {
 		return &ValidationError{Field: "from date", Problem: "must be YYYY-MM-DD or an ISO 8601 date-time"}
 	}
-	if p.To != "" && !isAPIDate(p.To) {
+	if p.To != "" && !isDate(p.To) {
 		return &ValidationError{Field: "to date", Problem: "must be YYYY-MM-DD or an ISO 8601 date-time"}
 	}
 	return nil
 }
 
-// isAPIDate accepts the forms of dateFrom and dateTo: a calendar date,
-// RFC 3339 (with or without fractional seconds), and ISO 8601 date-times
-// without a zone or with a basic-format offset.
-func isAPIDate(s string) bool {
-	layouts := [...]string{
-		time.DateOnly,
-		time.RFC3339Nano,
-		"2006-01-02T15:04:05.999999999Z0700",
-		"2006-01-02T15:04:05.999999999",
-		"2006-01-02T15:04Z07:00",
-		"2006-01-02T15:04",
-	}
-	for _, layout := range layouts {
-		if _, err := time.Parse(layout, s); err == nil {
-			return true
-		}
-	}
-	return false
+// isDate reports whether s is a date the service accepts (see [ParseDate]).
+func isDate(s string) bool {
+	_, ok := ParseDate(s)
+	return ok
 }

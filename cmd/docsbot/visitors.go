@@ -148,16 +148,15 @@ func parseRange(from, to string) (dateRange, error) {
 	return rng, nil
 }
 
-// parseDate reads a YYYY-MM-DD date or an ISO 8601 time, and says which it was.
+// parseDate reads a date as the docs API takes it (docsapi.ParseDate), and
+// says whether it was a plain YYYY-MM-DD date.
 func parseDate(flagName, s string) (time.Time, bool, error) {
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, true, nil
+	t, ok := docsapi.ParseDate(s)
+	if !ok {
+		return time.Time{}, false, usageError(fmt.Sprintf("%s %q is not a date", flagName, s),
+			"use YYYY-MM-DD (e.g. 2025-11-01) or ISO 8601 (e.g. 2025-11-01T00:00:00Z)")
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, false, nil
-	}
-	return time.Time{}, false, usageError(fmt.Sprintf("%s %q is not a date", flagName, s),
-		"use YYYY-MM-DD (e.g. 2025-11-01) or ISO 8601 (e.g. 2025-11-01T00:00:00Z)")
+	return t, len(s) == len(time.DateOnly), nil
 }
 
 // title describes the range for the table.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,36 @@ func TestDateRangeTitle(t *testing.T) {
 		}
 		if got := rng.title(); got != tt.want {
 			t.Errorf("title(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestVisitorsDates checks that --from and --to take exactly the dates the
+// docs API client takes.
+func TestVisitorsDates(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"2025-11-01", "2025-11-01T08:00:00Z", "2025-11-01T08:00:00.5+01:00", "2025-11-01T08:00:00",
+		"2025-11-01T08:00:00+0100", "2025-11-01T08:00", "2025-11-01T08:00+01:00",
+		"Nov 1", "2025-11-1", "2025-02-30", " 2025-11-01", "2025-11-01 08:00:00Z", "1730419200",
+	} {
+		want, apiOK := docsapi.ParseDate(s)
+		for _, flag := range []string{"--from", "--to"} {
+			from, to := s, ""
+			if flag == "--to" {
+				from, to = "", s
+			}
+			rng, err := parseRange(from, to)
+			got := rng.fromDate
+			if flag == "--to" {
+				got = rng.toDate
+			}
+			if (err == nil) != apiOK || !got.Equal(want) {
+				t.Errorf("%s %q: %v, %v; the API client reads %v, %t", flag, s, got, err, want, apiOK)
+			}
+			if err != nil && !strings.Contains(err.Error(), flag+" "+strconv.Quote(s)+" is not a date") {
+				t.Errorf("%s %q: error %q does not name the flag and value", flag, s, err)
+			}
 		}
 	}
 }
