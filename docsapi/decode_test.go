@@ -2,6 +2,7 @@ package docsapi
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,11 @@ func TestDecodeVisitors(t *testing.T) {
 			want: VisitorsPage{Visitors: []PageVisitors{}}},
 		{name: "count as string", body: `{"totals":{"human":"12","ai":0,"total":0},"visitors":[],"hasMore":false}`, wantErr: "not a number"},
 		{name: "count too large", body: `{"totals":{"human":1e300,"ai":0,"total":0},"visitors":[],"hasMore":false}`, wantErr: "not a number"},
+		{name: "count of 2^63", body: `{"totals":{"human":9223372036854775808,"ai":0,"total":0},"visitors":[],"hasMore":false}`, wantErr: "not a number"},
+		{name: "count that rounds to 2^63", body: `{"totals":{"human":9.2233720368547758e18,"ai":0,"total":0},"visitors":[],"hasMore":false}`, wantErr: "not a number"},
+		{name: "count below -2^63", body: `{"totals":{"human":-9.3e18,"ai":0,"total":0},"visitors":[],"hasMore":false}`, wantErr: "not a number"},
+		{name: "largest counts", body: `{"totals":{"human":9223372036854775807,"ai":-9223372036854775808,"total":-9.223372036854775808e18},"visitors":[],"hasMore":false}`,
+			want: VisitorsPage{Totals: Counts{math.MaxInt64, math.MinInt64, math.MinInt64}, Visitors: []PageVisitors{}}},
 		{name: "missing hasMore", body: `{"totals":{"human":0,"ai":0,"total":0},"visitors":[]}`, wantErr: "hasMore"},
 		{name: "empty object", body: `{}`, wantErr: "totals, visitors, hasMore"},
 		{name: "null", body: `null`, wantErr: "totals"},

@@ -111,13 +111,10 @@ func (c *Client) stopped(cl *call, ctxErr, lastErr error) error {
 }
 
 // retryableStatus reports whether an answer with this status is worth
-// another attempt: 429 always (the server did not act), 408 and 5xx only for
-// reads.
+// another attempt: 429 always (the server did not act), the other temporary
+// statuses only for reads.
 func (c *Client) retryableStatus(cl *call, status int) bool {
-	if status == http.StatusTooManyRequests {
-		return true
-	}
-	return cl.idempotent() && (status == http.StatusRequestTimeout || status >= 500)
+	return status == http.StatusTooManyRequests || (cl.idempotent() && temporaryStatus(status))
 }
 
 // outcomeUnknownStatus reports whether a failed POST with this status may

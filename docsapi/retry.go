@@ -1,6 +1,7 @@
 package docsapi
 
 import (
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -101,4 +102,28 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// temporaryStatus reports whether an answer with this status may be followed
+// by a good one: 408, 429 and 5xx.
+func temporaryStatus(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// Temporary reports whether a failed read (GetJob, Visitors) may succeed when
+// repeated later, as the client's own retries judge it: a request that got no
+// answer, or an answer of 408, 429 or 5xx. retryAfter is the wait the server
+// asked for, 0 if none. Validation errors, other statuses, unreadable answers
+// and errors wrapping [ErrOutcomeUnknown] are not temporary: a POST whose
+// outcome is unknown must not be repeated blindly.
+func Temporary(err error) (retryAfter time.Duration, ok bool) {
+	if errors.Is(err, ErrOutcomeUnknown) {
+		return 0, false
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.RetryAfter, temporaryStatus(ae.StatusCode)
+	}
+	var te *TransportError
+	return 0, errors.As(err, &te)
 }

@@ -1,6 +1,9 @@
 package docsapi
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -72,5 +75,43 @@ func TestDefaultRetryPolicy(t *testing.T) {
 	}
 	if p.MaxAttempts < 2 || p.BaseDelay <= 0 || p.MaxDelay < p.BaseDelay || p.MaxWait < p.MaxDelay {
 		t.Errorf("DefaultRetryPolicy() = %+v: want retries with a capped, positive backoff within MaxWait", p)
+	}
+}
+
+func TestTemporary(t *testing.T) {
+	t.Parallel()
+	api := func(status int, after time.Duration) error {
+		return &APIError{StatusCode: status, Method: "GET", Path: "/v2/agent/p/job/j", RetryAfter: after}
+	}
+	network := &TransportError{Method: "GET", Path: "/v2/agent/p/job/j", Err: errors.New("connection refused")}
+	tests := []struct {
+		name      string
+		err       error
+		wantAfter time.Duration
+		wantOK    bool
+	}{
+		{"408", api(408, 0), 0, true},
+		{"429 with Retry-After", api(429, 30*time.Second), 30 * time.Second, true},
+		{"500", api(500, 0), 0, true},
+		{"503 with Retry-After", api(503, time.Minute), time.Minute, true},
+		{"400", api(400, 0), 0, false},
+		{"401", api(401, 0), 0, false},
+		{"404", api(404, 0), 0, false},
+		{"422", api(422, 0), 0, false},
+		{"no connection", network, 0, true},
+		{"attempt timed out", &TransportError{Method: "GET", Path: "/x", Err: context.DeadlineExceeded}, 0, true},
+		{"wrapped", fmt.Errorf("poll: %w", api(502, 0)), 0, true},
+		{"gave up before retrying", fmt.Errorf("%w (gave up before retrying: %w)", api(503, 0), context.Canceled), 0, true},
+		{"validation", &ValidationError{Field: "job id", Problem: "must not be empty"}, 0, false},
+		{"malformed", &malformedError{method: "GET", path: "/x", status: 200, cause: errors.New("unexpected EOF")}, 0, false},
+		{"POST outcome unknown", &outcomeUnknownError{cause: api(503, 0)}, 0, false},
+		{"POST cut off", &outcomeUnknownError{cause: network}, 0, false},
+		{"other", errors.New("boom"), 0, false},
+	}
+	for _, tt := range tests {
+		after, ok := Temporary(tt.err)
+		if after != tt.wantAfter || ok != tt.wantOK {
+			t.Errorf("%s: Temporary = %s, %t; want %s, %t", tt.name, after, ok, tt.wantAfter, tt.wantOK)
+		}
 	}
 }

@@ -81,7 +81,9 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f > math.MaxInt64 || f < math.MinInt64 {
+	// float64(math.MaxInt64) is 2^63, one past the largest Count: compare
+	// with the bounds as exact powers of two.
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f >= 1<<63 || f < -(1<<63) {
 		return errors.New("visitor count is not a number")
 	}
 	*c = Count(math.Round(f))

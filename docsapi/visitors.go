@@ -3,7 +3,6 @@ package docsapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -70,18 +69,16 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 // the totals of the first page, the rows of all pages in server order, and
 // HasMore false. On any error it returns nil and the error.
 func (c *Client) AllVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
-	var all *VisitorsPage
+	all := &VisitorsPage{Visitors: []PageVisitors{}}
+	n := 0
 	for page, err := range c.VisitorPages(ctx, p) {
 		if err != nil {
 			return nil, err
 		}
-		if all == nil {
-			all = &VisitorsPage{Totals: page.Totals, Visitors: make([]PageVisitors, 0, len(page.Visitors))}
+		if n++; n == 1 {
+			all.Totals = page.Totals
 		}
 		all.Visitors = append(all.Visitors, page.Visitors...)
-	}
-	if all == nil { // cannot happen: a walk yields a page or an error
-		return nil, errors.New("docsapi: visitors export returned nothing")
 	}
 	return all, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -234,6 +235,9 @@ func TestJobsWatch(t *testing.T) {
 		{"server errors are retried", docsapitest.OutcomePR,
 			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: http.StatusServiceUnavailable, Times: 2}},
 			0, []string{"the docs API failed", "503 Service Unavailable", "; polling again in", "completed: pull request"}},
+		{"request timeouts are retried", docsapitest.OutcomePR,
+			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: http.StatusRequestTimeout, Times: 1}},
+			0, []string{"408 Request Timeout", "; polling again in", "completed: pull request"}},
 		{"broken connections are retried", docsapitest.OutcomePR,
 			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, CloseConn: true, Times: 1}},
 			0, []string{"cannot reach the docs API", "completed: pull request"}},
@@ -394,6 +398,8 @@ func TestRetryable(t *testing.T) {
 	}{
 		{"429 with Retry-After", &docsapi.APIError{StatusCode: 429, RetryAfter: 30 * time.Second}, 30 * time.Second, true},
 		{"502", &docsapi.APIError{StatusCode: 502}, 0, true},
+		{"408", &docsapi.APIError{StatusCode: 408}, 0, true},
+		{"unreadable answer", fmt.Errorf("%w: unexpected EOF", docsapi.ErrMalformedResponse), 0, true},
 		{"404", &docsapi.APIError{StatusCode: 404}, 0, false},
 		{"401", &docsapi.APIError{StatusCode: 401}, 0, false},
 		{"400", &docsapi.APIError{StatusCode: 400}, 0, false},

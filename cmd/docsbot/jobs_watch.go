@@ -151,22 +151,18 @@ func watch(ctx context.Context, c *docsapi.Client, id string, base, maxWait time
 }
 
 // retryable reports whether a failed poll is worth repeating, and the wait the
-// server asked for. Rate limits, server errors and network errors are; an
-// unknown job, a refused key or a bad request are not.
+// server asked for. Answers of the API are judged by docsapi.Temporary (408,
+// 429 and 5xx are); an invalid request is not; anything else, such as a
+// network error or an unreadable answer, is.
 func retryable(err error) (after time.Duration, ok bool) {
-	var ae *docsapi.APIError
-	if errors.As(err, &ae) {
-		return ae.RetryAfter, ae.StatusCode == 429 || ae.StatusCode >= 500
+	if after, ok := docsapi.Temporary(err); ok {
+		return after, true
 	}
-	var ve *docsapi.ValidationError
-	switch {
-	case errors.Is(err, docsapi.ErrRateLimited):
-		return 0, true
-	case errors.Is(err, docsapi.ErrNotFound), errors.Is(err, docsapi.ErrUnauthorized),
-		errors.Is(err, docsapi.ErrInvalidRequest), errors.As(err, &ve):
-		return 0, false
-	}
-	return 0, true
+	var (
+		ae *docsapi.APIError
+		ve *docsapi.ValidationError
+	)
+	return 0, !errors.As(err, &ae) && !errors.As(err, &ve)
 }
 
 // progress shows how a watched job is doing: on a terminal one line redrawn
