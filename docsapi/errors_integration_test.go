@@ -34,9 +34,10 @@ type errCase struct {
 	wantNotIs    []error
 	wantText     []string // substrings of err.Error()
 	wantNotText  []string
-	retryAfter   bool // the *APIError carries a RetryAfter
-	wantRequests int  // requests to op's endpoint
-	wantJobs     int  // jobs on the server afterwards, for op create; -1 to skip
+	retryAfter   bool          // the *APIError carries a RetryAfter
+	wantRequests int           // requests to op's endpoint
+	minGap       time.Duration // least time from the first request to op's endpoint to the second
+	wantJobs     int           // jobs on the server afterwards, for op create; -1 to skip
 	check        func(t *testing.T, e *env, jobID string)
 }
 
@@ -80,10 +81,10 @@ func TestErrorPaths(t *testing.T) {
 		// 429
 		{name: "429 short Retry-After on get is retried", op: docsapitest.EndpointGet,
 			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: 429, RetryAfter: time.Second, Times: 1}},
-			wantOK: true, wantRequests: 2},
+			wantOK: true, wantRequests: 2, minGap: time.Second},
 		{name: "429 short Retry-After on visitors is retried", op: docsapitest.EndpointVisitors,
 			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointVisitors, Status: 429, RetryAfter: time.Second, Times: 1}},
-			wantOK: true, wantRequests: 2},
+			wantOK: true, wantRequests: 2, minGap: time.Second},
 		{name: "429 long Retry-After on get is returned", op: docsapitest.EndpointGet,
 			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: 429, RetryAfter: time.Minute}},
 			wantStatus: 429, wantIs: rateLimited, retryAfter: true,
@@ -96,7 +97,7 @@ func TestErrorPaths(t *testing.T) {
 			wantStatus: 429, wantIs: rateLimited, wantRequests: 3},
 		{name: "429 on create is retried", op: docsapitest.EndpointCreate,
 			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointCreate, Status: 429, RetryAfter: time.Second, Times: 1}},
-			wantOK: true, wantRequests: 2, wantJobs: 1},
+			wantOK: true, wantRequests: 2, wantJobs: 1, minGap: time.Second},
 		{name: "429 on message is retried and delivered once", op: docsapitest.EndpointMessage,
 			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointMessage, Status: 429, Times: 2}},
 			wantOK: true, wantRequests: 3,
@@ -339,6 +340,19 @@ func runErrCase(t *testing.T, tt errCase) {
 	}
 	if got := e.srv.Count(tt.op); got != tt.wantRequests {
 		t.Errorf("server saw %d %s requests, want %d", got, tt.op, tt.wantRequests)
+	}
+	if tt.minGap > 0 {
+		// The server stamps each request on arrival, and the client sleeps
+		// only after the first answer came back: a lower bound, not a race.
+		var at []time.Time
+		for _, r := range e.srv.Requests() {
+			if r.Endpoint == tt.op {
+				at = append(at, r.At)
+			}
+		}
+		if len(at) < 2 || at[1].Sub(at[0]) < tt.minGap {
+			t.Errorf("requests to %s at %v: want the second at least %s after the first", tt.op, at, tt.minGap)
+		}
 	}
 	if tt.op == docsapitest.EndpointCreate && tt.wantJobs >= 0 {
 		if got := len(e.srv.Jobs()) - jobsBefore; got != tt.wantJobs {
