@@ -17,10 +17,11 @@ import (
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // cliBinary is the docsbot binary built once by TestMain, before any test
-// runs; tests only read it.
+// runs; tests only read it. sharedRedis (redis_test.go) is started there too.
 var cliBinary string
 
 func TestMain(m *testing.M) {
@@ -37,7 +38,13 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	if sharedRedis, err = redistest.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "starting the shared Redis:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	code := m.Run()
+	_ = sharedRedis.Close()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // Tokens long enough that their masked form shows the last four characters.
@@ -27,23 +26,12 @@ const (
 type doctorSetup struct {
 	slack *slacktest.Server
 	api   *docsapitest.Server
-	redis *redistest.Server
 	env   map[string]string
 }
 
-func startRedis(t *testing.T) *redistest.Server {
-	t.Helper()
-	rs, err := redistest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rs.Close() })
-	return rs
-}
-
 // newDoctorSetup starts a fake Slack and an API test server of their own and
-// uses the Redis rs.
-func newDoctorSetup(t *testing.T, rs *redistest.Server) *doctorSetup {
+// uses the Redis at redisURL.
+func newDoctorSetup(t *testing.T, redisURL string) *doctorSetup {
 	t.Helper()
 	sl := slacktest.NewServer(
 		slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken),
@@ -51,10 +39,10 @@ func newDoctorSetup(t *testing.T, rs *redistest.Server) *doctorSetup {
 		slacktest.WithAppID("A0DOCTOR"))
 	t.Cleanup(sl.Close)
 	api := newServer(t)
-	return &doctorSetup{slack: sl, api: api, redis: rs, env: map[string]string{
+	return &doctorSetup{slack: sl, api: api, env: map[string]string{
 		envSlackBotToken: doctorBotToken, envSlackAppToken: doctorAppToken, envSlackAPIURL: sl.APIURL,
 		envAPIURL: api.URL, envAPIKey: api.Key, envProject: api.ProjectID,
-		envRedisURL: rs.URL,
+		envRedisURL: redisURL,
 	}}
 }
 
@@ -97,9 +85,9 @@ func doctorNames() []string {
 
 func TestDoctor(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
+	db := redisDB(t)
 	const roPassword = "doctor-ro-Secret-pw-4321"
-	acl := rs.Client()
+	acl := sharedRedis.Client()
 	defer acl.Close()
 	if err := acl.Do(context.Background(), "ACL", "SETUSER", "doctor-ro", "on", ">"+roPassword, "~*", "&*", "+@all", "-@write").Err(); err != nil {
 		t.Fatal(err)
@@ -164,29 +152,30 @@ func TestDoctor(t *testing.T) {
 		{
 			name: "Redis socket missing",
 			env: func(s *doctorSetup) map[string]string {
-				return map[string]string{envRedisURL: "unix://" + s.redis.Socket + ".missing"}
+				return map[string]string{envRedisURL: "unix://" + sharedRedis.Socket + ".missing"}
 			},
 			wantCode: exitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
-				"unix://" + rs.Socket + ".missing: PING failed", "no such file or directory", "fix: start Redis or point REDIS_URL at it"}}},
+				"unix://" + sharedRedis.Socket + ".missing: PING failed", "no such file or directory", "fix: start Redis or point REDIS_URL at it"}}},
 		},
 		{
 			name: "Redis refuses writes",
 			env: func(s *doctorSetup) map[string]string {
-				return map[string]string{envRedisURL: "unix://doctor-ro:" + roPassword + "@" + s.redis.Socket}
+				// Database 0: the user can write nothing anyway.
+				return map[string]string{envRedisURL: "unix://doctor-ro:" + roPassword + "@" + sharedRedis.Socket}
 			},
 			wantCode: exitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
-				"unix://REDACTED@" + rs.Socket + ": PING ok, write refused: NOPERM", "fix: the Redis user may not write docsbot's keys"}}},
+				"unix://REDACTED@" + sharedRedis.Socket + ": PING ok, write refused: NOPERM", "fix: the Redis user may not write docsbot's keys"}}},
 		},
 		{
 			name: "Redis password wrong",
 			env: func(s *doctorSetup) map[string]string {
-				return map[string]string{envRedisURL: "unix://doctor-ro:not-" + roPassword + "@" + s.redis.Socket}
+				return map[string]string{envRedisURL: "unix://doctor-ro:not-" + roPassword + "@" + sharedRedis.Socket}
 			},
 			wantCode: exitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
-				"unix://REDACTED@" + rs.Socket + ": PING failed: WRONGPASS", "fix: put the credentials in REDIS_URL"}}},
+				"unix://REDACTED@" + sharedRedis.Socket + ": PING failed: WRONGPASS", "fix: put the credentials in REDIS_URL"}}},
 		},
 		{
 			name:     "a variable missing",
@@ -234,7 +223,7 @@ func TestDoctor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newDoctorSetup(t, rs)
+			s := newDoctorSetup(t, db.url)
 			env := maps.Clone(s.env)
 			if tt.env != nil {
 				maps.Copy(env, tt.env(s))
@@ -290,8 +279,9 @@ func TestDoctor(t *testing.T) {
 // visitors request of one row, and one key written, read and deleted.
 func TestDoctorAllPass(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
-	s := newDoctorSetup(t, rs)
+	db := redisDB(t)
+	s := newDoctorSetup(t, db.url)
+	mon := monitorRedis(t)
 	r, stdout, stderr := testRunner(t, s.env, "")
 	before := time.Now().UTC().Format(time.DateOnly)
 	code := runCode(r, []string{"doctor"})
@@ -307,7 +297,7 @@ func TestDoctorAllPass(t *testing.T) {
 		"Slack bot token": {maskSecret(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
 		"Slack app token": {maskSecret(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
 		"docs API":        {maskKey(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
-		"Redis":           {rs.URL + ": PING ok, write ok"},
+		"Redis":           {db.url + ": PING ok, write ok"},
 	}
 	for _, name := range doctorNames() {
 		c := checks[name]
@@ -352,29 +342,29 @@ func TestDoctorAllPass(t *testing.T) {
 		t.Errorf("visitors query %v, want limit=1 and dateFrom=%s", q, after)
 	}
 
-	rdb := rs.Client()
-	defer rdb.Close()
-	ctx := context.Background()
-	if keys, err := rdb.Keys(ctx, "*").Result(); err != nil || len(keys) != 0 {
+	cmds := mon.commands(t, db)
+	if keys, err := db.rdb.Keys(context.Background(), "*").Result(); err != nil || len(keys) != 0 {
 		t.Errorf("keys left in Redis: %q (%v)", keys, err)
 	}
-	stats, err := rdb.Info(ctx, "commandstats").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, cmd := range []string{"set", "get", "del"} {
-		if !strings.Contains(stats, "cmdstat_"+cmd+":calls=1,") {
-			t.Errorf("Redis did not run %s once:\n%s", strings.ToUpper(cmd), stats)
+		n := 0
+		for _, c := range cmds {
+			if c == cmd {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("Redis ran %s %d times, want once; commands: %q", strings.ToUpper(cmd), n, cmds)
 		}
 	}
 }
 
 // TestDoctorRedisEviction checks that a Redis with a memory limit must not
-// evict docsbot's keys.
+// evict docsbot's keys. It changes the server's configuration: a private one.
 func TestDoctorRedisEviction(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
-	s := newDoctorSetup(t, rs)
+	rs := privateRedis(t)
+	s := newDoctorSetup(t, rs.URL)
 	rdb := rs.Client()
 	defer rdb.Close()
 	tests := []struct {
@@ -405,11 +395,11 @@ func TestDoctorRedisEviction(t *testing.T) {
 }
 
 // TestDoctorBinary runs the built docsbot doctor: once with everything
-// working, once with Redis stopped.
+// working, once with Redis stopped (a private one).
 func TestDoctorBinary(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
-	s := newDoctorSetup(t, rs)
+	rs := privateRedis(t)
+	s := newDoctorSetup(t, rs.URL)
 	env := func() []string {
 		var out []string
 		for k, v := range s.env {

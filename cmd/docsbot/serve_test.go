@@ -16,7 +16,6 @@ import (
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 const (
@@ -119,15 +118,11 @@ func TestServeConfigDefaultsAndOverrides(t *testing.T) {
 }
 
 // TestServeBinary runs the built docsbot as the Slack bot against the fake
-// Slack server, the API test server and a real redis-server, drives a job to
-// its end, then stops it with SIGTERM.
+// Slack server, the API test server and a real redis-server (a private one:
+// the test stops it), drives a job to its end, then stops it with SIGTERM.
 func TestServeBinary(t *testing.T) {
 	t.Parallel()
-	rs, err := redistest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rs.Close() })
+	rs := privateRedis(t)
 	sl := slacktest.NewServer(slacktest.WithPingInterval(500 * time.Millisecond))
 	t.Cleanup(sl.Close)
 	api := docsapitest.NewServer()
@@ -157,7 +152,7 @@ func TestServeBinary(t *testing.T) {
 	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the serve command", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
 		t.Fatal(err)
 	}
-	err = sl.WaitFor(ctx, func() bool {
+	err := sl.WaitFor(ctx, func() bool {
 		msgs := sl.Messages("C0GENERAL")
 		if len(msgs) != 1 {
 			return false
@@ -221,18 +216,14 @@ func TestServeBinary(t *testing.T) {
 
 func TestServeStopsOnRejectedToken(t *testing.T) {
 	t.Parallel()
-	rs, err := redistest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rs.Close() })
+	db := redisDB(t)
 	sl := slacktest.NewServer()
 	t.Cleanup(sl.Close)
 	api := docsapitest.NewServer()
 	t.Cleanup(api.Close)
 	res := docsbot(t, api, []string{
 		envSlackBotToken + "=xoxb-revoked", envSlackAppToken + "=" + testAppToken,
-		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + rs.URL,
+		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.url,
 		envHTTPAddr + "=", // off: the test must not depend on a free :8080
 	}, "serve")
 	if res.code != exitFailure || !strings.Contains(res.stderr, "Slack refused SLACK_BOT_TOKEN (invalid_auth)") {
