@@ -355,12 +355,8 @@ const doctorKeyTTL = 30 * time.Second
 func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 	const name = "Redis"
 	where := store.RedactURL(cfg.redisURL)
-	password := redisPassword(cfg.redisURL)
-	problem := func(step string, err error) checkResult {
-		msg := strings.TrimPrefix(err.Error(), "store: connect to "+where+": ")
-		msg = strings.TrimPrefix(msg, "store: ")
-		msg = scrubSecrets(msg, password)
-		return failed(name, where+": "+step+": "+msg, redisFix(ctx, err))
+	fail := func(step string, err error) checkResult {
+		return failed(name, where+": "+step+": "+redisCause(err, cfg.redisURL), redisFix(ctx, err))
 	}
 
 	st, err := store.Open(ctx, cfg.redisURL)
@@ -369,20 +365,20 @@ func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 			return failed(name, where+": "+strings.TrimPrefix(err.Error(), "store: "),
 				"write "+envRedisURL+" as redis://[user:password@]host:port/db, rediss://... for TLS, or unix:///path/to/redis.sock")
 		}
-		return problem("PING failed", err)
+		return fail("PING failed", err)
 	}
 	defer st.Close()
 	rdb := st.Redis()
 	key, value := st.Prefix()+"doctor:"+rand.Text(), rand.Text()
 	if err := rdb.Set(ctx, key, value, doctorKeyTTL).Err(); err != nil {
-		return problem("PING ok, write refused", err)
+		return fail("PING ok, write refused", err)
 	}
 	got, err := rdb.Get(ctx, key).Result()
 	if err != nil {
-		return problem("PING ok, write ok, read back failed", err)
+		return fail("PING ok, write ok, read back failed", err)
 	}
 	if err := rdb.Del(ctx, key).Err(); err != nil {
-		return problem("PING ok, write ok, delete refused", err)
+		return fail("PING ok, write ok, delete refused", err)
 	}
 	if got != value {
 		return failed(name, where+": the key written was read back with another value",
@@ -403,6 +399,15 @@ func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 		return passed(name, line+", no memory limit")
 	}
 	return passed(name, line+", maxmemory-policy noeviction")
+}
+
+// redisCause is the text of an error from Redis at redisURL without the
+// context a message gives already (store:, the address) and without the
+// password.
+func redisCause(err error, redisURL string) string {
+	msg := strings.TrimPrefix(err.Error(), "store: connect to "+store.RedactURL(redisURL)+": ")
+	msg = strings.TrimPrefix(msg, "store: ")
+	return scrubSecrets(msg, redisPassword(redisURL))
 }
 
 // redisFix tells what to do about a failed Redis step.

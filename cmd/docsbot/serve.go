@@ -65,8 +65,8 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	st, err := store.Open(ctx, cfg.redisURL)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err,
-			msg: "cannot reach Redis: " + err.Error(),
-			fix: "start Redis or point " + envRedisURL + " at it (now: " + store.RedactURL(cfg.redisURL) + ")"}
+			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + redisCause(err, cfg.redisURL),
+			fix: redisFix(ctx, err)}
 	}
 	defer st.Close()
 

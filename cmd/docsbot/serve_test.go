@@ -234,6 +234,27 @@ func TestServeStopsOnRejectedToken(t *testing.T) {
 	}
 }
 
+// TestServeRedisUnreachable checks that a Redis that cannot be reached stops
+// the bot with one plain message: the address once, the cause, no password.
+func TestServeRedisUnreachable(t *testing.T) {
+	t.Parallel()
+	api := newServer(t)
+	const password = "serve-redis-Secret-pw-0987"
+	where := "redis://REDACTED@127.0.0.1:1/0"
+	res := docsbot(t, api, []string{
+		envSlackBotToken + "=" + testBotToken, envSlackAppToken + "=" + testAppToken,
+		envSlackAPIURL + "=http://127.0.0.1:1/api/", envRedisURL + "=redis://:" + password + "@127.0.0.1:1/0",
+		envHTTPAddr + "=",
+	}, "serve")
+	if res.code != exitFailure || !strings.Contains(res.stderr, "docsbot: cannot reach Redis at "+where+": ") ||
+		!strings.Contains(res.stderr, "connection refused") || !strings.Contains(res.stderr, "start Redis or point REDIS_URL at it") {
+		t.Fatalf("want exit 1 and the reason Redis cannot be reached: %s", res)
+	}
+	if strings.Count(res.stderr, where) != 1 || strings.Contains(res.stderr, "store:") || strings.Contains(res.stderr, password) {
+		t.Errorf("the message repeats itself or shows the password: %s", res)
+	}
+}
+
 // TestEnvExampleListsEverySetting keeps deploy/.env.example complete.
 func TestEnvExampleListsEverySetting(t *testing.T) {
 	t.Parallel()
