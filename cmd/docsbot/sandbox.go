@@ -189,12 +189,9 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandbox, err error
 		return sb, err
 	}
 
-	api, err := docsapi.NewClient(sb.api.Key, sb.api.ProjectID,
-		docsapi.WithBaseURL(sb.api.URL),
-		docsapi.WithUserAgent("docsbot-sandbox/"+mainVersion()),
-		docsapi.WithLogger(o.log))
+	api, err := newAPIClient(config{APIURL: sb.api.URL, APIKey: sb.api.Key, ProjectID: sb.api.ProjectID}, docsapi.WithLogger(o.log))
 	if err != nil {
-		return sb, fmt.Errorf("docs API client: %w", err)
+		return sb, err
 	}
 	client := slack.New(sandboxBotToken, slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL))
 	b := bot.New(bot.Config{PollInterval: o.pollInterval, PollMaxInterval: o.pollMax, Logger: o.log}, client, api, sb.store)

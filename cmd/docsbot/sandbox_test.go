@@ -15,7 +15,6 @@ import (
 
 	"github.com/docsbot/docsbot/bot/slacktest/slackweb"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // sandboxWait bounds every wait of the sandbox tests; conditions are polled.
@@ -131,14 +130,10 @@ func TestSandboxAgentThroughPage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			redisURL := ""
-			var rs *redistest.Server
+			var db *testDB
 			if tc.redis {
-				var err error
-				if rs, err = redistest.Start(); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = rs.Close() })
-				redisURL = rs.URL
+				d := redisDB(t)
+				db, redisURL = &d, d.url
 			}
 			sb := startTestSandbox(t, redisURL)
 			p := page{t: t, url: sb.url}
@@ -194,11 +189,11 @@ func TestSandboxAgentThroughPage(t *testing.T) {
 				t.Errorf("the API got %q, want the instruction then the follow-up", got)
 			}
 
-			if rs != nil {
+			if db != nil {
 				if err := sb.close(); err != nil {
 					t.Fatal(err)
 				}
-				keys, err := rs.Client().Keys(context.Background(), sandboxKeyPrefix+"*").Result()
+				keys, err := db.rdb.Keys(context.Background(), sandboxKeyPrefix+"*").Result()
 				if err != nil || len(keys) != 0 {
 					t.Errorf("keys left in Redis after the sandbox stopped: %q (%v)", keys, err)
 				}
