@@ -400,6 +400,9 @@ func TestConnectionRefused(t *testing.T) {
 			if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 				t.Errorf("error %v wraps ErrOutcomeUnknown, but nothing was sent", err)
 			}
+			if te, ok := errors.AsType[*docsapi.TransportError](err); !ok || te.Path == "" || strings.Contains(err.Error(), "http://") {
+				t.Errorf("error %v: want a *TransportError naming the request, not the base URL", err)
+			}
 			if n := strings.Count(logs.String(), "docsapi retry"); n != testPolicy().MaxAttempts-1 {
 				t.Errorf("logged %d retries, want %d:\n%s", n, testPolicy().MaxAttempts-1, logs)
 			}
