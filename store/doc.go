@@ -14,6 +14,8 @@
 //	{p}budget:{name}               sorted set: requests taken in the sliding window
 //	{p}budget:{name}:seq           string: sequence for request ids in the window
 //	{p}budget:{name}:block         string: set while the API asked to wait (BlockBudget)
+//	{p}inbox                       sorted set: work key -> due time (unix ms, Redis clock)
+//	{p}in:{key}                    hash: one piece of acknowledged Slack work (inbox_scripts.go)
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and
@@ -31,6 +33,18 @@
 // leaves the job to be claimed again. Each record keeps the number of such
 // hand-outs (Job.NotifyAttempts) so that a later attempt knows an earlier one
 // may already have posted.
+//
+// # The inbox
+//
+// Every piece of Slack work docsbot acknowledges (a slash command, a thread
+// reply) is written with Enqueue before the ack: SET-NX-like on its delivery
+// key, so a redelivered envelope is dropped in the same write. Replicas take
+// work with ClaimWork under a lease and a fencing token, exactly as they take
+// polls: a replica that dies leaves its work to the next one when the lease
+// ends. Mark records checkpoints (the root message posted, the create call
+// about to be made) that a later attempt reads, and extends the lease; Done
+// removes the work and keeps its record for the dedupe window; Defer hands it
+// back for later. Work is never expired while it waits.
 //
 // # Time and atomicity
 //

@@ -237,6 +237,8 @@ type scripts struct {
 	untrack, release                 *redis.Script
 	take, block                      *redis.Script
 	saveVisitors, loadVisitors       *redis.Script
+	enqueue, claimWork, markWork     *redis.Script
+	deferWork, workDone, releaseWork *redis.Script
 }
 
 func newScripts() scripts {
@@ -254,5 +256,11 @@ func newScripts() scripts {
 		block:        redis.NewScript(luaBlock),
 		saveVisitors: redis.NewScript(luaSaveVisitors),
 		loadVisitors: redis.NewScript(luaLoadVisitors),
+		enqueue:      redis.NewScript(luaEnqueue),
+		claimWork:    redis.NewScript(luaClaimWork),
+		markWork:     redis.NewScript(luaMarkWork),
+		deferWork:    redis.NewScript(luaDeferWork),
+		workDone:     redis.NewScript(luaWorkDone),
+		releaseWork:  redis.NewScript(luaReleaseWork),
 	}
 }

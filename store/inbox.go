@@ -1,0 +1,190 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Work is one piece of Slack work that docsbot acknowledged: a slash command,
+// a thread reply, a mention. It is written to the inbox before the envelope
+// is acknowledged, and taken from there by any replica.
+type Work struct {
+	// Key identifies the delivery and drops redelivered ones: for example
+	// "cmd:" + trigger_id or "ev:" + event_id.
+	Key string
+	// Kind names the handler that does the work.
+	Kind string
+	// Payload is what the handler needs; the store does not read it.
+	Payload []byte
+}
+
+// Taken is a piece of work claimed by one replica. Token fences the writes
+// made on its behalf (Mark, Defer, Done): they fail with ErrStale once the
+// lease ran out and another replica claimed the work.
+type Taken struct {
+	Work
+	// Token is the work's fencing token at claim time.
+	Token int64
+	// Attempt counts the claims of this work, this one included: above 1, an
+	// earlier attempt may have done part of it (see Marks).
+	Attempt int
+	// Received is when the work was queued, by the Redis clock.
+	Received time.Time
+	// Late is how long after its due time the work was claimed.
+	Late time.Duration
+	// Marks are the checkpoints earlier attempts wrote with Mark.
+	Marks map[string]string
+}
+
+// minInboxKeep is the shortest dedupe window Enqueue takes.
+const minInboxKeep = time.Second
+
+// Enqueue records w in the inbox, due at once, unless work with the same key
+// was recorded before: it reports whether w is new. A new record stays until
+// Done, and then for keep more, so that a redelivery within keep is dropped.
+func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued bool, err error) {
+	if w.Key == "" || w.Kind == "" {
+		return false, fmt.Errorf("store: enqueue: empty key or kind: %w", ErrInvalid)
+	}
+	if keep < minInboxKeep {
+		return false, fmt.Errorf("store: enqueue %q: keep %v must be at least %v: %w", w.Key, keep, minInboxKeep, ErrInvalid)
+	}
+	n, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKey(w.Key), s.inboxKey()},
+		s.prefix, w.Key, w.Kind, w.Payload, millis(keep)).Int64()
+	if err != nil {
+		return false, fmt.Errorf("store: enqueue %q: %w", w.Key, err)
+	}
+	return n == 1, nil
+}
+
+// ClaimWork takes up to max pieces of due work, oldest first, and moves each
+// a lease into the future, so that it comes due again if this replica dies
+// before Done. Concurrent callers never get the same work while the lease
+// holds; Mark extends it.
+func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]Taken, error) {
+	if max <= 0 {
+		return nil, nil
+	}
+	if err := checkLease(lease); err != nil {
+		return nil, err
+	}
+	res, err := s.sc.claimWork.Run(ctx, s.rdb, []string{s.inboxKey()}, s.prefix, max, millis(lease)).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("store: claim work: %w", err)
+	}
+	out := make([]Taken, 0, len(res))
+	for _, item := range res {
+		t, err := decodeTaken(item)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Mark records checkpoints of t (a root message posted, a create call about
+// to be made) and extends its lease by lease from now (0 keeps the due time).
+// A later attempt reads them in Taken.Marks.
+func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks map[string]string) error {
+	args := []any{s.prefix, t.Key, strconv.FormatInt(t.Token, 10), millis(lease)}
+	for k, v := range marks {
+		args = append(args, "m:"+k, v)
+	}
+	return s.workWrite(ctx, "mark", t, s.sc.markWork, args)
+}
+
+// Defer hands t back to be claimed again in d (by any replica): the work
+// could not be done now but may be later.
+func (s *Store) Defer(ctx context.Context, t Taken, d time.Duration) error {
+	return s.workWrite(ctx, "defer", t, s.sc.deferWork,
+		[]any{s.prefix, t.Key, strconv.FormatInt(t.Token, 10), millis(d)})
+}
+
+// Done removes t from the inbox. Its record stays for the keep given to
+// Enqueue, to drop redeliveries.
+func (s *Store) Done(ctx context.Context, t Taken) error {
+	return s.workWrite(ctx, "done", t, s.sc.workDone,
+		[]any{s.prefix, t.Key, strconv.FormatInt(t.Token, 10)})
+}
+
+// workWrite runs one fenced write script on t's record.
+func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Script, args []any) error {
+	code, err := sc.Run(ctx, s.rdb, []string{s.workKey(t.Key), s.inboxKey()}, args...).Int64()
+	if err != nil {
+		return fmt.Errorf("store: %s work %q: %w", op, t.Key, err)
+	}
+	if err := codeErr(code); err != nil {
+		return fmt.Errorf("store: %s work %q: %w", op, t.Key, err)
+	}
+	return nil
+}
+
+// ReleaseWork hands claimed work back on a graceful shutdown: each piece
+// still claimed by these claims becomes due now, for another replica, and
+// its token moves on, so that late writes of this replica fail with ErrStale.
+func (s *Store) ReleaseWork(ctx context.Context, taken []Taken) error {
+	if len(taken) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 1+2*len(taken))
+	args = append(args, s.prefix)
+	for _, t := range taken {
+		args = append(args, t.Key, strconv.FormatInt(t.Token, 10))
+	}
+	if err := s.sc.releaseWork.Run(ctx, s.rdb, []string{s.inboxKey()}, args...).Err(); err != nil {
+		return fmt.Errorf("store: release %d pieces of work: %w", len(taken), err)
+	}
+	return nil
+}
+
+// Queued returns the number of pieces of work in the inbox, claimed or not.
+func (s *Store) Queued(ctx context.Context) (int64, error) {
+	n, err := s.rdb.ZCard(ctx, s.inboxKey()).Result()
+	if err != nil {
+		return 0, fmt.Errorf("store: queued work: %w", err)
+	}
+	return n, nil
+}
+
+func (s *Store) inboxKey() string          { return s.prefix + "inbox" }
+func (s *Store) workKey(key string) string { return s.prefix + "in:" + key }
+
+// decodeTaken decodes one {key, token, record, late ms} entry of the claim
+// script.
+func decodeTaken(v any) (Taken, error) {
+	parts, ok := v.([]any)
+	if !ok || len(parts) != 4 {
+		return Taken{}, fmt.Errorf("store: claim work: unexpected reply %v", v)
+	}
+	key, ok1 := parts[0].(string)
+	tok, ok2 := parts[1].(int64)
+	m, err := pairsToMap(parts[2])
+	if !ok1 || !ok2 || err != nil {
+		return Taken{}, fmt.Errorf("store: claim work: unexpected reply %v", v)
+	}
+	late, _ := parts[3].(int64)
+	at, _ := strconv.Atoi(m["at"])
+	rt, _ := strconv.ParseInt(m["rt"], 10, 64)
+	t := Taken{
+		Work:     Work{Key: key, Kind: m["k"], Payload: []byte(m["d"])},
+		Token:    tok,
+		Attempt:  at,
+		Received: time.UnixMilli(rt),
+		Late:     time.Duration(max(late, 0)) * time.Millisecond,
+	}
+	for f, v := range m {
+		if name, ok := strings.CutPrefix(f, "m:"); ok {
+			if t.Marks == nil {
+				t.Marks = map[string]string{}
+			}
+			t.Marks[name] = v
+		}
+	}
+	return t, nil
+}

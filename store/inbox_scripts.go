@@ -1,0 +1,94 @@
+package store
+
+// The inbox's scripts. A piece of work is a hash {p}in:{key} (k kind, d
+// payload, rt received ms, kp keep ms, tk fencing token, at attempts, dn done
+// ms, m:<name> checkpoints) and a member of the sorted set {p}inbox scored by
+// its due time while it is not done.
+
+// luaEnqueue: KEYS work, inbox; ARGV prefix, key, kind, payload, keep ms.
+// Returns 1 if queued, 0 if the key was seen before.
+const luaEnqueue = luaCommon + `
+local k, inbox = KEYS[1], KEYS[2]
+if redis.call('EXISTS', k) == 1 then return 0 end
+local now = now_ms()
+redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'rt', now, 'kp', ARGV[5], 'tk', 0, 'at', 0)
+redis.call('ZADD', inbox, now, ARGV[2])
+return 1
+`
+
+// luaClaimWork: KEYS inbox; ARGV prefix, max, lease ms.
+// Returns a list of {key, token, record, late ms}.
+const luaClaimWork = luaCommon + `
+local inbox = KEYS[1]
+local max = tonumber(ARGV[2])
+local now = now_ms()
+local due = now + tonumber(ARGV[3])
+local out = {}
+while #out < max do
+  local keys = redis.call('ZRANGE', inbox, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out, 'WITHSCORES')
+  if #keys == 0 then break end
+  for i = 1, #keys, 2 do
+    local key = keys[i]
+    local k = P .. 'in:' .. key
+    if redis.call('EXISTS', k) == 0 then
+      redis.call('ZREM', inbox, key)
+    else
+      local tk = redis.call('HINCRBY', k, 'tk', 1)
+      redis.call('HINCRBY', k, 'at', 1)
+      redis.call('ZADD', inbox, due, key)
+      out[#out + 1] = {key, tk, redis.call('HGETALL', k), now - math.floor(tonumber(keys[i + 1]))}
+    end
+  end
+end
+return out
+`
+
+// luaMarkWork: KEYS work, inbox; ARGV prefix, key, token, lease ms (0 keeps
+// the due time), then field/value pairs.
+const luaMarkWork = luaCommon + `
+local k, inbox, key = KEYS[1], KEYS[2], ARGV[2]
+local e = check(k, ARGV[3])
+if e then return e end
+if #ARGV >= 6 then redis.call('HSET', k, unpack(ARGV, 5)) end
+local lease = tonumber(ARGV[4])
+if lease > 0 then redis.call('ZADD', inbox, 'XX', now_ms() + lease, key) end
+return 0
+`
+
+// luaDeferWork: KEYS work, inbox; ARGV prefix, key, token, in ms.
+const luaDeferWork = luaCommon + `
+local k, inbox, key = KEYS[1], KEYS[2], ARGV[2]
+local e = check(k, ARGV[3])
+if e then return e end
+redis.call('ZADD', inbox, 'XX', now_ms() + tonumber(ARGV[4]), key)
+return 0
+`
+
+// luaWorkDone: KEYS work, inbox; ARGV prefix, key, token.
+const luaWorkDone = luaCommon + `
+local k, inbox, key = KEYS[1], KEYS[2], ARGV[2]
+local e = check(k, ARGV[3])
+if e then return e end
+redis.call('ZREM', inbox, key)
+redis.call('HSET', k, 'dn', now_ms())
+redis.call('PEXPIRE', k, tonumber(redis.call('HGET', k, 'kp') or 3600000))
+return 0
+`
+
+// luaReleaseWork: KEYS inbox; ARGV prefix, then key/token pairs. Returns the
+// number of pieces released.
+const luaReleaseWork = luaCommon + `
+local inbox = KEYS[1]
+local now = now_ms()
+local n = 0
+for i = 2, #ARGV - 1, 2 do
+  local key = ARGV[i]
+  local k = P .. 'in:' .. key
+  if redis.call('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', inbox, key) then
+    redis.call('HINCRBY', k, 'tk', 1)
+    redis.call('ZADD', inbox, now, key)
+    n = n + 1
+  end
+end
+return n
+`

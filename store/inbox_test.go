@@ -1,0 +1,240 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// work returns a piece of work with its own key.
+func work(i int) store.Work {
+	return store.Work{Key: fmt.Sprintf("cmd:trigger-%d", i), Kind: "agent.start", Payload: fmt.Appendf(nil, `{"n":%d}`, i)}
+}
+
+// enqueue queues w and fails the test unless it was new.
+func enqueue(t *testing.T, s *store.Store, w store.Work) {
+	t.Helper()
+	queued, err := s.Enqueue(t.Context(), w, time.Hour)
+	if err != nil || !queued {
+		t.Fatalf("Enqueue(%s) = %v, %v; want queued", w.Key, queued, err)
+	}
+}
+
+// claimWork claims all due work of s with lease.
+func claimWork(t *testing.T, s *store.Store, lease time.Duration) []store.Taken {
+	t.Helper()
+	ts, err := s.ClaimWork(t.Context(), 100, lease)
+	if err != nil {
+		t.Fatalf("ClaimWork: %v", err)
+	}
+	return ts
+}
+
+func TestEnqueueDropsRedeliveries(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	w := work(1)
+	enqueue(t, s, w)
+	for _, again := range []store.Work{w, {Key: w.Key, Kind: "other", Payload: []byte("x")}} {
+		queued, err := s.Enqueue(t.Context(), again, time.Hour)
+		if err != nil || queued {
+			t.Fatalf("second Enqueue(%s) = %v, %v; want not queued", again.Key, queued, err)
+		}
+	}
+	got := claimWork(t, s, time.Minute)
+	if len(got) != 1 || got[0].Key != w.Key || got[0].Kind != w.Kind || string(got[0].Payload) != string(w.Payload) {
+		t.Fatalf("ClaimWork = %+v, want just %+v", got, w)
+	}
+	if got[0].Attempt != 1 || got[0].Token < 1 || got[0].Marks != nil {
+		t.Fatalf("first claim: attempt %d, token %d, marks %v", got[0].Attempt, got[0].Token, got[0].Marks)
+	}
+	if age := time.Since(got[0].Received); age < -time.Minute || age > time.Minute {
+		t.Fatalf("Received = %v, %v from now", got[0].Received, age)
+	}
+
+	// Done removes the work; the key is still remembered for the keep window.
+	if err := s.Done(t.Context(), got[0]); err != nil {
+		t.Fatalf("Done: %v", err)
+	}
+	if n, err := s.Queued(t.Context()); err != nil || n != 0 {
+		t.Fatalf("Queued after Done = %d, %v; want 0", n, err)
+	}
+	if queued, err := s.Enqueue(t.Context(), w, time.Hour); err != nil || queued {
+		t.Fatalf("Enqueue after Done = %v, %v; want not queued", queued, err)
+	}
+	if ttl := pttl(t, s.Prefix()+"in:"+w.Key); ttl <= 59*time.Minute || ttl > time.Hour {
+		t.Fatalf("record TTL after Done = %v, want the keep window of 1h", ttl)
+	}
+}
+
+func TestEnqueueKeepsRecordUntilDone(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	w := work(2)
+	enqueue(t, s, w)
+	// However long it waits, queued work does not expire.
+	if ttl := pttl(t, s.Prefix()+"in:"+w.Key); ttl != -1 {
+		t.Fatalf("TTL of queued work = %v, want none", ttl)
+	}
+}
+
+func TestClaimWorkExclusive(t *testing.T) {
+	t.Parallel()
+	const pieces, replicas = 150, 4
+	prefix := redistest.Prefix(t)
+	setup := store.New(rdb, store.WithPrefix(prefix))
+	for i := range pieces {
+		enqueue(t, setup, work(i))
+	}
+	var (
+		mu     sync.Mutex
+		counts = map[string]int{}
+		wg     sync.WaitGroup
+		errs   = make(chan error, replicas)
+	)
+	for range replicas {
+		wg.Go(func() {
+			client := srv.Client()
+			defer client.Close()
+			s := store.New(client, store.WithPrefix(prefix))
+			for {
+				ts, err := s.ClaimWork(context.Background(), 5, time.Minute)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(ts) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, tk := range ts {
+					counts[tk.Key]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("ClaimWork: %v", err)
+	}
+	if len(counts) != pieces {
+		t.Fatalf("claimed %d distinct pieces, want %d", len(counts), pieces)
+	}
+	for k, n := range counts {
+		if n != 1 {
+			t.Fatalf("%s claimed %d times", k, n)
+		}
+	}
+}
+
+func TestWorkComesBackWhenTheLeaseEnds(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	w := work(3)
+	enqueue(t, s, w)
+	first := claimWork(t, s, 50*time.Millisecond)
+	if len(first) != 1 {
+		t.Fatalf("claimed %d, want 1", len(first))
+	}
+	// The first owner records a checkpoint, then dies.
+	if err := s.Mark(t.Context(), first[0], 0, map[string]string{"root": "1732233445.000100"}); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+	var second []store.Taken
+	eventually(t, "the work to come due again", func() bool {
+		second = claimWork(t, s, time.Minute)
+		return len(second) == 1
+	})
+	got := second[0]
+	if got.Attempt != 2 || got.Token <= first[0].Token || got.Marks["root"] != "1732233445.000100" {
+		t.Fatalf("second claim: attempt %d, token %d (first %d), marks %v", got.Attempt, got.Token, first[0].Token, got.Marks)
+	}
+	// The first owner's late writes are refused.
+	for name, write := range map[string]func() error{
+		"Mark":  func() error { return s.Mark(t.Context(), first[0], time.Minute, map[string]string{"x": "y"}) },
+		"Defer": func() error { return s.Defer(t.Context(), first[0], 0) },
+		"Done":  func() error { return s.Done(t.Context(), first[0]) },
+	} {
+		if err := write(); !errors.Is(err, store.ErrStale) {
+			t.Errorf("%s with the old claim = %v, want ErrStale", name, err)
+		}
+	}
+	if n, _ := s.Queued(t.Context()); n != 1 {
+		t.Fatalf("Queued = %d after stale writes, want 1", n)
+	}
+	if err := s.Done(t.Context(), got); err != nil {
+		t.Fatalf("Done by the current owner: %v", err)
+	}
+}
+
+func TestMarkExtendsTheLease(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	enqueue(t, s, work(4))
+	taken := claimWork(t, s, time.Millisecond)
+	if err := s.Mark(t.Context(), taken[0], time.Hour, nil); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+	time.Sleep(5 * time.Millisecond) // past the first lease
+	if again := claimWork(t, s, time.Minute); len(again) != 0 {
+		t.Fatalf("claimed %d pieces while the extended lease holds", len(again))
+	}
+}
+
+func TestDeferAndRelease(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	enqueue(t, s, work(5))
+	enqueue(t, s, work(6))
+	taken := claimWork(t, s, time.Hour)
+	if len(taken) != 2 {
+		t.Fatalf("claimed %d, want 2", len(taken))
+	}
+	// Deferred by 0 it is due at once; released, it is due at once with a new token.
+	if err := s.Defer(t.Context(), taken[0], 0); err != nil {
+		t.Fatalf("Defer: %v", err)
+	}
+	if err := s.ReleaseWork(t.Context(), taken[1:]); err != nil {
+		t.Fatalf("ReleaseWork: %v", err)
+	}
+	if err := s.Done(t.Context(), taken[1]); !errors.Is(err, store.ErrStale) {
+		t.Fatalf("Done after release = %v, want ErrStale", err)
+	}
+	again := claimWork(t, s, time.Hour)
+	if len(again) != 2 {
+		t.Fatalf("claimed %d after defer and release, want 2", len(again))
+	}
+	// A deferred piece that was done in between is not brought back.
+	if err := s.Done(t.Context(), again[0]); err != nil {
+		t.Fatalf("Done: %v", err)
+	}
+	if err := s.Defer(t.Context(), again[0], 0); err != nil {
+		t.Fatalf("Defer after Done: %v", err)
+	}
+	if n, _ := s.Queued(t.Context()); n != 1 {
+		t.Fatalf("Queued = %d, want 1", n)
+	}
+}
+
+func TestInboxRefusesInvalidArguments(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	for name, err := range map[string]error{
+		"empty key":  func() error { _, err := s.Enqueue(t.Context(), store.Work{Kind: "k"}, time.Hour); return err }(),
+		"empty kind": func() error { _, err := s.Enqueue(t.Context(), store.Work{Key: "k"}, time.Hour); return err }(),
+		"short keep": func() error { _, err := s.Enqueue(t.Context(), work(7), time.Millisecond); return err }(),
+		"no lease":   func() error { _, err := s.ClaimWork(t.Context(), 1, 0); return err }(),
+	} {
+		if !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+}
