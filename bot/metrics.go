@@ -24,6 +24,9 @@ type Metrics struct {
 	tracked       prometheus.Gauge
 	connects      prometheus.Counter
 	visitorsCache *prometheus.CounterVec
+	slack429      *prometheus.CounterVec
+	inbox         prometheus.Gauge
+	work          *prometheus.CounterVec
 }
 
 // NewMetrics creates the bot's metrics and registers them with reg.
@@ -61,9 +64,18 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		visitorsCache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsbot_visitors_cache_total", Help: "/docs-visitors lookups, by cache result: hit, stale or miss.",
 		}, []string{"result"}),
+		slack429: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_slack_rate_limited_total", Help: "Slack Web API answers 429 ratelimited, by method; each was waited out and retried.",
+		}, []string{"method"}),
+		inbox: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "docsbot_inbox_queued", Help: "Acknowledged Slack work waiting or being done (all replicas).",
+		}),
+		work: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_inbox_work_total", Help: "Inbox work taken, by kind and outcome: done, retried (deferred for later), told (the person was told it could not be done), refused (storage down at the ack).",
+		}, []string{"kind", "outcome"}),
 	}
 	reg.MustRegister(m.commands, m.jobsCreated, m.followUps, m.notifications, m.apiCalls,
-		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache)
+		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache, m.slack429, m.inbox, m.work)
 	return m
 }
 
@@ -142,3 +154,21 @@ func (m *Metrics) InstrumentAPI(next http.RoundTripper) http.RoundTripper {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func (m *Metrics) slackRateLimited(method string) {
+	if m != nil {
+		m.slack429.WithLabelValues(method).Inc()
+	}
+}
+
+func (m *Metrics) queued(n int64) {
+	if m != nil {
+		m.inbox.Set(float64(n))
+	}
+}
+
+func (m *Metrics) workOutcome(kind, outcome string) {
+	if m != nil {
+		m.work.WithLabelValues(kind, outcome).Inc()
+	}
+}

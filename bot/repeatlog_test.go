@@ -1,0 +1,46 @@
+package bot
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRepeatFilter(t *testing.T) {
+	var out bytes.Buffer
+	f := NewRepeatFilter(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}), time.Minute)
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	f.now = func() time.Time { return now }
+	log := slog.New(f)
+	down := errors.New("dial unix /tmp/redis.sock: connect: connection refused")
+
+	steps := []struct {
+		advance time.Duration
+		log     func()
+		want    string // the line written, "" for none
+	}{
+		{0, func() { log.Error("saving the job link failed", "err", down) }, "saving the job link failed"},
+		{time.Second, func() { log.Error("saving the job link failed", "err", down) }, ""},
+		{time.Second, func() { log.With("job", "j1").Error("saving the job link failed", "err", down) }, ""},
+		{0, func() { log.Error("saving the job link failed", "err", errors.New("other")) }, "err=other"},
+		{0, func() { log.Info("agent job started") }, "agent job started"},
+		{0, func() { log.Info("agent job started") }, "agent job started"},
+		{time.Minute, func() { log.Error("saving the job link failed", "err", down) }, `repeated="2 more times`},
+		{time.Second, func() { log.Warn("saving the job link failed", "err", down) }, "level=WARN"},
+	}
+	for i, s := range steps {
+		now = now.Add(s.advance)
+		out.Reset()
+		s.log()
+		got := out.String()
+		switch {
+		case s.want == "" && got != "":
+			t.Errorf("step %d: wrote %q, want nothing", i, got)
+		case s.want != "" && !strings.Contains(got, s.want):
+			t.Errorf("step %d: wrote %q, want a line with %q", i, got, s.want)
+		}
+	}
+}
