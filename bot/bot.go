@@ -39,6 +39,7 @@ type API interface {
 type Store interface {
 	JobStore
 	VisitorsStore
+	WorkStore
 }
 
 // JobStore is what agent jobs keep in Redis: thread links, job records, the
@@ -144,6 +145,10 @@ type Bot struct {
 
 	// wake nudges the poller when this replica schedules a job.
 	wake chan struct{}
+	// inboxWake nudges the inbox runner when this replica queues work.
+	inboxWake chan struct{}
+	// handlers does each kind of inbox work (HandleWork).
+	handlers map[string]WorkHandler
 	// work tracks handler goroutines so Run can wait for them on shutdown.
 	work tasks
 	// link tracks whether the Socket Mode connection is up.
@@ -168,6 +173,8 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 		access: newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
 		http:   &http.Client{Timeout: 10 * time.Second},
 		wake:   make(chan struct{}, 1),
+
+		inboxWake: make(chan struct{}, 1),
 
 		metrics: cfg.Metrics,
 	}
@@ -199,6 +206,7 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	var poller sync.WaitGroup
 	poller.Go(func() { b.runPoller(ctx) })
+	poller.Go(func() { b.runInbox(ctx, work) })
 
 	handler := socketmode.NewSocketmodeHandler(b.socket)
 	b.register(work, handler)

@@ -36,7 +36,7 @@ func retry(ctx context.Context, log *slog.Logger, what string, fn func() error) 
 }
 
 func permanentStoreError(err error) bool {
-	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
+	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrStale) {
 		return true
 	}
 	_, answered := errors.AsType[redis.Error](err)

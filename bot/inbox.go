@@ -1,0 +1,339 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// The inbox: every piece of Slack work the bot acknowledges is first written
+// to Redis (store.Enqueue), and done from there by any replica (runInbox).
+// An envelope is acknowledged only once its work is recorded; a replica that
+// dies after the ack leaves the work to the next one when its lease runs out.
+const (
+	// workLease is how long a claim holds a piece of work. The handler's
+	// heartbeat extends it every workLease/3 while it runs.
+	workLease = 30 * time.Second
+	// workKeep is how long a done piece of work's key is remembered to drop
+	// redeliveries. Slack retries an envelope within minutes.
+	workKeep = time.Hour
+	// workMaxAge is how long work may wait (deferred again and again because
+	// Slack or Redis keeps failing) before the person is told it was not done.
+	workMaxAge = 10 * time.Minute
+	// acceptBudget bounds recording work before the ack, well inside the 3 s
+	// Slack gives an envelope.
+	acceptBudget = 1500 * time.Millisecond
+	// inboxIdle is the longest the inbox runner sleeps between looks for work
+	// queued by other replicas or handed back by dead ones.
+	inboxIdle = 250 * time.Millisecond
+	// inboxWorkers bounds the work one replica does at once.
+	inboxWorkers = 32
+)
+
+// WorkStore is what the inbox needs of Redis; *store.Store satisfies it.
+type WorkStore interface {
+	Enqueue(ctx context.Context, w store.Work, keep time.Duration) (bool, error)
+	ClaimWork(ctx context.Context, max int, lease time.Duration) ([]store.Taken, error)
+	Mark(ctx context.Context, t store.Taken, lease time.Duration, marks map[string]string) error
+	Defer(ctx context.Context, t store.Taken, d time.Duration) error
+	Done(ctx context.Context, t store.Taken) error
+	ReleaseWork(ctx context.Context, taken []store.Taken) error
+	Queued(ctx context.Context) (int64, error)
+}
+
+// Work is one piece of acknowledged Slack work, claimed by this replica.
+// Marks holds the checkpoints of earlier attempts (Attempt above 1): a
+// handler reads them to resume instead of doing a step twice.
+type Work struct {
+	store.Taken
+	st WorkStore
+	mu sync.Mutex
+}
+
+// Mark records checkpoints that a later attempt will find in Marks, and
+// extends the lease. An error means the checkpoint may not be saved: a
+// handler must not go on to a step it must not repeat.
+func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.st.Mark(ctx, w.Taken, workLease, marks); err != nil {
+		return err
+	}
+	if w.Marks == nil {
+		w.Marks = map[string]string{}
+	}
+	for k, v := range marks {
+		w.Marks[k] = v
+	}
+	return nil
+}
+
+// Age is how long ago the work was received.
+func (w *Work) Age() time.Duration { return time.Since(w.Received) }
+
+// WorkHandler does one kind of inbox work.
+type WorkHandler struct {
+	// Do does the work. It returns nil when the work is done (or the person
+	// was told why it cannot be), Later to try again after a while, or
+	// another error, which is logged and ends the work.
+	Do func(ctx context.Context, w *Work) error
+	// GiveUp tells the person that the work could not be done, after it was
+	// deferred for longer than workMaxAge. It may be nil.
+	GiveUp func(ctx context.Context, w *Work)
+}
+
+// laterError asks the inbox to try a piece of work again after a while.
+type laterError struct {
+	after time.Duration
+	err   error
+}
+
+func (e *laterError) Error() string { return fmt.Sprintf("try again in %v: %v", e.after, e.err) }
+func (e *laterError) Unwrap() error { return e.err }
+
+// Later is what a WorkHandler returns when the work could not be done now
+// because of a passing failure (Slack or Redis unreachable): the work is
+// taken again, by any replica, after d.
+func Later(d time.Duration, err error) error { return &laterError{after: d, err: err} }
+
+// HandleWork registers the handler of a kind of inbox work. Register every
+// kind before Run.
+func (b *Bot) HandleWork(kind string, h WorkHandler) {
+	if b.handlers == nil {
+		b.handlers = map[string]WorkHandler{}
+	}
+	if _, dup := b.handlers[kind]; dup {
+		panic("bot: work kind registered twice: " + kind)
+	}
+	b.handlers[kind] = h
+}
+
+// accept records w in the inbox, retrying briefly, so that the envelope that
+// brought it can be acknowledged. It reports false when Redis could not take
+// it in time: the caller must then not ack blindly (an event is left for
+// Slack to redeliver; a slash command is answered privately). A redelivered
+// envelope whose work was recorded before is accepted and not queued again.
+func (b *Bot) accept(ctx context.Context, w store.Work) bool {
+	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
+	defer cancel()
+	delay := 50 * time.Millisecond
+	for {
+		queued, err := b.store.Enqueue(ctx, w, workKeep)
+		if err == nil {
+			if queued {
+				b.nudgeInbox()
+			} else {
+				b.log.Info("Slack delivered this again; already taken", "work", w.Key)
+			}
+			return true
+		}
+		if errors.Is(err, store.ErrInvalid) {
+			b.log.Error("work not recorded", "work", w.Key, "err", err)
+			return false
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			b.log.Error("cannot record Slack work in Redis; not acknowledged", "kind", w.Kind, "err", err)
+			b.metrics.workOutcome(w.Kind, "refused")
+			return false
+		case <-t.C:
+		}
+		delay = min(2*delay, 400*time.Millisecond)
+	}
+}
+
+// nudgeInbox wakes the inbox runner: work was queued here.
+func (b *Bot) nudgeInbox() {
+	select {
+	case b.inboxWake <- struct{}{}:
+	default:
+	}
+}
+
+// runInbox takes due work from the inbox and does it, until ctx ends. Work
+// in flight then gets the rest of work's lifetime (the shutdown grace);
+// what is still unfinished is handed back to the other replicas.
+func (b *Bot) runInbox(ctx, work context.Context) {
+	work, stopWork := context.WithCancel(work)
+	defer stopWork()
+	slots := make(chan struct{}, inboxWorkers)
+	var (
+		inflight sync.WaitGroup
+		mu       sync.Mutex
+		held     = map[string]*Work{}
+	)
+	errDelay := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		free := cap(slots) - len(slots)
+		if free == 0 {
+			b.sleepInbox(ctx, inboxIdle)
+			continue
+		}
+		taken, err := b.store.ClaimWork(ctx, free, workLease)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.log.Error("taking work from the inbox failed", "err", err)
+				b.sleepInbox(ctx, errDelay)
+				errDelay = min(2*errDelay, 2*time.Second)
+			}
+			continue
+		}
+		errDelay = 100 * time.Millisecond
+		for _, t := range taken {
+			w := &Work{Taken: t, st: b.store}
+			slots <- struct{}{}
+			mu.Lock()
+			held[t.Key] = w
+			mu.Unlock()
+			inflight.Go(func() {
+				defer func() { <-slots; b.nudgeInbox() }()
+				if b.doWork(work, w) {
+					mu.Lock()
+					delete(held, t.Key)
+					mu.Unlock()
+				}
+			})
+		}
+		if len(taken) == free {
+			continue
+		}
+		b.sleepInbox(ctx, inboxIdle)
+	}
+	if !waitFor(&inflight, b.cfg.ShutdownGrace) {
+		b.log.Warn("inbox work still running after the shutdown grace; cancelling it", "grace", b.cfg.ShutdownGrace)
+		stopWork()
+		inflight.Wait()
+	}
+	if len(held) == 0 {
+		return
+	}
+	back := make([]store.Taken, 0, len(held))
+	for _, w := range held {
+		back = append(back, w.Taken)
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := b.store.ReleaseWork(rctx, back); err != nil {
+		b.log.Error("handing back work in flight failed; it resumes when its lease runs out", "pieces", len(back), "err", err)
+		return
+	}
+	b.log.Info("handed back work in flight", "pieces", len(back))
+}
+
+// waitFor waits up to d for wg and reports whether it finished.
+func waitFor(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func (b *Bot) sleepInbox(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-b.inboxWake:
+	case <-t.C:
+	}
+}
+
+// doWork runs one piece of work under a heartbeat that keeps its lease, and
+// records the outcome. It reports whether the work left this replica's hands
+// (done or deferred); false means it must be handed back.
+func (b *Bot) doWork(ctx context.Context, w *Work) bool {
+	log := b.log.With("work", w.Key, "kind", w.Kind, "attempt", w.Attempt)
+	h, ok := b.handlers[w.Kind]
+	if !ok {
+		log.Error("no handler for this kind of work; dropped")
+		return b.finishWork(ctx, w, log)
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	if w.Age() > workMaxAge {
+		log.Warn("work waited too long; telling the person", "age", w.Age().Round(time.Second))
+		if h.GiveUp != nil {
+			h.GiveUp(ctx, w)
+		}
+		b.metrics.workOutcome(w.Kind, "told")
+		return b.finishWork(ctx, w, log)
+	}
+
+	hctx, cancel := context.WithCancel(ctx)
+	beat := make(chan struct{})
+	go func() {
+		defer close(beat)
+		b.heartbeat(hctx, w, cancel, log)
+	}()
+	err := h.Do(hctx, w)
+	cancel()
+	<-beat
+
+	if later, ok := errors.AsType[*laterError](err); ok {
+		log.Warn("work deferred", "retry_in", later.after, "err", later.err)
+		b.metrics.workOutcome(w.Kind, "retried")
+		if derr := b.store.Defer(context.WithoutCancel(ctx), w.Taken, later.after); derr != nil {
+			log.Warn("deferring work failed; it comes back when its lease runs out", "err", derr)
+		}
+		return true
+	}
+	if err != nil {
+		log.Error("work failed", "err", err)
+		b.metrics.workOutcome(w.Kind, "failed")
+	} else {
+		b.metrics.workOutcome(w.Kind, "done")
+	}
+	return b.finishWork(ctx, w, log)
+}
+
+// heartbeat extends w's lease until ctx ends. If the lease was lost (another
+// replica took the work), it cancels the handler.
+func (b *Bot) heartbeat(ctx context.Context, w *Work, cancel context.CancelFunc, log *slog.Logger) {
+	t := time.NewTicker(workLease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		err := w.Mark(ctx, nil)
+		if errors.Is(err, store.ErrStale) || errors.Is(err, store.ErrNotFound) {
+			log.Warn("lost the work's lease to another replica; stopping", "err", err)
+			cancel()
+			return
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Warn("extending the work's lease failed", "err", err)
+		}
+	}
+}
+
+// finishWork removes w from the inbox, retrying while Redis is briefly
+// unreachable: if it cannot, the work comes back after its lease and the
+// handler, reading its marks, finds it done.
+func (b *Bot) finishWork(ctx context.Context, w *Work, log *slog.Logger) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), workLease/2)
+	defer cancel()
+	err := retry(ctx, log, "removing done work from the inbox", func() error {
+		return b.store.Done(ctx, w.Taken)
+	})
+	if err != nil && !errors.Is(err, store.ErrStale) {
+		log.Warn("done work stays in the inbox until its lease runs out", "err", err)
+	}
+	return true
+}
