@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,14 +17,18 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// startBudget bounds the whole start of a job (post, create, link, update).
-// It runs on the bot's work context, so a shutdown signal does not cut a
-// created job off before it is linked.
+// startBudget bounds one attempt at a piece of work (post, create, link,
+// update). It runs on the bot's work context, so a shutdown signal does not
+// cut a created job off before it is linked.
 const startBudget = 2 * time.Minute
 
+// storageDown is what a person is told when docsbot could not record their
+// command: nothing was started.
+const storageDown = "docsbot cannot reach its storage right now, so it did not start this. Try again in a minute."
+
 // onAgentCommand handles /docs-agent. Answers that need no I/O (help,
-// refusals) travel in the ack itself; everything else is acked at once and
-// done afterwards.
+// refusals) travel in the ack itself; anything else is recorded in the inbox
+// and then acknowledged. If Redis cannot record it, the ack says so.
 func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
 	cmd, ok := evt.Data.(slack.SlashCommand)
 	if !ok {
@@ -42,55 +47,22 @@ func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client 
 		b.ack(client, evt.Request, ephemeral(refusal))
 		return
 	}
+	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
+	if !b.accept(ctx, store.Work{Key: "cmd:" + cmd.TriggerID, Kind: workStart, Payload: payload}, redeliveredCommand) {
+		b.ack(client, evt.Request, ephemeral(storageDown))
+		return
+	}
 	b.ack(client, evt.Request, nil)
-	b.spawn(ctx, startBudget, func(ctx context.Context) { b.startJob(ctx, cmd, text) })
 }
 
-// startJob posts the job's root message, creates the job, links the thread to
-// it and updates the root message. A job that was created is always linked.
-func (b *Bot) startJob(ctx context.Context, cmd slack.SlashCommand, prompt string) {
-	log := b.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID)
-	if !b.firstDelivery(ctx, cmd, "start the job", log) {
+// giveUpStart tells the person that their job could not be started in time.
+func (b *Bot) giveUpStart(ctx context.Context, w *Work) {
+	var req startRequest
+	if json.Unmarshal(w.Payload, &req) != nil {
 		return
 	}
-
-	view := rootView{Requester: cmd.UserID, Prompt: prompt, State: stateStarting}
-	_, ts, err := b.slack.PostMessageContext(ctx, cmd.ChannelID, view.message()...)
-	if err != nil {
-		log.Warn("cannot post the job's root message; no job created", "err", err)
-		b.replyPrivately(ctx, cmd, describe(err))
-		return
-	}
-	log = log.With("thread", ts)
-
-	job, err := b.api.CreateJob(ctx, prompt)
-	if err != nil {
-		log.Warn("docs API did not create the job", "err", err)
-		view.State, view.Problem = stateNotStarted, describe(err)
-		b.updateRoot(ctx, cmd.ChannelID, ts, view, log)
-		return
-	}
-	log = log.With("job", job.ID)
-
-	rec := store.Job{
-		ID:        job.ID,
-		Thread:    store.Thread{Team: cmd.TeamID, Channel: cmd.ChannelID, TS: ts},
-		Requester: cmd.UserID,
-		// The excerpt the root message shows, cut mark included.
-		Prompt: cut(prompt, promptInRoot),
-		Status: string(job.Status),
-	}
-	if err := b.linkJob(ctx, rec, log); err != nil {
-		view.State, view.JobID = stateUntracked, job.ID
-		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
-		b.updateRoot(ctx, cmd.ChannelID, ts, view, log)
-		return
-	}
-	log.Info("agent job started")
-	b.metrics.jobCreated()
-	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
-	b.updateRoot(ctx, cmd.ChannelID, ts, view, log)
-	b.nudgePoller()
+	b.replyPrivately(ctx, req.command(), fmt.Sprintf("docsbot could not start your docs agent job: Slack or its storage kept failing for %d minutes. Nothing was started; try again.",
+		int(workMaxAge/time.Minute)))
 }
 
 // linkJob saves the thread-to-job link, retrying until it works or the start
@@ -111,23 +83,6 @@ func (b *Bot) updateRoot(ctx context.Context, channel, ts string, v rootView, lo
 	if _, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, v.message()...); err != nil {
 		log.Warn("updating the job's root message failed", "err", err)
 	}
-}
-
-// firstDelivery reports whether this is the first delivery of a slash
-// command (Slack may send an envelope again), keyed on its trigger_id. When
-// Redis cannot tell, the user is told that what they asked (to do) was not
-// done.
-func (b *Bot) firstDelivery(ctx context.Context, cmd slack.SlashCommand, do string, log *slog.Logger) bool {
-	first, err := b.store.Once(ctx, "cmd:"+cmd.TriggerID, dedupeTTL)
-	if err != nil {
-		log.Error("dedupe check failed; command not handled", "err", err)
-		b.replyPrivately(ctx, cmd, "docsbot cannot reach its database right now, so it did not "+do+". Try again in a minute.")
-		return false
-	}
-	if !first {
-		log.Info("slash command delivered again; already handled", "trigger", cmd.TriggerID)
-	}
-	return first
 }
 
 // replyPrivately answers the user who typed a slash command through its

@@ -57,6 +57,8 @@ type JobStore interface {
 	Release(ctx context.Context, claims []store.Claim) error
 	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
 	Tracked(ctx context.Context) (int64, error)
+	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
+	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
 }
 
 // ErrBotToken and ErrAppToken mark the errors Run returns when Slack refuses
@@ -163,7 +165,7 @@ type identity struct {
 // (slack.OptionAppLevelToken); its API URL may point at a fake Slack server.
 func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 	cfg = cfg.withDefaults()
-	return &Bot{
+	b := &Bot{
 		cfg:    cfg,
 		log:    cfg.Logger,
 		slack:  client,
@@ -178,6 +180,10 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 
 		metrics: cfg.Metrics,
 	}
+	b.HandleWork(workStart, WorkHandler{Do: b.doStart, GiveUp: b.giveUpStart})
+	b.HandleWork(workReply, WorkHandler{Do: b.doReply, GiveUp: b.giveUpReply})
+	b.HandleWork(workVisitors, WorkHandler{Do: b.doVisitors, GiveUp: b.giveUpVisitors})
+	return b
 }
 
 // Connected reports whether the Slack Socket Mode connection is up: the

@@ -2,7 +2,9 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -16,29 +18,55 @@ import (
 // reactionAccepted marks a thread reply that went to the agent.
 const reactionAccepted = "eyes"
 
-// onMessage handles message events. Only a person's reply in the thread of a
-// job becomes a follow-up; everything else is acknowledged and ignored.
+// Marks a follow-up records as it goes, for an attempt after a crash.
+const (
+	markSending = "sending" // the follow-up is about to be sent to the API
+	markSent    = "sent"    // the API took it
+	markSaved   = "saved"   // the store followed the job again
+)
+
+// replyRequest is what a thread reply carries through the inbox.
+type replyRequest struct {
+	Team     string `json:"team"`
+	Channel  string `json:"channel"`
+	User     string `json:"user"`
+	TS       string `json:"ts"`
+	ThreadTS string `json:"thread_ts"`
+	// Text is the reply as the person typed it.
+	Text string `json:"text"`
+}
+
+// onMessage handles message events. A person's reply in a thread is recorded
+// in the inbox and then acknowledged; whether the thread is a job's is looked
+// up there. Everything else is acknowledged and ignored. If Redis cannot
+// record the reply, the envelope is not acknowledged: Slack sends it again.
 func (b *Bot) onMessage(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
-	b.ack(client, evt.Request, nil)
 	outer, ok := evt.Data.(slackevents.EventsAPIEvent)
 	if !ok {
+		b.ack(client, evt.Request, nil)
 		return
 	}
 	ev, ok := outer.InnerEvent.Data.(*slackevents.MessageEvent)
 	if !ok {
+		b.ack(client, evt.Request, nil)
 		return
 	}
 	// Slack escapes what the person typed; the agent gets it as typed.
 	text := strings.TrimSpace(plain(ev.Text))
 	if text == "" || !b.isThreadReply(ev) {
+		b.ack(client, evt.Request, nil)
 		return
 	}
 	eventID := ev.Channel + "/" + ev.TimeStamp
 	if cb, ok := outer.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.EventID != "" {
 		eventID = cb.EventID
 	}
-	team := outer.TeamID
-	b.spawn(ctx, startBudget, func(ctx context.Context) { b.followUp(ctx, team, eventID, text, ev) })
+	payload, _ := json.Marshal(replyRequest{Team: outer.TeamID, Channel: ev.Channel, User: ev.User,
+		TS: ev.TimeStamp, ThreadTS: ev.ThreadTimeStamp, Text: text})
+	if !b.accept(ctx, store.Work{Key: "ev:" + eventID, Kind: workReply, Payload: payload}, redeliveredEvent) {
+		return // not acknowledged: Slack delivers it again
+	}
+	b.ack(client, evt.Request, nil)
 }
 
 // isThreadReply reports whether ev is a person's new reply inside a thread:
@@ -54,65 +82,116 @@ func (b *Bot) isThreadReply(ev *slackevents.MessageEvent) bool {
 	return ev.ThreadTimeStamp != "" && ev.ThreadTimeStamp != ev.TimeStamp
 }
 
-// followUp sends a thread reply to the thread's job and follows the job again.
-func (b *Bot) followUp(ctx context.Context, team, eventID, text string, ev *slackevents.MessageEvent) {
-	log := b.log.With("user", ev.User, "channel", ev.Channel, "thread", ev.ThreadTimeStamp)
-	const noDatabase = "docsbot cannot reach its database right now, so this reply was not sent to the agent. Try again in a minute."
-	// Most thread replies are not in a job's thread: look that up first, and
-	// only then mark the event as handled.
-	job, err := b.store.JobByThread(ctx, store.Thread{Team: team, Channel: ev.Channel, TS: ev.ThreadTimeStamp})
+// doReply sends a thread reply to the thread's job and follows the job
+// again. Each step leaves a mark: an attempt after a crash never sends the
+// reply twice; if it cannot tell whether the reply reached the agent, it
+// says so to the person.
+func (b *Bot) doReply(ctx context.Context, w *Work) error {
+	var r replyRequest
+	if err := json.Unmarshal(w.Payload, &r); err != nil {
+		return fmt.Errorf("decoding a thread reply: %w", err)
+	}
+	log := b.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
+	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
+	job, err := b.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
-		return // a thread that is not a job's
+		return b.maybeRetryStart(ctx, w, r, thread, log)
 	}
 	if err != nil {
-		log.Error("looking up the thread's job failed", "err", err)
-		b.whisper(ctx, ev, noDatabase, log)
-		return
-	}
-	first, err := b.store.Once(ctx, "ev:"+eventID, dedupeTTL)
-	if err != nil {
-		log.Error("dedupe check failed; follow-up not sent", "err", err)
-		b.whisper(ctx, ev, noDatabase, log)
-		return
-	}
-	if !first {
-		log.Info("event delivered again; already handled", "event", eventID)
-		return
+		return Later(retryDelay(w.Attempt), err)
 	}
 	log = log.With("job", job.ID)
-	if refusal := b.access.check(ev.User, ev.Channel); refusal != "" {
-		b.whisper(ctx, ev, refusal, log)
-		return
+	if refusal := b.access.check(r.User, r.Channel); refusal != "" {
+		b.whisper(ctx, r, refusal, log)
+		return nil
 	}
-	if _, err := b.api.SendMessage(ctx, job.ID, text); err != nil {
-		log.Warn("docs API did not take the follow-up", "err", err)
-		b.whisper(ctx, ev, "This reply was not sent to the agent. "+describe(err), log)
-		return
+	if w.marked(markSaved) == "" {
+		if w.marked(markSent) == "" {
+			if w.marked(markSending) != "" {
+				log.Warn("an earlier attempt stopped while sending the follow-up; it may or may not have reached the agent")
+				b.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: it stopped while sending it. If the agent does not act on it, send it again.", log)
+				return nil
+			}
+			if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
+				return Later(retryDelay(w.Attempt), err)
+			}
+			if _, err := b.api.SendMessage(ctx, job.ID, r.Text); err != nil {
+				log.Warn("docs API did not take the follow-up", "err", err)
+				b.whisper(ctx, r, "This reply was not sent to the agent. "+describe(err), log)
+				return nil
+			}
+			if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
+				log.Warn("recording the sent follow-up failed", "err", err)
+			}
+		}
+		var updated *store.Job
+		err = retry(ctx, log, "saving the follow-up", func() error {
+			var err error
+			updated, err = b.store.FollowUp(ctx, job.ID, b.cfg.PollInterval)
+			return err
+		})
+		if err != nil {
+			b.whisper(ctx, r, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
+			return nil
+		}
+		if err := w.Mark(ctx, map[string]string{markSaved: "1"}); err != nil {
+			log.Warn("recording the saved follow-up failed", "err", err)
+		}
+		log.Info("follow-up sent", "generation", updated.Generation)
+		b.metrics.followUp()
+		b.nudgePoller()
+		job = updated
 	}
-	var updated *store.Job
-	err = retry(ctx, log, "saving the follow-up", func() error {
-		var err error
-		updated, err = b.store.FollowUp(ctx, job.ID, b.cfg.PollInterval)
-		return err
-	})
-	if err != nil {
-		b.whisper(ctx, ev, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
-		return
-	}
-	log.Info("follow-up sent", "generation", updated.Generation)
-	b.metrics.followUp()
-	b.nudgePoller()
-	if err := b.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: ev.Channel, Timestamp: ev.TimeStamp}); err != nil && slackCode(err) != "already_reacted" {
+	if err := b.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && slackCode(err) != "already_reacted" {
 		log.Warn("reacting to the follow-up failed", "err", err)
 	}
-	b.updateRoot(ctx, ev.Channel, ev.ThreadTimeStamp, jobView(updated), log)
+	b.updateRoot(ctx, r.Channel, r.ThreadTS, jobView(job), log)
+	return nil
+}
+
+// maybeRetryStart starts a job again when the reply is "retry" in the thread
+// of a start whose outcome was unknown. Other replies in threads that are not
+// a job's are none of the bot's business.
+func (b *Bot) maybeRetryStart(ctx context.Context, w *Work, r replyRequest, thread store.Thread, log *slog.Logger) error {
+	if !strings.EqualFold(strings.Trim(r.Text, " .!`"), wordRetry) {
+		return nil
+	}
+	payload, err := b.store.TakeRetry(ctx, thread)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return Later(retryDelay(w.Attempt), err)
+	}
+	if refusal := b.access.check(r.User, r.Channel); refusal != "" {
+		b.whisper(ctx, r, refusal, log)
+		return nil
+	}
+	queued, err := b.store.Enqueue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload}, workKeep)
+	if err != nil {
+		return Later(retryDelay(w.Attempt), err)
+	}
+	if queued {
+		log.Info("start tried again on request")
+		b.nudgeInbox()
+	}
+	return nil
+}
+
+// giveUpReply tells the author of a reply that it was not sent.
+func (b *Bot) giveUpReply(ctx context.Context, w *Work) {
+	var r replyRequest
+	if json.Unmarshal(w.Payload, &r) != nil {
+		return
+	}
+	b.whisper(ctx, r, "docsbot could not pass this reply on: Slack or its storage kept failing. Send it again.", b.log)
 }
 
 // whisper answers the author of a thread reply in that thread, visible only
 // to them.
-func (b *Bot) whisper(ctx context.Context, ev *slackevents.MessageEvent, text string, log *slog.Logger) {
-	_, err := b.slack.PostEphemeralContext(ctx, ev.Channel, ev.User,
-		slack.MsgOptionText(text, false), slack.MsgOptionTS(ev.ThreadTimeStamp))
+func (b *Bot) whisper(ctx context.Context, r replyRequest, text string, log *slog.Logger) {
+	_, err := b.slack.PostEphemeralContext(ctx, r.Channel, r.User,
+		slack.MsgOptionText(text, false), slack.MsgOptionTS(r.ThreadTS))
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)
 	}

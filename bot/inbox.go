@@ -35,6 +35,12 @@ const (
 	inboxWorkers = 32
 )
 
+// The lines logged when Slack delivers an envelope whose work was recorded.
+const (
+	redeliveredCommand = "slash command delivered again; already handled"
+	redeliveredEvent   = "event delivered again; already handled"
+)
+
 // WorkStore is what the inbox needs of Redis; *store.Store satisfies it.
 type WorkStore interface {
 	Enqueue(ctx context.Context, w store.Work, keep time.Duration) (bool, error)
@@ -71,6 +77,13 @@ func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 		w.Marks[k] = v
 	}
 	return nil
+}
+
+// marked returns the checkpoint called name, "" if none.
+func (w *Work) marked(name string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.Marks[name]
 }
 
 // Age is how long ago the work was received.
@@ -118,7 +131,9 @@ func (b *Bot) HandleWork(kind string, h WorkHandler) {
 // it in time: the caller must then not ack blindly (an event is left for
 // Slack to redeliver; a slash command is answered privately). A redelivered
 // envelope whose work was recorded before is accepted and not queued again.
-func (b *Bot) accept(ctx context.Context, w store.Work) bool {
+//
+// again is the line logged for a redelivery.
+func (b *Bot) accept(ctx context.Context, w store.Work, again string) bool {
 	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
 	defer cancel()
 	delay := 50 * time.Millisecond
@@ -128,7 +143,7 @@ func (b *Bot) accept(ctx context.Context, w store.Work) bool {
 			if queued {
 				b.nudgeInbox()
 			} else {
-				b.log.Info("Slack delivered this again; already taken", "work", w.Key)
+				b.log.Info(again, "work", w.Key)
 			}
 			return true
 		}

@@ -25,6 +25,11 @@ const (
 // a thread before posting again after a crash; tools count results by it.
 const FinishedEvent = "docsbot_job_finished"
 
+// RootEvent is the Slack message metadata event type on a job's root message
+// (payload: work, the inbox key of the start). A start tried again after a
+// crash looks for it before posting a second root message.
+const RootEvent = "docsbot_job_root"
+
 // jobState is what the root message of a job shows.
 type jobState int
 
@@ -34,6 +39,8 @@ const (
 	stateFinished
 	stateNotStarted
 	stateUntracked
+	// stateUnknown: the create call's outcome is unknown (Problem says why).
+	stateUnknown
 )
 
 // rootView is everything the root message of a job shows. The root message is
@@ -72,6 +79,8 @@ func (v rootView) statusLine() string {
 		return s + job + runs
 	case stateFinished:
 		return outcomeEmoji(v.Status) + " " + outcomeWord(v.Status) + job + runs + prSuffix(v)
+	case stateUnknown:
+		return ":grey_question: " + v.Problem
 	case stateUntracked:
 		return ":grey_question: No longer followed" + job + ": " + v.Problem
 	default:

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -101,8 +102,40 @@ func (b *Bot) onVisitorsCommand(ctx context.Context, evt *socketmode.Event, clie
 		b.ack(client, evt.Request, ephemeral(bad.message()+"\n\n"+visitorsUsage()))
 		return
 	}
+	payload, _ := json.Marshal(cmd)
+	if !b.accept(ctx, store.Work{Key: "cmd:" + cmd.TriggerID, Kind: workVisitors, Payload: payload}, redeliveredCommand) {
+		b.ack(client, evt.Request, ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
+		return
+	}
 	b.ack(client, evt.Request, nil)
-	b.spawn(ctx, visitorsWork, func(ctx context.Context) { b.summarizeVisitors(ctx, cmd, req) })
+}
+
+// workVisitors is the kind of inbox work of a /docs-visitors summary.
+const workVisitors = "visitors.summary"
+
+// doVisitors makes a /docs-visitors summary from the inbox. The range is
+// read as of when the command was received.
+func (b *Bot) doVisitors(ctx context.Context, w *Work) error {
+	var cmd slack.SlashCommand
+	if err := json.Unmarshal(w.Payload, &cmd); err != nil {
+		return fmt.Errorf("decoding a visitors command: %w", err)
+	}
+	req, bad := parseVisitors(cmd.Text, b.cfg.Now())
+	if bad != nil {
+		return nil // answered in the ack
+	}
+	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
+	defer cancel()
+	b.summarizeVisitors(ctx, cmd, req)
+	return nil
+}
+
+// giveUpVisitors tells the person that no summary could be made in time.
+func (b *Bot) giveUpVisitors(ctx context.Context, w *Work) {
+	var cmd slack.SlashCommand
+	if json.Unmarshal(w.Payload, &cmd) == nil {
+		b.replyPrivately(ctx, cmd, "docsbot could not count visitors: Slack or its storage kept failing. Try again.")
+	}
 }
 
 // summarizeVisitors answers a /docs-visitors command: from the cache when it
@@ -110,10 +143,6 @@ func (b *Bot) onVisitorsCommand(ctx context.Context, evt *socketmode.Event, clie
 // stale copy, else with a private explanation.
 func (b *Bot) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
 	log := b.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String())
-	if !b.firstDelivery(ctx, cmd, "count visitors", log) {
-		return
-	}
-
 	key := b.visitorsKey(req.Range)
 	cached, err := b.store.LoadVisitors(ctx, key)
 	if err != nil {

@@ -16,6 +16,7 @@
 //	{p}budget:{name}:block         string: set while the API asked to wait (BlockBudget)
 //	{p}inbox                       sorted set: work key -> due time (unix ms, Redis clock)
 //	{p}in:{key}                    hash: one piece of acknowledged Slack work (inbox_scripts.go)
+//	{p}retry:{team}:{channel}:{ts} string: a start offered to be tried again (OfferRetry)
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and

@@ -1,0 +1,231 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// The kinds of inbox work of agent jobs.
+const (
+	workStart = "agent.start"
+	workReply = "agent.reply"
+)
+
+// Marks a start records as it goes, for an attempt after a crash.
+const (
+	markRoot   = "root"   // the root message's ts
+	markIntent = "intent" // the create call is about to be made (instruction hash)
+	markQueued = "queued" // the person was told the job waits for Slack
+)
+
+const (
+	// rootPostBudget bounds one attempt at posting a root message, waits for
+	// Slack's rate limit included; the work is then deferred and tried again.
+	rootPostBudget = 20 * time.Second
+	// queuedNotice is how long a root message may wait for Slack before the
+	// person is told privately that the job is queued.
+	queuedNotice = 4 * time.Second
+	// retryOfferTTL is how long "reply retry" works after a start whose
+	// outcome is unknown.
+	retryOfferTTL = 24 * time.Hour
+	// wordRetry is the thread reply that starts a job again after a start
+	// whose outcome is unknown.
+	wordRetry = "retry"
+)
+
+// startRequest is what a job start carries through the inbox.
+type startRequest struct {
+	Team    string `json:"team"`
+	Channel string `json:"channel"`
+	User    string `json:"user"`
+	// Prompt is the instruction as the person typed it.
+	Prompt string `json:"prompt"`
+	// ResponseURL answers the person privately (slash commands).
+	ResponseURL string `json:"response_url,omitempty"`
+	// Root is an existing root message to reuse (a start tried again).
+	Root string `json:"root,omitempty"`
+}
+
+// command is the slash command the request came from, for replyPrivately.
+func (r startRequest) command() slack.SlashCommand {
+	return slack.SlashCommand{UserID: r.User, ChannelID: r.Channel, ResponseURL: r.ResponseURL}
+}
+
+// promptHash identifies an instruction in logs and marks without its text.
+func promptHash(prompt string) string {
+	sum := sha256.Sum256([]byte(prompt))
+	return hex.EncodeToString(sum[:8])
+}
+
+// doStart starts a job from the inbox. Each step leaves a mark, so an attempt
+// after a crash resumes: the root message is posted once, and the create
+// call is never made twice: an attempt that finds the create's intent but no
+// link says that the job may or may not have started, and offers to retry.
+func (b *Bot) doStart(ctx context.Context, w *Work) error {
+	var req startRequest
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding a job start: %w", err)
+	}
+	log := b.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)
+	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting}
+
+	root := cmp.Or(w.marked(markRoot), req.Root)
+	if root == "" {
+		ts, err := b.postRoot(ctx, w, req, view, log)
+		if err != nil {
+			if transientSlack(err) {
+				return Later(retryDelay(w.Attempt), err)
+			}
+			log.Warn("cannot post the job's root message; no job created", "err", err)
+			b.replyPrivately(ctx, req.command(), describe(err))
+			return nil
+		}
+		root = ts
+		if err := w.Mark(ctx, map[string]string{markRoot: ts}); err != nil {
+			// Without the mark a later attempt would post again; stop here
+			// and let it find the message by its metadata.
+			return Later(retryDelay(w.Attempt), err)
+		}
+	}
+	log = log.With("thread", root)
+	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
+
+	if w.Attempt > 1 || w.marked(markIntent) != "" {
+		job, err := b.store.JobByThread(ctx, thread)
+		switch {
+		case err == nil:
+			log.Info("job already started by an earlier attempt", "job", job.ID)
+			b.updateRoot(ctx, req.Channel, root, jobView(job), log)
+			return nil
+		case !errors.Is(err, store.ErrNotFound):
+			return Later(retryDelay(w.Attempt), err)
+		}
+		if w.marked(markIntent) != "" {
+			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
+			b.startUnknown(ctx, req, root, view, "docsbot stopped while the docs API was starting it", log)
+			return nil
+		}
+	}
+
+	if err := w.Mark(ctx, map[string]string{markIntent: promptHash(req.Prompt)}); err != nil {
+		return Later(retryDelay(w.Attempt), err)
+	}
+	job, err := b.api.CreateJob(ctx, req.Prompt)
+	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
+		log.Warn("docs API did not confirm the job", "err", err)
+		b.startUnknown(ctx, req, root, view, "the docs API did not confirm it ("+describeCause(err)+")", log)
+		return nil
+	}
+	if err != nil {
+		log.Warn("docs API did not create the job", "err", err)
+		view.State, view.Problem = stateNotStarted, describe(err)
+		b.updateRoot(ctx, req.Channel, root, view, log)
+		return nil
+	}
+	log = log.With("job", job.ID)
+	rec := store.Job{
+		ID:        job.ID,
+		Thread:    thread,
+		Requester: req.User,
+		// The excerpt the root message shows, cut mark included.
+		Prompt: cut(req.Prompt, promptInRoot),
+		Status: string(job.Status),
+	}
+	if err := b.linkJob(ctx, rec, log); err != nil {
+		view.State, view.JobID = stateUntracked, job.ID
+		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
+		b.updateRoot(ctx, req.Channel, root, view, log)
+		return nil
+	}
+	log.Info("agent job started")
+	b.metrics.jobCreated()
+	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
+	b.updateRoot(ctx, req.Channel, root, view, log)
+	b.nudgePoller()
+	return nil
+}
+
+// postRoot posts a job's root message, waiting out Slack's rate limit. If
+// that takes longer than queuedNotice, the person is told, once, that the job
+// is queued.
+func (b *Bot) postRoot(ctx context.Context, w *Work, req startRequest, view rootView, log *slog.Logger) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, rootPostBudget)
+	defer cancel()
+	if w.marked(markQueued) == "" && req.ResponseURL != "" {
+		notice := time.AfterFunc(queuedNotice, func() {
+			log.Info("root message waits for Slack; telling the person the job is queued")
+			b.replyPrivately(ctx, req.command(), "Your docs agent job is queued: Slack is limiting how fast docsbot may post in this channel. It starts as soon as Slack lets docsbot post; nothing more to do.")
+			if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
+				log.Warn("recording the queued notice failed", "err", err)
+			}
+		})
+		defer notice.Stop()
+	}
+	opts := append(view.message(), slack.MsgOptionMetadata(slack.SlackMetadata{
+		EventType:    RootEvent,
+		EventPayload: map[string]any{"work": w.Key},
+	}))
+	_, ts, err := b.slack.PostMessageContext(ctx, req.Channel, opts...)
+	return ts, err
+}
+
+// startUnknown ends a start whose outcome cannot be known: the root message
+// and the person are told, and "retry" in the thread starts it again.
+func (b *Bot) startUnknown(ctx context.Context, req startRequest, root string, view rootView, why string, log *slog.Logger) {
+	req.Root = root
+	payload, _ := json.Marshal(req)
+	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
+	offered := b.store.OfferRetry(ctx, thread, payload, retryOfferTTL) == nil
+	view.State = stateUnknown
+	view.Problem = "docsbot cannot tell whether the agent started: " + why + ". Check the agent jobs in your docs dashboard"
+	if offered {
+		view.Problem += ", or reply `" + wordRetry + "` in this thread to start it again"
+	}
+	view.Problem += "."
+	b.updateRoot(ctx, req.Channel, root, view, log)
+	b.replyPrivately(ctx, req.command(), view.Problem)
+}
+
+// retryDelay spaces the attempts at work that failed for a passing reason:
+// 1 s, 2 s, 4 s, ... up to 30 s.
+func retryDelay(attempt int) time.Duration {
+	d := time.Second << min(max(attempt-1, 0), 5)
+	return min(d, 30*time.Second)
+}
+
+// transientSlack reports whether a failed Slack call may work if tried
+// again: a network failure, a timeout, Slack's own server errors. An error
+// Slack answered with (not_in_channel, invalid_blocks) is final.
+func transientSlack(err error) bool {
+	if _, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
+		return false
+	}
+	if se, ok := errors.AsType[slack.StatusCodeError](err); ok {
+		return se.Code >= 500 || se.Code == 429
+	}
+	return true
+}
+
+// describeCause is why a request's outcome is unknown, in a few words.
+func describeCause(err error) string {
+	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
+		return fmt.Sprintf("it answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "it did not answer in time"
+	}
+	return "the connection broke before it answered"
+}
