@@ -47,6 +47,8 @@ type harness struct {
 	api    *docsapitest.Server
 	prefix string
 	logs   *syncBuffer
+	// redisURL is the Redis the bots use: the package's, or a test's own.
+	redisURL string
 
 	mu   sync.Mutex
 	bots []*running
@@ -60,7 +62,7 @@ func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 	t.Cleanup(sl.Close)
 	api := docsapitest.NewServer(apiOpts...)
 	t.Cleanup(api.Close)
-	return &harness{t: t, slack: sl, api: api, prefix: redistest.Prefix(t), logs: &syncBuffer{}}
+	return &harness{t: t, slack: sl, api: api, prefix: redistest.Prefix(t), logs: &syncBuffer{}, redisURL: redisURL()}
 }
 
 // running is a started bot and how to stop it.
@@ -83,7 +85,7 @@ func (h *harness) startBot(cfg bot.Config) *running {
 	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	ctx, cancel := context.WithCancel(context.Background())
-	st, err := store.Open(ctx, redisURL(), store.WithPrefix(h.prefix))
+	st, err := store.Open(ctx, h.redisURL, store.WithPrefix(h.prefix))
 	if err != nil {
 		h.t.Fatalf("open store: %v", err)
 	}
@@ -93,7 +95,8 @@ func (h *harness) startBot(cfg bot.Config) *running {
 	if err != nil {
 		h.t.Fatalf("docs client: %v", err)
 	}
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.slack.APIURL))
+	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.slack.APIURL)},
+		bot.SlackOptions(cfg.Metrics)...)...)
 	// Count connections ever opened: a bot stopped just before may still be
 	// counted among the open ones for a moment.
 	before := h.slack.Connects()
@@ -180,7 +183,7 @@ func (h *harness) waitLogged(msg string, n int) {
 
 func (h *harness) openStore() *store.Store {
 	h.t.Helper()
-	st, err := store.Open(context.Background(), redisURL(), store.WithPrefix(h.prefix))
+	st, err := store.Open(context.Background(), h.redisURL, store.WithPrefix(h.prefix))
 	if err != nil {
 		h.t.Fatalf("open store: %v", err)
 	}

@@ -196,7 +196,17 @@ func (b *Bot) startUnknown(ctx context.Context, req startRequest, root string, v
 	}
 	view.Problem += "."
 	b.updateRoot(ctx, req.Channel, root, view, log)
-	b.replyPrivately(ctx, req.command(), view.Problem)
+	b.tell(ctx, req, root, view.Problem, log)
+}
+
+// tell answers the person who asked for a job, privately: through the slash
+// command's response_url, or else in the job's thread, visible to them only.
+func (b *Bot) tell(ctx context.Context, req startRequest, root, text string, log *slog.Logger) {
+	if req.ResponseURL != "" {
+		b.replyPrivately(ctx, req.command(), text)
+		return
+	}
+	b.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: root}, text, log)
 }
 
 // retryDelay spaces the attempts at work that failed for a passing reason:

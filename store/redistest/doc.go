@@ -19,5 +19,7 @@
 //	}
 //
 // The server listens only on a unix socket in a fresh temporary directory
-// (no TCP port) and keeps nothing on disk.
+// (no TCP port) and keeps nothing on disk, unless started WithAppendOnly: then
+// it survives Kill (SIGKILL) and Start like a production Redis with an
+// append-only file. Tests of outages start a server of their own.
 package redistest

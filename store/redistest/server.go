@@ -34,6 +34,7 @@ type Server struct {
 
 	bin string // path of the redis-server binary
 	dir string // temporary directory holding the socket and the log
+	aof bool   // keep an append-only file, synced on every write
 
 	mu   sync.Mutex
 	proc *process // nil while stopped
@@ -46,9 +47,18 @@ type process struct {
 	err  error         // exit status, valid after done is closed
 }
 
+// Option configures a Server.
+type Option func(*Server)
+
+// WithAppendOnly keeps an append-only file synced on every write, as a
+// production Redis with appendfsync always would: the data survives Kill and
+// Restart.
+func WithAppendOnly() Option { return func(s *Server) { s.aof = true } }
+
 // Start runs a new redis-server on a unix socket in a fresh temporary directory,
-// without a TCP port and without persistence, and waits until it answers PING.
-func Start() (*Server, error) {
+// without a TCP port and (unless WithAppendOnly) without persistence, and
+// waits until it answers PING.
+func Start(opts ...Option) (*Server, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return nil, errors.New(errNotInstalled)
@@ -68,6 +78,9 @@ func Start() (*Server, error) {
 		sock = filepath.Join(dir, "redis.sock")
 	}
 	s := &Server{Socket: sock, URL: "unix://" + sock, bin: bin, dir: dir}
+	for _, o := range opts {
+		o(s)
+	}
 	if err := s.start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -88,6 +101,21 @@ func (s *Server) Stop() error {
 	defer s.mu.Unlock()
 	return s.stopLocked()
 }
+
+// Kill stops the server process with SIGKILL, as a crash would: nothing is
+// flushed. Killing a stopped server does nothing.
+func (s *Server) Kill() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil {
+		_ = s.proc.cmd.Process.Kill()
+	}
+	return s.stopLocked()
+}
+
+// Start starts a stopped server again on the same socket path and waits
+// until it answers PING. With WithAppendOnly it loads what it had.
+func (s *Server) Start() error { return s.start() }
 
 // Restart stops the server if it runs and starts it again on the same socket
 // path, waiting until it answers PING. Data may be lost.
@@ -115,12 +143,17 @@ func (s *Server) start() error {
 		return errors.New("redistest: server already running")
 	}
 	logPath := filepath.Join(s.dir, "redis.log")
+	appendOnly := "no"
+	if s.aof {
+		appendOnly = "yes"
+	}
 	cmd := exec.Command(s.bin,
 		"--port", "0",
 		"--unixsocket", s.Socket,
 		"--unixsocketperm", "700",
 		"--save", "",
-		"--appendonly", "no",
+		"--appendonly", appendOnly,
+		"--appendfsync", "always",
 		"--dir", s.dir,
 		"--logfile", logPath,
 		"--loglevel", "warning",

@@ -119,3 +119,28 @@ func TestPrefix(t *testing.T) {
 		})
 	}
 }
+
+func TestAppendOnlySurvivesKill(t *testing.T) {
+	s, err := redistest.Start(redistest.WithAppendOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	rdb := s.Client()
+	defer rdb.Close()
+	if err := rdb.Set(t.Context(), "k", "v", 0).Err(); err != nil {
+		t.Fatalf("SET: %v", err)
+	}
+	if err := s.Kill(); err != nil {
+		t.Fatalf("Kill: %v", err)
+	}
+	if err := rdb.Ping(t.Context()).Err(); err == nil {
+		t.Fatal("PING answered after Kill")
+	}
+	if err := s.Start(); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	if v, err := rdb.Get(t.Context(), "k").Result(); err != nil || v != "v" {
+		t.Fatalf("GET after Kill and Start = %q, %v; want v", v, err)
+	}
+}

@@ -1,0 +1,140 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// ownRedis starts a redis-server with an append-only file for one test, so
+// that the test may kill and start it.
+func ownRedis(t *testing.T) *redistest.Server {
+	t.Helper()
+	rs, err := redistest.Start(redistest.WithAppendOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rs.Close() })
+	return rs
+}
+
+// TestRedisOutage kills Redis under a running bot: a slash command is
+// answered at once, privately, with what happened; a thread reply is left
+// unacknowledged, so Slack delivers it again, and once Redis is back it is
+// sent to the agent exactly once.
+func TestRedisOutage(t *testing.T) {
+	t.Parallel()
+	rs := ownRedis(t)
+	h := newHarness(t)
+	h.redisURL = rs.URL
+	h.startBot(bot.Config{})
+
+	h.command(alice, general, bot.CommandAgent, "Document the CLI flags")
+	h.waitFor("the job to start", func() bool {
+		r := h.roots(general)
+		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
+	})
+	root := h.roots(general)[0]
+
+	if err := rs.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	ack := h.command(alice, general, bot.CommandAgent, "Document the config file")
+	var msg struct {
+		Text         string `json:"text"`
+		ResponseType string `json:"response_type"`
+	}
+	if err := json.Unmarshal(ack.Payload, &msg); err != nil || !strings.Contains(msg.Text, "cannot reach its storage") || msg.ResponseType != "ephemeral" {
+		t.Errorf("ack while Redis is down = %s, want a private note that the command was not taken", ack.Payload)
+	}
+
+	h.postNoAck(alice, general, root.TS, "Also mention the environment variables")
+	h.waitLogged("cannot record Slack work in Redis; not acknowledged", 1)
+	if err := rs.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the follow-up to reach the agent", func() bool { return h.api.Count(docsapitest.EndpointMessage) == 1 })
+	h.settle()
+
+	if n := h.api.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-ups sent, want exactly 1", n)
+	}
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d jobs created, want 1 (the command refused while Redis was down was not started)", n)
+	}
+	if n := len(h.roots(general)); n != 1 {
+		t.Errorf("%d root messages, want 1", n)
+	}
+}
+
+// TestStartAfterCrashDuringCreate plays a replica that died after recording
+// the intent to create a job and before linking it: the next replica must not
+// create the job again blindly. It says the outcome is unknown, in the root
+// message and privately, and "retry" in the thread starts the job once.
+func TestStartAfterCrashDuringCreate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	st := h.openStore()
+	ctx := context.Background()
+
+	// The dead replica's work: its root message posted, the create begun.
+	rootTS := h.postNoAck(alice, general, "", "placeholder for the dead replica's root message")
+	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"})
+	w := store.Work{Key: "cmd:dead-replica", Kind: "agent.start", Payload: payload}
+	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	if err != nil || len(taken) != 1 {
+		t.Fatalf("ClaimWork = %v, %v", taken, err)
+	}
+	if err := st.Mark(ctx, taken[0], 0, map[string]string{"root": rootTS, "intent": "x"}); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+
+	h.startBot(bot.Config{})
+	h.waitFor("a private note that the outcome is unknown", func() bool {
+		for _, m := range h.slack.Ephemerals(alice) {
+			if strings.Contains(m.Text, "cannot tell whether the agent started") {
+				return true
+			}
+		}
+		return false
+	})
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 0 {
+		t.Fatalf("%d create requests after the crash, want none", n)
+	}
+
+	h.reply(alice, general, rootTS, "retry")
+	h.reply(alice, general, rootTS, "retry") // a second ask finds the offer taken
+	h.waitFor("the job to start on retry", func() bool { return h.api.Count(docsapitest.EndpointCreate) == 1 })
+	h.settle()
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d create requests, want exactly 1", n)
+	}
+	if n := len(h.finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results in the thread, want 1", n)
+	}
+}
+
+// postNoAck posts a person's message like reply, without waiting for the bot
+// to acknowledge its event (no bot may be connected, or it may refuse).
+func (h *harness) postNoAck(user, channel, threadTS, text string) string {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	ts, _, err := h.slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		h.t.Fatalf("post %q: %v", text, err)
+	}
+	return ts
+}
