@@ -148,14 +148,19 @@ func (h *harness) waitFor(what string, cond func() bool) {
 	}
 }
 
-// settle waits until the shared schedule is empty (every job's result
-// posted or the job dropped), then stops every replica. Once Run has
+// settle waits until the inbox is empty (every command and reply taken and
+// done) and the shared schedule too (every job's result posted or the job
+// dropped), then stops every replica. Once Run has
 // returned nothing more can be posted or asked of the API, so counts taken
 // afterwards are final: they replace "wait a while and count".
 func (h *harness) settle() {
 	h.t.Helper()
 	st := h.openStore()
-	h.waitFor("an empty poll schedule", func() bool {
+	h.waitFor("an empty inbox and poll schedule", func() bool {
+		q, err := st.Queued(context.Background())
+		if err != nil || q != 0 {
+			return false
+		}
 		n, err := st.Tracked(context.Background())
 		return err == nil && n == 0
 	})

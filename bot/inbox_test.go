@@ -138,3 +138,37 @@ func (h *harness) postNoAck(user, channel, threadTS, text string) string {
 	}
 	return ts
 }
+
+// TestSlackRateLimitedRootMessage has Slack answer 429 to the root message
+// for longer than the queued notice: the person is told privately that the
+// job is queued, and the job then starts once, nothing dropped.
+func TestSlackRateLimitedRootMessage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.slack.RateLimit("chat.postMessage", 5, time.Second)
+	h.startBot(bot.Config{})
+	ack := h.command(alice, general, bot.CommandAgent, "Document the rate limits")
+	if len(ack.Payload) != 0 && string(ack.Payload) != "null" {
+		t.Errorf("ack payload %s, want none", ack.Payload)
+	}
+	h.settle()
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Fatalf("%d jobs created, want 1", n)
+	}
+	roots := h.roots(general)
+	if len(roots) != 1 || len(h.finishes(general, roots[0].TS)) != 1 {
+		t.Fatalf("%d root messages, want 1 with its result", len(roots))
+	}
+	var queued int
+	for _, p := range h.slack.ResponsePosts("") {
+		if strings.Contains(p.Text, "queued") {
+			queued++
+		}
+	}
+	if queued != 1 {
+		t.Errorf("%d private notes that the job is queued, want 1", queued)
+	}
+	if n := len(h.slack.Calls("chat.postMessage")); n < 6 {
+		t.Errorf("%d chat.postMessage calls, want the 5 answered 429 and more", n)
+	}
+}

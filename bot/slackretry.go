@@ -24,6 +24,7 @@ func SlackOptions(m *Metrics) []slack.Option {
 	cfg := slack.DefaultRetryConfig()
 	cfg.MaxRetries = slackRetries
 	cfg.RetryAfterDuration = 5 * time.Second // a 429 without Retry-After
+	cfg.RetryAfterJitter = 250 * time.Millisecond
 	cfg.Handlers = []slack.RetryHandler{countRateLimits{next: slack.NewRateLimitErrorRetryHandler(cfg), metrics: m}}
 	return []slack.Option{slack.OptionRetryConfig(cfg)}
 }
