@@ -185,7 +185,14 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 		held     = map[string]*Work{}
 	)
 	errDelay := 100 * time.Millisecond
+	var counted time.Time
 	for ctx.Err() == nil {
+		if b.metrics != nil && time.Since(counted) > trackedEvery {
+			counted = time.Now()
+			if n, err := b.store.Queued(ctx); err == nil {
+				b.metrics.queued(n)
+			}
+		}
 		free := cap(slots) - len(slots)
 		if free == 0 {
 			b.sleepInbox(ctx, inboxIdle)

@@ -193,7 +193,8 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandbox, err error
 	if err != nil {
 		return sb, err
 	}
-	client := slack.New(sandboxBotToken, slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL))
+	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
+		bot.SlackOptions(nil)...)...)
 	b := bot.New(bot.Config{PollInterval: o.pollInterval, PollMaxInterval: o.pollMax, Logger: o.log}, client, api, sb.store)
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})

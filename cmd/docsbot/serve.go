@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
@@ -70,7 +71,8 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 
-	client := slack.New(cfg.botToken, slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL))
+	client := slack.New(cfg.botToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL)},
+		bot.SlackOptions(metrics)...)...)
 	log.Info("docsbot starting", "version", mainVersion(), "slack_api", cfg.slackAPIURL,
 		"redis", store.RedactURL(cfg.redisURL), "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
 	b := bot.New(cfg.bot, client, api, st)
@@ -113,11 +115,16 @@ func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
 	l.log.WarnContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
 }
 
+// repeatInterval is how long an identical warning or error is held back
+// after it was logged: an outage logs a line per interval, with a count.
+const repeatInterval = 30 * time.Second
+
 // newLogger builds the process logger: text for people, json for log systems.
 func newLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(bot.NewRepeatFilter(h, repeatInterval))
 }
