@@ -29,10 +29,13 @@ const (
 	// Slack gives an envelope.
 	acceptBudget = 1500 * time.Millisecond
 	// inboxIdle is the longest the inbox runner sleeps between looks for work
-	// queued by other replicas or handed back by dead ones.
-	inboxIdle = 250 * time.Millisecond
-	// inboxWorkers bounds the work one replica does at once.
-	inboxWorkers = 32
+	// handed back by stopped replicas or left by dead ones. Work queued here
+	// wakes it at once: the replica that took an envelope does its work.
+	inboxIdle = 500 * time.Millisecond
+	// inboxWorkers bounds the work one replica does at once. Most of it
+	// waits on the docs API (a create can take seconds), so it is generous:
+	// 20 commands a second with 2 s creates keep 40 busy.
+	inboxWorkers = 128
 )
 
 // The lines logged when Slack delivers an envelope whose work was recorded.
