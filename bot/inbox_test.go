@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slack-go/slack"
+
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -170,5 +172,42 @@ func TestSlackRateLimitedRootMessage(t *testing.T) {
 	}
 	if n := len(h.slack.Calls("chat.postMessage")); n < 6 {
 		t.Errorf("%d chat.postMessage calls, want the 5 answered 429 and more", n)
+	}
+}
+
+// TestStartAfterCrashAfterRootPost plays a replica that died after posting the
+// root message and before recording it: the next replica finds the message by
+// its metadata instead of posting a second one, and starts the job once.
+func TestStartAfterCrashAfterRootPost(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	st := h.openStore()
+	ctx := context.Background()
+	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"})
+	w := store.Work{Key: "cmd:root-posted", Kind: "agent.start", Payload: payload}
+	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	if _, err := st.ClaimWork(ctx, 1, time.Millisecond); err != nil {
+		t.Fatalf("ClaimWork: %v", err)
+	}
+	// The dead replica's root message, as the bot posts it.
+	api := slack.New(h.slack.BotToken(), slack.OptionAPIURL(h.slack.APIURL))
+	_, rootTS, err := api.PostMessageContext(ctx, general, slack.MsgOptionText("Docs agent job", false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: bot.RootEvent, EventPayload: map[string]any{"work": w.Key}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	h.startBot(bot.Config{})
+	h.settle()
+	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d jobs created, want 1", n)
+	}
+	if roots := h.roots(general); len(roots) != 1 || roots[0].TS != rootTS {
+		t.Fatalf("root messages %d, want just the dead replica's", len(roots))
+	}
+	if n := len(h.finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results in the root message's thread, want 1", n)
 	}
 }

@@ -83,6 +83,16 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting}
 
 	root := cmp.Or(w.marked(markRoot), req.Root)
+	if root == "" && w.Attempt > 1 {
+		ts, err := b.findRoot(ctx, req.Channel, w)
+		if err != nil && transientSlack(err) {
+			return Later(retryDelay(w.Attempt), err)
+		}
+		if err != nil {
+			log.Warn("cannot read the channel for an earlier root message; posting one", "err", err)
+		}
+		root = ts
+	}
 	if root == "" {
 		ts, err := b.postRoot(ctx, w, req, view, log)
 		if err != nil {
@@ -94,11 +104,6 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 			return nil
 		}
 		root = ts
-		if err := w.Mark(ctx, map[string]string{markRoot: ts}); err != nil {
-			// Without the mark a later attempt would post again; stop here
-			// and let it find the message by its metadata.
-			return Later(retryDelay(w.Attempt), err)
-		}
 	}
 	log = log.With("thread", root)
 	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
@@ -120,7 +125,10 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 		}
 	}
 
-	if err := w.Mark(ctx, map[string]string{markIntent: promptHash(req.Prompt)}); err != nil {
+	// One write records the root message (if just posted) and the intent:
+	// without it a later attempt could neither find the message nor know
+	// that a create may have been made, so nothing goes on without it.
+	if err := w.Mark(ctx, map[string]string{markRoot: root, markIntent: promptHash(req.Prompt)}); err != nil {
 		return Later(retryDelay(w.Attempt), err)
 	}
 	job, err := b.api.CreateJob(ctx, req.Prompt)
@@ -180,6 +188,31 @@ func (b *Bot) postRoot(ctx context.Context, w *Work, req startRequest, view root
 	}))
 	_, ts, err := b.slack.PostMessageContext(ctx, req.Channel, opts...)
 	return ts, err
+}
+
+// findRoot looks in the channel for the root message an earlier attempt at
+// w posted (its metadata names w) before it could record it: "" if there is
+// none.
+func (b *Bot) findRoot(ctx context.Context, channel string, w *Work) (string, error) {
+	since := w.Received.Add(-time.Minute) // Slack's clock is not Redis's
+	params := &slack.GetConversationHistoryParameters{ChannelID: channel, Limit: 200, IncludeAllMetadata: true,
+		Oldest: fmt.Sprintf("%d.%06d", since.Unix(), since.Nanosecond()/1000)}
+	for range 10 {
+		res, err := b.slack.GetConversationHistoryContext(ctx, params)
+		if err != nil {
+			return "", err
+		}
+		for _, m := range res.Messages {
+			if m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key {
+				return m.Timestamp, nil
+			}
+		}
+		if !res.HasMore {
+			break
+		}
+		params.Cursor = res.ResponseMetaData.NextCursor
+	}
+	return "", nil
 }
 
 // startUnknown ends a start whose outcome cannot be known: the root message

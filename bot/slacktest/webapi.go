@@ -58,6 +58,8 @@ func lookupMethod(name string) (apiMethod, bool) {
 		return apiMethod{tokenBot, (*Server).reactionsAdd}, true
 	case "conversations.replies":
 		return apiMethod{tokenBot, (*Server).conversationsReplies}, true
+	case "conversations.history":
+		return apiMethod{tokenBot, (*Server).conversationsHistory}, true
 	}
 	return apiMethod{}, false
 }

@@ -1,0 +1,71 @@
+package slacktest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// conversationsHistory answers conversations.history: the channel's
+// top-level messages, newest first, as Slack orders them. oldest and latest
+// bound the timestamps (exclusive unless inclusive=true); limit (default 100,
+// at most 1000) and cursor page through the rest. Metadata is always
+// included, as with include_all_metadata=true.
+func (s *Server) conversationsHistory(r *apiRequest) apiResult {
+	p := r.params
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(p["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	inclusive := p["inclusive"] == "true" || p["inclusive"] == "1"
+	oldest, latest := tsKey(p["oldest"], ""), tsKey(p["latest"], "~")
+	var picked []*msg
+	for i := len(ch.top) - 1; i >= 0; i-- {
+		m := ch.top[i]
+		t := tsKey(m.ts, "")
+		if t < oldest || t > latest || (!inclusive && (t == oldest || t == latest)) {
+			continue
+		}
+		picked = append(picked, m)
+	}
+	limit := 100
+	if v, err := strconv.Atoi(p["limit"]); err == nil && v > 0 {
+		limit = min(v, 1000)
+	}
+	offset := 0
+	if c := p["cursor"]; c != "" {
+		n, ok := decodeCursor(c)
+		if !ok || n > len(picked) {
+			return fail("invalid_cursor")
+		}
+		offset = n
+	}
+	end := min(offset+limit, len(picked))
+	msgs := make([]map[string]any, 0, end-offset)
+	for _, m := range picked[offset:end] {
+		msgs = append(msgs, m.wire(s.cfg.teamID))
+	}
+	next := ""
+	if end < len(picked) {
+		next = encodeCursor(end)
+	}
+	return apiResult{fields: map[string]any{
+		"messages":          msgs,
+		"has_more":          next != "",
+		"response_metadata": map[string]any{"next_cursor": next},
+	}}
+}
+
+// tsKey turns a Slack timestamp such as "1732233445.000100" into a string
+// that sorts like the time it stands for (seconds padded, six decimals), or
+// def when ts is empty.
+func tsKey(ts, def string) string {
+	if ts == "" {
+		return def
+	}
+	sec, frac, _ := strings.Cut(ts, ".")
+	frac += "000000"
+	return fmt.Sprintf("%012s.%s", sec, frac[:6])
+}
