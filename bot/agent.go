@@ -77,14 +77,6 @@ func (b *Bot) linkJob(ctx context.Context, rec store.Job, log *slog.Logger) erro
 	return err
 }
 
-// updateRoot re-renders a job's root message. A failure is logged only: the
-// thread and the job stay usable.
-func (b *Bot) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
-	if _, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, v.message()...); err != nil {
-		log.Warn("updating the job's root message failed", "err", err)
-	}
-}
-
 // replyPrivately answers the user who typed a slash command through its
 // response_url, which works even in channels the bot has not joined.
 func (b *Bot) replyPrivately(ctx context.Context, cmd slack.SlashCommand, text string) {

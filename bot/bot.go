@@ -149,6 +149,8 @@ type Bot struct {
 	wake chan struct{}
 	// inboxWake nudges the inbox runner when this replica queues work.
 	inboxWake chan struct{}
+	// out paces posts per channel and coalesces status edits.
+	out *outbox
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
 	// work tracks handler goroutines so Run can wait for them on shutdown.
@@ -177,6 +179,7 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 		wake:   make(chan struct{}, 1),
 
 		inboxWake: make(chan struct{}, 1),
+		out:       newOutbox(),
 
 		metrics: cfg.Metrics,
 	}

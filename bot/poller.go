@@ -169,7 +169,7 @@ func (b *Bot) pollFailed(ctx context.Context, c store.Claim, err error, log *slo
 		}
 		v := jobView(&c.Job)
 		v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
-		b.post(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+escape(c.JobID)+"`, so I stopped following it.", false))
+		b.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+escape(c.JobID)+"`, so I stopped following it.", false))
 		b.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
 		return true
 	case errors.Is(err, docsapi.ErrRateLimited):
@@ -203,7 +203,7 @@ func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, 
 		return b.settle(ctx, log, b.store.MarkNotified(wctx, c))
 	}
 	thread := c.Job.Thread
-	_, _, err = b.slack.PostMessageContext(wctx, thread.Channel,
+	_, err = b.post(wctx, thread.Channel,
 		append(finishMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -271,9 +271,9 @@ func (b *Bot) reported(ctx context.Context, c store.Claim, log *slog.Logger) boo
 	}
 }
 
-// post writes a message in a job's thread, logging a failure.
-func (b *Bot) post(ctx context.Context, t store.Thread, log *slog.Logger, opts ...slack.MsgOption) {
-	if _, _, err := b.slack.PostMessageContext(ctx, t.Channel, append(opts, slack.MsgOptionTS(t.TS))...); err != nil {
+// postInThread writes a message in a job's thread, logging a failure.
+func (b *Bot) postInThread(ctx context.Context, t store.Thread, log *slog.Logger, opts ...slack.MsgOption) {
+	if _, err := b.post(ctx, t.Channel, append(opts, slack.MsgOptionTS(t.TS))...); err != nil {
 		log.Warn("posting in the job's thread failed", "err", err)
 	}
 }

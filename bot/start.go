@@ -186,8 +186,7 @@ func (b *Bot) postRoot(ctx context.Context, w *Work, req startRequest, view root
 		EventType:    RootEvent,
 		EventPayload: map[string]any{"work": w.Key},
 	}))
-	_, ts, err := b.slack.PostMessageContext(ctx, req.Channel, opts...)
-	return ts, err
+	return b.post(ctx, req.Channel, opts...)
 }
 
 // findRoot looks in the channel for the root message an earlier attempt at

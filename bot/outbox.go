@@ -1,0 +1,123 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// editBudget bounds one status edit, waits for Slack's rate limit included.
+const editBudget = time.Minute
+
+// outbox paces what the bot writes to Slack. Posts to one channel go one at
+// a time, in the order they were asked for, so that a channel over Slack's
+// limit (about a message a second) is waited out by one post while the
+// others queue behind it instead of each hammering Slack. Status edits of
+// one message coalesce: while an edit is in flight, a newer one replaces any
+// that waits, since only the latest state matters; and edits never hold up
+// posts. Slack's 429s themselves are waited out by the client (SlackOptions).
+type outbox struct {
+	mu       sync.Mutex
+	channels map[string]*channelQueue
+	edits    map[string]*pendingEdit
+}
+
+// channelQueue lets one post at a time into a channel; waiters counts those
+// holding or waiting for the turn, so that idle channels are forgotten.
+type channelQueue struct {
+	turn    chan struct{}
+	waiters int
+}
+
+// pendingEdit is the next state of a message, waiting for the edit in
+// flight to finish.
+type pendingEdit struct {
+	next []slack.MsgOption
+}
+
+func newOutbox() *outbox {
+	return &outbox{channels: map[string]*channelQueue{}, edits: map[string]*pendingEdit{}}
+}
+
+// post posts opts in channel after the posts asked for before it, or gives
+// up when ctx ends.
+func (b *Bot) post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
+	o := b.out
+	o.mu.Lock()
+	q := o.channels[channel]
+	if q == nil {
+		q = &channelQueue{turn: make(chan struct{}, 1)}
+		o.channels[channel] = q
+	}
+	q.waiters++
+	o.mu.Unlock()
+	defer func() {
+		o.mu.Lock()
+		if q.waiters--; q.waiters == 0 {
+			delete(o.channels, channel)
+		}
+		o.mu.Unlock()
+	}()
+
+	select {
+	case q.turn <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	defer func() { <-q.turn }()
+	_, ts, err := b.slack.PostMessageContext(ctx, channel, opts...)
+	return ts, err
+}
+
+// updateRoot re-renders a job's root message. The edit is made in the
+// background, coalesced with later edits of the same message; a failure is
+// logged only: the thread and the job stay usable.
+func (b *Bot) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
+	b.edit(ctx, channel, ts, v.message(), log)
+}
+
+// edit changes a message to opts in the background. If an edit of the same
+// message is in flight, opts wait for it and replace any edit already
+// waiting.
+func (b *Bot) edit(ctx context.Context, channel, ts string, opts []slack.MsgOption, log *slog.Logger) {
+	key := channel + "/" + ts
+	o := b.out
+	o.mu.Lock()
+	if p, busy := o.edits[key]; busy {
+		p.next = opts
+		o.mu.Unlock()
+		return
+	}
+	o.edits[key] = &pendingEdit{}
+	o.mu.Unlock()
+
+	// The edit outlives the handler that asked for it, not the bot: Run
+	// waits for it within the shutdown grace.
+	ctx = context.WithoutCancel(ctx)
+	started := b.work.Go(func() {
+		for opts != nil {
+			ectx, cancel := context.WithTimeout(ctx, editBudget)
+			if _, _, _, err := b.slack.UpdateMessageContext(ectx, channel, ts, opts...); err != nil {
+				log.Warn("updating the job's root message failed", "err", err)
+			}
+			cancel()
+			o.mu.Lock()
+			opts = o.edits[key].next
+			if opts == nil {
+				delete(o.edits, key)
+			} else {
+				o.edits[key].next = nil
+			}
+			o.mu.Unlock()
+		}
+	})
+	if !started {
+		o.mu.Lock()
+		delete(o.edits, key)
+		o.mu.Unlock()
+		log.Warn("shutting down: root message not updated")
+	}
+}

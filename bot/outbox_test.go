@@ -1,0 +1,41 @@
+package bot
+
+import (
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// TestEditsCoalesce asks for ten edits of one message while the first is in
+// flight: only the first and the last reach Slack.
+func TestEditsCoalesce(t *testing.T) {
+	s := slacktest.NewServer()
+	t.Cleanup(s.Close)
+	s.SetAPILatency("chat.update", 300*time.Millisecond)
+	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL))
+	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil, nil)
+	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 10; i++ {
+		b.edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
+	}
+	b.work.closeAndWait(0)
+	calls := s.Calls("chat.update")
+	if len(calls) != 2 || calls[0].Params["text"] != "state 1" || calls[1].Params["text"] != "state 10" {
+		var texts []string
+		for _, c := range calls {
+			texts = append(texts, c.Params["text"])
+		}
+		t.Fatalf("chat.update calls %q, want just state 1 and state 10", texts)
+	}
+	if m, ok := s.Message("C0GENERAL", ts); !ok || m.Text != "state 10" {
+		t.Fatalf("message shows %q, want the latest state", m.Text)
+	}
+}
