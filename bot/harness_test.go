@@ -58,7 +58,13 @@ const general = "C0GENERAL"
 
 func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 	t.Helper()
-	sl := slacktest.NewServer(slacktest.WithPingInterval(500*time.Millisecond), slacktest.WithRedelivery(time.Second))
+	return newHarnessWith(t, nil, apiOpts...)
+}
+
+// newHarnessWith is newHarness with options of the fake Slack added.
+func newHarnessWith(t *testing.T, slackOpts []slacktest.Option, apiOpts ...docsapitest.Option) *harness {
+	t.Helper()
+	sl := slacktest.NewServer(append([]slacktest.Option{slacktest.WithPingInterval(500 * time.Millisecond), slacktest.WithRedelivery(time.Second)}, slackOpts...)...)
 	t.Cleanup(sl.Close)
 	api := docsapitest.NewServer(apiOpts...)
 	t.Cleanup(api.Close)

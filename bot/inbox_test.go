@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -209,5 +210,34 @@ func TestStartAfterCrashAfterRootPost(t *testing.T) {
 	}
 	if n := len(h.finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results in the root message's thread, want 1", n)
+	}
+}
+
+// TestPerChannelPostLimit sends more commands into one channel than Slack
+// lets the bot post there at once: every job starts and reports once, the
+// root messages and results waiting their turn; none is dropped.
+func TestPerChannelPostLimit(t *testing.T) {
+	t.Parallel()
+	const commands = 12
+	h := newHarnessWith(t, []slacktest.Option{slacktest.WithPostLimit(4, 2)})
+	h.startBot(bot.Config{})
+	for i := range commands {
+		h.command(alice, general, bot.CommandAgent, fmt.Sprintf("Document endpoint %d", i))
+	}
+	h.settle()
+	if n := h.api.Count(docsapitest.EndpointCreate); n != commands {
+		t.Errorf("%d jobs created, want %d", n, commands)
+	}
+	roots := h.roots(general)
+	if len(roots) != commands {
+		t.Fatalf("%d root messages, want %d", len(roots), commands)
+	}
+	for _, r := range roots {
+		if n := len(h.finishes(general, r.TS)); n != 1 {
+			t.Errorf("root %s: %d results, want 1", r.TS, n)
+		}
+	}
+	if h.slack.RateLimited()[general] == 0 {
+		t.Errorf("Slack never refused a post: the limit was not in force")
 	}
 }

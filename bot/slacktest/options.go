@@ -27,6 +27,9 @@ type config struct {
 	logger     *slog.Logger
 	// envelopes is how many acknowledged envelopes the server remembers.
 	envelopes int
+	// postRate and postBurst are the per-channel posting limit (WithPostLimit).
+	postRate  float64
+	postBurst int
 }
 
 func defaultConfig() config {

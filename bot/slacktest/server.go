@@ -38,21 +38,25 @@ type Server struct {
 	calls        []Call
 	fails        map[string]*failRule
 	limits       map[string]*rateRule
-	latency      map[string]time.Duration
-	tickets      map[string]struct{}
-	conns        []*wsConn
-	nextConnID   int
-	rr           int
-	connects     int
-	envs         map[string]*envelope
-	envOrder     []string // ids of envs, oldest first
-	envKept      int      // len(envOrder) after envelopes were last forgotten
-	queue        []*envelope
-	acks         []Ack
-	responses    map[string]*responseURL
-	posts        []ResponsePost
-	subs         map[int]chan struct{}
-	nextSub      int
+	// postBuckets and rateLimited are the per-channel posting limit's state
+	// and the posts it refused (WithPostLimit).
+	postBuckets map[string]*postBucket
+	rateLimited map[string]int
+	latency     map[string]time.Duration
+	tickets     map[string]struct{}
+	conns       []*wsConn
+	nextConnID  int
+	rr          int
+	connects    int
+	envs        map[string]*envelope
+	envOrder    []string // ids of envs, oldest first
+	envKept     int      // len(envOrder) after envelopes were last forgotten
+	queue       []*envelope
+	acks        []Ack
+	responses   map[string]*responseURL
+	posts       []ResponsePost
+	subs        map[int]chan struct{}
+	nextSub     int
 }
 
 // NewServer starts a fake Slack listening on 127.0.0.1 (or WithAddr). It panics
@@ -74,21 +78,24 @@ func NewServer(opts ...Option) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:       cfg,
-		base:      "http://" + net.JoinHostPort(host, port),
-		verify:    randomString(24),
-		ln:        ln,
-		ctx:       ctx,
-		cancel:    cancel,
-		channels:  map[string]*channelState{},
-		users:     map[string]string{},
-		fails:     map[string]*failRule{},
-		limits:    map[string]*rateRule{},
-		latency:   map[string]time.Duration{},
-		tickets:   map[string]struct{}{},
-		envs:      map[string]*envelope{},
-		responses: map[string]*responseURL{},
-		subs:      map[int]chan struct{}{},
+		cfg:      cfg,
+		base:     "http://" + net.JoinHostPort(host, port),
+		verify:   randomString(24),
+		ln:       ln,
+		ctx:      ctx,
+		cancel:   cancel,
+		channels: map[string]*channelState{},
+		users:    map[string]string{},
+		fails:    map[string]*failRule{},
+		limits:   map[string]*rateRule{},
+
+		postBuckets: map[string]*postBucket{},
+		rateLimited: map[string]int{},
+		latency:     map[string]time.Duration{},
+		tickets:     map[string]struct{}{},
+		envs:        map[string]*envelope{},
+		responses:   map[string]*responseURL{},
+		subs:        map[int]chan struct{}{},
 	}
 	s.APIURL = s.base + "/api/"
 	s.AddChannel(Channel{ID: "C0GENERAL", Name: "general", BotMember: true})

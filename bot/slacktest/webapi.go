@@ -82,7 +82,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	if retry, limited := s.takeRateLimit(method); limited {
+	retry, limited := s.takeRateLimit(method)
+	if !limited && method == "chat.postMessage" && kind == tokenBot {
+		retry, limited = s.takePost(params["channel"], time.Now())
+	}
+	if limited {
 		call.Error = "ratelimited"
 		s.record(call)
 		secs := int64((retry + time.Second - 1) / time.Second)
