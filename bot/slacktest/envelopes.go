@@ -140,6 +140,7 @@ func (s *Server) armTimerLocked(e *envelope) {
 		e.timer = nil
 		e.attempt++
 		e.reason = "timeout"
+		s.redelivered++
 		s.mu.Unlock()
 		s.deliver(e)
 	})
@@ -159,9 +160,18 @@ func (s *Server) orphanedLocked(connID int) []*envelope {
 		e.stopTimer()
 		e.attempt++
 		e.reason = "timeout"
+		s.redelivered++
 		out = append(out, e)
 	}
 	return out
+}
+
+// Redelivered is the number of times an unacknowledged event was sent again
+// (WithRedelivery), after a timeout or a dropped connection.
+func (s *Server) Redelivered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.redelivered
 }
 
 // receiveAck records an ack from a client.

@@ -42,6 +42,8 @@ type Server struct {
 	// and the posts it refused (WithPostLimit).
 	postBuckets map[string]*postBucket
 	rateLimited map[string]int
+	// redelivered counts events sent again after no ack came.
+	redelivered int
 	latency     map[string]time.Duration
 	tickets     map[string]struct{}
 	conns       []*wsConn

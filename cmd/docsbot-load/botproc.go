@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -73,14 +74,19 @@ type botProcess struct {
 	secrets []string
 }
 
-// startBot runs `bin serve` in dir with exactly env as its environment.
-func startBot(bin, dir string, env []string) (*botProcess, error) {
+// startBot runs `bin serve` in dir with exactly env as its environment. Its
+// output also goes to copyTo, if not nil.
+func startBot(bin, dir string, env []string, copyTo io.Writer) (*botProcess, error) {
 	cmd := exec.Command(bin, "serve")
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.SysProcAttr = botProcAttr()
 	logs := &tail{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = logs, logs
+	var out io.Writer = logs
+	if copyTo != nil {
+		out = io.MultiWriter(logs, copyTo)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s serve: %w", bin, err)
 	}
@@ -133,6 +139,12 @@ func (p *botProcess) stop() error {
 		<-p.done
 		return fmt.Errorf("the bot did not stop within %s of SIGTERM and was killed", stopGrace)
 	}
+}
+
+// kill ends the bot with SIGKILL, as a crash would, and waits for it.
+func (p *botProcess) kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.done
 }
 
 // exitErr describes an unclean exit, with the bot's last output.

@@ -25,7 +25,7 @@ func TestBotOutputIsScrubbed(t *testing.T) {
 		"SLACK_APP_TOKEN=" + secrets[1],
 		"DOCS_API_KEY=" + secrets[2],
 		"REDIS_URL=redis://:" + secrets[3] + "@127.0.0.1:6379/0",
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,3 +149,48 @@ func TestUnknownScenario(t *testing.T) {
 		t.Errorf("err %v, stderr %q", err, stderr.String())
 	}
 }
+
+// TestChaosShort runs a short chaos run against the real bot binary: three
+// replicas SIGKILLed and restarted every few seconds, Redis SIGKILLed and
+// started again once, Slack sockets dropped, Slack's posting limit in force.
+// Nothing may be lost or doubled, and the faults must really have happened.
+func TestChaosShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the chaos run takes about a minute")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	t.Cleanup(cancel)
+	bin, err := buildBot(ctx, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}
+	res, err := runChaos(ctx, e, chaosOptions{
+		replicas: 3, commands: 30, channels: 3, rate: 3, replyEvery: 3,
+		killEvery: 2 * time.Second, redisDown: 2 * time.Second, dropEvery: 5 * time.Second,
+		latency: 100 * time.Millisecond, postRate: 2, postBurst: 3, agentTime: 2 * time.Second,
+		deadline: 3 * time.Minute, seed: 7,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	_ = writeText(&out, res)
+	if p := res.problems(); len(p) > 0 {
+		t.Errorf("problems: %v\n%s", p, out.String())
+	}
+	for name, o := range map[string]outcome{"commands": res.Commands, "replies": res.Replies, "results": res.Results} {
+		if o.Lost != 0 || o.Doubled != 0 {
+			t.Errorf("%s: %d lost, %d doubled", name, o.Lost, o.Doubled)
+		}
+	}
+	if got := res.Commands.Done + res.Commands.Told + res.Commands.Timeout; got != 30 {
+		t.Errorf("%d commands accounted for, want 30\n%s", got, out.String())
+	}
+	if res.Commands.Done == 0 || res.Replies.Done == 0 || res.Results.Done == 0 {
+		t.Errorf("nothing done: %+v\n%s", res, out.String())
+	}
+	if res.ReplicaKills == 0 || res.RedisKills != 1 {
+		t.Errorf("faults: %d replica kills, %d Redis kills; want some and 1", res.ReplicaKills, res.RedisKills)
+	}
+}

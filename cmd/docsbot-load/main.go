@@ -9,6 +9,7 @@
 //	docsbot-load acks      slash-command ack latency and cost of starting jobs
 //	docsbot-load polls     polling many jobs: poll lag, results, Redis memory
 //	docsbot-load schedule  get-job calls per job against its running time
+//	docsbot-load chaos     replicas and Redis killed under load: nothing lost, nothing doubled
 //
 // BENCHMARKS.md at the repository root records the figures and how they were
 // taken.
@@ -34,6 +35,7 @@ Usage:
   docsbot-load acks     [--rate 20] [--commands 600] [--create-latency 2s]
   docsbot-load polls    [--jobs 10000] [--duration 3m] [--interval 10s] [--max-interval 1m] [--active 2m]
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
+  docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
 --bot-env KEY=VALUE (repeatable, extra environment for the bot, such as
@@ -84,6 +86,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		res, err := runPolls(ctx, c.env(stderr), o)
+		if res == nil {
+			return err
+		}
+		return c.emit(stdout, res, err)
+	case "chaos":
+		var o chaosOptions
+		c, err := parseFlags(name, rest, stderr, o.register)
+		if err != nil {
+			return err
+		}
+		res, err := runChaos(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}

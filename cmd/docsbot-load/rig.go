@@ -34,6 +34,8 @@ type rigOptions struct {
 	bin    string // the docsbot binary
 	botEnv []string
 	api    []docsapitest.Option
+	redis  []redistest.Option
+	slack  []slacktest.Option
 }
 
 // rig is everything a scenario runs against: a redis-server, the fake Slack,
@@ -64,12 +66,12 @@ func newRig(log *slog.Logger, o rigOptions) (_ *rig, err error) {
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
 	r.bin = o.bin
-	if r.redis, err = redistest.Start(); err != nil {
+	if r.redis, err = redistest.Start(o.redis...); err != nil {
 		return nil, fmt.Errorf("redis-server: %w", err)
 	}
 	r.rdb = r.redis.Client()
 	r.store = store.New(r.rdb)
-	r.slack = slacktest.NewServer()
+	r.slack = slacktest.NewServer(o.slack...)
 	if r.api, err = docsapitest.Start(o.api...); err != nil {
 		return nil, fmt.Errorf("docs API test server: %w", err)
 	}
@@ -101,7 +103,7 @@ func (r *rig) botEnv(settings []string) []string {
 // startBot runs the bot with settings (KEY=VALUE) and waits for its Socket
 // Mode connection.
 func (r *rig) startBot(ctx context.Context, settings ...string) error {
-	p, err := startBot(r.bin, r.dir, r.botEnv(settings))
+	p, err := startBot(r.bin, r.dir, r.botEnv(settings), nil)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// chaosOptions are the flags of the chaos scenario.
+type chaosOptions struct {
+	replicas   int
+	commands   int
+	channels   int
+	rate       float64
+	replyEvery int
+	killEvery  time.Duration
+	redisDown  time.Duration
+	dropEvery  time.Duration
+	latency    time.Duration
+	postRate   float64
+	postBurst  int
+	agentTime  time.Duration
+	deadline   time.Duration
+	seed       uint64
+	logs       string
+}
+
+func (o *chaosOptions) register(fs *flag.FlagSet) {
+	fs.IntVar(&o.replicas, "replicas", 3, "docsbot processes sharing one Redis")
+	fs.IntVar(&o.commands, "commands", 120, "/docs-agent commands to send")
+	fs.IntVar(&o.channels, "channels", 3, "channels the commands are spread over")
+	fs.Float64Var(&o.rate, "rate", 2, "commands per second")
+	fs.IntVar(&o.replyEvery, "reply-every", 3, "reply in the thread of every n-th job (0: never)")
+	fs.DurationVar(&o.killEvery, "kill-every", 4*time.Second, "SIGKILL a random replica (and start a new one) this often")
+	fs.DurationVar(&o.redisDown, "redis-down", 3*time.Second, "how long Redis stays down after its SIGKILL (once, 40% into the commands)")
+	fs.DurationVar(&o.dropEvery, "drop-every", 10*time.Second, "drop every Slack socket this often (0: never)")
+	fs.DurationVar(&o.latency, "slack-latency", 250*time.Millisecond, "latency of every Slack Web API call")
+	fs.Float64Var(&o.postRate, "post-rate", 1, "Slack's posting limit per channel, messages a second")
+	fs.IntVar(&o.postBurst, "post-burst", 3, "the burst Slack's posting limit allows")
+	fs.DurationVar(&o.agentTime, "agent-time", 3*time.Second, "how long every agent job runs at the API")
+	fs.DurationVar(&o.deadline, "deadline", 10*time.Minute, "the whole run stops after this, counted or not")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random faults")
+	fs.StringVar(&o.logs, "logs", "", "append every replica's log (level info) to this file")
+}
+
+// chaosPrompt is the instruction of command i; chaosReply the reply to job i.
+func chaosPrompt(i int) string {
+	return fmt.Sprintf("Chaos command %06d: document the retry settings", i)
+}
+func chaosReply(i int) string { return fmt.Sprintf("Chaos reply %06d: also mention Retry-After", i) }
+
+// chaosCommand is what was sent for command i and what Slack saw of it.
+type chaosCommand struct {
+	channel  string
+	envelope string // the slash command's envelope id
+	trigger  string
+	sentAt   time.Time
+}
+
+// chaosReplyRec is one thread reply sent.
+type chaosReplyRec struct {
+	index     int
+	channel   string
+	thread    string
+	ts        string
+	eventID   string
+	timedOut  bool // Slack never had an ack for it while the sender waited
+	sentAfter time.Time
+}
+
+// lockedWriter serializes writes of several processes' output.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// runChaos runs the chaos scenario: see chaosOptions and chaosResult.
+func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) {
+	if o.replicas < 1 || o.commands < 1 || o.channels < 1 || o.rate <= 0 || o.postRate <= 0 {
+		return nil, errors.New("chaos: --replicas, --commands, --channels, --rate and --post-rate must be positive")
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.deadline)
+	defer cancel()
+	bin, cleanup, err := botBinary(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	agent := docsapitest.Lifecycle{ActiveFor: o.agentTime}
+	r, err := newRig(e.log, rigOptions{
+		bin: bin, botEnv: e.botEnv,
+		redis: []redistest.Option{redistest.WithAppendOnly()},
+		slack: []slacktest.Option{slacktest.WithRedelivery(3 * time.Second), slacktest.WithPostLimit(o.postRate, o.postBurst)},
+		// The API's hourly limits on creates and messages are not what this
+		// run is about (the bot's answer to them has tests of its own).
+		api: []docsapitest.Option{docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle { return agent }),
+			docsapitest.WithLimits(docsapitest.Limits{Create: 100_000, Message: 100_000})},
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	r.slack.SetAPILatency("", o.latency)
+	channels := []string{loadChannel}
+	for i := 1; i < o.channels; i++ {
+		id := fmt.Sprintf("C0CHAOS%02d", i)
+		r.slack.AddChannel(slacktest.Channel{ID: id, Name: fmt.Sprintf("chaos-%d", i), BotMember: true})
+		channels = append(channels, id)
+	}
+
+	res := &chaosResult{Scenario: "chaos", Machine: thisMachine(), LoadStart: loadAvg(), Options: o.describe()}
+	fleet := newFleet(r, o.replicas, []string{
+		"DOCSBOT_POLL_INTERVAL=1s", "DOCSBOT_POLL_MAX_INTERVAL=2s",
+	})
+	defer fleet.stopAll()
+	if o.logs != "" {
+		lf, err := os.OpenFile(o.logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("chaos: --logs: %w", err)
+		}
+		defer lf.Close()
+		fleet.logs = &lockedWriter{w: lf}
+		fleet.settings = append(fleet.settings, "DOCSBOT_LOG_LEVEL=info")
+	}
+	if err := fleet.startAll(ctx); err != nil {
+		return nil, err
+	}
+
+	// Faults run while the commands and replies are sent.
+	rng := rand.New(rand.NewPCG(o.seed, o.seed+1))
+	faultsCtx, stopFaults := context.WithCancel(ctx)
+	defer stopFaults()
+	var faults sync.WaitGroup
+	var lastFault atomic.Int64
+	fault := func() { lastFault.Store(time.Now().UnixNano()) }
+	redisAt := make(chan struct{})
+	faults.Go(func() {
+		for sleep(faultsCtx, o.killEvery) {
+			if fleet.killOne(faultsCtx, rng.IntN(o.replicas)) {
+				res.ReplicaKills++
+				fault()
+			}
+		}
+	})
+	if o.dropEvery > 0 {
+		faults.Go(func() {
+			for sleep(faultsCtx, o.dropEvery) {
+				r.slack.DropConnections()
+				res.SocketDrops++
+				fault()
+			}
+		})
+	}
+	faults.Go(func() {
+		select {
+		case <-redisAt:
+		case <-faultsCtx.Done():
+			return
+		}
+		r.log.Info("chaos: SIGKILL redis-server", "down_for", o.redisDown)
+		if err := r.redis.Kill(); err != nil {
+			r.log.Error("chaos: killing redis", "err", err)
+			return
+		}
+		fault()
+		sleep(ctx, o.redisDown)
+		if err := r.redis.Start(); err != nil {
+			r.log.Error("chaos: starting redis again", "err", err)
+			return
+		}
+		res.RedisKills++
+		fault()
+	})
+
+	// The commands, spread over the channels at the rate asked.
+	sent := make([]chaosCommand, o.commands)
+	tick := time.NewTicker(time.Duration(float64(time.Second) / o.rate))
+	var replies []chaosReplyRec
+	var replyMu sync.Mutex
+	var senders sync.WaitGroup
+	replied := map[int]bool{}
+	r.log.Info("chaos: sending commands", "commands", o.commands, "replicas", o.replicas)
+	for i := range o.commands {
+		if i == o.commands*2/5 {
+			close(redisAt)
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			tick.Stop()
+			return nil, ctx.Err()
+		}
+		ch := channels[i%len(channels)]
+		env, trig, err := r.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: chaosPrompt(i), UserID: loadUser, ChannelID: ch})
+		if err != nil {
+			return nil, fmt.Errorf("chaos: command %d: %w", i, err)
+		}
+		sent[i] = chaosCommand{channel: ch, envelope: env, trigger: trig, sentAt: time.Now()}
+		// Reply in the threads of jobs that show they started.
+		if o.replyEvery > 0 {
+			for j, root := range linkedRoots(r.slack, channels) {
+				if j%o.replyEvery != 0 || replied[j] {
+					continue
+				}
+				replied[j] = true
+				senders.Go(func() {
+					rec := sendChaosReply(ctx, r.slack, j, root)
+					replyMu.Lock()
+					replies = append(replies, rec)
+					replyMu.Unlock()
+				})
+			}
+		}
+	}
+	tick.Stop()
+	senders.Wait()
+	stopFaults()
+	faults.Wait()
+	if lastFault.Load() == 0 {
+		fault()
+	}
+	res.LastFault = time.Unix(0, lastFault.Load())
+	if err := fleet.ensureAll(ctx); err != nil {
+		return nil, err
+	}
+
+	r.log.Info("chaos: faults stopped; waiting for every job to be reported", "replica_kills", res.ReplicaKills, "redis_kills", res.RedisKills)
+	drained, err := waitDrained(ctx, r)
+	if err != nil {
+		res.issues = append(res.issues, "not drained before the deadline: "+err.Error())
+	}
+	res.Drain = drained.Sub(res.LastFault)
+	if res.Drain < 0 {
+		res.Drain = 0
+	}
+	fleet.stopAll()
+	res.count(r, o, sent, replies, channels)
+	res.LoadEnd = loadAvg()
+	res.Restarts = fleet.restarts
+	return res, nil
+}

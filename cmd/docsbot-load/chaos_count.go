@@ -1,0 +1,393 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// What the bot's messages say, as the chaos scenario reads them (bot/start.go,
+// bot/agent.go, bot/messages.go): keep in step with the bot.
+const (
+	storageDownMarker = "cannot reach its storage"
+	unknownMarker     = "cannot tell whether"
+	queuedMarker      = "is queued"
+)
+
+// outcome counts what became of a kind of request.
+type outcome struct {
+	Done    int `json:"done_once"`
+	Told    int `json:"told"`
+	Timeout int `json:"slack_operation_timeout"`
+	Lost    int `json:"lost"`
+	Doubled int `json:"doubled"`
+}
+
+func (c outcome) String() string {
+	s := fmt.Sprintf("%d done once, %d told, %d lost, %d doubled", c.Done, c.Told, c.Lost, c.Doubled)
+	if c.Timeout > 0 {
+		s += fmt.Sprintf(", %d operation_timeout shown by Slack", c.Timeout)
+	}
+	return s
+}
+
+// chaosResult is the report of the chaos scenario.
+type chaosResult struct {
+	Scenario  string  `json:"scenario"`
+	Machine   machine `json:"machine"`
+	LoadStart string  `json:"load_average_start"`
+	LoadEnd   string  `json:"load_average_end"`
+	Options   string  `json:"options"`
+
+	Commands outcome `json:"commands"`
+	Replies  outcome `json:"replies"`
+	Results  outcome `json:"results"`
+
+	ReplicaKills int `json:"replica_kills"`
+	Restarts     int `json:"replica_restarts"`
+	RedisKills   int `json:"redis_kills"`
+	SocketDrops  int `json:"socket_drops"`
+	Slack429     int `json:"slack_429s"`
+	Redelivered  int `json:"events_redelivered"`
+	Queued       int `json:"queued_notices"`
+	// TimeoutThenDone counts commands recorded by a replica that died
+	// before its ack reached Slack: Slack showed operation_timeout, and
+	// another replica started the job all the same.
+	TimeoutThenDone int `json:"timeout_then_done"`
+
+	LastFault time.Time     `json:"last_fault"`
+	Drain     time.Duration `json:"drain_ns"`
+	// DrainFloor is the least time Slack's posting limit allows for the
+	// posts made after the last fault, in the busiest channel.
+	DrainFloor time.Duration `json:"drain_floor_ns"`
+
+	lostWhat []string
+	issues   []string
+}
+
+func (o chaosOptions) describe() string {
+	return fmt.Sprintf("%d replicas, %d commands over %d channels at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, Redis SIGKILL once for %s, sockets dropped every %s, Slack latency %s, posting limit %.1f/s per channel (burst %d), jobs running %s",
+		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, o.redisDown, o.dropEvery, o.latency, o.postRate, o.postBurst, o.agentTime)
+}
+
+func (r *chaosResult) title() string { return "docsbot-load chaos: " + r.Options }
+
+func (r *chaosResult) problems() []string {
+	out := append([]string(nil), r.issues...)
+	for _, c := range []struct {
+		what string
+		o    outcome
+	}{{"commands", r.Commands}, {"thread replies", r.Replies}, {"results", r.Results}} {
+		if c.o.Lost > 0 || c.o.Doubled > 0 {
+			out = append(out, fmt.Sprintf("%s: %d lost, %d doubled", c.what, c.o.Lost, c.o.Doubled))
+		}
+	}
+	if len(r.lostWhat) > 0 {
+		out = append(out, "lost or doubled: "+strings.Join(r.lostWhat, "; "))
+	}
+	return out
+}
+
+func (r *chaosResult) sections() []section {
+	none := func(o outcome) bool { return o.Lost == 0 && o.Doubled == 0 }
+	return []section{
+		{heading: "What became of every request", rows: []row{
+			goal("slash commands", r.Commands.String(), "0 lost, 0 doubled", none(r.Commands)),
+			goal("thread replies (follow-ups)", r.Replies.String(), "0 lost, 0 doubled", none(r.Replies)),
+			goal("job results", r.Results.String(), "0 lost, 0 doubled", none(r.Results)),
+		}},
+		{heading: "Faults and pressure", rows: []row{
+			fig("replica SIGKILLs / restarts", "%d / %d", r.ReplicaKills, r.Restarts),
+			fig("Redis SIGKILLs", "%d", r.RedisKills),
+			fig("Slack socket drops", "%d", r.SocketDrops),
+			fig("posts refused by Slack (429)", "%d", r.Slack429),
+			fig("events redelivered by Slack", "%d", r.Redelivered),
+			fig("\"job is queued\" notices", "%d", r.Queued),
+			fig("done although Slack showed a timeout", "%d (recorded, then the replica died before its ack reached Slack)", r.TimeoutThenDone),
+		}},
+		{heading: "Drain", rows: []row{
+			fig("last fault → every job reported", "%.1f s", r.Drain.Seconds()),
+			fig("floor set by Slack's posting limit", "%.1f s (posts after the last fault in the busiest channel / rate)", r.DrainFloor.Seconds()),
+		}},
+		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
+	}
+}
+
+// linkedRoots maps the index of each command whose root message shows its
+// job to the root's channel and ts.
+func linkedRoots(sl *slacktest.Server, channels []string) map[int][2]string {
+	out := map[int][2]string{}
+	self := sl.BotUserID()
+	for _, ch := range channels {
+		for _, m := range sl.Messages(ch) {
+			if m.User != self || !strings.Contains(string(m.Blocks), linkedMarker) {
+				continue
+			}
+			if i, ok := chaosIndex(m.Text, "Chaos command "); ok {
+				out[i] = [2]string{ch, m.TS}
+			}
+		}
+	}
+	return out
+}
+
+// chaosIndex reads the number after prefix in text.
+func chaosIndex(text, prefix string) (int, bool) {
+	_, rest, ok := strings.Cut(text, prefix)
+	if !ok || len(rest) < 6 {
+		return 0, false
+	}
+	i, err := strconv.Atoi(rest[:6])
+	return i, err == nil
+}
+
+// sendChaosReply posts the reply to job i in its thread and waits a while
+// for the bot's ack; Slack redelivers it if none comes.
+func sendChaosReply(ctx context.Context, sl *slacktest.Server, i int, root [2]string) chaosReplyRec {
+	rec := chaosReplyRec{index: i, channel: root[0], thread: root[1], sentAfter: time.Now()}
+	wctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+	defer cancel()
+	ts, id, err := sl.PostUserMessage(wctx, slacktest.UserMessage{ChannelID: root[0], UserID: loadUser, Text: chaosReply(i), ThreadTS: root[1]})
+	rec.ts, rec.eventID = ts, id
+	rec.timedOut = errors.Is(err, context.DeadlineExceeded)
+	return rec
+}
+
+// waitDrained waits until the inbox and the poll schedule are both empty:
+// every command taken and every job reported. It returns when that was seen.
+func waitDrained(ctx context.Context, r *rig) (time.Time, error) {
+	for {
+		q, qerr := r.store.Queued(ctx)
+		n, nerr := r.store.Tracked(ctx)
+		if qerr == nil && nerr == nil && q == 0 && n == 0 {
+			return time.Now(), nil
+		}
+		if !sleep(ctx, 200*time.Millisecond) {
+			return time.Now(), fmt.Errorf("%d pieces of work and %d jobs left: %w", q, n, ctx.Err())
+		}
+	}
+}
+
+// count decides, for every command, reply and job, what became of it.
+func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, replies []chaosReplyRec, channels []string) {
+	sl, api := r.slack, r.api
+	self := sl.BotUserID()
+	acks := map[string]json.RawMessage{}
+	for _, a := range sl.Acks() {
+		acks[a.EnvelopeID] = a.Payload
+	}
+	creates, messages := map[string]int{}, map[string]int{}
+	for _, q := range api.Requests() {
+		var body struct {
+			Prompt string `json:"prompt"`
+		}
+		_ = json.Unmarshal([]byte(q.Body), &body)
+		if q.Status != 0 && (q.Status < 200 || q.Status > 299) {
+			continue // refused: nothing was created or sent (0: no answer, so maybe)
+		}
+		switch q.Endpoint {
+		case docsapitest.EndpointCreate:
+			creates[body.Prompt]++
+		case docsapitest.EndpointMessage:
+			messages[body.Prompt]++
+		}
+	}
+	roots := map[int][]slacktest.Message{}
+	for _, ch := range channels {
+		for _, m := range sl.Messages(ch) {
+			if m.User != self {
+				continue
+			}
+			if i, ok := chaosIndex(m.Text, "Chaos command "); ok {
+				roots[i] = append(roots[i], m)
+			}
+		}
+	}
+	told := func(trigger string) bool {
+		for _, p := range sl.ResponsePosts(trigger) {
+			if p.Error == "" && !strings.Contains(p.Text, queuedMarker) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range sl.ResponsePosts("") {
+		if strings.Contains(p.Text, queuedMarker) {
+			res.Queued++
+		}
+	}
+	lost := func(format string, args ...any) {
+		if len(res.lostWhat) < 10 {
+			res.lostWhat = append(res.lostWhat, fmt.Sprintf(format, args...))
+		}
+	}
+
+	// Replies per job, to know each job's last generation.
+	repliesTo := map[int]int{}
+	for _, rp := range replies {
+		if messages[chaosReply(rp.index)] > 0 {
+			repliesTo[rp.index]++
+		}
+	}
+
+	for i, c := range sent {
+		payload, acked := acks[c.envelope]
+		n := creates[chaosPrompt(i)]
+		rs := roots[i]
+		switch {
+		case !acked && n == 0:
+			res.Commands.Timeout++
+			continue
+		case !acked:
+			// Recorded, then the replica died before its ack reached
+			// Slack: the person saw operation_timeout, then the job.
+			res.TimeoutThenDone++
+		case strings.Contains(string(payload), storageDownMarker):
+			res.Commands.Told++
+			continue
+		case n > 1 || len(rs) > 1:
+			res.Commands.Doubled++
+			lost("command %d: %d jobs created, %d root messages", i, n, len(rs))
+			continue
+		}
+		shows := ""
+		if len(rs) == 1 {
+			shows = rendered(rs[0])
+		}
+		if n == 0 {
+			if strings.Contains(shows, notStartedMarker) || strings.Contains(shows, unknownMarker) || told(c.trigger) {
+				res.Commands.Told++
+			} else {
+				res.Commands.Lost++
+				lost("command %d: acked, no job, nobody told", i)
+			}
+			continue
+		}
+		if len(rs) == 0 {
+			res.Commands.Lost++
+			lost("command %d: job created with no root message", i)
+			continue
+		}
+		res.Commands.Done++
+		// The job's results, by generation, in its thread.
+		perGen := map[int]int{}
+		for _, m := range sl.Thread(c.channel, rs[0].TS) {
+			var md struct {
+				EventType    string `json:"event_type"`
+				EventPayload struct {
+					Generation json.Number `json:"generation"`
+				} `json:"event_payload"`
+			}
+			if m.User != self || json.Unmarshal(m.Metadata, &md) != nil || md.EventType != bot.FinishedEvent {
+				continue
+			}
+			g, _ := md.EventPayload.Generation.Int64()
+			perGen[int(g)]++
+		}
+		last := 1 + repliesTo[i]
+		doubled := false
+		for g, k := range perGen {
+			if k > 1 {
+				doubled = true
+				lost("job of command %d: generation %d reported %d times", i, g, k)
+			}
+		}
+		switch {
+		case doubled:
+			res.Results.Doubled++
+		case perGen[last] == 1:
+			res.Results.Done++
+		case strings.Contains(shows, unknownMarker):
+			res.Results.Told++
+		default:
+			res.Results.Lost++
+			lost("job of command %d (root %s %s): generation %d never reported (seen %v; root shows %q)", i, c.channel, rs[0].TS, last, perGen, statusOf(shows))
+		}
+	}
+
+	for _, rp := range replies {
+		switch k := messages[chaosReply(rp.index)]; {
+		case k == 1:
+			res.Replies.Done++
+		case k > 1:
+			res.Replies.Doubled++
+			lost("reply to job %d sent %d times", rp.index, k)
+		case whispered(sl, rp):
+			res.Replies.Told++
+		default:
+			res.Replies.Lost++
+			lost("reply to job %d: not sent, nobody told (timed out at Slack: %t)", rp.index, rp.timedOut)
+		}
+	}
+
+	for _, n := range sl.RateLimited() {
+		res.Slack429 += n
+	}
+	res.Redelivered = sl.Redelivered()
+	res.DrainFloor = drainFloor(sl, channels, self, res.LastFault, o.postRate)
+}
+
+// whispered reports whether the author of a reply was told something in its
+// thread, privately.
+func whispered(sl *slacktest.Server, rp chaosReplyRec) bool {
+	for _, m := range sl.Ephemerals(loadUser) {
+		if m.Channel == rp.channel && m.ThreadTS == rp.thread {
+			return true
+		}
+	}
+	return false
+}
+
+// drainFloor is the time Slack's posting limit needs for the bot's posts
+// made after the last fault in the busiest channel.
+func drainFloor(sl *slacktest.Server, channels []string, self string, after time.Time, rate float64) time.Duration {
+	busiest := 0
+	for _, ch := range channels {
+		n := 0
+		for _, m := range sl.Messages(ch) {
+			if m.User == self && tsTime(m.TS).After(after) {
+				n++
+			}
+			for _, t := range sl.Thread(ch, m.TS) {
+				if t.TS != m.TS && t.User == self && tsTime(t.TS).After(after) {
+					n++
+				}
+			}
+		}
+		busiest = max(busiest, n)
+	}
+	return time.Duration(float64(busiest) / rate * float64(time.Second))
+}
+
+// tsTime reads a Slack ts as a time.
+func tsTime(ts string) time.Time {
+	f, err := strconv.ParseFloat(ts, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	sec, frac := math.Modf(f)
+	return time.Unix(int64(sec), int64(frac*1e9))
+}
+
+// rendered is a message's text and its blocks' JSON, enough to look for the
+// bot's markers.
+func rendered(m slacktest.Message) string { return m.Text + "\n" + string(m.Blocks) }
+
+// statusOf is the root message's status line, for reports.
+func statusOf(shown string) string {
+	for _, marker := range []string{"Starting", "Working", "Completed", "Failed", notStartedMarker, unknownMarker, "No longer followed"} {
+		if strings.Contains(shown, marker) {
+			return marker
+		}
+	}
+	return "?"
+}

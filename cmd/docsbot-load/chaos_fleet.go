@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// fleet keeps replicas of the bot running: each slot restarts its process
+// whenever it exits (killed by the scenario, or stopped because Redis was
+// down when it started), as a process supervisor would, until stopAll.
+type fleet struct {
+	r        *rig
+	settings []string
+	// logs, if set, receives every replica's output.
+	logs     io.Writer
+	slots    []*fleetSlot
+	wg       sync.WaitGroup
+	stopping chan struct{}
+	once     sync.Once
+
+	mu       sync.Mutex
+	restarts int
+}
+
+type fleetSlot struct {
+	mu   sync.Mutex
+	proc *botProcess
+}
+
+func newFleet(r *rig, n int, settings []string) *fleet {
+	f := &fleet{r: r, settings: settings, stopping: make(chan struct{})}
+	for range n {
+		f.slots = append(f.slots, &fleetSlot{})
+	}
+	return f
+}
+
+// startAll starts every slot and waits until every replica is connected.
+func (f *fleet) startAll(ctx context.Context) error {
+	for _, s := range f.slots {
+		f.wg.Go(func() { f.supervise(s) })
+	}
+	return f.ensureAll(ctx)
+}
+
+// ensureAll waits until every replica has a Socket Mode connection.
+func (f *fleet) ensureAll(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := f.r.slack.WaitConnections(cctx, len(f.slots)); err != nil {
+		return fmt.Errorf("chaos: %d replicas did not all connect: %w", len(f.slots), err)
+	}
+	return nil
+}
+
+// supervise runs the slot's process again each time it exits.
+func (f *fleet) supervise(s *fleetSlot) {
+	first := true
+	for {
+		select {
+		case <-f.stopping:
+			return
+		default:
+		}
+		if !first {
+			f.mu.Lock()
+			f.restarts++
+			f.mu.Unlock()
+		}
+		first = false
+		p, err := startBot(f.r.bin, f.r.dir, f.r.botEnv(f.settings), f.logs)
+		if err != nil {
+			f.r.log.Error("chaos: starting a replica", "err", err)
+			if !waitOrStop(f.stopping, time.Second) {
+				return
+			}
+			continue
+		}
+		s.mu.Lock()
+		s.proc = p
+		s.mu.Unlock()
+		select {
+		case <-p.done:
+			waitOrStop(f.stopping, 300*time.Millisecond)
+		case <-f.stopping:
+			if err := p.stop(); err != nil {
+				f.r.log.Warn("chaos: a replica did not stop cleanly", "err", err)
+			}
+			return
+		}
+	}
+}
+
+// killOne SIGKILLs the process of slot i, if it runs; its slot starts a new
+// one. It reports whether a process was killed.
+func (f *fleet) killOne(ctx context.Context, i int) bool {
+	s := f.slots[i]
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil || p.alive() != nil || ctx.Err() != nil {
+		return false
+	}
+	p.kill()
+	return true
+}
+
+// stopAll stops every replica with SIGTERM and waits for them.
+func (f *fleet) stopAll() {
+	f.once.Do(func() { close(f.stopping) })
+	f.wg.Wait()
+}
+
+// waitOrStop waits d and reports false if the fleet is stopping.
+func waitOrStop(stopping <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-stopping:
+		return false
+	case <-t.C:
+		return true
+	}
+}
