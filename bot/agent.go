@@ -90,12 +90,28 @@ func (b *Bot) replyPrivately(ctx context.Context, cmd slack.SlashCommand, text s
 
 // respond posts msg through the command's response_url. The URL lets anyone
 // holding it post in the channel, so errors name the operation, not the URL.
+//
+// A 429 is waited out for as long as its Retry-After asks, within ctx, like
+// every Web API call (SlackOptions): Slack did not take the post.
 func (b *Bot) respond(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) error {
-	err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, msg)
-	if ue, ok := errors.AsType[*url.Error](err); ok {
-		return fmt.Errorf("%s response_url: %w", ue.Op, ue.Err)
+	for {
+		err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, msg)
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			return fmt.Errorf("%s response_url: %w", ue.Op, ue.Err)
+		}
+		rl, limited := errors.AsType[*slack.RateLimitedError](err)
+		if !limited {
+			return err
+		}
+		b.metrics.slackRateLimited("response_url")
+		t := time.NewTimer(max(rl.RetryAfter, time.Second))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return errors.Join(err, ctx.Err())
+		case <-t.C:
+		}
 	}
-	return err
 }
 
 // jobView rebuilds a root message view from a stored job record.

@@ -241,3 +241,18 @@ func TestPerChannelPostLimit(t *testing.T) {
 		t.Errorf("Slack never refused a post: the limit was not in force")
 	}
 }
+
+// TestResponseURLRateLimited has Slack answer 429 to a response_url post:
+// the private reply is sent again after Retry-After, not dropped.
+func TestResponseURLRateLimited(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.slack.AddChannel(slacktest.Channel{ID: "C0PRIVATE", Name: "secret", BotMember: false, Private: true})
+	h.slack.RateLimit("response_url", 1, time.Second)
+	h.startBot(bot.Config{})
+	h.command(alice, "C0PRIVATE", bot.CommandAgent, "Write docs")
+	h.waitFor("the private reply after the 429", func() bool { return len(h.slack.ResponsePosts("")) == 1 })
+	if post := h.slack.ResponsePosts("")[0]; !strings.Contains(post.Text, "/invite @docsbot") {
+		t.Errorf("reply %q, want the invite hint", post.Text)
+	}
+}

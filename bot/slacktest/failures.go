@@ -23,6 +23,7 @@ func (s *Server) FailNext(method, slackError string, times int) {
 
 // RateLimit makes the next times calls of method answer HTTP 429 with
 // Retry-After (whole seconds, rounded up) and {"ok":false,"error":"ratelimited"}.
+// method "response_url" applies to posts on slash commands' response URLs.
 // It replaces an earlier rule for method.
 func (s *Server) RateLimit(method string, times int, retryAfter time.Duration) {
 	s.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -51,6 +52,13 @@ func (s *Server) newResponseURLLocked(trigger, channel, user string) *responseUR
 func (s *Server) serveResponseURL(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"ok": false, "error": "invalid_method"})
+		return
+	}
+	// RateLimit("response_url", ...) answers like a Web API method over
+	// its limit: 429 with Retry-After, nothing posted.
+	if retry, limited := s.takeRateLimit("response_url"); limited {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((retry+time.Second-1)/time.Second), 10))
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": "ratelimited"})
 		return
 	}
 	id := strings.TrimPrefix(r.URL.Path, "/response/")
