@@ -55,7 +55,6 @@ type JobStore interface {
 	MarkNotified(ctx context.Context, c store.Claim) error
 	Untrack(ctx context.Context, c store.Claim, status string) error
 	Release(ctx context.Context, claims []store.Claim) error
-	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
 	Tracked(ctx context.Context) (int64, error)
 	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
 	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)

@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -35,10 +33,7 @@ func retry(ctx context.Context, log *slog.Logger, what string, fn func() error) 
 	}
 }
 
-func permanentStoreError(err error) bool {
-	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrStale) {
-		return true
-	}
-	_, answered := errors.AsType[redis.Error](err)
-	return answered
-}
+// permanentStoreError reports whether trying a store call again cannot
+// help: only a Redis that is unreachable, failing over or loading may come
+// back (store.Temporary).
+func permanentStoreError(err error) bool { return !store.Temporary(err) }

@@ -1,25 +1,11 @@
 package bot
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"net"
 	"testing"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/docsbot/docsbot/store"
 )
-
-// redisReply stands for an error answered by the Redis server, such as
-// WRONGTYPE: go-redis marks those with the redis.Error interface.
-type redisReply string
-
-func (e redisReply) Error() string { return string(e) }
-func (redisReply) RedisError()     {}
-
-var _ redis.Error = redisReply("")
 
 func TestRetryGivesUpOnlyOnWhatRetryingCannotChange(t *testing.T) {
 	t.Parallel()
@@ -31,9 +17,11 @@ func TestRetryGivesUpOnlyOnWhatRetryingCannotChange(t *testing.T) {
 		{"conflict", fmt.Errorf("link: %w", store.ErrConflict), true},
 		{"not found", fmt.Errorf("job: %w", store.ErrNotFound), true},
 		{"invalid call", fmt.Errorf("link: %w", store.ErrInvalid), true},
-		{"answered by Redis", fmt.Errorf("follow-up: %w", redisReply("WRONGTYPE Operation against a key")), true},
-		{"connection refused", fmt.Errorf("link: %w", &net.OpError{Op: "dial", Err: errors.New("refused")}), false},
-		{"timeout", fmt.Errorf("link: %w", context.DeadlineExceeded), false},
+		{"no permission", fmt.Errorf("link: %w", store.ErrNoPerm), true},
+		{"out of memory", fmt.Errorf("link: %w", store.ErrFull), true},
+		{"unreachable", fmt.Errorf("link: %w", store.ErrUnreachable), false},
+		{"read-only during a failover", fmt.Errorf("link: %w", store.ErrReadOnly), false},
+		{"loading", fmt.Errorf("link: %w", store.ErrLoading), false},
 	}
 	for _, tt := range tests {
 		if got := permanentStoreError(tt.err); got != tt.permanent {

@@ -34,10 +34,6 @@ func MessageEvents() []Subscription {
 // and reacting to a follow-up.
 func Scopes() []string { return []string{"commands", "chat:write", "reactions:write"} }
 
-// dedupeTTL is how long envelope ids are remembered. Slack retries an
-// unacknowledged envelope three times within minutes; an hour is ample.
-const dedupeTTL = time.Hour
-
 // handlerFunc is a Socket Mode handler that also gets the bot's run context.
 type handlerFunc func(ctx context.Context, evt *socketmode.Event, client *socketmode.Client)
 

@@ -29,7 +29,6 @@ type VisitorsAPI interface {
 // every replica, the analytics request budget they share, and the markers
 // that drop a command delivered twice.
 type VisitorsStore interface {
-	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
 	LoadVisitors(ctx context.Context, key string) (*store.CachedVisitors, error)
 	SaveVisitors(ctx context.Context, key string, snap *store.VisitorsSnapshot, keep time.Duration) error
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)

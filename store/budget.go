@@ -110,7 +110,7 @@ func (s *Store) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) 
 	}
 	res, err := s.sc.take.Run(ctx, s.rdb, s.budgetKeys(b), b.Limit, millis(b.Window), n).Slice()
 	if err != nil {
-		return Grant{}, fmt.Errorf("store: budget %s: take %d: %w", b.Name, n, err)
+		return Grant{}, wrapErr(err, "store: budget %s: take %d", b.Name, n)
 	}
 	if len(res) < 4 {
 		return Grant{}, fmt.Errorf("store: budget %s: short script reply", b.Name)
@@ -155,7 +155,7 @@ func (s *Store) ReturnBudget(ctx context.Context, b Budget, tokens []string) err
 		members[i] = t
 	}
 	if err := s.rdb.ZRem(ctx, s.budgetKeys(b)[0], members...).Err(); err != nil {
-		return fmt.Errorf("store: budget %s: return %d: %w", b.Name, len(tokens), err)
+		return wrapErr(err, "store: budget %s: return %d", b.Name, len(tokens))
 	}
 	return nil
 }
@@ -171,7 +171,7 @@ func (s *Store) BlockBudget(ctx context.Context, b Budget, d time.Duration) erro
 		return fmt.Errorf("store: budget %s: block %v must be at least 1ms", b.Name, d)
 	}
 	if err := s.sc.block.Run(ctx, s.rdb, s.budgetKeys(b)[2:], millis(d)).Err(); err != nil {
-		return fmt.Errorf("store: budget %s: block for %v: %w", b.Name, d, err)
+		return wrapErr(err, "store: budget %s: block for %v", b.Name, d)
 	}
 	return nil
 }

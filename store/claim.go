@@ -38,7 +38,7 @@ func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Clai
 	res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.schedKey()},
 		s.prefix, max, millis(lease)).Slice()
 	if err != nil {
-		return nil, fmt.Errorf("store: claim: %w", err)
+		return nil, wrapErr(err, "store: claim")
 	}
 	claims := make([]Claim, 0, len(res))
 	for _, item := range res {
@@ -79,7 +79,7 @@ func decodeClaim(v any) (Claim, error) {
 func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
 	res, err := s.sc.nextDue.Run(ctx, s.rdb, []string{s.schedKey()}, s.prefix).Slice()
 	if err != nil {
-		return 0, false, fmt.Errorf("store: next due: %w", err)
+		return 0, false, wrapErr(err, "store: next due")
 	}
 	if len(res) == 0 {
 		return 0, false, nil
@@ -102,7 +102,7 @@ func (s *Store) Release(ctx context.Context, claims []Claim) error {
 		args = append(args, c.JobID, strconv.FormatInt(c.Token, 10))
 	}
 	if err := s.sc.release.Run(ctx, s.rdb, []string{s.schedKey()}, args...).Err(); err != nil {
-		return fmt.Errorf("store: release %d claims: %w", len(claims), err)
+		return wrapErr(err, "store: release %d claims", len(claims))
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func (s *Store) Release(ctx context.Context, claims []Claim) error {
 func (s *Store) Tracked(ctx context.Context) (int64, error) {
 	n, err := s.rdb.ZCard(ctx, s.schedKey()).Result()
 	if err != nil {
-		return 0, fmt.Errorf("store: tracked: %w", err)
+		return 0, wrapErr(err, "store: tracked")
 	}
 	return n, nil
 }

@@ -9,7 +9,7 @@
 //	{p}job:{id}                    hash: the job record (short field names, see job.go)
 //	{p}thread:{team}:{channel}:{ts} string: the job id linked to a thread
 //	{p}sched                       sorted set: job id -> due time (unix ms, Redis clock)
-//	{p}once:{key}                  string: a once-only marker (Once, Forget)
+//	{p}once:{key}                  string: a once-only marker (Once)
 //	{p}visitors:{key}              string: a cached visitors export (SaveVisitors)
 //	{p}budget:{name}               sorted set: requests taken in the sliding window
 //	{p}budget:{name}:seq           string: sequence for request ids in the window
@@ -46,6 +46,23 @@
 // about to be made) that a later attempt reads, and extends the lease; Done
 // removes the work and keeps its record for the dedupe window; Defer hands it
 // back for later. Work is never expired while it waits.
+//
+// # Errors
+//
+// Every error the store returns says what kind of failure it was, decided
+// in one place (errors.go) with go-redis's typed checks and the standard
+// library's network errors, never by an error's text: errors.Is with
+// ErrUnreachable, ErrAuth, ErrNoPerm, ErrReadOnly, ErrFull, ErrCannotPersist,
+// ErrTLS, ErrLoading or ErrBadURL, besides the store's own ErrNotFound,
+// ErrStale, ErrConflict and ErrInvalid. Temporary tells the failures that
+// may pass by themselves (unreachable, failing over, loading) from those that
+// will not. No error carries the password of the Redis URL; Cause gives the
+// words of Redis or the network for a message that names the Redis already.
+//
+// Check tries a Redis with real commands for docsbot doctor; DeletePrefix
+// removes a namespace (the sandbox's); Lag, UsedMemory and JobMemory are
+// what the load tool measures. Nothing outside this package (and its test
+// kit) imports go-redis.
 //
 // # Time and atomicity
 //

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 )
@@ -11,10 +10,10 @@ import (
 func (s *Store) fenced(op string, c Claim, run func(keys []string, token string) (int64, error)) (int64, error) {
 	code, err := run([]string{s.jobKey(c.JobID), s.schedKey()}, strconv.FormatInt(c.Token, 10))
 	if err != nil {
-		return 0, fmt.Errorf("store: %s %s: %w", op, c.JobID, err)
+		return 0, wrapErr(err, "store: %s %s", op, c.JobID)
 	}
 	if err := codeErr(code); err != nil {
-		return 0, fmt.Errorf("store: %s %s: %w", op, c.JobID, err)
+		return 0, wrapErr(err, "store: %s %s", op, c.JobID)
 	}
 	return code, nil
 }

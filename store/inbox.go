@@ -57,7 +57,7 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	n, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKey(w.Key), s.inboxKey()},
 		s.prefix, w.Key, w.Kind, w.Payload, millis(keep)).Int64()
 	if err != nil {
-		return false, fmt.Errorf("store: enqueue %q: %w", w.Key, err)
+		return false, wrapErr(err, "store: enqueue %q", w.Key)
 	}
 	return n == 1, nil
 }
@@ -75,7 +75,7 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	}
 	res, err := s.sc.claimWork.Run(ctx, s.rdb, []string{s.inboxKey()}, s.prefix, max, millis(lease)).Slice()
 	if err != nil {
-		return nil, fmt.Errorf("store: claim work: %w", err)
+		return nil, wrapErr(err, "store: claim work")
 	}
 	out := make([]Taken, 0, len(res))
 	for _, item := range res {
@@ -117,10 +117,10 @@ func (s *Store) Done(ctx context.Context, t Taken) error {
 func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Script, args []any) error {
 	code, err := sc.Run(ctx, s.rdb, []string{s.workKey(t.Key), s.inboxKey()}, args...).Int64()
 	if err != nil {
-		return fmt.Errorf("store: %s work %q: %w", op, t.Key, err)
+		return wrapErr(err, "store: %s work %q", op, t.Key)
 	}
 	if err := codeErr(code); err != nil {
-		return fmt.Errorf("store: %s work %q: %w", op, t.Key, err)
+		return wrapErr(err, "store: %s work %q", op, t.Key)
 	}
 	return nil
 }
@@ -138,7 +138,7 @@ func (s *Store) ReleaseWork(ctx context.Context, taken []Taken) error {
 		args = append(args, t.Key, strconv.FormatInt(t.Token, 10))
 	}
 	if err := s.sc.releaseWork.Run(ctx, s.rdb, []string{s.inboxKey()}, args...).Err(); err != nil {
-		return fmt.Errorf("store: release %d pieces of work: %w", len(taken), err)
+		return wrapErr(err, "store: release %d pieces of work", len(taken))
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func (s *Store) ReleaseWork(ctx context.Context, taken []Taken) error {
 func (s *Store) Queued(ctx context.Context) (int64, error) {
 	n, err := s.rdb.ZCard(ctx, s.inboxKey()).Result()
 	if err != nil {
-		return 0, fmt.Errorf("store: queued work: %w", err)
+		return 0, wrapErr(err, "store: queued work")
 	}
 	return n, nil
 }

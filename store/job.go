@@ -159,7 +159,7 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		UpdatedAt:      d.time(fUpdated),
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("store: job %s: %w", id, d.err)
+		return nil, wrapErr(d.err, "store: job %s", id)
 	}
 	return j, nil
 }
@@ -177,7 +177,7 @@ func (d *decoder) int(f string) int64 {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil && d.err == nil {
-		d.err = fmt.Errorf("field %s: %w", f, err)
+		d.err = wrapErr(err, "field %s", f)
 	}
 	return n
 }

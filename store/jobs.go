@@ -32,10 +32,10 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 	code, err := s.sc.link.Run(ctx, s.rdb,
 		[]string{s.jobKey(j.ID), s.threadKey(j.Thread), s.schedKey()}, args...).Int64()
 	if err != nil {
-		return fmt.Errorf("store: link job %s: %w", j.ID, err)
+		return wrapErr(err, "store: link job %s", j.ID)
 	}
 	if err := codeErr(code); err != nil {
-		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, err)
+		return wrapErr(err, "store: link job %s to thread %s", j.ID, j.Thread)
 	}
 	return nil
 }
@@ -47,7 +47,7 @@ func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
 		return nil, fmt.Errorf("store: thread %s: %w", t, ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: thread %s: %w", t, err)
+		return nil, wrapErr(err, "store: thread %s", t)
 	}
 	return s.Job(ctx, id)
 }
@@ -56,7 +56,7 @@ func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
 func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 	m, err := s.rdb.HGetAll(ctx, s.jobKey(id)).Result()
 	if err != nil {
-		return nil, fmt.Errorf("store: job %s: %w", id, err)
+		return nil, wrapErr(err, "store: job %s", id)
 	}
 	if len(m) == 0 {
 		return nil, fmt.Errorf("store: job %s: %w", id, ErrNotFound)
@@ -73,14 +73,14 @@ func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration
 	res, err := s.sc.followUp.Run(ctx, s.rdb, []string{s.jobKey(id), s.schedKey()},
 		s.prefix, id, millis(firstPoll)).Slice()
 	if err != nil {
-		return nil, fmt.Errorf("store: follow-up %s: %w", id, err)
+		return nil, wrapErr(err, "store: follow-up %s", id)
 	}
 	if len(res) == 0 {
 		return nil, fmt.Errorf("store: follow-up %s: empty script reply", id)
 	}
 	code, _ := res[0].(int64)
 	if err := codeErr(code); err != nil {
-		return nil, fmt.Errorf("store: follow-up %s: %w", id, err)
+		return nil, wrapErr(err, "store: follow-up %s", id)
 	}
 	if len(res) < 2 {
 		return nil, fmt.Errorf("store: follow-up %s: short script reply", id)

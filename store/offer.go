@@ -18,7 +18,7 @@ func (s *Store) OfferRetry(ctx context.Context, t Thread, payload []byte, ttl ti
 		return fmt.Errorf("store: offer retry: ttl %v must be at least 1ms: %w", ttl, ErrInvalid)
 	}
 	if err := s.rdb.Set(ctx, s.offerKey(t), payload, ttl).Err(); err != nil {
-		return fmt.Errorf("store: offer retry: %w", err)
+		return wrapErr(err, "store: offer retry")
 	}
 	return nil
 }
@@ -32,7 +32,7 @@ func (s *Store) TakeRetry(ctx context.Context, t Thread) ([]byte, error) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: take retry: %w", err)
+		return nil, wrapErr(err, "store: take retry")
 	}
 	return b, nil
 }

@@ -26,9 +26,6 @@ func TestOpen(t *testing.T) {
 	if n := tracked(t, s); n != 1 {
 		t.Fatalf("Tracked = %d, want 1", n)
 	}
-	if s.Redis() == nil {
-		t.Fatal("Redis() = nil")
-	}
 
 	def := store.New(rdb)
 	if def.Prefix() != store.DefaultPrefix {
@@ -49,18 +46,19 @@ func TestOpenErrors(t *testing.T) {
 		name string
 		url  string
 		want string // a word the message must contain
+		kind error  // what errors.Is must find
 	}{
-		{"refused", "redis://user:s3cret@127.0.0.1:1/0", "connect"},
-		{"bad port", "redis://user:s3cret@localhost:notaport", "parse"},
-		{"bad scheme", "http://user:s3cret@localhost:6380", "scheme"},
-		{"bad database", "redis://user:s3cret@localhost:6380/abc", "database"},
-		{"unknown option", "redis://user:s3cret@localhost:6380?bogus=1", "bogus"},
-		{"missing socket", "unix://user:s3cret@/nonexistent/redis.sock", "connect"},
-		{"empty socket path", "unix://user:s3cret@", "socket"},
-		{"wrong credentials", "unix://user:" + secret + "@" + srv.Socket, "connect"},
-		{"password only", "redis://:s3cret@127.0.0.1:1", "connect"},
-		{"encoded password", "redis://user:s3%63ret@127.0.0.1:1", "connect"},
-		{"not a URL", "user:s3cret@localhost:6380", "parse"},
+		{"refused", "redis://user:s3cret@127.0.0.1:1/0", "connect", store.ErrUnreachable},
+		{"bad port", "redis://user:s3cret@localhost:notaport", "parse", store.ErrBadURL},
+		{"bad scheme", "http://user:s3cret@localhost:6380", "scheme", store.ErrBadURL},
+		{"bad database", "redis://user:s3cret@localhost:6380/abc", "database", store.ErrBadURL},
+		{"unknown option", "redis://user:s3cret@localhost:6380?bogus=1", "bogus", store.ErrBadURL},
+		{"missing socket", "unix://user:s3cret@/nonexistent/redis.sock", "connect", store.ErrUnreachable},
+		{"empty socket path", "unix://user:s3cret@", "socket", store.ErrBadURL},
+		{"wrong credentials", "unix://user:" + secret + "@" + srv.Socket, "connect", store.ErrAuth},
+		{"password only", "redis://:s3cret@127.0.0.1:1", "connect", store.ErrUnreachable},
+		{"encoded password", "redis://user:s3%63ret@127.0.0.1:1", "connect", store.ErrUnreachable},
+		{"not a URL", "user:s3cret@localhost:6380", "parse", store.ErrBadURL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,6 +78,9 @@ func TestOpenErrors(t *testing.T) {
 			}
 			if !strings.Contains(msg, tt.want) || !strings.HasPrefix(msg, "store: ") {
 				t.Fatalf("error %q: want a store error mentioning %q", msg, tt.want)
+			}
+			if !errors.Is(err, tt.kind) {
+				t.Fatalf("error %q: errors.Is(err, %v) = false", msg, tt.kind)
 			}
 		})
 	}

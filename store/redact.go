@@ -55,15 +55,25 @@ func (r redacted) scrub(msg string) string {
 	return msg
 }
 
-// wrap returns "context: err". It wraps err with %w when err's message holds no
-// secret; otherwise it keeps only the scrubbed message, so that no unwrapping
+// clean classifies err and, when its message holds a secret, replaces it by
+// its scrubbed message (keeping the kind of failure), so that no unwrapping
 // can reveal the secret.
-func (r redacted) wrap(context string, err error) error {
+func (r redacted) clean(err error) error {
+	err = classify(err)
 	msg := err.Error()
-	if clean := r.scrub(msg); clean != msg {
-		return errors.New(context + ": " + clean)
+	scrubbed := r.scrub(msg)
+	if scrubbed == msg {
+		return err
 	}
-	return fmt.Errorf("%s: %w", context, err)
+	if k, ok := errors.AsType[*kindError](err); ok {
+		return &kindError{kind: k.kind, err: errors.New(r.scrub(k.err.Error()))}
+	}
+	return errors.New(scrubbed)
+}
+
+// wrap returns "context: err", err cleaned.
+func (r redacted) wrap(context string, err error) error {
+	return fmt.Errorf("%s: %w", context, r.clean(err))
 }
 
 // RedactURL returns the Redis URL raw with its user name and password

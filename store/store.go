@@ -66,7 +66,7 @@ func Open(ctx context.Context, redisURL string, opts ...Option) (*Store, error) 
 	red := redactURL(redisURL)
 	o, err := redis.ParseURL(redisURL)
 	if err != nil {
-		return nil, red.wrap("store: parse redis URL "+red.url, err)
+		return nil, fmt.Errorf("store: parse redis URL %s: %w", red.url, &kindError{kind: ErrBadURL, err: red.clean(err)})
 	}
 	rdb := redis.NewClient(o)
 	if err := rdb.Ping(ctx).Err(); err != nil {
@@ -99,7 +99,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	if err := s.rdb.Close(); err != nil {
-		return fmt.Errorf("store: close: %w", err)
+		return wrapErr(err, "store: close")
 	}
 	return nil
 }
@@ -107,13 +107,10 @@ func (s *Store) Close() error {
 // Ping checks that Redis answers.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("store: ping: %w", err)
+		return wrapErr(err, "store: ping")
 	}
 	return nil
 }
-
-// Redis returns the underlying client.
-func (s *Store) Redis() redis.UniversalClient { return s.rdb }
 
 // Prefix returns the prefix of every key.
 func (s *Store) Prefix() string { return s.prefix }
@@ -121,7 +118,6 @@ func (s *Store) Prefix() string { return s.prefix }
 // Key names.
 func (s *Store) jobKey(id string) string { return s.prefix + "job:" + id }
 func (s *Store) schedKey() string        { return s.prefix + "sched" }
-func (s *Store) onceKey(k string) string { return s.prefix + "once:" + k }
 func (s *Store) threadKey(t Thread) string {
 	return s.prefix + "thread:" + t.Team + ":" + t.Channel + ":" + t.TS
 }

@@ -72,10 +72,10 @@ func (s *Store) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnap
 	}
 	data, err := EncodeVisitors(snap)
 	if err != nil {
-		return fmt.Errorf("store: save visitors %q: %w", key, err)
+		return wrapErr(err, "store: save visitors %q", key)
 	}
 	if err := s.sc.saveVisitors.Run(ctx, s.rdb, []string{s.visitorsKey(key)}, data, millis(keep)).Err(); err != nil {
-		return fmt.Errorf("store: save visitors %q: %w", key, err)
+		return wrapErr(err, "store: save visitors %q", key)
 	}
 	return nil
 }
@@ -85,7 +85,7 @@ func (s *Store) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnap
 func (s *Store) LoadVisitors(ctx context.Context, key string) (*CachedVisitors, error) {
 	res, err := s.sc.loadVisitors.Run(ctx, s.rdb, []string{s.visitorsKey(key)}).Slice()
 	if err != nil {
-		return nil, fmt.Errorf("store: load visitors %q: %w", key, err)
+		return nil, wrapErr(err, "store: load visitors %q", key)
 	}
 	if len(res) == 0 {
 		return nil, fmt.Errorf("store: visitors %q: %w", key, ErrNotFound)
@@ -97,7 +97,7 @@ func (s *Store) LoadVisitors(ctx context.Context, key string) (*CachedVisitors, 
 	}
 	snap, err := DecodeVisitors([]byte(data))
 	if err != nil {
-		return nil, fmt.Errorf("store: load visitors %q: %w", key, err)
+		return nil, wrapErr(err, "store: load visitors %q", key)
 	}
 	return &CachedVisitors{VisitorsSnapshot: snap, Age: time.Duration(age) * time.Millisecond}, nil
 }
@@ -132,13 +132,13 @@ func EncodeVisitors(snap *VisitorsSnapshot) ([]byte, error) {
 	out.Grow(len(raw) / 3)
 	zw, err := gzip.NewWriterLevel(&out, gzip.BestSpeed)
 	if err != nil {
-		return nil, fmt.Errorf("encode visitors: %w", err)
+		return nil, wrapErr(err, "encode visitors")
 	}
 	if _, err := zw.Write(raw); err != nil {
-		return nil, fmt.Errorf("encode visitors: %w", err)
+		return nil, wrapErr(err, "encode visitors")
 	}
 	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("encode visitors: %w", err)
+		return nil, wrapErr(err, "encode visitors")
 	}
 	return out.Bytes(), nil
 }
@@ -153,11 +153,11 @@ func appendCounts(b []byte, c VisitorCounts) []byte {
 func DecodeVisitors(data []byte) (*VisitorsSnapshot, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("decode visitors: %w", err)
+		return nil, wrapErr(err, "decode visitors")
 	}
 	raw, err := io.ReadAll(io.LimitReader(zr, maxVisitorsRaw+1))
 	if err != nil {
-		return nil, fmt.Errorf("decode visitors: %w", err)
+		return nil, wrapErr(err, "decode visitors")
 	}
 	if len(raw) > maxVisitorsRaw {
 		return nil, errors.New("decode visitors: entry too large")
@@ -181,7 +181,7 @@ func DecodeVisitors(data []byte) (*VisitorsSnapshot, error) {
 		snap.Pages[i] = VisitorPage{Path: d.str(l), VisitorCounts: d.counts()}
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("decode visitors: %w", d.err)
+		return nil, wrapErr(d.err, "decode visitors")
 	}
 	if len(d.b) != 0 {
 		return nil, errors.New("decode visitors: trailing bytes")

@@ -6,11 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -120,15 +116,6 @@ func (r *pollsResult) sections() []section {
 		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
 	}
 }
-
-// lagScript reads Redis TIME and the earliest entry of the schedule in one
-// atomic step: {seconds, microseconds[, due ms]}.
-const lagScript = `
-local t = redis.call('TIME')
-local f = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if #f == 0 then return {t[1], t[2]} end
-return {t[1], t[2], f[2]}
-`
 
 // runPolls seeds many running jobs, starts the bot, and watches it poll them
 // from outside: the schedule's lag, the API's get count, the results in the
@@ -258,8 +245,6 @@ type pollWatch struct {
 // bot's CPU every second, logging progress.
 func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Duration) (*pollWatch, error) {
 	w := &pollWatch{}
-	script := redis.NewScript(lagScript)
-	sched := storeKey(r.store, "sched")
 	if !sleep(ctx, time.Until(t0)) {
 		return nil, ctx.Err()
 	}
@@ -279,16 +264,11 @@ func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Durati
 			return nil, ctx.Err()
 		case <-t.C:
 		}
-		vals, err := script.Run(ctx, r.rdb, []string{sched}).StringSlice()
+		lag, ok, err := r.store.Lag(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("sampling the schedule: %w", err)
 		}
-		if len(vals) == 3 {
-			sec, _ := strconv.ParseInt(vals[0], 10, 64)
-			usec, _ := strconv.ParseInt(vals[1], 10, 64)
-			due, _ := strconv.ParseFloat(vals[2], 64)
-			nowMs := float64(sec*1000) + float64(usec)/1000
-			lag := time.Duration(max(0, nowMs-due) * float64(time.Millisecond))
+		if ok {
 			w.lags = append(w.lags, lag)
 			if lag > maxLag {
 				maxLag, w.maxLagAt = lag, time.Since(t0)
@@ -319,30 +299,10 @@ func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Durati
 // memoryUsagePerJob asks Redis for the MEMORY USAGE of a sample of job
 // records and thread links, and adds each job's share of the schedule.
 func memoryUsagePerJob(ctx context.Context, r *rig, jobs []seededJob) (float64, error) {
-	n := min(len(jobs), memorySample)
-	var sum int64
-	for _, j := range jobs[:n] {
-		for _, k := range []string{
-			storeKey(r.store, "job", j.ID),
-			storeKey(r.store, "thread", loadTeam, loadChannel, j.TS),
-		} {
-			b, err := r.rdb.MemoryUsage(ctx, k, 0).Result()
-			if err != nil {
-				return 0, fmt.Errorf("redis MEMORY USAGE %s: %w", k, err)
-			}
-			sum += b
-		}
+	sample := make([]store.Job, min(len(jobs), memorySample))
+	for i := range sample {
+		sample[i] = store.Job{ID: jobs[i].ID, Thread: store.Thread{Team: loadTeam, Channel: loadChannel, TS: jobs[i].TS}}
 	}
-	sched, err := r.rdb.MemoryUsage(ctx, storeKey(r.store, "sched"), 0).Result()
-	if err != nil {
-		return 0, fmt.Errorf("redis MEMORY USAGE of the schedule: %w", err)
-	}
-	return round3(float64(sum)/float64(n) + float64(sched)/float64(len(jobs))), nil
-}
-
-// storeKey names one of the store's Redis keys, as the store builds them
-// (store/store.go): its prefix, then parts joined by ':', such as
-// "sched", "job:ID" or "thread:TEAM:CHANNEL:TS".
-func storeKey(st *store.Store, parts ...string) string {
-	return st.Prefix() + strings.Join(parts, ":")
+	per, err := r.store.JobMemory(ctx, sample, int64(len(jobs)))
+	return round3(per), err
 }

@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -47,7 +42,6 @@ type rig struct {
 	extra []string
 
 	redis *redistest.Server
-	rdb   *redis.Client
 	store *store.Store
 	slack *slacktest.Server
 	api   *docsapitest.Server
@@ -69,8 +63,9 @@ func newRig(log *slog.Logger, o rigOptions) (_ *rig, err error) {
 	if r.redis, err = redistest.Start(o.redis...); err != nil {
 		return nil, fmt.Errorf("redis-server: %w", err)
 	}
-	r.rdb = r.redis.Client()
-	r.store = store.New(r.rdb)
+	if r.store, err = store.Open(context.Background(), r.redis.URL); err != nil {
+		return nil, fmt.Errorf("redis-server: %w", err)
+	}
 	r.slack = slacktest.NewServer(o.slack...)
 	if r.api, err = docsapitest.Start(o.api...); err != nil {
 		return nil, fmt.Errorf("docs API test server: %w", err)
@@ -174,8 +169,8 @@ func (r *rig) close() {
 	if r.slack != nil {
 		r.slack.Close()
 	}
-	if r.rdb != nil {
-		_ = r.rdb.Close()
+	if r.store != nil {
+		_ = r.store.Close()
 	}
 	if r.redis != nil {
 		_ = r.redis.Close()
@@ -186,22 +181,7 @@ func (r *rig) close() {
 }
 
 // usedMemory is Redis's used_memory.
-func (r *rig) usedMemory(ctx context.Context) (int64, error) {
-	info, err := r.rdb.Info(ctx, "memory").Result()
-	if err != nil {
-		return 0, fmt.Errorf("redis INFO memory: %w", err)
-	}
-	for line := range strings.SplitSeq(info, "\r\n") {
-		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("redis used_memory %q: %w", v, err)
-			}
-			return n, nil
-		}
-	}
-	return 0, errors.New("redis INFO memory has no used_memory")
-}
+func (r *rig) usedMemory(ctx context.Context) (int64, error) { return r.store.UsedMemory(ctx) }
 
 // sleep waits d or until ctx ends, and reports whether d passed.
 func sleep(ctx context.Context, d time.Duration) bool {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -349,92 +348,57 @@ func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkResult 
 // DEL never runs.
 const doctorKeyTTL = 30 * time.Second
 
-// checkRedis pings Redis, writes a short-lived key under docsbot's prefix,
-// reads it back and deletes it, and looks at the eviction policy when
-// CONFIG GET is allowed.
+// checkRedis tries Redis with real commands (store.Check) and says what to
+// do about a failure.
 func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 	const name = "Redis"
 	where := store.RedactURL(cfg.redisURL)
-	fail := func(step string, err error) checkResult {
-		return failed(name, where+": "+step+": "+redisCause(err, cfg.redisURL), redisFix(ctx, err))
-	}
-
-	st, err := store.Open(ctx, cfg.redisURL)
-	if err != nil {
-		if strings.HasPrefix(err.Error(), "store: parse") {
-			return failed(name, where+": "+strings.TrimPrefix(err.Error(), "store: "),
-				"write "+envRedisURL+" as redis://[user:password@]host:port/db, rediss://... for TLS, or unix:///path/to/redis.sock")
-		}
-		return fail("PING failed", err)
-	}
-	defer st.Close()
-	rdb := st.Redis()
-	key, value := st.Prefix()+"doctor:"+rand.Text(), rand.Text()
-	if err := rdb.Set(ctx, key, value, doctorKeyTTL).Err(); err != nil {
-		return fail("PING ok, write refused", err)
-	}
-	got, err := rdb.Get(ctx, key).Result()
-	if err != nil {
-		return fail("PING ok, write ok, read back failed", err)
-	}
-	if err := rdb.Del(ctx, key).Err(); err != nil {
-		return fail("PING ok, write ok, delete refused", err)
-	}
-	if got != value {
-		return failed(name, where+": the key written was read back with another value",
+	rep, err := store.Check(ctx, cfg.redisURL, store.DefaultPrefix)
+	var ce *store.CheckError
+	switch {
+	case errors.Is(err, store.ErrBadURL):
+		return failed(name, where+": parse redis URL: "+store.Cause(err),
+			"write "+envRedisURL+" as redis://[user:password@]host:port/db, rediss://... for TLS, or unix:///path/to/redis.sock")
+	case errors.Is(err, store.ErrMismatch):
+		return failed(name, where+": "+store.ErrMismatch.Error(),
 			"another program rewrites docsbot's keys: give docsbot a Redis database of its own")
+	case errors.As(err, &ce):
+		return failed(name, where+": "+ce.Step+": "+store.Cause(err), redisFix(err))
+	case err != nil:
+		return failed(name, where+": "+err.Error(), redisFix(err))
 	}
 	line := where + ": PING ok, write ok"
-	// Managed services often refuse CONFIG: then the policy is not known here.
-	conf, err := rdb.ConfigGet(ctx, "maxmemory*").Result()
-	if err != nil || conf["maxmemory"] == "" {
+	switch {
+	case rep.MaxMemory == "":
 		return passed(name, line)
-	}
-	policy := conf["maxmemory-policy"]
-	if conf["maxmemory"] != "0" && policy != "noeviction" {
-		return failed(name, fmt.Sprintf("%s, but maxmemory-policy is %s: Redis may evict docsbot's jobs and markers when full", line, policy),
+	case rep.Evicts():
+		return failed(name, fmt.Sprintf("%s, but maxmemory-policy is %s: Redis may evict docsbot's jobs and markers when full", line, rep.Policy),
 			"set maxmemory-policy noeviction (CONFIG SET, redis.conf, or the parameter group of a managed Redis)")
-	}
-	if conf["maxmemory"] == "0" {
+	case rep.MaxMemory == "0":
 		return passed(name, line+", no memory limit")
 	}
 	return passed(name, line+", maxmemory-policy noeviction")
 }
 
-// redisCause is the text of an error from Redis at redisURL without the
-// context a message gives already (store:, the address) and without the
-// password.
-func redisCause(err error, redisURL string) string {
-	msg := strings.TrimPrefix(err.Error(), "store: connect to "+store.RedactURL(redisURL)+": ")
-	msg = strings.TrimPrefix(msg, "store: ")
-	return scrubSecrets(msg, redisPassword(redisURL))
-}
-
-// redisFix tells what to do about a failed Redis step.
-func redisFix(ctx context.Context, err error) string {
-	msg := err.Error()
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(msg, w) {
-				return true
-			}
-		}
-		return false
-	}
+// redisFix tells what to do about a failed Redis step, by the kind of
+// failure the store found.
+func redisFix(err error) string {
 	switch {
-	case has("NOAUTH", "WRONGPASS", "invalid password", "invalid username-password"):
+	case errors.Is(err, store.ErrAuth):
 		return "put the credentials in " + envRedisURL + ": redis://:PASSWORD@host:6379/0, or redis://USER:PASSWORD@host:6379/0 for an ACL user"
-	case has("NOPERM"):
+	case errors.Is(err, store.ErrNoPerm):
 		return "the Redis user may not write docsbot's keys: allow it the keys docsbot:* and the read, write and scripting commands (ACL SETUSER)"
-	case has("READONLY"):
+	case errors.Is(err, store.ErrReadOnly):
 		return envRedisURL + " points at a read-only replica: point it at the primary"
-	case has("OOM"):
+	case errors.Is(err, store.ErrFull):
 		return "Redis is full and refuses writes: raise maxmemory, and keep maxmemory-policy noeviction"
-	case has("MISCONF"):
+	case errors.Is(err, store.ErrCannotPersist):
 		return "Redis refuses writes because it cannot save to disk: fix its persistence (disk space, permissions)"
-	case has("tls:", "x509:"):
+	case errors.Is(err, store.ErrTLS):
 		return "the TLS handshake failed: use rediss:// only for a server that speaks TLS, and check its certificate"
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) || has("i/o timeout"):
+	case errors.Is(err, store.ErrLoading):
+		return "Redis is starting or failing over: try again in a moment"
+	case errors.Is(err, context.DeadlineExceeded):
 		return "check the host and port in " + envRedisURL + " and firewalls; use rediss:// if the server requires TLS"
 	}
 	return "start Redis or point " + envRedisURL + " at it: redis://host:6379/0, rediss:// for TLS, unix:///path/to/redis.sock"

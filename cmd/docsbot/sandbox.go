@@ -351,29 +351,7 @@ func (sb *sandbox) close() error {
 
 // deleteKeys deletes every key under prefix.
 func deleteKeys(ctx context.Context, st *store.Store, prefix string) error {
-	rdb := st.Redis()
-	iter := rdb.Scan(ctx, 0, prefix+"*", 500).Iterator()
-	var batch []string
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		err := rdb.Del(ctx, batch...).Err()
-		batch = batch[:0]
-		return err
-	}
-	for iter.Next(ctx) {
-		batch = append(batch, iter.Val())
-		if len(batch) == 500 {
-			if err := flush(); err != nil {
-				return fmt.Errorf("delete the sandbox's keys: %w", err)
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return fmt.Errorf("list the sandbox's keys: %w", err)
-	}
-	if err := flush(); err != nil {
+	if _, err := st.DeletePrefix(ctx, prefix); err != nil {
 		return fmt.Errorf("delete the sandbox's keys: %w", err)
 	}
 	return nil

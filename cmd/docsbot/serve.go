@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
@@ -52,7 +50,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	log := newLogger(r.stderr, cfg.logFormat, cfg.logLevel)
 	// go-redis logs through a process-wide logger; send its lines to ours so
 	// JSON logs stay JSON.
-	redis.SetLogger(redisLog{log})
+	store.SetClientLogger(log)
 	reg := newRegistry()
 	metrics := bot.NewMetrics(reg)
 	cfg.bot.Logger, cfg.bot.Metrics = log, metrics
@@ -66,8 +64,8 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	st, err := store.Open(ctx, cfg.redisURL)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err,
-			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + redisCause(err, cfg.redisURL),
-			fix: redisFix(ctx, err)}
+			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + store.Cause(err),
+			fix: redisFix(err)}
 	}
 	defer st.Close()
 
@@ -106,13 +104,6 @@ func slackReason(err error) string {
 		return se.Err
 	}
 	return "could not connect"
-}
-
-// redisLog hands go-redis's own log lines to slog.
-type redisLog struct{ log *slog.Logger }
-
-func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
-	l.log.WarnContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
 }
 
 // repeatInterval is how long an identical warning or error is held back

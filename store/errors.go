@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Kinds of failure of Redis itself, decided with errors.Is on any error the
+// store returns. The original error stays in the chain for logs.
+var (
+	// ErrUnreachable: Redis could not be reached (refused, timed out, DNS,
+	// connection closed). Trying again later may work.
+	ErrUnreachable = errors.New("store: Redis is unreachable")
+	// ErrAuth: Redis refused the credentials of the URL (NOAUTH, WRONGPASS).
+	ErrAuth = errors.New("store: Redis refused the credentials")
+	// ErrNoPerm: the Redis user may not run a command or touch a key (NOPERM).
+	ErrNoPerm = errors.New("store: the Redis user lacks a permission")
+	// ErrReadOnly: the server is a read-only replica (READONLY), as during
+	// or after a failover. Trying again may reach the new primary.
+	ErrReadOnly = errors.New("store: Redis is a read-only replica")
+	// ErrFull: Redis is out of memory and refuses writes (OOM).
+	ErrFull = errors.New("store: Redis is out of memory")
+	// ErrCannotPersist: Redis refuses writes because it cannot save (MISCONF).
+	ErrCannotPersist = errors.New("store: Redis cannot save to disk")
+	// ErrTLS: the TLS handshake with Redis failed.
+	ErrTLS = errors.New("store: TLS with Redis failed")
+	// ErrBadURL: the Redis URL does not parse.
+	ErrBadURL = errors.New("store: not a Redis URL")
+	// ErrLoading: Redis is loading its data after a start (LOADING) or the
+	// cluster cannot serve yet (CLUSTERDOWN, TRYAGAIN, MASTERDOWN).
+	ErrLoading = errors.New("store: Redis is not ready yet")
+)
+
+// kindError marks an error from go-redis or the network with its kind.
+type kindError struct {
+	kind error
+	err  error
+}
+
+func (e *kindError) Error() string        { return e.err.Error() }
+func (e *kindError) Unwrap() error        { return e.err }
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+// classify is the one place that tells what a failure from go-redis or the
+// network means, by go-redis's typed checks and the standard library's error
+// types, never by an error's text. An error it does not know is returned as
+// it is.
+func classify(err error) error {
+	if err == nil || errors.Is(err, redis.Nil) {
+		return err
+	}
+	if _, done := errors.AsType[*kindError](err); done {
+		return err
+	}
+	kind := kindOf(err)
+	if kind == nil {
+		return err
+	}
+	return &kindError{kind: kind, err: err}
+}
+
+func kindOf(err error) error {
+	switch {
+	case redis.IsAuthError(err):
+		return ErrAuth
+	case redis.IsPermissionError(err):
+		return ErrNoPerm
+	case redis.IsReadOnlyError(err):
+		return ErrReadOnly
+	case redis.IsOOMError(err):
+		return ErrFull
+	case redis.HasErrorPrefix(err, "MISCONF"):
+		// The protocol's error code: go-redis has no typed check for it.
+		return ErrCannotPersist
+	case redis.IsLoadingError(err), redis.IsClusterDownError(err), redis.IsTryAgainError(err), redis.IsMasterDownError(err):
+		return ErrLoading
+	}
+	if _, answered := errors.AsType[redis.Error](err); answered {
+		return nil // another answer from Redis: the caller decides
+	}
+	var recordErr *tls.RecordHeaderError
+	var certErr *tls.CertificateVerificationError
+	if errors.As(err, &recordErr) || errors.As(err, &certErr) {
+		return ErrTLS
+	}
+	var netErr net.Error
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &netErr), errors.As(err, &opErr), errors.As(err, &dnsErr),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ENOENT),
+		errors.Is(err, redis.ErrClosed), errors.Is(err, context.DeadlineExceeded), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return ErrUnreachable
+	}
+	return nil
+}
+
+// Temporary reports whether err is a failure that may pass by itself:
+// Redis unreachable, read-only during a failover, or not ready yet.
+func Temporary(err error) bool {
+	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrReadOnly) || errors.Is(err, ErrLoading)
+}
+
+// wrapErr classifies err and wraps it with the context of format and args.
+func wrapErr(err error, format string, args ...any) error {
+	return fmt.Errorf(format+": %w", append(args, classify(err))...)
+}
+
+// Cause is the message of what failed beneath the store's own context: the
+// words of Redis or of the network, without "store: ..." and without any
+// password. It is for messages that name the Redis already.
+func Cause(err error) string {
+	if k, ok := errors.AsType[*kindError](err); ok {
+		return k.err.Error()
+	}
+	var ce *CheckError
+	if errors.As(err, &ce) {
+		return ce.Err.Error()
+	}
+	return err.Error()
+}
