@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -108,7 +109,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	}
 
 	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
-		r.Req.Range, r.spanNote(), thousands(t.Total), thousands(t.Human), thousands(t.AI), share(t.AI, t.Total)))
+		r.Req.Range, r.spanNote(), docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI), share(t.AI, t.Total)))
 	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
 		"AI share = AI visitors ÷ all unique visitors.")
 	if r.Stale != "" {
@@ -118,7 +119,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 		section(fmt.Sprintf(":warning: Only pages whose path starts with %s: %s of %s pages with visitors. "+
 			"Their counts can't be added up into unique visitors: someone who read several of these pages is counted on each of them. "+
 			"The totals above are for the whole site.",
-			inlineCode(r.Req.Path), thousands(int64(sel.Matching)), thousands(int64(countVisited(r.Snap.Pages)))))
+			inlineCode(r.Req.Path), docsapi.FormatCount(int64(sel.Matching)), docsapi.FormatCount(int64(countVisited(r.Snap.Pages)))))
 	}
 	for _, text := range r.table(sel) {
 		section(text)
@@ -128,7 +129,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
 		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s human, %s AI)",
-			r.Req.Range, thousands(t.Total), thousands(t.Human), thousands(t.AI)),
+			r.Req.Range, docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }
@@ -158,7 +159,7 @@ func (r visitorsReport) table(sel pageSelection) []string {
 		return []string{"No page" + under + " had visitors in this range."}
 	}
 	heading := fmt.Sprintf("*Top %d pages%s by %s visitors* (%s pages had visitors)",
-		len(sel.Top), under, sortWord(r.Req.Sort), thousands(int64(sel.Matching)))
+		len(sel.Top), under, sortWord(r.Req.Sort), docsapi.FormatCount(int64(sel.Matching)))
 	if r.Req.Path == "" && len(sel.Top) == sel.Matching {
 		heading = fmt.Sprintf("*All %d pages with visitors, by %s visitors*", len(sel.Top), sortWord(r.Req.Sort))
 	}
@@ -183,7 +184,7 @@ func (r visitorsReport) table(sel pageSelection) []string {
 	for i, p := range sel.Top {
 		paths[i] = cut(strings.ReplaceAll(p.Path, "`", "ˋ"), maxPathColumn)
 		pathW = max(pathW, utf8.RuneCountInString(paths[i]))
-		nums[i] = [3]string{thousands(p.Total), thousands(p.Human), thousands(p.AI)}
+		nums[i] = [3]string{docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI)}
 		for j, s := range nums[i] {
 			numW[j] = max(numW[j], len(s))
 		}
@@ -287,29 +288,12 @@ func pad(s string, w int, right bool) string {
 	return s + strings.Repeat(" ", n)
 }
 
-// thousands writes n with a comma every three digits: 1,234,567.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	b := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, s[i])
-	}
-	return sign + string(b)
-}
-
 // share renders part/whole as a percentage with one decimal, or "n/a".
 func share(part, whole int64) string {
-	if whole <= 0 {
-		return "n/a"
+	if p, ok := docsapi.Percent(part, whole); ok {
+		return p
 	}
-	return strconv.FormatFloat(100*float64(part)/float64(whole), 'f', 1, 64) + "%"
+	return "n/a"
 }
 
 // age reads like "just now", "4 minutes ago", "2 hours ago".

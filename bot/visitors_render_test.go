@@ -3,7 +3,6 @@ package bot
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -93,20 +93,6 @@ func checkLimits(t *testing.T, msg *slack.WebhookMessage) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	t.Parallel()
-	cases := map[int64]string{
-		0: "0", 7: "7", 999: "999", 1000: "1,000", 12345: "12,345", 100000: "100,000",
-		1234567: "1,234,567", -1234: "-1,234", -999: "-999",
-		math.MaxInt64: "9,223,372,036,854,775,807", math.MinInt64: "-9,223,372,036,854,775,808",
-	}
-	for n, want := range cases {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestShare(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -172,19 +158,19 @@ func TestRenderSummary(t *testing.T) {
 	tot := snap.Totals
 	for _, want := range []string{
 		"Oct 9 – Nov 7, 2025", "UTC, 30 days, today so far",
-		"*" + thousands(tot.Total) + "* visitors", "*" + thousands(tot.Human) + "* human", "*" + thousands(tot.AI) + "* AI",
+		"*" + docsapi.FormatCount(tot.Total) + "* visitors", "*" + docsapi.FormatCount(tot.Human) + "* human", "*" + docsapi.FormatCount(tot.AI) + "* AI",
 		"AI share *" + share(tot.AI, tot.Total) + "*", "AI share = AI visitors ÷ all unique visitors", "not human + AI",
-		fmt.Sprintf("*Top 12 pages by total visitors* (%s pages had visitors)", thousands(int64(countVisited(snap.Pages)))),
+		fmt.Sprintf("*Top 12 pages by total visitors* (%s pages had visitors)", docsapi.FormatCount(int64(countVisited(snap.Pages)))),
 		"<@U0ALICE>", "fetched just now (3 API requests)",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("summary lacks %q:\n%s", want, all)
 		}
 	}
-	if tot.Total >= 1000 && !strings.Contains(thousands(tot.Total), ",") {
-		t.Fatalf("no thousands separator in %q", thousands(tot.Total))
+	if tot.Total >= 1000 && !strings.Contains(docsapi.FormatCount(tot.Total), ",") {
+		t.Fatalf("no thousands separator in %q", docsapi.FormatCount(tot.Total))
 	}
-	if !strings.Contains(msg.Text, thousands(tot.Total)) {
+	if !strings.Contains(msg.Text, docsapi.FormatCount(tot.Total)) {
 		t.Errorf("fallback text %q lacks the total", msg.Text)
 	}
 
@@ -204,7 +190,7 @@ func TestRenderSummary(t *testing.T) {
 	}
 	for i, p := range snap.Pages[:12] { // the dataset serves pages by total
 		f := strings.Fields(lines[i+1])
-		want := []string{fmt.Sprintf("%d.", i+1), p.Path, thousands(p.Total), thousands(p.Human), thousands(p.AI)}
+		want := []string{fmt.Sprintf("%d.", i+1), p.Path, docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI)}
 		if !slices.Equal(f, want) {
 			t.Errorf("row %d = %q, want %q", i+1, f, want)
 		}
@@ -222,7 +208,7 @@ func TestRenderSortAndPathFilter(t *testing.T) {
 	sel := selectPages(snap.Pages, "/api-reference", sortAI, 5)
 	for _, want := range []string{
 		"Only pages whose path starts with `/api-reference`",
-		fmt.Sprintf("%s of %s pages with visitors", thousands(int64(sel.Matching)), thousands(int64(countVisited(snap.Pages)))),
+		fmt.Sprintf("%s of %s pages with visitors", docsapi.FormatCount(int64(sel.Matching)), docsapi.FormatCount(int64(countVisited(snap.Pages)))),
 		"can't be added up into unique visitors", "totals above are for the whole site",
 		"*Top 5 pages under `/api-reference` by AI visitors*",
 		"fetched 3 minutes ago, reused for up to 10 minutes",

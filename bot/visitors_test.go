@@ -29,19 +29,6 @@ func visitorsHarness(t *testing.T, paths int, opts ...docsapitest.Option) (*harn
 	return h, ds
 }
 
-// thousands formats like the summary does: 1,234,567.
-func thousands(n docsapi.Count) string {
-	s := fmt.Sprint(int64(n))
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // postText is everything a response_url post shows.
 func postText(p slacktest.ResponsePost) string {
 	return p.Text + "\n" + rendered(slacktest.Message{Text: p.Text, Blocks: p.Blocks})
@@ -150,8 +137,8 @@ func TestVisitorsEndToEnd(t *testing.T) {
 	text := postText(sum)
 	totals := ds.Totals(from, to)
 	for _, want := range []string{
-		"Oct 9 – Nov 7, 2025", "*" + thousands(totals.Total) + "* visitors", "*" + thousands(totals.Human) + "* human",
-		"*" + thousands(totals.AI) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
+		"Oct 9 – Nov 7, 2025", "*" + docsapi.FormatCount(int64(totals.Total)) + "* visitors", "*" + docsapi.FormatCount(int64(totals.Human)) + "* human",
+		"*" + docsapi.FormatCount(int64(totals.AI)) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
@@ -162,13 +149,13 @@ func TestVisitorsEndToEnd(t *testing.T) {
 		t.Fatalf("%d table rows, want 10:\n%s", len(rows), text)
 	}
 	for i, p := range pages[:10] {
-		want := []string{fmt.Sprintf("%d.", i+1), p.Path, thousands(p.Total), thousands(p.Human), thousands(p.AI)}
+		want := []string{fmt.Sprintf("%d.", i+1), p.Path, docsapi.FormatCount(int64(p.Total)), docsapi.FormatCount(int64(p.Human)), docsapi.FormatCount(int64(p.AI))}
 		if !slices.Equal(rows[i], want) {
 			t.Errorf("row %d = %q, want %q", i+1, rows[i], want)
 		}
 	}
 	// The summary is in the channel; a progress note went privately before it.
-	if !strings.Contains(rendered(h.roots(general)[0]), thousands(totals.Total)) {
+	if !strings.Contains(rendered(h.roots(general)[0]), docsapi.FormatCount(int64(totals.Total))) {
 		t.Errorf("the channel does not show the summary")
 	}
 	if p := h.privates(); len(p) != 1 || !strings.Contains(p[0].Text, "Counting visitors for Oct 9 – Nov 7, 2025") || !p[0].At.Before(sum.At) {
@@ -223,7 +210,7 @@ func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 	}
 	day := time.Date(2025, 11, 6, 0, 0, 0, 0, time.UTC)
 	text := postText(h.summaries()[0])
-	if want := "*" + thousands(ds.Totals(day, day.AddDate(0, 0, 1)).Total) + "* visitors"; !strings.Contains(text, want) || !strings.Contains(text, "Nov 6, 2025") {
+	if want := "*" + docsapi.FormatCount(int64(ds.Totals(day, day.AddDate(0, 0, 1)).Total)) + "* visitors"; !strings.Contains(text, want) || !strings.Contains(text, "Nov 6, 2025") {
 		t.Errorf("summary lacks %q and the day:\n%s", want, text)
 	}
 }
@@ -259,8 +246,8 @@ func TestVisitorsPathFilter(t *testing.T) {
 		t.Fatalf("%d rows, want 3:\n%s", len(rows), text)
 	}
 	for i, p := range under[:3] {
-		if rows[i][1] != p.Path || rows[i][2] != thousands(p.Total) {
-			t.Errorf("row %d = %q, want %s %s", i+1, rows[i], p.Path, thousands(p.Total))
+		if rows[i][1] != p.Path || rows[i][2] != docsapi.FormatCount(int64(p.Total)) {
+			t.Errorf("row %d = %q, want %s %s", i+1, rows[i], p.Path, docsapi.FormatCount(int64(p.Total)))
 		}
 	}
 }

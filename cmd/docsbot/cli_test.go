@@ -182,7 +182,7 @@ func TestCLIVisitors(t *testing.T) {
 
 	res = docsbot(t, srv, nil, append([]string{"visitors"}, dates...)...)
 	top := wantPages[0]
-	for _, want := range []string{thousands(int64(wantTotals.Total)), share(wantTotals.AI, wantTotals.Total), top.Path, thousands(int64(top.Total)), "613 paths", "2025-01-01 to 2025-11-14 inclusive"} {
+	for _, want := range []string{docsapi.FormatCount(int64(wantTotals.Total)), share(wantTotals.AI, wantTotals.Total), top.Path, docsapi.FormatCount(int64(top.Total)), "613 paths", "2025-01-01 to 2025-11-14 inclusive"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("table does not contain %q", want)
 		}

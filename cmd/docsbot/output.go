@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -63,33 +62,12 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// thousands formats n with a comma between groups of three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	b.WriteString(sign)
-	lead := len(s) % 3
-	if lead == 0 {
-		lead = 3
-	}
-	b.WriteString(s[:lead])
-	for i := lead; i < len(s); i += 3 {
-		b.WriteByte(',')
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
-}
-
 // share is part as a percentage of whole with one decimal, or "-" when whole is 0.
 func share(part, whole docsapi.Count) string {
-	if whole <= 0 {
-		return "-"
+	if p, ok := docsapi.Percent(int64(part), int64(whole)); ok {
+		return p
 	}
-	return strconv.FormatFloat(float64(part)*100/float64(whole), 'f', 1, 64) + "%"
+	return "-"
 }
 
 // formatTime shows a timestamp in UTC, to the second.

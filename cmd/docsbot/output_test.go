@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"maps"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -16,34 +15,6 @@ import (
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
-
-func TestThousands(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		n    int64
-		want string
-	}{
-		{0, "0"},
-		{7, "7"},
-		{999, "999"},
-		{1000, "1,000"},
-		{12345, "12,345"},
-		{123456, "123,456"},
-		{1234567, "1,234,567"},
-		{-1234, "-1,234"},
-		{-999, "-999"},
-		{math.MaxInt64, "9,223,372,036,854,775,807"},
-		{math.MinInt64, "-9,223,372,036,854,775,808"},
-	}
-	for _, tt := range tests {
-		if got := thousands(tt.n); got != tt.want {
-			t.Errorf("thousands(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-		if back, err := strconv.ParseInt(strings.ReplaceAll(thousands(tt.n), ",", ""), 10, 64); err != nil || back != tt.n {
-			t.Errorf("thousands(%d) does not read back: %v", tt.n, err)
-		}
-	}
-}
 
 func TestShare(t *testing.T) {
 	t.Parallel()

@@ -100,7 +100,7 @@ func TestSandboxInBrowser(t *testing.T) {
 	expected := func() string {
 		now := time.Now().UTC()
 		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-		return thousands(int64(sb.api.Dataset().Totals(today.AddDate(0, 0, -29), today.AddDate(0, 0, 1)).Total))
+		return docsapi.FormatCount(int64(sb.api.Dataset().Totals(today.AddDate(0, 0, -29), today.AddDate(0, 0, 1)).Total))
 	}
 	before := expected()
 	step("type /docs-visitors 30d", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-visitors 30d"+kb.Enter))

@@ -111,7 +111,7 @@ func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params do
 		}
 		all.HasMore = page.HasMore
 		if tty {
-			fmt.Fprintf(r.stderr, "\r\033[Kfetching visitors: %d requests, %s paths", pages, thousands(int64(len(all.Visitors))))
+			fmt.Fprintf(r.stderr, "\r\033[Kfetching visitors: %d requests, %s paths", pages, docsapi.FormatCount(int64(len(all.Visitors))))
 		}
 		if maxPages > 0 && pages >= maxPages {
 			break
@@ -184,9 +184,9 @@ func writeVisitorsTable(w io.Writer, all *docsapi.VisitorsPage, rng dateRange) e
 	t := all.Totals
 	fmt.Fprintf(w, "Unique visitors, %s\n\n", rng.title())
 	err := writeTable(w, []bool{false, true}, [][]string{
-		{"  total", thousands(int64(t.Total))},
-		{"  human", thousands(int64(t.Human))},
-		{"  AI", thousands(int64(t.AI))},
+		{"  total", docsapi.FormatCount(int64(t.Total))},
+		{"  human", docsapi.FormatCount(int64(t.Human))},
+		{"  AI", docsapi.FormatCount(int64(t.AI))},
 		{"  AI share", share(t.AI, t.Total)},
 	})
 	if err != nil {
@@ -200,12 +200,12 @@ func writeVisitorsTable(w io.Writer, all *docsapi.VisitorsPage, rng dateRange) e
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, []string{"PATH", "TOTAL", "HUMAN", "AI"})
 	for _, v := range rows {
-		cells = append(cells, []string{v.Path, thousands(int64(v.Total)), thousands(int64(v.Human)), thousands(int64(v.AI))})
+		cells = append(cells, []string{v.Path, docsapi.FormatCount(int64(v.Total)), docsapi.FormatCount(int64(v.Human)), docsapi.FormatCount(int64(v.AI))})
 	}
 	if err := writeTable(w, []bool{false, true, true, true}, cells); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "\n%s paths\n", thousands(int64(len(rows))))
+	_, err = fmt.Fprintf(w, "\n%s paths\n", docsapi.FormatCount(int64(len(rows))))
 	return err
 }
 
