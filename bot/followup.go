@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -95,12 +97,26 @@ func (b *Bot) doReply(ctx context.Context, w *Work) error {
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
 	job, err := b.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
-		return b.maybeRetryStart(ctx, w, r, thread, log)
+		if done, err := b.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
+			return err
+		}
+		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
+			// A reply to a root message posted moments ago: its job may
+			// still be starting. Look again shortly rather than drop it.
+			return Later(retryDelay(w.Attempt), store.ErrNotFound)
+		}
+		return nil // a thread that is not a job's
 	}
 	if err != nil {
 		return Later(retryDelay(w.Attempt), err)
 	}
 	log = log.With("job", job.ID)
+	if isRetryWord(r.Text) && job.Generation == 1 {
+		if _, err := b.store.TakeRetry(ctx, thread); errors.Is(err, store.ErrTaken) {
+			b.whisper(ctx, r, "This job was started again already; there is no need to ask twice.", log)
+			return nil
+		}
+	}
 	if refusal := b.access.check(r.User, r.Channel); refusal != "" {
 		b.whisper(ctx, r, refusal, log)
 		return nil
@@ -149,34 +165,58 @@ func (b *Bot) doReply(ctx context.Context, w *Work) error {
 	return nil
 }
 
+// startWindow is how long after a thread's first message a reply to it may
+// be waiting for a job that is still being started (posted, then created and
+// linked), and is looked at again.
+const startWindow = time.Minute
+
+// startMayBeUnderWay reports whether a reply in the thread started at
+// threadTS may belong to a job not linked yet: the thread is younger than
+// startWindow, and the reply has not been looked at too often.
+func startMayBeUnderWay(threadTS string, attempt int) bool {
+	sec, _, _ := strings.Cut(threadTS, ".")
+	n, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		return false
+	}
+	return attempt < 6 && time.Since(time.Unix(n, 0)) < startWindow
+}
+
 // maybeRetryStart starts a job again when the reply is "retry" in the thread
-// of a start whose outcome was unknown. Other replies in threads that are not
-// a job's are none of the bot's business.
-func (b *Bot) maybeRetryStart(ctx context.Context, w *Work, r replyRequest, thread store.Thread, log *slog.Logger) error {
-	if !strings.EqualFold(strings.Trim(r.Text, " .!`"), wordRetry) {
-		return nil
+// of a start whose outcome was unknown. It reports whether it did (or the
+// offer was taken by an earlier "retry").
+func (b *Bot) maybeRetryStart(ctx context.Context, w *Work, r replyRequest, thread store.Thread, log *slog.Logger) (bool, error) {
+	if !isRetryWord(r.Text) {
+		return false, nil
 	}
 	payload, err := b.store.TakeRetry(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil
+		return false, nil
+	}
+	if errors.Is(err, store.ErrTaken) {
+		b.whisper(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
+		return true, nil
 	}
 	if err != nil {
-		return Later(retryDelay(w.Attempt), err)
+		return false, Later(retryDelay(w.Attempt), err)
 	}
 	if refusal := b.access.check(r.User, r.Channel); refusal != "" {
 		b.whisper(ctx, r, refusal, log)
-		return nil
+		return true, nil
 	}
 	queued, err := b.store.Enqueue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload}, workKeep)
 	if err != nil {
-		return Later(retryDelay(w.Attempt), err)
+		return false, Later(retryDelay(w.Attempt), err)
 	}
 	if queued {
 		log.Info("start tried again on request")
 		b.nudgeInbox()
 	}
-	return nil
+	return true, nil
 }
+
+// isRetryWord reports whether a reply asks to try a start again.
+func isRetryWord(text string) bool { return strings.EqualFold(strings.Trim(text, " .!`"), wordRetry) }
 
 // giveUpReply tells the author of a reply that it was not sent.
 func (b *Bot) giveUpReply(ctx context.Context, w *Work) {

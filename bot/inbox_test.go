@@ -256,3 +256,22 @@ func TestResponseURLRateLimited(t *testing.T) {
 		t.Errorf("reply %q, want the invite hint", post.Text)
 	}
 }
+
+// TestReplyWhileTheJobStarts replies in the thread of a root message whose
+// job is still being created: the reply is not dropped but sent to the job
+// once it is linked.
+func TestReplyWhileTheJobStarts(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Latency: 1500 * time.Millisecond, Times: 1})
+	h.startBot(bot.Config{})
+	h.command(alice, general, bot.CommandAgent, "Document the CLI")
+	h.waitFor("the root message", func() bool { return len(h.roots(general)) == 1 })
+	root := h.roots(general)[0]
+	h.reply(alice, general, root.TS, "Also the config file")
+	h.waitFor("the follow-up to reach the agent", func() bool { return h.api.Count(docsapitest.EndpointMessage) == 1 })
+	h.settle()
+	if n := h.api.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-ups sent, want 1", n)
+	}
+}

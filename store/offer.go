@@ -23,19 +23,33 @@ func (s *Store) OfferRetry(ctx context.Context, t Thread, payload []byte, ttl ti
 	return nil
 }
 
-// TakeRetry returns and removes the retry offered in thread t, so that only
-// one of several requests to try again gets it; ErrNotFound when there is
-// none (never offered, taken, or expired).
+// ErrTaken is returned by TakeRetry when the retry offered in the thread was
+// taken already.
+var ErrTaken = errors.New("store: retry already taken")
+
+// TakeRetry returns the retry offered in thread t and marks it taken (for the
+// rest of its time to live), so that only one of several requests to try
+// again gets it: ErrTaken for the others, ErrNotFound when none was offered
+// or it expired.
 func (s *Store) TakeRetry(ctx context.Context, t Thread) ([]byte, error) {
-	b, err := s.rdb.GetDel(ctx, s.offerKey(t)).Bytes()
-	if errors.Is(err, redis.Nil) {
+	b, err := s.rdb.SetArgs(ctx, s.offerKey(t), takenMark, redis.SetArgs{KeepTTL: true, Get: true}).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		// Nothing was there: drop the mark just written.
+		if derr := s.rdb.Del(ctx, s.offerKey(t)).Err(); derr != nil {
+			return nil, wrapErr(derr, "store: take retry")
+		}
 		return nil, ErrNotFound
-	}
-	if err != nil {
+	case err != nil:
 		return nil, wrapErr(err, "store: take retry")
+	case string(b) == takenMark:
+		return nil, ErrTaken
 	}
 	return b, nil
 }
+
+// takenMark replaces a retry offer once taken.
+const takenMark = "\x00taken"
 
 func (s *Store) offerKey(t Thread) string {
 	return s.prefix + "retry:" + t.Team + ":" + t.Channel + ":" + t.TS
