@@ -17,6 +17,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags nosandbox ./cmd/docsbot
 
 race:
 	$(GO) test -race -count=1 ./...
@@ -26,4 +27,4 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o bin/docsbot ./cmd/docsbot
+	CGO_ENABLED=0 $(GO) build -trimpath -tags=nosandbox -ldflags='-s -w' -o bin/docsbot ./cmd/docsbot

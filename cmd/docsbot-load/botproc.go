@@ -30,7 +30,7 @@ func buildBot(ctx context.Context, dir string, release bool) (string, error) {
 	bin := filepath.Join(dir, "docsbot")
 	args := []string{"build", "-o", bin}
 	if release {
-		args = append(args, "-trimpath", "-ldflags=-s -w")
+		args = append(args, "-trimpath", "-tags=nosandbox", "-ldflags=-s -w")
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, "github.com/docsbot/docsbot/cmd/docsbot")...)
 	if release {

@@ -881,7 +881,9 @@ func TestDockerBuildIsStatic(t *testing.T) {
 	}
 	// The go command does not record -ldflags with -trimpath: the sections
 	// above show that it applied.
-	for k, v := range map[string]string{"CGO_ENABLED": "0", "-trimpath": "true"} {
+	// -tags nosandbox keeps the sandbox's fakes and embedded store out of
+	// the image.
+	for k, v := range map[string]string{"CGO_ENABLED": "0", "-trimpath": "true", "-tags": "nosandbox"} {
 		if settings[k] != v {
 			t.Errorf("build setting %s = %q, want %q", k, settings[k], v)
 		}

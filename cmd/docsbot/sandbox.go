@@ -1,26 +1,17 @@
+//go:build !nosandbox
+
 package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/slack-go/slack"
-
-	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/bot/slacktest/slackweb"
-	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/bot/sandbox"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -40,63 +31,6 @@ Redis instead, under a key prefix of its own that it deletes on exit.
 
 Ctrl-C stops it.
 `
-
-// Settings of the sandbox that are not flags.
-const (
-	// sandboxBotToken and sandboxAppToken are what the fake Slack accepts.
-	// They are made up: the fake never talks to Slack.
-	sandboxBotToken = "xoxb-sandbox"
-	sandboxAppToken = "xapp-sandbox"
-	// sandboxUser is the person the page acts as.
-	sandboxUser = "U0ALICE"
-	// sandboxSeed fixes the made-up visitor data, so every run shows the same site.
-	sandboxSeed = 1
-	// sandboxKeyPrefix is where the sandbox keeps its keys in a REDIS_URL Redis.
-	sandboxKeyPrefix = "docsbot:sandbox:"
-	// sandboxConnectWait bounds the wait for the bot's Socket Mode connection.
-	sandboxConnectWait = 15 * time.Second
-	// sandboxStopWait bounds the wait for each part to stop.
-	sandboxStopWait = 5 * time.Second
-)
-
-// sandboxOptions are the settings of one sandbox.
-type sandboxOptions struct {
-	// addr is where the page is served, such as "localhost:3000".
-	addr string
-	// agentTime is how long the fake agent's jobs stay active at least.
-	agentTime time.Duration
-	// paths is the number of pages of the made-up docs site.
-	paths int
-	// redisURL is the Redis to use; "" runs the embedded one.
-	redisURL string
-	// pollInterval and pollMax are the bot's poll schedule.
-	pollInterval, pollMax time.Duration
-	log                   *slog.Logger
-}
-
-// sandbox is a running sandbox: the fake Slack, the docs API test server, the
-// store, the bot and the page. Stop it with close.
-type sandbox struct {
-	// url is the page's address.
-	url   string
-	slack *slacktest.Server
-	api   *docsapitest.Server
-	mini  *miniredis.Miniredis // nil with REDIS_URL
-	store *store.Store
-	// cleanup deletes the sandbox's keys in a REDIS_URL Redis; nil otherwise.
-	cleanup func(ctx context.Context) error
-	log     *slog.Logger
-
-	stopBot   context.CancelFunc
-	botDone   chan struct{}
-	botErr    error
-	web       *http.Server
-	stopWeb   context.CancelFunc
-	webDone   chan struct{}
-	webErr    error
-	closeOnce sync.Once
-	closeErr  error
-}
 
 // runSandbox runs `docsbot sandbox` until ctx ends (Ctrl-C).
 func (r *runner) runSandbox(ctx context.Context, args []string) error {
@@ -118,22 +52,31 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 	}
 
 	log := newLogger(r.stderr, "text", slog.LevelInfo)
-	sb, err := startSandbox(ctx, sandboxOptions{
-		addr:         *addr,
-		agentTime:    *agentTime,
-		paths:        *paths,
-		redisURL:     strings.TrimSpace(r.getenv(envRedisURL)),
-		pollInterval: time.Second,
-		pollMax:      3 * time.Second,
-		log:          log,
+	redisURL := strings.TrimSpace(r.getenv(envRedisURL))
+	sb, err := sandbox.Start(ctx, sandbox.Options{
+		Addr:         *addr,
+		AgentTime:    *agentTime,
+		Paths:        *paths,
+		RedisURL:     redisURL,
+		PollInterval: time.Second,
+		PollMax:      3 * time.Second,
+		Log:          log,
 	})
-	if err != nil {
-		return err
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &opErr) && opErr.Op == "listen":
+		return &exitError{code: exitFailure, err: err, msg: err.Error(),
+			fix: "pick another address with --addr, such as --addr localhost:3001"}
+	case errors.Is(err, store.ErrUnreachable), errors.Is(err, store.ErrAuth), errors.Is(err, store.ErrBadURL):
+		return &exitError{code: exitFailure, err: err, msg: err.Error(),
+			fix: "start Redis, or unset " + envRedisURL + " to use the embedded store (now: " + store.RedactURL(redisURL) + ")"}
+	case err != nil:
+		return &exitError{code: exitFailure, err: err, msg: "the sandbox did not start: " + err.Error()}
 	}
-	fmt.Fprintf(r.stdout, "docsbot sandbox: open %s\n", sb.url)
+	fmt.Fprintf(r.stdout, "docsbot sandbox: open %s\n", sb.URL())
 	fmt.Fprintln(r.stdout, "Press Ctrl-C to stop it.")
-	runErr := sb.wait(ctx)
-	closeErr := sb.close()
+	runErr := sb.Wait(ctx)
+	closeErr := sb.Close()
 	if runErr != nil {
 		return &exitError{code: exitFailure, err: runErr, msg: "the sandbox stopped: " + runErr.Error()}
 	}
@@ -142,279 +85,4 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 	}
 	log.Info("docsbot sandbox stopped")
 	return nil
-}
-
-// startSandbox starts every part of a sandbox and returns once the bot is
-// connected and the page is served. On error, what was started is stopped.
-func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandbox, err error) {
-	sb = &sandbox{log: o.log}
-	defer func() {
-		if err != nil {
-			_ = sb.close()
-			sb = nil
-		}
-	}()
-	// The page's address is the one a person chose: fail first if it is taken.
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return sb, &exitError{code: exitFailure, err: err, msg: "cannot serve the page on " + o.addr + ": " + err.Error(),
-			fix: "pick another address with --addr, such as --addr localhost:3001"}
-	}
-	defer func() {
-		if err != nil {
-			_ = ln.Close()
-		}
-	}()
-
-	sb.slack = slacktest.NewServer(
-		slacktest.WithAddr("127.0.0.1:0"),
-		slacktest.WithBotToken(sandboxBotToken),
-		slacktest.WithAppToken(sandboxAppToken),
-		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
-	)
-	sb.slack.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
-	sb.slack.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
-
-	sb.api, err = docsapitest.Start(
-		docsapitest.WithAddr("127.0.0.1:0"),
-		docsapitest.WithLifecycle(docsapitest.TimedLifecycle(o.agentTime)),
-		docsapitest.WithDataset(docsapitest.NewDataset(o.paths, sandboxSeed)),
-		docsapitest.WithLimits(docsapitest.DefaultLimits()),
-		docsapitest.WithMaxRequests(1000),
-	)
-	if err != nil {
-		return sb, fmt.Errorf("start the docs API test server: %w", err)
-	}
-	if err := sb.openStore(ctx, o.redisURL); err != nil {
-		return sb, err
-	}
-
-	api, err := newAPIClient(config{APIURL: sb.api.URL, APIKey: sb.api.Key, ProjectID: sb.api.ProjectID}, docsapi.WithLogger(o.log))
-	if err != nil {
-		return sb, err
-	}
-	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
-	b := bot.New(bot.Config{PollInterval: o.pollInterval, PollMaxInterval: o.pollMax, Logger: o.log}, client, api, sb.store)
-	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
-	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
-	go func() {
-		defer close(sb.botDone)
-		sb.botErr = b.Run(botCtx)
-	}()
-	if err := sb.waitConnected(ctx); err != nil {
-		return sb, err
-	}
-
-	webCtx, stopWeb := context.WithCancel(context.WithoutCancel(ctx))
-	sb.stopWeb, sb.webDone = stopWeb, make(chan struct{})
-	sb.web = &http.Server{
-		Handler: slackweb.New(sb.slack,
-			slackweb.WithUser(sandboxUser),
-			slackweb.WithWorkspace("docsbot sandbox"),
-			slackweb.WithCommands(sandboxCommands()...),
-			slackweb.WithIntro(sandboxIntro(o.paths)),
-			slackweb.WithLogger(o.log)),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return webCtx },
-	}
-	go func() {
-		defer close(sb.webDone)
-		if err := sb.web.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			sb.webErr = err
-		}
-	}()
-	sb.url = pageURL(o.addr, ln.Addr())
-	return sb, nil
-}
-
-// openStore opens the embedded store, or the Redis at redisURL under a key
-// prefix of this run's own.
-func (sb *sandbox) openStore(ctx context.Context, redisURL string) error {
-	if redisURL == "" {
-		m := miniredis.NewMiniRedis()
-		if err := m.StartAddr("127.0.0.1:0"); err != nil {
-			return fmt.Errorf("start the embedded store: %w", err)
-		}
-		// Keys expire on the wall clock, as in Redis (miniredis freezes TTLs by default).
-		m.ClockTTL(true)
-		sb.mini = m
-		st, err := store.Open(ctx, "redis://"+m.Addr()+"/0")
-		if err != nil {
-			return fmt.Errorf("open the embedded store: %w", err)
-		}
-		sb.store = st
-		return nil
-	}
-	prefix := sandboxKeyPrefix + randomID() + ":"
-	st, err := store.Open(ctx, redisURL, store.WithPrefix(prefix))
-	if err != nil {
-		return &exitError{code: exitFailure, err: err,
-			msg: "cannot reach Redis: " + err.Error(),
-			fix: "start Redis, or unset " + envRedisURL + " to use the embedded store (now: " + store.RedactURL(redisURL) + ")"}
-	}
-	sb.store = st
-	sb.cleanup = func(ctx context.Context) error { return deleteKeys(ctx, st, prefix) }
-	sb.log.Info("sandbox state kept in Redis", "redis", store.RedactURL(redisURL), "prefix", prefix)
-	return nil
-}
-
-// waitConnected waits until the bot's Socket Mode connection is open.
-func (sb *sandbox) waitConnected(ctx context.Context) error {
-	wctx, cancel := context.WithTimeout(ctx, sandboxConnectWait)
-	defer cancel()
-	stopped := func() bool {
-		select {
-		case <-sb.botDone:
-			return true
-		default:
-			return false
-		}
-	}
-	err := sb.slack.WaitFor(wctx, func() bool { return sb.slack.Connections() > 0 || stopped() })
-	switch {
-	case stopped():
-		if sb.botErr == nil {
-			return errors.New("the bot stopped before it connected")
-		}
-		return fmt.Errorf("the bot did not start: %w", sb.botErr)
-	case err != nil:
-		return fmt.Errorf("the bot did not connect to the fake Slack within %v: %w", sandboxConnectWait, err)
-	}
-	return nil
-}
-
-// wait runs until ctx ends (nil) or a part of the sandbox stops (its error).
-func (sb *sandbox) wait(ctx context.Context) error {
-	select {
-	case <-ctx.Done():
-		return nil
-	case <-sb.botDone:
-		if sb.botErr == nil {
-			return errors.New("the bot stopped")
-		}
-		return fmt.Errorf("the bot stopped: %w", sb.botErr)
-	case <-sb.webDone:
-		if sb.webErr == nil {
-			return errors.New("the page server stopped")
-		}
-		return fmt.Errorf("the page server stopped: %w", sb.webErr)
-	}
-}
-
-// close stops the page, then the bot, then what the bot used. It returns the
-// first problem met; calling it again returns the same.
-func (sb *sandbox) close() error {
-	sb.closeOnce.Do(func() {
-		var errs []error
-		if sb.web != nil {
-			sb.stopWeb() // ends the event streams, which Shutdown would wait for
-			sctx, cancel := context.WithTimeout(context.Background(), sandboxStopWait)
-			if err := sb.web.Shutdown(sctx); err != nil {
-				_ = sb.web.Close()
-			}
-			cancel()
-			<-sb.webDone
-		}
-		if sb.stopBot != nil {
-			sb.stopBot()
-			<-sb.botDone
-			if sb.botErr != nil {
-				errs = append(errs, fmt.Errorf("bot: %w", sb.botErr))
-			}
-		}
-		if sb.store != nil {
-			if sb.cleanup != nil {
-				cctx, cancel := context.WithTimeout(context.Background(), sandboxStopWait)
-				if err := sb.cleanup(cctx); err != nil {
-					errs = append(errs, err)
-				}
-				cancel()
-			}
-			if err := sb.store.Close(); err != nil {
-				errs = append(errs, err)
-			}
-		}
-		if sb.mini != nil {
-			sb.mini.Close()
-		}
-		if sb.api != nil {
-			sb.api.Close()
-		}
-		if sb.slack != nil {
-			sb.slack.Close()
-		}
-		sb.closeErr = errors.Join(errs...)
-	})
-	return sb.closeErr
-}
-
-// deleteKeys deletes every key under prefix.
-func deleteKeys(ctx context.Context, st *store.Store, prefix string) error {
-	if _, err := st.DeletePrefix(ctx, prefix); err != nil {
-		return fmt.Errorf("delete the sandbox's keys: %w", err)
-	}
-	return nil
-}
-
-// pageURL is the address to open: the host asked for (localhost when it was
-// left open) and the port actually used.
-func pageURL(addr string, actual net.Addr) string {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = ""
-	}
-	_, port, _ := net.SplitHostPort(actual.String())
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "localhost"
-	}
-	return "http://" + net.JoinHostPort(host, port)
-}
-
-func randomID() string {
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// sandboxCommands are the slash commands the page offers.
-func sandboxCommands() []slackweb.Command {
-	return []slackweb.Command{
-		{
-			Name:        bot.CommandAgent,
-			Hint:        "<instruction>",
-			Description: "Starts the docs agent on an instruction and follows the job in a thread. Reply in the thread to send a follow-up.",
-			Examples: []string{
-				bot.CommandAgent + " Add a quickstart for the Python SDK",
-				bot.CommandAgent + " Document the rate limits " + docsapitest.KeywordFail,
-				bot.CommandAgent + " Fix the typos in the changelog " + docsapitest.KeywordNoChange,
-				bot.CommandAgent + " help",
-			},
-		},
-		{
-			Name:        bot.CommandVisitors,
-			Hint:        "[range] [top=N] [path=/prefix] [sort=total|human|ai]",
-			Description: "Posts the docs site's unique visitors: totals, human and AI traffic, and the top pages.",
-			Examples: []string{
-				bot.CommandVisitors + " 30d",
-				bot.CommandVisitors + " 7d top=5 sort=ai",
-				bot.CommandVisitors + " help",
-			},
-		},
-	}
-}
-
-// sandboxIntro is the text at the beginning of every channel, in mrkdwn.
-func sandboxIntro(paths int) string {
-	return strings.Join([]string{
-		"*This is the docsbot sandbox.* The bot here is the real docsbot, connected over Socket Mode to a fake Slack " +
-			"workspace that runs on this machine, with a test docs API and an embedded store. Nothing leaves your machine.",
-		"• `" + bot.CommandAgent + " <instruction>` posts the job in the channel. The fake agent works for a few seconds, " +
-			"then docsbot posts the pull request link in the job's thread and updates the job's message.",
-		"• Reply in a job's thread to send the agent a follow-up: docsbot reacts with :eyes: and follows the job again.",
-		"• Put `" + docsapitest.KeywordFail + "`, `" + docsapitest.KeywordNoChange + "` or `" + docsapitest.KeywordArchive +
-			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
-		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic.", bot.CommandVisitors, paths),
-		"• docsbot has joined #general and #docs-team, not #random: try a command there too.",
-	}, "\n")
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/sandbox/slackweb/slackwebtest"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/bot/slacktest/slackweb/slackwebtest"
 )
 
 // rendered is what the page shows of the test's messages, read from the DOM.

@@ -10,8 +10,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/bot/slacktest/slackweb"
 )
 
 // testWait bounds every wait; conditions are polled, never timed.

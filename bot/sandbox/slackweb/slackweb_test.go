@@ -14,8 +14,8 @@ import (
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/bot/slacktest/slackweb"
 )
 
 func TestAssets(t *testing.T) {

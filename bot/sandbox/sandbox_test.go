@@ -1,0 +1,332 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// sandboxWait bounds every wait of the sandbox tests; conditions are polled.
+const sandboxWait = 20 * time.Second
+
+// startTestSandbox starts a sandbox on a free port with a quick agent and
+// poller, stopped when the test ends.
+func startTestSandbox(t *testing.T, redisURL string) *Sandbox {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), sandboxWait)
+	defer cancel()
+	logs := &syncBuffer{}
+	sb, err := Start(ctx, Options{
+		Addr:         "127.0.0.1:0",
+		AgentTime:    300 * time.Millisecond,
+		Paths:        400,
+		RedisURL:     redisURL,
+		PollInterval: 100 * time.Millisecond,
+		PollMax:      300 * time.Millisecond,
+		Log:          slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := sb.Close(); err != nil {
+			t.Errorf("closing the sandbox: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("sandbox logs:\n%s", logs.String())
+		}
+	})
+	return sb
+}
+
+// page is a client of a sandbox's web page, doing what the page's script does.
+type page struct {
+	t   *testing.T
+	url string
+}
+
+// state fetches GET /api/state.
+func (p page) state() slackweb.State {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.t.Context(), sandboxWait)
+	defer cancel()
+	st, err := slackweb.Client{URL: p.url}.State(ctx)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return st
+}
+
+// send types a line, as the page's message box does, and requires it accepted.
+func (p page) send(channel, text, threadTS string) slackweb.SendResponse {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.t.Context(), sandboxWait)
+	defer cancel()
+	out, status, err := slackweb.Client{URL: p.url}.Send(ctx, slackweb.SendRequest{Channel: channel, Text: text, ThreadTS: threadTS})
+	if err != nil || !out.OK {
+		p.t.Fatalf("POST /api/send %q: status %d, %+v, %v", text, status, out, err)
+	}
+	return out
+}
+
+// waitFor polls the page's state until find returns true.
+func (p page) waitFor(what string, find func(slackweb.State) bool) slackweb.State {
+	p.t.Helper()
+	deadline := time.Now().Add(sandboxWait)
+	for {
+		st := p.state()
+		if find(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			b, _ := json.MarshalIndent(st, "", "  ")
+			p.t.Fatalf("timed out waiting for %s; state:\n%s", what, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// channel returns a channel of a state by id.
+func channel(st slackweb.State, id string) slackweb.ChannelView {
+	for _, c := range st.Channels {
+		if c.ID == id {
+			return c
+		}
+	}
+	return slackweb.ChannelView{}
+}
+
+// jobRoot finds the bot's root message of the job whose instruction is prompt.
+func jobRoot(st slackweb.State, channelID, prompt string) (slackweb.MessageView, bool) {
+	for _, m := range channel(st, channelID).Messages {
+		if m.BotID != "" && strings.Contains(string(m.Blocks), "asked the docs agent") && strings.Contains(string(m.Blocks), prompt) {
+			return m, true
+		}
+	}
+	return slackweb.MessageView{}, false
+}
+
+func TestSandboxAgentThroughPage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		redis bool
+	}{
+		{"embedded store", false},
+		{"REDIS_URL", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			redisURL := ""
+			if tc.redis {
+				redisURL = redisServer.URL
+			}
+			sb := startTestSandbox(t, redisURL)
+			p := page{t: t, url: sb.url}
+
+			resp, err := http.Get(sb.url + "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			html, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(html), `src="app.js"`) {
+				t.Fatalf("GET /: %d\n%s", resp.StatusCode, html)
+			}
+
+			const prompt = "Add a quickstart for the Python SDK"
+			if r := p.send("C0GENERAL", "/docs-agent "+prompt, ""); !r.Command {
+				t.Fatalf("the line was not sent as a slash command: %+v", r)
+			}
+			st := p.waitFor("the job's root message", func(st slackweb.State) bool { _, ok := jobRoot(st, "C0GENERAL", prompt); return ok })
+			root, _ := jobRoot(st, "C0GENERAL", prompt)
+
+			const followUp = "Also mention the Retry-After header"
+			p.send("C0GENERAL", followUp, root.TS)
+			p.waitFor("the follow-up acknowledged with :eyes:", func(st slackweb.State) bool {
+				m, _ := jobRoot(st, "C0GENERAL", prompt)
+				for _, r := range m.Replies {
+					if r.User == st.Me && r.Text == followUp && len(r.Reactions) > 0 && r.Reactions[0] == "eyes" {
+						return true
+					}
+				}
+				return false
+			})
+
+			jobs := sb.api.Jobs()
+			if len(jobs) != 1 || len(sb.api.Prompts(jobs[0].ID)) != 2 {
+				t.Fatalf("API jobs %+v, want one job with the instruction and the follow-up", jobs)
+			}
+			id := jobs[0].ID
+			p.waitFor("the pull request link in the thread", func(st slackweb.State) bool {
+				job, _ := sb.api.Job(id)
+				if job.Status != docsapi.StatusCompleted || job.PR() == "" {
+					return false
+				}
+				m, _ := jobRoot(st, "C0GENERAL", prompt)
+				for _, r := range m.Replies {
+					if r.BotID != "" && strings.Contains(r.Text, "<"+job.PR()+"|") {
+						return m.Edited && strings.Contains(string(m.Blocks), job.PR())
+					}
+				}
+				return false
+			})
+			if got := sb.api.Prompts(id); got[0] != prompt || got[1] != followUp {
+				t.Errorf("the API got %q, want the instruction then the follow-up", got)
+			}
+
+			if tc.redis {
+				if err := sb.Close(); err != nil {
+					t.Fatal(err)
+				}
+				rdb := redisServer.Client()
+				defer rdb.Close()
+				keys, err := rdb.Keys(context.Background(), sandboxKeyPrefix+"*").Result()
+				if err != nil || len(keys) != 0 {
+					t.Errorf("keys left in Redis after the sandbox stopped: %q (%v)", keys, err)
+				}
+			}
+		})
+	}
+}
+
+func TestSandboxOutcomes(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	tests := []struct {
+		keyword string
+		status  docsapi.Status
+	}{
+		{"[fail]", docsapi.StatusFailed},
+		{"[no-change]", docsapi.StatusCompleted},
+		{"[archive]", docsapi.StatusArchived},
+		{"", docsapi.StatusCompleted},
+	}
+	prompt := func(i int) string {
+		return strings.TrimSpace("Document the rate limits, take " + string(rune('A'+i)) + " " + tests[i].keyword)
+	}
+	for i := range tests { // the jobs run side by side
+		p.send("C0DOCSTEAM", "/docs-agent "+prompt(i), "")
+	}
+	for i, tc := range tests {
+		t.Run(prompt(i), func(t *testing.T) {
+			p := page{t: t, url: sb.url}
+			var root, finish slackweb.MessageView
+			p.waitFor("the job's result in its thread", func(st slackweb.State) bool {
+				root, _ = jobRoot(st, "C0DOCSTEAM", prompt(i))
+				for _, r := range root.Replies {
+					if r.BotID != "" {
+						finish = r
+						return true
+					}
+				}
+				return false
+			})
+			var job *docsapi.Job
+			for _, j := range sb.api.Jobs() {
+				if ps := sb.api.Prompts(j.ID); len(ps) > 0 && ps[0] == prompt(i) {
+					job = &j
+				}
+			}
+			if job == nil || job.Status != tc.status {
+				t.Fatalf("API job %+v, want status %s", job, tc.status)
+			}
+			m, _ := sb.slack.Message("C0DOCSTEAM", finish.TS)
+			if meta := string(m.Metadata); !strings.Contains(meta, `"status":"`+string(job.Status)+`"`) {
+				t.Errorf("the result message's metadata %s does not carry the job's status %s", meta, job.Status)
+			}
+			if pr := job.PR(); (pr != "") != strings.Contains(finish.Text, "<"+pr+"|") {
+				t.Errorf("result %q, job's pull request %q", finish.Text, pr)
+			}
+		})
+	}
+}
+
+// TestSandboxPageRefusals checks that the page knows the sandbox's commands:
+// another one is refused as Slack refuses it. The page's other refusals
+// (a command in a thread, an unknown channel, blank text, not JSON, other
+// sites) are the page's own and are tested in slackweb (TestSendRefusals).
+func TestSandboxPageRefusals(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+	out, status, err := slackweb.Client{URL: sb.url}.Send(ctx, slackweb.SendRequest{Channel: "C0GENERAL", Text: "/deploy now"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != http.StatusBadRequest || out.OK || out.Error != "invalid_command" || out.Message == "" {
+		t.Errorf("/deploy now: status %d %+v, want %d invalid_command with a message", status, out, http.StatusBadRequest)
+	}
+	if n := len(sb.slack.Messages("C0GENERAL")); n != 0 {
+		t.Errorf("the refused line left %d messages in #general", n)
+	}
+}
+
+// TestSandboxCommandLine runs the binary: it prints the page's address, serves
+// the page, and stops cleanly on Ctrl-C; bad flags are usage errors.
+func TestPageURL(t *testing.T) {
+	t.Parallel()
+	actual := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 3000}
+	tests := []struct{ addr, want string }{
+		{"localhost:3000", "http://localhost:3000"},
+		{":3000", "http://localhost:3000"},
+		{"0.0.0.0:3000", "http://localhost:3000"},
+		{"[::]:3000", "http://localhost:3000"},
+		{"127.0.0.1:0", "http://127.0.0.1:3000"},
+		{"[::1]:3000", "http://[::1]:3000"},
+	}
+	for _, tc := range tests {
+		if got := pageURL(tc.addr, actual); got != tc.want {
+			t.Errorf("pageURL(%q) = %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}
+
+// redisServer is the package's redis-server, for the REDIS_URL case.
+var redisServer *redistest.Server
+
+func TestMain(m *testing.M) {
+	s, err := redistest.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	redisServer = s
+	code := m.Run()
+	_ = s.Close()
+	os.Exit(code)
+}
+
+// syncBuffer collects the sandbox's logs from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
