@@ -95,12 +95,23 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// The defaults of Config's settings that operators set; cmd/docsbot's
+// settings table shows them.
+const (
+	DefaultPollInterval     = 10 * time.Second
+	DefaultPollMaxInterval  = time.Minute
+	DefaultVisitorsCacheTTL = 10 * time.Minute
+	// DefaultVisitorsBudget is the docs API's analytics limit per
+	// organization and hour.
+	DefaultVisitorsBudget = 100
+)
+
 func (c Config) withDefaults() Config {
 	if c.PollInterval <= 0 {
-		c.PollInterval = 10 * time.Second
+		c.PollInterval = DefaultPollInterval
 	}
 	if c.PollMaxInterval <= 0 {
-		c.PollMaxInterval = time.Minute
+		c.PollMaxInterval = DefaultPollMaxInterval
 	}
 	if c.PollMaxInterval < c.PollInterval {
 		c.PollMaxInterval = c.PollInterval
@@ -109,10 +120,10 @@ func (c Config) withDefaults() Config {
 		c.PollWorkers = 32
 	}
 	if c.VisitorsCacheTTL <= 0 {
-		c.VisitorsCacheTTL = 10 * time.Minute
+		c.VisitorsCacheTTL = DefaultVisitorsCacheTTL
 	}
 	if c.VisitorsBudget <= 0 {
-		c.VisitorsBudget = 100
+		c.VisitorsBudget = DefaultVisitorsBudget
 	}
 	if c.Now == nil {
 		c.Now = time.Now

@@ -14,14 +14,6 @@ import (
 	"github.com/docsbot/docsbot/docsapi"
 )
 
-// The settings of the docs API, and the default base URL.
-const (
-	envAPIURL     = "DOCS_API_URL"
-	envAPIKey     = "DOCS_API_KEY"
-	envProject    = "DOCS_PROJECT_ID"
-	defaultAPIURL = "https://api.mintlify.com"
-)
-
 // config is how to reach the docs API.
 type config struct {
 	APIURL    string
@@ -37,9 +29,9 @@ type apiFlags struct {
 }
 
 func (f *apiFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.apiURL, "api-url", "", "docs API base URL (default $"+envAPIURL+", else "+defaultAPIURL+")")
-	fs.StringVar(&f.apiKey, "api-key", "", "admin API key (default $"+envAPIKey+"; the environment is safer: flags show in process lists)")
-	fs.StringVar(&f.project, "project", "", "project ID (default $"+envProject+")")
+	fs.StringVar(&f.apiURL, settingOf(envAPIURL).flag, "", flagHelp(envAPIURL))
+	fs.StringVar(&f.apiKey, settingOf(envAPIKey).flag, "", flagHelp(envAPIKey)+"; the environment is safer: flags show in process lists")
+	fs.StringVar(&f.project, settingOf(envProject).flag, "", flagHelp(envProject))
 }
 
 // dotenvPath is the .env file the runner reads.
@@ -140,14 +132,14 @@ func (r *runner) apiSettings(env map[string]string, f apiFlags, secrets []string
 		problems = append(problems, problem{vars: []string{name}, text: scrubSecrets(text, secrets...), fix: fix})
 	}
 	if cfg.APIURL == "" {
-		cfg.APIURL, urlFrom = defaultAPIURL, "default"
+		cfg.APIURL, urlFrom = defaultOf(envAPIURL), "default"
 	}
 	if u, err := url.Parse(cfg.APIURL); hasCredentials(cfg.APIURL) {
 		bad(envAPIURL, fmt.Sprintf("%s (from %s) must not contain credentials", envAPIURL, urlFrom),
-			"put the API key in "+envAPIKey+" and set "+envAPIURL+" to the bare base URL, e.g. "+defaultAPIURL)
+			"put the API key in "+envAPIKey+" and set "+envAPIURL+" to the bare base URL, e.g. "+defaultOf(envAPIURL))
 	} else if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad(envAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, showURL(cfg.APIURL, secrets...), urlFrom),
-			"set it to the API base URL, e.g. "+defaultAPIURL)
+			"set it to the API base URL, e.g. "+defaultOf(envAPIURL))
 	} else {
 		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
 	}

@@ -79,7 +79,7 @@ func TestLoadConfigPrecedence(t *testing.T) {
 			flags:  apiFlags{project: "proj_flag"},
 			env:    map[string]string{"DOCS_API_KEY": "mint_from_env_00000000000000", "DOCS_PROJECT_ID": "proj_env"},
 			dotenv: "# only a comment\n",
-			want:   config{APIURL: defaultAPIURL, APIKey: "mint_from_env_00000000000000", ProjectID: "proj_flag", keyFrom: "environment variable DOCS_API_KEY"},
+			want:   config{APIURL: defaultOf(envAPIURL), APIKey: "mint_from_env_00000000000000", ProjectID: "proj_flag", keyFrom: "environment variable DOCS_API_KEY"},
 		},
 		{
 			name:    "missing key",

@@ -5,9 +5,6 @@ import (
 	"debug/buildinfo"
 	"debug/elf"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"net"
 	"net/url"
@@ -26,54 +23,13 @@ import (
 // deployDir is the deploy folder, seen from this package's directory.
 const deployDir = "../../deploy"
 
-// secretSettings are the settings that are secrets: they come from a
-// Kubernetes Secret or the .env file, never from a file in the repository.
-func secretSettings() []string { return []string{envSlackBotToken, envSlackAppToken, envAPIKey} }
-
-// knownSettings are the names of every environment variable docsbot reads:
-// the string constants named env... in this package's source, so that a
-// setting added to serve is known here at once.
+// knownSettings are the names of every environment variable docsbot reads,
+// from the settings table.
 func knownSettings(t *testing.T) map[string]bool {
 	t.Helper()
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	known := map[string]bool{}
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					if !strings.HasPrefix(name.Name, "env") || i >= len(vs.Values) {
-						continue
-					}
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						v, err := strconv.Unquote(lit.Value)
-						if err == nil {
-							known[v] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	for _, name := range []string{envSlackBotToken, envAPIKey, envRedisURL, envHTTPAddr} {
-		if !known[name] {
-			t.Fatalf("the env constants read from the source lack %s: %v", name, known)
-		}
+	for _, s := range settings() {
+		known[s.env] = true
 	}
 	return known
 }

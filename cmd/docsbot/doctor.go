@@ -249,7 +249,7 @@ func slackOptions(cfg serveConfig) []slack.Option {
 
 // viaURL names a Slack API base that is not the default one.
 func viaURL(cfg serveConfig) string {
-	if cfg.slackAPIURL == defaultSlackAPIURL {
+	if cfg.slackAPIURL == defaultOf(envSlackAPIURL) {
 		return ""
 	}
 	return " at " + cfg.slackAPIURL

@@ -115,11 +115,10 @@ Commands:
 	for _, c := range r.commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
+	fmt.Fprint(w, "\nConfiguration (flags win over the environment, which wins over ./.env):\n")
+	writeSettings(w, true)
 	fmt.Fprint(w, `
-Configuration (flags win over the environment, which wins over ./.env):
-  DOCS_API_URL     docs API base URL (default `+defaultAPIURL+`; flag --api-url)
-  DOCS_API_KEY     admin API key, mint_... (flag --api-key)
-  DOCS_PROJECT_ID  project ID from the API keys page (flag --project)
+The Slack bot's own settings: docsbot help serve.
 
 Examples:
   docsbot jobs create --prompt "Document the new rate limits"

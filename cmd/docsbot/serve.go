@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -20,24 +22,20 @@ const serveUsage = `docsbot serve [flags]
 Runs the Slack bot: /docs-agent and /docs-visitors over Slack Socket Mode (no
 public URL needed). Run as many replicas as you like against one Redis.
 
-It needs, in the environment or in ./.env:
-  SLACK_BOT_TOKEN   bot token, xoxb-... (OAuth & Permissions page of the Slack app)
-  SLACK_APP_TOKEN   app-level token with connections:write, xapp-...
-  DOCS_API_KEY      admin API key, mint_...
-  DOCS_PROJECT_ID   project ID from the API keys page
-and optionally REDIS_URL, SLACK_API_URL, DOCSBOT_POLL_INTERVAL,
-DOCSBOT_POLL_MAX_INTERVAL, DOCSBOT_ALLOWED_USERS, DOCSBOT_ALLOWED_CHANNELS,
-DOCSBOT_VISITORS_CACHE_TTL, DOCSBOT_VISITORS_BUDGET, DOCSBOT_HTTP_ADDR, DOCSBOT_LOG_FORMAT and
-DOCSBOT_LOG_LEVEL.
+Settings come from flags, then the environment, then ./.env; the docs API's
+are listed by 'docsbot help'. The bot's own:
+%s
 
-GET /healthz, /readyz and /metrics are served on DOCSBOT_HTTP_ADDR (default
-:8080; set it empty to turn them off). On SIGTERM or SIGINT the bot stops
+GET /healthz, /readyz and /metrics are served on DOCSBOT_HTTP_ADDR (set it
+empty to turn them off). On SIGTERM or SIGINT the bot stops
 taking work, hands its polls back to the other replicas and exits 0.
 `
 
 // runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
 func (r *runner) runServe(ctx context.Context, args []string) error {
-	fs := r.flagSet("serve", serveUsage)
+	var list strings.Builder
+	writeSettings(&list, false)
+	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
 	var f serveFlags
 	f.register(fs)
 	if _, err := r.parseFlags(fs, args); err != nil {

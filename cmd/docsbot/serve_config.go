@@ -14,28 +14,6 @@ import (
 	"github.com/docsbot/docsbot/bot"
 )
 
-// The settings of the Slack bot. Operators and the deploy files rely on these
-// names.
-const (
-	envSlackBotToken   = "SLACK_BOT_TOKEN"
-	envSlackAppToken   = "SLACK_APP_TOKEN"
-	envSlackAPIURL     = "SLACK_API_URL"
-	envRedisURL        = "REDIS_URL"
-	envPollInterval    = "DOCSBOT_POLL_INTERVAL"
-	envPollMaxInterval = "DOCSBOT_POLL_MAX_INTERVAL"
-	envAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
-	envAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
-	envVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
-	envVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
-	envLogFormat       = "DOCSBOT_LOG_FORMAT"
-	envLogLevel        = "DOCSBOT_LOG_LEVEL"
-	envHTTPAddr        = "DOCSBOT_HTTP_ADDR"
-
-	defaultSlackAPIURL = "https://slack.com/api/"
-	defaultRedisURL    = "redis://localhost:6379/0"
-	defaultHTTPAddr    = ":8080"
-)
-
 // serveConfig is everything `docsbot serve` runs with.
 type serveConfig struct {
 	api                config
@@ -64,19 +42,20 @@ type serveFlags struct {
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
 	f.api.register(fs)
-	fs.StringVar(&f.slackAPIURL, "slack-api-url", "", "Slack Web API base URL (default $"+envSlackAPIURL+", else "+defaultSlackAPIURL+")")
-	fs.StringVar(&f.redisURL, "redis-url", "", "Redis URL: redis://, rediss:// or unix:// (default $"+envRedisURL+", else "+defaultRedisURL+")")
-	fs.StringVar(&f.pollInterval, "poll-interval", "", "delay before a job's first poll (default $"+envPollInterval+", else 10s)")
-	fs.StringVar(&f.pollMax, "poll-max-interval", "", "cap of the poll backoff (default $"+envPollMaxInterval+", else 1m)")
-	fs.StringVar(&f.visitorsTTL, "visitors-cache-ttl", "", "how long /docs-visitors results are reused (default $"+envVisitorsTTL+", else 10m)")
-	fs.StringVar(&f.allowedUsers, "allowed-users", "", "comma-separated Slack user ids allowed (default $"+envAllowedUsers+", else everyone)")
-	fs.StringVar(&f.allowedChans, "allowed-channels", "", "comma-separated Slack channel ids allowed (default $"+envAllowedChannels+", else every channel)")
-	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default $"+envLogFormat+", else text)")
-	fs.Func("http-addr", "address of /healthz, /readyz and /metrics; empty disables (default $"+envHTTPAddr+", else "+defaultHTTPAddr+")", func(v string) error {
+	for _, x := range []struct {
+		env string
+		to  *string
+	}{
+		{envSlackAPIURL, &f.slackAPIURL}, {envRedisURL, &f.redisURL}, {envPollInterval, &f.pollInterval},
+		{envPollMaxInterval, &f.pollMax}, {envVisitorsTTL, &f.visitorsTTL}, {envAllowedUsers, &f.allowedUsers},
+		{envAllowedChannels, &f.allowedChans}, {envLogFormat, &f.logFormat}, {envLogLevel, &f.logLevel},
+	} {
+		fs.StringVar(x.to, settingOf(x.env).flag, "", flagHelp(x.env))
+	}
+	fs.Func(settingOf(envHTTPAddr).flag, flagHelp(envHTTPAddr), func(v string) error {
 		f.httpAddr, f.httpAddrSet = v, true
 		return nil
 	})
-	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default $"+envLogLevel+", else info)")
 }
 
 // loadServeConfig resolves every setting of the bot. It collects all missing
@@ -116,7 +95,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		bad(envSlackAppToken, "%s is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)", envSlackAppToken)
 	}
 
-	c.slackAPIURL = cmp.Or(get(f.slackAPIURL, envSlackAPIURL), defaultSlackAPIURL)
+	c.slackAPIURL = cmp.Or(get(f.slackAPIURL, envSlackAPIURL), defaultOf(envSlackAPIURL))
 	if hasCredentials(c.slackAPIURL) {
 		bad(envSlackAPIURL, "%s must not contain credentials: Slack takes only the tokens in %s and %s", envSlackAPIURL, envSlackBotToken, envSlackAppToken)
 	} else if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -125,18 +104,18 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		c.slackAPIURL += "/"
 	}
 
-	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultRedisURL)
+	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultOf(envRedisURL))
 	if u, err := url.Parse(c.redisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
 		bad(envRedisURL, "%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
 	}
 
-	c.bot.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, 10*time.Second, bad, secrets)
-	c.bot.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, time.Minute, bad, secrets)
+	c.bot.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, bot.DefaultPollInterval, bad, secrets)
+	c.bot.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, bot.DefaultPollMaxInterval, bad, secrets)
 	if c.bot.PollMaxInterval < c.bot.PollInterval {
 		c.problems = append(c.problems, problem{vars: []string{envPollMaxInterval, envPollInterval},
 			text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)})
 	}
-	c.bot.VisitorsCacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, 10*time.Minute, bad, secrets)
+	c.bot.VisitorsCacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, bot.DefaultVisitorsCacheTTL, bad, secrets)
 	if v := get("", envVisitorsBudget); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -147,7 +126,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad, secrets)
 	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad, secrets)
 
-	c.httpAddr = defaultHTTPAddr
+	c.httpAddr = defaultOf(envHTTPAddr)
 	if f.httpAddrSet {
 		c.httpAddr = strings.TrimSpace(f.httpAddr)
 	} else if v, ok := r.setting(env, envHTTPAddr); ok {
@@ -159,7 +138,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		}
 	}
 
-	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), "text"))
+	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), defaultOf(envLogFormat)))
 	if c.logFormat != "text" && c.logFormat != "json" {
 		bad(envLogFormat, "%s %s must be text or json", envLogFormat, showValue(c.logFormat, secrets...))
 	}

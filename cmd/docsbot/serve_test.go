@@ -262,13 +262,48 @@ func TestEnvExampleListsEverySetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{
-		envAPIURL, envAPIKey, envProject, envSlackBotToken, envSlackAppToken, envSlackAPIURL, envRedisURL,
-		envPollInterval, envPollMaxInterval, envAllowedUsers, envAllowedChannels, envVisitorsTTL, envLogFormat, envLogLevel,
-		envHTTPAddr, envVisitorsBudget,
-	} {
-		if !strings.Contains(string(raw), name+"=") {
-			t.Errorf("deploy/.env.example does not list %s", name)
+	for _, s := range settings() {
+		if !strings.Contains(string(raw), s.env+"=") {
+			t.Errorf("deploy/.env.example does not list %s", s.env)
+		}
+	}
+}
+
+// TestReadmeListsEverySetting keeps the README's configuration table the
+// same as the settings table: every setting a row with its default and
+// meaning, and no row for a setting docsbot does not read.
+func TestReadmeListsEverySetting(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if name, ok := strings.CutPrefix(line, "| `"); ok {
+			if env, _, ok := strings.Cut(name, "`"); ok && strings.ToUpper(env) == env && strings.Contains(env, "_") {
+				rows[env] = line
+			}
+		}
+	}
+	known := map[string]bool{}
+	for _, s := range settings() {
+		known[s.env] = true
+		row, ok := rows[s.env]
+		want := "`" + s.def + "`"
+		if s.def == "" {
+			want = "(" + s.none + ")"
+		}
+		switch {
+		case !ok:
+			t.Errorf("the README's configuration table has no row for %s", s.env)
+		case !strings.Contains(row, " | "+want+" | ") || !strings.HasSuffix(row, " | "+s.doc+" |"):
+			t.Errorf("README row %q, want default %s and meaning %q", row, want, s.doc)
+		}
+	}
+	for env := range rows {
+		if !known[env] {
+			t.Errorf("the README lists %s, which docsbot does not read", env)
 		}
 	}
 }
