@@ -85,11 +85,16 @@ func mention(userID string) string {
 
 // isUserID reports whether s looks like a Slack user id: U or W, then
 // capital letters and digits.
-func isUserID(s string) bool {
-	if len(s) < 3 || (s[0] != 'U' && s[0] != 'W') {
+func isUserID(s string) bool { return IsSlackID(s, "UW") }
+
+// IsSlackID reports whether id looks like a Slack id whose first letter is
+// one of kinds (user ids start with U or W, channel ids with C, G or D),
+// followed by capital letters and digits.
+func IsSlackID(id, kinds string) bool {
+	if len(id) < 3 || !strings.ContainsRune(kinds, rune(id[0])) {
 		return false
 	}
-	for _, r := range s[1:] {
+	for _, r := range id[1:] {
 		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
 			return false
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -32,8 +30,6 @@ const (
 	maxIdle = 500 * time.Millisecond
 	// trackedEvery is how often a replica refreshes the tracked-jobs gauge.
 	trackedEvery = 5 * time.Second
-	// backoffFactor grows the poll delay after each poll of a run.
-	backoffFactor = 1.5
 )
 
 // runPoller follows every unfinished job. Every replica runs one; they share
@@ -278,18 +274,11 @@ func (b *Bot) postInThread(ctx context.Context, t store.Thread, log *slog.Logger
 	}
 }
 
-// PollDelay is the nominal wait after the n-th poll of a job's run: first
-// (interval) growing by half each poll up to maxInterval. The poller adds
-// ±10% jitter so replicas spread out; tools that predict its cost use this.
-func PollDelay(first, maxInterval time.Duration, n int) time.Duration {
-	d := float64(first) * math.Pow(backoffFactor, float64(max(n, 0)))
-	return time.Duration(min(d, float64(maxInterval)))
-}
-
-// pollDelay is PollDelay with the configured intervals and the jitter.
+// pollDelay is the wait after the n-th poll of a job's run: the docs API
+// client's schedule (docsapi.PollDelay) with the configured intervals, and
+// jitter.
 func (b *Bot) pollDelay(n int) time.Duration {
-	d := PollDelay(b.cfg.PollInterval, b.cfg.PollMaxInterval, n)
-	return time.Duration(float64(d) * (0.9 + 0.2*rand.Float64()))
+	return docsapi.Jitter(docsapi.PollDelay(b.cfg.PollInterval, b.cfg.PollMaxInterval, n))
 }
 
 // permanentSlackError reports Slack errors that retrying cannot fix.

@@ -111,7 +111,7 @@ func TestScenariosAtTinyScale(t *testing.T) {
 	}
 }
 
-// TestGetsFor checks the bot's poll schedule (bot.PollDelay, which getsFor
+// TestGetsFor checks the bot's poll schedule (docsapi.PollDelay, which getsFor
 // follows) against schedules worked out by hand: polls at 10, 25, 47.5,
 // 81.25, 131.875 s, then every 60 s.
 func TestGetsFor(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -18,9 +18,9 @@ import (
 // for running, and how long after the job finished the last of them (the
 // one that sees it finished) comes.
 //
-// It follows the bot's nominal schedule, bot.PollDelay, without the poller's
+// It follows the bot's nominal schedule, docsapi.PollDelay, without the poller's
 // ±10% jitter: the first poll comes interval after the job starts (the bot
-// links the job with that delay), the next bot.PollDelay after each poll.
+// links the job with that delay), the next docsapi.PollDelay after each poll.
 // The first poll at or after running finds the job finished and is the last.
 func getsFor(running, interval, maxInterval time.Duration) (gets int, notice time.Duration) {
 	if interval <= 0 || maxInterval < interval {
@@ -29,7 +29,7 @@ func getsFor(running, interval, maxInterval time.Duration) (gets int, notice tim
 	t := interval
 	gets = 1
 	for t < running && gets < 1e7 {
-		t += bot.PollDelay(interval, maxInterval, gets)
+		t += docsapi.PollDelay(interval, maxInterval, gets)
 		gets++
 	}
 	return gets, t - running
@@ -276,7 +276,7 @@ func runSchedule(ctx context.Context, e env, o scheduleOptions) (*scheduleResult
 		}
 		first = append(first, ts[0]-offsets[i]-si)
 		for k := 1; k < len(ts); k++ {
-			x := ts[k] - ts[k-1] - bot.PollDelay(si, sm, k) // the delay after the k-th poll
+			x := ts[k] - ts[k-1] - docsapi.PollDelay(si, sm, k) // the delay after the k-th poll
 			excess = append(excess, x)
 			sum += x
 		}

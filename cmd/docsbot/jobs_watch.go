@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"time"
 
 	"github.com/docsbot/docsbot/docsapi"
@@ -121,14 +120,14 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 // at base, grows by half up to maxWait, and starts over when the status
 // changes. Transient errors are shown and retried; a 429 waits its Retry-After.
 func watch(ctx context.Context, c *docsapi.Client, id string, base, maxWait time.Duration, p *progress, describe func(error) string) (*docsapi.Job, error) {
-	wait := base
+	polls := 0 // since the status last changed
 	for {
 		job, err := c.GetJob(ctx, id)
-		delay := time.Duration(float64(wait) * (0.9 + 0.2*rand.Float64()))
+		delay := docsapi.Jitter(docsapi.PollDelay(base, maxWait, polls))
 		switch {
 		case err == nil:
 			if p.update(job.Status) {
-				wait = base
+				polls = 0
 			}
 			if job.Status.Final() {
 				return job, nil
@@ -143,7 +142,7 @@ func watch(ctx context.Context, c *docsapi.Client, id string, base, maxWait time
 			delay = max(delay, after)
 			p.note(fmt.Sprintf("%s; polling again in %s", describe(err), formatElapsed(delay)))
 		}
-		wait = min(wait*3/2, maxWait)
+		polls++
 		if err := p.sleep(ctx, delay); err != nil {
 			return nil, err
 		}

@@ -215,23 +215,11 @@ func slackIDs(v, name, kinds string, bad func(string, string, ...any), secrets [
 		if id == "" {
 			continue
 		}
-		if !isSlackID(id, kinds) {
+		if !bot.IsSlackID(id, kinds) {
 			bad(name, "%s: %s is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, showValue(id, secrets...), kinds[0])
 			continue
 		}
 		out = append(out, id)
 	}
 	return out
-}
-
-func isSlackID(id, kinds string) bool {
-	if len(id) < 3 || !strings.ContainsRune(kinds, rune(id[0])) {
-		return false
-	}
-	for _, r := range id[1:] {
-		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }
