@@ -231,8 +231,7 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 
 	from, to := r.params()
 	params := docsapi.VisitorsParams{From: from, To: to, Limit: docsapi.MaxVisitorsLimit}
-	snap := &store.VisitorsSnapshot{}
-	var seen map[string]struct{}
+	var merged docsapi.VisitorsMerge
 	for page, err := range b.api.VisitorPages(ctx, params) {
 		if err != nil {
 			if _, invalid := errors.AsType[*docsapi.ValidationError](err); !invalid {
@@ -250,20 +249,7 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 			return nil, err
 		}
 		sent++
-		if sent == 1 {
-			snap.Totals = counts(page.Totals)
-			snap.Pages = make([]store.VisitorPage, 0, len(page.Visitors)*need)
-			seen = make(map[string]struct{}, cap(snap.Pages))
-		}
-		for _, v := range page.Visitors {
-			// Rows can move between pages while the day's counts grow; keep
-			// each path once.
-			if _, dup := seen[v.Path]; dup {
-				continue
-			}
-			seen[v.Path] = struct{}{}
-			snap.Pages = append(snap.Pages, store.VisitorPage{Path: v.Path, VisitorCounts: counts(v.Counts)})
-		}
+		merged.Add(page)
 		if !page.HasMore {
 			break
 		}
@@ -279,7 +265,11 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 			b.replyPrivately(ctx, cmd, progressText(r, 2))
 		}
 	}
-	snap.Requests = sent
+	all := merged.Result()
+	snap := &store.VisitorsSnapshot{Totals: counts(all.Totals), Requests: sent, Pages: make([]store.VisitorPage, len(all.Visitors))}
+	for i, v := range all.Visitors {
+		snap.Pages[i] = store.VisitorPage{Path: v.Path, VisitorCounts: counts(v.Counts)}
+	}
 	log.Info("visitors export fetched", "requests", sent, "pages", len(snap.Pages))
 	return snap, nil
 }

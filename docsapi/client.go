@@ -136,9 +136,6 @@ func NewClient(apiKey, projectID string, opts ...Option) (*Client, error) {
 // ProjectID returns the project the client works on.
 func (c *Client) ProjectID() string { return c.projectID }
 
-// BaseURL returns the service address, without a trailing slash.
-func (c *Client) BaseURL() string { return c.baseURL }
-
 // String describes the client without its API key.
 func (c *Client) String() string {
 	if c == nil {

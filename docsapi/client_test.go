@@ -64,8 +64,8 @@ func TestNewClientValidation(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewClient: %v", err)
 			}
-			if c.BaseURL() != tt.wantBase || c.ProjectID() != strings.TrimSpace(tt.proj) {
-				t.Errorf("BaseURL %q ProjectID %q, want %q %q", c.BaseURL(), c.ProjectID(), tt.wantBase, tt.proj)
+			if c.baseURL != tt.wantBase || c.ProjectID() != strings.TrimSpace(tt.proj) {
+				t.Errorf("BaseURL %q ProjectID %q, want %q %q", c.baseURL, c.ProjectID(), tt.wantBase, tt.proj)
 			}
 			if !strings.HasPrefix(c.userAgent, tt.wantUAHead) {
 				t.Errorf("user agent %q, want prefix %q", c.userAgent, tt.wantUAHead)

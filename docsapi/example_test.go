@@ -63,5 +63,7 @@ func ExampleClient_AllVisitors() {
 	case err != nil:
 		log.Fatal(err)
 	}
-	fmt.Printf("%d unique visitors on %d pages\n", all.Totals.Total, len(all.Visitors))
+	fmt.Printf("%d pages had visitors; more to read: %v\n", len(all.Visitors), all.HasMore)
+	// Output:
+	// 240 pages had visitors; more to read: false
 }

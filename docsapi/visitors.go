@@ -69,18 +69,14 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 // the totals of the first page, the rows of all pages in server order, and
 // HasMore false. On any error it returns nil and the error.
 func (c *Client) AllVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
-	all := &VisitorsPage{Visitors: []PageVisitors{}}
-	n := 0
+	var m VisitorsMerge
 	for page, err := range c.VisitorPages(ctx, p) {
 		if err != nil {
 			return nil, err
 		}
-		if n++; n == 1 {
-			all.Totals = page.Totals
-		}
-		all.Visitors = append(all.Visitors, page.Visitors...)
+		m.Add(page)
 	}
-	return all, nil
+	return m.Result(), nil
 }
 
 func (c *Client) visitorsPage(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {

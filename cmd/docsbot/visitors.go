@@ -86,12 +86,10 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 // fetchVisitors reads the pages of the export and merges them into one: the
 // site totals and every path once. On a terminal it shows progress on stderr.
 func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params docsapi.VisitorsParams, maxPages int) (*docsapi.VisitorsPage, error) {
-	all := &docsapi.VisitorsPage{Visitors: []docsapi.PageVisitors{}}
+	var m docsapi.VisitorsMerge
 	tty := isTerminal(r.stderr)
-	seen := make(map[string]bool)
-	pages := 0
 	defer func() {
-		if tty && pages > 0 {
+		if tty && m.Pages > 0 {
 			fmt.Fprint(r.stderr, "\r\033[K")
 		}
 	}()
@@ -99,25 +97,15 @@ func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params do
 		if err != nil {
 			return nil, err
 		}
-		pages++
-		if pages == 1 {
-			all.Totals = page.Totals
-		}
-		for _, v := range page.Visitors {
-			if !seen[v.Path] {
-				seen[v.Path] = true
-				all.Visitors = append(all.Visitors, v)
-			}
-		}
-		all.HasMore = page.HasMore
+		m.Add(page)
 		if tty {
-			fmt.Fprintf(r.stderr, "\r\033[Kfetching visitors: %d requests, %s paths", pages, docsapi.FormatCount(int64(len(all.Visitors))))
+			fmt.Fprintf(r.stderr, "\r\033[Kfetching visitors: %d requests, %s paths", m.Pages, docsapi.FormatCount(int64(m.Len())))
 		}
-		if maxPages > 0 && pages >= maxPages {
+		if maxPages > 0 && m.Pages >= maxPages {
 			break
 		}
 	}
-	return all, nil
+	return m.Result(), nil
 }
 
 // dateRange is the --from/--to range, kept for the table's title.
