@@ -32,6 +32,9 @@ const (
 	// handed back by stopped replicas or left by dead ones. Work queued here
 	// wakes it at once: the replica that took an envelope does its work.
 	inboxIdle = 500 * time.Millisecond
+	// unknownKindDelay is how long work of a kind this replica does not
+	// know waits before any replica looks at it again.
+	unknownKindDelay = 5 * time.Second
 	// inboxWorkers bounds the work one replica does at once. Most of it
 	// waits on the docs API (a create can take seconds), so it is generous:
 	// 20 commands a second with 2 s creates keep 40 busy.
@@ -282,8 +285,18 @@ func (b *Bot) sleepInbox(ctx context.Context, d time.Duration) {
 func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	log := b.log.With("work", w.Key, "kind", w.Kind, "attempt", w.Attempt)
 	h, ok := b.handlers[w.Kind]
+	if !ok && w.Age() < workMaxAge {
+		// Queued by a newer replica during a rolling update: leave it to
+		// a replica that knows it.
+		log.Warn("no handler for this kind of work here; leaving it to another replica")
+		if err := b.store.Defer(context.WithoutCancel(ctx), w.Taken, unknownKindDelay); err != nil {
+			log.Warn("deferring work failed; it comes back when its lease runs out", "err", err)
+		}
+		return true
+	}
 	if !ok {
-		log.Error("no handler for this kind of work; dropped")
+		log.Error("no replica took this kind of work in time; dropped")
+		b.metrics.workOutcome(w.Kind, "failed")
 		return b.finishWork(ctx, w, log)
 	}
 	if ctx.Err() != nil {

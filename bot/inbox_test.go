@@ -275,3 +275,21 @@ func TestReplyWhileTheJobStarts(t *testing.T) {
 		t.Errorf("%d follow-ups sent, want 1", n)
 	}
 }
+
+// TestWorkOfAnUnknownKindWaits plays a rolling update: a newer replica queued
+// work of a kind this one does not know. It is left in the inbox for a
+// replica that knows it, not dropped.
+func TestWorkOfAnUnknownKindWaits(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	st := h.openStore()
+	if queued, err := st.Enqueue(context.Background(), store.Work{Key: "ev:from-the-future", Kind: "agent.mention", Payload: []byte("{}")}, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	h.startBot(bot.Config{})
+	h.waitLogged("no handler for this kind of work here; leaving it to another replica", 1)
+	h.stopAll()
+	if n, err := st.Queued(context.Background()); err != nil || n != 1 {
+		t.Fatalf("Queued = %d, %v; want the work still waiting", n, err)
+	}
+}
