@@ -96,8 +96,8 @@ func (s *Store) Release(ctx context.Context, claims []Claim) error {
 	if len(claims) == 0 {
 		return nil
 	}
-	args := make([]any, 0, 1+2*len(claims))
-	args = append(args, s.prefix)
+	args := make([]any, 0, 2+2*len(claims))
+	args = append(args, s.prefix, s.jobKey(""))
 	for _, c := range claims {
 		args = append(args, c.JobID, strconv.FormatInt(c.Token, 10))
 	}

@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,43 +21,10 @@ func TestClaimExclusive(t *testing.T) {
 		link(t, setup, testJob(i))
 	}
 
-	// Each replica has its own client and Store, and claims in small batches
-	// until nothing is due.
-	var (
-		mu     sync.Mutex
-		counts = map[string]int{}
-		wg     sync.WaitGroup
-		errs   = make(chan error, replicas)
-	)
-	for range replicas {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			client := srv.Client()
-			defer client.Close()
-			s := store.New(client, store.WithPrefix(prefix))
-			for {
-				cs, err := s.Claim(context.Background(), 7, time.Minute)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if len(cs) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, c := range cs {
-					counts[c.JobID]++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatalf("Claim: %v", err)
-	}
+	counts := claimConcurrently(t, prefix, replicas, func(s *store.Store) ([]string, error) {
+		cs, err := s.Claim(context.Background(), 7, time.Minute)
+		return ids(cs), err
+	})
 	if len(counts) != jobs {
 		t.Fatalf("claimed %d distinct jobs, want %d", len(counts), jobs)
 	}

@@ -132,12 +132,12 @@ func (s *Store) ReleaseWork(ctx context.Context, taken []Taken) error {
 	if len(taken) == 0 {
 		return nil
 	}
-	args := make([]any, 0, 1+2*len(taken))
-	args = append(args, s.prefix)
+	args := make([]any, 0, 2+2*len(taken))
+	args = append(args, s.prefix, s.workKey(""))
 	for _, t := range taken {
 		args = append(args, t.Key, strconv.FormatInt(t.Token, 10))
 	}
-	if err := s.sc.releaseWork.Run(ctx, s.rdb, []string{s.inboxKey()}, args...).Err(); err != nil {
+	if err := s.sc.release.Run(ctx, s.rdb, []string{s.inboxKey()}, args...).Err(); err != nil {
 		return wrapErr(err, "store: release %d pieces of work", len(taken))
 	}
 	return nil

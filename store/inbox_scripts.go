@@ -74,21 +74,3 @@ redis.call('HSET', k, 'dn', now_ms())
 redis.call('PEXPIRE', k, tonumber(redis.call('HGET', k, 'kp') or 3600000))
 return 0
 `
-
-// luaReleaseWork: KEYS inbox; ARGV prefix, then key/token pairs. Returns the
-// number of pieces released.
-const luaReleaseWork = luaCommon + `
-local inbox = KEYS[1]
-local now = now_ms()
-local n = 0
-for i = 2, #ARGV - 1, 2 do
-  local key = ARGV[i]
-  local k = P .. 'in:' .. key
-  if redis.call('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', inbox, key) then
-    redis.call('HINCRBY', k, 'tk', 1)
-    redis.call('ZADD', inbox, now, key)
-    n = n + 1
-  end
-end
-return n
-`

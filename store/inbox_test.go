@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -92,39 +91,14 @@ func TestClaimWorkExclusive(t *testing.T) {
 	for i := range pieces {
 		enqueue(t, setup, work(i))
 	}
-	var (
-		mu     sync.Mutex
-		counts = map[string]int{}
-		wg     sync.WaitGroup
-		errs   = make(chan error, replicas)
-	)
-	for range replicas {
-		wg.Go(func() {
-			client := srv.Client()
-			defer client.Close()
-			s := store.New(client, store.WithPrefix(prefix))
-			for {
-				ts, err := s.ClaimWork(context.Background(), 5, time.Minute)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if len(ts) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, tk := range ts {
-					counts[tk.Key]++
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatalf("ClaimWork: %v", err)
-	}
+	counts := claimConcurrently(t, prefix, replicas, func(s *store.Store) ([]string, error) {
+		ts, err := s.ClaimWork(context.Background(), 5, time.Minute)
+		keys := make([]string, len(ts))
+		for i, tk := range ts {
+			keys[i] = tk.Key
+		}
+		return keys, err
+	})
 	if len(counts) != pieces {
 		t.Fatalf("claimed %d distinct pieces, want %d", len(counts), pieces)
 	}

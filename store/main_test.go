@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,4 +147,45 @@ func mustJob(t *testing.T, s *store.Store, id string) *store.Job {
 		t.Fatalf("Job(%s): %v", id, err)
 	}
 	return j
+}
+
+// claimConcurrently runs replicas claimers, each with its own client and
+// Store under prefix, calling claim until it returns nothing, and counts how
+// often each id was claimed.
+func claimConcurrently(t *testing.T, prefix string, replicas int, claim func(*store.Store) ([]string, error)) map[string]int {
+	t.Helper()
+	var (
+		mu     sync.Mutex
+		counts = map[string]int{}
+		wg     sync.WaitGroup
+		errs   = make(chan error, replicas)
+	)
+	for range replicas {
+		wg.Go(func() {
+			client := srv.Client()
+			defer client.Close()
+			s := store.New(client, store.WithPrefix(prefix))
+			for {
+				got, err := claim(s)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(got) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, id := range got {
+					counts[id]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("claim: %v", err)
+	}
+	return counts
 }

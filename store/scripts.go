@@ -212,15 +212,16 @@ retire(k, sched, id, tonumber(ARGV[5]))
 return 0
 `
 
-// luaRelease: KEYS sched; ARGV prefix, then id/token pairs. Returns the
-// number of jobs released.
+// luaRelease: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,
+// the records' key prefix (P..'job:' or P..'in:'), then id/token pairs.
+// Returns the number released.
 const luaRelease = luaCommon + `
-local sched = KEYS[1]
+local sched, rec = KEYS[1], ARGV[2]
 local now = now_ms()
 local n = 0
-for i = 2, #ARGV - 1, 2 do
+for i = 3, #ARGV - 1, 2 do
   local id = ARGV[i]
-  local k = P .. 'job:' .. id
+  local k = rec .. id
   if redis.call('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', sched, id) then
     redis.call('HINCRBY', k, 'tk', 1)
     redis.call('ZADD', sched, now, id)
@@ -238,7 +239,7 @@ type scripts struct {
 	take, block                      *redis.Script
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, claimWork, markWork     *redis.Script
-	deferWork, workDone, releaseWork *redis.Script
+	deferWork, workDone              *redis.Script
 }
 
 func newScripts() scripts {
@@ -261,6 +262,5 @@ func newScripts() scripts {
 		markWork:     redis.NewScript(luaMarkWork),
 		deferWork:    redis.NewScript(luaDeferWork),
 		workDone:     redis.NewScript(luaWorkDone),
-		releaseWork:  redis.NewScript(luaReleaseWork),
 	}
 }

@@ -2,7 +2,6 @@ package slacktest
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -30,32 +29,7 @@ func (s *Server) conversationsHistory(r *apiRequest) apiResult {
 		}
 		picked = append(picked, m)
 	}
-	limit := 100
-	if v, err := strconv.Atoi(p["limit"]); err == nil && v > 0 {
-		limit = min(v, 1000)
-	}
-	offset := 0
-	if c := p["cursor"]; c != "" {
-		n, ok := decodeCursor(c)
-		if !ok || n > len(picked) {
-			return fail("invalid_cursor")
-		}
-		offset = n
-	}
-	end := min(offset+limit, len(picked))
-	msgs := make([]map[string]any, 0, end-offset)
-	for _, m := range picked[offset:end] {
-		msgs = append(msgs, m.wire(s.cfg.teamID))
-	}
-	next := ""
-	if end < len(picked) {
-		next = encodeCursor(end)
-	}
-	return apiResult{fields: map[string]any{
-		"messages":          msgs,
-		"has_more":          next != "",
-		"response_metadata": map[string]any{"next_cursor": next},
-	}}
+	return pageOf(picked, p, 100, s.cfg.teamID)
 }
 
 // tsKey turns a Slack timestamp such as "1732233445.000100" into a string

@@ -217,30 +217,36 @@ func (s *Server) conversationsReplies(r *apiRequest) apiResult {
 	if m.parent != nil {
 		m = m.parent
 	}
-	thread := append([]*msg{m}, m.replies...)
-	limit := 1000
-	if v, err := strconv.Atoi(p["limit"]); err == nil && v > 0 && v < limit {
-		limit = v
+	return pageOf(append([]*msg{m}, m.replies...), p, 1000, s.cfg.teamID)
+}
+
+// pageOf answers one page of msgs as conversations.replies and .history do:
+// limit (default def, at most 1000) messages from the offset the cursor
+// names, with has_more and response_metadata.next_cursor.
+func pageOf(msgs []*msg, p map[string]string, def int, team string) apiResult {
+	limit := def
+	if v, err := strconv.Atoi(p["limit"]); err == nil && v > 0 {
+		limit = min(v, 1000)
 	}
 	offset := 0
 	if c := p["cursor"]; c != "" {
 		n, ok := decodeCursor(c)
-		if !ok || n > len(thread) {
+		if !ok || n > len(msgs) {
 			return fail("invalid_cursor")
 		}
 		offset = n
 	}
-	end := min(offset+limit, len(thread))
-	msgs := make([]map[string]any, 0, end-offset)
-	for _, x := range thread[offset:end] {
-		msgs = append(msgs, x.wire(s.cfg.teamID))
+	end := min(offset+limit, len(msgs))
+	out := make([]map[string]any, 0, end-offset)
+	for _, x := range msgs[offset:end] {
+		out = append(out, x.wire(team))
 	}
 	next := ""
-	if end < len(thread) {
+	if end < len(msgs) {
 		next = encodeCursor(end)
 	}
 	return apiResult{fields: map[string]any{
-		"messages":          msgs,
+		"messages":          out,
 		"has_more":          next != "",
 		"response_metadata": map[string]any{"next_cursor": next},
 	}}
