@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -46,7 +45,7 @@ type harness struct {
 	slack  *slacktest.Server
 	api    *docsapitest.Server
 	prefix string
-	logs   *syncBuffer
+	logs   *docsapitest.LogBuffer
 	// redisURL is the Redis the bots use: the package's, or a test's own.
 	redisURL string
 
@@ -68,7 +67,7 @@ func newHarnessWith(t *testing.T, slackOpts []slacktest.Option, apiOpts ...docsa
 	t.Cleanup(sl.Close)
 	api := docsapitest.NewServer(apiOpts...)
 	t.Cleanup(api.Close)
-	return &harness{t: t, slack: sl, api: api, prefix: redistest.Prefix(t), logs: &syncBuffer{}, redisURL: redisURL()}
+	return &harness{t: t, slack: sl, api: api, prefix: redistest.Prefix(t), logs: &docsapitest.LogBuffer{}, redisURL: redisURL()}
 }
 
 // running is a started bot and how to stop it.
@@ -279,23 +278,3 @@ func rendered(m slacktest.Message) string {
 	walk(v)
 	return strings.Join(texts, "\n")
 }
-
-// syncBuffer collects logs from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-var _ io.Writer = (*syncBuffer)(nil)

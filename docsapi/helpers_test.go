@@ -1,37 +1,17 @@
 package docsapi_test
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
-
-// logBuffer collects log output from concurrent requests.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // testPolicy retries quickly, so that tests stay fast, and waits up to 3s for
 // a Retry-After.
@@ -53,7 +33,7 @@ func testKey(t *testing.T) string {
 type env struct {
 	srv  *docsapitest.Server
 	c    *docsapi.Client
-	logs *logBuffer
+	logs *docsapitest.LogBuffer
 }
 
 // newEnv starts a test server with a fresh key and a client using it. At the
@@ -68,9 +48,9 @@ func newEnv(t *testing.T, srvOpts []docsapitest.Option, clientOpts ...docsapi.Op
 
 // newClient builds a client with quick retries and a debug logger whose
 // output is checked for the key when the test ends.
-func newClient(t *testing.T, baseURL, key, project string, opts ...docsapi.Option) (*docsapi.Client, *logBuffer) {
+func newClient(t *testing.T, baseURL, key, project string, opts ...docsapi.Option) (*docsapi.Client, *docsapitest.LogBuffer) {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &docsapitest.LogBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	all := append([]docsapi.Option{
 		docsapi.WithBaseURL(baseURL),

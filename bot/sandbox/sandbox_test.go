@@ -10,12 +10,12 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
@@ -28,7 +28,7 @@ func startTestSandbox(t *testing.T, redisURL string) *Sandbox {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), sandboxWait)
 	defer cancel()
-	logs := &syncBuffer{}
+	logs := &docsapitest.LogBuffer{}
 	sb, err := Start(ctx, Options{
 		Addr:         "127.0.0.1:0",
 		AgentTime:    300 * time.Millisecond,
@@ -311,22 +311,4 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	_ = s.Close()
 	os.Exit(code)
-}
-
-// syncBuffer collects the sandbox's logs from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

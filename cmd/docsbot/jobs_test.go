@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,31 +15,13 @@ import (
 )
 
 // apiRunner returns a runner configured for srv through its environment.
-func apiRunner(t *testing.T, srv *docsapitest.Server) (*runner, *syncBuffer, *syncBuffer) {
+func apiRunner(t *testing.T, srv *docsapitest.Server) (*runner, *docsapitest.LogBuffer, *docsapitest.LogBuffer) {
 	t.Helper()
 	env := map[string]string{envAPIURL: srv.URL, envAPIKey: srv.Key, envProject: srv.ProjectID}
 	r, _, _ := testRunner(t, env, "")
-	stdout, stderr := new(syncBuffer), new(syncBuffer)
+	stdout, stderr := new(docsapitest.LogBuffer), new(docsapitest.LogBuffer)
 	r.stdout, r.stderr = stdout, stderr
 	return r, stdout, stderr
-}
-
-// syncBuffer is a bytes.Buffer that a test may read while a command writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // newServer starts a test API server that stops with the test.

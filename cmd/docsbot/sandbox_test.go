@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 func TestSandboxCommandLine(t *testing.T) {
@@ -21,7 +22,7 @@ func TestSandboxCommandLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stderr syncBuffer
+		var stderr docsapitest.LogBuffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

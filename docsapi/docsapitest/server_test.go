@@ -1,7 +1,6 @@
 package docsapitest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -45,7 +44,7 @@ func TestStartAddresses(t *testing.T) {
 
 func TestLogger(t *testing.T) {
 	t.Parallel()
-	var buf syncBuffer
+	var buf LogBuffer
 	srv := startServer(t, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
 	createJob(t, srv, "logged")
 	do(t, srv, http.MethodGet, "/nowhere", "")
@@ -57,24 +56,6 @@ func TestLogger(t *testing.T) {
 	if strings.Contains(out, srv.Key) {
 		t.Error("log holds the key")
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestConcurrentReplicas has two pollers share many jobs while faults come
