@@ -17,6 +17,8 @@ const checkKeyTTL = 30 * time.Second
 
 // Report is what Check found out about a Redis that works.
 type Report struct {
+	// Topology is the kind of deployment: standalone, sentinel or cluster.
+	Topology Topology
 	// MaxMemory and Policy are Redis's maxmemory and maxmemory-policy, ""
 	// when CONFIG GET is refused (as managed services often do).
 	MaxMemory, Policy string
@@ -50,11 +52,10 @@ var ErrMismatch = errors.New("the key written was read back with another value")
 // failed step gives a *CheckError.
 func Check(ctx context.Context, redisURL, prefix string) (Report, error) {
 	red := redactURL(redisURL)
-	o, err := redis.ParseURL(redisURL)
+	rdb, err := newClient(redisURL)
 	if err != nil {
 		return Report{}, &kindError{kind: ErrBadURL, err: red.clean(err)}
 	}
-	rdb := redis.NewClient(o)
 	defer rdb.Close()
 	step := func(name string, err error) error {
 		return &CheckError{Step: name, Err: red.clean(err)}
@@ -76,11 +77,13 @@ func Check(ctx context.Context, redisURL, prefix string) (Report, error) {
 	if got != value {
 		return Report{}, &CheckError{Step: "PING ok, write ok", Err: ErrMismatch}
 	}
+	rep := Report{Topology: TopologyOf(redisURL)}
 	conf, err := rdb.ConfigGet(ctx, "maxmemory*").Result()
 	if err != nil {
-		return Report{}, nil
+		return rep, nil
 	}
-	return Report{MaxMemory: conf["maxmemory"], Policy: conf["maxmemory-policy"]}, nil
+	rep.MaxMemory, rep.Policy = conf["maxmemory"], conf["maxmemory-policy"]
+	return rep, nil
 }
 
 // DeletePrefix deletes every key that starts with prefix, in batches (SCAN

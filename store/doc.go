@@ -70,8 +70,23 @@
 // replicas with skewed clocks agree. Every update that touches more than one key
 // runs as one Lua script.
 //
-// # Redis Cluster
+// # Sentinel and Cluster
 //
-// Scripts derive job keys from the schedule, so all keys must be in one hash
-// slot: on a cluster, choose a prefix with a hash tag, such as "{docsbot}:".
+// Open reads the topology from the URL (TopologyOf): one server, Sentinel
+// (master_name and the sentinels' addresses; go-redis follows failovers), or
+// Cluster (several addr seed nodes). With Sentinel, the writes that must
+// survive a failover (Enqueue of new work, LinkJob, MarkNotified) wait for
+// one replica to confirm them with WAIT, at most 100 ms (WithReplicaAcks).
+// When no replica confirms in time the write stands on the primary alone and
+// the call succeeds: a failover in that window can lose it. For the inbox
+// that is the same as a crash of Redis between the write and the ack, so
+// Slack's redelivery of events covers it; a slash command acknowledged in
+// that window is lost, and a link lost that way leaves a job unfollowed.
+// Failures during a failover are ErrUnreachable or ErrReadOnly, both
+// Temporary: callers retry.
+//
+// Scripts derive keys from the schedule and the inbox, so all keys of one
+// installation must be in one hash slot: on a cluster, choose a prefix with
+// a hash tag, such as "{docsbot}:" (DOCSBOT_REDIS_PREFIX). Cluster support
+// is not yet tested against a real cluster.
 package store

@@ -81,7 +81,7 @@ func TestCheck(t *testing.T) {
 	ctx := t.Context()
 
 	rep, err := store.Check(ctx, own.URL, "docsbot:")
-	if err != nil || rep.MaxMemory != "0" || rep.Evicts() {
+	if err != nil || rep.MaxMemory != "0" || rep.Evicts() || rep.Topology != store.Standalone {
 		t.Fatalf("Check of a healthy Redis = %+v, %v; want no error, no memory limit", rep, err)
 	}
 	if err := admin.ConfigSet(ctx, "maxmemory", "100mb").Err(); err != nil {

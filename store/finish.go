@@ -61,6 +61,9 @@ func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
 		return s.sc.markNotified.Run(ctx, s.rdb, keys,
 			s.prefix, c.JobID, tok, c.Job.Generation, millis(s.retention)).Int64()
 	})
+	if err == nil {
+		s.confirm(ctx)
+	}
 	return err
 }
 

@@ -59,6 +59,9 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	if err != nil {
 		return false, wrapErr(err, "store: enqueue %q", w.Key)
 	}
+	if n == 1 {
+		s.confirm(ctx)
+	}
 	return n == 1, nil
 }
 

@@ -38,6 +38,10 @@ type Store struct {
 	prefix    string
 	retention time.Duration
 	sc        scripts
+	topology  Topology
+	// acks and ackTimeout: see WithReplicaAcks.
+	acks       int
+	ackTimeout time.Duration
 }
 
 // Option configures a Store.
@@ -59,22 +63,25 @@ func WithRetention(d time.Duration) Option {
 	}
 }
 
-// Open connects to the Redis server at redisURL (redis://, rediss:// or
-// unix://, with the query options of redis.ParseURL) and checks it answers
-// PING. Errors never contain the URL's user name or password.
+// Open connects to the Redis at redisURL (one server by redis://, rediss://
+// or unix://; Sentinel or Cluster by the URL forms of TopologyOf) and checks
+// it answers PING. Errors never contain the URL's user name or password.
 func Open(ctx context.Context, redisURL string, opts ...Option) (*Store, error) {
 	red := redactURL(redisURL)
-	o, err := redis.ParseURL(redisURL)
+	rdb, err := newClient(redisURL)
 	if err != nil {
 		return nil, fmt.Errorf("store: parse redis URL %s: %w", red.url, &kindError{kind: ErrBadURL, err: red.clean(err)})
 	}
-	rdb := redis.NewClient(o)
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
 		return nil, red.wrap("store: connect to "+red.url, err)
 	}
+	topo := TopologyOf(redisURL)
+	if topo == Sentinel {
+		opts = append([]Option{WithReplicaAcks(1, 100*time.Millisecond)}, opts...)
+	}
 	s := New(rdb, opts...)
-	s.owned = true
+	s.owned, s.topology = true, topo
 	return s, nil
 }
 

@@ -353,7 +353,7 @@ const doctorKeyTTL = 30 * time.Second
 func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 	const name = "Redis"
 	where := store.RedactURL(cfg.redisURL)
-	rep, err := store.Check(ctx, cfg.redisURL, store.DefaultPrefix)
+	rep, err := store.Check(ctx, cfg.redisURL, cfg.redisPrefix)
 	var ce *store.CheckError
 	switch {
 	case errors.Is(err, store.ErrBadURL):
@@ -368,6 +368,9 @@ func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 		return failed(name, where+": "+err.Error(), redisFix(err))
 	}
 	line := where + ": PING ok, write ok"
+	if rep.Topology != store.Standalone {
+		line += " (" + string(rep.Topology) + ")"
+	}
 	switch {
 	case rep.MaxMemory == "":
 		return passed(name, line)

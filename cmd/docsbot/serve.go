@@ -59,7 +59,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.redisURL)
+	st, err := store.Open(ctx, cfg.redisURL, store.WithPrefix(cfg.redisPrefix))
 	if err != nil {
 		return &exitError{code: exitFailure, err: err,
 			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + store.Cause(err),
@@ -70,7 +70,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	client := slack.New(cfg.botToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
 	log.Info("docsbot starting", "version", mainVersion(), "slack_api", cfg.slackAPIURL,
-		"redis", store.RedactURL(cfg.redisURL), "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
+		"redis", store.RedactURL(cfg.redisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.redisPrefix, "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
 	b := bot.New(cfg.bot, client, api, st)
 	if cfg.httpAddr != "" {
 		stop, err := serveOps(ctx, cfg.httpAddr, opsHandler(reg, readiness{slackConnected: b.Connected, pingRedis: st.Ping}), log)

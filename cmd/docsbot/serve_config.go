@@ -20,6 +20,7 @@ type serveConfig struct {
 	botToken, appToken string
 	slackAPIURL        string
 	redisURL           string
+	redisPrefix        string
 	httpAddr           string
 	bot                bot.Config
 	logFormat          string
@@ -32,7 +33,7 @@ type serveConfig struct {
 // only from the environment or .env.
 type serveFlags struct {
 	api                                apiFlags
-	slackAPIURL, redisURL              string
+	slackAPIURL, redisURL, redisPrefix string
 	pollInterval, pollMax, visitorsTTL string
 	allowedUsers, allowedChans         string
 	logFormat, logLevel                string
@@ -46,7 +47,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 		env string
 		to  *string
 	}{
-		{envSlackAPIURL, &f.slackAPIURL}, {envRedisURL, &f.redisURL}, {envPollInterval, &f.pollInterval},
+		{envSlackAPIURL, &f.slackAPIURL}, {envRedisURL, &f.redisURL}, {envRedisPrefix, &f.redisPrefix}, {envPollInterval, &f.pollInterval},
 		{envPollMaxInterval, &f.pollMax}, {envVisitorsTTL, &f.visitorsTTL}, {envAllowedUsers, &f.allowedUsers},
 		{envAllowedChannels, &f.allowedChans}, {envLogFormat, &f.logFormat}, {envLogLevel, &f.logLevel},
 	} {
@@ -105,6 +106,10 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	}
 
 	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultOf(envRedisURL))
+	c.redisPrefix = cmp.Or(get(f.redisPrefix, envRedisPrefix), defaultOf(envRedisPrefix))
+	if strings.ContainsAny(c.redisPrefix, " *?[]") {
+		bad(envRedisPrefix, "%s %s must not contain spaces or * ? [ ]", envRedisPrefix, showValue(c.redisPrefix, secrets...))
+	}
 	if u, err := url.Parse(c.redisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
 		bad(envRedisURL, "%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
 )
 
 // The settings of docsbot. Operators and the deploy files rely on these
@@ -20,6 +21,7 @@ const (
 	envSlackAppToken   = "SLACK_APP_TOKEN"
 	envSlackAPIURL     = "SLACK_API_URL"
 	envRedisURL        = "REDIS_URL"
+	envRedisPrefix     = "DOCSBOT_REDIS_PREFIX"
 	envPollInterval    = "DOCSBOT_POLL_INTERVAL"
 	envPollMaxInterval = "DOCSBOT_POLL_MAX_INTERVAL"
 	envAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
@@ -59,7 +61,8 @@ func settings() []setting {
 		{env: envSlackBotToken, none: "required for the bot", secret: true, doc: "Bot token, `xoxb-…`"},
 		{env: envSlackAppToken, none: "required for the bot", secret: true, doc: "App-level token with `connections:write`, `xapp-…`"},
 		{env: envSlackAPIURL, flag: "slack-api-url", def: "https://slack.com/api/", doc: "Slack Web API base (GovSlack, tests)"},
-		{env: envRedisURL, flag: "redis-url", def: "redis://localhost:6379/0", doc: "Redis; `rediss://` and `unix://` work too"},
+		{env: envRedisURL, flag: "redis-url", def: "redis://localhost:6379/0", doc: "Redis; `rediss://` and `unix://` work too, and Sentinel with `?addr=…&master_name=…`"},
+		{env: envRedisPrefix, flag: "redis-prefix", def: store.DefaultPrefix, doc: "Prefix of every Redis key; `{docsbot}:` keeps them in one Cluster hash slot"},
 		{env: envPollInterval, flag: "poll-interval", def: shortDuration(bot.DefaultPollInterval), doc: "Delay before a job's first poll"},
 		{env: envPollMaxInterval, flag: "poll-max-interval", def: shortDuration(bot.DefaultPollMaxInterval), doc: "Cap of the poll backoff"},
 		{env: envAllowedUsers, flag: "allowed-users", none: "everyone", doc: "Comma-separated Slack user ids allowed to use the bot"},

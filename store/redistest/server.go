@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -35,6 +37,10 @@ type Server struct {
 	bin string // path of the redis-server binary
 	dir string // temporary directory holding the socket and the log
 	aof bool   // keep an append-only file, synced on every write
+	// Addr is 127.0.0.1:port when the server also listens on TCP (WithTCP).
+	Addr string
+	port int
+	args []string // more redis-server arguments (WithArgs)
 
 	mu   sync.Mutex
 	proc *process // nil while stopped
@@ -54,6 +60,19 @@ type Option func(*Server)
 // production Redis with appendfsync always would: the data survives Kill and
 // Restart.
 func WithAppendOnly() Option { return func(s *Server) { s.aof = true } }
+
+// WithTCP makes the server listen on a free TCP port of 127.0.0.1 too (Addr),
+// as replicas and sentinels need.
+func WithTCP() Option {
+	return func(s *Server) {
+		s.port = freePort()
+		s.Addr = fmt.Sprintf("127.0.0.1:%d", s.port)
+	}
+}
+
+// WithArgs passes more arguments to redis-server, such as "--replicaof",
+// "127.0.0.1", "6390".
+func WithArgs(args ...string) Option { return func(s *Server) { s.args = append(s.args, args...) } }
 
 // Start runs a new redis-server on a unix socket in a fresh temporary directory,
 // without a TCP port and (unless WithAppendOnly) without persistence, and
@@ -147,8 +166,9 @@ func (s *Server) start() error {
 	if s.aof {
 		appendOnly = "yes"
 	}
-	cmd := exec.Command(s.bin,
-		"--port", "0",
+	port := strconv.Itoa(s.port)
+	args := []string{
+		"--port", port, "--bind", "127.0.0.1",
 		"--unixsocket", s.Socket,
 		"--unixsocketperm", "700",
 		"--save", "",
@@ -158,7 +178,8 @@ func (s *Server) start() error {
 		"--logfile", logPath,
 		"--loglevel", "warning",
 		"--daemonize", "no",
-	)
+	}
+	cmd := exec.Command(s.bin, append(args, s.args...)...)
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("redistest: start %s: %w", s.bin, err)
@@ -238,4 +259,14 @@ func logTail(path string) string {
 		b = b[len(b)-max:]
 	}
 	return string(bytes.TrimSpace(b))
+}
+
+// freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
+func freePort() int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }
