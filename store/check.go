@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -93,14 +94,38 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) (int, error) {
 	if prefix == "" {
 		return 0, fmt.Errorf("store: delete prefix: empty prefix: %w", ErrInvalid)
 	}
+	// A cluster scans node by node: SCAN covers one node's keys.
+	if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+		var mu sync.Mutex
+		total := 0
+		err := cc.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			n, err := deleteScanned(ctx, node, prefix)
+			mu.Lock()
+			total += n
+			mu.Unlock()
+			return err
+		})
+		return total, err
+	}
+	return deleteScanned(ctx, s.rdb, prefix)
+}
+
+// deleteScanned deletes the keys under prefix that SCAN finds on rdb.
+func deleteScanned(ctx context.Context, rdb redis.Cmdable, prefix string) (int, error) {
 	n := 0
-	iter := s.rdb.Scan(ctx, 0, escapeGlob(prefix)+"*", 500).Iterator()
+	iter := rdb.Scan(ctx, 0, escapeGlob(prefix)+"*", 500).Iterator()
 	batch := make([]string, 0, 500)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := s.rdb.Unlink(ctx, batch...).Err(); err != nil {
+		// One key a command, pipelined: on a cluster the keys of a batch
+		// may lie in different slots.
+		pipe := rdb.Pipeline()
+		for _, k := range batch {
+			pipe.Unlink(ctx, k)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
 			return wrapErr(err, "store: delete prefix %q", prefix)
 		}
 		n += len(batch)

@@ -87,6 +87,8 @@
 //
 // Scripts derive keys from the schedule and the inbox, so all keys of one
 // installation must be in one hash slot: on a cluster, choose a prefix with
-// a hash tag, such as "{docsbot}:" (DOCSBOT_REDIS_PREFIX). Cluster support
-// is not yet tested against a real cluster.
+// a hash tag, such as "{docsbot}:" (DOCSBOT_REDIS_PREFIX). DeletePrefix scans
+// every primary of a cluster. The package's tests run every script against a
+// real three-node cluster (redistest.StartCluster) and a failover through real
+// sentinels (redistest.StartSentinel).
 package store

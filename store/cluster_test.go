@@ -1,0 +1,103 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// TestCluster runs every kind of store write against a real three-node Redis
+// Cluster, with a hash-tagged prefix so that each script's keys share a slot:
+// the inbox, the job schedule from link to report, the budget, the visitors
+// cache, retry offers and prefix deletion.
+func TestCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-node Redis Cluster")
+	}
+	t.Parallel()
+	c, err := redistest.StartCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx := t.Context()
+	s, err := store.Open(ctx, c.URL, store.WithPrefix("{docsbot}:"))
+	if err != nil {
+		t.Fatalf("Open(%s): %v", c.URL, err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if s.Topology() != store.Cluster {
+		t.Fatalf("Topology = %s, want cluster", s.Topology())
+	}
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s on the cluster: %v", what, err)
+		}
+	}
+
+	// The inbox.
+	enqueue(t, s, work(1))
+	taken, err := s.ClaimWork(ctx, 10, time.Minute)
+	if err != nil || len(taken) != 1 {
+		t.Fatalf("ClaimWork = %d, %v", len(taken), err)
+	}
+	must("Mark", s.Mark(ctx, taken[0], time.Minute, map[string]string{"root": "1.2"}))
+	must("Defer", s.Defer(ctx, taken[0], 0))
+	taken, err = s.ClaimWork(ctx, 10, time.Minute)
+	if err != nil || len(taken) != 1 || taken[0].Marks["root"] != "1.2" {
+		t.Fatalf("ClaimWork again = %+v, %v", taken, err)
+	}
+	must("ReleaseWork", s.ReleaseWork(ctx, taken))
+	taken, _ = s.ClaimWork(ctx, 10, time.Minute)
+	must("Done", s.Done(ctx, taken[0]))
+
+	// A job from link to report.
+	j := testJob(1)
+	must("LinkJob", s.LinkJob(ctx, j, 0))
+	if _, err := s.JobByThread(ctx, j.Thread); err != nil {
+		t.Fatalf("JobByThread: %v", err)
+	}
+	_, err = s.FollowUp(ctx, j.ID, 0)
+	must("FollowUp", err)
+	claims, err := s.Claim(ctx, 10, time.Minute)
+	if err != nil || len(claims) != 1 {
+		t.Fatalf("Claim = %d, %v", len(claims), err)
+	}
+	must("Reschedule", s.Reschedule(ctx, claims[0], "active", 0))
+	claims, _ = s.Claim(ctx, 10, time.Minute)
+	notify, err := s.Finish(ctx, claims[0], "completed", "https://github.com/acme/docs/pull/1", time.Minute)
+	if err != nil || !notify {
+		t.Fatalf("Finish = %v, %v", notify, err)
+	}
+	must("MarkNotified", s.MarkNotified(ctx, claims[0]))
+	if _, ok, err := s.NextDue(ctx); err != nil || ok {
+		t.Fatalf("NextDue after the report = %v, %v; want nothing scheduled", ok, err)
+	}
+
+	// The budget, the visitors cache and retry offers.
+	b := store.Budget{Name: "analytics", Limit: 5, Window: time.Hour}
+	g, err := s.TakeBudget(ctx, b, 2)
+	must("TakeBudget", err)
+	must("ReturnBudget", s.ReturnBudget(ctx, b, g.Tokens))
+	must("BlockBudget", s.BlockBudget(ctx, b, time.Second))
+	must("SaveVisitors", s.SaveVisitors(ctx, "p:2025-11-01:2025-11-08", &store.VisitorsSnapshot{Requests: 1}, time.Minute))
+	if _, err := s.LoadVisitors(ctx, "p:2025-11-01:2025-11-08"); err != nil {
+		t.Fatalf("LoadVisitors: %v", err)
+	}
+	must("OfferRetry", s.OfferRetry(ctx, j.Thread, []byte("x"), time.Minute))
+	_, err = s.TakeRetry(ctx, j.Thread)
+	must("TakeRetry", err)
+
+	// Everything under the prefix goes, on whichever node it is.
+	n, err := s.DeletePrefix(context.Background(), "{docsbot}:")
+	if err != nil || n == 0 {
+		t.Fatalf("DeletePrefix = %d, %v", n, err)
+	}
+	if q, _ := s.Queued(ctx); q != 0 {
+		t.Fatalf("Queued after DeletePrefix = %d", q)
+	}
+}
