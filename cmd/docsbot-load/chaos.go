@@ -34,6 +34,9 @@ type chaosOptions struct {
 	deadline   time.Duration
 	seed       uint64
 	logs       string
+	// sentinel runs Redis with failover: the Redis fault SIGKILLs the
+	// primary, and the sentinels promote the replica.
+	sentinel bool
 }
 
 func (o *chaosOptions) register(fs *flag.FlagSet) {
@@ -52,6 +55,7 @@ func (o *chaosOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.deadline, "deadline", 10*time.Minute, "the whole run stops after this, counted or not")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random faults")
 	fs.StringVar(&o.logs, "logs", "", "append every replica's log (level info) to this file")
+	fs.BoolVar(&o.sentinel, "sentinel", false, "run Redis as a primary, a replica and three sentinels; the Redis fault SIGKILLs the primary (a failover)")
 }
 
 // chaosPrompt is the instruction of command i; chaosReply the reply to job i.
@@ -77,6 +81,46 @@ type chaosReplyRec struct {
 	eventID   string
 	timedOut  bool // Slack never had an ack for it while the sender waited
 	sentAfter time.Time
+}
+
+// failover SIGKILLs the primary of a Sentinel deployment and waits until
+// the sentinels promote the replica; the old primary is then started again,
+// and rejoins as a replica.
+func failover(ctx context.Context, r *rig, res *chaosResult, fault func()) {
+	old, err := r.sentinel.Primary(ctx)
+	if err != nil {
+		r.log.Error("chaos: asking the sentinels for the primary", "err", err)
+		return
+	}
+	var node *redistest.Server
+	for _, n := range r.sentinel.Nodes {
+		if n.Addr == old {
+			node = n
+		}
+	}
+	if node == nil {
+		r.log.Error("chaos: the primary is no node of ours", "primary", old)
+		return
+	}
+	r.log.Info("chaos: SIGKILL the Redis primary", "primary", old)
+	began := time.Now()
+	if err := node.Kill(); err != nil {
+		r.log.Error("chaos: killing the primary", "err", err)
+		return
+	}
+	fault()
+	now, err := r.sentinel.WaitFailover(old, time.Minute)
+	if err != nil {
+		r.log.Error("chaos: waiting for the failover", "err", err)
+		return
+	}
+	res.RedisKills++
+	res.Failover = time.Since(began)
+	r.log.Info("chaos: failed over", "primary", now, "took", res.Failover.Round(time.Millisecond))
+	if err := node.Start(); err != nil {
+		r.log.Error("chaos: starting the old primary again", "err", err)
+	}
+	fault()
 }
 
 // lockedWriter serializes writes of several processes' output.
@@ -106,8 +150,9 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	agent := docsapitest.Lifecycle{ActiveFor: o.agentTime}
 	r, err := newRig(e.log, rigOptions{
 		bin: bin, botEnv: e.botEnv,
-		redis: []redistest.Option{redistest.WithAppendOnly()},
-		slack: []slacktest.Option{slacktest.WithRedelivery(3 * time.Second), slacktest.WithPostLimit(o.postRate, o.postBurst)},
+		redis:    []redistest.Option{redistest.WithAppendOnly()},
+		sentinel: o.sentinel,
+		slack:    []slacktest.Option{slacktest.WithRedelivery(3 * time.Second), slacktest.WithPostLimit(o.postRate, o.postBurst)},
 		// The API's hourly limits on creates and messages are not what this
 		// run is about (the bot's answer to them has tests of its own).
 		api: []docsapitest.Option{docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle { return agent }),
@@ -172,6 +217,10 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 		select {
 		case <-redisAt:
 		case <-faultsCtx.Done():
+			return
+		}
+		if o.sentinel {
+			failover(ctx, r, res, fault)
 			return
 		}
 		r.log.Info("chaos: SIGKILL redis-server", "down_for", o.redisDown)

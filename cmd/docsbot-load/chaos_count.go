@@ -55,10 +55,13 @@ type chaosResult struct {
 	ReplicaKills int `json:"replica_kills"`
 	Restarts     int `json:"replica_restarts"`
 	RedisKills   int `json:"redis_kills"`
-	SocketDrops  int `json:"socket_drops"`
-	Slack429     int `json:"slack_429s"`
-	Redelivered  int `json:"events_redelivered"`
-	Queued       int `json:"queued_notices"`
+	// Failover is the time from the primary's SIGKILL to the sentinels
+	// naming the new one (--sentinel).
+	Failover    time.Duration `json:"failover_ns"`
+	SocketDrops int           `json:"socket_drops"`
+	Slack429    int           `json:"slack_429s"`
+	Redelivered int           `json:"events_redelivered"`
+	Queued      int           `json:"queued_notices"`
 	// TimeoutThenDone counts commands recorded by a replica that died
 	// before its ack reached Slack: Slack showed operation_timeout, and
 	// another replica started the job all the same.
@@ -75,8 +78,12 @@ type chaosResult struct {
 }
 
 func (o chaosOptions) describe() string {
-	return fmt.Sprintf("%d replicas, %d commands over %d channels at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, Redis SIGKILL once for %s, sockets dropped every %s, Slack latency %s, posting limit %.1f/s per channel (burst %d), jobs running %s",
-		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, o.redisDown, o.dropEvery, o.latency, o.postRate, o.postBurst, o.agentTime)
+	redis := fmt.Sprintf("Redis SIGKILL once for %s", o.redisDown)
+	if o.sentinel {
+		redis = "Redis with Sentinel, the primary SIGKILLed once"
+	}
+	return fmt.Sprintf("%d replicas, %d commands over %d channels at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, %s, sockets dropped every %s, Slack latency %s, posting limit %.1f/s per channel (burst %d), jobs running %s",
+		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, redis, o.dropEvery, o.latency, o.postRate, o.postBurst, o.agentTime)
 }
 
 func (r *chaosResult) title() string { return "docsbot-load chaos: " + r.Options }
@@ -107,7 +114,7 @@ func (r *chaosResult) sections() []section {
 		}},
 		{heading: "Faults and pressure", rows: []row{
 			fig("replica SIGKILLs / restarts", "%d / %d", r.ReplicaKills, r.Restarts),
-			fig("Redis SIGKILLs", "%d", r.RedisKills),
+			fig("Redis SIGKILLs", "%d%s", r.RedisKills, r.failoverNote()),
 			fig("Slack socket drops", "%d", r.SocketDrops),
 			fig("posts refused by Slack (429)", "%d", r.Slack429),
 			fig("events redelivered by Slack", "%d", r.Redelivered),
@@ -390,4 +397,12 @@ func statusOf(shown string) string {
 		}
 	}
 	return "?"
+}
+
+// failoverNote says how long a Sentinel failover took, if there was one.
+func (r *chaosResult) failoverNote() string {
+	if r.Failover == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the primary; the sentinels promoted the replica in %.1f s)", r.Failover.Seconds())
 }

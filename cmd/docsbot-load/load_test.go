@@ -154,10 +154,17 @@ func TestUnknownScenario(t *testing.T) {
 // replicas SIGKILLed and restarted every few seconds, Redis SIGKILLed and
 // started again once, Slack sockets dropped, Slack's posting limit in force.
 // Nothing may be lost or doubled, and the faults must really have happened.
-func TestChaosShort(t *testing.T) {
+func TestChaosShort(t *testing.T) { testChaos(t, false) }
+
+// TestChaosFailoverShort is TestChaosShort with Redis behind Sentinel: the
+// Redis fault SIGKILLs the primary and the sentinels promote the replica.
+func TestChaosFailoverShort(t *testing.T) { testChaos(t, true) }
+
+func testChaos(t *testing.T, sentinel bool) {
 	if testing.Short() {
 		t.Skip("the chaos run takes about a minute")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	t.Cleanup(cancel)
 	bin, err := buildBot(ctx, t.TempDir(), false)
@@ -169,7 +176,7 @@ func TestChaosShort(t *testing.T) {
 		replicas: 3, commands: 30, channels: 3, rate: 3, replyEvery: 3,
 		killEvery: 2 * time.Second, redisDown: 2 * time.Second, dropEvery: 5 * time.Second,
 		latency: 100 * time.Millisecond, postRate: 2, postBurst: 3, agentTime: 2 * time.Second,
-		deadline: 3 * time.Minute, seed: 7,
+		deadline: 3 * time.Minute, seed: 7, sentinel: sentinel,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -192,5 +199,8 @@ func TestChaosShort(t *testing.T) {
 	}
 	if res.ReplicaKills == 0 || res.RedisKills != 1 {
 		t.Errorf("faults: %d replica kills, %d Redis kills; want some and 1", res.ReplicaKills, res.RedisKills)
+	}
+	if sentinel && res.Failover == 0 {
+		t.Errorf("no failover was seen")
 	}
 }

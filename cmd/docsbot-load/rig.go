@@ -31,6 +31,9 @@ type rigOptions struct {
 	api    []docsapitest.Option
 	redis  []redistest.Option
 	slack  []slacktest.Option
+	// sentinel runs Redis as a primary, a replica and three sentinels
+	// instead of one server (redis options are then ignored).
+	sentinel bool
 }
 
 // rig is everything a scenario runs against: a redis-server, the fake Slack,
@@ -42,10 +45,13 @@ type rig struct {
 	extra []string
 
 	redis *redistest.Server
-	store *store.Store
-	slack *slacktest.Server
-	api   *docsapitest.Server
-	bot   *botProcess
+	// redisURL is what the bots are given: the server's, or the sentinels'.
+	redisURL string
+	sentinel *redistest.Sentinels
+	store    *store.Store
+	slack    *slacktest.Server
+	api      *docsapitest.Server
+	bot      *botProcess
 }
 
 // newRig starts the servers; startBot starts the bot.
@@ -60,10 +66,18 @@ func newRig(log *slog.Logger, o rigOptions) (_ *rig, err error) {
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
 	r.bin = o.bin
-	if r.redis, err = redistest.Start(o.redis...); err != nil {
-		return nil, fmt.Errorf("redis-server: %w", err)
+	if o.sentinel {
+		if r.sentinel, err = redistest.StartSentinel(); err != nil {
+			return nil, fmt.Errorf("redis with sentinels: %w", err)
+		}
+		r.redisURL = r.sentinel.URL
+	} else {
+		if r.redis, err = redistest.Start(o.redis...); err != nil {
+			return nil, fmt.Errorf("redis-server: %w", err)
+		}
+		r.redisURL = r.redis.URL
 	}
-	if r.store, err = store.Open(context.Background(), r.redis.URL); err != nil {
+	if r.store, err = store.Open(context.Background(), r.redisURL); err != nil {
 		return nil, fmt.Errorf("redis-server: %w", err)
 	}
 	r.slack = slacktest.NewServer(o.slack...)
@@ -85,7 +99,7 @@ func (r *rig) botEnv(settings []string) []string {
 		"DOCS_API_URL=" + r.api.URL,
 		"DOCS_API_KEY=" + r.api.Key,
 		"DOCS_PROJECT_ID=" + r.api.ProjectID,
-		"REDIS_URL=" + r.redis.URL,
+		"REDIS_URL=" + r.redisURL,
 		"DOCSBOT_LOG_LEVEL=warn",
 		// The bot's /healthz and /metrics listener: loopback, any free port,
 		// so that runs side by side do not collide.
@@ -174,6 +188,9 @@ func (r *rig) close() {
 	}
 	if r.redis != nil {
 		_ = r.redis.Close()
+	}
+	if r.sentinel != nil {
+		_ = r.sentinel.Close()
 	}
 	if r.dir != "" {
 		_ = os.RemoveAll(r.dir)
