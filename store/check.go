@@ -20,6 +20,10 @@ const checkKeyTTL = 30 * time.Second
 type Report struct {
 	// Topology is the kind of deployment: standalone, sentinel or cluster.
 	Topology Topology
+	// Primary is the primary's address the sentinels name (Sentinel).
+	Primary string
+	// Primaries is the number of primaries (Cluster).
+	Primaries int
 	// MaxMemory and Policy are Redis's maxmemory and maxmemory-policy, ""
 	// when CONFIG GET is refused (as managed services often do).
 	MaxMemory, Policy string
@@ -79,12 +83,44 @@ func Check(ctx context.Context, redisURL, prefix string) (Report, error) {
 		return Report{}, &CheckError{Step: "PING ok, write ok", Err: ErrMismatch}
 	}
 	rep := Report{Topology: TopologyOf(redisURL)}
+	switch c := rdb.(type) {
+	case *redis.ClusterClient:
+		var mu sync.Mutex
+		_ = c.ForEachMaster(ctx, func(context.Context, *redis.Client) error {
+			mu.Lock()
+			rep.Primaries++
+			mu.Unlock()
+			return nil
+		})
+	case *redis.Client:
+		if rep.Topology == Sentinel {
+			rep.Primary = sentinelPrimary(ctx, redisURL)
+		}
+	}
 	conf, err := rdb.ConfigGet(ctx, "maxmemory*").Result()
 	if err != nil {
 		return rep, nil
 	}
 	rep.MaxMemory, rep.Policy = conf["maxmemory"], conf["maxmemory-policy"]
 	return rep, nil
+}
+
+// sentinelPrimary asks the sentinels of redisURL for the primary's address,
+// "" if none answers.
+func sentinelPrimary(ctx context.Context, redisURL string) string {
+	o, err := redis.ParseFailoverURL(redisURL)
+	if err != nil {
+		return ""
+	}
+	for _, a := range o.SentinelAddrs {
+		sc := redis.NewSentinelClient(&redis.Options{Addr: a, Username: o.SentinelUsername, Password: o.SentinelPassword, TLSConfig: o.TLSConfig})
+		addr, err := sc.GetMasterAddrByName(ctx, o.MasterName).Result()
+		sc.Close()
+		if err == nil && len(addr) == 2 {
+			return addr[0] + ":" + addr[1]
+		}
+	}
+	return ""
 }
 
 // DeletePrefix deletes every key that starts with prefix, in batches (SCAN

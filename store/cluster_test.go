@@ -92,6 +92,10 @@ func TestCluster(t *testing.T) {
 	_, err = s.TakeRetry(ctx, j.Thread)
 	must("TakeRetry", err)
 
+	if rep, err := store.Check(ctx, c.URL, "{docsbot}:"); err != nil || rep.Topology != store.Cluster || rep.Primaries != 3 {
+		t.Fatalf("Check of the cluster = %+v, %v; want a cluster of 3 primaries", rep, err)
+	}
+
 	// Everything under the prefix goes, on whichever node it is.
 	n, err := s.DeletePrefix(context.Background(), "{docsbot}:")
 	if err != nil || n == 0 {

@@ -46,6 +46,9 @@ func TestSentinelFailover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rep, err := store.Check(ctx, d.URL, "docsbot:"); err != nil || rep.Topology != store.Sentinel || rep.Primary != old {
+		t.Fatalf("Check through the sentinels = %+v, %v; want sentinel with primary %s", rep, err, old)
+	}
 	if err := d.Nodes[0].Kill(); err != nil {
 		t.Fatal(err)
 	}

@@ -368,7 +368,12 @@ func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
 		return failed(name, where+": "+err.Error(), redisFix(err))
 	}
 	line := where + ": PING ok, write ok"
-	if rep.Topology != store.Standalone {
+	switch {
+	case rep.Topology == store.Sentinel && rep.Primary != "":
+		line += " (sentinel, primary " + rep.Primary + ")"
+	case rep.Topology == store.Cluster:
+		line += fmt.Sprintf(" (cluster of %d primaries)", rep.Primaries)
+	case rep.Topology != store.Standalone:
 		line += " (" + string(rep.Topology) + ")"
 	}
 	switch {
