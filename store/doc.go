@@ -78,7 +78,12 @@
 // survive a failover (Enqueue of new work, LinkJob, MarkNotified) wait for
 // one replica to confirm them with WAIT, at most 100 ms (WithReplicaAcks).
 // When no replica confirms in time the write stands on the primary alone and
-// the call succeeds: a failover in that window can lose it. For the inbox
+// the call succeeds: a failover in that window can lose it. Run the nodes
+// with min-replicas-to-write 1 (and two replicas, so that writes resume as
+// soon as one is promoted): a primary that no replica follows, such as an
+// old primary started again after a failover, then refuses writes
+// (NOREPLICAS, classified ErrReadOnly and Temporary) instead of taking writes
+// that its demotion would discard. For the inbox
 // that is the same as a crash of Redis between the write and the ack, so
 // Slack's redelivery of events covers it; a slash command acknowledged in
 // that window is lost, and a link lost that way leaves a job unfollowed.

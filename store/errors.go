@@ -22,8 +22,10 @@ var (
 	ErrAuth = errors.New("store: Redis refused the credentials")
 	// ErrNoPerm: the Redis user may not run a command or touch a key (NOPERM).
 	ErrNoPerm = errors.New("store: the Redis user lacks a permission")
-	// ErrReadOnly: the server is a read-only replica (READONLY), as during
-	// or after a failover. Trying again may reach the new primary.
+	// ErrReadOnly: the server takes no writes now: a read-only replica
+	// (READONLY), or a primary that no replica follows while it is
+	// configured with min-replicas-to-write (NOREPLICAS), as during or after
+	// a failover. Trying again may reach a primary that takes them.
 	ErrReadOnly = errors.New("store: Redis is a read-only replica")
 	// ErrFull: Redis is out of memory and refuses writes (OOM).
 	ErrFull = errors.New("store: Redis is out of memory")
@@ -72,7 +74,7 @@ func kindOf(err error) error {
 		return ErrAuth
 	case redis.IsPermissionError(err):
 		return ErrNoPerm
-	case redis.IsReadOnlyError(err):
+	case redis.IsReadOnlyError(err), redis.IsNoReplicasError(err):
 		return ErrReadOnly
 	case redis.IsOOMError(err):
 		return ErrFull

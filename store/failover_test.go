@@ -57,6 +57,10 @@ func TestSentinelFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("failover %s -> %s", old, now)
+	// The old primary comes back; the sentinels make it a replica.
+	if err := d.Nodes[0].Start(); err != nil {
+		t.Fatal(err)
+	}
 
 	// The store reconnects to the new primary by itself; calls made during
 	// the failover fail with a temporary error.
@@ -72,7 +76,21 @@ func TestSentinelFailover(t *testing.T) {
 	if queued != 20 {
 		t.Fatalf("Queued after the failover = %d, want the 20 pieces of work", queued)
 	}
-	enqueue(t, s, work(100))
+	began := time.Now()
+	for {
+		_, err := s.Enqueue(ctx, work(100), time.Hour)
+		if err == nil {
+			break
+		}
+		if !store.Temporary(err) {
+			t.Fatalf("Enqueue after the failover: %v (not temporary)", err)
+		}
+		if time.Since(began) > 45*time.Second {
+			t.Fatalf("writes not taken 45 s after the old primary came back: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("writes taken again %v after the failover", time.Since(began).Round(time.Millisecond))
 	taken, err := s.ClaimWork(ctx, 100, time.Minute)
 	if err != nil || len(taken) != 21 {
 		t.Fatalf("ClaimWork after the failover = %d, %v; want 21", len(taken), err)

@@ -18,13 +18,14 @@ import (
 const SentinelMaster = "docsbot-test"
 
 // Sentinels is a small Redis deployment with automatic failover, as a managed
-// service runs it: a primary and a replica (both with an append-only file) and
-// three sentinels watching them, on free TCP ports of 127.0.0.1. The
-// sentinels declare the primary down after 1 s without an answer and fail over
-// to the replica.
+// service runs it: a primary and two replicas (each with an append-only file
+// and min-replicas-to-write 1, so that a primary no replica follows takes no
+// writes) and three sentinels watching them, on free TCP ports of 127.0.0.1.
+// The sentinels declare the primary down after 1 s without an answer and
+// promote a replica, which the other replica then follows.
 type Sentinels struct {
-	// Nodes are the primary at start and its replica.
-	Nodes [2]*Server
+	// Nodes are the primary at start and its two replicas.
+	Nodes [3]*Server
 	// URL reaches the deployment through its sentinels, in the form
 	// store.Open and go-redis's ParseFailoverURL read.
 	URL string
@@ -34,7 +35,7 @@ type Sentinels struct {
 	dir       string
 }
 
-// StartSentinel starts a primary, a replica and three sentinels and waits
+// StartSentinel starts a primary, two replicas and three sentinels and waits
 // until the sentinels agree on the primary and the replica is in sync.
 func StartSentinel() (_ *Sentinels, err error) {
 	d := &Sentinels{}
@@ -46,13 +47,18 @@ func StartSentinel() (_ *Sentinels, err error) {
 	if d.dir, err = os.MkdirTemp("", "redistest-sentinel-"); err != nil {
 		return nil, fmt.Errorf("redistest: %w", err)
 	}
-	if d.Nodes[0], err = Start(WithTCP(), WithAppendOnly()); err != nil {
+	// A primary refuses writes while no replica follows it: a restarted
+	// old primary cannot take writes that its demotion would then discard.
+	safe := WithArgs("--min-replicas-to-write", "1", "--min-replicas-max-lag", "5")
+	if d.Nodes[0], err = Start(WithTCP(), WithAppendOnly(), safe); err != nil {
 		return nil, err
 	}
 	primary := d.Nodes[0].Addr
 	host, port, _ := strings.Cut(primary, ":")
-	if d.Nodes[1], err = Start(WithTCP(), WithAppendOnly(), WithArgs("--replicaof", host, port)); err != nil {
-		return nil, err
+	for i := 1; i < len(d.Nodes); i++ {
+		if d.Nodes[i], err = Start(WithTCP(), WithAppendOnly(), safe, WithArgs("--replicaof", host, port)); err != nil {
+			return nil, err
+		}
 	}
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -122,12 +128,10 @@ func (d *Sentinels) WaitFailover(old string, timeout time.Duration) (string, err
 	return "", fmt.Errorf("redistest: no failover from %s within %v", old, timeout)
 }
 
-// waitPrimary waits until every sentinel names primary and the replica has
-// finished its first sync.
+// waitPrimary waits until every sentinel names primary and knows both
+// replicas, and the replicas have finished their first sync.
 func (d *Sentinels) waitPrimary(primary string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
-	replica := d.Nodes[1].Client()
-	defer replica.Close()
 	for {
 		ok := true
 		for _, a := range d.addrs {
@@ -137,18 +141,24 @@ func (d *Sentinels) waitPrimary(primary string, timeout time.Duration) error {
 			replicas, rerr := sc.Replicas(ctx, SentinelMaster).Result()
 			cancel()
 			sc.Close()
-			if err != nil || len(addr) != 2 || addr[0]+":"+addr[1] != primary || rerr != nil || len(replicas) == 0 {
+			if err != nil || len(addr) != 2 || addr[0]+":"+addr[1] != primary || rerr != nil || len(replicas) < len(d.Nodes)-1 {
 				ok = false
 				break
 			}
 		}
-		if ok {
+		for _, n := range d.Nodes[1:] {
+			if !ok {
+				break
+			}
+			replica := n.Client()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			info, err := replica.Info(ctx, "replication").Result()
 			cancel()
-			if err == nil && strings.Contains(info, "master_link_status:up") {
-				return nil
-			}
+			replica.Close()
+			ok = err == nil && strings.Contains(info, "master_link_status:up")
+		}
+		if ok {
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("redistest: the sentinels did not settle on %s within %v", primary, timeout)
