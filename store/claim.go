@@ -36,7 +36,7 @@ func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Clai
 		return nil, err
 	}
 	res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.schedKey()},
-		s.prefix, max, millis(lease)).Slice()
+		s.prefix, s.jobKey(""), max, millis(lease), "0").Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
 	}

@@ -76,7 +76,7 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	res, err := s.sc.claimWork.Run(ctx, s.rdb, []string{s.inboxKey()}, s.prefix, max, millis(lease)).Slice()
+	res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.inboxKey()}, s.prefix, s.workKey(""), max, millis(lease), "1").Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")
 	}

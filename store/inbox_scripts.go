@@ -16,33 +16,6 @@ redis.call('ZADD', inbox, now, ARGV[2])
 return 1
 `
 
-// luaClaimWork: KEYS inbox; ARGV prefix, max, lease ms.
-// Returns a list of {key, token, record, late ms}.
-const luaClaimWork = luaCommon + `
-local inbox = KEYS[1]
-local max = tonumber(ARGV[2])
-local now = now_ms()
-local due = now + tonumber(ARGV[3])
-local out = {}
-while #out < max do
-  local keys = redis.call('ZRANGE', inbox, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out, 'WITHSCORES')
-  if #keys == 0 then break end
-  for i = 1, #keys, 2 do
-    local key = keys[i]
-    local k = P .. 'in:' .. key
-    if redis.call('EXISTS', k) == 0 then
-      redis.call('ZREM', inbox, key)
-    else
-      local tk = redis.call('HINCRBY', k, 'tk', 1)
-      redis.call('HINCRBY', k, 'at', 1)
-      redis.call('ZADD', inbox, due, key)
-      out[#out + 1] = {key, tk, redis.call('HGETALL', k), now - math.floor(tonumber(keys[i + 1]))}
-    end
-  end
-end
-return out
-`
-
 // luaMarkWork: KEYS work, inbox; ARGV prefix, key, token, lease ms (0 keeps
 // the due time), then field/value pairs.
 const luaMarkWork = luaCommon + `

@@ -117,24 +117,28 @@ redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
 return {1, redis.call('HGETALL', k)}
 `
 
-// luaClaim: KEYS sched; ARGV prefix, max, lease ms.
-// Returns a list of {id, token, record}.
+// luaClaim: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,
+// the records' key prefix (P..'job:' or P..'in:'), max, lease ms, and "1" to
+// count the claim in the record's 'at' field (inbox work's attempts).
+// Returns a list of {id, token, record, late ms}.
 const luaClaim = luaCommon + `
-local sched = KEYS[1]
-local max = tonumber(ARGV[2])
+local sched, rec = KEYS[1], ARGV[2]
+local max = tonumber(ARGV[3])
 local now = now_ms()
-local due = now + tonumber(ARGV[3])
+local due = now + tonumber(ARGV[4])
+local count = ARGV[5] == '1'
 local out = {}
 while #out < max do
   local ids = redis.call('ZRANGE', sched, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out, 'WITHSCORES')
   if #ids == 0 then break end
   for i = 1, #ids, 2 do
     local id = ids[i]
-    local k = P .. 'job:' .. id
+    local k = rec .. id
     if redis.call('EXISTS', k) == 0 then
       redis.call('ZREM', sched, id)
     else
       local tk = redis.call('HINCRBY', k, 'tk', 1)
+      if count then redis.call('HINCRBY', k, 'at', 1) end
       redis.call('ZADD', sched, due, id)
       out[#out + 1] = {id, tk, redis.call('HGETALL', k), now - math.floor(tonumber(ids[i + 1]))}
     end
@@ -238,7 +242,7 @@ type scripts struct {
 	untrack, release                 *redis.Script
 	take, block                      *redis.Script
 	saveVisitors, loadVisitors       *redis.Script
-	enqueue, claimWork, markWork     *redis.Script
+	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
 }
 
@@ -258,7 +262,6 @@ func newScripts() scripts {
 		saveVisitors: redis.NewScript(luaSaveVisitors),
 		loadVisitors: redis.NewScript(luaLoadVisitors),
 		enqueue:      redis.NewScript(luaEnqueue),
-		claimWork:    redis.NewScript(luaClaimWork),
 		markWork:     redis.NewScript(luaMarkWork),
 		deferWork:    redis.NewScript(luaDeferWork),
 		workDone:     redis.NewScript(luaWorkDone),
