@@ -1,14 +1,16 @@
 # docsbot: the commands a newcomer needs. `make test` is what CI runs.
 GO ?= go
 
-.PHONY: test check-tools vet fmt-check race bench build
+.PHONY: test check-tools vet fmt-check race topologies bench build
 
-## test: vet, format check and the whole test suite under the race detector
-test: check-tools fmt-check vet race
+## test: vet, format check, the whole test suite under the race detector, and the store's tests
+## against Sentinel and Cluster
+test: check-tools fmt-check vet race topologies
 
 check-tools:
 	@command -v $(GO) >/dev/null || { echo "Go is not installed: see https://go.dev/doc/install"; exit 1; }
 	@command -v redis-server >/dev/null || { echo "redis-server is not installed; the tests start their own. Install it: sudo apt-get install -y redis-server (macOS: brew install redis)"; exit 1; }
+	@command -v redis-cli >/dev/null || { echo "redis-cli is not installed (it comes with redis-server: sudo apt-get install -y redis-tools); the Cluster tests need it"; exit 1; }
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || echo "note: no Chromium found, so the sandbox's browser test will be skipped (sudo apt-get install -y chromium)"
 
 fmt-check:
@@ -21,6 +23,11 @@ vet:
 
 race:
 	$(GO) test -race -count=1 ./...
+
+## topologies: the store's tests again against Redis with Sentinel and against a Redis Cluster
+topologies:
+	DOCSBOT_TEST_REDIS=sentinel $(GO) test -race -count=1 ./store/
+	DOCSBOT_TEST_REDIS=cluster $(GO) test -race -count=1 ./store/
 
 ## bench: the benchmarks whose figures are recorded in BENCHMARKS.md
 bench:

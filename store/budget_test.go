@@ -8,15 +8,14 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/store"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestBudgetExactAcrossStores(t *testing.T) {
 	t.Parallel()
-	prefix := redistest.Prefix(t)
+	prefix := testPrefix(t)
 	var stores []*store.Store
 	for range 2 {
-		s, err := store.Open(t.Context(), srv.URL, store.WithPrefix(prefix))
+		s, err := store.Open(t.Context(), sharedURL, store.WithPrefix(prefix))
 		if err != nil {
 			t.Fatalf("Open: %v", err)
 		}

@@ -9,13 +9,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/docsbot/docsbot/store"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestClaimExclusive(t *testing.T) {
 	t.Parallel()
 	const jobs, replicas = 200, 4
-	prefix := redistest.Prefix(t)
+	prefix := testPrefix(t)
 	setup := store.New(rdb, store.WithPrefix(prefix))
 	for i := range jobs {
 		link(t, setup, testJob(i))

@@ -14,6 +14,7 @@ import (
 // the inbox, the job schedule from link to report, the budget, the visitors
 // cache, retry offers and prefix deletion.
 func TestCluster(t *testing.T) {
+	standaloneOnly(t)
 	if testing.Short() {
 		t.Skip("starts a three-node Redis Cluster")
 	}

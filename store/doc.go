@@ -93,7 +93,8 @@
 // Scripts derive keys from the schedule and the inbox, so all keys of one
 // installation must be in one hash slot: on a cluster, choose a prefix with
 // a hash tag, such as "{docsbot}:" (DOCSBOT_REDIS_PREFIX). DeletePrefix scans
-// every primary of a cluster. The package's tests run every script against a
-// real three-node cluster (redistest.StartCluster) and a failover through real
-// sentinels (redistest.StartSentinel).
+// every primary of a cluster. The package's tests run against one
+// redis-server, and again against Sentinel and a three-node Cluster
+// (DOCSBOT_TEST_REDIS=sentinel|cluster; make test does all three), besides a
+// failover through real sentinels (TestSentinelFailover).
 package store

@@ -13,6 +13,7 @@ import (
 // TestErrorKinds makes a real redis-server fail in each way docsbot tells
 // apart, and checks the kind with errors.Is.
 func TestErrorKinds(t *testing.T) {
+	standaloneOnly(t)
 	t.Parallel()
 	own, err := redistest.Start()
 	if err != nil {
@@ -70,6 +71,7 @@ func TestErrorKinds(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
+	standaloneOnly(t)
 	t.Parallel()
 	own, err := redistest.Start()
 	if err != nil {
@@ -111,8 +113,9 @@ func TestCheck(t *testing.T) {
 }
 
 func TestDeletePrefix(t *testing.T) {
+	standaloneOnly(t)
 	t.Parallel()
-	prefix := redistest.Prefix(t)
+	prefix := testPrefix(t)
 	s := store.New(rdb, store.WithPrefix(prefix+"inner:"))
 	for i := range 1200 {
 		link(t, s, testJob(i))

@@ -15,6 +15,7 @@ import (
 // the primary is SIGKILLed is still there after the sentinels promote the
 // replica, and the store works on the new primary, through the same URL.
 func TestSentinelFailover(t *testing.T) {
+	standaloneOnly(t)
 	if testing.Short() {
 		t.Skip("starts five redis-server processes and waits for a failover")
 	}

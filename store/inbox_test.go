@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/store"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // work returns a piece of work with its own key.
@@ -86,7 +85,7 @@ func TestEnqueueKeepsRecordUntilDone(t *testing.T) {
 func TestClaimWorkExclusive(t *testing.T) {
 	t.Parallel()
 	const pieces, replicas = 150, 4
-	prefix := redistest.Prefix(t)
+	prefix := testPrefix(t)
 	setup := store.New(rdb, store.WithPrefix(prefix))
 	for i := range pieces {
 		enqueue(t, setup, work(i))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,32 +16,94 @@ import (
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// srv is the redis-server shared by the package's tests; rdb is a client of
-// it. Each test keeps its keys apart with its own prefix.
+// envTopology chooses the Redis the package's tests share: unset (one
+// redis-server), "sentinel" or "cluster". `make test` runs the package once
+// for each.
+const envTopology = "DOCSBOT_TEST_REDIS"
+
+// The Redis shared by the package's tests: srv when standalone, its URL in
+// every topology, and rdb, a client of it. Each test keeps its keys apart
+// with its own prefix (testPrefix).
 var (
-	srv *redistest.Server
-	rdb *redis.Client
+	srv       *redistest.Server
+	sharedURL string
+	topology  = os.Getenv(envTopology)
+	rdb       redis.UniversalClient
 )
 
 func TestMain(m *testing.M) {
-	s, err := redistest.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	var closeRedis func() error
+	switch topology {
+	case "sentinel":
+		d, err := redistest.StartSentinel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		sharedURL, closeRedis = d.URL, d.Close
+	case "cluster":
+		c, err := redistest.StartCluster()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		sharedURL, closeRedis = c.URL, c.Close
+	case "":
+		s, err := redistest.Start()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		srv, sharedURL, closeRedis = s, s.URL, s.Close
+	default:
+		fmt.Fprintf(os.Stderr, "%s=%q: want sentinel, cluster or nothing\n", envTopology, topology)
+		os.Exit(2)
 	}
-	srv, rdb = s, s.Client()
+	rdb = newClient()
 	code := m.Run()
 	rdb.Close()
-	if err := s.Close(); err != nil {
+	if err := closeRedis(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
 	os.Exit(code)
 }
 
-// newStore returns a Store on the shared server with a prefix of its own.
+// newClient returns a new client of the shared Redis, for its topology.
+func newClient() redis.UniversalClient {
+	switch topology {
+	case "sentinel":
+		o, _ := redis.ParseFailoverURL(sharedURL)
+		return redis.NewFailoverClient(o)
+	case "cluster":
+		o, _ := redis.ParseClusterURL(sharedURL)
+		return redis.NewClusterClient(o)
+	}
+	return srv.Client()
+}
+
+// testPrefix is a key prefix of the test's own; on a cluster it is a hash
+// tag, so that all of the test's keys share a slot, as docsbot's do.
+func testPrefix(tb testing.TB) string {
+	p := redistest.Prefix(tb)
+	if topology == "cluster" {
+		return "{" + strings.TrimSuffix(p, ":") + "}:"
+	}
+	return p
+}
+
+// standaloneOnly skips a test that starts or breaks Redis servers of its
+// own, or inspects the shared one in ways only a single server allows.
+func standaloneOnly(t *testing.T) {
+	t.Helper()
+	if topology != "" {
+		t.Skipf("runs against one redis-server only (%s=%s)", envTopology, topology)
+	}
+}
+
+// newStore returns a Store on the shared Redis with a prefix of its own.
 func newStore(tb testing.TB, opts ...store.Option) *store.Store {
 	tb.Helper()
-	return store.New(rdb, append([]store.Option{store.WithPrefix(redistest.Prefix(tb))}, opts...)...)
+	return store.New(rdb, append([]store.Option{store.WithPrefix(testPrefix(tb))}, opts...)...)
 }
 
 // testJob returns a job with its own id and thread.
@@ -162,7 +225,7 @@ func claimConcurrently(t *testing.T, prefix string, replicas int, claim func(*st
 	)
 	for range replicas {
 		wg.Go(func() {
-			client := srv.Client()
+			client := newClient()
 			defer client.Close()
 			s := store.New(client, store.WithPrefix(prefix))
 			for {

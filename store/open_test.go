@@ -12,9 +12,10 @@ import (
 )
 
 func TestOpen(t *testing.T) {
+	standaloneOnly(t)
 	t.Parallel()
 	ctx := t.Context()
-	s, err := store.Open(ctx, srv.URL, store.WithPrefix(redistest.Prefix(t)))
+	s, err := store.Open(ctx, srv.URL, store.WithPrefix(testPrefix(t)))
 	if err != nil {
 		t.Fatalf("Open(%s): %v", srv.URL, err)
 	}
@@ -40,6 +41,7 @@ func TestOpen(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
+	standaloneOnly(t)
 	t.Parallel()
 	const secret = "s3cret"
 	tests := []struct {
@@ -87,6 +89,7 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func TestPingAcrossRestart(t *testing.T) {
+	standaloneOnly(t)
 	t.Parallel()
 	own, err := redistest.Start()
 	if err != nil {
