@@ -67,6 +67,11 @@ type chaosResult struct {
 	// another replica started the job all the same.
 	TimeoutThenDone int `json:"timeout_then_done"`
 
+	// AckMax is the longest a slash command waited for its ack (the person
+	// waits for it; Slack gives up after 3 s), over the whole run, faults
+	// included.
+	AckMax time.Duration `json:"ack_max_ns"`
+
 	LastFault time.Time     `json:"last_fault"`
 	Drain     time.Duration `json:"drain_ns"`
 	// DrainFloor is the least time Slack's posting limit allows for the
@@ -120,6 +125,9 @@ func (r *chaosResult) sections() []section {
 			fig("events redelivered by Slack", "%d", r.Redelivered),
 			fig("\"job is queued\" notices", "%d", r.Queued),
 			fig("done although Slack showed a timeout", "%d (recorded, then the replica died before its ack reached Slack)", r.TimeoutThenDone),
+		}},
+		{heading: "Answering Slack", rows: []row{
+			goal("slowest slash-command ack", ms(r.AckMax), "< 3 s (Slack's limit)", r.AckMax < 3*time.Second),
 		}},
 		{heading: "Drain", rows: []row{
 			fig("last fault → every job reported", "%.1f s", r.Drain.Seconds()),
@@ -189,8 +197,17 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	sl, api := r.slack, r.api
 	self := sl.BotUserID()
 	acks := map[string]json.RawMessage{}
+	ackAt := map[string]time.Time{}
 	for _, a := range sl.Acks() {
 		acks[a.EnvelopeID] = a.Payload
+		if _, seen := ackAt[a.EnvelopeID]; !seen {
+			ackAt[a.EnvelopeID] = a.At
+		}
+	}
+	for _, c := range sent {
+		if at, ok := ackAt[c.envelope]; ok {
+			res.AckMax = max(res.AckMax, at.Sub(c.sentAt))
+		}
 	}
 	creates, messages := map[string]int{}, map[string]int{}
 	for _, q := range api.Requests() {
