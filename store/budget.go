@@ -89,11 +89,11 @@ func (s *Store) budgetKeys(b Budget) []string {
 func checkBudget(b Budget) error {
 	switch {
 	case b.Name == "":
-		return fmt.Errorf("store: budget without a name")
+		return fmt.Errorf("store: budget without a name: %w", ErrInvalid)
 	case b.Limit < 1:
-		return fmt.Errorf("store: budget %s: limit %d must be at least 1", b.Name, b.Limit)
+		return fmt.Errorf("store: budget %s: limit %d must be at least 1: %w", b.Name, b.Limit, ErrInvalid)
 	case b.Window < time.Millisecond:
-		return fmt.Errorf("store: budget %s: window %v must be at least 1ms", b.Name, b.Window)
+		return fmt.Errorf("store: budget %s: window %v must be at least 1ms: %w", b.Name, b.Window, ErrInvalid)
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func (s *Store) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) 
 		return Grant{}, err
 	}
 	if n < 1 {
-		return Grant{}, fmt.Errorf("store: budget %s: take %d, want at least 1", b.Name, n)
+		return Grant{}, fmt.Errorf("store: budget %s: take %d, want at least 1: %w", b.Name, n, ErrInvalid)
 	}
 	res, err := s.sc.take.Run(ctx, s.rdb, s.budgetKeys(b), b.Limit, millis(b.Window), n).Slice()
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *Store) BlockBudget(ctx context.Context, b Budget, d time.Duration) erro
 		return err
 	}
 	if d < time.Millisecond {
-		return fmt.Errorf("store: budget %s: block %v must be at least 1ms", b.Name, d)
+		return fmt.Errorf("store: budget %s: block %v must be at least 1ms: %w", b.Name, d, ErrInvalid)
 	}
 	if err := s.sc.block.Run(ctx, s.rdb, s.budgetKeys(b)[2:], millis(d)).Err(); err != nil {
 		return wrapErr(err, "store: budget %s: block for %v", b.Name, d)

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -162,8 +163,8 @@ func TestBudgetRejectsBadArguments(t *testing.T) {
 		{"block 0", func() error { return s.BlockBudget(ctx, good, 0) }},
 	}
 	for _, tc := range cases {
-		if err := tc.do(); err == nil {
-			t.Errorf("%s: no error", tc.name)
+		if err := tc.do(); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", tc.name, err)
 		}
 	}
 }

@@ -16,7 +16,8 @@ import (
 // store returns. The original error stays in the chain for logs.
 var (
 	// ErrUnreachable: Redis could not be reached (refused, timed out, DNS,
-	// connection closed). Trying again later may work.
+	// connection closed, no pooled connection free in time). Trying again
+	// later may work.
 	ErrUnreachable = errors.New("store: Redis is unreachable")
 	// ErrAuth: Redis refused the credentials of the URL (NOAUTH, WRONGPASS).
 	ErrAuth = errors.New("store: Redis refused the credentials")
@@ -89,7 +90,8 @@ func kindOf(err error) error {
 	}
 	var recordErr *tls.RecordHeaderError
 	var certErr *tls.CertificateVerificationError
-	if errors.As(err, &recordErr) || errors.As(err, &certErr) {
+	var alertErr tls.AlertError
+	if errors.As(err, &recordErr) || errors.As(err, &certErr) || errors.As(err, &alertErr) {
 		return ErrTLS
 	}
 	var netErr net.Error
@@ -98,7 +100,10 @@ func kindOf(err error) error {
 	switch {
 	case errors.As(err, &netErr), errors.As(err, &opErr), errors.As(err, &dnsErr),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ENOENT),
-		errors.Is(err, redis.ErrClosed), errors.Is(err, context.DeadlineExceeded), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		errors.Is(err, redis.ErrClosed), errors.Is(err, context.DeadlineExceeded), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		// No connection of the pool came free in time: the connections
+		// are stuck dialing or waiting for a Redis that does not answer.
+		errors.Is(err, redis.ErrPoolTimeout), errors.Is(err, redis.ErrPoolExhausted):
 		return ErrUnreachable
 	}
 	return nil

@@ -3,71 +3,231 @@ package store_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// TestErrorKinds makes a real redis-server fail in each way docsbot tells
-// apart, and checks the kind with errors.Is.
+// errorKinds are the kinds of Redis failure the store tells apart.
+var errorKinds = []error{
+	store.ErrUnreachable, store.ErrAuth, store.ErrNoPerm, store.ErrReadOnly, store.ErrFull,
+	store.ErrCannotPersist, store.ErrTLS, store.ErrBadURL, store.ErrLoading,
+}
+
+// TestErrorKinds makes real redis-servers fail in each way docsbot tells
+// apart and checks that the store's error is of that kind and no other
+// (errors.Is), whether it is Temporary, and that what failed beneath stays
+// in the chain.
 func TestErrorKinds(t *testing.T) {
 	standaloneOnly(t)
 	t.Parallel()
-	own, err := redistest.Start()
+	isReply := func(err error) bool { _, ok := errors.AsType[redis.Error](err); return ok }
+	isNet := func(err error) bool {
+		_, ok := errors.AsType[net.Error](err)
+		return ok || errors.Is(err, context.DeadlineExceeded)
+	}
+	tests := []struct {
+		name string
+		// fail makes a Redis fail and returns the error of a store call.
+		fail      func(t *testing.T, ctx context.Context) error
+		kind      error
+		temporary bool
+		beneath   func(error) bool // what must still be in the chain; nil: anything
+	}{
+		{
+			name: "server stopped",
+			fail: func(t *testing.T, ctx context.Context) error {
+				own := ownRedis(t)
+				s := openStore(t, own.URL)
+				if err := own.Stop(); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(ctx, time.Second)
+				defer cancel()
+				_, err := s.Tracked(ctx)
+				return err
+			},
+			kind: store.ErrUnreachable, temporary: true, beneath: isNet,
+		},
+		{
+			name: "requirepass, no password",
+			fail: func(t *testing.T, ctx context.Context) error {
+				own := ownRedis(t)
+				requirePass(t, own, "the-pass")
+				_, err := store.Open(ctx, own.URL)
+				return err
+			},
+			kind: store.ErrAuth, beneath: isReply,
+		},
+		{
+			name: "requirepass, wrong password",
+			fail: func(t *testing.T, ctx context.Context) error {
+				own := ownRedis(t)
+				requirePass(t, own, "the-pass")
+				_, err := store.Open(ctx, "unix://:not-the-pass@"+own.Socket)
+				return err
+			},
+			kind: store.ErrAuth, beneath: isReply,
+		},
+		{
+			name: "ACL user without write permission",
+			fail: func(t *testing.T, ctx context.Context) error {
+				own := ownRedis(t)
+				admin(t, own, "ACL", "SETUSER", "reader", "on", ">reader-pw", "~*", "+@read", "+@connection")
+				s := openStore(t, "unix://reader:reader-pw@"+own.Socket)
+				return s.LinkJob(ctx, testJob(1), time.Minute)
+			},
+			kind: store.ErrNoPerm, beneath: isReply,
+		},
+		{
+			name: "write to a replica",
+			fail: func(t *testing.T, ctx context.Context) error {
+				primary := ownRedis(t, redistest.WithTCP(), redistest.WithArgs("--repl-diskless-sync-delay", "0"))
+				host, port, err := net.SplitHostPort(primary.Addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				replica := ownRedis(t, redistest.WithArgs("--replicaof", host, port))
+				rc := replica.Client()
+				defer rc.Close()
+				eventually(t, "the replica to follow the primary", func() bool {
+					info, err := rc.Info(ctx, "replication").Result()
+					return err == nil && strings.Contains(info, "master_link_status:up")
+				})
+				s := openStore(t, replica.URL)
+				return s.LinkJob(ctx, testJob(2), time.Minute)
+			},
+			kind: store.ErrReadOnly, temporary: true, beneath: isReply,
+		},
+		{
+			name: "out of memory",
+			fail: func(t *testing.T, ctx context.Context) error {
+				own := ownRedis(t)
+				s := openStore(t, own.URL)
+				admin(t, own, "CONFIG", "SET", "maxmemory", "1", "maxmemory-policy", "noeviction")
+				return s.LinkJob(ctx, testJob(3), time.Minute)
+			},
+			kind: store.ErrFull, beneath: isReply,
+		},
+		{
+			name: "cannot save",
+			fail: func(t *testing.T, ctx context.Context) error {
+				// A snapshot into a directory that is gone fails, and a Redis
+				// with save points then refuses writes
+				// (stop-writes-on-bgsave-error).
+				dir := filepath.Join(t.TempDir(), "data")
+				if err := os.Mkdir(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				own := ownRedis(t, redistest.WithArgs("--dir", dir, "--save", "3600 1"))
+				s := openStore(t, own.URL)
+				if err := os.Remove(dir); err != nil {
+					t.Fatal(err)
+				}
+				admin(t, own, "BGSAVE")
+				rc := own.Client()
+				defer rc.Close()
+				eventually(t, "the snapshot to fail", func() bool {
+					info, err := rc.Info(ctx, "persistence").Result()
+					return err == nil && strings.Contains(info, "rdb_last_bgsave_status:err")
+				})
+				err := s.LinkJob(ctx, testJob(4), time.Minute)
+				// Without save points it stops at once instead of trying a
+				// last snapshot.
+				admin(t, own, "CONFIG", "SET", "save", "")
+				return err
+			},
+			kind: store.ErrCannotPersist, beneath: isReply,
+		},
+		{
+			name: "TLS certificate not trusted",
+			fail: func(t *testing.T, ctx context.Context) error {
+				srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+				srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake fails on purpose
+				srv.StartTLS()
+				defer srv.Close()
+				_, err := store.Open(ctx, "rediss://"+srv.Listener.Addr().String())
+				return err
+			},
+			kind: store.ErrTLS,
+		},
+		{
+			name: "URL does not parse",
+			fail: func(t *testing.T, ctx context.Context) error {
+				_, err := store.Open(ctx, "http://localhost:6379")
+				return err
+			},
+			kind: store.ErrBadURL,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := tt.fail(t, t.Context())
+			t.Logf("error: %v", err)
+			for _, k := range errorKinds {
+				if got, want := errors.Is(err, k), k == tt.kind; got != want {
+					t.Errorf("errors.Is(%v, %v) = %v, want %v", err, k, got, want)
+				}
+			}
+			if got := store.Temporary(err); got != tt.temporary {
+				t.Errorf("Temporary(%v) = %v, want %v", err, got, tt.temporary)
+			}
+			if tt.beneath != nil && !tt.beneath(err) {
+				t.Errorf("%v: the failure of Redis or the network is not in the chain", err)
+			}
+		})
+	}
+}
+
+// ownRedis starts a redis-server for one test that breaks it.
+func ownRedis(t *testing.T, opts ...redistest.Option) *redistest.Server {
+	t.Helper()
+	own, err := redistest.Start(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = own.Close() })
-	admin := own.Client()
-	t.Cleanup(func() { _ = admin.Close() })
-	ctx := t.Context()
-	if err := admin.Do(ctx, "ACL", "SETUSER", "reader", "on", ">reader-pw", "~*", "+@read", "+@connection").Err(); err != nil {
-		t.Fatalf("ACL SETUSER: %v", err)
-	}
+	return own
+}
 
-	open := func(url string) *store.Store {
-		t.Helper()
-		s, err := store.Open(ctx, url)
-		if err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
+// openStore opens a Store on url, closed when the test ends.
+func openStore(t *testing.T, url string) *store.Store {
+	t.Helper()
+	s, err := store.Open(t.Context(), url)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
 	}
-	reader := open("unix://reader:reader-pw@" + own.Socket)
-	err = reader.LinkJob(ctx, testJob(1), time.Minute)
-	if !errors.Is(err, store.ErrNoPerm) || store.Temporary(err) {
-		t.Errorf("write as a read-only ACL user = %v; want ErrNoPerm, not temporary", err)
-	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
 
-	if _, err := store.Open(ctx, "unix://reader:wrong@"+own.Socket); !errors.Is(err, store.ErrAuth) {
-		t.Errorf("Open with a wrong password = %v, want ErrAuth", err)
+// admin runs one command on own as its default user.
+func admin(t *testing.T, own *redistest.Server, args ...any) {
+	t.Helper()
+	c := own.Client()
+	defer c.Close()
+	if err := c.Do(t.Context(), args...).Err(); err != nil {
+		t.Fatalf("%v: %v", args, err)
 	}
+}
 
-	// A replica of a primary it cannot reach stays read-only.
-	rw := open(own.URL)
-	if err := admin.Do(ctx, "REPLICAOF", "127.0.0.1", "1").Err(); err != nil {
-		t.Fatalf("REPLICAOF: %v", err)
-	}
-	err = rw.LinkJob(ctx, testJob(2), time.Minute)
-	if !errors.Is(err, store.ErrReadOnly) || !store.Temporary(err) {
-		t.Errorf("write to a replica = %v; want ErrReadOnly, temporary", err)
-	}
-	if err := admin.Do(ctx, "REPLICAOF", "NO", "ONE").Err(); err != nil {
-		t.Fatalf("REPLICAOF NO ONE: %v", err)
-	}
-
-	if err := own.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	sctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	_, err = rw.Tracked(sctx)
-	if !errors.Is(err, store.ErrUnreachable) || !store.Temporary(err) {
-		t.Errorf("a call while Redis is stopped = %v; want ErrUnreachable, temporary", err)
-	}
+// requirePass gives own's default user a password (requirepass).
+func requirePass(t *testing.T, own *redistest.Server, pass string) {
+	t.Helper()
+	admin(t, own, "CONFIG", "SET", "requirepass", pass)
 }
 
 func TestCheck(t *testing.T) {

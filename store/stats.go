@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,11 @@ func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
 	}
 	for line := range strings.SplitSeq(info, "\r\n") {
 		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
-			return strconv.ParseInt(v, 10, 64)
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("store: INFO memory: used_memory: %w", err)
+			}
+			return n, nil
 		}
 	}
 	return 0, errors.New("store: INFO memory has no used_memory")
