@@ -66,8 +66,8 @@ func newClient(redisURL string) (redis.UniversalClient, error) {
 	return redis.NewClient(o), nil
 }
 
-// Topology is the kind of deployment the store is connected to: what Open
-// was given, or Standalone for a Store made by New.
+// Topology is the kind of deployment the store is connected to, as Open
+// read it from the URL.
 func (s *Store) Topology() Topology {
 	if s.topology == "" {
 		return Standalone

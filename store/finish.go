@@ -41,7 +41,7 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 		return false, err
 	}
 	code, err := s.fenced("finish", c, func(keys []string, tok string) (int64, error) {
-		args := []any{s.prefix, c.JobID, tok, status, millis(lease), millis(s.retention)}
+		args := []any{s.prefix, c.JobID, tok, status, millis(lease), millis(Retention)}
 		for _, ch := range chunks(prLink) {
 			args = append(args, ch)
 		}
@@ -59,7 +59,7 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
 	_, err := s.fenced("mark notified", c, func(keys []string, tok string) (int64, error) {
 		return s.sc.markNotified.Run(ctx, s.rdb, keys,
-			s.prefix, c.JobID, tok, c.Job.Generation, millis(s.retention)).Int64()
+			s.prefix, c.JobID, tok, c.Job.Generation, millis(Retention)).Int64()
 	})
 	if err == nil {
 		s.confirm(ctx)
@@ -73,7 +73,7 @@ func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
 // when c is no longer current.
 func (s *Store) Untrack(ctx context.Context, c Claim, status string) error {
 	_, err := s.fenced("untrack", c, func(keys []string, tok string) (int64, error) {
-		return s.sc.untrack.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(s.retention)).Int64()
+		return s.sc.untrack.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(Retention)).Int64()
 	})
 	return err
 }

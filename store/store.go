@@ -9,11 +9,12 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Defaults for the options.
-const (
-	DefaultPrefix    = "docsbot:"
-	DefaultRetention = 30 * 24 * time.Hour
-)
+// DefaultPrefix is the prefix of every key unless WithPrefix sets another.
+const DefaultPrefix = "docsbot:"
+
+// Retention is how long a job's record and thread link are kept after its
+// finish was reported or it was untracked.
+const Retention = 30 * 24 * time.Hour
 
 // ErrNotFound is returned when a job or a thread link does not exist (it may
 // have expired).
@@ -33,12 +34,11 @@ var ErrConflict = errors.New("store: thread or job already linked elsewhere")
 
 // Store keeps docsbot's state in Redis. It is safe for concurrent use.
 type Store struct {
-	rdb       redis.UniversalClient
-	owned     bool // Close closes rdb (Open made it)
-	prefix    string
-	retention time.Duration
-	sc        scripts
-	topology  Topology
+	rdb      redis.UniversalClient
+	owned    bool // Close closes rdb (Open made it)
+	prefix   string
+	sc       scripts
+	topology Topology
 	// acks and ackTimeout: see WithReplicaAcks.
 	acks       int
 	ackTimeout time.Duration
@@ -50,17 +50,6 @@ type Option func(*Store)
 // WithPrefix sets the prefix of every key (default "docsbot:").
 func WithPrefix(p string) Option {
 	return func(s *Store) { s.prefix = p }
-}
-
-// WithRetention sets how long finished jobs and their thread links are kept
-// after their finish was reported (default 30 days). Values below one
-// millisecond keep the default.
-func WithRetention(d time.Duration) Option {
-	return func(s *Store) {
-		if d >= time.Millisecond {
-			s.retention = d
-		}
-	}
 }
 
 // Open connects to the Redis at redisURL (one server by redis://, rediss://
@@ -80,19 +69,18 @@ func Open(ctx context.Context, redisURL string, opts ...Option) (*Store, error) 
 	if topo == Sentinel {
 		opts = append([]Option{WithReplicaAcks(1, 100*time.Millisecond)}, opts...)
 	}
-	s := New(rdb, opts...)
+	s := newStore(rdb, opts...)
 	s.owned, s.topology = true, topo
 	return s, nil
 }
 
-// New returns a Store using rdb. The caller keeps ownership of rdb: Close does
-// not close it.
-func New(rdb redis.UniversalClient, opts ...Option) *Store {
+// newStore returns a Store using rdb, which its caller keeps: Close does not
+// close it.
+func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 	s := &Store{
-		rdb:       rdb,
-		prefix:    DefaultPrefix,
-		retention: DefaultRetention,
-		sc:        newScripts(),
+		rdb:    rdb,
+		prefix: DefaultPrefix,
+		sc:     newScripts(),
 	}
 	for _, opt := range opts {
 		opt(s)
