@@ -344,10 +344,6 @@ func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkResult 
 	return passed(name, fmt.Sprintf("%s can read project %s at %s", maskKey(cfg.api.APIKey), cfg.api.ProjectID, cfg.api.APIURL))
 }
 
-// doctorKeyTTL bounds the life of the key the Redis check writes, in case its
-// DEL never runs.
-const doctorKeyTTL = 30 * time.Second
-
 // checkRedis tries Redis with real commands (store.Check) and says what to
 // do about a failure.
 func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
@@ -406,7 +402,7 @@ func redisFix(err error) string {
 		return "the TLS handshake failed: use rediss:// only for a server that speaks TLS, and check its certificate"
 	case errors.Is(err, store.ErrLoading):
 		return "Redis is starting or failing over: try again in a moment"
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return "check the host and port in " + envRedisURL + " and firewalls; use rediss:// if the server requires TLS"
 	}
 	return "start Redis or point " + envRedisURL + " at it: redis://host:6379/0, rediss:// for TLS, unix:///path/to/redis.sock"

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -85,13 +87,29 @@ func doctorNames() []string {
 
 func TestDoctor(t *testing.T) {
 	t.Parallel()
-	db := redisDB(t)
+	db := sharedRedis.TakeDB(t)
 	const roPassword = "doctor-ro-Secret-pw-4321"
 	acl := sharedRedis.Client()
 	defer acl.Close()
 	if err := acl.Do(context.Background(), "ACL", "SETUSER", "doctor-ro", "on", ">"+roPassword, "~*", "&*", "+@all", "-@write").Err(); err != nil {
 		t.Fatal(err)
 	}
+	// A server that takes connections and never answers, as a Redis behind
+	// a stuck proxy does.
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = silent.Close() })
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, c); _ = c.Close() }()
+		}
+	}()
 
 	type want struct {
 		mark string
@@ -178,6 +196,16 @@ func TestDoctor(t *testing.T) {
 				"unix://REDACTED@" + sharedRedis.Socket + ": PING failed: WRONGPASS", "fix: put the credentials in REDIS_URL"}}},
 		},
 		{
+			name: "Redis does not answer in time",
+			args: []string{"--timeout", "1s"},
+			env: func(s *doctorSetup) map[string]string {
+				return map[string]string{envRedisURL: "redis://" + silent.Addr().String() + "/0"}
+			},
+			wantCode: exitFailure,
+			want: map[string]want{"Redis": {"✗", []string{
+				"redis://" + silent.Addr().String() + "/0: PING failed", "fix: check the host and port in REDIS_URL and firewalls"}}},
+		},
+		{
 			name:     "a variable missing",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: ""} },
 			wantCode: exitFailure,
@@ -223,7 +251,7 @@ func TestDoctor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newDoctorSetup(t, db.url)
+			s := newDoctorSetup(t, db.URL)
 			env := maps.Clone(s.env)
 			if tt.env != nil {
 				maps.Copy(env, tt.env(s))
@@ -279,8 +307,8 @@ func TestDoctor(t *testing.T) {
 // visitors request of one row, and one key written, read and deleted.
 func TestDoctorAllPass(t *testing.T) {
 	t.Parallel()
-	db := redisDB(t)
-	s := newDoctorSetup(t, db.url)
+	db := sharedRedis.TakeDB(t)
+	s := newDoctorSetup(t, db.URL)
 	mon := monitorRedis(t)
 	r, stdout, stderr := testRunner(t, s.env, "")
 	before := time.Now().UTC().Format(time.DateOnly)
@@ -297,7 +325,7 @@ func TestDoctorAllPass(t *testing.T) {
 		"Slack bot token": {maskSecret(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
 		"Slack app token": {maskSecret(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
 		"docs API":        {maskKey(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
-		"Redis":           {db.url + ": PING ok, write ok"},
+		"Redis":           {db.URL + ": PING ok, write ok"},
 	}
 	for _, name := range doctorNames() {
 		c := checks[name]
@@ -343,7 +371,7 @@ func TestDoctorAllPass(t *testing.T) {
 	}
 
 	cmds := mon.commands(t, db)
-	if keys, err := db.rdb.Keys(context.Background(), "*").Result(); err != nil || len(keys) != 0 {
+	if keys, err := db.Client.Keys(context.Background(), "*").Result(); err != nil || len(keys) != 0 {
 		t.Errorf("keys left in Redis: %q (%v)", keys, err)
 	}
 	for _, cmd := range []string{"set", "get", "del"} {

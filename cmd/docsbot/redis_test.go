@@ -4,66 +4,18 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
-	"errors"
 	"net"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // sharedRedis is the redis-server of the package, started once by TestMain;
-// each test that uses it takes a database of its own with redisDB.
+// each test that uses it takes a database of its own with TakeDB.
 var sharedRedis *redistest.Server
-
-// Keys of database 0 of the shared Redis that hand out the other databases:
-// the highest number handed out so far, and the numbers given back.
-const (
-	redisDBCounter = "docsbot-test:db-counter"
-	redisDBFree    = "docsbot-test:db-free"
-)
-
-// testDB is a database of the shared Redis that one test has to itself.
-type testDB struct {
-	url string        // REDIS_URL of the database
-	db  int           // its number
-	rdb *redis.Client // a client on it, closed with the test
-}
-
-// redisDB hands the test a database of the shared Redis that no other test
-// uses while it runs; the database is emptied and given back when the test
-// ends. Redis has 16; database 0 keeps the count, so 15 tests can hold one
-// at a time.
-func redisDB(t *testing.T) testDB {
-	t.Helper()
-	ctx := context.Background()
-	admin := sharedRedis.Client()
-	t.Cleanup(func() { _ = admin.Close() })
-	n, err := admin.LPop(ctx, redisDBFree).Int()
-	if errors.Is(err, redis.Nil) {
-		var next int64
-		next, err = admin.Incr(ctx, redisDBCounter).Result()
-		n = int(next)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n > 15 {
-		t.Fatalf("the shared Redis has no database left for %s: give a test a private server, or share one database", t.Name())
-	}
-	rdb := redis.NewClient(&redis.Options{Network: "unix", Addr: sharedRedis.Socket, DB: n})
-	t.Cleanup(func() {
-		if err := rdb.FlushDB(ctx).Err(); err == nil {
-			_ = admin.RPush(ctx, redisDBFree, n).Err()
-		}
-		_ = rdb.Close()
-	})
-	return testDB{url: sharedRedis.URL + "?db=" + strconv.Itoa(n), db: n, rdb: rdb}
-}
 
 // privateRedis starts a redis-server for a test that stops it or changes its
 // configuration, which a shared server must not see.
@@ -117,10 +69,10 @@ func (m *redisMonitor) line(t *testing.T) string {
 // commands returns the names of the commands run on db since the monitor
 // started or last returned, lower-cased and in order. It sends a marker
 // through db first and reads up to it, so nothing that ran before is missed.
-func (m *redisMonitor) commands(t *testing.T, db testDB) []string {
+func (m *redisMonitor) commands(t *testing.T, db redistest.DB) []string {
 	t.Helper()
 	marker := rand.Text()
-	if err := db.rdb.Echo(context.Background(), marker).Err(); err != nil {
+	if err := db.Client.Echo(context.Background(), marker).Err(); err != nil {
 		t.Fatal(err)
 	}
 	// A line reads: +1700000000.123456 [3 unix:/path/redis.sock] "set" "key" "value"
@@ -133,7 +85,7 @@ func (m *redisMonitor) commands(t *testing.T, db testDB) []string {
 		_, rest, ok := strings.Cut(line, " [")
 		dbNum, rest, ok2 := strings.Cut(rest, " ")
 		_, args, ok3 := strings.Cut(rest, `] "`)
-		if !ok || !ok2 || !ok3 || dbNum != strconv.Itoa(db.db) {
+		if !ok || !ok2 || !ok3 || dbNum != strconv.Itoa(db.Num) {
 			continue
 		}
 		name, _, _ := strings.Cut(args, `"`)

@@ -46,8 +46,8 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	log := newLogger(r.stderr, cfg.logFormat, cfg.logLevel)
-	// go-redis logs through a process-wide logger; send its lines to ours so
-	// JSON logs stay JSON.
+	// The Redis client logs through a process-wide logger; send its lines
+	// to ours so JSON logs stay JSON.
 	store.SetClientLogger(log)
 	reg := newRegistry()
 	metrics := bot.NewMetrics(reg)

@@ -216,14 +216,14 @@ func TestServeBinary(t *testing.T) {
 
 func TestServeStopsOnRejectedToken(t *testing.T) {
 	t.Parallel()
-	db := redisDB(t)
+	db := sharedRedis.TakeDB(t)
 	sl := slacktest.NewServer()
 	t.Cleanup(sl.Close)
 	api := docsapitest.NewServer()
 	t.Cleanup(api.Close)
 	res := docsbot(t, api, []string{
 		envSlackBotToken + "=xoxb-revoked", envSlackAppToken + "=" + testAppToken,
-		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.url,
+		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.URL,
 		envHTTPAddr + "=", // off: the test must not depend on a free :8080
 	}, "serve")
 	if res.code != exitFailure || !strings.Contains(res.stderr, "Slack refused SLACK_BOT_TOKEN (invalid_auth)") {

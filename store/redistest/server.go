@@ -44,6 +44,9 @@ type Server struct {
 
 	mu   sync.Mutex
 	proc *process // nil while stopped
+
+	dbMu    sync.Mutex
+	dbTaken [dbCount]bool // databases handed out by TakeDB
 }
 
 // process is one run of redis-server.
