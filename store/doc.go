@@ -1,6 +1,9 @@
 // Package store keeps docsbot's state in Redis: which Slack thread belongs to
-// which agent job, the poll schedule shared by every replica, and the
-// once-only markers used to drop redelivered Slack events.
+// which agent job, the poll schedule shared by every replica, the inbox of
+// acknowledged Slack work (which also drops redelivered events), the
+// visitors cache and the API request budgets. It owns everything about
+// Redis: connecting, the key layout, what a failure means, and the checks of
+// docsbot doctor.
 //
 // # Keys
 //
@@ -9,8 +12,7 @@
 //	{p}job:{id}                    hash: the job record (short field names, see job.go)
 //	{p}thread:{team}:{channel}:{ts} string: the job id linked to a thread
 //	{p}sched                       sorted set: job id -> due time (unix ms, Redis clock)
-//	{p}once:{key}                  string: a once-only marker (Once)
-//	{p}visitors:{key}              string: a cached visitors export (SaveVisitors)
+//	{p}visitors:{key}              hash: a cached visitors export (d) and when it was saved (at)
 //	{p}budget:{name}               sorted set: requests taken in the sliding window
 //	{p}budget:{name}:seq           string: sequence for request ids in the window
 //	{p}budget:{name}:block         string: set while the API asked to wait (BlockBudget)
@@ -20,8 +22,8 @@
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and
-// its thread link expire after the retention period; a follow-up removes the
-// expiry again.
+// its thread link expire after the retention period (Retention, 30 days); a
+// follow-up removes the expiry again.
 //
 // # Exactly-once reporting
 //
@@ -50,19 +52,42 @@
 // # Errors
 //
 // Every error the store returns says what kind of failure it was, decided
-// in one place (errors.go) with go-redis's typed checks and the standard
-// library's network errors, never by an error's text: errors.Is with
-// ErrUnreachable, ErrAuth, ErrNoPerm, ErrReadOnly, ErrFull, ErrCannotPersist,
-// ErrTLS, ErrLoading or ErrBadURL, besides the store's own ErrNotFound,
-// ErrStale, ErrConflict and ErrInvalid. Temporary tells the failures that
-// may pass by themselves (unreachable, failing over, loading) from those that
-// will not. No error carries the password of the Redis URL; Cause gives the
-// words of Redis or the network for a message that names the Redis already.
+// in one place (classify in errors.go) and read with errors.Is:
 //
-// Check tries a Redis with real commands for docsbot doctor; DeletePrefix
-// removes a namespace (the sandbox's); Lag, UsedMemory and JobMemory are
-// what the load tool measures. Nothing outside this package (and its test
-// kit) imports go-redis.
+//	ErrUnreachable    no connection: refused, timed out, DNS, closed, no pooled connection in time
+//	ErrAuth           the credentials were refused (NOAUTH, WRONGPASS)
+//	ErrNoPerm         the ACL user may not run a command or touch a key (NOPERM)
+//	ErrReadOnly       no writes now: a replica (READONLY), or a primary without replicas (NOREPLICAS)
+//	ErrFull           out of memory (OOM)
+//	ErrCannotPersist  writes refused because a snapshot failed (MISCONF)
+//	ErrLoading        not ready yet (LOADING, CLUSTERDOWN, TRYAGAIN, MASTERDOWN)
+//	ErrTLS            the TLS handshake failed
+//	ErrBadURL         REDIS_URL does not parse
+//
+// besides the store's own ErrNotFound, ErrStale, ErrConflict and ErrInvalid.
+// The classifier uses go-redis's typed checks of Redis's error replies
+// (redis.IsAuthError, IsReadOnlyError, ...) and the standard library's
+// network errors, never an error's text; the one reply go-redis has no check
+// for, MISCONF, is told by the protocol's error code (redis.HasErrorPrefix).
+// The original error stays in the chain (%w) for logs, unless its text held
+// the URL's password: then only its scrubbed text is kept. Temporary tells the
+// failures that may pass by themselves (unreachable, failing over, loading)
+// from those that will not. No error carries the password of the Redis URL;
+// Cause gives the words of Redis or the network for a message that names the
+// Redis already.
+//
+// Check does what docsbot doctor's Redis check needs with real commands
+// (PING, then SET, GET and DEL of a probe key that expires by itself, and
+// the memory policy when CONFIG GET is allowed) and returns a Report (with
+// the primary the sentinels name, or the number of cluster primaries), or a
+// *CheckError naming the step that failed, with a classified cause. The
+// command decides its advice with errors.Is on that cause.
+//
+// DeletePrefix removes a namespace (the sandbox's) with SCAN and UNLINK in
+// batches; Lag, UsedMemory and JobMemory are what the load tool measures;
+// SetClientLogger sends the Redis client's own log lines to a *slog.Logger.
+// Nothing outside this package (and its test kit, store/redistest) imports
+// go-redis, and no exported name of the package carries a go-redis type.
 //
 // # Time and atomicity
 //

@@ -18,6 +18,9 @@
 //		os.Exit(code)
 //	}
 //
+// A test of code that owns a whole database (one that counts or scans every
+// key) takes a database of the shared server with TakeDB instead.
+//
 // The server listens only on a unix socket in a fresh temporary directory
 // (no TCP port) and keeps nothing on disk, unless started WithAppendOnly: then
 // it survives Kill (SIGKILL) and Start like a production Redis with an
