@@ -32,13 +32,8 @@ func validateContent(text string, blocks, attachments json.RawMessage, requireCo
 		if err := json.Unmarshal(b, &list); err != nil {
 			return "invalid_blocks_format"
 		}
-		if len(list) > maxBlocks {
+		if len(list) > maxBlocks || firstInvalidBlock(list) >= 0 {
 			return "invalid_blocks"
-		}
-		for _, blk := range list {
-			if !validBlock(blk) {
-				return "invalid_blocks"
-			}
 		}
 		nBlocks = len(list)
 	}
@@ -56,6 +51,29 @@ func validateContent(text string, blocks, attachments json.RawMessage, requireCo
 	return ""
 }
 
+// firstInvalidBlock is the index of the first block Slack would refuse, or -1.
+func firstInvalidBlock(list []map[string]json.RawMessage) int {
+	for i, blk := range list {
+		if !validBlock(blk) {
+			return i
+		}
+	}
+	return -1
+}
+
+// knownBlockType reports whether Slack accepts blocks of type t; any other
+// type is refused (invalid_blocks, or invalid_arguments in a view).
+func knownBlockType(t string) bool {
+	switch t {
+	case "actions", "context", "context_actions", "divider", "file", "header",
+		"image", "input", "markdown", "rich_text", "section", "video", "table",
+		"plan", "task_card", "call", "card", "carousel", "alert", "data_table",
+		"data_visualization":
+		return true
+	}
+	return false
+}
+
 type textObject struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
@@ -64,7 +82,7 @@ type textObject struct {
 // validBlock applies the Block Kit limits the bot can run into.
 func validBlock(blk map[string]json.RawMessage) bool {
 	var typ, blockID string
-	if err := json.Unmarshal(blk["type"], &typ); err != nil || typ == "" {
+	if err := json.Unmarshal(blk["type"], &typ); err != nil || !knownBlockType(typ) {
 		return false
 	}
 	if raw, ok := blk["block_id"]; ok {

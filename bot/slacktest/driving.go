@@ -53,10 +53,13 @@ func (s *Server) startSlashCommand(c SlashCommand) (*envelope, string, error) {
 		s.mu.Unlock()
 		return nil, "", fmt.Errorf("slacktest: slash command by unknown user %q", c.UserID)
 	}
-	trigger := s.triggerIDLocked()
+	trigger := s.issueTriggerLocked(c.UserID)
 	ru := s.newResponseURLLocked(trigger, ch.ID, c.UserID)
 	channelName := ch.Name
-	if ch.Private {
+	switch {
+	case ch.IMUser != "":
+		channelName = "directmessage"
+	case ch.Private:
 		channelName = "privategroup" // what Slack reports for private channels
 	}
 	e := s.newEnvelopeLocked(typeSlashCommands, map[string]any{
@@ -93,19 +96,11 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 		s.mu.Unlock()
 		return "", "", fmt.Errorf("slacktest: message in unknown channel %q", m.ChannelID)
 	}
-	if _, ok := s.users[m.UserID]; !ok {
+	stored, err := s.storeUserMessageLocked(ch, m)
+	if err != nil {
 		s.mu.Unlock()
-		return "", "", fmt.Errorf("slacktest: message by unknown user %q", m.UserID)
+		return "", "", err
 	}
-	var parent *msg
-	if m.ThreadTS != "" {
-		if parent = threadParent(ch, m.ThreadTS); parent == nil {
-			s.mu.Unlock()
-			return "", "", fmt.Errorf("slacktest: thread %s not found in %s", m.ThreadTS, m.ChannelID)
-		}
-	}
-	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, text: m.Text, blocks: richTextBlocks(m.Text)}
-	s.addMessageLocked(ch, stored, parent)
 	ts = stored.ts
 	var e *envelope
 	if ch.BotMember {

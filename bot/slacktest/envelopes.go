@@ -32,6 +32,9 @@ type envelope struct {
 	queued   bool
 	timer    *time.Timer
 	resp     *responseURL // slash commands: where an ack payload is answered
+	// onAckLocked, when set, acts on the first ack's payload (nil when none)
+	// under Server.mu, such as a view_submission's response_action.
+	onAckLocked func(payload json.RawMessage)
 }
 
 func (e *envelope) stopTimer() {
@@ -95,6 +98,10 @@ func (e *envelope) settled() bool {
 // deliver sends e to one open connection (round robin), or queues it until a
 // connection opens. It does not wait for the ack.
 func (s *Server) deliver(e *envelope) {
+	if s.cfg.http.base != "" {
+		s.deliverHTTP(e)
+		return
+	}
 	for {
 		s.mu.Lock()
 		if s.closed {
@@ -197,6 +204,9 @@ func (s *Server) receiveAck(envelopeID string, payload json.RawMessage) {
 		e.stopTimer()
 		if e.resp != nil && payload != nil {
 			echo = s.answerAckLocked(e.resp, payload)
+		}
+		if e.onAckLocked != nil {
+			e.onAckLocked(payload)
 		}
 	}
 	s.mu.Unlock()

@@ -41,6 +41,9 @@ func (s *Server) callbackLocked(inner map[string]any) (*envelope, string) {
 }
 
 func channelType(ch *channelState) string {
+	if ch.IMUser != "" {
+		return "im"
+	}
 	if ch.Private {
 		return "group"
 	}

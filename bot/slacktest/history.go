@@ -18,6 +18,9 @@ func (s *Server) conversationsHistory(r *apiRequest) apiResult {
 	if code != "" {
 		return fail(code)
 	}
+	if res, ok := s.needScope(historyScope(ch)); !ok {
+		return res
+	}
 	inclusive := p["inclusive"] == "true" || p["inclusive"] == "1"
 	oldest, latest := tsKey(p["oldest"], ""), tsKey(p["latest"], "~")
 	var picked []*msg

@@ -3,7 +3,6 @@ package slacktest
 import (
 	"encoding/base64"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -54,7 +53,11 @@ func (s *Server) chatPostMessage(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
+	ref := p["channel"]
+	if _, isUser := s.users[ref]; isUser && ref != s.cfg.botUserID {
+		ref = s.dmLocked(ref).ID // a user id posts in the DM with them
+	}
+	ch, code := s.visibleChannelLocked(ref)
 	if code != "" {
 		return fail(code)
 	}
@@ -85,6 +88,9 @@ func (s *Server) chatPostMessage(r *apiRequest) apiResult {
 		metadata:    cloneRaw(metadata),
 	}
 	s.addMessageLocked(ch, m, parent)
+	if parent != nil {
+		delete(s.statuses, statusKey(ch.ID, parent.ts)) // posting in a thread clears its status
+	}
 	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "message": m.wire(s.cfg.teamID)}}
 	if e := s.botEchoLocked(ch, m); e != nil {
 		res.echo = append(res.echo, e)
@@ -176,43 +182,17 @@ func (s *Server) chatPostEphemeral(r *apiRequest) apiResult {
 	return res
 }
 
-// reactionsAdd adds the bot's reaction to a message.
-func (s *Server) reactionsAdd(r *apiRequest) apiResult {
-	p := r.params
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
-	if code != "" {
-		return fail(code)
-	}
-	name := strings.Trim(p["name"], ":")
-	if name == "" {
-		return fail("invalid_name")
-	}
-	m, ok := ch.byTS[p["timestamp"]]
-	if !ok {
-		return fail("message_not_found")
-	}
-	i := slices.IndexFunc(m.reactions, func(x reaction) bool { return x.name == name })
-	if i < 0 {
-		m.reactions = append(m.reactions, reaction{name: name})
-		i = len(m.reactions) - 1
-	}
-	if slices.Contains(m.reactions[i].users, s.cfg.botUserID) {
-		return fail("already_reacted")
-	}
-	m.reactions[i].users = append(m.reactions[i].users, s.cfg.botUserID)
-	return apiResult{}
-}
-
 // conversationsReplies lists a thread, parent first, with cursor pagination.
 func (s *Server) conversationsReplies(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, m, code := s.messageLocked(p["channel"], p["ts"], "thread_not_found")
+	ch, m, code := s.messageLocked(p["channel"], p["ts"], "thread_not_found")
 	if code != "" {
 		return fail(code)
+	}
+	if res, ok := s.needScope(historyScope(ch)); !ok {
+		return res
 	}
 	if m.parent != nil {
 		m = m.parent

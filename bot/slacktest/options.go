@@ -30,6 +30,15 @@ type config struct {
 	// postRate and postBurst are the per-channel posting limit (WithPostLimit).
 	postRate  float64
 	postBurst int
+	// now is the clock of trigger expiry and method limits (WithClock).
+	now        func() time.Time
+	triggerTTL time.Duration
+	// scopes are the bot token's scopes (WithScopes).
+	scopes []string
+	// methodLimits are the per-method rate limits (WithMethodLimit).
+	methodLimits map[string]methodLimit
+	// http configures delivery over HTTP instead of Socket Mode (WithHTTPDelivery).
+	http httpConfig
 }
 
 func defaultConfig() config {
@@ -50,6 +59,10 @@ func defaultConfig() config {
 		respTTL:    30 * time.Minute,
 		logger:     slog.New(slog.DiscardHandler),
 		envelopes:  envelopeHistory,
+		now:        time.Now,
+		triggerTTL: triggerTTL,
+		scopes:     DefaultScopes(),
+		http:       defaultHTTPConfig(),
 	}
 }
 

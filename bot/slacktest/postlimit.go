@@ -31,19 +31,29 @@ func (s *Server) takePost(channel string, now time.Time) (wait time.Duration, li
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.postBuckets[channel]
-	if b == nil {
-		b = &postBucket{tokens: float64(s.cfg.postBurst), at: now}
-		s.postBuckets[channel] = b
+	wait, limited = spend(s.postBuckets, channel, now, s.cfg.postRate, s.cfg.postBurst)
+	if limited {
+		s.rateLimited[channel]++
 	}
-	b.tokens = math.Min(float64(s.cfg.postBurst), b.tokens+now.Sub(b.at).Seconds()*s.cfg.postRate)
+	return wait, limited
+}
+
+// spend takes one request from the bucket key of buckets (created full),
+// which holds burst requests and refills at rate per second, or reports how
+// long until one is available.
+func spend(buckets map[string]*postBucket, key string, now time.Time, rate float64, burst int) (time.Duration, bool) {
+	b := buckets[key]
+	if b == nil {
+		b = &postBucket{tokens: float64(burst), at: now}
+		buckets[key] = b
+	}
+	b.tokens = math.Min(float64(burst), b.tokens+now.Sub(b.at).Seconds()*rate)
 	b.at = now
 	if b.tokens >= 1 {
 		b.tokens--
 		return 0, false
 	}
-	s.rateLimited[channel]++
-	return time.Duration((1 - b.tokens) / s.cfg.postRate * float64(time.Second)), true
+	return time.Duration((1 - b.tokens) / rate * float64(time.Second)), true
 }
 
 // RateLimited returns how many posts the per-channel limit refused, by

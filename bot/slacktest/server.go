@@ -59,6 +59,23 @@ type Server struct {
 	posts       []ResponsePost
 	subs        map[int]chan struct{}
 	nextSub     int
+	// triggers are the trigger ids issued, by id.
+	triggers map[string]*trigger
+	// views are the open modals and published Home tabs, by view id;
+	// homeViews the Home tab view id by user.
+	views     map[string]*view
+	homeViews map[string]string
+	// statuses are the assistant thread statuses by "channel/thread_ts".
+	statuses map[string]string
+	// uploads are the files by id, uploaded or only announced.
+	uploads     map[string]*upload
+	uploadOrder []string
+	// groups are the user groups by id (AddUserGroup).
+	groups map[string][]string
+	// methodBuckets are the per-method limits' state (WithMethodLimit).
+	methodBuckets map[string]*postBucket
+	// httpQueue is what HTTP delivery has in flight (WithHTTPDelivery).
+	httpSent []HTTPDelivery
 }
 
 // NewServer starts a fake Slack listening on 127.0.0.1 (or WithAddr). It panics
@@ -98,6 +115,14 @@ func NewServer(opts ...Option) *Server {
 		envs:        map[string]*envelope{},
 		responses:   map[string]*responseURL{},
 		subs:        map[int]chan struct{}{},
+
+		triggers:      map[string]*trigger{},
+		views:         map[string]*view{},
+		homeViews:     map[string]string{},
+		statuses:      map[string]string{},
+		uploads:       map[string]*upload{},
+		groups:        map[string][]string{},
+		methodBuckets: map[string]*postBucket{},
 	}
 	s.APIURL = s.base + "/api/"
 	s.AddChannel(Channel{ID: "C0GENERAL", Name: "general", BotMember: true})
@@ -109,6 +134,7 @@ func NewServer(opts ...Option) *Server {
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveLink)
 	mux.HandleFunc("/response/", s.serveResponseURL)
+	mux.HandleFunc("/upload/", s.serveUpload)
 	s.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -28,6 +28,7 @@ type msg struct {
 	blocks      json.RawMessage
 	attachments json.RawMessage
 	metadata    json.RawMessage
+	files       json.RawMessage // files shared with the message
 	editedTS    string
 	reactions   []reaction
 	parent      *msg
@@ -117,6 +118,10 @@ func (m *msg) wire(teamID string) map[string]any {
 	if len(m.metadata) > 0 {
 		w["metadata"] = m.metadata
 	}
+	if len(m.files) > 0 {
+		w["files"] = m.files
+		w["upload"] = true
+	}
 	if m.editedTS != "" {
 		w["edited"] = map[string]any{"user": m.user, "ts": m.editedTS}
 	}
@@ -176,7 +181,7 @@ func (s *Server) eventIDLocked() string {
 
 // triggerIDLocked returns a unique trigger id in Slack's dotted form.
 func (s *Server) triggerIDLocked() string {
-	return fmt.Sprintf("%d.%d.%s", time.Now().Unix(), s.seqLocked(), randomHex(16))
+	return fmt.Sprintf("%d.%d.%s", s.cfg.now().Unix(), s.seqLocked(), randomHex(16))
 }
 
 // newUUID returns a random RFC 4122 version 4 UUID, the form of envelope ids.

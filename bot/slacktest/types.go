@@ -16,6 +16,10 @@ type Channel struct {
 	// Private marks a private channel: invisible (channel_not_found) to a bot
 	// that is not a member, and its events carry channel_type "group".
 	Private bool
+	// IMUser, when set, makes the channel the direct message between the bot
+	// and that person (an id starting with D, see OpenDM): its events carry
+	// channel_type "im".
+	IMUser string
 }
 
 // User is a person in the fake workspace.

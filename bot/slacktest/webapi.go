@@ -30,7 +30,11 @@ type apiRequest struct {
 type apiResult struct {
 	fields map[string]any
 	err    string
-	echo   []*envelope // events to deliver once the answer is decided
+	// messages explain an error (response_metadata.messages), errFields are
+	// added to an error answer (missing_scope's needed and provided).
+	messages  []string
+	errFields map[string]any
+	echo      []*envelope // events to deliver once the answer is decided
 }
 
 func fail(code string) apiResult { return apiResult{err: code} }
@@ -43,25 +47,34 @@ type apiMethod struct {
 
 // lookupMethod returns the implementation of a Web API method.
 func lookupMethod(name string) (apiMethod, bool) {
-	switch name {
-	case "auth.test":
-		return apiMethod{tokenBot, (*Server).authTest}, true
-	case "apps.connections.open":
-		return apiMethod{tokenApp, (*Server).appsConnectionsOpen}, true
-	case "chat.postMessage":
-		return apiMethod{tokenBot, (*Server).chatPostMessage}, true
-	case "chat.update":
-		return apiMethod{tokenBot, (*Server).chatUpdate}, true
-	case "chat.postEphemeral":
-		return apiMethod{tokenBot, (*Server).chatPostEphemeral}, true
-	case "reactions.add":
-		return apiMethod{tokenBot, (*Server).reactionsAdd}, true
-	case "conversations.replies":
-		return apiMethod{tokenBot, (*Server).conversationsReplies}, true
-	case "conversations.history":
-		return apiMethod{tokenBot, (*Server).conversationsHistory}, true
+	run, ok := map[string]func(*Server, *apiRequest) apiResult{
+		"auth.test":                    (*Server).authTest,
+		"apps.connections.open":        (*Server).appsConnectionsOpen,
+		"chat.postMessage":             (*Server).chatPostMessage,
+		"chat.update":                  (*Server).chatUpdate,
+		"chat.postEphemeral":           (*Server).chatPostEphemeral,
+		"reactions.add":                (*Server).reactionsAdd,
+		"reactions.remove":             (*Server).reactionsRemove,
+		"conversations.replies":        (*Server).conversationsReplies,
+		"conversations.history":        (*Server).conversationsHistory,
+		"conversations.open":           (*Server).conversationsOpen,
+		"views.open":                   (*Server).viewsOpen,
+		"views.push":                   (*Server).viewsPush,
+		"views.update":                 (*Server).viewsUpdate,
+		"views.publish":                (*Server).viewsPublish,
+		"assistant.threads.setStatus":  (*Server).assistantThreadsSetStatus,
+		"files.getUploadURLExternal":   (*Server).filesGetUploadURLExternal,
+		"files.completeUploadExternal": (*Server).filesCompleteUploadExternal,
+		"usergroups.users.list":        (*Server).usergroupsUsersList,
+	}[name]
+	if !ok {
+		return apiMethod{}, false
 	}
-	return apiMethod{}, false
+	token := tokenBot
+	if name == "apps.connections.open" {
+		token = tokenApp
+	}
+	return apiMethod{token, run}, true
 }
 
 // serveAPI answers /api/{method}: always HTTP 200 with {"ok":...}, except 429
@@ -86,6 +99,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if !limited && method == "chat.postMessage" && kind == tokenBot {
 		retry, limited = s.takePost(params["channel"], time.Now())
 	}
+	if !limited && kind == tokenBot {
+		retry, limited = s.takeMethod(method)
+	}
+	if kind == tokenBot {
+		w.Header().Set("X-OAuth-Scopes", strings.Join(s.cfg.scopes, ","))
+	}
 	if limited {
 		call.Error = "ratelimited"
 		s.record(call)
@@ -102,7 +121,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.deliver(e)
 	}
 	if res.err != "" {
-		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": res.err})
+		out := map[string]any{"ok": false, "error": res.err}
+		maps.Copy(out, res.errFields)
+		if len(res.messages) > 0 {
+			out["response_metadata"] = map[string]any{"messages": res.messages}
+		}
+		writeJSON(w, http.StatusOK, out)
 		return
 	}
 	out := map[string]any{"ok": true}
@@ -127,6 +151,9 @@ func (s *Server) runAPI(method, kind string, params map[string]string, parseErr 
 	}
 	if code, failed := s.takeFailure(method); failed {
 		return fail(code)
+	}
+	if res, ok := s.needScope(methodScope(method)); !ok {
+		return res
 	}
 	return m.run(s, &apiRequest{params: params})
 }

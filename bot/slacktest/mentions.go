@@ -1,0 +1,146 @@
+package slacktest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Mentioned is what a person's @mention of the bot produced (Mention).
+type Mentioned struct {
+	// TS is the message's ts.
+	TS string
+	// EventID is the app_mention event's id.
+	EventID string
+	// MessageEventID is the id of the plain message event Slack sends for the
+	// same post to an app subscribed to message.channels (or .groups): the
+	// bot sees the post twice and must not answer twice.
+	MessageEventID string
+}
+
+// Mention posts m as the person m.UserID with the bot mentioned ("<@BOT> " is
+// put in front of m.Text unless the text mentions the bot already), in a
+// channel or in the thread m.ThreadTS. When the bot is a member of the
+// channel, Slack delivers an app_mention event and, as the app also
+// subscribes to message events, a message event for the same post; Mention
+// delivers both, each to one connection, and returns after both acks or ctx.
+// It is an error to mention the bot in a channel it has not joined (Slack
+// offers to invite it instead) or in a direct message (DMs carry message
+// events only).
+func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) {
+	tag := "<@" + s.cfg.botUserID + ">"
+	if !strings.Contains(m.Text, tag) {
+		m.Text = strings.TrimSpace(tag + " " + m.Text)
+	}
+	s.mu.Lock()
+	ch, ok := s.channels[m.ChannelID]
+	switch {
+	case !ok:
+		s.mu.Unlock()
+		return Mentioned{}, fmt.Errorf("slacktest: mention in unknown channel %q", m.ChannelID)
+	case !ch.BotMember:
+		s.mu.Unlock()
+		return Mentioned{}, fmt.Errorf("slacktest: mention in %s, which the bot has not joined", m.ChannelID)
+	case ch.IMUser != "":
+		s.mu.Unlock()
+		return Mentioned{}, fmt.Errorf("slacktest: mention in the direct message %s: post with PostUserMessage", m.ChannelID)
+	}
+	stored, err := s.storeUserMessageLocked(ch, m)
+	if err != nil {
+		s.mu.Unlock()
+		return Mentioned{}, err
+	}
+	ev := s.messageEventLocked(ch, stored)
+	ev["client_msg_id"] = newUUID()
+	mention := map[string]any{
+		"type":          "app_mention",
+		"user":          stored.user,
+		"text":          stored.text,
+		"ts":            stored.ts,
+		"channel":       ch.ID,
+		"event_ts":      stored.ts,
+		"team":          s.cfg.teamID,
+		"blocks":        stored.blocks,
+		"client_msg_id": ev["client_msg_id"],
+	}
+	if tts := stored.threadTSValue(); tts != "" {
+		mention["thread_ts"] = tts
+	}
+	me, mentionID := s.callbackLocked(mention)
+	msgEnv, msgID := s.callbackLocked(ev)
+	s.mu.Unlock()
+	s.changed()
+	out := Mentioned{TS: stored.ts, EventID: mentionID, MessageEventID: msgID}
+	s.deliver(me)
+	s.deliver(msgEnv)
+	for _, e := range []*envelope{me, msgEnv} {
+		if _, err := s.waitAck(ctx, e, 0); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// storeUserMessageLocked stores m, by a known person, in ch (under its
+// thread's parent when m.ThreadTS is set).
+func (s *Server) storeUserMessageLocked(ch *channelState, m UserMessage) (*msg, error) {
+	if _, ok := s.users[m.UserID]; !ok {
+		return nil, fmt.Errorf("slacktest: message by unknown user %q", m.UserID)
+	}
+	var parent *msg
+	if m.ThreadTS != "" {
+		if parent = threadParent(ch, m.ThreadTS); parent == nil {
+			return nil, fmt.Errorf("slacktest: thread %s not found in %s", m.ThreadTS, ch.ID)
+		}
+	}
+	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, text: m.Text, blocks: richTextBlocks(m.Text)}
+	s.addMessageLocked(ch, stored, parent)
+	return stored, nil
+}
+
+// OpenDM returns the id of the direct message between the bot and userID,
+// creating it (id "D" + the user id without its "U") the first time. Post
+// in it with PostUserMessage: the bot receives message events with
+// channel_type "im", and can post there with chat.postMessage.
+func (s *Server) OpenDM(userID string) (string, error) {
+	s.mu.Lock()
+	_, known := s.users[userID]
+	if !known || userID == s.cfg.botUserID {
+		s.mu.Unlock()
+		return "", fmt.Errorf("slacktest: no direct message with unknown user %q", userID)
+	}
+	id := s.dmLocked(userID).ID
+	s.mu.Unlock()
+	s.changed()
+	return id, nil
+}
+
+// dmLocked returns the DM channel with userID, creating it when missing.
+func (s *Server) dmLocked(userID string) *channelState {
+	id := "D" + strings.TrimPrefix(userID, "U")
+	if ch, ok := s.channels[id]; ok {
+		return ch
+	}
+	ch := &channelState{Channel: Channel{ID: id, BotMember: true, Private: true, IMUser: userID}, byTS: map[string]*msg{}}
+	s.channels[id] = ch
+	s.channelOrder = append(s.channelOrder, id)
+	return ch
+}
+
+// conversationsOpen answers conversations.open users=U…: the DM with that person.
+func (s *Server) conversationsOpen(r *apiRequest) apiResult {
+	user := r.params["users"]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if user == "" {
+		return fail("users_list_not_supplied")
+	}
+	if strings.Contains(user, ",") {
+		return fail("not_enough_users") // group DMs are not modelled
+	}
+	if _, ok := s.users[user]; !ok || user == s.cfg.botUserID {
+		return fail("user_not_found")
+	}
+	ch := s.dmLocked(user)
+	return apiResult{fields: map[string]any{"channel": map[string]any{"id": ch.ID}}}
+}
