@@ -1,0 +1,106 @@
+package slacktest
+
+import (
+	"testing"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+	"github.com/slack-go/slack/socketmode"
+)
+
+// innerEvents records the inner events of events_api envelopes, acking each.
+func innerEvents(r *recorder[slackevents.EventsAPIInnerEvent]) handler {
+	return func(sm *socketmode.Client, e socketmode.Event) {
+		if e.Type != socketmode.EventTypeEventsAPI {
+			return
+		}
+		r.add(e.Data.(slackevents.EventsAPIEvent).InnerEvent)
+		_ = sm.Ack(*e.Request)
+	}
+}
+
+func TestMention(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, WithEchoBotMessages(false))
+	var seen recorder[slackevents.EventsAPIInnerEvent]
+	startClient(t, s, innerEvents(&seen))
+	parent, err := s.Mention(testContext(t), UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "summarise the docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, err := s.Mention(testContext(t), UserMessage{ChannelID: "C0GENERAL", UserID: "U0BOB", Text: "<@U0BOT> and the API", ThreadTS: parent.TS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := waitLen(t, &seen, 4)
+	tests := []struct {
+		name       string
+		ts, thread string
+		text       string
+	}{
+		{"in the channel", parent.TS, "", "<@U0BOT> summarise the docs"},
+		{"in a thread", reply.TS, parent.TS, "<@U0BOT> and the API"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var mentions, messages int
+			for _, ev := range got {
+				switch d := ev.Data.(type) {
+				case *slackevents.AppMentionEvent:
+					if d.TimeStamp == tc.ts {
+						mentions++
+						if d.Channel != "C0GENERAL" || d.ThreadTimeStamp != tc.thread || d.Text != tc.text {
+							t.Errorf("app_mention = %+v, want channel C0GENERAL thread %q text %q", d, tc.thread, tc.text)
+						}
+					}
+				case *slackevents.MessageEvent:
+					if d.TimeStamp == tc.ts {
+						messages++
+					}
+				}
+			}
+			if mentions != 1 || messages != 1 {
+				t.Errorf("got %d app_mention and %d message events for %s, want 1 and 1", mentions, messages, tc.ts)
+			}
+		})
+	}
+	if _, err := s.Mention(testContext(t), UserMessage{ChannelID: "C0NOPE", UserID: "U0ALICE", Text: "x"}); err == nil {
+		t.Error("a mention in an unknown channel was accepted")
+	}
+}
+
+func TestDirectMessage(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, WithEchoBotMessages(false))
+	var seen recorder[slackevents.EventsAPIInnerEvent]
+	startClient(t, s, innerEvents(&seen))
+	dm, err := s.OpenDM("U0ALICE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dm[0] != 'D' {
+		t.Fatalf("DM id %q does not start with D", dm)
+	}
+	ts, _, err := s.PostUserMessage(testContext(t), UserMessage{ChannelID: dm, UserID: "U0ALICE", Text: "help"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, ok := waitLen(t, &seen, 1)[0].Data.(*slackevents.MessageEvent)
+	if !ok || ev.ChannelType != "im" || ev.Channel != dm || ev.TimeStamp != ts || ev.User != "U0ALICE" {
+		t.Fatalf("DM event = %+v, want a message event with channel_type im in %s", ev, dm)
+	}
+
+	api := botAPI(s)
+	opened, _, _, err := api.OpenConversationContext(testContext(t), &slack.OpenConversationParameters{Users: []string{"U0ALICE"}})
+	if err != nil || opened.ID != dm {
+		t.Fatalf("conversations.open = %v, %v; want %s", opened, err, dm)
+	}
+	for _, target := range []string{dm, "U0ALICE"} {
+		if _, _, err := api.PostMessageContext(testContext(t), target, slack.MsgOptionText("here to help", false), slack.MsgOptionTS(ts)); err != nil {
+			t.Fatalf("posting in the DM via %s: %v", target, err)
+		}
+	}
+	if th := s.Thread(dm, ts); len(th) != 3 || th[1].User != s.BotUserID() {
+		t.Errorf("DM thread = %+v, want alice's message and two replies by the bot", th)
+	}
+}
