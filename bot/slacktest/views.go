@@ -296,7 +296,9 @@ func (s *Server) viewsUpdate(r *apiRequest) apiResult {
 	if h := p["hash"]; h != "" && h != v.hash {
 		return fail("hash_conflict")
 	}
-	if d.ExternalID != "" && d.ExternalID != v.def.ExternalID && s.viewByExternalLocked(d.ExternalID) != nil {
+	if d.ExternalID == "" {
+		d.ExternalID = v.def.ExternalID // the view keeps its external id
+	} else if d.ExternalID != v.def.ExternalID && s.viewByExternalLocked(d.ExternalID) != nil {
 		return fail("duplicate_external_id")
 	}
 	v.def = d
