@@ -5,16 +5,55 @@
 // slack.OptionAPIURL(server.APIURL) and give it the server's app-level token; the
 // real socketmode client then opens a real WebSocket through apps.connections.open.
 // The server speaks like Slack: it says hello, pings every connection, wraps
-// slash commands and events in Socket Mode envelopes, waits for acks, redelivers
-// what is not acknowledged, and answers the Web API methods the bot uses with
-// Slack's shapes and error names.
+// slash commands, events and interactions in Socket Mode envelopes, waits for
+// acks, redelivers what is not acknowledged, and answers the Web API methods the
+// bot uses with Slack's shapes and error names.
 //
-// Tests drive it the way people drive Slack (SlashCommand, PostUserMessage) and
-// read back what the bot did (Messages, Thread, Ephemerals, ResponsePosts, Calls).
+// Tests drive it the way people drive Slack and read back what the bot did:
+//
+//   - Messages: PostUserMessage (channels, threads, and direct messages opened
+//     with OpenDM, whose events carry channel_type "im"), Mention (app_mention
+//     plus the message event Slack also sends), DeliverEvent for any other event,
+//     OpenHome (app_home_opened).
+//   - Slash commands: SlashCommand, SendSlashCommand.
+//   - Interactivity (interactive envelopes): Act (block_actions on an element of
+//     a message or view), SubmitView (view_submission; the ack's
+//     response_action is applied), CloseView (view_closed when
+//     notify_on_close), Shortcut (global) and MessageShortcut (message_action).
+//     Every interaction except view_closed carries a trigger id that opens one
+//     view within 3 s: used again it is exchanged_trigger_id, late it is
+//     expired_trigger_id (WithClock and WithTriggerTTL let tests move time
+//     instead of sleeping).
+//   - Reading back: Messages, Thread, Message, Ephemerals, ResponsePosts, Calls,
+//     Acks, HomeView, OpenModals, ViewByID, ThreadStatus, Files.
+//
+// Web API methods served: auth.test (with X-OAuth-Scopes, see WithScopes),
+// apps.connections.open, chat.postMessage (also to a user id: their DM),
+// chat.update, chat.postEphemeral, reactions.add/remove,
+// conversations.history/replies/open, views.open/push/update/publish (checked
+// like Slack: invalid_arguments with response_metadata.messages for a bad
+// view, invalid_blocks for bad message blocks), assistant.threads.setStatus,
+// files.getUploadURLExternal with its upload URL and
+// files.completeUploadExternal, usergroups.users.list (AddUserGroup). A
+// method whose scope the token lacks answers missing_scope with needed and
+// provided.
+//
+// Every events_api envelope not acknowledged in time is sent again
+// (WithRedelivery), and Redeliver sends any envelope again, slash commands and
+// interactions included: retry_attempt grows, the payload and its trigger id
+// stay the same.
+//
+// With WithHTTPDelivery the server delivers to the app over HTTP instead, as
+// Slack does for an app without Socket Mode: signed requests to /slack/events,
+// /slack/commands and /slack/interactive, with Slack's retries of events not
+// answered 2xx within 3 s. VerifyURL, SendSigned, SendBadSignature, SendStale
+// and SendOversized exercise the app's request checking.
+//
 // BotToken and AppToken are the made-up tokens to configure the bot with;
 // AckAll connects a client that acknowledges everything, where no bot should.
 // Failure injection (FailNext, RateLimit, SetAPILatency, Disconnect,
-// DropConnections) reproduces the conditions the bot must survive.
+// DropConnections) and limits (WithPostLimit per channel, WithMethodLimit per
+// method, for tier 3) reproduce the conditions the bot must survive.
 //
 // All state lives in the Server value; every method is safe for concurrent use.
 // Tokens never appear in recorded calls: Call.Token only says which kind of

@@ -1,6 +1,7 @@
 package slacktest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -373,4 +374,30 @@ func (s *Server) ViewByID(id string) (View, bool) {
 		return View{}, false
 	}
 	return v.public(), true
+}
+
+// OpenHome delivers app_home_opened for userID opening the app's Home tab
+// (with the view last published for them, if any) and waits for the ack or
+// ctx. It returns the event id.
+func (s *Server) OpenHome(ctx context.Context, userID string) (string, error) {
+	s.mu.Lock()
+	if _, ok := s.users[userID]; !ok || userID == s.cfg.botUserID {
+		s.mu.Unlock()
+		return "", fmt.Errorf("slacktest: Home tab opened by unknown user %q", userID)
+	}
+	ev := map[string]any{
+		"type":    "app_home_opened",
+		"user":    userID,
+		"channel": s.dmLocked(userID).ID,
+		"tab":     "home",
+	}
+	if id, ok := s.homeViews[userID]; ok {
+		ev["view"] = s.views[id].wire(s)
+	}
+	e, eventID := s.callbackLocked(ev)
+	s.mu.Unlock()
+	s.changed()
+	s.deliver(e)
+	_, err := s.waitAck(ctx, e, 0)
+	return eventID, err
 }

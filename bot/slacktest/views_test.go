@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
 )
 
 func section(text string) slack.Block {
@@ -155,5 +156,24 @@ func TestViewsUpdatePushPublish(t *testing.T) {
 	}
 	if hv, ok := s.HomeView("U0BOB"); !ok || hv.Type != "home" || !strings.Contains(string(hv.Blocks), "Your jobs") || hv.ID != h1.ID {
 		t.Errorf("home view = %+v, %v", hv, ok)
+	}
+}
+
+func TestOpenHome(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	var seen recorder[slackevents.EventsAPIInnerEvent]
+	startClient(t, s, innerEvents(&seen))
+	home := slack.HomeTabViewRequest{Type: slack.VTHomeTab, Blocks: slack.Blocks{BlockSet: []slack.Block{section("Welcome")}}}
+	v, err := botAPI(s).PublishViewContext(testContext(t), slack.PublishViewContextRequest{UserID: "U0ALICE", View: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.OpenHome(testContext(t), "U0ALICE"); err != nil {
+		t.Fatal(err)
+	}
+	ev, ok := waitLen(t, &seen, 1)[0].Data.(*slackevents.AppHomeOpenedEvent)
+	if !ok || ev.User != "U0ALICE" || ev.Tab != "home" || ev.View.ID != v.ID || ev.Channel == "" {
+		t.Errorf("app_home_opened = %+v", ev)
 	}
 }
