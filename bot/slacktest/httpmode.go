@@ -105,8 +105,10 @@ func (s *Server) postEnvelope(e *envelope) {
 		return
 	}
 	client := &http.Client{Timeout: s.cfg.http.timeout}
-	reason := ""
-	for attempt := 0; ; attempt++ {
+	s.mu.Lock()
+	first, reason := e.attempt, e.reason // more than 0 when Redeliver sends it again
+	s.mu.Unlock()
+	for attempt := first; ; attempt++ {
 		req.Header = http.Header{}
 		if attempt > 0 {
 			req.Header.Set("X-Slack-Retry-Num", fmt.Sprint(attempt))

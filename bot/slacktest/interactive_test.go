@@ -1,7 +1,6 @@
 package slacktest
 
 import (
-	"sync"
 	"testing"
 	"time"
 
@@ -96,26 +95,6 @@ func TestBlockActions(t *testing.T) {
 	}
 }
 
-// clock is a settable clock for WithClock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Now()} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 func modal(title string, blocks ...slack.Block) slack.ModalViewRequest {
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
@@ -135,7 +114,7 @@ func instructionInput() slack.Block {
 
 func TestTriggerIDs(t *testing.T) {
 	t.Parallel()
-	clk := newClock()
+	clk := NewManualClock(time.Now())
 	s := newTestServer(t, WithClock(clk.Now))
 	ackEverything(t, s, nil)
 	api := botAPI(s)

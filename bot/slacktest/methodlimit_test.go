@@ -10,7 +10,7 @@ import (
 
 func TestMethodLimit(t *testing.T) {
 	t.Parallel()
-	clk := newClock()
+	clk := NewManualClock(time.Now())
 	s := newTestServer(t, WithClock(clk.Now), WithEchoBotMessages(false), WithMethodLimit("chat.update", Tier3PerMinute, 2))
 	ackEverything(t, s, nil)
 	api := botAPI(s)

@@ -74,7 +74,7 @@ type Server struct {
 	groups map[string][]string
 	// methodBuckets are the per-method limits' state (WithMethodLimit).
 	methodBuckets map[string]*postBucket
-	// httpQueue is what HTTP delivery has in flight (WithHTTPDelivery).
+	// httpSent records the requests of HTTP delivery (WithHTTPDelivery).
 	httpSent []HTTPDelivery
 }
 

@@ -221,17 +221,27 @@ func viewAnswer(s *Server, v *view) apiResult {
 	return apiResult{fields: map[string]any{"view": v.wire(s)}}
 }
 
-// viewsOpen opens a modal for the person whose interaction issued trigger_id.
-func (s *Server) viewsOpen(r *apiRequest) apiResult {
+// triggeredViewLocked reads views.open's and views.push's view and spends
+// their trigger_id, returning the view and the person it is for.
+func (s *Server) triggeredViewLocked(r *apiRequest) (viewDef, string, apiResult, bool) {
 	d, res, ok := parseView(r.params["view"], "modal")
 	if !ok {
-		return res
+		return d, "", res, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	user, code := s.exchangeTriggerLocked(r.params["trigger_id"])
 	if code != "" {
-		return fail(code)
+		return d, "", fail(code), false
+	}
+	return d, user, apiResult{}, true
+}
+
+// viewsOpen opens a modal for the person whose interaction issued trigger_id.
+func (s *Server) viewsOpen(r *apiRequest) apiResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, user, res, ok := s.triggeredViewLocked(r)
+	if !ok {
+		return res
 	}
 	v, code := s.newViewLocked(d, user)
 	if code != "" {
@@ -242,15 +252,11 @@ func (s *Server) viewsOpen(r *apiRequest) apiResult {
 
 // viewsPush pushes a modal onto the stack of the person's open modal.
 func (s *Server) viewsPush(r *apiRequest) apiResult {
-	d, res, ok := parseView(r.params["view"], "modal")
-	if !ok {
-		return res
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	user, code := s.exchangeTriggerLocked(r.params["trigger_id"])
-	if code != "" {
-		return fail(code)
+	d, user, res, ok := s.triggeredViewLocked(r)
+	if !ok {
+		return res
 	}
 	var top *view
 	for _, v := range s.views {
