@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -83,9 +84,7 @@ func (s *Server) interactionLocked(typ, user string, fields map[string]any) map[
 		"is_enterprise_install": false,
 		"enterprise":            nil,
 	}
-	for k, v := range fields {
-		p[k] = v
-	}
+	maps.Copy(p, fields)
 	return p
 }
 
@@ -111,8 +110,7 @@ func (s *Server) Act(ctx context.Context, a Action) (Interaction, error) {
 	}
 	fields := map[string]any{"state": map[string]any{"values": map[string]any{}}}
 	var blocks json.RawMessage
-	var ru *responseURL
-	trigger := s.issueTriggerLocked(a.UserID)
+	var m *msg
 	switch {
 	case a.ViewID != "":
 		v, ok := s.views[a.ViewID]
@@ -124,7 +122,8 @@ func (s *Server) Act(ctx context.Context, a Action) (Interaction, error) {
 		fields["container"] = map[string]any{"type": "view", "view_id": v.id}
 		fields["view"] = v.wire(s)
 	default:
-		m, ch := s.actionMessageLocked(a)
+		var ch *channelState
+		m, ch = s.actionMessageLocked(a)
 		if m == nil {
 			s.mu.Unlock()
 			return Interaction{}, fmt.Errorf("slacktest: no message %s in %s for %s", a.MessageTS, a.ChannelID, a.UserID)
@@ -139,23 +138,24 @@ func (s *Server) Act(ctx context.Context, a Action) (Interaction, error) {
 		if !m.ephemeral {
 			fields["message"] = m.wire(s.cfg.teamID)
 		}
-		ru = s.newResponseURLLocked(trigger, a.ChannelID, a.UserID)
-		ru.last = m
-		fields["response_url"] = ru.url
 	}
 	act, err := actionOf(blocks, a.ActionID, a.Value)
 	if err != nil {
 		s.mu.Unlock()
 		return Interaction{}, err
 	}
+	trigger := s.issueTriggerLocked(a.UserID)
+	in := Interaction{TriggerID: trigger}
+	if m != nil {
+		ru := s.newResponseURLLocked(trigger, a.ChannelID, a.UserID)
+		ru.last = m
+		fields["response_url"] = ru.url
+		in.ResponseURL = ru.url
+	}
 	act["action_ts"] = s.nextTSLocked()
 	fields["actions"] = []map[string]any{act}
 	fields["trigger_id"] = trigger
 	e := s.newEnvelopeLocked(typeInteractive, s.interactionLocked("block_actions", a.UserID, fields))
-	in := Interaction{TriggerID: trigger}
-	if ru != nil {
-		in.ResponseURL = ru.url
-	}
 	s.mu.Unlock()
 	return s.sendInteraction(ctx, e, in)
 }
@@ -224,10 +224,7 @@ func actionOf(blocks json.RawMessage, actionID, value string) (map[string]any, e
 	if value == "" {
 		value, _ = el["value"].(string)
 	}
-	maps := elementValue(typ, value)
-	for k, v := range maps {
-		act[k] = v
-	}
+	maps.Copy(act, elementValue(typ, value))
 	return act, nil
 }
 

@@ -2,6 +2,7 @@ package slacktest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -102,5 +103,29 @@ func TestDirectMessage(t *testing.T) {
 	}
 	if th := s.Thread(dm, ts); len(th) != 3 || th[1].User != s.BotUserID() {
 		t.Errorf("DM thread = %+v, want alice's message and two replies by the bot", th)
+	}
+}
+
+func TestMentionRedelivered(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, WithRedelivery(50*time.Millisecond), WithEchoBotMessages(false))
+	var attempts recorder[int]
+	startClient(t, s, func(sm *socketmode.Client, e socketmode.Event) {
+		if e.Type != socketmode.EventTypeEventsAPI {
+			return
+		}
+		if _, ok := e.Data.(slackevents.EventsAPIEvent).InnerEvent.Data.(*slackevents.AppMentionEvent); ok {
+			attempts.add(e.Request.RetryAttempt)
+			if e.Request.RetryAttempt == 0 {
+				return // not acknowledged: Slack sends it again
+			}
+		}
+		_ = sm.Ack(*e.Request)
+	})
+	if _, err := s.Mention(testContext(t), UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := waitLen(t, &attempts, 2); got[0] != 0 || got[1] != 1 {
+		t.Errorf("app_mention attempts = %v, want [0 1]", got)
 	}
 }

@@ -214,7 +214,8 @@ func (s *Server) AddUser(id, name string) {
 	s.changed()
 }
 
-// Channels lists the workspace's channels in the order they were added.
+// Channels lists the workspace's channels in the order they were added,
+// direct messages (OpenDM) included.
 func (s *Server) Channels() []Channel {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -19,22 +19,10 @@ func (s *Server) SubmitView(ctx context.Context, sub ViewSubmission) (Interactio
 		s.mu.Unlock()
 		return Interaction{}, fmt.Errorf("slacktest: view %s is not an open modal on top of its stack", sub.ViewID)
 	}
-	state := map[string]map[string]any{}
-	for blockID, actions := range sub.Values {
-		for actionID, value := range actions {
-			el, gotBlock, found := findElement(v.def.Blocks, actionID)
-			if !found || gotBlock != blockID {
-				s.mu.Unlock()
-				return Interaction{}, fmt.Errorf("slacktest: view %s has no element %s/%s", v.id, blockID, actionID)
-			}
-			typ, _ := el["type"].(string)
-			entry := map[string]any{"type": typ}
-			maps.Copy(entry, elementValue(typ, value))
-			if state[blockID] == nil {
-				state[blockID] = map[string]any{}
-			}
-			state[blockID][actionID] = entry
-		}
+	state, err := submittedState(v.def.Blocks, sub.Values)
+	if err != nil {
+		s.mu.Unlock()
+		return Interaction{}, fmt.Errorf("slacktest: view %s: %w", v.id, err)
 	}
 	v.state = state
 	v.errors = nil
@@ -104,4 +92,38 @@ func (s *Server) CloseView(ctx context.Context, viewID string) (Interaction, err
 	}))
 	s.mu.Unlock()
 	return s.sendInteraction(ctx, e, Interaction{})
+}
+
+// submittedState is a submitted view's state.values: every input block's
+// element, with the value entered or null, as Slack sends them. Each entry
+// of values must name an input element of blocks.
+func submittedState(blocks json.RawMessage, values map[string]map[string]string) (map[string]map[string]any, error) {
+	state := map[string]map[string]any{}
+	var list []struct {
+		Type    string         `json:"type"`
+		BlockID string         `json:"block_id"`
+		Element map[string]any `json:"element"`
+	}
+	_ = json.Unmarshal(nonNull(blocks), &list)
+	for _, b := range list {
+		actionID, _ := b.Element["action_id"].(string)
+		if b.Type != "input" || b.BlockID == "" || actionID == "" {
+			continue
+		}
+		typ, _ := b.Element["type"].(string)
+		entry := map[string]any{"type": typ, "value": nil}
+		if v, ok := values[b.BlockID][actionID]; ok {
+			entry = map[string]any{"type": typ}
+			maps.Copy(entry, elementValue(typ, v))
+		}
+		state[b.BlockID] = map[string]any{actionID: entry}
+	}
+	for blockID, actions := range values {
+		for actionID := range actions {
+			if _, ok := state[blockID][actionID]; !ok {
+				return nil, fmt.Errorf("no input element %s/%s", blockID, actionID)
+			}
+		}
+	}
+	return state, nil
 }
