@@ -47,34 +47,48 @@ type apiMethod struct {
 
 // lookupMethod returns the implementation of a Web API method.
 func lookupMethod(name string) (apiMethod, bool) {
-	run, ok := map[string]func(*Server, *apiRequest) apiResult{
-		"auth.test":                    (*Server).authTest,
-		"apps.connections.open":        (*Server).appsConnectionsOpen,
-		"chat.postMessage":             (*Server).chatPostMessage,
-		"chat.update":                  (*Server).chatUpdate,
-		"chat.postEphemeral":           (*Server).chatPostEphemeral,
-		"reactions.add":                (*Server).reactionsAdd,
-		"reactions.remove":             (*Server).reactionsRemove,
-		"conversations.replies":        (*Server).conversationsReplies,
-		"conversations.history":        (*Server).conversationsHistory,
-		"conversations.open":           (*Server).conversationsOpen,
-		"views.open":                   (*Server).viewsOpen,
-		"views.push":                   (*Server).viewsPush,
-		"views.update":                 (*Server).viewsUpdate,
-		"views.publish":                (*Server).viewsPublish,
-		"assistant.threads.setStatus":  (*Server).assistantThreadsSetStatus,
-		"files.getUploadURLExternal":   (*Server).filesGetUploadURLExternal,
-		"files.completeUploadExternal": (*Server).filesCompleteUploadExternal,
-		"usergroups.users.list":        (*Server).usergroupsUsersList,
-	}[name]
-	if !ok {
+	var run func(*Server, *apiRequest) apiResult
+	switch name {
+	case "auth.test":
+		run = (*Server).authTest
+	case "apps.connections.open":
+		return apiMethod{tokenApp, (*Server).appsConnectionsOpen}, true
+	case "chat.postMessage":
+		run = (*Server).chatPostMessage
+	case "chat.update":
+		run = (*Server).chatUpdate
+	case "chat.postEphemeral":
+		run = (*Server).chatPostEphemeral
+	case "reactions.add":
+		run = (*Server).reactionsAdd
+	case "reactions.remove":
+		run = (*Server).reactionsRemove
+	case "conversations.replies":
+		run = (*Server).conversationsReplies
+	case "conversations.history":
+		run = (*Server).conversationsHistory
+	case "conversations.open":
+		run = (*Server).conversationsOpen
+	case "views.open":
+		run = (*Server).viewsOpen
+	case "views.push":
+		run = (*Server).viewsPush
+	case "views.update":
+		run = (*Server).viewsUpdate
+	case "views.publish":
+		run = (*Server).viewsPublish
+	case "assistant.threads.setStatus":
+		run = (*Server).assistantThreadsSetStatus
+	case "files.getUploadURLExternal":
+		run = (*Server).filesGetUploadURLExternal
+	case "files.completeUploadExternal":
+		run = (*Server).filesCompleteUploadExternal
+	case "usergroups.users.list":
+		run = (*Server).usergroupsUsersList
+	default:
 		return apiMethod{}, false
 	}
-	token := tokenBot
-	if name == "apps.connections.open" {
-		token = tokenApp
-	}
-	return apiMethod{token, run}, true
+	return apiMethod{tokenBot, run}, true
 }
 
 // serveAPI answers /api/{method}: always HTTP 200 with {"ok":...}, except 429
