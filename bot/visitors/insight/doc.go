@@ -1,0 +1,27 @@
+// Package insight turns visitor numbers into what a docs team asks after
+// "how many": is it growing (a trend chart of daily unique visitors) and what
+// changed (a comparison of a range with the one before it). It knows nothing
+// of Slack or Redis: its input is the docs API's types (docsapi.Counts,
+// docsapi.PageVisitors) and its output a PNG or plain values, so it is tested
+// and benchmarked on its own.
+//
+// # The trend chart
+//
+// RenderTrend draws daily unique visitors, human and AI as two series, with
+// gonum.org/v1/plot, sized and styled to be read on a phone: a 1200×750 PNG
+// (a phone shows it about three times smaller), fonts of 24 to 34 pixels,
+// lines 5 pixels thick, date ticks chosen for the length of the range, counts
+// with thousands separators (docsapi.FormatCount). A day with no data (not in
+// the cache, and the budget could not pay for it) is a gap in the lines over
+// a grey band, never a zero; MissingDays and FormatDays give the caller the
+// words for them. The range's unique totals in the title are the caller's
+// (the range export's totals): daily uniques do not add up to them.
+//
+// # The comparison
+//
+// Compare sets a range against the one before it, of the same length:
+// totals with their change (a percentage only when the earlier count is
+// positive), the pages that rose and fell most, and the pages new in the
+// range or gone from it, each listed as such. Totals are always the exports'
+// deduplicated totals; page counts are never added into them.
+package insight
