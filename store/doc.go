@@ -19,6 +19,10 @@
 //	{p}inbox                       sorted set: work key -> due time (unix ms, Redis clock)
 //	{p}in:{key}                    hash: one piece of acknowledged Slack work (inbox_scripts.go)
 //	{p}retry:{team}:{channel}:{ts} string: a start offered to be tried again (OfferRetry)
+//	{p}day:{project}:{YYYY-MM-DD}  string: one day's unique visitors, "human,ai,total" (SaveDays)
+//	{p}digest:subs                 hash: {team}:{channel} -> a channel's digest subscription (JSON)
+//	{p}digest:run:{team}:{channel}:{period}
+//	                               hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and
@@ -48,6 +52,29 @@
 // about to be made) that a later attempt reads, and extends the lease; Done
 // removes the work and keeps its record for the dedupe window; Defer hands it
 // back for later. Work is never expired while it waits.
+//
+// # The day cache and the digest
+//
+// The trend chart needs each day's unique visitors, one request a day. The
+// day cache keeps them per project, one key a day: a closed day (older than
+// the OpenDays latest, so its counts no longer change) for ClosedDayKeep
+// (400 days), the open days for as short as the caller says. SaveDays writes
+// any number of days in one pipeline, LoadDays reads a range with one MGET
+// and lists the days missing, which the caller fetches or shows as gaps.
+//
+// Digest subscriptions are one hash without expiry, so they outlive every
+// replica. Each posting of a digest (a channel and a period, such as
+// "2026-W48") is posted once across replicas: ClaimDigest gives it to one
+// claimer for a lease (Redis clock) and bumps a fencing token; the others get
+// ErrDigestHeld until the lease ends, so a replica that dies before posting
+// leaves the posting to the next claim. MarkDigestPosted records the post
+// (even from a claim overtaken meanwhile, since a message went out), after
+// which every claim gets ErrDigestPosted; ExtendDigest, called right before
+// posting, tells a claimer that it was overtaken (ErrStale) or that the post
+// is done. A claim's Attempt above 1 warns that an earlier claimer may have
+// posted and died before its mark: look for its message first. The record
+// expires keep after its first claim, which must outlast the time replicas
+// try the period.
 //
 // # Errors
 //

@@ -244,6 +244,7 @@ type scripts struct {
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
+	digest                           digestScripts
 }
 
 func newScripts() scripts {
@@ -265,5 +266,6 @@ func newScripts() scripts {
 		markWork:     redis.NewScript(luaMarkWork),
 		deferWork:    redis.NewScript(luaDeferWork),
 		workDone:     redis.NewScript(luaWorkDone),
+		digest:       newDigestScripts(),
 	}
 }

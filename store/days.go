@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DayTotals is the site-wide unique visitors of one day, as the day cache
+// keeps it.
+type DayTotals struct {
+	// Date is the day: its UTC calendar date counts, the time of day is
+	// ignored.
+	Date time.Time
+	VisitorCounts
+}
+
+// CachedDays is what the day cache holds of a range of days.
+type CachedDays struct {
+	// Found are the days cached, in date order.
+	Found []DayTotals
+	// Missing are the days of the range not cached (never saved, or
+	// expired), as midnights UTC in date order.
+	Missing []time.Time
+}
+
+const (
+	// OpenDays is the number of latest days, today included, whose counts
+	// may still change: the docs API counts today as it goes, and
+	// yesterday's late visits arrive for a while. Older days are closed.
+	OpenDays = 2
+	// ClosedDayKeep is how long the day cache keeps a closed day: about as
+	// long as the analytics keep the day at all.
+	ClosedDayKeep = 400 * 24 * time.Hour
+	// MaxDaysPerCall bounds the days one SaveDays or LoadDays handles.
+	MaxDaysPerCall = 1000
+)
+
+// DayClosed reports whether date no longer changes when today is today
+// (both as UTC dates): it is older than the OpenDays latest days.
+func DayClosed(date, today time.Time) bool {
+	return !utcDay(date).After(utcDay(today).AddDate(0, 0, -OpenDays))
+}
+
+// utcDay is midnight UTC of t's UTC calendar date.
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// dayKey is the key of a cached day: {p}day:{project}:{YYYY-MM-DD}, a string
+// "human,ai,total".
+func (s *Store) dayKey(project string, date time.Time) string {
+	return s.prefix + "day:" + project + ":" + utcDay(date).Format(time.DateOnly)
+}
+
+// SaveDays caches the daily totals of project in one round trip: a closed
+// day (DayClosed, decided with today) for ClosedDayKeep, a day still open
+// for openKeep (such as the visitors cache's freshness), replacing what was
+// cached.
+func (s *Store) SaveDays(ctx context.Context, project string, days []DayTotals, today time.Time, openKeep time.Duration) error {
+	switch {
+	case project == "":
+		return fmt.Errorf("store: save days: no project: %w", ErrInvalid)
+	case openKeep < time.Millisecond:
+		return fmt.Errorf("store: save days: keep %v of open days must be at least 1ms: %w", openKeep, ErrInvalid)
+	case len(days) > MaxDaysPerCall:
+		return fmt.Errorf("store: save days: %d days at once, at most %d: %w", len(days), MaxDaysPerCall, ErrInvalid)
+	case len(days) == 0:
+		return nil
+	}
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, d := range days {
+			keep := openKeep
+			if DayClosed(d.Date, today) {
+				keep = ClosedDayKeep
+			}
+			p.Set(ctx, s.dayKey(project, d.Date), encodeDay(d.VisitorCounts), keep)
+		}
+		return nil
+	})
+	if err != nil {
+		return wrapErr(err, "store: save %d days of %q", len(days), project)
+	}
+	return nil
+}
+
+// LoadDays reads the cached daily totals of project from first to last
+// (UTC dates, both included) in one round trip, and lists the days missing.
+// An entry that does not parse counts as missing, so that saving the day
+// again repairs it.
+func (s *Store) LoadDays(ctx context.Context, project string, first, last time.Time) (*CachedDays, error) {
+	first, last = utcDay(first), utcDay(last)
+	n := int(last.Sub(first)/(24*time.Hour)) + 1
+	switch {
+	case project == "":
+		return nil, fmt.Errorf("store: load days: no project: %w", ErrInvalid)
+	case n < 1:
+		return nil, fmt.Errorf("store: load days: range ends %s before it starts %s: %w", last.Format(time.DateOnly), first.Format(time.DateOnly), ErrInvalid)
+	case n > MaxDaysPerCall:
+		return nil, fmt.Errorf("store: load days: %d days at once, at most %d: %w", n, MaxDaysPerCall, ErrInvalid)
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = s.dayKey(project, first.AddDate(0, 0, i))
+	}
+	vals, err := s.rdb.MGet(ctx, keys...).Result()
+	if err != nil {
+		return nil, wrapErr(err, "store: load days of %q", project)
+	}
+	out := &CachedDays{Found: make([]DayTotals, 0, n)}
+	for i, v := range vals {
+		date := first.AddDate(0, 0, i)
+		str, ok := v.(string)
+		if !ok {
+			out.Missing = append(out.Missing, date)
+			continue
+		}
+		c, err := decodeDay(str)
+		if err != nil {
+			out.Missing = append(out.Missing, date)
+			continue
+		}
+		out.Found = append(out.Found, DayTotals{Date: date, VisitorCounts: c})
+	}
+	return out, nil
+}
+
+func encodeDay(c VisitorCounts) string {
+	b := make([]byte, 0, 32)
+	b = strconv.AppendInt(b, c.Human, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, c.AI, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, c.Total, 10)
+	return string(b)
+}
+
+var errBadDay = errors.New("not human,ai,total")
+
+func decodeDay(s string) (VisitorCounts, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return VisitorCounts{}, errBadDay
+	}
+	var n [3]int64
+	for i, p := range parts {
+		v, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return VisitorCounts{}, errBadDay
+		}
+		n[i] = v
+	}
+	return VisitorCounts{Human: n[0], AI: n[1], Total: n[2]}, nil
+}

@@ -1,0 +1,264 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DigestRun is one posting of a channel's digest: the channel and the period
+// it is for (such as "2026-W48" or "2026-11-23").
+type DigestRun struct {
+	Team, Channel, Period string
+}
+
+// DigestClaim is a replica's right to post a run while its lease lasts.
+type DigestClaim struct {
+	DigestRun
+	// Token fences the claim: a later claim of the run has a larger one.
+	Token int64
+	// Attempt counts the claims of the run, this one included. Above 1 an
+	// earlier claimer may have posted before it died: look for its message
+	// before posting.
+	Attempt int
+}
+
+// DigestState is what the store knows of a run.
+type DigestState struct {
+	// Attempts counts the claims of the run so far.
+	Attempts int
+	// PostedAt is when the run was marked posted, zero if not.
+	PostedAt time.Time
+	// LeaseLeft is how long the current claim's lease lasts, 0 if none.
+	LeaseLeft time.Duration
+}
+
+// ErrDigestPosted is returned when a run was posted already: it is never
+// posted again.
+var ErrDigestPosted = errors.New("store: digest already posted")
+
+// ErrDigestHeld is returned (as a *DigestHeldError) when another claim of
+// the run still holds its lease.
+var ErrDigestHeld = errors.New("store: digest claimed by another replica")
+
+// DigestHeldError says how long the other claim's lease lasts.
+type DigestHeldError struct {
+	Run DigestRun
+	// Left is the rest of the other claim's lease: it may be taken over
+	// after that.
+	Left time.Duration
+}
+
+func (e *DigestHeldError) Error() string {
+	return fmt.Sprintf("store: digest %s of %s claimed by another replica for %v more", e.Run.Period, e.Run.Channel, e.Left)
+}
+
+// Is makes errors.Is(err, ErrDigestHeld) true.
+func (e *DigestHeldError) Is(target error) bool { return target == ErrDigestHeld }
+
+// Script results of the digest runs, besides codeNotFound and codeStale.
+const (
+	codeDigestPosted = -10
+	codeDigestHeld   = -11
+)
+
+// The record of a run is a hash {p}digest:run:{team}:{channel}:{period}:
+// tk (token of the latest claim), at (claims so far), le (unix ms the
+// latest lease ends, Redis clock), p (unix ms it was marked posted). It
+// expires keep after its first claim.
+
+// luaClaimDigest: KEYS run; ARGV prefix, lease ms, keep ms.
+// Returns {token, attempt}, {POSTED} or {HELD, ms left}.
+const luaClaimDigest = luaCommon + `
+local k, POSTED, HELD = KEYS[1], -10, -11
+local now = now_ms()
+local f = redis.call('HMGET', k, 'p', 'le')
+if f[1] then return {POSTED} end
+local le = tonumber(f[2] or 0)
+if le > now then return {HELD, le - now} end
+local tk = redis.call('HINCRBY', k, 'tk', 1)
+local at = redis.call('HINCRBY', k, 'at', 1)
+redis.call('HSET', k, 'le', now + tonumber(ARGV[2]))
+if at == 1 then redis.call('PEXPIRE', k, tonumber(ARGV[3])) end
+return {tk, at}
+`
+
+// luaExtendDigest: KEYS run; ARGV prefix, token, lease ms.
+const luaExtendDigest = luaCommon + `
+local k, POSTED = KEYS[1], -10
+local f = redis.call('HMGET', k, 'tk', 'p')
+if not f[1] then return NOTFOUND end
+if f[2] then return POSTED end
+if f[1] ~= ARGV[2] then return STALE end
+redis.call('HSET', k, 'le', now_ms() + tonumber(ARGV[3]))
+return 0
+`
+
+// luaMarkDigest: KEYS run; ARGV prefix, token. Records the post whatever
+// the token (a message was posted), then reports a token no longer current.
+const luaMarkDigest = luaCommon + `
+local k = KEYS[1]
+local tk = redis.call('HGET', k, 'tk')
+if not tk then return NOTFOUND end
+redis.call('HSETNX', k, 'p', now_ms())
+if tk ~= ARGV[2] then return STALE end
+return 0
+`
+
+// luaReleaseDigest: KEYS run; ARGV prefix, token. Ends the lease now.
+const luaReleaseDigest = luaCommon + `
+local k, POSTED = KEYS[1], -10
+local f = redis.call('HMGET', k, 'tk', 'p')
+if not f[1] then return NOTFOUND end
+if f[2] then return POSTED end
+if f[1] ~= ARGV[2] then return STALE end
+redis.call('HSET', k, 'le', 0)
+return 0
+`
+
+// luaDigestState: KEYS run; ARGV prefix. Returns {} or {attempts, posted
+// ms or 0, lease ms left}.
+const luaDigestState = luaCommon + `
+local f = redis.call('HMGET', KEYS[1], 'at', 'p', 'le')
+if not f[1] then return {} end
+return {tonumber(f[1]), tonumber(f[2] or 0), math.max(tonumber(f[3] or 0) - now_ms(), 0)}
+`
+
+// digestScripts holds the scripts of the digest runs.
+type digestScripts struct {
+	claim, extend, mark, release, state *redis.Script
+}
+
+func newDigestScripts() digestScripts {
+	return digestScripts{
+		claim:   redis.NewScript(luaClaimDigest),
+		extend:  redis.NewScript(luaExtendDigest),
+		mark:    redis.NewScript(luaMarkDigest),
+		release: redis.NewScript(luaReleaseDigest),
+		state:   redis.NewScript(luaDigestState),
+	}
+}
+
+func (s *Store) digestRunKey(r DigestRun) string {
+	return s.prefix + "digest:run:" + r.Team + ":" + r.Channel + ":" + r.Period
+}
+
+func checkRun(r DigestRun) error {
+	if err := checkChannel(r.Team, r.Channel); err != nil {
+		return err
+	}
+	if r.Period == "" {
+		return fmt.Errorf("store: digest run of %s: no period: %w", r.Channel, ErrInvalid)
+	}
+	return nil
+}
+
+// ClaimDigest claims run for lease, so that of all the replicas due to post
+// it, one does: ErrDigestPosted when it was posted already, a
+// *DigestHeldError (errors.Is ErrDigestHeld) while another claim holds its
+// lease. A claim whose lease ended without a post (its replica died) is
+// taken over. The run's record lasts keep from its first claim, which must
+// be longer than any replica keeps trying the period (a record gone is a
+// run never claimed), and at least lease.
+func (s *Store) ClaimDigest(ctx context.Context, run DigestRun, lease, keep time.Duration) (DigestClaim, error) {
+	if err := checkRun(run); err != nil {
+		return DigestClaim{}, err
+	}
+	if err := checkLease(lease); err != nil {
+		return DigestClaim{}, err
+	}
+	if keep < lease {
+		return DigestClaim{}, fmt.Errorf("store: claim digest: keep %v shorter than the lease %v: %w", keep, lease, ErrInvalid)
+	}
+	res, err := s.sc.digest.claim.Run(ctx, s.rdb, []string{s.digestRunKey(run)}, s.prefix, millis(lease), millis(keep)).Int64Slice()
+	if err != nil {
+		return DigestClaim{}, wrapErr(err, "store: claim digest %s of %s", run.Period, run.Channel)
+	}
+	switch {
+	case len(res) == 1 && res[0] == codeDigestPosted:
+		return DigestClaim{}, fmt.Errorf("store: claim digest %s of %s: %w", run.Period, run.Channel, ErrDigestPosted)
+	case len(res) == 2 && res[0] == codeDigestHeld:
+		return DigestClaim{}, &DigestHeldError{Run: run, Left: time.Duration(res[1]) * time.Millisecond}
+	case len(res) != 2 || res[0] < 1:
+		return DigestClaim{}, fmt.Errorf("store: claim digest %s of %s: unexpected script reply %v", run.Period, run.Channel, res)
+	}
+	s.confirm(ctx)
+	return DigestClaim{DigestRun: run, Token: res[0], Attempt: int(res[1])}, nil
+}
+
+// ExtendDigest makes c's lease last lease from now. Call it right before
+// posting: ErrStale when another claim took the run over (the lease had
+// ended), ErrDigestPosted when the run was posted, ErrNotFound when its
+// record expired.
+func (s *Store) ExtendDigest(ctx context.Context, c DigestClaim, lease time.Duration) error {
+	if err := checkLease(lease); err != nil {
+		return err
+	}
+	code, err := s.sc.digest.extend.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token, millis(lease)).Int64()
+	if err != nil {
+		return wrapErr(err, "store: extend digest %s of %s", c.Period, c.Channel)
+	}
+	return digestCodeErr(code, "store: extend digest", c.DigestRun)
+}
+
+// MarkDigestPosted records that c's run was posted, so that it is never
+// posted again. The mark is recorded even when c is no longer current; the
+// call then returns ErrStale to say that another claim holds the run and
+// may have posted too.
+func (s *Store) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
+	code, err := s.sc.digest.mark.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token).Int64()
+	if err != nil {
+		return wrapErr(err, "store: mark digest %s of %s posted", c.Period, c.Channel)
+	}
+	s.confirm(ctx)
+	return digestCodeErr(code, "store: mark digest posted", c.DigestRun)
+}
+
+// ReleaseDigest ends c's lease without a post (the post failed in a way that
+// a retry may fix), so that the next claim need not wait for the lease.
+func (s *Store) ReleaseDigest(ctx context.Context, c DigestClaim) error {
+	code, err := s.sc.digest.release.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token).Int64()
+	if err != nil {
+		return wrapErr(err, "store: release digest %s of %s", c.Period, c.Channel)
+	}
+	return digestCodeErr(code, "store: release digest", c.DigestRun)
+}
+
+// DigestRunState returns what the store knows of run, or ErrNotFound when it
+// was never claimed (or its record expired).
+func (s *Store) DigestRunState(ctx context.Context, run DigestRun) (*DigestState, error) {
+	if err := checkRun(run); err != nil {
+		return nil, err
+	}
+	res, err := s.sc.digest.state.Run(ctx, s.rdb, []string{s.digestRunKey(run)}, s.prefix).Int64Slice()
+	if err != nil {
+		return nil, wrapErr(err, "store: digest %s of %s", run.Period, run.Channel)
+	}
+	if len(res) == 0 {
+		return nil, fmt.Errorf("store: digest %s of %s: %w", run.Period, run.Channel, ErrNotFound)
+	}
+	if len(res) != 3 {
+		return nil, fmt.Errorf("store: digest %s of %s: unexpected script reply %v", run.Period, run.Channel, res)
+	}
+	st := &DigestState{Attempts: int(res[0]), LeaseLeft: time.Duration(res[2]) * time.Millisecond}
+	if res[1] > 0 {
+		st.PostedAt = time.UnixMilli(res[1]).UTC()
+	}
+	return st, nil
+}
+
+func digestCodeErr(code int64, what string, r DigestRun) error {
+	var err error
+	if code == codeDigestPosted {
+		err = ErrDigestPosted
+	} else {
+		err = codeErr(code)
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s of %s: %w", what, r.Period, r.Channel, err)
+	}
+	return nil
+}
