@@ -1,0 +1,209 @@
+package digest
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	// The zone database, so that a zone name works in a static image.
+	_ "time/tzdata"
+)
+
+// DefaultTime is the schedule when DOCSBOT_DIGEST_TIME is empty.
+const DefaultTime = "Mon 09:00 UTC"
+
+// Frequency is how often a channel gets the digest.
+type Frequency string
+
+// The frequencies a channel can subscribe to.
+const (
+	Weekly Frequency = "weekly"
+	Daily  Frequency = "daily"
+)
+
+// Schedule is when digests are due: weekly ones on Weekday at Hour:Minute
+// in Location, daily ones every day at that time.
+type Schedule struct {
+	Weekday      time.Weekday
+	Hour, Minute int
+	Location     *time.Location
+}
+
+// ErrBadTime marks text that is not a digest time.
+var ErrBadTime = errors.New(`not a digest time: want "[weekday] HH:MM [zone]", such as "Mon 09:00 Europe/Paris"`)
+
+// Parse reads a schedule from text such as "Mon 09:00 UTC",
+// "monday 9:00 Europe/Paris" or "09:00" (weekday Monday, zone UTC when left
+// out). Empty text is DefaultTime.
+func Parse(text string) (Schedule, error) {
+	if strings.TrimSpace(text) == "" {
+		text = DefaultTime
+	}
+	s := Schedule{Weekday: time.Monday, Location: time.UTC}
+	words := strings.Fields(text)
+	if len(words) > 0 {
+		if wd, ok := parseWeekday(words[0]); ok {
+			s.Weekday = wd
+			words = words[1:]
+		}
+	}
+	if len(words) == 0 || len(words) > 2 {
+		return Schedule{}, fmt.Errorf("%q: %w", text, ErrBadTime)
+	}
+	h, m, ok := parseClock(words[0])
+	if !ok {
+		return Schedule{}, fmt.Errorf("%q: %q is not a time of day HH:MM: %w", text, words[0], ErrBadTime)
+	}
+	s.Hour, s.Minute = h, m
+	if len(words) == 2 {
+		// "Local" would be the server's zone, different on every machine.
+		if strings.EqualFold(words[1], "local") {
+			return Schedule{}, fmt.Errorf("%q: name the zone, such as Europe/Paris: %w", text, ErrBadTime)
+		}
+		loc, err := time.LoadLocation(words[1])
+		if err != nil {
+			return Schedule{}, fmt.Errorf("%q: unknown time zone %q: %w", text, words[1], errors.Join(ErrBadTime, err))
+		}
+		s.Location = loc
+	}
+	return s, nil
+}
+
+func parseWeekday(w string) (time.Weekday, bool) {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		name := d.String()
+		if strings.EqualFold(w, name) || strings.EqualFold(w, name[:3]) {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+func parseClock(w string) (hour, minute int, ok bool) {
+	hs, ms, found := strings.Cut(w, ":")
+	if !found || len(hs) < 1 || len(hs) > 2 || len(ms) != 2 {
+		return 0, 0, false
+	}
+	h, err1 := strconv.Atoi(hs)
+	m, err2 := strconv.Atoi(ms)
+	if err1 != nil || err2 != nil || h < 0 || h > 23 || m < 0 || m > 59 {
+		return 0, 0, false
+	}
+	return h, m, true
+}
+
+// String writes s the way Parse reads it, such as "Mon 09:00 Europe/Paris".
+func (s Schedule) String() string {
+	return fmt.Sprintf("%s %02d:%02d %s", s.Weekday.String()[:3], s.Hour, s.Minute, s.loc())
+}
+
+func (s Schedule) loc() *time.Location {
+	if s.Location == nil {
+		return time.UTC
+	}
+	return s.Location
+}
+
+// Slot is one posting of a digest.
+type Slot struct {
+	// Due is when the posting is due.
+	Due time.Time
+	// Period names the posting: the ISO week of the due day for a weekly
+	// digest ("2026-W48"), the due day for a daily one ("2026-11-23").
+	Period string
+	// First and Last are the UTC days the posting reports (midnights UTC,
+	// both included): the whole days that ended before Due.
+	First, Last time.Time
+}
+
+// Next is the first posting of frequency f due after now.
+func (s Schedule) Next(f Frequency, now time.Time) Slot {
+	var best time.Time
+	for _, due := range s.dues(f, now) {
+		if due.After(now) && (best.IsZero() || due.Before(best)) {
+			best = due
+		}
+	}
+	return s.slot(f, best)
+}
+
+// Latest is the last posting of frequency f due at or before now: the one
+// a replica starting after the due time still owes, if not posted.
+func (s Schedule) Latest(f Frequency, now time.Time) Slot {
+	var best time.Time
+	for _, due := range s.dues(f, now) {
+		if !due.After(now) && due.After(best) {
+			best = due
+		}
+	}
+	return s.slot(f, best)
+}
+
+// dues lists the due times of f on the local days from eight days before
+// now to eight days after, which hold the latest and the next.
+func (s Schedule) dues(f Frequency, now time.Time) []time.Time {
+	loc := s.loc()
+	y, m, d := now.In(loc).Date()
+	var out []time.Time
+	for i := -8; i <= 8; i++ {
+		day := time.Date(y, m, d+i, 12, 0, 0, 0, loc)
+		if f != Daily && day.Weekday() != s.Weekday {
+			continue
+		}
+		dy, dm, dd := day.Date()
+		out = append(out, wallClock(dy, dm, dd, s.Hour, s.Minute, loc))
+	}
+	return out
+}
+
+// slot describes the posting of f due at due.
+func (s Schedule) slot(f Frequency, due time.Time) Slot {
+	local := due.In(s.loc())
+	sl := Slot{Due: due}
+	y, m, d := due.UTC().Date()
+	sl.Last = time.Date(y, m, d-1, 0, 0, 0, 0, time.UTC)
+	if f == Daily {
+		sl.Period = local.Format(time.DateOnly)
+		sl.First = sl.Last
+	} else {
+		wy, wn := local.ISOWeek()
+		sl.Period = fmt.Sprintf("%04d-W%02d", wy, wn)
+		sl.First = sl.Last.AddDate(0, 0, -6)
+	}
+	return sl
+}
+
+// wallClock is the first instant the clock in loc shows hour:minute on the
+// given day. When the clock skips that time (moving forward), it is the
+// instant of the jump; when it shows it twice (moving back), the first.
+func wallClock(y int, m time.Month, d, hour, minute int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, hour, minute, 0, 0, loc)
+	want := time.Date(y, m, d, hour, minute, 0, 0, time.UTC)
+	got := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), 0, 0, time.UTC)
+	switch {
+	case got.Before(want):
+		// In a gap, t before the jump: the jump ends t's zone period.
+		_, end := t.ZoneBounds()
+		return end
+	case got.After(want):
+		// In a gap, t after the jump: the jump starts t's zone period.
+		start, _ := t.ZoneBounds()
+		return start
+	}
+	// Shown twice: an earlier instant with the same clock lies in the zone
+	// period before t's.
+	start, _ := t.ZoneBounds()
+	if start.IsZero() {
+		return t
+	}
+	_, offT := t.Zone()
+	_, offPrev := start.Add(-time.Second).Zone()
+	if offPrev > offT {
+		if e := t.Add(-time.Duration(offPrev-offT) * time.Second); e.Before(start) {
+			return e
+		}
+	}
+	return t
+}

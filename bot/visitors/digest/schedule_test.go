@@ -1,0 +1,174 @@
+package digest_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/visitors/digest"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text string
+		want string // String() of the schedule
+	}{
+		{"", "Mon 09:00 UTC"},
+		{"Mon 09:00 UTC", "Mon 09:00 UTC"},
+		{"monday 9:00 Europe/Paris", "Mon 09:00 Europe/Paris"},
+		{"09:00", "Mon 09:00 UTC"},
+		{"  Fri   17:30  America/New_York ", "Fri 17:30 America/New_York"},
+		{"Sun 00:00 Pacific/Auckland", "Sun 00:00 Pacific/Auckland"},
+		{"TUE 23:59", "Tue 23:59 UTC"},
+	}
+	for _, tc := range cases {
+		s, err := digest.Parse(tc.text)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.text, err)
+			continue
+		}
+		if got := s.String(); got != tc.want {
+			t.Errorf("Parse(%q) = %s, want %s", tc.text, got, tc.want)
+		}
+		// String reads back as the same schedule.
+		if again, err := digest.Parse(s.String()); err != nil || again.String() != s.String() {
+			t.Errorf("Parse(%q) = %v, %v", s.String(), again, err)
+		}
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"Mon", "25:00", "Mon 09:60", "Mon 9", "Mon 09:0", "Mon 009:00", "Mon -1:00",
+		"Mon 09:00 Mars/Olympus", "Mon 09:00 UTC extra", "Funday 09:00", "Mon Tue 09:00",
+		"Mon 09:00 Local",
+	} {
+		if _, err := digest.Parse(text); !errors.Is(err, digest.ErrBadTime) {
+			t.Errorf("Parse(%q) = %v, want ErrBadTime", text, err)
+		}
+	}
+}
+
+// at parses an RFC 3339 instant.
+func at(tb testing.TB, s string) time.Time {
+	tb.Helper()
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+func TestSchedule(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		schedule string
+		freq     digest.Frequency
+		now      string
+		latest   bool // Latest instead of Next
+		// due (UTC), period, and the days reported
+		due, period, first, last string
+	}{
+		{"default, the night before", "", digest.Weekly, "2026-11-22T23:52:00Z", false,
+			"2026-11-23T09:00:00Z", "2026-W48", "2026-11-16", "2026-11-22"},
+		{"at the due time, next is a week later", "", digest.Weekly, "2026-11-23T09:00:00Z", false,
+			"2026-11-30T09:00:00Z", "2026-W49", "2026-11-23", "2026-11-29"},
+		{"at the due time, it is the latest", "", digest.Weekly, "2026-11-23T09:00:00Z", true,
+			"2026-11-23T09:00:00Z", "2026-W48", "2026-11-16", "2026-11-22"},
+		{"a replica started after the due time owes it", "", digest.Weekly, "2026-11-23T09:05:00Z", true,
+			"2026-11-23T09:00:00Z", "2026-W48", "2026-11-16", "2026-11-22"},
+		{"a minute early, the latest is last week's", "", digest.Weekly, "2026-11-23T08:59:00Z", true,
+			"2026-11-16T09:00:00Z", "2026-W47", "2026-11-09", "2026-11-15"},
+		{"daily", "09:00 UTC", digest.Daily, "2026-11-22T23:52:00Z", false,
+			"2026-11-23T09:00:00Z", "2026-11-23", "2026-11-22", "2026-11-22"},
+		{"daily ignores the weekday", "Mon 09:00 UTC", digest.Daily, "2026-11-24T10:00:00Z", true,
+			"2026-11-24T09:00:00Z", "2026-11-24", "2026-11-23", "2026-11-23"},
+		{"Paris in winter (UTC+1)", "Mon 09:00 Europe/Paris", digest.Weekly, "2026-11-22T23:52:00Z", false,
+			"2026-11-23T08:00:00Z", "2026-W48", "2026-11-16", "2026-11-22"},
+		{"Paris in summer (UTC+2)", "Mon 09:00 Europe/Paris", digest.Weekly, "2026-05-31T12:00:00Z", false,
+			"2026-06-01T07:00:00Z", "2026-W23", "2026-05-25", "2026-05-31"},
+		{"daily over the spring change keeps 09:00", "09:00 Europe/Paris", digest.Daily, "2026-03-28T08:00:00Z", false,
+			"2026-03-29T07:00:00Z", "2026-03-29", "2026-03-28", "2026-03-28"},
+		{"daily over the autumn change keeps 09:00", "09:00 Europe/Paris", digest.Daily, "2026-10-24T07:00:00Z", false,
+			"2026-10-25T08:00:00Z", "2026-10-25", "2026-10-24", "2026-10-24"},
+		{"a time the clock skips is due at the jump", "Sun 02:30 Europe/Paris", digest.Weekly, "2026-03-28T12:00:00Z", false,
+			"2026-03-29T01:00:00Z", "2026-W13", "2026-03-22", "2026-03-28"},
+		{"a time the clock shows twice is due the first time", "Sun 02:30 Europe/Paris", digest.Weekly, "2026-10-24T12:00:00Z", false,
+			"2026-10-25T00:30:00Z", "2026-W43", "2026-10-18", "2026-10-24"},
+		{"and not again the second time", "Sun 02:30 Europe/Paris", digest.Weekly, "2026-10-25T00:45:00Z", false,
+			"2026-11-01T01:30:00Z", "2026-W44", "2026-10-25", "2026-10-31"},
+		{"New York after its change", "Mon 09:00 America/New_York", digest.Weekly, "2026-11-01T12:00:00Z", false,
+			"2026-11-02T14:00:00Z", "2026-W45", "2026-10-26", "2026-11-01"},
+		{"Auckland reports whole UTC days", "Mon 09:00 Pacific/Auckland", digest.Weekly, "2026-11-22T00:00:00Z", false,
+			"2026-11-22T20:00:00Z", "2026-W48", "2026-11-15", "2026-11-21"},
+		{"ISO week 53", "", digest.Weekly, "2026-12-27T12:00:00Z", false,
+			"2026-12-28T09:00:00Z", "2026-W53", "2026-12-21", "2026-12-27"},
+		{"ISO week 1 of the next year", "", digest.Weekly, "2027-01-01T12:00:00Z", false,
+			"2027-01-04T09:00:00Z", "2027-W01", "2026-12-28", "2027-01-03"},
+	}
+	for _, tc := range cases {
+		s, err := digest.Parse(tc.schedule)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		now := at(t, tc.now)
+		var got digest.Slot
+		if tc.latest {
+			got = s.Latest(tc.freq, now)
+		} else {
+			got = s.Next(tc.freq, now)
+		}
+		if !got.Due.Equal(at(t, tc.due)) || got.Period != tc.period ||
+			got.First.Format(time.DateOnly) != tc.first || got.Last.Format(time.DateOnly) != tc.last {
+			t.Errorf("%s: %s %s at %s = due %s, period %s, days %s..%s; want %s, %s, %s..%s", tc.name, s, tc.freq, tc.now,
+				got.Due.UTC().Format(time.RFC3339), got.Period, got.First.Format(time.DateOnly), got.Last.Format(time.DateOnly),
+				tc.due, tc.period, tc.first, tc.last)
+		}
+	}
+}
+
+// Driving a clock forward an hour at a time over a year, every posting is
+// due once, in order, a week (or a day) apart in local time.
+func TestScheduleWalk(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		schedule string
+		freq     digest.Frequency
+		want     int
+	}{
+		{"Sun 02:30 Europe/Paris", digest.Weekly, 52},
+		{"09:00 America/New_York", digest.Daily, 365},
+	} {
+		s, err := digest.Parse(tc.schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock := at(t, "2026-01-01T00:00:00Z")
+		end := clock.AddDate(1, 0, 0)
+		seen := map[string]bool{}
+		last := s.Latest(tc.freq, clock)
+		for ; clock.Before(end); clock = clock.Add(time.Hour) {
+			sl := s.Latest(tc.freq, clock)
+			if sl.Period == last.Period {
+				continue
+			}
+			if seen[sl.Period] {
+				t.Fatalf("%s: period %s due twice", tc.schedule, sl.Period)
+			}
+			seen[sl.Period] = true
+			if !sl.Due.After(last.Due) || sl.Due.Sub(last.Due) > 8*24*time.Hour {
+				t.Fatalf("%s: %s due %v after %s due %v", tc.schedule, sl.Period, sl.Due, last.Period, last.Due)
+			}
+			if next := s.Next(tc.freq, last.Due); next.Period != sl.Period || !next.Due.Equal(sl.Due) {
+				t.Fatalf("%s: Next after %s is %s, but the clock reached %s", tc.schedule, last.Period, next.Period, sl.Period)
+			}
+			last = sl
+		}
+		if len(seen) != tc.want {
+			t.Fatalf("%s: %d postings in a year, want %d", tc.schedule, len(seen), tc.want)
+		}
+	}
+}
