@@ -145,3 +145,31 @@ func TestDayCacheRejects(t *testing.T) {
 		t.Errorf("saving no days: %v", err)
 	}
 }
+
+// BenchmarkDayCache400 saves and reads back the 400 days of the longest
+// chart, each in one round trip.
+func BenchmarkDayCache400(b *testing.B) {
+	s := newStore(b)
+	today := day(b, "2026-11-22")
+	days := make([]store.DayTotals, 400)
+	for i := range days {
+		days[i] = store.DayTotals{Date: today.AddDate(0, 0, i-399), VisitorCounts: store.VisitorCounts{Human: 12_345 + int64(i), AI: 2_345, Total: 13_579}}
+	}
+	b.Run("save", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := s.SaveDays(b.Context(), "bench", days, today, time.Hour); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			got, err := s.LoadDays(b.Context(), "bench", days[0].Date, today)
+			if err != nil || len(got.Found) != 400 {
+				b.Fatalf("LoadDays: %d days, %v", len(got.Found), err)
+			}
+		}
+	})
+}

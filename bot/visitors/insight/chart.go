@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"image/png"
 
 	"time"
 
@@ -96,11 +97,11 @@ func RenderTrend(t Trend) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(
+	c := vgimg.NewWith(
 		vgimg.UseWH(vg.Length(w), vg.Length(h)),
 		vgimg.UseDPI(chartDPI),
 		vgimg.UseBackgroundColor(color.White),
-	)}
+	)
 	// The legend is a row of its own under the plot, so that it never
 	// covers a line or a band.
 	all := draw.New(c)
@@ -113,9 +114,12 @@ func RenderTrend(t Trend) ([]byte, error) {
 	legendRow.Max.Y = legendRow.Min.Y + legendHeight
 	p.Draw(plotArea)
 	drawLegend(legendRow, legend)
+	// Fast compression: encoding at the default level took two thirds of
+	// the time of a chart, for a file about a fifth smaller (BENCHMARKS.md).
 	var buf bytes.Buffer
-	buf.Grow(64 << 10)
-	if _, err := c.WriteTo(&buf); err != nil {
+	buf.Grow(256 << 10)
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, c.Image()); err != nil {
 		return nil, fmt.Errorf("insight: encode chart: %w", err)
 	}
 	return buf.Bytes(), nil
