@@ -123,13 +123,24 @@ var (
 const legendRow = 80
 
 // countColor counts the pixels of img above the legend's row that are
-// exactly c.
+// exactly c. The chart is opaque, so its pixels read the same whether the
+// decoder gives RGBA or NRGBA.
 func countColor(img image.Image, c color.RGBA) int {
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y-legendRow; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			if color.RGBAModel.Convert(img.At(x, y)) == c {
+			var px color.RGBA
+			switch im := img.(type) {
+			case *image.RGBA:
+				px = im.RGBAAt(x, y)
+			case *image.NRGBA:
+				p := im.NRGBAAt(x, y)
+				px = color.RGBA{R: p.R, G: p.G, B: p.B, A: p.A}
+			default:
+				px = color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			}
+			if px == c {
 				n++
 			}
 		}
