@@ -86,14 +86,25 @@ if at == 1 then redis.call('PEXPIRE', k, tonumber(ARGV[3])) end
 return {tk, at}
 `
 
+// luaDigestCommon is the head of the scripts of a claim: check_run tells
+// whether claim tok still holds the run at k, unposted.
+const luaDigestCommon = luaCommon + `
+local POSTED = -10
+-- nil if tok is the current claim of the unposted run at k, else a code
+local function check_run(k, tok)
+  local f = redis.call('HMGET', k, 'tk', 'p')
+  if not f[1] then return NOTFOUND end
+  if f[2] then return POSTED end
+  if f[1] ~= tok then return STALE end
+  return nil
+end
+`
+
 // luaExtendDigest: KEYS run; ARGV prefix, token, lease ms.
-const luaExtendDigest = luaCommon + `
-local k, POSTED = KEYS[1], -10
-local f = redis.call('HMGET', k, 'tk', 'p')
-if not f[1] then return NOTFOUND end
-if f[2] then return POSTED end
-if f[1] ~= ARGV[2] then return STALE end
-redis.call('HSET', k, 'le', now_ms() + tonumber(ARGV[3]))
+const luaExtendDigest = luaDigestCommon + `
+local e = check_run(KEYS[1], ARGV[2])
+if e then return e end
+redis.call('HSET', KEYS[1], 'le', now_ms() + tonumber(ARGV[3]))
 return 0
 `
 
@@ -109,13 +120,10 @@ return 0
 `
 
 // luaReleaseDigest: KEYS run; ARGV prefix, token. Ends the lease now.
-const luaReleaseDigest = luaCommon + `
-local k, POSTED = KEYS[1], -10
-local f = redis.call('HMGET', k, 'tk', 'p')
-if not f[1] then return NOTFOUND end
-if f[2] then return POSTED end
-if f[1] ~= ARGV[2] then return STALE end
-redis.call('HSET', k, 'le', 0)
+const luaReleaseDigest = luaDigestCommon + `
+local e = check_run(KEYS[1], ARGV[2])
+if e then return e end
+redis.call('HSET', KEYS[1], 'le', 0)
 return 0
 `
 
