@@ -16,6 +16,12 @@
 // A time the clock skips (02:30 on the night clocks go forward) is due when
 // the clock jumps; a time it shows twice is due the first time.
 //
+// A replica asks Owed on each tick: the latest posting, if it came due
+// less than the frequency's Window ago (a day for weekly digests, six hours
+// for daily ones), so that a replica starting after the due time still
+// posts; store.ClaimDigest, with the frequency's Keep as the record's life,
+// makes sure only one replica does, once. Next says when to look again.
+//
 // A posting reports the whole UTC days that ended before it was due: the
 // seven days before for a weekly digest, the day before for a daily one
 // (the analytics count in UTC days).

@@ -207,3 +207,31 @@ func wallClock(y int, m time.Month, d, hour, minute int, loc *time.Location) tim
 	}
 	return t
 }
+
+// Window is how long after its due time a posting of f is still owed: a
+// replica that starts (or a Redis that comes back) within it posts the
+// digest late; after it, the posting is skipped and the next one waits.
+func (f Frequency) Window() time.Duration {
+	if f == Daily {
+		return 6 * time.Hour
+	}
+	return 24 * time.Hour
+}
+
+// Keep is how long the record of a posting's claim must last
+// (store.ClaimDigest's keep): past the posting's Window, so that no replica
+// sees a posted run as never claimed, and shorter than two periods.
+func (f Frequency) Keep() time.Duration {
+	if f == Daily {
+		return 24*time.Hour + f.Window()
+	}
+	return 7*24*time.Hour + f.Window()
+}
+
+// Owed returns the posting of f that is owed at now, if any: the latest one
+// due, when it came due less than f.Window() ago. Whether it was posted
+// already is the store's to say (store.ClaimDigest).
+func (s Schedule) Owed(f Frequency, now time.Time) (Slot, bool) {
+	sl := s.Latest(f, now)
+	return sl, now.Sub(sl.Due) < f.Window()
+}

@@ -172,3 +172,39 @@ func TestScheduleWalk(t *testing.T) {
 		}
 	}
 }
+
+func TestOwed(t *testing.T) {
+	t.Parallel()
+	s, err := digest.Parse("Mon 09:00 Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		freq   digest.Frequency
+		now    string
+		owed   bool
+		period string
+	}{
+		{digest.Weekly, "2026-11-23T07:59:59Z", false, "2026-W47"},
+		{digest.Weekly, "2026-11-23T08:00:00Z", true, "2026-W48"},
+		{digest.Weekly, "2026-11-24T07:59:00Z", true, "2026-W48"},
+		{digest.Weekly, "2026-11-24T08:00:00Z", false, "2026-W48"},
+		{digest.Daily, "2026-11-25T13:59:00Z", true, "2026-11-25"},
+		{digest.Daily, "2026-11-25T14:00:00Z", false, "2026-11-25"},
+	}
+	for _, tc := range cases {
+		sl, owed := s.Owed(tc.freq, at(t, tc.now))
+		if owed != tc.owed || sl.Period != tc.period {
+			t.Errorf("Owed(%s, %s) = %s, %t; want %s, %t", tc.freq, tc.now, sl.Period, owed, tc.period, tc.owed)
+		}
+	}
+	for _, f := range []digest.Frequency{digest.Weekly, digest.Daily} {
+		period := 7 * 24 * time.Hour
+		if f == digest.Daily {
+			period = 24 * time.Hour
+		}
+		if f.Keep() <= f.Window() || f.Keep() <= period || f.Keep() >= 2*period {
+			t.Errorf("%s: keep %v, window %v", f, f.Keep(), f.Window())
+		}
+	}
+}
