@@ -160,7 +160,10 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 	grid.Horizontal.Width = 1.5
 	p.Add(grid)
 
-	gaps := gapBands(s, yt.max)
+	gaps, err := gapBands(s, yt.max)
+	if err != nil {
+		return nil, nil, err
+	}
 	if gaps != nil {
 		p.Add(gaps)
 	}
@@ -244,7 +247,7 @@ func addSeries(p *plot.Plot, s series, value func(DayCounts) float64, style draw
 
 // gapBands is one grey band over each run of missing days, or nil when no
 // day is missing.
-func gapBands(s series, top float64) *plotter.Polygon {
+func gapBands(s series, top float64) (*plotter.Polygon, error) {
 	var rings []plotter.XYer
 	for i := 0; i < len(s.days); {
 		if s.known[i] {
@@ -260,15 +263,15 @@ func gapBands(s series, top float64) *plotter.Polygon {
 		i = j + 1
 	}
 	if rings == nil {
-		return nil
+		return nil, nil
 	}
 	poly, err := plotter.NewPolygon(rings...)
 	if err != nil {
-		return nil // the rings are finite by construction
+		return nil, fmt.Errorf("insight: chart gaps: %w", err)
 	}
 	poly.Color = gapColor
 	poly.LineStyle.Width = 0
-	return poly
+	return poly, nil
 }
 
 // legendEntry is a series' name and what draws its sample.
