@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
-
 	"time"
 
 	xfont "golang.org/x/image/font"
@@ -42,17 +41,15 @@ type Trend struct {
 	Width, Height int
 }
 
-// The look of the chart. One canvas point is one pixel (72 dpi), so sizes
-// below are pixels.
-var (
-	humanColor = color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xff} // blue
-	aiColor    = color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xff} // vermilion: told apart from blue by colour-blind eyes
-	gapColor   = color.RGBA{R: 0xE4, G: 0xE4, B: 0xE4, A: 0xff}
-	gridColor  = color.RGBA{R: 0xD0, G: 0xD0, B: 0xD0, A: 0xff}
-	textColor  = color.RGBA{R: 0x1D, G: 0x1C, B: 0x1D, A: 0xff}
-)
-
+// The look of the chart: colours as 0xRRGGBB, and sizes in pixels (one
+// canvas point is one pixel at 72 dpi).
 const (
+	humanColor = 0x0072B2 // blue
+	aiColor    = 0xD55E00 // vermilion: told apart from blue by colour-blind eyes too
+	gapColor   = 0xE4E4E4
+	gridColor  = 0xD0D0D0
+	textColor  = 0x1D1C1D
+
 	chartDPI   = 72
 	titleSize  = 34
 	legendSize = 28
@@ -67,6 +64,11 @@ const (
 	legendGap   = 12
 	legendSpace = 40
 )
+
+// rgb is the opaque colour 0xRRGGBB.
+func rgb(v uint32) color.RGBA {
+	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+}
 
 func chartFont(size vg.Length, bold bool) font.Font {
 	f := font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, size)
@@ -131,7 +133,7 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 	p.BackgroundColor = color.White
 	p.Title.Text = trendTitle(t, s)
 	p.Title.TextStyle.Font = chartFont(titleSize, true)
-	p.Title.TextStyle.Color = textColor
+	p.Title.TextStyle.Color = rgb(textColor)
 	p.Title.Padding = 16
 
 	n := len(s.days)
@@ -156,7 +158,7 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 
 	grid := plotter.NewGrid()
 	grid.Vertical.Width = 0
-	grid.Horizontal.Color = gridColor
+	grid.Horizontal.Color = rgb(gridColor)
 	grid.Horizontal.Width = 1.5
 	p.Add(grid)
 
@@ -168,12 +170,12 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 		p.Add(gaps)
 	}
 	human, err := addSeries(p, s, func(d DayCounts) float64 { return float64(d.Human) },
-		draw.LineStyle{Color: humanColor, Width: lineWidth})
+		draw.LineStyle{Color: rgb(humanColor), Width: lineWidth})
 	if err != nil {
 		return nil, nil, err
 	}
 	ai, err := addSeries(p, s, func(d DayCounts) float64 { return float64(d.AI) },
-		draw.LineStyle{Color: aiColor, Width: lineWidth, Dashes: []vg.Length{18, 9}})
+		draw.LineStyle{Color: rgb(aiColor), Width: lineWidth, Dashes: []vg.Length{18, 9}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -195,11 +197,11 @@ func trendTitle(t Trend, s series) string {
 }
 
 func styleAxis(a *plot.Axis) {
-	a.Color = textColor
+	a.Color = rgb(textColor)
 	a.Width = 2
 	a.Tick.Label.Font = chartFont(tickSize, false)
-	a.Tick.Label.Color = textColor
-	a.Tick.Color = textColor
+	a.Tick.Label.Color = rgb(textColor)
+	a.Tick.Color = rgb(textColor)
 	a.Tick.Width = 2
 	a.Tick.Length = 10
 }
@@ -269,7 +271,7 @@ func gapBands(s series, top float64) (*plotter.Polygon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("insight: chart gaps: %w", err)
 	}
-	poly.Color = gapColor
+	poly.Color = rgb(gapColor)
 	poly.LineStyle.Width = 0
 	return poly, nil
 }
@@ -283,7 +285,7 @@ type legendEntry struct {
 // drawLegend draws entries in one centred row on c: a sample of each
 // series followed by its name.
 func drawLegend(c draw.Canvas, entries []legendEntry) {
-	sty := text.Style{Color: textColor, Font: chartFont(legendSize, false), Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YCenter}
+	sty := text.Style{Color: rgb(textColor), Font: chartFont(legendSize, false), Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YCenter}
 	var width vg.Length
 	for i, e := range entries {
 		if i > 0 {

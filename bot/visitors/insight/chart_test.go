@@ -112,10 +112,11 @@ func TestRenderTrend(t *testing.T) {
 	}
 }
 
-// The colours of the human series and of the bands of missing days.
-var (
-	humanBlue = color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xff}
-	gapGrey   = color.RGBA{R: 0xE4, G: 0xE4, B: 0xE4, A: 0xff}
+// The colours (0xRRGGBB) of the human series and of the bands of missing
+// days.
+const (
+	humanBlue = 0x0072B2
+	gapGrey   = 0xE4E4E4
 )
 
 // legendRow is more than the height of the legend's row at the bottom of
@@ -123,9 +124,10 @@ var (
 const legendRow = 80
 
 // countColor counts the pixels of img above the legend's row that are
-// exactly c. The chart is opaque, so its pixels read the same whether the
-// decoder gives RGBA or NRGBA.
-func countColor(img image.Image, c color.RGBA) int {
+// exactly the opaque colour rgb (0xRRGGBB). The chart is opaque, so its
+// pixels read the same whether the decoder gives RGBA or NRGBA.
+func countColor(img image.Image, rgb uint32) int {
+	c := color.RGBA{R: uint8(rgb >> 16), G: uint8(rgb >> 8), B: uint8(rgb), A: 0xff}
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y-legendRow; y++ {
