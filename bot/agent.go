@@ -11,16 +11,10 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
-
-// startBudget bounds one attempt at a piece of work (post, create, link,
-// update). It runs on the bot's work context, so a shutdown signal does not
-// cut a created job off before it is linked.
-const startBudget = 2 * time.Minute
 
 // storageDown is what a person is told when docsbot could not record their
 // command: nothing was started.
@@ -29,30 +23,26 @@ const storageDown = "docsbot cannot reach its storage right now, so it did not s
 // onAgentCommand handles /docs-agent. Answers that need no I/O (help,
 // refusals) travel in the ack itself; anything else is recorded in the inbox
 // and then acknowledged. If Redis cannot record it, the ack says so.
-func (b *Bot) onAgentCommand(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
-	cmd, ok := evt.Data.(slack.SlashCommand)
-	if !ok {
-		b.ack(client, evt.Request, nil)
-		return
-	}
+func (b *Bot) onAgentCommand(ctx context.Context, r *CommandRequest) {
+	cmd := r.Command
 	b.metrics.command(cmd.Command)
 	// Slack escapes what the person typed and marks up mentions and links;
 	// the agent gets it as typed.
 	text := strings.TrimSpace(plain(cmd.Text))
 	if text == "" || strings.EqualFold(text, "help") {
-		b.ack(client, evt.Request, ephemeral(agentHelp()))
+		r.Ack(ephemeral(agentHelp()))
 		return
 	}
 	if refusal := b.access.check(cmd.UserID, cmd.ChannelID); refusal != "" {
-		b.ack(client, evt.Request, ephemeral(refusal))
+		r.Ack(ephemeral(refusal))
 		return
 	}
 	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
-	if !b.accept(ctx, store.Work{Key: "cmd:" + cmd.TriggerID, Kind: workStart, Payload: payload}, redeliveredCommand) {
-		b.ack(client, evt.Request, ephemeral(storageDown))
+	if !b.accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workStart, Payload: payload}, redeliveredCommand) {
+		r.Ack(ephemeral(storageDown))
 		return
 	}
-	b.ack(client, evt.Request, nil)
+	r.Ack(nil)
 }
 
 // giveUpStart tells the person that their job could not be started in time.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/docsapi"
@@ -161,6 +162,8 @@ type Bot struct {
 	inboxWake chan struct{}
 	// out paces posts per channel and coalesces status edits.
 	out *outbox
+	// routes holds the handlers of slash commands, events and interactions.
+	routes routes
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
 	// work tracks handler goroutines so Run can wait for them on shutdown.
@@ -193,6 +196,9 @@ func New(cfg Config, client *slack.Client, api API, st Store) *Bot {
 
 		metrics: cfg.Metrics,
 	}
+	b.HandleCommand(CommandAgent, b.onAgentCommand)
+	b.HandleCommand(CommandVisitors, b.onVisitorsCommand)
+	b.HandleEvent(slackevents.Message, b.onMessage)
 	b.HandleWork(workStart, WorkHandler{Do: b.doStart, GiveUp: b.giveUpStart})
 	b.HandleWork(workReply, WorkHandler{Do: b.doReply, GiveUp: b.giveUpReply})
 	b.HandleWork(workVisitors, WorkHandler{Do: b.doVisitors, GiveUp: b.giveUpVisitors})

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
-	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/store"
 )
@@ -42,33 +42,26 @@ type replyRequest struct {
 // in the inbox and then acknowledged; whether the thread is a job's is looked
 // up there. Everything else is acknowledged and ignored. If Redis cannot
 // record the reply, the envelope is not acknowledged: Slack sends it again.
-func (b *Bot) onMessage(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
-	outer, ok := evt.Data.(slackevents.EventsAPIEvent)
-	if !ok {
-		b.ack(client, evt.Request, nil)
-		return
-	}
+func (b *Bot) onMessage(ctx context.Context, req *EventRequest) {
+	outer := req.Event
 	ev, ok := outer.InnerEvent.Data.(*slackevents.MessageEvent)
 	if !ok {
-		b.ack(client, evt.Request, nil)
+		req.Ack(nil)
 		return
 	}
 	// Slack escapes what the person typed; the agent gets it as typed.
 	text := strings.TrimSpace(plain(ev.Text))
 	if text == "" || !b.isThreadReply(ev) {
-		b.ack(client, evt.Request, nil)
+		req.Ack(nil)
 		return
 	}
-	eventID := ev.Channel + "/" + ev.TimeStamp
-	if cb, ok := outer.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.EventID != "" {
-		eventID = cb.EventID
-	}
+	eventID := cmp.Or(req.DeliveryID, ev.Channel+"/"+ev.TimeStamp)
 	payload, _ := json.Marshal(replyRequest{Team: outer.TeamID, Channel: ev.Channel, User: ev.User,
 		TS: ev.TimeStamp, ThreadTS: ev.ThreadTimeStamp, Text: text})
 	if !b.accept(ctx, store.Work{Key: "ev:" + eventID, Kind: workReply, Payload: payload}, redeliveredEvent) {
 		return // not acknowledged: Slack delivers it again
 	}
-	b.ack(client, evt.Request, nil)
+	req.Ack(nil)
 }
 
 // isThreadReply reports whether ev is a person's new reply inside a thread:

@@ -120,18 +120,6 @@ func (e *laterError) Unwrap() error { return e.err }
 // taken again, by any replica, after d.
 func Later(d time.Duration, err error) error { return &laterError{after: d, err: err} }
 
-// HandleWork registers the handler of a kind of inbox work. Register every
-// kind before Run.
-func (b *Bot) HandleWork(kind string, h WorkHandler) {
-	if b.handlers == nil {
-		b.handlers = map[string]WorkHandler{}
-	}
-	if _, dup := b.handlers[kind]; dup {
-		panic("bot: work kind registered twice: " + kind)
-	}
-	b.handlers[kind] = h
-}
-
 // accept records w in the inbox, retrying briefly, so that the envelope that
 // brought it can be acknowledged. It reports false when Redis could not take
 // it in time: the caller must then not ack blindly (an event is left for

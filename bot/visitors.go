@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -81,32 +80,28 @@ func (e *budgetError) text() string {
 
 // onVisitorsCommand handles /docs-visitors. Help, refusals and bad input are
 // answered in the ack; a summary is acked at once and made afterwards.
-func (b *Bot) onVisitorsCommand(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
-	cmd, ok := evt.Data.(slack.SlashCommand)
-	if !ok {
-		b.ack(client, evt.Request, nil)
-		return
-	}
+func (b *Bot) onVisitorsCommand(ctx context.Context, r *CommandRequest) {
+	cmd := r.Command
 	b.metrics.command(cmd.Command)
 	req, bad := parseVisitors(cmd.Text, b.cfg.Now())
 	refusal := b.access.check(cmd.UserID, cmd.ChannelID)
 	switch {
 	case bad == nil && req.Help:
-		b.ack(client, evt.Request, ephemeral(visitorsHelp()))
+		r.Ack(ephemeral(visitorsHelp()))
 		return
 	case refusal != "":
-		b.ack(client, evt.Request, ephemeral(refusal))
+		r.Ack(ephemeral(refusal))
 		return
 	case bad != nil:
-		b.ack(client, evt.Request, ephemeral(bad.message()+"\n\n"+visitorsUsage()))
+		r.Ack(ephemeral(bad.message() + "\n\n" + visitorsUsage()))
 		return
 	}
 	payload, _ := json.Marshal(cmd)
-	if !b.accept(ctx, store.Work{Key: "cmd:" + cmd.TriggerID, Kind: workVisitors, Payload: payload}, redeliveredCommand) {
-		b.ack(client, evt.Request, ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
+	if !b.accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, redeliveredCommand) {
+		r.Ack(ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
 		return
 	}
-	b.ack(client, evt.Request, nil)
+	r.Ack(nil)
 }
 
 // workVisitors is the kind of inbox work of a /docs-visitors summary.
