@@ -10,29 +10,9 @@ import (
 	"github.com/slack-go/slack/socketmode"
 )
 
-// The slash commands the bot serves. The Slack app manifest declares the same.
-const (
-	CommandAgent    = "/docs-agent"
-	CommandVisitors = "/docs-visitors"
-)
-
-// Subscription is an Events API subscription the bot handles and the bot
-// scope it needs.
-type Subscription struct{ Event, Scope string }
-
-// MessageEvents returns the subscriptions that deliver thread replies. The
-// Slack app manifest must declare them.
-func MessageEvents() []Subscription {
-	return []Subscription{
-		{"message.channels", "channels:history"},
-		{"message.groups", "groups:history"},
-		{"message.im", "im:history"},
-	}
-}
-
-// Scopes returns the other bot scopes the bot uses: slash commands, posting,
-// and reacting to a follow-up.
-func Scopes() []string { return []string{"commands", "chat:write", "reactions:write"} }
+// Scopes returns the bot scopes the core uses: slash commands and posting.
+// The Slack app manifest must declare them, and those of the features.
+func Scopes() []string { return []string{"commands", "chat:write"} }
 
 // register connects the router to Socket Mode the way slack-go's socketmode
 // examples do: one registration per kind of envelope, each turned into the
@@ -205,10 +185,11 @@ func (t *tasks) closeAndWait(d time.Duration) bool {
 	}
 }
 
-// isOwnOrBot reports whether a message comes from this bot or any other bot.
-func (b *Bot) isOwnOrBot(ev *slackevents.MessageEvent) bool {
+// IsOwnOrBot reports whether a message comes from this bot or any other
+// bot: the bot never answers those.
+func (b *Bot) IsOwnOrBot(ev *slackevents.MessageEvent) bool {
 	if ev.BotID != "" || ev.SubType == "bot_message" {
 		return true
 	}
-	return ev.User == "" || ev.User == b.self.userID
+	return ev.User == "" || ev.User == b.self.UserID
 }
