@@ -14,7 +14,7 @@ import (
 )
 
 // Error is an error whose Message may be shown to a Slack user as it is. Other
-// errors are turned into words by describe; their detail is only logged.
+// errors are turned into words by Describe; their detail is only logged.
 type Error struct {
 	// Message is escaped mrkdwn, safe to post.
 	Message string
@@ -33,10 +33,13 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// describe is the one place that turns any error into what a Slack user reads.
+// serverMessageMax bounds the docs API's own words quoted to a person.
+const serverMessageMax = 500
+
+// Describe is the one place that turns any error into what a Slack user reads.
 // Every branch is plain words saying what happened and what to do; text from
 // the API is escaped; secrets never reach it because no error carries them.
-func describe(err error) string {
+func Describe(err error) string {
 	if err == nil {
 		return ""
 	}
@@ -44,14 +47,11 @@ func describe(err error) string {
 		return e.Message
 	}
 	if e, ok := errors.AsType[*docsapi.ValidationError](err); ok {
-		return fmt.Sprintf("The %s is not valid: %s.", escape(e.Field), escape(e.Problem))
+		return fmt.Sprintf("The %s is not valid: %s.", Escape(e.Field), Escape(e.Problem))
 	}
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		return "The docs API did not confirm the request, so it may or may not have gone through. " +
 			"Check the agent jobs in your docs dashboard before trying again."
-	}
-	if e, ok := errors.AsType[*budgetError](err); ok {
-		return e.text()
 	}
 	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
 		return describeAPI(e)
@@ -60,7 +60,7 @@ func describe(err error) string {
 		return "The docs API sent an answer docsbot could not read. Try again in a few minutes; if it keeps happening, ask whoever runs docsbot to check its logs."
 	}
 	if e, ok := errors.AsType[*slack.RateLimitedError](err); ok {
-		return "Slack is rate limiting docsbot. Try again " + inAbout(e.RetryAfter) + "."
+		return "Slack is rate limiting docsbot. Try again " + InAbout(e.RetryAfter) + "."
 	}
 	if e, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
 		return describeSlack(e.Err)
@@ -80,13 +80,13 @@ func describe(err error) string {
 func describeAPI(e *docsapi.APIError) string {
 	server := ""
 	if e.Message != "" {
-		server = ": " + escape(cut(e.Message, serverMessageMax))
+		server = ": " + Escape(Cut(e.Message, serverMessageMax))
 	}
 	switch {
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
 		return "The docs API rejected docsbot's API key. Ask whoever runs docsbot to check `DOCS_API_KEY` and `DOCS_PROJECT_ID`."
 	case e.StatusCode == http.StatusTooManyRequests:
-		return "The docs API's rate limit is reached. Try again " + inAbout(e.RetryAfter) + "."
+		return "The docs API's rate limit is reached. Try again " + InAbout(e.RetryAfter) + "."
 	case e.StatusCode == http.StatusNotFound:
 		return "The docs API does not know this job (HTTP 404)" + server + "."
 	case e.StatusCode >= 500:
@@ -108,11 +108,11 @@ func describeSlack(code string) string {
 	case "invalid_auth", "token_revoked", "account_inactive", "not_authed":
 		return "Slack rejected docsbot's token. Ask whoever runs docsbot to reinstall the app."
 	}
-	return "Slack refused the request (" + escape(code) + "). Try again in a minute."
+	return "Slack refused the request (" + Escape(code) + "). Try again in a minute."
 }
 
-// inAbout says when to retry: "in about 3 minutes (at 14:05 UTC)".
-func inAbout(d time.Duration) string {
+// InAbout says when to retry: "in about 3 minutes (at 14:05 UTC)".
+func InAbout(d time.Duration) string {
 	if d <= 0 {
 		return "in a few minutes"
 	}
@@ -126,8 +126,8 @@ func inAbout(d time.Duration) string {
 	return fmt.Sprintf("in about %d minutes (at %s UTC)", int(d.Round(time.Minute)/time.Minute), at)
 }
 
-// slackCode returns Slack's error code of err ("not_in_channel"), or "".
-func slackCode(err error) string {
+// SlackCode returns Slack's error code of err ("not_in_channel"), or "".
+func SlackCode(err error) string {
 	if e, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
 		return e.Err
 	}
@@ -136,9 +136,22 @@ func slackCode(err error) string {
 
 // permanentAuthError reports Slack's answers that mean a token will never work.
 func permanentAuthError(err error) bool {
-	switch slackCode(err) {
+	switch SlackCode(err) {
 	case "invalid_auth", "token_revoked", "account_inactive", "not_authed", "not_allowed_token_type", "token_expired":
 		return true
 	}
 	return false
+}
+
+// TransientSlack reports whether a failed Slack call may work if tried
+// again: a network failure, a timeout, Slack's own server errors. An error
+// Slack answered with (not_in_channel, invalid_blocks) is final.
+func TransientSlack(err error) bool {
+	if _, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
+		return false
+	}
+	if se, ok := errors.AsType[slack.StatusCodeError](err); ok {
+		return se.Code >= 500 || se.Code == 429
+	}
+	return true
 }

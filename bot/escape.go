@@ -7,10 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// escape makes text from users or the API safe inside Slack mrkdwn: &, < and >
+// Escape makes text from users or the API safe inside Slack mrkdwn: &, < and >
 // become entities, so "<!channel>" or "<@U123>" in an instruction pings nobody
 // and cannot forge a link.
-func escape(s string) string {
+func Escape(s string) string {
 	if !strings.ContainsAny(s, "&<>") {
 		return s
 	}
@@ -31,9 +31,9 @@ func escape(s string) string {
 	return b.String()
 }
 
-// cut shortens s to at most n runes, ending with an ellipsis when it cut.
+// Cut shortens s to at most n runes, ending with an ellipsis when it cut.
 // It never splits a rune.
-func cut(s string, n int) string {
+func Cut(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
@@ -51,36 +51,36 @@ func cut(s string, n int) string {
 	return strings.TrimRightFunc(s[:i], func(r rune) bool { return r == ' ' || r == '\n' }) + "…"
 }
 
-// quote renders escaped text as a Slack block quote, line by line.
-func quote(s string) string {
-	lines := strings.Split(escape(s), "\n")
+// Quote renders escaped text as a Slack block quote, line by line.
+func Quote(s string) string {
+	lines := strings.Split(Escape(s), "\n")
 	for i, l := range lines {
 		lines[i] = "&gt; " + l
 	}
 	return strings.Join(lines, "\n")
 }
 
-// link renders a URL from the API as a Slack link with an escaped label when
+// Link renders a URL from the API as a Slack link with an escaped label when
 // it is an absolute http(s) URL, and as inert escaped text otherwise.
-func link(raw, label string) string {
+func Link(raw, label string) string {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		strings.ContainsAny(raw, "<>| \t\n") {
-		return "`" + strings.ReplaceAll(escape(raw), "`", "'") + "`"
+		return "`" + strings.ReplaceAll(Escape(raw), "`", "'") + "`"
 	}
 	if label == "" {
 		label = raw
 	}
-	return "<" + strings.ReplaceAll(raw, "&", "&amp;") + "|" + escape(label) + ">"
+	return "<" + strings.ReplaceAll(raw, "&", "&amp;") + "|" + Escape(label) + ">"
 }
 
-// mention renders a Slack user id as a mention, or as escaped text if it does
+// Mention renders a Slack user id as a mention, or as escaped text if it does
 // not look like an id (so a crafted id cannot inject markup).
-func mention(userID string) string {
+func Mention(userID string) string {
 	if isUserID(userID) {
 		return "<@" + userID + ">"
 	}
-	return escape(userID)
+	return Escape(userID)
 }
 
 // isUserID reports whether s looks like a Slack user id: U or W, then
@@ -102,12 +102,12 @@ func IsSlackID(id, kinds string) bool {
 	return true
 }
 
-// plain turns text as Slack delivers it (a slash command's text, a message
+// Plain turns text as Slack delivers it (a slash command's text, a message
 // event's text) into what the person typed, for the docs API: Slack's
 // entities are decoded and its markup becomes words. "&lt;b&gt;" is "<b>",
 // "<https://x.dev|the docs>" is "the docs (https://x.dev)", "<@U123>" is
 // "@U123", "<#C1|general>" is "#general" and "<!channel>" is "@channel".
-func plain(s string) string {
+func Plain(s string) string {
 	var b strings.Builder
 	for {
 		open := strings.IndexByte(s, '<')
@@ -118,18 +118,18 @@ func plain(s string) string {
 		if end < 0 {
 			break
 		}
-		b.WriteString(unescapeEntities(s[:open]))
+		b.WriteString(Unescape(s[:open]))
 		b.WriteString(markupWords(s[open+1 : open+end]))
 		s = s[open+end+1:]
 	}
-	b.WriteString(unescapeEntities(s))
+	b.WriteString(Unescape(s))
 	return b.String()
 }
 
 // markupWords renders the inside of one <...> of Slack markup as words.
 func markupWords(m string) string {
 	target, label, hasLabel := strings.Cut(m, "|")
-	target, label = unescapeEntities(target), unescapeEntities(label)
+	target, label = Unescape(target), Unescape(label)
 	switch {
 	case strings.HasPrefix(target, "@"):
 		return "@" + cmp.Or(label, target[1:])
@@ -147,8 +147,8 @@ func markupWords(m string) string {
 	return label + " (" + target + ")"
 }
 
-// unescapeEntities decodes the three entities Slack escapes in text.
-func unescapeEntities(s string) string {
+// Unescape decodes the three entities Slack escapes in text.
+func Unescape(s string) string {
 	if !strings.Contains(s, "&") {
 		return s
 	}

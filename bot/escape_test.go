@@ -20,8 +20,8 @@ func TestEscape(t *testing.T) {
 		{"ünïcödé <b>", "ünïcödé &lt;b&gt;"},
 	}
 	for _, tt := range tests {
-		if got := escape(tt.in); got != tt.want {
-			t.Errorf("escape(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Escape(tt.in); got != tt.want {
+			t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -41,12 +41,12 @@ func TestCut(t *testing.T) {
 		{"anything", 0, ""},
 	}
 	for _, tt := range tests {
-		got := cut(tt.in, tt.n)
+		got := Cut(tt.in, tt.n)
 		if got != tt.want {
-			t.Errorf("cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+			t.Errorf("Cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
 		if n := len([]rune(got)); n > tt.n {
-			t.Errorf("cut(%q, %d) has %d runes", tt.in, tt.n, n)
+			t.Errorf("Cut(%q, %d) has %d runes", tt.in, tt.n, n)
 		}
 	}
 }
@@ -63,8 +63,8 @@ func TestLink(t *testing.T) {
 		{"ftp://files.example/x", "x", "`ftp://files.example/x`"},
 	}
 	for _, tt := range tests {
-		if got := link(tt.raw, tt.label); got != tt.want {
-			t.Errorf("link(%q, %q) = %q, want %q", tt.raw, tt.label, got, tt.want)
+		if got := Link(tt.raw, tt.label); got != tt.want {
+			t.Errorf("Link(%q, %q) = %q, want %q", tt.raw, tt.label, got, tt.want)
 		}
 	}
 }
@@ -79,30 +79,10 @@ func TestMention(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := mention(tt.in); got != tt.want {
-			t.Errorf("mention(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Mention(tt.in); got != tt.want {
+			t.Errorf("Mention(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-}
-
-func TestPollDelayBacksOffToTheCap(t *testing.T) {
-	t.Parallel()
-	b := &Bot{cfg: Config{PollInterval: 10 * time.Second, PollMaxInterval: time.Minute}.withDefaults()}
-	for n := 1; n <= 12; n++ {
-		d := b.pollDelay(n)
-		nominal := min(float64(10*time.Second)*pow15(n), float64(time.Minute))
-		if float64(d) < 0.9*nominal || float64(d) > 1.1*nominal {
-			t.Errorf("pollDelay(%d) = %v, want within 10%% of %v", n, d, time.Duration(nominal))
-		}
-	}
-}
-
-func pow15(n int) float64 {
-	f := 1.0
-	for range n {
-		f *= 1.5
-	}
-	return f
 }
 
 func TestDescribeSaysWhatToDo(t *testing.T) {
@@ -123,7 +103,7 @@ func TestDescribeSaysWhatToDo(t *testing.T) {
 		{"other network failure", &url.Error{Op: "Post", URL: "https://slack.example", Err: &net.OpError{Op: "dial", Err: errors.New("refused")}}, []string{"could not reach Slack or the docs API"}},
 	}
 	for _, tt := range tests {
-		got := describe(tt.err)
+		got := Describe(tt.err)
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", tt.name, got, w)
@@ -151,8 +131,8 @@ func TestPlainUndoesSlackFormatting(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := plain(tt.in); got != tt.want {
-			t.Errorf("plain(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Plain(tt.in); got != tt.want {
+			t.Errorf("Plain(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -22,9 +22,6 @@ const (
 	// workKeep is how long a done piece of work's key is remembered to drop
 	// redeliveries. Slack retries an envelope within minutes.
 	workKeep = time.Hour
-	// workMaxAge is how long work may wait (deferred again and again because
-	// Slack or Redis keeps failing) before the person is told it was not done.
-	workMaxAge = 10 * time.Minute
 	// acceptBudget bounds recording work before the ack, well inside the 3 s
 	// Slack gives an envelope.
 	acceptBudget = 1500 * time.Millisecond
@@ -39,12 +36,20 @@ const (
 	// waits on the docs API (a create can take seconds), so it is generous:
 	// 20 commands a second with 2 s creates keep 40 busy.
 	inboxWorkers = 128
+	// queuedEvery is how often a replica refreshes the inbox gauge.
+	queuedEvery = 5 * time.Second
 )
 
-// The lines logged when Slack delivers an envelope whose work was recorded.
+// WorkMaxAge is how long work may wait (deferred again and again because
+// Slack or Redis keeps failing) before the person is told it was not done
+// (WorkHandler.GiveUp).
+const WorkMaxAge = 10 * time.Minute
+
+// The lines logged when Slack delivers an envelope whose work was recorded;
+// the again argument of Accept.
 const (
-	redeliveredCommand = "slash command delivered again; already handled"
-	redeliveredEvent   = "event delivered again; already handled"
+	RedeliveredCommand = "slash command delivered again; already handled"
+	RedeliveredEvent   = "event delivered again; already handled"
 )
 
 // WorkStore is what the inbox needs of Redis; *store.Store satisfies it.
@@ -85,8 +90,8 @@ func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 	return nil
 }
 
-// marked returns the checkpoint called name, "" if none.
-func (w *Work) marked(name string) string {
+// Marked returns the checkpoint called name, "" if none.
+func (w *Work) Marked(name string) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.Marks[name]
@@ -102,7 +107,7 @@ type WorkHandler struct {
 	// another error, which is logged and ends the work.
 	Do func(ctx context.Context, w *Work) error
 	// GiveUp tells the person that the work could not be done, after it was
-	// deferred for longer than workMaxAge. It may be nil.
+	// deferred for longer than WorkMaxAge. It may be nil.
 	GiveUp func(ctx context.Context, w *Work)
 }
 
@@ -120,26 +125,14 @@ func (e *laterError) Unwrap() error { return e.err }
 // taken again, by any replica, after d.
 func Later(d time.Duration, err error) error { return &laterError{after: d, err: err} }
 
-// HandleWork registers the handler of a kind of inbox work. Register every
-// kind before Run.
-func (b *Bot) HandleWork(kind string, h WorkHandler) {
-	if b.handlers == nil {
-		b.handlers = map[string]WorkHandler{}
-	}
-	if _, dup := b.handlers[kind]; dup {
-		panic("bot: work kind registered twice: " + kind)
-	}
-	b.handlers[kind] = h
-}
-
-// accept records w in the inbox, retrying briefly, so that the envelope that
+// Accept records w in the inbox, retrying briefly, so that the envelope that
 // brought it can be acknowledged. It reports false when Redis could not take
 // it in time: the caller must then not ack blindly (an event is left for
 // Slack to redeliver; a slash command is answered privately). A redelivered
 // envelope whose work was recorded before is accepted and not queued again.
 //
 // again is the line logged for a redelivery.
-func (b *Bot) accept(ctx context.Context, w store.Work, again string) bool {
+func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
 	defer cancel()
 	delay := 50 * time.Millisecond
@@ -170,6 +163,17 @@ func (b *Bot) accept(ctx context.Context, w store.Work, again string) bool {
 	}
 }
 
+// Queue records w in the inbox from within other work (a start asked for
+// again), without Accept's bound: it reports whether w was queued, false if
+// its key was seen before.
+func (b *Bot) Queue(ctx context.Context, w store.Work) (bool, error) {
+	queued, err := b.store.Enqueue(ctx, w, workKeep)
+	if err == nil && queued {
+		b.nudgeInbox()
+	}
+	return queued, err
+}
+
 // nudgeInbox wakes the inbox runner: work was queued here.
 func (b *Bot) nudgeInbox() {
 	select {
@@ -193,7 +197,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 	errDelay := 100 * time.Millisecond
 	var counted time.Time
 	for ctx.Err() == nil {
-		if b.metrics != nil && time.Since(counted) > trackedEvery {
+		if b.metrics != nil && time.Since(counted) > queuedEvery {
 			counted = time.Now()
 			if n, err := b.store.Queued(ctx); err == nil {
 				b.metrics.queued(n)
@@ -285,7 +289,7 @@ func (b *Bot) sleepInbox(ctx context.Context, d time.Duration) {
 func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	log := b.log.With("work", w.Key, "kind", w.Kind, "attempt", w.Attempt)
 	h, ok := b.handlers[w.Kind]
-	if !ok && w.Age() < workMaxAge {
+	if !ok && w.Age() < WorkMaxAge {
 		// Queued by a newer replica during a rolling update: leave it to
 		// a replica that knows it.
 		log.Warn("no handler for this kind of work here; leaving it to another replica")
@@ -302,7 +306,7 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	if w.Age() > workMaxAge {
+	if w.Age() > WorkMaxAge {
 		log.Warn("work waited too long; telling the person", "age", w.Age().Round(time.Second))
 		if h.GiveUp != nil {
 			h.GiveUp(ctx, w)
@@ -367,7 +371,7 @@ func (b *Bot) heartbeat(ctx context.Context, w *Work, cancel context.CancelFunc,
 func (b *Bot) finishWork(ctx context.Context, w *Work, log *slog.Logger) bool {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), workLease/2)
 	defer cancel()
-	err := retry(ctx, log, "removing done work from the inbox", func() error {
+	err := Retry(ctx, log, "removing done work from the inbox", func() error {
 		return b.store.Done(ctx, w.Taken)
 	})
 	if err != nil && !errors.Is(err, store.ErrStale) {

@@ -8,6 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/visitors"
 )
 
 // manifest is the part of deploy/slack-app-manifest.yaml the code depends on.
@@ -56,10 +58,10 @@ func TestManifestMatchesTheCode(t *testing.T) {
 		}
 	}
 	slices.Sort(commands)
-	if want := []string{bot.CommandAgent, bot.CommandVisitors}; !slices.Equal(commands, want) {
+	if want := []string{agent.Command, visitors.Command}; !slices.Equal(commands, want) {
 		t.Errorf("manifest commands %v, the bot serves %v", commands, want)
 	}
-	for _, ev := range bot.MessageEvents() {
+	for _, ev := range agent.MessageEvents() {
 		if !slices.Contains(m.Settings.Events.Bot, ev.Event) {
 			t.Errorf("manifest does not subscribe to %s", ev.Event)
 		}
@@ -67,12 +69,13 @@ func TestManifestMatchesTheCode(t *testing.T) {
 			t.Errorf("manifest lacks scope %s needed for %s", ev.Scope, ev.Event)
 		}
 	}
-	for _, s := range bot.Scopes() {
+	scopes := append(bot.Scopes(), agent.Scopes()...)
+	for _, s := range scopes {
 		if !slices.Contains(m.OAuth.Scopes.Bot, s) {
 			t.Errorf("manifest lacks scope %s", s)
 		}
 	}
-	if len(m.OAuth.Scopes.Bot) != len(bot.Scopes())+len(bot.MessageEvents()) {
-		t.Errorf("manifest scopes %v: the bot needs exactly %v plus one history scope per message event", m.OAuth.Scopes.Bot, bot.Scopes())
+	if len(m.OAuth.Scopes.Bot) != len(scopes)+len(agent.MessageEvents()) {
+		t.Errorf("manifest scopes %v: the bot needs exactly %v plus one history scope per message event", m.OAuth.Scopes.Bot, scopes)
 	}
 }

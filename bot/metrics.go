@@ -79,37 +79,43 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) command(name string) {
+// Command counts a slash command received.
+func (m *Metrics) Command(name string) {
 	if m != nil {
 		m.commands.WithLabelValues(name).Inc()
 	}
 }
 
-func (m *Metrics) jobCreated() {
+// JobCreated counts an agent job created and linked to a thread.
+func (m *Metrics) JobCreated() {
 	if m != nil {
 		m.jobsCreated.Inc()
 	}
 }
 
-func (m *Metrics) followUp() {
+// FollowUp counts a thread reply sent to a job.
+func (m *Metrics) FollowUp() {
 	if m != nil {
 		m.followUps.Inc()
 	}
 }
 
-func (m *Metrics) notified(status docsapi.Status) {
+// Notified counts a job result posted in its thread.
+func (m *Metrics) Notified(status docsapi.Status) {
 	if m != nil {
 		m.notifications.WithLabelValues(string(status)).Inc()
 	}
 }
 
-func (m *Metrics) polled(late time.Duration) {
+// Polled records how long after its due time a job was polled.
+func (m *Metrics) Polled(late time.Duration) {
 	if m != nil {
 		m.pollLag.Observe(late.Seconds())
 	}
 }
 
-func (m *Metrics) trackedJobs(n int64) {
+// TrackedJobs sets the number of jobs in the shared poll schedule.
+func (m *Metrics) TrackedJobs(n int64) {
 	if m != nil {
 		m.tracked.Set(float64(n))
 	}

@@ -42,9 +42,9 @@ func newOutbox() *outbox {
 	return &outbox{channels: map[string]*channelQueue{}, edits: map[string]*pendingEdit{}}
 }
 
-// post posts opts in channel after the posts asked for before it, or gives
+// Post posts opts in channel after the posts asked for before it, or gives
 // up when ctx ends.
-func (b *Bot) post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
+func (b *Bot) Post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
 	o := b.out
 	o.mu.Lock()
 	q := o.channels[channel]
@@ -72,17 +72,10 @@ func (b *Bot) post(ctx context.Context, channel string, opts ...slack.MsgOption)
 	return ts, err
 }
 
-// updateRoot re-renders a job's root message. The edit is made in the
-// background, coalesced with later edits of the same message; a failure is
-// logged only: the thread and the job stay usable.
-func (b *Bot) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
-	b.edit(ctx, channel, ts, v.message(), log)
-}
-
-// edit changes a message to opts in the background. If an edit of the same
+// Edit changes a message to opts in the background. If an edit of the same
 // message is in flight, opts wait for it and replace any edit already
 // waiting.
-func (b *Bot) edit(ctx context.Context, channel, ts string, opts []slack.MsgOption, log *slog.Logger) {
+func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOption, log *slog.Logger) {
 	key := channel + "/" + ts
 	o := b.out
 	o.mu.Lock()
@@ -101,7 +94,7 @@ func (b *Bot) edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 		for opts != nil {
 			ectx, cancel := context.WithTimeout(ctx, editBudget)
 			if _, _, _, err := b.slack.UpdateMessageContext(ectx, channel, ts, opts...); err != nil {
-				log.Warn("updating the job's root message failed", "err", err)
+				log.Warn("updating a message failed", "err", err)
 			}
 			cancel()
 			o.mu.Lock()
@@ -118,6 +111,6 @@ func (b *Bot) edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 		o.mu.Lock()
 		delete(o.edits, key)
 		o.mu.Unlock()
-		log.Warn("shutting down: root message not updated")
+		log.Warn("shutting down: message not updated")
 	}
 }

@@ -18,13 +18,13 @@ func TestEditsCoalesce(t *testing.T) {
 	t.Cleanup(s.Close)
 	s.SetAPILatency("chat.update", 300*time.Millisecond)
 	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL))
-	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil, nil)
+	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil)
 	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 10; i++ {
-		b.edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
+		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
 	}
 	b.work.closeAndWait(0)
 	calls := s.Calls("chat.update")

@@ -9,12 +9,12 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// retry calls fn until it succeeds or ctx ends, backing off from 100ms to 5s.
+// Retry calls fn until it succeeds or ctx ends, backing off from 100ms to 5s.
 // It is for writes that must not be lost (a created job's link), not for API
 // calls, which have their own retry rules. What trying again cannot change is
 // not retried: a conflict, a missing record, an invalid call, or an error
 // answered by Redis itself (as opposed to not reaching it).
-func retry(ctx context.Context, log *slog.Logger, what string, fn func() error) error {
+func Retry(ctx context.Context, log *slog.Logger, what string, fn func() error) error {
 	delay := 100 * time.Millisecond
 	for {
 		err := fn()
@@ -37,3 +37,10 @@ func retry(ctx context.Context, log *slog.Logger, what string, fn func() error) 
 // help: only a Redis that is unreachable, failing over or loading may come
 // back (store.Temporary).
 func permanentStoreError(err error) bool { return !store.Temporary(err) }
+
+// RetryDelay spaces the attempts at work that failed for a passing reason:
+// 1 s, 2 s, 4 s, ... up to 30 s.
+func RetryDelay(attempt int) time.Duration {
+	d := time.Second << min(max(attempt-1, 0), 5)
+	return min(d, 30*time.Second)
+}

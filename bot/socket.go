@@ -10,50 +10,57 @@ import (
 	"github.com/slack-go/slack/socketmode"
 )
 
-// The slash commands the bot serves. The Slack app manifest declares the same.
-const (
-	CommandAgent    = "/docs-agent"
-	CommandVisitors = "/docs-visitors"
-)
+// Scopes returns the bot scopes the core uses: slash commands and posting.
+// The Slack app manifest must declare them, and those of the features.
+func Scopes() []string { return []string{"commands", "chat:write"} }
 
-// Subscription is an Events API subscription the bot handles and the bot
-// scope it needs.
-type Subscription struct{ Event, Scope string }
-
-// MessageEvents returns the subscriptions that deliver thread replies. The
-// Slack app manifest must declare them.
-func MessageEvents() []Subscription {
-	return []Subscription{
-		{"message.channels", "channels:history"},
-		{"message.groups", "groups:history"},
-		{"message.im", "im:history"},
-	}
-}
-
-// Scopes returns the other bot scopes the bot uses: slash commands, posting,
-// and reacting to a follow-up.
-func Scopes() []string { return []string{"commands", "chat:write", "reactions:write"} }
-
-// handlerFunc is a Socket Mode handler that also gets the bot's run context.
-type handlerFunc func(ctx context.Context, evt *socketmode.Event, client *socketmode.Client)
-
-// register wires the bot's handlers the way slack-go's socketmode examples do:
-// one registration per slash command and event type, each handler acking its
-// own envelope.
+// register connects the router to Socket Mode the way slack-go's socketmode
+// examples do: one registration per kind of envelope, each turned into the
+// transport-neutral request of its registered handler, which acks it.
+// Envelopes no handler claims are acked and ignored (onOther).
 func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
-	with := func(f handlerFunc) socketmode.SocketmodeHandlerFunc {
-		return func(evt *socketmode.Event, client *socketmode.Client) { f(ctx, evt, client) }
-	}
 	for _, t := range []socketmode.EventType{
 		socketmode.EventTypeConnecting, socketmode.EventTypeConnected,
 		socketmode.EventTypeConnectionError, socketmode.EventTypeInvalidAuth, socketmode.EventTypeHello,
 	} {
 		h.Handle(t, b.onLifecycle)
 	}
-	h.HandleSlashCommand(CommandAgent, with(b.onAgentCommand))
-	h.HandleSlashCommand(CommandVisitors, with(b.onVisitorsCommand))
-	h.HandleEvents(slackevents.Message, with(b.onMessage))
+	h.Handle(socketmode.EventTypeSlashCommand, func(evt *socketmode.Event, client *socketmode.Client) {
+		cmd, ok := evt.Data.(slack.SlashCommand)
+		f := b.routes.commandHandler(cmd.Command)
+		if !ok || f == nil {
+			b.onOther(evt, client)
+			return
+		}
+		f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: b.acker(client, evt.Request)})
+	})
+	h.Handle(socketmode.EventTypeEventsAPI, func(evt *socketmode.Event, client *socketmode.Client) {
+		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
+		f := b.routes.eventHandler(ev)
+		if !ok || f == nil {
+			b.onOther(evt, client)
+			return
+		}
+		f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), Ack: b.acker(client, evt.Request)})
+	})
+	h.Handle(socketmode.EventTypeInteractive, func(evt *socketmode.Event, client *socketmode.Client) {
+		ic, ok := evt.Data.(slack.InteractionCallback)
+		var f InteractionHandler
+		if ok {
+			f = b.routes.interactionHandler(&ic)
+		}
+		if f == nil {
+			b.onOther(evt, client)
+			return
+		}
+		f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: b.acker(client, evt.Request)})
+	})
 	h.HandleDefault(b.onOther)
+}
+
+// acker is the AckFunc of one Socket Mode envelope.
+func (b *Bot) acker(client *socketmode.Client, req *socketmode.Request) AckFunc {
+	return func(payload any) { b.ack(client, req, payload) }
 }
 
 // onLifecycle logs connection changes; these events carry no envelope to ack.
@@ -138,20 +145,6 @@ func (b *Bot) ack(client *socketmode.Client, req *socketmode.Request, payload an
 	}
 }
 
-// spawn runs fn, bounded by budget, in a tracked goroutine that outlives the
-// envelope's handler but not the bot: Run waits for it before returning. ctx
-// is the bot's work context, which outlives a shutdown signal by the grace.
-func (b *Bot) spawn(ctx context.Context, budget time.Duration, fn func(ctx context.Context)) {
-	ok := b.work.Go(func() {
-		ctx, cancel := context.WithTimeout(ctx, budget)
-		defer cancel()
-		fn(ctx)
-	})
-	if !ok {
-		b.log.Warn("shutting down: envelope received too late is not handled")
-	}
-}
-
 // tasks is a WaitGroup that stops taking new work once closed.
 type tasks struct {
 	mu     sync.Mutex
@@ -192,10 +185,11 @@ func (t *tasks) closeAndWait(d time.Duration) bool {
 	}
 }
 
-// isOwnOrBot reports whether a message comes from this bot or any other bot.
-func (b *Bot) isOwnOrBot(ev *slackevents.MessageEvent) bool {
+// IsOwnOrBot reports whether a message comes from this bot or any other
+// bot: the bot never answers those.
+func (b *Bot) IsOwnOrBot(ev *slackevents.MessageEvent) bool {
 	if ev.BotID != "" || ev.SubType == "bot_message" {
 		return true
 	}
-	return ev.User == "" || ev.User == b.self.userID
+	return ev.User == "" || ev.User == b.self.UserID
 }

@@ -17,8 +17,10 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -134,7 +136,9 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	}
 	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
 		bot.SlackOptions(nil)...)...)
-	b := bot.New(bot.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax, Logger: o.Log}, client, api, sb.store)
+	b := bot.New(bot.Config{Logger: o.Log}, client, sb.store)
+	agent.Register(b, agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}, api, sb.store)
+	visitors.Register(b, visitors.Config{}, api, sb.store)
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
 	go func() {
@@ -315,24 +319,24 @@ func randomID() string {
 func sandboxCommands() []slackweb.Command {
 	return []slackweb.Command{
 		{
-			Name:        bot.CommandAgent,
+			Name:        agent.Command,
 			Hint:        "<instruction>",
 			Description: "Starts the docs agent on an instruction and follows the job in a thread. Reply in the thread to send a follow-up.",
 			Examples: []string{
-				bot.CommandAgent + " Add a quickstart for the Python SDK",
-				bot.CommandAgent + " Document the rate limits " + docsapitest.KeywordFail,
-				bot.CommandAgent + " Fix the typos in the changelog " + docsapitest.KeywordNoChange,
-				bot.CommandAgent + " help",
+				agent.Command + " Add a quickstart for the Python SDK",
+				agent.Command + " Document the rate limits " + docsapitest.KeywordFail,
+				agent.Command + " Fix the typos in the changelog " + docsapitest.KeywordNoChange,
+				agent.Command + " help",
 			},
 		},
 		{
-			Name:        bot.CommandVisitors,
+			Name:        visitors.Command,
 			Hint:        "[range] [top=N] [path=/prefix] [sort=total|human|ai]",
 			Description: "Posts the docs site's unique visitors: totals, human and AI traffic, and the top pages.",
 			Examples: []string{
-				bot.CommandVisitors + " 30d",
-				bot.CommandVisitors + " 7d top=5 sort=ai",
-				bot.CommandVisitors + " help",
+				visitors.Command + " 30d",
+				visitors.Command + " 7d top=5 sort=ai",
+				visitors.Command + " help",
 			},
 		},
 	}
@@ -343,12 +347,12 @@ func sandboxIntro(paths int) string {
 	return strings.Join([]string{
 		"*This is the docsbot sandbox.* The bot here is the real docsbot, connected over Socket Mode to a fake Slack " +
 			"workspace that runs on this machine, with a test docs API and an embedded store. Nothing leaves your machine.",
-		"• `" + bot.CommandAgent + " <instruction>` posts the job in the channel. The fake agent works for a few seconds, " +
+		"• `" + agent.Command + " <instruction>` posts the job in the channel. The fake agent works for a few seconds, " +
 			"then docsbot posts the pull request link in the job's thread and updates the job's message.",
 		"• Reply in a job's thread to send the agent a follow-up: docsbot reacts with :eyes: and follows the job again.",
 		"• Put `" + docsapitest.KeywordFail + "`, `" + docsapitest.KeywordNoChange + "` or `" + docsapitest.KeywordArchive +
 			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
-		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic.", bot.CommandVisitors, paths),
+		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic.", visitors.Command, paths),
 		"• docsbot has joined #general and #docs-team, not #random: try a command there too.",
 	}, "\n")
 }

@@ -10,13 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
-// What the bot's messages say, as the chaos scenario reads them (bot/start.go,
-// bot/agent.go, bot/messages.go): keep in step with the bot.
+// What the bot's messages say, as the chaos scenario reads them (bot/agent:
+// start.go, command.go, messages.go): keep in step with the bot.
 const (
 	storageDownMarker = "cannot reach its storage"
 	unknownMarker     = "cannot tell whether"
@@ -311,7 +311,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 					Generation json.Number `json:"generation"`
 				} `json:"event_payload"`
 			}
-			if m.User != self || json.Unmarshal(m.Metadata, &md) != nil || md.EventType != bot.FinishedEvent {
+			if m.User != self || json.Unmarshal(m.Metadata, &md) != nil || md.EventType != agent.FinishedEvent {
 				continue
 			}
 			g, _ := md.EventPayload.Generation.Int64()

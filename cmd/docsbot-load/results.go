@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -77,7 +77,7 @@ func resultPosts(sl *slacktest.Server, j seededJob) int {
 				JobID string `json:"job_id"`
 			} `json:"event_payload"`
 		}
-		if json.Unmarshal(m.Metadata, &md) == nil && md.EventType == bot.FinishedEvent && md.EventPayload.JobID == j.ID {
+		if json.Unmarshal(m.Metadata, &md) == nil && md.EventType == agent.FinishedEvent && md.EventPayload.JobID == j.ID {
 			n++
 		}
 	}

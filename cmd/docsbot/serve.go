@@ -13,6 +13,8 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -71,7 +73,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		bot.SlackOptions(metrics)...)...)
 	log.Info("docsbot starting", "version", mainVersion(), "slack_api", cfg.slackAPIURL,
 		"redis", store.RedactURL(cfg.redisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.redisPrefix, "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
-	b := bot.New(cfg.bot, client, api, st)
+	b := bot.New(cfg.bot, client, st)
+	agent.Register(b, cfg.agent, api, st)
+	visitors.Register(b, cfg.visitors, api, st)
 	if cfg.httpAddr != "" {
 		stop, err := serveOps(ctx, cfg.httpAddr, opsHandler(reg, readiness{slackConnected: b.Connected, pingRedis: st.Ping}), log)
 		if err != nil {

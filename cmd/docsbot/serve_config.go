@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/visitors"
 )
 
 // serveConfig is everything `docsbot serve` runs with.
@@ -23,6 +25,8 @@ type serveConfig struct {
 	redisPrefix        string
 	httpAddr           string
 	bot                bot.Config
+	agent              agent.Config
+	visitors           visitors.Config
 	logFormat          string
 	logLevel           slog.Level
 	// problems lists what is wrong with the settings, the missing ones first.
@@ -114,19 +118,19 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		bad(envRedisURL, "%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
 	}
 
-	c.bot.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, bot.DefaultPollInterval, bad, secrets)
-	c.bot.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, bot.DefaultPollMaxInterval, bad, secrets)
-	if c.bot.PollMaxInterval < c.bot.PollInterval {
+	c.agent.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, agent.DefaultPollInterval, bad, secrets)
+	c.agent.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, agent.DefaultPollMaxInterval, bad, secrets)
+	if c.agent.PollMaxInterval < c.agent.PollInterval {
 		c.problems = append(c.problems, problem{vars: []string{envPollMaxInterval, envPollInterval},
-			text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.bot.PollMaxInterval, envPollInterval, c.bot.PollInterval)})
+			text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.agent.PollMaxInterval, envPollInterval, c.agent.PollInterval)})
 	}
-	c.bot.VisitorsCacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, bot.DefaultVisitorsCacheTTL, bad, secrets)
+	c.visitors.CacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, visitors.DefaultCacheTTL, bad, secrets)
 	if v := get("", envVisitorsBudget); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			bad(envVisitorsBudget, "%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, showValue(v, secrets...))
 		}
-		c.bot.VisitorsBudget = n
+		c.visitors.Budget = n
 	}
 	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad, secrets)
 	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad, secrets)

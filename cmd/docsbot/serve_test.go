@@ -100,9 +100,9 @@ func TestServeConfigDefaultsAndOverrides(t *testing.T) {
 		name      string
 		got, want any
 	}{
-		{"poll interval from env", cfg.bot.PollInterval, 2 * time.Second},
-		{"poll max from .env", cfg.bot.PollMaxInterval, 30 * time.Second},
-		{"visitors ttl default", cfg.bot.VisitorsCacheTTL, 10 * time.Minute},
+		{"poll interval from env", cfg.agent.PollInterval, 2 * time.Second},
+		{"poll max from .env", cfg.agent.PollMaxInterval, 30 * time.Second},
+		{"visitors ttl default", cfg.visitors.CacheTTL, 10 * time.Minute},
 		{"redis from .env", cfg.redisURL, "unix:///run/redis.sock"},
 		{"slack url from flag gets its slash", cfg.slackAPIURL, "http://127.0.0.1:9/api/"},
 		{"channels", strings.Join(cfg.bot.AllowedChannels, ","), "C0GENERAL,G0SECRET"},

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -63,12 +64,12 @@ func settings() []setting {
 		{env: envSlackAPIURL, flag: "slack-api-url", def: "https://slack.com/api/", doc: "Slack Web API base (GovSlack, tests)"},
 		{env: envRedisURL, flag: "redis-url", def: "redis://localhost:6379/0", doc: "Redis; `rediss://` and `unix://` work too, and Sentinel with `?addr=…&master_name=…`"},
 		{env: envRedisPrefix, flag: "redis-prefix", def: store.DefaultPrefix, doc: "Prefix of every Redis key; `{docsbot}:` keeps them in one Cluster hash slot"},
-		{env: envPollInterval, flag: "poll-interval", def: shortDuration(bot.DefaultPollInterval), doc: "Delay before a job's first poll"},
-		{env: envPollMaxInterval, flag: "poll-max-interval", def: shortDuration(bot.DefaultPollMaxInterval), doc: "Cap of the poll backoff"},
+		{env: envPollInterval, flag: "poll-interval", def: shortDuration(agent.DefaultPollInterval), doc: "Delay before a job's first poll"},
+		{env: envPollMaxInterval, flag: "poll-max-interval", def: shortDuration(agent.DefaultPollMaxInterval), doc: "Cap of the poll backoff"},
 		{env: envAllowedUsers, flag: "allowed-users", none: "everyone", doc: "Comma-separated Slack user ids allowed to use the bot"},
 		{env: envAllowedChannels, flag: "allowed-channels", none: "everywhere", doc: "Comma-separated Slack channel ids where the bot works"},
-		{env: envVisitorsTTL, flag: "visitors-cache-ttl", def: shortDuration(bot.DefaultVisitorsCacheTTL), doc: "How long a `/docs-visitors` result is reused, by every replica"},
-		{env: envVisitorsBudget, def: strconv.Itoa(bot.DefaultVisitorsBudget), doc: "Analytics requests per hour that all replicas together may make"},
+		{env: envVisitorsTTL, flag: "visitors-cache-ttl", def: shortDuration(visitors.DefaultCacheTTL), doc: "How long a `/docs-visitors` result is reused, by every replica"},
+		{env: envVisitorsBudget, def: strconv.Itoa(visitors.DefaultBudget), doc: "Analytics requests per hour that all replicas together may make"},
 		{env: envHTTPAddr, flag: "http-addr", def: ":8080", doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off"},
 		{env: envLogFormat, flag: "log-format", def: "text", doc: "`text` or `json`"},
 		{env: envLogLevel, flag: "log-level", def: "info", doc: "`debug`, `info`, `warn` or `error`"},

@@ -1,4 +1,4 @@
-package bot_test
+package visitors_test
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -37,7 +38,7 @@ func postText(p slacktest.ResponsePost) string {
 // summaries returns the in-channel posts made through response_urls.
 func (h *harness) summaries() []slacktest.ResponsePost {
 	var out []slacktest.ResponsePost
-	for _, p := range h.slack.ResponsePosts("") {
+	for _, p := range h.Slack.ResponsePosts("") {
 		if p.ResponseType == "in_channel" && p.Error == "" {
 			out = append(out, p)
 		}
@@ -48,7 +49,7 @@ func (h *harness) summaries() []slacktest.ResponsePost {
 // privates returns the ephemeral posts made through response_urls.
 func (h *harness) privates() []slacktest.ResponsePost {
 	var out []slacktest.ResponsePost
-	for _, p := range h.slack.ResponsePosts("") {
+	for _, p := range h.Slack.ResponsePosts("") {
 		if p.ResponseType == "ephemeral" && p.Error == "" {
 			out = append(out, p)
 		}
@@ -59,10 +60,10 @@ func (h *harness) privates() []slacktest.ResponsePost {
 // visitorsCommand types /docs-visitors and checks the ack is empty (the
 // work happens afterwards).
 func (h *harness) visitorsCommand(text string) {
-	h.t.Helper()
-	ack := h.command(alice, general, bot.CommandVisitors, text)
+	h.T.Helper()
+	ack := h.Command(alice, general, visitors.Command, text)
 	if len(ack.Payload) > 0 && string(ack.Payload) != "null" {
-		h.t.Fatalf("ack of %q carries %s, want an empty ack", text, ack.Payload)
+		h.T.Fatalf("ack of %q carries %s, want an empty ack", text, ack.Payload)
 	}
 }
 
@@ -80,20 +81,20 @@ func tableRows(text string) [][]string {
 
 // waitSummaries waits until n summaries were posted and returns the last.
 func (h *harness) waitSummaries(n int) slacktest.ResponsePost {
-	h.t.Helper()
-	h.waitFor(fmt.Sprintf("%d visitors summaries", n), func() bool { return len(h.summaries()) >= n })
+	h.T.Helper()
+	h.WaitFor(fmt.Sprintf("%d visitors summaries", n), func() bool { return len(h.summaries()) >= n })
 	s := h.summaries()
 	if len(s) != n {
-		h.t.Fatalf("%d summaries, want %d", len(s), n)
+		h.T.Fatalf("%d summaries, want %d", len(s), n)
 	}
 	return s[n-1]
 }
 
 // waitPrivate waits for an ephemeral response_url post containing want.
 func (h *harness) waitPrivate(want string) slacktest.ResponsePost {
-	h.t.Helper()
+	h.T.Helper()
 	var got slacktest.ResponsePost
-	h.waitFor("a private reply with "+want, func() bool {
+	h.WaitFor("a private reply with "+want, func() bool {
 		for _, p := range h.privates() {
 			if strings.Contains(p.Text, want) {
 				got = p
@@ -108,7 +109,7 @@ func (h *harness) waitPrivate(want string) slacktest.ResponsePost {
 func TestVisitorsEndToEnd(t *testing.T) {
 	t.Parallel()
 	h, ds := visitorsHarness(t, 613)
-	first := h.startBot(bot.Config{Now: visitorsNow})
+	first := h.StartBot(bottest.Config{Now: visitorsNow})
 
 	from, to := time.Date(2025, 10, 9, 0, 0, 0, 0, time.UTC), time.Date(2025, 11, 8, 0, 0, 0, 0, time.UTC)
 	pages := ds.Pages(from, to)
@@ -119,8 +120,8 @@ func TestVisitorsEndToEnd(t *testing.T) {
 	sum := h.waitSummaries(1)
 
 	// Exactly ceil(613/250) = 3 requests of 250 rows, for the right days.
-	reqs := h.api.Requests()
-	if len(reqs) != 3 || h.api.Count(docsapitest.EndpointVisitors) != 3 {
+	reqs := h.API.Requests()
+	if len(reqs) != 3 || h.API.Count(docsapitest.EndpointVisitors) != 3 {
 		t.Fatalf("%d API requests, want exactly 3", len(reqs))
 	}
 	for i, r := range reqs {
@@ -155,7 +156,7 @@ func TestVisitorsEndToEnd(t *testing.T) {
 		}
 	}
 	// The summary is in the channel; a progress note went privately before it.
-	if !strings.Contains(rendered(h.roots(general)[0]), docsapi.FormatCount(int64(totals.Total))) {
+	if !strings.Contains(rendered(h.Roots(general)[0]), docsapi.FormatCount(int64(totals.Total))) {
 		t.Errorf("the channel does not show the summary")
 	}
 	if p := h.privates(); len(p) != 1 || !strings.Contains(p[0].Text, "Counting visitors for Oct 9 – Nov 7, 2025") || !p[0].At.Before(sum.At) {
@@ -168,16 +169,16 @@ func TestVisitorsEndToEnd(t *testing.T) {
 	if !strings.Contains(again, "Top 5 pages by AI visitors") || !strings.Contains(again, "reused for up to 10 minutes") {
 		t.Errorf("second summary:\n%s", again)
 	}
-	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
 		t.Errorf("%d requests after a cached summary, want still 3", n)
 	}
 
 	// Another replica on the same Redis answers from the same cache.
-	first.stop()
-	h.startBot(bot.Config{Now: visitorsNow})
+	first.Stop()
+	h.StartBot(bottest.Config{Now: visitorsNow})
 	h.visitorsCommand("30d")
 	h.waitSummaries(3)
-	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
 		t.Errorf("%d requests after a summary on a second replica, want still 3", n)
 	}
 	if n := len(h.privates()); n != 1 {
@@ -188,23 +189,23 @@ func TestVisitorsEndToEnd(t *testing.T) {
 func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 	t.Parallel()
 	h, ds := visitorsHarness(t, 120)
-	h.startBot(bot.Config{Now: visitorsNow})
+	h.StartBot(bottest.Config{Now: visitorsNow})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	env, trigger, err := h.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: bot.CommandVisitors, Text: "yesterday", UserID: alice, ChannelID: general})
+	env, trigger, err := h.Slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: visitors.Command, Text: "yesterday", UserID: alice, ChannelID: general})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.waitSummaries(1)
-	if err := h.slack.Redeliver(ctx, env); err != nil {
+	if err := h.Slack.Redeliver(ctx, env); err != nil {
 		t.Fatalf("redeliver: %v", err)
 	}
-	h.waitLogged("slash command delivered again; already handled", 1)
-	h.stopAll()
-	if n := len(h.slack.ResponsePosts(trigger)); n != 1 {
+	h.WaitLogged("slash command delivered again; already handled", 1)
+	h.StopAll()
+	if n := len(h.Slack.ResponsePosts(trigger)); n != 1 {
 		t.Errorf("%d posts for one command delivered twice, want 1 (no progress note for one page)", n)
 	}
-	reqs := h.api.Requests()
+	reqs := h.API.Requests()
 	if len(reqs) != 1 || reqs[0].Query.Get("limit") != "250" || reqs[0].Query.Get("dateFrom") != "2025-11-06" || reqs[0].Query.Get("dateTo") != "2025-11-07" {
 		t.Fatalf("requests %+v, want one of 250 rows for Nov 6", reqs)
 	}
@@ -218,10 +219,10 @@ func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 func TestVisitorsPathFilter(t *testing.T) {
 	t.Parallel()
 	h, ds := visitorsHarness(t, 300)
-	h.startBot(bot.Config{Now: visitorsNow})
+	h.StartBot(bottest.Config{Now: visitorsNow})
 	h.visitorsCommand("2025-11-01..2025-11-05 path=/api-reference/endpoint top=3")
 	text := postText(h.waitSummaries(1))
-	if q := h.api.Requests()[0].Query; q.Get("dateFrom") != "2025-11-01" || q.Get("dateTo") != "2025-11-06" {
+	if q := h.API.Requests()[0].Query; q.Get("dateFrom") != "2025-11-01" || q.Get("dateTo") != "2025-11-06" {
 		t.Errorf("query %v, want dateFrom=2025-11-01 dateTo=2025-11-06 (the day after the end)", q)
 	}
 	var under []docsapi.PageVisitors
@@ -255,11 +256,11 @@ func TestVisitorsPathFilter(t *testing.T) {
 func TestVisitorsBudgetExhausted(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 613)
-	h.startBot(bot.Config{Now: visitorsNow, VisitorsBudget: 3, VisitorsCacheTTL: 50 * time.Millisecond})
+	h.StartBot(bottest.Config{Now: visitorsNow, VisitorsBudget: 3, VisitorsCacheTTL: 50 * time.Millisecond})
 
 	h.visitorsCommand("30d") // takes the whole budget: 3 requests
 	h.waitSummaries(1)
-	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
 		t.Fatalf("%d requests, want 3", n)
 	}
 
@@ -279,7 +280,7 @@ func TestVisitorsBudgetExhausted(t *testing.T) {
 			t.Errorf("stale summary lacks %q:\n%s", want, stale)
 		}
 	}
-	if n := h.api.Count(docsapitest.EndpointVisitors); n != 3 {
+	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
 		t.Errorf("%d requests, want still 3: the budget is spent", n)
 	}
 }
@@ -287,23 +288,23 @@ func TestVisitorsBudgetExhausted(t *testing.T) {
 func TestVisitorsRateLimitedByTheAPI(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 100)
-	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusTooManyRequests, RetryAfter: 20 * time.Minute, Times: 1})
-	h.startBot(bot.Config{Now: visitorsNow})
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusTooManyRequests, RetryAfter: 20 * time.Minute, Times: 1})
+	h.StartBot(bottest.Config{Now: visitorsNow})
 	h.visitorsCommand("7d")
 	p := h.waitPrivate("rate limit")
 	if !strings.Contains(p.Text, "in about 20 minutes") {
 		t.Errorf("reply %q does not say when to retry", p.Text)
 	}
-	if n := h.api.Count(docsapitest.EndpointVisitors); n != 1 {
+	if n := h.API.Count(docsapitest.EndpointVisitors); n != 1 {
 		t.Fatalf("%d requests, want 1", n)
 	}
 	// The 429 blocks the shared budget: the next summary does not ask.
 	h.visitorsCommand("today")
-	h.waitFor("a second refusal", func() bool { return len(h.privates()) == 2 })
+	h.WaitFor("a second refusal", func() bool { return len(h.privates()) == 2 })
 	if second := h.privates()[1].Text; !strings.Contains(second, "rate limit for analytics is reached") || !strings.Contains(second, "in about 20 minutes") {
 		t.Errorf("second reply %q", second)
 	}
-	if n := h.api.Count(docsapitest.EndpointVisitors); n != 1 {
+	if n := h.API.Count(docsapitest.EndpointVisitors); n != 1 {
 		t.Errorf("%d requests while blocked, want still 1", n)
 	}
 	if n := len(h.summaries()); n != 0 {
@@ -328,14 +329,14 @@ func TestVisitorsAPIErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h, _ := visitorsHarness(t, 50)
-			h.api.AddFault(tc.fault)
-			h.startBot(bot.Config{Now: visitorsNow})
+			h.API.AddFault(tc.fault)
+			h.StartBot(bottest.Config{Now: visitorsNow})
 			h.visitorsCommand("7d")
 			h.waitPrivate(tc.want)
 			if n := len(h.summaries()); n != 0 {
 				t.Errorf("%d summaries after an error, want none", n)
 			}
-			if n := h.api.Count(docsapitest.EndpointVisitors); n < 1 || n > 2 {
+			if n := h.API.Count(docsapitest.EndpointVisitors); n < 1 || n > 2 {
 				t.Errorf("%d requests, want 1 (or 2 with the client's one retry)", n)
 			}
 		})
@@ -345,9 +346,9 @@ func TestVisitorsAPIErrors(t *testing.T) {
 func TestVisitorsAnswersInTheAck(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 50)
-	h.slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
-	h.slack.AddUser("U0MALLORY", "mallory")
-	h.startBot(bot.Config{Now: visitorsNow, AllowedUsers: []string{alice}, AllowedChannels: []string{general}})
+	h.Slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
+	h.Slack.AddUser("U0MALLORY", "mallory")
+	h.StartBot(bottest.Config{Now: visitorsNow, AllowedUsers: []string{alice}, AllowedChannels: []string{general}})
 	cases := []struct {
 		name, user, channel, text string
 		want                      []string
@@ -362,7 +363,7 @@ func TestVisitorsAnswersInTheAck(t *testing.T) {
 		{"channel not allowed", alice, "C0OTHER", "7d", []string{"not enabled in this channel"}},
 	}
 	for _, tc := range cases {
-		ack := h.command(tc.user, tc.channel, bot.CommandVisitors, tc.text)
+		ack := h.Command(tc.user, tc.channel, visitors.Command, tc.text)
 		var p struct {
 			ResponseType string `json:"response_type"`
 			Text         string `json:"text"`
@@ -382,11 +383,11 @@ func TestVisitorsAnswersInTheAck(t *testing.T) {
 			t.Errorf("%s: ack carries live markup: %q", tc.name, p.Text)
 		}
 	}
-	h.stopAll() // nothing may follow the acks
-	if n := len(h.api.Requests()); n != 0 {
+	h.StopAll() // nothing may follow the acks
+	if n := len(h.API.Requests()); n != 0 {
 		t.Errorf("%d API requests, want none", n)
 	}
-	if n := len(h.slack.ResponsePosts("")); n != 0 {
+	if n := len(h.Slack.ResponsePosts("")); n != 0 {
 		t.Errorf("%d response_url posts, want none", n)
 	}
 }

@@ -1,4 +1,4 @@
-package bot_test
+package agent_test
 
 import (
 	"context"
@@ -10,7 +10,8 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -34,25 +35,25 @@ func (g *gate) lifecycle(string) docsapitest.Lifecycle {
 func TestRestartBetweenCreateAndFinishReportsOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	first := h.startBot(bot.Config{})
-	h.api.SetLifecycle(func(string) docsapitest.Lifecycle {
+	first := h.StartBot(bottest.Config{})
+	h.API.SetLifecycle(func(string) docsapitest.Lifecycle {
 		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
 	})
 	rootTS, jobID := h.startedJob("Survive a restart")
-	first.stop()
+	first.Stop()
 
 	// While no bot runs, the job finishes.
 	pr := "https://github.com/acme/docs/pull/77"
-	h.api.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
-	h.startBot(bot.Config{})
-	h.waitFor("the result after the restart", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	h.settle()
-	if n := len(h.finishes(general, rootTS)); n != 1 {
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the result after the restart", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	h.Settle()
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want 1", n)
 	}
-	if !strings.Contains(h.finishes(general, rootTS)[0].Text, "acme/docs#77") {
-		t.Errorf("result %q lacks the PR", h.finishes(general, rootTS)[0].Text)
+	if !strings.Contains(h.Finishes(general, rootTS)[0].Text, "acme/docs#77") {
+		t.Errorf("result %q lacks the PR", h.Finishes(general, rootTS)[0].Text)
 	}
 }
 
@@ -60,8 +61,8 @@ func TestTwoReplicasReportEachJobOnce(t *testing.T) {
 	t.Parallel()
 	g := &gate{}
 	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	h.startBot(bot.Config{})
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
+	h.StartBot(bottest.Config{})
 	const jobs = 12
 	roots := make([]string, 0, jobs)
 	for i := range jobs {
@@ -69,25 +70,25 @@ func TestTwoReplicasReportEachJobOnce(t *testing.T) {
 		roots = append(roots, ts)
 	}
 	// Finish them all at once: both pollers race for every finish.
-	for _, j := range h.api.Jobs() {
+	for _, j := range h.API.Jobs() {
 		pr := "https://github.com/acme/docs/pull/" + j.ID
-		h.api.SetJobStatus(j.ID, docsapi.StatusCompleted, &pr)
+		h.API.SetJobStatus(j.ID, docsapi.StatusCompleted, &pr)
 	}
-	h.waitFor("every result", func() bool {
+	h.WaitFor("every result", func() bool {
 		for _, ts := range roots {
-			if len(h.finishes(general, ts)) == 0 {
+			if len(h.Finishes(general, ts)) == 0 {
 				return false
 			}
 		}
 		return true
 	})
-	h.settle()
+	h.Settle()
 	for i, ts := range roots {
-		if n := len(h.finishes(general, ts)); n != 1 {
+		if n := len(h.Finishes(general, ts)); n != 1 {
 			t.Errorf("job %d: %d results, want 1", i, n)
 		}
 	}
-	if n := h.api.Count(docsapitest.EndpointCreate); n != jobs {
+	if n := h.API.Count(docsapitest.EndpointCreate); n != jobs {
 		t.Errorf("%d jobs created, want %d", n, jobs)
 	}
 }
@@ -96,28 +97,28 @@ func TestSocketDropLosesNothing(t *testing.T) {
 	t.Parallel()
 	g := &gate{}
 	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Before the drop")
 
 	reconnected := func(after int) func() bool {
-		return func() bool { return h.slack.Connects() > after && h.slack.Connections() == 1 }
+		return func() bool { return h.Slack.Connects() > after && h.Slack.Connections() == 1 }
 	}
-	before := h.slack.Connects()
-	h.slack.DropConnections()
-	h.waitFor("a reconnect after the drop", reconnected(before))
-	before = h.slack.Connects()
-	h.slack.Disconnect("refresh_requested")
-	h.waitFor("a reconnect after Slack's disconnect", reconnected(before))
+	before := h.Slack.Connects()
+	h.Slack.DropConnections()
+	h.WaitFor("a reconnect after the drop", reconnected(before))
+	before = h.Slack.Connects()
+	h.Slack.Disconnect("refresh_requested")
+	h.WaitFor("a reconnect after Slack's disconnect", reconnected(before))
 
-	replyTS, _ := h.reply(alice, general, rootTS, "After the drop")
-	h.waitFor("the follow-up after reconnecting", func() bool {
-		m, _ := h.slack.Message(general, replyTS)
+	replyTS, _ := h.Reply(alice, general, rootTS, "After the drop")
+	h.WaitFor("the follow-up after reconnecting", func() bool {
+		m, _ := h.Slack.Message(general, replyTS)
 		return len(m.Reactions) == 1
 	})
 	pr := "https://github.com/acme/docs/pull/5"
-	h.api.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
-	h.waitFor("the result", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	if p := h.api.Prompts(jobID); len(p) != 2 {
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("prompts %q, want create + follow-up", p)
 	}
 }
@@ -126,28 +127,28 @@ func TestUnknownStatusKeepsPollingAndGoneJobStops(t *testing.T) {
 	t.Parallel()
 	g := &gate{}
 	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Strange states")
-	h.api.SetJobStatus(jobID, docsapi.Status("queued"), nil)
-	polls := h.api.Count(docsapitest.EndpointGet)
-	h.waitFor("more polls of a job in an unknown state", func() bool { return h.api.Count(docsapitest.EndpointGet) >= polls+3 })
-	if n := len(h.finishes(general, rootTS)); n != 0 {
+	h.API.SetJobStatus(jobID, docsapi.Status("queued"), nil)
+	polls := h.API.Count(docsapitest.EndpointGet)
+	h.WaitFor("more polls of a job in an unknown state", func() bool { return h.API.Count(docsapitest.EndpointGet) >= polls+3 })
+	if n := len(h.Finishes(general, rootTS)); n != 0 {
 		t.Fatalf("an unknown status was reported as a finish")
 	}
 
 	// The job disappears from the API: the bot says so once and stops.
-	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
-	h.waitFor("a note that the job is gone", func() bool {
-		for _, m := range h.slack.Thread(general, rootTS) {
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
+	h.WaitFor("a note that the job is gone", func() bool {
+		for _, m := range h.Slack.Thread(general, rootTS) {
 			if strings.Contains(m.Text, "no longer knows") {
 				return true
 			}
 		}
 		return false
 	})
-	gets := h.api.Count(docsapitest.EndpointGet)
-	h.settle()
-	if after := h.api.Count(docsapitest.EndpointGet); after != gets {
+	gets := h.API.Count(docsapitest.EndpointGet)
+	h.Settle()
+	if after := h.API.Count(docsapitest.EndpointGet); after != gets {
 		t.Errorf("still polling a job the API does not know: %d then %d", gets, after)
 	}
 }
@@ -158,10 +159,10 @@ func TestCrashBeforePostingIsRecovered(t *testing.T) {
 	t.Parallel()
 	g := &gate{}
 	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	st := h.openStore()
+	st := h.OpenStore()
 	rootTS, jobID := h.linkedJobWithoutBot(st, "Crash before posting")
 	pr := "https://github.com/acme/docs/pull/9"
-	h.api.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
 	// The "crashed replica": claims, records the finish, never posts.
 	c := h.claim(st, jobID)
@@ -169,10 +170,10 @@ func TestCrashBeforePostingIsRecovered(t *testing.T) {
 		t.Fatalf("finish: notify=%v err=%v", notify, err)
 	}
 
-	h.startBot(bot.Config{})
-	h.waitFor("the recovered result", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	h.settle()
-	if n := len(h.finishes(general, rootTS)); n != 1 {
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the recovered result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	h.Settle()
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want 1", n)
 	}
 }
@@ -183,10 +184,10 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	t.Parallel()
 	g := &gate{}
 	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	st := h.openStore()
+	st := h.OpenStore()
 	rootTS, jobID := h.linkedJobWithoutBot(st, "Crash after posting")
 	pr := "https://github.com/acme/docs/pull/10"
-	h.api.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
 	c := h.claim(st, jobID)
 	if notify, err := st.Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
@@ -194,7 +195,7 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	}
 	// A long thread: the crashed replica's post lands past the first page of
 	// conversations.replies (200 messages).
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.slack.APIURL))
+	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
 	for i := range 230 {
 		if _, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText(fmt.Sprintf("note %d", i), false)); err != nil {
 			t.Fatal(err)
@@ -202,17 +203,17 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	}
 	// The crashed replica's post, as the bot writes it (text and metadata).
 	_, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: bot.FinishedEvent, EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.FinishedEvent, EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
 	if err != nil {
 		t.Fatalf("post: %v", err)
 	}
 
-	h.startBot(bot.Config{})
-	h.waitFor("the job to be settled", func() bool {
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the job to be settled", func() bool {
 		j, err := st.Job(context.Background(), jobID)
 		return err == nil && j.Notified == 1
 	})
-	if n := len(h.finishes(general, rootTS)); n != 1 {
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want the one posted before the crash", n)
 	}
 }
@@ -220,36 +221,36 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 // linkedJobWithoutBot creates a job and its root message the way the bot
 // does, without a bot running.
 func (h *harness) linkedJobWithoutBot(st *store.Store, prompt string) (rootTS, jobID string) {
-	h.t.Helper()
+	h.T.Helper()
 	ctx := context.Background()
-	client, err := docsapi.NewClient(h.api.Key, h.api.ProjectID, docsapi.WithBaseURL(h.api.URL))
+	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	job, err := client.CreateJob(ctx, prompt)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.slack.APIURL))
+	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
 	_, ts, err := sc.PostMessage(general, slack.MsgOptionText(prompt, false))
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	err = st.LinkJob(ctx, store.Job{ID: job.ID, Thread: store.Thread{Team: "T0TEST", Channel: general, TS: ts}, Requester: alice, Prompt: prompt, Status: "active"}, 0)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	return ts, job.ID
 }
 
 // claim takes the job's claim from the schedule, as a replica's poller would.
 func (h *harness) claim(st *store.Store, jobID string) store.Claim {
-	h.t.Helper()
+	h.T.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		cs, err := st.Claim(context.Background(), 10, time.Minute)
 		if err != nil {
-			h.t.Fatal(err)
+			h.T.Fatal(err)
 		}
 		for _, c := range cs {
 			if c.JobID == jobID {
@@ -258,7 +259,7 @@ func (h *harness) claim(st *store.Store, jobID string) store.Claim {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	h.t.Fatalf("job %s never came due", jobID)
+	h.T.Fatalf("job %s never came due", jobID)
 	return store.Claim{}
 }
 
@@ -269,29 +270,29 @@ func TestShutdownDuringAPollHandsTheJobBack(t *testing.T) {
 	t.Parallel()
 	g := &gate{}
 	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	first := h.startBot(bot.Config{})
+	first := h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Stop in the middle")
 	// The next get-job call hangs: the poll is in flight when the stop comes.
-	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Latency: time.Hour, Times: 1})
-	gets := h.api.Count(docsapitest.EndpointGet)
-	h.waitFor("a poll in flight", func() bool { return h.api.Count(docsapitest.EndpointGet) > gets })
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Latency: time.Hour, Times: 1})
+	gets := h.API.Count(docsapitest.EndpointGet)
+	h.WaitFor("a poll in flight", func() bool { return h.API.Count(docsapitest.EndpointGet) > gets })
 	pr := "https://github.com/acme/docs/pull/31"
-	h.api.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
 	stopped := make(chan struct{})
-	go func() { first.stop(); close(stopped) }()
+	go func() { first.Stop(); close(stopped) }()
 	select {
 	case <-stopped:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the replica did not stop during a poll")
 	}
-	h.startBot(bot.Config{})
-	h.waitFor("the result from the other replica", func() bool { return len(h.finishes(general, rootTS)) == 1 })
-	h.settle()
-	if n := len(h.finishes(general, rootTS)); n != 1 {
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the result from the other replica", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	h.Settle()
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results, want 1", n)
 	}
-	if !strings.Contains(h.logs.String(), "handed back polls in flight") {
+	if !strings.Contains(h.Logs.String(), "handed back polls in flight") {
 		t.Errorf("the stopping replica did not hand its poll back")
 	}
 }

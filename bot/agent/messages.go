@@ -1,11 +1,14 @@
-package bot
+package agent
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -17,7 +20,6 @@ const (
 	// the same before and after a status update.
 	promptInRoot     = store.MaxPromptRunes
 	promptInFallback = 150
-	serverMessageMax = 500
 )
 
 // FinishedEvent is the Slack message metadata event type on the bot's result
@@ -62,7 +64,7 @@ type rootView struct {
 func (v rootView) statusLine() string {
 	job := ""
 	if v.JobID != "" {
-		job = " · job `" + escape(v.JobID) + "`"
+		job = " · job `" + bot.Escape(v.JobID) + "`"
 	}
 	runs := ""
 	if v.Generation > 1 {
@@ -74,7 +76,7 @@ func (v rootView) statusLine() string {
 	case stateWorking:
 		s := ":arrows_counterclockwise: Working"
 		if v.Status != "" && v.Status != docsapi.StatusActive {
-			s += " (status `" + escape(string(v.Status)) + "`)"
+			s += " (status `" + bot.Escape(string(v.Status)) + "`)"
 		}
 		return s + job + runs
 	case stateFinished:
@@ -95,17 +97,17 @@ func prSuffix(v rootView) string {
 		}
 		return ""
 	}
-	return " · " + link(v.PRLink, "pull request")
+	return " · " + bot.Link(v.PRLink, "pull request")
 }
 
 // message renders the root message: who asked, the instruction, the status.
 func (v rootView) message() []slack.MsgOption {
-	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", mention(v.Requester), quote(cut(v.Prompt, promptInRoot)))
+	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", bot.Mention(v.Requester), bot.Quote(bot.Cut(v.Prompt, promptInRoot)))
 	blocks := []slack.Block{
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
 		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, v.statusLine(), false, false)),
 	}
-	fallback := fmt.Sprintf("Docs agent job for %s: %s", mention(v.Requester), escape(cut(v.Prompt, promptInFallback)))
+	fallback := fmt.Sprintf("Docs agent job for %s: %s", bot.Mention(v.Requester), bot.Escape(bot.Cut(v.Prompt, promptInFallback)))
 	return []slack.MsgOption{
 		slack.MsgOptionText(fallback, false),
 		slack.MsgOptionBlocks(blocks...),
@@ -134,7 +136,7 @@ func outcomeWord(s docsapi.Status) string {
 	case docsapi.StatusArchived:
 		return "Archived"
 	}
-	return "Finished (status `" + escape(string(s)) + "`)"
+	return "Finished (status `" + bot.Escape(string(s)) + "`)"
 }
 
 // finishMessage renders the one message posted in a job's thread when a run of
@@ -143,17 +145,17 @@ func finishMessage(jobID string, generation int64, status docsapi.Status, prLink
 	var text string
 	switch {
 	case status == docsapi.StatusCompleted && prLink != "":
-		text = ":white_check_mark: The docs agent finished and opened a pull request: " + link(prLink, prLabel(prLink))
+		text = ":white_check_mark: The docs agent finished and opened a pull request: " + bot.Link(prLink, prLabel(prLink))
 	case status == docsapi.StatusCompleted:
 		text = ":white_check_mark: The docs agent finished: no files were changed, so there is no pull request."
 	case status == docsapi.StatusFailed:
 		text = ":x: The docs agent failed on this job. Reply in this thread to try again with more detail."
 	case status == docsapi.StatusArchived && prLink != "":
-		text = ":file_cabinet: The job was archived. Its pull request: " + link(prLink, prLabel(prLink))
+		text = ":file_cabinet: The job was archived. Its pull request: " + bot.Link(prLink, prLabel(prLink))
 	case status == docsapi.StatusArchived:
 		text = ":file_cabinet: The job was archived without a pull request."
 	default:
-		text = ":grey_question: The job ended with status `" + escape(string(status)) + "`."
+		text = ":grey_question: The job ended with status `" + bot.Escape(string(status)) + "`."
 	}
 	if generation > 1 {
 		text += fmt.Sprintf(" _(follow-up %d)_", generation-1)
@@ -188,10 +190,10 @@ func prLabel(raw string) string {
 // agentHelp is the usage text of /docs-agent.
 func agentHelp() string {
 	return strings.Join([]string{
-		"*" + CommandAgent + "* starts the docs agent on an instruction and follows it in a thread.",
+		"*" + Command + "* starts the docs agent on an instruction and follows it in a thread.",
 		"",
-		"*Usage:* `" + CommandAgent + " <instruction>`",
-		"• Example: `" + CommandAgent + " Add a quickstart for the Python SDK`",
+		"*Usage:* `" + Command + " <instruction>`",
+		"• Example: `" + Command + " Add a quickstart for the Python SDK`",
 		"• I post the job in this channel; its thread is the job's conversation.",
 		"• Reply in that thread to send the agent a follow-up instruction.",
 		"• When the agent finishes I post the result, with the pull request link, in the thread.",
@@ -200,8 +202,9 @@ func agentHelp() string {
 	}, "\n")
 }
 
-// ephemeral is a slash-command reply only the user who typed it sees. It can
-// travel in the envelope's ack or through the command's response_url.
-func ephemeral(text string) *slack.WebhookMessage {
-	return &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: text}
+// updateRoot re-renders a job's root message. The edit is made in the
+// background, coalesced with later edits of the same message (bot.Edit); a
+// failure is logged only: the thread and the job stay usable.
+func (a *agent) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
+	a.core.Edit(ctx, channel, ts, v.message(), log)
 }

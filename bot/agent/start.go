@@ -1,4 +1,4 @@
-package bot
+package agent
 
 import (
 	"cmp"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -59,7 +60,7 @@ type startRequest struct {
 	Root string `json:"root,omitempty"`
 }
 
-// command is the slash command the request came from, for replyPrivately.
+// command is the slash command the request came from, for ReplyPrivately.
 func (r startRequest) command() slack.SlashCommand {
 	return slack.SlashCommand{UserID: r.User, ChannelID: r.Channel, ResponseURL: r.ResponseURL}
 }
@@ -74,19 +75,19 @@ func promptHash(prompt string) string {
 // after a crash resumes: the root message is posted once, and the create
 // call is never made twice: an attempt that finds the create's intent but no
 // link says that the job may or may not have started, and offers to retry.
-func (b *Bot) doStart(ctx context.Context, w *Work) error {
+func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	var req startRequest
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
 		return fmt.Errorf("decoding a job start: %w", err)
 	}
-	log := b.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)
+	log := a.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)
 	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting}
 
-	root := cmp.Or(w.marked(markRoot), req.Root)
+	root := cmp.Or(w.Marked(markRoot), req.Root)
 	if root == "" && w.Attempt > 1 {
-		ts, err := b.findRoot(ctx, req.Channel, w)
-		if err != nil && transientSlack(err) {
-			return Later(retryDelay(w.Attempt), err)
+		ts, err := a.findRoot(ctx, req.Channel, w)
+		if err != nil && bot.TransientSlack(err) {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 		if err != nil {
 			log.Warn("cannot read the channel for an earlier root message; posting one", "err", err)
@@ -94,13 +95,13 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 		root = ts
 	}
 	if root == "" {
-		ts, err := b.postRoot(ctx, w, req, view, log)
+		ts, err := a.postRoot(ctx, w, req, view, log)
 		if err != nil {
-			if transientSlack(err) {
-				return Later(retryDelay(w.Attempt), err)
+			if bot.TransientSlack(err) {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 			log.Warn("cannot post the job's root message; no job created", "err", err)
-			b.replyPrivately(ctx, req.command(), describe(err))
+			a.core.ReplyPrivately(ctx, req.command(), bot.Describe(err))
 			return nil
 		}
 		root = ts
@@ -108,19 +109,19 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 	log = log.With("thread", root)
 	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
 
-	if w.Attempt > 1 || w.marked(markIntent) != "" {
-		job, err := b.store.JobByThread(ctx, thread)
+	if w.Attempt > 1 || w.Marked(markIntent) != "" {
+		job, err := a.store.JobByThread(ctx, thread)
 		switch {
 		case err == nil:
 			log.Info("job already started by an earlier attempt", "job", job.ID)
-			b.updateRoot(ctx, req.Channel, root, jobView(job), log)
+			a.updateRoot(ctx, req.Channel, root, jobView(job), log)
 			return nil
 		case !errors.Is(err, store.ErrNotFound):
-			return Later(retryDelay(w.Attempt), err)
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
-		if w.marked(markIntent) != "" {
+		if w.Marked(markIntent) != "" {
 			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
-			b.startUnknown(ctx, req, root, view, "docsbot stopped while the docs API was starting it", log)
+			a.startUnknown(ctx, req, root, view, "docsbot stopped while the docs API was starting it", log)
 			return nil
 		}
 	}
@@ -129,18 +130,18 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 	// without it a later attempt could neither find the message nor know
 	// that a create may have been made, so nothing goes on without it.
 	if err := w.Mark(ctx, map[string]string{markRoot: root, markIntent: promptHash(req.Prompt)}); err != nil {
-		return Later(retryDelay(w.Attempt), err)
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	job, err := b.api.CreateJob(ctx, req.Prompt)
+	job, err := a.api.CreateJob(ctx, req.Prompt)
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
-		b.startUnknown(ctx, req, root, view, "the docs API did not confirm it ("+describeCause(err)+")", log)
+		a.startUnknown(ctx, req, root, view, "the docs API did not confirm it ("+describeCause(err)+")", log)
 		return nil
 	}
 	if err != nil {
 		log.Warn("docs API did not create the job", "err", err)
-		view.State, view.Problem = stateNotStarted, describe(err)
-		b.updateRoot(ctx, req.Channel, root, view, log)
+		view.State, view.Problem = stateNotStarted, bot.Describe(err)
+		a.updateRoot(ctx, req.Channel, root, view, log)
 		return nil
 	}
 	log = log.With("job", job.ID)
@@ -149,33 +150,33 @@ func (b *Bot) doStart(ctx context.Context, w *Work) error {
 		Thread:    thread,
 		Requester: req.User,
 		// The excerpt the root message shows, cut mark included.
-		Prompt: cut(req.Prompt, promptInRoot),
+		Prompt: bot.Cut(req.Prompt, promptInRoot),
 		Status: string(job.Status),
 	}
-	if err := b.linkJob(ctx, rec, log); err != nil {
+	if err := a.linkJob(ctx, rec, log); err != nil {
 		view.State, view.JobID = stateUntracked, job.ID
 		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
-		b.updateRoot(ctx, req.Channel, root, view, log)
+		a.updateRoot(ctx, req.Channel, root, view, log)
 		return nil
 	}
 	log.Info("agent job started")
-	b.metrics.jobCreated()
+	a.metrics.JobCreated()
 	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
-	b.updateRoot(ctx, req.Channel, root, view, log)
-	b.nudgePoller()
+	a.updateRoot(ctx, req.Channel, root, view, log)
+	a.nudgePoller()
 	return nil
 }
 
 // postRoot posts a job's root message, waiting out Slack's rate limit. If
 // that takes longer than queuedNotice, the person is told, once, that the job
 // is queued.
-func (b *Bot) postRoot(ctx context.Context, w *Work, req startRequest, view rootView, log *slog.Logger) (string, error) {
+func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, view rootView, log *slog.Logger) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
-	if w.marked(markQueued) == "" && req.ResponseURL != "" {
+	if w.Marked(markQueued) == "" && req.ResponseURL != "" {
 		notice := time.AfterFunc(queuedNotice, func() {
 			log.Info("root message waits for Slack; telling the person the job is queued")
-			b.replyPrivately(ctx, req.command(), "Your docs agent job is queued: Slack is limiting how fast docsbot may post in this channel. It starts as soon as Slack lets docsbot post; nothing more to do.")
+			a.core.ReplyPrivately(ctx, req.command(), "Your docs agent job is queued: Slack is limiting how fast docsbot may post in this channel. It starts as soon as Slack lets docsbot post; nothing more to do.")
 			if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
 				log.Warn("recording the queued notice failed", "err", err)
 			}
@@ -186,18 +187,18 @@ func (b *Bot) postRoot(ctx context.Context, w *Work, req startRequest, view root
 		EventType:    RootEvent,
 		EventPayload: map[string]any{"work": w.Key},
 	}))
-	return b.post(ctx, req.Channel, opts...)
+	return a.core.Post(ctx, req.Channel, opts...)
 }
 
 // findRoot looks in the channel for the root message an earlier attempt at
 // w posted (its metadata names w) before it could record it: "" if there is
 // none.
-func (b *Bot) findRoot(ctx context.Context, channel string, w *Work) (string, error) {
+func (a *agent) findRoot(ctx context.Context, channel string, w *bot.Work) (string, error) {
 	since := w.Received.Add(-time.Minute) // Slack's clock is not Redis's
 	params := &slack.GetConversationHistoryParameters{ChannelID: channel, Limit: 200, IncludeAllMetadata: true,
 		Oldest: fmt.Sprintf("%d.%06d", since.Unix(), since.Nanosecond()/1000)}
 	for range 10 {
-		res, err := b.slack.GetConversationHistoryContext(ctx, params)
+		res, err := a.slack.GetConversationHistoryContext(ctx, params)
 		if err != nil {
 			return "", err
 		}
@@ -216,49 +217,29 @@ func (b *Bot) findRoot(ctx context.Context, channel string, w *Work) (string, er
 
 // startUnknown ends a start whose outcome cannot be known: the root message
 // and the person are told, and "retry" in the thread starts it again.
-func (b *Bot) startUnknown(ctx context.Context, req startRequest, root string, view rootView, why string, log *slog.Logger) {
+func (a *agent) startUnknown(ctx context.Context, req startRequest, root string, view rootView, why string, log *slog.Logger) {
 	req.Root = root
 	payload, _ := json.Marshal(req)
 	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
-	offered := b.store.OfferRetry(ctx, thread, payload, retryOfferTTL) == nil
+	offered := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL) == nil
 	view.State = stateUnknown
 	view.Problem = "docsbot cannot tell whether the agent started: " + why + ". Check the agent jobs in your docs dashboard"
 	if offered {
 		view.Problem += ", or reply `" + wordRetry + "` in this thread to start it again"
 	}
 	view.Problem += "."
-	b.updateRoot(ctx, req.Channel, root, view, log)
-	b.tell(ctx, req, root, view.Problem, log)
+	a.updateRoot(ctx, req.Channel, root, view, log)
+	a.tell(ctx, req, root, view.Problem, log)
 }
 
 // tell answers the person who asked for a job, privately: through the slash
 // command's response_url, or else in the job's thread, visible to them only.
-func (b *Bot) tell(ctx context.Context, req startRequest, root, text string, log *slog.Logger) {
+func (a *agent) tell(ctx context.Context, req startRequest, root, text string, log *slog.Logger) {
 	if req.ResponseURL != "" {
-		b.replyPrivately(ctx, req.command(), text)
+		a.core.ReplyPrivately(ctx, req.command(), text)
 		return
 	}
-	b.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: root}, text, log)
-}
-
-// retryDelay spaces the attempts at work that failed for a passing reason:
-// 1 s, 2 s, 4 s, ... up to 30 s.
-func retryDelay(attempt int) time.Duration {
-	d := time.Second << min(max(attempt-1, 0), 5)
-	return min(d, 30*time.Second)
-}
-
-// transientSlack reports whether a failed Slack call may work if tried
-// again: a network failure, a timeout, Slack's own server errors. An error
-// Slack answered with (not_in_channel, invalid_blocks) is final.
-func transientSlack(err error) bool {
-	if _, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
-		return false
-	}
-	if se, ok := errors.AsType[slack.StatusCodeError](err); ok {
-		return se.Code >= 500 || se.Code == 429
-	}
-	return true
+	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: root}, text, log)
 }
 
 // describeCause is why a request's outcome is unknown, in a few words.

@@ -1,9 +1,11 @@
-package bot
+package visitors
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/bot"
 )
 
 // friday is the clock of most range cases: 2025-11-07 15:30 UTC.
@@ -128,7 +130,7 @@ func TestParseVisitorsRejects(t *testing.T) {
 		if bad.Part != tc.part || !strings.Contains(bad.Problem, tc.problem) {
 			t.Errorf("parseVisitors(%q) = %q: %q; want %q: ...%q...", tc.text, bad.Part, bad.Problem, tc.part, tc.problem)
 		}
-		if msg := bad.message(); !strings.Contains(msg, "`"+escape(tc.part)+"`") {
+		if msg := bad.message(); !strings.Contains(msg, "`"+bot.Escape(tc.part)+"`") {
 			t.Errorf("message %q does not quote %q", msg, tc.part)
 		}
 	}

@@ -1,4 +1,4 @@
-package bot
+package visitors
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/docsbot/docsbot/bot"
 )
 
 // Limits of /docs-visitors requests.
@@ -78,8 +80,8 @@ func (e *inputError) Error() string { return fmt.Sprintf("%q: %s", e.Part, e.Pro
 
 // message is what the user reads: the bad part quoted (escaped), the problem.
 func (e *inputError) message() string {
-	part := strings.ReplaceAll(cut(e.Part, maxShownInput), "`", "'")
-	return ":warning: I can't use `" + escape(part) + "`: " + e.Problem + "."
+	part := strings.ReplaceAll(bot.Cut(e.Part, maxShownInput), "`", "'")
+	return ":warning: I can't use `" + bot.Escape(part) + "`: " + e.Problem + "."
 }
 
 var (
@@ -93,7 +95,7 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	req := visitorsRequest{Top: defaultTop, Sort: sortTotal}
 	today := midnight(now)
 	seen := map[string]bool{}
-	for _, word := range strings.Fields(unescapeEntities(text)) {
+	for _, word := range strings.Fields(bot.Unescape(text)) {
 		lower := strings.ToLower(word)
 		if lower == "help" {
 			return visitorsRequest{Help: true}, nil
@@ -115,7 +117,7 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 			return req, err
 		}
 		if seen["range"] {
-			return req, &inputError{word, "only one date range can be given (the range is `" + escape(req.RangeText) + "`)"}
+			return req, &inputError{word, "only one date range can be given (the range is `" + bot.Escape(req.RangeText) + "`)"}
 		}
 		seen["range"] = true
 		req.Range, req.RangeText = r, word
@@ -227,7 +229,7 @@ func parseDay(s, whole string) (time.Time, *inputError) {
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return time.Time{}, &inputError{whole, escape(s) + " is not a day of the calendar"}
+		return time.Time{}, &inputError{whole, bot.Escape(s) + " is not a day of the calendar"}
 	}
 	return t, nil
 }
@@ -264,7 +266,7 @@ func midnight(t time.Time) time.Time {
 // visitorsUsage is the short usage shown with bad input and in the help.
 func visitorsUsage() string {
 	return strings.Join([]string{
-		"*Usage:* `" + CommandVisitors + " [range] [top=N] [path=PREFIX] [sort=total|human|ai]`",
+		"*Usage:* `" + Command + " [range] [top=N] [path=PREFIX] [sort=total|human|ai]`",
 		"*Range* (whole days in UTC; default `7d`):",
 		"• `7d`, `30d`, `12w`: the last N days or weeks, today included",
 		"• `2025-11-01..2025-11-07`: from the first day to the last, both included",
@@ -281,11 +283,11 @@ func visitorsUsage() string {
 // visitorsHelp is the text of `/docs-visitors help`.
 func visitorsHelp() string {
 	return strings.Join([]string{
-		"*" + CommandVisitors + "* posts a summary of the docs' unique visitors in this channel: site-wide totals (human, AI) and the top pages.",
+		"*" + Command + "* posts a summary of the docs' unique visitors in this channel: site-wide totals (human, AI) and the top pages.",
 		"",
 		visitorsUsage(),
 		"",
-		"• Example: `" + CommandVisitors + " 30d top=20 path=/guides sort=ai`",
+		"• Example: `" + Command + " 30d top=20 path=/guides sort=ai`",
 		"• Results are reused for a few minutes, so asking again is free.",
 	}, "\n")
 }

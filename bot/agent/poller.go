@@ -1,4 +1,4 @@
-package bot
+package agent
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -36,8 +37,8 @@ const (
 // the schedule in Redis, each claim being exclusive while its lease holds. On
 // shutdown the claims still in flight are handed back so another replica
 // takes them at once.
-func (b *Bot) runPoller(ctx context.Context) {
-	slots := make(chan struct{}, b.cfg.PollWorkers)
+func (a *agent) runPoller(ctx context.Context) {
+	slots := make(chan struct{}, a.cfg.PollWorkers)
 	var (
 		inflight sync.WaitGroup
 		mu       sync.Mutex
@@ -45,22 +46,22 @@ func (b *Bot) runPoller(ctx context.Context) {
 	)
 	var counted time.Time
 	for ctx.Err() == nil {
-		if b.metrics != nil && time.Since(counted) > trackedEvery {
+		if a.metrics != nil && time.Since(counted) > trackedEvery {
 			counted = time.Now()
-			if n, err := b.store.Tracked(ctx); err == nil {
-				b.metrics.trackedJobs(n)
+			if n, err := a.store.Tracked(ctx); err == nil {
+				a.metrics.TrackedJobs(n)
 			}
 		}
 		free := cap(slots) - len(slots)
 		if free == 0 {
-			b.sleep(ctx, maxIdle)
+			a.sleep(ctx, maxIdle)
 			continue
 		}
-		claims, err := b.store.Claim(ctx, free, pollLease)
+		claims, err := a.store.Claim(ctx, free, pollLease)
 		if err != nil {
 			if ctx.Err() == nil {
-				b.log.Error("claiming due jobs failed", "err", err)
-				b.sleep(ctx, time.Second)
+				a.log.Error("claiming due jobs failed", "err", err)
+				a.sleep(ctx, time.Second)
 			}
 			continue
 		}
@@ -73,8 +74,8 @@ func (b *Bot) runPoller(ctx context.Context) {
 				// A freed slot, and the job's new due time, wake the claim
 				// loop at once: a backlog drains at the speed of the API,
 				// not one batch per idle sleep.
-				defer func() { <-slots; b.nudgePoller() }()
-				if b.poll(ctx, c) {
+				defer func() { <-slots; a.nudgePoller() }()
+				if a.poll(ctx, c) {
 					mu.Lock()
 					delete(held, c.JobID)
 					mu.Unlock()
@@ -85,10 +86,10 @@ func (b *Bot) runPoller(ctx context.Context) {
 			continue // more may be due right now
 		}
 		wait := maxIdle
-		if d, ok, err := b.store.NextDue(ctx); err == nil && ok && d < wait {
+		if d, ok, err := a.store.NextDue(ctx); err == nil && ok && d < wait {
 			wait = d
 		}
-		b.sleep(ctx, wait)
+		a.sleep(ctx, wait)
 	}
 	inflight.Wait()
 	if len(held) == 0 {
@@ -100,28 +101,28 @@ func (b *Bot) runPoller(ctx context.Context) {
 	for _, c := range held {
 		back = append(back, c)
 	}
-	if err := b.store.Release(rctx, back); err != nil {
-		b.log.Error("handing back polls in flight failed; they resume when their lease runs out", "jobs", len(back), "err", err)
+	if err := a.store.Release(rctx, back); err != nil {
+		a.log.Error("handing back polls in flight failed; they resume when their lease runs out", "jobs", len(back), "err", err)
 		return
 	}
-	b.log.Info("handed back polls in flight", "jobs", len(back))
+	a.log.Info("handed back polls in flight", "jobs", len(back))
 }
 
 // sleep waits for d, a nudge, or the end of ctx.
-func (b *Bot) sleep(ctx context.Context, d time.Duration) {
+func (a *agent) sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-	case <-b.wake:
+	case <-a.wake:
 	case <-t.C:
 	}
 }
 
 // nudgePoller wakes this replica's poller after it scheduled a job.
-func (b *Bot) nudgePoller() {
+func (a *agent) nudgePoller() {
 	select {
-	case b.wake <- struct{}{}:
+	case a.wake <- struct{}{}:
 	default:
 	}
 }
@@ -129,44 +130,44 @@ func (b *Bot) nudgePoller() {
 // poll handles one claimed job: fetch it, then reschedule, finish or stop
 // following it. It reports whether the claim was settled; an unsettled claim
 // (shutdown cut it short) is handed back.
-func (b *Bot) poll(ctx context.Context, c store.Claim) bool {
-	log := b.log.With("job", c.JobID, "channel", c.Job.Thread.Channel, "thread", c.Job.Thread.TS)
-	b.metrics.polled(c.Late)
+func (a *agent) poll(ctx context.Context, c store.Claim) bool {
+	log := a.log.With("job", c.JobID, "channel", c.Job.Thread.Channel, "thread", c.Job.Thread.TS)
+	a.metrics.Polled(c.Late)
 	if st := docsapi.Status(c.Job.Status); st.Final() && c.Job.Notified < c.Job.Generation && c.Job.NotifyAttempts > 0 {
 		// A finish already recorded but not reported: a replica stopped mid-way.
-		return b.finish(ctx, c, st, c.Job.PRLink, log)
+		return a.finish(ctx, c, st, c.Job.PRLink, log)
 	}
 	actx, cancel := context.WithTimeout(ctx, pollAttempt)
-	job, err := b.api.GetJob(actx, c.JobID)
+	job, err := a.api.GetJob(actx, c.JobID)
 	cancel()
 	if ctx.Err() != nil {
 		return false
 	}
 	if err != nil {
-		return b.pollFailed(ctx, c, err, log)
+		return a.pollFailed(ctx, c, err, log)
 	}
 	if job.Status.Final() {
-		return b.finish(ctx, c, job.Status, job.PR(), log)
+		return a.finish(ctx, c, job.Status, job.PR(), log)
 	}
 	if !job.Status.Known() {
 		log.Warn("job has a status docsbot does not know; still following it", "status", job.Status)
 	}
-	return b.settle(ctx, log, b.store.Reschedule(ctx, c, string(job.Status), b.pollDelay(c.Job.Polls+1)))
+	return a.settle(ctx, log, a.store.Reschedule(ctx, c, string(job.Status), a.pollDelay(c.Job.Polls+1)))
 }
 
 // pollFailed decides what a failed get-job call means for the job.
-func (b *Bot) pollFailed(ctx context.Context, c store.Claim, err error, log *slog.Logger) bool {
-	delay := b.pollDelay(c.Job.Polls + 1)
+func (a *agent) pollFailed(ctx context.Context, c store.Claim, err error, log *slog.Logger) bool {
+	delay := a.pollDelay(c.Job.Polls + 1)
 	switch apiErr, _ := errors.AsType[*docsapi.APIError](err); {
 	case errors.Is(err, docsapi.ErrNotFound):
 		log.Warn("the docs API no longer knows the job; no longer following it")
-		if err := b.store.Untrack(ctx, c, "not_found"); err != nil {
-			return b.settle(ctx, log, err)
+		if err := a.store.Untrack(ctx, c, "not_found"); err != nil {
+			return a.settle(ctx, log, err)
 		}
 		v := jobView(&c.Job)
 		v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
-		b.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+escape(c.JobID)+"`, so I stopped following it.", false))
-		b.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
+		a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it.", false))
+		a.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
 		return true
 	case errors.Is(err, docsapi.ErrRateLimited):
 		if apiErr != nil {
@@ -174,32 +175,32 @@ func (b *Bot) pollFailed(ctx context.Context, c store.Claim, err error, log *slo
 		}
 		log.Warn("docs API rate limit while polling; polling later", "retry_in", delay)
 	case errors.Is(err, docsapi.ErrUnauthorized):
-		delay = b.cfg.PollMaxInterval
+		delay = a.cfg.PollMaxInterval
 		log.Error("docs API rejected the API key while polling; check DOCS_API_KEY", "err", err)
 	default:
 		log.Warn("polling the job failed; trying again later", "err", err, "retry_in", delay)
 	}
-	return b.settle(ctx, log, b.store.Reschedule(ctx, c, c.Job.Status, delay))
+	return a.settle(ctx, log, a.store.Reschedule(ctx, c, c.Job.Status, delay))
 }
 
 // finish records a run's end and, if nobody reported it yet, posts the result
 // in the thread once and updates the root message.
-func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
+func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
 	// The whole report must end well inside the notify lease: past it another
 	// replica may take the job and post the result too. ctx still tells a
 	// shutdown apart from this deadline.
 	wctx, cancel := context.WithTimeout(ctx, finishBudget)
 	defer cancel()
-	notify, err := b.store.Finish(wctx, c, string(status), pr, notifyLease)
+	notify, err := a.store.Finish(wctx, c, string(status), pr, notifyLease)
 	if err != nil || !notify {
-		return b.settle(ctx, log, err)
+		return a.settle(ctx, log, err)
 	}
-	if c.Job.NotifyAttempts > 0 && b.reported(wctx, c, log) {
+	if c.Job.NotifyAttempts > 0 && a.reported(wctx, c, log) {
 		log.Info("result was already posted by an earlier attempt")
-		return b.settle(ctx, log, b.store.MarkNotified(wctx, c))
+		return a.settle(ctx, log, a.store.MarkNotified(wctx, c))
 	}
 	thread := c.Job.Thread
-	_, err = b.post(wctx, thread.Channel,
+	_, err = a.core.Post(wctx, thread.Channel,
 		append(finishMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -212,21 +213,21 @@ func (b *Bot) finish(ctx context.Context, c store.Claim, status docsapi.Status, 
 		log.Error("cannot post the job's result in its thread; giving up", "err", err)
 	} else {
 		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
-		b.metrics.notified(status)
+		a.metrics.Notified(status)
 	}
-	if err := b.store.MarkNotified(wctx, c); err != nil {
+	if err := a.store.MarkNotified(wctx, c); err != nil {
 		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)
 		return true
 	}
 	v := jobView(&c.Job)
 	v.State, v.Status, v.PRLink = stateFinished, status, pr
-	b.updateRoot(wctx, thread.Channel, thread.TS, v, log)
+	a.updateRoot(wctx, thread.Channel, thread.TS, v, log)
 	return true
 }
 
 // settle logs what a store write at the end of a poll says. A stale claim is
 // normal: another replica or a follow-up took the job.
-func (b *Bot) settle(ctx context.Context, log *slog.Logger, err error) bool {
+func (a *agent) settle(ctx context.Context, log *slog.Logger, err error) bool {
 	switch {
 	case err == nil, errors.Is(err, store.ErrStale):
 		return true
@@ -239,19 +240,19 @@ func (b *Bot) settle(ctx context.Context, log *slog.Logger, err error) bool {
 
 // reported looks in the job's thread for a result message of this run, posted
 // by an attempt that stopped before recording it.
-func (b *Bot) reported(ctx context.Context, c store.Claim, log *slog.Logger) bool {
+func (a *agent) reported(ctx context.Context, c store.Claim, log *slog.Logger) bool {
 	params := &slack.GetConversationRepliesParameters{
 		ChannelID: c.Job.Thread.Channel, Timestamp: c.Job.Thread.TS, Limit: 200, IncludeAllMetadata: true,
 	}
 	for {
-		msgs, more, next, err := b.slack.GetConversationRepliesContext(ctx, params)
+		msgs, more, next, err := a.slack.GetConversationRepliesContext(ctx, params)
 		if err != nil {
 			log.Warn("could not read the thread to check for an earlier result; posting it", "err", err)
 			return false
 		}
 		for _, m := range msgs {
 			md := m.Metadata
-			if md.EventType != FinishedEvent || (m.User != b.self.userID && m.BotID != b.self.botID) {
+			if md.EventType != FinishedEvent || (m.User != a.core.Self().UserID && m.BotID != a.core.Self().BotID) {
 				continue
 			}
 			id, _ := md.EventPayload["job_id"].(string)
@@ -268,8 +269,8 @@ func (b *Bot) reported(ctx context.Context, c store.Claim, log *slog.Logger) boo
 }
 
 // postInThread writes a message in a job's thread, logging a failure.
-func (b *Bot) postInThread(ctx context.Context, t store.Thread, log *slog.Logger, opts ...slack.MsgOption) {
-	if _, err := b.post(ctx, t.Channel, append(opts, slack.MsgOptionTS(t.TS))...); err != nil {
+func (a *agent) postInThread(ctx context.Context, t store.Thread, log *slog.Logger, opts ...slack.MsgOption) {
+	if _, err := a.core.Post(ctx, t.Channel, append(opts, slack.MsgOptionTS(t.TS))...); err != nil {
 		log.Warn("posting in the job's thread failed", "err", err)
 	}
 }
@@ -277,13 +278,13 @@ func (b *Bot) postInThread(ctx context.Context, t store.Thread, log *slog.Logger
 // pollDelay is the wait after the n-th poll of a job's run: the docs API
 // client's schedule (docsapi.PollDelay) with the configured intervals, and
 // jitter.
-func (b *Bot) pollDelay(n int) time.Duration {
-	return docsapi.Jitter(docsapi.PollDelay(b.cfg.PollInterval, b.cfg.PollMaxInterval, n))
+func (a *agent) pollDelay(n int) time.Duration {
+	return docsapi.Jitter(docsapi.PollDelay(a.cfg.PollInterval, a.cfg.PollMaxInterval, n))
 }
 
 // permanentSlackError reports Slack errors that retrying cannot fix.
 func permanentSlackError(err error) bool {
-	switch slackCode(err) {
+	switch bot.SlackCode(err) {
 	case "channel_not_found", "not_in_channel", "is_archived", "thread_not_found",
 		"msg_too_long", "invalid_blocks", "restricted_action":
 		return true

@@ -1,4 +1,4 @@
-package bot_test
+package agent_test
 
 import (
 	"context"
@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -14,15 +15,15 @@ import (
 // startedJob runs /docs-agent and waits until the job is linked (its id shows
 // in the root message). It returns the root message's ts and the job id.
 func (h *harness) startedJob(prompt string) (rootTS, jobID string) {
-	h.t.Helper()
-	before := len(h.roots(general))
-	h.command(alice, general, bot.CommandAgent, prompt)
-	h.waitFor("a linked job", func() bool {
-		r := h.roots(general)
+	h.T.Helper()
+	before := len(h.Roots(general))
+	h.Command(alice, general, agent.Command, prompt)
+	h.WaitFor("a linked job", func() bool {
+		r := h.Roots(general)
 		return len(r) == before+1 && strings.Contains(rendered(r[before]), "job `")
 	})
-	root := h.roots(general)[before]
-	jobs := h.api.Jobs()
+	root := h.Roots(general)[before]
+	jobs := h.API.Jobs()
 	return root.TS, jobs[len(jobs)-1].ID
 }
 
@@ -32,7 +33,7 @@ func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
 		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
 	}))
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Write a glossary")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -51,22 +52,22 @@ func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 		{"a thread that is not a job", map[string]any{"type": "message", "channel": general, "user": alice, "text": "hi", "ts": "1800000000.000009", "thread_ts": "1700000000.000001"}},
 	}
 	for _, tc := range cases {
-		if _, err := h.slack.DeliverEvent(ctx, tc.event); err != nil {
+		if _, err := h.Slack.DeliverEvent(ctx, tc.event); err != nil {
 			t.Fatalf("%s: deliver: %v", tc.name, err)
 		}
 	}
 	// A real reply afterwards is processed; when it is, everything before it
 	// has been handled too (the bot handles events as they arrive).
-	replyTS, _ := h.reply("U0BOB", general, rootTS, "Add 'lease'")
-	h.waitFor("the real reply's reaction", func() bool {
-		m, _ := h.slack.Message(general, replyTS)
+	replyTS, _ := h.Reply("U0BOB", general, rootTS, "Add 'lease'")
+	h.WaitFor("the real reply's reaction", func() bool {
+		m, _ := h.Slack.Message(general, replyTS)
 		return len(m.Reactions) == 1
 	})
-	h.stopAll() // events already acked are handled before Run returns
-	if p := h.api.Prompts(jobID); len(p) != 2 {
+	h.StopAll() // events already acked are handled before Run returns
+	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q: only the person's reply may become a follow-up", p)
 	}
-	if n := h.api.Count(docsapitest.EndpointMessage); n != 1 {
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
 		t.Errorf("%d follow-up requests, want 1", n)
 	}
 }
@@ -76,27 +77,27 @@ func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
 		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
 	}))
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Explain rate limits")
-	replyTS, eventID := h.reply(alice, general, rootTS, "Mention Retry-After")
-	h.waitFor("the reaction", func() bool {
-		m, _ := h.slack.Message(general, replyTS)
+	replyTS, eventID := h.Reply(alice, general, rootTS, "Mention Retry-After")
+	h.WaitFor("the reaction", func() bool {
+		m, _ := h.Slack.Message(general, replyTS)
 		return len(m.Reactions) == 1
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	envelope, ok := h.slack.EnvelopeOfEvent(eventID)
+	envelope, ok := h.Slack.EnvelopeOfEvent(eventID)
 	if !ok {
 		t.Fatalf("no envelope carried event %s", eventID)
 	}
 	for range 3 {
-		if err := h.slack.Redeliver(ctx, envelope); err != nil {
+		if err := h.Slack.Redeliver(ctx, envelope); err != nil {
 			t.Fatalf("redeliver: %v", err)
 		}
 	}
-	h.waitLogged("event delivered again; already handled", 3)
-	h.stopAll()
-	if p := h.api.Prompts(jobID); len(p) != 2 {
+	h.WaitLogged("event delivered again; already handled", 3)
+	h.StopAll()
+	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q after 3 redeliveries, want the reply once", p)
 	}
 }
@@ -104,25 +105,25 @@ func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 func TestRedeliveredSlashCommandStartsOneJob(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	envelope, _, err := h.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: bot.CommandAgent, Text: "One job only", UserID: alice, ChannelID: general})
+	envelope, _, err := h.Slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: agent.Command, Text: "One job only", UserID: alice, ChannelID: general})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := h.slack.Redeliver(ctx, envelope); err != nil {
+		if err := h.Slack.Redeliver(ctx, envelope); err != nil {
 			t.Fatalf("redeliver: %v", err)
 		}
 	}
-	h.waitFor("a root message", func() bool { return len(h.roots(general)) >= 1 })
-	h.waitLogged("slash command delivered again; already handled", 2)
-	h.stopAll()
-	if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+	h.WaitFor("a root message", func() bool { return len(h.Roots(general)) >= 1 })
+	h.WaitLogged("slash command delivered again; already handled", 2)
+	h.StopAll()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
 		t.Errorf("%d create requests, want 1", n)
 	}
-	if n := len(h.roots(general)); n != 1 {
+	if n := len(h.Roots(general)); n != 1 {
 		t.Errorf("%d root messages, want 1", n)
 	}
 }
@@ -132,12 +133,12 @@ func TestFollowUpRefusedByTheAPI(t *testing.T) {
 	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
 		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
 	}))
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	rootTS, _ := h.startedJob("Document webhooks")
-	h.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointMessage, Status: 429, RetryAfter: 10 * time.Minute, Times: 5})
-	h.reply(alice, general, rootTS, "More examples please")
-	h.waitFor("a private note in the thread", func() bool { return len(h.slack.Ephemerals(alice)) == 1 })
-	note := h.slack.Ephemerals(alice)[0]
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointMessage, Status: 429, RetryAfter: 10 * time.Minute, Times: 5})
+	h.Reply(alice, general, rootTS, "More examples please")
+	h.WaitFor("a private note in the thread", func() bool { return len(h.Slack.Ephemerals(alice)) == 1 })
+	note := h.Slack.Ephemerals(alice)[0]
 	if !strings.Contains(note.Text, "not sent to the agent") || !strings.Contains(note.Text, "rate limit") {
 		t.Errorf("note %q should say the reply was not sent and why", note.Text)
 	}

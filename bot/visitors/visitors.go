@@ -1,4 +1,4 @@
-package bot
+package visitors
 
 import (
 	"context"
@@ -11,11 +11,68 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
+
+// Command is the slash command of the visitors summary. The Slack app
+// manifest declares the same.
+const Command = "/docs-visitors"
+
+// Config holds the settings of /docs-visitors. Zero values take the
+// documented defaults.
+type Config struct {
+	// CacheTTL is how long a result is reused, by every replica, before
+	// the API is asked again (default DefaultCacheTTL).
+	CacheTTL time.Duration
+	// Budget is the number of analytics requests all replicas together may
+	// send per hour (default DefaultBudget).
+	Budget int
+	// Now is the clock for date ranges (default time.Now). Dates are UTC.
+	Now func() time.Time
+}
+
+// The defaults of Config's settings that operators set; cmd/docsbot's
+// settings table shows them.
+const (
+	DefaultCacheTTL = 10 * time.Minute
+	// DefaultBudget is the docs API's analytics limit per organization and
+	// hour.
+	DefaultBudget = 100
+)
+
+func (c Config) withDefaults() Config {
+	if c.CacheTTL <= 0 {
+		c.CacheTTL = DefaultCacheTTL
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// visitors is the feature registered on a bot.
+type visitors struct {
+	core    *bot.Bot
+	cfg     Config
+	api     VisitorsAPI
+	store   VisitorsStore
+	log     *slog.Logger
+	metrics *bot.Metrics
+}
+
+// Register adds /docs-visitors to b: the command and its work. Call it
+// before b.Run.
+func Register(b *bot.Bot, cfg Config, api VisitorsAPI, st VisitorsStore) {
+	v := &visitors{core: b, cfg: cfg.withDefaults(), api: api, store: st, log: b.Logger(), metrics: b.Metrics()}
+	b.HandleCommand(Command, v.onCommand)
+	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
+}
 
 // VisitorsAPI is what /docs-visitors needs from the docs API.
 type VisitorsAPI interface {
@@ -68,45 +125,45 @@ func (e *budgetError) Error() string {
 		e.Need, e.Limit, e.RetryAfter, e.Blocked)
 }
 
-// text is what the user reads; describe in errors.go uses it.
+// told is e as the bot tells it: a *bot.Error whose message bot.Describe
+// shows, wrapping e so that errors.As still finds it.
+func (e *budgetError) told() error { return &bot.Error{Message: e.text(), Err: e} }
+
+// text is what the user reads.
 func (e *budgetError) text() string {
 	switch {
 	case e.Blocked:
-		return "The docs API's rate limit for analytics is reached, so docsbot is not asking it for now. Try again " + inAbout(e.RetryAfter) + "."
+		return "The docs API's rate limit for analytics is reached, so docsbot is not asking it for now. Try again " + bot.InAbout(e.RetryAfter) + "."
 	case e.RetryAfter <= 0:
 		return fmt.Sprintf("This range takes about %d requests to the docs API, more than the %d an hour it allows for analytics. Try a shorter range.", e.Need, e.Limit)
 	}
-	return fmt.Sprintf("docsbot has used its budget of %d analytics requests an hour (shared by all its replicas). It frees up %s.", e.Limit, inAbout(e.RetryAfter))
+	return fmt.Sprintf("docsbot has used its budget of %d analytics requests an hour (shared by all its replicas). It frees up %s.", e.Limit, bot.InAbout(e.RetryAfter))
 }
 
-// onVisitorsCommand handles /docs-visitors. Help, refusals and bad input are
+// onCommand handles /docs-visitors. Help, refusals and bad input are
 // answered in the ack; a summary is acked at once and made afterwards.
-func (b *Bot) onVisitorsCommand(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
-	cmd, ok := evt.Data.(slack.SlashCommand)
-	if !ok {
-		b.ack(client, evt.Request, nil)
-		return
-	}
-	b.metrics.command(cmd.Command)
-	req, bad := parseVisitors(cmd.Text, b.cfg.Now())
-	refusal := b.access.check(cmd.UserID, cmd.ChannelID)
+func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
+	cmd := r.Command
+	v.metrics.Command(cmd.Command)
+	req, bad := parseVisitors(cmd.Text, v.cfg.Now())
+	refusal := v.core.Refusal(cmd.UserID, cmd.ChannelID)
 	switch {
 	case bad == nil && req.Help:
-		b.ack(client, evt.Request, ephemeral(visitorsHelp()))
+		r.Ack(bot.Ephemeral(visitorsHelp()))
 		return
 	case refusal != "":
-		b.ack(client, evt.Request, ephemeral(refusal))
+		r.Ack(bot.Ephemeral(refusal))
 		return
 	case bad != nil:
-		b.ack(client, evt.Request, ephemeral(bad.message()+"\n\n"+visitorsUsage()))
+		r.Ack(bot.Ephemeral(bad.message() + "\n\n" + visitorsUsage()))
 		return
 	}
 	payload, _ := json.Marshal(cmd)
-	if !b.accept(ctx, store.Work{Key: "cmd:" + cmd.TriggerID, Kind: workVisitors, Payload: payload}, redeliveredCommand) {
-		b.ack(client, evt.Request, ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
+	if !v.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, bot.RedeliveredCommand) {
+		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
 		return
 	}
-	b.ack(client, evt.Request, nil)
+	r.Ack(nil)
 }
 
 // workVisitors is the kind of inbox work of a /docs-visitors summary.
@@ -114,71 +171,71 @@ const workVisitors = "visitors.summary"
 
 // doVisitors makes a /docs-visitors summary from the inbox. The range is
 // read as of when the command was received.
-func (b *Bot) doVisitors(ctx context.Context, w *Work) error {
+func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	var cmd slack.SlashCommand
 	if err := json.Unmarshal(w.Payload, &cmd); err != nil {
 		return fmt.Errorf("decoding a visitors command: %w", err)
 	}
-	req, bad := parseVisitors(cmd.Text, b.cfg.Now())
+	req, bad := parseVisitors(cmd.Text, v.cfg.Now())
 	if bad != nil {
 		return nil // answered in the ack
 	}
 	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
-	b.summarizeVisitors(ctx, cmd, req)
+	v.summarizeVisitors(ctx, cmd, req)
 	return nil
 }
 
 // giveUpVisitors tells the person that no summary could be made in time.
-func (b *Bot) giveUpVisitors(ctx context.Context, w *Work) {
+func (v *visitors) giveUpVisitors(ctx context.Context, w *bot.Work) {
 	var cmd slack.SlashCommand
 	if json.Unmarshal(w.Payload, &cmd) == nil {
-		b.replyPrivately(ctx, cmd, "docsbot could not count visitors: Slack or its storage kept failing. Try again.")
+		v.core.ReplyPrivately(ctx, cmd, "docsbot could not count visitors: Slack or its storage kept failing. Try again.")
 	}
 }
 
 // summarizeVisitors answers a /docs-visitors command: from the cache when it
 // is fresh, else from a new export within the shared budget, else from a
 // stale copy, else with a private explanation.
-func (b *Bot) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
-	log := b.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String())
-	key := b.visitorsKey(req.Range)
-	cached, err := b.store.LoadVisitors(ctx, key)
+func (v *visitors) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String())
+	key := v.visitorsKey(req.Range)
+	cached, err := v.store.LoadVisitors(ctx, key)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
 			log.Warn("reading the visitors cache failed; fetching instead", "err", err)
 		}
 		cached = nil
 	}
-	report := visitorsReport{Req: req, Requester: cmd.UserID, CacheTTL: b.cfg.VisitorsCacheTTL}
-	if cached != nil && cached.Age < b.cfg.VisitorsCacheTTL {
-		b.metrics.VisitorsCache("hit")
+	report := visitorsReport{Req: req, Requester: cmd.UserID, CacheTTL: v.cfg.CacheTTL}
+	if cached != nil && cached.Age < v.cfg.CacheTTL {
+		v.metrics.VisitorsCache("hit")
 		report.Snap, report.Age = cached.VisitorsSnapshot, cached.Age
-		b.postSummary(ctx, cmd, report, log)
+		v.postSummary(ctx, cmd, report, log)
 		return
 	}
 
-	snap, err := b.fetchVisitors(ctx, cmd, req.Range, cached, log)
+	snap, err := v.fetchVisitors(ctx, cmd, req.Range, cached, log)
 	if err != nil {
 		if cached != nil && mustWait(err) {
-			b.metrics.VisitorsCache("stale")
+			v.metrics.VisitorsCache("stale")
 			log.Info("analytics budget spent; answering with a stale copy", "age", cached.Age, "err", err)
-			report.Snap, report.Age, report.Stale = cached.VisitorsSnapshot, cached.Age, describe(err)
-			b.postSummary(ctx, cmd, report, log)
+			report.Snap, report.Age, report.Stale = cached.VisitorsSnapshot, cached.Age, bot.Describe(err)
+			v.postSummary(ctx, cmd, report, log)
 			return
 		}
-		b.metrics.VisitorsCache("miss")
+		v.metrics.VisitorsCache("miss")
 		log.Warn("visitors summary failed", "err", err)
-		b.replyPrivately(ctx, cmd, describe(err))
+		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
 		return
 	}
-	b.metrics.VisitorsCache("miss")
-	keep := max(visitorsKeep, 2*b.cfg.VisitorsCacheTTL)
-	if err := b.store.SaveVisitors(ctx, key, snap, keep); err != nil {
+	v.metrics.VisitorsCache("miss")
+	keep := max(visitorsKeep, 2*v.cfg.CacheTTL)
+	if err := v.store.SaveVisitors(ctx, key, snap, keep); err != nil {
 		log.Warn("caching the visitors export failed", "err", err)
 	}
 	report.Snap, report.Fetched = snap, true
-	b.postSummary(ctx, cmd, report, log)
+	v.postSummary(ctx, cmd, report, log)
 }
 
 // mustWait reports whether err means "not now": the budget is spent or the
@@ -193,13 +250,13 @@ func mustWait(err error) bool {
 // visitorsKey names a date range's cache entry: the project (when the API
 // client tells it) and the API's date parameters. top, path and sort are
 // applied after the cache, so they share the entry.
-func (b *Bot) visitorsKey(r dateRange) string {
+func (v *visitors) visitorsKey(r dateRange) string {
 	from, to := r.params()
-	return b.api.ProjectID() + ":" + from + ":" + to
+	return v.api.ProjectID() + ":" + from + ":" + to
 }
 
-func (b *Bot) visitorsBudget() store.Budget {
-	return store.Budget{Name: analyticsBudget, Limit: b.cfg.VisitorsBudget, Window: analyticsWindow}
+func (v *visitors) visitorsBudget() store.Budget {
+	return store.Budget{Name: analyticsBudget, Limit: v.cfg.Budget, Window: analyticsWindow}
 }
 
 // fetchVisitors walks the whole export of the range, 250 rows a request, and
@@ -207,23 +264,23 @@ func (b *Bot) visitorsBudget() store.Budget {
 // as many as the stale copy took are reserved up front (so a walk that
 // cannot finish does not start), one more for each page beyond, and what is
 // left unused is given back. A 429 blocks the budget for its Retry-After.
-func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateRange, stale *store.CachedVisitors, log *slog.Logger) (*store.VisitorsSnapshot, error) {
-	budget := b.visitorsBudget()
+func (v *visitors) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateRange, stale *store.CachedVisitors, log *slog.Logger) (*store.VisitorsSnapshot, error) {
+	budget := v.visitorsBudget()
 	need := 1
 	if stale != nil {
 		need = max(stale.Requests, 1)
 	}
 	if need > budget.Limit {
-		return nil, &budgetError{Limit: budget.Limit, Need: need}
+		return nil, (&budgetError{Limit: budget.Limit, Need: need}).told()
 	}
-	tokens, err := b.takeBudget(ctx, budget, need)
+	tokens, err := v.takeBudget(ctx, budget, need)
 	if err != nil {
 		return nil, err
 	}
 	sent := 0 // requests sent, each paid by tokens[sent-1]
 	defer func() {
 		if sent < len(tokens) {
-			if err := b.store.ReturnBudget(context.WithoutCancel(ctx), budget, tokens[sent:]); err != nil {
+			if err := v.store.ReturnBudget(context.WithoutCancel(ctx), budget, tokens[sent:]); err != nil {
 				log.Warn("returning unused analytics budget failed", "err", err)
 			}
 		}
@@ -232,7 +289,7 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 	from, to := r.params()
 	params := docsapi.VisitorsParams{From: from, To: to, Limit: docsapi.MaxVisitorsLimit}
 	var merged docsapi.VisitorsMerge
-	for page, err := range b.api.VisitorPages(ctx, params) {
+	for page, err := range v.api.VisitorPages(ctx, params) {
 		if err != nil {
 			if _, invalid := errors.AsType[*docsapi.ValidationError](err); !invalid {
 				sent++ // the failed request reached the API, or may have
@@ -242,7 +299,7 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 				if pause <= 0 {
 					pause = rateLimitPause
 				}
-				if err := b.store.BlockBudget(context.WithoutCancel(ctx), budget, pause); err != nil {
+				if err := v.store.BlockBudget(context.WithoutCancel(ctx), budget, pause); err != nil {
 					log.Warn("recording the API's rate limit failed", "err", err)
 				}
 			}
@@ -254,7 +311,7 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 			break
 		}
 		if sent == len(tokens) {
-			more, err := b.takeBudget(ctx, budget, 1)
+			more, err := v.takeBudget(ctx, budget, 1)
 			if err != nil {
 				log.Warn("analytics budget ran out in the middle of an export", "pages", sent)
 				return nil, err
@@ -262,13 +319,13 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 			tokens = append(tokens, more...)
 		}
 		if sent == 1 {
-			b.replyPrivately(ctx, cmd, progressText(r, 2))
+			v.core.ReplyPrivately(ctx, cmd, progressText(r, 2))
 		}
 	}
 	all := merged.Result()
 	snap := &store.VisitorsSnapshot{Totals: counts(all.Totals), Requests: sent, Pages: make([]store.VisitorPage, len(all.Visitors))}
-	for i, v := range all.Visitors {
-		snap.Pages[i] = store.VisitorPage{Path: v.Path, VisitorCounts: counts(v.Counts)}
+	for i, p := range all.Visitors {
+		snap.Pages[i] = store.VisitorPage{Path: p.Path, VisitorCounts: counts(p.Counts)}
 	}
 	log.Info("visitors export fetched", "requests", sent, "pages", len(snap.Pages))
 	return snap, nil
@@ -276,25 +333,25 @@ func (b *Bot) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateR
 
 // takeBudget takes n requests from the shared budget. Without the database
 // nothing is sent: the budget could not be kept.
-func (b *Bot) takeBudget(ctx context.Context, budget store.Budget, n int) ([]string, error) {
-	g, err := b.store.TakeBudget(ctx, budget, n)
+func (v *visitors) takeBudget(ctx context.Context, budget store.Budget, n int) ([]string, error) {
+	g, err := v.store.TakeBudget(ctx, budget, n)
 	if err != nil {
-		return nil, &Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
+		return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
 	}
 	if !g.OK() {
-		return nil, &budgetError{Limit: budget.Limit, Need: n, RetryAfter: g.RetryAfter, Blocked: g.Blocked}
+		return nil, (&budgetError{Limit: budget.Limit, Need: n, RetryAfter: g.RetryAfter, Blocked: g.Blocked}).told()
 	}
 	return g.Tokens, nil
 }
 
 // postSummary posts the summary in the channel through the command's
 // response_url, which works where the bot is not a member.
-func (b *Bot) postSummary(ctx context.Context, cmd slack.SlashCommand, r visitorsReport, log *slog.Logger) {
+func (v *visitors) postSummary(ctx context.Context, cmd slack.SlashCommand, r visitorsReport, log *slog.Logger) {
 	if cmd.ResponseURL == "" {
 		log.Warn("slash command without response_url; summary not posted")
 		return
 	}
-	if err := b.respond(ctx, cmd, r.message()); err != nil {
+	if err := v.core.Respond(ctx, cmd, r.message()); err != nil {
 		log.Warn("posting the visitors summary failed", "err", err)
 		return
 	}

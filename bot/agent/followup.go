@@ -1,6 +1,7 @@
-package bot
+package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
-	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -42,43 +43,36 @@ type replyRequest struct {
 // in the inbox and then acknowledged; whether the thread is a job's is looked
 // up there. Everything else is acknowledged and ignored. If Redis cannot
 // record the reply, the envelope is not acknowledged: Slack sends it again.
-func (b *Bot) onMessage(ctx context.Context, evt *socketmode.Event, client *socketmode.Client) {
-	outer, ok := evt.Data.(slackevents.EventsAPIEvent)
-	if !ok {
-		b.ack(client, evt.Request, nil)
-		return
-	}
+func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
+	outer := req.Event
 	ev, ok := outer.InnerEvent.Data.(*slackevents.MessageEvent)
 	if !ok {
-		b.ack(client, evt.Request, nil)
+		req.Ack(nil)
 		return
 	}
 	// Slack escapes what the person typed; the agent gets it as typed.
-	text := strings.TrimSpace(plain(ev.Text))
-	if text == "" || !b.isThreadReply(ev) {
-		b.ack(client, evt.Request, nil)
+	text := strings.TrimSpace(bot.Plain(ev.Text))
+	if text == "" || !a.isThreadReply(ev) {
+		req.Ack(nil)
 		return
 	}
-	eventID := ev.Channel + "/" + ev.TimeStamp
-	if cb, ok := outer.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.EventID != "" {
-		eventID = cb.EventID
-	}
+	eventID := cmp.Or(req.DeliveryID, ev.Channel+"/"+ev.TimeStamp)
 	payload, _ := json.Marshal(replyRequest{Team: outer.TeamID, Channel: ev.Channel, User: ev.User,
 		TS: ev.TimeStamp, ThreadTS: ev.ThreadTimeStamp, Text: text})
-	if !b.accept(ctx, store.Work{Key: "ev:" + eventID, Kind: workReply, Payload: payload}, redeliveredEvent) {
+	if !a.core.Accept(ctx, store.Work{Key: "ev:" + eventID, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
 		return // not acknowledged: Slack delivers it again
 	}
-	b.ack(client, evt.Request, nil)
+	req.Ack(nil)
 }
 
 // isThreadReply reports whether ev is a person's new reply inside a thread:
 // not the bot's own or another bot's, not an edit, deletion, join or other
 // subtype, and not a top-level message.
-func (b *Bot) isThreadReply(ev *slackevents.MessageEvent) bool {
+func (a *agent) isThreadReply(ev *slackevents.MessageEvent) bool {
 	if ev.SubType != "" && ev.SubType != "thread_broadcast" {
 		return false
 	}
-	if b.isOwnOrBot(ev) {
+	if a.core.IsOwnOrBot(ev) {
 		return false
 	}
 	return ev.ThreadTimeStamp != "" && ev.ThreadTimeStamp != ev.TimeStamp
@@ -88,52 +82,52 @@ func (b *Bot) isThreadReply(ev *slackevents.MessageEvent) bool {
 // again. Each step leaves a mark: an attempt after a crash never sends the
 // reply twice; if it cannot tell whether the reply reached the agent, it
 // says so to the person.
-func (b *Bot) doReply(ctx context.Context, w *Work) error {
+func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	var r replyRequest
 	if err := json.Unmarshal(w.Payload, &r); err != nil {
 		return fmt.Errorf("decoding a thread reply: %w", err)
 	}
-	log := b.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
+	log := a.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
-	job, err := b.store.JobByThread(ctx, thread)
+	job, err := a.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
-		if done, err := b.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
+		if done, err := a.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
 			return err
 		}
 		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
 			// A reply to a root message posted moments ago: its job may
 			// still be starting. Look again shortly rather than drop it.
-			return Later(retryDelay(w.Attempt), store.ErrNotFound)
+			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
 		return nil // a thread that is not a job's
 	}
 	if err != nil {
-		return Later(retryDelay(w.Attempt), err)
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	log = log.With("job", job.ID)
 	if isRetryWord(r.Text) && job.Generation == 1 {
-		if _, err := b.store.TakeRetry(ctx, thread); errors.Is(err, store.ErrTaken) {
-			b.whisper(ctx, r, "This job was started again already; there is no need to ask twice.", log)
+		if _, err := a.store.TakeRetry(ctx, thread); errors.Is(err, store.ErrTaken) {
+			a.whisper(ctx, r, "This job was started again already; there is no need to ask twice.", log)
 			return nil
 		}
 	}
-	if refusal := b.access.check(r.User, r.Channel); refusal != "" {
-		b.whisper(ctx, r, refusal, log)
+	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
+		a.whisper(ctx, r, refusal, log)
 		return nil
 	}
-	if w.marked(markSaved) == "" {
-		if w.marked(markSent) == "" {
-			if w.marked(markSending) != "" {
+	if w.Marked(markSaved) == "" {
+		if w.Marked(markSent) == "" {
+			if w.Marked(markSending) != "" {
 				log.Warn("an earlier attempt stopped while sending the follow-up; it may or may not have reached the agent")
-				b.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: it stopped while sending it. If the agent does not act on it, send it again.", log)
+				a.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: it stopped while sending it. If the agent does not act on it, send it again.", log)
 				return nil
 			}
 			if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
-				return Later(retryDelay(w.Attempt), err)
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
-			if _, err := b.api.SendMessage(ctx, job.ID, r.Text); err != nil {
+			if _, err := a.api.SendMessage(ctx, job.ID, r.Text); err != nil {
 				log.Warn("docs API did not take the follow-up", "err", err)
-				b.whisper(ctx, r, "This reply was not sent to the agent. "+describe(err), log)
+				a.whisper(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
 				return nil
 			}
 			if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
@@ -141,27 +135,27 @@ func (b *Bot) doReply(ctx context.Context, w *Work) error {
 			}
 		}
 		var updated *store.Job
-		err = retry(ctx, log, "saving the follow-up", func() error {
+		err = bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
-			updated, err = b.store.FollowUp(ctx, job.ID, b.cfg.PollInterval)
+			updated, err = a.store.FollowUp(ctx, job.ID, a.cfg.PollInterval)
 			return err
 		})
 		if err != nil {
-			b.whisper(ctx, r, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
+			a.whisper(ctx, r, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
 			return nil
 		}
 		if err := w.Mark(ctx, map[string]string{markSaved: "1"}); err != nil {
 			log.Warn("recording the saved follow-up failed", "err", err)
 		}
 		log.Info("follow-up sent", "generation", updated.Generation)
-		b.metrics.followUp()
-		b.nudgePoller()
+		a.metrics.FollowUp()
+		a.nudgePoller()
 		job = updated
 	}
-	if err := b.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && slackCode(err) != "already_reacted" {
+	if err := a.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && bot.SlackCode(err) != "already_reacted" {
 		log.Warn("reacting to the follow-up failed", "err", err)
 	}
-	b.updateRoot(ctx, r.Channel, r.ThreadTS, jobView(job), log)
+	a.updateRoot(ctx, r.Channel, r.ThreadTS, jobView(job), log)
 	return nil
 }
 
@@ -185,32 +179,31 @@ func startMayBeUnderWay(threadTS string, attempt int) bool {
 // maybeRetryStart starts a job again when the reply is "retry" in the thread
 // of a start whose outcome was unknown. It reports whether it did (or the
 // offer was taken by an earlier "retry").
-func (b *Bot) maybeRetryStart(ctx context.Context, w *Work, r replyRequest, thread store.Thread, log *slog.Logger) (bool, error) {
+func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest, thread store.Thread, log *slog.Logger) (bool, error) {
 	if !isRetryWord(r.Text) {
 		return false, nil
 	}
-	payload, err := b.store.TakeRetry(ctx, thread)
+	payload, err := a.store.TakeRetry(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
 	if errors.Is(err, store.ErrTaken) {
-		b.whisper(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
+		a.whisper(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
 		return true, nil
 	}
 	if err != nil {
-		return false, Later(retryDelay(w.Attempt), err)
+		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	if refusal := b.access.check(r.User, r.Channel); refusal != "" {
-		b.whisper(ctx, r, refusal, log)
+	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
+		a.whisper(ctx, r, refusal, log)
 		return true, nil
 	}
-	queued, err := b.store.Enqueue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload}, workKeep)
+	queued, err := a.core.Queue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})
 	if err != nil {
-		return false, Later(retryDelay(w.Attempt), err)
+		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if queued {
 		log.Info("start tried again on request")
-		b.nudgeInbox()
 	}
 	return true, nil
 }
@@ -219,18 +212,18 @@ func (b *Bot) maybeRetryStart(ctx context.Context, w *Work, r replyRequest, thre
 func isRetryWord(text string) bool { return strings.EqualFold(strings.Trim(text, " .!`"), wordRetry) }
 
 // giveUpReply tells the author of a reply that it was not sent.
-func (b *Bot) giveUpReply(ctx context.Context, w *Work) {
+func (a *agent) giveUpReply(ctx context.Context, w *bot.Work) {
 	var r replyRequest
 	if json.Unmarshal(w.Payload, &r) != nil {
 		return
 	}
-	b.whisper(ctx, r, "docsbot could not pass this reply on: Slack or its storage kept failing. Send it again.", b.log)
+	a.whisper(ctx, r, "docsbot could not pass this reply on: Slack or its storage kept failing. Send it again.", a.log)
 }
 
 // whisper answers the author of a thread reply in that thread, visible only
 // to them.
-func (b *Bot) whisper(ctx context.Context, r replyRequest, text string, log *slog.Logger) {
-	_, err := b.slack.PostEphemeralContext(ctx, r.Channel, r.User,
+func (a *agent) whisper(ctx context.Context, r replyRequest, text string, log *slog.Logger) {
+	_, err := a.slack.PostEphemeralContext(ctx, r.Channel, r.User,
 		slack.MsgOptionText(text, false), slack.MsgOptionTS(r.ThreadTS))
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)

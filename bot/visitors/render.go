@@ -1,4 +1,4 @@
-package bot
+package visitors
 
 import (
 	"fmt"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
+
+	"github.com/docsbot/docsbot/bot"
 )
 
 // Layout limits of a visitors summary. A section's text may hold 3,000
@@ -182,7 +184,7 @@ func (r visitorsReport) table(sel pageSelection) []string {
 		numW[i] = utf8.RuneCountInString(c)
 	}
 	for i, p := range sel.Top {
-		paths[i] = cut(strings.ReplaceAll(p.Path, "`", "ˋ"), maxPathColumn)
+		paths[i] = bot.Cut(strings.ReplaceAll(p.Path, "`", "ˋ"), maxPathColumn)
 		pathW = max(pathW, utf8.RuneCountInString(paths[i]))
 		nums[i] = [3]string{docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI)}
 		for j, s := range nums[i] {
@@ -193,7 +195,7 @@ func (r visitorsReport) table(sel pageSelection) []string {
 		var b strings.Builder
 		b.WriteString(pad(rank, rankW, true))
 		b.WriteString("  ")
-		b.WriteString(escape(pad(path, pathW, false)))
+		b.WriteString(bot.Escape(pad(path, pathW, false)))
 		for j, s := range n {
 			b.WriteString("  ")
 			b.WriteString(pad(s, numW[j], true))
@@ -242,7 +244,7 @@ func (r visitorsReport) footer() string {
 	default:
 		when = "fetched " + age(r.Age) + ", reused for up to " + duration(r.CacheTTL)
 	}
-	return "Asked by " + mention(r.Requester) + " · " + when + " · `" + CommandVisitors + " help` for options"
+	return "Asked by " + bot.Mention(r.Requester) + " · " + when + " · `" + Command + " help` for options"
 }
 
 // progressText is the private note shown while a long export is fetched.
@@ -273,7 +275,7 @@ func countVisited(pages []store.VisitorPage) int {
 
 // inlineCode renders user text as escaped inline code.
 func inlineCode(s string) string {
-	return "`" + escape(strings.ReplaceAll(cut(s, maxPathColumn), "`", "ˋ")) + "`"
+	return "`" + bot.Escape(strings.ReplaceAll(bot.Cut(s, maxPathColumn), "`", "ˋ")) + "`"
 }
 
 // pad fills s with spaces to w runes, on the left when right is set.

@@ -1,4 +1,4 @@
-package bot
+package visitors
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package bot_test
+package agent_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -18,51 +19,51 @@ const alice = "U0ALICE"
 func TestAgentJobEndToEnd(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 
-	ack := h.command(alice, general, bot.CommandAgent, "Add a quickstart for the Python SDK")
+	ack := h.Command(alice, general, agent.Command, "Add a quickstart for the Python SDK")
 	if len(ack.Payload) > 0 && string(ack.Payload) != "null" {
 		t.Errorf("ack of a job start carries %s, want an empty ack", ack.Payload)
 	}
 
-	h.waitFor("the job's root message with its job id", func() bool {
-		r := h.roots(general)
+	h.WaitFor("the job's root message with its job id", func() bool {
+		r := h.Roots(general)
 		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `job_")
 	})
-	jobs := h.api.Jobs()
+	jobs := h.API.Jobs()
 	if len(jobs) != 1 {
 		t.Fatalf("API has %d jobs, want 1", len(jobs))
 	}
 	job := jobs[0]
-	if got := h.api.Prompts(job.ID); len(got) != 1 || got[0] != "Add a quickstart for the Python SDK" {
+	if got := h.API.Prompts(job.ID); len(got) != 1 || got[0] != "Add a quickstart for the Python SDK" {
 		t.Errorf("API got prompts %q", got)
 	}
-	root := h.roots(general)[0]
+	root := h.Roots(general)[0]
 	if !strings.Contains(rendered(root), "<@"+alice+">") || !strings.Contains(rendered(root), job.ID) {
 		t.Errorf("root message does not name the requester and job: %s", root.Blocks)
 	}
 
-	h.waitFor("the result in the thread", func() bool { return len(h.finishes(general, root.TS)) == 1 })
-	final, _ := h.api.Job(job.ID)
+	h.WaitFor("the result in the thread", func() bool { return len(h.Finishes(general, root.TS)) == 1 })
+	final, _ := h.API.Job(job.ID)
 	if final.Status != docsapi.StatusCompleted || final.PR() == "" {
 		t.Fatalf("API job is %s with PR %q, want completed with a PR", final.Status, final.PR())
 	}
-	result := h.finishes(general, root.TS)[0]
+	result := h.Finishes(general, root.TS)[0]
 	if !strings.Contains(result.Text, "<"+final.PR()+"|") {
 		t.Errorf("result %q does not link the PR %s", result.Text, final.PR())
 	}
-	h.waitFor("the root message showing the outcome", func() bool {
-		m, _ := h.slack.Message(general, root.TS)
+	h.WaitFor("the root message showing the outcome", func() bool {
+		m, _ := h.Slack.Message(general, root.TS)
 		return strings.Contains(rendered(m), "Completed") && strings.Contains(rendered(m), final.PR())
 	})
 
 	// Polling stops once the finish is reported: no more get-job calls.
-	gets := h.api.Count(docsapitest.EndpointGet)
-	h.settle() // the job leaves the schedule; then no replica is left running
-	if after := h.api.Count(docsapitest.EndpointGet); after != gets {
+	gets := h.API.Count(docsapitest.EndpointGet)
+	h.Settle() // the job leaves the schedule; then no replica is left running
+	if after := h.API.Count(docsapitest.EndpointGet); after != gets {
 		t.Errorf("get-job calls went on after the finish: %d then %d", gets, after)
 	}
-	if n := len(h.finishes(general, root.TS)); n != 1 {
+	if n := len(h.Finishes(general, root.TS)); n != 1 {
 		t.Errorf("%d result messages, want exactly 1", n)
 	}
 }
@@ -82,18 +83,18 @@ func TestAgentOutcomes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			h.startBot(bot.Config{})
-			h.command(alice, general, bot.CommandAgent, tc.prompt)
-			h.waitFor("a root message", func() bool { return len(h.roots(general)) == 1 })
-			root := h.roots(general)[0]
-			h.waitFor("the result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
-			res := h.finishes(general, root.TS)[0]
+			h.StartBot(bottest.Config{})
+			h.Command(alice, general, agent.Command, tc.prompt)
+			h.WaitFor("a root message", func() bool { return len(h.Roots(general)) == 1 })
+			root := h.Roots(general)[0]
+			h.WaitFor("the result", func() bool { return len(h.Finishes(general, root.TS)) == 1 })
+			res := h.Finishes(general, root.TS)[0]
 			for _, w := range tc.want {
 				if !strings.Contains(res.Text, w) {
 					t.Errorf("result %q lacks %q", res.Text, w)
 				}
 			}
-			if j := h.api.Jobs()[0]; j.Status != tc.status {
+			if j := h.API.Jobs()[0]; j.Status != tc.status {
 				t.Errorf("API status %s, want %s", j.Status, tc.status)
 			}
 			if tc.status == docsapi.StatusCompleted && strings.Contains(res.Text, "pull/") {
@@ -106,28 +107,28 @@ func TestAgentOutcomes(t *testing.T) {
 func TestFollowUpRestartsAndReportsEachFinishOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.startBot(bot.Config{})
-	h.command(alice, general, bot.CommandAgent, "Document the CLI")
-	h.waitFor("a root message", func() bool { return len(h.roots(general)) == 1 })
-	root := h.roots(general)[0]
-	h.waitFor("the first result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, agent.Command, "Document the CLI")
+	h.WaitFor("a root message", func() bool { return len(h.Roots(general)) == 1 })
+	root := h.Roots(general)[0]
+	h.WaitFor("the first result", func() bool { return len(h.Finishes(general, root.TS)) == 1 })
 
-	replyTS, _ := h.reply("U0BOB", general, root.TS, "Also add an example for `docsbot jobs watch &lt;id&gt;` &amp; its flags")
-	h.waitFor("the follow-up acknowledged with a reaction", func() bool {
-		m, _ := h.slack.Message(general, replyTS)
+	replyTS, _ := h.Reply("U0BOB", general, root.TS, "Also add an example for `docsbot jobs watch &lt;id&gt;` &amp; its flags")
+	h.WaitFor("the follow-up acknowledged with a reaction", func() bool {
+		m, _ := h.Slack.Message(general, replyTS)
 		return len(m.Reactions) > 0
 	})
-	job := h.api.Jobs()[0]
-	if p := h.api.Prompts(job.ID); len(p) != 2 || p[1] != "Also add an example for `docsbot jobs watch <id>` & its flags" {
+	job := h.API.Jobs()[0]
+	if p := h.API.Prompts(job.ID); len(p) != 2 || p[1] != "Also add an example for `docsbot jobs watch <id>` & its flags" {
 		t.Fatalf("API prompts %q, want the create prompt and the follow-up", p)
 	}
-	h.waitFor("the second result", func() bool { return len(h.finishes(general, root.TS)) == 2 })
-	second := h.finishes(general, root.TS)[1]
+	h.WaitFor("the second result", func() bool { return len(h.Finishes(general, root.TS)) == 2 })
+	second := h.Finishes(general, root.TS)[1]
 	if !strings.Contains(second.Text, "follow-up 1") {
 		t.Errorf("second result %q does not say it is for the follow-up", second.Text)
 	}
-	h.settle()
-	if n := len(h.finishes(general, root.TS)); n != 2 {
+	h.Settle()
+	if n := len(h.Finishes(general, root.TS)); n != 2 {
 		t.Errorf("%d results after one follow-up, want 2", n)
 	}
 }
@@ -135,9 +136,9 @@ func TestFollowUpRestartsAndReportsEachFinishOnce(t *testing.T) {
 func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
-	h.slack.AddUser("U0MALLORY", "mallory")
-	h.startBot(bot.Config{AllowedUsers: []string{alice, "U0BOB"}, AllowedChannels: []string{general}})
+	h.Slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
+	h.Slack.AddUser("U0MALLORY", "mallory")
+	h.StartBot(bottest.Config{AllowedUsers: []string{alice, "U0BOB"}, AllowedChannels: []string{general}})
 	cases := []struct {
 		name, user, channel, text, want string
 	}{
@@ -147,7 +148,7 @@ func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
 		{"channel not allowed", alice, "C0OTHER", "Do it", "not enabled in this channel"},
 	}
 	for _, tc := range cases {
-		ack := h.command(tc.user, tc.channel, bot.CommandAgent, tc.text)
+		ack := h.Command(tc.user, tc.channel, agent.Command, tc.text)
 		var p struct {
 			ResponseType string `json:"response_type"`
 			Text         string `json:"text"`
@@ -159,10 +160,10 @@ func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
 			t.Errorf("%s: ack %s, want an ephemeral reply containing %q", tc.name, ack.Payload, tc.want)
 		}
 	}
-	if n := len(h.api.Requests()); n != 0 {
+	if n := len(h.API.Requests()); n != 0 {
 		t.Errorf("%d API requests, want none", n)
 	}
-	if n := len(h.slack.Calls("chat.postMessage")); n != 0 {
+	if n := len(h.Slack.Calls("chat.postMessage")); n != 0 {
 		t.Errorf("%d chat.postMessage calls, want none", n)
 	}
 }
@@ -170,15 +171,15 @@ func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
 func TestAgentInChannelWithoutTheBot(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.slack.AddChannel(slacktest.Channel{ID: "C0PRIVATE", Name: "secret", BotMember: false, Private: true})
-	h.startBot(bot.Config{})
-	h.command(alice, "C0PRIVATE", bot.CommandAgent, "Write docs")
-	h.waitFor("a private reply through response_url", func() bool { return len(h.slack.ResponsePosts("")) == 1 })
-	post := h.slack.ResponsePosts("")[0]
+	h.Slack.AddChannel(slacktest.Channel{ID: "C0PRIVATE", Name: "secret", BotMember: false, Private: true})
+	h.StartBot(bottest.Config{})
+	h.Command(alice, "C0PRIVATE", agent.Command, "Write docs")
+	h.WaitFor("a private reply through response_url", func() bool { return len(h.Slack.ResponsePosts("")) == 1 })
+	post := h.Slack.ResponsePosts("")[0]
 	if post.ResponseType != "ephemeral" || !strings.Contains(post.Text, "/invite @docsbot") {
 		t.Errorf("reply %+v, want an ephemeral invite hint", post)
 	}
-	if n := h.api.Count(docsapitest.EndpointCreate); n != 0 {
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
 		t.Errorf("%d create requests, want none when the bot cannot post", n)
 	}
 }
@@ -203,18 +204,18 @@ func TestAgentCreateRefusedByTheAPI(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			h.api.AddFault(tc.fault)
-			h.startBot(bot.Config{})
-			h.command(alice, general, bot.CommandAgent, "Add a changelog page")
-			h.waitFor("the root message saying what became of the job", func() bool {
-				r := h.roots(general)
+			h.API.AddFault(tc.fault)
+			h.StartBot(bottest.Config{})
+			h.Command(alice, general, agent.Command, "Add a changelog page")
+			h.WaitFor("the root message saying what became of the job", func() bool {
+				r := h.Roots(general)
 				return len(r) == 1 && strings.Contains(rendered(r[0]), tc.state)
 			})
-			root := h.roots(general)[0]
+			root := h.Roots(general)[0]
 			if !strings.Contains(rendered(root), tc.want) {
 				t.Errorf("root message %s lacks %q", root.Blocks, tc.want)
 			}
-			if n := h.api.Count(docsapitest.EndpointCreate); n != 1 {
+			if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
 				t.Errorf("%d create requests, want exactly 1 (a POST is not retried)", n)
 			}
 		})
@@ -224,16 +225,16 @@ func TestAgentCreateRefusedByTheAPI(t *testing.T) {
 func TestUserTextIsEscaped(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	// As Slack delivers what the person typed: "Ping <!channel> & <@U0BOB> ..."
 	// with its own escaping, plus a real link the client turned into markup.
 	typed := "Ping <!channel> & <@U0BOB> about <b>this</b>"
-	h.command(alice, general, bot.CommandAgent, slackEscape(typed)+" see <https://docs.example/a?x=1&amp;y=2|the page>")
-	h.waitFor("a root message with a job id", func() bool {
-		r := h.roots(general)
+	h.Command(alice, general, agent.Command, slackEscape(typed)+" see <https://docs.example/a?x=1&amp;y=2|the page>")
+	h.WaitFor("a root message with a job id", func() bool {
+		r := h.Roots(general)
 		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
 	})
-	root := h.roots(general)[0]
+	root := h.Roots(general)[0]
 	all := root.Text + "\n" + rendered(root)
 	for _, bad := range []string{"<!channel>", "<@U0BOB>", "<b>", "<https://"} {
 		if strings.Contains(all, bad) {
@@ -244,7 +245,7 @@ func TestUserTextIsEscaped(t *testing.T) {
 		t.Errorf("root message does not show the escaped instruction: %s", root.Blocks)
 	}
 	want := typed + " see the page (https://docs.example/a?x=1&y=2)"
-	if got := h.api.Prompts(h.api.Jobs()[0].ID)[0]; got != want {
+	if got := h.API.Prompts(h.API.Jobs()[0].ID)[0]; got != want {
 		t.Errorf("API got %q, want what the person typed: %q", got, want)
 	}
 }
@@ -257,18 +258,18 @@ func slackEscape(s string) string {
 func TestPRLinkThatIsNotAURLIsText(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.startBot(bot.Config{})
-	h.command(alice, general, bot.CommandAgent, "Anything")
-	h.waitFor("a root message with a job id", func() bool {
-		r := h.roots(general)
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, agent.Command, "Anything")
+	h.WaitFor("a root message with a job id", func() bool {
+		r := h.Roots(general)
 		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
 	})
-	root := h.roots(general)[0]
-	job := h.api.Jobs()[0]
+	root := h.Roots(general)[0]
+	job := h.API.Jobs()[0]
 	bad := "javascript:alert(1)|<!here>"
-	h.api.SetJobStatus(job.ID, docsapi.StatusCompleted, &bad)
-	h.waitFor("the result", func() bool { return len(h.finishes(general, root.TS)) == 1 })
-	res := h.finishes(general, root.TS)[0]
+	h.API.SetJobStatus(job.ID, docsapi.StatusCompleted, &bad)
+	h.WaitFor("the result", func() bool { return len(h.Finishes(general, root.TS)) == 1 })
+	res := h.Finishes(general, root.TS)[0]
 	if strings.Contains(res.Text, "<javascript") || strings.Contains(res.Text, "<!here>") {
 		t.Errorf("a non-http prLink became markup: %q", res.Text)
 	}
@@ -280,17 +281,17 @@ func TestPRLinkThatIsNotAURLIsText(t *testing.T) {
 func TestLongInstructionIsCutInSlackOnly(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.startBot(bot.Config{})
+	h.StartBot(bottest.Config{})
 	long := strings.Repeat("Document every endpoint with examples. ", 200) // 7,800 characters
-	h.command(alice, general, bot.CommandAgent, long)
-	h.waitFor("a root message with a job id", func() bool {
-		r := h.roots(general)
+	h.Command(alice, general, agent.Command, long)
+	h.WaitFor("a root message with a job id", func() bool {
+		r := h.Roots(general)
 		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
 	})
-	if got := h.api.Prompts(h.api.Jobs()[0].ID)[0]; got != strings.TrimSpace(long) {
+	if got := h.API.Prompts(h.API.Jobs()[0].ID)[0]; got != strings.TrimSpace(long) {
 		t.Errorf("the API got %d characters, want the whole instruction (%d)", len(got), len(strings.TrimSpace(long)))
 	}
-	root := h.roots(general)[0]
+	root := h.Roots(general)[0]
 	if len(rendered(root)) >= len(long) || !strings.Contains(rendered(root), "…") {
 		t.Errorf("the root message shows %d characters without a cut mark", len(rendered(root)))
 	}
@@ -300,11 +301,11 @@ func TestLongInstructionIsCutInSlackOnly(t *testing.T) {
 	// After the finish the root message is rebuilt from Redis: the same excerpt.
 	quoted := func(m slacktest.Message) string { return strings.SplitN(rendered(m), "\n", 3)[1] }
 	before := quoted(root)
-	h.waitFor("the root message showing the outcome", func() bool {
-		m, _ := h.slack.Message(general, root.TS)
+	h.WaitFor("the root message showing the outcome", func() bool {
+		m, _ := h.Slack.Message(general, root.TS)
 		return strings.Contains(rendered(m), "Completed")
 	})
-	after, _ := h.slack.Message(general, root.TS)
+	after, _ := h.Slack.Message(general, root.TS)
 	if quoted(after) != before {
 		t.Errorf("the excerpt changed on the update:\nbefore %q\nafter  %q", before, quoted(after))
 	}

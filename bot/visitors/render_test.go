@@ -1,4 +1,4 @@
-package bot
+package visitors
 
 import (
 	"cmp"
@@ -14,6 +14,8 @@ import (
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
+
+	"github.com/docsbot/docsbot/bot"
 )
 
 // datasetSnapshot returns the merged export of a test dataset over the 30
@@ -241,7 +243,7 @@ func TestRenderSortAndPathFilter(t *testing.T) {
 func TestRenderStaleNote(t *testing.T) {
 	t.Parallel()
 	snap, req := datasetSnapshot(t, 40)
-	why := describe(&budgetError{Limit: 100, Need: 1, RetryAfter: 12 * time.Minute})
+	why := bot.Describe((&budgetError{Limit: 100, Need: 1, RetryAfter: 12 * time.Minute}).told())
 	msg := visitorsReport{Req: req, Snap: snap, Requester: "U0ALICE", Age: 2*time.Hour + 5*time.Minute, Stale: why}.message()
 	checkLimits(t, msg)
 	sections, contexts := texts(msg)

@@ -1,0 +1,132 @@
+package agent
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Command is the slash command that starts a job. The Slack app manifest
+// declares the same.
+const Command = "/docs-agent"
+
+// Subscription is an Events API subscription the agent handles and the bot
+// scope it needs.
+type Subscription struct{ Event, Scope string }
+
+// MessageEvents returns the subscriptions that deliver thread replies. The
+// Slack app manifest must declare them.
+func MessageEvents() []Subscription {
+	return []Subscription{
+		{"message.channels", "channels:history"},
+		{"message.groups", "groups:history"},
+		{"message.im", "im:history"},
+	}
+}
+
+// Scopes returns the bot scopes the agent uses beyond the core's
+// (bot.Scopes) and the history scopes of MessageEvents: reacting to a
+// follow-up.
+func Scopes() []string { return []string{"reactions:write"} }
+
+// JobsAPI is what agent jobs need of the docs API; *docsapi.Client
+// satisfies it.
+type JobsAPI interface {
+	CreateJob(ctx context.Context, prompt string) (*docsapi.Job, error)
+	SendMessage(ctx context.Context, jobID, prompt string) (*docsapi.Job, error)
+	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
+}
+
+// JobStore is what agent jobs keep in Redis: thread links, job records, the
+// poll schedule and the retry offers; *store.Store satisfies it.
+type JobStore interface {
+	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
+	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
+	FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*store.Job, error)
+	Claim(ctx context.Context, max int, lease time.Duration) ([]store.Claim, error)
+	NextDue(ctx context.Context) (time.Duration, bool, error)
+	Reschedule(ctx context.Context, c store.Claim, status string, in time.Duration) error
+	Finish(ctx context.Context, c store.Claim, status, prLink string, lease time.Duration) (bool, error)
+	MarkNotified(ctx context.Context, c store.Claim) error
+	Untrack(ctx context.Context, c store.Claim, status string) error
+	Release(ctx context.Context, claims []store.Claim) error
+	Tracked(ctx context.Context) (int64, error)
+	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
+	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
+}
+
+// Config holds the agent's settings. Zero values take the documented
+// defaults.
+type Config struct {
+	// PollInterval is the delay before a job's first poll (default
+	// DefaultPollInterval).
+	PollInterval time.Duration
+	// PollMaxInterval caps the poll backoff (default DefaultPollMaxInterval).
+	PollMaxInterval time.Duration
+	// PollWorkers is how many jobs one replica polls at once (default 32).
+	PollWorkers int
+}
+
+// The defaults of Config's settings that operators set; cmd/docsbot's
+// settings table shows them.
+const (
+	DefaultPollInterval    = 10 * time.Second
+	DefaultPollMaxInterval = time.Minute
+)
+
+func (c Config) withDefaults() Config {
+	if c.PollInterval <= 0 {
+		c.PollInterval = DefaultPollInterval
+	}
+	if c.PollMaxInterval <= 0 {
+		c.PollMaxInterval = DefaultPollMaxInterval
+	}
+	if c.PollMaxInterval < c.PollInterval {
+		c.PollMaxInterval = c.PollInterval
+	}
+	if c.PollWorkers <= 0 {
+		c.PollWorkers = 32
+	}
+	return c
+}
+
+// agent is the feature registered on a bot: its handlers and its poller.
+type agent struct {
+	core    *bot.Bot
+	cfg     Config
+	api     JobsAPI
+	store   JobStore
+	slack   *slack.Client
+	log     *slog.Logger
+	metrics *bot.Metrics
+	// wake nudges the poller when this replica schedules a job.
+	wake chan struct{}
+}
+
+// Register adds agent jobs to b: the /docs-agent command, thread replies
+// (message events), the start and reply work, and the poller that reports
+// each job's finish. Call it before b.Run.
+func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
+	a := &agent{
+		core:    b,
+		cfg:     cfg.withDefaults(),
+		api:     api,
+		store:   st,
+		slack:   b.Slack(),
+		log:     b.Logger(),
+		metrics: b.Metrics(),
+		wake:    make(chan struct{}, 1),
+	}
+	b.HandleCommand(Command, a.onCommand)
+	b.HandleEvent(slackevents.Message, a.onMessage)
+	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
+	b.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
+	b.Background(a.runPoller)
+}

@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// storageDown is what a person is told when docsbot could not record their
+// command: nothing was started.
+const storageDown = "docsbot cannot reach its storage right now, so it did not start this. Try again in a minute."
+
+// onCommand handles /docs-agent. Answers that need no I/O (help,
+// refusals) travel in the ack itself; anything else is recorded in the inbox
+// and then acknowledged. If Redis cannot record it, the ack says so.
+func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
+	cmd := r.Command
+	a.metrics.Command(cmd.Command)
+	// Slack escapes what the person typed and marks up mentions and links;
+	// the agent gets it as typed.
+	text := strings.TrimSpace(bot.Plain(cmd.Text))
+	if text == "" || strings.EqualFold(text, "help") {
+		r.Ack(bot.Ephemeral(agentHelp()))
+		return
+	}
+	if refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
+		r.Ack(bot.Ephemeral(refusal))
+		return
+	}
+	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
+	if !a.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workStart, Payload: payload}, bot.RedeliveredCommand) {
+		r.Ack(bot.Ephemeral(storageDown))
+		return
+	}
+	r.Ack(nil)
+}
+
+// giveUpStart tells the person that their job could not be started in time.
+func (a *agent) giveUpStart(ctx context.Context, w *bot.Work) {
+	var req startRequest
+	if json.Unmarshal(w.Payload, &req) != nil {
+		return
+	}
+	a.core.ReplyPrivately(ctx, req.command(), fmt.Sprintf("docsbot could not start your docs agent job: Slack or its storage kept failing for %d minutes. Nothing was started; try again.",
+		int(bot.WorkMaxAge/time.Minute)))
+}
+
+// linkJob saves the thread-to-job link, retrying until it works or the start
+// budget runs out: a created job must not be left unlinked.
+func (a *agent) linkJob(ctx context.Context, rec store.Job, log *slog.Logger) error {
+	err := bot.Retry(ctx, log, "saving the job link", func() error {
+		return a.store.LinkJob(ctx, rec, a.cfg.PollInterval)
+	})
+	if err != nil {
+		log.Error("job created but NOT linked: it will not be followed", "err", err)
+	}
+	return err
+}
+
+// jobView rebuilds a root message view from a stored job record.
+func jobView(j *store.Job) rootView {
+	return rootView{
+		Requester:  j.Requester,
+		Prompt:     j.Prompt,
+		State:      stateWorking,
+		JobID:      j.ID,
+		Status:     docsapi.Status(j.Status),
+		PRLink:     j.PRLink,
+		Generation: j.Generation,
+	}
+}

@@ -1,0 +1,156 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// TestStartAfterCrashDuringCreate plays a replica that died after recording
+// the intent to create a job and before linking it: the next replica must not
+// create the job again blindly. It says the outcome is unknown, in the root
+// message and privately, and "retry" in the thread starts the job once.
+func TestStartAfterCrashDuringCreate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	st := h.OpenStore()
+	ctx := context.Background()
+
+	// The dead replica's work: its root message posted, the create begun.
+	rootTS := h.PostNoAck(alice, general, "", "placeholder for the dead replica's root message")
+	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"})
+	w := store.Work{Key: "cmd:dead-replica", Kind: "agent.start", Payload: payload}
+	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	if err != nil || len(taken) != 1 {
+		t.Fatalf("ClaimWork = %v, %v", taken, err)
+	}
+	if err := st.Mark(ctx, taken[0], 0, map[string]string{"root": rootTS, "intent": "x"}); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+
+	h.StartBot(bottest.Config{})
+	h.WaitFor("a private note that the outcome is unknown", func() bool {
+		for _, m := range h.Slack.Ephemerals(alice) {
+			if strings.Contains(m.Text, "cannot tell whether the agent started") {
+				return true
+			}
+		}
+		return false
+	})
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
+		t.Fatalf("%d create requests after the crash, want none", n)
+	}
+
+	h.Reply(alice, general, rootTS, "retry")
+	h.Reply(alice, general, rootTS, "retry") // a second ask finds the offer taken
+	h.WaitFor("the job to start on retry", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 1 })
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d create requests, want exactly 1", n)
+	}
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results in the thread, want 1", n)
+	}
+}
+
+// TestSlackRateLimitedRootMessage has Slack answer 429 to the root message
+// for longer than the queued notice: the person is told privately that the
+// job is queued, and the job then starts once, nothing dropped.
+func TestSlackRateLimitedRootMessage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.Slack.RateLimit("chat.postMessage", 5, time.Second)
+	h.StartBot(bottest.Config{})
+	ack := h.Command(alice, general, agent.Command, "Document the rate limits")
+	if len(ack.Payload) != 0 && string(ack.Payload) != "null" {
+		t.Errorf("ack payload %s, want none", ack.Payload)
+	}
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Fatalf("%d jobs created, want 1", n)
+	}
+	roots := h.Roots(general)
+	if len(roots) != 1 || len(h.Finishes(general, roots[0].TS)) != 1 {
+		t.Fatalf("%d root messages, want 1 with its result", len(roots))
+	}
+	var queued int
+	for _, p := range h.Slack.ResponsePosts("") {
+		if strings.Contains(p.Text, "queued") {
+			queued++
+		}
+	}
+	if queued != 1 {
+		t.Errorf("%d private notes that the job is queued, want 1", queued)
+	}
+	if n := len(h.Slack.Calls("chat.postMessage")); n < 6 {
+		t.Errorf("%d chat.postMessage calls, want the 5 answered 429 and more", n)
+	}
+}
+
+// TestStartAfterCrashAfterRootPost plays a replica that died after posting the
+// root message and before recording it: the next replica finds the message by
+// its metadata instead of posting a second one, and starts the job once.
+func TestStartAfterCrashAfterRootPost(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	st := h.OpenStore()
+	ctx := context.Background()
+	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"})
+	w := store.Work{Key: "cmd:root-posted", Kind: "agent.start", Payload: payload}
+	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	if _, err := st.ClaimWork(ctx, 1, time.Millisecond); err != nil {
+		t.Fatalf("ClaimWork: %v", err)
+	}
+	// The dead replica's root message, as the bot posts it.
+	api := slack.New(h.Slack.BotToken(), slack.OptionAPIURL(h.Slack.APIURL))
+	_, rootTS, err := api.PostMessageContext(ctx, general, slack.MsgOptionText("Docs agent job", false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.RootEvent, EventPayload: map[string]any{"work": w.Key}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	h.StartBot(bottest.Config{})
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d jobs created, want 1", n)
+	}
+	if roots := h.Roots(general); len(roots) != 1 || roots[0].TS != rootTS {
+		t.Fatalf("root messages %d, want just the dead replica's", len(roots))
+	}
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results in the root message's thread, want 1", n)
+	}
+}
+
+// TestReplyWhileTheJobStarts replies in the thread of a root message whose
+// job is still being created: the reply is not dropped but sent to the job
+// once it is linked.
+func TestReplyWhileTheJobStarts(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Latency: 1500 * time.Millisecond, Times: 1})
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, agent.Command, "Document the CLI")
+	h.WaitFor("the root message", func() bool { return len(h.Roots(general)) == 1 })
+	root := h.Roots(general)[0]
+	h.Reply(alice, general, root.TS, "Also the config file")
+	h.WaitFor("the follow-up to reach the agent", func() bool { return h.API.Count(docsapitest.EndpointMessage) == 1 })
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-ups sent, want 1", n)
+	}
+}

@@ -1,0 +1,323 @@
+// Package bottest is the end-to-end test kit of the bot: a Harness is a
+// fake Slack (slacktest), the docs API test server (docsapitest) and a key
+// prefix of its own in a real redis-server, and starts real bots (the core
+// with every feature registered, as `docsbot serve` wires them) that talk
+// to them over real sockets.
+package bottest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// Harness is one end-to-end world: a fake Slack, the API test server and a
+// key prefix of its own in a Redis. Bots started on it are real bot.Bot
+// values talking over real sockets.
+type Harness struct {
+	T     *testing.T
+	Slack *slacktest.Server
+	API   *docsapitest.Server
+	// Prefix is the world's key prefix in Redis.
+	Prefix string
+	// Logs holds what every bot started on the harness logged.
+	Logs *docsapitest.LogBuffer
+	// RedisURL is the Redis the bots use; a test may point it at its own.
+	RedisURL string
+
+	mu   sync.Mutex
+	bots []*Running
+}
+
+// General is the channel every world has, with the bot a member.
+const General = "C0GENERAL"
+
+// New builds a world on the redis-server at redisURL (a test package starts
+// one in TestMain with redistest.Start), with options of the API test server.
+func New(t *testing.T, redisURL string, apiOpts ...docsapitest.Option) *Harness {
+	t.Helper()
+	return NewWith(t, redisURL, nil, apiOpts...)
+}
+
+// NewWith is New with options of the fake Slack added.
+func NewWith(t *testing.T, redisURL string, slackOpts []slacktest.Option, apiOpts ...docsapitest.Option) *Harness {
+	t.Helper()
+	sl := slacktest.NewServer(append([]slacktest.Option{slacktest.WithPingInterval(500 * time.Millisecond), slacktest.WithRedelivery(time.Second)}, slackOpts...)...)
+	t.Cleanup(sl.Close)
+	api := docsapitest.NewServer(apiOpts...)
+	t.Cleanup(api.Close)
+	return &Harness{T: t, Slack: sl, API: api, Prefix: redistest.Prefix(t), Logs: &docsapitest.LogBuffer{}, RedisURL: redisURL}
+}
+
+// Main runs a test package's tests against a redis-server of their own,
+// whose URL it stores in *redisURL, then stops it and exits. Call it from
+// TestMain.
+func Main(m *testing.M, redisURL *string) {
+	srv, err := redistest.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*redisURL = srv.URL
+	code := m.Run()
+	_ = srv.Close()
+	os.Exit(code)
+}
+
+// Config is the settings of a bot started on a harness: the core's and the
+// features' in one, zero values taking the defaults (polls are fast).
+type Config struct {
+	// The core's (bot.Config).
+	AllowedUsers, AllowedChannels []string
+	Metrics                       *bot.Metrics
+	// The agent's (agent.Config); 20ms and 80ms when zero.
+	PollInterval, PollMaxInterval time.Duration
+	// The visitors summary's (visitors.Config).
+	VisitorsCacheTTL time.Duration
+	VisitorsBudget   int
+	Now              func() time.Time
+}
+
+// Running is a started bot and how to stop it.
+type Running struct {
+	Bot   *bot.Bot
+	Store *store.Store
+	// Stop stops the bot and waits for Run to return.
+	Stop func()
+	done chan error
+}
+
+// StartBot starts a replica, wired like `docsbot serve` wires it, and waits
+// until its socket is connected.
+func (h *Harness) StartBot(cfg Config) *Running {
+	h.T.Helper()
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = 20 * time.Millisecond
+	}
+	if cfg.PollMaxInterval == 0 {
+		cfg.PollMaxInterval = 80 * time.Millisecond
+	}
+	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := store.Open(ctx, h.RedisURL, store.WithPrefix(h.Prefix))
+	if err != nil {
+		h.T.Fatalf("open store: %v", err)
+	}
+	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID,
+		docsapi.WithBaseURL(h.API.URL),
+		docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 50 * time.Millisecond}))
+	if err != nil {
+		h.T.Fatalf("docs client: %v", err)
+	}
+	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL)},
+		bot.SlackOptions(cfg.Metrics)...)...)
+	// Count connections ever opened: a bot stopped just before may still be
+	// counted among the open ones for a moment.
+	before := h.Slack.Connects()
+	b := bot.New(bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Metrics: cfg.Metrics, Logger: logger}, sc, st)
+	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval}, client, st)
+	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now}, client, st)
+	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
+	go func() { r.done <- b.Run(ctx) }()
+	var once sync.Once
+	r.Stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-r.done:
+				if err != nil {
+					h.T.Errorf("bot.Run: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				h.T.Errorf("bot did not stop within 10s")
+			}
+			_ = st.Close()
+		})
+	}
+	h.T.Cleanup(r.Stop)
+	h.mu.Lock()
+	h.bots = append(h.bots, r)
+	h.mu.Unlock()
+	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
+	return r
+}
+
+// WaitFor re-checks cond on every change in the fake Slack and every 10ms
+// (conditions on the API server change without Slack seeing it) until it
+// holds, failing the test after 15s.
+func (h *Harness) WaitFor(what string, cond func() bool) {
+	h.T.Helper()
+	changes, unsubscribe := h.Slack.Changes()
+	defer unsubscribe()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		select {
+		case <-changes:
+		case <-tick.C:
+		case <-deadline:
+			h.T.Fatalf("waiting for %s: not true after 15s\nlogs:\n%s", what, h.Logs.String())
+		}
+	}
+}
+
+// Settle waits until the inbox is empty (every command and reply taken and
+// done) and the shared schedule too (every job's result posted or the job
+// dropped), then stops every replica. Once Run has
+// returned nothing more can be posted or asked of the API, so counts taken
+// afterwards are final: they replace "wait a while and count".
+func (h *Harness) Settle() {
+	h.T.Helper()
+	st := h.OpenStore()
+	h.WaitFor("an empty inbox and poll schedule", func() bool {
+		q, err := st.Queued(context.Background())
+		if err != nil || q != 0 {
+			return false
+		}
+		n, err := st.Tracked(context.Background())
+		return err == nil && n == 0
+	})
+	h.StopAll()
+}
+
+// StopAll stops every replica started on the harness.
+func (h *Harness) StopAll() {
+	h.mu.Lock()
+	bots := slices.Clone(h.bots)
+	h.mu.Unlock()
+	for _, r := range bots {
+		r.Stop()
+	}
+}
+
+// WaitLogged waits until the bots have logged msg n times: positive proof
+// that redelivered envelopes were seen and dropped.
+func (h *Harness) WaitLogged(msg string, n int) {
+	h.T.Helper()
+	h.WaitFor(fmt.Sprintf("%d log lines %q", n, msg), func() bool {
+		return strings.Count(h.Logs.String(), "msg=\""+msg+"\"") >= n
+	})
+}
+
+// OpenStore opens the world's store, closed when the test ends.
+func (h *Harness) OpenStore() *store.Store {
+	h.T.Helper()
+	st, err := store.Open(context.Background(), h.RedisURL, store.WithPrefix(h.Prefix))
+	if err != nil {
+		h.T.Fatalf("open store: %v", err)
+	}
+	h.T.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+// Command types a slash command in a channel as a user and returns Slack's
+// record of the ack.
+func (h *Harness) Command(user, channel, command, text string) *slacktest.Ack {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ack, err := h.Slack.SlashCommand(ctx, slacktest.SlashCommand{Command: command, Text: text, UserID: user, ChannelID: channel})
+	if err != nil {
+		h.T.Fatalf("slash command %s %q: %v", command, text, err)
+	}
+	return ack
+}
+
+// Reply posts a person's reply in a thread.
+func (h *Harness) Reply(user, channel, threadTS, text string) (ts, eventID string) {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ts, eventID, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
+	if err != nil {
+		h.T.Fatalf("reply %q: %v", text, err)
+	}
+	return ts, eventID
+}
+
+// PostNoAck posts a person's message like Reply, without waiting for the bot
+// to acknowledge its event (no bot may be connected, or it may refuse).
+func (h *Harness) PostNoAck(user, channel, threadTS, text string) string {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	ts, _, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		h.T.Fatalf("post %q: %v", text, err)
+	}
+	return ts
+}
+
+// Roots returns the bot's top-level messages in a channel.
+func (h *Harness) Roots(channel string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.Slack.Messages(channel) {
+		if m.BotID != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Finishes returns the bot's result messages in a thread.
+func (h *Harness) Finishes(channel, ts string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.Slack.Thread(channel, ts) {
+		if m.TS != ts && m.BotID != "" && strings.Contains(string(m.Metadata), agent.FinishedEvent) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Rendered is what a message shows: its blocks' texts (decoded from JSON),
+// or its text when it has no blocks.
+func Rendered(m slacktest.Message) string {
+	if len(m.Blocks) == 0 {
+		return m.Text
+	}
+	var v any
+	if err := json.Unmarshal(m.Blocks, &v); err != nil {
+		return m.Text
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if t, ok := x["text"].(string); ok {
+				texts = append(texts, t)
+			}
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	return strings.Join(texts, "\n")
+}

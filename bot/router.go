@@ -1,0 +1,152 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+)
+
+// Features register their entry points on the bot's router: slash commands
+// by name, events by type, interactive payloads by action or callback id,
+// and (HandleWork) the kinds of inbox work. A handler gets a request that
+// does not depend on how it came (Socket Mode today, signed HTTP requests
+// later): the parsed payload, the delivery's id for dedupe, and Ack.
+//
+// A handler acks the delivery itself, once: with an answer that needs no I/O,
+// or with nil after recording the work in the inbox (Accept). A handler that
+// cannot record the work of an event returns without acking, so that Slack
+// delivers it again. Register every handler before Run.
+
+// AckFunc acknowledges a delivery. payload is the response Slack reads (a
+// *slack.WebhookMessage answering a slash command, a view response answering
+// a view_submission) or nil for none.
+type AckFunc func(payload any)
+
+// CommandRequest is one delivery of a slash command.
+type CommandRequest struct {
+	Command slack.SlashCommand
+	// DeliveryID is the command's trigger_id, the same in every delivery
+	// of this invocation: the key that drops a redelivery.
+	DeliveryID string
+	Ack        AckFunc
+}
+
+// EventRequest is one delivery of an Events API event.
+type EventRequest struct {
+	Event slackevents.EventsAPIEvent
+	// DeliveryID is the event's event_id, the same in every delivery of
+	// this event; "" if Slack did not send one.
+	DeliveryID string
+	Ack        AckFunc
+}
+
+// InteractionRequest is one delivery of an interactive payload: a button
+// (block_actions), a modal submission (view_submission), a shortcut or a
+// message action.
+type InteractionRequest struct {
+	Interaction slack.InteractionCallback
+	// DeliveryID is the interaction's trigger_id ("" if it has none).
+	DeliveryID string
+	Ack        AckFunc
+}
+
+// CommandHandler handles a slash command. ctx is the bot's work context: it
+// outlives a shutdown signal by the shutdown grace.
+type CommandHandler func(ctx context.Context, r *CommandRequest)
+
+// EventHandler handles an Events API event.
+type EventHandler func(ctx context.Context, r *EventRequest)
+
+// InteractionHandler handles an interactive payload.
+type InteractionHandler func(ctx context.Context, r *InteractionRequest)
+
+// routes holds the registered handlers.
+type routes struct {
+	commands  map[string]CommandHandler
+	events    map[string]EventHandler
+	actions   map[string]InteractionHandler
+	views     map[string]InteractionHandler
+	shortcuts map[string]InteractionHandler
+}
+
+// add registers h under key, refusing a second registration.
+func add[H any](m *map[string]H, what, key string, h H) {
+	if *m == nil {
+		*m = map[string]H{}
+	}
+	if _, dup := (*m)[key]; dup {
+		panic("bot: " + what + " registered twice: " + key)
+	}
+	(*m)[key] = h
+}
+
+// HandleCommand registers the handler of a slash command ("/docs-agent").
+func (b *Bot) HandleCommand(name string, h CommandHandler) {
+	add(&b.routes.commands, "slash command", name, h)
+}
+
+// HandleEvent registers the handler of an Events API event type
+// (slackevents.Message, slackevents.AppMention).
+func (b *Bot) HandleEvent(eventType slackevents.EventsAPIType, h EventHandler) {
+	add(&b.routes.events, "event type", string(eventType), h)
+}
+
+// HandleBlockAction registers the handler of a block_actions payload whose
+// first action has actionID.
+func (b *Bot) HandleBlockAction(actionID string, h InteractionHandler) {
+	add(&b.routes.actions, "block action", actionID, h)
+}
+
+// HandleViewSubmission registers the handler of a modal's view_submission,
+// by the view's callback_id.
+func (b *Bot) HandleViewSubmission(callbackID string, h InteractionHandler) {
+	add(&b.routes.views, "view submission", callbackID, h)
+}
+
+// HandleShortcut registers the handler of a global shortcut or a message
+// action, by its callback_id.
+func (b *Bot) HandleShortcut(callbackID string, h InteractionHandler) {
+	add(&b.routes.shortcuts, "shortcut", callbackID, h)
+}
+
+// HandleWork registers the handler of a kind of inbox work.
+func (b *Bot) HandleWork(kind string, h WorkHandler) {
+	add(&b.handlers, "work kind", kind, h)
+}
+
+// commandHandler returns the handler of a slash command, nil if none.
+func (r *routes) commandHandler(name string) CommandHandler { return r.commands[name] }
+
+// eventHandler returns the handler of an event, nil if none.
+func (r *routes) eventHandler(ev slackevents.EventsAPIEvent) EventHandler {
+	t := ev.InnerEvent.Type
+	if t == "" {
+		t = ev.Type
+	}
+	return r.events[t]
+}
+
+// interactionHandler returns the handler of an interactive payload, nil if
+// none.
+func (r *routes) interactionHandler(ic *slack.InteractionCallback) InteractionHandler {
+	switch ic.Type {
+	case slack.InteractionTypeBlockActions:
+		if len(ic.ActionCallback.BlockActions) > 0 {
+			return r.actions[ic.ActionCallback.BlockActions[0].ActionID]
+		}
+	case slack.InteractionTypeViewSubmission:
+		return r.views[ic.View.CallbackID]
+	case slack.InteractionTypeShortcut, slack.InteractionTypeMessageAction:
+		return r.shortcuts[ic.CallbackID]
+	}
+	return nil
+}
+
+// eventID is the event_id of an Events API delivery, "" if none.
+func eventID(ev slackevents.EventsAPIEvent) string {
+	if cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent); ok {
+		return cb.EventID
+	}
+	return ""
+}

@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"context"
+	"testing"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+)
+
+// TestRouterFindsTheRegisteredHandler registers a handler of each kind and
+// checks which one every delivery reaches, or that none does.
+func TestRouterFindsTheRegisteredHandler(t *testing.T) {
+	t.Parallel()
+	b := &Bot{}
+	var got string
+	interaction := func(name string) InteractionHandler {
+		return func(context.Context, *InteractionRequest) { got = name }
+	}
+	b.HandleBlockAction("approve", interaction("action approve"))
+	b.HandleViewSubmission("new_job", interaction("view new_job"))
+	b.HandleShortcut("ask_agent", interaction("shortcut ask_agent"))
+	b.HandleEvent(slackevents.Message, func(context.Context, *EventRequest) { got = "event message" })
+	b.HandleCommand("/docs-agent", func(context.Context, *CommandRequest) { got = "command /docs-agent" })
+
+	interactions := []struct {
+		name string
+		ic   slack.InteractionCallback
+		want string
+	}{
+		{"button", slack.InteractionCallback{Type: slack.InteractionTypeBlockActions,
+			ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{{ActionID: "approve"}}}}, "action approve"},
+		{"other button", slack.InteractionCallback{Type: slack.InteractionTypeBlockActions,
+			ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{{ActionID: "reject"}}}}, ""},
+		{"block_actions without actions", slack.InteractionCallback{Type: slack.InteractionTypeBlockActions}, ""},
+		{"modal submission", slack.InteractionCallback{Type: slack.InteractionTypeViewSubmission,
+			View: slack.View{CallbackID: "new_job"}}, "view new_job"},
+		{"global shortcut", slack.InteractionCallback{Type: slack.InteractionTypeShortcut, CallbackID: "ask_agent"}, "shortcut ask_agent"},
+		{"message action", slack.InteractionCallback{Type: slack.InteractionTypeMessageAction, CallbackID: "ask_agent"}, "shortcut ask_agent"},
+		{"callback id of another type", slack.InteractionCallback{Type: slack.InteractionTypeViewSubmission,
+			View: slack.View{CallbackID: "ask_agent"}}, ""},
+		{"view closed", slack.InteractionCallback{Type: slack.InteractionTypeViewClosed,
+			View: slack.View{CallbackID: "new_job"}}, ""},
+	}
+	for _, tt := range interactions {
+		got = ""
+		if h := b.routes.interactionHandler(&tt.ic); h != nil {
+			h(t.Context(), &InteractionRequest{Interaction: tt.ic})
+		}
+		if got != tt.want {
+			t.Errorf("%s: reached %q, want %q", tt.name, got, tt.want)
+		}
+	}
+
+	events := []struct {
+		name string
+		ev   slackevents.EventsAPIEvent
+		want string
+	}{
+		{"message", slackevents.EventsAPIEvent{Type: slackevents.CallbackEvent,
+			InnerEvent: slackevents.EventsAPIInnerEvent{Type: string(slackevents.Message)}}, "event message"},
+		{"mention, not registered", slackevents.EventsAPIEvent{Type: slackevents.CallbackEvent,
+			InnerEvent: slackevents.EventsAPIInnerEvent{Type: string(slackevents.AppMention)}}, ""},
+	}
+	for _, tt := range events {
+		got = ""
+		if h := b.routes.eventHandler(tt.ev); h != nil {
+			h(t.Context(), &EventRequest{Event: tt.ev})
+		}
+		if got != tt.want {
+			t.Errorf("%s: reached %q, want %q", tt.name, got, tt.want)
+		}
+	}
+
+	for cmd, want := range map[string]string{"/docs-agent": "command /docs-agent", "/docs-other": ""} {
+		got = ""
+		if h := b.routes.commandHandler(cmd); h != nil {
+			h(t.Context(), &CommandRequest{})
+		}
+		if got != want {
+			t.Errorf("%s: reached %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// TestRegisteringTwicePanics: two features claiming one entry point is a
+// wiring mistake, found at start.
+func TestRegisteringTwicePanics(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		register func(b *Bot)
+	}{
+		{"command", func(b *Bot) { b.HandleCommand("/docs-agent", func(context.Context, *CommandRequest) {}) }},
+		{"event", func(b *Bot) { b.HandleEvent(slackevents.Message, func(context.Context, *EventRequest) {}) }},
+		{"block action", func(b *Bot) { b.HandleBlockAction("approve", func(context.Context, *InteractionRequest) {}) }},
+		{"view submission", func(b *Bot) { b.HandleViewSubmission("new_job", func(context.Context, *InteractionRequest) {}) }},
+		{"shortcut", func(b *Bot) { b.HandleShortcut("ask_agent", func(context.Context, *InteractionRequest) {}) }},
+		{"work", func(b *Bot) { b.HandleWork("agent.start", WorkHandler{}) }},
+	}
+	for _, tt := range tests {
+		b := &Bot{}
+		tt.register(b)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s registered twice without a panic", tt.name)
+				}
+			}()
+			tt.register(b)
+		}()
+	}
+}
