@@ -12,6 +12,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/redact"
 )
 
 // config is how to reach the docs API.
@@ -129,7 +130,7 @@ func (r *runner) apiSettings(env map[string]string, f apiFlags, secrets []string
 
 	var problems []problem
 	bad := func(name, text, fix string) {
-		problems = append(problems, problem{vars: []string{name}, text: scrubSecrets(text, secrets...), fix: fix})
+		problems = append(problems, problem{vars: []string{name}, text: redact.Scrub(text, secrets...), fix: fix})
 	}
 	if cfg.APIURL == "" {
 		cfg.APIURL, urlFrom = defaultOf(envAPIURL), "default"
@@ -138,7 +139,7 @@ func (r *runner) apiSettings(env map[string]string, f apiFlags, secrets []string
 		bad(envAPIURL, fmt.Sprintf("%s (from %s) must not contain credentials", envAPIURL, urlFrom),
 			"put the API key in "+envAPIKey+" and set "+envAPIURL+" to the bare base URL, e.g. "+defaultOf(envAPIURL))
 	} else if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad(envAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, showURL(cfg.APIURL, secrets...), urlFrom),
+		bad(envAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, redact.QuoteURL(cfg.APIURL, secrets...), urlFrom),
 			"set it to the API base URL, e.g. "+defaultOf(envAPIURL))
 	} else {
 		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
@@ -153,7 +154,7 @@ func (r *runner) apiSettings(env map[string]string, f apiFlags, secrets []string
 		problems = append(problems, problem{vars: []string{envProject}, missing: true,
 			text: envProject + " is not set: copy the project ID from the API keys page of your docs dashboard and export " + envProject + "=...",
 			fix:  "(or pass --project, or put it in " + r.dotenvPath() + ")"})
-	case looksSecret(cfg.ProjectID, secrets...):
+	case redact.Looks(cfg.ProjectID, secrets...):
 		bad(envProject, envProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
 			"keep keys in "+envAPIKey+"; "+envProject+" is the project's ID, which is not secret")
 	}

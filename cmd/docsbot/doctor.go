@@ -17,6 +17,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/redact"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -265,12 +266,12 @@ const (
 // checkBotToken calls auth.test with the bot token.
 func checkBotToken(ctx context.Context, cfg serveConfig) checkResult {
 	const name = "Slack bot token"
-	masked := maskSecret(cfg.botToken)
+	masked := redact.Mask(cfg.botToken)
 	client := slack.New(cfg.botToken, slackOptions(cfg)...)
 	resp, err := client.AuthTestContext(ctx)
 	if err != nil {
 		line, fix := slackFailure(ctx, err, cfg, fixBotToken)
-		return failed(name, masked+" "+scrubSecrets(line, cfg.botToken, cfg.appToken), fix)
+		return failed(name, masked+" "+redact.Scrub(line, cfg.botToken, cfg.appToken), fix)
 	}
 	return passed(name, fmt.Sprintf("%s works: bot @%s (%s) in team %s (%s)%s",
 		masked, resp.User, resp.UserID, resp.Team, resp.TeamID, viaURL(cfg)))
@@ -280,12 +281,12 @@ func checkBotToken(ctx context.Context, cfg serveConfig) checkResult {
 // app-level token. The URL is not dialled, so no connection is opened.
 func checkAppToken(ctx context.Context, cfg serveConfig) checkResult {
 	const name = "Slack app token"
-	masked := maskSecret(cfg.appToken)
+	masked := redact.Mask(cfg.appToken)
 	client := slack.New("", append(slackOptions(cfg), slack.OptionAppLevelToken(cfg.appToken))...)
 	_, wsURL, err := client.StartSocketModeContext(ctx)
 	if err != nil {
 		line, fix := slackFailure(ctx, err, cfg, fixAppToken)
-		return failed(name, masked+" "+scrubSecrets(line, cfg.botToken, cfg.appToken), fix)
+		return failed(name, masked+" "+redact.Scrub(line, cfg.botToken, cfg.appToken), fix)
 	}
 	app := ""
 	if u, err := url.Parse(wsURL); err == nil && u.Query().Get("app_id") != "" {
@@ -310,7 +311,7 @@ func slackFailure(ctx context.Context, err error, cfg serveConfig, tokenFix stri
 		}
 		return line, tokenFix
 	case errors.As(err, &rl):
-		return fmt.Sprintf("could not be checked: Slack is rate limiting this app, try again in %s", roundUp(rl.RetryAfter)),
+		return fmt.Sprintf("could not be checked: Slack is rate limiting this app, try again in %s", docsapi.RoundUp(rl.RetryAfter)),
 			"wait, then run docsbot doctor again"
 	case errors.As(err, &sc):
 		return "could not be checked: Slack answered " + sc.Status, "this is on Slack's side: try again in a moment (status.slack.com)"
@@ -334,14 +335,14 @@ func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkResult 
 	}
 	if err != nil {
 		var ee *exitError
-		_ = errors.As(explain(err, call{op: "visitors", cfg: cfg.api, now: r.now()}), &ee) // explain always gives one
+		_ = errors.As(explain(err, call{op: docsapi.OpVisitors, cfg: cfg.api, now: r.now()}), &ee) // explain always gives one
 		fix := ee.fix
 		if errors.Is(err, docsapi.ErrInvalidRequest) {
 			fix = "check " + envAPIURL + " (" + cfg.api.APIURL + "): the service did not accept a plain visitors query"
 		}
 		return failed(name, ee.msg, fix)
 	}
-	return passed(name, fmt.Sprintf("%s can read project %s at %s", maskKey(cfg.api.APIKey), cfg.api.ProjectID, cfg.api.APIURL))
+	return passed(name, fmt.Sprintf("%s can read project %s at %s", redact.MaskOr(cfg.api.APIKey), cfg.api.ProjectID, cfg.api.APIURL))
 }
 
 // checkRedis tries Redis with real commands (store.Check) and says what to

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/redact"
 )
 
 // Tokens long enough that their masked form shows the last four characters.
@@ -130,14 +131,14 @@ func TestDoctor(t *testing.T) {
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackBotToken: doctorWrongBot} },
 			wantCode: exitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
-				maskSecret(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
+				redact.Mask(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
 		},
 		{
 			name:     "app token rejected",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: doctorWrongApp} },
 			wantCode: exitFailure,
 			want: map[string]want{"Slack app token": {"✗", []string{
-				maskSecret(doctorWrongApp) + " refused (invalid_auth)", "connections:write", "turn Socket Mode on"}}},
+				redact.Mask(doctorWrongApp) + " refused (invalid_auth)", "connections:write", "turn Socket Mode on"}}},
 		},
 		{
 			name:     "app token without Socket Mode scope",
@@ -158,7 +159,7 @@ func TestDoctor(t *testing.T) {
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envAPIKey: doctorWrongKey} },
 			wantCode: exitFailure,
 			want: map[string]want{"docs API": {"✗", []string{
-				"refused the API key " + maskKey(doctorWrongKey), "401 Unauthorized", "fix: check DOCS_API_KEY"}}},
+				"refused the API key " + redact.MaskOr(doctorWrongKey), "401 Unauthorized", "fix: check DOCS_API_KEY"}}},
 		},
 		{
 			name:     "project wrong",
@@ -290,9 +291,9 @@ func TestDoctor(t *testing.T) {
 			if !strings.Contains(out, plural(failures, "check")+" failed") {
 				t.Errorf("output does not end with the count of %d failures", failures)
 			}
-			for _, secret := range s.secrets(roPassword, "not-"+roPassword) {
-				if strings.Contains(out+stderr.String(), secret) {
-					t.Errorf("output shows the secret %s", maskSecret(secret))
+			for _, sec := range s.secrets(roPassword, "not-"+roPassword) {
+				if strings.Contains(out+stderr.String(), sec) {
+					t.Errorf("output shows the secret %s", redact.Mask(sec))
 				}
 			}
 			if t.Failed() {
@@ -322,9 +323,9 @@ func TestDoctorAllPass(t *testing.T) {
 	checks := doctorChecks(t, out)
 	wants := map[string][]string{
 		"configuration":   {"all settings present", "environment only, no " + r.dotenvPath()},
-		"Slack bot token": {maskSecret(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
-		"Slack app token": {maskSecret(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
-		"docs API":        {maskKey(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
+		"Slack bot token": {redact.Mask(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
+		"Slack app token": {redact.Mask(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
+		"docs API":        {redact.MaskOr(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
 		"Redis":           {db.URL + ": PING ok, write ok"},
 	}
 	for _, name := range doctorNames() {
@@ -344,9 +345,9 @@ func TestDoctorAllPass(t *testing.T) {
 	if stderr.Len() != 0 {
 		t.Errorf("stderr: %s", stderr)
 	}
-	for _, secret := range s.secrets() {
-		if strings.Contains(out, secret) {
-			t.Errorf("output shows the secret %s", maskSecret(secret))
+	for _, sec := range s.secrets() {
+		if strings.Contains(out, sec) {
+			t.Errorf("output shows the secret %s", redact.Mask(sec))
 		}
 	}
 
@@ -450,9 +451,9 @@ func TestDoctorBinary(t *testing.T) {
 		strings.Count(res.stdout, "  ✓ ") != len(doctorNames())-1 || !strings.HasSuffix(res.stdout, "1 check failed.\n") {
 		t.Fatalf("Redis stopped: %s", res)
 	}
-	for _, secret := range s.secrets() {
-		if strings.Contains(res.stdout+res.stderr, secret) {
-			t.Errorf("output shows the secret %s", maskSecret(secret))
+	for _, sec := range s.secrets() {
+		if strings.Contains(res.stdout+res.stderr, sec) {
+			t.Errorf("output shows the secret %s", redact.Mask(sec))
 		}
 	}
 }
@@ -480,11 +481,11 @@ func TestMaskSecret(t *testing.T) {
 		{"", "…"},
 	}
 	for _, tt := range tests {
-		if got := maskSecret(tt.in); got != tt.want {
-			t.Errorf("maskSecret(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := redact.Mask(tt.in); got != tt.want {
+			t.Errorf("redact.Mask(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	got := scrubSecrets("token "+doctorBotToken+" and "+doctorAppToken, doctorBotToken, doctorAppToken)
+	got := redact.Scrub("token "+doctorBotToken+" and "+doctorAppToken, doctorBotToken, doctorAppToken)
 	if want := "token xoxb-…Abcd and xapp-…Wxyz"; got != want {
 		t.Errorf("scrubSecrets = %q, want %q", got, want)
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+
+	"github.com/docsbot/docsbot/docsapi"
 )
 
 const jobsCreateUsage = `Usage:
@@ -44,7 +46,7 @@ func (r *runner) runJobsCreate(ctx context.Context, args []string) error {
 	}
 	job, err := c.CreateJob(ctx, text)
 	if err != nil {
-		return explain(err, call{op: "create", cfg: cfg, now: r.now()})
+		return explain(err, call{op: docsapi.OpCreate, cfg: cfg, now: r.now()})
 	}
 	return r.printStarted(job, format.value, "Started")
 }

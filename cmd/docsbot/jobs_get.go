@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+
+	"github.com/docsbot/docsbot/docsapi"
 )
 
 const jobsGetUsage = `Usage:
@@ -36,7 +38,7 @@ func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 	}
 	job, err := c.GetJob(ctx, id)
 	if err != nil {
-		return explain(err, call{op: "get", cfg: cfg, jobID: id, now: r.now()})
+		return explain(err, call{op: docsapi.OpGet, cfg: cfg, jobID: id, now: r.now()})
 	}
 	if format.value == "json" {
 		return writeJSON(r.stdout, job)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+
+	"github.com/docsbot/docsbot/docsapi"
 )
 
 const jobsMessageUsage = `Usage:
@@ -47,7 +49,7 @@ func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
 	}
 	job, err := c.SendMessage(ctx, id, text)
 	if err != nil {
-		return explain(err, call{op: "message", cfg: cfg, jobID: id, now: r.now()})
+		return explain(err, call{op: docsapi.OpMessage, cfg: cfg, jobID: id, now: r.now()})
 	}
 	return r.printStarted(job, format.value, "Sent the message to")
 }

@@ -74,7 +74,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	}
 	describe := func(err error) string {
 		var ee *exitError
-		if errors.As(explain(err, call{op: "watch", cfg: cfg, jobID: id, now: r.now()}), &ee) {
+		if errors.As(explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()}), &ee) {
 			return ee.msg
 		}
 		return "polling failed"
@@ -91,7 +91,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 			return &exitError{code: exitFailure, err: err, fix: resume,
 				msg: fmt.Sprintf("timed out after %s watching job %s (last status: %s)", *timeout, id, p.statusText())}
 		}
-		return explain(err, call{op: "watch", cfg: cfg, jobID: id, now: r.now()})
+		return explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()})
 	}
 
 	if format.value == "json" {

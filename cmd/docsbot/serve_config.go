@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/redact"
 )
 
 // serveConfig is everything `docsbot serve` runs with.
@@ -104,7 +105,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	if hasCredentials(c.slackAPIURL) {
 		bad(envSlackAPIURL, "%s must not contain credentials: Slack takes only the tokens in %s and %s", envSlackAPIURL, envSlackBotToken, envSlackAppToken)
 	} else if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad(envSlackAPIURL, "%s %s is not an http(s) URL", envSlackAPIURL, showURL(c.slackAPIURL, secrets...))
+		bad(envSlackAPIURL, "%s %s is not an http(s) URL", envSlackAPIURL, redact.QuoteURL(c.slackAPIURL, secrets...))
 	} else if !strings.HasSuffix(c.slackAPIURL, "/") {
 		c.slackAPIURL += "/"
 	}
@@ -112,7 +113,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultOf(envRedisURL))
 	c.redisPrefix = cmp.Or(get(f.redisPrefix, envRedisPrefix), defaultOf(envRedisPrefix))
 	if strings.ContainsAny(c.redisPrefix, " *?[]") {
-		bad(envRedisPrefix, "%s %s must not contain spaces or * ? [ ]", envRedisPrefix, showValue(c.redisPrefix, secrets...))
+		bad(envRedisPrefix, "%s %s must not contain spaces or * ? [ ]", envRedisPrefix, redact.Quote(c.redisPrefix, secrets...))
 	}
 	if u, err := url.Parse(c.redisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
 		bad(envRedisURL, "%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
@@ -128,7 +129,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	if v := get("", envVisitorsBudget); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			bad(envVisitorsBudget, "%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, showValue(v, secrets...))
+			bad(envVisitorsBudget, "%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, redact.Quote(v, secrets...))
 		}
 		c.visitors.Budget = n
 	}
@@ -143,17 +144,17 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	}
 	if c.httpAddr != "" {
 		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
-			bad(envHTTPAddr, "%s %s is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, showValue(c.httpAddr, secrets...))
+			bad(envHTTPAddr, "%s %s is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, redact.Quote(c.httpAddr, secrets...))
 		}
 	}
 
 	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), defaultOf(envLogFormat)))
 	if c.logFormat != "text" && c.logFormat != "json" {
-		bad(envLogFormat, "%s %s must be text or json", envLogFormat, showValue(c.logFormat, secrets...))
+		bad(envLogFormat, "%s %s must be text or json", envLogFormat, redact.Quote(c.logFormat, secrets...))
 	}
 	if lv := get(f.logLevel, envLogLevel); lv != "" {
 		if err := c.logLevel.UnmarshalText([]byte(lv)); err != nil {
-			bad(envLogLevel, "%s %s must be debug, info, warn or error", envLogLevel, showValue(lv, secrets...))
+			bad(envLogLevel, "%s %s must be debug, info, warn or error", envLogLevel, redact.Quote(lv, secrets...))
 		}
 	}
 
@@ -176,7 +177,7 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	if len(c.problems) > 0 {
 		texts := make([]string, len(c.problems))
 		for i := range c.problems {
-			c.problems[i].text = scrubSecrets(c.problems[i].text, secrets...)
+			c.problems[i].text = redact.Scrub(c.problems[i].text, secrets...)
 			texts[i] = c.problems[i].text
 		}
 		return c, &exitError{
@@ -209,7 +210,7 @@ func duration(v, name string, def time.Duration, bad func(string, string, ...any
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		bad(name, "%s %s is not a positive duration such as 10s or 1m", name, showValue(v, secrets...))
+		bad(name, "%s %s is not a positive duration such as 10s or 1m", name, redact.Quote(v, secrets...))
 		return def
 	}
 	return d
@@ -225,7 +226,7 @@ func slackIDs(v, name, kinds string, bad func(string, string, ...any), secrets [
 			continue
 		}
 		if !bot.IsSlackID(id, kinds) {
-			bad(name, "%s: %s is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, showValue(id, secrets...), kinds[0])
+			bad(name, "%s: %s is not a Slack id (ids look like %c0123ABCD; copy them from the profile or channel details)", name, redact.Quote(id, secrets...), kinds[0])
 			continue
 		}
 		out = append(out, id)

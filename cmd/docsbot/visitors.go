@@ -69,7 +69,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 
 	all, err := r.fetchVisitors(ctx, c, docsapi.VisitorsParams{From: *from, To: *to, Limit: visitorsPageSize}, *maxPages)
 	if err != nil {
-		return explain(err, call{op: "visitors", cfg: cfg, now: r.now()})
+		return explain(err, call{op: docsapi.OpVisitors, cfg: cfg, now: r.now()})
 	}
 	if all.HasMore {
 		fmt.Fprintf(r.stderr, "docsbot: stopped after %d requests (--max-pages): more paths exist\n", *maxPages)

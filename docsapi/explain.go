@@ -1,0 +1,188 @@
+package docsapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/docsbot/docsbot/redact"
+)
+
+// Operations a Request names; Explain words its fixes by them.
+const (
+	OpCreate   = "create"
+	OpMessage  = "message"
+	OpGet      = "get"
+	OpWatch    = "watch"
+	OpVisitors = "visitors"
+)
+
+// Request describes a failed call of the client, for Explain.
+type Request struct {
+	// Op is the operation, one of the Op constants (or another word).
+	Op string
+	// JobID is the job the call was about, "" for none.
+	JobID string
+	// BaseURL, APIKey and ProjectID are the client's settings. The key is
+	// never shown, at most its masked form.
+	BaseURL, APIKey, ProjectID string
+	// KeyFrom says where the key came from, such as "environment variable
+	// DOCS_API_KEY".
+	KeyFrom string
+	// Now is the time of the failure, for the time a retry is allowed.
+	Now time.Time
+	// Input names the caller's input for a request field or setting, such
+	// as "--prompt" for "prompt" or DOCS_API_KEY for "apikey"; nil keeps the
+	// field's name. Explain asks for prompt, job, from, to, interval, apikey,
+	// projectid, baseurl and the Field of a ValidationError.
+	Input func(field string) string
+	// LookUp is the command that shows a job, such as "docsbot jobs get",
+	// for the fix of a request whose outcome is unknown.
+	LookUp string
+}
+
+func (r Request) name(field string) string {
+	if r.Input != nil {
+		return r.Input(field)
+	}
+	return field
+}
+
+// Explanation is a failed call in words for the person who made it: what
+// happened, and what to do about it ("" when there is nothing to do).
+type Explanation struct {
+	Message, Fix string
+}
+
+// Explain puts an error of the client in words: the one place where API
+// errors become text for a person at a terminal. It decides by the error's
+// kind (the sentinels, *APIError, *ValidationError), never by its text, and
+// never shows the API key, at most its masked form.
+func Explain(err error, r Request) Explanation {
+	x := explain(err, r)
+	x.Message = redact.Scrub(x.Message, r.APIKey)
+	x.Fix = redact.Scrub(x.Fix, r.APIKey)
+	return x
+}
+
+func explain(err error, r Request) Explanation {
+	ae, isAPI := errors.AsType[*APIError](err)
+	status := 0
+	if isAPI {
+		status = ae.StatusCode
+	}
+	onJob := r.Op != OpVisitors
+	var x Explanation
+	switch ve, isValidation := errors.AsType[*ValidationError](err); {
+	case errors.Is(err, ErrOutcomeUnknown):
+		x.Message = fmt.Sprintf("no answer from the docs API for the %s request: %s", r.Op, Cause(err))
+		lookUp := strings.TrimSpace(r.LookUp + " " + r.JobID)
+		x.Fix = "the request may have reached the API: check `" + lookUp + "` / your dashboard before retrying"
+
+	case errors.Is(err, context.Canceled):
+		x.Message = "interrupted"
+
+	case errors.Is(err, context.DeadlineExceeded) && !isAPI:
+		x.Message = "the docs API did not answer in time"
+		x.Fix = "try again; check " + r.name("baseurl") + " (" + r.BaseURL + ") if it keeps happening"
+
+	case isValidation:
+		input := r.name(ve.Field)
+		x.Message = fmt.Sprintf("invalid %s: %s", input, ve.Problem)
+		x.Fix = "fix " + input + " and run the command again"
+
+	case errors.Is(err, ErrUnauthorized) || status == http.StatusUnauthorized || status == http.StatusForbidden:
+		x.Message = fmt.Sprintf("the docs API refused the API key %s for project %s%s", redact.MaskOr(r.APIKey), r.ProjectID, statusText(status))
+		x.Fix = "check " + r.name("apikey") + " (" + r.KeyFrom + ") and " + r.name("projectid") +
+			": create an admin API key on the API keys page of your docs dashboard and export " + r.name("apikey") + "=mint_..."
+
+	case errors.Is(err, ErrNotFound) || status == http.StatusNotFound:
+		if onJob && r.JobID != "" {
+			x.Message = fmt.Sprintf("job %s not found in project %s", r.JobID, r.ProjectID)
+			x.Fix = "check the " + r.name("job") + ", and that " + r.name("projectid") + " is the project the job was started in"
+		} else {
+			x.Message = fmt.Sprintf("project %s not found by the docs API%s", r.ProjectID, statusText(status))
+			x.Fix = "check " + r.name("projectid") + " (copy it from the API keys page of your docs dashboard) and " + r.name("baseurl")
+		}
+
+	case errors.Is(err, ErrRateLimited) || status == http.StatusTooManyRequests:
+		var after time.Duration
+		if isAPI {
+			after = ae.RetryAfter
+		}
+		if after > 0 {
+			at := r.Now.Add(after).UTC()
+			x.Message = fmt.Sprintf("rate limited by the docs API: try again in %s (at %s UTC)", RoundUp(after), at.Format("15:04"))
+		} else {
+			x.Message = "rate limited by the docs API: try again later"
+		}
+		switch r.Op {
+		case OpVisitors:
+			x.Fix = "analytics allow 100 requests per hour for the whole organization"
+		case OpCreate, OpMessage:
+			x.Fix = "the API allows 100 " + r.Op + " requests per project per hour"
+		default:
+			x.Fix = "poll less often: raise " + r.name("interval")
+		}
+
+	case errors.Is(err, ErrInvalidRequest) || status == http.StatusBadRequest:
+		x.Message = "the docs API rejected the request: " + Cause(err)
+		switch r.Op {
+		case OpVisitors:
+			x.Fix = "check " + r.name("from") + " and " + r.name("to") + " (YYYY-MM-DD or ISO 8601; " + r.name("to") + " is exclusive)"
+		case OpCreate, OpMessage:
+			x.Fix = "check " + r.name("prompt")
+		default:
+			x.Fix = "check the " + r.name("job")
+		}
+
+	case errors.Is(err, ErrMalformedResponse):
+		x.Message = "the docs API sent an answer docsbot cannot read: " + Cause(err)
+		x.Fix = "check that " + r.name("baseurl") + " (" + r.BaseURL + ") is the docs API, not a proxy or another site"
+
+	case status >= 500:
+		x.Message = "the docs API failed: " + Cause(err)
+		x.Fix = "this is on the service side: try again in a moment"
+
+	case isAPI:
+		x.Message = "the docs API answered with an error: " + Cause(err)
+
+	default:
+		x.Message = "cannot reach the docs API: " + Cause(err)
+		x.Fix = "check " + r.name("baseurl") + " (" + r.BaseURL + ") and your network"
+	}
+	return x
+}
+
+// Cause is the short text of an error of the client: for an *APIError its
+// message, details and status, such as "job not found (404 Not Found)".
+func Cause(err error) string {
+	ae, ok := errors.AsType[*APIError](err)
+	if !ok {
+		return err.Error()
+	}
+	msg := ae.Message
+	if msg == "" {
+		msg = "no message"
+	}
+	if len(ae.Details) > 0 {
+		msg += " (" + strings.Join(ae.Details, "; ") + ")"
+	}
+	return msg + statusText(ae.StatusCode)
+}
+
+// statusText is " (404 Not Found)" for a status code, or "" for none.
+func statusText(code int) string {
+	if code == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d %s)", code, http.StatusText(code))
+}
+
+// RoundUp rounds d up to whole seconds, for retry hints.
+func RoundUp(d time.Duration) time.Duration {
+	return (d + time.Second - 1).Truncate(time.Second)
+}
