@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -14,8 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/slack-go/slack"
-
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/redact"
 	"github.com/docsbot/docsbot/store"
@@ -71,6 +69,14 @@ func passed(name, line string) checkResult {
 
 func failed(name, line, fix string) checkResult {
 	return checkResult{name: name, state: checkFailed, lines: []string{line}, fix: fix}
+}
+
+// result is the result of a check that a package made and worded.
+func result(name string, ok bool, line, fix string) checkResult {
+	if ok {
+		return passed(name, line)
+	}
+	return failed(name, line, fix)
 }
 
 // dependency is one service check of the doctor: the settings it needs and
@@ -185,10 +191,12 @@ func blockedBy(cfg serveConfig, cfgErr error, needs []string) string {
 func (r *runner) dependencies(cfg serveConfig) []dependency {
 	return []dependency{
 		{name: "Slack bot token", needs: []string{envSlackBotToken, envSlackAPIURL}, run: func(ctx context.Context) checkResult {
-			return checkBotToken(ctx, cfg)
+			c := bot.CheckBotToken(ctx, cfg.botToken, cfg.slackAPIURL, cfg.appToken)
+			return result("Slack bot token", c.OK, c.Line, c.Fix)
 		}},
 		{name: "Slack app token", needs: []string{envSlackAppToken, envSlackAPIURL}, run: func(ctx context.Context) checkResult {
-			return checkAppToken(ctx, cfg)
+			c := bot.CheckAppToken(ctx, cfg.appToken, cfg.slackAPIURL, cfg.botToken)
+			return result("Slack app token", c.OK, c.Line, c.Fix)
 		}},
 		{name: "docs API", needs: []string{envAPIKey, envProject, envAPIURL}, run: func(ctx context.Context) checkResult {
 			return r.checkDocsAPI(ctx, cfg)
@@ -243,168 +251,25 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// slackOptions are the client options every Slack check uses.
-func slackOptions(cfg serveConfig) []slack.Option {
-	return []slack.Option{slack.OptionAPIURL(cfg.slackAPIURL)}
-}
-
-// viaURL names a Slack API base that is not the default one.
-func viaURL(cfg serveConfig) string {
-	if cfg.slackAPIURL == defaultOf(envSlackAPIURL) {
-		return ""
-	}
-	return " at " + cfg.slackAPIURL
-}
-
-const (
-	fixBotToken = "copy the Bot User OAuth Token (xoxb-...) from the OAuth & Permissions page of the Slack app into " +
-		envSlackBotToken + ", and reinstall the app if it was revoked"
-	fixAppToken = "create an app-level token with the connections:write scope on the Basic Information page of the Slack app, " +
-		"put it in " + envSlackAppToken + ", and turn Socket Mode on"
-)
-
-// checkBotToken calls auth.test with the bot token.
-func checkBotToken(ctx context.Context, cfg serveConfig) checkResult {
-	const name = "Slack bot token"
-	masked := redact.Mask(cfg.botToken)
-	client := slack.New(cfg.botToken, slackOptions(cfg)...)
-	resp, err := client.AuthTestContext(ctx)
-	if err != nil {
-		line, fix := slackFailure(ctx, err, cfg, fixBotToken)
-		return failed(name, masked+" "+redact.Scrub(line, cfg.botToken, cfg.appToken), fix)
-	}
-	return passed(name, fmt.Sprintf("%s works: bot @%s (%s) in team %s (%s)%s",
-		masked, resp.User, resp.UserID, resp.Team, resp.TeamID, viaURL(cfg)))
-}
-
-// checkAppToken asks apps.connections.open for a Socket Mode URL with the
-// app-level token. The URL is not dialled, so no connection is opened.
-func checkAppToken(ctx context.Context, cfg serveConfig) checkResult {
-	const name = "Slack app token"
-	masked := redact.Mask(cfg.appToken)
-	client := slack.New("", append(slackOptions(cfg), slack.OptionAppLevelToken(cfg.appToken))...)
-	_, wsURL, err := client.StartSocketModeContext(ctx)
-	if err != nil {
-		line, fix := slackFailure(ctx, err, cfg, fixAppToken)
-		return failed(name, masked+" "+redact.Scrub(line, cfg.botToken, cfg.appToken), fix)
-	}
-	app := ""
-	if u, err := url.Parse(wsURL); err == nil && u.Query().Get("app_id") != "" {
-		app = " for app " + u.Query().Get("app_id")
-	}
-	return passed(name, fmt.Sprintf("%s works: Socket Mode is on%s (connection URL issued, not opened)%s", masked, app, viaURL(cfg)))
-}
-
-// slackFailure explains a failed Slack call: what happened, and what to do,
-// with tokenFix for a refused token.
-func slackFailure(ctx context.Context, err error, cfg serveConfig, tokenFix string) (line, fix string) {
-	var (
-		se slack.SlackErrorResponse
-		rl *slack.RateLimitedError
-		sc slack.StatusCodeError
-	)
-	switch {
-	case errors.As(err, &se):
-		line = "refused (" + se.Err + ")"
-		if se.Err == "missing_scope" && se.Needed != "" {
-			line = "refused (missing_scope: needs " + se.Needed + ")"
-		}
-		return line, tokenFix
-	case errors.As(err, &rl):
-		return fmt.Sprintf("could not be checked: Slack is rate limiting this app, try again in %s", docsapi.RoundUp(rl.RetryAfter)),
-			"wait, then run docsbot doctor again"
-	case errors.As(err, &sc):
-		return "could not be checked: Slack answered " + sc.Status, "this is on Slack's side: try again in a moment (status.slack.com)"
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "could not be checked: no answer from Slack" + viaURL(cfg) + " in time",
-			"check " + envSlackAPIURL + " (" + cfg.slackAPIURL + "), proxies and that outbound HTTPS is allowed"
-	}
-	return "could not be checked: cannot reach Slack: " + err.Error(),
-		"check " + envSlackAPIURL + " (" + cfg.slackAPIURL + "), DNS, proxies and that outbound HTTPS is allowed"
-}
-
-// checkDocsAPI reads one row of today's unique visitors: 200 means the key
-// and the project are good. It costs one request of the analytics budget, and
-// is not retried.
+// checkDocsAPI tries the key and the project with one request (Client.Check).
 func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkResult {
-	const name = "docs API"
-	client, err := newAPIClient(cfg.api, docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 1}))
+	client, err := newAPIClient(cfg.api)
 	if err == nil {
-		today := r.now().UTC().Format(time.DateOnly)
-		_, err = client.Visitors(ctx, docsapi.VisitorsParams{From: today, Limit: 1})
+		err = client.Check(ctx, r.now())
 	}
-	if err != nil {
-		var ee *exitError
-		_ = errors.As(explain(err, call{op: docsapi.OpVisitors, cfg: cfg.api, now: r.now()}), &ee) // explain always gives one
-		fix := ee.fix
+	if ee, ok := errors.AsType[*exitError](explain(err, call{op: docsapi.OpVisitors, cfg: cfg.api, now: r.now()})); ok {
 		if errors.Is(err, docsapi.ErrInvalidRequest) {
-			fix = "check " + envAPIURL + " (" + cfg.api.APIURL + "): the service did not accept a plain visitors query"
+			ee.fix = "check " + envAPIURL + " (" + cfg.api.APIURL + "): the service did not accept a plain visitors query"
 		}
-		return failed(name, ee.msg, fix)
+		return failed("docs API", ee.msg, ee.fix)
 	}
-	return passed(name, fmt.Sprintf("%s can read project %s at %s", redact.MaskOr(cfg.api.APIKey), cfg.api.ProjectID, cfg.api.APIURL))
+	return passed("docs API", fmt.Sprintf("%s can read project %s at %s", redact.MaskOr(cfg.api.APIKey), cfg.api.ProjectID, cfg.api.APIURL))
 }
 
 // checkRedis tries Redis with real commands (store.Check) and says what to
-// do about a failure.
+// do about a failure (store.Judge).
 func checkRedis(ctx context.Context, cfg serveConfig) checkResult {
-	const name = "Redis"
-	where := store.RedactURL(cfg.redisURL)
 	rep, err := store.Check(ctx, cfg.redisURL, cfg.redisPrefix)
-	var ce *store.CheckError
-	switch {
-	case errors.Is(err, store.ErrBadURL):
-		return failed(name, where+": parse redis URL: "+store.Cause(err),
-			"write "+envRedisURL+" as redis://[user:password@]host:port/db, rediss://... for TLS, or unix:///path/to/redis.sock")
-	case errors.Is(err, store.ErrMismatch):
-		return failed(name, where+": "+store.ErrMismatch.Error(),
-			"another program rewrites docsbot's keys: give docsbot a Redis database of its own")
-	case errors.As(err, &ce):
-		return failed(name, where+": "+ce.Step+": "+store.Cause(err), redisFix(err))
-	case err != nil:
-		return failed(name, where+": "+err.Error(), redisFix(err))
-	}
-	line := where + ": PING ok, write ok"
-	switch {
-	case rep.Topology == store.Sentinel && rep.Primary != "":
-		line += " (sentinel, primary " + rep.Primary + ")"
-	case rep.Topology == store.Cluster:
-		line += fmt.Sprintf(" (cluster of %d primaries)", rep.Primaries)
-	case rep.Topology != store.Standalone:
-		line += " (" + string(rep.Topology) + ")"
-	}
-	switch {
-	case rep.MaxMemory == "":
-		return passed(name, line)
-	case rep.Evicts():
-		return failed(name, fmt.Sprintf("%s, but maxmemory-policy is %s: Redis may evict docsbot's jobs and markers when full", line, rep.Policy),
-			"set maxmemory-policy noeviction (CONFIG SET, redis.conf, or the parameter group of a managed Redis)")
-	case rep.MaxMemory == "0":
-		return passed(name, line+", no memory limit")
-	}
-	return passed(name, line+", maxmemory-policy noeviction")
-}
-
-// redisFix tells what to do about a failed Redis step, by the kind of
-// failure the store found.
-func redisFix(err error) string {
-	switch {
-	case errors.Is(err, store.ErrAuth):
-		return "put the credentials in " + envRedisURL + ": redis://:PASSWORD@host:6379/0, or redis://USER:PASSWORD@host:6379/0 for an ACL user"
-	case errors.Is(err, store.ErrNoPerm):
-		return "the Redis user may not write docsbot's keys: allow it the keys docsbot:* and the read, write and scripting commands (ACL SETUSER)"
-	case errors.Is(err, store.ErrReadOnly):
-		return envRedisURL + " points at a read-only replica: point it at the primary"
-	case errors.Is(err, store.ErrFull):
-		return "Redis is full and refuses writes: raise maxmemory, and keep maxmemory-policy noeviction"
-	case errors.Is(err, store.ErrCannotPersist):
-		return "Redis refuses writes because it cannot save to disk: fix its persistence (disk space, permissions)"
-	case errors.Is(err, store.ErrTLS):
-		return "the TLS handshake failed: use rediss:// only for a server that speaks TLS, and check its certificate"
-	case errors.Is(err, store.ErrLoading):
-		return "Redis is starting or failing over: try again in a moment"
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
-		return "check the host and port in " + envRedisURL + " and firewalls; use rediss:// if the server requires TLS"
-	}
-	return "start Redis or point " + envRedisURL + " at it: redis://host:6379/0, rediss:// for TLS, unix:///path/to/redis.sock"
+	v := store.Judge(cfg.redisURL, rep, err)
+	return result("Redis", v.OK, v.Line, v.Fix)
 }

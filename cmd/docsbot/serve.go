@@ -65,7 +65,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return &exitError{code: exitFailure, err: err,
 			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + store.Cause(err),
-			fix: redisFix(err)}
+			fix: store.Fix(err)}
 	}
 	defer st.Close()
 
@@ -91,10 +91,10 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		return nil
 	case errors.Is(err, bot.ErrBotToken):
 		return &exitError{code: exitFailure, err: err, msg: "Slack refused " + envSlackBotToken + " (" + slackReason(err) + ")",
-			fix: "copy the Bot User OAuth Token (xoxb-...) from the OAuth & Permissions page of the Slack app, and reinstall the app if it was revoked"}
+			fix: bot.FixBotToken}
 	case errors.Is(err, bot.ErrAppToken):
 		return &exitError{code: exitFailure, err: err, msg: "Slack refused " + envSlackAppToken + " (" + slackReason(err) + ")",
-			fix: "create an app-level token with the connections:write scope on the Basic Information page, and turn Socket Mode on"}
+			fix: bot.FixAppToken}
 	}
 	return &exitError{code: exitFailure, err: err, msg: "the bot stopped: " + err.Error()}
 }

@@ -1,0 +1,97 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/redact"
+)
+
+// What to do about a token Slack refuses, for `docsbot doctor` and `serve`.
+const (
+	FixBotToken = "copy the Bot User OAuth Token (xoxb-...) from the OAuth & Permissions page of the Slack app into " +
+		"SLACK_BOT_TOKEN, and reinstall the app if it was revoked"
+	FixAppToken = "create an app-level token with the connections:write scope on the Basic Information page of the Slack app, " +
+		"put it in SLACK_APP_TOKEN, and turn Socket Mode on"
+)
+
+// Check is the outcome of a check of Slack with real calls: what was found
+// and, when it failed, what to do. Line never holds a secret, at most its
+// masked form.
+type Check struct {
+	OK        bool
+	Line, Fix string
+}
+
+// CheckBotToken calls auth.test with the bot token at the Slack Web API
+// apiURL. secrets are scrubbed from what Slack or the network said.
+func CheckBotToken(ctx context.Context, botToken, apiURL string, secrets ...string) Check {
+	masked := redact.Mask(botToken)
+	client := slack.New(botToken, slack.OptionAPIURL(apiURL))
+	resp, err := client.AuthTestContext(ctx)
+	if err != nil {
+		return slackFailure(ctx, err, masked, apiURL, FixBotToken, append(secrets, botToken))
+	}
+	return Check{OK: true, Line: fmt.Sprintf("%s works: bot @%s (%s) in team %s (%s)%s",
+		masked, resp.User, resp.UserID, resp.Team, resp.TeamID, viaURL(apiURL))}
+}
+
+// CheckAppToken asks apps.connections.open for a Socket Mode URL with the
+// app-level token. The URL is not dialled, so no connection is opened.
+func CheckAppToken(ctx context.Context, appToken, apiURL string, secrets ...string) Check {
+	masked := redact.Mask(appToken)
+	client := slack.New("", slack.OptionAPIURL(apiURL), slack.OptionAppLevelToken(appToken))
+	_, wsURL, err := client.StartSocketModeContext(ctx)
+	if err != nil {
+		return slackFailure(ctx, err, masked, apiURL, FixAppToken, append(secrets, appToken))
+	}
+	app := ""
+	if u, err := url.Parse(wsURL); err == nil && u.Query().Get("app_id") != "" {
+		app = " for app " + u.Query().Get("app_id")
+	}
+	return Check{OK: true, Line: fmt.Sprintf("%s works: Socket Mode is on%s (connection URL issued, not opened)%s", masked, app, viaURL(apiURL))}
+}
+
+// viaURL names a Slack API base that is not the default one.
+func viaURL(apiURL string) string {
+	if apiURL == slack.APIURL {
+		return ""
+	}
+	return " at " + apiURL
+}
+
+// slackFailure explains a failed Slack call: what happened, and what to do,
+// with tokenFix for a refused token.
+func slackFailure(ctx context.Context, err error, masked, apiURL, tokenFix string, secrets []string) Check {
+	var line, fix string
+	var (
+		se slack.SlackErrorResponse
+		rl *slack.RateLimitedError
+		sc slack.StatusCodeError
+	)
+	switch {
+	case errors.As(err, &se):
+		line, fix = "refused ("+se.Err+")", tokenFix
+		if se.Err == "missing_scope" && se.Needed != "" {
+			line = "refused (missing_scope: needs " + se.Needed + ")"
+		}
+	case errors.As(err, &rl):
+		line = fmt.Sprintf("could not be checked: Slack is rate limiting this app, try again in %s",
+			docsapi.RoundUp(rl.RetryAfter))
+		fix = "wait, then run docsbot doctor again"
+	case errors.As(err, &sc):
+		line, fix = "could not be checked: Slack answered "+sc.Status, "this is on Slack's side: try again in a moment (status.slack.com)"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		line = "could not be checked: no answer from Slack" + viaURL(apiURL) + " in time"
+		fix = "check SLACK_API_URL (" + apiURL + "), proxies and that outbound HTTPS is allowed"
+	default:
+		line = "could not be checked: cannot reach Slack: " + err.Error()
+		fix = "check SLACK_API_URL (" + apiURL + "), DNS, proxies and that outbound HTTPS is allowed"
+	}
+	return Check{Line: masked + " " + redact.Scrub(line, secrets...), Fix: fix}
+}

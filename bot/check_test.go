@@ -1,0 +1,58 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/redact"
+)
+
+func TestCheckTokens(t *testing.T) {
+	t.Parallel()
+	const (
+		botToken = "xoxb-1234567890-0987654321-checkBotTokenAbcd"
+		appToken = "xapp-1-A0CHECK-1234567890-checkAppTokenWxyz"
+		wrongBot = "xoxb-1234567890-0987654321-revokedBotTokenQrst"
+		wrongApp = "xapp-1-A0CHECK-1234567890-revokedAppTokenMnop"
+	)
+	sl := slacktest.NewServer(slacktest.WithBotToken(botToken), slacktest.WithAppToken(appToken),
+		slacktest.WithTeam("T0CHECK", "check-team"), slacktest.WithBot("U0CHECK", "B0CHECK"), slacktest.WithAppID("A0CHECK"))
+	t.Cleanup(sl.Close)
+	tests := []struct {
+		name   string
+		check  func() bot.Check
+		ok     bool
+		want   []string
+		secret string
+	}{
+		{"bot token works", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, sl.APIURL) }, true,
+			[]string{redact.Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL}, botToken},
+		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
+			[]string{redact.Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
+		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL) }, false,
+			[]string{redact.Mask(wrongBot) + " refused (invalid_auth)", bot.FixBotToken}, wrongBot},
+		{"app token refused", func() bot.Check { return bot.CheckAppToken(t.Context(), wrongApp, sl.APIURL) }, false,
+			[]string{redact.Mask(wrongApp) + " refused (invalid_auth)", bot.FixAppToken}, wrongApp},
+		{"Slack unreachable", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, "http://127.0.0.1:1/api/") }, false,
+			[]string{"could not be checked: cannot reach Slack", "check SLACK_API_URL (http://127.0.0.1:1/api/)"}, botToken},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.check()
+			if c.OK != tt.ok {
+				t.Errorf("OK = %v, want %v: %+v", c.OK, tt.ok, c)
+			}
+			text := c.Line + "\n" + c.Fix
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("check does not say %q:\n%s", w, text)
+				}
+			}
+			if strings.Contains(text, tt.secret) {
+				t.Errorf("check shows the token:\n%s", text)
+			}
+		})
+	}
+}
