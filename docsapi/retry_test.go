@@ -115,3 +115,28 @@ func TestTemporary(t *testing.T) {
 		}
 	}
 }
+func TestWatchRetryable(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		err       error
+		wantAfter time.Duration
+		wantOK    bool
+	}{
+		{"429 with Retry-After", &APIError{StatusCode: 429, RetryAfter: 30 * time.Second}, 30 * time.Second, true},
+		{"502", &APIError{StatusCode: 502}, 0, true},
+		{"408", &APIError{StatusCode: 408}, 0, true},
+		{"unreadable answer", fmt.Errorf("%w: unexpected EOF", ErrMalformedResponse), 0, true},
+		{"404", &APIError{StatusCode: 404}, 0, false},
+		{"401", &APIError{StatusCode: 401}, 0, false},
+		{"400", &APIError{StatusCode: 400}, 0, false},
+		{"validation", &ValidationError{Field: "job id"}, 0, false},
+		{"network", context.DeadlineExceeded, 0, true},
+	}
+	for _, tt := range tests {
+		after, ok := watchRetryable(tt.err)
+		if after != tt.wantAfter || ok != tt.wantOK {
+			t.Errorf("%s: watchRetryable = %s, %t; want %s, %t", tt.name, after, ok, tt.wantAfter, tt.wantOK)
+		}
+	}
+}

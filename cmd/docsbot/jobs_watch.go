@@ -55,8 +55,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	case *timeout < 0:
 		return usageError("--timeout must be 0 (no limit) or positive, e.g. --timeout 30m", "")
 	}
-	// Each poll is one request: this loop does the retrying, and shows it.
-	c, cfg, err := r.client(api, docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 1}))
+	c, cfg, err := r.client(api)
 	if err != nil {
 		return err
 	}
@@ -72,14 +71,15 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 		wctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	describe := func(err error) string {
-		var ee *exitError
-		if errors.As(explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()}), &ee) {
-			return ee.msg
-		}
-		return "polling failed"
-	}
-	job, err := watch(wctx, c, id, *interval, *maxInterval, p, describe)
+	job, err := c.Watch(wctx, id, docsapi.WatchOptions{First: *interval, Max: *maxInterval, Sleep: p.sleep,
+		OnJob: func(j *docsapi.Job, changed bool) { p.update(j.Status, changed) },
+		OnRetry: func(err error, wait time.Duration) {
+			msg := "polling failed"
+			if ee, ok := errors.AsType[*exitError](explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()})); ok {
+				msg = ee.msg
+			}
+			p.note(fmt.Sprintf("%s; polling again in %s", msg, formatElapsed(wait)))
+		}})
 	p.clear()
 	if err != nil {
 		resume := "the job keeps running; resume with: docsbot jobs watch " + id
@@ -116,54 +116,6 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	return nil
 }
 
-// watch polls job id until its status is final. The wait between polls starts
-// at base, grows by half up to maxWait, and starts over when the status
-// changes. Transient errors are shown and retried; a 429 waits its Retry-After.
-func watch(ctx context.Context, c *docsapi.Client, id string, base, maxWait time.Duration, p *progress, describe func(error) string) (*docsapi.Job, error) {
-	polls := 0 // since the status last changed
-	for {
-		job, err := c.GetJob(ctx, id)
-		delay := docsapi.Jitter(docsapi.PollDelay(base, maxWait, polls))
-		switch {
-		case err == nil:
-			if p.update(job.Status) {
-				polls = 0
-			}
-			if job.Status.Final() {
-				return job, nil
-			}
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		default:
-			after, ok := retryable(err)
-			if !ok {
-				return nil, err
-			}
-			delay = max(delay, after)
-			p.note(fmt.Sprintf("%s; polling again in %s", describe(err), formatElapsed(delay)))
-		}
-		polls++
-		if err := p.sleep(ctx, delay); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// retryable reports whether a failed poll is worth repeating, and the wait the
-// server asked for. Answers of the API are judged by docsapi.Temporary (408,
-// 429 and 5xx are); an invalid request is not; anything else, such as a
-// network error or an unreadable answer, is.
-func retryable(err error) (after time.Duration, ok bool) {
-	if after, ok := docsapi.Temporary(err); ok {
-		return after, true
-	}
-	var (
-		ae *docsapi.APIError
-		ve *docsapi.ValidationError
-	)
-	return 0, !errors.As(err, &ae) && !errors.As(err, &ve)
-}
-
 // progress shows how a watched job is doing: on a terminal one line redrawn
 // in place, elsewhere one line per status change.
 type progress struct {
@@ -177,9 +129,8 @@ type progress struct {
 	drawn bool
 }
 
-// update records the status of a poll and reports whether it changed.
-func (p *progress) update(s docsapi.Status) bool {
-	changed := !p.seen || s != p.last
+// update records the status of a poll, changed or not.
+func (p *progress) update(s docsapi.Status, changed bool) {
 	p.seen, p.last = true, s
 	switch {
 	case p.tty:
@@ -187,7 +138,6 @@ func (p *progress) update(s docsapi.Status) bool {
 	case changed:
 		fmt.Fprintf(p.w, "job %s: %s (%s)\n", p.id, p.statusText(), formatElapsed(p.now().Sub(p.start)))
 	}
-	return changed
 }
 
 func (p *progress) statusText() string {
