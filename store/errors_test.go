@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -102,7 +103,7 @@ func TestErrorKinds(t *testing.T) {
 				replica := ownRedis(t, redistest.WithArgs("--replicaof", host, port))
 				rc := replica.Client()
 				defer rc.Close()
-				eventually(t, "the replica to follow the primary", func() bool {
+				polltest.Until(t, "the replica to follow the primary", func() bool {
 					info, err := rc.Info(ctx, "replication").Result()
 					return err == nil && strings.Contains(info, "master_link_status:up")
 				})
@@ -139,7 +140,7 @@ func TestErrorKinds(t *testing.T) {
 				admin(t, own, "BGSAVE")
 				rc := own.Client()
 				defer rc.Close()
-				eventually(t, "the snapshot to fail", func() bool {
+				polltest.Until(t, "the snapshot to fail", func() bool {
 					info, err := rc.Info(ctx, "persistence").Result()
 					return err == nil && strings.Contains(info, "rdb_last_bgsave_status:err")
 				})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -66,7 +67,7 @@ func TestSentinelFailover(t *testing.T) {
 	// The store reconnects to the new primary by itself; calls made during
 	// the failover fail with a temporary error.
 	var queued int64
-	eventually(t, "the store to work on the new primary", func() bool {
+	polltest.Until(t, "the store to work on the new primary", func() bool {
 		n, err := s.Queued(ctx)
 		if err != nil && !store.Temporary(err) {
 			t.Fatalf("Queued during the failover: %v (not temporary)", err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -122,7 +123,7 @@ func TestWorkComesBackWhenTheLeaseEnds(t *testing.T) {
 		t.Fatalf("Mark: %v", err)
 	}
 	var second []store.Taken
-	eventually(t, "the work to come due again", func() bool {
+	polltest.Until(t, "the work to come due again", func() bool {
 		second = claimWork(t, s, time.Minute)
 		return len(second) == 1
 	})

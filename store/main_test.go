@@ -139,19 +139,6 @@ func claimOne(t *testing.T, s *store.Store, id string, lease time.Duration) stor
 	return cs[0]
 }
 
-// eventually polls cond every few milliseconds until it holds or a generous
-// deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // ids lists the job ids of claims.
 func ids(cs []store.Claim) []string {
 	out := make([]string, len(cs))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -84,7 +85,7 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	const fresh = 40 * time.Millisecond
-	eventually(t, "the entry to age past its fresh period", func() bool {
+	polltest.Until(t, "the entry to age past its fresh period", func() bool {
 		got, err := s.LoadVisitors(ctx, "aging")
 		if err != nil {
 			t.Fatal(err)
@@ -102,7 +103,7 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 	if err := s.SaveVisitors(ctx, "short", snap, 30*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the entry to expire", func() bool {
+	polltest.Until(t, "the entry to expire", func() bool {
 		_, err := s.LoadVisitors(ctx, "short")
 		return errors.Is(err, store.ErrNotFound)
 	})

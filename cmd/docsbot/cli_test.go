@@ -17,6 +17,7 @@ import (
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
@@ -238,7 +239,7 @@ func TestCLIInterruptedWatch(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the watch to poll", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
+	polltest.Until(t, "the watch to poll", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/internal/polltest"
 )
 
 // apiRunner returns a runner configured for srv through its environment.
@@ -47,19 +47,6 @@ func onlyJob(t *testing.T, srv *docsapitest.Server) docsapi.Job {
 		t.Fatalf("server has %d jobs, want 1", len(jobs))
 	}
 	return jobs[0]
-}
-
-// waitFor polls cond with short ticks until it holds, failing after a
-// generous deadline.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
 }
 
 func TestJobsCreateAndMessage(t *testing.T) {
@@ -276,7 +263,7 @@ func TestJobsWatchUnknownStatusKeepsWatching(t *testing.T) {
 	}()
 
 	// Let it see the unknown status a few times, then finish the job.
-	waitFor(t, "polls of the queued job", func() bool {
+	polltest.Until(t, "polls of the queued job", func() bool {
 		j, _ := srv.Job(id)
 		return j.Status == "queued" && srv.Count(docsapitest.EndpointGet) >= 4
 	})
@@ -350,7 +337,7 @@ func TestJobsWatchStops(t *testing.T) {
 		go func() {
 			done <- runCodeContext(ctx, r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "5ms"})
 		}()
-		waitFor(t, "a few polls", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
+		polltest.Until(t, "a few polls", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
 		cancel()
 		code := <-done
 		if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted: stopped watching job "+id) ||
@@ -366,30 +353,4 @@ func TestJobsWatchStops(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 	})
-}
-
-func TestRetryable(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name      string
-		err       error
-		wantAfter time.Duration
-		wantOK    bool
-	}{
-		{"429 with Retry-After", &docsapi.APIError{StatusCode: 429, RetryAfter: 30 * time.Second}, 30 * time.Second, true},
-		{"502", &docsapi.APIError{StatusCode: 502}, 0, true},
-		{"408", &docsapi.APIError{StatusCode: 408}, 0, true},
-		{"unreadable answer", fmt.Errorf("%w: unexpected EOF", docsapi.ErrMalformedResponse), 0, true},
-		{"404", &docsapi.APIError{StatusCode: 404}, 0, false},
-		{"401", &docsapi.APIError{StatusCode: 401}, 0, false},
-		{"400", &docsapi.APIError{StatusCode: 400}, 0, false},
-		{"validation", &docsapi.ValidationError{Field: "job id"}, 0, false},
-		{"network", context.DeadlineExceeded, 0, true},
-	}
-	for _, tt := range tests {
-		after, ok := retryable(tt.err)
-		if after != tt.wantAfter || ok != tt.wantOK {
-			t.Errorf("%s: retryable = %s, %t; want %s, %t", tt.name, after, ok, tt.wantAfter, tt.wantOK)
-		}
-	}
 }

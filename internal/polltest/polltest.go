@@ -1,0 +1,26 @@
+// Package polltest waits in tests for a condition that something else makes
+// true (a server's state, a key in Redis), polling with short ticks under a
+// generous cap, so that a loaded machine slows a test down but does not fail
+// it.
+package polltest
+
+import (
+	"testing"
+	"time"
+)
+
+// Timeout is how long Until waits before it fails the test.
+const Timeout = 10 * time.Second
+
+// Until polls cond every few milliseconds until it holds, and fails the test
+// with "timed out waiting for <what>" when it does not within Timeout.
+func Until(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
