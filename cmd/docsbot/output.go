@@ -92,15 +92,6 @@ func printable(s string) string {
 	}, s)
 }
 
-// csvText keeps a spreadsheet from reading a text cell as a formula: a cell
-// that starts with =, +, -, @, a tab or a carriage return gets a leading '.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 // writeTable writes rows as aligned columns two spaces apart, each cell
 // printable. Columns whose right flag is true are aligned right (numbers),
 // the others left.

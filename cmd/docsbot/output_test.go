@@ -7,7 +7,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,31 +44,6 @@ func samplePage() *docsapi.VisitorsPage {
 			{Path: `/quote"d`, Counts: docsapi.Counts{Human: 1500, AI: 1200, Total: 2600}},
 			{Path: "/", Counts: docsapi.Counts{Human: 0, AI: 0, Total: 0}},
 		},
-	}
-}
-
-func TestWriteVisitorsCSV(t *testing.T) {
-	t.Parallel()
-	page := samplePage()
-	var b bytes.Buffer
-	if err := writeVisitorsCSV(&b, page); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(recs[0], []string{"path", "human", "ai", "total"}) {
-		t.Fatalf("header = %q", recs[0])
-	}
-	if len(recs)-1 != len(page.Visitors) {
-		t.Fatalf("%d rows, want %d", len(recs)-1, len(page.Visitors))
-	}
-	for i, v := range page.Visitors {
-		want := []string{v.Path, strconv.Itoa(int(v.Human)), strconv.Itoa(int(v.AI)), strconv.Itoa(int(v.Total))}
-		if !slices.Equal(recs[i+1], want) {
-			t.Errorf("row %d = %q, want %q", i, recs[i+1], want)
-		}
 	}
 }
 

@@ -3,19 +3,13 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/docsbot/docsbot/docsapi"
 )
-
-// visitorsPageSize is the largest page the API serves: fewer requests out of
-// the hourly analytics budget.
-const visitorsPageSize = 250
 
 const visitorsUsage = `Usage:
   docsbot visitors [--from DATE] [--to DATE] [flags]
@@ -67,7 +61,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 		return err
 	}
 
-	all, err := r.fetchVisitors(ctx, c, docsapi.VisitorsParams{From: *from, To: *to, Limit: visitorsPageSize}, *maxPages)
+	all, err := r.fetchVisitors(ctx, c, docsapi.VisitorsParams{From: *from, To: *to, Limit: docsapi.MaxVisitorsLimit}, *maxPages)
 	if err != nil {
 		return explain(err, call{op: docsapi.OpVisitors, cfg: cfg, now: r.now()})
 	}
@@ -78,7 +72,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	case "json":
 		return writeJSON(r.stdout, all)
 	case "csv":
-		return writeVisitorsCSV(r.stdout, all)
+		return docsapi.WriteVisitorsCSV(r.stdout, all)
 	}
 	return writeVisitorsTable(r.stdout, all, rng)
 }
@@ -195,25 +189,4 @@ func writeVisitorsTable(w io.Writer, all *docsapi.VisitorsPage, rng dateRange) e
 	}
 	_, err = fmt.Fprintf(w, "\n%s paths\n", docsapi.FormatCount(int64(len(rows))))
 	return err
-}
-
-// writeVisitorsCSV writes a header and one row per path, in the API's order.
-func writeVisitorsCSV(w io.Writer, all *docsapi.VisitorsPage) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"path", "human", "ai", "total"}); err != nil {
-		return err
-	}
-	for _, v := range all.Visitors {
-		rec := []string{
-			csvText(v.Path),
-			strconv.FormatInt(int64(v.Human), 10),
-			strconv.FormatInt(int64(v.AI), 10),
-			strconv.FormatInt(int64(v.Total), 10),
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -24,8 +24,8 @@ func TestVisitorsMaxPages(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout.String()), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Visitors) != 2*visitorsPageSize || !got.HasMore {
-		t.Fatalf("%d rows, hasMore %t; want %d and true", len(got.Visitors), got.HasMore, 2*visitorsPageSize)
+	if len(got.Visitors) != 2*docsapi.MaxVisitorsLimit || !got.HasMore {
+		t.Fatalf("%d rows, hasMore %t; want %d and true", len(got.Visitors), got.HasMore, 2*docsapi.MaxVisitorsLimit)
 	}
 	if n := srv.Count(docsapitest.EndpointVisitors); n != 2 {
 		t.Errorf("server saw %d requests, want 2", n)
