@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/sandbox"
 	"github.com/docsbot/docsbot/store"
 )
@@ -51,7 +52,7 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 		return usageError(fmt.Sprintf("--paths %d must be between 1 and 100000", *paths), "the default, 400, is a mid-sized docs site")
 	}
 
-	log := newLogger(r.stderr, "text", slog.LevelInfo)
+	log := bot.NewLogger(r.stderr, "text", slog.LevelInfo)
 	redisURL := strings.TrimSpace(r.getenv(envRedisURL))
 	sb, err := sandbox.Start(ctx, sandbox.Options{
 		Addr:         *addr,

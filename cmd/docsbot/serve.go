@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/slack-go/slack"
 
@@ -47,11 +44,11 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := newLogger(r.stderr, cfg.logFormat, cfg.logLevel)
+	log := bot.NewLogger(r.stderr, cfg.logFormat, cfg.logLevel)
 	// The Redis client logs through a process-wide logger; send its lines
 	// to ours so JSON logs stay JSON.
 	store.SetClientLogger(log)
-	reg := newRegistry()
+	reg := bot.NewRegistry()
 	metrics := bot.NewMetrics(reg)
 	cfg.bot.Logger, cfg.bot.Metrics = log, metrics
 
@@ -77,7 +74,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	agent.Register(b, cfg.agent, api, st)
 	visitors.Register(b, cfg.visitors, api, st)
 	if cfg.httpAddr != "" {
-		stop, err := serveOps(ctx, cfg.httpAddr, opsHandler(reg, readiness{slackConnected: b.Connected, pingRedis: st.Ping}), log)
+		stop, err := bot.ServeOps(ctx, cfg.httpAddr, bot.OpsHandler(reg, bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}), log)
 		if err != nil {
 			return &exitError{code: exitFailure, err: err, msg: "cannot listen on " + envHTTPAddr + " " + cfg.httpAddr + ": " + err.Error(),
 				fix: "pick a free address, or set " + envHTTPAddr + "= (empty) to turn the endpoint off"}
@@ -106,18 +103,4 @@ func slackReason(err error) string {
 		return se.Err
 	}
 	return "could not connect"
-}
-
-// repeatInterval is how long an identical warning or error is held back
-// after it was logged: an outage logs a line per interval, with a count.
-const repeatInterval = 30 * time.Second
-
-// newLogger builds the process logger: text for people, json for log systems.
-func newLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: level}
-	var h slog.Handler = slog.NewTextHandler(w, opts)
-	if format == "json" {
-		h = slog.NewJSONHandler(w, opts)
-	}
-	return slog.New(bot.NewRepeatFilter(h, repeatInterval))
 }

@@ -1,0 +1,100 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Readiness says whether a replica can take work: its Slack socket is up
+// (Bot.Connected) and Redis answers (Store.Ping).
+type Readiness struct {
+	SlackConnected func() bool
+	PingRedis      func(context.Context) error
+}
+
+// OpsHandler serves /healthz (the process is alive), /readyz (Slack socket
+// connected and Redis reachable) and /metrics (Prometheus, from reg).
+func OpsHandler(reg *prometheus.Registry, ready Readiness) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		var problems []string
+		if !ready.SlackConnected() {
+			problems = append(problems, "slack socket not connected")
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+		defer cancel()
+		if err := ready.PingRedis(ctx); err != nil {
+			problems = append(problems, "redis unreachable")
+		}
+		if len(problems) > 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			for _, p := range problems {
+				_, _ = w.Write([]byte(p + "\n"))
+			}
+			return
+		}
+		_, _ = w.Write([]byte("ready\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	return mux
+}
+
+// NewRegistry is a process's metrics registry, with Go and process metrics.
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// ServeOps listens on addr and serves h until ctx ends or stop is called. It
+// returns once the listener is open, so that a bad address fails the start.
+func ServeOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("ops HTTP server stopped", "err", err)
+		}
+	}()
+	log.Info("serving /healthz, /readyz and /metrics", "addr", ln.Addr().String())
+	return func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-done
+	}, nil
+}
+
+// repeatInterval is how long an identical warning or error is held back
+// after it was logged: an outage logs a line per interval, with a count.
+const repeatInterval = 30 * time.Second
+
+// NewLogger builds a process logger at level: text for people, json for log
+// systems; identical warnings and errors are held back (RepeatFilter).
+func NewLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if format == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(NewRepeatFilter(h, repeatInterval))
+}
