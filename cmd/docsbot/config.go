@@ -24,15 +24,92 @@ type config struct {
 	keyFrom string
 }
 
-// apiFlags are the connection flags of every subcommand that calls the docs API.
-type apiFlags struct {
-	apiURL, apiKey, project string
+// flagValues are the settings given as flags, by variable, as typed.
+type flagValues map[string]string
+
+// settingFlags defines a flag for each setting of the table that has one
+// (only the docs API's when api is true) and returns what reads the flags
+// given, once fs is parsed.
+func settingFlags(fs *flag.FlagSet, api bool) func() flagValues {
+	vals, envOf := map[string]*string{}, map[string]string{}
+	for _, s := range settings() {
+		if s.flag == "" || (api && !s.api) {
+			continue
+		}
+		help := flagHelp(s.env)
+		if s.secret {
+			help += "; the environment is safer: flags show in process lists"
+		}
+		vals[s.flag], envOf[s.flag] = fs.String(s.flag, "", help), s.env
+	}
+	return func() flagValues {
+		given := flagValues{}
+		fs.Visit(func(f *flag.Flag) {
+			if env, ok := envOf[f.Name]; ok {
+				given[env] = *vals[f.Name]
+			}
+		})
+		return given
+	}
 }
 
-func (f *apiFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.apiURL, settingOf(envAPIURL).flag, "", flagHelp(envAPIURL))
-	fs.StringVar(&f.apiKey, settingOf(envAPIKey).flag, "", flagHelp(envAPIKey)+"; the environment is safer: flags show in process lists")
-	fs.StringVar(&f.project, settingOf(envProject).flag, "", flagHelp(envProject))
+// source finds each setting: a flag given, then the environment, then the
+// .env file, then the table's default. Values are trimmed, and an empty one
+// counts as not given, except for a setting whose empty value means off.
+type source struct {
+	flags      flagValues
+	lookupEnv  func(string) (string, bool)
+	dotenv     map[string]string
+	dotenvPath string
+}
+
+// source reads the .env file and returns the settings' source for flags.
+func (r *runner) source(flags flagValues) (source, error) {
+	env, err := r.dotenv()
+	if err != nil {
+		return source{}, err
+	}
+	return source{flags: flags, lookupEnv: r.lookupEnv, dotenv: env, dotenvPath: r.dotenvPath()}, nil
+}
+
+// get returns the setting's value and where it came from ("flag --api-url",
+// "environment variable DOCS_API_URL", "DOCS_API_URL in /path/.env" or
+// "default"), or "", "" when it has none.
+func (s source) get(name string) (value, from string) {
+	row := settingOf(name)
+	given := func(v string, ok bool) bool { return ok && (row.emptyOff || strings.TrimSpace(v) != "") }
+	if v, ok := s.flags[name]; given(v, ok) {
+		return strings.TrimSpace(v), "flag --" + row.flag
+	}
+	if v, ok := s.lookupEnv(name); given(v, ok) {
+		return strings.TrimSpace(v), "environment variable " + name
+	}
+	if v, ok := s.dotenv[name]; given(v, ok) {
+		return strings.TrimSpace(v), name + " in " + s.dotenvPath
+	}
+	if row.def != "" {
+		return row.def, "default"
+	}
+	return "", ""
+}
+
+// value is get without the origin.
+func (s source) value(name string) string {
+	v, _ := s.get(name)
+	return v
+}
+
+// secrets are the secret values among the settings: the Slack tokens, the
+// docs API key and the Redis password. Problems with the settings are
+// scrubbed of them.
+func (s source) secrets() []string {
+	var out []string
+	for _, v := range []string{s.value(envSlackBotToken), s.value(envSlackAppToken), s.value(envAPIKey), redisPassword(s.value(envRedisURL))} {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // dotenvPath is the .env file the runner reads.
@@ -76,18 +153,6 @@ func dotenvProblem(err error) string {
 	return msg
 }
 
-// lookup finds a setting in the environment, then in the .env map, and says
-// where it found it.
-func (r *runner) lookup(env map[string]string, name string) (value, from string) {
-	if v := strings.TrimSpace(r.getenv(name)); v != "" {
-		return v, "environment variable " + name
-	}
-	if v := strings.TrimSpace(env[name]); v != "" {
-		return v, name + " in " + r.dotenvPath()
-	}
-	return "", ""
-}
-
 // problem is one thing wrong with the settings.
 type problem struct {
 	// vars names the variables the problem concerns.
@@ -98,76 +163,88 @@ type problem struct {
 	missing bool
 }
 
-// loadConfig resolves the docs API settings: flags first, then the
-// environment, then the .env file, then defaults.
-func (r *runner) loadConfig(f apiFlags) (config, error) {
-	env, err := r.dotenv()
+// loadConfig resolves the docs API settings of the flags given.
+func (r *runner) loadConfig(flags flagValues) (config, error) {
+	s, err := r.source(flags)
 	if err != nil {
 		return config{}, err
 	}
-	cfg, problems := r.apiSettings(env, f, r.knownSecrets(env, f.apiKey, ""))
+	cfg, problems := r.apiSettings(s, s.secrets())
 	if len(problems) > 0 {
 		return config{}, usageError(problems[0].text, problems[0].fix)
 	}
 	return cfg, nil
 }
 
-// apiSettings resolves the docs API settings from the flags f, the
-// environment and the .env map env, and lists every problem with them, most
-// basic first, scrubbed of secrets.
-func (r *runner) apiSettings(env map[string]string, f apiFlags, secrets []string) (config, []problem) {
-	pick := func(flagValue, flagName, name string) (string, string) {
-		if v := strings.TrimSpace(flagValue); v != "" {
-			return v, "flag --" + flagName
-		}
-		return r.lookup(env, name)
-	}
+// apiSettings resolves the docs API settings and lists every problem with
+// them, most basic first, scrubbed of secrets.
+func (r *runner) apiSettings(s source, secrets []string) (config, []problem) {
 	var cfg config
 	var urlFrom string
-	cfg.APIURL, urlFrom = pick(f.apiURL, "api-url", envAPIURL)
-	cfg.APIKey, cfg.keyFrom = pick(f.apiKey, "api-key", envAPIKey)
-	cfg.ProjectID, _ = pick(f.project, "project", envProject)
+	cfg.APIURL, urlFrom = s.get(envAPIURL)
+	cfg.APIKey, cfg.keyFrom = s.get(envAPIKey)
+	cfg.ProjectID = s.value(envProject)
 
 	var problems []problem
 	bad := func(name, text, fix string) {
 		problems = append(problems, problem{vars: []string{name}, text: redact.Scrub(text, secrets...), fix: fix})
 	}
-	if cfg.APIURL == "" {
-		cfg.APIURL, urlFrom = defaultOf(envAPIURL), "default"
-	}
-	if u, err := url.Parse(cfg.APIURL); hasCredentials(cfg.APIURL) {
+	switch {
+	case hasCredentials(cfg.APIURL):
 		bad(envAPIURL, fmt.Sprintf("%s (from %s) must not contain credentials", envAPIURL, urlFrom),
 			"put the API key in "+envAPIKey+" and set "+envAPIURL+" to the bare base URL, e.g. "+defaultOf(envAPIURL))
-	} else if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	case !isHTTPURL(cfg.APIURL):
 		bad(envAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", envAPIURL, redact.QuoteURL(cfg.APIURL, secrets...), urlFrom),
 			"set it to the API base URL, e.g. "+defaultOf(envAPIURL))
-	} else {
+	default:
 		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
 	}
 	if cfg.APIKey == "" {
 		problems = append(problems, problem{vars: []string{envAPIKey}, missing: true,
 			text: envAPIKey + " is not set: create an admin API key on the API keys page of your docs dashboard and export " + envAPIKey + "=mint_...",
-			fix:  "(or put it in " + r.dotenvPath() + ")"})
+			fix:  "(or put it in " + s.dotenvPath + ")"})
 	}
 	switch {
 	case cfg.ProjectID == "":
 		problems = append(problems, problem{vars: []string{envProject}, missing: true,
 			text: envProject + " is not set: copy the project ID from the API keys page of your docs dashboard and export " + envProject + "=...",
-			fix:  "(or pass --project, or put it in " + r.dotenvPath() + ")"})
+			fix:  "(or pass --project, or put it in " + s.dotenvPath + ")"})
 	case redact.Looks(cfg.ProjectID, secrets...):
 		bad(envProject, envProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
 			"keep keys in "+envAPIKey+"; "+envProject+" is the project's ID, which is not secret")
 	}
-	if len(problems) == 0 && f.apiKey != "" {
+	if len(problems) == 0 && s.flags[envAPIKey] != "" {
 		fmt.Fprintln(r.stderr, "docsbot: warning: --api-key is visible to other users in process lists; prefer "+envAPIKey+" in the environment or .env")
 	}
 	return cfg, problems
 }
 
-// client connects to the docs API with the settings of f; opts come after
-// the settings' own options.
-func (r *runner) client(f apiFlags, opts ...docsapi.Option) (*docsapi.Client, config, error) {
-	cfg, err := r.loadConfig(f)
+// isHTTPURL reports whether raw is an absolute http(s) URL.
+func isHTTPURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// hasCredentials reports whether a URL setting carries user:password@.
+func hasCredentials(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.User != nil
+}
+
+// redisPassword is the password in a Redis URL, or "".
+func redisPassword(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
+}
+
+// client connects to the docs API with the settings of the flags given; opts
+// come after the settings' own options.
+func (r *runner) client(flags flagValues, opts ...docsapi.Option) (*docsapi.Client, config, error) {
+	cfg, err := r.loadConfig(flags)
 	if err != nil {
 		return nil, config{}, err
 	}

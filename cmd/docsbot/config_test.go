@@ -29,12 +29,12 @@ func testRunner(t *testing.T, env map[string]string, dotenv string) (r *runner, 
 	}
 	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
 	r = &runner{
-		stdin:  strings.NewReader(""),
-		stdout: stdout,
-		stderr: stderr,
-		getenv: func(k string) string { return env[k] },
-		dir:    dir,
-		now:    time.Now,
+		stdin:     strings.NewReader(""),
+		stdout:    stdout,
+		stderr:    stderr,
+		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		dir:       dir,
+		now:       time.Now,
 	}
 	return r, stdout, stderr
 }
@@ -49,7 +49,7 @@ func TestLoadConfigPrecedence(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		flags   apiFlags
+		flags   flagValues
 		env     map[string]string
 		dotenv  string
 		want    config
@@ -57,7 +57,7 @@ func TestLoadConfigPrecedence(t *testing.T) {
 	}{
 		{
 			name:   "flags win over environment and .env",
-			flags:  apiFlags{apiURL: "https://flag.example", apiKey: "mint_from_flag_0000000000000", project: "proj_flag"},
+			flags:  flagValues{envAPIURL: "https://flag.example", envAPIKey: "mint_from_flag_0000000000000", envProject: "proj_flag"},
 			env:    fullEnv,
 			dotenv: fullDotenv,
 			want:   config{APIURL: "https://flag.example", APIKey: "mint_from_flag_0000000000000", ProjectID: "proj_flag", keyFrom: "flag --api-key"},
@@ -76,7 +76,7 @@ func TestLoadConfigPrecedence(t *testing.T) {
 		},
 		{
 			name:   "one flag, the rest from the environment, default URL",
-			flags:  apiFlags{project: "proj_flag"},
+			flags:  flagValues{envProject: "proj_flag"},
 			env:    map[string]string{"DOCS_API_KEY": "mint_from_env_00000000000000", "DOCS_PROJECT_ID": "proj_env"},
 			dotenv: "# only a comment\n",
 			want:   config{APIURL: defaultOf(envAPIURL), APIKey: "mint_from_env_00000000000000", ProjectID: "proj_flag", keyFrom: "environment variable DOCS_API_KEY"},
@@ -139,7 +139,7 @@ func TestLoadConfigDotenvProblems(t *testing.T) {
 			t.Parallel()
 			env := map[string]string{"DOCS_API_KEY": "mint_env_0000000000000000", "DOCS_PROJECT_ID": "p"}
 			r, _, _ := testRunner(t, env, tt.dotenv)
-			_, err := r.loadConfig(apiFlags{})
+			_, err := r.loadConfig(flagValues{})
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.code != exitUsage {
 				t.Fatalf("err = %v, want a usage error", err)
@@ -164,7 +164,7 @@ func TestLoadConfigUnreadableDotenv(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(r.dir, ".env"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.loadConfig(apiFlags{})
+	_, err := r.loadConfig(flagValues{})
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(r.dir, ".env")) {
 		t.Fatalf("err = %v, want one naming the .env path", err)
 	}
@@ -174,7 +174,7 @@ func TestLoadConfigDoesNotTouchProcessEnvironment(t *testing.T) {
 	// Not parallel: it reads the process environment.
 	const name = "DOCS_CLI_TEST_ONLY_VARIABLE"
 	r, _, _ := testRunner(t, map[string]string{"DOCS_API_KEY": "k", "DOCS_PROJECT_ID": "p"}, name+"=from-dotenv\n")
-	if _, err := r.loadConfig(apiFlags{}); err != nil {
+	if _, err := r.loadConfig(flagValues{}); err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := os.LookupEnv(name); ok {
@@ -186,7 +186,7 @@ func TestAPIKeyFlagWarns(t *testing.T) {
 	t.Parallel()
 	r, _, stderr := testRunner(t, map[string]string{"DOCS_PROJECT_ID": "p"}, "")
 	const key = "mint_flag_key_000000000000000"
-	if _, err := r.loadConfig(apiFlags{apiKey: key}); err != nil {
+	if _, err := r.loadConfig(flagValues{envAPIKey: key}); err != nil {
 		t.Fatal(err)
 	}
 	if got := stderr.String(); !strings.Contains(got, "warning: --api-key") || strings.Contains(got, key) {
@@ -222,7 +222,7 @@ func TestAPIClientsAreBuiltAlike(t *testing.T) {
 		}
 	}
 	r, _, _ := testRunner(t, env, "")
-	cfg, err := r.loadConfig(apiFlags{})
+	cfg, err := r.loadConfig(flagValues{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,8 +91,7 @@ type dependency struct {
 // runDoctor checks the configuration and every dependency of the bot.
 func (r *runner) runDoctor(ctx context.Context, args []string) error {
 	fs := r.flagSet("doctor", doctorUsage)
-	var f serveFlags
-	f.register(fs)
+	flags := settingFlags(fs, false)
 	timeout := fs.Duration("timeout", doctorTimeout, "time limit of each check")
 	pos, err := r.parseFlags(fs, args)
 	if err != nil {
@@ -106,7 +105,7 @@ func (r *runner) runDoctor(ctx context.Context, args []string) error {
 	}
 
 	fmt.Fprintln(r.stdout, "docsbot doctor")
-	cfg, cfgErr := r.loadServeConfig(f)
+	cfg, cfgErr := r.loadServeConfig(flags())
 	results := []checkResult{r.configCheck(cfg, cfgErr)}
 	deps := r.dependencies(cfg)
 	depResults := make([]checkResult, len(deps))

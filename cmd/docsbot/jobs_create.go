@@ -27,8 +27,7 @@ Examples:
 // runJobsCreate starts an agent job.
 func (r *runner) runJobsCreate(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs create", jobsCreateUsage)
-	var api apiFlags
-	api.register(fs)
+	api := settingFlags(fs, true)
 	prompt := fs.String("prompt", "", "the instruction for the agent; - reads it from standard input")
 	format := newFormat("text", "json")
 	fs.Var(format, "format", format.usage())
@@ -40,7 +39,7 @@ func (r *runner) runJobsCreate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api)
+	c, cfg, err := r.client(api())
 	if err != nil {
 		return err
 	}

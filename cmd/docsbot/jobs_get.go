@@ -20,8 +20,7 @@ Examples:
 // runJobsGet shows one agent job.
 func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs get", jobsGetUsage)
-	var api apiFlags
-	api.register(fs)
+	api := settingFlags(fs, true)
 	format := newFormat("text", "json")
 	fs.Var(format, "format", format.usage())
 	pos, err := r.parseFlags(fs, args)
@@ -32,7 +31,7 @@ func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api)
+	c, cfg, err := r.client(api())
 	if err != nil {
 		return err
 	}

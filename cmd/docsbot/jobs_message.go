@@ -26,8 +26,7 @@ Examples:
 // runJobsMessage sends a follow-up instruction to a job.
 func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs message", jobsMessageUsage)
-	var api apiFlags
-	api.register(fs)
+	api := settingFlags(fs, true)
 	prompt := fs.String("prompt", "", "the follow-up instruction; - reads it from standard input")
 	format := newFormat("text", "json")
 	fs.Var(format, "format", format.usage())
@@ -43,7 +42,7 @@ func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api)
+	c, cfg, err := r.client(api())
 	if err != nil {
 		return err
 	}

@@ -32,8 +32,7 @@ Examples:
 // runJobsWatch follows a job until it finishes.
 func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs watch", jobsWatchUsage)
-	var api apiFlags
-	api.register(fs)
+	api := settingFlags(fs, true)
 	interval := fs.Duration("interval", 5*time.Second, "wait before the second poll")
 	maxInterval := fs.Duration("max-interval", time.Minute, "longest wait between polls")
 	timeout := fs.Duration("timeout", 0, "stop watching after this long, e.g. 30m (0: no limit)")
@@ -55,7 +54,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	case *timeout < 0:
 		return usageError("--timeout must be 0 (no limit) or positive, e.g. --timeout 30m", "")
 	}
-	c, cfg, err := r.client(api)
+	c, cfg, err := r.client(api())
 	if err != nil {
 		return err
 	}

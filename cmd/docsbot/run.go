@@ -26,7 +26,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		stdin:     stdin,
 		stdout:    stdout,
 		stderr:    stderr,
-		getenv:    os.Getenv,
 		lookupEnv: os.LookupEnv,
 		dir:       dir,
 		now:       time.Now,
@@ -39,10 +38,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 type runner struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// getenv looks up an environment variable; "" means unset.
-	getenv func(string) string
-	// lookupEnv also tells a variable set to "" from an unset one; nil
-	// falls back to getenv.
+	// lookupEnv looks up an environment variable.
 	lookupEnv func(string) (string, bool)
 	// dir is the directory whose .env file is read.
 	dir string

@@ -53,7 +53,8 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 	}
 
 	log := bot.NewLogger(r.stderr, "text", slog.LevelInfo)
-	redisURL := strings.TrimSpace(r.getenv(envRedisURL))
+	redisURL, _ := r.lookupEnv(envRedisURL)
+	redisURL = strings.TrimSpace(redisURL)
 	sb, err := sandbox.Start(ctx, sandbox.Options{
 		Addr:         *addr,
 		AgentTime:    *agentTime,

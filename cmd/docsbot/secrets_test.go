@@ -67,7 +67,7 @@ func TestSecretInWrongSetting(t *testing.T) {
 			}
 
 			r, _, _ := testRunner(t, env, "")
-			_, err := r.loadServeConfig(serveFlags{})
+			_, err := r.loadServeConfig(flagValues{})
 			var rep bytes.Buffer
 			if code := report(&rep, err); code != exitUsage || !strings.Contains(rep.String(), tt.want) {
 				t.Errorf("report: exit %d, %q; want exit %d and %q", code, rep.String(), exitUsage, tt.want)

@@ -35,12 +35,11 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	var list strings.Builder
 	writeSettings(&list, false)
 	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
-	var f serveFlags
-	f.register(fs)
+	flags := settingFlags(fs, false)
 	if _, err := r.parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := r.loadServeConfig(f)
+	cfg, err := r.loadServeConfig(flags())
 	if err != nil {
 		return err
 	}

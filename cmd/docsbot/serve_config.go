@@ -1,8 +1,6 @@
 package main
 
 import (
-	"cmp"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -34,60 +32,24 @@ type serveConfig struct {
 	problems []problem
 }
 
-// serveFlags are the flags of serve: the non-secret settings. Secrets come
-// only from the environment or .env.
-type serveFlags struct {
-	api                                apiFlags
-	slackAPIURL, redisURL, redisPrefix string
-	pollInterval, pollMax, visitorsTTL string
-	allowedUsers, allowedChans         string
-	logFormat, logLevel                string
-	httpAddr                           string
-	httpAddrSet                        bool
-}
-
-func (f *serveFlags) register(fs *flag.FlagSet) {
-	f.api.register(fs)
-	for _, x := range []struct {
-		env string
-		to  *string
-	}{
-		{envSlackAPIURL, &f.slackAPIURL}, {envRedisURL, &f.redisURL}, {envRedisPrefix, &f.redisPrefix}, {envPollInterval, &f.pollInterval},
-		{envPollMaxInterval, &f.pollMax}, {envVisitorsTTL, &f.visitorsTTL}, {envAllowedUsers, &f.allowedUsers},
-		{envAllowedChannels, &f.allowedChans}, {envLogFormat, &f.logFormat}, {envLogLevel, &f.logLevel},
-	} {
-		fs.StringVar(x.to, settingOf(x.env).flag, "", flagHelp(x.env))
-	}
-	fs.Func(settingOf(envHTTPAddr).flag, flagHelp(envHTTPAddr), func(v string) error {
-		f.httpAddr, f.httpAddrSet = v, true
-		return nil
-	})
-}
-
 // loadServeConfig resolves every setting of the bot. It collects all missing
 // and malformed settings, each named by its variable, so one run tells the
 // operator everything to fix.
-func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
-	env, err := r.dotenv()
+func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
+	s, err := r.source(flags)
 	if err != nil {
 		return serveConfig{}, err
 	}
-	get := func(flagValue, name string) string {
-		if v := strings.TrimSpace(flagValue); v != "" {
-			return v
-		}
-		v, _ := r.lookup(env, name)
-		return v
-	}
+	get := s.value
 	var c serveConfig
 	var missing []string
-	secrets := r.knownSecrets(env, f.api.apiKey, f.redisURL)
+	secrets := s.secrets()
 	bad := func(name, format string, args ...any) {
 		c.problems = append(c.problems, problem{vars: []string{name}, text: fmt.Sprintf(format, args...)})
 	}
 
-	c.botToken = get("", envSlackBotToken)
-	c.appToken = get("", envSlackAppToken)
+	c.botToken = get(envSlackBotToken)
+	c.appToken = get(envSlackAppToken)
 	switch {
 	case c.botToken == "":
 		missing = append(missing, envSlackBotToken)
@@ -101,17 +63,18 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		bad(envSlackAppToken, "%s is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)", envSlackAppToken)
 	}
 
-	c.slackAPIURL = cmp.Or(get(f.slackAPIURL, envSlackAPIURL), defaultOf(envSlackAPIURL))
-	if hasCredentials(c.slackAPIURL) {
+	c.slackAPIURL = get(envSlackAPIURL)
+	switch {
+	case hasCredentials(c.slackAPIURL):
 		bad(envSlackAPIURL, "%s must not contain credentials: Slack takes only the tokens in %s and %s", envSlackAPIURL, envSlackBotToken, envSlackAppToken)
-	} else if u, err := url.Parse(c.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	case !isHTTPURL(c.slackAPIURL):
 		bad(envSlackAPIURL, "%s %s is not an http(s) URL", envSlackAPIURL, redact.QuoteURL(c.slackAPIURL, secrets...))
-	} else if !strings.HasSuffix(c.slackAPIURL, "/") {
+	case !strings.HasSuffix(c.slackAPIURL, "/"):
 		c.slackAPIURL += "/"
 	}
 
-	c.redisURL = cmp.Or(get(f.redisURL, envRedisURL), defaultOf(envRedisURL))
-	c.redisPrefix = cmp.Or(get(f.redisPrefix, envRedisPrefix), defaultOf(envRedisPrefix))
+	c.redisURL = get(envRedisURL)
+	c.redisPrefix = get(envRedisPrefix)
 	if strings.ContainsAny(c.redisPrefix, " *?[]") {
 		bad(envRedisPrefix, "%s %s must not contain spaces or * ? [ ]", envRedisPrefix, redact.Quote(c.redisPrefix, secrets...))
 	}
@@ -119,46 +82,41 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 		bad(envRedisURL, "%s must be a redis://, rediss:// or unix:// URL", envRedisURL)
 	}
 
-	c.agent.PollInterval = duration(get(f.pollInterval, envPollInterval), envPollInterval, agent.DefaultPollInterval, bad, secrets)
-	c.agent.PollMaxInterval = duration(get(f.pollMax, envPollMaxInterval), envPollMaxInterval, agent.DefaultPollMaxInterval, bad, secrets)
+	c.agent.PollInterval = duration(get(envPollInterval), envPollInterval, bad, secrets)
+	c.agent.PollMaxInterval = duration(get(envPollMaxInterval), envPollMaxInterval, bad, secrets)
 	if c.agent.PollMaxInterval < c.agent.PollInterval {
 		c.problems = append(c.problems, problem{vars: []string{envPollMaxInterval, envPollInterval},
 			text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", envPollMaxInterval, c.agent.PollMaxInterval, envPollInterval, c.agent.PollInterval)})
 	}
-	c.visitors.CacheTTL = duration(get(f.visitorsTTL, envVisitorsTTL), envVisitorsTTL, visitors.DefaultCacheTTL, bad, secrets)
-	if v := get("", envVisitorsBudget); v != "" {
+	c.visitors.CacheTTL = duration(get(envVisitorsTTL), envVisitorsTTL, bad, secrets)
+	if v := get(envVisitorsBudget); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			bad(envVisitorsBudget, "%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, redact.Quote(v, secrets...))
 		}
 		c.visitors.Budget = n
 	}
-	c.bot.AllowedUsers = slackIDs(get(f.allowedUsers, envAllowedUsers), envAllowedUsers, "UW", bad, secrets)
-	c.bot.AllowedChannels = slackIDs(get(f.allowedChans, envAllowedChannels), envAllowedChannels, "CGD", bad, secrets)
+	c.bot.AllowedUsers = slackIDs(get(envAllowedUsers), envAllowedUsers, "UW", bad, secrets)
+	c.bot.AllowedChannels = slackIDs(get(envAllowedChannels), envAllowedChannels, "CGD", bad, secrets)
 
-	c.httpAddr = defaultOf(envHTTPAddr)
-	if f.httpAddrSet {
-		c.httpAddr = strings.TrimSpace(f.httpAddr)
-	} else if v, ok := r.setting(env, envHTTPAddr); ok {
-		c.httpAddr = v
-	}
+	c.httpAddr = get(envHTTPAddr)
 	if c.httpAddr != "" {
 		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
 			bad(envHTTPAddr, "%s %s is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)", envHTTPAddr, redact.Quote(c.httpAddr, secrets...))
 		}
 	}
 
-	c.logFormat = strings.ToLower(cmp.Or(get(f.logFormat, envLogFormat), defaultOf(envLogFormat)))
+	c.logFormat = strings.ToLower(get(envLogFormat))
 	if c.logFormat != "text" && c.logFormat != "json" {
 		bad(envLogFormat, "%s %s must be text or json", envLogFormat, redact.Quote(c.logFormat, secrets...))
 	}
-	if lv := get(f.logLevel, envLogLevel); lv != "" {
+	if lv := get(envLogLevel); lv != "" {
 		if err := c.logLevel.UnmarshalText([]byte(lv)); err != nil {
 			bad(envLogLevel, "%s %s must be debug, info, warn or error", envLogLevel, redact.Quote(lv, secrets...))
 		}
 	}
 
-	api, apiProblems := r.apiSettings(env, f.api, secrets)
+	api, apiProblems := r.apiSettings(s, secrets)
 	c.api = api
 	for _, p := range apiProblems {
 		switch {
@@ -189,29 +147,13 @@ func (r *runner) loadServeConfig(f serveFlags) (serveConfig, error) {
 	return c, nil
 }
 
-// setting looks name up like lookup, but tells a variable set to "" apart
-// from one not set at all (DOCSBOT_HTTP_ADDR= disables the endpoint).
-func (r *runner) setting(env map[string]string, name string) (string, bool) {
-	if r.lookupEnv != nil {
-		if v, ok := r.lookupEnv(name); ok {
-			return strings.TrimSpace(v), true
-		}
-	} else if v := r.getenv(name); v != "" {
-		return strings.TrimSpace(v), true
-	}
-	v, ok := env[name]
-	return strings.TrimSpace(v), ok
-}
-
-// duration parses a positive duration setting, or returns def when unset.
-func duration(v, name string, def time.Duration, bad func(string, string, ...any), secrets []string) time.Duration {
-	if v == "" {
-		return def
-	}
+// duration parses a positive duration setting; a bad one is a problem, and
+// gives the default.
+func duration(v, name string, bad func(string, string, ...any), secrets []string) time.Duration {
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		bad(name, "%s %s is not a positive duration such as 10s or 1m", name, redact.Quote(v, secrets...))
-		return def
+		d, _ = time.ParseDuration(defaultOf(name))
 	}
 	return d
 }

@@ -63,7 +63,7 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r, _, _ := testRunner(t, tt.env, tt.dotenv)
-			_, err := r.loadServeConfig(serveFlags{})
+			_, err := r.loadServeConfig(flagValues{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -92,7 +92,7 @@ func TestServeConfigDefaultsAndOverrides(t *testing.T) {
 		envAPIKey: testAPIKey, envProject: "proj",
 		envPollInterval: "2s", envAllowedChannels: "C0GENERAL,G0SECRET",
 	}, "DOCSBOT_POLL_MAX_INTERVAL=30s\nREDIS_URL=unix:///run/redis.sock\n")
-	cfg, err := r.loadServeConfig(serveFlags{logLevel: "debug", slackAPIURL: "http://127.0.0.1:9/api"})
+	cfg, err := r.loadServeConfig(flagValues{envLogLevel: "debug", envSlackAPIURL: "http://127.0.0.1:9/api"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,17 +36,20 @@ const (
 
 // setting is one row of the settings table: the one place where a setting's
 // variable, flag, default and meaning are written. Flag help, the usage
-// texts, doctor's list of secrets, and the tests that keep the README's table
-// and deploy/.env.example complete all read it; loadServeConfig and
-// apiSettings take their defaults from it.
+// texts, the flags themselves (settingFlags), where a value is looked for
+// (source.get), doctor's list of secrets, and the tests that keep the README's
+// table and deploy/.env.example complete all read it.
 type setting struct {
 	env  string
 	flag string // "" when the setting is no flag (the Slack tokens)
 	// def is the default, as typed; "" for none.
 	def string
 	// none says what no value means, for the help ("required", "everyone").
-	none   string
-	secret bool
+	none string
+	// emptyOff means that the setting given empty turns its feature off,
+	// rather than leaving the default.
+	emptyOff bool
+	secret   bool
 	// api marks the settings of every subcommand that calls the docs API;
 	// the others are the bot's (serve, doctor).
 	api bool
@@ -70,7 +73,7 @@ func settings() []setting {
 		{env: envAllowedChannels, flag: "allowed-channels", none: "everywhere", doc: "Comma-separated Slack channel ids where the bot works"},
 		{env: envVisitorsTTL, flag: "visitors-cache-ttl", def: shortDuration(visitors.DefaultCacheTTL), doc: "How long a `/docs-visitors` result is reused, by every replica"},
 		{env: envVisitorsBudget, def: strconv.Itoa(visitors.DefaultBudget), doc: "Analytics requests per hour that all replicas together may make"},
-		{env: envHTTPAddr, flag: "http-addr", def: ":8080", doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off"},
+		{env: envHTTPAddr, flag: "http-addr", def: ":8080", emptyOff: true, doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off"},
 		{env: envLogFormat, flag: "log-format", def: "text", doc: "`text` or `json`"},
 		{env: envLogLevel, flag: "log-level", def: "info", doc: "`debug`, `info`, `warn` or `error`"},
 	}

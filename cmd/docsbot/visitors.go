@@ -35,8 +35,7 @@ Examples:
 // runVisitors prints the unique-visitors export.
 func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	fs := r.flagSet("visitors", visitorsUsage)
-	var api apiFlags
-	api.register(fs)
+	api := settingFlags(fs, true)
 	from := fs.String("from", "", "first day, included (YYYY-MM-DD or ISO 8601)")
 	to := fs.String("to", "", "end of the range, EXCLUDED (YYYY-MM-DD or ISO 8601)")
 	maxPages := fs.Int("max-pages", 0, "stop after this many requests of 250 paths (0: all)")
@@ -56,7 +55,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api)
+	c, cfg, err := r.client(api())
 	if err != nil {
 		return err
 	}
