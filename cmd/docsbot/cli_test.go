@@ -18,6 +18,7 @@ import (
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/internal/polltest"
+	"github.com/docsbot/docsbot/internal/term"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
@@ -183,7 +184,7 @@ func TestCLIVisitors(t *testing.T) {
 
 	res = docsbot(t, srv, nil, append([]string{"visitors"}, dates...)...)
 	top := wantPages[0]
-	for _, want := range []string{docsapi.FormatCount(int64(wantTotals.Total)), share(wantTotals.AI, wantTotals.Total), top.Path, docsapi.FormatCount(int64(top.Total)), "613 paths", "2025-01-01 to 2025-11-14 inclusive"} {
+	for _, want := range []string{docsapi.FormatCount(int64(wantTotals.Total)), term.Share(wantTotals.AI, wantTotals.Total), top.Path, docsapi.FormatCount(int64(top.Total)), "613 paths", "2025-01-01 to 2025-11-14 inclusive"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("table does not contain %q", want)
 		}

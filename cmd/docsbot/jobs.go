@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/internal/term"
 )
 
 // maxPromptBytes bounds a prompt read from standard input.
@@ -93,14 +94,14 @@ func (r *runner) resolvePrompt(flagValue string, flagSet bool, words []string) (
 // printStarted shows a job that was just created or messaged.
 func (r *runner) printStarted(j *docsapi.Job, format, verb string) error {
 	if format == "json" {
-		return writeJSON(r.stdout, j)
+		return term.WriteJSON(r.stdout, j)
 	}
-	id := printable(j.ID)
-	fmt.Fprintf(r.stdout, "%s job %s (status: %s)\n", verb, id, printable(string(j.Status)))
+	id := term.Printable(j.ID)
+	fmt.Fprintf(r.stdout, "%s job %s (status: %s)\n", verb, id, term.Printable(string(j.Status)))
 	if !j.Status.Final() {
 		fmt.Fprintf(r.stdout, "follow it: docsbot jobs watch %s\n", id)
 	} else if pr := j.PR(); pr != "" {
-		fmt.Fprintf(r.stdout, "pull request: %s\n", printable(pr))
+		fmt.Fprintf(r.stdout, "pull request: %s\n", term.Printable(pr))
 	}
 	return nil
 }

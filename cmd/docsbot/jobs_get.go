@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/internal/term"
 )
 
 const jobsGetUsage = `Usage:
@@ -40,7 +41,7 @@ func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 		return explain(err, call{op: docsapi.OpGet, cfg: cfg, jobID: id, now: r.now()})
 	}
 	if format.value == "json" {
-		return writeJSON(r.stdout, job)
+		return term.WriteJSON(r.stdout, job)
 	}
-	return writeJob(r.stdout, job)
+	return term.WriteJob(r.stdout, job)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/internal/polltest"
+	"github.com/docsbot/docsbot/internal/term"
 )
 
 // apiRunner returns a runner configured for srv through its environment.
@@ -128,7 +129,7 @@ func TestJobsGet(t *testing.T) {
 	if code := runCode(r, []string{"jobs", "get", id}); code != 0 {
 		t.Fatalf("get text: exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{id, "completed", want.Model, want.Source.Repository + "@" + *want.Source.Ref, formatTime(*want.CreatedAt), "no pull request (no files changed)"} {
+	for _, want := range []string{id, "completed", want.Model, want.Source.Repository + "@" + *want.Source.Ref, term.Time(*want.CreatedAt), "no pull request (no files changed)"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("get does not show %q:\n%s", want, stdout)
 		}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/internal/term"
 )
 
 const jobsWatchUsage = `Usage:
@@ -63,49 +63,49 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	if format.value == "json" {
 		out = r.stderr
 	}
-	p := &progress{w: out, tty: isTerminal(out), id: id, now: r.now, start: r.now()}
+	p := term.NewProgress(out, id, r.now)
 	wctx := ctx
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		wctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	job, err := c.Watch(wctx, id, docsapi.WatchOptions{First: *interval, Max: *maxInterval, Sleep: p.sleep,
-		OnJob: func(j *docsapi.Job, changed bool) { p.update(j.Status, changed) },
+	job, err := c.Watch(wctx, id, docsapi.WatchOptions{First: *interval, Max: *maxInterval, Sleep: p.Sleep,
+		OnJob: func(j *docsapi.Job, changed bool) { p.Update(j.Status, changed) },
 		OnRetry: func(err error, wait time.Duration) {
 			msg := "polling failed"
 			if ee, ok := errors.AsType[*exitError](explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()})); ok {
 				msg = ee.msg
 			}
-			p.note(fmt.Sprintf("%s; polling again in %s", msg, formatElapsed(wait)))
+			p.Note(fmt.Sprintf("%s; polling again in %s", msg, term.Elapsed(wait)))
 		}})
-	p.clear()
+	p.Clear()
 	if err != nil {
 		resume := "the job keeps running; resume with: docsbot jobs watch " + id
 		switch {
 		case ctx.Err() != nil:
 			return &exitError{code: exitInterrupted, err: err, fix: resume,
-				msg: fmt.Sprintf("interrupted: stopped watching job %s (last status: %s)", id, p.statusText())}
+				msg: fmt.Sprintf("interrupted: stopped watching job %s (last status: %s)", id, p.StatusText())}
 		case wctx.Err() != nil:
 			return &exitError{code: exitFailure, err: err, fix: resume,
-				msg: fmt.Sprintf("timed out after %s watching job %s (last status: %s)", *timeout, id, p.statusText())}
+				msg: fmt.Sprintf("timed out after %s watching job %s (last status: %s)", *timeout, id, p.StatusText())}
 		}
 		return explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()})
 	}
 
 	if format.value == "json" {
-		if err := writeJSON(r.stdout, job); err != nil {
+		if err := term.WriteJSON(r.stdout, job); err != nil {
 			return err
 		}
 	} else {
-		outcome := prText(job)
+		outcome := term.PRText(job)
 		switch {
 		case job.PR() != "":
 			outcome = "pull request " + job.PR()
 		case job.Status == docsapi.StatusFailed:
 			outcome = "no pull request"
 		}
-		fmt.Fprintf(r.stdout, "Job %s %s: %s\n", id, job.Status, printable(outcome))
+		fmt.Fprintf(r.stdout, "Job %s %s: %s\n", id, job.Status, term.Printable(outcome))
 	}
 	if job.Status == docsapi.StatusFailed {
 		return &exitError{code: exitFailure,
@@ -113,82 +113,4 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 			fix: "see the job in your docs dashboard, or give the agent another instruction: docsbot jobs message " + id + " --prompt \"...\""}
 	}
 	return nil
-}
-
-// progress shows how a watched job is doing: on a terminal one line redrawn
-// in place, elsewhere one line per status change.
-type progress struct {
-	w     io.Writer
-	tty   bool
-	id    string
-	now   func() time.Time
-	start time.Time
-	last  docsapi.Status
-	seen  bool
-	drawn bool
-}
-
-// update records the status of a poll, changed or not.
-func (p *progress) update(s docsapi.Status, changed bool) {
-	p.seen, p.last = true, s
-	switch {
-	case p.tty:
-		p.draw()
-	case changed:
-		fmt.Fprintf(p.w, "job %s: %s (%s)\n", p.id, p.statusText(), formatElapsed(p.now().Sub(p.start)))
-	}
-}
-
-func (p *progress) statusText() string {
-	switch {
-	case !p.seen:
-		return "not known yet"
-	case !p.last.Known():
-		return printable(string(p.last)) + ", an unknown status: still watching"
-	}
-	return string(p.last)
-}
-
-func (p *progress) draw() {
-	fmt.Fprintf(p.w, "\r\033[Kjob %s: %s · %s", p.id, p.statusText(), formatElapsed(p.now().Sub(p.start)))
-	p.drawn = true
-}
-
-// note prints a line of its own, keeping the progress line below it.
-func (p *progress) note(msg string) {
-	p.clear()
-	fmt.Fprintln(p.w, msg)
-	if p.tty && p.seen {
-		p.draw()
-	}
-}
-
-// clear removes the progress line from a terminal.
-func (p *progress) clear() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-// sleep waits d, redrawing the progress line every second on a terminal.
-func (p *progress) sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	var tick <-chan time.Time
-	if p.tty && p.seen {
-		tk := time.NewTicker(time.Second)
-		defer tk.Stop()
-		tick = tk.C
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			return nil
-		case <-tick:
-			p.draw()
-		}
-	}
 }

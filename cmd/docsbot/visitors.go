@@ -1,14 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"io"
-	"slices"
 	"time"
 
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/internal/term"
 )
 
 const visitorsUsage = `Usage:
@@ -69,18 +67,18 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	}
 	switch format.value {
 	case "json":
-		return writeJSON(r.stdout, all)
+		return term.WriteJSON(r.stdout, all)
 	case "csv":
 		return docsapi.WriteVisitorsCSV(r.stdout, all)
 	}
-	return writeVisitorsTable(r.stdout, all, rng)
+	return term.WriteVisitors(r.stdout, all, rng.title())
 }
 
 // fetchVisitors reads the pages of the export and merges them into one: the
 // site totals and every path once. On a terminal it shows progress on stderr.
 func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params docsapi.VisitorsParams, maxPages int) (*docsapi.VisitorsPage, error) {
 	var m docsapi.VisitorsMerge
-	tty := isTerminal(r.stderr)
+	tty := term.IsTerminal(r.stderr)
 	defer func() {
 		if tty && m.Pages > 0 {
 			fmt.Fprint(r.stderr, "\r\033[K")
@@ -157,35 +155,4 @@ func (d dateRange) title() string {
 		return "before " + d.to
 	}
 	return "the API's default range"
-}
-
-// writeVisitorsTable writes the site totals, then one row per path, most
-// visited first.
-func writeVisitorsTable(w io.Writer, all *docsapi.VisitorsPage, rng dateRange) error {
-	t := all.Totals
-	fmt.Fprintf(w, "Unique visitors, %s\n\n", rng.title())
-	err := writeTable(w, []bool{false, true}, [][]string{
-		{"  total", docsapi.FormatCount(int64(t.Total))},
-		{"  human", docsapi.FormatCount(int64(t.Human))},
-		{"  AI", docsapi.FormatCount(int64(t.AI))},
-		{"  AI share", share(t.AI, t.Total)},
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	rows := slices.Clone(all.Visitors)
-	slices.SortStableFunc(rows, func(a, b docsapi.PageVisitors) int {
-		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.Path, b.Path))
-	})
-	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, []string{"PATH", "TOTAL", "HUMAN", "AI"})
-	for _, v := range rows {
-		cells = append(cells, []string{v.Path, docsapi.FormatCount(int64(v.Total)), docsapi.FormatCount(int64(v.Human)), docsapi.FormatCount(int64(v.AI))})
-	}
-	if err := writeTable(w, []bool{false, true, true, true}, cells); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "\n%s paths\n", docsapi.FormatCount(int64(len(rows))))
-	return err
 }
