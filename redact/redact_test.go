@@ -16,6 +16,8 @@ func TestMask(t *testing.T) {
 		{"mint_short", "mint_…"},
 		{"plainSecretValue0123456789", "…6789"},
 		{"short", "…"},
+		{"", "…"},
+		{"mint_0123456789abcdefWXYZ", "mint_…WXYZ"},
 	}
 	for _, tt := range tests {
 		if got := redact.Mask(tt.in); got != tt.want {

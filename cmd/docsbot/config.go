@@ -9,9 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/joho/godotenv"
-
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/internal/settings"
 	"github.com/docsbot/docsbot/redact"
 )
 
@@ -24,44 +23,18 @@ type config struct {
 	keyFrom string
 }
 
-// flagValues are the settings given as flags, by variable, as typed.
-type flagValues map[string]string
+// flagValues are the settings given as flags, by variable.
+type flagValues = settings.Values
 
-// settingFlags defines a flag for each setting of the table that has one
-// (only the docs API's when api is true) and returns what reads the flags
-// given, once fs is parsed.
+// settingFlags defines the flags of the settings, only the docs API's when
+// api is true, and returns what reads the flags given once fs is parsed.
 func settingFlags(fs *flag.FlagSet, api bool) func() flagValues {
-	vals, envOf := map[string]*string{}, map[string]string{}
-	for _, s := range settings() {
-		if s.flag == "" || (api && !s.api) {
-			continue
-		}
-		help := flagHelp(s.env)
-		if s.secret {
-			help += "; the environment is safer: flags show in process lists"
-		}
-		vals[s.flag], envOf[s.flag] = fs.String(s.flag, "", help), s.env
-	}
-	return func() flagValues {
-		given := flagValues{}
-		fs.Visit(func(f *flag.Flag) {
-			if env, ok := envOf[f.Name]; ok {
-				given[env] = *vals[f.Name]
-			}
-		})
-		return given
-	}
+	return settingsTable().Flags(fs, api)
 }
 
-// source finds each setting: a flag given, then the environment, then the
-// .env file, then the table's default. Values are trimmed, and an empty one
-// counts as not given, except for a setting whose empty value means off.
-type source struct {
-	flags      flagValues
-	lookupEnv  func(string) (string, bool)
-	dotenv     map[string]string
-	dotenvPath string
-}
+// source finds the settings: flags, then the environment, then the .env
+// file, then the defaults.
+type source struct{ settings.Source }
 
 // source reads the .env file and returns the settings' source for flags.
 func (r *runner) source(flags flagValues) (source, error) {
@@ -69,34 +42,7 @@ func (r *runner) source(flags flagValues) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
-	return source{flags: flags, lookupEnv: r.lookupEnv, dotenv: env, dotenvPath: r.dotenvPath()}, nil
-}
-
-// get returns the setting's value and where it came from ("flag --api-url",
-// "environment variable DOCS_API_URL", "DOCS_API_URL in /path/.env" or
-// "default"), or "", "" when it has none.
-func (s source) get(name string) (value, from string) {
-	row := settingOf(name)
-	given := func(v string, ok bool) bool { return ok && (row.emptyOff || strings.TrimSpace(v) != "") }
-	if v, ok := s.flags[name]; given(v, ok) {
-		return strings.TrimSpace(v), "flag --" + row.flag
-	}
-	if v, ok := s.lookupEnv(name); given(v, ok) {
-		return strings.TrimSpace(v), "environment variable " + name
-	}
-	if v, ok := s.dotenv[name]; given(v, ok) {
-		return strings.TrimSpace(v), name + " in " + s.dotenvPath
-	}
-	if row.def != "" {
-		return row.def, "default"
-	}
-	return "", ""
-}
-
-// value is get without the origin.
-func (s source) value(name string) string {
-	v, _ := s.get(name)
-	return v
+	return source{settings.Source{Table: settingsTable(), Flags: flags, LookupEnv: r.lookupEnv, Dotenv: env, DotenvPath: r.dotenvPath()}}, nil
 }
 
 // secrets are the secret values among the settings: the Slack tokens, the
@@ -104,7 +50,7 @@ func (s source) value(name string) string {
 // scrubbed of them.
 func (s source) secrets() []string {
 	var out []string
-	for _, v := range []string{s.value(envSlackBotToken), s.value(envSlackAppToken), s.value(envAPIKey), redisPassword(s.value(envRedisURL))} {
+	for _, v := range []string{s.Value(envSlackBotToken), s.Value(envSlackAppToken), s.Value(envAPIKey), redisPassword(s.Value(envRedisURL))} {
 		if v != "" {
 			out = append(out, v)
 		}
@@ -115,42 +61,18 @@ func (s source) secrets() []string {
 // dotenvPath is the .env file the runner reads.
 func (r *runner) dotenvPath() string { return filepath.Join(r.dir, ".env") }
 
-// dotenv reads the .env file of the working directory into a map, without
-// touching the process environment. A missing file gives an empty map.
+// dotenv reads the .env file of the working directory (settings.ReadDotenv).
 func (r *runner) dotenv() (map[string]string, error) {
 	path := r.dotenvPath()
-	env, err := godotenv.Read(path)
-	switch {
-	case err == nil:
-		return env, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return map[string]string{}, nil
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	env, err := settings.ReadDotenv(path)
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return nil, &exitError{code: exitUsage, err: err, msg: fmt.Sprintf("cannot read %s: %v", path, pe.Err)}
 	}
-	return nil, &exitError{
-		code: exitUsage,
-		err:  err,
-		msg:  fmt.Sprintf("%s is not a valid .env file: %s", path, dotenvProblem(err)),
-		fix:  "write one NAME=value per line (quote values with spaces), or remove the file",
+	if de, ok := errors.AsType[*settings.DotenvError](err); ok {
+		return nil, &exitError{code: exitUsage, err: err, msg: de.Error(),
+			fix: "write one NAME=value per line (quote values with spaces), or remove the file"}
 	}
-}
-
-// dotenvProblem shortens a .env parse error to its kind: the parser quotes the
-// rest of the file, which may hold secrets.
-func dotenvProblem(err error) string {
-	msg := err.Error()
-	for _, cut := range []string{" near ", "unterminated quoted value"} {
-		if i := strings.Index(msg, cut); i >= 0 {
-			msg = strings.TrimSpace(msg[:i+len(cut)])
-			if cut == " near " {
-				msg = strings.TrimSpace(msg[:i])
-			}
-		}
-	}
-	return msg
+	return env, err
 }
 
 // problem is one thing wrong with the settings.
@@ -181,9 +103,9 @@ func (r *runner) loadConfig(flags flagValues) (config, error) {
 func (r *runner) apiSettings(s source, secrets []string) (config, []problem) {
 	var cfg config
 	var urlFrom string
-	cfg.APIURL, urlFrom = s.get(envAPIURL)
-	cfg.APIKey, cfg.keyFrom = s.get(envAPIKey)
-	cfg.ProjectID = s.value(envProject)
+	cfg.APIURL, urlFrom = s.Get(envAPIURL)
+	cfg.APIKey, cfg.keyFrom = s.Get(envAPIKey)
+	cfg.ProjectID = s.Value(envProject)
 
 	var problems []problem
 	bad := func(name, text, fix string) {
@@ -202,18 +124,18 @@ func (r *runner) apiSettings(s source, secrets []string) (config, []problem) {
 	if cfg.APIKey == "" {
 		problems = append(problems, problem{vars: []string{envAPIKey}, missing: true,
 			text: envAPIKey + " is not set: create an admin API key on the API keys page of your docs dashboard and export " + envAPIKey + "=mint_...",
-			fix:  "(or put it in " + s.dotenvPath + ")"})
+			fix:  "(or put it in " + s.DotenvPath + ")"})
 	}
 	switch {
 	case cfg.ProjectID == "":
 		problems = append(problems, problem{vars: []string{envProject}, missing: true,
 			text: envProject + " is not set: copy the project ID from the API keys page of your docs dashboard and export " + envProject + "=...",
-			fix:  "(or pass --project, or put it in " + s.dotenvPath + ")"})
+			fix:  "(or pass --project, or put it in " + s.DotenvPath + ")"})
 	case redact.Looks(cfg.ProjectID, secrets...):
 		bad(envProject, envProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
 			"keep keys in "+envAPIKey+"; "+envProject+" is the project's ID, which is not secret")
 	}
-	if len(problems) == 0 && s.flags[envAPIKey] != "" {
+	if len(problems) == 0 && s.Flags[envAPIKey] != "" {
 		fmt.Fprintln(r.stderr, "docsbot: warning: --api-key is visible to other users in process lists; prefer "+envAPIKey+" in the environment or .env")
 	}
 	return cfg, problems

@@ -28,10 +28,21 @@ const deployDir = "../../deploy"
 func knownSettings(t *testing.T) map[string]bool {
 	t.Helper()
 	known := map[string]bool{}
-	for _, s := range settings() {
-		known[s.env] = true
+	for _, s := range settingsTable() {
+		known[s.Env] = true
 	}
 	return known
+}
+
+// secretSettings names the settings that hold secrets.
+func secretSettings() []string {
+	var out []string
+	for _, s := range settingsTable() {
+		if s.Secret {
+			out = append(out, s.Env)
+		}
+	}
+	return out
 }
 
 // decodeStrict decodes one YAML document into v, refusing keys v has no

@@ -112,7 +112,7 @@ Commands:
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nConfiguration (flags win over the environment, which wins over ./.env):\n")
-	writeSettings(w, true)
+	settingsTable().Write(w, true)
 	fmt.Fprint(w, `
 The Slack bot's own settings: docsbot help serve.
 

@@ -33,7 +33,7 @@ taking work, hands its polls back to the other replicas and exits 0.
 // runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
 func (r *runner) runServe(ctx context.Context, args []string) error {
 	var list strings.Builder
-	writeSettings(&list, false)
+	settingsTable().Write(&list, false)
 	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
 	flags := settingFlags(fs, false)
 	if _, err := r.parseFlags(fs, args); err != nil {

@@ -40,7 +40,7 @@ func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
 	if err != nil {
 		return serveConfig{}, err
 	}
-	get := s.value
+	get := s.Value
 	var c serveConfig
 	var missing []string
 	secrets := s.secrets()

@@ -262,9 +262,9 @@ func TestEnvExampleListsEverySetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range settings() {
-		if !strings.Contains(string(raw), s.env+"=") {
-			t.Errorf("deploy/.env.example does not list %s", s.env)
+	for _, s := range settingsTable() {
+		if !strings.Contains(string(raw), s.Env+"=") {
+			t.Errorf("deploy/.env.example does not list %s", s.Env)
 		}
 	}
 }
@@ -287,18 +287,18 @@ func TestReadmeListsEverySetting(t *testing.T) {
 		}
 	}
 	known := map[string]bool{}
-	for _, s := range settings() {
-		known[s.env] = true
-		row, ok := rows[s.env]
-		want := "`" + s.def + "`"
-		if s.def == "" {
-			want = "(" + s.none + ")"
+	for _, s := range settingsTable() {
+		known[s.Env] = true
+		row, ok := rows[s.Env]
+		want := "`" + s.Default + "`"
+		if s.Default == "" {
+			want = "(" + s.None + ")"
 		}
 		switch {
 		case !ok:
-			t.Errorf("the README's configuration table has no row for %s", s.env)
-		case !strings.Contains(row, " | "+want+" | ") || !strings.HasSuffix(row, " | "+s.doc+" |"):
-			t.Errorf("README row %q, want default %s and meaning %q", row, want, s.doc)
+			t.Errorf("the README's configuration table has no row for %s", s.Env)
+		case !strings.Contains(row, " | "+want+" | ") || !strings.HasSuffix(row, " | "+s.Doc+" |"):
+			t.Errorf("README row %q, want default %s and meaning %q", row, want, s.Doc)
 		}
 	}
 	for env := range rows {

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/internal/settings"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -34,119 +31,36 @@ const (
 	envLogLevel        = "DOCSBOT_LOG_LEVEL"
 )
 
-// setting is one row of the settings table: the one place where a setting's
-// variable, flag, default and meaning are written. Flag help, the usage
-// texts, the flags themselves (settingFlags), where a value is looked for
-// (source.get), doctor's list of secrets, and the tests that keep the README's
-// table and deploy/.env.example complete all read it.
-type setting struct {
-	env  string
-	flag string // "" when the setting is no flag (the Slack tokens)
-	// def is the default, as typed; "" for none.
-	def string
-	// none says what no value means, for the help ("required", "everyone").
-	none string
-	// emptyOff means that the setting given empty turns its feature off,
-	// rather than leaving the default.
-	emptyOff bool
-	secret   bool
-	// api marks the settings of every subcommand that calls the docs API;
-	// the others are the bot's (serve, doctor).
-	api bool
-	doc string
-}
-
-// settings returns the table, in the order the help and the README list it.
-func settings() []setting {
-	return []setting{
-		{env: envAPIURL, flag: "api-url", def: "https://api.mintlify.com", api: true, doc: "Base URL of the docs platform API"},
-		{env: envAPIKey, flag: "api-key", none: "required", secret: true, api: true, doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
-		{env: envProject, flag: "project", none: "required", api: true, doc: "Project id from the same page"},
-		{env: envSlackBotToken, none: "required for the bot", secret: true, doc: "Bot token, `xoxb-…`"},
-		{env: envSlackAppToken, none: "required for the bot", secret: true, doc: "App-level token with `connections:write`, `xapp-…`"},
-		{env: envSlackAPIURL, flag: "slack-api-url", def: "https://slack.com/api/", doc: "Slack Web API base (GovSlack, tests)"},
-		{env: envRedisURL, flag: "redis-url", def: "redis://localhost:6379/0", doc: "Redis; `rediss://` and `unix://` work too, and Sentinel with `?addr=…&master_name=…`"},
-		{env: envRedisPrefix, flag: "redis-prefix", def: store.DefaultPrefix, doc: "Prefix of every Redis key; `{docsbot}:` keeps them in one Cluster hash slot"},
-		{env: envPollInterval, flag: "poll-interval", def: shortDuration(agent.DefaultPollInterval), doc: "Delay before a job's first poll"},
-		{env: envPollMaxInterval, flag: "poll-max-interval", def: shortDuration(agent.DefaultPollMaxInterval), doc: "Cap of the poll backoff"},
-		{env: envAllowedUsers, flag: "allowed-users", none: "everyone", doc: "Comma-separated Slack user ids allowed to use the bot"},
-		{env: envAllowedChannels, flag: "allowed-channels", none: "everywhere", doc: "Comma-separated Slack channel ids where the bot works"},
-		{env: envVisitorsTTL, flag: "visitors-cache-ttl", def: shortDuration(visitors.DefaultCacheTTL), doc: "How long a `/docs-visitors` result is reused, by every replica"},
-		{env: envVisitorsBudget, def: strconv.Itoa(visitors.DefaultBudget), doc: "Analytics requests per hour that all replicas together may make"},
-		{env: envHTTPAddr, flag: "http-addr", def: ":8080", emptyOff: true, doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off"},
-		{env: envLogFormat, flag: "log-format", def: "text", doc: "`text` or `json`"},
-		{env: envLogLevel, flag: "log-level", def: "info", doc: "`debug`, `info`, `warn` or `error`"},
+// settingsTable is the one table of docsbot's settings, in the order the
+// help and the README list them. The flags, their help, the usage lists and
+// where a value is looked for (settings.Source) all come from it, and the
+// tests keep the README's table and deploy/.env.example in step with it.
+// Common marks the docs API's settings, which every subcommand that calls
+// the API takes; the others are the bot's (serve, doctor).
+func settingsTable() settings.Table {
+	return settings.Table{
+		{Env: envAPIURL, Flag: "api-url", Default: "https://api.mintlify.com", Common: true, Doc: "Base URL of the docs platform API"},
+		{Env: envAPIKey, Flag: "api-key", None: "required", Secret: true, Common: true, Doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
+		{Env: envProject, Flag: "project", None: "required", Common: true, Doc: "Project id from the same page"},
+		{Env: envSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`"},
+		{Env: envSlackAppToken, None: "required for the bot", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`"},
+		{Env: envSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)"},
+		{Env: envRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, and Sentinel with `?addr=…&master_name=…`"},
+		{Env: envRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key; `{docsbot}:` keeps them in one Cluster hash slot"},
+		{Env: envPollInterval, Flag: "poll-interval", Default: settings.ShortDuration(agent.DefaultPollInterval), Doc: "Delay before a job's first poll"},
+		{Env: envPollMaxInterval, Flag: "poll-max-interval", Default: settings.ShortDuration(agent.DefaultPollMaxInterval), Doc: "Cap of the poll backoff"},
+		{Env: envAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot"},
+		{Env: envAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works"},
+		{Env: envVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica"},
+		{Env: envVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make"},
+		{Env: envHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off"},
+		{Env: envLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`"},
+		{Env: envLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`"},
 	}
 }
 
-// settingOf returns the row of the variable env; it panics on a name that is
-// not in the table, a mistake of this package.
-func settingOf(env string) setting {
-	for _, s := range settings() {
-		if s.env == env {
-			return s
-		}
-	}
-	panic("docsbot: no setting " + env)
-}
+// settingOf returns the row of the variable env.
+func settingOf(env string) settings.Setting { return settingsTable().Of(env) }
 
 // defaultOf is the default of the variable env, "" for none.
-func defaultOf(env string) string { return settingOf(env).def }
-
-// flagHelp is the help of a setting's flag: its meaning, then where the
-// value comes from when the flag is not given.
-func flagHelp(env string) string {
-	s := settingOf(env)
-	doc := strings.ReplaceAll(s.doc, "`", "")
-	switch {
-	case s.def != "":
-		return fmt.Sprintf("%s (default $%s, else %s)", doc, s.env, s.def)
-	case s.none != "":
-		return fmt.Sprintf("%s (default $%s, else %s)", doc, s.env, s.none)
-	}
-	return fmt.Sprintf("%s (default $%s)", doc, s.env)
-}
-
-// secretSettings names the settings that hold secrets.
-func secretSettings() []string {
-	var out []string
-	for _, s := range settings() {
-		if s.secret {
-			out = append(out, s.env)
-		}
-	}
-	return out
-}
-
-// writeSettings lists the settings of the api or of the bot for a usage
-// text: variable, meaning, default and flag.
-func writeSettings(w io.Writer, api bool) {
-	for _, s := range settings() {
-		if s.api != api {
-			continue
-		}
-		extra := []string{}
-		switch {
-		case s.def != "":
-			extra = append(extra, "default "+s.def)
-		case s.none != "":
-			extra = append(extra, s.none)
-		}
-		if s.flag != "" {
-			extra = append(extra, "flag --"+s.flag)
-		}
-		fmt.Fprintf(w, "  %-27s %s (%s)\n", s.env, strings.ReplaceAll(s.doc, "`", ""), strings.Join(extra, "; "))
-	}
-}
-
-// shortDuration writes d as a person types it: 1m rather than 1m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+func defaultOf(env string) string { return settingOf(env).Default }

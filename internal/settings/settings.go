@@ -1,0 +1,201 @@
+// Package settings reads the settings of a program from one table: each row
+// names a variable, its flag, its default and its meaning, and the table
+// alone defines the flags, writes their help and the usage lists, and looks
+// a value up in the flags given, then the environment, then a .env file,
+// then the default. What the values mean and how they are checked is the
+// program's.
+package settings
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/joho/godotenv"
+)
+
+// Setting is one row of a table: the one place where a setting's variable,
+// flag, default and meaning are written.
+type Setting struct {
+	Env  string
+	Flag string // "" when the setting is no flag
+	// Default is the default, as typed; "" for none.
+	Default string
+	// None says what no value means, for the help ("required", "everyone").
+	None string
+	// EmptyOff means that the setting given empty turns its feature off,
+	// rather than leaving the default.
+	EmptyOff bool
+	Secret   bool
+	// Common marks the settings of every command (docsbot: the docs API's);
+	// the others belong to some commands only.
+	Common bool
+	Doc    string
+}
+
+// Table is the list of settings, in the order the help lists them.
+type Table []Setting
+
+// Of returns the row of the variable env; it panics on a name that is not in
+// the table, a mistake of the program.
+func (t Table) Of(env string) Setting {
+	for _, s := range t {
+		if s.Env == env {
+			return s
+		}
+	}
+	panic("settings: no setting " + env)
+}
+
+// FlagHelp is the help of the setting's flag: its meaning, then where the
+// value comes from when the flag is not given.
+func (s Setting) FlagHelp() string {
+	doc := strings.ReplaceAll(s.Doc, "`", "")
+	switch {
+	case s.Default != "":
+		return fmt.Sprintf("%s (default $%s, else %s)", doc, s.Env, s.Default)
+	case s.None != "":
+		return fmt.Sprintf("%s (default $%s, else %s)", doc, s.Env, s.None)
+	}
+	return fmt.Sprintf("%s (default $%s)", doc, s.Env)
+}
+
+// Write lists the common settings, or the others, for a usage text:
+// variable, meaning, default and flag.
+func (t Table) Write(w io.Writer, common bool) {
+	for _, s := range t {
+		if s.Common != common {
+			continue
+		}
+		extra := []string{}
+		switch {
+		case s.Default != "":
+			extra = append(extra, "default "+s.Default)
+		case s.None != "":
+			extra = append(extra, s.None)
+		}
+		if s.Flag != "" {
+			extra = append(extra, "flag --"+s.Flag)
+		}
+		fmt.Fprintf(w, "  %-27s %s (%s)\n", s.Env, strings.ReplaceAll(s.Doc, "`", ""), strings.Join(extra, "; "))
+	}
+}
+
+// Values are the settings given as flags, by variable, as typed.
+type Values map[string]string
+
+// Flags defines a flag for each setting of the table that has one (only the
+// common ones when common is true) and returns what reads the flags given,
+// once fs is parsed. The flag of a secret warns that flags are visible.
+func (t Table) Flags(fs *flag.FlagSet, common bool) func() Values {
+	vals, envOf := map[string]*string{}, map[string]string{}
+	for _, s := range t {
+		if s.Flag == "" || (common && !s.Common) {
+			continue
+		}
+		help := s.FlagHelp()
+		if s.Secret {
+			help += "; the environment is safer: flags show in process lists"
+		}
+		vals[s.Flag], envOf[s.Flag] = fs.String(s.Flag, "", help), s.Env
+	}
+	return func() Values {
+		given := Values{}
+		fs.Visit(func(f *flag.Flag) {
+			if env, ok := envOf[f.Name]; ok {
+				given[env] = *vals[f.Name]
+			}
+		})
+		return given
+	}
+}
+
+// Source finds each setting of Table: a flag given, then the environment,
+// then the .env file, then the default. Values are trimmed, and an empty one
+// counts as not given, except for a setting whose empty value means off.
+type Source struct {
+	Table      Table
+	Flags      Values
+	LookupEnv  func(string) (string, bool)
+	Dotenv     map[string]string
+	DotenvPath string
+}
+
+// Get returns the setting's value and where it came from ("flag --api-url",
+// "environment variable DOCS_API_URL", "DOCS_API_URL in /path/.env" or
+// "default"), or "", "" when it has none.
+func (s Source) Get(name string) (value, from string) {
+	row := s.Table.Of(name)
+	given := func(v string, ok bool) bool { return ok && (row.EmptyOff || strings.TrimSpace(v) != "") }
+	if v, ok := s.Flags[name]; given(v, ok) {
+		return strings.TrimSpace(v), "flag --" + row.Flag
+	}
+	if v, ok := s.LookupEnv(name); given(v, ok) {
+		return strings.TrimSpace(v), "environment variable " + name
+	}
+	if v, ok := s.Dotenv[name]; given(v, ok) {
+		return strings.TrimSpace(v), name + " in " + s.DotenvPath
+	}
+	if row.Default != "" {
+		return row.Default, "default"
+	}
+	return "", ""
+}
+
+// Value is Get without the origin.
+func (s Source) Value(name string) string {
+	v, _ := s.Get(name)
+	return v
+}
+
+// DotenvError is a .env file that does not parse. Problem is the parser's
+// complaint cut before the text it quotes, which may hold secrets.
+type DotenvError struct {
+	Path, Problem string
+	Err           error
+}
+
+func (e *DotenvError) Error() string { return e.Path + " is not a valid .env file: " + e.Problem }
+func (e *DotenvError) Unwrap() error { return e.Err }
+
+// ReadDotenv reads a .env file into a map, without touching the process
+// environment. A missing file gives an empty map, a file that cannot be read
+// its *fs.PathError, one that does not parse a *DotenvError.
+func ReadDotenv(path string) (map[string]string, error) {
+	env, err := godotenv.Read(path)
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+		return env, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return map[string]string{}, nil
+	case errors.As(err, &pe):
+		return nil, err
+	}
+	// godotenv's errors are untyped: its message is cut (not matched to
+	// decide anything) so that the quoted rest of the file is not shown.
+	msg := err.Error()
+	if i := strings.Index(msg, " near "); i >= 0 {
+		msg = msg[:i]
+	}
+	if i := strings.Index(msg, "unterminated quoted value"); i >= 0 {
+		msg = msg[:i+len("unterminated quoted value")]
+	}
+	return nil, &DotenvError{Path: path, Problem: strings.TrimSpace(msg), Err: err}
+}
+
+// ShortDuration writes d as a person types it: 1m rather than 1m0s.
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -1,0 +1,95 @@
+package settings_test
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/internal/settings"
+)
+
+func table() settings.Table {
+	return settings.Table{
+		{Env: "URL", Flag: "url", Default: "https://example.com", Common: true, Doc: "the base URL"},
+		{Env: "KEY", Flag: "key", None: "required", Secret: true, Common: true, Doc: "the key"},
+		{Env: "ADDR", Flag: "addr", Default: ":8080", EmptyOff: true, Doc: "listen address"},
+		{Env: "TOKEN", Secret: true, Doc: "a token"},
+	}
+}
+
+func TestSourceGet(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                string
+		flags               settings.Values
+		env, dotenv         map[string]string
+		setting             string
+		wantValue, wantFrom string
+	}{
+		{"flag first", settings.Values{"URL": " https://flag "}, map[string]string{"URL": "https://env"}, nil, "URL", "https://flag", "flag --url"},
+		{"empty flag is not given", settings.Values{"URL": ""}, map[string]string{"URL": "https://env"}, nil, "URL", "https://env", "environment variable URL"},
+		{"environment before .env", nil, map[string]string{"URL": "https://env"}, map[string]string{"URL": "https://dotenv"}, "URL", "https://env", "environment variable URL"},
+		{".env", nil, nil, map[string]string{"URL": "https://dotenv"}, "URL", "https://dotenv", "URL in /x/.env"},
+		{"default", nil, nil, nil, "URL", "https://example.com", "default"},
+		{"none", nil, nil, nil, "KEY", "", ""},
+		{"empty turns off", nil, map[string]string{"ADDR": ""}, nil, "ADDR", "", "environment variable ADDR"},
+		{"empty flag turns off", settings.Values{"ADDR": ""}, nil, nil, "ADDR", "", "flag --addr"},
+	}
+	for _, tt := range tests {
+		s := settings.Source{Table: table(), Flags: tt.flags, Dotenv: tt.dotenv, DotenvPath: "/x/.env",
+			LookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
+		if v, from := s.Get(tt.setting); v != tt.wantValue || from != tt.wantFrom {
+			t.Errorf("%s: Get = %q from %q, want %q from %q", tt.name, v, from, tt.wantValue, tt.wantFrom)
+		}
+	}
+}
+
+func TestFlags(t *testing.T) {
+	t.Parallel()
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	given := table().Flags(fs, true)
+	if fs.Lookup("addr") != nil || fs.Lookup("url") == nil {
+		t.Fatal("common flags only: want -url and no -addr")
+	}
+	if help := fs.Lookup("key").Usage; !strings.Contains(help, "else required") || !strings.Contains(help, "process lists") {
+		t.Errorf("help of a secret's flag = %q", help)
+	}
+	if err := fs.Parse([]string{"-url", "https://flag"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := given(); len(got) != 1 || got["URL"] != "https://flag" {
+		t.Errorf("given = %v, want URL only", got)
+	}
+}
+
+func TestReadDotenv(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if env, err := settings.ReadDotenv(filepath.Join(dir, "missing")); err != nil || len(env) != 0 {
+		t.Errorf("missing file: %v, %v; want an empty map", env, err)
+	}
+	bad := filepath.Join(dir, "bad.env")
+	if err := os.WriteFile(bad, []byte("KEY=\"mint_secretvalue\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := settings.ReadDotenv(bad)
+	de, ok := errors.AsType[*settings.DotenvError](err)
+	if !ok || de.Problem != "unterminated quoted value" || strings.Contains(de.Error(), "mint_secretvalue") {
+		t.Errorf("bad file: %v; want a DotenvError without the file's text", err)
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{time.Minute: "1m", 90 * time.Second: "1m30s", time.Hour: "1h", 10 * time.Second: "10s"} {
+		if got := settings.ShortDuration(d); got != want {
+			t.Errorf("ShortDuration(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
