@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/internal/checkup"
 )
 
 // testRunner returns a runner with env as its whole environment, a temporary
@@ -226,7 +228,7 @@ func TestAPIClientsAreBuiltAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := r.checkDocsAPI(context.Background(), serveConfig{api: cfg}); res.state != checkPassed {
+	if res := r.checkDocsAPI(context.Background(), serveConfig{api: cfg}); res.State != checkup.Passed {
 		t.Fatalf("doctor's docs API check: %+v", res)
 	}
 	if n := len(srv.Requests()); n != 3 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/internal/checkup"
 	"github.com/docsbot/docsbot/redact"
 )
 
@@ -288,7 +289,7 @@ func TestDoctor(t *testing.T) {
 					failures++
 				}
 			}
-			if !strings.Contains(out, plural(failures, "check")+" failed") {
+			if !strings.Contains(out, checkup.Plural(failures, "check")+" failed") {
 				t.Errorf("output does not end with the count of %d failures", failures)
 			}
 			for _, sec := range s.secrets(roPassword, "not-"+roPassword) {
