@@ -49,8 +49,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	if *maxPages < 0 {
 		return usageError("--max-pages must be 0 (all) or positive", "")
 	}
-	rng, err := parseRange(*from, *to)
-	if err != nil {
+	if err := checkRange(*from, *to); err != nil {
 		return err
 	}
 	c, cfg, err := r.client(api())
@@ -71,7 +70,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	case "csv":
 		return docsapi.WriteVisitorsCSV(r.stdout, all)
 	}
-	return term.WriteVisitors(r.stdout, all, rng.title())
+	return term.WriteVisitors(r.stdout, all, docsapi.RangeTitle(*from, *to))
 }
 
 // fetchVisitors reads the pages of the export and merges them into one: the
@@ -99,60 +98,24 @@ func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params do
 	return m.Result(), nil
 }
 
-// dateRange is the --from/--to range, kept for the table's title.
-type dateRange struct {
-	from, to                 string
-	fromDate, toDate         time.Time
-	fromDateOnly, toDateOnly bool
-}
-
-// parseRange checks --from and --to and that the range is not empty.
-func parseRange(from, to string) (dateRange, error) {
-	rng := dateRange{from: from, to: to}
-	var err error
-	if from != "" {
-		if rng.fromDate, rng.fromDateOnly, err = parseDate("--from", from); err != nil {
-			return rng, err
+// checkRange checks --from and --to as the docs API reads them
+// (docsapi.ParseDate), and that the range is not empty.
+func checkRange(from, to string) error {
+	var bounds [2]time.Time
+	for i, b := range [2]struct{ flag, value string }{{"--from", from}, {"--to", to}} {
+		if b.value == "" {
+			continue
 		}
-	}
-	if to != "" {
-		if rng.toDate, rng.toDateOnly, err = parseDate("--to", to); err != nil {
-			return rng, err
+		t, ok := docsapi.ParseDate(b.value)
+		if !ok {
+			return usageError(fmt.Sprintf("%s %q is not a date", b.flag, b.value),
+				"use YYYY-MM-DD (e.g. 2025-11-01) or ISO 8601 (e.g. 2025-11-01T00:00:00Z)")
 		}
+		bounds[i] = t
 	}
-	if from != "" && to != "" && !rng.toDate.After(rng.fromDate) {
-		return rng, usageError(fmt.Sprintf("--to %s must be after --from %s", to, from),
+	if from != "" && to != "" && !bounds[1].After(bounds[0]) {
+		return usageError(fmt.Sprintf("--to %s must be after --from %s", to, from),
 			"--to is exclusive: for the single day 2025-11-01 use --from 2025-11-01 --to 2025-11-02")
 	}
-	return rng, nil
-}
-
-// parseDate reads a date as the docs API takes it (docsapi.ParseDate), and
-// says whether it was a plain YYYY-MM-DD date.
-func parseDate(flagName, s string) (time.Time, bool, error) {
-	t, ok := docsapi.ParseDate(s)
-	if !ok {
-		return time.Time{}, false, usageError(fmt.Sprintf("%s %q is not a date", flagName, s),
-			"use YYYY-MM-DD (e.g. 2025-11-01) or ISO 8601 (e.g. 2025-11-01T00:00:00Z)")
-	}
-	return t, len(s) == len(time.DateOnly), nil
-}
-
-// title describes the range for the table.
-func (d dateRange) title() string {
-	last := d.to
-	if d.toDateOnly {
-		last = d.toDate.AddDate(0, 0, -1).Format(time.DateOnly)
-	}
-	switch {
-	case d.from != "" && d.to != "" && d.toDateOnly:
-		return fmt.Sprintf("%s to %s inclusive", d.from, last)
-	case d.from != "" && d.to != "":
-		return fmt.Sprintf("%s up to %s", d.from, d.to)
-	case d.from != "":
-		return "since " + d.from
-	case d.to != "":
-		return "before " + d.to
-	}
-	return "the API's default range"
+	return nil
 }

@@ -66,26 +66,6 @@ func TestVisitorsFailures(t *testing.T) {
 	}
 }
 
-func TestDateRangeTitle(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ from, to, want string }{
-		{"2025-11-01", "2025-11-08", "2025-11-01 to 2025-11-07 inclusive"},
-		{"2025-11-01", "", "since 2025-11-01"},
-		{"", "2025-11-08", "before 2025-11-08"},
-		{"", "", "the API's default range"},
-		{"2025-11-01T00:00:00Z", "2025-11-02T12:00:00Z", "2025-11-01T00:00:00Z up to 2025-11-02T12:00:00Z"},
-	}
-	for _, tt := range tests {
-		rng, err := parseRange(tt.from, tt.to)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := rng.title(); got != tt.want {
-			t.Errorf("title(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
-		}
-	}
-}
-
 // TestVisitorsDates checks that --from and --to take exactly the dates the
 // docs API client takes.
 func TestVisitorsDates(t *testing.T) {
@@ -95,19 +75,15 @@ func TestVisitorsDates(t *testing.T) {
 		"2025-11-01T08:00:00+0100", "2025-11-01T08:00", "2025-11-01T08:00+01:00",
 		"Nov 1", "2025-11-1", "2025-02-30", " 2025-11-01", "2025-11-01 08:00:00Z", "1730419200",
 	} {
-		want, apiOK := docsapi.ParseDate(s)
+		_, apiOK := docsapi.ParseDate(s)
 		for _, flag := range []string{"--from", "--to"} {
 			from, to := s, ""
 			if flag == "--to" {
 				from, to = "", s
 			}
-			rng, err := parseRange(from, to)
-			got := rng.fromDate
-			if flag == "--to" {
-				got = rng.toDate
-			}
-			if (err == nil) != apiOK || !got.Equal(want) {
-				t.Errorf("%s %q: %v, %v; the API client reads %v, %t", flag, s, got, err, want, apiOK)
+			err := checkRange(from, to)
+			if (err == nil) != apiOK {
+				t.Errorf("%s %q: %v; the API client reads it: %t", flag, s, err, apiOK)
 			}
 			if err != nil && !strings.Contains(err.Error(), flag+" "+strconv.Quote(s)+" is not a date") {
 				t.Errorf("%s %q: error %q does not name the flag and value", flag, s, err)
