@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -112,7 +113,7 @@ func TestDayCacheExpiry(t *testing.T) {
 	if err := s.SaveDays(t.Context(), "p", []store.DayTotals{{Date: today}}, today, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "today's entry to expire", func() bool {
+	polltest.Until(t, "today's entry to expire", func() bool {
 		got, err := s.LoadDays(t.Context(), "p", today, today)
 		if err != nil {
 			t.Fatal(err)

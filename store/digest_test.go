@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -174,7 +175,7 @@ func TestDigestLeaseTakeover(t *testing.T) {
 		t.Fatal(err)
 	}
 	var second store.DigestClaim
-	eventually(t, "the first lease to end", func() bool {
+	polltest.Until(t, "the first lease to end", func() bool {
 		second, err = s.ClaimDigest(ctx, run, time.Minute, time.Hour)
 		if err != nil && !errors.Is(err, store.ErrDigestHeld) {
 			t.Fatal(err)
