@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -87,6 +88,9 @@ const maxKeyFile = 4096
 func Load(path string, opts Options) (*Set, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = fmt.Errorf("cannot read it: %w", pe.Err)
+		}
 		return nil, &FileError{Path: path, Err: err}
 	}
 	if opts.LookupEnv == nil {
