@@ -176,16 +176,21 @@ const DefaultAuditPageSize = 500
 // those q selects. next is the id to pass for the following page, "" when
 // this page reached the end of the trail.
 func (a *AuditLog) Page(ctx context.Context, q AuditQuery, after string) (recs []AuditRecord, next string, err error) {
+	floor, err := a.floor(ctx, q.Since)
+	if err != nil {
+		return nil, "", err
+	}
+	return a.page(ctx, q, after, floor)
+}
+
+// page is Page from the unix ms floor on.
+func (a *AuditLog) page(ctx context.Context, q AuditQuery, after string, floor int64) (recs []AuditRecord, next string, err error) {
 	count := q.PageSize
 	if count <= 0 {
 		count = DefaultAuditPageSize
 	}
 	if count > auditPageLimit {
 		return nil, "", fmt.Errorf("store: audit page of %d, want at most %d: %w", count, auditPageLimit, ErrInvalid)
-	}
-	floor, err := a.floor(ctx, q.Since)
-	if err != nil {
-		return nil, "", err
 	}
 	start := strconv.FormatInt(floor, 10)
 	if after != "" {
@@ -217,11 +222,16 @@ func (a *AuditLog) Page(ctx context.Context, q AuditQuery, after string) (recs [
 }
 
 // Each calls fn with every record q selects, oldest first, reading the trail
-// page by page; it stops at fn's first error and returns it.
+// page by page; it stops at fn's first error and returns it. Records
+// appended while it reads are included.
 func (a *AuditLog) Each(ctx context.Context, q AuditQuery, fn func(AuditRecord) error) error {
+	floor, err := a.floor(ctx, q.Since)
+	if err != nil {
+		return err
+	}
 	after := ""
 	for {
-		recs, next, err := a.Page(ctx, q, after)
+		recs, next, err := a.page(ctx, q, after, floor)
 		if err != nil {
 			return err
 		}

@@ -33,6 +33,10 @@ const (
 	DefaultMaxStale = time.Hour
 	// DefaultMaxGroups is how many groups a Checker remembers.
 	DefaultMaxGroups = 1000
+	// DefaultFailureTTL is how long a failure to ask Slack about a group
+	// stands before Slack is asked again, so that a group Slack does not
+	// know (or a missing scope) does not cost a request per check.
+	DefaultFailureTTL = 10 * time.Second
 	// fetchTimeout bounds one usergroups.users.list call, whoever waits for it.
 	fetchTimeout = 10 * time.Second
 )
@@ -44,6 +48,7 @@ type Checker struct {
 	ttl       time.Duration
 	maxStale  time.Duration
 	maxGroups int
+	failTTL   time.Duration
 	now       func() time.Time
 
 	mu     sync.Mutex
@@ -51,10 +56,21 @@ type Checker struct {
 	calls  map[string]*call  // requests to Slack under way, by group id
 }
 
-// entry is one group's members and when Slack gave them.
+// entry is what is known of one group: its members and when Slack gave them
+// (at; zero when never), and the last failure to ask, if it came later.
 type entry struct {
-	users map[string]bool
-	at    time.Time
+	users    map[string]bool
+	at       time.Time
+	err      error
+	failedAt time.Time
+}
+
+// touched is when the entry last changed.
+func (e *entry) touched() time.Time {
+	if e.failedAt.After(e.at) {
+		return e.failedAt
+	}
+	return e.at
 }
 
 // call is a request to Slack that every caller asking for the group waits for.
@@ -78,6 +94,10 @@ func WithMaxStale(d time.Duration) Option { return func(c *Checker) { c.maxStale
 // WithMaxGroups bounds the number of groups remembered (DefaultMaxGroups).
 func WithMaxGroups(n int) Option { return func(c *Checker) { c.maxGroups = max(n, 1) } }
 
+// WithFailureTTL sets how long a failure to ask Slack about a group stands
+// (DefaultFailureTTL); 0 asks again at every check.
+func WithFailureTTL(d time.Duration) Option { return func(c *Checker) { c.failTTL = d } }
+
 // WithClock sets the clock the cache ages by (time.Now).
 func WithClock(now func() time.Time) Option { return func(c *Checker) { c.now = now } }
 
@@ -88,6 +108,7 @@ func NewChecker(m Members, opts ...Option) *Checker {
 		ttl:       DefaultTTL,
 		maxStale:  DefaultMaxStale,
 		maxGroups: DefaultMaxGroups,
+		failTTL:   DefaultFailureTTL,
 		now:       time.Now,
 		groups:    map[string]*entry{},
 		calls:     map[string]*call{},
@@ -141,12 +162,19 @@ func (c *Checker) Check(ctx context.Context, user string, lists ...Editors) Verd
 }
 
 // groupMembers returns the members of group g: a fresh cached answer, else
-// Slack's (one request for all who ask at once), else a stale cached answer.
+// Slack's (one request for all who ask at once, and none while a recent
+// failure stands), else a stale cached answer.
 func (c *Checker) groupMembers(ctx context.Context, g string) (map[string]bool, error) {
 	c.mu.Lock()
-	if e := c.groups[g]; e != nil && c.now().Sub(e.at) < c.ttl {
+	now := c.now()
+	e := c.groups[g]
+	switch {
+	case e != nil && !e.at.IsZero() && now.Sub(e.at) < c.ttl:
 		c.mu.Unlock()
 		return e.users, nil
+	case e != nil && e.err != nil && now.Sub(e.failedAt) < c.failTTL:
+		defer c.mu.Unlock()
+		return c.staleLocked(g, e.err)
 	}
 	cl := c.calls[g]
 	if cl == nil {
@@ -168,7 +196,13 @@ func (c *Checker) groupMembers(ctx context.Context, g string) (map[string]bool, 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.groups[g]; e != nil && c.now().Sub(e.at) < c.ttl+c.maxStale {
+	return c.staleLocked(g, err)
+}
+
+// staleLocked returns g's members from an answer past its TTL but within the
+// stale period, or else err. c.mu is held.
+func (c *Checker) staleLocked(g string, err error) (map[string]bool, error) {
+	if e := c.groups[g]; e != nil && !e.at.IsZero() && c.now().Sub(e.at) < c.ttl+c.maxStale {
 		return e.users, nil
 	}
 	return nil, err
@@ -193,22 +227,28 @@ func (c *Checker) fetch(ctx context.Context, g string, cl *call) {
 	delete(c.calls, g)
 	cl.users, cl.err = users, err
 	close(cl.done)
-	if err != nil {
-		return
+	e := c.groups[g]
+	if e == nil {
+		e = &entry{}
+		c.groups[g] = e
 	}
-	c.groups[g] = &entry{users: users, at: c.now()}
+	if err != nil {
+		e.err, e.failedAt = err, c.now()
+	} else {
+		e.users, e.at, e.err = users, c.now(), nil
+	}
 	for len(c.groups) > c.maxGroups {
 		c.forgetOldest()
 	}
 }
 
-// forgetOldest removes the group fetched longest ago. c.mu is held.
+// forgetOldest removes the group asked about longest ago. c.mu is held.
 func (c *Checker) forgetOldest() {
 	var oldest string
 	var at time.Time
 	for g, e := range c.groups {
-		if oldest == "" || e.at.Before(at) {
-			oldest, at = g, e.at
+		if oldest == "" || e.touched().Before(at) {
+			oldest, at = g, e.touched()
 		}
 	}
 	delete(c.groups, oldest)

@@ -16,7 +16,10 @@
 // a fixed number of groups (WithMaxGroups) and forgets the least recently
 // fetched first.
 //
-// When Slack cannot be asked, an answer older than the TTL is still used for
+// A failure to ask stands for a few seconds (WithFailureTTL), so that a group
+// Slack does not know, or a missing usergroups:read scope, does not cost a
+// request per check. When Slack cannot be asked, an answer older than the TTL
+// is still used for
 // up to WithMaxStale (an hour by default): a person does not lose the editor
 // role because Slack blinked. Without any answer the person is refused, and
 // the refusal says that Slack could not be asked, not that they are a viewer

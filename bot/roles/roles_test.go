@@ -222,9 +222,20 @@ func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 		}
 	}
 
+	// The failure stands for a while: no request per check.
+	if v := c.Check(t.Context(), "U0BOB", docs); v.Editor || !errors.Is(v.Err, errSlackDown) {
+		t.Fatalf("second check: editor %t, err %v", v.Editor, v.Err)
+	}
+	if got := dir.callCount(); got != 1 {
+		t.Fatalf("calls while the failure stands = %d, want 1", got)
+	}
 	dir.setFail(nil)
+	clk.advance(roles.DefaultFailureTTL)
 	if v := c.Check(t.Context(), "U0ALICE", docs); !v.Editor {
 		t.Fatalf("refused once Slack answers: %q", v.Refusal)
+	}
+	if got := dir.callCount(); got != 2 {
+		t.Fatalf("calls after the failure = %d, want 2", got)
 	}
 	// Slack fails again after the TTL: the earlier answer still holds for
 	// the stale period, and not after it.
