@@ -15,7 +15,9 @@ import (
 // directory is an in-process stand-in for Slack's user groups, answering
 // usergroups.users.list from a map: Slack's data, not a mock of a client.
 // It counts the calls, can fail them all (as Slack does when it is down or
-// the scope is missing) and can hold every call until released.
+// the scope is missing) and can hold every call until released, which the
+// tests of the cache, the shared request and the stale answers need;
+// slack_test.go checks the real slack-go client against bot/slacktest.
 type directory struct {
 	mu     sync.Mutex
 	groups map[string][]string
