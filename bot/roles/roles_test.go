@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
 // directory is an in-process stand-in for Slack's user groups, answering
@@ -65,25 +66,10 @@ var (
 	errSlackDown     = errors.New("slack server error: 503 Service Unavailable")
 )
 
-// clock is a settable clock, safe for the checker's fetch goroutines.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
+// newClock is a clock the tests move by hand.
+func newClock() *slacktest.ManualClock {
+	return slacktest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 }
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)} }
 
 func newDirectory() *directory {
 	return &directory{groups: map[string][]string{
@@ -158,7 +144,7 @@ func TestCheckRoles(t *testing.T) {
 
 func TestCheckCachesGroups(t *testing.T) {
 	dir, clk := newDirectory(), newClock()
-	c := roles.NewChecker(dir, roles.WithClock(clk.now), roles.WithTTL(time.Minute))
+	c := roles.NewChecker(dir, roles.WithClock(clk.Now), roles.WithTTL(time.Minute))
 	docs := editors(t, "S0DOCS")
 	for range 3 {
 		if v := c.Check(t.Context(), "U0ALICE", docs); !v.Editor {
@@ -171,7 +157,7 @@ func TestCheckCachesGroups(t *testing.T) {
 	if got := dir.callCount(); got != 1 {
 		t.Fatalf("calls within the TTL = %d, want 1", got)
 	}
-	clk.advance(time.Minute)
+	clk.Advance(time.Minute)
 	c.Check(t.Context(), "U0ALICE", docs)
 	if got := dir.callCount(); got != 2 {
 		t.Fatalf("calls after the TTL = %d, want 2", got)
@@ -181,7 +167,7 @@ func TestCheckCachesGroups(t *testing.T) {
 func TestCheckSharesOneRequest(t *testing.T) {
 	dir := newDirectory()
 	dir.gate = make(chan struct{})
-	c := roles.NewChecker(dir, roles.WithClock(newClock().now))
+	c := roles.NewChecker(dir, roles.WithClock(newClock().Now))
 	docs := editors(t, "S0DOCS")
 	const callers = 20
 	verdicts := make(chan roles.Verdict, callers)
@@ -207,7 +193,7 @@ func TestCheckSharesOneRequest(t *testing.T) {
 
 func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 	dir, clk := newDirectory(), newClock()
-	c := roles.NewChecker(dir, roles.WithClock(clk.now), roles.WithTTL(time.Minute), roles.WithMaxStale(10*time.Minute))
+	c := roles.NewChecker(dir, roles.WithClock(clk.Now), roles.WithTTL(time.Minute), roles.WithMaxStale(10*time.Minute))
 	docs := editors(t, "U0CAROL", "S0DOCS")
 
 	dir.setFail(errSlackDown)
@@ -232,7 +218,7 @@ func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 		t.Fatalf("calls while the failure stands = %d, want 1", got)
 	}
 	dir.setFail(nil)
-	clk.advance(roles.DefaultFailureTTL)
+	clk.Advance(roles.DefaultFailureTTL)
 	if v := c.Check(t.Context(), "U0ALICE", docs); !v.Editor {
 		t.Fatalf("refused once Slack answers: %q", v.Refusal)
 	}
@@ -242,14 +228,14 @@ func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 	// Slack fails again after the TTL: the earlier answer still holds for
 	// the stale period, and not after it.
 	dir.setFail(errSlackDown)
-	clk.advance(5 * time.Minute)
+	clk.Advance(5 * time.Minute)
 	if v := c.Check(t.Context(), "U0ALICE", docs); !v.Editor || v.Err != nil {
 		t.Fatalf("stale answer not used: editor %t, err %v", v.Editor, v.Err)
 	}
 	if v := c.Check(t.Context(), "U0MALLORY", docs); v.Editor || v.Err != nil || !strings.Contains(v.Refusal, "Only editors") {
 		t.Fatalf("stale answer for a viewer: editor %t, err %v, refusal %q", v.Editor, v.Err, v.Refusal)
 	}
-	clk.advance(10 * time.Minute)
+	clk.Advance(10 * time.Minute)
 	if v := c.Check(t.Context(), "U0ALICE", docs); v.Editor || !errors.Is(v.Err, errSlackDown) {
 		t.Fatalf("answer older than TTL+stale used: editor %t, err %v", v.Editor, v.Err)
 	}
@@ -258,7 +244,7 @@ func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 func TestCheckCallerGivesUp(t *testing.T) {
 	dir := newDirectory()
 	dir.gate = make(chan struct{})
-	c := roles.NewChecker(dir, roles.WithClock(newClock().now))
+	c := roles.NewChecker(dir, roles.WithClock(newClock().Now))
 	docs := editors(t, "S0DOCS")
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -278,10 +264,10 @@ func TestCheckCallerGivesUp(t *testing.T) {
 
 func TestCheckForgetsOldestGroup(t *testing.T) {
 	dir, clk := newDirectory(), newClock()
-	c := roles.NewChecker(dir, roles.WithClock(clk.now), roles.WithMaxGroups(2))
+	c := roles.NewChecker(dir, roles.WithClock(clk.Now), roles.WithMaxGroups(2))
 	for _, g := range []string{"S0DOCS", "S0SEC", "S0NONE"} {
 		c.Check(t.Context(), "U0MALLORY", editors(t, g))
-		clk.advance(time.Second)
+		clk.Advance(time.Second)
 	}
 	if got := dir.callCount(); got != 3 {
 		t.Fatalf("calls = %d, want 3", got)
