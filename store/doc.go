@@ -23,6 +23,8 @@
 //	{p}digest:subs                 hash: {team}:{channel} -> a channel's digest subscription (JSON)
 //	{p}digest:run:{team}:{channel}:{period}
 //	                               hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
+//	{p}choice:{team}:{user}        string: the project the person chose last (SetLastProject)
+//	{p}audit                       stream: the audit trail, one entry per record (audit.go)
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and
@@ -75,6 +77,19 @@
 // posted and died before its mark: look for its message first. The record
 // expires keep after its first claim, which must outlast the time replicas
 // try the period.
+//
+// # The audit trail
+//
+// AuditLog appends a record for every job start, follow-up, result, refusal
+// and settings change to one stream, {p}audit, with an id from the Redis clock.
+// A record holds who, where, which project, what and how it ended, and an
+// instruction's SHA-256 and length; the instruction's text only when the log
+// keeps text (AuditOptions.KeepText, DOCSBOT_AUDIT_TEXT). Records are kept for
+// the retention (AuditOptions.Retention, 90 days by default): every append
+// drops the stream nodes wholly older than that (XADD MINID ~, cheap), Trim
+// drops the rest exactly (XTRIM MINID =), and readers never see a record
+// older than that either way. Page and Each read oldest first with XRANGE and
+// COUNT, a page at a time, from Since and for one Project.
 //
 // # Errors
 //

@@ -245,6 +245,7 @@ type scripts struct {
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
 	digest                           digestScripts
+	auditAppend, auditTrim           *redis.Script
 }
 
 func newScripts() scripts {
@@ -267,5 +268,7 @@ func newScripts() scripts {
 		deferWork:    redis.NewScript(luaDeferWork),
 		workDone:     redis.NewScript(luaWorkDone),
 		digest:       newDigestScripts(),
+		auditAppend:  redis.NewScript(luaAuditAppend),
+		auditTrim:    redis.NewScript(luaAuditTrim),
 	}
 }

@@ -1,0 +1,437 @@
+package project
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/docsbot/docsbot/bot/roles"
+)
+
+// Options are what Load takes from the rest of the settings.
+type Options struct {
+	// DefaultAPIURL is the API URL of projects without api_url (DOCS_API_URL).
+	DefaultAPIURL string
+	// LookupEnv reads an environment variable; os.LookupEnv when nil.
+	LookupEnv func(name string) (string, bool)
+}
+
+// FileError is a problem with the projects file: which file, where in it and
+// what. It never holds an API key.
+type FileError struct {
+	Path string
+	// Line is the line of the problem; 0 when it concerns the whole file.
+	Line int
+	// Field is the field concerned, such as "channels"; "" for none.
+	Field string
+	Err   error
+}
+
+func (e *FileError) Error() string {
+	var b strings.Builder
+	b.WriteString("projects file " + e.Path)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ", line %d", e.Line)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ", field %s", e.Field)
+	}
+	b.WriteString(": " + e.Err.Error())
+	return b.String()
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// The fields of a project in the file.
+const (
+	fieldName     = "name"
+	fieldID       = "project_id"
+	fieldKeyEnv   = "api_key_env"
+	fieldKeyFile  = "api_key_file"
+	fieldAPIURL   = "api_url"
+	fieldChannels = "channels"
+	fieldEditors  = "editors"
+	fieldBudget   = "visitors_budget"
+)
+
+var (
+	// namePattern is a project or budget name: short, lower case, and
+	// without the characters that mean something in Redis keys or patterns.
+	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+	// idPattern is a project id that is safe in a URL path.
+	idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+	// envPattern is an environment variable's name.
+	envPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// channelPattern is a public or private channel id.
+	channelPattern = regexp.MustCompile(`^[CG][A-Z0-9]{2,31}$`)
+)
+
+// secretPrefixes are the beginnings of the credentials docsbot handles: a
+// value with one is a key in the wrong place.
+var secretPrefixes = []string{"mint_", "xoxb-", "xoxp-", "xapp-", "xoxe"}
+
+// maxKeyFile is the largest key file Load reads.
+const maxKeyFile = 4096
+
+// Load reads the projects file at path and the API keys it points to. See the
+// package documentation for what it checks; every error is a *FileError.
+func Load(path string, opts Options) (*Set, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = fmt.Errorf("cannot read it: %w", pe.Err)
+		}
+		return nil, &FileError{Path: path, Err: err}
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	l := &loader{path: path, opts: opts}
+	ps, err := l.parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return newSet(ps, false), nil
+}
+
+// loader reads one projects file.
+type loader struct {
+	path string
+	opts Options
+}
+
+// fail returns a *FileError at node n (nil: the whole file).
+func (l *loader) fail(n *yaml.Node, field string, format string, args ...any) error {
+	e := &FileError{Path: l.path, Field: field, Err: fmt.Errorf(format, args...)}
+	if n != nil {
+		e.Line = n.Line
+	}
+	return e
+}
+
+// entry is a project as read, with the nodes its checks point at.
+type entry struct {
+	p                   Project
+	node                *yaml.Node
+	nameAt, idAt        *yaml.Node
+	keyEnv, keyFile     string
+	keyEnvAt, keyFileAt *yaml.Node
+	channelAt           map[string]*yaml.Node
+}
+
+func (l *loader) parse(data []byte) ([]Project, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, l.fail(nil, "", "the file is empty: list the projects under projects:")
+		}
+		return nil, l.fail(nil, "", "not valid YAML: %w", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, l.fail(&extra, "", "more than one YAML document; write one")
+	}
+	if len(doc.Content) == 0 {
+		return nil, l.fail(nil, "", "the file is empty: list the projects under projects:")
+	}
+	top := deref(doc.Content[0])
+	if top.Kind != yaml.MappingNode {
+		return nil, l.fail(top, "", "want a mapping with projects: at the top")
+	}
+	var list *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], deref(top.Content[i+1])
+		if k.Value != "projects" {
+			return nil, l.fail(k, k.Value, "unknown field; the top level has only projects:")
+		}
+		if list != nil {
+			return nil, l.fail(k, k.Value, "given twice")
+		}
+		list = v
+	}
+	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
+		at := top
+		if list != nil {
+			at = list
+		}
+		return nil, l.fail(at, "projects", "want a list of at least one project")
+	}
+	entries := make([]*entry, 0, len(list.Content))
+	for _, item := range list.Content {
+		e, err := l.project(deref(item))
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, e)
+	}
+	if err := l.checkUnique(entries); err != nil {
+		return nil, err
+	}
+	ps := make([]Project, len(entries))
+	for i, e := range entries {
+		if err := l.readKey(e); err != nil {
+			return nil, err
+		}
+		ps[i] = e.p
+	}
+	return ps, nil
+}
+
+// project reads and checks one project's mapping.
+func (l *loader) project(n *yaml.Node) (*entry, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, l.fail(n, "", "want a project (name:, project_id:, ...), not a single value or a list")
+	}
+	e := &entry{node: n, channelAt: map[string]*yaml.Node{}}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		field := k.Value
+		if seen[field] {
+			return nil, l.fail(k, field, "given twice")
+		}
+		seen[field] = true
+		var err error
+		switch field {
+		case fieldName:
+			e.nameAt = v
+			e.p.Name, err = l.scalar(v, field)
+		case fieldID:
+			e.idAt = v
+			e.p.ID, err = l.scalar(v, field)
+		case fieldKeyEnv:
+			e.keyEnvAt = v
+			e.keyEnv, err = l.secretRef(v, field)
+		case fieldKeyFile:
+			e.keyFileAt = v
+			e.keyFile, err = l.secretRef(v, field)
+		case fieldAPIURL:
+			e.p.APIURL, err = l.scalar(v, field)
+			if err == nil {
+				err = l.checkURL(v, e.p.APIURL)
+			}
+		case fieldChannels:
+			err = l.channels(v, e)
+		case fieldEditors:
+			e.p.Editors, err = l.editors(v)
+		case fieldBudget:
+			e.p.VisitorsBudget, err = l.scalar(v, field)
+			if err == nil && !namePattern.MatchString(e.p.VisitorsBudget) {
+				err = l.fail(v, field, "%q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", e.p.VisitorsBudget)
+			}
+		case "api_key":
+			err = l.fail(k, field, "the key itself never goes in this file: name the environment variable holding it in %s, or the file holding it in %s", fieldKeyEnv, fieldKeyFile)
+		default:
+			err = l.fail(k, field, "unknown field; a project has %s", strings.Join([]string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldBudget}, ", "))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return e, l.complete(e)
+}
+
+// complete checks what a project must have and fills in the defaults.
+func (l *loader) complete(e *entry) error {
+	p := &e.p
+	switch {
+	case e.nameAt == nil || p.Name == "":
+		return l.fail(e.node, fieldName, "missing: every project needs a short name")
+	case !namePattern.MatchString(p.Name):
+		return l.fail(e.nameAt, fieldName, "%q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", p.Name)
+	case e.idAt == nil || p.ID == "":
+		return l.fail(e.node, fieldID, "missing in project %q", p.Name)
+	case !idPattern.MatchString(p.ID):
+		return l.fail(e.idAt, fieldID, "%q: want the project id from the API keys page of the dashboard (letters, digits, ., - or _)", p.ID)
+	case e.keyEnvAt == nil && e.keyFileAt == nil:
+		return l.fail(e.node, fieldKeyEnv, "project %q needs %s or %s", p.Name, fieldKeyEnv, fieldKeyFile)
+	case e.keyEnvAt != nil && e.keyFileAt != nil:
+		return l.fail(e.keyFileAt, fieldKeyFile, "project %q has both %s and %s; give one", p.Name, fieldKeyEnv, fieldKeyFile)
+	case e.keyEnvAt != nil && !envPattern.MatchString(e.keyEnv):
+		return l.fail(e.keyEnvAt, fieldKeyEnv, "want the name of an environment variable, such as DOCS_API_KEY_%s", strings.ToUpper(strings.ReplaceAll(p.Name, "-", "_")))
+	}
+	if p.APIURL == "" {
+		p.APIURL = l.opts.DefaultAPIURL
+	}
+	if p.VisitorsBudget == "" {
+		p.VisitorsBudget = p.Name
+	}
+	return nil
+}
+
+// checkUnique refuses repeated names and ids, and a channel that is the
+// default of two projects.
+func (l *loader) checkUnique(entries []*entry) error {
+	names := map[string]*entry{}
+	ids := map[string]*entry{}
+	channels := map[string]*entry{}
+	for _, e := range entries {
+		if first, ok := names[e.p.Name]; ok {
+			return l.fail(e.nameAt, fieldName, "%q is the name of the project at line %d too", e.p.Name, first.nameAt.Line)
+		}
+		names[e.p.Name] = e
+		if first, ok := ids[e.p.ID]; ok {
+			return l.fail(e.idAt, fieldID, "project %q has the project id of %q (line %d)", e.p.Name, first.p.Name, first.idAt.Line)
+		}
+		ids[e.p.ID] = e
+		for _, c := range e.p.Channels {
+			if first, ok := channels[c]; ok {
+				return l.fail(e.channelAt[c], fieldChannels, "%s is already the default channel of project %q (line %d); a channel has one default project", c, first.p.Name, first.channelAt[c].Line)
+			}
+			channels[c] = e
+		}
+	}
+	return nil
+}
+
+// readKey reads the project's API key from where the file says.
+func (l *loader) readKey(e *entry) error {
+	if e.keyEnvAt != nil {
+		v, ok := l.opts.LookupEnv(e.keyEnv)
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			return l.fail(e.keyEnvAt, fieldKeyEnv, "the environment variable %s of project %q is not set", e.keyEnv, e.p.Name)
+		}
+		if strings.ContainsAny(v, " \t\r\n") {
+			return l.fail(e.keyEnvAt, fieldKeyEnv, "the environment variable %s of project %q holds more than one word; want the API key alone", e.keyEnv, e.p.Name)
+		}
+		e.p.APIKey, e.p.KeyFrom = NewSecret(v), "environment variable "+e.keyEnv
+		return nil
+	}
+	path := e.keyFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(l.path), path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %w", e.p.Name, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	if err != nil {
+		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %w", e.p.Name, err)
+	}
+	v := strings.TrimSpace(string(data))
+	switch {
+	case len(data) > maxKeyFile:
+		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %s is larger than a key (%d bytes at most)", e.p.Name, path, maxKeyFile)
+	case v == "":
+		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %s is empty", e.p.Name, path)
+	case strings.ContainsAny(v, " \t\r\n"):
+		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %s holds more than one word; want the API key alone", e.p.Name, path)
+	}
+	e.p.APIKey, e.p.KeyFrom = NewSecret(v), "file "+path
+	return nil
+}
+
+// scalar returns a single value; null is "".
+func (l *loader) scalar(n *yaml.Node, field string) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", l.fail(n, field, "want a single value, not a list or a mapping")
+	}
+	if n.Tag == "!!null" {
+		return "", nil
+	}
+	return strings.TrimSpace(n.Value), nil
+}
+
+// secretRef is scalar for api_key_env and api_key_file, whose errors never
+// quote the value: it might be the key, put there by mistake.
+func (l *loader) secretRef(n *yaml.Node, field string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", l.fail(n, field, "want one name")
+	}
+	v := strings.TrimSpace(n.Value)
+	for _, p := range secretPrefixes {
+		if strings.Contains(v, p) {
+			return "", l.fail(n, field, "this looks like a key itself; the key never goes in this file: name the environment variable or file that holds it")
+		}
+	}
+	if v == "" {
+		return "", l.fail(n, field, "want one name")
+	}
+	return v, nil
+}
+
+// list returns the values of a list of single values; null is none.
+func (l *loader) list(n *yaml.Node, field string) ([]*yaml.Node, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, l.fail(n, field, "want a list, such as [%s]", map[string]string{fieldChannels: "C0123ABCD", fieldEditors: "U0123ABCD, S0456EFGH"}[field])
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, item := range n.Content {
+		item = deref(item)
+		if item.Kind != yaml.ScalarNode {
+			return nil, l.fail(item, field, "want single values in the list")
+		}
+		out[i] = item
+	}
+	return out, nil
+}
+
+func (l *loader) channels(n *yaml.Node, e *entry) error {
+	items, err := l.list(n, fieldChannels)
+	if err != nil {
+		return err
+	}
+	for _, item := range items {
+		c := strings.TrimSpace(item.Value)
+		if !channelPattern.MatchString(c) {
+			return l.fail(item, fieldChannels, "%q: want a channel id (C… or G…, from the channel's details), not its name", c)
+		}
+		if slices.Contains(e.p.Channels, c) {
+			return l.fail(item, fieldChannels, "%s is listed twice", c)
+		}
+		e.p.Channels = append(e.p.Channels, c)
+		e.channelAt[c] = item
+	}
+	return nil
+}
+
+func (l *loader) editors(n *yaml.Node) (roles.Editors, error) {
+	items, err := l.list(n, fieldEditors)
+	if err != nil {
+		return roles.Editors{}, err
+	}
+	ids := make([]string, len(items))
+	for i, item := range items {
+		if _, err := roles.ParseEditors([]string{item.Value}); err != nil {
+			return roles.Editors{}, l.fail(item, fieldEditors, "%w", err)
+		}
+		ids[i] = item.Value
+	}
+	return roles.ParseEditors(ids)
+}
+
+func (l *loader) checkURL(n *yaml.Node, raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err == nil && u.User != nil:
+		return l.fail(n, fieldAPIURL, "the URL carries a user name or password; the key goes in %s or %s", fieldKeyEnv, fieldKeyFile)
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return l.fail(n, fieldAPIURL, "%q: want an http(s) URL such as https://api.mintlify.com", raw)
+	}
+	return nil
+}
+
+// deref follows an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
