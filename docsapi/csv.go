@@ -19,7 +19,7 @@ func WriteVisitorsCSV(w io.Writer, p *VisitorsPage) error {
 	}
 	for _, v := range p.Visitors {
 		rec := []string{
-			csvText(v.Path),
+			CSVCell(v.Path),
 			strconv.FormatInt(int64(v.Human), 10),
 			strconv.FormatInt(int64(v.AI), 10),
 			strconv.FormatInt(int64(v.Total), 10),
@@ -32,8 +32,8 @@ func WriteVisitorsCSV(w io.Writer, p *VisitorsPage) error {
 	return cw.Error()
 }
 
-// csvText keeps a spreadsheet from reading a text cell as a formula.
-func csvText(s string) string {
+// CSVCell keeps a spreadsheet from reading a text cell as a formula.
+func CSVCell(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}

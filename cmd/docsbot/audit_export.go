@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -83,9 +84,9 @@ func (e *auditExport) write(r store.AuditRecord) error {
 		}
 		return e.csv.Write([]string{
 			r.At.UTC().Format(auditTimeFormat), r.ID,
-			csvText(r.Team), csvText(r.Channel), csvText(r.User), csvText(r.Project),
-			csvText(r.Action), csvText(r.Outcome), csvText(r.JobID), csvText(r.Detail),
-			r.InstructionSHA256, length, csvText(r.Instruction),
+			docsapi.CSVCell(r.Team), docsapi.CSVCell(r.Channel), docsapi.CSVCell(r.User), docsapi.CSVCell(r.Project),
+			docsapi.CSVCell(r.Action), docsapi.CSVCell(r.Outcome), docsapi.CSVCell(r.JobID), docsapi.CSVCell(r.Detail),
+			r.InstructionSHA256, length, docsapi.CSVCell(r.Instruction),
 		})
 	}
 	e.buf.Reset()
