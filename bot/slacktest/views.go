@@ -24,8 +24,12 @@ type View struct {
 	// Type is "modal" or "home".
 	Type string
 	// UserID is the person the view is shown to.
-	UserID          string
-	Title           string
+	UserID string
+	Title  string
+	// Submit and Close are the labels of a modal's submit and close
+	// buttons, "" when the view sets none.
+	Submit          string
+	Close           string
 	CallbackID      string
 	PrivateMetadata string
 	ExternalID      string
@@ -213,6 +217,12 @@ func (v *view) public() View {
 	}
 	if v.def.Title != nil {
 		out.Title = v.def.Title.Text
+	}
+	if v.def.Submit != nil {
+		out.Submit = v.def.Submit.Text
+	}
+	if v.def.Close != nil {
+		out.Close = v.def.Close.Text
 	}
 	return out
 }

@@ -112,7 +112,7 @@ func TestViewsUpdatePushPublish(t *testing.T) {
 			t.Errorf("%s: views.update error %q, want %q", tc.name, got, tc.wantErr)
 		}
 	}
-	if got, _ := s.ViewByID(v.ID); got.Updates != 2 || !strings.Contains(string(got.Blocks), "by external_id") {
+	if got, _ := s.ViewByID(v.ID); got.Updates != 2 || !strings.Contains(string(got.Blocks), "by external_id") || got.Submit != "Run" || got.Close != "" {
 		t.Errorf("view after updates = %+v", got)
 	}
 
