@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Client calls a page's JSON API, GET /api/state and POST /api/send, as the
-// page's script does: for tests and tools that use the page without a browser.
+// Client calls a page's JSON API, GET /api/state and the POST endpoints, as
+// the page's script does: for tests and tools that use the page without a browser.
 type Client struct {
 	// URL is the page's address, such as "http://localhost:3000".
 	URL string
@@ -44,23 +44,60 @@ func (c Client) State(ctx context.Context) (State, error) {
 // answer says why (OK false, Error and Message); err is for a request that
 // got no answer.
 func (c Client) Send(ctx context.Context, r SendRequest) (SendResponse, int, error) {
+	return c.post(ctx, "/api/send", r)
+}
+
+// Act uses an element of a message or view (POST /api/action), as a click
+// on the page does.
+func (c Client) Act(ctx context.Context, r ActionRequest) (SendResponse, int, error) {
+	return c.post(ctx, "/api/action", r)
+}
+
+// Shortcut runs a message shortcut from a message's menu (POST /api/shortcut).
+func (c Client) Shortcut(ctx context.Context, r ShortcutRequest) (SendResponse, int, error) {
+	return c.post(ctx, "/api/shortcut", r)
+}
+
+// SubmitView submits an open modal (POST /api/view/submit).
+func (c Client) SubmitView(ctx context.Context, r ViewRequest) (SendResponse, int, error) {
+	return c.post(ctx, "/api/view/submit", r)
+}
+
+// CloseView closes an open modal with its close button (POST /api/view/close).
+func (c Client) CloseView(ctx context.Context, viewID string) (SendResponse, int, error) {
+	return c.post(ctx, "/api/view/close", ViewRequest{ViewID: viewID})
+}
+
+// OpenHome opens the app's Home tab (POST /api/home).
+func (c Client) OpenHome(ctx context.Context) (SendResponse, int, error) {
+	return c.post(ctx, "/api/home", struct{}{})
+}
+
+// OpenDM opens the app's Messages tab (POST /api/dm); the answer's Channel
+// is the direct message.
+func (c Client) OpenDM(ctx context.Context) (SendResponse, int, error) {
+	return c.post(ctx, "/api/dm", struct{}{})
+}
+
+// post sends v as JSON to path and decodes the page's answer.
+func (c Client) post(ctx context.Context, path string, v any) (SendResponse, int, error) {
 	var out SendResponse
-	body, err := json.Marshal(r)
+	body, err := json.Marshal(v)
 	if err != nil {
-		return out, 0, fmt.Errorf("slackweb: send request: %w", err)
+		return out, 0, fmt.Errorf("slackweb: %s request: %w", path, err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint("/api/send"), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint(path), bytes.NewReader(body))
 	if err != nil {
-		return out, 0, fmt.Errorf("slackweb: send request: %w", err)
+		return out, 0, fmt.Errorf("slackweb: %s request: %w", path, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.http().Do(req)
 	if err != nil {
-		return out, 0, fmt.Errorf("slackweb: POST /api/send: %w", err)
+		return out, 0, fmt.Errorf("slackweb: POST %s: %w", path, err)
 	}
 	defer resp.Body.Close()
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return out, resp.StatusCode, fmt.Errorf("slackweb: POST /api/send: %s: %w", resp.Status, err)
+		return out, resp.StatusCode, fmt.Errorf("slackweb: POST %s: %s: %w", path, resp.Status, err)
 	}
 	return out, resp.StatusCode, nil
 }

@@ -13,8 +13,9 @@ import (
 var assets embed.FS
 
 // contentSecurityPolicy lets the page load only its own script, style, data
-// and images: it fetches nothing from other sites (the bot posts no images;
-// an image block pointing elsewhere is shown as its description).
+// and images: it fetches nothing from other sites (an image block pointing
+// elsewhere is shown as its description; files the bot uploads are served
+// by the page itself).
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 	"img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
@@ -39,6 +40,13 @@ func New(srv *slacktest.Server, opts ...Option) *Handler {
 	h.mux.HandleFunc("GET /api/state", h.serveState)
 	h.mux.HandleFunc("POST /api/send", h.serveSend)
 	h.mux.HandleFunc("GET /api/events", h.serveEvents)
+	h.mux.HandleFunc("GET /api/files/{id}", h.serveFile)
+	h.mux.HandleFunc("POST /api/action", h.serveAction)
+	h.mux.HandleFunc("POST /api/shortcut", h.serveShortcut)
+	h.mux.HandleFunc("POST /api/view/submit", h.serveSubmit)
+	h.mux.HandleFunc("POST /api/view/close", h.serveClose)
+	h.mux.HandleFunc("POST /api/home", h.serveHome)
+	h.mux.HandleFunc("POST /api/dm", h.serveDM)
 	return h
 }
 

@@ -18,6 +18,18 @@ type Command struct {
 	Examples []string `json:"examples,omitempty"`
 }
 
+// Shortcut is a message shortcut of the app: a message's "More actions"
+// menu lists it, and choosing it sends a message_action interaction
+// ([slacktest.Server.MessageShortcut]).
+type Shortcut struct {
+	// CallbackID is the shortcut's callback id, such as "send_to_docs_agent".
+	CallbackID string `json:"callback_id"`
+	// Name is the menu item's text, such as "Send to docs agent".
+	Name string `json:"name"`
+	// Description says what it does, in plain text.
+	Description string `json:"description,omitempty"`
+}
+
 // Option configures a Handler.
 type Option func(*config)
 
@@ -25,6 +37,7 @@ type config struct {
 	user      string
 	workspace string
 	commands  []Command
+	shortcuts []Shortcut
 	intro     string
 	ackWait   time.Duration
 	logger    *slog.Logger
@@ -53,13 +66,20 @@ func WithCommands(cmds ...Command) Option {
 	return func(c *config) { c.commands = append([]Command(nil), cmds...) }
 }
 
+// WithShortcuts sets the message shortcuts a message's "More actions" menu
+// lists, as the app's manifest declares them (features.shortcuts of type
+// message). With none, the menu says the app has no shortcuts.
+func WithShortcuts(s ...Shortcut) Option {
+	return func(c *config) { c.shortcuts = append([]Shortcut(nil), s...) }
+}
+
 // WithIntro sets a text in Slack mrkdwn shown at the beginning of every
 // channel and in the help panel: what to try, and what the sandbox fakes.
 func WithIntro(mrkdwn string) Option { return func(c *config) { c.intro = mrkdwn } }
 
-// WithAckWait sets how long POST /api/send waits for the bot to acknowledge
-// a posted message's event before answering with pending (default 5s). The
-// message is posted either way.
+// WithAckWait sets how long POST /api/send and the interaction endpoints
+// wait for the bot to acknowledge what they delivered before answering with
+// pending (default 5s). The message or interaction is delivered either way.
 func WithAckWait(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {

@@ -25,43 +25,64 @@ type SendRequest struct {
 	ThreadTS string `json:"thread_ts,omitempty"`
 }
 
-// SendResponse is the answer of POST /api/send. On success, Command reports a
-// slash command, sent as EnvelopeID; otherwise TS is the posted message and
-// Pending says the bot has not acknowledged its event yet. On failure Error
-// is a code and Message says what went wrong, in words for the person.
+// SendResponse is the answer of POST /api/send and of the other POST
+// endpoints. On success, Command reports a slash command, sent as
+// EnvelopeID; otherwise TS is the posted message (or EnvelopeID the
+// interaction) and Pending says the bot has not acknowledged it yet; Message
+// may carry a note for the person. On failure Error is a code and Message
+// says what went wrong, in words for the person.
 type SendResponse struct {
 	OK         bool   `json:"ok"`
 	Command    bool   `json:"command,omitempty"`
+	Mention    bool   `json:"mention,omitempty"`
 	EnvelopeID string `json:"envelope_id,omitempty"`
 	TS         string `json:"ts,omitempty"`
 	Pending    bool   `json:"pending,omitempty"`
-	Error      string `json:"error,omitempty"`
-	Message    string `json:"message,omitempty"`
+	// Channel is the direct message POST /api/dm opened.
+	Channel string `json:"channel,omitempty"`
+	// Errors are the errors a view_submission's ack answered, by block_id.
+	Errors  map[string]string `json:"errors,omitempty"`
+	Error   string            `json:"error,omitempty"`
+	Message string            `json:"message,omitempty"`
 }
 
-// serveSend answers POST /api/send.
-func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
+// refuser answers a request the page refuses.
+type refuser func(status int, code, msg string)
+
+// readJSON decodes a POST's JSON body into v, refusing (and reporting false)
+// what is not same-origin JSON of a sane size.
+func (h *Handler) readJSON(w http.ResponseWriter, r *http.Request, v any) (refuser, bool) {
 	refuse := func(status int, code, msg string) {
-		h.cfg.logger.Info("slackweb: send refused", "error", code)
+		h.cfg.logger.Info("slackweb: request refused", "path", r.URL.Path, "error", code)
 		writeJSON(w, status, SendResponse{Error: code, Message: msg})
 	}
 	// A JSON content type keeps other sites' pages from posting here: their
 	// browsers must ask first (CORS preflight), and this server never agrees.
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
 		refuse(http.StatusUnsupportedMediaType, "invalid_content_type", "Send JSON.")
-		return
+		return refuse, false
 	}
 	if !sameOrigin(r) {
 		refuse(http.StatusForbidden, "cross_origin", "Requests from other sites are not accepted.")
-		return
+		return refuse, false
 	}
-	var req SendRequest
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxSendBody+1))
-	if err != nil || len(body) > maxSendBody || json.Unmarshal(body, &req) != nil {
+	if err != nil || len(body) > maxSendBody || json.Unmarshal(body, v) != nil {
 		refuse(http.StatusBadRequest, "invalid_json", "The request is not valid JSON (or is too large).")
+		return refuse, false
+	}
+	return refuse, true
+}
+
+// serveSend answers POST /api/send.
+func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
+	var req SendRequest
+	refuse, ok := h.readJSON(w, r, &req)
+	if !ok {
 		return
 	}
 	text := strings.TrimSpace(req.Text)
+	ch, known := h.channel(req.Channel)
 	switch {
 	case text == "":
 		refuse(http.StatusBadRequest, "no_text", "Type a message first.")
@@ -69,7 +90,7 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	case utf8.RuneCountInString(text) > slacktest.MaxTextRunes:
 		refuse(http.StatusBadRequest, "msg_too_long", "That message is too long for Slack.")
 		return
-	case !h.hasChannel(req.Channel):
+	case !known:
 		refuse(http.StatusNotFound, "channel_not_found", "There is no such channel.")
 		return
 	}
@@ -84,19 +105,34 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.ackWait)
 	defer cancel()
-	ts, _, err := h.srv.PostUserMessage(ctx, slacktest.UserMessage{
-		ChannelID: req.Channel,
-		UserID:    h.cfg.user,
-		Text:      slacktest.Escape(text),
-		ThreadTS:  req.ThreadTS,
-	})
+	text, mentioned := h.linkMentions(slacktest.Escape(text))
+	msg := slacktest.UserMessage{ChannelID: req.Channel, UserID: h.cfg.user, Text: text, ThreadTS: req.ThreadTS}
+	var (
+		ts   string
+		err  error
+		note string
+	)
+	switch {
+	case mentioned && ch.IMUser == "" && ch.BotMember:
+		// Slack sends app_mention and the message event for the post.
+		var m slacktest.Mentioned
+		m, err = h.srv.Mention(ctx, msg)
+		ts = m.TS
+	case mentioned && ch.IMUser == "":
+		ts, _, err = h.srv.PostUserMessage(ctx, msg)
+		note = "You mentioned " + h.botName() + ", but it is not in #" + ch.Name + ", so it was not notified. Invite it to the channel first."
+	default:
+		ts, _, err = h.srv.PostUserMessage(ctx, msg)
+	}
+	out := SendResponse{OK: true, TS: ts, Mention: mentioned && ch.IMUser == "", Message: note}
 	switch {
 	case err == nil:
-		writeJSON(w, http.StatusOK, SendResponse{OK: true, TS: ts})
+		writeJSON(w, http.StatusOK, out)
 	case ts != "":
 		// Posted, but the bot has not acknowledged the event (yet): it is
 		// queued for the bot like Slack would keep it.
-		writeJSON(w, http.StatusOK, SendResponse{OK: true, TS: ts, Pending: true})
+		out.Pending = true
+		writeJSON(w, http.StatusOK, out)
 	default:
 		// The fake's error is for developers: the log has it, the person
 		// gets words.
@@ -111,7 +147,7 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 
 // sendCommand runs a slash command typed in a channel.
 func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req SendRequest, name, args string,
-	refuse func(int, string, string)) {
+	refuse refuser) {
 	if req.ThreadTS != "" {
 		refuse(http.StatusBadRequest, "command_in_thread",
 			name+" can't be used in a thread. Slash commands work in the channel's message box; reply in the thread to talk to the job.")
@@ -136,8 +172,14 @@ func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req Se
 	writeJSON(w, http.StatusOK, SendResponse{OK: true, Command: true, EnvelopeID: envelope})
 }
 
-func (h *Handler) hasChannel(id string) bool {
-	return slices.ContainsFunc(h.srv.Channels(), func(c slacktest.Channel) bool { return c.ID == id })
+// channel returns the channel id if the page's person sees it.
+func (h *Handler) channel(id string) (slacktest.Channel, bool) {
+	for _, c := range h.srv.Channels() {
+		if c.ID == id && h.visible(c) {
+			return c, true
+		}
+	}
+	return slacktest.Channel{}, false
 }
 
 func (h *Handler) knowsCommand(name string) bool {

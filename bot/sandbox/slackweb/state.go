@@ -21,8 +21,19 @@ type State struct {
 	Connections int `json:"connections"`
 	// Users are the workspace's people, the bot included.
 	Users []UserView `json:"users"`
-	// Channels are the channels with their messages.
+	// Channels are the channels with their messages, and the direct message
+	// between Me and the bot once it exists (IM set).
 	Channels []ChannelView `json:"channels"`
+	// DM is the id of the direct message between Me and the bot (the app's
+	// Messages tab), "" until it is opened.
+	DM string `json:"dm,omitempty"`
+	// Home is the Home tab the bot last published for Me, nil if none.
+	Home *ViewState `json:"home,omitempty"`
+	// Modals are Me's open modals, bottom of the stack first: the page
+	// shows the last.
+	Modals []ViewState `json:"modals"`
+	// Shortcuts are the message shortcuts of a message's menu.
+	Shortcuts []Shortcut `json:"shortcuts"`
 	// Ephemerals are the messages only Me sees, oldest first.
 	Ephemerals []MessageView `json:"ephemerals"`
 	// Commands are the slash commands the page knows.
@@ -40,9 +51,11 @@ type UserView struct {
 
 // ChannelView is a channel and its top-level messages, oldest first.
 type ChannelView struct {
-	ID        string        `json:"id"`
-	Name      string        `json:"name"`
-	Private   bool          `json:"private,omitempty"`
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Private bool   `json:"private,omitempty"`
+	// IM is the person of a direct message with the bot.
+	IM        string        `json:"im,omitempty"`
 	BotMember bool          `json:"bot_member"`
 	Messages  []MessageView `json:"messages"`
 }
@@ -62,6 +75,39 @@ type MessageView struct {
 	ReplyCount int             `json:"reply_count,omitempty"`
 	Replies    []MessageView   `json:"replies,omitempty"`
 	Ephemeral  bool            `json:"ephemeral,omitempty"`
+	// Files are the files the bot shared with the message.
+	Files []FileView `json:"files,omitempty"`
+	// Status is the assistant status shown under the message's thread
+	// while set (assistant.threads.setStatus), such as "is working…".
+	Status string `json:"status,omitempty"`
+}
+
+// FileView is a file the bot uploaded and shared in a message. Its content
+// is served at URL.
+type FileView struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Title string `json:"title,omitempty"`
+	Alt   string `json:"alt,omitempty"`
+	Size  int    `json:"size"`
+	// Image says the page shows it inline: its content is a PNG, JPEG,
+	// GIF or WebP image.
+	Image bool   `json:"image,omitempty"`
+	URL   string `json:"url"`
+}
+
+// ViewState is a modal or Home tab the bot opened or published for Me.
+type ViewState struct {
+	ID     string          `json:"id"`
+	Type   string          `json:"type"`
+	Title  string          `json:"title,omitempty"`
+	Submit string          `json:"submit,omitempty"`
+	Close  string          `json:"close,omitempty"`
+	Blocks json.RawMessage `json:"blocks"`
+	// Errors are the errors of the last submission, by block_id.
+	Errors map[string]string `json:"errors,omitempty"`
+	// Hash changes with every update of the view.
+	Hash string `json:"hash"`
 }
 
 // State returns the workspace as the page shows it now.
@@ -75,10 +121,16 @@ func (h *Handler) State() State {
 		Ephemerals:  []MessageView{},
 		Commands:    h.cfg.commands,
 		Intro:       h.cfg.intro,
+		Modals:      []ViewState{},
+		Shortcuts:   h.cfg.shortcuts,
 	}
 	if st.Commands == nil {
 		st.Commands = []Command{}
 	}
+	if st.Shortcuts == nil {
+		st.Shortcuts = []Shortcut{}
+	}
+	files := h.filesByMessage()
 	for _, u := range h.srv.Users() {
 		st.Users = append(st.Users, UserView{ID: u.ID, Name: u.Name, Bot: u.Bot})
 		if u.Bot {
@@ -86,13 +138,20 @@ func (h *Handler) State() State {
 		}
 	}
 	for _, c := range h.srv.Channels() {
-		cv := ChannelView{ID: c.ID, Name: c.Name, Private: c.Private, BotMember: c.BotMember, Messages: []MessageView{}}
+		if !h.visible(c) {
+			continue
+		}
+		if c.IMUser != "" {
+			st.DM = c.ID
+		}
+		cv := ChannelView{ID: c.ID, Name: c.Name, Private: c.Private, IM: c.IMUser, BotMember: c.BotMember, Messages: []MessageView{}}
 		for _, m := range h.srv.Messages(c.ID) {
-			mv := messageView(m)
+			mv := messageView(m, files)
+			mv.Status = h.srv.ThreadStatus(c.ID, m.TS)
 			if m.ReplyCount > 0 {
 				for _, r := range h.srv.Thread(c.ID, m.TS) {
 					if r.TS != m.TS {
-						mv.Replies = append(mv.Replies, messageView(r))
+						mv.Replies = append(mv.Replies, messageView(r, files))
 					}
 				}
 			}
@@ -101,13 +160,36 @@ func (h *Handler) State() State {
 		st.Channels = append(st.Channels, cv)
 	}
 	for _, m := range h.srv.Ephemerals(h.cfg.user) {
-		st.Ephemerals = append(st.Ephemerals, messageView(m))
+		st.Ephemerals = append(st.Ephemerals, messageView(m, files))
+	}
+	if v, ok := h.srv.HomeView(h.cfg.user); ok {
+		home := viewState(v)
+		st.Home = &home
+	}
+	for _, v := range h.srv.OpenModals(h.cfg.user) {
+		st.Modals = append(st.Modals, viewState(v))
 	}
 	return st
 }
 
-func messageView(m slacktest.Message) MessageView {
+// visible reports whether the page's person sees channel c: any channel but
+// the bot's direct messages with other people.
+func (h *Handler) visible(c slacktest.Channel) bool {
+	return c.IMUser == "" || c.IMUser == h.cfg.user
+}
+
+func viewState(v slacktest.View) ViewState {
+	blocks := v.Blocks
+	if len(blocks) == 0 {
+		blocks = json.RawMessage("[]")
+	}
+	return ViewState{ID: v.ID, Type: v.Type, Title: v.Title, Submit: v.Submit, Close: v.Close,
+		Blocks: blocks, Errors: v.Errors, Hash: v.Hash}
+}
+
+func messageView(m slacktest.Message, files map[string][]FileView) MessageView {
 	return MessageView{
+		Files:      files[m.Channel+"/"+m.TS],
 		Channel:    m.Channel,
 		TS:         m.TS,
 		ThreadTS:   m.ThreadTS,

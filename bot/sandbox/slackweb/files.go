@@ -1,0 +1,84 @@
+package slackweb
+
+import (
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// imageTypes are the content types the page shows inline, as sniffed from
+// a file's bytes (never from its name: an "x.png" holding HTML stays a
+// download).
+var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
+// imageType returns the image content type of content, "" if it is not an
+// image the page shows.
+func imageType(content []byte) string {
+	if ct := http.DetectContentType(content); imageTypes[ct] {
+		return ct
+	}
+	return ""
+}
+
+// filesByMessage lists the shared files the page's person may see, by
+// "channel/message ts".
+func (h *Handler) filesByMessage() map[string][]FileView {
+	out := map[string][]FileView{}
+	for _, f := range h.srv.Files() {
+		if !f.Completed || f.MessageTS == "" || !h.fileVisible(f) {
+			continue
+		}
+		key := f.Channel + "/" + f.MessageTS
+		out[key] = append(out[key], FileView{
+			ID: f.ID, Name: f.Name, Title: f.Title, Alt: f.AltText, Size: len(f.Content),
+			Image: imageType(f.Content) != "", URL: "api/files/" + f.ID,
+		})
+	}
+	return out
+}
+
+// fileVisible reports whether f was shared where the page's person sees it.
+func (h *Handler) fileVisible(f slacktest.File) bool {
+	for _, c := range h.srv.Channels() {
+		if c.ID == f.Channel {
+			return h.visible(c)
+		}
+	}
+	return false
+}
+
+// serveFile answers GET /api/files/{id} with a shared file's content: an
+// image inline, anything else as a download (Content-Disposition:
+// attachment), so no uploaded file is ever shown as a page of this origin.
+func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	for _, f := range h.srv.Files() {
+		if f.ID != id || !f.Completed || f.MessageTS == "" || !h.fileVisible(f) {
+			continue
+		}
+		hd := w.Header()
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("Content-Length", strconv.Itoa(len(f.Content)))
+		if ct := imageType(f.Content); ct != "" {
+			hd.Set("Content-Type", ct)
+		} else {
+			ct := "application/octet-stream"
+			if strings.EqualFold(path.Ext(f.Name), ".csv") {
+				ct = "text/csv; charset=utf-8"
+			}
+			hd.Set("Content-Type", ct)
+			disposition := mime.FormatMediaType("attachment", map[string]string{"filename": path.Base(f.Name)})
+			if disposition == "" {
+				disposition = "attachment"
+			}
+			hd.Set("Content-Disposition", disposition)
+		}
+		_, _ = w.Write(f.Content)
+		return
+	}
+	http.Error(w, "no such file", http.StatusNotFound)
+}
