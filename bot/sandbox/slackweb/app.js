@@ -282,29 +282,131 @@
     return el('img', { class: cls, src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer' });
   }
 
-  function renderButton(b) {
+  // Interactive elements act in a scope: the message ({channel, ts}) or
+  // view ({view}) holding them. A click goes to the server (POST
+  // api/action), which sends the bot a block_actions interaction.
+
+  function plain(t) { return (t && typeof t.text === 'string') ? t.text : ''; }
+
+  function renderButton(b, scope) {
     const cls = 'bk-button' + (b.style === 'primary' ? ' primary' : b.style === 'danger' ? ' danger' : '');
-    const text = (b.text && b.text.text) || 'Button';
-    const btn = el('button', { type: 'button', class: cls, 'aria-disabled': 'true', title: 'Buttons are not wired in the sandbox' });
+    const text = plain(b.text) || 'Button';
+    const url = b.url ? safeURL(b.url) : null;
+    // A URL button opens its link in a new tab and, as on Slack, still
+    // sends the action to the app (which must acknowledge it).
+    const btn = url
+      ? el('a', { class: cls + ' bk-link', href: url, target: '_blank', rel: 'noopener noreferrer', title: url, 'data-action-id': b.action_id || '' })
+      : el('button', { type: 'button', class: cls, 'data-action-id': b.action_id || '' });
+    if (b.accessibility_label) btn.setAttribute('aria-label', b.accessibility_label);
     emojify(text, btn);
-    btn.addEventListener('click', () => toast('Buttons are not wired in the sandbox.'));
+    btn.addEventListener('click', () => act(scope, b.action_id, '', btn));
     return btn;
   }
 
-  function renderElement(e, ctx) {
+  // renderOverflow is the "⋮" menu of options.
+  function renderOverflow(e, scope) {
+    const wrap = el('span', { class: 'bk-overflow' });
+    const btn = el('button', { type: 'button', class: 'bk-button overflow', 'aria-label': 'More options', 'aria-haspopup': 'menu',
+      'aria-expanded': 'false', 'data-action-id': e.action_id || '' }, '\u22EE');
+    btn.addEventListener('click', () => {
+      openMenu(btn, (e.options || []).map((o) => ({
+        label: plain(o.text), onselect: () => {
+          const url = o.url ? safeURL(o.url) : null;
+          if (url) window.open(url, '_blank', 'noopener,noreferrer');
+          act(scope, e.action_id, o.value || '', btn);
+        },
+      })));
+    });
+    wrap.appendChild(btn);
+    return wrap;
+  }
+
+  // renderSelect is a static_select: choosing an option acts at once in a
+  // message; in a modal's input block it is read on submit.
+  function renderSelect(e, scope, onchange) {
+    const sel = el('select', { class: 'bk-select-input', 'data-action-id': e.action_id || '',
+      'aria-label': plain(e.placeholder) || 'Choose an option' });
+    sel.appendChild(el('option', { value: '' }, plain(e.placeholder) || 'Select an option'));
+    const groups = Array.isArray(e.option_groups) ? e.option_groups : [{ options: e.options || [] }];
+    for (const g of groups) {
+      const parent = g.label ? el('optgroup', { label: plain(g.label) }) : sel;
+      for (const o of g.options || []) parent.appendChild(el('option', { value: o.value || '' }, plain(o.text)));
+      if (parent !== sel) sel.appendChild(parent);
+    }
+    if (e.initial_option && e.initial_option.value) sel.value = e.initial_option.value;
+    if (onchange) sel.addEventListener('change', () => { if (sel.value) onchange(sel.value, sel); });
+    return sel;
+  }
+
+  // renderFeedback is a context_actions feedback_buttons pair (thumbs up,
+  // thumbs down).
+  function renderFeedback(e, scope) {
+    const row = el('span', { class: 'bk-feedback', role: 'group', 'aria-label': 'Feedback' });
+    for (const [key, face] of [['positive_button', '\u{1F44D}'], ['negative_button', '\u{1F44E}']]) {
+      const b = e[key];
+      if (!b) continue;
+      const btn = el('button', { type: 'button', class: 'bk-button feedback', 'data-action-id': e.action_id || '',
+        'aria-label': b.accessibility_label || plain(b.text) || key.replace('_button', ''),
+        title: plain(b.text) || '' }, face);
+      btn.addEventListener('click', () => act(scope, e.action_id, b.value || '', btn));
+      row.appendChild(btn);
+    }
+    return row;
+  }
+
+  function renderElement(e, ctx, scope) {
     switch (e && e.type) {
-      case 'button': return renderButton(e);
+      case 'button': return renderButton(e, scope);
       case 'image': return renderImage(e.image_url, e.alt_text, 'accessory-image');
-      case 'overflow': return el('button', { type: 'button', class: 'bk-button overflow', 'aria-disabled': 'true', 'aria-label': 'More actions',
-        onclick: () => toast('Buttons are not wired in the sandbox.') }, '\u22EE');
+      case 'overflow': return renderOverflow(e, scope);
+      case 'static_select': return renderSelect(e, scope, (v, sel) => act(scope, e.action_id, v, sel));
+      case 'feedback_buttons': return renderFeedback(e, scope);
+      case 'icon_button': {
+        const btn = el('button', { type: 'button', class: 'bk-button icon', 'data-action-id': e.action_id || '',
+          'aria-label': e.accessibility_label || plain(e.text) || e.icon || 'icon' }, plain(e.text) || e.icon || '\u2022');
+        btn.addEventListener('click', () => act(scope, e.action_id, e.value || '', btn));
+        return btn;
+      }
       default: {
         const ph = (e && e.placeholder && e.placeholder.text) || (e && e.type) || 'element';
-        return el('span', { class: 'bk-select', 'aria-disabled': 'true' }, ph + ' \u25BE');
+        return el('span', { class: 'bk-select', 'aria-disabled': 'true', title: 'The sandbox does not offer this element' }, ph + ' \u25BE');
       }
     }
   }
 
-  function renderBlocks(blocks, ctx) {
+  // renderInput is an input block of a modal: its element is read when the
+  // modal is submitted (see collectValues).
+  function renderInput(b, ctx) {
+    const e = b.element || {};
+    const id = 'in-' + (b.block_id || Math.random().toString(36).slice(2)) + '-' + (e.action_id || '');
+    const box = el('div', { class: 'block block-input', 'data-block-id': b.block_id || '', 'data-action-id': e.action_id || '',
+      'data-optional': b.optional ? 'true' : 'false' });
+    box.appendChild(el('label', { class: 'input-label', for: id }, plain(b.label),
+      b.optional ? el('span', { class: 'input-optional' }, ' (optional)') : null));
+    let field;
+    switch (e.type) {
+      case 'plain_text_input':
+        field = e.multiline ? el('textarea', { rows: '4' }) : el('input', { type: 'text' });
+        if (e.placeholder) field.placeholder = plain(e.placeholder);
+        if (e.initial_value) field.value = e.initial_value;
+        if (e.max_length) field.maxLength = e.max_length;
+        break;
+      case 'static_select':
+        field = renderSelect(e, null, null);
+        break;
+      default:
+        field = el('span', { class: 'bk-select', 'aria-disabled': 'true' }, (e.type || 'element') + ' (not offered by the sandbox)');
+    }
+    field.id = id;
+    field.classList.add('input-field');
+    field.setAttribute('aria-describedby', id + '-err');
+    box.appendChild(field);
+    if (b.hint) box.appendChild(el('div', { class: 'input-hint' }, plain(b.hint)));
+    box.appendChild(el('div', { class: 'input-error', id: id + '-err', role: 'alert' }));
+    return box;
+  }
+
+  function renderBlocks(blocks, ctx, scope) {
     const wrap = el('div', { class: 'blocks' });
     for (const b of blocks) {
       if (!b || typeof b !== 'object') continue;
@@ -319,7 +421,7 @@
             main.appendChild(grid);
           }
           sec.appendChild(main);
-          if (b.accessory) sec.appendChild(el('div', { class: 'section-accessory' }, renderElement(b.accessory, ctx)));
+          if (b.accessory) sec.appendChild(el('div', { class: 'section-accessory' }, renderElement(b.accessory, ctx, scope)));
           wrap.appendChild(sec);
           break;
         }
@@ -347,10 +449,22 @@
         }
         case 'actions': {
           const row = el('div', { class: 'block block-actions' });
-          for (const e of b.elements || []) row.appendChild(renderElement(e, ctx));
+          for (const e of b.elements || []) row.appendChild(renderElement(e, ctx, scope));
           wrap.appendChild(row);
           break;
         }
+        case 'context_actions': {
+          const row = el('div', { class: 'block block-actions block-context-actions' });
+          for (const e of b.elements || []) row.appendChild(renderElement(e, ctx, scope));
+          wrap.appendChild(row);
+          break;
+        }
+        case 'input':
+          wrap.appendChild(renderInput(b, ctx));
+          break;
+        case 'markdown':
+          wrap.appendChild(el('div', { class: 'block block-markdown' }, renderMrkdwn(String(b.text || '').replace(/\*\*/g, '*'), ctx)));
+          break;
         case 'rich_text':
           wrap.appendChild(renderRichText(b, ctx));
           break;
@@ -453,11 +567,17 @@
 
   // ------------------------------------------------------------ app state
 
+  // APP is app.current while the app (its Home or Messages tab) is shown.
+  const APP = '@app';
+
   const app = {
     state: null,
+    tab: 'home', // the app's tab: 'home' | 'messages'
+    modalReturn: null, // what had the focus before a modal opened
+    menuAnchor: null, // the button of the open menu
     users: new Map(),
     channels: new Map(),
-    current: null, // channel id
+    current: null, // channel id, or APP
     thread: null, // parent ts of the open thread
     panel: null, // 'thread' | 'help' | null
     dismissed: new Set(JSON.parse(sessionStorage.getItem('slackweb.dismissed') || '[]')),
@@ -472,6 +592,9 @@
     userName: (id) => (app.users.get(id) || {}).name,
     channelName: (id) => (app.channels.get(id) || {}).name,
   };
+
+  // placeName names a conversation: "#general", or the bot for its DM.
+  function placeName(ch) { return ch.im ? botName() : '#' + ch.name; }
 
   function meName() { return ctx.userName(app.state && app.state.me) || 'you'; }
   function botName() { return ctx.userName(app.state && app.state.bot) || 'bot'; }
@@ -509,7 +632,7 @@
 
     const content = el('div', { class: 'msg-content' });
     if (Array.isArray(m.blocks) && m.blocks.length) {
-      content.appendChild(renderBlocks(m.blocks, ctx));
+      content.appendChild(renderBlocks(m.blocks, ctx, { channel: m.channel, ts: m.ts }));
     } else {
       content.appendChild(el('div', { class: 'msg-text' }, renderMrkdwn(m.text, ctx)));
     }
@@ -525,6 +648,7 @@
       target.appendChild(el('span', { class: 'edited', title: 'Edited with chat.update' }, '(edited)'));
     }
     body.appendChild(content);
+    if (m.files && m.files.length) body.appendChild(renderFiles(m.files));
 
     if (m.ephemeral) {
       body.appendChild(el('div', { class: 'ephemeral-note' },
@@ -560,14 +684,68 @@
         last ? el('span', { class: 'thread-last' }, 'Last reply ' + last) : null,
         el('span', { class: 'thread-view' }, 'View thread')));
     }
+    if (where !== 'thread' && m.status) body.appendChild(statusNode(m.status));
     row.appendChild(body);
 
-    if (where === 'channel' && !m.ephemeral) {
-      row.appendChild(el('div', { class: 'msg-actions' },
-        el('button', { type: 'button', class: 'msg-reply', 'aria-label': 'Reply in thread', title: 'Reply in thread', onclick: () => openThread(m.ts) },
-          '\u{1F4AC} Reply')));
+    if (!m.ephemeral) {
+      const bar = el('div', { class: 'msg-actions' });
+      if (where === 'channel') {
+        bar.appendChild(el('button', { type: 'button', class: 'msg-reply', 'aria-label': 'Reply in thread', title: 'Reply in thread', onclick: () => openThread(m.ts) },
+          '\u{1F4AC} Reply'));
+      }
+      const more = el('button', { type: 'button', class: 'msg-reply msg-more', 'aria-label': 'More actions', title: 'More actions',
+        'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '\u22EE');
+      more.addEventListener('click', () => openMenu(more, shortcutItems(m)));
+      bar.appendChild(more);
+      row.appendChild(bar);
     }
     return row;
+  }
+
+  // statusNode is the assistant status under a thread ("docsbot is
+  // working…"), shown while the bot keeps it set.
+  function statusNode(status) {
+    return el('div', { class: 'thread-status', role: 'status' },
+      el('span', { class: 'status-dots', 'aria-hidden': 'true' }, el('span'), el('span'), el('span')),
+      el('span', { class: 'status-text' }, botName() + ' ' + status));
+  }
+
+  // renderFiles shows the files the bot shared: images inline, anything
+  // else as a download link. Their content comes from the page itself.
+  function renderFiles(files) {
+    const box = el('div', { class: 'files' });
+    for (const f of files) {
+      const label = f.title || f.name;
+      if (f.image) {
+        box.appendChild(el('figure', { class: 'file file-image' },
+          el('a', { href: f.url, target: '_blank', rel: 'noopener', title: 'Open ' + f.name },
+            el('img', { src: f.url, alt: f.alt || label, loading: 'lazy' })),
+          el('figcaption', {}, label)));
+      } else {
+        box.appendChild(el('a', { class: 'file file-download', href: f.url, download: f.name, title: 'Download ' + f.name },
+          el('span', { class: 'file-icon', 'aria-hidden': 'true' }, '\u{1F4C4}'),
+          el('span', { class: 'file-name' }, label),
+          el('span', { class: 'file-size' }, sizeOf(f.size))));
+      }
+    }
+    return box;
+  }
+
+  function sizeOf(n) {
+    if (n < 1024) return n + ' B';
+    if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
+    return (n / 1024 / 1024).toFixed(1) + ' MB';
+  }
+
+  // shortcutItems are the "More actions" of a message: the app's message
+  // shortcuts.
+  function shortcutItems(m) {
+    const list = app.state.shortcuts || [];
+    if (!list.length) return [{ label: botName() + ' has no message shortcuts', disabled: true }];
+    return list.map((sc) => ({
+      label: sc.name, hint: botName(), title: sc.description || '',
+      onselect: () => post('api/shortcut', { channel: m.channel, ts: m.ts, callback_id: sc.callback_id }),
+    }));
   }
 
   function dismiss(ts) {
@@ -584,7 +762,7 @@
     if (sig !== app.usersSig) { app.usersSig = sig; app.cache.clear(); }
     app.users = new Map(state.users.map((u) => [u.id, u]));
     app.channels = new Map(state.channels.map((c) => [c.id, c]));
-    if (!app.current || !app.channels.has(app.current)) {
+    if (!app.current || (app.current !== APP && !app.channels.has(app.current))) {
       let hash = '';
       try {
         hash = decodeURIComponent(location.hash.slice(1));
@@ -592,10 +770,26 @@
         // A malformed address (#%E0%A4%A): open the first channel instead.
       }
       const fromHash = hash.split('/');
-      app.current = app.channels.has(fromHash[0]) ? fromHash[0] : (state.channels[0] && state.channels[0].id);
-      if (fromHash[1] && !app.thread) { app.thread = fromHash[1]; app.panel = 'thread'; }
+      if (fromHash[0] === APP) {
+        // #@app/home, #@app/messages, #@app/messages/<thread ts>
+        app.current = APP;
+        app.tab = fromHash[1] === 'messages' ? 'messages' : 'home';
+        if (fromHash[2] && !app.thread) { app.thread = fromHash[2]; app.panel = 'thread'; }
+      } else {
+        const first = state.channels.find((c) => !c.im);
+        app.current = app.channels.has(fromHash[0]) ? fromHash[0] : (first && first.id);
+        if (fromHash[1] && !app.thread) { app.thread = fromHash[1]; app.panel = 'thread'; }
+      }
     }
     render();
+  }
+
+  // currentChannel is the conversation shown: a channel, or in the app's
+  // Messages tab the direct message with the bot (empty until opened).
+  function currentChannel() {
+    if (app.current !== APP) return app.channels.get(app.current);
+    return app.channels.get(app.state.dm) ||
+      { id: '', name: botName(), im: app.state.me, bot_member: true, private: true, messages: [] };
   }
 
   function render() {
@@ -610,30 +804,153 @@
     $('bot-status').textContent = up ? '' : botName() + ' is not connected';
 
     renderSidebar();
-    const ch = app.channels.get(app.current);
+    renderModal();
+    const ch = currentChannel();
     if (!ch) return;
-    document.title = '#' + ch.name + ' \u2013 ' + st.workspace;
-    $('channel-title').textContent = (ch.private ? '\u{1F512} ' : '# ') + ch.name;
-    $('composer-input').placeholder = 'Message #' + ch.name;
-    $('composer-label').textContent = 'Message #' + ch.name;
-    $('messages').setAttribute('aria-label', 'Messages in #' + ch.name);
+    const inApp = app.current === APP;
+    const home = inApp && app.tab === 'home';
+    $('app-tabs').hidden = !inApp;
+    for (const [tab, id] of [['home', 'tab-home'], ['messages', 'tab-messages']]) {
+      $(id).setAttribute('aria-selected', String(inApp && app.tab === tab));
+      $(id).tabIndex = app.tab === tab ? 0 : -1;
+    }
+    $('messages').hidden = home;
+    $('composer').hidden = home;
+    $('home').hidden = !home;
+    const where = inApp ? botName() : '#' + ch.name;
+    document.title = (inApp ? botName() + (home ? ' \u2013 Home' : ' \u2013 Messages') : '#' + ch.name) + ' \u2013 ' + st.workspace;
+    $('channel-title').textContent = inApp ? botName() : (ch.private ? '\u{1F512} ' : '# ') + ch.name;
+    $('channel-title').classList.toggle('app-title', inApp);
+    $('composer-input').placeholder = 'Message ' + where;
+    $('composer-label').textContent = 'Message ' + where;
+    $('messages').setAttribute('aria-label', 'Messages in ' + where);
 
     const eph = st.ephemerals.filter((m) => m.channel === ch.id && !app.dismissed.has(m.ts));
-    const top = ch.messages.concat(eph.filter((m) => !m.thread_ts)).sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
-    fill('messages', [introNode(ch)].concat(top.map((m) => messageNode(m, 'channel'))));
-    if (ch.messages.length) {
-      app.seen[ch.id] = ch.messages[ch.messages.length - 1].ts;
-      sessionStorage.setItem('slackweb.seen', JSON.stringify(app.seen));
+    if (home) {
+      renderHome();
+    } else {
+      const top = ch.messages.concat(eph.filter((m) => !m.thread_ts)).sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
+      fill('messages', [introNode(ch)].concat(top.map((m) => messageNode(m, 'channel'))));
+      if (ch.messages.length) {
+        app.seen[ch.id] = ch.messages[ch.messages.length - 1].ts;
+        sessionStorage.setItem('slackweb.seen', JSON.stringify(app.seen));
+      }
     }
 
     renderPanels(ch, eph);
     updateHash();
   }
 
+  // renderHome shows the Home tab the bot last published for the person.
+  function renderHome() {
+    const box = $('home');
+    const v = app.state.home;
+    const sig = v ? v.id + v.hash + app.usersSig : 'none';
+    if (box.dataset.sig === sig) return;
+    box.dataset.sig = sig;
+    if (!v) {
+      box.replaceChildren(el('p', { class: 'empty home-empty' }, botName() + ' has not published a Home tab for you yet.'));
+      return;
+    }
+    box.replaceChildren(el('div', { class: 'home-view', 'data-view-id': v.id }, renderBlocks(v.blocks || [], ctx, { view: v.id })));
+  }
+
+  // ------------------------------------------------------------- modals
+
+  // renderModal shows the top of the person's modal stack, kept while its
+  // view is unchanged so what they typed stays; its errors are refreshed.
+  function renderModal() {
+    const root = $('modal-root');
+    const list = app.state.modals || [];
+    const v = list.length ? list[list.length - 1] : null;
+    if (!v) {
+      if (!root.hidden) {
+        root.hidden = true;
+        root.replaceChildren();
+        root.dataset.sig = '';
+        document.body.classList.remove('with-modal');
+        if (app.modalReturn && document.contains(app.modalReturn)) app.modalReturn.focus();
+        app.modalReturn = null;
+      }
+      return;
+    }
+    const sig = v.id + v.hash + app.usersSig;
+    if (root.dataset.sig !== sig) {
+      const opening = root.hidden;
+      if (opening) app.modalReturn = document.activeElement;
+      root.replaceChildren(buildModal(v));
+      root.dataset.sig = sig;
+      root.hidden = false;
+      document.body.classList.add('with-modal');
+      const first = root.querySelector('.input-field, .modal-body button, .modal-body a, .modal-submit, .modal-close');
+      if (first) first.focus();
+    }
+    showErrors(root, v.errors || {});
+  }
+
+  function buildModal(v) {
+    const form = el('form', { class: 'modal', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'modal-title', 'data-view-id': v.id, novalidate: true });
+    form.appendChild(el('header', { class: 'modal-header' },
+      el('span', { class: 'modal-icon avatar-bot', 'aria-hidden': 'true' }),
+      el('h2', { class: 'modal-title', id: 'modal-title' }, v.title || botName()),
+      el('button', { type: 'button', class: 'icon-btn modal-x', 'aria-label': 'Close', onclick: () => closeModal(v.id) }, '\u2715')));
+    form.appendChild(el('div', { class: 'modal-body' }, renderBlocks(v.blocks || [], ctx, { view: v.id })));
+    form.appendChild(el('div', { class: 'modal-error', role: 'alert' }));
+    form.appendChild(el('footer', { class: 'modal-footer' },
+      el('button', { type: 'button', class: 'modal-btn modal-close', onclick: () => closeModal(v.id) }, v.close || 'Cancel'),
+      v.submit ? el('button', { type: 'submit', class: 'modal-btn modal-submit' }, v.submit) : null));
+    form.addEventListener('submit', (e) => { e.preventDefault(); submitModal(v.id, form); });
+    return form;
+  }
+
+  // showErrors writes errors (by block_id) under their input blocks.
+  function showErrors(root, errors) {
+    for (const box of root.querySelectorAll('.block-input')) {
+      const msg = errors[box.dataset.blockId] || box.dataset.localError || '';
+      box.querySelector('.input-error').textContent = msg;
+      box.classList.toggle('has-error', msg !== '');
+    }
+  }
+
+  // collectValues reads the modal's input blocks as view_submission values;
+  // it marks required inputs left empty, as Slack does before sending.
+  function collectValues(form) {
+    const values = {};
+    let missing = false;
+    for (const box of form.querySelectorAll('.block-input')) {
+      const field = box.querySelector('.input-field');
+      const value = field && 'value' in field ? field.value : '';
+      box.dataset.localError = '';
+      if (!value.trim() && box.dataset.optional !== 'true') {
+        box.dataset.localError = 'Please complete this required field.';
+        missing = true;
+        continue;
+      }
+      if (!box.dataset.blockId || !box.dataset.actionId || !value) continue;
+      (values[box.dataset.blockId] = values[box.dataset.blockId] || {})[box.dataset.actionId] = value;
+    }
+    return missing ? null : values;
+  }
+
+  async function submitModal(viewId, form) {
+    const values = collectValues(form);
+    const v = (app.state.modals || []).find((x) => x.id === viewId) || {};
+    showErrors(form, v.errors || {});
+    if (!values) return;
+    const btn = form.querySelector('.modal-submit');
+    if (btn) btn.disabled = true;
+    const res = await post('api/view/submit', { view_id: viewId, values });
+    if (btn && document.contains(btn)) btn.disabled = false;
+    if (res.errors && document.contains(form)) showErrors(form, res.errors);
+  }
+
+  function closeModal(viewId) { post('api/view/close', { view_id: viewId }); }
+
   function renderSidebar() {
     const list = $('channel-list');
     const items = [];
     for (const c of app.state.channels) {
+      if (c.im) continue;
       const latest = c.messages.length ? c.messages[c.messages.length - 1].ts : '';
       const unread = c.id !== app.current && latest && tsNumber(latest) > tsNumber(app.seen[c.id] || '0');
       const btn = el('button', {
@@ -650,6 +967,14 @@
       list.replaceChildren(...items);
       list.dataset.sig = sig;
     }
+    const dm = app.channels.get(app.state.dm);
+    const latest = dm && dm.messages.length ? dm.messages[dm.messages.length - 1].ts : '';
+    const inApp = app.current === APP;
+    const unread = !(inApp && app.tab === 'messages') && latest && tsNumber(latest) > tsNumber(app.seen[dm.id] || '0');
+    const btn = $('app-btn');
+    btn.className = 'channel-btn app-btn' + (inApp ? ' active' : '') + (unread ? ' unread' : '');
+    if (inApp) btn.setAttribute('aria-current', 'page'); else btn.removeAttribute('aria-current');
+    $('app-unread').textContent = unread ? ' (new messages)' : '';
   }
 
   function renderPanels(ch, eph) {
@@ -663,16 +988,17 @@
     if (app.panel !== 'thread') return;
     const parent = ch.messages.find((m) => m.ts === app.thread);
     if (!parent) {
-      fill('thread-messages', [el('p', { class: 'empty' }, 'This thread is not in #' + ch.name + '.')]);
+      fill('thread-messages', [el('p', { class: 'empty' }, 'This thread is not in ' + placeName(ch) + '.')]);
       return;
     }
-    $('thread-sub').textContent = '#' + ch.name;
+    $('thread-sub').textContent = placeName(ch);
     const replies = (parent.replies || []).concat(eph.filter((m) => m.thread_ts === parent.ts))
       .sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
     const nodes = [messageNode(parent, 'thread-parent')];
     nodes.push(el('div', { class: 'thread-divider', role: 'separator' },
       el('span', {}, parent.reply_count === 1 ? '1 reply' : (parent.reply_count || 0) + ' replies')));
     for (const r of replies) nodes.push(messageNode(r, 'thread'));
+    if (parent.status) nodes.push(statusNode(parent.status));
     fill('thread-messages', nodes);
   }
 
@@ -695,12 +1021,18 @@
   function introNode(ch) {
     const sig = ch.id + ch.name + ch.bot_member + app.usersSig;
     if (introCache && introCache.sig === sig) return introCache.node;
-    const box = el('section', { class: 'intro', 'aria-label': 'About #' + ch.name });
-    box.appendChild(el('div', { class: 'intro-icon', 'aria-hidden': 'true' }, ch.private ? '\u{1F512}' : '#'));
-    box.appendChild(el('h2', { class: 'intro-title' }, ch.name));
-    box.appendChild(el('p', { class: 'intro-lead' }, 'This is the very beginning of the ',
-      el('strong', {}, '#' + ch.name), ' channel.',
-      ch.bot_member ? ' ' + botName() + ' is a member.' : ' ' + botName() + ' has not joined it, so it will ask you to invite it.'));
+    const box = el('section', { class: 'intro', 'aria-label': ch.im ? 'About ' + botName() : 'About #' + ch.name });
+    box.appendChild(el('div', { class: 'intro-icon' + (ch.im ? ' avatar-bot' : ''), 'aria-hidden': 'true' }, ch.im ? '' : ch.private ? '\u{1F512}' : '#'));
+    if (ch.im) {
+      box.appendChild(el('h2', { class: 'intro-title' }, botName()));
+      box.appendChild(el('p', { class: 'intro-lead' }, 'This is the very beginning of your direct messages with ',
+        el('strong', {}, botName()), '. What you write here goes to it alone.'));
+    } else {
+      box.appendChild(el('h2', { class: 'intro-title' }, ch.name));
+      box.appendChild(el('p', { class: 'intro-lead' }, 'This is the very beginning of the ',
+        el('strong', {}, '#' + ch.name), ' channel.',
+        ch.bot_member ? ' ' + botName() + ' is a member: mention @' + botName() + ' to talk to it.' : ' ' + botName() + ' has not joined it, so it will ask you to invite it.'));
+    }
     box.appendChild(helpContent());
     introCache = { sig, node: box };
     return box;
@@ -739,11 +1071,35 @@
   }
 
   function updateHash() {
-    const h = '#' + app.current + (app.panel === 'thread' && app.thread ? '/' + app.thread : '');
+    const thread = app.panel === 'thread' && app.thread ? '/' + app.thread : '';
+    const h = '#' + app.current + (app.current === APP ? '/' + app.tab : '') + thread;
     if (location.hash !== h) history.replaceState(null, '', h);
   }
 
   // --------------------------------------------------------------- actions
+
+  // openApp shows the app: its Home tab (sending app_home_opened, as each
+  // visit to the tab does on Slack) or its Messages tab, the direct message
+  // with it, which is opened the first time.
+  function openApp(tab) {
+    const was = app.current === APP ? app.tab : null;
+    if (app.current !== APP || was !== tab) {
+      if (app.panel === 'thread') { app.panel = null; app.thread = null; }
+      app.stickBottom.messages = true;
+    }
+    app.current = APP;
+    app.tab = tab;
+    document.body.classList.remove('sidebar-open');
+    $('menu-btn').setAttribute('aria-expanded', 'false');
+    $('composer-error').textContent = '';
+    render();
+    if (tab === 'home') {
+      if (was !== 'home') post('api/home', {});
+    } else {
+      if (!app.state.dm) post('api/dm', {});
+      $('composer-input').focus();
+    }
+  }
 
   function switchChannel(id) {
     if (id !== app.current) {
@@ -799,9 +1155,91 @@
     toastTimer = setTimeout(() => { t.hidden = true; }, 3000);
   }
 
+  // post sends a JSON request to the page's server and returns its answer;
+  // a refusal or a request left unanswered by the bot is told in a toast.
+  async function post(path, body) {
+    let res;
+    try {
+      const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      res = await r.json();
+    } catch (err) {
+      res = { ok: false, message: 'The sandbox did not answer: is it still running?' };
+    }
+    if (!res.ok) toast(res.message || res.error || 'That did not work.');
+    else if (res.pending) toast(botName() + ' has not acknowledged it yet.');
+    else if (res.message) toast(res.message);
+    return res;
+  }
+
+  // act sends the use of an interactive element to the bot (block_actions).
+  async function act(scope, actionId, value, node) {
+    if (!scope) return;
+    if (!actionId) { toast('This element has no action_id, so the sandbox cannot send it.'); return; }
+    if (node) node.setAttribute('aria-busy', 'true');
+    await post('api/action', { channel: scope.channel || '', ts: scope.ts || '', view_id: scope.view || '', action_id: actionId, value: value || '' });
+    if (node) node.removeAttribute('aria-busy');
+  }
+
+  // ------------------------------------------------------------------ menus
+
+  // openMenu shows a menu of items ({label, hint, title, disabled,
+  // onselect}) under anchor; it closes on a choice, Escape or a click
+  // elsewhere.
+  function openMenu(anchor, items) {
+    closeMenu();
+    const menu = el('ul', { class: 'menu', id: 'menu', role: 'menu' });
+    items.forEach((it) => {
+      const li = el('li', { role: 'menuitem', class: 'menu-item' + (it.disabled ? ' disabled' : ''), tabindex: '-1',
+        'aria-disabled': it.disabled ? 'true' : false, title: it.title || false },
+      el('span', { class: 'menu-label' }, it.label), it.hint ? el('span', { class: 'menu-hint' }, it.hint) : null);
+      if (!it.disabled) {
+        li.addEventListener('click', () => { closeMenu(); it.onselect(); });
+        li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); closeMenu(); it.onselect(); } });
+      }
+      menu.appendChild(li);
+    });
+    menu.addEventListener('keydown', (e) => {
+      const all = [...menu.querySelectorAll('.menu-item')];
+      const i = all.indexOf(document.activeElement);
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        all[(i + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length].focus();
+      } else if (e.key === 'Escape' || e.key === 'Tab') {
+        e.preventDefault();
+        e.stopPropagation();
+        closeMenu();
+      }
+    });
+    document.body.appendChild(menu);
+    const r = anchor.getBoundingClientRect();
+    const top = Math.min(r.bottom + 4, window.innerHeight - menu.offsetHeight - 8);
+    menu.style.top = Math.max(8, top) + 'px';
+    menu.style.left = Math.max(8, Math.min(r.right - menu.offsetWidth, window.innerWidth - menu.offsetWidth - 8)) + 'px';
+    anchor.setAttribute('aria-expanded', 'true');
+    app.menuAnchor = anchor;
+    const first = menu.querySelector('.menu-item');
+    if (first) first.focus();
+  }
+
+  function closeMenu() {
+    const m = $('menu');
+    if (m) m.remove();
+    if (app.menuAnchor) {
+      app.menuAnchor.setAttribute('aria-expanded', 'false');
+      if (document.activeElement === document.body || !document.activeElement) app.menuAnchor.focus();
+      app.menuAnchor = null;
+    }
+  }
+
   async function send(input, errorBox, threadTS) {
     const text = input.value.trim();
     if (!text || !app.current) return;
+    let channel = currentChannel().id;
+    if (!channel) {
+      const opened = await post('api/dm', {});
+      if (!opened.ok) return;
+      channel = opened.channel;
+    }
     errorBox.textContent = '';
     input.value = '';
     autosize(input);
@@ -813,7 +1251,7 @@
       const r = await fetch('api/send', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ channel: app.current, text, thread_ts: threadTS || '' }),
+        body: JSON.stringify({ channel, text, thread_ts: threadTS || '' }),
       });
       res = await r.json();
     } catch (err) {
@@ -825,6 +1263,7 @@
       return;
     }
     if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
+    else if (res.message) toast(res.message);
   }
 
   function autosize(t) {
@@ -834,10 +1273,32 @@
 
   // -------------------------------------------------- command suggestions
 
+  // suggestions are what the message box offers for the word being typed:
+  // slash commands for a leading "/", people (the bot first) after "@".
+  // Each item has a label, hint, desc and apply(value) giving the new value.
   function suggestions() {
-    const v = $('composer-input').value;
-    if (!v.startsWith('/') || /\s/.test(v) || !app.state) return [];
-    return app.state.commands.filter((c) => c.name.startsWith(v));
+    const input = $('composer-input');
+    const v = input.value;
+    if (!app.state) return [];
+    if (v.startsWith('/') && !/\s/.test(v)) {
+      return app.state.commands.filter((c) => c.name.startsWith(v)).map((c) => ({
+        label: c.name, hint: c.hint, desc: c.description, apply: () => c.name + ' ',
+      }));
+    }
+    const caret = input.selectionEnd === undefined ? v.length : input.selectionEnd;
+    const m = /(^|\s)@([\p{L}\p{N}._-]*)$/u.exec(v.slice(0, caret));
+    if (!m) return [];
+    const word = m[2].toLowerCase();
+    const start = caret - m[2].length - 1;
+    return app.state.users
+      .filter((u) => u.id !== app.state.me && u.name.toLowerCase().startsWith(word))
+      .sort((a, b) => (b.bot ? 1 : 0) - (a.bot ? 1 : 0) || a.name.localeCompare(b.name))
+      .slice(0, 8)
+      .map((u) => ({
+        label: '@' + u.name, hint: u.bot ? 'APP' : '', desc: u.bot ? 'Mention it to talk to it' : '',
+        apply: (val) => val.slice(0, start) + '@' + u.name + ' ' + val.slice(caret),
+        caret: start + u.name.length + 2,
+      }));
   }
 
   function updateSuggest() {
@@ -849,8 +1310,9 @@
       id: 'suggest-' + i, role: 'option', class: 'suggest-item' + (i === app.suggestIndex ? ' active' : ''),
       'aria-selected': String(i === app.suggestIndex),
       onmousedown: (e) => { e.preventDefault(); complete(c); },
-    }, el('span', { class: 'suggest-name' }, c.name), c.hint ? el('span', { class: 'suggest-hint' }, ' ' + c.hint) : null,
-    el('span', { class: 'suggest-desc' }, c.description || ''))));
+    }, el('span', { class: 'suggest-name' }, c.label), c.hint ? el('span', { class: 'suggest-hint' }, ' ' + c.hint) : null,
+    c.desc ? el('span', { class: 'suggest-desc' }, c.desc) : null)));
+    box.setAttribute('aria-label', list[0].label.startsWith('@') ? 'People and apps' : 'Slash commands');
     box.hidden = false;
     $('composer-input').setAttribute('aria-expanded', 'true');
     $('composer-input').setAttribute('aria-activedescendant', 'suggest-' + app.suggestIndex);
@@ -865,8 +1327,10 @@
 
   function complete(c) {
     const input = $('composer-input');
-    input.value = c.name + ' ';
+    input.value = c.apply(input.value);
     input.focus();
+    const at = c.caret === undefined ? input.value.length : c.caret;
+    input.setSelectionRange(at, at);
     hideSuggest();
   }
 
@@ -885,6 +1349,7 @@
       errorBox.textContent = '';
       if (!threaded) updateSuggest();
     });
+    if (!threaded) input.addEventListener('click', updateSuggest);
     input.addEventListener('keydown', (e) => {
       if (!threaded && !$('suggest').hidden) {
         const list = suggestions();
@@ -894,7 +1359,7 @@
           updateSuggest();
           return;
         }
-        if ((e.key === 'Tab' || e.key === 'Enter') && list.length && input.value !== list[app.suggestIndex].name + ' ') {
+        if ((e.key === 'Tab' || e.key === 'Enter') && list.length && input.value !== list[app.suggestIndex].apply(input.value)) {
           e.preventDefault();
           complete(list[app.suggestIndex]);
           return;
@@ -946,9 +1411,24 @@
       const open = document.body.classList.toggle('sidebar-open');
       $('menu-btn').setAttribute('aria-expanded', String(open));
     });
+    $('app-btn').addEventListener('click', () => openApp(app.current === APP ? app.tab : 'home'));
+    $('tab-home').addEventListener('click', () => openApp('home'));
+    $('tab-messages').addEventListener('click', () => openApp('messages'));
+    $('app-tabs').addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      e.preventDefault();
+      openApp(app.tab === 'home' ? 'messages' : 'home');
+      $(app.tab === 'home' ? 'tab-home' : 'tab-messages').focus();
+    });
+    document.addEventListener('mousedown', (e) => {
+      if ($('menu') && !e.target.closest('#menu') && e.target !== app.menuAnchor) closeMenu();
+    });
     document.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape' || (e.target.id === 'composer-input' && !$('suggest').hidden)) return;
-      if (document.body.classList.contains('sidebar-open')) closeSidebar();
+      const modal = $('modal-root').querySelector('.modal');
+      if ($('menu')) closeMenu();
+      else if (modal) closeModal(modal.dataset.viewId);
+      else if (document.body.classList.contains('sidebar-open')) closeSidebar();
       else if (app.panel) closePanel();
     });
     $('channel').addEventListener('click', (e) => {
