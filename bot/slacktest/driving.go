@@ -184,14 +184,33 @@ func (s *Server) waitAck(ctx context.Context, e *envelope, n int) (*Ack, error) 
 	return &ack, nil
 }
 
-// richTextBlocks is the rich_text block Slack's clients attach to a typed message.
+// richTextBlocks is the rich_text block Slack's clients attach to a typed
+// message: its text, with each mention of a person (<@U…>) as a user element.
 func richTextBlocks(text string) json.RawMessage {
+	var elements []map[string]any
+	for text != "" {
+		i := strings.Index(text, "<@")
+		end := -1
+		if i >= 0 {
+			end = strings.IndexByte(text[i:], '>')
+		}
+		if i < 0 || end < 0 {
+			elements = append(elements, map[string]any{"type": "text", "text": text})
+			break
+		}
+		if i > 0 {
+			elements = append(elements, map[string]any{"type": "text", "text": text[:i]})
+		}
+		id, _, _ := strings.Cut(text[i+2:i+end], "|")
+		elements = append(elements, map[string]any{"type": "user", "user_id": id})
+		text = text[i+end+1:]
+	}
 	b, _ := json.Marshal([]map[string]any{{
 		"type":     "rich_text",
 		"block_id": randomString(5),
 		"elements": []map[string]any{{
 			"type":     "rich_text_section",
-			"elements": []map[string]any{{"type": "text", "text": text}},
+			"elements": elements,
 		}},
 	}})
 	return b

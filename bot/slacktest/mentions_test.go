@@ -1,6 +1,7 @@
 package slacktest
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -127,5 +128,32 @@ func TestMentionRedelivered(t *testing.T) {
 	}
 	if got := waitLen(t, &attempts, 2); got[0] != 0 || got[1] != 1 {
 		t.Errorf("app_mention attempts = %v, want [0 1]", got)
+	}
+}
+
+// TestRichTextMentions: the rich_text block of a typed message carries each
+// mention as a user element, as Slack's clients send it.
+func TestRichTextMentions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text, want string
+	}{
+		{"plain &lt;b&gt;", `[{"text":"plain \u0026lt;b\u0026gt;","type":"text"}]`},
+		{"<@U0BOT> fix it", `[{"type":"user","user_id":"U0BOT"},{"text":" fix it","type":"text"}]`},
+		{"ask <@U0BOB|bob> and <@U0BOT>", `[{"text":"ask ","type":"text"},{"type":"user","user_id":"U0BOB"},{"text":" and ","type":"text"},{"type":"user","user_id":"U0BOT"}]`},
+		{"broken <@U0BOT", `[{"text":"broken \u003c@U0BOT","type":"text"}]`},
+	}
+	for _, tc := range tests {
+		var blocks []struct {
+			Elements []struct {
+				Elements json.RawMessage `json:"elements"`
+			} `json:"elements"`
+		}
+		if err := json.Unmarshal(richTextBlocks(tc.text), &blocks); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(blocks[0].Elements[0].Elements); got != tc.want {
+			t.Errorf("%q: elements %s, want %s", tc.text, got, tc.want)
+		}
 	}
 }
