@@ -347,7 +347,7 @@
       if (!b) continue;
       const btn = el('button', { type: 'button', class: 'bk-button feedback', 'data-action-id': e.action_id || '',
         'aria-label': b.accessibility_label || plain(b.text) || key.replace('_button', ''),
-        title: plain(b.text) || '' }, face);
+        title: plain(b.text) || '' }, el('span', { class: 'emoji', 'aria-hidden': 'true' }, face), plain(b.text) ? ' ' + plain(b.text) : '');
       btn.addEventListener('click', () => act(scope, e.action_id, b.value || '', btn));
       row.appendChild(btn);
     }
@@ -693,7 +693,7 @@
         bar.appendChild(el('button', { type: 'button', class: 'msg-reply', 'aria-label': 'Reply in thread', title: 'Reply in thread', onclick: () => openThread(m.ts) },
           '\u{1F4AC} Reply'));
       }
-      const more = el('button', { type: 'button', class: 'msg-reply msg-more', 'aria-label': 'More actions', title: 'More actions',
+      const more = el('button', { type: 'button', class: 'msg-more', 'aria-label': 'More actions', title: 'More actions',
         'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '\u22EE');
       more.addEventListener('click', () => openMenu(more, shortcutItems(m)));
       bar.appendChild(more);
@@ -723,7 +723,7 @@
           el('figcaption', {}, label)));
       } else {
         box.appendChild(el('a', { class: 'file file-download', href: f.url, download: f.name, title: 'Download ' + f.name },
-          el('span', { class: 'file-icon', 'aria-hidden': 'true' }, '\u{1F4C4}'),
+          el('span', { class: 'file-icon', 'aria-hidden': 'true' }, (/\.([a-z0-9]{1,4})$/i.exec(f.name) || [, 'file'])[1].toUpperCase()),
           el('span', { class: 'file-name' }, label),
           el('span', { class: 'file-size' }, sizeOf(f.size))));
       }

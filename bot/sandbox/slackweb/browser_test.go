@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb/slackwebtest"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -47,7 +48,7 @@ func TestRenderingInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
 	w := newWorld(t)
-	w.connect(t)
+	client := w.connect(t)
 	ctx := testContext(t)
 
 	const text = "&lt;img src=x onerror=alert(1)&gt; <javascript:alert(1)|click me> <https://example.com/?a=1&amp;b=2|safe link> " +
@@ -155,10 +156,14 @@ func TestRenderingInBrowser(t *testing.T) {
 		}
 	}
 
-	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#messages .bk-button")),
-		chromedp.WaitVisible(chromedp.ID("toast"))); err != nil {
+	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#messages .bk-button"))); err != nil {
 		t.Fatalf("click a button: %v", err)
 	}
+	client.waitEvent(t, "the button's block_actions", func(e socketmode.Event) bool {
+		cb, ok := e.Data.(slack.InteractionCallback)
+		return ok && cb.Type == slack.InteractionTypeBlockActions && len(cb.ActionCallback.BlockActions) == 1 &&
+			cb.ActionCallback.BlockActions[0].ActionID == "open" && cb.User.ID == "U0ALICE"
+	})
 	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#messages .thread-summary")),
 		chromedp.WaitVisible(chromedp.CSS("#thread-messages .msg[data-user=U0ALICE]"))); err != nil {
 		t.Fatalf("open the thread: %v", err)

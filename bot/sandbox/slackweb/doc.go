@@ -1,27 +1,75 @@
 // Package slackweb serves a web page that shows a [slacktest.Server] the way
-// Slack shows a workspace, and lets a person use it: a sidebar of channels, a
-// channel's messages, threads in a side panel, and a message box.
+// Slack shows a workspace, and lets a person use it: a sidebar of channels
+// and of the app, a channel's messages, threads in a side panel, the app's
+// Home and Messages tabs, modals, and a message box.
 //
 // The page acts as one person of the workspace (see [WithUser]). What they
-// type goes through the fake Slack exactly as it would through Slack: a line
-// starting with a known slash command becomes a Socket Mode slash_commands
-// envelope ([slacktest.Server.SendSlashCommand]), anything else a posted
-// message and a message event ([slacktest.Server.PostUserMessage]). So the
-// real bot, connected to the server over Socket Mode, answers it.
+// do goes through the fake Slack exactly as it would through Slack, so the
+// real bot, connected to the server over Socket Mode, answers it:
 //
-// Messages are rendered in the browser: Slack mrkdwn (bold, italic, strike,
-// code, quotes, links, mentions, emoji shortcodes) and Block Kit (section,
-// fields, context, divider, header, image, actions, rich_text). Text is only
-// ever written into the page as text nodes, never parsed as HTML.
+//   - A line starting with a known slash command becomes a slash_commands
+//     envelope ([slacktest.Server.SendSlashCommand]); any other line a posted
+//     message and its message event ([slacktest.Server.PostUserMessage]).
+//   - "@name" of a member becomes a mention (<@U…>), as when a person picks
+//     a name in Slack's message box (the box completes names after "@"). A
+//     line mentioning the bot in a channel it is in is sent with
+//     [slacktest.Server.Mention]: app_mention plus the message event. Where
+//     the bot is not a member the message is posted and the person told.
+//   - The app's Messages tab is the direct message with the bot, opened
+//     with [slacktest.Server.OpenDM]; its Home tab shows the view the bot
+//     last published for the person ([slacktest.Server.HomeView]), and
+//     opening it sends app_home_opened ([slacktest.Server.OpenHome]).
+//   - Block Kit elements work: buttons (a URL button also opens its link in
+//     a new tab), overflow menus, static selects and feedback buttons send
+//     block_actions ([slacktest.Server.Act]), in messages, modals and the
+//     Home tab.
+//   - A message's "More actions" menu lists the app's message shortcuts
+//     ([WithShortcuts]); choosing one sends a message_action
+//     ([slacktest.Server.MessageShortcut]).
+//   - The top of the person's modal stack ([slacktest.Server.OpenModals]) is
+//     shown over the page with its title, blocks, inputs (plain_text_input,
+//     single and multi-line, and static_select) and submit and close labels.
+//     Submit sends view_submission with the inputs' values
+//     ([slacktest.Server.SubmitView]); errors the bot answers
+//     (response_action "errors") show under their inputs, and required
+//     inputs left empty are marked before anything is sent, as Slack does.
+//     Close sends view_closed when the view asks for it
+//     ([slacktest.Server.CloseView]).
 //
-// Endpoints:
+// It shows what the bot does: messages in Slack mrkdwn (bold, italic,
+// strike, code, quotes, links, mentions, emoji shortcodes) and Block Kit
+// (section, fields, context, context_actions, divider, header, image,
+// actions, input, markdown, rich_text), the bot's reactions, the assistant
+// status of a thread while it is set ("docsbot is working…"), and the files
+// it uploaded ([slacktest.Server.Files]): images inline, anything else as a
+// download link.
 //
-//	GET  /             the page (index.html, app.css, app.js, embedded)
-//	GET  /api/state    the workspace as JSON: users, channels with their
-//	                   messages and threads, the person's ephemeral messages
-//	POST /api/send     {"channel", "text", "thread_ts"}: type a line
-//	GET  /api/events   server-sent events: "state" with the same JSON as
-//	                   /api/state, at once and after every change
+// Safety: text is only ever written into the page as text nodes, never
+// parsed as HTML, and links only ever point to http(s) addresses. Uploaded
+// files are served by the page itself (its Content-Security-Policy lets it
+// fetch nothing elsewhere): a file whose bytes are a PNG, JPEG, GIF or WebP
+// image inline, anything else as an attachment, whatever its name says.
+//
+// Endpoints (the POSTs take same-origin JSON only; they answer a
+// [SendResponse], pending when the bot has not acknowledged what was sent
+// within [WithAckWait]):
+//
+//	GET  /                  the page (index.html, app.css, app.js, embedded)
+//	GET  /api/state         the workspace as JSON: users, channels with their
+//	                        messages, threads, files and thread status, the
+//	                        person's DM, Home tab, open modals and ephemeral
+//	                        messages, the commands and shortcuts
+//	GET  /api/events        server-sent events: "state" with the same JSON as
+//	                        /api/state, at once and after every change
+//	GET  /api/files/{id}    an uploaded file's content
+//	POST /api/send          {"channel", "text", "thread_ts"}: type a line
+//	POST /api/action        {"channel", "ts"} or {"view_id"}, with
+//	                        {"action_id", "value"}: use an element
+//	POST /api/shortcut      {"channel", "ts", "callback_id"}: a message shortcut
+//	POST /api/view/submit   {"view_id", "values": {block_id: {action_id: value}}}
+//	POST /api/view/close    {"view_id"}
+//	POST /api/home          open the app's Home tab
+//	POST /api/dm            open the app's Messages tab: {"channel"} answers
 //
 // Client calls the JSON endpoints from Go. The page needs no build step and
 // no network access beyond its own server.

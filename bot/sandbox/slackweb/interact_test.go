@@ -84,6 +84,10 @@ func TestMentions(t *testing.T) {
 		t.Errorf("the thread %+v, want the app's blocks", m.Replies)
 	}
 
+	m, _ := findMessage(channelOf(st, "C0GENERAL").Messages, want)
+	must(t, "mention in the thread")(c.Send(ctx, slackweb.SendRequest{Channel: "C0GENERAL", Text: "and @docsbot the API", ThreadTS: m.TS}))
+	app.wait(t, "the app_mention in the thread", func(it seenItem) bool { return it.Kind == "app_mention" && it.Text == "and <@U0BOT> the API" })
+
 	out = must(t, "mention where the bot is not")(c.Send(ctx, slackweb.SendRequest{Channel: "C0RANDOM", Text: "@docsbot hello"}))
 	if !out.Mention || !strings.Contains(out.Message, "not in #random") {
 		t.Errorf("answer %+v, want a note that the bot is not in #random", out)
@@ -153,6 +157,28 @@ func TestDirectMessages(t *testing.T) {
 			resp.Header.Get("Content-Type") != tc.contentType || resp.Header.Get("Content-Disposition") != tc.disposition {
 			t.Errorf("%s: %+v served %d %q %q", tc.name, f, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Disposition"))
 		}
+	}
+	// A file named like an image but holding a page is only ever a download.
+	evil, err := w.api.UploadFileContext(ctx, slack.UploadFileParameters{Filename: "<b>evil.png", Content: "<html><script>alert(1)</script>",
+		FileSize: 31, Channel: "C0GENERAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = w.waitState(t, "the uploaded page", func(st slackweb.State) bool {
+		for _, m := range channelOf(st, "C0GENERAL").Messages {
+			if len(m.Files) == 1 && m.Files[0].ID == evil.ID {
+				return !m.Files[0].Image
+			}
+		}
+		return false
+	})
+	resp, err := http.Get(w.page.URL + "/api/files/" + evil.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ct, cd := resp.Header.Get("Content-Type"), resp.Header.Get("Content-Disposition"); ct != "application/octet-stream" || !strings.HasPrefix(cd, "attachment") {
+		t.Errorf("a page uploaded as an image is served as %q, %q", ct, cd)
 	}
 	if resp, err := http.Get(w.page.URL + "/api/files/FNOPE"); err != nil || resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown file: %v %v", resp, err)
