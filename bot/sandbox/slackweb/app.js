@@ -775,6 +775,9 @@
         app.current = APP;
         app.tab = fromHash[1] === 'messages' ? 'messages' : 'home';
         if (fromHash[2] && !app.thread) { app.thread = fromHash[2]; app.panel = 'thread'; }
+        // Loading the page on the app's tab opens it, as a visit does.
+        if (app.tab === 'home') post('api/home', {});
+        else if (!state.dm) post('api/dm', {});
       } else {
         const first = state.channels.find((c) => !c.im);
         app.current = app.channels.has(fromHash[0]) ? fromHash[0] : (first && first.id);
@@ -869,6 +872,7 @@
         root.replaceChildren();
         root.dataset.sig = '';
         document.body.classList.remove('with-modal');
+        $('app').inert = false;
         if (app.modalReturn && document.contains(app.modalReturn)) app.modalReturn.focus();
         app.modalReturn = null;
       }
@@ -882,6 +886,7 @@
       root.dataset.sig = sig;
       root.hidden = false;
       document.body.classList.add('with-modal');
+      $('app').inert = true; // the page behind a modal takes no focus or clicks
       const first = root.querySelector('.input-field, .modal-body button, .modal-body a, .modal-submit, .modal-close');
       if (first) first.focus();
     }
@@ -1019,7 +1024,7 @@
 
   let introCache = null;
   function introNode(ch) {
-    const sig = ch.id + ch.name + ch.bot_member + app.usersSig;
+    const sig = ch.id + ch.name + ch.im + ch.bot_member + app.usersSig;
     if (introCache && introCache.sig === sig) return introCache.node;
     const box = el('section', { class: 'intro', 'aria-label': ch.im ? 'About ' + botName() : 'About #' + ch.name });
     box.appendChild(el('div', { class: 'intro-icon' + (ch.im ? ' avatar-bot' : ''), 'aria-hidden': 'true' }, ch.im ? '' : ch.private ? '\u{1F512}' : '#'));
@@ -1143,7 +1148,7 @@
     autosize(input);
     input.focus();
     input.setSelectionRange(line.length, line.length);
-    updateSuggest();
+    updateSuggest(input);
   }
 
   let toastTimer = null;
@@ -1243,7 +1248,7 @@
     errorBox.textContent = '';
     input.value = '';
     autosize(input);
-    hideSuggest();
+    hideSuggest(input);
     if (threadTS) app.stickBottom['thread-messages'] = true;
     else app.stickBottom.messages = true;
     let res;
@@ -1271,16 +1276,20 @@
     t.style.height = Math.min(Math.max(t.scrollHeight, 42), 200) + 'px';
   }
 
-  // -------------------------------------------------- command suggestions
+  // ------------------------------------------------------- suggestions
 
-  // suggestions are what the message box offers for the word being typed:
-  // slash commands for a leading "/", people (the bot first) after "@".
-  // Each item has a label, hint, desc and apply(value) giving the new value.
-  function suggestions() {
-    const input = $('composer-input');
+  // Each message box (input) has its suggestion list, named by its
+  // aria-controls.
+  function suggestBox(input) { return $(input.getAttribute('aria-controls')); }
+
+  // suggestions are what a message box offers for the word being typed:
+  // slash commands for a leading "/" (in the channel's box only: commands
+  // do not work in threads), people (the bot first) after "@". Each item
+  // has a label, hint, desc and apply(value) giving the new value.
+  function suggestions(input) {
     const v = input.value;
     if (!app.state) return [];
-    if (v.startsWith('/') && !/\s/.test(v)) {
+    if (input.id === 'composer-input' && v.startsWith('/') && !/\s/.test(v)) {
       return app.state.commands.filter((c) => c.name.startsWith(v)).map((c) => ({
         label: c.name, hint: c.hint, desc: c.description, apply: () => c.name + ' ',
       }));
@@ -1301,37 +1310,36 @@
       }));
   }
 
-  function updateSuggest() {
-    const box = $('suggest');
-    const list = suggestions();
-    if (!list.length) { hideSuggest(); return; }
+  function updateSuggest(input) {
+    const box = suggestBox(input);
+    const list = suggestions(input);
+    if (!list.length) { hideSuggest(input); return; }
     app.suggestIndex = Math.min(app.suggestIndex, list.length - 1);
     box.replaceChildren(...list.map((c, i) => el('li', {
-      id: 'suggest-' + i, role: 'option', class: 'suggest-item' + (i === app.suggestIndex ? ' active' : ''),
+      id: box.id + '-' + i, role: 'option', class: 'suggest-item' + (i === app.suggestIndex ? ' active' : ''),
       'aria-selected': String(i === app.suggestIndex),
-      onmousedown: (e) => { e.preventDefault(); complete(c); },
+      onmousedown: (e) => { e.preventDefault(); complete(input, c); },
     }, el('span', { class: 'suggest-name' }, c.label), c.hint ? el('span', { class: 'suggest-hint' }, ' ' + c.hint) : null,
     c.desc ? el('span', { class: 'suggest-desc' }, c.desc) : null)));
     box.setAttribute('aria-label', list[0].label.startsWith('@') ? 'People and apps' : 'Slash commands');
     box.hidden = false;
-    $('composer-input').setAttribute('aria-expanded', 'true');
-    $('composer-input').setAttribute('aria-activedescendant', 'suggest-' + app.suggestIndex);
+    input.setAttribute('aria-expanded', 'true');
+    input.setAttribute('aria-activedescendant', box.id + '-' + app.suggestIndex);
   }
 
-  function hideSuggest() {
-    $('suggest').hidden = true;
-    $('composer-input').setAttribute('aria-expanded', 'false');
-    $('composer-input').removeAttribute('aria-activedescendant');
+  function hideSuggest(input) {
+    suggestBox(input).hidden = true;
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
     app.suggestIndex = 0;
   }
 
-  function complete(c) {
-    const input = $('composer-input');
+  function complete(input, c) {
     input.value = c.apply(input.value);
     input.focus();
     const at = c.caret === undefined ? input.value.length : c.caret;
     input.setSelectionRange(at, at);
-    hideSuggest();
+    hideSuggest(input);
   }
 
   // ----------------------------------------------------------------- wiring
@@ -1347,24 +1355,24 @@
     input.addEventListener('input', () => {
       autosize(input);
       errorBox.textContent = '';
-      if (!threaded) updateSuggest();
+      updateSuggest(input);
     });
-    if (!threaded) input.addEventListener('click', updateSuggest);
+    input.addEventListener('click', () => updateSuggest(input));
     input.addEventListener('keydown', (e) => {
-      if (!threaded && !$('suggest').hidden) {
-        const list = suggestions();
+      if (!suggestBox(input).hidden) {
+        const list = suggestions(input);
         if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
           e.preventDefault();
           app.suggestIndex = (app.suggestIndex + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length;
-          updateSuggest();
+          updateSuggest(input);
           return;
         }
         if ((e.key === 'Tab' || e.key === 'Enter') && list.length && input.value !== list[app.suggestIndex].apply(input.value)) {
           e.preventDefault();
-          complete(list[app.suggestIndex]);
+          complete(input, list[app.suggestIndex]);
           return;
         }
-        if (e.key === 'Escape') { e.preventDefault(); hideSuggest(); return; }
+        if (e.key === 'Escape') { e.preventDefault(); hideSuggest(input); return; }
       }
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
@@ -1377,7 +1385,7 @@
       if (e.key === 'Enter' && !e.shiftKey) e.preventDefault();
     });
     input.addEventListener('blur', () => {
-      if (!threaded) setTimeout(() => { if (document.activeElement !== input) hideSuggest(); }, 100);
+      setTimeout(() => { if (document.activeElement !== input) hideSuggest(input); }, 100);
     });
   }
 
@@ -1424,7 +1432,7 @@
       if ($('menu') && !e.target.closest('#menu') && e.target !== app.menuAnchor) closeMenu();
     });
     document.addEventListener('keydown', (e) => {
-      if (e.key !== 'Escape' || (e.target.id === 'composer-input' && !$('suggest').hidden)) return;
+      if (e.key !== 'Escape' || (e.target.getAttribute('aria-controls') && e.target.getAttribute('aria-expanded') === 'true')) return;
       const modal = $('modal-root').querySelector('.modal');
       if ($('menu')) closeMenu();
       else if (modal) closeModal(modal.dataset.viewId);

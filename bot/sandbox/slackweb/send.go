@@ -32,8 +32,10 @@ type SendRequest struct {
 // may carry a note for the person. On failure Error is a code and Message
 // says what went wrong, in words for the person.
 type SendResponse struct {
-	OK         bool   `json:"ok"`
-	Command    bool   `json:"command,omitempty"`
+	OK      bool `json:"ok"`
+	Command bool `json:"command,omitempty"`
+	// Mention says the line mentioned the bot in a channel: app_mention
+	// was sent if the bot is a member, else Message says it was not.
 	Mention    bool   `json:"mention,omitempty"`
 	EnvelopeID string `json:"envelope_id,omitempty"`
 	TS         string `json:"ts,omitempty"`

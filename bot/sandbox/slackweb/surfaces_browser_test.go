@@ -166,6 +166,14 @@ func TestSurfacesInBrowser(t *testing.T) {
 	b.waitJS("the status gone", `!document.querySelector('.thread-status')`)
 	b.screenshot("blocks.png")
 
+	// A mention in the thread, completed there too.
+	b.step("type @d in the thread", chromedp.SendKeys(chromedp.ID("thread-input"), "more for @d"))
+	if got := b.waitJS("the mention suggestion in the thread", `!document.getElementById('thread-suggest').hidden && document.querySelector('#thread-suggest .active .suggest-name').textContent`); got != "@docsbot" {
+		t.Errorf("suggested %q in the thread, want @docsbot", got)
+	}
+	b.step("complete and send in the thread", chromedp.SendKeys(chromedp.ID("thread-input"), kb.Tab+"please"+kb.Enter))
+	app.wait(t, "the app_mention in the thread", func(it seenItem) bool { return it.Kind == "app_mention" && it.Text == "more for <@U0BOT> please" })
+
 	// The message shortcut, from the message's "More actions" menu.
 	b.step("open the message's menu", chromedp.Click(chromedp.CSS(`#messages .msg[data-user="U0ALICE"] .msg-more`)),
 		chromedp.WaitVisible(chromedp.ID("menu")))
