@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,30 +28,11 @@ func TestSandboxInBrowser(t *testing.T) {
 	shots := t.TempDir()
 	sb := startTestSandbox(t, "")
 
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(),
-		append(browser, chromedp.Flag("hide-scrollbars", true), chromedp.WindowSize(1280, 800))...)
-	t.Cleanup(stopAlloc)
-	tab, closeTab := chromedp.NewContext(alloc)
-	t.Cleanup(closeTab)
-	ctx, cancel := context.WithTimeout(tab, 60*time.Second)
-	t.Cleanup(cancel)
-
-	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	// waitJS polls a JavaScript expression until it is truthy and returns it.
+	b := slackwebtest.NewSession(t, browser, 1280, 800, 60*time.Second)
+	step := b.Step
 	waitJS := func(what, expr string) string {
 		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Poll[string](expr,
-			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(sandboxWait)))
-		if err != nil {
-			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-			t.Fatalf("waiting for %s: %v\npage text:\n%s", what, err, text)
-		}
-		return v
+		return b.WaitJS(what, expr, sandboxWait)
 	}
 
 	step("open the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
@@ -115,10 +95,7 @@ func TestSandboxInBrowser(t *testing.T) {
 	// Scroll the channel back to the job for the screenshot: the job's
 	// message and its thread side by side, the summary below.
 	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector('#messages .msg[data-ts="`+rootTS+`"]').scrollIntoView({block: 'start'})`))
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
+	png := b.Screenshot()
 	out := filepath.Join(shots, "sandbox.png")
 	if err := os.WriteFile(out, png, 0o644); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package slackweb_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -83,16 +82,9 @@ func TestRenderingInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), browser...)
-	t.Cleanup(stopAlloc)
-	tab, closeTab := chromedp.NewContext(alloc)
-	t.Cleanup(closeTab)
-	bctx, cancel := context.WithTimeout(tab, 30*time.Second)
-	t.Cleanup(cancel)
-
-	if err := chromedp.Do(bctx, chromedp.Navigate(w.page.URL), chromedp.WaitVisible(chromedp.CSS(".msg-ephemeral"))); err != nil {
-		t.Fatalf("open the page: %v", err)
-	}
+	b := slackwebtest.NewSession(t, browser, 1280, 800, 30*time.Second)
+	bctx := b.Context()
+	b.Step("open the page", chromedp.Navigate(w.page.URL), chromedp.WaitVisible(chromedp.CSS(".msg-ephemeral")))
 	raw, err := chromedp.Run(bctx, chromedp.Evaluate[string](`(() => {
 		const q = (s) => document.querySelector('#messages ' + s);
 		const text = (s) => (q(s) || {}).textContent || '';
@@ -156,18 +148,14 @@ func TestRenderingInBrowser(t *testing.T) {
 		}
 	}
 
-	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#messages .bk-button"))); err != nil {
-		t.Fatalf("click a button: %v", err)
-	}
+	b.Step("click a button", chromedp.Click(chromedp.CSS("#messages .bk-button")))
 	client.waitEvent(t, "the button's block_actions", func(e socketmode.Event) bool {
 		cb, ok := e.Data.(slack.InteractionCallback)
 		return ok && cb.Type == slack.InteractionTypeBlockActions && len(cb.ActionCallback.BlockActions) == 1 &&
 			cb.ActionCallback.BlockActions[0].ActionID == "open" && cb.User.ID == "U0ALICE"
 	})
-	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#messages .thread-summary")),
-		chromedp.WaitVisible(chromedp.CSS("#thread-messages .msg[data-user=U0ALICE]"))); err != nil {
-		t.Fatalf("open the thread: %v", err)
-	}
+	b.Step("open the thread", chromedp.Click(chromedp.CSS("#messages .thread-summary")),
+		chromedp.WaitVisible(chromedp.CSS("#thread-messages .msg[data-user=U0ALICE]")))
 	reply, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#thread-messages .msg[data-user=U0ALICE] .msg-content")))
 	if err != nil || reply != "a reply <b>" {
 		t.Errorf("thread reply shows %q (%v), want %q", reply, err, "a reply <b>")
@@ -176,8 +164,6 @@ func TestRenderingInBrowser(t *testing.T) {
 	// An address whose fragment is not valid percent-encoding opens the
 	// first channel instead of breaking the page (loaded afresh: a new
 	// fragment alone would not reload it).
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank"), chromedp.Navigate(w.page.URL+"/#%E0%A4%A"),
-		chromedp.WaitVisible(chromedp.CSS("#messages .msg-ephemeral"))); err != nil {
-		t.Fatalf("open the page with a malformed address: %v", err)
-	}
+	b.Step("open the page with a malformed address", chromedp.Navigate("about:blank"), chromedp.Navigate(w.page.URL+"/#%E0%A4%A"),
+		chromedp.WaitVisible(chromedp.CSS("#messages .msg-ephemeral")))
 }

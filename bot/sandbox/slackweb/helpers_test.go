@@ -3,6 +3,7 @@ package slackweb_test
 import (
 	"context"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -87,18 +88,28 @@ func (w *world) connect(t *testing.T) *client {
 // waitEvent waits for an event that match accepts.
 func (c *client) waitEvent(t *testing.T, what string, match func(socketmode.Event) bool) socketmode.Event {
 	t.Helper()
-	deadline := time.Now().Add(testWait)
-	for time.Now().Before(deadline) {
+	var found socketmode.Event
+	poll(t, "the client to receive "+what, func() bool {
 		c.mu.Lock()
-		for _, e := range c.events {
-			if match(e) {
-				c.mu.Unlock()
-				return e
-			}
+		defer c.mu.Unlock()
+		i := slices.IndexFunc(c.events, match)
+		if i >= 0 {
+			found = c.events[i]
 		}
-		c.mu.Unlock()
+		return i >= 0
+	})
+	return found
+}
+
+// poll waits until cond is true, checking it every few milliseconds, and
+// fails the test after testWait.
+func poll(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(testWait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for %s", what)
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("the client never received %s", what)
-	return socketmode.Event{}
 }

@@ -1,7 +1,6 @@
 package slackweb_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,57 +23,36 @@ const envScreenshots = "SLACKWEB_SCREENSHOTS"
 // noInjection counts elements an HTML injection would have made.
 const noInjection = `document.querySelectorAll('img[src="x"], [onerror], #app script, #modal-root script').length === 0`
 
-// browserSession drives one page in headless Chromium.
+// browserSession is a browser tab with the test's screenshot directory.
 type browserSession struct {
+	*slackwebtest.Session
 	t     *testing.T
-	ctx   context.Context
 	shots string
 }
 
 func newBrowserSession(t *testing.T, browser []chromedp.ExecAllocatorOption) *browserSession {
 	t.Helper()
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(),
-		append(browser, chromedp.Flag("hide-scrollbars", true), chromedp.WindowSize(1360, 860))...)
-	t.Cleanup(stopAlloc)
-	tab, closeTab := chromedp.NewContext(alloc)
-	t.Cleanup(closeTab)
-	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
-	t.Cleanup(cancel)
 	shots := os.Getenv(envScreenshots)
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	return &browserSession{t: t, ctx: ctx, shots: shots}
+	return &browserSession{Session: slackwebtest.NewSession(t, browser, 1360, 860, 90*time.Second), t: t, shots: shots}
 }
 
 func (b *browserSession) step(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	if err := chromedp.Do(b.ctx, actions...); err != nil {
-		text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.innerText`))
-		b.t.Fatalf("%s: %v\npage text:\n%s", what, err, text)
-	}
+	b.Step(what, actions...)
 }
 
-// waitJS polls a JavaScript expression until it is truthy and returns it.
 func (b *browserSession) waitJS(what, expr string) string {
 	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Poll[string](`(() => { const v = (`+expr+`); return v ? String(v) : ''; })()`,
-		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(testWait)))
-	if err != nil {
-		text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.innerText`))
-		b.t.Fatalf("waiting for %s: %v\npage text:\n%s", what, err, text)
-	}
-	return v
+	return b.WaitJS(what, expr, testWait)
 }
 
 func (b *browserSession) screenshot(name string) {
 	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.t.Fatalf("screenshot: %v", err)
-	}
 	out := filepath.Join(b.shots, name)
-	if err := os.WriteFile(out, png, 0o644); err != nil {
+	if err := os.WriteFile(out, b.Screenshot(), 0o644); err != nil {
 		b.t.Fatal(err)
 	}
 	b.t.Logf("screenshot: %s", out)

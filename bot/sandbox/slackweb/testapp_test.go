@@ -6,9 +6,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -49,7 +49,6 @@ type seenItem struct {
 // with errors or a post, reacts on Cancel and publishes a Home tab.
 type testApp struct {
 	api *slack.Client
-	sl  *slacktest.Server
 
 	mu   sync.Mutex
 	seen []seenItem
@@ -58,28 +57,17 @@ type testApp struct {
 // startApp runs the test app against w's Slack until the test ends.
 func (w *world) startApp(t *testing.T) *testApp {
 	t.Helper()
-	a := &testApp{api: slack.New(w.slack.BotToken(), slack.OptionAPIURL(w.slack.APIURL), slack.OptionAppLevelToken(w.slack.AppToken())), sl: w.slack}
-	sm := socketmode.New(a.api)
+	a := &testApp{api: slack.New(w.slack.BotToken(), slack.OptionAPIURL(w.slack.APIURL))}
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = sm.RunContext(ctx) })
-	wg.Go(func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case e := <-sm.Events:
-				a.handle(ctx, t, sm, e)
-			}
-		}
-	})
-	t.Cleanup(func() {
+	stop, err := w.slack.Connect(testContext(t), func(sm *socketmode.Client, e socketmode.Event) { a.handle(ctx, t, sm, e) })
+	if err != nil {
 		cancel()
-		wg.Wait()
-	})
-	if err := w.slack.WaitFor(testContext(t), func() bool { return w.slack.Connections() > 0 }); err != nil {
 		t.Fatalf("the test app did not connect: %v", err)
 	}
+	t.Cleanup(func() {
+		cancel()
+		stop()
+	})
 	return a
 }
 
@@ -90,24 +78,13 @@ func (a *testApp) record(it seenItem) {
 }
 
 // wait waits until the app received what match accepts.
-func (a *testApp) wait(t *testing.T, what string, match func(seenItem) bool) seenItem {
+func (a *testApp) wait(t *testing.T, what string, match func(seenItem) bool) {
 	t.Helper()
-	deadline := time.Now().Add(testWait)
-	for time.Now().Before(deadline) {
+	poll(t, "the app to receive "+what, func() bool {
 		a.mu.Lock()
-		for _, it := range a.seen {
-			if match(it) {
-				a.mu.Unlock()
-				return it
-			}
-		}
-		a.mu.Unlock()
-		time.Sleep(5 * time.Millisecond)
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	t.Fatalf("the app never received %s; it received %+v", what, a.seen)
-	return seenItem{}
+		defer a.mu.Unlock()
+		return slices.ContainsFunc(a.seen, match)
+	})
 }
 
 func (a *testApp) handle(ctx context.Context, t *testing.T, sm *socketmode.Client, e socketmode.Event) {
