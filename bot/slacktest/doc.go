@@ -50,7 +50,8 @@
 // and SendOversized exercise the app's request checking.
 //
 // BotToken and AppToken are the made-up tokens to configure the bot with;
-// AckAll connects a client that acknowledges everything, where no bot should.
+// AckAll connects a client that acknowledges everything, where no bot should;
+// Connect runs a minimal Socket Mode app whose handler acks (and answers) itself.
 // Failure injection (FailNext, RateLimit, SetAPILatency, Disconnect,
 // DropConnections) and limits (WithPostLimit per channel, WithMethodLimit per
 // method, for tier 3) reproduce the conditions the bot must survive.

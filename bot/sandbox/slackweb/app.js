@@ -1160,16 +1160,21 @@
     toastTimer = setTimeout(() => { t.hidden = true; }, 3000);
   }
 
-  // post sends a JSON request to the page's server and returns its answer;
-  // a refusal or a request left unanswered by the bot is told in a toast.
-  async function post(path, body) {
-    let res;
+  // request sends a JSON request to the page's server and returns its
+  // answer (a SendResponse), or a failed one when the server is gone.
+  async function request(path, body) {
     try {
       const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      res = await r.json();
+      return await r.json();
     } catch (err) {
-      res = { ok: false, message: 'The sandbox did not answer: is it still running?' };
+      return { ok: false, message: 'The sandbox did not answer: is it still running?' };
     }
+  }
+
+  // post is request telling a refusal, a note or a request the bot left
+  // unacknowledged in a toast.
+  async function post(path, body) {
+    const res = await request(path, body);
     if (!res.ok) toast(res.message || res.error || 'That did not work.');
     else if (res.pending) toast(botName() + ' has not acknowledged it yet.');
     else if (res.message) toast(res.message);
@@ -1251,17 +1256,7 @@
     hideSuggest(input);
     if (threadTS) app.stickBottom['thread-messages'] = true;
     else app.stickBottom.messages = true;
-    let res;
-    try {
-      const r = await fetch('api/send', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ channel, text, thread_ts: threadTS || '' }),
-      });
-      res = await r.json();
-    } catch (err) {
-      res = { ok: false, message: 'The sandbox did not answer: is it still running?' };
-    }
+    const res = await request('api/send', { channel, text, thread_ts: threadTS || '' });
     if (!res.ok) {
       errorBox.textContent = res.message || res.error || 'Not sent.';
       if (!input.value) { input.value = text; autosize(input); }
