@@ -684,7 +684,7 @@
         last ? el('span', { class: 'thread-last' }, 'Last reply ' + last) : null,
         el('span', { class: 'thread-view' }, 'View thread')));
     }
-    if (where !== 'thread' && m.status) body.appendChild(statusNode(m.status));
+    if (where === 'channel' && m.status) body.appendChild(statusNode(m.status));
     row.appendChild(body);
 
     if (!m.ephemeral) {

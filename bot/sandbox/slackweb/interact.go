@@ -170,18 +170,10 @@ func (h *Handler) serveHome(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.ackWait)
-	defer cancel()
-	id, err := h.srv.OpenHome(ctx, h.cfg.user)
-	switch {
-	case err == nil:
-		writeJSON(w, http.StatusOK, SendResponse{OK: true, EnvelopeID: id})
-	case id != "" && errors.Is(err, context.DeadlineExceeded):
-		writeJSON(w, http.StatusOK, SendResponse{OK: true, EnvelopeID: id, Pending: true})
-	default:
-		h.cfg.logger.Warn("slackweb: opening the Home tab failed", "err", err)
-		refuse(http.StatusBadRequest, "not_sent", "The Home tab could not be opened.")
-	}
+	h.interaction(w, r, refuse, "Home tab", func(ctx context.Context) (slacktest.Interaction, error) {
+		id, err := h.srv.OpenHome(ctx, h.cfg.user)
+		return slacktest.Interaction{EnvelopeID: id}, err
+	}, nil)
 }
 
 // serveDM answers POST /api/dm: the person opened the app's Messages tab,
