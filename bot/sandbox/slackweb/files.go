@@ -28,8 +28,9 @@ func imageType(content []byte) string {
 // "channel/message ts".
 func (h *Handler) filesByMessage() map[string][]FileView {
 	out := map[string][]FileView{}
+	visible := h.visibleChannels()
 	for _, f := range h.srv.Files() {
-		if !f.Completed || f.MessageTS == "" || !h.fileVisible(f) {
+		if !shared(f, visible) {
 			continue
 		}
 		key := f.Channel + "/" + f.MessageTS
@@ -41,14 +42,20 @@ func (h *Handler) filesByMessage() map[string][]FileView {
 	return out
 }
 
-// fileVisible reports whether f was shared where the page's person sees it.
-func (h *Handler) fileVisible(f slacktest.File) bool {
+// visibleChannels is the set of the ids of the channels the page's person sees.
+func (h *Handler) visibleChannels() map[string]bool {
+	out := map[string]bool{}
 	for _, c := range h.srv.Channels() {
-		if c.ID == f.Channel {
-			return h.visible(c)
+		if h.visible(c) {
+			out[c.ID] = true
 		}
 	}
-	return false
+	return out
+}
+
+// shared reports whether f was shared in one of the visible channels.
+func shared(f slacktest.File, visible map[string]bool) bool {
+	return f.Completed && f.MessageTS != "" && visible[f.Channel]
 }
 
 // serveFile answers GET /api/files/{id} with a shared file's content: an
@@ -56,8 +63,9 @@ func (h *Handler) fileVisible(f slacktest.File) bool {
 // attachment), so no uploaded file is ever shown as a page of this origin.
 func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	visible := h.visibleChannels()
 	for _, f := range h.srv.Files() {
-		if f.ID != id || !f.Completed || f.MessageTS == "" || !h.fileVisible(f) {
+		if f.ID != id || !shared(f, visible) {
 			continue
 		}
 		hd := w.Header()

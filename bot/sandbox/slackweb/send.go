@@ -27,9 +27,10 @@ type SendRequest struct {
 
 // SendResponse is the answer of POST /api/send and of the other POST
 // endpoints. On success, Command reports a slash command, sent as
-// EnvelopeID; otherwise TS is the posted message (or EnvelopeID the
-// interaction) and Pending says the bot has not acknowledged it yet; Message
-// may carry a note for the person. On failure Error is a code and Message
+// EnvelopeID; otherwise TS is the posted message, or EnvelopeID the
+// interaction (for /api/home, the app_home_opened event's id), and Pending
+// says the bot has not acknowledged it yet; Message may carry a note for
+// the person. On failure Error is a code and Message
 // says what went wrong, in words for the person.
 type SendResponse struct {
 	OK      bool `json:"ok"`
