@@ -273,6 +273,15 @@
     return span;
   }
 
+  // imageURL is where an image block or element's picture is: its
+  // image_url, or for a file the bot uploaded (slack_file with an id) the
+  // page's own copy.
+  function imageURL(o) {
+    const f = o.slack_file;
+    if (f && typeof f.id === 'string' && f.id) return new URL('api/files/' + encodeURIComponent(f.id), location.href).href;
+    return o.image_url || (f && f.url) || '';
+  }
+
   function renderImage(url, alt, cls) {
     const src = safeURL(url || '');
     if (!src) return el('span', { class: 'image-missing' }, '[image: ' + (alt || 'no valid URL') + ']');
@@ -357,7 +366,7 @@
   function renderElement(e, ctx, scope) {
     switch (e && e.type) {
       case 'button': return renderButton(e, scope);
-      case 'image': return renderImage(e.image_url, e.alt_text, 'accessory-image');
+      case 'image': return renderImage(imageURL(e), e.alt_text, 'accessory-image');
       case 'overflow': return renderOverflow(e, scope);
       case 'static_select': return renderSelect(e, scope, (v, sel) => act(scope, e.action_id, v, sel));
       case 'feedback_buttons': return renderFeedback(e, scope);
@@ -428,7 +437,7 @@
         case 'context': {
           const row = el('div', { class: 'block block-context' });
           for (const e of b.elements || []) {
-            if (e.type === 'image') row.appendChild(renderImage(e.image_url, e.alt_text, 'context-image'));
+            if (e.type === 'image') row.appendChild(renderImage(imageURL(e), e.alt_text, 'context-image'));
             else row.appendChild(renderTextObject(e, ctx));
           }
           wrap.appendChild(row);
@@ -443,7 +452,7 @@
         case 'image': {
           const fig = el('figure', { class: 'block block-image' });
           if (b.title) fig.appendChild(el('figcaption', {}, renderTextObject(b.title, ctx)));
-          fig.appendChild(renderImage(b.image_url, b.alt_text, 'block-img'));
+          fig.appendChild(renderImage(imageURL(b), b.alt_text, 'block-img'));
           wrap.appendChild(fig);
           break;
         }

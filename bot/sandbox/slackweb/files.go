@@ -58,14 +58,22 @@ func shared(f slacktest.File, visible map[string]bool) bool {
 	return f.Completed && f.MessageTS != "" && visible[f.Channel]
 }
 
-// serveFile answers GET /api/files/{id} with a shared file's content: an
+// servable reports whether the page serves f: shared where the person
+// sees it, or shared nowhere (a file the bot uploaded to show in an image
+// block by its id, slack_file).
+func servable(f slacktest.File, visible map[string]bool) bool {
+	return f.Completed && (f.Channel == "" || shared(f, visible))
+}
+
+// serveFile answers GET /api/files/{id} with a file's content (see
+// servable): an
 // image inline, anything else as a download (Content-Disposition:
 // attachment), so no uploaded file is ever shown as a page of this origin.
 func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	visible := h.visibleChannels()
 	for _, f := range h.srv.Files() {
-		if f.ID != id || !shared(f, visible) {
+		if f.ID != id || !servable(f, visible) {
 			continue
 		}
 		hd := w.Header()

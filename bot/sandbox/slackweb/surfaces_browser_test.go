@@ -151,6 +151,7 @@ func TestSurfacesInBrowser(t *testing.T) {
 	}
 	b.step("complete and send in the thread", chromedp.SendKeys(chromedp.ID("thread-input"), kb.Tab+"please"+kb.Enter))
 	app.wait(t, "the app_mention in the thread", func(it seenItem) bool { return it.Kind == "app_mention" && it.Text == "more for <@U0BOT> please" })
+	b.waitJS("the app's answer and status in the thread", `document.querySelectorAll('#thread-messages button[data-action-id="follow_up"]').length === 2 && document.querySelector('#messages .thread-status')`)
 
 	// The message shortcut, from the message's "More actions" menu.
 	b.step("open the message's menu", chromedp.Click(chromedp.CSS(`#messages .msg[data-user="U0ALICE"] .msg-more`)),
@@ -185,6 +186,7 @@ func TestSurfacesInBrowser(t *testing.T) {
 	app.wait(t, "the DM", func(it seenItem) bool { return it.Kind == "message.im" && it.Text == "hello &lt;b&gt;" })
 	b.waitJS("the answer", `[...document.querySelectorAll('#messages .msg-bot')].some((m) => m.innerText.includes('You said: hello <b>'))`)
 	b.waitJS("the image loaded", `(() => { const i = document.querySelector('#messages .file-image img'); return i && i.complete && i.naturalWidth === 120; })()`)
+	b.waitJS("the image block by file id loaded", `(() => { const i = document.querySelector('#messages .block-image img'); return i && i.complete && i.naturalWidth === 120 && i.alt === 'the chart in a block'; })()`)
 	got = b.waitJS("the CSV link", `(() => { const a = document.querySelector('#messages a.file-download'); return a && JSON.stringify([a.getAttribute('download'), new URL(a.href).pathname.startsWith('/api/files/F')]); })()`)
 	if got != `["visitors.csv",true]` {
 		t.Errorf("the CSV link: %s", got)

@@ -142,6 +142,16 @@ func (a *testApp) event(ctx context.Context, t *testing.T, data any) {
 				t.Errorf("the app's upload of %s: %v", f.Filename, err)
 			}
 		}
+		// An image shared nowhere, shown by an image block by its id.
+		chart, err := a.api.UploadFileContext(ctx, slack.UploadFileParameters{Filename: "block.png", Reader: bytes.NewReader(pngImage()), FileSize: len(pngImage())})
+		if err != nil {
+			t.Errorf("the app's upload of block.png: %v", err)
+			return
+		}
+		if _, _, err := a.api.PostMessageContext(ctx, ev.Channel, slack.MsgOptionText("chart", false), slack.MsgOptionBlocks(
+			slack.NewImageBlockSlackFile(&slack.SlackFileObject{ID: chart.ID}, "the chart in a block", "chart", nil))); err != nil {
+			t.Errorf("the app's image block: %v", err)
+		}
 	case *slackevents.AppHomeOpenedEvent:
 		a.record(seenItem{Kind: "app_home_opened"})
 		a.publishHome(ctx, t, ev.User, "Welcome")
