@@ -71,6 +71,15 @@ func (w *world) startApp(t *testing.T) *testApp {
 	return a
 }
 
+// fail reports an error of the app, unless the test is over and the app
+// stopping is what made its call fail.
+func fail(ctx context.Context, t *testing.T, format string, args ...any) {
+	t.Helper()
+	if ctx.Err() == nil {
+		t.Errorf(format, args...)
+	}
+}
+
 func (a *testApp) record(it seenItem) {
 	a.mu.Lock()
 	a.seen = append(a.seen, it)
@@ -111,11 +120,11 @@ func (a *testApp) event(ctx context.Context, t *testing.T, data any) {
 		}
 		if _, _, err := a.api.PostMessageContext(ctx, ev.Channel, slack.MsgOptionTS(thread),
 			slack.MsgOptionText("Job started", false), slack.MsgOptionBlocks(jobBlocks()...)); err != nil {
-			t.Errorf("the app's post: %v", err)
+			fail(ctx, t, "the app's post: %v", err)
 		}
 		if err := a.api.SetAssistantThreadsStatusContext(ctx, slack.AssistantThreadsSetStatusParameters{
 			ChannelID: ev.Channel, ThreadTS: thread, Status: "is working…"}); err != nil {
-			t.Errorf("the app's status: %v", err)
+			fail(ctx, t, "the app's status: %v", err)
 		}
 	case *slackevents.MessageEvent:
 		if ev.BotID != "" || ev.User == "" {
@@ -126,7 +135,7 @@ func (a *testApp) event(ctx context.Context, t *testing.T, data any) {
 			return
 		}
 		if _, _, err := a.api.PostMessageContext(ctx, ev.Channel, slack.MsgOptionText("You said: "+ev.Text, false)); err != nil {
-			t.Errorf("the app's answer: %v", err)
+			fail(ctx, t, "the app's answer: %v", err)
 		}
 		for _, f := range []slack.UploadFileParameters{
 			{Filename: "chart.png", Title: "Visitors", Reader: bytes.NewReader(pngImage()), AltTxt: "a chart"},
@@ -139,18 +148,18 @@ func (a *testApp) event(ctx context.Context, t *testing.T, data any) {
 				f.FileSize = len(f.Content)
 			}
 			if _, err := a.api.UploadFileContext(ctx, f); err != nil {
-				t.Errorf("the app's upload of %s: %v", f.Filename, err)
+				fail(ctx, t, "the app's upload of %s: %v", f.Filename, err)
 			}
 		}
 		// An image shared nowhere, shown by an image block by its id.
 		chart, err := a.api.UploadFileContext(ctx, slack.UploadFileParameters{Filename: "block.png", Reader: bytes.NewReader(pngImage()), FileSize: len(pngImage())})
 		if err != nil {
-			t.Errorf("the app's upload of block.png: %v", err)
+			fail(ctx, t, "the app's upload of block.png: %v", err)
 			return
 		}
 		if _, _, err := a.api.PostMessageContext(ctx, ev.Channel, slack.MsgOptionText("chart", false), slack.MsgOptionBlocks(
 			slack.NewImageBlockSlackFile(&slack.SlackFileObject{ID: chart.ID}, "the chart in a block", "chart", nil))); err != nil {
-			t.Errorf("the app's image block: %v", err)
+			fail(ctx, t, "the app's image block: %v", err)
 		}
 	case *slackevents.AppHomeOpenedEvent:
 		a.record(seenItem{Kind: "app_home_opened"})
@@ -174,11 +183,11 @@ func (a *testApp) interaction(ctx context.Context, t *testing.T, sm *socketmode.
 		case cancelID:
 			ref := slack.ItemRef{Channel: cb.Channel.ID, Timestamp: cb.Container.MessageTs}
 			if err := a.api.AddReactionContext(ctx, "x", ref); err != nil {
-				t.Errorf("the app's reaction: %v", err)
+				fail(ctx, t, "the app's reaction: %v", err)
 			}
 			if _, _, err := a.api.PostMessageContext(ctx, cb.Channel.ID, slack.MsgOptionTS(cb.Container.ThreadTs),
 				slack.MsgOptionText("Cancelled.", false)); err != nil {
-				t.Errorf("the app's post: %v", err)
+				fail(ctx, t, "the app's post: %v", err)
 			}
 		case refreshID:
 			a.publishHome(ctx, t, cb.User.ID, "Refreshed")
@@ -197,7 +206,7 @@ func (a *testApp) interaction(ctx context.Context, t *testing.T, sm *socketmode.
 		}
 		sm.Ack(*req)
 		if _, _, err := a.api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("Follow-up: "+slacktest.Escape(text), false)); err != nil {
-			t.Errorf("the app's post: %v", err)
+			fail(ctx, t, "the app's post: %v", err)
 		}
 	case slack.InteractionTypeViewClosed:
 		sm.Ack(*req)
@@ -231,7 +240,7 @@ func (a *testApp) openModal(ctx context.Context, t *testing.T, trigger string) {
 		}},
 	}
 	if _, err := a.api.OpenViewContext(ctx, trigger, view); err != nil {
-		t.Errorf("the app's views.open: %v", err)
+		fail(ctx, t, "the app's views.open: %v", err)
 	}
 }
 
@@ -246,7 +255,7 @@ func (a *testApp) publishHome(ctx context.Context, t *testing.T, user, greeting 
 		slack.NewActionBlock("home_actions", slack.NewButtonBlockElement(refreshID, "r", text("Refresh"))),
 	}}}
 	if _, err := a.api.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view}); err != nil {
-		t.Errorf("the app's views.publish: %v", err)
+		fail(ctx, t, "the app's views.publish: %v", err)
 	}
 }
 
