@@ -288,7 +288,17 @@
     // The page fetches nothing from other sites (its Content-Security-Policy
     // says so too): an image elsewhere is shown as its description.
     if (new URL(src).origin !== location.origin) return el('span', { class: 'image-missing' }, '[image: ' + (alt || src) + ']');
-    return el('img', { class: cls, src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer' });
+    return keepBottom(el('img', { class: cls, src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer' }));
+  }
+
+  // keepBottom keeps a message list scrolled to its end when img, loading
+  // after the list was scrolled there, makes it taller.
+  function keepBottom(img) {
+    img.addEventListener('load', () => {
+      const box = img.closest('.messages');
+      if (box && box.dataset.atBottom === 'true') box.scrollTop = box.scrollHeight;
+    }, { once: true });
+    return img;
   }
 
   // Interactive elements act in a scope: the message ({channel, ts}) or
@@ -728,7 +738,7 @@
       if (f.image) {
         box.appendChild(el('figure', { class: 'file file-image' },
           el('a', { href: f.url, target: '_blank', rel: 'noopener', title: 'Open ' + f.name },
-            el('img', { src: f.url, alt: f.alt || label, loading: 'lazy' })),
+            keepBottom(el('img', { src: f.url, alt: f.alt || label, loading: 'lazy' }))),
           el('figcaption', {}, label)));
       } else {
         box.appendChild(el('a', { class: 'file file-download', href: f.url, download: f.name, title: 'Download ' + f.name },
@@ -1028,6 +1038,7 @@
     });
     while (box.childNodes.length > nodes.length) box.removeChild(box.lastChild);
     if (atBottom) box.scrollTop = box.scrollHeight;
+    box.dataset.atBottom = String(atBottom);
     app.stickBottom[id] = false;
   }
 
@@ -1447,7 +1458,11 @@
       if (document.body.classList.contains('sidebar-open') && !e.target.closest('#menu-btn')) closeSidebar();
     });
     for (const id of ['messages', 'thread-messages']) {
-      $(id).addEventListener('scroll', () => { app.stickBottom[id] = false; }, { passive: true });
+      const box = $(id);
+      box.addEventListener('scroll', () => {
+        app.stickBottom[id] = false;
+        box.dataset.atBottom = String(box.scrollHeight - box.scrollTop - box.clientHeight < 48);
+      }, { passive: true });
     }
     fetch('api/state').then((r) => r.json()).then((s) => { if (!app.state) apply(s); }).catch(() => {});
     connect();
