@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/internal/polltest"
 )
 
 // testWait bounds every wait; conditions are polled, never timed.
@@ -89,7 +90,7 @@ func (w *world) connect(t *testing.T) *client {
 func (c *client) waitEvent(t *testing.T, what string, match func(socketmode.Event) bool) socketmode.Event {
 	t.Helper()
 	var found socketmode.Event
-	poll(t, "the client to receive "+what, func() bool {
+	polltest.Until(t, "the client to receive "+what, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		i := slices.IndexFunc(c.events, match)
@@ -99,17 +100,4 @@ func (c *client) waitEvent(t *testing.T, what string, match func(socketmode.Even
 		return i >= 0
 	})
 	return found
-}
-
-// poll waits until cond is true, checking it every few milliseconds, and
-// fails the test after testWait.
-func poll(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(testWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited in vain for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
