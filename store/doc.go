@@ -19,12 +19,19 @@
 //	{p}inbox                       sorted set: work key -> due time (unix ms, Redis clock)
 //	{p}in:{key}                    hash: one piece of acknowledged Slack work (inbox_scripts.go)
 //	{p}retry:{team}:{channel}:{ts} string: a start offered to be tried again (OfferRetry)
+//	{p}recent:{team}:{user}        sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
+//	{p}running:{team}:{channel}    sorted set: job id -> created (unix ms); a channel's running jobs
 //	{p}day:{project}:{YYYY-MM-DD}  string: one day's unique visitors, "human,ai,total" (SaveDays)
 //	{p}digest:subs                 hash: {team}:{channel} -> a channel's digest subscription (JSON)
 //	{p}digest:run:{team}:{channel}:{period}
 //	                               hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
 //	{p}choice:{team}:{user}        string: the project the person chose last (SetLastProject)
 //	{p}audit                       stream: the audit trail, one entry per record (audit.go)
+//
+// The two job lists (joblists.go) are indexes written by plain commands right after the
+// script that changed a record, never inside it, since a person's or a
+// channel's jobs are in many threads; their readers check every id against
+// its record.
 //
 // A job stays in {p}sched while it is unfinished or its finish is not yet
 // reported. Once its finish is reported (or it is untracked), the record and

@@ -47,6 +47,9 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 		}
 		return s.sc.finish.Run(ctx, s.rdb, keys, args...).Int64()
 	})
+	if err == nil {
+		s.unlistRunning(ctx, c.Job)
+	}
 	return code == 1, err
 }
 
@@ -75,5 +78,8 @@ func (s *Store) Untrack(ctx context.Context, c Claim, status string) error {
 	_, err := s.fenced("untrack", c, func(keys []string, tok string) (int64, error) {
 		return s.sc.untrack.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(Retention)).Int64()
 	})
+	if err == nil {
+		s.unlistRunning(ctx, c.Job)
+	}
 	return err
 }

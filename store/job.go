@@ -34,10 +34,12 @@ const (
 	fToken     = "tk" // fencing token, bumped by every claim and follow-up
 	fCreated   = "ca" // CreatedAt, unix ms
 	fUpdated   = "ua" // UpdatedAt, unix ms
+	fRoot      = "rt" // Root, when it is not the thread's parent
 )
 
-// Thread identifies the Slack thread a job is linked to: the bot's root
-// message.
+// Thread identifies the Slack thread a job is linked to: the thread's parent
+// message (the bot's root message, or the person's message that started the
+// job when the root message is a reply in its thread; see Job.Root).
 type Thread struct {
 	Team, Channel, TS string
 }
@@ -56,6 +58,10 @@ type Job struct {
 	Thread Thread
 	// Requester is the Slack user who started the job.
 	Requester string
+	// Root is the ts of the bot's root (status) message when it is a reply
+	// in the thread rather than its parent (a job started by a mention, a
+	// DM or a modal under someone's message); "" means Thread.TS.
+	Root string
 	// Prompt is a short excerpt of the instruction, for display; the store
 	// truncates it to MaxPromptRunes runes.
 	Prompt string
@@ -132,6 +138,9 @@ func encodeJob(j Job) []any {
 		fRequester, j.Requester,
 		fStatus, j.Status,
 	}
+	if j.Root != "" {
+		args = append(args, fRoot, j.Root)
+	}
 	for i, c := range chunks(truncateRunes(j.Prompt, MaxPromptRunes)) {
 		args = append(args, fPrompt+strconv.Itoa(i), c)
 	}
@@ -148,6 +157,7 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		ID:             id,
 		Thread:         Thread{Team: m[fTeam], Channel: m[fChannel], TS: m[fTS]},
 		Requester:      m[fRequester],
+		Root:           m[fRoot],
 		Prompt:         joinChunks(m, fPrompt),
 		Status:         m[fStatus],
 		PRLink:         joinChunks(m, fPRLink),

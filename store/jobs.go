@@ -38,7 +38,7 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 		return wrapErr(err, "store: link job %s to thread %s", j.ID, j.Thread)
 	}
 	s.confirm(ctx)
-	return nil
+	return s.listJob(ctx, j)
 }
 
 // JobByThread returns the job linked to thread t, or ErrNotFound.
@@ -90,5 +90,9 @@ func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration
 	if err != nil {
 		return nil, err
 	}
-	return decodeJob(id, m)
+	j, err := decodeJob(id, m)
+	if err == nil {
+		err = s.listJob(ctx, *j)
+	}
+	return j, err
 }

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The job lists: a person's recent jobs and a channel's running ones, for
+// "/docs-agent list". They are indexes of job ids (sorted sets scored by the
+// job's creation time) beside the records, written with plain commands after
+// the script that changed the record (LinkJob, FollowUp, Finish, Untrack)
+// rather than inside it: a person's or a channel's jobs live in many threads,
+// whose records are not in one hash slot. An index may therefore lag its
+// records for a moment or keep an id whose record expired; the readers
+// (RecentJobs, RunningJobs) read every record and skip (and drop) the ids
+// that do not match.
+const (
+	// RecentKeep is how many jobs a person's list keeps.
+	RecentKeep = 20
+	// runningKeep bounds a channel's list of running jobs, should the
+	// finishes of some never be recorded.
+	runningKeep = 200
+)
+
+func (s *Store) recentKey(team, user string) string {
+	return s.prefix + "recent:" + team + ":" + user
+}
+
+func (s *Store) runningKey(team, channel string) string {
+	return s.prefix + "running:" + team + ":" + channel
+}
+
+// listJob puts j in its requester's recent jobs and its channel's running
+// jobs.
+func (s *Store) listJob(ctx context.Context, j Job) error {
+	at := j.CreatedAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	member := redis.Z{Score: float64(at.UnixMilli()), Member: j.ID}
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		if j.Requester != "" {
+			rk := s.recentKey(j.Thread.Team, j.Requester)
+			p.ZAddNX(ctx, rk, member)
+			p.ZRemRangeByRank(ctx, rk, 0, -RecentKeep-1)
+			p.PExpire(ctx, rk, Retention)
+		}
+		ck := s.runningKey(j.Thread.Team, j.Thread.Channel)
+		p.ZAddNX(ctx, ck, member)
+		p.ZRemRangeByRank(ctx, ck, 0, -runningKeep-1)
+		p.PExpire(ctx, ck, Retention)
+		return nil
+	})
+	if err != nil {
+		return wrapErr(err, "store: list job %s", j.ID)
+	}
+	return nil
+}
+
+// unlistRunning takes j off its channel's running jobs. A failure only
+// leaves an id that RunningJobs skips, so it is not reported.
+func (s *Store) unlistRunning(ctx context.Context, j Job) {
+	_ = s.rdb.ZRem(ctx, s.runningKey(j.Thread.Team, j.Thread.Channel), j.ID).Err()
+}
+
+// RecentJobs returns up to n of the jobs user started in team, newest first
+// (at most RecentKeep are kept, for the retention period).
+func (s *Store) RecentJobs(ctx context.Context, team, user string, n int) ([]Job, error) {
+	return s.listed(ctx, s.recentKey(team, user), n, func(j *Job) bool { return j.Requester == user })
+}
+
+// RunningJobs returns up to n of the jobs of a channel whose latest run has
+// not been reported finished, newest first. Finish and Untrack take a job
+// off the list; a job whose final status is recorded but not yet reported
+// is still on it (the caller may tell it by its Status).
+func (s *Store) RunningJobs(ctx context.Context, team, channel string, n int) ([]Job, error) {
+	return s.listed(ctx, s.runningKey(team, channel), n, func(j *Job) bool {
+		return j.Thread.Channel == channel && j.Notified < j.Generation
+	})
+}
+
+// listed reads the records of the newest n ids of the index at key that
+// keep says still belong there, dropping from the index those that do not.
+func (s *Store) listed(ctx context.Context, key string, n int, keep func(*Job) bool) ([]Job, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	ids, err := s.rdb.ZRevRange(ctx, key, 0, int64(n)*2).Result()
+	if err != nil {
+		return nil, wrapErr(err, "store: list %s", key)
+	}
+	var out []Job
+	var gone []any
+	for _, id := range ids {
+		if len(out) == n {
+			break
+		}
+		j, err := s.Job(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			gone = append(gone, id)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !keep(j) {
+			gone = append(gone, id)
+			continue
+		}
+		out = append(out, *j)
+	}
+	if len(gone) > 0 {
+		_ = s.rdb.ZRem(ctx, key, gone...).Err()
+	}
+	return out, nil
+}
