@@ -34,7 +34,8 @@
 // like Slack: invalid_arguments with response_metadata.messages for a bad
 // view, invalid_blocks for bad message blocks), assistant.threads.setStatus,
 // files.getUploadURLExternal with its upload URL and
-// files.completeUploadExternal, usergroups.users.list (AddUserGroup). A
+// files.completeUploadExternal, usergroups.users.list (AddUserGroup),
+// users.info (scope users:read) and chat.getPermalink. A
 // method whose scope the token lacks answers missing_scope with needed and
 // provided.
 //

@@ -12,7 +12,7 @@ func DefaultScopes() []string {
 	return []string{
 		"commands", "chat:write", "reactions:write",
 		"channels:history", "groups:history", "im:history",
-		"app_mentions:read", "im:write", "files:write", "usergroups:read",
+		"app_mentions:read", "im:write", "files:write", "usergroups:read", "users:read",
 	}
 }
 

@@ -85,6 +85,10 @@ func lookupMethod(name string) (apiMethod, bool) {
 		run = (*Server).filesCompleteUploadExternal
 	case "usergroups.users.list":
 		run = (*Server).usergroupsUsersList
+	case "users.info":
+		run = (*Server).usersInfo
+	case "chat.getPermalink":
+		run = (*Server).chatGetPermalink
 	default:
 		return apiMethod{}, false
 	}
