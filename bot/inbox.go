@@ -50,6 +50,8 @@ const WorkMaxAge = 10 * time.Minute
 const (
 	RedeliveredCommand = "slash command delivered again; already handled"
 	RedeliveredEvent   = "event delivered again; already handled"
+	// RedeliveredInteraction: a modal submission (keyed by its view).
+	RedeliveredInteraction = "interaction delivered again; already handled"
 )
 
 // WorkStore is what the inbox needs of Redis; *store.Store satisfies it.

@@ -15,6 +15,14 @@ import (
 // manifest is the part of deploy/slack-app-manifest.yaml the code depends on.
 type manifest struct {
 	Features struct {
+		AppHome struct {
+			MessagesTab bool `yaml:"messages_tab_enabled"`
+		} `yaml:"app_home"`
+		Shortcuts []struct {
+			Name       string `yaml:"name"`
+			Type       string `yaml:"type"`
+			CallbackID string `yaml:"callback_id"`
+		} `yaml:"shortcuts"`
 		SlashCommands []struct {
 			Command     string `yaml:"command"`
 			Description string `yaml:"description"`
@@ -30,6 +38,9 @@ type manifest struct {
 		Events struct {
 			Bot []string `yaml:"bot_events"`
 		} `yaml:"event_subscriptions"`
+		Interactivity struct {
+			Enabled bool `yaml:"is_enabled"`
+		} `yaml:"interactivity"`
 		SocketMode bool `yaml:"socket_mode_enabled"`
 	} `yaml:"settings"`
 }
@@ -61,6 +72,25 @@ func TestManifestMatchesTheCode(t *testing.T) {
 	if want := []string{agent.Command, visitors.Command}; !slices.Equal(commands, want) {
 		t.Errorf("manifest commands %v, the bot serves %v", commands, want)
 	}
+	if len(m.Settings.Events.Bot) != len(agent.MessageEvents()) {
+		t.Errorf("manifest subscribes to %v: the bot handles exactly %v", m.Settings.Events.Bot, agent.MessageEvents())
+	}
+	if !m.Features.AppHome.MessagesTab {
+		t.Error("messages_tab_enabled must be true: direct messages start jobs")
+	}
+	var shortcuts []string
+	for _, sc := range m.Features.Shortcuts {
+		shortcuts = append(shortcuts, sc.CallbackID)
+		if sc.Type != "message" || sc.Name == "" {
+			t.Errorf("shortcut %s: type %q name %q, want a named message shortcut", sc.CallbackID, sc.Type, sc.Name)
+		}
+	}
+	if !slices.Equal(shortcuts, agent.Shortcuts()) {
+		t.Errorf("manifest shortcuts %v, the bot handles %v", shortcuts, agent.Shortcuts())
+	}
+	if !m.Settings.Interactivity.Enabled {
+		t.Error("interactivity must be enabled: the shortcut, the job form and buttons")
+	}
 	for _, ev := range agent.MessageEvents() {
 		if !slices.Contains(m.Settings.Events.Bot, ev.Event) {
 			t.Errorf("manifest does not subscribe to %s", ev.Event)
@@ -76,6 +106,6 @@ func TestManifestMatchesTheCode(t *testing.T) {
 		}
 	}
 	if len(m.OAuth.Scopes.Bot) != len(scopes)+len(agent.MessageEvents()) {
-		t.Errorf("manifest scopes %v: the bot needs exactly %v plus one history scope per message event", m.OAuth.Scopes.Bot, scopes)
+		t.Errorf("manifest scopes %v: the bot needs exactly %v plus one scope per event", m.OAuth.Scopes.Bot, scopes)
 	}
 }

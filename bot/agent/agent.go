@@ -21,20 +21,25 @@ const Command = "/docs-agent"
 // scope it needs.
 type Subscription struct{ Event, Scope string }
 
-// MessageEvents returns the subscriptions that deliver thread replies. The
-// Slack app manifest must declare them.
+// MessageEvents returns the subscriptions that deliver thread replies, DMs
+// and mentions. The Slack app manifest must declare them.
 func MessageEvents() []Subscription {
 	return []Subscription{
 		{"message.channels", "channels:history"},
 		{"message.groups", "groups:history"},
 		{"message.im", "im:history"},
+		{"app_mention", "app_mentions:read"},
 	}
 }
 
 // Scopes returns the bot scopes the agent uses beyond the core's
-// (bot.Scopes) and the history scopes of MessageEvents: reacting to a
-// follow-up.
-func Scopes() []string { return []string{"reactions:write"} }
+// (bot.Scopes) and those of MessageEvents: reacting to a follow-up, and
+// naming the authors of a thread passed on as context (users.info).
+func Scopes() []string { return []string{"reactions:write", "users:read"} }
+
+// Shortcuts returns the callback ids of the message shortcuts the agent
+// handles. The Slack app manifest must declare them.
+func Shortcuts() []string { return []string{ShortcutSendToAgent} }
 
 // JobsAPI is what agent jobs need of the docs API; *docsapi.Client
 // satisfies it.
@@ -45,7 +50,7 @@ type JobsAPI interface {
 }
 
 // JobStore is what agent jobs keep in Redis: thread links, job records, the
-// poll schedule and the retry offers; *store.Store satisfies it.
+// poll schedule, the retry offers and the job lists; *store.Store satisfies it.
 type JobStore interface {
 	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
 	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
@@ -60,6 +65,10 @@ type JobStore interface {
 	Tracked(ctx context.Context) (int64, error)
 	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
 	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
+	// The lists of /docs-agent list and status (list.go).
+	Job(ctx context.Context, id string) (*store.Job, error)
+	RecentJobs(ctx context.Context, team, user string, n int) ([]store.Job, error)
+	RunningJobs(ctx context.Context, team, channel string, n int) ([]store.Job, error)
 }
 
 // Config holds the agent's settings. Zero values take the documented
@@ -108,6 +117,8 @@ type agent struct {
 	metrics *bot.Metrics
 	// wake nudges the poller when this replica schedules a job.
 	wake chan struct{}
+	// names remembers people's names for thread contexts.
+	names names
 }
 
 // Register adds agent jobs to b: the /docs-agent command, thread replies
@@ -126,7 +137,12 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
 	}
 	b.HandleCommand(Command, a.onCommand)
 	b.HandleEvent(slackevents.Message, a.onMessage)
+	b.HandleEvent(slackevents.AppMention, a.onMention)
+	b.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
+	b.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
+	b.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
 	b.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
+	b.HandleWork(workList, bot.WorkHandler{Do: a.doList, GiveUp: a.giveUpList})
 	b.Background(a.runPoller)
 }

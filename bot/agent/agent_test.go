@@ -142,9 +142,10 @@ func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
 	cases := []struct {
 		name, user, channel, text, want string
 	}{
-		{"empty", alice, general, "", "Usage"},
-		{"help", alice, general, "help", "Usage"},
+		{"help", alice, general, "help", "Ways in"},
 		{"user not allowed", "U0MALLORY", general, "Do it", "not on the list"},
+		{"user not allowed, the form", "U0MALLORY", general, "", "not on the list"},
+		{"user not allowed, list", "U0MALLORY", general, "list", "not on the list"},
 		{"channel not allowed", alice, "C0OTHER", "Do it", "not enabled in this channel"},
 	}
 	for _, tc := range cases {

@@ -26,7 +26,7 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	// Slack escapes what the person typed and marks up mentions and links;
 	// the agent gets it as typed.
 	text := strings.TrimSpace(bot.Plain(cmd.Text))
-	if text == "" || strings.EqualFold(text, "help") {
+	if strings.EqualFold(text, wordHelp) {
 		r.Ack(bot.Ephemeral(agentHelp()))
 		return
 	}
@@ -34,8 +34,20 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(refusal))
 		return
 	}
+	if text == "" {
+		// The job modal, opened right after the ack: the trigger id lives
+		// 3 seconds.
+		r.Ack(nil)
+		a.openModal(ctx, cmd.TriggerID, cmd.UserID, modalTarget{Team: cmd.TeamID, Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, "", "")
+		return
+	}
+	kind := workStart
 	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
-	if !a.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workStart, Payload: payload}, bot.RedeliveredCommand) {
+	if word, arg, _ := strings.Cut(text, " "); strings.EqualFold(word, wordList) && arg == "" || strings.EqualFold(word, wordStatus) && isJobID(arg) {
+		kind = workList
+		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: arg})
+	}
+	if !a.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral(storageDown))
 		return
 	}
@@ -48,8 +60,8 @@ func (a *agent) giveUpStart(ctx context.Context, w *bot.Work) {
 	if json.Unmarshal(w.Payload, &req) != nil {
 		return
 	}
-	a.core.ReplyPrivately(ctx, req.command(), fmt.Sprintf("docsbot could not start your docs agent job: Slack or its storage kept failing for %d minutes. Nothing was started; try again.",
-		int(bot.WorkMaxAge/time.Minute)))
+	a.tell(ctx, req, "", fmt.Sprintf("docsbot could not start your docs agent job: Slack or its storage kept failing for %d minutes. Nothing was started; try again.",
+		int(bot.WorkMaxAge/time.Minute)), a.log)
 }
 
 // linkJob saves the thread-to-job link, retrying until it works or the start

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/store"
@@ -28,56 +26,6 @@ const (
 	markSaved   = "saved"   // the store followed the job again
 )
 
-// replyRequest is what a thread reply carries through the inbox.
-type replyRequest struct {
-	Team     string `json:"team"`
-	Channel  string `json:"channel"`
-	User     string `json:"user"`
-	TS       string `json:"ts"`
-	ThreadTS string `json:"thread_ts"`
-	// Text is the reply as the person typed it.
-	Text string `json:"text"`
-}
-
-// onMessage handles message events. A person's reply in a thread is recorded
-// in the inbox and then acknowledged; whether the thread is a job's is looked
-// up there. Everything else is acknowledged and ignored. If Redis cannot
-// record the reply, the envelope is not acknowledged: Slack sends it again.
-func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
-	outer := req.Event
-	ev, ok := outer.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok {
-		req.Ack(nil)
-		return
-	}
-	// Slack escapes what the person typed; the agent gets it as typed.
-	text := strings.TrimSpace(bot.Plain(ev.Text))
-	if text == "" || !a.isThreadReply(ev) {
-		req.Ack(nil)
-		return
-	}
-	eventID := cmp.Or(req.DeliveryID, ev.Channel+"/"+ev.TimeStamp)
-	payload, _ := json.Marshal(replyRequest{Team: outer.TeamID, Channel: ev.Channel, User: ev.User,
-		TS: ev.TimeStamp, ThreadTS: ev.ThreadTimeStamp, Text: text})
-	if !a.core.Accept(ctx, store.Work{Key: "ev:" + eventID, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
-		return // not acknowledged: Slack delivers it again
-	}
-	req.Ack(nil)
-}
-
-// isThreadReply reports whether ev is a person's new reply inside a thread:
-// not the bot's own or another bot's, not an edit, deletion, join or other
-// subtype, and not a top-level message.
-func (a *agent) isThreadReply(ev *slackevents.MessageEvent) bool {
-	if ev.SubType != "" && ev.SubType != "thread_broadcast" {
-		return false
-	}
-	if a.core.IsOwnOrBot(ev) {
-		return false
-	}
-	return ev.ThreadTimeStamp != "" && ev.ThreadTimeStamp != ev.TimeStamp
-}
-
 // doReply sends a thread reply to the thread's job and follows the job
 // again. Each step leaves a mark: an attempt after a crash never sends the
 // reply twice; if it cannot tell whether the reply reached the agent, it
@@ -88,11 +36,19 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a thread reply: %w", err)
 	}
 	log := a.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
+	if !r.inThread() || w.Marked(markStarting) != "" || (r.Mention && commandWord(r.Text) != "") {
+		return a.doAddressed(ctx, w, r, log)
+	}
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
 	job, err := a.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
 		if done, err := a.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
 			return err
+		}
+		if r.Mention || r.DM {
+			// Not a job's thread: a mention there (or any reply in a
+			// DM) starts a job with the thread as its context.
+			return a.doAddressed(ctx, w, r, log)
 		}
 		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
 			// A reply to a root message posted moments ago: its job may
@@ -155,7 +111,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	if err := a.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && bot.SlackCode(err) != "already_reacted" {
 		log.Warn("reacting to the follow-up failed", "err", err)
 	}
-	a.updateRoot(ctx, r.Channel, r.ThreadTS, jobView(job), log)
+	a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 	return nil
 }
 

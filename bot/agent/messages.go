@@ -187,21 +187,6 @@ func prLabel(raw string) string {
 	return raw
 }
 
-// agentHelp is the usage text of /docs-agent.
-func agentHelp() string {
-	return strings.Join([]string{
-		"*" + Command + "* starts the docs agent on an instruction and follows it in a thread.",
-		"",
-		"*Usage:* `" + Command + " <instruction>`",
-		"• Example: `" + Command + " Add a quickstart for the Python SDK`",
-		"• I post the job in this channel; its thread is the job's conversation.",
-		"• Reply in that thread to send the agent a follow-up instruction.",
-		"• When the agent finishes I post the result, with the pull request link, in the thread.",
-		"",
-		"Invite me first in private channels: `/invite @docsbot`.",
-	}, "\n")
-}
-
 // updateRoot re-renders a job's root message. The edit is made in the
 // background, coalesced with later edits of the same message (bot.Edit); a
 // failure is logged only: the thread and the job stay usable.

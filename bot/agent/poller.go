@@ -167,7 +167,7 @@ func (a *agent) pollFailed(ctx context.Context, c store.Claim, err error, log *s
 		v := jobView(&c.Job)
 		v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
 		a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it.", false))
-		a.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
+		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
 		return true
 	case errors.Is(err, docsapi.ErrRateLimited):
 		if apiErr != nil {
@@ -221,7 +221,7 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 	}
 	v := jobView(&c.Job)
 	v.State, v.Status, v.PRLink = stateFinished, status, pr
-	a.updateRoot(wctx, thread.Channel, thread.TS, v, log)
+	a.updateRoot(wctx, thread.Channel, rootTS(&c.Job), v, log)
 	return true
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -58,6 +59,30 @@ type startRequest struct {
 	ResponseURL string `json:"response_url,omitempty"`
 	// Root is an existing root message to reuse (a start tried again).
 	Root string `json:"root,omitempty"`
+	// ThreadTS is the message whose thread the job lives in (a mention, a
+	// DM, a message shortcut): the root message is posted as a reply in it
+	// and the job linked to it. "" starts a new thread at the root message.
+	ThreadTS string `json:"thread_ts,omitempty"`
+	// Context goes to the agent after the instruction (the thread a mention
+	// was made in, the message a shortcut was used on); the root message
+	// shows only Prompt.
+	Context string `json:"context,omitempty"`
+	// ContextMarkup says Context is Slack markup (a quoted message): the
+	// start turns its mentions into names and the rest into plain text.
+	ContextMarkup bool `json:"context_markup,omitempty"`
+}
+
+// instruction is what the docs API is asked: the prompt, then its context.
+func (r startRequest) instruction() string {
+	if r.Context == "" {
+		return r.Prompt
+	}
+	return r.Prompt + "\n\n" + r.Context
+}
+
+// thread is the Slack thread of the job whose root message is root.
+func (r startRequest) thread(root string) store.Thread {
+	return store.Thread{Team: r.Team, Channel: r.Channel, TS: cmp.Or(r.ThreadTS, root)}
 }
 
 // command is the slash command the request came from, for ReplyPrivately.
@@ -81,11 +106,14 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a job start: %w", err)
 	}
 	log := a.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)
+	if req.ContextMarkup {
+		req.Context, req.ContextMarkup = strings.TrimSpace(bot.Plain(a.namedMentions(ctx, req.Context))), false
+	}
 	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting}
 
 	root := cmp.Or(w.Marked(markRoot), req.Root)
 	if root == "" && w.Attempt > 1 {
-		ts, err := a.findRoot(ctx, req.Channel, w)
+		ts, err := a.findRoot(ctx, req, w)
 		if err != nil && bot.TransientSlack(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
@@ -93,6 +121,11 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 			log.Warn("cannot read the channel for an earlier root message; posting one", "err", err)
 		}
 		root = ts
+	}
+	if root == "" && req.ThreadTS != "" {
+		if done, err := a.inJobThread(ctx, w, req, log); done || err != nil {
+			return err
+		}
 	}
 	if root == "" {
 		ts, err := a.postRoot(ctx, w, req, view, log)
@@ -106,8 +139,8 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		root = ts
 	}
-	log = log.With("thread", root)
-	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
+	log = log.With("root", root)
+	thread := req.thread(root)
 
 	if w.Attempt > 1 || w.Marked(markIntent) != "" {
 		job, err := a.store.JobByThread(ctx, thread)
@@ -129,10 +162,10 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	// One write records the root message (if just posted) and the intent:
 	// without it a later attempt could neither find the message nor know
 	// that a create may have been made, so nothing goes on without it.
-	if err := w.Mark(ctx, map[string]string{markRoot: root, markIntent: promptHash(req.Prompt)}); err != nil {
+	if err := w.Mark(ctx, map[string]string{markRoot: root, markIntent: promptHash(req.instruction())}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	job, err := a.api.CreateJob(ctx, req.Prompt)
+	job, err := a.api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
 		a.startUnknown(ctx, req, root, view, "the docs API did not confirm it ("+describeCause(err)+")", log)
@@ -152,6 +185,9 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		// The excerpt the root message shows, cut mark included.
 		Prompt: bot.Cut(req.Prompt, promptInRoot),
 		Status: string(job.Status),
+	}
+	if req.ThreadTS != "" {
+		rec.Root = root
 	}
 	if err := a.linkJob(ctx, rec, log); err != nil {
 		view.State, view.JobID = stateUntracked, job.ID
@@ -187,15 +223,23 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 		EventType:    RootEvent,
 		EventPayload: map[string]any{"work": w.Key},
 	}))
+	if req.ThreadTS != "" {
+		opts = append(opts, slack.MsgOptionTS(req.ThreadTS))
+	}
 	return a.core.Post(ctx, req.Channel, opts...)
 }
 
-// findRoot looks in the channel for the root message an earlier attempt at
-// w posted (its metadata names w) before it could record it: "" if there is
-// none.
-func (a *agent) findRoot(ctx context.Context, channel string, w *bot.Work) (string, error) {
+// findRoot looks in the channel (or the request's thread) for the root
+// message an earlier attempt at w posted (its metadata names w) before it
+// could record it: "" if there is none.
+func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (string, error) {
+	if req.ThreadTS != "" {
+		return a.findInThread(ctx, req.Channel, req.ThreadTS, func(m slack.Message) bool {
+			return m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key
+		})
+	}
 	since := w.Received.Add(-time.Minute) // Slack's clock is not Redis's
-	params := &slack.GetConversationHistoryParameters{ChannelID: channel, Limit: 200, IncludeAllMetadata: true,
+	params := &slack.GetConversationHistoryParameters{ChannelID: req.Channel, Limit: 200, IncludeAllMetadata: true,
 		Oldest: fmt.Sprintf("%d.%06d", since.Unix(), since.Nanosecond()/1000)}
 	for range 10 {
 		res, err := a.slack.GetConversationHistoryContext(ctx, params)
@@ -220,7 +264,7 @@ func (a *agent) findRoot(ctx context.Context, channel string, w *bot.Work) (stri
 func (a *agent) startUnknown(ctx context.Context, req startRequest, root string, view rootView, why string, log *slog.Logger) {
 	req.Root = root
 	payload, _ := json.Marshal(req)
-	thread := store.Thread{Team: req.Team, Channel: req.Channel, TS: root}
+	thread := req.thread(root)
 	offered := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL) == nil
 	view.State = stateUnknown
 	view.Problem = "docsbot cannot tell whether the agent started: " + why + ". Check the agent jobs in your docs dashboard"
@@ -239,7 +283,7 @@ func (a *agent) tell(ctx context.Context, req startRequest, root, text string, l
 		a.core.ReplyPrivately(ctx, req.command(), text)
 		return
 	}
-	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: root}, text, log)
+	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: cmp.Or(req.ThreadTS, root)}, text, log)
 }
 
 // describeCause is why a request's outcome is unknown, in a few words.

@@ -1,0 +1,8 @@
+package bot
+
+// ActionImprovePage is the action_id of the "Improve this page" button on a
+// page of a visitors summary. Its value is JSON: {"path", "human", "ai",
+// "total", "range"}. The visitors feature renders it; the agent feature
+// handles it (a job modal about the page, whose job goes in the summary's
+// thread). It lives in the core because features do not import each other.
+const ActionImprovePage = "docs_improve_page"

@@ -1,0 +1,22 @@
+package agent
+
+import "strings"
+
+// agentHelp is the usage text of /docs-agent (and of a mention that asks
+// for help): every way to start, follow and list jobs.
+func agentHelp() string {
+	return strings.Join([]string{
+		"*The docs agent* writes and fixes documentation on an instruction and opens a pull request. Ways in:",
+		"• `" + Command + " <instruction>`: I post the job in this channel; its thread is the job's conversation.",
+		"• `" + Command + "` alone: a form for a longer instruction.",
+		"• `@docsbot <instruction>` in a channel: the job runs in the thread under your message. In a thread that is not a job's, `@docsbot document this` passes the thread's messages to the agent as context.",
+		"• A direct message to me starts a job in its thread.",
+		"• *Send to docs agent* in a message's ⋮ menu: a form with that message quoted; the job runs in its thread.",
+		"• *Improve this page* on a `/docs-visitors` summary: a form about that page.",
+		"",
+		"Reply in a job's thread (with or without `@docsbot`) to send the agent a follow-up. When it finishes I post the result, with the pull request link, in the thread.",
+		"`" + Command + " list` (or `@docsbot list`) shows your recent jobs and the ones running here; `" + Command + " status <job id>` shows one.",
+		"",
+		"Invite me first in private channels: `/invite @docsbot`.",
+	}, "\n")
+}

@@ -1,0 +1,130 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Jobs started by a mention or a DM. The person's message is the thread's
+// parent: the bot's root message (the job's live status) is posted as the
+// first reply in its thread, and the job is linked to that thread, so the
+// person's later replies there are follow-ups, with or without a mention. A
+// mention in a thread that is not a job's starts a job in that thread, with
+// the thread's messages as context (threadcontext.go).
+
+// markStarting records that a post started a job: its start work is queued
+// under "start:" + the post's key. A later attempt queues it again (a no-op
+// once recorded) instead of taking the post for a follow-up of that job.
+const markStarting = "starting"
+
+// The words a mention (or a top-level DM) may be instead of an instruction.
+const (
+	wordList = "list"
+	wordHelp = "help"
+)
+
+// commandWord returns wordList or wordHelp when text is one of them (or
+// empty, which asks for help), "" otherwise.
+func commandWord(text string) string {
+	switch w := strings.ToLower(strings.Trim(text, " .!?`")); w {
+	case "", wordHelp:
+		return wordHelp
+	case wordList:
+		return wordList
+	}
+	return ""
+}
+
+// doAddressed acts on a post addressed to the bot that is not a follow-up:
+// a top-level mention or DM, a mention in a thread that is not a job's, or
+// a reply in a DM thread without a job. It answers help and list, and
+// otherwise queues the start of a job in the post's thread.
+func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
+	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
+		a.whisper(ctx, a.replyPlace(r), refusal, log)
+		return nil
+	}
+	if !r.inThread() || r.Mention {
+		switch commandWord(r.Text) {
+		case wordHelp:
+			a.whisper(ctx, a.replyPlace(r), agentHelp(), log)
+			return nil
+		case wordList:
+			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS})
+		}
+	}
+	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS)}
+	var cut int
+	if r.inThread() {
+		tc, err := a.readThread(ctx, r)
+		if err != nil {
+			if bot.TransientSlack(err) {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			}
+			log.Warn("cannot read the thread; starting the job without its context", "err", err)
+			a.whisper(ctx, r, "docsbot could not read this thread ("+bot.Describe(err)+"), so the agent gets your instruction without the thread's messages.", log)
+		}
+		if w.Marked(markStarting) == "" && tc.pending && startMayBeUnderWay(r.ThreadTS, w.Attempt) {
+			// The thread's own job may still be starting: this would be its
+			// follow-up. Look again shortly.
+			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
+		}
+		req.Context, cut = tc.render(threadContextCap)
+	}
+	if err := w.Mark(ctx, map[string]string{markStarting: "1"}); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	payload, _ := json.Marshal(req)
+	queued, err := a.core.Queue(ctx, store.Work{Key: "start:" + w.Key, Kind: workStart, Payload: payload})
+	if err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if queued {
+		log.Info("job start queued", "context", req.Context != "", "left_out", cut)
+		if cut > 0 {
+			a.whisper(ctx, r, fmt.Sprintf("This thread is longer than the %d characters docsbot passes on, so the agent gets its first message and the latest ones; %d in between are left out.", threadContextCap, cut), log)
+		}
+	}
+	return nil
+}
+
+// replyPlace is where a private answer to a post goes: its thread, or the
+// channel itself for a top-level mention in a channel (a DM's answer goes in
+// the thread of the person's message).
+func (a *agent) replyPlace(r replyRequest) replyRequest {
+	if !r.inThread() && !r.DM {
+		r.ThreadTS = ""
+	} else {
+		r.ThreadTS = cmp.Or(r.ThreadTS, r.TS)
+	}
+	return r
+}
+
+// rootTS is the ts of a job's root message: Job.Root when the root is a
+// reply in the thread, else the thread's parent.
+func rootTS(j *store.Job) string { return cmp.Or(j.Root, j.Thread.TS) }
+
+// inJobThread checks, before a start posts its root message in an existing
+// thread (a modal's), that the thread is not a job's already: one thread
+// follows one job. It reports whether the start ends here (the person was
+// told to reply in the thread instead).
+func (a *agent) inJobThread(ctx context.Context, w *bot.Work, req startRequest, log *slog.Logger) (bool, error) {
+	job, err := a.store.JobByThread(ctx, req.thread(""))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	log.Info("start asked for in a job's thread; not started", "job", job.ID)
+	a.tell(ctx, req, "", "This thread already follows docs agent job `"+bot.Escape(job.ID)+"`: reply in the thread to send it a follow-up instead. Nothing new was started.", log)
+	return true, nil
+}

@@ -1,0 +1,92 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+)
+
+// A person's post that docsbot acts on: a reply in a thread (a follow-up
+// when the thread is a job's), a top-level message in a DM with the bot, or
+// a message that mentions the bot. Slack delivers a mention twice, as an
+// app_mention event and as a message event (the app also subscribes to
+// messages), with different event ids; both become the same piece of work,
+// keyed by the message (team, channel, ts) rather than by the event, so
+// whichever arrives first records it and the other is dropped as a
+// redelivery. The work (agent.reply, doReply) decides what the post is once
+// it knows whether its thread is a job's: a follow-up, a new job, a list.
+
+// replyRequest is what a person's post carries through the inbox.
+type replyRequest struct {
+	Team     string `json:"team"`
+	Channel  string `json:"channel"`
+	User     string `json:"user"`
+	TS       string `json:"ts"`
+	ThreadTS string `json:"thread_ts"`
+	// Text is the post as the person typed it, without the bot's mention.
+	Text string `json:"text"`
+	// Mention is set when the post mentions the bot; DM when it is in a
+	// direct message with the bot.
+	Mention bool `json:"mention,omitempty"`
+	DM      bool `json:"dm,omitempty"`
+}
+
+// inThread reports whether the post is a reply in a thread.
+func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS != r.TS }
+
+// onMessage handles message events: a person's thread reply, top-level DM
+// or mention is recorded in the inbox and then acknowledged. Everything else
+// (the bot's own and other bots' messages, edits, joins, other people's
+// top-level messages) is acknowledged and ignored. If Redis cannot record
+// the post, the envelope is not acknowledged: Slack sends it again.
+func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
+	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
+	if !ok || (ev.SubType != "" && ev.SubType != "thread_broadcast") || a.core.IsOwnOrBot(ev) {
+		req.Ack(nil)
+		return
+	}
+	p := a.post(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
+	p.DM = ev.ChannelType == "im"
+	if p.Text == "" && !p.Mention || !(p.inThread() || p.DM || p.Mention) {
+		req.Ack(nil)
+		return
+	}
+	a.acceptPost(ctx, req, p)
+}
+
+// onMention handles app_mention events, the same way as the message event
+// Slack sends for the same post.
+func (a *agent) onMention(ctx context.Context, req *bot.EventRequest) {
+	ev, ok := req.Event.InnerEvent.Data.(*slackevents.AppMentionEvent)
+	if !ok || a.core.IsOwnOrBot(&slackevents.MessageEvent{User: ev.User, BotID: ev.BotID}) {
+		req.Ack(nil)
+		return
+	}
+	a.acceptPost(ctx, req, a.post(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text))
+}
+
+// post reads a person's message as the agent gets it: Slack's escaping and
+// markup undone, the bot's mention taken out.
+func (a *agent) post(team, channel, user, ts, threadTS, text string) replyRequest {
+	tag := "<@" + a.core.Self().UserID + ">"
+	mention := a.core.Self().UserID != "" && strings.Contains(text, tag)
+	text = strings.TrimSpace(bot.Plain(strings.ReplaceAll(text, tag, "")))
+	return replyRequest{Team: team, Channel: channel, User: user, TS: ts, ThreadTS: threadTS, Text: text, Mention: mention}
+}
+
+// acceptPost records a post as agent.reply work keyed by the message, then
+// acknowledges the event; if Redis cannot take it, the event is left
+// unacknowledged for Slack to send again.
+func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRequest) {
+	payload, _ := json.Marshal(p)
+	key := "msg:" + p.Team + ":" + p.Channel + ":" + p.TS
+	if !a.core.Accept(ctx, store.Work{Key: key, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
+		return // not acknowledged: Slack delivers it again
+	}
+	req.Ack(nil)
+}

@@ -1,0 +1,105 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+)
+
+// Two more ways into the job modal (modal.go): the message shortcut "Send to
+// docs agent" on any message, and the "Improve this page" button of the
+// visitors summaries (bot.ActionImprovePage). Both answer in the handler,
+// without the inbox: the modal must open within the 3 seconds the trigger
+// id lives, so it is opened right after the ack and nothing slower comes
+// first. The job itself starts from the modal's submission, through the
+// inbox.
+
+// ShortcutSendToAgent is the callback id of the message shortcut; the Slack
+// app manifest declares it.
+const ShortcutSendToAgent = "send_to_docs_agent"
+
+// quotedMax is how much of a message the modal quotes and the agent gets.
+const quotedMax = 2000
+
+// onSendToAgent opens the job modal on the message the shortcut was used
+// on, quoted; the job goes in that message's thread.
+func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
+	ic := r.Interaction
+	log := a.log.With("user", ic.User.ID, "channel", ic.Channel.ID)
+	if refusal := a.core.Refusal(ic.User.ID, ic.Channel.ID); refusal != "" {
+		a.refuseInteraction(ctx, r, ic.Channel.ID, refusal, log)
+		return
+	}
+	r.Ack(nil)
+	m := ic.Message
+	by := bot.Mention(m.User) // Slack shows the person's name; the start turns it into one
+	if m.BotID != "" || m.User == "" {
+		by = "a bot"
+		if m.Username != "" {
+			by = bot.Escape(m.Username) + " (bot)"
+		}
+	}
+	text := bot.Cut(m.Text, quotedMax) // Slack markup, shown as Slack shows it
+	t := modalTarget{
+		Team:        ic.Team.ID,
+		Channel:     ic.Channel.ID,
+		ThreadTS:    cmp.Or(m.ThreadTimestamp, m.Timestamp, ic.MessageTs),
+		ResponseURL: ic.ResponseURL,
+		Context:     "Context: the Slack message this was asked about, by " + by + ":\n---\n" + text + "\n---",
+		Markup:      true,
+	}
+	about := "*Message from " + by + ":*\n" + quoteMarkup(text)
+	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "")
+}
+
+// quoteMarkup quotes Slack markup (kept as it is, so mentions and links show)
+// line by line.
+func quoteMarkup(s string) string {
+	return "&gt; " + strings.ReplaceAll(s, "\n", "\n&gt; ")
+}
+
+// pageFigures is the value of an "Improve this page" button: a page of the
+// docs and its unique visitors over a range.
+type pageFigures struct {
+	Path  string `json:"path"`
+	Human int64  `json:"human"`
+	AI    int64  `json:"ai"`
+	Total int64  `json:"total"`
+	Range string `json:"range"`
+}
+
+// onImprovePage opens the job modal about a page of a visitors summary,
+// prefilled; the job goes in the summary's thread.
+func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
+	ic := r.Interaction
+	channel := cmp.Or(ic.Container.ChannelID, ic.Channel.ID)
+	log := a.log.With("user", ic.User.ID, "channel", channel)
+	if refusal := a.core.Refusal(ic.User.ID, channel); refusal != "" {
+		a.refuseInteraction(ctx, r, channel, refusal, log)
+		return
+	}
+	r.Ack(nil)
+	var p pageFigures
+	if len(ic.ActionCallback.BlockActions) > 0 {
+		if err := json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &p); err != nil || p.Path == "" {
+			log.Warn("improve-page button without a page", "err", err)
+		}
+	}
+	figures := fmt.Sprintf("%d unique visitors (%d human, %d AI)", p.Total, p.Human, p.AI)
+	if p.Range != "" {
+		figures += " over " + p.Range
+	}
+	t := modalTarget{
+		Team:        ic.Team.ID,
+		Channel:     channel,
+		ThreadTS:    cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
+		ResponseURL: ic.ResponseURL,
+		Context:     "Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.",
+	}
+	about := "*Page* `" + bot.Escape(p.Path) + "`: " + bot.Escape(figures)
+	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Improve the page "+p.Path+" for the people and AI agents who read it: ")
+}
