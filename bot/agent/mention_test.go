@@ -183,17 +183,19 @@ func TestThreadContextIsCapped(t *testing.T) {
 	h := newHarness(t, longJobs())
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "FIRST: the migration guide is wrong")
-	const n, size = 40, 400 // 16,000 characters, twice the cap
+	// 201 replies of 50 characters: over the cap, and more than one page of
+	// conversations.replies (200 a page), so the latest come from the second.
+	const n, size = 201, 40
 	for i := range n {
-		h.userMessage(alice, general, parent, fmt.Sprintf("note %02d %s", i, strings.Repeat("x", size)))
+		h.userMessage(alice, general, parent, fmt.Sprintf("note %03d %s", i, strings.Repeat("x", size)))
 	}
 	h.mention(alice, general, parent, "fix the guide")
 	_, jobID := h.rootIn(general, parent)
 	prompt := h.API.Prompts(jobID)[0]
-	if !strings.Contains(prompt, "FIRST: the migration guide is wrong") || !strings.Contains(prompt, fmt.Sprintf("note %02d", n-1)) {
+	if !strings.Contains(prompt, "FIRST: the migration guide is wrong") || !strings.Contains(prompt, fmt.Sprintf("note %03d", n-1)) {
 		t.Errorf("instruction lacks the first or the latest message")
 	}
-	if strings.Contains(prompt, "note 00") {
+	if strings.Contains(prompt, "note 000") {
 		t.Errorf("instruction kept an early message of a thread over the cap")
 	}
 	if !strings.Contains(prompt, "at most 8000 characters") || !strings.Contains(prompt, "left out") {

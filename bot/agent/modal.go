@@ -130,7 +130,6 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 		fail(refusal)
 		return
 	}
-	a.metrics.Command(ViewJob)
 	req := startRequest{Team: cmp.Or(t.Team, ic.Team.ID), Channel: t.Channel, User: ic.User.ID, Prompt: text,
 		ResponseURL: t.ResponseURL, ThreadTS: t.ThreadTS, Context: t.Context, ContextMarkup: t.Markup}
 	payload, _ := json.Marshal(req)

@@ -49,33 +49,24 @@ type threadRead struct {
 func (a *agent) readThread(ctx context.Context, r replyRequest) (threadRead, error) {
 	var tr threadRead
 	self := a.core.Self()
-	params := &slack.GetConversationRepliesParameters{ChannelID: r.Channel, Timestamp: r.ThreadTS, Limit: 200, IncludeAllMetadata: true}
-	for range threadPages {
-		msgs, more, next, err := a.slack.GetConversationRepliesContext(ctx, params)
-		if err != nil {
-			return tr, fmt.Errorf("reading the thread: %w", err)
+	err := a.eachInThread(ctx, r.Channel, r.ThreadTS, func(m slack.Message) bool {
+		own := m.User == self.UserID || (self.BotID != "" && m.BotID == self.BotID)
+		if own && m.Metadata.EventType == RootEvent {
+			tr.pending = true
 		}
-		for _, m := range msgs {
-			own := m.User == self.UserID || (self.BotID != "" && m.BotID == self.BotID)
-			if own && m.Metadata.EventType == RootEvent {
-				tr.pending = true
-			}
-			if m.Timestamp == r.ThreadTS && !own && m.BotID == "" && (r.DM || strings.Contains(m.Text, "<@"+self.UserID+">")) {
-				tr.pending = true
-			}
-			if m.Timestamp == r.TS {
-				continue
-			}
-			text := strings.TrimSpace(bot.Plain(a.namedMentions(ctx, m.Text)))
-			if text == "" {
-				continue
-			}
+		if m.Timestamp == r.ThreadTS && !own && m.BotID == "" && (r.DM || strings.Contains(m.Text, "<@"+self.UserID+">")) {
+			tr.pending = true
+		}
+		if m.Timestamp == r.TS {
+			return false
+		}
+		if text := strings.TrimSpace(bot.Plain(a.namedMentions(ctx, m.Text))); text != "" {
 			tr.lines = append(tr.lines, a.author(ctx, m, own)+": "+text)
 		}
-		if !more || next == "" {
-			break
-		}
-		params.Cursor = next
+		return false
+	})
+	if err != nil {
+		return tr, fmt.Errorf("reading the thread: %w", err)
 	}
 	link, err := a.slack.GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: r.Channel, Ts: r.ThreadTS})
 	if err != nil {
@@ -197,21 +188,36 @@ func (n *names) get(ctx context.Context, api *slack.Client, id string) string {
 // findInThread returns the ts of the first message of a thread that match
 // says is the one sought, "" if none.
 func (a *agent) findInThread(ctx context.Context, channel, threadTS string, match func(slack.Message) bool) (string, error) {
+	found := ""
+	err := a.eachInThread(ctx, channel, threadTS, func(m slack.Message) bool {
+		if match(m) {
+			found = m.Timestamp
+			return true
+		}
+		return false
+	})
+	return found, err
+}
+
+// eachInThread calls fn on the messages of a thread, oldest first, paging
+// through conversations.replies (at most threadPages pages), until fn
+// returns true.
+func (a *agent) eachInThread(ctx context.Context, channel, threadTS string, fn func(slack.Message) bool) error {
 	params := &slack.GetConversationRepliesParameters{ChannelID: channel, Timestamp: threadTS, Limit: 200, IncludeAllMetadata: true}
 	for range threadPages {
 		msgs, more, next, err := a.slack.GetConversationRepliesContext(ctx, params)
 		if err != nil {
-			return "", err
+			return err
 		}
 		for _, m := range msgs {
-			if match(m) {
-				return m.Timestamp, nil
+			if fn(m) {
+				return nil
 			}
 		}
 		if !more || next == "" {
-			break
+			return nil
 		}
 		params.Cursor = next
 	}
-	return "", nil
+	return nil
 }
