@@ -1,11 +1,35 @@
-// Package agent is docsbot's agent-job feature: /docs-agent starts the
-// docs platform's AI agent on an instruction and follows the job in a Slack
-// thread, where replies go to the agent as follow-ups and the result is
-// posted once per run.
+// Package agent is docsbot's agent-job feature: /docs-agent, an @mention,
+// a DM, the "Send to docs agent" message shortcut or the "Improve this page"
+// button starts the docs platform's AI agent on an instruction and follows
+// the job in a Slack thread, where replies go to the agent as follow-ups and
+// the result is posted once per run.
 //
-// It holds the slash command and message-event handlers, the two kinds of
-// inbox work (agent.start, agent.reply), the poller that follows every
-// unfinished job, and the root-message views and texts. It needs the docs
+// It holds the entry points (command.go; posts.go and mention.go for
+// messages, mentions and DMs; threadcontext.go for the thread passed on as
+// context; modal.go and shortcut.go for the job modal; list.go for list and
+// status), the three kinds of inbox work (agent.start, agent.reply,
+// agent.list), the poller that follows every unfinished job, and the
+// root-message views and texts.
+//
+// Where a job lives. A job started by /docs-agent or the modal opened by
+// /docs-agent alone gets a new thread: the bot's root message is its
+// parent. A job started by a mention, a DM, the shortcut or the button lives
+// in the thread of the message it was asked from (the person's, the
+// shortcut's message, the visitors summary): that message is the parent,
+// the root message (the job's live status) is a reply in it, and the job is
+// linked to the parent (store.Job.Root keeps the root message). One thread
+// follows one job: a mention in a job's thread is a follow-up, and a modal
+// submitted for a job's thread starts nothing and says so.
+//
+// Messages. Slack delivers a mention as an app_mention and a message event
+// with different event ids; both become one agent.reply work keyed by the
+// message (msg:team:channel:ts), so the second is dropped as a redelivery.
+// doReply decides once it knows whether the thread is a job's: a follow-up,
+// or (a mention, a DM) a new job, queued as agent.start work keyed by the
+// post after a mark that keeps a later attempt from taking the post for a
+// follow-up of the job it started. The modal's submission is agent.start
+// work keyed by the view id. Every entry point refuses people and channels
+// outside the allow-lists privately before any API call. It needs the docs
 // API and Redis only through JobsAPI and JobStore, which *docsapi.Client and
 // *store.Store satisfy, and Slack only through the core (package bot).
 //
