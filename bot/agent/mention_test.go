@@ -60,6 +60,20 @@ func (h *harness) rootIn(channel, threadTS string) (slacktest.Message, string) {
 	return root, ""
 }
 
+// botClient is a Web API client with the bot's token, to post as a bot
+// would (a visitors summary, another bot's note).
+func (h *harness) botClient() *slack.Client {
+	return slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+}
+
+// wantCreates checks how many jobs the docs API was asked to create.
+func (h *harness) wantCreates(n int) {
+	h.T.Helper()
+	if got := h.API.Count(docsapitest.EndpointCreate); got != n {
+		h.T.Errorf("%d create requests, want %d", got, n)
+	}
+}
+
 // userMessage posts a person's message and returns its ts.
 func (h *harness) userMessage(user, channel, threadTS, text string) string {
 	h.T.Helper()
@@ -87,9 +101,7 @@ func TestMentionStartsAJobInItsThread(t *testing.T) {
 	})
 	h.Settle()
 	// Slack sent an app_mention and a message event for the one post: one job.
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.wantCreates(1)
 	if r := h.Roots(general); len(r) != 0 {
 		t.Errorf("%d top-level bot messages, want none: the job lives in the person's thread", len(r))
 	}
@@ -114,9 +126,7 @@ func TestMentionInAJobThreadIsAFollowUp(t *testing.T) {
 	if got := h.API.Prompts(jobID); got[1] != "also define lease" || got[2] != "and fencing token" {
 		t.Errorf("follow-ups %q", got[1:])
 	}
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1: a mention in a job's thread is a follow-up", n)
-	}
+	h.wantCreates(1)
 }
 
 func TestDMStartsAJobAndRepliesFollowUp(t *testing.T) {
@@ -135,9 +145,7 @@ func TestDMStartsAJobAndRepliesFollowUp(t *testing.T) {
 	if got := h.API.Prompts(jobID); got[0] != "Write an FAQ about billing" || got[1] != "Keep it short" {
 		t.Errorf("API prompts %q", got)
 	}
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.wantCreates(1)
 }
 
 func TestMentionInAThreadPassesItAsContext(t *testing.T) {
@@ -148,7 +156,7 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	h.userMessage(alice, general, parent, "<@"+bob+"> right, and it prints a plan &lt;first&gt;")
 	// Another message by a bot (here docsbot itself, posting as any bot
 	// would), marked as such in the context.
-	api := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+	api := h.botClient()
 	if _, _, err := api.PostMessage(general, slack.MsgOptionText("Reminder: docs freeze on Friday", false), slack.MsgOptionTS(parent)); err != nil {
 		t.Fatal(err)
 	}
@@ -173,9 +181,7 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	// The thread is now the job's: a later mention there is a follow-up.
 	h.mention(bob, general, parent, "mention the exit codes too")
 	h.WaitFor("the second mention sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) == 2 })
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.wantCreates(1)
 }
 
 func TestThreadContextIsCapped(t *testing.T) {
@@ -261,7 +267,5 @@ func TestListAndStatus(t *testing.T) {
 		return false
 	})
 	h.StopAll()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.wantCreates(1)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // modalOf waits for the job modal open for user and returns it.
@@ -87,9 +86,7 @@ func TestShortcutModalSubmissionStartsOneJob(t *testing.T) {
 	}
 	h.WaitLogged(bot.RedeliveredInteraction, 1)
 	h.StopAll()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.wantCreates(1)
 }
 
 func TestShortcutWithAnExpiredTrigger(t *testing.T) {
@@ -141,7 +138,7 @@ func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 	h.StartBot(bottest.Config{})
 	// A visitors summary with the button, as bot/visitors renders it.
 	value := `{"path":"/docs/quickstart","human":120,"ai":30,"total":150,"range":"the last 7 days"}`
-	api := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+	api := h.botClient()
 	_, summary, err := api.PostMessage(general, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "*Top pages*", false, false), nil, nil),
 		slack.NewActionBlock("pages", slack.NewButtonBlockElement(bot.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))),
@@ -175,9 +172,7 @@ func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 		t.Errorf("instruction lacks the page or its figures:\n%s", prompt)
 	}
 	h.StopAll()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.wantCreates(1)
 }
 
 func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
@@ -221,7 +216,7 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	refusedPrivately("shortcut", 4)
-	api := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+	api := h.botClient()
 	_, summary, err := api.PostMessage(general, slack.MsgOptionBlocks(slack.NewActionBlock("pages",
 		slack.NewButtonBlockElement(bot.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
 	if err != nil {
