@@ -245,3 +245,27 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 		}
 	}
 }
+
+func TestShortcutOnALongMessage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, longJobs())
+	h.StartBot(bottest.Config{})
+	// 3,900 characters, most of them escaped entities that grow in JSON:
+	// the modal's private_metadata (3,000 characters at most) still fits.
+	long := "START " + strings.Repeat("&lt;b&gt; &amp; ", 240)
+	msg := h.userMessage(bob, general, "", long)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg}); err != nil {
+		t.Fatal(err)
+	}
+	v := h.modalOf(alice)
+	if n := len([]rune(v.PrivateMetadata)); n > 3000 {
+		t.Errorf("private_metadata of %d characters", n)
+	}
+	h.submit(v.ID, "Explain the tags")
+	_, jobID := h.rootIn(general, msg)
+	if prompt := h.API.Prompts(jobID)[0]; !strings.Contains(prompt, "START <b> & <b>") {
+		t.Errorf("instruction lacks the quoted message, as typed:\n%.300s", prompt)
+	}
+}

@@ -14,6 +14,8 @@ import (
 const (
 	maxViewBlocks     = 100
 	maxViewTitleRunes = 24
+	// maxPrivateMetadata is the most characters of a view's private_metadata.
+	maxPrivateMetadata = 3000
 	// maxViewStack is how many modals a stack holds (views.push: push_limit_reached).
 	maxViewStack = 3
 )
@@ -98,6 +100,9 @@ func parseView(raw, wantType string) (viewDef, apiResult, bool) {
 		if utf8.RuneCountInString(d.Title.Text) > maxViewTitleRunes {
 			return d, invalidArgs("must be less than 25 characters [json-pointer:/view/title/text]"), false
 		}
+	}
+	if utf8.RuneCountInString(d.PrivateMetadata) > maxPrivateMetadata {
+		return d, invalidArgs("must be less than 3001 characters [json-pointer:/view/private_metadata]"), false
 	}
 	var blocks []map[string]json.RawMessage
 	if b := nonNull(d.Blocks); b != nil {

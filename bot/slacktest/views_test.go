@@ -48,6 +48,11 @@ func TestViewsOpenValidation(t *testing.T) {
 		{"empty section", modal("Docs agent", unknown), "invalid_arguments"},
 		{"missing title", func() slack.ModalViewRequest { v := modal("x", section("a")); v.Title = nil; return v }(), "invalid_arguments"},
 		{"title over 24", modal(strings.Repeat("t", 25), section("a")), "invalid_arguments"},
+		{"private_metadata over 3000", func() slack.ModalViewRequest {
+			v := modal("x", section("a"))
+			v.PrivateMetadata = strings.Repeat("m", 3001)
+			return v
+		}(), "invalid_arguments"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
