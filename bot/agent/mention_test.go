@@ -207,6 +207,9 @@ func TestThreadContextIsCapped(t *testing.T) {
 	if !strings.Contains(prompt, "at most 8000 characters") || !strings.Contains(prompt, "left out") {
 		t.Errorf("instruction does not say the cap and what it left out:\n%s", prompt[:400])
 	}
+	if n := len(h.Slack.Calls("users.info")); n != 2 {
+		t.Errorf("%d users.info calls for a thread by two people, want 2: names are remembered", n)
+	}
 	if len([]rune(prompt)) > 8000+1000 {
 		t.Errorf("instruction is %d characters: over the cap", len([]rune(prompt)))
 	}
