@@ -107,6 +107,12 @@ func TestShortcutWithAnExpiredTrigger(t *testing.T) {
 	if post.ResponseType != "ephemeral" || !strings.Contains(post.Text, "3 seconds") {
 		t.Errorf("answer %+v, want an ephemeral note that the form could not open in time", post)
 	}
+	// /docs-agent alone meets the same.
+	h.Command(alice, general, agent.Command, "")
+	h.WaitFor("the person told privately again", func() bool { return len(h.Slack.ResponsePosts("")) == 2 })
+	if post := h.Slack.ResponsePosts("")[1]; !strings.Contains(post.Text, "3 seconds") {
+		t.Errorf("answer to /docs-agent alone %+v, want the note that the form could not open in time", post)
+	}
 	if n := len(h.Slack.OpenModals(alice)); n != 0 {
 		t.Errorf("%d modals open, want none", n)
 	}
