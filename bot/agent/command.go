@@ -43,9 +43,9 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	}
 	kind := workStart
 	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
-	if word, arg, _ := strings.Cut(text, " "); strings.EqualFold(word, wordList) && arg == "" || strings.EqualFold(word, wordStatus) && isJobID(arg) {
+	if word := commandWord(text); word == wordList || word == wordStatus {
 		kind = workList
-		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: arg})
+		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: askedJob(text)})
 	}
 	if !a.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral(storageDown))

@@ -15,7 +15,7 @@ func agentHelp() string {
 		"• *Improve this page* on a `/docs-visitors` summary: a form about that page.",
 		"",
 		"Reply in a job's thread (with or without `@docsbot`) to send the agent a follow-up. When it finishes I post the result, with the pull request link, in the thread.",
-		"`" + Command + " list` (or `@docsbot list`) shows your recent jobs and the ones running here; `" + Command + " status <job id>` shows one.",
+		"`" + Command + " list` (or `@docsbot list`) shows your recent jobs and the ones running here; `" + Command + " status <job id>` (or `@docsbot status <job id>`) shows one.",
 		"",
 		"Invite me first in private channels: `/invite @docsbot`.",
 	}, "\n")

@@ -32,7 +32,8 @@ const (
 )
 
 // commandWord returns wordList or wordHelp when text is one of them (or
-// empty, which asks for help), "" otherwise.
+// empty, which asks for help), wordStatus for "status <job id>", and ""
+// otherwise.
 func commandWord(text string) string {
 	switch w := strings.ToLower(strings.Trim(text, " .!?`")); w {
 	case "", wordHelp:
@@ -40,7 +41,19 @@ func commandWord(text string) string {
 	case wordList:
 		return wordList
 	}
+	if word, arg, _ := strings.Cut(text, " "); strings.EqualFold(word, wordStatus) && isJobID(arg) {
+		return wordStatus
+	}
 	return ""
+}
+
+// askedJob is the job id of "status <job id>", "" for anything else.
+func askedJob(text string) string {
+	if commandWord(text) != wordStatus {
+		return ""
+	}
+	_, id, _ := strings.Cut(text, " ")
+	return id
 }
 
 // doAddressed acts on a post addressed to the bot that is not a follow-up:
@@ -57,8 +70,8 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		case wordHelp:
 			a.whisper(ctx, a.replyPlace(r), agentHelp(), log)
 			return nil
-		case wordList:
-			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS})
+		case wordList, wordStatus:
+			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(r.Text)})
 		}
 	}
 	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS)}

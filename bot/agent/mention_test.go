@@ -269,6 +269,15 @@ func TestListAndStatus(t *testing.T) {
 		}
 		return false
 	})
+	h.mention(bob, general, "", "status "+jobID)
+	h.WaitFor("the status shown to bob only", func() bool {
+		for _, e := range h.Slack.Ephemerals(bob) {
+			if strings.Contains(e.Text, "Instruction: Document the &lt;rate&gt; limits") {
+				return true
+			}
+		}
+		return false
+	})
 	h.StopAll()
 	h.wantCreates(1)
 }
