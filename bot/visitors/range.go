@@ -20,7 +20,7 @@ const (
 	// comparison shows by default and at most.
 	compareTop    = 5
 	maxCompareTop = 10
-	maxTop              = 50
+	maxTop        = 50
 	// maxShownInput bounds the quoted part of bad input.
 	maxShownInput = 80
 )
