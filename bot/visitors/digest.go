@@ -124,6 +124,7 @@ func (v *visitors) digestTick(ctx context.Context) {
 		return
 	}
 	now := v.cfg.Now()
+	v.log.Debug("digests looked at", "subscriptions", len(subs), "now", now)
 	for _, sub := range subs {
 		f := digest.Frequency(sub.Frequency)
 		slot, owed := v.cfg.Digest.Owed(f, now)
