@@ -52,6 +52,14 @@ func (h *harness) waitFiles(n int) []slacktest.File {
 	return files
 }
 
+// settledRequests waits until every piece of work is done, stops the
+// replicas and returns the analytics requests the API received: final.
+func (h *harness) settledRequests() int {
+	h.T.Helper()
+	h.Settle()
+	return h.API.Count(docsapitest.EndpointVisitors)
+}
+
 // checkChart fails unless f is a PNG chart of the expected size.
 func checkChart(t *testing.T, f slacktest.File) {
 	t.Helper()
@@ -111,8 +119,7 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 	h.visitorsCommand("30d chart")
 	second := h.waitFiles(2)[1]
 	checkChart(t, second)
-	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 31 {
+	if n := h.settledRequests(); n != 31 {
 		t.Errorf("%d requests after the second chart, want still 31", n)
 	}
 	if n := len(h.privates()); n != 1 {
@@ -145,8 +152,7 @@ func TestChartWithTheBudgetSpent(t *testing.T) {
 	if c := h.comment(f2); !strings.Contains(c, "No data yet for Oct 9–28") {
 		t.Errorf("second chart comment %q", c)
 	}
-	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 10 {
+	if n := h.settledRequests(); n != 10 {
 		t.Errorf("%d requests, want still 10", n)
 	}
 }
@@ -256,8 +262,7 @@ func TestCompareEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 2 {
+	if n := h.settledRequests(); n != 2 {
 		t.Errorf("%d requests, want one export of each range", n)
 	}
 }
@@ -301,8 +306,7 @@ func TestBadModeCombinationsCostNothing(t *testing.T) {
 			t.Errorf("%q acked with %s, want a private refusal", text, ack.Payload)
 		}
 	}
-	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 0 {
+	if n := h.settledRequests(); n != 0 {
 		t.Errorf("%d requests for refused commands", n)
 	}
 	if n := len(h.Slack.Files()); n != 0 {

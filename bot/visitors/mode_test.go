@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -43,45 +42,6 @@ func TestParseVisitorsModes(t *testing.T) {
 		want := []string{string(tc.mode), tc.digest, tc.first, tc.last, tc.path}
 		if strings.Join(got, "|") != strings.Join(want, "|") || req.Top != tc.top {
 			t.Errorf("parseVisitors(%q) = %q top %d, want %q top %d", tc.text, got, req.Top, want, tc.top)
-		}
-	}
-}
-
-func TestParseVisitorsModeRejects(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		text, part, problem string
-	}{
-		{"chart compare", "compare", "one of `chart`, `compare`, `csv` and `digest`"},
-		{"csv chart", "chart", "one of"},
-		{"digest weekly csv", "csv", "one of"},
-		{"chart top=5", "top=", "takes only a range"},
-		{"30d chart path=/api", "path=", "takes only a range"},
-		{"chart sort=ai", "sort=", "takes only a range"},
-		{"compare sort=ai", "sort=", "change in total visitors"},
-		{"compare top=11", "top=11", "at most 10"},
-		{"201d compare", "201d", "longest range to compare is 200d"},
-		{"compare 2024-10-10..2024-10-20", "2024-10-10..2024-10-20", "needs the 11 days before it too"},
-		{"csv top=5", "top=", "every page"},
-		{"csv sort=human", "sort=", "every page"},
-		{"digest", "digest", "say `digest weekly`"},
-		{"digest monthly", "monthly", "`weekly`, `daily`, `off` or `status`"},
-		{"digest weekly 7d", "7d", "takes nothing else"},
-		{"digest daily top=3", "top=", "takes nothing else"},
-		{"path=/x digest off", "path=", "takes nothing else"},
-		{"chart 401d", "401d", "400 days"},
-	}
-	for _, tc := range cases {
-		_, bad := parseVisitors(tc.text, friday)
-		if bad == nil {
-			t.Errorf("parseVisitors(%q) accepted it", tc.text)
-			continue
-		}
-		if bad.Part != tc.part || !strings.Contains(bad.Problem, tc.problem) {
-			t.Errorf("parseVisitors(%q) = %q: %q; want %q: ...%q...", tc.text, bad.Part, bad.Problem, tc.part, tc.problem)
-		}
-		if msg := bad.message(); !strings.Contains(msg, "`"+bot.Escape(tc.part)+"`") {
-			t.Errorf("message %q does not quote %q", msg, tc.part)
 		}
 	}
 }
