@@ -29,4 +29,3 @@ func Percent(part, whole int64) (s string, ok bool) {
 	}
 	return strconv.FormatFloat(100*float64(part)/float64(whole), 'f', 1, 64) + "%", true
 }
-

@@ -203,7 +203,7 @@ func TestRangeTotals(t *testing.T) {
 	if err := s.SaveRangeTotals(ctx, "p", first, today, want, today, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the open range's totals to expire", func() bool {
+	polltest.Until(t, "the open range's totals to expire", func() bool {
 		_, err := s.LoadRangeTotals(ctx, "p", first, today)
 		return errors.Is(err, store.ErrNotFound)
 	})
