@@ -234,7 +234,7 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 			}
 		}
 		tokens = g.Tokens
-		tell(costText(need, len(tokens), g.Remaining, budget.Limit, out.FreesIn))
+		tell(costText(need, len(tokens), g.Remaining, budget.Limit, out.FreesIn, g.Blocked))
 	}
 	sent := 0
 	defer func() {
@@ -335,8 +335,11 @@ func (v *visitors) noteRateLimit(ctx context.Context, err error, log *slog.Logge
 
 // costText tells, before anything is spent, what a chart costs and what is
 // left of the budget.
-func costText(need, granted, left, limit int, freesIn time.Duration) string {
+func costText(need, granted, left, limit int, freesIn time.Duration, blocked bool) string {
 	switch {
+	case blocked:
+		return fmt.Sprintf(":hourglass: This chart would cost %s, and the docs API asked docsbot to wait before asking for analytics again (%s). The chart shows only the days cached.",
+			requests(need), bot.InAbout(freesIn))
 	case granted == need:
 		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); %d of the %d analytics requests an hour are left after it.",
 			requests(need), left, limit)

@@ -128,8 +128,9 @@ func (v *visitors) digestTick(ctx context.Context) {
 	for _, sub := range subs {
 		f := digest.Frequency(sub.Frequency)
 		slot, owed := v.cfg.Digest.Owed(f, now)
-		// A channel subscribed after a posting was due starts with the next.
-		if !owed || sub.CreatedAt.After(slot.Due) {
+		// A channel subscribed after a posting was due starts with the next;
+		// one the allow-lists no longer let the bot work in gets nothing.
+		if !owed || sub.CreatedAt.After(slot.Due) || v.core.Refusal(sub.CreatedBy, sub.Channel) != "" {
 			continue
 		}
 		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Period: slot.Period}
