@@ -93,8 +93,9 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text:         fmt.Sprintf("Docs visitors %s: %s unique, %s the %s before", c.Req.Range, docsapi.FormatCount(t.After), changeWord(t), docsapi.FormatCount(t.Before)),
-		Blocks:       &slack.Blocks{BlockSet: blocks},
+		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s in %s, %s)", c.Req.Range, docsapi.FormatCount(t.After),
+			docsapi.FormatCount(t.Before), c.Prev, changeWord(t)),
+		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }
 
