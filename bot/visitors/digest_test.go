@@ -2,6 +2,7 @@ package visitors_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,13 +44,14 @@ func (h *harness) digests() []slacktest.Message {
 func (h *harness) subscribe() {
 	h.T.Helper()
 	h.visitorsCommand("digest weekly")
-	h.WaitFor("the subscription's confirmation", func() bool {
-		for _, p := range h.summaries() {
-			if strings.Contains(p.Text, "subscribed this channel to the weekly docs visitors digest: Mondays at 09:00 UTC") {
-				return true
-			}
-		}
-		return false
+	h.waitInChannel("subscribed this channel to the weekly docs visitors digest: Mondays at 09:00 UTC")
+}
+
+// waitInChannel waits for an in-channel response_url post containing want.
+func (h *harness) waitInChannel(want string) {
+	h.T.Helper()
+	h.WaitFor("a post with "+want, func() bool {
+		return slices.ContainsFunc(h.summaries(), func(p slacktest.ResponsePost) bool { return strings.Contains(p.Text, want) })
 	})
 }
 
@@ -135,14 +137,7 @@ func TestDigestOffAndStatus(t *testing.T) {
 	h.waitPrivate("nothing to turn off")
 	h.subscribe()
 	h.visitorsCommand("digest off")
-	h.WaitFor("the digest turned off", func() bool {
-		for _, p := range h.summaries() {
-			if strings.Contains(p.Text, "turned off the docs visitors digest") {
-				return true
-			}
-		}
-		return false
-	})
+	h.waitInChannel("turned off the docs visitors digest")
 	// Ticks past the hour post nothing: no subscription is left.
 	clock.Advance(5 * time.Minute)
 	h.WaitLogged("digests looked at", strings.Count(h.Logs.String(), `msg="digests looked at"`)+3)
