@@ -99,7 +99,7 @@ func TestManifestMatchesTheCode(t *testing.T) {
 			t.Errorf("manifest lacks scope %s needed for %s", ev.Scope, ev.Event)
 		}
 	}
-	scopes := append(bot.Scopes(), agent.Scopes()...)
+	scopes := slices.Concat(bot.Scopes(), agent.Scopes(), visitors.Scopes())
 	for _, s := range scopes {
 		if !slices.Contains(m.OAuth.Scopes.Bot, s) {
 			t.Errorf("manifest lacks scope %s", s)

@@ -158,3 +158,49 @@ func decodeDay(s string) (VisitorCounts, error) {
 	}
 	return VisitorCounts{Human: n[0], AI: n[1], Total: n[2]}, nil
 }
+
+// rangeTotalsKey is the key of a range's cached unique totals:
+// {p}days:{project}:{first}..{last}, a string "human,ai,total".
+func (s *Store) rangeTotalsKey(project string, first, last time.Time) string {
+	return s.prefix + "days:" + project + ":" + utcDay(first).Format(time.DateOnly) + ".." + utcDay(last).Format(time.DateOnly)
+}
+
+// SaveRangeTotals caches the unique visitors of the whole range first..last
+// (UTC dates, both included; not the sum of its days): for ClosedDayKeep when
+// every day of it is closed (DayClosed with today), else for openKeep.
+func (s *Store) SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c VisitorCounts, today time.Time, openKeep time.Duration) error {
+	switch {
+	case project == "":
+		return fmt.Errorf("store: save range totals: no project: %w", ErrInvalid)
+	case openKeep < time.Millisecond:
+		return fmt.Errorf("store: save range totals: keep %v of open days must be at least 1ms: %w", openKeep, ErrInvalid)
+	}
+	keep := openKeep
+	if DayClosed(last, today) {
+		keep = ClosedDayKeep
+	}
+	if err := s.rdb.Set(ctx, s.rangeTotalsKey(project, first, last), encodeDay(c), keep).Err(); err != nil {
+		return wrapErr(err, "store: save range totals of %q", project)
+	}
+	return nil
+}
+
+// LoadRangeTotals reads the cached unique visitors of the range first..last,
+// or ErrNotFound.
+func (s *Store) LoadRangeTotals(ctx context.Context, project string, first, last time.Time) (VisitorCounts, error) {
+	if project == "" {
+		return VisitorCounts{}, fmt.Errorf("store: load range totals: no project: %w", ErrInvalid)
+	}
+	v, err := s.rdb.Get(ctx, s.rangeTotalsKey(project, first, last)).Result()
+	if errors.Is(err, redis.Nil) {
+		return VisitorCounts{}, fmt.Errorf("store: range totals of %q: %w", project, ErrNotFound)
+	}
+	if err != nil {
+		return VisitorCounts{}, wrapErr(err, "store: load range totals of %q", project)
+	}
+	c, err := decodeDay(v)
+	if err != nil {
+		return VisitorCounts{}, fmt.Errorf("store: range totals of %q: %w", project, ErrNotFound)
+	}
+	return c, nil
+}

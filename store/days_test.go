@@ -174,3 +174,40 @@ func BenchmarkDayCache400(b *testing.B) {
 		}
 	})
 }
+
+func TestRangeTotals(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	today := day(t, "2026-11-22")
+	first, last := day(t, "2026-11-01"), day(t, "2026-11-07")
+	if _, err := s.LoadRangeTotals(ctx, "p", first, last); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LoadRangeTotals before saving: %v, want ErrNotFound", err)
+	}
+	want := store.VisitorCounts{Human: 900, AI: 300, Total: 1100}
+	if err := s.SaveRangeTotals(ctx, "p", first, last, want, today, time.Hour); err != nil {
+		t.Fatalf("SaveRangeTotals: %v", err)
+	}
+	got, err := s.LoadRangeTotals(ctx, "p", first.Add(5*time.Hour), last)
+	if err != nil || got != want {
+		t.Fatalf("LoadRangeTotals = %+v, %v; want %+v", got, err, want)
+	}
+	// Another range or project shares nothing.
+	if _, err := s.LoadRangeTotals(ctx, "p", first, last.AddDate(0, 0, 1)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("another range: %v, want ErrNotFound", err)
+	}
+	if _, err := s.LoadRangeTotals(ctx, "q", first, last); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("another project: %v, want ErrNotFound", err)
+	}
+	// A range reaching an open day lasts openKeep.
+	if err := s.SaveRangeTotals(ctx, "p", first, today, want, today, 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	polltest.Until(t, "the open range's totals to expire", func() bool {
+		_, err := s.LoadRangeTotals(ctx, "p", first, today)
+		return errors.Is(err, store.ErrNotFound)
+	})
+	if err := s.SaveRangeTotals(ctx, "", first, last, want, today, time.Hour); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("no project: %v, want ErrInvalid", err)
+	}
+}

@@ -22,6 +22,8 @@
 //	{p}recent:{team}:{user}        sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
 //	{p}running:{team}:{channel}    sorted set: job id -> created (unix ms); a channel's running jobs
 //	{p}day:{project}:{YYYY-MM-DD}  string: one day's unique visitors, "human,ai,total" (SaveDays)
+//	{p}days:{project}:{first}..{last}
+//	                               string: a range's unique visitors, "human,ai,total" (SaveRangeTotals)
 //	{p}digest:subs                 hash: {team}:{channel} -> a channel's digest subscription (JSON)
 //	{p}digest:run:{team}:{channel}:{period}
 //	                               hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
@@ -70,6 +72,9 @@
 // (400 days), the open days for as short as the caller says. SaveDays writes
 // any number of days in one pipeline, LoadDays reads a range with one MGET
 // and lists the days missing, which the caller fetches or shows as gaps.
+// A range's own unique totals (not the sum of its days: a visitor of two days
+// is one visitor) are cached beside them (SaveRangeTotals), as long as the
+// range's last day is closed.
 //
 // Digest subscriptions are one hash without expiry, so they outlive every
 // replica. Each posting of a digest (a channel and a period, such as

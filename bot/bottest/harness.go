@@ -24,6 +24,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -95,6 +96,10 @@ type Config struct {
 	VisitorsCacheTTL time.Duration
 	VisitorsBudget   int
 	Now              func() time.Time
+	// Digest is when digests are due (the default schedule when zero);
+	// DigestTick how often each replica looks (a minute when zero).
+	Digest     digest.Schedule
+	DigestTick time.Duration
 }
 
 // Running is a started bot and how to stop it.
@@ -136,7 +141,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	before := h.Slack.Connects()
 	b := bot.New(bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Metrics: cfg.Metrics, Logger: logger}, sc, st)
 	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval}, client, st)
-	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now}, client, st)
+	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
 	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
 	go func() { r.done <- b.Run(ctx) }()
 	var once sync.Once

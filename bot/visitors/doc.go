@@ -22,4 +22,32 @@
 // export and posts the summary through the command's response_url. When the
 // budget is spent it answers from a stale copy, saying how old it is, or
 // else tells the person privately when to try again.
+//
+// Beyond the summary. The same command, with one more word, asks for:
+//
+//   - chart (and the summary's "Show trend" button, which answers in the
+//     summary's thread; kind visitors.trend): daily unique visitors drawn by
+//     package insight and uploaded with files.getUploadURLExternal and
+//     files.completeUploadExternal. Each day costs one request (limit=1) and
+//     is kept in the store's day cache for every replica (closed days for
+//     400 days), so a chart drawn again costs nothing. The cost and what is
+//     left of the budget are told privately before anything is spent; when
+//     the budget cannot pay for every day, the latest days are fetched and
+//     the rest drawn as gaps and named.
+//   - compare: the range against the one before it (insight.Compare), from
+//     the two exports (cached like the summary's).
+//   - csv: every page of the export as a CSV file, its paths kept from being
+//     read as formulas (docsapi.WriteVisitorsCSV, shared with the CLI).
+//   - digest weekly|daily|off|status: a channel's subscription (store). A
+//     loop on every replica (bot.Background) looks every Config.DigestTick
+//     for postings owed (package digest, on Config.Now) and posts each once
+//     across replicas: store.ClaimDigest hands it to one replica, which
+//     renews the claim right before posting and marks it posted after; a
+//     claim taken over from a replica that died first looks for the period's
+//     post (message metadata DigestEvent) before posting.
+//
+// Options a mode has no use for are refused in the ack, before any request.
+// Each page row of the summary (and of "fell most") has a button with
+// action_id bot.ActionImprovePage whose value is the page and its figures
+// (JSON); the docs agent's feature handles it.
 package visitors

@@ -16,7 +16,11 @@ const (
 	// the analytics keep about 400 days.
 	visitorsHistoryDays = 400
 	defaultTop          = 10
-	maxTop              = 50
+	// compareTop and maxCompareTop are how many pages each list of a
+	// comparison shows by default and at most.
+	compareTop    = 5
+	maxCompareTop = 10
+	maxTop        = 50
 	// maxShownInput bounds the quoted part of bad input.
 	maxShownInput = 80
 )
@@ -66,10 +70,36 @@ type visitorsRequest struct {
 	// RangeText is the range as typed ("7d" when defaulted).
 	RangeText string
 	Top       int
+	// topSet is the top= given, 0 if none.
+	topSet int
 	// Path is the prefix pages must start with; "" keeps every page.
 	Path string
 	Sort sortColumn
+	// Mode is what to post: the summary (""), a chart, a comparison, a CSV
+	// file, or a digest subscription's change.
+	Mode mode
+	// Digest is the word after `digest`: weekly, daily, off or status.
+	Digest string
 }
+
+// mode is the kind of answer a /docs-visitors command asks for.
+type mode string
+
+const (
+	modeSummary mode = ""
+	modeChart   mode = "chart"
+	modeCompare mode = "compare"
+	modeCSV     mode = "csv"
+	modeDigest  mode = "digest"
+)
+
+// The words after `digest`.
+const (
+	digestWeekly = "weekly"
+	digestDaily  = "daily"
+	digestOff    = "off"
+	digestStatus = "status"
+)
 
 // inputError is bad command input: the part at fault, and why.
 type inputError struct {
@@ -95,10 +125,32 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	req := visitorsRequest{Top: defaultTop, Sort: sortTotal}
 	today := midnight(now)
 	seen := map[string]bool{}
-	for _, word := range strings.Fields(bot.Unescape(text)) {
+	words := strings.Fields(bot.Unescape(text))
+	for i := 0; i < len(words); i++ {
+		word := words[i]
 		lower := strings.ToLower(word)
 		if lower == "help" {
 			return visitorsRequest{Help: true}, nil
+		}
+		if m := mode(lower); m == modeChart || m == modeCompare || m == modeCSV || m == modeDigest {
+			if req.Mode != modeSummary {
+				return req, &inputError{word, "ask for one of `chart`, `compare`, `csv` and `digest` at a time"}
+			}
+			req.Mode = m
+			if m == modeDigest {
+				if i+1 == len(words) {
+					return req, &inputError{word, "say `digest weekly`, `digest daily`, `digest off` or `digest status`"}
+				}
+				i++
+				switch d := strings.ToLower(words[i]); d {
+				case digestWeekly, digestDaily, digestOff, digestStatus:
+					req.Digest = d
+				default:
+					return req, &inputError{words[i], "after `digest` comes `weekly`, `daily`, `off` or `status`"}
+				}
+			}
+			seen["mode:"+lower] = true
+			continue
 		}
 		if key, val, ok := strings.Cut(word, "="); ok {
 			key = strings.ToLower(key)
@@ -122,11 +174,59 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 		seen["range"] = true
 		req.Range, req.RangeText = r, word
 	}
+	if err := req.checkMode(seen); err != nil {
+		return req, err
+	}
 	if !seen["range"] {
 		req.Range, _ = parseRange("7d", today)
 		req.RangeText = "7d"
 	}
+	if req.Mode == modeCompare {
+		// The previous range must lie within the analytics' history too.
+		earliest := today.AddDate(0, 0, -(visitorsHistoryDays - 1))
+		if prev := req.Range.First.AddDate(0, 0, -req.Range.days()); prev.Before(earliest) {
+			return req, &inputError{req.RangeText, fmt.Sprintf("`compare` needs the %d days before it too, and the analytics keep only the last %d days (the longest range to compare is %dd)",
+				req.Range.days(), visitorsHistoryDays, visitorsHistoryDays/2)}
+		}
+	}
 	return req, nil
+}
+
+// checkMode refuses the options a mode has no use for, so that nothing is
+// asked of the API for a command that cannot mean what was typed. seen holds
+// the options and the range given.
+func (req *visitorsRequest) checkMode(seen map[string]bool) *inputError {
+	refuse := func(keys []string, why string) *inputError {
+		for _, k := range keys {
+			if seen[k] {
+				word := k + "="
+				if k == "range" {
+					word = req.RangeText
+				}
+				return &inputError{word, why}
+			}
+		}
+		return nil
+	}
+	switch req.Mode {
+	case modeChart:
+		req.Top = 0
+		return refuse([]string{"top", "path", "sort"}, "`chart` draws the site's daily totals, so it takes only a range")
+	case modeCompare:
+		if req.topSet > maxCompareTop {
+			return &inputError{fmt.Sprintf("top=%d", req.topSet), fmt.Sprintf("`compare` lists at most %d pages in each list", maxCompareTop)}
+		}
+		req.Top = compareTop
+		if req.topSet > 0 {
+			req.Top = req.topSet
+		}
+		return refuse([]string{"sort"}, "`compare` ranks pages by their change in total visitors")
+	case modeCSV:
+		return refuse([]string{"top", "sort"}, "`csv` lists every page, in the API's order")
+	case modeDigest:
+		return refuse([]string{"range", "top", "path", "sort"}, "`digest "+req.Digest+"` takes nothing else: the digest reports the last week (or day)")
+	}
+	return nil
 }
 
 // option applies one key=value word.
@@ -137,7 +237,7 @@ func (req *visitorsRequest) option(key, val, word string) *inputError {
 		if err != nil || n < 1 || n > maxTop {
 			return &inputError{word, fmt.Sprintf("top must be a whole number from 1 to %d", maxTop)}
 		}
-		req.Top = n
+		req.Top, req.topSet = n, n
 	case "path":
 		if val == "" {
 			return &inputError{word, "path needs a prefix, such as `path=/api-reference`"}
@@ -266,7 +366,7 @@ func midnight(t time.Time) time.Time {
 // visitorsUsage is the short usage shown with bad input and in the help.
 func visitorsUsage() string {
 	return strings.Join([]string{
-		"*Usage:* `" + Command + " [range] [top=N] [path=PREFIX] [sort=total|human|ai]`",
+		"*Usage:* `" + Command + " [range] [top=N] [path=PREFIX] [sort=total|human|ai] [chart|compare|csv]`",
 		"*Range* (whole days in UTC; default `7d`):",
 		"• `7d`, `30d`, `12w`: the last N days or weeks, today included",
 		"• `2025-11-01..2025-11-07`: from the first day to the last, both included",
@@ -277,6 +377,11 @@ func visitorsUsage() string {
 		fmt.Sprintf("• `top=N`: how many pages to list (default %d, at most %d)", defaultTop, maxTop),
 		"• `path=/api-reference`: only pages whose path starts with this prefix",
 		"• `sort=human` or `sort=ai`: rank pages by that column instead of the total",
+		"*Instead of the summary:*",
+		"• `chart`: a chart of the daily unique visitors, human and AI (`" + Command + " 30d chart`)",
+		"• `compare`: the range against the one before it, with the pages that rose and fell most (`" + Command + " 7d compare`)",
+		"• `csv`: every page of the range as a CSV file",
+		"• `digest weekly`, `digest daily`, `digest off`, `digest status`: post the last week's (or day's) summary in this channel on schedule",
 	}, "\n")
 }
 

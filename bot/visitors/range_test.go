@@ -120,6 +120,25 @@ func TestParseVisitorsRejects(t *testing.T) {
 		{"sort=views", "sort=views", "`total`, `human` or `ai`"},
 		{"color=red", "color=red", "options are"},
 		{"7d please", "please", "not a date range"},
+		// Modes and the options they have no use for.
+		{"chart compare", "compare", "one of `chart`, `compare`, `csv` and `digest`"},
+		{"csv chart", "chart", "one of"},
+		{"digest weekly csv", "csv", "one of"},
+		{"chart top=5", "top=", "takes only a range"},
+		{"30d chart path=/api", "path=", "takes only a range"},
+		{"chart sort=ai", "sort=", "takes only a range"},
+		{"compare sort=ai", "sort=", "change in total visitors"},
+		{"compare top=11", "top=11", "at most 10"},
+		{"201d compare", "201d", "longest range to compare is 200d"},
+		{"compare 2024-10-10..2024-10-20", "2024-10-10..2024-10-20", "needs the 11 days before it too"},
+		{"csv top=5", "top=", "every page"},
+		{"csv sort=human", "sort=", "every page"},
+		{"digest", "digest", "say `digest weekly`"},
+		{"digest monthly", "monthly", "`weekly`, `daily`, `off` or `status`"},
+		{"digest weekly 7d", "7d", "takes nothing else"},
+		{"digest daily top=3", "top=", "takes nothing else"},
+		{"path=/x digest off", "path=", "takes nothing else"},
+		{"chart 401d", "401d", "400 days"},
 	}
 	for _, tc := range cases {
 		_, bad := parseVisitors(tc.text, friday)

@@ -36,6 +36,9 @@ type visitorsReport struct {
 	Fetched bool
 	// Stale, when not "", says why older data than usual is shown.
 	Stale string
+	// Digest, when not "", is the footer of a digest, which nobody asked
+	// for.
+	Digest string
 }
 
 // pageSelection is the pages a summary lists.
@@ -123,10 +126,10 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 			"The totals above are for the whole site.",
 			inlineCode(r.Req.Path), docsapi.FormatCount(int64(sel.Matching)), docsapi.FormatCount(int64(countVisited(r.Snap.Pages)))))
 	}
-	for _, text := range r.table(sel) {
-		section(text)
-	}
+	// The footer and the trend button come after the table.
+	blocks = append(blocks, r.table(sel, maxBlocks-len(blocks)-2)...)
 	note(r.footer())
+	blocks = append(blocks, trendButton(r.Req.Range))
 
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
@@ -150,15 +153,21 @@ func (r visitorsReport) spanNote() string {
 	return s
 }
 
-// table renders the heading and the top pages as aligned code blocks, cut
-// into as many sections as needed to keep each under Slack's limit.
-func (r visitorsReport) table(sel pageSelection) []string {
+// maxBlocks is the most blocks Slack takes in a message.
+const maxBlocks = 50
+
+// table renders the heading and the top pages as aligned monospace rows: the
+// heading section holds the column header, each row is a section of its own
+// with a button asking the docs agent to improve the page, as long as the
+// message stays within room blocks; the rows beyond are code blocks cut into
+// as many sections as needed to keep each under Slack's limit.
+func (r visitorsReport) table(sel pageSelection, room int) []slack.Block {
 	under := ""
 	if r.Req.Path != "" {
 		under = " under " + inlineCode(r.Req.Path)
 	}
 	if len(sel.Top) == 0 {
-		return []string{"No page" + under + " had visitors in this range."}
+		return []slack.Block{textSection("No page"+under+" had visitors in this range.", nil)}
 	}
 	heading := fmt.Sprintf("*Top %d pages%s by %s visitors* (%s pages had visitors)",
 		len(sel.Top), under, sortWord(r.Req.Sort), docsapi.FormatCount(int64(sel.Matching)))
@@ -175,34 +184,31 @@ func (r visitorsReport) table(sel pageSelection) []string {
 	default:
 		cols[0] += " ↓"
 	}
-	rankW := len(strconv.Itoa(len(sel.Top))) + len(".")
-	pathW := utf8.RuneCountInString("Page")
-	paths := make([]string, len(sel.Top))
-	nums := make([][3]string, len(sel.Top))
-	numW := [3]int{}
-	for i, c := range cols {
-		numW[i] = utf8.RuneCountInString(c)
-	}
+	t := newTextTable(len(sel.Top), cols[:])
 	for i, p := range sel.Top {
-		paths[i] = bot.Cut(strings.ReplaceAll(p.Path, "`", "ˋ"), maxPathColumn)
-		pathW = max(pathW, utf8.RuneCountInString(paths[i]))
-		nums[i] = [3]string{docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI)}
-		for j, s := range nums[i] {
-			numW[j] = max(numW[j], len(s))
-		}
+		t.row(strconv.Itoa(i+1)+".", p.Path, docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI))
 	}
-	line := func(rank, path string, n [3]string) string {
-		var b strings.Builder
-		b.WriteString(pad(rank, rankW, true))
-		b.WriteString("  ")
-		b.WriteString(bot.Escape(pad(path, pathW, false)))
-		for j, s := range n {
-			b.WriteString("  ")
-			b.WriteString(pad(s, numW[j], true))
-		}
-		return strings.TrimRight(b.String(), " ")
+	lines := t.lines()
+	blocks := []slack.Block{textSection(heading+"\n```\n"+lines[0]+"\n```", nil)}
+	// One block for the heading, and up to two for the rows without a
+	// button.
+	buttons := min(len(sel.Top), room-3)
+	for i := range buttons {
+		p := sel.Top[i]
+		blocks = append(blocks, textSection("```\n"+lines[i+1]+"\n```", improveButton(p.Path, p.VisitorCounts, r.Req.Range)))
 	}
+	for _, text := range codeSections("", lines[1+buttons:]) {
+		blocks = append(blocks, textSection(text, nil))
+	}
+	return blocks
+}
 
+// codeSections puts lines in code blocks, cut into as many section texts as
+// needed to keep each under Slack's limit; the first starts with prefix.
+func codeSections(prefix string, lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
 	var out []string
 	var cur strings.Builder
 	runes := 0 // in cur
@@ -210,22 +216,72 @@ func (r visitorsReport) table(sel pageSelection) []string {
 		cur.WriteString(s)
 		runes += utf8.RuneCountInString(s)
 	}
-	open := func(first string) {
-		cur.Reset()
-		runes = 0
-		write(first + "```\n")
-	}
-	open(heading + "\n")
-	write(line("#", "Page", cols) + "\n")
-	for i := range sel.Top {
-		l := line(strconv.Itoa(i+1)+".", paths[i], nums[i]) + "\n"
+	write(prefix + "```\n")
+	for _, l := range lines {
+		l += "\n"
 		if runes+utf8.RuneCountInString(l)+len("```") > tableSectionMax {
 			out = append(out, cur.String()+"```")
-			open("")
+			cur.Reset()
+			runes = 0
+			write("```\n")
 		}
 		write(l)
 	}
 	return append(out, cur.String()+"```")
+}
+
+// textTable lays out rows of a rank, a path and numbers as aligned columns
+// of monospace text, escaped for Slack.
+type textTable struct {
+	header []string
+	rows   [][]string
+}
+
+// newTextTable starts a table whose columns after the rank and the path
+// are named cols.
+func newTextTable(n int, cols []string) *textTable {
+	return &textTable{header: append([]string{"#", "Page"}, cols...), rows: make([][]string, 0, n)}
+}
+
+// row adds a row: its rank, its path (cut to the column's width) and its
+// numbers.
+func (t *textTable) row(rank, path string, nums ...string) {
+	t.rows = append(t.rows, append([]string{rank, bot.Cut(strings.ReplaceAll(path, "`", "ˋ"), maxPathColumn)}, nums...))
+}
+
+// lines returns the header and the rows, padded to align; the rank and the
+// numbers to the right.
+func (t *textTable) lines() []string {
+	widths := make([]int, len(t.header))
+	for _, row := range append([][]string{t.header}, t.rows...) {
+		for j, cell := range row {
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+		}
+	}
+	line := func(row []string) string {
+		var b strings.Builder
+		for j, cell := range row {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			if j == 1 {
+				b.WriteString(bot.Escape(pad(cell, widths[j], false)))
+			} else {
+				b.WriteString(pad(cell, widths[j], true))
+			}
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
+	out := []string{line(t.header)}
+	for _, row := range t.rows {
+		out = append(out, line(row))
+	}
+	return out
+}
+
+// textSection is a section of mrkdwn text, with an accessory when not nil.
+func textSection(text string, accessory *slack.Accessory) *slack.SectionBlock {
+	return slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, accessory)
 }
 
 // footer says who asked and how fresh the numbers are.
@@ -243,6 +299,9 @@ func (r visitorsReport) footer() string {
 		when = "fetched " + age(r.Age)
 	default:
 		when = "fetched " + age(r.Age) + ", reused for up to " + duration(r.CacheTTL)
+	}
+	if r.Digest != "" {
+		return r.Digest + " · " + when
 	}
 	return "Asked by " + bot.Mention(r.Requester) + " · " + when + " · `" + Command + " help` for options"
 }

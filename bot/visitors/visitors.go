@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -20,6 +20,10 @@ import (
 // Command is the slash command of the visitors summary. The Slack app
 // manifest declares the same.
 const Command = "/docs-visitors"
+
+// Scopes are the Slack scopes /docs-visitors needs beyond the core's: the
+// chart and the CSV file are uploaded.
+func Scopes() []string { return []string{"files:write"} }
 
 // Config holds the settings of /docs-visitors. Zero values take the
 // documented defaults.
@@ -30,8 +34,15 @@ type Config struct {
 	// Budget is the number of analytics requests all replicas together may
 	// send per hour (default DefaultBudget).
 	Budget int
-	// Now is the clock for date ranges (default time.Now). Dates are UTC.
+	// Now is the clock for date ranges and the digest's schedule (default
+	// time.Now). Dates are UTC.
 	Now func() time.Time
+	// Digest is when digests are due (DOCSBOT_DIGEST_TIME); the zero value
+	// is digest.DefaultTime.
+	Digest digest.Schedule
+	// DigestTick is how often each replica looks for owed digests (default
+	// DefaultDigestTick).
+	DigestTick time.Duration
 }
 
 // The defaults of Config's settings that operators set; cmd/docsbot's
@@ -41,6 +52,8 @@ const (
 	// DefaultBudget is the docs API's analytics limit per organization and
 	// hour.
 	DefaultBudget = 100
+	// DefaultDigestTick is how often a replica looks for owed digests.
+	DefaultDigestTick = time.Minute
 )
 
 func (c Config) withDefaults() Config {
@@ -52,6 +65,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Digest.Location == nil {
+		c.Digest, _ = digest.Parse(digest.DefaultTime)
+	}
+	if c.DigestTick <= 0 {
+		c.DigestTick = DefaultDigestTick
 	}
 	return c
 }
@@ -72,10 +91,16 @@ func Register(b *bot.Bot, cfg Config, api VisitorsAPI, st VisitorsStore) {
 	v := &visitors{core: b, cfg: cfg.withDefaults(), api: api, store: st, log: b.Logger(), metrics: b.Metrics()}
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
+	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
+	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
+	b.Background(v.runDigests)
 }
 
 // VisitorsAPI is what /docs-visitors needs from the docs API.
 type VisitorsAPI interface {
+	// Visitors is one page of the export: with limit 1, a range's totals
+	// for one request.
+	Visitors(ctx context.Context, p docsapi.VisitorsParams) (*docsapi.VisitorsPage, error)
 	VisitorPages(ctx context.Context, p docsapi.VisitorsParams) iter.Seq2[*docsapi.VisitorsPage, error]
 	// ProjectID names the project the numbers are for; it keys the cache, so
 	// deployments sharing a Redis never share each other's numbers.
@@ -91,6 +116,22 @@ type VisitorsStore interface {
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
 	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
 	BlockBudget(ctx context.Context, b store.Budget, d time.Duration) error
+
+	// The day cache of the trend chart.
+	LoadDays(ctx context.Context, project string, first, last time.Time) (*store.CachedDays, error)
+	SaveDays(ctx context.Context, project string, days []store.DayTotals, today time.Time, openKeep time.Duration) error
+	LoadRangeTotals(ctx context.Context, project string, first, last time.Time) (store.VisitorCounts, error)
+	SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c store.VisitorCounts, today time.Time, openKeep time.Duration) error
+
+	// The digest: subscriptions, and each posting once across replicas.
+	SubscribeDigest(ctx context.Context, d store.DigestSub) error
+	DigestSub(ctx context.Context, team, channel string) (*store.DigestSub, error)
+	DigestSubs(ctx context.Context) ([]store.DigestSub, error)
+	UnsubscribeDigest(ctx context.Context, team, channel string) (bool, error)
+	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
+	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
+	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
+	ReleaseDigest(ctx context.Context, c store.DigestClaim) error
 }
 
 const (
@@ -182,7 +223,18 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
-	v.summarizeVisitors(ctx, cmd, req)
+	switch req.Mode {
+	case modeChart:
+		return v.postChart(ctx, w, cmd, req.Range, "")
+	case modeCompare:
+		v.postComparison(ctx, cmd, req)
+	case modeCSV:
+		return v.postCSV(ctx, w, cmd, req)
+	case modeDigest:
+		return v.digestCommand(ctx, cmd, req)
+	default:
+		v.summarizeVisitors(ctx, cmd, req)
+	}
 	return nil
 }
 
@@ -199,7 +251,39 @@ func (v *visitors) giveUpVisitors(ctx context.Context, w *bot.Work) {
 // stale copy, else with a private explanation.
 func (v *visitors) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String())
-	key := v.visitorsKey(req.Range)
+	ex, err := v.export(ctx, req.Range, v.progress(ctx, cmd, req.Range), log)
+	if err != nil {
+		log.Warn("visitors summary failed", "err", err)
+		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
+		return
+	}
+	report := visitorsReport{Req: req, Requester: cmd.UserID, CacheTTL: v.cfg.CacheTTL, Snap: ex.Snap, Age: ex.Age, Fetched: ex.Fetched, Stale: ex.Stale}
+	v.postSummary(ctx, cmd, report, log)
+}
+
+// progress returns what tells the person who typed cmd that a long export
+// is under way.
+func (v *visitors) progress(ctx context.Context, cmd slack.SlashCommand, r dateRange) func() {
+	return func() { v.core.ReplyPrivately(ctx, cmd, progressText(r, 2)) }
+}
+
+// exported is a range's merged export and where it came from.
+type exported struct {
+	Snap *store.VisitorsSnapshot
+	// Age is how old the data is; 0 when it was just fetched.
+	Age time.Duration
+	// Fetched reports data fetched now (not from the cache).
+	Fetched bool
+	// Stale, when not "", says why older data than usual is used.
+	Stale string
+}
+
+// export returns the merged export of r: from the cache when it is fresh,
+// else from a new export within the shared budget (cached for every replica),
+// else from a stale copy. progress (which may be nil) is called once when
+// the export takes more than one request.
+func (v *visitors) export(ctx context.Context, r dateRange, progress func(), log *slog.Logger) (exported, error) {
+	key := v.visitorsKey(r)
 	cached, err := v.store.LoadVisitors(ctx, key)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
@@ -207,35 +291,26 @@ func (v *visitors) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand
 		}
 		cached = nil
 	}
-	report := visitorsReport{Req: req, Requester: cmd.UserID, CacheTTL: v.cfg.CacheTTL}
 	if cached != nil && cached.Age < v.cfg.CacheTTL {
 		v.metrics.VisitorsCache("hit")
-		report.Snap, report.Age = cached.VisitorsSnapshot, cached.Age
-		v.postSummary(ctx, cmd, report, log)
-		return
+		return exported{Snap: cached.VisitorsSnapshot, Age: cached.Age}, nil
 	}
-
-	snap, err := v.fetchVisitors(ctx, cmd, req.Range, cached, log)
+	snap, err := v.fetchVisitors(ctx, r, cached, progress, log)
 	if err != nil {
 		if cached != nil && mustWait(err) {
 			v.metrics.VisitorsCache("stale")
 			log.Info("analytics budget spent; answering with a stale copy", "age", cached.Age, "err", err)
-			report.Snap, report.Age, report.Stale = cached.VisitorsSnapshot, cached.Age, bot.Describe(err)
-			v.postSummary(ctx, cmd, report, log)
-			return
+			return exported{Snap: cached.VisitorsSnapshot, Age: cached.Age, Stale: bot.Describe(err)}, nil
 		}
 		v.metrics.VisitorsCache("miss")
-		log.Warn("visitors summary failed", "err", err)
-		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
-		return
+		return exported{}, err
 	}
 	v.metrics.VisitorsCache("miss")
 	keep := max(visitorsKeep, 2*v.cfg.CacheTTL)
 	if err := v.store.SaveVisitors(ctx, key, snap, keep); err != nil {
 		log.Warn("caching the visitors export failed", "err", err)
 	}
-	report.Snap, report.Fetched = snap, true
-	v.postSummary(ctx, cmd, report, log)
+	return exported{Snap: snap, Fetched: true}, nil
 }
 
 // mustWait reports whether err means "not now": the budget is spent or the
@@ -264,7 +339,7 @@ func (v *visitors) visitorsBudget() store.Budget {
 // as many as the stale copy took are reserved up front (so a walk that
 // cannot finish does not start), one more for each page beyond, and what is
 // left unused is given back. A 429 blocks the budget for its Retry-After.
-func (v *visitors) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r dateRange, stale *store.CachedVisitors, log *slog.Logger) (*store.VisitorsSnapshot, error) {
+func (v *visitors) fetchVisitors(ctx context.Context, r dateRange, stale *store.CachedVisitors, progress func(), log *slog.Logger) (*store.VisitorsSnapshot, error) {
 	budget := v.visitorsBudget()
 	need := 1
 	if stale != nil {
@@ -294,15 +369,7 @@ func (v *visitors) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r 
 			if _, invalid := errors.AsType[*docsapi.ValidationError](err); !invalid {
 				sent++ // the failed request reached the API, or may have
 			}
-			if e, ok := errors.AsType[*docsapi.APIError](err); ok && e.StatusCode == http.StatusTooManyRequests {
-				pause := e.RetryAfter
-				if pause <= 0 {
-					pause = rateLimitPause
-				}
-				if err := v.store.BlockBudget(context.WithoutCancel(ctx), budget, pause); err != nil {
-					log.Warn("recording the API's rate limit failed", "err", err)
-				}
-			}
+			v.noteRateLimit(ctx, err, log)
 			return nil, err
 		}
 		sent++
@@ -318,8 +385,8 @@ func (v *visitors) fetchVisitors(ctx context.Context, cmd slack.SlashCommand, r 
 			}
 			tokens = append(tokens, more...)
 		}
-		if sent == 1 {
-			v.core.ReplyPrivately(ctx, cmd, progressText(r, 2))
+		if sent == 1 && progress != nil {
+			progress()
 		}
 	}
 	all := merged.Result()

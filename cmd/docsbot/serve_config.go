@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/redact"
 )
 
@@ -95,6 +96,11 @@ func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
 			bad(envVisitorsBudget, "%s %s must be a whole number of requests per hour, 1 or more", envVisitorsBudget, redact.Quote(v, secrets...))
 		}
 		c.visitors.Budget = n
+	}
+	if sched, err := digest.Parse(get(envDigestTime)); err != nil {
+		bad(envDigestTime, "%s %s is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`", envDigestTime, redact.Quote(get(envDigestTime), secrets...))
+	} else {
+		c.visitors.Digest = sched
 	}
 	c.bot.AllowedUsers = slackIDs(get(envAllowedUsers), envAllowedUsers, "UW", bad, secrets)
 	c.bot.AllowedChannels = slackIDs(get(envAllowedChannels), envAllowedChannels, "CGD", bad, secrets)

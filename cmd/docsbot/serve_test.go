@@ -53,6 +53,7 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 		{"bad user id", with(envAllowedUsers, "U0ALICE, alice"), "", []string{`DOCSBOT_ALLOWED_USERS: "alice" is not a Slack id`}},
 		{"bad channel id", with(envAllowedChannels, "#general"), "", []string{`DOCSBOT_ALLOWED_CHANNELS: "#general" is not a Slack id`}},
 		{"bad budget", with(envVisitorsBudget, "lots"), "", []string{`DOCSBOT_VISITORS_BUDGET "lots" must be a whole number`}},
+		{"bad digest time", with(envDigestTime, "Mon 25:00 Mars/Olympus"), "", []string{`DOCSBOT_DIGEST_TIME "Mon 25:00 Mars/Olympus" is not a digest time`}},
 		{"bad log format", with(envLogFormat, "xml"), "", []string{`DOCSBOT_LOG_FORMAT "xml" must be text or json`}},
 		{"bad slack url", with(envSlackAPIURL, "slack.com/api"), "", []string{"SLACK_API_URL"}},
 		{"bad API URL and no key", map[string]string{envSlackBotToken: testBotToken, envSlackAppToken: testAppToken, envProject: "proj", envAPIURL: "api.example"}, "",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/internal/settings"
 	"github.com/docsbot/docsbot/store"
 )
@@ -26,6 +27,7 @@ const (
 	envAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
 	envVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
 	envVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
+	envDigestTime      = "DOCSBOT_DIGEST_TIME"
 	envHTTPAddr        = "DOCSBOT_HTTP_ADDR"
 	envLogFormat       = "DOCSBOT_LOG_FORMAT"
 	envLogLevel        = "DOCSBOT_LOG_LEVEL"
@@ -53,6 +55,7 @@ func settingsTable() settings.Table {
 		{Env: envAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works"},
 		{Env: envVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica"},
 		{Env: envVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make"},
+		{Env: envDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name"},
 		{Env: envHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off"},
 		{Env: envLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`"},
 		{Env: envLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`"},

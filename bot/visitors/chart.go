@@ -1,0 +1,365 @@
+package visitors
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/visitors/insight"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// ActionShowTrend is the action_id of the summary's "Show trend" button. Its
+// value is the JSON of a trendRange.
+const ActionShowTrend = "docs_visitors_trend"
+
+// workTrend is the kind of inbox work of a chart asked for with the button.
+const workTrend = "visitors.trend"
+
+// markChart is the checkpoint of a chart uploaded: its file id.
+const markChart = "chart"
+
+// trendRange is the range of a chart, as the button carries it.
+type trendRange struct {
+	First string `json:"first"` // YYYY-MM-DD
+	Last  string `json:"last"`
+}
+
+// trendAsk is a chart asked for with the button: by whom, where, and of
+// which range.
+type trendAsk struct {
+	// Asker is who asked and where; its response_url carries the private
+	// notes.
+	Asker slack.SlashCommand `json:"asker"`
+	Range trendRange         `json:"range"`
+	// ThreadTS is the thread to post in (the summary's).
+	ThreadTS string `json:"thread_ts,omitempty"`
+}
+
+// trendButton is the summary's "Show trend" button for r.
+func trendButton(r dateRange) slack.Block {
+	value, _ := json.Marshal(trendRange{First: r.First.Format(time.DateOnly), Last: r.Last.Format(time.DateOnly)})
+	btn := slack.NewButtonBlockElement(ActionShowTrend, string(value), slack.NewTextBlockObject(slack.PlainTextType, ":chart_with_upwards_trend: Show trend", true, false))
+	return slack.NewActionBlock("", btn)
+}
+
+// onShowTrend handles the "Show trend" button: the chart is made from the
+// inbox and posted in the summary's thread.
+func (v *visitors) onShowTrend(ctx context.Context, r *bot.InteractionRequest) {
+	ic := r.Interaction
+	var tr trendRange
+	if len(ic.ActionCallback.BlockActions) == 0 || json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &tr) != nil {
+		v.log.Warn("a Show trend button without a readable range", "user", ic.User.ID)
+		r.Ack(nil)
+		return
+	}
+	thread := ic.Container.ThreadTs
+	if thread == "" {
+		thread = ic.Container.MessageTs
+	}
+	ask := trendAsk{
+		Asker:    slack.SlashCommand{TeamID: ic.Team.ID, ChannelID: ic.Channel.ID, UserID: ic.User.ID, ResponseURL: ic.ResponseURL},
+		Range:    tr,
+		ThreadTS: thread,
+	}
+	payload, _ := json.Marshal(ask)
+	// A button has no answer to give in its ack: if the work cannot be
+	// recorded, the person sees nothing happen and presses again.
+	if !v.core.Accept(ctx, store.Work{Key: "act:" + r.DeliveryID, Kind: workTrend, Payload: payload}, "redelivered Show trend button ignored") {
+		v.log.Warn("a Show trend button could not be recorded", "user", ic.User.ID)
+	}
+	r.Ack(nil)
+}
+
+// doTrend makes the chart asked for with the button.
+func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
+	var ask trendAsk
+	if err := json.Unmarshal(w.Payload, &ask); err != nil {
+		return fmt.Errorf("decoding a chart request: %w", err)
+	}
+	if refusal := v.core.Refusal(ask.Asker.UserID, ask.Asker.ChannelID); refusal != "" {
+		v.core.ReplyPrivately(ctx, ask.Asker, refusal)
+		return nil
+	}
+	first, err1 := time.Parse(time.DateOnly, ask.Range.First)
+	last, err2 := time.Parse(time.DateOnly, ask.Range.Last)
+	if err := errors.Join(err1, err2); err != nil || last.Before(first) {
+		return fmt.Errorf("a chart request with the range %q..%q: %w", ask.Range.First, ask.Range.Last, err)
+	}
+	// The summary was made some time ago: its last day may be over since.
+	today := midnight(v.cfg.Now())
+	r := dateRange{First: first, Last: minTime(last, today), Today: !last.Before(today)}
+	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
+	defer cancel()
+	return v.postChart(ctx, w, ask.Asker, r, ask.ThreadTS)
+}
+
+// giveUpTrend tells the person that no chart could be made in time.
+func (v *visitors) giveUpTrend(ctx context.Context, w *bot.Work) {
+	var ask trendAsk
+	if json.Unmarshal(w.Payload, &ask) == nil {
+		v.core.ReplyPrivately(ctx, ask.Asker, "docsbot could not draw the chart: Slack or its storage kept failing. Try again.")
+	}
+}
+
+// postChart draws the chart of r within the budget, telling asker what it
+// costs, and uploads it in asker's channel (in thread when not "").
+func (v *visitors) postChart(ctx context.Context, w *bot.Work, asker slack.SlashCommand, r dateRange, thread string) error {
+	if w.Marked(markChart) != "" {
+		return nil // uploaded by an earlier attempt
+	}
+	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true)
+	tell := func(text string) { v.core.ReplyPrivately(ctx, asker, text) }
+	tr, err := v.drawTrend(ctx, r, tell, log)
+	if err != nil {
+		log.Warn("drawing the chart failed", "err", err)
+		tell(bot.Describe(err))
+		return nil
+	}
+	comment := "Daily unique visitors, " + r.String() + ", asked by " + bot.Mention(asker.UserID) + "."
+	if gaps := tr.gapsText(); gaps != "" {
+		comment += " " + gaps
+	}
+	file, err := v.uploadChart(ctx, asker.ChannelID, thread, r, tr.PNG, comment)
+	if err != nil {
+		if bot.TransientSlack(err) && ctx.Err() == nil {
+			return bot.Later(time.Minute, err)
+		}
+		log.Warn("uploading the chart failed", "err", err)
+		tell(bot.Describe(err))
+		return nil
+	}
+	if err := w.Mark(ctx, map[string]string{markChart: file}); err != nil {
+		log.Warn("recording the chart's upload failed", "err", err)
+	}
+	log.Info("chart posted", "file", file, "spent", tr.Spent, "missing", len(tr.Missing))
+	return nil
+}
+
+// uploadChart uploads png in channel (in thread when not "") with Slack's
+// current file upload (files.getUploadURLExternal, the upload, then
+// files.completeUploadExternal) and returns the file's id.
+func (v *visitors) uploadChart(ctx context.Context, channel, thread string, r dateRange, png []byte, comment string) (string, error) {
+	from, _ := r.params()
+	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
+		Reader:          bytes.NewReader(png),
+		FileSize:        len(png),
+		Filename:        "docs-visitors-" + from + "-" + r.Last.Format(time.DateOnly) + ".png",
+		Title:           "Unique visitors per day, " + r.String(),
+		AltTxt:          "Line chart of the docs' daily unique visitors, human and AI, " + r.String(),
+		Channel:         channel,
+		ThreadTimestamp: thread,
+		InitialComment:  comment,
+	})
+	if err != nil {
+		return "", fmt.Errorf("uploading the chart: %w", err)
+	}
+	return f.ID, nil
+}
+
+// trendDrawn is a chart and what it cost.
+type trendDrawn struct {
+	PNG []byte
+	// Missing are the days drawn as gaps: not cached, and the budget (or the
+	// API) did not give them.
+	Missing []time.Time
+	// Spent is the number of requests sent.
+	Spent int
+	// FreesIn is when the budget has room again, when days are missing for
+	// want of it.
+	FreesIn time.Duration
+}
+
+// gapsText names the missing days, "" when none is.
+func (t *trendDrawn) gapsText() string {
+	if len(t.Missing) == 0 {
+		return ""
+	}
+	return "No data yet for " + insight.FormatDays(t.Missing) + " (shown as grey gaps): the analytics budget could not pay for them now. Ask again later to fill them in."
+}
+
+// drawTrend draws the daily unique visitors of r: the days cached for every
+// replica (LoadDays) cost nothing; each other day costs one request (limit
+// 1), paid from the shared budget before it is sent, and is cached for the
+// next chart. tell (nil for none) hears the cost before anything is spent,
+// and what is left out when the budget cannot cover it all.
+func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string), log *slog.Logger) (*trendDrawn, error) {
+	if tell == nil {
+		tell = func(string) {}
+	}
+	project := v.api.ProjectID()
+	today := midnight(v.cfg.Now())
+	cached, err := v.store.LoadDays(ctx, project, r.First, r.Last)
+	if err != nil {
+		log.Warn("reading the day cache failed; fetching every day", "err", err)
+		cached = &store.CachedDays{}
+		for d := r.First; !d.After(r.Last); d = d.AddDate(0, 0, 1) {
+			cached.Missing = append(cached.Missing, d)
+		}
+	}
+	totals, haveTotals := v.rangeTotals(ctx, r, today)
+
+	// The latest days first: when the budget runs short, the recent past
+	// matters most.
+	missing := slices.Clone(cached.Missing)
+	slices.Reverse(missing)
+	need := len(missing)
+	if !haveTotals {
+		need++
+	}
+	out := &trendDrawn{}
+	var tokens []string
+	if need > 0 {
+		budget := v.visitorsBudget()
+		g, err := v.store.TakeBudget(ctx, budget, need)
+		if err != nil {
+			return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
+		}
+		if !g.OK() {
+			out.FreesIn = g.RetryAfter
+			if !g.Blocked && g.Remaining > 0 {
+				if part, err := v.store.TakeBudget(ctx, budget, min(g.Remaining, need)); err == nil && part.OK() {
+					g = part
+				}
+			}
+		}
+		tokens = g.Tokens
+		tell(costText(need, len(tokens), g.Remaining, budget.Limit, out.FreesIn, g.Blocked))
+	}
+	sent := 0
+	defer func() {
+		if sent < len(tokens) {
+			if err := v.store.ReturnBudget(context.WithoutCancel(ctx), v.visitorsBudget(), tokens[sent:]); err != nil {
+				log.Warn("returning unused analytics budget failed", "err", err)
+			}
+		}
+	}()
+
+	var fetched []store.DayTotals
+	var apiErr error
+	for _, d := range missing {
+		if sent == len(tokens) {
+			break
+		}
+		sent++
+		page, err := v.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
+		if err != nil {
+			apiErr = err
+			v.noteRateLimit(ctx, err, log)
+			break
+		}
+		fetched = append(fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
+	}
+	if !haveTotals && apiErr == nil && sent < len(tokens) {
+		sent++
+		from, to := r.params()
+		page, err := v.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
+		if err != nil {
+			apiErr = err
+			v.noteRateLimit(ctx, err, log)
+		} else {
+			totals, haveTotals = counts(page.Totals), true
+			if err := v.store.SaveRangeTotals(ctx, project, r.First, r.Last, totals, today, v.cfg.CacheTTL); err != nil {
+				log.Warn("caching the range's totals failed", "err", err)
+			}
+		}
+	}
+	out.Spent = sent
+	if len(fetched) > 0 {
+		if err := v.store.SaveDays(ctx, project, fetched, today, v.cfg.CacheTTL); err != nil {
+			log.Warn("caching the days failed", "err", err)
+		}
+	}
+	if apiErr != nil {
+		log.Warn("fetching days for the chart failed; drawing what is known", "err", apiErr, "fetched", len(fetched))
+		tell("The docs API failed while docsbot fetched the days: " + bot.Describe(apiErr) + " The chart shows what is known.")
+	}
+
+	days := make([]insight.DayCounts, 0, len(cached.Found)+len(fetched))
+	for _, d := range append(cached.Found, fetched...) {
+		days = append(days, insight.DayCounts{Date: d.Date, Counts: apiCounts(d.VisitorCounts)})
+	}
+	trend := insight.Trend{First: r.First, Last: r.Last, Days: days}
+	if haveTotals {
+		c := apiCounts(totals)
+		trend.Totals = &c
+	}
+	if out.Missing, err = insight.MissingDays(r.First, r.Last, days); err != nil {
+		return nil, err
+	}
+	if out.PNG, err = insight.RenderTrend(trend); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// rangeTotals returns the unique visitors of the whole range if they are
+// known without a request: cached by an earlier chart, or by a summary of
+// the range that is fresh (or whose range is over).
+func (v *visitors) rangeTotals(ctx context.Context, r dateRange, today time.Time) (store.VisitorCounts, bool) {
+	project := v.api.ProjectID()
+	if c, err := v.store.LoadRangeTotals(ctx, project, r.First, r.Last); err == nil {
+		return c, true
+	}
+	if c, err := v.store.LoadVisitors(ctx, v.visitorsKey(r)); err == nil && (c.Age < v.cfg.CacheTTL || store.DayClosed(r.Last, today)) {
+		return c.Totals, true
+	}
+	return store.VisitorCounts{}, false
+}
+
+// noteRateLimit blocks the shared budget for as long as a 429 of the docs
+// API asks.
+func (v *visitors) noteRateLimit(ctx context.Context, err error, log *slog.Logger) {
+	e, ok := errors.AsType[*docsapi.APIError](err)
+	if !ok || e.StatusCode != http.StatusTooManyRequests {
+		return
+	}
+	pause := e.RetryAfter
+	if pause <= 0 {
+		pause = rateLimitPause
+	}
+	if err := v.store.BlockBudget(context.WithoutCancel(ctx), v.visitorsBudget(), pause); err != nil {
+		log.Warn("recording the API's rate limit failed", "err", err)
+	}
+}
+
+// costText tells, before anything is spent, what a chart costs and what is
+// left of the budget.
+func costText(need, granted, left, limit int, freesIn time.Duration, blocked bool) string {
+	switch {
+	case blocked:
+		return fmt.Sprintf(":hourglass: This chart would cost %s, and the docs API asked docsbot to wait before asking for analytics again (%s). The chart shows only the days cached.",
+			requests(need), bot.InAbout(freesIn))
+	case granted == need:
+		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); %d of the %d analytics requests an hour are left after it.",
+			requests(need), left, limit)
+	case granted == 0:
+		return fmt.Sprintf(":hourglass: This chart would cost %s, and docsbot's budget of %d analytics requests an hour (shared by all its replicas) has none left: it frees up %s. The chart shows only the days cached.",
+			requests(need), limit, bot.InAbout(freesIn))
+	}
+	return fmt.Sprintf(":hourglass: This chart would cost %s, and only %d of docsbot's %d analytics requests an hour are left: it spends them on the latest days and shows the rest as gaps.",
+		requests(need), granted, limit)
+}
+
+// requests reads like "1 request", "30 requests".
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return fmt.Sprintf("%d requests", n)
+}
+
+// apiCounts is c as the docs API's type.
+func apiCounts(c store.VisitorCounts) docsapi.Counts {
+	return docsapi.Counts{Human: docsapi.Count(c.Human), AI: docsapi.Count(c.AI), Total: docsapi.Count(c.Total)}
+}

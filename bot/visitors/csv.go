@@ -1,0 +1,84 @@
+package visitors
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// markCSV is the checkpoint of a CSV file uploaded: its file id.
+const markCSV = "csv"
+
+// postCSV answers `csv`: every page of the range (under the path prefix, if
+// one is given) as a CSV file uploaded in the channel.
+func (v *visitors) postCSV(ctx context.Context, w *bot.Work, cmd slack.SlashCommand, req visitorsRequest) error {
+	if w.Marked(markCSV) != "" {
+		return nil // uploaded by an earlier attempt
+	}
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "csv", true)
+	ex, err := v.export(ctx, req.Range, v.progress(ctx, cmd, req.Range), log)
+	if err != nil {
+		log.Warn("visitors CSV failed", "err", err)
+		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
+		return nil
+	}
+	data, rows, err := visitorsCSV(ex.Snap.Pages, req.Path)
+	if err != nil {
+		return fmt.Errorf("writing the visitors CSV: %w", err)
+	}
+	from, _ := req.Range.params()
+	comment := fmt.Sprintf("Unique visitors of %s pages, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), req.Range, bot.Mention(cmd.UserID))
+	if req.Path != "" {
+		comment = fmt.Sprintf("Unique visitors of the %s pages under %s, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), inlineCode(req.Path), req.Range, bot.Mention(cmd.UserID))
+	}
+	if ex.Stale != "" {
+		comment += " :hourglass: These numbers are from " + age(ex.Age) + ": " + ex.Stale
+	}
+	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
+		Reader:         bytes.NewReader(data),
+		FileSize:       len(data),
+		Filename:       "docs-visitors-" + from + "-" + req.Range.Last.Format(time.DateOnly) + ".csv",
+		Title:          "Docs visitors by page, " + req.Range.String(),
+		Channel:        cmd.ChannelID,
+		InitialComment: comment,
+	})
+	if err != nil {
+		if bot.TransientSlack(err) && ctx.Err() == nil {
+			return bot.Later(time.Minute, err)
+		}
+		log.Warn("uploading the visitors CSV failed", "err", err)
+		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
+		return nil
+	}
+	if err := w.Mark(ctx, map[string]string{markCSV: f.ID}); err != nil {
+		log.Warn("recording the CSV's upload failed", "err", err)
+	}
+	log.Info("visitors CSV posted", "file", f.ID, "rows", rows)
+	return nil
+}
+
+// visitorsCSV writes the pages whose path starts with prefix, in the
+// export's order, as the command line does (docsapi.WriteVisitorsCSV: a
+// header, one row per page, paths kept from being read as spreadsheet
+// formulas), and counts them.
+func visitorsCSV(pages []store.VisitorPage, prefix string) ([]byte, int, error) {
+	page := &docsapi.VisitorsPage{Visitors: make([]docsapi.PageVisitors, 0, len(pages))}
+	for _, p := range pages {
+		if strings.HasPrefix(p.Path, prefix) {
+			page.Visitors = append(page.Visitors, docsapi.PageVisitors{Path: p.Path, Counts: apiCounts(p.VisitorCounts)})
+		}
+	}
+	var b bytes.Buffer
+	if err := docsapi.WriteVisitorsCSV(&b, page); err != nil {
+		return nil, 0, err
+	}
+	return b.Bytes(), len(page.Visitors), nil
+}

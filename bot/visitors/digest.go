@@ -1,0 +1,265 @@
+package visitors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// DigestEvent is the Slack message metadata event type of a digest post; its
+// payload names the period ({"period": "2026-W48"}), so that a replica taking
+// over a posting finds an earlier post of it.
+const DigestEvent = "docsbot_visitors_digest"
+
+const (
+	// digestLease is how long a claim of a posting lasts while its numbers
+	// are fetched; it is renewed (digestPostLease) right before the post.
+	digestLease     = visitorsWork + time.Minute
+	digestPostLease = time.Minute
+	// digestTop is how many pages each list of a digest shows.
+	digestTop = 5
+	// digestHistory bounds the search for an earlier post of a period.
+	digestHistoryPages = 5
+)
+
+// digestCommand answers `digest weekly|daily|off|status`.
+func (v *visitors) digestCommand(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) error {
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "digest", req.Digest)
+	storeFailed := func(err error) error {
+		if store.Temporary(err) {
+			return bot.Later(30*time.Second, err)
+		}
+		log.Warn("digest subscription failed", "err", err)
+		v.core.ReplyPrivately(ctx, cmd, "docsbot could not change the digest: its storage failed. Try again in a minute.")
+		return nil
+	}
+	sched := v.cfg.Digest
+	now := v.cfg.Now()
+	switch req.Digest {
+	case digestWeekly, digestDaily:
+		f := digest.Frequency(req.Digest)
+		sub := store.DigestSub{Team: cmd.TeamID, Channel: cmd.ChannelID, Frequency: string(f), CreatedBy: cmd.UserID, CreatedAt: now}
+		if err := v.store.SubscribeDigest(ctx, sub); err != nil {
+			return storeFailed(err)
+		}
+		text := fmt.Sprintf(":calendar: %s subscribed this channel to the %s docs visitors digest: %s. The first one comes %s. "+
+			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off` stops it.",
+			bot.Mention(cmd.UserID), f, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"), Command)
+		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}); err != nil {
+			log.Warn("confirming the digest subscription failed", "err", err)
+		}
+		log.Info("digest subscribed", "frequency", string(f))
+	case digestOff:
+		had, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID)
+		if err != nil {
+			return storeFailed(err)
+		}
+		if !had {
+			v.core.ReplyPrivately(ctx, cmd, "This channel has no docs visitors digest, so there was nothing to turn off.")
+			return nil
+		}
+		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel,
+			Text: ":calendar: " + bot.Mention(cmd.UserID) + " turned off the docs visitors digest in this channel."}); err != nil {
+			log.Warn("confirming the end of the digest failed", "err", err)
+		}
+		log.Info("digest turned off")
+	case digestStatus:
+		sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel has no docs visitors digest. `%s digest weekly` (or `daily`) starts one; digests are due %s.",
+				Command, scheduleText(sched, digest.Weekly)))
+		case err != nil:
+			return storeFailed(err)
+		default:
+			f := digest.Frequency(sub.Frequency)
+			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest, %s; the next one comes %s. %s subscribed it on %s. `%s digest off` stops it.",
+				bot.Escape(sub.Frequency), scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"),
+				bot.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command))
+		}
+	}
+	return nil
+}
+
+// scheduleText reads like "Mondays at 09:00 UTC" or "every day at 09:00
+// Europe/Paris".
+func scheduleText(s digest.Schedule, f digest.Frequency) string {
+	at := fmt.Sprintf("%02d:%02d %s", s.Hour, s.Minute, s.Location)
+	if f == digest.Daily {
+		return "every day at " + at
+	}
+	return s.Weekday.String() + "s at " + at
+}
+
+// runDigests is the digest loop every replica runs (bot.Background): on
+// every tick it posts the digests owed, each once across replicas.
+func (v *visitors) runDigests(ctx context.Context) {
+	t := time.NewTicker(v.cfg.DigestTick)
+	defer t.Stop()
+	for {
+		v.digestTick(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// digestTick posts every digest owed now that no replica has claimed.
+func (v *visitors) digestTick(ctx context.Context) {
+	subs, err := v.store.DigestSubs(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			v.log.Warn("reading the digest subscriptions failed", "err", err)
+		}
+		return
+	}
+	now := v.cfg.Now()
+	v.log.Debug("digests looked at", "subscriptions", len(subs), "now", now)
+	for _, sub := range subs {
+		f := digest.Frequency(sub.Frequency)
+		slot, owed := v.cfg.Digest.Owed(f, now)
+		// A channel subscribed after a posting was due starts with the next;
+		// one the allow-lists no longer let the bot work in gets nothing.
+		if !owed || sub.CreatedAt.After(slot.Due) || v.core.Refusal(sub.CreatedBy, sub.Channel) != "" {
+			continue
+		}
+		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Period: slot.Period}
+		log := v.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period)
+		claim, err := v.store.ClaimDigest(ctx, run, digestLease, f.Keep())
+		switch {
+		case errors.Is(err, store.ErrDigestPosted):
+			log.Debug("digest posted already")
+			continue
+		case errors.Is(err, store.ErrDigestHeld):
+			log.Debug("digest claimed by another replica")
+			continue
+		case err != nil:
+			log.Warn("claiming the digest failed", "err", err)
+			continue
+		}
+		v.postDigest(ctx, claim, f, slot, log.With("attempt", claim.Attempt))
+	}
+}
+
+// postDigest makes and posts the digest of claim: the period's summary with
+// the comparison in one message, the chart in its thread. The post is made
+// once: an attempt after the first looks for an earlier post of the period
+// first, and the claim is renewed right before posting, so that a claim
+// taken over since never posts.
+func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, f digest.Frequency, slot digest.Slot, log *slog.Logger) {
+	release := func(why string, err error) {
+		log.Warn(why+"; another tick tries again", "err", err)
+		if err := v.store.ReleaseDigest(context.WithoutCancel(ctx), claim); err != nil && !errors.Is(err, store.ErrStale) {
+			log.Warn("releasing the digest failed", "err", err)
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, visitorsWork)
+	defer cancel()
+	r := dateRange{First: slot.First, Last: slot.Last}
+	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare}
+	ex, err := v.export(wctx, r, nil, log)
+	if err != nil {
+		release("fetching the digest's numbers failed", err)
+		return
+	}
+	cmp, err := v.compare(wctx, req, nil, log)
+	if err != nil {
+		release("comparing the digest's numbers failed", err)
+		return
+	}
+	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
+		Digest: fmt.Sprintf("The %s docs visitors digest · `%s digest off` stops it", f, Command)}
+	msg := summary.message()
+	blocks := append(msg.Blocks.BlockSet, slack.NewDividerBlock())
+	blocks = append(blocks, cmp.blocks()...)
+	if len(blocks) > maxBlocks {
+		blocks = blocks[:maxBlocks]
+	}
+
+	if claim.Attempt > 1 {
+		ts, err := v.findDigest(wctx, claim)
+		if err != nil {
+			release("looking for an earlier digest post failed", err)
+			return
+		}
+		if ts != "" {
+			log.Info("digest was posted by an earlier attempt", "ts", ts)
+			if err := v.store.MarkDigestPosted(wctx, claim); err != nil {
+				log.Warn("marking the digest posted failed", "err", err)
+			}
+			return
+		}
+	}
+	if err := v.store.ExtendDigest(wctx, claim, digestPostLease); err != nil {
+		log.Info("the digest's claim was lost before posting; not posting", "err", err)
+		return
+	}
+	ts, err := v.core.Post(wctx, claim.Channel,
+		slack.MsgOptionText(msg.Text, false),
+		slack.MsgOptionBlocks(blocks...),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: DigestEvent, EventPayload: map[string]any{"period": claim.Period}}))
+	if err != nil {
+		if bot.TransientSlack(err) {
+			release("posting the digest failed", err)
+			return
+		}
+		// Slack refused for good (not in the channel, archived): trying
+		// every tick would only fail again.
+		log.Warn("Slack refused the digest; skipping this period", "err", err)
+		if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
+			log.Warn("marking the digest skipped failed", "err", err)
+		}
+		return
+	}
+	if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
+		log.Warn("marking the digest posted failed", "err", err)
+	}
+	log.Info("digest posted", "ts", ts)
+
+	tr, err := v.drawTrend(wctx, r, nil, log)
+	if err != nil {
+		log.Warn("drawing the digest's chart failed", "err", err)
+		return
+	}
+	comment := "Daily unique visitors, " + r.String() + "."
+	if gaps := tr.gapsText(); gaps != "" {
+		comment += " " + gaps
+	}
+	if _, err := v.uploadChart(wctx, claim.Channel, ts, r, tr.PNG, comment); err != nil {
+		log.Warn("uploading the digest's chart failed", "err", err)
+	}
+}
+
+// findDigest looks in the channel's latest messages for the bot's post of
+// claim's period: its ts, or "" if there is none.
+func (v *visitors) findDigest(ctx context.Context, claim store.DigestClaim) (string, error) {
+	self := v.core.Self()
+	params := &slack.GetConversationHistoryParameters{ChannelID: claim.Channel, Limit: 100, IncludeAllMetadata: true}
+	for range digestHistoryPages {
+		res, err := v.core.Slack().GetConversationHistoryContext(ctx, params)
+		if err != nil {
+			return "", fmt.Errorf("reading the channel's history: %w", err)
+		}
+		for _, m := range res.Messages {
+			if m.Metadata.EventType == DigestEvent && m.Metadata.EventPayload["period"] == claim.Period &&
+				(m.User == self.UserID || m.BotID == self.BotID) {
+				return m.Timestamp, nil
+			}
+		}
+		if !res.HasMore {
+			break
+		}
+		params.Cursor = res.ResponseMetaData.NextCursor
+	}
+	return "", nil
+}

@@ -1,0 +1,150 @@
+package visitors_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// beforeDigest is two minutes before a Monday 09:00 UTC, when the default
+// schedule's weekly digest is due.
+var beforeDigest = time.Date(2025, 11, 10, 8, 58, 0, 0, time.UTC)
+
+// digestHarness is a world whose bot and API share a clock the test moves.
+func digestHarness(t *testing.T) (*harness, *slacktest.ManualClock, bottest.Config) {
+	t.Helper()
+	clock := slacktest.NewManualClock(beforeDigest)
+	h, _ := visitorsHarness(t, 240, docsapitest.WithClock(clock.Now))
+	return h, clock, bottest.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond}
+}
+
+// digests returns the bot's digest posts in the channel.
+func (h *harness) digests() []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.Roots(general) {
+		if strings.Contains(string(m.Metadata), visitors.DigestEvent) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// subscribe subscribes the channel to the weekly digest and waits for the
+// confirmation.
+func (h *harness) subscribe() {
+	h.T.Helper()
+	h.visitorsCommand("digest weekly")
+	h.waitInChannel("subscribed this channel to the weekly docs visitors digest: Mondays at 09:00 UTC")
+}
+
+// waitInChannel waits for an in-channel response_url post containing want.
+func (h *harness) waitInChannel(want string) {
+	h.T.Helper()
+	h.WaitFor("a post with "+want, func() bool {
+		return slices.ContainsFunc(h.summaries(), func(p slacktest.ResponsePost) bool { return strings.Contains(p.Text, want) })
+	})
+}
+
+func TestDigestPostedOnceByThreeReplicasAndARestart(t *testing.T) {
+	t.Parallel()
+	h, clock, cfg := digestHarness(t)
+	h.StartBot(cfg)
+	h.StartBot(cfg)
+	leaving := h.StartBot(cfg)
+	h.subscribe()
+	h.visitorsCommand("digest status")
+	h.waitPrivate("This channel gets the weekly docs visitors digest, Mondays at 09:00 UTC; the next one comes Mon Nov 10 at 09:00 UTC")
+
+	// A replica stops just before the hour and another starts after it.
+	leaving.Stop()
+	clock.Advance(2*time.Minute + 30*time.Second)
+	h.StartBot(cfg)
+	h.WaitFor("the digest", func() bool { return len(h.digests()) > 0 })
+	posted := h.digests()[0]
+	text := bottest.Rendered(posted)
+	for _, want := range []string{"Nov 3 – Nov 9, 2025", "compared with Oct 27 – Nov 2, 2025", "Rose most", "weekly docs visitors digest"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("digest lacks %q:\n%s", want, text)
+		}
+	}
+	f := h.waitFiles(1)[0]
+	checkChart(t, f)
+	if f.ThreadTS != posted.TS {
+		t.Errorf("the digest's chart is in thread %q, want the digest's %s", f.ThreadTS, posted.TS)
+	}
+	// Every running replica sees the posting done, on later ticks too.
+	h.WaitLogged("digest posted already", 3)
+	clock.Advance(time.Hour)
+	h.WaitLogged("digest posted already", 9)
+	h.StopAll()
+	if n := len(h.digests()); n != 1 {
+		t.Errorf("%d digests posted, want 1", n)
+	}
+}
+
+func TestDigestTakenOverAfterAPostFindsIt(t *testing.T) {
+	t.Parallel()
+	h, clock, cfg := digestHarness(t)
+	h.StartBot(cfg)
+	h.subscribe()
+
+	// A replica claimed the posting, posted it and died before recording
+	// the post: its lease ends, and the next claim must find the post.
+	st := h.OpenStore()
+	run := store.DigestRun{Team: "T0TEST", Channel: general, Period: "2025-W46"}
+	if _, err := st.ClaimDigest(context.Background(), run, 50*time.Millisecond, 8*24*time.Hour); err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+	_, earlier, err := sc.PostMessage(general, slack.MsgOptionText("the digest of an earlier attempt", false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: visitors.DigestEvent, EventPayload: map[string]any{"period": "2025-W46"}}))
+	if err != nil {
+		t.Fatalf("posting the earlier digest: %v", err)
+	}
+
+	clock.Advance(5 * time.Minute)
+	h.StartBot(cfg)
+	h.WaitLogged("digest was posted by an earlier attempt", 1)
+	h.WaitLogged("digest posted already", 2)
+	h.StopAll()
+	ds := h.digests()
+	if len(ds) != 1 || ds[0].TS != earlier {
+		t.Errorf("%d digests, want only the earlier attempt's", len(ds))
+	}
+	state, err := st.DigestRunState(context.Background(), run)
+	if err != nil || state.PostedAt.IsZero() || state.Attempts < 2 {
+		t.Errorf("run state %+v, %v; want posted after a second claim", state, err)
+	}
+}
+
+func TestDigestOffAndStatus(t *testing.T) {
+	t.Parallel()
+	h, clock, cfg := digestHarness(t)
+	h.StartBot(cfg)
+	h.visitorsCommand("digest status")
+	h.waitPrivate("This channel has no docs visitors digest")
+	h.visitorsCommand("digest off")
+	h.waitPrivate("nothing to turn off")
+	h.subscribe()
+	h.visitorsCommand("digest off")
+	h.waitInChannel("turned off the docs visitors digest")
+	// Ticks past the hour post nothing: no subscription is left.
+	clock.Advance(5 * time.Minute)
+	h.WaitLogged("digests looked at", strings.Count(h.Logs.String(), `msg="digests looked at"`)+3)
+	if n := h.settledRequests(); n != 0 {
+		t.Errorf("%d API requests without a digest", n)
+	}
+	if n := len(h.digests()); n != 0 {
+		t.Errorf("%d digests posted after the digest was turned off", n)
+	}
+}
