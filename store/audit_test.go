@@ -11,8 +11,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // redisNow is the Redis clock.
@@ -103,7 +103,7 @@ func TestAuditFilters(t *testing.T) {
 	// Wait until the Redis clock has passed the second record's millisecond,
 	// so that Since can fall between the records.
 	firstAt := readAll(t, a, store.AuditQuery{})[1].At
-	polltest.Until(t, "the Redis clock to move on", func() bool { return redisNow(t).After(firstAt.Add(time.Millisecond)) })
+	redistest.Until(t, "the Redis clock to move on", func() bool { return redisNow(t).After(firstAt.Add(time.Millisecond)) })
 	since := redisNow(t)
 	appendAudit(t, a, store.AuditRecord{Project: "docs", Action: store.AuditFollowUp, User: "U1"})
 	appendAudit(t, a, store.AuditRecord{Project: "api", Action: store.AuditJobStart, User: "U3"})

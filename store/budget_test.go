@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestBudgetExactAcrossStores(t *testing.T) {
@@ -107,7 +107,7 @@ func TestBudgetSlidesAndReturns(t *testing.T) {
 	if err != nil || g.OK() || g.RetryAfter <= 0 || g.RetryAfter > b.Window {
 		t.Fatalf("take beyond the limit: %+v, %v; want a refusal within the window", g, err)
 	}
-	polltest.Until(t, "the window to slide", func() bool {
+	redistest.Until(t, "the window to slide", func() bool {
 		g, err := s.TakeBudget(ctx, b, 3)
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +139,7 @@ func TestBudgetBlock(t *testing.T) {
 	if err := s.BlockBudget(ctx, short, 50*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	polltest.Until(t, "the block to end", func() bool {
+	redistest.Until(t, "the block to end", func() bool {
 		g, err := s.TakeBudget(ctx, short, 1)
 		if err != nil {
 			t.Fatal(err)

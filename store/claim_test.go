@@ -8,8 +8,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestClaimExclusive(t *testing.T) {
@@ -114,7 +114,7 @@ func TestLeaseExpiry(t *testing.T) {
 	}
 	// The replica holding c1 "dies"; the job comes due when the lease runs out.
 	var c2 store.Claim
-	polltest.Until(t, "the job to be claimable again", func() bool {
+	redistest.Until(t, "the job to be claimable again", func() bool {
 		cs, err := s.Claim(ctx, 10, time.Minute)
 		if err != nil {
 			t.Fatalf("Claim: %v", err)
@@ -162,7 +162,7 @@ func TestFencingAfterReclaim(t *testing.T) {
 			link(t, s, j)
 			old := claimOne(t, s, j.ID, time.Millisecond)
 			var cur store.Claim
-			polltest.Until(t, "the re-claim", func() bool {
+			redistest.Until(t, "the re-claim", func() bool {
 				cs, err := s.Claim(ctx, 1, time.Minute)
 				if err != nil {
 					t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func day(tb testing.TB, s string) time.Time {
@@ -113,7 +113,7 @@ func TestDayCacheExpiry(t *testing.T) {
 	if err := s.SaveDays(t.Context(), "p", []store.DayTotals{{Date: today}}, today, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	polltest.Until(t, "today's entry to expire", func() bool {
+	redistest.Until(t, "today's entry to expire", func() bool {
 		got, err := s.LoadDays(t.Context(), "p", today, today)
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +203,7 @@ func TestRangeTotals(t *testing.T) {
 	if err := s.SaveRangeTotals(ctx, "p", first, today, want, today, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	polltest.Until(t, "the open range's totals to expire", func() bool {
+	redistest.Until(t, "the open range's totals to expire", func() bool {
 		_, err := s.LoadRangeTotals(ctx, "p", first, today)
 		return errors.Is(err, store.ErrNotFound)
 	})

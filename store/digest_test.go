@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestDigestSubscriptions(t *testing.T) {
@@ -175,7 +175,7 @@ func TestDigestLeaseTakeover(t *testing.T) {
 		t.Fatal(err)
 	}
 	var second store.DigestClaim
-	polltest.Until(t, "the first lease to end", func() bool {
+	redistest.Until(t, "the first lease to end", func() bool {
 		second, err = s.ClaimDigest(ctx, run, time.Minute, time.Hour)
 		if err != nil && !errors.Is(err, store.ErrDigestHeld) {
 			t.Fatal(err)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -103,7 +102,7 @@ func TestErrorKinds(t *testing.T) {
 				replica := ownRedis(t, redistest.WithArgs("--replicaof", host, port))
 				rc := replica.Client()
 				defer rc.Close()
-				polltest.Until(t, "the replica to follow the primary", func() bool {
+				redistest.Until(t, "the replica to follow the primary", func() bool {
 					info, err := rc.Info(ctx, "replication").Result()
 					return err == nil && strings.Contains(info, "master_link_status:up")
 				})
@@ -140,7 +139,7 @@ func TestErrorKinds(t *testing.T) {
 				admin(t, own, "BGSAVE")
 				rc := own.Client()
 				defer rc.Close()
-				polltest.Until(t, "the snapshot to fail", func() bool {
+				redistest.Until(t, "the snapshot to fail", func() bool {
 					info, err := rc.Info(ctx, "persistence").Result()
 					return err == nil && strings.Contains(info, "rdb_last_bgsave_status:err")
 				})

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -67,7 +66,7 @@ func TestSentinelFailover(t *testing.T) {
 	// The store reconnects to the new primary by itself; calls made during
 	// the failover fail with a temporary error.
 	var queued int64
-	polltest.Until(t, "the store to work on the new primary", func() bool {
+	redistest.Until(t, "the store to work on the new primary", func() bool {
 		n, err := s.Queued(ctx)
 		if err != nil && !store.Temporary(err) {
 			t.Fatalf("Queued during the failover: %v (not temporary)", err)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestFinishNotifiesOnce(t *testing.T) {
@@ -91,7 +91,7 @@ func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
 	// The replica dies before MarkNotified; another one claims the job once
 	// the lease runs out.
 	var c2 store.Claim
-	polltest.Until(t, "the re-claim after the lease", func() bool {
+	redistest.Until(t, "the re-claim after the lease", func() bool {
 		cs, err := s.Claim(ctx, 10, time.Minute)
 		if err != nil {
 			t.Fatal(err)
@@ -171,7 +171,7 @@ func TestRetentionExpiry(t *testing.T) {
 			t.Fatalf("PEXPIRE %s 1 XX = %v, %v", key, set, err)
 		}
 	}
-	polltest.Until(t, "record and link to expire", func() bool {
+	redistest.Until(t, "record and link to expire", func() bool {
 		_, errJob := s.Job(ctx, j.ID)
 		_, errThread := s.JobByThread(ctx, j.Thread)
 		return errors.Is(errJob, store.ErrNotFound) && errors.Is(errThread, store.ErrNotFound)

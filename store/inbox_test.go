@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // work returns a piece of work with its own key.
@@ -123,7 +123,7 @@ func TestWorkComesBackWhenTheLeaseEnds(t *testing.T) {
 		t.Fatalf("Mark: %v", err)
 	}
 	var second []store.Taken
-	polltest.Until(t, "the work to come due again", func() bool {
+	redistest.Until(t, "the work to come due again", func() bool {
 		second = claimWork(t, s, time.Minute)
 		return len(second) == 1
 	})

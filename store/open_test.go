@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -114,5 +113,5 @@ func TestPingAcrossRestart(t *testing.T) {
 	if err := own.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	polltest.Until(t, "Ping to succeed after the restart", func() bool { return s.Ping(ctx) == nil })
+	redistest.Until(t, "Ping to succeed after the restart", func() bool { return s.Ping(ctx) == nil })
 }

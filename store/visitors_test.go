@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/polltest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // siteSnapshot returns a merged export of n realistic paths.
@@ -85,7 +85,7 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	const fresh = 40 * time.Millisecond
-	polltest.Until(t, "the entry to age past its fresh period", func() bool {
+	redistest.Until(t, "the entry to age past its fresh period", func() bool {
 		got, err := s.LoadVisitors(ctx, "aging")
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +111,7 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 	if err := s.SaveVisitors(ctx, "short", snap, 30*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	polltest.Until(t, "the entry to expire", func() bool {
+	redistest.Until(t, "the entry to expire", func() bool {
 		_, err := s.LoadVisitors(ctx, "short")
 		return errors.Is(err, store.ErrNotFound)
 	})

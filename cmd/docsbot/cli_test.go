@@ -15,10 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/internal/polltest"
-	"github.com/docsbot/docsbot/internal/term"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
@@ -240,7 +239,7 @@ func TestCLIInterruptedWatch(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	polltest.Until(t, "the watch to poll", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
+	redistest.Until(t, "the watch to poll", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

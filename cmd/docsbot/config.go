@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/docsbot/docsbot/cmd/internal/settings"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/internal/settings"
 	"github.com/docsbot/docsbot/redact"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/checkup"
+	"github.com/docsbot/docsbot/cmd/internal/checkup"
 )
 
 // testRunner returns a runner with env as its whole environment, a temporary

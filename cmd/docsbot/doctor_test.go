@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/internal/checkup"
 	"github.com/docsbot/docsbot/redact"
 )
 

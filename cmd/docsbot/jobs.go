@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/internal/term"
 )
 
 // maxPromptBytes bounds a prompt read from standard input.

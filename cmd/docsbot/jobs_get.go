@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/internal/term"
 )
 
 const jobsGetUsage = `Usage:

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/internal/polltest"
-	"github.com/docsbot/docsbot/internal/term"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // apiRunner returns a runner configured for srv through its environment.
@@ -264,7 +264,7 @@ func TestJobsWatchUnknownStatusKeepsWatching(t *testing.T) {
 	}()
 
 	// Let it see the unknown status a few times, then finish the job.
-	polltest.Until(t, "polls of the queued job", func() bool {
+	redistest.Until(t, "polls of the queued job", func() bool {
 		j, _ := srv.Job(id)
 		return j.Status == "queued" && srv.Count(docsapitest.EndpointGet) >= 4
 	})
@@ -338,7 +338,7 @@ func TestJobsWatchStops(t *testing.T) {
 		go func() {
 			done <- runCodeContext(ctx, r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "5ms"})
 		}()
-		polltest.Until(t, "a few polls", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
+		redistest.Until(t, "a few polls", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
 		cancel()
 		code := <-done
 		if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted: stopped watching job "+id) ||

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/internal/term"
 )
 
 const jobsWatchUsage = `Usage:

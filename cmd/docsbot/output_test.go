@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/internal/term"
 )
 
 // hostile is API text that would rewrite a terminal: an OSC 8 link, a screen

@@ -6,7 +6,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
-	"github.com/docsbot/docsbot/internal/settings"
+	"github.com/docsbot/docsbot/cmd/internal/settings"
 	"github.com/docsbot/docsbot/store"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/internal/term"
 )
 
 const visitorsUsage = `Usage:

@@ -13,7 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/internal/polltest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // testWait bounds every wait; conditions are polled, never timed.
@@ -90,7 +90,7 @@ func (w *world) connect(t *testing.T) *client {
 func (c *client) waitEvent(t *testing.T, what string, match func(socketmode.Event) bool) socketmode.Event {
 	t.Helper()
 	var found socketmode.Event
-	polltest.Until(t, "the client to receive "+what, func() bool {
+	redistest.Until(t, "the client to receive "+what, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		i := slices.IndexFunc(c.events, match)

@@ -15,7 +15,7 @@ import (
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/internal/polltest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // The test app's ids and texts, which the tests look for.
@@ -90,7 +90,7 @@ func (a *testApp) record(it seenItem) {
 // wait waits until the app received what match accepts.
 func (a *testApp) wait(t *testing.T, what string, match func(seenItem) bool) {
 	t.Helper()
-	polltest.Until(t, "the app to receive "+what, func() bool {
+	redistest.Until(t, "the app to receive "+what, func() bool {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return slices.ContainsFunc(a.seen, match)

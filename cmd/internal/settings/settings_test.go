@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/settings"
+	"github.com/docsbot/docsbot/cmd/internal/settings"
 )
 
 func table() settings.Table {

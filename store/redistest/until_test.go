@@ -1,10 +1,10 @@
-package polltest_test
+package redistest_test
 
 import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/docsbot/docsbot/internal/polltest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestUntil(t *testing.T) {
@@ -15,7 +15,7 @@ func TestUntil(t *testing.T) {
 			n.Add(1)
 		}
 	}()
-	polltest.Until(t, "three increments", func() bool { return n.Load() == 3 })
+	redistest.Until(t, "three increments", func() bool { return n.Load() == 3 })
 	if n.Load() != 3 {
 		t.Fatalf("Until returned before the condition held: %d", n.Load())
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/internal/checkup"
+	"github.com/docsbot/docsbot/cmd/internal/checkup"
 )
 
 func TestRunAndPrint(t *testing.T) {

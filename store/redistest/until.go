@@ -1,8 +1,4 @@
-// Package polltest waits in tests for a condition that something else makes
-// true (a server's state, a key in Redis), polling with short ticks under a
-// generous cap, so that a loaded machine slows a test down but does not fail
-// it.
-package polltest
+package redistest
 
 import (
 	"testing"
@@ -13,7 +9,10 @@ import (
 const Timeout = 10 * time.Second
 
 // Until polls cond every few milliseconds until it holds, and fails the test
-// with "timed out waiting for <what>" when it does not within Timeout.
+// with "timed out waiting for <what>" when it does not within Timeout: a
+// test waits for a state another goroutine or process makes visible in Redis
+// (or a server's state) this way, so that a loaded machine slows the test
+// down but does not fail it.
 func Until(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(Timeout)
