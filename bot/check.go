@@ -8,8 +8,8 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/redact"
 )
 
 // What to do about a token Slack refuses, for `docsbot doctor` and `serve`.

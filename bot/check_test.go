@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/redact"
 )
 
 func TestCheckTokens(t *testing.T) {

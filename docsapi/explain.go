@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/docsbot/docsbot/redact"
 )
 
 // Operations a Request names; Explain words its fixes by them.
@@ -63,8 +61,8 @@ type Explanation struct {
 // never shows the API key, at most its masked form.
 func Explain(err error, r Request) Explanation {
 	x := explain(err, r)
-	x.Message = redact.Scrub(x.Message, r.APIKey)
-	x.Fix = redact.Scrub(x.Fix, r.APIKey)
+	x.Message = scrubKey(x.Message, r.APIKey)
+	x.Fix = scrubKey(x.Fix, r.APIKey)
 	return x
 }
 
@@ -95,9 +93,9 @@ func explain(err error, r Request) Explanation {
 		x.Fix = "fix " + input + " and run the command again"
 
 	case errors.Is(err, ErrUnauthorized) || status == http.StatusUnauthorized || status == http.StatusForbidden:
-		x.Message = fmt.Sprintf("the docs API refused the API key %s for project %s%s", redact.MaskOr(r.APIKey), r.ProjectID, statusText(status))
+		x.Message = fmt.Sprintf("the docs API refused the API key %s for project %s%s", maskKey(r.APIKey), r.ProjectID, statusText(status))
 		x.Fix = "check " + r.name("apikey") + " (" + r.KeyFrom + ") and " + r.name("projectid") +
-			": create an admin API key on the API keys page of your docs dashboard and export " + r.name("apikey") + "=mint_..."
+			": create an admin API key on the API keys page of your docs dashboard and export " + r.name("apikey") + "=" + KeyPrefix + "..."
 
 	case errors.Is(err, ErrNotFound) || status == http.StatusNotFound:
 		if onJob && r.JobID != "" {

@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/roles"
 )
 
@@ -75,10 +76,6 @@ var (
 	// channelPattern is a public or private channel id.
 	channelPattern = regexp.MustCompile(`^[CG][A-Z0-9]{2,31}$`)
 )
-
-// secretPrefixes are the beginnings of the credentials docsbot handles: a
-// value with one is a key in the wrong place.
-var secretPrefixes = []string{"mint_", "xoxb-", "xoxp-", "xapp-", "xoxe"}
 
 // maxKeyFile is the largest key file Load reads.
 const maxKeyFile = 4096
@@ -353,10 +350,8 @@ func (l *loader) secretRef(n *yaml.Node, field string) (string, error) {
 		return "", l.fail(n, field, "want one name")
 	}
 	v := strings.TrimSpace(n.Value)
-	for _, p := range secretPrefixes {
-		if strings.Contains(v, p) {
-			return "", l.fail(n, field, "this looks like a key itself; the key never goes in this file: name the environment variable or file that holds it")
-		}
+	if redact.Looks(v) {
+		return "", l.fail(n, field, "this looks like a key itself; the key never goes in this file: name the environment variable or file that holds it")
 	}
 	if v == "" {
 		return "", l.fail(n, field, "want one name")

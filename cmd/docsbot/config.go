@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/redact"
 )
 
 // config is how to reach the docs API.

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/redact"
 	"github.com/docsbot/docsbot/store"
 )
 

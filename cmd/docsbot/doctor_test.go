@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/redact"
 )
 
 // Tokens long enough that their masked form shows the last four characters.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
-	"github.com/docsbot/docsbot/redact"
 )
 
 // serveConfig is everything `docsbot serve` runs with.

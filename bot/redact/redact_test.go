@@ -3,7 +3,7 @@ package redact_test
 import (
 	"testing"
 
-	"github.com/docsbot/docsbot/redact"
+	"github.com/docsbot/docsbot/bot/redact"
 )
 
 func TestMask(t *testing.T) {

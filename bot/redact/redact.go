@@ -1,6 +1,11 @@
 // Package redact masks the secrets docsbot handles (Slack tokens, the docs
 // API key, the Redis password) wherever a value may reach a person or a log:
 // a secret shows its kind and its last four characters, never more.
+//
+// It lives under bot because it knows Slack's token kinds, which docsapi and
+// store must not; the bot, the projects file and the command import it. The
+// docs API client masks its own key with docsapi.Mask, the one masking
+// shape, which Mask here calls with every kind.
 package redact
 
 import (
@@ -8,31 +13,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/docsbot/docsbot/docsapi"
 )
 
-// kinds are the prefixes of the secrets docsbot handles: Slack tokens and the
-// docs API key. A value holding one is a secret in the wrong place.
-func kinds() []string {
-	return []string{"xoxb-", "xoxp-", "xoxa-", "xoxe", "xoxr-", "xoxs-", "xapp-", "mint_"}
+// Kinds are the prefixes of the secrets docsbot handles: Slack tokens and
+// the docs API key. A value holding one is a secret in the wrong place. It
+// is the one list: the settings checks, doctor and the projects file ask it.
+func Kinds() []string {
+	return []string{"xoxb-", "xoxp-", "xoxa-", "xoxe", "xoxr-", "xoxs-", "xapp-", docsapi.KeyPrefix}
 }
 
 // Mask shows a secret's kind and its last four characters (xoxb-…abcd),
 // enough to tell secrets apart without revealing one; a short secret shows
-// only its kind.
-func Mask(s string) string {
-	prefix := ""
-	for _, k := range kinds() {
-		if strings.HasPrefix(s, k) {
-			prefix = s[:strings.IndexAny(s+"-", "-_")+1]
-			break
-		}
-	}
-	rest := s[len(prefix):]
-	if len(rest) < 16 {
-		return prefix + "…"
-	}
-	return prefix + "…" + rest[len(rest)-4:]
-}
+// only its kind. It is docsapi.Mask with every kind in Kinds.
+func Mask(s string) string { return docsapi.Mask(s, Kinds()...) }
 
 // MaskOr is Mask, or "(none)" for no secret.
 func MaskOr(s string) string {
@@ -58,7 +53,7 @@ func Scrub(s string, secrets ...string) string {
 // Looks reports whether a value holds a secret: a Slack token or an API key
 // by its prefix, or one of the known secret values.
 func Looks(v string, secrets ...string) bool {
-	for _, k := range kinds() {
+	for _, k := range Kinds() {
 		if strings.Contains(v, k) {
 			return true
 		}
