@@ -2,8 +2,8 @@
 // names a variable, its flag, its default and its meaning, and the table
 // alone defines the flags, writes their help and the usage lists, and looks
 // a value up in the flags given, then the environment, then a .env file,
-// then the default. What the values mean and how they are checked is the
-// program's.
+// then the default. What the values mean is the program's; each row may carry
+// the check of its values, which Problems runs.
 package settings
 
 import (
@@ -35,6 +35,11 @@ type Setting struct {
 	// the others belong to some commands only.
 	Common bool
 	Doc    string
+	// Check, if not nil, says what is wrong with a value given (not
+	// empty): the words that follow the variable's name in a message, such
+	// as ` "soon" is not a positive duration`, or "" when nothing is. quote
+	// shows a value as a message may, masked when it holds a secret.
+	Check func(v string, quote func(string) string) string
 }
 
 // Table is the list of settings, in the order the help lists them.
@@ -150,6 +155,27 @@ func (s Source) Get(name string) (value, from string) {
 func (s Source) Value(name string) string {
 	v, _ := s.Get(name)
 	return v
+}
+
+// Problem is what a setting's Check found wrong with its value.
+type Problem struct {
+	Env  string
+	Text string // the variable's name, then the words of its Check
+}
+
+// Problems checks the value of every setting that has a Check and lists what
+// is wrong, in the order of the table, so that one run names everything to
+// fix.
+func (s Source) Problems(quote func(string) string) []Problem {
+	var out []Problem
+	for _, row := range s.Table {
+		if v := s.Value(row.Env); row.Check != nil && v != "" {
+			if text := row.Check(v, quote); text != "" {
+				out = append(out, Problem{Env: row.Env, Text: row.Env + text})
+			}
+		}
+	}
+	return out
 }
 
 // DotenvError is a .env file that does not parse. Problem is the parser's
