@@ -14,9 +14,21 @@ import (
 
 // The checks of the settings table's values (settings.Setting.Check): each
 // returns the words that follow the variable's name, "" for a good value.
+type check = func(v string, quote func(string) string) string
 
-// prefixed checks that a token starts with prefix.
-func prefixed(prefix, problem string) func(string, func(string) string) string {
+// must is the check of a value that ok accepts; its problem quotes the value.
+func must(ok func(string) bool, problem string) check {
+	return func(v string, quote func(string) string) string {
+		if ok(v) {
+			return ""
+		}
+		return " " + quote(v) + " " + problem
+	}
+}
+
+// prefixed is the check of a token that starts with prefix; its problem
+// never quotes the value.
+func prefixed(prefix, problem string) check {
 	return func(v string, _ func(string) string) string {
 		if strings.HasPrefix(v, prefix) {
 			return ""
@@ -26,13 +38,10 @@ func prefixed(prefix, problem string) func(string, func(string) string) string {
 }
 
 func checkSlackAPIURL(v string, quote func(string) string) string {
-	switch {
-	case hasCredentials(v):
+	if hasCredentials(v) {
 		return " must not contain credentials: Slack takes only the tokens in " + envSlackBotToken + " and " + envSlackAppToken
-	case !isHTTPURL(v):
-		return " " + quote(v) + " is not an http(s) URL"
 	}
-	return ""
+	return must(isHTTPURL, "is not an http(s) URL")(v, quote)
 }
 
 func checkRedisURL(v string, _ func(string) string) string {
@@ -42,60 +51,43 @@ func checkRedisURL(v string, _ func(string) string) string {
 	return ""
 }
 
-func checkRedisPrefix(v string, quote func(string) string) string {
-	if strings.ContainsAny(v, " *?[]") {
-		return " " + quote(v) + " must not contain spaces or * ? [ ]"
-	}
-	return ""
+func checkDuration(v string, q func(string) string) string {
+	return must(isDuration, "is not a positive duration such as 10s or 1m")(v, q)
 }
 
-func checkDuration(v string, quote func(string) string) string {
-	if d, err := time.ParseDuration(v); err != nil || d <= 0 {
-		return " " + quote(v) + " is not a positive duration such as 10s or 1m"
-	}
-	return ""
+func checkRedisPrefix(v string, q func(string) string) string {
+	return must(func(v string) bool { return !strings.ContainsAny(v, " *?[]") }, "must not contain spaces or * ? [ ]")(v, q)
 }
 
-func checkBudget(v string, quote func(string) string) string {
-	if n, err := strconv.Atoi(v); err != nil || n < 1 {
-		return " " + quote(v) + " must be a whole number of requests per hour, 1 or more"
-	}
-	return ""
+func checkBudget(v string, q func(string) string) string {
+	ok := func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= 1 }
+	return must(ok, "must be a whole number of requests per hour, 1 or more")(v, q)
 }
 
-func checkListenAddr(v string, quote func(string) string) string {
-	if _, _, err := net.SplitHostPort(v); err != nil {
-		return " " + quote(v) + " is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)"
-	}
-	return ""
+func checkListenAddr(v string, q func(string) string) string {
+	ok := func(v string) bool { _, _, err := net.SplitHostPort(v); return err == nil }
+	return must(ok, "is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)")(v, q)
 }
 
+func checkLogLevel(v string, q func(string) string) string {
+	ok := func(v string) bool { return new(slog.Level).UnmarshalText([]byte(v)) == nil }
+	return must(ok, "must be debug, info, warn or error")(v, q)
+}
+
+func checkDigestTime(v string, q func(string) string) string {
+	ok := func(v string) bool { _, err := digest.Parse(v); return err == nil }
+	return must(ok, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")(v, q)
+}
+
+// checkLogFormat quotes the value as it is used, in lower case.
 func checkLogFormat(v string, quote func(string) string) string {
-	if v = strings.ToLower(v); v != "text" && v != "json" {
-		return " " + quote(v) + " must be text or json"
-	}
-	return ""
-}
-
-func checkLogLevel(v string, quote func(string) string) string {
-	var lv slog.Level
-	if lv.UnmarshalText([]byte(v)) != nil {
-		return " " + quote(v) + " must be debug, info, warn or error"
-	}
-	return ""
-}
-
-func checkDigestTime(v string, quote func(string) string) string {
-	if _, err := digest.Parse(v); err != nil {
-		return " " + quote(v) + " is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`"
-	}
-	return ""
+	return must(func(v string) bool { return v == "text" || v == "json" }, "must be text or json")(strings.ToLower(v), quote)
 }
 
 // checkSlackIDs checks a comma-separated list of Slack ids whose first
 // letter is one of kinds (user ids start with U or W, channel ids with C, G
 // or D), naming every one that is not an id.
-func checkSlackIDs(env, kinds string) func(string, func(string) string) string {
+func checkSlackIDs(env, kinds string) check {
 	return func(v string, quote func(string) string) string {
 		var bad []string
 		for _, id := range slackIDs(v, kinds, false) {
@@ -117,12 +109,18 @@ func slackIDs(v, kinds string, good bool) []string {
 	return out
 }
 
+func isDuration(v string) bool {
+	d, err := time.ParseDuration(v)
+	return err == nil && d > 0
+}
+
 // durationOf parses a duration setting, or its default when it is not one
 // (its check names the problem).
 func durationOf(s source, env string) time.Duration {
-	d, err := time.ParseDuration(s.Value(env))
-	if err != nil || d <= 0 {
-		d, _ = time.ParseDuration(defaultOf(env))
+	v := s.Value(env)
+	if !isDuration(v) {
+		v = defaultOf(env)
 	}
+	d, _ := time.ParseDuration(v)
 	return d
 }
