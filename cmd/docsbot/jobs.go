@@ -13,44 +13,18 @@ import (
 // maxPromptBytes bounds a prompt read from standard input.
 const maxPromptBytes = 1 << 20
 
-func (r *runner) jobCommands() []command {
-	return []command{
-		{name: "create", summary: "start an agent job with an instruction", run: r.runJobsCreate},
-		{name: "get", summary: "show a job: status, model, repository, pull request", run: r.runJobsGet},
-		{name: "message", summary: "send a follow-up instruction to a job", run: r.runJobsMessage},
-		{name: "watch", summary: "follow a job until it finishes and show its pull request", run: r.runJobsWatch},
-	}
-}
-
-// runJobs dispatches the jobs subcommands.
+// runJobs runs the jobs subcommands.
 func (r *runner) runJobs(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		r.jobsUsage(r.stderr)
-		return usageError("jobs: missing subcommand", "")
-	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			return r.runJobs(ctx, []string{args[1], "-h"})
-		}
-		r.jobsUsage(r.stdout)
-		return nil
-	}
-	for _, c := range r.jobCommands() {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:])
-		}
-	}
-	r.jobsUsage(r.stderr)
-	return usageError(fmt.Sprintf("jobs: unknown subcommand %q", args[0]), "")
-}
-
-func (r *runner) jobsUsage(w io.Writer) {
-	fmt.Fprint(w, "Usage:\n  docsbot jobs <subcommand> [arguments] [flags]\n\nSubcommands:\n")
-	for _, c := range r.jobCommands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
-	fmt.Fprint(w, `
+	return r.dispatch(ctx, group{path: "docsbot jobs", prefix: "jobs: ", noun: "subcommand",
+		commands: []command{
+			{name: "create", summary: "start an agent job with an instruction", run: r.runJobsCreate},
+			{name: "get", summary: "show a job: status, model, repository, pull request", run: r.runJobsGet},
+			{name: "message", summary: "send a follow-up instruction to a job", run: r.runJobsMessage},
+			{name: "watch", summary: "follow a job until it finishes and show its pull request", run: r.runJobsWatch},
+		},
+		head: "Usage:\n  docsbot jobs <subcommand> [arguments] [flags]\n\nSubcommands:\n",
+		tail: func(w io.Writer) {
+			fmt.Fprint(w, `
 Examples:
   docsbot jobs create --prompt "Document the new rate limits"
   docsbot jobs get 6f2c9e1a --format json
@@ -59,6 +33,7 @@ Examples:
 
 Run 'docsbot jobs <subcommand> -h' for its flags.
 `)
+		}}, args)
 }
 
 // resolvePrompt resolves the instruction of create and message: --prompt TEXT,

@@ -53,6 +53,19 @@ type command struct {
 	run     func(ctx context.Context, args []string) error
 }
 
+// group is a command made of subcommands, docsbot itself and docsbot jobs:
+// one dispatcher and one usage list serve both.
+type group struct {
+	path     string // "docsbot", "docsbot jobs"
+	prefix   string // of its errors: "", "jobs: "
+	noun     string // what it calls its subcommands
+	none     string // the subcommand run without one, "" for an error
+	commands []command
+	// head and tail are the usage around the list of subcommands.
+	head string
+	tail func(w io.Writer)
+}
+
 // commands is the table of subcommands, in the order `docsbot help` lists them.
 // A new subcommand lives in its own file and adds one line here.
 func (r *runner) commands() []command {
@@ -63,57 +76,24 @@ func (r *runner) commands() []command {
 		{name: "visitors", summary: "unique visitors per page, human and AI", run: r.runVisitors},
 		{name: "doctor", summary: "check the settings, the tokens, the docs API and Redis with real calls", run: r.runDoctor},
 		{name: "version", summary: "print the version", run: r.runVersion},
-		{name: "help", summary: "show help for docsbot or one of its commands", run: r.runHelp},
+		{name: "help", summary: "show help for docsbot or one of its commands"}, // the dispatcher's
 	}
 }
 
-func (r *runner) run(ctx context.Context, args []string) error {
-	err := r.dispatch(ctx, args)
-	var ee *exitError
-	if errors.As(err, &ee) && ee.code == exitOK {
-		return nil // help was asked for and shown
-	}
-	return err
-}
-
-func (r *runner) dispatch(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		args = []string{"serve"} // the Slack bot is the default command
-	}
-	name := args[0]
-	switch name {
-	case "-h", "-help", "--help":
-		r.usage(r.stdout)
-		return nil
-	case "-version", "--version":
-		name, args = "version", append([]string{"version"}, args[1:]...)
-	}
-	for _, c := range r.commands() {
-		if c.name == name {
-			return c.run(ctx, args[1:])
-		}
-	}
-	r.usage(r.stderr)
-	if strings.HasPrefix(name, "-") {
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("unknown flag %s: flags go after the command, e.g. docsbot jobs get ID %s", name, name)}
-	}
-	return &exitError{code: exitUsage, msg: fmt.Sprintf("unknown command %q: run 'docsbot help' for the list", name)}
-}
-
-func (r *runner) usage(w io.Writer) {
-	fmt.Fprint(w, `docsbot drives the docs agent and reads docs analytics, from Slack or a terminal.
+// top is docsbot itself.
+func (r *runner) top() group {
+	return group{path: "docsbot", noun: "command", none: "serve", commands: r.commands(),
+		head: `docsbot drives the docs agent and reads docs analytics, from Slack or a terminal.
 
 Usage:
   docsbot <command> [arguments] [flags]
 
 Commands:
-`)
-	for _, c := range r.commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
-	}
-	fmt.Fprint(w, "\nConfiguration (flags win over the environment, which wins over ./.env):\n")
-	settingsTable().Write(w, true)
-	fmt.Fprint(w, `
+`,
+		tail: func(w io.Writer) {
+			fmt.Fprint(w, "\nConfiguration (flags win over the environment, which wins over ./.env):\n")
+			settingsTable().Write(w, true)
+			fmt.Fprint(w, `
 The Slack bot's own settings: docsbot help serve.
 
 Examples:
@@ -123,20 +103,61 @@ Examples:
 
 Run 'docsbot help <command>' for a command's flags.
 `)
+		}}
 }
 
-func (r *runner) runHelp(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		r.usage(r.stdout)
-		return nil
+func (r *runner) run(ctx context.Context, args []string) error {
+	err := r.dispatch(ctx, r.top(), args)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitOK {
+		return nil // help was asked for and shown
 	}
-	for _, c := range r.commands() {
-		if c.name == args[0] && c.name != "help" {
-			return c.run(ctx, append(args[1:], "-h"))
+	return err
+}
+
+// dispatch runs the subcommand of g that args name. -h, --help and help show
+// g's usage, help NAME the subcommand's.
+func (r *runner) dispatch(ctx context.Context, g group, args []string) error {
+	if len(args) == 0 && g.none != "" {
+		args = []string{g.none}
+	}
+	if len(args) == 0 {
+		g.usage(r.stderr)
+		return usageError(g.prefix+"missing "+g.noun, "")
+	}
+	name := args[0]
+	switch {
+	case name == "help" && len(args) > 1:
+		name, args = args[1], append([]string{args[1]}, append(args[2:], "-h")...)
+	case name == "help" || name == "-h" || name == "-help" || name == "--help":
+		g.usage(r.stdout)
+		return nil
+	case g.path == "docsbot" && (name == "-version" || name == "--version"):
+		name, args = "version", append([]string{"version"}, args[1:]...)
+	}
+	for _, c := range g.commands {
+		if c.name == name && c.run != nil {
+			return c.run(ctx, args[1:])
 		}
 	}
-	r.usage(r.stderr)
-	return &exitError{code: exitUsage, msg: fmt.Sprintf("no help for unknown command %q", args[0])}
+	g.usage(r.stderr)
+	if g.path == "docsbot" && strings.HasPrefix(name, "-") {
+		return usageError(fmt.Sprintf("unknown flag %s: flags go after the command, e.g. docsbot jobs get ID %s", name, name), "")
+	}
+	return usageError(fmt.Sprintf("%sunknown %s %q: run '%s help' for the list", g.prefix, g.noun, name, g.path), "")
+}
+
+// usage writes g's usage: head, the subcommands, tail.
+func (g group) usage(w io.Writer) {
+	fmt.Fprint(w, g.head)
+	width := 0
+	for _, c := range g.commands {
+		width = max(width, len(c.name)+1)
+	}
+	for _, c := range g.commands {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
+	}
+	g.tail(w)
 }
 
 func (r *runner) runVersion(ctx context.Context, args []string) error {

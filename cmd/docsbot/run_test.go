@@ -171,7 +171,7 @@ func TestUsageListsEveryCommand(t *testing.T) {
 	t.Parallel()
 	r, _, _ := testRunner(t, nil, "")
 	var b bytes.Buffer
-	r.usage(&b)
+	r.top().usage(&b)
 	for _, c := range r.commands() {
 		if !strings.Contains(b.String(), "  "+c.name+" ") {
 			t.Errorf("usage does not list %q", c.name)
