@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -25,12 +24,6 @@ type config struct {
 
 // flagValues are the settings given as flags, by variable.
 type flagValues = settings.Values
-
-// settingFlags defines the flags of the settings, only the docs API's when
-// api is true, and returns what reads the flags given once fs is parsed.
-func settingFlags(fs *flag.FlagSet, api bool) func() flagValues {
-	return settingsTable().Flags(fs, api)
-}
 
 // source finds the settings: flags, then the environment, then the .env
 // file, then the defaults.

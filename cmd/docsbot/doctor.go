@@ -44,7 +44,7 @@ const doctorTimeout = 10 * time.Second
 // runDoctor checks the configuration and every dependency of the bot.
 func (r *runner) runDoctor(ctx context.Context, args []string) error {
 	fs := r.flagSet("doctor", doctorUsage)
-	flags := settingFlags(fs, false)
+	flags := settingsTable().Flags(fs, false)
 	timeout := fs.Duration("timeout", doctorTimeout, "time limit of each check")
 	pos, err := r.parseFlags(fs, args)
 	if err != nil {

@@ -27,7 +27,7 @@ Examples:
 // runJobsCreate starts an agent job.
 func (r *runner) runJobsCreate(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs create", jobsCreateUsage)
-	api := settingFlags(fs, true)
+	api := settingsTable().Flags(fs, true)
 	prompt := fs.String("prompt", "", "the instruction for the agent; - reads it from standard input")
 	format := newFormat("text", "json")
 	fs.Var(format, "format", format.usage())

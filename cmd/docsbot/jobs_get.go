@@ -21,7 +21,7 @@ Examples:
 // runJobsGet shows one agent job.
 func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs get", jobsGetUsage)
-	api := settingFlags(fs, true)
+	api := settingsTable().Flags(fs, true)
 	format := newFormat("text", "json")
 	fs.Var(format, "format", format.usage())
 	pos, err := r.parseFlags(fs, args)

@@ -26,7 +26,7 @@ Examples:
 // runJobsMessage sends a follow-up instruction to a job.
 func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs message", jobsMessageUsage)
-	api := settingFlags(fs, true)
+	api := settingsTable().Flags(fs, true)
 	prompt := fs.String("prompt", "", "the follow-up instruction; - reads it from standard input")
 	format := newFormat("text", "json")
 	fs.Var(format, "format", format.usage())

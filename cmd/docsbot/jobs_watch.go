@@ -32,7 +32,7 @@ Examples:
 // runJobsWatch follows a job until it finishes.
 func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	fs := r.flagSet("jobs watch", jobsWatchUsage)
-	api := settingFlags(fs, true)
+	api := settingsTable().Flags(fs, true)
 	interval := fs.Duration("interval", 5*time.Second, "wait before the second poll")
 	maxInterval := fs.Duration("max-interval", time.Minute, "longest wait between polls")
 	timeout := fs.Duration("timeout", 0, "stop watching after this long, e.g. 30m (0: no limit)")

@@ -35,7 +35,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	var list strings.Builder
 	settingsTable().Write(&list, false)
 	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
-	flags := settingFlags(fs, false)
+	flags := settingsTable().Flags(fs, false)
 	if _, err := r.parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -64,8 +64,5 @@ func settingsTable() settings.Table {
 	}
 }
 
-// settingOf returns the row of the variable env.
-func settingOf(env string) settings.Setting { return settingsTable().Of(env) }
-
 // defaultOf is the default of the variable env, "" for none.
-func defaultOf(env string) string { return settingOf(env).Default }
+func defaultOf(env string) string { return settingsTable().Of(env).Default }

@@ -33,7 +33,7 @@ Examples:
 // runVisitors prints the unique-visitors export.
 func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	fs := r.flagSet("visitors", visitorsUsage)
-	api := settingFlags(fs, true)
+	api := settingsTable().Flags(fs, true)
 	from := fs.String("from", "", "first day, included (YYYY-MM-DD or ISO 8601)")
 	to := fs.String("to", "", "end of the range, EXCLUDED (YYYY-MM-DD or ISO 8601)")
 	maxPages := fs.Int("max-pages", 0, "stop after this many requests of 250 paths (0: all)")
