@@ -38,15 +38,18 @@ func (r *runner) source(flags flagValues) (source, error) {
 	return source{settings.Source{Table: settingsTable(), Flags: flags, LookupEnv: r.lookupEnv, Dotenv: env, DotenvPath: r.dotenvPath()}}, nil
 }
 
-// secrets are the secret values among the settings: the Slack tokens, the
-// docs API key and the Redis password. Problems with the settings are
-// scrubbed of them.
+// secrets are the secret values among the settings: those of the rows
+// marked Secret (the Slack tokens, the docs API key) and the Redis password.
+// Problems with the settings are scrubbed of them.
 func (s source) secrets() []string {
 	var out []string
-	for _, v := range []string{s.Value(envSlackBotToken), s.Value(envSlackAppToken), s.Value(envAPIKey), redisPassword(s.Value(envRedisURL))} {
-		if v != "" {
+	for _, row := range s.Table {
+		if v := s.Value(row.Env); row.Secret && v != "" {
 			out = append(out, v)
 		}
+	}
+	if p := redisPassword(s.Value(envRedisURL)); p != "" {
+		out = append(out, p)
 	}
 	return out
 }
