@@ -93,3 +93,44 @@ func TestShortDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestSourceProblems(t *testing.T) {
+	t.Parallel()
+	isNumber := func(v string, quote func(string) string) string {
+		if strings.Trim(v, "0123456789") != "" {
+			return " " + quote(v) + " is not a number"
+		}
+		return ""
+	}
+	tab := settings.Table{
+		{Env: "A", Default: "1", Check: isNumber},
+		{Env: "B", Check: isNumber},
+		{Env: "C", Check: isNumber},
+		{Env: "D", Doc: "no check"},
+	}
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []settings.Problem
+	}{
+		{"a good default passes, an unset setting is not checked", nil, nil},
+		{"good values", map[string]string{"A": "2", "B": "3"}, nil},
+		{"every bad value, in the table's order, quoted by the caller", map[string]string{"C": "x", "A": "y", "D": "z"},
+			[]settings.Problem{{Env: "A", Text: `A <y> is not a number`}, {Env: "C", Text: `C <x> is not a number`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := settings.Source{Table: tab, LookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
+			got := s.Problems(func(v string) string { return "<" + v + ">" })
+			if len(got) != len(tt.want) {
+				t.Fatalf("Problems = %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("Problems[%d] = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
