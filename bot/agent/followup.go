@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -83,7 +84,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			}
 			if _, err := a.api.SendMessage(ctx, job.ID, r.Text); err != nil {
 				log.Warn("docs API did not take the follow-up", "err", err)
-				a.whisper(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
+				a.whisper(ctx, r, followUpFailed(err), log)
 				return nil
 			}
 			if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
@@ -184,4 +185,14 @@ func (a *agent) whisper(ctx context.Context, r replyRequest, text string, log *s
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)
 	}
+}
+
+// followUpFailed tells the author of a follow-up what became of it when the
+// docs API did not take it: not sent, or (a 5xx, a timeout) perhaps sent.
+func followUpFailed(err error) string {
+	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
+		return "docsbot cannot tell whether this reply reached the agent: " + bot.APIAnswer(err) +
+			". If the agent does not act on it, send it again."
+	}
+	return "This reply was not sent to the agent. " + bot.Describe(err)
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
@@ -168,7 +167,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	job, err := a.api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
-		a.startUnknown(ctx, req, root, view, "the docs API did not confirm it ("+describeCause(err)+")", log)
+		a.startUnknown(ctx, req, root, view, bot.APIAnswer(err), log)
 		return nil
 	}
 	if err != nil {
@@ -284,15 +283,4 @@ func (a *agent) tell(ctx context.Context, req startRequest, root, text string, l
 		return
 	}
 	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: cmp.Or(req.ThreadTS, root)}, text, log)
-}
-
-// describeCause is why a request's outcome is unknown, in a few words.
-func describeCause(err error) string {
-	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
-		return fmt.Sprintf("it answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "it did not answer in time"
-	}
-	return "the connection broke before it answered"
 }
