@@ -78,6 +78,10 @@ type Bot struct {
 	inboxWake chan struct{}
 	// out paces posts per channel and coalesces status edits.
 	out *outbox
+	// decor orders the reactions and thread statuses asked for per message
+	// (React, SetThreadStatus); threadStatus is off once Slack refused it.
+	decor        sequencer
+	threadStatus threadStatusOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// handlers does each kind of inbox work (HandleWork).

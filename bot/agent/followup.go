@@ -107,6 +107,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		log.Info("follow-up sent", "generation", updated.Generation)
 		a.metrics.FollowUp()
 		a.nudgePoller()
+		a.working(ctx, updated, docsapi.Status(job.Status), log)
 		job = updated
 	}
 	if err := a.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && bot.SlackCode(err) != "already_reacted" {

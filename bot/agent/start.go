@@ -56,6 +56,10 @@ type startRequest struct {
 	Prompt string `json:"prompt"`
 	// ResponseURL answers the person privately (slash commands).
 	ResponseURL string `json:"response_url,omitempty"`
+	// Origin is the ts of the person's message that asked for the job, in
+	// Channel (a mention, a DM, a message shortcut): the job's progress
+	// reactions go on it. "" for a slash command, which has none.
+	Origin string `json:"origin,omitempty"`
 	// Root is an existing root message to reuse (a start tried again).
 	Root string `json:"root,omitempty"`
 	// ThreadTS is the message whose thread the job lives in (a mention, a
@@ -184,6 +188,11 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		// The excerpt the root message shows, cut mark included.
 		Prompt: bot.Cut(req.Prompt, promptInRoot),
 		Status: string(job.Status),
+		Origin: req.Origin,
+		Model:  job.Model,
+	}
+	if job.Source.Ref != nil {
+		rec.Branch = *job.Source.Ref
 	}
 	if req.ThreadTS != "" {
 		rec.Root = root
@@ -197,7 +206,10 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	log.Info("agent job started")
 	a.metrics.JobCreated()
 	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
+	view.Model, view.Branch, view.Started = rec.Model, rec.Branch, a.cfg.Now()
 	a.updateRoot(ctx, req.Channel, root, view, log)
+	rec.Generation = 1
+	a.working(ctx, &rec, "", log)
 	a.nudgePoller()
 	return nil
 }
