@@ -70,6 +70,7 @@ type JobStore interface {
 	RecentJobs(ctx context.Context, team, user string, n int) ([]store.Job, error)
 	RunningJobs(ctx context.Context, team, channel string, n int) ([]store.Job, error)
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+	FirstVote(ctx context.Context, result store.Thread, user string, keep time.Duration) (bool, error)
 }
 
 // Config holds the agent's settings. Zero values take the documented
@@ -153,5 +154,9 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
 	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
 	b.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
 	b.HandleWork(workList, bot.WorkHandler{Do: a.doList, GiveUp: a.giveUpList})
+	b.HandleBlockAction(ActionFollowUp, a.onFollowUpButton)
+	b.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
+	b.HandleBlockAction(ActionFeedback, a.onFeedback)
+	b.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
 	b.Background(a.runPoller)
 }

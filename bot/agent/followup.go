@@ -25,6 +25,7 @@ const (
 	markSending = "sending" // the follow-up is about to be sent to the API
 	markSent    = "sent"    // the API took it
 	markSaved   = "saved"   // the store followed the job again
+	markShown   = "shown"   // a modal's follow-up was shown in the thread
 )
 
 // doReply sends a thread reply to the thread's job and follows the job
@@ -91,6 +92,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 				log.Warn("recording the sent follow-up failed", "err", err)
 			}
 		}
+		a.showModalFollowUp(ctx, w, r, log)
 		var updated *store.Job
 		err = bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
@@ -110,8 +112,8 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		a.working(ctx, updated, docsapi.Status(job.Status), log)
 		job = updated
 	}
-	if err := a.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && bot.SlackCode(err) != "already_reacted" {
-		log.Warn("reacting to the follow-up failed", "err", err)
+	if r.TS != "" {
+		a.core.React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
 	}
 	a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 	return nil
@@ -196,4 +198,18 @@ func followUpFailed(err error) string {
 			". If the agent does not act on it, send it again."
 	}
 	return "This reply was not sent to the agent. " + bot.Describe(err)
+}
+
+// showModalFollowUp shows in the thread, once, a follow-up sent from the
+// follow-up modal, so that the thread tells what the agent was asked.
+func (a *agent) showModalFollowUp(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) {
+	if !r.FromModal || w.Marked(markShown) != "" {
+		return
+	}
+	if err := w.Mark(ctx, map[string]string{markShown: "1"}); err != nil {
+		log.Warn("recording the follow-up's note failed; not posting it", "err", err)
+		return
+	}
+	text := bot.Mention(r.User) + " followed up:\n" + bot.Quote(bot.Cut(r.Text, promptInRoot))
+	a.postInThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}, log, slack.MsgOptionText(text, false))
 }
