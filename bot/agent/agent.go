@@ -70,7 +70,7 @@ type JobStore interface {
 	RecentJobs(ctx context.Context, team, user string, n int) ([]store.Job, error)
 	RunningJobs(ctx context.Context, team, channel string, n int) ([]store.Job, error)
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
-	FirstVote(ctx context.Context, result store.Thread, user string, keep time.Duration) (bool, error)
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 }
 
 // Config holds the agent's settings. Zero values take the documented

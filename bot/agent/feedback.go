@@ -69,7 +69,7 @@ func (a *agent) doFeedback(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding feedback: %w", err)
 	}
 	log := a.log.With("user", req.User, "channel", req.Channel, "result", req.Result, "work", w.Key)
-	first, err := a.store.FirstVote(ctx, store.Thread{Team: req.Team, Channel: req.Channel, TS: req.Result}, req.User, voteKeep)
+	first, err := a.store.Once(ctx, "vote:"+req.Team+":"+req.Channel+":"+req.Result+":"+req.User, voteKeep)
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -12,24 +13,27 @@ import (
 
 // The live status of a job. Its root message shows the elapsed time, its
 // thread Slack's working status, and the person's message a reaction: ⏳
-// while the agent works, then ✅, ❌ or 🗄. Only the replica whose poller
-// holds a job's claim refreshes them, at the pace of its polls, so adding
-// replicas adds no edits; and the refreshes that only move time forward
-// share a budget across every replica (Redis), so that many jobs at once stay
-// inside Slack's tier-3 limits (about 50 calls a minute per workspace for
-// chat.update) with room left for the edits that change a job's state.
+// while the agent works, then ✅, ❌ or 🗄.
+//
+// Only the poller that holds a job's claim refreshes them, as it polls: the
+// root message when the elapsed time it shows changes (once a minute), the
+// thread status before Slack lets it expire. Each refresh is done once
+// across every replica (store.Once, named by the job, its run and what is
+// shown), so adding replicas adds no edits; and the refreshes share a
+// budget across replicas, so that many jobs at once stay inside Slack's
+// tier-3 limits (about 50 chat.update calls a minute per workspace) with
+// room left for the edits that change a job's state, which are always made.
 const (
-	// statusEvery is the least time between two edits of a root message
-	// that only move its elapsed time (which changes once a minute).
-	statusEvery = 45 * time.Second
 	// threadStatusEvery is how often the thread's working status is set
-	// again while the agent works: before Slack's two minutes run out.
-	threadStatusEvery = 90 * time.Second
+	// again while the agent works: with polls at most a minute apart
+	// (DefaultPollMaxInterval), before Slack's two minutes run out.
+	threadStatusEvery = time.Minute
 	// workingStatus is the thread status while the agent works.
 	workingStatus = "is working on your docs…"
-	// progressForget is how long a job's refresh times are kept after its
-	// last poll here: a job whose claim moved to another replica is
-	// forgotten.
+	// shownKeep is how long a refresh is remembered across replicas.
+	shownKeep = 10 * time.Minute
+	// progressForget is how long this replica remembers what it last saw
+	// of a job after polling it: a job polled elsewhere since is forgotten.
 	progressForget = 10 * time.Minute
 )
 
@@ -66,71 +70,44 @@ func outcomeReaction(s docsapi.Status) string {
 	return ""
 }
 
-// progress remembers, per job this replica polls, what its live status
-// showed last and when.
+// progress remembers what this replica last saw of the jobs it polls, so
+// that a poll asks Redis about a refresh only when one may be due.
 type progress struct {
 	mu     sync.Mutex
-	jobs   map[string]*shown
+	jobs   map[string]seen
 	pruned time.Time
 }
 
-// shown is the last refresh of one job's run.
-type shown struct {
-	gen      int64
-	edited   time.Time // the root message's last edit
-	elapsed  string    // the elapsed time it showed
-	statusAt time.Time // the thread status's last setting
-	seen     time.Time
+// seen is the live status of one job's run as this replica last saw it.
+type seen struct {
+	gen     int64
+	elapsed string // the elapsed time shown
+	round   int64  // the thread status's refresh round
+	at      time.Time
 }
 
-// getLocked returns the record of job id's run gen, new when the run changed.
-// Call with p.mu held.
-func (p *progress) getLocked(id string, gen int64, now time.Time) *shown {
+// changed records what a poll shows of job id's run gen and reports whether
+// its elapsed time or thread status round differ from the last poll here.
+func (p *progress) changed(id string, gen int64, elapsed string, round int64, now time.Time) (edit, status bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.jobs == nil {
-		p.jobs = map[string]*shown{}
+		p.jobs = map[string]seen{}
 	}
 	if now.Sub(p.pruned) > progressForget {
 		p.pruned = now
 		for k, s := range p.jobs {
-			if now.Sub(s.seen) > progressForget {
+			if now.Sub(s.at) > progressForget {
 				delete(p.jobs, k)
 			}
 		}
 	}
-	s := p.jobs[id]
-	if s == nil || s.gen != gen {
-		s = &shown{gen: gen}
-		p.jobs[id] = s
+	last, ok := p.jobs[id]
+	p.jobs[id] = seen{gen: gen, elapsed: elapsed, round: round, at: now}
+	if !ok || last.gen != gen {
+		return true, true
 	}
-	s.seen = now
-	return s
-}
-
-// edited records a root message edit showing elapsed.
-func (p *progress) edited(id string, gen int64, now time.Time, elapsed string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := p.getLocked(id, gen, now)
-	s.edited, s.elapsed = now, elapsed
-}
-
-// statusSet records a thread status set.
-func (p *progress) statusSet(id string, gen int64, now time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.getLocked(id, gen, now).statusAt = now
-}
-
-// due says which refreshes of a job's run are due: an edit when the elapsed
-// time shown would change and statusEvery has passed, the thread status when
-// threadStatusEvery has.
-func (p *progress) due(id string, gen int64, now time.Time, elapsed string) (edit, status bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := p.getLocked(id, gen, now)
-	edit = s.elapsed != elapsed && now.Sub(s.edited) >= statusEvery
-	status = now.Sub(s.statusAt) >= threadStatusEvery
-	return edit, status
+	return last.elapsed != elapsed, last.round != round
 }
 
 // forget drops a job whose run ended.
@@ -142,7 +119,7 @@ func (p *progress) forget(id string) {
 
 // working shows that the agent works on a job's run: ⏳ on the person's
 // message (taking off the outcome of the run before, if any) and the
-// thread's working status.
+// thread's working status. The root message says so already.
 func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status, log *slog.Logger) {
 	var remove []string
 	if r := outcomeReaction(before); r != "" {
@@ -150,7 +127,6 @@ func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status
 	}
 	a.core.React(ctx, j.Thread.Channel, j.Origin, reactionWorking, remove, log)
 	a.core.SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
-	a.prog.statusSet(j.ID, j.Generation, a.cfg.Now())
 }
 
 // ended shows how a job's run ended on the person's message. The result
@@ -161,35 +137,48 @@ func (a *agent) ended(ctx context.Context, j *store.Job, status docsapi.Status, 
 }
 
 // refresh brings a polled, still active job's live status up to date: the
-// root message when the API's status changed or the elapsed time moved (at
-// most every statusEvery, within the shared budget), and the thread status
-// before it expires. Called by the poller that holds the job's claim.
+// root message when the API's status changed or the elapsed time moved,
+// and the thread status every threadStatusEvery. Called by the poller that
+// holds the job's claim.
 func (a *agent) refresh(ctx context.Context, c store.Claim, job *docsapi.Job, log *slog.Logger) {
-	now := a.cfg.Now()
 	v := jobView(&c.Job)
-	v.Status, v.Now = job.Status, now
+	v.Status, v.Now = job.Status, a.cfg.Now()
 	if v.Model == "" {
 		v.Model = job.Model
 	}
 	if v.Branch == "" && job.Source.Ref != nil {
 		v.Branch = *job.Source.Ref
 	}
-	elapsed := v.elapsed()
-	edit, status := a.prog.due(c.JobID, c.Job.Generation, now, elapsed)
-	changed := string(job.Status) != c.Job.Status
-	if changed || (edit && a.budget(ctx, progressEditBudget(), log)) {
+	run := v.Now.Sub(v.Started)
+	elapsed, round := v.elapsed(), int64(run/threadStatusEvery)
+	edit, status := a.prog.changed(c.JobID, c.Job.Generation, elapsed, round, v.Now)
+	// The start (or follow-up) showed the first minute and set the status.
+	edit = edit && run >= time.Minute
+	status = status && round > 0
+	name := fmt.Sprintf("%s:%d", c.JobID, c.Job.Generation)
+	switch {
+	case string(job.Status) != c.Job.Status:
 		a.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
-		a.prog.edited(c.JobID, c.Job.Generation, now, elapsed)
+	case edit && a.once(ctx, "shown:"+name+":"+elapsed, log) && a.budget(ctx, progressEditBudget(), log):
+		a.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
 	}
-	if status && a.budget(ctx, threadStatusBudget(), log) {
+	if status && a.once(ctx, fmt.Sprintf("status:%s:%d", name, round), log) && a.budget(ctx, threadStatusBudget(), log) {
 		a.core.SetThreadStatus(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, workingStatus, log)
-		a.prog.statusSet(c.JobID, c.Job.Generation, now)
 	}
 }
 
+// once reports whether this replica is the first to make the refresh
+// called name; a Redis failure skips it.
+func (a *agent) once(ctx context.Context, name string, log *slog.Logger) bool {
+	first, err := a.store.Once(ctx, name, shownKeep)
+	if err != nil {
+		log.Debug("live status refresh skipped", "refresh", name, "err", err)
+	}
+	return first
+}
+
 // budget takes one call from a shared budget of cosmetic Slack calls. A
-// refusal, or Redis failing to answer, means the refresh waits for a later
-// poll.
+// refusal, or Redis failing to answer, means the refresh is skipped.
 func (a *agent) budget(ctx context.Context, b store.Budget, log *slog.Logger) bool {
 	g, err := a.store.TakeBudget(ctx, b, 1)
 	if err != nil {
