@@ -90,19 +90,11 @@ func describeAPI(e *docsapi.APIError) string {
 	case e.StatusCode == http.StatusNotFound:
 		return "The docs API does not know this job (HTTP 404)" + server + "."
 	case e.StatusCode >= 500:
-		return "The docs API is having trouble: it answered " + statusLine(e.StatusCode) + ". Try again in a few minutes."
+		return "The docs API is having trouble: it answered " + e.Status() + ". Try again in a few minutes."
 	case e.StatusCode >= 400:
-		return "The docs API refused the request: it answered " + statusLine(e.StatusCode) + server + "."
+		return "The docs API refused the request: it answered " + e.Status() + server + "."
 	}
-	return "The docs API answered unexpectedly: " + statusLine(e.StatusCode) + "."
-}
-
-// statusLine names an HTTP status: "500 Internal Server Error".
-func statusLine(code int) string {
-	if t := http.StatusText(code); t != "" {
-		return fmt.Sprintf("%d %s", code, t)
-	}
-	return fmt.Sprintf("HTTP %d", code)
+	return "The docs API answered unexpectedly: " + e.Status() + "."
 }
 
 // APIAnswer says, in a few words, what the docs API did with a request that
@@ -112,7 +104,7 @@ func statusLine(code int) string {
 // start offering retry) uses the same words.
 func APIAnswer(err error) string {
 	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
-		return "the docs API answered " + statusLine(e.StatusCode)
+		return "the docs API answered " + e.Status()
 	}
 	if errors.Is(err, docsapi.ErrMalformedResponse) {
 		return "the docs API sent an answer docsbot could not read"

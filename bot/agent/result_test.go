@@ -227,3 +227,36 @@ func TestFeedbackCountedOncePerPerson(t *testing.T) {
 		t.Errorf("docsbot_feedback_total = %v, want positive 1 (alice's first click) and negative 1 (bob's)", got)
 	}
 }
+
+// TestResultButtonsRefuseOutsiders: a person outside the allow-list who
+// presses Follow up or a feedback button is refused privately.
+func TestResultButtonsRefuseOutsiders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{AllowedUsers: []string{alice}})
+	_, _, res := h.finishedJob("Document webhooks")
+	const bob = "U0BOB"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, a := range []slacktest.Action{
+		{UserID: bob, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFollowUp},
+		{UserID: bob, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFeedback, Value: "positive"},
+	} {
+		if _, err := h.Slack.Act(ctx, a); err != nil {
+			t.Fatalf("%s by bob: %v", a.ActionID, err)
+		}
+	}
+	h.WaitFor("two private refusals", func() bool { return len(h.Slack.Ephemerals(bob)) == 2 })
+	h.StopAll()
+	if n := len(h.Slack.OpenModals(bob)); n != 0 {
+		t.Errorf("%d modals opened for an outsider, want none", n)
+	}
+	for _, m := range h.Slack.Ephemerals(bob) {
+		if strings.Contains(m.Text, "Thanks") {
+			t.Errorf("an outsider's feedback was taken: %q", m.Text)
+		}
+	}
+	if strings.Contains(h.Logs.String(), `msg="feedback on a result"`) {
+		t.Errorf("an outsider's feedback was counted")
+	}
+}
