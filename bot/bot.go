@@ -1,7 +1,8 @@
 // Package bot is the core of docsbot's Slack side: the Socket Mode
 // connection and the router that features register on, the durable inbox
 // (Accept, WorkHandler, Later, leases), the outbox that paces posts and
-// coalesces edits, the Slack helpers every feature shares (escaping,
+// coalesces edits, the decorations (reactions, a thread's working status)
+// made in the background in order per message, the Slack helpers every feature shares (escaping,
 // private answers, Describe), metrics and the allow-lists.
 //
 // The features live in packages of their own (bot/agent, bot/visitors) and
