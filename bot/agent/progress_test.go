@@ -112,11 +112,16 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 		t.Run(string(tc.status), func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, activeForever())
+			// Slack's 429 on a reaction is waited out, not a lost reaction.
+			h.Slack.RateLimit("reactions.add", 1, time.Second)
 			h.StartBot(bottest.Config{})
 			origin, rootTS := h.startWithOrigin("Document the CLI")
 			reactions := func() []string { m, _ := h.Slack.Message(general, origin); return m.Reactions }
 			h.WaitFor("⏳ on the person's message", func() bool { return slices.Equal(reactions(), []string{"hourglass_flowing_sand"}) })
 			h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })
+			if c := h.Slack.Calls("reactions.add"); len(c) < 2 || c[0].Error != "ratelimited" {
+				t.Errorf("reactions.add calls %+v, want a 429 and then the reaction", c)
+			}
 
 			jobID := h.API.Jobs()[0].ID
 			h.API.SetJobStatus(jobID, tc.status, tc.pr)

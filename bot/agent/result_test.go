@@ -105,6 +105,18 @@ func (h *harness) finishedJob(prompt string) (rootTS, jobID string, result slack
 	return rootTS, jobID, h.Finishes(general, rootTS)[0]
 }
 
+// press has user press the button actionID of the result res (value for
+// a feedback button, "" for a button's own).
+func (h *harness) press(user string, res slacktest.Message, actionID, value string) {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a := slacktest.Action{UserID: user, ChannelID: res.Channel, MessageTS: res.TS, ActionID: actionID, Value: value}
+	if _, err := h.Slack.Act(ctx, a); err != nil {
+		h.T.Fatalf("%s pressing %s: %v", user, actionID, err)
+	}
+}
+
 // TestFollowUpButtonModalSubmittedOnce: Follow up opens a modal; its
 // submission, delivered twice, is one follow-up to the agent, shown once in
 // the thread; an empty one is refused on its field.
@@ -113,17 +125,15 @@ func TestFollowUpButtonModalSubmittedOnce(t *testing.T) {
 	h := newHarness(t)
 	h.StartBot(bottest.Config{})
 	rootTS, jobID, res := h.finishedJob("Document webhooks")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFollowUp}); err != nil {
-		t.Fatalf("pressing Follow up: %v", err)
-	}
+	h.press(alice, res, agent.ActionFollowUp, "")
 	h.WaitFor("the follow-up modal", func() bool { return len(h.Slack.OpenModals(alice)) == 1 })
 	modal := h.Slack.OpenModals(alice)[0]
 	if modal.CallbackID != agent.ViewFollowUp {
 		t.Fatalf("modal %+v, want callback %s", modal, agent.ViewFollowUp)
 	}
 
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	values := func(text string) map[string]map[string]string {
 		return map[string]map[string]string{"followup": {"instruction": text}}
 	}
@@ -169,11 +179,7 @@ func TestFollowUpButtonExpiredTrigger(t *testing.T) {
 	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithTriggerTTL(time.Nanosecond)})}
 	h.StartBot(bottest.Config{})
 	rootTS, _, res := h.finishedJob("Document webhooks")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFollowUp}); err != nil {
-		t.Fatalf("pressing Follow up: %v", err)
-	}
+	h.press(alice, res, agent.ActionFollowUp, "")
 	h.WaitFor("a private note", func() bool { return len(h.Slack.Ephemerals(alice)) == 1 })
 	note := h.Slack.Ephemerals(alice)[0]
 	if !strings.Contains(note.Text, "took too long") || !strings.Contains(note.Text, "reply in this thread") || note.ThreadTS != rootTS {
@@ -193,12 +199,8 @@ func TestFeedbackCountedOncePerPerson(t *testing.T) {
 	h.StartBot(bottest.Config{Metrics: bot.NewMetrics(reg)})
 	_, _, res := h.finishedJob("Document webhooks")
 	const bob = "U0BOB"
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	for _, c := range []struct{ user, value string }{{alice, "positive"}, {alice, "negative"}, {bob, "negative"}} {
-		if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: c.user, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFeedback, Value: c.value}); err != nil {
-			t.Fatalf("feedback by %s: %v", c.user, err)
-		}
+		h.press(c.user, res, agent.ActionFeedback, c.value)
 	}
 	h.WaitFor("thanks to each click", func() bool { return len(h.Slack.Ephemerals(alice)) == 2 && len(h.Slack.Ephemerals(bob)) == 1 })
 	for _, m := range append(h.Slack.Ephemerals(alice), h.Slack.Ephemerals(bob)...) {
@@ -236,16 +238,8 @@ func TestResultButtonsRefuseOutsiders(t *testing.T) {
 	h.StartBot(bottest.Config{AllowedUsers: []string{alice}})
 	_, _, res := h.finishedJob("Document webhooks")
 	const bob = "U0BOB"
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, a := range []slacktest.Action{
-		{UserID: bob, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFollowUp},
-		{UserID: bob, ChannelID: general, MessageTS: res.TS, ActionID: agent.ActionFeedback, Value: "positive"},
-	} {
-		if _, err := h.Slack.Act(ctx, a); err != nil {
-			t.Fatalf("%s by bob: %v", a.ActionID, err)
-		}
-	}
+	h.press(bob, res, agent.ActionFollowUp, "")
+	h.press(bob, res, agent.ActionFeedback, "positive")
 	h.WaitFor("two private refusals", func() bool { return len(h.Slack.Ephemerals(bob)) == 2 })
 	h.StopAll()
 	if n := len(h.Slack.OpenModals(bob)); n != 0 {
