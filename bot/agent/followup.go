@@ -57,6 +57,9 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			// still be starting. Look again shortly rather than drop it.
 			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
+		if r.FromModal {
+			a.whisper(ctx, r, "docsbot no longer follows a job in this thread, so this was not sent. Start a new job with `"+Command+"`.", log)
+		}
 		return nil // a thread that is not a job's
 	}
 	if err != nil {

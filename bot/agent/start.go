@@ -151,6 +151,9 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		case err == nil:
 			log.Info("job already started by an earlier attempt", "job", job.ID)
 			a.updateRoot(ctx, req.Channel, root, jobView(job), log)
+			if !docsapi.Status(job.Status).Final() {
+				a.working(ctx, job, "", log) // the earlier attempt may have stopped before
+			}
 			return nil
 		case !errors.Is(err, store.ErrNotFound):
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
