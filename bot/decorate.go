@@ -127,6 +127,16 @@ func (b *Bot) SetThreadStatus(ctx context.Context, channel, threadTS, status str
 	})
 }
 
+// ThreadStatusPending reports whether a thread status asked for in the
+// thread whose parent is threadTS is still on its way to Slack.
+func (b *Bot) ThreadStatusPending(channel, threadTS string) bool {
+	s := &b.decor
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, busy := s.queues["status:"+channel+"/"+threadTS]
+	return busy
+}
+
 // threadStatusRefused reports Slack's answers to assistant.threads.setStatus
 // that will not change by trying again.
 func threadStatusRefused(code string) bool {

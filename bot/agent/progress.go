@@ -130,9 +130,14 @@ func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status
 }
 
 // ended shows how a job's run ended on the person's message. The result
-// posted in the thread clears the thread's working status.
+// posted in the thread clears the thread's working status on Slack; it is
+// cleared again after any refresh still on its way (a 429 waited out), so
+// that none lands after the result.
 func (a *agent) ended(ctx context.Context, j *store.Job, status docsapi.Status, log *slog.Logger) {
 	a.core.React(ctx, j.Thread.Channel, j.Origin, outcomeReaction(status), []string{reactionWorking}, log)
+	if a.core.ThreadStatusPending(j.Thread.Channel, j.Thread.TS) {
+		a.core.SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, "", log)
+	}
 	a.prog.forget(j.ID)
 }
 
