@@ -163,9 +163,9 @@ func (a *agent) refresh(ctx context.Context, c store.Claim, job *docsapi.Job, lo
 	name := fmt.Sprintf("%s:%d", c.JobID, c.Job.Generation)
 	switch {
 	case string(job.Status) != c.Job.Status:
-		a.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
+		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
 	case edit && a.once(ctx, "shown:"+name+":"+elapsed, log) && a.budget(ctx, progressEditBudget(), log):
-		a.updateRoot(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, v, log)
+		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
 	}
 	if status && a.once(ctx, fmt.Sprintf("status:%s:%d", name, round), log) && a.budget(ctx, threadStatusBudget(), log) {
 		a.core.SetThreadStatus(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, workingStatus, log)

@@ -1,8 +1,6 @@
 package agent_test
 
 import (
-	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -12,15 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/store"
 )
-
-// activeForever keeps every job active until the test finishes it.
-func activeForever() docsapitest.Option {
-	return docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	})
-}
 
 // calls counts the bot's calls of method on the message or thread ts.
 func (h *harness) calls(method, param, ts string) int {
@@ -46,7 +36,7 @@ func (h *harness) polls(n int) {
 // poll; the thread shows the agent working, refreshed once a minute.
 func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, activeForever())
+	h := newHarness(t, longJobs())
 	clock := slacktest.NewManualClock(time.Now())
 	h.StartBot(bottest.Config{Now: clock.Now})
 	h.StartBot(bottest.Config{Now: clock.Now})
@@ -79,23 +69,6 @@ func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 	h.WaitFor("the root message showing 1 h 03 min", func() bool { return strings.Contains(root(), "Working · 1 h 03 min") })
 }
 
-// startWithOrigin queues the start of a job asked for by alice's message
-// (a mention, a DM): its progress reactions go on that message.
-func (h *harness) startWithOrigin(prompt string) (originTS, rootTS string) {
-	h.T.Helper()
-	originTS = h.PostNoAck(alice, general, "", "@docsbot "+prompt)
-	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": prompt, "origin": originTS})
-	st := h.OpenStore()
-	if _, err := st.Enqueue(context.Background(), store.Work{Key: "test:" + originTS, Kind: "agent.start", Payload: payload}, time.Hour); err != nil {
-		h.T.Fatalf("Enqueue: %v", err)
-	}
-	h.WaitFor("a linked job", func() bool {
-		r := h.Roots(general)
-		return len(r) == 1 && strings.Contains(rendered(r[0]), "job `")
-	})
-	return originTS, h.Roots(general)[0].TS
-}
-
 func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 	t.Parallel()
 	pr := "https://github.com/acme/docs/pull/7"
@@ -111,11 +84,15 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(string(tc.status), func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, activeForever())
+			h := newHarness(t, longJobs())
 			// Slack's 429 on a reaction is waited out, not a lost reaction.
 			h.Slack.RateLimit("reactions.add", 1, time.Second)
-			h.StartBot(bottest.Config{})
-			origin, rootTS := h.startWithOrigin("Document the CLI")
+			clock := slacktest.NewManualClock(time.Now())
+			h.StartBot(bottest.Config{Now: clock.Now})
+			// The job lives in the thread of the mention, which is the
+			// person's message; its root message is a reply there.
+			origin := h.mention(alice, general, "", "<@"+h.Slack.BotUserID()+"> Document the CLI").TS
+			rootTS, root := origin, func() string { m, _ := h.rootIn(general, origin); return rendered(m) }
 			reactions := func() []string { m, _ := h.Slack.Message(general, origin); return m.Reactions }
 			h.WaitFor("⏳ on the person's message", func() bool { return slices.Equal(reactions(), []string{"hourglass_flowing_sand"}) })
 			h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })
@@ -123,6 +100,8 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 				t.Errorf("reactions.add calls %+v, want a 429 and then the reaction", c)
 			}
 
+			clock.Advance(2*time.Minute + 30*time.Second)
+			h.WaitFor("the root message (a reply) showing 2 minutes", func() bool { return strings.Contains(root(), "Working · 2 min") })
 			jobID := h.API.Jobs()[0].ID
 			h.API.SetJobStatus(jobID, tc.status, tc.pr)
 			h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
@@ -146,7 +125,7 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 // the person's, so nothing is reacted to; the thread still shows the status.
 func TestSlashCommandJobHasNoReactions(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, activeForever())
+	h := newHarness(t, longJobs())
 	h.StartBot(bottest.Config{})
 	rootTS, _ := h.startedJob("Document the CLI")
 	h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })

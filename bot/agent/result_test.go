@@ -60,7 +60,7 @@ func TestResultButtons(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, activeForever())
+			h := newHarness(t, longJobs())
 			h.StartBot(bottest.Config{})
 			rootTS, jobID := h.startedJob("Add <b>examples</b> & <!channel> notes")
 			var link *string
@@ -198,7 +198,6 @@ func TestFeedbackCountedOncePerPerson(t *testing.T) {
 	h := newHarness(t)
 	h.StartBot(bottest.Config{Metrics: bot.NewMetrics(reg)})
 	_, _, res := h.finishedJob("Document webhooks")
-	const bob = "U0BOB"
 	for _, c := range []struct{ user, value string }{{alice, "positive"}, {alice, "negative"}, {bob, "negative"}} {
 		h.press(c.user, res, agent.ActionFeedback, c.value)
 	}
@@ -237,7 +236,6 @@ func TestResultButtonsRefuseOutsiders(t *testing.T) {
 	h := newHarness(t)
 	h.StartBot(bottest.Config{AllowedUsers: []string{alice}})
 	_, _, res := h.finishedJob("Document webhooks")
-	const bob = "U0BOB"
 	h.press(bob, res, agent.ActionFollowUp, "")
 	h.press(bob, res, agent.ActionFeedback, "positive")
 	h.WaitFor("two private refusals", func() bool { return len(h.Slack.Ephemerals(bob)) == 2 })

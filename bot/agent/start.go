@@ -57,8 +57,8 @@ type startRequest struct {
 	// ResponseURL answers the person privately (slash commands).
 	ResponseURL string `json:"response_url,omitempty"`
 	// Origin is the ts of the person's message that asked for the job, in
-	// Channel (a mention, a DM, a message shortcut): the job's progress
-	// reactions go on it. "" for a slash command, which has none.
+	// Channel (a mention, a DM): the job's progress reactions go on it. ""
+	// when there is none (a slash command, a modal).
 	Origin string `json:"origin,omitempty"`
 	// Root is an existing root message to reuse (a start tried again).
 	Root string `json:"root,omitempty"`
