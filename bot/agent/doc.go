@@ -63,9 +63,10 @@
 // Each refresh is made once across replicas (store.Once) and within a
 // shared budget (store.TakeBudget), so that many jobs stay inside Slack's
 // tier-3 limits; edits go through the core's coalescing edit queue and
-// never hold up posts. The person's message that asked for a job (Origin,
-// empty for a slash command) carries ⏳ while the agent works, then ✅, ❌
-// or 🗄 (bot.React, in order per message, idempotent).
+// never hold up posts. The person's message that asked for a job (Origin:
+// a mention or a DM; empty for a slash command or a modal) carries ⏳ while
+// the agent works, then ✅, ❌ or 🗄 (bot.React, in order per message,
+// idempotent).
 //
 // Results (result.go, followupmodal.go, feedback.go). The result message is
 // Block Kit with a text fallback: the outcome, a View pull request link
