@@ -1,7 +1,8 @@
 // Package bot is the core of docsbot's Slack side: the Socket Mode
 // connection and the router that features register on, the durable inbox
 // (Accept, WorkHandler, Later, leases), the outbox that paces posts and
-// coalesces edits, the Slack helpers every feature shares (escaping,
+// coalesces edits, the decorations (reactions, a thread's working status)
+// made in the background in order per message, the Slack helpers every feature shares (escaping,
 // private answers, Describe), metrics and the allow-lists.
 //
 // The features live in packages of their own (bot/agent, bot/visitors) and
@@ -78,6 +79,10 @@ type Bot struct {
 	inboxWake chan struct{}
 	// out paces posts per channel and coalesces status edits.
 	out *outbox
+	// decor orders the reactions and thread statuses asked for per message
+	// (React, SetThreadStatus); threadStatus is off once Slack refused it.
+	decor        sequencer
+	threadStatus threadStatusOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// handlers does each kind of inbox work (HandleWork).

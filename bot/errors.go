@@ -50,7 +50,7 @@ func Describe(err error) string {
 		return fmt.Sprintf("The %s is not valid: %s.", Escape(e.Field), Escape(e.Problem))
 	}
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
-		return "The docs API did not confirm the request, so it may or may not have gone through. " +
+		return "docsbot cannot tell whether the docs API acted on this: " + APIAnswer(err) + ". " +
 			"Check the agent jobs in your docs dashboard before trying again."
 	}
 	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
@@ -90,11 +90,29 @@ func describeAPI(e *docsapi.APIError) string {
 	case e.StatusCode == http.StatusNotFound:
 		return "The docs API does not know this job (HTTP 404)" + server + "."
 	case e.StatusCode >= 500:
-		return fmt.Sprintf("The docs API is having trouble (HTTP %d). Try again in a few minutes.", e.StatusCode)
+		return "The docs API is having trouble: it answered " + e.Status() + ". Try again in a few minutes."
 	case e.StatusCode >= 400:
-		return fmt.Sprintf("The docs API refused the request (HTTP %d)%s.", e.StatusCode, server)
+		return "The docs API refused the request: it answered " + e.Status() + server + "."
 	}
-	return fmt.Sprintf("The docs API answered unexpectedly (HTTP %d).", e.StatusCode)
+	return "The docs API answered unexpectedly: " + e.Status() + "."
+}
+
+// APIAnswer says, in a few words, what the docs API did with a request that
+// failed: "the docs API answered 500 Internal Server Error", "the docs API
+// did not answer in time". It is the cause Describe names when a request's
+// outcome is unknown; a feature that words an unknown outcome itself (a job
+// start offering retry) uses the same words.
+func APIAnswer(err error) string {
+	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
+		return "the docs API answered " + e.Status()
+	}
+	if errors.Is(err, docsapi.ErrMalformedResponse) {
+		return "the docs API sent an answer docsbot could not read"
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the docs API did not answer in time"
+	}
+	return "the connection to the docs API broke before it answered"
 }
 
 func describeSlack(code string) string {

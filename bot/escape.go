@@ -63,15 +63,22 @@ func Quote(s string) string {
 // Link renders a URL from the API as a Slack link with an escaped label when
 // it is an absolute http(s) URL, and as inert escaped text otherwise.
 func Link(raw, label string) string {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
-		strings.ContainsAny(raw, "<>| \t\n") {
+	if !WebURL(raw) {
 		return "`" + strings.ReplaceAll(Escape(raw), "`", "'") + "`"
 	}
 	if label == "" {
 		label = raw
 	}
 	return "<" + strings.ReplaceAll(raw, "&", "&amp;") + "|" + Escape(label) + ">"
+}
+
+// WebURL reports whether raw, a URL from the API, is an absolute http(s)
+// URL that is safe in a Slack link or a URL button: no markup characters,
+// no spaces, at most 3,000 characters (Block Kit's limit for a button's URL).
+func WebURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		!strings.ContainsAny(raw, "<>| \t\n") && len(raw) <= 3000
 }
 
 // Mention renders a Slack user id as a mention, or as escaped text if it does

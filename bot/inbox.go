@@ -50,7 +50,8 @@ const WorkMaxAge = 10 * time.Minute
 const (
 	RedeliveredCommand = "slash command delivered again; already handled"
 	RedeliveredEvent   = "event delivered again; already handled"
-	// RedeliveredInteraction: a modal submission (keyed by its view).
+	// RedeliveredInteraction: a modal submission (keyed by its view) or a
+	// button press (keyed by its trigger).
 	RedeliveredInteraction = "interaction delivered again; already handled"
 )
 

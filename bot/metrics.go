@@ -27,6 +27,7 @@ type Metrics struct {
 	slack429      *prometheus.CounterVec
 	inbox         prometheus.Gauge
 	work          *prometheus.CounterVec
+	feedback      *prometheus.CounterVec
 }
 
 // NewMetrics creates the bot's metrics and registers them with reg.
@@ -73,9 +74,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		work: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsbot_inbox_work_total", Help: "Inbox work taken, by kind and outcome: done, retried (deferred for later), told (the person was told it could not be done), refused (storage down at the ack).",
 		}, []string{"kind", "outcome"}),
+		feedback: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_feedback_total", Help: "Feedback on the agent's results, by outcome (positive or negative); once per person and result.",
+		}, []string{"outcome"}),
 	}
 	reg.MustRegister(m.commands, m.jobsCreated, m.followUps, m.notifications, m.apiCalls,
-		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache, m.slack429, m.inbox, m.work)
+		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache, m.slack429, m.inbox, m.work, m.feedback)
 	return m
 }
 
@@ -104,6 +108,14 @@ func (m *Metrics) FollowUp() {
 func (m *Metrics) Notified(status docsapi.Status) {
 	if m != nil {
 		m.notifications.WithLabelValues(string(status)).Inc()
+	}
+}
+
+// Feedback counts a person's first feedback on a result: "positive" or
+// "negative".
+func (m *Metrics) Feedback(outcome string) {
+	if m != nil {
+		m.feedback.WithLabelValues(outcome).Inc()
 	}
 }
 

@@ -131,6 +131,9 @@ func (e *malformedError) Error() string {
 
 func (e *malformedError) Unwrap() []error { return []error{ErrMalformedResponse, e.cause} }
 
+// Status names the answer's status code: "500 Internal Server Error".
+func (e *APIError) Status() string { return statusLine(e.StatusCode) }
+
 func statusLine(code int) string {
 	if t := http.StatusText(code); t != "" {
 		return strconv.Itoa(code) + " " + t

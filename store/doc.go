@@ -21,6 +21,8 @@
 //	{p}retry:{team}:{channel}:{ts} string: a start offered to be tried again (OfferRetry)
 //	{p}recent:{team}:{user}        sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
 //	{p}running:{team}:{channel}    sorted set: job id -> created (unix ms); a channel's running jobs
+//	{p}once:{name}                 string: the event name happened (Once), such as a person's
+//	                               feedback on a result (vote:...) or a job's live status shown
 //	{p}day:{project}:{YYYY-MM-DD}  string: one day's unique visitors, "human,ai,total" (SaveDays)
 //	{p}days:{project}:{first}..{last}
 //	                               string: a range's unique visitors, "human,ai,total" (SaveRangeTotals)

@@ -35,6 +35,10 @@ const (
 	fCreated   = "ca" // CreatedAt, unix ms
 	fUpdated   = "ua" // UpdatedAt, unix ms
 	fRoot      = "rt" // Root, when it is not the thread's parent
+	fRun       = "rs" // RunStarted, unix ms (set by a follow-up)
+	fOrigin    = "o"  // Origin
+	fModel     = "m"  // Model
+	fBranch    = "b"  // Branch
 )
 
 // Thread identifies the Slack thread a job is linked to: the thread's parent
@@ -82,6 +86,16 @@ type Job struct {
 	// CreatedAt and UpdatedAt are the record's creation and last change
 	// (Redis clock, millisecond precision).
 	CreatedAt, UpdatedAt time.Time
+	// RunStarted is when the current generation started: CreatedAt for the
+	// first, the follow-up's time for later ones (Redis clock).
+	RunStarted time.Time
+	// Origin is the ts of the person's message that asked for the job, in
+	// the thread's channel ("" when there is none, as for a slash command):
+	// the message the job's progress reactions go on.
+	Origin string
+	// Model and Branch are the agent's model and the branch it works on, as
+	// the docs API reported them at creation ("" when it did not).
+	Model, Branch string
 }
 
 // truncateRunes returns s cut to at most n runes.
@@ -138,8 +152,10 @@ func encodeJob(j Job) []any {
 		fRequester, j.Requester,
 		fStatus, j.Status,
 	}
-	if j.Root != "" {
-		args = append(args, fRoot, j.Root)
+	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fModel, j.Model}, {fBranch, j.Branch}} {
+		if f[1] != "" {
+			args = append(args, f[0], f[1])
+		}
 	}
 	for i, c := range chunks(truncateRunes(j.Prompt, MaxPromptRunes)) {
 		args = append(args, fPrompt+strconv.Itoa(i), c)
@@ -167,6 +183,13 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		Polls:          int(d.int(fPolls)),
 		CreatedAt:      d.time(fCreated),
 		UpdatedAt:      d.time(fUpdated),
+		RunStarted:     d.time(fRun),
+		Origin:         m[fOrigin],
+		Model:          m[fModel],
+		Branch:         m[fBranch],
+	}
+	if j.RunStarted.IsZero() {
+		j.RunStarted = j.CreatedAt
 	}
 	if d.err != nil {
 		return nil, wrapErr(d.err, "store: job %s", id)

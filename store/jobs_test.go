@@ -33,6 +33,12 @@ func TestLinkAndLookup(t *testing.T) {
 			wantStatus: "active",
 		},
 		{
+			name:       "origin, model and branch kept",
+			job:        store.Job{ID: "a5", Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1.5"}, Prompt: "x", Origin: "1.0", Model: "claude-sonnet-4", Branch: "docs/quickstart"},
+			wantPrompt: "x",
+			wantStatus: "active",
+		},
+		{
 			name:       "long ascii prompt truncated to 300 runes",
 			job:        store.Job{ID: "a3", Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1.3"}, Prompt: strings.Repeat("abcdefghij", 50), Status: "active"},
 			wantPrompt: strings.Repeat("abcdefghij", 30),
@@ -74,6 +80,12 @@ func TestLinkAndLookup(t *testing.T) {
 				}
 				if !tt.job.CreatedAt.IsZero() && !j.CreatedAt.Equal(tt.job.CreatedAt) {
 					t.Errorf("CreatedAt = %v, want %v", j.CreatedAt, tt.job.CreatedAt)
+				}
+				if j.Origin != tt.job.Origin || j.Model != tt.job.Model || j.Branch != tt.job.Branch {
+					t.Errorf("origin, model, branch = %q %q %q, want %q %q %q", j.Origin, j.Model, j.Branch, tt.job.Origin, tt.job.Model, tt.job.Branch)
+				}
+				if !j.RunStarted.Equal(j.CreatedAt) {
+					t.Errorf("RunStarted = %v, want CreatedAt %v for the first run", j.RunStarted, j.CreatedAt)
 				}
 				if j.CreatedAt.IsZero() || j.UpdatedAt.IsZero() {
 					t.Errorf("times not set: created %v updated %v", j.CreatedAt, j.UpdatedAt)
@@ -235,6 +247,9 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	if got.Generation != 2 || got.Status != "active" || got.PRLink != "" || got.Polls != 0 ||
 		got.NotifyAttempts != 0 || got.Notified != 1 || got.Prompt != j.Prompt || got.Thread != j.Thread {
 		t.Fatalf("after FollowUp: %+v", got)
+	}
+	if !got.RunStarted.Equal(got.UpdatedAt) {
+		t.Errorf("RunStarted = %v, want the follow-up's time %v", got.RunStarted, got.UpdatedAt)
 	}
 	if d := pttl(t, jobKey(s, j.ID)); d != -1 {
 		t.Errorf("record PTTL = %v, want none", d)

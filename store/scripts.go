@@ -109,7 +109,7 @@ local now = now_ms()
 redis.call('HINCRBY', k, 'g', 1)
 redis.call('HINCRBY', k, 'tk', 1)
 clear_chunks(k, 'l')
-redis.call('HSET', k, 'st', 'active', 'pl', 0, 'na', 0, 'ua', now)
+redis.call('HSET', k, 'st', 'active', 'pl', 0, 'na', 0, 'ua', now, 'rs', now)
 redis.call('PERSIST', k)
 local l = link_key(k)
 if l then redis.call('SET', l, id) end

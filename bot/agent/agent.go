@@ -69,6 +69,8 @@ type JobStore interface {
 	Job(ctx context.Context, id string) (*store.Job, error)
 	RecentJobs(ctx context.Context, team, user string, n int) ([]store.Job, error)
 	RunningJobs(ctx context.Context, team, channel string, n int) ([]store.Job, error)
+	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 }
 
 // Config holds the agent's settings. Zero values take the documented
@@ -81,6 +83,9 @@ type Config struct {
 	PollMaxInterval time.Duration
 	// PollWorkers is how many jobs one replica polls at once (default 32).
 	PollWorkers int
+	// Now is the clock of the live status (elapsed time, when an edit or a
+	// thread status is due); default time.Now. Tests move it by hand.
+	Now func() time.Time
 }
 
 // The defaults of Config's settings that operators set; cmd/docsbot's
@@ -103,6 +108,9 @@ func (c Config) withDefaults() Config {
 	if c.PollWorkers <= 0 {
 		c.PollWorkers = 32
 	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	return c
 }
 
@@ -119,6 +127,8 @@ type agent struct {
 	wake chan struct{}
 	// names remembers people's names for thread contexts.
 	names names
+	// prog remembers the live status refreshes of the jobs polled here.
+	prog progress
 }
 
 // Register adds agent jobs to b: the /docs-agent command, thread replies
@@ -144,5 +154,9 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
 	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
 	b.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
 	b.HandleWork(workList, bot.WorkHandler{Do: a.doList, GiveUp: a.giveUpList})
+	b.HandleBlockAction(ActionFollowUp, a.onFollowUpButton)
+	b.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
+	b.HandleBlockAction(ActionFeedback, a.onFeedback)
+	b.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
 	b.Background(a.runPoller)
 }

@@ -219,6 +219,26 @@ func TestAgentCreateRefusedByTheAPI(t *testing.T) {
 			if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
 				t.Errorf("%d create requests, want exactly 1 (a POST is not retried)", n)
 			}
+			for _, bad := range []string{"may or may not", "HTTP 500"} {
+				if strings.Contains(rendered(root), bad) {
+					t.Errorf("root message %q says %q", rendered(root), bad)
+				}
+			}
+			if tc.state != unknown {
+				return
+			}
+			// The private note says the same as the root message: the
+			// outcome is unknown, what the API answered, and retry.
+			h.WaitFor("the private note", func() bool { return len(h.Slack.ResponsePosts("")) == 1 })
+			note := h.Slack.ResponsePosts("")[0].Text
+			for _, w := range []string{unknown, tc.want, "reply `retry` in this thread"} {
+				if !strings.Contains(note, w) {
+					t.Errorf("private note %q lacks %q", note, w)
+				}
+			}
+			if strings.Contains(note, notStarted) || !strings.Contains(rendered(root), note) {
+				t.Errorf("private note %q disagrees with the root message %q", note, rendered(root))
+			}
 		})
 	}
 }

@@ -86,5 +86,8 @@ func jobView(j *store.Job) rootView {
 		Status:     docsapi.Status(j.Status),
 		PRLink:     j.PRLink,
 		Generation: j.Generation,
+		Model:      j.Model,
+		Branch:     j.Branch,
+		Started:    j.RunStarted,
 	}
 }

@@ -7,9 +7,11 @@
 // It holds the entry points (command.go; posts.go and mention.go for
 // messages, mentions and DMs; threadcontext.go for the thread passed on as
 // context; modal.go and shortcut.go for the job modal; list.go for list and
-// status), the three kinds of inbox work (agent.start, agent.reply,
-// agent.list), the poller that follows every unfinished job, and the
-// root-message views and texts.
+// status), the kinds of inbox work (agent.start, agent.reply, agent.list,
+// agent.feedback), the poller that follows every unfinished job, the
+// root-message views and texts, the live status (progress.go) and the
+// result message with its buttons (result.go, followupmodal.go,
+// feedback.go).
 //
 // Where a job lives. A job started by /docs-agent or the modal opened by
 // /docs-agent alone gets a new thread: the bot's root message is its
@@ -52,4 +54,26 @@
 // calls GetJob, and reschedules with backoff or, on a final status, records
 // the finish, checks the thread for a result already posted (message metadata
 // FinishedEvent), posts it once and marks it notified.
+//
+// Progress (progress.go). The root message is a live status: who asked, the
+// instruction, the status, the elapsed time, the model and branch. The
+// poller that holds a job's claim refreshes it as it polls, never a timer
+// over all jobs: an edit when the elapsed time shown changes, the thread's
+// working status (assistant.threads.setStatus) before Slack lets it expire.
+// Each refresh is made once across replicas (store.Once) and within a
+// shared budget (store.TakeBudget), so that many jobs stay inside Slack's
+// tier-3 limits; edits go through the core's coalescing edit queue and
+// never hold up posts. The person's message that asked for a job (Origin:
+// a mention or a DM; empty for a slash command or a modal) carries ⏳ while
+// the agent works, then ✅, ❌ or 🗄 (bot.React, in order per message,
+// idempotent).
+//
+// Results (result.go, followupmodal.go, feedback.go). The result message is
+// Block Kit with a text fallback: the outcome, a View pull request link
+// button (http(s) links only), a Follow up button and 👍/👎 feedback buttons
+// (a context_actions block). Follow up opens a modal at once with the
+// interaction's trigger; its submission is recorded as agent.reply work
+// keyed by the view, so a submission delivered twice is one follow-up. A
+// feedback click is agent.feedback work: counted once per person and result
+// (store.Once) in docsbot_feedback_total, logged, and thanked privately.
 package agent

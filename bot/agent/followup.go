@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -24,6 +25,7 @@ const (
 	markSending = "sending" // the follow-up is about to be sent to the API
 	markSent    = "sent"    // the API took it
 	markSaved   = "saved"   // the store followed the job again
+	markShown   = "shown"   // a modal's follow-up was shown in the thread
 )
 
 // doReply sends a thread reply to the thread's job and follows the job
@@ -55,6 +57,9 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			// still be starting. Look again shortly rather than drop it.
 			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
+		if r.FromModal {
+			a.whisper(ctx, r, "docsbot no longer follows a job in this thread, so this was not sent. Start a new job with `"+Command+"`.", log)
+		}
 		return nil // a thread that is not a job's
 	}
 	if err != nil {
@@ -83,13 +88,14 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			}
 			if _, err := a.api.SendMessage(ctx, job.ID, r.Text); err != nil {
 				log.Warn("docs API did not take the follow-up", "err", err)
-				a.whisper(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
+				a.whisper(ctx, r, followUpFailed(err), log)
 				return nil
 			}
 			if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
 				log.Warn("recording the sent follow-up failed", "err", err)
 			}
 		}
+		a.showModalFollowUp(ctx, w, r, log)
 		var updated *store.Job
 		err = bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
@@ -106,10 +112,11 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		log.Info("follow-up sent", "generation", updated.Generation)
 		a.metrics.FollowUp()
 		a.nudgePoller()
+		a.working(ctx, updated, docsapi.Status(job.Status), log)
 		job = updated
 	}
-	if err := a.slack.AddReactionContext(ctx, reactionAccepted, slack.ItemRef{Channel: r.Channel, Timestamp: r.TS}); err != nil && bot.SlackCode(err) != "already_reacted" {
-		log.Warn("reacting to the follow-up failed", "err", err)
+	if r.TS != "" {
+		a.core.React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
 	}
 	a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 	return nil
@@ -184,4 +191,28 @@ func (a *agent) whisper(ctx context.Context, r replyRequest, text string, log *s
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)
 	}
+}
+
+// followUpFailed tells the author of a follow-up what became of it when the
+// docs API did not take it: not sent, or (a 5xx, a timeout) perhaps sent.
+func followUpFailed(err error) string {
+	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
+		return "docsbot cannot tell whether this reply reached the agent: " + bot.APIAnswer(err) +
+			". If the agent does not act on it, send it again."
+	}
+	return "This reply was not sent to the agent. " + bot.Describe(err)
+}
+
+// showModalFollowUp shows in the thread, once, a follow-up sent from the
+// follow-up modal, so that the thread tells what the agent was asked.
+func (a *agent) showModalFollowUp(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) {
+	if !r.FromModal || w.Marked(markShown) != "" {
+		return
+	}
+	if err := w.Mark(ctx, map[string]string{markShown: "1"}); err != nil {
+		log.Warn("recording the follow-up's note failed; not posting it", "err", err)
+		return
+	}
+	text := bot.Mention(r.User) + " followed up:\n" + bot.Quote(bot.Cut(r.Text, promptInRoot))
+	a.postInThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}, log, slack.MsgOptionText(text, false))
 }

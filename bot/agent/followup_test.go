@@ -130,19 +130,41 @@ func TestRedeliveredSlashCommandStartsOneJob(t *testing.T) {
 
 func TestFollowUpRefusedByTheAPI(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	}))
-	h.StartBot(bottest.Config{})
-	rootTS, _ := h.startedJob("Document webhooks")
-	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointMessage, Status: 429, RetryAfter: 10 * time.Minute, Times: 5})
-	h.Reply(alice, general, rootTS, "More examples please")
-	h.WaitFor("a private note in the thread", func() bool { return len(h.Slack.Ephemerals(alice)) == 1 })
-	note := h.Slack.Ephemerals(alice)[0]
-	if !strings.Contains(note.Text, "not sent to the agent") || !strings.Contains(note.Text, "rate limit") {
-		t.Errorf("note %q should say the reply was not sent and why", note.Text)
+	cases := []struct {
+		name  string
+		fault docsapitest.Fault
+		want  []string
+		not   string
+	}{
+		{"rate limited", docsapitest.Fault{Endpoint: docsapitest.EndpointMessage, Status: 429, RetryAfter: 10 * time.Minute, Times: 5},
+			[]string{"not sent to the agent", "rate limit"}, "cannot tell"},
+		// A 500 may have reached the agent: never "not sent".
+		{"server error", docsapitest.Fault{Endpoint: docsapitest.EndpointMessage, Status: 500, Times: 5},
+			[]string{"cannot tell whether this reply reached the agent", "the docs API answered 500 Internal Server Error", "send it again"}, "not sent"},
 	}
-	if note.ThreadTS != rootTS {
-		t.Errorf("note posted in thread %q, want %q", note.ThreadTS, rootTS)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+				return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+			}))
+			h.StartBot(bottest.Config{})
+			rootTS, _ := h.startedJob("Document webhooks")
+			h.API.AddFault(tc.fault)
+			h.Reply(alice, general, rootTS, "More examples please")
+			h.WaitFor("a private note in the thread", func() bool { return len(h.Slack.Ephemerals(alice)) == 1 })
+			note := h.Slack.Ephemerals(alice)[0]
+			for _, w := range tc.want {
+				if !strings.Contains(note.Text, w) {
+					t.Errorf("note %q lacks %q", note.Text, w)
+				}
+			}
+			if strings.Contains(note.Text, tc.not) {
+				t.Errorf("note %q says %q", note.Text, tc.not)
+			}
+			if note.ThreadTS != rootTS {
+				t.Errorf("note posted in thread %q, want %q", note.ThreadTS, rootTS)
+			}
+		})
 	}
 }

@@ -74,7 +74,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(r.Text)})
 		}
 	}
-	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS)}
+	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS}
 	var cut int
 	if r.inThread() {
 		tc, err := a.readThread(ctx, r)

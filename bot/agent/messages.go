@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -20,12 +21,9 @@ const (
 	// the same before and after a status update.
 	promptInRoot     = store.MaxPromptRunes
 	promptInFallback = 150
+	// detailMax bounds the model and branch names shown.
+	detailMax = 100
 )
-
-// FinishedEvent is the Slack message metadata event type on the bot's result
-// messages (payload: job_id, generation, status). The poller looks for it in
-// a thread before posting again after a crash; tools count results by it.
-const FinishedEvent = "docsbot_job_finished"
 
 // RootEvent is the Slack message metadata event type on a job's root message
 // (payload: work, the inbox key of the start). A start tried again after a
@@ -59,6 +57,11 @@ type rootView struct {
 	Generation int64
 	// Problem says, in plain words, why the job did not start or stopped.
 	Problem string
+	// Model and Branch are the agent's, when the docs API gave them.
+	Model, Branch string
+	// Started is when the current run started; Now is the time of the
+	// rendering (updateRoot sets it). Together they give the elapsed time.
+	Started, Now time.Time
 }
 
 func (v rootView) statusLine() string {
@@ -78,9 +81,16 @@ func (v rootView) statusLine() string {
 		if v.Status != "" && v.Status != docsapi.StatusActive {
 			s += " (status `" + bot.Escape(string(v.Status)) + "`)"
 		}
+		if e := v.elapsed(); e != "" {
+			s += " · " + e
+		}
 		return s + job + runs
 	case stateFinished:
-		return outcomeEmoji(v.Status) + " " + outcomeWord(v.Status) + job + runs + prSuffix(v)
+		took := ""
+		if e := v.elapsed(); e != "" {
+			took = " after " + e
+		}
+		return outcomeEmoji(v.Status) + " " + outcomeWord(v.Status) + took + job + runs + prSuffix(v)
 	case stateUnknown:
 		return ":grey_question: " + v.Problem
 	case stateUntracked:
@@ -88,6 +98,40 @@ func (v rootView) statusLine() string {
 	default:
 		return ":warning: Not started: " + v.Problem
 	}
+}
+
+// elapsed is the time the current run has taken, in words ("4 min"), ""
+// when unknown.
+func (v rootView) elapsed() string {
+	if v.Started.IsZero() || v.Now.IsZero() {
+		return ""
+	}
+	return elapsedWords(v.Now.Sub(v.Started))
+}
+
+// elapsedWords says a duration the way the root message shows it: "under a
+// minute", "4 min", "2 h 05 min". It changes at most once a minute, which
+// paces the live status edits.
+func elapsedWords(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%d h %02d min", int(d/time.Hour), int(d%time.Hour/time.Minute))
+}
+
+// details names the agent's model and branch, "" when the API gave neither.
+func (v rootView) details() string {
+	var parts []string
+	if v.Model != "" {
+		parts = append(parts, "model `"+bot.Escape(bot.Cut(v.Model, detailMax))+"`")
+	}
+	if v.Branch != "" {
+		parts = append(parts, "branch `"+bot.Escape(bot.Cut(v.Branch, detailMax))+"`")
+	}
+	return strings.Join(parts, " · ")
 }
 
 func prSuffix(v rootView) string {
@@ -103,9 +147,13 @@ func prSuffix(v rootView) string {
 // message renders the root message: who asked, the instruction, the status.
 func (v rootView) message() []slack.MsgOption {
 	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", bot.Mention(v.Requester), bot.Quote(bot.Cut(v.Prompt, promptInRoot)))
+	status := []slack.MixedElement{slack.NewTextBlockObject(slack.MarkdownType, v.statusLine(), false, false)}
+	if d := v.details(); d != "" {
+		status = append(status, slack.NewTextBlockObject(slack.MarkdownType, d, false, false))
+	}
 	blocks := []slack.Block{
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
-		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, v.statusLine(), false, false)),
+		slack.NewContextBlock("", status...),
 	}
 	fallback := fmt.Sprintf("Docs agent job for %s: %s", bot.Mention(v.Requester), bot.Escape(bot.Cut(v.Prompt, promptInFallback)))
 	return []slack.MsgOption{
@@ -139,40 +187,6 @@ func outcomeWord(s docsapi.Status) string {
 	return "Finished (status `" + bot.Escape(string(s)) + "`)"
 }
 
-// finishMessage renders the one message posted in a job's thread when a run of
-// the job ends. Its metadata lets a later replica see that it was posted.
-func finishMessage(jobID string, generation int64, status docsapi.Status, prLink string) []slack.MsgOption {
-	var text string
-	switch {
-	case status == docsapi.StatusCompleted && prLink != "":
-		text = ":white_check_mark: The docs agent finished and opened a pull request: " + bot.Link(prLink, prLabel(prLink))
-	case status == docsapi.StatusCompleted:
-		text = ":white_check_mark: The docs agent finished: no files were changed, so there is no pull request."
-	case status == docsapi.StatusFailed:
-		text = ":x: The docs agent failed on this job. Reply in this thread to try again with more detail."
-	case status == docsapi.StatusArchived && prLink != "":
-		text = ":file_cabinet: The job was archived. Its pull request: " + bot.Link(prLink, prLabel(prLink))
-	case status == docsapi.StatusArchived:
-		text = ":file_cabinet: The job was archived without a pull request."
-	default:
-		text = ":grey_question: The job ended with status `" + bot.Escape(string(status)) + "`."
-	}
-	if generation > 1 {
-		text += fmt.Sprintf(" _(follow-up %d)_", generation-1)
-	}
-	return []slack.MsgOption{
-		slack.MsgOptionText(text, false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{
-			EventType: FinishedEvent,
-			EventPayload: map[string]any{
-				"job_id":     jobID,
-				"generation": generation,
-				"status":     string(status),
-			},
-		}),
-	}
-}
-
 // prLabel shortens a pull request URL such as
 // https://github.com/acme/docs/pull/12 to "acme/docs#12".
 func prLabel(raw string) string {
@@ -191,5 +205,6 @@ func prLabel(raw string) string {
 // background, coalesced with later edits of the same message (bot.Edit); a
 // failure is logged only: the thread and the job stay usable.
 func (a *agent) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
+	v.Now = a.cfg.Now()
 	a.core.Edit(ctx, channel, ts, v.message(), log)
 }

@@ -152,7 +152,11 @@ func (a *agent) poll(ctx context.Context, c store.Claim) bool {
 	if !job.Status.Known() {
 		log.Warn("job has a status docsbot does not know; still following it", "status", job.Status)
 	}
-	return a.settle(ctx, log, a.store.Reschedule(ctx, c, string(job.Status), a.pollDelay(c.Job.Polls+1)))
+	err = a.store.Reschedule(ctx, c, string(job.Status), a.pollDelay(c.Job.Polls+1))
+	if err == nil {
+		a.refresh(ctx, c, job, log)
+	}
+	return a.settle(ctx, log, err)
 }
 
 // pollFailed decides what a failed get-job call means for the job.
@@ -166,8 +170,9 @@ func (a *agent) pollFailed(ctx context.Context, c store.Claim, err error, log *s
 		}
 		v := jobView(&c.Job)
 		v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
-		a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it.", false))
+		a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it. Check the agent jobs in your docs dashboard.", false))
 		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
+		a.ended(ctx, &c.Job, "", log)
 		return true
 	case errors.Is(err, docsapi.ErrRateLimited):
 		if apiErr != nil {
@@ -197,11 +202,15 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 	}
 	if c.Job.NotifyAttempts > 0 && a.reported(wctx, c, log) {
 		log.Info("result was already posted by an earlier attempt")
-		return a.settle(ctx, log, a.store.MarkNotified(wctx, c))
+		if err := a.store.MarkNotified(wctx, c); err != nil {
+			return a.settle(ctx, log, err)
+		}
+		a.showFinished(wctx, c, status, pr, log)
+		return true
 	}
 	thread := c.Job.Thread
 	_, err = a.core.Post(wctx, thread.Channel,
-		append(finishMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
+		append(finishMessage(thread, c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false
@@ -219,10 +228,17 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)
 		return true
 	}
+	a.showFinished(wctx, c, status, pr, log)
+	return true
+}
+
+// showFinished shows a reported finish on the root message and the person's
+// message.
+func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) {
 	v := jobView(&c.Job)
 	v.State, v.Status, v.PRLink = stateFinished, status, pr
-	a.updateRoot(wctx, thread.Channel, rootTS(&c.Job), v, log)
-	return true
+	a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
+	a.ended(ctx, &c.Job, status, log)
 }
 
 // settle logs what a store write at the end of a poll says. A stale claim is

@@ -34,6 +34,10 @@ type replyRequest struct {
 	// direct message with the bot.
 	Mention bool `json:"mention,omitempty"`
 	DM      bool `json:"dm,omitempty"`
+	// FromModal marks a follow-up typed in the follow-up modal: there is no
+	// message of the person's in the thread (TS is ""), so the bot shows
+	// the instruction there once it is sent.
+	FromModal bool `json:"modal,omitempty"`
 }
 
 // inThread reports whether the post is a reply in a thread.

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
@@ -57,6 +56,10 @@ type startRequest struct {
 	Prompt string `json:"prompt"`
 	// ResponseURL answers the person privately (slash commands).
 	ResponseURL string `json:"response_url,omitempty"`
+	// Origin is the ts of the person's message that asked for the job, in
+	// Channel (a mention, a DM): the job's progress reactions go on it. ""
+	// when there is none (a slash command, a modal).
+	Origin string `json:"origin,omitempty"`
 	// Root is an existing root message to reuse (a start tried again).
 	Root string `json:"root,omitempty"`
 	// ThreadTS is the message whose thread the job lives in (a mention, a
@@ -148,6 +151,9 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		case err == nil:
 			log.Info("job already started by an earlier attempt", "job", job.ID)
 			a.updateRoot(ctx, req.Channel, root, jobView(job), log)
+			if !docsapi.Status(job.Status).Final() {
+				a.working(ctx, job, "", log) // the earlier attempt may have stopped before
+			}
 			return nil
 		case !errors.Is(err, store.ErrNotFound):
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
@@ -168,7 +174,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	job, err := a.api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
-		a.startUnknown(ctx, req, root, view, "the docs API did not confirm it ("+describeCause(err)+")", log)
+		a.startUnknown(ctx, req, root, view, bot.APIAnswer(err), log)
 		return nil
 	}
 	if err != nil {
@@ -185,6 +191,11 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		// The excerpt the root message shows, cut mark included.
 		Prompt: bot.Cut(req.Prompt, promptInRoot),
 		Status: string(job.Status),
+		Origin: req.Origin,
+		Model:  job.Model,
+	}
+	if job.Source.Ref != nil {
+		rec.Branch = *job.Source.Ref
 	}
 	if req.ThreadTS != "" {
 		rec.Root = root
@@ -198,7 +209,10 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	log.Info("agent job started")
 	a.metrics.JobCreated()
 	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
+	view.Model, view.Branch, view.Started = rec.Model, rec.Branch, a.cfg.Now()
 	a.updateRoot(ctx, req.Channel, root, view, log)
+	rec.Generation = 1
+	a.working(ctx, &rec, "", log)
 	a.nudgePoller()
 	return nil
 }
@@ -284,15 +298,4 @@ func (a *agent) tell(ctx context.Context, req startRequest, root, text string, l
 		return
 	}
 	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: cmp.Or(req.ThreadTS, root)}, text, log)
-}
-
-// describeCause is why a request's outcome is unknown, in a few words.
-func describeCause(err error) string {
-	if e, ok := errors.AsType[*docsapi.APIError](err); ok {
-		return fmt.Sprintf("it answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "it did not answer in time"
-	}
-	return "the connection broke before it answered"
 }

@@ -95,7 +95,9 @@ type Config struct {
 	// The visitors summary's (visitors.Config).
 	VisitorsCacheTTL time.Duration
 	VisitorsBudget   int
-	Now              func() time.Time
+	// Now is the clock of the visitors summary and of the agent's live
+	// status (elapsed time, refreshes); time.Now when nil.
+	Now func() time.Time
 	// Digest is when digests are due (the default schedule when zero);
 	// DigestTick how often each replica looks (a minute when zero).
 	Digest     digest.Schedule
@@ -140,7 +142,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	// counted among the open ones for a moment.
 	before := h.Slack.Connects()
 	b := bot.New(bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Metrics: cfg.Metrics, Logger: logger}, sc, st)
-	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval}, client, st)
+	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}, client, st)
 	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
 	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
 	go func() { r.done <- b.Run(ctx) }()

@@ -319,7 +319,7 @@ func TestVisitorsAPIErrors(t *testing.T) {
 		fault docsapitest.Fault
 		want  string
 	}{
-		{"server error", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusInternalServerError}, "having trouble (HTTP 500)"},
+		{"server error", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusInternalServerError}, "having trouble: it answered 500 Internal Server Error"},
 		{"malformed", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Malformed: true}, "could not read"},
 		{"html page", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Body: "<html>proxy</html>"}, "could not read"},
 		{"bad key", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusUnauthorized}, "DOCS_API_KEY"},

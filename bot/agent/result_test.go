@@ -1,0 +1,254 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// element is a Block Kit element of a message, as JSON.
+type element map[string]any
+
+// elements returns the interactive elements of a message's blocks, by
+// action_id.
+func elements(t *testing.T, m slacktest.Message) map[string]element {
+	t.Helper()
+	var blocks []struct {
+		Type     string    `json:"type"`
+		Elements []element `json:"elements"`
+	}
+	if err := json.Unmarshal(m.Blocks, &blocks); err != nil {
+		t.Fatalf("blocks of %s: %v", m.TS, err)
+	}
+	out := map[string]element{}
+	for _, b := range blocks {
+		for _, e := range b.Elements {
+			if id, _ := e["action_id"].(string); id != "" {
+				e["block_type"] = b.Type
+				out[id] = e
+			}
+		}
+	}
+	return out
+}
+
+func TestResultButtons(t *testing.T) {
+	t.Parallel()
+	pr := "https://github.com/acme/docs/pull/12"
+	cases := []struct {
+		name   string
+		status docsapi.Status
+		pr     string
+		url    string // the View pull request button's URL, "" for none
+	}{
+		{"pull request", docsapi.StatusCompleted, pr, pr},
+		{"no change", docsapi.StatusCompleted, "", ""},
+		{"failed", docsapi.StatusFailed, "", ""},
+		{"hostile link", docsapi.StatusCompleted, "javascript:alert(1)|<!here>", ""},
+		{"markup in a web link", docsapi.StatusCompleted, "https://evil.example/pull/1?<!channel>", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, longJobs())
+			h.StartBot(bottest.Config{})
+			rootTS, jobID := h.startedJob("Add <b>examples</b> & <!channel> notes")
+			var link *string
+			if tc.pr != "" {
+				link = &tc.pr
+			}
+			h.API.SetJobStatus(jobID, tc.status, link)
+			h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+			res := h.Finishes(general, rootTS)[0]
+			els := elements(t, res)
+			view, ok := els["agent.view_pr"]
+			switch {
+			case tc.url == "" && ok:
+				t.Errorf("a View pull request button for %q: %v", tc.pr, view)
+			case tc.url != "" && (!ok || view["url"] != tc.url):
+				t.Errorf("View pull request button %v, want a link to %s", view, tc.url)
+			}
+			if f, ok := els[agent.ActionFollowUp]; !ok || f["value"] != rootTS {
+				t.Errorf("Follow up button %v, want one naming the thread %s", f, rootTS)
+			}
+			if f, ok := els[agent.ActionFeedback]; !ok || f["type"] != "feedback_buttons" || f["block_type"] != "context_actions" {
+				t.Errorf("feedback buttons %v, want feedback_buttons in a context_actions block", f)
+			}
+			all := res.Text + string(res.Blocks)
+			for _, bad := range []string{"<!here>", "<!channel>", "<b>", "<javascript"} {
+				if strings.Contains(all, bad) {
+					t.Errorf("result carries live markup %q: %s", bad, all)
+				}
+			}
+			if !strings.Contains(string(res.Metadata), agent.FinishedEvent) {
+				t.Errorf("result metadata %s lacks %s", res.Metadata, agent.FinishedEvent)
+			}
+		})
+	}
+}
+
+// finishedJob starts a job and waits for its result: the result message.
+func (h *harness) finishedJob(prompt string) (rootTS, jobID string, result slacktest.Message) {
+	h.T.Helper()
+	rootTS, jobID = h.startedJob(prompt)
+	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	return rootTS, jobID, h.Finishes(general, rootTS)[0]
+}
+
+// press has user press the button actionID of the result res (value for
+// a feedback button, "" for a button's own).
+func (h *harness) press(user string, res slacktest.Message, actionID, value string) {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a := slacktest.Action{UserID: user, ChannelID: res.Channel, MessageTS: res.TS, ActionID: actionID, Value: value}
+	if _, err := h.Slack.Act(ctx, a); err != nil {
+		h.T.Fatalf("%s pressing %s: %v", user, actionID, err)
+	}
+}
+
+// TestFollowUpButtonModalSubmittedOnce: Follow up opens a modal; its
+// submission, delivered twice, is one follow-up to the agent, shown once in
+// the thread; an empty one is refused on its field.
+func TestFollowUpButtonModalSubmittedOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{})
+	rootTS, jobID, res := h.finishedJob("Document webhooks")
+	h.press(alice, res, agent.ActionFollowUp, "")
+	h.WaitFor("the follow-up modal", func() bool { return len(h.Slack.OpenModals(alice)) == 1 })
+	modal := h.Slack.OpenModals(alice)[0]
+	if modal.CallbackID != agent.ViewFollowUp {
+		t.Fatalf("modal %+v, want callback %s", modal, agent.ViewFollowUp)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	values := func(text string) map[string]map[string]string {
+		return map[string]map[string]string{"followup": {"instruction": text}}
+	}
+	if _, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: modal.ID, Values: values("   ")}); err != nil {
+		t.Fatalf("submitting an empty modal: %v", err)
+	}
+	if v, _ := h.Slack.ViewByID(modal.ID); !v.Open || v.Errors["followup"] == "" {
+		t.Errorf("an empty follow-up: view %+v, want it open with an error on its field", v)
+	}
+
+	const text = "Also show <the> retries & backoff"
+	sub, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: modal.ID, Values: values(text)})
+	if err != nil {
+		t.Fatalf("submitting the modal: %v", err)
+	}
+	if err := h.Slack.Redeliver(ctx, sub.EnvelopeID); err != nil {
+		t.Fatalf("redelivering the submission: %v", err)
+	}
+	h.WaitLogged(bot.RedeliveredInteraction, 1)
+	h.WaitFor("the follow-up's result", func() bool { return len(h.Finishes(general, rootTS)) == 2 })
+	h.Settle()
+	if got := h.API.Prompts(jobID); len(got) != 2 || got[1] != text {
+		t.Errorf("the agent got %q, want the instruction and the follow-up %q once", got, text)
+	}
+	notes := 0
+	for _, m := range h.Slack.Thread(general, rootTS) {
+		if strings.Contains(m.Text, "followed up") {
+			notes++
+			if !strings.Contains(m.Text, "&lt;the&gt; retries &amp; backoff") {
+				t.Errorf("the follow-up is not shown escaped: %q", m.Text)
+			}
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d notes of the follow-up in the thread, want 1", notes)
+	}
+}
+
+// TestFollowUpButtonExpiredTrigger: when Slack says the trigger expired, the
+// person is told privately what to do.
+func TestFollowUpButtonExpiredTrigger(t *testing.T) {
+	t.Parallel()
+	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithTriggerTTL(time.Nanosecond)})}
+	h.StartBot(bottest.Config{})
+	rootTS, _, res := h.finishedJob("Document webhooks")
+	h.press(alice, res, agent.ActionFollowUp, "")
+	h.WaitFor("a private note", func() bool { return len(h.Slack.Ephemerals(alice)) == 1 })
+	note := h.Slack.Ephemerals(alice)[0]
+	if !strings.Contains(note.Text, "took too long") || !strings.Contains(note.Text, "reply in this thread") || note.ThreadTS != rootTS {
+		t.Errorf("note %+v, want one in the thread saying to press again or reply", note)
+	}
+	if n := len(h.Slack.OpenModals(alice)); n != 0 {
+		t.Errorf("%d modals open, want none", n)
+	}
+}
+
+// TestFeedbackCountedOncePerPerson: 👍/👎 clicks are thanked privately and
+// counted in /metrics once per person and result.
+func TestFeedbackCountedOncePerPerson(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Metrics: bot.NewMetrics(reg)})
+	_, _, res := h.finishedJob("Document webhooks")
+	for _, c := range []struct{ user, value string }{{alice, "positive"}, {alice, "negative"}, {bob, "negative"}} {
+		h.press(c.user, res, agent.ActionFeedback, c.value)
+	}
+	h.WaitFor("thanks to each click", func() bool { return len(h.Slack.Ephemerals(alice)) == 2 && len(h.Slack.Ephemerals(bob)) == 1 })
+	for _, m := range append(h.Slack.Ephemerals(alice), h.Slack.Ephemerals(bob)...) {
+		if !strings.HasPrefix(m.Text, "Thanks") {
+			t.Errorf("private answer %q, want thanks", m.Text)
+		}
+	}
+	h.StopAll()
+	if n := strings.Count(h.Logs.String(), `msg="feedback on a result"`); n != 2 {
+		t.Errorf("%d feedback counted in the logs, want 2 (alice once, bob once)", n)
+	}
+	got := map[string]float64{}
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != "docsbot_feedback_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			got[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+		}
+	}
+	if got["positive"] != 1 || got["negative"] != 1 {
+		t.Errorf("docsbot_feedback_total = %v, want positive 1 (alice's first click) and negative 1 (bob's)", got)
+	}
+}
+
+// TestResultButtonsRefuseOutsiders: a person outside the allow-list who
+// presses Follow up or a feedback button is refused privately.
+func TestResultButtonsRefuseOutsiders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{AllowedUsers: []string{alice}})
+	_, _, res := h.finishedJob("Document webhooks")
+	h.press(bob, res, agent.ActionFollowUp, "")
+	h.press(bob, res, agent.ActionFeedback, "positive")
+	h.WaitFor("two private refusals", func() bool { return len(h.Slack.Ephemerals(bob)) == 2 })
+	h.StopAll()
+	if n := len(h.Slack.OpenModals(bob)); n != 0 {
+		t.Errorf("%d modals opened for an outsider, want none", n)
+	}
+	for _, m := range h.Slack.Ephemerals(bob) {
+		if strings.Contains(m.Text, "Thanks") {
+			t.Errorf("an outsider's feedback was taken: %q", m.Text)
+		}
+	}
+	if strings.Contains(h.Logs.String(), `msg="feedback on a result"`) {
+		t.Errorf("an outsider's feedback was counted")
+	}
+}
