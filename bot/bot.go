@@ -45,6 +45,13 @@ type Config struct {
 	Metrics *Metrics
 	// Logger receives structured logs (default slog.Default()).
 	Logger *slog.Logger
+	// Mode is how Slack reaches the bot: ModeSocket (the default) or
+	// ModeHTTP, where the bot answers the signed requests Slack posts to
+	// SlackHandler instead of opening a Socket Mode connection.
+	Mode Mode
+	// SigningSecret is the Slack app's signing secret, which every request
+	// in HTTP mode must be signed with.
+	SigningSecret string
 }
 
 func (c Config) withDefaults() Config {
@@ -53,6 +60,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.Mode == "" {
+		c.Mode = ModeSocket
 	}
 	return c
 }
@@ -93,6 +103,8 @@ type Bot struct {
 	work tasks
 	// link tracks whether the Socket Mode connection is up.
 	link linkState
+	// serving is where HTTP mode's requests are handled while Run runs.
+	serving serving
 }
 
 // Identity is who the bot is in Slack, learnt from auth.test when Run starts.
@@ -101,9 +113,9 @@ type Identity struct {
 }
 
 // New builds a bot without features; register them (agent.Register,
-// visitors.Register) before Run. client must carry the bot token and the
-// app-level token (slack.OptionAppLevelToken); its API URL may point at a
-// fake Slack server.
+// visitors.Register) before Run. client must carry the bot token and, in
+// Socket Mode, the app-level token (slack.OptionAppLevelToken); its API URL
+// may point at a fake Slack server.
 func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 	cfg = cfg.withDefaults()
 	b := &Bot{
@@ -123,13 +135,26 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 	return b
 }
 
-// Connected reports whether the Slack Socket Mode connection is up: the
-// replica can take commands.
-func (b *Bot) Connected() bool { return b.link.up() }
+// Connected reports whether the replica can take Slack's deliveries: its
+// Socket Mode connection is up or, in HTTP mode, Run serves SlackHandler.
+func (b *Bot) Connected() bool {
+	if b.cfg.Mode == ModeHTTP {
+		return b.serving.up()
+	}
+	return b.link.up()
+}
 
 // Run connects to Slack and serves until ctx is cancelled or Slack refuses the
-// tokens. It returns nil after a clean shutdown.
+// tokens. It returns nil after a clean shutdown. In HTTP mode it opens no
+// connection: SlackHandler, served by the caller, hands requests to the
+// handlers while Run runs.
 func (b *Bot) Run(ctx context.Context) error {
+	switch {
+	case b.cfg.Mode != ModeSocket && b.cfg.Mode != ModeHTTP:
+		return fmt.Errorf("bot: unknown mode %q (socket or http)", b.cfg.Mode)
+	case b.cfg.Mode == ModeHTTP && b.cfg.SigningSecret == "":
+		return errors.New("bot: HTTP mode needs the Slack app's signing secret")
+	}
 	auth, err := b.slack.AuthTestContext(ctx)
 	if err != nil {
 		if permanentAuthError(err) {
@@ -153,11 +178,18 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	loops.Go(func() { b.runInbox(ctx, work) })
 
-	handler := socketmode.NewSocketmodeHandler(b.socket)
-	b.register(work, handler)
-	err = handler.RunEventLoopContext(ctx)
-	cancel()
-	b.link.stop()
+	if b.cfg.Mode == ModeHTTP {
+		b.serving.start(work)
+		<-ctx.Done()
+		b.serving.stop()
+		err = nil
+	} else {
+		handler := socketmode.NewSocketmodeHandler(b.socket)
+		b.register(work, handler)
+		err = handler.RunEventLoopContext(ctx)
+		cancel()
+		b.link.stop()
+	}
 	loops.Wait()
 	if !b.work.closeAndWait(b.cfg.ShutdownGrace) {
 		b.log.Warn("work still in flight after the shutdown grace; cancelling it", "grace", b.cfg.ShutdownGrace)

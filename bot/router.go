@@ -10,8 +10,8 @@ import (
 // Features register their entry points on the bot's router: slash commands
 // by name, events by type, interactive payloads by action or callback id,
 // and (HandleWork) the kinds of inbox work. A handler gets a request that
-// does not depend on how it came (Socket Mode today, signed HTTP requests
-// later): the parsed payload, the delivery's id for dedupe, and Ack.
+// does not depend on how it came (Socket Mode, or signed HTTP requests in
+// HTTP mode): the parsed payload, the delivery's id for dedupe, and Ack.
 //
 // A handler acks the delivery itself, once: with an answer that needs no I/O,
 // or with nil after recording the work in the inbox (Accept). A handler that
@@ -141,6 +141,41 @@ func (r *routes) interactionHandler(ic *slack.InteractionCallback) InteractionHa
 		return r.shortcuts[ic.CallbackID]
 	}
 	return nil
+}
+
+// dispatchCommand hands a slash command to its handler and reports whether
+// one is registered. Both transports (Socket Mode and HTTP) deliver through
+// the dispatch functions, so a request reaches the same handler either way.
+func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack AckFunc) bool {
+	f := b.routes.commandHandler(cmd.Command)
+	if f == nil {
+		return false
+	}
+	f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: ack})
+	return true
+}
+
+// dispatchEvent hands an Events API event to its handler and reports whether
+// one is registered.
+func (b *Bot) dispatchEvent(ctx context.Context, ev slackevents.EventsAPIEvent, ack AckFunc) bool {
+	f := b.routes.eventHandler(ev)
+	if f == nil {
+		return false
+	}
+	f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), Ack: ack})
+	return true
+}
+
+// dispatchInteraction hands an interactive payload (block_actions,
+// view_submission, shortcut, message_action) to its handler and reports
+// whether one is registered.
+func (b *Bot) dispatchInteraction(ctx context.Context, ic slack.InteractionCallback, ack AckFunc) bool {
+	f := b.routes.interactionHandler(&ic)
+	if f == nil {
+		return false
+	}
+	f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: ack})
+	return true
 }
 
 // eventID is the event_id of an Events API delivery, "" if none.

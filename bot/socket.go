@@ -27,33 +27,21 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 	}
 	h.Handle(socketmode.EventTypeSlashCommand, func(evt *socketmode.Event, client *socketmode.Client) {
 		cmd, ok := evt.Data.(slack.SlashCommand)
-		f := b.routes.commandHandler(cmd.Command)
-		if !ok || f == nil {
+		if !ok || !b.dispatchCommand(ctx, cmd, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
-			return
 		}
-		f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: b.acker(client, evt.Request)})
 	})
 	h.Handle(socketmode.EventTypeEventsAPI, func(evt *socketmode.Event, client *socketmode.Client) {
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
-		f := b.routes.eventHandler(ev)
-		if !ok || f == nil {
+		if !ok || !b.dispatchEvent(ctx, ev, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
-			return
 		}
-		f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), Ack: b.acker(client, evt.Request)})
 	})
 	h.Handle(socketmode.EventTypeInteractive, func(evt *socketmode.Event, client *socketmode.Client) {
 		ic, ok := evt.Data.(slack.InteractionCallback)
-		var f InteractionHandler
-		if ok {
-			f = b.routes.interactionHandler(&ic)
-		}
-		if f == nil {
+		if !ok || !b.dispatchInteraction(ctx, ic, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
-			return
 		}
-		f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: b.acker(client, evt.Request)})
 	})
 	h.HandleDefault(b.onOther)
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -102,19 +103,27 @@ type Config struct {
 	// DigestTick how often each replica looks (a minute when zero).
 	Digest     digest.Schedule
 	DigestTick time.Duration
+	// SigningSecret, when set, starts the bot in HTTP mode: it serves
+	// Slack's signed requests (bot.SlackHandler) on a server of its own,
+	// at Running.URL, instead of opening a Socket Mode connection. The
+	// fake Slack must deliver there (slacktest.WithHTTPDelivery).
+	SigningSecret string
 }
 
 // Running is a started bot and how to stop it.
 type Running struct {
 	Bot   *bot.Bot
 	Store *store.Store
+	// URL is where a bot in HTTP mode serves Slack's requests ("" over
+	// Socket Mode).
+	URL string
 	// Stop stops the bot and waits for Run to return.
 	Stop func()
 	done chan error
 }
 
 // StartBot starts a replica, wired like `docsbot serve` wires it, and waits
-// until its socket is connected.
+// until its socket is connected (in HTTP mode: until it serves).
 func (h *Harness) StartBot(cfg Config) *Running {
 	h.T.Helper()
 	if cfg.PollInterval == 0 {
@@ -141,10 +150,19 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	// Count connections ever opened: a bot stopped just before may still be
 	// counted among the open ones for a moment.
 	before := h.Slack.Connects()
-	b := bot.New(bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Metrics: cfg.Metrics, Logger: logger}, sc, st)
+	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Metrics: cfg.Metrics, Logger: logger}
+	if cfg.SigningSecret != "" {
+		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
+	}
+	b := bot.New(bcfg, sc, st)
 	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}, client, st)
 	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
 	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
+	var srv *httptest.Server
+	if cfg.SigningSecret != "" {
+		srv = httptest.NewServer(b.SlackHandler())
+		r.URL = srv.URL
+	}
 	go func() { r.done <- b.Run(ctx) }()
 	var once sync.Once
 	r.Stop = func() {
@@ -158,6 +176,9 @@ func (h *Harness) StartBot(cfg Config) *Running {
 			case <-time.After(10 * time.Second):
 				h.T.Errorf("bot did not stop within 10s")
 			}
+			if srv != nil {
+				srv.Close()
+			}
 			_ = st.Close()
 		})
 	}
@@ -165,6 +186,10 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	h.mu.Lock()
 	h.bots = append(h.bots, r)
 	h.mu.Unlock()
+	if srv != nil {
+		h.WaitFor("the bot serving Slack's requests", b.Connected)
+		return r
+	}
 	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
 	return r
 }

@@ -1,0 +1,230 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+)
+
+// Mode is how Slack reaches the bot.
+type Mode string
+
+const (
+	// ModeSocket opens a Socket Mode connection: no public URL needed.
+	ModeSocket Mode = "socket"
+	// ModeHTTP answers the signed requests Slack posts to the app's
+	// request URLs (SlackHandler), behind a load balancer or ingress.
+	ModeHTTP Mode = "http"
+)
+
+// The paths SlackHandler serves, the request URLs of the HTTP-mode app
+// manifest.
+const (
+	PathEvents      = "/slack/events"
+	PathCommands    = "/slack/commands"
+	PathInteractive = "/slack/interactive"
+)
+
+// httpAckWait bounds how long a request waits for its handler's ack. Slack
+// gives 3 s; a handler records work within acceptBudget (1.5 s).
+const httpAckWait = 2500 * time.Millisecond
+
+// serving says whether Run is serving HTTP mode's requests, and holds the
+// context their handlers run in (the work context, which outlives a
+// shutdown signal by the shutdown grace).
+type serving struct {
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+func (s *serving) start(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ctx = ctx
+}
+
+func (s *serving) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ctx = nil
+}
+
+// context is the handlers' context, nil when Run is not serving.
+func (s *serving) context() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ctx
+}
+
+func (s *serving) up() bool { return s.context() != nil }
+
+// SlackHandler serves HTTP mode: the Events API on PathEvents, slash
+// commands on PathCommands and interactivity on PathInteractive, each
+// request verified with the signing secret before it is read further. The
+// requests reach the handlers registered on the router, as over Socket
+// Mode, and the handler's ack is the HTTP answer: its payload is the body
+// (a slash command's reply, a view_submission's response_action). An event
+// whose handler returns without acking (its work could not be recorded)
+// is answered 503, so Slack sends it again; the retry (X-Slack-Retry-Num)
+// carries the same event_id, so the inbox drops it if the work was recorded
+// after all. Any replica serves any request: the work goes through the
+// shared inbox.
+//
+// Requests are refused with 503 while Run is not running.
+func (b *Bot) SlackHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+PathEvents, b.serveEvents)
+	mux.HandleFunc("POST "+PathCommands, b.serveCommands)
+	mux.HandleFunc("POST "+PathInteractive, b.serveInteractive)
+	return mux
+}
+
+// serveEvents answers url_verification with its challenge and hands
+// event_callback events to the router.
+func (b *Bot) serveEvents(w http.ResponseWriter, r *http.Request) {
+	body, ok := b.verifiedBody(w, r)
+	if !ok {
+		return
+	}
+	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
+	if err != nil {
+		var probe struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(body, &probe) != nil || probe.Type == "" {
+			badRequest(w, "not an Events API request")
+			return
+		}
+		// Well-formed but of an event type slack-go does not know: no
+		// handler can want it, so it is acknowledged and ignored.
+		b.log.Debug("slack event not understood; ignored", "type", probe.Type, "err", err)
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	if ev.Type == slackevents.URLVerification {
+		if uv, ok := ev.Data.(*slackevents.EventsAPIURLVerificationEvent); ok {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = io.WriteString(w, uv.Challenge)
+			return
+		}
+	}
+	if n := r.Header.Get("X-Slack-Retry-Num"); n != "" {
+		b.log.Debug("slack sent an event again", "event", eventID(ev), "retry", n, "reason", r.Header.Get("X-Slack-Retry-Reason"))
+	}
+	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchEvent(ctx, ev, ack) })
+}
+
+// serveCommands hands a slash command (a form) to the router.
+func (b *Bot) serveCommands(w http.ResponseWriter, r *http.Request) {
+	body, ok := b.verifiedBody(w, r)
+	if !ok {
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	cmd, err := slack.SlashCommandParse(r)
+	if err != nil || cmd.Command == "" {
+		badRequest(w, "not a slash command")
+		return
+	}
+	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool {
+		if b.dispatchCommand(ctx, cmd, ack) {
+			return true
+		}
+		b.log.Warn("slash command not handled by this bot", "command", cmd.Command)
+		return false
+	})
+}
+
+// serveInteractive hands an interactive payload (the form field payload=)
+// to the router.
+func (b *Bot) serveInteractive(w http.ResponseWriter, r *http.Request) {
+	body, ok := b.verifiedBody(w, r)
+	if !ok {
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var ic slack.InteractionCallback
+	if err := r.ParseForm(); err != nil || json.Unmarshal([]byte(r.PostForm.Get("payload")), &ic) != nil {
+		badRequest(w, "not an interaction payload")
+		return
+	}
+	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchInteraction(ctx, ic, ack) })
+}
+
+// deliver runs dispatch (which calls the request's handler and reports
+// whether one claimed it) among the bot's work, and answers the request:
+// with the ack's payload as soon as the handler acks (the handler may go on
+// after), 200 when no handler claims the request (acknowledged and
+// ignored, as over Socket Mode), and 503 when the handler returns without
+// acking, takes too long to ack, or the bot is not serving.
+func (b *Bot) deliver(w http.ResponseWriter, r *http.Request, dispatch func(ctx context.Context, ack AckFunc) bool) {
+	ctx := b.serving.context()
+	if ctx == nil {
+		unavailable(w)
+		return
+	}
+	acked := make(chan any, 1)
+	var once sync.Once
+	ack := func(payload any) { once.Do(func() { acked <- payload }) }
+	returned := make(chan bool, 1)
+	if !b.work.Go(func() { returned <- dispatch(ctx, ack) }) {
+		unavailable(w)
+		return
+	}
+	timer := time.NewTimer(httpAckWait)
+	defer timer.Stop()
+	select {
+	case payload := <-acked:
+		b.writeAck(w, payload)
+	case claimed := <-returned:
+		select {
+		case payload := <-acked: // acked, then returned
+			b.writeAck(w, payload)
+		default:
+			if claimed {
+				unavailable(w) // not recorded: Slack sends the event again
+			} else {
+				w.WriteHeader(http.StatusOK)
+			}
+		}
+	case <-timer.C:
+		b.log.Warn("slack request not acknowledged in time; answered 503", "path", r.URL.Path, "waited", httpAckWait)
+		unavailable(w)
+	case <-r.Context().Done():
+	}
+}
+
+// writeAck answers with an ack's payload: none (200, empty) or its JSON.
+func (b *Bot) writeAck(w http.ResponseWriter, payload any) {
+	if payload == nil {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	body, err := json.Marshal(payload)
+	if err != nil {
+		b.log.Error("ack payload cannot be encoded; answered without it", "err", err)
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+// unavailable answers 503: Slack sends an event again (to any replica).
+func unavailable(w http.ResponseWriter) {
+	http.Error(w, "docsbot cannot take this request right now", http.StatusServiceUnavailable)
+}
+
+// badRequest refuses a signed request that is not what its path takes;
+// Slack is told not to send it again.
+func badRequest(w http.ResponseWriter, why string) {
+	w.Header().Set("X-Slack-No-Retry", "1")
+	http.Error(w, why, http.StatusBadRequest)
+}

@@ -1,0 +1,383 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// signingSecret is the Slack app's signing secret in these tests.
+const signingSecret = "3f9c1e0b7a6d4c2e8f1a5b9d0c7e6f42"
+
+// roundRobin is a load balancer in front of the replicas: a reverse proxy
+// (net/http/httputil) that sends each request to the next replica in turn.
+type roundRobin struct {
+	mu       sync.Mutex
+	backends []*url.URL
+	served   []int
+	next     int
+}
+
+// add puts a replica behind the balancer.
+func (p *roundRobin) add(t *testing.T, raw string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.backends = append(p.backends, u)
+	p.served = append(p.served, 0)
+}
+
+func (p *roundRobin) pick() *url.URL {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := p.next % len(p.backends)
+	p.next++
+	p.served[i]++
+	return p.backends[i]
+}
+
+// counts is how many requests each replica was sent.
+func (p *roundRobin) counts() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]int(nil), p.served...)
+}
+
+func (p *roundRobin) handler() http.Handler {
+	return &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(p.pick())
+			r.Out.Host = r.In.Host
+		},
+		// A replica that is gone answers 502, as a load balancer does.
+		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) { w.WriteHeader(http.StatusBadGateway) },
+	}
+}
+
+// httpWorld is a world whose fake Slack delivers over signed HTTP to a
+// round-robin balancer, behind which the test puts replicas started with
+// httpBot. Slack retries an unanswered event after 0, 200ms, 500ms, 1s, 2s
+// and 4s.
+func httpWorld(t *testing.T, apiOpts ...docsapitest.Option) (*bottest.Harness, *roundRobin) {
+	t.Helper()
+	lb := &roundRobin{}
+	front := httptest.NewServer(lb.handler())
+	t.Cleanup(front.Close)
+	h := bottest.NewWith(t, redisURL, []slacktest.Option{
+		slacktest.WithHTTPDelivery(front.URL, signingSecret),
+		slacktest.WithHTTPRetries(3*time.Second, 0, 200*time.Millisecond, 500*time.Millisecond, time.Second, 2*time.Second, 4*time.Second),
+	}, apiOpts...)
+	return h, lb
+}
+
+// httpBot starts a replica in HTTP mode behind the balancer.
+func httpBot(h *bottest.Harness, lb *roundRobin) *bottest.Running {
+	h.T.Helper()
+	r := h.StartBot(bottest.Config{SigningSecret: signingSecret})
+	lb.add(h.T, r.URL)
+	return r
+}
+
+// TestHTTPModeRefusesWhatSlackDidNotSign sends requests that are not
+// Slack's, or too large, and checks that each is refused before any handler
+// sees it, with nothing logged that holds the secret.
+func TestHTTPModeRefusesWhatSlackDidNotSign(t *testing.T) {
+	t.Parallel()
+	h, lb := httpWorld(t)
+	httpBot(h, lb)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.Slack.VerifyURL(ctx); err != nil {
+		t.Fatalf("url_verification: %v", err)
+	}
+
+	command := []byte(url.Values{"command": {agent.Command}, "text": {"Rewrite the quickstart"}, "user_id": {alice},
+		"channel_id": {general}, "team_id": {"T0TEAM"}, "trigger_id": {"1.2.forged"}}.Encode())
+	event, _ := json.Marshal(map[string]any{"type": "event_callback", "event_id": "Ev0FORGED", "team_id": "T0TEAM",
+		"event": map[string]any{"type": "message", "channel": general, "user": alice, "text": "hi", "ts": "1800000000.000001", "thread_ts": "1700000000.000001"}})
+	send := func(path string, body []byte, mod func(*slacktest.HTTPRequest)) func() (slacktest.HTTPAnswer, error) {
+		return func() (slacktest.HTTPAnswer, error) {
+			req := slacktest.HTTPRequest{Path: path, Body: body}
+			mod(&req)
+			return h.Slack.SendSigned(ctx, req)
+		}
+	}
+	cases := []struct {
+		name string
+		send func() (slacktest.HTTPAnswer, error)
+		want int
+	}{
+		{"command signed with another secret", func() (slacktest.HTTPAnswer, error) {
+			return h.Slack.SendBadSignature(ctx, slacktest.PathCommands, command)
+		}, http.StatusUnauthorized},
+		{"event signed with another secret", func() (slacktest.HTTPAnswer, error) {
+			return h.Slack.SendBadSignature(ctx, slacktest.PathEvents, event)
+		}, http.StatusUnauthorized},
+		{"interaction signed with another secret", func() (slacktest.HTTPAnswer, error) {
+			return h.Slack.SendBadSignature(ctx, slacktest.PathInteractive, []byte("payload=%7B%7D"))
+		}, http.StatusUnauthorized},
+		{"command stale by 6 minutes", func() (slacktest.HTTPAnswer, error) {
+			return h.Slack.SendStale(ctx, slacktest.PathCommands, command, 6*time.Minute)
+		}, http.StatusUnauthorized},
+		{"timestamp 6 minutes ahead", send(slacktest.PathEvents, event, func(r *slacktest.HTTPRequest) { r.Timestamp = time.Now().Add(6 * time.Minute) }), http.StatusUnauthorized},
+		{"body of 2 MiB", func() (slacktest.HTTPAnswer, error) {
+			return h.Slack.SendOversized(ctx, slacktest.PathEvents, 2<<20)
+		}, http.StatusRequestEntityTooLarge},
+		{"signed but not a command", send(slacktest.PathCommands, []byte("text=hello"), func(*slacktest.HTTPRequest) {}), http.StatusBadRequest},
+		{"signed but not JSON", send(slacktest.PathEvents, []byte("{"), func(*slacktest.HTTPRequest) {}), http.StatusBadRequest},
+	}
+	for _, tc := range cases {
+		ans, err := tc.send()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if ans.Status != tc.want {
+			t.Errorf("%s: answered %d, want %d", tc.name, ans.Status, tc.want)
+		}
+	}
+
+	// A request without Slack's headers at all.
+	resp, err := http.Post(lb.backends[0].String()+bot.PathCommands, "application/x-www-form-urlencoded", strings.NewReader(string(command)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unsigned request answered %d, want 401", resp.StatusCode)
+	}
+
+	// The same command, signed, is taken: the refusals were the signature's.
+	ans, err := h.Slack.SendSigned(ctx, slacktest.HTTPRequest{Path: slacktest.PathCommands, Body: command})
+	if err != nil || ans.Status != http.StatusOK {
+		t.Fatalf("signed command: %d %v", ans.Status, err)
+	}
+	h.WaitFor("the signed command's job", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 1 })
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d jobs created, want only the signed command's", n)
+	}
+	logs := h.Logs.String()
+	if strings.Contains(logs, signingSecret) {
+		t.Errorf("the logs hold the signing secret:\n%s", logs)
+	}
+	if n := strings.Count(logs, `msg="slack request refused"`); n != 6 {
+		t.Errorf("%d refusals logged, want 6 (bad signatures, stale, ahead, unsigned):\n%s", n, logs)
+	}
+}
+
+// TestHTTPModeAnswersInTheResponse checks that an ack's payload is the HTTP
+// answer: help and refusals reach the person in the response itself.
+func TestHTTPModeAnswersInTheResponse(t *testing.T) {
+	t.Parallel()
+	h, lb := httpWorld(t)
+	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, AllowedChannels: []string{"C0ELSEWHERE"}})
+	lb.add(t, r.URL)
+	for _, tc := range []struct{ text, want string }{
+		{"help", agent.Command},
+		{"Rewrite the quickstart", "not enabled in this channel"},
+	} {
+		ack := h.Command(alice, general, agent.Command, tc.text)
+		var msg struct {
+			Text         string `json:"text"`
+			ResponseType string `json:"response_type"`
+		}
+		if err := json.Unmarshal(ack.Payload, &msg); err != nil || msg.ResponseType != "ephemeral" || !strings.Contains(msg.Text, tc.want) {
+			t.Errorf("answer to %q = %s, want a private reply with %q", tc.text, ack.Payload, tc.want)
+		}
+	}
+	h.Settle()
+	if n := len(h.API.Requests()); n != 0 {
+		t.Errorf("%d API requests, want none", n)
+	}
+}
+
+// TestHTTPModeRetryIsHandledOnce sends a thread reply's event again with
+// X-Slack-Retry-Num, as Slack does when it believes a delivery failed: the
+// inbox drops the retries by the event id, as over Socket Mode.
+func TestHTTPModeRetryIsHandledOnce(t *testing.T) {
+	t.Parallel()
+	h, lb := httpWorld(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	httpBot(h, lb)
+	rootTS, jobID := startedJob(h, "Explain rate limits")
+	replyTS, eventID := h.Reply(alice, general, rootTS, "Mention Retry-After")
+	h.WaitFor("the reaction", func() bool {
+		m, _ := h.Slack.Message(general, replyTS)
+		return len(m.Reactions) == 1
+	})
+	envelope, ok := h.Slack.EnvelopeOfEvent(eventID)
+	if !ok {
+		t.Fatalf("no envelope carried event %s", eventID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for range 2 {
+		if err := h.Slack.Redeliver(ctx, envelope); err != nil {
+			t.Fatalf("redeliver: %v", err)
+		}
+	}
+	h.WaitLogged(bot.RedeliveredEvent, 2)
+	h.StopAll()
+	if p := h.API.Prompts(jobID); len(p) != 2 {
+		t.Errorf("API prompts %q after 2 retries, want the reply once", p)
+	}
+	var retries []int
+	for _, d := range h.Slack.HTTPDeliveries() {
+		if d.EnvelopeID == envelope {
+			retries = append(retries, d.RetryNum)
+			if d.Status != http.StatusOK {
+				t.Errorf("delivery %d answered %d, want 200", d.RetryNum, d.Status)
+			}
+		}
+	}
+	if len(retries) != 3 || retries[1] != 1 || retries[2] != 2 {
+		t.Errorf("deliveries of the reply carried X-Slack-Retry-Num %v, want [0 1 2]", retries)
+	}
+}
+
+// TestHTTPModeRedisOutage: a command that cannot be recorded is answered
+// privately in the response; an event that cannot be recorded is answered
+// 503, and Slack's retry is taken once Redis is back.
+func TestHTTPModeRedisOutage(t *testing.T) {
+	t.Parallel()
+	rs := ownRedis(t)
+	h, lb := httpWorld(t)
+	h.RedisURL = rs.URL
+	httpBot(h, lb)
+	rootTS, _ := startedJob(h, "Document the CLI flags")
+
+	if err := rs.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	ack := h.Command(alice, general, agent.Command, "Document the config file")
+	var msg struct {
+		Text         string `json:"text"`
+		ResponseType string `json:"response_type"`
+	}
+	if err := json.Unmarshal(ack.Payload, &msg); err != nil || !strings.Contains(msg.Text, "cannot reach its storage") || msg.ResponseType != "ephemeral" {
+		t.Errorf("answer while Redis is down = %s, want a private note that the command was not taken", ack.Payload)
+	}
+	h.PostNoAck(alice, general, rootTS, "Also mention the environment variables")
+	h.WaitFor("an event answered 503", func() bool {
+		for _, d := range h.Slack.HTTPDeliveries() {
+			if d.Path == slacktest.PathEvents && d.Status == http.StatusServiceUnavailable {
+				return true
+			}
+		}
+		return false
+	})
+	if err := rs.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the follow-up to reach the agent", func() bool { return h.API.Count(docsapitest.EndpointMessage) == 1 })
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-ups sent, want exactly 1", n)
+	}
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d jobs created, want 1 (the command refused while Redis was down was not started)", n)
+	}
+}
+
+// TestHTTPModeTwoReplicasBehindABalancer runs the whole agent flow and
+// /docs-visitors through a round-robin balancer in front of two replicas:
+// every request may land on either, and everything happens once.
+func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
+	t.Parallel()
+	// The job stays active until the follow-up asks to finish.
+	h, lb := httpWorld(t, docsapitest.WithLifecycle(func(prompt string) docsapitest.Lifecycle {
+		if strings.Contains(prompt, "finish") {
+			return docsapitest.Lifecycle{ActivePolls: 2, Outcome: docsapitest.OutcomePR}
+		}
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	httpBot(h, lb)
+	httpBot(h, lb)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.Slack.VerifyURL(ctx); err != nil {
+		t.Fatalf("url_verification: %v", err)
+	}
+
+	rootTS, jobID := startedJob(h, "Write a glossary")
+	replyTS, _ := h.Reply(alice, general, rootTS, "Add 'lease', then finish")
+	h.WaitFor("the follow-up's reaction", func() bool {
+		m, _ := h.Slack.Message(general, replyTS)
+		return len(m.Reactions) == 1
+	})
+	h.WaitFor("the result in the thread", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+
+	if ack := h.Command(alice, general, visitors.Command, "7d"); len(ack.Payload) > 0 && string(ack.Payload) != "null" {
+		t.Errorf("/docs-visitors answered %s, want an empty ack", ack.Payload)
+	}
+	h.WaitFor("the visitors summary", func() bool {
+		for _, p := range h.Slack.ResponsePosts("") {
+			if p.ResponseType == "in_channel" && strings.Contains(p.Text+string(p.Blocks), "visitors") {
+				return true
+			}
+		}
+		return false
+	})
+	h.Settle()
+
+	if p := h.API.Prompts(jobID); len(p) != 2 {
+		t.Errorf("API prompts %q, want the instruction and the follow-up once each", p)
+	}
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d jobs created, want 1", n)
+	}
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results posted, want 1", n)
+	}
+	jobRoots := 0
+	for _, m := range h.Roots(general) {
+		if strings.Contains(bottest.Rendered(m), "job `") {
+			jobRoots++
+		}
+	}
+	if jobRoots != 1 {
+		t.Errorf("%d root messages of a job, want 1", jobRoots)
+	}
+	for i, n := range lb.counts() {
+		if n == 0 {
+			t.Errorf("replica %d served no request: the balancer did not spread them (%v)", i, lb.counts())
+		}
+	}
+	for _, d := range h.Slack.HTTPDeliveries() {
+		if d.Status != http.StatusOK {
+			t.Errorf("delivery %s to %s answered %d, want 200", d.EnvelopeID, d.Path, d.Status)
+		}
+	}
+}
+
+// startedJob runs /docs-agent and waits until the job is linked (its id shows
+// in the root message). It returns the root message's ts and the job id.
+func startedJob(h *bottest.Harness, prompt string) (rootTS, jobID string) {
+	h.T.Helper()
+	before := len(h.Roots(general))
+	h.Command(alice, general, agent.Command, prompt)
+	h.WaitFor("a linked job", func() bool {
+		r := h.Roots(general)
+		return len(r) == before+1 && strings.Contains(bottest.Rendered(r[before]), "job `")
+	})
+	jobs := h.API.Jobs()
+	return h.Roots(general)[before].TS, jobs[len(jobs)-1].ID
+}
