@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/slack-go/slack"
 
@@ -18,6 +19,7 @@ const (
 		"SLACK_BOT_TOKEN, and reinstall the app if it was revoked"
 	FixAppToken = "create an app-level token with the connections:write scope on the Basic Information page of the Slack app, " +
 		"put it in SLACK_APP_TOKEN, and turn Socket Mode on"
+	FixSigningSecret = "copy the Signing Secret from the Basic Information page of the Slack app (App Credentials) into SLACK_SIGNING_SECRET"
 )
 
 // Check is the outcome of a check of Slack with real calls: what was found
@@ -55,6 +57,19 @@ func CheckAppToken(ctx context.Context, appToken, apiURL string, secrets ...stri
 		app = " for app " + u.Query().Get("app_id")
 	}
 	return Check{OK: true, Line: fmt.Sprintf("%s works: Socket Mode is on%s (connection URL issued, not opened)%s", masked, app, viaURL(apiURL))}
+}
+
+// CheckSigningSecret checks what can be checked of HTTP mode's signing
+// secret before Slack sends a request: that it looks like one (32
+// hexadecimal characters), not like a token pasted in the wrong place. addr
+// is where Slack's requests are served.
+func CheckSigningSecret(secret, addr string) Check {
+	masked := redact.Mask(secret)
+	if len(secret) != 32 || strings.Trim(strings.ToLower(secret), "0123456789abcdef") != "" {
+		return Check{Line: masked + " does not look like a signing secret (32 hexadecimal characters)", Fix: FixSigningSecret}
+	}
+	return Check{OK: true, Line: fmt.Sprintf("%s set: Slack's requests to %s, %s and %s on %s are checked with it",
+		masked, PathEvents, PathCommands, PathInteractive, addr)}
 }
 
 // viaURL names a Slack API base that is not the default one.

@@ -86,6 +86,15 @@ func (b *Bot) SlackHandler() http.Handler {
 	return mux
 }
 
+// WithSlackHandler serves SlackHandler's paths (/slack/...) beside other,
+// which serves the rest (the ops endpoint).
+func (b *Bot) WithSlackHandler(other http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/slack/", b.SlackHandler())
+	mux.Handle("/", other)
+	return mux
+}
+
 // serveEvents answers url_verification with its challenge and hands
 // event_callback events to the router.
 func (b *Bot) serveEvents(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -14,15 +15,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Readiness says whether a replica can take work: its Slack socket is up
-// (Bot.Connected) and Redis answers (Store.Ping).
+// Readiness says whether a replica can take work: its Slack socket is up,
+// or in HTTP mode it serves Slack's requests (Bot.Connected), and Redis
+// answers (Store.Ping).
 type Readiness struct {
 	SlackConnected func() bool
-	PingRedis      func(context.Context) error
+	// SlackDown is what /readyz says when SlackConnected is false
+	// (default "slack socket not connected").
+	SlackDown string
+	PingRedis func(context.Context) error
 }
 
 // OpsHandler serves /healthz (the process is alive), /readyz (Slack socket
-// connected and Redis reachable) and /metrics (Prometheus, from reg).
+// connected, or in HTTP mode the bot serving, and Redis reachable) and /metrics (Prometheus, from reg).
 func OpsHandler(reg *prometheus.Registry, ready Readiness) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -33,7 +38,7 @@ func OpsHandler(reg *prometheus.Registry, ready Readiness) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		var problems []string
 		if !ready.SlackConnected() {
-			problems = append(problems, "slack socket not connected")
+			problems = append(problems, cmp.Or(ready.SlackDown, "slack socket not connected"))
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		defer cancel()

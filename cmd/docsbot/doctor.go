@@ -26,6 +26,9 @@ depends on, then prints one line per check and the fix for each failure:
   Slack bot token   auth.test with SLACK_BOT_TOKEN
   Slack app token   apps.connections.open with SLACK_APP_TOKEN (Socket Mode);
                     no connection is opened
+  Signing secret    instead, in http mode (DOCSBOT_SLACK_MODE=http): that
+                    SLACK_SIGNING_SECRET looks like one; Slack's requests on
+                    DOCSBOT_HTTP_ADDR are checked with it
   docs API          DOCS_API_KEY and DOCS_PROJECT_ID read one row of today's
                     unique visitors. This costs one request of the analytics
                     budget (100 an hour for the whole organization).
@@ -128,10 +131,7 @@ func (r *runner) dependencies(cfg serveConfig, cfgErr error) []checkup.Check {
 			c := bot.CheckBotToken(ctx, cfg.botToken, cfg.slackAPIURL, cfg.appToken)
 			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
 		}},
-		{Name: "Slack app token", Blocked: blockedBy(cfg, cfgErr, envSlackAppToken, envSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
-			c := bot.CheckAppToken(ctx, cfg.appToken, cfg.slackAPIURL, cfg.botToken)
-			return checkup.Of("Slack app token", c.OK, c.Line, c.Fix)
-		}},
+		slackModeCheck(cfg, cfgErr),
 		{Name: "docs API", Blocked: blockedBy(cfg, cfgErr, envAPIKey, envProject, envAPIURL), Run: func(ctx context.Context) checkup.Result {
 			return r.checkDocsAPI(ctx, cfg)
 		}},
@@ -141,6 +141,21 @@ func (r *runner) dependencies(cfg serveConfig, cfgErr error) []checkup.Check {
 			return checkup.Of("Redis", v.OK, v.Line, v.Fix)
 		}},
 	}
+}
+
+// slackModeCheck is the check of what the Slack mode needs: the app-level
+// token in socket mode, the signing secret in http mode.
+func slackModeCheck(cfg serveConfig, cfgErr error) checkup.Check {
+	if cfg.bot.Mode == bot.ModeHTTP {
+		return checkup.Check{Name: "Signing secret", Blocked: blockedBy(cfg, cfgErr, envSigningSecret, envSlackMode, envHTTPAddr), Run: func(context.Context) checkup.Result {
+			c := bot.CheckSigningSecret(cfg.bot.SigningSecret, cfg.httpAddr)
+			return checkup.Of("Signing secret", c.OK, c.Line, c.Fix)
+		}}
+	}
+	return checkup.Check{Name: "Slack app token", Blocked: blockedBy(cfg, cfgErr, envSlackAppToken, envSlackAPIURL, envSlackMode), Run: func(ctx context.Context) checkup.Result {
+		c := bot.CheckAppToken(ctx, cfg.appToken, cfg.slackAPIURL, cfg.botToken)
+		return checkup.Of("Slack app token", c.OK, c.Line, c.Fix)
+	}}
 }
 
 // checkDocsAPI tries the key and the project with one request (Client.Check).

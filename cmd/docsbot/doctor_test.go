@@ -471,3 +471,54 @@ func TestDoctorHelpTellsTheCost(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorHTTPMode checks that in http mode doctor asks for what that mode
+// needs: the signing secret instead of the app-level token, which is not
+// tried.
+func TestDoctorHTTPMode(t *testing.T) {
+	t.Parallel()
+	db := sharedRedis.TakeDB(t)
+	const secret = "8f742231b10e8888abcd99e1f0a2c3d4"
+	tests := []struct {
+		name     string
+		secret   string
+		wantCode int
+		want     doctorCheck
+	}{
+		{"a signing secret", secret, exitOK, doctorCheck{"✓", redact.Mask(secret) + " set: Slack's requests to /slack/events, /slack/commands and /slack/interactive on :8080"}},
+		{"a token instead", doctorBotToken, exitFailure, doctorCheck{"✗", redact.Mask(doctorBotToken) + " does not look like a signing secret (32 hexadecimal characters)\nfix: copy the Signing Secret"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newDoctorSetup(t, db.URL)
+			env := maps.Clone(s.env)
+			delete(env, envSlackAppToken)
+			env[envSlackMode], env[envSigningSecret] = "http", tt.secret
+			r, stdout, stderr := testRunner(t, env, "")
+			code := runCode(r, []string{"doctor"})
+			out := stdout.String()
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d\n%s%s", code, tt.wantCode, out, stderr)
+			}
+			checks := doctorChecks(t, out)
+			for _, name := range []string{"configuration", "Slack bot token", "docs API", "Redis"} {
+				if c := checks[name]; c.mark != "✓" {
+					t.Errorf("%s: %q %s, want ✓", name, c.mark, c.text)
+				}
+			}
+			if c := checks["Signing secret"]; c.mark != tt.want.mark || !strings.Contains(c.text, tt.want.text) {
+				t.Errorf("Signing secret: %s %q, want %s %q", c.mark, c.text, tt.want.mark, tt.want.text)
+			}
+			if _, ok := checks["Slack app token"]; ok {
+				t.Errorf("the app token is checked in http mode:\n%s", out)
+			}
+			if n := len(s.slack.Calls("apps.connections.open")); n != 0 {
+				t.Errorf("%d apps.connections.open calls in http mode, want none", n)
+			}
+			if strings.Contains(out+stderr.String(), tt.secret) {
+				t.Errorf("output shows the signing secret:\n%s", out)
+			}
+		})
+	}
+}

@@ -19,7 +19,10 @@ import (
 const serveUsage = `docsbot serve [flags]
 
 Runs the Slack bot: /docs-agent and /docs-visitors over Slack Socket Mode (no
-public URL needed). Run as many replicas as you like against one Redis.
+public URL needed) or, with DOCSBOT_SLACK_MODE=http, by answering the signed
+requests Slack posts to /slack/events, /slack/commands and /slack/interactive
+on DOCSBOT_HTTP_ADDR (behind a TLS-terminating load balancer). Run as many
+replicas as you like against one Redis.
 
 Settings come from flags, then the environment, then ./.env; the docs API's
 are listed by 'docsbot help'. The bot's own:
@@ -67,13 +70,22 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 
 	client := slack.New(cfg.botToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
-	log.Info("docsbot starting", "version", mainVersion(), "slack_api", cfg.slackAPIURL,
+	log.Info("docsbot starting", "version", mainVersion(), "slack_mode", cfg.bot.Mode, "slack_api", cfg.slackAPIURL,
 		"redis", store.RedactURL(cfg.redisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.redisPrefix, "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
 	b := bot.New(cfg.bot, client, st)
 	agent.Register(b, cfg.agent, api, st)
 	visitors.Register(b, cfg.visitors, api, st)
 	if cfg.httpAddr != "" {
-		stop, err := bot.ServeOps(ctx, cfg.httpAddr, bot.OpsHandler(reg, bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}), log)
+		ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
+		if cfg.bot.Mode == bot.ModeHTTP {
+			ready.SlackDown = "not serving Slack's requests"
+		}
+		h := bot.OpsHandler(reg, ready)
+		if cfg.bot.Mode == bot.ModeHTTP {
+			h = b.WithSlackHandler(h)
+			log.Info("serving Slack's requests", "paths", []string{bot.PathEvents, bot.PathCommands, bot.PathInteractive})
+		}
+		stop, err := bot.ServeOps(ctx, cfg.httpAddr, h, log)
 		if err != nil {
 			return &exitError{code: exitFailure, err: err, msg: "cannot listen on " + envHTTPAddr + " " + cfg.httpAddr + ": " + err.Error(),
 				fix: "pick a free address, or set " + envHTTPAddr + "= (empty) to turn the endpoint off"}

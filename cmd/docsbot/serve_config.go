@@ -49,7 +49,12 @@ func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
 	}
 
 	c.botToken, c.appToken = get(envSlackBotToken), get(envSlackAppToken)
-	for _, env := range []string{envSlackBotToken, envSlackAppToken} {
+	c.bot.Mode, c.bot.SigningSecret = bot.Mode(strings.ToLower(get(envSlackMode))), get(envSigningSecret)
+	required := []string{envSlackBotToken, envSlackAppToken}
+	if c.bot.Mode == bot.ModeHTTP {
+		required = []string{envSlackBotToken, envSigningSecret}
+	}
+	for _, env := range required {
 		if get(env) == "" {
 			missing = append(missing, env)
 		}
@@ -70,6 +75,10 @@ func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
 	c.bot.AllowedUsers = slackIDs(get(envAllowedUsers), "UW", true)
 	c.bot.AllowedChannels = slackIDs(get(envAllowedChannels), "CGD", true)
 	c.httpAddr = get(envHTTPAddr)
+	if c.httpAddr == "" && c.bot.Mode == bot.ModeHTTP {
+		c.problems = append(c.problems, problem{vars: []string{envHTTPAddr},
+			text: envHTTPAddr + " is empty, but in http mode Slack's requests are served there: set an address such as :8080"})
+	}
 	c.logFormat = strings.ToLower(get(envLogFormat))
 	_ = c.logLevel.UnmarshalText([]byte(get(envLogLevel))) // checked by the table
 

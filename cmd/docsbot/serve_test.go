@@ -14,14 +14,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 const (
-	testBotToken = "xoxb-test-bot-token"
-	testAppToken = "xapp-test-app-token"
-	testAPIKey   = "mint_serve_test_key_00000000"
+	testBotToken      = "xoxb-test-bot-token"
+	testAppToken      = "xapp-test-app-token"
+	testAPIKey        = "mint_serve_test_key_00000000"
+	testSigningSecret = "0123456789abcdef0123456789abcdef"
 )
 
 func TestServeConfigProblemsNameTheVariable(t *testing.T) {
@@ -59,6 +61,11 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 		{"bad API URL and no key", map[string]string{envSlackBotToken: testBotToken, envSlackAppToken: testAppToken, envProject: "proj", envAPIURL: "api.example"}, "",
 			[]string{"missing DOCS_API_KEY", `DOCS_API_URL "api.example" (from environment variable DOCS_API_URL) is not an http(s) URL`}},
 		{"tokens from .env", map[string]string{envAPIKey: testAPIKey, envProject: "proj"}, "SLACK_BOT_TOKEN=" + testBotToken + "\n", []string{"missing SLACK_APP_TOKEN"}},
+		{"unknown mode", with(envSlackMode, "websocket"), "", []string{`DOCSBOT_SLACK_MODE "websocket" must be socket or http`}},
+		{"http mode needs the signing secret, not the app token", map[string]string{envSlackMode: "http", envSlackBotToken: testBotToken, envAPIKey: testAPIKey, envProject: "proj"}, "",
+			[]string{"missing SLACK_SIGNING_SECRET"}},
+		{"http mode needs the HTTP address", map[string]string{envSlackMode: "http", envSigningSecret: testSigningSecret, envSlackBotToken: testBotToken, envAPIKey: testAPIKey, envProject: "proj"}, "DOCSBOT_HTTP_ADDR=\n",
+			[]string{"DOCSBOT_HTTP_ADDR is empty, but in http mode Slack's requests are served there"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,10 +84,13 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 					t.Errorf("message %q lacks %q", buf.String(), w)
 				}
 			}
-			for _, secret := range []string{testBotToken, testAppToken, testAPIKey} {
+			for _, secret := range []string{testBotToken, testAppToken, testAPIKey, testSigningSecret} {
 				if strings.Contains(buf.String(), secret) {
 					t.Errorf("message shows a secret: %q", buf.String())
 				}
+			}
+			if tt.env[envSlackMode] == "http" && strings.Contains(buf.String(), envSlackAppToken) {
+				t.Errorf("http mode asks for %s: %q", envSlackAppToken, buf.String())
 			}
 		})
 	}
@@ -110,6 +120,7 @@ func TestServeConfigDefaultsAndOverrides(t *testing.T) {
 		{"users default to everyone", len(cfg.bot.AllowedUsers), 0},
 		{"log level from flag", cfg.logLevel.String(), "DEBUG"},
 		{"log format default", cfg.logFormat, "text"},
+		{"socket mode by default", cfg.bot.Mode, bot.ModeSocket},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -212,6 +223,87 @@ func TestServeBinary(t *testing.T) {
 	}
 	if !strings.Contains(logs, `"msg":"agent job started"`) {
 		t.Errorf("json logs lack the job start:\n%s", logs)
+	}
+}
+
+// TestServeBinaryHTTPMode runs the built docsbot in http mode: Slack's
+// signed requests reach it on DOCSBOT_HTTP_ADDR beside the ops endpoint,
+// without an app-level token, and a job runs to its end.
+func TestServeBinaryHTTPMode(t *testing.T) {
+	t.Parallel()
+	db := sharedRedis.TakeDB(t)
+	addr := freeAddr(t)
+	base := "http://" + addr
+	sl := slacktest.NewServer(slacktest.WithHTTPDelivery(base, testSigningSecret))
+	t.Cleanup(sl.Close)
+	api := docsapitest.NewServer()
+	t.Cleanup(api.Close)
+
+	cmd := docsbotCmd(t, api, []string{
+		envSlackMode + "=http", envSigningSecret + "=" + testSigningSecret, envSlackBotToken + "=" + testBotToken,
+		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.URL,
+		envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envHTTPAddr + "=" + addr,
+	}, "serve")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	waitHTTP(t, base+"/readyz", http.StatusOK, "ready")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := sl.VerifyURL(ctx); err != nil {
+		t.Fatalf("url_verification: %v\n%s", err, stderr.String())
+	}
+	if ans, err := sl.SendBadSignature(ctx, slacktest.PathCommands, []byte("command=%2Fdocs-agent&text=forged")); err != nil || ans.Status != http.StatusUnauthorized {
+		t.Errorf("a request signed with another secret: %d %v, want 401", ans.Status, err)
+	}
+	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document HTTP mode", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+		t.Fatal(err)
+	}
+	err := sl.WaitFor(ctx, func() bool {
+		msgs := sl.Messages("C0GENERAL")
+		if len(msgs) != 1 {
+			return false
+		}
+		for _, m := range sl.Thread("C0GENERAL", msgs[0].TS) {
+			if strings.Contains(m.Text, "opened a pull request") {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatalf("no result in the thread: %v\n%s", err, stderr.String())
+	}
+	if n := sl.Connects(); n != 0 {
+		t.Errorf("%d Socket Mode connections in http mode, want none", n)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var ee interface{ ExitCode() int }
+		if err != nil && errors.As(err, &ee) {
+			t.Errorf("exit code %d after SIGTERM, want 0\n%s", ee.ExitCode(), stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("docsbot did not stop within 15s of SIGTERM")
+	}
+	logs := stderr.String()
+	for _, secret := range []string{testBotToken, testSigningSecret, api.Key} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("logs contain a secret")
+		}
+	}
+	if !strings.Contains(logs, "slack request refused") {
+		t.Errorf("logs lack the refused request:\n%s", logs)
 	}
 }
 

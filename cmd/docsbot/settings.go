@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
@@ -19,6 +20,8 @@ const (
 	envSlackBotToken   = "SLACK_BOT_TOKEN"
 	envSlackAppToken   = "SLACK_APP_TOKEN"
 	envSlackAPIURL     = "SLACK_API_URL"
+	envSlackMode       = "DOCSBOT_SLACK_MODE"
+	envSigningSecret   = "SLACK_SIGNING_SECRET"
 	envRedisURL        = "REDIS_URL"
 	envRedisPrefix     = "DOCSBOT_REDIS_PREFIX"
 	envPollInterval    = "DOCSBOT_POLL_INTERVAL"
@@ -46,8 +49,10 @@ func settingsTable() settings.Table {
 		{Env: envProject, Flag: "project", None: "required", Common: true, Doc: "Project id from the same page"},
 		{Env: envSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
 			Check: prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
-		{Env: envSlackAppToken, None: "required for the bot", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
+		{Env: envSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
 			Check: prefixed("xapp-", " is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)")},
+		{Env: envSlackMode, Flag: "slack-mode", Default: string(bot.ModeSocket), Doc: "How Slack reaches the bot: `socket` (Socket Mode, no public URL) or `http` (Slack posts to `/slack/events`, `/slack/commands` and `/slack/interactive` on `DOCSBOT_HTTP_ADDR`)", Check: checkSlackMode},
+		{Env: envSigningSecret, None: "required in http mode", Secret: true, Doc: "Signing secret (Basic Information page) that every request from Slack is checked with in http mode"},
 		{Env: envSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: checkSlackAPIURL},
 		{Env: envRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, and Sentinel with `?addr=…&master_name=…`", Check: checkRedisURL},
 		{Env: envRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key; `{docsbot}:` keeps them in one Cluster hash slot", Check: checkRedisPrefix},
@@ -58,7 +63,7 @@ func settingsTable() settings.Table {
 		{Env: envVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: checkDuration},
 		{Env: envVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make", Check: checkBudget},
 		{Env: envDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: checkDigestTime},
-		{Env: envHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`; empty turns them off", Check: checkListenAddr},
+		{Env: envHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`, and of Slack's request URLs in http mode; empty turns them off (socket mode only)", Check: checkListenAddr},
 		{Env: envLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: checkLogFormat},
 		{Env: envLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`", Check: checkLogLevel},
 	}

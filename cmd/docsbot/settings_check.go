@@ -44,6 +44,15 @@ func checkSlackAPIURL(v string, quote func(string) string) string {
 	return must(isHTTPURL, "is not an http(s) URL")(v, quote)
 }
 
+// checkSlackMode accepts socket or http, in any case.
+func checkSlackMode(v string, q func(string) string) string {
+	ok := func(v string) bool {
+		m := bot.Mode(strings.ToLower(v))
+		return m == bot.ModeSocket || m == bot.ModeHTTP
+	}
+	return must(ok, "must be socket or http")(v, q)
+}
+
 func checkRedisURL(v string, _ func(string) string) string {
 	if u, err := url.Parse(v); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
 		return " must be a redis://, rediss:// or unix:// URL"
