@@ -1,5 +1,6 @@
-// Package bot is the core of docsbot's Slack side: the Socket Mode
-// connection and the router that features register on, the durable inbox
+// Package bot is the core of docsbot's Slack side: the transports (a
+// Socket Mode connection, or in HTTP mode the signed requests Slack posts
+// to SlackHandler) and the router that features register on, the durable inbox
 // (Accept, WorkHandler, Later, leases), the outbox that paces posts and
 // coalesces edits, the decorations (reactions, a thread's working status)
 // made in the background in order per message, the Slack helpers every feature shares (escaping,
@@ -67,8 +68,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Bot is one docsbot replica: a Socket Mode connection, the inbox runner and
-// what the features registered. Any number of replicas may run against the
+// Bot is one docsbot replica: a Socket Mode connection (or, in HTTP mode,
+// the handler of Slack's requests), the inbox runner and what the features
+// registered. Any number of replicas may run against the
 // same Redis.
 type Bot struct {
 	cfg    Config
