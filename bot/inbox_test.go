@@ -2,8 +2,9 @@ package bot_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,52 +32,63 @@ func ownRedis(t *testing.T) *redistest.Server {
 	return rs
 }
 
-// TestRedisOutage kills Redis under a running bot: a slash command is
-// answered at once, privately, with what happened; a thread reply is left
-// unacknowledged, so Slack delivers it again, and once Redis is back it is
-// sent to the agent exactly once.
+// TestRedisOutage kills Redis under a running bot, over each transport: a
+// slash command is answered at once, privately, with what happened; a
+// thread reply is left unacknowledged (in HTTP mode: answered 503), so Slack
+// delivers it again, and once Redis is back it is sent to the agent exactly
+// once.
 func TestRedisOutage(t *testing.T) {
 	t.Parallel()
-	rs := ownRedis(t)
-	h := bottest.New(t, redisURL)
-	h.RedisURL = rs.URL
-	h.StartBot(bottest.Config{})
+	for _, httpMode := range []bool{false, true} {
+		t.Run(map[bool]string{false: "socket mode", true: "http mode"}[httpMode], func(t *testing.T) {
+			t.Parallel()
+			rs := ownRedis(t)
+			var h *bottest.Harness
+			if httpMode {
+				var lb *roundRobin
+				h, lb = httpWorld(t)
+				h.RedisURL = rs.URL
+				httpBot(h, lb)
+			} else {
+				h = bottest.New(t, redisURL)
+				h.RedisURL = rs.URL
+				h.StartBot(bottest.Config{})
+			}
+			rootTS, _ := startedJob(h, "Document the CLI flags")
 
-	h.Command(alice, general, agent.Command, "Document the CLI flags")
-	h.WaitFor("the job to start", func() bool {
-		r := h.Roots(general)
-		return len(r) == 1 && strings.Contains(bottest.Rendered(r[0]), "job `")
-	})
-	root := h.Roots(general)[0]
+			if err := rs.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			ack := h.Command(alice, general, agent.Command, "Document the config file")
+			if !strings.Contains(privateText(ack.Payload), "cannot reach its storage") {
+				t.Errorf("ack while Redis is down = %s, want a private note that the command was not taken", ack.Payload)
+			}
 
-	if err := rs.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	ack := h.Command(alice, general, agent.Command, "Document the config file")
-	var msg struct {
-		Text         string `json:"text"`
-		ResponseType string `json:"response_type"`
-	}
-	if err := json.Unmarshal(ack.Payload, &msg); err != nil || !strings.Contains(msg.Text, "cannot reach its storage") || msg.ResponseType != "ephemeral" {
-		t.Errorf("ack while Redis is down = %s, want a private note that the command was not taken", ack.Payload)
-	}
+			h.PostNoAck(alice, general, rootTS, "Also mention the environment variables")
+			h.WaitLogged("cannot record Slack work in Redis; not acknowledged", 1)
+			if httpMode {
+				h.WaitFor("the event answered 503", func() bool {
+					return slices.ContainsFunc(h.Slack.HTTPDeliveries(), func(d slacktest.HTTPDelivery) bool {
+						return d.Path == slacktest.PathEvents && d.Status == http.StatusServiceUnavailable
+					})
+				})
+			}
+			if err := rs.Start(); err != nil {
+				t.Fatal(err)
+			}
+			h.WaitFor("the follow-up to reach the agent", func() bool { return h.API.Count(docsapitest.EndpointMessage) == 1 })
+			h.Settle()
 
-	h.PostNoAck(alice, general, root.TS, "Also mention the environment variables")
-	h.WaitLogged("cannot record Slack work in Redis; not acknowledged", 1)
-	if err := rs.Start(); err != nil {
-		t.Fatal(err)
-	}
-	h.WaitFor("the follow-up to reach the agent", func() bool { return h.API.Count(docsapitest.EndpointMessage) == 1 })
-	h.Settle()
-
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-ups sent, want exactly 1", n)
-	}
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d jobs created, want 1 (the command refused while Redis was down was not started)", n)
-	}
-	if n := len(h.Roots(general)); n != 1 {
-		t.Errorf("%d root messages, want 1", n)
+			if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+				t.Errorf("%d follow-ups sent, want exactly 1", n)
+			}
+			if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+				t.Errorf("%d jobs created, want 1 (the command refused while Redis was down was not started)", n)
+			}
+			if n := len(h.Roots(general)); n != 1 {
+				t.Errorf("%d root messages, want 1", n)
+			}
+		})
 	}
 }
 

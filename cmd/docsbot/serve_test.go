@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -147,14 +148,7 @@ func TestServeBinary(t *testing.T) {
 		envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envLogFormat + "=json",
 		envHTTPAddr + "=" + strings.TrimPrefix(ops, "http://"),
 	}, "serve")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	stderr, done := startServe(t, cmd)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -164,21 +158,7 @@ func TestServeBinary(t *testing.T) {
 	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the serve command", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
 		t.Fatal(err)
 	}
-	err := sl.WaitFor(ctx, func() bool {
-		msgs := sl.Messages("C0GENERAL")
-		if len(msgs) != 1 {
-			return false
-		}
-		for _, m := range sl.Thread("C0GENERAL", msgs[0].TS) {
-			if strings.Contains(m.Text, "opened a pull request") {
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		t.Fatalf("no result in the thread: %v\n%s", err, stderr.String())
-	}
+	waitPullRequest(ctx, t, sl, stderr)
 
 	// The ops endpoint: alive, ready, and counting what just happened.
 	waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
@@ -203,18 +183,7 @@ func TestServeBinary(t *testing.T) {
 	}
 	waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-done:
-		var ee interface{ ExitCode() int }
-		if err != nil && errors.As(err, &ee) {
-			t.Errorf("exit code %d after SIGTERM, want 0\n%s", ee.ExitCode(), stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("docsbot did not stop within 15s of SIGTERM")
-	}
+	stopServe(t, cmd, done, stderr)
 	logs := stderr.String()
 	for _, secret := range []string{testBotToken, testAppToken, api.Key} {
 		if strings.Contains(logs, secret) {
@@ -244,14 +213,7 @@ func TestServeBinaryHTTPMode(t *testing.T) {
 		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.URL,
 		envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envHTTPAddr + "=" + addr,
 	}, "serve")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	stderr, done := startServe(t, cmd)
 
 	waitHTTP(t, base+"/readyz", http.StatusOK, "ready")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -265,6 +227,42 @@ func TestServeBinaryHTTPMode(t *testing.T) {
 	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document HTTP mode", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
 		t.Fatal(err)
 	}
+	waitPullRequest(ctx, t, sl, stderr)
+	if n := sl.Connects(); n != 0 {
+		t.Errorf("%d Socket Mode connections in http mode, want none", n)
+	}
+
+	stopServe(t, cmd, done, stderr)
+	logs := stderr.String()
+	for _, secret := range []string{testBotToken, testSigningSecret, api.Key} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("logs contain a secret")
+		}
+	}
+	if !strings.Contains(logs, "slack request refused") {
+		t.Errorf("logs lack the refused request:\n%s", logs)
+	}
+}
+
+// startServe starts cmd (docsbot serve) and returns its stderr and the
+// channel its exit arrives on; the test's end kills it.
+func startServe(t *testing.T, cmd *exec.Cmd) (*bytes.Buffer, chan error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return &stderr, done
+}
+
+// waitPullRequest waits until the one job of C0GENERAL has its pull request
+// posted in its thread.
+func waitPullRequest(ctx context.Context, t *testing.T, sl *slacktest.Server, stderr *bytes.Buffer) {
+	t.Helper()
 	err := sl.WaitFor(ctx, func() bool {
 		msgs := sl.Messages("C0GENERAL")
 		if len(msgs) != 1 {
@@ -280,10 +278,11 @@ func TestServeBinaryHTTPMode(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no result in the thread: %v\n%s", err, stderr.String())
 	}
-	if n := sl.Connects(); n != 0 {
-		t.Errorf("%d Socket Mode connections in http mode, want none", n)
-	}
+}
 
+// stopServe sends SIGTERM and checks that docsbot exits 0 within 15s.
+func stopServe(t *testing.T, cmd *exec.Cmd, done chan error, stderr *bytes.Buffer) {
+	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -295,15 +294,6 @@ func TestServeBinaryHTTPMode(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatalf("docsbot did not stop within 15s of SIGTERM")
-	}
-	logs := stderr.String()
-	for _, secret := range []string{testBotToken, testSigningSecret, api.Key} {
-		if strings.Contains(logs, secret) {
-			t.Errorf("logs contain a secret")
-		}
-	}
-	if !strings.Contains(logs, "slack request refused") {
-		t.Errorf("logs lack the refused request:\n%s", logs)
 	}
 }
 
