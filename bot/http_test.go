@@ -7,10 +7,13 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
@@ -335,4 +338,106 @@ func startedJob(h *bottest.Harness, prompt string) (rootTS, jobID string) {
 	})
 	jobs := h.API.Jobs()
 	return h.Roots(general)[before].TS, jobs[len(jobs)-1].ID
+}
+
+// TestHTTPModeRoutesInteractions registers a global and message shortcut, a
+// modal's submission and a button, and uses each through signed HTTP: each
+// reaches its handler as over Socket Mode, and a view_submission's
+// response_action travels in the HTTP answer.
+func TestHTTPModeRoutesInteractions(t *testing.T) {
+	t.Parallel()
+	h, lb := httpWorld(t)
+	var (
+		mu      sync.Mutex
+		reached []string
+	)
+	note := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		reached = append(reached, s)
+	}
+	seen := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(reached)
+	}
+	modal := slack.ModalViewRequest{
+		Type: slack.VTModal, CallbackID: "ask_docs_modal",
+		Title:  slack.NewTextBlockObject(slack.PlainTextType, "Ask the docs", false, false),
+		Submit: slack.NewTextBlockObject(slack.PlainTextType, "Ask", false, false),
+		Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewInputBlock("question",
+			slack.NewTextBlockObject(slack.PlainTextType, "Question", false, false), nil,
+			slack.NewPlainTextInputBlockElement(nil, "text"))}},
+	}
+	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, Register: func(b *bot.Bot) {
+		b.HandleShortcut("ask_docs", func(ctx context.Context, req *bot.InteractionRequest) {
+			req.Ack(nil)
+			note("shortcut " + string(req.Interaction.Type))
+			if _, err := b.Slack().OpenViewContext(ctx, req.Interaction.TriggerID, modal); err != nil {
+				note("views.open failed: " + err.Error())
+			}
+		})
+		b.HandleViewSubmission("ask_docs_modal", func(_ context.Context, req *bot.InteractionRequest) {
+			q := req.Interaction.View.State.Values["question"]["text"].Value
+			if strings.TrimSpace(q) == "" {
+				req.Ack(slack.NewErrorsViewSubmissionResponse(map[string]string{"question": "Say what to ask"}))
+				note("submission refused")
+				return
+			}
+			req.Ack(nil)
+			note("submitted " + q)
+		})
+		b.HandleBlockAction("approve", func(_ context.Context, req *bot.InteractionRequest) {
+			req.Ack(nil)
+			note("approve " + req.Interaction.ActionCallback.BlockActions[0].Value)
+		})
+	}})
+	lb.add(t, r.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	if _, err := h.Slack.Shortcut(ctx, slacktest.Shortcut{UserID: alice, CallbackID: "ask_docs"}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the modal", func() bool { return len(h.Slack.OpenModals(alice)) == 1 })
+	view := h.Slack.OpenModals(alice)[0]
+	if _, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: view.ID, Values: map[string]map[string]string{"question": {"text": " "}}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := h.Slack.ViewByID(view.ID); !v.Open || v.Errors["question"] != "Say what to ask" {
+		t.Errorf("after an empty submission the modal is open=%v with errors %v, want it open with the error", v.Open, v.Errors)
+	}
+	if _, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: view.ID, Values: map[string]map[string]string{"question": {"text": "How do I rotate keys?"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := h.Slack.ViewByID(view.ID); v.Open {
+		t.Errorf("the modal is still open after a good submission")
+	}
+
+	_, ts, err := r.Bot.Slack().PostMessageContext(ctx, general, slack.MsgOptionText("Approve?", false), slack.MsgOptionBlocks(
+		slack.NewActionBlock("decide",
+			slack.NewButtonBlockElement("approve", "v1", slack.NewTextBlockObject(slack.PlainTextType, "Approve", false, false)),
+			slack.NewButtonBlockElement("reject", "v1", slack.NewTextBlockObject(slack.PlainTextType, "Reject", false, false)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"reject", "approve"} { // reject has no handler: acknowledged and ignored
+		in, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: ts, ActionID: id})
+		if err != nil || in.Ack == nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: "ask_docs", ChannelID: general, MessageTS: ts}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"shortcut shortcut", "submission refused", "submitted How do I rotate keys?", "approve v1", "shortcut message_action"}
+	h.WaitFor("every interaction handled", func() bool { return len(seen()) >= len(want) })
+	if got := seen(); !slices.Equal(got, want) {
+		t.Errorf("handlers reached %q, want %q", got, want)
+	}
+	for _, d := range h.Slack.HTTPDeliveries() {
+		if d.Path == slacktest.PathInteractive && d.Status != http.StatusOK {
+			t.Errorf("interaction %s answered %d, want 200", d.EnvelopeID, d.Status)
+		}
+	}
 }

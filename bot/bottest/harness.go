@@ -108,6 +108,9 @@ type Config struct {
 	// at Running.URL, instead of opening a Socket Mode connection. The
 	// fake Slack must deliver there (slacktest.WithHTTPDelivery).
 	SigningSecret string
+	// Register, when set, registers a test's own entry points on the bot
+	// beside the features' before it runs.
+	Register func(b *bot.Bot)
 }
 
 // Running is a started bot and how to stop it.
@@ -157,6 +160,9 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	b := bot.New(bcfg, sc, st)
 	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}, client, st)
 	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
+	if cfg.Register != nil {
+		cfg.Register(b)
+	}
 	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
 	var srv *httptest.Server
 	if cfg.SigningSecret != "" {
