@@ -80,9 +80,9 @@ func (s *serving) up() bool { return s.context() != nil }
 // Requests are refused with 503 while Run is not running.
 func (b *Bot) SlackHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST "+PathEvents, b.serveEvents)
-	mux.HandleFunc("POST "+PathCommands, b.serveCommands)
-	mux.HandleFunc("POST "+PathInteractive, b.serveInteractive)
+	for path, h := range map[string]http.HandlerFunc{PathEvents: b.serveEvents, PathCommands: b.serveCommands, PathInteractive: b.serveInteractive} {
+		mux.Handle("POST "+path, b.metrics.instrumentSlack(path, h))
+	}
 	return mux
 }
 

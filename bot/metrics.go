@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/docsbot/docsbot/docsapi"
 )
@@ -28,6 +29,7 @@ type Metrics struct {
 	inbox         prometheus.Gauge
 	work          *prometheus.CounterVec
 	feedback      *prometheus.CounterVec
+	slackRequests *prometheus.CounterVec
 }
 
 // NewMetrics creates the bot's metrics and registers them with reg.
@@ -77,9 +79,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		feedback: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsbot_feedback_total", Help: "Feedback on the agent's results, by outcome (positive or negative); once per person and result.",
 		}, []string{"outcome"}),
+		slackRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_slack_requests_total", Help: "HTTP mode: requests from Slack answered, by path and HTTP status (401 not signed by Slack, 413 too large, 503 not recorded: Slack retries).",
+		}, []string{"path", "code"}),
 	}
 	reg.MustRegister(m.commands, m.jobsCreated, m.followUps, m.notifications, m.apiCalls,
-		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache, m.slack429, m.inbox, m.work, m.feedback)
+		m.apiLatency, m.pollLag, m.tracked, m.connects, m.visitorsCache, m.slack429, m.inbox, m.work, m.feedback, m.slackRequests)
 	return m
 }
 
@@ -183,6 +188,14 @@ func (m *Metrics) queued(n int64) {
 	if m != nil {
 		m.inbox.Set(float64(n))
 	}
+}
+
+// instrumentSlack counts the answers h gives to Slack's requests on path.
+func (m *Metrics) instrumentSlack(path string, h http.Handler) http.Handler {
+	if m == nil {
+		return h
+	}
+	return promhttp.InstrumentHandlerCounter(m.slackRequests.MustCurryWith(prometheus.Labels{"path": path}), h)
 }
 
 func (m *Metrics) workOutcome(kind, outcome string) {

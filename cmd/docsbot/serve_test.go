@@ -231,6 +231,13 @@ func TestServeBinaryHTTPMode(t *testing.T) {
 	if n := sl.Connects(); n != 0 {
 		t.Errorf("%d Socket Mode connections in http mode, want none", n)
 	}
+	for _, want := range []string{
+		`docsbot_slack_requests_total{code="401",path="/slack/commands"} 1`,
+		`docsbot_slack_requests_total{code="200",path="/slack/events"}`,
+		`docsbot_jobs_created_total 1`,
+	} {
+		waitHTTP(t, base+"/metrics", http.StatusOK, want)
+	}
 
 	stopServe(t, cmd, done, stderr)
 	logs := stderr.String()
