@@ -53,6 +53,6 @@ func (b *Bot) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, slack.ErrExpiredTimestamp):
 		reason = "timestamp more than 5 minutes off (a replay, or this host's clock is wrong)"
 	}
-	b.log.Warn("slack request refused", "path", r.URL.Path, "reason", reason, "remote", r.RemoteAddr)
+	b.log.Warn("slack request refused", "path", r.URL.Path, "reason", reason)
 	http.Error(w, "request not signed by Slack", http.StatusUnauthorized)
 }

@@ -72,7 +72,9 @@ func ServeOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	// A request (Slack's, in HTTP mode, through a load balancer) is read
+	// within ReadTimeout, so a slow client cannot hold a connection open.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
