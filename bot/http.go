@@ -117,12 +117,20 @@ func (b *Bot) serveEvents(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	if ev.Type == slackevents.URLVerification {
+	switch ev.Type {
+	case slackevents.URLVerification:
 		if uv, ok := ev.Data.(*slackevents.EventsAPIURLVerificationEvent); ok {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = io.WriteString(w, uv.Challenge)
 			return
 		}
+	case slackevents.AppRateLimited:
+		// Slack sends this when the app would get more than 30,000 events
+		// an hour from one workspace, or answers too many deliveries
+		// with errors: events are then held back or dropped.
+		b.log.Warn("Slack is rate limiting the events it sends this app (app_rate_limited): some events are not delivered")
+		w.WriteHeader(http.StatusOK)
+		return
 	}
 	if n := r.Header.Get("X-Slack-Retry-Num"); n != "" {
 		b.log.Debug("slack sent an event again", "event", eventID(ev), "retry", n, "reason", r.Header.Get("X-Slack-Retry-Reason"))

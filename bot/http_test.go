@@ -100,7 +100,8 @@ func httpBot(h *bottest.Harness, lb *roundRobin) *bottest.Running {
 
 // TestHTTPModeRefusesWhatSlackDidNotSign sends requests that are not
 // Slack's, or too large, and checks that each is refused before any handler
-// sees it, with nothing logged that holds the secret.
+// sees it, with nothing logged that holds the secret; signed requests that
+// are malformed are refused too, and those with nothing to do acknowledged.
 func TestHTTPModeRefusesWhatSlackDidNotSign(t *testing.T) {
 	t.Parallel()
 	h, lb := httpWorld(t)
@@ -145,6 +146,11 @@ func TestHTTPModeRefusesWhatSlackDidNotSign(t *testing.T) {
 		}, http.StatusRequestEntityTooLarge},
 		{"signed but not a command", send(slacktest.PathCommands, []byte("text=hello"), func(*slacktest.HTTPRequest) {}), http.StatusBadRequest},
 		{"signed but not JSON", send(slacktest.PathEvents, []byte("{"), func(*slacktest.HTTPRequest) {}), http.StatusBadRequest},
+		// Signed and well formed, but nothing to do: acknowledged.
+		{"app_rate_limited", send(slacktest.PathEvents, []byte(`{"type":"app_rate_limited","team_id":"T0TEAM","minute_rate_limited":1518467820,"api_app_id":"A0APP"}`),
+			func(*slacktest.HTTPRequest) {}), http.StatusOK},
+		{"an event type slack-go does not know", send(slacktest.PathEvents, []byte(`{"type":"event_callback","event_id":"Ev0NEW","event":{"type":"brand_new_event"}}`),
+			func(*slacktest.HTTPRequest) {}), http.StatusOK},
 	}
 	for _, tc := range cases {
 		ans, err := tc.send()
@@ -179,6 +185,9 @@ func TestHTTPModeRefusesWhatSlackDidNotSign(t *testing.T) {
 	logs := h.Logs.String()
 	if strings.Contains(logs, signingSecret) {
 		t.Errorf("the logs hold the signing secret:\n%s", logs)
+	}
+	if !strings.Contains(logs, "app_rate_limited") {
+		t.Errorf("Slack's app_rate_limited notice is not logged")
 	}
 	if n := strings.Count(logs, `msg="slack request refused"`); n != 6 {
 		t.Errorf("%d refusals logged, want 6 (bad signatures, stale, ahead, unsigned):\n%s", n, logs)
