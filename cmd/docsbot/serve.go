@@ -87,8 +87,11 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		}
 		stop, err := bot.ServeOps(ctx, cfg.httpAddr, h, log)
 		if err != nil {
-			return &exitError{code: exitFailure, err: err, msg: "cannot listen on " + envHTTPAddr + " " + cfg.httpAddr + ": " + err.Error(),
-				fix: "pick a free address, or set " + envHTTPAddr + "= (empty) to turn the endpoint off"}
+			fix := "pick a free address, or set " + envHTTPAddr + "= (empty) to turn the endpoint off"
+			if cfg.bot.Mode == bot.ModeHTTP {
+				fix = "pick a free address: in http mode Slack's requests are served there"
+			}
+			return &exitError{code: exitFailure, err: err, msg: "cannot listen on " + envHTTPAddr + " " + cfg.httpAddr + ": " + err.Error(), fix: fix}
 		}
 		defer stop()
 	}
