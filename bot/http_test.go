@@ -261,9 +261,10 @@ func TestHTTPModeRetryIsHandledOnce(t *testing.T) {
 	}
 }
 
-// TestHTTPModeTwoReplicasBehindABalancer runs the whole agent flow and
-// /docs-visitors through a round-robin balancer in front of two replicas:
-// every request may land on either, and everything happens once.
+// TestHTTPModeTwoReplicasBehindABalancer runs the whole agent flow, the
+// agent's other entry points (an @mention, the message shortcut and its
+// form) and /docs-visitors through a round-robin balancer in front of two
+// replicas: every request may land on either, and everything happens once.
 func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	t.Parallel()
 	// The job stays active until the follow-up asks to finish.
@@ -289,6 +290,35 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	})
 	h.WaitFor("the result in the thread", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
 
+	// An @mention (an app_mention and a message event for the same post,
+	// which may land on different replicas) starts one job.
+	if _, err := h.Slack.Mention(ctx, slacktest.UserMessage{ChannelID: general, UserID: alice, Text: "Document webhooks, then finish"}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the mention's job", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 2 })
+
+	// The message shortcut on a person's message opens the job form; its
+	// submission starts a job.
+	msgTS, _ := h.Reply(alice, general, "", "The webhooks page does not say how retries work")
+	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msgTS}); err != nil {
+		t.Fatal(err)
+	}
+	var form slacktest.View
+	h.WaitFor("the job form", func() bool {
+		for _, v := range h.Slack.OpenModals(alice) {
+			if v.CallbackID == agent.ViewJob {
+				form = v
+				return true
+			}
+		}
+		return false
+	})
+	if _, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: form.ID,
+		Values: map[string]map[string]string{"instruction": {"instruction": "Add a webhook example, then finish"}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the form's job", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 3 })
+
 	if ack := h.Command(alice, general, visitors.Command, "7d"); len(ack.Payload) > 0 && string(ack.Payload) != "null" {
 		t.Errorf("/docs-visitors answered %s, want an empty ack", ack.Payload)
 	}
@@ -308,8 +338,8 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q, want the instruction and the follow-up once each", p)
 	}
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d jobs created, want 1", n)
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 3 {
+		t.Errorf("%d jobs created, want 3: the command's, the mention's and the form's", n)
 	}
 	if n := len(h.Finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results posted, want 1", n)
@@ -321,7 +351,7 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 		}
 	}
 	if jobRoots != 1 {
-		t.Errorf("%d root messages of a job, want 1", jobRoots)
+		t.Errorf("%d root messages of a job in the channel, want the command's", jobRoots)
 	}
 	for i, n := range lb.counts() {
 		if n == 0 {
