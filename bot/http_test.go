@@ -263,7 +263,7 @@ func TestHTTPModeRetryIsHandledOnce(t *testing.T) {
 
 // TestHTTPModeTwoReplicasBehindABalancer runs the whole agent flow, the
 // agent's other entry points (an @mention, the message shortcut and its
-// form) and /docs-visitors through a round-robin balancer in front of two
+// form) and /docs-visitors with its Show trend button through a round-robin balancer in front of two
 // replicas: every request may land on either, and everything happens once.
 func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	t.Parallel()
@@ -322,13 +322,23 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	if ack := h.Command(alice, general, visitors.Command, "7d"); len(ack.Payload) > 0 && string(ack.Payload) != "null" {
 		t.Errorf("/docs-visitors answered %s, want an empty ack", ack.Payload)
 	}
-	h.WaitFor("the visitors summary", func() bool {
-		for _, p := range h.Slack.ResponsePosts("") {
-			if p.ResponseType == "in_channel" && strings.Contains(p.Text+string(p.Blocks), "visitors") {
+	var summaryTS string
+	h.WaitFor("the visitors summary with its Show trend button", func() bool {
+		for _, m := range h.Roots(general) {
+			if strings.Contains(string(m.Blocks), visitors.ActionShowTrend) {
+				summaryTS = m.TS
 				return true
 			}
 		}
 		return false
+	})
+	// The summary's button, pressed through the balancer: the chart goes
+	// in the summary's thread.
+	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summaryTS, ActionID: visitors.ActionShowTrend}); err != nil {
+		t.Fatalf("pressing Show trend: %v", err)
+	}
+	h.WaitFor("the trend chart in the summary's thread", func() bool {
+		return slices.ContainsFunc(h.Slack.Files(), func(f slacktest.File) bool { return f.Channel == general && f.ThreadTS == summaryTS })
 	})
 	// What Slack sent while the replicas ran; stopping replicas answer what
 	// comes later (the echo of the last post) with 503, as they should.
