@@ -135,7 +135,7 @@ func (b *Bot) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if n := r.Header.Get("X-Slack-Retry-Num"); n != "" {
 		b.log.Debug("slack sent an event again", "event", eventID(ev), "retry", n, "reason", r.Header.Get("X-Slack-Retry-Reason"))
 	}
-	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchEvent(ctx, ev, ack) })
+	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchEvent(ctx, ev, ack) }, nil)
 }
 
 // serveCommands hands a slash command (a form) to the router.
@@ -156,7 +156,25 @@ func (b *Bot) serveCommands(w http.ResponseWriter, r *http.Request) {
 		}
 		b.log.Warn("slash command not handled by this bot", "command", cmd.Command)
 		return false
-	})
+	}, func(ctx context.Context, payload any) { b.answerLate(ctx, cmd, payload) })
+}
+
+// lateCommand is what a person reads when their slash command was recorded
+// after Slack had stopped waiting: Slack shows them an error, yet the work
+// goes on, and typing the command again would do it twice.
+const lateCommand = "docsbot took longer than Slack waits to take this command, so Slack may have shown you an error, but it was recorded and is being done: no need to send it again."
+
+// answerLate delivers, through the command's response_url, the ack a
+// handler gave after the request was answered 503: its answer, or (nil: the
+// work was recorded) lateCommand.
+func (b *Bot) answerLate(ctx context.Context, cmd slack.SlashCommand, payload any) {
+	msg, ok := payload.(*slack.WebhookMessage)
+	if !ok || msg == nil {
+		msg = Ephemeral(lateCommand)
+	}
+	if err := b.Respond(ctx, cmd, msg); err != nil {
+		b.log.Warn("a late answer to a slash command could not be delivered", "command", cmd.Command, "user", cmd.UserID, "err", err)
+	}
 }
 
 // serveInteractive hands an interactive payload (the form field payload=)
@@ -172,7 +190,7 @@ func (b *Bot) serveInteractive(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "not an interaction payload")
 		return
 	}
-	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchInteraction(ctx, ic, ack) })
+	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchInteraction(ctx, ic, ack) }, nil)
 }
 
 // deliver runs dispatch (which calls the request's handler and reports
@@ -181,7 +199,12 @@ func (b *Bot) serveInteractive(w http.ResponseWriter, r *http.Request) {
 // after), 200 when no handler claims the request (acknowledged and
 // ignored, as over Socket Mode), and 503 when the handler returns without
 // acking, takes too long to ack, or the bot is not serving.
-func (b *Bot) deliver(w http.ResponseWriter, r *http.Request, dispatch func(ctx context.Context, ack AckFunc) bool) {
+//
+// A handler that acks after the 503 (or after the request was given up) may
+// have recorded its work: late, if not nil, then gets the ack's payload, so
+// that the person can be told (Slack does not send a slash command again,
+// and an event sent again is dropped by its recorded key).
+func (b *Bot) deliver(w http.ResponseWriter, r *http.Request, dispatch func(ctx context.Context, ack AckFunc) bool, late func(ctx context.Context, payload any)) {
 	ctx := b.serving.context()
 	if ctx == nil {
 		unavailable(w)
@@ -214,8 +237,30 @@ func (b *Bot) deliver(w http.ResponseWriter, r *http.Request, dispatch func(ctx 
 	case <-timer.C:
 		b.log.Warn("slack request not acknowledged in time; answered 503", "path", r.URL.Path, "waited", httpAckWait)
 		unavailable(w)
+		b.afterLateAck(ctx, acked, returned, late)
 	case <-r.Context().Done():
+		b.afterLateAck(ctx, acked, returned, late)
 	}
+}
+
+// afterLateAck waits, among the bot's work, for the ack of a request that
+// was already answered, and hands its payload to late.
+func (b *Bot) afterLateAck(ctx context.Context, acked <-chan any, returned <-chan bool, late func(ctx context.Context, payload any)) {
+	if late == nil {
+		return
+	}
+	b.work.Go(func() {
+		select {
+		case payload := <-acked:
+			late(ctx, payload)
+		case <-returned:
+			select {
+			case payload := <-acked:
+				late(ctx, payload)
+			default: // returned without acking: nothing was recorded
+			}
+		}
+	})
 }
 
 // writeAck answers with an ack's payload: none (200, empty) or its JSON.

@@ -490,3 +490,42 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPModeLateCommandIsTold runs a slash command whose handler records
+// its work only after the request was answered 503 (Slack had stopped
+// waiting): Slack does not send a slash command again, so the person is told
+// through its response_url that it was taken after all.
+func TestHTTPModeLateCommandIsTold(t *testing.T) {
+	t.Parallel()
+	h, lb := httpWorld(t)
+	release := make(chan struct{})
+	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, Register: func(b *bot.Bot) {
+		b.HandleCommand("/slow", func(_ context.Context, req *bot.CommandRequest) {
+			<-release
+			req.Ack(nil)
+		})
+	}})
+	lb.add(t, r.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, _, err := h.Slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: "/slow", ChannelID: general, UserID: alice, Text: "now"}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the command answered 503", func() bool {
+		for _, d := range h.Slack.HTTPDeliveries() {
+			if d.Path == slacktest.PathCommands && d.Status == http.StatusServiceUnavailable {
+				return true
+			}
+		}
+		return false
+	})
+	close(release)
+	h.WaitFor("the person told the command was taken", func() bool {
+		for _, m := range h.Slack.Ephemerals(alice) {
+			if strings.Contains(m.Text, "it was recorded and is being done") {
+				return true
+			}
+		}
+		return false
+	})
+}
