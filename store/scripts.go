@@ -147,13 +147,6 @@ end
 return out
 `
 
-// luaNextDue: KEYS sched; ARGV prefix. Returns {} or {ms until due}.
-const luaNextDue = luaCommon + `
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if #first == 0 then return {} end
-return {tonumber(first[2]) - now_ms()}
-`
-
 // luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms.
 const luaReschedule = luaCommon + `
 local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
@@ -237,7 +230,7 @@ return n
 
 // scripts holds the Lua scripts of a Store.
 type scripts struct {
-	link, followUp, claim, nextDue   *redis.Script
+	link, followUp, claim            *redis.Script
 	reschedule, finish, markNotified *redis.Script
 	untrack, release                 *redis.Script
 	take, block                      *redis.Script
@@ -246,6 +239,7 @@ type scripts struct {
 	deferWork, workDone              *redis.Script
 	digest                           digestScripts
 	auditAppend, auditTrim           *redis.Script
+	moveJob, moveWork                *redis.Script
 }
 
 func newScripts() scripts {
@@ -253,7 +247,6 @@ func newScripts() scripts {
 		link:         redis.NewScript(luaLink),
 		followUp:     redis.NewScript(luaFollowUp),
 		claim:        redis.NewScript(luaClaim),
-		nextDue:      redis.NewScript(luaNextDue),
 		reschedule:   redis.NewScript(luaReschedule),
 		finish:       redis.NewScript(luaFinish),
 		markNotified: redis.NewScript(luaMarkNotified),
@@ -270,5 +263,7 @@ func newScripts() scripts {
 		digest:       newDigestScripts(),
 		auditAppend:  redis.NewScript(luaAuditAppend),
 		auditTrim:    redis.NewScript(luaAuditTrim),
+		moveJob:      redis.NewScript(luaMoveJob),
+		moveWork:     redis.NewScript(luaMoveWork),
 	}
 }

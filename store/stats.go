@@ -7,21 +7,23 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Lag returns how long the earliest scheduled job is past its due time, by
 // the Redis clock (0 when it is not due yet), and ok=false when nothing is
 // scheduled: the poll lag as seen from outside the replicas.
 func (s *Store) Lag(ctx context.Context) (lag time.Duration, ok bool, err error) {
-	res, err := s.sc.nextDue.Run(ctx, s.rdb, []string{s.schedKey()}, s.prefix).Slice()
+	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
 	if err != nil {
 		return 0, false, wrapErr(err, "store: lag")
 	}
-	if len(res) == 0 {
+	first, ok := p.earliest()
+	if !ok {
 		return 0, false, nil
 	}
-	ms, _ := res[0].(int64)
-	return time.Duration(max(-ms, 0)) * time.Millisecond, true, nil
+	return time.Duration(max(p.now-first, 0)) * time.Millisecond, true, nil
 }
 
 // UsedMemory returns Redis's used_memory (INFO memory), in bytes.
@@ -51,7 +53,7 @@ func (s *Store) JobMemory(ctx context.Context, jobs []Job, tracked int64) (float
 	}
 	var sum int64
 	for _, j := range jobs {
-		for _, k := range []string{s.jobKey(j.ID), s.threadKey(j.Thread)} {
+		for _, k := range []string{s.jobKeyIn(threadShard(j.Thread), j.ID), s.threadKey(j.Thread)} {
 			b, err := s.rdb.MemoryUsage(ctx, k, 0).Result()
 			if err != nil {
 				return 0, wrapErr(err, "store: MEMORY USAGE %s", k)
@@ -59,9 +61,16 @@ func (s *Store) JobMemory(ctx context.Context, jobs []Job, tracked int64) (float
 			sum += b
 		}
 	}
-	sched, err := s.rdb.MemoryUsage(ctx, s.schedKey(), 0).Result()
-	if err != nil {
-		return 0, wrapErr(err, "store: MEMORY USAGE of the schedule")
+	var sched int64
+	for i := range Shards {
+		b, err := s.rdb.MemoryUsage(ctx, s.schedKey(i), 0).Result()
+		if errors.Is(err, redis.Nil) {
+			continue // an empty shard
+		}
+		if err != nil {
+			return 0, wrapErr(err, "store: MEMORY USAGE of the schedule")
+		}
+		sched += b
 	}
 	return float64(sum)/float64(len(jobs)) + float64(sched)/float64(tracked), nil
 }
