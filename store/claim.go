@@ -38,35 +38,30 @@ func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Clai
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
+	s.hint.Lock()
+	gen := s.hint.gen
+	s.hint.Unlock()
+	items, next, err := s.claimDue(ctx, schedule{s.schedKey, s.legacySchedKey(), s.drainLegacyJobs, "job:"}, max, lease, "0")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
 	}
-	if p.legacy > 0 {
-		if err := s.drainLegacyJobs(ctx); err != nil {
-			return nil, wrapErr(err, "store: claim: moving jobs of the earlier layout")
-		}
-		if p, err = s.peekShards(ctx, s.schedKey, s.legacySchedKey()); err != nil {
-			return nil, wrapErr(err, "store: claim")
-		}
-	}
-	var claims []Claim
-	for _, i := range s.dueOrder(p) {
-		res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.schedKey(i)},
-			s.shardPrefix(i), s.jobKeyIn(i, ""), max-len(claims), millis(lease), "0").Slice()
+	claims := make([]Claim, 0, len(items))
+	for _, item := range items {
+		c, err := decodeClaim(item)
 		if err != nil {
-			return claims, wrapErr(err, "store: claim")
+			return nil, err
 		}
-		for _, item := range res {
-			c, err := decodeClaim(item)
-			if err != nil {
-				return claims, err
-			}
-			claims = append(claims, c)
+		claims = append(claims, c)
+	}
+	if len(claims) < max {
+		// Everything due was taken: remember when the next job is due, for
+		// the NextDue that follows, unless this Store wrote to the schedule
+		// meanwhile.
+		s.hint.Lock()
+		if s.hint.gen == gen {
+			s.hint.at, s.hint.next = time.Now(), next
 		}
-		if len(claims) >= max {
-			break
-		}
+		s.hint.Unlock()
 	}
 	return claims, nil
 }
@@ -96,7 +91,19 @@ func decodeClaim(v any) (Claim, error) {
 
 // NextDue returns how long until the earliest scheduled job is due, by the
 // Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
+// Right after a Claim of this Store that took everything due (within
+// hintFresh), it answers from what that Claim read, without asking Redis:
+// that is the poller's loop, and it saves a read of every shard.
 func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
+	s.hint.Lock()
+	at, next := s.hint.at, s.hint.next
+	s.hint.Unlock()
+	if since := time.Since(at); since < hintFresh {
+		if next < 0 {
+			return 0, false, nil
+		}
+		return max(time.Duration(next)*time.Millisecond-since, 0), true, nil
+	}
 	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
 	if err != nil {
 		return 0, false, wrapErr(err, "store: next due")
@@ -116,6 +123,7 @@ func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err e
 // replica takes it at once, and its token moves on, so that late writes of
 // this replica fail with ErrStale.
 func (s *Store) Release(ctx context.Context, claims []Claim) error {
+	s.scheduledIn(0)
 	byShard := map[int][]any{}
 	for _, c := range claims {
 		i := threadShard(c.Job.Thread)

@@ -24,6 +24,7 @@ func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token stri
 // clock). It fails with ErrStale when c is no longer current, and ErrNotFound
 // when the record is gone.
 func (s *Store) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
+	s.scheduledIn(in)
 	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in)).Int64()
 	})
@@ -41,6 +42,7 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 	if err := checkLease(lease); err != nil {
 		return false, err
 	}
+	s.scheduledIn(lease)
 	code, err := s.fenced("finish", c, func(keys []string, p, tok string) (int64, error) {
 		args := []any{p, c.JobID, tok, status, millis(lease), millis(Retention)}
 		for _, ch := range chunks(prLink) {

@@ -81,35 +81,17 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	p, err := s.peekShards(ctx, s.inboxKey, s.legacyInboxKey())
+	items, _, err := s.claimDue(ctx, schedule{s.inboxKey, s.legacyInboxKey(), s.drainLegacyWork, "in:"}, max, lease, "1")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")
 	}
-	if p.legacy > 0 {
-		if err := s.drainLegacyWork(ctx); err != nil {
-			return nil, wrapErr(err, "store: claim work: moving work of the earlier layout")
-		}
-		if p, err = s.peekShards(ctx, s.inboxKey, s.legacyInboxKey()); err != nil {
-			return nil, wrapErr(err, "store: claim work")
-		}
-	}
-	var out []Taken
-	for _, i := range s.dueOrder(p) {
-		res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.inboxKey(i)},
-			s.shardPrefix(i), s.workKeyIn(i, ""), max-len(out), millis(lease), "1").Slice()
+	out := make([]Taken, 0, len(items))
+	for _, item := range items {
+		t, err := decodeTaken(item)
 		if err != nil {
-			return out, wrapErr(err, "store: claim work")
+			return nil, err
 		}
-		for _, item := range res {
-			t, err := decodeTaken(item)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, t)
-		}
-		if len(out) >= max {
-			break
-		}
+		out = append(out, t)
 	}
 	return out, nil
 }

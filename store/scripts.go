@@ -120,7 +120,8 @@ return {1, redis.call('HGETALL', k)}
 // luaClaim: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,
 // the records' key prefix (P..'job:' or P..'in:'), max, lease ms, and "1" to
 // count the claim in the record's 'at' field (inbox work's attempts).
-// Returns a list of {id, token, record, late ms}.
+// Returns {a list of {id, token, record, late ms}, the due time of the
+// schedule's head afterwards (-1 when empty), the Redis clock}.
 const luaClaim = luaCommon + `
 local sched, rec = KEYS[1], ARGV[2]
 local max = tonumber(ARGV[3])
@@ -144,7 +145,10 @@ while #out < max do
     end
   end
 end
-return out
+local head = redis.call('ZRANGE', sched, 0, 0, 'WITHSCORES')
+local next = -1
+if #head > 0 then next = math.floor(tonumber(head[2])) end
+return {out, next, now}
 `
 
 // luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms.

@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -114,6 +116,76 @@ func (s *Store) peekShards(ctx context.Context, key func(int) string, legacyKey 
 		p.legacy = old.Val()
 	}
 	return p, nil
+}
+
+// schedule names one sharded schedule: the poll schedule or the inbox.
+type schedule struct {
+	key    func(shard int) string
+	legacy string                          // the set of the earlier layout
+	drain  func(ctx context.Context) error // moves entries of legacy into the shards
+	record string                          // the records' key, after the shard's prefix
+}
+
+// claimDue claims up to limit due entries of sc: it peeks at every shard in
+// one pipeline (moving entries of the earlier layout first, if any), then
+// runs the claim script on the shards with due entries, starting at a
+// rotating shard, until it has limit. It returns the script's entries and
+// how long until the next entry is due afterwards (-1: none), in ms.
+func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]any, int64, error) {
+	p, err := s.peekShards(ctx, sc.key, sc.legacy)
+	if err != nil {
+		return nil, 0, err
+	}
+	if p.legacy > 0 {
+		if err := sc.drain(ctx); err != nil {
+			return nil, 0, fmt.Errorf("moving entries of the earlier layout: %w", err)
+		}
+		if p, err = s.peekShards(ctx, sc.key, sc.legacy); err != nil {
+			return nil, 0, err
+		}
+	}
+	var items []any
+	for _, i := range s.dueOrder(p) {
+		res, err := s.sc.claim.Run(ctx, s.rdb, []string{sc.key(i)},
+			s.shardPrefix(i), s.shardPrefix(i)+sc.record, limit-len(items), millis(lease), count).Slice()
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(res) != 3 {
+			return nil, 0, fmt.Errorf("unexpected claim reply %v", res)
+		}
+		got, _ := res[0].([]any)
+		items = append(items, got...)
+		next, _ := res[1].(int64)
+		p.now, _ = res[2].(int64)
+		p.first[i] = math.MaxInt64
+		if next >= 0 {
+			p.first[i] = next
+		}
+		if len(items) >= limit {
+			break
+		}
+	}
+	first, ok := p.earliest()
+	if !ok {
+		return items, -1, nil
+	}
+	return items, max(first-p.now, 0), nil
+}
+
+// hintFresh is how long NextDue trusts what the last Claim read.
+const hintFresh = 50 * time.Millisecond
+
+// scheduledIn forgets what the last Claim read when this Store schedules a
+// job due in d, earlier than the next job that Claim saw.
+func (s *Store) scheduledIn(d time.Duration) {
+	s.hint.Lock()
+	defer s.hint.Unlock()
+	if since := time.Since(s.hint.at); since < hintFresh && s.hint.next >= 0 && d >= time.Duration(s.hint.next)*time.Millisecond-since {
+		return // still right
+	}
+	s.hint.at = time.Time{}
+	s.hint.gen++
 }
 
 // dueOrder lists the shards with something due, starting after a rotating

@@ -180,3 +180,25 @@ func TestLinkConflictAcrossShards(t *testing.T) {
 		t.Fatalf("JobByThread(other) = %v, want ErrNotFound", err)
 	}
 }
+
+// TestNextDueAfterClaim checks NextDue right after a Claim that took
+// everything due (answered from the claim's reading) and after this Store
+// scheduled a job due now (read again).
+func TestNextDueAfterClaim(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	link(t, s, testJob(1))
+	if err := s.LinkJob(ctx, testJob(2), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	claimOne(t, s, "job-1", 2*time.Hour)
+	wait, ok, err := s.NextDue(ctx)
+	if err != nil || !ok || wait < 59*time.Minute || wait > time.Hour {
+		t.Fatalf("NextDue after the claim = %v, %v, %v; want job-2 in about an hour", wait, ok, err)
+	}
+	link(t, s, testJob(3))
+	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait != 0 {
+		t.Fatalf("NextDue after linking a job due now = %v, %v, %v; want 0", wait, ok, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,15 @@ type Store struct {
 	ackTimeout time.Duration
 	// cursor rotates the shard a claim looks at first.
 	cursor atomic.Uint32
+	// hint is when the last Claim that took everything due ran, and how
+	// long from then until the next job was due (-1: none); see NextDue.
+	// gen counts the schedule writes of this Store (see dropHint).
+	hint struct {
+		sync.Mutex
+		at   time.Time
+		next int64
+		gen  uint64
+	}
 }
 
 // Option configures a Store.
