@@ -16,9 +16,6 @@ import (
 
 // Timings of the scale scenario.
 const (
-	// burstGap separates the end of the measured window from the burst, so
-	// that the window's lag samples do not see the burst.
-	burstGap = 5 * time.Second
 	// burstTimeout bounds the wait for the burst's results.
 	burstTimeout = 3 * time.Minute
 	// burstCheckEvery is how often the fake Slack is searched for the
@@ -38,6 +35,9 @@ type scaleOptions struct {
 	window   time.Duration
 	lead     time.Duration
 	sample   time.Duration
+	// gap separates the end of the measured window from the burst, so that
+	// the window's lag samples do not see the burst.
+	gap time.Duration
 }
 
 // register adds the scenario's flags to fs.
@@ -73,6 +73,7 @@ func (o *scaleOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.window, "window", 2*time.Minute, "measured window, from the first due poll")
 	fs.DurationVar(&o.lead, "lead", time.Minute, "time from the start of the links to the first due poll (covers linking and the replicas' start)")
 	fs.DurationVar(&o.sample, "sample", 200*time.Millisecond, "how often the schedule is sampled for poll lag")
+	fs.DurationVar(&o.gap, "gap", 5*time.Second, "time from the end of the window to the burst's due time")
 }
 
 // scaleResult is the report of the scale scenario.
@@ -165,7 +166,7 @@ func runScale(ctx context.Context, e env, o scaleOptions) (*scaleResult, error) 
 	switch {
 	case o.jobs <= 0 || o.burst <= 0 || o.burst >= o.jobs || o.jobs > 999999:
 		return nil, errors.New("scale: want 0 < --burst < --jobs ≤ 999999")
-	case o.interval <= 0 || o.window <= 0 || o.sample <= 0 || o.lead < 0:
+	case o.interval <= 0 || o.window <= 0 || o.sample <= 0 || o.lead < 0 || o.gap < 0:
 		return nil, errors.New("scale: --interval, --window and --sample must be positive")
 	}
 	bin, cleanup, err := botBinary(ctx, e)
@@ -197,13 +198,13 @@ func runScale(ctx context.Context, e env, o scaleOptions) (*scaleResult, error) 
 // runScaleOnce runs one configuration: seed the jobs, start the replicas,
 // measure through the window, then the burst.
 func runScaleOnce(ctx context.Context, e env, o scaleOptions, topo string, replicas int) (*scaleRow, []string, error) {
-	ctx, cancel := context.WithTimeout(ctx, o.lead+o.window+burstGap+burstTimeout+5*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, o.lead+o.window+o.gap+burstTimeout+5*time.Minute)
 	defer cancel()
 	// The burst's jobs come first: they finish at the end of the window and
 	// are all first due burstGap later. The others are due spread over one
 	// interval and never finish.
 	rng := rand.New(rand.NewPCG(1, 2))
-	burstAt := o.window + burstGap
+	burstAt := o.window + o.gap
 	plans := make([]jobPlan, o.jobs)
 	for i := range plans {
 		if i < o.burst {
