@@ -92,8 +92,9 @@ func decodeClaim(v any) (Claim, error) {
 // NextDue returns how long until the earliest scheduled job is due, by the
 // Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
 // Right after a Claim of this Store that took everything due (within
-// hintFresh), it answers from what that Claim read, without asking Redis:
-// that is the poller's loop, and it saves a read of every shard.
+// hintFresh, and with no schedule write of this Store since), it answers
+// from what that Claim read, without asking Redis: that is the poller's
+// loop, and it saves a read of every shard.
 func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
 	s.hint.Lock()
 	at, next := s.hint.at, s.hint.next
@@ -123,7 +124,7 @@ func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err e
 // replica takes it at once, and its token moves on, so that late writes of
 // this replica fail with ErrStale.
 func (s *Store) Release(ctx context.Context, claims []Claim) error {
-	s.scheduledIn(0)
+	s.dropHint()
 	byShard := map[int][]any{}
 	for _, c := range claims {
 		i := threadShard(c.Job.Thread)

@@ -8,6 +8,7 @@ import (
 
 // fenced runs one of the fenced scripts for claim c and maps its code.
 func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token string) (int64, error)) (int64, error) {
+	s.dropHint()
 	i := threadShard(c.Job.Thread)
 	code, err := run([]string{s.jobKeyIn(i, c.JobID), s.schedKey(i)}, s.shardPrefix(i), strconv.FormatInt(c.Token, 10))
 	if err != nil {
@@ -24,7 +25,6 @@ func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token stri
 // clock). It fails with ErrStale when c is no longer current, and ErrNotFound
 // when the record is gone.
 func (s *Store) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
-	s.scheduledIn(in)
 	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in)).Int64()
 	})
@@ -42,7 +42,6 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 	if err := checkLease(lease); err != nil {
 		return false, err
 	}
-	s.scheduledIn(lease)
 	code, err := s.fenced("finish", c, func(keys []string, p, tok string) (int64, error) {
 		args := []any{p, c.JobID, tok, status, millis(lease), millis(Retention)}
 		for _, ch := range chunks(prLink) {

@@ -28,7 +28,7 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 	if !j.CreatedAt.IsZero() {
 		created = j.CreatedAt.UnixMilli()
 	}
-	s.scheduledIn(firstPoll)
+	s.dropHint()
 	i := threadShard(j.Thread)
 	// A job id is unique in the docs API; a record of it in another shard
 	// means it is linked to another thread.
@@ -94,7 +94,7 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 // thread link, and the next poll firstPoll from now. It returns the updated
 // job, or ErrNotFound.
 func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*Job, error) {
-	s.scheduledIn(firstPoll)
+	s.dropHint()
 	i, err := s.findJob(ctx, id)
 	if err != nil {
 		return nil, wrapErr(err, "store: follow-up %s", id)

@@ -176,16 +176,13 @@ func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time
 // hintFresh is how long NextDue trusts what the last Claim read.
 const hintFresh = 50 * time.Millisecond
 
-// scheduledIn forgets what the last Claim read when this Store schedules a
-// job due in d, earlier than the next job that Claim saw.
-func (s *Store) scheduledIn(d time.Duration) {
+// dropHint forgets what the last Claim read: this Store changed the
+// schedule since.
+func (s *Store) dropHint() {
 	s.hint.Lock()
-	defer s.hint.Unlock()
-	if since := time.Since(s.hint.at); since < hintFresh && s.hint.next >= 0 && d >= time.Duration(s.hint.next)*time.Millisecond-since {
-		return // still right
-	}
 	s.hint.at = time.Time{}
 	s.hint.gen++
+	s.hint.Unlock()
 }
 
 // dueOrder lists the shards with something due, starting after a rotating
