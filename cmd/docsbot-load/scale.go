@@ -359,19 +359,8 @@ func readAll(bots []*botProcess) ([]procStats, error) {
 // sampleLag samples the schedule's lag every tick until end.
 func sampleLag(ctx context.Context, r *rig, end time.Time, tick time.Duration) ([]time.Duration, error) {
 	var lags []time.Duration
-	t := time.NewTicker(tick)
-	defer t.Stop()
 	lastLog := time.Now()
-	for time.Now().Before(end) {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-t.C:
-		}
-		lag, ok, err := r.store.Lag(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("sampling the schedule: %w", err)
-		}
+	err := sampleLags(ctx, r, end, tick, func(lag time.Duration, ok bool) error {
 		if ok {
 			lags = append(lags, lag)
 		}
@@ -380,8 +369,9 @@ func sampleLag(ctx context.Context, r *rig, end time.Time, tick time.Duration) (
 			r.log.Info("scale: polling", "gets", r.api.Count(docsapitest.EndpointGet), "samples", len(lags),
 				"max_lag", slices.Max(append([]time.Duration{0}, lags...)).Round(time.Millisecond), "load", loadAvg())
 		}
-	}
-	return lags, nil
+		return nil
+	})
+	return lags, err
 }
 
 // waitSlackFor waits, like rig.waitSlack, until cond holds, giving up when
