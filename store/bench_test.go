@@ -2,11 +2,14 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/docsbot/docsbot/store"
 )
@@ -103,7 +106,7 @@ func BenchmarkJobMemory(b *testing.B) {
 			var keys int64
 			for i := range sample {
 				j := benchJob(i, tc.promptLen, tc.pr)
-				for _, k := range []string{jobKey(s, j.ID), threadKey(s, j.Thread)} {
+				for _, k := range []string{jobKey(s, j), threadKey(s, j.Thread)} {
 					n, err := rdb.MemoryUsage(ctx, k, 0).Result()
 					if err != nil {
 						b.Fatal(err)
@@ -111,11 +114,15 @@ func BenchmarkJobMemory(b *testing.B) {
 					keys += n
 				}
 			}
-			sched, err := rdb.MemoryUsage(ctx, s.Prefix()+"sched", 0).Result()
-			if err != nil {
-				b.Fatal(err)
+			var sched int64
+			for _, k := range s.SchedKeys() {
+				n, err := rdb.MemoryUsage(ctx, k, 0).Result()
+				if err != nil && !errors.Is(err, redis.Nil) {
+					b.Fatal(err)
+				}
+				sched += n
 			}
-			enc, err := rdb.ObjectEncoding(ctx, jobKey(s, benchJob(0, tc.promptLen, tc.pr).ID)).Result()
+			enc, err := rdb.ObjectEncoding(ctx, jobKey(s, benchJob(0, tc.promptLen, tc.pr))).Result()
 			if err != nil || enc != "listpack" {
 				b.Fatalf("record encoding %q, %v; want listpack", enc, err)
 			}

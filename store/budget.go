@@ -82,7 +82,7 @@ return 0
 `
 
 func (s *Store) budgetKeys(b Budget) []string {
-	k := s.prefix + "budget:" + b.Name
+	k := s.prefix + "budget:{" + b.Name + "}"
 	return []string{k, k + ":seq", k + ":block"}
 }
 

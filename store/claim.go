@@ -27,7 +27,10 @@ type Claim struct {
 // Claim takes up to max jobs that are due (earliest first) and moves each a
 // lease into the future, so that the job comes due again if this replica dies
 // before writing back. Concurrent callers never get the same job while the
-// lease holds. Schedule entries whose record is gone are dropped.
+// lease holds. Schedule entries whose record is gone are dropped. It looks
+// at the heads of all shards in one pipeline, then claims from the shards
+// with due jobs, starting at a rotating shard, until it has max: at most
+// one script per shard.
 func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim, error) {
 	if max <= 0 {
 		return nil, nil
@@ -35,18 +38,30 @@ func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Clai
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.schedKey()},
-		s.prefix, s.jobKey(""), max, millis(lease), "0").Slice()
+	s.hint.Lock()
+	gen := s.hint.gen
+	s.hint.Unlock()
+	items, next, err := s.claimDue(ctx, schedule{s.schedKey, s.legacySchedKey(), s.drainLegacyJobs, "job:"}, max, lease, "0")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
 	}
-	claims := make([]Claim, 0, len(res))
-	for _, item := range res {
+	claims := make([]Claim, 0, len(items))
+	for _, item := range items {
 		c, err := decodeClaim(item)
 		if err != nil {
 			return nil, err
 		}
 		claims = append(claims, c)
+	}
+	if len(claims) < max {
+		// Everything due was taken: remember when the next job is due, for
+		// the NextDue that follows, unless this Store wrote to the schedule
+		// meanwhile.
+		s.hint.Lock()
+		if s.hint.gen == gen {
+			s.hint.at, s.hint.next = time.Now(), next
+		}
+		s.hint.Unlock()
 	}
 	return claims, nil
 }
@@ -76,16 +91,32 @@ func decodeClaim(v any) (Claim, error) {
 
 // NextDue returns how long until the earliest scheduled job is due, by the
 // Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
+// Right after a Claim of this Store that took everything due (within
+// hintFresh, and with no schedule write of this Store since), it answers
+// from what that Claim read, without asking Redis: that is the poller's
+// loop, and it saves a read of every shard.
 func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
-	res, err := s.sc.nextDue.Run(ctx, s.rdb, []string{s.schedKey()}, s.prefix).Slice()
+	s.hint.Lock()
+	at, next := s.hint.at, s.hint.next
+	s.hint.Unlock()
+	if since := time.Since(at); since < hintFresh {
+		if next < 0 {
+			return 0, false, nil
+		}
+		return max(time.Duration(next)*time.Millisecond-since, 0), true, nil
+	}
+	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
 	if err != nil {
 		return 0, false, wrapErr(err, "store: next due")
 	}
-	if len(res) == 0 {
+	if p.legacy > 0 {
+		return 0, true, nil // the next claim moves them
+	}
+	first, ok := p.earliest()
+	if !ok {
 		return 0, false, nil
 	}
-	ms, _ := res[0].(int64)
-	return time.Duration(max(ms, 0)) * time.Millisecond, true, nil
+	return time.Duration(max(first-p.now, 0)) * time.Millisecond, true, nil
 }
 
 // Release hands claims back on a graceful shutdown: each job whose claim is
@@ -93,16 +124,17 @@ func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err e
 // replica takes it at once, and its token moves on, so that late writes of
 // this replica fail with ErrStale.
 func (s *Store) Release(ctx context.Context, claims []Claim) error {
-	if len(claims) == 0 {
-		return nil
-	}
-	args := make([]any, 0, 2+2*len(claims))
-	args = append(args, s.prefix, s.jobKey(""))
+	s.dropHint()
+	byShard := map[int][]any{}
 	for _, c := range claims {
-		args = append(args, c.JobID, strconv.FormatInt(c.Token, 10))
+		i := threadShard(c.Job.Thread)
+		byShard[i] = append(byShard[i], c.JobID, strconv.FormatInt(c.Token, 10))
 	}
-	if err := s.sc.release.Run(ctx, s.rdb, []string{s.schedKey()}, args...).Err(); err != nil {
-		return wrapErr(err, "store: release %d claims", len(claims))
+	for i, pairs := range byShard {
+		args := append([]any{s.shardPrefix(i), s.jobKeyIn(i, "")}, pairs...)
+		if err := s.sc.release.Run(ctx, s.rdb, []string{s.schedKey(i)}, args...).Err(); err != nil {
+			return wrapErr(err, "store: release %d claims", len(claims))
+		}
 	}
 	return nil
 }
@@ -110,7 +142,7 @@ func (s *Store) Release(ctx context.Context, claims []Claim) error {
 // Tracked returns the number of scheduled jobs: those unfinished or whose
 // finish is not yet reported.
 func (s *Store) Tracked(ctx context.Context) (int64, error) {
-	n, err := s.rdb.ZCard(ctx, s.schedKey()).Result()
+	n, err := s.countShards(ctx, s.schedKey, s.legacySchedKey())
 	if err != nil {
 		return 0, wrapErr(err, "store: tracked")
 	}

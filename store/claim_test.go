@@ -107,7 +107,8 @@ func TestLeaseExpiry(t *testing.T) {
 	ctx := t.Context()
 	j := testJob(1)
 	link(t, s, j)
-	const lease = 50 * time.Millisecond
+	// Long enough that the second claim comes within it on a busy machine.
+	const lease = time.Second
 	c1 := claimOne(t, s, j.ID, lease)
 	if cs, err := s.Claim(ctx, 10, lease); err != nil || len(cs) != 0 {
 		t.Fatalf("second Claim within the lease = %v, %v; want none", ids(cs), err)
@@ -176,7 +177,7 @@ func TestFencingAfterReclaim(t *testing.T) {
 				t.Fatalf("write with the old claim: err = %v, want ErrStale", err)
 			}
 			got := mustJob(t, s, j.ID)
-			if got.Status != "active" || got.PRLink != "" || got.Polls != 0 || !scheduled(t, s, j.ID) {
+			if got.Status != "active" || got.PRLink != "" || got.Polls != 0 || !scheduled(t, s, j) {
 				t.Fatalf("stale write changed the job: %+v", got)
 			}
 			if err := tt.write(ctx, s, cur); err != nil {
@@ -277,7 +278,7 @@ func TestClaimDropsOrphans(t *testing.T) {
 		link(t, s, testJob(i))
 	}
 	// job-1's record vanished (deleted by an operator, or expired).
-	if err := rdb.Del(ctx, jobKey(s, "job-1")).Err(); err != nil {
+	if err := rdb.Del(ctx, jobKey(s, testJob(1))).Err(); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := s.Claim(ctx, 2, time.Minute)
@@ -290,7 +291,7 @@ func TestClaimDropsOrphans(t *testing.T) {
 	if n := tracked(t, s); n != 2 {
 		t.Fatalf("Tracked = %d, want 2", n)
 	}
-	if err := rdb.ZScore(ctx, s.Prefix()+"sched", "job-1").Err(); !errors.Is(err, redis.Nil) {
+	if err := rdb.ZScore(ctx, s.SchedKeyOf(testJob(1).Thread), "job-1").Err(); !errors.Is(err, redis.Nil) {
 		t.Fatalf("orphan still scheduled: %v", err)
 	}
 }

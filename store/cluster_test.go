@@ -5,12 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // TestCluster runs every kind of store write against a real three-node Redis
-// Cluster, with a hash-tagged prefix so that each script's keys share a slot:
+// Cluster with the default prefix, whose shards spread over the primaries:
 // the inbox, the job schedule from link to report, the budget, the visitors
 // cache, retry offers and prefix deletion.
 func TestCluster(t *testing.T) {
@@ -25,13 +27,30 @@ func TestCluster(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	ctx := t.Context()
-	s, err := store.Open(ctx, c.URL, store.WithPrefix("{docsbot}:"))
+	s, err := store.Open(ctx, c.URL)
 	if err != nil {
 		t.Fatalf("Open(%s): %v", c.URL, err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	if s.Topology() != store.Cluster {
 		t.Fatalf("Topology = %s, want cluster", s.Topology())
+	}
+	o, err := redis.ParseClusterURL(c.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := redis.NewClusterClient(o)
+	t.Cleanup(func() { _ = cc.Close() })
+	nodes := map[string]bool{}
+	for _, k := range s.SchedKeys() {
+		node, err := cc.MasterForKey(ctx, k)
+		if err != nil {
+			t.Fatalf("MasterForKey(%s): %v", k, err)
+		}
+		nodes[node.Options().Addr] = true
+	}
+	if len(nodes) != 3 {
+		t.Fatalf("the schedule's %d shards are on %d primaries, want all 3", store.Shards, len(nodes))
 	}
 	must := func(what string, err error) {
 		t.Helper()
@@ -93,12 +112,12 @@ func TestCluster(t *testing.T) {
 	_, err = s.TakeRetry(ctx, j.Thread)
 	must("TakeRetry", err)
 
-	if rep, err := store.Check(ctx, c.URL, "{docsbot}:"); err != nil || rep.Topology != store.Cluster || rep.Primaries != 3 {
+	if rep, err := store.Check(ctx, c.URL, store.DefaultPrefix); err != nil || rep.Topology != store.Cluster || rep.Primaries != 3 {
 		t.Fatalf("Check of the cluster = %+v, %v; want a cluster of 3 primaries", rep, err)
 	}
 
 	// Everything under the prefix goes, on whichever node it is.
-	n, err := s.DeletePrefix(context.Background(), "{docsbot}:")
+	n, err := s.DeletePrefix(context.Background(), store.DefaultPrefix)
 	if err != nil || n == 0 {
 		t.Fatalf("DeletePrefix = %d, %v", n, err)
 	}

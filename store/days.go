@@ -53,10 +53,11 @@ func utcDay(t time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// dayKey is the key of a cached day: {p}day:{project}:{YYYY-MM-DD}, a string
-// "human,ai,total".
+// dayKey is the key of a cached day, a string "human,ai,total":
+// {p}day:{<project>}:<YYYY-MM-DD>, the braces a hash tag, so that a project's
+// days share a Cluster slot and one MGET reads a range.
 func (s *Store) dayKey(project string, date time.Time) string {
-	return s.prefix + "day:" + project + ":" + utcDay(date).Format(time.DateOnly)
+	return s.prefix + "day:{" + project + "}:" + utcDay(date).Format(time.DateOnly)
 }
 
 // SaveDays caches the daily totals of project in one round trip: a closed

@@ -79,7 +79,7 @@ func TestDayCacheRoundTrip(t *testing.T) {
 		{"2026-11-21", 59 * time.Minute, time.Hour},
 		{"2026-11-22", 59 * time.Minute, time.Hour},
 	} {
-		if d := pttl(t, s.Prefix()+"day:proj-a:"+tc.date); d < tc.min || d > tc.max {
+		if d := pttl(t, s.Prefix()+"day:{proj-a}:"+tc.date); d < tc.min || d > tc.max {
 			t.Errorf("%s kept %v, want %v to %v", tc.date, d, tc.min, tc.max)
 		}
 	}
@@ -97,7 +97,7 @@ func TestDayCacheUnreadableEntryIsMissing(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	d := day(t, "2026-11-01")
-	if err := rdb.Set(t.Context(), s.Prefix()+"day:p:2026-11-01", "12,x,3", time.Hour).Err(); err != nil {
+	if err := rdb.Set(t.Context(), s.Prefix()+"day:{p}:2026-11-01", "12,x,3", time.Hour).Err(); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.LoadDays(t.Context(), "p", d, d)

@@ -7,40 +7,98 @@
 //
 // # Keys
 //
-// All keys live under one prefix (default "docsbot:"):
+// All keys live under one prefix {p} (default "docsbot:"). The poll
+// schedule and the inbox are split into Shards (16) parts; the shard of a
+// job is a hash of its thread (team, channel, ts), that of a piece of work a
+// hash of its key, and each shard's keys carry the shard's hash tag {sN}, so
+// that everything a script touches together is in one Redis Cluster slot
+// and the 16 slots spread over the primaries:
 //
-//	{p}job:{id}                    hash: the job record (short field names, see job.go)
-//	{p}thread:{team}:{channel}:{ts} string: the job id linked to a thread
-//	{p}sched                       sorted set: job id -> due time (unix ms, Redis clock)
-//	{p}visitors:{key}              hash: a cached visitors export (d) and when it was saved (at)
-//	{p}budget:{name}               sorted set: requests taken in the sliding window
-//	{p}budget:{name}:seq           string: sequence for request ids in the window
-//	{p}budget:{name}:block         string: set while the API asked to wait (BlockBudget)
-//	{p}inbox                       sorted set: work key -> due time (unix ms, Redis clock)
-//	{p}in:{key}                    hash: one piece of acknowledged Slack work (inbox_scripts.go)
-//	{p}retry:{team}:{channel}:{ts} string: a start offered to be tried again (OfferRetry)
-//	{p}recent:{team}:{user}        sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
-//	{p}running:{team}:{channel}    sorted set: job id -> created (unix ms); a channel's running jobs
-//	{p}once:{name}                 string: the event name happened (Once), such as a person's
-//	                               feedback on a result (vote:...) or a job's live status shown
-//	{p}day:{project}:{YYYY-MM-DD}  string: one day's unique visitors, "human,ai,total" (SaveDays)
-//	{p}days:{project}:{first}..{last}
-//	                               string: a range's unique visitors, "human,ai,total" (SaveRangeTotals)
-//	{p}digest:subs                 hash: {team}:{channel} -> a channel's digest subscription (JSON)
-//	{p}digest:run:{team}:{channel}:{period}
-//	                               hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
-//	{p}choice:{team}:{user}        string: the project the person chose last (SetLastProject)
-//	{p}audit                       stream: the audit trail, one entry per record (audit.go)
+//	{p}{sN}:job:<id>                     hash: the job record (short field names, see job.go)
+//	{p}{sN}:thread:<team>:<channel>:<ts> string: the job id linked to a thread
+//	{p}{sN}:sched                        sorted set: job id -> due time (unix ms, Redis clock)
+//	{p}{sN}:inbox                        sorted set: work key -> due time (unix ms, Redis clock)
+//	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work (inbox_scripts.go)
+//	{p}budget:{<name>}                   sorted set: requests taken in the sliding window
+//	{p}budget:{<name>}:seq               string: sequence for request ids in the window
+//	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
+//	{p}visitors:<key>                    hash: a cached visitors export (d) and when it was saved (at)
+//	{p}retry:<team>:<channel>:<ts>       string: a start offered to be tried again (OfferRetry)
+//	{p}recent:<team>:<user>              sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
+//	{p}running:<team>:<channel>          sorted set: job id -> created (unix ms); a channel's running jobs
+//	{p}once:<name>                       string: the event name happened (Once), such as a person's
+//	                                     feedback on a result (vote:...) or a job's live status shown
+//	{p}day:{<project>}:<YYYY-MM-DD>      string: one day's unique visitors, "human,ai,total" (SaveDays)
+//	{p}days:<project>:<first>..<last>    string: a range's unique visitors, "human,ai,total" (SaveRangeTotals)
+//	{p}digest:subs                       hash: <team>:<channel> -> a channel's digest subscription (JSON)
+//	{p}digest:run:<team>:<channel>:<period>
+//	                                     hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
+//	{p}choice:<team>:<user>              string: the project the person chose last (SetLastProject)
+//	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //
-// The two job lists (joblists.go) are indexes written by plain commands right after the
-// script that changed a record, never inside it, since a person's or a
-// channel's jobs are in many threads; their readers check every id against
-// its record.
+// The two job lists (joblists.go) are indexes written by plain commands
+// right after the script that changed a record, never inside it, since a
+// person's or a channel's jobs are in many threads (and shards); their
+// readers check every id against its record (with Job, which asks every
+// shard).
 //
-// A job stays in {p}sched while it is unfinished or its finish is not yet
-// reported. Once its finish is reported (or it is untracked), the record and
-// its thread link expire after the retention period (Retention, 30 days); a
-// follow-up removes the expiry again.
+// (Braces are literal: they are the hash tags. The budget's keys share the
+// tag of its name; a project's cached days share the project's tag, so that
+// LoadDays reads a range with one MGET on a cluster too; the visitors
+// cache, retry offers, once markers, digest subscriptions, digest runs and
+// the audit stream are one key per command or script.)
+// A job's record, link and schedule entry are in its thread's shard, so
+// JobByThread and every write of a claim find the shard at once; a lookup
+// by id alone (Job, FollowUp, and LinkJob's check that the id is not linked
+// to a thread of another shard) asks all 16 shards in one pipeline.
+//
+// Claim and ClaimWork read the head of every shard and the Redis clock in
+// one pipeline, then run the claim script on the shards with due entries,
+// starting at a shard that rotates from call to call, until they have max:
+// one round trip when nothing is due, and at most 16 scripts. NextDue, Lag,
+// Tracked and Queued read all shards in one pipeline.
+//
+// A prefix that has a hash tag itself (such as "{docsbot}:", which earlier
+// versions asked for on a cluster) puts every key in that one slot: Redis
+// hashes the first tag of a key only. That still works, but the shards then
+// do not spread; the default prefix needs no tag.
+//
+// A job stays in its schedule while it is unfinished or its finish is not
+// yet reported. Once its finish is reported (or it is untracked), the record
+// and its thread link expire after the retention period (Retention, 30
+// days); a follow-up removes the expiry again.
+//
+// # Keys of the earlier layout (upgrading)
+//
+// Versions before the shards kept one {p}sched and one {p}inbox, with
+// {p}job:<id>, {p}thread:..., and {p}in:<key> beside them. Those keys can only
+// exist on one server, with Sentinel, or on a cluster under a hash-tagged
+// prefix (the earlier version could not run on a cluster otherwise); there,
+// old and new keys may be touched by one script, and this version moves them
+// as it meets them, each move one script that renames the record and link
+// (keeping their expiry) and moves the schedule or inbox entry:
+//
+//   - every Claim and ClaimWork first moves up to 200 entries of the old
+//     schedule or inbox, due or not, into their shards (keeping their due
+//     times), so a rolling update drains the old sets at a few hundred
+//     entries a second per replica (each claims at least twice a second),
+//     including what replicas of the earlier version still write into them
+//     while the update runs;
+//   - JobByThread falls back to the old link, and a lookup by id to the old
+//     record, and moves the job (reported jobs kept for follow-ups are moved
+//     this way, when someone replies in their thread);
+//   - Enqueue also drops a delivery the old layout recorded.
+//
+// Tracked and Queued count the old sets too. What is not covered: replicas
+// of the earlier version do not see the new layout, so while both run, a
+// reply in a thread whose job was moved, if an old replica takes it, is
+// taken for a reply in a foreign thread and ignored, and an old replica does
+// not drop a redelivery a new one recorded. Keep the rollout short (a
+// rolling update of a few minutes). The budgets' keys are new too: the
+// sliding windows start empty once, so the first window after the update
+// may take up to twice a budget's requests; cached days of the visitors
+// analytics are fetched again once. Nothing needs to be run by
+// hand; once the old sets are empty the fallbacks cost one ZCARD a claim.
 //
 // # Exactly-once reporting
 //
@@ -171,10 +229,9 @@
 // Failures during a failover are ErrUnreachable or ErrReadOnly, both
 // Temporary: callers retry.
 //
-// Scripts derive keys from the schedule and the inbox, so all keys of one
-// installation must be in one hash slot: on a cluster, choose a prefix with
-// a hash tag, such as "{docsbot}:" (DOCSBOT_REDIS_PREFIX). DeletePrefix scans
-// every primary of a cluster. The package's tests run against one
+// Scripts derive keys from the schedule and the inbox only within one
+// shard, so docsbot runs on a cluster with any prefix without a hash tag
+// (see Keys). DeletePrefix scans every primary of a cluster. The package's tests run against one
 // redis-server, and again against Sentinel and a three-node Cluster
 // (DOCSBOT_TEST_REDIS=sentinel|cluster; make test does all three), besides a
 // failover through real sentinels (TestSentinelFailover).

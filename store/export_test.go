@@ -6,3 +6,17 @@ import "github.com/redis/go-redis/v9"
 // choice; the tests keep the client (Close does not close it). docsbot
 // itself opens its Store with Open.
 func New(rdb redis.UniversalClient, opts ...Option) *Store { return newStore(rdb, opts...) }
+
+// Keys, as the package doc describes them, for tests that look at Redis
+// directly.
+func (s *Store) JobKeyOf(id string, t Thread) string { return s.jobKeyIn(threadShard(t), id) }
+func (s *Store) ThreadKeyOf(t Thread) string         { return s.threadKey(t) }
+func (s *Store) SchedKeyOf(t Thread) string          { return s.schedKey(threadShard(t)) }
+func (s *Store) WorkKeyOf(key string) string         { return s.workKeyIn(shardOf(key), key) }
+func (s *Store) SchedKeys() []string {
+	out := make([]string, Shards)
+	for i := range out {
+		out[i] = s.schedKey(i)
+	}
+	return out
+}

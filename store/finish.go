@@ -7,8 +7,10 @@ import (
 )
 
 // fenced runs one of the fenced scripts for claim c and maps its code.
-func (s *Store) fenced(op string, c Claim, run func(keys []string, token string) (int64, error)) (int64, error) {
-	code, err := run([]string{s.jobKey(c.JobID), s.schedKey()}, strconv.FormatInt(c.Token, 10))
+func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token string) (int64, error)) (int64, error) {
+	s.dropHint()
+	i := threadShard(c.Job.Thread)
+	code, err := run([]string{s.jobKeyIn(i, c.JobID), s.schedKey(i)}, s.shardPrefix(i), strconv.FormatInt(c.Token, 10))
 	if err != nil {
 		return 0, wrapErr(err, "store: %s %s", op, c.JobID)
 	}
@@ -23,8 +25,8 @@ func (s *Store) fenced(op string, c Claim, run func(keys []string, token string)
 // clock). It fails with ErrStale when c is no longer current, and ErrNotFound
 // when the record is gone.
 func (s *Store) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
-	_, err := s.fenced("reschedule", c, func(keys []string, tok string) (int64, error) {
-		return s.sc.reschedule.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(in)).Int64()
+	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
+		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in)).Int64()
 	})
 	return err
 }
@@ -40,8 +42,8 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 	if err := checkLease(lease); err != nil {
 		return false, err
 	}
-	code, err := s.fenced("finish", c, func(keys []string, tok string) (int64, error) {
-		args := []any{s.prefix, c.JobID, tok, status, millis(lease), millis(Retention)}
+	code, err := s.fenced("finish", c, func(keys []string, p, tok string) (int64, error) {
+		args := []any{p, c.JobID, tok, status, millis(lease), millis(Retention)}
 		for _, ch := range chunks(prLink) {
 			args = append(args, ch)
 		}
@@ -60,9 +62,9 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 // expiry are left alone and it still returns nil. ErrNotFound means the
 // record is gone.
 func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
-	_, err := s.fenced("mark notified", c, func(keys []string, tok string) (int64, error) {
+	_, err := s.fenced("mark notified", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.markNotified.Run(ctx, s.rdb, keys,
-			s.prefix, c.JobID, tok, c.Job.Generation, millis(Retention)).Int64()
+			p, c.JobID, tok, c.Job.Generation, millis(Retention)).Int64()
 	})
 	if err == nil {
 		s.confirm(ctx)
@@ -75,8 +77,8 @@ func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
 // and thread link expire after the retention period. It fails with ErrStale
 // when c is no longer current.
 func (s *Store) Untrack(ctx context.Context, c Claim, status string) error {
-	_, err := s.fenced("untrack", c, func(keys []string, tok string) (int64, error) {
-		return s.sc.untrack.Run(ctx, s.rdb, keys, s.prefix, c.JobID, tok, status, millis(Retention)).Int64()
+	_, err := s.fenced("untrack", c, func(keys []string, p, tok string) (int64, error) {
+		return s.sc.untrack.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(Retention)).Int64()
 	})
 	if err == nil {
 		s.unlistRunning(ctx, c.Job)

@@ -41,10 +41,10 @@ func TestFinishNotifiesOnce(t *testing.T) {
 					got.Status, got.PRLink, got.NotifyAttempts, got.Notified)
 			}
 			// Until MarkNotified, the job stays scheduled a lease ahead.
-			if !scheduled(t, s, j.ID) || pttl(t, jobKey(s, j.ID)) != -1 {
+			if !scheduled(t, s, j) || pttl(t, jobKey(s, j)) != -1 {
 				t.Fatal("job unscheduled or expiring before its finish was reported")
 			}
-			if enc, err := rdb.ObjectEncoding(ctx, jobKey(s, j.ID)).Result(); err != nil || enc != "listpack" {
+			if enc, err := rdb.ObjectEncoding(ctx, jobKey(s, j)).Result(); err != nil || enc != "listpack" {
 				t.Errorf("record encoding = %q, %v; want listpack", enc, err)
 			}
 			if err := s.MarkNotified(ctx, c); err != nil {
@@ -53,7 +53,7 @@ func TestFinishNotifiesOnce(t *testing.T) {
 			if n := tracked(t, s); n != 0 {
 				t.Errorf("Tracked = %d, want 0", n)
 			}
-			for _, key := range []string{jobKey(s, j.ID), threadKey(s, j.Thread)} {
+			for _, key := range []string{jobKey(s, j), threadKey(s, j.Thread)} {
 				if d := pttl(t, key); d <= 0 || d > store.Retention {
 					t.Errorf("PTTL %s = %v, want within the retention", key, d)
 				}
@@ -115,13 +115,13 @@ func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
 	if err := s.MarkNotified(ctx, c1); err != nil {
 		t.Fatalf("MarkNotified with the stale claim: %v", err)
 	}
-	if !scheduled(t, s, j.ID) {
+	if !scheduled(t, s, j) {
 		t.Fatal("stale MarkNotified unscheduled the job")
 	}
 	if err := s.MarkNotified(ctx, c2); err != nil {
 		t.Fatal(err)
 	}
-	if scheduled(t, s, j.ID) || pttl(t, jobKey(s, j.ID)) <= 0 {
+	if scheduled(t, s, j) || pttl(t, jobKey(s, j)) <= 0 {
 		t.Fatal("job still tracked after MarkNotified")
 	}
 }
@@ -137,10 +137,10 @@ func TestUntrack(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := mustJob(t, s, j.ID)
-	if got.Status != "gone" || scheduled(t, s, j.ID) {
-		t.Fatalf("after Untrack: status %q scheduled %v", got.Status, scheduled(t, s, j.ID))
+	if got.Status != "gone" || scheduled(t, s, j) {
+		t.Fatalf("after Untrack: status %q scheduled %v", got.Status, scheduled(t, s, j))
 	}
-	if pttl(t, jobKey(s, j.ID)) <= 0 || pttl(t, threadKey(s, j.Thread)) <= 0 {
+	if pttl(t, jobKey(s, j)) <= 0 || pttl(t, threadKey(s, j.Thread)) <= 0 {
 		t.Fatal("no expiry after Untrack")
 	}
 }
@@ -163,7 +163,7 @@ func TestRetentionExpiry(t *testing.T) {
 	if err := s.MarkNotified(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{jobKey(s, j.ID), threadKey(s, j.Thread)} {
+	for _, key := range []string{jobKey(s, j), threadKey(s, j.Thread)} {
 		if d := pttl(t, key); d <= store.Retention-time.Minute || d > store.Retention {
 			t.Fatalf("PTTL %s = %v, want the retention, %v", key, d, store.Retention)
 		}
@@ -200,13 +200,13 @@ func TestTrackedCounts(t *testing.T) {
 			return nil
 		}, 3},
 		{"finish one, not yet reported", func() error {
-			return withClaim(ctx, s, "job-0", func(c store.Claim) error {
+			return withClaim(ctx, s, testJob(0), func(c store.Claim) error {
 				_, err := s.Finish(ctx, c, "completed", "", time.Minute)
 				return err
 			})
 		}, 3},
 		{"report it", func() error {
-			return withClaim(ctx, s, "job-1", func(c store.Claim) error {
+			return withClaim(ctx, s, testJob(1), func(c store.Claim) error {
 				if _, err := s.Finish(ctx, c, "completed", "", time.Minute); err != nil {
 					return err
 				}
@@ -214,7 +214,7 @@ func TestTrackedCounts(t *testing.T) {
 			})
 		}, 2},
 		{"untrack one", func() error {
-			return withClaim(ctx, s, "job-2", func(c store.Claim) error { return s.Untrack(ctx, c, "gone") })
+			return withClaim(ctx, s, testJob(2), func(c store.Claim) error { return s.Untrack(ctx, c, "gone") })
 		}, 1},
 		{"follow up the reported one", func() error {
 			_, err := s.FollowUp(ctx, "job-1", time.Hour)
@@ -231,9 +231,10 @@ func TestTrackedCounts(t *testing.T) {
 	}
 }
 
-// withClaim makes job id due, claims it and runs fn with the claim.
-func withClaim(ctx context.Context, s *store.Store, id string, fn func(store.Claim) error) error {
-	if err := rdb.ZAdd(ctx, s.Prefix()+"sched", redis.Z{Score: 0, Member: id}).Err(); err != nil {
+// withClaim makes job j due, claims it and runs fn with the claim.
+func withClaim(ctx context.Context, s *store.Store, j store.Job, fn func(store.Claim) error) error {
+	id := j.ID
+	if err := rdb.ZAdd(ctx, s.SchedKeyOf(j.Thread), redis.Z{Score: 0, Member: id}).Err(); err != nil {
 		return err
 	}
 	cs, err := s.Claim(ctx, 100, time.Minute)

@@ -54,8 +54,13 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	if keep < minInboxKeep {
 		return false, fmt.Errorf("store: enqueue %q: keep %v must be at least %v: %w", w.Key, keep, minInboxKeep, ErrInvalid)
 	}
-	n, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKey(w.Key), s.inboxKey()},
-		s.prefix, w.Key, w.Kind, w.Payload, millis(keep)).Int64()
+	i := shardOf(w.Key)
+	keys := []string{s.workKeyIn(i, w.Key), s.inboxKey(i)}
+	if s.mayHaveLegacy() {
+		keys = append(keys, s.legacyWorkKey(w.Key)) // seen by the earlier layout
+	}
+	n, err := s.sc.enqueue.Run(ctx, s.rdb, keys,
+		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep)).Int64()
 	if err != nil {
 		return false, wrapErr(err, "store: enqueue %q", w.Key)
 	}
@@ -76,12 +81,12 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	res, err := s.sc.claim.Run(ctx, s.rdb, []string{s.inboxKey()}, s.prefix, s.workKey(""), max, millis(lease), "1").Slice()
+	items, _, err := s.claimDue(ctx, schedule{s.inboxKey, s.legacyInboxKey(), s.drainLegacyWork, "in:"}, max, lease, "1")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")
 	}
-	out := make([]Taken, 0, len(res))
-	for _, item := range res {
+	out := make([]Taken, 0, len(items))
+	for _, item := range items {
 		t, err := decodeTaken(item)
 		if err != nil {
 			return nil, err
@@ -95,7 +100,7 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 // to be made) and extends its lease by lease from now (0 keeps the due time).
 // A later attempt reads them in Taken.Marks.
 func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks map[string]string) error {
-	args := []any{s.prefix, t.Key, strconv.FormatInt(t.Token, 10), millis(lease)}
+	args := []any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), millis(lease)}
 	for k, v := range marks {
 		args = append(args, "m:"+k, v)
 	}
@@ -106,19 +111,20 @@ func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks ma
 // could not be done now but may be later.
 func (s *Store) Defer(ctx context.Context, t Taken, d time.Duration) error {
 	return s.workWrite(ctx, "defer", t, s.sc.deferWork,
-		[]any{s.prefix, t.Key, strconv.FormatInt(t.Token, 10), millis(d)})
+		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), millis(d)})
 }
 
 // Done removes t from the inbox. Its record stays for the keep given to
 // Enqueue, to drop redeliveries.
 func (s *Store) Done(ctx context.Context, t Taken) error {
 	return s.workWrite(ctx, "done", t, s.sc.workDone,
-		[]any{s.prefix, t.Key, strconv.FormatInt(t.Token, 10)})
+		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10)})
 }
 
 // workWrite runs one fenced write script on t's record.
 func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Script, args []any) error {
-	code, err := sc.Run(ctx, s.rdb, []string{s.workKey(t.Key), s.inboxKey()}, args...).Int64()
+	i := shardOf(t.Key)
+	code, err := sc.Run(ctx, s.rdb, []string{s.workKeyIn(i, t.Key), s.inboxKey(i)}, args...).Int64()
 	if err != nil {
 		return wrapErr(err, "store: %s work %q", op, t.Key)
 	}
@@ -132,31 +138,31 @@ func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Scr
 // still claimed by these claims becomes due now, for another replica, and
 // its token moves on, so that late writes of this replica fail with ErrStale.
 func (s *Store) ReleaseWork(ctx context.Context, taken []Taken) error {
-	if len(taken) == 0 {
-		return nil
-	}
-	args := make([]any, 0, 2+2*len(taken))
-	args = append(args, s.prefix, s.workKey(""))
+	byShard := map[int][]any{}
 	for _, t := range taken {
-		args = append(args, t.Key, strconv.FormatInt(t.Token, 10))
+		i := shardOf(t.Key)
+		byShard[i] = append(byShard[i], t.Key, strconv.FormatInt(t.Token, 10))
 	}
-	if err := s.sc.release.Run(ctx, s.rdb, []string{s.inboxKey()}, args...).Err(); err != nil {
-		return wrapErr(err, "store: release %d pieces of work", len(taken))
+	for i, pairs := range byShard {
+		args := append([]any{s.shardPrefix(i), s.workKeyIn(i, "")}, pairs...)
+		if err := s.sc.release.Run(ctx, s.rdb, []string{s.inboxKey(i)}, args...).Err(); err != nil {
+			return wrapErr(err, "store: release %d pieces of work", len(taken))
+		}
 	}
 	return nil
 }
 
 // Queued returns the number of pieces of work in the inbox, claimed or not.
 func (s *Store) Queued(ctx context.Context) (int64, error) {
-	n, err := s.rdb.ZCard(ctx, s.inboxKey()).Result()
+	n, err := s.countShards(ctx, s.inboxKey, s.legacyInboxKey())
 	if err != nil {
 		return 0, wrapErr(err, "store: queued work")
 	}
 	return n, nil
 }
 
-func (s *Store) inboxKey() string          { return s.prefix + "inbox" }
-func (s *Store) workKey(key string) string { return s.prefix + "in:" + key }
+func (s *Store) inboxKey(i int) string              { return s.shardPrefix(i) + "inbox" }
+func (s *Store) workKeyIn(i int, key string) string { return s.shardPrefix(i) + "in:" + key }
 
 // decodeTaken decodes one {key, token, record, late ms} entry of the claim
 // script.

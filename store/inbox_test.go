@@ -67,7 +67,7 @@ func TestEnqueueDropsRedeliveries(t *testing.T) {
 	if queued, err := s.Enqueue(t.Context(), w, time.Hour); err != nil || queued {
 		t.Fatalf("Enqueue after Done = %v, %v; want not queued", queued, err)
 	}
-	if ttl := pttl(t, s.Prefix()+"in:"+w.Key); ttl <= 59*time.Minute || ttl > time.Hour {
+	if ttl := pttl(t, s.WorkKeyOf(w.Key)); ttl <= 59*time.Minute || ttl > time.Hour {
 		t.Fatalf("record TTL after Done = %v, want the keep window of 1h", ttl)
 	}
 }
@@ -78,7 +78,7 @@ func TestEnqueueKeepsRecordUntilDone(t *testing.T) {
 	w := work(2)
 	enqueue(t, s, w)
 	// However long it waits, queued work does not expire.
-	if ttl := pttl(t, s.Prefix()+"in:"+w.Key); ttl != -1 {
+	if ttl := pttl(t, s.WorkKeyOf(w.Key)); ttl != -1 {
 		t.Fatalf("TTL of queued work = %v, want none", ttl)
 	}
 }

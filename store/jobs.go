@@ -28,9 +28,18 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 	if !j.CreatedAt.IsZero() {
 		created = j.CreatedAt.UnixMilli()
 	}
-	args := append([]any{s.prefix, j.ID, millis(firstPoll), created}, encodeJob(j)...)
+	s.dropHint()
+	i := threadShard(j.Thread)
+	// A job id is unique in the docs API; a record of it in another shard
+	// means it is linked to another thread.
+	if at, err := s.findJob(ctx, j.ID); err != nil {
+		return wrapErr(err, "store: link job %s", j.ID)
+	} else if at >= 0 && at != i {
+		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, ErrConflict)
+	}
+	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created}, encodeJob(j)...)
 	code, err := s.sc.link.Run(ctx, s.rdb,
-		[]string{s.jobKey(j.ID), s.threadKey(j.Thread), s.schedKey()}, args...).Int64()
+		[]string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i)}, args...).Int64()
 	if err != nil {
 		return wrapErr(err, "store: link job %s", j.ID)
 	}
@@ -44,6 +53,12 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 // JobByThread returns the job linked to thread t, or ErrNotFound.
 func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
 	id, err := s.rdb.Get(ctx, s.threadKey(t)).Result()
+	if errors.Is(err, redis.Nil) && s.mayHaveLegacy() {
+		var ok bool
+		if id, ok, err = s.legacyLink(ctx, t); err == nil && !ok {
+			err = redis.Nil
+		}
+	}
 	if errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("store: thread %s: %w", t, ErrNotFound)
 	}
@@ -53,9 +68,17 @@ func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
 	return s.Job(ctx, id)
 }
 
-// Job returns the job with the given id, or ErrNotFound.
+// Job returns the job with the given id, or ErrNotFound. The id alone does
+// not name the shard, so it looks in all of them (one pipeline).
 func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
-	m, err := s.rdb.HGetAll(ctx, s.jobKey(id)).Result()
+	i, err := s.findJob(ctx, id)
+	if err != nil {
+		return nil, wrapErr(err, "store: job %s", id)
+	}
+	if i < 0 {
+		return nil, fmt.Errorf("store: job %s: %w", id, ErrNotFound)
+	}
+	m, err := s.rdb.HGetAll(ctx, s.jobKeyIn(i, id)).Result()
 	if err != nil {
 		return nil, wrapErr(err, "store: job %s", id)
 	}
@@ -71,8 +94,16 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 // thread link, and the next poll firstPoll from now. It returns the updated
 // job, or ErrNotFound.
 func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*Job, error) {
-	res, err := s.sc.followUp.Run(ctx, s.rdb, []string{s.jobKey(id), s.schedKey()},
-		s.prefix, id, millis(firstPoll)).Slice()
+	s.dropHint()
+	i, err := s.findJob(ctx, id)
+	if err != nil {
+		return nil, wrapErr(err, "store: follow-up %s", id)
+	}
+	if i < 0 {
+		return nil, fmt.Errorf("store: follow-up %s: %w", id, ErrNotFound)
+	}
+	res, err := s.sc.followUp.Run(ctx, s.rdb, []string{s.jobKeyIn(i, id), s.schedKey(i)},
+		s.shardPrefix(i), id, millis(firstPoll)).Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: follow-up %s", id)
 	}

@@ -91,7 +91,7 @@ func TestLinkAndLookup(t *testing.T) {
 					t.Errorf("times not set: created %v updated %v", j.CreatedAt, j.UpdatedAt)
 				}
 			}
-			enc, err := rdb.ObjectEncoding(ctx, jobKey(s, tt.job.ID)).Result()
+			enc, err := rdb.ObjectEncoding(ctx, jobKey(s, tt.job)).Result()
 			if err != nil {
 				t.Fatalf("OBJECT ENCODING: %v", err)
 			}
@@ -183,7 +183,7 @@ func TestNotFound(t *testing.T) {
 	ctx := t.Context()
 	link(t, s, testJob(1))
 	c := claimOne(t, s, "job-1", time.Minute)
-	if err := rdb.Del(ctx, jobKey(s, "job-1")).Err(); err != nil {
+	if err := rdb.Del(ctx, jobKey(s, testJob(1))).Err(); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -235,7 +235,7 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	if err := s.MarkNotified(ctx, c1); err != nil {
 		t.Fatal(err)
 	}
-	if pttl(t, jobKey(s, j.ID)) <= 0 || pttl(t, threadKey(s, j.Thread)) <= 0 {
+	if pttl(t, jobKey(s, j)) <= 0 || pttl(t, threadKey(s, j.Thread)) <= 0 {
 		t.Fatal("no expiry after the finish was reported")
 	}
 
@@ -251,7 +251,7 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	if !got.RunStarted.Equal(got.UpdatedAt) {
 		t.Errorf("RunStarted = %v, want the follow-up's time %v", got.RunStarted, got.UpdatedAt)
 	}
-	if d := pttl(t, jobKey(s, j.ID)); d != -1 {
+	if d := pttl(t, jobKey(s, j)); d != -1 {
 		t.Errorf("record PTTL = %v, want none", d)
 	}
 	if d := pttl(t, threadKey(s, j.Thread)); d != -1 {
@@ -321,7 +321,7 @@ func TestFollowUpDuringClaim(t *testing.T) {
 				t.Fatalf("write after follow-up: err = %v, want ErrStale", err)
 			}
 			got := mustJob(t, s, j.ID)
-			if got.Status != "active" || got.Generation != 2 || !scheduled(t, s, j.ID) {
+			if got.Status != "active" || got.Generation != 2 || !scheduled(t, s, j) {
 				t.Fatalf("stale write changed the job: %+v", got)
 			}
 		})
@@ -349,7 +349,7 @@ func TestFollowUpBeforeMarkNotified(t *testing.T) {
 	if got.Notified != 1 || got.Generation != 2 {
 		t.Fatalf("notified %d generation %d, want 1 2", got.Notified, got.Generation)
 	}
-	if !scheduled(t, s, j.ID) || pttl(t, jobKey(s, j.ID)) != -1 {
+	if !scheduled(t, s, j) || pttl(t, jobKey(s, j)) != -1 {
 		t.Fatal("MarkNotified of a superseded claim unscheduled or expired the restarted job")
 	}
 	c2 := claimOne(t, s, j.ID, time.Minute)

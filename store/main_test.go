@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -81,15 +80,10 @@ func newClient() redis.UniversalClient {
 	return srv.Client()
 }
 
-// testPrefix is a key prefix of the test's own; on a cluster it is a hash
-// tag, so that all of the test's keys share a slot, as docsbot's do.
-func testPrefix(tb testing.TB) string {
-	p := redistest.Prefix(tb)
-	if topology == "cluster" {
-		return "{" + strings.TrimSuffix(p, ":") + "}:"
-	}
-	return p
-}
+// testPrefix is a key prefix of the test's own. It has no hash tag: on a
+// cluster the test's keys spread over the slots of the shards, as docsbot's
+// do.
+func testPrefix(tb testing.TB) string { return redistest.Prefix(tb) }
 
 // standaloneOnly skips a test that starts or breaks Redis servers of its
 // own, or inspects the shared one in ways only a single server allows.
@@ -159,12 +153,10 @@ func tracked(t *testing.T, s *store.Store) int64 {
 }
 
 // threadKey is the key of t's link, as documented in the package doc.
-func threadKey(s *store.Store, t store.Thread) string {
-	return s.Prefix() + "thread:" + t.Team + ":" + t.Channel + ":" + t.TS
-}
+func threadKey(s *store.Store, t store.Thread) string { return s.ThreadKeyOf(t) }
 
 // jobKey is the key of a job record, as documented in the package doc.
-func jobKey(s *store.Store, id string) string { return s.Prefix() + "job:" + id }
+func jobKey(s *store.Store, j store.Job) string { return s.JobKeyOf(j.ID, j.Thread) }
 
 // pttl returns the remaining time to live of key in ms (-1: none, -2: no key).
 func pttl(t *testing.T, key string) time.Duration {
@@ -176,10 +168,10 @@ func pttl(t *testing.T, key string) time.Duration {
 	return d
 }
 
-// scheduled reports whether id is in s's schedule.
-func scheduled(t *testing.T, s *store.Store, id string) bool {
+// scheduled reports whether j is in s's schedule.
+func scheduled(t *testing.T, s *store.Store, j store.Job) bool {
 	t.Helper()
-	err := rdb.ZScore(context.Background(), s.Prefix()+"sched", id).Err()
+	err := rdb.ZScore(context.Background(), s.SchedKeyOf(j.Thread), j.ID).Err()
 	if err == redis.Nil {
 		return false
 	}

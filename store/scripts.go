@@ -120,7 +120,8 @@ return {1, redis.call('HGETALL', k)}
 // luaClaim: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,
 // the records' key prefix (P..'job:' or P..'in:'), max, lease ms, and "1" to
 // count the claim in the record's 'at' field (inbox work's attempts).
-// Returns a list of {id, token, record, late ms}.
+// Returns {a list of {id, token, record, late ms}, the due time of the
+// schedule's head afterwards (-1 when empty), the Redis clock}.
 const luaClaim = luaCommon + `
 local sched, rec = KEYS[1], ARGV[2]
 local max = tonumber(ARGV[3])
@@ -144,14 +145,10 @@ while #out < max do
     end
   end
 end
-return out
-`
-
-// luaNextDue: KEYS sched; ARGV prefix. Returns {} or {ms until due}.
-const luaNextDue = luaCommon + `
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if #first == 0 then return {} end
-return {tonumber(first[2]) - now_ms()}
+local head = redis.call('ZRANGE', sched, 0, 0, 'WITHSCORES')
+local next = -1
+if #head > 0 then next = math.floor(tonumber(head[2])) end
+return {out, next, now}
 `
 
 // luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms.
@@ -237,7 +234,7 @@ return n
 
 // scripts holds the Lua scripts of a Store.
 type scripts struct {
-	link, followUp, claim, nextDue   *redis.Script
+	link, followUp, claim            *redis.Script
 	reschedule, finish, markNotified *redis.Script
 	untrack, release                 *redis.Script
 	take, block                      *redis.Script
@@ -246,6 +243,7 @@ type scripts struct {
 	deferWork, workDone              *redis.Script
 	digest                           digestScripts
 	auditAppend, auditTrim           *redis.Script
+	moveJob, moveWork                *redis.Script
 }
 
 func newScripts() scripts {
@@ -253,7 +251,6 @@ func newScripts() scripts {
 		link:         redis.NewScript(luaLink),
 		followUp:     redis.NewScript(luaFollowUp),
 		claim:        redis.NewScript(luaClaim),
-		nextDue:      redis.NewScript(luaNextDue),
 		reschedule:   redis.NewScript(luaReschedule),
 		finish:       redis.NewScript(luaFinish),
 		markNotified: redis.NewScript(luaMarkNotified),
@@ -270,5 +267,7 @@ func newScripts() scripts {
 		digest:       newDigestScripts(),
 		auditAppend:  redis.NewScript(luaAuditAppend),
 		auditTrim:    redis.NewScript(luaAuditTrim),
+		moveJob:      redis.NewScript(luaMoveJob),
+		moveWork:     redis.NewScript(luaMoveWork),
 	}
 }

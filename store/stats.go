@@ -6,40 +6,117 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Lag returns how long the earliest scheduled job is past its due time, by
 // the Redis clock (0 when it is not due yet), and ok=false when nothing is
 // scheduled: the poll lag as seen from outside the replicas.
 func (s *Store) Lag(ctx context.Context) (lag time.Duration, ok bool, err error) {
-	res, err := s.sc.nextDue.Run(ctx, s.rdb, []string{s.schedKey()}, s.prefix).Slice()
+	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
 	if err != nil {
 		return 0, false, wrapErr(err, "store: lag")
 	}
-	if len(res) == 0 {
+	first, ok := p.earliest()
+	if !ok {
 		return 0, false, nil
 	}
-	ms, _ := res[0].(int64)
-	return time.Duration(max(-ms, 0)) * time.Millisecond, true, nil
+	return time.Duration(max(p.now-first, 0)) * time.Millisecond, true, nil
 }
 
-// UsedMemory returns Redis's used_memory (INFO memory), in bytes.
+// UsedMemory returns Redis's used_memory (INFO memory), in bytes: summed
+// over the primaries of a cluster.
 func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
-	info, err := s.rdb.Info(ctx, "memory").Result()
-	if err != nil {
-		return 0, wrapErr(err, "store: INFO memory")
+	st, err := s.ServerStats(ctx)
+	return st.UsedMemory, err
+}
+
+// ServerStats is what INFO says about the Redis docsbot uses, summed over
+// the primaries of a cluster: what the load tool measures.
+type ServerStats struct {
+	// Nodes is the number of servers summed (the primaries of a cluster).
+	Nodes int
+	// UsedMemory is used_memory, in bytes.
+	UsedMemory int64
+	// Calls is the sum of the calls of every command (INFO commandstats),
+	// the commands that scripts run included.
+	Calls int64
+	// CPU is used_cpu_user plus used_cpu_sys.
+	CPU time.Duration
+}
+
+// ServerStats reads INFO memory, commandstats and cpu of the server, or of
+// every primary of a cluster, and sums them.
+func (s *Store) ServerStats(ctx context.Context) (ServerStats, error) {
+	var (
+		mu  sync.Mutex
+		sum ServerStats
+	)
+	add := func(ctx context.Context, c redis.Cmdable) error {
+		info, err := c.Info(ctx, "memory", "commandstats", "cpu").Result()
+		if err != nil {
+			return wrapErr(err, "store: INFO")
+		}
+		st, err := parseInfo(info)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		sum.Nodes++
+		sum.UsedMemory += st.UsedMemory
+		sum.Calls += st.Calls
+		sum.CPU += st.CPU
+		return nil
 	}
+	var err error
+	if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+		err = cc.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error { return add(ctx, node) })
+	} else {
+		err = add(ctx, s.rdb)
+	}
+	return sum, err
+}
+
+// parseInfo reads used_memory, the calls of every cmdstat_ line and the CPU
+// seconds of an INFO reply.
+func parseInfo(info string) (ServerStats, error) {
+	var st ServerStats
+	seen := false
 	for line := range strings.SplitSeq(info, "\r\n") {
-		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+		name, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		switch {
+		case name == "used_memory":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("store: INFO memory: used_memory: %w", err)
+				return st, fmt.Errorf("store: INFO memory: used_memory: %w", err)
 			}
-			return n, nil
+			st.UsedMemory, seen = n, true
+		case name == "used_cpu_user" || name == "used_cpu_sys":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return st, fmt.Errorf("store: INFO cpu: %s: %w", name, err)
+			}
+			st.CPU += time.Duration(f * float64(time.Second))
+		case strings.HasPrefix(name, "cmdstat_"):
+			calls, _, _ := strings.Cut(strings.TrimPrefix(v, "calls="), ",")
+			n, err := strconv.ParseInt(calls, 10, 64)
+			if err != nil {
+				return st, fmt.Errorf("store: INFO commandstats: %s: %w", name, err)
+			}
+			st.Calls += n
 		}
 	}
-	return 0, errors.New("store: INFO memory has no used_memory")
+	if !seen {
+		return st, errors.New("store: INFO memory has no used_memory")
+	}
+	return st, nil
 }
 
 // JobMemory returns the average Redis memory of the given jobs (MEMORY USAGE
@@ -51,7 +128,7 @@ func (s *Store) JobMemory(ctx context.Context, jobs []Job, tracked int64) (float
 	}
 	var sum int64
 	for _, j := range jobs {
-		for _, k := range []string{s.jobKey(j.ID), s.threadKey(j.Thread)} {
+		for _, k := range []string{s.jobKeyIn(threadShard(j.Thread), j.ID), s.threadKey(j.Thread)} {
 			b, err := s.rdb.MemoryUsage(ctx, k, 0).Result()
 			if err != nil {
 				return 0, wrapErr(err, "store: MEMORY USAGE %s", k)
@@ -59,9 +136,16 @@ func (s *Store) JobMemory(ctx context.Context, jobs []Job, tracked int64) (float
 			sum += b
 		}
 	}
-	sched, err := s.rdb.MemoryUsage(ctx, s.schedKey(), 0).Result()
-	if err != nil {
-		return 0, wrapErr(err, "store: MEMORY USAGE of the schedule")
+	var sched int64
+	for i := range Shards {
+		b, err := s.rdb.MemoryUsage(ctx, s.schedKey(i), 0).Result()
+		if errors.Is(err, redis.Nil) {
+			continue // an empty shard
+		}
+		if err != nil {
+			return 0, wrapErr(err, "store: MEMORY USAGE of the schedule")
+		}
+		sched += b
 	}
 	return float64(sum)/float64(len(jobs)) + float64(sched)/float64(tracked), nil
 }

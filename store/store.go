@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -42,6 +44,17 @@ type Store struct {
 	// acks and ackTimeout: see WithReplicaAcks.
 	acks       int
 	ackTimeout time.Duration
+	// cursor rotates the shard a claim looks at first.
+	cursor atomic.Uint32
+	// hint is when the last Claim that took everything due ran, and how
+	// long from then until the next job was due (-1: none); see NextDue.
+	// gen counts the schedule writes of this Store (see dropHint).
+	hint struct {
+		sync.Mutex
+		at   time.Time
+		next int64
+		gen  uint64
+	}
 }
 
 // Option configures a Store.
@@ -109,13 +122,6 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Prefix returns the prefix of every key.
 func (s *Store) Prefix() string { return s.prefix }
-
-// Key names.
-func (s *Store) jobKey(id string) string { return s.prefix + "job:" + id }
-func (s *Store) schedKey() string        { return s.prefix + "sched" }
-func (s *Store) threadKey(t Thread) string {
-	return s.prefix + "thread:" + t.Team + ":" + t.Channel + ":" + t.TS
-}
 
 // millis converts d to whole milliseconds for a script argument, rounding a
 // positive sub-millisecond duration up and a negative one to zero.

@@ -83,6 +83,32 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				t.Errorf("problems: %v", p)
 			}
 		}},
+		{"scale", func(t *testing.T) {
+			const jobs, burst = 200, 40
+			res, err := runScale(ctx, e, scaleOptions{
+				jobs: jobs, burst: burst, replicas: []int{2}, redis: []string{"cluster"},
+				interval: time.Second, window: 2 * time.Second, lead: testLead, sample: 50 * time.Millisecond, gap: 500 * time.Millisecond,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Rows) != 1 {
+				t.Fatalf("%d configurations, want 1", len(res.Rows))
+			}
+			row := res.Rows[0]
+			if row.BurstPosted != burst || row.Results.Finished != burst || row.Results.Posted != burst {
+				t.Errorf("burst %d posted, results %+v; want all %d finished jobs reported once", row.BurstPosted, row.Results, burst)
+			}
+			if row.Polls < jobs-burst || row.RedisCalls <= 0 || row.RedisBytesPerJ <= 0 || row.Lag.N == 0 {
+				t.Errorf("not measured: %d polls, %d Redis calls, %v B per job, %d lag samples", row.Polls, row.RedisCalls, row.RedisBytesPerJ, row.Lag.N)
+			}
+			if len(row.CPUPercent) != 2 || row.RSS[0] <= 0 || row.RSS[1] <= 0 {
+				t.Errorf("replicas not measured: CPU %v, RSS %v", row.CPUPercent, row.RSS)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
+			}
+		}},
 		{"schedule through the command line", func(t *testing.T) {
 			var stdout bytes.Buffer
 			err := run(ctx, []string{"schedule", "--bin", bin, "--json", "--quiet", "--times", "1m,5m", "--per", "2", "--lead", testLead.String()}, &stdout, io.Discard)

@@ -10,6 +10,7 @@
 //	docsbot-load polls     polling many jobs: poll lag, results, Redis memory
 //	docsbot-load schedule  get-job calls per job against its running time
 //	docsbot-load chaos     replicas and Redis killed under load: nothing lost, nothing doubled
+//	docsbot-load scale     100,000 tracked jobs over 1, 2 and 4 replicas, standalone Redis and Cluster
 //
 // BENCHMARKS.md at the repository root records the figures and how they were
 // taken.
@@ -36,6 +37,7 @@ Usage:
   docsbot-load polls    [--jobs 10000] [--duration 3m] [--interval 10s] [--max-interval 1m] [--active 2m]
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
   docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s]
+  docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
 --bot-env KEY=VALUE (repeatable, extra environment for the bot, such as
@@ -97,6 +99,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		res, err := runChaos(ctx, c.env(stderr), o)
+		if res == nil {
+			return err
+		}
+		return c.emit(stdout, res, err)
+	case "scale":
+		var o scaleOptions
+		c, err := parseFlags(name, rest, stderr, o.register)
+		if err != nil {
+			return err
+		}
+		res, err := runScale(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}

@@ -255,19 +255,8 @@ func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Durati
 	}
 	prev := w.start
 	var maxLag time.Duration
-	t := time.NewTicker(tick)
-	defer t.Stop()
 	lastLog := time.Now()
-	for time.Now().Before(end) {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-t.C:
-		}
-		lag, ok, err := r.store.Lag(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("sampling the schedule: %w", err)
-		}
+	err = sampleLags(ctx, r, end, tick, func(lag time.Duration, ok bool) error {
 		if ok {
 			w.lags = append(w.lags, lag)
 			if lag > maxLag {
@@ -277,7 +266,7 @@ func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Durati
 		if time.Since(prev.At) >= time.Second {
 			cur, err := r.bot.stats()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			w.peakCPU = max(w.peakCPU, float64(cur.CPU-prev.CPU)/float64(cur.At.Sub(prev.At)))
 			prev = cur
@@ -288,12 +277,38 @@ func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Durati
 			r.log.Info("polling", "t", time.Since(t0).Round(time.Second), "gets", r.api.Count(docsapitest.EndpointGet),
 				"scheduled", tracked, "max_lag", maxLag.Round(time.Millisecond), "rss_mib", prev.RSS>>20, "load", loadAvg())
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if w.end, err = r.bot.stats(); err != nil {
 		return nil, err
 	}
 	w.loadEnd = loadAvg()
 	return w, nil
+}
+
+// sampleLags reads the schedule's lag (store.Lag) every tick until end and
+// hands each reading to each; an error of each ends the sampling.
+func sampleLags(ctx context.Context, r *rig, end time.Time, tick time.Duration, each func(lag time.Duration, ok bool) error) error {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for time.Now().Before(end) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		lag, ok, err := r.store.Lag(ctx)
+		if err != nil {
+			return fmt.Errorf("sampling the schedule: %w", err)
+		}
+		if err := each(lag, ok); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // memoryUsagePerJob asks Redis for the MEMORY USAGE of a sample of job

@@ -64,9 +64,13 @@ func checkResults(sl *slacktest.Server, api *docsapitest.Server, jobs []seededJo
 }
 
 // resultPosts counts the bot's result messages for j in j's thread.
-func resultPosts(sl *slacktest.Server, j seededJob) int {
+func resultPosts(sl *slacktest.Server, j seededJob) int { return len(resultMessages(sl, j)) }
+
+// resultMessages are the bot's result messages for j in j's thread.
+func resultMessages(sl *slacktest.Server, j seededJob) []slacktest.Message {
 	msgs := sl.Thread(loadChannel, j.TS)
-	n, self := 0, sl.BotUserID()
+	var out []slacktest.Message
+	self := sl.BotUserID()
 	for _, m := range msgs[min(1, len(msgs)):] { // the parent is first
 		if m.User != self || len(m.Metadata) == 0 {
 			continue
@@ -78,8 +82,8 @@ func resultPosts(sl *slacktest.Server, j seededJob) int {
 			} `json:"event_payload"`
 		}
 		if json.Unmarshal(m.Metadata, &md) == nil && md.EventType == agent.FinishedEvent && md.EventPayload.JobID == j.ID {
-			n++
+			out = append(out, m)
 		}
 	}
-	return n
+	return out
 }

@@ -34,6 +34,9 @@ type rigOptions struct {
 	// sentinel runs Redis as a primary, a replica and three sentinels
 	// instead of one server (redis options are then ignored).
 	sentinel bool
+	// cluster runs Redis as a Cluster of three primaries instead of one
+	// server (redis options are then ignored).
+	cluster bool
 }
 
 // rig is everything a scenario runs against: a redis-server, the fake Slack,
@@ -48,6 +51,7 @@ type rig struct {
 	// redisURL is what the bots are given: the server's, or the sentinels'.
 	redisURL string
 	sentinel *redistest.Sentinels
+	cluster  *redistest.Cluster
 	store    *store.Store
 	slack    *slacktest.Server
 	api      *docsapitest.Server
@@ -66,12 +70,18 @@ func newRig(log *slog.Logger, o rigOptions) (_ *rig, err error) {
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
 	r.bin = o.bin
-	if o.sentinel {
+	switch {
+	case o.sentinel:
 		if r.sentinel, err = redistest.StartSentinel(); err != nil {
 			return nil, fmt.Errorf("redis with sentinels: %w", err)
 		}
 		r.redisURL = r.sentinel.URL
-	} else {
+	case o.cluster:
+		if r.cluster, err = redistest.StartCluster(); err != nil {
+			return nil, fmt.Errorf("redis cluster: %w", err)
+		}
+		r.redisURL = r.cluster.URL
+	default:
 		if r.redis, err = redistest.Start(o.redis...); err != nil {
 			return nil, fmt.Errorf("redis-server: %w", err)
 		}
@@ -191,6 +201,9 @@ func (r *rig) close() {
 	}
 	if r.sentinel != nil {
 		_ = r.sentinel.Close()
+	}
+	if r.cluster != nil {
+		_ = r.cluster.Close()
 	}
 	if r.dir != "" {
 		_ = os.RemoveAll(r.dir)
