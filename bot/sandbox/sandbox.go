@@ -21,6 +21,7 @@ import (
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -42,6 +43,12 @@ const (
 	sandboxConnectWait = 15 * time.Second
 	// sandboxStopWait bounds the wait for each part to stop.
 	sandboxStopWait = 5 * time.Second
+	// sandboxDigestDelay is how long after the sandbox starts its digests
+	// come due (then every day, or every week, at that time), so that a
+	// channel subscribed right away sees its digest in a couple of minutes.
+	sandboxDigestDelay = 2 * time.Minute
+	// sandboxDigestTick is how often the sandbox looks for owed digests.
+	sandboxDigestTick = 5 * time.Second
 )
 
 // Options are the settings of one sandbox.
@@ -138,7 +145,8 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		bot.SlackOptions(nil)...)...)
 	b := bot.New(bot.Config{Logger: o.Log}, client, sb.store)
 	agent.Register(b, agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}, api, sb.store)
-	visitors.Register(b, visitors.Config{}, api, sb.store)
+	digests := digestSchedule(time.Now())
+	visitors.Register(b, visitors.Config{Digest: digests, DigestTick: sandboxDigestTick}, api, sb.store)
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
 	go func() {
@@ -156,7 +164,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 			slackweb.WithUser(sandboxUser),
 			slackweb.WithWorkspace("docsbot sandbox"),
 			slackweb.WithCommands(sandboxCommands()...),
-			slackweb.WithIntro(sandboxIntro(o.Paths)),
+			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return webCtx },
@@ -315,27 +323,38 @@ func randomID() string {
 	return hex.EncodeToString(b)
 }
 
+// digestSchedule is the sandbox's digest time: sandboxDigestDelay after
+// now, on the minute, in UTC.
+func digestSchedule(now time.Time) digest.Schedule {
+	due := now.UTC().Add(sandboxDigestDelay + time.Minute - 1).Truncate(time.Minute)
+	return digest.Schedule{Weekday: due.Weekday(), Hour: due.Hour(), Minute: due.Minute(), Location: time.UTC}
+}
+
 // sandboxCommands are the slash commands the page offers.
 func sandboxCommands() []slackweb.Command {
 	return []slackweb.Command{
 		{
 			Name:        agent.Command,
-			Hint:        "<instruction>",
-			Description: "Starts the docs agent on an instruction and follows the job in a thread. Reply in the thread to send a follow-up.",
+			Hint:        "[instruction | list | help]",
+			Description: "Starts the docs agent on an instruction and follows the job in a thread; with no instruction, opens a form. Reply in the thread to send a follow-up.",
 			Examples: []string{
 				agent.Command + " Add a quickstart for the Python SDK",
 				agent.Command + " Document the rate limits " + docsapitest.KeywordFail,
 				agent.Command + " Fix the typos in the changelog " + docsapitest.KeywordNoChange,
-				agent.Command + " help",
+				agent.Command,
+				agent.Command + " list",
 			},
 		},
 		{
 			Name:        visitors.Command,
-			Hint:        "[range] [top=N] [path=/prefix] [sort=total|human|ai]",
-			Description: "Posts the docs site's unique visitors: totals, human and AI traffic, and the top pages.",
+			Hint:        "[range] [chart | compare | csv | digest daily|weekly|off] [top=N] [path=/prefix] [sort=total|human|ai]",
+			Description: "Posts the docs site's unique visitors: totals, human and AI traffic and the top pages; a daily chart, a comparison with the range before, a CSV file, or a digest.",
 			Examples: []string{
 				visitors.Command + " 30d",
-				visitors.Command + " 7d top=5 sort=ai",
+				visitors.Command + " 30d chart",
+				visitors.Command + " 7d compare",
+				visitors.Command + " 30d csv",
+				visitors.Command + " digest daily",
 				visitors.Command + " help",
 			},
 		},
@@ -343,16 +362,22 @@ func sandboxCommands() []slackweb.Command {
 }
 
 // sandboxIntro is the text at the beginning of every channel, in mrkdwn.
-func sandboxIntro(paths int) string {
+func sandboxIntro(paths int, digests digest.Schedule) string {
 	return strings.Join([]string{
 		"*This is the docsbot sandbox.* The bot here is the real docsbot, connected over Socket Mode to a fake Slack " +
 			"workspace that runs on this machine, with a test docs API and an embedded store. Nothing leaves your machine.",
-		"• `" + agent.Command + " <instruction>` posts the job in the channel. The fake agent works for a few seconds, " +
-			"then docsbot posts the pull request link in the job's thread and updates the job's message.",
-		"• Reply in a job's thread to send the agent a follow-up: docsbot reacts with :eyes: and follows the job again.",
+		"• Mention `@docsbot` with an instruction, or use `" + agent.Command + " <instruction>`: docsbot keeps one live status " +
+			"of the job in its thread, then posts the result with a *View pull request* button, a *Follow up* button and 👍/👎. " +
+			"The fake agent works for a few seconds.",
+		"• Reply in a job's thread (or press *Follow up*) to send the agent a follow-up. In a thread that is not a job, " +
+			"`@docsbot document this` starts a job with the thread as context.",
+		"• A message's ⋮ menu has *Send to docs agent*; *docsbot* under Apps has the Home tab and a Messages tab where any message starts a job.",
 		"• Put `" + docsapitest.KeywordFail + "`, `" + docsapitest.KeywordNoChange + "` or `" + docsapitest.KeywordArchive +
 			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
-		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic.", visitors.Command, paths),
+		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic; "+
+			"add `chart`, `compare` or `csv` for a daily chart, a comparison with the 30 days before, or a file.", visitors.Command, paths),
+		fmt.Sprintf("• `%s digest daily` subscribes a channel to the digest. In the sandbox digests come due at %02d:%02d UTC, "+
+			"a couple of minutes after it started (then daily): subscribe before then to see one posted.", visitors.Command, digests.Hour, digests.Minute),
 		"• docsbot has joined #general and #docs-team, not #random: try a command there too.",
 	}, "\n")
 }

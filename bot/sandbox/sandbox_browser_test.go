@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,92 +18,116 @@ import (
 // such as docs/sandbox.png.
 const envScreenshot = "DOCSBOT_SCREENSHOT"
 
+// envScreenshots names a directory the browser test writes its screenshots
+// to (mention.png, followup.png, sandbox.png with the chart, compare.png); by default they go
+// to the test's temporary directory.
+const envScreenshots = "SANDBOX_SCREENSHOTS"
+
 // TestSandboxInBrowser drives the sandbox's page in headless Chromium as a
-// person would: a /docs-agent job, a follow-up in its thread, the pull
-// request link, then /docs-visitors 30d.
+// person would: a job started by @mention, its live status and its result
+// with buttons, a follow-up sent from the Follow up button's modal, then
+// /docs-visitors 30d chart and 7d compare.
 func TestSandboxInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
-	shots := t.TempDir()
+	shots := os.Getenv(envScreenshots)
+	if shots == "" {
+		shots = t.TempDir()
+	}
 	sb := startTestSandbox(t, "")
 
-	b := slackwebtest.NewSession(t, browser, 1280, 800, 60*time.Second)
+	b := slackwebtest.NewSession(t, browser, 1280, 800, 90*time.Second)
 	step := b.Step
 	waitJS := func(what, expr string) string {
 		t.Helper()
 		return b.WaitJS(what, expr, sandboxWait)
 	}
+	screenshot := func(name string) []byte {
+		t.Helper()
+		png := b.Screenshot()
+		out := filepath.Join(shots, name)
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", out)
+		return png
+	}
 
 	step("open the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
 
-	const prompt = "Add a quickstart for the Python SDK"
-	step("type /docs-agent", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-agent "+prompt+kb.Enter))
-	rootTS := waitJS("the job's root message", `(() => {
-		for (const m of document.querySelectorAll('#messages .msg-bot')) {
-			if (m.innerText.includes('asked the docs agent') && m.innerText.includes(`+strconv.Quote(prompt)+`)) return m.dataset.ts;
-		}
-		return '';
+	// A job started by mention: the live status in a reply under the
+	// mention, then the result with its buttons.
+	const prompt = "add a quickstart for the Python SDK"
+	step("mention docsbot", chromedp.SendKeys(chromedp.ID("composer-input"), "@docs"))
+	waitJS("the mention suggestion", `!document.getElementById('suggest').hidden`)
+	step("complete and send", chromedp.SendKeys(chromedp.ID("composer-input"), kb.Tab+prompt+kb.Enter))
+	mentionTS := waitJS("the mention", `(() => {
+		const m = [...document.querySelectorAll('#messages .msg')].find((m) => m.dataset.user === `+strconv.Quote(sandboxUser)+` && m.innerText.includes(`+strconv.Quote(prompt)+`));
+		return m ? m.dataset.ts : '';
 	})()`)
-
-	step("open the job's thread", chromedp.Click(chromedp.CSS(`#messages .msg[data-ts="`+rootTS+`"] .msg-reply`)),
+	mention := `#messages .msg[data-ts="` + mentionTS + `"]`
+	step("open the job's thread", chromedp.Click(chromedp.CSS(mention+` .thread-summary`)),
 		chromedp.WaitVisible(chromedp.ID("thread-input")))
+	waitJS("the live status in the thread", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes(`+strconv.Quote(prompt)+`))`)
+	link := waitJS("the result's View pull request button", `(() => {
+		const a = document.querySelector('#thread-messages a.bk-link');
+		return a && a.textContent.includes('View pull request') ? a.href : '';
+	})()`)
+	waitJS("the result's Follow up and feedback buttons", `document.querySelector('#thread-messages button[data-action-id="agent.followup"]') && document.querySelectorAll('#thread-messages .bk-feedback button').length === 2`)
+	waitJS("the job's reaction done", `document.querySelector(`+strconv.Quote(mention+` .reaction [title=":white_check_mark:"]`)+`)`)
+	job := apiJob(t, sb, prompt)
+	if final, _ := sb.api.Job(job.ID); final.PR() != link {
+		t.Errorf("the button links %q; the API's job has pull request %q", link, final.PR())
+	}
+	screenshot("mention.png")
+
+	// A follow-up from the Follow up button's modal.
 	const followUp = "Also mention the Retry-After header"
-	step("reply in the thread", chromedp.SendKeys(chromedp.ID("thread-input"), followUp+kb.Enter))
-	waitJS("the follow-up acknowledged with :eyes:", `(() => {
-		for (const m of document.querySelectorAll('#thread-messages .msg')) {
-			if (m.innerText.includes(`+strconv.Quote(followUp)+`) && m.querySelector('.reaction [title=":eyes:"]')) return 'yes';
-		}
-		return '';
-	})()`)
+	step("click Follow up", chromedp.Click(chromedp.CSS(`#thread-messages button[data-action-id="agent.followup"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#modal-root .modal textarea")))
+	step("write and send the follow-up", chromedp.SendKeys(chromedp.CSS("#modal-root textarea"), followUp),
+		chromedp.Click(chromedp.CSS("#modal-root .modal-submit")))
+	waitJS("the modal closed", `document.getElementById('modal-root').hidden`)
+	waitJS("the follow-up's result", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('follow-up 1') && m.querySelector('a.bk-link'))`)
+	if ps := sb.api.Prompts(job.ID); len(ps) != 2 || ps[1] != followUp {
+		t.Errorf("the API's job got %q, want the instruction then %q", ps, followUp)
+	}
+	screenshot("followup.png")
 
-	var job docsapi.Job
-	for _, j := range sb.api.Jobs() {
-		if ps := sb.api.Prompts(j.ID); len(ps) == 2 && ps[0] == prompt && ps[1] == followUp {
-			job = j
-		}
-	}
-	if job.ID == "" {
-		t.Fatalf("no API job got the instruction and the follow-up: %+v", sb.api.Jobs())
-	}
-	link := waitJS("the pull request link in the thread", `(() => {
-		const a = [...document.querySelectorAll('#thread-messages .msg-bot a[href^="https://"]')].pop();
-		return a && a.closest('.msg').innerText.includes('follow-up 1') ? a.href : '';
-	})()`)
-	if final, _ := sb.api.Job(job.ID); final.Status != docsapi.StatusCompleted || final.PR() != link {
-		t.Errorf("the page links %q; the API's job is %s with pull request %q", link, final.Status, final.PR())
-	}
-
-	// The bot counts the last 30 UTC days, today included, as of when it
-	// asks; the dataset is asked the same before and after, so a minute or a
-	// day that turns meanwhile cannot make the test flaky.
-	expected := func() string {
-		now := time.Now().UTC()
-		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-		return docsapi.FormatCount(int64(sb.api.Dataset().Totals(today.AddDate(0, 0, -29), today.AddDate(0, 0, 1)).Total))
-	}
-	before := expected()
-	step("type /docs-visitors 30d", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-visitors 30d"+kb.Enter))
-	summary := waitJS("the visitors summary", `(() => {
-		const m = [...document.querySelectorAll('#messages .msg-bot')].find((m) => m.innerText.includes('Unique visitors'));
-		return m ? m.innerText : '';
-	})()`)
-	if after := expected(); !strings.Contains(summary, before) && !strings.Contains(summary, after) {
-		t.Errorf("the summary does not show the dataset's total of %s unique visitors:\n%s", before, summary)
-	}
-
-	// Scroll the channel back to the job for the screenshot: the job's
-	// message and its thread side by side, the summary below.
-	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector('#messages .msg[data-ts="`+rootTS+`"]').scrollIntoView({block: 'start'})`))
-	png := b.Screenshot()
-	out := filepath.Join(shots, "sandbox.png")
-	if err := os.WriteFile(out, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", out)
+	// A chart: the PNG shows in the channel.
+	step("type /docs-visitors 30d chart", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-visitors 30d chart"+kb.Enter))
+	waitJS("the chart shown", `[...document.querySelectorAll('#messages .file-image img')].some((i) => i.complete && i.naturalWidth > 300)`)
+	// The README's picture: the mention and the chart in the channel, the
+	// job's live status and results with their buttons in the thread.
+	step("dismiss the chart's cost note", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#messages .link-btn').forEach((b) => b.textContent === 'Dismiss message' && b.click())`))
+	waitJS("the note gone", `![...document.querySelectorAll('#messages .link-btn')].some((b) => b.textContent === 'Dismiss message')`)
+	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(mention)+`).scrollIntoView({block: 'start'})`))
+	shot := screenshot("sandbox.png")
 	if path := os.Getenv(envScreenshot); path != "" {
-		if err := os.WriteFile(path, png, 0o644); err != nil {
+		if err := os.WriteFile(path, shot, 0o644); err != nil {
 			t.Fatalf("%s: %v", envScreenshot, err)
 		}
 		t.Logf("screenshot also written to %s", path)
 	}
+
+	// A comparison of the last 7 days with the 7 before.
+	step("type /docs-visitors 7d compare", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-visitors 7d compare"+kb.Enter))
+	cmp := waitJS("the comparison", `(() => {
+		const m = [...document.querySelectorAll('#messages .msg-bot')].pop();
+		return m && m.innerText.includes('compared with') ? m.innerText : '';
+	})()`)
+	t.Logf("comparison:\n%s", cmp)
+	screenshot("compare.png")
+}
+
+// apiJob is the docs API's job whose first instruction is prompt.
+func apiJob(t *testing.T, sb *Sandbox, prompt string) docsapi.Job {
+	t.Helper()
+	for _, j := range sb.api.Jobs() {
+		if ps := sb.api.Prompts(j.ID); len(ps) > 0 && ps[0] == prompt {
+			return j
+		}
+	}
+	t.Fatalf("no API job got the instruction %q: %+v", prompt, sb.api.Jobs())
+	return docsapi.Job{}
 }
