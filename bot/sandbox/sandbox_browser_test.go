@@ -74,6 +74,7 @@ func TestSandboxInBrowser(t *testing.T) {
 		return a && a.textContent.includes('View pull request') ? a.href : '';
 	})()`)
 	waitJS("the result's Follow up and feedback buttons", `document.querySelector('#thread-messages button[data-action-id="agent.followup"]') && document.querySelectorAll('#thread-messages .bk-feedback button').length === 2`)
+	waitJS("the live status completed", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes(`+strconv.Quote(prompt)+`) && m.innerText.includes('Completed'))`)
 	waitJS("the job's reaction done", `document.querySelector(`+strconv.Quote(mention+` .reaction [title=":white_check_mark:"]`)+`)`)
 	job := apiJob(t, sb, prompt)
 	if final, _ := sb.api.Job(job.ID); final.PR() != link {
@@ -101,7 +102,9 @@ func TestSandboxInBrowser(t *testing.T) {
 	// job's live status and results with their buttons in the thread.
 	step("dismiss the chart's cost note", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#messages .link-btn').forEach((b) => b.textContent === 'Dismiss message' && b.click())`))
 	waitJS("the note gone", `![...document.querySelectorAll('#messages .link-btn')].some((b) => b.textContent === 'Dismiss message')`)
-	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(mention)+`).scrollIntoView({block: 'start'})`))
+	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(mention)+`).scrollIntoView({block: 'start'})`),
+		chromedp.MouseClickXY(130, 500)) // the pointer onto the sidebar's empty part, off the messages it would highlight
+	waitJS("the messages' hover actions faded", `[...document.querySelectorAll('#messages .msg-actions')].every((a) => getComputedStyle(a).opacity === '0')`)
 	shot := screenshot("sandbox.png")
 	if path := os.Getenv(envScreenshot); path != "" {
 		if err := os.WriteFile(path, shot, 0o644); err != nil {
