@@ -10,6 +10,12 @@
 // connected, then serves the page; Wait returns when ctx ends or a part
 // stops; Close stops the page, then the bot, then what the bot used.
 //
+// The clock is the real one, with one exception to make the visitors digest
+// visible: the sandbox's digests come due a couple of minutes after it starts
+// (then daily or weekly at that time of day, UTC), and it looks for owed
+// digests every few seconds. The channel's intro gives the time, so
+// `/docs-visitors digest daily` typed right away shows a digest posted.
+//
 // `docsbot sandbox` (cmd/docsbot) is a thin command over it. The production
 // image is built with the nosandbox tag, so the serve binary does not carry
 // this package, the fakes or miniredis.
