@@ -62,11 +62,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.redisURL, store.WithPrefix(cfg.redisPrefix))
+	st, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix)
 	if err != nil {
-		return &exitError{code: exitFailure, err: err,
-			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + store.Cause(err),
-			fix: store.Fix(err)}
+		return err
 	}
 	defer st.Close()
 
