@@ -175,24 +175,56 @@ func TestAuditTrailOfAJob(t *testing.T) {
 	h.Settle()
 	job := h.API.Jobs()[0].ID
 
+	// The results are appended by the poller, the others by the work, each
+	// when it happened: their order is not the test's to fix.
 	recs := h.audit()
-	want := []struct{ action, user, instruction, work string }{
-		{store.AuditJobStart, alice, "Document the CLI", "cmd:"},
-		{store.AuditResult, alice, "", "result:" + job + ":1"},
-		{store.AuditFollowUp, bob, "Add an example", "msg:"},
-		{store.AuditResult, alice, "", "result:" + job + ":2"},
+	want := []struct{ action, user, instruction, work, outcome string }{
+		{store.AuditJobStart, alice, "Document the CLI", "cmd:", "ok"},
+		{store.AuditResult, alice, "", "result:" + job + ":1", "completed"},
+		{store.AuditFollowUp, bob, "Add an example", "msg:", "ok"},
+		{store.AuditResult, alice, "", "result:" + job + ":2", "completed"},
 	}
 	if len(recs) != len(want) {
 		t.Fatalf("%d audit records %+v, want %d", len(recs), recs, len(want))
 	}
-	for i, w := range want {
+	for _, w := range want {
+		i := slices.IndexFunc(recs, func(r store.AuditRecord) bool { return r.Action == w.action && strings.HasPrefix(r.Work, w.work) })
+		if i < 0 {
+			t.Errorf("no %s record with work %s* in %+v", w.action, w.work, recs)
+			continue
+		}
 		r := recs[i]
-		if r.Action != w.action || r.User != w.user || r.JobID != job || r.Channel != general || r.Instruction != w.instruction ||
-			!strings.HasPrefix(r.Work, w.work) || (w.instruction != "" && (len(r.InstructionSHA256) != 64 || r.InstructionLen != len(w.instruction))) {
-			t.Errorf("record %d %+v, want %s by %s", i, r, w.action, w.user)
+		if r.User != w.user || r.JobID != job || r.Channel != general || r.Instruction != w.instruction || r.Outcome != w.outcome ||
+			(w.instruction != "" && (len(r.InstructionSHA256) != 64 || r.InstructionLen != len(w.instruction))) {
+			t.Errorf("record %+v, want %s by %s", r, w.action, w.user)
 		}
 	}
-	if recs[1].Outcome == "" || recs[0].Outcome != "ok" || recs[2].Outcome != "ok" {
-		t.Errorf("outcomes %q %q %q", recs[0].Outcome, recs[1].Outcome, recs[2].Outcome)
+
+}
+
+func TestViewerPressingFollowUpIsRefused(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	const viewer = "U0VIEWER"
+	h.Slack.AddUser(viewer, "viewer")
+	h.Slack.AddUserGroup(editors, alice)
+	h.StartBot(bottest.Config{Editors: []string{editors}})
+	_, _, res := h.finishedJob("Document webhooks")
+	h.press(viewer, res, agent.ActionFollowUp, "")
+	h.WaitFor("the private refusal", func() bool { return h.privately(viewer, "Only editors can start docs agent jobs") == 1 })
+	h.press(alice, res, agent.ActionFollowUp, "")
+	h.WaitFor("the editor's follow-up modal", func() bool { return len(h.Slack.OpenModals(alice)) == 1 })
+	h.StopAll()
+	if n := len(h.Slack.OpenModals(viewer)); n != 0 {
+		t.Errorf("%d modals opened for a viewer, want none", n)
+	}
+	var refusals []string
+	for _, r := range h.audit() {
+		if r.Action == store.AuditRefusal {
+			refusals = append(refusals, r.User+" "+r.Detail)
+		}
+	}
+	if !slices.Equal(refusals, []string{viewer + " follow-up button"}) {
+		t.Errorf("refusals audited %q, want the viewer's press", refusals)
 	}
 }

@@ -234,7 +234,7 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	case modeCSV:
 		return v.postCSV(ctx, w, cmd, req)
 	case modeDigest:
-		return v.digestCommand(ctx, cmd, req)
+		return v.digestCommand(ctx, w, cmd, req)
 	default:
 		v.summarizeVisitors(ctx, cmd, req)
 	}
