@@ -23,6 +23,8 @@ import (
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/docsbot/docsbot/bot/roles"
 )
 
 // ErrBotToken and ErrAppToken mark the errors Run returns when Slack refuses
@@ -39,6 +41,12 @@ type Config struct {
 	// AllowedUsers and AllowedChannels restrict who may use the bot and where.
 	// Empty means everyone and everywhere.
 	AllowedUsers, AllowedChannels []string
+	// Editors may start jobs and send follow-ups (DOCSBOT_EDITORS); when it
+	// names nobody, everyone may.
+	Editors roles.Editors
+	// Audit receives the audit trail (job starts, follow-ups, results,
+	// refusals); nil keeps none.
+	Audit AuditLog
 	// ShutdownGrace is how long Run lets work in flight (a job being started
 	// and linked) finish after ctx ends, before cancelling it (default 20s).
 	ShutdownGrace time.Duration
@@ -79,6 +87,8 @@ type Bot struct {
 	socket *socketmode.Client
 	store  WorkStore
 	access access
+	// roles decides who is an editor (Config.Editors).
+	roles *roles.Checker
 	// http posts to slash commands' response_url.
 	http *http.Client
 
@@ -134,6 +144,7 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 
 		metrics: cfg.Metrics,
 	}
+	b.roles = newRoles(b)
 	return b
 }
 

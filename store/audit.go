@@ -48,6 +48,10 @@ type AuditRecord struct {
 	JobID string
 	// Detail is a short note, such as the reason of a refusal.
 	Detail string
+	// Work is the key of the piece of work (or the delivery) the record was
+	// written for: two records with the same Work and Action are one event
+	// appended twice (at least once; store/doc.go).
+	Work string
 	// Instruction is, on Append, the text the person gave: the store keeps
 	// its SHA-256 and length, and the text itself only when the log keeps
 	// text (AuditOptions.KeepText). Read back, it is the text if kept.
@@ -92,7 +96,7 @@ func (s *Store) auditKey() string { return s.prefix + "audit" }
 const (
 	afTeam, afChannel, afUser, afProject = "t", "c", "u", "p"
 	afAction, afOutcome, afJob, afDetail = "a", "o", "j", "d"
-	afSHA, afLen, afText                 = "h", "n", "x"
+	afSHA, afLen, afText, afWork         = "h", "n", "x", "w"
 )
 
 // luaAuditAppend: KEYS stream; ARGV retention ms, then field/value pairs.
@@ -131,6 +135,7 @@ func (a *AuditLog) Append(ctx context.Context, rec AuditRecord) (string, error) 
 	add(afOutcome, rec.Outcome)
 	add(afJob, rec.JobID)
 	add(afDetail, rec.Detail)
+	add(afWork, rec.Work)
 	if rec.Instruction != "" {
 		sum := sha256.Sum256([]byte(rec.Instruction))
 		add(afSHA, hex.EncodeToString(sum[:]))
@@ -291,6 +296,7 @@ func auditRecord(m redis.XMessage) (AuditRecord, error) {
 		ID: m.ID, At: at,
 		Team: get(afTeam), Channel: get(afChannel), User: get(afUser), Project: get(afProject),
 		Action: get(afAction), Outcome: get(afOutcome), JobID: get(afJob), Detail: get(afDetail),
+		Work:        get(afWork),
 		Instruction: get(afText), InstructionSHA256: get(afSHA),
 	}
 	if n := get(afLen); n != "" {

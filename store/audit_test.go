@@ -53,7 +53,7 @@ func TestAuditRecords(t *testing.T) {
 	sum := sha256.Sum256([]byte(instruction))
 	start := store.AuditRecord{
 		Team: "T0001", Channel: "C0DOCS", User: "U0ALICE", Project: "docs",
-		Action: store.AuditJobStart, Outcome: "ok", JobID: "job-1", Instruction: instruction,
+		Action: store.AuditJobStart, Outcome: "ok", JobID: "job-1", Work: "cmd:3f2a", Instruction: instruction,
 	}
 	result := store.AuditRecord{
 		Team: "T0001", Channel: "C0DOCS", User: "U0ALICE", Project: "docs",

@@ -163,6 +163,15 @@
 // older than that either way. Page and Each read oldest first with XRANGE and
 // COUNT, a page at a time, from Since and for one Project.
 //
+// A record is appended at least once. The bot writes a piece of work's record
+// together with a mark of that work (bot.AuditWork): a later attempt at the
+// same work sees the mark and does not append again. A replica dying between
+// the append and the mark appends it a second time, so every record carries
+// the key of its work or delivery (AuditRecord.Work, the "work" column of
+// `docsbot audit`): records with the same Work and Action are one event, and
+// an export dedupes on that pair. A job's result carries "result:<job
+// id>:<generation>".
+//
 // # Errors
 //
 // Every error the store returns says what kind of failure it was, decided

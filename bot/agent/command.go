@@ -30,8 +30,16 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(agentHelp()))
 		return
 	}
-	if refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
+	word := commandWord(text)
+	listing := text != "" && (word == wordList || word == wordStatus)
+	refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID)
+	if refusal == "" && !listing {
+		// Viewers may list; starting a job takes an editor.
+		refusal = a.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID)
+	}
+	if refusal != "" {
 		r.Ack(bot.Ephemeral(refusal))
+		a.auditRefusedInAck(ctx, "cmd:"+r.DeliveryID, bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, viaCommand, text))
 		return
 	}
 	if text == "" {
@@ -43,7 +51,7 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	}
 	kind := workStart
 	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
-	if word := commandWord(text); word == wordList || word == wordStatus {
+	if listing {
 		kind = workList
 		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: askedJob(text)})
 	}

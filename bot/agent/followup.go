@@ -72,10 +72,15 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			return nil
 		}
 	}
-	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
-		a.whisper(ctx, r, refusal, log)
-		return nil
+	if w.Marked(markSending) == "" {
+		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
+			a.whisper(ctx, r, refusal, log)
+			a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text))
+			return nil
+		}
 	}
+	followUp := store.AuditRecord{Team: r.Team, Channel: r.Channel, User: r.User, Action: store.AuditFollowUp,
+		Outcome: "ok", JobID: job.ID, Instruction: r.Text}
 	if w.Marked(markSaved) == "" {
 		if w.Marked(markSent) == "" {
 			if w.Marked(markSending) != "" {
@@ -89,6 +94,8 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			if _, err := a.api.SendMessage(ctx, job.ID, r.Text); err != nil {
 				log.Warn("docs API did not take the follow-up", "err", err)
 				a.whisper(ctx, r, followUpFailed(err), log)
+				followUp.Outcome = "failed"
+				a.auditWork(ctx, w, followUp)
 				return nil
 			}
 			if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
@@ -115,6 +122,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		a.working(ctx, updated, docsapi.Status(job.Status), log)
 		job = updated
 	}
+	a.auditWork(ctx, w, followUp)
 	if r.TS != "" {
 		a.core.React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
 	}
@@ -157,8 +165,9 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 	if err != nil {
 		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
+	if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
 		a.whisper(ctx, r, refusal, log)
+		a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaRetry, r.Text))
 		return true, nil
 	}
 	queued, err := a.core.Queue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})

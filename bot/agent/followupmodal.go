@@ -52,8 +52,9 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 		log.Warn("a Follow up button without its thread; ignored")
 		return
 	}
-	if refusal := a.core.Refusal(ic.User.ID, meta.Channel); refusal != "" {
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, meta.Channel); refusal != "" {
 		a.whisper(ctx, note, refusal, log)
+		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpButton, ""))
 		return
 	}
 	_, err := a.slack.OpenViewContext(ctx, ic.TriggerID, followUpModal(meta))
@@ -114,6 +115,15 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 	}
 	if refusal := a.core.Refusal(ic.User.ID, meta.Channel); refusal != "" {
 		fieldError(bot.Cut(bot.Plain(refusal), 150))
+		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
+		return
+	}
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, meta.Channel); refusal != "" {
+		// The whole refusal names the editors, more than a field shows:
+		// the form closes and the person reads it in the thread.
+		r.Ack(nil)
+		a.whisper(ctx, replyRequest{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}, refusal, a.log)
+		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
 		return
 	}
 	payload, _ := json.Marshal(replyRequest{Team: cmp.Or(ic.Team.ID, ic.View.TeamID), Channel: meta.Channel, User: ic.User.ID,

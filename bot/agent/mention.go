@@ -63,6 +63,7 @@ func askedJob(text string) string {
 func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
 	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
 		a.whisper(ctx, a.replyPlace(r), refusal, log)
+		a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
 		return nil
 	}
 	if !r.inThread() || r.Mention {
@@ -72,6 +73,14 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			return nil
 		case wordList, wordStatus:
 			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(r.Text)})
+		}
+	}
+	if w.Marked(markStarting) == "" {
+		// Viewers may ask for help and lists; starting a job takes an editor.
+		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
+			a.whisper(ctx, a.replyPlace(r), refusal, log)
+			a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
+			return nil
 		}
 	}
 	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS}

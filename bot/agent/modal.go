@@ -126,8 +126,9 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 		fail("Say what the docs agent should do.")
 		return
 	}
-	if refusal := a.core.Refusal(ic.User.ID, t.Channel); refusal != "" {
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, t.Channel); refusal != "" {
 		fail(refusal)
+		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(cmp.Or(t.Team, ic.Team.ID), t.Channel, ic.User.ID, viaModal, text))
 		return
 	}
 	req := startRequest{Team: cmp.Or(t.Team, ic.Team.ID), Channel: t.Channel, User: ic.User.ID, Prompt: text,

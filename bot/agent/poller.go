@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -223,6 +224,9 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 	} else {
 		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
 		a.metrics.Notified(status)
+		a.core.Audit(ctx, store.AuditRecord{Team: thread.Team, Channel: thread.Channel, User: c.Job.Requester,
+			Action: store.AuditResult, Outcome: string(status), JobID: c.JobID, Detail: pr,
+			Work: fmt.Sprintf("result:%s:%d", c.JobID, c.Job.Generation)})
 	}
 	if err := a.store.MarkNotified(wctx, c); err != nil {
 		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)

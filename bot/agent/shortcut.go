@@ -30,8 +30,9 @@ const quotedMax = 2000
 func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
 	log := a.log.With("user", ic.User.ID, "channel", ic.Channel.ID)
-	if refusal := a.core.Refusal(ic.User.ID, ic.Channel.ID); refusal != "" {
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, ic.Channel.ID); refusal != "" {
 		a.refuseInteraction(ctx, r, ic.Channel.ID, refusal, log)
+		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, ic.Channel.ID, ic.User.ID, viaShortcut, ""))
 		return
 	}
 	r.Ack(nil)
@@ -78,8 +79,9 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
 	channel := cmp.Or(ic.Container.ChannelID, ic.Channel.ID)
 	log := a.log.With("user", ic.User.ID, "channel", channel)
-	if refusal := a.core.Refusal(ic.User.ID, channel); refusal != "" {
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, channel); refusal != "" {
 		a.refuseInteraction(ctx, r, channel, refusal, log)
+		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, channel, ic.User.ID, viaButton, ""))
 		return
 	}
 	r.Ack(nil)

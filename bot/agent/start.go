@@ -115,6 +115,19 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting}
 
 	root := cmp.Or(w.Marked(markRoot), req.Root)
+	if root == "" && w.Marked(markQueued) == "" {
+		// The ways in checked the role already, except when Slack could not
+		// say in time (bot.EditorRefusalInAck): decide before anything is
+		// posted. The answer is usually cached.
+		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel); refusal != "" {
+			log.Info("job start refused: not an editor")
+			a.tell(ctx, req, "", refusal, log)
+			a.auditWork(ctx, w, bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt))
+			return nil
+		}
+	}
+	started := store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: store.AuditJobStart,
+		Outcome: "ok", Instruction: req.Prompt}
 	if root == "" && w.Attempt > 1 {
 		ts, err := a.findRoot(ctx, req, w)
 		if err != nil && bot.TransientSlack(err) {
@@ -150,6 +163,8 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		switch {
 		case err == nil:
 			log.Info("job already started by an earlier attempt", "job", job.ID)
+			started.JobID = job.ID
+			a.auditWork(ctx, w, started)
 			a.updateRoot(ctx, req.Channel, root, jobView(job), log)
 			if !docsapi.Status(job.Status).Final() {
 				a.working(ctx, job, "", log) // the earlier attempt may have stopped before
@@ -161,6 +176,8 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		if w.Marked(markIntent) != "" {
 			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
 			a.startUnknown(ctx, req, root, view, "docsbot stopped while the docs API was starting it", log)
+			started.Outcome = "unknown"
+			a.auditWork(ctx, w, started)
 			return nil
 		}
 	}
@@ -175,15 +192,20 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
 		a.startUnknown(ctx, req, root, view, bot.APIAnswer(err), log)
+		started.Outcome = "unknown"
+		a.auditWork(ctx, w, started)
 		return nil
 	}
 	if err != nil {
 		log.Warn("docs API did not create the job", "err", err)
 		view.State, view.Problem = stateNotStarted, bot.Describe(err)
 		a.updateRoot(ctx, req.Channel, root, view, log)
+		started.Outcome = "failed"
+		a.auditWork(ctx, w, started)
 		return nil
 	}
 	log = log.With("job", job.ID)
+	started.JobID = job.ID
 	rec := store.Job{
 		ID:        job.ID,
 		Thread:    thread,
@@ -204,9 +226,12 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		view.State, view.JobID = stateUntracked, job.ID
 		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
 		a.updateRoot(ctx, req.Channel, root, view, log)
+		started.Outcome = "untracked"
+		a.auditWork(ctx, w, started)
 		return nil
 	}
 	log.Info("agent job started")
+	a.auditWork(ctx, w, started)
 	a.metrics.JobCreated()
 	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
 	view.Model, view.Branch, view.Started = rec.Model, rec.Branch, a.cfg.Now()

@@ -23,6 +23,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
@@ -91,6 +92,13 @@ type Config struct {
 	// The core's (bot.Config).
 	AllowedUsers, AllowedChannels []string
 	Metrics                       *bot.Metrics
+	// Editors are DOCSBOT_EDITORS' user and user group ids; none makes
+	// everyone an editor.
+	Editors []string
+	// AuditText keeps instructions' text in the audit trail
+	// (DOCSBOT_AUDIT_TEXT); the trail is always kept, as `docsbot serve`
+	// keeps it.
+	AuditText bool
 	// The agent's (agent.Config); 20ms and 80ms when zero.
 	PollInterval, PollMaxInterval time.Duration
 	// The visitors summary's (visitors.Config).
@@ -153,7 +161,12 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	// Count connections ever opened: a bot stopped just before may still be
 	// counted among the open ones for a moment.
 	before := h.Slack.Connects()
-	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Metrics: cfg.Metrics, Logger: logger}
+	editors, err := roles.ParseEditors(cfg.Editors)
+	if err != nil {
+		h.T.Fatalf("editors: %v", err)
+	}
+	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Editors: editors,
+		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger}
 	if cfg.SigningSecret != "" {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}

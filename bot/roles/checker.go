@@ -224,6 +224,9 @@ func (c *Checker) fetch(ctx context.Context, g string, cl *call) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// The answer's time is read before the waiters wake: one of them may
+	// move on and the clock with it.
+	now := c.now()
 	delete(c.calls, g)
 	cl.users, cl.err = users, err
 	close(cl.done)
@@ -233,9 +236,9 @@ func (c *Checker) fetch(ctx context.Context, g string, cl *call) {
 		c.groups[g] = e
 	}
 	if err != nil {
-		e.err, e.failedAt = err, c.now()
+		e.err, e.failedAt = err, now
 	} else {
-		e.users, e.at, e.err = users, c.now(), nil
+		e.users, e.at, e.err = users, now, nil
 	}
 	for len(c.groups) > c.maxGroups {
 		c.forgetOldest()

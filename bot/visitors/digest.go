@@ -31,7 +31,8 @@ const (
 )
 
 // digestCommand answers `digest weekly|daily|off|status`.
-func (v *visitors) digestCommand(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) error {
+// A subscription's change is audited once for the work w.
+func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, cmd slack.SlashCommand, req visitorsRequest) error {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "digest", req.Digest)
 	storeFailed := func(err error) error {
 		if store.Temporary(err) {
@@ -57,6 +58,7 @@ func (v *visitors) digestCommand(ctx context.Context, cmd slack.SlashCommand, re
 			log.Warn("confirming the digest subscription failed", "err", err)
 		}
 		log.Info("digest subscribed", "frequency", string(f))
+		v.auditDigest(ctx, w, cmd, "digest "+string(f))
 	case digestOff:
 		had, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID)
 		if err != nil {
@@ -71,6 +73,7 @@ func (v *visitors) digestCommand(ctx context.Context, cmd slack.SlashCommand, re
 			log.Warn("confirming the end of the digest failed", "err", err)
 		}
 		log.Info("digest turned off")
+		v.auditDigest(ctx, w, cmd, "digest off")
 	case digestStatus:
 		sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID)
 		switch {
@@ -262,4 +265,11 @@ func (v *visitors) findDigest(ctx context.Context, claim store.DigestClaim) (str
 		params.Cursor = res.ResponseMetaData.NextCursor
 	}
 	return "", nil
+}
+
+// auditDigest records a change of the channel's digest subscription in the
+// audit trail, once for the work w.
+func (v *visitors) auditDigest(ctx context.Context, w *bot.Work, cmd slack.SlashCommand, change string) {
+	v.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID,
+		Action: store.AuditSettings, Outcome: "ok", Detail: change})
 }

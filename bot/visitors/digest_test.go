@@ -147,4 +147,16 @@ func TestDigestOffAndStatus(t *testing.T) {
 	if n := len(h.digests()); n != 0 {
 		t.Errorf("%d digests posted after the digest was turned off", n)
 	}
+	// The two changes of the subscription are in the audit trail; the
+	// status and the off with nothing to turn off changed nothing.
+	var changes []string
+	err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+		if r.Action == store.AuditSettings && r.Channel == bottest.General && r.Work != "" {
+			changes = append(changes, r.Detail)
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(changes, []string{"digest weekly", "digest off"}) {
+		t.Errorf("audited settings changes %q (%v), want the subscription and its end", changes, err)
+	}
 }

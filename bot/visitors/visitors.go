@@ -194,6 +194,9 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		return
 	case refusal != "":
 		r.Ack(bot.Ephemeral(refusal))
+		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
+		rec.Work = "cmd:" + r.DeliveryID
+		v.core.Audit(ctx, rec)
 		return
 	case bad != nil:
 		r.Ack(bot.Ephemeral(bad.message() + "\n\n" + visitorsUsage()))
@@ -231,7 +234,7 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	case modeCSV:
 		return v.postCSV(ctx, w, cmd, req)
 	case modeDigest:
-		return v.digestCommand(ctx, cmd, req)
+		return v.digestCommand(ctx, w, cmd, req)
 	default:
 		v.summarizeVisitors(ctx, cmd, req)
 	}

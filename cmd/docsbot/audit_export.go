@@ -17,7 +17,7 @@ import (
 // auditRow's fields.
 var auditColumns = []string{
 	"time", "id", "team", "channel", "user", "project", "action", "outcome",
-	"job", "detail", "instruction_sha256", "instruction_length", "instruction",
+	"job", "detail", "work", "instruction_sha256", "instruction_length", "instruction",
 }
 
 // auditTimeFormat is the time of a record in CSV: RFC 3339 in UTC, to the
@@ -36,6 +36,7 @@ type auditRow struct {
 	Outcome           string    `json:"outcome,omitempty"`
 	Job               string    `json:"job,omitempty"`
 	Detail            string    `json:"detail,omitempty"`
+	Work              string    `json:"work,omitempty"`
 	InstructionSHA256 string    `json:"instruction_sha256,omitempty"`
 	InstructionLength int       `json:"instruction_length,omitempty"`
 	Instruction       string    `json:"instruction,omitempty"`
@@ -85,7 +86,7 @@ func (e *auditExport) write(r store.AuditRecord) error {
 		return e.csv.Write([]string{
 			r.At.UTC().Format(auditTimeFormat), r.ID,
 			docsapi.CSVCell(r.Team), docsapi.CSVCell(r.Channel), docsapi.CSVCell(r.User), docsapi.CSVCell(r.Project),
-			docsapi.CSVCell(r.Action), docsapi.CSVCell(r.Outcome), docsapi.CSVCell(r.JobID), docsapi.CSVCell(r.Detail),
+			docsapi.CSVCell(r.Action), docsapi.CSVCell(r.Outcome), docsapi.CSVCell(r.JobID), docsapi.CSVCell(r.Detail), docsapi.CSVCell(r.Work),
 			r.InstructionSHA256, length, docsapi.CSVCell(r.Instruction),
 		})
 	}
@@ -97,7 +98,7 @@ func (e *auditExport) write(r store.AuditRecord) error {
 	e.buf.WriteString(sep)
 	if err := e.encode.Encode(auditRow{
 		Time: r.At.UTC(), ID: r.ID, Team: r.Team, Channel: r.Channel, User: r.User, Project: r.Project,
-		Action: r.Action, Outcome: r.Outcome, Job: r.JobID, Detail: r.Detail,
+		Action: r.Action, Outcome: r.Outcome, Job: r.JobID, Detail: r.Detail, Work: r.Work,
 		InstructionSHA256: r.InstructionSHA256, InstructionLength: r.InstructionLen, Instruction: r.Instruction,
 	}); err != nil {
 		return err

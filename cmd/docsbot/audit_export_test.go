@@ -19,7 +19,7 @@ func sampleAudit() []store.AuditRecord {
 			Action: store.AuditJobStart, Outcome: "ok", JobID: "job-1",
 			Instruction: `=HYPERLINK("http://evil.test","fix")`, InstructionSHA256: "ab12", InstructionLen: 34},
 		{ID: "1795339815123-1", At: at, Team: "T1", Channel: "C0DOCS", User: "U0BOB", Project: "docs",
-			Action: store.AuditRefusal, Outcome: "refused", Detail: "-viewer, \"quoted\"\nsecond line"},
+			Action: store.AuditRefusal, Outcome: "refused", Detail: "-viewer, \"quoted\"\nsecond line", Work: "cmd:3f2a"},
 		{ID: "1795339816000-0", At: at.Add(time.Second), Project: "api", Action: store.AuditResult, Outcome: "completed", JobID: "job-2",
 			Detail: "+1 https://github.com/acme/docs/pull/7"},
 	}
@@ -51,9 +51,9 @@ func TestAuditExportCSV(t *testing.T) {
 	}
 	want := [][]string{
 		auditColumns,
-		{"2026-11-22T09:30:15.123Z", "1795339815123-0", "T1", "C0DOCS", "U0ALICE", "docs", "job.start", "ok", "job-1", "", "ab12", "34", `'=HYPERLINK("http://evil.test","fix")`},
-		{"2026-11-22T09:30:15.123Z", "1795339815123-1", "T1", "C0DOCS", "U0BOB", "docs", "refusal", "refused", "", "'-viewer, \"quoted\"\nsecond line", "", "", ""},
-		{"2026-11-22T09:30:16.123Z", "1795339816000-0", "", "", "", "api", "job.result", "completed", "job-2", "'+1 https://github.com/acme/docs/pull/7", "", "", ""},
+		{"2026-11-22T09:30:15.123Z", "1795339815123-0", "T1", "C0DOCS", "U0ALICE", "docs", "job.start", "ok", "job-1", "", "", "ab12", "34", `'=HYPERLINK("http://evil.test","fix")`},
+		{"2026-11-22T09:30:15.123Z", "1795339815123-1", "T1", "C0DOCS", "U0BOB", "docs", "refusal", "refused", "", "'-viewer, \"quoted\"\nsecond line", "cmd:3f2a", "", "", ""},
+		{"2026-11-22T09:30:16.123Z", "1795339816000-0", "", "", "", "api", "job.result", "completed", "job-2", "'+1 https://github.com/acme/docs/pull/7", "", "", "", ""},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(rows), len(want))
@@ -63,7 +63,7 @@ func TestAuditExportCSV(t *testing.T) {
 			t.Errorf("row %d\n got %q\nwant %q", i, rows[i], want[i])
 		}
 	}
-	if rows := exportAudit(t, "csv", nil); string(rows) != "time,id,team,channel,user,project,action,outcome,job,detail,instruction_sha256,instruction_length,instruction\n" {
+	if rows := exportAudit(t, "csv", nil); string(rows) != "time,id,team,channel,user,project,action,outcome,job,detail,work,instruction_sha256,instruction_length,instruction\n" {
 		t.Errorf("empty CSV export = %q", rows)
 	}
 }
@@ -82,7 +82,7 @@ func TestAuditExportJSON(t *testing.T) {
 	for i, r := range recs {
 		g := got[i]
 		if !g.Time.Equal(r.At) || g.ID != r.ID || g.User != r.User || g.Project != r.Project || g.Action != r.Action ||
-			g.Outcome != r.Outcome || g.Job != r.JobID || g.Detail != r.Detail || g.Instruction != r.Instruction ||
+			g.Outcome != r.Outcome || g.Job != r.JobID || g.Detail != r.Detail || g.Work != r.Work || g.Instruction != r.Instruction ||
 			g.InstructionSHA256 != r.InstructionSHA256 || g.InstructionLength != r.InstructionLen {
 			t.Errorf("record %d\n got %+v\nwant %+v", i, g, r)
 		}
@@ -135,7 +135,7 @@ func TestAuditExportFromStore(t *testing.T) {
 		t.Fatalf("%d rows, want the header and the 2 records of docs:\n%q", len(rows), rows)
 	}
 	for _, row := range rows[1:] {
-		if row[5] != "docs" || row[12] != "'@SUM(A1) docs" || row[11] != "13" || len(row[10]) != 64 {
+		if row[5] != "docs" || row[13] != "'@SUM(A1) docs" || row[12] != "13" || len(row[11]) != 64 {
 			t.Errorf("row %q", row)
 		}
 	}

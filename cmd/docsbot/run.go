@@ -74,6 +74,7 @@ func (r *runner) commands() []command {
 		{name: "sandbox", summary: "try the bot in a Slack-like web page: nothing to set up", run: r.runSandbox},
 		{name: "jobs", summary: "start, inspect, message and watch agent jobs", run: r.runJobs},
 		{name: "visitors", summary: "unique visitors per page, human and AI", run: r.runVisitors},
+		{name: "audit", summary: "export the audit trail: job starts, follow-ups, results, refusals", run: r.runAudit},
 		{name: "doctor", summary: "check the settings, the tokens, the docs API and Redis with real calls", run: r.runDoctor},
 		{name: "version", summary: "print the version", run: r.runVersion},
 		{name: "help", summary: "show help for docsbot or one of its commands"}, // the dispatcher's

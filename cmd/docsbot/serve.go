@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -60,11 +62,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.redisURL, store.WithPrefix(cfg.redisPrefix))
+	st, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix)
 	if err != nil {
-		return &exitError{code: exitFailure, err: err,
-			msg: "cannot reach Redis at " + store.RedactURL(cfg.redisURL) + ": " + store.Cause(err),
-			fix: store.Fix(err)}
+		return err
 	}
 	defer st.Close()
 
@@ -72,7 +72,10 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		bot.SlackOptions(metrics)...)...)
 	log.Info("docsbot starting", "version", mainVersion(), "slack_mode", cfg.bot.Mode, "slack_api", cfg.slackAPIURL,
 		"redis", store.RedactURL(cfg.redisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.redisPrefix, "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
+	audit := st.AuditLog(cfg.audit)
+	cfg.bot.Audit = audit
 	b := bot.New(cfg.bot, client, st)
+	b.Background(func(ctx context.Context) { trimAudit(ctx, audit, log) })
 	agent.Register(b, cfg.agent, api, st)
 	visitors.Register(b, cfg.visitors, api, st)
 	if cfg.httpAddr != "" {
@@ -117,4 +120,25 @@ func slackReason(err error) string {
 		return se.Err
 	}
 	return "could not connect"
+}
+
+// auditTrimEvery is how often a replica trims the audit trail exactly; the
+// appends in between drop the oldest records a stream node at a time.
+const auditTrimEvery = time.Hour
+
+// trimAudit removes the audit records older than the retention, now and
+// then every auditTrimEvery, until ctx ends.
+func trimAudit(ctx context.Context, audit *store.AuditLog, log *slog.Logger) {
+	for {
+		if n, err := audit.Trim(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("trimming the audit trail failed", "err", err)
+		} else if n > 0 {
+			log.Info("audit trail trimmed", "removed", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(auditTrimEvery):
+		}
+	}
 }

@@ -10,8 +10,10 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // serveConfig is everything `docsbot serve` runs with.
@@ -25,6 +27,7 @@ type serveConfig struct {
 	bot                bot.Config
 	agent              agent.Config
 	visitors           visitors.Config
+	audit              store.AuditOptions
 	logFormat          string
 	logLevel           slog.Level
 	// problems lists what is wrong with the settings, the missing ones first.
@@ -74,6 +77,8 @@ func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
 	c.visitors.Digest, _ = digest.Parse(get(envDigestTime))
 	c.bot.AllowedUsers = slackIDs(get(envAllowedUsers), "UW", true)
 	c.bot.AllowedChannels = slackIDs(get(envAllowedChannels), "CGD", true)
+	c.bot.Editors, _ = roles.ParseEditors(slackIDs(get(envEditors), "UWS", true)) // checked by the table
+	c.audit = auditOptions(s)
 	c.httpAddr = get(envHTTPAddr)
 	if c.httpAddr == "" && c.bot.Mode == bot.ModeHTTP {
 		c.problems = append(c.problems, problem{vars: []string{envHTTPAddr},
@@ -111,4 +116,12 @@ func (r *runner) loadServeConfig(flags flagValues) (serveConfig, error) {
 		}
 	}
 	return c, nil
+}
+
+// auditOptions are the audit trail's settings (DOCSBOT_AUDIT_TEXT,
+// DOCSBOT_AUDIT_RETENTION), checked by the table; `docsbot serve` and
+// `docsbot audit` share them.
+func auditOptions(s source) store.AuditOptions {
+	keep, _ := strconv.ParseBool(s.Value(envAuditText))
+	return store.AuditOptions{KeepText: keep, Retention: durationOf(s, envAuditRetention)}
 }

@@ -28,6 +28,9 @@ const (
 	envPollMaxInterval = "DOCSBOT_POLL_MAX_INTERVAL"
 	envAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
 	envAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
+	envEditors         = "DOCSBOT_EDITORS"
+	envAuditText       = "DOCSBOT_AUDIT_TEXT"
+	envAuditRetention  = "DOCSBOT_AUDIT_RETENTION"
 	envVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
 	envVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
 	envDigestTime      = "DOCSBOT_DIGEST_TIME"
@@ -60,6 +63,9 @@ func settingsTable() settings.Table {
 		{Env: envPollMaxInterval, Flag: "poll-max-interval", Default: settings.ShortDuration(agent.DefaultPollMaxInterval), Doc: "Cap of the poll backoff", Check: checkDuration},
 		{Env: envAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: checkSlackIDs(envAllowedUsers, "UW")},
 		{Env: envAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: checkSlackIDs(envAllowedChannels, "CGD")},
+		{Env: envEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: checkSlackIDs(envEditors, "UWS")},
+		{Env: envAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: checkBool},
+		{Env: envAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: checkDuration},
 		{Env: envVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: checkDuration},
 		{Env: envVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make", Check: checkBudget},
 		{Env: envDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: checkDigestTime},

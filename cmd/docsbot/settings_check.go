@@ -73,6 +73,11 @@ func checkBudget(v string, q func(string) string) string {
 	return must(ok, "must be a whole number of requests per hour, 1 or more")(v, q)
 }
 
+func checkBool(v string, q func(string) string) string {
+	ok := func(v string) bool { _, err := strconv.ParseBool(v); return err == nil }
+	return must(ok, "must be true or false")(v, q)
+}
+
 func checkListenAddr(v string, q func(string) string) string {
 	ok := func(v string) bool { _, _, err := net.SplitHostPort(v); return err == nil }
 	return must(ok, "is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)")(v, q)

@@ -1,0 +1,56 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// AuditLog is where the bot appends its audit trail; *store.AuditLog
+// satisfies it.
+type AuditLog interface {
+	Append(ctx context.Context, rec store.AuditRecord) (string, error)
+}
+
+// auditBudget bounds one audit write: the trail never holds up a person's
+// work.
+const auditBudget = 2 * time.Second
+
+// Audit appends rec to the audit trail (Config.Audit; nothing when there is
+// none). A failure is logged and otherwise ignored: the person's work goes
+// on. It runs on its own short deadline, so that it also works after ctx has
+// ended.
+func (b *Bot) Audit(ctx context.Context, rec store.AuditRecord) {
+	if b.cfg.Audit == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditBudget)
+	defer cancel()
+	if _, err := b.cfg.Audit.Append(ctx, rec); err != nil {
+		b.log.Warn("audit record not written", "action", rec.Action, "user", rec.User, "err", err)
+	}
+}
+
+// AuditWork appends rec for the work w once: the record carries w's key
+// (store.AuditRecord.Work), and mark records that it was written, so a later
+// attempt at w does not append it again. A crash between the append and the
+// mark may still append it twice, with the same key (store/doc.go).
+func (b *Bot) AuditWork(ctx context.Context, w *Work, mark string, rec store.AuditRecord) {
+	if b.cfg.Audit == nil || w.Marked(mark) != "" {
+		return
+	}
+	rec.Work = w.Key
+	b.Audit(ctx, rec)
+	if err := w.Mark(context.WithoutCancel(ctx), map[string]string{mark: "1"}); err != nil {
+		b.log.Warn("recording the audit record's mark failed", "action", rec.Action, "work", w.Key, "err", err)
+	}
+}
+
+// RefusalRecord is the audit record of a refusal: who, where, by which way
+// in (via: "/docs-agent", "shortcut", ...), and the instruction when there
+// was one.
+func RefusalRecord(team, channel, user, via, text string) store.AuditRecord {
+	return store.AuditRecord{Team: team, Channel: channel, User: user, Action: store.AuditRefusal,
+		Outcome: "refused", Detail: via, Instruction: text}
+}
