@@ -81,7 +81,7 @@ func TestCluster(t *testing.T) {
 	if _, err := s.JobByThread(ctx, j.Thread); err != nil {
 		t.Fatalf("JobByThread: %v", err)
 	}
-	_, err = s.FollowUp(ctx, j.ID, 0)
+	_, err = s.FollowUp(ctx, j.ID, "", 0)
 	must("FollowUp", err)
 	claims, err := s.Claim(ctx, 10, time.Minute)
 	if err != nil || len(claims) != 1 {

@@ -40,7 +40,9 @@
 // right after the script that changed a record, never inside it, since a
 // person's or a channel's jobs are in many threads (and shards); their
 // readers check every id against its record (with Job, which asks every
-// shard).
+// shard). A failure to write them after the record changed is logged
+// (WithLogger), not returned: the change stands, and a caller told of an
+// error would retry it.
 //
 // (Braces are literal: they are the hash tags. The budget's keys share the
 // tag of its name; a project's cached days share the project's tag, so that
@@ -67,6 +69,16 @@
 // yet reported. Once its finish is reported (or it is untracked), the record
 // and its thread link expire after the retention period (Retention, 30
 // days); a follow-up removes the expiry again.
+//
+// FollowUp is idempotent by the follow-up's key (the delivery key of the
+// person's reply): the script that counts the generation also stores the key
+// in the record (field fk), and a call with the key already there changes
+// nothing and returns the record as it is. A caller may therefore retry it
+// after an error (even one whose write went through, such as a reply lost in
+// a failover) or after a crash before it recorded the outcome. Only the last
+// follow-up's key is kept: a repeat after a later follow-up of the same job
+// would count again, which needs a crash and the next person's reply both
+// within the first one's lease.
 //
 // # Keys of the earlier layout (upgrading)
 //

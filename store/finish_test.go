@@ -176,7 +176,7 @@ func TestRetentionExpiry(t *testing.T) {
 		_, errThread := s.JobByThread(ctx, j.Thread)
 		return errors.Is(errJob, store.ErrNotFound) && errors.Is(errThread, store.ErrNotFound)
 	})
-	if _, err := s.FollowUp(ctx, j.ID, 0); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.FollowUp(ctx, j.ID, "", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("FollowUp of an expired job: %v, want ErrNotFound", err)
 	}
 }
@@ -217,7 +217,7 @@ func TestTrackedCounts(t *testing.T) {
 			return withClaim(ctx, s, testJob(2), func(c store.Claim) error { return s.Untrack(ctx, c, "gone") })
 		}, 1},
 		{"follow up the reported one", func() error {
-			_, err := s.FollowUp(ctx, "job-1", time.Hour)
+			_, err := s.FollowUp(ctx, "job-1", "", time.Hour)
 			return err
 		}, 2},
 	}

@@ -39,6 +39,7 @@ const (
 	fOrigin    = "o"  // Origin
 	fModel     = "m"  // Model
 	fBranch    = "b"  // Branch
+	fFollowKey = "fk" // the key of the last follow-up applied (FollowUp)
 )
 
 // Thread identifies the Slack thread a job is linked to: the thread's parent

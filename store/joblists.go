@@ -60,6 +60,16 @@ func (s *Store) listJob(ctx context.Context, j Job) error {
 	return nil
 }
 
+// listJobLogged is listJob after a script that changed j's record: the
+// change stands whatever happens to the lists, which tolerate lag, so a
+// failure is logged, not returned (a caller would retry a change already
+// made).
+func (s *Store) listJobLogged(ctx context.Context, j Job) {
+	if err := s.listJob(ctx, j); err != nil {
+		s.log.Warn("the job lists missed a job; it may be left out of /docs-agent list", "job", j.ID, "err", err)
+	}
+}
+
 // unlistRunning takes j off its channel's running jobs. A failure only
 // leaves an id that RunningJobs skips, so it is not reported.
 func (s *Store) unlistRunning(ctx context.Context, j Job) {

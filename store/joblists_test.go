@@ -79,7 +79,7 @@ func TestJobLists(t *testing.T) {
 	if err != nil || len(recent) != 3 || recent[2].PRLink == "" || recent[2].Status != "completed" {
 		t.Errorf("recent after a finish = %+v, %v; want 3 jobs, job-0 completed with its PR", recent, err)
 	}
-	if _, err := s.FollowUp(ctx, "job-0", time.Hour); err != nil {
+	if _, err := s.FollowUp(ctx, "job-0", "", time.Hour); err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
 	running, err = s.RunningJobs(ctx, "T0001", "C0001", 10)

@@ -47,7 +47,8 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 		return wrapErr(err, "store: link job %s to thread %s", j.ID, j.Thread)
 	}
 	s.confirm(ctx)
-	return s.listJob(ctx, j)
+	s.listJobLogged(ctx, j)
+	return nil
 }
 
 // JobByThread returns the job linked to thread t, or ErrNotFound.
@@ -93,7 +94,13 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 // (every outstanding claim turns stale), no expiry on the record and its
 // thread link, and the next poll firstPoll from now. It returns the updated
 // job, or ErrNotFound.
-func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*Job, error) {
+//
+// key names the follow-up (its delivery key) and makes the call idempotent:
+// the record keeps the key of the last follow-up applied, and a call with the
+// same key changes nothing and returns the job as it is, so a caller may
+// retry FollowUp after an error or a crash without counting the follow-up
+// twice. An empty key is always applied.
+func (s *Store) FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*Job, error) {
 	s.dropHint()
 	i, err := s.findJob(ctx, id)
 	if err != nil {
@@ -103,7 +110,7 @@ func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration
 		return nil, fmt.Errorf("store: follow-up %s: %w", id, ErrNotFound)
 	}
 	res, err := s.sc.followUp.Run(ctx, s.rdb, []string{s.jobKeyIn(i, id), s.schedKey(i)},
-		s.shardPrefix(i), id, millis(firstPoll)).Slice()
+		s.shardPrefix(i), id, millis(firstPoll), key).Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: follow-up %s", id)
 	}
@@ -122,8 +129,9 @@ func (s *Store) FollowUp(ctx context.Context, id string, firstPoll time.Duration
 		return nil, err
 	}
 	j, err := decodeJob(id, m)
-	if err == nil {
-		err = s.listJob(ctx, *j)
+	if err != nil {
+		return nil, err
 	}
-	return j, err
+	s.listJobLogged(ctx, *j)
+	return j, nil
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -196,7 +197,7 @@ func TestNotFound(t *testing.T) {
 		}},
 		{"JobByThread dangling link", func() error { _, err := s.JobByThread(ctx, testJob(1).Thread); return err }},
 		{"Job", func() error { _, err := s.Job(ctx, "nope"); return err }},
-		{"FollowUp", func() error { _, err := s.FollowUp(ctx, "nope", 0); return err }},
+		{"FollowUp", func() error { _, err := s.FollowUp(ctx, "nope", "", 0); return err }},
 		{"Reschedule", func() error { return s.Reschedule(ctx, c, "active", 0) }},
 		{"Finish", func() error { _, err := s.Finish(ctx, c, "completed", "", time.Minute); return err }},
 		{"MarkNotified", func() error { return s.MarkNotified(ctx, c) }},
@@ -240,7 +241,7 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	}
 
 	// A follow-up restarts it.
-	got, err := s.FollowUp(ctx, j.ID, 0)
+	got, err := s.FollowUp(ctx, j.ID, "", 0)
 	if err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
@@ -314,7 +315,7 @@ func TestFollowUpDuringClaim(t *testing.T) {
 			j := testJob(1)
 			link(t, s, j)
 			c := claimOne(t, s, j.ID, time.Minute)
-			if _, err := s.FollowUp(t.Context(), j.ID, time.Hour); err != nil {
+			if _, err := s.FollowUp(t.Context(), j.ID, "", time.Hour); err != nil {
 				t.Fatal(err)
 			}
 			if err := tt.stale(t.Context(), s, c); !errors.Is(err, store.ErrStale) {
@@ -339,7 +340,7 @@ func TestFollowUpBeforeMarkNotified(t *testing.T) {
 		t.Fatalf("Finish = %v, %v", notify, err)
 	}
 	// The user replies while the first result is being posted.
-	if _, err := s.FollowUp(ctx, j.ID, 0); err != nil {
+	if _, err := s.FollowUp(ctx, j.ID, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.MarkNotified(ctx, c1); err != nil {
@@ -355,5 +356,77 @@ func TestFollowUpBeforeMarkNotified(t *testing.T) {
 	c2 := claimOne(t, s, j.ID, time.Minute)
 	if notify, err := s.Finish(ctx, c2, "completed", "", time.Minute); err != nil || !notify {
 		t.Fatalf("Finish gen 2 = %v, %v; want true", notify, err)
+	}
+}
+
+// TestFollowUpKeyAppliesOnce: a follow-up repeated with its key (a retry
+// after an error whose reply was lost, or an attempt after a crash) is
+// counted once and leaves the claims and the schedule as they were.
+func TestFollowUpKeyAppliesOnce(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	j := testJob(1)
+	link(t, s, j)
+	steps := []struct {
+		key     string
+		wantGen int64
+		applied bool
+	}{
+		{"msg:T:C:1.1", 2, true},
+		{"msg:T:C:1.1", 2, false},
+		{"msg:T:C:1.1", 2, false},
+		{"msg:T:C:1.2", 3, true},
+		{"msg:T:C:1.2", 3, false},
+		{"", 4, true}, // no key: always applied
+		{"", 5, true},
+	}
+	for i, st := range steps {
+		c := claimOne(t, s, j.ID, time.Minute)
+		got, err := s.FollowUp(ctx, j.ID, st.key, 0)
+		if err != nil {
+			t.Fatalf("step %d: FollowUp(%q): %v", i, st.key, err)
+		}
+		if got.Generation != st.wantGen {
+			t.Fatalf("step %d: FollowUp(%q) generation %d, want %d", i, st.key, got.Generation, st.wantGen)
+		}
+		if stored := mustJob(t, s, j.ID); stored.Generation != st.wantGen {
+			t.Fatalf("step %d: stored generation %d, want %d", i, stored.Generation, st.wantGen)
+		}
+		// An applied follow-up makes the claim stale; a repeat does not.
+		err = s.Reschedule(ctx, c, "active", 0)
+		if st.applied && !errors.Is(err, store.ErrStale) {
+			t.Fatalf("step %d: claim after an applied follow-up: err = %v, want ErrStale", i, err)
+		}
+		if !st.applied && err != nil {
+			t.Fatalf("step %d: claim after a repeated follow-up: err = %v, want it current", i, err)
+		}
+	}
+}
+
+// TestJobListFailureIsNotReturned: once the record changed, a job list that
+// cannot be written (here a key of the wrong type) is logged, not returned,
+// so that no caller retries a change already made.
+func TestJobListFailureIsNotReturned(t *testing.T) {
+	t.Parallel()
+	var logs strings.Builder
+	s := newStore(t, store.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx := t.Context()
+	j := testJob(1)
+	if err := rdb.Set(ctx, s.Prefix()+"recent:"+j.Thread.Team+":"+j.Requester, "not a sorted set", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LinkJob(ctx, j, 0); err != nil {
+		t.Fatalf("LinkJob with a broken job list: %v", err)
+	}
+	got, err := s.FollowUp(ctx, j.ID, "msg:T:C:1.1", 0)
+	if err != nil {
+		t.Fatalf("FollowUp with a broken job list: %v", err)
+	}
+	if got.Generation != 2 {
+		t.Fatalf("generation %d, want 2", got.Generation)
+	}
+	if n := strings.Count(logs.String(), "job lists missed a job"); n != 2 {
+		t.Errorf("%d warnings logged, want 2 (LinkJob, FollowUp):\n%s", n, logs.String())
 	}
 }

@@ -100,16 +100,22 @@ redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
 return 1
 `
 
-// luaFollowUp: KEYS job, sched; ARGV prefix, id, firstPoll ms.
+// luaFollowUp: KEYS job, sched; ARGV prefix, id, firstPoll ms, the
+// follow-up's key ("" = none). A key equal to the last one applied ('fk')
+// changes nothing: the follow-up was applied already.
 // Returns {1, record} or {NOTFOUND}.
 const luaFollowUp = luaCommon + `
-local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
+local k, sched, id, key = KEYS[1], KEYS[2], ARGV[2], ARGV[4]
 if redis.call('EXISTS', k) == 0 then return {NOTFOUND} end
+if key ~= '' and redis.call('HGET', k, 'fk') == key then
+  return {1, redis.call('HGETALL', k)}
+end
 local now = now_ms()
 redis.call('HINCRBY', k, 'g', 1)
 redis.call('HINCRBY', k, 'tk', 1)
 clear_chunks(k, 'l')
 redis.call('HSET', k, 'st', 'active', 'pl', 0, 'na', 0, 'ua', now, 'rs', now)
+if key ~= '' then redis.call('HSET', k, 'fk', key) end
 redis.call('PERSIST', k)
 local l = link_key(k)
 if l then redis.call('SET', l, id) end

@@ -98,7 +98,7 @@ func TestLegacyLayout(t *testing.T) {
 			t.Fatalf("PTTL %s = %v, want the expiry kept", k, d)
 		}
 	}
-	if _, err := s.FollowUp(ctx, retained.ID, time.Hour); err != nil {
+	if _, err := s.FollowUp(ctx, retained.ID, "", time.Hour); err != nil {
 		t.Fatalf("FollowUp of the moved job: %v", err)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,8 @@ type Store struct {
 		next int64
 		gen  uint64
 	}
+	// log takes what the store notes but does not return (WithLogger).
+	log *slog.Logger
 }
 
 // Option configures a Store.
@@ -63,6 +66,12 @@ type Option func(*Store)
 // WithPrefix sets the prefix of every key (default "docsbot:").
 func WithPrefix(p string) Option {
 	return func(s *Store) { s.prefix = p }
+}
+
+// WithLogger sets where the store logs the failures it does not return,
+// such as a job list it could not update (default slog.Default()).
+func WithLogger(log *slog.Logger) Option {
+	return func(s *Store) { s.log = log }
 }
 
 // Open connects to the Redis at redisURL (one server by redis://, rediss://
@@ -94,6 +103,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 		rdb:    rdb,
 		prefix: DefaultPrefix,
 		sc:     newScripts(),
+		log:    slog.Default(),
 	}
 	for _, opt := range opts {
 		opt(s)

@@ -54,7 +54,7 @@ type JobsAPI interface {
 type JobStore interface {
 	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
 	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
-	FollowUp(ctx context.Context, id string, firstPoll time.Duration) (*store.Job, error)
+	FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*store.Job, error)
 	Claim(ctx context.Context, max int, lease time.Duration) ([]store.Claim, error)
 	NextDue(ctx context.Context) (time.Duration, bool, error)
 	Reschedule(ctx context.Context, c store.Claim, status string, in time.Duration) error

@@ -106,7 +106,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		var updated *store.Job
 		err = bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
-			updated, err = a.store.FollowUp(ctx, job.ID, a.cfg.PollInterval)
+			updated, err = a.store.FollowUp(ctx, job.ID, w.Key, a.cfg.PollInterval)
 			return err
 		})
 		if err != nil {

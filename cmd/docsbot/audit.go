@@ -119,8 +119,8 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 }
 
 // openStore connects to Redis as the bot does, or says why it cannot.
-func openStore(ctx context.Context, url, prefix string) (*store.Store, error) {
-	st, err := store.Open(ctx, url, store.WithPrefix(prefix))
+func openStore(ctx context.Context, url, prefix string, opts ...store.Option) (*store.Store, error) {
+	st, err := store.Open(ctx, url, append([]store.Option{store.WithPrefix(prefix)}, opts...)...)
 	if err != nil {
 		return nil, &exitError{code: exitFailure, err: err,
 			msg: "cannot reach Redis at " + store.RedactURL(url) + ": " + store.Cause(err),

@@ -62,7 +62,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix)
+	st, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix, store.WithLogger(log))
 	if err != nil {
 		return err
 	}
