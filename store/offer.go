@@ -32,21 +32,28 @@ var ErrTaken = errors.New("store: retry already taken")
 // again gets it: ErrTaken for the others, ErrNotFound when none was offered
 // or it expired.
 func (s *Store) TakeRetry(ctx context.Context, t Thread) ([]byte, error) {
-	b, err := s.rdb.SetArgs(ctx, s.offerKey(t), takenMark, redis.SetArgs{KeepTTL: true, Get: true}).Bytes()
+	v, err := s.sc.takeRetry.Run(ctx, s.rdb, []string{s.offerKey(t)}, takenMark).Text()
 	switch {
 	case errors.Is(err, redis.Nil):
-		// Nothing was there: drop the mark just written.
-		if derr := s.rdb.Del(ctx, s.offerKey(t)).Err(); derr != nil {
-			return nil, wrapErr(derr, "store: take retry")
-		}
 		return nil, ErrNotFound
 	case err != nil:
 		return nil, wrapErr(err, "store: take retry")
-	case string(b) == takenMark:
+	case v == takenMark:
 		return nil, ErrTaken
 	}
-	return b, nil
+	return []byte(v), nil
 }
+
+// luaTakeRetry: KEYS the offer; ARGV the taken mark. Returns the offer (the
+// mark when taken already) and puts the mark in its place for the rest of
+// its time to live, or nil when there is none: nothing is written then, so
+// no mark is ever left without an expiry.
+const luaTakeRetry = `
+local v = redis.call('GET', KEYS[1])
+if not v then return false end
+if v ~= ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL') end
+return v
+`
 
 // takenMark replaces a retry offer once taken.
 const takenMark = "\x00taken"

@@ -36,3 +36,39 @@ func TestRetryOfferIsTakenOnce(t *testing.T) {
 		t.Fatalf("OfferRetry with no ttl = %v, want ErrInvalid", err)
 	}
 }
+
+// TestTakeRetryWritesNoMarkWithoutAnOffer: where nothing was offered,
+// TakeRetry leaves no key behind, even when a second command would fail (here
+// an ACL user that may not delete): a mark written there would have no
+// expiry and stay forever.
+func TestTakeRetryWritesNoMarkWithoutAnOffer(t *testing.T) {
+	standaloneOnly(t)
+	t.Parallel()
+	own := ownRedis(t)
+	admin(t, own, "ACL", "SETUSER", "nodel", "on", ">nodel-pw", "~*", "&*", "+@all", "-del", "-unlink")
+	s := openStore(t, "unix://nodel:nodel-pw@"+own.Socket)
+	c := own.Client()
+	defer c.Close()
+	ctx := t.Context()
+	th := store.Thread{Team: "T1", Channel: "C1", TS: "1732233445.000400"}
+	key := s.Prefix() + "retry:T1:C1:1732233445.000400"
+	if _, err := s.TakeRetry(ctx, th); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("TakeRetry where nothing was offered = %v, want ErrNotFound", err)
+	}
+	if n, err := c.Exists(ctx, key).Result(); err != nil || n != 0 {
+		t.Fatalf("EXISTS %s = %d, %v: TakeRetry left a key where nothing was offered", key, n, err)
+	}
+	// An offer taken keeps its time to live.
+	if err := s.OfferRetry(ctx, th, []byte("again"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.TakeRetry(ctx, th); err != nil || string(got) != "again" {
+		t.Fatalf("TakeRetry = %q, %v", got, err)
+	}
+	if _, err := s.TakeRetry(ctx, th); !errors.Is(err, store.ErrTaken) {
+		t.Fatalf("second TakeRetry = %v, want ErrTaken", err)
+	}
+	if d, err := c.PTTL(ctx, key).Result(); err != nil || d <= 0 {
+		t.Fatalf("PTTL of the taken offer = %v, %v; want its expiry kept", d, err)
+	}
+}

@@ -243,7 +243,7 @@ type scripts struct {
 	link, followUp, claim            *redis.Script
 	reschedule, finish, markNotified *redis.Script
 	untrack, release                 *redis.Script
-	take, block                      *redis.Script
+	take, block, takeRetry           *redis.Script
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
@@ -264,6 +264,7 @@ func newScripts() scripts {
 		release:      redis.NewScript(luaRelease),
 		take:         redis.NewScript(luaTake),
 		block:        redis.NewScript(luaBlock),
+		takeRetry:    redis.NewScript(luaTakeRetry),
 		saveVisitors: redis.NewScript(luaSaveVisitors),
 		loadVisitors: redis.NewScript(luaLoadVisitors),
 		enqueue:      redis.NewScript(luaEnqueue),
