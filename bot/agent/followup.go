@@ -26,6 +26,7 @@ const (
 	markSent    = "sent"    // the API took it
 	markSaved   = "saved"   // the store followed the job again
 	markShown   = "shown"   // a modal's follow-up was shown in the thread
+	markRetry   = "retry"   // the retry offer taken: the start's payload, to queue
 )
 
 // doReply sends a thread reply to the thread's job and follows the job
@@ -149,21 +150,34 @@ func startMayBeUnderWay(threadTS string, attempt int) bool {
 
 // maybeRetryStart starts a job again when the reply is "retry" in the thread
 // of a start whose outcome was unknown. It reports whether it did (or the
-// offer was taken by an earlier "retry").
+// offer was taken by an earlier "retry"). Taking the offer consumes it, so
+// the offer is marked on the work at once: an attempt after a failure
+// before the start was queued queues it from the mark (Queue drops the
+// second of two queueings by the key) rather than find the offer taken.
 func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest, thread store.Thread, log *slog.Logger) (bool, error) {
 	if !isRetryWord(r.Text) {
 		return false, nil
 	}
-	payload, err := a.store.TakeRetry(ctx, thread)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
-	}
-	if errors.Is(err, store.ErrTaken) {
-		a.whisper(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
-		return true, nil
-	}
-	if err != nil {
-		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
+	payload := []byte(w.Marked(markRetry))
+	marked := len(payload) > 0
+	if !marked {
+		var err error
+		payload, err = a.store.TakeRetry(ctx, thread)
+		if errors.Is(err, store.ErrNotFound) {
+			return false, nil
+		}
+		if errors.Is(err, store.ErrTaken) {
+			a.whisper(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
+			return true, nil
+		}
+		if err != nil {
+			return false, bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if err := w.Mark(ctx, map[string]string{markRetry: string(payload)}); err != nil {
+			log.Warn("recording the retry offer taken failed; queuing the start at once", "err", err)
+		} else {
+			marked = true
+		}
 	}
 	if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
 		a.whisper(ctx, r, refusal, log)
@@ -171,6 +185,12 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 		return true, nil
 	}
 	queued, err := a.core.Queue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})
+	if err != nil && !marked {
+		// The offer is taken and no later attempt could queue it.
+		log.Warn("queuing the start again failed", "err", err)
+		a.whisper(ctx, r, "docsbot could not start this job again: its storage failed. Start it anew with `"+Command+"`.", log)
+		return true, nil
+	}
 	if err != nil {
 		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // startedJob runs /docs-agent and waits until the job is linked (its id shows
@@ -166,5 +168,54 @@ func TestFollowUpRefusedByTheAPI(t *testing.T) {
 				t.Errorf("note posted in thread %q, want %q", note.ThreadTS, rootTS)
 			}
 		})
+	}
+}
+
+// TestRetryTakenBeforeACrashIsQueued plays a replica that took the retry
+// offered in a thread on the person's "retry" and died (or lost Redis)
+// before queuing the start: the next attempt of the reply queues it from
+// the work's mark, and the job starts once, instead of the person hearing
+// that it is being started again while nothing is.
+func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	st := h.OpenStore()
+	ctx := context.Background()
+
+	rootTS := h.PostNoAck(alice, general, "", "placeholder for the root message of a start whose outcome was unknown")
+	thread := store.Thread{Team: "T0TEST", Channel: general, TS: rootTS}
+	start, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks", "root": rootTS})
+	if err := st.OfferRetry(ctx, thread, start, time.Hour); err != nil {
+		t.Fatalf("OfferRetry: %v", err)
+	}
+	// The dead replica's reply work: the offer taken and marked.
+	replyTS := h.PostNoAck(alice, general, rootTS, "retry")
+	reply, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": "retry"})
+	w := store.Work{Key: "msg:T0TEST:" + general + ":" + replyTS, Kind: "agent.reply", Payload: reply}
+	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	if err != nil || len(taken) != 1 {
+		t.Fatalf("ClaimWork = %v, %v", taken, err)
+	}
+	offer, err := st.TakeRetry(ctx, thread)
+	if err != nil {
+		t.Fatalf("TakeRetry: %v", err)
+	}
+	if err := st.Mark(ctx, taken[0], 0, map[string]string{"retry": string(offer)}); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the job to start on retry", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 1 })
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Errorf("%d create requests, want exactly 1", n)
+	}
+	for _, m := range h.Slack.Ephemerals(alice) {
+		if strings.Contains(m.Text, "already being started again") {
+			t.Errorf("private note %q: the start was queued by this very reply", m.Text)
+		}
 	}
 }
