@@ -27,6 +27,7 @@ const (
 	markSaved   = "saved"   // the store followed the job again
 	markShown   = "shown"   // a modal's follow-up was shown in the thread
 	markRetry   = "retry"   // the retry offer taken: the start's payload, to queue
+	markFiles   = "files"   // the person was told the post's files are not passed on
 )
 
 // doReply sends a thread reply to the thread's job and follows the job
@@ -39,7 +40,11 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a thread reply: %w", err)
 	}
 	log := a.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
+	if r.Files && r.Text == "" && !r.Mention {
+		return a.filesOnly(ctx, w, r, log)
+	}
 	if !r.inThread() || w.Marked(markStarting) != "" || (r.Mention && commandWord(r.Text) != "") {
+		a.noteFiles(ctx, w, r, log)
 		return a.doAddressed(ctx, w, r, log)
 	}
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
@@ -51,6 +56,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		if r.Mention || r.DM {
 			// Not a job's thread: a mention there (or any reply in a
 			// DM) starts a job with the thread as its context.
+			a.noteFiles(ctx, w, r, log)
 			return a.doAddressed(ctx, w, r, log)
 		}
 		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
@@ -124,6 +130,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		job = updated
 	}
 	a.auditWork(ctx, w, followUp)
+	a.noteFiles(ctx, w, r, log)
 	if r.TS != "" {
 		a.core.React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
 	}
@@ -230,6 +237,35 @@ func followUpFailed(err error) string {
 			". If the agent does not act on it, send it again."
 	}
 	return "This reply was not sent to the agent. " + bot.Describe(err)
+}
+
+// noteFiles tells the author of a post with files attached, once, that only
+// its text went on: the agent does not get the files.
+func (a *agent) noteFiles(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) {
+	if !r.Files || w.Marked(markFiles) != "" {
+		return
+	}
+	a.whisper(ctx, r, "The agent gets only the text of your message: docsbot does not pass files on to it. Put what it needs from them in the text, or link to them.", log)
+	if err := w.Mark(ctx, map[string]string{markFiles: "1"}); err != nil {
+		log.Warn("recording the note about files failed", "err", err)
+	}
+}
+
+// filesOnly answers a post that has files and no text: in a job's thread or
+// a DM with the bot, the person is told nothing was passed to the agent;
+// elsewhere it is not for docsbot.
+func (a *agent) filesOnly(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
+	if !r.DM {
+		_, err := a.store.JobByThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS})
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	a.whisper(ctx, r, "This message has only files, and docsbot passes only text on to the agent, so nothing was sent. Write what the agent should do in a message.", log)
+	return nil
 }
 
 // showModalFollowUp shows in the thread, once, a follow-up sent from the

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,46 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 		if strings.Contains(m.Text, "already being started again") {
 			t.Errorf("private note %q: the start was queued by this very reply", m.Text)
 		}
+	}
+}
+
+// TestReplyWithFiles: a thread reply with files attached (subtype
+// file_share) goes on as a follow-up by its text, and the person is told
+// privately that the files do not; one with files and no text sends nothing
+// and says so.
+func TestReplyWithFiles(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	h.StartBot(bottest.Config{})
+	rootTS, jobID := h.startedJob("Document the export format")
+	cases := []struct {
+		name, text string
+		wantNote   string
+		wantSent   []string // the API's prompts afterwards
+	}{
+		{"text and a file", "Use this sample export", "does not pass files on", []string{"Document the export format", "Use this sample export"}},
+		{"a file alone", "", "nothing was sent", []string{"Document the export format", "Use this sample export"}},
+	}
+	for i, tc := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: general, UserID: alice, ThreadTS: rootTS, Text: tc.text, Files: []string{"export.csv"}})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: post: %v", tc.name, err)
+		}
+		h.WaitFor(tc.name+": a private note", func() bool { return len(h.Slack.Ephemerals(alice)) == i+1 })
+		note := h.Slack.Ephemerals(alice)[i]
+		if !strings.Contains(note.Text, tc.wantNote) || note.ThreadTS != rootTS {
+			t.Errorf("%s: note %q in thread %q, want %q in %q", tc.name, note.Text, note.ThreadTS, tc.wantNote, rootTS)
+		}
+		if p := h.API.Prompts(jobID); !slices.Equal(p, tc.wantSent) {
+			t.Errorf("%s: API prompts %q, want %q", tc.name, p, tc.wantSent)
+		}
+	}
+	h.StopAll()
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-up requests, want 1", n)
 	}
 }

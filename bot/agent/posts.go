@@ -38,29 +38,44 @@ type replyRequest struct {
 	// message of the person's in the thread (TS is ""), so the bot shows
 	// the instruction there once it is sent.
 	FromModal bool `json:"modal,omitempty"`
+	// Files marks a post with files attached (subtype file_share): only
+	// its text goes on, and the person is told the files do not.
+	Files bool `json:"files,omitempty"`
 }
 
 // inThread reports whether the post is a reply in a thread.
 func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS != r.TS }
 
 // onMessage handles message events: a person's thread reply, top-level DM
-// or mention is recorded in the inbox and then acknowledged. Everything else
-// (the bot's own and other bots' messages, edits, joins, other people's
+// or mention is recorded in the inbox and then acknowledged; one with files
+// attached (file_share) too, its text going on without the files. Everything
+// else (the bot's own and other bots' messages, edits, joins, other people's
 // top-level messages) is acknowledged and ignored. If Redis cannot record
 // the post, the envelope is not acknowledged: Slack sends it again.
 func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || (ev.SubType != "" && ev.SubType != "thread_broadcast") || a.core.IsOwnOrBot(ev) {
+	if !ok || !personsPost(ev.SubType) || a.core.IsOwnOrBot(ev) {
 		req.Ack(nil)
 		return
 	}
 	p := a.post(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
 	p.DM = ev.ChannelType == "im"
-	if p.Text == "" && !p.Mention || !(p.inThread() || p.DM || p.Mention) {
+	p.Files = ev.SubType == subtypeFileShare
+	if p.Text == "" && !p.Mention && !p.Files || !(p.inThread() || p.DM || p.Mention) {
 		req.Ack(nil)
 		return
 	}
 	a.acceptPost(ctx, req, p)
+}
+
+// subtypeFileShare is the subtype of a person's message with files attached.
+const subtypeFileShare = "file_share"
+
+// personsPost reports whether a message event of the subtype is a person's
+// new post: a plain message, a thread reply also sent to the channel, or a
+// message with files.
+func personsPost(subtype string) bool {
+	return subtype == "" || subtype == "thread_broadcast" || subtype == subtypeFileShare
 }
 
 // onMention handles app_mention events, the same way as the message event

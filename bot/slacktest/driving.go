@@ -106,6 +106,9 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 	if ch.BotMember {
 		ev := s.messageEventLocked(ch, stored)
 		ev["client_msg_id"] = newUUID()
+		if len(m.Files) > 0 {
+			ev["subtype"], ev["upload"], ev["files"] = "file_share", false, sharedFiles(m.UserID, m.Files)
+		}
 		e, eventID = s.callbackLocked(ev)
 	}
 	s.mu.Unlock()
@@ -118,6 +121,17 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 		return ts, eventID, err
 	}
 	return ts, eventID, nil
+}
+
+// sharedFiles is the files array of a file_share message event: one file
+// object a name, shared by user.
+func sharedFiles(user string, names []string) []map[string]any {
+	out := make([]map[string]any, len(names))
+	for i, n := range names {
+		out[i] = map[string]any{"id": "F" + strings.ToUpper(randomString(10)), "name": n, "title": n,
+			"mimetype": "application/octet-stream", "filetype": "binary", "user": user, "mode": "hosted"}
+	}
+	return out
 }
 
 // DeliverEvent wraps event (any inner event: message_changed, bot_message,

@@ -65,6 +65,10 @@ type UserMessage struct {
 	// as markup such as <@U0BOB> or <https://example.com|label>.
 	Text     string
 	ThreadTS string
+	// Files, when set, are the names of files the person attached: the
+	// message event then has subtype file_share and a files array, as
+	// Slack sends it.
+	Files []string
 }
 
 // Call is one Web API request the server received.
