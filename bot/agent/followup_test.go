@@ -30,12 +30,18 @@ func (h *harness) startedJob(prompt string) (rootTS, jobID string) {
 	return root.TS, jobs[len(jobs)-1].ID
 }
 
+// jobsStayActive keeps every job active for as long as a test runs, so
+// that nothing but the test moves it.
+func jobsStayActive() docsapitest.Option {
+	return docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	})
+}
+
 func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 	t.Parallel()
 	// Jobs stay active for a long time here, so nothing else moves.
-	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	}))
+	h := newHarness(t, jobsStayActive())
 	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Write a glossary")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -77,9 +83,7 @@ func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 
 func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	}))
+	h := newHarness(t, jobsStayActive())
 	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Explain rate limits")
 	replyTS, eventID := h.Reply(alice, general, rootTS, "Mention Retry-After")
@@ -148,9 +152,7 @@ func TestFollowUpRefusedByTheAPI(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-				return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-			}))
+			h := newHarness(t, jobsStayActive())
 			h.StartBot(bottest.Config{})
 			rootTS, _ := h.startedJob("Document webhooks")
 			h.API.AddFault(tc.fault)
@@ -227,9 +229,7 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 // and says so.
 func TestReplyWithFiles(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	}))
+	h := newHarness(t, jobsStayActive())
 	h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Document the export format")
 	cases := []struct {
