@@ -126,7 +126,10 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, asker slack.Slash
 		tell(bot.Describe(err))
 		return nil
 	}
-	comment := "Daily unique visitors, " + r.String() + ", asked by " + bot.Mention(asker.UserID) + "."
+	comment := "Daily unique visitors, " + r.describe() + ", asked by " + bot.Mention(asker.UserID) + "."
+	if note := r.partialNote(); note != "" {
+		comment += " " + note
+	}
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}
@@ -144,6 +147,15 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, asker slack.Slash
 	}
 	log.Info("chart posted", "file", file, "spent", tr.Spent, "missing", len(tr.Missing))
 	return nil
+}
+
+// partialNote says how a chart shows its range's end: today drawn apart
+// while it is still counting, or left out; "" when the range ended before.
+func (r dateRange) partialNote() string {
+	if r.Today {
+		return "Today (" + r.Last.Format("Jan 2") + ") is still counting: its point is drawn dotted and hollow, not a drop in traffic."
+	}
+	return r.leftOutNote()
 }
 
 // uploadChart uploads png in channel (in thread when not "") with Slack's
@@ -289,7 +301,7 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 	for _, d := range append(cached.Found, fetched...) {
 		days = append(days, insight.DayCounts{Date: d.Date, Counts: apiCounts(d.VisitorCounts)})
 	}
-	trend := insight.Trend{First: r.First, Last: r.Last, Days: days}
+	trend := insight.Trend{First: r.First, Last: r.Last, Days: days, Partial: r.Today}
 	if haveTotals {
 		c := apiCounts(totals)
 		trend.Totals = &c

@@ -93,7 +93,7 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s in %s, %s)", c.Req.Range, docsapi.FormatCount(t.After),
+		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s in %s, %s)", c.Req.Range.describe(), docsapi.FormatCount(t.After),
 			docsapi.FormatCount(t.Before), c.Prev, changeWord(t)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
@@ -111,10 +111,10 @@ func (c *comparisonReport) blocks() []slack.Block {
 		return fmt.Sprintf("*%s* %s (was %s, %s)", docsapi.FormatCount(ch.After), name, docsapi.FormatCount(ch.Before), changeWord(ch))
 	}
 	section(fmt.Sprintf(":chart_with_upwards_trend: *Unique visitors to the docs, %s compared with %s*\n%s  ·  %s  ·  %s",
-		c.Req.Range, c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
+		c.Req.Range.describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
 	caveat := "Totals are each range's unique visitors; page counts are never added into them."
-	if c.Req.Range.Today {
-		caveat += " The range includes today, which is still counting."
+	if left := c.Req.Range.leftOutNote(); left != "" {
+		caveat = left + " " + caveat
 	}
 	note(caveat)
 	for _, s := range c.Stale {

@@ -109,7 +109,8 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 	if !strings.Contains(p.Text, "69 of the 100 analytics requests an hour are left") {
 		t.Errorf("cost note %q does not say what is left", p.Text)
 	}
-	if c := h.comment(f); !strings.Contains(c, "Oct 9 – Nov 7, 2025") || strings.Contains(c, "No data") {
+	// Whole days: the 30 days that end yesterday, and the comment says so.
+	if c := h.comment(f); !strings.Contains(c, "the last 30 whole days, Oct 8 – Nov 6, 2025") || !strings.Contains(c, "today (Nov 7) is still counting") || strings.Contains(c, "No data") {
 		t.Errorf("chart comment %q", c)
 	}
 
@@ -140,7 +141,7 @@ func TestChartWithTheBudgetSpent(t *testing.T) {
 		t.Errorf("%d requests, want the 10 the budget allows", n)
 	}
 	h.waitPrivate("only 10 of docsbot's 10 analytics requests an hour are left")
-	if c := h.comment(f); !strings.Contains(c, "No data yet for Oct 9–28") {
+	if c := h.comment(f); !strings.Contains(c, "No data yet for Oct 8–27") {
 		t.Errorf("chart comment %q does not name the missing days", c)
 	}
 
@@ -149,7 +150,7 @@ func TestChartWithTheBudgetSpent(t *testing.T) {
 	f2 := h.waitFiles(2)[1]
 	checkChart(t, f2)
 	h.waitPrivate("has none left")
-	if c := h.comment(f2); !strings.Contains(c, "No data yet for Oct 9–28") {
+	if c := h.comment(f2); !strings.Contains(c, "No data yet for Oct 8–27") {
 		t.Errorf("second chart comment %q", c)
 	}
 	if n := h.settledRequests(); n != 10 {
@@ -232,12 +233,14 @@ func TestCompareEndToEnd(t *testing.T) {
 	h, ds := visitorsHarness(t, 240)
 	h.StartBot(bottest.Config{Now: visitorsNow})
 
+	// Compare works on whole days: 7d is the 7 days that end yesterday
+	// (Nov 6), against the 7 before; today, a partial day, is left out.
 	h.visitorsCommand("7d compare top=3")
 	text := postText(h.waitSummaries(1))
-	cur := insight.Period{First: day(t, "2025-11-01"), Last: day(t, "2025-11-07"),
-		Totals: ds.Totals(day(t, "2025-11-01"), day(t, "2025-11-08")), Pages: ds.Pages(day(t, "2025-11-01"), day(t, "2025-11-08"))}
-	prev := insight.Period{First: day(t, "2025-10-25"), Last: day(t, "2025-10-31"),
-		Totals: ds.Totals(day(t, "2025-10-25"), day(t, "2025-11-01")), Pages: ds.Pages(day(t, "2025-10-25"), day(t, "2025-11-01"))}
+	cur := insight.Period{First: day(t, "2025-10-31"), Last: day(t, "2025-11-06"),
+		Totals: ds.Totals(day(t, "2025-10-31"), day(t, "2025-11-07")), Pages: ds.Pages(day(t, "2025-10-31"), day(t, "2025-11-07"))}
+	prev := insight.Period{First: day(t, "2025-10-24"), Last: day(t, "2025-10-30"),
+		Totals: ds.Totals(day(t, "2025-10-24"), day(t, "2025-10-31")), Pages: ds.Pages(day(t, "2025-10-24"), day(t, "2025-10-31"))}
 	cmp, err := insight.Compare(cur, prev, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +250,8 @@ func TestCompareEndToEnd(t *testing.T) {
 		t.Fatal("no percentage for the totals")
 	}
 	for _, want := range []string{
-		"Nov 1 – Nov 7, 2025 compared with Oct 25 – Oct 31, 2025",
+		"the last 7 whole days, Oct 31 – Nov 6, 2025 compared with Oct 24 – Oct 30, 2025",
+		"today (Nov 7) is still counting, so it is left out",
 		fmt.Sprintf("*%s* visitors (was %s, %s)", docsapi.FormatCount(int64(cur.Totals.Total)), docsapi.FormatCount(int64(prev.Totals.Total)), pct),
 		"*Rose most*", "*Fell most*", "*New pages", "*Pages that vanished", "never added",
 	} {

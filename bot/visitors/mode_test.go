@@ -18,12 +18,12 @@ func TestParseVisitorsModes(t *testing.T) {
 		top         int
 		path        string
 	}{
-		{"30d chart", modeChart, "", "2025-10-09", "2025-11-07", 0, ""},
-		{"chart", modeChart, "", "2025-11-01", "2025-11-07", 0, ""},
+		{"30d chart", modeChart, "", "2025-10-08", "2025-11-06", 0, ""}, // whole days: ends yesterday
+		{"chart", modeChart, "", "2025-10-31", "2025-11-06", 0, ""},
 		{"CHART last-month", modeChart, "", "2025-10-01", "2025-10-31", 0, ""},
-		{"7d compare", modeCompare, "", "2025-11-01", "2025-11-07", compareTop, ""},
-		{"compare top=3 path=/guides", modeCompare, "", "2025-11-01", "2025-11-07", 3, "/guides"},
-		{"200d compare", modeCompare, "", "2025-04-22", "2025-11-07", compareTop, ""},
+		{"7d compare", modeCompare, "", "2025-10-31", "2025-11-06", compareTop, ""},
+		{"compare top=3 path=/guides", modeCompare, "", "2025-10-31", "2025-11-06", 3, "/guides"},
+		{"200d compare", modeCompare, "", "2025-04-21", "2025-11-06", compareTop, ""},
 		{"csv 30d", modeCSV, "", "2025-10-09", "2025-11-07", defaultTop, ""},
 		{"csv path=api", modeCSV, "", "2025-11-01", "2025-11-07", defaultTop, "/api"},
 		{"digest weekly", modeDigest, digestWeekly, "2025-11-01", "2025-11-07", defaultTop, ""},

@@ -40,6 +40,34 @@ type dateRange struct {
 	First, Last time.Time
 	// Today reports whether Last is today, which is still counting.
 	Today bool
+	// TodayLeftOut reports that the range as typed reached today and was
+	// ended with yesterday (compare works on whole days only).
+	TodayLeftOut bool
+	// EndsYesterday reports a relative range (7d, this-month, a start
+	// alone) that chart and compare ended with yesterday, the last whole
+	// day, rather than today.
+	EndsYesterday bool
+}
+
+// describe names the range for chart and compare: "the last 7 whole days,
+// Nov 16 – Nov 22, 2026" when it was ended with yesterday, else String.
+func (r dateRange) describe() string {
+	if !r.EndsYesterday && !r.TodayLeftOut {
+		return r.String()
+	}
+	if n := r.days(); n > 1 {
+		return fmt.Sprintf("the last %d whole days, %s", n, r)
+	}
+	return "the last whole day, " + r.String()
+}
+
+// leftOutNote says that today is not in the range because it is still
+// counting, "" when the range was not ended before today.
+func (r dateRange) leftOutNote() string {
+	if !r.EndsYesterday && !r.TodayLeftOut {
+		return ""
+	}
+	return "Whole UTC days only: today (" + r.Last.AddDate(0, 0, 1).Format("Jan 2") + ") is still counting, so it is left out."
 }
 
 // days returns the number of days in the range.
@@ -125,6 +153,10 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	req := visitorsRequest{Top: defaultTop, Sort: sortTotal}
 	today := midnight(now)
 	seen := map[string]bool{}
+	// The range word is read as it is met, so that its errors come in the
+	// order typed, and again once the mode is known: chart and compare end
+	// a relative range with yesterday (wholeDays).
+	rangeWord := ""
 	words := strings.Fields(bot.Unescape(text))
 	for i := 0; i < len(words); i++ {
 		word := words[i]
@@ -163,27 +195,47 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 			}
 			continue
 		}
-		r, err := parseRange(lower, today)
+		r, err := parseRange(lower, today, false)
 		if err != nil {
-			err.Part = word
-			return req, err
+			// A start one day further back fits the whole days of chart
+			// and compare, and the mode may come later in the text: an
+			// error that depends on the mode is told once it is known.
+			if _, errWhole := parseRange(lower, today, true); errWhole != nil && errWhole.Problem == err.Problem {
+				err.Part = word
+				return req, err
+			}
 		}
 		if seen["range"] {
 			return req, &inputError{word, "only one date range can be given (the range is `" + bot.Escape(req.RangeText) + "`)"}
 		}
 		seen["range"] = true
-		req.Range, req.RangeText = r, word
+		req.Range, req.RangeText, rangeWord = r, word, lower
 	}
 	if err := req.checkMode(seen); err != nil {
 		return req, err
 	}
 	if !seen["range"] {
-		req.Range, _ = parseRange("7d", today)
-		req.RangeText = "7d"
+		req.RangeText, rangeWord = "7d", "7d"
+	}
+	whole := req.Mode.wholeDays()
+	r, err := parseRange(rangeWord, today, whole)
+	if err != nil {
+		err.Part = req.RangeText
+		return req, err
+	}
+	req.Range = r
+	if req.Mode == modeCompare && r.Today {
+		// Compare sets whole days against whole days: a range typed up to
+		// today ends with yesterday, and the comparison says so.
+		if r.First.Equal(today) {
+			return req, &inputError{req.RangeText, "`compare` works on whole days, and today (" + today.Format("Jan 2") +
+				" UTC) is not over yet: compare `yesterday`, or a range that ends by yesterday"}
+		}
+		req.Range = dateRange{First: r.First, Last: today.AddDate(0, 0, -1), TodayLeftOut: true}
 	}
 	if req.Mode == modeCompare {
 		// The previous range must lie within the analytics' history too.
-		earliest := today.AddDate(0, 0, -(visitorsHistoryDays - 1))
+		earliest := historyStart(today, whole)
 		if prev := req.Range.First.AddDate(0, 0, -req.Range.days()); prev.Before(earliest) {
 			return req, &inputError{req.RangeText, fmt.Sprintf("`compare` needs the %d days before it too, and the analytics keep only the last %d days (the longest range to compare is %dd)",
 				req.Range.days(), visitorsHistoryDays, visitorsHistoryDays/2)}
@@ -259,8 +311,32 @@ func (req *visitorsRequest) option(key, val, word string) *inputError {
 	return nil
 }
 
-// parseRange reads one range word (lower case) relative to today.
-func parseRange(word string, today time.Time) (dateRange, *inputError) {
+// wholeDays reports whether the mode works on whole days only: a relative
+// range (7d, 12w, this-month, a start date alone) ends with yesterday, the
+// last day that is over, instead of today, which is still counting. The
+// summary, the CSV and the digest's own ranges keep today.
+func (m mode) wholeDays() bool { return m == modeChart || m == modeCompare }
+
+// historyStart is the earliest day a range may start: the analytics keep
+// visitorsHistoryDays days, counted back from today, or from yesterday for
+// the modes that work on whole days (so that 400d still fits).
+func historyStart(today time.Time, wholeDays bool) time.Time {
+	end := today
+	if wholeDays {
+		end = today.AddDate(0, 0, -1)
+	}
+	return end.AddDate(0, 0, -(visitorsHistoryDays - 1))
+}
+
+// parseRange reads one range word (lower case) relative to today. With
+// wholeDays, a relative range ends with yesterday (the last closed day)
+// rather than today; ranges that name their last day (today, a..b) keep it.
+func parseRange(word string, today time.Time, wholeDays bool) (dateRange, *inputError) {
+	// end is where a relative range ends.
+	end := today
+	if wholeDays {
+		end = today.AddDate(0, 0, -1)
+	}
 	var first, last time.Time
 	switch word {
 	case "today":
@@ -269,23 +345,32 @@ func parseRange(word string, today time.Time) (dateRange, *inputError) {
 		first = today.AddDate(0, 0, -1)
 		last = first
 	case "this-month":
-		first, last = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC), today
+		first, last = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC), end
+		if last.Before(first) {
+			return dateRange{}, &inputError{word, "this month has no whole day yet (today, the 1st, is still counting): try `last-month`, or `this-month` without `chart` or `compare`"}
+		}
 	case "last-month":
 		// Day 0 of this month is the last day of the previous one.
 		last = time.Date(today.Year(), today.Month(), 0, 0, 0, 0, 0, time.UTC)
 		first = time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC)
 	default:
 		var err *inputError
-		first, last, err = parseSpan(word, today)
+		first, last, err = parseSpan(word, today, end)
 		if err != nil {
 			return dateRange{}, err
 		}
 	}
-	return checkRange(word, first, last, today)
+	r, err := checkRange(word, first, last, today, wholeDays)
+	// Ranges whose end follows the clock; the others name their last day.
+	relative := word == "this-month" || relativePattern.MatchString(word) || datePattern.MatchString(word)
+	r.EndsYesterday = wholeDays && relative && err == nil && r.Last.Equal(end) && end.Before(today)
+	return r, err
 }
 
-// parseSpan reads "7d", "12w", "2025-11-01" and "2025-11-01..2025-11-07".
-func parseSpan(word string, today time.Time) (first, last time.Time, _ *inputError) {
+// parseSpan reads "7d", "12w", "2025-11-01" and "2025-11-01..2025-11-07";
+// the relative ones and a start alone end on end (today, or yesterday for
+// whole days).
+func parseSpan(word string, today, end time.Time) (first, last time.Time, _ *inputError) {
 	if m := relativePattern.FindStringSubmatch(word); m != nil {
 		// Only digits: Atoi fails only on numbers too large for an int.
 		n, err := strconv.Atoi(m[1])
@@ -299,7 +384,7 @@ func parseSpan(word string, today time.Time) (first, last time.Time, _ *inputErr
 		case n < 1:
 			return first, last, &inputError{word, "the number of days or weeks must be at least 1"}
 		}
-		return today.AddDate(0, 0, -(days - 1)), today, nil
+		return end.AddDate(0, 0, -(days - 1)), end, nil
 	}
 	if a, b, ok := strings.Cut(word, ".."); ok {
 		first, err := parseDay(a, word)
@@ -317,7 +402,9 @@ func parseSpan(word string, today time.Time) (first, last time.Time, _ *inputErr
 	}
 	if datePattern.MatchString(word) {
 		first, err := parseDay(word, word)
-		return first, today, err
+		// A start of today has no whole day before its end: it is today's
+		// range, as typed.
+		return first, maxTime(first, end), err
 	}
 	return first, last, &inputError{word, "that is not a date range or an option"}
 }
@@ -335,9 +422,10 @@ func parseDay(s, whole string) (time.Time, *inputError) {
 }
 
 // checkRange applies the rules every range shares: it lies within the
-// analytics' history, starts no later than today, and ends today at the latest.
-func checkRange(word string, first, last, today time.Time) (dateRange, *inputError) {
-	earliest := today.AddDate(0, 0, -(visitorsHistoryDays - 1))
+// analytics' history (historyStart), starts no later than today, and ends
+// today at the latest.
+func checkRange(word string, first, last, today time.Time, wholeDays bool) (dateRange, *inputError) {
+	earliest := historyStart(today, wholeDays)
 	switch {
 	case first.After(today):
 		return dateRange{}, &inputError{word, "it starts after today (" + today.Format(time.DateOnly) + " UTC)"}
@@ -357,6 +445,13 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // midnight returns the start of t's UTC day.
 func midnight(t time.Time) time.Time {
 	t = t.UTC()
@@ -368,7 +463,7 @@ func visitorsUsage() string {
 	return strings.Join([]string{
 		"*Usage:* `" + Command + " [range] [top=N] [path=PREFIX] [sort=total|human|ai] [chart|compare|csv]`",
 		"*Range* (whole days in UTC; default `7d`):",
-		"• `7d`, `30d`, `12w`: the last N days or weeks, today included",
+		"• `7d`, `30d`, `12w`: the last N days or weeks, today included (for `chart` and `compare`: the last N whole days, ending yesterday)",
 		"• `2025-11-01..2025-11-07`: from the first day to the last, both included",
 		"• `2025-11-01`: from that day through today",
 		"• `today`, `yesterday`, `this-month`, `last-month`",
@@ -378,8 +473,8 @@ func visitorsUsage() string {
 		"• `path=/api-reference`: only pages whose path starts with this prefix",
 		"• `sort=human` or `sort=ai`: rank pages by that column instead of the total",
 		"*Instead of the summary:*",
-		"• `chart`: a chart of the daily unique visitors, human and AI (`" + Command + " 30d chart`)",
-		"• `compare`: the range against the one before it, with the pages that rose and fell most (`" + Command + " 7d compare`)",
+		"• `chart`: a chart of the daily unique visitors, human and AI (`" + Command + " 30d chart`); today, still counting, is drawn dotted when the range names it",
+		"• `compare`: the range against the one before it, with the pages that rose and fell most (`" + Command + " 7d compare`); whole days only, so a range typed up to today ends with yesterday",
 		"• `csv`: every page of the range as a CSV file",
 		"• `digest weekly`, `digest daily`, `digest off`, `digest status`: post the last week's (or day's) summary in this channel on schedule",
 	}, "\n")

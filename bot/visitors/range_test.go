@@ -253,3 +253,135 @@ func TestDateRangeString(t *testing.T) {
 		}
 	}
 }
+
+// TestParseVisitorsWholeDays is how chart and compare resolve ranges: a
+// relative range ends with yesterday, the last closed day; a range that names
+// today keeps it for the chart (drawn as partial) and ends with yesterday for
+// compare.
+func TestParseVisitorsWholeDays(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, now, text string
+		first, last     string
+		// today: the range ends today (partial); yesterday: a relative
+		// range ended with yesterday; leftOut: a range typed up to today
+		// that compare ended with yesterday.
+		today, yesterday, leftOut bool
+	}{
+		{"7d chart", "", "7d chart", "2025-10-31", "2025-11-06", false, true, false},
+		{"default range", "", "compare", "2025-10-31", "2025-11-06", false, true, false},
+		{"30d chart", "", "chart 30d", "2025-10-08", "2025-11-06", false, true, false},
+		{"1d is yesterday", "", "1d compare", "2025-11-06", "2025-11-06", false, true, false},
+		{"2w", "", "2w chart", "2025-10-24", "2025-11-06", false, true, false},
+		{"first minute of a day", "2026-11-23T00:00:30Z", "7d chart", "2026-11-16", "2026-11-22", false, true, false},
+		{"last minute of a day", "2026-11-22T23:59:59Z", "7d compare", "2026-11-15", "2026-11-21", false, true, false},
+		{"01:00 on the sandbox's day", "2026-11-23T01:00:00Z", "30d chart", "2026-10-24", "2026-11-22", false, true, false},
+		{"over a month end", "2025-12-01T00:05:00Z", "7d compare", "2025-11-24", "2025-11-30", false, true, false},
+		{"over a year end", "2026-01-01T00:01:00Z", "7d chart", "2025-12-25", "2025-12-31", false, true, false},
+		{"over a leap day", "2024-03-01T06:00:00Z", "3d compare", "2024-02-27", "2024-02-29", false, true, false},
+		{"a clock in another zone is read in UTC", "2025-11-08T01:00:00+03:00", "7d chart", "2025-10-31", "2025-11-06", false, true, false},
+		{"400d chart is the most", "", "400d chart", "2024-10-03", "2025-11-06", false, true, false},
+		{"start alone ends yesterday", "", "2025-10-30 chart", "2025-10-30", "2025-11-06", false, true, false},
+		{"this-month", "", "this-month compare", "2025-11-01", "2025-11-06", false, true, false},
+		{"this-month on the 2nd", "2025-12-02T00:10:00Z", "this-month chart", "2025-12-01", "2025-12-01", false, true, false},
+		{"yesterday", "", "yesterday chart", "2025-11-06", "2025-11-06", false, false, false},
+		{"last-month on the 1st", "2025-12-01T00:01:00Z", "last-month compare", "2025-11-01", "2025-11-30", false, false, false},
+		{"span before today", "", "2025-11-01..2025-11-05 compare", "2025-11-01", "2025-11-05", false, false, false},
+		{"span ending yesterday is not relative", "", "2025-11-01..2025-11-06 chart", "2025-11-01", "2025-11-06", false, false, false},
+		// Ranges that name today.
+		{"chart keeps today", "", "2025-11-01..2025-11-07 chart", "2025-11-01", "2025-11-07", true, false, false},
+		{"chart of a span past today", "", "chart 2025-11-01..2025-12-31", "2025-11-01", "2025-11-07", true, false, false},
+		{"chart of today", "", "today chart", "2025-11-07", "2025-11-07", true, false, false},
+		{"chart from today", "", "2025-11-07 chart", "2025-11-07", "2025-11-07", true, false, false},
+		{"compare ends a span at yesterday", "", "2025-11-01..2025-11-07 compare", "2025-11-01", "2025-11-06", false, false, true},
+		{"compare of a span past today", "2026-01-01T00:01:00Z", "compare 2025-12-20..2026-01-05", "2025-12-20", "2025-12-31", false, false, true},
+		// The summary and the CSV keep today.
+		{"summary keeps today", "2026-11-23T01:00:00Z", "7d", "2026-11-17", "2026-11-23", true, false, false},
+		{"csv keeps today", "2026-11-23T01:00:00Z", "csv 30d", "2026-10-25", "2026-11-23", true, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			now := friday
+			if tc.now != "" {
+				v, err := time.Parse(time.RFC3339, tc.now)
+				if err != nil {
+					t.Fatal(err)
+				}
+				now = v
+			}
+			req, bad := parseVisitors(tc.text, now)
+			if bad != nil {
+				t.Fatalf("parseVisitors(%q) failed: %v", tc.text, bad)
+			}
+			r := req.Range
+			got := []any{r.First.Format(time.DateOnly), r.Last.Format(time.DateOnly), r.Today, r.EndsYesterday, r.TodayLeftOut}
+			want := []any{tc.first, tc.last, tc.today, tc.yesterday, tc.leftOut}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("range %v (first, last, today, ends yesterday, today left out), want %v", got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestParseVisitorsWholeDaysRejects(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		now, text, part, problem string
+	}{
+		{"2025-12-01T00:10:00Z", "this-month chart", "this-month", "no whole day yet"},
+		{"2025-12-01T09:00:00Z", "compare this-month", "this-month", "no whole day yet"},
+		{"", "today compare", "today", "today (Nov 7 UTC) is not over yet"},
+		{"", "2025-11-07 compare", "2025-11-07", "not over yet"},
+		{"", "2025-11-07..2025-11-07 compare", "2025-11-07..2025-11-07", "not over yet"},
+		{"", "401d chart", "401d", "400 days"},
+		{"", "chart 2024-10-02", "2024-10-02", "earliest start is 2024-10-03"},
+		// The summary's window ends today, one day later than chart's.
+		{"", "2024-10-03", "2024-10-03", "earliest start is 2024-10-04"},
+		{"", "201d compare", "201d", "longest range to compare is 200d"},
+	}
+	for _, tc := range cases {
+		now := friday
+		if tc.now != "" {
+			v, err := time.Parse(time.RFC3339, tc.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now = v
+		}
+		_, bad := parseVisitors(tc.text, now)
+		if bad == nil {
+			t.Errorf("parseVisitors(%q) accepted it", tc.text)
+			continue
+		}
+		if bad.Part != tc.part || !strings.Contains(bad.Problem, tc.problem) {
+			t.Errorf("parseVisitors(%q) = %q: %q; want %q: ...%q...", tc.text, bad.Part, bad.Problem, tc.part, tc.problem)
+		}
+	}
+}
+
+func TestDateRangeDescribe(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC)
+	cases := []struct{ text, describe, note string }{
+		{"7d compare", "the last 7 whole days, Nov 16 – Nov 22, 2026", "today (Nov 23) is still counting, so it is left out"},
+		{"1d chart", "the last whole day, Nov 22, 2026", "today (Nov 23)"},
+		{"2026-11-20..2026-11-23 compare", "the last 3 whole days, Nov 20 – Nov 22, 2026", "today (Nov 23)"},
+		{"2026-11-20..2026-11-23 chart", "Nov 20 – Nov 23, 2026", "Today (Nov 23) is still counting: its point is drawn dotted"},
+		{"last-month chart", "Oct 1 – Oct 31, 2026", ""},
+	}
+	for _, tc := range cases {
+		req, bad := parseVisitors(tc.text, at)
+		if bad != nil {
+			t.Fatalf("parseVisitors(%q): %v", tc.text, bad)
+		}
+		if got := req.Range.describe(); got != tc.describe {
+			t.Errorf("%q describes %q, want %q", tc.text, got, tc.describe)
+		}
+		note := req.Range.partialNote()
+		if (tc.note == "") != (note == "") || !strings.Contains(note, tc.note) {
+			t.Errorf("%q notes %q, want ...%q...", tc.text, note, tc.note)
+		}
+	}
+}

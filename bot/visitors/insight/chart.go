@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
+	"slices"
 	"time"
 
 	xfont "golang.org/x/image/font"
@@ -36,6 +37,11 @@ type Trend struct {
 	// Totals are the range's unique visitors for the title (the export's
 	// totals, which daily uniques do not add up to); nil leaves them out.
 	Totals *docsapi.Counts
+	// Partial reports that Last is today, still counting: its point is
+	// drawn apart (a dotted line to a hollow dot, "today so far" in the
+	// legend and the title), so that a day barely begun does not read as a
+	// collapse in traffic.
+	Partial bool
 	// Width and Height are the size of the image in pixels; zero takes
 	// ChartWidth and ChartHeight.
 	Width, Height int
@@ -169,13 +175,22 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 	if gaps != nil {
 		p.Add(gaps)
 	}
-	human, err := addSeries(p, s, func(d DayCounts) float64 { return float64(d.Human) },
-		draw.LineStyle{Color: rgb(humanColor), Width: lineWidth})
+	// The whole days are the lines; a partial last day is drawn apart.
+	whole := s
+	partial := t.Partial && s.known[n-1]
+	if partial {
+		whole.known = slices.Clone(s.known)
+		whole.known[n-1] = false
+	}
+	humanValue := func(d DayCounts) float64 { return float64(d.Human) }
+	aiValue := func(d DayCounts) float64 { return float64(d.AI) }
+	humanStyle := draw.LineStyle{Color: rgb(humanColor), Width: lineWidth}
+	aiStyle := draw.LineStyle{Color: rgb(aiColor), Width: lineWidth, Dashes: []vg.Length{18, 9}}
+	human, err := addSeries(p, whole, humanValue, humanStyle)
 	if err != nil {
 		return nil, nil, err
 	}
-	ai, err := addSeries(p, s, func(d DayCounts) float64 { return float64(d.AI) },
-		draw.LineStyle{Color: rgb(aiColor), Width: lineWidth, Dashes: []vg.Length{18, 9}})
+	ai, err := addSeries(p, whole, aiValue, aiStyle)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,12 +198,62 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 	if gaps != nil {
 		legend = append(legend, legendEntry{"no data", gaps})
 	}
+	if partial {
+		var thumb plot.Thumbnailer
+		for _, sr := range []struct {
+			value func(DayCounts) float64
+			style draw.LineStyle
+		}{{humanValue, humanStyle}, {aiValue, aiStyle}} {
+			if thumb, err = addPartial(p, s, sr.value, sr.style.Color); err != nil {
+				return nil, nil, err
+			}
+		}
+		legend = append(legend, legendEntry{"today so far", thumb})
+	}
 	return p, legend, nil
+}
+
+// partialDots are the dots of a line to the partial last day: short, so
+// that the segment reads as unlike the lines of whole days.
+var partialDots = []vg.Length{3, 9}
+
+// addPartial draws the last day of s, still counting, apart from the lines:
+// a thin dotted segment from the day before (when known) to a hollow dot.
+// It returns the legend's sample of it.
+func addPartial(p *plot.Plot, s series, value func(DayCounts) float64, c color.Color) (plot.Thumbnailer, error) {
+	n := len(s.days)
+	style := draw.LineStyle{Color: c, Width: lineWidth - 2, Dashes: partialDots}
+	if n > 1 && s.known[n-2] {
+		l, err := plotter.NewLine(plotter.XYs{{X: float64(n - 2), Y: value(s.days[n-2])}, {X: float64(n - 1), Y: value(s.days[n-1])}})
+		if err != nil {
+			return nil, fmt.Errorf("insight: chart's partial day: %w", err)
+		}
+		l.LineStyle = style
+		p.Add(l)
+	}
+	// A thick ring: a dot of the series' colour with a white one inside
+	// (gonum's RingGlyph is drawn too thin to see on a phone).
+	for _, g := range []draw.GlyphStyle{
+		{Color: c, Radius: dotRadius + 3, Shape: draw.CircleGlyph{}},
+		{Color: color.White, Radius: dotRadius - 1, Shape: draw.CircleGlyph{}},
+	} {
+		sc, err := plotter.NewScatter(plotter.XYs{{X: float64(n - 1), Y: value(s.days[n-1])}})
+		if err != nil {
+			return nil, fmt.Errorf("insight: chart's partial day: %w", err)
+		}
+		sc.GlyphStyle = g
+		p.Add(sc)
+	}
+	return &plotter.Line{LineStyle: draw.LineStyle{Color: rgb(textColor), Width: lineWidth - 2, Dashes: partialDots}}, nil
 }
 
 // trendTitle is the range on the first line and its totals on the second.
 func trendTitle(t Trend, s series) string {
-	title := "Unique visitors per day · " + RangeText(s.first, s.days[len(s.days)-1].Date)
+	last := s.days[len(s.days)-1].Date
+	title := "Unique visitors per day · " + RangeText(s.first, last)
+	if t.Partial {
+		title += " (" + last.Format("Jan 2") + " so far)"
+	}
 	if t.Totals != nil {
 		title += fmt.Sprintf("\n%s in total: %s human, %s AI",
 			docsapi.FormatCount(int64(t.Totals.Total)), docsapi.FormatCount(int64(t.Totals.Human)), docsapi.FormatCount(int64(t.Totals.AI)))

@@ -87,6 +87,9 @@ func TestRenderTrend(t *testing.T) {
 		{"400 days", insight.Trend{First: first, Last: first.AddDate(0, 0, 399), Days: trafficDays(first, 400), Totals: totals}, 1200, 750, true, false},
 		{"nothing cached", insight.Trend{First: first, Last: first.AddDate(0, 0, 13)}, 1200, 750, false, true},
 		{"all zero", insight.Trend{First: first, Last: first.AddDate(0, 0, 6), Days: make7(first)}, 1200, 750, true, false},
+		{"today so far", insight.Trend{First: first, Last: first.AddDate(0, 0, 29), Days: partialDays(first, 30), Totals: totals, Partial: true}, 1200, 750, true, false},
+		{"today alone so far", insight.Trend{First: first, Last: first, Days: partialDays(first, 1), Partial: true}, 1200, 750, true, false},
+		{"today so far, yesterday missing", insight.Trend{First: first, Last: first.AddDate(0, 0, 6), Days: partialDays(first, 7, 5), Partial: true}, 1200, 750, true, true},
 		{"custom size", insight.Trend{First: first, Last: first.AddDate(0, 0, 29), Days: trafficDays(first, 30), Width: 800, Height: 600}, 800, 600, true, false},
 	}
 	for _, tc := range cases {
@@ -149,6 +152,54 @@ func countColor(img image.Image, rgb uint32) int {
 	}
 	return n
 }
+
+// partialDays is trafficDays with the last day barely begun: 5% of a
+// day's traffic, as at 01:12 UTC.
+func partialDays(first time.Time, n int, skip ...int) []insight.DayCounts {
+	days := trafficDays(first, n, skip...)
+	last := &days[len(days)-1]
+	last.Human, last.AI, last.Total = last.Human/20, last.AI/20, last.Total/20
+	return days
+}
+
+// TestRenderTrendPartialDay: a last day still counting is not drawn as the
+// lines' thick last segment (a fall to almost nothing) but apart, with
+// thin dots to a hollow ring.
+func TestRenderTrendPartialDay(t *testing.T) {
+	t.Parallel()
+	first := date(t, "2026-10-24")
+	tr := insight.Trend{First: first, Last: first.AddDate(0, 0, 29), Days: partialDays(first, 30)}
+	whole, err := insight.RenderTrend(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Partial = true
+	partial, err := insight.RenderTrend(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := countColorIn(decodePNG(t, "partial-as-whole", whole), humanBlue, 0.9)
+	p := countColorIn(decodePNG(t, "partial", partial), humanBlue, 0.9)
+	if p >= w || p == 0 {
+		t.Errorf("%d pixels of human blue in the chart's last tenth with the day partial, %d with it drawn as whole: want fewer, but some", p, w)
+	}
+}
+
+// countColorIn is countColor over the part of img right of the fraction
+// from of its width.
+func countColorIn(img image.Image, rgb uint32, from float64) int {
+	b := img.Bounds()
+	x0 := b.Min.X + int(float64(b.Dx())*from)
+	return countColor(cropped{img, image.Rect(x0, b.Min.Y, b.Max.X, b.Max.Y)}, rgb)
+}
+
+// cropped is img seen through r.
+type cropped struct {
+	image.Image
+	r image.Rectangle
+}
+
+func (c cropped) Bounds() image.Rectangle { return c.r }
 
 func make7(first time.Time) []insight.DayCounts {
 	out := make([]insight.DayCounts, 7)
