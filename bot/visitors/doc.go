@@ -23,6 +23,18 @@
 // budget is spent it answers from a stale copy, saying how old it is, or
 // else tells the person privately when to try again.
 //
+// Whole days. The analytics count in UTC days, and today is only partly
+// counted. The summary and the CSV include today so far (spanNote says
+// "today so far"). Chart and compare work on whole days (mode.wholeDays): a
+// relative range (7d, 12w, this-month, a start date alone) ends with
+// yesterday, the last closed day (dateRange.EndsYesterday; the answer reads
+// "the last 7 whole days, Nov 16 – Nov 22, 2026" and says today is left
+// out), and the history they may reach is counted back from yesterday. A
+// range typed up to today is kept by chart, which draws today apart
+// (insight.Trend.Partial); compare ends it with yesterday
+// (dateRange.TodayLeftOut) and says so, and refuses a range of today alone
+// in the ack. The digest reports whole UTC days of its own (digest.Slot).
+//
 // Beyond the summary. The same command, with one more word, asks for:
 //
 //   - chart (and the summary's "Show trend" button, which answers in the

@@ -14,7 +14,9 @@
 // with thousands separators (docsapi.FormatCount). A day with no data (not in
 // the cache, and the budget could not pay for it) is a gap in the lines over
 // a grey band, never a zero; MissingDays and FormatDays give the caller the
-// words for them. The range's unique totals in the title are the caller's
+// words for them. A last day still counting (Trend.Partial) is drawn apart,
+// a thin dotted line to a hollow ring, "today so far" in the legend and the
+// title, so that a day barely begun does not read as a collapse. The range's unique totals in the title are the caller's
 // (the range export's totals): daily uniques do not add up to them.
 //
 // # The comparison
