@@ -304,7 +304,7 @@ func TestBadModeCombinationsCostNothing(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 100)
 	h.StartBot(bottest.Config{Now: visitorsNow})
-	for _, text := range []string{"chart compare", "chart top=5", "csv sort=ai", "digest", "digest weekly 7d", "compare top=20"} {
+	for _, text := range []string{"chart compare", "chart top=5", "csv sort=ai", "digest", "digest weekly 7d", "compare top=20", "today compare"} {
 		ack := h.Command(alice, general, visitors.Command, text)
 		if !strings.Contains(string(ack.Payload), "ephemeral") || !strings.Contains(string(ack.Payload), "I can't use") {
 			t.Errorf("%q acked with %s, want a private refusal", text, ack.Payload)
@@ -315,5 +315,25 @@ func TestBadModeCombinationsCostNothing(t *testing.T) {
 	}
 	if n := len(h.Slack.Files()); n != 0 {
 		t.Errorf("%d files uploaded for refused commands", n)
+	}
+}
+
+// TestChartOfARangeReachingToday: a range typed up to today is charted with
+// today drawn apart, and the comment says why its point is low.
+func TestChartOfARangeReachingToday(t *testing.T) {
+	t.Parallel()
+	h, _ := visitorsHarness(t, 100)
+	h.StartBot(bottest.Config{Now: visitorsNow})
+
+	h.visitorsCommand("2025-11-01..2025-11-07 chart")
+	f := h.waitFiles(1)[0]
+	checkChart(t, f)
+	c := h.comment(f)
+	if !strings.Contains(c, "Nov 1 – Nov 7, 2025") || !strings.Contains(c, "Today (Nov 7) is still counting: its point is drawn dotted") {
+		t.Errorf("chart comment %q does not say today is drawn apart", c)
+	}
+	// 7 days and the range's totals.
+	if n := h.settledRequests(); n != 8 {
+		t.Errorf("%d requests, want 8", n)
 	}
 }
