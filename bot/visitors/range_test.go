@@ -11,15 +11,21 @@ import (
 // friday is the clock of most range cases: 2025-11-07 15:30 UTC.
 var friday = time.Date(2025, 11, 7, 15, 30, 0, 0, time.UTC)
 
+// clockAt reads an RFC 3339 clock of a case; "" is friday.
+func clockAt(tb testing.TB, s string) time.Time {
+	tb.Helper()
+	if s == "" {
+		return friday
+	}
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
 func TestParseVisitorsRanges(t *testing.T) {
 	t.Parallel()
-	at := func(s string) time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 	cases := []struct {
 		name, now, text string
 		// first and last day shown, and the API's dateFrom and dateTo.
@@ -60,11 +66,7 @@ func TestParseVisitorsRanges(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			now := friday
-			if tc.now != "" {
-				now = at(tc.now)
-			}
-			req, bad := parseVisitors(tc.text, now)
+			req, bad := parseVisitors(tc.text, clockAt(t, tc.now))
 			if bad != nil {
 				t.Fatalf("parseVisitors(%q) failed: %v", tc.text, bad)
 			}
@@ -139,6 +141,14 @@ func TestParseVisitorsRejects(t *testing.T) {
 		{"digest daily top=3", "top=", "takes nothing else"},
 		{"path=/x digest off", "path=", "takes nothing else"},
 		{"chart 401d", "401d", "400 days"},
+		// Chart and compare work on whole days.
+		{"today compare", "today", "today (Nov 7 UTC) is not over yet"},
+		{"2025-11-07 compare", "2025-11-07", "not over yet"},
+		{"2025-11-07..2025-11-07 compare", "2025-11-07..2025-11-07", "not over yet"},
+		{"401d chart", "401d", "400 days"},
+		// Their 400 days end yesterday, one day before the summary's.
+		{"chart 2024-10-02", "2024-10-02", "earliest start is 2024-10-03"},
+		{"2024-10-02 compare", "2024-10-02", "earliest start is 2024-10-03"},
 	}
 	for _, tc := range cases {
 		_, bad := parseVisitors(tc.text, friday)
@@ -301,15 +311,7 @@ func TestParseVisitorsWholeDays(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			now := friday
-			if tc.now != "" {
-				v, err := time.Parse(time.RFC3339, tc.now)
-				if err != nil {
-					t.Fatal(err)
-				}
-				now = v
-			}
-			req, bad := parseVisitors(tc.text, now)
+			req, bad := parseVisitors(tc.text, clockAt(t, tc.now))
 			if bad != nil {
 				t.Fatalf("parseVisitors(%q) failed: %v", tc.text, bad)
 			}
@@ -325,39 +327,17 @@ func TestParseVisitorsWholeDays(t *testing.T) {
 	}
 }
 
-func TestParseVisitorsWholeDaysRejects(t *testing.T) {
+// TestThisMonthOnTheFirst: on the 1st, this month has no whole day for
+// chart and compare; the summary takes today.
+func TestThisMonthOnTheFirst(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		now, text, part, problem string
-	}{
-		{"2025-12-01T00:10:00Z", "this-month chart", "this-month", "no whole day yet"},
-		{"2025-12-01T09:00:00Z", "compare this-month", "this-month", "no whole day yet"},
-		{"", "today compare", "today", "today (Nov 7 UTC) is not over yet"},
-		{"", "2025-11-07 compare", "2025-11-07", "not over yet"},
-		{"", "2025-11-07..2025-11-07 compare", "2025-11-07..2025-11-07", "not over yet"},
-		{"", "401d chart", "401d", "400 days"},
-		{"", "chart 2024-10-02", "2024-10-02", "earliest start is 2024-10-03"},
-		// The summary's window ends today, one day later than chart's.
-		{"", "2024-10-03", "2024-10-03", "earliest start is 2024-10-04"},
-		{"", "201d compare", "201d", "longest range to compare is 200d"},
+	first := clockAt(t, "2025-12-01T00:10:00Z")
+	_, bad := parseVisitors("this-month chart", first)
+	if bad == nil || bad.Part != "this-month" || !strings.Contains(bad.Problem, "no whole day yet") {
+		t.Errorf("this-month chart on the 1st = %v, want no whole day yet", bad)
 	}
-	for _, tc := range cases {
-		now := friday
-		if tc.now != "" {
-			v, err := time.Parse(time.RFC3339, tc.now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			now = v
-		}
-		_, bad := parseVisitors(tc.text, now)
-		if bad == nil {
-			t.Errorf("parseVisitors(%q) accepted it", tc.text)
-			continue
-		}
-		if bad.Part != tc.part || !strings.Contains(bad.Problem, tc.problem) {
-			t.Errorf("parseVisitors(%q) = %q: %q; want %q: ...%q...", tc.text, bad.Part, bad.Problem, tc.part, tc.problem)
-		}
+	if req, bad := parseVisitors("this-month", first); bad != nil || !req.Range.Today || req.Range.days() != 1 {
+		t.Errorf("this-month on the 1st = %+v, %v; want today", req.Range, bad)
 	}
 }
 
