@@ -12,8 +12,9 @@ import (
 
 // Limits of /docs-visitors requests.
 const (
-	// visitorsHistoryDays is how far back a range may start, today included:
-	// the analytics keep about 400 days.
+	// visitorsHistoryDays is how far back a range may start, today included
+	// (yesterday included for chart and compare, which work on whole days;
+	// historyStart): the analytics keep about 400 days.
 	visitorsHistoryDays = 400
 	defaultTop          = 10
 	// compareTop and maxCompareTop are how many pages each list of a
@@ -463,9 +464,9 @@ func visitorsUsage() string {
 	return strings.Join([]string{
 		"*Usage:* `" + Command + " [range] [top=N] [path=PREFIX] [sort=total|human|ai] [chart|compare|csv]`",
 		"*Range* (whole days in UTC; default `7d`):",
-		"• `7d`, `30d`, `12w`: the last N days or weeks, today included (for `chart` and `compare`: the last N whole days, ending yesterday)",
+		"• `7d`, `30d`, `12w`: the last N days or weeks, today included (for `chart` and `compare`: whole days, ending yesterday)",
 		"• `2025-11-01..2025-11-07`: from the first day to the last, both included",
-		"• `2025-11-01`: from that day through today",
+		"• `2025-11-01`: from that day through today (through yesterday for `chart` and `compare`)",
 		"• `today`, `yesterday`, `this-month`, `last-month`",
 		fmt.Sprintf("Ranges can reach back %d days.", visitorsHistoryDays),
 		"*Options:*",
