@@ -161,11 +161,21 @@ func permanentAuthError(err error) bool {
 	return false
 }
 
-// TransientSlack reports whether a failed Slack call may work if tried
-// again: a network failure, a timeout, Slack's own server errors. An error
-// Slack answered with (not_in_channel, invalid_blocks) is final.
+// TransientSlack is the one classification of a failed Slack call: it
+// reports whether the call may work if tried again. A network failure, a
+// timeout, a rate limit and Slack's own trouble (HTTP 5xx, or the answers
+// internal_error, fatal_error, service_unavailable, request_timeout) may
+// pass. Any other answer Slack gave (not_in_channel, invalid_blocks,
+// invalid_auth) is final: the same call will be refused again.
 func TransientSlack(err error) bool {
-	if _, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
+	if _, ok := errors.AsType[*slack.RateLimitedError](err); ok {
+		return true
+	}
+	if e, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
+		switch e.Err {
+		case "internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited":
+			return true
+		}
 		return false
 	}
 	if se, ok := errors.AsType[slack.StatusCodeError](err); ok {

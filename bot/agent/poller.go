@@ -216,7 +216,7 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 		if ctx.Err() != nil {
 			return false
 		}
-		if !permanentSlackError(err) {
+		if bot.TransientSlack(err) {
 			log.Warn("posting the job's result failed; trying again later", "err", err)
 			return true // the notify lease brings the job back
 		}
@@ -300,14 +300,4 @@ func (a *agent) postInThread(ctx context.Context, t store.Thread, log *slog.Logg
 // jitter.
 func (a *agent) pollDelay(n int) time.Duration {
 	return docsapi.Jitter(docsapi.PollDelay(a.cfg.PollInterval, a.cfg.PollMaxInterval, n))
-}
-
-// permanentSlackError reports Slack errors that retrying cannot fix.
-func permanentSlackError(err error) bool {
-	switch bot.SlackCode(err) {
-	case "channel_not_found", "not_in_channel", "is_archived", "thread_not_found",
-		"msg_too_long", "invalid_blocks", "restricted_action":
-		return true
-	}
-	return false
 }

@@ -99,6 +99,25 @@ func TestSlackRateLimitedRootMessage(t *testing.T) {
 	}
 }
 
+// TestRootMessageAnsweredInternalError has Slack answer internal_error to
+// the root message once: that is Slack's trouble, not a refusal, so the
+// start is tried again and the job starts once instead of "not started".
+func TestRootMessageAnsweredInternalError(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.Slack.FailNext("chat.postMessage", "internal_error", 1)
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, agent.Command, "Document the retries")
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+		t.Fatalf("%d jobs created, want 1", n)
+	}
+	roots := h.Roots(general)
+	if len(roots) != 1 || len(h.Finishes(general, roots[0].TS)) != 1 {
+		t.Fatalf("%d root messages, want 1 with its result", len(roots))
+	}
+}
+
 // TestStartAfterCrashAfterRootPost plays a replica that died after posting the
 // root message and before recording it: the next replica finds the message by
 // its metadata instead of posting a second one, and starts the job once.
