@@ -150,7 +150,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 			log.Warn("cannot post the job's root message; no job created", "err", err)
-			a.core.ReplyPrivately(ctx, req.command(), bot.Describe(err))
+			a.tell(ctx, req, "", bot.Describe(err), log)
 			return nil
 		}
 		root = ts
@@ -316,11 +316,25 @@ func (a *agent) startUnknown(ctx context.Context, req startRequest, root string,
 }
 
 // tell answers the person who asked for a job, privately: through the slash
-// command's response_url, or else in the job's thread, visible to them only.
+// command's response_url; else in the channel (the job's thread when there
+// is one), visible to them only; else, when the bot cannot write in the
+// channel at all (removed from it, archived), in a direct message. What
+// cannot reach them by any of these is logged as an error.
 func (a *agent) tell(ctx context.Context, req startRequest, root, text string, log *slog.Logger) {
 	if req.ResponseURL != "" {
-		a.core.ReplyPrivately(ctx, req.command(), text)
+		err := a.core.Respond(ctx, req.command(), bot.Ephemeral(text))
+		if err == nil {
+			return
+		}
+		log.Warn("private reply through response_url failed; answering in the channel", "err", err)
+	}
+	_, err := a.slack.PostEphemeralContext(ctx, req.Channel, req.User,
+		slack.MsgOptionText(text, false), slack.MsgOptionTS(cmp.Or(req.ThreadTS, root)))
+	if err == nil {
 		return
 	}
-	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: cmp.Or(req.ThreadTS, root)}, text, log)
+	log.Warn("private reply in the channel failed; answering in a direct message", "err", err)
+	if _, err := a.core.Post(ctx, req.User, slack.MsgOptionText(text, false)); err != nil {
+		log.Error("could not tell the person privately", "err", err)
+	}
 }

@@ -173,3 +173,54 @@ func TestReplyWhileTheJobStarts(t *testing.T) {
 		t.Errorf("%d follow-ups sent, want 1", n)
 	}
 }
+
+// TestRootMessageRefusedTellsThePerson has Slack refuse the root message of
+// a job started by a mention, which has no response_url: the person is told
+// privately why nothing started: in the channel, or in a direct message when
+// the bot cannot write in the channel at all.
+func TestRootMessageRefusedTellsThePerson(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		fail      map[string]string // method: Slack's answer
+		inDM      bool
+		wantWords string
+	}{
+		{"posting restricted", map[string]string{"chat.postMessage": "restricted_action"}, false, "restricted_action"},
+		{"bot removed from the channel", map[string]string{"chat.postMessage": "not_in_channel", "chat.postEphemeral": "not_in_channel"}, true, "I can't post in this channel"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			for method, code := range tc.fail {
+				h.Slack.FailNext(method, code, 1)
+			}
+			h.StartBot(bottest.Config{})
+			h.mention(alice, general, "", "Document the webhooks")
+			dm, err := h.Slack.OpenDM(alice)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.WaitFor("a private note that nothing started", func() bool {
+				if tc.inDM {
+					for _, m := range h.Slack.Messages(dm) {
+						if strings.Contains(m.Text, tc.wantWords) {
+							return true
+						}
+					}
+					return false
+				}
+				for _, m := range h.Slack.Ephemerals(alice) {
+					if strings.Contains(m.Text, tc.wantWords) {
+						return true
+					}
+				}
+				return false
+			})
+			h.Settle()
+			if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
+				t.Errorf("%d jobs created, want none", n)
+			}
+		})
+	}
+}
