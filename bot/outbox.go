@@ -72,6 +72,22 @@ func (b *Bot) Post(ctx context.Context, channel string, opts ...slack.MsgOption)
 	return ts, err
 }
 
+// EditNow changes a message to opts at once and returns Slack's answer, for
+// an edit that is part of a piece of work (how a job start ended) rather
+// than a passing status: the caller decides what a failure means. An edit
+// of the same message still waiting in the background (Edit) is dropped,
+// since this one is newer.
+func (b *Bot) EditNow(ctx context.Context, channel, ts string, opts ...slack.MsgOption) error {
+	o := b.out
+	o.mu.Lock()
+	if p, busy := o.edits[channel+"/"+ts]; busy {
+		p.next = nil
+	}
+	o.mu.Unlock()
+	_, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, opts...)
+	return err
+}
+
 // Edit changes a message to opts in the background. If an edit of the same
 // message is in flight, opts wait for it and replace any edit already
 // waiting.

@@ -68,7 +68,21 @@ func (a *agent) giveUpStart(ctx context.Context, w *bot.Work) {
 	if json.Unmarshal(w.Payload, &req) != nil {
 		return
 	}
-	a.tell(ctx, req, "", fmt.Sprintf("docsbot could not start your docs agent job: Slack or its storage kept failing for %d minutes. Nothing was started; try again.",
+	root := w.Marked(markRoot)
+	if raw := w.Marked(markOutcome); raw != "" {
+		// The start ended; only showing it kept failing.
+		var ended rootView
+		if w.Marked(markTold) == "" && json.Unmarshal([]byte(raw), &ended) == nil {
+			a.tell(ctx, req, root, ended.note(), a.log)
+		}
+		return
+	}
+	if w.Marked(markIntent) != "" {
+		a.tell(ctx, req, root, fmt.Sprintf("docsbot cannot tell whether your docs agent job started: Slack or its storage kept failing for %d minutes. Check the agent jobs in your docs dashboard before trying again.",
+			int(bot.WorkMaxAge/time.Minute)), a.log)
+		return
+	}
+	a.tell(ctx, req, root, fmt.Sprintf("docsbot could not start your docs agent job: Slack or its storage kept failing for %d minutes. Nothing was started; try again.",
 		int(bot.WorkMaxAge/time.Minute)), a.log)
 }
 

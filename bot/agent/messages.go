@@ -100,6 +100,18 @@ func (v rootView) statusLine() string {
 	}
 }
 
+// note is what the person who asked is told privately when their start
+// ended without a job to follow.
+func (v rootView) note() string {
+	switch v.State {
+	case stateNotStarted:
+		return "Your docs agent job did not start. " + v.Problem
+	case stateUntracked:
+		return "Your docs agent job `" + bot.Escape(v.JobID) + "`: " + v.Problem
+	}
+	return v.Problem
+}
+
 // elapsed is the time the current run has taken, in words ("4 min"), ""
 // when unknown.
 func (v rootView) elapsed() string {

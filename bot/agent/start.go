@@ -30,6 +30,11 @@ const (
 	markRoot   = "root"   // the root message's ts
 	markIntent = "intent" // the create call is about to be made (instruction hash)
 	markQueued = "queued" // the person was told the job waits for Slack
+	// markOutcome is how a start ended without a followed job (not started,
+	// started but not linked, outcome unknown): the root view, in JSON. An
+	// attempt that finds it only shows it; it never creates again.
+	markOutcome = "outcome"
+	markTold    = "told" // the person was told the outcome privately
 )
 
 const (
@@ -156,6 +161,13 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		root = ts
 	}
 	log = log.With("root", root)
+	if raw := w.Marked(markOutcome); raw != "" {
+		var ended rootView
+		if err := json.Unmarshal([]byte(raw), &ended); err != nil {
+			return fmt.Errorf("decoding how a start ended: %w", err)
+		}
+		return a.showOutcome(ctx, w, req, root, ended, log)
+	}
 	thread := req.thread(root)
 
 	if w.Attempt > 1 || w.Marked(markIntent) != "" {
@@ -175,10 +187,9 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		if w.Marked(markIntent) != "" {
 			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
-			a.startUnknown(ctx, req, root, view, "docsbot stopped while the docs API was starting it", log)
 			started.Outcome = "unknown"
 			a.auditWork(ctx, w, started)
-			return nil
+			return a.startUnknown(ctx, w, req, root, view, "docsbot stopped while the docs API was starting it", log)
 		}
 	}
 
@@ -191,18 +202,16 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	job, err := a.api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
-		a.startUnknown(ctx, req, root, view, bot.APIAnswer(err), log)
 		started.Outcome = "unknown"
 		a.auditWork(ctx, w, started)
-		return nil
+		return a.startUnknown(ctx, w, req, root, view, bot.APIAnswer(err), log)
 	}
 	if err != nil {
 		log.Warn("docs API did not create the job", "err", err)
 		view.State, view.Problem = stateNotStarted, bot.Describe(err)
-		a.updateRoot(ctx, req.Channel, root, view, log)
 		started.Outcome = "failed"
 		a.auditWork(ctx, w, started)
-		return nil
+		return a.endStart(ctx, w, req, root, view, log)
 	}
 	log = log.With("job", job.ID)
 	started.JobID = job.ID
@@ -225,10 +234,9 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	if err := a.linkJob(ctx, rec, log); err != nil {
 		view.State, view.JobID = stateUntracked, job.ID
 		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
-		a.updateRoot(ctx, req.Channel, root, view, log)
 		started.Outcome = "untracked"
 		a.auditWork(ctx, w, started)
-		return nil
+		return a.endStart(ctx, w, req, root, view, log)
 	}
 	log.Info("agent job started")
 	a.auditWork(ctx, w, started)
@@ -300,7 +308,7 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 
 // startUnknown ends a start whose outcome cannot be known: the root message
 // and the person are told, and "retry" in the thread starts it again.
-func (a *agent) startUnknown(ctx context.Context, req startRequest, root string, view rootView, why string, log *slog.Logger) {
+func (a *agent) startUnknown(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, why string, log *slog.Logger) error {
 	req.Root = root
 	payload, _ := json.Marshal(req)
 	thread := req.thread(root)
@@ -311,8 +319,48 @@ func (a *agent) startUnknown(ctx context.Context, req startRequest, root string,
 		view.Problem += ", or reply `" + wordRetry + "` in this thread to start it again"
 	}
 	view.Problem += "."
-	a.updateRoot(ctx, req.Channel, root, view, log)
-	a.tell(ctx, req, root, view.Problem, log)
+	return a.endStart(ctx, w, req, root, view, log)
+}
+
+// endStart ends a start that leaves no job to follow (view says how: not
+// started, not linked, outcome unknown). The outcome is recorded first, so
+// that an attempt after a failure or a crash shows it instead of starting
+// again; then it is shown (showOutcome).
+func (a *agent) endStart(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, log *slog.Logger) error {
+	raw, err := json.Marshal(view)
+	if err == nil {
+		err = w.Mark(ctx, map[string]string{markOutcome: string(raw)})
+	}
+	if err != nil {
+		// Shown all the same; an attempt after a failed edit then finds the
+		// create's intent and says the outcome is unknown, which is safe.
+		log.Warn("recording how the start ended failed", "err", err)
+	}
+	return a.showOutcome(ctx, w, req, root, view, log)
+}
+
+// showOutcome tells the person privately, once, how their start ended, and
+// shows it on the root message. The edit is part of the work: while Slack
+// fails for a passing reason the work is tried again later (from the
+// recorded outcome), so the root message never stays at "Starting".
+func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, log *slog.Logger) error {
+	if w.Marked(markTold) == "" {
+		a.tell(ctx, req, root, view.note(), log)
+		if err := w.Mark(ctx, map[string]string{markTold: "1"}); err != nil {
+			log.Warn("recording that the person was told failed; they may be told again", "err", err)
+		}
+	}
+	view.Now = a.cfg.Now()
+	ectx, cancel := context.WithTimeout(ctx, rootPostBudget)
+	defer cancel()
+	err := a.core.EditNow(ectx, req.Channel, root, view.message()...)
+	if err != nil && bot.TransientSlack(err) {
+		return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("showing how the start ended on its root message: %w", err))
+	}
+	if err != nil {
+		log.Warn("cannot show how the start ended on its root message; the person was told privately", "err", err)
+	}
+	return nil
 }
 
 // tell answers the person who asked for a job, privately: through the slash

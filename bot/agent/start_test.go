@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -223,4 +225,72 @@ func TestRootMessageRefusedTellsThePerson(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStartEndingIsShownDespiteSlack ends starts without a job to follow
+// (the docs API refused the create; its outcome is unknown) while Slack
+// fails the root message's edit for a while: the person is told privately
+// at once, once, the root message shows the ending when Slack recovers
+// instead of "Starting" forever, and the create is never made again.
+func TestStartEndingIsShownDespiteSlack(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		fault   docsapitest.Fault
+		mention bool
+		want    string // on the root message and in the private note
+	}{
+		{"refused, slash command", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: 422, Body: `{"error":"prompt rejected"}`}, false, "did not start"},
+		{"refused, mention", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: 422, Body: `{"error":"prompt rejected"}`}, true, "did not start"},
+		{"outcome unknown", docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: 500, AfterAct: true}, false, "cannot tell whether the agent started"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.API.AddFault(tc.fault)
+			h.Slack.FailNext("chat.update", "internal_error", 3)
+			h.StartBot(bottest.Config{})
+			var thread string
+			if tc.mention {
+				thread = h.mention(alice, general, "", "Document the webhooks").TS
+			} else {
+				h.Command(alice, general, agent.Command, "Document the webhooks")
+			}
+			var root slacktest.Message
+			h.WaitFor("the root message showing how the start ended", func() bool {
+				for _, m := range h.Slack.Thread(general, cmp.Or(thread, rootTSOf(h))) {
+					if m.BotID != "" && strings.Contains(string(m.Metadata), agent.RootEvent) {
+						root = m
+						return strings.Contains(rendered(m), "Not started") || strings.Contains(rendered(m), "cannot tell whether")
+					}
+				}
+				return false
+			})
+			h.Settle()
+			var told int
+			for _, m := range h.Slack.Ephemerals(alice) {
+				if strings.Contains(m.Text, tc.want) {
+					told++
+				}
+			}
+			if told != 1 {
+				t.Errorf("told privately %d times, want once", told)
+			}
+			if strings.Contains(rendered(root), "Starting the agent") {
+				t.Errorf("root message %q still says it is starting", rendered(root))
+			}
+			if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
+				t.Errorf("%d create requests, want 1", n)
+			}
+		})
+	}
+}
+
+// rootTSOf is the ts of the bot's only top-level message in general, "" if
+// there is none yet.
+func rootTSOf(h *harness) string {
+	if r := h.Roots(general); len(r) == 1 {
+		return r[0].TS
+	}
+	return ""
 }
