@@ -60,11 +60,16 @@ func Quote(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// inertLinkMax bounds a URL shown as inert text (Link): it is there to be
+// recognised, not followed, and must not push a message over Slack's limits.
+const inertLinkMax = 200
+
 // Link renders a URL from the API as a Slack link with an escaped label when
-// it is an absolute http(s) URL, and as inert escaped text otherwise.
+// it is an absolute http(s) URL, and as inert escaped text, cut to
+// inertLinkMax characters, otherwise.
 func Link(raw, label string) string {
 	if !WebURL(raw) {
-		return "`" + strings.ReplaceAll(Escape(raw), "`", "'") + "`"
+		return "`" + strings.ReplaceAll(Escape(Cut(raw, inertLinkMax)), "`", "'") + "`"
 	}
 	if label == "" {
 		label = raw

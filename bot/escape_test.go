@@ -63,6 +63,8 @@ func TestLink(t *testing.T) {
 		{"/relative/path", "x", "`/relative/path`"},
 		{"https://x.example/`tick`", "x", "<https://x.example/`tick`|x>"},
 		{"ftp://files.example/x", "x", "`ftp://files.example/x`"},
+		// Too long for a link (over 3,000 characters): inert, and cut.
+		{"https://x.example/" + strings.Repeat("a", 3000), "x", "`https://x.example/" + strings.Repeat("a", inertLinkMax-len("https://x.example/")-1) + "…`"},
 	}
 	for _, tt := range tests {
 		if got := Link(tt.raw, tt.label); got != tt.want {

@@ -199,16 +199,23 @@ func outcomeWord(s docsapi.Status) string {
 	return "Finished (status `" + bot.Escape(string(s)) + "`)"
 }
 
+// prLabelMax is the longest pull request URL shown as its own label; a
+// longer one is labelled "pull request", so that a long URL is not written
+// twice into a message that Slack bounds.
+const prLabelMax = 100
+
 // prLabel shortens a pull request URL such as
-// https://github.com/acme/docs/pull/12 to "acme/docs#12".
+// https://github.com/acme/docs/pull/12 to "acme/docs#12". Another URL is its
+// own label when short, else "pull request".
 func prLabel(raw string) string {
-	rest, ok := strings.CutPrefix(raw, "https://github.com/")
-	if !ok {
-		return raw
+	if rest, ok := strings.CutPrefix(raw, "https://github.com/"); ok {
+		parts := strings.Split(rest, "/")
+		if len(parts) == 4 && parts[2] == "pull" && parts[3] != "" && len(rest) <= prLabelMax {
+			return parts[0] + "/" + parts[1] + "#" + parts[3]
+		}
 	}
-	parts := strings.Split(rest, "/")
-	if len(parts) == 4 && parts[2] == "pull" && parts[3] != "" {
-		return parts[0] + "/" + parts[1] + "#" + parts[3]
+	if len(raw) > prLabelMax {
+		return "pull request"
 	}
 	return raw
 }

@@ -210,8 +210,7 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 		return true
 	}
 	thread := c.Job.Thread
-	_, err = a.core.Post(wctx, thread.Channel,
-		append(finishMessage(thread, c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
+	err = a.postResult(wctx, c, status, pr, log)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false
@@ -220,7 +219,7 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 			log.Warn("posting the job's result failed; trying again later", "err", err)
 			return true // the notify lease brings the job back
 		}
-		log.Error("cannot post the job's result in its thread; giving up", "err", err)
+		log.Error("cannot post the job's result in its thread nor send it to the requester; giving up", "err", err)
 	} else {
 		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
 		a.metrics.Notified(status)
@@ -234,6 +233,32 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 	}
 	a.showFinished(wctx, c, status, pr, log)
 	return true
+}
+
+// postResult posts a run's result in the job's thread. What Slack refuses
+// there still reaches the requester: as text alone when Slack refuses the
+// message's blocks, else in a direct message (the bot was removed from the
+// channel, it was archived or deleted). A passing failure is returned as it
+// is, for the result to be posted later.
+func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) error {
+	thread := c.Job.Thread
+	msg := finishMessage(thread, c.JobID, c.Job.Generation, status, pr)
+	_, err := a.core.Post(ctx, thread.Channel, append(msg, slack.MsgOptionTS(thread.TS))...)
+	if err == nil || bot.TransientSlack(err) {
+		return err
+	}
+	if code := bot.SlackCode(err); code == "invalid_blocks" || code == "msg_too_long" {
+		log.Warn("Slack refused the result message; posting it as text", "err", err)
+		_, err = a.core.Post(ctx, thread.Channel, append(finishTextMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
+		if err == nil || bot.TransientSlack(err) {
+			return err
+		}
+	}
+	log.Warn("cannot post the job's result in its thread; sending it to the requester", "err", err)
+	text := "Your docs agent job `" + bot.Escape(c.JobID) + "` ended, and docsbot cannot post in its thread in <#" + thread.Channel + "> (" +
+		bot.Escape(bot.SlackCode(err)) + "), so here is its result:\n" + finishText(c.Job.Generation, status, pr)
+	_, err = a.core.Post(ctx, c.Job.Requester, slack.MsgOptionText(text, false), slack.MsgOptionDisableLinkUnfurl())
+	return err
 }
 
 // showFinished shows a reported finish on the root message and the person's

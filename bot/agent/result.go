@@ -58,9 +58,14 @@ func finishMessage(thread store.Thread, jobID string, generation int64, status d
 				slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "Bad result", false, false), feedbackBad).
 					WithAccessibilityLabel("This result was not useful"))),
 	}
+	return append(finishTextMessage(jobID, generation, status, prLink), slack.MsgOptionBlocks(blocks...))
+}
+
+// finishTextMessage is the result message as text alone, for when Slack
+// refuses its blocks; its metadata is the same.
+func finishTextMessage(jobID string, generation int64, status docsapi.Status, prLink string) []slack.MsgOption {
 	return []slack.MsgOption{
-		slack.MsgOptionText(text, false),
-		slack.MsgOptionBlocks(blocks...),
+		slack.MsgOptionText(finishText(generation, status, prLink), false),
 		slack.MsgOptionDisableLinkUnfurl(),
 		slack.MsgOptionMetadata(slack.SlackMetadata{
 			EventType: FinishedEvent,

@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // element is a Block Kit element of a message, as JSON.
@@ -250,5 +251,72 @@ func TestResultButtonsRefuseOutsiders(t *testing.T) {
 	}
 	if strings.Contains(h.Logs.String(), `msg="feedback on a result"`) {
 		t.Errorf("an outsider's feedback was counted")
+	}
+}
+
+// TestResultThatCannotBePostedAsIsReachesThePerson finishes jobs whose
+// result Slack would refuse in its thread: a 3,000-character pull request
+// link (a section over Slack's 3,000 characters) is posted as text, with
+// its link; a channel the bot was removed from sends the result to the
+// requester in a direct message. Nothing is dropped silently.
+func TestResultThatCannotBePostedAsIsReachesThePerson(t *testing.T) {
+	t.Parallel()
+	const host = "https://git.example.com/"
+	longRepo := host + strings.Repeat("a", 3000-len(host)-len("/pull/1"))
+	for _, tc := range []struct {
+		name    string
+		repo    string
+		removed bool
+	}{
+		{"3,000-character pull request link", longRepo, false},
+		{"bot removed from the channel", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var opts []docsapitest.Option
+			if tc.repo != "" {
+				opts = append(opts, docsapitest.WithRepository(tc.repo))
+			}
+			h := newHarness(t, opts...)
+			// The job cannot finish until the channel is set up.
+			h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 503})
+			h.StartBot(bottest.Config{})
+			rootTS, jobID := h.startedJob("Document the webhooks")
+			if tc.removed {
+				h.Slack.AddChannel(slacktest.Channel{ID: general, Name: "general", BotMember: false})
+			}
+			h.API.ClearFaults()
+			dm, err := h.Slack.OpenDM(alice)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Settle()
+
+			pr := h.API.Jobs()[0].PR()
+			if tc.repo != "" && len(pr) != 3000 {
+				t.Fatalf("pull request link of %d characters, want 3000", len(pr))
+			}
+			var got []string
+			for _, m := range h.Finishes(general, rootTS) {
+				got = append(got, rendered(m))
+			}
+			if tc.removed {
+				for _, m := range h.Slack.Messages(dm) {
+					got = append(got, m.Text)
+				}
+			}
+			if len(got) != 1 {
+				t.Fatalf("the result reached the person %d times (%q), want once", len(got), got)
+			}
+			if !strings.Contains(got[0], "<"+pr+"|") || !strings.Contains(got[0], "pull request") {
+				t.Errorf("result %q does not link the pull request", got[0])
+			}
+			if n := strings.Count(got[0], pr); n != 1 {
+				t.Errorf("result shows the pull request link %d times, want once (a long link is labelled \"pull request\")", n)
+			}
+			if tc.removed && !strings.Contains(got[0], jobID) {
+				t.Errorf("direct message %q does not name job %s", got[0], jobID)
+			}
+		})
 	}
 }
