@@ -205,19 +205,9 @@ func TestRootMessageRefusedTellsThePerson(t *testing.T) {
 			}
 			h.WaitFor("a private note that nothing started", func() bool {
 				if tc.inDM {
-					for _, m := range h.Slack.Messages(dm) {
-						if strings.Contains(m.Text, tc.wantWords) {
-							return true
-						}
-					}
-					return false
+					return containing(h.Slack.Messages(dm), tc.wantWords) > 0
 				}
-				for _, m := range h.Slack.Ephemerals(alice) {
-					if strings.Contains(m.Text, tc.wantWords) {
-						return true
-					}
-				}
-				return false
+				return containing(h.Slack.Ephemerals(alice), tc.wantWords) > 0
 			})
 			h.Settle()
 			if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
@@ -267,13 +257,7 @@ func TestStartEndingIsShownDespiteSlack(t *testing.T) {
 				return false
 			})
 			h.Settle()
-			var told int
-			for _, m := range h.Slack.Ephemerals(alice) {
-				if strings.Contains(m.Text, tc.want) {
-					told++
-				}
-			}
-			if told != 1 {
+			if told := containing(h.Slack.Ephemerals(alice), tc.want); told != 1 {
 				t.Errorf("told privately %d times, want once", told)
 			}
 			if strings.Contains(rendered(root), "Starting the agent") {
@@ -293,4 +277,15 @@ func rootTSOf(h *harness) string {
 		return r[0].TS
 	}
 	return ""
+}
+
+// containing counts the messages whose text contains words.
+func containing(msgs []slacktest.Message, words string) int {
+	n := 0
+	for _, m := range msgs {
+		if strings.Contains(m.Text, words) {
+			n++
+		}
+	}
+	return n
 }
