@@ -33,9 +33,10 @@ type channelQueue struct {
 }
 
 // pendingEdit is the next state of a message, waiting for the edit in
-// flight to finish.
+// flight to finish; done is closed when the message's edits are over.
 type pendingEdit struct {
 	next []slack.MsgOption
+	done chan struct{}
 }
 
 func newOutbox() *outbox {
@@ -76,14 +77,22 @@ func (b *Bot) Post(ctx context.Context, channel string, opts ...slack.MsgOption)
 // an edit that is part of a piece of work (how a job start ended) rather
 // than a passing status: the caller decides what a failure means. An edit
 // of the same message still waiting in the background (Edit) is dropped,
-// since this one is newer.
+// since this one is newer, and one in flight is waited for, so that it
+// cannot land after this one.
 func (b *Bot) EditNow(ctx context.Context, channel, ts string, opts ...slack.MsgOption) error {
 	o := b.out
 	o.mu.Lock()
 	if p, busy := o.edits[channel+"/"+ts]; busy {
 		p.next = nil
+		o.mu.Unlock()
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	} else {
+		o.mu.Unlock()
 	}
-	o.mu.Unlock()
 	_, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, opts...)
 	return err
 }
@@ -100,7 +109,8 @@ func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 		o.mu.Unlock()
 		return
 	}
-	o.edits[key] = &pendingEdit{}
+	p := &pendingEdit{done: make(chan struct{})}
+	o.edits[key] = p
 	o.mu.Unlock()
 
 	// The edit outlives the handler that asked for it, not the bot: Run
@@ -114,11 +124,12 @@ func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 			}
 			cancel()
 			o.mu.Lock()
-			opts = o.edits[key].next
+			opts = p.next
 			if opts == nil {
 				delete(o.edits, key)
+				close(p.done)
 			} else {
-				o.edits[key].next = nil
+				p.next = nil
 			}
 			o.mu.Unlock()
 		}
@@ -126,6 +137,7 @@ func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 	if !started {
 		o.mu.Lock()
 		delete(o.edits, key)
+		close(p.done)
 		o.mu.Unlock()
 		log.Warn("shutting down: message not updated")
 	}

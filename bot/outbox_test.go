@@ -39,3 +39,32 @@ func TestEditsCoalesce(t *testing.T) {
 		t.Fatalf("message shows %q, want the latest state", m.Text)
 	}
 }
+
+// TestEditNowDropsTheWaitingEdit asks for a background edit while another is
+// in flight, then edits the message at once: the waiting edit, older than
+// the one made at once, never reaches Slack.
+func TestEditNowDropsTheWaitingEdit(t *testing.T) {
+	s := slacktest.NewServer()
+	t.Cleanup(s.Close)
+	s.SetAPILatency("chat.update", 300*time.Millisecond)
+	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL))
+	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil)
+	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
+	}
+	if err := b.EditNow(t.Context(), "C0GENERAL", ts, slack.MsgOptionText("final", false)); err != nil {
+		t.Fatalf("EditNow: %v", err)
+	}
+	b.work.closeAndWait(0)
+	var texts []string
+	for _, c := range s.Calls("chat.update") {
+		texts = append(texts, c.Params["text"])
+	}
+	if len(texts) != 2 || texts[0] != "state 1" || texts[1] != "final" {
+		t.Fatalf("chat.update calls %q, want state 1 (in flight) and final, not the waiting state 2", texts)
+	}
+}
