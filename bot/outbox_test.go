@@ -11,9 +11,10 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
-// TestEditsCoalesce asks for ten edits of one message while the first is in
-// flight: only the first and the last reach Slack.
-func TestEditsCoalesce(t *testing.T) {
+// slowEdits is a bot on a fake Slack whose chat.update takes 300ms, and a
+// message of the bot's ("state 0") to edit.
+func slowEdits(t *testing.T) (*slacktest.Server, *Bot, string) {
+	t.Helper()
 	s := slacktest.NewServer()
 	t.Cleanup(s.Close)
 	s.SetAPILatency("chat.update", 300*time.Millisecond)
@@ -23,6 +24,13 @@ func TestEditsCoalesce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, b, ts
+}
+
+// TestEditsCoalesce asks for ten edits of one message while the first is in
+// flight: only the first and the last reach Slack.
+func TestEditsCoalesce(t *testing.T) {
+	s, b, ts := slowEdits(t)
 	for i := 1; i <= 10; i++ {
 		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
 	}
@@ -44,15 +52,7 @@ func TestEditsCoalesce(t *testing.T) {
 // in flight, then edits the message at once: the waiting edit, older than
 // the one made at once, never reaches Slack.
 func TestEditNowDropsTheWaitingEdit(t *testing.T) {
-	s := slacktest.NewServer()
-	t.Cleanup(s.Close)
-	s.SetAPILatency("chat.update", 300*time.Millisecond)
-	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL))
-	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil)
-	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, b, ts := slowEdits(t)
 	for i := 1; i <= 2; i++ {
 		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
 	}
