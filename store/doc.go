@@ -16,6 +16,8 @@
 //
 //	{p}{sN}:job:<id>                     hash: the job record (short field names, see job.go)
 //	{p}{sN}:thread:<team>:<channel>:<ts> string: the job id linked to a thread
+//	{p}{sN}:starting:<team>:<channel>:<ts>
+//	                                     string: the work starting a job in the thread (ClaimStart)
 //	{p}{sN}:sched                        sorted set: job id -> due time (unix ms, Redis clock)
 //	{p}{sN}:inbox                        sorted set: work key -> due time (unix ms, Redis clock)
 //	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work (inbox_scripts.go)
@@ -135,6 +137,14 @@
 // about to be made) that a later attempt reads, and extends the lease; Done
 // removes the work and keeps its record for the dedupe window; Defer hands it
 // back for later. Work is never expired while it waits.
+//
+// Two posts may start a job in the same thread at once (two mentions, a
+// mention and the message shortcut on its parent). ClaimStart gives the
+// start to one piece of work, before any create call, for a time that
+// covers the start: its owner takes it again on every attempt, the others
+// get ErrStartHeld and wait. LinkJob turns the claim into the thread's link
+// in the same script, ReleaseStart drops it after a start that linked
+// nothing, and it expires by itself when the replica holding it dies.
 //
 // # The day cache and the digest
 //

@@ -138,8 +138,10 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		root = ts
 	}
-	if root == "" && req.ThreadTS != "" {
-		if done, err := a.inJobThread(ctx, w, req, log); done || err != nil {
+	if req.ThreadTS != "" {
+		// One start per thread (startclaim.go), taken before anything
+		// is posted.
+		if done, err := a.claimStart(ctx, w, req, root, log); done || err != nil {
 			return err
 		}
 	}
@@ -150,6 +152,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 			log.Warn("cannot post the job's root message; no job created", "err", err)
+			a.endStart(ctx, w, req, log)
 			a.core.ReplyPrivately(ctx, req.command(), bot.Describe(err))
 			return nil
 		}
@@ -175,6 +178,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		if w.Marked(markIntent) != "" {
 			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
+			a.endStart(ctx, w, req, log)
 			a.startUnknown(ctx, req, root, view, "docsbot stopped while the docs API was starting it", log)
 			started.Outcome = "unknown"
 			a.auditWork(ctx, w, started)
@@ -182,6 +186,13 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 	}
 
+	// The create call is made only under the thread's start claim, taken
+	// again here for the time the call and the link may take.
+	if req.ThreadTS != "" {
+		if err := a.store.ClaimStart(ctx, thread, w.Key, startClaimTTL); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
 	// One write records the root message (if just posted) and the intent:
 	// without it a later attempt could neither find the message nor know
 	// that a create may have been made, so nothing goes on without it.
@@ -191,6 +202,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	job, err := a.api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
+		a.endStart(ctx, w, req, log)
 		a.startUnknown(ctx, req, root, view, bot.APIAnswer(err), log)
 		started.Outcome = "unknown"
 		a.auditWork(ctx, w, started)
@@ -198,6 +210,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	}
 	if err != nil {
 		log.Warn("docs API did not create the job", "err", err)
+		a.endStart(ctx, w, req, log)
 		view.State, view.Problem = stateNotStarted, bot.Describe(err)
 		a.updateRoot(ctx, req.Channel, root, view, log)
 		started.Outcome = "failed"
@@ -223,6 +236,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		rec.Root = root
 	}
 	if err := a.linkJob(ctx, rec, log); err != nil {
+		a.endStart(ctx, w, req, log)
 		view.State, view.JobID = stateUntracked, job.ID
 		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
 		a.updateRoot(ctx, req.Channel, root, view, log)
