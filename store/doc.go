@@ -170,7 +170,11 @@
 // is done. A claim's Attempt above 1 warns that an earlier claimer may have
 // posted and died before its mark: look for its message first. The record
 // expires keep after its first claim, which must outlast the time replicas
-// try the period.
+// try the period. When Slack refuses a digest for good, NoteDigestFailure
+// records in the subscription each kind of refusal its subscriber was told
+// about (told once per kind), and StopDigest ends a subscription whose
+// channel cannot take posts; both leave alone a subscription made again
+// since (WATCH on the hash, compared by CreatedAt).
 //
 // # The audit trail
 //
