@@ -36,6 +36,9 @@ type digestRecord struct {
 	Frequency string `json:"f"`
 	CreatedBy string `json:"by,omitempty"`
 	CreatedAt int64  `json:"at"` // unix ms
+	// Told lists the kinds of failure the subscriber was told about
+	// (NoteDigestFailure).
+	Told []string `json:"told,omitempty"`
 }
 
 func digestField(team, channel string) string { return team + ":" + channel }

@@ -16,6 +16,8 @@
 //
 //	{p}{sN}:job:<id>                     hash: the job record (short field names, see job.go)
 //	{p}{sN}:thread:<team>:<channel>:<ts> string: the job id linked to a thread
+//	{p}{sN}:starting:<team>:<channel>:<ts>
+//	                                     string: the work starting a job in the thread (ClaimStart)
 //	{p}{sN}:sched                        sorted set: job id -> due time (unix ms, Redis clock)
 //	{p}{sN}:inbox                        sorted set: work key -> due time (unix ms, Redis clock)
 //	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work (inbox_scripts.go)
@@ -136,6 +138,14 @@
 // removes the work and keeps its record for the dedupe window; Defer hands it
 // back for later. Work is never expired while it waits.
 //
+// Two posts may start a job in the same thread at once (two mentions, a
+// mention and the message shortcut on its parent). ClaimStart gives the
+// start to one piece of work, before any create call, for a time that
+// covers the start: its owner takes it again on every attempt, the others
+// get ErrStartHeld and wait. LinkJob turns the claim into the thread's link
+// in the same script, ReleaseStart drops it after a start that linked
+// nothing, and it expires by itself when the replica holding it dies.
+//
 // # The day cache and the digest
 //
 // The trend chart needs each day's unique visitors, one request a day. The
@@ -160,7 +170,11 @@
 // is done. A claim's Attempt above 1 warns that an earlier claimer may have
 // posted and died before its mark: look for its message first. The record
 // expires keep after its first claim, which must outlast the time replicas
-// try the period.
+// try the period. When Slack refuses a digest for good, NoteDigestFailure
+// records in the subscription each kind of refusal its subscriber was told
+// about (told once per kind), and StopDigest ends a subscription whose
+// channel cannot take posts; both leave alone a subscription made again
+// since (WATCH on the hash, compared by CreatedAt).
 //
 // # The audit trail
 //

@@ -39,7 +39,7 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 	}
 	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created}, encodeJob(j)...)
 	code, err := s.sc.link.Run(ctx, s.rdb,
-		[]string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i)}, args...).Int64()
+		[]string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i), s.startKey(j.Thread)}, args...).Int64()
 	if err != nil {
 		return wrapErr(err, "store: link job %s", j.ID)
 	}

@@ -74,14 +74,16 @@ local function check(k, tok)
 end
 `
 
-// luaLink: KEYS job, link, sched; ARGV prefix, id, firstPoll ms, createdAt ms
-// (0 = now), then field/value pairs. Returns 1 if created, 0 if it existed.
+// luaLink: KEYS job, link, sched, starting; ARGV prefix, id, firstPoll ms,
+// createdAt ms (0 = now), then field/value pairs. Returns 1 if created, 0 if
+// it existed. The link replaces the thread's start claim (ClaimStart).
 const luaLink = luaCommon + `
 local k, lk, sched, id = KEYS[1], KEYS[2], KEYS[3], ARGV[2]
 local cur = redis.call('GET', lk)
 if cur and cur ~= id then return CONFLICT end
 if redis.call('EXISTS', k) == 1 then
   if link_key(k) ~= lk then return CONFLICT end
+  redis.call('DEL', KEYS[4])
   if not cur then
     redis.call('SET', lk, id)
     local ttl = redis.call('PTTL', k)
@@ -96,6 +98,7 @@ local f = {'g', 1, 'n', 0, 'na', 0, 'pl', 0, 'tk', 0, 'ca', created, 'ua', now}
 for i = 5, #ARGV do f[#f + 1] = ARGV[i] end
 redis.call('HSET', k, unpack(f))
 redis.call('SET', lk, id)
+redis.call('DEL', KEYS[4])
 redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
 return 1
 `
@@ -247,6 +250,7 @@ type scripts struct {
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
+	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
 	auditAppend, auditTrim           *redis.Script
 	moveJob, moveWork                *redis.Script
@@ -271,6 +275,8 @@ func newScripts() scripts {
 		markWork:     redis.NewScript(luaMarkWork),
 		deferWork:    redis.NewScript(luaDeferWork),
 		workDone:     redis.NewScript(luaWorkDone),
+		claimStart:   redis.NewScript(luaClaimStart),
+		releaseStart: redis.NewScript(luaReleaseStart),
 		digest:       newDigestScripts(),
 		auditAppend:  redis.NewScript(luaAuditAppend),
 		auditTrim:    redis.NewScript(luaAuditTrim),

@@ -65,6 +65,10 @@ type JobStore interface {
 	Tracked(ctx context.Context) (int64, error)
 	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
 	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
+	// The one start of a job in a thread (startclaim.go).
+	ClaimStart(ctx context.Context, t store.Thread, owner string, ttl time.Duration) error
+	ReleaseStart(ctx context.Context, t store.Thread, owner string) error
+	StartHeld(ctx context.Context, t store.Thread) (bool, error)
 	// The lists of /docs-agent list and status (list.go).
 	Job(ctx context.Context, id string) (*store.Job, error)
 	RecentJobs(ctx context.Context, team, user string, n int) ([]store.Job, error)

@@ -30,7 +30,9 @@
 // or (a mention, a DM) a new job, queued as agent.start work keyed by the
 // post after a mark that keeps a later attempt from taking the post for a
 // follow-up of the job it started. The modal's submission is agent.start
-// work keyed by the view id. Every entry point refuses people and channels
+// work keyed by the view id. A start in an existing thread claims it first
+// (startclaim.go): of two posts starting a job in one thread at once, one
+// creates the job and the other becomes its follow-up. Every entry point refuses people and channels
 // outside the allow-lists privately before any API call. It needs the docs
 // API and Redis only through JobsAPI and JobStore, which *docsapi.Client and
 // *store.Store satisfy, and Slack only through the core (package bot).

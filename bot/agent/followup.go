@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,6 +43,10 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	log := a.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
 	if r.Files && r.Text == "" && !r.Mention {
 		return a.filesOnly(ctx, w, r, log)
+	}
+	if w.Marked(markWaiting) != "" {
+		// Another start in the post's thread was under way (startclaim.go).
+		return a.awaitStart(ctx, w, r, store.Thread{Team: r.Team, Channel: r.Channel, TS: cmp.Or(r.ThreadTS, r.TS)}, log)
 	}
 	if !r.inThread() || w.Marked(markStarting) != "" || (r.Mention && commandWord(r.Text) != "") {
 		a.noteFiles(ctx, w, r, log)
@@ -86,6 +91,12 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			return nil
 		}
 	}
+	return a.sendFollowUp(ctx, w, r, job, log)
+}
+
+// sendFollowUp sends the post r to the thread's job and follows the job
+// again, once: the marks of earlier attempts say how far they got.
+func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, job *store.Job, log *slog.Logger) error {
 	followUp := store.AuditRecord{Team: r.Team, Channel: r.Channel, User: r.User, Action: store.AuditFollowUp,
 		Outcome: "ok", JobID: job.ID, Instruction: r.Text}
 	if w.Marked(markSaved) == "" {
@@ -111,7 +122,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		}
 		a.showModalFollowUp(ctx, w, r, log)
 		var updated *store.Job
-		err = bot.Retry(ctx, log, "saving the follow-up", func() error {
+		err := bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
 			updated, err = a.store.FollowUp(ctx, job.ID, w.Key, a.cfg.PollInterval)
 			return err

@@ -101,11 +101,27 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		}
 		req.Context, cut = tc.render(threadContextCap)
 	}
+	if w.Marked(markStarting) == "" {
+		// One start per thread (startclaim.go): a post that finds another
+		// under way becomes that job's follow-up.
+		thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: req.ThreadTS}
+		err := a.store.ClaimStart(ctx, thread, startOwner(w.Key), startClaimTTL)
+		if errors.Is(err, store.ErrStartHeld) || errors.Is(err, store.ErrConflict) {
+			log.Info("another job start in this thread is under way; this post waits to be its follow-up")
+			if err := w.Mark(ctx, map[string]string{markWaiting: "1"}); err != nil {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			}
+			return a.awaitStart(ctx, w, r, thread, log)
+		}
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
 	if err := w.Mark(ctx, map[string]string{markStarting: "1"}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	payload, _ := json.Marshal(req)
-	queued, err := a.core.Queue(ctx, store.Work{Key: "start:" + w.Key, Kind: workStart, Payload: payload})
+	queued, err := a.core.Queue(ctx, store.Work{Key: startOwner(w.Key), Kind: workStart, Payload: payload})
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

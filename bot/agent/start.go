@@ -143,8 +143,19 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		root = ts
 	}
-	if root == "" && req.ThreadTS != "" {
-		if done, err := a.inJobThread(ctx, w, req, log); done || err != nil {
+	if raw := w.Marked(markOutcome); raw != "" {
+		// An earlier attempt ended the start (and released the thread's
+		// claim): only showing how it ended is left.
+		var ended rootView
+		if err := json.Unmarshal([]byte(raw), &ended); err != nil {
+			return fmt.Errorf("decoding how a start ended: %w", err)
+		}
+		return a.showOutcome(ctx, w, req, root, ended, log.With("root", root))
+	}
+	if req.ThreadTS != "" {
+		// One start per thread (startclaim.go), taken before anything
+		// is posted.
+		if done, err := a.claimStart(ctx, w, req, root, log); done || err != nil {
 			return err
 		}
 	}
@@ -155,19 +166,13 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 			log.Warn("cannot post the job's root message; no job created", "err", err)
+			a.releaseThread(ctx, w, req, log)
 			a.tell(ctx, req, "", bot.Describe(err), log)
 			return nil
 		}
 		root = ts
 	}
 	log = log.With("root", root)
-	if raw := w.Marked(markOutcome); raw != "" {
-		var ended rootView
-		if err := json.Unmarshal([]byte(raw), &ended); err != nil {
-			return fmt.Errorf("decoding how a start ended: %w", err)
-		}
-		return a.showOutcome(ctx, w, req, root, ended, log)
-	}
 	thread := req.thread(root)
 
 	if w.Attempt > 1 || w.Marked(markIntent) != "" {
@@ -187,12 +192,20 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		if w.Marked(markIntent) != "" {
 			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
+			a.releaseThread(ctx, w, req, log)
 			started.Outcome = "unknown"
 			a.auditWork(ctx, w, started)
 			return a.startUnknown(ctx, w, req, root, view, "docsbot stopped while the docs API was starting it", log)
 		}
 	}
 
+	// The create call is made only under the thread's start claim, taken
+	// again here for the time the call and the link may take.
+	if req.ThreadTS != "" {
+		if err := a.store.ClaimStart(ctx, thread, w.Key, startClaimTTL); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
 	// One write records the root message (if just posted) and the intent:
 	// without it a later attempt could neither find the message nor know
 	// that a create may have been made, so nothing goes on without it.
@@ -202,12 +215,14 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	job, err := a.api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
+		a.releaseThread(ctx, w, req, log)
 		started.Outcome = "unknown"
 		a.auditWork(ctx, w, started)
 		return a.startUnknown(ctx, w, req, root, view, bot.APIAnswer(err), log)
 	}
 	if err != nil {
 		log.Warn("docs API did not create the job", "err", err)
+		a.releaseThread(ctx, w, req, log)
 		view.State, view.Problem = stateNotStarted, bot.Describe(err)
 		started.Outcome = "failed"
 		a.auditWork(ctx, w, started)
@@ -232,6 +247,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		rec.Root = root
 	}
 	if err := a.linkJob(ctx, rec, log); err != nil {
+		a.releaseThread(ctx, w, req, log)
 		view.State, view.JobID = stateUntracked, job.ID
 		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
 		started.Outcome = "untracked"

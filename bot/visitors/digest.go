@@ -150,7 +150,7 @@ func (v *visitors) digestTick(ctx context.Context) {
 			log.Warn("claiming the digest failed", "err", err)
 			continue
 		}
-		v.postDigest(ctx, claim, f, slot, log.With("attempt", claim.Attempt))
+		v.postDigest(ctx, claim, sub, slot, log.With("attempt", claim.Attempt))
 	}
 }
 
@@ -159,7 +159,8 @@ func (v *visitors) digestTick(ctx context.Context) {
 // once: an attempt after the first looks for an earlier post of the period
 // first, and the claim is renewed right before posting, so that a claim
 // taken over since never posts.
-func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, f digest.Frequency, slot digest.Slot, log *slog.Logger) {
+func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub store.DigestSub, slot digest.Slot, log *slog.Logger) {
+	f := digest.Frequency(sub.Frequency)
 	release := func(why string, err error) {
 		log.Warn(why+"; another tick tries again", "err", err)
 		if err := v.store.ReleaseDigest(context.WithoutCancel(ctx), claim); err != nil && !errors.Is(err, store.ErrStale) {
@@ -217,11 +218,13 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, f di
 			return
 		}
 		// Slack refused for good (not in the channel, archived): trying
-		// every tick would only fail again.
+		// every tick would only fail again. The subscriber is told
+		// (digest_refused.go).
 		log.Warn("Slack refused the digest; skipping this period", "err", err)
 		if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
 			log.Warn("marking the digest skipped failed", "err", err)
 		}
+		v.digestRefused(wctx, sub, f, err, log)
 		return
 	}
 	if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {

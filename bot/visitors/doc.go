@@ -56,7 +56,12 @@
 //     across replicas: store.ClaimDigest hands it to one replica, which
 //     renews the claim right before posting and marks it posted after; a
 //     claim taken over from a replica that died first looks for the period's
-//     post (message metadata DigestEvent) before posting.
+//     post (message metadata DigestEvent) before posting. A post Slack
+//     refuses for good is not tried again, and the person who subscribed is
+//     told in a direct message (digest_refused.go): when the channel cannot
+//     take posts at all (the bot is not in it, it is archived or gone) the
+//     subscription is stopped; another refusal skips the period, told once
+//     per kind.
 //
 // Options a mode has no use for are refused in the ack, before any request.
 // Each page row of the summary (and of "fell most") has a button with

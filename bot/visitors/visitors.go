@@ -22,8 +22,9 @@ import (
 const Command = "/docs-visitors"
 
 // Scopes are the Slack scopes /docs-visitors needs beyond the core's: the
-// chart and the CSV file are uploaded.
-func Scopes() []string { return []string{"files:write"} }
+// chart and the CSV file are uploaded, and a digest's subscriber is told in
+// a direct message when Slack refuses the digest (conversations.open).
+func Scopes() []string { return []string{"files:write", "im:write"} }
 
 // Config holds the settings of /docs-visitors. Zero values take the
 // documented defaults.
@@ -132,6 +133,9 @@ type VisitorsStore interface {
 	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
 	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
 	ReleaseDigest(ctx context.Context, c store.DigestClaim) error
+	// A digest Slack refuses for good (digest_refused.go).
+	NoteDigestFailure(ctx context.Context, d store.DigestSub, kind string) (bool, error)
+	StopDigest(ctx context.Context, d store.DigestSub) (bool, error)
 }
 
 const (

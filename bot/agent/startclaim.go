@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+)
+
+// One start per thread. Two posts may start a job in the same thread at the
+// same moment: two people mention the bot in a thread that is not a job's
+// yet, or someone mentions it under a message while someone else uses the
+// message shortcut on it. Only one of them may create a job: the start
+// claims the thread in Redis (store.ClaimStart, owned by the start work's
+// key, so that a later attempt of the same start takes it again) before it
+// posts its root message, again right before the create call, and never
+// makes the call without it. Linking the job turns the claim into the
+// thread's link; a start that links nothing releases it; it runs out by
+// itself if its replica dies.
+//
+// A post that finds the claim taken waits for that start (awaitStart): once
+// the thread's job is linked, the post is sent to it as a follow-up; if the
+// start ends without a job, the person is told that nothing was sent. A
+// modal's start that finds it taken waits too, and is then told the thread
+// follows a job already (inJobThread), like any start in a job's thread.
+
+const (
+	// startClaimTTL is how long a start's claim on its thread holds without
+	// being taken again: a root message's post (rootPostBudget), the create
+	// call and the link, with room to spare.
+	startClaimTTL = 2 * time.Minute
+	// startWaitPoll is how often a post waiting for another start in its
+	// thread looks again.
+	startWaitPoll = time.Second
+	// markWaiting records that a post found another start under way in its
+	// thread and is to become that job's follow-up.
+	markWaiting = "waiting"
+)
+
+// startOwner is the owner of the start claim of the job start queued for
+// the post work key: the start work's own key.
+func startOwner(postKey string) string { return "start:" + postKey }
+
+// claimStart claims the start of a job in the request's thread for w before
+// anything is posted or created. It reports whether the start ends here: the
+// thread follows a job already (the person was told), or another start holds
+// it (w waits for it).
+func (a *agent) claimStart(ctx context.Context, w *bot.Work, req startRequest, root string, log *slog.Logger) (bool, error) {
+	err := a.store.ClaimStart(ctx, req.thread(""), w.Key, startClaimTTL)
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, store.ErrConflict):
+		if root == "" && w.Marked(markIntent) == "" {
+			return a.inJobThread(ctx, w, req, log)
+		}
+		// Linked by an earlier attempt of this start: the checks of an
+		// attempt after a crash find its job.
+		return false, nil
+	case errors.Is(err, store.ErrStartHeld):
+		log.Info("another job start in this thread is under way; waiting for it")
+		return true, bot.Later(startWaitPoll, err)
+	}
+	return true, bot.Later(bot.RetryDelay(w.Attempt), err)
+}
+
+// releaseThread releases the thread a start claimed, after it ended without a
+// job linked, so that the posts waiting for it are told at once.
+func (a *agent) releaseThread(ctx context.Context, w *bot.Work, req startRequest, log *slog.Logger) {
+	if req.ThreadTS == "" {
+		return
+	}
+	if err := a.store.ReleaseStart(context.WithoutCancel(ctx), req.thread(""), w.Key); err != nil {
+		log.Warn("releasing the thread's start failed; it runs out by itself", "err", err)
+	}
+}
+
+// awaitStart waits for the start under way in thread, which r's post found
+// when it was about to start one itself, and then sends r to the started
+// job as a follow-up; if that start linked no job, r's author is told.
+func (a *agent) awaitStart(ctx context.Context, w *bot.Work, r replyRequest, thread store.Thread, log *slog.Logger) error {
+	// The claim is read before the link: a start links its job as it drops
+	// its claim, so no claim and no link means that it linked nothing.
+	held, err := a.store.StartHeld(ctx, thread)
+	if err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	r.ThreadTS = thread.TS
+	job, err := a.store.JobByThread(ctx, thread)
+	switch {
+	case err == nil:
+		return a.sendFollowUp(ctx, w, r, job, log.With("job", job.ID))
+	case !errors.Is(err, store.ErrNotFound):
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	case held:
+		return bot.Later(startWaitPoll, store.ErrStartHeld)
+	}
+	log.Info("the other job start in this thread created no job; telling the person")
+	a.whisper(ctx, r, "A docs agent job was being started in this thread when you posted, so docsbot waited to pass your message on to it. That start did not succeed, so your message was not sent to the agent. Mention docsbot again to start a job here.", log)
+	return nil
+}

@@ -1,0 +1,145 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// mentionsAtOnce starts a bot whose docs API has the faults, and has alice
+// and bob mention it at the same moment in a thread that is not a job's.
+// It returns the thread and the mentions' texts by person, once Slack's
+// events are acked.
+func mentionsAtOnce(t *testing.T, faults ...docsapitest.Fault) (*harness, string, map[string]string) {
+	t.Helper()
+	h := newHarness(t, longJobs())
+	for _, f := range faults {
+		h.API.AddFault(f)
+	}
+	h.StartBot(bottest.Config{})
+	threadTS := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
+	// Root messages wait for Slack, so that both mentions are read and
+	// about to start before either start's message is in the thread.
+	h.Slack.SetAPILatency("chat.postMessage", 500*time.Millisecond)
+	texts := map[string]string{alice: "update it to v2", bob: "and add the retry headers"}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(texts))
+	for user, text := range texts {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, err := h.Slack.Mention(ctx, slacktest.UserMessage{ChannelID: general, UserID: user, Text: text, ThreadTS: threadTS})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("mention: %v", err)
+		}
+	}
+	return h, threadTS, texts
+}
+
+// Two people mention the bot at the same moment in a thread that is not a
+// job's: one job is created, and the other mention is its follow-up.
+func TestConcurrentMentionsInAThreadStartOneJob(t *testing.T) {
+	t.Parallel()
+	h, parent, texts := mentionsAtOnce(t)
+	_, jobID := h.rootIn(general, parent)
+	h.WaitFor("the other mention sent to the job as a follow-up", func() bool { return len(h.API.Prompts(jobID)) == 2 })
+	h.StopAll()
+	h.wantCreates(1)
+	if got := h.API.Count(docsapitest.EndpointMessage); got != 1 {
+		t.Errorf("%d follow-up requests, want 1", got)
+	}
+	prompts := h.API.Prompts(jobID)
+	if prompts[1] != texts[alice] && prompts[1] != texts[bob] {
+		t.Errorf("follow-up %q is neither mention", prompts[1])
+	}
+	for _, user := range []string{alice, bob} {
+		for _, e := range h.Slack.Ephemerals(user) {
+			t.Errorf("%s was told privately %q; want nothing to tell", user, e.Text)
+		}
+	}
+}
+
+// When the start the other mention waits for fails, that mention creates
+// nothing either: its author is told, plainly and privately.
+func TestConcurrentMentionWhoseStartFailedIsTold(t *testing.T) {
+	t.Parallel()
+	h, _, _ := mentionsAtOnce(t, docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: 400, Times: 1})
+	told := func() int {
+		n := 0
+		for _, user := range []string{alice, bob} {
+			for _, e := range h.Slack.Ephemerals(user) {
+				if strings.Contains(e.Text, "That start did not succeed, so your message was not sent to the agent") {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	h.WaitFor("the waiting mention's author told", func() bool { return told() == 1 })
+	h.Settle()
+	h.wantCreates(1)
+	if n := told(); n != 1 {
+		t.Errorf("%d people told their mention was not sent, want 1", n)
+	}
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
+		t.Errorf("%d follow-ups sent without a job", n)
+	}
+}
+
+// A mention under a message and the message shortcut's form on the same
+// message, at the same moment: one job. Whichever start loses waits for it:
+// the mention becomes its follow-up, or the form's author is told to reply
+// in its thread.
+func TestMentionAndShortcutOnOneMessageStartOneJob(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, longJobs())
+	h.StartBot(bottest.Config{})
+	msg := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg}); err != nil {
+		t.Fatal(err)
+	}
+	v := h.modalOf(alice)
+	h.Slack.SetAPILatency("chat.postMessage", 500*time.Millisecond)
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if _, err := h.Slack.Mention(ctx, slacktest.UserMessage{ChannelID: general, UserID: bob, Text: "and add the retry headers", ThreadTS: msg}); err != nil {
+			t.Errorf("mention: %v", err)
+		}
+	})
+	wg.Go(func() {
+		if _, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: v.ID,
+			Values: map[string]map[string]string{"instruction": {"instruction": "update it to v2"}}}); err != nil {
+			t.Errorf("submit: %v", err)
+		}
+	})
+	wg.Wait()
+
+	_, jobID := h.rootIn(general, msg)
+	toldToReply := func() bool {
+		for _, e := range h.Slack.Ephemerals(alice) {
+			if strings.Contains(e.Text, "This thread already follows docs agent job") {
+				return true
+			}
+		}
+		return false
+	}
+	h.WaitFor("the losing start settled", func() bool { return len(h.API.Prompts(jobID)) == 2 || toldToReply() })
+	h.StopAll()
+	h.wantCreates(1)
+}

@@ -1,0 +1,87 @@
+package visitors_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// dmsTo returns the bot's messages in its direct message with user.
+func (h *harness) dmsTo(user string) []slacktest.Message {
+	h.T.Helper()
+	dm, err := h.Slack.OpenDM(user)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return h.Roots(dm)
+}
+
+// moreTicks waits for n more looks at the subscriptions.
+func (h *harness) moreTicks(n int) {
+	h.T.Helper()
+	h.WaitLogged("digests looked at", strings.Count(h.Logs.String(), `msg="digests looked at"`)+n)
+}
+
+func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
+	t.Parallel()
+	h, clock, cfg := digestHarness(t)
+	h.StartBot(cfg)
+	h.subscribe()
+	// The bot is removed from the channel before the digest is due.
+	h.Slack.AddChannel(slacktest.Channel{ID: general, Name: "general", BotMember: false})
+
+	clock.Advance(2*time.Minute + 30*time.Second)
+	h.WaitFor("a direct message to the subscriber", func() bool { return len(h.dmsTo(alice)) > 0 })
+	text := h.dmsTo(alice)[0].Text
+	for _, want := range []string{"weekly docs visitors digest in <#" + general + ">", "not a member", "turned that digest off", "/invite @docsbot", "/docs-visitors digest weekly"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the subscriber's DM lacks %q:\n%s", want, text)
+		}
+	}
+	if _, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("subscription after Slack refused the channel: %v, want it stopped", err)
+	}
+	// The next period posts nothing and tells nobody again.
+	clock.Advance(7 * 24 * time.Hour)
+	h.moreTicks(3)
+	h.StopAll()
+	if n := len(h.dmsTo(alice)); n != 1 {
+		t.Errorf("%d DMs to the subscriber, want 1", n)
+	}
+	if n := len(h.digests()); n != 0 {
+		t.Errorf("%d digests posted in a channel without the bot", n)
+	}
+}
+
+func TestDigestRefusedForItsContentIsToldOncePerKind(t *testing.T) {
+	t.Parallel()
+	h, clock, cfg := digestHarness(t)
+	h.StartBot(cfg)
+	h.subscribe()
+	sub, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Two periods refused the same way: one DM; the subscription stays.
+	h.Slack.FailNext("chat.postMessage", "invalid_blocks", 1)
+	clock.Advance(2*time.Minute + 30*time.Second)
+	h.WaitFor("a direct message to the subscriber", func() bool { return len(h.dmsTo(alice)) > 0 })
+	h.Slack.FailNext("chat.postMessage", "invalid_blocks", 1)
+	clock.Advance(7 * 24 * time.Hour)
+	h.WaitLogged("Slack refused the digest; skipping this period", 2)
+	h.moreTicks(3)
+	h.StopAll()
+	dms := h.dmsTo(alice)
+	if len(dms) != 1 || !strings.Contains(dms[0].Text, "invalid_blocks") || !strings.Contains(dms[0].Text, "/docs-visitors digest off") {
+		t.Errorf("DMs to the subscriber %+v, want one naming the refusal and how to stop the digest", dms)
+	}
+	if got, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general); err != nil || got.CreatedAt != sub.CreatedAt {
+		t.Errorf("subscription after a refused post: %+v, %v; want it kept", got, err)
+	}
+}
