@@ -33,8 +33,10 @@ const (
 
 // doReply sends a thread reply to the thread's job and follows the job
 // again. Each step leaves a mark: an attempt after a crash never sends the
-// reply twice; if it cannot tell whether the reply reached the agent, it
-// says so to the person.
+// reply twice. If it cannot tell whether the reply reached the agent (an
+// earlier attempt stopped while sending it, or the API did not confirm it),
+// it says so to the person and follows the job all the same: the agent may
+// be acting on the reply, and its result must then be reported.
 func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	var r replyRequest
 	if err := json.Unmarshal(w.Payload, &r); err != nil {
@@ -100,24 +102,34 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 	followUp := store.AuditRecord{Team: r.Team, Channel: r.Channel, User: r.User, Action: store.AuditFollowUp,
 		Outcome: "ok", JobID: job.ID, Instruction: r.Text}
 	if w.Marked(markSaved) == "" {
+		// uncertain: the reply may or may not have reached the agent. It is
+		// never sent again; the job is followed all the same, so that what
+		// the agent does next is reported in the thread.
+		uncertain := "" // why, if so
 		if w.Marked(markSent) == "" {
 			if w.Marked(markSending) != "" {
-				log.Warn("an earlier attempt stopped while sending the follow-up; it may or may not have reached the agent")
-				a.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: it stopped while sending it. If the agent does not act on it, send it again.", log)
-				return nil
-			}
-			if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
-			}
-			if _, err := a.api.SendMessage(ctx, job.ID, r.Text); err != nil {
-				log.Warn("docs API did not take the follow-up", "err", err)
-				a.whisper(ctx, r, followUpFailed(err), log)
-				followUp.Outcome = "failed"
-				a.auditWork(ctx, w, followUp)
-				return nil
-			}
-			if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
-				log.Warn("recording the sent follow-up failed", "err", err)
+				log.Warn("an earlier attempt stopped while sending the follow-up; it may have reached the agent, so the job is followed again")
+				uncertain = "docsbot stopped while sending it"
+			} else {
+				if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
+					return bot.Later(bot.RetryDelay(w.Attempt), err)
+				}
+				_, err := a.api.SendMessage(ctx, job.ID, r.Text)
+				switch {
+				case errors.Is(err, docsapi.ErrOutcomeUnknown):
+					log.Warn("the docs API did not confirm the follow-up; it may have reached the agent, so the job is followed again", "err", err)
+					uncertain = bot.APIAnswer(err)
+				case err != nil:
+					log.Warn("docs API did not take the follow-up", "err", err)
+					a.whisper(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
+					followUp.Outcome = "failed"
+					a.auditWork(ctx, w, followUp)
+					return nil
+				default:
+					if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
+						log.Warn("recording the sent follow-up failed", "err", err)
+					}
+				}
 			}
 		}
 		a.showModalFollowUp(ctx, w, r, log)
@@ -134,11 +146,20 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		if err := w.Mark(ctx, map[string]string{markSaved: "1"}); err != nil {
 			log.Warn("recording the saved follow-up failed", "err", err)
 		}
-		log.Info("follow-up sent", "generation", updated.Generation)
+		log.Info("follow-up sent", "generation", updated.Generation, "uncertain", uncertain != "")
 		a.metrics.FollowUp()
 		a.nudgePoller()
 		a.working(ctx, updated, docsapi.Status(job.Status), log)
 		job = updated
+		if uncertain != "" {
+			a.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: "+uncertain+", and it does not send a reply twice. "+
+				"It follows the job again and posts what the job does next in this thread; if that does not answer your reply, send it again.", log)
+			followUp.Outcome = "unknown"
+			a.auditWork(ctx, w, followUp)
+			a.noteFiles(ctx, w, r, log)
+			a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
+			return nil
+		}
 	}
 	a.auditWork(ctx, w, followUp)
 	a.noteFiles(ctx, w, r, log)
@@ -238,16 +259,6 @@ func (a *agent) whisper(ctx context.Context, r replyRequest, text string, log *s
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)
 	}
-}
-
-// followUpFailed tells the author of a follow-up what became of it when the
-// docs API did not take it: not sent, or (a 5xx, a timeout) perhaps sent.
-func followUpFailed(err error) string {
-	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
-		return "docsbot cannot tell whether this reply reached the agent: " + bot.APIAnswer(err) +
-			". If the agent does not act on it, send it again."
-	}
-	return "This reply was not sent to the agent. " + bot.Describe(err)
 }
 
 // noteFiles tells the author of a post with files attached, once, that only

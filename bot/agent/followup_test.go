@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -259,5 +260,66 @@ func TestReplyWithFiles(t *testing.T) {
 	h.StopAll()
 	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
 		t.Errorf("%d follow-up requests, want 1", n)
+	}
+}
+
+// TestFollowUpAfterCrashDuringSend plays a replica that died while sending a
+// thread reply to the agent: the API took the reply, the replica never
+// recorded it. The next replica must not send it again, and, since the agent
+// may be acting on it, it must follow the job again so that the job's next
+// result is posted in the thread, besides telling the person privately that
+// it cannot tell whether the reply arrived.
+func TestFollowUpAfterCrashDuringSend(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	first := h.StartBot(bottest.Config{})
+	rootTS, jobID := h.startedJob("Document the retry settings")
+	h.WaitFor("the first result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	first.Stop()
+
+	// The dead replica: it took the reply from the inbox, marked the send
+	// and sent it; the API acted on it; then the replica died.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	const text = "Also mention Retry-After"
+	// Posted while no replica runs: Slack delivers it when one connects,
+	// and the inbox drops that delivery as the dead replica's work.
+	replyTS := h.PostNoAck(alice, general, rootTS, text)
+	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": text})
+	st := h.OpenStore()
+	w := store.Work{Key: "msg:T0TEST:" + general + ":" + replyTS, Kind: "agent.reply", Payload: payload}
+	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	if err != nil || len(taken) != 1 {
+		t.Fatalf("ClaimWork = %v, %v", taken, err)
+	}
+	if err := st.Mark(ctx, taken[0], 0, map[string]string{"sending": "1"}); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.SendMessage(ctx, jobID, text); err != nil {
+		t.Fatalf("the dead replica's send: %v", err)
+	}
+
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the follow-up's result", func() bool { return len(h.Finishes(general, rootTS)) == 2 })
+	h.Settle()
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-up requests, want the dead replica's only", n)
+	}
+	if n := len(h.Finishes(general, rootTS)); n != 2 {
+		t.Errorf("%d results in the thread, want 2", n)
+	}
+	var told bool
+	for _, m := range h.Slack.Ephemerals(alice) {
+		told = told || (m.ThreadTS == rootTS && strings.Contains(m.Text, "cannot tell whether this reply reached the agent"))
+	}
+	if !told {
+		t.Errorf("private notes %+v: the person is not told that docsbot cannot tell whether the reply arrived", h.Slack.Ephemerals(alice))
 	}
 }
