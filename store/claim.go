@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Claim is a job taken by one replica for one poll. Token fences the writes
@@ -147,4 +150,25 @@ func (s *Store) Tracked(ctx context.Context) (int64, error) {
 		return 0, wrapErr(err, "store: tracked")
 	}
 	return n, nil
+}
+
+// Scheduled reports whether the job with the given id is in the poll
+// schedule: unfinished, or its finish not yet reported (false when its
+// record is gone).
+func (s *Store) Scheduled(ctx context.Context, id string) (bool, error) {
+	i, err := s.findJob(ctx, id)
+	if err != nil {
+		return false, wrapErr(err, "store: scheduled %s", id)
+	}
+	if i < 0 {
+		return false, nil
+	}
+	_, err = s.rdb.ZScore(ctx, s.schedKey(i), id).Result()
+	if errors.Is(err, redis.Nil) {
+		return false, nil
+	}
+	if err != nil {
+		return false, wrapErr(err, "store: scheduled %s", id)
+	}
+	return true, nil
 }

@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,8 +191,10 @@ func TestTrackedCounts(t *testing.T) {
 		name string
 		do   func() error
 		want int64
+		// scheduled lists the jobs in the schedule afterwards (Scheduled).
+		scheduled string
 	}{
-		{"empty", func() error { return nil }, 0},
+		{"empty", func() error { return nil }, 0, ""},
 		{"link three", func() error {
 			for i := range 3 {
 				if err := s.LinkJob(ctx, testJob(i), 0); err != nil {
@@ -198,13 +202,13 @@ func TestTrackedCounts(t *testing.T) {
 				}
 			}
 			return nil
-		}, 3},
+		}, 3, "012"},
 		{"finish one, not yet reported", func() error {
 			return withClaim(ctx, s, testJob(0), func(c store.Claim) error {
 				_, err := s.Finish(ctx, c, "completed", "", time.Minute)
 				return err
 			})
-		}, 3},
+		}, 3, "012"},
 		{"report it", func() error {
 			return withClaim(ctx, s, testJob(1), func(c store.Claim) error {
 				if _, err := s.Finish(ctx, c, "completed", "", time.Minute); err != nil {
@@ -212,14 +216,14 @@ func TestTrackedCounts(t *testing.T) {
 				}
 				return s.MarkNotified(ctx, c)
 			})
-		}, 2},
+		}, 2, "02"},
 		{"untrack one", func() error {
 			return withClaim(ctx, s, testJob(2), func(c store.Claim) error { return s.Untrack(ctx, c, "gone") })
-		}, 1},
+		}, 1, "0"},
 		{"follow up the reported one", func() error {
 			_, err := s.FollowUp(ctx, "job-1", "", time.Hour)
 			return err
-		}, 2},
+		}, 2, "01"},
 	}
 	for _, st := range steps {
 		if err := st.do(); err != nil {
@@ -227,6 +231,13 @@ func TestTrackedCounts(t *testing.T) {
 		}
 		if n := tracked(t, s); n != st.want {
 			t.Fatalf("%s: Tracked = %d, want %d", st.name, n, st.want)
+		}
+		for i := range 3 {
+			id := testJob(i).ID
+			got, err := s.Scheduled(ctx, id)
+			if want := strings.Contains(st.scheduled, strconv.Itoa(i)); err != nil || got != want {
+				t.Errorf("%s: Scheduled(%s) = %t, %v; want %t", st.name, id, got, err, want)
+			}
 		}
 	}
 }
