@@ -295,6 +295,7 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	if err != nil {
 		res.issues = append(res.issues, "not drained before the deadline: "+err.Error())
 	}
+	res.drained = err == nil
 	res.Drain = drained.Sub(res.LastFault)
 	if res.Drain < 0 {
 		res.Drain = 0

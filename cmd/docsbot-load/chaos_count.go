@@ -30,12 +30,20 @@ type outcome struct {
 	Timeout int `json:"slack_operation_timeout"`
 	Lost    int `json:"lost"`
 	Doubled int `json:"doubled"`
+	// Owed counts results the bot still owed when the run's deadline ended
+	// its wait (the job scheduled, its generation recorded and not yet
+	// reported): not drained in time, which the run reports as a problem of
+	// its own, rather than lost.
+	Owed int `json:"owed_at_deadline"`
 }
 
 func (c outcome) String() string {
 	s := fmt.Sprintf("%d done once, %d told, %d lost, %d doubled", c.Done, c.Told, c.Lost, c.Doubled)
 	if c.Timeout > 0 {
 		s += fmt.Sprintf(", %d operation_timeout shown by Slack", c.Timeout)
+	}
+	if c.Owed > 0 {
+		s += fmt.Sprintf(", %d still owed at the deadline", c.Owed)
 	}
 	return s
 }
@@ -80,6 +88,8 @@ type chaosResult struct {
 
 	lostWhat []string
 	issues   []string
+	// drained is set when every job was reported before the deadline.
+	drained bool
 }
 
 func (o chaosOptions) describe() string {
@@ -262,6 +272,10 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 			repliesTo[rp.index]++
 		}
 	}
+	// The generation each job's record reached: above 1 + its replies when
+	// docsbot followed a job again after a reply it could not tell had
+	// reached the agent, and told the person so (bot/agent: followup.go).
+	stored := storedJobs(r, api)
 
 	for i, c := range sent {
 		payload, acked := acks[c.envelope]
@@ -317,7 +331,8 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 			g, _ := md.EventPayload.Generation.Int64()
 			perGen[int(g)]++
 		}
-		last := 1 + repliesTo[i]
+		rec := stored[chaosPrompt(i)]
+		last := max(1+repliesTo[i], int(rec.Generation))
 		doubled := false
 		for g, k := range perGen {
 			if k > 1 {
@@ -332,9 +347,13 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 			res.Results.Done++
 		case strings.Contains(shows, unknownMarker):
 			res.Results.Told++
+		case !res.drained && rec.Generation >= int64(last) && rec.Notified < int64(last) && rec.Scheduled:
+			// The run ended before the bot got to it; the job was still
+			// scheduled for its report.
+			res.Results.Owed++
 		default:
 			res.Results.Lost++
-			lost("job of command %d (root %s %s): generation %d never reported (seen %v; root shows %q)", i, c.channel, rs[0].TS, last, perGen, statusOf(shows))
+			lost("job of command %d (root %s %s): generation %d never reported (seen %v; record at generation %d, notified %d, scheduled %t; root shows %q)", i, c.channel, rs[0].TS, last, perGen, rec.Generation, rec.Notified, rec.Scheduled, statusOf(shows))
 		}
 	}
 
@@ -358,6 +377,34 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 	res.Redelivered = sl.Redelivered()
 	res.DrainFloor = drainFloor(sl, channels, self, res.LastFault, o.postRate)
+}
+
+// storedJob is what Redis holds of a job when the run is counted.
+type storedJob struct {
+	Generation, Notified int64
+	// Scheduled: the job is in the poll schedule, its report still due.
+	Scheduled bool
+}
+
+// storedJobs maps the prompt of every job the API created to its record in
+// Redis (jobs without a record are left out).
+func storedJobs(r *rig, api *docsapitest.Server) map[string]storedJob {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out := map[string]storedJob{}
+	for _, j := range api.Jobs() {
+		p := api.Prompts(j.ID)
+		if len(p) == 0 {
+			continue
+		}
+		rec, err := r.store.Job(ctx, j.ID)
+		if err != nil {
+			continue
+		}
+		sched, err := r.store.Scheduled(ctx, j.ID)
+		out[p[0]] = storedJob{Generation: rec.Generation, Notified: rec.Notified, Scheduled: err == nil && sched}
+	}
+	return out
 }
 
 // whispered reports whether the author of a reply was told something in its

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -191,24 +192,40 @@ func testChaos(t *testing.T, sentinel bool) {
 		t.Skip("the chaos run takes about a minute")
 	}
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	t.Cleanup(cancel)
-	bin, err := buildBot(ctx, t.TempDir(), false)
+	// Building with -race on a busy machine may take minutes: it must not
+	// eat into the run's own deadline.
+	bctx, bcancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	bin, err := buildBot(bctx, t.TempDir(), false)
+	bcancel()
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	t.Cleanup(cancel)
 	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}
+	// DOCSBOT_CHAOS_LOGS names a file that receives the run's and every
+	// replica's log, to look into a failure.
+	logs := os.Getenv("DOCSBOT_CHAOS_LOGS")
+	if logs != "" {
+		f, err := os.OpenFile(logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		e.log = slog.New(slog.NewTextHandler(&lockedWriter{w: f}, nil))
+	}
 	res, err := runChaos(ctx, e, chaosOptions{
 		replicas: 3, commands: 30, channels: 3, rate: 3, replyEvery: 3,
 		killEvery: 2 * time.Second, redisDown: 2 * time.Second, dropEvery: 5 * time.Second,
 		latency: 100 * time.Millisecond, postRate: 2, postBurst: 3, agentTime: 2 * time.Second,
-		deadline: 3 * time.Minute, seed: 7, sentinel: sentinel,
+		deadline: 3 * time.Minute, seed: 7, sentinel: sentinel, logs: logs,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	_ = writeText(&out, res)
+	t.Logf("chaos report:\n%s", out.String())
 	if p := res.problems(); len(p) > 0 {
 		t.Errorf("problems: %v\n%s", p, out.String())
 	}
