@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -135,7 +136,9 @@ func (b *Bot) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if n := r.Header.Get("X-Slack-Retry-Num"); n != "" {
 		b.log.Debug("slack sent an event again", "event", eventID(ev), "retry", n, "reason", r.Header.Get("X-Slack-Retry-Reason"))
 	}
-	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchEvent(ctx, ev, ack) }, nil)
+	n, _ := strconv.Atoi(r.Header.Get("X-Slack-Retry-Num"))
+	last := n >= SlackEventRetries
+	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchEvent(ctx, ev, last, ack) }, nil)
 }
 
 // serveCommands hands a slash command (a form) to the router.

@@ -38,7 +38,11 @@ type EventRequest struct {
 	// DeliveryID is the event's event_id, the same in every delivery of
 	// this event; "" if Slack did not send one.
 	DeliveryID string
-	Ack        AckFunc
+	// LastDelivery is set on Slack's last retry of the event: left
+	// unacknowledged, it is not delivered again, so work it brings that
+	// cannot be recorded must be answered now.
+	LastDelivery bool
+	Ack          AckFunc
 }
 
 // InteractionRequest is one delivery of an interactive payload: a button
@@ -155,14 +159,19 @@ func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack A
 	return true
 }
 
+// SlackEventRetries is how many times Slack delivers an unacknowledged
+// Events API event again (retry_attempt, X-Slack-Retry-Num 1 to 3) before
+// it gives up.
+const SlackEventRetries = 3
+
 // dispatchEvent hands an Events API event to its handler and reports whether
-// one is registered.
-func (b *Bot) dispatchEvent(ctx context.Context, ev slackevents.EventsAPIEvent, ack AckFunc) bool {
+// one is registered. last is set on Slack's last retry of the event.
+func (b *Bot) dispatchEvent(ctx context.Context, ev slackevents.EventsAPIEvent, last bool, ack AckFunc) bool {
 	f := b.routes.eventHandler(ev)
 	if f == nil {
 		return false
 	}
-	f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), Ack: ack})
+	f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), LastDelivery: last, Ack: ack})
 	return true
 }
 

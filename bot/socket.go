@@ -34,7 +34,8 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 	})
 	h.Handle(socketmode.EventTypeEventsAPI, func(evt *socketmode.Event, client *socketmode.Client) {
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
-		if !ok || !b.dispatchEvent(ctx, ev, b.acker(client, evt.Request)) {
+		last := evt.Request != nil && evt.Request.RetryAttempt >= SlackEventRetries
+		if !ok || !b.dispatchEvent(ctx, ev, last, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
 		}
 	})

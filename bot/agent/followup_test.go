@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // startedJob runs /docs-agent and waits until the job is linked (its id shows
@@ -321,5 +323,47 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 	}
 	if !told {
 		t.Errorf("private notes %+v: the person is not told that docsbot cannot tell whether the reply arrived", h.Slack.Ephemerals(alice))
+	}
+}
+
+// TestReplyNotRecordedOnSlacksLastTryIsAnswered has Redis down while Slack
+// delivers a thread reply and all its retries: the bot cannot record it, so
+// it does not acknowledge it until Slack's last try, and then tells the
+// person privately that the reply was not taken.
+func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
+	t.Parallel()
+	srv, err := redistest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	h.RedisURL = srv.URL
+	h.StartBot(bottest.Config{})
+	rootTS, _ := h.startedJob("Document the webhooks")
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	h.PostNoAck(alice, general, rootTS, "More examples please")
+	h.WaitFor("a private note that the reply was not taken", func() bool {
+		for _, m := range h.Slack.Ephemerals(alice) {
+			if m.ThreadTS == rootTS && strings.Contains(m.Text, "could not take this message") {
+				return true
+			}
+		}
+		return false
+	})
+	// Redis back, so that the bot stops as it does in service.
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.StopAll()
+	if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
+		t.Errorf("%d redeliveries: the reply was answered before Slack's last try", n)
+	}
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
+		t.Errorf("%d follow-up requests, want none", n)
 	}
 }

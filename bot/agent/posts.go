@@ -3,8 +3,10 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 
+	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
@@ -51,7 +53,8 @@ func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS !=
 // attached (file_share) too, its text going on without the files. Everything
 // else (the bot's own and other bots' messages, edits, joins, other people's
 // top-level messages) is acknowledged and ignored. If Redis cannot record
-// the post, the envelope is not acknowledged: Slack sends it again.
+// the post, the envelope is not acknowledged: Slack sends it again (see
+// acceptPost for its last try).
 func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
 	if !ok || !personsPost(ev.SubType) || a.core.IsOwnOrBot(ev) {
@@ -100,12 +103,41 @@ func (a *agent) post(team, channel, user, ts, threadTS, text string) replyReques
 
 // acceptPost records a post as agent.reply work keyed by the message, then
 // acknowledges the event; if Redis cannot take it, the event is left
-// unacknowledged for Slack to send again.
+// unacknowledged for Slack to send again. On Slack's last try there is no
+// again: the person is told privately that the post was not taken, when it
+// was addressed to the bot (a mention, a DM, a reply in a thread of the
+// bot's).
 func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRequest) {
 	payload, _ := json.Marshal(p)
 	key := "msg:" + p.Team + ":" + p.Channel + ":" + p.TS
 	if !a.core.Accept(ctx, store.Work{Key: key, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
-		return // not acknowledged: Slack delivers it again
+		if !req.LastDelivery {
+			return // not acknowledged: Slack delivers it again
+		}
+		log := a.log.With("user", p.User, "channel", p.Channel, "thread", p.ThreadTS, "work", key)
+		log.Warn("post not recorded on Slack's last try; not taken")
+		if p.Mention || p.DM || a.botThread(ctx, p, log) {
+			a.whisper(ctx, p, "docsbot could not take this message: it cannot reach its storage right now, and Slack will not send it again. Send it again in a minute.", log)
+		}
+		req.Ack(nil)
+		return
 	}
 	req.Ack(nil)
+}
+
+// botThread reports whether the thread a post is in was started by the bot
+// (it may be a job's), reading its first message from Slack.
+func (a *agent) botThread(ctx context.Context, p replyRequest, log *slog.Logger) bool {
+	if !p.inThread() {
+		return false
+	}
+	msgs, _, _, err := a.slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+		ChannelID: p.Channel, Timestamp: p.ThreadTS, Limit: 1,
+	})
+	if err != nil || len(msgs) == 0 {
+		log.Warn("could not read the thread's first message", "err", err)
+		return false
+	}
+	self := a.core.Self()
+	return msgs[0].User == self.UserID || (self.BotID != "" && msgs[0].BotID == self.BotID)
 }
