@@ -48,8 +48,14 @@
 // attempt after a crash resumes instead of posting or creating twice; an
 // attempt that cannot tell whether the create went through says so and
 // offers "retry" in the thread. A person's reply in a job's thread is
-// recorded as agent.reply work keyed by its event_id and done by doReply,
-// which sends it once (SendMessage) and follows the job again.
+// recorded as agent.reply work keyed by the message and done by doReply,
+// which sends it once (SendMessage) and follows the job again. When it
+// cannot tell whether the reply reached the agent (an attempt stopped while
+// sending it, or the API did not confirm it), it never sends it again but
+// follows the job all the same, so that what the agent does next is
+// reported, and says so privately. A post Redis cannot record even on
+// Slack's last try of its event (bot.EventRequest.LastDelivery) is answered
+// privately instead of being left to a redelivery that will not come.
 //
 // Every replica runs the poller (runPoller, started by the core's Run): it
 // claims due jobs from the shared schedule under a lease and a fencing token,
