@@ -21,6 +21,7 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // signingSecret is the Slack app's signing secret in these tests.
@@ -258,6 +259,50 @@ func TestHTTPModeRetryIsHandledOnce(t *testing.T) {
 	}
 	if len(retries) != 3 || retries[1] != 1 || retries[2] != 2 {
 		t.Errorf("deliveries of the reply carried X-Slack-Retry-Num %v, want [0 1 2]", retries)
+	}
+}
+
+// TestHTTPModeLastRetryNotRecordedIsAnswered has Redis down while Slack
+// delivers a thread reply over HTTP and retries it: each delivery is
+// answered 503 until the last retry (X-Slack-Retry-Num 3), when the person
+// is told privately that the reply was not taken.
+func TestHTTPModeLastRetryNotRecordedIsAnswered(t *testing.T) {
+	t.Parallel()
+	srv, err := redistest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	h, lb := httpWorld(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+	}))
+	h.RedisURL = srv.URL
+	httpBot(h, lb)
+	rootTS, _ := startedJob(h, "Document the webhooks")
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	h.PostNoAck(alice, general, rootTS, "More examples please")
+	h.WaitFor("a private note that the reply was not taken", func() bool {
+		for _, m := range h.Slack.Ephemerals(alice) {
+			if m.ThreadTS == rootTS && strings.Contains(m.Text, "could not take this message") {
+				return true
+			}
+		}
+		return false
+	})
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.StopAll()
+	var retries []int
+	for _, d := range h.Slack.HTTPDeliveries() {
+		if d.RetryNum > 0 {
+			retries = append(retries, d.RetryNum)
+		}
+	}
+	if !slices.Contains(retries, bot.SlackEventRetries) {
+		t.Errorf("retries %v: the reply was answered before Slack's last try", retries)
 	}
 }
 
