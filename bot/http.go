@@ -75,7 +75,8 @@ func (s *serving) up() bool { return s.context() != nil }
 // whose handler returns without acking (its work could not be recorded)
 // is answered 503, so Slack sends it again; the retry (X-Slack-Retry-Num)
 // carries the same event_id, so the inbox drops it if the work was recorded
-// after all. Any replica serves any request: the work goes through the
+// after all. On Slack's last retry (EventRequest.LastDelivery) the handler
+// answers the person instead. Any replica serves any request: the work goes through the
 // shared inbox.
 //
 // Requests are refused with 503 while Run is not running.
