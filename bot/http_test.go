@@ -279,22 +279,7 @@ func TestHTTPModeLastRetryNotRecordedIsAnswered(t *testing.T) {
 	h.RedisURL = srv.URL
 	httpBot(h, lb)
 	rootTS, _ := startedJob(h, "Document the webhooks")
-	if err := srv.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	h.PostNoAck(alice, general, rootTS, "More examples please")
-	h.WaitFor("a private note that the reply was not taken", func() bool {
-		for _, m := range h.Slack.Ephemerals(alice) {
-			if m.ThreadTS == rootTS && strings.Contains(m.Text, "could not take this message") {
-				return true
-			}
-		}
-		return false
-	})
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	h.StopAll()
+	h.ReplyWithRedisDown(srv, alice, general, rootTS, "More examples please", "could not take this message")
 	var retries []int
 	for _, d := range h.Slack.HTTPDeliveries() {
 		if d.RetryNum > 0 {

@@ -343,23 +343,7 @@ func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
 	h.RedisURL = srv.URL
 	h.StartBot(bottest.Config{})
 	rootTS, _ := h.startedJob("Document the webhooks")
-	if err := srv.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	h.PostNoAck(alice, general, rootTS, "More examples please")
-	h.WaitFor("a private note that the reply was not taken", func() bool {
-		for _, m := range h.Slack.Ephemerals(alice) {
-			if m.ThreadTS == rootTS && strings.Contains(m.Text, "could not take this message") {
-				return true
-			}
-		}
-		return false
-	})
-	// Redis back, so that the bot stops as it does in service.
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	h.StopAll()
+	h.ReplyWithRedisDown(srv, alice, general, rootTS, "More examples please", "could not take this message")
 	if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
 		t.Errorf("%d redeliveries: the reply was answered before Slack's last try", n)
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -371,4 +372,28 @@ func Rendered(m slacktest.Message) string {
 	}
 	walk(v)
 	return strings.Join(texts, "\n")
+}
+
+// ReplyWithRedisDown posts a person's reply in a thread while srv, the
+// world's Redis (RedisURL), is down; waits until the person is told
+// something containing note, privately in that thread; then starts srv
+// again and stops every replica, so that counts taken afterwards are final.
+func (h *Harness) ReplyWithRedisDown(srv *redistest.Server, user, channel, threadTS, text, note string) {
+	h.T.Helper()
+	if err := srv.Kill(); err != nil {
+		h.T.Fatal(err)
+	}
+	h.PostNoAck(user, channel, threadTS, text)
+	h.WaitFor("a private note "+strconv.Quote(note), func() bool {
+		for _, m := range h.Slack.Ephemerals(user) {
+			if m.ThreadTS == threadTS && strings.Contains(m.Text, note) {
+				return true
+			}
+		}
+		return false
+	})
+	if err := srv.Start(); err != nil {
+		h.T.Fatal(err)
+	}
+	h.StopAll()
 }
