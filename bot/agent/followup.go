@@ -138,6 +138,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		a.metrics.FollowUp()
 		a.nudgePoller()
 		a.working(ctx, updated, docsapi.Status(job.Status), log)
+		a.jobChanged(ctx, *updated)
 		job = updated
 	}
 	a.auditWork(ctx, w, followUp)
