@@ -163,12 +163,31 @@ func TestHomeNewJobButtonStartsAJobAndItsFinishRepublishes(t *testing.T) {
 	}
 }
 
-func TestHomeRefusesPeopleOutsideTheAllowList(t *testing.T) {
+func TestHomeFollowsTheAllowLists(t *testing.T) {
 	t.Parallel()
-	h := bottest.New(t, redisURL)
-	h.StartBot(bottest.Config{AllowedUsers: []string{alice}})
-	v := openHome(t, h, bob, "not on the list of people who may use docsbot")
-	if strings.Contains(string(v.Blocks), bot.ActionNewJob) {
-		t.Errorf("a refused person's Home has the New docs job button: %s", v.Blocks)
+	tests := []struct {
+		name string
+		cfg  bottest.Config
+		// want is what Bob's Home says instead of the button; jobs whether
+		// it lists his jobs.
+		want string
+		jobs bool
+	}{
+		{"user not allowed", bottest.Config{AllowedUsers: []string{alice}}, "not on the list of people who may use docsbot", false},
+		{"DMs not allowed", bottest.Config{AllowedChannels: []string{bottest.General}}, "docsbot takes jobs only in some channels", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := bottest.New(t, redisURL)
+			h.StartBot(tt.cfg)
+			v := openHome(t, h, bob, tt.want)
+			if strings.Contains(string(v.Blocks), bot.ActionNewJob) {
+				t.Errorf("Bob's Home has the New docs job button: %s", v.Blocks)
+			}
+			if got := strings.Contains(homeText(h, bob), "Your recent docs agent jobs"); got != tt.jobs {
+				t.Errorf("Bob's Home lists jobs: %t, want %t:\n%s", got, tt.jobs, homeText(h, bob))
+			}
+		})
 	}
 }

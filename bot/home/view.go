@@ -29,10 +29,16 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		slack.NewHeaderBlock(plain("docsbot")),
 		slack.NewContextBlock("", mrkdwn(project)),
 	}
-	if refusal := h.core.Refusal(req.User, req.Channel); refusal != "" {
+	if refusal := h.core.UserRefusal(req.User); refusal != "" {
 		return homeView(append(blocks, section(bot.Escape(refusal))))
 	}
-	if req.Channel != "" {
+	switch {
+	case req.Channel == "":
+		blocks = append(blocks, section("Start a docs agent job with `/docs-agent` in a channel, or by mentioning docsbot."))
+	case h.core.Refusal(req.User, req.Channel) != "":
+		blocks = append(blocks, section("docsbot takes jobs only in some channels, not in your messages with it: "+
+			"start one with `/docs-agent` in a channel where it is enabled."))
+	default:
 		button := slack.NewButtonBlockElement(bot.ActionNewJob, req.Channel, plain("New docs job")).WithStyle(slack.StylePrimary)
 		blocks = append(blocks, slack.NewActionBlock("new_job", button),
 			slack.NewContextBlock("", mrkdwn("The job starts a thread in your messages with docsbot; reply there to follow up.")))
