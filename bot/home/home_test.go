@@ -175,6 +175,7 @@ func TestHomeFollowsTheAllowLists(t *testing.T) {
 	}{
 		{"user not allowed", bottest.Config{AllowedUsers: []string{alice}}, "not on the list of people who may use docsbot", false},
 		{"DMs not allowed", bottest.Config{AllowedChannels: []string{bottest.General}}, "docsbot takes jobs only in some channels", true},
+		{"a viewer", bottest.Config{Editors: []string{alice}}, "<@" + alice + ">", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,6 +39,11 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		blocks = append(blocks, section("docsbot takes jobs only in some channels, not in your messages with it: "+
 			"start one with `/docs-agent` in a channel where it is enabled."))
 	default:
+		if viewer := h.core.EditorRefusal(ctx, req.User, req.Channel); viewer != "" {
+			// The core's words name the editors (bot-made mrkdwn).
+			blocks = append(blocks, section(viewer))
+			break
+		}
 		button := slack.NewButtonBlockElement(bot.ActionNewJob, req.Channel, plain("New docs job")).WithStyle(slack.StylePrimary)
 		blocks = append(blocks, slack.NewActionBlock("new_job", button),
 			slack.NewContextBlock("", mrkdwn("The job starts a thread in your messages with docsbot; reply there to follow up.")))
