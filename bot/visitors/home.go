@@ -28,7 +28,7 @@ const homeTop = 3
 // the docs API: ok is false when the cache holds no export of that range.
 func (f *Feature) CachedSummary(ctx context.Context, days int) (text string, ok bool, err error) {
 	v := f.v
-	r, bad := parseRange(strconv.Itoa(days)+"d", midnight(v.cfg.Now()))
+	r, bad := parseRange(strconv.Itoa(days)+"d", midnight(v.cfg.Now()), false) // as "/docs-visitors 7d" does
 	if bad != nil {
 		return "", false, bad
 	}
