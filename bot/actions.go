@@ -6,3 +6,9 @@ package bot
 // handles it (a job modal about the page, whose job goes in the summary's
 // thread). It lives in the core because features do not import each other.
 const ActionImprovePage = "docs_improve_page"
+
+// ActionNewJob is the action_id of the "New docs job" button of the App
+// Home. Its value is the channel the job goes in (the person's direct
+// messages with docsbot). The home feature renders it; the agent feature
+// handles it (the job modal, whose job starts a thread in that channel).
+const ActionNewJob = "docs_new_job"

@@ -243,6 +243,10 @@ func (b *Bot) Self() Identity { return b.self }
 // otherwise the refusal to show them (the allow-lists of Config).
 func (b *Bot) Refusal(user, channel string) string { return b.access.check(user, channel) }
 
+// UserRefusal returns "" when the user may use the bot somewhere, and
+// otherwise the refusal to show them (the users' allow-list of Config).
+func (b *Bot) UserRefusal(user string) string { return b.access.checkUser(user) }
+
 // slogPrinter adapts slog to the logger slack-go's socketmode client takes;
 // its lines go out at debug level.
 type slogPrinter struct{ log *slog.Logger }

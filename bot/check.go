@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -30,17 +31,49 @@ type Check struct {
 	Line, Fix string
 }
 
+// FixScopes is what to do when the bot token lacks scopes docsbot uses.
+const FixScopes = "add the missing scopes to the Slack app (deploy/slack-app-manifest.yaml lists every scope docsbot uses: " +
+	"paste it on the app's App Manifest page, or add them under OAuth & Permissions), then reinstall the app to the " +
+	"workspace (OAuth & Permissions -> Reinstall) so that the bot token gets them"
+
 // CheckBotToken calls auth.test with the bot token at the Slack Web API
-// apiURL. secrets are scrubbed from what Slack or the network said.
-func CheckBotToken(ctx context.Context, botToken, apiURL string, secrets ...string) Check {
+// apiURL, and checks that the token has every scope in need (Slack lists a
+// token's scopes in the X-OAuth-Scopes header of its answers). secrets are
+// scrubbed from what Slack or the network said.
+func CheckBotToken(ctx context.Context, botToken, apiURL string, need []string, secrets ...string) Check {
 	masked := redact.Mask(botToken)
 	client := slack.New(botToken, slack.OptionAPIURL(apiURL))
 	resp, err := client.AuthTestContext(ctx)
 	if err != nil {
 		return slackFailure(ctx, err, masked, apiURL, FixBotToken, append(secrets, botToken))
 	}
-	return Check{OK: true, Line: fmt.Sprintf("%s works: bot @%s (%s) in team %s (%s)%s",
-		masked, resp.User, resp.UserID, resp.Team, resp.TeamID, viaURL(apiURL))}
+	works := fmt.Sprintf("%s works: bot @%s (%s) in team %s (%s)%s",
+		masked, resp.User, resp.UserID, resp.Team, resp.TeamID, viaURL(apiURL))
+	if resp.Header.Values("X-OAuth-Scopes") == nil {
+		return Check{OK: true, Line: works + "; its scopes were not checked: Slack did not list them"}
+	}
+	missing := MissingScopes(resp.Header.Get("X-OAuth-Scopes"), need)
+	if len(missing) > 0 {
+		return Check{Line: works + ", but it lacks scopes docsbot uses: " + strings.Join(missing, ", "), Fix: FixScopes}
+	}
+	return Check{OK: true, Line: fmt.Sprintf("%s, with the %d scopes docsbot uses", works, len(need))}
+}
+
+// MissingScopes returns the scopes of need that granted (a comma-separated
+// list, as X-OAuth-Scopes gives it) lacks, sorted, each once.
+func MissingScopes(granted string, need []string) []string {
+	have := map[string]bool{}
+	for _, s := range strings.Split(granted, ",") {
+		have[strings.TrimSpace(s)] = true
+	}
+	var missing []string
+	for _, s := range need {
+		if !have[s] {
+			missing = append(missing, s)
+		}
+	}
+	slices.Sort(missing)
+	return slices.Compact(missing)
 }
 
 // CheckAppToken asks apps.connections.open for a Socket Mode URL with the

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +21,10 @@ func TestCheckTokens(t *testing.T) {
 	sl := slacktest.NewServer(slacktest.WithBotToken(botToken), slacktest.WithAppToken(appToken),
 		slacktest.WithTeam("T0CHECK", "check-team"), slacktest.WithBot("U0CHECK", "B0CHECK"), slacktest.WithAppID("A0CHECK"))
 	t.Cleanup(sl.Close)
+	// A token installed before the manifest asked for im:write and reactions:write.
+	lacking := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == "im:write" || s == "reactions:write" })
+	old := slacktest.NewServer(slacktest.WithBotToken(botToken), slacktest.WithScopes(lacking...))
+	t.Cleanup(old.Close)
 	tests := []struct {
 		name   string
 		check  func() bot.Check
@@ -27,15 +32,21 @@ func TestCheckTokens(t *testing.T) {
 		want   []string
 		secret string
 	}{
-		{"bot token works", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, sl.APIURL) }, true,
-			[]string{redact.Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL}, botToken},
+		{"bot token works", func() bot.Check {
+			return bot.CheckBotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
+		}, true,
+			[]string{redact.Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, "with the 11 scopes docsbot uses"}, botToken},
+		{"bot token lacks scopes", func() bot.Check {
+			return bot.CheckBotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
+		}, false,
+			[]string{redact.Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", bot.FixScopes}, botToken},
 		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
 			[]string{redact.Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
-		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL) }, false,
+		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,
 			[]string{redact.Mask(wrongBot) + " refused (invalid_auth)", bot.FixBotToken}, wrongBot},
 		{"app token refused", func() bot.Check { return bot.CheckAppToken(t.Context(), wrongApp, sl.APIURL) }, false,
 			[]string{redact.Mask(wrongApp) + " refused (invalid_auth)", bot.FixAppToken}, wrongApp},
-		{"Slack unreachable", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, "http://127.0.0.1:1/api/") }, false,
+		{"Slack unreachable", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, "http://127.0.0.1:1/api/", nil) }, false,
 			[]string{"could not be checked: cannot reach Slack", "check SLACK_API_URL (http://127.0.0.1:1/api/)"}, botToken},
 	}
 	for _, tt := range tests {

@@ -559,3 +559,20 @@ func TestHTTPModeLateCommandIsTold(t *testing.T) {
 		return false
 	})
 }
+
+// TestHTTPModeHome opens the App Home over signed HTTP: app_home_opened
+// reaches the Home feature and the viewer's Home is published.
+func TestHTTPModeHome(t *testing.T) {
+	t.Parallel()
+	h, lb := httpWorld(t)
+	httpBot(h, lb)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := h.Slack.OpenHome(ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("Alice's Home with the New docs job button", func() bool {
+		v, ok := h.Slack.HomeView(alice)
+		return ok && strings.Contains(string(v.Blocks), bot.ActionNewJob)
+	})
+}

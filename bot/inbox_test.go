@@ -56,6 +56,11 @@ func TestRedisOutage(t *testing.T) {
 			}
 			rootTS, _ := startedJob(h, "Document the CLI flags")
 
+			// The start also refreshes Alice's App Home through the inbox: let it
+			// finish, or Redis could die between running the claim and answering
+			// it, and the work would wait out its lease, longer than Settle waits.
+			h.WaitFor("Alice's Home refreshed", func() bool { _, ok := h.Slack.HomeView(alice); return ok })
+
 			if err := rs.Kill(); err != nil {
 				t.Fatal(err)
 			}

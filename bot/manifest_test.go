@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
 
@@ -18,6 +19,7 @@ import (
 type manifest struct {
 	Features struct {
 		AppHome struct {
+			HomeTab     bool `yaml:"home_tab_enabled"`
 			MessagesTab bool `yaml:"messages_tab_enabled"`
 		} `yaml:"app_home"`
 		Shortcuts []struct {
@@ -144,8 +146,16 @@ func checkManifest(t *testing.T, path string, m manifest) {
 	if want := []string{agent.Command, visitors.Command}; !slices.Equal(commands, want) {
 		t.Errorf("%s: manifest commands %v, the bot serves %v", path, commands, want)
 	}
-	if len(m.Settings.Events.Bot) != len(agent.MessageEvents()) {
-		t.Errorf("%s: manifest subscribes to %v: the bot handles exactly %v", path, m.Settings.Events.Bot, agent.MessageEvents())
+	if len(m.Settings.Events.Bot) != len(agent.MessageEvents())+len(home.Events()) {
+		t.Errorf("%s: manifest subscribes to %v: the bot handles exactly %v and %v", path, m.Settings.Events.Bot, agent.MessageEvents(), home.Events())
+	}
+	for _, ev := range home.Events() {
+		if !slices.Contains(m.Settings.Events.Bot, ev) {
+			t.Errorf("%s: manifest does not subscribe to %s", path, ev)
+		}
+	}
+	if !m.Features.AppHome.HomeTab {
+		t.Errorf("%s: home_tab_enabled must be true: the bot publishes the Home tab", path)
 	}
 	if !m.Features.AppHome.MessagesTab {
 		t.Errorf("%s: messages_tab_enabled must be true: direct messages start jobs", path)
@@ -171,7 +181,7 @@ func checkManifest(t *testing.T, path string, m manifest) {
 			t.Errorf("%s: manifest lacks scope %s needed for %s", path, ev.Scope, ev.Event)
 		}
 	}
-	scopes := slices.Concat(bot.Scopes(), agent.Scopes(), visitors.Scopes())
+	scopes := slices.Concat(bot.Scopes(), agent.Scopes(), visitors.Scopes(), home.Scopes())
 	for _, s := range scopes {
 		if !slices.Contains(m.OAuth.Scopes.Bot, s) {
 			t.Errorf("%s: manifest lacks scope %s", path, s)

@@ -133,12 +133,15 @@ type agent struct {
 	names names
 	// prog remembers the live status refreshes of the jobs polled here.
 	prog progress
+	// changed are the hooks called when a job changes (Feature.OnJobChange).
+	changed []func(ctx context.Context, j store.Job)
 }
 
 // Register adds agent jobs to b: the /docs-agent command, thread replies
 // (message events), the start and reply work, and the poller that reports
-// each job's finish. Call it before b.Run.
-func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
+// each job's finish. Call it before b.Run. The Feature it returns is what
+// other features (the App Home) may use of the agent.
+func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) *Feature {
 	a := &agent{
 		core:    b,
 		cfg:     cfg.withDefaults(),
@@ -154,6 +157,7 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
 	b.HandleEvent(slackevents.AppMention, a.onMention)
 	b.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
 	b.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
+	b.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
 	b.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
 	b.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
@@ -163,4 +167,5 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) {
 	b.HandleBlockAction(ActionFeedback, a.onFeedback)
 	b.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
 	b.Background(a.runPoller)
+	return &Feature{a: a}
 }

@@ -94,8 +94,10 @@ func (a *agent) linkJob(ctx context.Context, rec store.Job, log *slog.Logger) er
 	})
 	if err != nil {
 		log.Error("job created but NOT linked: it will not be followed", "err", err)
+		return err
 	}
-	return err
+	a.jobChanged(ctx, rec)
+	return nil
 }
 
 // jobView rebuilds a root message view from a stored job record.

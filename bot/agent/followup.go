@@ -150,6 +150,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		a.metrics.FollowUp()
 		a.nudgePoller()
 		a.working(ctx, updated, docsapi.Status(job.Status), log)
+		a.jobChanged(ctx, *updated)
 		job = updated
 		if uncertain != "" {
 			a.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: "+uncertain+", and it does not send a reply twice. "+

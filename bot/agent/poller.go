@@ -201,6 +201,7 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 	if err != nil || !notify {
 		return a.settle(ctx, log, err)
 	}
+	a.jobChanged(wctx, finished(c.Job, status, pr))
 	if c.Job.NotifyAttempts > 0 && a.reported(wctx, c, log) {
 		log.Info("result was already posted by an earlier attempt")
 		if err := a.store.MarkNotified(wctx, c); err != nil {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -172,8 +173,9 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}
 	b := bot.New(bcfg, sc, st)
-	agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}, client, st)
-	visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
+	jobs := agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}, client, st)
+	vis := visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
+	home.Register(b, home.Config{Project: h.API.ProjectID}, jobs, vis)
 	if cfg.Register != nil {
 		cfg.Register(b)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -144,9 +145,10 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
 		bot.SlackOptions(nil)...)...)
 	b := bot.New(bot.Config{Logger: o.Log}, client, sb.store)
-	agent.Register(b, agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}, api, sb.store)
+	jobs := agent.Register(b, agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}, api, sb.store)
 	digests := digestSchedule(time.Now())
-	visitors.Register(b, visitors.Config{Digest: digests, DigestTick: sandboxDigestTick}, api, sb.store)
+	vis := visitors.Register(b, visitors.Config{Digest: digests, DigestTick: sandboxDigestTick}, api, sb.store)
+	home.Register(b, home.Config{Project: sb.api.ProjectID}, jobs, vis)
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
 	go func() {
@@ -164,6 +166,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 			slackweb.WithUser(sandboxUser),
 			slackweb.WithWorkspace("docsbot sandbox"),
 			slackweb.WithCommands(sandboxCommands()...),
+			slackweb.WithShortcuts(slackweb.Shortcut{CallbackID: agent.ShortcutSendToAgent, Name: "Send to docs agent"}),
 			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,

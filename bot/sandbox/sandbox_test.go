@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -311,4 +313,41 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	_ = s.Close()
 	os.Exit(code)
+}
+
+// TestSandboxHomeAndShortcut drives the page's Home tab and message menu
+// with the real bot: the Home's New docs job button opens the job modal,
+// whose job starts in the person's DM and shows on the Home; the menu
+// offers "Send to docs agent".
+func TestSandboxHomeAndShortcut(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	c := slackweb.Client{URL: sb.url}
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+
+	st := p.state()
+	if len(st.Shortcuts) != 1 || st.Shortcuts[0].CallbackID != agent.ShortcutSendToAgent {
+		t.Errorf("message menu %+v, want Send to docs agent", st.Shortcuts)
+	}
+	if out, status, err := c.OpenHome(ctx); err != nil || !out.OK {
+		t.Fatalf("open Home: %d %+v %v", status, out, err)
+	}
+	st = p.waitFor("the Home with the New docs job button", func(st slackweb.State) bool {
+		return st.Home != nil && strings.Contains(string(st.Home.Blocks), bot.ActionNewJob)
+	})
+	if out, status, err := c.Act(ctx, slackweb.ActionRequest{ViewID: st.Home.ID, ActionID: bot.ActionNewJob}); err != nil || !out.OK {
+		t.Fatalf("New docs job: %d %+v %v", status, out, err)
+	}
+	st = p.waitFor("the job modal", func(st slackweb.State) bool { return len(st.Modals) == 1 })
+	const prompt = "Document the Home tab"
+	if out, status, err := c.SubmitView(ctx, slackweb.ViewRequest{ViewID: st.Modals[0].ID,
+		Values: map[string]map[string]string{"instruction": {"instruction": prompt}}}); err != nil || !out.OK {
+		t.Fatalf("submit: %d %+v %v", status, out, err)
+	}
+	p.waitFor("the job in the DM and on the Home", func(st slackweb.State) bool {
+		_, inDM := jobRoot(st, st.DM, prompt)
+		return st.DM != "" && inDM && st.Home != nil && strings.Contains(string(st.Home.Blocks), prompt)
+	})
 }

@@ -87,14 +87,16 @@ type visitors struct {
 }
 
 // Register adds /docs-visitors to b: the command and its work. Call it
-// before b.Run.
-func Register(b *bot.Bot, cfg Config, api VisitorsAPI, st VisitorsStore) {
+// before b.Run. The Feature it returns is what other features (the App
+// Home) may read of the visitors.
+func Register(b *bot.Bot, cfg Config, api VisitorsAPI, st VisitorsStore) *Feature {
 	v := &visitors{core: b, cfg: cfg.withDefaults(), api: api, store: st, log: b.Logger(), metrics: b.Metrics()}
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
 	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	b.Background(v.runDigests)
+	return &Feature{v: v}
 }
 
 // VisitorsAPI is what /docs-visitors needs from the docs API.

@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -23,7 +26,9 @@ Checks the settings of the Slack bot and, with real calls, every service it
 depends on, then prints one line per check and the fix for each failure:
 
   configuration     every setting of 'docsbot serve' is present and well formed
-  Slack bot token   auth.test with SLACK_BOT_TOKEN
+  Slack bot token   auth.test with SLACK_BOT_TOKEN, and that the token has
+                    every scope docsbot uses (the manifest's); a missing
+                    one is named, with the fix: reinstall the app
   Slack app token   apps.connections.open with SLACK_APP_TOKEN (Socket Mode);
                     no connection is opened
   Signing secret    instead, in http mode (DOCSBOT_SLACK_MODE=http): that
@@ -128,7 +133,7 @@ func blockedBy(cfg serveConfig, cfgErr error, needs ...string) string {
 func (r *runner) dependencies(cfg serveConfig, cfgErr error) []checkup.Check {
 	return []checkup.Check{
 		{Name: "Slack bot token", Blocked: blockedBy(cfg, cfgErr, envSlackBotToken, envSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
-			c := bot.CheckBotToken(ctx, cfg.botToken, cfg.slackAPIURL, cfg.appToken)
+			c := bot.CheckBotToken(ctx, cfg.botToken, cfg.slackAPIURL, slackScopes(), cfg.appToken)
 			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
 		}},
 		slackModeCheck(cfg, cfgErr),
@@ -156,6 +161,18 @@ func slackModeCheck(cfg serveConfig, cfgErr error) checkup.Check {
 		c := bot.CheckAppToken(ctx, cfg.appToken, cfg.slackAPIURL, cfg.botToken)
 		return checkup.Of("Slack app token", c.OK, c.Line, c.Fix)
 	}}
+}
+
+// slackScopes are the bot scopes docsbot uses: the core's and every
+// feature's, events included. deploy/slack-app-manifest.yaml declares the
+// same (bot/manifest_test.go).
+func slackScopes() []string {
+	scopes := slices.Concat(bot.Scopes(), agent.Scopes(), visitors.Scopes(), home.Scopes())
+	for _, ev := range agent.MessageEvents() {
+		scopes = append(scopes, ev.Scope)
+	}
+	slices.Sort(scopes)
+	return slices.Compact(scopes)
 }
 
 // checkDocsAPI tries the key and the project with one request (Client.Check).

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -133,6 +134,19 @@ func TestDoctor(t *testing.T) {
 			wantCode: exitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
 				redact.Mask(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
+		},
+		{
+			// An app installed before the manifest asked for im:write.
+			name: "bot token lacks a scope",
+			env: func(*doctorSetup) map[string]string {
+				lacking := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == "im:write" })
+				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithScopes(lacking...))
+				t.Cleanup(sl.Close)
+				return map[string]string{envSlackAPIURL: sl.APIURL}
+			},
+			wantCode: exitFailure,
+			want: map[string]want{"Slack bot token": {"✗", []string{
+				redact.Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
 		},
 		{
 			name:     "app token rejected",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -76,8 +77,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	cfg.bot.Audit = audit
 	b := bot.New(cfg.bot, client, st)
 	b.Background(func(ctx context.Context) { trimAudit(ctx, audit, log) })
-	agent.Register(b, cfg.agent, api, st)
-	visitors.Register(b, cfg.visitors, api, st)
+	jobs := agent.Register(b, cfg.agent, api, st)
+	vis := visitors.Register(b, cfg.visitors, api, st)
+	home.Register(b, home.Config{Project: cfg.api.ProjectID}, jobs, vis)
 	if cfg.httpAddr != "" {
 		ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
 		if cfg.bot.Mode == bot.ModeHTTP {

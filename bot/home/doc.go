@@ -1,0 +1,34 @@
+// Package home is docsbot's App Home tab: what a person sees when they open
+// the app in Slack. It shows their recent docs agent jobs (status, age,
+// thread and pull request links), a "New docs job" button that opens the
+// agent's job modal, a summary of the docs' visitors over the last 7 days
+// taken from the visitors cache only, and the docs project the workspace is
+// connected to.
+//
+// It reads the other features only through the small interfaces it
+// declares: Jobs (the agent's recent jobs and its job-change hook) and
+// Visitors (the cached summary), which *agent.Feature and *visitors.Feature
+// satisfy; the composition root (cmd/docsbot, bot/sandbox, bot/bottest)
+// passes them to Register. The button's action id is the core's
+// bot.ActionNewJob and the agent handles it: its value is the person's
+// direct-message channel with docsbot, where the job starts a thread.
+//
+// How a Home is published. app_home_opened is an event like any other: it
+// is recorded in the inbox as home.publish work keyed by its event_id
+// before the ack, so a redelivery publishes nothing more. A change of one
+// of a person's jobs (linked, followed up, finished) queues the same kind of
+// work, keyed by the job, its run and its status. The work builds the whole
+// view from what is stored now and calls views.publish, which replaces the
+// Home: publishing twice shows the same, so a retried attempt is harmless.
+// views.publish is rate tier 3 (about 50 a minute): the Slack client waits
+// out a 429, and the publishes one replica is asked for the same person
+// while one is under way collapse into one more (publisher). The person's
+// direct-message channel comes with app_home_opened; a job change asks
+// conversations.open (im:write) for it.
+//
+// The visitors summary never spends the analytics budget: when the cache
+// holds no export of the last 7 days, the Home says so and points to
+// "/docs-visitors 7d", whose answer fills the cache for the next look. It
+// offers no button that would fetch, because a Home has no channel to post
+// a summary in and opening it must cost nothing.
+package home

@@ -1,0 +1,163 @@
+package home
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Events returns the Events API subscriptions the Home needs; the Slack app
+// manifest must declare them (with features.app_home.home_tab_enabled).
+func Events() []string { return []string{string(slackevents.AppHomeOpened)} }
+
+// Scopes returns the bot scopes the Home needs beyond the core's:
+// conversations.open finds a person's direct-message channel with docsbot
+// when a job change republishes their Home.
+func Scopes() []string { return []string{"im:write"} }
+
+// Jobs is what the Home reads of the agent; *agent.Feature satisfies it.
+type Jobs interface {
+	// RecentJobs renders the person's n most recent jobs, one mrkdwn line
+	// each, escaped.
+	RecentJobs(ctx context.Context, team, user string, n int) ([]string, error)
+	// OnJobChange registers a hook called with a job's record when it
+	// changes.
+	OnJobChange(fn func(ctx context.Context, j store.Job))
+}
+
+// Visitors is what the Home reads of the visitors feature;
+// *visitors.Feature satisfies it.
+type Visitors interface {
+	// CachedSummary renders the last days days' visitors from the cache
+	// alone, escaped; ok is false when none is cached.
+	CachedSummary(ctx context.Context, days int) (text string, ok bool, err error)
+}
+
+// Config holds the Home's settings.
+type Config struct {
+	// Project names the docs project the workspace is connected to (its id,
+	// or its name from the projects file).
+	Project string
+}
+
+// The Home's layout.
+const (
+	// jobsShown is how many of the person's jobs the Home lists.
+	jobsShown = 10
+	// visitorDays is the span of the visitors summary.
+	visitorDays = 7
+)
+
+// workPublish is the kind of inbox work that publishes a person's Home.
+const workPublish = "home.publish"
+
+// publishRequest is what a publish carries through the inbox.
+type publishRequest struct {
+	Team string `json:"team"`
+	User string `json:"user"`
+	// Channel is the person's direct messages with docsbot; "" when the
+	// request did not come with it (a job change).
+	Channel string `json:"channel,omitempty"`
+}
+
+// home is the feature registered on a bot.
+type home struct {
+	core     *bot.Bot
+	cfg      Config
+	jobs     Jobs
+	visitors Visitors
+	slack    *slack.Client
+	log      *slog.Logger
+	pub      publisher
+}
+
+// Register adds the App Home to b: app_home_opened, the publish work and
+// the refresh on job changes. visitors may be nil (no summary is shown).
+// Call it before b.Run.
+func Register(b *bot.Bot, cfg Config, jobs Jobs, visitors Visitors) {
+	h := &home{core: b, cfg: cfg, jobs: jobs, visitors: visitors, slack: b.Slack(), log: b.Logger()}
+	b.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
+	b.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
+	jobs.OnJobChange(h.jobChanged)
+}
+
+// onOpened records a publish of the person's Home, keyed by the event, then
+// acks. The Messages and About tabs are acked and ignored. If Redis cannot
+// record it, the envelope is left unacked: Slack sends it again.
+func (h *home) onOpened(ctx context.Context, r *bot.EventRequest) {
+	ev, ok := r.Event.InnerEvent.Data.(*slackevents.AppHomeOpenedEvent)
+	if !ok || ev.Tab != "home" || ev.User == "" {
+		r.Ack(nil)
+		return
+	}
+	key := "ev:" + r.DeliveryID
+	if r.DeliveryID == "" {
+		key = fmt.Sprintf("home:%s:%s:%s", r.Event.TeamID, ev.User, ev.EventTimeStamp)
+	}
+	payload, _ := json.Marshal(publishRequest{Team: r.Event.TeamID, User: ev.User, Channel: ev.Channel})
+	if !h.core.Accept(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}, bot.RedeliveredEvent) {
+		return
+	}
+	r.Ack(nil)
+}
+
+// jobChanged queues a publish of the Home of the job's requester, keyed by
+// the job, its run and its status, so that the same change seen twice
+// publishes once. A failure is logged: the next look at the Home shows it.
+func (h *home) jobChanged(ctx context.Context, j store.Job) {
+	if j.Requester == "" {
+		return
+	}
+	payload, _ := json.Marshal(publishRequest{Team: j.Thread.Team, User: j.Requester})
+	key := fmt.Sprintf("home:job:%s:%d:%s", j.ID, j.Generation, j.Status)
+	if _, err := h.core.Queue(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}); err != nil {
+		h.log.Warn("queueing a refresh of the App Home failed", "user", j.Requester, "job", j.ID, "err", err)
+	}
+}
+
+// doPublish publishes the person's Home from the inbox.
+func (h *home) doPublish(ctx context.Context, w *bot.Work) error {
+	var req publishRequest
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding a Home publish: %w", err)
+	}
+	err := h.pub.publish(ctx, req.Team+":"+req.User, func() error { return h.publishNow(ctx, req) })
+	if err != nil && bot.TransientSlack(err) {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	return err
+}
+
+// publishNow builds the person's Home from what is stored now and publishes
+// it.
+func (h *home) publishNow(ctx context.Context, req publishRequest) error {
+	log := h.log.With("user", req.User, "team", req.Team)
+	if req.Channel == "" {
+		ch, _, _, err := h.slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}, ReturnIM: true})
+		if err != nil {
+			log.Warn("finding the person's direct messages with docsbot failed; the Home's button waits for the next visit", "err", err)
+		} else {
+			req.Channel = ch.ID
+		}
+	}
+	v := h.view(ctx, req, log)
+	if _, err := h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: req.User, View: v}); err != nil {
+		return fmt.Errorf("views.publish: %w", err)
+	}
+	log.Debug("App Home published")
+	return nil
+}
+
+// giveUp logs a Home that could not be published for WorkMaxAge: nobody
+// asked for it in words, and the next visit tries again.
+func (h *home) giveUp(_ context.Context, w *bot.Work) {
+	h.log.Warn("the App Home could not be published", "work", w.Key, "age", w.Age().Round(time.Second))
+}

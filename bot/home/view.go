@@ -1,0 +1,85 @@
+package home
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+)
+
+// view builds the person's Home: the project, the button (or why they may
+// not use docsbot), their recent jobs and the cached visitors summary. A
+// part that cannot be read says so instead of failing the whole Home.
+func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) slack.HomeTabViewRequest {
+	mrkdwn := func(s string) *slack.TextBlockObject {
+		return slack.NewTextBlockObject(slack.MarkdownType, s, false, false)
+	}
+	plain := func(s string) *slack.TextBlockObject {
+		return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
+	}
+	section := func(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(bot.Cut(s, 2900)), nil, nil) }
+
+	project := "docsbot is not connected to a docs project."
+	if h.cfg.Project != "" {
+		project = "Connected to the docs project `" + bot.Escape(bot.Cut(h.cfg.Project, 100)) + "`."
+	}
+	blocks := []slack.Block{
+		slack.NewHeaderBlock(plain("docsbot")),
+		slack.NewContextBlock("", mrkdwn(project)),
+	}
+	if refusal := h.core.UserRefusal(req.User); refusal != "" {
+		return homeView(append(blocks, section(bot.Escape(refusal))))
+	}
+	switch {
+	case req.Channel == "":
+		blocks = append(blocks, section("Start a docs agent job with `/docs-agent` in a channel, or by mentioning docsbot."))
+	case h.core.Refusal(req.User, req.Channel) != "":
+		blocks = append(blocks, section("docsbot takes jobs only in some channels, not in your messages with it: "+
+			"start one with `/docs-agent` in a channel where it is enabled."))
+	default:
+		if viewer := h.core.EditorRefusal(ctx, req.User, req.Channel); viewer != "" {
+			// The core's words name the editors (bot-made mrkdwn).
+			blocks = append(blocks, section(viewer))
+			break
+		}
+		button := slack.NewButtonBlockElement(bot.ActionNewJob, req.Channel, plain("New docs job")).WithStyle(slack.StylePrimary)
+		blocks = append(blocks, slack.NewActionBlock("new_job", button),
+			slack.NewContextBlock("", mrkdwn("The job starts a thread in your messages with docsbot; reply there to follow up.")))
+	}
+
+	blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Your recent docs agent jobs")))
+	lines, err := h.jobs.RecentJobs(ctx, req.Team, req.User, jobsShown)
+	switch {
+	case err != nil:
+		log.Warn("reading the person's jobs for the Home failed", "err", err)
+		blocks = append(blocks, section("docsbot could not read your jobs just now. Open Home again in a minute."))
+	case len(lines) == 0:
+		blocks = append(blocks, section("You have no recent docs agent jobs. Start one with the button above, `/docs-agent`, or by mentioning docsbot."))
+	}
+	for _, l := range lines {
+		blocks = append(blocks, section(l))
+	}
+
+	if h.visitors != nil {
+		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Docs visitors, last 7 days")))
+		text, ok, err := h.visitors.CachedSummary(ctx, visitorDays)
+		switch {
+		case err != nil:
+			log.Warn("reading the visitors cache for the Home failed", "err", err)
+			blocks = append(blocks, section("docsbot could not read its visitors cache just now."))
+		case !ok:
+			blocks = append(blocks, section("No summary of the last 7 days is cached, and the Home never spends the docs API's analytics budget. "+
+				"`/docs-visitors 7d` in a channel counts them; the Home shows the numbers after that."))
+		default:
+			blocks = append(blocks, section(text))
+		}
+	}
+	return homeView(blocks)
+}
+
+// homeView wraps blocks in a Home tab view.
+func homeView(blocks []slack.Block) slack.HomeTabViewRequest {
+	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, Blocks: slack.Blocks{BlockSet: blocks}}
+}

@@ -1,0 +1,56 @@
+package visitors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// What the rest of docsbot (the App Home, bot/home) may read of the visitors:
+// a summary of the last days from the cache alone, which never spends the
+// analytics budget.
+
+// Feature is the visitors feature registered on a bot, as other features
+// see it through the small interfaces they declare. Register returns it.
+type Feature struct{ v *visitors }
+
+// homeTop is how many pages the cached summary names.
+const homeTop = 3
+
+// CachedSummary renders, in a few lines of mrkdwn, the visitors of the last
+// days days (today included) from the cache that /docs-visitors fills, at
+// whatever age it is: totals, the AI share and the top pages. It never asks
+// the docs API: ok is false when the cache holds no export of that range.
+func (f *Feature) CachedSummary(ctx context.Context, days int) (text string, ok bool, err error) {
+	v := f.v
+	r, bad := parseRange(strconv.Itoa(days)+"d", midnight(v.cfg.Now()), false) // as "/docs-visitors 7d" does
+	if bad != nil {
+		return "", false, bad
+	}
+	cached, err := v.store.LoadVisitors(ctx, v.visitorsKey(r))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	t := cached.Totals
+	var b strings.Builder
+	report := visitorsReport{Req: visitorsRequest{Range: r}}
+	fmt.Fprintf(&b, "*%s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
+		r, report.spanNote(), docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI), share(t.AI, t.Total))
+	if top := selectPages(cached.Pages, "", sortTotal, homeTop).Top; len(top) > 0 {
+		parts := make([]string, len(top))
+		for i, p := range top {
+			parts[i] = inlineCode(p.Path) + " " + docsapi.FormatCount(p.Total)
+		}
+		b.WriteString("\nTop pages: " + strings.Join(parts, "  ·  "))
+	}
+	b.WriteString("\n_From the cache: fetched " + age(cached.Age) + "._")
+	return b.String(), true, nil
+}
