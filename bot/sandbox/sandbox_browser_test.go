@@ -66,8 +66,8 @@ func TestSandboxInBrowser(t *testing.T) {
 		return m ? m.dataset.ts : '';
 	})()`)
 	mention := `#messages .msg[data-ts="` + mentionTS + `"]`
-	step("open the job's thread", chromedp.Click(chromedp.CSS(mention+` .thread-summary`)),
-		chromedp.WaitVisible(chromedp.ID("thread-input")))
+	b.ClickJS("open the job's thread", mention+` .thread-summary`, sandboxWait)
+	step("the thread open", chromedp.WaitVisible(chromedp.ID("thread-input")))
 	waitJS("the live status in the thread", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes(`+strconv.Quote(prompt)+`))`)
 	link := waitJS("the result's View pull request button", `(() => {
 		const a = document.querySelector('#thread-messages a.bk-link');
@@ -84,10 +84,10 @@ func TestSandboxInBrowser(t *testing.T) {
 
 	// A follow-up from the Follow up button's modal.
 	const followUp = "Also mention the Retry-After header"
-	step("click Follow up", chromedp.Click(chromedp.CSS(`#thread-messages button[data-action-id="agent.followup"]`)),
-		chromedp.WaitVisible(chromedp.CSS("#modal-root .modal textarea")))
-	step("write and send the follow-up", chromedp.SendKeys(chromedp.CSS("#modal-root textarea"), followUp),
-		chromedp.Click(chromedp.CSS("#modal-root .modal-submit")))
+	b.ClickJS("click Follow up", `#thread-messages button[data-action-id="agent.followup"]`, sandboxWait)
+	step("the Follow up modal open", chromedp.WaitVisible(chromedp.CSS("#modal-root .modal textarea")))
+	step("write the follow-up", chromedp.SendKeys(chromedp.CSS("#modal-root textarea"), followUp))
+	b.ClickJS("send the follow-up", "#modal-root .modal-submit", sandboxWait)
 	waitJS("the modal closed", `document.getElementById('modal-root').hidden`)
 	waitJS("the follow-up's result", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('follow-up 1') && m.querySelector('a.bk-link'))`)
 	if ps := sb.api.Prompts(job.ID); len(ps) != 2 || ps[1] != followUp {

@@ -2,6 +2,7 @@ package slackwebtest
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -53,6 +54,15 @@ func (s *Session) WaitJS(what, expr string, wait time.Duration) string {
 		s.t.Fatalf("waiting for %s: %v\npage text:\n%s", what, err, s.text())
 	}
 	return v
+}
+
+// ClickJS waits, for at most wait, for the element that selector (CSS)
+// finds, and clicks it in the same evaluation. Unlike chromedp.Click, it
+// cannot lose a node that the page re-renders between finding and
+// clicking it.
+func (s *Session) ClickJS(what, selector string, wait time.Duration) {
+	s.t.Helper()
+	s.WaitJS(what, `(() => { const e = document.querySelector(`+strconv.Quote(selector)+`); if (!e) return false; e.click(); return true; })()`, wait)
 }
 
 // Screenshot captures the tab's viewport as PNG.
