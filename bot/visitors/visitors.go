@@ -208,6 +208,9 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(bad.message() + "\n\n" + visitorsUsage()))
 		return
 	}
+	// Slack's verification token is a secret the work does not need: it is
+	// not kept in Redis.
+	cmd.Token = ""
 	payload, _ := json.Marshal(cmd)
 	if !v.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
