@@ -179,14 +179,14 @@ func (s Source) Problems(quote func(string) string) []Problem {
 }
 
 // DotenvError is a .env file that does not parse. Problem is the parser's
-// complaint cut before the text it quotes, which may hold secrets.
+// complaint cut before the text it quotes, which may hold secrets; the
+// parser's own error is not kept (it quotes the rest of the file, and it has
+// no type to decide anything by).
 type DotenvError struct {
 	Path, Problem string
-	Err           error
 }
 
 func (e *DotenvError) Error() string { return e.Path + " is not a valid .env file: " + e.Problem }
-func (e *DotenvError) Unwrap() error { return e.Err }
 
 // ReadDotenv reads a .env file into a map, without touching the process
 // environment. A missing file gives an empty map, a file that cannot be read
@@ -211,7 +211,7 @@ func ReadDotenv(path string) (map[string]string, error) {
 	if i := strings.Index(msg, "unterminated quoted value"); i >= 0 {
 		msg = msg[:i+len("unterminated quoted value")]
 	}
-	return nil, &DotenvError{Path: path, Problem: strings.TrimSpace(msg), Err: err}
+	return nil, &DotenvError{Path: path, Problem: strings.TrimSpace(msg)}
 }
 
 // ShortDuration writes d as a person types it: 1m rather than 1m0s.
