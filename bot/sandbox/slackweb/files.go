@@ -10,15 +10,12 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
-// imageTypes are the content types the page shows inline, as sniffed from
-// a file's bytes (never from its name: an "x.png" holding HTML stays a
-// download).
-var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
-
 // imageType returns the image content type of content, "" if it is not an
-// image the page shows.
+// image the page shows inline. The type is sniffed from the bytes, never
+// taken from the name: an "x.png" holding HTML stays a download.
 func imageType(content []byte) string {
-	if ct := http.DetectContentType(content); imageTypes[ct] {
+	switch ct := http.DetectContentType(content); ct {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
 		return ct
 	}
 	return ""

@@ -38,6 +38,8 @@ func (p *Progress) Update(s docsapi.Status, changed bool) {
 	}
 }
 
+// StatusText is the job's status as the progress line shows it: "not known
+// yet" before the first answer.
 func (p *Progress) StatusText() string {
 	switch {
 	case !p.seen:
