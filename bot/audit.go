@@ -13,6 +13,39 @@ type AuditLog interface {
 	Append(ctx context.Context, rec store.AuditRecord) (string, error)
 }
 
+// auditTrimmer is an AuditLog that can drop its records older than its
+// retention (*store.AuditLog): the bot then trims it now and then.
+type auditTrimmer interface {
+	Trim(ctx context.Context) (int64, error)
+}
+
+// auditTrimEvery is how often a replica trims the audit trail exactly; the
+// appends in between drop the oldest records a stream node at a time.
+const auditTrimEvery = time.Hour
+
+// auditTrimRetry is how soon a failed trim is tried again.
+const auditTrimRetry = time.Minute
+
+// trimAudit removes the audit records older than the retention, when Run
+// starts and then every auditTrimEvery (auditTrimRetry after a failure),
+// until ctx ends.
+func (b *Bot) trimAudit(ctx context.Context, audit auditTrimmer) {
+	for {
+		next := auditTrimEvery
+		if n, err := audit.Trim(ctx); err != nil && ctx.Err() == nil {
+			b.log.Warn("trimming the audit trail failed; trying again soon", "err", err, "in", auditTrimRetry)
+			next = auditTrimRetry
+		} else if n > 0 {
+			b.log.Info("audit trail trimmed", "removed", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(next):
+		}
+	}
+}
+
 // auditBudget bounds one audit write: the trail never holds up a person's
 // work.
 const auditBudget = 2 * time.Second

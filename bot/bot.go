@@ -24,6 +24,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 )
 
@@ -45,7 +46,8 @@ type Config struct {
 	// names nobody, everyone may.
 	Editors roles.Editors
 	// Audit receives the audit trail (job starts, follow-ups, results,
-	// refusals); nil keeps none.
+	// refusals); nil keeps none. A log that can Trim (*store.AuditLog) is
+	// trimmed to its retention by every replica, hourly.
 	Audit AuditLog
 	// ShutdownGrace is how long Run lets work in flight (a job being started
 	// and linked) finish after ctx ends, before cancelling it (default 20s).
@@ -61,6 +63,9 @@ type Config struct {
 	// SigningSecret is the Slack app's signing secret, which every request
 	// in HTTP mode must be signed with.
 	SigningSecret string
+	// Projects are the docs projects the bot serves (DOCSBOT_PROJECTS_FILE);
+	// nil serves one implicit project, as before projects existed.
+	Projects *project.Set
 }
 
 func (c Config) withDefaults() Config {
@@ -89,6 +94,8 @@ type Bot struct {
 	access access
 	// roles decides who is an editor (Config.Editors).
 	roles *roles.Checker
+	// projects are Config.Projects, or the implicit one.
+	projects *project.Set
 	// http posts to slash commands' response_url.
 	http *http.Client
 
@@ -145,6 +152,13 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 		metrics: cfg.Metrics,
 	}
 	b.roles = newRoles(b)
+	b.projects = cfg.Projects
+	if b.projects == nil {
+		b.projects = project.Single("", "", "")
+	}
+	if t, ok := cfg.Audit.(auditTrimmer); ok {
+		b.Background(func(ctx context.Context) { b.trimAudit(ctx, t) })
+	}
 	return b
 }
 

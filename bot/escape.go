@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/docsbot/docsbot/bot/slackid"
 )
 
 // Escape makes text from users or the API safe inside Slack mrkdwn: &, < and >
@@ -101,17 +103,10 @@ func isUserID(s string) bool { return IsSlackID(s, "UW") }
 
 // IsSlackID reports whether id looks like a Slack id whose first letter is
 // one of kinds (user ids start with U or W, channel ids with C, G or D),
-// followed by capital letters and digits.
+// followed by at least two capital letters and digits (slackid.Valid, the
+// one check, with the core's shortest id of three characters).
 func IsSlackID(id, kinds string) bool {
-	if len(id) < 3 || !strings.ContainsRune(kinds, rune(id[0])) {
-		return false
-	}
-	for _, r := range id[1:] {
-		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
+	return len(id) >= 3 && slackid.Valid(id, kinds)
 }
 
 // Plain turns text as Slack delivers it (a slash command's text, a message

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"github.com/docsbot/docsbot/bot/project"
+
 	"context"
 	"errors"
 	"fmt"
@@ -64,6 +66,8 @@ type WorkStore interface {
 	Done(ctx context.Context, t store.Taken) error
 	ReleaseWork(ctx context.Context, taken []store.Taken) error
 	Queued(ctx context.Context) (int64, error)
+	// The project each person chose last (ResolveProject).
+	project.LastChoices
 }
 
 // Work is one piece of acknowledged Slack work, claimed by this replica.
@@ -189,101 +193,37 @@ func (b *Bot) nudgeInbox() {
 // in flight then gets the rest of work's lifetime (the shutdown grace);
 // what is still unfinished is handed back to the other replicas.
 func (b *Bot) runInbox(ctx, work context.Context) {
-	work, stopWork := context.WithCancel(work)
-	defer stopWork()
-	slots := make(chan struct{}, inboxWorkers)
-	var (
-		inflight sync.WaitGroup
-		mu       sync.Mutex
-		held     = map[string]*Work{}
-	)
-	errDelay := 100 * time.Millisecond
-	var counted time.Time
-	for ctx.Err() == nil {
-		if b.metrics != nil && time.Since(counted) > queuedEvery {
-			counted = time.Now()
+	r := &ClaimRunner[store.Taken]{
+		Claim: b.store.ClaimWork,
+		Lease: workLease,
+		Handle: func(ctx context.Context, t store.Taken) bool {
+			return b.doWork(ctx, &Work{Taken: t, st: b.store})
+		},
+		Release:    b.store.ReleaseWork,
+		Workers:    inboxWorkers,
+		Idle:       inboxIdle,
+		Wake:       b.inboxWake,
+		Backoff:    100 * time.Millisecond,
+		MaxBackoff: 2 * time.Second,
+		Grace:      b.cfg.ShutdownGrace,
+		Log:        b.log,
+		Lines: ClaimLines{
+			ClaimFailed:   "taking work from the inbox failed",
+			Overran:       "inbox work still running after the shutdown grace; cancelling it",
+			Released:      "handed back work in flight",
+			ReleaseFailed: "handing back work in flight failed; it resumes when its lease runs out",
+			Count:         "pieces",
+		},
+	}
+	if b.metrics != nil {
+		r.GaugeEvery = queuedEvery
+		r.Gauge = func(ctx context.Context) {
 			if n, err := b.store.Queued(ctx); err == nil {
 				b.metrics.queued(n)
 			}
 		}
-		free := cap(slots) - len(slots)
-		if free == 0 {
-			b.sleepInbox(ctx, inboxIdle)
-			continue
-		}
-		taken, err := b.store.ClaimWork(ctx, free, workLease)
-		if err != nil {
-			if ctx.Err() == nil {
-				b.log.Error("taking work from the inbox failed", "err", err)
-				b.sleepInbox(ctx, errDelay)
-				errDelay = min(2*errDelay, 2*time.Second)
-			}
-			continue
-		}
-		errDelay = 100 * time.Millisecond
-		for _, t := range taken {
-			w := &Work{Taken: t, st: b.store}
-			slots <- struct{}{}
-			mu.Lock()
-			held[t.Key] = w
-			mu.Unlock()
-			inflight.Go(func() {
-				defer func() { <-slots; b.nudgeInbox() }()
-				if b.doWork(work, w) {
-					mu.Lock()
-					delete(held, t.Key)
-					mu.Unlock()
-				}
-			})
-		}
-		if len(taken) == free {
-			continue
-		}
-		b.sleepInbox(ctx, inboxIdle)
 	}
-	if !waitFor(&inflight, b.cfg.ShutdownGrace) {
-		b.log.Warn("inbox work still running after the shutdown grace; cancelling it", "grace", b.cfg.ShutdownGrace)
-		stopWork()
-		inflight.Wait()
-	}
-	if len(held) == 0 {
-		return
-	}
-	back := make([]store.Taken, 0, len(held))
-	for _, w := range held {
-		back = append(back, w.Taken)
-	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := b.store.ReleaseWork(rctx, back); err != nil {
-		b.log.Error("handing back work in flight failed; it resumes when its lease runs out", "pieces", len(back), "err", err)
-		return
-	}
-	b.log.Info("handed back work in flight", "pieces", len(back))
-}
-
-// waitFor waits up to d for wg and reports whether it finished.
-func waitFor(wg *sync.WaitGroup, d time.Duration) bool {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
-func (b *Bot) sleepInbox(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-b.inboxWake:
-	case <-t.C:
-	}
+	r.Run(ctx, work)
 }
 
 // doWork runs one piece of work under a heartbeat that keeps its lease, and

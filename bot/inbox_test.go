@@ -54,12 +54,19 @@ func TestRedisOutage(t *testing.T) {
 				h.RedisURL = rs.URL
 				h.StartBot(bottest.Config{})
 			}
+			// Alice has her Home open, so the start refreshes it through the
+			// inbox: let that finish, or Redis could die between running the
+			// claim and answering it, and the work would wait out its lease,
+			// longer than Settle waits.
+			if _, err := h.Slack.OpenHome(context.Background(), alice); err != nil {
+				t.Fatal(err)
+			}
+			h.WaitFor("Alice's Home published", func() bool { _, ok := h.Slack.HomeView(alice); return ok })
 			rootTS, _ := startedJob(h, "Document the CLI flags")
-
-			// The start also refreshes Alice's App Home through the inbox: let it
-			// finish, or Redis could die between running the claim and answering
-			// it, and the work would wait out its lease, longer than Settle waits.
-			h.WaitFor("Alice's Home refreshed", func() bool { _, ok := h.Slack.HomeView(alice); return ok })
+			h.WaitFor("Alice's Home shows the job", func() bool {
+				v, _ := h.Slack.HomeView(alice)
+				return strings.Contains(bottest.Rendered(slacktest.Message{Blocks: v.Blocks}), "Document the CLI flags")
+			})
 
 			if err := rs.Kill(); err != nil {
 				t.Fatal(err)

@@ -76,8 +76,9 @@ func (s *Store) Topology() Topology {
 }
 
 // WithReplicaAcks makes the writes that must survive a failover (work
-// entering the inbox, a job's link, a posted result's marker) wait until n
-// replicas confirm them (Redis WAIT), for at most timeout. Open sets 1
+// entering the inbox and its checkpoints, a job's link, a finish handed out
+// for posting, a posted result's marker) wait until n replicas confirm them
+// (Redis WAIT), for at most timeout. Open sets 1
 // replica and 100 ms for a Sentinel URL. When no replica confirms in time the
 // write stands on the primary alone and the call still succeeds: a failover
 // in that window can lose it, which the inbox's design tolerates as a

@@ -205,3 +205,39 @@ func (s *Store) LoadRangeTotals(ctx context.Context, project string, first, last
 	}
 	return c, nil
 }
+
+// closedExportKey is the marker of a visitors cache entry (SaveVisitors)
+// fetched when every day of its range was closed: {p}closed:<key>.
+func (s *Store) closedExportKey(key string) string { return s.prefix + "closed:" + key }
+
+// MarkClosedExport records, for keep, that the visitors cache entry key was
+// fetched when every day of its range was already closed (DayClosed): its
+// numbers no longer change, so it stays good past the cache's freshness. Mark
+// only after the entry is saved, and only an entry fetched once its range
+// was closed: a copy fetched while a day was open must not be taken as final
+// when the day closes later.
+func (s *Store) MarkClosedExport(ctx context.Context, key string, keep time.Duration) error {
+	switch {
+	case key == "":
+		return fmt.Errorf("store: mark closed export: no key: %w", ErrInvalid)
+	case keep < time.Millisecond:
+		return fmt.Errorf("store: mark closed export: keep %v must be at least 1ms: %w", keep, ErrInvalid)
+	}
+	if err := s.rdb.Set(ctx, s.closedExportKey(key), "1", keep).Err(); err != nil {
+		return wrapErr(err, "store: mark closed export %q", key)
+	}
+	return nil
+}
+
+// ClosedExport reports whether the visitors cache entry key was marked by
+// MarkClosedExport (and the mark has not expired).
+func (s *Store) ClosedExport(ctx context.Context, key string) (bool, error) {
+	if key == "" {
+		return false, fmt.Errorf("store: closed export: no key: %w", ErrInvalid)
+	}
+	n, err := s.rdb.Exists(ctx, s.closedExportKey(key)).Result()
+	if err != nil {
+		return false, wrapErr(err, "store: closed export %q", key)
+	}
+	return n == 1, nil
+}

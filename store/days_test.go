@@ -211,3 +211,37 @@ func TestRangeTotals(t *testing.T) {
 		t.Errorf("no project: %v, want ErrInvalid", err)
 	}
 }
+
+func TestClosedExportMark(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	const key = "proj-a:2026-11-01:2026-11-08"
+	if ok, err := s.ClosedExport(ctx, key); err != nil || ok {
+		t.Fatalf("ClosedExport before any mark = %t, %v; want false, nil", ok, err)
+	}
+	if err := s.MarkClosedExport(ctx, key, 200*time.Millisecond); err != nil {
+		t.Fatalf("MarkClosedExport: %v", err)
+	}
+	if ok, err := s.ClosedExport(ctx, key); err != nil || !ok {
+		t.Fatalf("ClosedExport after the mark = %t, %v; want true, nil", ok, err)
+	}
+	if ok, err := s.ClosedExport(ctx, "proj-b:2026-11-01:2026-11-08"); err != nil || ok {
+		t.Errorf("ClosedExport of another entry = %t, %v; want false, nil", ok, err)
+	}
+	redistest.Until(t, "the mark to expire", func() bool {
+		ok, err := s.ClosedExport(ctx, key)
+		return err == nil && !ok
+	})
+	for _, tc := range []struct {
+		key  string
+		keep time.Duration
+	}{{"", time.Hour}, {key, 0}} {
+		if err := s.MarkClosedExport(ctx, tc.key, tc.keep); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("MarkClosedExport(%q, %v) = %v, want ErrInvalid", tc.key, tc.keep, err)
+		}
+	}
+	if _, err := s.ClosedExport(ctx, ""); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("ClosedExport(\"\") = %v, want ErrInvalid", err)
+	}
+}

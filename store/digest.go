@@ -12,11 +12,16 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// DigestSub is a channel's subscription to the visitors digest. It has no
-// expiry: it lasts until it is removed.
+// DigestSub is a channel's subscription to the visitors digest of one docs
+// project. It has no expiry: it lasts until it is removed. A channel has at
+// most one subscription per project.
 type DigestSub struct {
 	// Team and Channel are the Slack ids of the channel posted to.
 	Team, Channel string
+	// Project is the project whose numbers are posted, as the bot keys it
+	// (bot.ProjectKey): "" for a subscription made before projects existed,
+	// or for the implicit project, whose field stays <team>:<channel>.
+	Project string
 	// Frequency is how often the digest is posted ("weekly", "daily"): the
 	// bot's words, kept as they are.
 	Frequency string
@@ -27,8 +32,9 @@ type DigestSub struct {
 	CreatedAt time.Time
 }
 
-// digestSubsKey is the hash of every subscription: field {team}:{channel},
-// value the JSON of digestRecord.
+// digestSubsKey is the hash of every subscription: field {team}:{channel}
+// (project "") or {team}:{channel}:{project}, value the JSON of
+// digestRecord.
 func (s *Store) digestSubsKey() string { return s.prefix + "digest:subs" }
 
 // digestRecord is a subscription as stored.
@@ -41,18 +47,37 @@ type digestRecord struct {
 	Told []string `json:"told,omitempty"`
 }
 
-func digestField(team, channel string) string { return team + ":" + channel }
+// digestField is a subscription's field in the hash: the project's name
+// follows the channel unless it is "".
+func digestField(team, channel, project string) string {
+	if project == "" {
+		return team + ":" + channel
+	}
+	return team + ":" + channel + ":" + project
+}
 
 func checkChannel(team, channel string) error {
-	if team == "" || channel == "" || strings.Contains(team, ":") {
+	if team == "" || channel == "" || strings.Contains(team, ":") || strings.Contains(channel, ":") {
 		return fmt.Errorf("store: team %q and channel %q must be Slack ids: %w", team, channel, ErrInvalid)
 	}
 	return nil
 }
 
-// SubscribeDigest saves d, replacing the channel's earlier subscription.
+// checkSub checks a subscription's channel and project.
+func checkSub(team, channel, project string) error {
+	if err := checkChannel(team, channel); err != nil {
+		return err
+	}
+	if strings.Contains(project, ":") {
+		return fmt.Errorf("store: project %q must not hold a colon: %w", project, ErrInvalid)
+	}
+	return nil
+}
+
+// SubscribeDigest saves d, replacing the channel's earlier subscription to
+// the same project.
 func (s *Store) SubscribeDigest(ctx context.Context, d DigestSub) error {
-	if err := checkChannel(d.Team, d.Channel); err != nil {
+	if err := checkSub(d.Team, d.Channel, d.Project); err != nil {
 		return err
 	}
 	if d.Frequency == "" {
@@ -62,33 +87,35 @@ func (s *Store) SubscribeDigest(ctx context.Context, d DigestSub) error {
 	if err != nil {
 		return fmt.Errorf("store: subscribe digest: %w", err)
 	}
-	if err := s.rdb.HSet(ctx, s.digestSubsKey(), digestField(d.Team, d.Channel), rec).Err(); err != nil {
+	if err := s.rdb.HSet(ctx, s.digestSubsKey(), digestField(d.Team, d.Channel, d.Project), rec).Err(); err != nil {
 		return wrapErr(err, "store: subscribe digest of %s", d.Channel)
 	}
 	s.confirm(ctx)
 	return nil
 }
 
-// DigestSub returns the subscription of a channel, or ErrNotFound.
-func (s *Store) DigestSub(ctx context.Context, team, channel string) (*DigestSub, error) {
-	if err := checkChannel(team, channel); err != nil {
+// DigestSub returns the subscription of a channel to project ("" for the
+// subscription made without one), or ErrNotFound.
+func (s *Store) DigestSub(ctx context.Context, team, channel, project string) (*DigestSub, error) {
+	if err := checkSub(team, channel, project); err != nil {
 		return nil, err
 	}
-	v, err := s.rdb.HGet(ctx, s.digestSubsKey(), digestField(team, channel)).Result()
+	v, err := s.rdb.HGet(ctx, s.digestSubsKey(), digestField(team, channel, project)).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("store: digest of %s: %w", channel, ErrNotFound)
 	}
 	if err != nil {
 		return nil, wrapErr(err, "store: digest of %s", channel)
 	}
-	d, err := decodeDigestSub(digestField(team, channel), v)
+	d, err := decodeDigestSub(digestField(team, channel, project), v)
 	if err != nil {
 		return nil, err
 	}
 	return &d, nil
 }
 
-// DigestSubs returns every subscription, ordered by team and channel.
+// DigestSubs returns every subscription, ordered by team, channel and
+// project.
 func (s *Store) DigestSubs(ctx context.Context) ([]DigestSub, error) {
 	all, err := s.rdb.HGetAll(ctx, s.digestSubsKey()).Result()
 	if err != nil {
@@ -103,18 +130,18 @@ func (s *Store) DigestSubs(ctx context.Context) ([]DigestSub, error) {
 		out = append(out, d)
 	}
 	slices.SortFunc(out, func(a, b DigestSub) int {
-		return strings.Compare(digestField(a.Team, a.Channel), digestField(b.Team, b.Channel))
+		return strings.Compare(digestField(a.Team, a.Channel, a.Project), digestField(b.Team, b.Channel, b.Project))
 	})
 	return out, nil
 }
 
-// UnsubscribeDigest removes the channel's subscription and reports whether
-// there was one.
-func (s *Store) UnsubscribeDigest(ctx context.Context, team, channel string) (bool, error) {
-	if err := checkChannel(team, channel); err != nil {
+// UnsubscribeDigest removes the channel's subscription to project ("" for
+// the one made without a project) and reports whether there was one.
+func (s *Store) UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error) {
+	if err := checkSub(team, channel, project); err != nil {
 		return false, err
 	}
-	n, err := s.rdb.HDel(ctx, s.digestSubsKey(), digestField(team, channel)).Result()
+	n, err := s.rdb.HDel(ctx, s.digestSubsKey(), digestField(team, channel, project)).Result()
 	if err != nil {
 		return false, wrapErr(err, "store: unsubscribe digest of %s", channel)
 	}
@@ -123,16 +150,20 @@ func (s *Store) UnsubscribeDigest(ctx context.Context, team, channel string) (bo
 }
 
 func decodeDigestSub(field, v string) (DigestSub, error) {
-	team, channel, ok := strings.Cut(field, ":")
-	if !ok {
-		return DigestSub{}, fmt.Errorf("store: digest field %q is not team:channel", field)
+	parts := strings.Split(field, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return DigestSub{}, fmt.Errorf("store: digest field %q is not team:channel[:project]", field)
+	}
+	team, channel, project := parts[0], parts[1], ""
+	if len(parts) == 3 {
+		project = parts[2]
 	}
 	var rec digestRecord
 	if err := json.Unmarshal([]byte(v), &rec); err != nil {
 		return DigestSub{}, fmt.Errorf("store: digest of %s: unreadable record: %w", field, err)
 	}
 	return DigestSub{
-		Team: team, Channel: channel,
+		Team: team, Channel: channel, Project: project,
 		Frequency: rec.Frequency, CreatedBy: rec.CreatedBy,
 		CreatedAt: time.UnixMilli(rec.CreatedAt).UTC(),
 	}, nil

@@ -19,7 +19,7 @@ import (
 // NoteDigestFailure records that the subscriber of d is being told about a
 // failure of kind (such as Slack's error code) and reports whether it is the
 // first time for this subscription; false means the subscriber was told
-// already. ErrNotFound means d is no longer the channel's subscription.
+// already. ErrNotFound means d is no longer the channel's subscription (to d's project).
 func (s *Store) NoteDigestFailure(ctx context.Context, d DigestSub, kind string) (bool, error) {
 	first := false
 	err := s.updateDigestSub(ctx, d, false, func(rec *digestRecord) bool {
@@ -59,10 +59,10 @@ func (s *Store) StopDigest(ctx context.Context, d DigestSub) (bool, error) {
 // to write it (or, with remove, to delete it). It fails with
 // ErrNotFound when the channel has no subscription or another one than d.
 func (s *Store) updateDigestSub(ctx context.Context, d DigestSub, remove bool, change func(*digestRecord) bool) error {
-	if err := checkChannel(d.Team, d.Channel); err != nil {
+	if err := checkSub(d.Team, d.Channel, d.Project); err != nil {
 		return err
 	}
-	key, field := s.digestSubsKey(), digestField(d.Team, d.Channel)
+	key, field := s.digestSubsKey(), digestField(d.Team, d.Channel, d.Project)
 	update := func(tx *redis.Tx) error {
 		v, err := tx.HGet(ctx, key, field).Result()
 		if errors.Is(err, redis.Nil) {

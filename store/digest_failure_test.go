@@ -31,7 +31,7 @@ func TestDigestFailureToldOncePerKindAndStop(t *testing.T) {
 		}
 	}
 	// Noting keeps the subscription as it was.
-	if got, err := s.DigestSub(ctx, "T1", "C1"); err != nil || *got != d {
+	if got, err := s.DigestSub(ctx, "T1", "C1", ""); err != nil || *got != d {
 		t.Fatalf("DigestSub after notes = %+v, %v; want %+v", got, err, d)
 	}
 
@@ -53,7 +53,7 @@ func TestDigestFailureToldOncePerKindAndStop(t *testing.T) {
 	if stopped, err := s.StopDigest(ctx, again); err != nil || !stopped {
 		t.Fatalf("StopDigest = %v, %v; want stopped", stopped, err)
 	}
-	if _, err := s.DigestSub(ctx, "T1", "C1"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.DigestSub(ctx, "T1", "C1", ""); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("DigestSub after StopDigest = %v, want ErrNotFound", err)
 	}
 	if stopped, err := s.StopDigest(ctx, again); err != nil || stopped {

@@ -9,10 +9,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// DigestRun is one posting of a channel's digest: the channel and the period
-// it is for (such as "2026-W48" or "2026-11-23").
+// DigestRun is one posting of a channel's digest: the channel, the project
+// (DigestSub.Project, "" for a subscription without one) and the period it
+// is for (such as "2026-W48" or "2026-11-23"). Two projects' digests in one
+// channel are two runs.
 type DigestRun struct {
 	Team, Channel, Period string
+	Project               string
 }
 
 // DigestClaim is a replica's right to post a run while its lease lasts.
@@ -65,7 +68,8 @@ const (
 	codeDigestHeld   = -11
 )
 
-// The record of a run is a hash {p}digest:run:{team}:{channel}:{period}:
+// The record of a run is a hash {p}digest:run:{team}:{channel}:{period}
+// ({p}digest:run:{team}:{channel}:{project}:{period} for a project's):
 // tk (token of the latest claim), at (claims so far), le (unix ms the
 // latest lease ends, Redis clock), p (unix ms it was marked posted). It
 // expires keep after its first claim.
@@ -151,11 +155,14 @@ func newDigestScripts() digestScripts {
 }
 
 func (s *Store) digestRunKey(r DigestRun) string {
-	return s.prefix + "digest:run:" + r.Team + ":" + r.Channel + ":" + r.Period
+	if r.Project == "" {
+		return s.prefix + "digest:run:" + r.Team + ":" + r.Channel + ":" + r.Period
+	}
+	return s.prefix + "digest:run:" + r.Team + ":" + r.Channel + ":" + r.Project + ":" + r.Period
 }
 
 func checkRun(r DigestRun) error {
-	if err := checkChannel(r.Team, r.Channel); err != nil {
+	if err := checkSub(r.Team, r.Channel, r.Project); err != nil {
 		return err
 	}
 	if r.Period == "" {

@@ -45,18 +45,18 @@ func TestDigestSubscriptions(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("DigestSubs = %+v\nwant %+v", got, want)
 	}
-	one, err := later.DigestSub(ctx, "T1", "C2")
+	one, err := later.DigestSub(ctx, "T1", "C2", "")
 	if err != nil || !reflect.DeepEqual(*one, subs[1]) {
 		t.Fatalf("DigestSub = %+v, %v; want %+v", one, err, subs[1])
 	}
 
-	if ok, err := later.UnsubscribeDigest(ctx, "T1", "C2"); !ok || err != nil {
+	if ok, err := later.UnsubscribeDigest(ctx, "T1", "C2", ""); !ok || err != nil {
 		t.Fatalf("UnsubscribeDigest = %t, %v; want true", ok, err)
 	}
-	if ok, err := later.UnsubscribeDigest(ctx, "T1", "C2"); ok || err != nil {
+	if ok, err := later.UnsubscribeDigest(ctx, "T1", "C2", ""); ok || err != nil {
 		t.Fatalf("second UnsubscribeDigest = %t, %v; want false", ok, err)
 	}
-	if _, err := s.DigestSub(ctx, "T1", "C2"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.DigestSub(ctx, "T1", "C2", ""); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("DigestSub after unsubscribe: %v, want ErrNotFound", err)
 	}
 	if got, _ := s.DigestSubs(ctx); len(got) != 2 {

@@ -25,6 +25,7 @@
 //	{p}budget:{<name>}:seq               string: sequence for request ids in the window
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
 //	{p}visitors:<key>                    hash: a cached visitors export (d) and when it was saved (at)
+//	{p}closed:<key>                      string: the export under visitors:<key> was fetched after its range's days closed (MarkClosedExport)
 //	{p}retry:<team>:<channel>:<ts>       string: a start offered to be tried again (OfferRetry)
 //	{p}recent:<team>:<user>              sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
 //	{p}running:<team>:<channel>          sorted set: job id -> created (unix ms); a channel's running jobs
@@ -32,10 +33,13 @@
 //	                                     feedback on a result (vote:...) or a job's live status shown
 //	{p}day:{<project>}:<YYYY-MM-DD>      string: one day's unique visitors, "human,ai,total" (SaveDays)
 //	{p}days:<project>:<first>..<last>    string: a range's unique visitors, "human,ai,total" (SaveRangeTotals)
-//	{p}digest:subs                       hash: <team>:<channel> -> a channel's digest subscription (JSON)
-//	{p}digest:run:<team>:<channel>:<period>
+//	{p}digest:subs                       hash: <team>:<channel>[:<project>] -> a channel's digest
+//	                                     subscription to a project (JSON); no <project> for the implicit one
+//	{p}digest:run:<team>:<channel>[:<project>]:<period>
 //	                                     hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
 //	{p}choice:<team>:<user>              string: the project the person chose last (SetLastProject)
+//	{p}homeseen:<team>:<user>            string: the person opened the App Home (NoteHomeOpened)
+//	{p}pending:<id>                      string: a job start waiting for its project, or kept for Switch project (SavePending)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //
 // The two job lists (joblists.go) are indexes written by plain commands
@@ -49,8 +53,9 @@
 // (Braces are literal: they are the hash tags. The budget's keys share the
 // tag of its name; a project's cached days share the project's tag, so that
 // LoadDays reads a range with one MGET on a cluster too; the visitors
-// cache, retry offers, once markers, digest subscriptions, digest runs and
-// the audit stream are one key per command or script.)
+// cache, retry offers, once markers, choices, Home records, digest
+// subscriptions, digest runs and the audit stream are one key per command or
+// script.)
 // A job's record, link and schedule entry are in its thread's shard, so
 // JobByThread and every write of a claim find the shard at once; a lookup
 // by id alone (Job, FollowUp, and LinkJob's check that the id is not linked
@@ -159,8 +164,14 @@
 // range's last day is closed.
 //
 // Digest subscriptions are one hash without expiry, so they outlive every
-// replica. Each posting of a digest (a channel and a period, such as
-// "2026-W48") is posted once across replicas: ClaimDigest gives it to one
+// replica. A channel has one subscription per docs project (DigestSub.Project,
+// the bot's project key): the field of the implicit project, and of
+// subscriptions made before projects existed, stays <team>:<channel>, another
+// project's adds its name. The visitors cache, the cached days and the
+// budgets need no change for projects: their callers name the project in the
+// key (the project id) and the budget (its visitors_budget). Each posting of
+// a digest (a channel, a project and a period, such as "2026-W48") is posted
+// once across replicas: ClaimDigest gives it to one
 // claimer for a lease (Redis clock) and bumps a fencing token; the others get
 // ErrDigestHeld until the lease ends, so a replica that dies before posting
 // leaves the posting to the next claim. MarkDigestPosted records the post
@@ -175,6 +186,16 @@
 // about (told once per kind), and StopDigest ends a subscription whose
 // channel cannot take posts; both leave alone a subscription made again
 // since (WATCH on the hash, compared by CreatedAt).
+//
+// # The App Home's viewers
+//
+// A change of a person's job republishes their App Home only if they have
+// opened it: NoteHomeOpened records an open in one key per person and
+// workspace, {p}homeseen:<team>:<user>, that expires HomeSeenRetention (90
+// days) after their last open, and HomeOpened reads it. One key a person,
+// read or written by one command, needs no hash tag and spreads over a
+// cluster's slots. Someone who has not opened the Home for that long gets
+// no more publishes until they open it again, when it is published anyway.
 //
 // # The audit trail
 //
@@ -249,7 +270,8 @@
 // Open reads the topology from the URL (TopologyOf): one server, Sentinel
 // (master_name and the sentinels' addresses; go-redis follows failovers), or
 // Cluster (several addr seed nodes). With Sentinel, the writes that must
-// survive a failover (Enqueue of new work, LinkJob, MarkNotified) wait for
+// survive a failover (Enqueue of new work, a work's checkpoints (Mark),
+// LinkJob, a Finish that hands out a notification, MarkNotified) wait for
 // one replica to confirm them with WAIT, at most 100 ms (WithReplicaAcks).
 // When no replica confirms in time the write stands on the primary alone and
 // the call succeeds: a failover in that window can lose it. Run the nodes

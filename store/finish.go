@@ -52,6 +52,11 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 	if err == nil {
 		s.unlistRunning(ctx, c.Job)
 	}
+	if err == nil && code == 1 {
+		// The attempt counted here is what tells a later claim to look for
+		// an earlier post before posting: it must survive a failover.
+		s.confirm(ctx)
+	}
 	return code == 1, err
 }
 

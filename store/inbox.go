@@ -104,7 +104,15 @@ func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks ma
 	for k, v := range marks {
 		args = append(args, "m:"+k, v)
 	}
-	return s.workWrite(ctx, "mark", t, s.sc.markWork, args)
+	if err := s.workWrite(ctx, "mark", t, s.sc.markWork, args); err != nil {
+		return err
+	}
+	if len(marks) > 0 {
+		// A checkpoint says a step that must not be repeated (a post, a
+		// create) was done: it must survive a failover.
+		s.confirm(ctx)
+	}
+	return nil
 }
 
 // Defer hands t back to be claimed again in d (by any replica): the work

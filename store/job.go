@@ -40,6 +40,7 @@ const (
 	fModel     = "m"  // Model
 	fBranch    = "b"  // Branch
 	fFollowKey = "fk" // the key of the last follow-up applied (FollowUp)
+	fProject   = "pj" // Project, when the job is not the implicit project's
 )
 
 // Thread identifies the Slack thread a job is linked to: the thread's parent
@@ -97,6 +98,10 @@ type Job struct {
 	// Model and Branch are the agent's model and the branch it works on, as
 	// the docs API reported them at creation ("" when it did not).
 	Model, Branch string
+	// Project is the short name of the docs project the job runs in (see
+	// bot/project); "" for the one project of an installation without a
+	// projects file, and for jobs recorded before projects existed.
+	Project string
 }
 
 // truncateRunes returns s cut to at most n runes.
@@ -153,7 +158,7 @@ func encodeJob(j Job) []any {
 		fRequester, j.Requester,
 		fStatus, j.Status,
 	}
-	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fModel, j.Model}, {fBranch, j.Branch}} {
+	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fModel, j.Model}, {fBranch, j.Branch}, {fProject, j.Project}} {
 		if f[1] != "" {
 			args = append(args, f[0], f[1])
 		}
@@ -188,6 +193,7 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		Origin:         m[fOrigin],
 		Model:          m[fModel],
 		Branch:         m[fBranch],
+		Project:        m[fProject],
 	}
 	if j.RunStarted.IsZero() {
 		j.RunStarted = j.CreatedAt

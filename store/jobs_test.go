@@ -34,8 +34,8 @@ func TestLinkAndLookup(t *testing.T) {
 			wantStatus: "active",
 		},
 		{
-			name:       "origin, model and branch kept",
-			job:        store.Job{ID: "a5", Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1.5"}, Prompt: "x", Origin: "1.0", Model: "claude-sonnet-4", Branch: "docs/quickstart"},
+			name:       "origin, model, branch and project kept",
+			job:        store.Job{ID: "a5", Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1.5"}, Prompt: "x", Origin: "1.0", Model: "claude-sonnet-4", Branch: "docs/quickstart", Project: "api"},
 			wantPrompt: "x",
 			wantStatus: "active",
 		},
@@ -82,8 +82,8 @@ func TestLinkAndLookup(t *testing.T) {
 				if !tt.job.CreatedAt.IsZero() && !j.CreatedAt.Equal(tt.job.CreatedAt) {
 					t.Errorf("CreatedAt = %v, want %v", j.CreatedAt, tt.job.CreatedAt)
 				}
-				if j.Origin != tt.job.Origin || j.Model != tt.job.Model || j.Branch != tt.job.Branch {
-					t.Errorf("origin, model, branch = %q %q %q, want %q %q %q", j.Origin, j.Model, j.Branch, tt.job.Origin, tt.job.Model, tt.job.Branch)
+				if j.Origin != tt.job.Origin || j.Model != tt.job.Model || j.Branch != tt.job.Branch || j.Project != tt.job.Project {
+					t.Errorf("origin, model, branch, project = %q %q %q %q, want %q %q %q %q", j.Origin, j.Model, j.Branch, j.Project, tt.job.Origin, tt.job.Model, tt.job.Branch, tt.job.Project)
 				}
 				if !j.RunStarted.Equal(j.CreatedAt) {
 					t.Errorf("RunStarted = %v, want CreatedAt %v for the first run", j.RunStarted, j.CreatedAt)

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -49,6 +50,15 @@ type JobsAPI interface {
 	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
 }
 
+// APIsOf is Config.APIs from one docs API client per project, by name
+// (project.Clients); nil for nil.
+func APIsOf(clients map[string]*docsapi.Client) map[string]JobsAPI {
+	if clients == nil {
+		return nil
+	}
+	return project.Views(clients, func(c *docsapi.Client) JobsAPI { return c })
+}
+
 // JobStore is what agent jobs keep in Redis: thread links, job records, the
 // poll schedule, the retry offers and the job lists; *store.Store satisfies it.
 type JobStore interface {
@@ -75,6 +85,10 @@ type JobStore interface {
 	RunningJobs(ctx context.Context, team, channel string, n int) ([]store.Job, error)
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	// The starts waiting for the person to choose a project (choose.go).
+	SavePending(ctx context.Context, id string, payload []byte, ttl time.Duration) error
+	Pending(ctx context.Context, id string) ([]byte, error)
+	DropPending(ctx context.Context, id string) error
 }
 
 // Config holds the agent's settings. Zero values take the documented
@@ -90,6 +104,15 @@ type Config struct {
 	// Now is the clock of the live status (elapsed time, when an edit or a
 	// thread status is due); default time.Now. Tests move it by hand.
 	Now func() time.Time
+	// APIs are the docs APIs of the projects the bot serves (bot.Config.Projects),
+	// by project name. When nil, the api given to Register serves every job;
+	// when set, Register's api serves only the jobs recorded without a
+	// project (bot.ProjectKey "": before projects existed), and a job of a
+	// project missing here is not started, or no longer followed.
+	APIs map[string]JobsAPI
+	// PendingTTL is how long a start waits for the person to choose its
+	// project before it is forgotten (default DefaultPendingTTL).
+	PendingTTL time.Duration
 }
 
 // The defaults of Config's settings that operators set; cmd/docsbot's
@@ -97,6 +120,8 @@ type Config struct {
 const (
 	DefaultPollInterval    = 10 * time.Second
 	DefaultPollMaxInterval = time.Minute
+	// DefaultPendingTTL is how long a start waits for its project by default.
+	DefaultPendingTTL = 24 * time.Hour
 )
 
 func (c Config) withDefaults() Config {
@@ -115,7 +140,22 @@ func (c Config) withDefaults() Config {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.PendingTTL <= 0 {
+		c.PendingTTL = DefaultPendingTTL
+	}
 	return c
+}
+
+// apiFor returns the docs API that serves the jobs of the project whose key
+// (bot.ProjectKey) is key: Register's api for "" or when Config.APIs is nil,
+// else the project's in Config.APIs. It is false for a project docsbot has
+// no API for (a project removed from the projects file).
+func (a *agent) apiFor(key string) (JobsAPI, bool) {
+	if a.cfg.APIs == nil || key == "" {
+		return a.api, a.api != nil
+	}
+	api, ok := a.cfg.APIs[key]
+	return api, ok && api != nil
 }
 
 // agent is the feature registered on a bot: its handlers and its poller.
@@ -166,6 +206,12 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) *Feature {
 	b.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
 	b.HandleBlockAction(ActionFeedback, a.onFeedback)
 	b.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
+	b.HandleBlockAction(ActionChooseProject, a.onChooseProject)
+	for i := range maxChoiceButtons {
+		b.HandleBlockAction(choiceAction(i), a.onChooseProject)
+	}
+	b.HandleWork(workChoose, bot.WorkHandler{Do: a.doChoose, GiveUp: a.giveUpChoose})
+	b.HandleBlockAction(ActionSwitchProject, a.onSwitchProject)
 	b.Background(a.runPoller)
 	return &Feature{a: a}
 }

@@ -74,10 +74,12 @@ func TestAgentOutcomes(t *testing.T) {
 		name, prompt string
 		want         []string
 		status       docsapi.Status
+		// shown is what the root message says once the job ended.
+		shown string
 	}{
-		{"no change", "Fix typos [no-change]", []string{"no files were changed"}, docsapi.StatusCompleted},
-		{"failed", "Rewrite everything [fail]", []string{"failed"}, docsapi.StatusFailed},
-		{"archived", "Old work [archive]", []string{"archived"}, docsapi.StatusArchived},
+		{"no change", "Fix typos [no-change]", []string{"no files were changed"}, docsapi.StatusCompleted, ":white_check_mark: Completed"},
+		{"failed", "Rewrite everything [fail]", []string{"failed"}, docsapi.StatusFailed, ":x: Failed"},
+		{"archived", "Old work [archive]", []string{"archived"}, docsapi.StatusArchived, "Archived"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,6 +101,10 @@ func TestAgentOutcomes(t *testing.T) {
 			}
 			if tc.status == docsapi.StatusCompleted && strings.Contains(res.Text, "pull/") {
 				t.Errorf("no-change result links a PR: %q", res.Text)
+			}
+			h.Settle()
+			if m, _ := h.Slack.Message(general, root.TS); !strings.Contains(rendered(m), tc.shown) || strings.Contains(rendered(m), "Working") {
+				t.Errorf("root message %q does not show %q", rendered(m), tc.shown)
 			}
 		})
 	}

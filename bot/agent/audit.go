@@ -21,6 +21,7 @@ const (
 	viaButton         = "improve-page button"
 	viaModal          = "job form"
 	viaStart          = "job start"
+	viaSwitch         = "switch project button"
 )
 
 // markAudited records that a piece of work's audit record was appended

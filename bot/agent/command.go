@@ -26,16 +26,22 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	// Slack escapes what the person typed and marks up mentions and links;
 	// the agent gets it as typed.
 	text := strings.TrimSpace(bot.Plain(cmd.Text))
-	if strings.EqualFold(text, wordHelp) {
-		r.Ack(bot.Ephemeral(agentHelp()))
+	// "project=NAME list" lists that project's jobs.
+	listed, listProject, problem := a.listWords(text)
+	if problem != "" {
+		r.Ack(bot.Ephemeral(problem))
 		return
 	}
-	word := commandWord(text)
-	listing := text != "" && (word == wordList || word == wordStatus)
+	if strings.EqualFold(listed, wordHelp) {
+		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects())))
+		return
+	}
+	word := commandWord(listed)
+	listing := listed != "" && (word == wordList || word == wordStatus)
 	refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID)
 	if refusal == "" && !listing {
 		// Viewers may list; starting a job takes an editor.
-		refusal = a.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID)
+		refusal = a.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
 	}
 	if refusal != "" {
 		r.Ack(bot.Ephemeral(refusal))
@@ -53,7 +59,7 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
 	if listing {
 		kind = workList
-		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: askedJob(text)})
+		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: askedJob(listed), Project: listProject})
 	}
 	if !a.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral(storageDown))
@@ -113,5 +119,6 @@ func jobView(j *store.Job) rootView {
 		Model:      j.Model,
 		Branch:     j.Branch,
 		Started:    j.RunStarted,
+		Project:    j.Project,
 	}
 }

@@ -61,7 +61,35 @@
 // claims due jobs from the shared schedule under a lease and a fencing token,
 // calls GetJob, and reschedules with backoff or, on a final status, records
 // the finish, checks the thread for a result already posted (message metadata
-// FinishedEvent), posts it once and marks it notified.
+// FinishedEvent), posts it once, shows the end on the root message at once
+// (an edit retried for a bounded time while Slack fails for a passing
+// reason) and marks it notified: a replica that stops before the mark
+// leaves the edit to the next claim, which finds the result in the thread
+// and does not post it again. An edit that keeps failing does not hold the
+// mark up (it is tried once more in the background), and a claim that
+// cannot read the thread after an earlier attempt waits rather than post
+// twice, up to a cap (then it posts, saying it may be a repeat). A job the
+// docs API no longer knows (404) is shown as no longer followed on its root
+// message at once, and only then untracked; while Slack fails that edit for
+// a passing reason the job stays scheduled and the next poll tries again
+// (jobGone).
+//
+// Projects (projects.go, choose.go). With several docs projects
+// (bot.Config.Projects) each start decides its project in its work
+// (bot.ResolveProject: project=NAME, taken out of the instruction, the
+// channel's default, the person's last choice), or asks the person
+// privately with a button per project (at most 25; past that, in words):
+// the start waits in Redis (store.SavePending) and a click is agent.choose
+// work that queues the start with its project. A choice (project=NAME, a
+// button, the modal's select) is remembered only once the start passed that
+// project's editors. The job modal has a project select (a project=NAME in
+// its instruction must agree with it), and the root message, while the job
+// may run or when it did not start, a Switch project button that opens the
+// modal again with the start kept in Redis for it (its whole instruction and
+// context, switchID). The job records its project (store.Job.Project,
+// bot.ProjectKey), and its create, follow-ups and polls use that project's
+// docs API (Config.APIs); a job whose project is no longer served is no
+// longer followed, and its requester is told.
 //
 // Progress (progress.go). The root message is a live status: who asked, the
 // instruction, the status, the elapsed time, the model and branch. The

@@ -39,7 +39,7 @@ func (a *agent) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	act := ic.ActionCallback.BlockActions[0]
 	req := feedbackRequest{
 		Team:    cmp.Or(ic.Team.ID, ic.User.TeamID),
-		Channel: cmp.Or(ic.Container.ChannelID, ic.Channel.ID),
+		Channel: interactionChannel(&ic),
 		Result:  cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp),
 		Thread:  ic.Container.ThreadTs,
 		User:    ic.User.ID,

@@ -87,9 +87,11 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		}
 	}
 	if w.Marked(markSending) == "" {
-		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
+		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, job.Project); refusal != "" {
 			a.whisper(ctx, r, refusal, log)
-			a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text))
+			rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text)
+			rec.Project = job.Project
+			a.auditWork(ctx, w, rec)
 			return nil
 		}
 	}
@@ -100,7 +102,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 // again, once: the marks of earlier attempts say how far they got.
 func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, job *store.Job, log *slog.Logger) error {
 	followUp := store.AuditRecord{Team: r.Team, Channel: r.Channel, User: r.User, Action: store.AuditFollowUp,
-		Outcome: "ok", JobID: job.ID, Instruction: r.Text}
+		Outcome: "ok", JobID: job.ID, Instruction: r.Text, Project: job.Project}
 	if w.Marked(markSaved) == "" {
 		// uncertain: the reply may or may not have reached the agent. It is
 		// never sent again; the job is followed all the same, so that what
@@ -111,10 +113,19 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 				log.Warn("an earlier attempt stopped while sending the follow-up; it may have reached the agent, so the job is followed again")
 				uncertain = "docsbot stopped while sending it"
 			} else {
+				api, ok := a.apiFor(job.Project)
+				if !ok {
+					log.Error("the job's project is not in the projects file; the follow-up was not sent", "project", job.Project)
+					a.whisper(ctx, r, "This reply was not sent to the agent: the job runs in the docs project `"+bot.Escape(job.Project)+
+						"`, which docsbot no longer serves. Follow the job in your docs dashboard.", log)
+					followUp.Outcome = "failed"
+					a.auditWork(ctx, w, followUp)
+					return nil
+				}
 				if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
 					return bot.Later(bot.RetryDelay(w.Attempt), err)
 				}
-				_, err := a.api.SendMessage(ctx, job.ID, r.Text)
+				_, err := api.SendMessage(ctx, job.ID, r.Text)
 				switch {
 				case errors.Is(err, docsapi.ErrOutcomeUnknown):
 					log.Warn("the docs API did not confirm the follow-up; it may have reached the agent, so the job is followed again", "err", err)
@@ -219,9 +230,24 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 			marked = true
 		}
 	}
-	if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
+	// The start queued skips its own editor check (it has its root), so
+	// the role is decided here, exactly, for the start's project.
+	var start startRequest
+	if err := json.Unmarshal(payload, &start); err != nil {
+		log.Warn("a retry offer that is no start; nothing started", "err", err)
+		a.whisper(ctx, r, "docsbot could not read this job's start again, so nothing was started. Start it anew with `"+Command+"`.", log)
+		return true, nil
+	}
+	key := a.projectKey(start.Project)
+	if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, key); refusal != "" {
+		// The offer stays for whoever may start the job.
+		if err := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL); err != nil {
+			log.Warn("offering the retry again after a refusal failed", "err", err)
+		}
 		a.whisper(ctx, r, refusal, log)
-		a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaRetry, r.Text))
+		rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaRetry, r.Text)
+		rec.Project = key
+		a.auditWork(ctx, w, rec)
 		return true, nil
 	}
 	queued, err := a.core.Queue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})

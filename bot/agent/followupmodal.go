@@ -43,7 +43,7 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 	ic := r.Interaction
 	act := ic.ActionCallback.BlockActions[0]
 	meta := followUpMeta{
-		Channel: cmp.Or(ic.Container.ChannelID, ic.Channel.ID),
+		Channel: interactionChannel(&ic),
 		Thread:  cmp.Or(act.Value, ic.Container.ThreadTs),
 	}
 	log := a.log.With("user", ic.User.ID, "channel", meta.Channel, "thread", meta.Thread)
@@ -52,7 +52,7 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 		log.Warn("a Follow up button without its thread; ignored")
 		return
 	}
-	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, meta.Channel); refusal != "" {
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
 		a.whisper(ctx, note, refusal, log)
 		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpButton, ""))
 		return
@@ -118,7 +118,7 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
 		return
 	}
-	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, meta.Channel); refusal != "" {
+	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
 		// The whole refusal names the editors, more than a field shows:
 		// the form closes and the person reads it in the thread.
 		r.Ack(nil)

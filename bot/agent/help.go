@@ -1,11 +1,16 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/docsbot/docsbot/bot/project"
+)
 
 // agentHelp is the usage text of /docs-agent (and of a mention that asks
-// for help): every way to start, follow and list jobs.
-func agentHelp() string {
-	return strings.Join([]string{
+// for help): every way to start, follow and list jobs, and, when the bot
+// serves several docs projects, how a job's project is chosen.
+func agentHelp(set *project.Set) string {
+	lines := []string{
 		"*The docs agent* writes and fixes documentation on an instruction and opens a pull request. Ways in:",
 		"• `" + Command + " <instruction>`: I post the job in this channel; its thread is the job's conversation.",
 		"• `" + Command + "` alone: a form for a longer instruction.",
@@ -18,5 +23,11 @@ func agentHelp() string {
 		"`" + Command + " list` (or `@docsbot list`) shows your recent jobs and the ones running here; `" + Command + " status <job id>` (or `@docsbot status <job id>`) shows one.",
 		"",
 		"Invite me first in private channels: `/invite @docsbot`.",
-	}, "\n")
+	}
+	if !set.Implicit() {
+		lines = append(lines, "",
+			"*Docs projects.* "+projectsHint(set)+" Otherwise a job goes to the channel's project, then to the one you chose last; "+
+				"when none applies I ask with buttons. `"+Command+" project=NAME list` lists that project's jobs.")
+	}
+	return strings.Join(lines, "\n")
 }

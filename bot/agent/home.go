@@ -30,9 +30,22 @@ func (f *Feature) RecentJobs(ctx context.Context, team, user string, n int) ([]s
 	}
 	lines := make([]string, 0, len(jobs))
 	for _, j := range jobs {
-		lines = append(lines, f.a.jobLine(ctx, &j, false))
+		lines = append(lines, f.a.jobLine(ctx, &j, false, true))
 	}
 	return lines, nil
+}
+
+// RecentJobRecords returns the records of the person's most recent jobs (up
+// to n), newest first: what the App Home needs to name each job's project
+// (store.Job.Project, bot.ProjectKey).
+func (f *Feature) RecentJobRecords(ctx context.Context, team, user string, n int) ([]store.Job, error) {
+	return f.a.store.RecentJobs(ctx, team, user, n)
+}
+
+// JobLine renders one job as RecentJobs does, without its project, which
+// the caller names itself: one mrkdwn line, escaped.
+func (f *Feature) JobLine(ctx context.Context, j store.Job) string {
+	return f.a.jobLine(ctx, &j, false, false)
 }
 
 // OnJobChange registers fn, called with a job's record after the job is
@@ -62,7 +75,7 @@ func (a *agent) onNewJob(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	log := a.log.With("user", ic.User.ID, "channel", channel)
 	r.Ack(nil)
-	refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, channel)
+	refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, channel, "")
 	if channel == "" {
 		refusal = "docsbot does not know where to post this job. Open the app's Messages tab, then come back to Home and try again."
 	}

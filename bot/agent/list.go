@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -41,6 +43,47 @@ type listRequest struct {
 	ThreadTS    string `json:"thread_ts,omitempty"`
 	// JobID asks for the status of one job; "" asks for the list.
 	JobID string `json:"job_id,omitempty"`
+	// Project, when the command said project=NAME, lists that project's
+	// jobs alone.
+	Project string `json:"project,omitempty"`
+}
+
+// listWords returns text without a project=NAME word, and the name, when the
+// bot serves a projects file; text itself otherwise. problem is the answer
+// to a help, list or status whose project= words name nothing or two
+// projects ("" otherwise: a start decides its project itself).
+func (a *agent) listWords(text string) (rest, name, problem string) {
+	if a.core.Projects().Implicit() {
+		return text, "", ""
+	}
+	name, rest, found, err := project.CutToken(text)
+	if err != nil {
+		switch commandWord(withoutTokenWords(text)) {
+		case wordList, wordStatus, wordHelp:
+			return text, "", tokenProblem(err, a.core.Projects())
+		}
+		return text, "", ""
+	}
+	if !found {
+		return text, "", ""
+	}
+	return rest, name, ""
+}
+
+// withoutTokenWords is text without its first and last words when they
+// start with project= (whatever follows).
+func withoutTokenWords(text string) string {
+	words := strings.Fields(text)
+	isToken := func(w string) bool {
+		return len(w) >= len("project=") && strings.EqualFold(w[:len("project=")], "project=")
+	}
+	if len(words) > 0 && isToken(words[0]) {
+		words = words[1:]
+	}
+	if len(words) > 0 && isToken(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	return strings.Join(words, " ")
 }
 
 // doList answers a list or status request from the inbox.
@@ -57,6 +100,14 @@ func (a *agent) answerList(ctx context.Context, w *bot.Work, req listRequest) er
 	log := a.log.With("user", req.User, "channel", req.Channel, "work", w.Key)
 	var text string
 	var err error
+	if req.Project != "" {
+		p, ok := a.core.Projects().Get(req.Project)
+		if !ok {
+			text = "There is no docs project `" + bot.Escape(bot.Cut(req.Project, 40)) + "`. " + projectsHint(a.core.Projects())
+			return a.answerListText(ctx, req, text, log)
+		}
+		req.Project = p.Name
+	}
 	if req.JobID != "" {
 		text, err = a.statusText(ctx, req)
 	} else {
@@ -65,6 +116,11 @@ func (a *agent) answerList(ctx context.Context, w *bot.Work, req listRequest) er
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
+	return a.answerListText(ctx, req, text, log)
+}
+
+// answerListText answers a list or status request privately with text.
+func (a *agent) answerListText(ctx context.Context, req listRequest, text string, log *slog.Logger) error {
 	if req.ResponseURL != "" {
 		a.core.ReplyPrivately(ctx, slack.SlashCommand{UserID: req.User, ChannelID: req.Channel, ResponseURL: req.ResponseURL}, text)
 		return nil
@@ -83,13 +139,20 @@ func (a *agent) listText(ctx context.Context, req listRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if req.Project != "" {
+		mine, running = inProject(mine, req.Project), inProject(running, req.Project)
+	}
 	var b strings.Builder
-	b.WriteString("*Your recent docs agent jobs*\n")
+	if req.Project != "" {
+		b.WriteString("*Your recent docs agent jobs in the project `" + bot.Escape(req.Project) + "`*\n")
+	} else {
+		b.WriteString("*Your recent docs agent jobs*\n")
+	}
 	if len(mine) == 0 {
 		fmt.Fprintf(&b, "You started no docs agent job in the last %d days.\n", int(store.Retention/(24*time.Hour)))
 	}
 	for _, j := range mine {
-		b.WriteString("• " + a.jobLine(ctx, &j, false) + "\n")
+		b.WriteString("• " + a.jobLine(ctx, &j, false, true) + "\n")
 	}
 	b.WriteString("\n*Running in this channel*\n")
 	n := 0
@@ -97,7 +160,7 @@ func (a *agent) listText(ctx context.Context, req listRequest) (string, error) {
 		if docsapi.Status(j.Status).Final() {
 			continue // finished, its result being posted
 		}
-		b.WriteString("• " + a.jobLine(ctx, &j, true) + "\n")
+		b.WriteString("• " + a.jobLine(ctx, &j, true, true) + "\n")
 		n++
 	}
 	if n == 0 {
@@ -122,7 +185,7 @@ func (a *agent) statusText(ctx context.Context, req listRequest) (string, error)
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString(a.jobLine(ctx, j, true))
+	b.WriteString(a.jobLine(ctx, j, true, true))
 	if j.Generation > 1 {
 		fmt.Fprintf(&b, "\nFollow-ups: %d", j.Generation-1)
 	}
@@ -133,9 +196,10 @@ func (a *agent) statusText(ctx context.Context, req listRequest) (string, error)
 	return b.String(), nil
 }
 
-// jobLine renders one job on a line: status, age, id, the instruction's
-// start, its thread and pull request links, and who asked (withWho).
-func (a *agent) jobLine(ctx context.Context, j *store.Job, withWho bool) string {
+// jobLine renders one job on a line: status, age, id, its project (when
+// withProject and the job has one), the instruction's start, its thread and
+// pull request links, and who asked (withWho).
+func (a *agent) jobLine(ctx context.Context, j *store.Job, withWho, withProject bool) string {
 	st := docsapi.Status(j.Status)
 	status := ":arrows_counterclockwise: Working"
 	if st.Final() {
@@ -144,6 +208,9 @@ func (a *agent) jobLine(ctx context.Context, j *store.Job, withWho bool) string 
 		status = ":grey_question: `" + bot.Escape(j.Status) + "`"
 	}
 	parts := []string{status, "started " + ago(time.Since(j.CreatedAt)), "`" + bot.Escape(j.ID) + "`"}
+	if withProject && j.Project != "" {
+		parts = append(parts, "project `"+bot.Escape(j.Project)+"`")
+	}
 	if withWho {
 		parts = append(parts, "by "+bot.Mention(j.Requester))
 	}
@@ -195,4 +262,15 @@ func (a *agent) giveUpList(ctx context.Context, w *bot.Work) {
 		return
 	}
 	a.whisper(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: req.ThreadTS}, text, a.log)
+}
+
+// inProject keeps the jobs of the project named name.
+func inProject(jobs []store.Job, name string) []store.Job {
+	var out []store.Job
+	for _, j := range jobs {
+		if j.Project == name {
+			out = append(out, j)
+		}
+	}
+	return out
 }

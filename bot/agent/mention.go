@@ -67,17 +67,24 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		return nil
 	}
 	if !r.inThread() || r.Mention {
-		switch commandWord(r.Text) {
-		case wordHelp:
-			a.whisper(ctx, a.replyPlace(r), agentHelp(), log)
+		listed, listProject, problem := a.listWords(r.Text)
+		if problem != "" {
+			a.whisper(ctx, a.replyPlace(r), problem, log)
 			return nil
+		}
+		switch commandWord(listed) {
+		case wordHelp:
+			if listed != "" || listed == r.Text {
+				a.whisper(ctx, a.replyPlace(r), agentHelp(a.core.Projects()), log)
+				return nil
+			}
 		case wordList, wordStatus:
-			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(r.Text)})
+			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(listed), Project: listProject})
 		}
 	}
 	if w.Marked(markStarting) == "" {
 		// Viewers may ask for help and lists; starting a job takes an editor.
-		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel); refusal != "" {
+		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, ""); refusal != "" {
 			a.whisper(ctx, a.replyPlace(r), refusal, log)
 			a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
 			return nil

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -62,6 +63,16 @@ type rootView struct {
 	// Started is when the current run started; Now is the time of the
 	// rendering (updateRoot sets it). Together they give the elapsed time.
 	Started, Now time.Time
+	// Project is the key of the job's docs project (bot.ProjectKey): shown
+	// when not "". Switch adds the Switch project button (rootMessage sets
+	// it when the bot serves more than one project).
+	Project string
+	Switch  bool `json:"-"`
+}
+
+// running reports whether the job may still be running (or starting).
+func (v rootView) running() bool {
+	return (v.State == stateStarting || v.State == stateWorking) && !v.Status.Final()
 }
 
 func (v rootView) statusLine() string {
@@ -163,9 +174,15 @@ func (v rootView) message() []slack.MsgOption {
 	if d := v.details(); d != "" {
 		status = append(status, slack.NewTextBlockObject(slack.MarkdownType, d, false, false))
 	}
+	if l := projectLabel(v.Project); l != "" {
+		status = append(status, slack.NewTextBlockObject(slack.MarkdownType, l, false, false))
+	}
 	blocks := []slack.Block{
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
 		slack.NewContextBlock("", status...),
+	}
+	if v.Switch {
+		blocks = append(blocks, switchButton(v))
 	}
 	fallback := fmt.Sprintf("Docs agent job for %s: %s", bot.Mention(v.Requester), bot.Escape(bot.Cut(v.Prompt, promptInFallback)))
 	return []slack.MsgOption{
@@ -225,5 +242,51 @@ func prLabel(raw string) string {
 // failure is logged only: the thread and the job stay usable.
 func (a *agent) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
 	v.Now = a.cfg.Now()
-	a.core.Edit(ctx, channel, ts, v.message(), log)
+	a.core.Edit(ctx, channel, ts, a.rootMessage(v), log)
+}
+
+// finalEditBudget bounds the edit that shows how a run ended on its root
+// message, retries and waits for Slack's rate limit included: well inside
+// finishBudget, so that recording the finish still has time after it.
+const finalEditBudget = 10 * time.Second
+
+// editRootNow re-renders a job's root message at once and returns Slack's
+// answer, for an edit that must not be lost (how a run ended). Unlike
+// updateRoot it is not coalesced in the background: an earlier background
+// edit of the message cannot land after it (bot.EditNow). A passing failure
+// (Slack's own trouble, the network) is tried again, with backoff, until
+// finalEditBudget runs out; a 429 is waited out within each call (as Slack's
+// Retry-After asks, bot.SlackOptions). chat.update is idempotent, so trying
+// it again is safe. The error returned is the last one: a final refusal
+// (message_not_found, not_in_channel) at once, a passing one when the
+// budget ran out or ctx ended.
+func (a *agent) editRootNow(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(ctx, finalEditBudget)
+	defer cancel()
+	delay := 200 * time.Millisecond
+	for {
+		v.Now = a.cfg.Now()
+		err := a.core.EditNow(ctx, channel, ts, a.rootMessage(v)...)
+		if err == nil || !bot.TransientSlack(err) || ctx.Err() != nil {
+			return err
+		}
+		log.Warn("updating the root message failed; trying again", "err", err, "retry_in", delay)
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("updating the root message: %w", errors.Join(err, ctx.Err()))
+		case <-t.C:
+		}
+		delay = min(delay*2, 2*time.Second)
+	}
+}
+
+// rootMessage renders a job's root message, with the Switch project button
+// when the bot serves more than one project, while the job may be running
+// (a click starts a second job) or when it did not start (nothing runs):
+// not once it ended.
+func (a *agent) rootMessage(v rootView) []slack.MsgOption {
+	v.Switch = v.Project != "" && a.core.Projects().Len() > 1 && (v.running() || v.State == stateNotStarted)
+	return v.message()
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -24,7 +23,7 @@ const (
 	// notifyLease holds a finished job while its result is posted; if the post
 	// does not happen, the job comes due again after it.
 	notifyLease = time.Minute
-	// finishBudget bounds reporting a finish (record, check, post, mark),
+	// finishBudget bounds reporting a finish (record, check, post, edit, mark),
 	// well inside notifyLease.
 	finishBudget = notifyLease / 2
 	// maxIdle is the longest the poller sleeps between looks at the schedule,
@@ -39,85 +38,40 @@ const (
 // shutdown the claims still in flight are handed back so another replica
 // takes them at once.
 func (a *agent) runPoller(ctx context.Context) {
-	slots := make(chan struct{}, a.cfg.PollWorkers)
-	var (
-		inflight sync.WaitGroup
-		mu       sync.Mutex
-		held     = map[string]store.Claim{}
-	)
-	var counted time.Time
-	for ctx.Err() == nil {
-		if a.metrics != nil && time.Since(counted) > trackedEvery {
-			counted = time.Now()
+	r := &bot.ClaimRunner[store.Claim]{
+		Claim:   a.store.Claim,
+		Lease:   pollLease,
+		Handle:  a.poll,
+		Release: a.store.Release,
+		// The schedule is on the Redis clock: sleep until the next job
+		// is due there, if that comes before maxIdle.
+		NextDue: a.store.NextDue,
+		Workers: a.cfg.PollWorkers,
+		Idle:    maxIdle,
+		// A freed slot, and the job's new due time, wake the claim loop
+		// at once: a backlog drains at the speed of the API, not one
+		// batch per idle sleep.
+		Wake:    a.wake,
+		Backoff: time.Second,
+		Log:     a.log,
+		Lines: bot.ClaimLines{
+			ClaimFailed:   "claiming due jobs failed",
+			Released:      "handed back polls in flight",
+			ReleaseFailed: "handing back polls in flight failed; they resume when their lease runs out",
+			Count:         "jobs",
+		},
+	}
+	if a.metrics != nil {
+		r.GaugeEvery = trackedEvery
+		r.Gauge = func(ctx context.Context) {
 			if n, err := a.store.Tracked(ctx); err == nil {
 				a.metrics.TrackedJobs(n)
 			}
 		}
-		free := cap(slots) - len(slots)
-		if free == 0 {
-			a.sleep(ctx, maxIdle)
-			continue
-		}
-		claims, err := a.store.Claim(ctx, free, pollLease)
-		if err != nil {
-			if ctx.Err() == nil {
-				a.log.Error("claiming due jobs failed", "err", err)
-				a.sleep(ctx, time.Second)
-			}
-			continue
-		}
-		for _, c := range claims {
-			slots <- struct{}{}
-			mu.Lock()
-			held[c.JobID] = c
-			mu.Unlock()
-			inflight.Go(func() {
-				// A freed slot, and the job's new due time, wake the claim
-				// loop at once: a backlog drains at the speed of the API,
-				// not one batch per idle sleep.
-				defer func() { <-slots; a.nudgePoller() }()
-				if a.poll(ctx, c) {
-					mu.Lock()
-					delete(held, c.JobID)
-					mu.Unlock()
-				}
-			})
-		}
-		if len(claims) == free {
-			continue // more may be due right now
-		}
-		wait := maxIdle
-		if d, ok, err := a.store.NextDue(ctx); err == nil && ok && d < wait {
-			wait = d
-		}
-		a.sleep(ctx, wait)
 	}
-	inflight.Wait()
-	if len(held) == 0 {
-		return
-	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	back := make([]store.Claim, 0, len(held))
-	for _, c := range held {
-		back = append(back, c)
-	}
-	if err := a.store.Release(rctx, back); err != nil {
-		a.log.Error("handing back polls in flight failed; they resume when their lease runs out", "jobs", len(back), "err", err)
-		return
-	}
-	a.log.Info("handed back polls in flight", "jobs", len(back))
-}
-
-// sleep waits for d, a nudge, or the end of ctx.
-func (a *agent) sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-a.wake:
-	case <-t.C:
-	}
+	// Polls run under ctx itself: a shutdown cuts them short at once, and
+	// what they leave unsettled is handed back.
+	r.Run(ctx, ctx)
 }
 
 // nudgePoller wakes this replica's poller after it scheduled a job.
@@ -133,13 +87,20 @@ func (a *agent) nudgePoller() {
 // (shutdown cut it short) is handed back.
 func (a *agent) poll(ctx context.Context, c store.Claim) bool {
 	log := a.log.With("job", c.JobID, "channel", c.Job.Thread.Channel, "thread", c.Job.Thread.TS)
+	if c.Job.Project != "" {
+		log = log.With("project", c.Job.Project)
+	}
 	a.metrics.Polled(c.Late)
 	if st := docsapi.Status(c.Job.Status); st.Final() && c.Job.Notified < c.Job.Generation && c.Job.NotifyAttempts > 0 {
 		// A finish already recorded but not reported: a replica stopped mid-way.
 		return a.finish(ctx, c, st, c.Job.PRLink, log)
 	}
+	api, ok := a.apiFor(c.Job.Project)
+	if !ok {
+		return a.projectGone(ctx, c, log)
+	}
 	actx, cancel := context.WithTimeout(ctx, pollAttempt)
-	job, err := a.api.GetJob(actx, c.JobID)
+	job, err := api.GetJob(actx, c.JobID)
 	cancel()
 	if ctx.Err() != nil {
 		return false
@@ -165,16 +126,7 @@ func (a *agent) pollFailed(ctx context.Context, c store.Claim, err error, log *s
 	delay := a.pollDelay(c.Job.Polls + 1)
 	switch apiErr, _ := errors.AsType[*docsapi.APIError](err); {
 	case errors.Is(err, docsapi.ErrNotFound):
-		log.Warn("the docs API no longer knows the job; no longer following it")
-		if err := a.store.Untrack(ctx, c, "not_found"); err != nil {
-			return a.settle(ctx, log, err)
-		}
-		v := jobView(&c.Job)
-		v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
-		a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it. Check the agent jobs in your docs dashboard.", false))
-		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
-		a.ended(ctx, &c.Job, "", log)
-		return true
+		return a.jobGone(ctx, c, delay, log)
 	case errors.Is(err, docsapi.ErrRateLimited):
 		if apiErr != nil {
 			delay = max(delay, apiErr.RetryAfter)
@@ -189,8 +141,65 @@ func (a *agent) pollFailed(ctx context.Context, c store.Claim, err error, log *s
 	return a.settle(ctx, log, a.store.Reschedule(ctx, c, c.Job.Status, delay))
 }
 
+// statusNotFound is the status recorded for a job no longer followed because
+// the docs API no longer knows it.
+const statusNotFound = "not_found"
+
+// jobGone stops following a job the docs API no longer knows. The root
+// message is edited at once (editRootNow) to say the job is no longer
+// followed, and only then is the job untracked: a background edit lost after
+// the untrack would leave the root at "Working" for good. While Slack fails
+// the edit for a passing reason the job stays followed and comes due again
+// on the poll schedule (Reschedule counts the poll, so the wait grows to
+// PollMaxInterval), where the next poll, finding the job still unknown,
+// tries again; each try is bounded by finalEditBudget, inside the claim's
+// lease. A final refusal (the root message deleted) is logged and does not
+// hold the untrack up. The thread is told once the job is untracked.
+func (a *agent) jobGone(ctx context.Context, c store.Claim, delay time.Duration, log *slog.Logger) bool {
+	v := jobView(&c.Job)
+	v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
+	switch err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log); {
+	case err == nil:
+	case ctx.Err() != nil:
+		return false // shutdown: handed back, another replica tries at once
+	case bot.TransientSlack(err) && c.Job.Polls < maxGoneWaits:
+		log.Warn("the docs API no longer knows the job, and the root message cannot say so yet; trying again at the next poll", "err", err, "retry_in", delay)
+		return a.settle(ctx, log, a.store.Reschedule(ctx, c, c.Job.Status, delay))
+	case bot.TransientSlack(err):
+		// Waited long enough: stop following the job and leave the edit to
+		// the background, so that nothing comes back forever.
+		log.Warn("the root message still cannot say the job is no longer followed; stopping all the same", "err", err)
+		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
+	default:
+		log.Warn("Slack refused to show on the root message that the job is no longer followed", "err", err)
+	}
+	if err := a.store.Untrack(ctx, c, statusNotFound); err != nil {
+		return a.settle(ctx, log, err)
+	}
+	log.Warn("the docs API no longer knows the job; no longer following it")
+	a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it. Check the agent jobs in your docs dashboard.", false))
+	a.ended(ctx, &c.Job, "", log)
+	return true
+}
+
 // finish records a run's end and, if nobody reported it yet, posts the result
-// in the thread once and updates the root message.
+// in the thread once and shows the end on the root message.
+//
+// The result must be posted exactly once; the root message should show the
+// end. The order makes both survive a replica that stops anywhere: the
+// result is posted (or found in the thread, posted by an earlier attempt),
+// the root message is edited at once (editRootNow, bounded), and then the
+// finish is recorded as reported (MarkNotified). A replica that stops
+// before the record, with the result in the thread, leaves the
+// notification to the next claim, which finds the result there by its
+// metadata, does not post it again, and makes the root edit. When the edit
+// keeps failing the finish is recorded all the same and the edit is handed
+// to the background (updateRoot): a root edit never holds the record up
+// nor brings the job back. A later attempt that cannot read the thread
+// does not post while that may pass (it might post twice): it waits for
+// the next one, up to maxUncheckedWaits, then posts with a note. Every
+// attempt is counted (NotifyAttempts), and past maxNotifyAttempts a result
+// Slack keeps failing for a passing reason is given up.
 func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
 	// The whole report must end well inside the notify lease: past it another
 	// replica may take the job and post the result too. ctx still tells a
@@ -202,73 +211,150 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 		return a.settle(ctx, log, err)
 	}
 	a.jobChanged(wctx, finished(c.Job, status, pr))
-	if c.Job.NotifyAttempts > 0 && a.reported(wctx, c, log) {
-		log.Info("result was already posted by an earlier attempt")
-		if err := a.store.MarkNotified(wctx, c); err != nil {
-			return a.settle(ctx, log, err)
-		}
-		a.showFinished(wctx, c, status, pr, log)
-		return true
-	}
-	thread := c.Job.Thread
-	err = a.postResult(wctx, c, status, pr, log)
-	if err != nil {
-		if ctx.Err() != nil {
+	// attempt counts this one: c.Job is the record at claim time.
+	attempt := c.Job.NotifyAttempts + 1
+	// inThread: the result is in the job's thread, where a later attempt
+	// finds it instead of posting it again.
+	inThread, note := false, ""
+	if c.Job.NotifyAttempts > 0 {
+		found, err := a.reported(wctx, c)
+		switch {
+		case err != nil && ctx.Err() != nil:
 			return false
+		case err != nil && bot.TransientSlack(err) && attempt <= maxUncheckedWaits:
+			// An earlier attempt may have posted it: posting now could
+			// show it twice. The notify lease brings the job back.
+			log.Warn("could not read the thread to check for an earlier result; checking again later", "err", err, "attempt", attempt)
+			return true
+		case err != nil:
+			log.Warn("cannot read the thread to check for an earlier result; posting it with a note", "err", err, "attempt", attempt)
+			note = unsureNote
+		case found:
+			inThread = true
+			log.Info("result was already posted by an earlier attempt")
 		}
-		if bot.TransientSlack(err) {
-			log.Warn("posting the job's result failed; trying again later", "err", err)
+	}
+	if !inThread {
+		inThread, err = a.postResult(wctx, c, status, pr, note, log)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return false
+		case err != nil && bot.TransientSlack(err) && attempt < maxNotifyAttempts:
+			log.Warn("posting the job's result failed; trying again later", "err", err, "attempt", attempt)
 			return true // the notify lease brings the job back
+		case err != nil && bot.TransientSlack(err):
+			log.Error("posting the job's result kept failing; giving up", "err", err, "attempts", attempt)
+		case err != nil:
+			log.Error("cannot post the job's result in its thread nor send it to the requester; giving up", "err", err)
+		default:
+			log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
+			a.metrics.Notified(status)
+			thread := c.Job.Thread
+			a.core.Audit(ctx, store.AuditRecord{Team: thread.Team, Channel: thread.Channel, User: c.Job.Requester,
+				Action: store.AuditResult, Outcome: string(status), JobID: c.JobID, Detail: pr, Project: c.Job.Project,
+				Work: fmt.Sprintf("result:%s:%d", c.JobID, c.Job.Generation)})
 		}
-		log.Error("cannot post the job's result in its thread nor send it to the requester; giving up", "err", err)
-	} else {
-		log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
-		a.metrics.Notified(status)
-		a.core.Audit(ctx, store.AuditRecord{Team: thread.Team, Channel: thread.Channel, User: c.Job.Requester,
-			Action: store.AuditResult, Outcome: string(status), JobID: c.JobID, Detail: pr,
-			Work: fmt.Sprintf("result:%s:%d", c.JobID, c.Job.Generation)})
 	}
-	if err := a.store.MarkNotified(wctx, c); err != nil {
-		log.Error("recording the posted result failed; a later attempt checks the thread first", "err", err)
-		return true
+	shown := a.showFinished(wctx, c, status, pr, log)
+	if !shown && inThread && ctx.Err() != nil {
+		// Shutting down: the next claim finds the result in the thread
+		// and makes the edit.
+		return false
 	}
-	a.showFinished(wctx, c, status, pr, log)
+	// The record is a write that follows what was posted: a shutdown or
+	// the budget does not cut it short.
+	mctx, mcancel := context.WithTimeout(context.WithoutCancel(wctx), markBudget)
+	defer mcancel()
+	if err := a.store.MarkNotified(mctx, c); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if inThread {
+			log.Error("recording the posted result failed; a later attempt finds it in the thread", "err", err)
+		} else {
+			log.Error("recording the reported result failed; handing the job back", "err", err)
+		}
+		return false
+	}
+	if !shown {
+		// One more try, in the background: the record is made, so the
+		// result is not posted again whatever happens to this edit.
+		a.updateRoot(mctx, c.Job.Thread.Channel, rootTS(&c.Job), finishedView(c, status, pr), log)
+	}
+	a.ended(mctx, &c.Job, status, log)
 	return true
 }
 
-// postResult posts a run's result in the job's thread. What Slack refuses
-// there still reaches the requester: as text alone when Slack refuses the
-// message's blocks, else in a direct message (the bot was removed from the
-// channel, it was archived or deleted). A passing failure is returned as it
-// is, for the result to be posted later.
-func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) error {
+const (
+	// maxGoneWaits bounds the polls of a job the docs API no longer knows
+	// that wait for its root message to say so: a job polled this often
+	// (this run's polls, each waiting longer) is untracked all the same.
+	maxGoneWaits = 40
+	// maxUncheckedWaits is the last attempt at reporting a finish that
+	// waits when it cannot read the thread for an earlier post; the next
+	// one posts, with unsureNote.
+	maxUncheckedWaits = 5
+	// maxNotifyAttempts bounds the attempts at posting a result while
+	// Slack fails for a passing reason: about half an hour of notify
+	// leases. The last one gives up.
+	maxNotifyAttempts = 30
+	// markBudget bounds recording a finish as reported once its result
+	// was posted, shutdown or not.
+	markBudget = 5 * time.Second
+	// unsureNote goes with a result posted without knowing whether an
+	// earlier attempt posted it.
+	unsureNote = "_docsbot could not check this thread for an earlier copy of this result; if there is one, this is a repeat._"
+)
+
+// postResult posts a run's result in the job's thread and reports whether it
+// is there. What Slack refuses there still reaches the requester: as text
+// alone when Slack refuses the message's blocks, else in a direct message
+// (the bot was removed from the channel, it was archived or deleted). A
+// passing failure is returned as it is, for the result to be posted later.
+func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.Status, pr, note string, log *slog.Logger) (inThread bool, err error) {
 	thread := c.Job.Thread
-	msg := finishMessage(thread, c.JobID, c.Job.Generation, status, pr)
-	_, err := a.core.Post(ctx, thread.Channel, append(msg, slack.MsgOptionTS(thread.TS))...)
+	msg := finishMessage(thread, c.JobID, c.Job.Generation, status, pr, c.Job.Project, note)
+	_, err = a.core.Post(ctx, thread.Channel, append(msg, slack.MsgOptionTS(thread.TS))...)
 	if err == nil || bot.TransientSlack(err) {
-		return err
+		return err == nil, err
 	}
 	if code := bot.SlackCode(err); code == "invalid_blocks" || code == "msg_too_long" {
 		log.Warn("Slack refused the result message; posting it as text", "err", err)
-		_, err = a.core.Post(ctx, thread.Channel, append(finishTextMessage(c.JobID, c.Job.Generation, status, pr), slack.MsgOptionTS(thread.TS))...)
+		_, err = a.core.Post(ctx, thread.Channel, append(finishTextMessage(c.JobID, c.Job.Generation, status, pr, note), slack.MsgOptionTS(thread.TS))...)
 		if err == nil || bot.TransientSlack(err) {
-			return err
+			return err == nil, err
 		}
 	}
 	log.Warn("cannot post the job's result in its thread; sending it to the requester", "err", err)
-	text := "Your docs agent job `" + bot.Escape(c.JobID) + "` ended, and docsbot cannot post in its thread in <#" + thread.Channel + "> (" +
+	inProject := ""
+	if c.Job.Project != "" {
+		inProject = " (project `" + bot.Escape(c.Job.Project) + "`)"
+	}
+	text := "Your docs agent job `" + bot.Escape(c.JobID) + "`" + inProject + " ended, and docsbot cannot post in its thread in <#" + thread.Channel + "> (" +
 		bot.Escape(bot.SlackCode(err)) + "), so here is its result:\n" + finishText(c.Job.Generation, status, pr)
 	_, err = a.core.Post(ctx, c.Job.Requester, slack.MsgOptionText(text, false), slack.MsgOptionDisableLinkUnfurl())
-	return err
+	return false, err
 }
 
-// showFinished shows a reported finish on the root message and the person's
-// message.
-func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) {
+// showFinished shows a run's end on the job's root message, at once
+// (editRootNow, bounded by finalEditBudget), and reports whether it does.
+// A final refusal (the root message deleted) counts as done: trying again
+// cannot help.
+func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
+	err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), finishedView(c, status, pr), log)
+	switch {
+	case err == nil:
+		return true
+	case bot.TransientSlack(err):
+		log.Warn("the root message does not show the job's end yet", "err", err)
+		return false
+	}
+	log.Warn("Slack refused to show the job's end on its root message", "err", err)
+	return true
+}
+
+// finishedView is the root message of a job whose run ended.
+func finishedView(c store.Claim, status docsapi.Status, pr string) rootView {
 	v := jobView(&c.Job)
 	v.State, v.Status, v.PRLink = stateFinished, status, pr
-	a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
-	a.ended(ctx, &c.Job, status, log)
+	return v
 }
 
 // settle logs what a store write at the end of a poll says. A stale claim is
@@ -285,16 +371,16 @@ func (a *agent) settle(ctx context.Context, log *slog.Logger, err error) bool {
 }
 
 // reported looks in the job's thread for a result message of this run, posted
-// by an attempt that stopped before recording it.
-func (a *agent) reported(ctx context.Context, c store.Claim, log *slog.Logger) bool {
+// by an attempt that stopped before recording it. An error means the
+// thread could not be read: the caller cannot tell.
+func (a *agent) reported(ctx context.Context, c store.Claim) (bool, error) {
 	params := &slack.GetConversationRepliesParameters{
 		ChannelID: c.Job.Thread.Channel, Timestamp: c.Job.Thread.TS, Limit: 200, IncludeAllMetadata: true,
 	}
 	for {
 		msgs, more, next, err := a.slack.GetConversationRepliesContext(ctx, params)
 		if err != nil {
-			log.Warn("could not read the thread to check for an earlier result; posting it", "err", err)
-			return false
+			return false, fmt.Errorf("reading the job's thread: %w", err)
 		}
 		for _, m := range msgs {
 			md := m.Metadata
@@ -304,11 +390,11 @@ func (a *agent) reported(ctx context.Context, c store.Claim, log *slog.Logger) b
 			id, _ := md.EventPayload["job_id"].(string)
 			gen, _ := md.EventPayload["generation"].(float64)
 			if id == c.JobID && int64(gen) == c.Job.Generation {
-				return true
+				return true, nil
 			}
 		}
 		if !more || next == "" {
-			return false
+			return false, nil
 		}
 		params.Cursor = next
 	}

@@ -165,10 +165,7 @@ func TestCrashBeforePostingIsRecovered(t *testing.T) {
 	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
 	// The "crashed replica": claims, records the finish, never posts.
-	c := h.claim(st, jobID)
-	if notify, err := st.Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
-		t.Fatalf("finish: notify=%v err=%v", notify, err)
-	}
+	h.finishWithoutBot(st, jobID, pr)
 
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the recovered result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
@@ -189,10 +186,7 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	pr := "https://github.com/acme/docs/pull/10"
 	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
-	c := h.claim(st, jobID)
-	if notify, err := st.Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
-		t.Fatalf("finish: notify=%v err=%v", notify, err)
-	}
+	h.finishWithoutBot(st, jobID, pr)
 	// A long thread: the crashed replica's post lands past the first page of
 	// conversations.replies (200 messages).
 	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
@@ -201,12 +195,7 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The crashed replica's post, as the bot writes it (text and metadata).
-	_, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.FinishedEvent, EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
-	if err != nil {
-		t.Fatalf("post: %v", err)
-	}
+	h.postResultWithoutBot(rootTS, jobID)
 
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the job to be settled", func() bool {
@@ -294,5 +283,28 @@ func TestShutdownDuringAPollHandsTheJobBack(t *testing.T) {
 	}
 	if !strings.Contains(h.Logs.String(), "handed back polls in flight") {
 		t.Errorf("the stopping replica did not hand its poll back")
+	}
+}
+
+// finishWithoutBot is a replica that claims the job and records its finish
+// (status completed, pull request pr), as the poller does, and then stops.
+func (h *harness) finishWithoutBot(st *store.Store, jobID, pr string) {
+	h.T.Helper()
+	c := h.claim(st, jobID)
+	if notify, err := st.Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
+		h.T.Fatalf("finish: notify=%v err=%v", notify, err)
+	}
+}
+
+// postResultWithoutBot posts the result of job's first run in the thread of
+// rootTS as the bot writes it (text and metadata), as a replica that then
+// stopped before recording it.
+func (h *harness) postResultWithoutBot(rootTS, jobID string) {
+	h.T.Helper()
+	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+	_, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.FinishedEvent, EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
+	if err != nil {
+		h.T.Fatalf("post: %v", err)
 	}
 }

@@ -37,7 +37,9 @@ const (
 // Follow up button and the feedback buttons; the text says the same for
 // clients without Block Kit. Its metadata lets a later replica see that it
 // was posted.
-func finishMessage(thread store.Thread, jobID string, generation int64, status docsapi.Status, prLink string) []slack.MsgOption {
+// project is the job's project key (bot.ProjectKey), named when not "";
+// note, when not "", is a line added under the outcome.
+func finishMessage(thread store.Thread, jobID string, generation int64, status docsapi.Status, prLink, project, note string) []slack.MsgOption {
 	text := finishText(generation, status, prLink)
 	buttons := []slack.BlockElement{}
 	if prLink != "" && bot.WebURL(prLink) {
@@ -50,6 +52,14 @@ func finishMessage(thread store.Thread, jobID string, generation int64, status d
 		slack.NewTextBlockObject(slack.PlainTextType, "Follow up", false, false)))
 	blocks := []slack.Block{
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
+	}
+	if l := projectLabel(project); l != "" {
+		blocks = append(blocks, slack.NewContextBlock("agent.project", slack.NewTextBlockObject(slack.MarkdownType, l, false, false)))
+	}
+	if note != "" {
+		blocks = append(blocks, slack.NewContextBlock("agent.note", slack.NewTextBlockObject(slack.MarkdownType, note, false, false)))
+	}
+	blocks = append(blocks,
 		slack.NewActionBlock("agent.result", buttons...),
 		slack.NewContextActionsBlock("agent.feedback",
 			slack.NewFeedbackButtonsBlockElement(ActionFeedback,
@@ -57,15 +67,19 @@ func finishMessage(thread store.Thread, jobID string, generation int64, status d
 					WithAccessibilityLabel("This result was useful"),
 				slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "Bad result", false, false), feedbackBad).
 					WithAccessibilityLabel("This result was not useful"))),
-	}
-	return append(finishTextMessage(jobID, generation, status, prLink), slack.MsgOptionBlocks(blocks...))
+	)
+	return append(finishTextMessage(jobID, generation, status, prLink, note), slack.MsgOptionBlocks(blocks...))
 }
 
 // finishTextMessage is the result message as text alone, for when Slack
 // refuses its blocks; its metadata is the same.
-func finishTextMessage(jobID string, generation int64, status docsapi.Status, prLink string) []slack.MsgOption {
+func finishTextMessage(jobID string, generation int64, status docsapi.Status, prLink, note string) []slack.MsgOption {
+	text := finishText(generation, status, prLink)
+	if note != "" {
+		text += "\n" + note
+	}
 	return []slack.MsgOption{
-		slack.MsgOptionText(finishText(generation, status, prLink), false),
+		slack.MsgOptionText(text, false),
 		slack.MsgOptionDisableLinkUnfurl(),
 		slack.MsgOptionMetadata(slack.SlackMetadata{
 			EventType: FinishedEvent,

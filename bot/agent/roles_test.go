@@ -39,13 +39,7 @@ func (h *harness) audit() []store.AuditRecord {
 // privately counts the private answers to user that contain text: ephemeral
 // messages, ephemeral response_url posts and slash command acks.
 func (h *harness) privately(user, text string) int {
-	n := 0
-	for _, e := range h.Slack.Ephemerals(user) {
-		if strings.Contains(e.Text, text) {
-			n++
-		}
-	}
-	return n
+	return containing(h.Slack.Ephemerals(user), text)
 }
 
 func TestViewersAreRefusedFromEveryWayIn(t *testing.T) {

@@ -29,10 +29,8 @@ const quotedMax = 2000
 // on, quoted; the job goes in that message's thread.
 func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
-	log := a.log.With("user", ic.User.ID, "channel", ic.Channel.ID)
-	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, ic.Channel.ID); refusal != "" {
-		a.refuseInteraction(ctx, r, ic.Channel.ID, refusal, log)
-		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, ic.Channel.ID, ic.User.ID, viaShortcut, ""))
+	channel, _, ok := a.editorInteraction(ctx, r, viaShortcut)
+	if !ok {
 		return
 	}
 	r.Ack(nil)
@@ -47,7 +45,7 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	text := bot.Cut(m.Text, quotedMax) // Slack markup, shown as Slack shows it
 	t := modalTarget{
 		Team:        ic.Team.ID,
-		Channel:     ic.Channel.ID,
+		Channel:     channel,
 		ThreadTS:    cmp.Or(m.ThreadTimestamp, m.Timestamp, ic.MessageTs),
 		ResponseURL: ic.ResponseURL,
 		Context:     "Context: the Slack message this was asked about, by " + by + ":\n---\n" + text + "\n---",
@@ -71,17 +69,17 @@ type pageFigures struct {
 	AI    int64  `json:"ai"`
 	Total int64  `json:"total"`
 	Range string `json:"range"`
+	// Project names the docs project of the summary, when the visitors
+	// feature says; the modal's project select starts at it.
+	Project string `json:"project,omitempty"`
 }
 
 // onImprovePage opens the job modal about a page of a visitors summary,
 // prefilled; the job goes in the summary's thread.
 func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
-	channel := cmp.Or(ic.Container.ChannelID, ic.Channel.ID)
-	log := a.log.With("user", ic.User.ID, "channel", channel)
-	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, channel); refusal != "" {
-		a.refuseInteraction(ctx, r, channel, refusal, log)
-		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, channel, ic.User.ID, viaButton, ""))
+	channel, log, ok := a.editorInteraction(ctx, r, viaButton)
+	if !ok {
 		return
 	}
 	r.Ack(nil)
@@ -101,6 +99,7 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 		ThreadTS:    cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
 		ResponseURL: ic.ResponseURL,
 		Context:     "Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.",
+		Default:     p.Project,
 	}
 	about := "*Page* `" + bot.Escape(p.Path) + "`: " + bot.Escape(figures)
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Improve the page "+p.Path+" for the people and AI agents who read it: ")

@@ -78,6 +78,18 @@ type startRequest struct {
 	// ContextMarkup says Context is Slack markup (a quoted message): the
 	// start turns its mentions into names and the rest into plain text.
 	ContextMarkup bool `json:"context_markup,omitempty"`
+	// Project is the name of the docs project the job goes to when the
+	// person chose it (the modal's select, a button) or an earlier attempt
+	// decided it; "" lets the start decide (projects.go). Prompt then has
+	// no project=NAME word left.
+	Project string `json:"project,omitempty"`
+	// Remember makes Project the person's last choice (they picked it in
+	// the modal).
+	Remember bool `json:"remember,omitempty"`
+	// ContextKept is the id of a start kept for Switch project
+	// (switchID) whose Context goes with this one: the thread a job was
+	// asked in, too long for a modal's private_metadata.
+	ContextKept string `json:"context_kept,omitempty"`
 }
 
 // instruction is what the docs API is asked: the prompt, then its context.
@@ -114,25 +126,50 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a job start: %w", err)
 	}
 	log := a.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)
+	root := cmp.Or(w.Marked(markRoot), req.Root)
+	proj, done, err := a.startProject(ctx, w, &req, log)
+	if done || err != nil {
+		return err
+	}
+	key := bot.ProjectKey(proj)
+	if key != "" {
+		log = log.With("project", key)
+	}
+	api, ok := a.apiFor(key)
+	if !ok && root == "" {
+		log.Error("no docs API is set up for the job's project; nothing started")
+		a.endBeforeRoot(ctx, w, req, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(proj.Name)+"`, so nothing was started. Tell whoever runs docsbot.", log)
+		return nil
+	}
+	if req.ContextKept != "" {
+		if err := a.keptContext(ctx, &req, log); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
 	if req.ContextMarkup {
 		req.Context, req.ContextMarkup = strings.TrimSpace(bot.Plain(a.namedMentions(ctx, req.Context))), false
 	}
-	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting}
+	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting, Project: key}
 
-	root := cmp.Or(w.Marked(markRoot), req.Root)
 	if root == "" && w.Marked(markQueued) == "" {
 		// The ways in checked the role already, except when Slack could not
-		// say in time (bot.EditorRefusalInAck): decide before anything is
-		// posted. The answer is usually cached.
-		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel); refusal != "" {
+		// say in time (bot.EditorRefusalInAck) and for the project, which
+		// only the work knows: decide before anything is posted. The answer
+		// is usually cached.
+		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel, key); refusal != "" {
 			log.Info("job start refused: not an editor")
-			a.tell(ctx, req, "", refusal, log)
-			a.auditWork(ctx, w, bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt))
+			a.endBeforeRoot(ctx, w, req, refusal, log)
+			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt)
+			rec.Project = key
+			a.auditWork(ctx, w, rec)
 			return nil
+		}
+		if req.Remember {
+			a.remember(ctx, req.Team, req.User, req.Project, log)
 		}
 	}
 	started := store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: store.AuditJobStart,
-		Outcome: "ok", Instruction: req.Prompt}
+		Outcome: "ok", Instruction: req.Prompt, Project: key}
 	if root == "" && w.Attempt > 1 {
 		ts, err := a.findRoot(ctx, req, w)
 		if err != nil && bot.TransientSlack(err) {
@@ -174,6 +211,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	}
 	log = log.With("root", root)
 	thread := req.thread(root)
+	a.keepForSwitch(ctx, req, root, key, log)
 
 	if w.Attempt > 1 || w.Marked(markIntent) != "" {
 		job, err := a.store.JobByThread(ctx, thread)
@@ -212,7 +250,17 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	if err := w.Mark(ctx, map[string]string{markRoot: root, markIntent: promptHash(req.instruction())}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	job, err := a.api.CreateJob(ctx, req.instruction())
+	if api == nil {
+		// The project's API went away between attempts (a restart with
+		// another projects file): the create call was never made.
+		log.Error("no docs API is set up for the job's project; nothing started")
+		a.releaseThread(ctx, w, req, log)
+		view.State, view.Problem = stateNotStarted, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(proj.Name)+"`. Tell whoever runs docsbot."
+		started.Outcome = "failed"
+		a.auditWork(ctx, w, started)
+		return a.endStart(ctx, w, req, root, view, log)
+	}
+	job, err := api.CreateJob(ctx, req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		log.Warn("docs API did not confirm the job", "err", err)
 		a.releaseThread(ctx, w, req, log)
@@ -235,10 +283,11 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		Thread:    thread,
 		Requester: req.User,
 		// The excerpt the root message shows, cut mark included.
-		Prompt: bot.Cut(req.Prompt, promptInRoot),
-		Status: string(job.Status),
-		Origin: req.Origin,
-		Model:  job.Model,
+		Prompt:  bot.Cut(req.Prompt, promptInRoot),
+		Status:  string(job.Status),
+		Origin:  req.Origin,
+		Model:   job.Model,
+		Project: key,
 	}
 	if job.Source.Ref != nil {
 		rec.Branch = *job.Source.Ref
@@ -282,7 +331,7 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 		})
 		defer notice.Stop()
 	}
-	opts := append(view.message(), slack.MsgOptionMetadata(slack.SlackMetadata{
+	opts := append(a.rootMessage(view), slack.MsgOptionMetadata(slack.SlackMetadata{
 		EventType:    RootEvent,
 		EventPayload: map[string]any{"work": w.Key},
 	}))
@@ -369,7 +418,7 @@ func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, 
 	view.Now = a.cfg.Now()
 	ectx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
-	err := a.core.EditNow(ectx, req.Channel, root, view.message()...)
+	err := a.core.EditNow(ectx, req.Channel, root, a.rootMessage(view)...)
 	if err != nil && bot.TransientSlack(err) {
 		return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("showing how the start ended on its root message: %w", err))
 	}
@@ -385,20 +434,16 @@ func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, 
 // channel at all (removed from it, archived), in a direct message. What
 // cannot reach them by any of these is logged as an error.
 func (a *agent) tell(ctx context.Context, req startRequest, root, text string, log *slog.Logger) {
-	if req.ResponseURL != "" {
-		err := a.core.Respond(ctx, req.command(), bot.Ephemeral(text))
-		if err == nil {
-			return
-		}
-		log.Warn("private reply through response_url failed; answering in the channel", "err", err)
-	}
-	_, err := a.slack.PostEphemeralContext(ctx, req.Channel, req.User,
-		slack.MsgOptionText(text, false), slack.MsgOptionTS(cmp.Or(req.ThreadTS, root)))
-	if err == nil {
-		return
-	}
-	log.Warn("private reply in the channel failed; answering in a direct message", "err", err)
-	if _, err := a.core.Post(ctx, req.User, slack.MsgOptionText(text, false)); err != nil {
+	a.tellBlocks(ctx, req, root, text, nil, "", log)
+}
+
+// tellBlocks is tell with blocks (buttons) shown instead of text, which
+// stays the message's fallback; dmText, when set, is what a direct message
+// says instead (bot.Private.DMText).
+func (a *agent) tellBlocks(ctx context.Context, req startRequest, root, text string, blocks []slack.Block, dmText string, log *slog.Logger) {
+	p := bot.Private{User: req.User, Channel: req.Channel, ThreadTS: cmp.Or(req.ThreadTS, root), ResponseURL: req.ResponseURL,
+		Text: text, Blocks: blocks, DMText: dmText}
+	if err := a.core.TellPrivately(ctx, p); err != nil {
 		log.Error("could not tell the person privately", "err", err)
 	}
 }

@@ -2,7 +2,9 @@
 // fake Slack (slacktest), the docs API test server (docsapitest) and a key
 // prefix of its own in a real redis-server, and starts real bots (the core
 // with every feature registered, as `docsbot serve` wires them) that talk
-// to them over real sockets.
+// to them over real sockets. A world may serve several docs projects, each
+// on a docs API test server of its own (Harness.AddProject), as `docsbot
+// serve` does with a projects file.
 package bottest
 
 import (
@@ -25,6 +27,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -49,8 +52,9 @@ type Harness struct {
 	// RedisURL is the Redis the bots use; a test may point it at its own.
 	RedisURL string
 
-	mu   sync.Mutex
-	bots []*Running
+	mu       sync.Mutex
+	bots     []*Running
+	projects []Project
 }
 
 // General is the channel every world has, with the bot a member.
@@ -152,9 +156,18 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if err != nil {
 		h.T.Fatalf("open store: %v", err)
 	}
-	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID,
-		docsapi.WithBaseURL(h.API.URL),
-		docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 50 * time.Millisecond}))
+	// With projects (AddProject), one client per project; the features'
+	// own API (records of no project) is the first project's.
+	set, err := h.projectSet()
+	if err != nil {
+		h.T.Fatalf("projects: %v", err)
+	}
+	var clients map[string]*docsapi.Client
+	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL), docsapi.WithRetryPolicy(testRetries))
+	if set != nil && err == nil {
+		clients, err = project.Clients(set, docsapi.WithRetryPolicy(testRetries))
+		client = clients[set.Names()[0]]
+	}
 	if err != nil {
 		h.T.Fatalf("docs client: %v", err)
 	}
@@ -168,14 +181,17 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		h.T.Fatalf("editors: %v", err)
 	}
 	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Editors: editors,
-		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger}
+		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger, Projects: set}
 	if cfg.SigningSecret != "" {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}
 	b := bot.New(bcfg, sc, st)
-	jobs := agent.Register(b, agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}, client, st)
-	vis := visitors.Register(b, visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, client, st)
-	home.Register(b, home.Config{Project: h.API.ProjectID}, jobs, vis)
+	acfg := agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}
+	vcfg := visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}
+	acfg.APIs, vcfg.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
+	jobs := agent.Register(b, acfg, client, st)
+	vis := visitors.Register(b, vcfg, client, st)
+	home.Register(b, home.Config{Project: h.API.ProjectID, Seen: st}, jobs, vis)
 	if cfg.Register != nil {
 		cfg.Register(b)
 	}

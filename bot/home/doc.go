@@ -3,15 +3,19 @@
 // thread and pull request links), a "New docs job" button that opens the
 // agent's job modal, a summary of the docs' visitors over the last 7 days
 // taken from the visitors cache only, and the docs project the workspace is
-// connected to.
+// connected to; when the bot serves projects from a file, it lists them with
+// the channels each is the default of, each job with its project (when the
+// agent gives the jobs' records, JobRecords), and each project's cached
+// visitors under its name.
 //
 // It reads the other features only through the small interfaces it
 // declares: Jobs (the agent's recent jobs and its job-change hook) and
-// Visitors (the cached summary), which *agent.Feature and *visitors.Feature
-// satisfy; the composition root (cmd/docsbot, bot/sandbox, bot/bottest)
-// passes them to Register. The button's action id is the core's
-// bot.ActionNewJob and the agent handles it: its value is the person's
-// direct-message channel with docsbot, where the job starts a thread.
+// Visitors (a project's cached summary), which *agent.Feature and
+// *visitors.Feature satisfy; the composition root (cmd/docsbot,
+// bot/sandbox, bot/bottest) passes them to Register. The button's action id
+// is the core's bot.ActionNewJob and the agent handles it: its value is the
+// person's direct-message channel with docsbot, where the job starts a
+// thread.
 //
 // How a Home is published. app_home_opened is an event like any other: it
 // is recorded in the inbox as home.publish work keyed by its event_id
@@ -26,9 +30,18 @@
 // direct-message channel comes with app_home_opened; a job change asks
 // conversations.open (im:write) for it.
 //
+// A job change publishes only the Homes people look at: with Config.Seen
+// (the store), the publish of an app_home_opened records that the person
+// opened the Home (kept 90 days from their last open), and a job change of
+// someone with no such record queues nothing; their next open publishes
+// the Home as it is then. When the record cannot be read, the job change
+// publishes anyway: better a wasted publish than a stale Home. Without
+// Config.Seen every job change publishes.
+//
 // The visitors summary never spends the analytics budget: when the cache
 // holds no export of the last 7 days, the Home says so and points to
-// "/docs-visitors 7d", whose answer fills the cache for the next look. It
-// offers no button that would fetch, because a Home has no channel to post
-// a summary in and opening it must cost nothing.
+// "/docs-visitors 7d" (with a projects file, for each project without one,
+// "/docs-visitors project=NAME"), whose answer fills the cache for the next
+// look. It offers no button that would fetch, because a Home has no channel
+// to post a summary in and opening it must cost nothing.
 package home

@@ -36,16 +36,48 @@ type Jobs interface {
 // Visitors is what the Home reads of the visitors feature;
 // *visitors.Feature satisfies it.
 type Visitors interface {
-	// CachedSummary renders the last days days' visitors from the cache
-	// alone, escaped; ok is false when none is cached.
-	CachedSummary(ctx context.Context, days int) (text string, ok bool, err error)
+	// CachedProjectSummary renders the last days days' visitors of the
+	// project keyed projectKey (bot.ProjectKey: "" for the implicit or only
+	// project) from the cache alone, escaped; ok is false when none is
+	// cached.
+	CachedProjectSummary(ctx context.Context, projectKey string, days int) (text string, ok bool, err error)
+}
+
+// Seen is where the Home records who opened it, so that a job change
+// republishes only the Home of someone who looks at it (views.publish is
+// rate-limited); *store.Store satisfies it.
+type Seen interface {
+	// NoteHomeOpened records that user of team opened the Home.
+	NoteHomeOpened(ctx context.Context, team, user string) error
+	// HomeOpened reports whether user of team opened the Home (lately).
+	HomeOpened(ctx context.Context, team, user string) (bool, error)
+}
+
+// JobRecords is what the Home reads of the agent, besides Jobs, to show
+// each job's project when the bot serves several (a projects file): the
+// person's recent jobs' records, which hold the project (store.Job.Project,
+// bot.ProjectKey), and each job's line as RecentJobs renders it. The Home
+// uses it when the Jobs given to Register has it too; otherwise it lists
+// the jobs without their projects.
+type JobRecords interface {
+	// RecentJobRecords returns the person's n most recent jobs, newest
+	// first.
+	RecentJobRecords(ctx context.Context, team, user string, n int) ([]store.Job, error)
+	// JobLine renders one job as RecentJobs does: one mrkdwn line,
+	// escaped.
+	JobLine(ctx context.Context, j store.Job) string
 }
 
 // Config holds the Home's settings.
 type Config struct {
-	// Project names the docs project the workspace is connected to (its id,
-	// or its name from the projects file).
+	// Project is the id of the docs project the workspace is connected to,
+	// shown when the bot serves one implicit project (no projects file);
+	// with a projects file the Home lists the bot's projects instead.
 	Project string
+	// Seen records who opened the Home; a job change then republishes
+	// only their Homes. nil republishes the requester's Home on every job
+	// change.
+	Seen Seen
 }
 
 // The Home's layout.
@@ -66,6 +98,8 @@ type publishRequest struct {
 	// Channel is the person's direct messages with docsbot; "" when the
 	// request did not come with it (a job change).
 	Channel string `json:"channel,omitempty"`
+	// Opened is set when the person opened the Home (app_home_opened).
+	Opened bool `json:"opened,omitempty"`
 }
 
 // home is the feature registered on a bot.
@@ -102,7 +136,7 @@ func (h *home) onOpened(ctx context.Context, r *bot.EventRequest) {
 	if r.DeliveryID == "" {
 		key = fmt.Sprintf("home:%s:%s:%s", r.Event.TeamID, ev.User, ev.EventTimeStamp)
 	}
-	payload, _ := json.Marshal(publishRequest{Team: r.Event.TeamID, User: ev.User, Channel: ev.Channel})
+	payload, _ := json.Marshal(publishRequest{Team: r.Event.TeamID, User: ev.User, Channel: ev.Channel, Opened: true})
 	if !h.core.Accept(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}, bot.RedeliveredEvent) {
 		return
 	}
@@ -112,9 +146,21 @@ func (h *home) onOpened(ctx context.Context, r *bot.EventRequest) {
 // jobChanged queues a publish of the Home of the job's requester, keyed by
 // the job, its run and its status, so that the same change seen twice
 // publishes once. A failure is logged: the next look at the Home shows it.
+// Someone who never opened the Home (Config.Seen) gets no publish: their
+// first look publishes it. When that cannot be read, it publishes anyway.
 func (h *home) jobChanged(ctx context.Context, j store.Job) {
 	if j.Requester == "" {
 		return
+	}
+	if h.cfg.Seen != nil {
+		opened, err := h.cfg.Seen.HomeOpened(ctx, j.Thread.Team, j.Requester)
+		switch {
+		case err != nil:
+			h.log.Warn("reading whether the person opened the App Home failed; refreshing it anyway", "user", j.Requester, "job", j.ID, "err", err)
+		case !opened:
+			h.log.Debug("the person never opened the App Home; not refreshing it", "user", j.Requester, "job", j.ID)
+			return
+		}
 	}
 	payload, _ := json.Marshal(publishRequest{Team: j.Thread.Team, User: j.Requester})
 	key := fmt.Sprintf("home:job:%s:%d:%s", j.ID, j.Generation, j.Status)
@@ -128,6 +174,13 @@ func (h *home) doPublish(ctx context.Context, w *bot.Work) error {
 	var req publishRequest
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
 		return fmt.Errorf("decoding a Home publish: %w", err)
+	}
+	if req.Opened && h.cfg.Seen != nil {
+		// Before the view is built: a job change from now on sees the
+		// record, and one before it is in the view.
+		if err := h.cfg.Seen.NoteHomeOpened(ctx, req.Team, req.User); err != nil {
+			h.log.Warn("recording that the person opened the App Home failed; their job changes may not refresh it", "user", req.User, "err", err)
+		}
 	}
 	err := h.pub.publish(ctx, req.Team+":"+req.User, func() error { return h.publishNow(ctx, req) })
 	if err != nil && bot.TransientSlack(err) {

@@ -9,7 +9,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 )
 
-// view builds the person's Home: the project, the button (or why they may
+// view builds the person's Home: the projects, the button (or why they may
 // not use docsbot), their recent jobs and the cached visitors summary. A
 // part that cannot be read says so instead of failing the whole Home.
 func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) slack.HomeTabViewRequest {
@@ -21,13 +21,9 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	}
 	section := func(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(bot.Cut(s, 2900)), nil, nil) }
 
-	project := "docsbot is not connected to a docs project."
-	if h.cfg.Project != "" {
-		project = "Connected to the docs project `" + bot.Escape(bot.Cut(h.cfg.Project, 100)) + "`."
-	}
 	blocks := []slack.Block{
 		slack.NewHeaderBlock(plain("docsbot")),
-		slack.NewContextBlock("", mrkdwn(project)),
+		slack.NewContextBlock("", mrkdwn(bot.Cut(h.projectsText(), 2900))),
 	}
 	if refusal := h.core.UserRefusal(req.User); refusal != "" {
 		return homeView(append(blocks, section(bot.Escape(refusal))))
@@ -39,7 +35,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		blocks = append(blocks, section("docsbot takes jobs only in some channels, not in your messages with it: "+
 			"start one with `/docs-agent` in a channel where it is enabled."))
 	default:
-		if viewer := h.core.EditorRefusal(ctx, req.User, req.Channel); viewer != "" {
+		if viewer := h.core.EditorRefusal(ctx, req.User, req.Channel, ""); viewer != "" {
 			// The core's words name the editors (bot-made mrkdwn).
 			blocks = append(blocks, section(viewer))
 			break
@@ -50,7 +46,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	}
 
 	blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Your recent docs agent jobs")))
-	lines, err := h.jobs.RecentJobs(ctx, req.Team, req.User, jobsShown)
+	lines, err := h.recentJobs(ctx, req)
 	switch {
 	case err != nil:
 		log.Warn("reading the person's jobs for the Home failed", "err", err)
@@ -64,16 +60,8 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 
 	if h.visitors != nil {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Docs visitors, last 7 days")))
-		text, ok, err := h.visitors.CachedSummary(ctx, visitorDays)
-		switch {
-		case err != nil:
-			log.Warn("reading the visitors cache for the Home failed", "err", err)
-			blocks = append(blocks, section("docsbot could not read its visitors cache just now."))
-		case !ok:
-			blocks = append(blocks, section("No summary of the last 7 days is cached, and the Home never spends the docs API's analytics budget. "+
-				"`/docs-visitors 7d` in a channel counts them; the Home shows the numbers after that."))
-		default:
-			blocks = append(blocks, section(text))
+		for _, s := range h.visitorsTexts(ctx, log) {
+			blocks = append(blocks, section(s))
 		}
 	}
 	return homeView(blocks)

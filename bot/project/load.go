@@ -17,6 +17,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/bot/slackid"
 )
 
 // Options are what Load takes from the rest of the settings.
@@ -73,9 +74,14 @@ var (
 	idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 	// envPattern is an environment variable's name.
 	envPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	// channelPattern is a public or private channel id.
-	channelPattern = regexp.MustCompile(`^[CG][A-Z0-9]{2,31}$`)
 )
+
+// validChannel reports whether c looks like a public or private channel id:
+// C or G, then capital letters and digits (slackid.Valid), 3 to
+// slackid.MaxLen characters.
+func validChannel(c string) bool {
+	return len(c) >= 3 && len(c) <= slackid.MaxLen && slackid.Valid(c, "CG")
+}
 
 // maxKeyFile is the largest key file Load reads.
 const maxKeyFile = 4096
@@ -385,7 +391,7 @@ func (l *loader) channels(n *yaml.Node, e *entry) error {
 	}
 	for _, item := range items {
 		c := strings.TrimSpace(item.Value)
-		if !channelPattern.MatchString(c) {
+		if !validChannel(c) {
 			return l.fail(item, fieldChannels, "%q: want a channel id (C… or G…, from the channel's details), not its name", c)
 		}
 		if slices.Contains(e.p.Channels, c) {

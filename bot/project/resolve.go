@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -86,6 +87,20 @@ func (e *TokenError) Error() string {
 	return fmt.Sprintf("the command names two projects, %q and %q; name one", e.First, e.Last)
 }
 
+// EmptyNameError is a project= word with no name after it. It unwraps to an
+// *UnknownError of the empty name, so that a caller that knows only
+// UnknownError still takes it for a name the person must fix; a caller that
+// knows it asks for a name instead (errors.As).
+type EmptyNameError struct {
+	// Known are the names of the projects, when the Resolver found it.
+	Known []string
+}
+
+func (e *EmptyNameError) Error() string { return "project= names no project" }
+
+// Unwrap returns the *UnknownError of the empty name.
+func (e *EmptyNameError) Unwrap() error { return &UnknownError{Name: "", Known: e.Known} }
+
 // Resolver decides which project a command is for.
 type Resolver struct {
 	set  *Set
@@ -104,7 +119,7 @@ func (r *Resolver) Set() *Set { return r.set }
 // channel's default, else the person's last choice, else Ask. A set of one
 // project always resolves to it (an Implicit set without reading the text at
 // all). A name that is no project is an *UnknownError, two names a
-// *TokenError; an error of LastChoices is returned wrapped. Resolve
+// *TokenError, a project= word without a name an *EmptyNameError; an error of LastChoices is returned wrapped. Resolve
 // remembers nothing: call Remember when the person chose (by project=NAME or
 // by a button).
 func (r *Resolver) Resolve(ctx context.Context, req Request) (Resolution, error) {
@@ -112,6 +127,10 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Resolution, error)
 		return Resolution{Project: r.set.projects[0].clone(), Source: Only, Text: req.Text}, nil
 	}
 	name, rest, found, err := CutToken(req.Text)
+	if empty, ok := errors.AsType[*EmptyNameError](err); ok {
+		empty.Known = r.set.Names()
+		return Resolution{}, empty
+	}
 	if err != nil {
 		return Resolution{}, err
 	}
@@ -168,13 +187,20 @@ const tokenKey = "project="
 // CutToken finds project=NAME as the first or the last word of text (the key
 // in any case) and returns NAME in lower case and the text without that word,
 // its other spacing kept. A project=NAME elsewhere is part of the text. Two
-// words naming different projects are a *TokenError.
+// words naming different projects are a *TokenError; a project= word with
+// no name (first or last) is an *EmptyNameError.
 func CutToken(text string) (name, rest string, found bool, err error) {
 	rest = text
 	if n, r, ok := cutFirst(rest); ok {
+		if n == "" {
+			return "", text, false, &EmptyNameError{}
+		}
 		name, rest, found = n, r, true
 	}
 	if n, r, ok := cutLast(rest); ok {
+		if n == "" {
+			return "", text, false, &EmptyNameError{}
+		}
 		if found && n != name {
 			return "", text, false, &TokenError{First: name, Last: n}
 		}

@@ -136,6 +136,17 @@ func TestResolve(t *testing.T) {
 			t.Fatalf("err = %v, want a *TokenError", err)
 		}
 	})
+	t.Run("no name after project=", func(t *testing.T) {
+		_, err := r.Resolve(ctx, project.Request{Team: "T1", Channel: "C0DOCS", User: "U0NEW", Text: "Fix typos project="})
+		empty, ok := errors.AsType[*project.EmptyNameError](err)
+		if !ok || fmt.Sprint(empty.Known) != "[docs api blog]" {
+			t.Fatalf("err = %v, want an *EmptyNameError listing the projects", err)
+		}
+		// A caller that knows only UnknownError takes it for a name to fix.
+		if ue, ok := errors.AsType[*project.UnknownError](err); !ok || ue.Name != "" {
+			t.Fatalf("err = %v, want it to be an *UnknownError of the empty name too", err)
+		}
+	})
 	t.Run("the same project twice", func(t *testing.T) {
 		res, err := r.Resolve(ctx, project.Request{Team: "T1", Channel: "C0DOCS", User: "U0NEW", Text: "project=api Fix project=api"})
 		if err != nil || res.Project.Name != "api" || res.Text != "Fix" {
@@ -202,22 +213,26 @@ func TestResolveWhenRedisIsDown(t *testing.T) {
 func TestCutToken(t *testing.T) {
 	tests := []struct {
 		text, name, rest string
-		found            bool
+		found, empty     bool
 	}{
-		{"", "", "", false},
-		{"Fix typos", "", "Fix typos", false},
-		{"project=docs", "docs", "", true},
-		{"project=", "", "", true},
-		{"  project=Docs\tFix typos ", "docs", "Fix typos ", true},
-		{"Fix typos\nproject=api\n", "api", "Fix typos", true},
-		{"project=api\nline one\n\n  indented", "api", "line one\n\n  indented", true},
-		{"projects=api Fix", "", "projects=api Fix", false},
-		{"the project=api flag", "", "the project=api flag", false},
+		{"", "", "", false, false},
+		{"Fix typos", "", "Fix typos", false, false},
+		{"project=docs", "docs", "", true, false},
+		{"project=", "", "project=", false, true},
+		{"list PROJECT=", "", "list PROJECT=", false, true},
+		{"project= Fix typos project=api", "", "project= Fix typos project=api", false, true},
+		{"  project=Docs\tFix typos ", "docs", "Fix typos ", true, false},
+		{"Fix typos\nproject=api\n", "api", "Fix typos", true, false},
+		{"project=api\nline one\n\n  indented", "api", "line one\n\n  indented", true, false},
+		{"projects=api Fix", "", "projects=api Fix", false, false},
+		{"the project=api flag", "", "the project=api flag", false, false},
+		{"the project= flag", "", "the project= flag", false, false},
 	}
 	for _, tt := range tests {
 		name, rest, found, err := project.CutToken(tt.text)
-		if err != nil || name != tt.name || rest != tt.rest || found != tt.found {
-			t.Errorf("CutToken(%q) = %q, %q, %t, %v; want %q, %q, %t", tt.text, name, rest, found, err, tt.name, tt.rest, tt.found)
+		_, empty := errors.AsType[*project.EmptyNameError](err)
+		if (err != nil) != tt.empty || empty != tt.empty || name != tt.name || rest != tt.rest || found != tt.found {
+			t.Errorf("CutToken(%q) = %q, %q, %t, %v; want %q, %q, %t, an *EmptyNameError %t", tt.text, name, rest, found, err, tt.name, tt.rest, tt.found, tt.empty)
 		}
 	}
 }

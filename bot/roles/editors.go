@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/docsbot/docsbot/bot/slackid"
 )
 
 // Editors are the Slack users and user groups that may change docs.
@@ -43,17 +45,10 @@ func ParseEditors(ids []string) (Editors, error) {
 }
 
 // validID reports whether id looks like a Slack user or user group id: U, W
-// or S, then capital letters and digits.
+// or S, then capital letters and digits (slackid.Valid), slackid.MaxLen
+// characters at most.
 func validID(id string) bool {
-	if len(id) < 2 || len(id) > 32 || !strings.ContainsRune("UWS", rune(id[0])) {
-		return false
-	}
-	for _, r := range id[1:] {
-		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
+	return len(id) <= slackid.MaxLen && slackid.Valid(id, "UWS")
 }
 
 // Empty reports whether e names nobody.

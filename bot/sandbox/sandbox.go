@@ -19,6 +19,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -52,6 +53,21 @@ const (
 	sandboxDigestTick = 5 * time.Second
 )
 
+// The docs projects the sandbox serves, each on a docs API test server of
+// its own: "docs", the default of #general and #docs-team, and "api", a
+// smaller site, the default of #api-docs.
+const (
+	docsProject = "docs"
+	apiProject  = "api"
+	// apiChannel is #api-docs, the api project's default channel.
+	apiChannel = "C0APIDOCS"
+	// apiProjectID and apiKey are the api project's on its test server.
+	apiProjectID = "proj_sandbox_api"
+	apiKey       = "mint_sandbox_api_key_000000000"
+	// apiSeed fixes the api project's made-up visitors, unlike the docs'.
+	apiSeed = 2
+)
+
 // Options are the settings of one sandbox.
 type Options struct {
 	// addr is where the page is served, such as "localhost:3000".
@@ -73,9 +89,10 @@ type Sandbox struct {
 	// url is the page's address.
 	url   string
 	slack *slacktest.Server
-	api   *docsapitest.Server
-	mini  *miniredis.Miniredis // nil with REDIS_URL
-	store *store.Store
+	// api serves the docs project, apiDocs the api project.
+	api, apiDocs *docsapitest.Server
+	mini         *miniredis.Miniredis // nil with REDIS_URL
+	store        *store.Store
 	// cleanup deletes the sandbox's keys in a REDIS_URL Redis; nil otherwise.
 	cleanup func(ctx context.Context) error
 	log     *slog.Logger
@@ -123,32 +140,43 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	)
 	sb.slack.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
 	sb.slack.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
+	sb.slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
 
-	sb.api, err = docsapitest.Start(
-		docsapitest.WithAddr("127.0.0.1:0"),
-		docsapitest.WithLifecycle(docsapitest.TimedLifecycle(o.AgentTime)),
-		docsapitest.WithDataset(docsapitest.NewDataset(o.Paths, sandboxSeed)),
-		docsapitest.WithLimits(docsapitest.DefaultLimits()),
-		docsapitest.WithMaxRequests(1000),
-	)
-	if err != nil {
-		return sb, fmt.Errorf("start the docs API test server: %w", err)
+	if sb.api, err = startAPI(o, o.Paths, sandboxSeed); err != nil {
+		return sb, err
+	}
+	if sb.apiDocs, err = startAPI(o, max(o.Paths/4, 1), apiSeed, docsapitest.WithProjectID(apiProjectID), docsapitest.WithKey(apiKey)); err != nil {
+		return sb, err
 	}
 	if err := sb.openStore(ctx, o.RedisURL); err != nil {
 		return sb, err
 	}
 
-	api, err := docsapi.NewClient(sb.api.Key, sb.api.ProjectID, docsapi.WithBaseURL(sb.api.URL), docsapi.WithLogger(o.Log))
+	projects, err := project.New(
+		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM"}},
+		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
+			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}},
+	)
 	if err != nil {
-		return sb, fmt.Errorf("the docs API client: %w", err)
+		return sb, fmt.Errorf("the sandbox's projects: %w", err)
 	}
+	clients, err := project.Clients(projects, docsapi.WithLogger(o.Log))
+	if err != nil {
+		return sb, err
+	}
+	// The features' own API serves records of no project: the docs project's.
+	api := clients[docsProject]
 	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
 		bot.SlackOptions(nil)...)...)
-	b := bot.New(bot.Config{Logger: o.Log}, client, sb.store)
-	jobs := agent.Register(b, agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}, api, sb.store)
+	b := bot.New(bot.Config{Logger: o.Log, Projects: projects}, client, sb.store)
 	digests := digestSchedule(time.Now())
-	vis := visitors.Register(b, visitors.Config{Digest: digests, DigestTick: sandboxDigestTick}, api, sb.store)
-	home.Register(b, home.Config{Project: sb.api.ProjectID}, jobs, vis)
+	acfg := agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}
+	vcfg := visitors.Config{Digest: digests, DigestTick: sandboxDigestTick}
+	acfg.APIs, vcfg.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
+	jobs := agent.Register(b, acfg, api, sb.store)
+	vis := visitors.Register(b, vcfg, api, sb.store)
+	home.Register(b, home.Config{Seen: sb.store}, jobs, vis)
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
 	go func() {
@@ -295,8 +323,10 @@ func (sb *Sandbox) Close() error {
 		if sb.mini != nil {
 			sb.mini.Close()
 		}
-		if sb.api != nil {
-			sb.api.Close()
+		for _, api := range []*docsapitest.Server{sb.api, sb.apiDocs} {
+			if api != nil {
+				api.Close()
+			}
 		}
 		if sb.slack != nil {
 			sb.slack.Close()
@@ -381,6 +411,9 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"add `chart`, `compare` or `csv` for a daily chart, a comparison with the 30 days before, or a file.", visitors.Command, paths),
 		fmt.Sprintf("• `%s digest daily` subscribes a channel to the digest. In the sandbox digests come due at %02d:%02d UTC, "+
 			"a couple of minutes after it started (then daily): subscribe before then to see one posted.", visitors.Command, digests.Hour, digests.Minute),
-		"• docsbot has joined #general and #docs-team, not #random: try a command there too.",
+		"• docsbot serves two docs projects, each with its own test docs API: `" + docsProject + "`, the default in #general and #docs-team, " +
+			"and `" + apiProject + "`, a smaller site, the default in #api-docs. Add `project=" + apiProject + "` (or `project=" + docsProject +
+			"`) at the start or the end of a command to choose; the Home tab lists them.",
+		"• docsbot has joined #general, #docs-team and #api-docs, not #random: try a command there too.",
 	}, "\n")
 }

@@ -337,6 +337,15 @@ func TestSandboxHomeAndShortcut(t *testing.T) {
 	st = p.waitFor("the Home with the New docs job button", func(st slackweb.State) bool {
 		return st.Home != nil && strings.Contains(string(st.Home.Blocks), bot.ActionNewJob)
 	})
+	// The Home and the channels' intro name both of the sandbox's projects.
+	for _, want := range []string{"docsbot serves 2 docs projects", "`" + docsProject + "`", "`" + apiProject + "`"} {
+		if !strings.Contains(string(st.Home.Blocks), want) {
+			t.Errorf("the Home lacks %q: %s", want, st.Home.Blocks)
+		}
+	}
+	if !strings.Contains(st.Intro, "`project="+apiProject+"`") || channel(st, apiChannel).ID == "" {
+		t.Errorf("the page shows no api project: intro %q, channels %+v", st.Intro, st.Channels)
+	}
 	if out, status, err := c.Act(ctx, slackweb.ActionRequest{ViewID: st.Home.ID, ActionID: bot.ActionNewJob}); err != nil || !out.OK {
 		t.Fatalf("New docs job: %d %+v %v", status, out, err)
 	}

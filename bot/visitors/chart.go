@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -29,10 +31,13 @@ const workTrend = "visitors.trend"
 // markChart is the checkpoint of a chart uploaded: its file id.
 const markChart = "chart"
 
-// trendRange is the range of a chart, as the button carries it.
+// trendRange is the range of a chart, as the button carries it, and the
+// project's key (bot.ProjectKey; "" for the implicit project and for buttons
+// posted before projects existed).
 type trendRange struct {
-	First string `json:"first"` // YYYY-MM-DD
-	Last  string `json:"last"`
+	First   string `json:"first"` // YYYY-MM-DD
+	Last    string `json:"last"`
+	Project string `json:"project,omitempty"`
 }
 
 // trendAsk is a chart asked for with the button: by whom, where, and of
@@ -46,9 +51,10 @@ type trendAsk struct {
 	ThreadTS string `json:"thread_ts,omitempty"`
 }
 
-// trendButton is the summary's "Show trend" button for r.
-func trendButton(r dateRange) slack.Block {
-	value, _ := json.Marshal(trendRange{First: r.First.Format(time.DateOnly), Last: r.Last.Format(time.DateOnly)})
+// trendButton is the summary's "Show trend" button for r in the project
+// keyed projectKey.
+func trendButton(r dateRange, projectKey string) slack.Block {
+	value, _ := json.Marshal(trendRange{First: r.First.Format(time.DateOnly), Last: r.Last.Format(time.DateOnly), Project: projectKey})
 	btn := slack.NewButtonBlockElement(ActionShowTrend, string(value), slack.NewTextBlockObject(slack.PlainTextType, ":chart_with_upwards_trend: Show trend", true, false))
 	return slack.NewActionBlock("", btn)
 }
@@ -91,6 +97,10 @@ func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
 		v.core.ReplyPrivately(ctx, ask.Asker, refusal)
 		return nil
 	}
+	t, ok, err := v.trendTarget(ctx, ask)
+	if !ok {
+		return err
+	}
 	first, err1 := time.Parse(time.DateOnly, ask.Range.First)
 	last, err2 := time.Parse(time.DateOnly, ask.Range.Last)
 	if err := errors.Join(err1, err2); err != nil || last.Before(first) {
@@ -101,7 +111,40 @@ func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
 	r := dateRange{First: first, Last: minTime(last, today), Today: !last.Before(today)}
 	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
-	return v.postChart(ctx, w, ask.Asker, r, ask.ThreadTS)
+	return v.postChart(ctx, w, t, ask.Asker, r, ask.ThreadTS)
+}
+
+// trendTarget is the project of a Show trend button: the one it names, or,
+// for a button without one (posted before projects existed), the implicit or
+// only project, else the one the channel or the person's last choice
+// decides. ok is false when the person was told privately why not.
+func (v *visitors) trendTarget(ctx context.Context, ask trendAsk) (target, bool, error) {
+	set := v.core.Projects()
+	p, ok := v.core.ProjectByKey(ask.Range.Project)
+	if !ok && ask.Range.Project == "" {
+		res, err := v.core.ResolveProject(ctx, project.Request{Team: ask.Asker.TeamID, Channel: ask.Asker.ChannelID, User: ask.Asker.UserID})
+		if err != nil {
+			if store.Temporary(err) {
+				return target{}, false, bot.Later(30*time.Second, err)
+			}
+			return target{}, false, err
+		}
+		p, ok = res.Project, !res.Ask
+	}
+	if !ok {
+		text := "docsbot cannot tell which docs project this chart is for. Ask for it with `" + Command + " chart project=NAME`; the projects are " + bot.Escape(strings.Join(set.Names(), ", ")) + "."
+		if ask.Range.Project != "" {
+			text = "The docs project " + inlineCode(ask.Range.Project) + " of this summary is no longer one docsbot serves, so it cannot draw the chart."
+		}
+		v.core.ReplyPrivately(ctx, ask.Asker, text)
+		return target{}, false, nil
+	}
+	t, err := v.target(p)
+	if err != nil {
+		v.core.ReplyPrivately(ctx, ask.Asker, bot.Describe(err))
+		return target{}, false, nil
+	}
+	return t, true, nil
 }
 
 // giveUpTrend tells the person that no chart could be made in time.
@@ -114,26 +157,26 @@ func (v *visitors) giveUpTrend(ctx context.Context, w *bot.Work) {
 
 // postChart draws the chart of r within the budget, telling asker what it
 // costs, and uploads it in asker's channel (in thread when not "").
-func (v *visitors) postChart(ctx context.Context, w *bot.Work, asker slack.SlashCommand, r dateRange, thread string) error {
+func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker slack.SlashCommand, r dateRange, thread string) error {
 	if w.Marked(markChart) != "" {
 		return nil // uploaded by an earlier attempt
 	}
-	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true)
+	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true, "project", t.proj.Name)
 	tell := func(text string) { v.core.ReplyPrivately(ctx, asker, text) }
-	tr, err := v.drawTrend(ctx, r, tell, log)
+	tr, err := v.drawTrend(ctx, t, r, tell, log)
 	if err != nil {
 		log.Warn("drawing the chart failed", "err", err)
 		tell(bot.Describe(err))
 		return nil
 	}
-	comment := "Daily unique visitors, " + r.describe() + ", asked by " + bot.Mention(asker.UserID) + "."
+	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.describe() + ", asked by " + bot.Mention(asker.UserID) + "."
 	if note := r.partialNote(); note != "" {
 		comment += " " + note
 	}
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}
-	file, err := v.uploadChart(ctx, asker.ChannelID, thread, r, tr.PNG, comment)
+	file, err := v.uploadChart(ctx, t, asker.ChannelID, thread, r, tr.PNG, comment)
 	if err != nil {
 		if bot.TransientSlack(err) && ctx.Err() == nil {
 			return bot.Later(time.Minute, err)
@@ -161,14 +204,14 @@ func (r dateRange) partialNote() string {
 // uploadChart uploads png in channel (in thread when not "") with Slack's
 // current file upload (files.getUploadURLExternal, the upload, then
 // files.completeUploadExternal) and returns the file's id.
-func (v *visitors) uploadChart(ctx context.Context, channel, thread string, r dateRange, png []byte, comment string) (string, error) {
+func (v *visitors) uploadChart(ctx context.Context, t target, channel, thread string, r dateRange, png []byte, comment string) (string, error) {
 	from, _ := r.params()
 	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
 		Reader:          bytes.NewReader(png),
 		FileSize:        len(png),
-		Filename:        "docs-visitors-" + from + "-" + r.Last.Format(time.DateOnly) + ".png",
-		Title:           "Unique visitors per day, " + r.String(),
-		AltTxt:          "Line chart of the docs' daily unique visitors, human and AI, " + r.String(),
+		Filename:        "docs-visitors-" + fileProject(t.label()) + from + "-" + r.Last.Format(time.DateOnly) + ".png",
+		Title:           "Unique visitors per day" + ofProjectPlain(t.label()) + ", " + r.String(),
+		AltTxt:          "Line chart of the docs' daily unique visitors" + ofProjectPlain(t.label()) + ", human and AI, " + r.String(),
 		Channel:         channel,
 		ThreadTimestamp: thread,
 		InitialComment:  comment,
@@ -205,13 +248,14 @@ func (t *trendDrawn) gapsText() string {
 // 1), paid from the shared budget before it is sent, and is cached for the
 // next chart. tell (nil for none) hears the cost before anything is spent,
 // and what is left out when the budget cannot cover it all.
-func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string), log *slog.Logger) (*trendDrawn, error) {
+func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell func(string), log *slog.Logger) (*trendDrawn, error) {
 	if tell == nil {
 		tell = func(string) {}
 	}
-	project := v.api.ProjectID()
+	dayProject := t.dayProject()
+	budget := t.budget(v.cfg.Budget)
 	today := midnight(v.cfg.Now())
-	cached, err := v.store.LoadDays(ctx, project, r.First, r.Last)
+	cached, err := v.store.LoadDays(ctx, dayProject, r.First, r.Last)
 	if err != nil {
 		log.Warn("reading the day cache failed; fetching every day", "err", err)
 		cached = &store.CachedDays{}
@@ -219,7 +263,7 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 			cached.Missing = append(cached.Missing, d)
 		}
 	}
-	totals, haveTotals := v.rangeTotals(ctx, r, today)
+	totals, haveTotals := v.rangeTotals(ctx, t, r, today, log)
 
 	// The latest days first: when the budget runs short, the recent past
 	// matters most.
@@ -232,7 +276,6 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 	out := &trendDrawn{}
 	var tokens []string
 	if need > 0 {
-		budget := v.visitorsBudget()
 		g, err := v.store.TakeBudget(ctx, budget, need)
 		if err != nil {
 			return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
@@ -251,7 +294,7 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 	sent := 0
 	defer func() {
 		if sent < len(tokens) {
-			if err := v.store.ReturnBudget(context.WithoutCancel(ctx), v.visitorsBudget(), tokens[sent:]); err != nil {
+			if err := v.store.ReturnBudget(context.WithoutCancel(ctx), budget, tokens[sent:]); err != nil {
 				log.Warn("returning unused analytics budget failed", "err", err)
 			}
 		}
@@ -264,10 +307,10 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 			break
 		}
 		sent++
-		page, err := v.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
+		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
 		if err != nil {
 			apiErr = err
-			v.noteRateLimit(ctx, err, log)
+			v.noteRateLimit(ctx, budget, err, log)
 			break
 		}
 		fetched = append(fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
@@ -275,20 +318,20 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 	if !haveTotals && apiErr == nil && sent < len(tokens) {
 		sent++
 		from, to := r.params()
-		page, err := v.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
+		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
 		if err != nil {
 			apiErr = err
-			v.noteRateLimit(ctx, err, log)
+			v.noteRateLimit(ctx, budget, err, log)
 		} else {
 			totals, haveTotals = counts(page.Totals), true
-			if err := v.store.SaveRangeTotals(ctx, project, r.First, r.Last, totals, today, v.cfg.CacheTTL); err != nil {
+			if err := v.store.SaveRangeTotals(ctx, dayProject, r.First, r.Last, totals, today, v.cfg.CacheTTL); err != nil {
 				log.Warn("caching the range's totals failed", "err", err)
 			}
 		}
 	}
 	out.Spent = sent
 	if len(fetched) > 0 {
-		if err := v.store.SaveDays(ctx, project, fetched, today, v.cfg.CacheTTL); err != nil {
+		if err := v.store.SaveDays(ctx, dayProject, fetched, today, v.cfg.CacheTTL); err != nil {
 			log.Warn("caching the days failed", "err", err)
 		}
 	}
@@ -317,13 +360,17 @@ func (v *visitors) drawTrend(ctx context.Context, r dateRange, tell func(string)
 
 // rangeTotals returns the unique visitors of the whole range if they are
 // known without a request: cached by an earlier chart, or by a summary of
-// the range that is fresh (or whose range is over).
-func (v *visitors) rangeTotals(ctx context.Context, r dateRange, today time.Time) (store.VisitorCounts, bool) {
-	project := v.api.ProjectID()
-	if c, err := v.store.LoadRangeTotals(ctx, project, r.First, r.Last); err == nil {
+// the range that is fresh (or was fetched once its range was over).
+func (v *visitors) rangeTotals(ctx context.Context, t target, r dateRange, today time.Time, log *slog.Logger) (store.VisitorCounts, bool) {
+	if c, err := v.store.LoadRangeTotals(ctx, t.dayProject(), r.First, r.Last); err == nil {
 		return c, true
 	}
-	if c, err := v.store.LoadVisitors(ctx, v.visitorsKey(r)); err == nil && (c.Age < v.cfg.CacheTTL || store.DayClosed(r.Last, today)) {
+	key := t.cacheKey(r)
+	c, err := v.store.LoadVisitors(ctx, key)
+	if err != nil {
+		return store.VisitorCounts{}, false
+	}
+	if c.Age < v.cfg.CacheTTL || (store.DayClosed(r.Last, today) && v.closedExport(ctx, key, log)) {
 		return c.Totals, true
 	}
 	return store.VisitorCounts{}, false
@@ -331,7 +378,7 @@ func (v *visitors) rangeTotals(ctx context.Context, r dateRange, today time.Time
 
 // noteRateLimit blocks the shared budget for as long as a 429 of the docs
 // API asks.
-func (v *visitors) noteRateLimit(ctx context.Context, err error, log *slog.Logger) {
+func (v *visitors) noteRateLimit(ctx context.Context, budget store.Budget, err error, log *slog.Logger) {
 	e, ok := errors.AsType[*docsapi.APIError](err)
 	if !ok || e.StatusCode != http.StatusTooManyRequests {
 		return
@@ -340,7 +387,7 @@ func (v *visitors) noteRateLimit(ctx context.Context, err error, log *slog.Logge
 	if pause <= 0 {
 		pause = rateLimitPause
 	}
-	if err := v.store.BlockBudget(context.WithoutCancel(ctx), v.visitorsBudget(), pause); err != nil {
+	if err := v.store.BlockBudget(context.WithoutCancel(ctx), budget, pause); err != nil {
 		log.Warn("recording the API's rate limit failed", "err", err)
 	}
 }

@@ -32,9 +32,11 @@ func (r dateRange) previous() dateRange {
 
 // postComparison answers `compare`: the range against the previous range
 // of the same length, posted in the channel.
-func (v *visitors) postComparison(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
-	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "compare", true)
-	rep, err := v.compare(ctx, req, v.progress(ctx, cmd, req.Range), log)
+func (v *visitors) postComparison(ctx context.Context, t target, cmd slack.SlashCommand, req visitorsRequest) {
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "compare", true, "project", t.proj.Name)
+	note := v.progress(cmd, req.Range)
+	rep, err := v.compare(ctx, t, req, note.show(ctx), log)
+	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors comparison failed", "err", err)
 		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
@@ -50,13 +52,13 @@ func (v *visitors) postComparison(ctx context.Context, cmd slack.SlashCommand, r
 
 // compare fetches (or reads from the cache) the exports of the range and
 // the one before it and compares them.
-func (v *visitors) compare(ctx context.Context, req visitorsRequest, progress func(), log *slog.Logger) (*comparisonReport, error) {
+func (v *visitors) compare(ctx context.Context, t target, req visitorsRequest, progress func(), log *slog.Logger) (*comparisonReport, error) {
 	prev := req.Range.previous()
-	cur, err := v.export(ctx, req.Range, progress, log)
+	cur, err := v.export(ctx, t, req.Range, progress, log)
 	if err != nil {
 		return nil, err
 	}
-	before, err := v.export(ctx, prev, nil, log)
+	before, err := v.export(ctx, t, prev, nil, log)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +95,7 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s in %s, %s)", c.Req.Range.describe(), docsapi.FormatCount(t.After),
+		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), docsapi.FormatCount(t.After),
 			docsapi.FormatCount(t.Before), c.Prev, changeWord(t)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
@@ -110,8 +112,8 @@ func (c *comparisonReport) blocks() []slack.Block {
 	line := func(name string, ch insight.Change) string {
 		return fmt.Sprintf("*%s* %s (was %s, %s)", docsapi.FormatCount(ch.After), name, docsapi.FormatCount(ch.Before), changeWord(ch))
 	}
-	section(fmt.Sprintf(":chart_with_upwards_trend: *Unique visitors to the docs, %s compared with %s*\n%s  ·  %s  ·  %s",
-		c.Req.Range.describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
+	section(fmt.Sprintf(":chart_with_upwards_trend: *Unique visitors to the docs%s, %s compared with %s*\n%s  ·  %s  ·  %s",
+		ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
 	caveat := "Totals are each range's unique visitors; page counts are never added into them."
 	if left := c.Req.Range.leftOutNote(); left != "" {
 		caveat = left + " " + caveat
@@ -156,7 +158,7 @@ func (c *comparisonReport) blocks() []slack.Block {
 		}
 		section(heading + "\n```\n" + lines[0] + "\n```")
 		for i, p := range l.rows {
-			blocks = append(blocks, textSection("```\n"+lines[i+1]+"\n```", improveButton(p.Path, counts(p.After), c.Req.Range)))
+			blocks = append(blocks, textSection("```\n"+lines[i+1]+"\n```", improveButton(p.Path, counts(p.After), c.Req.Range, c.Req.Project)))
 		}
 	}
 	return blocks

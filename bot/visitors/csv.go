@@ -19,12 +19,14 @@ const markCSV = "csv"
 
 // postCSV answers `csv`: every page of the range (under the path prefix, if
 // one is given) as a CSV file uploaded in the channel.
-func (v *visitors) postCSV(ctx context.Context, w *bot.Work, cmd slack.SlashCommand, req visitorsRequest) error {
+func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) error {
 	if w.Marked(markCSV) != "" {
 		return nil // uploaded by an earlier attempt
 	}
-	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "csv", true)
-	ex, err := v.export(ctx, req.Range, v.progress(ctx, cmd, req.Range), log)
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "csv", true, "project", t.proj.Name)
+	note := v.progress(cmd, req.Range)
+	ex, err := v.export(ctx, t, req.Range, note.show(ctx), log)
+	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors CSV failed", "err", err)
 		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
@@ -35,9 +37,10 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, cmd slack.SlashComm
 		return fmt.Errorf("writing the visitors CSV: %w", err)
 	}
 	from, _ := req.Range.params()
-	comment := fmt.Sprintf("Unique visitors of %s pages, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), req.Range, bot.Mention(cmd.UserID))
+	of := ofProject(t.label())
+	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), of, req.Range, bot.Mention(cmd.UserID))
 	if req.Path != "" {
-		comment = fmt.Sprintf("Unique visitors of the %s pages under %s, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), inlineCode(req.Path), req.Range, bot.Mention(cmd.UserID))
+		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), inlineCode(req.Path), of, req.Range, bot.Mention(cmd.UserID))
 	}
 	if ex.Stale != "" {
 		comment += " :hourglass: These numbers are from " + age(ex.Age) + ": " + ex.Stale
@@ -45,8 +48,8 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, cmd slack.SlashComm
 	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
 		Reader:         bytes.NewReader(data),
 		FileSize:       len(data),
-		Filename:       "docs-visitors-" + from + "-" + req.Range.Last.Format(time.DateOnly) + ".csv",
-		Title:          "Docs visitors by page, " + req.Range.String(),
+		Filename:       "docs-visitors-" + fileProject(t.label()) + from + "-" + req.Range.Last.Format(time.DateOnly) + ".csv",
+		Title:          "Docs visitors by page" + ofProjectPlain(t.label()) + ", " + req.Range.String(),
 		Channel:        cmd.ChannelID,
 		InitialComment: comment,
 	})

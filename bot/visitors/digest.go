@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -32,8 +33,10 @@ const (
 
 // digestCommand answers `digest weekly|daily|off|status`.
 // A subscription's change is audited once for the work w.
-func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, cmd slack.SlashCommand, req visitorsRequest) error {
-	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "digest", req.Digest)
+func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) error {
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "digest", req.Digest, "project", t.proj.Name)
+	of, arg := ofProject(t.label()), projectArg(t.label())
+	legacy := v.legacyIs(t, cmd.ChannelID)
 	storeFailed := func(err error) error {
 		if store.Temporary(err) {
 			return bot.Later(30*time.Second, err)
@@ -47,46 +50,63 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, cmd slack.Sla
 	switch req.Digest {
 	case digestWeekly, digestDaily:
 		f := digest.Frequency(req.Digest)
-		sub := store.DigestSub{Team: cmd.TeamID, Channel: cmd.ChannelID, Frequency: string(f), CreatedBy: cmd.UserID, CreatedAt: now}
+		sub := store.DigestSub{Team: cmd.TeamID, Channel: cmd.ChannelID, Project: t.key, Frequency: string(f), CreatedBy: cmd.UserID, CreatedAt: now}
 		if err := v.store.SubscribeDigest(ctx, sub); err != nil {
 			return storeFailed(err)
 		}
-		text := fmt.Sprintf(":calendar: %s subscribed this channel to the %s docs visitors digest: %s. The first one comes %s. "+
-			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off` stops it.",
-			bot.Mention(cmd.UserID), f, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"), Command)
+		if legacy {
+			// The subscription made before projects existed is this
+			// project's: the new one replaces it.
+			if _, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID, ""); err != nil {
+				return storeFailed(err)
+			}
+		}
+		text := fmt.Sprintf(":calendar: %s subscribed this channel to the %s docs visitors digest%s: %s. The first one comes %s. "+
+			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.",
+			bot.Mention(cmd.UserID), f, of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"), Command, arg)
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}); err != nil {
 			log.Warn("confirming the digest subscription failed", "err", err)
 		}
 		log.Info("digest subscribed", "frequency", string(f))
-		v.auditDigest(ctx, w, cmd, "digest "+string(f))
+		v.auditDigest(ctx, w, t, cmd, "digest "+string(f))
 	case digestOff:
-		had, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID)
+		had, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID, t.key)
 		if err != nil {
 			return storeFailed(err)
 		}
+		if legacy {
+			hadLegacy, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID, "")
+			if err != nil {
+				return storeFailed(err)
+			}
+			had = had || hadLegacy
+		}
 		if !had {
-			v.core.ReplyPrivately(ctx, cmd, "This channel has no docs visitors digest, so there was nothing to turn off.")
+			v.core.ReplyPrivately(ctx, cmd, "This channel has no docs visitors digest"+of+", so there was nothing to turn off.")
 			return nil
 		}
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel,
-			Text: ":calendar: " + bot.Mention(cmd.UserID) + " turned off the docs visitors digest in this channel."}); err != nil {
+			Text: ":calendar: " + bot.Mention(cmd.UserID) + " turned off the docs visitors digest" + of + " in this channel."}); err != nil {
 			log.Warn("confirming the end of the digest failed", "err", err)
 		}
 		log.Info("digest turned off")
-		v.auditDigest(ctx, w, cmd, "digest off")
+		v.auditDigest(ctx, w, t, cmd, "digest off")
 	case digestStatus:
-		sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID)
+		sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, t.key)
+		if errors.Is(err, store.ErrNotFound) && legacy {
+			sub, err = v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, "")
+		}
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel has no docs visitors digest. `%s digest weekly` (or `daily`) starts one; digests are due %s.",
-				Command, scheduleText(sched, digest.Weekly)))
+			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel has no docs visitors digest%s. `%s digest weekly%s` (or `daily`) starts one; digests are due %s.",
+				of, Command, arg, scheduleText(sched, digest.Weekly)))
 		case err != nil:
 			return storeFailed(err)
 		default:
 			f := digest.Frequency(sub.Frequency)
-			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest, %s; the next one comes %s. %s subscribed it on %s. `%s digest off` stops it.",
-				bot.Escape(sub.Frequency), scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"),
-				bot.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command))
+			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest%s, %s; the next one comes %s. %s subscribed it on %s. `%s digest off%s` stops it.",
+				bot.Escape(sub.Frequency), of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"),
+				bot.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command, arg))
 		}
 	}
 	return nil
@@ -128,6 +148,14 @@ func (v *visitors) digestTick(ctx context.Context) {
 	}
 	now := v.cfg.Now()
 	v.log.Debug("digests looked at", "subscriptions", len(subs), "now", now)
+	// A subscription made before projects existed gives way to one of its
+	// project in the same channel.
+	named := map[string]bool{}
+	for _, sub := range subs {
+		if sub.Project != "" {
+			named[sub.Team+":"+sub.Channel+":"+sub.Project] = true
+		}
+	}
 	for _, sub := range subs {
 		f := digest.Frequency(sub.Frequency)
 		slot, owed := v.cfg.Digest.Owed(f, now)
@@ -136,8 +164,12 @@ func (v *visitors) digestTick(ctx context.Context) {
 		if !owed || sub.CreatedAt.After(slot.Due) || v.core.Refusal(sub.CreatedBy, sub.Channel) != "" {
 			continue
 		}
-		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Period: slot.Period}
-		log := v.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period)
+		t, found, terr := v.digestTarget(sub)
+		if found && sub.Project == "" && t.key != "" && named[sub.Team+":"+sub.Channel+":"+t.key] {
+			continue
+		}
+		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
+		log := v.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
 		claim, err := v.store.ClaimDigest(ctx, run, digestLease, f.Keep())
 		switch {
 		case errors.Is(err, store.ErrDigestPosted):
@@ -150,8 +182,61 @@ func (v *visitors) digestTick(ctx context.Context) {
 			log.Warn("claiming the digest failed", "err", err)
 			continue
 		}
-		v.postDigest(ctx, claim, sub, slot, log.With("attempt", claim.Attempt))
+		if !found || terr != nil {
+			// Once per period: the projects file no longer has the
+			// project, or docsbot has no API client for it.
+			log.Warn("the digest's project is not served; skipping this period", "err", terr)
+			if err := v.store.MarkDigestPosted(ctx, claim); err != nil {
+				log.Warn("marking the digest skipped failed", "err", err)
+			}
+			v.digestUnserved(ctx, sub, f, log)
+			continue
+		}
+		v.postDigest(ctx, claim, sub, t, slot, log.With("attempt", claim.Attempt))
 	}
+}
+
+// digestTarget is the project of a subscription: the one it names, or, for
+// one made before projects existed, legacyProject's.
+func (v *visitors) digestTarget(sub store.DigestSub) (target, bool, error) {
+	if sub.Project != "" {
+		return v.targetByKey(sub.Project)
+	}
+	p, ok := v.legacyProject(sub.Channel)
+	if !ok {
+		return target{}, false, nil
+	}
+	t, err := v.target(p)
+	return t, true, err
+}
+
+// legacyProject is the project of a subscription made without one in
+// channel: the implicit or only project, else the channel's default.
+func (v *visitors) legacyProject(channel string) (project.Project, bool) {
+	if p, ok := v.core.ProjectByKey(""); ok {
+		return p, true
+	}
+	return v.core.Projects().ForChannel(channel)
+}
+
+// legacyIs reports whether a subscription made without a project in
+// channel would be t's, while t records its own key: the digest command
+// then changes both.
+func (v *visitors) legacyIs(t target, channel string) bool {
+	if t.key == "" {
+		return false
+	}
+	p, ok := v.legacyProject(channel)
+	return ok && p.Name == t.proj.Name
+}
+
+// projectArg is what a command needs to name the project: " project=api",
+// "" for an unnamed project.
+func projectArg(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " project=" + bot.Escape(name)
 }
 
 // postDigest makes and posts the digest of claim: the period's summary with
@@ -159,7 +244,7 @@ func (v *visitors) digestTick(ctx context.Context) {
 // once: an attempt after the first looks for an earlier post of the period
 // first, and the claim is renewed right before posting, so that a claim
 // taken over since never posts.
-func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub store.DigestSub, slot digest.Slot, log *slog.Logger) {
+func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub store.DigestSub, t target, slot digest.Slot, log *slog.Logger) {
 	f := digest.Frequency(sub.Frequency)
 	release := func(why string, err error) {
 		log.Warn(why+"; another tick tries again", "err", err)
@@ -170,19 +255,19 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	wctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
 	r := dateRange{First: slot.First, Last: slot.Last}
-	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare}
-	ex, err := v.export(wctx, r, nil, log)
+	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
+	ex, err := v.export(wctx, t, r, nil, log)
 	if err != nil {
 		release("fetching the digest's numbers failed", err)
 		return
 	}
-	cmp, err := v.compare(wctx, req, nil, log)
+	cmp, err := v.compare(wctx, t, req, nil, log)
 	if err != nil {
 		release("comparing the digest's numbers failed", err)
 		return
 	}
-	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
-		Digest: fmt.Sprintf("The %s docs visitors digest · `%s digest off` stops it", f, Command)}
+	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
+		Digest: fmt.Sprintf("The %s docs visitors digest%s · `%s digest off%s` stops it", f, ofProject(t.label()), Command, projectArg(t.label()))}
 	msg := summary.message()
 	blocks := append(msg.Blocks.BlockSet, slack.NewDividerBlock())
 	blocks = append(blocks, cmp.blocks()...)
@@ -208,10 +293,14 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 		log.Info("the digest's claim was lost before posting; not posting", "err", err)
 		return
 	}
+	meta := map[string]any{"period": claim.Period}
+	if claim.Project != "" {
+		meta["project"] = claim.Project
+	}
 	ts, err := v.core.Post(wctx, claim.Channel,
 		slack.MsgOptionText(msg.Text, false),
 		slack.MsgOptionBlocks(blocks...),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: DigestEvent, EventPayload: map[string]any{"period": claim.Period}}))
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: DigestEvent, EventPayload: meta}))
 	if err != nil {
 		if bot.TransientSlack(err) {
 			release("posting the digest failed", err)
@@ -224,7 +313,7 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 		if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
 			log.Warn("marking the digest skipped failed", "err", err)
 		}
-		v.digestRefused(wctx, sub, f, err, log)
+		v.digestRefused(wctx, sub, t.label(), f, err, log)
 		return
 	}
 	if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
@@ -232,22 +321,22 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	}
 	log.Info("digest posted", "ts", ts)
 
-	tr, err := v.drawTrend(wctx, r, nil, log)
+	tr, err := v.drawTrend(wctx, t, r, nil, log)
 	if err != nil {
 		log.Warn("drawing the digest's chart failed", "err", err)
 		return
 	}
-	comment := "Daily unique visitors, " + r.String() + "."
+	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.String() + "."
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}
-	if _, err := v.uploadChart(wctx, claim.Channel, ts, r, tr.PNG, comment); err != nil {
+	if _, err := v.uploadChart(wctx, t, claim.Channel, ts, r, tr.PNG, comment); err != nil {
 		log.Warn("uploading the digest's chart failed", "err", err)
 	}
 }
 
 // findDigest looks in the channel's latest messages for the bot's post of
-// claim's period: its ts, or "" if there is none.
+// claim's period and project: its ts, or "" if there is none.
 func (v *visitors) findDigest(ctx context.Context, claim store.DigestClaim) (string, error) {
 	self := v.core.Self()
 	params := &slack.GetConversationHistoryParameters{ChannelID: claim.Channel, Limit: 100, IncludeAllMetadata: true}
@@ -257,7 +346,8 @@ func (v *visitors) findDigest(ctx context.Context, claim store.DigestClaim) (str
 			return "", fmt.Errorf("reading the channel's history: %w", err)
 		}
 		for _, m := range res.Messages {
-			if m.Metadata.EventType == DigestEvent && m.Metadata.EventPayload["period"] == claim.Period &&
+			project, _ := m.Metadata.EventPayload["project"].(string)
+			if m.Metadata.EventType == DigestEvent && m.Metadata.EventPayload["period"] == claim.Period && project == claim.Project &&
 				(m.User == self.UserID || m.BotID == self.BotID) {
 				return m.Timestamp, nil
 			}
@@ -272,7 +362,7 @@ func (v *visitors) findDigest(ctx context.Context, claim store.DigestClaim) (str
 
 // auditDigest records a change of the channel's digest subscription in the
 // audit trail, once for the work w.
-func (v *visitors) auditDigest(ctx context.Context, w *bot.Work, cmd slack.SlashCommand, change string) {
-	v.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID,
+func (v *visitors) auditDigest(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, change string) {
+	v.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Project: t.key,
 		Action: store.AuditSettings, Outcome: "ok", Detail: change})
 }

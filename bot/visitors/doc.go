@@ -14,12 +14,18 @@
 // *bot.Bot. Help, refusals and input errors are answered in the ack; a
 // summary is recorded in the core's inbox keyed by the command's trigger_id,
 // then acked. The replica that takes the work reads the range as of when the
-// command was received and answers from the cache when it is fresh. If not,
+// command was received and answers from the cache when it is fresh, or when
+// it was fetched once every day of its range was closed (store.DayClosed,
+// store.MarkClosedExport): such a copy cannot change, so it is reused past
+// the TTL for as long as it is kept (last-month, the week before a 7d
+// compare); a copy fetched while a day was open is not. If not,
 // it pays for each export request from the shared budget before sending it
 // (as many as the last export took, reserved up front, then one per further
 // page; what is unused is given back; a 429 blocks the budget for its
 // Retry-After), walks the pages (docsapi.VisitorPages), caches the merged
-// export and posts the summary through the command's response_url. When the
+// export and posts the summary through the command's response_url. An
+// export of several requests shows a private progress note, deleted before
+// the answer is posted (progress.go), so it never outlives it. When the
 // budget is spent it answers from a stale copy, saying how old it is, or
 // else tells the person privately when to try again.
 //
@@ -62,6 +68,33 @@
 //     take posts at all (the bot is not in it, it is archived or gone) the
 //     subscription is stopped; another refusal skips the period, told once
 //     per kind.
+//
+// Projects. A bot with a projects file (bot.Config.Projects) serves several
+// docs projects (projects.go). The ack decides each command's project with
+// b.ResolveProject: project=NAME at the start or the end of the text (kept
+// as the person's last choice by the work), the channel's default, the
+// person's last choice; else it asks privately with a button per project
+// (ActionChooseProject), whose value carries the command's text, and a click
+// runs it there and remembers the choice. When the ack could not decide
+// (the last choice could not be read in time), the work does, and asks or
+// answers through the response_url, else in the channel, else in a direct
+// message (tell.go). A project=NAME naming no project,
+// or two, is answered privately in the ack with the projects' names, and
+// nothing is asked of any API. Each project's numbers come from its own
+// client (Config.APIs, by name; Register's api serves the implicit project)
+// and are cached under its project id; its requests are paid from the
+// budget its visitors_budget names ("analytics:<name>", Config.Budget an
+// hour), so projects of one organisation share one. The Show trend and
+// Improve this page buttons carry the project's key (bot.ProjectKey), a
+// digest subscription records it (store.DigestSub.Project) and its postings
+// are claimed per channel, project and period. Every answer says which
+// project it is for. The implicit project (no projects file) keeps the keys,
+// the budget "analytics" and the answers of before; a subscription made
+// before projects existed is the implicit or only project's, else that of
+// its channel's default, and gives way to one made for that project.
+// `digest status` without project=NAME, when the bot serves several
+// projects, decides no project: it lists every digest of the channel, one
+// line per project (store.ChannelDigestSubs, digest_status.go).
 //
 // Options a mode has no use for are refused in the ack, before any request.
 // Each page row of the summary (and of "fell most") has a button with

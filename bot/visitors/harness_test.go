@@ -1,11 +1,25 @@
 package visitors_test
 
 import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // redisURL is the package's own redis-server (bottest.Main).
@@ -28,3 +42,143 @@ func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 
 // rendered is what a message shows (bottest.Rendered).
 func rendered(m slacktest.Message) string { return bottest.Rendered(m) }
+
+// projectsHarness is a world whose bot serves two docs projects from a
+// projects file: "docs", the default of #general, on the harness's API test
+// server, and "api", the default of #api-docs, on a second one. Each server
+// has a dataset of its own, so the two projects' numbers differ. A third
+// channel, #random, has no default project.
+type projectsHarness struct {
+	*harness
+	// APIs are the API test servers by project name; Datasets their data.
+	APIs     map[string]*docsapitest.Server
+	Datasets map[string]*docsapitest.Dataset
+	Set      *project.Set
+}
+
+const (
+	apiChannel    = "C0APIDOCS"
+	randomChannel = "C0RANDOM"
+)
+
+// newProjectsHarness builds the two-project world on the clock now (nil:
+// visitorsNow). budgets are the visitors_budget of docs and api ("" for a
+// budget of the project's own).
+func newProjectsHarness(t *testing.T, now func() time.Time, budgets [2]string) *projectsHarness {
+	t.Helper()
+	return newProjectsHarnessOf(t, now, budgets, [2]int{40, 60})
+}
+
+// newProjectsHarnessOf is newProjectsHarness whose datasets of docs and api
+// have the given numbers of pages (over 250: an export of several
+// requests).
+func newProjectsHarnessOf(t *testing.T, now func() time.Time, budgets [2]string, pages [2]int) *projectsHarness {
+	t.Helper()
+	if now == nil {
+		now = visitorsNow
+	}
+	names := [2]string{"docs", "api"}
+	ph := &projectsHarness{APIs: map[string]*docsapitest.Server{}, Datasets: map[string]*docsapitest.Dataset{}}
+	for i, name := range names {
+		ds := docsapitest.NewDataset(pages[i], int64(2025+i))
+		ph.Datasets[name] = ds
+		opts := []docsapitest.Option{docsapitest.WithDataset(ds), docsapitest.WithClock(now),
+			docsapitest.WithProjectID("proj0000" + name), docsapitest.WithKey("mint_test_key_" + name + "0000000000000000")}
+		if i == 0 {
+			ph.harness = newHarness(t, opts...)
+			ph.APIs[name] = ph.API
+			continue
+		}
+		srv := docsapitest.NewServer(opts...)
+		t.Cleanup(srv.Close)
+		ph.APIs[name] = srv
+	}
+	ph.Slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
+	ph.Slack.AddChannel(slacktest.Channel{ID: randomChannel, Name: "random", BotMember: true})
+
+	var file strings.Builder
+	file.WriteString("projects:\n")
+	env := map[string]string{}
+	for i, name := range names {
+		srv := ph.APIs[name]
+		channel := general
+		if name == "api" {
+			channel = apiChannel
+		}
+		fmt.Fprintf(&file, "  - name: %s\n    project_id: %s\n    api_key_env: KEY_%s\n    api_url: %s\n    channels: [%s]\n",
+			name, srv.ProjectID, strings.ToUpper(name), srv.URL, channel)
+		if budgets[i] != "" {
+			fmt.Fprintf(&file, "    visitors_budget: %s\n", budgets[i])
+		}
+		env["KEY_"+strings.ToUpper(name)] = srv.Key
+	}
+	path := filepath.Join(t.TempDir(), "projects.yaml")
+	if err := os.WriteFile(path, []byte(file.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set, err := project.Load(path, project.Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if err != nil {
+		t.Fatalf("loading the projects file:\n%s\n%v", file.String(), err)
+	}
+	ph.Set = set
+	return ph
+}
+
+// startBot starts a replica serving both projects, as `docsbot serve` wires
+// it with a projects file: the core with Config.Projects and the visitors
+// feature with one API client per project (Config.APIs). Register's own
+// api is nil: no record of this world is without a project.
+func (ph *projectsHarness) startBot(cfg visitors.Config) *bot.Bot {
+	h := ph.harness
+	h.T.Helper()
+	if cfg.Now == nil {
+		cfg.Now = visitorsNow
+	}
+	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := store.Open(ctx, h.RedisURL, store.WithPrefix(h.Prefix))
+	if err != nil {
+		cancel()
+		h.T.Fatalf("open store: %v", err)
+	}
+	cfg.APIs = map[string]visitors.VisitorsAPI{}
+	for _, p := range ph.Set.All() {
+		c, err := docsapi.NewClient(p.APIKey.Reveal(), p.ID, docsapi.WithBaseURL(p.APIURL),
+			docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 50 * time.Millisecond}))
+		if err != nil {
+			cancel()
+			h.T.Fatalf("docs client of %s: %v", p.Name, err)
+		}
+		cfg.APIs[p.Name] = c
+	}
+	sc := slack.New(h.Slack.BotToken(), append([]slack.Option{slack.OptionAppLevelToken(h.Slack.AppToken()), slack.OptionAPIURL(h.Slack.APIURL)},
+		bot.SlackOptions(nil)...)...)
+	before := h.Slack.Connects()
+	b := bot.New(bot.Config{Projects: ph.Set, Logger: logger, Audit: st.AuditLog(store.AuditOptions{})}, sc, st)
+	visitors.Register(b, cfg, nil, st)
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	h.T.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				h.T.Errorf("bot.Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			h.T.Errorf("bot did not stop within 10s")
+		}
+		_ = st.Close()
+	})
+	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
+	return b
+}
+
+// visitorRequests counts the analytics requests each project's server got.
+func (ph *projectsHarness) visitorRequests() map[string]int {
+	out := map[string]int{}
+	for name, srv := range ph.APIs {
+		out[name] = srv.Count(docsapitest.EndpointVisitors)
+	}
+	return out
+}

@@ -26,13 +26,26 @@ const homeTop = 3
 // days days (today included) from the cache that /docs-visitors fills, at
 // whatever age it is: totals, the AI share and the top pages. It never asks
 // the docs API: ok is false when the cache holds no export of that range.
+// It is the implicit (or only) project's; CachedProjectSummary is any
+// project's.
 func (f *Feature) CachedSummary(ctx context.Context, days int) (text string, ok bool, err error) {
+	return f.CachedProjectSummary(ctx, "", days)
+}
+
+// CachedProjectSummary is CachedSummary of the project keyed projectKey
+// (bot.ProjectKey: "" for the implicit or only project). ok is false when
+// the bot serves no such project too.
+func (f *Feature) CachedProjectSummary(ctx context.Context, projectKey string, days int) (text string, ok bool, err error) {
 	v := f.v
+	tg, found, err := v.targetByKey(projectKey)
+	if !found || err != nil {
+		return "", false, err
+	}
 	r, bad := parseRange(strconv.Itoa(days)+"d", midnight(v.cfg.Now()), false) // as "/docs-visitors 7d" does
 	if bad != nil {
 		return "", false, bad
 	}
-	cached, err := v.store.LoadVisitors(ctx, v.visitorsKey(r))
+	cached, err := v.store.LoadVisitors(ctx, tg.cacheKey(r))
 	if errors.Is(err, store.ErrNotFound) {
 		return "", false, nil
 	}

@@ -20,16 +20,20 @@ type improvePage struct {
 	Total int64  `json:"total"`
 	// Range is the range of the figures, "YYYY-MM-DD..YYYY-MM-DD".
 	Range string `json:"range"`
+	// Project is the key (bot.ProjectKey) of the docs project the page is
+	// in: "" for the implicit project.
+	Project string `json:"project,omitempty"`
 }
 
 // maxButtonValue is the longest value Slack takes on a button.
 const maxButtonValue = 2000
 
 // improveButton is the button that asks the docs agent to improve the page
-// at path, or nil when the path is too long for a button's value.
-func improveButton(path string, c store.VisitorCounts, r dateRange) *slack.Accessory {
+// at path in the project keyed projectKey, or nil when the path is too long
+// for a button's value.
+func improveButton(path string, c store.VisitorCounts, r dateRange, projectKey string) *slack.Accessory {
 	from, _ := r.params()
-	value, err := json.Marshal(improvePage{Path: path, Human: c.Human, AI: c.AI, Total: c.Total, Range: from + ".." + r.Last.Format(time.DateOnly)})
+	value, err := json.Marshal(improvePage{Path: path, Human: c.Human, AI: c.AI, Total: c.Total, Range: from + ".." + r.Last.Format(time.DateOnly), Project: projectKey})
 	if err != nil || len(value) > maxButtonValue {
 		return nil
 	}

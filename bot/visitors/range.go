@@ -109,6 +109,10 @@ type visitorsRequest struct {
 	Mode mode
 	// Digest is the word after `digest`: weekly, daily, off or status.
 	Digest string
+	// Project is the project's key (bot.ProjectKey), which the buttons of
+	// the answer carry; ProjectName is its name as the answer shows it, ""
+	// when the bot serves the implicit project alone.
+	Project, ProjectName string
 }
 
 // mode is the kind of answer a /docs-visitors command asks for.

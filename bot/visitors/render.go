@@ -32,6 +32,9 @@ type visitorsReport struct {
 	Age time.Duration
 	// CacheTTL is how long data is reused before it is fetched again.
 	CacheTTL time.Duration
+	// Closed reports data reused past CacheTTL because its days are over
+	// and no longer change.
+	Closed bool
 	// Fetched reports data fetched for this summary (not from the cache).
 	Fetched bool
 	// Stale, when not "", says why older data than usual is shown.
@@ -113,8 +116,8 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 		blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, text, false, false)))
 	}
 
-	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
-		r.Req.Range, r.spanNote(), docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI), share(t.AI, t.Total)))
+	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs%s, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
+		ofProjectPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI), share(t.AI, t.Total)))
 	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
 		"AI share = AI visitors ÷ all unique visitors.")
 	if r.Stale != "" {
@@ -129,12 +132,12 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	// The footer and the trend button come after the table.
 	blocks = append(blocks, r.table(sel, maxBlocks-len(blocks)-2)...)
 	note(r.footer())
-	blocks = append(blocks, trendButton(r.Req.Range))
+	blocks = append(blocks, trendButton(r.Req.Range, r.Req.Project))
 
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text: fmt.Sprintf("Docs visitors %s: %s unique (%s human, %s AI)",
-			r.Req.Range, docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI)),
+		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s human, %s AI)",
+			ofProjectPlain(r.Req.ProjectName), r.Req.Range, docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }
@@ -195,7 +198,7 @@ func (r visitorsReport) table(sel pageSelection, room int) []slack.Block {
 	buttons := min(len(sel.Top), room-3)
 	for i := range buttons {
 		p := sel.Top[i]
-		blocks = append(blocks, textSection("```\n"+lines[i+1]+"\n```", improveButton(p.Path, p.VisitorCounts, r.Req.Range)))
+		blocks = append(blocks, textSection("```\n"+lines[i+1]+"\n```", improveButton(p.Path, p.VisitorCounts, r.Req.Range, r.Req.Project)))
 	}
 	for _, text := range codeSections("", lines[1+buttons:]) {
 		blocks = append(blocks, textSection(text, nil))
@@ -297,6 +300,8 @@ func (r visitorsReport) footer() string {
 		when = fmt.Sprintf("fetched just now (%d API request%s)", n, plural)
 	case r.Stale != "":
 		when = "fetched " + age(r.Age)
+	case r.Closed:
+		when = "fetched " + age(r.Age) + ", reused: its days are over and no longer change"
 	default:
 		when = "fetched " + age(r.Age) + ", reused for up to " + duration(r.CacheTTL)
 	}

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -33,8 +35,14 @@ type Config struct {
 	// the API is asked again (default DefaultCacheTTL).
 	CacheTTL time.Duration
 	// Budget is the number of analytics requests all replicas together may
-	// send per hour (default DefaultBudget).
+	// send per hour from one visitors budget (default DefaultBudget): the
+	// implicit project's, or that of the projects naming one
+	// visitors_budget in the projects file.
 	Budget int
+	// APIs are the docs API clients of the projects, keyed by project Name.
+	// When nil, Register's api serves every project; when set, Register's
+	// api serves the implicit project and records without a project.
+	APIs map[string]VisitorsAPI
 	// Now is the clock for date ranges and the digest's schedule (default
 	// time.Now). Dates are UTC.
 	Now func() time.Time
@@ -88,11 +96,17 @@ type visitors struct {
 
 // Register adds /docs-visitors to b: the command and its work. Call it
 // before b.Run. The Feature it returns is what other features (the App
-// Home) may read of the visitors.
+// Home) may read of the visitors. api serves the implicit project, and
+// every project when cfg.APIs is nil.
 func Register(b *bot.Bot, cfg Config, api VisitorsAPI, st VisitorsStore) *Feature {
 	v := &visitors{core: b, cfg: cfg.withDefaults(), api: api, store: st, log: b.Logger(), metrics: b.Metrics()}
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
+	if set := b.Projects(); !set.Implicit() && set.Len() > 1 {
+		for i := range min(set.Len(), maxChoiceButtons) {
+			b.HandleBlockAction(ActionChooseProject+strconv.Itoa(i), v.onChooseProject)
+		}
+	}
 	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	b.Background(v.runDigests)
@@ -105,9 +119,19 @@ type VisitorsAPI interface {
 	// for one request.
 	Visitors(ctx context.Context, p docsapi.VisitorsParams) (*docsapi.VisitorsPage, error)
 	VisitorPages(ctx context.Context, p docsapi.VisitorsParams) iter.Seq2[*docsapi.VisitorsPage, error]
-	// ProjectID names the project the numbers are for; it keys the cache, so
-	// deployments sharing a Redis never share each other's numbers.
+	// ProjectID names the project the numbers are for; it keys the caches,
+	// so projects (and deployments sharing a Redis) never share each
+	// other's numbers.
 	ProjectID() string
+}
+
+// APIsOf is Config.APIs from one docs API client per project, by name
+// (project.Clients); nil for nil.
+func APIsOf(clients map[string]*docsapi.Client) map[string]VisitorsAPI {
+	if clients == nil {
+		return nil
+	}
+	return project.Views(clients, func(c *docsapi.Client) VisitorsAPI { return c })
 }
 
 // VisitorsStore is what /docs-visitors keeps in Redis: the exports cached for
@@ -116,6 +140,8 @@ type VisitorsAPI interface {
 type VisitorsStore interface {
 	LoadVisitors(ctx context.Context, key string) (*store.CachedVisitors, error)
 	SaveVisitors(ctx context.Context, key string, snap *store.VisitorsSnapshot, keep time.Duration) error
+	MarkClosedExport(ctx context.Context, key string, keep time.Duration) error
+	ClosedExport(ctx context.Context, key string) (bool, error)
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
 	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
 	BlockBudget(ctx context.Context, b store.Budget, d time.Duration) error
@@ -126,11 +152,13 @@ type VisitorsStore interface {
 	LoadRangeTotals(ctx context.Context, project string, first, last time.Time) (store.VisitorCounts, error)
 	SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c store.VisitorCounts, today time.Time, openKeep time.Duration) error
 
-	// The digest: subscriptions, and each posting once across replicas.
+	// The digest: subscriptions (a channel's, per project), and each
+	// posting once across replicas.
 	SubscribeDigest(ctx context.Context, d store.DigestSub) error
-	DigestSub(ctx context.Context, team, channel string) (*store.DigestSub, error)
+	DigestSub(ctx context.Context, team, channel, project string) (*store.DigestSub, error)
 	DigestSubs(ctx context.Context) ([]store.DigestSub, error)
-	UnsubscribeDigest(ctx context.Context, team, channel string) (bool, error)
+	ChannelDigestSubs(ctx context.Context, team, channel string) ([]store.DigestSub, error)
+	UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error)
 	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
 	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
 	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
@@ -146,7 +174,8 @@ const (
 	// visitorsKeep is how long an export stays in the cache as a stale copy,
 	// to answer with when the budget is spent.
 	visitorsKeep = 24 * time.Hour
-	// analyticsBudget names the shared budget of analytics requests.
+	// analyticsBudget names the shared budget of analytics requests (of
+	// the implicit project; a project's adds its visitors_budget).
 	analyticsBudget = "analytics"
 	// analyticsWindow is the period of the service's analytics limit.
 	analyticsWindow = time.Hour
@@ -192,11 +221,22 @@ func (e *budgetError) text() string {
 func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
 	v.metrics.Command(cmd.Command)
-	req, bad := parseVisitors(cmd.Text, v.cfg.Now())
+	text := cmd.Text
+	var tokenErr error
+	var named bool
+	if !v.core.Projects().Implicit() {
+		// project=NAME is read below (ackTarget), once the text is known
+		// to be right.
+		_, text, named, tokenErr = project.CutToken(text)
+	}
+	req, bad := parseVisitors(text, v.cfg.Now())
 	refusal := v.core.Refusal(cmd.UserID, cmd.ChannelID)
 	switch {
+	case tokenErr != nil && refusal == "":
+		r.Ack(bot.Ephemeral(projectProblem(tokenErr, v.core.Projects())))
+		return
 	case bad == nil && req.Help:
-		r.Ack(bot.Ephemeral(visitorsHelp()))
+		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects())))
 		return
 	case refusal != "":
 		r.Ack(bot.Ephemeral(refusal))
@@ -211,7 +251,15 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	// Slack's verification token is a secret the work does not need: it is
 	// not kept in Redis.
 	cmd.Token = ""
-	payload, _ := json.Marshal(cmd)
+	cw := commandWork{SlashCommand: cmd}
+	if v.statusOfAll(req, named) {
+		// Every project's digest in the channel: no project to decide.
+		cw.AllProjects = true
+	} else if msg := v.ackTarget(ctx, &cw); msg != nil {
+		r.Ack(msg)
+		return
+	}
+	payload, _ := json.Marshal(cw)
 	if !v.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
 		return
@@ -225,27 +273,46 @@ const workVisitors = "visitors.summary"
 // doVisitors makes a /docs-visitors summary from the inbox. The range is
 // read as of when the command was received.
 func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
-	var cmd slack.SlashCommand
-	if err := json.Unmarshal(w.Payload, &cmd); err != nil {
+	cw, err := decodeCommandWork(w.Payload)
+	if err != nil {
 		return fmt.Errorf("decoding a visitors command: %w", err)
 	}
+	if v.statusOfAllWork(cw) {
+		return v.digestStatusAll(ctx, cw.SlashCommand)
+	}
+	t, ok, err := v.workTarget(ctx, &cw)
+	if !ok {
+		return err
+	}
+	cmd := cw.SlashCommand
 	req, bad := parseVisitors(cmd.Text, v.cfg.Now())
 	if bad != nil {
-		return nil // answered in the ack
+		// Answered in the ack, unless a button ran the command.
+		if cw.Chosen {
+			v.core.ReplyPrivately(ctx, cmd, bad.message()+"\n\n"+visitorsUsage())
+		}
+		return nil
 	}
+	if req.Help {
+		if cw.Chosen {
+			v.core.ReplyPrivately(ctx, cmd, visitorsHelp())
+		}
+		return nil
+	}
+	req.Project, req.ProjectName = t.key, t.label()
 	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
 	switch req.Mode {
 	case modeChart:
-		return v.postChart(ctx, w, cmd, req.Range, "")
+		return v.postChart(ctx, w, t, cmd, req.Range, "")
 	case modeCompare:
-		v.postComparison(ctx, cmd, req)
+		v.postComparison(ctx, t, cmd, req)
 	case modeCSV:
-		return v.postCSV(ctx, w, cmd, req)
+		return v.postCSV(ctx, w, t, cmd, req)
 	case modeDigest:
-		return v.digestCommand(ctx, w, cmd, req)
+		return v.digestCommand(ctx, w, t, cmd, req)
 	default:
-		v.summarizeVisitors(ctx, cmd, req)
+		v.summarizeVisitors(ctx, t, cmd, req)
 	}
 	return nil
 }
@@ -261,22 +328,18 @@ func (v *visitors) giveUpVisitors(ctx context.Context, w *bot.Work) {
 // summarizeVisitors answers a /docs-visitors command: from the cache when it
 // is fresh, else from a new export within the shared budget, else from a
 // stale copy, else with a private explanation.
-func (v *visitors) summarizeVisitors(ctx context.Context, cmd slack.SlashCommand, req visitorsRequest) {
-	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String())
-	ex, err := v.export(ctx, req.Range, v.progress(ctx, cmd, req.Range), log)
+func (v *visitors) summarizeVisitors(ctx context.Context, t target, cmd slack.SlashCommand, req visitorsRequest) {
+	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String(), "project", t.proj.Name)
+	note := v.progress(cmd, req.Range)
+	ex, err := v.export(ctx, t, req.Range, note.show(ctx), log)
+	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors summary failed", "err", err)
 		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
 		return
 	}
-	report := visitorsReport{Req: req, Requester: cmd.UserID, CacheTTL: v.cfg.CacheTTL, Snap: ex.Snap, Age: ex.Age, Fetched: ex.Fetched, Stale: ex.Stale}
+	report := visitorsReport{Req: req, Requester: cmd.UserID, CacheTTL: v.cfg.CacheTTL, Snap: ex.Snap, Age: ex.Age, Fetched: ex.Fetched, Stale: ex.Stale, Closed: ex.Closed}
 	v.postSummary(ctx, cmd, report, log)
-}
-
-// progress returns what tells the person who typed cmd that a long export
-// is under way.
-func (v *visitors) progress(ctx context.Context, cmd slack.SlashCommand, r dateRange) func() {
-	return func() { v.core.ReplyPrivately(ctx, cmd, progressText(r, 2)) }
 }
 
 // exported is a range's merged export and where it came from.
@@ -288,14 +351,20 @@ type exported struct {
 	Fetched bool
 	// Stale, when not "", says why older data than usual is used.
 	Stale string
+	// Closed reports a cached copy older than the cache's TTL reused because
+	// every day of its range is closed (store.DayClosed): it cannot change.
+	Closed bool
 }
 
 // export returns the merged export of r: from the cache when it is fresh,
 // else from a new export within the shared budget (cached for every replica),
-// else from a stale copy. progress (which may be nil) is called once when
-// the export takes more than one request.
-func (v *visitors) export(ctx context.Context, r dateRange, progress func(), log *slog.Logger) (exported, error) {
-	key := v.visitorsKey(r)
+// else from a stale copy. A cached copy of a range whose days are all closed
+// (store.DayClosed) stays fresh past the TTL, for as long as it is kept: those
+// days no longer change, so asking again would spend the budget on the same
+// numbers. progress (which may be nil) is called once when the export takes
+// more than one request.
+func (v *visitors) export(ctx context.Context, t target, r dateRange, progress func(), log *slog.Logger) (exported, error) {
+	key := t.cacheKey(r)
 	cached, err := v.store.LoadVisitors(ctx, key)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
@@ -307,7 +376,15 @@ func (v *visitors) export(ctx context.Context, r dateRange, progress func(), log
 		v.metrics.VisitorsCache("hit")
 		return exported{Snap: cached.VisitorsSnapshot, Age: cached.Age}, nil
 	}
-	snap, err := v.fetchVisitors(ctx, r, cached, progress, log)
+	// closed is decided before anything is fetched: a copy fetched while a
+	// day of the range was open is not final, even if it is saved after
+	// the day closed.
+	closed := store.DayClosed(r.Last, midnight(v.cfg.Now()))
+	if cached != nil && closed && v.closedExport(ctx, key, log) {
+		v.metrics.VisitorsCache("hit")
+		return exported{Snap: cached.VisitorsSnapshot, Age: cached.Age, Closed: true}, nil
+	}
+	snap, err := v.fetchVisitors(ctx, t, r, cached, progress, log)
 	if err != nil {
 		if cached != nil && mustWait(err) {
 			v.metrics.VisitorsCache("stale")
@@ -321,8 +398,24 @@ func (v *visitors) export(ctx context.Context, r dateRange, progress func(), log
 	keep := max(visitorsKeep, 2*v.cfg.CacheTTL)
 	if err := v.store.SaveVisitors(ctx, key, snap, keep); err != nil {
 		log.Warn("caching the visitors export failed", "err", err)
+	} else if closed {
+		if err := v.store.MarkClosedExport(ctx, key, keep); err != nil {
+			log.Warn("marking the visitors export of past days failed", "err", err)
+		}
 	}
 	return exported{Snap: snap, Fetched: true}, nil
+}
+
+// closedExport reports whether the cached export key was fetched once every
+// day of its range was closed (store.MarkClosedExport), so that it is still
+// right past the cache's TTL. When the database cannot tell, it is not.
+func (v *visitors) closedExport(ctx context.Context, key string, log *slog.Logger) bool {
+	ok, err := v.store.ClosedExport(ctx, key)
+	if err != nil {
+		log.Warn("reading the mark of a visitors export of past days failed; fetching instead", "err", err)
+		return false
+	}
+	return ok
 }
 
 // mustWait reports whether err means "not now": the budget is spent or the
@@ -334,25 +427,13 @@ func mustWait(err error) bool {
 	return errors.Is(err, docsapi.ErrRateLimited)
 }
 
-// visitorsKey names a date range's cache entry: the project (when the API
-// client tells it) and the API's date parameters. top, path and sort are
-// applied after the cache, so they share the entry.
-func (v *visitors) visitorsKey(r dateRange) string {
-	from, to := r.params()
-	return v.api.ProjectID() + ":" + from + ":" + to
-}
-
-func (v *visitors) visitorsBudget() store.Budget {
-	return store.Budget{Name: analyticsBudget, Limit: v.cfg.Budget, Window: analyticsWindow}
-}
-
 // fetchVisitors walks the whole export of the range, 250 rows a request, and
 // merges it. Each request is paid from the shared budget before it is sent:
 // as many as the stale copy took are reserved up front (so a walk that
 // cannot finish does not start), one more for each page beyond, and what is
 // left unused is given back. A 429 blocks the budget for its Retry-After.
-func (v *visitors) fetchVisitors(ctx context.Context, r dateRange, stale *store.CachedVisitors, progress func(), log *slog.Logger) (*store.VisitorsSnapshot, error) {
-	budget := v.visitorsBudget()
+func (v *visitors) fetchVisitors(ctx context.Context, t target, r dateRange, stale *store.CachedVisitors, progress func(), log *slog.Logger) (*store.VisitorsSnapshot, error) {
+	budget := t.budget(v.cfg.Budget)
 	need := 1
 	if stale != nil {
 		need = max(stale.Requests, 1)
@@ -376,12 +457,12 @@ func (v *visitors) fetchVisitors(ctx context.Context, r dateRange, stale *store.
 	from, to := r.params()
 	params := docsapi.VisitorsParams{From: from, To: to, Limit: docsapi.MaxVisitorsLimit}
 	var merged docsapi.VisitorsMerge
-	for page, err := range v.api.VisitorPages(ctx, params) {
+	for page, err := range t.api.VisitorPages(ctx, params) {
 		if err != nil {
 			if _, invalid := errors.AsType[*docsapi.ValidationError](err); !invalid {
 				sent++ // the failed request reached the API, or may have
 			}
-			v.noteRateLimit(ctx, err, log)
+			v.noteRateLimit(ctx, budget, err, log)
 			return nil, err
 		}
 		sent++

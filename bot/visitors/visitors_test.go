@@ -46,11 +46,12 @@ func (h *harness) summaries() []slacktest.ResponsePost {
 	return out
 }
 
-// privates returns the ephemeral posts made through response_urls.
+// privates returns the ephemeral posts made through response_urls (not
+// the deletions of earlier ones).
 func (h *harness) privates() []slacktest.ResponsePost {
 	var out []slacktest.ResponsePost
 	for _, p := range h.Slack.ResponsePosts("") {
-		if p.ResponseType == "ephemeral" && p.Error == "" {
+		if p.ResponseType == "ephemeral" && p.Error == "" && !p.DeleteOriginal {
 			out = append(out, p)
 		}
 	}
@@ -161,6 +162,9 @@ func TestVisitorsEndToEnd(t *testing.T) {
 	}
 	if p := h.privates(); len(p) != 1 || !strings.Contains(p[0].Text, "Counting visitors for Oct 9 – Nov 7, 2025") || !p[0].At.Before(sum.At) {
 		t.Errorf("private posts %+v, want one progress note before the summary", p)
+	}
+	if n := h.progressNotesShown(); n != 0 {
+		t.Errorf("%d progress notes still shown after the summary, want none", n)
 	}
 
 	// Asked again, with other options: the cache answers.

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -24,7 +26,9 @@ DOCSBOT_AUDIT_RETENTION (90 days by default) are not kept.
 
 --since is a duration back from now (24h, 7d) or a date or time in UTC
 (2026-11-01, 2026-11-01T09:00:00Z); without it, everything kept is exported.
---project keeps the records of one project.
+--project keeps the records of one project: its name in
+DOCSBOT_PROJECTS_FILE. Without that file the bot serves one project and its
+records name none: --project default (or no --project) exports them all.
 
 Formats: json (an array, one record a line) and csv (one row a record; cells
 that a spreadsheet would read as a formula start with a quote).
@@ -46,85 +50,65 @@ func (r *runner) runAudit(ctx context.Context, args []string) error {
 	fs := r.flagSet("audit", auditUsage)
 	// The settings it reads, only: --project is a project's name here, not
 	// the docs API's project id.
-	t := settingsTable()
-	flags := settings.Table{t.Of(envRedisURL), t.Of(envRedisPrefix), t.Of(envAuditRetention)}.Flags(fs, false)
+	t := config.Table()
+	flags := settings.Table{t.Of(config.EnvRedisURL), t.Of(config.EnvRedisPrefix), t.Of(config.EnvAuditRetention)}.Flags(fs, false)
 	since := fs.String("since", "", "export from this long ago (24h, 7d) or this date or time (2026-11-01)")
-	project := fs.String("project", "", "only the records of this project")
-	format := newFormat("json", "csv")
-	fs.Var(format, "format", format.usage())
+	name := fs.String("project", "", "only the records of this project")
+	format := cli.NewFormat("json", "csv")
+	fs.Var(format, "format", format.Usage())
 	pos, err := r.parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError(fmt.Sprintf("audit: unexpected argument %q", pos[0]), "the start goes in --since, e.g. --since 24h")
+		return cli.Usage(fmt.Sprintf("audit: unexpected argument %q", pos[0]), "the start goes in --since, e.g. --since 24h")
 	}
-	q := store.AuditQuery{Project: *project}
+	q := store.AuditQuery{Project: strings.ToLower(strings.TrimSpace(*name))}
 	if *since != "" {
-		if q.Since, err = parseSince(*since, r.now()); err != nil {
-			return usageError("--since: "+err.Error(), "give a duration such as 24h or 7d, or a date such as 2026-11-01")
+		if q.Since, err = cli.ParseSince(*since, r.now()); err != nil {
+			return cli.Usage("--since: "+err.Error(), "give a duration such as 24h or 7d, or a date such as 2026-11-01")
 		}
 	}
-	s, err := r.source(flags())
+	s, err := r.env().Source(flags())
 	if err != nil {
 		return err
 	}
-	secrets := s.secrets()
+	if q.Project == project.ImplicitName && s.Value(config.EnvProjectsFile) == "" {
+		q.Project = "" // the records of the implicit project name none (bot.ProjectKey)
+	}
+	secrets := s.Secrets(config.EnvRedisURL)
 	var problems []string
 	for _, p := range s.Problems(func(v string) string { return redact.Quote(v, secrets...) }) {
-		if p.Env == envRedisURL || p.Env == envRedisPrefix || p.Env == envAuditRetention {
+		if p.Env == config.EnvRedisURL || p.Env == config.EnvRedisPrefix || p.Env == config.EnvAuditRetention {
 			problems = append(problems, redact.Scrub(p.Text, secrets...))
 		}
 	}
 	if len(problems) > 0 {
-		return usageError(strings.Join(problems, "; "), "")
+		return cli.Usage(strings.Join(problems, "; "), "")
 	}
-	st, err := openStore(ctx, s.Value(envRedisURL), s.Value(envRedisPrefix))
+	st, err := openStore(ctx, s.Value(config.EnvRedisURL), s.Value(config.EnvRedisPrefix))
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
-	out, err := newAuditExport(r.stdout, format.value)
+	out, err := term.NewAuditExport(r.stdout, format.Value)
 	if err != nil {
 		return err
 	}
-	if err := st.AuditLog(auditOptions(s)).Each(ctx, q, out.write); err != nil {
-		return &exitError{code: exitFailure, err: err, msg: "exporting the audit trail: " + store.Cause(err), fix: store.Fix(err)}
+	if err := st.AuditLog(config.AuditOptions(s)).Each(ctx, q, out.Write); err != nil {
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "exporting the audit trail: " + store.Cause(err), Fix: store.Fix(err)}
 	}
-	return out.close()
-}
-
-// parseSince reads --since: a duration back from now (Go's, or whole days
-// such as 7d), a date (midnight UTC) or an RFC 3339 time.
-func parseSince(v string, now time.Time) (time.Time, error) {
-	if days, ok := strings.CutSuffix(v, "d"); ok {
-		if n, err := strconv.Atoi(days); err == nil && n > 0 {
-			return now.Add(-time.Duration(n) * 24 * time.Hour), nil
-		}
-	}
-	if d, err := time.ParseDuration(v); err == nil {
-		if d <= 0 {
-			return time.Time{}, fmt.Errorf("%q is not a positive duration", v)
-		}
-		return now.Add(-d), nil
-	}
-	if t, err := time.Parse(time.DateOnly, v); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is neither a duration (24h, 7d) nor a date (2026-11-01) or time (2026-11-01T09:00:00Z)", v)
+	return out.Close()
 }
 
 // openStore connects to Redis as the bot does, or says why it cannot.
 func openStore(ctx context.Context, url, prefix string, opts ...store.Option) (*store.Store, error) {
 	st, err := store.Open(ctx, url, append([]store.Option{store.WithPrefix(prefix)}, opts...)...)
 	if err != nil {
-		return nil, &exitError{code: exitFailure, err: err,
-			msg: "cannot reach Redis at " + store.RedactURL(url) + ": " + store.Cause(err),
-			fix: store.Fix(err)}
+		return nil, &cli.Error{Code: cli.ExitFailure, Err: err,
+			Msg: "cannot reach Redis at " + store.RedactURL(url) + ": " + store.Cause(err),
+			Fix: store.Fix(err)}
 	}
 	return st, nil
 }

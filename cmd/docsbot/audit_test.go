@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -41,6 +44,8 @@ func TestAuditCommand(t *testing.T) {
 	}{
 		{"all, json", []string{"audit"}, []string{"U0ALICE", "U0VIEWER", "U0ALICE"}, []string{"cmd:1", "cmd:2", "result:job-1:1"}},
 		{"one project, csv", []string{"audit", "--project", "docs", "--format", "csv"}, []string{"U0ALICE", "U0ALICE"}, []string{"cmd:1", "result:job-1:1"}},
+		{"one project, by another case", []string{"audit", "--project", "API"}, []string{"U0VIEWER"}, []string{"cmd:2"}},
+		{"the implicit project's name reads all without a projects file", []string{"audit", "--project", "default"}, []string{"U0ALICE", "U0VIEWER", "U0ALICE"}, []string{"cmd:1", "cmd:2", "result:job-1:1"}},
 		{"since a day ago", []string{"audit", "--since", "24h", "--format", "json"}, []string{"U0ALICE", "U0VIEWER", "U0ALICE"}, []string{"cmd:1", "cmd:2", "result:job-1:1"}},
 		{"since tomorrow", []string{"audit", "--since", time.Now().UTC().Add(48 * time.Hour).Format(time.DateOnly), "--format", "csv"}, nil, nil},
 	}
@@ -55,7 +60,7 @@ func TestAuditCommand(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: not CSV: %v\n%s", tc.name, err, res.stdout)
 			}
-			if strings.Join(rows[0], ",") != strings.Join(auditColumns, ",") {
+			if strings.Join(rows[0], ",") != strings.Join(term.AuditColumns, ",") {
 				t.Errorf("%s: header %q", tc.name, rows[0])
 			}
 			for _, row := range rows[1:] {
@@ -65,7 +70,7 @@ func TestAuditCommand(t *testing.T) {
 				}
 			}
 		} else {
-			var got []auditRow
+			var got []term.AuditRow
 			if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
 				t.Fatalf("%s: not JSON: %v\n%s", tc.name, err, res.stdout)
 			}
@@ -79,35 +84,51 @@ func TestAuditCommand(t *testing.T) {
 	}
 
 	for _, args := range [][]string{{"audit", "--since", "soon"}, {"audit", "--format", "xml"}, {"audit", "extra"}} {
-		if res := docsbot(t, nil, env, args...); res.code != exitUsage {
-			t.Errorf("%q: exit %d, want %d (usage)\n%s", args, res.code, exitUsage, res.stderr)
+		if res := docsbot(t, nil, env, args...); res.code != cli.ExitUsage {
+			t.Errorf("%q: exit %d, want %d (usage)\n%s", args, res.code, cli.ExitUsage, res.stderr)
 		}
 	}
-	if res := docsbot(t, nil, []string{envRedisURL + "=unix://" + sharedRedis.Socket + ".missing"}, "audit"); res.code != exitFailure || !strings.Contains(res.stderr, "cannot reach Redis") {
+	if res := docsbot(t, nil, []string{envRedisURL + "=unix://" + sharedRedis.Socket + ".missing"}, "audit"); res.code != cli.ExitFailure || !strings.Contains(res.stderr, "cannot reach Redis") {
 		t.Errorf("without Redis: exit %d\n%s", res.code, res.stderr)
 	}
 }
 
-func TestParseSince(t *testing.T) {
+// TestAuditExportFromStore exports what the store's audit trail holds, read
+// page by page, as the audit command will.
+func TestAuditExportFromStore(t *testing.T) {
 	t.Parallel()
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	cases := []struct {
-		in   string
-		want time.Time
-		ok   bool
-	}{
-		{"24h", now.Add(-24 * time.Hour), true},
-		{"7d", now.Add(-7 * 24 * time.Hour), true},
-		{"2026-11-01", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), true},
-		{"2026-11-01T09:00:00Z", time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC), true},
-		{"-1h", time.Time{}, false},
-		{"0d", time.Time{}, false},
-		{"yesterday", time.Time{}, false},
+	st, err := store.Open(t.Context(), sharedRedis.URL, store.WithPrefix(redistest.Prefix(t)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range cases {
-		got, err := parseSince(tc.in, now)
-		if (err == nil) != tc.ok || !got.Equal(tc.want) {
-			t.Errorf("parseSince(%q) = %v, %v; want %v, ok %t", tc.in, got, err, tc.want, tc.ok)
+	defer st.Close()
+	log := st.AuditLog(store.AuditOptions{KeepText: true})
+	for _, p := range []string{"docs", "api", "docs"} {
+		if _, err := log.Append(t.Context(), store.AuditRecord{Project: p, User: "U1", Action: store.AuditJobStart, Instruction: "@SUM(A1) " + p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b bytes.Buffer
+	e, err := term.NewAuditExport(&b, "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := log.Each(t.Context(), store.AuditQuery{Project: "docs", PageSize: 1}, e.Write); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want the header and the 2 records of docs:\n%q", len(rows), rows)
+	}
+	for _, row := range rows[1:] {
+		if row[5] != "docs" || row[13] != "'@SUM(A1) docs" || row[12] != "13" || len(row[11]) != 64 {
+			t.Errorf("row %q", row)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -244,7 +245,7 @@ func TestCLIInterruptedWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = finish(t, cmd.Wait(), &stdout, &stderr)
-	if res.code != exitInterrupted || !strings.Contains(res.stderr, "interrupted: stopped watching job "+job.ID+" (last status: active)") {
+	if res.code != cli.ExitInterrupted || !strings.Contains(res.stderr, "interrupted: stopped watching job "+job.ID+" (last status: active)") {
 		t.Fatalf("after SIGINT: %s", res)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 )
 
 // testRunner returns a runner with env as its whole environment, a temporary
@@ -54,7 +56,7 @@ func TestLoadConfigPrecedence(t *testing.T) {
 		flags   flagValues
 		env     map[string]string
 		dotenv  string
-		want    config
+		want    config.API
 		wantErr string
 	}{
 		{
@@ -62,26 +64,26 @@ func TestLoadConfigPrecedence(t *testing.T) {
 			flags:  flagValues{envAPIURL: "https://flag.example", envAPIKey: "mint_from_flag_0000000000000", envProject: "proj_flag"},
 			env:    fullEnv,
 			dotenv: fullDotenv,
-			want:   config{APIURL: "https://flag.example", APIKey: "mint_from_flag_0000000000000", ProjectID: "proj_flag", keyFrom: "flag --api-key"},
+			want:   config.API{APIURL: "https://flag.example", APIKey: "mint_from_flag_0000000000000", ProjectID: "proj_flag", KeyFrom: "flag --api-key"},
 		},
 		{
 			name:   "environment wins over .env",
 			env:    fullEnv,
 			dotenv: fullDotenv,
-			want:   config{APIURL: "http://env.example", APIKey: "mint_from_env_00000000000000", ProjectID: "proj_env", keyFrom: "environment variable DOCS_API_KEY"},
+			want:   config.API{APIURL: "http://env.example", APIKey: "mint_from_env_00000000000000", ProjectID: "proj_env", KeyFrom: "environment variable DOCS_API_KEY"},
 		},
 		{
 			name:   ".env fills what the environment leaves unset",
 			env:    map[string]string{"DOCS_PROJECT_ID": "proj_env", "DOCS_API_KEY": "  "},
 			dotenv: fullDotenv,
-			want:   config{APIURL: "http://dotenv.example", APIKey: "mint_from_dotenv_0000000000", ProjectID: "proj_env", keyFrom: "DOCS_API_KEY in .env"},
+			want:   config.API{APIURL: "http://dotenv.example", APIKey: "mint_from_dotenv_0000000000", ProjectID: "proj_env", KeyFrom: "DOCS_API_KEY in .env"},
 		},
 		{
 			name:   "one flag, the rest from the environment, default URL",
 			flags:  flagValues{envProject: "proj_flag"},
 			env:    map[string]string{"DOCS_API_KEY": "mint_from_env_00000000000000", "DOCS_PROJECT_ID": "proj_env"},
 			dotenv: "# only a comment\n",
-			want:   config{APIURL: defaultOf(envAPIURL), APIKey: "mint_from_env_00000000000000", ProjectID: "proj_flag", keyFrom: "environment variable DOCS_API_KEY"},
+			want:   config.API{APIURL: defaultOf(envAPIURL), APIKey: "mint_from_env_00000000000000", ProjectID: "proj_flag", KeyFrom: "environment variable DOCS_API_KEY"},
 		},
 		{
 			name:    "missing key",
@@ -105,8 +107,8 @@ func TestLoadConfigPrecedence(t *testing.T) {
 			r, _, _ := testRunner(t, tt.env, tt.dotenv)
 			got, err := r.loadConfig(tt.flags)
 			if tt.wantErr != "" {
-				var ee *exitError
-				if !errors.As(err, &ee) || ee.code != exitUsage {
+				var ee *cli.Error
+				if !errors.As(err, &ee) || ee.Code != cli.ExitUsage {
 					t.Fatalf("err = %v, want a usage error", err)
 				}
 				if !strings.Contains(err.Error(), tt.wantErr) {
@@ -117,7 +119,7 @@ func TestLoadConfigPrecedence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt.want.keyFrom = strings.Replace(tt.want.keyFrom, ".env", filepath.Join(r.dir, ".env"), 1)
+			tt.want.KeyFrom = strings.Replace(tt.want.KeyFrom, ".env", filepath.Join(r.dir, ".env"), 1)
 			if got != tt.want {
 				t.Fatalf("config = %+v\nwant     %+v", got, tt.want)
 			}
@@ -142,8 +144,8 @@ func TestLoadConfigDotenvProblems(t *testing.T) {
 			env := map[string]string{"DOCS_API_KEY": "mint_env_0000000000000000", "DOCS_PROJECT_ID": "p"}
 			r, _, _ := testRunner(t, env, tt.dotenv)
 			_, err := r.loadConfig(flagValues{})
-			var ee *exitError
-			if !errors.As(err, &ee) || ee.code != exitUsage {
+			var ee *cli.Error
+			if !errors.As(err, &ee) || ee.Code != cli.ExitUsage {
 				t.Fatalf("err = %v, want a usage error", err)
 			}
 			msg := err.Error()
@@ -219,7 +221,7 @@ func TestAPIClientsAreBuiltAlike(t *testing.T) {
 
 	for _, args := range [][]string{{"jobs", "create", "--prompt", "x"}, {"visitors", "--max-pages", "1"}} {
 		r, _, stderr := testRunner(t, env, "")
-		if code := runCode(r, args); code != exitOK {
+		if code := runCode(r, args); code != cli.ExitOK {
 			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
 		}
 	}
@@ -228,7 +230,7 @@ func TestAPIClientsAreBuiltAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := r.checkDocsAPI(context.Background(), serveConfig{api: cfg}); res.State != checkup.Passed {
+	if res := r.checkDocsAPI(context.Background(), "docs API", cfg); res.State != checkup.Passed {
 		t.Fatalf("doctor's docs API check: %+v", res)
 	}
 	if n := len(srv.Requests()); n != 3 {

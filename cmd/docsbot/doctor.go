@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
@@ -16,6 +15,8 @@ import (
 	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -36,7 +37,9 @@ depends on, then prints one line per check and the fix for each failure:
                     DOCSBOT_HTTP_ADDR are checked with it
   docs API          DOCS_API_KEY and DOCS_PROJECT_ID read one row of today's
                     unique visitors. This costs one request of the analytics
-                    budget (100 an hour for the whole organization).
+                    budget (100 an hour for the whole organization). With
+                    DOCSBOT_PROJECTS_FILE, one check per project ("project
+                    NAME"), each with the key the file points to.
   Redis             PING, then SET, GET and DEL of one key under docsbot:
                     that expires by itself; and, when Redis allows CONFIG GET,
                     that a memory limit never evicts docsbot's keys
@@ -52,17 +55,17 @@ const doctorTimeout = 10 * time.Second
 // runDoctor checks the configuration and every dependency of the bot.
 func (r *runner) runDoctor(ctx context.Context, args []string) error {
 	fs := r.flagSet("doctor", doctorUsage)
-	flags := settingsTable().Flags(fs, false)
+	flags := config.Table().Flags(fs, false)
 	timeout := fs.Duration("timeout", doctorTimeout, "time limit of each check")
 	pos, err := r.parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError(fmt.Sprintf("doctor takes no arguments, got %q", pos[0]), "run 'docsbot doctor' alone; 'docsbot help doctor' lists its flags")
+		return cli.Usage(fmt.Sprintf("doctor takes no arguments, got %q", pos[0]), "run 'docsbot doctor' alone; 'docsbot help doctor' lists its flags")
 	}
 	if *timeout <= 0 {
-		return usageError("--timeout must be positive", "for example --timeout 10s")
+		return cli.Usage("--timeout must be positive", "for example --timeout 10s")
 	}
 
 	fmt.Fprintln(r.stdout, "docsbot doctor")
@@ -70,95 +73,79 @@ func (r *runner) runDoctor(ctx context.Context, args []string) error {
 	results := append([]checkup.Result{r.configCheck(cfg, cfgErr)}, checkup.Run(ctx, r.dependencies(cfg, cfgErr), *timeout)...)
 	checkup.Print(r.stdout, results)
 	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, msg: "interrupted", err: ctx.Err()}
+		return &cli.Error{Code: cli.ExitInterrupted, Msg: "interrupted", Err: ctx.Err()}
 	}
 	if !checkup.AllPassed(results) {
-		return &exitError{code: exitFailure, quiet: true, msg: "docsbot doctor found problems"}
+		return &cli.Error{Code: cli.ExitFailure, Quiet: true, Msg: "docsbot doctor found problems"}
 	}
 	return nil
 }
 
 // configCheck turns the outcome of loadServeConfig into the first check.
-func (r *runner) configCheck(cfg serveConfig, err error) checkup.Result {
+func (r *runner) configCheck(cfg config.Serve, err error) checkup.Result {
 	const name = "configuration"
 	if err == nil {
-		where := ".env: " + r.dotenvPath()
-		if _, statErr := os.Stat(r.dotenvPath()); errors.Is(statErr, fs.ErrNotExist) {
-			where = "environment only, no " + r.dotenvPath()
+		where := ".env: " + r.env().DotenvPath()
+		if _, statErr := os.Stat(r.env().DotenvPath()); errors.Is(statErr, fs.ErrNotExist) {
+			where = "environment only, no " + r.env().DotenvPath()
 		}
 		return checkup.Of(name, true, "all settings present ("+where+")", "")
 	}
-	res := checkup.Result{Name: name, State: checkup.Failed}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		res.Fix = ee.fix
-	}
-	var lines []string
-	for _, p := range cfg.problems {
-		lines = append(lines, p.text)
-	}
-	if len(lines) == 0 { // the settings could not be read at all
-		if ee != nil {
-			lines = []string{ee.msg}
-		} else {
-			lines = []string{err.Error()}
-		}
-	}
-	for _, l := range lines {
-		res.Lines = append(res.Lines, strings.Split(strings.TrimRight(l, "\n"), "\n")...)
-	}
-	return res
-}
-
-// blockedBy says why a check that needs the variables needs cannot run, or ""
-// when it can.
-func blockedBy(cfg serveConfig, cfgErr error, needs ...string) string {
-	if cfgErr != nil && len(cfg.problems) == 0 {
-		return "the settings could not be read"
-	}
-	var bad []string
-	for _, name := range needs {
-		if slices.ContainsFunc(cfg.problems, func(p problem) bool { return slices.Contains(p.vars, name) }) {
-			bad = append(bad, name)
-		}
-	}
-	if len(bad) > 0 {
-		return "fix " + strings.Join(bad, " and ") + " first"
-	}
-	return ""
+	lines, fix := cfg.Describe(err)
+	return checkup.Result{Name: name, State: checkup.Failed, Lines: lines, Fix: fix}
 }
 
 // dependencies lists the service checks in the order they are printed; one
 // whose settings are wrong is blocked.
-func (r *runner) dependencies(cfg serveConfig, cfgErr error) []checkup.Check {
-	return []checkup.Check{
-		{Name: "Slack bot token", Blocked: blockedBy(cfg, cfgErr, envSlackBotToken, envSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
-			c := bot.CheckBotToken(ctx, cfg.botToken, cfg.slackAPIURL, slackScopes(), cfg.appToken)
+func (r *runner) dependencies(cfg config.Serve, cfgErr error) []checkup.Check {
+	return slices.Concat([]checkup.Check{
+		{Name: "Slack bot token", Blocked: cfg.Blocked(cfgErr, config.EnvSlackBotToken, config.EnvSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
+			c := bot.CheckBotToken(ctx, cfg.BotToken, cfg.SlackAPIURL, slackScopes(), cfg.AppToken)
 			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
 		}},
-		slackModeCheck(cfg, cfgErr),
-		{Name: "docs API", Blocked: blockedBy(cfg, cfgErr, envAPIKey, envProject, envAPIURL), Run: func(ctx context.Context) checkup.Result {
-			return r.checkDocsAPI(ctx, cfg)
-		}},
-		{Name: "Redis", Blocked: blockedBy(cfg, cfgErr, envRedisURL), Run: func(ctx context.Context) checkup.Result {
-			rep, err := store.Check(ctx, cfg.redisURL, cfg.redisPrefix)
-			v := store.Judge(cfg.redisURL, rep, err)
+		slackModeCheck(cfg, cfgErr)},
+		r.docsAPIChecks(cfg, cfgErr),
+		[]checkup.Check{{Name: "Redis", Blocked: cfg.Blocked(cfgErr, config.EnvRedisURL), Run: func(ctx context.Context) checkup.Result {
+			rep, err := store.Check(ctx, cfg.RedisURL, cfg.RedisPrefix)
+			v := store.Judge(cfg.RedisURL, rep, err)
 			return checkup.Of("Redis", v.OK, v.Line, v.Fix)
-		}},
+		}}})
+}
+
+// docsAPIChecks are the checks of the docs API: one of today's settings
+// ("docs API"), or one per project of the projects file ("project NAME").
+func (r *runner) docsAPIChecks(cfg config.Serve, cfgErr error) []checkup.Check {
+	needs := []string{config.EnvAPIKey, config.EnvProject, config.EnvAPIURL}
+	if cfg.Projects == nil || !cfg.Projects.Implicit() {
+		needs = []string{config.EnvProjectsFile, config.EnvAPIURL}
 	}
+	if cfg.Projects == nil {
+		return []checkup.Check{{Name: "docs API", Blocked: cfg.Blocked(cfgErr, needs...)}}
+	}
+	var checks []checkup.Check
+	for _, p := range cfg.Projects.All() {
+		name := "project " + p.Name
+		if p.Implicit {
+			name = "docs API"
+		}
+		checks = append(checks, checkup.Check{Name: name, Blocked: cfg.Blocked(cfgErr, needs...), Run: func(ctx context.Context) checkup.Result {
+			return r.checkDocsAPI(ctx, name, cfg.APIOf(p))
+		}})
+	}
+	return checks
 }
 
 // slackModeCheck is the check of what the Slack mode needs: the app-level
 // token in socket mode, the signing secret in http mode.
-func slackModeCheck(cfg serveConfig, cfgErr error) checkup.Check {
-	if cfg.bot.Mode == bot.ModeHTTP {
-		return checkup.Check{Name: "Signing secret", Blocked: blockedBy(cfg, cfgErr, envSigningSecret, envSlackMode, envHTTPAddr), Run: func(context.Context) checkup.Result {
-			c := bot.CheckSigningSecret(cfg.bot.SigningSecret, cfg.httpAddr)
+func slackModeCheck(cfg config.Serve, cfgErr error) checkup.Check {
+	if cfg.Bot.Mode == bot.ModeHTTP {
+		return checkup.Check{Name: "Signing secret", Blocked: cfg.Blocked(cfgErr, config.EnvSigningSecret, config.EnvSlackMode, config.EnvHTTPAddr), Run: func(context.Context) checkup.Result {
+			c := bot.CheckSigningSecret(cfg.Bot.SigningSecret, cfg.HTTPAddr)
 			return checkup.Of("Signing secret", c.OK, c.Line, c.Fix)
 		}}
 	}
-	return checkup.Check{Name: "Slack app token", Blocked: blockedBy(cfg, cfgErr, envSlackAppToken, envSlackAPIURL, envSlackMode), Run: func(ctx context.Context) checkup.Result {
-		c := bot.CheckAppToken(ctx, cfg.appToken, cfg.slackAPIURL, cfg.botToken)
+	return checkup.Check{Name: "Slack app token", Blocked: cfg.Blocked(cfgErr, config.EnvSlackAppToken, config.EnvSlackAPIURL, config.EnvSlackMode), Run: func(ctx context.Context) checkup.Result {
+		c := bot.CheckAppToken(ctx, cfg.AppToken, cfg.SlackAPIURL, cfg.BotToken)
 		return checkup.Of("Slack app token", c.OK, c.Line, c.Fix)
 	}}
 }
@@ -175,17 +162,22 @@ func slackScopes() []string {
 	return slices.Compact(scopes)
 }
 
-// checkDocsAPI tries the key and the project with one request (Client.Check).
-func (r *runner) checkDocsAPI(ctx context.Context, cfg serveConfig) checkup.Result {
-	client, err := newAPIClient(cfg.api)
+// checkDocsAPI tries a project's key and id with one request
+// (Client.Check); the check is called name.
+func (r *runner) checkDocsAPI(ctx context.Context, name string, api config.API) checkup.Result {
+	client, err := newAPIClient(api)
 	if err == nil {
 		err = client.Check(ctx, r.now())
 	}
-	if ee, ok := errors.AsType[*exitError](explain(err, call{op: docsapi.OpVisitors, cfg: cfg.api, now: r.now()})); ok {
+	if ee, ok := errors.AsType[*cli.Error](explain(err, call{op: docsapi.OpVisitors, cfg: api, now: r.now()})); ok {
 		if errors.Is(err, docsapi.ErrInvalidRequest) {
-			ee.fix = "check " + envAPIURL + " (" + cfg.api.APIURL + "): the service did not accept a plain visitors query"
+			ee.Fix = "check " + api.Input("baseurl") + " (" + api.APIURL + "): the service did not accept a plain visitors query"
 		}
-		return checkup.Of("docs API", false, ee.msg, ee.fix)
+		return checkup.Of(name, false, ee.Msg, ee.Fix)
 	}
-	return checkup.Of("docs API", true, fmt.Sprintf("%s can read project %s at %s", redact.MaskOr(cfg.api.APIKey), cfg.api.ProjectID, cfg.api.APIURL), "")
+	from := ""
+	if api.Project != "" {
+		from = " (" + api.KeyFrom + ")"
+	}
+	return checkup.Of(name, true, fmt.Sprintf("%s%s can read project %s at %s", redact.MaskOr(api.APIKey), from, api.ProjectID, api.APIURL), "")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -131,7 +132,7 @@ func TestDoctor(t *testing.T) {
 		{
 			name:     "bot token rejected",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackBotToken: doctorWrongBot} },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
 				redact.Mask(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
 		},
@@ -144,42 +145,42 @@ func TestDoctor(t *testing.T) {
 				t.Cleanup(sl.Close)
 				return map[string]string{envSlackAPIURL: sl.APIURL}
 			},
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
 				redact.Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
 		},
 		{
 			name:     "app token rejected",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: doctorWrongApp} },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack app token": {"✗", []string{
 				redact.Mask(doctorWrongApp) + " refused (invalid_auth)", "connections:write", "turn Socket Mode on"}}},
 		},
 		{
 			name:     "app token without Socket Mode scope",
 			prepare:  func(s *doctorSetup) { s.slack.FailNext("apps.connections.open", "missing_scope", 1) },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want:     map[string]want{"Slack app token": {"✗", []string{"refused (missing_scope)", "connections:write"}}},
 		},
 		{
 			name:     "Slack does not answer in time",
 			args:     []string{"--timeout", "2s"},
 			prepare:  func(s *doctorSetup) { s.slack.SetAPILatency("auth.test", time.Minute) },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
 				"could not be checked: no answer from Slack at http://127.0.0.1:", "in time", "fix: check SLACK_API_URL"}}},
 		},
 		{
 			name:     "API key wrong",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envAPIKey: doctorWrongKey} },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"docs API": {"✗", []string{
 				"refused the API key " + redact.MaskOr(doctorWrongKey), "401 Unauthorized", "fix: check DOCS_API_KEY"}}},
 		},
 		{
 			name:     "project wrong",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envProject: "proj_unknown"} },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"docs API": {"✗", []string{
 				"project proj_unknown not found by the docs API (404 Not Found)", "fix: check DOCS_PROJECT_ID"}}},
 		},
@@ -188,7 +189,7 @@ func TestDoctor(t *testing.T) {
 			env: func(s *doctorSetup) map[string]string {
 				return map[string]string{envRedisURL: "unix://" + sharedRedis.Socket + ".missing"}
 			},
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
 				"unix://" + sharedRedis.Socket + ".missing: PING failed", "no such file or directory", "fix: start Redis or point REDIS_URL at it"}}},
 		},
@@ -198,7 +199,7 @@ func TestDoctor(t *testing.T) {
 				// Database 0: the user can write nothing anyway.
 				return map[string]string{envRedisURL: "unix://doctor-ro:" + roPassword + "@" + sharedRedis.Socket}
 			},
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
 				"unix://REDACTED@" + sharedRedis.Socket + ": PING ok, write refused: NOPERM", "fix: the Redis user may not write docsbot's keys"}}},
 		},
@@ -207,7 +208,7 @@ func TestDoctor(t *testing.T) {
 			env: func(s *doctorSetup) map[string]string {
 				return map[string]string{envRedisURL: "unix://doctor-ro:not-" + roPassword + "@" + sharedRedis.Socket}
 			},
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
 				"unix://REDACTED@" + sharedRedis.Socket + ": PING failed: WRONGPASS", "fix: put the credentials in REDIS_URL"}}},
 		},
@@ -217,14 +218,14 @@ func TestDoctor(t *testing.T) {
 			env: func(s *doctorSetup) map[string]string {
 				return map[string]string{envRedisURL: "redis://" + silent.Addr().String() + "/0"}
 			},
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{"Redis": {"✗", []string{
 				"redis://" + silent.Addr().String() + "/0: PING failed", "fix: check the host and port in REDIS_URL and firewalls"}}},
 		},
 		{
 			name:     "a variable missing",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: ""} },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{
 				"configuration":   {"✗", []string{"missing SLACK_APP_TOKEN", "fix: set them in the environment or in"}},
 				"Slack app token": {"-", []string{"not checked: fix SLACK_APP_TOKEN first"}},
@@ -235,7 +236,7 @@ func TestDoctor(t *testing.T) {
 			env: func(*doctorSetup) map[string]string {
 				return map[string]string{envRedisURL: "http://localhost:6379", envPollInterval: "soon", envSlackBotToken: doctorAppToken}
 			},
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{
 				"configuration": {"✗", []string{
 					"SLACK_BOT_TOKEN is not a bot token", `DOCSBOT_POLL_INTERVAL "soon" is not a positive duration`, "REDIS_URL must be a redis://"}},
@@ -246,7 +247,7 @@ func TestDoctor(t *testing.T) {
 		{
 			name:     "a value that names another variable",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envAllowedUsers: envRedisURL} },
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{
 				"configuration": {"✗", []string{`DOCSBOT_ALLOWED_USERS: "REDIS_URL" is not a Slack id`}},
 			},
@@ -254,7 +255,7 @@ func TestDoctor(t *testing.T) {
 		{
 			name:     "unreadable .env",
 			dotenv:   "DOCS-API-KEY=" + doctorWrongKey + "\n",
-			wantCode: exitFailure,
+			wantCode: cli.ExitFailure,
 			want: map[string]want{
 				"configuration":   {"✗", []string{"is not a valid .env file", "fix: write one NAME=value per line"}},
 				"Slack bot token": {"-", []string{"not checked: the settings could not be read"}},
@@ -331,13 +332,13 @@ func TestDoctorAllPass(t *testing.T) {
 	code := runCode(r, []string{"doctor"})
 	after := time.Now().UTC().Format(time.DateOnly)
 	out := stdout.String()
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit code %d\n%s%s", code, out, stderr)
 	}
 
 	checks := doctorChecks(t, out)
 	wants := map[string][]string{
-		"configuration":   {"all settings present", "environment only, no " + r.dotenvPath()},
+		"configuration":   {"all settings present", "environment only, no " + r.env().DotenvPath()},
 		"Slack bot token": {redact.Mask(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
 		"Slack app token": {redact.Mask(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
 		"docs API":        {redact.MaskOr(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
@@ -416,10 +417,10 @@ func TestDoctorRedisEviction(t *testing.T) {
 		wantCode          int
 		want              string
 	}{
-		{"0", "allkeys-lru", exitOK, "PING ok, write ok, no memory limit"},
-		{"64mb", "noeviction", exitOK, "PING ok, write ok, maxmemory-policy noeviction"},
-		{"64mb", "allkeys-lru", exitFailure, "but maxmemory-policy is allkeys-lru"},
-		{"64mb", "volatile-lru", exitFailure, "fix: set maxmemory-policy noeviction"},
+		{"0", "allkeys-lru", cli.ExitOK, "PING ok, write ok, no memory limit"},
+		{"64mb", "noeviction", cli.ExitOK, "PING ok, write ok, maxmemory-policy noeviction"},
+		{"64mb", "allkeys-lru", cli.ExitFailure, "but maxmemory-policy is allkeys-lru"},
+		{"64mb", "volatile-lru", cli.ExitFailure, "fix: set maxmemory-policy noeviction"},
 	}
 	for _, tt := range tests { // one Redis: not in parallel
 		ctx := context.Background()
@@ -453,7 +454,7 @@ func TestDoctorBinary(t *testing.T) {
 	}
 
 	res := docsbot(t, nil, env(), "doctor")
-	if res.code != exitOK || strings.Count(res.stdout, "  ✓ ") != len(doctorNames()) {
+	if res.code != cli.ExitOK || strings.Count(res.stdout, "  ✓ ") != len(doctorNames()) {
 		t.Fatalf("all working: %s", res)
 	}
 
@@ -462,7 +463,7 @@ func TestDoctorBinary(t *testing.T) {
 	}
 	res = docsbot(t, nil, env(), "doctor")
 	redis := doctorChecks(t, res.stdout)["Redis"]
-	if res.code != exitFailure || redis.mark != "✗" || !strings.Contains(redis.text, "PING failed") ||
+	if res.code != cli.ExitFailure || redis.mark != "✗" || !strings.Contains(redis.text, "PING failed") ||
 		strings.Count(res.stdout, "  ✓ ") != len(doctorNames())-1 || !strings.HasSuffix(res.stdout, "1 check failed.\n") {
 		t.Fatalf("Redis stopped: %s", res)
 	}
@@ -476,7 +477,7 @@ func TestDoctorBinary(t *testing.T) {
 func TestDoctorHelpTellsTheCost(t *testing.T) {
 	t.Parallel()
 	r, stdout, _ := testRunner(t, nil, "")
-	if code := runCode(r, []string{"help", "doctor"}); code != exitOK {
+	if code := runCode(r, []string{"help", "doctor"}); code != cli.ExitOK {
 		t.Fatalf("exit code %d", code)
 	}
 	for _, want := range []string{"docsbot doctor", "one request of the analytics", "budget (100 an hour", "-timeout duration"} {
@@ -499,8 +500,8 @@ func TestDoctorHTTPMode(t *testing.T) {
 		wantCode int
 		want     doctorCheck
 	}{
-		{"a signing secret", secret, exitOK, doctorCheck{"✓", redact.Mask(secret) + " set: Slack's requests to /slack/events, /slack/commands and /slack/interactive on :8080"}},
-		{"a token instead", doctorBotToken, exitFailure, doctorCheck{"✗", redact.Mask(doctorBotToken) + " does not look like a signing secret (32 hexadecimal characters)\nfix: copy the Signing Secret"}},
+		{"a signing secret", secret, cli.ExitOK, doctorCheck{"✓", redact.Mask(secret) + " set: Slack's requests to /slack/events, /slack/commands and /slack/interactive on :8080"}},
+		{"a token instead", doctorBotToken, cli.ExitFailure, doctorCheck{"✗", redact.Mask(doctorBotToken) + " does not look like a signing secret (32 hexadecimal characters)\nfix: copy the Signing Secret"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

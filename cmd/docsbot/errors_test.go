@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -19,7 +21,7 @@ import (
 func TestExplain(t *testing.T) {
 	t.Parallel()
 	const key = "mint_live_abcdefghijklmnopqrstuvwxyz"
-	cfg := config{APIURL: "https://api.example", APIKey: key, ProjectID: "proj_42", keyFrom: "environment variable DOCS_API_KEY"}
+	cfg := config.API{APIURL: "https://api.example", APIKey: key, ProjectID: "proj_42", KeyFrom: "environment variable DOCS_API_KEY"}
 	tests := []struct {
 		name     string
 		err      error
@@ -27,20 +29,20 @@ func TestExplain(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"wrong key", &docsapi.APIError{StatusCode: 401}, docsapi.OpGet, exitFailure, "check DOCS_API_KEY (environment variable DOCS_API_KEY) and DOCS_PROJECT_ID"},
-		{"interrupted", fmt.Errorf("get: %w", context.Canceled), docsapi.OpGet, exitInterrupted, "interrupted"},
-		{"interrupted create", fmt.Errorf("%w: %w", docsapi.ErrOutcomeUnknown, context.Canceled), docsapi.OpCreate, exitInterrupted, "`docsbot jobs get`"},
-		{"validation", &docsapi.ValidationError{Field: "prompt", Problem: "must not be empty"}, docsapi.OpCreate, exitUsage, "invalid --prompt: must not be empty"},
-		{"validation of a date", &docsapi.ValidationError{Field: "to date", Problem: "must be YYYY-MM-DD"}, docsapi.OpVisitors, exitUsage, "invalid --to"},
-		{"rate limited while watching", &docsapi.APIError{StatusCode: 429}, docsapi.OpWatch, exitFailure, "raise --interval"},
-		{"network", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, docsapi.OpVisitors, exitFailure, "check DOCS_API_URL (https://api.example)"},
+		{"wrong key", &docsapi.APIError{StatusCode: 401}, docsapi.OpGet, cli.ExitFailure, "check DOCS_API_KEY (environment variable DOCS_API_KEY) and DOCS_PROJECT_ID"},
+		{"interrupted", fmt.Errorf("get: %w", context.Canceled), docsapi.OpGet, cli.ExitInterrupted, "interrupted"},
+		{"interrupted create", fmt.Errorf("%w: %w", docsapi.ErrOutcomeUnknown, context.Canceled), docsapi.OpCreate, cli.ExitInterrupted, "`docsbot jobs get`"},
+		{"validation", &docsapi.ValidationError{Field: "prompt", Problem: "must not be empty"}, docsapi.OpCreate, cli.ExitUsage, "invalid --prompt: must not be empty"},
+		{"validation of a date", &docsapi.ValidationError{Field: "to date", Problem: "must be YYYY-MM-DD"}, docsapi.OpVisitors, cli.ExitUsage, "invalid --to"},
+		{"rate limited while watching", &docsapi.APIError{StatusCode: 429}, docsapi.OpWatch, cli.ExitFailure, "raise --interval"},
+		{"network", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, docsapi.OpVisitors, cli.ExitFailure, "check DOCS_API_URL (https://api.example)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := explain(tt.err, call{op: tt.op, cfg: cfg, jobID: "", now: time.Now()})
 			var out bytes.Buffer
-			code := report(&out, err)
+			code := cli.Report(&out, err)
 			if code != tt.wantCode {
 				t.Errorf("exit code %d, want %d", code, tt.wantCode)
 			}
@@ -51,26 +53,5 @@ func TestExplain(t *testing.T) {
 				t.Errorf("explained error does not wrap the cause")
 			}
 		})
-	}
-}
-
-func TestReportQuietAndPlainErrors(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name     string
-		err      error
-		wantCode int
-		wantOut  string
-	}{
-		{"quiet usage error", &exitError{code: exitUsage, quiet: true, msg: "flag provided but not defined"}, exitUsage, ""},
-		{"plain error", errors.New("boom"), exitFailure, "docsbot: boom\n"},
-		{"canceled", context.Canceled, exitInterrupted, "docsbot: context canceled\n"},
-		{"two lines", usageError("what", "fix"), exitUsage, "docsbot: what\n  fix\n"},
-	}
-	for _, tt := range tests {
-		var b bytes.Buffer
-		if code := report(&b, tt.err); code != tt.wantCode || b.String() != tt.wantOut {
-			t.Errorf("%s: report = %d %q, want %d %q", tt.name, code, b.String(), tt.wantCode, tt.wantOut)
-		}
 	}
 }

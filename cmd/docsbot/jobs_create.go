@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -26,26 +28,23 @@ Examples:
 
 // runJobsCreate starts an agent job.
 func (r *runner) runJobsCreate(ctx context.Context, args []string) error {
-	fs := r.flagSet("jobs create", jobsCreateUsage)
-	api := settingsTable().Flags(fs, true)
-	prompt := fs.String("prompt", "", "the instruction for the agent; - reads it from standard input")
-	format := newFormat("text", "json")
-	fs.Var(format, "format", format.usage())
-	words, err := r.parseFlags(fs, args)
+	cmd := r.apiCommand("jobs create", jobsCreateUsage, "text", "json")
+	prompt := cmd.String("prompt", "", "the instruction for the agent; - reads it from standard input")
+	words, err := cmd.parse(args)
 	if err != nil {
 		return err
 	}
-	text, err := r.resolvePrompt(*prompt, isSet(fs, "prompt"), words)
+	text, err := r.resolvePrompt(*prompt, cli.IsSet(cmd.FlagSet, "prompt"), words)
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api())
+	c, err := cmd.client()
 	if err != nil {
 		return err
 	}
 	job, err := c.CreateJob(ctx, text)
 	if err != nil {
-		return explain(err, call{op: docsapi.OpCreate, cfg: cfg, now: r.now()})
+		return cmd.explain(err, docsapi.OpCreate, "")
 	}
-	return r.printStarted(job, format.value, "Started")
+	return term.WriteStarted(r.stdout, job, cmd.format.Value, "Started")
 }

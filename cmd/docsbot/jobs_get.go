@@ -20,11 +20,8 @@ Examples:
 
 // runJobsGet shows one agent job.
 func (r *runner) runJobsGet(ctx context.Context, args []string) error {
-	fs := r.flagSet("jobs get", jobsGetUsage)
-	api := settingsTable().Flags(fs, true)
-	format := newFormat("text", "json")
-	fs.Var(format, "format", format.usage())
-	pos, err := r.parseFlags(fs, args)
+	cmd := r.apiCommand("jobs get", jobsGetUsage, "text", "json")
+	pos, err := cmd.parse(args)
 	if err != nil {
 		return err
 	}
@@ -32,15 +29,15 @@ func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api())
+	c, err := cmd.client()
 	if err != nil {
 		return err
 	}
 	job, err := c.GetJob(ctx, id)
 	if err != nil {
-		return explain(err, call{op: docsapi.OpGet, cfg: cfg, jobID: id, now: r.now()})
+		return cmd.explain(err, docsapi.OpGet, id)
 	}
-	if format.value == "json" {
+	if cmd.format.Value == "json" {
 		return term.WriteJSON(r.stdout, job)
 	}
 	return term.WriteJob(r.stdout, job)

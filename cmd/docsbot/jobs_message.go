@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -25,12 +27,9 @@ Examples:
 
 // runJobsMessage sends a follow-up instruction to a job.
 func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
-	fs := r.flagSet("jobs message", jobsMessageUsage)
-	api := settingsTable().Flags(fs, true)
-	prompt := fs.String("prompt", "", "the follow-up instruction; - reads it from standard input")
-	format := newFormat("text", "json")
-	fs.Var(format, "format", format.usage())
-	pos, err := r.parseFlags(fs, args)
+	cmd := r.apiCommand("jobs message", jobsMessageUsage, "text", "json")
+	prompt := cmd.String("prompt", "", "the follow-up instruction; - reads it from standard input")
+	pos, err := cmd.parse(args)
 	if err != nil {
 		return err
 	}
@@ -38,17 +37,17 @@ func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	text, err := r.resolvePrompt(*prompt, isSet(fs, "prompt"), words)
+	text, err := r.resolvePrompt(*prompt, cli.IsSet(cmd.FlagSet, "prompt"), words)
 	if err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api())
+	c, err := cmd.client()
 	if err != nil {
 		return err
 	}
 	job, err := c.SendMessage(ctx, id, text)
 	if err != nil {
-		return explain(err, call{op: docsapi.OpMessage, cfg: cfg, jobID: id, now: r.now()})
+		return cmd.explain(err, docsapi.OpMessage, id)
 	}
-	return r.printStarted(job, format.value, "Sent the message to")
+	return term.WriteStarted(r.stdout, job, cmd.format.Value, "Sent the message to")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -153,15 +154,15 @@ func TestJobsErrors(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"unknown job", []string{"jobs", "get", "job_0000000000000000"}, nil, nil, exitFailure,
+		{"unknown job", []string{"jobs", "get", "job_0000000000000000"}, nil, nil, cli.ExitFailure,
 			"job job_0000000000000000 not found in project " + srv.ProjectID},
-		{"wrong key", []string{"jobs", "get", "job_1"}, map[string]string{envAPIKey: "mint_wrong_key_abcdefghijklmnop"}, nil, exitFailure, "check DOCS_API_KEY"},
-		{"wrong project", []string{"visitors"}, map[string]string{envProject: "proj_other"}, nil, exitFailure, "project proj_other not found"},
+		{"wrong key", []string{"jobs", "get", "job_1"}, map[string]string{envAPIKey: "mint_wrong_key_abcdefghijklmnop"}, nil, cli.ExitFailure, "check DOCS_API_KEY"},
+		{"wrong project", []string{"visitors"}, map[string]string{envProject: "proj_other"}, nil, cli.ExitFailure, "project proj_other not found"},
 		{"server error on create", []string{"jobs", "create", "--prompt", "x"}, nil,
-			&docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusBadGateway, AfterAct: true, Times: 1}, exitFailure,
+			&docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusBadGateway, AfterAct: true, Times: 1}, cli.ExitFailure,
 			"the request may have reached the API"},
 		{"rate limited create", []string{"jobs", "create", "--prompt", "x"}, nil,
-			&docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusTooManyRequests, RetryAfter: time.Hour, Times: 1}, exitFailure,
+			&docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Status: http.StatusTooManyRequests, RetryAfter: time.Hour, Times: 1}, cli.ExitFailure,
 			"rate limited by the docs API: try again in 1h0m0s"},
 	}
 	for _, tt := range tests {
@@ -199,7 +200,7 @@ func TestJobsWatch(t *testing.T) {
 		{"pull request", docsapitest.OutcomePR, nil, 0, []string{": active (", "completed: pull request https://"}},
 		{"no change", docsapitest.OutcomeNoChange, nil, 0, []string{"completed: no pull request (no files changed)"}},
 		{"archived", docsapitest.OutcomeArchived, nil, 0, []string{"archived: no pull request\n"}},
-		{"failed", docsapitest.OutcomeFailed, nil, exitFailure, []string{"failed: no pull request\n", "docsbot: job ", " failed\n", "docsbot jobs message "}},
+		{"failed", docsapitest.OutcomeFailed, nil, cli.ExitFailure, []string{"failed: no pull request\n", "docsbot: job ", " failed\n", "docsbot jobs message "}},
 		{"server errors are retried", docsapitest.OutcomePR,
 			[]docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Status: http.StatusServiceUnavailable, Times: 2}},
 			0, []string{"the docs API failed", "503 Service Unavailable", "; polling again in", "completed: pull request"}},
@@ -324,7 +325,7 @@ func TestJobsWatchStops(t *testing.T) {
 		t.Parallel()
 		r, _, stderr := apiRunner(t, srv)
 		code := runCode(r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "5ms", "--timeout", "50ms"})
-		if code != exitFailure || !strings.Contains(stderr.String(), "timed out after 50ms watching job "+id) {
+		if code != cli.ExitFailure || !strings.Contains(stderr.String(), "timed out after 50ms watching job "+id) {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 	})
@@ -341,7 +342,7 @@ func TestJobsWatchStops(t *testing.T) {
 		redistest.Until(t, "a few polls", func() bool { return srv.Count(docsapitest.EndpointGet) >= before+3 })
 		cancel()
 		code := <-done
-		if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted: stopped watching job "+id) ||
+		if code != cli.ExitInterrupted || !strings.Contains(stderr.String(), "interrupted: stopped watching job "+id) ||
 			!strings.Contains(stderr.String(), "resume with: docsbot jobs watch "+id) {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
@@ -350,7 +351,7 @@ func TestJobsWatchStops(t *testing.T) {
 		t.Parallel()
 		r, _, stderr := apiRunner(t, srv)
 		code := runCode(r, []string{"jobs", "watch", "job_ffffffffffffffff", "--interval", "5ms"})
-		if code != exitFailure || !strings.Contains(stderr.String(), "job job_ffffffffffffffff not found in project") {
+		if code != cli.ExitFailure || !strings.Contains(stderr.String(), "job job_ffffffffffffffff not found in project") {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 )
@@ -31,14 +32,12 @@ Examples:
 
 // runJobsWatch follows a job until it finishes.
 func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
-	fs := r.flagSet("jobs watch", jobsWatchUsage)
-	api := settingsTable().Flags(fs, true)
-	interval := fs.Duration("interval", 5*time.Second, "wait before the second poll")
-	maxInterval := fs.Duration("max-interval", time.Minute, "longest wait between polls")
-	timeout := fs.Duration("timeout", 0, "stop watching after this long, e.g. 30m (0: no limit)")
-	format := newFormat("text", "json")
-	fs.Var(format, "format", format.usage()+" (json: the final job on stdout, progress on stderr)")
-	pos, err := r.parseFlags(fs, args)
+	cmd := r.apiCommand("jobs watch", jobsWatchUsage, "text", "json")
+	interval := cmd.Duration("interval", 5*time.Second, "wait before the second poll")
+	maxInterval := cmd.Duration("max-interval", time.Minute, "longest wait between polls")
+	timeout := cmd.Duration("timeout", 0, "stop watching after this long, e.g. 30m (0: no limit)")
+	cmd.Lookup("format").Usage += " (json: the final job on stdout, progress on stderr)"
+	pos, err := cmd.parse(args)
 	if err != nil {
 		return err
 	}
@@ -48,19 +47,19 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 	}
 	switch {
 	case *interval <= 0:
-		return usageError("--interval must be positive, e.g. --interval 5s", "")
+		return cli.Usage("--interval must be positive, e.g. --interval 5s", "")
 	case *maxInterval < *interval:
-		return usageError(fmt.Sprintf("--max-interval (%s) must not be shorter than --interval (%s)", *maxInterval, *interval), "")
+		return cli.Usage(fmt.Sprintf("--max-interval (%s) must not be shorter than --interval (%s)", *maxInterval, *interval), "")
 	case *timeout < 0:
-		return usageError("--timeout must be 0 (no limit) or positive, e.g. --timeout 30m", "")
+		return cli.Usage("--timeout must be 0 (no limit) or positive, e.g. --timeout 30m", "")
 	}
-	c, cfg, err := r.client(api())
+	c, err := cmd.client()
 	if err != nil {
 		return err
 	}
 
 	out := r.stdout
-	if format.value == "json" {
+	if cmd.format.Value == "json" {
 		out = r.stderr
 	}
 	p := term.NewProgress(out, id, r.now)
@@ -74,8 +73,8 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 		OnJob: func(j *docsapi.Job, changed bool) { p.Update(j.Status, changed) },
 		OnRetry: func(err error, wait time.Duration) {
 			msg := "polling failed"
-			if ee, ok := errors.AsType[*exitError](explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()})); ok {
-				msg = ee.msg
+			if ee, ok := errors.AsType[*cli.Error](cmd.explain(err, docsapi.OpWatch, id)); ok {
+				msg = ee.Msg
 			}
 			p.Note(fmt.Sprintf("%s; polling again in %s", msg, term.Elapsed(wait)))
 		}})
@@ -84,33 +83,26 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 		resume := "the job keeps running; resume with: docsbot jobs watch " + id
 		switch {
 		case ctx.Err() != nil:
-			return &exitError{code: exitInterrupted, err: err, fix: resume,
-				msg: fmt.Sprintf("interrupted: stopped watching job %s (last status: %s)", id, p.StatusText())}
+			return &cli.Error{Code: cli.ExitInterrupted, Err: err, Fix: resume,
+				Msg: fmt.Sprintf("interrupted: stopped watching job %s (last status: %s)", id, p.StatusText())}
 		case wctx.Err() != nil:
-			return &exitError{code: exitFailure, err: err, fix: resume,
-				msg: fmt.Sprintf("timed out after %s watching job %s (last status: %s)", *timeout, id, p.StatusText())}
+			return &cli.Error{Code: cli.ExitFailure, Err: err, Fix: resume,
+				Msg: fmt.Sprintf("timed out after %s watching job %s (last status: %s)", *timeout, id, p.StatusText())}
 		}
-		return explain(err, call{op: docsapi.OpWatch, cfg: cfg, jobID: id, now: r.now()})
+		return cmd.explain(err, docsapi.OpWatch, id)
 	}
 
-	if format.value == "json" {
+	if cmd.format.Value == "json" {
 		if err := term.WriteJSON(r.stdout, job); err != nil {
 			return err
 		}
 	} else {
-		outcome := term.PRText(job)
-		switch {
-		case job.PR() != "":
-			outcome = "pull request " + job.PR()
-		case job.Status == docsapi.StatusFailed:
-			outcome = "no pull request"
-		}
-		fmt.Fprintf(r.stdout, "Job %s %s: %s\n", id, job.Status, term.Printable(outcome))
+		term.WriteFinished(r.stdout, id, job)
 	}
 	if job.Status == docsapi.StatusFailed {
-		return &exitError{code: exitFailure,
-			msg: "job " + id + " failed",
-			fix: "see the job in your docs dashboard, or give the agent another instruction: docsbot jobs message " + id + " --prompt \"...\""}
+		return &cli.Error{Code: cli.ExitFailure,
+			Msg: "job " + id + " failed",
+			Fix: "see the job in your docs dashboard, or give the agent another instruction: docsbot jobs message " + id + " --prompt \"...\""}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 )
 
 func main() {
@@ -15,6 +17,6 @@ func main() {
 	err := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		os.Exit(report(os.Stderr, err))
+		os.Exit(cli.Report(os.Stderr, err))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -122,7 +123,7 @@ func TestAPITextIsPrintedSafely(t *testing.T) {
 			}
 			defer srv.ClearFaults()
 			r, stdout, stderr := apiRunner(t, srv)
-			if code := runCode(r, tt.args); code != exitOK {
+			if code := runCode(r, tt.args); code != cli.ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			out := stdout.String()

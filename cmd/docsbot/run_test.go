@@ -3,65 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"slices"
 	"strings"
 	"testing"
-)
 
-func TestParseFlagsWithPositionals(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name       string
-		args       []string
-		wantPos    []string
-		wantFormat string
-		wantPrompt string
-		wantCode   int // -1: no error
-	}{
-		{"flag after positional", []string{"job_1", "--format", "json"}, []string{"job_1"}, "json", "", -1},
-		{"flag before positional", []string{"--format=json", "job_1"}, []string{"job_1"}, "json", "", -1},
-		{"flags around positionals", []string{"job_1", "-prompt", "p", "more", "--format", "json", "words"}, []string{"job_1", "more", "words"}, "json", "p", -1},
-		{"double dash ends flags", []string{"job_1", "--", "--format", "json"}, []string{"job_1", "--format", "json"}, "text", "", -1},
-		{"dash alone is positional", []string{"-"}, []string{"-"}, "text", "", -1},
-		{"prompt from stdin marker", []string{"--prompt", "-"}, nil, "text", "-", -1},
-		{"no arguments", nil, nil, "text", "", -1},
-		{"unknown flag", []string{"job_1", "--nope"}, nil, "", "", exitUsage},
-		{"bad format", []string{"job_1", "--format", "xml"}, nil, "", "", exitUsage},
-		{"help", []string{"job_1", "-h"}, nil, "", "", exitOK},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r, stdout, stderr := testRunner(t, nil, "")
-			fs := r.flagSet("test", "usage text")
-			format := newFormat("text", "json")
-			fs.Var(format, "format", format.usage())
-			prompt := fs.String("prompt", "", "prompt")
-			pos, err := r.parseFlags(fs, tt.args)
-			if tt.wantCode >= 0 {
-				ee, ok := err.(*exitError)
-				if !ok || ee.code != tt.wantCode {
-					t.Fatalf("err = %v, want exit code %d", err, tt.wantCode)
-				}
-				// Help that was asked for goes to stdout, a mistake to stderr.
-				shown, where := stderr, "stderr"
-				if tt.wantCode == exitOK {
-					shown, where = stdout, "stdout"
-				}
-				if !strings.Contains(shown.String(), "usage text") {
-					t.Errorf("stdout %q, stderr %q; want the usage on %s", stdout, stderr, where)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(pos, tt.wantPos) || format.value != tt.wantFormat || *prompt != tt.wantPrompt {
-				t.Fatalf("got pos %q format %q prompt %q, want %q %q %q", pos, format.value, *prompt, tt.wantPos, tt.wantFormat, tt.wantPrompt)
-			}
-		})
-	}
-}
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+)
 
 func TestResolvePrompt(t *testing.T) {
 	t.Parallel()
@@ -89,8 +35,8 @@ func TestResolvePrompt(t *testing.T) {
 			r.stdin = strings.NewReader(tt.stdin)
 			got, err := r.resolvePrompt(tt.flagValue, tt.flagSet, tt.words)
 			if tt.wantErr != "" {
-				ee, ok := err.(*exitError)
-				if !ok || ee.code != exitUsage || !strings.Contains(err.Error(), tt.wantErr) {
+				ee, ok := err.(*cli.Error)
+				if !ok || ee.Code != cli.ExitUsage || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want a usage error containing %q", err, tt.wantErr)
 				}
 				return
@@ -120,20 +66,20 @@ func TestRunTopLevel(t *testing.T) {
 		{name: "jobs help", args: []string{"jobs", "help"}, wantStdout: "docsbot jobs watch"},
 		{name: "version", args: []string{"version"}, wantStdout: "docsbot "},
 		{name: "--version", args: []string{"--version"}, wantStdout: "docsbot "},
-		{name: "unknown command", args: []string{"frobnicate"}, wantCode: exitUsage, wantStderr: `unknown command "frobnicate"`},
-		{name: "unknown jobs subcommand", args: []string{"jobs", "list"}, wantCode: exitUsage, wantStderr: `unknown subcommand "list"`},
-		{name: "jobs alone", args: []string{"jobs"}, wantCode: exitUsage, wantStderr: "missing subcommand"},
-		{name: "no arguments lists the missing Slack settings", wantCode: exitUsage,
+		{name: "unknown command", args: []string{"frobnicate"}, wantCode: cli.ExitUsage, wantStderr: `unknown command "frobnicate"`},
+		{name: "unknown jobs subcommand", args: []string{"jobs", "list"}, wantCode: cli.ExitUsage, wantStderr: `unknown subcommand "list"`},
+		{name: "jobs alone", args: []string{"jobs"}, wantCode: cli.ExitUsage, wantStderr: "missing subcommand"},
+		{name: "no arguments lists the missing Slack settings", wantCode: cli.ExitUsage,
 			wantStderr: "missing SLACK_BOT_TOKEN, SLACK_APP_TOKEN, DOCS_API_KEY, DOCS_PROJECT_ID"},
-		{name: "serve with some settings", args: []string{"serve"}, env: slackEnv, wantCode: exitUsage, wantStderr: "missing SLACK_APP_TOKEN\n"},
-		{name: "missing job ID", args: []string{"jobs", "get", "--format", "json"}, wantCode: exitUsage, wantStderr: "missing job ID"},
-		{name: "extra argument", args: []string{"jobs", "get", "a", "b"}, wantCode: exitUsage, wantStderr: `unexpected argument "b"`},
-		{name: "watch interval", args: []string{"jobs", "watch", "a", "--interval", "0s"}, wantCode: exitUsage, wantStderr: "--interval must be positive"},
-		{name: "watch max interval", args: []string{"jobs", "watch", "a", "--interval", "2s", "--max-interval", "1s"}, wantCode: exitUsage, wantStderr: "--max-interval (1s) must not be shorter"},
-		{name: "visitors bad date", args: []string{"visitors", "--from", "2025-11-31"}, wantCode: exitUsage, wantStderr: `--from "2025-11-31" is not a date`},
-		{name: "visitors empty range", args: []string{"visitors", "--from", "2025-11-08", "--to", "2025-11-08"}, wantCode: exitUsage, wantStderr: "--to is exclusive"},
-		{name: "create without prompt", args: []string{"jobs", "create"}, wantCode: exitUsage, wantStderr: "--prompt is required"},
-		{name: "create without key", args: []string{"jobs", "create", "--prompt", "x"}, env: map[string]string{"DOCS_PROJECT_ID": "p"}, wantCode: exitUsage,
+		{name: "serve with some settings", args: []string{"serve"}, env: slackEnv, wantCode: cli.ExitUsage, wantStderr: "missing SLACK_APP_TOKEN\n"},
+		{name: "missing job ID", args: []string{"jobs", "get", "--format", "json"}, wantCode: cli.ExitUsage, wantStderr: "missing job ID"},
+		{name: "extra argument", args: []string{"jobs", "get", "a", "b"}, wantCode: cli.ExitUsage, wantStderr: `unexpected argument "b"`},
+		{name: "watch interval", args: []string{"jobs", "watch", "a", "--interval", "0s"}, wantCode: cli.ExitUsage, wantStderr: "--interval must be positive"},
+		{name: "watch max interval", args: []string{"jobs", "watch", "a", "--interval", "2s", "--max-interval", "1s"}, wantCode: cli.ExitUsage, wantStderr: "--max-interval (1s) must not be shorter"},
+		{name: "visitors bad date", args: []string{"visitors", "--from", "2025-11-31"}, wantCode: cli.ExitUsage, wantStderr: `--from "2025-11-31" is not a date`},
+		{name: "visitors empty range", args: []string{"visitors", "--from", "2025-11-08", "--to", "2025-11-08"}, wantCode: cli.ExitUsage, wantStderr: "--to is exclusive"},
+		{name: "create without prompt", args: []string{"jobs", "create"}, wantCode: cli.ExitUsage, wantStderr: "--prompt is required"},
+		{name: "create without key", args: []string{"jobs", "create", "--prompt", "x"}, env: map[string]string{"DOCS_PROJECT_ID": "p"}, wantCode: cli.ExitUsage,
 			wantStderr: "docsbot: DOCS_API_KEY is not set: create an admin API key"},
 	}
 	for _, tt := range tests {
@@ -162,19 +108,19 @@ func runCode(r *runner, args []string) int {
 
 func runCodeContext(ctx context.Context, r *runner, args []string) int {
 	if err := r.run(ctx, args); err != nil {
-		return report(r.stderr, err)
+		return cli.Report(r.stderr, err)
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 func TestUsageListsEveryCommand(t *testing.T) {
 	t.Parallel()
 	r, _, _ := testRunner(t, nil, "")
 	var b bytes.Buffer
-	r.top().usage(&b)
+	r.top().Usage(&b)
 	for _, c := range r.commands() {
-		if !strings.Contains(b.String(), "  "+c.name+" ") {
-			t.Errorf("usage does not list %q", c.name)
+		if !strings.Contains(b.String(), "  "+c.Name+" ") {
+			t.Errorf("usage does not list %q", c.Name)
 		}
 	}
 }

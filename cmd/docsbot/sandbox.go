@@ -13,6 +13,8 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/sandbox"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -45,15 +47,15 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 	}
 	switch {
 	case len(pos) > 0:
-		return usageError("docsbot sandbox takes no arguments, got "+strings.Join(pos, " "), "run 'docsbot help sandbox' for its flags")
+		return cli.Usage("docsbot sandbox takes no arguments, got "+strings.Join(pos, " "), "run 'docsbot help sandbox' for its flags")
 	case *agentTime <= 0:
-		return usageError(fmt.Sprintf("--agent-time %v must be positive", *agentTime), "use a duration such as 6s or 1m")
+		return cli.Usage(fmt.Sprintf("--agent-time %v must be positive", *agentTime), "use a duration such as 6s or 1m")
 	case *paths < 1 || *paths > 100000:
-		return usageError(fmt.Sprintf("--paths %d must be between 1 and 100000", *paths), "the default, 400, is a mid-sized docs site")
+		return cli.Usage(fmt.Sprintf("--paths %d must be between 1 and 100000", *paths), "the default, 400, is a mid-sized docs site")
 	}
 
 	log := bot.NewLogger(r.stderr, "text", slog.LevelInfo)
-	redisURL, _ := r.lookupEnv(envRedisURL)
+	redisURL, _ := r.lookupEnv(config.EnvRedisURL)
 	redisURL = strings.TrimSpace(redisURL)
 	sb, err := sandbox.Start(ctx, sandbox.Options{
 		Addr:         *addr,
@@ -67,23 +69,23 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 	var opErr *net.OpError
 	switch {
 	case errors.As(err, &opErr) && opErr.Op == "listen":
-		return &exitError{code: exitFailure, err: err, msg: err.Error(),
-			fix: "pick another address with --addr, such as --addr localhost:3001"}
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: err.Error(),
+			Fix: "pick another address with --addr, such as --addr localhost:3001"}
 	case errors.Is(err, store.ErrUnreachable), errors.Is(err, store.ErrAuth), errors.Is(err, store.ErrBadURL):
-		return &exitError{code: exitFailure, err: err, msg: err.Error(),
-			fix: "start Redis, or unset " + envRedisURL + " to use the embedded store (now: " + store.RedactURL(redisURL) + ")"}
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: err.Error(),
+			Fix: "start Redis, or unset " + config.EnvRedisURL + " to use the embedded store (now: " + store.RedactURL(redisURL) + ")"}
 	case err != nil:
-		return &exitError{code: exitFailure, err: err, msg: "the sandbox did not start: " + err.Error()}
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "the sandbox did not start: " + err.Error()}
 	}
 	fmt.Fprintf(r.stdout, "docsbot sandbox: open %s\n", sb.URL())
 	fmt.Fprintln(r.stdout, "Press Ctrl-C to stop it.")
 	runErr := sb.Wait(ctx)
 	closeErr := sb.Close()
 	if runErr != nil {
-		return &exitError{code: exitFailure, err: runErr, msg: "the sandbox stopped: " + runErr.Error()}
+		return &cli.Error{Code: cli.ExitFailure, Err: runErr, Msg: "the sandbox stopped: " + runErr.Error()}
 	}
 	if closeErr != nil {
-		return &exitError{code: exitFailure, err: closeErr, msg: "the sandbox did not stop cleanly: " + closeErr.Error()}
+		return &cli.Error{Code: cli.ExitFailure, Err: closeErr, Msg: "the sandbox did not stop cleanly: " + closeErr.Error()}
 	}
 	log.Info("docsbot sandbox stopped")
 	return nil

@@ -2,7 +2,11 @@
 
 package main
 
-import "context"
+import (
+	"context"
+
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+)
 
 const sandboxUsage = `docsbot sandbox
 
@@ -19,6 +23,6 @@ func (r *runner) runSandbox(_ context.Context, args []string) error {
 	if _, err := r.parseFlags(fs, args); err != nil {
 		return err
 	}
-	return usageError("this docsbot was built without the sandbox (-tags nosandbox)",
+	return cli.Usage("this docsbot was built without the sandbox (-tags nosandbox)",
 		"run it from a source checkout: go run ./cmd/docsbot sandbox")
 }

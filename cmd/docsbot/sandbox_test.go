@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -79,10 +80,10 @@ func TestSandboxCommandLine(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no agent time", []string{"--agent-time", "0s"}, exitUsage, "--agent-time"},
-		{"no pages", []string{"--paths", "0"}, exitUsage, "--paths"},
-		{"an argument", []string{"now"}, exitUsage, "takes no arguments"},
-		{"address in use", []string{"--addr", busy.Addr().String()}, exitFailure, "--addr"},
+		{"no agent time", []string{"--agent-time", "0s"}, cli.ExitUsage, "--agent-time"},
+		{"no pages", []string{"--paths", "0"}, cli.ExitUsage, "--paths"},
+		{"an argument", []string{"now"}, cli.ExitUsage, "takes no arguments"},
+		{"address in use", []string{"--addr", busy.Addr().String()}, cli.ExitFailure, "--addr"},
 	}
 	for _, tc := range usage {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 )
 
 // TestSecretInWrongSetting pastes a token, a key or a password into a setting
 // that is not secret, and checks that neither the binary (a CLI command, serve
-// and doctor) nor report() prints it back, while the problem still names the
+// and doctor) nor cli.Report() prints it back, while the problem still names the
 // setting.
 func TestSecretInWrongSetting(t *testing.T) {
 	t.Parallel()
@@ -34,6 +36,8 @@ func TestSecretInWrongSetting(t *testing.T) {
 		{"credentials in DOCS_API_URL", map[string]string{envAPIURL: "https://admin:" + urlPassword + "@api.example"}, urlPassword,
 			"DOCS_API_URL (from environment variable DOCS_API_URL) must not contain credentials"},
 		{"API key in DOCS_PROJECT_ID", map[string]string{envProject: otherKey}, otherKey, "DOCS_PROJECT_ID holds a secret, not a project ID"},
+		{"API key in DOCSBOT_PROJECTS_FILE", map[string]string{envProjectsFile: otherKey}, otherKey, "DOCSBOT_PROJECTS_FILE holds a secret, not the path of a projects file"},
+		{"the key itself in DOCSBOT_PROJECTS_FILE", map[string]string{envAPIKey: plainKey, envProjectsFile: plainKey}, plainKey, "DOCSBOT_PROJECTS_FILE holds a secret"},
 		{"bot token in SLACK_API_URL", map[string]string{envSlackAPIURL: botToken}, botToken, "SLACK_API_URL xoxb-…Abcd is not an http(s) URL"},
 		{"credentials in SLACK_API_URL", map[string]string{envSlackAPIURL: "https://bot:" + urlPassword + "@slack.example/api/"}, urlPassword,
 			"SLACK_API_URL must not contain credentials"},
@@ -69,8 +73,8 @@ func TestSecretInWrongSetting(t *testing.T) {
 			r, _, _ := testRunner(t, env, "")
 			_, err := r.loadServeConfig(flagValues{})
 			var rep bytes.Buffer
-			if code := report(&rep, err); code != exitUsage || !strings.Contains(rep.String(), tt.want) {
-				t.Errorf("report: exit %d, %q; want exit %d and %q", code, rep.String(), exitUsage, tt.want)
+			if code := cli.Report(&rep, err); code != cli.ExitUsage || !strings.Contains(rep.String(), tt.want) {
+				t.Errorf("report: exit %d, %q; want exit %d and %q", code, rep.String(), cli.ExitUsage, tt.want)
 			}
 			if leaks(rep.String()) {
 				t.Errorf("report shows the secret: %s", rep.String())
@@ -82,7 +86,7 @@ func TestSecretInWrongSetting(t *testing.T) {
 			}
 			for _, args := range [][]string{{"jobs", "get", "job_1"}, {"serve"}, {"doctor", "--timeout", "5s"}} {
 				res := docsbot(t, nil, list, args...)
-				if res.code == exitOK {
+				if res.code == cli.ExitOK {
 					t.Errorf("%s: exit 0 with a wrong setting: %s", args[0], res)
 				}
 				if leaks(res.stdout + res.stderr) {

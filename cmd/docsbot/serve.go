@@ -1,20 +1,22 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -39,9 +41,9 @@ taking work, hands its polls back to the other replicas and exits 0.
 // runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
 func (r *runner) runServe(ctx context.Context, args []string) error {
 	var list strings.Builder
-	settingsTable().Write(&list, false)
+	config.Table().Write(&list, false)
 	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
-	flags := settingsTable().Flags(fs, false)
+	flags := config.Table().Flags(fs, false)
 	if _, err := r.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -49,54 +51,61 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := bot.NewLogger(r.stderr, cfg.logFormat, cfg.logLevel)
+	log := bot.NewLogger(r.stderr, cfg.LogFormat, cfg.LogLevel)
 	// The Redis client logs through a process-wide logger; send its lines
 	// to ours so JSON logs stay JSON.
 	store.SetClientLogger(log)
 	reg := bot.NewRegistry()
 	metrics := bot.NewMetrics(reg)
-	cfg.bot.Logger, cfg.bot.Metrics = log, metrics
+	cfg.Bot.Logger, cfg.Bot.Metrics = log, metrics
 
-	api, err := newAPIClient(cfg.api,
+	clients, err := apiClients(cfg,
 		docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}),
 		docsapi.WithLogger(log))
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix, store.WithLogger(log))
+	// Jobs and records from before the projects file carry no project: they
+	// go to the project of DOCS_PROJECT_ID when it is still set and in the
+	// file, else to the file's first project.
+	legacy := legacyProject(cfg.Projects, cfg.API.ProjectID)
+	api := clients[legacy.Name]
+	if !cfg.Projects.Implicit() {
+		cfg.Agent.APIs, cfg.Visitors.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
+	}
+	st, err := openStore(ctx, cfg.RedisURL, cfg.RedisPrefix, store.WithLogger(log))
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
-	client := slack.New(cfg.botToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.appToken), slack.OptionAPIURL(cfg.slackAPIURL)},
+	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
-	log.Info("docsbot starting", "version", mainVersion(), "slack_mode", cfg.bot.Mode, "slack_api", cfg.slackAPIURL,
-		"redis", store.RedactURL(cfg.redisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.redisPrefix, "docs_api", cfg.api.APIURL, "project", cfg.api.ProjectID)
-	audit := st.AuditLog(cfg.audit)
-	cfg.bot.Audit = audit
-	b := bot.New(cfg.bot, client, st)
-	b.Background(func(ctx context.Context) { trimAudit(ctx, audit, log) })
-	jobs := agent.Register(b, cfg.agent, api, st)
-	vis := visitors.Register(b, cfg.visitors, api, st)
-	home.Register(b, home.Config{Project: cfg.api.ProjectID}, jobs, vis)
-	if cfg.httpAddr != "" {
+	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
+		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", legacy.APIURL, "project", legacy.ID, "projects", cfg.Projects.Names())
+	audit := st.AuditLog(cfg.Audit)
+	cfg.Bot.Audit = audit
+	b := bot.New(cfg.Bot, client, st)
+	jobs := agent.Register(b, cfg.Agent, api, st)
+	vis := visitors.Register(b, cfg.Visitors, api, st)
+	home.Register(b, home.Config{Project: cfg.API.ProjectID, Seen: st}, jobs, vis)
+	if cfg.HTTPAddr != "" {
 		ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
-		if cfg.bot.Mode == bot.ModeHTTP {
+		if cfg.Bot.Mode == bot.ModeHTTP {
 			ready.SlackDown = "not serving Slack's requests"
 		}
 		h := bot.OpsHandler(reg, ready)
-		if cfg.bot.Mode == bot.ModeHTTP {
+		if cfg.Bot.Mode == bot.ModeHTTP {
 			h = b.WithSlackHandler(h)
 			log.Info("serving Slack's requests", "paths", []string{bot.PathEvents, bot.PathCommands, bot.PathInteractive})
 		}
-		stop, err := bot.ServeOps(ctx, cfg.httpAddr, h, log)
+		stop, err := bot.ServeOps(ctx, cfg.HTTPAddr, h, log)
 		if err != nil {
-			fix := "pick a free address, or set " + envHTTPAddr + "= (empty) to turn the endpoint off"
-			if cfg.bot.Mode == bot.ModeHTTP {
+			fix := "pick a free address, or set " + config.EnvHTTPAddr + "= (empty) to turn the endpoint off"
+			if cfg.Bot.Mode == bot.ModeHTTP {
 				fix = "pick a free address: in http mode Slack's requests are served there"
 			}
-			return &exitError{code: exitFailure, err: err, msg: "cannot listen on " + envHTTPAddr + " " + cfg.httpAddr + ": " + err.Error(), fix: fix}
+			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + config.EnvHTTPAddr + " " + cfg.HTTPAddr + ": " + err.Error(), Fix: fix}
 		}
 		defer stop()
 	}
@@ -106,41 +115,36 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		log.Info("docsbot stopped")
 		return nil
 	case errors.Is(err, bot.ErrBotToken):
-		return &exitError{code: exitFailure, err: err, msg: "Slack refused " + envSlackBotToken + " (" + slackReason(err) + ")",
-			fix: bot.FixBotToken}
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "Slack refused " + config.EnvSlackBotToken + " (" + cmp.Or(bot.SlackCode(err), "could not connect") + ")",
+			Fix: bot.FixBotToken}
 	case errors.Is(err, bot.ErrAppToken):
-		return &exitError{code: exitFailure, err: err, msg: "Slack refused " + envSlackAppToken + " (" + slackReason(err) + ")",
-			fix: bot.FixAppToken}
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "Slack refused " + config.EnvSlackAppToken + " (" + cmp.Or(bot.SlackCode(err), "could not connect") + ")",
+			Fix: bot.FixAppToken}
 	}
-	return &exitError{code: exitFailure, err: err, msg: "the bot stopped: " + err.Error()}
+	return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "the bot stopped: " + err.Error()}
 }
 
-// slackReason is Slack's error code in err, such as invalid_auth.
-func slackReason(err error) string {
-	var se slack.SlackErrorResponse
-	if errors.As(err, &se) {
-		return se.Err
+// apiClients builds a docs API client for each project of c, by name, with
+// opts after each project's settings (project.Clients); an error is
+// explained for the user, as newAPIClient's are.
+func apiClients(c config.Serve, opts ...docsapi.Option) (map[string]*docsapi.Client, error) {
+	clients, err := project.Clients(c.Projects, opts...)
+	if ce, ok := errors.AsType[*project.ClientError](err); ok {
+		p, _ := c.Projects.Get(ce.Project)
+		return nil, explain(ce.Err, call{op: "connect", cfg: c.APIOf(p)})
 	}
-	return "could not connect"
+	return clients, err
 }
 
-// auditTrimEvery is how often a replica trims the audit trail exactly; the
-// appends in between drop the oldest records a stream node at a time.
-const auditTrimEvery = time.Hour
-
-// trimAudit removes the audit records older than the retention, now and
-// then every auditTrimEvery, until ctx ends.
-func trimAudit(ctx context.Context, audit *store.AuditLog, log *slog.Logger) {
-	for {
-		if n, err := audit.Trim(ctx); err != nil && ctx.Err() == nil {
-			log.Warn("trimming the audit trail failed", "err", err)
-		} else if n > 0 {
-			log.Info("audit trail trimmed", "removed", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(auditTrimEvery):
+// legacyProject is the project that serves records made before the projects
+// file (project key ""): the one whose id is id (DOCS_PROJECT_ID), else the
+// first of set.
+func legacyProject(set *project.Set, id string) project.Project {
+	all := set.All()
+	for _, p := range all {
+		if id != "" && p.ID == id {
+			return p
 		}
 	}
+	return all[0]
 }

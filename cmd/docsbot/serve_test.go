@@ -17,6 +17,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -77,8 +78,8 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 				t.Fatal("no error")
 			}
 			var buf bytes.Buffer
-			if code := report(&buf, err); code != exitUsage {
-				t.Errorf("exit code %d, want %d", code, exitUsage)
+			if code := cli.Report(&buf, err); code != cli.ExitUsage {
+				t.Errorf("exit code %d, want %d", code, cli.ExitUsage)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(buf.String(), w) {
@@ -112,16 +113,16 @@ func TestServeConfigDefaultsAndOverrides(t *testing.T) {
 		name      string
 		got, want any
 	}{
-		{"poll interval from env", cfg.agent.PollInterval, 2 * time.Second},
-		{"poll max from .env", cfg.agent.PollMaxInterval, 30 * time.Second},
-		{"visitors ttl default", cfg.visitors.CacheTTL, 10 * time.Minute},
-		{"redis from .env", cfg.redisURL, "unix:///run/redis.sock"},
-		{"slack url from flag gets its slash", cfg.slackAPIURL, "http://127.0.0.1:9/api/"},
-		{"channels", strings.Join(cfg.bot.AllowedChannels, ","), "C0GENERAL,G0SECRET"},
-		{"users default to everyone", len(cfg.bot.AllowedUsers), 0},
-		{"log level from flag", cfg.logLevel.String(), "DEBUG"},
-		{"log format default", cfg.logFormat, "text"},
-		{"socket mode by default", cfg.bot.Mode, bot.ModeSocket},
+		{"poll interval from env", cfg.Agent.PollInterval, 2 * time.Second},
+		{"poll max from .env", cfg.Agent.PollMaxInterval, 30 * time.Second},
+		{"visitors ttl default", cfg.Visitors.CacheTTL, 10 * time.Minute},
+		{"redis from .env", cfg.RedisURL, "unix:///run/redis.sock"},
+		{"slack url from flag gets its slash", cfg.SlackAPIURL, "http://127.0.0.1:9/api/"},
+		{"channels", strings.Join(cfg.Bot.AllowedChannels, ","), "C0GENERAL,G0SECRET"},
+		{"users default to everyone", len(cfg.Bot.AllowedUsers), 0},
+		{"log level from flag", cfg.LogLevel.String(), "DEBUG"},
+		{"log format default", cfg.LogFormat, "text"},
+		{"socket mode by default", cfg.Bot.Mode, bot.ModeSocket},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -316,7 +317,7 @@ func TestServeStopsOnRejectedToken(t *testing.T) {
 		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.URL,
 		envHTTPAddr + "=", // off: the test must not depend on a free :8080
 	}, "serve")
-	if res.code != exitFailure || !strings.Contains(res.stderr, "Slack refused SLACK_BOT_TOKEN (invalid_auth)") {
+	if res.code != cli.ExitFailure || !strings.Contains(res.stderr, "Slack refused SLACK_BOT_TOKEN (invalid_auth)") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
 	if strings.Contains(res.stderr, "xoxb-revoked") {
@@ -336,7 +337,7 @@ func TestServeRedisUnreachable(t *testing.T) {
 		envSlackAPIURL + "=http://127.0.0.1:1/api/", envRedisURL + "=redis://:" + password + "@127.0.0.1:1/0",
 		envHTTPAddr + "=",
 	}, "serve")
-	if res.code != exitFailure || !strings.Contains(res.stderr, "docsbot: cannot reach Redis at "+where+": ") ||
+	if res.code != cli.ExitFailure || !strings.Contains(res.stderr, "docsbot: cannot reach Redis at "+where+": ") ||
 		!strings.Contains(res.stderr, "connection refused") || !strings.Contains(res.stderr, "start Redis or point REDIS_URL at it") {
 		t.Fatalf("want exit 1 and the reason Redis cannot be reached: %s", res)
 	}

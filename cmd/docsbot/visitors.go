@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 )
@@ -32,70 +33,42 @@ Examples:
 
 // runVisitors prints the unique-visitors export.
 func (r *runner) runVisitors(ctx context.Context, args []string) error {
-	fs := r.flagSet("visitors", visitorsUsage)
-	api := settingsTable().Flags(fs, true)
-	from := fs.String("from", "", "first day, included (YYYY-MM-DD or ISO 8601)")
-	to := fs.String("to", "", "end of the range, EXCLUDED (YYYY-MM-DD or ISO 8601)")
-	maxPages := fs.Int("max-pages", 0, "stop after this many requests of 250 paths (0: all)")
-	format := newFormat("table", "json", "csv")
-	fs.Var(format, "format", format.usage())
-	pos, err := r.parseFlags(fs, args)
+	cmd := r.apiCommand("visitors", visitorsUsage, "table", "json", "csv")
+	from := cmd.String("from", "", "first day, included (YYYY-MM-DD or ISO 8601)")
+	to := cmd.String("to", "", "end of the range, EXCLUDED (YYYY-MM-DD or ISO 8601)")
+	maxPages := cmd.Int("max-pages", 0, "stop after this many requests of 250 paths (0: all)")
+	pos, err := cmd.parse(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError(fmt.Sprintf("visitors: unexpected argument %q", pos[0]), "dates go in --from and --to, e.g. --from 2025-11-01 --to 2025-11-08")
+		return cli.Usage(fmt.Sprintf("visitors: unexpected argument %q", pos[0]), "dates go in --from and --to, e.g. --from 2025-11-01 --to 2025-11-08")
 	}
 	if *maxPages < 0 {
-		return usageError("--max-pages must be 0 (all) or positive", "")
+		return cli.Usage("--max-pages must be 0 (all) or positive", "")
 	}
 	if err := checkRange(*from, *to); err != nil {
 		return err
 	}
-	c, cfg, err := r.client(api())
+	c, err := cmd.client()
 	if err != nil {
 		return err
 	}
 
-	all, err := r.fetchVisitors(ctx, c, docsapi.VisitorsParams{From: *from, To: *to, Limit: docsapi.MaxVisitorsLimit}, *maxPages)
+	all, err := term.CollectVisitors(r.stderr, c.VisitorPages(ctx, docsapi.VisitorsParams{From: *from, To: *to, Limit: docsapi.MaxVisitorsLimit}), *maxPages)
 	if err != nil {
-		return explain(err, call{op: docsapi.OpVisitors, cfg: cfg, now: r.now()})
+		return cmd.explain(err, docsapi.OpVisitors, "")
 	}
 	if all.HasMore {
 		fmt.Fprintf(r.stderr, "docsbot: stopped after %d requests (--max-pages): more paths exist\n", *maxPages)
 	}
-	switch format.value {
+	switch cmd.format.Value {
 	case "json":
 		return term.WriteJSON(r.stdout, all)
 	case "csv":
 		return docsapi.WriteVisitorsCSV(r.stdout, all)
 	}
 	return term.WriteVisitors(r.stdout, all, docsapi.RangeTitle(*from, *to))
-}
-
-// fetchVisitors reads the pages of the export and merges them into one: the
-// site totals and every path once. On a terminal it shows progress on stderr.
-func (r *runner) fetchVisitors(ctx context.Context, c *docsapi.Client, params docsapi.VisitorsParams, maxPages int) (*docsapi.VisitorsPage, error) {
-	var m docsapi.VisitorsMerge
-	tty := term.IsTerminal(r.stderr)
-	defer func() {
-		if tty && m.Pages > 0 {
-			fmt.Fprint(r.stderr, "\r\033[K")
-		}
-	}()
-	for page, err := range c.VisitorPages(ctx, params) {
-		if err != nil {
-			return nil, err
-		}
-		m.Add(page)
-		if tty {
-			fmt.Fprintf(r.stderr, "\r\033[Kfetching visitors: %d requests, %s paths", m.Pages, docsapi.FormatCount(int64(m.Len())))
-		}
-		if maxPages > 0 && m.Pages >= maxPages {
-			break
-		}
-	}
-	return m.Result(), nil
 }
 
 // checkRange checks --from and --to as the docs API reads them
@@ -108,13 +81,13 @@ func checkRange(from, to string) error {
 		}
 		t, ok := docsapi.ParseDate(b.value)
 		if !ok {
-			return usageError(fmt.Sprintf("%s %q is not a date", b.flag, b.value),
+			return cli.Usage(fmt.Sprintf("%s %q is not a date", b.flag, b.value),
 				"use YYYY-MM-DD (e.g. 2025-11-01) or ISO 8601 (e.g. 2025-11-01T00:00:00Z)")
 		}
 		bounds[i] = t
 	}
 	if from != "" && to != "" && !bounds[1].After(bounds[0]) {
-		return usageError(fmt.Sprintf("--to %s must be after --from %s", to, from),
+		return cli.Usage(fmt.Sprintf("--to %s must be after --from %s", to, from),
 			"--to is exclusive: for the single day 2025-11-01 use --from 2025-11-01 --to 2025-11-02")
 	}
 	return nil

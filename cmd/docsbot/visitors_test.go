@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -43,10 +44,10 @@ func TestVisitorsFailures(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"bad query", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest}, exitFailure, "check --from and --to"},
-		{"rate limited", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusTooManyRequests, RetryAfter: time.Hour}, exitFailure,
+		{"bad query", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest}, cli.ExitFailure, "check --from and --to"},
+		{"rate limited", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusTooManyRequests, RetryAfter: time.Hour}, cli.ExitFailure,
 			"rate limited by the docs API: try again in 1h0m0s"},
-		{"proxy page", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest, Body: "<html>bad gateway</html>"}, exitFailure,
+		{"proxy page", docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Status: http.StatusBadRequest, Body: "<html>bad gateway</html>"}, cli.ExitFailure,
 			"(400 Bad Request)"},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,8 @@
 // alone defines the flags, writes their help and the usage lists, and looks
 // a value up in the flags given, then the environment, then a .env file,
 // then the default. What the values mean is the program's; each row may carry
-// the check of its values, which Problems runs.
+// the check of its values, which Problems runs, most of them built from the
+// checks of checks.go (Must, Duration, OneOf, IDs, ...).
 package settings
 
 import (
@@ -155,6 +156,24 @@ func (s Source) Get(name string) (value, from string) {
 func (s Source) Value(name string) string {
 	v, _ := s.Get(name)
 	return v
+}
+
+// Secrets are the secret values among the settings, for scrubbing them from
+// what is shown: those of the rows marked Secret, and the passwords in the
+// URL settings urls (such as a Redis URL).
+func (s Source) Secrets(urls ...string) []string {
+	var out []string
+	for _, row := range s.Table {
+		if v := s.Value(row.Env); row.Secret && v != "" {
+			out = append(out, v)
+		}
+	}
+	for _, env := range urls {
+		if p := URLPassword(s.Value(env)); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Problem is what a setting's Check found wrong with its value.

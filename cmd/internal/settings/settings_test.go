@@ -134,3 +134,13 @@ func TestSourceProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestSourceSecrets(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"KEY": "k1", "URL": "https://user:pw1@example.com", "ADDR": ":1"}
+	s := settings.Source{Table: table(), Dotenv: map[string]string{"TOKEN": "t1"},
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+	if got := strings.Join(s.Secrets("URL", "ADDR"), ","); got != "k1,t1,pw1" {
+		t.Errorf("Secrets = %q, want the secret rows' values and the URL's password", got)
+	}
+}

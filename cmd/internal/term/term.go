@@ -1,6 +1,7 @@
 // Package term is what docsbot prints on a terminal: aligned tables, the
 // views of a job and of the visitors export, a watched job's progress line
-// redrawn in place, and text from the API stripped of control characters.
+// redrawn in place, the audit trail's export (JSON or CSV), and text from
+// the API stripped of control characters.
 // The command line calls it; it parses nothing and reads no settings.
 package term
 
@@ -182,4 +183,33 @@ func WriteVisitors(w io.Writer, all *docsapi.VisitorsPage, title string) error {
 	}
 	_, err = fmt.Fprintf(w, "\n%s paths\n", docsapi.FormatCount(int64(len(rows))))
 	return err
+}
+
+// WriteStarted shows a job that was just created or messaged: in JSON, or
+// a line that says verb and how to follow it.
+func WriteStarted(w io.Writer, j *docsapi.Job, format, verb string) error {
+	if format == "json" {
+		return WriteJSON(w, j)
+	}
+	id := Printable(j.ID)
+	fmt.Fprintf(w, "%s job %s (status: %s)\n", verb, id, Printable(string(j.Status)))
+	if !j.Status.Final() {
+		fmt.Fprintf(w, "follow it: docsbot jobs watch %s\n", id)
+	} else if pr := j.PR(); pr != "" {
+		fmt.Fprintf(w, "pull request: %s\n", Printable(pr))
+	}
+	return nil
+}
+
+// WriteFinished shows the outcome of a watched job that finished: its status
+// and its pull request, or why there is none.
+func WriteFinished(w io.Writer, id string, job *docsapi.Job) {
+	outcome := PRText(job)
+	switch {
+	case job.PR() != "":
+		outcome = "pull request " + job.PR()
+	case job.Status == docsapi.StatusFailed:
+		outcome = "no pull request"
+	}
+	fmt.Fprintf(w, "Job %s %s: %s\n", id, job.Status, Printable(outcome))
 }

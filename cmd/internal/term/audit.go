@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// auditColumns are the CSV header of an audit export, in the order of
-// auditRow's fields.
-var auditColumns = []string{
+// AuditColumns are the CSV header of an audit export, in the order of
+// AuditRow's fields.
+var AuditColumns = []string{
 	"time", "id", "team", "channel", "user", "project", "action", "outcome",
 	"job", "detail", "work", "instruction_sha256", "instruction_length", "instruction",
 }
@@ -24,8 +24,8 @@ var auditColumns = []string{
 // millisecond of its stream id.
 const auditTimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
-// auditRow is an audit record as the JSON export writes it.
-type auditRow struct {
+// AuditRow is an audit record as the JSON export writes it.
+type AuditRow struct {
 	Time              time.Time `json:"time"`
 	ID                string    `json:"id"`
 	Team              string    `json:"team,omitempty"`
@@ -42,11 +42,11 @@ type auditRow struct {
 	Instruction       string    `json:"instruction,omitempty"`
 }
 
-// auditExport writes audit records as they are read, in JSON (one array,
+// AuditExport writes audit records as they are read, in JSON (one array,
 // one record a line) or CSV (text cells kept from being read as formulas),
-// so that an export of any length never sits in memory. Call write for each
-// record (store.AuditLog.Each takes it as is), then close.
-type auditExport struct {
+// so that an export of any length never sits in memory. Call Write for each
+// record (store.AuditLog.Each takes it as is), then Close.
+type AuditExport struct {
 	w      io.Writer
 	csv    *csv.Writer // nil for JSON
 	n      int
@@ -54,13 +54,13 @@ type auditExport struct {
 	encode *json.Encoder
 }
 
-// newAuditExport starts an export in format, "json" or "csv".
-func newAuditExport(w io.Writer, format string) (*auditExport, error) {
-	e := &auditExport{w: w}
+// NewAuditExport starts an export in format, "json" or "csv".
+func NewAuditExport(w io.Writer, format string) (*AuditExport, error) {
+	e := &AuditExport{w: w}
 	switch format {
 	case "csv":
 		e.csv = csv.NewWriter(w)
-		if err := e.csv.Write(auditColumns); err != nil {
+		if err := e.csv.Write(AuditColumns); err != nil {
 			return nil, err
 		}
 	case "json":
@@ -75,8 +75,8 @@ func newAuditExport(w io.Writer, format string) (*auditExport, error) {
 	return e, nil
 }
 
-// write adds one record.
-func (e *auditExport) write(r store.AuditRecord) error {
+// Write adds one record.
+func (e *AuditExport) Write(r store.AuditRecord) error {
 	e.n++
 	if e.csv != nil {
 		length := ""
@@ -96,7 +96,7 @@ func (e *auditExport) write(r store.AuditRecord) error {
 		sep = "\n"
 	}
 	e.buf.WriteString(sep)
-	if err := e.encode.Encode(auditRow{
+	if err := e.encode.Encode(AuditRow{
 		Time: r.At.UTC(), ID: r.ID, Team: r.Team, Channel: r.Channel, User: r.User, Project: r.Project,
 		Action: r.Action, Outcome: r.Outcome, Job: r.JobID, Detail: r.Detail, Work: r.Work,
 		InstructionSHA256: r.InstructionSHA256, InstructionLength: r.InstructionLen, Instruction: r.Instruction,
@@ -108,8 +108,8 @@ func (e *auditExport) write(r store.AuditRecord) error {
 	return err
 }
 
-// close ends the export.
-func (e *auditExport) close() error {
+// Close ends the export.
+func (e *AuditExport) Close() error {
 	if e.csv != nil {
 		e.csv.Flush()
 		return e.csv.Error()

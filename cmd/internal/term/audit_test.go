@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/store"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func sampleAudit() []store.AuditRecord {
@@ -28,16 +27,16 @@ func sampleAudit() []store.AuditRecord {
 func exportAudit(t *testing.T, format string, recs []store.AuditRecord) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	e, err := newAuditExport(&b, format)
+	e, err := NewAuditExport(&b, format)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		if err := e.write(r); err != nil {
+		if err := e.Write(r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := e.close(); err != nil {
+	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -50,7 +49,7 @@ func TestAuditExportCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
-		auditColumns,
+		AuditColumns,
 		{"2026-11-22T09:30:15.123Z", "1795339815123-0", "T1", "C0DOCS", "U0ALICE", "docs", "job.start", "ok", "job-1", "", "", "ab12", "34", `'=HYPERLINK("http://evil.test","fix")`},
 		{"2026-11-22T09:30:15.123Z", "1795339815123-1", "T1", "C0DOCS", "U0BOB", "docs", "refusal", "refused", "", "'-viewer, \"quoted\"\nsecond line", "cmd:3f2a", "", "", ""},
 		{"2026-11-22T09:30:16.123Z", "1795339816000-0", "", "", "", "api", "job.result", "completed", "job-2", "'+1 https://github.com/acme/docs/pull/7", "", "", "", ""},
@@ -72,7 +71,7 @@ func TestAuditExportJSON(t *testing.T) {
 	t.Parallel()
 	recs := sampleAudit()
 	out := exportAudit(t, "json", recs)
-	var got []auditRow
+	var got []AuditRow
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
@@ -96,47 +95,7 @@ func TestAuditExportJSON(t *testing.T) {
 	if empty := exportAudit(t, "json", nil); string(empty) != "[]\n" {
 		t.Errorf("empty JSON export = %q", empty)
 	}
-	if _, err := newAuditExport(&bytes.Buffer{}, "xml"); err == nil {
+	if _, err := NewAuditExport(&bytes.Buffer{}, "xml"); err == nil {
 		t.Error("format xml accepted")
-	}
-}
-
-// TestAuditExportFromStore exports what the store's audit trail holds, read
-// page by page, as the audit command will.
-func TestAuditExportFromStore(t *testing.T) {
-	t.Parallel()
-	st, err := store.Open(t.Context(), sharedRedis.URL, store.WithPrefix(redistest.Prefix(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	log := st.AuditLog(store.AuditOptions{KeepText: true})
-	for _, p := range []string{"docs", "api", "docs"} {
-		if _, err := log.Append(t.Context(), store.AuditRecord{Project: p, User: "U1", Action: store.AuditJobStart, Instruction: "@SUM(A1) " + p}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var b bytes.Buffer
-	e, err := newAuditExport(&b, "csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := log.Each(t.Context(), store.AuditQuery{Project: "docs", PageSize: 1}, e.write); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.close(); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 3 {
-		t.Fatalf("%d rows, want the header and the 2 records of docs:\n%q", len(rows), rows)
-	}
-	for _, row := range rows[1:] {
-		if row[5] != "docs" || row[13] != "'@SUM(A1) docs" || row[12] != "13" || len(row[11]) != 64 {
-			t.Errorf("row %q", row)
-		}
 	}
 }

@@ -1,0 +1,143 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// untracked reports whether job is recorded as no longer followed because the
+// docs API no longer knows it.
+func untracked(st *store.Store, jobID string) bool {
+	j, err := st.Job(context.Background(), jobID)
+	return err == nil && j.Status == "not_found"
+}
+
+// goneNotes counts the thread's notes that the docs API no longer knows the job.
+func (h *harness) goneNotes(rootTS string) int {
+	n := 0
+	for _, m := range h.Slack.Thread(general, rootTS) {
+		if strings.Contains(m.Text, "no longer knows") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestGoneJobRootSaysSoDespiteSlack makes the docs API forget a running job
+// while Slack fails the root message's edit. The root message is edited
+// before the job is untracked, so whenever the record says the job is no
+// longer followed, the root already says so: a passing failure is tried
+// again within the poll, and a final refusal
+// (the message is gone) does not keep the job followed. The thread is told
+// once, and polling stops.
+func TestGoneJobRootSaysSoDespiteSlack(t *testing.T) {
+	t.Parallel()
+	for _, tc := range rootEditFaults {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, jobsStayActive())
+			st := h.OpenStore()
+			h.StartBot(bottest.Config{})
+			rootTS, jobID := h.startedJob("Document the webhooks")
+			tc.fault(h)
+			h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
+
+			h.WaitFor("the job no longer followed", func() bool { return untracked(st, jobID) })
+			root := h.rootShows(rootTS)
+			if got := strings.Contains(root, "No longer followed") && strings.Contains(root, "no longer knows"); got != tc.shown {
+				t.Errorf("root message says the job is no longer followed: %v, want %v (root %q)", got, tc.shown, root)
+			}
+			h.WaitFor("the note in the thread", func() bool { return h.goneNotes(rootTS) > 0 })
+			polled := h.API.Count(docsapitest.EndpointGet)
+			h.Settle()
+			if after := h.API.Count(docsapitest.EndpointGet); after != polled {
+				t.Errorf("still polling a job the API does not know: %d then %d", polled, after)
+			}
+			if n := h.goneNotes(rootTS); n != 1 {
+				t.Errorf("%d notes that the job is gone, want 1", n)
+			}
+			tc.checkEdits(t, h, rootTS)
+		})
+	}
+}
+
+// TestGoneJobWaitsForTheRootEdit makes the docs API forget a running job
+// while Slack fails every edit of the root message for a passing reason: the
+// job stays followed, without a note in the thread, and is polled again;
+// once Slack takes the edit, the root says the job is no longer followed,
+// the job is untracked and the thread told once.
+func TestGoneJobWaitsForTheRootEdit(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, jobsStayActive())
+	st := h.OpenStore()
+	h.StartBot(bottest.Config{})
+	rootTS, jobID := h.startedJob("Document the audit log")
+	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
+
+	// One poll's edit gives up when its budget runs out.
+	h.WaitLogged(goneEditPostponed, 1)
+	if untracked(st, jobID) {
+		t.Fatal("the job was untracked while its root message could not say so")
+	}
+	if root := h.rootShows(rootTS); strings.Contains(root, "No longer followed") {
+		t.Fatalf("root message says the job is gone although every edit failed: %q", root)
+	}
+	if n := h.goneNotes(rootTS); n != 0 {
+		t.Fatalf("%d notes in the thread before the job was untracked, want 0", n)
+	}
+	gets := h.API.Count(docsapitest.EndpointGet)
+
+	h.Slack.FailNext("chat.update", "", 0)
+	h.WaitFor("the job no longer followed", func() bool { return untracked(st, jobID) })
+	if root := h.rootShows(rootTS); !strings.Contains(root, "No longer followed") {
+		t.Errorf("root message does not say the job is no longer followed: %q", root)
+	}
+	if after := h.API.Count(docsapitest.EndpointGet); after <= gets {
+		t.Errorf("the job was not polled again after the edit gave up: %d then %d polls", gets, after)
+	}
+	h.WaitFor("the note in the thread", func() bool { return h.goneNotes(rootTS) > 0 })
+	h.Settle()
+	if n := h.goneNotes(rootTS); n != 1 {
+		t.Errorf("%d notes that the job is gone, want 1", n)
+	}
+}
+
+// goneEditPostponed is what the poller logs when the root edit for a job the
+// docs API forgot is left to the next poll.
+const goneEditPostponed = "the docs API no longer knows the job, and the root message cannot say so yet; trying again at the next poll"
+
+// TestGoneJobStopsWaitingForTheRootEdit: a job the docs API forgot after
+// many polls is untracked, and the thread told once, even while Slack keeps
+// failing the root message's edit: the wait for the edit is bounded and
+// nothing comes back forever.
+func TestGoneJobStopsWaitingForTheRootEdit(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, jobsStayActive())
+	st := h.OpenStore()
+	h.StartBot(bottest.Config{})
+	rootTS, jobID := h.startedJob("Document the audit log")
+	h.WaitFor("many polls of the job", func() bool {
+		j, err := st.Job(context.Background(), jobID)
+		return err == nil && j.Polls >= 40
+	})
+	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
+
+	h.WaitFor("the job no longer followed", func() bool { return untracked(st, jobID) })
+	h.WaitFor("the note in the thread", func() bool { return h.goneNotes(rootTS) > 0 })
+	h.Settle()
+	if n := h.goneNotes(rootTS); n != 1 {
+		t.Errorf("%d notes that the job is gone, want 1", n)
+	}
+	gets := h.API.Count(docsapitest.EndpointGet)
+	h.Settle()
+	if after := h.API.Count(docsapitest.EndpointGet); after != gets {
+		t.Errorf("the job was polled again after it was untracked: %d then %d polls", gets, after)
+	}
+}

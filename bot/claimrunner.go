@@ -1,0 +1,199 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// releaseBudget bounds handing claims back on shutdown.
+const releaseBudget = 5 * time.Second
+
+// ClaimRunner is the claim loop shared by every replica: it claims due items
+// of a schedule kept in Redis, each under a lease, and handles them on a
+// bounded pool of workers until its context ends, then hands back the claims
+// still unsettled so that another replica takes them at once instead of when
+// their lease runs out. The inbox runs one over its work, the agent's poller
+// one over its jobs; T is what a claim yields (store.Taken, store.Claim).
+//
+// The loop claims as many items as it has free workers. When that many came,
+// more may be due: it claims again at once. Otherwise it sleeps until Idle
+// passes, the next item is due (NextDue), Wake is nudged, or ctx ends. A
+// worker that ends nudges Wake, so that a backlog drains at the speed of the
+// handlers, not one batch per sleep. A failed claim is logged and retried
+// after Backoff, doubling up to MaxBackoff while claims keep failing.
+//
+// Claim, Handle, Release, Workers, Idle, Backoff and Log are required; the
+// rest is optional.
+type ClaimRunner[T any] struct {
+	// Claim takes up to max due items, each held for lease.
+	Claim func(ctx context.Context, max int, lease time.Duration) ([]T, error)
+	// Lease is the lease passed to Claim.
+	Lease time.Duration
+	// Handle handles one claimed item under the work context of Run. It
+	// reports whether the claim is settled (done, rescheduled, deferred,
+	// taken by another replica); false, when a shutdown cut it short,
+	// hands it back.
+	Handle func(ctx context.Context, item T) bool
+	// Release hands back the unsettled claims when Run stops.
+	Release func(ctx context.Context, items []T) error
+	// NextDue, when set, tells how long until the next item is due (on the
+	// Redis clock), ok false when none is: the loop sleeps no longer than
+	// that.
+	NextDue func(ctx context.Context) (wait time.Duration, ok bool, err error)
+	// Workers bounds the items handled at once.
+	Workers int
+	// Idle is the longest the loop sleeps between claims, so that items
+	// made due by other replicas are taken within Idle.
+	Idle time.Duration
+	// Wake, when set, ends the loop's sleep when something is sent on it
+	// (a non-blocking send on a channel of capacity 1); the runner sends on
+	// it itself when a worker ends.
+	Wake chan struct{}
+	// Backoff is the wait after a failed claim; it doubles up to MaxBackoff
+	// (at least Backoff) while claims keep failing.
+	Backoff, MaxBackoff time.Duration
+	// Grace is how long handlers still running when ctx ends may go on
+	// before the work context is cancelled. Zero cancels it at once.
+	Grace time.Duration
+	// Gauge, when set, is called at most once every GaugeEvery, before a
+	// claim (to refresh a gauge of the schedule's size).
+	Gauge      func(ctx context.Context)
+	GaugeEvery time.Duration
+	// Log receives the runner's lines, worded by Lines.
+	Log   *slog.Logger
+	Lines ClaimLines
+}
+
+// ClaimLines are the log lines of a ClaimRunner, in the words of what it
+// claims.
+type ClaimLines struct {
+	// ClaimFailed is logged (an error, with "err") when a claim fails.
+	ClaimFailed string
+	// Overran is logged (a warning, with "grace") when handlers still run
+	// after the shutdown grace and are cancelled.
+	Overran string
+	// Released is logged when the unsettled claims were handed back, and
+	// ReleaseFailed when that failed; both with the number of claims under
+	// the key Count.
+	Released, ReleaseFailed string
+	Count                   string
+}
+
+// Run claims and handles items until ctx ends. Handlers get a context
+// derived from work, which may outlive ctx: they then have Grace to end
+// before it is cancelled. Run returns once every handler has returned and the
+// unsettled claims were handed back.
+func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
+	work, stopWork := context.WithCancel(work)
+	defer stopWork()
+	slots := make(chan struct{}, r.Workers)
+	var (
+		inflight sync.WaitGroup
+		mu       sync.Mutex
+		held     = map[uint64]T{} // by claim number
+		claimed  uint64
+	)
+	backoff := r.Backoff
+	var counted time.Time
+	for ctx.Err() == nil {
+		if r.Gauge != nil && time.Since(counted) > r.GaugeEvery {
+			counted = time.Now()
+			r.Gauge(ctx)
+		}
+		free := cap(slots) - len(slots)
+		if free == 0 {
+			r.sleep(ctx, r.Idle)
+			continue
+		}
+		items, err := r.Claim(ctx, free, r.Lease)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.Log.Error(r.Lines.ClaimFailed, "err", err)
+				r.sleep(ctx, backoff)
+				backoff = min(2*backoff, max(r.MaxBackoff, r.Backoff))
+			}
+			continue
+		}
+		backoff = r.Backoff
+		for _, item := range items {
+			slots <- struct{}{}
+			claimed++
+			n := claimed
+			mu.Lock()
+			held[n] = item
+			mu.Unlock()
+			inflight.Go(func() {
+				defer func() { <-slots; r.nudge() }()
+				if r.Handle(work, item) {
+					mu.Lock()
+					delete(held, n)
+					mu.Unlock()
+				}
+			})
+		}
+		if len(items) == free {
+			continue // more may be due right now
+		}
+		wait := r.Idle
+		if r.NextDue != nil {
+			if d, ok, err := r.NextDue(ctx); err == nil && ok && d < wait {
+				wait = d
+			}
+		}
+		r.sleep(ctx, wait)
+	}
+	if r.Grace > 0 && !waitFor(&inflight, r.Grace) {
+		r.Log.Warn(r.Lines.Overran, "grace", r.Grace)
+	}
+	stopWork()
+	inflight.Wait()
+	if len(held) == 0 {
+		return
+	}
+	back := make([]T, 0, len(held))
+	for _, item := range held {
+		back = append(back, item)
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBudget)
+	defer cancel()
+	if err := r.Release(rctx, back); err != nil {
+		r.Log.Error(r.Lines.ReleaseFailed, r.Lines.Count, len(back), "err", err)
+		return
+	}
+	r.Log.Info(r.Lines.Released, r.Lines.Count, len(back))
+}
+
+// sleep waits for d, a nudge on Wake, or the end of ctx.
+func (r *ClaimRunner[T]) sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-r.Wake:
+	case <-t.C:
+	}
+}
+
+// nudge wakes the loop if it sleeps (Wake nil: nothing to do).
+func (r *ClaimRunner[T]) nudge() {
+	select {
+	case r.Wake <- struct{}{}:
+	default:
+	}
+}
+
+// waitFor waits up to d for wg and reports whether it finished.
+func waitFor(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -1,0 +1,227 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
+)
+
+// openStore opens a store of the test's own keys in the package's Redis.
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(t.Context(), redisURL, store.WithPrefix(redistest.Prefix(t)))
+	if err != nil {
+		t.Fatalf("store.Open: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// enqueue queues n pieces of work keyed claim:0, claim:1, ...
+func enqueue(t *testing.T, st *store.Store, n int) {
+	t.Helper()
+	for i := range n {
+		w := store.Work{Key: fmt.Sprintf("claim:%d", i), Kind: "test", Payload: []byte("{}")}
+		if queued, err := st.Enqueue(t.Context(), w, time.Hour); err != nil || !queued {
+			t.Fatalf("Enqueue(%s) = %v, %v", w.Key, queued, err)
+		}
+	}
+}
+
+// workRunner is a ClaimRunner over st's inbox, as the bot's, handling each
+// piece with handle and logging into log.
+func workRunner(st *store.Store, log *bytes.Buffer, handle func(ctx context.Context, t store.Taken) bool) *bot.ClaimRunner[store.Taken] {
+	return &bot.ClaimRunner[store.Taken]{
+		Claim:   st.ClaimWork,
+		Lease:   30 * time.Second,
+		Handle:  handle,
+		Release: st.ReleaseWork,
+		Workers: 3,
+		Idle:    50 * time.Millisecond,
+		Wake:    make(chan struct{}, 1),
+		Backoff: 10 * time.Millisecond,
+		Log:     slog.New(slog.NewTextHandler(log, nil)),
+		Lines: bot.ClaimLines{
+			ClaimFailed: "claim failed", Overran: "overran", Released: "handed back",
+			ReleaseFailed: "hand back failed", Count: "pieces",
+		},
+	}
+}
+
+// start starts r; cancel ends its ctx, and done is closed when Run returned.
+func start(r *bot.ClaimRunner[store.Taken]) (cancel context.CancelFunc, done <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { defer close(ran); r.Run(ctx, context.Background()) }()
+	return cancel, ran
+}
+
+// run starts r and returns the function that stops it and waits for Run
+// to return.
+func run(r *bot.ClaimRunner[store.Taken]) (stop func()) {
+	cancel, done := start(r)
+	return func() { cancel(); <-done }
+}
+
+// TestClaimRunnerHandsBackOnStop stops a runner while its workers hold
+// claims. Handlers cut short by the stop are handed back: another replica
+// can claim them at once, not after their lease. A handler that ends within
+// the grace settles its claim, and its context was not cancelled.
+func TestClaimRunnerHandsBackOnStop(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		grace time.Duration
+		// finish: the handlers end on their own once the stop began,
+		// within the grace; otherwise they wait for their context.
+		finish   bool
+		wantBack int
+	}{
+		{name: "cut short", grace: 0, wantBack: 3},
+		{name: "within the grace", grace: time.Minute, finish: true, wantBack: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			st := openStore(t)
+			enqueue(t, st, 5)
+			var (
+				log        bytes.Buffer
+				started    atomic.Int32
+				cancelled  atomic.Int32
+				stopping   = make(chan struct{})
+				settledErr = make(chan error, 5)
+			)
+			r := workRunner(st, &log, func(ctx context.Context, w store.Taken) bool {
+				started.Add(1)
+				if !tt.finish {
+					<-ctx.Done()
+					cancelled.Add(1)
+					return false
+				}
+				<-stopping
+				if ctx.Err() != nil {
+					cancelled.Add(1)
+				}
+				settledErr <- st.Done(ctx, w)
+				return true
+			})
+			r.Grace = tt.grace
+			// Only the stop (or a worker's end, after it) wakes the loop:
+			// nothing is claimed after the first 3.
+			r.Idle = time.Hour
+			cancel, done := start(r)
+			redistest.Until(t, "every worker holding a claim", func() bool { return started.Load() == 3 })
+			cancel()
+			if tt.finish {
+				close(stopping)
+			}
+			<-done
+
+			if got := started.Load(); got != 3 {
+				t.Errorf("%d pieces handled, want 3 (one per worker; none claimed after the stop)", got)
+			}
+			if got, want := cancelled.Load(), int32(tt.wantBack); got != want {
+				t.Errorf("%d handlers saw their context cancelled, want %d", got, want)
+			}
+			close(settledErr)
+			for err := range settledErr {
+				if err != nil {
+					t.Errorf("Done = %v", err)
+				}
+			}
+			// What was handed back is due now, with the 2 never claimed.
+			taken, err := st.ClaimWork(t.Context(), 10, 30*time.Second)
+			if err != nil {
+				t.Fatalf("ClaimWork = %v", err)
+			}
+			if got, want := len(taken), 2+tt.wantBack; got != want {
+				t.Errorf("%d pieces due after the stop, want %d", got, want)
+			}
+			handedBack := strings.Contains(log.String(), "msg=\"handed back\" pieces=3")
+			if handedBack != (tt.wantBack > 0) {
+				t.Errorf("logged a hand-back: %v, want %v; log:\n%s", handedBack, tt.wantBack > 0, log.String())
+			}
+		})
+	}
+}
+
+// TestClaimRunnersHandleEachOnce runs two runners, as two replicas, on one
+// inbox: every piece is handled exactly once.
+func TestClaimRunnersHandleEachOnce(t *testing.T) {
+	t.Parallel()
+	const pieces = 40
+	st := openStore(t)
+	enqueue(t, st, pieces)
+	var (
+		mu      sync.Mutex
+		handled = map[string]int{}
+		total   atomic.Int32
+		log     bytes.Buffer
+	)
+	handle := func(ctx context.Context, w store.Taken) bool {
+		mu.Lock()
+		handled[w.Key]++
+		mu.Unlock()
+		if err := st.Done(ctx, w); err != nil {
+			t.Errorf("Done(%s) = %v", w.Key, err)
+		}
+		total.Add(1)
+		return true
+	}
+	stopA := run(workRunner(st, &log, handle))
+	stopB := run(workRunner(st, &bytes.Buffer{}, handle))
+	redistest.Until(t, "every piece handled", func() bool { return total.Load() >= pieces })
+	stopA()
+	stopB()
+
+	mu.Lock()
+	defer mu.Unlock()
+	for i := range pieces {
+		if key := fmt.Sprintf("claim:%d", i); handled[key] != 1 {
+			t.Errorf("%s handled %d times, want once", key, handled[key])
+		}
+	}
+	if n, err := st.Queued(t.Context()); err != nil || n != 0 {
+		t.Errorf("Queued = %d, %v; want the inbox empty", n, err)
+	}
+}
+
+// TestClaimRunnerWakes queues work while the runner sleeps for a long Idle:
+// a nudge on Wake has it claimed at once.
+func TestClaimRunnerWakes(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	var handled atomic.Int32
+	r := workRunner(st, &bytes.Buffer{}, func(ctx context.Context, w store.Taken) bool {
+		handled.Add(1)
+		return st.Done(ctx, w) == nil
+	})
+	r.Idle = time.Hour
+	stop := run(r)
+	defer stop()
+	nudge := func() {
+		select {
+		case r.Wake <- struct{}{}:
+		default: // a nudge is pending already
+		}
+	}
+	for i := range 2 {
+		w := store.Work{Key: fmt.Sprintf("claim:%d", i), Kind: "test", Payload: []byte("{}")}
+		if _, err := st.Enqueue(t.Context(), w, time.Hour); err != nil {
+			t.Fatalf("Enqueue = %v", err)
+		}
+		nudge()
+		redistest.Until(t, w.Key+" handled", func() bool { return handled.Load() == int32(i+1) })
+	}
+}

@@ -1,0 +1,86 @@
+package home
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+)
+
+// projectsText is the Home's line about the docs projects: for one implicit
+// project (no projects file) the project it is connected to; otherwise each
+// project the bot serves with the channels it is the default of.
+func (h *home) projectsText() string {
+	set := h.core.Projects()
+	if set.Implicit() {
+		id := h.cfg.Project
+		if id == "" {
+			id = set.All()[0].ID
+		}
+		if id == "" {
+			return "docsbot is not connected to a docs project."
+		}
+		return "Connected to the docs project `" + bot.Escape(bot.Cut(id, 100)) + "`."
+	}
+	var b strings.Builder
+	if set.Len() == 1 {
+		b.WriteString("docsbot serves one docs project:")
+	} else {
+		fmt.Fprintf(&b, "docsbot serves %d docs projects:", set.Len())
+	}
+	for _, p := range set.All() {
+		b.WriteString("\n• " + projectLabel(p.Name))
+		if len(p.Channels) > 0 {
+			channels := make([]string, len(p.Channels))
+			for i, c := range p.Channels {
+				channels[i] = "<#" + bot.Escape(c) + ">"
+			}
+			b.WriteString(": the default in " + strings.Join(channels, ", "))
+		}
+	}
+	if set.Len() > 1 {
+		b.WriteString("\nIn other channels docsbot asks, or takes `project=NAME` at the start or the end of a command.")
+	}
+	return b.String()
+}
+
+// projectLabel shows a project's name.
+func projectLabel(name string) string { return "`" + bot.Escape(bot.Cut(name, 40)) + "`" }
+
+// recentJobs renders the person's recent jobs, each with its project when
+// the bot serves projects from a file and the agent gives the jobs' records
+// (JobRecords).
+func (h *home) recentJobs(ctx context.Context, req publishRequest) ([]string, error) {
+	records, ok := h.jobs.(JobRecords)
+	if !ok || h.core.Projects().Implicit() {
+		return h.jobs.RecentJobs(ctx, req.Team, req.User, jobsShown)
+	}
+	jobs, err := records.RecentJobRecords(ctx, req.Team, req.User, jobsShown)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(jobs))
+	for i, j := range jobs {
+		line := records.JobLine(ctx, j)
+		if name := h.jobProject(j.Project); name != "" {
+			line = projectLabel(name) + " · " + line
+		}
+		lines[i] = line
+	}
+	return lines, nil
+}
+
+// jobProject is the name shown for a job recorded with project key key
+// (bot.ProjectKey): a record from before the projects file ("") belongs to
+// the only project when there is one, else to none shown; a project since
+// removed from the file is still named.
+func (h *home) jobProject(key string) string {
+	if key != "" {
+		return key
+	}
+	if p, ok := h.core.ProjectByKey(key); ok {
+		return p.Name
+	}
+	return ""
+}

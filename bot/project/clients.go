@@ -1,0 +1,47 @@
+package project
+
+import (
+	"fmt"
+
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// ClientError is Clients' error: the docs API client of Project could not
+// be built, for Err (a *docsapi.ValidationError, say).
+type ClientError struct {
+	// Project is the name of the project.
+	Project string
+	Err     error
+}
+
+func (e *ClientError) Error() string {
+	return fmt.Sprintf("the docs API client of project %s: %v", e.Project, e.Err)
+}
+
+func (e *ClientError) Unwrap() error { return e.Err }
+
+// Clients builds one docs API client per project of set, keyed by the
+// project's name: each with the project's key, id and URL, then opts (an
+// HTTP client, a logger, a retry policy). It fails with a *ClientError
+// naming the first project whose client could not be built.
+func Clients(set *Set, opts ...docsapi.Option) (map[string]*docsapi.Client, error) {
+	clients := make(map[string]*docsapi.Client, set.Len())
+	for _, p := range set.All() {
+		c, err := docsapi.NewClient(p.APIKey.Reveal(), p.ID, append([]docsapi.Option{docsapi.WithBaseURL(p.APIURL)}, opts...)...)
+		if err != nil {
+			return nil, &ClientError{Project: p.Name, Err: err}
+		}
+		clients[p.Name] = c
+	}
+	return clients, nil
+}
+
+// Views is clients seen as a feature's view of the docs API (as says how),
+// by the same names: a feature's Config.APIs, such as agent.Config.APIs.
+func Views[T any](clients map[string]*docsapi.Client, as func(*docsapi.Client) T) map[string]T {
+	out := make(map[string]T, len(clients))
+	for name, c := range clients {
+		out[name] = as(c)
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
+)
+
+// Projects returns the docs projects this bot serves: Config.Projects, or,
+// when none were given, an implicit set of one project (project.Single) that
+// keeps today's behaviour. It is never nil.
+func (b *Bot) Projects() *project.Set { return b.projects }
+
+// ResolveProject decides which project a command is for (project.Resolver:
+// project=NAME in the text, the channel's default, the person's last choice,
+// else Resolution.Ask). The person's last choice is read from the bot's
+// store. Errors are *project.UnknownError, *project.TokenError or the
+// store's, wrapped.
+func (b *Bot) ResolveProject(ctx context.Context, req project.Request) (project.Resolution, error) {
+	return project.NewResolver(b.projects, b.store).Resolve(ctx, req)
+}
+
+// RememberProject keeps name as the project user of team chose last (when
+// they chose by project=NAME or by a button), so that their next command
+// without one goes there. It does nothing for an implicit set.
+func (b *Bot) RememberProject(ctx context.Context, team, user, name string) error {
+	return project.NewResolver(b.projects, b.store).Remember(ctx, team, user, name)
+}
+
+// ProjectKey is the name a feature records and keys state by for p: "" for
+// the implicit project, so that an installation without a projects file
+// keeps the keys and records it had; otherwise p.Name.
+func ProjectKey(p project.Project) string {
+	if p.Implicit {
+		return ""
+	}
+	return p.Name
+}
+
+// ProjectByKey returns the project a record names (ProjectKey's inverse):
+// the implicit project, or the only project, for ""; false when the name is
+// no longer in the projects file.
+func (b *Bot) ProjectByKey(key string) (project.Project, bool) {
+	if key == "" {
+		if b.projects.Implicit() || b.projects.Len() == 1 {
+			return b.projects.All()[0], true
+		}
+		return project.Project{}, false
+	}
+	return b.projects.Get(key)
+}
+
+// editorLists returns the editor lists that decide whether someone may
+// change things in the project named name: DOCSBOT_EDITORS and the
+// project's editors. With name "" the person only needs to be an editor of
+// some project (the ack of a command whose project is not decided yet): ok
+// is false when some project has no editors at all, which makes everyone an
+// editor there. A name docsbot no longer serves (not in the projects file)
+// has no editors: known is false, and the caller refuses.
+func (b *Bot) editorLists(name string) (lists []roles.Editors, everyone, known bool) {
+	lists = []roles.Editors{b.cfg.Editors}
+	if name != "" {
+		p, ok := b.projects.Get(name)
+		if !ok {
+			return nil, false, false
+		}
+		return append(lists, p.Editors), false, true
+	}
+	if b.cfg.Editors.Empty() {
+		for _, p := range b.projects.All() {
+			if p.Editors.Empty() {
+				return nil, true, true
+			}
+		}
+	}
+	for _, p := range b.projects.All() {
+		lists = append(lists, p.Editors)
+	}
+	return lists, false, true
+}
+
+// projectGoneRefusal refuses a change in a project docsbot no longer serves.
+func projectGoneRefusal(name string) string {
+	return "docsbot no longer serves the docs project `" + Escape(name) + "`, so nothing can be started or changed in it from Slack."
+}

@@ -1,0 +1,148 @@
+package bot_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/store"
+)
+
+// twoProjects loads a projects file of two projects: docs, the default of
+// C0DOCS with editor U0DOCSED, and api with no editors of its own.
+func twoProjects(t *testing.T, apiEditors string) *project.Set {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "projects.yaml")
+	yaml := `projects:
+  - name: docs
+    project_id: p-docs
+    api_key_env: KEY_DOCS
+    channels: [C0DOCS]
+    editors: [U0DOCSED]
+  - name: api
+    project_id: p-api
+    api_key_env: KEY_API
+    channels: [C0API]
+` + apiEditors
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"KEY_DOCS": "mint_docs_key_1234", "KEY_API": "mint_api_key_5678"}
+	set, err := project.Load(path, project.Options{DefaultAPIURL: "http://127.0.0.1:1", LookupEnv: func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// projectBot builds a bot (not run) over the package's redis-server.
+func projectBot(t *testing.T, cfg bot.Config) *bot.Bot {
+	t.Helper()
+	st, err := store.Open(context.Background(), redisURL, store.WithPrefix("projects-"+strings.ReplaceAll(t.Name(), "/", "-")+":"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return bot.New(cfg, slack.New("xoxb-not-used", slack.OptionAPIURL("http://127.0.0.1:1/api/")), st)
+}
+
+func TestResolveProjectRemembersTheChoice(t *testing.T) {
+	ctx := context.Background()
+	b := projectBot(t, bot.Config{Projects: twoProjects(t, "")})
+	ask := project.Request{Team: "T1", Channel: "C0ELSE", User: alice, Text: "Document the new endpoint"}
+
+	res, err := b.ResolveProject(ctx, ask)
+	if err != nil || !res.Ask || len(res.Choices) != 2 {
+		t.Fatalf("no default, no choice yet: %+v, %v; want Ask with 2 choices", res, err)
+	}
+	res, err = b.ResolveProject(ctx, project.Request{Team: "T1", Channel: "C0DOCS", User: alice, Text: "project=api Fix the typo"})
+	if err != nil || res.Project.Name != "api" || res.Source != project.ByToken || res.Text != "Fix the typo" {
+		t.Fatalf("project=api in the docs channel: %+v, %v", res, err)
+	}
+	if err := b.RememberProject(ctx, "T1", alice, res.Project.Name); err != nil {
+		t.Fatal(err)
+	}
+	res, err = b.ResolveProject(ctx, ask)
+	if err != nil || res.Project.Name != "api" || res.Source != project.ByLastChoice {
+		t.Fatalf("after choosing api: %+v, %v; want api by last choice", res, err)
+	}
+	if key := bot.ProjectKey(res.Project); key != "api" {
+		t.Errorf("ProjectKey = %q, want api", key)
+	}
+	if p, ok := b.ProjectByKey("api"); !ok || p.ID != "p-api" {
+		t.Errorf("ProjectByKey(api) = %+v, %v", p, ok)
+	}
+	if _, ok := b.ProjectByKey(""); ok {
+		t.Error(`ProjectByKey("") found a project in a set of two`)
+	}
+}
+
+func TestImplicitProjectKeepsTodaysKeys(t *testing.T) {
+	b := projectBot(t, bot.Config{})
+	res, err := b.ResolveProject(context.Background(), project.Request{Team: "T1", Channel: "C1", User: alice, Text: "project=api x"})
+	if err != nil || !res.Project.Implicit || res.Text != "project=api x" {
+		t.Fatalf("implicit set: %+v, %v; want the implicit project and the text untouched", res, err)
+	}
+	if key := bot.ProjectKey(res.Project); key != "" {
+		t.Errorf("ProjectKey of the implicit project = %q, want empty", key)
+	}
+	if p, ok := b.ProjectByKey(""); !ok || !p.Implicit {
+		t.Errorf(`ProjectByKey("") = %+v, %v; want the implicit project`, p, ok)
+	}
+}
+
+func TestEditorRefusalPerProject(t *testing.T) {
+	ctx := context.Background()
+	const docsEditor, apiEditor, viewer = "U0DOCSED", "U0APIED", "U0VIEWER"
+	global, err := roles.ParseEditors([]string{"U0GLOBAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		apiEditors string
+		global     roles.Editors
+		user, proj string
+		editor     bool
+		// gone: proj is no longer served, and the refusal says so.
+		gone bool
+	}{
+		{"editor of docs in docs", "", roles.Editors{}, docsEditor, "docs", true, false},
+		{"viewer in docs", "", roles.Editors{}, viewer, "docs", false, false},
+		{"anyone in api, which names no editors", "", roles.Editors{}, viewer, "api", true, false},
+		{"anyone before the project is known, as api names none", "", roles.Editors{}, viewer, "", true, false},
+		{"editor of docs in api with its own editors", "    editors: [U0APIED]\n", roles.Editors{}, docsEditor, "api", false, false},
+		{"editor of api in api", "    editors: [U0APIED]\n", roles.Editors{}, apiEditor, "api", true, false},
+		{"editor of some project before the project is known", "    editors: [U0APIED]\n", roles.Editors{}, apiEditor, "", true, false},
+		{"viewer of every project before the project is known", "    editors: [U0APIED]\n", roles.Editors{}, viewer, "", false, false},
+		{"DOCSBOT_EDITORS make api's viewers viewers", "", global, viewer, "api", false, false},
+		{"DOCSBOT_EDITORS are editors of every project", "    editors: [U0APIED]\n", global, "U0GLOBAL", "docs", true, false},
+		{"anyone in a project no longer served, with no DOCSBOT_EDITORS", "", roles.Editors{}, viewer, "removed", false, true},
+		{"DOCSBOT_EDITORS in a project no longer served", "", global, "U0GLOBAL", "removed", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := projectBot(t, bot.Config{Projects: twoProjects(t, tt.apiEditors), Editors: tt.global})
+			refusal := b.EditorRefusal(ctx, tt.user, "C0DOCS", tt.proj)
+			if (refusal == "") != tt.editor {
+				t.Errorf("refusal = %q, want editor %v", refusal, tt.editor)
+			}
+			switch {
+			case tt.gone && !strings.Contains(refusal, "no longer serves the docs project `removed`"):
+				t.Errorf("refusal %q does not say the project is no longer served", refusal)
+			case !tt.editor && !tt.gone && !strings.Contains(refusal, "<@"):
+				t.Errorf("refusal %q does not say who can help", refusal)
+			}
+		})
+	}
+}

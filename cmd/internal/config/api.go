@@ -1,0 +1,188 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/settings"
+)
+
+// API is how to reach the docs API.
+type API struct {
+	APIURL    string
+	APIKey    string
+	ProjectID string
+	// KeyFrom says where the key came from, for error messages.
+	KeyFrom string
+	// Project is the name of the project of DOCSBOT_PROJECTS_FILE these
+	// settings are of, "" without the file.
+	Project string
+}
+
+// API resolves the docs API settings of the flags given: today's
+// settings, or, with DOCSBOT_PROJECTS_FILE, the project --project names.
+func (e Env) API(flags settings.Values) (API, error) {
+	s, err := e.Source(flags)
+	if err != nil {
+		return API{}, err
+	}
+	cfg, set, problems := e.apiSettings(s, s.Secrets(EnvRedisURL))
+	switch {
+	case len(problems) > 0:
+		return API{}, cli.Usage(problems[0].Text, problems[0].Fix)
+	case set.Implicit():
+		return cfg, nil
+	}
+	p, err := pickProject(set, s.Flags[EnvProject])
+	return projectConfig(p), err
+}
+
+// pickProject returns the project of set that --project names (by name, or
+// by project id), or the only one when name is "".
+func pickProject(set *project.Set, name string) (project.Project, error) {
+	names := "its projects: " + strings.Join(set.Names(), ", ")
+	if name == "" {
+		if set.Len() == 1 {
+			return set.All()[0], nil
+		}
+		return project.Project{}, cli.Usage(EnvProjectsFile+" lists several projects: pick one with --project NAME", names)
+	}
+	if p, ok := set.Get(name); ok {
+		return p, nil
+	}
+	for _, p := range set.All() {
+		if p.ID == name {
+			return p, nil
+		}
+	}
+	return project.Project{}, cli.Usage(fmt.Sprintf("--project %q is not a project of %s", name, EnvProjectsFile), names)
+}
+
+// projectConfig is how to reach the docs API for a project of the projects
+// file.
+func projectConfig(p project.Project) API {
+	return API{APIURL: p.APIURL, APIKey: p.APIKey.Reveal(), ProjectID: p.ID, KeyFrom: p.KeyFrom, Project: p.Name}
+}
+
+// apiSettings resolves the docs API settings and lists every problem with
+// them, most basic first, scrubbed of secrets. The projects are those of
+// DOCSBOT_PROJECTS_FILE (nil when it cannot be loaded), or the one project of
+// today's settings.
+func (e Env) apiSettings(s settings.Source, secrets []string) (API, *project.Set, []Problem) {
+	var cfg API
+	var urlFrom string
+	cfg.APIURL, urlFrom = s.Get(EnvAPIURL)
+	cfg.APIKey, cfg.KeyFrom = s.Get(EnvAPIKey)
+	cfg.ProjectID = s.Value(EnvProject)
+	file := s.Value(EnvProjectsFile)
+
+	var problems []Problem
+	bad := func(name, text, fix string) {
+		problems = append(problems, Problem{Vars: []string{name}, Text: redact.Scrub(text, secrets...), Fix: fix})
+	}
+	switch {
+	case settings.HasCredentials(cfg.APIURL):
+		bad(EnvAPIURL, fmt.Sprintf("%s (from %s) must not contain credentials", EnvAPIURL, urlFrom),
+			"put the API key in "+EnvAPIKey+" and set "+EnvAPIURL+" to the bare base URL, e.g. "+defaultOf(EnvAPIURL))
+	case !settings.IsHTTPURL(cfg.APIURL):
+		bad(EnvAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", EnvAPIURL, redact.QuoteURL(cfg.APIURL, secrets...), urlFrom),
+			"set it to the API base URL, e.g. "+defaultOf(EnvAPIURL))
+	default:
+		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
+	}
+	if file != "" && redact.Looks(file, secrets...) {
+		bad(EnvProjectsFile, EnvProjectsFile+" holds a secret, not the path of a projects file",
+			"keep keys where the projects file says (api_key_env, api_key_file); "+EnvProjectsFile+" is the file's path")
+		return cfg, nil, problems
+	}
+	if file != "" && s.Flags[EnvAPIKey] != "" {
+		bad(EnvAPIKey, "--api-key is not used with "+EnvProjectsFile+": each project's key is where the file says", "leave out --api-key")
+	}
+	if file != "" {
+		set, err := e.loadProjects(s, file, cfg.APIURL)
+		if err != nil {
+			bad(EnvProjectsFile, EnvProjectsFile+": "+err.Error(), "fix the file: deploy/projects.example.yaml shows every field")
+		}
+		return cfg, set, problems
+	}
+	if cfg.APIKey == "" {
+		problems = append(problems, Problem{Vars: []string{EnvAPIKey}, Missing: true,
+			Text: EnvAPIKey + " is not set: create an admin API key on the API keys page of your docs dashboard and export " + EnvAPIKey + "=mint_...",
+			Fix:  "(or put it in " + s.DotenvPath + ", or list your projects in " + EnvProjectsFile + ")"})
+	}
+	switch {
+	case cfg.ProjectID == "":
+		problems = append(problems, Problem{Vars: []string{EnvProject}, Missing: true,
+			Text: EnvProject + " is not set: copy the project ID from the API keys page of your docs dashboard and export " + EnvProject + "=...",
+			Fix:  "(or pass --project, or put it in " + s.DotenvPath + ")"})
+	case redact.Looks(cfg.ProjectID, secrets...):
+		bad(EnvProject, EnvProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
+			"keep keys in "+EnvAPIKey+"; "+EnvProject+" is the project's ID, which is not secret")
+	}
+	if len(problems) == 0 && s.Flags[EnvAPIKey] != "" {
+		fmt.Fprintln(e.Stderr, "docsbot: warning: --api-key is visible to other users in process lists; prefer "+EnvAPIKey+" in the environment or .env")
+	}
+	return cfg, project.Single(cfg.ProjectID, cfg.APIKey, cfg.APIURL), problems
+}
+
+// loadProjects loads the projects file at path (relative to the working
+// directory), whose keys are in the environment or .env; apiURL is the API
+// URL of the projects that name none.
+func (e Env) loadProjects(s settings.Source, path, apiURL string) (*project.Set, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(e.Dir, path)
+	}
+	return project.Load(path, project.Options{DefaultAPIURL: apiURL, LookupEnv: func(name string) (string, bool) {
+		if v, ok := e.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
+			return v, true
+		}
+		v, ok := s.Dotenv[name]
+		return v, ok
+	}})
+}
+
+// Input names what sets a request field or setting of cfg: flagFor, or,
+// for a project of the projects file, the file's fields.
+func (cfg API) Input(field string) string {
+	if cfg.Project == "" {
+		return flagFor(field)
+	}
+	switch name := flagFor(field); name {
+	case EnvAPIKey:
+		if v, ok := strings.CutPrefix(cfg.KeyFrom, "environment variable "); ok {
+			return v
+		}
+		return "api_key_file of project " + cfg.Project
+	case EnvProject, EnvAPIURL:
+		return map[string]string{EnvProject: "project_id", EnvAPIURL: "api_url"}[name] + " of project " + cfg.Project + " in " + EnvProjectsFile
+	default:
+		return name
+	}
+}
+
+// flagFor names the flag, argument or setting that sets a request field.
+func flagFor(field string) string {
+	switch strings.ReplaceAll(strings.ToLower(field), " ", "") {
+	case "prompt":
+		return "--prompt"
+	case "id", "jobid", "job":
+		return "job ID"
+	case "from", "datefrom", "fromdate":
+		return "--from"
+	case "to", "dateto", "todate":
+		return "--to"
+	case "interval":
+		return "--interval"
+	case "apikey", "key":
+		return EnvAPIKey
+	case "projectid", "project":
+		return EnvProject
+	case "baseurl", "url":
+		return EnvAPIURL
+	}
+	return field
+}

@@ -1,0 +1,190 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
+	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/settings"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Serve is everything `docsbot serve` runs with.
+type Serve struct {
+	API API
+	// Projects are the docs projects served (also in bot.Projects); nil
+	// when the projects file cannot be loaded.
+	Projects           *project.Set
+	BotToken, AppToken string
+	SlackAPIURL        string
+	RedisURL           string
+	RedisPrefix        string
+	HTTPAddr           string
+	Bot                bot.Config
+	Agent              agent.Config
+	Visitors           visitors.Config
+	Audit              store.AuditOptions
+	LogFormat          string
+	LogLevel           slog.Level
+	// Problems lists what is wrong with the settings, the missing ones first.
+	Problems []Problem
+}
+
+// Serve resolves every setting of the bot. The table's checks collect every
+// malformed setting, each named by its variable, and the missing ones come
+// first, so one run tells the operator everything to fix.
+func (e Env) Serve(flags settings.Values) (Serve, error) {
+	s, err := e.Source(flags)
+	if err != nil {
+		return Serve{}, err
+	}
+	get := s.Value
+	var c Serve
+	var missing []string
+	secrets := s.Secrets(EnvRedisURL)
+	api, projects, apiProblems := e.apiSettings(s, secrets)
+	if projects != nil && !projects.Implicit() {
+		for _, p := range projects.All() {
+			secrets = append(secrets, p.APIKey.Reveal())
+		}
+	}
+	for _, p := range s.Problems(func(v string) string { return redact.Quote(v, secrets...) }) {
+		c.Problems = append(c.Problems, Problem{Vars: []string{p.Env}, Text: p.Text})
+	}
+
+	c.BotToken, c.AppToken = get(EnvSlackBotToken), get(EnvSlackAppToken)
+	c.Bot.Mode, c.Bot.SigningSecret = bot.Mode(strings.ToLower(get(EnvSlackMode))), get(EnvSigningSecret)
+	required := []string{EnvSlackBotToken, EnvSlackAppToken}
+	if c.Bot.Mode == bot.ModeHTTP {
+		required = []string{EnvSlackBotToken, EnvSigningSecret}
+	}
+	for _, env := range required {
+		if get(env) == "" {
+			missing = append(missing, env)
+		}
+	}
+	c.SlackAPIURL = get(EnvSlackAPIURL)
+	if !strings.HasSuffix(c.SlackAPIURL, "/") {
+		c.SlackAPIURL += "/"
+	}
+	c.RedisURL, c.RedisPrefix = get(EnvRedisURL), get(EnvRedisPrefix)
+	c.Agent.PollInterval, c.Agent.PollMaxInterval = s.DurationOf(EnvPollInterval), s.DurationOf(EnvPollMaxInterval)
+	if c.Agent.PollMaxInterval < c.Agent.PollInterval {
+		c.Problems = append(c.Problems, Problem{Vars: []string{EnvPollMaxInterval, EnvPollInterval},
+			Text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", EnvPollMaxInterval, c.Agent.PollMaxInterval, EnvPollInterval, c.Agent.PollInterval)})
+	}
+	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
+	c.Visitors.Budget, _ = strconv.Atoi(get(EnvVisitorsBudget))
+	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))
+	c.Bot.AllowedUsers = settings.List(get(EnvAllowedUsers), isUser, true)
+	c.Bot.AllowedChannels = settings.List(get(EnvAllowedChannels), isChannel, true)
+	c.Bot.Editors, _ = roles.ParseEditors(settings.List(get(EnvEditors), isEditor, true)) // checked by the table
+	c.Audit = AuditOptions(s)
+	c.HTTPAddr = get(EnvHTTPAddr)
+	if c.HTTPAddr == "" && c.Bot.Mode == bot.ModeHTTP {
+		c.Problems = append(c.Problems, Problem{Vars: []string{EnvHTTPAddr},
+			Text: EnvHTTPAddr + " is empty, but in http mode Slack's requests are served there: set an address such as :8080"})
+	}
+	c.LogFormat = strings.ToLower(get(EnvLogFormat))
+	_ = c.LogLevel.UnmarshalText([]byte(get(EnvLogLevel))) // checked by the table
+
+	c.API, c.Projects, c.Bot.Projects = api, projects, projects
+	for _, p := range apiProblems {
+		switch {
+		case p.Missing:
+			missing = append(missing, p.Vars...)
+		case p.Fix != "":
+			p.Text, p.Fix = p.Text+"\n"+p.Fix, ""
+			fallthrough
+		default:
+			c.Problems = append(c.Problems, p)
+		}
+	}
+	if len(missing) > 0 {
+		c.Problems = append([]Problem{{Vars: missing, Text: "missing " + strings.Join(missing, ", ")}}, c.Problems...)
+	}
+	if len(c.Problems) > 0 {
+		texts := make([]string, len(c.Problems))
+		for i := range c.Problems {
+			c.Problems[i].Text = redact.Scrub(c.Problems[i].Text, secrets...)
+			texts[i] = c.Problems[i].Text
+		}
+		return c, &cli.Error{
+			Code: cli.ExitUsage,
+			Msg:  "the Slack bot is not configured: " + strings.Join(texts, "; "),
+			Fix:  "set them in the environment or in " + e.DotenvPath() + " (see deploy/.env.example); the README shows how to create the Slack app and its tokens",
+		}
+	}
+	return c, nil
+}
+
+// APIOf is how to reach the docs API for p: today's settings for the
+// implicit project, else the projects file's.
+func (c Serve) APIOf(p project.Project) API {
+	if p.Implicit {
+		return c.API
+	}
+	return projectConfig(p)
+}
+
+// Describe is what Serve's error err says, for a report: a line per
+// problem (or the error's words when the settings could not be read at
+// all) and the fix.
+func (c Serve) Describe(err error) (lines []string, fix string) {
+	ce, ok := errors.AsType[*cli.Error](err)
+	if ok {
+		fix = ce.Fix
+	}
+	var texts []string
+	for _, p := range c.Problems {
+		texts = append(texts, p.Text)
+	}
+	switch {
+	case len(texts) > 0:
+	case ok:
+		texts = []string{ce.Msg}
+	default:
+		texts = []string{err.Error()}
+	}
+	for _, t := range texts {
+		lines = append(lines, strings.Split(strings.TrimRight(t, "\n"), "\n")...)
+	}
+	return lines, fix
+}
+
+// Blocked says why something that needs the variables needs cannot run
+// (a check of doctor's) when Serve gave c and err, or "" when it can.
+func (c Serve) Blocked(err error, needs ...string) string {
+	if err != nil && len(c.Problems) == 0 {
+		return "the settings could not be read"
+	}
+	var bad []string
+	for _, name := range needs {
+		if slices.ContainsFunc(c.Problems, func(p Problem) bool { return slices.Contains(p.Vars, name) }) {
+			bad = append(bad, name)
+		}
+	}
+	if len(bad) > 0 {
+		return "fix " + strings.Join(bad, " and ") + " first"
+	}
+	return ""
+}
+
+// AuditOptions are the audit trail's settings (DOCSBOT_AUDIT_TEXT,
+// DOCSBOT_AUDIT_RETENTION), checked by the table; `docsbot serve` and
+// `docsbot audit` share them.
+func AuditOptions(s settings.Source) store.AuditOptions {
+	keep, _ := strconv.ParseBool(s.Value(EnvAuditText))
+	return store.AuditOptions{KeepText: keep, Retention: s.DurationOf(EnvAuditRetention)}
+}

@@ -1,0 +1,99 @@
+package config
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/visitors"
+	"github.com/docsbot/docsbot/bot/visitors/digest"
+	"github.com/docsbot/docsbot/cmd/internal/settings"
+	"github.com/docsbot/docsbot/store"
+)
+
+// The settings of docsbot, by variable. Operators and the deploy files rely
+// on these names.
+const (
+	EnvAPIURL          = "DOCS_API_URL"
+	EnvAPIKey          = "DOCS_API_KEY"
+	EnvProject         = "DOCS_PROJECT_ID"
+	EnvProjectsFile    = "DOCSBOT_PROJECTS_FILE"
+	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
+	EnvSlackAppToken   = "SLACK_APP_TOKEN"
+	EnvSlackAPIURL     = "SLACK_API_URL"
+	EnvSlackMode       = "DOCSBOT_SLACK_MODE"
+	EnvSigningSecret   = "SLACK_SIGNING_SECRET"
+	EnvRedisURL        = "REDIS_URL"
+	EnvRedisPrefix     = "DOCSBOT_REDIS_PREFIX"
+	EnvPollInterval    = "DOCSBOT_POLL_INTERVAL"
+	EnvPollMaxInterval = "DOCSBOT_POLL_MAX_INTERVAL"
+	EnvAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
+	EnvAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
+	EnvEditors         = "DOCSBOT_EDITORS"
+	EnvAuditText       = "DOCSBOT_AUDIT_TEXT"
+	EnvAuditRetention  = "DOCSBOT_AUDIT_RETENTION"
+	EnvVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
+	EnvVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
+	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
+	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
+	EnvLogFormat       = "DOCSBOT_LOG_FORMAT"
+	EnvLogLevel        = "DOCSBOT_LOG_LEVEL"
+)
+
+// Table is the one table of docsbot's settings, in the order the help and
+// the README list them. A new setting is one row here, with its check. The flags, their help, the usage lists and
+// where a value is looked for (settings.Source) all come from it, and the
+// tests keep the README's table and deploy/.env.example in step with it.
+// Common marks the docs API's settings, which every subcommand that calls
+// the API takes; the others are the bot's (serve, doctor).
+func Table() settings.Table {
+	return settings.Table{
+		{Env: EnvAPIURL, Flag: "api-url", Default: "https://api.mintlify.com", Common: true, Doc: "Base URL of the docs platform API"},
+		{Env: EnvAPIKey, Flag: "api-key", None: "required without a projects file", Secret: true, Common: true, Doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
+		{Env: EnvProject, Flag: "project", None: "required without a projects file", Common: true, Doc: "Project id from the same page; with a projects file, `--project` names one of its projects"},
+		{Env: EnvProjectsFile, Flag: "projects-file", None: "one project", Common: true, Doc: "YAML file of the docs projects docsbot serves (`deploy/projects.example.yaml`), each with its id and where its key is; replaces `DOCS_PROJECT_ID` and `DOCS_API_KEY`"},
+		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
+			Check: settings.Prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
+		{Env: EnvSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
+			Check: settings.Prefixed("xapp-", " is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)")},
+		{Env: EnvSlackMode, Flag: "slack-mode", Default: string(bot.ModeSocket), Doc: "How Slack reaches the bot: `socket` (Socket Mode, no public URL) or `http` (Slack posts to `/slack/events`, `/slack/commands` and `/slack/interactive` on `DOCSBOT_HTTP_ADDR`)", Check: settings.OneOf(string(bot.ModeSocket), string(bot.ModeHTTP))},
+		{Env: EnvSigningSecret, None: "required in http mode", Secret: true, Doc: "Signing secret (Basic Information page) that every request from Slack is checked with in http mode"},
+		{Env: EnvSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: settings.HTTPURL(" must not contain credentials: Slack takes only the tokens in " + EnvSlackBotToken + " and " + EnvSlackAppToken)},
+		{Env: EnvRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, Sentinel with `?addr=…&master_name=…`, and Cluster with several nodes `redis://n1:6379?addr=n2:6379&addr=n3:6379`", Check: checkRedisURL},
+		{Env: EnvRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key. No hash tag is needed on a Cluster: docsbot tags its keys itself, in 16 shards that spread over the primaries (a prefix with braces, such as `{docsbot}:`, puts every key in one slot)", Check: settings.Must(func(v string) bool { return !strings.ContainsAny(v, " *?[]") }, "must not contain spaces or * ? [ ]")},
+		{Env: EnvPollInterval, Flag: "poll-interval", Default: settings.ShortDuration(agent.DefaultPollInterval), Doc: "Delay before a job's first poll", Check: settings.Duration},
+		{Env: EnvPollMaxInterval, Flag: "poll-max-interval", Default: settings.ShortDuration(agent.DefaultPollMaxInterval), Doc: "Cap of the poll backoff", Check: settings.Duration},
+		{Env: EnvAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: settings.IDs(EnvAllowedUsers, "U0123ABCD", isUser)},
+		{Env: EnvAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: settings.IDs(EnvAllowedChannels, "C0123ABCD", isChannel)},
+		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: settings.IDs(EnvEditors, "U0123ABCD", isEditor)},
+		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.Bool},
+		{Env: EnvAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: settings.Duration},
+		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},
+		{Env: EnvVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make", Check: settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= 1 }, "must be a whole number of requests per hour, 1 or more")},
+		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
+		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`, and of Slack's request URLs in http mode; empty turns them off (socket mode only)", Check: settings.ListenAddr},
+		{Env: EnvLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: func(v string, q func(string) string) string {
+			return settings.OneOf("text", "json")(strings.ToLower(v), q)
+		}},
+		{Env: EnvLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`", Check: settings.LogLevel},
+	}
+}
+
+// checkRedisURL accepts the URLs store.Open takes.
+func checkRedisURL(v string, _ func(string) string) string {
+	if u, err := url.Parse(v); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
+		return " must be a redis://, rediss:// or unix:// URL"
+	}
+	return ""
+}
+
+// The kinds of Slack ids of the settings: users (U, W), channels (C, G, D),
+// editors (users and user groups, S).
+func isUser(id string) bool    { return bot.IsSlackID(id, "UW") }
+func isChannel(id string) bool { return bot.IsSlackID(id, "CGD") }
+func isEditor(id string) bool  { return bot.IsSlackID(id, "UWS") }
+
+// defaultOf is the default of the variable env, "" for none.
+func defaultOf(env string) string { return Table().Of(env).Default }

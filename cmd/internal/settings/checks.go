@@ -1,0 +1,146 @@
+package settings
+
+import (
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Check is the check of a setting's values (Setting.Check): the words that
+// follow the variable's name, "" for a good value. quote shows a value as a
+// message may, masked when it holds a secret.
+type Check = func(v string, quote func(string) string) string
+
+// Must is the check of a value that ok accepts; its problem quotes the value.
+func Must(ok func(string) bool, problem string) Check {
+	return func(v string, quote func(string) string) string {
+		if ok(v) {
+			return ""
+		}
+		return " " + quote(v) + " " + problem
+	}
+}
+
+// Prefixed is the check of a token that starts with prefix; its problem
+// never quotes the value.
+func Prefixed(prefix, problem string) Check {
+	return func(v string, _ func(string) string) string {
+		if strings.HasPrefix(v, prefix) {
+			return ""
+		}
+		return problem
+	}
+}
+
+// OneOf is the check of a value that is one of values, in any case.
+func OneOf(values ...string) Check {
+	ok := func(v string) bool {
+		for _, a := range values {
+			if strings.EqualFold(v, a) {
+				return true
+			}
+		}
+		return false
+	}
+	return Must(ok, "must be "+strings.Join(values[:len(values)-1], ", ")+" or "+values[len(values)-1])
+}
+
+// Duration checks a positive duration such as 10s.
+func Duration(v string, q func(string) string) string {
+	return Must(IsDuration, "is not a positive duration such as 10s or 1m")(v, q)
+}
+
+// Bool checks true or false (strconv.ParseBool).
+func Bool(v string, q func(string) string) string {
+	ok := func(v string) bool { _, err := strconv.ParseBool(v); return err == nil }
+	return Must(ok, "must be true or false")(v, q)
+}
+
+// ListenAddr checks a listen address such as :8080.
+func ListenAddr(v string, q func(string) string) string {
+	ok := func(v string) bool { _, _, err := net.SplitHostPort(v); return err == nil }
+	return Must(ok, "is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)")(v, q)
+}
+
+// LogLevel checks a log/slog level: debug, info, warn or error.
+func LogLevel(v string, q func(string) string) string {
+	ok := func(v string) bool { return new(slog.Level).UnmarshalText([]byte(v)) == nil }
+	return Must(ok, "must be debug, info, warn or error")(v, q)
+}
+
+// HTTPURL checks an http(s) URL without credentials; credentials is the
+// problem of one that carries them.
+func HTTPURL(credentials string) Check {
+	return func(v string, quote func(string) string) string {
+		if HasCredentials(v) {
+			return credentials
+		}
+		return Must(IsHTTPURL, "is not an http(s) URL")(v, quote)
+	}
+}
+
+// IDs checks a comma-separated list of ids that isID accepts, naming every
+// one that it does not; env is the variable, like names the ids' shape.
+func IDs(env, like string, isID func(string) bool) Check {
+	return func(v string, quote func(string) string) string {
+		var bad []string
+		for _, id := range List(v, isID, false) {
+			bad = append(bad, ": "+quote(id)+" is not a Slack id (ids look like "+like+"; copy them from the profile or channel details)")
+		}
+		return strings.Join(bad, "; "+env)
+	}
+}
+
+// List returns the items of a comma-separated list that isID accepts, or,
+// when good is false, the ones it does not.
+func List(v string, isID func(string) bool, good bool) []string {
+	var out []string
+	for part := range strings.SplitSeq(v, ",") {
+		if id := strings.TrimSpace(part); id != "" && isID(id) == good {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// IsDuration reports whether v is a positive duration.
+func IsDuration(v string) bool {
+	d, err := time.ParseDuration(v)
+	return err == nil && d > 0
+}
+
+// IsHTTPURL reports whether raw is an absolute http(s) URL.
+func IsHTTPURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// HasCredentials reports whether a URL carries user:password@.
+func HasCredentials(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.User != nil
+}
+
+// URLPassword is the password in a URL, or "".
+func URLPassword(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
+}
+
+// DurationOf is the duration setting env of s, or its default when it is
+// not one (its check names the problem).
+func (s Source) DurationOf(env string) time.Duration {
+	v := s.Value(env)
+	if !IsDuration(v) {
+		v = s.Table.Of(env).Default
+	}
+	d, _ := time.ParseDuration(v)
+	return d
+}
