@@ -19,6 +19,11 @@ func Scopes() []string { return []string{"commands", "chat:write", "usergroups:r
 // examples do: one registration per kind of envelope, each turned into the
 // transport-neutral request of its registered handler, which acks it.
 // Envelopes no handler claims are acked and ignored (onOther).
+//
+// slack-go runs each handler in a goroutine of its own; every envelope
+// handler is counted among the bot's work (tracked), so that Run, asked to
+// stop, waits for what a handler does after its ack (an audit record, a
+// private answer) before the store closes.
 func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 	for _, t := range []socketmode.EventType{
 		socketmode.EventTypeConnecting, socketmode.EventTypeConnected,
@@ -26,26 +31,37 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 	} {
 		h.Handle(t, b.onLifecycle)
 	}
-	h.Handle(socketmode.EventTypeSlashCommand, func(evt *socketmode.Event, client *socketmode.Client) {
+	h.Handle(socketmode.EventTypeSlashCommand, b.tracked(func(evt *socketmode.Event, client *socketmode.Client) {
 		cmd, ok := evt.Data.(slack.SlashCommand)
 		if !ok || !b.dispatchCommand(ctx, cmd, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
 		}
-	})
-	h.Handle(socketmode.EventTypeEventsAPI, func(evt *socketmode.Event, client *socketmode.Client) {
+	}))
+	h.Handle(socketmode.EventTypeEventsAPI, b.tracked(func(evt *socketmode.Event, client *socketmode.Client) {
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
 		last := evt.Request != nil && evt.Request.RetryAttempt >= SlackEventRetries
 		if !ok || !b.dispatchEvent(ctx, ev, last, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
 		}
-	})
-	h.Handle(socketmode.EventTypeInteractive, func(evt *socketmode.Event, client *socketmode.Client) {
+	}))
+	h.Handle(socketmode.EventTypeInteractive, b.tracked(func(evt *socketmode.Event, client *socketmode.Client) {
 		ic, ok := evt.Data.(slack.InteractionCallback)
 		if !ok || !b.dispatchInteraction(ctx, ic, b.acker(client, evt.Request)) {
 			b.onOther(evt, client)
 		}
-	})
-	h.HandleDefault(b.onOther)
+	}))
+	h.HandleDefault(b.tracked(b.onOther))
+}
+
+// tracked runs handle as part of the bot's work. Once Run is stopping, an
+// envelope is left unacknowledged, for Slack to send again (to a replica
+// that is not stopping).
+func (b *Bot) tracked(handle socketmode.SocketmodeHandlerFunc) socketmode.SocketmodeHandlerFunc {
+	return func(evt *socketmode.Event, client *socketmode.Client) {
+		if !b.work.Do(func() { handle(evt, client) }) && evt.Request != nil {
+			b.log.Info("stopping: envelope left for Slack to send again", "envelope", evt.Request.EnvelopeID, "type", evt.Type)
+		}
+	}
 }
 
 // acker is the AckFunc of one Socket Mode envelope.
@@ -150,6 +166,21 @@ func (t *tasks) Go(fn func()) bool {
 		return false
 	}
 	t.wg.Go(fn)
+	return true
+}
+
+// Do runs fn in the calling goroutine, counted among the group's work, unless
+// the group is closed, and reports whether it did.
+func (t *tasks) Do(fn func()) bool {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return false
+	}
+	t.wg.Add(1)
+	t.mu.Unlock()
+	defer t.wg.Done()
+	fn()
 	return true
 }
 
