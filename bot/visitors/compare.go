@@ -32,9 +32,9 @@ func (r dateRange) previous() dateRange {
 
 // postComparison answers `compare`: the range against the previous range
 // of the same length, posted in the channel.
-func (v *visitors) postComparison(ctx context.Context, t target, cmd slack.SlashCommand, req visitorsRequest) {
+func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "compare", true, "project", t.proj.Name)
-	note := v.progress(cmd, req.Range)
+	note := v.progress(w, cmd, req.Range)
 	rep, err := v.compare(ctx, t, req, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {

@@ -24,7 +24,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 		return nil // uploaded by an earlier attempt
 	}
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "csv", true, "project", t.proj.Name)
-	note := v.progress(cmd, req.Range)
+	note := v.progress(w, cmd, req.Range)
 	ex, err := v.export(ctx, t, req.Range, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {

@@ -5,29 +5,50 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
 )
 
 // progressNote is the private note that tells the person who typed a
 // command that a long export is under way. It is posted through the
-// command's response_url at most once, from the export's own goroutine
-// (never in the background, so it cannot land after the answer), and
-// cleared before the answer is given, so that "Counting visitors…" never
-// outlives it.
+// command's response_url at most once per work, from the export's own
+// goroutine (never in the background, so it cannot land after the answer),
+// and cleared before the answer is given, so that "Counting visitors…"
+// never outlives it.
+//
+// The note outlives a replica that dies between posting and clearing it:
+// posting records markNote on the work, so the progress note of a later
+// attempt (on any replica) starts as shown, posts no second note and
+// deletes the earlier one before its answer. delete_original acts on the
+// response_url's last message, and nothing but the note goes through the
+// response_url before the answer. Clearing records that the note is gone,
+// so that an attempt after an answer was given does not delete the answer.
 type progressNote struct {
 	v   *visitors
+	w   *bot.Work
 	cmd slack.SlashCommand
 	r   dateRange
-	// shown reports that the note was posted and not cleared since: the
-	// response_url's last message is the note.
+	// shown reports that the note was posted (by this attempt or an
+	// earlier one) and not cleared since: the response_url's last message
+	// is the note.
 	shown bool
 }
+
+// markNote is the checkpoint of a progress note: noteShown once posted,
+// noteCleared once deleted.
+const (
+	markNote    = "note"
+	noteShown   = "shown"
+	noteCleared = "cleared"
+)
 
 // clearNoteBudget bounds the deletion of a progress note.
 const clearNoteBudget = 10 * time.Second
 
-// progress returns the progress note of cmd's export of r.
-func (v *visitors) progress(cmd slack.SlashCommand, r dateRange) *progressNote {
-	return &progressNote{v: v, cmd: cmd, r: r}
+// progress returns the progress note of cmd's export of r, done as w: shown
+// when an earlier attempt at w posted it and did not clear it.
+func (v *visitors) progress(w *bot.Work, cmd slack.SlashCommand, r dateRange) *progressNote {
+	return &progressNote{v: v, w: w, cmd: cmd, r: r, shown: w.Marked(markNote) == noteShown}
 }
 
 // show posts the note; it is export's progress callback.
@@ -41,6 +62,7 @@ func (n *progressNote) show(ctx context.Context) func() {
 			return
 		}
 		n.shown = true
+		n.mark(ctx, noteShown)
 	}
 }
 
@@ -58,5 +80,14 @@ func (n *progressNote) clear(ctx context.Context) {
 	defer cancel()
 	if err := n.v.core.Respond(ctx, n.cmd, &slack.WebhookMessage{DeleteOriginal: true}); err != nil {
 		n.v.log.Warn("deleting the progress note failed", "user", n.cmd.UserID, "err", err)
+	}
+	n.mark(ctx, noteCleared)
+}
+
+// mark records the note's state on the work. The note is cosmetic: a mark
+// that cannot be recorded is logged, and the work goes on.
+func (n *progressNote) mark(ctx context.Context, state string) {
+	if err := n.w.Mark(ctx, map[string]string{markNote: state}); err != nil {
+		n.v.log.Warn("recording the progress note's state failed", "user", n.cmd.UserID, "note", state, "err", err)
 	}
 }

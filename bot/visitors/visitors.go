@@ -306,13 +306,13 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	case modeChart:
 		return v.postChart(ctx, w, t, cmd, req.Range, "")
 	case modeCompare:
-		v.postComparison(ctx, t, cmd, req)
+		v.postComparison(ctx, w, t, cmd, req)
 	case modeCSV:
 		return v.postCSV(ctx, w, t, cmd, req)
 	case modeDigest:
 		return v.digestCommand(ctx, w, t, cmd, req)
 	default:
-		v.summarizeVisitors(ctx, t, cmd, req)
+		v.summarizeVisitors(ctx, w, t, cmd, req)
 	}
 	return nil
 }
@@ -328,9 +328,9 @@ func (v *visitors) giveUpVisitors(ctx context.Context, w *bot.Work) {
 // summarizeVisitors answers a /docs-visitors command: from the cache when it
 // is fresh, else from a new export within the shared budget, else from a
 // stale copy, else with a private explanation.
-func (v *visitors) summarizeVisitors(ctx context.Context, t target, cmd slack.SlashCommand, req visitorsRequest) {
+func (v *visitors) summarizeVisitors(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String(), "project", t.proj.Name)
-	note := v.progress(cmd, req.Range)
+	note := v.progress(w, cmd, req.Range)
 	ex, err := v.export(ctx, t, req.Range, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
