@@ -6,4 +6,5 @@ const (
 	WorkVisitors = workVisitors
 	MarkNote     = markNote
 	NoteShown    = noteShown
+	NoteCleared  = noteCleared
 )

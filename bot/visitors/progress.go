@@ -16,21 +16,24 @@ import (
 // and cleared before the answer is given, so that "Counting visitors…"
 // never outlives it.
 //
-// The note outlives a replica that dies between posting and clearing it:
+// The note outlives no replica that dies between posting and clearing it:
 // posting records markNote on the work, so the progress note of a later
 // attempt (on any replica) starts as shown, posts no second note and
 // deletes the earlier one before its answer. delete_original acts on the
 // response_url's last message, and nothing but the note goes through the
 // response_url before the answer. Clearing records that the note is gone,
-// so that an attempt after an answer was given does not delete the answer.
+// so that a later attempt (the answer may have been given) neither deletes
+// the answer nor spends the response_url's few uses on a second note.
 type progressNote struct {
 	v   *visitors
 	w   *bot.Work
 	cmd slack.SlashCommand
 	r   dateRange
-	// shown reports that the note was posted (by this attempt or an
-	// earlier one) and not cleared since: the response_url's last message
-	// is the note.
+	// posted reports that the note was posted, by this attempt or an
+	// earlier one: it is not posted again.
+	posted bool
+	// shown reports that the note was posted and not cleared since: the
+	// response_url's last message is the note.
 	shown bool
 }
 
@@ -45,23 +48,24 @@ const (
 // clearNoteBudget bounds the deletion of a progress note.
 const clearNoteBudget = 10 * time.Second
 
-// progress returns the progress note of cmd's export of r, done as w: shown
-// when an earlier attempt at w posted it and did not clear it.
+// progress returns the progress note of cmd's export of r, done as w:
+// shown when an earlier attempt at w posted it and did not clear it.
 func (v *visitors) progress(w *bot.Work, cmd slack.SlashCommand, r dateRange) *progressNote {
-	return &progressNote{v: v, w: w, cmd: cmd, r: r, shown: w.Marked(markNote) == noteShown}
+	state := w.Marked(markNote)
+	return &progressNote{v: v, w: w, cmd: cmd, r: r, posted: state != "", shown: state == noteShown}
 }
 
 // show posts the note; it is export's progress callback.
 func (n *progressNote) show(ctx context.Context) func() {
 	return func() {
-		if n.shown || n.cmd.ResponseURL == "" {
+		if n.posted || n.cmd.ResponseURL == "" {
 			return
 		}
 		if err := n.v.core.Respond(ctx, n.cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: progressText(n.r, 2)}); err != nil {
 			n.v.log.Warn("posting the progress note failed", "user", n.cmd.UserID, "err", err)
 			return
 		}
-		n.shown = true
+		n.posted, n.shown = true, true
 		n.mark(ctx, noteShown)
 	}
 }

@@ -18,17 +18,68 @@ import (
 )
 
 // TestProgressNoteOfACrashedAttempt plays a replica that took a long
-// summary, posted the progress note and died: the next attempt, on another
-// replica, deletes that note before its answer and posts no second one, so
-// that the person sees the answer and no "Counting visitors…" above it.
+// summary, posted the progress note and died, and lets another replica do
+// the next attempt. A note left shown is deleted before the next answer,
+// and no second note is posted: the person sees the answer and no
+// "Counting visitors…" above it. A replica that died after clearing its
+// note and answering leaves its answer alone, and no second note.
 func TestProgressNoteOfACrashedAttempt(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsHarness(t, 613) // three pages of 250: a long export
+	for _, tc := range []struct {
+		name string
+		// answered: the dead replica deleted its note and answered.
+		answered bool
+		// notes is how many progress notes were posted in all; answers
+		// how many answers the channel shows in the end.
+		notes, answers int
+	}{
+		{name: "died with the note shown", notes: 1, answers: 1},
+		{name: "died after the answer", answered: true, notes: 1, answers: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h, _ := visitorsHarness(t, 613) // three pages of 250: a long export
+			c := h.crashedSummary(tc.answered)
+
+			// The next attempt, on a live replica, answers.
+			h.StartBot(bottest.Config{Now: visitorsNow})
+			h.WaitFor("the next attempt's answer", func() bool {
+				for _, p := range h.summaries() {
+					if strings.Contains(postText(p), "613 pages had visitors") {
+						return true
+					}
+				}
+				return false
+			})
+			h.Settle()
+			if n := h.progressNotesShown(); n != 0 {
+				t.Errorf("%d progress notes still shown after the answer, want none: %+v", n, h.Slack.Ephemerals(""))
+			}
+			if n := h.progressNotesPosted(); n != tc.notes {
+				t.Errorf("%d progress notes posted, want %d", n, tc.notes)
+			}
+			if n := len(h.Roots(general)); n != tc.answers {
+				t.Errorf("the channel shows %d answers, want %d: %+v", n, tc.answers, h.Roots(general))
+			}
+			if n := len(h.Slack.ResponsePosts(c.TriggerID)); n > 5 {
+				t.Errorf("%d posts through the response_url, more than Slack takes", n)
+			}
+		})
+	}
+}
+
+// crashedSummary plays a replica that received `/docs-visitors 30d`, took
+// its work, posted the progress note and recorded it, then (answered)
+// deleted the note, recorded that and posted an answer, and died: its
+// lease runs out at once. It returns the command.
+func (h *harness) crashedSummary(answered bool) slack.SlashCommand {
+	h.T.Helper()
+	t := h.T
 	st := h.OpenStore()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	// The dead replica: its socket takes the command and acks it...
+	// Its socket takes the command and acks it.
 	var (
 		mu  sync.Mutex
 		cmd *slack.SlashCommand
@@ -56,8 +107,7 @@ func TestProgressNoteOfACrashedAttempt(t *testing.T) {
 	c := *cmd
 	mu.Unlock()
 
-	// ...queues and takes its work, posts the progress note, records it,
-	// and dies before answering (its lease runs out at once).
+	// Its work: queued, taken, the note posted and recorded.
 	payload, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
@@ -69,31 +119,25 @@ func TestProgressNoteOfACrashedAttempt(t *testing.T) {
 	if err != nil || len(taken) != 1 {
 		t.Fatalf("ClaimWork = %v, %v", taken, err)
 	}
-	note := &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: "Counting visitors for Oct 9 – Nov 7, 2025…"}
-	if err := slack.PostWebhookContext(ctx, c.ResponseURL, note); err != nil {
-		t.Fatalf("posting the dead replica's note: %v", err)
+	respond := func(what string, msg *slack.WebhookMessage) {
+		if err := slack.PostWebhookContext(ctx, c.ResponseURL, msg); err != nil {
+			t.Fatalf("the dead replica %s: %v", what, err)
+		}
 	}
-	if err := st.Mark(ctx, taken[0], 0, map[string]string{visitors.MarkNote: visitors.NoteShown}); err != nil {
-		t.Fatalf("Mark: %v", err)
+	mark := func(state string) {
+		if err := st.Mark(ctx, taken[0], 0, map[string]string{visitors.MarkNote: state}); err != nil {
+			t.Fatalf("Mark: %v", err)
+		}
 	}
+	respond("posting its note", &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: "Counting visitors for Oct 9 – Nov 7, 2025…"})
+	mark(visitors.NoteShown)
 	if n := h.progressNotesShown(); n != 1 {
-		t.Fatalf("%d progress notes shown before the next attempt, want the dead replica's", n)
+		t.Fatalf("%d progress notes shown, want the dead replica's", n)
 	}
-
-	// The next attempt, on a live replica, answers.
-	h.StartBot(bottest.Config{Now: visitorsNow})
-	sum := h.waitSummaries(1)
-	h.Settle()
-	if !strings.Contains(postText(sum), "613 pages had visitors") {
-		t.Errorf("the answer:\n%s", postText(sum))
+	if answered {
+		respond("deleting its note", &slack.WebhookMessage{DeleteOriginal: true})
+		mark(visitors.NoteCleared)
+		respond("answering", &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: "The dead replica's answer."})
 	}
-	if n := h.progressNotesShown(); n != 0 {
-		t.Errorf("%d progress notes still shown after the answer, want none: %+v", n, h.Slack.Ephemerals(""))
-	}
-	if n := h.progressNotesPosted(); n != 1 {
-		t.Errorf("%d progress notes posted, want only the dead replica's", n)
-	}
-	if len(h.summaries()) != 1 {
-		t.Errorf("%d answers, want 1", len(h.summaries()))
-	}
+	return c
 }
