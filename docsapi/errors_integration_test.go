@@ -41,6 +41,15 @@ type errCase struct {
 	check        func(t *testing.T, e *env, jobID string)
 }
 
+// slowAttempt is the time limit of the cases that wait on a slow answer:
+// ample for a loaded machine to deliver a request, short enough to keep the
+// test quick.
+const slowAttempt = 2 * time.Second
+
+// settleWait bounds the wait for the server to finish recording requests and
+// jobs once the client has returned.
+const settleWait = 15 * time.Second
+
 // TestErrorPaths runs every call against the test server through its error
 // paths: status codes, retries, faults, timeouts and outcome-unknown POSTs.
 func TestErrorPaths(t *testing.T) {
@@ -202,20 +211,23 @@ func TestErrorPaths(t *testing.T) {
 		{name: "closed connection after message", op: docsapitest.EndpointMessage,
 			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointMessage, CloseConn: true, AfterAct: true}},
 			wantIs: unknown, wantRequests: 1},
+		// Slow answers. The delay is unbounded (it ends when the client hangs
+		// up or the server closes) and the time limits are long enough that a
+		// loaded machine still gets a request to the server before they expire.
 		{name: "attempt timeout on create", op: docsapitest.EndpointCreate,
-			clientOpts: []docsapi.Option{docsapi.WithAttemptTimeout(150 * time.Millisecond)},
-			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointCreate, Latency: 5 * time.Second}},
+			clientOpts: []docsapi.Option{docsapi.WithAttemptTimeout(slowAttempt)},
+			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointCreate, Latency: time.Hour}},
 			wantIs:     []error{docsapi.ErrOutcomeUnknown, context.DeadlineExceeded}, wantText: []string{"timed out"}, wantRequests: 1, wantJobs: 0},
 		{name: "attempt timeout after create", op: docsapitest.EndpointCreate,
-			clientOpts: []docsapi.Option{docsapi.WithAttemptTimeout(150 * time.Millisecond)},
-			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointCreate, Latency: 5 * time.Second, Status: 201, AfterAct: true}},
+			clientOpts: []docsapi.Option{docsapi.WithAttemptTimeout(slowAttempt)},
+			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointCreate, Latency: time.Hour, Status: 201, AfterAct: true}},
 			wantIs:     unknown, wantRequests: 1, wantJobs: 1},
 		{name: "attempt timeout on get is retried", op: docsapitest.EndpointGet,
-			clientOpts: []docsapi.Option{docsapi.WithAttemptTimeout(150 * time.Millisecond)},
-			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Latency: 5 * time.Second, Times: 1}},
+			clientOpts: []docsapi.Option{docsapi.WithAttemptTimeout(slowAttempt)},
+			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Latency: time.Hour, Times: 1}},
 			wantOK:     true, wantRequests: 2},
-		{name: "caller deadline during a slow get", op: docsapitest.EndpointGet, ctxTimeout: 150 * time.Millisecond,
-			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Latency: 5 * time.Second}},
+		{name: "caller deadline during a slow get", op: docsapitest.EndpointGet, ctxTimeout: slowAttempt,
+			faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointGet, Latency: time.Hour}},
 			wantIs: []error{context.DeadlineExceeded}, wantNotIs: unknown, wantRequests: 1},
 	}
 	for _, tt := range tests {
@@ -338,6 +350,16 @@ func runErrCase(t *testing.T, tt errCase) {
 			t.Errorf("error %q spans lines", err)
 		}
 	}
+	// A client that gave up on a slow answer may return before the server
+	// has recorded the request or done the work. Once the client has
+	// returned it sends nothing more, so waiting for the expected numbers
+	// is a barrier, and the exact checks below still catch any extra.
+	waitUntil(t, func() bool { return e.srv.Count(tt.op) >= tt.wantRequests },
+		"server to record %d %s requests", tt.wantRequests, tt.op)
+	if tt.op == docsapitest.EndpointCreate && tt.wantJobs > 0 {
+		waitUntil(t, func() bool { return len(e.srv.Jobs())-jobsBefore >= tt.wantJobs },
+			"server to create %d jobs", tt.wantJobs)
+	}
 	if got := e.srv.Count(tt.op); got != tt.wantRequests {
 		t.Errorf("server saw %d %s requests, want %d", got, tt.op, tt.wantRequests)
 	}
@@ -361,6 +383,19 @@ func runErrCase(t *testing.T, tt errCase) {
 	}
 	if tt.check != nil {
 		tt.check(t, e, jobID)
+	}
+}
+
+// waitUntil polls cond until it holds, failing the test if it does not
+// within settleWait.
+func waitUntil(t *testing.T, cond func() bool, format string, args ...any) {
+	t.Helper()
+	deadline := time.Now().Add(settleWait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for "+format, append([]any{settleWait}, args...)...)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -122,10 +122,23 @@ func TestFaultLatency(t *testing.T) {
 			t.Parallel()
 			srv := startServer(t)
 			srv.AddFault(Fault{Endpoint: EndpointCreate, Latency: time.Hour, AfterAct: tc.afterAct})
-			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			// The client gives up only once the server holds the request (and,
+			// after the work, once the job exists): a deadline on the request
+			// could expire before it ever reached the server.
+			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			if _, err := send(t, ctx, http.MethodPost, srv.URL+jobsPath(srv), "Bearer "+srv.Key, promptBody("x")); err == nil {
-				t.Fatal("request succeeded, want a timeout")
+			errc := make(chan error, 1)
+			go func() {
+				_, err := send(t, ctx, http.MethodPost, srv.URL+jobsPath(srv), "Bearer "+srv.Key, promptBody("x"))
+				errc <- err
+			}()
+			waitUntil(t, "the request to arrive", func() bool { return srv.Count(EndpointCreate) == 1 })
+			if tc.afterAct {
+				waitUntil(t, "the job to be created", func() bool { return len(srv.Jobs()) == 1 })
+			}
+			cancel()
+			if err := <-errc; err == nil {
+				t.Fatal("request succeeded, want it cancelled")
 			}
 			srv.Close()
 			if got := len(srv.Jobs()); got != tc.jobs {
@@ -135,6 +148,19 @@ func TestFaultLatency(t *testing.T) {
 				t.Errorf("recorded %+v, want one unanswered request", reqs)
 			}
 		})
+	}
+}
+
+// waitUntil polls cond until it holds, failing the test after a generous
+// limit.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
 
