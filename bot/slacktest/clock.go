@@ -6,7 +6,8 @@ import (
 )
 
 // ManualClock is a clock a test moves by hand, for WithClock: trigger ids
-// expire and method limits refill when the test says so, never by sleeping.
+// expire and post and method limits refill when the test says so, never by
+// sleeping.
 type ManualClock struct {
 	mu sync.Mutex
 	t  time.Time

@@ -30,7 +30,7 @@ type config struct {
 	// postRate and postBurst are the per-channel posting limit (WithPostLimit).
 	postRate  float64
 	postBurst int
-	// now is the clock of trigger expiry and method limits (WithClock).
+	// now is the clock of trigger expiry, post and method limits (WithClock).
 	now        func() time.Time
 	triggerTTL time.Duration
 	// scopes are the bot token's scopes (WithScopes).

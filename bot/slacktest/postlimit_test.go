@@ -13,9 +13,11 @@ import (
 // TestPostLimit posts a burst into one channel with the real slack-go client:
 // the burst goes through, the next post is refused with Slack's 429 and a
 // Retry-After, another channel is not affected, and after the wait a post
-// goes through again.
+// goes through again. The server's clock is moved by hand, so slow round
+// trips refill nothing.
 func TestPostLimit(t *testing.T) {
-	s := slacktest.NewServer(slacktest.WithPostLimit(1, 3))
+	clk := slacktest.NewManualClock(time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC))
+	s := slacktest.NewServer(slacktest.WithClock(clk.Now), slacktest.WithPostLimit(1, 3))
 	t.Cleanup(s.Close)
 	s.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
 	api := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL))
@@ -42,7 +44,12 @@ func TestPostLimit(t *testing.T) {
 	if n := len(s.Messages("C0GENERAL")); n != 3 {
 		t.Fatalf("%d messages in the channel, want the 3 of the burst", n)
 	}
-	time.Sleep(rl.RetryAfter)
+	// Just before the wait the bucket is still empty; after it a post fits.
+	clk.Advance(rl.RetryAfter - time.Millisecond)
+	if _, ok := errors.AsType[*slack.RateLimitedError](post("C0GENERAL")); !ok {
+		t.Fatalf("post before Retry-After passed went through, want a RateLimitedError")
+	}
+	clk.Advance(time.Millisecond)
 	if err := post("C0GENERAL"); err != nil {
 		t.Fatalf("post after Retry-After: %v", err)
 	}

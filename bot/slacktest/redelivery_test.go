@@ -71,14 +71,19 @@ func TestRedelivery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// An ack slowed by a loaded machine may let the timer send the
+			// event once more: such extra deliveries must be the next
+			// attempts of the same envelope.
 			got := waitLen(t, &seen, len(tc.wantAttempt))
+			last := len(tc.wantAttempt) - 1
 			for i, d := range got {
+				wantAttempt := tc.wantAttempt[min(i, last)] + max(i-last, 0)
 				wantReason := ""
 				if i > 0 {
 					wantReason = "timeout"
 				}
-				if d.attempt != tc.wantAttempt[i] || d.reason != wantReason || d.eventID != eventID || d.envelopeID != got[0].envelopeID {
-					t.Errorf("delivery %d = %+v, want attempt %d reason %q event %s envelope %s", i, d, tc.wantAttempt[i], wantReason, eventID, got[0].envelopeID)
+				if d.attempt != wantAttempt || d.reason != wantReason || d.eventID != eventID || d.envelopeID != got[0].envelopeID {
+					t.Errorf("delivery %d = %+v, want attempt %d reason %q event %s envelope %s", i, d, wantAttempt, wantReason, eventID, got[0].envelopeID)
 				}
 			}
 		})

@@ -1,6 +1,7 @@
 package slacktest
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -290,21 +291,24 @@ func TestQueuedUntilConnected(t *testing.T) {
 
 func TestPingFrames(t *testing.T) {
 	t.Parallel()
-	// slack-go reconnects when no PING came for clientInterval.
-	const clientInterval = 100 * time.Millisecond
+	// slack-go reconnects when no PING came for its interval
+	// (OptionPingInterval). With pings the interval is long, so that a stall
+	// of the loaded machine cannot pass for a silent server; without them it
+	// is short, and any delay only makes the reconnect later, not absent.
 	tests := []struct {
-		name          string
-		serverPing    time.Duration
-		wantReconnect bool
+		name           string
+		clientInterval time.Duration
+		serverPing     time.Duration
+		wantReconnect  bool
 	}{
-		{"pings keep the connection", 10 * time.Millisecond, false},
-		{"no pings make the client reconnect", 0, true},
+		{"pings keep the connection", 2 * time.Second, 10 * time.Millisecond, false},
+		{"no pings make the client reconnect", 100 * time.Millisecond, 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := newTestServer(t, WithPingInterval(tc.serverPing))
-			ackEverything(t, s, nil, socketmode.OptionPingInterval(clientInterval))
+			ackEverything(t, s, nil, socketmode.OptionPingInterval(tc.clientInterval))
 			ctx := testContext(t)
 			if tc.wantReconnect {
 				if err := s.WaitFor(ctx, func() bool { return s.Connects() >= 2 }); err != nil {
@@ -312,12 +316,18 @@ func TestPingFrames(t *testing.T) {
 				}
 				return
 			}
-			// The client answered the pings of five of its intervals: without
-			// them it would have reconnected within the first.
-			want := int64(5 * clientInterval / tc.serverPing)
+			// The client answered the pings of three of its intervals (the
+			// server sends at most one per serverPing, so at least that much
+			// time passed): without them it would have reconnected within
+			// the first.
+			want := int64(3 * tc.clientInterval / tc.serverPing)
+			// That takes at least 3*clientInterval: allow for it on top of
+			// the usual timeout.
+			waitCtx, cancel := context.WithTimeout(t.Context(), testTimeout+3*tc.clientInterval)
+			defer cancel()
 			for s.pongsReceived() < want {
 				select {
-				case <-ctx.Done():
+				case <-waitCtx.Done():
 					t.Fatalf("the client answered %d pings, want %d", s.pongsReceived(), want)
 				case <-time.After(5 * time.Millisecond):
 				}

@@ -19,8 +19,8 @@ type trigger struct {
 }
 
 // WithClock sets the clock the server reads for trigger expiry and the
-// per-method rate limits (WithMethodLimit), so tests can move time forward
-// instead of sleeping. Default time.Now.
+// rate limits (WithPostLimit per channel, WithMethodLimit per method), so
+// tests can move time forward instead of sleeping. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
 
 // WithTriggerTTL sets how long a trigger id may open a view after it was

@@ -115,7 +115,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 	retry, limited := s.takeRateLimit(method)
 	if !limited && method == "chat.postMessage" && kind == tokenBot {
-		retry, limited = s.takePost(params["channel"], time.Now())
+		retry, limited = s.takePost(params["channel"], s.cfg.now())
 	}
 	if !limited && kind == tokenBot {
 		retry, limited = s.takeMethod(method)
