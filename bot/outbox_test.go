@@ -3,6 +3,9 @@ package bot
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,29 +14,75 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
-// slowEdits is a bot on a fake Slack whose chat.update takes 300ms, and a
-// message of the bot's ("state 0") to edit.
-func slowEdits(t *testing.T) (*slacktest.Server, *Bot, string) {
+// editGate holds every chat.update the bot sends at its HTTP transport
+// until the test releases them, so that an edit stays in flight for as long
+// as the test needs, however slowly the test itself runs.
+type editGate struct {
+	arrived chan struct{} // one value per chat.update reaching the gate
+	release chan struct{} // closed by open: every chat.update goes on
+	once    sync.Once
+}
+
+func (g *editGate) open() { g.once.Do(func() { close(g.release) }) }
+
+// roundTrip holds a chat.update until the gate opens, then sends it.
+func (g *editGate) roundTrip(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.URL.Path, "/chat.update") {
+		select {
+		case g.arrived <- struct{}{}:
+		default:
+		}
+		select {
+		case <-g.release:
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// waitArrival waits until a chat.update reaches the gate.
+func (g *editGate) waitArrival(t *testing.T) {
+	t.Helper()
+	select {
+	case <-g.arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no chat.update reached Slack's door after 10s")
+	}
+}
+
+// heldEdits is a bot on a fake Slack whose chat.update requests wait at the
+// gate until the test opens it, and a message of the bot's ("state 0") to
+// edit.
+func heldEdits(t *testing.T) (*slacktest.Server, *Bot, string, *editGate) {
 	t.Helper()
 	s := slacktest.NewServer()
 	t.Cleanup(s.Close)
-	s.SetAPILatency("chat.update", 300*time.Millisecond)
-	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL))
+	g := &editGate{arrived: make(chan struct{}, 16), release: make(chan struct{})}
+	t.Cleanup(g.open) // a test that failed early lets its edits go
+	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL),
+		slack.OptionHTTPClient(&http.Client{Transport: roundTripFunc(g.roundTrip)}))
 	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil)
 	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, b, ts
+	return s, b, ts, g
 }
 
 // TestEditsCoalesce asks for ten edits of one message while the first is in
 // flight: only the first and the last reach Slack.
 func TestEditsCoalesce(t *testing.T) {
-	s, b, ts := slowEdits(t)
-	for i := 1; i <= 10; i++ {
+	s, b, ts, gate := heldEdits(t)
+	edit := func(i int) {
 		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
 	}
+	edit(1)
+	gate.waitArrival(t) // state 1 is in flight
+	for i := 2; i <= 10; i++ {
+		edit(i)
+	}
+	gate.open()
 	b.work.closeAndWait(0)
 	calls := s.Calls("chat.update")
 	if len(calls) != 2 || calls[0].Params["text"] != "state 1" || calls[1].Params["text"] != "state 10" {
@@ -52,11 +101,24 @@ func TestEditsCoalesce(t *testing.T) {
 // in flight, then edits the message at once: the waiting edit, older than
 // the one made at once, never reaches Slack.
 func TestEditNowDropsTheWaitingEdit(t *testing.T) {
-	s, b, ts := slowEdits(t)
-	for i := 1; i <= 2; i++ {
-		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
+	s, b, ts, gate := heldEdits(t)
+	b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText("state 1", false)}, b.log)
+	gate.waitArrival(t) // state 1 is in flight
+	b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText("state 2", false)}, b.log)
+	if !b.editWaiting("C0GENERAL", ts) {
+		t.Fatal("state 2 is not waiting behind state 1")
 	}
-	if err := b.EditNow(t.Context(), "C0GENERAL", ts, slack.MsgOptionText("final", false)); err != nil {
+	done := make(chan error, 1)
+	go func() { done <- b.EditNow(t.Context(), "C0GENERAL", ts, slack.MsgOptionText("final", false)) }()
+	// EditNow drops the waiting edit, then waits for the one in flight.
+	waitUntil(t, "EditNow dropping the waiting edit", func() bool { return !b.editWaiting("C0GENERAL", ts) })
+	select {
+	case <-gate.arrived:
+		t.Fatal("EditNow went to Slack while an edit of the message was in flight")
+	default:
+	}
+	gate.open()
+	if err := <-done; err != nil {
 		t.Fatalf("EditNow: %v", err)
 	}
 	b.work.closeAndWait(0)
@@ -66,5 +128,30 @@ func TestEditNowDropsTheWaitingEdit(t *testing.T) {
 	}
 	if len(texts) != 2 || texts[0] != "state 1" || texts[1] != "final" {
 		t.Fatalf("chat.update calls %q, want state 1 (in flight) and final, not the waiting state 2", texts)
+	}
+}
+
+// editWaiting says whether an edit of the message waits behind one in
+// flight.
+func (b *Bot) editWaiting(channel, ts string) bool {
+	b.out.mu.Lock()
+	defer b.out.mu.Unlock()
+	p, busy := b.out.edits[channel+"/"+ts]
+	return busy && p.next != nil
+}
+
+// waitUntil checks cond every millisecond until it holds, failing the test
+// after 10s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("waiting for %s: not true after 10s", what)
+		}
 	}
 }

@@ -35,8 +35,13 @@ const (
 )
 
 // modalResolveBound bounds reading the person's last choice of project
-// when a modal opens: the trigger lives 3 seconds.
-const modalResolveBound = 300 * time.Millisecond
+// when a modal opens. The trigger lives 3 seconds from when Slack issued
+// it: the ack's role check takes at most 800ms (bot's ackRoleBound), this
+// read at most 1s, which leaves views.open over a second. A read that is
+// slower (storage in trouble) opens the modal at the first project, for
+// the person to change; a tighter bound would lose the default to an
+// ordinary pause of a busy replica.
+const modalResolveBound = time.Second
 
 // metadataMax is the most private_metadata Slack keeps for a view.
 const metadataMax = 3000

@@ -199,10 +199,19 @@ func TestFeedbackCountedOncePerPerson(t *testing.T) {
 	h := newHarness(t)
 	h.StartBot(bottest.Config{Metrics: bot.NewMetrics(reg)})
 	_, _, res := h.finishedJob("Document webhooks")
+	// Each click is answered before the next one is made: clicks are
+	// handled by concurrent inbox workers, so only an answered click is
+	// surely the one that came first.
+	answered := map[string]int{}
 	for _, c := range []struct{ user, value string }{{alice, "positive"}, {alice, "negative"}, {bob, "negative"}} {
 		h.press(c.user, res, agent.ActionFeedback, c.value)
+		answered[c.user]++
+		want := answered[c.user]
+		h.WaitFor(c.user+"'s answer to click "+c.value, func() bool { return len(h.Slack.Ephemerals(c.user)) == want })
 	}
-	h.WaitFor("thanks to each click", func() bool { return len(h.Slack.Ephemerals(alice)) == 2 && len(h.Slack.Ephemerals(bob)) == 1 })
+	if got := h.Slack.Ephemerals(alice); !strings.Contains(got[1].Text, "already counted") {
+		t.Errorf("alice's second answer %q, want one saying her feedback was already counted", got[1].Text)
+	}
 	for _, m := range append(h.Slack.Ephemerals(alice), h.Slack.Ephemerals(bob)...) {
 		if !strings.HasPrefix(m.Text, "Thanks") {
 			t.Errorf("private answer %q, want thanks", m.Text)
