@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // twoProjects loads a projects file of two projects: docs, the default of
@@ -48,7 +49,7 @@ func twoProjects(t *testing.T, apiEditors string) *project.Set {
 // projectBot builds a bot (not run) over the package's redis-server.
 func projectBot(t *testing.T, cfg bot.Config) *bot.Bot {
 	t.Helper()
-	st, err := store.Open(context.Background(), redisURL, store.WithPrefix("projects-"+strings.ReplaceAll(t.Name(), "/", "-")+":"))
+	st, err := store.Open(context.Background(), redisURL, store.WithPrefix(redistest.Prefix(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
