@@ -172,6 +172,7 @@ func (s *Server) Redeliver(ctx context.Context, envelopeID string) error {
 	e.stopTimer()
 	e.attempt++
 	e.reason = "timeout"
+	e.gaveUp, e.lastLost = false, false
 	before := e.acks
 	s.mu.Unlock()
 	s.deliver(e)

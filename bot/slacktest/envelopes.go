@@ -35,6 +35,12 @@ type envelope struct {
 	// onAckLocked, when set, acts on the first ack's payload (nil when none)
 	// under Server.mu, such as a view_submission's response_action.
 	onAckLocked func(payload json.RawMessage)
+	// eventID is an events_api envelope's event_id.
+	eventID string
+	// gaveUp is set once an unacknowledged event's last retry failed: no
+	// ack came within the redelivery time, or its connection closed first
+	// (lastLost). Slack sends it no more.
+	gaveUp, lastLost bool
 }
 
 func (e *envelope) stopTimer() {
@@ -81,6 +87,9 @@ func (s *Server) forgetEnvelopesLocked() {
 	for _, id := range s.envOrder {
 		if e := s.envs[id]; excess > 0 && e.settled() {
 			delete(s.envs, id)
+			if s.byEvent[e.eventID] == e {
+				delete(s.byEvent, e.eventID)
+			}
 			excess--
 			continue
 		}
@@ -127,15 +136,37 @@ func (s *Server) deliver(e *envelope) {
 			s.cfg.logger.Debug("slacktest: envelope sent", "type", e.typ, "envelope_id", e.id, "retry_attempt", attempt, "conn", c.id)
 			return
 		}
-		// The connection closed under us: forget it and try another.
+		// The connection closed under us: the frame went nowhere, so it is
+		// no sending on c (dropConn must not resend it a second time);
+		// forget c and try another.
+		s.mu.Lock()
+		if e.connID == c.id {
+			e.connID = 0
+		}
+		s.mu.Unlock()
 		s.dropConn(c)
 	}
 }
 
-// armTimerLocked schedules the timeout redelivery of an unacknowledged event.
+// armTimerLocked schedules the timeout redelivery of an unacknowledged
+// event; after its last retry, the moment Slack gives up on it.
 func (s *Server) armTimerLocked(e *envelope) {
 	e.stopTimer()
-	if s.cfg.redelivery <= 0 || e.typ != typeEventsAPI || e.acks > 0 || e.attempt >= maxRetries {
+	if s.cfg.redelivery <= 0 || e.typ != typeEventsAPI || e.acks > 0 || e.gaveUp {
+		return
+	}
+	if e.attempt >= maxRetries {
+		e.timer = time.AfterFunc(s.cfg.redelivery, func() {
+			s.mu.Lock()
+			if s.closed || e.acks > 0 {
+				s.mu.Unlock()
+				return
+			}
+			e.timer = nil
+			e.gaveUp = true
+			s.mu.Unlock()
+			s.changed()
+		})
 		return
 	}
 	e.timer = time.AfterFunc(s.cfg.redelivery, func() {
@@ -154,14 +185,20 @@ func (s *Server) armTimerLocked(e *envelope) {
 }
 
 // orphanedLocked returns the unacknowledged events last sent on connection id,
-// prepared for sending again, when redelivery is on.
+// prepared for sending again, when redelivery is on. An event whose last
+// retry was pending there is given up on: Slack sends it no more.
 func (s *Server) orphanedLocked(connID int) []*envelope {
 	if s.cfg.redelivery <= 0 {
 		return nil
 	}
 	var out []*envelope
 	for _, e := range s.envs {
-		if e.connID != connID || e.acks > 0 || e.typ != typeEventsAPI || e.attempt >= maxRetries || e.queued {
+		if e.connID != connID || e.acks > 0 || e.typ != typeEventsAPI || e.queued || e.gaveUp {
+			continue
+		}
+		if e.attempt >= maxRetries {
+			e.stopTimer()
+			e.gaveUp, e.lastLost = true, true
 			continue
 		}
 		e.stopTimer()
@@ -171,6 +208,38 @@ func (s *Server) orphanedLocked(connID int) []*envelope {
 		out = append(out, e)
 	}
 	return out
+}
+
+// EventFate is what became of an Events API event's deliveries at Slack.
+type EventFate struct {
+	// Acked is set once any delivery was acknowledged (late acks included).
+	Acked bool
+	// Attempt is the retry_attempt of the latest sending (0 before any).
+	Attempt int
+	// GaveUp is set when the event was not acknowledged and Slack sends it
+	// no more: its last retry (retry_attempt 3) had no ack within the
+	// redelivery time, or the connection it went to closed first.
+	GaveUp bool
+	// LastLost is set when Slack gave up because the connection that
+	// carried the last retry closed before an ack: the app's process died
+	// or its socket dropped while the last try was in its hands.
+	LastLost bool
+}
+
+// Settled reports whether Slack is done with the event: acknowledged, or
+// given up on.
+func (f EventFate) Settled() bool { return f.Acked || f.GaveUp }
+
+// EventFate returns the fate of the Events API event eventID, false when the
+// server does not know it (or no longer keeps it; see Redeliver).
+func (s *Server) EventFate(eventID string) (EventFate, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.byEvent[eventID]
+	if !ok {
+		return EventFate{}, false
+	}
+	return EventFate{Acked: e.acks > 0, Attempt: e.attempt, GaveUp: e.acks == 0 && e.gaveUp, LastLost: e.acks == 0 && e.lastLost}, true
 }
 
 // Redelivered is the number of times an unacknowledged event was sent again

@@ -37,7 +37,10 @@ func (s *Server) callbackLocked(inner map[string]any) (*envelope, string) {
 		"is_ext_shared_channel": false,
 		"event_context":         "4-" + base64.RawURLEncoding.EncodeToString([]byte(ctxJSON)),
 	}
-	return s.newEnvelopeLocked(typeEventsAPI, payload), id
+	e := s.newEnvelopeLocked(typeEventsAPI, payload)
+	e.eventID = id
+	s.byEvent[id] = e
+	return e, id
 }
 
 func channelType(ch *channelState) string {

@@ -123,9 +123,11 @@ func TestRetriesStopAfterThree(t *testing.T) {
 			t.Errorf("delivery %d = %+v, want attempt %d reason %q envelope %s", i, d, i, wantReason, got[0].envelopeID)
 		}
 	}
-	// The fourth sending was the last: no timer is left to send a fifth.
-	if attempt, armed := envelopeState(t, s, got[0].envelopeID); attempt != maxRetries || armed {
-		t.Errorf("after retry_attempt %d: attempt %d, timer armed %v; want %d and no timer", maxRetries, attempt, armed, maxRetries)
+	// The fourth sending was the last: Slack gives up on it, and no timer
+	// is left to send a fifth.
+	f := waitFate(t, s, got[0].eventID, func(f EventFate) bool { return f.GaveUp })
+	if attempt, armed := envelopeState(t, s, got[0].envelopeID); attempt != maxRetries || armed || f.Acked || f.LastLost {
+		t.Errorf("after retry_attempt %d: attempt %d, timer armed %v, fate %+v; want %d, no timer, given up with the connection open", maxRetries, attempt, armed, f, maxRetries)
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {

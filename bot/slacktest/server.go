@@ -51,8 +51,9 @@ type Server struct {
 	rr          int
 	connects    int
 	envs        map[string]*envelope
-	envOrder    []string // ids of envs, oldest first
-	envKept     int      // len(envOrder) after envelopes were last forgotten
+	byEvent     map[string]*envelope // events_api envelopes by event_id, as long as envs keeps them
+	envOrder    []string             // ids of envs, oldest first
+	envKept     int                  // len(envOrder) after envelopes were last forgotten
 	queue       []*envelope
 	acks        []Ack
 	responses   map[string]*responseURL
@@ -113,6 +114,7 @@ func NewServer(opts ...Option) *Server {
 		latency:     map[string]time.Duration{},
 		tickets:     map[string]struct{}{},
 		envs:        map[string]*envelope{},
+		byEvent:     map[string]*envelope{},
 		responses:   map[string]*responseURL{},
 		subs:        map[int]chan struct{}{},
 

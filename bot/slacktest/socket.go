@@ -232,14 +232,28 @@ func (s *Server) Disconnect(reason string) {
 }
 
 // DropConnections closes every Socket Mode connection abruptly, without a close
-// frame, as a network failure would.
+// frame, as a network failure would. They go all at once: an event pending
+// on one of them is sent again once (retry_attempt one higher) when a
+// connection opens, not passed from one closing connection to the next.
 func (s *Server) DropConnections() {
 	s.mu.Lock()
-	conns := append([]*wsConn(nil), s.conns...)
+	conns := s.conns
+	s.conns = nil
+	var resend []*envelope
+	if !s.closed {
+		for _, c := range conns {
+			resend = append(resend, s.orphanedLocked(c.id)...)
+		}
+	}
 	s.mu.Unlock()
 	for _, c := range conns {
-		s.dropConn(c)
+		c.close()
+		s.cfg.logger.Info("slacktest: socket mode connection closed", "conn", c.id)
 	}
+	for _, e := range resend {
+		s.deliver(e)
+	}
+	s.changed()
 }
 
 // Connections is the number of open Socket Mode connections.

@@ -81,6 +81,8 @@ type chaosReplyRec struct {
 	eventID   string
 	timedOut  bool // Slack never had an ack for it while the sender waited
 	sentAfter time.Time
+	// fate is what Slack made of its event's deliveries once settled.
+	fate slacktest.EventFate
 }
 
 // failover SIGKILLs the primary of a Sentinel deployment and waits until
@@ -291,6 +293,12 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	}
 
 	r.log.Info("chaos: faults stopped; waiting for every job to be reported", "replica_kills", res.ReplicaKills, "redis_kills", res.RedisKills)
+	// Slack keeps sending a reply's event that no replica acknowledged
+	// until its last retry: the work it brings is not in Redis yet, so
+	// the drain below could not wait for it.
+	if err := waitSettled(ctx, r.slack, replies); err != nil {
+		res.issues = append(res.issues, "thread replies still being delivered by Slack at the deadline: "+err.Error())
+	}
 	drained, err := waitDrained(ctx, r)
 	if err != nil {
 		res.issues = append(res.issues, "not drained before the deadline: "+err.Error())
@@ -299,6 +307,11 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	res.Drain = drained.Sub(res.LastFault)
 	if res.Drain < 0 {
 		res.Drain = 0
+	}
+	// What Slack made of each reply's event, read while every replica still
+	// runs: stopping them closes their connections.
+	for i := range replies {
+		replies[i].fate, _ = r.slack.EventFate(replies[i].eventID)
 	}
 	fleet.stopAll()
 	res.count(r, o, sent, replies, channels)

@@ -35,12 +35,24 @@ type outcome struct {
 	// reported): not drained in time, which the run reports as a problem of
 	// its own, rather than lost.
 	Owed int `json:"owed_at_deadline"`
+	// GaveUp counts Events API events (thread replies) that no replica
+	// ever acknowledged and that Slack stopped sending because the
+	// connection holding its last retry closed before an ack: the replica
+	// was killed (or its socket dropped) with the last try in its hands.
+	// Nothing was acknowledged, so it is Slack's to give up on; the run
+	// reports it, and it is not lost. An event given up on while the
+	// connection of its last try stayed open is lost: a live replica had
+	// Slack's last try and told nobody.
+	GaveUp int `json:"slack_gave_up"`
 }
 
 func (c outcome) String() string {
 	s := fmt.Sprintf("%d done once, %d told, %d lost, %d doubled", c.Done, c.Told, c.Lost, c.Doubled)
 	if c.Timeout > 0 {
 		s += fmt.Sprintf(", %d operation_timeout shown by Slack", c.Timeout)
+	}
+	if c.GaveUp > 0 {
+		s += fmt.Sprintf(", %d never acknowledged, given up by Slack (its last try's replica died)", c.GaveUp)
 	}
 	if c.Owed > 0 {
 		s += fmt.Sprintf(", %d still owed at the deadline", c.Owed)
@@ -358,17 +370,20 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 
 	for _, rp := range replies {
-		switch k := messages[chaosReply(rp.index)]; {
-		case k == 1:
+		k := messages[chaosReply(rp.index)]
+		switch replyOutcome(k, k == 0 && whispered(sl, rp), rp.fate) {
+		case replyDone:
 			res.Replies.Done++
-		case k > 1:
+		case replyDoubled:
 			res.Replies.Doubled++
 			lost("reply to job %d sent %d times", rp.index, k)
-		case whispered(sl, rp):
+		case replyTold:
 			res.Replies.Told++
+		case replyGivenUp:
+			res.Replies.GaveUp++
 		default:
 			res.Replies.Lost++
-			lost("reply to job %d: not sent, nobody told (timed out at Slack: %t)", rp.index, rp.timedOut)
+			lost("reply to job %d: not sent, nobody told (%s; timed out at Slack while the sender waited: %t)", rp.index, fateOf(rp.fate), rp.timedOut)
 		}
 	}
 
@@ -377,6 +392,63 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 	res.Redelivered = sl.Redelivered()
 	res.DrainFloor = drainFloor(sl, channels, self, res.LastFault, o.postRate)
+}
+
+// What became of a thread reply (replyOutcome).
+const (
+	replyDone    = "done once"
+	replyDoubled = "doubled"
+	replyTold    = "told"
+	replyGivenUp = "given up by Slack"
+	replyLost    = "lost"
+)
+
+// replyOutcome decides what became of a thread reply sent to the agent sent
+// times, whose author was told something privately in its thread (told),
+// and whose event Slack handled as fate says. Once any replica acknowledged
+// the event, docsbot alone is responsible: it is done once, or told, or
+// lost. An event never acknowledged is Slack's to give up on only when its
+// last retry went to a connection that closed before an ack (the replica
+// holding it died, or its socket dropped): a replica that stayed connected
+// had Slack's last try, and should have told the person.
+func replyOutcome(sent int, told bool, fate slacktest.EventFate) string {
+	switch {
+	case sent == 1:
+		return replyDone
+	case sent > 1:
+		return replyDoubled
+	case told:
+		return replyTold
+	case !fate.Acked && fate.GaveUp && fate.LastLost:
+		return replyGivenUp
+	default:
+		return replyLost
+	}
+}
+
+// fateOf says, for a report, what Slack made of a lost reply's event.
+func fateOf(f slacktest.EventFate) string {
+	switch {
+	case f.Acked:
+		return fmt.Sprintf("acknowledged, retry_attempt %d", f.Attempt)
+	case f.GaveUp:
+		return "never acknowledged; Slack's last try reached a replica that stayed connected"
+	default:
+		return fmt.Sprintf("never acknowledged, Slack still sending it (retry_attempt %d)", f.Attempt)
+	}
+}
+
+// waitSettled waits until Slack is done with every reply's event:
+// acknowledged, or given up on after its last retry.
+func waitSettled(ctx context.Context, sl *slacktest.Server, replies []chaosReplyRec) error {
+	return sl.WaitFor(ctx, func() bool {
+		for _, rp := range replies {
+			if f, ok := sl.EventFate(rp.eventID); rp.eventID != "" && ok && !f.Settled() {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // storedJob is what Redis holds of a job when the run is counted.
