@@ -47,7 +47,7 @@ func TestEventFate(t *testing.T) {
 		deliveries int
 	}{
 		{
-			name: "acked on a retry", redelivery: 20 * time.Millisecond,
+			name: "acked on a retry", redelivery: time.Minute, drops: 2,
 			ack:  func(d delivery) bool { return d.attempt == 2 },
 			want: EventFate{Acked: true, Attempt: 2}, deliveries: 3,
 		},
