@@ -113,6 +113,13 @@ type Config struct {
 	// PendingTTL is how long a start waits for the person to choose its
 	// project before it is forgotten (default DefaultPendingTTL).
 	PendingTTL time.Duration
+	// FinalEditBudget bounds the edit that shows how a run ended on its
+	// root message (or that the job is no longer followed), retries and
+	// waits for Slack's rate limit included (default 10s). It must stay
+	// well inside the budget of reporting a finish (30s), so that recording
+	// the finish still has time after it. Tests shorten it so that an edit
+	// Slack keeps failing gives up quickly.
+	FinalEditBudget time.Duration
 }
 
 // The defaults of Config's settings that operators set; cmd/docsbot's
@@ -123,6 +130,10 @@ const (
 	// DefaultPendingTTL is how long a start waits for its project by default.
 	DefaultPendingTTL = 24 * time.Hour
 )
+
+// defaultFinalEditBudget is Config.FinalEditBudget's default. It is not an
+// operator's setting.
+const defaultFinalEditBudget = 10 * time.Second
 
 func (c Config) withDefaults() Config {
 	if c.PollInterval <= 0 {
@@ -142,6 +153,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PendingTTL <= 0 {
 		c.PendingTTL = DefaultPendingTTL
+	}
+	if c.FinalEditBudget <= 0 {
+		c.FinalEditBudget = defaultFinalEditBudget
 	}
 	return c
 }

@@ -182,7 +182,7 @@ func TestRootEditThatKeepsFailing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, jobsStayActive())
 	st := h.OpenStore()
-	h.StartBot(bottest.Config{})
+	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
 	rootTS, jobID := h.startedJob("Document the backoff")
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
 	pr := "https://github.com/acme/docs/pull/34"

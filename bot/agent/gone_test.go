@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -75,7 +76,7 @@ func TestGoneJobWaitsForTheRootEdit(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, jobsStayActive())
 	st := h.OpenStore()
-	h.StartBot(bottest.Config{})
+	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
 	rootTS, jobID := h.startedJob("Document the audit log")
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
 	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
@@ -108,6 +109,11 @@ func TestGoneJobWaitsForTheRootEdit(t *testing.T) {
 	}
 }
 
+// shortEditBudget is the budget of a root edit (agent.Config.FinalEditBudget)
+// in the tests where Slack keeps failing it: each edit gives up quickly, so
+// the test waits on the bot's behaviour, not on the default budget.
+const shortEditBudget = 500 * time.Millisecond
+
 // goneEditPostponed is what the poller logs when the root edit for a job the
 // docs API forgot is left to the next poll.
 const goneEditPostponed = "the docs API no longer knows the job, and the root message cannot say so yet; trying again at the next poll"
@@ -120,7 +126,7 @@ func TestGoneJobStopsWaitingForTheRootEdit(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, jobsStayActive())
 	st := h.OpenStore()
-	h.StartBot(bottest.Config{})
+	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
 	rootTS, jobID := h.startedJob("Document the audit log")
 	h.WaitFor("many polls of the job", func() bool {
 		j, err := st.Job(context.Background(), jobID)

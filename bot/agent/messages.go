@@ -245,23 +245,19 @@ func (a *agent) updateRoot(ctx context.Context, channel, ts string, v rootView, 
 	a.core.Edit(ctx, channel, ts, a.rootMessage(v), log)
 }
 
-// finalEditBudget bounds the edit that shows how a run ended on its root
-// message, retries and waits for Slack's rate limit included: well inside
-// finishBudget, so that recording the finish still has time after it.
-const finalEditBudget = 10 * time.Second
-
 // editRootNow re-renders a job's root message at once and returns Slack's
 // answer, for an edit that must not be lost (how a run ended). Unlike
 // updateRoot it is not coalesced in the background: an earlier background
 // edit of the message cannot land after it (bot.EditNow). A passing failure
 // (Slack's own trouble, the network) is tried again, with backoff, until
-// finalEditBudget runs out; a 429 is waited out within each call (as Slack's
-// Retry-After asks, bot.SlackOptions). chat.update is idempotent, so trying
-// it again is safe. The error returned is the last one: a final refusal
+// Config.FinalEditBudget runs out (well inside finishBudget, so that
+// recording the finish still has time after it); a 429 is waited out within
+// each call (as Slack's Retry-After asks, bot.SlackOptions). chat.update is
+// idempotent, so trying it again is safe. The error returned is the last one: a final refusal
 // (message_not_found, not_in_channel) at once, a passing one when the
 // budget ran out or ctx ended.
 func (a *agent) editRootNow(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) error {
-	ctx, cancel := context.WithTimeout(ctx, finalEditBudget)
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.FinalEditBudget)
 	defer cancel()
 	delay := 200 * time.Millisecond
 	for {

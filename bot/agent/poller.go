@@ -152,9 +152,9 @@ const statusNotFound = "not_found"
 // the edit for a passing reason the job stays followed and comes due again
 // on the poll schedule (Reschedule counts the poll, so the wait grows to
 // PollMaxInterval), where the next poll, finding the job still unknown,
-// tries again; each try is bounded by finalEditBudget, inside the claim's
-// lease. A final refusal (the root message deleted) is logged and does not
-// hold the untrack up. The thread is told once the job is untracked.
+// tries again; each try is bounded by Config.FinalEditBudget, inside the
+// claim's lease. A final refusal (the root message deleted) is logged and
+// does not hold the untrack up. The thread is told once the job is untracked.
 func (a *agent) jobGone(ctx context.Context, c store.Claim, delay time.Duration, log *slog.Logger) bool {
 	v := jobView(&c.Job)
 	v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
@@ -334,8 +334,8 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 }
 
 // showFinished shows a run's end on the job's root message, at once
-// (editRootNow, bounded by finalEditBudget), and reports whether it does.
-// A final refusal (the root message deleted) counts as done: trying again
+// (editRootNow, bounded by Config.FinalEditBudget), and reports whether it
+// does. A final refusal (the root message deleted) counts as done: trying again
 // cannot help.
 func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
 	err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), finishedView(c, status, pr), log)

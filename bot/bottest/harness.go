@@ -107,6 +107,10 @@ type Config struct {
 	AuditText bool
 	// The agent's (agent.Config); 20ms and 80ms when zero.
 	PollInterval, PollMaxInterval time.Duration
+	// FinalEditBudget is the agent's (agent.Config): how long the edit
+	// showing how a run ended keeps trying while Slack fails it; the
+	// agent's default (10s) when zero.
+	FinalEditBudget time.Duration
 	// The visitors summary's (visitors.Config).
 	VisitorsCacheTTL time.Duration
 	VisitorsBudget   int
@@ -186,7 +190,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}
 	b := bot.New(bcfg, sc, st)
-	acfg := agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now}
+	acfg := agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now, FinalEditBudget: cfg.FinalEditBudget}
 	vcfg := visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}
 	acfg.APIs, vcfg.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
 	jobs := agent.Register(b, acfg, client, st)
