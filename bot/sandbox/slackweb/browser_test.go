@@ -82,7 +82,7 @@ func TestRenderingInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	b := slackwebtest.NewSession(t, browser, 1280, 800, 30*time.Second)
+	b := slackwebtest.NewSession(t, browser, 1280, 800, 90*time.Second)
 	bctx := b.Context()
 	b.Step("open the page", chromedp.Navigate(w.page.URL), chromedp.WaitVisible(chromedp.CSS(".msg-ephemeral")))
 	raw, err := chromedp.Run(bctx, chromedp.Evaluate[string](`(() => {
