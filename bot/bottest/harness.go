@@ -225,15 +225,23 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		})
 	}
 	h.T.Cleanup(r.Stop)
-	h.mu.Lock()
-	h.bots = append(h.bots, r)
-	h.mu.Unlock()
+	h.Track(r)
 	if srv != nil {
 		h.WaitFor("the bot serving Slack's requests", b.Connected)
 		return r
 	}
 	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
 	return r
+}
+
+// Track adds a replica started outside StartBot (a test's own wiring) to
+// the harness's, so that Settle and StopAll stop it with the others. r.Stop
+// must stop the replica and wait for its Run to return, and may be called
+// more than once.
+func (h *Harness) Track(r *Running) {
+	h.mu.Lock()
+	h.bots = append(h.bots, r)
+	h.mu.Unlock()
 }
 
 // WaitFor re-checks cond on every change in the fake Slack and every 10ms

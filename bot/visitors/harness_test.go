@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -127,7 +128,8 @@ func newProjectsHarnessOf(t *testing.T, now func() time.Time, budgets [2]string,
 // startBot starts a replica serving both projects, as `docsbot serve` wires
 // it with a projects file: the core with Config.Projects and the visitors
 // feature with one API client per project (Config.APIs). Register's own
-// api is nil: no record of this world is without a project.
+// api is nil: no record of this world is without a project. The harness
+// tracks it (bottest.Harness.Track): Settle and StopAll stop it too.
 func (ph *projectsHarness) startBot(cfg visitors.Config) *bot.Bot {
 	h := ph.harness
 	h.T.Helper()
@@ -158,18 +160,23 @@ func (ph *projectsHarness) startBot(cfg visitors.Config) *bot.Bot {
 	visitors.Register(b, cfg, nil, st)
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
-	h.T.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				h.T.Errorf("bot.Run: %v", err)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					h.T.Errorf("bot.Run: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				h.T.Errorf("bot did not stop within 10s")
 			}
-		case <-time.After(10 * time.Second):
-			h.T.Errorf("bot did not stop within 10s")
-		}
-		_ = st.Close()
-	})
+			_ = st.Close()
+		})
+	}
+	h.T.Cleanup(stop)
+	h.Track(&bottest.Running{Bot: b, Store: st, Stop: stop})
 	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
 	return b
 }
