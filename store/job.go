@@ -37,6 +37,7 @@ const (
 	fRoot      = "rt" // Root, when it is not the thread's parent
 	fRun       = "rs" // RunStarted, unix ms (set by a follow-up)
 	fOrigin    = "o"  // Origin
+	fSeen      = "sn" // Seen
 	fModel     = "m"  // Model
 	fBranch    = "b"  // Branch
 	fFollowKey = "fk" // the key of the last follow-up applied (FollowUp)
@@ -95,6 +96,12 @@ type Job struct {
 	// the thread's channel ("" when there is none, as for a slash command):
 	// the message the job's progress reactions go on.
 	Origin string
+	// Seen is the ts of the latest message of the thread that went to the
+	// agent as the context of the job's start, when it was posted after
+	// Origin ("" otherwise, and for records older than it): with Origin it
+	// tells the posts that reached the agent with the start, which are not
+	// follow-ups.
+	Seen string
 	// Model and Branch are the agent's model and the branch it works on, as
 	// the docs API reported them at creation ("" when it did not).
 	Model, Branch string
@@ -158,7 +165,7 @@ func encodeJob(j Job) []any {
 		fRequester, j.Requester,
 		fStatus, j.Status,
 	}
-	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fModel, j.Model}, {fBranch, j.Branch}, {fProject, j.Project}} {
+	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fSeen, j.Seen}, {fModel, j.Model}, {fBranch, j.Branch}, {fProject, j.Project}} {
 		if f[1] != "" {
 			args = append(args, f[0], f[1])
 		}
@@ -191,6 +198,7 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		UpdatedAt:      d.time(fUpdated),
 		RunStarted:     d.time(fRun),
 		Origin:         m[fOrigin],
+		Seen:           m[fSeen],
 		Model:          m[fModel],
 		Branch:         m[fBranch],
 		Project:        m[fProject],

@@ -34,8 +34,8 @@ func TestLinkAndLookup(t *testing.T) {
 			wantStatus: "active",
 		},
 		{
-			name:       "origin, model, branch and project kept",
-			job:        store.Job{ID: "a5", Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1.5"}, Prompt: "x", Origin: "1.0", Model: "claude-sonnet-4", Branch: "docs/quickstart", Project: "api"},
+			name:       "origin, seen, model, branch and project kept",
+			job:        store.Job{ID: "a5", Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1.5"}, Prompt: "x", Origin: "1.0", Seen: "1.2", Model: "claude-sonnet-4", Branch: "docs/quickstart", Project: "api"},
 			wantPrompt: "x",
 			wantStatus: "active",
 		},
@@ -81,6 +81,9 @@ func TestLinkAndLookup(t *testing.T) {
 				}
 				if !tt.job.CreatedAt.IsZero() && !j.CreatedAt.Equal(tt.job.CreatedAt) {
 					t.Errorf("CreatedAt = %v, want %v", j.CreatedAt, tt.job.CreatedAt)
+				}
+				if j.Seen != tt.job.Seen {
+					t.Errorf("Seen = %q, want %q", j.Seen, tt.job.Seen)
 				}
 				if j.Origin != tt.job.Origin || j.Model != tt.job.Model || j.Branch != tt.job.Branch || j.Project != tt.job.Project {
 					t.Errorf("origin, model, branch, project = %q %q %q %q, want %q %q %q %q", j.Origin, j.Model, j.Branch, j.Project, tt.job.Origin, tt.job.Model, tt.job.Branch, tt.job.Project)

@@ -26,8 +26,10 @@
 // Messages. Slack delivers a mention as an app_mention and a message event
 // with different event ids; both become one agent.reply work keyed by the
 // message (msg:team:channel:ts), so the second is dropped as a redelivery.
-// doReply decides once it knows whether the thread is a job's: a follow-up,
-// or (a mention, a DM) a new job, queued as agent.start work keyed by the
+// doReply decides once it knows whether the thread is a job's: a follow-up
+// (unless it was posted before the job started in the thread: a mention's
+// job got the thread's earlier messages as context, so they are not sent
+// again), or (a mention, a DM) a new job, queued as agent.start work keyed by the
 // post after a mark that keeps a later attempt from taking the post for a
 // follow-up of the job it started. The modal's submission is agent.start
 // work keyed by the view id. A start in an existing thread claims it first

@@ -80,6 +80,15 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	log = log.With("job", job.ID)
+	if start := jobStart(job); r.TS != "" && (r.TS == start || tsBefore(r.TS, start)) {
+		// Posted before the job started in the thread (or read into its
+		// context while it started): not addressed to it, and a job
+		// started by a mention got it as context already. It may only
+		// have been waiting (startMayBeUnderWay) for the job that a
+		// later post started.
+		log.Info("post made before the thread's job started; not sent as a follow-up", "ts", r.TS, "start", start)
+		return nil
+	}
 	if isRetryWord(r.Text) && job.Generation == 1 {
 		if _, err := a.store.TakeRetry(ctx, thread); errors.Is(err, store.ErrTaken) {
 			a.whisper(ctx, r, "This job was started again already; there is no need to ask twice.", log)
@@ -181,6 +190,17 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 	a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 	return nil
 }
+
+// jobStart is the ts of the latest message of a job's thread that reached
+// the agent with the job's start, or came before it: the messages read into
+// its context after the person's message (Seen), else the person's message
+// that asked for it (Origin: a mention, a DM), else the bot's root message
+// when it is a reply in the thread (a modal's start, a message shortcut's).
+// A job whose root message is the thread's parent (a slash command)
+// started with its thread: "". A post up to it is no follow-up of the job:
+// a job started in a thread got the thread's earlier messages as context
+// (readThread).
+func jobStart(j *store.Job) string { return cmp.Or(j.Seen, j.Origin, j.Root) }
 
 // startWindow is how long after a thread's first message a reply to it may
 // be waiting for a job that is still being started (posted, then created and

@@ -107,6 +107,9 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
 		req.Context, cut = tc.render(threadContextCap)
+		if tsBefore(r.TS, tc.last) {
+			req.Seen = tc.last
+		}
 	}
 	if w.Marked(markStarting) == "" {
 		// One start per thread (startclaim.go): a post that finds another

@@ -179,8 +179,70 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 		t.Errorf("instruction names people by id or says it cut a short thread:\n%s", prompt)
 	}
 	// The thread is now the job's: a later mention there is a follow-up.
+	// Alice's reply, posted before the job and in its context, is not one.
 	h.mention(bob, general, parent, "mention the exit codes too")
-	h.WaitFor("the second mention sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) == 2 })
+	h.WaitFor("the second mention sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) >= 2 })
+	h.idle()
+	if got := h.API.Prompts(jobID); len(got) != 2 || got[1] != "mention the exit codes too" {
+		t.Errorf("API got prompts %q, want the instruction with its context, then the second mention only", got)
+	}
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-ups sent, want 1: the thread's earlier messages went as context", n)
+	}
+	h.wantCreates(1)
+}
+
+// idle waits until the inbox is empty (every post taken and done, those
+// waiting for a job to start in their thread too), then stops the bots:
+// counts taken afterwards are final. Such a post waits up to 16s between
+// looks, so the wait is longer than WaitFor's.
+func (h *harness) idle() {
+	h.T.Helper()
+	st := h.OpenStore()
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		n, err := st.Queued(context.Background())
+		if err == nil && n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			h.T.Fatalf("the inbox holds %d pieces of work (err %v) after 45s\nlogs:\n%s", n, err, h.Logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.StopAll()
+}
+
+// A reply posted after the mention, while its job is being started, waits
+// for the job and is sent to it, once; a reply posted before the mention
+// went as context and is not sent again.
+func TestReplyWhileAMentionsJobStartsIsAFollowUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, longJobs())
+	h.StartBot(bottest.Config{})
+	parent := h.userMessage(bob, general, "", "The CLI docs never mention --dry-run")
+	h.userMessage(alice, general, parent, "it prints a plan")
+	// The job is created only when the test lets the create call through:
+	// until then the thread is no job's.
+	hold := make(chan struct{})
+	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Hold: hold, Times: 1})
+	h.mention(alice, general, parent, "document this")
+	h.WaitFor("the create call under way", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 1 })
+	h.userMessage(bob, general, parent, "and the exit codes")
+	if n := len(h.API.Jobs()); n != 0 {
+		t.Fatalf("%d jobs created while the create call was held", n)
+	}
+	close(hold)
+	_, jobID := h.rootIn(general, parent)
+	h.WaitFor("the later reply sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) >= 2 })
+	h.idle()
+	got := h.API.Prompts(jobID)
+	if len(got) != 2 || !strings.Contains(got[0], "alice: it prints a plan") || strings.Contains(got[0], "exit codes") || got[1] != "and the exit codes" {
+		t.Errorf("API got prompts %q, want the instruction with the earlier reply as context, then the later reply", got)
+	}
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
+		t.Errorf("%d follow-ups sent, want 1", n)
+	}
 	h.wantCreates(1)
 }
 
@@ -221,6 +283,11 @@ func TestThreadContextIsCapped(t *testing.T) {
 		}
 		return false
 	})
+	// The replies went as context: none is sent again as a follow-up.
+	h.idle()
+	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
+		t.Errorf("%d of the thread's replies sent as follow-ups, want none: they went as context", n)
+	}
 }
 
 func TestListAndStatus(t *testing.T) {

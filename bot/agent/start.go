@@ -65,6 +65,10 @@ type startRequest struct {
 	// Channel (a mention, a DM): the job's progress reactions go on it. ""
 	// when there is none (a slash command, a modal).
 	Origin string `json:"origin,omitempty"`
+	// Seen is the ts of the latest message of the thread read into
+	// Context, when it was posted after Origin (while the start waited):
+	// posts up to it are not sent again as follow-ups (store.Job.Seen).
+	Seen string `json:"seen,omitempty"`
 	// Root is an existing root message to reuse (a start tried again).
 	Root string `json:"root,omitempty"`
 	// ThreadTS is the message whose thread the job lives in (a mention, a
@@ -286,6 +290,7 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		Prompt:  bot.Cut(req.Prompt, promptInRoot),
 		Status:  string(job.Status),
 		Origin:  req.Origin,
+		Seen:    req.Seen,
 		Model:   job.Model,
 		Project: key,
 	}

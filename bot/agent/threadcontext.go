@@ -39,6 +39,10 @@ type threadRead struct {
 	link string
 	// lines are the messages, oldest first, each "author: text".
 	lines []string
+	// last is the ts of the latest message read (r aside): the thread's
+	// messages up to it go to the agent with the job's start (some may be
+	// left out for size), so none is sent again as a follow-up.
+	last string
 	// pending is set when the thread looks like a job's that may still be
 	// starting: its parent was addressed to the bot (a DM, a mention) or
 	// the bot's root message is in it.
@@ -59,6 +63,9 @@ func (a *agent) readThread(ctx context.Context, r replyRequest) (threadRead, err
 		}
 		if m.Timestamp == r.TS {
 			return false
+		}
+		if tr.last == "" || tsBefore(tr.last, m.Timestamp) {
+			tr.last = m.Timestamp
 		}
 		if text := strings.TrimSpace(bot.Plain(a.namedMentions(ctx, m.Text))); text != "" {
 			tr.lines = append(tr.lines, a.author(ctx, m, own)+": "+text)

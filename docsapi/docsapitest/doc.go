@@ -93,7 +93,8 @@
 // check, and the request does no work. [Fault] values are matched in the
 // order added; the first one whose Endpoint
 // matches (empty matches all) is used for a request and its Times is consumed.
-// A fault with only Latency delays the request and then lets it through. A
+// A fault with only Latency (or Hold, a channel that holds the request
+// until it is closed) delays the request and then lets it through. A
 // fault that answers does so, in order of precedence, by closing the connection
 // (CloseConn), by a 2xx with truncated JSON (Malformed), or with Status and
 // Body. Status 0 with a Body answers the endpoint's success status, so a test

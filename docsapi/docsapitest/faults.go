@@ -34,6 +34,11 @@ type Fault struct {
 	// AfterAct does the real work first (creates the job, counts the limit),
 	// then waits Latency and answers with the fault.
 	AfterAct bool
+	// Hold, when set, holds matching requests until it is closed (before
+	// Latency); like Latency it ends early, with no answer, if the client
+	// gives up or the server closes. A test holds a request to act while
+	// it is under way, with no timing.
+	Hold <-chan struct{}
 	// Times is the number of matching requests the fault applies to;
 	// 0 (or less) means until ClearFaults.
 	Times int
@@ -82,6 +87,22 @@ func (s *Server) takeFault(e Endpoint) *Fault {
 		return &f
 	}
 	return nil
+}
+
+// hold waits until the fault's Hold is closed; it reports false if the
+// request or the server ended first.
+func (s *Server) hold(ctx context.Context, f *Fault) bool {
+	if f.Hold == nil {
+		return true
+	}
+	select {
+	case <-f.Hold:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.done:
+		return false
+	}
 }
 
 // sleep waits d; it reports false if the request or the server ended first.

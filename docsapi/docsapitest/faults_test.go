@@ -249,3 +249,26 @@ func TestFaultMatching(t *testing.T) {
 		t.Errorf("after ClearFaults: %d", got)
 	}
 }
+
+func TestFaultHold(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	hold := make(chan struct{})
+	srv.AddFault(Fault{Endpoint: EndpointCreate, Hold: hold, Times: 1})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := send(t, context.Background(), http.MethodPost, srv.URL+jobsPath(srv), "Bearer "+srv.Key, promptBody("x"))
+		errc <- err
+	}()
+	waitUntil(t, "the request to arrive", func() bool { return srv.Count(EndpointCreate) == 1 })
+	if n := len(srv.Jobs()); n != 0 {
+		t.Fatalf("%d jobs created while the request was held, want 0", n)
+	}
+	close(hold)
+	if err := <-errc; err != nil {
+		t.Fatalf("held request: %v", err)
+	}
+	if n := len(srv.Jobs()); n != 1 {
+		t.Errorf("%d jobs once the request was let through, want 1", n)
+	}
+}

@@ -78,7 +78,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 	f := s.takeFault(rt.endpoint)
 	if f != nil && !f.AfterAct {
-		if !s.sleep(r.Context(), f.Latency) {
+		if !s.hold(r.Context(), f) || !s.sleep(r.Context(), f.Latency) {
 			abort(w) // no answer at all, not an empty 200
 			return
 		}
@@ -89,7 +89,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := s.handle(r, rt, body)
 	if f != nil && f.AfterAct {
-		if !s.sleep(r.Context(), f.Latency) {
+		if !s.hold(r.Context(), f) || !s.sleep(r.Context(), f.Latency) {
 			abort(w) // no answer at all, not an empty 200
 			return
 		}
