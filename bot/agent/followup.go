@@ -80,7 +80,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	log = log.With("job", job.ID)
-	if start := jobStart(job); r.TS != "" && (r.TS == start || tsBefore(r.TS, start)) {
+	if start := jobStart(job); postedBy(r.TS, start) {
 		// Posted before the job started in the thread (or read into its
 		// context while it started): not addressed to it, and a job
 		// started by a mention got it as context already. It may only
@@ -201,6 +201,11 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 // a job started in a thread got the thread's earlier messages as context
 // (readThread).
 func jobStart(j *store.Job) string { return cmp.Or(j.Seen, j.Origin, j.Root) }
+
+// postedBy reports whether the message of Slack ts was posted no later than
+// the one of ts start: false for a post with no message (a modal's) or a
+// start of "".
+func postedBy(ts, start string) bool { return ts != "" && (ts == start || tsBefore(ts, start)) }
 
 // startWindow is how long after a thread's first message a reply to it may
 // be waiting for a job that is still being started (posted, then created and
