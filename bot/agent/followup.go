@@ -66,6 +66,16 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			a.noteFiles(ctx, w, r, log)
 			return a.doAddressed(ctx, w, r, log)
 		}
+		held, err := a.store.StartHeld(ctx, thread)
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if held {
+			// A job is being started in the thread (a mention in an
+			// old thread, say): the post may be addressed to it. Look
+			// again once it is linked (or released).
+			return bot.Later(startWaitPoll, store.ErrStartHeld)
+		}
 		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
 			// A reply to a root message posted moments ago: its job may
 			// still be starting. Look again shortly rather than drop it.

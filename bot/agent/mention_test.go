@@ -218,7 +218,30 @@ func (h *harness) idle() {
 // went as context and is not sent again.
 func TestReplyWhileAMentionsJobStartsIsAFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	for _, tc := range []struct {
+		name string
+		// behind is how far the fake Slack's clock is behind: how old the
+		// thread looks to the bot.
+		behind time.Duration
+	}{
+		{name: "a thread begun moments ago"},
+		// Over startWindow: only the start's claim on the thread tells the
+		// reply to wait for the job.
+		{name: "a thread begun minutes ago", behind: 3 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			replyWhileAMentionsJobStarts(t, tc.behind)
+		})
+	}
+}
+
+// replyWhileAMentionsJobStarts posts a reply in a thread while a mention's
+// job is being created there, on a fake Slack whose clock is behind by
+// behind: the reply is sent to the job as a follow-up, once.
+func replyWhileAMentionsJobStarts(t *testing.T, behind time.Duration) {
+	clock := func() time.Time { return time.Now().Add(-behind) }
+	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithClock(clock)}, longJobs())}
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The CLI docs never mention --dry-run")
 	h.userMessage(alice, general, parent, "it prints a plan")

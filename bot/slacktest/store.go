@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 )
 
 // channelState is a channel and its history. Guarded by Server.mu.
@@ -157,10 +156,11 @@ func cloneRaw(r json.RawMessage) json.RawMessage {
 	return slices.Clone(r)
 }
 
-// nextTSLocked returns a message timestamp: wall-clock microseconds in Slack's
-// "seconds.micros" form, strictly increasing across the server.
+// nextTSLocked returns a message timestamp: the server's clock (WithClock)
+// in microseconds, in Slack's "seconds.micros" form, strictly increasing
+// across the server.
 func (s *Server) nextTSLocked() string {
-	now := time.Now().UnixMicro()
+	now := s.cfg.now().UnixMicro()
 	if now <= s.lastTS {
 		now = s.lastTS + 1
 	}

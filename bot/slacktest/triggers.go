@@ -18,9 +18,10 @@ type trigger struct {
 	used   bool
 }
 
-// WithClock sets the clock the server reads for trigger expiry and the
-// rate limits (WithPostLimit per channel, WithMethodLimit per method), so
-// tests can move time forward instead of sleeping. Default time.Now.
+// WithClock sets the clock the server reads for message timestamps, trigger
+// expiry and the rate limits (WithPostLimit per channel, WithMethodLimit per
+// method), so tests can move time forward instead of sleeping, or post in a
+// thread that looks minutes old. Default time.Now.
 func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
 
 // WithTriggerTTL sets how long a trigger id may open a view after it was
