@@ -329,25 +329,42 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 // TestReplyNotRecordedOnSlacksLastTryIsAnswered has Redis down while Slack
 // delivers a thread reply and all its retries: the bot cannot record it, so
 // it does not acknowledge it until Slack's last try, and then tells the
-// person privately that the reply was not taken.
+// person privately that the reply was not taken. It does so also when
+// Slack will not show it whose thread the reply is in.
 func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
 	t.Parallel()
-	srv, err := redistest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	}))
-	h.RedisURL = srv.URL
-	h.StartBot(bottest.Config{})
-	rootTS, _ := h.startedJob("Document the webhooks")
-	h.ReplyWithRedisDown(srv, alice, general, rootTS, "More examples please", "could not take this message")
-	if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
-		t.Errorf("%d redeliveries: the reply was answered before Slack's last try", n)
-	}
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
-		t.Errorf("%d follow-up requests, want none", n)
+	for _, tc := range []struct {
+		name string
+		// threadUnreadable makes conversations.replies fail: the bot
+		// cannot tell that the thread is a job's.
+		threadUnreadable bool
+	}{
+		{name: "in a job's thread"},
+		{name: "in a thread Slack does not show", threadUnreadable: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, err := redistest.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = srv.Close() })
+			h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+				return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
+			}))
+			h.RedisURL = srv.URL
+			h.StartBot(bottest.Config{})
+			rootTS, _ := h.startedJob("Document the webhooks")
+			if tc.threadUnreadable {
+				h.Slack.FailNext("conversations.replies", "internal_error", 1000)
+			}
+			h.ReplyWithRedisDown(srv, alice, general, rootTS, "More examples please", "could not take this message")
+			if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
+				t.Errorf("%d redeliveries: the reply was answered before Slack's last try", n)
+			}
+			if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
+				t.Errorf("%d follow-up requests, want none", n)
+			}
+		})
 	}
 }

@@ -125,8 +125,10 @@ func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRe
 	req.Ack(nil)
 }
 
-// botThread reports whether the thread a post is in was started by the bot
-// (it may be a job's), reading its first message from Slack.
+// botThread reports whether the thread a post is in may be the bot's (a
+// job's), reading its first message from Slack: a thread that cannot be
+// read counts as the bot's, so that a post that may be addressed to it is
+// not dropped without a word.
 func (a *agent) botThread(ctx context.Context, p replyRequest, log *slog.Logger) bool {
 	if !p.inThread() {
 		return false
@@ -134,8 +136,11 @@ func (a *agent) botThread(ctx context.Context, p replyRequest, log *slog.Logger)
 	msgs, _, _, err := a.slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
 		ChannelID: p.Channel, Timestamp: p.ThreadTS, Limit: 1,
 	})
-	if err != nil || len(msgs) == 0 {
-		log.Warn("could not read the thread's first message", "err", err)
+	if err != nil {
+		log.Warn("could not read the thread's first message; answering as in a thread of the bot's", "err", err)
+		return true
+	}
+	if len(msgs) == 0 {
 		return false
 	}
 	self := a.core.Self()
