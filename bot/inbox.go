@@ -137,22 +137,36 @@ func Later(d time.Duration, err error) error { return &laterError{after: d, err:
 // it in time: the caller must then not ack blindly (an event is left for
 // Slack to redeliver; a slash command is answered privately). A redelivered
 // envelope whose work was recorded before is accepted and not queued again.
+// Work recorded but not yet confirmed by the replicas Redis is asked to wait
+// for (store.ErrUnconfirmed) is tried again like any other failure, so the
+// envelope is acknowledged only once its record would survive a failover.
 //
 // again is the line logged for a redelivery.
 func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
 	defer cancel()
 	delay := 50 * time.Millisecond
+	// tried: an earlier try of this call failed, and may have recorded w
+	// (Enqueue fails with store.ErrUnconfirmed after writing, and a reply
+	// lost to the network may follow a write too).
+	tried := false
 	for {
 		queued, err := b.store.Enqueue(ctx, w, workKeep)
 		if err == nil {
-			if queued {
+			switch {
+			case queued:
 				b.nudgeInbox()
-			} else {
+			case tried:
+				// Most likely this call's own earlier write, confirmed
+				// now: it is this replica's work to do.
+				b.nudgeInbox()
+				b.log.Info("work recorded on a retry (an earlier try of this delivery, or another delivery of it, wrote it)", "work", w.Key)
+			default:
 				b.log.Info(again, "work", w.Key)
 			}
 			return true
 		}
+		tried = true
 		if errors.Is(err, store.ErrInvalid) {
 			b.log.Error("work not recorded", "work", w.Key, "err", err)
 			return false

@@ -148,7 +148,7 @@ func (a *AuditLog) Append(ctx context.Context, rec AuditRecord) (string, error) 
 	if err != nil {
 		return "", wrapErr(err, "store: audit %s", rec.Action)
 	}
-	a.s.confirm(ctx)
+	a.s.confirmBestEffort(ctx)
 	return id, nil
 }
 

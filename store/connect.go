@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -75,23 +76,73 @@ func (s *Store) Topology() Topology {
 	return s.topology
 }
 
-// WithReplicaAcks makes the writes that must survive a failover (work
-// entering the inbox and its checkpoints, a job's link, a finish handed out
-// for posting, a posted result's marker) wait until n replicas confirm them
-// (Redis WAIT), for at most timeout. Open sets 1
-// replica and 100 ms for a Sentinel URL. When no replica confirms in time the
-// write stands on the primary alone and the call still succeeds: a failover
-// in that window can lose it, which the inbox's design tolerates as a
-// replica crash (the envelope was acknowledged, so see store/doc.go).
+// WithReplicaAcks makes the writes that must survive a failover wait until
+// n replicas confirm them (Redis WAIT), for at most timeout (which must stay
+// well under the client's read timeout, 3 s by default). Open sets 1 replica
+// and 100 ms for a Sentinel URL; it is meant for one server with replicas or
+// Sentinel, not a cluster (a cluster's WAIT speaks for one primary only).
+//
+// Enqueue, which records work before Slack is acknowledged, fails with
+// ErrUnconfirmed (Temporary) when fewer than n replicas confirm in time, for
+// new work and for work seen before alike: the work stands on the primary,
+// and the caller tries again (finding it seen) or does not acknowledge. The
+// other such writes (a work's checkpoints, a job's link, a finish handed out
+// for posting, a posted result's marker, digest and audit records) are made
+// after the acknowledgement and have their own retries: for them the wait is
+// best effort, and a write no replica confirmed in time still succeeds, so a
+// failover in that window can lose it (see store/doc.go).
 func WithReplicaAcks(n int, timeout time.Duration) Option {
 	return func(s *Store) { s.acks, s.ackTimeout = n, timeout }
 }
 
-// confirm waits for the replicas asked for by WithReplicaAcks, if any. Its
-// own failure is not the write's: it is ignored.
-func (s *Store) confirm(ctx context.Context) {
+// confirm waits until the replicas asked for by WithReplicaAcks have every
+// write made so far through this client, on any of its connections, and
+// reports how many did within the timeout (0 and no error when none are
+// asked for).
+//
+// WAIT waits for the replication offset of the last write of its own
+// connection only, and a pooled client sends it on whichever connection is
+// free. So confirm writes a counter of its own ({p}confirm, INCR) and WAITs
+// in one pipeline, which go-redis runs on one connection: replication is one
+// ordered stream, so a replica that acknowledged the counter's write has
+// every write the primary took before it, whichever connection made it.
+func (s *Store) confirm(ctx context.Context) (int, error) {
 	if s.acks <= 0 {
-		return
+		return 0, nil
 	}
-	_ = s.rdb.Do(ctx, "WAIT", s.acks, max(s.ackTimeout.Milliseconds(), 1)).Err()
+	var wait *redis.Cmd
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, s.confirmKey())
+		wait = p.Do(ctx, "WAIT", s.acks, max(s.ackTimeout.Milliseconds(), 1))
+		return nil
+	})
+	if err != nil {
+		return 0, wrapErr(err, "store: wait for %d replicas", s.acks)
+	}
+	n, err := wait.Int()
+	if err != nil {
+		return 0, wrapErr(err, "store: wait for %d replicas", s.acks)
+	}
+	return n, nil
 }
+
+// confirmed is confirm for a write that must not be acknowledged before its
+// replicas have it: an error unless the replicas asked for confirmed it,
+// ErrUnconfirmed when too few did in time.
+func (s *Store) confirmed(ctx context.Context) error {
+	n, err := s.confirm(ctx)
+	if err != nil || n >= s.acks {
+		return err
+	}
+	return fmt.Errorf("store: %d of %d replicas confirmed the write within %v: %w", n, s.acks, s.ackTimeout, ErrUnconfirmed)
+}
+
+// confirmBestEffort is confirm for a write made after Slack's
+// acknowledgement, whose caller has retries of its own: it waits as long as
+// confirm and ignores the outcome, since the write itself went through.
+func (s *Store) confirmBestEffort(ctx context.Context) {
+	_, _ = s.confirm(ctx)
+}
+
+// confirmKey is the counter confirm increments.
+func (s *Store) confirmKey() string { return s.prefix + "confirm" }

@@ -90,7 +90,7 @@ func (s *Store) SubscribeDigest(ctx context.Context, d DigestSub) error {
 	if err := s.rdb.HSet(ctx, s.digestSubsKey(), digestField(d.Team, d.Channel, d.Project), rec).Err(); err != nil {
 		return wrapErr(err, "store: subscribe digest of %s", d.Channel)
 	}
-	s.confirm(ctx)
+	s.confirmBestEffort(ctx)
 	return nil
 }
 
@@ -145,7 +145,7 @@ func (s *Store) UnsubscribeDigest(ctx context.Context, team, channel, project st
 	if err != nil {
 		return false, wrapErr(err, "store: unsubscribe digest of %s", channel)
 	}
-	s.confirm(ctx)
+	s.confirmBestEffort(ctx)
 	return n > 0, nil
 }
 

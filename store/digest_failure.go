@@ -50,7 +50,7 @@ func (s *Store) StopDigest(ctx context.Context, d DigestSub) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("store: stop digest: %w", err)
 	}
-	s.confirm(ctx)
+	s.confirmBestEffort(ctx)
 	return stopped, nil
 }
 

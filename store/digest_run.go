@@ -200,7 +200,7 @@ func (s *Store) ClaimDigest(ctx context.Context, run DigestRun, lease, keep time
 	case len(res) != 2 || res[0] < 1:
 		return DigestClaim{}, fmt.Errorf("store: claim digest %s of %s: unexpected script reply %v", run.Period, run.Channel, res)
 	}
-	s.confirm(ctx)
+	s.confirmBestEffort(ctx)
 	return DigestClaim{DigestRun: run, Token: res[0], Attempt: int(res[1])}, nil
 }
 
@@ -228,7 +228,7 @@ func (s *Store) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
 	if err != nil {
 		return wrapErr(err, "store: mark digest %s of %s posted", c.Period, c.Channel)
 	}
-	s.confirm(ctx)
+	s.confirmBestEffort(ctx)
 	return digestCodeErr(code, "store: mark digest posted", c.DigestRun)
 }
 

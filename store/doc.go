@@ -41,6 +41,8 @@
 //	{p}homeseen:<team>:<user>            string: the person opened the App Home (NoteHomeOpened)
 //	{p}pending:<id>                      string: a job start waiting for its project, or kept for Switch project (SavePending)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
+//	{p}confirm                           string: a counter each wait for the replicas increments, so that
+//	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
 //
 // The two job lists (joblists.go) are indexes written by plain commands
 // right after the script that changed a record, never inside it, since a
@@ -231,6 +233,7 @@
 //	ErrFull           out of memory (OOM)
 //	ErrCannotPersist  writes refused because a snapshot failed (MISCONF)
 //	ErrLoading        not ready yet (LOADING, CLUSTERDOWN, TRYAGAIN, MASTERDOWN)
+//	ErrUnconfirmed    a write the replicas did not confirm in time (Enqueue with WithReplicaAcks)
 //	ErrTLS            the TLS handshake failed
 //	ErrBadURL         REDIS_URL does not parse
 //
@@ -241,8 +244,8 @@
 // for, MISCONF, is told by the protocol's error code (redis.HasErrorPrefix).
 // The original error stays in the chain (%w) for logs, unless its text held
 // the URL's password: then only its scrubbed text is kept. Temporary tells the
-// failures that may pass by themselves (unreachable, failing over, loading)
-// from those that will not. No error carries the password of the Redis URL;
+// failures that may pass by themselves (unreachable, failing over, loading,
+// unconfirmed) from those that will not. No error carries the password of the Redis URL;
 // Cause gives the words of Redis or the network for a message that names the
 // Redis already.
 //
@@ -270,19 +273,33 @@
 // Open reads the topology from the URL (TopologyOf): one server, Sentinel
 // (master_name and the sentinels' addresses; go-redis follows failovers), or
 // Cluster (several addr seed nodes). With Sentinel, the writes that must
-// survive a failover (Enqueue of new work, a work's checkpoints (Mark),
-// LinkJob, a Finish that hands out a notification, MarkNotified) wait for
-// one replica to confirm them with WAIT, at most 100 ms (WithReplicaAcks).
-// When no replica confirms in time the write stands on the primary alone and
-// the call succeeds: a failover in that window can lose it. Run the nodes
-// with min-replicas-to-write 1 (and two replicas, so that writes resume as
-// soon as one is promoted): a primary that no replica follows, such as an
-// old primary started again after a failover, then refuses writes
-// (NOREPLICAS, classified ErrReadOnly and Temporary) instead of taking writes
-// that its demotion would discard. For the inbox
-// that is the same as a crash of Redis between the write and the ack, so
-// Slack's redelivery of events covers it; a slash command acknowledged in
-// that window is lost, and a link lost that way leaves a job unfollowed.
+// survive a failover wait for one replica to confirm them, at most 100 ms
+// (WithReplicaAcks). WAIT waits only for the last write of the connection
+// it is sent on, and the client is a pool, so the wait writes {p}confirm and
+// WAITs in one pipeline (one connection): the replication stream is ordered,
+// so a replica that has that write has every write made before it.
+//
+// Enqueue, after which Slack is acknowledged, returns only once a replica
+// has the record, whether the work is new or seen before (a redelivery is
+// acknowledged on the strength of that record): when none confirms in time
+// it fails with ErrUnconfirmed, Temporary, the record standing on the
+// primary. The bot tries again within its budget (a retry finds the work
+// seen and confirms it) and otherwise does not acknowledge: an event is
+// left for Slack to redeliver, and a slash command's person is told it was
+// not taken. So work Slack was told is taken is on a replica as well as the
+// primary. What remains: the sentinels could still promote a replica that
+// did not confirm it (with two replicas, the other one; Sentinel prefers the
+// most advanced replica but does not guarantee it), and the later writes
+// (a work's checkpoints (Mark), LinkJob, a Finish that hands out a
+// notification, MarkNotified, digest and audit records) wait the same way
+// but succeed unconfirmed: they are made after the acknowledgement and have
+// retries of their own, and one lost in a failover within their 100 ms is
+// done again (a lost checkpoint repeats its step; a lost link leaves a job
+// unfollowed). Run the nodes with min-replicas-to-write 1 (and two
+// replicas, so that writes resume as soon as one is promoted): a primary
+// that no replica follows, such as an old primary started again after a
+// failover, then refuses writes (NOREPLICAS, classified ErrReadOnly and
+// Temporary) instead of taking writes that its demotion would discard.
 // Failures during a failover are ErrUnreachable or ErrReadOnly, both
 // Temporary: callers retry.
 //

@@ -39,6 +39,11 @@ var (
 	// ErrLoading: Redis is loading its data after a start (LOADING) or the
 	// cluster cannot serve yet (CLUSTERDOWN, TRYAGAIN, MASTERDOWN).
 	ErrLoading = errors.New("store: Redis is not ready yet")
+	// ErrUnconfirmed: the write went through on the primary, but fewer
+	// replicas than WithReplicaAcks asks for confirmed it in time, so a
+	// failover could still lose it. Trying again (the write is idempotent
+	// where it is returned) confirms it once the replicas catch up.
+	ErrUnconfirmed = errors.New("store: the replicas did not confirm the write in time")
 )
 
 // kindError marks an error from go-redis or the network with its kind.
@@ -110,9 +115,11 @@ func kindOf(err error) error {
 }
 
 // Temporary reports whether err is a failure that may pass by itself:
-// Redis unreachable, read-only during a failover, or not ready yet.
+// Redis unreachable, read-only during a failover, not ready yet, or a write
+// its replicas did not confirm in time.
 func Temporary(err error) bool {
-	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrReadOnly) || errors.Is(err, ErrLoading)
+	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrReadOnly) || errors.Is(err, ErrLoading) ||
+		errors.Is(err, ErrUnconfirmed)
 }
 
 // wrapErr classifies err and wraps it with the context of format and args.

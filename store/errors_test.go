@@ -23,7 +23,7 @@ import (
 // errorKinds are the kinds of Redis failure the store tells apart.
 var errorKinds = []error{
 	store.ErrUnreachable, store.ErrAuth, store.ErrNoPerm, store.ErrReadOnly, store.ErrFull,
-	store.ErrCannotPersist, store.ErrTLS, store.ErrBadURL, store.ErrLoading,
+	store.ErrCannotPersist, store.ErrTLS, store.ErrBadURL, store.ErrLoading, store.ErrUnconfirmed,
 }
 
 // TestErrorKinds makes real redis-servers fail in each way docsbot tells
@@ -162,6 +162,19 @@ func TestErrorKinds(t *testing.T) {
 				return err
 			},
 			kind: store.ErrTLS,
+		},
+		{
+			// A primary without replicas: WAIT for one times out after
+			// the write went through.
+			name: "no replica confirms",
+			fail: func(t *testing.T, ctx context.Context) error {
+				client := ownRedis(t).Client()
+				t.Cleanup(func() { _ = client.Close() })
+				s := store.New(client, store.WithReplicaAcks(1, 10*time.Millisecond))
+				_, err := s.Enqueue(ctx, work(1), time.Hour)
+				return err
+			},
+			kind: store.ErrUnconfirmed, temporary: true,
 		},
 		{
 			name: "URL does not parse",

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/redis/go-redis/v9"
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
 
 // New returns a Store on a client the tests made, for a topology of their
 // choice; the tests keep the client (Close does not close it). docsbot
@@ -20,3 +24,9 @@ func (s *Store) SchedKeys() []string {
 	}
 	return out
 }
+
+// Confirm is confirm: how many replicas have every write made so far.
+func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx) }
+
+// ConfirmKey is the counter confirm increments.
+func (s *Store) ConfirmKey() string { return s.confirmKey() }

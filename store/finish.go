@@ -55,7 +55,7 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 	if err == nil && code == 1 {
 		// The attempt counted here is what tells a later claim to look for
 		// an earlier post before posting: it must survive a failover.
-		s.confirm(ctx)
+		s.confirmBestEffort(ctx)
 	}
 	return code == 1, err
 }
@@ -72,7 +72,7 @@ func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
 			p, c.JobID, tok, c.Job.Generation, millis(Retention)).Int64()
 	})
 	if err == nil {
-		s.confirm(ctx)
+		s.confirmBestEffort(ctx)
 	}
 	return err
 }

@@ -47,6 +47,11 @@ const minInboxKeep = time.Second
 // Enqueue records w in the inbox, due at once, unless work with the same key
 // was recorded before: it reports whether w is new. A new record stays until
 // Done, and then for keep more, so that a redelivery within keep is dropped.
+//
+// With WithReplicaAcks, Enqueue returns only once the replicas asked for
+// have the record (new or seen before); when too few confirm in time it
+// fails with ErrUnconfirmed, which is Temporary: the record stands on the
+// primary, and a retry reports it seen before (false) once it is confirmed.
 func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued bool, err error) {
 	if w.Key == "" || w.Kind == "" {
 		return false, fmt.Errorf("store: enqueue: empty key or kind: %w", ErrInvalid)
@@ -64,8 +69,11 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	if err != nil {
 		return false, wrapErr(err, "store: enqueue %q", w.Key)
 	}
-	if n == 1 {
-		s.confirm(ctx)
+	// Slack is acknowledged once this returns: the record, new or seen
+	// before (a redelivery relies on it as much), must be on the replicas
+	// asked for, or a failover could lose acknowledged work.
+	if err := s.confirmed(ctx); err != nil {
+		return false, fmt.Errorf("store: enqueue %q: %w", w.Key, err)
 	}
 	return n == 1, nil
 }
@@ -109,8 +117,9 @@ func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks ma
 	}
 	if len(marks) > 0 {
 		// A checkpoint says a step that must not be repeated (a post, a
-		// create) was done: it must survive a failover.
-		s.confirm(ctx)
+		// create) was done: it should survive a failover (best effort:
+		// the work was acknowledged, and its handler retries).
+		s.confirmBestEffort(ctx)
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 	if err := codeErr(code); err != nil {
 		return wrapErr(err, "store: link job %s to thread %s", j.ID, j.Thread)
 	}
-	s.confirm(ctx)
+	s.confirmBestEffort(ctx)
 	s.listJobLogged(ctx, j)
 	return nil
 }
