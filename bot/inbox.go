@@ -139,7 +139,11 @@ func Later(d time.Duration, err error) error { return &laterError{after: d, err:
 // envelope whose work was recorded before is accepted and not queued again.
 // Work recorded but not yet confirmed by the replicas Redis is asked to wait
 // for (store.ErrUnconfirmed) is tried again like any other failure, so the
-// envelope is acknowledged only once its record would survive a failover.
+// envelope is acknowledged once its record would survive a failover. If the
+// budget runs out with the record still unconfirmed, it stands on the
+// primary and will be done: Accept then reports true, rather than have the
+// person told that work which is about to run was not taken (only a
+// failover within that moment can still lose it; store/doc.go).
 //
 // again is the line logged for a redelivery.
 func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
@@ -175,6 +179,11 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			if errors.Is(err, store.ErrUnconfirmed) {
+				b.nudgeInbox()
+				b.log.Warn("work recorded on the Redis primary, but no replica confirmed it in time; acknowledged", "work", w.Key, "err", err)
+				return true
+			}
 			b.log.Error("cannot record Slack work in Redis; not acknowledged", "kind", w.Kind, "err", err)
 			b.metrics.workOutcome(w.Kind, "refused")
 			return false

@@ -284,10 +284,12 @@
 // acknowledged on the strength of that record): when none confirms in time
 // it fails with ErrUnconfirmed, Temporary, the record standing on the
 // primary. The bot tries again within its budget (a retry finds the work
-// seen and confirms it) and otherwise does not acknowledge: an event is
-// left for Slack to redeliver, and a slash command's person is told it was
-// not taken. So work Slack was told is taken is on a replica as well as the
-// primary. What remains: the sentinels could still promote a replica that
+// seen and confirms it). If its budget runs out while the record is still
+// unconfirmed, the record stands on the primary and will be done, so the
+// bot acknowledges rather than tell a person that work about to run was
+// not taken: only a failover in that moment can lose it. Otherwise work
+// Slack was told is taken is on a replica as well as the primary. What
+// remains besides: the sentinels could still promote a replica that
 // did not confirm it (with two replicas, the other one; Sentinel prefers the
 // most advanced replica but does not guarantee it), and the later writes
 // (a work's checkpoints (Mark), LinkJob, a Finish that hands out a
