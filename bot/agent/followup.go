@@ -90,13 +90,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	log = log.With("job", job.ID)
-	if start := jobStart(job); postedBy(r.TS, start) {
-		// Posted before the job started in the thread (or read into its
-		// context while it started): not addressed to it, and a job
-		// started by a mention got it as context already. It may only
-		// have been waiting (startMayBeUnderWay) for the job that a
-		// later post started.
-		log.Info("post made before the thread's job started; not sent as a follow-up", "ts", r.TS, "start", start)
+	if a.inJobContext(ctx, r, job, log) {
 		return nil
 	}
 	if isRetryWord(r.Text) && job.Generation == 1 {
@@ -211,6 +205,35 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 // a job started in a thread got the thread's earlier messages as context
 // (readThread).
 func jobStart(j *store.Job) string { return cmp.Or(j.Seen, j.Origin, j.Root) }
+
+// inJobContext reports whether the post r is not to be sent to the
+// thread's job as a follow-up because it came no later than the job's start
+// (jobStart). It may have been waiting (startMayBeUnderWay, awaitStart) for
+// the job that another post started. A post not addressed to the bot was
+// not addressed to the job: nothing is said. A post addressed to it (a
+// mention, a DM) that the job read as its thread's context is not sent
+// again, and its author is told so, privately; one the job did not read (a
+// mention posted just before a message shortcut's job put its root message
+// in the thread) is sent as a follow-up like any later one.
+func (a *agent) inJobContext(ctx context.Context, r replyRequest, job *store.Job, log *slog.Logger) bool {
+	start := jobStart(job)
+	if !postedBy(r.TS, start) {
+		return false
+	}
+	if !r.Mention && !r.DM {
+		log.Info("post made before the thread's job started; not sent as a follow-up", "ts", r.TS, "start", start)
+		return true
+	}
+	read := cmp.Or(job.Seen, job.Origin)
+	if read == "" || !postedBy(r.TS, read) {
+		return false
+	}
+	log.Info("post read into the context of the thread's job; not sent as a follow-up", "ts", r.TS, "start", start)
+	if r.TS != job.Origin {
+		a.whisper(ctx, r, "Your message went to the docs agent job started in this thread a moment earlier, as part of the thread it read; it was not sent again.", log)
+	}
+	return true
+}
 
 // postedBy reports whether the message of Slack ts was posted no later than
 // the one of ts start: false for a post with no message (a modal's) or a

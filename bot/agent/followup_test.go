@@ -329,18 +329,22 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 // TestReplyNotRecordedOnSlacksLastTryIsAnswered has Redis down while Slack
 // delivers a thread reply and all its retries: the bot cannot record it, so
 // it does not acknowledge it until Slack's last try, and then tells the
-// person privately that the reply was not taken. It does so also when
-// Slack will not show it whose thread the reply is in.
+// person privately that the reply was not taken. It does so also when Slack
+// cannot show for now whose thread the reply is in (the thread may be the
+// bot's), but not when Slack refuses for good: such a thread may be anyone's.
 func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
 	t.Parallel()
+	const note = "could not take this message"
 	for _, tc := range []struct {
 		name string
-		// threadUnreadable makes conversations.replies fail: the bot
+		// threadError, if set, is how conversations.replies fails: the bot
 		// cannot tell that the thread is a job's.
-		threadUnreadable bool
+		threadError string
+		told        bool
 	}{
-		{name: "in a job's thread"},
-		{name: "in a thread Slack does not show", threadUnreadable: true},
+		{name: "in a job's thread", told: true},
+		{name: "in a thread Slack cannot show for now", threadError: "internal_error", told: true},
+		{name: "in a thread Slack refuses to show", threadError: "channel_not_found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -355,10 +359,36 @@ func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
 			h.RedisURL = srv.URL
 			h.StartBot(bottest.Config{})
 			rootTS, _ := h.startedJob("Document the webhooks")
-			if tc.threadUnreadable {
-				h.Slack.FailNext("conversations.replies", "internal_error", 1000)
+			if tc.threadError != "" {
+				h.Slack.FailNext("conversations.replies", tc.threadError, 1000)
 			}
-			h.ReplyWithRedisDown(srv, alice, general, rootTS, "More examples please", "could not take this message")
+			if tc.told {
+				h.ReplyWithRedisDown(srv, alice, general, rootTS, "More examples please", note)
+			} else {
+				if err := srv.Kill(); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+				_, eventID, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: general, UserID: alice, Text: "More examples please", ThreadTS: rootTS})
+				cancel()
+				if eventID == "" {
+					t.Fatalf("post: no event delivered (%v)", err)
+				}
+				// The bot acknowledges Slack's last try after deciding
+				// whether to tell the person: after the ack, no note comes.
+				h.WaitFor("Slack's last try acknowledged", func() bool {
+					fate, ok := h.Slack.EventFate(eventID)
+					return ok && fate.Acked
+				})
+				h.WaitLogged("post not recorded on Slack's last try; not taken", 1)
+				if err := srv.Start(); err != nil {
+					t.Fatal(err)
+				}
+				h.StopAll()
+				for _, m := range h.Slack.Ephemerals(alice) {
+					t.Errorf("alice was told privately %q in a thread Slack refuses to show", m.Text)
+				}
+			}
 			if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
 				t.Errorf("%d redeliveries: the reply was answered before Slack's last try", n)
 			}

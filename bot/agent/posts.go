@@ -126,9 +126,12 @@ func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRe
 }
 
 // botThread reports whether the thread a post is in may be the bot's (a
-// job's), reading its first message from Slack: a thread that cannot be
-// read counts as the bot's, so that a post that may be addressed to it is
-// not dropped without a word.
+// job's), reading its first message from Slack. A thread that cannot be
+// read for a passing reason (bot.TransientSlack: Slack's own trouble, a
+// rate limit, the network) counts as the bot's, so that a post that may be
+// addressed to it is not dropped without a word; one Slack refuses to show
+// for good (channel_not_found, not_in_channel, missing_scope) is not the
+// bot's to answer.
 func (a *agent) botThread(ctx context.Context, p replyRequest, log *slog.Logger) bool {
 	if !p.inThread() {
 		return false
@@ -137,6 +140,10 @@ func (a *agent) botThread(ctx context.Context, p replyRequest, log *slog.Logger)
 		ChannelID: p.Channel, Timestamp: p.ThreadTS, Limit: 1,
 	})
 	if err != nil {
+		if !bot.TransientSlack(err) {
+			log.Warn("Slack refuses to show the thread's first message; not answering as in a thread of the bot's", "err", err)
+			return false
+		}
 		log.Warn("could not read the thread's first message; answering as in a thread of the bot's", "err", err)
 		return true
 	}

@@ -22,8 +22,10 @@ import (
 // itself if its replica dies.
 //
 // A post that finds the claim taken waits for that start (awaitStart): once
-// the thread's job is linked, the post is sent to it as a follow-up; if the
-// start ends without a job, the person is told that nothing was sent. A
+// the thread's job is linked, the post is sent to it as a follow-up, unless
+// the job read it into its context as it started (inJobContext: the person
+// is told so, privately); if the start ends without a job, the person is
+// told that nothing was sent. A
 // modal's start that finds it taken waits too, and is then told the thread
 // follows a job already (inJobThread), like any start in a job's thread.
 
@@ -80,7 +82,8 @@ func (a *agent) releaseThread(ctx context.Context, w *bot.Work, req startRequest
 
 // awaitStart waits for the start under way in thread, which r's post found
 // when it was about to start one itself, and then sends r to the started
-// job as a follow-up; if that start linked no job, r's author is told.
+// job as a follow-up, unless the job got r as context already
+// (inJobContext); if that start linked no job, r's author is told.
 func (a *agent) awaitStart(ctx context.Context, w *bot.Work, r replyRequest, thread store.Thread, log *slog.Logger) error {
 	// The claim is read before the link: a start links its job as it drops
 	// its claim, so no claim and no link means that it linked nothing.
@@ -92,7 +95,11 @@ func (a *agent) awaitStart(ctx context.Context, w *bot.Work, r replyRequest, thr
 	job, err := a.store.JobByThread(ctx, thread)
 	switch {
 	case err == nil:
-		return a.sendFollowUp(ctx, w, r, job, log.With("job", job.ID))
+		log = log.With("job", job.ID)
+		if w.Marked(markSending) == "" && a.inJobContext(ctx, r, job, log) {
+			return nil
+		}
+		return a.sendFollowUp(ctx, w, r, job, log)
 	case !errors.Is(err, store.ErrNotFound):
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	case held:

@@ -50,20 +50,85 @@ func mentionsAtOnce(t *testing.T, faults ...docsapitest.Fault) (*harness, string
 }
 
 // Two people mention the bot at the same moment in a thread that is not a
-// job's: one job is created, and the other mention is its follow-up.
+// job's: one job is created, and the thread it read holds both mentions.
+// The other mention is not sent again as a follow-up; its author is told
+// privately that it went to the job as part of the thread.
 func TestConcurrentMentionsInAThreadStartOneJob(t *testing.T) {
 	t.Parallel()
 	h, parent, texts := mentionsAtOnce(t)
 	_, jobID := h.rootIn(general, parent)
-	h.WaitFor("the other mention sent to the job as a follow-up", func() bool { return len(h.API.Prompts(jobID)) == 2 })
+	toldFolded := func(user string) bool {
+		for _, e := range h.Slack.Ephemerals(user) {
+			if strings.Contains(e.Text, "as part of the thread it read") {
+				return true
+			}
+		}
+		return false
+	}
+	// The note is sent once the other mention's work decided not to send
+	// it: after it, no follow-up can come.
+	h.WaitFor("the other mention's author told it went to the job", func() bool { return toldFolded(alice) || toldFolded(bob) })
+	h.StopAll()
+	h.wantCreates(1)
+	if got := h.API.Count(docsapitest.EndpointMessage); got != 0 {
+		t.Errorf("%d follow-up requests, want none: the job read both mentions", got)
+	}
+	prompts := h.API.Prompts(jobID)
+	if len(prompts) != 1 {
+		t.Fatalf("prompts %q, want the start's only", prompts)
+	}
+	for user, text := range texts {
+		if !strings.Contains(prompts[0], text) {
+			t.Errorf("the job's prompt %q lacks %s's mention %q", prompts[0], user, text)
+		}
+	}
+	told := 0
+	for _, user := range []string{alice, bob} {
+		if toldFolded(user) {
+			told++
+		}
+		for _, e := range h.Slack.Ephemerals(user) {
+			if !strings.Contains(e.Text, "as part of the thread it read") {
+				t.Errorf("%s was told privately %q", user, e.Text)
+			}
+		}
+	}
+	if told != 1 {
+		t.Errorf("%d people told their mention went to the job as context, want 1", told)
+	}
+}
+
+// A mention posted after a start in the thread read the thread, while that
+// start is still under way, waits for the job and is sent to it as a
+// follow-up: the job did not read it.
+func TestMentionAfterAStartReadTheThreadIsItsFollowUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, longJobs())
+	h.StartBot(bottest.Config{})
+	parent := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
+	// The start's root message waits for Slack long enough for the later
+	// mention to find the start under way.
+	h.Slack.SetAPILatency("chat.postMessage", 2*time.Second)
+	h.mention(alice, general, parent, "update it to v2")
+	// Queued once it read the thread and claimed the start.
+	h.WaitLogged("job start queued", 1)
+	later := "and add the retry headers"
+	h.mention(bob, general, parent, later)
+	h.WaitLogged("another job start in this thread is under way; this post waits to be its follow-up", 1)
+	h.Slack.SetAPILatency("chat.postMessage", 0)
+	_, jobID := h.rootIn(general, parent)
+	h.WaitFor("the later mention sent to the job as a follow-up", func() bool { return len(h.API.Prompts(jobID)) == 2 })
 	h.StopAll()
 	h.wantCreates(1)
 	if got := h.API.Count(docsapitest.EndpointMessage); got != 1 {
 		t.Errorf("%d follow-up requests, want 1", got)
 	}
 	prompts := h.API.Prompts(jobID)
-	if prompts[1] != texts[alice] && prompts[1] != texts[bob] {
-		t.Errorf("follow-up %q is neither mention", prompts[1])
+	if strings.Contains(prompts[0], later) {
+		t.Errorf("the job's start %q holds the later mention, which was posted after it read the thread", prompts[0])
+	}
+	if prompts[1] != later {
+		t.Errorf("follow-up %q, want %q", prompts[1], later)
 	}
 	for _, user := range []string{alice, bob} {
 		for _, e := range h.Slack.Ephemerals(user) {
