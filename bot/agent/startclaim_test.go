@@ -29,8 +29,9 @@ func mentionsAtOnce(t *testing.T, faults ...docsapitest.Fault) (*harness, string
 	// about to start before either start's message is in the thread.
 	h.Slack.SetAPILatency("chat.postMessage", 500*time.Millisecond)
 	// Thread reads wait too (Slack answers after the wait), so that the
-	// start that wins reads both mentions.
-	h.Slack.SetAPILatency("conversations.replies", 200*time.Millisecond)
+	// start that wins reads both mentions, even if one of the two posts
+	// below is slow to be scheduled.
+	h.Slack.SetAPILatency("conversations.replies", time.Second)
 	texts := map[string]string{alice: "update it to v2", bob: "and add the retry headers"}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(texts))
