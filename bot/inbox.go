@@ -141,9 +141,10 @@ func Later(d time.Duration, err error) error { return &laterError{after: d, err:
 // for (store.ErrUnconfirmed) is tried again like any other failure, so the
 // envelope is acknowledged once its record would survive a failover. If the
 // budget runs out after any try found the record written but unconfirmed
-// (whatever the later tries met), it stands on the primary and will be done: Accept then reports true, rather than have the
-// person told that work which is about to run was not taken (only a
-// failover within that moment can still lose it; store/doc.go).
+// (whatever the later tries met), it stands on the primary and will be
+// done: Accept then reports true, rather than have the person told that
+// work which is about to run was not taken (only a failover within that
+// moment can still lose it; store/doc.go).
 //
 // again is the line logged for a redelivery.
 func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
