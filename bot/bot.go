@@ -212,7 +212,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		err = nil
 	} else {
 		handler := socketmode.NewSocketmodeHandler(b.socket)
-		b.register(work, handler)
+		b.register(ctx, work, handler)
 		err = handler.RunEventLoopContext(ctx)
 		cancel()
 		b.link.stop()

@@ -140,10 +140,11 @@ func Later(d time.Duration, err error) error { return &laterError{after: d, err:
 // Work recorded but not yet confirmed by the replicas Redis is asked to wait
 // for (store.ErrUnconfirmed) is tried again like any other failure, so the
 // envelope is acknowledged once its record would survive a failover. If the
-// budget runs out with the record still unconfirmed, it stands on the
-// primary and will be done: Accept then reports true, rather than have the
-// person told that work which is about to run was not taken (only a
-// failover within that moment can still lose it; store/doc.go).
+// budget runs out after any try found the record written but unconfirmed
+// (whatever the later tries met), it stands on the primary and will be
+// done: Accept then reports true, rather than have the person told that
+// work which is about to run was not taken (only a failover within that
+// moment can still lose it; store/doc.go).
 //
 // again is the line logged for a redelivery.
 func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
@@ -152,8 +153,10 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 	delay := 50 * time.Millisecond
 	// tried: an earlier try of this call failed, and may have recorded w
 	// (Enqueue fails with store.ErrUnconfirmed after writing, and a reply
-	// lost to the network may follow a write too).
-	tried := false
+	// lost to the network may follow a write too). recorded: a try failed
+	// with store.ErrUnconfirmed, so w stands on the primary whatever the
+	// later tries say.
+	tried, recorded := false, false
 	for {
 		queued, err := b.store.Enqueue(ctx, w, workKeep)
 		if err == nil {
@@ -171,6 +174,9 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 			return true
 		}
 		tried = true
+		if errors.Is(err, store.ErrUnconfirmed) {
+			recorded = true
+		}
 		if errors.Is(err, store.ErrInvalid) {
 			b.log.Error("work not recorded", "work", w.Key, "err", err)
 			return false
@@ -179,7 +185,7 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			if errors.Is(err, store.ErrUnconfirmed) {
+			if recorded {
 				b.nudgeInbox()
 				b.log.Warn("work recorded on the Redis primary, but no replica confirmed it in time; acknowledged", "work", w.Key, "err", err)
 				return true
@@ -195,9 +201,16 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 
 // Queue records w in the inbox from within other work (a start asked for
 // again), without Accept's bound: it reports whether w was queued, false if
-// its key was seen before.
+// its key was seen before. That work was acknowledged already, so, like
+// the store's other writes made after the acknowledgement, w need not wait
+// for the replicas: a record no replica confirmed in time
+// (store.ErrUnconfirmed) stands on the primary, and Queue succeeds.
 func (b *Bot) Queue(ctx context.Context, w store.Work) (bool, error) {
 	queued, err := b.store.Enqueue(ctx, w, workKeep)
+	if errors.Is(err, store.ErrUnconfirmed) {
+		b.log.Warn("work recorded on the Redis primary, but no replica confirmed it in time", "work", w.Key, "err", err)
+		err = nil
+	}
 	if err == nil && queued {
 		b.nudgeInbox()
 	}

@@ -23,8 +23,11 @@ func Scopes() []string { return []string{"commands", "chat:write", "usergroups:r
 // slack-go runs each handler in a goroutine of its own; every envelope
 // handler is counted among the bot's work (tracked), so that Run, asked to
 // stop, waits for what a handler does after its ack (an audit record, a
-// private answer) before the store closes.
-func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
+// private answer) before the store closes. Handlers work under ctx; their
+// acks are sent while sock, the context of the Socket Mode event loop,
+// lasts (ackCtx).
+func (b *Bot) register(sock, ctx context.Context, h *socketmode.SocketmodeHandler) {
+	onOther := b.onOther(sock)
 	for _, t := range []socketmode.EventType{
 		socketmode.EventTypeConnecting, socketmode.EventTypeConnected,
 		socketmode.EventTypeConnectionError, socketmode.EventTypeInvalidAuth, socketmode.EventTypeHello,
@@ -33,40 +36,42 @@ func (b *Bot) register(ctx context.Context, h *socketmode.SocketmodeHandler) {
 	}
 	h.Handle(socketmode.EventTypeSlashCommand, b.tracked(func(evt *socketmode.Event, client *socketmode.Client) {
 		cmd, ok := evt.Data.(slack.SlashCommand)
-		if !ok || !b.dispatchCommand(ctx, cmd, b.acker(client, evt.Request)) {
-			b.onOther(evt, client)
+		if !ok || !b.dispatchCommand(ctx, cmd, b.acker(sock, client, evt.Request)) {
+			onOther(evt, client)
 		}
 	}))
 	h.Handle(socketmode.EventTypeEventsAPI, b.tracked(func(evt *socketmode.Event, client *socketmode.Client) {
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
 		last := evt.Request != nil && evt.Request.RetryAttempt >= SlackEventRetries
-		if !ok || !b.dispatchEvent(ctx, ev, last, b.acker(client, evt.Request)) {
-			b.onOther(evt, client)
+		if !ok || !b.dispatchEvent(ctx, ev, last, b.acker(sock, client, evt.Request)) {
+			onOther(evt, client)
 		}
 	}))
 	h.Handle(socketmode.EventTypeInteractive, b.tracked(func(evt *socketmode.Event, client *socketmode.Client) {
 		ic, ok := evt.Data.(slack.InteractionCallback)
-		if !ok || !b.dispatchInteraction(ctx, ic, b.acker(client, evt.Request)) {
-			b.onOther(evt, client)
+		if !ok || !b.dispatchInteraction(ctx, ic, b.acker(sock, client, evt.Request)) {
+			onOther(evt, client)
 		}
 	}))
-	h.HandleDefault(b.tracked(b.onOther))
+	h.HandleDefault(b.tracked(onOther))
 }
 
 // tracked runs handle as part of the bot's work. Once Run is stopping, an
-// envelope is left unacknowledged, for Slack to send again (to a replica
-// that is not stopping).
+// envelope is left unacknowledged: Slack sends an Events API event again (to
+// a replica that is not stopping), but not a slash command or an
+// interaction, which the person sees fail.
 func (b *Bot) tracked(handle socketmode.SocketmodeHandlerFunc) socketmode.SocketmodeHandlerFunc {
 	return func(evt *socketmode.Event, client *socketmode.Client) {
 		if !b.work.Do(func() { handle(evt, client) }) && evt.Request != nil {
-			b.log.Info("stopping: envelope left for Slack to send again", "envelope", evt.Request.EnvelopeID, "type", evt.Type)
+			b.log.Info("stopping: envelope left unacknowledged (Slack sends events again; a command or interaction fails for the person)",
+				"envelope", evt.Request.EnvelopeID, "type", evt.Type)
 		}
 	}
 }
 
 // acker is the AckFunc of one Socket Mode envelope.
-func (b *Bot) acker(client *socketmode.Client, req *socketmode.Request) AckFunc {
-	return func(payload any) { b.ack(client, req, payload) }
+func (b *Bot) acker(sock context.Context, client *socketmode.Client, req *socketmode.Request) AckFunc {
+	return func(payload any) { b.ack(sock, client, req, payload) }
 }
 
 // onLifecycle logs connection changes; these events carry no envelope to ack.
@@ -132,21 +137,33 @@ func (l *linkState) up() bool {
 	return l.seen && !l.stopped && l.connectedN >= l.connectingN
 }
 
-// onOther acknowledges every envelope no handler claimed, so Slack does not
-// send it again, and ignores it.
-func (b *Bot) onOther(evt *socketmode.Event, client *socketmode.Client) {
-	if evt.Request != nil && evt.Request.EnvelopeID != "" {
-		b.ack(client, evt.Request, nil)
-	}
-	if evt.Type == socketmode.EventTypeSlashCommand {
-		if cmd, ok := evt.Data.(slack.SlashCommand); ok {
-			b.log.Warn("slash command not handled by this bot", "command", cmd.Command)
+// onOther is the handler that acknowledges every envelope no handler
+// claimed, so Slack does not send it again, and ignores it.
+func (b *Bot) onOther(sock context.Context) socketmode.SocketmodeHandlerFunc {
+	return func(evt *socketmode.Event, client *socketmode.Client) {
+		if evt.Request != nil && evt.Request.EnvelopeID != "" {
+			b.ack(sock, client, evt.Request, nil)
+		}
+		if evt.Type == socketmode.EventTypeSlashCommand {
+			if cmd, ok := evt.Data.(slack.SlashCommand); ok {
+				b.log.Warn("slash command not handled by this bot", "command", cmd.Command)
+			}
 		}
 	}
 }
 
-func (b *Bot) ack(client *socketmode.Client, req *socketmode.Request, payload any) {
-	if err := client.Ack(*req, payload); err != nil {
+// ackWait bounds how long an ack waits to be handed to slack-go's sender:
+// Slack gives up on an envelope after 3 s, so a later ack is of no use.
+const ackWait = 3 * time.Second
+
+// ack sends the ack of req. slack-go queues acks for the sender of the
+// event loop, which stops with sock: once it has (the bot stopping), or
+// after ackWait, the ack is given up instead of waiting for ever, so that
+// a handler acking late cannot hold up Run's return.
+func (b *Bot) ack(sock context.Context, client *socketmode.Client, req *socketmode.Request, payload any) {
+	ctx, cancel := context.WithTimeout(sock, ackWait)
+	defer cancel()
+	if err := client.AckCtx(ctx, req.EnvelopeID, payload); err != nil {
 		b.log.Error("ack failed", "envelope", req.EnvelopeID, "err", err)
 	}
 }

@@ -114,8 +114,8 @@ func TestConfirmSentinel(t *testing.T) {
 	}
 	w := work(1)
 	queued, err := s.Enqueue(ctx, w, time.Hour)
-	if !errors.Is(err, store.ErrUnconfirmed) || !store.Temporary(err) {
-		t.Fatalf("Enqueue with the replicas frozen = %v, %v; want ErrUnconfirmed, temporary", queued, err)
+	if !errors.Is(err, store.ErrUnconfirmed) || !store.Temporary(err) || !queued {
+		t.Fatalf("Enqueue with the replicas frozen = %v, %v; want true (written), ErrUnconfirmed, temporary", queued, err)
 	}
 	if n, err := writer.Exists(ctx, s.WorkKeyOf(w.Key)).Result(); n != 1 || err != nil {
 		t.Fatalf("the record on the primary: EXISTS = %d, %v; want 1", n, err)
@@ -161,5 +161,30 @@ func TestConfirmSentinel(t *testing.T) {
 	}
 	if taken, err := s.ClaimWork(ctx, 10, time.Minute); err != nil || len(taken) != 1 || taken[0].Key != w.Key {
 		t.Fatalf("ClaimWork = %v, %v; want just %s", taken, err, w.Key)
+	}
+}
+
+// TestEnqueueUnconfirmedReportsQueued: on a primary without replicas,
+// Enqueue fails with ErrUnconfirmed, and its queued result still says
+// whether this call wrote the record: true the first time, false (seen)
+// the next.
+func TestEnqueueUnconfirmedReportsQueued(t *testing.T) {
+	standaloneOnly(t)
+	t.Parallel()
+	client := ownRedis(t).Client()
+	t.Cleanup(func() { _ = client.Close() })
+	s := store.New(client, store.WithReplicaAcks(1, 10*time.Millisecond))
+	tests := []struct {
+		name       string
+		wantQueued bool
+	}{
+		{"new work", true},
+		{"work seen before", false},
+	}
+	for _, tt := range tests {
+		queued, err := s.Enqueue(t.Context(), work(1), time.Hour)
+		if queued != tt.wantQueued || !errors.Is(err, store.ErrUnconfirmed) {
+			t.Errorf("%s: Enqueue without replicas = %v, %v; want %v, ErrUnconfirmed", tt.name, queued, err, tt.wantQueued)
+		}
 	}
 }

@@ -126,13 +126,28 @@ func (s *Store) confirm(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// confirmed is confirm for a write that must not be acknowledged before its
-// replicas have it: an error unless the replicas asked for confirmed it,
-// ErrUnconfirmed when too few did in time.
+// confirmMargin is how much longer than the replicas' timeout confirmed
+// waits for WAIT's answer.
+const confirmMargin = time.Second
+
+// confirmed is confirm for a write that went through and must not be
+// acknowledged before its replicas have it: nil once the replicas asked for
+// confirmed it, ErrUnconfirmed otherwise (too few did in time, or the
+// confirmation itself failed: the write stands on the primary either way).
+// It waits even once ctx has ended, for at most the replicas' timeout and
+// confirmMargin, so that its caller learns what became of the write.
 func (s *Store) confirmed(ctx context.Context) error {
+	if s.acks <= 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.ackTimeout+confirmMargin)
+	defer cancel()
 	n, err := s.confirm(ctx)
-	if err != nil || n >= s.acks {
-		return err
+	if err != nil {
+		return &kindError{kind: ErrUnconfirmed, err: err}
+	}
+	if n >= s.acks {
+		return nil
 	}
 	return fmt.Errorf("store: %d of %d replicas confirmed the write within %v: %w", n, s.acks, s.ackTimeout, ErrUnconfirmed)
 }

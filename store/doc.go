@@ -283,7 +283,10 @@
 // has the record, whether the work is new or seen before (a redelivery is
 // acknowledged on the strength of that record): when none confirms in time
 // it fails with ErrUnconfirmed, Temporary, the record standing on the
-// primary. The bot tries again within its budget (a retry finds the work
+// primary (its queued result still says whether this call wrote it; the
+// confirmation of a write made is waited for past the caller's deadline,
+// so that ErrUnconfirmed, not a timeout, tells the caller the record
+// stands). The bot tries again within its budget (a retry finds the work
 // seen and confirms it). If its budget runs out while the record is still
 // unconfirmed, the record stands on the primary and will be done, so the
 // bot acknowledges rather than tell a person that work about to run was

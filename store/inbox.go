@@ -52,6 +52,11 @@ const minInboxKeep = time.Second
 // have the record (new or seen before); when too few confirm in time it
 // fails with ErrUnconfirmed, which is Temporary: the record stands on the
 // primary, and a retry reports it seen before (false) once it is confirmed.
+// With ErrUnconfirmed, queued is still meaningful: it reports whether this
+// call wrote w. Once the write is made, its confirmation is waited for even
+// if ctx ends meanwhile (for at most the replicas' timeout and a margin), so
+// that a caller out of time still learns that the record stands: a failure
+// to confirm a write that went through is ErrUnconfirmed too.
 func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued bool, err error) {
 	if w.Key == "" || w.Kind == "" {
 		return false, fmt.Errorf("store: enqueue: empty key or kind: %w", ErrInvalid)
@@ -73,7 +78,7 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	// before (a redelivery relies on it as much), must be on the replicas
 	// asked for, or a failover could lose acknowledged work.
 	if err := s.confirmed(ctx); err != nil {
-		return false, fmt.Errorf("store: enqueue %q: %w", w.Key, err)
+		return n == 1, fmt.Errorf("store: enqueue %q: %w", w.Key, err)
 	}
 	return n == 1, nil
 }

@@ -129,6 +129,9 @@ type Config struct {
 	// Register, when set, registers a test's own entry points on the bot
 	// beside the features' before it runs.
 	Register func(b *bot.Bot)
+	// StoreOptions are added to the options of the bot's store (for
+	// example store.WithReplicaAcks).
+	StoreOptions []store.Option
 }
 
 // Running is a started bot and how to stop it.
@@ -156,7 +159,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	ctx, cancel := context.WithCancel(context.Background())
-	st, err := store.Open(ctx, h.RedisURL, store.WithPrefix(h.Prefix))
+	st, err := store.Open(ctx, h.RedisURL, append([]store.Option{store.WithPrefix(h.Prefix)}, cfg.StoreOptions...)...)
 	if err != nil {
 		h.T.Fatalf("open store: %v", err)
 	}
