@@ -196,15 +196,20 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 }
 
 // jobStart is the ts of the latest message of a job's thread that reached
-// the agent with the job's start, or came before it: the messages read into
-// its context after the person's message (Seen), else the person's message
-// that asked for it (Origin: a mention, a DM), else the bot's root message
+// the agent with the job's start, or came before it: the latest of the
+// messages read into its context (Seen) and the person's message that asked
+// for it (Origin: a mention, a DM), else the bot's root message
 // when it is a reply in the thread (a modal's start, a message shortcut's).
 // A job whose root message is the thread's parent (a slash command)
 // started with its thread: "". A post up to it is no follow-up of the job:
 // a job started in a thread got the thread's earlier messages as context
 // (readThread).
-func jobStart(j *store.Job) string { return cmp.Or(j.Seen, j.Origin, j.Root) }
+func jobStart(j *store.Job) string {
+	if j.Seen != "" && j.Origin != "" && tsBefore(j.Seen, j.Origin) {
+		return j.Origin // the context ended before the mention that asked
+	}
+	return cmp.Or(j.Seen, j.Origin, j.Root)
+}
 
 // inJobContext reports whether the post r is not to be sent to the
 // thread's job as a follow-up because it came no later than the job's start
@@ -224,8 +229,9 @@ func (a *agent) inJobContext(ctx context.Context, r replyRequest, job *store.Job
 		log.Info("post made before the thread's job started; not sent as a follow-up", "ts", r.TS, "start", start)
 		return true
 	}
-	read := cmp.Or(job.Seen, job.Origin)
-	if read == "" || !postedBy(r.TS, read) {
+	if job.Seen == "" {
+		// The job read no thread (none, or reading it failed): the post
+		// reached it in no context.
 		return false
 	}
 	log.Info("post read into the context of the thread's job; not sent as a follow-up", "ts", r.TS, "start", start)

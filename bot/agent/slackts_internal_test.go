@@ -57,6 +57,7 @@ func TestPostedByJobStart(t *testing.T) {
 		{"slash command: the thread starts at the root", store.Job{Thread: store.Thread{TS: parent}}, nil, []string{before, after, ""}},
 		{"mention", store.Job{Origin: mention, Root: root}, []string{before, mention}, []string{read, root, after, ""}},
 		{"mention, a later reply read into the context", store.Job{Origin: mention, Seen: read, Root: root}, []string{before, mention, read}, []string{root, after}},
+		{"mention, the context read up to an earlier reply", store.Job{Origin: mention, Seen: before, Root: root}, []string{parent, before, mention}, []string{read, root, after}},
 		{"modal or shortcut in a thread", store.Job{Root: root}, []string{before, mention, root}, []string{after, ""}},
 		{"top-level mention or DM", store.Job{Origin: parent, Root: root}, []string{parent}, []string{before, after}},
 	}
