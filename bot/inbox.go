@@ -154,8 +154,9 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 	// tried: an earlier try of this call failed, and may have recorded w
 	// (Enqueue fails with store.ErrUnconfirmed after writing, and a reply
 	// lost to the network may follow a write too). recorded: a try failed
-	// with store.ErrUnconfirmed, so w stands on the primary whatever the
-	// later tries say.
+	// with store.ErrUnconfirmed, so w stands on the primary, until a later
+	// try finds that primary demoted (store.ErrReadOnly: a failover, which
+	// may have lost it).
 	tried, recorded := false, false
 	for {
 		queued, err := b.store.Enqueue(ctx, w, workKeep)
@@ -174,8 +175,11 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 			return true
 		}
 		tried = true
-		if errors.Is(err, store.ErrUnconfirmed) {
+		switch {
+		case errors.Is(err, store.ErrUnconfirmed):
 			recorded = true
+		case errors.Is(err, store.ErrReadOnly):
+			recorded = false
 		}
 		if errors.Is(err, store.ErrInvalid) {
 			b.log.Error("work not recorded", "work", w.Key, "err", err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"time"
@@ -132,8 +133,11 @@ const confirmMargin = time.Second
 
 // confirmed is confirm for a write that went through and must not be
 // acknowledged before its replicas have it: nil once the replicas asked for
-// confirmed it, ErrUnconfirmed otherwise (too few did in time, or the
-// confirmation itself failed: the write stands on the primary either way).
+// confirmed it, ErrUnconfirmed when too few did in time or the confirmation
+// failed on its way (the write stands on the primary either way). A server
+// that refuses the confirmation's own write (ErrReadOnly: it was demoted, or
+// no replica follows it; ErrNoPerm) says nothing of where the write stands:
+// that error is returned as it is.
 // It waits even once ctx has ended, for at most the replicas' timeout and
 // confirmMargin, so that its caller learns what became of the write.
 func (s *Store) confirmed(ctx context.Context) error {
@@ -143,7 +147,10 @@ func (s *Store) confirmed(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.ackTimeout+confirmMargin)
 	defer cancel()
 	n, err := s.confirm(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrReadOnly), errors.Is(err, ErrNoPerm):
+		return err
+	case err != nil:
 		return &kindError{kind: ErrUnconfirmed, err: err}
 	}
 	if n >= s.acks {
