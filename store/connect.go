@@ -45,7 +45,10 @@ func TopologyOf(redisURL string) Topology {
 }
 
 // newClient builds the go-redis client for redisURL with go-redis's own
-// parser for its topology.
+// parser for its topology. Its calls end at their context's deadline
+// (ContextTimeoutEnabled), not only at the socket timeouts: the bot bounds
+// the write before a Slack acknowledgement by its own budget, which a
+// stalled Redis must not stretch past Slack's 3 seconds.
 func newClient(redisURL string) (redis.UniversalClient, error) {
 	switch TopologyOf(redisURL) {
 	case Sentinel:
@@ -53,18 +56,21 @@ func newClient(redisURL string) (redis.UniversalClient, error) {
 		if err != nil {
 			return nil, err
 		}
+		o.ContextTimeoutEnabled = true
 		return redis.NewFailoverClient(o), nil
 	case Cluster:
 		o, err := redis.ParseClusterURL(redisURL)
 		if err != nil {
 			return nil, err
 		}
+		o.ContextTimeoutEnabled = true
 		return redis.NewClusterClient(o), nil
 	}
 	o, err := redis.ParseURL(redisURL)
 	if err != nil {
 		return nil, err
 	}
+	o.ContextTimeoutEnabled = true
 	return redis.NewClient(o), nil
 }
 

@@ -97,10 +97,10 @@ type Job struct {
 	// the message the job's progress reactions go on.
 	Origin string
 	// Seen is the ts of the latest message of the thread that went to the
-	// agent as the context of the job's start, when it was posted after
-	// Origin ("" otherwise, and for records older than it): with Origin it
-	// tells the posts that reached the agent with the start, which are not
-	// follow-ups.
+	// agent with the job's start: the later of Origin and the last message
+	// read into its context ("" when no thread was read, and for records
+	// older than it). Posts up to it reached the agent with the start, so
+	// they are not follow-ups.
 	Seen string
 	// Model and Branch are the agent's model and the branch it works on, as
 	// the docs API reported them at creation ("" when it did not).

@@ -76,6 +76,13 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			// again once it is linked (or released).
 			return bot.Later(startWaitPoll, store.ErrStartHeld)
 		}
+		// A start links its job as it drops its claim: one that did so
+		// between the two reads has its job linked now.
+		if job, err = a.store.JobByThread(ctx, thread); err == nil {
+			return a.replyInJobThread(ctx, w, r, thread, job, log)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
 		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
 			// A reply to a root message posted moments ago: its job may
 			// still be starting. Look again shortly rather than drop it.
@@ -89,6 +96,13 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
+	return a.replyInJobThread(ctx, w, r, thread, job, log)
+}
+
+// replyInJobThread handles the post r in the thread of job: a follow-up,
+// unless it reached the job with its start, is a "retry" asked twice, or
+// comes from someone who may not edit the job's project.
+func (a *agent) replyInJobThread(ctx context.Context, w *bot.Work, r replyRequest, thread store.Thread, job *store.Job, log *slog.Logger) error {
 	log = log.With("job", job.ID)
 	if a.inJobContext(ctx, r, job, log) {
 		return nil

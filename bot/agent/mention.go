@@ -107,8 +107,11 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
 		req.Context, cut = tc.render(threadContextCap)
-		if tsBefore(r.TS, tc.last) {
-			req.Seen = tc.last
+		if err == nil {
+			req.Seen = r.TS
+			if tsBefore(r.TS, tc.last) {
+				req.Seen = tc.last
+			}
 		}
 	}
 	if w.Marked(markStarting) == "" {

@@ -65,9 +65,10 @@ type startRequest struct {
 	// Channel (a mention, a DM): the job's progress reactions go on it. ""
 	// when there is none (a slash command, a modal).
 	Origin string `json:"origin,omitempty"`
-	// Seen is the ts of the latest message of the thread read into
-	// Context, when it was posted after Origin (while the start waited):
-	// posts up to it are not sent again as follow-ups (store.Job.Seen).
+	// Seen is the ts of the latest message of the thread that went to the
+	// agent with the start: the later of Origin and the last message read
+	// into Context ("" when no thread was read). Posts up to it are not
+	// sent again as follow-ups (store.Job.Seen).
 	Seen string `json:"seen,omitempty"`
 	// Root is an existing root message to reuse (a start tried again).
 	Root string `json:"root,omitempty"`
