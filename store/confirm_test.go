@@ -75,16 +75,7 @@ func TestConfirmSharedSentinel(t *testing.T) {
 //     its record standing on the primary, and a retry once they run again
 //     finds the work seen and confirmed.
 func TestConfirmSentinel(t *testing.T) {
-	standaloneOnly(t)
-	if testing.Short() {
-		t.Skip("starts six redis-server processes")
-	}
-	t.Parallel()
-	d, err := redistest.StartSentinel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := ownSentinel(t, "starts six redis-server processes")
 	ctx := t.Context()
 	s := openStore(t, d.URL)
 	writer := d.Nodes[0].Client()

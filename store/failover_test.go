@@ -15,16 +15,7 @@ import (
 // the primary is SIGKILLed is still there after the sentinels promote the
 // replica, and the store works on the new primary, through the same URL.
 func TestSentinelFailover(t *testing.T) {
-	standaloneOnly(t)
-	if testing.Short() {
-		t.Skip("starts five redis-server processes and waits for a failover")
-	}
-	t.Parallel()
-	d, err := redistest.StartSentinel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := ownSentinel(t, "starts five redis-server processes and waits for a failover")
 	ctx := t.Context()
 	s, err := store.Open(ctx, d.URL)
 	if err != nil {

@@ -94,6 +94,24 @@ func standaloneOnly(t *testing.T) {
 	}
 }
 
+// ownSentinel starts a Sentinel deployment for the test alone, closed when
+// it ends: in the standalone pass only, in parallel, and not under -short
+// (cost says what the test starts).
+func ownSentinel(t *testing.T, cost string) *redistest.Sentinels {
+	t.Helper()
+	standaloneOnly(t)
+	if testing.Short() {
+		t.Skip(cost)
+	}
+	t.Parallel()
+	d, err := redistest.StartSentinel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
 // newStore returns a Store on the shared Redis with a prefix of its own.
 func newStore(tb testing.TB, opts ...store.Option) *store.Store {
 	tb.Helper()

@@ -112,7 +112,7 @@ func TestMentionAfterAStartReadTheThreadIsItsFollowUp(t *testing.T) {
 	parent := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
 	// The start's root message waits for Slack long enough for the later
 	// mention to find the start under way.
-	h.Slack.SetAPILatency("chat.postMessage", 2*time.Second)
+	h.Slack.SetAPILatency("chat.postMessage", 5*time.Second)
 	h.mention(alice, general, parent, "update it to v2")
 	// Queued once it read the thread and claimed the start.
 	h.WaitLogged("job start queued", 1)
