@@ -27,6 +27,21 @@ func notified(st *store.Store, jobID string) bool {
 	return err == nil && j.Notified == j.Generation
 }
 
+// waitReported waits until job's finish is recorded as reported and
+// returns what its root message shows at that moment; once the bot has
+// settled, it checks that the thread holds exactly one result (want says
+// which).
+func (h *harness) waitReported(st *store.Store, jobID, rootTS, want string) string {
+	h.T.Helper()
+	h.WaitFor("the finish recorded as reported", func() bool { return notified(st, jobID) })
+	root := h.rootShows(rootTS)
+	h.Settle()
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
+		h.T.Errorf("%d results, want %s", n, want)
+	}
+	return root
+}
+
 // rootShows is what the root message shows now.
 func (h *harness) rootShows(ts string) string {
 	m, _ := h.Slack.Message(general, ts)
@@ -96,14 +111,9 @@ func TestRootShowsTheEndDespiteSlack(t *testing.T) {
 			pr := "https://github.com/acme/docs/pull/31"
 			h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
-			h.WaitFor("the finish recorded as reported", func() bool { return notified(st, jobID) })
-			root := h.rootShows(rootTS)
+			root := h.waitReported(st, jobID, rootTS, "1")
 			if got := strings.Contains(root, "Completed") && strings.Contains(root, pr); got != tc.shown {
 				t.Errorf("root message shows the end: %v, want %v (root %q)", got, tc.shown, root)
-			}
-			h.Settle()
-			if n := len(h.Finishes(general, rootTS)); n != 1 {
-				t.Errorf("%d results, want 1", n)
 			}
 			tc.checkEdits(t, h, rootTS)
 		})
@@ -137,13 +147,8 @@ func TestStopBetweenResultAndRootEdit(t *testing.T) {
 
 	h.Slack.FailNext("chat.update", "", 0)
 	h.StartBot(bottest.Config{})
-	h.WaitFor("the finish recorded as reported", func() bool { return notified(st, jobID) })
-	if root := h.rootShows(rootTS); !strings.Contains(root, "Completed") || !strings.Contains(root, pr) {
+	if root := h.waitReported(st, jobID, rootTS, "1"); !strings.Contains(root, "Completed") || !strings.Contains(root, pr) {
 		t.Errorf("root message does not show the end: %q", root)
-	}
-	h.Settle()
-	if n := len(h.Finishes(general, rootTS)); n != 1 {
-		t.Errorf("%d results, want 1", n)
 	}
 }
 
@@ -164,13 +169,8 @@ func TestCrashBeforeTheRootEdit(t *testing.T) {
 	h.postResultWithoutBot(rootTS, jobID)
 
 	h.StartBot(bottest.Config{})
-	h.WaitFor("the finish recorded as reported", func() bool { return notified(st, jobID) })
-	if root := h.rootShows(rootTS); !strings.Contains(root, "Completed") || !strings.Contains(root, pr) {
+	if root := h.waitReported(st, jobID, rootTS, "the one posted before the crash"); !strings.Contains(root, "Completed") || !strings.Contains(root, pr) {
 		t.Errorf("root message does not show the end: %q", root)
-	}
-	h.Settle()
-	if n := len(h.Finishes(general, rootTS)); n != 1 {
-		t.Errorf("%d results, want the one posted before the crash", n)
 	}
 }
 
@@ -188,11 +188,7 @@ func TestRootEditThatKeepsFailing(t *testing.T) {
 	pr := "https://github.com/acme/docs/pull/34"
 	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
-	h.WaitFor("the finish recorded as reported", func() bool { return notified(st, jobID) })
-	h.Settle()
-	if n := len(h.Finishes(general, rootTS)); n != 1 {
-		t.Errorf("%d results, want 1", n)
-	}
+	h.waitReported(st, jobID, rootTS, "1")
 	j, err := st.Job(context.Background(), jobID)
 	if err != nil {
 		t.Fatal(err)
