@@ -50,8 +50,16 @@ type Config struct {
 	// trimmed to its retention by every replica, hourly.
 	Audit AuditLog
 	// ShutdownGrace is how long Run lets work in flight (a job being started
-	// and linked) finish after ctx ends, before cancelling it (default 20s).
+	// and linked, a result being posted) finish after ctx ends, before
+	// cancelling it (default 20s).
 	ShutdownGrace time.Duration
+	// LandingWindow is how long a request to Slack or the docs API that a
+	// shutdown cancelled may still take effect there (default 15s): the
+	// claims of work and polls cut short are handed back due after it, so
+	// that the next attempt sees what the request did (store/doc.go,
+	// "Handing back"). docsbot assumes that both finish a request they
+	// received within that time whether or not the caller still waits.
+	LandingWindow time.Duration
 	// Metrics receives counters and timings; nil records nothing.
 	Metrics *Metrics
 	// Logger receives structured logs (default slog.Default()).
@@ -71,6 +79,9 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.ShutdownGrace <= 0 {
 		c.ShutdownGrace = 20 * time.Second
+	}
+	if c.LandingWindow <= 0 {
+		c.LandingWindow = 15 * time.Second
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -217,8 +228,10 @@ func (b *Bot) Run(ctx context.Context) error {
 		cancel()
 		b.link.stop()
 	}
+	stopped := time.Now()
 	loops.Wait()
-	if !b.work.closeAndWait(b.cfg.ShutdownGrace) {
+	// The handlers of envelopes share the grace the claim loops had.
+	if !b.work.closeAndWait(max(b.cfg.ShutdownGrace-time.Since(stopped), 0)) {
 		b.log.Warn("work still in flight after the shutdown grace; cancelling it", "grace", b.cfg.ShutdownGrace)
 		stopWork()
 		b.work.closeAndWait(0)
@@ -237,6 +250,14 @@ func (b *Bot) Run(ctx context.Context) error {
 // to return. Register before Run.
 func (b *Bot) Background(fn func(ctx context.Context)) {
 	b.background = append(b.background, fn)
+}
+
+// Shutdown is how work that outlives the bot's context is to end: the grace
+// it has, and the landing window after which what it leaves cut short comes
+// due (Config.ShutdownGrace, Config.LandingWindow; a ClaimRunner's Grace and
+// Landing).
+func (b *Bot) Shutdown() (grace, landing time.Duration) {
+	return b.cfg.ShutdownGrace, b.cfg.LandingWindow
 }
 
 // Slack is the bot's Web API client. Its calls wait out Slack's 429s

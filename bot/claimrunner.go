@@ -13,9 +13,12 @@ const releaseBudget = 5 * time.Second
 // ClaimRunner is the claim loop shared by every replica: it claims due items
 // of a schedule kept in Redis, each under a lease, and handles them on a
 // bounded pool of workers until its context ends, then hands back the claims
-// still unsettled so that another replica takes them at once instead of when
-// their lease runs out. The inbox runs one over its work, the agent's poller
-// one over its jobs; T is what a claim yields (store.Taken, store.Claim).
+// still unsettled so that another replica takes them instead of waiting for
+// their lease to run out. A claim whose handler the shutdown cancelled is
+// handed back due only after Landing: a request it sent may still land, and
+// the next attempt must see it (store/doc.go, "Handing back"). The inbox runs
+// one over its work, the agent's poller one over its jobs; T is what a claim
+// yields (store.Taken, store.Claim).
 //
 // The loop claims as many items as it has free workers. When that many came,
 // more may be due: it claims again at once. Otherwise it sleeps until Idle
@@ -25,7 +28,7 @@ const releaseBudget = 5 * time.Second
 // after Backoff, doubling up to MaxBackoff while claims keep failing.
 //
 // Claim, Handle, Release, Workers, Idle, Backoff and Log are required; the
-// rest is optional.
+// rest is optional (Landing zero hands every claim back due at once).
 type ClaimRunner[T any] struct {
 	// Claim takes up to max due items, each held for lease.
 	Claim func(ctx context.Context, max int, lease time.Duration) ([]T, error)
@@ -33,11 +36,16 @@ type ClaimRunner[T any] struct {
 	Lease time.Duration
 	// Handle handles one claimed item under the work context of Run. It
 	// reports whether the claim is settled (done, rescheduled, deferred,
-	// taken by another replica); false, when a shutdown cut it short,
-	// hands it back.
+	// taken by another replica); false hands it back when Run stops, after
+	// Landing if the work context was cancelled by then.
 	Handle func(ctx context.Context, item T) bool
-	// Release hands back the unsettled claims when Run stops.
-	Release func(ctx context.Context, items []T) error
+	// Release hands back the unsettled claims when Run stops, due after
+	// the given wait: 0, or Landing for claims whose handler was cancelled.
+	Release func(ctx context.Context, items []T, after time.Duration) error
+	// Landing is how long a request sent by a handler that the shutdown
+	// cancelled may still take effect (Config.LandingWindow): the claims of
+	// cancelled handlers come due no sooner.
+	Landing time.Duration
 	// NextDue, when set, tells how long until the next item is due (on the
 	// Redis clock), ok false when none is: the loop sleeps no longer than
 	// that.
@@ -93,6 +101,7 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 		inflight sync.WaitGroup
 		mu       sync.Mutex
 		held     = map[uint64]T{} // by claim number
+		cut      = map[uint64]bool{}
 		claimed  uint64
 	)
 	backoff := r.Backoff
@@ -126,11 +135,14 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 			mu.Unlock()
 			inflight.Go(func() {
 				defer func() { <-slots; r.nudge() }()
-				if r.Handle(work, item) {
-					mu.Lock()
+				settled := r.Handle(work, item)
+				mu.Lock()
+				if settled {
 					delete(held, n)
-					mu.Unlock()
+				} else if work.Err() != nil {
+					cut[n] = true
 				}
+				mu.Unlock()
 			})
 		}
 		if len(items) == free {
@@ -149,20 +161,30 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 	}
 	stopWork()
 	inflight.Wait()
-	if len(held) == 0 {
-		return
-	}
-	back := make([]T, 0, len(held))
-	for _, item := range held {
-		back = append(back, item)
+	var now, later []T
+	for n, item := range held {
+		if cut[n] {
+			later = append(later, item)
+		} else {
+			now = append(now, item)
+		}
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBudget)
 	defer cancel()
-	if err := r.Release(rctx, back); err != nil {
-		r.Log.Error(r.Lines.ReleaseFailed, r.Lines.Count, len(back), "err", err)
+	r.release(rctx, now, 0)
+	r.release(rctx, later, r.Landing)
+}
+
+// release hands items back, due after the given wait, and logs it.
+func (r *ClaimRunner[T]) release(ctx context.Context, items []T, after time.Duration) {
+	if len(items) == 0 {
 		return
 	}
-	r.Log.Info(r.Lines.Released, r.Lines.Count, len(back))
+	if err := r.Release(ctx, items, after); err != nil {
+		r.Log.Error(r.Lines.ReleaseFailed, r.Lines.Count, len(items), "err", err)
+		return
+	}
+	r.Log.Info(r.Lines.Released, r.Lines.Count, len(items), "due_in", after)
 }
 
 // sleep waits for d, a nudge on Wake, or the end of ctx.

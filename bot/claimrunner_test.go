@@ -84,10 +84,14 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 		grace time.Duration
 		// finish: the handlers end on their own once the stop began,
 		// within the grace; otherwise they wait for their context.
-		finish   bool
+		finish bool
+		// landing is the runner's Landing: how long the claims of cut
+		// handlers wait before they are due again.
+		landing  time.Duration
 		wantBack int
 	}{
 		{name: "cut short", grace: 0, wantBack: 3},
+		{name: "cut short, due after the landing window", grace: 0, landing: time.Hour, wantBack: 3},
 		{name: "within the grace", grace: time.Minute, finish: true, wantBack: 0},
 	}
 	for _, tt := range tests {
@@ -116,7 +120,7 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 				settledErr <- st.Done(ctx, w)
 				return true
 			})
-			r.Grace = tt.grace
+			r.Grace, r.Landing = tt.grace, tt.landing
 			// Only the stop (or a worker's end, after it) wakes the loop:
 			// nothing is claimed after the first 3.
 			r.Idle = time.Hour
@@ -140,15 +144,20 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 					t.Errorf("Done = %v", err)
 				}
 			}
-			// What was handed back is due now, with the 2 never claimed.
+			// What was handed back is due now (after the landing window
+			// when there is one), with the 2 never claimed.
 			taken, err := st.ClaimWork(t.Context(), 10, 30*time.Second)
 			if err != nil {
 				t.Fatalf("ClaimWork = %v", err)
 			}
-			if got, want := len(taken), 2+tt.wantBack; got != want {
-				t.Errorf("%d pieces due after the stop, want %d", got, want)
+			dueNow := 2 + tt.wantBack
+			if tt.landing > 0 {
+				dueNow = 2
 			}
-			handedBack := strings.Contains(log.String(), "msg=\"handed back\" pieces=3")
+			if got := len(taken); got != dueNow {
+				t.Errorf("%d pieces due after the stop, want %d", got, dueNow)
+			}
+			handedBack := strings.Contains(log.String(), fmt.Sprintf("msg=\"handed back\" pieces=3 due_in=%v", tt.landing))
 			if handedBack != (tt.wantBack > 0) {
 				t.Errorf("logged a hand-back: %v, want %v; log:\n%s", handedBack, tt.wantBack > 0, log.String())
 			}

@@ -64,7 +64,7 @@ type WorkStore interface {
 	Mark(ctx context.Context, t store.Taken, lease time.Duration, marks map[string]string) error
 	Defer(ctx context.Context, t store.Taken, d time.Duration) error
 	Done(ctx context.Context, t store.Taken) error
-	ReleaseWork(ctx context.Context, taken []store.Taken) error
+	ReleaseWork(ctx context.Context, taken []store.Taken, after time.Duration) error
 	Queued(ctx context.Context) (int64, error)
 	// The project each person chose last (ResolveProject).
 	project.LastChoices
@@ -230,8 +230,8 @@ func (b *Bot) nudgeInbox() {
 }
 
 // runInbox takes due work from the inbox and does it, until ctx ends. Work
-// in flight then gets the rest of work's lifetime (the shutdown grace);
-// what is still unfinished is handed back to the other replicas.
+// in flight then gets the shutdown grace; what is still unfinished is handed
+// back to the other replicas (after the landing window when it was cut).
 func (b *Bot) runInbox(ctx, work context.Context) {
 	r := &ClaimRunner[store.Taken]{
 		Claim: b.store.ClaimWork,
@@ -246,6 +246,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 		Backoff:    100 * time.Millisecond,
 		MaxBackoff: 2 * time.Second,
 		Grace:      b.cfg.ShutdownGrace,
+		Landing:    b.cfg.LandingWindow,
 		Log:        b.log,
 		Lines: ClaimLines{
 			ClaimFailed:   "taking work from the inbox failed",
@@ -307,6 +308,12 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	err := h.Do(hctx, w)
 	cancel()
 	<-beat
+	if err != nil && ctx.Err() != nil {
+		// The shutdown cut the work short, whatever it asked for: handed
+		// back, due after the landing window (ClaimRunner).
+		log.Info("work cut short by the shutdown; handing it back", "err", err)
+		return false
+	}
 
 	if later, ok := errors.AsType[*laterError](err); ok {
 		log.Warn("work deferred", "retry_in", later.after, "err", later.err)

@@ -123,10 +123,11 @@ func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err e
 }
 
 // Release hands claims back on a graceful shutdown: each job whose claim is
-// still current and which is still scheduled becomes due now, so another
-// replica takes it at once, and its token moves on, so that late writes of
+// still current and which is still scheduled becomes due after (0: now, for
+// another replica to take at once; see "Handing back" in the package doc
+// for when it must wait), and its token moves on, so that late writes of
 // this replica fail with ErrStale.
-func (s *Store) Release(ctx context.Context, claims []Claim) error {
+func (s *Store) Release(ctx context.Context, claims []Claim, after time.Duration) error {
 	s.dropHint()
 	byShard := map[int][]any{}
 	for _, c := range claims {
@@ -134,7 +135,7 @@ func (s *Store) Release(ctx context.Context, claims []Claim) error {
 		byShard[i] = append(byShard[i], c.JobID, strconv.FormatInt(c.Token, 10))
 	}
 	for i, pairs := range byShard {
-		args := append([]any{s.shardPrefix(i), s.jobKeyIn(i, "")}, pairs...)
+		args := append([]any{s.shardPrefix(i), s.jobKeyIn(i, ""), millis(after)}, pairs...)
 		if err := s.sc.release.Run(ctx, s.rdb, []string{s.schedKey(i)}, args...).Err(); err != nil {
 			return wrapErr(err, "store: release %d claims", len(claims))
 		}

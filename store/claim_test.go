@@ -211,10 +211,10 @@ func TestRelease(t *testing.T) {
 	if err := s.Untrack(ctx, untracked, "gone"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Release(ctx, cs); err != nil {
+	if err := s.Release(ctx, cs, 0); err != nil {
 		t.Fatalf("Release: %v", err)
 	}
-	if err := s.Release(ctx, nil); err != nil {
+	if err := s.Release(ctx, nil, 0); err != nil {
 		t.Fatalf("Release(nil): %v", err)
 	}
 	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait != 0 {
@@ -233,7 +233,7 @@ func TestRelease(t *testing.T) {
 		}
 	}
 	// Releasing claims that are no longer current changes nothing.
-	if err := s.Release(ctx, cs); err != nil {
+	if err := s.Release(ctx, cs, 0); err != nil {
 		t.Fatal(err)
 	}
 	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait < 59*time.Minute {
@@ -311,5 +311,31 @@ func TestClaimReportsLateness(t *testing.T) {
 	}
 	if cs[0].Late < waited {
 		t.Errorf("Late = %v, want at least the %v the job waited past its due time", cs[0].Late, waited)
+	}
+}
+
+// TestReleaseAfter hands claims back due later, as a shutdown that cut a
+// request short does: nothing is claimable before the wait, and late
+// writes of the released claims are stale at once.
+func TestReleaseAfter(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := newStore(t)
+	link(t, s, testJob(1))
+	cs, err := s.Claim(ctx, 10, time.Hour)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("Claim = %v, %v", ids(cs), err)
+	}
+	if err := s.Release(ctx, cs, time.Hour); err != nil {
+		t.Fatalf("Release: %v", err)
+	}
+	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait < 59*time.Minute || wait > time.Hour {
+		t.Fatalf("NextDue after Release(1h) = %v, %v, %v; want about an hour", wait, ok, err)
+	}
+	if again, err := s.Claim(ctx, 10, time.Hour); err != nil || len(again) != 0 {
+		t.Fatalf("Claim before the wait = %v, %v; want none", ids(again), err)
+	}
+	if err := s.Reschedule(ctx, cs[0], "active", 0); !errors.Is(err, store.ErrStale) {
+		t.Errorf("late write of the released claim: %v, want ErrStale", err)
 	}
 }

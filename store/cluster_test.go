@@ -71,7 +71,7 @@ func TestCluster(t *testing.T) {
 	if err != nil || len(taken) != 1 || taken[0].Marks["root"] != "1.2" {
 		t.Fatalf("ClaimWork again = %+v, %v", taken, err)
 	}
-	must("ReleaseWork", s.ReleaseWork(ctx, taken))
+	must("ReleaseWork", s.ReleaseWork(ctx, taken, 0))
 	taken, _ = s.ClaimWork(ctx, 10, time.Minute)
 	must("Done", s.Done(ctx, taken[0]))
 

@@ -123,11 +123,12 @@ if tk ~= ARGV[2] then return STALE end
 return 0
 `
 
-// luaReleaseDigest: KEYS run; ARGV prefix, token. Ends the lease now.
+// luaReleaseDigest: KEYS run; ARGV prefix, token, ms. Ends the lease that
+// many ms from now.
 const luaReleaseDigest = luaDigestCommon + `
 local e = check_run(KEYS[1], ARGV[2])
 if e then return e end
-redis.call('HSET', KEYS[1], 'le', 0)
+redis.call('HSET', KEYS[1], 'le', now_ms() + tonumber(ARGV[3]))
 return 0
 `
 
@@ -233,9 +234,11 @@ func (s *Store) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
 }
 
 // ReleaseDigest ends c's lease without a post (the post failed in a way that
-// a retry may fix), so that the next claim need not wait for the lease.
-func (s *Store) ReleaseDigest(ctx context.Context, c DigestClaim) error {
-	code, err := s.sc.digest.release.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token).Int64()
+// a retry may fix) after (0: now), so that the next claim need not wait for
+// the whole lease; a post that may still land asks for the landing window
+// ("Handing back" in the package doc).
+func (s *Store) ReleaseDigest(ctx context.Context, c DigestClaim, after time.Duration) error {
+	code, err := s.sc.digest.release.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token, millis(after)).Int64()
 	if err != nil {
 		return wrapErr(err, "store: release digest %s of %s", c.Period, c.Channel)
 	}

@@ -189,7 +189,7 @@ func TestDigestLeaseTakeover(t *testing.T) {
 	if err := s.ExtendDigest(ctx, first, time.Minute); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("extend of the old claim: %v, want ErrStale", err)
 	}
-	if err := s.ReleaseDigest(ctx, first); !errors.Is(err, store.ErrStale) {
+	if err := s.ReleaseDigest(ctx, first, 0); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("release of the old claim: %v, want ErrStale", err)
 	}
 	// It had posted after all: the mark is kept and says it was stale.
@@ -220,7 +220,16 @@ func TestDigestRelease(t *testing.T) {
 	if st, err := s.DigestRunState(ctx, run); err != nil || st.LeaseLeft <= 59*time.Minute || !st.PostedAt.IsZero() {
 		t.Fatalf("state while claimed: %+v, %v", st, err)
 	}
-	if err := s.ReleaseDigest(ctx, c); err != nil {
+	if err := s.ReleaseDigest(ctx, c, time.Hour); err != nil {
+		t.Fatalf("ReleaseDigest(1h): %v", err)
+	}
+	if _, err := s.ClaimDigest(ctx, run, time.Hour, 2*time.Hour); !errors.Is(err, store.ErrDigestHeld) {
+		t.Fatalf("claim before the release's wait = %v, want ErrDigestHeld", err)
+	}
+	if st, err := s.DigestRunState(ctx, run); err != nil || st.LeaseLeft < 59*time.Minute {
+		t.Fatalf("state after ReleaseDigest(1h): %+v, %v", st, err)
+	}
+	if err := s.ReleaseDigest(ctx, c, 0); err != nil {
 		t.Fatalf("ReleaseDigest: %v", err)
 	}
 	again, err := s.ClaimDigest(ctx, run, time.Hour, 2*time.Hour)

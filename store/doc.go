@@ -153,6 +153,31 @@
 // in the same script, ReleaseStart drops it after a start that linked
 // nothing, and it expires by itself when the replica holding it dies.
 //
+// # Handing back
+//
+// A lease covers a crash: the next claim comes when it ends, long after any
+// request the dead replica sent has landed. A graceful stop hands its
+// claims back instead (Release, ReleaseWork, ReleaseDigest), and the rule
+// for what it hands back is:
+//
+//	handler at the stop                       hand-back           next attempt
+//	ended, claim settled                      none                -
+//	ended unsettled, nothing sent             due now             does the step
+//	still running after the shutdown grace,   due after the       checks what the first
+//	  so cancelled (a request may be in       landing window      may have done (the
+//	  flight: a post, an update, an upload,   (bot.Config.        thread for the result,
+//	  a create or follow-up call)             LandingWindow)      the root, the digest)
+//
+// A request that left the process is not undone by cancelling its context:
+// Slack or the docs API carries it out all the same, up to the landing
+// window later. So a handler never treats a cancelled request as one that
+// did not happen: it either finishes within the grace (the bot gives work
+// in flight and polls the shutdown grace) or is handed back past the window,
+// where the next attempt's check, made by every attempt after the first
+// (Job.NotifyAttempts, Taken.Attempt, DigestClaim.Attempt), sees what it
+// did. A cancelled create or follow-up call still reads as unknown: its
+// intent mark says so and the person is told.
+//
 // # The day cache and the digest
 //
 // The trend chart needs each day's unique visitors, one request a day. The

@@ -157,16 +157,17 @@ func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Scr
 }
 
 // ReleaseWork hands claimed work back on a graceful shutdown: each piece
-// still claimed by these claims becomes due now, for another replica, and
-// its token moves on, so that late writes of this replica fail with ErrStale.
-func (s *Store) ReleaseWork(ctx context.Context, taken []Taken) error {
+// still claimed by these claims becomes due after (0: now, for another
+// replica; see "Handing back" in the package doc), and its token moves on,
+// so that late writes of this replica fail with ErrStale.
+func (s *Store) ReleaseWork(ctx context.Context, taken []Taken, after time.Duration) error {
 	byShard := map[int][]any{}
 	for _, t := range taken {
 		i := shardOf(t.Key)
 		byShard[i] = append(byShard[i], t.Key, strconv.FormatInt(t.Token, 10))
 	}
 	for i, pairs := range byShard {
-		args := append([]any{s.shardPrefix(i), s.workKeyIn(i, "")}, pairs...)
+		args := append([]any{s.shardPrefix(i), s.workKeyIn(i, ""), millis(after)}, pairs...)
 		if err := s.sc.release.Run(ctx, s.rdb, []string{s.inboxKey(i)}, args...).Err(); err != nil {
 			return wrapErr(err, "store: release %d pieces of work", len(taken))
 		}

@@ -176,7 +176,7 @@ func TestDeferAndRelease(t *testing.T) {
 	if err := s.Defer(t.Context(), taken[0], 0); err != nil {
 		t.Fatalf("Defer: %v", err)
 	}
-	if err := s.ReleaseWork(t.Context(), taken[1:]); err != nil {
+	if err := s.ReleaseWork(t.Context(), taken[1:], 0); err != nil {
 		t.Fatalf("ReleaseWork: %v", err)
 	}
 	if err := s.Done(t.Context(), taken[1]); !errors.Is(err, store.ErrStale) {
@@ -195,6 +195,17 @@ func TestDeferAndRelease(t *testing.T) {
 	}
 	if n, _ := s.Queued(t.Context()); n != 1 {
 		t.Fatalf("Queued = %d, want 1", n)
+	}
+	// Released after a wait (a request cut short may still land), it is
+	// not claimable before, and its token moved on at once.
+	if err := s.ReleaseWork(t.Context(), again[1:], time.Hour); err != nil {
+		t.Fatalf("ReleaseWork(1h): %v", err)
+	}
+	if err := s.Done(t.Context(), again[1]); !errors.Is(err, store.ErrStale) {
+		t.Fatalf("Done after a release with a wait = %v, want ErrStale", err)
+	}
+	if later := claimWork(t, s, time.Hour); len(later) != 0 {
+		t.Fatalf("claimed %d before the release's wait ended, want 0", len(later))
 	}
 }
 

@@ -223,18 +223,18 @@ return 0
 `
 
 // luaRelease: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,
-// the records' key prefix (P..'job:' or P..'in:'), then id/token pairs.
-// Returns the number released.
+// the records' key prefix (P..'job:' or P..'in:'), the ms until they are
+// due, then id/token pairs. Returns the number released.
 const luaRelease = luaCommon + `
 local sched, rec = KEYS[1], ARGV[2]
-local now = now_ms()
+local due = now_ms() + tonumber(ARGV[3])
 local n = 0
-for i = 3, #ARGV - 1, 2 do
+for i = 4, #ARGV - 1, 2 do
   local id = ARGV[i]
   local k = rec .. id
   if redis.call('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', sched, id) then
     redis.call('HINCRBY', k, 'tk', 1)
-    redis.call('ZADD', sched, now, id)
+    redis.call('ZADD', sched, due, id)
     n = n + 1
   end
 end

@@ -71,7 +71,7 @@ type JobStore interface {
 	Finish(ctx context.Context, c store.Claim, status, prLink string, lease time.Duration) (bool, error)
 	MarkNotified(ctx context.Context, c store.Claim) error
 	Untrack(ctx context.Context, c store.Claim, status string) error
-	Release(ctx context.Context, claims []store.Claim) error
+	Release(ctx context.Context, claims []store.Claim, after time.Duration) error
 	Tracked(ctx context.Context) (int64, error)
 	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
 	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)

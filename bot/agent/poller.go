@@ -35,9 +35,12 @@ const (
 
 // runPoller follows every unfinished job. Every replica runs one; they share
 // the schedule in Redis, each claim being exclusive while its lease holds. On
-// shutdown the claims still in flight are handed back so another replica
-// takes them at once.
+// shutdown the polls in flight get the bot's shutdown grace (a result being
+// posted is posted and recorded); those still running then are cancelled and
+// handed back after the landing window, those that ended unsettled at once
+// (bot.ClaimRunner).
 func (a *agent) runPoller(ctx context.Context) {
+	grace, landing := a.core.Shutdown()
 	r := &bot.ClaimRunner[store.Claim]{
 		Claim:   a.store.Claim,
 		Lease:   pollLease,
@@ -53,6 +56,8 @@ func (a *agent) runPoller(ctx context.Context) {
 		// batch per idle sleep.
 		Wake:    a.wake,
 		Backoff: time.Second,
+		Grace:   grace,
+		Landing: landing,
 		Log:     a.log,
 		Lines: bot.ClaimLines{
 			ClaimFailed:   "claiming due jobs failed",
@@ -69,9 +74,8 @@ func (a *agent) runPoller(ctx context.Context) {
 			}
 		}
 	}
-	// Polls run under ctx itself: a shutdown cuts them short at once, and
-	// what they leave unsettled is handed back.
-	r.Run(ctx, ctx)
+	// Polls outlive ctx by the grace, which Run ends itself.
+	r.Run(ctx, context.WithoutCancel(ctx))
 }
 
 // nudgePoller wakes this replica's poller after it scheduled a job.

@@ -308,3 +308,44 @@ func (h *harness) postResultWithoutBot(rootTS, jobID string) {
 		h.T.Fatalf("post: %v", err)
 	}
 }
+
+// TestStopWhileTheResultIsPostedReportsOnce stops a replica, as a rolling
+// update does, while Slack is still taking its result post (3 s a post),
+// with another replica already running. With a grace shorter than the post
+// the poll is cut short: the job is handed back due after the landing
+// window, and the replica that takes it then finds the post, landed after
+// the hand-back, instead of posting a second result. With a grace that
+// covers the post the stopping replica reports the finish itself.
+func TestStopWhileTheResultIsPostedReportsOnce(t *testing.T) {
+	t.Parallel()
+	const postLatency = 3 * time.Second
+	tests := []struct {
+		name  string
+		grace time.Duration
+		// logged is the line that shows which replica reported the finish.
+		logged string
+	}{
+		{name: "cut short, taken over after the landing window", grace: time.Millisecond, logged: "result was already posted by an earlier attempt"},
+		{name: "finished within the grace", grace: 8 * time.Second, logged: "job finished; result posted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, jobsStayActive())
+			// The landing window outlasts the post by 2x: the post lands
+			// before the next attempt looks, however the stop is scheduled.
+			cfg := bottest.Config{ShutdownGrace: tt.grace, LandingWindow: 2 * postLatency}
+			stopping := h.StartBot(cfg)
+			rootTS, jobID := h.startedJob("Survive a rolling update")
+			h.Slack.SetAPILatency("chat.postMessage", postLatency)
+			pr := "https://github.com/acme/docs/pull/25"
+			h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+			h.WaitFor("the result post in flight", func() bool { return h.Slack.InFlight("chat.postMessage") > 0 })
+			h.StartBot(cfg)
+			stopping.Stop()
+			h.WaitLogged(tt.logged, 1)
+			st := h.OpenStore()
+			h.waitReported(st, jobID, rootTS, "1 (the post of the stopped replica)")
+		})
+	}
+}

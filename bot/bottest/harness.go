@@ -8,6 +8,7 @@
 package bottest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,6 +133,9 @@ type Config struct {
 	// StoreOptions are added to the options of the bot's store (for
 	// example store.WithReplicaAcks).
 	StoreOptions []store.Option
+	// ShutdownGrace and LandingWindow are the core's (bot.Config); 5s
+	// (inside Running.Stop's 10s) and 500ms when zero.
+	ShutdownGrace, LandingWindow time.Duration
 }
 
 // Running is a started bot and how to stop it.
@@ -156,6 +160,8 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if cfg.PollMaxInterval == 0 {
 		cfg.PollMaxInterval = 80 * time.Millisecond
 	}
+	cfg.ShutdownGrace = cmp.Or(cfg.ShutdownGrace, 5*time.Second)
+	cfg.LandingWindow = cmp.Or(cfg.LandingWindow, 500*time.Millisecond)
 	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -188,7 +194,8 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		h.T.Fatalf("editors: %v", err)
 	}
 	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Editors: editors,
-		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger, Projects: set}
+		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger, Projects: set,
+		ShutdownGrace: cfg.ShutdownGrace, LandingWindow: cfg.LandingWindow}
 	if cfg.SigningSecret != "" {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}

@@ -33,7 +33,9 @@ func (s *Server) RateLimit(method string, times int, retryAfter time.Duration) {
 }
 
 // SetAPILatency delays every answer of method by d ("" = every method; a
-// method's own setting wins). 0 removes the delay.
+// method's own setting wins), and what the call does with it: a caller that
+// stops waiting does not stop it (InFlight counts it meanwhile). 0 removes
+// the delay.
 func (s *Server) SetAPILatency(method string, d time.Duration) {
 	s.mu.Lock()
 	if d <= 0 {
@@ -41,6 +43,30 @@ func (s *Server) SetAPILatency(method string, d time.Duration) {
 	} else {
 		s.latency[method] = d
 	}
+	s.mu.Unlock()
+	s.changed()
+}
+
+// InFlight is the number of calls of method ("" = every method) received
+// and not yet answered: a test that stops the bot while one is in flight
+// knows that Slack will carry it out all the same.
+func (s *Server) InFlight(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if method == "" {
+		n := 0
+		for _, c := range s.inflight {
+			n += c
+		}
+		return n
+	}
+	return s.inflight[method]
+}
+
+// arrived counts a call of method in flight (+1) or answered (-1).
+func (s *Server) arrived(method string, d int) {
+	s.mu.Lock()
+	s.inflight[method] += d
 	s.mu.Unlock()
 	s.changed()
 }

@@ -45,21 +45,23 @@ type Server struct {
 	// redelivered counts events sent again after no ack came.
 	redelivered int
 	latency     map[string]time.Duration
-	tickets     map[string]struct{}
-	conns       []*wsConn
-	nextConnID  int
-	rr          int
-	connects    int
-	envs        map[string]*envelope
-	byEvent     map[string]*envelope // events_api envelopes by event_id, as long as envs keeps them
-	envOrder    []string             // ids of envs, oldest first
-	envKept     int                  // len(envOrder) after envelopes were last forgotten
-	queue       []*envelope
-	acks        []Ack
-	responses   map[string]*responseURL
-	posts       []ResponsePost
-	subs        map[int]chan struct{}
-	nextSub     int
+	// inflight counts the API calls received and not yet answered, by method.
+	inflight   map[string]int
+	tickets    map[string]struct{}
+	conns      []*wsConn
+	nextConnID int
+	rr         int
+	connects   int
+	envs       map[string]*envelope
+	byEvent    map[string]*envelope // events_api envelopes by event_id, as long as envs keeps them
+	envOrder   []string             // ids of envs, oldest first
+	envKept    int                  // len(envOrder) after envelopes were last forgotten
+	queue      []*envelope
+	acks       []Ack
+	responses  map[string]*responseURL
+	posts      []ResponsePost
+	subs       map[int]chan struct{}
+	nextSub    int
 	// triggers are the trigger ids issued, by id.
 	triggers map[string]*trigger
 	// views are the open modals and published Home tabs, by view id;
@@ -112,6 +114,7 @@ func NewServer(opts ...Option) *Server {
 		postBuckets: map[string]*postBucket{},
 		rateLimited: map[string]int{},
 		latency:     map[string]time.Duration{},
+		inflight:    map[string]int{},
 		tickets:     map[string]struct{}{},
 		envs:        map[string]*envelope{},
 		byEvent:     map[string]*envelope{},

@@ -104,11 +104,16 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	kind := s.tokenKind(token)
 	call := Call{Method: method, Params: params, Token: kind, At: now}
 
+	s.arrived(method, 1)
+	defer s.arrived(method, -1)
 	if d := s.apiLatency(method); d > 0 {
+		// Like Slack, a request received is carried out after its latency
+		// whether or not its caller still waits for the answer: a post
+		// whose caller gave up may still land.
 		t := time.NewTimer(d)
 		select {
 		case <-t.C:
-		case <-r.Context().Done():
+		case <-s.ctx.Done():
 			t.Stop()
 		}
 	}

@@ -178,7 +178,12 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 	}
 	file, err := v.uploadChart(ctx, t, asker.ChannelID, thread, r, tr.PNG, comment)
 	if err != nil {
-		if bot.TransientSlack(err) && ctx.Err() == nil {
+		if ctx.Err() != nil {
+			// Cut short by the shutdown: handed back (store/doc.go,
+			// "Handing back"), not ended with a message it cannot send.
+			return fmt.Errorf("uploading the chart: %w", err)
+		}
+		if bot.TransientSlack(err) {
 			return bot.Later(time.Minute, err)
 		}
 		log.Warn("uploading the chart failed", "err", err)

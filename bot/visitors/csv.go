@@ -54,7 +54,12 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 		InitialComment: comment,
 	})
 	if err != nil {
-		if bot.TransientSlack(err) && ctx.Err() == nil {
+		if ctx.Err() != nil {
+			// Cut short by the shutdown: handed back (store/doc.go,
+			// "Handing back"), not ended with a message it cannot send.
+			return fmt.Errorf("uploading the visitors CSV: %w", err)
+		}
+		if bot.TransientSlack(err) {
 			return bot.Later(time.Minute, err)
 		}
 		log.Warn("uploading the visitors CSV failed", "err", err)

@@ -246,9 +246,10 @@ func projectArg(name string) string {
 // taken over since never posts.
 func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub store.DigestSub, t target, slot digest.Slot, log *slog.Logger) {
 	f := digest.Frequency(sub.Frequency)
-	release := func(why string, err error) {
+	// release hands the period back, due after the given wait.
+	release := func(why string, err error, after time.Duration) {
 		log.Warn(why+"; another tick tries again", "err", err)
-		if err := v.store.ReleaseDigest(context.WithoutCancel(ctx), claim); err != nil && !errors.Is(err, store.ErrStale) {
+		if err := v.store.ReleaseDigest(context.WithoutCancel(ctx), claim, after); err != nil && !errors.Is(err, store.ErrStale) {
 			log.Warn("releasing the digest failed", "err", err)
 		}
 	}
@@ -258,12 +259,12 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
 	ex, err := v.export(wctx, t, r, nil, log)
 	if err != nil {
-		release("fetching the digest's numbers failed", err)
+		release("fetching the digest's numbers failed", err, 0)
 		return
 	}
 	cmp, err := v.compare(wctx, t, req, nil, log)
 	if err != nil {
-		release("comparing the digest's numbers failed", err)
+		release("comparing the digest's numbers failed", err, 0)
 		return
 	}
 	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
@@ -278,7 +279,7 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	if claim.Attempt > 1 {
 		ts, err := v.findDigest(wctx, claim)
 		if err != nil {
-			release("looking for an earlier digest post failed", err)
+			release("looking for an earlier digest post failed", err, 0)
 			return
 		}
 		if ts != "" {
@@ -303,7 +304,13 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: DigestEvent, EventPayload: meta}))
 	if err != nil {
 		if bot.TransientSlack(err) {
-			release("posting the digest failed", err)
+			// A post the shutdown cancelled may still land: the next
+			// claim waits out the landing window before it looks for it.
+			var after time.Duration
+			if ctx.Err() != nil {
+				_, after = v.core.Shutdown()
+			}
+			release("posting the digest failed", err, after)
 			return
 		}
 		// Slack refused for good (not in the channel, archived): trying

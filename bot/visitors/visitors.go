@@ -162,7 +162,7 @@ type VisitorsStore interface {
 	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
 	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
 	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
-	ReleaseDigest(ctx context.Context, c store.DigestClaim) error
+	ReleaseDigest(ctx context.Context, c store.DigestClaim, after time.Duration) error
 	// A digest Slack refuses for good (digest_refused.go).
 	NoteDigestFailure(ctx context.Context, d store.DigestSub, kind string) (bool, error)
 	StopDigest(ctx context.Context, d store.DigestSub) (bool, error)
