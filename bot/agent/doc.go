@@ -49,7 +49,7 @@
 // message (bot.Edit, coalesced). Each step leaves a mark on the work, so an
 // attempt after a crash resumes instead of posting or creating twice; an
 // attempt that cannot tell whether the create went through says so and
-// offers "retry" in the thread. A person's reply in a job's thread is
+// offers "retry" in the thread (Starting a job, below). A person's reply in a job's thread is
 // recorded as agent.reply work keyed by the message and done by doReply,
 // which sends it once (SendMessage) and follows the job again. When it
 // cannot tell whether the reply reached the agent (an attempt stopped while
@@ -58,6 +58,44 @@
 // reported, and says so privately. A post Redis cannot record even on
 // Slack's last try of its event (bot.EventRequest.LastDelivery) is answered
 // privately instead of being left to a redelivery that will not come.
+//
+// Starting a job (doStart, start.go) runs five phases: decide (project,
+// docs API, context, editors), ensureRoot (find or post the root message,
+// under the thread's start claim), resume (what earlier attempts did; only
+// on an attempt after the first or after an intent mark), create and link.
+// What a phase does when it finds a mark on the work or a record in the
+// store, in phase order; "end" ends the start, and later phases do not run:
+//
+//	found                      phase       does
+//	project mark               decide      takes the project decided before; asks nothing
+//	root mark (or req.Root)    decide      no editors' check, no remember; no docs API: goes on (create ends it)
+//	                           ensureRoot  no search, no post
+//	queued mark                decide      no editors' check, no remember
+//	                           ensureRoot  no second queued notice (postRoot)
+//	no root, attempt > 1       ensureRoot  the root message that names the work, if the channel shows one; else posts
+//	outcome mark               ensureRoot  shows it (showOutcome), end: nothing claimed, posted or created
+//	told mark                  showOutcome does not tell the person again
+//	thread claim free or ours  ensureRoot  takes it (a start in an existing thread)
+//	                           create      takes it again, for the call and the link; a failure: Later
+//	thread claim, another's    ensureRoot  waits for it (Later, startWaitPoll)
+//	thread linked              ensureRoot  no root, no intent: "reply in the thread", end (inJobThread); else goes on
+//	job linked to the thread   resume      started before: audit "ok", root shows the job, end
+//	intent mark, no job        resume      end (unknown)
+//	(any)                      create      marks root and intent in one write, then calls CreateJob once
+//	no docs API                create      end (failed), no call made
+//	create not confirmed       create      end (unknown)
+//	create failed              create      end (failed)
+//	the created job            link        links it (the claim becomes the link), audit "ok", root shows it working
+//	link failed                link        end (untracked)
+//
+// A start that follows no job ends in one of two ways. Before its root
+// message (endBeforeRoot): the thread's claim is released and the person
+// told why; only a refusal is audited. After it (start.end, with outcome
+// failed, unknown or untracked): the claim is released, the start audited
+// with the outcome, the outcome marked, the person told once (told mark) and
+// the root message edited; unknown also offers "retry" in the thread. A
+// start given up after bot.WorkMaxAge (giveUpStart) reads the outcome,
+// told and intent marks to say what may have happened.
 //
 // Every replica runs the poller (runPoller, started by the core's Run): it
 // claims due jobs from the shared schedule under a lease and a fencing token,

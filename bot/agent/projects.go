@@ -82,7 +82,7 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 	}
 	req.Prompt = res.Text
 	// project=NAME is the person's choice, remembered once the start
-	// passed the project's editors (doStart).
+	// passed the project's editors (start.decide).
 	req.Remember = res.Source == project.ByToken
 	if strings.TrimSpace(req.Prompt) == "" {
 		key := bot.ProjectKey(res.Project)
@@ -136,8 +136,9 @@ func (a *agent) remember(ctx context.Context, team, user, name string, log *slog
 	}
 }
 
-// endBeforeRoot ends a start before its root message is posted: the person
-// is told why, privately, and the thread's start claim is released.
+// endBeforeRoot ends a start before its root message is posted: the
+// thread's start claim is released and the person told why, privately
+// (doc.go).
 func (a *agent) endBeforeRoot(ctx context.Context, w *bot.Work, req startRequest, text string, log *slog.Logger) {
 	a.releaseThread(ctx, w, req, log)
 	a.tell(ctx, req, "", text, log)

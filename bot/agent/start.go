@@ -15,6 +15,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -25,16 +26,14 @@ const (
 	workReply = "agent.reply"
 )
 
-// Marks a start records as it goes, for an attempt after a crash.
+// The marks a start leaves on its work for its later attempts; what each
+// phase does with them is the table in doc.go.
 const (
-	markRoot   = "root"   // the root message's ts
-	markIntent = "intent" // the create call is about to be made (instruction hash)
-	markQueued = "queued" // the person was told the job waits for Slack
-	// markOutcome is how a start ended without a followed job (not started,
-	// started but not linked, outcome unknown): the root view, in JSON. An
-	// attempt that finds it only shows it; it never creates again.
-	markOutcome = "outcome"
-	markTold    = "told" // the person was told the outcome privately
+	markRoot    = "root"    // the root message's ts
+	markIntent  = "intent"  // the create call is about to be made (instruction hash)
+	markQueued  = "queued"  // the person was told the job waits for Slack
+	markOutcome = "outcome" // how a start that follows no job ended: its root view, in JSON
+	markTold    = "told"    // the person was told the outcome privately
 )
 
 const (
@@ -121,171 +120,216 @@ func promptHash(prompt string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// doStart starts a job from the inbox. Each step leaves a mark, so an attempt
-// after a crash resumes: the root message is posted once, and the create
-// call is never made twice: an attempt that finds the create's intent but no
-// link says that the job may or may not have started, and offers to retry.
+// How a start that follows no job ended after its root message: the
+// Outcome of its audit record ("ok" for a job started and linked).
+const (
+	outcomeFailed    = "failed"    // not started
+	outcomeUnknown   = "unknown"   // may or may not have started
+	outcomeUntracked = "untracked" // started, not linked
+)
+
+// start is one attempt at a job start: what its phases share. A phase
+// reports whether the start ended in it, its error then being the attempt's.
+type start struct {
+	a    *agent
+	w    *bot.Work
+	req  startRequest
+	log  *slog.Logger
+	proj project.Project
+	key  string  // bot.ProjectKey(proj)
+	api  JobsAPI // nil when no docs API serves the project
+	root string  // the root message's ts, "" until found or posted
+	view rootView
+	// started is the start's audit record, appended once (auditWork).
+	started store.AuditRecord
+	job     *docsapi.Job // the created job
+}
+
+// doStart starts a job from the inbox in phases (decide, ensureRoot,
+// resume, create, link), each of which reads the marks earlier attempts
+// left: a root message is posted once and the create call made at most
+// once. The table in doc.go says what each phase does with each mark.
 func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 	var req startRequest
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
 		return fmt.Errorf("decoding a job start: %w", err)
 	}
-	log := a.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)
-	root := cmp.Or(w.Marked(markRoot), req.Root)
-	proj, done, err := a.startProject(ctx, w, &req, log)
-	if done || err != nil {
-		return err
-	}
-	key := bot.ProjectKey(proj)
-	if key != "" {
-		log = log.With("project", key)
-	}
-	api, ok := a.apiFor(key)
-	if !ok && root == "" {
-		log.Error("no docs API is set up for the job's project; nothing started")
-		a.endBeforeRoot(ctx, w, req, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(proj.Name)+"`, so nothing was started. Tell whoever runs docsbot.", log)
-		return nil
-	}
-	if req.ContextKept != "" {
-		if err := a.keptContext(ctx, &req, log); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-	}
-	if req.ContextMarkup {
-		req.Context, req.ContextMarkup = strings.TrimSpace(bot.Plain(a.namedMentions(ctx, req.Context))), false
-	}
-	view := rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting, Project: key}
-
-	if root == "" && w.Marked(markQueued) == "" {
-		// The ways in checked the role already, except when Slack could not
-		// say in time (bot.EditorRefusalInAck) and for the project, which
-		// only the work knows: decide before anything is posted. The answer
-		// is usually cached.
-		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel, key); refusal != "" {
-			log.Info("job start refused: not an editor")
-			a.endBeforeRoot(ctx, w, req, refusal, log)
-			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt)
-			rec.Project = key
-			a.auditWork(ctx, w, rec)
-			return nil
-		}
-		if req.Remember {
-			a.remember(ctx, req.Team, req.User, req.Project, log)
-		}
-	}
-	started := store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: store.AuditJobStart,
-		Outcome: "ok", Instruction: req.Prompt, Project: key}
-	if root == "" && w.Attempt > 1 {
-		ts, err := a.findRoot(ctx, req, w)
-		if err != nil && bot.TransientSlack(err) {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if err != nil {
-			log.Warn("cannot read the channel for an earlier root message; posting one", "err", err)
-		}
-		root = ts
-	}
-	if raw := w.Marked(markOutcome); raw != "" {
-		// An earlier attempt ended the start (and released the thread's
-		// claim): only showing how it ended is left.
-		var ended rootView
-		if err := json.Unmarshal([]byte(raw), &ended); err != nil {
-			return fmt.Errorf("decoding how a start ended: %w", err)
-		}
-		return a.showOutcome(ctx, w, req, root, ended, log.With("root", root))
-	}
-	if req.ThreadTS != "" {
-		// One start per thread (startclaim.go), taken before anything
-		// is posted.
-		if done, err := a.claimStart(ctx, w, req, root, log); done || err != nil {
+	s := &start{a: a, w: w, req: req, root: cmp.Or(w.Marked(markRoot), req.Root),
+		log: a.log.With("user", req.User, "channel", req.Channel, "team", req.Team, "work", w.Key, "attempt", w.Attempt)}
+	for _, phase := range []func(context.Context) (bool, error){s.decide, s.ensureRoot, s.resume, s.create} {
+		if done, err := phase(ctx); done || err != nil {
 			return err
 		}
 	}
-	if root == "" {
-		ts, err := a.postRoot(ctx, w, req, view, log)
+	return s.link(ctx)
+}
+
+// decide decides the start's project, its docs API and the agent's
+// context, and whether the person may start a job there. It ends the start
+// before any root message (endBeforeRoot); past the root or queued mark
+// the person was let through already (doc.go).
+func (s *start) decide(ctx context.Context) (bool, error) {
+	a, w := s.a, s.w
+	proj, done, err := a.startProject(ctx, w, &s.req, s.log)
+	if done || err != nil {
+		return true, err
+	}
+	s.proj, s.key = proj, bot.ProjectKey(proj)
+	if s.key != "" {
+		s.log = s.log.With("project", s.key)
+	}
+	api, ok := a.apiFor(s.key)
+	if !ok && s.root == "" {
+		s.log.Error("no docs API is set up for the job's project; nothing started")
+		a.endBeforeRoot(ctx, w, s.req, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(proj.Name)+"`, so nothing was started. Tell whoever runs docsbot.", s.log)
+		return true, nil
+	}
+	s.api = api
+	if s.req.ContextKept != "" {
+		if err := a.keptContext(ctx, &s.req, s.log); err != nil {
+			return true, bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	if s.req.ContextMarkup {
+		s.req.Context, s.req.ContextMarkup = strings.TrimSpace(bot.Plain(a.namedMentions(ctx, s.req.Context))), false
+	}
+	req := s.req
+	s.view = rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting, Project: s.key}
+	if s.root == "" && w.Marked(markQueued) == "" {
+		// The ways in checked the role, except when Slack could not say in
+		// time (bot.EditorRefusalInAck) and for the project.
+		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel, s.key); refusal != "" {
+			s.log.Info("job start refused: not an editor")
+			a.endBeforeRoot(ctx, w, req, refusal, s.log)
+			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt)
+			rec.Project = s.key
+			a.auditWork(ctx, w, rec)
+			return true, nil
+		}
+		if req.Remember {
+			a.remember(ctx, req.Team, req.User, req.Project, s.log)
+		}
+	}
+	s.started = store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: store.AuditJobStart,
+		Outcome: "ok", Instruction: req.Prompt, Project: s.key}
+	return false, nil
+}
+
+// ensureRoot finds the start's root message or posts it, under the
+// thread's start claim. A start an earlier attempt ended (outcome mark) is
+// only shown: nothing is claimed or posted (doc.go).
+func (s *start) ensureRoot(ctx context.Context) (bool, error) {
+	a, w := s.a, s.w
+	if s.root == "" && w.Attempt > 1 {
+		ts, err := a.findRoot(ctx, s.req, w)
+		if err != nil && bot.TransientSlack(err) {
+			return true, bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if err != nil {
+			s.log.Warn("cannot read the channel for an earlier root message; posting one", "err", err)
+		}
+		s.root = ts
+	}
+	if raw := w.Marked(markOutcome); raw != "" {
+		var ended rootView
+		if err := json.Unmarshal([]byte(raw), &ended); err != nil {
+			return true, fmt.Errorf("decoding how a start ended: %w", err)
+		}
+		return true, a.showOutcome(ctx, w, s.req, s.root, ended, s.log.With("root", s.root))
+	}
+	if s.req.ThreadTS != "" {
+		if done, err := a.claimStart(ctx, w, s.req, s.root, s.log); done || err != nil {
+			return true, err
+		}
+	}
+	if s.root == "" {
+		ts, err := a.postRoot(ctx, w, s.req, s.view, s.log)
 		if err != nil {
 			if bot.TransientSlack(err) {
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
+				return true, bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
-			log.Warn("cannot post the job's root message; no job created", "err", err)
-			a.releaseThread(ctx, w, req, log)
-			a.tell(ctx, req, "", bot.Describe(err), log)
-			return nil
+			s.log.Warn("cannot post the job's root message; no job created", "err", err)
+			a.endBeforeRoot(ctx, w, s.req, bot.Describe(err), s.log)
+			return true, nil
 		}
-		root = ts
+		s.root = ts
 	}
-	log = log.With("root", root)
-	thread := req.thread(root)
-	a.keepForSwitch(ctx, req, root, key, log)
+	s.log = s.log.With("root", s.root)
+	a.keepForSwitch(ctx, s.req, s.root, s.key, s.log)
+	return false, nil
+}
 
-	if w.Attempt > 1 || w.Marked(markIntent) != "" {
-		job, err := a.store.JobByThread(ctx, thread)
-		switch {
-		case err == nil:
-			log.Info("job already started by an earlier attempt", "job", job.ID)
-			started.JobID = job.ID
-			a.auditWork(ctx, w, started)
-			a.updateRoot(ctx, req.Channel, root, jobView(job), log)
-			if !docsapi.Status(job.Status).Final() {
-				a.working(ctx, job, "", log) // the earlier attempt may have stopped before
-			}
-			return nil
-		case !errors.Is(err, store.ErrNotFound):
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if w.Marked(markIntent) != "" {
-			log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
-			a.releaseThread(ctx, w, req, log)
-			started.Outcome = "unknown"
-			a.auditWork(ctx, w, started)
-			return a.startUnknown(ctx, w, req, root, view, "docsbot stopped while the docs API was starting it", log)
-		}
+// resume reads, on an attempt after the first or after an intent mark, what
+// earlier attempts did: a job linked to the thread was started by one of
+// them; an intent without a link leaves the outcome unknown (doc.go).
+func (s *start) resume(ctx context.Context) (bool, error) {
+	a, w := s.a, s.w
+	if w.Attempt <= 1 && w.Marked(markIntent) == "" {
+		return false, nil
 	}
+	job, err := a.store.JobByThread(ctx, s.req.thread(s.root))
+	switch {
+	case err == nil:
+		s.log.Info("job already started by an earlier attempt", "job", job.ID)
+		s.started.JobID = job.ID
+		a.auditWork(ctx, w, s.started)
+		a.updateRoot(ctx, s.req.Channel, s.root, jobView(job), s.log)
+		if !docsapi.Status(job.Status).Final() {
+			a.working(ctx, job, "", s.log) // the earlier attempt may have stopped before
+		}
+		return true, nil
+	case !errors.Is(err, store.ErrNotFound):
+		return true, bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if w.Marked(markIntent) == "" {
+		return false, nil
+	}
+	s.log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
+	return true, s.end(ctx, outcomeUnknown, "docsbot stopped while the docs API was starting it")
+}
 
-	// The create call is made only under the thread's start claim, taken
-	// again here for the time the call and the link may take.
-	if req.ThreadTS != "" {
-		if err := a.store.ClaimStart(ctx, thread, w.Key, startClaimTTL); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
+// create makes the create call, once: only under the thread's start claim,
+// taken again for the call and the link, and only after the root and the
+// intent are marked in one write (doc.go).
+func (s *start) create(ctx context.Context) (bool, error) {
+	a, w := s.a, s.w
+	if s.req.ThreadTS != "" {
+		if err := a.store.ClaimStart(ctx, s.req.thread(s.root), w.Key, startClaimTTL); err != nil {
+			return true, bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 	}
-	// One write records the root message (if just posted) and the intent:
-	// without it a later attempt could neither find the message nor know
-	// that a create may have been made, so nothing goes on without it.
-	if err := w.Mark(ctx, map[string]string{markRoot: root, markIntent: promptHash(req.instruction())}); err != nil {
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	if err := w.Mark(ctx, map[string]string{markRoot: s.root, markIntent: promptHash(s.req.instruction())}); err != nil {
+		return true, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	if api == nil {
+	if s.api == nil {
 		// The project's API went away between attempts (a restart with
 		// another projects file): the create call was never made.
-		log.Error("no docs API is set up for the job's project; nothing started")
-		a.releaseThread(ctx, w, req, log)
-		view.State, view.Problem = stateNotStarted, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(proj.Name)+"`. Tell whoever runs docsbot."
-		started.Outcome = "failed"
-		a.auditWork(ctx, w, started)
-		return a.endStart(ctx, w, req, root, view, log)
+		s.log.Error("no docs API is set up for the job's project; nothing started")
+		return true, s.end(ctx, outcomeFailed, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(s.proj.Name)+"`. Tell whoever runs docsbot.")
 	}
-	job, err := api.CreateJob(ctx, req.instruction())
+	job, err := s.api.CreateJob(ctx, s.req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
-		log.Warn("docs API did not confirm the job", "err", err)
-		a.releaseThread(ctx, w, req, log)
-		started.Outcome = "unknown"
-		a.auditWork(ctx, w, started)
-		return a.startUnknown(ctx, w, req, root, view, bot.APIAnswer(err), log)
+		s.log.Warn("docs API did not confirm the job", "err", err)
+		return true, s.end(ctx, outcomeUnknown, bot.APIAnswer(err))
 	}
 	if err != nil {
-		log.Warn("docs API did not create the job", "err", err)
-		a.releaseThread(ctx, w, req, log)
-		view.State, view.Problem = stateNotStarted, bot.Describe(err)
-		started.Outcome = "failed"
-		a.auditWork(ctx, w, started)
-		return a.endStart(ctx, w, req, root, view, log)
+		s.log.Warn("docs API did not create the job", "err", err)
+		return true, s.end(ctx, outcomeFailed, bot.Describe(err))
 	}
-	log = log.With("job", job.ID)
-	started.JobID = job.ID
+	s.log = s.log.With("job", job.ID)
+	s.started.JobID = job.ID
+	s.job = job
+	return false, nil
+}
+
+// link links the created job to its thread (which ends the thread's start
+// claim), audits the start and shows the job working; a job it cannot link
+// ends untracked.
+func (s *start) link(ctx context.Context) error {
+	a, req, job := s.a, s.req, s.job
 	rec := store.Job{
 		ID:        job.ID,
-		Thread:    thread,
+		Thread:    req.thread(s.root),
 		Requester: req.User,
 		// The excerpt the root message shows, cut mark included.
 		Prompt:  bot.Cut(req.Prompt, promptInRoot),
@@ -293,32 +337,49 @@ func (a *agent) doStart(ctx context.Context, w *bot.Work) error {
 		Origin:  req.Origin,
 		Seen:    req.Seen,
 		Model:   job.Model,
-		Project: key,
+		Project: s.key,
 	}
 	if job.Source.Ref != nil {
 		rec.Branch = *job.Source.Ref
 	}
 	if req.ThreadTS != "" {
-		rec.Root = root
+		rec.Root = s.root
 	}
-	if err := a.linkJob(ctx, rec, log); err != nil {
-		a.releaseThread(ctx, w, req, log)
-		view.State, view.JobID = stateUntracked, job.ID
-		view.Problem = "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard."
-		started.Outcome = "untracked"
-		a.auditWork(ctx, w, started)
-		return a.endStart(ctx, w, req, root, view, log)
+	if err := a.linkJob(ctx, rec, s.log); err != nil {
+		return s.end(ctx, outcomeUntracked, "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard.")
 	}
-	log.Info("agent job started")
-	a.auditWork(ctx, w, started)
+	s.log.Info("agent job started")
+	a.auditWork(ctx, s.w, s.started)
 	a.metrics.JobCreated()
+	view := s.view
 	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
 	view.Model, view.Branch, view.Started = rec.Model, rec.Branch, a.cfg.Now()
-	a.updateRoot(ctx, req.Channel, root, view, log)
+	a.updateRoot(ctx, req.Channel, s.root, view, s.log)
 	rec.Generation = 1
-	a.working(ctx, &rec, "", log)
+	a.working(ctx, &rec, "", s.log)
 	a.nudgePoller()
 	return nil
+}
+
+// end ends a start after its root message with outcome and no job to
+// follow, why saying what went wrong: the thread's start claim is released,
+// the start audited with outcome, and its end recorded and shown on the
+// root message (endStart); an unknown outcome offers "retry" in the thread.
+func (s *start) end(ctx context.Context, outcome, why string) error {
+	a, w := s.a, s.w
+	a.releaseThread(ctx, w, s.req, s.log)
+	s.started.Outcome = outcome
+	a.auditWork(ctx, w, s.started)
+	view := s.view
+	switch outcome {
+	case outcomeUnknown:
+		view.State, view.Problem = stateUnknown, a.offerRetry(ctx, s.req, s.root, why)
+	case outcomeUntracked:
+		view.State, view.JobID, view.Problem = stateUntracked, s.started.JobID, why
+	default:
+		view.State, view.Problem = stateNotStarted, why
+	}
+	return a.endStart(ctx, w, s.req, s.root, view, s.log)
 }
 
 // postRoot posts a job's root message, waiting out Slack's rate limit. If
@@ -377,43 +438,37 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 	return "", nil
 }
 
-// startUnknown ends a start whose outcome cannot be known: the root message
-// and the person are told, and "retry" in the thread starts it again.
-func (a *agent) startUnknown(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, why string, log *slog.Logger) error {
+// offerRetry offers "retry" in the thread of a start whose outcome cannot
+// be known (store.OfferRetry) and returns the problem its root message
+// shows: why, and what the person can do.
+func (a *agent) offerRetry(ctx context.Context, req startRequest, root, why string) string {
 	req.Root = root
 	payload, _ := json.Marshal(req)
-	thread := req.thread(root)
-	offered := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL) == nil
-	view.State = stateUnknown
-	view.Problem = "docsbot cannot tell whether the agent started: " + why + ". Check the agent jobs in your docs dashboard"
+	offered := a.store.OfferRetry(ctx, req.thread(root), payload, retryOfferTTL) == nil
+	problem := "docsbot cannot tell whether the agent started: " + why + ". Check the agent jobs in your docs dashboard"
 	if offered {
-		view.Problem += ", or reply `" + wordRetry + "` in this thread to start it again"
+		problem += ", or reply `" + wordRetry + "` in this thread to start it again"
 	}
-	view.Problem += "."
-	return a.endStart(ctx, w, req, root, view, log)
+	return problem + "."
 }
 
-// endStart ends a start that leaves no job to follow (view says how: not
-// started, not linked, outcome unknown). The outcome is recorded first, so
-// that an attempt after a failure or a crash shows it instead of starting
-// again; then it is shown (showOutcome).
+// endStart marks how a start that follows no job ended (view) before it
+// shows it (showOutcome): a later attempt only shows it (doc.go).
 func (a *agent) endStart(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, log *slog.Logger) error {
 	raw, err := json.Marshal(view)
 	if err == nil {
 		err = w.Mark(ctx, map[string]string{markOutcome: string(raw)})
 	}
 	if err != nil {
-		// Shown all the same; an attempt after a failed edit then finds the
-		// create's intent and says the outcome is unknown, which is safe.
+		// Shown all the same; a later attempt finds the intent: unknown.
 		log.Warn("recording how the start ended failed", "err", err)
 	}
 	return a.showOutcome(ctx, w, req, root, view, log)
 }
 
-// showOutcome tells the person privately, once, how their start ended, and
-// shows it on the root message. The edit is part of the work: while Slack
-// fails for a passing reason the work is tried again later (from the
-// recorded outcome), so the root message never stays at "Starting".
+// showOutcome tells the person how their start ended, once (told mark),
+// and shows it on the root message; while Slack fails for a passing reason
+// the work is deferred, so the root message never stays at "Starting".
 func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, log *slog.Logger) error {
 	if w.Marked(markTold) == "" {
 		a.tell(ctx, req, root, view.note(), log)

@@ -11,23 +11,19 @@ import (
 )
 
 // One start per thread. Two posts may start a job in the same thread at the
-// same moment: two people mention the bot in a thread that is not a job's
-// yet, or someone mentions it under a message while someone else uses the
-// message shortcut on it. Only one of them may create a job: the start
-// claims the thread in Redis (store.ClaimStart, owned by the start work's
-// key, so that a later attempt of the same start takes it again) before it
-// posts its root message, again right before the create call, and never
-// makes the call without it. Linking the job turns the claim into the
-// thread's link; a start that links nothing releases it; it runs out by
-// itself if its replica dies.
+// same moment (two mentions, a mention and the message shortcut on its
+// parent): only one may create it. A start claims the thread in Redis
+// (store.ClaimStart, owned by the start work's key, so that its later
+// attempts take it again); when it takes, waits for and releases the claim
+// is the table in doc.go.
 //
 // A post that finds the claim taken waits for that start (awaitStart): once
 // the thread's job is linked, the post is sent to it as a follow-up, unless
 // the job read it into its context as it started (inJobContext: the person
 // is told so, privately); if the start ends without a job, the person is
-// told that nothing was sent. A
-// modal's start that finds it taken waits too, and is then told the thread
-// follows a job already (inJobThread), like any start in a job's thread.
+// told that nothing was sent. A modal's start that finds it taken waits
+// too, and is then told the thread follows a job already (inJobThread), like
+// any start in a job's thread.
 
 const (
 	// startClaimTTL is how long a start's claim on its thread holds without
@@ -47,9 +43,9 @@ const (
 func startOwner(postKey string) string { return "start:" + postKey }
 
 // claimStart claims the start of a job in the request's thread for w before
-// anything is posted or created. It reports whether the start ends here: the
-// thread follows a job already (the person was told), or another start holds
-// it (w waits for it).
+// anything is posted or created (doc.go). It reports whether the start ends
+// here: the thread follows a job already (the person was told), or another
+// start holds it (w waits for it).
 func (a *agent) claimStart(ctx context.Context, w *bot.Work, req startRequest, root string, log *slog.Logger) (bool, error) {
 	err := a.store.ClaimStart(ctx, req.thread(""), w.Key, startClaimTTL)
 	switch {
