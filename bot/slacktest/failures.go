@@ -1,6 +1,37 @@
 package slacktest
 
-import "time"
+import (
+	"maps"
+	"sync"
+	"time"
+)
+
+// faults is what a test told the server to get wrong and the limits it
+// keeps: injected failures and rate limits (FailNext, RateLimit), latency
+// (SetAPILatency) and the calls in flight meanwhile, the per-channel posting
+// limit (WithPostLimit) and the per-method limits (WithMethodLimit). It
+// locks on its own: nothing of the workspace or the deliveries is read
+// under its lock.
+type faults struct {
+	mu       sync.Mutex
+	fails    map[string]*failRule
+	limits   map[string]*rateRule
+	latency  map[string]time.Duration
+	inflight map[string]int
+	// postBuckets and rateLimited are the per-channel posting limit's state
+	// and the posts it refused; methodBuckets the per-method limits' state.
+	postBuckets   map[string]*postBucket
+	rateLimited   map[string]int
+	methodBuckets map[string]*postBucket
+}
+
+func newFaults() *faults {
+	return &faults{
+		fails: map[string]*failRule{}, limits: map[string]*rateRule{},
+		latency: map[string]time.Duration{}, inflight: map[string]int{},
+		postBuckets: map[string]*postBucket{}, rateLimited: map[string]int{}, methodBuckets: map[string]*postBucket{},
+	}
+}
 
 type failRule struct {
 	code  string
@@ -15,9 +46,10 @@ type rateRule struct {
 // FailNext makes the next times calls of method answer {"ok":false,"error":slackError}
 // (after the token checks). It replaces an earlier rule for method.
 func (s *Server) FailNext(method, slackError string, times int) {
-	s.mu.Lock()
-	s.fails[method] = &failRule{code: slackError, times: times}
-	s.mu.Unlock()
+	f := s.faults
+	f.mu.Lock()
+	f.fails[method] = &failRule{code: slackError, times: times}
+	f.mu.Unlock()
 	s.changed()
 }
 
@@ -26,9 +58,10 @@ func (s *Server) FailNext(method, slackError string, times int) {
 // method "response_url" applies to posts on slash commands' response URLs.
 // It replaces an earlier rule for method.
 func (s *Server) RateLimit(method string, times int, retryAfter time.Duration) {
-	s.mu.Lock()
-	s.limits[method] = &rateRule{retryAfter: retryAfter, times: times}
-	s.mu.Unlock()
+	f := s.faults
+	f.mu.Lock()
+	f.limits[method] = &rateRule{retryAfter: retryAfter, times: times}
+	f.mu.Unlock()
 	s.changed()
 }
 
@@ -37,13 +70,14 @@ func (s *Server) RateLimit(method string, times int, retryAfter time.Duration) {
 // stops waiting does not stop it (InFlight counts it meanwhile). 0 removes
 // the delay.
 func (s *Server) SetAPILatency(method string, d time.Duration) {
-	s.mu.Lock()
+	f := s.faults
+	f.mu.Lock()
 	if d <= 0 {
-		delete(s.latency, method)
+		delete(f.latency, method)
 	} else {
-		s.latency[method] = d
+		f.latency[method] = d
 	}
-	s.mu.Unlock()
+	f.mu.Unlock()
 	s.changed()
 }
 
@@ -51,39 +85,52 @@ func (s *Server) SetAPILatency(method string, d time.Duration) {
 // and not yet answered: a test that stops the bot while one is in flight
 // knows that Slack will carry it out all the same.
 func (s *Server) InFlight(method string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if method == "" {
-		n := 0
-		for _, c := range s.inflight {
-			n += c
-		}
-		return n
+	f := s.faults
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if method != "" {
+		return f.inflight[method]
 	}
-	return s.inflight[method]
+	n := 0
+	for _, c := range f.inflight {
+		n += c
+	}
+	return n
+}
+
+// RateLimited returns how many posts the per-channel limit refused, by
+// channel (WithPostLimit).
+func (s *Server) RateLimited() map[string]int {
+	f := s.faults
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return maps.Clone(f.rateLimited)
 }
 
 // arrived counts a call of method in flight (+1) or answered (-1).
 func (s *Server) arrived(method string, d int) {
-	s.mu.Lock()
-	s.inflight[method] += d
-	s.mu.Unlock()
+	f := s.faults
+	f.mu.Lock()
+	f.inflight[method] += d
+	f.mu.Unlock()
 	s.changed()
 }
 
-func (s *Server) apiLatency(method string) time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d, ok := s.latency[method]; ok {
+// latencyOf is the delay of method's answers.
+func (f *faults) latencyOf(method string) time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d, ok := f.latency[method]; ok {
 		return d
 	}
-	return s.latency[""]
+	return f.latency[""]
 }
 
-func (s *Server) takeFailure(method string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.fails[method]
+// takeFailure spends one injected failure of method, if any.
+func (f *faults) takeFailure(method string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, ok := f.fails[method]
 	if !ok || r.times <= 0 {
 		return "", false
 	}
@@ -91,10 +138,11 @@ func (s *Server) takeFailure(method string) (string, bool) {
 	return r.code, true
 }
 
-func (s *Server) takeRateLimit(method string) (time.Duration, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.limits[method]
+// takeRateLimit spends one injected rate limit of method, if any.
+func (f *faults) takeRateLimit(method string) (time.Duration, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, ok := f.limits[method]
 	if !ok || r.times <= 0 {
 		return 0, false
 	}

@@ -28,13 +28,12 @@ func WithMethodLimit(method string, perMinute float64, burst int) Option {
 }
 
 // takeMethod spends a call of method's limit, or reports how long until one fits.
-func (s *Server) takeMethod(method string) (time.Duration, bool) {
-	l, ok := s.cfg.methodLimits[method]
+func (f *faults) takeMethod(cfg *config, method string) (time.Duration, bool) {
+	l, ok := cfg.methodLimits[method]
 	if !ok || l.perSecond <= 0 {
 		return 0, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	wait, limited := spend(s.methodBuckets, method, s.cfg.now(), l.perSecond, l.burst)
-	return wait, limited
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return spend(f.methodBuckets, method, cfg.now(), l.perSecond, l.burst)
 }

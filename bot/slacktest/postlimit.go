@@ -25,15 +25,15 @@ type postBucket struct {
 
 // takePost spends a post from channel's bucket at now, or reports how long
 // until one is available. It does nothing without WithPostLimit.
-func (s *Server) takePost(channel string, now time.Time) (wait time.Duration, limited bool) {
-	if s.cfg.postRate <= 0 || channel == "" {
+func (f *faults) takePost(cfg *config, channel string, now time.Time) (wait time.Duration, limited bool) {
+	if cfg.postRate <= 0 || channel == "" {
 		return 0, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	wait, limited = spend(s.postBuckets, channel, now, s.cfg.postRate, s.cfg.postBurst)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	wait, limited = spend(f.postBuckets, channel, now, cfg.postRate, cfg.postBurst)
 	if limited {
-		s.rateLimited[channel]++
+		f.rateLimited[channel]++
 	}
 	return wait, limited
 }
@@ -54,16 +54,4 @@ func spend(buckets map[string]*postBucket, key string, now time.Time, rate float
 		return 0, false
 	}
 	return time.Duration((1 - b.tokens) / rate * float64(time.Second)), true
-}
-
-// RateLimited returns how many posts the per-channel limit refused, by
-// channel (WithPostLimit).
-func (s *Server) RateLimited() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make(map[string]int, len(s.rateLimited))
-	for k, v := range s.rateLimited {
-		out[k] = v
-	}
-	return out
 }

@@ -56,7 +56,7 @@ func (s *Server) serveResponseURL(w http.ResponseWriter, r *http.Request) {
 	}
 	// RateLimit("response_url", ...) answers like a Web API method over
 	// its limit: 429 with Retry-After, nothing posted.
-	if retry, limited := s.takeRateLimit("response_url"); limited {
+	if retry, limited := s.faults.takeRateLimit("response_url"); limited {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((retry+time.Second-1)/time.Second), 10))
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": "ratelimited"})
 		return

@@ -12,6 +12,10 @@ import (
 
 // Server is a fake Slack: the Web API under APIURL and Socket Mode connections
 // opened through apps.connections.open. Create it with NewServer and stop it with Close.
+// Its state is in three parts: the workspace (what people and the bot see:
+// channels, messages, views, files), the delivery (how Slack reaches the app:
+// sockets, envelopes, acks, HTTP delivery) and the faults (what tests make
+// it get wrong, and its limits).
 type Server struct {
 	// APIURL is the Web API base, "http://127.0.0.1:PORT/api/" with its trailing
 	// slash, ready for slack.OptionAPIURL.
@@ -26,59 +30,18 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu           sync.Mutex
-	closed       bool
-	channels     map[string]*channelState
-	channelOrder []string
-	users        map[string]string
-	userOrder    []string
-	ephemerals   []*msg
-	lastTS       int64
-	seq          uint64
-	calls        []Call
-	fails        map[string]*failRule
-	limits       map[string]*rateRule
-	// postBuckets and rateLimited are the per-channel posting limit's state
-	// and the posts it refused (WithPostLimit).
-	postBuckets map[string]*postBucket
-	rateLimited map[string]int
-	// redelivered counts events sent again after no ack came.
-	redelivered int
-	latency     map[string]time.Duration
-	// inflight counts the API calls received and not yet answered, by method.
-	inflight   map[string]int
-	tickets    map[string]struct{}
-	conns      []*wsConn
-	nextConnID int
-	rr         int
-	connects   int
-	envs       map[string]*envelope
-	byEvent    map[string]*envelope // events_api envelopes by event_id, as long as envs keeps them
-	envOrder   []string             // ids of envs, oldest first
-	envKept    int                  // len(envOrder) after envelopes were last forgotten
-	queue      []*envelope
-	acks       []Ack
-	responses  map[string]*responseURL
-	posts      []ResponsePost
-	subs       map[int]chan struct{}
-	nextSub    int
-	// triggers are the trigger ids issued, by id.
-	triggers map[string]*trigger
-	// views are the open modals and published Home tabs, by view id;
-	// homeViews the Home tab view id by user.
-	views     map[string]*view
-	homeViews map[string]string
-	// statuses are the assistant thread statuses by "channel/thread_ts".
-	statuses map[string]string
-	// uploads are the files by id, uploaded or only announced.
-	uploads     map[string]*upload
-	uploadOrder []string
-	// groups are the user groups by id (AddUserGroup).
-	groups map[string][]string
-	// methodBuckets are the per-method limits' state (WithMethodLimit).
-	methodBuckets map[string]*postBucket
-	// httpSent records the requests of HTTP delivery (WithHTTPDelivery).
-	httpSent []HTTPDelivery
+	// faults locks on its own; everything below mu is under mu.
+	faults *faults
+
+	mu     sync.Mutex
+	closed bool
+	workspaceState
+	deliveryState
+	// calls records every Web API call answered; subs are the Changes
+	// subscriptions.
+	calls   []Call
+	subs    map[int]chan struct{}
+	nextSub int
 }
 
 // NewServer starts a fake Slack listening on 127.0.0.1 (or WithAddr). It panics
@@ -100,34 +63,23 @@ func NewServer(opts ...Option) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:      cfg,
-		base:     "http://" + net.JoinHostPort(host, port),
-		verify:   randomString(24),
-		ln:       ln,
-		ctx:      ctx,
-		cancel:   cancel,
-		channels: map[string]*channelState{},
-		users:    map[string]string{},
-		fails:    map[string]*failRule{},
-		limits:   map[string]*rateRule{},
-
-		postBuckets: map[string]*postBucket{},
-		rateLimited: map[string]int{},
-		latency:     map[string]time.Duration{},
-		inflight:    map[string]int{},
-		tickets:     map[string]struct{}{},
-		envs:        map[string]*envelope{},
-		byEvent:     map[string]*envelope{},
-		responses:   map[string]*responseURL{},
-		subs:        map[int]chan struct{}{},
-
-		triggers:      map[string]*trigger{},
-		views:         map[string]*view{},
-		homeViews:     map[string]string{},
-		statuses:      map[string]string{},
-		uploads:       map[string]*upload{},
-		groups:        map[string][]string{},
-		methodBuckets: map[string]*postBucket{},
+		cfg:    cfg,
+		base:   "http://" + net.JoinHostPort(host, port),
+		verify: randomString(24),
+		ln:     ln,
+		ctx:    ctx,
+		cancel: cancel,
+		faults: newFaults(),
+		subs:   map[int]chan struct{}{},
+		workspaceState: workspaceState{
+			channels: map[string]*channelState{}, users: map[string]string{},
+			responses: map[string]*responseURL{}, triggers: map[string]*trigger{},
+			views: map[string]*view{}, homeViews: map[string]string{}, statuses: map[string]string{},
+			uploads: map[string]*upload{}, groups: map[string][]string{},
+		},
+		deliveryState: deliveryState{
+			tickets: map[string]struct{}{}, envs: map[string]*envelope{}, byEvent: map[string]*envelope{},
+		},
 	}
 	s.APIURL = s.base + "/api/"
 	s.AddChannel(Channel{ID: "C0GENERAL", Name: "general", BotMember: true})

@@ -106,7 +106,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 	s.arrived(method, 1)
 	defer s.arrived(method, -1)
-	if d := s.apiLatency(method); d > 0 {
+	if d := s.faults.latencyOf(method); d > 0 {
 		// Like Slack, a request received is carried out after its latency
 		// whether or not its caller still waits for the answer: a post
 		// whose caller gave up may still land.
@@ -118,12 +118,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	retry, limited := s.takeRateLimit(method)
+	retry, limited := s.faults.takeRateLimit(method)
 	if !limited && method == "chat.postMessage" && kind == tokenBot {
-		retry, limited = s.takePost(params["channel"], s.cfg.now())
+		retry, limited = s.faults.takePost(&s.cfg, params["channel"], s.cfg.now())
 	}
 	if !limited && kind == tokenBot {
-		retry, limited = s.takeMethod(method)
+		retry, limited = s.faults.takeMethod(&s.cfg, method)
 	}
 	if kind == tokenBot {
 		w.Header().Set("X-OAuth-Scopes", strings.Join(s.cfg.scopes, ","))
@@ -172,7 +172,7 @@ func (s *Server) runAPI(method, kind string, params map[string]string, parseErr 
 	case parseErr:
 		return fail("invalid_form_data")
 	}
-	if code, failed := s.takeFailure(method); failed {
+	if code, failed := s.faults.takeFailure(method); failed {
 		return fail(code)
 	}
 	if res, ok := s.needScope(methodScope(method)); !ok {
