@@ -121,23 +121,42 @@ func (p *botProcess) alive() error {
 // stop sends SIGTERM and waits for the bot to exit, killing it after
 // stopGrace. It returns an error if the bot did not exit cleanly.
 func (p *botProcess) stop() error {
+	_, err := p.terminate(stopGrace)
+	return err
+}
+
+// termination is how a bot ended after its SIGTERM.
+type termination struct {
+	// Took is the time from the SIGTERM to the exit (or to the SIGKILL).
+	Took time.Duration
+	// Killed: the bot was still running grace after its SIGTERM, and was
+	// SIGKILLed.
+	Killed bool
+}
+
+// terminate sends SIGTERM and waits up to grace for the bot to exit, then
+// SIGKILLs it, as Kubernetes does with a pod's terminationGracePeriodSeconds.
+// The error says how the bot did not exit cleanly (a SIGKILL, or an exit
+// status other than 0); a bot already gone is not signalled again.
+func (p *botProcess) terminate(grace time.Duration) (termination, error) {
 	select {
 	case <-p.done:
-		return p.exitErr()
+		return termination{}, p.exitErr()
 	default:
 	}
+	began := time.Now()
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return fmt.Errorf("stop the bot: %w", err)
+		return termination{}, fmt.Errorf("stop the bot: %w", err)
 	}
-	t := time.NewTimer(stopGrace)
+	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case <-p.done:
-		return p.exitErr()
+		return termination{Took: time.Since(began)}, p.exitErr()
 	case <-t.C:
 		_ = p.cmd.Process.Kill()
 		<-p.done
-		return fmt.Errorf("the bot did not stop within %s of SIGTERM and was killed", stopGrace)
+		return termination{Took: time.Since(began), Killed: true}, fmt.Errorf("the bot did not stop within %s of SIGTERM and was killed", grace)
 	}
 }
 

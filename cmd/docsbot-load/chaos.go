@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,34 +29,82 @@ type chaosOptions struct {
 	redisDown  time.Duration
 	dropEvery  time.Duration
 	latency    time.Duration
-	postRate   float64
-	postBurst  int
-	agentTime  time.Duration
-	deadline   time.Duration
-	seed       uint64
-	logs       string
+	// readLatency is the latency of Slack's reads with --rolling (slackfront.go).
+	readLatency time.Duration
+	postRate    float64
+	// postRateGiven: --post-rate was given (0 then asks for no limit).
+	postRateGiven bool
+	postBurst     int
+	agentTime     time.Duration
+	deadline      time.Duration
+	seed          uint64
+	logs          string
 	// sentinel runs Redis with failover: the Redis fault SIGKILLs the
 	// primary, and the sentinels promote the replica.
 	sentinel bool
+	// rolling replaces the crash faults with rolling updates (chaos_rolling.go).
+	rolling      bool
+	grace        time.Duration
+	rolloutPause time.Duration
+	minRollouts  int
+	// runs repeats the whole run, with seeds seed, seed+1, …
+	runs int
 }
 
 func (o *chaosOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.replicas, "replicas", 3, "docsbot processes sharing one Redis")
-	fs.IntVar(&o.commands, "commands", 120, "/docs-agent commands to send")
+	fs.IntVar(&o.commands, "commands", 0, "/docs-agent commands to send, each a job with a result (default 120; 150 with --rolling)")
 	fs.IntVar(&o.channels, "channels", 3, "channels the commands are spread over")
-	fs.Float64Var(&o.rate, "rate", 2, "commands per second")
+	fs.Float64Var(&o.rate, "rate", 0, "commands per second (default 2; 2.5 with --rolling, a command every 400 ms)")
 	fs.IntVar(&o.replyEvery, "reply-every", 3, "reply in the thread of every n-th job (0: never)")
-	fs.DurationVar(&o.killEvery, "kill-every", 4*time.Second, "SIGKILL a random replica (and start a new one) this often")
-	fs.DurationVar(&o.redisDown, "redis-down", 3*time.Second, "how long Redis stays down after its SIGKILL (once, 40% into the commands)")
-	fs.DurationVar(&o.dropEvery, "drop-every", 10*time.Second, "drop every Slack socket this often (0: never)")
-	fs.DurationVar(&o.latency, "slack-latency", 250*time.Millisecond, "latency of every Slack Web API call")
-	fs.Float64Var(&o.postRate, "post-rate", 1, "Slack's posting limit per channel, messages a second")
+	fs.DurationVar(&o.killEvery, "kill-every", 4*time.Second, "SIGKILL a random replica (and start a new one) this often (not with --rolling)")
+	fs.DurationVar(&o.redisDown, "redis-down", 3*time.Second, "how long Redis stays down after its SIGKILL (once, 40% into the commands; not with --rolling)")
+	fs.DurationVar(&o.dropEvery, "drop-every", 10*time.Second, "drop every Slack socket this often (0: never; not with --rolling)")
+	fs.DurationVar(&o.latency, "slack-latency", 250*time.Millisecond, "latency of every Slack Web API call (with --rolling: but the reads; a call is carried out after it even if the replica hung up, as Slack does)")
+	fs.DurationVar(&o.readLatency, "read-latency", 50*time.Millisecond, "with --rolling: latency of Slack's reads (conversations.history, conversations.replies), which Slack answers sooner than it posts")
+	fs.Func("post-rate", "Slack's posting limit per channel, messages a second; 0: none (default 1; none with --rolling)", func(v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			return fmt.Errorf("not a number of messages a second: %q", v)
+		}
+		o.postRate, o.postRateGiven = f, true
+		return nil
+	})
 	fs.IntVar(&o.postBurst, "post-burst", 3, "the burst Slack's posting limit allows")
 	fs.DurationVar(&o.agentTime, "agent-time", 3*time.Second, "how long every agent job runs at the API")
-	fs.DurationVar(&o.deadline, "deadline", 10*time.Minute, "the whole run stops after this, counted or not")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random faults")
+	fs.DurationVar(&o.deadline, "deadline", 10*time.Minute, "each run stops after this, counted or not")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random faults (run k of --runs uses seed+k-1)")
 	fs.StringVar(&o.logs, "logs", "", "append every replica's log (level info) to this file")
 	fs.BoolVar(&o.sentinel, "sentinel", false, "run Redis as a primary, a replica and three sentinels; the Redis fault SIGKILLs the primary (a failover)")
+	fs.BoolVar(&o.rolling, "rolling", false, "rolling updates instead of crashes, as Kubernetes does them: while the commands are sent, each replica in turn is replaced by a new one "+
+		"(started, connected to Slack, then the old one gets SIGTERM and --grace to exit); no SIGKILL but past the grace, no Redis fault, no socket drops")
+	fs.DurationVar(&o.grace, "grace", 30*time.Second, "with --rolling: how long a replica may take to exit after its SIGTERM before it is SIGKILLed (Kubernetes' terminationGracePeriodSeconds)")
+	fs.DurationVar(&o.rolloutPause, "rollout-pause", 2*time.Second, "with --rolling: the most time between one rolling update's end and the next's start (each pause drawn from the seed)")
+	fs.IntVar(&o.minRollouts, "min-rollouts", 1, "with --rolling: rolling updates that complete at least, going on after the last command if need be")
+	fs.IntVar(&o.runs, "runs", 1, "repeat the run this many times and report each and their sum")
+}
+
+// withDefaults fills in the options whose defaults depend on the mode.
+func (o chaosOptions) withDefaults() chaosOptions {
+	if o.commands == 0 {
+		o.commands = 120
+		if o.rolling {
+			o.commands = 150
+		}
+	}
+	if o.rate == 0 {
+		o.rate = 2
+		if o.rolling {
+			o.rate = 2.5
+		}
+	}
+	if o.postRate == 0 && !o.postRateGiven && !o.rolling {
+		o.postRate = 1
+	}
+	if o.runs == 0 {
+		o.runs = 1
+	}
+	return o
 }
 
 // chaosPrompt is the instruction of command i; chaosReply the reply to job i.
@@ -139,8 +188,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // runChaos runs the chaos scenario: see chaosOptions and chaosResult.
 func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) {
-	if o.replicas < 1 || o.commands < 1 || o.channels < 1 || o.rate <= 0 || o.postRate <= 0 {
-		return nil, errors.New("chaos: --replicas, --commands, --channels, --rate and --post-rate must be positive")
+	o = o.withDefaults()
+	if o.replicas < 1 || o.commands < 1 || o.channels < 1 || o.rate <= 0 || o.postRate < 0 {
+		return nil, errors.New("chaos: --replicas, --commands, --channels and --rate must be positive, --post-rate not negative")
+	}
+	if o.rolling && (o.grace <= 0 || o.rolloutPause < 0 || o.minRollouts < 0) {
+		return nil, errors.New("chaos: --grace must be positive, --rollout-pause and --min-rollouts not negative")
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.deadline)
 	defer cancel()
@@ -149,6 +202,7 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 		return nil, err
 	}
 	defer cleanup()
+	began := time.Now()
 	agent := docsapitest.Lifecycle{ActiveFor: o.agentTime}
 	r, err := newRig(e.log, rigOptions{
 		bin: bin, botEnv: e.botEnv,
@@ -164,7 +218,19 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 		return nil, err
 	}
 	defer r.close()
-	r.slack.SetAPILatency("", o.latency)
+	// With --rolling the latency is Slack's own (slackFront): a post that
+	// reached Slack lands even if the replica that sent it stopped since.
+	var slackSettings []string
+	if o.rolling {
+		front, err := newSlackFront(r.slack.APIURL, o.latency, o.readLatency, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer front.close()
+		slackSettings = append(slackSettings, "SLACK_API_URL="+front.APIURL)
+	} else {
+		r.slack.SetAPILatency("", o.latency)
+	}
 	channels := []string{loadChannel}
 	for i := 1; i < o.channels; i++ {
 		id := fmt.Sprintf("C0CHAOS%02d", i)
@@ -172,10 +238,10 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 		channels = append(channels, id)
 	}
 
-	res := &chaosResult{Scenario: "chaos", Machine: thisMachine(), LoadStart: loadAvg(), Options: o.describe()}
-	fleet := newFleet(r, o.replicas, []string{
+	res := &chaosResult{Scenario: "chaos", Rolling: o.rolling, Seed: o.seed, Machine: thisMachine(), LoadStart: loadAvg(), Options: o.describe()}
+	fleet := newFleet(r, o.replicas, append([]string{
 		"DOCSBOT_POLL_INTERVAL=1s", "DOCSBOT_POLL_MAX_INTERVAL=2s",
-	})
+	}, slackSettings...))
 	defer fleet.stopAll()
 	if o.logs != "" {
 		lf, err := os.OpenFile(o.logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -193,52 +259,64 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	// Faults run while the commands and replies are sent.
 	rng := rand.New(rand.NewPCG(o.seed, o.seed+1))
 	faultsCtx, stopFaults := context.WithCancel(ctx)
-	defer stopFaults()
 	var faults sync.WaitGroup
+	var rolling *rollingUpdates
+	defer func() {
+		stopFaults()
+		faults.Wait()
+		if rolling != nil {
+			rolling.wait()
+		}
+	}()
 	var lastFault atomic.Int64
 	fault := func() { lastFault.Store(time.Now().UnixNano()) }
 	redisAt := make(chan struct{})
-	faults.Go(func() {
-		for sleep(faultsCtx, o.killEvery) {
-			if fleet.killOne(faultsCtx, rng.IntN(o.replicas)) {
-				res.ReplicaKills++
-				fault()
-			}
-		}
-	})
-	if o.dropEvery > 0 {
+	if o.rolling {
+		rolling = newRollingUpdates(fleet, o.grace, o.minRollouts, fault)
+		faults.Go(func() { rolling.run(ctx, faultsCtx, rng, o.rolloutPause) })
+	} else {
 		faults.Go(func() {
-			for sleep(faultsCtx, o.dropEvery) {
-				r.slack.DropConnections()
-				res.SocketDrops++
-				fault()
+			for sleep(faultsCtx, o.killEvery) {
+				if fleet.killOne(faultsCtx, rng.IntN(o.replicas)) {
+					res.ReplicaKills++
+					fault()
+				}
 			}
 		})
+		if o.dropEvery > 0 {
+			faults.Go(func() {
+				for sleep(faultsCtx, o.dropEvery) {
+					r.slack.DropConnections()
+					res.SocketDrops++
+					fault()
+				}
+			})
+		}
+		faults.Go(func() {
+			select {
+			case <-redisAt:
+			case <-faultsCtx.Done():
+				return
+			}
+			if o.sentinel {
+				failover(ctx, r, res, fault)
+				return
+			}
+			r.log.Info("chaos: SIGKILL redis-server", "down_for", o.redisDown)
+			if err := r.redis.Kill(); err != nil {
+				r.log.Error("chaos: killing redis", "err", err)
+				return
+			}
+			fault()
+			sleep(ctx, o.redisDown)
+			if err := r.redis.Start(); err != nil {
+				r.log.Error("chaos: starting redis again", "err", err)
+				return
+			}
+			res.RedisKills++
+			fault()
+		})
 	}
-	faults.Go(func() {
-		select {
-		case <-redisAt:
-		case <-faultsCtx.Done():
-			return
-		}
-		if o.sentinel {
-			failover(ctx, r, res, fault)
-			return
-		}
-		r.log.Info("chaos: SIGKILL redis-server", "down_for", o.redisDown)
-		if err := r.redis.Kill(); err != nil {
-			r.log.Error("chaos: killing redis", "err", err)
-			return
-		}
-		fault()
-		sleep(ctx, o.redisDown)
-		if err := r.redis.Start(); err != nil {
-			r.log.Error("chaos: starting redis again", "err", err)
-			return
-		}
-		res.RedisKills++
-		fault()
-	})
 
 	// The commands, spread over the channels at the rate asked.
 	sent := make([]chaosCommand, o.commands)
@@ -282,8 +360,20 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	}
 	tick.Stop()
 	senders.Wait()
+	if rolling != nil {
+		// Rolling updates go on until --min-rollouts are complete.
+		select {
+		case <-rolling.reached:
+		case <-ctx.Done():
+			res.issues = append(res.issues, fmt.Sprintf("fewer than %d rolling updates complete before the deadline", o.minRollouts))
+		}
+	}
 	stopFaults()
 	faults.Wait()
+	if rolling != nil {
+		rolling.wait()
+		rolling.record(res)
+	}
 	if lastFault.Load() == 0 {
 		fault()
 	}
@@ -317,5 +407,9 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	res.count(r, o, sent, replies, channels)
 	res.LoadEnd = loadAvg()
 	res.Restarts = fleet.restarts
+	if o.rolling && res.Restarts > 0 {
+		res.issues = append(res.issues, fmt.Sprintf("%d replicas exited without being asked to (and were started again)", res.Restarts))
+	}
+	res.Took = time.Since(began)
 	return res, nil
 }

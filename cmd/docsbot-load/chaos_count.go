@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,7 +63,10 @@ func (c outcome) String() string {
 
 // chaosResult is the report of the chaos scenario.
 type chaosResult struct {
-	Scenario  string  `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Rolling: the faults were rolling updates (--rolling), not crashes.
+	Rolling   bool    `json:"rolling"`
+	Seed      uint64  `json:"seed"`
 	Machine   machine `json:"machine"`
 	LoadStart string  `json:"load_average_start"`
 	LoadEnd   string  `json:"load_average_end"`
@@ -71,6 +75,19 @@ type chaosResult struct {
 	Commands outcome `json:"commands"`
 	Replies  outcome `json:"replies"`
 	Results  outcome `json:"results"`
+	// Uncertain counts the starts whose root message says docsbot cannot
+	// tell whether the agent started (bot/agent: startUnknown);
+	// UncertainStarted, those of them the API did create a job for.
+	Uncertain        int `json:"uncertain_starts"`
+	UncertainStarted int `json:"uncertain_starts_created"`
+
+	// Rolling updates (--rolling): those complete, the SIGTERMs they sent,
+	// the replicas SIGKILLed for outliving the grace, and the longest a
+	// replica took to exit after its SIGTERM.
+	Rollouts    int           `json:"rollouts"`
+	SIGTERMs    int           `json:"sigterms"`
+	GraceKills  int           `json:"sigkills_past_grace"`
+	SlowestStop time.Duration `json:"slowest_stop_ns"`
 
 	ReplicaKills int `json:"replica_kills"`
 	Restarts     int `json:"replica_restarts"`
@@ -97,23 +114,45 @@ type chaosResult struct {
 	// DrainFloor is the least time Slack's posting limit allows for the
 	// posts made after the last fault, in the busiest channel.
 	DrainFloor time.Duration `json:"drain_floor_ns"`
+	// Took is the whole run, the bot's build excluded.
+	Took time.Duration `json:"took_ns"`
 
 	lostWhat []string
 	issues   []string
 	// drained is set when every job was reported before the deadline.
 	drained bool
+	// postLimited: Slack's posting limit was in force.
+	postLimited bool
 }
 
 func (o chaosOptions) describe() string {
+	if o.rolling {
+		return fmt.Sprintf("%d replicas replaced one by one in rolling updates (the new one connected first, then SIGTERM for the old, %s to exit), a pause of up to %s between updates, "+
+			"%d commands over %d channels at %.1f/s, a reply to every %d-th job, Slack latency %s (reads %s), %s, jobs running %s, seed %d",
+			o.replicas, o.grace, o.rolloutPause, o.commands, o.channels, o.rate, o.replyEvery, o.latency, o.readLatency, o.postLimit(), o.agentTime, o.seed)
+	}
 	redis := fmt.Sprintf("Redis SIGKILL once for %s", o.redisDown)
 	if o.sentinel {
 		redis = "Redis with Sentinel, the primary SIGKILLed once"
 	}
-	return fmt.Sprintf("%d replicas, %d commands over %d channels at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, %s, sockets dropped every %s, Slack latency %s, posting limit %.1f/s per channel (burst %d), jobs running %s",
-		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, redis, o.dropEvery, o.latency, o.postRate, o.postBurst, o.agentTime)
+	return fmt.Sprintf("%d replicas, %d commands over %d channels at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, %s, sockets dropped every %s, Slack latency %s, %s, jobs running %s",
+		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, redis, o.dropEvery, o.latency, o.postLimit(), o.agentTime)
 }
 
-func (r *chaosResult) title() string { return "docsbot-load chaos: " + r.Options }
+// postLimit describes Slack's posting limit.
+func (o chaosOptions) postLimit() string {
+	if o.postRate <= 0 {
+		return "no posting limit"
+	}
+	return fmt.Sprintf("posting limit %.1f/s per channel (burst %d)", o.postRate, o.postBurst)
+}
+
+func (r *chaosResult) title() string {
+	if r.Rolling {
+		return "docsbot-load chaos --rolling: " + r.Options
+	}
+	return "docsbot-load chaos: " + r.Options
+}
 
 func (r *chaosResult) problems() []string {
 	out := append([]string(nil), r.issues...)
@@ -133,30 +172,53 @@ func (r *chaosResult) problems() []string {
 
 func (r *chaosResult) sections() []section {
 	none := func(o outcome) bool { return o.Lost == 0 && o.Doubled == 0 }
+	faults := section{heading: "Faults and pressure", rows: []row{
+		fig("replica SIGKILLs / restarts", "%d / %d", r.ReplicaKills, r.Restarts),
+		fig("Redis SIGKILLs", "%d%s", r.RedisKills, r.failoverNote()),
+		fig("Slack socket drops", "%d", r.SocketDrops),
+	}}
+	if r.Rolling {
+		faults = section{heading: "Rolling updates and pressure", rows: []row{
+			goal("commands Slack showed operation_timeout for", fmt.Sprintf("%d", r.Commands.Timeout), "0", r.Commands.Timeout == 0),
+			fig("rolling updates complete", "%d", r.Rollouts),
+			fig("replicas given SIGTERM", "%d", r.SIGTERMs),
+			goal("SIGKILLed past the grace", fmt.Sprintf("%d", r.GraceKills), "0", r.GraceKills == 0),
+			fig("slowest exit after SIGTERM", "%.1f s", r.SlowestStop.Seconds()),
+			goal("replicas that exited unasked", fmt.Sprintf("%d", r.Restarts), "0", r.Restarts == 0),
+		}}
+	}
+	faults.rows = append(faults.rows,
+		fig("posts refused by Slack (429)", "%d", r.Slack429),
+		fig("events redelivered by Slack", "%d", r.Redelivered),
+		fig("\"job is queued\" notices", "%d", r.Queued),
+		fig("done although Slack showed a timeout", "%d (recorded, then the replica stopped or died before its ack reached Slack)", r.TimeoutThenDone),
+	)
 	return []section{
 		{heading: "What became of every request", rows: []row{
 			goal("slash commands", r.Commands.String(), "0 lost, 0 doubled", none(r.Commands)),
 			goal("thread replies (follow-ups)", r.Replies.String(), "0 lost, 0 doubled", none(r.Replies)),
 			goal("job results", r.Results.String(), "0 lost, 0 doubled", none(r.Results)),
+			fig("uncertain starts", "%d (root message: docsbot cannot tell whether the agent started; %d of them did start)", r.Uncertain, r.UncertainStarted),
 		}},
-		{heading: "Faults and pressure", rows: []row{
-			fig("replica SIGKILLs / restarts", "%d / %d", r.ReplicaKills, r.Restarts),
-			fig("Redis SIGKILLs", "%d%s", r.RedisKills, r.failoverNote()),
-			fig("Slack socket drops", "%d", r.SocketDrops),
-			fig("posts refused by Slack (429)", "%d", r.Slack429),
-			fig("events redelivered by Slack", "%d", r.Redelivered),
-			fig("\"job is queued\" notices", "%d", r.Queued),
-			fig("done although Slack showed a timeout", "%d (recorded, then the replica died before its ack reached Slack)", r.TimeoutThenDone),
-		}},
+		faults,
 		{heading: "Answering Slack", rows: []row{
 			goal("slowest slash-command ack", ms(r.AckMax), "< 3 s (Slack's limit)", r.AckMax < 3*time.Second),
 		}},
 		{heading: "Drain", rows: []row{
 			fig("last fault → every job reported", "%.1f s", r.Drain.Seconds()),
-			fig("floor set by Slack's posting limit", "%.1f s (posts after the last fault in the busiest channel / rate)", r.DrainFloor.Seconds()),
+			r.floorRow(),
+			fig("the whole run", "%.1f s", r.Took.Seconds()),
 		}},
 		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
 	}
+}
+
+// floorRow is the least drain Slack's posting limit allows, if it had one.
+func (r *chaosResult) floorRow() row {
+	if !r.postLimited {
+		return fig("floor set by Slack's posting limit", "none (no posting limit)")
+	}
+	return fig("floor set by Slack's posting limit", "%.1f s (posts after the last fault in the busiest channel / rate)", r.DrainFloor.Seconds())
 }
 
 // linkedRoots maps the index of each command whose root message shows its
@@ -293,6 +355,12 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 		payload, acked := acks[c.envelope]
 		n := creates[chaosPrompt(i)]
 		rs := roots[i]
+		if slices.ContainsFunc(rs, uncertainStart) {
+			res.Uncertain++
+			if n > 0 {
+				res.UncertainStarted++
+			}
+		}
 		switch {
 		case !acked && n == 0:
 			res.Commands.Timeout++
@@ -392,6 +460,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 	res.Redelivered = sl.Redelivered()
 	res.DrainFloor = drainFloor(sl, channels, self, res.LastFault, o.postRate)
+	res.postLimited = o.postRate > 0
 }
 
 // What became of a thread reply (replyOutcome).
@@ -493,6 +562,9 @@ func whispered(sl *slacktest.Server, rp chaosReplyRec) bool {
 // drainFloor is the time Slack's posting limit needs for the bot's posts
 // made after the last fault in the busiest channel.
 func drainFloor(sl *slacktest.Server, channels []string, self string, after time.Time, rate float64) time.Duration {
+	if rate <= 0 {
+		return 0 // no posting limit
+	}
 	busiest := 0
 	for _, ch := range channels {
 		n := 0
@@ -524,6 +596,32 @@ func tsTime(ts string) time.Time {
 // rendered is a message's text and its blocks' JSON, enough to look for the
 // bot's markers.
 func rendered(m slacktest.Message) string { return m.Text + "\n" + string(m.Blocks) }
+
+// rootStatus is the status line of a job's root message: the first element
+// of its context block (bot/agent: rootView.message), "" when it has none.
+func rootStatus(m slacktest.Message) string {
+	var blocks []struct {
+		Type     string `json:"type"`
+		Elements []struct {
+			Text string `json:"text"`
+		} `json:"elements"`
+	}
+	if json.Unmarshal(m.Blocks, &blocks) != nil {
+		return ""
+	}
+	for _, b := range blocks {
+		if b.Type == "context" && len(b.Elements) > 0 {
+			return b.Elements[0].Text
+		}
+	}
+	return ""
+}
+
+// uncertainStart reports whether a root message shows a start whose outcome
+// docsbot cannot tell (bot/agent: startUnknown).
+func uncertainStart(m slacktest.Message) bool {
+	return strings.Contains(rootStatus(m), unknownMarker)
+}
 
 // statusOf is the root message's status line, for reports.
 func statusOf(shown string) string {

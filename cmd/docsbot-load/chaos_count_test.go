@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -37,5 +38,42 @@ func TestReplyOutcome(t *testing.T) {
 				t.Errorf("replyOutcome(%d, %t, %+v) = %q, want %q", tc.sent, tc.told, tc.fate, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestChaosModeDefaults checks the defaults that depend on the mode: the
+// rolling mode's are those of the run reported in issue 25 (a command every
+// 400 ms, 150 results, no posting limit).
+func TestChaosModeDefaults(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args             []string
+		commands         int
+		rate, postRate   float64
+		wantErr, rolling bool
+	}{
+		{args: nil, commands: 120, rate: 2, postRate: 1},
+		{args: []string{"--rolling"}, commands: 150, rate: 2.5, postRate: 0, rolling: true},
+		{args: []string{"--rolling", "--post-rate", "1", "--commands", "30"}, commands: 30, rate: 2.5, postRate: 1, rolling: true},
+		{args: []string{"--post-rate", "0", "--rate", "3"}, commands: 120, rate: 3, postRate: 0},
+		{args: []string{"--post-rate", "-1"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		var o chaosOptions
+		_, err := parseFlags("chaos", tt.args, io.Discard, o.register)
+		if tt.wantErr {
+			if err == nil {
+				t.Errorf("%q: no error", tt.args)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		o = o.withDefaults()
+		if o.commands != tt.commands || o.rate != tt.rate || o.postRate != tt.postRate || o.rolling != tt.rolling || o.runs != 1 {
+			t.Errorf("%q: commands %d, rate %v, post rate %v, rolling %t, runs %d; want %d, %v, %v, %t, 1",
+				tt.args, o.commands, o.rate, o.postRate, o.rolling, o.runs, tt.commands, tt.rate, tt.postRate, tt.rolling)
+		}
 	}
 }

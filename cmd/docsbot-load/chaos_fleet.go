@@ -10,7 +10,8 @@ import (
 
 // fleet keeps replicas of the bot running: each slot restarts its process
 // whenever it exits (killed by the scenario, or stopped because Redis was
-// down when it started), as a process supervisor would, until stopAll.
+// down when it started), as a process supervisor would, until stopAll. A
+// slot's process may also be replaced, as a rolling update does (replace).
 type fleet struct {
 	r        *rig
 	settings []string
@@ -28,12 +29,21 @@ type fleet struct {
 type fleetSlot struct {
 	mu   sync.Mutex
 	proc *botProcess
+	// swapped wakes the slot's supervisor when replace put a new process in
+	// the slot, so that it watches that one.
+	swapped chan struct{}
+}
+
+func (s *fleetSlot) current() *botProcess {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.proc
 }
 
 func newFleet(r *rig, n int, settings []string) *fleet {
 	f := &fleet{r: r, settings: settings, stopping: make(chan struct{})}
 	for range n {
-		f.slots = append(f.slots, &fleetSlot{})
+		f.slots = append(f.slots, &fleetSlot{swapped: make(chan struct{}, 1)})
 	}
 	return f
 }
@@ -56,7 +66,8 @@ func (f *fleet) ensureAll(ctx context.Context) error {
 	return nil
 }
 
-// supervise runs the slot's process again each time it exits.
+// supervise runs the slot's process again each time it exits by itself; a
+// process replace took out of the slot is no longer the slot's.
 func (f *fleet) supervise(s *fleetSlot) {
 	first := true
 	for {
@@ -65,33 +76,86 @@ func (f *fleet) supervise(s *fleetSlot) {
 			return
 		default:
 		}
-		if !first {
-			f.mu.Lock()
-			f.restarts++
-			f.mu.Unlock()
-		}
-		first = false
-		p, err := startBot(f.r.bin, f.r.dir, f.r.botEnv(f.settings), f.logs)
-		if err != nil {
-			f.r.log.Error("chaos: starting a replica", "err", err)
-			if !waitOrStop(f.stopping, time.Second) {
-				return
+		p := s.current()
+		if p == nil || p.alive() != nil {
+			np, err := startBot(f.r.bin, f.r.dir, f.r.botEnv(f.settings), f.logs)
+			if err != nil {
+				f.r.log.Error("chaos: starting a replica", "err", err)
+				if !waitOrStop(f.stopping, time.Second) {
+					return
+				}
+				continue
 			}
-			continue
+			s.mu.Lock()
+			if s.proc != p {
+				// replaced meanwhile: the slot has its process.
+				s.mu.Unlock()
+				np.kill()
+				continue
+			}
+			s.proc = np
+			s.mu.Unlock()
+			if !first {
+				f.mu.Lock()
+				f.restarts++
+				f.mu.Unlock()
+			}
+			first = false
+			p = np
 		}
-		s.mu.Lock()
-		s.proc = p
-		s.mu.Unlock()
 		select {
 		case <-p.done:
-			waitOrStop(f.stopping, 300*time.Millisecond)
+			if s.current() == p {
+				waitOrStop(f.stopping, 300*time.Millisecond)
+			}
+		case <-s.swapped:
 		case <-f.stopping:
-			if err := p.stop(); err != nil {
+			if err := s.current().stop(); err != nil {
 				f.r.log.Warn("chaos: a replica did not stop cleanly", "err", err)
 			}
 			return
 		}
 	}
+}
+
+// replace starts a new process for slot i and waits until it has its Socket
+// Mode connection; then the new process is the slot's, and the old one is
+// returned for the caller to stop. Connections are told apart by the fake
+// Slack's count of connections opened: a scenario that replaces replicas
+// drops no sockets, so a new connection is the new replica's.
+func (f *fleet) replace(ctx context.Context, i int) (*botProcess, error) {
+	s := f.slots[i]
+	before := f.r.slack.Connects()
+	np, err := startBot(f.r.bin, f.r.dir, f.r.botEnv(f.settings), f.logs)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	go func() {
+		select {
+		case <-np.done:
+			cancel()
+		case <-cctx.Done():
+		}
+	}()
+	err = f.r.slack.WaitFor(cctx, func() bool { return f.r.slack.Connects() > before })
+	if err != nil {
+		if aerr := np.alive(); aerr != nil {
+			return nil, fmt.Errorf("chaos: the new replica exited before it connected: %w", aerr)
+		}
+		np.kill()
+		return nil, fmt.Errorf("chaos: the new replica did not connect: %w", err)
+	}
+	s.mu.Lock()
+	old := s.proc
+	s.proc = np
+	s.mu.Unlock()
+	select {
+	case s.swapped <- struct{}{}:
+	default:
+	}
+	return old, nil
 }
 
 // killOne SIGKILLs the process of slot i, if it runs; its slot starts a new

@@ -192,28 +192,7 @@ func testChaos(t *testing.T, sentinel bool) {
 		t.Skip("the chaos run takes about a minute")
 	}
 	t.Parallel()
-	// Building with -race on a busy machine may take minutes: it must not
-	// eat into the run's own deadline.
-	bctx, bcancel := context.WithTimeout(t.Context(), 5*time.Minute)
-	bin, err := buildBot(bctx, t.TempDir(), false)
-	bcancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	t.Cleanup(cancel)
-	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}
-	// DOCSBOT_CHAOS_LOGS names a file that receives the run's and every
-	// replica's log, to look into a failure.
-	logs := os.Getenv("DOCSBOT_CHAOS_LOGS")
-	if logs != "" {
-		f, err := os.OpenFile(logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		e.log = slog.New(slog.NewTextHandler(&lockedWriter{w: f}, nil))
-	}
+	ctx, e, logs := chaosTestEnv(t)
 	res, err := runChaos(ctx, e, chaosOptions{
 		replicas: 3, commands: 30, channels: 3, rate: 3, replyEvery: 3,
 		killEvery: 2 * time.Second, redisDown: 2 * time.Second, dropEvery: 5 * time.Second,
@@ -223,27 +202,98 @@ func testChaos(t *testing.T, sentinel bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	_ = writeText(&out, res)
-	t.Logf("chaos report:\n%s", out.String())
+	out := checkChaos(t, res, 30)
+	if res.ReplicaKills == 0 || res.RedisKills != 1 {
+		t.Errorf("faults: %d replica kills, %d Redis kills; want some and 1", res.ReplicaKills, res.RedisKills)
+	}
+	if sentinel && res.Failover == 0 {
+		t.Errorf("no failover was seen\n%s", out)
+	}
+}
+
+// TestChaosRollingShort runs a short chaos run in rolling mode against the
+// real bot binary: three replicas replaced one by one, again and again, as a
+// Kubernetes rolling update does (the new replica connected first, then
+// SIGTERM for the old one and 30 s to exit), while commands and follow-ups
+// come in and Slack takes 250 ms for each post and carries it out even when
+// the replica that sent it stopped meanwhile. Nothing may be lost or doubled,
+// and the rolling updates must really have happened.
+func TestChaosRollingShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the rolling run takes about a minute")
+	}
+	t.Parallel()
+	ctx, e, logs := chaosTestEnv(t)
+	const commands, minRollouts = 75, 2
+	res, err := runChaos(ctx, e, chaosOptions{
+		rolling: true, grace: 30 * time.Second, rolloutPause: time.Second, minRollouts: minRollouts,
+		replicas: 3, commands: commands, channels: 3, rate: 2.5, replyEvery: 3,
+		latency: 250 * time.Millisecond, readLatency: 50 * time.Millisecond, agentTime: 2 * time.Second,
+		deadline: 3 * time.Minute, seed: 7, logs: logs,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := checkChaos(t, res, commands)
+	if res.Rollouts < minRollouts || res.SIGTERMs < 3*minRollouts {
+		t.Errorf("%d rolling updates and %d SIGTERMs; want at least %d and %d\n%s", res.Rollouts, res.SIGTERMs, minRollouts, 3*minRollouts, out)
+	}
+	if res.ReplicaKills != 0 || res.RedisKills != 0 || res.SocketDrops != 0 || res.Restarts != 0 {
+		t.Errorf("faults besides rolling updates: %d replica kills, %d Redis kills, %d socket drops, %d restarts\n%s",
+			res.ReplicaKills, res.RedisKills, res.SocketDrops, res.Restarts, out)
+	}
+}
+
+// chaosTestEnv builds the bot for a chaos test and returns the run's
+// context, its env, and the file named by DOCSBOT_CHAOS_LOGS, if any, which
+// receives the run's and every replica's log, to look into a failure.
+func chaosTestEnv(t *testing.T) (context.Context, env, string) {
+	t.Helper()
+	// Building on a busy machine may take minutes: it must not eat into the
+	// run's own deadline.
+	bctx, bcancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	bin, err := buildBot(bctx, t.TempDir(), false)
+	bcancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	t.Cleanup(cancel)
+	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}
+	logs := os.Getenv("DOCSBOT_CHAOS_LOGS")
+	if logs != "" {
+		f, err := os.OpenFile(logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		e.log = slog.New(slog.NewTextHandler(&lockedWriter{w: f}, nil))
+	}
+	return ctx, e, logs
+}
+
+// checkChaos checks what every chaos run must show: no problem, nothing lost
+// or doubled, each of the commands accounted for, some of everything done.
+// It returns the report, for messages.
+func checkChaos(t *testing.T, res *chaosResult, commands int) string {
+	t.Helper()
+	var b bytes.Buffer
+	_ = writeText(&b, res)
+	out := b.String()
+	t.Logf("chaos report:\n%s", out)
 	if p := res.problems(); len(p) > 0 {
-		t.Errorf("problems: %v\n%s", p, out.String())
+		t.Errorf("problems: %v\n%s", p, out)
 	}
 	for name, o := range map[string]outcome{"commands": res.Commands, "replies": res.Replies, "results": res.Results} {
 		if o.Lost != 0 || o.Doubled != 0 {
 			t.Errorf("%s: %d lost, %d doubled", name, o.Lost, o.Doubled)
 		}
 	}
-	if got := res.Commands.Done + res.Commands.Told + res.Commands.Timeout; got != 30 {
-		t.Errorf("%d commands accounted for, want 30\n%s", got, out.String())
+	if got := res.Commands.Done + res.Commands.Told + res.Commands.Timeout; got != commands {
+		t.Errorf("%d commands accounted for, want %d\n%s", got, commands, out)
 	}
 	if res.Commands.Done == 0 || res.Replies.Done == 0 || res.Results.Done == 0 {
-		t.Errorf("nothing done: %+v\n%s", res, out.String())
+		t.Errorf("nothing done: %+v\n%s", res, out)
 	}
-	if res.ReplicaKills == 0 || res.RedisKills != 1 {
-		t.Errorf("faults: %d replica kills, %d Redis kills; want some and 1", res.ReplicaKills, res.RedisKills)
-	}
-	if sentinel && res.Failover == 0 {
-		t.Errorf("no failover was seen")
-	}
+	return out
 }

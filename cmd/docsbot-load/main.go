@@ -9,7 +9,8 @@
 //	docsbot-load acks      slash-command ack latency and cost of starting jobs
 //	docsbot-load polls     polling many jobs: poll lag, results, Redis memory
 //	docsbot-load schedule  get-job calls per job against its running time
-//	docsbot-load chaos     replicas and Redis killed under load: nothing lost, nothing doubled
+//	docsbot-load chaos     replicas and Redis killed under load: nothing lost, nothing doubled;
+//	                       with --rolling, replicas replaced by rolling updates instead
 //	docsbot-load scale     100,000 tracked jobs over 1, 2 and 4 replicas, standalone Redis and Cluster
 //
 // BENCHMARKS.md at the repository root records the figures and how they were
@@ -36,7 +37,8 @@ Usage:
   docsbot-load acks     [--rate 20] [--commands 600] [--create-latency 2s]
   docsbot-load polls    [--jobs 10000] [--duration 3m] [--interval 10s] [--max-interval 1m] [--active 2m]
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
-  docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s]
+  docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s] [--runs 1]
+  docsbot-load chaos    --rolling [--replicas 3] [--commands 150] [--rate 2.5] [--grace 30s] [--slack-latency 250ms] [--runs 1]
   docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
@@ -98,7 +100,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		res, err := runChaos(ctx, c.env(stderr), o)
+		res, err := runChaosSeries(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}
