@@ -45,9 +45,11 @@ type Deps struct {
 	APIOptions []docsapi.Option
 }
 
-// New builds a replica: the core with the features of cfg registered, each
-// project of cfg.Bot.Projects with a docs API client of its own, ready to
-// Run. A client that cannot be built is a *project.ClientError, wrapped.
+// New builds a replica, ready to Run: the core with the features of cfg
+// registered, and each project of cfg.Bot.Projects (the implicit one too)
+// with a docs API client of its own, given to every feature under the
+// project's name. A client that cannot be built is a *project.ClientError,
+// wrapped.
 func New(cfg Config, d Deps) (*bot.Bot, error) {
 	set := cfg.Bot.Projects
 	switch {
@@ -61,17 +63,13 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	b := bot.New(cfg.Bot, d.Slack, d.Store)
-	legacy := clients[b.LegacyProject().Name]
-	if !set.Implicit() {
-		cfg.Agent.APIs, cfg.Visitors.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
-	}
 	var jobs *agent.Feature
 	var vis home.Visitors
 	if cfg.Features.has(Agent) {
-		jobs = agent.Register(b, cfg.Agent, legacy, d.Store)
+		jobs = agent.Register(b, cfg.Agent, project.Views(clients, func(c *docsapi.Client) agent.JobsAPI { return c }), d.Store)
 	}
 	if cfg.Features.has(Visitors) {
-		vis = visitors.Register(b, cfg.Visitors, legacy, d.Store)
+		vis = visitors.Register(b, cfg.Visitors, project.Views(clients, func(c *docsapi.Client) visitors.VisitorsAPI { return c }), d.Store)
 	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {

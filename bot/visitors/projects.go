@@ -36,18 +36,10 @@ type target struct {
 	named bool
 }
 
-// target returns the target of p: its API client is Config.APIs[p.Name],
-// or Register's api when APIs is nil or p is the implicit project.
+// target returns the target of p, whose API client is the one given to
+// Register for p's name.
 func (v *visitors) target(p project.Project) (target, error) {
-	t := target{proj: p, key: bot.ProjectKey(p), api: v.api, named: !v.core.Projects().Implicit()}
-	if v.cfg.APIs != nil && t.key != "" {
-		api, ok := v.cfg.APIs[p.Name]
-		if !ok || api == nil {
-			return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + bot.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
-				Err: fmt.Errorf("visitors: no API client for project %q", p.Name)}
-		}
-		t.api = api
-	}
+	t := target{proj: p, key: bot.ProjectKey(p), api: v.apis[p.Name], named: !v.core.Projects().Implicit()}
 	if t.api == nil {
 		return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + bot.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
 			Err: fmt.Errorf("visitors: no API client for project %q", p.Name)}
