@@ -209,10 +209,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Fea
 	b.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
 	b.HandleBlockAction(ActionFeedback, a.onFeedback)
 	b.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
-	b.HandleBlockAction(ActionChooseProject, a.onChooseProject)
-	for i := range maxChoiceButtons {
-		b.HandleBlockAction(choiceAction(i), a.onChooseProject)
-	}
+	b.HandleBlockActions(ActionChooseProject, a.onChooseProject)
 	b.HandleWork(workChoose, bot.WorkHandler{Do: a.doChoose, GiveUp: a.giveUpChoose})
 	b.HandleBlockAction(ActionSwitchProject, a.onSwitchProject)
 	b.Background(a.runPoller)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -100,11 +99,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsSt
 	v := &visitors{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger(), metrics: b.Metrics()}
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
-	if set := b.Projects(); !set.Implicit() && set.Len() > 1 {
-		for i := range min(set.Len(), maxChoiceButtons) {
-			b.HandleBlockAction(ActionChooseProject+strconv.Itoa(i), v.onChooseProject)
-		}
-	}
+	b.HandleBlockActions(ActionChooseProject, v.onChooseProject)
 	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	b.Background(v.runDigests)
@@ -222,7 +217,7 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	refusal := v.core.Refusal(cmd.UserID, cmd.ChannelID)
 	switch {
 	case tokenErr != nil && refusal == "":
-		r.Ack(bot.Ephemeral(projectProblem(tokenErr, v.core.Projects())))
+		r.Ack(bot.Ephemeral(bot.ProjectProblem(tokenErr, v.core.Projects(), "command")))
 		return
 	case bad == nil && req.Help:
 		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects())))
