@@ -74,6 +74,11 @@ type Config struct {
 	// Projects are the docs projects the bot serves (DOCSBOT_PROJECTS_FILE);
 	// nil serves one implicit project, as before projects existed.
 	Projects *project.Set
+	// LegacyProjectID is the docs project id docsbot served before the
+	// projects file (DOCS_PROJECT_ID): with a file, what was recorded
+	// without a project belongs to the project of that id, else to the
+	// file's first (LegacyProject).
+	LegacyProjectID string
 }
 
 func (c Config) withDefaults() Config {
@@ -142,8 +147,9 @@ type Identity struct {
 	UserID, BotID, TeamID string
 }
 
-// New builds a bot without features; register them (agent.Register,
-// visitors.Register) before Run. client must carry the bot token and, in
+// New builds a bot without features; bot/app builds one with every
+// feature registered, which is how a bot is wired outside the core's own
+// tests. client must carry the bot token and, in
 // Socket Mode, the app-level token (slack.OptionAppLevelToken); its API URL
 // may point at a fake Slack server.
 func New(cfg Config, client *slack.Client, st WorkStore) *Bot {

@@ -51,6 +51,22 @@ func (b *Bot) ProjectByKey(key string) (project.Project, bool) {
 	return b.projects.Get(key)
 }
 
+// LegacyProject is the project that owns what was recorded before docsbot
+// served projects (project key ""), where it was created: the implicit
+// project or, with a projects file, the project whose id is
+// Config.LegacyProjectID (the one project docsbot served then), else the
+// file's first. The agent follows the jobs recorded without a project in
+// its docs API.
+func (b *Bot) LegacyProject() project.Project {
+	all := b.projects.All()
+	for _, p := range all {
+		if b.cfg.LegacyProjectID != "" && p.ID == b.cfg.LegacyProjectID {
+			return p
+		}
+	}
+	return all[0]
+}
+
 // editorLists returns the editor lists that decide whether someone may
 // change things in the project named name: DOCSBOT_EDITORS and the
 // project's editors. With name "" the person only needs to be an editor of

@@ -2,14 +2,16 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 )
 
 // Features register their entry points on the bot's router: slash commands
-// by name, events by type, interactive payloads by action or callback id,
-// and (HandleWork) the kinds of inbox work. A handler gets a request that
+// by name, events by type, interactive payloads by action id (a group of
+// buttons by the prefix of their ids) or callback id, and (HandleWork) the
+// kinds of inbox work. A handler gets a request that
 // does not depend on how it came (Socket Mode, or signed HTTP requests in
 // HTTP mode): the parsed payload, the delivery's id for dedupe, and Ack.
 //
@@ -67,11 +69,14 @@ type InteractionHandler func(ctx context.Context, r *InteractionRequest)
 
 // routes holds the registered handlers.
 type routes struct {
-	commands  map[string]CommandHandler
-	events    map[string]EventHandler
-	actions   map[string]InteractionHandler
-	views     map[string]InteractionHandler
-	shortcuts map[string]InteractionHandler
+	commands map[string]CommandHandler
+	events   map[string]EventHandler
+	actions  map[string]InteractionHandler
+	// actionGroups are the handlers of groups of buttons, by the prefix of
+	// their action ids.
+	actionGroups map[string]InteractionHandler
+	views        map[string]InteractionHandler
+	shortcuts    map[string]InteractionHandler
 }
 
 // add registers h under key, refusing a second registration.
@@ -100,6 +105,15 @@ func (b *Bot) HandleEvent(eventType slackevents.EventsAPIType, h EventHandler) {
 // first action has actionID.
 func (b *Bot) HandleBlockAction(actionID string, h InteractionHandler) {
 	add(&b.routes.actions, "block action", actionID, h)
+}
+
+// HandleBlockActions registers the handler of a group of buttons: the
+// block_actions payloads whose first action's id starts with prefix (the
+// buttons of a ProjectQuestion, prefix followed by their position). An id
+// registered with HandleBlockAction goes to its own handler; of several
+// prefixes, the longest wins.
+func (b *Bot) HandleBlockActions(prefix string, h InteractionHandler) {
+	add(&b.routes.actionGroups, "group of block actions", prefix, h)
 }
 
 // HandleViewSubmission registers the handler of a modal's view_submission,
@@ -137,7 +151,7 @@ func (r *routes) interactionHandler(ic *slack.InteractionCallback) InteractionHa
 	switch ic.Type {
 	case slack.InteractionTypeBlockActions:
 		if len(ic.ActionCallback.BlockActions) > 0 {
-			return r.actions[ic.ActionCallback.BlockActions[0].ActionID]
+			return r.actionHandler(ic.ActionCallback.BlockActions[0].ActionID)
 		}
 	case slack.InteractionTypeViewSubmission:
 		return r.views[ic.View.CallbackID]
@@ -145,6 +159,22 @@ func (r *routes) interactionHandler(ic *slack.InteractionCallback) InteractionHa
 		return r.shortcuts[ic.CallbackID]
 	}
 	return nil
+}
+
+// actionHandler returns the handler of a block action's id: its own, else
+// that of the longest prefix registered; nil if none.
+func (r *routes) actionHandler(id string) InteractionHandler {
+	if h, ok := r.actions[id]; ok {
+		return h
+	}
+	var h InteractionHandler
+	longest := -1
+	for prefix, g := range r.actionGroups {
+		if strings.HasPrefix(id, prefix) && len(prefix) > longest {
+			h, longest = g, len(prefix)
+		}
+	}
+	return h
 }
 
 // dispatchCommand hands a slash command to its handler and reports whether

@@ -111,3 +111,35 @@ func TestRegisteringTwicePanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestRouterMatchesButtonGroups: a group of buttons is one route, by the
+// prefix of their action ids; an id registered on its own keeps its
+// handler, and of two prefixes the longer wins.
+func TestRouterMatchesButtonGroups(t *testing.T) {
+	t.Parallel()
+	b := &Bot{}
+	var got string
+	interaction := func(name string) InteractionHandler {
+		return func(context.Context, *InteractionRequest) { got = name }
+	}
+	b.HandleBlockActions("choose.", interaction("group choose."))
+	b.HandleBlockActions("choose.project.", interaction("group choose.project."))
+	b.HandleBlockAction("choose.project.none", interaction("action choose.project.none"))
+	for id, want := range map[string]string{
+		"choose.0":            "group choose.",
+		"choose.project.3":    "group choose.project.",
+		"choose.project.none": "action choose.project.none",
+		"choose":              "",
+		"other.0":             "",
+	} {
+		got = ""
+		ic := slack.InteractionCallback{Type: slack.InteractionTypeBlockActions,
+			ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{{ActionID: id}}}}
+		if h := b.routes.interactionHandler(&ic); h != nil {
+			h(t.Context(), &InteractionRequest{Interaction: ic})
+		}
+		if got != want {
+			t.Errorf("%s: reached %q, want %q", id, got, want)
+		}
+	}
+}

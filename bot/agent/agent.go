@@ -9,7 +9,6 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -48,15 +47,6 @@ type JobsAPI interface {
 	CreateJob(ctx context.Context, prompt string) (*docsapi.Job, error)
 	SendMessage(ctx context.Context, jobID, prompt string) (*docsapi.Job, error)
 	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
-}
-
-// APIsOf is Config.APIs from one docs API client per project, by name
-// (project.Clients); nil for nil.
-func APIsOf(clients map[string]*docsapi.Client) map[string]JobsAPI {
-	if clients == nil {
-		return nil
-	}
-	return project.Views(clients, func(c *docsapi.Client) JobsAPI { return c })
 }
 
 // JobStore is what agent jobs keep in Redis: thread links, job records, the
@@ -104,12 +94,6 @@ type Config struct {
 	// Now is the clock of the live status (elapsed time, when an edit or a
 	// thread status is due); default time.Now. Tests move it by hand.
 	Now func() time.Time
-	// APIs are the docs APIs of the projects the bot serves (bot.Config.Projects),
-	// by project name. When nil, the api given to Register serves every job;
-	// when set, Register's api serves only the jobs recorded without a
-	// project (bot.ProjectKey "": before projects existed), and a job of a
-	// project missing here is not started, or no longer followed.
-	APIs map[string]JobsAPI
 	// PendingTTL is how long a start waits for the person to choose its
 	// project before it is forgotten (default DefaultPendingTTL).
 	PendingTTL time.Duration
@@ -160,23 +144,26 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// apiFor returns the docs API that serves the jobs of the project whose key
-// (bot.ProjectKey) is key: Register's api for "" or when Config.APIs is nil,
-// else the project's in Config.APIs. It is false for a project docsbot has
-// no API for (a project removed from the projects file).
+// apiFor returns the docs API of the jobs recorded with the project key
+// key (bot.ProjectKey): its project's, by name; "" is the project of the
+// jobs recorded before projects existed (bot.LegacyProject: the implicit
+// one, without a projects file). It is false for a project docsbot has no
+// API for (a project removed from the projects file).
 func (a *agent) apiFor(key string) (JobsAPI, bool) {
-	if a.cfg.APIs == nil || key == "" {
-		return a.api, a.api != nil
+	p, ok := a.core.LegacyProject(), true
+	if key != "" {
+		p, ok = a.core.Projects().Get(key)
 	}
-	api, ok := a.cfg.APIs[key]
+	api := a.apis[p.Name]
 	return api, ok && api != nil
 }
 
 // agent is the feature registered on a bot: its handlers and its poller.
 type agent struct {
-	core    *bot.Bot
-	cfg     Config
-	api     JobsAPI
+	core *bot.Bot
+	cfg  Config
+	// apis are the docs APIs of the projects served, by project name.
+	apis    map[string]JobsAPI
 	store   JobStore
 	slack   *slack.Client
 	log     *slog.Logger
@@ -193,13 +180,15 @@ type agent struct {
 
 // Register adds agent jobs to b: the /docs-agent command, thread replies
 // (message events), the start and reply work, and the poller that reports
-// each job's finish. Call it before b.Run. The Feature it returns is what
-// other features (the App Home) may use of the agent.
-func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) *Feature {
+// each job's finish. apis are the docs APIs of b's projects (b.Projects),
+// by project name, the implicit one's included: a job goes to its
+// project's. Call it before b.Run. The Feature it returns is what other
+// features (the App Home) may use of the agent.
+func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Feature {
 	a := &agent{
 		core:    b,
 		cfg:     cfg.withDefaults(),
-		api:     api,
+		apis:    apis,
 		store:   st,
 		slack:   b.Slack(),
 		log:     b.Logger(),
@@ -220,10 +209,7 @@ func Register(b *bot.Bot, cfg Config, api JobsAPI, st JobStore) *Feature {
 	b.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
 	b.HandleBlockAction(ActionFeedback, a.onFeedback)
 	b.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
-	b.HandleBlockAction(ActionChooseProject, a.onChooseProject)
-	for i := range maxChoiceButtons {
-		b.HandleBlockAction(choiceAction(i), a.onChooseProject)
-	}
+	b.HandleBlockActions(ActionChooseProject, a.onChooseProject)
 	b.HandleWork(workChoose, bot.WorkHandler{Do: a.doChoose, GiveUp: a.giveUpChoose})
 	b.HandleBlockAction(ActionSwitchProject, a.onSwitchProject)
 	b.Background(a.runPoller)

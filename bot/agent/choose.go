@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,19 +32,12 @@ import (
 // project's editors. A click after the start was forgotten
 // is told so.
 
-// ActionChooseProject is the action id of the buttons that choose a job's
-// project (value: choiceValue in JSON): button i of the question has
-// choiceAction(i), unique in the message; the bare id is that of questions
-// asked before, one button a block.
+// ActionChooseProject starts the action ids of the buttons that choose a
+// job's project (value: choiceValue in JSON): button i of the question
+// (bot.ProjectQuestion) is ActionChooseProject followed by "." and i; the
+// bare id is that of questions asked before, one button a block. One route
+// takes them all.
 const ActionChooseProject = "agent.choose_project"
-
-// maxChoiceButtons is the most project buttons a question has: Slack holds
-// 25 elements in an actions block. With more projects, the person is asked
-// in words to name one.
-const maxChoiceButtons = 25
-
-// choiceAction is the action id of the question's button i.
-func choiceAction(i int) string { return ActionChooseProject + "." + strconv.Itoa(i) }
 
 // workChoose is the kind of inbox work of a click on a project's button.
 const workChoose = "agent.choose"
@@ -83,17 +75,26 @@ func newPendingID() string {
 }
 
 // askProject keeps the start and asks its person, privately, which project
-// it goes to. The start ends here; a click starts it again with the project.
+// it goes to (bot.ProjectQuestion). The start ends here; a click starts it
+// again with the project. When the buttons do not fit, nothing is kept: the
+// person is asked to name one.
 func (a *agent) askProject(ctx context.Context, w *bot.Work, req startRequest, choices []project.Project, log *slog.Logger) error {
-	if len(choices) > maxChoiceButtons {
-		// Too many for buttons: nothing is kept; the person names one.
-		log.Info("asking which project the job goes to, in words", "projects", len(choices))
-		a.endBeforeRoot(ctx, w, req, askQuestion+" Nothing was started. "+projectsHint(a.core.Projects()), log)
-		return nil
-	}
 	id := w.Marked(markPending)
 	if id == "" {
 		id = newPendingID()
+	}
+	q := bot.ProjectQuestion{Question: askQuestion, Quote: bot.Cut(req.Prompt, promptInRoot), Noun: "instruction",
+		Action: ActionChooseProject + ".", Value: func(p project.Project) string {
+			value, _ := json.Marshal(choiceValue{Project: p.Name, Pending: id})
+			return string(value)
+		}}
+	text, blocks := q.Message(choices)
+	if blocks == nil {
+		log.Info("asking which project the job goes to, in words", "projects", len(choices))
+		a.endBeforeRoot(ctx, w, req, text+" Nothing was started.", log)
+		return nil
+	}
+	if w.Marked(markPending) == "" {
 		if err := w.Mark(ctx, map[string]string{markPending: id}); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
@@ -106,35 +107,13 @@ func (a *agent) askProject(ctx context.Context, w *bot.Work, req startRequest, c
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	a.releaseThread(ctx, w, req, log)
-	names := make([]string, len(choices))
-	for i, p := range choices {
-		names[i] = bot.Escape(p.Name)
-	}
 	log.Info("asking which project the job goes to", "pending", id)
 	// A direct message (the bot cannot write in the channel) has no
 	// buttons: one there would start the job where docsbot cannot write.
 	dm := "docsbot needs to know which docs project your instruction " + instructionIn(req.Prompt, req.Channel) +
-		" goes to, and cannot ask you there, so nothing was started. " + projectsHint(a.core.Projects())
-	a.tellBlocks(ctx, req, "", askQuestion+" ("+strings.Join(names, ", ")+")", chooseBlocks(id, req.Prompt, choices), dm, log)
+		" goes to, and cannot ask you there, so nothing was started. " + bot.ProjectsHint(a.core.Projects(), "instruction")
+	a.tellBlocks(ctx, req, "", text, blocks, dm, log)
 	return nil
-}
-
-// chooseBlocks is the question: the instruction, then one actions block of
-// a button per project (at most maxChoiceButtons), each with an action id
-// of its own.
-func chooseBlocks(id, prompt string, choices []project.Project) []slack.Block {
-	text := "*" + askQuestion + "*\n" + bot.Quote(bot.Cut(prompt, promptInRoot))
-	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil)}
-	buttons := make([]slack.BlockElement, 0, min(len(choices), maxChoiceButtons))
-	for i, p := range choices[:min(len(choices), maxChoiceButtons)] {
-		value, _ := json.Marshal(choiceValue{Project: p.Name, Pending: id})
-		buttons = append(buttons, slack.NewButtonBlockElement(choiceAction(i), string(value),
-			slack.NewTextBlockObject(slack.PlainTextType, bot.Cut(p.Name, 70), false, false)))
-	}
-	blocks = append(blocks, slack.NewActionBlock("agent.choose_project", buttons...))
-	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
-		"docsbot remembers your choice for your next jobs outside a project's channel. You can also write `project=NAME` at the start or the end of an instruction.", false, false)))
-	return blocks
 }
 
 // onChooseProject records a click on a project's button as agent.choose
@@ -197,7 +176,7 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 	if !ok {
 		log.Warn("a project chosen that is not in the projects file")
 		a.answerChoice(ctx, c, req.Prompt, "docsbot no longer serves the docs project `"+bot.Escape(bot.Cut(c.Project, 40))+"`, so nothing was started. "+
-			projectsHint(a.core.Projects()), true, log)
+			bot.ProjectsHint(a.core.Projects(), "instruction"), true, log)
 		return nil
 	}
 	// Remembered by the start, once it passed the project's editors.

@@ -3,6 +3,7 @@ package agent
 import (
 	"strings"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/project"
 )
 
@@ -26,7 +27,7 @@ func agentHelp(set *project.Set) string {
 	}
 	if !set.Implicit() {
 		lines = append(lines, "",
-			"*Docs projects.* "+projectsHint(set)+" Otherwise a job goes to the channel's project, then to the one you chose last; "+
+			"*Docs projects.* "+bot.ProjectsHint(set, "instruction")+" Otherwise a job goes to the channel's project, then to the one you chose last; "+
 				"when none applies I ask with buttons. `"+Command+" project=NAME list` lists that project's jobs.")
 	}
 	return strings.Join(lines, "\n")

@@ -60,7 +60,7 @@ func (a *agent) listWords(text string) (rest, name, problem string) {
 	if err != nil {
 		switch commandWord(withoutTokenWords(text)) {
 		case wordList, wordStatus, wordHelp:
-			return text, "", tokenProblem(err, a.core.Projects())
+			return text, "", bot.ProjectProblem(err, a.core.Projects(), "command")
 		}
 		return text, "", ""
 	}
@@ -103,7 +103,7 @@ func (a *agent) answerList(ctx context.Context, w *bot.Work, req listRequest) er
 	if req.Project != "" {
 		p, ok := a.core.Projects().Get(req.Project)
 		if !ok {
-			text = "There is no docs project `" + bot.Escape(bot.Cut(req.Project, 40)) + "`. " + projectsHint(a.core.Projects())
+			text = bot.ProjectProblem(&project.UnknownError{Name: req.Project}, a.core.Projects(), "command")
 			return a.answerListText(ctx, req, text, log)
 		}
 		req.Project = p.Name

@@ -51,27 +51,16 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 		p, ok := set.Get(name)
 		if !ok {
 			log.Error("a job start names a project that is not in the projects file; nothing started", "project", name)
-			a.endBeforeRoot(ctx, w, *req, "docsbot no longer serves the docs project `"+bot.Escape(name)+"`, so nothing was started. "+projectsHint(set), log)
+			a.endBeforeRoot(ctx, w, *req, "docsbot no longer serves the docs project `"+bot.Escape(name)+"`, so nothing was started. "+bot.ProjectsHint(set, "instruction"), log)
 			return project.Project{}, true, nil
 		}
 		req.Project = p.Name
 		return p, false, nil
 	}
 	res, err := a.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
-	if _, ok := errors.AsType[*project.EmptyNameError](err); ok {
-		log.Info("job start names no project after project=")
-		a.endBeforeRoot(ctx, w, *req, emptyNameProblem(set)+" Nothing was started.", log)
-		return project.Project{}, true, nil
-	}
-	if unknown, ok := errors.AsType[*project.UnknownError](err); ok {
-		log.Info("job start names no known project", "project", bot.Cut(unknown.Name, 40))
-		a.endBeforeRoot(ctx, w, *req, "There is no docs project `"+bot.Escape(bot.Cut(unknown.Name, 40))+"`, so nothing was started. "+projectsHint(set), log)
-		return project.Project{}, true, nil
-	}
-	if two, ok := errors.AsType[*project.TokenError](err); ok {
-		log.Info("job start names two projects")
-		a.endBeforeRoot(ctx, w, *req, "Your instruction names two docs projects, `"+bot.Escape(bot.Cut(two.First, 40))+"` and `"+
-			bot.Escape(bot.Cut(two.Last, 40))+"`, so nothing was started. "+projectsHint(set), log)
+	if bot.IsProjectProblem(err) {
+		log.Info("job start names no known project, or two", "err", bot.Cut(err.Error(), 120))
+		a.endBeforeRoot(ctx, w, *req, bot.ProjectProblem(err, set, "instruction")+" Nothing was started.", log)
 		return project.Project{}, true, nil
 	}
 	if err != nil {
@@ -142,41 +131,6 @@ func (a *agent) remember(ctx context.Context, team, user, name string, log *slog
 func (a *agent) endBeforeRoot(ctx context.Context, w *bot.Work, req startRequest, text string, log *slog.Logger) {
 	a.releaseThread(ctx, w, req, log)
 	a.tell(ctx, req, "", text, log)
-}
-
-// projectsHint lists the projects of set (escaped) and how to name one.
-func projectsHint(set *project.Set) string {
-	names := set.Names()
-	for i, n := range names {
-		names[i] = "`" + bot.Escape(n) + "`"
-	}
-	return "The docs projects are " + strings.Join(names, ", ") + ": write `project=NAME` at the start or the end of your instruction."
-}
-
-// emptyNameProblem answers a project= word without a name: the projects
-// there are (escaped).
-func emptyNameProblem(set *project.Set) string {
-	names := set.Names()
-	for i, n := range names {
-		names[i] = "`" + bot.Escape(n) + "`"
-	}
-	return "Write a project name after `project=`: the docs projects are " + strings.Join(names, ", ") + "."
-}
-
-// tokenProblem is the private answer to text whose project=NAME words
-// name no project, nothing, or two projects; "" when err is none of those.
-func tokenProblem(err error, set *project.Set) string {
-	if _, ok := errors.AsType[*project.EmptyNameError](err); ok {
-		return emptyNameProblem(set)
-	}
-	if unknown, ok := errors.AsType[*project.UnknownError](err); ok {
-		return "There is no docs project `" + bot.Escape(bot.Cut(unknown.Name, 40)) + "`. " + projectsHint(set)
-	}
-	if two, ok := errors.AsType[*project.TokenError](err); ok {
-		return "Your command names two docs projects, `" + bot.Escape(bot.Cut(two.First, 40)) + "` and `" +
-			bot.Escape(bot.Cut(two.Last, 40)) + "`: name one. " + projectsHint(set)
-	}
-	return ""
 }
 
 // projectLabel is how a message names the project whose key is key; "" for

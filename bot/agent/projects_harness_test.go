@@ -4,18 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
-
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -36,7 +33,7 @@ const (
 )
 
 // projectsWorld is a harness with a second docs API server and a bot that
-// serves both projects (bot.Config.Projects, agent.Config.APIs).
+// serves both projects (bot.Config.Projects).
 type projectsWorld struct {
 	*harness
 	// servers are the docs API servers by project name.
@@ -99,8 +96,8 @@ func (w *projectsWorld) file(o projectsBot) string {
 }
 
 // start starts a bot serving the projects of o, with the agent feature
-// only, wired as `docsbot serve` wires it with a projects file; it is
-// stopped when the test ends.
+// only, built as `docsbot serve` builds it with a projects file (app.New);
+// it is stopped when the test ends.
 func (w *projectsWorld) start(o projectsBot) (stop func()) {
 	w.T.Helper()
 	set, err := project.Load(w.file(o), project.Options{LookupEnv: func(name string) (string, bool) {
@@ -115,47 +112,7 @@ func (w *projectsWorld) start(o projectsBot) (stop func()) {
 	if err != nil {
 		w.T.Fatalf("projects file: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := store.Open(ctx, w.RedisURL, store.WithPrefix(w.Prefix))
-	if err != nil {
-		w.T.Fatalf("open store: %v", err)
-	}
-	apis := map[string]agent.JobsAPI{}
-	for _, p := range set.All() {
-		client, err := docsapi.NewClient(p.APIKey.Reveal(), p.ID, docsapi.WithBaseURL(p.APIURL),
-			docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 50 * time.Millisecond}))
-		if err != nil {
-			w.T.Fatalf("docs client: %v", err)
-		}
-		apis[p.Name] = client
-	}
-	logger := slog.New(slog.NewTextHandler(w.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(w.Slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
-	before := w.Slack.Connects()
-	b := bot.New(bot.Config{Projects: set, Logger: logger, Audit: st.AuditLog(store.AuditOptions{KeepText: true})}, sc, st)
-	agent.Register(b, agent.Config{PollInterval: 20 * time.Millisecond, PollMaxInterval: 80 * time.Millisecond,
-		APIs: apis, PendingTTL: o.pendingTTL}, apis["docs"], st)
-	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					w.T.Errorf("bot.Run: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				w.T.Errorf("bot did not stop within 10s")
-			}
-			_ = st.Close()
-		})
-	}
-	w.T.Cleanup(stop)
-	w.WaitFor("the bot's Slack connection", func() bool { return w.Slack.Connects() > before && b.Connected() })
-	return stop
+	return w.StartBot(bottest.Config{Projects: set, Features: app.Agent, PendingTTL: o.pendingTTL, AuditText: true}).Stop
 }
 
 // creates is how many jobs each project's API server was asked to create.

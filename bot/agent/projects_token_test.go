@@ -15,7 +15,7 @@ func TestProjectsEmptyProjectName(t *testing.T) {
 	t.Parallel()
 	w := newProjectsWorld(t, longJobs())
 	w.start(projectsBot{})
-	const want = "Write a project name after `project=`: the docs projects are `docs`, `api`."
+	const want = "Write a project name after `project=`. The projects are `docs`, `api`."
 	cases := []struct {
 		name, user, text string
 		mention          bool

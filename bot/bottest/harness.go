@@ -1,10 +1,10 @@
 // Package bottest is the end-to-end test kit of the bot: a Harness is a
 // fake Slack (slacktest), the docs API test server (docsapitest) and a key
 // prefix of its own in a real redis-server, and starts real bots (the core
-// with every feature registered, as `docsbot serve` wires them) that talk
-// to them over real sockets. A world may serve several docs projects, each
-// on a docs API test server of its own (Harness.AddProject), as `docsbot
-// serve` does with a projects file.
+// with every feature registered, built by bot/app as `docsbot serve`
+// builds them) that talk to them over real sockets. A world may serve
+// several docs projects, each on a docs API test server of its own
+// (Harness.AddProject), as `docsbot serve` does with a projects file.
 package bottest
 
 import (
@@ -27,6 +27,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -130,6 +131,19 @@ type Config struct {
 	// Register, when set, registers a test's own entry points on the bot
 	// beside the features' before it runs.
 	Register func(b *bot.Bot)
+	// Features are the features the bot has (app.Features; zero: all, as
+	// `docsbot serve` runs them).
+	Features app.Features
+	// Projects, when set, are the docs projects served (a projects file a
+	// test loaded), instead of those added with AddProject; a bot of a
+	// world with neither serves the implicit project on H.API.
+	Projects *project.Set
+	// PendingTTL is the agent's (agent.Config): how long a start waits for
+	// its project to be chosen; the agent's default when zero.
+	PendingTTL time.Duration
+	// HomeSeen is where the App Home records who opened it
+	// (home.Config.Seen); the bot's store when nil.
+	HomeSeen home.Seen
 	// StoreOptions are added to the options of the bot's store (for
 	// example store.WithReplicaAcks).
 	StoreOptions []store.Option
@@ -150,8 +164,8 @@ type Running struct {
 	done chan error
 }
 
-// StartBot starts a replica, wired like `docsbot serve` wires it, and waits
-// until its socket is connected (in HTTP mode: until it serves).
+// StartBot starts a replica, built like `docsbot serve` builds it (app.New),
+// and waits until its socket is connected (in HTTP mode: until it serves).
 func (h *Harness) StartBot(cfg Config) *Running {
 	h.T.Helper()
 	if cfg.PollInterval == 0 {
@@ -169,20 +183,9 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if err != nil {
 		h.T.Fatalf("open store: %v", err)
 	}
-	// With projects (AddProject), one client per project; the features'
-	// own API (records of no project) is the first project's.
-	set, err := h.projectSet()
+	set, err := h.projectSet(cfg.Projects)
 	if err != nil {
 		h.T.Fatalf("projects: %v", err)
-	}
-	var clients map[string]*docsapi.Client
-	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL), docsapi.WithRetryPolicy(testRetries))
-	if set != nil && err == nil {
-		clients, err = project.Clients(set, docsapi.WithRetryPolicy(testRetries))
-		client = clients[set.Names()[0]]
-	}
-	if err != nil {
-		h.T.Fatalf("docs client: %v", err)
 	}
 	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL)},
 		bot.SlackOptions(cfg.Metrics)...)...)
@@ -199,15 +202,18 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if cfg.SigningSecret != "" {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}
-	b := bot.New(bcfg, sc, st)
-	acfg := agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now, FinalEditBudget: cfg.FinalEditBudget}
-	vcfg := visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick}
-	acfg.APIs, vcfg.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
-	jobs := agent.Register(b, acfg, client, st)
-	vis := visitors.Register(b, vcfg, client, st)
-	home.Register(b, home.Config{Project: h.API.ProjectID, Seen: st}, jobs, vis)
-	if cfg.Register != nil {
-		cfg.Register(b)
+	b, err := app.New(app.Config{
+		Bot: bcfg,
+		Agent: agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now,
+			FinalEditBudget: cfg.FinalEditBudget, PendingTTL: cfg.PendingTTL},
+		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest,
+			DigestTick: cfg.DigestTick},
+		Home:     home.Config{Seen: cfg.HomeSeen},
+		Features: cfg.Features,
+		Register: cfg.Register,
+	}, app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})
+	if err != nil {
+		h.T.Fatalf("building the bot: %v", err)
 	}
 	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
 	var srv *httptest.Server

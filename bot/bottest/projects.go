@@ -15,7 +15,7 @@ import (
 // Project is one docs project of a world that serves several, as a
 // projects file (DOCSBOT_PROJECTS_FILE) describes it. Add it with
 // Harness.AddProject; bots started afterwards serve every project added,
-// wired like `docsbot serve` with a projects file.
+// built like `docsbot serve` with a projects file.
 type Project struct {
 	// Name is what people type in project=NAME.
 	Name string
@@ -61,14 +61,18 @@ func (h *Harness) AddProject(p Project, apiOpts ...docsapitest.Option) *docsapit
 	return p.API
 }
 
-// projectSet is the set of the projects added, checked like a projects
-// file; nil when none was added (one implicit project, the harness's API).
-func (h *Harness) projectSet() (*project.Set, error) {
+// projectSet is the set a bot serves: given, when a test loaded one; else
+// the projects added, checked like a projects file; else, when none was
+// added, the implicit project on the harness's API.
+func (h *Harness) projectSet(given *project.Set) (*project.Set, error) {
+	if given != nil {
+		return given, nil
+	}
 	h.mu.Lock()
 	added := slices.Clone(h.projects)
 	h.mu.Unlock()
 	if len(added) == 0 {
-		return nil, nil
+		return project.Single(h.API.ProjectID, h.API.Key, h.API.URL), nil
 	}
 	ps := make([]project.Project, len(added))
 	for i, a := range added {

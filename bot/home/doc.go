@@ -11,8 +11,8 @@
 // It reads the other features only through the small interfaces it
 // declares: Jobs (the agent's recent jobs and its job-change hook) and
 // Visitors (a project's cached summary), which *agent.Feature and
-// *visitors.Feature satisfy; the composition root (cmd/docsbot,
-// bot/sandbox, bot/bottest) passes them to Register. The button's action id
+// *visitors.Feature satisfy; the builder (bot/app) passes them to
+// Register. The button's action id
 // is the core's bot.ActionNewJob and the agent handles it: its value is the
 // person's direct-message channel with docsbot, where the job starts a
 // thread.

@@ -70,10 +70,6 @@ type JobRecords interface {
 
 // Config holds the Home's settings.
 type Config struct {
-	// Project is the id of the docs project the workspace is connected to,
-	// shown when the bot serves one implicit project (no projects file);
-	// with a projects file the Home lists the bot's projects instead.
-	Project string
 	// Seen records who opened the Home; a job change then republishes
 	// only their Homes. nil republishes the requester's Home on every job
 	// change.

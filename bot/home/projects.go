@@ -9,15 +9,13 @@ import (
 )
 
 // projectsText is the Home's line about the docs projects: for one implicit
-// project (no projects file) the project it is connected to; otherwise each
-// project the bot serves with the channels it is the default of.
+// project (no projects file) the project it is connected to (its id,
+// DOCS_PROJECT_ID); otherwise each project the bot serves with the
+// channels it is the default of.
 func (h *home) projectsText() string {
 	set := h.core.Projects()
 	if set.Implicit() {
-		id := h.cfg.Project
-		if id == "" {
-			id = set.All()[0].ID
-		}
+		id := set.All()[0].ID
 		if id == "" {
 			return "docsbot is not connected to a docs project."
 		}

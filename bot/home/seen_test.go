@@ -2,15 +2,11 @@ package home_test
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/slack-go/slack"
-
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/docsapi"
@@ -26,39 +22,12 @@ const (
 	logSeenDown  = "reading whether the person opened the App Home failed; refreshing it anyway"
 )
 
-// startSeenBot starts a replica on h with the agent and the Home, wired as
-// `docsbot serve` wires them, whose Home records who opened it in seen
-// (home.Config.Seen). It stops when the test ends.
+// startSeenBot starts a replica on h with the agent and the Home, built as
+// `docsbot serve` builds them (app.New), whose Home records who opened it
+// in seen (home.Config.Seen). It stops when the test ends.
 func startSeenBot(t *testing.T, h *bottest.Harness, seen home.Seen) {
 	t.Helper()
-	st := h.OpenStore()
-	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
-	if err != nil {
-		t.Fatalf("docs client: %v", err)
-	}
-	sc := slack.New(h.Slack.BotToken(), append([]slack.Option{slack.OptionAppLevelToken(h.Slack.AppToken()), slack.OptionAPIURL(h.Slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
-	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	b := bot.New(bot.Config{Logger: logger}, sc, st)
-	jobs := agent.Register(b, agent.Config{PollInterval: 20 * time.Millisecond, PollMaxInterval: 80 * time.Millisecond}, client, st)
-	home.Register(b, home.Config{Project: h.API.ProjectID, Seen: seen}, jobs, nil)
-
-	before := h.Slack.Connects()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("bot.Run: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("bot did not stop within 10s")
-		}
-	})
-	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
+	h.StartBot(bottest.Config{Features: app.Agent | app.Home, HomeSeen: seen})
 }
 
 // publishesFor counts the views.publish calls for user's Home.

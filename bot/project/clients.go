@@ -37,7 +37,7 @@ func Clients(set *Set, opts ...docsapi.Option) (map[string]*docsapi.Client, erro
 }
 
 // Views is clients seen as a feature's view of the docs API (as says how),
-// by the same names: a feature's Config.APIs, such as agent.Config.APIs.
+// by the same names: the APIs bot/app gives a feature's Register.
 func Views[T any](clients map[string]*docsapi.Client, as func(*docsapi.Client) T) map[string]T {
 	out := make(map[string]T, len(clients))
 	for name, c := range clients {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
-	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -161,22 +161,17 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	if err != nil {
 		return sb, fmt.Errorf("the sandbox's projects: %w", err)
 	}
-	clients, err := project.Clients(projects, docsapi.WithLogger(o.Log))
+	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
+		bot.SlackOptions(nil)...)...)
+	digests := digestSchedule(time.Now())
+	b, err := app.New(app.Config{
+		Bot:      bot.Config{Logger: o.Log, Projects: projects},
+		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
+		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
+	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
 	if err != nil {
 		return sb, err
 	}
-	// The features' own API serves records of no project: the docs project's.
-	api := clients[docsProject]
-	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
-	b := bot.New(bot.Config{Logger: o.Log, Projects: projects}, client, sb.store)
-	digests := digestSchedule(time.Now())
-	acfg := agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax}
-	vcfg := visitors.Config{Digest: digests, DigestTick: sandboxDigestTick}
-	acfg.APIs, vcfg.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
-	jobs := agent.Register(b, acfg, api, sb.store)
-	vis := visitors.Register(b, vcfg, api, sb.store)
-	home.Register(b, home.Config{Seen: sb.store}, jobs, vis)
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
 	go func() {

@@ -81,7 +81,7 @@
 // message (tell.go). A project=NAME naming no project,
 // or two, is answered privately in the ack with the projects' names, and
 // nothing is asked of any API. Each project's numbers come from its own
-// client (Config.APIs, by name; Register's api serves the implicit project)
+// client (given to Register, by project name, the implicit one's included)
 // and are cached under its project id; its requests are paid from the
 // budget its visitors_budget names ("analytics:<name>", Config.Budget an
 // hour), so projects of one organisation share one. The Show trend and

@@ -1,26 +1,20 @@
 package visitors_test
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
-	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/store"
 )
 
 // redisURL is the package's own redis-server (bottest.Main).
@@ -125,60 +119,17 @@ func newProjectsHarnessOf(t *testing.T, now func() time.Time, budgets [2]string,
 	return ph
 }
 
-// startBot starts a replica serving both projects, as `docsbot serve` wires
-// it with a projects file: the core with Config.Projects and the visitors
-// feature with one API client per project (Config.APIs). Register's own
-// api is nil: no record of this world is without a project. The harness
-// tracks it (bottest.Harness.Track): Settle and StopAll stop it too.
+// startBot starts a replica serving both projects, as `docsbot serve`
+// builds it with a projects file (app.New), with the visitors feature only
+// and the settings of cfg. The harness tracks it: Settle and StopAll stop
+// it too.
 func (ph *projectsHarness) startBot(cfg visitors.Config) *bot.Bot {
-	h := ph.harness
-	h.T.Helper()
+	ph.T.Helper()
 	if cfg.Now == nil {
 		cfg.Now = visitorsNow
 	}
-	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := store.Open(ctx, h.RedisURL, store.WithPrefix(h.Prefix))
-	if err != nil {
-		cancel()
-		h.T.Fatalf("open store: %v", err)
-	}
-	cfg.APIs = map[string]visitors.VisitorsAPI{}
-	for _, p := range ph.Set.All() {
-		c, err := docsapi.NewClient(p.APIKey.Reveal(), p.ID, docsapi.WithBaseURL(p.APIURL),
-			docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 50 * time.Millisecond}))
-		if err != nil {
-			cancel()
-			h.T.Fatalf("docs client of %s: %v", p.Name, err)
-		}
-		cfg.APIs[p.Name] = c
-	}
-	sc := slack.New(h.Slack.BotToken(), append([]slack.Option{slack.OptionAppLevelToken(h.Slack.AppToken()), slack.OptionAPIURL(h.Slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
-	before := h.Slack.Connects()
-	b := bot.New(bot.Config{Projects: ph.Set, Logger: logger, Audit: st.AuditLog(store.AuditOptions{})}, sc, st)
-	visitors.Register(b, cfg, nil, st)
-	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					h.T.Errorf("bot.Run: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				h.T.Errorf("bot did not stop within 10s")
-			}
-			_ = st.Close()
-		})
-	}
-	h.T.Cleanup(stop)
-	h.Track(&bottest.Running{Bot: b, Store: st, Stop: stop})
-	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
-	return b
+	return ph.StartBot(bottest.Config{Projects: ph.Set, Features: app.Visitors, Now: cfg.Now,
+		VisitorsCacheTTL: cfg.CacheTTL, VisitorsBudget: cfg.Budget, Digest: cfg.Digest, DigestTick: cfg.DigestTick}).Bot
 }
 
 // visitorRequests counts the analytics requests each project's server got.

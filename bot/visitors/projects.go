@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -36,18 +34,10 @@ type target struct {
 	named bool
 }
 
-// target returns the target of p: its API client is Config.APIs[p.Name],
-// or Register's api when APIs is nil or p is the implicit project.
+// target returns the target of p, whose API client is the one given to
+// Register for p's name.
 func (v *visitors) target(p project.Project) (target, error) {
-	t := target{proj: p, key: bot.ProjectKey(p), api: v.api, named: !v.core.Projects().Implicit()}
-	if v.cfg.APIs != nil && t.key != "" {
-		api, ok := v.cfg.APIs[p.Name]
-		if !ok || api == nil {
-			return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + bot.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
-				Err: fmt.Errorf("visitors: no API client for project %q", p.Name)}
-		}
-		t.api = api
-	}
+	t := target{proj: p, key: bot.ProjectKey(p), api: v.apis[p.Name], named: !v.core.Projects().Implicit()}
 	if t.api == nil {
 		return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + bot.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
 			Err: fmt.Errorf("visitors: no API client for project %q", p.Name)}
@@ -164,44 +154,11 @@ func decodeCommandWork(data []byte) (commandWork, error) {
 // resolveAck is how long the ack waits for the person's last choice.
 const resolveAck = time.Second
 
-// projectProblem is the private, plain answer to a project=NAME that names
-// no project (or no name at all: `project=` alone), or two: the projects
-// there are.
-func projectProblem(err error, set *project.Set) string {
-	names := make([]string, 0, set.Len())
-	for _, n := range set.Names() {
-		names = append(names, inlineCode(n))
-	}
-	known := strings.Join(names, ", ")
-	if ue, ok := errors.AsType[*project.UnknownError](err); ok && ue.Name == "" {
-		return "Write a project name after `project=`. The projects are " + known + "."
-	}
-	if ue, ok := errors.AsType[*project.UnknownError](err); ok {
-		return fmt.Sprintf("There is no docs project %s. The projects are %s: add `project=NAME` at the start or the end of the command.",
-			inlineCode(bot.Unescape(ue.Name)), known)
-	}
-	if te, ok := errors.AsType[*project.TokenError](err); ok {
-		return fmt.Sprintf("The command names two projects, %s and %s: name one. The projects are %s.",
-			inlineCode(bot.Unescape(te.First)), inlineCode(bot.Unescape(te.Last)), known)
-	}
-	return "docsbot could not tell which docs project this is for. The projects are " + known + ": add `project=NAME` to the command."
-}
-
-// projectUnsure reports whether err is a project=NAME the person must fix.
-func projectUnsure(err error) bool {
-	_, unknown := errors.AsType[*project.UnknownError](err)
-	_, token := errors.AsType[*project.TokenError](err)
-	return unknown || token
-}
-
-// ActionChooseProject starts the action_id of the buttons that ask which
-// project a /docs-visitors command is for; the button's position follows
-// (docs_visitors_project_0, _1, ...), since the action_ids of one block
-// differ. Its value is the JSON of a projectChoice.
+// ActionChooseProject starts the action ids of the buttons that ask which
+// project a /docs-visitors command is for (bot.ProjectQuestion): the
+// button's position follows (docs_visitors_project_0, _1, ...). Its value
+// is the JSON of a projectChoice. One route takes them all.
 const ActionChooseProject = "docs_visitors_project_"
-
-// maxChoiceButtons is the most buttons one actions block holds.
-const maxChoiceButtons = 25
 
 // projectChoice is a project button's value: the project and the command's
 // text to run there.
@@ -212,36 +169,20 @@ type projectChoice struct {
 
 // askProject is the private question of a command whose project nothing
 // decides, which shows the command (its text as Slack sent it, without
-// project=NAME): one button per project (at most maxChoiceButtons), or, when the
-// command is too long for a button, the plain ask to name the project.
+// project=NAME): one button per project, or, when they do not fit (the
+// command is too long for a button's value), the ask to name the project.
 func askProject(choices []project.Project, text string) *slack.WebhookMessage {
-	names := make([]string, 0, len(choices))
-	var buttons []slack.BlockElement
-	for i, p := range choices {
-		names = append(names, inlineCode(p.Name))
-		value, err := json.Marshal(projectChoice{Project: p.Name, Text: text})
-		if err != nil || len(value) > maxButtonValue || i >= maxChoiceButtons {
-			buttons = nil
-			break
-		}
-		buttons = append(buttons, slack.NewButtonBlockElement(ActionChooseProject+strconv.Itoa(i), string(value),
-			slack.NewTextBlockObject(slack.PlainTextType, bot.Cut(p.Name, 70), false, false)))
+	q := bot.ProjectQuestion{Question: "Which docs project is this for?", About: inlineCode(commandLine(text)), Noun: "command",
+		Action: ActionChooseProject, Value: func(p project.Project) string {
+			value, _ := json.Marshal(projectChoice{Project: p.Name, Text: text})
+			return string(value)
+		}}
+	plain, blocks := q.Message(choices)
+	msg := bot.Ephemeral(plain)
+	if blocks != nil {
+		msg.Blocks = &slack.Blocks{BlockSet: blocks}
 	}
-	asked := "Which docs project is this for? " + inlineCode(commandLine(text))
-	plain := asked + "\nThe projects are " + strings.Join(names, ", ") +
-		": run the command again with `project=NAME` at its start or end."
-	if len(buttons) == 0 {
-		return bot.Ephemeral(plain)
-	}
-	question := asked + "\ndocsbot remembers your choice for your next commands; `project=NAME` at the start or the end of a command chooses another."
-	return &slack.WebhookMessage{
-		ResponseType: slack.ResponseTypeEphemeral,
-		Text:         plain,
-		Blocks: &slack.Blocks{BlockSet: []slack.Block{
-			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, question, false, false), nil, nil),
-			slack.NewActionBlock("docs_visitors_projects", buttons...),
-		}},
-	}
+	return msg
 }
 
 // onChooseProject handles a project button: the command is run in the
@@ -268,7 +209,7 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 		return
 	}
 	if _, ok := v.core.Projects().Get(ch.Project); !ok {
-		v.core.ReplyPrivately(ctx, cmd, projectProblem(&project.UnknownError{Name: ch.Project, Known: v.core.Projects().Names()}, v.core.Projects()))
+		v.core.ReplyPrivately(ctx, cmd, bot.ProjectProblem(&project.UnknownError{Name: ch.Project}, v.core.Projects(), "command"))
 		r.Ack(nil)
 		return
 	}
@@ -292,8 +233,8 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 	if cw.Project == "" {
 		res, err := v.core.ResolveProject(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 		switch {
-		case projectUnsure(err):
-			v.tellTextPrivately(ctx, *cmd, projectProblem(err, set))
+		case bot.IsProjectProblem(err):
+			v.tellTextPrivately(ctx, *cmd, bot.ProjectProblem(err, set, "command"))
 			return target{}, false, nil
 		case err != nil:
 			if store.Temporary(err) {
@@ -308,7 +249,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 	}
 	p, ok := set.Get(cw.Project)
 	if !ok {
-		v.tellTextPrivately(ctx, *cmd, projectProblem(&project.UnknownError{Name: cw.Project, Known: set.Names()}, set))
+		v.tellTextPrivately(ctx, *cmd, bot.ProjectProblem(&project.UnknownError{Name: cw.Project}, set, "command"))
 		return target{}, false, nil
 	}
 	t, err := v.target(p)
@@ -342,8 +283,8 @@ func (v *visitors) ackTarget(ctx context.Context, cw *commandWork) (msg *slack.W
 	defer cancel()
 	res, err := v.core.ResolveProject(rctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 	switch {
-	case projectUnsure(err):
-		return bot.Ephemeral(projectProblem(err, v.core.Projects()))
+	case bot.IsProjectProblem(err):
+		return bot.Ephemeral(bot.ProjectProblem(err, v.core.Projects(), "command"))
 	case err != nil:
 		// The last choice could not be read in time: the work decides.
 		v.log.Warn("deciding the project in the ack failed; the work decides", "user", cmd.UserID, "err", err)

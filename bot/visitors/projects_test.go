@@ -210,7 +210,7 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"project=nope 7d", "There is no docs project `nope`. The projects are `docs`, `api`"},
 		{"project=&lt;b&gt; 7d", "There is no docs project `&lt;b&gt;`."},
-		{"project=docs 7d project=api", "The command names two projects, `docs` and `api`: name one. The projects are `docs`, `api`."},
+		{"project=docs 7d project=api", "Your command names two docs projects, `docs` and `api`: name one. The projects are `docs`, `api`."},
 		{"project=nope digest weekly", "There is no docs project `nope`."},
 		{"project= 7d", "Write a project name after `project=`. The projects are `docs`, `api`."},
 		{"7d PROJECT=", "Write a project name after `project=`."},

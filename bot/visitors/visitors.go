@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -39,10 +38,6 @@ type Config struct {
 	// implicit project's, or that of the projects naming one
 	// visitors_budget in the projects file.
 	Budget int
-	// APIs are the docs API clients of the projects, keyed by project Name.
-	// When nil, Register's api serves every project; when set, Register's
-	// api serves the implicit project and records without a project.
-	APIs map[string]VisitorsAPI
 	// Now is the clock for date ranges and the digest's schedule (default
 	// time.Now). Dates are UTC.
 	Now func() time.Time
@@ -86,27 +81,25 @@ func (c Config) withDefaults() Config {
 
 // visitors is the feature registered on a bot.
 type visitors struct {
-	core    *bot.Bot
-	cfg     Config
-	api     VisitorsAPI
+	core *bot.Bot
+	cfg  Config
+	// apis are the docs APIs of the projects served, by project name.
+	apis    map[string]VisitorsAPI
 	store   VisitorsStore
 	log     *slog.Logger
 	metrics *bot.Metrics
 }
 
-// Register adds /docs-visitors to b: the command and its work. Call it
-// before b.Run. The Feature it returns is what other features (the App
-// Home) may read of the visitors. api serves the implicit project, and
-// every project when cfg.APIs is nil.
-func Register(b *bot.Bot, cfg Config, api VisitorsAPI, st VisitorsStore) *Feature {
-	v := &visitors{core: b, cfg: cfg.withDefaults(), api: api, store: st, log: b.Logger(), metrics: b.Metrics()}
+// Register adds /docs-visitors to b: the command and its work. apis are
+// the docs APIs of b's projects (b.Projects), by project name, the
+// implicit one's included: each project's numbers come from its own. Call
+// it before b.Run. The Feature it returns is what other features (the App
+// Home) may read of the visitors.
+func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsStore) *Feature {
+	v := &visitors{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger(), metrics: b.Metrics()}
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
-	if set := b.Projects(); !set.Implicit() && set.Len() > 1 {
-		for i := range min(set.Len(), maxChoiceButtons) {
-			b.HandleBlockAction(ActionChooseProject+strconv.Itoa(i), v.onChooseProject)
-		}
-	}
+	b.HandleBlockActions(ActionChooseProject, v.onChooseProject)
 	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	b.Background(v.runDigests)
@@ -123,15 +116,6 @@ type VisitorsAPI interface {
 	// so projects (and deployments sharing a Redis) never share each
 	// other's numbers.
 	ProjectID() string
-}
-
-// APIsOf is Config.APIs from one docs API client per project, by name
-// (project.Clients); nil for nil.
-func APIsOf(clients map[string]*docsapi.Client) map[string]VisitorsAPI {
-	if clients == nil {
-		return nil
-	}
-	return project.Views(clients, func(c *docsapi.Client) VisitorsAPI { return c })
 }
 
 // VisitorsStore is what /docs-visitors keeps in Redis: the exports cached for
@@ -233,7 +217,7 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	refusal := v.core.Refusal(cmd.UserID, cmd.ChannelID)
 	switch {
 	case tokenErr != nil && refusal == "":
-		r.Ack(bot.Ephemeral(projectProblem(tokenErr, v.core.Projects())))
+		r.Ack(bot.Ephemeral(bot.ProjectProblem(tokenErr, v.core.Projects(), "command")))
 		return
 	case bad == nil && req.Help:
 		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects())))

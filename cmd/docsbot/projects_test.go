@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
@@ -99,7 +100,7 @@ func TestProjectsFileServeConfig(t *testing.T) {
 	if got := cfg.Bot.Projects.Names(); !slices.Equal(got, []string{"docs", "api"}) || cfg.Bot.Projects.Implicit() {
 		t.Fatalf("bot.Config.Projects %q (implicit %t), want docs and api", got, cfg.Bot.Projects.Implicit())
 	}
-	clients, err := apiClients(cfg)
+	clients, err := project.Clients(cfg.Projects)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,8 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/agent"
-	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi"
@@ -59,20 +57,6 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	metrics := bot.NewMetrics(reg)
 	cfg.Bot.Logger, cfg.Bot.Metrics = log, metrics
 
-	clients, err := apiClients(cfg,
-		docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}),
-		docsapi.WithLogger(log))
-	if err != nil {
-		return err
-	}
-	// Jobs and records from before the projects file carry no project: they
-	// go to the project of DOCS_PROJECT_ID when it is still set and in the
-	// file, else to the file's first project.
-	legacy := legacyProject(cfg.Projects, cfg.API.ProjectID)
-	api := clients[legacy.Name]
-	if !cfg.Projects.Implicit() {
-		cfg.Agent.APIs, cfg.Visitors.APIs = agent.APIsOf(clients), visitors.APIsOf(clients)
-	}
 	st, err := openStore(ctx, cfg.RedisURL, cfg.RedisPrefix, store.WithLogger(log))
 	if err != nil {
 		return err
@@ -81,14 +65,19 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 
 	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
+	cfg.Bot.Audit = st.AuditLog(cfg.Audit)
+	b, err := app.New(app.Config{Bot: cfg.Bot, Agent: cfg.Agent, Visitors: cfg.Visitors}, app.Deps{Slack: client, Store: st,
+		APIOptions: []docsapi.Option{docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}), docsapi.WithLogger(log)}})
+	if ce, ok := errors.AsType[*project.ClientError](err); ok {
+		p, _ := cfg.Projects.Get(ce.Project)
+		return explain(ce.Err, call{op: "connect", cfg: cfg.APIOf(p)})
+	}
+	if err != nil {
+		return err
+	}
+	legacy := b.LegacyProject()
 	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
 		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", legacy.APIURL, "project", legacy.ID, "projects", cfg.Projects.Names())
-	audit := st.AuditLog(cfg.Audit)
-	cfg.Bot.Audit = audit
-	b := bot.New(cfg.Bot, client, st)
-	jobs := agent.Register(b, cfg.Agent, api, st)
-	vis := visitors.Register(b, cfg.Visitors, api, st)
-	home.Register(b, home.Config{Project: cfg.API.ProjectID, Seen: st}, jobs, vis)
 	if cfg.HTTPAddr != "" {
 		ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
 		if cfg.Bot.Mode == bot.ModeHTTP {
@@ -122,29 +111,4 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 			Fix: bot.FixAppToken}
 	}
 	return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "the bot stopped: " + err.Error()}
-}
-
-// apiClients builds a docs API client for each project of c, by name, with
-// opts after each project's settings (project.Clients); an error is
-// explained for the user, as newAPIClient's are.
-func apiClients(c config.Serve, opts ...docsapi.Option) (map[string]*docsapi.Client, error) {
-	clients, err := project.Clients(c.Projects, opts...)
-	if ce, ok := errors.AsType[*project.ClientError](err); ok {
-		p, _ := c.Projects.Get(ce.Project)
-		return nil, explain(ce.Err, call{op: "connect", cfg: c.APIOf(p)})
-	}
-	return clients, err
-}
-
-// legacyProject is the project that serves records made before the projects
-// file (project key ""): the one whose id is id (DOCS_PROJECT_ID), else the
-// first of set.
-func legacyProject(set *project.Set, id string) project.Project {
-	all := set.All()
-	for _, p := range all {
-		if id != "" && p.ID == id {
-			return p
-		}
-	}
-	return all[0]
 }

@@ -100,6 +100,8 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	_ = c.LogLevel.UnmarshalText([]byte(get(EnvLogLevel))) // checked by the table
 
 	c.API, c.Projects, c.Bot.Projects = api, projects, projects
+	// Records from before the projects file belong to DOCS_PROJECT_ID's.
+	c.Bot.LegacyProjectID = api.ProjectID
 	for _, p := range apiProblems {
 		switch {
 		case p.Missing:
