@@ -58,6 +58,8 @@ type Store struct {
 	}
 	// log takes what the store notes but does not return (WithLogger).
 	log *slog.Logger
+	// upgrade is this Store's sweep of the earlier layout (upgrade.go).
+	upgrade sweeper
 }
 
 // Option configures a Store.
@@ -105,6 +107,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 		sc:     newScripts(),
 		log:    slog.Default(),
 	}
+	s.upgrade.every, s.upgrade.rescan = sweepEvery, rescanAfter
 	for _, opt := range opts {
 		opt(s)
 	}
