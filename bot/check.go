@@ -10,8 +10,8 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/redact"
-	"github.com/docsbot/docsbot/docsapi"
 )
 
 // What to do about a token Slack refuses, for `docsbot doctor` and `serve`.
@@ -130,7 +130,7 @@ func slackFailure(ctx context.Context, err error, masked, apiURL, tokenFix strin
 		}
 	case errors.As(err, &rl):
 		line = fmt.Sprintf("could not be checked: Slack is rate limiting this app, try again in %s",
-			docsapi.RoundUp(rl.RetryAfter))
+			humanize.RoundUp(rl.RetryAfter))
 		fix = "wait, then run docsbot doctor again"
 	case errors.As(err, &sc):
 		line, fix = "could not be checked: Slack answered "+sc.Status, "this is on Slack's side: try again in a moment (status.slack.com)"
