@@ -12,7 +12,6 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/home"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
@@ -180,5 +179,5 @@ func (r *runner) checkDocsAPI(ctx context.Context, name string, api config.API) 
 	if api.Project != "" {
 		from = " (" + api.KeyFrom + ")"
 	}
-	return checkup.Of(name, true, fmt.Sprintf("%s%s can read project %s at %s", redact.MaskOr(api.APIKey), from, api.ProjectID, api.APIURL), "")
+	return checkup.Of(name, true, fmt.Sprintf("%s%s can read project %s at %s", bot.SecretKinds().MaskOr(api.APIKey), from, api.ProjectID, api.APIURL), "")
 }

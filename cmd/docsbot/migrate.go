@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
@@ -51,9 +51,9 @@ func (r *runner) runMigrate(ctx context.Context, args []string) error {
 	}
 	secrets := s.Secrets(config.EnvRedisURL)
 	var problems []string
-	for _, p := range s.Problems(func(v string) string { return redact.Quote(v, secrets...) }) {
+	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
 		if p.Env == config.EnvRedisURL || p.Env == config.EnvRedisPrefix {
-			problems = append(problems, redact.Scrub(p.Text, secrets...))
+			problems = append(problems, bot.SecretKinds().Scrub(p.Text, secrets...))
 		}
 	}
 	if len(problems) > 0 {

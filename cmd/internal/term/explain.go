@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 )
 
 // Operations an APIRequest names; Explain words its fixes by them.
@@ -186,17 +187,7 @@ func statusText(code int) string {
 }
 
 // maskKey is the API key as a message shows it: masked, or "(none)".
-func maskKey(key string) string {
-	if key == "" {
-		return "(none)"
-	}
-	return docsapi.Mask(key, docsapi.KeyPrefix)
-}
+func maskKey(key string) string { return secret.Kinds{docsapi.KeyPrefix}.MaskOr(key) }
 
 // scrubKey replaces every copy of the API key in s by its masked form.
-func scrubKey(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, docsapi.Mask(key, docsapi.KeyPrefix))
-}
+func scrubKey(s, key string) string { return secret.Kinds{docsapi.KeyPrefix}.Scrub(s, key) }
