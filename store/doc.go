@@ -120,7 +120,7 @@
 // Tracked and Queued read the shards only, and a claim between sweeps costs
 // a lock tried. The one check left on a hot path is inside the enqueue
 // script (an EXISTS, no round trip): Enqueue drops a delivery the earlier
-// version recorded, which no sweep may have moved yet.
+// version recorded, which a sweep may not have moved yet.
 //
 // The trade-off of sweeping instead of checking in every claim and lookup
 // (as the previous version did) is delay during a rolling update: a job or
@@ -148,7 +148,7 @@
 // the commit), so the first tagged release, v1.0.0, still upgrades, and
 // every installation can go through it. Before installing a later release
 // over one that may hold keys of the earlier layout, run docsbot migrate
-// once all replicas run v1.0.0: it must report nothing moved.
+// once all replicas run v1.0.0, until it reports nothing moved.
 //
 // # Exactly-once reporting
 //

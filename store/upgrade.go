@@ -78,11 +78,11 @@ func (s *Store) Upgrade(ctx context.Context) (Upgraded, error) {
 	if err != nil {
 		return up, wrapErr(err, "store: upgrade: the earlier schedule")
 	}
-	if n, err = s.drainLegacyWork(ctx); err != nil {
-		up.Work += n
+	n, err = s.drainLegacyWork(ctx)
+	up.Work += n
+	if err != nil {
 		return up, wrapErr(err, "store: upgrade: the earlier inbox")
 	}
-	up.Work += n
 	if err := s.scanLegacy(ctx, &up); err != nil {
 		return up, wrapErr(err, "store: upgrade: keys of the earlier layout")
 	}

@@ -22,10 +22,10 @@ beside them) into the shards, and says what it moved.
 The bot does the same by itself: a replica moves everything before its
 first claim, and keeps moving what replicas of the earlier version write
 while a rolling update runs. So it is never needed to keep the bot working;
-run it after a rolling update to see that nothing is left, and before
-installing the release that drops the upgrade (store/doc.go, "Keys of the
-earlier layout"): it must report nothing moved. It may run while the bot
-runs, as often as you like.
+run it after a rolling update to see that nothing is left and, before
+installing the release that drops the upgrade (the first after v1.0.0;
+store/doc.go, "Keys of the earlier layout"), until it reports nothing
+moved. It may run while the bot runs, as often as you like.
 
 Reads REDIS_URL and DOCSBOT_REDIS_PREFIX like the bot.
 
