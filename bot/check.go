@@ -10,8 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot/redact"
-	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/bot/humanize"
 )
 
 // What to do about a token Slack refuses, for `docsbot doctor` and `serve`.
@@ -41,7 +40,7 @@ const FixScopes = "add the missing scopes to the Slack app (deploy/slack-app-man
 // token's scopes in the X-OAuth-Scopes header of its answers). secrets are
 // scrubbed from what Slack or the network said.
 func CheckBotToken(ctx context.Context, botToken, apiURL string, need []string, secrets ...string) Check {
-	masked := redact.Mask(botToken)
+	masked := SecretKinds().Mask(botToken)
 	client := slack.New(botToken, slack.OptionAPIURL(apiURL))
 	resp, err := client.AuthTestContext(ctx)
 	if err != nil {
@@ -79,7 +78,7 @@ func MissingScopes(granted string, need []string) []string {
 // CheckAppToken asks apps.connections.open for a Socket Mode URL with the
 // app-level token. The URL is not dialled, so no connection is opened.
 func CheckAppToken(ctx context.Context, appToken, apiURL string, secrets ...string) Check {
-	masked := redact.Mask(appToken)
+	masked := SecretKinds().Mask(appToken)
 	client := slack.New("", slack.OptionAPIURL(apiURL), slack.OptionAppLevelToken(appToken))
 	_, wsURL, err := client.StartSocketModeContext(ctx)
 	if err != nil {
@@ -97,7 +96,7 @@ func CheckAppToken(ctx context.Context, appToken, apiURL string, secrets ...stri
 // hexadecimal characters), not like a token pasted in the wrong place. addr
 // is where Slack's requests are served.
 func CheckSigningSecret(secret, addr string) Check {
-	masked := redact.Mask(secret)
+	masked := SecretKinds().Mask(secret)
 	if len(secret) != 32 || strings.Trim(strings.ToLower(secret), "0123456789abcdef") != "" {
 		return Check{Line: masked + " does not look like a signing secret (32 hexadecimal characters)", Fix: FixSigningSecret}
 	}
@@ -130,7 +129,7 @@ func slackFailure(ctx context.Context, err error, masked, apiURL, tokenFix strin
 		}
 	case errors.As(err, &rl):
 		line = fmt.Sprintf("could not be checked: Slack is rate limiting this app, try again in %s",
-			docsapi.RoundUp(rl.RetryAfter))
+			humanize.RoundUp(rl.RetryAfter))
 		fix = "wait, then run docsbot doctor again"
 	case errors.As(err, &sc):
 		line, fix = "could not be checked: Slack answered "+sc.Status, "this is on Slack's side: try again in a moment (status.slack.com)"
@@ -141,5 +140,5 @@ func slackFailure(ctx context.Context, err error, masked, apiURL, tokenFix strin
 		line = "could not be checked: cannot reach Slack: " + err.Error()
 		fix = "check SLACK_API_URL (" + apiURL + "), DNS, proxies and that outbound HTTPS is allowed"
 	}
-	return Check{Line: masked + " " + redact.Scrub(line, secrets...), Fix: fix}
+	return Check{Line: masked + " " + SecretKinds().Scrub(line, secrets...), Fix: fix}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -35,17 +34,17 @@ func TestCheckTokens(t *testing.T) {
 		{"bot token works", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
 		}, true,
-			[]string{redact.Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, "with the 11 scopes docsbot uses"}, botToken},
+			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, "with the 11 scopes docsbot uses"}, botToken},
 		{"bot token lacks scopes", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
 		}, false,
-			[]string{redact.Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", bot.FixScopes}, botToken},
+			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", bot.FixScopes}, botToken},
 		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
-			[]string{redact.Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
+			[]string{bot.SecretKinds().Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
 		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,
-			[]string{redact.Mask(wrongBot) + " refused (invalid_auth)", bot.FixBotToken}, wrongBot},
+			[]string{bot.SecretKinds().Mask(wrongBot) + " refused (invalid_auth)", bot.FixBotToken}, wrongBot},
 		{"app token refused", func() bot.Check { return bot.CheckAppToken(t.Context(), wrongApp, sl.APIURL) }, false,
-			[]string{redact.Mask(wrongApp) + " refused (invalid_auth)", bot.FixAppToken}, wrongApp},
+			[]string{bot.SecretKinds().Mask(wrongApp) + " refused (invalid_auth)", bot.FixAppToken}, wrongApp},
 		{"Slack unreachable", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, "http://127.0.0.1:1/api/", nil) }, false,
 			[]string{"could not be checked: cannot reach Slack", "check SLACK_API_URL (http://127.0.0.1:1/api/)"}, botToken},
 	}

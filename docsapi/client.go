@@ -88,6 +88,9 @@ func WithLogger(l *slog.Logger) Option {
 // (default 10000); a walk that would need more stops with an error.
 func WithMaxPages(n int) Option { return func(c *Client) { c.maxPages = n } }
 
+// KeyPrefix begins every docs API key; a value holding it is a key.
+const KeyPrefix = "mint_"
+
 // NewClient returns a client for the project projectID, authenticated by
 // apiKey. It fails with a [*ValidationError] when the key or the project id is
 // empty, or when an option holds an invalid value.

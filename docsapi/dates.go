@@ -24,22 +24,3 @@ func ParseDate(s string) (t time.Time, ok bool) {
 	}
 	return time.Time{}, false
 }
-
-// RangeTitle describes the visitors range from..to (to EXCLUDED, either may
-// be empty) for people: "2025-11-01 to 2025-11-07 inclusive" for whole days,
-// "since 2025-11-01", "the API's default range" with neither.
-func RangeTitle(from, to string) string {
-	toDate, toOK := ParseDate(to)
-	dateOnly := toOK && len(to) == len(time.DateOnly)
-	switch {
-	case from != "" && to != "" && dateOnly:
-		return from + " to " + toDate.AddDate(0, 0, -1).Format(time.DateOnly) + " inclusive"
-	case from != "" && to != "":
-		return from + " up to " + to
-	case from != "":
-		return "since " + from
-	case to != "":
-		return "before " + to
-	}
-	return "the API's default range"
-}

@@ -44,19 +44,3 @@ func TestParseDate(t *testing.T) {
 		}
 	}
 }
-
-func TestRangeTitle(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ from, to, want string }{
-		{"2025-11-01", "2025-11-08", "2025-11-01 to 2025-11-07 inclusive"},
-		{"2025-11-01", "", "since 2025-11-01"},
-		{"", "2025-11-08", "before 2025-11-08"},
-		{"", "", "the API's default range"},
-		{"2025-11-01T00:00:00Z", "2025-11-02T12:00:00Z", "2025-11-01T00:00:00Z up to 2025-11-02T12:00:00Z"},
-	}
-	for _, tt := range tests {
-		if got := RangeTitle(tt.from, tt.to); got != tt.want {
-			t.Errorf("RangeTitle(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
-		}
-	}
-}

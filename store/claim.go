@@ -41,10 +41,11 @@ func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Clai
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
+	s.keepUpgraded(ctx)
 	s.hint.Lock()
 	gen := s.hint.gen
 	s.hint.Unlock()
-	items, next, err := s.claimDue(ctx, schedule{s.schedKey, s.legacySchedKey(), s.drainLegacyJobs, "job:"}, max, lease, "0")
+	items, next, err := s.claimDue(ctx, schedule{s.schedKey, "job:"}, max, lease, "0")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
 	}
@@ -108,12 +109,9 @@ func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err e
 		}
 		return max(time.Duration(next)*time.Millisecond-since, 0), true, nil
 	}
-	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
+	p, err := s.peekShards(ctx, s.schedKey)
 	if err != nil {
 		return 0, false, wrapErr(err, "store: next due")
-	}
-	if p.legacy > 0 {
-		return 0, true, nil // the next claim moves them
 	}
 	first, ok := p.earliest()
 	if !ok {
@@ -146,7 +144,7 @@ func (s *Store) Release(ctx context.Context, claims []Claim, after time.Duration
 // Tracked returns the number of scheduled jobs: those unfinished or whose
 // finish is not yet reported.
 func (s *Store) Tracked(ctx context.Context) (int64, error) {
-	n, err := s.countShards(ctx, s.schedKey, s.legacySchedKey())
+	n, err := s.countShards(ctx, s.schedKey)
 	if err != nil {
 		return 0, wrapErr(err, "store: tracked")
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -30,3 +31,11 @@ func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx
 
 // ConfirmKey is the counter confirm increments.
 func (s *Store) ConfirmKey() string { return s.confirmKey() }
+
+// WithSweep sets how often claims sweep the sets of the earlier layout and
+// how soon after seeing them in use they run Upgrade again (sweepEvery,
+// rescanAfter): 0 makes every claim sweep, and every sweep that saw
+// entries scan.
+func WithSweep(every, rescan time.Duration) Option {
+	return func(s *Store) { s.upgrade.every, s.upgrade.rescan = every, rescan }
+}

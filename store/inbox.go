@@ -67,7 +67,7 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	i := shardOf(w.Key)
 	keys := []string{s.workKeyIn(i, w.Key), s.inboxKey(i)}
 	if s.mayHaveLegacy() {
-		keys = append(keys, s.legacyWorkKey(w.Key)) // seen by the earlier layout
+		keys = append(keys, s.legacyWorkKey(w.Key)) // recorded by the earlier version (upgrade.go)
 	}
 	n, err := s.sc.enqueue.Run(ctx, s.rdb, keys,
 		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep)).Int64()
@@ -94,7 +94,8 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	items, _, err := s.claimDue(ctx, schedule{s.inboxKey, s.legacyInboxKey(), s.drainLegacyWork, "in:"}, max, lease, "1")
+	s.keepUpgraded(ctx)
+	items, _, err := s.claimDue(ctx, schedule{s.inboxKey, "in:"}, max, lease, "1")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")
 	}
@@ -177,7 +178,7 @@ func (s *Store) ReleaseWork(ctx context.Context, taken []Taken, after time.Durat
 
 // Queued returns the number of pieces of work in the inbox, claimed or not.
 func (s *Store) Queued(ctx context.Context) (int64, error) {
-	n, err := s.countShards(ctx, s.inboxKey, s.legacyInboxKey())
+	n, err := s.countShards(ctx, s.inboxKey)
 	if err != nil {
 		return 0, wrapErr(err, "store: queued work")
 	}

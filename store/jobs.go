@@ -54,12 +54,6 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 // JobByThread returns the job linked to thread t, or ErrNotFound.
 func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
 	id, err := s.rdb.Get(ctx, s.threadKey(t)).Result()
-	if errors.Is(err, redis.Nil) && s.mayHaveLegacy() {
-		var ok bool
-		if id, ok, err = s.legacyLink(ctx, t); err == nil && !ok {
-			err = redis.Nil
-		}
-	}
 	if errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("store: thread %s: %w", t, ErrNotFound)
 	}

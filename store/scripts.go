@@ -253,7 +253,7 @@ type scripts struct {
 	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
 	auditAppend, auditTrim           *redis.Script
-	moveJob, moveWork                *redis.Script
+	moveJob, moveWork, moveKey       *redis.Script
 }
 
 func newScripts() scripts {
@@ -282,5 +282,6 @@ func newScripts() scripts {
 		auditTrim:    redis.NewScript(luaAuditTrim),
 		moveJob:      redis.NewScript(luaMoveJob),
 		moveWork:     redis.NewScript(luaMoveWork),
+		moveKey:      redis.NewScript(luaMoveKey),
 	}
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
@@ -52,32 +51,11 @@ func hasHashTag(key string) bool {
 	return end > 0
 }
 
-// Keys of the layout before the schedule and inbox were sharded: one set
-// each, records and links directly under the prefix.
-func (s *Store) legacyJobKey(id string) string { return s.prefix + "job:" + id }
-func (s *Store) legacySchedKey() string        { return s.prefix + "sched" }
-func (s *Store) legacyInboxKey() string        { return s.prefix + "inbox" }
-func (s *Store) legacyWorkKey(key string) string {
-	return s.prefix + "in:" + key
-}
-
-// mayHaveLegacy reports whether keys of the earlier layout can exist: the
-// earlier version ran on one server (or Sentinel), or on a cluster only with
-// a hash-tagged prefix, which also keeps this version's keys in one slot, so
-// scripts may touch old and new keys together. On a cluster with an untagged
-// prefix the earlier version could not run, and nothing is looked for.
-func (s *Store) mayHaveLegacy() bool {
-	_, cluster := s.rdb.(*redis.ClusterClient)
-	return !cluster || hasHashTag(s.prefix)
-}
-
 // peek is the Redis clock and, per shard of a schedule, the earliest due
-// time (math.MaxInt64 when the shard is empty), read in one pipeline; legacy
-// is how many entries the set of the earlier layout still holds.
+// time (math.MaxInt64 when the shard is empty), read in one pipeline.
 type peek struct {
-	now    int64
-	first  [Shards]int64
-	legacy int64
+	now   int64
+	first [Shards]int64
 }
 
 // earliest returns the smallest due time of all shards.
@@ -91,17 +69,13 @@ func (p *peek) earliest() (int64, bool) {
 
 // peekShards reads the head of each shard of a schedule (key(i)) and the
 // Redis clock.
-func (s *Store) peekShards(ctx context.Context, key func(int) string, legacyKey string) (*peek, error) {
+func (s *Store) peekShards(ctx context.Context, key func(int) string) (*peek, error) {
 	pipe := s.rdb.Pipeline()
 	heads := make([]*redis.ZSliceCmd, Shards)
 	for i := range heads {
 		heads[i] = pipe.ZRangeWithScores(ctx, key(i), 0, 0)
 	}
 	now := pipe.Time(ctx)
-	var old *redis.IntCmd
-	if s.mayHaveLegacy() {
-		old = pipe.ZCard(ctx, legacyKey)
-	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
@@ -112,37 +86,24 @@ func (s *Store) peekShards(ctx context.Context, key func(int) string, legacyKey 
 			p.first[i] = int64(z[0].Score)
 		}
 	}
-	if old != nil {
-		p.legacy = old.Val()
-	}
 	return p, nil
 }
 
 // schedule names one sharded schedule: the poll schedule or the inbox.
 type schedule struct {
 	key    func(shard int) string
-	legacy string                          // the set of the earlier layout
-	drain  func(ctx context.Context) error // moves entries of legacy into the shards
-	record string                          // the records' key, after the shard's prefix
+	record string // the records' key, after the shard's prefix
 }
 
 // claimDue claims up to limit due entries of sc: it peeks at every shard in
-// one pipeline (moving entries of the earlier layout first, if any), then
-// runs the claim script on the shards with due entries, starting at a
-// rotating shard, until it has limit. It returns the script's entries and
-// how long until the next entry is due afterwards (-1: none), in ms.
+// one pipeline, then runs the claim script on the shards with due entries,
+// starting at a rotating shard, until it has limit. It returns the script's
+// entries and how long until the next entry is due afterwards (-1: none),
+// in ms.
 func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]any, int64, error) {
-	p, err := s.peekShards(ctx, sc.key, sc.legacy)
+	p, err := s.peekShards(ctx, sc.key)
 	if err != nil {
 		return nil, 0, err
-	}
-	if p.legacy > 0 {
-		if err := sc.drain(ctx); err != nil {
-			return nil, 0, fmt.Errorf("moving entries of the earlier layout: %w", err)
-		}
-		if p, err = s.peekShards(ctx, sc.key, sc.legacy); err != nil {
-			return nil, 0, err
-		}
 	}
 	var items []any
 	for _, i := range s.dueOrder(p) {
@@ -199,16 +160,12 @@ func (s *Store) dueOrder(p *peek) []int {
 	return out
 }
 
-// countShards sums ZCARD over the shards of a schedule (and the earlier
-// layout's set, while it may hold entries).
-func (s *Store) countShards(ctx context.Context, key func(int) string, legacyKey string) (int64, error) {
+// countShards sums ZCARD over the shards of a schedule.
+func (s *Store) countShards(ctx context.Context, key func(int) string) (int64, error) {
 	pipe := s.rdb.Pipeline()
-	cmds := make([]*redis.IntCmd, 0, Shards+1)
+	cmds := make([]*redis.IntCmd, 0, Shards)
 	for i := range Shards {
 		cmds = append(cmds, pipe.ZCard(ctx, key(i)))
-	}
-	if s.mayHaveLegacy() {
-		cmds = append(cmds, pipe.ZCard(ctx, legacyKey))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return 0, err
@@ -220,8 +177,7 @@ func (s *Store) countShards(ctx context.Context, key func(int) string, legacyKey
 	return n, nil
 }
 
-// findJob returns the shard holding job id's record, or -1. A record of the
-// earlier layout is moved into its shard first.
+// findJob returns the shard holding job id's record, or -1.
 func (s *Store) findJob(ctx context.Context, id string) (int, error) {
 	pipe := s.rdb.Pipeline()
 	cmds := make([]*redis.IntCmd, Shards)
@@ -236,137 +192,5 @@ func (s *Store) findJob(ctx context.Context, id string) (int, error) {
 			return i, nil
 		}
 	}
-	if !s.mayHaveLegacy() {
-		return -1, nil
-	}
-	return s.moveJob(ctx, id)
+	return -1, nil
 }
-
-// legacyBatch is how many entries of the earlier layout's sets one claim
-// moves into the shards.
-const legacyBatch = 200
-
-// drainLegacyJobs moves up to legacyBatch jobs of the earlier layout's
-// schedule (due or not) into their shards.
-func (s *Store) drainLegacyJobs(ctx context.Context) error {
-	ids, err := s.rdb.ZRange(ctx, s.legacySchedKey(), 0, legacyBatch-1).Result()
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if _, err := s.moveJob(ctx, id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// moveJob moves job id of the earlier layout (record, thread link, schedule
-// entry) into its thread's shard, in one script, and returns the shard, or
-// -1 when there was no record (its schedule entry is then dropped).
-func (s *Store) moveJob(ctx context.Context, id string) (int, error) {
-	f, err := s.rdb.HMGet(ctx, s.legacyJobKey(id), fTeam, fChannel, fTS).Result()
-	if err != nil {
-		return -1, err
-	}
-	i := -1
-	if t, ok := threadOf(f); ok {
-		i = threadShard(t)
-	}
-	newJob, newSched, newPrefix := "", "", ""
-	if i >= 0 {
-		newJob, newSched, newPrefix = s.jobKeyIn(i, id), s.schedKey(i), s.shardPrefix(i)
-	}
-	keys := []string{s.legacyJobKey(id), s.legacySchedKey()}
-	if i >= 0 {
-		keys = append(keys, newJob, newSched)
-	}
-	if err := s.sc.moveJob.Run(ctx, s.rdb, keys, s.prefix, newPrefix, id).Err(); err != nil {
-		return -1, err
-	}
-	return i, nil
-}
-
-// threadOf reads an HMGET of the thread fields.
-func threadOf(f []any) (Thread, bool) {
-	var t Thread
-	var ok1, ok2, ok3 bool
-	if len(f) == 3 {
-		t.Team, ok1 = f[0].(string)
-		t.Channel, ok2 = f[1].(string)
-		t.TS, ok3 = f[2].(string)
-	}
-	return t, ok1 && ok2 && ok3 && t.valid()
-}
-
-// drainLegacyWork moves up to legacyBatch pieces of work of the earlier
-// layout's inbox into their shards.
-func (s *Store) drainLegacyWork(ctx context.Context) error {
-	keys, err := s.rdb.ZRange(ctx, s.legacyInboxKey(), 0, legacyBatch-1).Result()
-	if err != nil {
-		return err
-	}
-	for _, k := range keys {
-		i := shardOf(k)
-		err := s.sc.moveWork.Run(ctx, s.rdb,
-			[]string{s.legacyWorkKey(k), s.legacyInboxKey(), s.workKeyIn(i, k), s.inboxKey(i)}, k).Err()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// legacyLink returns the job id of thread t's link in the earlier layout.
-func (s *Store) legacyLink(ctx context.Context, t Thread) (string, bool, error) {
-	id, err := s.rdb.Get(ctx, s.prefix+"thread:"+t.Team+":"+t.Channel+":"+t.TS).Result()
-	if errors.Is(err, redis.Nil) {
-		return "", false, nil
-	}
-	return id, err == nil, err
-}
-
-// luaMoveJob: KEYS old record, old schedule[, new record, new schedule];
-// ARGV old prefix, new shard prefix, id. Renames the record and its thread
-// link into the shard (keeping their expiry) and moves the schedule entry.
-// Only run where old and new keys may be touched together (see
-// mayHaveLegacy).
-const luaMoveJob = `
-local oj, osch, nj, ns = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local oldP, newP, id = ARGV[1], ARGV[2], ARGV[3]
-local due = redis.call('ZSCORE', osch, id)
-redis.call('ZREM', osch, id)
-if not nj or redis.call('EXISTS', oj) == 0 then return 0 end
-local f = redis.call('HMGET', oj, 't', 'c', 's')
-if redis.call('EXISTS', nj) == 0 then
-  redis.call('RENAME', oj, nj)
-else
-  redis.call('DEL', oj)
-end
-if f[1] and f[2] and f[3] then
-  local l = 'thread:' .. f[1] .. ':' .. f[2] .. ':' .. f[3]
-  if redis.call('EXISTS', oldP .. l) == 1 then
-    if redis.call('EXISTS', newP .. l) == 0 then
-      redis.call('RENAME', oldP .. l, newP .. l)
-    else
-      redis.call('DEL', oldP .. l)
-    end
-  end
-end
-if due then redis.call('ZADD', ns, 'NX', due, id) end
-return 1
-`
-
-// luaMoveWork: KEYS old work, old inbox, new work, new inbox; ARGV key.
-// Renames a piece of work of the earlier layout into its shard and moves its
-// inbox entry.
-const luaMoveWork = `
-local ow, oi, nw, ni, key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1]
-local due = redis.call('ZSCORE', oi, key)
-redis.call('ZREM', oi, key)
-if redis.call('EXISTS', ow) == 1 and redis.call('EXISTS', nw) == 0 then
-  redis.call('RENAME', ow, nw)
-end
-if due and redis.call('EXISTS', nw) == 1 then redis.call('ZADD', ni, 'NX', due, key) end
-return 0
-`

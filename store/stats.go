@@ -16,7 +16,7 @@ import (
 // the Redis clock (0 when it is not due yet), and ok=false when nothing is
 // scheduled: the poll lag as seen from outside the replicas.
 func (s *Store) Lag(ctx context.Context) (lag time.Duration, ok bool, err error) {
-	p, err := s.peekShards(ctx, s.schedKey, s.legacySchedKey())
+	p, err := s.peekShards(ctx, s.schedKey)
 	if err != nil {
 		return 0, false, wrapErr(err, "store: lag")
 	}

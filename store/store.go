@@ -58,6 +58,8 @@ type Store struct {
 	}
 	// log takes what the store notes but does not return (WithLogger).
 	log *slog.Logger
+	// upgrade is this Store's sweep of the earlier layout (upgrade.go).
+	upgrade sweeper
 }
 
 // Option configures a Store.
@@ -81,11 +83,11 @@ func Open(ctx context.Context, redisURL string, opts ...Option) (*Store, error) 
 	red := redactURL(redisURL)
 	rdb, err := newClient(redisURL)
 	if err != nil {
-		return nil, fmt.Errorf("store: parse redis URL %s: %w", red.url, &kindError{kind: ErrBadURL, err: red.clean(err)})
+		return nil, fmt.Errorf("store: parse redis URL %s: %w", red.URL, &kindError{kind: ErrBadURL, err: red.clean(err)})
 	}
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
-		return nil, red.wrap("store: connect to "+red.url, err)
+		return nil, red.wrap("store: connect to "+red.URL, err)
 	}
 	topo := TopologyOf(redisURL)
 	if topo == Sentinel {
@@ -105,6 +107,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 		sc:     newScripts(),
 		log:    slog.Default(),
 	}
+	s.upgrade.every, s.upgrade.rescan = sweepEvery, rescanAfter
 	for _, opt := range opts {
 		opt(s)
 	}

@@ -15,9 +15,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slackid"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 )
 
 // Options are what Load takes from the rest of the settings.
@@ -356,7 +357,7 @@ func (l *loader) secretRef(n *yaml.Node, field string) (string, error) {
 		return "", l.fail(n, field, "want one name")
 	}
 	v := strings.TrimSpace(n.Value)
-	if redact.Looks(v) {
+	if secret.Kinds(append(slackid.TokenKinds(), docsapi.KeyPrefix)).Looks(v) {
 		return "", l.fail(n, field, "this looks like a key itself; the key never goes in this file: name the environment variable or file that holds it")
 	}
 	if v == "" {

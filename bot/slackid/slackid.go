@@ -1,6 +1,7 @@
-// Package slackid is the one check of what a Slack id looks like, for the
-// bot core, the editors lists (bot/roles) and the projects file (bot/project),
-// which cannot import the core.
+// Package slackid is the one check of what a Slack id looks like, and the
+// one list of what Slack's tokens begin with (TokenKinds), for the bot core,
+// the editors lists (bot/roles) and the projects file (bot/project), which
+// cannot import the core.
 //
 // A Slack id is a capital letter telling its kind, then capital letters and
 // digits ("U024BE7LH", "C1234567890"). The kinds docsbot meets:
@@ -35,4 +36,13 @@ func Valid(id, kinds string) bool {
 		}
 	}
 	return true
+}
+
+// TokenKinds are the prefixes of Slack's tokens: bot (xoxb-), user
+// (xoxp-), the older app and workspace kinds (xoxa-, xoxr-, xoxs-),
+// refreshable ones (xoxe) and app-level tokens (xapp-). A value holding one
+// is a Slack token; bot.SecretKinds joins them to the docs API key's for
+// masking (docsapi/secret).
+func TokenKinds() []string {
+	return []string{"xoxb-", "xoxp-", "xoxa-", "xoxe", "xoxr-", "xoxs-", "xapp-"}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -95,8 +96,8 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), docsapi.FormatCount(t.After),
-			docsapi.FormatCount(t.Before), c.Prev, changeWord(t)),
+		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), humanize.Count(t.After),
+			humanize.Count(t.Before), c.Prev, changeWord(t)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }
@@ -110,7 +111,7 @@ func (c *comparisonReport) blocks() []slack.Block {
 		blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, text, false, false)))
 	}
 	line := func(name string, ch insight.Change) string {
-		return fmt.Sprintf("*%s* %s (was %s, %s)", docsapi.FormatCount(ch.After), name, docsapi.FormatCount(ch.Before), changeWord(ch))
+		return fmt.Sprintf("*%s* %s (was %s, %s)", humanize.Count(ch.After), name, humanize.Count(ch.Before), changeWord(ch))
 	}
 	section(fmt.Sprintf(":chart_with_upwards_trend: *Unique visitors to the docs%s, %s compared with %s*\n%s  ·  %s  ·  %s",
 		ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
@@ -139,7 +140,7 @@ func (c *comparisonReport) blocks() []slack.Block {
 		{"New pages (no visitors in " + c.Prev.String() + ")", cmp.New, cmp.NewCount, false},
 		{"Pages that vanished (no visitors in " + c.Req.Range.String() + ")", cmp.Vanished, cmp.VanishedCount, false},
 	} {
-		heading := fmt.Sprintf("*%s* (%s pages)", l.title, docsapi.FormatCount(int64(l.count)))
+		heading := fmt.Sprintf("*%s* (%s pages)", l.title, humanize.Count(int64(l.count)))
 		if len(l.rows) == 0 {
 			section(heading + ": none.")
 			continue
@@ -147,7 +148,7 @@ func (c *comparisonReport) blocks() []slack.Block {
 		t := newTextTable(len(l.rows), []string{"Before", "After", "Change"})
 		for i, p := range l.rows {
 			ch := p.Change()
-			t.row(fmt.Sprintf("%d.", i+1), p.Path, docsapi.FormatCount(ch.Before), docsapi.FormatCount(ch.After), changeWord(ch))
+			t.row(fmt.Sprintf("%d.", i+1), p.Path, humanize.Count(ch.Before), humanize.Count(ch.After), changeWord(ch))
 		}
 		lines := t.lines()
 		if !l.improve {
@@ -174,7 +175,7 @@ func changeWord(ch insight.Change) string {
 		return p
 	}
 	if d := ch.Delta(); d < 0 {
-		return "-" + docsapi.FormatCount(-d)
+		return "-" + humanize.Count(-d)
 	}
-	return "+" + docsapi.FormatCount(ch.Delta())
+	return "+" + humanize.Count(ch.Delta())
 }

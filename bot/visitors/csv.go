@@ -10,6 +10,8 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/csvexport"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -38,9 +40,9 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 	}
 	from, _ := req.Range.params()
 	of := ofProject(t.label())
-	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), of, req.Range, bot.Mention(cmd.UserID))
+	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), of, req.Range, bot.Mention(cmd.UserID))
 	if req.Path != "" {
-		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", docsapi.FormatCount(int64(rows)), inlineCode(req.Path), of, req.Range, bot.Mention(cmd.UserID))
+		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), inlineCode(req.Path), of, req.Range, bot.Mention(cmd.UserID))
 	}
 	if ex.Stale != "" {
 		comment += " :hourglass: These numbers are from " + age(ex.Age) + ": " + ex.Stale
@@ -74,7 +76,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 }
 
 // visitorsCSV writes the pages whose path starts with prefix, in the
-// export's order, as the command line does (docsapi.WriteVisitorsCSV: a
+// export's order, as the command line does (csvexport.WriteVisitors: a
 // header, one row per page, paths kept from being read as spreadsheet
 // formulas), and counts them.
 func visitorsCSV(pages []store.VisitorPage, prefix string) ([]byte, int, error) {
@@ -85,7 +87,7 @@ func visitorsCSV(pages []store.VisitorPage, prefix string) ([]byte, int, error) 
 		}
 	}
 	var b bytes.Buffer
-	if err := docsapi.WriteVisitorsCSV(&b, page); err != nil {
+	if err := csvexport.WriteVisitors(&b, page); err != nil {
 		return nil, 0, err
 	}
 	return b.Bytes(), len(page.Visitors), nil

@@ -55,7 +55,7 @@
 //   - compare: the range against the one before it (insight.Compare), from
 //     the two exports (cached like the summary's).
 //   - csv: every page of the export as a CSV file, its paths kept from being
-//     read as formulas (docsapi.WriteVisitorsCSV, shared with the CLI).
+//     read as formulas (csvexport.WriteVisitors, shared with the CLI).
 //   - digest weekly|daily|off|status: a channel's subscription (store). A
 //     loop on every replica (bot.Background) looks every Config.DigestTick
 //     for postings owed (package digest, on Config.Now) and posts each once

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -56,11 +56,11 @@ func (f *Feature) CachedProjectSummary(ctx context.Context, projectKey string, d
 	var b strings.Builder
 	report := visitorsReport{Req: visitorsRequest{Range: r}}
 	fmt.Fprintf(&b, "*%s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
-		r, report.spanNote(), docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI), share(t.AI, t.Total))
+		r, report.spanNote(), humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI), share(t.AI, t.Total))
 	if top := selectPages(cached.Pages, "", sortTotal, homeTop).Top; len(top) > 0 {
 		parts := make([]string, len(top))
 		for i, p := range top {
-			parts[i] = inlineCode(p.Path) + " " + docsapi.FormatCount(p.Total)
+			parts[i] = inlineCode(p.Path) + " " + humanize.Count(p.Total)
 		}
 		b.WriteString("\nTop pages: " + strings.Join(parts, "  ·  "))
 	}

@@ -16,10 +16,10 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
-	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -252,7 +252,7 @@ func TestCompareEndToEnd(t *testing.T) {
 	for _, want := range []string{
 		"the last 7 whole days, Oct 31 – Nov 6, 2025 compared with Oct 24 – Oct 30, 2025",
 		"today (Nov 7) is still counting, so it is left out",
-		fmt.Sprintf("*%s* visitors (was %s, %s)", docsapi.FormatCount(int64(cur.Totals.Total)), docsapi.FormatCount(int64(prev.Totals.Total)), pct),
+		fmt.Sprintf("*%s* visitors (was %s, %s)", humanize.Count(int64(cur.Totals.Total)), humanize.Count(int64(prev.Totals.Total)), pct),
 		"*Rose most*", "*Fell most*", "*New pages", "*Pages that vanished", "never added",
 	} {
 		if !strings.Contains(text, want) {

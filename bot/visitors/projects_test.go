@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
@@ -36,7 +37,7 @@ func (ph *projectsHarness) lastTotals(name string) string {
 }
 
 func totalsText(c docsapi.Counts) string {
-	return "*" + docsapi.FormatCount(int64(c.Total)) + "* visitors"
+	return "*" + humanize.Count(int64(c.Total)) + "* visitors"
 }
 
 // waitRoots waits until channel holds n messages and returns the last.

@@ -10,10 +10,9 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/store"
-
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/store"
 )
 
 // Layout limits of a visitors summary. A section's text may hold 3,000
@@ -117,7 +116,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	}
 
 	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs%s, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
-		ofProjectPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI), share(t.AI, t.Total)))
+		ofProjectPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI), share(t.AI, t.Total)))
 	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
 		"AI share = AI visitors ÷ all unique visitors.")
 	if r.Stale != "" {
@@ -127,7 +126,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 		section(fmt.Sprintf(":warning: Only pages whose path starts with %s: %s of %s pages with visitors. "+
 			"Their counts can't be added up into unique visitors: someone who read several of these pages is counted on each of them. "+
 			"The totals above are for the whole site.",
-			inlineCode(r.Req.Path), docsapi.FormatCount(int64(sel.Matching)), docsapi.FormatCount(int64(countVisited(r.Snap.Pages)))))
+			inlineCode(r.Req.Path), humanize.Count(int64(sel.Matching)), humanize.Count(int64(countVisited(r.Snap.Pages)))))
 	}
 	// The footer and the trend button come after the table.
 	blocks = append(blocks, r.table(sel, maxBlocks-len(blocks)-2)...)
@@ -137,7 +136,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
 		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s human, %s AI)",
-			ofProjectPlain(r.Req.ProjectName), r.Req.Range, docsapi.FormatCount(t.Total), docsapi.FormatCount(t.Human), docsapi.FormatCount(t.AI)),
+			ofProjectPlain(r.Req.ProjectName), r.Req.Range, humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }
@@ -173,7 +172,7 @@ func (r visitorsReport) table(sel pageSelection, room int) []slack.Block {
 		return []slack.Block{textSection("No page"+under+" had visitors in this range.", nil)}
 	}
 	heading := fmt.Sprintf("*Top %d pages%s by %s visitors* (%s pages had visitors)",
-		len(sel.Top), under, sortWord(r.Req.Sort), docsapi.FormatCount(int64(sel.Matching)))
+		len(sel.Top), under, sortWord(r.Req.Sort), humanize.Count(int64(sel.Matching)))
 	if r.Req.Path == "" && len(sel.Top) == sel.Matching {
 		heading = fmt.Sprintf("*All %d pages with visitors, by %s visitors*", len(sel.Top), sortWord(r.Req.Sort))
 	}
@@ -189,7 +188,7 @@ func (r visitorsReport) table(sel pageSelection, room int) []slack.Block {
 	}
 	t := newTextTable(len(sel.Top), cols[:])
 	for i, p := range sel.Top {
-		t.row(strconv.Itoa(i+1)+".", p.Path, docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI))
+		t.row(strconv.Itoa(i+1)+".", p.Path, humanize.Count(p.Total), humanize.Count(p.Human), humanize.Count(p.AI))
 	}
 	lines := t.lines()
 	blocks := []slack.Block{textSection(heading+"\n```\n"+lines[0]+"\n```", nil)}
@@ -356,7 +355,7 @@ func pad(s string, w int, right bool) string {
 
 // share renders part/whole as a percentage with one decimal, or "n/a".
 func share(part, whole int64) string {
-	if p, ok := docsapi.Percent(part, whole); ok {
+	if p, ok := humanize.Percent(part, whole); ok {
 		return p
 	}
 	return "n/a"

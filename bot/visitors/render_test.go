@@ -11,11 +11,10 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
-
-	"github.com/docsbot/docsbot/bot"
 )
 
 // datasetSnapshot returns the merged export of a test dataset over the 30
@@ -160,19 +159,19 @@ func TestRenderSummary(t *testing.T) {
 	tot := snap.Totals
 	for _, want := range []string{
 		"Oct 9 – Nov 7, 2025", "UTC, 30 days, today so far",
-		"*" + docsapi.FormatCount(tot.Total) + "* visitors", "*" + docsapi.FormatCount(tot.Human) + "* human", "*" + docsapi.FormatCount(tot.AI) + "* AI",
+		"*" + humanize.Count(tot.Total) + "* visitors", "*" + humanize.Count(tot.Human) + "* human", "*" + humanize.Count(tot.AI) + "* AI",
 		"AI share *" + share(tot.AI, tot.Total) + "*", "AI share = AI visitors ÷ all unique visitors", "not human + AI",
-		fmt.Sprintf("*Top 12 pages by total visitors* (%s pages had visitors)", docsapi.FormatCount(int64(countVisited(snap.Pages)))),
+		fmt.Sprintf("*Top 12 pages by total visitors* (%s pages had visitors)", humanize.Count(int64(countVisited(snap.Pages)))),
 		"<@U0ALICE>", "fetched just now (3 API requests)",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("summary lacks %q:\n%s", want, all)
 		}
 	}
-	if tot.Total >= 1000 && !strings.Contains(docsapi.FormatCount(tot.Total), ",") {
-		t.Fatalf("no thousands separator in %q", docsapi.FormatCount(tot.Total))
+	if tot.Total >= 1000 && !strings.Contains(humanize.Count(tot.Total), ",") {
+		t.Fatalf("no thousands separator in %q", humanize.Count(tot.Total))
 	}
-	if !strings.Contains(msg.Text, docsapi.FormatCount(tot.Total)) {
+	if !strings.Contains(msg.Text, humanize.Count(tot.Total)) {
 		t.Errorf("fallback text %q lacks the total", msg.Text)
 	}
 
@@ -192,7 +191,7 @@ func TestRenderSummary(t *testing.T) {
 	}
 	for i, p := range snap.Pages[:12] { // the dataset serves pages by total
 		f := strings.Fields(lines[i+1])
-		want := []string{fmt.Sprintf("%d.", i+1), p.Path, docsapi.FormatCount(p.Total), docsapi.FormatCount(p.Human), docsapi.FormatCount(p.AI)}
+		want := []string{fmt.Sprintf("%d.", i+1), p.Path, humanize.Count(p.Total), humanize.Count(p.Human), humanize.Count(p.AI)}
 		if !slices.Equal(f, want) {
 			t.Errorf("row %d = %q, want %q", i+1, f, want)
 		}
@@ -210,7 +209,7 @@ func TestRenderSortAndPathFilter(t *testing.T) {
 	sel := selectPages(snap.Pages, "/api-reference", sortAI, 5)
 	for _, want := range []string{
 		"Only pages whose path starts with `/api-reference`",
-		fmt.Sprintf("%s of %s pages with visitors", docsapi.FormatCount(int64(sel.Matching)), docsapi.FormatCount(int64(countVisited(snap.Pages)))),
+		fmt.Sprintf("%s of %s pages with visitors", humanize.Count(int64(sel.Matching)), humanize.Count(int64(countVisited(snap.Pages)))),
 		"can't be added up into unique visitors", "totals above are for the whole site",
 		"*Top 5 pages under `/api-reference` by AI visitors*",
 		"fetched 3 minutes ago, reused for up to 10 minutes",

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
@@ -139,8 +140,8 @@ func TestVisitorsEndToEnd(t *testing.T) {
 	text := postText(sum)
 	totals := ds.Totals(from, to)
 	for _, want := range []string{
-		"Oct 9 – Nov 7, 2025", "*" + docsapi.FormatCount(int64(totals.Total)) + "* visitors", "*" + docsapi.FormatCount(int64(totals.Human)) + "* human",
-		"*" + docsapi.FormatCount(int64(totals.AI)) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
+		"Oct 9 – Nov 7, 2025", "*" + humanize.Count(int64(totals.Total)) + "* visitors", "*" + humanize.Count(int64(totals.Human)) + "* human",
+		"*" + humanize.Count(int64(totals.AI)) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
@@ -151,13 +152,13 @@ func TestVisitorsEndToEnd(t *testing.T) {
 		t.Fatalf("%d table rows, want 10:\n%s", len(rows), text)
 	}
 	for i, p := range pages[:10] {
-		want := []string{fmt.Sprintf("%d.", i+1), p.Path, docsapi.FormatCount(int64(p.Total)), docsapi.FormatCount(int64(p.Human)), docsapi.FormatCount(int64(p.AI))}
+		want := []string{fmt.Sprintf("%d.", i+1), p.Path, humanize.Count(int64(p.Total)), humanize.Count(int64(p.Human)), humanize.Count(int64(p.AI))}
 		if !slices.Equal(rows[i], want) {
 			t.Errorf("row %d = %q, want %q", i+1, rows[i], want)
 		}
 	}
 	// The summary is in the channel; a progress note went privately before it.
-	if !strings.Contains(rendered(h.Roots(general)[0]), docsapi.FormatCount(int64(totals.Total))) {
+	if !strings.Contains(rendered(h.Roots(general)[0]), humanize.Count(int64(totals.Total))) {
 		t.Errorf("the channel does not show the summary")
 	}
 	if p := h.privates(); len(p) != 1 || !strings.Contains(p[0].Text, "Counting visitors for Oct 9 – Nov 7, 2025") || !p[0].At.Before(sum.At) {
@@ -215,7 +216,7 @@ func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 	}
 	day := time.Date(2025, 11, 6, 0, 0, 0, 0, time.UTC)
 	text := postText(h.summaries()[0])
-	if want := "*" + docsapi.FormatCount(int64(ds.Totals(day, day.AddDate(0, 0, 1)).Total)) + "* visitors"; !strings.Contains(text, want) || !strings.Contains(text, "Nov 6, 2025") {
+	if want := "*" + humanize.Count(int64(ds.Totals(day, day.AddDate(0, 0, 1)).Total)) + "* visitors"; !strings.Contains(text, want) || !strings.Contains(text, "Nov 6, 2025") {
 		t.Errorf("summary lacks %q and the day:\n%s", want, text)
 	}
 }
@@ -251,8 +252,8 @@ func TestVisitorsPathFilter(t *testing.T) {
 		t.Fatalf("%d rows, want 3:\n%s", len(rows), text)
 	}
 	for i, p := range under[:3] {
-		if rows[i][1] != p.Path || rows[i][2] != docsapi.FormatCount(int64(p.Total)) {
-			t.Errorf("row %d = %q, want %s %s", i+1, rows[i], p.Path, docsapi.FormatCount(int64(p.Total)))
+		if rows[i][1] != p.Path || rows[i][2] != humanize.Count(int64(p.Total)) {
+			t.Errorf("row %d = %q, want %s %s", i+1, rows[i], p.Path, humanize.Count(int64(p.Total)))
 		}
 	}
 }

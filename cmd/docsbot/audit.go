@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
@@ -78,9 +78,9 @@ func (r *runner) runAudit(ctx context.Context, args []string) error {
 	}
 	secrets := s.Secrets(config.EnvRedisURL)
 	var problems []string
-	for _, p := range s.Problems(func(v string) string { return redact.Quote(v, secrets...) }) {
+	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
 		if p.Env == config.EnvRedisURL || p.Env == config.EnvRedisPrefix || p.Env == config.EnvAuditRetention {
-			problems = append(problems, redact.Scrub(p.Text, secrets...))
+			problems = append(problems, bot.SecretKinds().Scrub(p.Text, secrets...))
 		}
 	}
 	if len(problems) > 0 {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
@@ -184,7 +185,7 @@ func TestCLIVisitors(t *testing.T) {
 
 	res = docsbot(t, srv, nil, append([]string{"visitors"}, dates...)...)
 	top := wantPages[0]
-	for _, want := range []string{docsapi.FormatCount(int64(wantTotals.Total)), term.Share(wantTotals.AI, wantTotals.Total), top.Path, docsapi.FormatCount(int64(top.Total)), "613 paths", "2025-01-01 to 2025-11-14 inclusive"} {
+	for _, want := range []string{humanize.Count(int64(wantTotals.Total)), term.Share(wantTotals.AI, wantTotals.Total), top.Path, humanize.Count(int64(top.Total)), "613 paths", "2025-01-01 to 2025-11-14 inclusive"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("table does not contain %q", want)
 		}

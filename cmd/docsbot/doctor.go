@@ -12,11 +12,11 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/home"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
+	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -169,7 +169,7 @@ func (r *runner) checkDocsAPI(ctx context.Context, name string, api config.API) 
 	if err == nil {
 		err = client.Check(ctx, r.now())
 	}
-	if ee, ok := errors.AsType[*cli.Error](explain(err, call{op: docsapi.OpVisitors, cfg: api, now: r.now()})); ok {
+	if ee, ok := errors.AsType[*cli.Error](explain(err, call{op: term.OpVisitors, cfg: api, now: r.now()})); ok {
 		if errors.Is(err, docsapi.ErrInvalidRequest) {
 			ee.Fix = "check " + api.Input("baseurl") + " (" + api.APIURL + "): the service did not accept a plain visitors query"
 		}
@@ -179,5 +179,5 @@ func (r *runner) checkDocsAPI(ctx context.Context, name string, api config.API) 
 	if api.Project != "" {
 		from = " (" + api.KeyFrom + ")"
 	}
-	return checkup.Of(name, true, fmt.Sprintf("%s%s can read project %s at %s", redact.MaskOr(api.APIKey), from, api.ProjectID, api.APIURL), "")
+	return checkup.Of(name, true, fmt.Sprintf("%s%s can read project %s at %s", bot.SecretKinds().MaskOr(api.APIKey), from, api.ProjectID, api.APIURL), "")
 }

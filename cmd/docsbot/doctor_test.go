@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot/redact"
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
@@ -134,7 +134,7 @@ func TestDoctor(t *testing.T) {
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackBotToken: doctorWrongBot} },
 			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
-				redact.Mask(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
+				bot.SecretKinds().Mask(doctorWrongBot) + " refused (invalid_auth)", "fix: copy the Bot User OAuth Token", "OAuth & Permissions"}}},
 		},
 		{
 			// An app installed before the manifest asked for im:write.
@@ -147,14 +147,14 @@ func TestDoctor(t *testing.T) {
 			},
 			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
-				redact.Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
+				bot.SecretKinds().Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
 		},
 		{
 			name:     "app token rejected",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: doctorWrongApp} },
 			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack app token": {"✗", []string{
-				redact.Mask(doctorWrongApp) + " refused (invalid_auth)", "connections:write", "turn Socket Mode on"}}},
+				bot.SecretKinds().Mask(doctorWrongApp) + " refused (invalid_auth)", "connections:write", "turn Socket Mode on"}}},
 		},
 		{
 			name:     "app token without Socket Mode scope",
@@ -177,7 +177,7 @@ func TestDoctor(t *testing.T) {
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envAPIKey: doctorWrongKey} },
 			wantCode: cli.ExitFailure,
 			want: map[string]want{"docs API": {"✗", []string{
-				"refused the API key " + redact.MaskOr(doctorWrongKey), "401 Unauthorized", "fix: check DOCS_API_KEY"}}},
+				"refused the API key " + bot.SecretKinds().MaskOr(doctorWrongKey), "401 Unauthorized", "fix: check DOCS_API_KEY"}}},
 		},
 		{
 			name:     "project wrong",
@@ -312,7 +312,7 @@ func TestDoctor(t *testing.T) {
 			}
 			for _, sec := range s.secrets(roPassword, "not-"+roPassword) {
 				if strings.Contains(out+stderr.String(), sec) {
-					t.Errorf("output shows the secret %s", redact.Mask(sec))
+					t.Errorf("output shows the secret %s", bot.SecretKinds().Mask(sec))
 				}
 			}
 			if t.Failed() {
@@ -342,9 +342,9 @@ func TestDoctorAllPass(t *testing.T) {
 	checks := doctorChecks(t, out)
 	wants := map[string][]string{
 		"configuration":   {"all settings present", "environment only, no " + r.env().DotenvPath()},
-		"Slack bot token": {redact.Mask(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
-		"Slack app token": {redact.Mask(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
-		"docs API":        {redact.MaskOr(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
+		"Slack bot token": {bot.SecretKinds().Mask(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
+		"Slack app token": {bot.SecretKinds().Mask(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
+		"docs API":        {bot.SecretKinds().MaskOr(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
 		"Redis":           {db.URL + ": PING ok, write ok"},
 	}
 	for _, name := range doctorNames() {
@@ -366,7 +366,7 @@ func TestDoctorAllPass(t *testing.T) {
 	}
 	for _, sec := range s.secrets() {
 		if strings.Contains(out, sec) {
-			t.Errorf("output shows the secret %s", redact.Mask(sec))
+			t.Errorf("output shows the secret %s", bot.SecretKinds().Mask(sec))
 		}
 	}
 
@@ -472,7 +472,7 @@ func TestDoctorBinary(t *testing.T) {
 	}
 	for _, sec := range s.secrets() {
 		if strings.Contains(res.stdout+res.stderr, sec) {
-			t.Errorf("output shows the secret %s", redact.Mask(sec))
+			t.Errorf("output shows the secret %s", bot.SecretKinds().Mask(sec))
 		}
 	}
 }
@@ -503,8 +503,8 @@ func TestDoctorHTTPMode(t *testing.T) {
 		wantCode int
 		want     doctorCheck
 	}{
-		{"a signing secret", secret, cli.ExitOK, doctorCheck{"✓", redact.Mask(secret) + " set: Slack's requests to /slack/events, /slack/commands and /slack/interactive on :8080"}},
-		{"a token instead", doctorBotToken, cli.ExitFailure, doctorCheck{"✗", redact.Mask(doctorBotToken) + " does not look like a signing secret (32 hexadecimal characters)\nfix: copy the Signing Secret"}},
+		{"a signing secret", secret, cli.ExitOK, doctorCheck{"✓", bot.SecretKinds().Mask(secret) + " set: Slack's requests to /slack/events, /slack/commands and /slack/interactive on :8080"}},
+		{"a token instead", doctorBotToken, cli.ExitFailure, doctorCheck{"✗", bot.SecretKinds().Mask(doctorBotToken) + " does not look like a signing secret (32 hexadecimal characters)\nfix: copy the Signing Secret"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

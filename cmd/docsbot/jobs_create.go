@@ -5,7 +5,6 @@ import (
 
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
-	"github.com/docsbot/docsbot/docsapi"
 )
 
 const jobsCreateUsage = `Usage:
@@ -44,7 +43,7 @@ func (r *runner) runJobsCreate(ctx context.Context, args []string) error {
 	}
 	job, err := c.CreateJob(ctx, text)
 	if err != nil {
-		return cmd.explain(err, docsapi.OpCreate, "")
+		return cmd.explain(err, term.OpCreate, "")
 	}
 	return term.WriteStarted(r.stdout, job, cmd.format.Value, "Started")
 }

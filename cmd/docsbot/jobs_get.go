@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/docsbot/docsbot/cmd/internal/term"
-	"github.com/docsbot/docsbot/docsapi"
 )
 
 const jobsGetUsage = `Usage:
@@ -35,7 +34,7 @@ func (r *runner) runJobsGet(ctx context.Context, args []string) error {
 	}
 	job, err := c.GetJob(ctx, id)
 	if err != nil {
-		return cmd.explain(err, docsapi.OpGet, id)
+		return cmd.explain(err, term.OpGet, id)
 	}
 	if cmd.format.Value == "json" {
 		return term.WriteJSON(r.stdout, job)

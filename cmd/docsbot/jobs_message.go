@@ -5,7 +5,6 @@ import (
 
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
-	"github.com/docsbot/docsbot/docsapi"
 )
 
 const jobsMessageUsage = `Usage:
@@ -47,7 +46,7 @@ func (r *runner) runJobsMessage(ctx context.Context, args []string) error {
 	}
 	job, err := c.SendMessage(ctx, id, text)
 	if err != nil {
-		return cmd.explain(err, docsapi.OpMessage, id)
+		return cmd.explain(err, term.OpMessage, id)
 	}
 	return term.WriteStarted(r.stdout, job, cmd.format.Value, "Sent the message to")
 }

@@ -73,7 +73,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 		OnJob: func(j *docsapi.Job, changed bool) { p.Update(j.Status, changed) },
 		OnRetry: func(err error, wait time.Duration) {
 			msg := "polling failed"
-			if ee, ok := errors.AsType[*cli.Error](cmd.explain(err, docsapi.OpWatch, id)); ok {
+			if ee, ok := errors.AsType[*cli.Error](cmd.explain(err, term.OpWatch, id)); ok {
 				msg = ee.Msg
 			}
 			p.Note(fmt.Sprintf("%s; polling again in %s", msg, term.Elapsed(wait)))
@@ -89,7 +89,7 @@ func (r *runner) runJobsWatch(ctx context.Context, args []string) error {
 			return &cli.Error{Code: cli.ExitFailure, Err: err, Fix: resume,
 				Msg: fmt.Sprintf("timed out after %s watching job %s (last status: %s)", *timeout, id, p.StatusText())}
 		}
-		return cmd.explain(err, docsapi.OpWatch, id)
+		return cmd.explain(err, term.OpWatch, id)
 	}
 
 	if cmd.format.Value == "json" {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi"
@@ -82,7 +82,7 @@ func checkNoKey(t *testing.T, what, out string) {
 	t.Helper()
 	for _, key := range []string{docsProjectKey, apiProjectKey, wrongProjKey} {
 		if strings.Contains(out, key) {
-			t.Errorf("%s shows the key %s:\n%s", what, redact.Mask(key), out)
+			t.Errorf("%s shows the key %s:\n%s", what, bot.SecretKinds().Mask(key), out)
 		}
 	}
 }
@@ -189,8 +189,8 @@ func TestDoctorProjects(t *testing.T) {
 	}
 	checks := doctorChecks(t, stdout.String())
 	for name, want := range map[string]string{
-		"project docs": redact.MaskOr(docsProjectKey) + " (environment variable DOCS_API_KEY_DOCS) can read project " + s.docs.ProjectID + " at " + s.docs.URL,
-		"project api":  redact.MaskOr(apiProjectKey) + " (environment variable DOCS_API_KEY_API) can read project " + s.api.ProjectID + " at " + s.api.URL,
+		"project docs": bot.SecretKinds().MaskOr(docsProjectKey) + " (environment variable DOCS_API_KEY_DOCS) can read project " + s.docs.ProjectID + " at " + s.docs.URL,
+		"project api":  bot.SecretKinds().MaskOr(apiProjectKey) + " (environment variable DOCS_API_KEY_API) can read project " + s.api.ProjectID + " at " + s.api.URL,
 	} {
 		if c := checks[name]; c.mark != "✓" || !strings.Contains(c.text, want) {
 			t.Errorf("%s: %s %q, want ✓ %q", name, c.mark, c.text, want)
@@ -217,7 +217,7 @@ func TestDoctorProjects(t *testing.T) {
 		t.Errorf("project docs: %s %q, want ✓", c.mark, c.text)
 	}
 	c := checks["project api"]
-	for _, want := range []string{"refused the API key " + redact.Mask(wrongProjKey), "fix: check DOCS_API_KEY_API (environment variable DOCS_API_KEY_API)"} {
+	for _, want := range []string{"refused the API key " + bot.SecretKinds().Mask(wrongProjKey), "fix: check DOCS_API_KEY_API (environment variable DOCS_API_KEY_API)"} {
 		if c.mark != "✗" || !strings.Contains(c.text, want) {
 			t.Errorf("project api: %s %q, want ✗ and %q", c.mark, c.text, want)
 		}

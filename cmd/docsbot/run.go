@@ -55,6 +55,7 @@ func (r *runner) commands() []cli.Command {
 		{Name: "visitors", Summary: "unique visitors per page, human and AI", Run: r.runVisitors},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},
+		{Name: "migrate", Summary: "move Redis keys an earlier docsbot left in the layout before the shards", Run: r.runMigrate},
 		{Name: "version", Summary: "print the version", Run: r.runVersion},
 		{Name: "help", Summary: "show help for docsbot or one of its commands"}, // the dispatcher's
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/csvexport"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
@@ -57,7 +58,7 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 
 	all, err := term.CollectVisitors(r.stderr, c.VisitorPages(ctx, docsapi.VisitorsParams{From: *from, To: *to, Limit: docsapi.MaxVisitorsLimit}), *maxPages)
 	if err != nil {
-		return cmd.explain(err, docsapi.OpVisitors, "")
+		return cmd.explain(err, term.OpVisitors, "")
 	}
 	if all.HasMore {
 		fmt.Fprintf(r.stderr, "docsbot: stopped after %d requests (--max-pages): more paths exist\n", *maxPages)
@@ -66,9 +67,9 @@ func (r *runner) runVisitors(ctx context.Context, args []string) error {
 	case "json":
 		return term.WriteJSON(r.stdout, all)
 	case "csv":
-		return docsapi.WriteVisitorsCSV(r.stdout, all)
+		return csvexport.WriteVisitors(r.stdout, all)
 	}
-	return term.WriteVisitors(r.stdout, all, docsapi.RangeTitle(*from, *to))
+	return term.WriteVisitors(r.stdout, all, term.RangeTitle(*from, *to))
 }
 
 // checkRange checks --from and --to as the docs API reads them

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -256,7 +257,7 @@ func trendTitle(t Trend, s series) string {
 	}
 	if t.Totals != nil {
 		title += fmt.Sprintf("\n%s in total: %s human, %s AI",
-			docsapi.FormatCount(int64(t.Totals.Total)), docsapi.FormatCount(int64(t.Totals.Human)), docsapi.FormatCount(int64(t.Totals.AI)))
+			humanize.Count(int64(t.Totals.Total)), humanize.Count(int64(t.Totals.Human)), humanize.Count(int64(t.Totals.AI)))
 	}
 	return title
 }

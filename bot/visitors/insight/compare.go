@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -42,7 +43,7 @@ func (c Change) Delta() int64 { return c.After - c.Before }
 // as "+12.5%", "-3.0%" or "0.0%"; ok is false when Before is not positive,
 // where no percentage means anything.
 func (c Change) Percent() (s string, ok bool) {
-	s, ok = docsapi.Percent(c.Delta(), c.Before)
+	s, ok = humanize.Percent(c.Delta(), c.Before)
 	if ok && c.Delta() > 0 {
 		s = "+" + s
 	}

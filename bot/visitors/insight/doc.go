@@ -11,7 +11,7 @@
 // gonum.org/v1/plot, sized and styled to be read on a phone: a 1200×750 PNG
 // (a phone shows it about three times smaller), fonts of 24 to 34 pixels,
 // lines 5 pixels thick, date ticks chosen for the length of the range, counts
-// with thousands separators (docsapi.FormatCount). A day with no data (not in
+// with thousands separators (humanize.Count). A day with no data (not in
 // the cache, and the budget could not pay for it) is a gap in the lines over
 // a grey band, never a zero; MissingDays and FormatDays give the caller the
 // words for them. A last day still counting (Trend.Partial) is drawn apart,

@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/bot/humanize"
 )
 
 // dayTicks marks the days of a trend (x = days since first) with date
@@ -122,7 +122,7 @@ func countAxis(top int64) countTicks {
 func (c countTicks) Ticks(_, _ float64) []plot.Tick {
 	var ticks []plot.Tick
 	for v := 0.0; v <= c.max+c.step/2; v += c.step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: docsapi.FormatCount(int64(v))})
+		ticks = append(ticks, plot.Tick{Value: v, Label: humanize.Count(int64(v))})
 	}
 	return ticks
 }

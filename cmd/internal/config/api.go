@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
 )
@@ -82,19 +82,19 @@ func (e Env) apiSettings(s settings.Source, secrets []string) (API, *project.Set
 
 	var problems []Problem
 	bad := func(name, text, fix string) {
-		problems = append(problems, Problem{Vars: []string{name}, Text: redact.Scrub(text, secrets...), Fix: fix})
+		problems = append(problems, Problem{Vars: []string{name}, Text: bot.SecretKinds().Scrub(text, secrets...), Fix: fix})
 	}
 	switch {
 	case settings.HasCredentials(cfg.APIURL):
 		bad(EnvAPIURL, fmt.Sprintf("%s (from %s) must not contain credentials", EnvAPIURL, urlFrom),
 			"put the API key in "+EnvAPIKey+" and set "+EnvAPIURL+" to the bare base URL, e.g. "+defaultOf(EnvAPIURL))
 	case !settings.IsHTTPURL(cfg.APIURL):
-		bad(EnvAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", EnvAPIURL, redact.QuoteURL(cfg.APIURL, secrets...), urlFrom),
+		bad(EnvAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", EnvAPIURL, bot.SecretKinds().QuoteURL(cfg.APIURL, secrets...), urlFrom),
 			"set it to the API base URL, e.g. "+defaultOf(EnvAPIURL))
 	default:
 		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
 	}
-	if file != "" && redact.Looks(file, secrets...) {
+	if file != "" && bot.SecretKinds().Looks(file, secrets...) {
 		bad(EnvProjectsFile, EnvProjectsFile+" holds a secret, not the path of a projects file",
 			"keep keys where the projects file says (api_key_env, api_key_file); "+EnvProjectsFile+" is the file's path")
 		return cfg, nil, problems
@@ -119,7 +119,7 @@ func (e Env) apiSettings(s settings.Source, secrets []string) (API, *project.Set
 		problems = append(problems, Problem{Vars: []string{EnvProject}, Missing: true,
 			Text: EnvProject + " is not set: copy the project ID from the API keys page of your docs dashboard and export " + EnvProject + "=...",
 			Fix:  "(or pass --project, or put it in " + s.DotenvPath + ")"})
-	case redact.Looks(cfg.ProjectID, secrets...):
+	case bot.SecretKinds().Looks(cfg.ProjectID, secrets...):
 		bad(EnvProject, EnvProject+" holds a secret, not a project ID: copy the project ID from the API keys page of your docs dashboard",
 			"keep keys in "+EnvAPIKey+"; "+EnvProject+" is the project's ID, which is not secret")
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/redact"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
@@ -59,7 +58,7 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 			secrets = append(secrets, p.APIKey.Reveal())
 		}
 	}
-	for _, p := range s.Problems(func(v string) string { return redact.Quote(v, secrets...) }) {
+	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
 		c.Problems = append(c.Problems, Problem{Vars: []string{p.Env}, Text: p.Text})
 	}
 
@@ -119,7 +118,7 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	if len(c.Problems) > 0 {
 		texts := make([]string, len(c.Problems))
 		for i := range c.Problems {
-			c.Problems[i].Text = redact.Scrub(c.Problems[i].Text, secrets...)
+			c.Problems[i].Text = bot.SecretKinds().Scrub(c.Problems[i].Text, secrets...)
 			texts[i] = c.Problems[i].Text
 		}
 		return c, &cli.Error{

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/bot/csvexport"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -85,9 +85,9 @@ func (e *AuditExport) Write(r store.AuditRecord) error {
 		}
 		return e.csv.Write([]string{
 			r.At.UTC().Format(auditTimeFormat), r.ID,
-			docsapi.CSVCell(r.Team), docsapi.CSVCell(r.Channel), docsapi.CSVCell(r.User), docsapi.CSVCell(r.Project),
-			docsapi.CSVCell(r.Action), docsapi.CSVCell(r.Outcome), docsapi.CSVCell(r.JobID), docsapi.CSVCell(r.Detail), docsapi.CSVCell(r.Work),
-			r.InstructionSHA256, length, docsapi.CSVCell(r.Instruction),
+			csvexport.Cell(r.Team), csvexport.Cell(r.Channel), csvexport.Cell(r.User), csvexport.Cell(r.Project),
+			csvexport.Cell(r.Action), csvexport.Cell(r.Outcome), csvexport.Cell(r.JobID), csvexport.Cell(r.Detail), csvexport.Cell(r.Work),
+			r.InstructionSHA256, length, csvexport.Cell(r.Instruction),
 		})
 	}
 	e.buf.Reset()

@@ -1,7 +1,8 @@
 // Package term is what docsbot prints on a terminal: aligned tables, the
-// views of a job and of the visitors export, a watched job's progress line
-// redrawn in place, the audit trail's export (JSON or CSV), and text from
-// the API stripped of control characters.
+// views of a job and of the visitors export (and its range's title), a
+// watched job's progress line redrawn in place, the audit trail's export
+// (JSON or CSV), a failed docs API call in words (Explain, explain.go), and
+// text from the API stripped of control characters.
 // The command line calls it; it parses nothing and reads no settings.
 package term
 
@@ -16,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -40,7 +42,7 @@ func WriteJSON(w io.Writer, v any) error {
 
 // Share is part as a percentage of whole with one decimal, or "-" when whole is 0.
 func Share(part, whole docsapi.Count) string {
-	if p, ok := docsapi.Percent(int64(part), int64(whole)); ok {
+	if p, ok := humanize.Percent(int64(part), int64(whole)); ok {
 		return p
 	}
 	return "-"
@@ -160,9 +162,9 @@ func WriteVisitors(w io.Writer, all *docsapi.VisitorsPage, title string) error {
 	t := all.Totals
 	fmt.Fprintf(w, "Unique visitors, %s\n\n", title)
 	err := WriteTable(w, []bool{false, true}, [][]string{
-		{"  total", docsapi.FormatCount(int64(t.Total))},
-		{"  human", docsapi.FormatCount(int64(t.Human))},
-		{"  AI", docsapi.FormatCount(int64(t.AI))},
+		{"  total", humanize.Count(int64(t.Total))},
+		{"  human", humanize.Count(int64(t.Human))},
+		{"  AI", humanize.Count(int64(t.AI))},
 		{"  AI share", Share(t.AI, t.Total)},
 	})
 	if err != nil {
@@ -176,12 +178,12 @@ func WriteVisitors(w io.Writer, all *docsapi.VisitorsPage, title string) error {
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, []string{"PATH", "TOTAL", "HUMAN", "AI"})
 	for _, v := range rows {
-		cells = append(cells, []string{v.Path, docsapi.FormatCount(int64(v.Total)), docsapi.FormatCount(int64(v.Human)), docsapi.FormatCount(int64(v.AI))})
+		cells = append(cells, []string{v.Path, humanize.Count(int64(v.Total)), humanize.Count(int64(v.Human)), humanize.Count(int64(v.AI))})
 	}
 	if err := WriteTable(w, []bool{false, true, true, true}, cells); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "\n%s paths\n", docsapi.FormatCount(int64(len(rows))))
+	_, err = fmt.Fprintf(w, "\n%s paths\n", humanize.Count(int64(len(rows))))
 	return err
 }
 

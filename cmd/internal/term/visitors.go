@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"time"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -25,11 +27,30 @@ func CollectVisitors(w io.Writer, pages iter.Seq2[*docsapi.VisitorsPage, error],
 		}
 		m.Add(page)
 		if tty {
-			fmt.Fprintf(w, "\r\033[Kfetching visitors: %d requests, %s paths", m.Pages, docsapi.FormatCount(int64(m.Len())))
+			fmt.Fprintf(w, "\r\033[Kfetching visitors: %d requests, %s paths", m.Pages, humanize.Count(int64(m.Len())))
 		}
 		if maxPages > 0 && m.Pages >= maxPages {
 			break
 		}
 	}
 	return m.Result(), nil
+}
+
+// RangeTitle describes the visitors range from..to (to EXCLUDED, either may
+// be empty) for people: "2025-11-01 to 2025-11-07 inclusive" for whole days,
+// "since 2025-11-01", "the API's default range" with neither.
+func RangeTitle(from, to string) string {
+	toDate, toOK := docsapi.ParseDate(to)
+	dateOnly := toOK && len(to) == len(time.DateOnly)
+	switch {
+	case from != "" && to != "" && dateOnly:
+		return from + " to " + toDate.AddDate(0, 0, -1).Format(time.DateOnly) + " inclusive"
+	case from != "" && to != "":
+		return from + " up to " + to
+	case from != "":
+		return "since " + from
+	case to != "":
+		return "before " + to
+	}
+	return "the API's default range"
 }

@@ -1,4 +1,4 @@
-package docsapi
+package term
 
 import (
 	"context"
@@ -7,9 +7,13 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 )
 
-// Operations a Request names; Explain words its fixes by them.
+// Operations an APIRequest names; Explain words its fixes by them.
 const (
 	OpCreate   = "create"
 	OpMessage  = "message"
@@ -18,8 +22,8 @@ const (
 	OpVisitors = "visitors"
 )
 
-// Request describes a failed call of the client, for Explain.
-type Request struct {
+// APIRequest describes a failed call of the docs API client, for Explain.
+type APIRequest struct {
 	// Op is the operation, one of the Op constants (or another word).
 	Op string
 	// JobID is the job the call was about, "" for none.
@@ -42,7 +46,7 @@ type Request struct {
 	LookUp string
 }
 
-func (r Request) name(field string) string {
+func (r APIRequest) name(field string) string {
 	if r.Input != nil {
 		return r.Input(field)
 	}
@@ -55,28 +59,29 @@ type Explanation struct {
 	Message, Fix string
 }
 
-// Explain puts an error of the client in words: the one place where API
-// errors become text for a person at a terminal. It decides by the error's
-// kind (the sentinels, *APIError, *ValidationError), never by its text, and
-// never shows the API key, at most its masked form.
-func Explain(err error, r Request) Explanation {
+// Explain puts an error of the docs API client in words: the one place
+// where API errors become text for a person at a terminal. It decides by
+// the error's kind (docsapi's sentinels, *docsapi.APIError,
+// *docsapi.ValidationError), never by its text, and never shows the API
+// key, at most its masked form.
+func Explain(err error, r APIRequest) Explanation {
 	x := explain(err, r)
 	x.Message = scrubKey(x.Message, r.APIKey)
 	x.Fix = scrubKey(x.Fix, r.APIKey)
 	return x
 }
 
-func explain(err error, r Request) Explanation {
-	ae, isAPI := errors.AsType[*APIError](err)
+func explain(err error, r APIRequest) Explanation {
+	ae, isAPI := errors.AsType[*docsapi.APIError](err)
 	status := 0
 	if isAPI {
 		status = ae.StatusCode
 	}
 	onJob := r.Op != OpVisitors
 	var x Explanation
-	switch ve, isValidation := errors.AsType[*ValidationError](err); {
-	case errors.Is(err, ErrOutcomeUnknown):
-		x.Message = fmt.Sprintf("no answer from the docs API for the %s request: %s", r.Op, Cause(err))
+	switch ve, isValidation := errors.AsType[*docsapi.ValidationError](err); {
+	case errors.Is(err, docsapi.ErrOutcomeUnknown):
+		x.Message = fmt.Sprintf("no answer from the docs API for the %s request: %s", r.Op, apiCause(err))
 		lookUp := strings.TrimSpace(r.LookUp + " " + r.JobID)
 		x.Fix = "the request may have reached the API: check `" + lookUp + "` / your dashboard before retrying"
 
@@ -92,12 +97,12 @@ func explain(err error, r Request) Explanation {
 		x.Message = fmt.Sprintf("invalid %s: %s", input, ve.Problem)
 		x.Fix = "fix " + input + " and run the command again"
 
-	case errors.Is(err, ErrUnauthorized) || status == http.StatusUnauthorized || status == http.StatusForbidden:
+	case errors.Is(err, docsapi.ErrUnauthorized) || status == http.StatusUnauthorized || status == http.StatusForbidden:
 		x.Message = fmt.Sprintf("the docs API refused the API key %s for project %s%s", maskKey(r.APIKey), r.ProjectID, statusText(status))
 		x.Fix = "check " + r.name("apikey") + " (" + r.KeyFrom + ") and " + r.name("projectid") +
-			": create an admin API key on the API keys page of your docs dashboard and export " + r.name("apikey") + "=" + KeyPrefix + "..."
+			": create an admin API key on the API keys page of your docs dashboard and export " + r.name("apikey") + "=" + docsapi.KeyPrefix + "..."
 
-	case errors.Is(err, ErrNotFound) || status == http.StatusNotFound:
+	case errors.Is(err, docsapi.ErrNotFound) || status == http.StatusNotFound:
 		if onJob && r.JobID != "" {
 			x.Message = fmt.Sprintf("job %s not found in project %s", r.JobID, r.ProjectID)
 			x.Fix = "check the " + r.name("job") + ", and that " + r.name("projectid") + " is the project the job was started in"
@@ -106,14 +111,14 @@ func explain(err error, r Request) Explanation {
 			x.Fix = "check " + r.name("projectid") + " (copy it from the API keys page of your docs dashboard) and " + r.name("baseurl")
 		}
 
-	case errors.Is(err, ErrRateLimited) || status == http.StatusTooManyRequests:
+	case errors.Is(err, docsapi.ErrRateLimited) || status == http.StatusTooManyRequests:
 		var after time.Duration
 		if isAPI {
 			after = ae.RetryAfter
 		}
 		if after > 0 {
 			at := r.Now.Add(after).UTC()
-			x.Message = fmt.Sprintf("rate limited by the docs API: try again in %s (at %s UTC)", RoundUp(after), at.Format("15:04"))
+			x.Message = fmt.Sprintf("rate limited by the docs API: try again in %s (at %s UTC)", humanize.RoundUp(after), at.Format("15:04"))
 		} else {
 			x.Message = "rate limited by the docs API: try again later"
 		}
@@ -126,8 +131,8 @@ func explain(err error, r Request) Explanation {
 			x.Fix = "poll less often: raise " + r.name("interval")
 		}
 
-	case errors.Is(err, ErrInvalidRequest) || status == http.StatusBadRequest:
-		x.Message = "the docs API rejected the request: " + Cause(err)
+	case errors.Is(err, docsapi.ErrInvalidRequest) || status == http.StatusBadRequest:
+		x.Message = "the docs API rejected the request: " + apiCause(err)
 		switch r.Op {
 		case OpVisitors:
 			x.Fix = "check " + r.name("from") + " and " + r.name("to") + " (YYYY-MM-DD or ISO 8601; " + r.name("to") + " is exclusive)"
@@ -137,28 +142,29 @@ func explain(err error, r Request) Explanation {
 			x.Fix = "check the " + r.name("job")
 		}
 
-	case errors.Is(err, ErrMalformedResponse):
-		x.Message = "the docs API sent an answer docsbot cannot read: " + Cause(err)
+	case errors.Is(err, docsapi.ErrMalformedResponse):
+		x.Message = "the docs API sent an answer docsbot cannot read: " + apiCause(err)
 		x.Fix = "check that " + r.name("baseurl") + " (" + r.BaseURL + ") is the docs API, not a proxy or another site"
 
 	case status >= 500:
-		x.Message = "the docs API failed: " + Cause(err)
+		x.Message = "the docs API failed: " + apiCause(err)
 		x.Fix = "this is on the service side: try again in a moment"
 
 	case isAPI:
-		x.Message = "the docs API answered with an error: " + Cause(err)
+		x.Message = "the docs API answered with an error: " + apiCause(err)
 
 	default:
-		x.Message = "cannot reach the docs API: " + Cause(err)
+		x.Message = "cannot reach the docs API: " + apiCause(err)
 		x.Fix = "check " + r.name("baseurl") + " (" + r.BaseURL + ") and your network"
 	}
 	return x
 }
 
-// Cause is the short text of an error of the client: for an *APIError its
-// message, details and status, such as "job not found (404 Not Found)".
-func Cause(err error) string {
-	ae, ok := errors.AsType[*APIError](err)
+// apiCause is the short text of an error of the docs API client: for an
+// *docsapi.APIError its message, details and status, such as "job not found
+// (404 Not Found)".
+func apiCause(err error) string {
+	ae, ok := errors.AsType[*docsapi.APIError](err)
 	if !ok {
 		return err.Error()
 	}
@@ -180,7 +186,8 @@ func statusText(code int) string {
 	return fmt.Sprintf(" (%d %s)", code, http.StatusText(code))
 }
 
-// RoundUp rounds d up to whole seconds, for retry hints.
-func RoundUp(d time.Duration) time.Duration {
-	return (d + time.Second - 1).Truncate(time.Second)
-}
+// maskKey is the API key as a message shows it: masked, or "(none)".
+func maskKey(key string) string { return secret.Kinds{docsapi.KeyPrefix}.MaskOr(key) }
+
+// scrubKey replaces every copy of the API key in s by its masked form.
+func scrubKey(s, key string) string { return secret.Kinds{docsapi.KeyPrefix}.Scrub(s, key) }

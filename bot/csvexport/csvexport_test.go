@@ -1,4 +1,4 @@
-package docsapi_test
+package csvexport_test
 
 import (
 	"bytes"
@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/docsbot/docsbot/bot/csvexport"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
-func TestWriteVisitorsCSV(t *testing.T) {
+func TestWriteVisitors(t *testing.T) {
 	t.Parallel()
 	page := &docsapi.VisitorsPage{
 		Totals: docsapi.Counts{Human: 10000, AI: 2345, Total: 12000},
@@ -26,7 +27,7 @@ func TestWriteVisitorsCSV(t *testing.T) {
 		page.Visitors = append(page.Visitors, docsapi.PageVisitors{Path: f, Counts: docsapi.Counts{Human: 1, Total: 1}})
 	}
 	var b bytes.Buffer
-	if err := docsapi.WriteVisitorsCSV(&b, page); err != nil {
+	if err := csvexport.WriteVisitors(&b, page); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&b).ReadAll()
