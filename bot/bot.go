@@ -228,9 +228,15 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.serving.stop()
 		err = nil
 	} else {
+		// The socket outlives ctx until the envelopes it brought are
+		// acknowledged (drainSocket): one recorded but not acknowledged
+		// would show the person a timeout for work that runs.
+		sock, closeSock := context.WithCancel(context.WithoutCancel(ctx))
+		defer closeSock()
+		go b.drainSocket(ctx, sock, closeSock)
 		handler := socketmode.NewSocketmodeHandler(b.socket)
-		b.register(ctx, work, handler)
-		err = handler.RunEventLoopContext(ctx)
+		b.register(sock, work, handler)
+		err = handler.RunEventLoopContext(sock)
 		cancel()
 		b.link.stop()
 	}

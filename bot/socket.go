@@ -168,11 +168,68 @@ func (b *Bot) ack(sock context.Context, client *socketmode.Client, req *socketmo
 	}
 }
 
+// drainSocket closes the Socket Mode connection (closeSock) once ctx has
+// ended and no envelope handler is still running, or ackWait after ctx
+// ended: envelopes that arrive meanwhile are taken and acknowledged as
+// usual, their work left to the replicas that keep running. Closing at
+// once would leave the acks of work already recorded unsent, and Slack
+// would show a slash command's person a timeout for a job that then runs.
+func (b *Bot) drainSocket(ctx, sock context.Context, closeSock context.CancelFunc) {
+	select {
+	case <-ctx.Done():
+	case <-sock.Done():
+		return
+	}
+	b.work.waitIdle(ackWait)
+	closeSock()
+}
+
 // tasks is a WaitGroup that stops taking new work once closed.
 type tasks struct {
 	mu     sync.Mutex
 	wg     sync.WaitGroup
 	closed bool
+	// running counts the work under way; idle is closed (and replaced)
+	// each time it falls to zero.
+	running int
+	idle    chan struct{}
+}
+
+// begin and end count one piece of work (Go, Do).
+func (t *tasks) begin() {
+	t.running++
+	t.wg.Add(1)
+}
+
+func (t *tasks) end() {
+	t.mu.Lock()
+	t.running--
+	if t.running == 0 && t.idle != nil {
+		close(t.idle)
+		t.idle = nil
+	}
+	t.mu.Unlock()
+	t.wg.Done()
+}
+
+// waitIdle waits until no work runs, at most d.
+func (t *tasks) waitIdle(d time.Duration) {
+	t.mu.Lock()
+	if t.running == 0 {
+		t.mu.Unlock()
+		return
+	}
+	if t.idle == nil {
+		t.idle = make(chan struct{})
+	}
+	idle := t.idle
+	t.mu.Unlock()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-idle:
+	case <-timer.C:
+	}
 }
 
 // Go runs fn unless the group is closed, and reports whether it did.
@@ -182,7 +239,11 @@ func (t *tasks) Go(fn func()) bool {
 	if t.closed {
 		return false
 	}
-	t.wg.Go(fn)
+	t.begin()
+	go func() {
+		defer t.end()
+		fn()
+	}()
 	return true
 }
 
@@ -194,9 +255,9 @@ func (t *tasks) Do(fn func()) bool {
 		t.mu.Unlock()
 		return false
 	}
-	t.wg.Add(1)
+	t.begin()
 	t.mu.Unlock()
-	defer t.wg.Done()
+	defer t.end()
 	fn()
 	return true
 }
