@@ -136,8 +136,10 @@ type Bot struct {
 	background []func(ctx context.Context)
 	// work tracks handler goroutines so Run can wait for them on shutdown.
 	work tasks
-	// link tracks whether the Socket Mode connection is up.
-	link linkState
+	// link tracks whether the Socket Mode connection is up; lastAck is
+	// when an ack was last queued on it (drainSocket).
+	link    linkState
+	lastAck instant
 	// serving is where HTTP mode's requests are handled while Run runs.
 	serving serving
 }

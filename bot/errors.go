@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -60,7 +61,7 @@ func Describe(err error) string {
 		return "The docs API sent an answer docsbot could not read. Try again in a few minutes; if it keeps happening, ask whoever runs docsbot to check its logs."
 	}
 	if e, ok := errors.AsType[*slack.RateLimitedError](err); ok {
-		return "Slack is rate limiting docsbot. Try again " + InAbout(e.RetryAfter) + "."
+		return "Slack is rate limiting docsbot. Try again " + humanize.In(e.RetryAfter, time.Now()) + "."
 	}
 	if e, ok := errors.AsType[slack.SlackErrorResponse](err); ok {
 		return describeSlack(e.Err)
@@ -86,7 +87,7 @@ func describeAPI(e *docsapi.APIError) string {
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
 		return "The docs API rejected docsbot's API key. Ask whoever runs docsbot to check `DOCS_API_KEY` and `DOCS_PROJECT_ID`."
 	case e.StatusCode == http.StatusTooManyRequests:
-		return "The docs API's rate limit is reached. Try again " + InAbout(e.RetryAfter) + "."
+		return "The docs API's rate limit is reached. Try again " + humanize.In(e.RetryAfter, time.Now()) + "."
 	case e.StatusCode == http.StatusNotFound:
 		return "The docs API does not know this job (HTTP 404)" + server + "."
 	case e.StatusCode >= 500:
@@ -127,21 +128,6 @@ func describeSlack(code string) string {
 		return "Slack rejected docsbot's token. Ask whoever runs docsbot to reinstall the app."
 	}
 	return "Slack refused the request (" + Escape(code) + "). Try again in a minute."
-}
-
-// InAbout says when to retry: "in about 3 minutes (at 14:05 UTC)".
-func InAbout(d time.Duration) string {
-	if d <= 0 {
-		return "in a few minutes"
-	}
-	at := time.Now().Add(d).UTC().Format("15:04")
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("in %d seconds (at %s UTC)", int(d.Round(time.Second)/time.Second), at)
-	case d < 2*time.Minute:
-		return fmt.Sprintf("in about a minute (at %s UTC)", at)
-	}
-	return fmt.Sprintf("in about %d minutes (at %s UTC)", int(d.Round(time.Minute)/time.Minute), at)
 }
 
 // SlackCode returns Slack's error code of err ("not_in_channel"), or "".

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -52,5 +53,39 @@ func TestStopWithManyHandlersAckingLate(t *testing.T) {
 	case <-stopped:
 	case <-time.After(time.Minute):
 		t.Fatalf("Run did not return within a minute of the handlers acking late\nlogs:\n%s", h.Logs.String())
+	}
+}
+
+// TestStopAcknowledgesEnvelopesInFlight stops a bot while a slash command's
+// handler is still recording it, as a rolling update does: the Slack socket
+// stays open until the handler has acknowledged it, so the person is not
+// shown a timeout for work that runs.
+func TestStopAcknowledgesEnvelopesInFlight(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	busy := make(chan struct{})
+	release := make(chan struct{})
+	var once sync.Once
+	letGo := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(letGo)
+	r := h.StartBot(bottest.Config{Register: func(b *bot.Bot) {
+		b.HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
+			close(busy)
+			<-release
+			req.Ack(nil)
+		})
+	}})
+	env, _, err := h.Slack.SendSlashCommand(t.Context(), slacktest.SlashCommand{Command: "/docs-slow", UserID: alice, ChannelID: general})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-busy
+	stopped := make(chan struct{})
+	go func() { r.Stop(); close(stopped) }()
+	h.WaitLogged("stopping: the Slack socket stays open until the envelopes in flight are acknowledged", 1)
+	letGo()
+	<-stopped
+	if !slices.ContainsFunc(h.Slack.Acks(), func(a slacktest.Ack) bool { return a.EnvelopeID == env }) {
+		t.Errorf("the command in flight when the bot stopped was not acknowledged\nlogs:\n%s", h.Logs.String())
 	}
 }

@@ -165,7 +165,9 @@ func (b *Bot) ack(sock context.Context, client *socketmode.Client, req *socketmo
 	defer cancel()
 	if err := client.AckCtx(ctx, req.EnvelopeID, payload); err != nil {
 		b.log.Error("ack failed", "envelope", req.EnvelopeID, "err", err)
+		return
 	}
+	b.lastAck.set(time.Now())
 }
 
 // drainSocket closes the Socket Mode connection (closeSock) once ctx has
@@ -180,8 +182,44 @@ func (b *Bot) drainSocket(ctx, sock context.Context, closeSock context.CancelFun
 	case <-sock.Done():
 		return
 	}
-	b.work.waitIdle(ackWait)
+	if n := b.work.busy(); n > 0 {
+		b.log.Info("stopping: the Slack socket stays open until the envelopes in flight are acknowledged", "envelopes", n, "at_most", ackWait)
+		b.work.waitIdle(ackWait)
+	}
+	// slack-go queues an ack for the connection's sender and says nothing
+	// once it is written: an ack queued within ackFlush is given that long
+	// to leave before the connection closes.
+	if wait := ackFlush - time.Since(b.lastAck.get()); wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-sock.Done():
+			t.Stop()
+		}
+	}
 	closeSock()
+}
+
+// ackFlush is how long an ack queued for slack-go's sender is given to be
+// written before the connection closes on shutdown.
+const ackFlush = time.Second
+
+// instant is a time read and written by several goroutines.
+type instant struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (i *instant) set(t time.Time) {
+	i.mu.Lock()
+	i.t = t
+	i.mu.Unlock()
+}
+
+func (i *instant) get() time.Time {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.t
 }
 
 // tasks is a WaitGroup that stops taking new work once closed.
@@ -210,6 +248,13 @@ func (t *tasks) end() {
 	}
 	t.mu.Unlock()
 	t.wg.Done()
+}
+
+// busy is the number of pieces of work running.
+func (t *tasks) busy() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.running
 }
 
 // waitIdle waits until no work runs, at most d.

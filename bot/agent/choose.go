@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
@@ -151,7 +152,7 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 		if errors.Is(err, store.ErrNotFound) {
 			log.Info("a project chosen for a start that was forgotten")
 			a.answerChoice(ctx, c, "", fmt.Sprintf("This instruction waited for its docs project for more than %s, so docsbot forgot it and nothing was started. Send it again.",
-				waited(a.cfg.PendingTTL)), true, log)
+				humanize.Duration(a.cfg.PendingTTL)), true, log)
 			return nil
 		}
 		if err != nil {
@@ -197,17 +198,6 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 		log.Warn("dropping the pending start failed; it expires by itself", "err", err)
 	}
 	return nil
-}
-
-// waited says a time to live in words: "24 hours", "30 minutes".
-func waited(d time.Duration) string {
-	if d >= 2*time.Hour {
-		return fmt.Sprintf("%d hours", int(d/time.Hour))
-	}
-	if d >= 2*time.Minute {
-		return fmt.Sprintf("%d minutes", int(d/time.Minute))
-	}
-	return "a moment"
 }
 
 // answerChoice answers the person who clicked a project's button,

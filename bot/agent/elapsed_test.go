@@ -13,10 +13,10 @@ func TestElapsedWords(t *testing.T) {
 	}{
 		{0, "under a minute"},
 		{59 * time.Second, "under a minute"},
-		{time.Minute, "1 min"},
-		{59*time.Minute + 59*time.Second, "59 min"},
-		{time.Hour, "1 h 00 min"},
-		{2*time.Hour + 5*time.Minute + 30*time.Second, "2 h 05 min"},
+		{time.Minute, "1 minute"},
+		{59*time.Minute + 59*time.Second, "59 minutes"},
+		{time.Hour, "1 hour"},
+		{2*time.Hour + 5*time.Minute + 30*time.Second, "2 hours 5 minutes"},
 		{-time.Minute, "under a minute"}, // a replica's clock behind Redis's
 	}
 	for _, tt := range tests {

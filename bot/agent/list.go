@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -191,7 +192,7 @@ func (a *agent) statusText(ctx context.Context, req listRequest) (string, error)
 	}
 	fmt.Fprintf(&b, "\nInstruction: %s", bot.Escape(bot.Cut(j.Prompt, 300)))
 	if !j.UpdatedAt.IsZero() {
-		fmt.Fprintf(&b, "\nLast change: %s", ago(time.Since(j.UpdatedAt)))
+		fmt.Fprintf(&b, "\nLast change: %s", humanize.Ago(time.Since(j.UpdatedAt)))
 	}
 	return b.String(), nil
 }
@@ -207,7 +208,7 @@ func (a *agent) jobLine(ctx context.Context, j *store.Job, withWho, withProject 
 	} else if st != docsapi.StatusActive && st != "" {
 		status = ":grey_question: `" + bot.Escape(j.Status) + "`"
 	}
-	parts := []string{status, "started " + ago(time.Since(j.CreatedAt)), "`" + bot.Escape(j.ID) + "`"}
+	parts := []string{status, "started " + humanize.Ago(time.Since(j.CreatedAt)), "`" + bot.Escape(j.ID) + "`"}
 	if withProject && j.Project != "" {
 		parts = append(parts, "project `"+bot.Escape(j.Project)+"`")
 	}
@@ -234,20 +235,6 @@ func isJobID(s string) bool {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
-}
-
-// ago says how long ago something was, roughly: "just now", "5 min ago",
-// "3 h ago", "2 days ago".
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
 }
 
 // giveUpList tells the person their list could not be shown.

@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -132,17 +133,15 @@ func (v rootView) elapsed() string {
 	return elapsedWords(v.Now.Sub(v.Started))
 }
 
-// elapsedWords says a duration the way the root message shows it: "under a
-// minute", "4 min", "2 h 05 min". It changes at most once a minute, which
-// paces the live status edits.
+// elapsedWords says how long a job has run on its root message: "under a
+// minute", then whole minutes in humanize's words ("4 minutes", "2 hours 5
+// minutes"). It changes at most once a minute, which paces the live status
+// edits.
 func elapsedWords(d time.Duration) string {
-	switch {
-	case d < time.Minute:
+	if d < time.Minute {
 		return "under a minute"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d/time.Minute))
 	}
-	return fmt.Sprintf("%d h %02d min", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	return humanize.Duration(d.Truncate(time.Minute))
 }
 
 // details names the agent's model and branch, "" when the API gave neither.

@@ -66,7 +66,7 @@ func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 		t.Errorf("%d thread status calls, want %d: refreshed once for both replicas", n, statuses+1)
 	}
 	clock.Advance(time.Hour)
-	h.WaitFor("the root message showing 1 h 03 min", func() bool { return strings.Contains(root(), "Working · 1 h 03 min") })
+	h.WaitFor("the root message showing 1 hour 3 minutes", func() bool { return strings.Contains(root(), "Working · 1 hour 3 minutes") })
 }
 
 func TestProgressReactionsThroughEachOutcome(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
@@ -238,7 +239,7 @@ func (a *agent) onSwitchProject(ctx context.Context, r *bot.InteractionRequest) 
 	if errors.Is(err, store.ErrNotFound) {
 		log.Info("Switch project pressed on a start no longer kept")
 		a.refuseInteraction(ctx, r, channel, fmt.Sprintf("docsbot keeps a job's instruction for Switch project for %s, and this one is gone, so it cannot start it in another project. "+
-			"Send the instruction again with `%s project=NAME`.", waited(a.cfg.PendingTTL), Command))
+			"Send the instruction again with `%s project=NAME`.", humanize.Duration(a.cfg.PendingTTL), Command))
 		return
 	}
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 	"github.com/docsbot/docsbot/docsapi"
@@ -403,13 +404,13 @@ func costText(need, granted, left, limit int, freesIn time.Duration, blocked boo
 	switch {
 	case blocked:
 		return fmt.Sprintf(":hourglass: This chart would cost %s, and the docs API asked docsbot to wait before asking for analytics again (%s). The chart shows only the days cached.",
-			requests(need), bot.InAbout(freesIn))
+			requests(need), humanize.In(freesIn, time.Now()))
 	case granted == need:
 		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); %d of the %d analytics requests an hour are left after it.",
 			requests(need), left, limit)
 	case granted == 0:
 		return fmt.Sprintf(":hourglass: This chart would cost %s, and docsbot's budget of %d analytics requests an hour (shared by all its replicas) has none left: it frees up %s. The chart shows only the days cached.",
-			requests(need), limit, bot.InAbout(freesIn))
+			requests(need), limit, humanize.In(freesIn, time.Now()))
 	}
 	return fmt.Sprintf(":hourglass: This chart would cost %s, and only %d of docsbot's %d analytics requests an hour are left: it spends them on the latest days and shows the rest as gaps.",
 		requests(need), granted, limit)

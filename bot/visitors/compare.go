@@ -70,7 +70,7 @@ func (v *visitors) compare(ctx context.Context, t target, req visitorsRequest, p
 	rep := &comparisonReport{Req: req, Prev: prev, Cmp: cmp}
 	for _, e := range []exported{cur, before} {
 		if e.Stale != "" {
-			rep.Stale = append(rep.Stale, "numbers from "+age(e.Age)+": "+e.Stale)
+			rep.Stale = append(rep.Stale, "numbers from "+humanize.Ago(e.Age)+": "+e.Stale)
 		}
 	}
 	return rep, nil

@@ -45,7 +45,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), inlineCode(req.Path), of, req.Range, bot.Mention(cmd.UserID))
 	}
 	if ex.Stale != "" {
-		comment += " :hourglass: These numbers are from " + age(ex.Age) + ": " + ex.Stale
+		comment += " :hourglass: These numbers are from " + humanize.Ago(ex.Age) + ": " + ex.Stale
 	}
 	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
 		Reader:         bytes.NewReader(data),

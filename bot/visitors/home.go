@@ -64,6 +64,6 @@ func (f *Feature) CachedProjectSummary(ctx context.Context, projectKey string, d
 		}
 		b.WriteString("\nTop pages: " + strings.Join(parts, "  ·  "))
 	}
-	b.WriteString("\n_From the cache: fetched " + age(cached.Age) + "._")
+	b.WriteString("\n_From the cache: fetched " + humanize.Ago(cached.Age) + "._")
 	return b.String(), true, nil
 }

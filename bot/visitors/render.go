@@ -120,7 +120,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
 		"AI share = AI visitors ÷ all unique visitors.")
 	if r.Stale != "" {
-		section(":hourglass: *These numbers are from " + age(r.Age) + "*: " + r.Stale)
+		section(":hourglass: *These numbers are from " + humanize.Ago(r.Age) + "*: " + r.Stale)
 	}
 	if r.Req.Path != "" {
 		section(fmt.Sprintf(":warning: Only pages whose path starts with %s: %s of %s pages with visitors. "+
@@ -298,11 +298,11 @@ func (r visitorsReport) footer() string {
 		}
 		when = fmt.Sprintf("fetched just now (%d API request%s)", n, plural)
 	case r.Stale != "":
-		when = "fetched " + age(r.Age)
+		when = "fetched " + humanize.Ago(r.Age)
 	case r.Closed:
-		when = "fetched " + age(r.Age) + ", reused: its days are over and no longer change"
+		when = "fetched " + humanize.Ago(r.Age) + ", reused: its days are over and no longer change"
 	default:
-		when = "fetched " + age(r.Age) + ", reused for up to " + duration(r.CacheTTL)
+		when = "fetched " + humanize.Ago(r.Age) + ", reused for up to " + humanize.Duration(r.CacheTTL)
 	}
 	if r.Digest != "" {
 		return r.Digest + " · " + when
@@ -359,36 +359,4 @@ func share(part, whole int64) string {
 		return p
 	}
 	return "n/a"
-}
-
-// age reads like "just now", "4 minutes ago", "2 hours ago".
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "less than a minute ago"
-	case d < 2*time.Minute:
-		return "a minute ago"
-	case d < time.Hour:
-		return fmt.Sprintf("%d minutes ago", int(d/time.Minute))
-	case d < 2*time.Hour:
-		return "an hour ago"
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d hours ago", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
-}
-
-// duration reads like "10 minutes", "1 hour", "45 seconds".
-func duration(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%d seconds", int(d.Round(time.Second)/time.Second))
-	case d == time.Minute:
-		return "1 minute"
-	case d < time.Hour:
-		return fmt.Sprintf("%d minutes", int(d.Round(time.Minute)/time.Minute))
-	case d == time.Hour:
-		return "1 hour"
-	}
-	return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
 }

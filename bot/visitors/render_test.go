@@ -247,7 +247,7 @@ func TestRenderStaleNote(t *testing.T) {
 	checkLimits(t, msg)
 	sections, contexts := texts(msg)
 	all := strings.Join(append(sections, contexts...), "\n")
-	for _, want := range []string{"These numbers are from 2 hours ago", "budget of 100 analytics requests an hour", "frees up in about 12 minutes"} {
+	for _, want := range []string{"These numbers are from 2 hours 5 minutes ago", "budget of 100 analytics requests an hour", "frees up in about 12 minutes"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("stale summary lacks %q:\n%s", want, all)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -193,11 +194,11 @@ func (e *budgetError) told() error { return &bot.Error{Message: e.text(), Err: e
 func (e *budgetError) text() string {
 	switch {
 	case e.Blocked:
-		return "The docs API's rate limit for analytics is reached, so docsbot is not asking it for now. Try again " + bot.InAbout(e.RetryAfter) + "."
+		return "The docs API's rate limit for analytics is reached, so docsbot is not asking it for now. Try again " + humanize.In(e.RetryAfter, time.Now()) + "."
 	case e.RetryAfter <= 0:
 		return fmt.Sprintf("This range takes about %d requests to the docs API, more than the %d an hour it allows for analytics. Try a shorter range.", e.Need, e.Limit)
 	}
-	return fmt.Sprintf("docsbot has used its budget of %d analytics requests an hour (shared by all its replicas). It frees up %s.", e.Limit, bot.InAbout(e.RetryAfter))
+	return fmt.Sprintf("docsbot has used its budget of %d analytics requests an hour (shared by all its replicas). It frees up %s.", e.Limit, humanize.In(e.RetryAfter, time.Now()))
 }
 
 // onCommand handles /docs-visitors. Help, refusals and bad input are

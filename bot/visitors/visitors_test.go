@@ -272,7 +272,7 @@ func TestVisitorsBudgetExhausted(t *testing.T) {
 	// A range never fetched: nothing to fall back on, so a clear refusal.
 	h.visitorsCommand("7d")
 	p := h.waitPrivate("budget of 3 analytics requests an hour")
-	if !strings.Contains(p.Text, "frees up in about 60 minutes") {
+	if !strings.Contains(p.Text, "frees up in about 1 hour") {
 		t.Errorf("refusal %q does not say when the budget frees up", p.Text)
 	}
 
