@@ -1,7 +1,7 @@
 // Package bot is the core of docsbot's Slack side: the transports (a
 // Socket Mode connection, or in HTTP mode the signed requests Slack posts
 // to SlackHandler) and the router that features register on, the durable inbox
-// (Accept, WorkHandler, Later, leases), the outbox that paces posts and
+// (AcceptEnvelope, QueueFromWork, WorkHandler, Later, leases), the outbox that paces posts and
 // coalesces edits, the decorations (reactions, a thread's working status)
 // made in the background in order per message, the Slack helpers every feature shares (escaping,
 // private answers, Describe), metrics and the allow-lists.

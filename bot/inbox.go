@@ -48,7 +48,7 @@ const (
 const WorkMaxAge = 10 * time.Minute
 
 // The lines logged when Slack delivers an envelope whose work was recorded;
-// the again argument of Accept.
+// the again argument of AcceptEnvelope.
 const (
 	RedeliveredCommand = "slash command delivered again; already handled"
 	RedeliveredEvent   = "event delivered again; already handled"
@@ -132,7 +132,7 @@ func (e *laterError) Unwrap() error { return e.err }
 // taken again, by any replica, after d.
 func Later(d time.Duration, err error) error { return &laterError{after: d, err: err} }
 
-// Accept records w in the inbox, retrying briefly, so that the envelope that
+// AcceptEnvelope records w, the work of an envelope about to be acknowledged, in the inbox, retrying briefly, so that the envelope that
 // brought it can be acknowledged. It reports false when Redis could not take
 // it in time: the caller must then not ack blindly (an event is left for
 // Slack to redeliver; a slash command is answered privately). A redelivered
@@ -142,12 +142,12 @@ func Later(d time.Duration, err error) error { return &laterError{after: d, err:
 // envelope is acknowledged once its record would survive a failover. If the
 // budget runs out after any try found the record written but unconfirmed
 // (whatever the later tries met), it stands on the primary and will be
-// done: Accept then reports true, rather than have the person told that
+// done: AcceptEnvelope then reports true, rather than have the person told that
 // work which is about to run was not taken (only a failover within that
 // moment can still lose it; store/doc.go).
 //
 // again is the line logged for a redelivery.
-func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
+func (b *Bot) AcceptEnvelope(ctx context.Context, w store.Work, again string) bool {
 	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
 	defer cancel()
 	delay := 50 * time.Millisecond
@@ -203,13 +203,13 @@ func (b *Bot) Accept(ctx context.Context, w store.Work, again string) bool {
 	}
 }
 
-// Queue records w in the inbox from within other work (a start asked for
-// again), without Accept's bound: it reports whether w was queued, false if
+// QueueFromWork records w in the inbox from within other work (a start asked for
+// again), without AcceptEnvelope's bound: it reports whether w was queued, false if
 // its key was seen before. That work was acknowledged already, so, like
 // the store's other writes made after the acknowledgement, w need not wait
 // for the replicas: a record no replica confirmed in time
 // (store.ErrUnconfirmed) stands on the primary, and Queue succeeds.
-func (b *Bot) Queue(ctx context.Context, w store.Work) (bool, error) {
+func (b *Bot) QueueFromWork(ctx context.Context, w store.Work) (bool, error) {
 	queued, err := b.store.Enqueue(ctx, w, workKeep)
 	if errors.Is(err, store.ErrUnconfirmed) {
 		b.log.Warn("work recorded on the Redis primary, but no replica confirmed it in time", "work", w.Key, "err", err)

@@ -16,7 +16,7 @@ import (
 // HTTP mode): the parsed payload, the delivery's id for dedupe, and Ack.
 //
 // A handler acks the delivery itself, once: with an answer that needs no I/O,
-// or with nil after recording the work in the inbox (Accept). A handler that
+// or with nil after recording the work in the inbox (AcceptEnvelope). A handler that
 // cannot record the work of an event returns without acking, so that Slack
 // delivers it again. Register every handler before Run.
 

@@ -131,7 +131,7 @@ func (a *agent) onChooseProject(ctx context.Context, r *bot.InteractionRequest) 
 	}
 	payload, _ := json.Marshal(chooseRequest{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Project: v.Project,
 		Pending: v.Pending, ResponseURL: ic.ResponseURL})
-	if !a.core.Accept(ctx, store.Work{Key: "choose:" + v.Pending + ":" + ic.User.ID, Kind: workChoose, Payload: payload}, bot.RedeliveredInteraction) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "choose:" + v.Pending + ":" + ic.User.ID, Kind: workChoose, Payload: payload}, bot.RedeliveredInteraction) {
 		a.refuseInteraction(ctx, r, channel, storageDown)
 		return
 	}
@@ -186,7 +186,7 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 		req.ResponseURL = c.ResponseURL // the command's may be used up or expired
 	}
 	payload, _ := json.Marshal(req)
-	queued, err := a.core.Queue(ctx, store.Work{Key: "start:" + w.Key, Kind: workStart, Payload: payload})
+	queued, err := a.core.QueueFromWork(ctx, store.Work{Key: "start:" + w.Key, Kind: workStart, Payload: payload})
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

@@ -61,7 +61,7 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		kind = workList
 		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: askedJob(listed), Project: listProject})
 	}
-	if !a.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: payload}, bot.RedeliveredCommand) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral(storageDown))
 		return
 	}

@@ -58,7 +58,7 @@ func (a *agent) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	payload, _ := json.Marshal(req)
 	key := "act:" + cmp.Or(r.DeliveryID, req.Channel+"/"+req.Result+"/"+req.User+"/"+act.ActionTs)
-	if !a.core.Accept(ctx, store.Work{Key: key, Kind: workFeedback, Payload: payload}, bot.RedeliveredInteraction) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workFeedback, Payload: payload}, bot.RedeliveredInteraction) {
 		r.Ack(nil)
 		a.whisper(ctx, note, "docsbot cannot reach its storage right now, so your feedback was not recorded. Try again in a minute.", a.log)
 		return

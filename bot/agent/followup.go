@@ -328,7 +328,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 		a.auditWork(ctx, w, rec)
 		return true, nil
 	}
-	queued, err := a.core.Queue(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})
+	queued, err := a.core.QueueFromWork(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})
 	if err != nil && !marked {
 		// The offer is taken and no later attempt could queue it.
 		log.Warn("queuing the start again failed", "err", err)

@@ -128,7 +128,7 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 	}
 	payload, _ := json.Marshal(replyRequest{Team: cmp.Or(ic.Team.ID, ic.View.TeamID), Channel: meta.Channel, User: ic.User.ID,
 		ThreadTS: meta.Thread, Text: text, FromModal: true})
-	if !a.core.Accept(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workReply, Payload: payload}, bot.RedeliveredInteraction) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workReply, Payload: payload}, bot.RedeliveredInteraction) {
 		fieldError("docsbot cannot reach its storage right now, so this was not sent. Try again in a minute.")
 		return
 	}

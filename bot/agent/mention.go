@@ -134,7 +134,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	payload, _ := json.Marshal(req)
-	queued, err := a.core.Queue(ctx, store.Work{Key: startOwner(w.Key), Kind: workStart, Payload: payload})
+	queued, err := a.core.QueueFromWork(ctx, store.Work{Key: startOwner(w.Key), Kind: workStart, Payload: payload})
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

@@ -202,7 +202,7 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	payload, _ := json.Marshal(req)
-	if !a.core.Accept(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workStart, Payload: payload}, bot.RedeliveredInteraction) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workStart, Payload: payload}, bot.RedeliveredInteraction) {
 		fail(storageDown)
 		return
 	}

@@ -110,7 +110,7 @@ func (a *agent) post(team, channel, user, ts, threadTS, text string) replyReques
 func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRequest) {
 	payload, _ := json.Marshal(p)
 	key := "msg:" + p.Team + ":" + p.Channel + ":" + p.TS
-	if !a.core.Accept(ctx, store.Work{Key: key, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
 		if !req.LastDelivery {
 			return // not acknowledged: Slack delivers it again
 		}

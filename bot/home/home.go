@@ -133,7 +133,7 @@ func (h *home) onOpened(ctx context.Context, r *bot.EventRequest) {
 		key = fmt.Sprintf("home:%s:%s:%s", r.Event.TeamID, ev.User, ev.EventTimeStamp)
 	}
 	payload, _ := json.Marshal(publishRequest{Team: r.Event.TeamID, User: ev.User, Channel: ev.Channel, Opened: true})
-	if !h.core.Accept(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}, bot.RedeliveredEvent) {
+	if !h.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}, bot.RedeliveredEvent) {
 		return
 	}
 	r.Ack(nil)
@@ -160,7 +160,7 @@ func (h *home) jobChanged(ctx context.Context, j store.Job) {
 	}
 	payload, _ := json.Marshal(publishRequest{Team: j.Thread.Team, User: j.Requester})
 	key := fmt.Sprintf("home:job:%s:%d:%s", j.ID, j.Generation, j.Status)
-	if _, err := h.core.Queue(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}); err != nil {
+	if _, err := h.core.QueueFromWork(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}); err != nil {
 		h.log.Warn("queueing a refresh of the App Home failed", "user", j.Requester, "job", j.ID, "err", err)
 	}
 }

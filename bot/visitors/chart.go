@@ -82,7 +82,7 @@ func (v *visitors) onShowTrend(ctx context.Context, r *bot.InteractionRequest) {
 	payload, _ := json.Marshal(ask)
 	// A button has no answer to give in its ack: if the work cannot be
 	// recorded, the person sees nothing happen and presses again.
-	if !v.core.Accept(ctx, store.Work{Key: "act:" + r.DeliveryID, Kind: workTrend, Payload: payload}, "redelivered Show trend button ignored") {
+	if !v.core.AcceptEnvelope(ctx, store.Work{Key: "act:" + r.DeliveryID, Kind: workTrend, Payload: payload}, "redelivered Show trend button ignored") {
 		v.log.Warn("a Show trend button could not be recorded", "user", ic.User.ID)
 	}
 	r.Ack(nil)

@@ -216,7 +216,7 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 	payload, _ := json.Marshal(commandWork{SlashCommand: cmd, Project: ch.Project, Remember: true, Chosen: true})
 	// A button has no answer to give in its ack: if the work cannot be
 	// recorded, the person is told through the button's response_url.
-	if !v.core.Accept(ctx, store.Work{Key: "act:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, "redelivered project button ignored") {
+	if !v.core.AcceptEnvelope(ctx, store.Work{Key: "act:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, "redelivered project button ignored") {
 		v.log.Warn("a project button could not be recorded", "user", ic.User.ID)
 		v.core.ReplyPrivately(ctx, cmd, "docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute.")
 	}

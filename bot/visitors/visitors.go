@@ -245,7 +245,7 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		return
 	}
 	payload, _ := json.Marshal(cw)
-	if !v.core.Accept(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, bot.RedeliveredCommand) {
+	if !v.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workVisitors, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so it did not count visitors. Try again in a minute."))
 		return
 	}
