@@ -280,22 +280,9 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell fu
 		need++
 	}
 	out := &trendDrawn{}
-	var tokens []string
-	if need > 0 {
-		g, err := v.store.TakeBudget(ctx, budget, need)
-		if err != nil {
-			return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
-		}
-		if !g.OK() {
-			out.FreesIn = g.RetryAfter
-			if !g.Blocked && g.Remaining > 0 {
-				if part, err := v.store.TakeBudget(ctx, budget, min(g.Remaining, need)); err == nil && part.OK() {
-					g = part
-				}
-			}
-		}
-		tokens = g.Tokens
-		tell(costText(need, len(tokens), g.Remaining, budget.Limit, out.FreesIn, g.Blocked))
+	tokens, err := v.payForDays(ctx, budget, need, out, tell)
+	if err != nil {
+		return nil, err
 	}
 	sent := 0
 	defer func() {
@@ -346,22 +333,58 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell fu
 		tell("The docs API failed while docsbot fetched the days: " + bot.Describe(apiErr) + " The chart shows what is known.")
 	}
 
-	days := make([]insight.DayCounts, 0, len(cached.Found)+len(fetched))
-	for _, d := range append(cached.Found, fetched...) {
-		days = append(days, insight.DayCounts{Date: d.Date, Counts: apiCounts(d.VisitorCounts)})
-	}
-	trend := insight.Trend{First: r.First, Last: r.Last, Days: days, Partial: r.Today}
+	var totalsOf *store.VisitorCounts
 	if haveTotals {
-		c := apiCounts(totals)
-		trend.Totals = &c
+		totalsOf = &totals
 	}
-	if out.Missing, err = insight.MissingDays(r.First, r.Last, days); err != nil {
-		return nil, err
-	}
-	if out.PNG, err = insight.RenderTrend(trend); err != nil {
+	if err := out.draw(r, append(cached.Found, fetched...), totalsOf); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// payForDays takes need requests from the shared budget, or as many as it
+// has (none while the API's rate limit blocks it), and tells the person what
+// the chart costs before anything is spent. out learns when the budget
+// frees up if it fell short.
+func (v *visitors) payForDays(ctx context.Context, budget store.Budget, need int, out *trendDrawn, tell func(string)) ([]string, error) {
+	if need == 0 {
+		return nil, nil
+	}
+	g, err := v.store.TakeBudget(ctx, budget, need)
+	if err != nil {
+		return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
+	}
+	if !g.OK() {
+		out.FreesIn = g.RetryAfter
+		if !g.Blocked && g.Remaining > 0 {
+			if part, err := v.store.TakeBudget(ctx, budget, min(g.Remaining, need)); err == nil && part.OK() {
+				g = part
+			}
+		}
+	}
+	tell(costText(need, len(g.Tokens), g.Remaining, budget.Limit, out.FreesIn, g.Blocked))
+	return g.Tokens, nil
+}
+
+// draw renders the chart of r from the days known (cached or fetched) and
+// the range's own totals (nil when unknown), and lists the days missing.
+func (t *trendDrawn) draw(r dateRange, known []store.DayTotals, totals *store.VisitorCounts) error {
+	days := make([]insight.DayCounts, 0, len(known))
+	for _, d := range known {
+		days = append(days, insight.DayCounts{Date: d.Date, Counts: apiCounts(d.VisitorCounts)})
+	}
+	trend := insight.Trend{First: r.First, Last: r.Last, Days: days, Partial: r.Today}
+	if totals != nil {
+		c := apiCounts(*totals)
+		trend.Totals = &c
+	}
+	var err error
+	if t.Missing, err = insight.MissingDays(r.First, r.Last, days); err != nil {
+		return err
+	}
+	t.PNG, err = insight.RenderTrend(trend)
+	return err
 }
 
 // rangeTotals returns the unique visitors of the whole range if they are
