@@ -185,6 +185,7 @@ func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack A
 	if f == nil {
 		return false
 	}
+	b.metrics.command(cmd.Command)
 	f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: ack})
 	return true
 }

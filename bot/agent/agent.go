@@ -167,7 +167,7 @@ type agent struct {
 	store   JobStore
 	slack   *slack.Client
 	log     *slog.Logger
-	metrics *bot.Metrics
+	metrics *metrics
 	// wake nudges the poller when this replica schedules a job.
 	wake chan struct{}
 	// names remembers people's names for thread contexts.
@@ -192,7 +192,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Fea
 		store:   st,
 		slack:   b.Slack(),
 		log:     b.Logger(),
-		metrics: b.Metrics(),
+		metrics: newMetrics(b.Metrics()),
 		wake:    make(chan struct{}, 1),
 	}
 	b.HandleCommand(Command, a.onCommand)

@@ -22,7 +22,6 @@ const storageDown = "docsbot cannot reach its storage right now, so it did not s
 // and then acknowledged. If Redis cannot record it, the ack says so.
 func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	a.metrics.Command(cmd.Command)
 	// Slack escapes what the person typed and marks up mentions and links;
 	// the agent gets it as typed.
 	text := strings.TrimSpace(bot.Plain(cmd.Text))

@@ -88,7 +88,7 @@ type visitors struct {
 	apis    map[string]VisitorsAPI
 	store   VisitorsStore
 	log     *slog.Logger
-	metrics *bot.Metrics
+	metrics *metrics
 }
 
 // Register adds /docs-visitors to b: the command and its work. apis are
@@ -97,7 +97,7 @@ type visitors struct {
 // it before b.Run. The Feature it returns is what other features (the App
 // Home) may read of the visitors.
 func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsStore) *Feature {
-	v := &visitors{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger(), metrics: b.Metrics()}
+	v := &visitors{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger(), metrics: newMetrics(b.Metrics())}
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
 	b.HandleBlockActions(ActionChooseProject, v.onChooseProject)
@@ -205,7 +205,6 @@ func (e *budgetError) text() string {
 // answered in the ack; a summary is acked at once and made afterwards.
 func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	v.metrics.Command(cmd.Command)
 	text := cmd.Text
 	var tokenErr error
 	var named bool
