@@ -113,16 +113,32 @@ func (a *agent) replyInJobThread(ctx context.Context, w *bot.Work, r replyReques
 			return nil
 		}
 	}
-	if w.Marked(markSending) == "" {
-		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, job.Project); refusal != "" {
-			a.whisper(ctx, r, refusal, log)
-			rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text)
-			rec.Project = job.Project
-			a.auditWork(ctx, w, rec)
-			return nil
-		}
+	if a.refuseFollowUp(ctx, w, r, job, log) {
+		return nil
 	}
 	return a.sendFollowUp(ctx, w, r, job, log)
+}
+
+// refuseFollowUp refuses r, privately and audited, when its author may not
+// edit the job's project; it reports whether it did. Every way a post
+// reaches a job as its follow-up (a reply in its thread, a mention that
+// waited for its start) passes here before anything is sent; an attempt
+// that finds the follow-up being sent (markSending) was allowed already.
+func (a *agent) refuseFollowUp(ctx context.Context, w *bot.Work, r replyRequest, job *store.Job, log *slog.Logger) bool {
+	if w.Marked(markSending) != "" {
+		return false
+	}
+	refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, job.Project)
+	if refusal == "" {
+		return false
+	}
+	log.Info("follow-up refused: not an editor of the job's project")
+	a.whisper(ctx, r, refusal, log)
+	rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text)
+	rec.Project = job.Project
+	rec.JobID = job.ID
+	a.auditWork(ctx, w, rec)
+	return true
 }
 
 // sendFollowUp sends the post r to the thread's job and follows the job

@@ -44,7 +44,13 @@ type projectsWorld struct {
 
 func newProjectsWorld(t *testing.T, apiOpts ...docsapitest.Option) *projectsWorld {
 	t.Helper()
-	h := newHarness(t, apiOpts...)
+	return newProjectsWorldWith(t, nil, apiOpts...)
+}
+
+// newProjectsWorldWith is newProjectsWorld with options of the fake Slack.
+func newProjectsWorldWith(t *testing.T, slackOpts []slacktest.Option, apiOpts ...docsapitest.Option) *projectsWorld {
+	t.Helper()
+	h := &harness{bottest.NewWith(t, redisURL, slackOpts, apiOpts...)}
 	second := docsapitest.NewServer(append([]docsapitest.Option{docsapitest.WithProjectID("proj-api-ref"),
 		docsapitest.WithKey("mint_second_key_0000000000000000")}, apiOpts...)...)
 	t.Cleanup(second.Close)

@@ -95,6 +95,11 @@ func (a *agent) awaitStart(ctx context.Context, w *bot.Work, r replyRequest, thr
 		if w.Marked(markSending) == "" && a.inJobContext(ctx, r, job, log) {
 			return nil
 		}
+		// The post was let in for some project (doAddressed); the job's
+		// may take other editors.
+		if a.refuseFollowUp(ctx, w, r, job, log) {
+			return nil
+		}
 		return a.sendFollowUp(ctx, w, r, job, log)
 	case !errors.Is(err, store.ErrNotFound):
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
