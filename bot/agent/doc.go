@@ -36,8 +36,10 @@
 // (startclaim.go): of two posts starting a job in one thread at once, one
 // creates the job and the other becomes its follow-up. Every entry point refuses people and channels
 // outside the allow-lists privately before any API call. It needs the docs
-// API and Redis only through JobsAPI and JobStore, which *docsapi.Client and
-// *store.Store satisfy, and Slack only through the core (package bot).
+// API and Redis only through JobsAPI, which *docsapi.Client satisfies, and
+// the interfaces of JobStore, which the store's parts satisfy (store.Jobs,
+// store.RetryOffers, store.PendingStarts, store.Limits), and Slack only
+// through the core (package bot).
 //
 // How work flows. Register puts the handlers on a *bot.Bot. A command is
 // refused or answered in its ack when that needs no I/O (help, the
