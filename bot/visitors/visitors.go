@@ -407,7 +407,7 @@ func (v *visitors) export(ctx context.Context, t target, r dateRange, progress f
 }
 
 // closedExport reports whether the cached export key was fetched once every
-// day of its range was closed (store.MarkClosedExport), so that it is still
+// day of its range was closed (store.Analytics.MarkClosedExport), so that it is still
 // right past the cache's TTL. When the database cannot tell, it is not.
 func (v *visitors) closedExport(ctx context.Context, key string, log *slog.Logger) bool {
 	ok, err := v.store.ClosedExport(ctx, key)
