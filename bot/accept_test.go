@@ -62,7 +62,7 @@ func TestAcceptAcksUnconfirmedWork(t *testing.T) {
 			back := func() error { return nil }
 			if tt.stop != nil {
 				h.WaitFor("the command's work recorded", func() bool {
-					n, err := watch.Queued(context.Background())
+					n, err := watch.Inbox().Queued(context.Background())
 					return err == nil && n > 0
 				})
 				var err error

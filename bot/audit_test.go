@@ -49,7 +49,7 @@ func TestAuditTrailTrimmedByTheBot(t *testing.T) {
 	time.Sleep(10 * time.Millisecond)
 	client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
 	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	b := bot.New(bot.Config{Audit: short, Logger: logger}, client, st)
+	b := bot.New(bot.Config{Audit: short, Logger: logger}, client, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	// WaitFor shows the bot's log if it does not happen.

@@ -8,8 +8,8 @@
 //
 // The features live in packages of their own (bot/agent, bot/visitors) and
 // register their slash commands, events and kinds of work on a Bot before
-// Run. The core reaches Redis only through WorkStore, which *store.Store
-// satisfies.
+// Run. The core reaches Redis only through WorkStore: the store's inbox and
+// choices (store.Inbox, store.Choices).
 package bot
 
 import (

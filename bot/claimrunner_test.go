@@ -32,7 +32,7 @@ func enqueue(t *testing.T, st *store.Store, n int) {
 	t.Helper()
 	for i := range n {
 		w := store.Work{Key: fmt.Sprintf("claim:%d", i), Kind: "test", Payload: []byte("{}")}
-		if queued, err := st.Enqueue(t.Context(), w, time.Hour); err != nil || !queued {
+		if queued, err := st.Inbox().Enqueue(t.Context(), w, time.Hour); err != nil || !queued {
 			t.Fatalf("Enqueue(%s) = %v, %v", w.Key, queued, err)
 		}
 	}
@@ -42,10 +42,10 @@ func enqueue(t *testing.T, st *store.Store, n int) {
 // piece with handle and logging into log.
 func workRunner(st *store.Store, log *bytes.Buffer, handle func(ctx context.Context, t store.Taken) bool) *bot.ClaimRunner[store.Taken] {
 	return &bot.ClaimRunner[store.Taken]{
-		Claim:   st.ClaimWork,
+		Claim:   st.Inbox().ClaimWork,
 		Lease:   30 * time.Second,
 		Handle:  handle,
-		Release: st.ReleaseWork,
+		Release: st.Inbox().ReleaseWork,
 		Workers: 3,
 		Idle:    50 * time.Millisecond,
 		Wake:    make(chan struct{}, 1),
@@ -117,7 +117,7 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 				if ctx.Err() != nil {
 					cancelled.Add(1)
 				}
-				settledErr <- st.Done(ctx, w)
+				settledErr <- st.Inbox().Done(ctx, w)
 				return true
 			})
 			r.Grace, r.Landing = tt.grace, tt.landing
@@ -146,7 +146,7 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 			}
 			// What was handed back is due now (after the landing window
 			// when there is one), with the 2 never claimed.
-			taken, err := st.ClaimWork(t.Context(), 10, 30*time.Second)
+			taken, err := st.Inbox().ClaimWork(t.Context(), 10, 30*time.Second)
 			if err != nil {
 				t.Fatalf("ClaimWork = %v", err)
 			}
@@ -182,7 +182,7 @@ func TestClaimRunnersHandleEachOnce(t *testing.T) {
 		mu.Lock()
 		handled[w.Key]++
 		mu.Unlock()
-		if err := st.Done(ctx, w); err != nil {
+		if err := st.Inbox().Done(ctx, w); err != nil {
 			t.Errorf("Done(%s) = %v", w.Key, err)
 		}
 		total.Add(1)
@@ -201,7 +201,7 @@ func TestClaimRunnersHandleEachOnce(t *testing.T) {
 			t.Errorf("%s handled %d times, want once", key, handled[key])
 		}
 	}
-	if n, err := st.Queued(t.Context()); err != nil || n != 0 {
+	if n, err := st.Inbox().Queued(t.Context()); err != nil || n != 0 {
 		t.Errorf("Queued = %d, %v; want the inbox empty", n, err)
 	}
 }
@@ -214,7 +214,7 @@ func TestClaimRunnerWakes(t *testing.T) {
 	var handled atomic.Int32
 	r := workRunner(st, &bytes.Buffer{}, func(ctx context.Context, w store.Taken) bool {
 		handled.Add(1)
-		return st.Done(ctx, w) == nil
+		return st.Inbox().Done(ctx, w) == nil
 	})
 	r.Idle = time.Hour
 	stop := run(r)
@@ -227,7 +227,7 @@ func TestClaimRunnerWakes(t *testing.T) {
 	}
 	for i := range 2 {
 		w := store.Work{Key: fmt.Sprintf("claim:%d", i), Kind: "test", Payload: []byte("{}")}
-		if _, err := st.Enqueue(t.Context(), w, time.Hour); err != nil {
+		if _, err := st.Inbox().Enqueue(t.Context(), w, time.Hour); err != nil {
 			t.Fatalf("Enqueue = %v", err)
 		}
 		nudge()

@@ -14,7 +14,7 @@ import (
 )
 
 // The inbox: every piece of Slack work the bot acknowledges is first written
-// to Redis (store.Enqueue), and done from there by any replica (runInbox).
+// to Redis (store.Inbox.Enqueue), and done from there by any replica (runInbox).
 // An envelope is acknowledged only once its work is recorded; a replica that
 // dies after the ack leaves the work to the next one when its lease runs out.
 const (
@@ -57,8 +57,16 @@ const (
 	RedeliveredInteraction = "interaction delivered again; already handled"
 )
 
-// WorkStore is what the inbox needs of Redis; *store.Store satisfies it.
-type WorkStore interface {
+// WorkStore is what the core keeps in Redis, one part of the store each
+// (store/doc.go, "Parts"): the inbox, and the project each person chose last
+// (ResolveProject). Both are required.
+type WorkStore struct {
+	Inbox
+	project.LastChoices
+}
+
+// Inbox is what the inbox needs of Redis; store.Inbox satisfies it.
+type Inbox interface {
 	Enqueue(ctx context.Context, w store.Work, keep time.Duration) (bool, error)
 	ClaimWork(ctx context.Context, max int, lease time.Duration) ([]store.Taken, error)
 	Mark(ctx context.Context, t store.Taken, lease time.Duration, marks map[string]string) error
@@ -66,8 +74,6 @@ type WorkStore interface {
 	Done(ctx context.Context, t store.Taken) error
 	ReleaseWork(ctx context.Context, taken []store.Taken, after time.Duration) error
 	Queued(ctx context.Context) (int64, error)
-	// The project each person chose last (ResolveProject).
-	project.LastChoices
 }
 
 // Work is one piece of acknowledged Slack work, claimed by this replica.
@@ -75,7 +81,7 @@ type WorkStore interface {
 // handler reads them to resume instead of doing a step twice.
 type Work struct {
 	store.Taken
-	st WorkStore
+	st Inbox
 	mu sync.Mutex
 }
 
@@ -237,7 +243,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 		Claim: b.store.ClaimWork,
 		Lease: workLease,
 		Handle: func(ctx context.Context, t store.Taken) bool {
-			return b.doWork(ctx, &Work{Taken: t, st: b.store})
+			return b.doWork(ctx, &Work{Taken: t, st: b.store.Inbox})
 		},
 		Release:    b.store.ReleaseWork,
 		Workers:    inboxWorkers,

@@ -155,13 +155,13 @@ func TestWorkOfAnUnknownKindWaits(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL)
 	st := h.OpenStore()
-	if queued, err := st.Enqueue(context.Background(), store.Work{Key: "ev:from-the-future", Kind: "agent.mention", Payload: []byte("{}")}, time.Hour); err != nil || !queued {
+	if queued, err := st.Inbox().Enqueue(context.Background(), store.Work{Key: "ev:from-the-future", Kind: "agent.mention", Payload: []byte("{}")}, time.Hour); err != nil || !queued {
 		t.Fatalf("Enqueue = %v, %v", queued, err)
 	}
 	h.StartBot(bottest.Config{})
 	h.WaitLogged("no handler for this kind of work here; leaving it to another replica", 1)
 	h.StopAll()
-	if n, err := st.Queued(context.Background()); err != nil || n != 1 {
+	if n, err := st.Inbox().Queued(context.Background()); err != nil || n != 1 {
 		t.Fatalf("Queued = %d, %v; want the work still waiting", n, err)
 	}
 }

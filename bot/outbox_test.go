@@ -62,7 +62,7 @@ func heldEdits(t *testing.T) (*slacktest.Server, *Bot, string, *editGate) {
 	t.Cleanup(g.open) // a test that failed early lets its edits go
 	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL),
 		slack.OptionHTTPClient(&http.Client{Transport: roundTripFunc(g.roundTrip)}))
-	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, nil)
+	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, WorkStore{})
 	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
 	if err != nil {
 		t.Fatal(err)

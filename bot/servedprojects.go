@@ -18,14 +18,14 @@ func (b *Bot) Projects() *project.Set { return b.projects }
 // store. Errors are *project.UnknownError, *project.TokenError or the
 // store's, wrapped.
 func (b *Bot) ResolveProject(ctx context.Context, req project.Request) (project.Resolution, error) {
-	return project.NewResolver(b.projects, b.store).Resolve(ctx, req)
+	return project.NewResolver(b.projects, b.store.LastChoices).Resolve(ctx, req)
 }
 
 // RememberProject keeps name as the project user of team chose last (when
 // they chose by project=NAME or by a button), so that their next command
 // without one goes there. It does nothing for an implicit set.
 func (b *Bot) RememberProject(ctx context.Context, team, user, name string) error {
-	return project.NewResolver(b.projects, b.store).Remember(ctx, team, user, name)
+	return project.NewResolver(b.projects, b.store.LastChoices).Remember(ctx, team, user, name)
 }
 
 // ProjectKey is the name a feature records and keys state by for p: "" for

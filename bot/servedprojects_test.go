@@ -54,7 +54,7 @@ func projectBot(t *testing.T, cfg bot.Config) *bot.Bot {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	return bot.New(cfg, slack.New("xoxb-not-used", slack.OptionAPIURL("http://127.0.0.1:1/api/")), st)
+	return bot.New(cfg, slack.New("xoxb-not-used", slack.OptionAPIURL("http://127.0.0.1:1/api/")), bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
 }
 
 func TestResolveProjectRemembersTheChoice(t *testing.T) {

@@ -241,27 +241,27 @@ func TestLastProject(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	ctx := t.Context()
-	if got, err := s.LastProject(ctx, "T1", "U1"); err != nil || got != "" {
+	if got, err := s.Choices().LastProject(ctx, "T1", "U1"); err != nil || got != "" {
 		t.Fatalf("LastProject before a choice = %q, %v; want \"\"", got, err)
 	}
 	for _, name := range []string{"docs", "api"} {
-		if err := s.SetLastProject(ctx, "T1", "U1", name); err != nil {
+		if err := s.Choices().SetLastProject(ctx, "T1", "U1", name); err != nil {
 			t.Fatalf("SetLastProject: %v", err)
 		}
-		if got, err := s.LastProject(ctx, "T1", "U1"); err != nil || got != name {
+		if got, err := s.Choices().LastProject(ctx, "T1", "U1"); err != nil || got != name {
 			t.Fatalf("LastProject = %q, %v; want %q", got, err, name)
 		}
 	}
-	if got, _ := s.LastProject(ctx, "T2", "U1"); got != "" {
+	if got, _ := s.Choices().LastProject(ctx, "T2", "U1"); got != "" {
 		t.Errorf("another workspace's person has choice %q", got)
 	}
 	if d := pttl(t, s.Prefix()+"choice:T1:U1"); d <= store.ChoiceRetention-time.Hour || d > store.ChoiceRetention {
 		t.Errorf("choice expires in %v, want about %v", d, store.ChoiceRetention)
 	}
-	if err := s.SetLastProject(ctx, "T1", "", "docs"); !errors.Is(err, store.ErrInvalid) {
+	if err := s.Choices().SetLastProject(ctx, "T1", "", "docs"); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("SetLastProject without a user: err = %v, want ErrInvalid", err)
 	}
-	if _, err := s.LastProject(ctx, "", "U1"); !errors.Is(err, store.ErrInvalid) {
+	if _, err := s.Choices().LastProject(ctx, "", "U1"); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("LastProject without a team: err = %v, want ErrInvalid", err)
 	}
 }

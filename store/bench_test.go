@@ -95,7 +95,7 @@ func BenchmarkJobMemory(b *testing.B) {
 			before := usedMemory(b)
 			b.ResetTimer()
 			for i := range b.N {
-				if err := s.LinkJob(ctx, benchJob(i, tc.promptLen, tc.pr), time.Hour); err != nil {
+				if err := s.Jobs().LinkJob(ctx, benchJob(i, tc.promptLen, tc.pr), time.Hour); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -140,14 +140,14 @@ func BenchmarkClaimReschedule(b *testing.B) {
 	ctx := context.Background()
 	defer deletePrefix(b, s.Prefix())
 	for i := range jobs {
-		if err := s.LinkJob(ctx, benchJob(i, 120, ""), 0); err != nil {
+		if err := s.Jobs().LinkJob(ctx, benchJob(i, 120, ""), 0); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ResetTimer()
 	done := 0
 	for done < b.N {
-		cs, err := s.Claim(ctx, min(batch, b.N-done), time.Minute)
+		cs, err := s.Jobs().Claim(ctx, min(batch, b.N-done), time.Minute)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func BenchmarkClaimReschedule(b *testing.B) {
 			b.Fatal("nothing due")
 		}
 		for _, c := range cs {
-			if err := s.Reschedule(ctx, c, "active", 0); err != nil {
+			if err := s.Jobs().Reschedule(ctx, c, "active", 0); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 //
 // Keys: {p}budget:{name} (sorted set: token -> unix ms it was taken),
 // {p}budget:{name}:seq (token counter) and {p}budget:{name}:block (present
-// while the service asked to wait, see [Store.BlockBudget]).
+// while the service asked to wait, see [Limits.BlockBudget]).
 type Budget struct {
 	// Name tells budgets apart, such as "analytics".
 	Name string
@@ -24,7 +24,7 @@ type Budget struct {
 
 // Grant is the answer to a request for budget.
 type Grant struct {
-	// Tokens names the requests granted, one each, for [Store.ReturnBudget].
+	// Tokens names the requests granted, one each, for [Limits.ReturnBudget].
 	// It is empty when the request was refused.
 	Tokens []string
 	// Remaining is the number of requests left in the window after the
@@ -35,7 +35,7 @@ type Grant struct {
 	// is larger than the limit.
 	RetryAfter time.Duration
 	// Blocked reports a refusal because the service itself asked to wait
-	// (see [Store.BlockBudget]).
+	// (see [Limits.BlockBudget]).
 	Blocked bool
 }
 
@@ -101,7 +101,8 @@ func checkBudget(b Budget) error {
 // TakeBudget takes n requests (at least 1) from the budget, all or none, in
 // one atomic step. A refusal is not an error: the Grant says why and when to
 // ask again.
-func (s *Store) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) {
+func (lm Limits) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) {
+	s := lm.s
 	if err := checkBudget(b); err != nil {
 		return Grant{}, err
 	}
@@ -143,7 +144,8 @@ func (s *Store) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) 
 
 // ReturnBudget gives back tokens that were taken but not used, such as the
 // unused part of a reservation. Tokens already out of the window are ignored.
-func (s *Store) ReturnBudget(ctx context.Context, b Budget, tokens []string) error {
+func (lm Limits) ReturnBudget(ctx context.Context, b Budget, tokens []string) error {
+	s := lm.s
 	if err := checkBudget(b); err != nil {
 		return err
 	}
@@ -163,7 +165,8 @@ func (s *Store) ReturnBudget(ctx context.Context, b Budget, tokens []string) err
 // BlockBudget refuses every request of the budget for d from now (Redis
 // clock), for when the service answered "too many requests" and said how
 // long to wait. A longer block already in place is kept.
-func (s *Store) BlockBudget(ctx context.Context, b Budget, d time.Duration) error {
+func (lm Limits) BlockBudget(ctx context.Context, b Budget, d time.Duration) error {
+	s := lm.s
 	if err := checkBudget(b); err != nil {
 		return err
 	}

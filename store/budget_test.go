@@ -30,7 +30,7 @@ func TestBudgetExactAcrossStores(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range callers {
 		wg.Go(func() {
-			g, err := stores[i%2].TakeBudget(t.Context(), b, 1)
+			g, err := stores[i%2].Limits().TakeBudget(t.Context(), b, 1)
 			if err != nil {
 				t.Error(err)
 				return
@@ -53,7 +53,7 @@ func TestBudgetExactAcrossStores(t *testing.T) {
 		t.Fatalf("granted %d, refused %d; want exactly %d granted of %d", granted.Load(), refused.Load(), b.Limit, callers)
 	}
 	// Another budget name is not touched.
-	if g, err := stores[0].TakeBudget(t.Context(), store.Budget{Name: "other", Limit: 1, Window: time.Hour}, 1); err != nil || !g.OK() {
+	if g, err := stores[0].Limits().TakeBudget(t.Context(), store.Budget{Name: "other", Limit: 1, Window: time.Hour}, 1); err != nil || !g.OK() {
 		t.Fatalf("other budget: %+v, %v", g, err)
 	}
 }
@@ -75,7 +75,7 @@ func TestBudgetAllOrNothing(t *testing.T) {
 		{6, false, 0, false},
 	}
 	for i, st := range steps {
-		g, err := s.TakeBudget(t.Context(), b, st.n)
+		g, err := s.Limits().TakeBudget(t.Context(), b, st.n)
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -93,22 +93,22 @@ func TestBudgetSlidesAndReturns(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	b := store.Budget{Name: "api", Limit: 3, Window: 300 * time.Millisecond}
-	g, err := s.TakeBudget(ctx, b, 3)
+	g, err := s.Limits().TakeBudget(ctx, b, 3)
 	if err != nil || !g.OK() {
 		t.Fatalf("take 3: %+v, %v", g, err)
 	}
-	if err := s.ReturnBudget(ctx, b, g.Tokens[1:]); err != nil {
+	if err := s.Limits().ReturnBudget(ctx, b, g.Tokens[1:]); err != nil {
 		t.Fatalf("return: %v", err)
 	}
-	if g, err := s.TakeBudget(ctx, b, 2); err != nil || !g.OK() {
+	if g, err := s.Limits().TakeBudget(ctx, b, 2); err != nil || !g.OK() {
 		t.Fatalf("take 2 after returning 2: %+v, %v", g, err)
 	}
-	g, err = s.TakeBudget(ctx, b, 1)
+	g, err = s.Limits().TakeBudget(ctx, b, 1)
 	if err != nil || g.OK() || g.RetryAfter <= 0 || g.RetryAfter > b.Window {
 		t.Fatalf("take beyond the limit: %+v, %v; want a refusal within the window", g, err)
 	}
 	redistest.Until(t, "the window to slide", func() bool {
-		g, err := s.TakeBudget(ctx, b, 3)
+		g, err := s.Limits().TakeBudget(ctx, b, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,13 +121,13 @@ func TestBudgetBlock(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	b := store.Budget{Name: "api", Limit: 100, Window: time.Hour}
-	if err := s.BlockBudget(ctx, b, 10*time.Minute); err != nil {
+	if err := s.Limits().BlockBudget(ctx, b, 10*time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.BlockBudget(ctx, b, time.Second); err != nil { // must not shorten the block
+	if err := s.Limits().BlockBudget(ctx, b, time.Second); err != nil { // must not shorten the block
 		t.Fatal(err)
 	}
-	g, err := s.TakeBudget(ctx, b, 1)
+	g, err := s.Limits().TakeBudget(ctx, b, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +136,11 @@ func TestBudgetBlock(t *testing.T) {
 	}
 
 	short := store.Budget{Name: "short", Limit: 1, Window: time.Hour}
-	if err := s.BlockBudget(ctx, short, 50*time.Millisecond); err != nil {
+	if err := s.Limits().BlockBudget(ctx, short, 50*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	redistest.Until(t, "the block to end", func() bool {
-		g, err := s.TakeBudget(ctx, short, 1)
+		g, err := s.Limits().TakeBudget(ctx, short, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestBudgetBlock(t *testing.T) {
 
 func TestBudgetRejectsBadArguments(t *testing.T) {
 	t.Parallel()
-	s := newStore(t)
+	s := newStore(t).Limits()
 	ctx := context.Background()
 	good := store.Budget{Name: "x", Limit: 1, Window: time.Second}
 	cases := []struct {

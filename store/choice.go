@@ -21,7 +21,8 @@ func (s *Store) choiceKey(team, user string) string {
 
 // LastProject returns the name of the project user of team chose last, or ""
 // when they never chose or the choice expired (ChoiceRetention).
-func (s *Store) LastProject(ctx context.Context, team, user string) (string, error) {
+func (ch Choices) LastProject(ctx context.Context, team, user string) (string, error) {
+	s := ch.s
 	if team == "" || user == "" {
 		return "", fmt.Errorf("store: last project: empty team or user: %w", ErrInvalid)
 	}
@@ -37,7 +38,8 @@ func (s *Store) LastProject(ctx context.Context, team, user string) (string, err
 
 // SetLastProject remembers that user of team chose the project named name,
 // for ChoiceRetention from now.
-func (s *Store) SetLastProject(ctx context.Context, team, user, name string) error {
+func (ch Choices) SetLastProject(ctx context.Context, team, user, name string) error {
+	s := ch.s
 	if team == "" || user == "" || name == "" {
 		return fmt.Errorf("store: set last project: empty team, user or name: %w", ErrInvalid)
 	}

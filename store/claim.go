@@ -34,7 +34,8 @@ type Claim struct {
 // at the heads of all shards in one pipeline, then claims from the shards
 // with due jobs, starting at a rotating shard, until it has max: at most
 // one script per shard.
-func (s *Store) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim, error) {
+func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim, error) {
+	s := js.s
 	if max <= 0 {
 		return nil, nil
 	}
@@ -99,7 +100,8 @@ func decodeClaim(v any) (Claim, error) {
 // hintFresh, and with no schedule write of this Store since), it answers
 // from what that Claim read, without asking Redis: that is the poller's
 // loop, and it saves a read of every shard.
-func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
+func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
+	s := js.s
 	s.hint.Lock()
 	at, next := s.hint.at, s.hint.next
 	s.hint.Unlock()
@@ -125,7 +127,8 @@ func (s *Store) NextDue(ctx context.Context) (wait time.Duration, ok bool, err e
 // another replica to take at once; see "Handing back" in the package doc
 // for when it must wait), and its token moves on, so that late writes of
 // this replica fail with ErrStale.
-func (s *Store) Release(ctx context.Context, claims []Claim, after time.Duration) error {
+func (js Jobs) Release(ctx context.Context, claims []Claim, after time.Duration) error {
+	s := js.s
 	s.dropHint()
 	byShard := map[int][]any{}
 	for _, c := range claims {
@@ -143,7 +146,8 @@ func (s *Store) Release(ctx context.Context, claims []Claim, after time.Duration
 
 // Tracked returns the number of scheduled jobs: those unfinished or whose
 // finish is not yet reported.
-func (s *Store) Tracked(ctx context.Context) (int64, error) {
+func (js Jobs) Tracked(ctx context.Context) (int64, error) {
+	s := js.s
 	n, err := s.countShards(ctx, s.schedKey)
 	if err != nil {
 		return 0, wrapErr(err, "store: tracked")
@@ -154,7 +158,8 @@ func (s *Store) Tracked(ctx context.Context) (int64, error) {
 // Scheduled reports whether the job with the given id is in the poll
 // schedule: unfinished, or its finish not yet reported (false when its
 // record is gone).
-func (s *Store) Scheduled(ctx context.Context, id string) (bool, error) {
+func (js Jobs) Scheduled(ctx context.Context, id string) (bool, error) {
+	s := js.s
 	i, err := s.findJob(ctx, id)
 	if err != nil {
 		return false, wrapErr(err, "store: scheduled %s", id)

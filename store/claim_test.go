@@ -22,7 +22,7 @@ func TestClaimExclusive(t *testing.T) {
 	}
 
 	counts := claimConcurrently(t, prefix, replicas, func(s *store.Store) ([]string, error) {
-		cs, err := s.Claim(context.Background(), 7, time.Minute)
+		cs, err := s.Jobs().Claim(context.Background(), 7, time.Minute)
 		return ids(cs), err
 	})
 	if len(counts) != jobs {
@@ -36,7 +36,7 @@ func TestClaimExclusive(t *testing.T) {
 	if n := tracked(t, setup); n != jobs {
 		t.Errorf("Tracked = %d, want %d", n, jobs)
 	}
-	wait, ok, err := setup.NextDue(t.Context())
+	wait, ok, err := setup.Jobs().NextDue(t.Context())
 	if err != nil || !ok || wait < 50*time.Second {
 		t.Errorf("NextDue = %v, %v, %v; want about a lease", wait, ok, err)
 	}
@@ -50,15 +50,15 @@ func TestClaimLimit(t *testing.T) {
 	// due for an hour.
 	firstPoll := []time.Duration{0, time.Hour, -time.Second}
 	for i, d := range firstPoll {
-		if err := s.LinkJob(ctx, testJob(i), d); err != nil {
+		if err := s.Jobs().LinkJob(ctx, testJob(i), d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cs, err := s.Claim(ctx, 1, time.Minute)
+	cs, err := s.Jobs().Claim(ctx, 1, time.Minute)
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("Claim(1) = %v, %v", ids(cs), err)
 	}
-	rest, err := s.Claim(ctx, 10, time.Minute)
+	rest, err := s.Jobs().Claim(ctx, 10, time.Minute)
 	if err != nil || len(rest) != 1 {
 		t.Fatalf("Claim(10) = %v, %v", ids(rest), err)
 	}
@@ -66,10 +66,10 @@ func TestClaimLimit(t *testing.T) {
 	if !got["job-0"] || !got["job-2"] {
 		t.Fatalf("claimed %v and %v, want job-0 and job-2", ids(cs), ids(rest))
 	}
-	if cs, err := s.Claim(ctx, 0, time.Minute); err != nil || len(cs) != 0 {
+	if cs, err := s.Jobs().Claim(ctx, 0, time.Minute); err != nil || len(cs) != 0 {
 		t.Fatalf("Claim(0) = %v, %v", ids(cs), err)
 	}
-	if _, err := s.Claim(ctx, 1, 0); err == nil {
+	if _, err := s.Jobs().Claim(ctx, 1, 0); err == nil {
 		t.Fatal("Claim with a zero lease succeeded")
 	}
 }
@@ -82,7 +82,7 @@ func TestClaimEarliestFirst(t *testing.T) {
 		link(t, s, testJob(i))
 	}
 	// Make job-1 the most overdue by rescheduling the others later.
-	all, err := s.Claim(ctx, 10, time.Minute)
+	all, err := s.Jobs().Claim(ctx, 10, time.Minute)
 	if err != nil || len(all) != 3 {
 		t.Fatalf("Claim = %v, %v", ids(all), err)
 	}
@@ -91,11 +91,11 @@ func TestClaimEarliestFirst(t *testing.T) {
 		if c.JobID != "job-1" {
 			in = 30 * time.Millisecond
 		}
-		if err := s.Reschedule(ctx, c, "active", in); err != nil {
+		if err := s.Jobs().Reschedule(ctx, c, "active", in); err != nil {
 			t.Fatal(err)
 		}
 	}
-	first, err := s.Claim(ctx, 1, time.Minute)
+	first, err := s.Jobs().Claim(ctx, 1, time.Minute)
 	if err != nil || len(first) != 1 || first[0].JobID != "job-1" {
 		t.Fatalf("Claim(1) = %v, %v; want job-1", ids(first), err)
 	}
@@ -110,13 +110,13 @@ func TestLeaseExpiry(t *testing.T) {
 	// Long enough that the second claim comes within it on a busy machine.
 	const lease = time.Second
 	c1 := claimOne(t, s, j.ID, lease)
-	if cs, err := s.Claim(ctx, 10, lease); err != nil || len(cs) != 0 {
+	if cs, err := s.Jobs().Claim(ctx, 10, lease); err != nil || len(cs) != 0 {
 		t.Fatalf("second Claim within the lease = %v, %v; want none", ids(cs), err)
 	}
 	// The replica holding c1 "dies"; the job comes due when the lease runs out.
 	var c2 store.Claim
 	redistest.Until(t, "the job to be claimable again", func() bool {
-		cs, err := s.Claim(ctx, 10, time.Minute)
+		cs, err := s.Jobs().Claim(ctx, 10, time.Minute)
 		if err != nil {
 			t.Fatalf("Claim: %v", err)
 		}
@@ -129,10 +129,10 @@ func TestLeaseExpiry(t *testing.T) {
 	if c2.JobID != j.ID || c2.Token <= c1.Token {
 		t.Fatalf("re-claim = %s token %d, first token %d", c2.JobID, c2.Token, c1.Token)
 	}
-	if err := s.Reschedule(ctx, c1, "active", 0); !errors.Is(err, store.ErrStale) {
+	if err := s.Jobs().Reschedule(ctx, c1, "active", 0); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("Reschedule with the expired claim: %v, want ErrStale", err)
 	}
-	if err := s.Reschedule(ctx, c2, "active", time.Hour); err != nil {
+	if err := s.Jobs().Reschedule(ctx, c2, "active", time.Hour); err != nil {
 		t.Fatalf("Reschedule with the current claim: %v", err)
 	}
 }
@@ -144,14 +144,14 @@ func TestFencingAfterReclaim(t *testing.T) {
 		write func(ctx context.Context, s *store.Store, c store.Claim) error
 	}{
 		{"Reschedule", func(ctx context.Context, s *store.Store, c store.Claim) error {
-			return s.Reschedule(ctx, c, "active", 0)
+			return s.Jobs().Reschedule(ctx, c, "active", 0)
 		}},
 		{"Finish", func(ctx context.Context, s *store.Store, c store.Claim) error {
-			_, err := s.Finish(ctx, c, "completed", "https://example.com/pr/1", time.Minute)
+			_, err := s.Jobs().Finish(ctx, c, "completed", "https://example.com/pr/1", time.Minute)
 			return err
 		}},
 		{"Untrack", func(ctx context.Context, s *store.Store, c store.Claim) error {
-			return s.Untrack(ctx, c, "gone")
+			return s.Jobs().Untrack(ctx, c, "gone")
 		}},
 	}
 	for _, tt := range tests {
@@ -164,7 +164,7 @@ func TestFencingAfterReclaim(t *testing.T) {
 			old := claimOne(t, s, j.ID, time.Millisecond)
 			var cur store.Claim
 			redistest.Until(t, "the re-claim", func() bool {
-				cs, err := s.Claim(ctx, 1, time.Minute)
+				cs, err := s.Jobs().Claim(ctx, 1, time.Minute)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -194,11 +194,11 @@ func TestRelease(t *testing.T) {
 	for i := range 4 {
 		link(t, s, testJob(i))
 	}
-	cs, err := s.Claim(ctx, 10, time.Hour)
+	cs, err := s.Jobs().Claim(ctx, 10, time.Hour)
 	if err != nil || len(cs) != 4 {
 		t.Fatalf("Claim = %v, %v", ids(cs), err)
 	}
-	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait < 59*time.Minute {
+	if wait, ok, err := s.Jobs().NextDue(ctx); err != nil || !ok || wait < 59*time.Minute {
 		t.Fatalf("NextDue = %v, %v, %v; want about the lease", wait, ok, err)
 	}
 	// job-3 was untracked with its claim: releasing must not bring it back.
@@ -208,19 +208,19 @@ func TestRelease(t *testing.T) {
 			untracked = c
 		}
 	}
-	if err := s.Untrack(ctx, untracked, "gone"); err != nil {
+	if err := s.Jobs().Untrack(ctx, untracked, "gone"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Release(ctx, cs, 0); err != nil {
+	if err := s.Jobs().Release(ctx, cs, 0); err != nil {
 		t.Fatalf("Release: %v", err)
 	}
-	if err := s.Release(ctx, nil, 0); err != nil {
+	if err := s.Jobs().Release(ctx, nil, 0); err != nil {
 		t.Fatalf("Release(nil): %v", err)
 	}
-	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait != 0 {
+	if wait, ok, err := s.Jobs().NextDue(ctx); err != nil || !ok || wait != 0 {
 		t.Fatalf("NextDue after Release = %v, %v, %v; want 0, true", wait, ok, err)
 	}
-	again, err := s.Claim(ctx, 10, time.Hour)
+	again, err := s.Jobs().Claim(ctx, 10, time.Hour)
 	if err != nil || len(again) != 3 {
 		t.Fatalf("Claim after Release = %v, %v; want the 3 tracked jobs", ids(again), err)
 	}
@@ -228,15 +228,15 @@ func TestRelease(t *testing.T) {
 		if c.JobID == "job-3" {
 			continue
 		}
-		if err := s.Reschedule(ctx, c, "active", 0); !errors.Is(err, store.ErrStale) {
+		if err := s.Jobs().Reschedule(ctx, c, "active", 0); !errors.Is(err, store.ErrStale) {
 			t.Errorf("late write of released claim %s: %v, want ErrStale", c.JobID, err)
 		}
 	}
 	// Releasing claims that are no longer current changes nothing.
-	if err := s.Release(ctx, cs, 0); err != nil {
+	if err := s.Jobs().Release(ctx, cs, 0); err != nil {
 		t.Fatal(err)
 	}
-	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait < 59*time.Minute {
+	if wait, ok, err := s.Jobs().NextDue(ctx); err != nil || !ok || wait < 59*time.Minute {
 		t.Fatalf("NextDue after stale Release = %v, %v, %v", wait, ok, err)
 	}
 }
@@ -258,11 +258,11 @@ func TestNextDue(t *testing.T) {
 			t.Parallel()
 			s := newStore(t)
 			for i, d := range tt.firstPoll {
-				if err := s.LinkJob(t.Context(), testJob(i), d); err != nil {
+				if err := s.Jobs().LinkJob(t.Context(), testJob(i), d); err != nil {
 					t.Fatal(err)
 				}
 			}
-			wait, ok, err := s.NextDue(t.Context())
+			wait, ok, err := s.Jobs().NextDue(t.Context())
 			if err != nil || ok != tt.ok || wait < tt.min || wait > tt.max {
 				t.Fatalf("NextDue = %v, %v, %v; want ok=%v within [%v, %v]", wait, ok, err, tt.ok, tt.min, tt.max)
 			}
@@ -281,7 +281,7 @@ func TestClaimDropsOrphans(t *testing.T) {
 	if err := rdb.Del(ctx, jobKey(s, testJob(1))).Err(); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := s.Claim(ctx, 2, time.Minute)
+	cs, err := s.Jobs().Claim(ctx, 2, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestClaimReportsLateness(t *testing.T) {
 	link(t, s, testJob(0)) // due at once
 	const waited = 40 * time.Millisecond
 	time.Sleep(waited)
-	cs, err := s.Claim(ctx, 1, time.Minute)
+	cs, err := s.Jobs().Claim(ctx, 1, time.Minute)
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("Claim = %v, %v", ids(cs), err)
 	}
@@ -322,20 +322,20 @@ func TestReleaseAfter(t *testing.T) {
 	ctx := t.Context()
 	s := newStore(t)
 	link(t, s, testJob(1))
-	cs, err := s.Claim(ctx, 10, time.Hour)
+	cs, err := s.Jobs().Claim(ctx, 10, time.Hour)
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("Claim = %v, %v", ids(cs), err)
 	}
-	if err := s.Release(ctx, cs, time.Hour); err != nil {
+	if err := s.Jobs().Release(ctx, cs, time.Hour); err != nil {
 		t.Fatalf("Release: %v", err)
 	}
-	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait < 59*time.Minute || wait > time.Hour {
+	if wait, ok, err := s.Jobs().NextDue(ctx); err != nil || !ok || wait < 59*time.Minute || wait > time.Hour {
 		t.Fatalf("NextDue after Release(1h) = %v, %v, %v; want about an hour", wait, ok, err)
 	}
-	if again, err := s.Claim(ctx, 10, time.Hour); err != nil || len(again) != 0 {
+	if again, err := s.Jobs().Claim(ctx, 10, time.Hour); err != nil || len(again) != 0 {
 		t.Fatalf("Claim before the wait = %v, %v; want none", ids(again), err)
 	}
-	if err := s.Reschedule(ctx, cs[0], "active", 0); !errors.Is(err, store.ErrStale) {
+	if err := s.Jobs().Reschedule(ctx, cs[0], "active", 0); !errors.Is(err, store.ErrStale) {
 		t.Errorf("late write of the released claim: %v, want ErrStale", err)
 	}
 }

@@ -61,55 +61,55 @@ func TestCluster(t *testing.T) {
 
 	// The inbox.
 	enqueue(t, s, work(1))
-	taken, err := s.ClaimWork(ctx, 10, time.Minute)
+	taken, err := s.Inbox().ClaimWork(ctx, 10, time.Minute)
 	if err != nil || len(taken) != 1 {
 		t.Fatalf("ClaimWork = %d, %v", len(taken), err)
 	}
-	must("Mark", s.Mark(ctx, taken[0], time.Minute, map[string]string{"root": "1.2"}))
-	must("Defer", s.Defer(ctx, taken[0], 0))
-	taken, err = s.ClaimWork(ctx, 10, time.Minute)
+	must("Mark", s.Inbox().Mark(ctx, taken[0], time.Minute, map[string]string{"root": "1.2"}))
+	must("Defer", s.Inbox().Defer(ctx, taken[0], 0))
+	taken, err = s.Inbox().ClaimWork(ctx, 10, time.Minute)
 	if err != nil || len(taken) != 1 || taken[0].Marks["root"] != "1.2" {
 		t.Fatalf("ClaimWork again = %+v, %v", taken, err)
 	}
-	must("ReleaseWork", s.ReleaseWork(ctx, taken, 0))
-	taken, _ = s.ClaimWork(ctx, 10, time.Minute)
-	must("Done", s.Done(ctx, taken[0]))
+	must("ReleaseWork", s.Inbox().ReleaseWork(ctx, taken, 0))
+	taken, _ = s.Inbox().ClaimWork(ctx, 10, time.Minute)
+	must("Done", s.Inbox().Done(ctx, taken[0]))
 
 	// A job from link to report.
 	j := testJob(1)
-	must("LinkJob", s.LinkJob(ctx, j, 0))
-	if _, err := s.JobByThread(ctx, j.Thread); err != nil {
+	must("LinkJob", s.Jobs().LinkJob(ctx, j, 0))
+	if _, err := s.Jobs().JobByThread(ctx, j.Thread); err != nil {
 		t.Fatalf("JobByThread: %v", err)
 	}
-	_, err = s.FollowUp(ctx, j.ID, "", 0)
+	_, err = s.Jobs().FollowUp(ctx, j.ID, "", 0)
 	must("FollowUp", err)
-	claims, err := s.Claim(ctx, 10, time.Minute)
+	claims, err := s.Jobs().Claim(ctx, 10, time.Minute)
 	if err != nil || len(claims) != 1 {
 		t.Fatalf("Claim = %d, %v", len(claims), err)
 	}
-	must("Reschedule", s.Reschedule(ctx, claims[0], "active", 0))
-	claims, _ = s.Claim(ctx, 10, time.Minute)
-	notify, err := s.Finish(ctx, claims[0], "completed", "https://github.com/acme/docs/pull/1", time.Minute)
+	must("Reschedule", s.Jobs().Reschedule(ctx, claims[0], "active", 0))
+	claims, _ = s.Jobs().Claim(ctx, 10, time.Minute)
+	notify, err := s.Jobs().Finish(ctx, claims[0], "completed", "https://github.com/acme/docs/pull/1", time.Minute)
 	if err != nil || !notify {
 		t.Fatalf("Finish = %v, %v", notify, err)
 	}
-	must("MarkNotified", s.MarkNotified(ctx, claims[0]))
-	if _, ok, err := s.NextDue(ctx); err != nil || ok {
+	must("MarkNotified", s.Jobs().MarkNotified(ctx, claims[0]))
+	if _, ok, err := s.Jobs().NextDue(ctx); err != nil || ok {
 		t.Fatalf("NextDue after the report = %v, %v; want nothing scheduled", ok, err)
 	}
 
 	// The budget, the visitors cache and retry offers.
 	b := store.Budget{Name: "analytics", Limit: 5, Window: time.Hour}
-	g, err := s.TakeBudget(ctx, b, 2)
+	g, err := s.Limits().TakeBudget(ctx, b, 2)
 	must("TakeBudget", err)
-	must("ReturnBudget", s.ReturnBudget(ctx, b, g.Tokens))
-	must("BlockBudget", s.BlockBudget(ctx, b, time.Second))
-	must("SaveVisitors", s.SaveVisitors(ctx, "p:2025-11-01:2025-11-08", &store.VisitorsSnapshot{Requests: 1}, time.Minute))
-	if _, err := s.LoadVisitors(ctx, "p:2025-11-01:2025-11-08"); err != nil {
+	must("ReturnBudget", s.Limits().ReturnBudget(ctx, b, g.Tokens))
+	must("BlockBudget", s.Limits().BlockBudget(ctx, b, time.Second))
+	must("SaveVisitors", s.Analytics().SaveVisitors(ctx, "p:2025-11-01:2025-11-08", &store.VisitorsSnapshot{Requests: 1}, time.Minute))
+	if _, err := s.Analytics().LoadVisitors(ctx, "p:2025-11-01:2025-11-08"); err != nil {
 		t.Fatalf("LoadVisitors: %v", err)
 	}
-	must("OfferRetry", s.OfferRetry(ctx, j.Thread, []byte("x"), time.Minute))
-	_, err = s.TakeRetry(ctx, j.Thread)
+	must("OfferRetry", s.RetryOffers().OfferRetry(ctx, j.Thread, []byte("x"), time.Minute))
+	_, err = s.RetryOffers().TakeRetry(ctx, j.Thread)
 	must("TakeRetry", err)
 
 	if rep, err := store.Check(ctx, c.URL, store.DefaultPrefix); err != nil || rep.Topology != store.Cluster || rep.Primaries != 3 {
@@ -121,7 +121,7 @@ func TestCluster(t *testing.T) {
 	if err != nil || n == 0 {
 		t.Fatalf("DeletePrefix = %d, %v", n, err)
 	}
-	if q, _ := s.Queued(ctx); q != 0 {
+	if q, _ := s.Inbox().Queued(ctx); q != 0 {
 		t.Fatalf("Queued after DeletePrefix = %d", q)
 	}
 }

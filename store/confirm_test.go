@@ -30,7 +30,7 @@ func TestConfirmNotAsked(t *testing.T) {
 				t.Fatalf("Confirm = %d, %v; want 0, nil", n, err)
 			}
 			enqueue(t, s, work(1))
-			if queued, err := s.Enqueue(ctx, work(1), time.Hour); queued || err != nil {
+			if queued, err := s.Inbox().Enqueue(ctx, work(1), time.Hour); queued || err != nil {
 				t.Fatalf("Enqueue again = %v, %v; want false, nil", queued, err)
 			}
 			if n, err := rdb.Exists(ctx, s.ConfirmKey()).Result(); n != 0 || err != nil {
@@ -59,7 +59,7 @@ func TestConfirmSharedSentinel(t *testing.T) {
 		t.Fatalf("Confirm = %d, %v; want 2 replicas", n, err)
 	}
 	enqueue(t, s, work(1))
-	if queued, err := s.Enqueue(ctx, work(1), time.Hour); queued || err != nil {
+	if queued, err := s.Inbox().Enqueue(ctx, work(1), time.Hour); queued || err != nil {
 		t.Fatalf("Enqueue again = %v, %v; want false, nil", queued, err)
 	}
 }
@@ -104,7 +104,7 @@ func TestConfirmSentinel(t *testing.T) {
 		t.Fatalf("Confirm with the replicas frozen = %d, %v; want 0, nil", n, err)
 	}
 	w := work(1)
-	queued, err := s.Enqueue(ctx, w, time.Hour)
+	queued, err := s.Inbox().Enqueue(ctx, w, time.Hour)
 	if !errors.Is(err, store.ErrUnconfirmed) || !store.Temporary(err) || !queued {
 		t.Fatalf("Enqueue with the replicas frozen = %v, %v; want true (written), ErrUnconfirmed, temporary", queued, err)
 	}
@@ -141,7 +141,7 @@ func TestConfirmSentinel(t *testing.T) {
 	}
 
 	redistest.Until(t, "Enqueue again to be confirmed", func() bool {
-		queued, err = s.Enqueue(ctx, w, time.Hour)
+		queued, err = s.Inbox().Enqueue(ctx, w, time.Hour)
 		if err != nil && !errors.Is(err, store.ErrUnconfirmed) {
 			t.Fatalf("Enqueue again: %v", err)
 		}
@@ -150,7 +150,7 @@ func TestConfirmSentinel(t *testing.T) {
 	if queued {
 		t.Fatal("Enqueue again queued the work a second time; want it seen")
 	}
-	if taken, err := s.ClaimWork(ctx, 10, time.Minute); err != nil || len(taken) != 1 || taken[0].Key != w.Key {
+	if taken, err := s.Inbox().ClaimWork(ctx, 10, time.Minute); err != nil || len(taken) != 1 || taken[0].Key != w.Key {
 		t.Fatalf("ClaimWork = %v, %v; want just %s", taken, err, w.Key)
 	}
 }
@@ -173,7 +173,7 @@ func TestEnqueueUnconfirmedReportsQueued(t *testing.T) {
 		{"work seen before", false},
 	}
 	for _, tt := range tests {
-		queued, err := s.Enqueue(t.Context(), work(1), time.Hour)
+		queued, err := s.Inbox().Enqueue(t.Context(), work(1), time.Hour)
 		if queued != tt.wantQueued || !errors.Is(err, store.ErrUnconfirmed) {
 			t.Errorf("%s: Enqueue without replicas = %v, %v; want %v, ErrUnconfirmed", tt.name, queued, err, tt.wantQueued)
 		}

@@ -64,7 +64,8 @@ func (s *Store) dayKey(project string, date time.Time) string {
 // day (DayClosed, decided with today) for ClosedDayKeep, a day still open
 // for openKeep (such as the visitors cache's freshness), replacing what was
 // cached.
-func (s *Store) SaveDays(ctx context.Context, project string, days []DayTotals, today time.Time, openKeep time.Duration) error {
+func (ac Analytics) SaveDays(ctx context.Context, project string, days []DayTotals, today time.Time, openKeep time.Duration) error {
+	s := ac.s
 	switch {
 	case project == "":
 		return fmt.Errorf("store: save days: no project: %w", ErrInvalid)
@@ -95,7 +96,8 @@ func (s *Store) SaveDays(ctx context.Context, project string, days []DayTotals, 
 // (UTC dates, both included) in one round trip, and lists the days missing.
 // An entry that does not parse counts as missing, so that saving the day
 // again repairs it.
-func (s *Store) LoadDays(ctx context.Context, project string, first, last time.Time) (*CachedDays, error) {
+func (ac Analytics) LoadDays(ctx context.Context, project string, first, last time.Time) (*CachedDays, error) {
+	s := ac.s
 	first, last = utcDay(first), utcDay(last)
 	n := int(last.Sub(first)/(24*time.Hour)) + 1
 	switch {
@@ -169,7 +171,8 @@ func (s *Store) rangeTotalsKey(project string, first, last time.Time) string {
 // SaveRangeTotals caches the unique visitors of the whole range first..last
 // (UTC dates, both included; not the sum of its days): for ClosedDayKeep when
 // every day of it is closed (DayClosed with today), else for openKeep.
-func (s *Store) SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c VisitorCounts, today time.Time, openKeep time.Duration) error {
+func (ac Analytics) SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c VisitorCounts, today time.Time, openKeep time.Duration) error {
+	s := ac.s
 	switch {
 	case project == "":
 		return fmt.Errorf("store: save range totals: no project: %w", ErrInvalid)
@@ -188,7 +191,8 @@ func (s *Store) SaveRangeTotals(ctx context.Context, project string, first, last
 
 // LoadRangeTotals reads the cached unique visitors of the range first..last,
 // or ErrNotFound.
-func (s *Store) LoadRangeTotals(ctx context.Context, project string, first, last time.Time) (VisitorCounts, error) {
+func (ac Analytics) LoadRangeTotals(ctx context.Context, project string, first, last time.Time) (VisitorCounts, error) {
+	s := ac.s
 	if project == "" {
 		return VisitorCounts{}, fmt.Errorf("store: load range totals: no project: %w", ErrInvalid)
 	}
@@ -216,7 +220,8 @@ func (s *Store) closedExportKey(key string) string { return s.prefix + "closed:"
 // only after the entry is saved, and only an entry fetched once its range
 // was closed: a copy fetched while a day was open must not be taken as final
 // when the day closes later.
-func (s *Store) MarkClosedExport(ctx context.Context, key string, keep time.Duration) error {
+func (ac Analytics) MarkClosedExport(ctx context.Context, key string, keep time.Duration) error {
+	s := ac.s
 	switch {
 	case key == "":
 		return fmt.Errorf("store: mark closed export: no key: %w", ErrInvalid)
@@ -231,7 +236,8 @@ func (s *Store) MarkClosedExport(ctx context.Context, key string, keep time.Dura
 
 // ClosedExport reports whether the visitors cache entry key was marked by
 // MarkClosedExport (and the mark has not expired).
-func (s *Store) ClosedExport(ctx context.Context, key string) (bool, error) {
+func (ac Analytics) ClosedExport(ctx context.Context, key string) (bool, error) {
+	s := ac.s
 	if key == "" {
 		return false, fmt.Errorf("store: closed export: no key: %w", ErrInvalid)
 	}

@@ -52,10 +52,10 @@ func TestDayCacheRoundTrip(t *testing.T) {
 		d := today.AddDate(0, 0, i-9) // 2026-11-13 .. 2026-11-22
 		days = append(days, store.DayTotals{Date: d.Add(7 * time.Hour), VisitorCounts: store.VisitorCounts{Human: int64(1000 + i), AI: int64(i), Total: int64(1000 + i)}})
 	}
-	if err := s.SaveDays(ctx, "proj-a", days, today, time.Hour); err != nil {
+	if err := s.Analytics().SaveDays(ctx, "proj-a", days, today, time.Hour); err != nil {
 		t.Fatalf("SaveDays: %v", err)
 	}
-	got, err := s.LoadDays(ctx, "proj-a", day(t, "2026-11-13"), today)
+	got, err := s.Analytics().LoadDays(ctx, "proj-a", day(t, "2026-11-13"), today)
 	if err != nil {
 		t.Fatalf("LoadDays: %v", err)
 	}
@@ -85,7 +85,7 @@ func TestDayCacheRoundTrip(t *testing.T) {
 	}
 
 	// Another project sees none of it; a range of one day works.
-	other, err := s.LoadDays(ctx, "proj-b", today, today)
+	other, err := s.Analytics().LoadDays(ctx, "proj-b", today, today)
 	if err != nil || len(other.Found) != 0 || len(other.Missing) != 1 {
 		t.Errorf("another project: %+v, %v; want one day missing", other, err)
 	}
@@ -100,7 +100,7 @@ func TestDayCacheUnreadableEntryIsMissing(t *testing.T) {
 	if err := rdb.Set(t.Context(), s.Prefix()+"day:{p}:2026-11-01", "12,x,3", time.Hour).Err(); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.LoadDays(t.Context(), "p", d, d)
+	got, err := s.Analytics().LoadDays(t.Context(), "p", d, d)
 	if err != nil || len(got.Found) != 0 || len(got.Missing) != 1 {
 		t.Fatalf("LoadDays = %+v, %v; want the day missing", got, err)
 	}
@@ -110,11 +110,11 @@ func TestDayCacheExpiry(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	today := day(t, "2026-11-22")
-	if err := s.SaveDays(t.Context(), "p", []store.DayTotals{{Date: today}}, today, 20*time.Millisecond); err != nil {
+	if err := s.Analytics().SaveDays(t.Context(), "p", []store.DayTotals{{Date: today}}, today, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	redistest.Until(t, "today's entry to expire", func() bool {
-		got, err := s.LoadDays(t.Context(), "p", today, today)
+		got, err := s.Analytics().LoadDays(t.Context(), "p", today, today)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,20 +129,20 @@ func TestDayCacheRejects(t *testing.T) {
 	today := day(t, "2026-11-22")
 	many := make([]store.DayTotals, store.MaxDaysPerCall+1)
 	saves := map[string]error{
-		"no project": s.SaveDays(ctx, "", []store.DayTotals{{Date: today}}, today, time.Hour),
-		"no keep":    s.SaveDays(ctx, "p", []store.DayTotals{{Date: today}}, today, 0),
-		"too many":   s.SaveDays(ctx, "p", many, today, time.Hour),
+		"no project": s.Analytics().SaveDays(ctx, "", []store.DayTotals{{Date: today}}, today, time.Hour),
+		"no keep":    s.Analytics().SaveDays(ctx, "p", []store.DayTotals{{Date: today}}, today, 0),
+		"too many":   s.Analytics().SaveDays(ctx, "p", many, today, time.Hour),
 	}
-	_, backwards := s.LoadDays(ctx, "p", today, today.AddDate(0, 0, -1))
-	_, long := s.LoadDays(ctx, "p", today.AddDate(0, 0, -store.MaxDaysPerCall), today)
-	_, noProject := s.LoadDays(ctx, "", today, today)
+	_, backwards := s.Analytics().LoadDays(ctx, "p", today, today.AddDate(0, 0, -1))
+	_, long := s.Analytics().LoadDays(ctx, "p", today.AddDate(0, 0, -store.MaxDaysPerCall), today)
+	_, noProject := s.Analytics().LoadDays(ctx, "", today, today)
 	saves["load backwards"], saves["load too long"], saves["load no project"] = backwards, long, noProject
 	for name, err := range saves {
 		if !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
 	}
-	if err := s.SaveDays(ctx, "p", nil, today, time.Hour); err != nil {
+	if err := s.Analytics().SaveDays(ctx, "p", nil, today, time.Hour); err != nil {
 		t.Errorf("saving no days: %v", err)
 	}
 }
@@ -159,7 +159,7 @@ func BenchmarkDayCache400(b *testing.B) {
 	b.Run("save", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := s.SaveDays(b.Context(), "bench", days, today, time.Hour); err != nil {
+			if err := s.Analytics().SaveDays(b.Context(), "bench", days, today, time.Hour); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -167,7 +167,7 @@ func BenchmarkDayCache400(b *testing.B) {
 	b.Run("load", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			got, err := s.LoadDays(b.Context(), "bench", days[0].Date, today)
+			got, err := s.Analytics().LoadDays(b.Context(), "bench", days[0].Date, today)
 			if err != nil || len(got.Found) != 400 {
 				b.Fatalf("LoadDays: %d days, %v", len(got.Found), err)
 			}
@@ -181,33 +181,33 @@ func TestRangeTotals(t *testing.T) {
 	ctx := t.Context()
 	today := day(t, "2026-11-22")
 	first, last := day(t, "2026-11-01"), day(t, "2026-11-07")
-	if _, err := s.LoadRangeTotals(ctx, "p", first, last); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Analytics().LoadRangeTotals(ctx, "p", first, last); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("LoadRangeTotals before saving: %v, want ErrNotFound", err)
 	}
 	want := store.VisitorCounts{Human: 900, AI: 300, Total: 1100}
-	if err := s.SaveRangeTotals(ctx, "p", first, last, want, today, time.Hour); err != nil {
+	if err := s.Analytics().SaveRangeTotals(ctx, "p", first, last, want, today, time.Hour); err != nil {
 		t.Fatalf("SaveRangeTotals: %v", err)
 	}
-	got, err := s.LoadRangeTotals(ctx, "p", first.Add(5*time.Hour), last)
+	got, err := s.Analytics().LoadRangeTotals(ctx, "p", first.Add(5*time.Hour), last)
 	if err != nil || got != want {
 		t.Fatalf("LoadRangeTotals = %+v, %v; want %+v", got, err, want)
 	}
 	// Another range or project shares nothing.
-	if _, err := s.LoadRangeTotals(ctx, "p", first, last.AddDate(0, 0, 1)); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Analytics().LoadRangeTotals(ctx, "p", first, last.AddDate(0, 0, 1)); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("another range: %v, want ErrNotFound", err)
 	}
-	if _, err := s.LoadRangeTotals(ctx, "q", first, last); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Analytics().LoadRangeTotals(ctx, "q", first, last); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("another project: %v, want ErrNotFound", err)
 	}
 	// A range reaching an open day lasts openKeep.
-	if err := s.SaveRangeTotals(ctx, "p", first, today, want, today, 20*time.Millisecond); err != nil {
+	if err := s.Analytics().SaveRangeTotals(ctx, "p", first, today, want, today, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	redistest.Until(t, "the open range's totals to expire", func() bool {
-		_, err := s.LoadRangeTotals(ctx, "p", first, today)
+		_, err := s.Analytics().LoadRangeTotals(ctx, "p", first, today)
 		return errors.Is(err, store.ErrNotFound)
 	})
-	if err := s.SaveRangeTotals(ctx, "", first, last, want, today, time.Hour); !errors.Is(err, store.ErrInvalid) {
+	if err := s.Analytics().SaveRangeTotals(ctx, "", first, last, want, today, time.Hour); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("no project: %v, want ErrInvalid", err)
 	}
 }
@@ -217,33 +217,33 @@ func TestClosedExportMark(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	const key = "proj-a:2026-11-01:2026-11-08"
-	if ok, err := s.ClosedExport(ctx, key); err != nil || ok {
+	if ok, err := s.Analytics().ClosedExport(ctx, key); err != nil || ok {
 		t.Fatalf("ClosedExport before any mark = %t, %v; want false, nil", ok, err)
 	}
 	// The mark lasts long enough to be seen on a loaded machine, and expires
 	// well within redistest.Timeout.
-	if err := s.MarkClosedExport(ctx, key, 2*time.Second); err != nil {
+	if err := s.Analytics().MarkClosedExport(ctx, key, 2*time.Second); err != nil {
 		t.Fatalf("MarkClosedExport: %v", err)
 	}
-	if ok, err := s.ClosedExport(ctx, key); err != nil || !ok {
+	if ok, err := s.Analytics().ClosedExport(ctx, key); err != nil || !ok {
 		t.Fatalf("ClosedExport after the mark = %t, %v; want true, nil", ok, err)
 	}
-	if ok, err := s.ClosedExport(ctx, "proj-b:2026-11-01:2026-11-08"); err != nil || ok {
+	if ok, err := s.Analytics().ClosedExport(ctx, "proj-b:2026-11-01:2026-11-08"); err != nil || ok {
 		t.Errorf("ClosedExport of another entry = %t, %v; want false, nil", ok, err)
 	}
 	redistest.Until(t, "the mark to expire", func() bool {
-		ok, err := s.ClosedExport(ctx, key)
+		ok, err := s.Analytics().ClosedExport(ctx, key)
 		return err == nil && !ok
 	})
 	for _, tc := range []struct {
 		key  string
 		keep time.Duration
 	}{{"", time.Hour}, {key, 0}} {
-		if err := s.MarkClosedExport(ctx, tc.key, tc.keep); !errors.Is(err, store.ErrInvalid) {
+		if err := s.Analytics().MarkClosedExport(ctx, tc.key, tc.keep); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("MarkClosedExport(%q, %v) = %v, want ErrInvalid", tc.key, tc.keep, err)
 		}
 	}
-	if _, err := s.ClosedExport(ctx, ""); !errors.Is(err, store.ErrInvalid) {
+	if _, err := s.Analytics().ClosedExport(ctx, ""); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("ClosedExport(\"\") = %v, want ErrInvalid", err)
 	}
 }

@@ -76,7 +76,8 @@ func checkSub(team, channel, project string) error {
 
 // SubscribeDigest saves d, replacing the channel's earlier subscription to
 // the same project.
-func (s *Store) SubscribeDigest(ctx context.Context, d DigestSub) error {
+func (ds Digests) SubscribeDigest(ctx context.Context, d DigestSub) error {
+	s := ds.s
 	if err := checkSub(d.Team, d.Channel, d.Project); err != nil {
 		return err
 	}
@@ -96,7 +97,8 @@ func (s *Store) SubscribeDigest(ctx context.Context, d DigestSub) error {
 
 // DigestSub returns the subscription of a channel to project ("" for the
 // subscription made without one), or ErrNotFound.
-func (s *Store) DigestSub(ctx context.Context, team, channel, project string) (*DigestSub, error) {
+func (ds Digests) DigestSub(ctx context.Context, team, channel, project string) (*DigestSub, error) {
+	s := ds.s
 	if err := checkSub(team, channel, project); err != nil {
 		return nil, err
 	}
@@ -116,7 +118,8 @@ func (s *Store) DigestSub(ctx context.Context, team, channel, project string) (*
 
 // DigestSubs returns every subscription, ordered by team, channel and
 // project.
-func (s *Store) DigestSubs(ctx context.Context) ([]DigestSub, error) {
+func (ds Digests) DigestSubs(ctx context.Context) ([]DigestSub, error) {
+	s := ds.s
 	all, err := s.rdb.HGetAll(ctx, s.digestSubsKey()).Result()
 	if err != nil {
 		return nil, wrapErr(err, "store: list digests")
@@ -137,7 +140,8 @@ func (s *Store) DigestSubs(ctx context.Context) ([]DigestSub, error) {
 
 // UnsubscribeDigest removes the channel's subscription to project ("" for
 // the one made without a project) and reports whether there was one.
-func (s *Store) UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error) {
+func (ds Digests) UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error) {
+	s := ds.s
 	if err := checkSub(team, channel, project); err != nil {
 		return false, err
 	}

@@ -20,7 +20,8 @@ import (
 // failure of kind (such as Slack's error code) and reports whether it is the
 // first time for this subscription; false means the subscriber was told
 // already. ErrNotFound means d is no longer the channel's subscription (to d's project).
-func (s *Store) NoteDigestFailure(ctx context.Context, d DigestSub, kind string) (bool, error) {
+func (ds Digests) NoteDigestFailure(ctx context.Context, d DigestSub, kind string) (bool, error) {
+	s := ds.s
 	first := false
 	err := s.updateDigestSub(ctx, d, false, func(rec *digestRecord) bool {
 		if slices.Contains(rec.Told, kind) {
@@ -38,7 +39,8 @@ func (s *Store) NoteDigestFailure(ctx context.Context, d DigestSub, kind string)
 
 // StopDigest removes the subscription d, unless the channel was subscribed
 // again since, and reports whether it did.
-func (s *Store) StopDigest(ctx context.Context, d DigestSub) (bool, error) {
+func (ds Digests) StopDigest(ctx context.Context, d DigestSub) (bool, error) {
+	s := ds.s
 	stopped := false
 	err := s.updateDigestSub(ctx, d, true, func(*digestRecord) bool {
 		stopped = true

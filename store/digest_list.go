@@ -14,7 +14,8 @@ const digestScanCount = 200
 // their names. It reads the subscriptions' hash with HSCAN, matching the
 // channel's fields only, and returns an empty list when the channel has
 // none.
-func (s *Store) ChannelDigestSubs(ctx context.Context, team, channel string) ([]DigestSub, error) {
+func (ds Digests) ChannelDigestSubs(ctx context.Context, team, channel string) ([]DigestSub, error) {
+	s := ds.s
 	if err := checkChannel(team, channel); err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func TestChannelDigestSubs(t *testing.T) {
 		{Team: "T1", Channel: "C2", Project: "docs", Frequency: "weekly", CreatedBy: "U6", CreatedAt: at},
 	}
 	for _, d := range append([]store.DigestSub{web, legacy, api}, others...) {
-		if err := s.SubscribeDigest(ctx, d); err != nil {
+		if err := s.Digests().SubscribeDigest(ctx, d); err != nil {
 			t.Fatalf("SubscribeDigest(%+v): %v", d, err)
 		}
 	}
@@ -37,7 +37,7 @@ func TestChannelDigestSubs(t *testing.T) {
 	// in one reply).
 	for i := range 300 {
 		d := store.DigestSub{Team: "T1", Channel: fmt.Sprintf("C1%04d", i), Frequency: "weekly", CreatedAt: at}
-		if err := s.SubscribeDigest(ctx, d); err != nil {
+		if err := s.Digests().SubscribeDigest(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -52,7 +52,7 @@ func TestChannelDigestSubs(t *testing.T) {
 		{"T1", "C3", nil},
 	}
 	for _, tt := range tests {
-		got, err := s.ChannelDigestSubs(ctx, tt.team, tt.channel)
+		got, err := s.Digests().ChannelDigestSubs(ctx, tt.team, tt.channel)
 		if err != nil {
 			t.Fatalf("ChannelDigestSubs(%s, %s): %v", tt.team, tt.channel, err)
 		}
@@ -62,16 +62,16 @@ func TestChannelDigestSubs(t *testing.T) {
 	}
 
 	// Turning one off leaves the others.
-	if ok, err := s.UnsubscribeDigest(ctx, "T1", "C1", "api"); !ok || err != nil {
+	if ok, err := s.Digests().UnsubscribeDigest(ctx, "T1", "C1", "api"); !ok || err != nil {
 		t.Fatalf("UnsubscribeDigest = %t, %v", ok, err)
 	}
-	got, err := s.ChannelDigestSubs(ctx, "T1", "C1")
+	got, err := s.Digests().ChannelDigestSubs(ctx, "T1", "C1")
 	if want := []store.DigestSub{legacy, web}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("after unsubscribing api: %+v, %v\nwant %+v", got, err, want)
 	}
 
 	for _, bad := range [][2]string{{"", "C1"}, {"T1", ""}, {"T1", "C1:api"}} {
-		if _, err := s.ChannelDigestSubs(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrInvalid) {
+		if _, err := s.Digests().ChannelDigestSubs(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("ChannelDigestSubs(%q, %q) = %v, want ErrInvalid", bad[0], bad[1], err)
 		}
 	}

@@ -179,7 +179,8 @@ func checkRun(r DigestRun) error {
 // taken over. The run's record lasts keep from its first claim, which must
 // be longer than any replica keeps trying the period (a record gone is a
 // run never claimed), and at least lease.
-func (s *Store) ClaimDigest(ctx context.Context, run DigestRun, lease, keep time.Duration) (DigestClaim, error) {
+func (ds Digests) ClaimDigest(ctx context.Context, run DigestRun, lease, keep time.Duration) (DigestClaim, error) {
+	s := ds.s
 	if err := checkRun(run); err != nil {
 		return DigestClaim{}, err
 	}
@@ -209,7 +210,8 @@ func (s *Store) ClaimDigest(ctx context.Context, run DigestRun, lease, keep time
 // posting: ErrStale when another claim took the run over (the lease had
 // ended), ErrDigestPosted when the run was posted, ErrNotFound when its
 // record expired.
-func (s *Store) ExtendDigest(ctx context.Context, c DigestClaim, lease time.Duration) error {
+func (ds Digests) ExtendDigest(ctx context.Context, c DigestClaim, lease time.Duration) error {
+	s := ds.s
 	if err := checkLease(lease); err != nil {
 		return err
 	}
@@ -224,7 +226,8 @@ func (s *Store) ExtendDigest(ctx context.Context, c DigestClaim, lease time.Dura
 // posted again. The mark is recorded even when c is no longer current; the
 // call then returns ErrStale to say that another claim holds the run and
 // may have posted too.
-func (s *Store) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
+func (ds Digests) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
+	s := ds.s
 	code, err := s.sc.digest.mark.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token).Int64()
 	if err != nil {
 		return wrapErr(err, "store: mark digest %s of %s posted", c.Period, c.Channel)
@@ -237,7 +240,8 @@ func (s *Store) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
 // a retry may fix) after (0: now), so that the next claim need not wait for
 // the whole lease; a post that may still land asks for the landing window
 // ("Handing back" in the package doc).
-func (s *Store) ReleaseDigest(ctx context.Context, c DigestClaim, after time.Duration) error {
+func (ds Digests) ReleaseDigest(ctx context.Context, c DigestClaim, after time.Duration) error {
+	s := ds.s
 	code, err := s.sc.digest.release.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token, millis(after)).Int64()
 	if err != nil {
 		return wrapErr(err, "store: release digest %s of %s", c.Period, c.Channel)
@@ -247,7 +251,8 @@ func (s *Store) ReleaseDigest(ctx context.Context, c DigestClaim, after time.Dur
 
 // DigestRunState returns what the store knows of run, or ErrNotFound when it
 // was never claimed (or its record expired).
-func (s *Store) DigestRunState(ctx context.Context, run DigestRun) (*DigestState, error) {
+func (ds Digests) DigestRunState(ctx context.Context, run DigestRun) (*DigestState, error) {
+	s := ds.s
 	if err := checkRun(run); err != nil {
 		return nil, err
 	}

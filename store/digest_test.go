@@ -23,13 +23,13 @@ func TestDigestSubscriptions(t *testing.T) {
 		{Team: "T1", Channel: "C1", Frequency: "weekly", CreatedBy: "U1", CreatedAt: at},
 	}
 	for _, d := range subs {
-		if err := s.SubscribeDigest(ctx, d); err != nil {
+		if err := s.Digests().SubscribeDigest(ctx, d); err != nil {
 			t.Fatalf("SubscribeDigest(%+v): %v", d, err)
 		}
 	}
 	// Subscribing again replaces.
 	subs[1].Frequency = "daily"
-	if err := s.SubscribeDigest(ctx, subs[1]); err != nil {
+	if err := s.Digests().SubscribeDigest(ctx, subs[1]); err != nil {
 		t.Fatal(err)
 	}
 
@@ -37,7 +37,7 @@ func TestDigestSubscriptions(t *testing.T) {
 	client := newClient()
 	defer client.Close()
 	later := store.New(client, store.WithPrefix(s.Prefix()))
-	got, err := later.DigestSubs(ctx)
+	got, err := later.Digests().DigestSubs(ctx)
 	if err != nil {
 		t.Fatalf("DigestSubs: %v", err)
 	}
@@ -45,21 +45,21 @@ func TestDigestSubscriptions(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("DigestSubs = %+v\nwant %+v", got, want)
 	}
-	one, err := later.DigestSub(ctx, "T1", "C2", "")
+	one, err := later.Digests().DigestSub(ctx, "T1", "C2", "")
 	if err != nil || !reflect.DeepEqual(*one, subs[1]) {
 		t.Fatalf("DigestSub = %+v, %v; want %+v", one, err, subs[1])
 	}
 
-	if ok, err := later.UnsubscribeDigest(ctx, "T1", "C2", ""); !ok || err != nil {
+	if ok, err := later.Digests().UnsubscribeDigest(ctx, "T1", "C2", ""); !ok || err != nil {
 		t.Fatalf("UnsubscribeDigest = %t, %v; want true", ok, err)
 	}
-	if ok, err := later.UnsubscribeDigest(ctx, "T1", "C2", ""); ok || err != nil {
+	if ok, err := later.Digests().UnsubscribeDigest(ctx, "T1", "C2", ""); ok || err != nil {
 		t.Fatalf("second UnsubscribeDigest = %t, %v; want false", ok, err)
 	}
-	if _, err := s.DigestSub(ctx, "T1", "C2", ""); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Digests().DigestSub(ctx, "T1", "C2", ""); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("DigestSub after unsubscribe: %v, want ErrNotFound", err)
 	}
-	if got, _ := s.DigestSubs(ctx); len(got) != 2 {
+	if got, _ := s.Digests().DigestSubs(ctx); len(got) != 2 {
 		t.Fatalf("%d subscriptions left, want 2", len(got))
 	}
 	if d := pttl(t, s.Prefix()+"digest:subs"); d != -1 {
@@ -67,9 +67,9 @@ func TestDigestSubscriptions(t *testing.T) {
 	}
 
 	for name, err := range map[string]error{
-		"no frequency": s.SubscribeDigest(ctx, store.DigestSub{Team: "T1", Channel: "C1"}),
-		"no channel":   s.SubscribeDigest(ctx, store.DigestSub{Team: "T1", Frequency: "weekly"}),
-		"colon":        s.SubscribeDigest(ctx, store.DigestSub{Team: "T:1", Channel: "C1", Frequency: "weekly"}),
+		"no frequency": s.Digests().SubscribeDigest(ctx, store.DigestSub{Team: "T1", Channel: "C1"}),
+		"no channel":   s.Digests().SubscribeDigest(ctx, store.DigestSub{Team: "T1", Frequency: "weekly"}),
+		"colon":        s.Digests().SubscribeDigest(ctx, store.DigestSub{Team: "T:1", Channel: "C1", Frequency: "weekly"}),
 	} {
 		if !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
@@ -102,7 +102,7 @@ func TestDigestClaimRace(t *testing.T) {
 			s := store.New(client, store.WithPrefix(prefix))
 			<-start
 			for _, run := range runs {
-				c, err := s.ClaimDigest(t.Context(), run, time.Minute, 8*24*time.Hour)
+				c, err := s.Digests().ClaimDigest(t.Context(), run, time.Minute, 8*24*time.Hour)
 				if err != nil {
 					errs <- err
 					continue
@@ -139,16 +139,16 @@ func TestDigestClaimRace(t *testing.T) {
 	won := wins[run]
 
 	s := store.New(rdb, store.WithPrefix(prefix))
-	if err := s.ExtendDigest(t.Context(), won[0], time.Minute); err != nil {
+	if err := s.Digests().ExtendDigest(t.Context(), won[0], time.Minute); err != nil {
 		t.Fatalf("ExtendDigest before posting: %v", err)
 	}
-	if err := s.MarkDigestPosted(t.Context(), won[0]); err != nil {
+	if err := s.Digests().MarkDigestPosted(t.Context(), won[0]); err != nil {
 		t.Fatalf("MarkDigestPosted: %v", err)
 	}
-	if _, err := s.ClaimDigest(t.Context(), run, time.Minute, 8*24*time.Hour); !errors.Is(err, store.ErrDigestPosted) {
+	if _, err := s.Digests().ClaimDigest(t.Context(), run, time.Minute, 8*24*time.Hour); !errors.Is(err, store.ErrDigestPosted) {
 		t.Fatalf("claim after the post: %v, want ErrDigestPosted", err)
 	}
-	st, err := s.DigestRunState(t.Context(), run)
+	st, err := s.Digests().DigestRunState(t.Context(), run)
 	if err != nil || st.Attempts != 1 || st.PostedAt.IsZero() {
 		t.Fatalf("DigestRunState = %+v, %v; want posted after 1 attempt", st, err)
 	}
@@ -156,7 +156,7 @@ func TestDigestClaimRace(t *testing.T) {
 		t.Fatalf("run record PTTL %v, want the 8 days kept", d)
 	}
 	// Another period of the channel is a run of its own.
-	if _, err := s.ClaimDigest(t.Context(), store.DigestRun{Team: "T1", Channel: "C1", Period: "2026-W49"}, time.Minute, time.Hour); err != nil {
+	if _, err := s.Digests().ClaimDigest(t.Context(), store.DigestRun{Team: "T1", Channel: "C1", Period: "2026-W49"}, time.Minute, time.Hour); err != nil {
 		t.Fatalf("claim of the next period: %v", err)
 	}
 }
@@ -170,13 +170,13 @@ func TestDigestLeaseTakeover(t *testing.T) {
 	ctx := t.Context()
 	run := store.DigestRun{Team: "T1", Channel: "C7", Period: "2026-11-23"}
 	const lease = 50 * time.Millisecond
-	first, err := s.ClaimDigest(ctx, run, lease, time.Hour)
+	first, err := s.Digests().ClaimDigest(ctx, run, lease, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var second store.DigestClaim
 	redistest.Until(t, "the first lease to end", func() bool {
-		second, err = s.ClaimDigest(ctx, run, time.Minute, time.Hour)
+		second, err = s.Digests().ClaimDigest(ctx, run, time.Minute, time.Hour)
 		if err != nil && !errors.Is(err, store.ErrDigestHeld) {
 			t.Fatal(err)
 		}
@@ -186,20 +186,20 @@ func TestDigestLeaseTakeover(t *testing.T) {
 		t.Fatalf("takeover %+v after %+v: want attempt 2 and a larger token", second, first)
 	}
 	// The first claimer is fenced off.
-	if err := s.ExtendDigest(ctx, first, time.Minute); !errors.Is(err, store.ErrStale) {
+	if err := s.Digests().ExtendDigest(ctx, first, time.Minute); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("extend of the old claim: %v, want ErrStale", err)
 	}
-	if err := s.ReleaseDigest(ctx, first, 0); !errors.Is(err, store.ErrStale) {
+	if err := s.Digests().ReleaseDigest(ctx, first, 0); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("release of the old claim: %v, want ErrStale", err)
 	}
 	// It had posted after all: the mark is kept and says it was stale.
-	if err := s.MarkDigestPosted(ctx, first); !errors.Is(err, store.ErrStale) {
+	if err := s.Digests().MarkDigestPosted(ctx, first); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("mark of the old claim: %v, want ErrStale", err)
 	}
-	if err := s.ExtendDigest(ctx, second, time.Minute); !errors.Is(err, store.ErrDigestPosted) {
+	if err := s.Digests().ExtendDigest(ctx, second, time.Minute); !errors.Is(err, store.ErrDigestPosted) {
 		t.Fatalf("extend before the second post: %v, want ErrDigestPosted", err)
 	}
-	if _, err := s.ClaimDigest(ctx, run, time.Minute, time.Hour); !errors.Is(err, store.ErrDigestPosted) {
+	if _, err := s.Digests().ClaimDigest(ctx, run, time.Minute, time.Hour); !errors.Is(err, store.ErrDigestPosted) {
 		t.Fatalf("third claim: %v, want ErrDigestPosted", err)
 	}
 }
@@ -210,29 +210,29 @@ func TestDigestRelease(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	run := store.DigestRun{Team: "T1", Channel: "C8", Period: "2026-W48"}
-	if _, err := s.DigestRunState(ctx, run); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Digests().DigestRunState(ctx, run); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("state of a run never claimed: %v, want ErrNotFound", err)
 	}
-	c, err := s.ClaimDigest(ctx, run, time.Hour, 2*time.Hour)
+	c, err := s.Digests().ClaimDigest(ctx, run, time.Hour, 2*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err := s.DigestRunState(ctx, run); err != nil || st.LeaseLeft <= 59*time.Minute || !st.PostedAt.IsZero() {
+	if st, err := s.Digests().DigestRunState(ctx, run); err != nil || st.LeaseLeft <= 59*time.Minute || !st.PostedAt.IsZero() {
 		t.Fatalf("state while claimed: %+v, %v", st, err)
 	}
-	if err := s.ReleaseDigest(ctx, c, time.Hour); err != nil {
+	if err := s.Digests().ReleaseDigest(ctx, c, time.Hour); err != nil {
 		t.Fatalf("ReleaseDigest(1h): %v", err)
 	}
-	if _, err := s.ClaimDigest(ctx, run, time.Hour, 2*time.Hour); !errors.Is(err, store.ErrDigestHeld) {
+	if _, err := s.Digests().ClaimDigest(ctx, run, time.Hour, 2*time.Hour); !errors.Is(err, store.ErrDigestHeld) {
 		t.Fatalf("claim before the release's wait = %v, want ErrDigestHeld", err)
 	}
-	if st, err := s.DigestRunState(ctx, run); err != nil || st.LeaseLeft < 59*time.Minute {
+	if st, err := s.Digests().DigestRunState(ctx, run); err != nil || st.LeaseLeft < 59*time.Minute {
 		t.Fatalf("state after ReleaseDigest(1h): %+v, %v", st, err)
 	}
-	if err := s.ReleaseDigest(ctx, c, 0); err != nil {
+	if err := s.Digests().ReleaseDigest(ctx, c, 0); err != nil {
 		t.Fatalf("ReleaseDigest: %v", err)
 	}
-	again, err := s.ClaimDigest(ctx, run, time.Hour, 2*time.Hour)
+	again, err := s.Digests().ClaimDigest(ctx, run, time.Hour, 2*time.Hour)
 	if err != nil || again.Attempt != 2 {
 		t.Fatalf("claim after release: %+v, %v; want attempt 2", again, err)
 	}
@@ -242,11 +242,11 @@ func TestDigestRelease(t *testing.T) {
 	}
 	for name, err := range map[string]error{
 		"no period": func() error {
-			_, err := s.ClaimDigest(ctx, store.DigestRun{Team: "T1", Channel: "C1"}, time.Minute, time.Hour)
+			_, err := s.Digests().ClaimDigest(ctx, store.DigestRun{Team: "T1", Channel: "C1"}, time.Minute, time.Hour)
 			return err
 		}(),
-		"keep below lease": func() error { _, err := s.ClaimDigest(ctx, run, time.Hour, time.Minute); return err }(),
-		"no lease":         func() error { _, err := s.ClaimDigest(ctx, run, 0, time.Hour); return err }(),
+		"keep below lease": func() error { _, err := s.Digests().ClaimDigest(ctx, run, time.Hour, time.Minute); return err }(),
+		"no lease":         func() error { _, err := s.Digests().ClaimDigest(ctx, run, 0, time.Hour); return err }(),
 	} {
 		if !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
@@ -254,7 +254,7 @@ func TestDigestRelease(t *testing.T) {
 	}
 	// A claim whose record expired cannot be marked: nothing is recreated.
 	gone := store.DigestClaim{DigestRun: store.DigestRun{Team: "T1", Channel: "C8", Period: "never"}, Token: 1}
-	if err := s.MarkDigestPosted(ctx, gone); !errors.Is(err, store.ErrNotFound) {
+	if err := s.Digests().MarkDigestPosted(ctx, gone); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("mark of an expired run: %v, want ErrNotFound", err)
 	}
 }

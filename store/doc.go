@@ -90,6 +90,44 @@
 // would count again, which needs a crash and the next person's reply both
 // within the first one's lease.
 //
+// # Parts
+//
+// A Store is one connection and one namespace; what it keeps is split by
+// concern into parts (parts.go), each a small value over the Store's
+// connection and prefix, taken from the Store (st.Jobs(), st.Inbox(), ...).
+// The builder (bot/app) hands each part to what uses it, which declares
+// the methods it calls in an interface of its own:
+//
+//	part           keys (under {p})             used by
+//	Jobs           {sN}:job, {sN}:thread,       the agent (agent.JobStore.Jobs)
+//	               {sN}:starting, {sN}:sched,
+//	               recent, running
+//	Inbox          {sN}:inbox, {sN}:in          the core (bot.WorkStore.Inbox)
+//	Choices        choice                       the core (bot.WorkStore.LastChoices)
+//	RetryOffers    retry                        the agent (agent.JobStore.RetryOffers)
+//	PendingStarts  pending                      the agent (agent.JobStore.PendingStarts)
+//	Limits         budget, once                 the agent's live status and feedback
+//	                                            (agent.JobStore.Limits); the visitors'
+//	                                            budgets (visitors.VisitorsStore.Budgets)
+//	Analytics      visitors, closed, day, days  the visitors
+//	                                            (visitors.VisitorsStore.Analytics)
+//	Digests        digest:subs, digest:run      the visitors
+//	                                            (visitors.VisitorsStore.Digests)
+//	HomeSeen       homeseen                     the App Home (home.Config.Seen)
+//	AuditLog       audit                        the core (bot.Config.Audit);
+//	                                            docsbot audit
+//
+// The load tool (docsbot-load) uses Jobs and Inbox too: it links the jobs it
+// seeds, and counts and checks what the bot left.
+//
+// The Store keeps what is about the whole connection or namespace: Open and
+// Close, Ping, Prefix, Topology, the checks of docsbot doctor (Check),
+// Upgrade (docsbot migrate; it moves jobs and inbox work alike, and the
+// first claim of Jobs or Inbox runs it), DeletePrefix (the sandbox), what
+// the load tool measures (Lag, UsedMemory, ServerStats, JobMemory) and
+// {p}confirm (WithReplicaAcks). A new piece of state goes in the part of its
+// concern, or in a new part when it is a concern of its own.
+//
 // # Keys of the earlier layout (upgrading)
 //
 // Versions before the shards kept one {p}sched and one {p}inbox, with

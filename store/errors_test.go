@@ -56,7 +56,7 @@ func TestErrorKinds(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(ctx, time.Second)
 				defer cancel()
-				_, err := s.Tracked(ctx)
+				_, err := s.Jobs().Tracked(ctx)
 				return err
 			},
 			kind: store.ErrUnreachable, temporary: true, beneath: isNet,
@@ -87,7 +87,7 @@ func TestErrorKinds(t *testing.T) {
 				own := ownRedis(t)
 				admin(t, own, "ACL", "SETUSER", "reader", "on", ">reader-pw", "~*", "+@read", "+@connection")
 				s := openStore(t, "unix://reader:reader-pw@"+own.Socket)
-				return s.LinkJob(ctx, testJob(1), time.Minute)
+				return s.Jobs().LinkJob(ctx, testJob(1), time.Minute)
 			},
 			kind: store.ErrNoPerm, beneath: isReply,
 		},
@@ -107,7 +107,7 @@ func TestErrorKinds(t *testing.T) {
 					return err == nil && strings.Contains(info, "master_link_status:up")
 				})
 				s := openStore(t, replica.URL)
-				return s.LinkJob(ctx, testJob(2), time.Minute)
+				return s.Jobs().LinkJob(ctx, testJob(2), time.Minute)
 			},
 			kind: store.ErrReadOnly, temporary: true, beneath: isReply,
 		},
@@ -117,7 +117,7 @@ func TestErrorKinds(t *testing.T) {
 				own := ownRedis(t)
 				s := openStore(t, own.URL)
 				admin(t, own, "CONFIG", "SET", "maxmemory", "1", "maxmemory-policy", "noeviction")
-				return s.LinkJob(ctx, testJob(3), time.Minute)
+				return s.Jobs().LinkJob(ctx, testJob(3), time.Minute)
 			},
 			kind: store.ErrFull, beneath: isReply,
 		},
@@ -143,7 +143,7 @@ func TestErrorKinds(t *testing.T) {
 					info, err := rc.Info(ctx, "persistence").Result()
 					return err == nil && strings.Contains(info, "rdb_last_bgsave_status:err")
 				})
-				err := s.LinkJob(ctx, testJob(4), time.Minute)
+				err := s.Jobs().LinkJob(ctx, testJob(4), time.Minute)
 				// Without save points it stops at once instead of trying a
 				// last snapshot.
 				admin(t, own, "CONFIG", "SET", "save", "")
@@ -171,7 +171,7 @@ func TestErrorKinds(t *testing.T) {
 				client := ownRedis(t).Client()
 				t.Cleanup(func() { _ = client.Close() })
 				s := store.New(client, store.WithReplicaAcks(1, 10*time.Millisecond))
-				_, err := s.Enqueue(ctx, work(1), time.Hour)
+				_, err := s.Inbox().Enqueue(ctx, work(1), time.Hour)
 				return err
 			},
 			kind: store.ErrUnconfirmed, temporary: true,

@@ -58,7 +58,7 @@ func TestSentinelFailover(t *testing.T) {
 	// the failover fail with a temporary error.
 	var queued int64
 	redistest.Until(t, "the store to work on the new primary", func() bool {
-		n, err := s.Queued(ctx)
+		n, err := s.Inbox().Queued(ctx)
 		if err != nil && !store.Temporary(err) {
 			t.Fatalf("Queued during the failover: %v (not temporary)", err)
 		}
@@ -70,7 +70,7 @@ func TestSentinelFailover(t *testing.T) {
 	}
 	began := time.Now()
 	for {
-		_, err := s.Enqueue(ctx, work(100), time.Hour)
+		_, err := s.Inbox().Enqueue(ctx, work(100), time.Hour)
 		if err == nil {
 			break
 		}
@@ -83,7 +83,7 @@ func TestSentinelFailover(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Logf("writes taken again %v after the failover", time.Since(began).Round(time.Millisecond))
-	taken, err := s.ClaimWork(ctx, 100, time.Minute)
+	taken, err := s.Inbox().ClaimWork(ctx, 100, time.Minute)
 	if err != nil || len(taken) != 21 {
 		t.Fatalf("ClaimWork after the failover = %d, %v; want 21", len(taken), err)
 	}

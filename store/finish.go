@@ -24,7 +24,8 @@ func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token stri
 // running, counts the poll (Polls+1) and makes the job due again in `in` (Redis
 // clock). It fails with ErrStale when c is no longer current, and ErrNotFound
 // when the record is gone.
-func (s *Store) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
+func (js Jobs) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
+	s := js.s
 	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in)).Int64()
 	})
@@ -38,7 +39,8 @@ func (s *Store) Reschedule(ctx context.Context, c Claim, status string, in time.
 // the caller posts, then calls MarkNotified. Otherwise it stops tracking the
 // job, lets record and thread link expire after the retention period, and
 // returns false. It fails with ErrStale when c is no longer current.
-func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, lease time.Duration) (notify bool, err error) {
+func (js Jobs) Finish(ctx context.Context, c Claim, status, prLink string, lease time.Duration) (notify bool, err error) {
+	s := js.s
 	if err := checkLease(lease); err != nil {
 		return false, err
 	}
@@ -66,7 +68,8 @@ func (s *Store) Finish(ctx context.Context, c Claim, status, prLink string, leas
 // period; if a follow-up or another claim came in between, the schedule and
 // expiry are left alone and it still returns nil. ErrNotFound means the
 // record is gone.
-func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
+func (js Jobs) MarkNotified(ctx context.Context, c Claim) error {
+	s := js.s
 	_, err := s.fenced("mark notified", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.markNotified.Run(ctx, s.rdb, keys,
 			p, c.JobID, tok, c.Job.Generation, millis(Retention)).Int64()
@@ -81,7 +84,8 @@ func (s *Store) MarkNotified(ctx context.Context, c Claim) error {
 // it): it records status, removes the job from the schedule and lets record
 // and thread link expire after the retention period. It fails with ErrStale
 // when c is no longer current.
-func (s *Store) Untrack(ctx context.Context, c Claim, status string) error {
+func (js Jobs) Untrack(ctx context.Context, c Claim, status string) error {
+	s := js.s
 	_, err := s.fenced("untrack", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.untrack.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(Retention)).Int64()
 	})

@@ -33,7 +33,7 @@ func TestFinishNotifiesOnce(t *testing.T) {
 			j := testJob(1)
 			link(t, s, j)
 			c := claimOne(t, s, j.ID, time.Minute)
-			notify, err := s.Finish(ctx, c, tt.status, tt.pr, time.Minute)
+			notify, err := s.Jobs().Finish(ctx, c, tt.status, tt.pr, time.Minute)
 			if err != nil || !notify {
 				t.Fatalf("Finish = %v, %v; want true", notify, err)
 			}
@@ -49,7 +49,7 @@ func TestFinishNotifiesOnce(t *testing.T) {
 			if enc, err := rdb.ObjectEncoding(ctx, jobKey(s, j)).Result(); err != nil || enc != "listpack" {
 				t.Errorf("record encoding = %q, %v; want listpack", enc, err)
 			}
-			if err := s.MarkNotified(ctx, c); err != nil {
+			if err := s.Jobs().MarkNotified(ctx, c); err != nil {
 				t.Fatalf("MarkNotified: %v", err)
 			}
 			if n := tracked(t, s); n != 0 {
@@ -65,11 +65,11 @@ func TestFinishNotifiesOnce(t *testing.T) {
 				t.Errorf("Notified = %d, want 1", got.Notified)
 			}
 			// A repeated Finish for the same generation does not notify.
-			notify, err = s.Finish(ctx, c, tt.status, tt.pr, time.Minute)
+			notify, err = s.Jobs().Finish(ctx, c, tt.status, tt.pr, time.Minute)
 			if err != nil || notify {
 				t.Fatalf("second Finish = %v, %v; want false", notify, err)
 			}
-			if cs, err := s.Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
+			if cs, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
 				t.Fatalf("Claim after the report = %v, %v; want none", ids(cs), err)
 			}
 		})
@@ -86,7 +86,7 @@ func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
 	const pr = "https://example.com/pr/7"
 
 	c1 := claimOne(t, s, j.ID, time.Minute)
-	notify, err := s.Finish(ctx, c1, "completed", pr, lease)
+	notify, err := s.Jobs().Finish(ctx, c1, "completed", pr, lease)
 	if err != nil || !notify {
 		t.Fatalf("Finish = %v, %v; want true", notify, err)
 	}
@@ -94,7 +94,7 @@ func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
 	// the lease runs out.
 	var c2 store.Claim
 	redistest.Until(t, "the re-claim after the lease", func() bool {
-		cs, err := s.Claim(ctx, 10, time.Minute)
+		cs, err := s.Jobs().Claim(ctx, 10, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
 	if c2.Job.NotifyAttempts != 1 || c2.Job.Status != "completed" || c2.Job.PRLink != pr {
 		t.Fatalf("re-claimed snapshot: attempts %d status %q pr %q", c2.Job.NotifyAttempts, c2.Job.Status, c2.Job.PRLink)
 	}
-	notify, err = s.Finish(ctx, c2, "completed", pr, time.Minute)
+	notify, err = s.Jobs().Finish(ctx, c2, "completed", pr, time.Minute)
 	if err != nil || !notify {
 		t.Fatalf("Finish after the re-claim = %v, %v; want true", notify, err)
 	}
@@ -114,13 +114,13 @@ func TestCrashBetweenFinishAndMarkNotified(t *testing.T) {
 		t.Fatalf("NotifyAttempts = %d, want 2", got.NotifyAttempts)
 	}
 	// The dead replica's claim can no longer report.
-	if err := s.MarkNotified(ctx, c1); err != nil {
+	if err := s.Jobs().MarkNotified(ctx, c1); err != nil {
 		t.Fatalf("MarkNotified with the stale claim: %v", err)
 	}
 	if !scheduled(t, s, j) {
 		t.Fatal("stale MarkNotified unscheduled the job")
 	}
-	if err := s.MarkNotified(ctx, c2); err != nil {
+	if err := s.Jobs().MarkNotified(ctx, c2); err != nil {
 		t.Fatal(err)
 	}
 	if scheduled(t, s, j) || pttl(t, jobKey(s, j)) <= 0 {
@@ -135,7 +135,7 @@ func TestUntrack(t *testing.T) {
 	j := testJob(1)
 	link(t, s, j)
 	c := claimOne(t, s, j.ID, time.Minute)
-	if err := s.Untrack(ctx, c, "gone"); err != nil {
+	if err := s.Jobs().Untrack(ctx, c, "gone"); err != nil {
 		t.Fatal(err)
 	}
 	got := mustJob(t, s, j.ID)
@@ -159,10 +159,10 @@ func TestRetentionExpiry(t *testing.T) {
 	j := testJob(1)
 	link(t, s, j)
 	c := claimOne(t, s, j.ID, time.Minute)
-	if notify, err := s.Finish(ctx, c, "completed", "", time.Minute); err != nil || !notify {
+	if notify, err := s.Jobs().Finish(ctx, c, "completed", "", time.Minute); err != nil || !notify {
 		t.Fatalf("Finish = %v, %v", notify, err)
 	}
-	if err := s.MarkNotified(ctx, c); err != nil {
+	if err := s.Jobs().MarkNotified(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	for _, key := range []string{jobKey(s, j), threadKey(s, j.Thread)} {
@@ -174,11 +174,11 @@ func TestRetentionExpiry(t *testing.T) {
 		}
 	}
 	redistest.Until(t, "record and link to expire", func() bool {
-		_, errJob := s.Job(ctx, j.ID)
-		_, errThread := s.JobByThread(ctx, j.Thread)
+		_, errJob := s.Jobs().Job(ctx, j.ID)
+		_, errThread := s.Jobs().JobByThread(ctx, j.Thread)
 		return errors.Is(errJob, store.ErrNotFound) && errors.Is(errThread, store.ErrNotFound)
 	})
-	if _, err := s.FollowUp(ctx, j.ID, "", 0); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Jobs().FollowUp(ctx, j.ID, "", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("FollowUp of an expired job: %v, want ErrNotFound", err)
 	}
 }
@@ -197,7 +197,7 @@ func TestTrackedCounts(t *testing.T) {
 		{"empty", func() error { return nil }, 0, ""},
 		{"link three", func() error {
 			for i := range 3 {
-				if err := s.LinkJob(ctx, testJob(i), 0); err != nil {
+				if err := s.Jobs().LinkJob(ctx, testJob(i), 0); err != nil {
 					return err
 				}
 			}
@@ -205,23 +205,23 @@ func TestTrackedCounts(t *testing.T) {
 		}, 3, "012"},
 		{"finish one, not yet reported", func() error {
 			return withClaim(ctx, s, testJob(0), func(c store.Claim) error {
-				_, err := s.Finish(ctx, c, "completed", "", time.Minute)
+				_, err := s.Jobs().Finish(ctx, c, "completed", "", time.Minute)
 				return err
 			})
 		}, 3, "012"},
 		{"report it", func() error {
 			return withClaim(ctx, s, testJob(1), func(c store.Claim) error {
-				if _, err := s.Finish(ctx, c, "completed", "", time.Minute); err != nil {
+				if _, err := s.Jobs().Finish(ctx, c, "completed", "", time.Minute); err != nil {
 					return err
 				}
-				return s.MarkNotified(ctx, c)
+				return s.Jobs().MarkNotified(ctx, c)
 			})
 		}, 2, "02"},
 		{"untrack one", func() error {
-			return withClaim(ctx, s, testJob(2), func(c store.Claim) error { return s.Untrack(ctx, c, "gone") })
+			return withClaim(ctx, s, testJob(2), func(c store.Claim) error { return s.Jobs().Untrack(ctx, c, "gone") })
 		}, 1, "0"},
 		{"follow up the reported one", func() error {
-			_, err := s.FollowUp(ctx, "job-1", "", time.Hour)
+			_, err := s.Jobs().FollowUp(ctx, "job-1", "", time.Hour)
 			return err
 		}, 2, "01"},
 	}
@@ -234,7 +234,7 @@ func TestTrackedCounts(t *testing.T) {
 		}
 		for i := range 3 {
 			id := testJob(i).ID
-			got, err := s.Scheduled(ctx, id)
+			got, err := s.Jobs().Scheduled(ctx, id)
 			if want := strings.Contains(st.scheduled, strconv.Itoa(i)); err != nil || got != want {
 				t.Errorf("%s: Scheduled(%s) = %t, %v; want %t", st.name, id, got, err, want)
 			}
@@ -248,7 +248,7 @@ func withClaim(ctx context.Context, s *store.Store, j store.Job, fn func(store.C
 	if err := rdb.ZAdd(ctx, s.SchedKeyOf(j.Thread), redis.Z{Score: 0, Member: id}).Err(); err != nil {
 		return err
 	}
-	cs, err := s.Claim(ctx, 100, time.Minute)
+	cs, err := s.Jobs().Claim(ctx, 100, time.Minute)
 	if err != nil {
 		return err
 	}

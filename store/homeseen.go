@@ -18,7 +18,8 @@ func (s *Store) homeSeenKey(team, user string) string {
 
 // NoteHomeOpened records that user of team opened docsbot's App Home, for
 // HomeSeenRetention from now (each open starts the period again).
-func (s *Store) NoteHomeOpened(ctx context.Context, team, user string) error {
+func (hs HomeSeen) NoteHomeOpened(ctx context.Context, team, user string) error {
+	s := hs.s
 	if team == "" || user == "" {
 		return fmt.Errorf("store: note Home opened: empty team or user: %w", ErrInvalid)
 	}
@@ -30,7 +31,8 @@ func (s *Store) NoteHomeOpened(ctx context.Context, team, user string) error {
 
 // HomeOpened reports whether user of team opened docsbot's App Home within
 // HomeSeenRetention (NoteHomeOpened).
-func (s *Store) HomeOpened(ctx context.Context, team, user string) (bool, error) {
+func (hs HomeSeen) HomeOpened(ctx context.Context, team, user string) (bool, error) {
+	s := hs.s
 	if team == "" || user == "" {
 		return false, fmt.Errorf("store: Home opened: empty team or user: %w", ErrInvalid)
 	}

@@ -27,11 +27,11 @@ func TestHomeOpened(t *testing.T) {
 	}
 	for _, st := range steps {
 		if st.note[0] != "" {
-			if err := s.NoteHomeOpened(ctx, st.note[0], st.note[1]); err != nil {
+			if err := s.HomeSeen().NoteHomeOpened(ctx, st.note[0], st.note[1]); err != nil {
 				t.Fatalf("%s: NoteHomeOpened: %v", st.name, err)
 			}
 		}
-		if got, err := s.HomeOpened(ctx, st.team, st.user); err != nil || got != st.want {
+		if got, err := s.HomeSeen().HomeOpened(ctx, st.team, st.user); err != nil || got != st.want {
 			t.Errorf("%s: HomeOpened(%s, %s) = %t, %v; want %t", st.name, st.team, st.user, got, err, st.want)
 		}
 	}
@@ -42,7 +42,7 @@ func TestHomeOpened(t *testing.T) {
 	if err := rdb.PExpire(ctx, key, time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.NoteHomeOpened(ctx, "T1", "U1"); err != nil {
+	if err := s.HomeSeen().NoteHomeOpened(ctx, "T1", "U1"); err != nil {
 		t.Fatal(err)
 	}
 	if d := pttl(t, key); d <= store.HomeSeenRetention-time.Hour || d > store.HomeSeenRetention {
@@ -50,10 +50,10 @@ func TestHomeOpened(t *testing.T) {
 	}
 
 	for _, bad := range [][2]string{{"", "U1"}, {"T1", ""}} {
-		if err := s.NoteHomeOpened(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrInvalid) {
+		if err := s.HomeSeen().NoteHomeOpened(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("NoteHomeOpened(%q, %q) = %v, want ErrInvalid", bad[0], bad[1], err)
 		}
-		if _, err := s.HomeOpened(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrInvalid) {
+		if _, err := s.HomeSeen().HomeOpened(ctx, bad[0], bad[1]); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("HomeOpened(%q, %q) = %v, want ErrInvalid", bad[0], bad[1], err)
 		}
 	}

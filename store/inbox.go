@@ -57,7 +57,8 @@ const minInboxKeep = time.Second
 // if ctx ends meanwhile (for at most the replicas' timeout and a margin), so
 // that a caller out of time still learns that the record stands: a failure
 // to confirm a write that went through is ErrUnconfirmed too.
-func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued bool, err error) {
+func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued bool, err error) {
+	s := ib.s
 	if w.Key == "" || w.Kind == "" {
 		return false, fmt.Errorf("store: enqueue: empty key or kind: %w", ErrInvalid)
 	}
@@ -87,7 +88,8 @@ func (s *Store) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 // a lease into the future, so that it comes due again if this replica dies
 // before Done. Concurrent callers never get the same work while the lease
 // holds; Mark extends it.
-func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]Taken, error) {
+func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]Taken, error) {
+	s := ib.s
 	if max <= 0 {
 		return nil, nil
 	}
@@ -113,7 +115,8 @@ func (s *Store) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 // Mark records checkpoints of t (a root message posted, a create call about
 // to be made) and extends its lease by lease from now (0 keeps the due time).
 // A later attempt reads them in Taken.Marks.
-func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks map[string]string) error {
+func (ib Inbox) Mark(ctx context.Context, t Taken, lease time.Duration, marks map[string]string) error {
+	s := ib.s
 	args := []any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), millis(lease)}
 	for k, v := range marks {
 		args = append(args, "m:"+k, v)
@@ -132,14 +135,16 @@ func (s *Store) Mark(ctx context.Context, t Taken, lease time.Duration, marks ma
 
 // Defer hands t back to be claimed again in d (by any replica): the work
 // could not be done now but may be later.
-func (s *Store) Defer(ctx context.Context, t Taken, d time.Duration) error {
+func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {
+	s := ib.s
 	return s.workWrite(ctx, "defer", t, s.sc.deferWork,
 		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), millis(d)})
 }
 
 // Done removes t from the inbox. Its record stays for the keep given to
 // Enqueue, to drop redeliveries.
-func (s *Store) Done(ctx context.Context, t Taken) error {
+func (ib Inbox) Done(ctx context.Context, t Taken) error {
+	s := ib.s
 	return s.workWrite(ctx, "done", t, s.sc.workDone,
 		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10)})
 }
@@ -161,7 +166,8 @@ func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Scr
 // still claimed by these claims becomes due after (0: now, for another
 // replica; see "Handing back" in the package doc), and its token moves on,
 // so that late writes of this replica fail with ErrStale.
-func (s *Store) ReleaseWork(ctx context.Context, taken []Taken, after time.Duration) error {
+func (ib Inbox) ReleaseWork(ctx context.Context, taken []Taken, after time.Duration) error {
+	s := ib.s
 	byShard := map[int][]any{}
 	for _, t := range taken {
 		i := shardOf(t.Key)
@@ -177,7 +183,8 @@ func (s *Store) ReleaseWork(ctx context.Context, taken []Taken, after time.Durat
 }
 
 // Queued returns the number of pieces of work in the inbox, claimed or not.
-func (s *Store) Queued(ctx context.Context) (int64, error) {
+func (ib Inbox) Queued(ctx context.Context) (int64, error) {
+	s := ib.s
 	n, err := s.countShards(ctx, s.inboxKey)
 	if err != nil {
 		return 0, wrapErr(err, "store: queued work")

@@ -19,7 +19,7 @@ func work(i int) store.Work {
 // enqueue queues w and fails the test unless it was new.
 func enqueue(t *testing.T, s *store.Store, w store.Work) {
 	t.Helper()
-	queued, err := s.Enqueue(t.Context(), w, time.Hour)
+	queued, err := s.Inbox().Enqueue(t.Context(), w, time.Hour)
 	if err != nil || !queued {
 		t.Fatalf("Enqueue(%s) = %v, %v; want queued", w.Key, queued, err)
 	}
@@ -28,7 +28,7 @@ func enqueue(t *testing.T, s *store.Store, w store.Work) {
 // claimWork claims all due work of s with lease.
 func claimWork(t *testing.T, s *store.Store, lease time.Duration) []store.Taken {
 	t.Helper()
-	ts, err := s.ClaimWork(t.Context(), 100, lease)
+	ts, err := s.Inbox().ClaimWork(t.Context(), 100, lease)
 	if err != nil {
 		t.Fatalf("ClaimWork: %v", err)
 	}
@@ -41,7 +41,7 @@ func TestEnqueueDropsRedeliveries(t *testing.T) {
 	w := work(1)
 	enqueue(t, s, w)
 	for _, again := range []store.Work{w, {Key: w.Key, Kind: "other", Payload: []byte("x")}} {
-		queued, err := s.Enqueue(t.Context(), again, time.Hour)
+		queued, err := s.Inbox().Enqueue(t.Context(), again, time.Hour)
 		if err != nil || queued {
 			t.Fatalf("second Enqueue(%s) = %v, %v; want not queued", again.Key, queued, err)
 		}
@@ -58,13 +58,13 @@ func TestEnqueueDropsRedeliveries(t *testing.T) {
 	}
 
 	// Done removes the work; the key is still remembered for the keep window.
-	if err := s.Done(t.Context(), got[0]); err != nil {
+	if err := s.Inbox().Done(t.Context(), got[0]); err != nil {
 		t.Fatalf("Done: %v", err)
 	}
-	if n, err := s.Queued(t.Context()); err != nil || n != 0 {
+	if n, err := s.Inbox().Queued(t.Context()); err != nil || n != 0 {
 		t.Fatalf("Queued after Done = %d, %v; want 0", n, err)
 	}
-	if queued, err := s.Enqueue(t.Context(), w, time.Hour); err != nil || queued {
+	if queued, err := s.Inbox().Enqueue(t.Context(), w, time.Hour); err != nil || queued {
 		t.Fatalf("Enqueue after Done = %v, %v; want not queued", queued, err)
 	}
 	if ttl := pttl(t, s.WorkKeyOf(w.Key)); ttl <= 59*time.Minute || ttl > time.Hour {
@@ -92,7 +92,7 @@ func TestClaimWorkExclusive(t *testing.T) {
 		enqueue(t, setup, work(i))
 	}
 	counts := claimConcurrently(t, prefix, replicas, func(s *store.Store) ([]string, error) {
-		ts, err := s.ClaimWork(context.Background(), 5, time.Minute)
+		ts, err := s.Inbox().ClaimWork(context.Background(), 5, time.Minute)
 		keys := make([]string, len(ts))
 		for i, tk := range ts {
 			keys[i] = tk.Key
@@ -119,7 +119,7 @@ func TestWorkComesBackWhenTheLeaseEnds(t *testing.T) {
 		t.Fatalf("claimed %d, want 1", len(first))
 	}
 	// The first owner records a checkpoint, then dies.
-	if err := s.Mark(t.Context(), first[0], 0, map[string]string{"root": "1732233445.000100"}); err != nil {
+	if err := s.Inbox().Mark(t.Context(), first[0], 0, map[string]string{"root": "1732233445.000100"}); err != nil {
 		t.Fatalf("Mark: %v", err)
 	}
 	var second []store.Taken
@@ -133,18 +133,18 @@ func TestWorkComesBackWhenTheLeaseEnds(t *testing.T) {
 	}
 	// The first owner's late writes are refused.
 	for name, write := range map[string]func() error{
-		"Mark":  func() error { return s.Mark(t.Context(), first[0], time.Minute, map[string]string{"x": "y"}) },
-		"Defer": func() error { return s.Defer(t.Context(), first[0], 0) },
-		"Done":  func() error { return s.Done(t.Context(), first[0]) },
+		"Mark":  func() error { return s.Inbox().Mark(t.Context(), first[0], time.Minute, map[string]string{"x": "y"}) },
+		"Defer": func() error { return s.Inbox().Defer(t.Context(), first[0], 0) },
+		"Done":  func() error { return s.Inbox().Done(t.Context(), first[0]) },
 	} {
 		if err := write(); !errors.Is(err, store.ErrStale) {
 			t.Errorf("%s with the old claim = %v, want ErrStale", name, err)
 		}
 	}
-	if n, _ := s.Queued(t.Context()); n != 1 {
+	if n, _ := s.Inbox().Queued(t.Context()); n != 1 {
 		t.Fatalf("Queued = %d after stale writes, want 1", n)
 	}
-	if err := s.Done(t.Context(), got); err != nil {
+	if err := s.Inbox().Done(t.Context(), got); err != nil {
 		t.Fatalf("Done by the current owner: %v", err)
 	}
 }
@@ -154,7 +154,7 @@ func TestMarkExtendsTheLease(t *testing.T) {
 	s := newStore(t)
 	enqueue(t, s, work(4))
 	taken := claimWork(t, s, time.Millisecond)
-	if err := s.Mark(t.Context(), taken[0], time.Hour, nil); err != nil {
+	if err := s.Inbox().Mark(t.Context(), taken[0], time.Hour, nil); err != nil {
 		t.Fatalf("Mark: %v", err)
 	}
 	time.Sleep(5 * time.Millisecond) // past the first lease
@@ -173,13 +173,13 @@ func TestDeferAndRelease(t *testing.T) {
 		t.Fatalf("claimed %d, want 2", len(taken))
 	}
 	// Deferred by 0 it is due at once; released, it is due at once with a new token.
-	if err := s.Defer(t.Context(), taken[0], 0); err != nil {
+	if err := s.Inbox().Defer(t.Context(), taken[0], 0); err != nil {
 		t.Fatalf("Defer: %v", err)
 	}
-	if err := s.ReleaseWork(t.Context(), taken[1:], 0); err != nil {
+	if err := s.Inbox().ReleaseWork(t.Context(), taken[1:], 0); err != nil {
 		t.Fatalf("ReleaseWork: %v", err)
 	}
-	if err := s.Done(t.Context(), taken[1]); !errors.Is(err, store.ErrStale) {
+	if err := s.Inbox().Done(t.Context(), taken[1]); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("Done after release = %v, want ErrStale", err)
 	}
 	again := claimWork(t, s, time.Hour)
@@ -187,21 +187,21 @@ func TestDeferAndRelease(t *testing.T) {
 		t.Fatalf("claimed %d after defer and release, want 2", len(again))
 	}
 	// A deferred piece that was done in between is not brought back.
-	if err := s.Done(t.Context(), again[0]); err != nil {
+	if err := s.Inbox().Done(t.Context(), again[0]); err != nil {
 		t.Fatalf("Done: %v", err)
 	}
-	if err := s.Defer(t.Context(), again[0], 0); err != nil {
+	if err := s.Inbox().Defer(t.Context(), again[0], 0); err != nil {
 		t.Fatalf("Defer after Done: %v", err)
 	}
-	if n, _ := s.Queued(t.Context()); n != 1 {
+	if n, _ := s.Inbox().Queued(t.Context()); n != 1 {
 		t.Fatalf("Queued = %d, want 1", n)
 	}
 	// Released after a wait (a request cut short may still land), it is
 	// not claimable before, and its token moved on at once.
-	if err := s.ReleaseWork(t.Context(), again[1:], time.Hour); err != nil {
+	if err := s.Inbox().ReleaseWork(t.Context(), again[1:], time.Hour); err != nil {
 		t.Fatalf("ReleaseWork(1h): %v", err)
 	}
-	if err := s.Done(t.Context(), again[1]); !errors.Is(err, store.ErrStale) {
+	if err := s.Inbox().Done(t.Context(), again[1]); !errors.Is(err, store.ErrStale) {
 		t.Fatalf("Done after a release with a wait = %v, want ErrStale", err)
 	}
 	if later := claimWork(t, s, time.Hour); len(later) != 0 {
@@ -213,10 +213,10 @@ func TestInboxRefusesInvalidArguments(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	for name, err := range map[string]error{
-		"empty key":  func() error { _, err := s.Enqueue(t.Context(), store.Work{Kind: "k"}, time.Hour); return err }(),
-		"empty kind": func() error { _, err := s.Enqueue(t.Context(), store.Work{Key: "k"}, time.Hour); return err }(),
-		"short keep": func() error { _, err := s.Enqueue(t.Context(), work(7), time.Millisecond); return err }(),
-		"no lease":   func() error { _, err := s.ClaimWork(t.Context(), 1, 0); return err }(),
+		"empty key":  func() error { _, err := s.Inbox().Enqueue(t.Context(), store.Work{Kind: "k"}, time.Hour); return err }(),
+		"empty kind": func() error { _, err := s.Inbox().Enqueue(t.Context(), store.Work{Key: "k"}, time.Hour); return err }(),
+		"short keep": func() error { _, err := s.Inbox().Enqueue(t.Context(), work(7), time.Millisecond); return err }(),
+		"no lease":   func() error { _, err := s.Inbox().ClaimWork(t.Context(), 1, 0); return err }(),
 	} {
 		if !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)

@@ -78,7 +78,8 @@ func (s *Store) unlistRunning(ctx context.Context, j Job) {
 
 // RecentJobs returns up to n of the jobs user started in team, newest first
 // (at most RecentKeep are kept, for the retention period).
-func (s *Store) RecentJobs(ctx context.Context, team, user string, n int) ([]Job, error) {
+func (js Jobs) RecentJobs(ctx context.Context, team, user string, n int) ([]Job, error) {
+	s := js.s
 	return s.listed(ctx, s.recentKey(team, user), n, func(j *Job) bool { return j.Requester == user })
 }
 
@@ -86,7 +87,8 @@ func (s *Store) RecentJobs(ctx context.Context, team, user string, n int) ([]Job
 // not been reported finished, newest first. Finish and Untrack take a job
 // off the list; a job whose final status is recorded but not yet reported
 // is still on it (the caller may tell it by its Status).
-func (s *Store) RunningJobs(ctx context.Context, team, channel string, n int) ([]Job, error) {
+func (js Jobs) RunningJobs(ctx context.Context, team, channel string, n int) ([]Job, error) {
+	s := js.s
 	return s.listed(ctx, s.runningKey(team, channel), n, func(j *Job) bool {
 		return j.Thread.Channel == channel && j.Notified < j.Generation
 	})
@@ -108,7 +110,7 @@ func (s *Store) listed(ctx context.Context, key string, n int, keep func(*Job) b
 		if len(out) == n {
 			break
 		}
-		j, err := s.Job(ctx, id)
+		j, err := s.Jobs().Job(ctx, id)
 		if errors.Is(err, ErrNotFound) {
 			gone = append(gone, id)
 			continue

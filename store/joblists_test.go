@@ -36,7 +36,7 @@ func TestJobLists(t *testing.T) {
 		if i == 0 {
 			due = 0
 		}
-		if err := s.LinkJob(ctx, j, due); err != nil {
+		if err := s.Jobs().LinkJob(ctx, j, due); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -46,11 +46,11 @@ func TestJobLists(t *testing.T) {
 		got  func() ([]store.Job, error)
 		want []string
 	}{
-		{"recent, newest first", func() ([]store.Job, error) { return s.RecentJobs(ctx, "T0001", "U0001", 10) }, []string{"job-2", "job-1", "job-0"}},
-		{"recent, capped", func() ([]store.Job, error) { return s.RecentJobs(ctx, "T0001", "U0001", 2) }, []string{"job-2", "job-1"}},
-		{"recent of another person", func() ([]store.Job, error) { return s.RecentJobs(ctx, "T0001", "U0002", 10) }, []string{"job-3"}},
-		{"recent in another team", func() ([]store.Job, error) { return s.RecentJobs(ctx, "T0002", "U0001", 10) }, nil},
-		{"running in a channel", func() ([]store.Job, error) { return s.RunningJobs(ctx, "T0001", "C0001", 10) }, []string{"job-2", "job-1", "job-0"}},
+		{"recent, newest first", func() ([]store.Job, error) { return s.Jobs().RecentJobs(ctx, "T0001", "U0001", 10) }, []string{"job-2", "job-1", "job-0"}},
+		{"recent, capped", func() ([]store.Job, error) { return s.Jobs().RecentJobs(ctx, "T0001", "U0001", 2) }, []string{"job-2", "job-1"}},
+		{"recent of another person", func() ([]store.Job, error) { return s.Jobs().RecentJobs(ctx, "T0001", "U0002", 10) }, []string{"job-3"}},
+		{"recent in another team", func() ([]store.Job, error) { return s.Jobs().RecentJobs(ctx, "T0002", "U0001", 10) }, nil},
+		{"running in a channel", func() ([]store.Job, error) { return s.Jobs().RunningJobs(ctx, "T0001", "C0001", 10) }, []string{"job-2", "job-1", "job-0"}},
 	}
 	for _, tt := range tests {
 		got, err := tt.got()
@@ -68,21 +68,21 @@ func TestJobLists(t *testing.T) {
 	// A finish takes the job off the channel's running list, not off the
 	// person's recent jobs; a follow-up puts it back.
 	c := claimOne(t, s, "job-0", time.Minute)
-	if _, err := s.Finish(ctx, c, "completed", "https://github.com/acme/docs/pull/1", time.Minute); err != nil {
+	if _, err := s.Jobs().Finish(ctx, c, "completed", "https://github.com/acme/docs/pull/1", time.Minute); err != nil {
 		t.Fatalf("Finish: %v", err)
 	}
-	running, err := s.RunningJobs(ctx, "T0001", "C0001", 10)
+	running, err := s.Jobs().RunningJobs(ctx, "T0001", "C0001", 10)
 	if err != nil || !slices.Equal(jobIDs(running), []string{"job-2", "job-1"}) {
 		t.Errorf("running after a finish = %v, %v; want job-2, job-1", jobIDs(running), err)
 	}
-	recent, err := s.RecentJobs(ctx, "T0001", "U0001", 10)
+	recent, err := s.Jobs().RecentJobs(ctx, "T0001", "U0001", 10)
 	if err != nil || len(recent) != 3 || recent[2].PRLink == "" || recent[2].Status != "completed" {
 		t.Errorf("recent after a finish = %+v, %v; want 3 jobs, job-0 completed with its PR", recent, err)
 	}
-	if _, err := s.FollowUp(ctx, "job-0", "", time.Hour); err != nil {
+	if _, err := s.Jobs().FollowUp(ctx, "job-0", "", time.Hour); err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
-	running, err = s.RunningJobs(ctx, "T0001", "C0001", 10)
+	running, err = s.Jobs().RunningJobs(ctx, "T0001", "C0001", 10)
 	if err != nil || !slices.Equal(jobIDs(running), []string{"job-2", "job-1", "job-0"}) {
 		t.Errorf("running after a follow-up = %v, %v; want all three", jobIDs(running), err)
 	}
@@ -97,7 +97,7 @@ func TestRecentJobsKeepsTheLatest(t *testing.T) {
 		j.CreatedAt = base.Add(time.Duration(i) * time.Second)
 		link(t, s, j)
 	}
-	got, err := s.RecentJobs(t.Context(), "T0001", "U0001", 100)
+	got, err := s.Jobs().RecentJobs(t.Context(), "T0001", "U0001", 100)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,8 @@ import (
 // its first poll firstPoll from now (Redis clock). Linking the same job to the
 // same thread again changes nothing. ErrConflict means the thread is linked to
 // another job, or the job to another thread.
-func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) error {
+func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) error {
+	s := js.s
 	if j.ID == "" {
 		return fmt.Errorf("store: link job: empty job id: %w", ErrInvalid)
 	}
@@ -52,7 +53,8 @@ func (s *Store) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) err
 }
 
 // JobByThread returns the job linked to thread t, or ErrNotFound.
-func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
+func (js Jobs) JobByThread(ctx context.Context, t Thread) (*Job, error) {
+	s := js.s
 	id, err := s.rdb.Get(ctx, s.threadKey(t)).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("store: thread %s: %w", t, ErrNotFound)
@@ -60,12 +62,13 @@ func (s *Store) JobByThread(ctx context.Context, t Thread) (*Job, error) {
 	if err != nil {
 		return nil, wrapErr(err, "store: thread %s", t)
 	}
-	return s.Job(ctx, id)
+	return js.Job(ctx, id)
 }
 
 // Job returns the job with the given id, or ErrNotFound. The id alone does
 // not name the shard, so it looks in all of them (one pipeline).
-func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
+func (js Jobs) Job(ctx context.Context, id string) (*Job, error) {
+	s := js.s
 	i, err := s.findJob(ctx, id)
 	if err != nil {
 		return nil, wrapErr(err, "store: job %s", id)
@@ -94,7 +97,8 @@ func (s *Store) Job(ctx context.Context, id string) (*Job, error) {
 // same key changes nothing and returns the job as it is, so a caller may
 // retry FollowUp after an error or a crash without counting the follow-up
 // twice. An empty key is always applied.
-func (s *Store) FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*Job, error) {
+func (js Jobs) FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*Job, error) {
+	s := js.s
 	s.dropHint()
 	i, err := s.findJob(ctx, id)
 	if err != nil {

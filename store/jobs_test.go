@@ -57,10 +57,10 @@ func TestLinkAndLookup(t *testing.T) {
 			t.Parallel()
 			s := newStore(t)
 			ctx := t.Context()
-			if err := s.LinkJob(ctx, tt.job, time.Hour); err != nil {
+			if err := s.Jobs().LinkJob(ctx, tt.job, time.Hour); err != nil {
 				t.Fatalf("LinkJob: %v", err)
 			}
-			byThread, err := s.JobByThread(ctx, tt.job.Thread)
+			byThread, err := s.Jobs().JobByThread(ctx, tt.job.Thread)
 			if err != nil {
 				t.Fatalf("JobByThread: %v", err)
 			}
@@ -105,7 +105,7 @@ func TestLinkAndLookup(t *testing.T) {
 			if n := tracked(t, s); n != 1 {
 				t.Errorf("Tracked = %d, want 1", n)
 			}
-			wait, ok, err := s.NextDue(ctx)
+			wait, ok, err := s.Jobs().NextDue(ctx)
 			if err != nil || !ok || wait <= 59*time.Minute || wait > time.Hour {
 				t.Errorf("NextDue = %v, %v, %v; want about 1h", wait, ok, err)
 			}
@@ -120,7 +120,7 @@ func TestLinkJobIdempotent(t *testing.T) {
 	j := testJob(1)
 	link(t, s, j)
 	c := claimOne(t, s, j.ID, time.Minute)
-	if err := s.Reschedule(ctx, c, "active", time.Minute); err != nil {
+	if err := s.Jobs().Reschedule(ctx, c, "active", time.Minute); err != nil {
 		t.Fatalf("Reschedule: %v", err)
 	}
 	// A redelivered event links the same job again: nothing changes.
@@ -129,7 +129,7 @@ func TestLinkJobIdempotent(t *testing.T) {
 	if got.Polls != 1 || got.Generation != 1 {
 		t.Fatalf("after second LinkJob: polls %d gen %d, want 1 1", got.Polls, got.Generation)
 	}
-	if err := s.Reschedule(ctx, c, "active", time.Minute); err != nil {
+	if err := s.Jobs().Reschedule(ctx, c, "active", time.Minute); err != nil {
 		t.Fatalf("claim stale after idempotent LinkJob: %v", err)
 	}
 	if n := tracked(t, s); n != 1 {
@@ -165,7 +165,7 @@ func TestLinkJobErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := s.LinkJob(ctx, tt.job, 0)
+			err := s.Jobs().LinkJob(ctx, tt.job, 0)
 			if err == nil {
 				t.Fatal("LinkJob succeeded")
 			}
@@ -175,7 +175,7 @@ func TestLinkJobErrors(t *testing.T) {
 		})
 	}
 	// The original link is untouched.
-	got, err := s.JobByThread(ctx, base.Thread)
+	got, err := s.Jobs().JobByThread(ctx, base.Thread)
 	if err != nil || got.ID != base.ID {
 		t.Fatalf("JobByThread = %v, %v; want %s", got, err, base.ID)
 	}
@@ -195,16 +195,16 @@ func TestNotFound(t *testing.T) {
 		call func() error
 	}{
 		{"JobByThread", func() error {
-			_, err := s.JobByThread(ctx, store.Thread{Team: "T", Channel: "C", TS: "0"})
+			_, err := s.Jobs().JobByThread(ctx, store.Thread{Team: "T", Channel: "C", TS: "0"})
 			return err
 		}},
-		{"JobByThread dangling link", func() error { _, err := s.JobByThread(ctx, testJob(1).Thread); return err }},
-		{"Job", func() error { _, err := s.Job(ctx, "nope"); return err }},
-		{"FollowUp", func() error { _, err := s.FollowUp(ctx, "nope", "", 0); return err }},
-		{"Reschedule", func() error { return s.Reschedule(ctx, c, "active", 0) }},
-		{"Finish", func() error { _, err := s.Finish(ctx, c, "completed", "", time.Minute); return err }},
-		{"MarkNotified", func() error { return s.MarkNotified(ctx, c) }},
-		{"Untrack", func() error { return s.Untrack(ctx, c, "gone") }},
+		{"JobByThread dangling link", func() error { _, err := s.Jobs().JobByThread(ctx, testJob(1).Thread); return err }},
+		{"Job", func() error { _, err := s.Jobs().Job(ctx, "nope"); return err }},
+		{"FollowUp", func() error { _, err := s.Jobs().FollowUp(ctx, "nope", "", 0); return err }},
+		{"Reschedule", func() error { return s.Jobs().Reschedule(ctx, c, "active", 0) }},
+		{"Finish", func() error { _, err := s.Jobs().Finish(ctx, c, "completed", "", time.Minute); return err }},
+		{"MarkNotified", func() error { return s.Jobs().MarkNotified(ctx, c) }},
+		{"Untrack", func() error { return s.Jobs().Untrack(ctx, c, "gone") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,18 +225,18 @@ func TestFollowUpAfterFinish(t *testing.T) {
 
 	// Generation 1 runs, finishes and is reported.
 	c1 := claimOne(t, s, j.ID, time.Minute)
-	if err := s.Reschedule(ctx, c1, "active", 0); err != nil {
+	if err := s.Jobs().Reschedule(ctx, c1, "active", 0); err != nil {
 		t.Fatal(err)
 	}
 	c1 = claimOne(t, s, j.ID, time.Minute)
 	if c1.Job.Polls != 1 {
 		t.Fatalf("Polls = %d, want 1", c1.Job.Polls)
 	}
-	notify, err := s.Finish(ctx, c1, "completed", pr, time.Minute)
+	notify, err := s.Jobs().Finish(ctx, c1, "completed", pr, time.Minute)
 	if err != nil || !notify {
 		t.Fatalf("Finish = %v, %v; want true", notify, err)
 	}
-	if err := s.MarkNotified(ctx, c1); err != nil {
+	if err := s.Jobs().MarkNotified(ctx, c1); err != nil {
 		t.Fatal(err)
 	}
 	if pttl(t, jobKey(s, j)) <= 0 || pttl(t, threadKey(s, j.Thread)) <= 0 {
@@ -244,7 +244,7 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	}
 
 	// A follow-up restarts it.
-	got, err := s.FollowUp(ctx, j.ID, "", 0)
+	got, err := s.Jobs().FollowUp(ctx, j.ID, "", 0)
 	if err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
@@ -264,7 +264,7 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	if n := tracked(t, s); n != 1 {
 		t.Fatalf("Tracked = %d, want 1", n)
 	}
-	if byThread, err := s.JobByThread(ctx, j.Thread); err != nil || byThread.Generation != 2 {
+	if byThread, err := s.Jobs().JobByThread(ctx, j.Thread); err != nil || byThread.Generation != 2 {
 		t.Fatalf("JobByThread = %v, %v", byThread, err)
 	}
 
@@ -273,14 +273,14 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	if c2.Job.Generation != 2 {
 		t.Fatalf("claimed generation %d, want 2", c2.Job.Generation)
 	}
-	notify, err = s.Finish(ctx, c2, "completed", pr+"0", time.Minute)
+	notify, err = s.Jobs().Finish(ctx, c2, "completed", pr+"0", time.Minute)
 	if err != nil || !notify {
 		t.Fatalf("Finish gen 2 = %v, %v; want true", notify, err)
 	}
-	if err := s.MarkNotified(ctx, c2); err != nil {
+	if err := s.Jobs().MarkNotified(ctx, c2); err != nil {
 		t.Fatal(err)
 	}
-	notify, err = s.Finish(ctx, c2, "completed", pr+"0", time.Minute)
+	notify, err = s.Jobs().Finish(ctx, c2, "completed", pr+"0", time.Minute)
 	if err != nil || notify {
 		t.Fatalf("second Finish gen 2 = %v, %v; want false", notify, err)
 	}
@@ -301,14 +301,14 @@ func TestFollowUpDuringClaim(t *testing.T) {
 		stale func(ctx context.Context, s *store.Store, c store.Claim) error
 	}{
 		{"Reschedule", func(ctx context.Context, s *store.Store, c store.Claim) error {
-			return s.Reschedule(ctx, c, "active", time.Second)
+			return s.Jobs().Reschedule(ctx, c, "active", time.Second)
 		}},
 		{"Finish", func(ctx context.Context, s *store.Store, c store.Claim) error {
-			_, err := s.Finish(ctx, c, "completed", "", time.Minute)
+			_, err := s.Jobs().Finish(ctx, c, "completed", "", time.Minute)
 			return err
 		}},
 		{"Untrack", func(ctx context.Context, s *store.Store, c store.Claim) error {
-			return s.Untrack(ctx, c, "gone")
+			return s.Jobs().Untrack(ctx, c, "gone")
 		}},
 	}
 	for _, tt := range tests {
@@ -318,7 +318,7 @@ func TestFollowUpDuringClaim(t *testing.T) {
 			j := testJob(1)
 			link(t, s, j)
 			c := claimOne(t, s, j.ID, time.Minute)
-			if _, err := s.FollowUp(t.Context(), j.ID, "", time.Hour); err != nil {
+			if _, err := s.Jobs().FollowUp(t.Context(), j.ID, "", time.Hour); err != nil {
 				t.Fatal(err)
 			}
 			if err := tt.stale(t.Context(), s, c); !errors.Is(err, store.ErrStale) {
@@ -339,14 +339,14 @@ func TestFollowUpBeforeMarkNotified(t *testing.T) {
 	j := testJob(1)
 	link(t, s, j)
 	c1 := claimOne(t, s, j.ID, time.Minute)
-	if notify, err := s.Finish(ctx, c1, "completed", "https://example.com/pr/1", time.Minute); err != nil || !notify {
+	if notify, err := s.Jobs().Finish(ctx, c1, "completed", "https://example.com/pr/1", time.Minute); err != nil || !notify {
 		t.Fatalf("Finish = %v, %v", notify, err)
 	}
 	// The user replies while the first result is being posted.
-	if _, err := s.FollowUp(ctx, j.ID, "", 0); err != nil {
+	if _, err := s.Jobs().FollowUp(ctx, j.ID, "", 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkNotified(ctx, c1); err != nil {
+	if err := s.Jobs().MarkNotified(ctx, c1); err != nil {
 		t.Fatalf("MarkNotified of a superseded claim: %v", err)
 	}
 	got := mustJob(t, s, j.ID)
@@ -357,7 +357,7 @@ func TestFollowUpBeforeMarkNotified(t *testing.T) {
 		t.Fatal("MarkNotified of a superseded claim unscheduled or expired the restarted job")
 	}
 	c2 := claimOne(t, s, j.ID, time.Minute)
-	if notify, err := s.Finish(ctx, c2, "completed", "", time.Minute); err != nil || !notify {
+	if notify, err := s.Jobs().Finish(ctx, c2, "completed", "", time.Minute); err != nil || !notify {
 		t.Fatalf("Finish gen 2 = %v, %v; want true", notify, err)
 	}
 }
@@ -386,7 +386,7 @@ func TestFollowUpKeyAppliesOnce(t *testing.T) {
 	}
 	for i, st := range steps {
 		c := claimOne(t, s, j.ID, time.Minute)
-		got, err := s.FollowUp(ctx, j.ID, st.key, 0)
+		got, err := s.Jobs().FollowUp(ctx, j.ID, st.key, 0)
 		if err != nil {
 			t.Fatalf("step %d: FollowUp(%q): %v", i, st.key, err)
 		}
@@ -397,7 +397,7 @@ func TestFollowUpKeyAppliesOnce(t *testing.T) {
 			t.Fatalf("step %d: stored generation %d, want %d", i, stored.Generation, st.wantGen)
 		}
 		// An applied follow-up makes the claim stale; a repeat does not.
-		err = s.Reschedule(ctx, c, "active", 0)
+		err = s.Jobs().Reschedule(ctx, c, "active", 0)
 		if st.applied && !errors.Is(err, store.ErrStale) {
 			t.Fatalf("step %d: claim after an applied follow-up: err = %v, want ErrStale", i, err)
 		}
@@ -419,10 +419,10 @@ func TestJobListFailureIsNotReturned(t *testing.T) {
 	if err := rdb.Set(ctx, s.Prefix()+"recent:"+j.Thread.Team+":"+j.Requester, "not a sorted set", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.LinkJob(ctx, j, 0); err != nil {
+	if err := s.Jobs().LinkJob(ctx, j, 0); err != nil {
 		t.Fatalf("LinkJob with a broken job list: %v", err)
 	}
-	got, err := s.FollowUp(ctx, j.ID, "msg:T:C:1.1", 0)
+	got, err := s.Jobs().FollowUp(ctx, j.ID, "msg:T:C:1.1", 0)
 	if err != nil {
 		t.Fatalf("FollowUp with a broken job list: %v", err)
 	}

@@ -133,7 +133,7 @@ func testJob(i int) store.Job {
 // link stores j due at once and fails the test on error.
 func link(t *testing.T, s *store.Store, j store.Job) {
 	t.Helper()
-	if err := s.LinkJob(t.Context(), j, 0); err != nil {
+	if err := s.Jobs().LinkJob(t.Context(), j, 0); err != nil {
 		t.Fatalf("LinkJob(%s): %v", j.ID, err)
 	}
 }
@@ -141,7 +141,7 @@ func link(t *testing.T, s *store.Store, j store.Job) {
 // claimOne claims the single due job of s, failing unless it is id.
 func claimOne(t *testing.T, s *store.Store, id string, lease time.Duration) store.Claim {
 	t.Helper()
-	cs, err := s.Claim(t.Context(), 10, lease)
+	cs, err := s.Jobs().Claim(t.Context(), 10, lease)
 	if err != nil {
 		t.Fatalf("Claim: %v", err)
 	}
@@ -163,7 +163,7 @@ func ids(cs []store.Claim) []string {
 // tracked returns s.Tracked, failing the test on error.
 func tracked(t *testing.T, s *store.Store) int64 {
 	t.Helper()
-	n, err := s.Tracked(t.Context())
+	n, err := s.Jobs().Tracked(t.Context())
 	if err != nil {
 		t.Fatalf("Tracked: %v", err)
 	}
@@ -199,10 +199,10 @@ func scheduled(t *testing.T, s *store.Store, j store.Job) bool {
 	return true
 }
 
-// mustJob returns s.Job(id), failing the test on error.
+// mustJob returns s.Jobs().Job(id), failing the test on error.
 func mustJob(t *testing.T, s *store.Store, id string) *store.Job {
 	t.Helper()
-	j, err := s.Job(t.Context(), id)
+	j, err := s.Jobs().Job(t.Context(), id)
 	if err != nil {
 		t.Fatalf("Job(%s): %v", id, err)
 	}

@@ -13,7 +13,8 @@ import (
 // of a job again in thread t: a start whose outcome is unknown (the replica
 // died during the create call, or the API did not confirm it). payload is
 // opaque to the store. A second offer for the thread replaces the first.
-func (s *Store) OfferRetry(ctx context.Context, t Thread, payload []byte, ttl time.Duration) error {
+func (ro RetryOffers) OfferRetry(ctx context.Context, t Thread, payload []byte, ttl time.Duration) error {
+	s := ro.s
 	if ttl < time.Millisecond {
 		return fmt.Errorf("store: offer retry: ttl %v must be at least 1ms: %w", ttl, ErrInvalid)
 	}
@@ -31,7 +32,8 @@ var ErrTaken = errors.New("store: retry already taken")
 // rest of its time to live), so that only one of several requests to try
 // again gets it: ErrTaken for the others, ErrNotFound when none was offered
 // or it expired.
-func (s *Store) TakeRetry(ctx context.Context, t Thread) ([]byte, error) {
+func (ro RetryOffers) TakeRetry(ctx context.Context, t Thread) ([]byte, error) {
+	s := ro.s
 	v, err := s.sc.takeRetry.Run(ctx, s.rdb, []string{s.offerKey(t)}, takenMark).Text()
 	switch {
 	case errors.Is(err, redis.Nil):

@@ -11,7 +11,8 @@ import (
 // event (a person's second click on a feedback button, a job's live status
 // due on two replicas), exactly one gets true. name is the caller's, such as
 // "vote:{team}:{channel}:{ts}:{user}"; the record expires after keep.
-func (s *Store) Once(ctx context.Context, name string, keep time.Duration) (bool, error) {
+func (lm Limits) Once(ctx context.Context, name string, keep time.Duration) (bool, error) {
+	s := lm.s
 	if name == "" || keep < time.Millisecond {
 		return false, fmt.Errorf("store: once %q for %v: %w", name, keep, ErrInvalid)
 	}

@@ -21,7 +21,7 @@ func TestOnce(t *testing.T) {
 		{"vote:T1:C1:1.3:U1", true},
 	}
 	for i, st := range steps {
-		got, err := s.Once(t.Context(), st.name, time.Hour)
+		got, err := s.Limits().Once(t.Context(), st.name, time.Hour)
 		if err != nil || got != st.want {
 			t.Errorf("step %d: Once(%s) = %v, %v; want %v", i, st.name, got, err, st.want)
 		}
@@ -33,7 +33,7 @@ func TestOnce(t *testing.T) {
 		name string
 		keep time.Duration
 	}{{"", time.Hour}, {"x", 0}} {
-		if _, err := s.Once(t.Context(), bad.name, bad.keep); !errors.Is(err, store.ErrInvalid) {
+		if _, err := s.Limits().Once(t.Context(), bad.name, bad.keep); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("Once(%q, %v) = %v, want ErrInvalid", bad.name, bad.keep, err)
 		}
 	}

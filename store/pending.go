@@ -26,7 +26,8 @@ func (s *Store) pendingKey(id string) string { return s.prefix + "pending:" + id
 
 // SavePending keeps payload (opaque to the store) under id for ttl. Saving
 // the same id again replaces it and its time to live.
-func (s *Store) SavePending(ctx context.Context, id string, payload []byte, ttl time.Duration) error {
+func (ps PendingStarts) SavePending(ctx context.Context, id string, payload []byte, ttl time.Duration) error {
+	s := ps.s
 	if !pendingID.MatchString(id) || ttl < time.Millisecond {
 		return fmt.Errorf("store: save pending %q for %v: %w", id, ttl, ErrInvalid)
 	}
@@ -38,7 +39,8 @@ func (s *Store) SavePending(ctx context.Context, id string, payload []byte, ttl 
 
 // Pending returns what SavePending kept under id: ErrNotFound when there is
 // none (never saved, dropped, or its time ran out).
-func (s *Store) Pending(ctx context.Context, id string) ([]byte, error) {
+func (ps PendingStarts) Pending(ctx context.Context, id string) ([]byte, error) {
+	s := ps.s
 	if !pendingID.MatchString(id) {
 		return nil, ErrNotFound // a value from a click: not one of ours
 	}
@@ -53,7 +55,8 @@ func (s *Store) Pending(ctx context.Context, id string) ([]byte, error) {
 }
 
 // DropPending forgets what was kept under id; nothing there is no error.
-func (s *Store) DropPending(ctx context.Context, id string) error {
+func (ps PendingStarts) DropPending(ctx context.Context, id string) error {
+	s := ps.s
 	if !pendingID.MatchString(id) {
 		return nil
 	}

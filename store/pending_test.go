@@ -14,32 +14,32 @@ func TestPending(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	const id = "0123456789abcdef"
-	if _, err := s.Pending(ctx, id); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.PendingStarts().Pending(ctx, id); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Pending before a save = %v, want ErrNotFound", err)
 	}
-	if err := s.SavePending(ctx, id, []byte(`{"prompt":"x"}`), time.Hour); err != nil {
+	if err := s.PendingStarts().SavePending(ctx, id, []byte(`{"prompt":"x"}`), time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Pending(ctx, id)
+	got, err := s.PendingStarts().Pending(ctx, id)
 	if err != nil || string(got) != `{"prompt":"x"}` {
 		t.Fatalf("Pending = %q, %v", got, err)
 	}
 	if ttl := rdb.PTTL(ctx, s.Prefix()+"pending:"+id).Val(); ttl <= 0 || ttl > time.Hour {
 		t.Errorf("PTTL = %v, want at most an hour", ttl)
 	}
-	if err := s.DropPending(ctx, id); err != nil {
+	if err := s.PendingStarts().DropPending(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pending(ctx, id); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.PendingStarts().Pending(ctx, id); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Pending after a drop = %v, want ErrNotFound", err)
 	}
 
 	// Its time runs out.
-	if err := s.SavePending(ctx, id, []byte("y"), 20*time.Millisecond); err != nil {
+	if err := s.PendingStarts().SavePending(ctx, id, []byte("y"), 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	redistest.Until(t, "the pending instruction to expire", func() bool {
-		_, err := s.Pending(ctx, id)
+		_, err := s.PendingStarts().Pending(ctx, id)
 		return errors.Is(err, store.ErrNotFound)
 	})
 
@@ -47,11 +47,11 @@ func TestPending(t *testing.T) {
 		id  string
 		ttl time.Duration
 	}{{"", time.Hour}, {"short", time.Hour}, {"with:colon:0123", time.Hour}, {id, 0}} {
-		if err := s.SavePending(ctx, bad.id, []byte("z"), bad.ttl); !errors.Is(err, store.ErrInvalid) {
+		if err := s.PendingStarts().SavePending(ctx, bad.id, []byte("z"), bad.ttl); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("SavePending(%q, %v) = %v, want ErrInvalid", bad.id, bad.ttl, err)
 		}
 	}
-	if _, err := s.Pending(ctx, "not one of ours!"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.PendingStarts().Pending(ctx, "not one of ours!"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Pending of a foreign id = %v, want ErrNotFound", err)
 	}
 }

@@ -32,7 +32,7 @@ func TestShardsSpread(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for len(seen) < jobs {
-		cs, err := s.Claim(ctx, 30, time.Hour)
+		cs, err := s.Jobs().Claim(ctx, 30, time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,10 +69,10 @@ func TestLinkConflictAcrossShards(t *testing.T) {
 			break
 		}
 	}
-	if err := s.LinkJob(t.Context(), other, 0); !errors.Is(err, store.ErrConflict) {
+	if err := s.Jobs().LinkJob(t.Context(), other, 0); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("LinkJob to a thread of another shard = %v, want ErrConflict", err)
 	}
-	if _, err := s.JobByThread(context.Background(), other.Thread); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Jobs().JobByThread(context.Background(), other.Thread); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("JobByThread(other) = %v, want ErrNotFound", err)
 	}
 }
@@ -85,16 +85,16 @@ func TestNextDueAfterClaim(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	link(t, s, testJob(1))
-	if err := s.LinkJob(ctx, testJob(2), time.Hour); err != nil {
+	if err := s.Jobs().LinkJob(ctx, testJob(2), time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	claimOne(t, s, "job-1", 2*time.Hour)
-	wait, ok, err := s.NextDue(ctx)
+	wait, ok, err := s.Jobs().NextDue(ctx)
 	if err != nil || !ok || wait < 59*time.Minute || wait > time.Hour {
 		t.Fatalf("NextDue after the claim = %v, %v, %v; want job-2 in about an hour", wait, ok, err)
 	}
 	link(t, s, testJob(3))
-	if wait, ok, err := s.NextDue(ctx); err != nil || !ok || wait != 0 {
+	if wait, ok, err := s.Jobs().NextDue(ctx); err != nil || !ok || wait != 0 {
 		t.Fatalf("NextDue after linking a job due now = %v, %v, %v; want 0", wait, ok, err)
 	}
 }

@@ -19,7 +19,8 @@ var ErrStartHeld = errors.New("store: a job is being started in this thread")
 // ErrStartHeld until the owner releases it (ReleaseStart), links a job to the
 // thread (LinkJob turns the claim into the link), or ttl passes, as when its
 // replica died. ErrConflict means the thread is linked to a job already.
-func (s *Store) ClaimStart(ctx context.Context, t Thread, owner string, ttl time.Duration) error {
+func (js Jobs) ClaimStart(ctx context.Context, t Thread, owner string, ttl time.Duration) error {
+	s := js.s
 	if !t.valid() || owner == "" {
 		return fmt.Errorf("store: claim start in %q: incomplete thread or no owner: %w", t.String(), ErrInvalid)
 	}
@@ -43,7 +44,8 @@ func (s *Store) ClaimStart(ctx context.Context, t Thread, owner string, ttl time
 // ReleaseStart gives up owner's claim on starting a job in thread t, after a
 // start that ended without a job linked (it failed, or its outcome is
 // unknown). A claim someone else holds is left alone.
-func (s *Store) ReleaseStart(ctx context.Context, t Thread, owner string) error {
+func (js Jobs) ReleaseStart(ctx context.Context, t Thread, owner string) error {
+	s := js.s
 	if err := s.sc.releaseStart.Run(ctx, s.rdb, []string{s.startKey(t)}, s.prefix, owner).Err(); err != nil {
 		return wrapErr(err, "store: release start in %s", t)
 	}
@@ -51,7 +53,8 @@ func (s *Store) ReleaseStart(ctx context.Context, t Thread, owner string) error 
 }
 
 // StartHeld reports whether someone holds the start of a job in thread t.
-func (s *Store) StartHeld(ctx context.Context, t Thread) (bool, error) {
+func (js Jobs) StartHeld(ctx context.Context, t Thread) (bool, error) {
+	s := js.s
 	n, err := s.rdb.Exists(ctx, s.startKey(t)).Result()
 	if err != nil {
 		return false, wrapErr(err, "store: start in %s", t)

@@ -67,10 +67,10 @@ func TestLegacyLayout(t *testing.T) {
 	if n := tracked(t, s); n != 1 {
 		t.Fatalf("Tracked = %d, want the earlier layout's job counted", n)
 	}
-	if n, err := s.Queued(ctx); err != nil || n != 1 {
+	if n, err := s.Inbox().Queued(ctx); err != nil || n != 1 {
 		t.Fatalf("Queued = %d, %v; want the earlier layout's work counted", n, err)
 	}
-	if queued, err := s.Enqueue(ctx, w, time.Hour); err != nil || queued {
+	if queued, err := s.Inbox().Enqueue(ctx, w, time.Hour); err != nil || queued {
 		t.Fatalf("Enqueue of a redelivery = %v, %v; want it dropped", queued, err)
 	}
 
@@ -78,7 +78,7 @@ func TestLegacyLayout(t *testing.T) {
 	if c.Job.Thread != j.Thread || c.Job.Prompt != j.Prompt {
 		t.Fatalf("claimed %+v, want the record of %s", c.Job, j.ID)
 	}
-	if err := s.Reschedule(ctx, c, "active", time.Hour); err != nil {
+	if err := s.Jobs().Reschedule(ctx, c, "active", time.Hour); err != nil {
 		t.Fatalf("Reschedule of a moved job: %v", err)
 	}
 	if !scheduled(t, s, j) || pttl(t, jobKey(s, j)) != -1 {
@@ -90,7 +90,7 @@ func TestLegacyLayout(t *testing.T) {
 		}
 	}
 
-	got, err := s.JobByThread(ctx, retained.Thread)
+	got, err := s.Jobs().JobByThread(ctx, retained.Thread)
 	if err != nil || got.ID != retained.ID || got.Notified != 1 {
 		t.Fatalf("JobByThread of a retained job = %+v, %v", got, err)
 	}
@@ -99,18 +99,18 @@ func TestLegacyLayout(t *testing.T) {
 			t.Fatalf("PTTL %s = %v, want the expiry kept", k, d)
 		}
 	}
-	if _, err := s.FollowUp(ctx, retained.ID, "", time.Hour); err != nil {
+	if _, err := s.Jobs().FollowUp(ctx, retained.ID, "", time.Hour); err != nil {
 		t.Fatalf("FollowUp of the moved job: %v", err)
 	}
 
-	taken, err := s.ClaimWork(ctx, 10, time.Minute)
+	taken, err := s.Inbox().ClaimWork(ctx, 10, time.Minute)
 	if err != nil || len(taken) != 1 || taken[0].Key != w.Key || string(taken[0].Payload) != string(w.Payload) || taken[0].Attempt != 1 {
 		t.Fatalf("ClaimWork = %+v, %v; want the earlier layout's work", taken, err)
 	}
-	if err := s.Done(ctx, taken[0]); err != nil {
+	if err := s.Inbox().Done(ctx, taken[0]); err != nil {
 		t.Fatalf("Done: %v", err)
 	}
-	if n, err := s.Queued(ctx); err != nil || n != 0 {
+	if n, err := s.Inbox().Queued(ctx); err != nil || n != 0 {
 		t.Fatalf("Queued after Done = %d, %v", n, err)
 	}
 }
@@ -149,7 +149,7 @@ func TestUpgradeAtFirstClaim(t *testing.T) {
 
 	claimOne(t, s, j.ID, time.Minute)
 	noLegacyKeys(t, prefix, legacyKeysOf(w, j, retained)...)
-	if got, err := s.JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
+	if got, err := s.Jobs().JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
 		t.Fatalf("JobByThread of a retained job = %+v, %v", got, err)
 	}
 	if taken := claimWork(t, s, time.Minute); len(taken) != 1 || taken[0].Key != w.Key {
@@ -167,7 +167,7 @@ func TestUpgradeWhileEarlierReplicasWrite(t *testing.T) {
 	prefix := legacyPrefix(t)
 	s := store.New(rdb, store.WithPrefix(prefix), store.WithSweep(0, 0))
 	ctx := t.Context()
-	if cs, err := s.Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
+	if cs, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
 		t.Fatalf("first Claim = %v, %v; want nothing", ids(cs), err)
 	}
 	j, retained, w := testJob(1), testJob(2), work(1)
@@ -175,7 +175,7 @@ func TestUpgradeWhileEarlierReplicasWrite(t *testing.T) {
 
 	claimOne(t, s, j.ID, time.Minute)
 	noLegacyKeys(t, prefix, legacyKeysOf(w, j, retained)...)
-	if got, err := s.JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
+	if got, err := s.Jobs().JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
 		t.Fatalf("JobByThread of a job reported by the earlier version = %+v, %v", got, err)
 	}
 	if taken := claimWork(t, s, time.Minute); len(taken) != 1 || taken[0].Key != w.Key {

@@ -66,7 +66,8 @@ func (s *Store) visitorsKey(key string) string { return s.prefix + "visitors:" +
 // SaveVisitors caches snap under key (any string, such as a project and a
 // date range) for keep, replacing what was there. Readers decide from the
 // entry's age whether it is fresh; keep is how long it stays usable at all.
-func (s *Store) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnapshot, keep time.Duration) error {
+func (ac Analytics) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnapshot, keep time.Duration) error {
+	s := ac.s
 	if keep < time.Millisecond {
 		return fmt.Errorf("store: save visitors %q: keep %v must be at least 1ms", key, keep)
 	}
@@ -82,7 +83,8 @@ func (s *Store) SaveVisitors(ctx context.Context, key string, snap *VisitorsSnap
 
 // LoadVisitors returns the snapshot cached under key and its age, or
 // ErrNotFound when there is none (never saved, or expired).
-func (s *Store) LoadVisitors(ctx context.Context, key string) (*CachedVisitors, error) {
+func (ac Analytics) LoadVisitors(ctx context.Context, key string) (*CachedVisitors, error) {
+	s := ac.s
 	res, err := s.sc.loadVisitors.Run(ctx, s.rdb, []string{s.visitorsKey(key)}).Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: load visitors %q", key)

@@ -52,10 +52,10 @@ func TestVisitorsCacheRoundTrip(t *testing.T) {
 	}
 	for _, tc := range cases {
 		key := "proj:" + tc.name
-		if err := s.SaveVisitors(ctx, key, tc.snap, time.Hour); err != nil {
+		if err := s.Analytics().SaveVisitors(ctx, key, tc.snap, time.Hour); err != nil {
 			t.Fatalf("%s: save: %v", tc.name, err)
 		}
-		got, err := s.LoadVisitors(ctx, key)
+		got, err := s.Analytics().LoadVisitors(ctx, key)
 		if err != nil {
 			t.Fatalf("%s: load: %v", tc.name, err)
 		}
@@ -69,7 +69,7 @@ func TestVisitorsCacheRoundTrip(t *testing.T) {
 			t.Errorf("%s: entry PTTL %v, want the hour it was kept for", tc.name, d)
 		}
 	}
-	if _, err := s.LoadVisitors(ctx, "proj:never"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Analytics().LoadVisitors(ctx, "proj:never"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("load of a missing entry: %v, want ErrNotFound", err)
 	}
 }
@@ -81,12 +81,12 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	snap := siteSnapshot(10)
-	if err := s.SaveVisitors(ctx, "aging", snap, time.Hour); err != nil {
+	if err := s.Analytics().SaveVisitors(ctx, "aging", snap, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	const fresh = 40 * time.Millisecond
 	redistest.Until(t, "the entry to age past its fresh period", func() bool {
-		got, err := s.LoadVisitors(ctx, "aging")
+		got, err := s.Analytics().LoadVisitors(ctx, "aging")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,10 +97,10 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 	// already fresh older than that. (Ages are whole milliseconds on the
 	// Redis clock, hence the millisecond of slack.)
 	saving := time.Now()
-	if err := s.SaveVisitors(ctx, "aging", snap, time.Hour); err != nil {
+	if err := s.Analytics().SaveVisitors(ctx, "aging", snap, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.LoadVisitors(ctx, "aging")
+	got, err := s.Analytics().LoadVisitors(ctx, "aging")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +108,14 @@ func TestVisitorsCacheAgeAndExpiry(t *testing.T) {
 		t.Fatalf("after a new save the entry is %v old, more than the %v since the save began: its age was not reset", got.Age, limit)
 	}
 
-	if err := s.SaveVisitors(ctx, "short", snap, 30*time.Millisecond); err != nil {
+	if err := s.Analytics().SaveVisitors(ctx, "short", snap, 30*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	redistest.Until(t, "the entry to expire", func() bool {
-		_, err := s.LoadVisitors(ctx, "short")
+		_, err := s.Analytics().LoadVisitors(ctx, "short")
 		return errors.Is(err, store.ErrNotFound)
 	})
-	if err := s.SaveVisitors(ctx, "bad", snap, 0); err == nil {
+	if err := s.Analytics().SaveVisitors(ctx, "bad", snap, 0); err == nil {
 		t.Fatal("save with keep 0 succeeded")
 	}
 }

@@ -49,9 +49,19 @@ type JobsAPI interface {
 	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
 }
 
-// JobStore is what agent jobs keep in Redis: thread links, job records, the
-// poll schedule, the retry offers and the job lists; *store.Store satisfies it.
-type JobStore interface {
+// JobStore is what agent jobs keep in Redis, one part of the store each
+// (store/doc.go, "Parts"); every part is required. Its methods are those of
+// its parts.
+type JobStore struct {
+	Jobs          // store.Jobs
+	RetryOffers   // store.RetryOffers
+	PendingStarts // store.PendingStarts
+	Limits        // store.Limits
+}
+
+// Jobs is the jobs' records, thread links, poll schedule and lists;
+// store.Jobs satisfies it.
+type Jobs interface {
 	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
 	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
 	FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*store.Job, error)
@@ -63,8 +73,6 @@ type JobStore interface {
 	Untrack(ctx context.Context, c store.Claim, status string) error
 	Release(ctx context.Context, claims []store.Claim, after time.Duration) error
 	Tracked(ctx context.Context) (int64, error)
-	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
-	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
 	// The one start of a job in a thread (startclaim.go).
 	ClaimStart(ctx context.Context, t store.Thread, owner string, ttl time.Duration) error
 	ReleaseStart(ctx context.Context, t store.Thread, owner string) error
@@ -73,12 +81,29 @@ type JobStore interface {
 	Job(ctx context.Context, id string) (*store.Job, error)
 	RecentJobs(ctx context.Context, team, user string, n int) ([]store.Job, error)
 	RunningJobs(ctx context.Context, team, channel string, n int) ([]store.Job, error)
-	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
-	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
-	// The starts waiting for the person to choose a project (choose.go).
+}
+
+// RetryOffers is the starts offered to be tried again (followup.go);
+// store.RetryOffers satisfies it.
+type RetryOffers interface {
+	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
+	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
+}
+
+// PendingStarts is the starts waiting for the person to choose a project
+// (choose.go); store.PendingStarts satisfies it.
+type PendingStarts interface {
 	SavePending(ctx context.Context, id string, payload []byte, ttl time.Duration) error
 	Pending(ctx context.Context, id string) ([]byte, error)
 	DropPending(ctx context.Context, id string) error
+}
+
+// Limits is what the feedback buttons and the live status take once, or
+// within a budget, across replicas (feedback.go, progress.go); store.Limits
+// satisfies it.
+type Limits interface {
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
 }
 
 // Config holds the agent's settings. Zero values take the documented

@@ -21,7 +21,7 @@ import (
 
 // Asking which project a job goes to. When a start cannot decide its project
 // (no project=NAME, no channel default, no last choice), its work keeps the
-// start in Redis under a random id (store.SavePending, for
+// start in Redis under a random id (store.PendingStarts.SavePending, for
 // Config.PendingTTL: an instruction can be longer than a button's value) and
 // asks the person privately, with a button per project whose value names
 // the project and the id. A click is agent.choose work keyed by the id and

@@ -36,8 +36,10 @@
 // (startclaim.go): of two posts starting a job in one thread at once, one
 // creates the job and the other becomes its follow-up. Every entry point refuses people and channels
 // outside the allow-lists privately before any API call. It needs the docs
-// API and Redis only through JobsAPI and JobStore, which *docsapi.Client and
-// *store.Store satisfy, and Slack only through the core (package bot).
+// API and Redis only through JobsAPI, which *docsapi.Client satisfies, and
+// the interfaces of JobStore, which the store's parts satisfy (store.Jobs,
+// store.RetryOffers, store.PendingStarts, store.Limits), and Slack only
+// through the core (package bot).
 //
 // How work flows. Register puts the handlers on a *bot.Bot. A command is
 // refused or answered in its ack when that needs no I/O (help, the
@@ -45,7 +47,7 @@
 // work keyed by its trigger_id and then acked. Any replica's inbox runner
 // calls doStart, which posts the root message (bot.Post, paced per channel),
 // marks the root and the intent to create, calls CreateJob once, links
-// thread and job (store.LinkJob schedules the first poll) and edits the root
+// thread and job (store.Jobs.LinkJob schedules the first poll) and edits the root
 // message (bot.Edit, coalesced). Each step leaves a mark on the work, so an
 // attempt after a crash resumes instead of posting or creating twice; an
 // attempt that cannot tell whether the create went through says so and
@@ -119,7 +121,7 @@
 // (bot.ResolveProject: project=NAME, taken out of the instruction, the
 // channel's default, the person's last choice), or asks the person
 // privately with a button per project (at most 25; past that, in words):
-// the start waits in Redis (store.SavePending) and a click is agent.choose
+// the start waits in Redis (store.PendingStarts.SavePending) and a click is agent.choose
 // work that queues the start with its project. A choice (project=NAME, a
 // button, the modal's select) is remembered only once the start passed that
 // project's editors. The job modal has a project select (a project=NAME in
@@ -137,8 +139,8 @@
 // poller that holds a job's claim refreshes it as it polls, never a timer
 // over all jobs: an edit when the elapsed time shown changes, the thread's
 // working status (assistant.threads.setStatus) before Slack lets it expire.
-// Each refresh is made once across replicas (store.Once) and within a
-// shared budget (store.TakeBudget), so that many jobs stay inside Slack's
+// Each refresh is made once across replicas (store.Limits.Once) and within a
+// shared budget (store.Limits.TakeBudget), so that many jobs stay inside Slack's
 // tier-3 limits; edits go through the core's coalescing edit queue and
 // never hold up posts. The person's message that asked for a job (Origin:
 // a mention or a DM; empty for a slash command or a modal) carries ⏳ while
@@ -152,5 +154,5 @@
 // interaction's trigger; its submission is recorded as agent.reply work
 // keyed by the view, so a submission delivered twice is one follow-up. A
 // feedback click is agent.feedback work: counted once per person and result
-// (store.Once) in docsbot_feedback_total, logged, and thanked privately.
+// (store.Limits.Once) in docsbot_feedback_total, logged, and thanked privately.
 package agent

@@ -23,7 +23,7 @@ import (
 
 // notified reports whether job's current run is recorded as reported.
 func notified(st *store.Store, jobID string) bool {
-	j, err := st.Job(context.Background(), jobID)
+	j, err := st.Jobs().Job(context.Background(), jobID)
 	return err == nil && j.Notified == j.Generation
 }
 
@@ -189,14 +189,14 @@ func TestRootEditThatKeepsFailing(t *testing.T) {
 	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
 
 	h.waitReported(st, jobID, rootTS, "1")
-	j, err := st.Job(context.Background(), jobID)
+	j, err := st.Jobs().Job(context.Background(), jobID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if j.NotifyAttempts != 1 {
 		t.Errorf("%d notification attempts, want 1", j.NotifyAttempts)
 	}
-	if tracked, err := st.Scheduled(context.Background(), jobID); err != nil || tracked {
+	if tracked, err := st.Jobs().Scheduled(context.Background(), jobID); err != nil || tracked {
 		t.Errorf("job still scheduled (%v, %v): it would come back", tracked, err)
 	}
 }
@@ -219,7 +219,7 @@ func TestUnreadableThreadIsNotPostedTwice(t *testing.T) {
 
 	bot := h.StartBot(bottest.Config{})
 	h.WaitFor("the second attempt, unable to read the thread", func() bool {
-		j, err := st.Job(context.Background(), jobID)
+		j, err := st.Jobs().Job(context.Background(), jobID)
 		return err == nil && j.NotifyAttempts == 2 && len(h.Slack.Calls("conversations.replies")) > 0
 	})
 	// Stopping waits for the attempt to end; the job stays scheduled for

@@ -191,25 +191,25 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 	rootTS := h.PostNoAck(alice, general, "", "placeholder for the root message of a start whose outcome was unknown")
 	thread := store.Thread{Team: "T0TEST", Channel: general, TS: rootTS}
 	start, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks", "root": rootTS})
-	if err := st.OfferRetry(ctx, thread, start, time.Hour); err != nil {
+	if err := st.RetryOffers().OfferRetry(ctx, thread, start, time.Hour); err != nil {
 		t.Fatalf("OfferRetry: %v", err)
 	}
 	// The dead replica's reply work: the offer taken and marked.
 	replyTS := h.PostNoAck(alice, general, rootTS, "retry")
 	reply, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": "retry"})
 	w := store.Work{Key: "msg:T0TEST:" + general + ":" + replyTS, Kind: "agent.reply", Payload: reply}
-	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
 		t.Fatalf("Enqueue = %v, %v", queued, err)
 	}
-	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
 	if err != nil || len(taken) != 1 {
 		t.Fatalf("ClaimWork = %v, %v", taken, err)
 	}
-	offer, err := st.TakeRetry(ctx, thread)
+	offer, err := st.RetryOffers().TakeRetry(ctx, thread)
 	if err != nil {
 		t.Fatalf("TakeRetry: %v", err)
 	}
-	if err := st.Mark(ctx, taken[0], 0, map[string]string{"retry": string(offer)}); err != nil {
+	if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{"retry": string(offer)}); err != nil {
 		t.Fatalf("Mark: %v", err)
 	}
 
@@ -290,14 +290,14 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": text})
 	st := h.OpenStore()
 	w := store.Work{Key: "msg:T0TEST:" + general + ":" + replyTS, Kind: "agent.reply", Payload: payload}
-	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
 		t.Fatalf("Enqueue = %v, %v", queued, err)
 	}
-	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
 	if err != nil || len(taken) != 1 {
 		t.Fatalf("ClaimWork = %v, %v", taken, err)
 	}
-	if err := st.Mark(ctx, taken[0], 0, map[string]string{"sending": "1"}); err != nil {
+	if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{"sending": "1"}); err != nil {
 		t.Fatalf("Mark: %v", err)
 	}
 	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))

@@ -14,7 +14,7 @@ import (
 // untracked reports whether job is recorded as no longer followed because the
 // docs API no longer knows it.
 func untracked(st *store.Store, jobID string) bool {
-	j, err := st.Job(context.Background(), jobID)
+	j, err := st.Jobs().Job(context.Background(), jobID)
 	return err == nil && j.Status == "not_found"
 }
 
@@ -129,7 +129,7 @@ func TestGoneJobStopsWaitingForTheRootEdit(t *testing.T) {
 	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
 	rootTS, jobID := h.startedJob("Document the audit log")
 	h.WaitFor("many polls of the job", func() bool {
-		j, err := st.Job(context.Background(), jobID)
+		j, err := st.Jobs().Job(context.Background(), jobID)
 		return err == nil && j.Polls >= 40
 	})
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)

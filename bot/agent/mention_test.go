@@ -201,7 +201,7 @@ func (h *harness) idle() {
 	st := h.OpenStore()
 	deadline := time.Now().Add(45 * time.Second)
 	for {
-		n, err := st.Queued(context.Background())
+		n, err := st.Inbox().Queued(context.Background())
 		if err == nil && n == 0 {
 			break
 		}

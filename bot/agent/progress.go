@@ -18,7 +18,7 @@ import (
 // Only the poller that holds a job's claim refreshes them, as it polls: the
 // root message when the elapsed time it shows changes (once a minute), the
 // thread status before Slack lets it expire. Each refresh is done once
-// across every replica (store.Once, named by the job, its run and what is
+// across every replica (store.Limits.Once, named by the job, its run and what is
 // shown), so adding replicas adds no edits; and the refreshes share a
 // budget across replicas, so that many jobs at once stay inside Slack's
 // tier-3 limits (about 50 chat.update calls a minute per workspace) with

@@ -153,7 +153,7 @@ const ActionSwitchProject = "agent.switch_project"
 
 // The whole start (its instruction and the context that went with it) can
 // be longer than a button's value holds: the start keeps it in Redis
-// (store.SavePending, for Config.PendingTTL) under an id made of its root
+// (store.PendingStarts.SavePending, for Config.PendingTTL) under an id made of its root
 // message (switchID), which the click names.
 
 // switchValue is the value of the Switch project button: the job's project,

@@ -251,7 +251,7 @@ func (w *projectsWorld) said(user, text string) bool {
 func (w *projectsWorld) idle() {
 	w.T.Helper()
 	w.WaitFor("an empty inbox", func() bool {
-		n, err := w.st.Queued(context.Background())
+		n, err := w.st.Inbox().Queued(context.Background())
 		return err == nil && n == 0
 	})
 }

@@ -25,7 +25,7 @@ func TestProjectsRetryChecksTheProjectsEditors(t *testing.T) {
 	rootTS := w.PostNoAck(bob, chAPI, "", "placeholder for the root message of a start whose outcome was unknown")
 	start, _ := json.Marshal(map[string]string{"team": team, "channel": chAPI, "user": bob, "prompt": "Document the errors",
 		"root": rootTS, "project": "api"})
-	if err := w.st.OfferRetry(ctx, store.Thread{Team: team, Channel: chAPI, TS: rootTS}, start, time.Hour); err != nil {
+	if err := w.st.RetryOffers().OfferRetry(ctx, store.Thread{Team: team, Channel: chAPI, TS: rootTS}, start, time.Hour); err != nil {
 		t.Fatalf("OfferRetry: %v", err)
 	}
 
@@ -70,7 +70,7 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	ctx := context.Background()
 	notRemembered := func(after string) {
 		t.Helper()
-		if last, err := w.st.LastProject(ctx, team, alice); err != nil || last != "" {
+		if last, err := w.st.Choices().LastProject(ctx, team, alice); err != nil || last != "" {
 			t.Errorf("last choice after %s = %q, %v; want none", after, last, err)
 		}
 	}
@@ -110,7 +110,7 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	// Bob, an editor of api, is remembered.
 	w.Command(bob, general, agent.Command, "project=api")
 	w.WaitFor("bob told his jobs now go to api", func() bool { return w.said(bob, "Your docs agent jobs now go to the docs project `api`") })
-	if last, err := w.st.LastProject(ctx, team, bob); err != nil || last != "api" {
+	if last, err := w.st.Choices().LastProject(ctx, team, bob); err != nil || last != "api" {
 		t.Errorf("bob's last choice = %q, %v; want api", last, err)
 	}
 }

@@ -76,7 +76,7 @@ func TestProjectsSwitchAfterTheStartWasForgotten(t *testing.T) {
 	w.start(projectsBot{pendingTTL: 50 * time.Millisecond})
 	_, root := w.startInAPI(alice, "Document the errors")
 	redistest.Until(t, "the kept start to be forgotten", func() bool {
-		_, err := w.st.Pending(context.Background(), agent.SwitchID(chAPI, root.TS))
+		_, err := w.st.PendingStarts().Pending(context.Background(), agent.SwitchID(chAPI, root.TS))
 		return errors.Is(err, store.ErrNotFound)
 	})
 	w.act(alice, root, agent.ActionSwitchProject, "Switch project")

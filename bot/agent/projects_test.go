@@ -58,14 +58,14 @@ func TestProjectsCommandGoesToItsProject(t *testing.T) {
 					t.Errorf("project %s's API was asked to create %d jobs, want %d", name, after[name]-before[name], want-before[name])
 				}
 			}
-			rec, err := w.st.Job(context.Background(), job.ID)
+			rec, err := w.st.Jobs().Job(context.Background(), job.ID)
 			if err != nil || rec.Project != tc.want {
 				t.Errorf("job record project = %+v, %v; want %q", rec, err, tc.want)
 			}
 		})
 	}
 	// project=NAME is the person's choice: remembered.
-	if last, err := w.st.LastProject(context.Background(), team, alice); err != nil || last != "api" {
+	if last, err := w.st.Choices().LastProject(context.Background(), team, alice); err != nil || last != "api" {
 		t.Errorf("last choice after project=api = %q, %v; want api", last, err)
 	}
 	w.WaitFor("the starts' audit records", func() bool { return len(w.audit()) >= len(cases) })
@@ -103,7 +103,7 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 	// project=NAME alone starts nothing: it is remembered, and said so.
 	w.Command(bob, general, agent.Command, "project=api")
 	w.WaitFor("bob told his jobs now go to api", func() bool { return w.said(bob, "Your docs agent jobs now go to the docs project `api`") })
-	if last, err := w.st.LastProject(context.Background(), team, bob); err != nil || last != "api" {
+	if last, err := w.st.Choices().LastProject(context.Background(), team, bob); err != nil || last != "api" {
 		t.Errorf("last choice after project=api alone = %q, %v; want api", last, err)
 	}
 	w.idle()
@@ -171,7 +171,7 @@ func TestProjectsAskWithButtons(t *testing.T) {
 			w.WaitFor("the question replaced by what happens", func() bool {
 				return w.said(tc.user, "Starting the docs agent in the project `"+tc.choose+"`")
 			})
-			if last, err := w.st.LastProject(context.Background(), team, tc.user); err != nil || last != tc.choose {
+			if last, err := w.st.Choices().LastProject(context.Background(), team, tc.user); err != nil || last != tc.choose {
 				t.Errorf("last choice = %q, %v; want %q", last, err, tc.choose)
 			}
 		})
@@ -200,7 +200,7 @@ func TestProjectsChoiceAfterTheStartWasForgotten(t *testing.T) {
 	q := w.question(alice)
 	id := pendingOf(t, buttonValue(t, q, agent.ActionChooseProject, "docs"))
 	redistest.Until(t, "the pending start to be forgotten", func() bool {
-		_, err := w.st.Pending(context.Background(), id)
+		_, err := w.st.PendingStarts().Pending(context.Background(), id)
 		return errors.Is(err, store.ErrNotFound)
 	})
 	w.act(alice, q, agent.ActionChooseProject, "docs")
@@ -324,7 +324,7 @@ func TestProjectsModalSelectAndSwitch(t *testing.T) {
 	submit(v.ID, "Write the migration guide", "docs")
 	job := w.newJob("docs", 0)
 	root := w.rootOf(chAPI, "", job.ID)
-	if last, err := w.st.LastProject(ctx, team, alice); err != nil || last != "docs" {
+	if last, err := w.st.Choices().LastProject(ctx, team, alice); err != nil || last != "docs" {
 		t.Errorf("last choice = %q, %v; want docs, chosen instead of the channel's", last, err)
 	}
 
@@ -377,7 +377,7 @@ func TestProjectsJobOfARemovedProject(t *testing.T) {
 	w.start(projectsBot{only: "docs"})
 	w.WaitFor("the requester told", func() bool { return w.said(alice, "docsbot stopped following your docs agent job `"+job.ID+"`") })
 	w.WaitFor("the job out of the schedule", func() bool {
-		n, err := w.st.Tracked(context.Background())
+		n, err := w.st.Jobs().Tracked(context.Background())
 		return err == nil && n == 0
 	})
 	if n := w.servers["api"].Count(docsapitest.EndpointGet); n != polls {
@@ -425,7 +425,7 @@ func TestProjectsModalWaysIn(t *testing.T) {
 	w.start(projectsBot{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := w.st.SetLastProject(ctx, team, bob, "api"); err != nil {
+	if err := w.st.Choices().SetLastProject(ctx, team, bob, "api"); err != nil {
 		t.Fatal(err)
 	}
 	improve := func(channel, value string) func(user string) {

@@ -199,7 +199,7 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the job to be settled", func() bool {
-		j, err := st.Job(context.Background(), jobID)
+		j, err := st.Jobs().Job(context.Background(), jobID)
 		return err == nil && j.Notified == 1
 	})
 	if n := len(h.Finishes(general, rootTS)); n != 1 {
@@ -225,7 +225,7 @@ func (h *harness) linkedJobWithoutBot(st *store.Store, prompt string) (rootTS, j
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	err = st.LinkJob(ctx, store.Job{ID: job.ID, Thread: store.Thread{Team: "T0TEST", Channel: general, TS: ts}, Requester: alice, Prompt: prompt, Status: "active"}, 0)
+	err = st.Jobs().LinkJob(ctx, store.Job{ID: job.ID, Thread: store.Thread{Team: "T0TEST", Channel: general, TS: ts}, Requester: alice, Prompt: prompt, Status: "active"}, 0)
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func (h *harness) claim(st *store.Store, jobID string) store.Claim {
 	h.T.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		cs, err := st.Claim(context.Background(), 10, time.Minute)
+		cs, err := st.Jobs().Claim(context.Background(), 10, time.Minute)
 		if err != nil {
 			h.T.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestShutdownDuringAPollHandsTheJobBack(t *testing.T) {
 func (h *harness) finishWithoutBot(st *store.Store, jobID, pr string) {
 	h.T.Helper()
 	c := h.claim(st, jobID)
-	if notify, err := st.Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
+	if notify, err := st.Jobs().Finish(context.Background(), c, "completed", pr, 100*time.Millisecond); err != nil || !notify {
 		h.T.Fatalf("finish: notify=%v err=%v", notify, err)
 	}
 }

@@ -439,7 +439,7 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 }
 
 // offerRetry offers "retry" in the thread of a start whose outcome cannot
-// be known (store.OfferRetry) and returns the problem its root message
+// be known (store.RetryOffers.OfferRetry) and returns the problem its root message
 // shows: why, and what the person can do.
 func (a *agent) offerRetry(ctx context.Context, req startRequest, root, why string) string {
 	req.Root = root

@@ -31,14 +31,14 @@ func TestStartAfterCrashDuringCreate(t *testing.T) {
 	rootTS := h.PostNoAck(alice, general, "", "placeholder for the dead replica's root message")
 	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"})
 	w := store.Work{Key: "cmd:dead-replica", Kind: "agent.start", Payload: payload}
-	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
 		t.Fatalf("Enqueue = %v, %v", queued, err)
 	}
-	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
 	if err != nil || len(taken) != 1 {
 		t.Fatalf("ClaimWork = %v, %v", taken, err)
 	}
-	if err := st.Mark(ctx, taken[0], 0, map[string]string{"root": rootTS, "intent": "x"}); err != nil {
+	if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{"root": rootTS, "intent": "x"}); err != nil {
 		t.Fatalf("Mark: %v", err)
 	}
 
@@ -130,10 +130,10 @@ func TestStartAfterCrashAfterRootPost(t *testing.T) {
 	ctx := context.Background()
 	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"})
 	w := store.Work{Key: "cmd:root-posted", Kind: "agent.start", Payload: payload}
-	if queued, err := st.Enqueue(ctx, w, time.Hour); err != nil || !queued {
+	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
 		t.Fatalf("Enqueue = %v, %v", queued, err)
 	}
-	if _, err := st.ClaimWork(ctx, 1, time.Millisecond); err != nil {
+	if _, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond); err != nil {
 		t.Fatalf("ClaimWork: %v", err)
 	}
 	// The dead replica's root message, as the bot posts it.

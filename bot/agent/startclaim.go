@@ -13,7 +13,7 @@ import (
 // One start per thread. Two posts may start a job in the same thread at the
 // same moment (two mentions, a mention and the message shortcut on its
 // parent): only one may create it. A start claims the thread in Redis
-// (store.ClaimStart, owned by the start work's key, so that its later
+// (store.Jobs.ClaimStart, owned by the start work's key, so that its later
 // attempts take it again); when it takes, waits for and releases the claim
 // is the table in doc.go.
 //

@@ -24,7 +24,8 @@ type Config struct {
 	Bot      bot.Config
 	Agent    agent.Config
 	Visitors visitors.Config
-	// Home is the App Home's; Home.Seen, when nil, is the store.
+	// Home is the App Home's; Home.Seen, when nil, is the store's
+	// (store.HomeSeen).
 	Home home.Config
 	// Features are the features registered (zero: All).
 	Features Features
@@ -38,7 +39,8 @@ type Deps struct {
 	// Slack is the bot's Web API client: the bot token and, in Socket
 	// Mode, the app-level token (bot.New).
 	Slack *slack.Client
-	// Store keeps every replica's shared state in Redis.
+	// Store keeps every replica's shared state in Redis: New gives the core
+	// and each feature the parts of it they use (store/doc.go, "Parts").
 	Store *store.Store
 	// APIOptions are added to the settings of each project's docs API
 	// client (an HTTP client, a logger, a retry policy).
@@ -62,18 +64,21 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	b := bot.New(cfg.Bot, d.Slack, d.Store)
+	st := d.Store
+	b := bot.New(cfg.Bot, d.Slack, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
 	var jobs *agent.Feature
 	var vis home.Visitors
 	if cfg.Features.has(Agent) {
-		jobs = agent.Register(b, cfg.Agent, project.Views(clients, func(c *docsapi.Client) agent.JobsAPI { return c }), d.Store)
+		jobs = agent.Register(b, cfg.Agent, project.Views(clients, func(c *docsapi.Client) agent.JobsAPI { return c }),
+			agent.JobStore{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
 	}
 	if cfg.Features.has(Visitors) {
-		vis = visitors.Register(b, cfg.Visitors, project.Views(clients, func(c *docsapi.Client) visitors.VisitorsAPI { return c }), d.Store)
+		vis = visitors.Register(b, cfg.Visitors, project.Views(clients, func(c *docsapi.Client) visitors.VisitorsAPI { return c }),
+			visitors.VisitorsStore{Analytics: st.Analytics(), Budgets: st.Limits(), Digests: st.Digests()})
 	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {
-			cfg.Home.Seen = d.Store
+			cfg.Home.Seen = st.HomeSeen()
 		}
 		home.Register(b, cfg.Home, jobs, vis)
 	}

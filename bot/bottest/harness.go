@@ -289,11 +289,11 @@ func (h *Harness) Settle() {
 	h.T.Helper()
 	st := h.OpenStore()
 	h.WaitFor("an empty inbox and poll schedule", func() bool {
-		q, err := st.Queued(context.Background())
+		q, err := st.Inbox().Queued(context.Background())
 		if err != nil || q != 0 {
 			return false
 		}
-		n, err := st.Tracked(context.Background())
+		n, err := st.Jobs().Tracked(context.Background())
 		return err == nil && n == 0
 	})
 	h.StopAll()

@@ -66,7 +66,7 @@ func linked(h *bottest.Harness, st *store.Store, id string) store.Job {
 	var j *store.Job
 	h.WaitFor("job "+id+" linked to its thread", func() bool {
 		var err error
-		j, err = st.Job(context.Background(), id)
+		j, err = st.Jobs().Job(context.Background(), id)
 		return err == nil
 	})
 	return *j

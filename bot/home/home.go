@@ -45,7 +45,7 @@ type Visitors interface {
 
 // Seen is where the Home records who opened it, so that a job change
 // republishes only the Home of someone who looks at it (views.publish is
-// rate-limited); *store.Store satisfies it.
+// rate-limited); store.HomeSeen satisfies it.
 type Seen interface {
 	// NoteHomeOpened records that user of team opened the Home.
 	NoteHomeOpened(ctx context.Context, team, user string) error

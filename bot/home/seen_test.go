@@ -14,7 +14,7 @@ import (
 )
 
 // The store records who opened the Home.
-var _ home.Seen = (*store.Store)(nil)
+var _ home.Seen = store.HomeSeen{}
 
 // What the Home logs when a job change does not, or does anyway, republish.
 const (
@@ -47,7 +47,7 @@ func publishesFor(h *bottest.Harness, user string) int {
 func TestJobChangesRepublishOnlyOpenedHomes(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL, bottest.LongJobs())
-	startSeenBot(t, h, h.OpenStore())
+	startSeenBot(t, h, h.OpenStore().HomeSeen())
 
 	// Alice never opened her Home: her job's link and its finish publish
 	// nothing.
@@ -98,7 +98,7 @@ func TestJobChangesRepublishWhenRedisCannotSay(t *testing.T) {
 	if err := down.Close(); err != nil {
 		t.Fatal(err)
 	}
-	startSeenBot(t, h, down)
+	startSeenBot(t, h, down.HomeSeen())
 
 	h.Command(alice, bottest.General, agent.Command, "Document the quickstart")
 	h.WaitFor("Alice's Home published with her job", func() bool { return strings.Contains(homeText(h, alice), "Document the quickstart") })

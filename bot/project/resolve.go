@@ -9,7 +9,7 @@ import (
 )
 
 // LastChoices keeps the project each person chose last, per workspace
-// (implemented by store.Store).
+// (store.Choices implements it).
 type LastChoices interface {
 	// LastProject returns the name the person chose last, or "" if none.
 	LastProject(ctx context.Context, team, user string) (string, error)

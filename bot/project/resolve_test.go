@@ -26,15 +26,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// openStore opens the store on url with a prefix of the test's own.
-func openStore(t *testing.T, url string) *store.Store {
+// openStore opens the store on url with a prefix of the test's own and
+// returns its people's choices.
+func openStore(t *testing.T, url string) store.Choices {
 	t.Helper()
 	s, err := store.Open(t.Context(), url, store.WithPrefix(redistest.Prefix(t)))
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return s.Choices()
 }
 
 const threeProjects = `

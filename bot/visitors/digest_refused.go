@@ -18,7 +18,7 @@ import (
 // gone), every later digest would fail the same way: the subscription is
 // stopped and the person told how to subscribe again. Any other refusal
 // skips the period only, and the person is told once per kind of refusal
-// of that subscription (store.NoteDigestFailure).
+// of that subscription (store.Digests.NoteDigestFailure).
 
 // channelRefusal says why Slack refuses every post in the channel, for Slack's
 // error code of a refused digest, or "" when the refusal is not about the

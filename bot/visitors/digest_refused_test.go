@@ -43,7 +43,7 @@ func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
 			t.Errorf("the subscriber's DM lacks %q:\n%s", want, text)
 		}
 	}
-	if _, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general, ""); !errors.Is(err, store.ErrNotFound) {
+	if _, err := h.OpenStore().Digests().DigestSub(context.Background(), "T0TEST", general, ""); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("subscription after Slack refused the channel: %v, want it stopped", err)
 	}
 	// The next period posts nothing and tells nobody again.
@@ -63,7 +63,7 @@ func TestDigestRefusedForItsContentIsToldOncePerKind(t *testing.T) {
 	h, clock, cfg := digestHarness(t)
 	h.StartBot(cfg)
 	h.subscribe()
-	sub, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general, "")
+	sub, err := h.OpenStore().Digests().DigestSub(context.Background(), "T0TEST", general, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestDigestRefusedForItsContentIsToldOncePerKind(t *testing.T) {
 	if len(dms) != 1 || !strings.Contains(dms[0].Text, "invalid_blocks") || !strings.Contains(dms[0].Text, "/docs-visitors digest off") {
 		t.Errorf("DMs to the subscriber %+v, want one naming the refusal and how to stop the digest", dms)
 	}
-	if got, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general, ""); err != nil || got.CreatedAt != sub.CreatedAt {
+	if got, err := h.OpenStore().Digests().DigestSub(context.Background(), "T0TEST", general, ""); err != nil || got.CreatedAt != sub.CreatedAt {
 		t.Errorf("subscription after a refused post: %+v, %v; want it kept", got, err)
 	}
 }

@@ -49,7 +49,7 @@ func TestProjectsDigestStatusListsEveryProject(t *testing.T) {
 		{Team: "T0TEST", Channel: apiChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-48 * time.Hour)},
 		{Team: "T0TEST", Channel: apiChannel, Project: "gone", Frequency: "daily", CreatedBy: alice, CreatedAt: beforeDigest.Add(-72 * time.Hour)},
 	} {
-		if err := st.SubscribeDigest(ctx, d); err != nil {
+		if err := st.Digests().SubscribeDigest(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,7 +131,7 @@ func TestProjectsDigestStatusQueuedBeforeProjects(t *testing.T) {
 	t.Parallel()
 	ph := newProjectsHarness(t, slacktest.NewManualClock(beforeDigest).Now, [2]string{})
 	sub := store.DigestSub{Team: "T0TEST", Channel: randomChannel, Project: "api", Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)}
-	if err := ph.OpenStore().SubscribeDigest(context.Background(), sub); err != nil {
+	if err := ph.OpenStore().Digests().SubscribeDigest(context.Background(), sub); err != nil {
 		t.Fatal(err)
 	}
 	ph.queueLegacyCommand("legacy", alice, randomChannel, "digest status")

@@ -102,7 +102,7 @@ func TestDigestTakenOverAfterAPostFindsIt(t *testing.T) {
 	// the post: its lease ends, and the next claim must find the post.
 	st := h.OpenStore()
 	run := store.DigestRun{Team: "T0TEST", Channel: general, Period: "2025-W46"}
-	if _, err := st.ClaimDigest(context.Background(), run, 50*time.Millisecond, 8*24*time.Hour); err != nil {
+	if _, err := st.Digests().ClaimDigest(context.Background(), run, 50*time.Millisecond, 8*24*time.Hour); err != nil {
 		t.Fatalf("claim: %v", err)
 	}
 	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
@@ -121,7 +121,7 @@ func TestDigestTakenOverAfterAPostFindsIt(t *testing.T) {
 	if len(ds) != 1 || ds[0].TS != earlier {
 		t.Errorf("%d digests, want only the earlier attempt's", len(ds))
 	}
-	state, err := st.DigestRunState(context.Background(), run)
+	state, err := st.Digests().DigestRunState(context.Background(), run)
 	if err != nil || state.PostedAt.IsZero() || state.Attempts < 2 {
 		t.Errorf("run state %+v, %v; want posted after a second claim", state, err)
 	}

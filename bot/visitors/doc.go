@@ -16,7 +16,7 @@
 // then acked. The replica that takes the work reads the range as of when the
 // command was received and answers from the cache when it is fresh, or when
 // it was fetched once every day of its range was closed (store.DayClosed,
-// store.MarkClosedExport): such a copy cannot change, so it is reused past
+// store.Analytics.MarkClosedExport): such a copy cannot change, so it is reused past
 // the TTL for as long as it is kept (last-month, the week before a 7d
 // compare); a copy fetched while a day was open is not. If not,
 // it pays for each export request from the shared budget before sending it
@@ -59,7 +59,7 @@
 //   - digest weekly|daily|off|status: a channel's subscription (store). A
 //     loop on every replica (bot.Background) looks every Config.DigestTick
 //     for postings owed (package digest, on Config.Now) and posts each once
-//     across replicas: store.ClaimDigest hands it to one replica, which
+//     across replicas: store.Digests.ClaimDigest hands it to one replica, which
 //     renews the claim right before posting and marks it posted after; a
 //     claim taken over from a replica that died first looks for the period's
 //     post (message metadata DigestEvent) before posting. A post Slack
@@ -94,7 +94,7 @@
 // its channel's default, and gives way to one made for that project.
 // `digest status` without project=NAME, when the bot serves several
 // projects, decides no project: it lists every digest of the channel, one
-// line per project (store.ChannelDigestSubs, digest_status.go).
+// line per project (store.Digests.ChannelDigestSubs, digest_status.go).
 //
 // Options a mode has no use for are refused in the ack, before any request.
 // Each page row of the summary (and of "fell most") has a button with

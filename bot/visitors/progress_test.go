@@ -112,10 +112,10 @@ func (h *harness) crashedSummary(answered bool) slack.SlashCommand {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if queued, err := st.Enqueue(ctx, store.Work{Key: "cmd:" + c.TriggerID, Kind: visitors.WorkVisitors, Payload: payload}, time.Hour); err != nil || !queued {
+	if queued, err := st.Inbox().Enqueue(ctx, store.Work{Key: "cmd:" + c.TriggerID, Kind: visitors.WorkVisitors, Payload: payload}, time.Hour); err != nil || !queued {
 		t.Fatalf("Enqueue = %v, %v", queued, err)
 	}
-	taken, err := st.ClaimWork(ctx, 1, time.Millisecond)
+	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
 	if err != nil || len(taken) != 1 {
 		t.Fatalf("ClaimWork = %v, %v", taken, err)
 	}
@@ -125,7 +125,7 @@ func (h *harness) crashedSummary(answered bool) slack.SlashCommand {
 		}
 	}
 	mark := func(state string) {
-		if err := st.Mark(ctx, taken[0], 0, map[string]string{visitors.MarkNote: state}); err != nil {
+		if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{visitors.MarkNote: state}); err != nil {
 			t.Fatalf("Mark: %v", err)
 		}
 	}

@@ -238,7 +238,7 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 	if n := len(ph.Roots(general)); n != 0 {
 		t.Fatalf("%d posts in #general, want none", n)
 	}
-	if subs, err := ph.OpenStore().DigestSubs(context.Background()); err != nil || len(subs) != 0 {
+	if subs, err := ph.OpenStore().Digests().DigestSubs(context.Background()); err != nil || len(subs) != 0 {
 		t.Fatalf("subscriptions %+v, %v; want none", subs, err)
 	}
 }
@@ -334,7 +334,7 @@ func TestProjectsDigestsInOneChannel(t *testing.T) {
 	clock := slacktest.NewManualClock(beforeDigest)
 	ph := newProjectsHarness(t, clock.Now, [2]string{})
 	legacy := store.DigestSub{Team: "T0TEST", Channel: apiChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)}
-	if err := ph.OpenStore().SubscribeDigest(context.Background(), legacy); err != nil {
+	if err := ph.OpenStore().Digests().SubscribeDigest(context.Background(), legacy); err != nil {
 		t.Fatal(err)
 	}
 	cfg := visitors.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond}
@@ -412,7 +412,7 @@ func (ph *projectsHarness) queueLegacyCommand(key, user, channel, text string) {
 		ph.T.Fatal(err)
 	}
 	w := store.Work{Key: "cmd:" + key, Kind: "visitors.summary", Payload: payload}
-	if queued, err := ph.OpenStore().Enqueue(context.Background(), w, time.Hour); err != nil || !queued {
+	if queued, err := ph.OpenStore().Inbox().Enqueue(context.Background(), w, time.Hour); err != nil || !queued {
 		ph.T.Fatalf("Enqueue = %v, %v", queued, err)
 	}
 }
@@ -602,7 +602,7 @@ func TestProjectsUnservedDigestToldOnce(t *testing.T) {
 	clock := slacktest.NewManualClock(beforeDigest)
 	ph := newProjectsHarness(t, clock.Now, [2]string{})
 	legacy := store.DigestSub{Team: "T0TEST", Channel: randomChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)}
-	if err := ph.OpenStore().SubscribeDigest(context.Background(), legacy); err != nil {
+	if err := ph.OpenStore().Digests().SubscribeDigest(context.Background(), legacy); err != nil {
 		t.Fatal(err)
 	}
 	ph.startBot(visitors.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond})

@@ -119,26 +119,42 @@ type VisitorsAPI interface {
 	ProjectID() string
 }
 
-// VisitorsStore is what /docs-visitors keeps in Redis: the exports cached for
-// every replica, the analytics request budget they share, and the markers
-// that drop a command delivered twice.
-type VisitorsStore interface {
+// VisitorsStore is what /docs-visitors keeps in Redis, one part of the
+// store each (store/doc.go, "Parts"); every part is required. Its methods
+// are those of its parts.
+type VisitorsStore struct {
+	Analytics // store.Analytics
+	Budgets   // store.Limits
+	Digests   // store.Digests
+}
+
+// Analytics is the exports cached for every replica, the markers of those
+// fetched once their days were closed, and the day cache of the trend
+// chart; store.Analytics satisfies it.
+type Analytics interface {
 	LoadVisitors(ctx context.Context, key string) (*store.CachedVisitors, error)
 	SaveVisitors(ctx context.Context, key string, snap *store.VisitorsSnapshot, keep time.Duration) error
 	MarkClosedExport(ctx context.Context, key string, keep time.Duration) error
 	ClosedExport(ctx context.Context, key string) (bool, error)
-	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
-	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
-	BlockBudget(ctx context.Context, b store.Budget, d time.Duration) error
 
 	// The day cache of the trend chart.
 	LoadDays(ctx context.Context, project string, first, last time.Time) (*store.CachedDays, error)
 	SaveDays(ctx context.Context, project string, days []store.DayTotals, today time.Time, openKeep time.Duration) error
 	LoadRangeTotals(ctx context.Context, project string, first, last time.Time) (store.VisitorCounts, error)
 	SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c store.VisitorCounts, today time.Time, openKeep time.Duration) error
+}
 
-	// The digest: subscriptions (a channel's, per project), and each
-	// posting once across replicas.
+// Budgets is the analytics request budgets every replica shares;
+// store.Limits satisfies it.
+type Budgets interface {
+	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
+	BlockBudget(ctx context.Context, b store.Budget, d time.Duration) error
+}
+
+// Digests is the digest: subscriptions (a channel's, per project), and each
+// posting once across replicas; store.Digests satisfies it.
+type Digests interface {
 	SubscribeDigest(ctx context.Context, d store.DigestSub) error
 	DigestSub(ctx context.Context, team, channel, project string) (*store.DigestSub, error)
 	DigestSubs(ctx context.Context) ([]store.DigestSub, error)
@@ -391,7 +407,7 @@ func (v *visitors) export(ctx context.Context, t target, r dateRange, progress f
 }
 
 // closedExport reports whether the cached export key was fetched once every
-// day of its range was closed (store.MarkClosedExport), so that it is still
+// day of its range was closed (store.Analytics.MarkClosedExport), so that it is still
 // right past the cache's TTL. When the database cannot tell, it is not.
 func (v *visitors) closedExport(ctx context.Context, key string, log *slog.Logger) bool {
 	ok, err := v.store.ClosedExport(ctx, key)

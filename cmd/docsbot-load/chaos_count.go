@@ -265,8 +265,8 @@ func sendChaosReply(ctx context.Context, sl *slacktest.Server, i int, root [2]st
 // every command taken and every job reported. It returns when that was seen.
 func waitDrained(ctx context.Context, r *rig) (time.Time, error) {
 	for {
-		q, qerr := r.store.Queued(ctx)
-		n, nerr := r.store.Tracked(ctx)
+		q, qerr := r.store.Inbox().Queued(ctx)
+		n, nerr := r.store.Jobs().Tracked(ctx)
 		if qerr == nil && nerr == nil && q == 0 && n == 0 {
 			return time.Now(), nil
 		}
@@ -538,11 +538,11 @@ func storedJobs(r *rig, api *docsapitest.Server) map[string]storedJob {
 		if len(p) == 0 {
 			continue
 		}
-		rec, err := r.store.Job(ctx, j.ID)
+		rec, err := r.store.Jobs().Job(ctx, j.ID)
 		if err != nil {
 			continue
 		}
-		sched, err := r.store.Scheduled(ctx, j.ID)
+		sched, err := r.store.Jobs().Scheduled(ctx, j.ID)
 		out[p[0]] = storedJob{Generation: rec.Generation, Notified: rec.Notified, Scheduled: err == nil && sched}
 	}
 	return out

@@ -226,7 +226,7 @@ func runPolls(ctx context.Context, e env, o pollsOptions) (*pollsResult, error) 
 	res.GetsPerJob = round3(float64(res.Gets) / float64(o.jobs))
 	res.Results = checkResults(r.slack, r.api, seeded.Jobs)
 	res.issues = append(res.issues, res.Results.problems()...)
-	if res.StillTrack, err = r.store.Tracked(ctx); err != nil {
+	if res.StillTrack, err = r.store.Jobs().Tracked(ctx); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -273,7 +273,7 @@ func watchPolls(ctx context.Context, r *rig, t0, end time.Time, tick time.Durati
 		}
 		if time.Since(lastLog) >= 15*time.Second {
 			lastLog = time.Now()
-			tracked, _ := r.store.Tracked(ctx)
+			tracked, _ := r.store.Jobs().Tracked(ctx)
 			r.log.Info("polling", "t", time.Since(t0).Round(time.Second), "gets", r.api.Count(docsapitest.EndpointGet),
 				"scheduled", tracked, "max_lag", maxLag.Round(time.Millisecond), "rss_mib", prev.RSS>>20, "load", loadAvg())
 		}

@@ -140,7 +140,7 @@ func seed(ctx context.Context, r *rig, clock *heldClock, plans []jobPlan, lead t
 			late.Add(1)
 			first = 0
 		}
-		err := r.store.LinkJob(ctx, store.Job{
+		err := r.store.Jobs().LinkJob(ctx, store.Job{
 			ID:        j.ID,
 			Thread:    store.Thread{Team: loadTeam, Channel: loadChannel, TS: j.TS},
 			Requester: loadUser,

@@ -43,10 +43,10 @@ func TestMigrateCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if j, err := st.JobByThread(ctx, th); err != nil || j.ID != "job-1" || j.Prompt != "Document the flags" {
+	if j, err := st.Jobs().JobByThread(ctx, th); err != nil || j.ID != "job-1" || j.Prompt != "Document the flags" {
 		t.Fatalf("JobByThread after migrate = %+v, %v", j, err)
 	}
-	if n, err := st.Queued(ctx); err != nil || n != 1 {
+	if n, err := st.Inbox().Queued(ctx); err != nil || n != 1 {
 		t.Fatalf("Queued after migrate = %d, %v; want the moved work", n, err)
 	}
 }

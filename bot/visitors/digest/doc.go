@@ -19,7 +19,7 @@
 // A replica asks Owed on each tick: the latest posting, if it came due
 // less than the frequency's Window ago (a day for weekly digests, six hours
 // for daily ones), so that a replica starting after the due time still
-// posts; store.ClaimDigest, with the frequency's Keep as the record's life,
+// posts; store.Digests.ClaimDigest, with the frequency's Keep as the record's life,
 // makes sure only one replica does, once. Next says when to look again.
 //
 // A posting reports the whole UTC days that ended before it was due: the

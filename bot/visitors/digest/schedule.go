@@ -219,7 +219,7 @@ func (f Frequency) Window() time.Duration {
 }
 
 // Keep is how long the record of a posting's claim must last
-// (store.ClaimDigest's keep): past the posting's Window, so that no replica
+// (store.Digests.ClaimDigest's keep): past the posting's Window, so that no replica
 // sees a posted run as never claimed, and shorter than two periods.
 func (f Frequency) Keep() time.Duration {
 	if f == Daily {
@@ -230,7 +230,7 @@ func (f Frequency) Keep() time.Duration {
 
 // Owed returns the posting of f that is owed at now, if any: the latest one
 // due, when it came due less than f.Window() ago. Whether it was posted
-// already is the store's to say (store.ClaimDigest).
+// already is the store's to say (store.Digests.ClaimDigest).
 func (s Schedule) Owed(f Frequency, now time.Time) (Slot, bool) {
 	sl := s.Latest(f, now)
 	return sl, now.Sub(sl.Due) < f.Window()
