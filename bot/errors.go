@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -48,7 +49,7 @@ func Describe(err error) string {
 		return e.Message
 	}
 	if e, ok := errors.AsType[*docsapi.ValidationError](err); ok {
-		return fmt.Sprintf("The %s is not valid: %s.", Escape(e.Field), Escape(e.Problem))
+		return fmt.Sprintf("The %s is not valid: %s.", mrkdwn.Escape(e.Field), mrkdwn.Escape(e.Problem))
 	}
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 		return "docsbot cannot tell whether the docs API acted on this: " + APIAnswer(err) + ". " +
@@ -81,7 +82,7 @@ func Describe(err error) string {
 func describeAPI(e *docsapi.APIError) string {
 	server := ""
 	if e.Message != "" {
-		server = ": " + Escape(Cut(e.Message, serverMessageMax))
+		server = ": " + mrkdwn.Escape(mrkdwn.Cut(e.Message, serverMessageMax))
 	}
 	switch {
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
@@ -127,7 +128,7 @@ func describeSlack(code string) string {
 	case "invalid_auth", "token_revoked", "account_inactive", "not_authed":
 		return "Slack rejected docsbot's token. Ask whoever runs docsbot to reinstall the app."
 	}
-	return "Slack refused the request (" + Escape(code) + "). Try again in a minute."
+	return "Slack refused the request (" + mrkdwn.Escape(code) + "). Try again in a minute."
 }
 
 // SlackCode returns Slack's error code of err ("not_in_channel"), or "".

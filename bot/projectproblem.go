@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 )
 
@@ -61,5 +62,5 @@ func projectNames(names []string) string {
 // escaping undone), cut, in code, escaped once; a backtick cannot end the
 // code span.
 func projectCode(name string) string {
-	return "`" + Escape(strings.ReplaceAll(Cut(Unescape(name), 40), "`", "ˋ")) + "`"
+	return "`" + mrkdwn.Escape(strings.ReplaceAll(mrkdwn.Cut(mrkdwn.Unescape(name), 40), "`", "ˋ")) + "`"
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 )
 
@@ -63,10 +64,10 @@ func (q ProjectQuestion) Message(choices []project.Project) (text string, blocks
 			return text, nil
 		}
 		buttons = append(buttons, slack.NewButtonBlockElement(q.Action+strconv.Itoa(i), value,
-			slack.NewTextBlockObject(slack.PlainTextType, Cut(p.Name, 70), false, false)))
+			slack.NewTextBlockObject(slack.PlainTextType, mrkdwn.Cut(p.Name, 70), false, false)))
 	}
 	if q.Quote != "" {
-		line += "\n" + Quote(q.Quote)
+		line += "\n" + mrkdwn.Quote(q.Quote)
 	}
 	note := "docsbot remembers your choice for your next " + q.Noun + "s outside a project's channel. You can also write `project=NAME` at the start or the end of a " + q.Noun + "."
 	return text, []slack.Block{

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 )
@@ -98,5 +99,5 @@ func (b *Bot) editorLists(name string) (lists []roles.Editors, everyone, known b
 
 // projectGoneRefusal refuses a change in a project docsbot no longer serves.
 func projectGoneRefusal(name string) string {
-	return "docsbot no longer serves the docs project `" + Escape(name) + "`, so nothing can be started or changed in it from Slack."
+	return "docsbot no longer serves the docs project `" + mrkdwn.Escape(name) + "`, so nothing can be started or changed in it from Slack."
 }

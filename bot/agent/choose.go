@@ -15,6 +15,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
@@ -84,7 +85,7 @@ func (a *agent) askProject(ctx context.Context, w *bot.Work, req startRequest, c
 	if id == "" {
 		id = newPendingID()
 	}
-	q := bot.ProjectQuestion{Question: askQuestion, Quote: bot.Cut(req.Prompt, promptInRoot), Noun: "instruction",
+	q := bot.ProjectQuestion{Question: askQuestion, Quote: mrkdwn.Cut(req.Prompt, promptInRoot), Noun: "instruction",
 		Action: ActionChooseProject + ".", Value: func(p project.Project) string {
 			value, _ := json.Marshal(choiceValue{Project: p.Name, Pending: id})
 			return string(value)
@@ -176,7 +177,7 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 	p, ok := a.core.Projects().Get(c.Project)
 	if !ok {
 		log.Warn("a project chosen that is not in the projects file")
-		a.answerChoice(ctx, c, req.Prompt, "docsbot no longer serves the docs project `"+bot.Escape(bot.Cut(c.Project, 40))+"`, so nothing was started. "+
+		a.answerChoice(ctx, c, req.Prompt, "docsbot no longer serves the docs project `"+mrkdwn.Escape(mrkdwn.Cut(c.Project, 40))+"`, so nothing was started. "+
 			bot.ProjectsHint(a.core.Projects(), "instruction"), true, log)
 		return nil
 	}
@@ -193,7 +194,7 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 	if queued {
 		log.Info("job start queued in the project chosen")
 	}
-	a.answerChoice(ctx, c, req.Prompt, "Starting the docs agent in the project `"+bot.Escape(p.Name)+"`.", true, log)
+	a.answerChoice(ctx, c, req.Prompt, "Starting the docs agent in the project `"+mrkdwn.Escape(p.Name)+"`.", true, log)
 	if err := a.store.DropPending(ctx, c.Pending); err != nil {
 		log.Warn("dropping the pending start failed; it expires by itself", "err", err)
 	}
@@ -221,7 +222,7 @@ func (a *agent) answerChoice(ctx context.Context, c chooseRequest, prompt, text 
 	} else if where := channelRef(c.Channel); where != "" {
 		about += " in " + where
 	}
-	dm := "About the docs project `" + bot.Escape(bot.Cut(c.Project, 40)) + "` you chose for " + about + ": " + text
+	dm := "About the docs project `" + mrkdwn.Escape(mrkdwn.Cut(c.Project, 40)) + "` you chose for " + about + ": " + text
 	p := bot.Private{User: c.User, Channel: c.Channel, ResponseURL: c.ResponseURL, Text: text, DMText: dm}
 	if err := a.core.TellPrivately(ctx, p); err != nil {
 		log.Error("could not answer the choice privately", "err", err)
@@ -231,7 +232,7 @@ func (a *agent) answerChoice(ctx context.Context, c chooseRequest, prompt, text 
 // instructionIn names an instruction in a direct message: its beginning,
 // quoted, and the channel it was sent in.
 func instructionIn(prompt, channel string) string {
-	s := "“" + bot.Escape(bot.Cut(strings.Join(strings.Fields(prompt), " "), 100)) + "”"
+	s := "“" + mrkdwn.Escape(mrkdwn.Cut(strings.Join(strings.Fields(prompt), " "), 100)) + "”"
 	if where := channelRef(channel); where != "" {
 		s += " (in " + where + ")"
 	}
@@ -254,5 +255,5 @@ func (a *agent) giveUpChoose(ctx context.Context, w *bot.Work) {
 		return
 	}
 	a.answerChoice(ctx, c, "", fmt.Sprintf("docsbot could not start your job in the project `%s`: its storage kept failing for %d minutes. Nothing was started; try again.",
-		bot.Escape(bot.Cut(c.Project, 40)), int(bot.WorkMaxAge/time.Minute)), false, a.log)
+		mrkdwn.Escape(mrkdwn.Cut(c.Project, 40)), int(bot.WorkMaxAge/time.Minute)), false, a.log)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -24,7 +25,7 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
 	// Slack escapes what the person typed and marks up mentions and links;
 	// the agent gets it as typed.
-	text := strings.TrimSpace(bot.Plain(cmd.Text))
+	text := strings.TrimSpace(mrkdwn.Plain(cmd.Text))
 	// "project=NAME list" lists that project's jobs.
 	listed, listProject, problem := a.listWords(text)
 	if problem != "" {

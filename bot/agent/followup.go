@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -159,7 +160,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 				api, ok := a.apiFor(job.Project)
 				if !ok {
 					log.Error("the job's project is not in the projects file; the follow-up was not sent", "project", job.Project)
-					a.whisper(ctx, r, "This reply was not sent to the agent: the job runs in the docs project `"+bot.Escape(job.Project)+
+					a.whisper(ctx, r, "This reply was not sent to the agent: the job runs in the docs project `"+mrkdwn.Escape(job.Project)+
 						"`, which docsbot no longer serves. Follow the job in your docs dashboard.", log)
 					followUp.Outcome = "failed"
 					a.auditWork(ctx, w, followUp)
@@ -421,6 +422,6 @@ func (a *agent) showModalFollowUp(ctx context.Context, w *bot.Work, r replyReque
 		log.Warn("recording the follow-up's note failed; not posting it", "err", err)
 		return
 	}
-	text := bot.Mention(r.User) + " followed up:\n" + bot.Quote(bot.Cut(r.Text, promptInRoot))
+	text := mrkdwn.Mention(r.User) + " followed up:\n" + mrkdwn.Quote(mrkdwn.Cut(r.Text, promptInRoot))
 	a.postInThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}, log, slack.MsgOptionText(text, false))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -114,7 +115,7 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 		return
 	}
 	if refusal := a.core.Refusal(ic.User.ID, meta.Channel); refusal != "" {
-		fieldError(bot.Cut(bot.Plain(refusal), 150))
+		fieldError(mrkdwn.Cut(mrkdwn.Plain(refusal), 150))
 		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -96,7 +97,7 @@ func (a *agent) showNotice(ctx context.Context, trigger, text string, log *slog.
 		Type:   slack.VTModal,
 		Title:  plain("Docs agent"),
 		Close:  plain("Close"),
-		Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, bot.Escape(text), false, false), nil, nil)}},
+		Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Escape(text), false, false), nil, nil)}},
 	}
 	if _, err := a.slack.OpenViewContext(ctx, trigger, view); err != nil {
 		log.Warn("showing a notice in a modal failed", "err", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -145,7 +146,7 @@ func (a *agent) listText(ctx context.Context, req listRequest) (string, error) {
 	}
 	var b strings.Builder
 	if req.Project != "" {
-		b.WriteString("*Your recent docs agent jobs in the project `" + bot.Escape(req.Project) + "`*\n")
+		b.WriteString("*Your recent docs agent jobs in the project `" + mrkdwn.Escape(req.Project) + "`*\n")
 	} else {
 		b.WriteString("*Your recent docs agent jobs*\n")
 	}
@@ -181,7 +182,7 @@ func (a *agent) statusText(ctx context.Context, req listRequest) (string, error)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Sprintf("docsbot knows no job `%s` started by you or in this channel (jobs are kept %d days after they finish).",
-				bot.Escape(bot.Cut(req.JobID, 80)), int(store.Retention/(24*time.Hour))), nil
+				mrkdwn.Escape(mrkdwn.Cut(req.JobID, 80)), int(store.Retention/(24*time.Hour))), nil
 		}
 		return "", err
 	}
@@ -190,7 +191,7 @@ func (a *agent) statusText(ctx context.Context, req listRequest) (string, error)
 	if j.Generation > 1 {
 		fmt.Fprintf(&b, "\nFollow-ups: %d", j.Generation-1)
 	}
-	fmt.Fprintf(&b, "\nInstruction: %s", bot.Escape(bot.Cut(j.Prompt, 300)))
+	fmt.Fprintf(&b, "\nInstruction: %s", mrkdwn.Escape(mrkdwn.Cut(j.Prompt, 300)))
 	if !j.UpdatedAt.IsZero() {
 		fmt.Fprintf(&b, "\nLast change: %s", humanize.Ago(time.Since(j.UpdatedAt)))
 	}
@@ -206,22 +207,22 @@ func (a *agent) jobLine(ctx context.Context, j *store.Job, withWho, withProject 
 	if st.Final() {
 		status = outcomeEmoji(st) + " " + outcomeWord(st)
 	} else if st != docsapi.StatusActive && st != "" {
-		status = ":grey_question: `" + bot.Escape(j.Status) + "`"
+		status = ":grey_question: `" + mrkdwn.Escape(j.Status) + "`"
 	}
-	parts := []string{status, "started " + humanize.Ago(time.Since(j.CreatedAt)), "`" + bot.Escape(j.ID) + "`"}
+	parts := []string{status, "started " + humanize.Ago(time.Since(j.CreatedAt)), "`" + mrkdwn.Escape(j.ID) + "`"}
 	if withProject && j.Project != "" {
-		parts = append(parts, "project `"+bot.Escape(j.Project)+"`")
+		parts = append(parts, "project `"+mrkdwn.Escape(j.Project)+"`")
 	}
 	if withWho {
-		parts = append(parts, "by "+bot.Mention(j.Requester))
+		parts = append(parts, "by "+mrkdwn.Mention(j.Requester))
 	}
-	parts = append(parts, "“"+bot.Escape(bot.Cut(firstLine(j.Prompt), 60))+"”")
+	parts = append(parts, "“"+mrkdwn.Escape(mrkdwn.Cut(firstLine(j.Prompt), 60))+"”")
 	link, err := a.slack.GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: j.Thread.Channel, Ts: rootTS(j)})
 	if err == nil && link != "" {
-		parts = append(parts, bot.Link(link, "thread"))
+		parts = append(parts, mrkdwn.Link(link, "thread"))
 	}
 	if j.PRLink != "" {
-		parts = append(parts, bot.Link(j.PRLink, prLabel(j.PRLink)))
+		parts = append(parts, mrkdwn.Link(j.PRLink, prLabel(j.PRLink)))
 	}
 	return strings.Join(parts, " · ")
 }

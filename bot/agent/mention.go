@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -176,6 +177,6 @@ func (a *agent) inJobThread(ctx context.Context, w *bot.Work, req startRequest, 
 		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	log.Info("start asked for in a job's thread; not started", "job", job.ID)
-	a.tell(ctx, req, "", "This thread already follows docs agent job `"+bot.Escape(job.ID)+"`: reply in the thread to send it a follow-up instead. Nothing new was started.", log)
+	a.tell(ctx, req, "", "This thread already follows docs agent job `"+mrkdwn.Escape(job.ID)+"`: reply in the thread to send it a follow-up instead. Nothing new was started.", log)
 	return true, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -79,7 +80,7 @@ func (v rootView) running() bool {
 func (v rootView) statusLine() string {
 	job := ""
 	if v.JobID != "" {
-		job = " · job `" + bot.Escape(v.JobID) + "`"
+		job = " · job `" + mrkdwn.Escape(v.JobID) + "`"
 	}
 	runs := ""
 	if v.Generation > 1 {
@@ -91,7 +92,7 @@ func (v rootView) statusLine() string {
 	case stateWorking:
 		s := ":arrows_counterclockwise: Working"
 		if v.Status != "" && v.Status != docsapi.StatusActive {
-			s += " (status `" + bot.Escape(string(v.Status)) + "`)"
+			s += " (status `" + mrkdwn.Escape(string(v.Status)) + "`)"
 		}
 		if e := v.elapsed(); e != "" {
 			s += " · " + e
@@ -119,7 +120,7 @@ func (v rootView) note() string {
 	case stateNotStarted:
 		return "Your docs agent job did not start. " + v.Problem
 	case stateUntracked:
-		return "Your docs agent job `" + bot.Escape(v.JobID) + "`: " + v.Problem
+		return "Your docs agent job `" + mrkdwn.Escape(v.JobID) + "`: " + v.Problem
 	}
 	return v.Problem
 }
@@ -148,10 +149,10 @@ func elapsedWords(d time.Duration) string {
 func (v rootView) details() string {
 	var parts []string
 	if v.Model != "" {
-		parts = append(parts, "model `"+bot.Escape(bot.Cut(v.Model, detailMax))+"`")
+		parts = append(parts, "model `"+mrkdwn.Escape(mrkdwn.Cut(v.Model, detailMax))+"`")
 	}
 	if v.Branch != "" {
-		parts = append(parts, "branch `"+bot.Escape(bot.Cut(v.Branch, detailMax))+"`")
+		parts = append(parts, "branch `"+mrkdwn.Escape(mrkdwn.Cut(v.Branch, detailMax))+"`")
 	}
 	return strings.Join(parts, " · ")
 }
@@ -163,12 +164,12 @@ func prSuffix(v rootView) string {
 		}
 		return ""
 	}
-	return " · " + bot.Link(v.PRLink, "pull request")
+	return " · " + mrkdwn.Link(v.PRLink, "pull request")
 }
 
 // message renders the root message: who asked, the instruction, the status.
 func (v rootView) message() []slack.MsgOption {
-	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", bot.Mention(v.Requester), bot.Quote(bot.Cut(v.Prompt, promptInRoot)))
+	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", mrkdwn.Mention(v.Requester), mrkdwn.Quote(mrkdwn.Cut(v.Prompt, promptInRoot)))
 	status := []slack.MixedElement{slack.NewTextBlockObject(slack.MarkdownType, v.statusLine(), false, false)}
 	if d := v.details(); d != "" {
 		status = append(status, slack.NewTextBlockObject(slack.MarkdownType, d, false, false))
@@ -183,7 +184,7 @@ func (v rootView) message() []slack.MsgOption {
 	if v.Switch {
 		blocks = append(blocks, switchButton(v))
 	}
-	fallback := fmt.Sprintf("Docs agent job for %s: %s", bot.Mention(v.Requester), bot.Escape(bot.Cut(v.Prompt, promptInFallback)))
+	fallback := fmt.Sprintf("Docs agent job for %s: %s", mrkdwn.Mention(v.Requester), mrkdwn.Escape(mrkdwn.Cut(v.Prompt, promptInFallback)))
 	return []slack.MsgOption{
 		slack.MsgOptionText(fallback, false),
 		slack.MsgOptionBlocks(blocks...),
@@ -212,7 +213,7 @@ func outcomeWord(s docsapi.Status) string {
 	case docsapi.StatusArchived:
 		return "Archived"
 	}
-	return "Finished (status `" + bot.Escape(string(s)) + "`)"
+	return "Finished (status `" + mrkdwn.Escape(string(s)) + "`)"
 }
 
 // prLabelMax is the longest pull request URL shown as its own label; a

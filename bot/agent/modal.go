@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
@@ -81,7 +82,7 @@ func (t modalTarget) metadata() string {
 		if len(raw) <= metadataMax || t.Context == "" {
 			return string(raw)
 		}
-		t.Context = bot.Cut(t.Context, len([]rune(t.Context))*3/4)
+		t.Context = mrkdwn.Cut(t.Context, len([]rune(t.Context))*3/4)
 	}
 }
 
@@ -94,7 +95,7 @@ func jobModal(t modalTarget, about, initial string, projects []string) slack.Mod
 	}
 	var blocks []slack.Block
 	if about != "" {
-		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, bot.Cut(about, 2900), false, false), nil, nil))
+		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(about, 2900), false, false), nil, nil))
 	}
 	input := slack.NewPlainTextInputBlockElement(plain("For example: add a troubleshooting section for timeouts"), actionInstruction).
 		WithMultiline(true).WithInitialValue(initial)
@@ -228,9 +229,9 @@ func tokenAgainstSelect(text string, p project.Project, set *project.Set) (promp
 	named, ok := set.Get(name)
 	switch {
 	case !ok:
-		return "", "There is no docs project `" + bot.Cut(name, 40) + "`: choose the project in the select below and take `project=` out of the instruction."
+		return "", "There is no docs project `" + mrkdwn.Cut(name, 40) + "`: choose the project in the select below and take `project=` out of the instruction."
 	case named.Name != p.Name:
-		return "", "Your instruction says `project=" + bot.Cut(named.Name, 40) + "`, but the project chosen below is `" + p.Name +
+		return "", "Your instruction says `project=" + mrkdwn.Cut(named.Name, 40) + "`, but the project chosen below is `" + p.Name +
 			"`: choose one, in the select, and take `project=` out of the instruction."
 	case strings.TrimSpace(rest) == "":
 		return "", "Say what the docs agent should do."

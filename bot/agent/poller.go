@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -181,7 +182,7 @@ func (a *agent) jobGone(ctx context.Context, c store.Claim, delay time.Duration,
 		return a.settle(ctx, log, err)
 	}
 	log.Warn("the docs API no longer knows the job; no longer following it")
-	a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+bot.Escape(c.JobID)+"`, so I stopped following it. Check the agent jobs in your docs dashboard.", false))
+	a.postInThread(ctx, c.Job.Thread, log, slack.MsgOptionText(":grey_question: The docs API no longer knows job `"+mrkdwn.Escape(c.JobID)+"`, so I stopped following it. Check the agent jobs in your docs dashboard.", false))
 	a.ended(ctx, &c.Job, "", log)
 	return true
 }
@@ -329,10 +330,10 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 	log.Warn("cannot post the job's result in its thread; sending it to the requester", "err", err)
 	inProject := ""
 	if c.Job.Project != "" {
-		inProject = " (project `" + bot.Escape(c.Job.Project) + "`)"
+		inProject = " (project `" + mrkdwn.Escape(c.Job.Project) + "`)"
 	}
-	text := "Your docs agent job `" + bot.Escape(c.JobID) + "`" + inProject + " ended, and docsbot cannot post in its thread in <#" + thread.Channel + "> (" +
-		bot.Escape(bot.SlackCode(err)) + "), so here is its result:\n" + finishText(c.Job.Generation, status, pr)
+	text := "Your docs agent job `" + mrkdwn.Escape(c.JobID) + "`" + inProject + " ended, and docsbot cannot post in its thread in <#" + thread.Channel + "> (" +
+		mrkdwn.Escape(bot.SlackCode(err)) + "), so here is its result:\n" + finishText(c.Job.Generation, status, pr)
 	_, err = a.core.Post(ctx, c.Job.Requester, slack.MsgOptionText(text, false), slack.MsgOptionDisableLinkUnfurl())
 	return false, err
 }

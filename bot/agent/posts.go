@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -97,7 +98,7 @@ func (a *agent) onMention(ctx context.Context, req *bot.EventRequest) {
 func (a *agent) post(team, channel, user, ts, threadTS, text string) replyRequest {
 	tag := "<@" + a.core.Self().UserID + ">"
 	mention := a.core.Self().UserID != "" && strings.Contains(text, tag)
-	text = strings.TrimSpace(bot.Plain(strings.ReplaceAll(text, tag, "")))
+	text = strings.TrimSpace(mrkdwn.Plain(strings.ReplaceAll(text, tag, "")))
 	return replyRequest{Team: team, Channel: channel, User: user, TS: ts, ThreadTS: threadTS, Text: text, Mention: mention}
 }
 

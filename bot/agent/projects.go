@@ -15,6 +15,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
@@ -52,7 +53,7 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 		p, ok := set.Get(name)
 		if !ok {
 			log.Error("a job start names a project that is not in the projects file; nothing started", "project", name)
-			a.endBeforeRoot(ctx, w, *req, "docsbot no longer serves the docs project `"+bot.Escape(name)+"`, so nothing was started. "+bot.ProjectsHint(set, "instruction"), log)
+			a.endBeforeRoot(ctx, w, *req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(name)+"`, so nothing was started. "+bot.ProjectsHint(set, "instruction"), log)
 			return project.Project{}, true, nil
 		}
 		req.Project = p.Name
@@ -60,7 +61,7 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 	}
 	res, err := a.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
 	if bot.IsProjectProblem(err) {
-		log.Info("job start names no known project, or two", "err", bot.Cut(err.Error(), 120))
+		log.Info("job start names no known project, or two", "err", mrkdwn.Cut(err.Error(), 120))
 		a.endBeforeRoot(ctx, w, *req, bot.ProjectProblem(err, set, "instruction")+" Nothing was started.", log)
 		return project.Project{}, true, nil
 	}
@@ -85,8 +86,8 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 			return project.Project{}, true, nil
 		}
 		a.remember(ctx, req.Team, req.User, res.Project.Name, log)
-		a.endBeforeRoot(ctx, w, *req, "Your docs agent jobs now go to the docs project `"+bot.Escape(res.Project.Name)+
-			"` unless the channel has a project of its own. Nothing was started: say what the agent should do after `project="+bot.Escape(res.Project.Name)+"`.", log)
+		a.endBeforeRoot(ctx, w, *req, "Your docs agent jobs now go to the docs project `"+mrkdwn.Escape(res.Project.Name)+
+			"` unless the channel has a project of its own. Nothing was started: say what the agent should do after `project="+mrkdwn.Escape(res.Project.Name)+"`.", log)
 		return project.Project{}, true, nil
 	}
 	if err := w.Mark(ctx, map[string]string{markProject: res.Project.Name}); err != nil {
@@ -141,7 +142,7 @@ func projectLabel(key string) string {
 	if key == "" {
 		return ""
 	}
-	return "Project: `" + bot.Escape(key) + "`"
+	return "Project: `" + mrkdwn.Escape(key) + "`"
 }
 
 // ActionSwitchProject is the action id of the root message's Switch
@@ -256,7 +257,7 @@ func (a *agent) onSwitchProject(ctx context.Context, r *bot.InteractionRequest) 
 	r.Ack(nil)
 	about := "*Start this instruction again in another docs project.*"
 	if v.Running && v.Project != "" {
-		about += " The job in `" + bot.Escape(v.Project) + "` goes on: this starts a second job, in a new thread."
+		about += " The job in `" + mrkdwn.Escape(v.Project) + "` goes on: this starts a second job, in a new thread."
 	} else if v.Project != "" {
 		about += " It starts in a new thread."
 	}
@@ -277,12 +278,12 @@ func (a *agent) projectGone(ctx context.Context, c store.Claim, log *slog.Logger
 	if err := a.store.Untrack(ctx, c, statusProjectGone); err != nil {
 		return a.settle(ctx, log, err)
 	}
-	problem := "it runs in the docs project `" + bot.Escape(c.Job.Project) + "`, which docsbot no longer serves. Follow it in your docs dashboard."
+	problem := "it runs in the docs project `" + mrkdwn.Escape(c.Job.Project) + "`, which docsbot no longer serves. Follow it in your docs dashboard."
 	t := c.Job.Thread
-	text := "docsbot stopped following your docs agent job `" + bot.Escape(c.JobID) + "`: " + problem
+	text := "docsbot stopped following your docs agent job `" + mrkdwn.Escape(c.JobID) + "`: " + problem
 	dm := text
 	if where := channelRef(t.Channel); where != "" {
-		dm = "docsbot stopped following your docs agent job `" + bot.Escape(c.JobID) + "` (in " + where + "): " + problem
+		dm = "docsbot stopped following your docs agent job `" + mrkdwn.Escape(c.JobID) + "` (in " + where + "): " + problem
 	}
 	if err := a.core.TellPrivately(ctx, bot.Private{User: c.Job.Requester, Channel: t.Channel, ThreadTS: t.TS, Text: text, DMText: dm}); err != nil {
 		log.Error("telling the requester that the job is no longer followed failed", "err", err)

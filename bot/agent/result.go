@@ -5,7 +5,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -42,7 +42,7 @@ const (
 func finishMessage(thread store.Thread, jobID string, generation int64, status docsapi.Status, prLink, project, note string) []slack.MsgOption {
 	text := finishText(generation, status, prLink)
 	buttons := []slack.BlockElement{}
-	if prLink != "" && bot.WebURL(prLink) {
+	if prLink != "" && mrkdwn.WebURL(prLink) {
 		pr := slack.NewButtonBlockElement(actionViewPR, "pr", slack.NewTextBlockObject(slack.PlainTextType, "View pull request", false, false))
 		pr.URL = prLink
 		pr.Style = slack.StylePrimary
@@ -97,17 +97,17 @@ func finishText(generation int64, status docsapi.Status, prLink string) string {
 	var text string
 	switch {
 	case status == docsapi.StatusCompleted && prLink != "":
-		text = ":white_check_mark: The docs agent finished and opened a pull request: " + bot.Link(prLink, prLabel(prLink))
+		text = ":white_check_mark: The docs agent finished and opened a pull request: " + mrkdwn.Link(prLink, prLabel(prLink))
 	case status == docsapi.StatusCompleted:
 		text = ":white_check_mark: The docs agent finished: no files were changed, so there is no pull request. Follow up to ask for changes."
 	case status == docsapi.StatusFailed:
 		text = ":x: The docs agent failed on this job. Follow up (or reply in this thread) to try again with more detail."
 	case status == docsapi.StatusArchived && prLink != "":
-		text = ":file_cabinet: The job was archived. Its pull request: " + bot.Link(prLink, prLabel(prLink))
+		text = ":file_cabinet: The job was archived. Its pull request: " + mrkdwn.Link(prLink, prLabel(prLink))
 	case status == docsapi.StatusArchived:
 		text = ":file_cabinet: The job was archived without a pull request."
 	default:
-		text = ":grey_question: The job ended with status `" + bot.Escape(string(status)) + "`."
+		text = ":grey_question: The job ended with status `" + mrkdwn.Escape(string(status)) + "`."
 	}
 	if generation > 1 {
 		text += fmt.Sprintf(" _(follow-up %d)_", generation-1)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // Two more ways into the job modal (modal.go): the message shortcut "Send to
@@ -35,14 +36,14 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	r.Ack(nil)
 	m := ic.Message
-	by := bot.Mention(m.User) // Slack shows the person's name; the start turns it into one
+	by := mrkdwn.Mention(m.User) // Slack shows the person's name; the start turns it into one
 	if m.BotID != "" || m.User == "" {
 		by = "a bot"
 		if m.Username != "" {
-			by = bot.Escape(m.Username) + " (bot)"
+			by = mrkdwn.Escape(m.Username) + " (bot)"
 		}
 	}
-	text := bot.Cut(m.Text, quotedMax) // Slack markup, shown as Slack shows it
+	text := mrkdwn.Cut(m.Text, quotedMax) // Slack markup, shown as Slack shows it
 	t := modalTarget{
 		Team:        ic.Team.ID,
 		Channel:     channel,
@@ -101,6 +102,6 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 		Context:     "Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.",
 		Default:     p.Project,
 	}
-	about := "*Page* `" + bot.Escape(p.Path) + "`: " + bot.Escape(figures)
+	about := "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures)
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Improve the page "+p.Path+" for the people and AI agents who read it: ")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -181,7 +182,7 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 	api, ok := a.apiFor(s.key)
 	if !ok && s.root == "" {
 		s.log.Error("no docs API is set up for the job's project; nothing started")
-		a.endBeforeRoot(ctx, w, s.req, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(proj.Name)+"`, so nothing was started. Tell whoever runs docsbot.", s.log)
+		a.endBeforeRoot(ctx, w, s.req, "docsbot is not set up to reach the docs API of the project `"+mrkdwn.Escape(proj.Name)+"`, so nothing was started. Tell whoever runs docsbot.", s.log)
 		return true, nil
 	}
 	s.api = api
@@ -191,7 +192,7 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 		}
 	}
 	if s.req.ContextMarkup {
-		s.req.Context, s.req.ContextMarkup = strings.TrimSpace(bot.Plain(a.namedMentions(ctx, s.req.Context))), false
+		s.req.Context, s.req.ContextMarkup = strings.TrimSpace(mrkdwn.Plain(a.namedMentions(ctx, s.req.Context))), false
 	}
 	req := s.req
 	s.view = rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting, Project: s.key}
@@ -305,7 +306,7 @@ func (s *start) create(ctx context.Context) (bool, error) {
 		// The project's API went away between attempts (a restart with
 		// another projects file): the create call was never made.
 		s.log.Error("no docs API is set up for the job's project; nothing started")
-		return true, s.end(ctx, outcomeFailed, "docsbot is not set up to reach the docs API of the project `"+bot.Escape(s.proj.Name)+"`. Tell whoever runs docsbot.")
+		return true, s.end(ctx, outcomeFailed, "docsbot is not set up to reach the docs API of the project `"+mrkdwn.Escape(s.proj.Name)+"`. Tell whoever runs docsbot.")
 	}
 	job, err := s.api.CreateJob(ctx, s.req.instruction())
 	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
@@ -332,7 +333,7 @@ func (s *start) link(ctx context.Context) error {
 		Thread:    req.thread(s.root),
 		Requester: req.User,
 		// The excerpt the root message shows, cut mark included.
-		Prompt:  bot.Cut(req.Prompt, promptInRoot),
+		Prompt:  mrkdwn.Cut(req.Prompt, promptInRoot),
 		Status:  string(job.Status),
 		Origin:  req.Origin,
 		Seen:    req.Seen,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // The context of a job started by a mention in a thread: the thread's
@@ -67,7 +67,7 @@ func (a *agent) readThread(ctx context.Context, r replyRequest) (threadRead, err
 		if tr.last == "" || tsBefore(tr.last, m.Timestamp) {
 			tr.last = m.Timestamp
 		}
-		if text := strings.TrimSpace(bot.Plain(a.namedMentions(ctx, m.Text))); text != "" {
+		if text := strings.TrimSpace(mrkdwn.Plain(a.namedMentions(ctx, m.Text))); text != "" {
 			tr.lines = append(tr.lines, a.author(ctx, m, own)+": "+text)
 		}
 		return false
@@ -120,7 +120,7 @@ func (tr threadRead) render(limit int) (string, int) {
 	kept := tr.lines
 	left := 0
 	if size(tr.lines) > limit && len(tr.lines) > 0 {
-		first := bot.Cut(tr.lines[0], limit/2)
+		first := mrkdwn.Cut(tr.lines[0], limit/2)
 		budget := limit - utf8.RuneCountInString(first)
 		var tail []string
 		for i := len(tr.lines) - 1; i > 0; i-- {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // projectsText is the Home's line about the docs projects: for one implicit
@@ -19,7 +19,7 @@ func (h *home) projectsText() string {
 		if id == "" {
 			return "docsbot is not connected to a docs project."
 		}
-		return "Connected to the docs project `" + bot.Escape(bot.Cut(id, 100)) + "`."
+		return "Connected to the docs project `" + mrkdwn.Escape(mrkdwn.Cut(id, 100)) + "`."
 	}
 	var b strings.Builder
 	if set.Len() == 1 {
@@ -32,7 +32,7 @@ func (h *home) projectsText() string {
 		if len(p.Channels) > 0 {
 			channels := make([]string, len(p.Channels))
 			for i, c := range p.Channels {
-				channels[i] = "<#" + bot.Escape(c) + ">"
+				channels[i] = "<#" + mrkdwn.Escape(c) + ">"
 			}
 			b.WriteString(": the default in " + strings.Join(channels, ", "))
 		}
@@ -44,7 +44,7 @@ func (h *home) projectsText() string {
 }
 
 // projectLabel shows a project's name.
-func projectLabel(name string) string { return "`" + bot.Escape(bot.Cut(name, 40)) + "`" }
+func projectLabel(name string) string { return "`" + mrkdwn.Escape(mrkdwn.Cut(name, 40)) + "`" }
 
 // recentJobs renders the person's recent jobs, each with its project when
 // the bot serves projects from a file and the agent gives the jobs' records

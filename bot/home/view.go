@@ -7,26 +7,27 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // view builds the person's Home: the projects, the button (or why they may
 // not use docsbot), their recent jobs and the cached visitors summary. A
 // part that cannot be read says so instead of failing the whole Home.
 func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) slack.HomeTabViewRequest {
-	mrkdwn := func(s string) *slack.TextBlockObject {
+	text := func(s string) *slack.TextBlockObject {
 		return slack.NewTextBlockObject(slack.MarkdownType, s, false, false)
 	}
 	plain := func(s string) *slack.TextBlockObject {
 		return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
 	}
-	section := func(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(bot.Cut(s, 2900)), nil, nil) }
+	section := func(s string) slack.Block { return slack.NewSectionBlock(text(mrkdwn.Cut(s, 2900)), nil, nil) }
 
 	blocks := []slack.Block{
 		slack.NewHeaderBlock(plain("docsbot")),
-		slack.NewContextBlock("", mrkdwn(bot.Cut(h.projectsText(), 2900))),
+		slack.NewContextBlock("", text(mrkdwn.Cut(h.projectsText(), 2900))),
 	}
 	if refusal := h.core.UserRefusal(req.User); refusal != "" {
-		return homeView(append(blocks, section(bot.Escape(refusal))))
+		return homeView(append(blocks, section(mrkdwn.Escape(refusal))))
 	}
 	switch {
 	case req.Channel == "":
@@ -42,7 +43,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		}
 		button := slack.NewButtonBlockElement(bot.ActionNewJob, req.Channel, plain("New docs job")).WithStyle(slack.StylePrimary)
 		blocks = append(blocks, slack.NewActionBlock("new_job", button),
-			slack.NewContextBlock("", mrkdwn("The job starts a thread in your messages with docsbot; reply there to follow up.")))
+			slack.NewContextBlock("", text("The job starts a thread in your messages with docsbot; reply there to follow up.")))
 	}
 
 	blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Your recent docs agent jobs")))

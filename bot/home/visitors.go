@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // visitorsShown is how many projects' visitors the Home shows, each in a
@@ -45,7 +46,7 @@ func (h *home) visitorsTexts(ctx context.Context, log *slog.Logger) []string {
 			out = append(out, name+": docsbot could not read its visitors cache just now.")
 		case !ok:
 			out = append(out, name+": no summary of the last 7 days is cached yet. "+
-				"`/docs-visitors project="+bot.Escape(bot.Cut(p.Name, 40))+"` in a channel counts them; the Home shows the numbers after that.")
+				"`/docs-visitors project="+mrkdwn.Escape(mrkdwn.Cut(p.Name, 40))+"` in a channel counts them; the Home shows the numbers after that.")
 		default:
 			out = append(out, "*"+name+"*\n"+text)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 	"github.com/docsbot/docsbot/docsapi"
@@ -133,7 +134,7 @@ func (v *visitors) trendTarget(ctx context.Context, ask trendAsk) (target, bool,
 		p, ok = res.Project, !res.Ask
 	}
 	if !ok {
-		text := "docsbot cannot tell which docs project this chart is for. Ask for it with `" + Command + " chart project=NAME`; the projects are " + bot.Escape(strings.Join(set.Names(), ", ")) + "."
+		text := "docsbot cannot tell which docs project this chart is for. Ask for it with `" + Command + " chart project=NAME`; the projects are " + mrkdwn.Escape(strings.Join(set.Names(), ", ")) + "."
 		if ask.Range.Project != "" {
 			text = "The docs project " + inlineCode(ask.Range.Project) + " of this summary is no longer one docsbot serves, so it cannot draw the chart."
 		}
@@ -170,7 +171,7 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 		tell(bot.Describe(err))
 		return nil
 	}
-	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.describe() + ", asked by " + bot.Mention(asker.UserID) + "."
+	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
 	if note := r.partialNote(); note != "" {
 		comment += " " + note
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -91,7 +92,7 @@ func period(r dateRange, snap *store.VisitorsSnapshot, prefix string) insight.Pe
 // message renders the comparison, posted in the channel.
 func (c *comparisonReport) message() *slack.WebhookMessage {
 	blocks := c.blocks()
-	note := "Asked by " + bot.Mention(c.Requester) + " · `" + Command + " help` for options"
+	note := "Asked by " + mrkdwn.Mention(c.Requester) + " · `" + Command + " help` for options"
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, note, false, false)))
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{

@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/csvexport"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -40,9 +41,9 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 	}
 	from, _ := req.Range.params()
 	of := ofProject(t.label())
-	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), of, req.Range, bot.Mention(cmd.UserID))
+	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), of, req.Range, mrkdwn.Mention(cmd.UserID))
 	if req.Path != "" {
-		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), inlineCode(req.Path), of, req.Range, bot.Mention(cmd.UserID))
+		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), inlineCode(req.Path), of, req.Range, mrkdwn.Mention(cmd.UserID))
 	}
 	if ex.Stale != "" {
 		comment += " :hourglass: These numbers are from " + humanize.Ago(ex.Age) + ": " + ex.Stale

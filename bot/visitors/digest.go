@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/store"
@@ -63,7 +64,7 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		}
 		text := fmt.Sprintf(":calendar: %s subscribed this channel to the %s docs visitors digest%s: %s. The first one comes %s. "+
 			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.",
-			bot.Mention(cmd.UserID), f, of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"), Command, arg)
+			mrkdwn.Mention(cmd.UserID), f, of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"), Command, arg)
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}); err != nil {
 			log.Warn("confirming the digest subscription failed", "err", err)
 		}
@@ -86,7 +87,7 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 			return nil
 		}
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel,
-			Text: ":calendar: " + bot.Mention(cmd.UserID) + " turned off the docs visitors digest" + of + " in this channel."}); err != nil {
+			Text: ":calendar: " + mrkdwn.Mention(cmd.UserID) + " turned off the docs visitors digest" + of + " in this channel."}); err != nil {
 			log.Warn("confirming the end of the digest failed", "err", err)
 		}
 		log.Info("digest turned off")
@@ -105,8 +106,8 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		default:
 			f := digest.Frequency(sub.Frequency)
 			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest%s, %s; the next one comes %s. %s subscribed it on %s. `%s digest off%s` stops it.",
-				bot.Escape(sub.Frequency), of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"),
-				bot.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command, arg))
+				mrkdwn.Escape(sub.Frequency), of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"),
+				mrkdwn.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command, arg))
 		}
 	}
 	return nil
@@ -236,7 +237,7 @@ func projectArg(name string) string {
 	if name == "" {
 		return ""
 	}
-	return " project=" + bot.Escape(name)
+	return " project=" + mrkdwn.Escape(name)
 }
 
 // postDigest makes and posts the digest of claim: the period's summary with

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -69,7 +70,7 @@ func (v *visitors) digestRefused(ctx context.Context, sub store.DigestSub, proje
 			return
 		}
 		text = fmt.Sprintf("docsbot could not post the %s docs visitors digest%s in %s: Slack refused it (`%s`). This one is skipped; the next is posted as usual, and you will not be told again about this kind of failure. "+
-			"`%s digest off%s` in the channel stops the digest.", f, of, where, bot.Escape(kind), Command, arg)
+			"`%s digest off%s` in the channel stops the digest.", f, of, where, mrkdwn.Escape(kind), Command, arg)
 	}
 	if sub.CreatedBy == "" {
 		log.Warn("the digest has no subscriber on record to tell")
@@ -96,7 +97,7 @@ func (v *visitors) digestUnserved(ctx context.Context, sub store.DigestSub, f di
 	}
 	why := "it was set up before docsbot served several docs projects, and that channel has no default project"
 	if sub.Project != "" {
-		why = "docsbot no longer serves the docs project `" + bot.Escape(sub.Project) + "`"
+		why = "docsbot no longer serves the docs project `" + mrkdwn.Escape(sub.Project) + "`"
 	}
 	text := fmt.Sprintf("docsbot skips the %s docs visitors digest in <#%s>: %s. Run `%s digest %s project=NAME` there to get the digest of a project it serves "+
 		"(`%s help` lists them). You will not be told again.",

@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/store"
@@ -141,9 +142,9 @@ func (v *visitors) digestStatusText(list []channelDigest) string {
 		case d.name == "":
 			b.WriteString("*no project*")
 		default:
-			b.WriteString("*" + bot.Escape(d.name) + "*")
+			b.WriteString("*" + mrkdwn.Escape(d.name) + "*")
 		}
-		fmt.Fprintf(&b, ": %s, %s", bot.Escape(d.sub.Frequency), scheduleText(sched, f))
+		fmt.Fprintf(&b, ": %s, %s", mrkdwn.Escape(d.sub.Frequency), scheduleText(sched, f))
 		switch {
 		case d.missing && d.name == "":
 			b.WriteString(", but it is not posted: it was made before docsbot served several projects, and no project is this channel's")
@@ -154,7 +155,7 @@ func (v *visitors) digestStatusText(list []channelDigest) string {
 		}
 		b.WriteString(".")
 		if d.sub.CreatedBy != "" {
-			b.WriteString(" " + bot.Mention(d.sub.CreatedBy) + " subscribed it on " + d.sub.CreatedAt.Format("Jan 2, 2006") + ".")
+			b.WriteString(" " + mrkdwn.Mention(d.sub.CreatedBy) + " subscribed it on " + d.sub.CreatedAt.Format("Jan 2, 2006") + ".")
 		} else {
 			b.WriteString(" Subscribed on " + d.sub.CreatedAt.Format("Jan 2, 2006") + ".")
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -38,6 +39,6 @@ func improveButton(path string, c store.VisitorCounts, r dateRange, projectKey s
 		return nil
 	}
 	btn := slack.NewButtonBlockElement(bot.ActionImprovePage, string(value), slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))
-	btn.AccessibilityLabel = "Ask the docs agent to improve " + bot.Cut(path, 40)
+	btn.AccessibilityLabel = "Ask the docs agent to improve " + mrkdwn.Cut(path, 40)
 	return slack.NewAccessory(btn)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
@@ -39,7 +40,7 @@ type target struct {
 func (v *visitors) target(p project.Project) (target, error) {
 	t := target{proj: p, key: bot.ProjectKey(p), api: v.apis[p.Name], named: !v.core.Projects().Implicit()}
 	if t.api == nil {
-		return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + bot.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
+		return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + mrkdwn.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
 			Err: fmt.Errorf("visitors: no API client for project %q", p.Name)}
 	}
 	return t, nil
@@ -96,7 +97,7 @@ func ofProject(name string) string {
 	if name == "" {
 		return ""
 	}
-	return " of project *" + bot.Escape(name) + "*"
+	return " of project *" + mrkdwn.Escape(name) + "*"
 }
 
 // ofProjectPlain is ofProject without formatting, for notification text
@@ -105,7 +106,7 @@ func ofProjectPlain(name string) string {
 	if name == "" {
 		return ""
 	}
-	return " of project " + bot.Escape(name)
+	return " of project " + mrkdwn.Escape(name)
 }
 
 // commandWork is the payload of a visitors.summary work: the command (its
@@ -265,7 +266,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 	if cw.Chosen {
 		// cmd.Text is as Slack sent it (escaped): inlineCode escapes it
 		// once, and keeps a backtick from ending the code span.
-		msg := &slack.WebhookMessage{ReplaceOriginal: true, Text: "Project *" + bot.Escape(p.Name) + "* it is: docsbot runs " + inlineCode(commandLine(cmd.Text)) +
+		msg := &slack.WebhookMessage{ReplaceOriginal: true, Text: "Project *" + mrkdwn.Escape(p.Name) + "* it is: docsbot runs " + inlineCode(commandLine(cmd.Text)) +
 			" there. Your next commands go there too, unless they say `project=NAME`."}
 		if err := v.core.Respond(ctx, *cmd, msg); err != nil {
 			v.log.Warn("answering the project button failed", "user", cmd.UserID, "err", err)

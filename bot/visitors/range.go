@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // Limits of /docs-visitors requests.
@@ -143,8 +143,8 @@ func (e *inputError) Error() string { return fmt.Sprintf("%q: %s", e.Part, e.Pro
 
 // message is what the user reads: the bad part quoted (escaped), the problem.
 func (e *inputError) message() string {
-	part := strings.ReplaceAll(bot.Cut(e.Part, maxShownInput), "`", "'")
-	return ":warning: I can't use `" + bot.Escape(part) + "`: " + e.Problem + "."
+	part := strings.ReplaceAll(mrkdwn.Cut(e.Part, maxShownInput), "`", "'")
+	return ":warning: I can't use `" + mrkdwn.Escape(part) + "`: " + e.Problem + "."
 }
 
 var (
@@ -162,7 +162,7 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	// order typed, and again once the mode is known: chart and compare end
 	// a relative range with yesterday (wholeDays).
 	rangeWord := ""
-	words := strings.Fields(bot.Unescape(text))
+	words := strings.Fields(mrkdwn.Unescape(text))
 	for i := 0; i < len(words); i++ {
 		word := words[i]
 		lower := strings.ToLower(word)
@@ -211,7 +211,7 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 			}
 		}
 		if seen["range"] {
-			return req, &inputError{word, "only one date range can be given (the range is `" + bot.Escape(req.RangeText) + "`)"}
+			return req, &inputError{word, "only one date range can be given (the range is `" + mrkdwn.Escape(req.RangeText) + "`)"}
 		}
 		seen["range"] = true
 		req.Range, req.RangeText, rangeWord = r, word, lower
@@ -421,7 +421,7 @@ func parseDay(s, whole string) (time.Time, *inputError) {
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return time.Time{}, &inputError{whole, bot.Escape(s) + " is not a day of the calendar"}
+		return time.Time{}, &inputError{whole, mrkdwn.Escape(s) + " is not a day of the calendar"}
 	}
 	return t, nil
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // friday is the clock of most range cases: 2025-11-07 15:30 UTC.
@@ -159,7 +159,7 @@ func TestParseVisitorsRejects(t *testing.T) {
 		if bad.Part != tc.part || !strings.Contains(bad.Problem, tc.problem) {
 			t.Errorf("parseVisitors(%q) = %q: %q; want %q: ...%q...", tc.text, bad.Part, bad.Problem, tc.part, tc.problem)
 		}
-		if msg := bad.message(); !strings.Contains(msg, "`"+bot.Escape(tc.part)+"`") {
+		if msg := bad.message(); !strings.Contains(msg, "`"+mrkdwn.Escape(tc.part)+"`") {
 			t.Errorf("message %q does not quote %q", msg, tc.part)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -248,7 +248,7 @@ func newTextTable(n int, cols []string) *textTable {
 // row adds a row: its rank, its path (cut to the column's width) and its
 // numbers.
 func (t *textTable) row(rank, path string, nums ...string) {
-	t.rows = append(t.rows, append([]string{rank, bot.Cut(strings.ReplaceAll(path, "`", "ˋ"), maxPathColumn)}, nums...))
+	t.rows = append(t.rows, append([]string{rank, mrkdwn.Cut(strings.ReplaceAll(path, "`", "ˋ"), maxPathColumn)}, nums...))
 }
 
 // lines returns the header and the rows, padded to align; the rank and the
@@ -267,7 +267,7 @@ func (t *textTable) lines() []string {
 				b.WriteString("  ")
 			}
 			if j == 1 {
-				b.WriteString(bot.Escape(pad(cell, widths[j], false)))
+				b.WriteString(mrkdwn.Escape(pad(cell, widths[j], false)))
 			} else {
 				b.WriteString(pad(cell, widths[j], true))
 			}
@@ -307,7 +307,7 @@ func (r visitorsReport) footer() string {
 	if r.Digest != "" {
 		return r.Digest + " · " + when
 	}
-	return "Asked by " + bot.Mention(r.Requester) + " · " + when + " · `" + Command + " help` for options"
+	return "Asked by " + mrkdwn.Mention(r.Requester) + " · " + when + " · `" + Command + " help` for options"
 }
 
 // progressText is the private note shown while a long export is fetched.
@@ -338,7 +338,7 @@ func countVisited(pages []store.VisitorPage) int {
 
 // inlineCode renders user text as escaped inline code.
 func inlineCode(s string) string {
-	return "`" + bot.Escape(strings.ReplaceAll(bot.Cut(s, maxPathColumn), "`", "ˋ")) + "`"
+	return "`" + mrkdwn.Escape(strings.ReplaceAll(mrkdwn.Cut(s, maxPathColumn), "`", "ˋ")) + "`"
 }
 
 // pad fills s with spaces to w runes, on the left when right is set.

@@ -7,6 +7,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // tellPrivately answers the person who typed cmd, privately, wherever Slack
@@ -33,7 +34,7 @@ func (v *visitors) tellTextPrivately(ctx context.Context, cmd slack.SlashCommand
 // commandLine is the command as the person typed it, from its text as
 // Slack sends it (escaped): render it with inlineCode, which escapes.
 func commandLine(text string) string {
-	return strings.TrimSpace(Command + " " + bot.Unescape(strings.TrimSpace(text)))
+	return strings.TrimSpace(Command + " " + mrkdwn.Unescape(strings.TrimSpace(text)))
 }
 
 // channelMention renders a channel id as a link to the channel, or as
@@ -42,5 +43,5 @@ func channelMention(id string) string {
 	if bot.IsSlackID(id, "CGD") {
 		return "<#" + id + ">"
 	}
-	return bot.Escape(id)
+	return mrkdwn.Escape(id)
 }

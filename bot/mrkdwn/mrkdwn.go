@@ -1,4 +1,8 @@
-package bot
+// Package mrkdwn writes Slack's markup (mrkdwn) and reads it back: text
+// from people or the docs API escaped so it pings nobody and forges no link,
+// cut to Slack's limits, quoted, linked, mentions; and a message as the
+// person typed it (Plain). It knows nothing of the bot.
+package mrkdwn
 
 import (
 	"cmp"
@@ -91,22 +95,10 @@ func WebURL(raw string) bool {
 // Mention renders a Slack user id as a mention, or as escaped text if it does
 // not look like an id (so a crafted id cannot inject markup).
 func Mention(userID string) string {
-	if isUserID(userID) {
+	if len(userID) >= 3 && slackid.Valid(userID, "UW") {
 		return "<@" + userID + ">"
 	}
 	return Escape(userID)
-}
-
-// isUserID reports whether s looks like a Slack user id: U or W, then
-// capital letters and digits.
-func isUserID(s string) bool { return IsSlackID(s, "UW") }
-
-// IsSlackID reports whether id looks like a Slack id whose first letter is
-// one of kinds (user ids start with U or W, channel ids with C, G or D),
-// followed by at least two capital letters and digits (slackid.Valid, the
-// one check, with the core's shortest id of three characters).
-func IsSlackID(id, kinds string) bool {
-	return len(id) >= 3 && slackid.Valid(id, kinds)
 }
 
 // Plain turns text as Slack delivers it (a slash command's text, a message
