@@ -171,38 +171,49 @@ func (b *Bot) ack(sock context.Context, client *socketmode.Client, req *socketmo
 }
 
 // drainSocket closes the Socket Mode connection (closeSock) once ctx has
-// ended and no envelope handler is still running, or ackWait after ctx
-// ended: envelopes that arrive meanwhile are taken and acknowledged as
-// usual, their work left to the replicas that keep running. Closing at
-// once would leave the acks of work already recorded unsent, and Slack
-// would show a slash command's person a timeout for a job that then runs.
+// ended and the envelopes it brought are acknowledged: no handler runs and
+// no ack was queued within ackFlush, or ackWait after ctx ended. Envelopes
+// that arrive meanwhile are taken and acknowledged as usual, their work left
+// to the replicas that keep running. Closing at once would leave the acks
+// of work already recorded unsent, and Slack would show a slash command's
+// person a timeout for a job that then runs. What Slack sends in the moment
+// the connection closes is still lost: events come again, commands fail.
 func (b *Bot) drainSocket(ctx, sock context.Context, closeSock context.CancelFunc) {
 	select {
 	case <-ctx.Done():
 	case <-sock.Done():
 		return
 	}
+	defer closeSock()
+	deadline := time.Now().Add(ackWait)
 	if n := b.work.busy(); n > 0 {
 		b.log.Info("stopping: the Slack socket stays open until the envelopes in flight are acknowledged", "envelopes", n, "at_most", ackWait)
-		b.work.waitIdle(ackWait)
 	}
-	// slack-go queues an ack for the connection's sender and says nothing
-	// once it is written: an ack queued within ackFlush is given that long
-	// to leave before the connection closes.
-	if wait := ackFlush - time.Since(b.lastAck.get()); wait > 0 {
+	for {
+		b.work.waitIdle(time.Until(deadline))
+		// slack-go queues an ack for the connection's sender and says
+		// nothing once it is written: an ack queued within ackFlush is
+		// given that long to leave.
+		wait := min(ackFlush-time.Since(b.lastAck.get()), time.Until(deadline))
+		if wait <= 0 {
+			return
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-sock.Done():
 			t.Stop()
+			return
+		}
+		if b.work.busy() == 0 && time.Since(b.lastAck.get()) >= ackFlush {
+			return
 		}
 	}
-	closeSock()
 }
 
 // ackFlush is how long an ack queued for slack-go's sender is given to be
 // written before the connection closes on shutdown.
-const ackFlush = time.Second
+const ackFlush = 500 * time.Millisecond
 
 // instant is a time read and written by several goroutines.
 type instant struct {
