@@ -345,6 +345,10 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 		a.auditWork(ctx, w, rec)
 		return true, nil
 	}
+	start.RetriedBy = r.User
+	if again, err := json.Marshal(start); err == nil {
+		payload = again
+	}
 	queued, err := a.core.QueueFromWork(ctx, store.Work{Key: "retry:" + w.Key, Kind: workStart, Payload: payload})
 	if err != nil && !marked {
 		// The offer is taken and no later attempt could queue it.

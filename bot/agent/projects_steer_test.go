@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +62,34 @@ func TestProjectsMentionDuringAnotherStartChecksTheJobsProject(t *testing.T) {
 	}
 	if !refused {
 		t.Errorf("alice's refusal is not audited in api with the job: %+v", w.audit())
+	}
+}
+
+// TestRetryIsAuditedAsWhoTypedIt: a start by bob whose outcome was unknown
+// is started again by carol's "retry": the audit trail's job start names
+// carol, and says whose start it retried.
+func TestRetryIsAuditedAsWhoTypedIt(t *testing.T) {
+	t.Parallel()
+	w := newProjectsWorld(t, longJobs())
+	w.start(projectsBot{apiEditors: []string{bob, carol}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rootTS := w.PostNoAck(bob, chAPI, "", "placeholder for the root message of a start whose outcome was unknown")
+	start, _ := json.Marshal(map[string]string{"team": team, "channel": chAPI, "user": bob, "prompt": "Document the errors",
+		"root": rootTS, "project": "api"})
+	if err := w.st.RetryOffers().OfferRetry(ctx, store.Thread{Team: team, Channel: chAPI, TS: rootTS}, start, time.Hour); err != nil {
+		t.Fatalf("OfferRetry: %v", err)
+	}
+	w.Reply(carol, chAPI, rootTS, "retry")
+	job := w.newJob("api", 0)
+	w.idle()
+	var starts []store.AuditRecord
+	for _, rec := range w.audit() {
+		if rec.Action == store.AuditJobStart && rec.JobID == job.ID {
+			starts = append(starts, rec)
+		}
+	}
+	if len(starts) != 1 || starts[0].User != carol || !strings.Contains(starts[0].Detail, bob) {
+		t.Errorf("job start audited as %+v, want one record by carol naming bob's start", starts)
 	}
 }

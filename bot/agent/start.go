@@ -91,6 +91,9 @@ type startRequest struct {
 	// Remember makes Project the person's last choice (they picked it in
 	// the modal).
 	Remember bool `json:"remember,omitempty"`
+	// RetriedBy is who typed "retry" to start it again after an unknown
+	// outcome, when it is tried again: the audit trail names them.
+	RetriedBy string `json:"retried_by,omitempty"`
 	// ContextKept is the id of a start kept for Switch project
 	// (switchID) whose Context goes with this one: the thread a job was
 	// asked in, too long for a modal's private_metadata.
@@ -211,8 +214,11 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 			a.remember(ctx, req.Team, req.User, req.Project, s.log)
 		}
 	}
-	s.started = store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: store.AuditJobStart,
+	s.started = store.AuditRecord{Team: req.Team, Channel: req.Channel, User: cmp.Or(req.RetriedBy, req.User), Action: store.AuditJobStart,
 		Outcome: "ok", Instruction: req.Prompt, Project: s.key}
+	if req.RetriedBy != "" && req.RetriedBy != req.User {
+		s.started.Detail = "retry of a start by " + req.User
+	}
 	return false, nil
 }
 
