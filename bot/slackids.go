@@ -9,4 +9,3 @@ import "github.com/docsbot/docsbot/bot/slackid"
 func IsSlackID(id, kinds string) bool {
 	return len(id) >= 3 && slackid.Valid(id, kinds)
 }
-
