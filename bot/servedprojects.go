@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
@@ -100,4 +101,38 @@ func (b *Bot) editorLists(name string) (lists []roles.Editors, everyone, known b
 // projectGoneRefusal refuses a change in a project docsbot no longer serves.
 func projectGoneRefusal(name string) string {
 	return "docsbot no longer serves the docs project `" + mrkdwn.Escape(name) + "`, so nothing can be started or changed in it from Slack."
+}
+
+// OpenToEveryone names the projects of cfg in which everyone in the
+// workspace may start jobs (and so open pull requests): nobody is named an
+// editor, neither in DOCSBOT_EDITORS nor in the project (project.ImplicitName
+// for the one served without a projects file). serve and doctor warn of them.
+func OpenToEveryone(cfg Config) []string {
+	if !cfg.Editors.Empty() {
+		return nil
+	}
+	set := cfg.Projects
+	if set == nil {
+		set = project.Single("", "", "")
+	}
+	var open []string
+	for _, p := range set.All() {
+		if p.Editors.Empty() {
+			open = append(open, p.Name)
+		}
+	}
+	return open
+}
+
+// OpenWarning is what serve and doctor say of the projects open to
+// everyone (OpenToEveryone), "" when there are none.
+func OpenWarning(open []string) string {
+	switch {
+	case len(open) == 0:
+		return ""
+	case len(open) == 1 && open[0] == project.ImplicitName:
+		return "nobody is named an editor, so everyone in the workspace can start docs agent jobs (and open pull requests); name them with DOCSBOT_EDITORS"
+	}
+	return "nobody is named an editor of the docs project(s) " + strings.Join(open, ", ") +
+		", so everyone in the workspace can start docs agent jobs there (and open pull requests); name them with DOCSBOT_EDITORS or the project's editors in the projects file"
 }

@@ -172,3 +172,33 @@ func TestLegacyProject(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenToEveryone names the projects where nobody is named an editor,
+// which serve and doctor warn of.
+func TestOpenToEveryone(t *testing.T) {
+	t.Parallel()
+	named, err := roles.ParseEditors([]string{"U0ALICE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		cfg     bot.Config
+		want    []string
+		warning string
+	}{
+		{"one project, nobody named", bot.Config{Projects: project.Single("p1", "mint_k", "")}, []string{project.ImplicitName}, "name them with DOCSBOT_EDITORS"},
+		{"one project, DOCSBOT_EDITORS", bot.Config{Projects: project.Single("p1", "mint_k", ""), Editors: named}, nil, ""},
+		{"api without editors", bot.Config{Projects: twoProjects(t, "")}, []string{"api"}, "docs project(s) api"},
+		{"every project names its own", bot.Config{Projects: twoProjects(t, "\n    editors: [U0APIED]")}, nil, ""},
+	}
+	for _, tt := range tests {
+		got := bot.OpenToEveryone(tt.cfg)
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%s: OpenToEveryone = %q, want %q", tt.name, got, tt.want)
+		}
+		if w := bot.OpenWarning(got); (tt.warning == "") != (w == "") || !strings.Contains(w, tt.warning) {
+			t.Errorf("%s: OpenWarning = %q, want it to say %q", tt.name, w, tt.warning)
+		}
+	}
+}

@@ -103,7 +103,8 @@ func (r *runner) dependencies(cfg config.Serve, cfgErr error) []checkup.Check {
 			c := bot.CheckBotToken(ctx, cfg.BotToken, cfg.SlackAPIURL, slackScopes(), cfg.AppToken)
 			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
 		}},
-		slackModeCheck(cfg, cfgErr)},
+		slackModeCheck(cfg, cfgErr),
+		editorsCheck(cfg, cfgErr)},
 		r.docsAPIChecks(cfg, cfgErr),
 		[]checkup.Check{{Name: "Redis", Blocked: cfg.Blocked(cfgErr, config.EnvRedisURL), Run: func(ctx context.Context) checkup.Result {
 			rep, err := store.Check(ctx, cfg.RedisURL, cfg.RedisPrefix)
@@ -180,4 +181,18 @@ func (r *runner) checkDocsAPI(ctx context.Context, name string, api config.API) 
 		from = " (" + api.KeyFrom + ")"
 	}
 	return checkup.Of(name, true, fmt.Sprintf("%s%s can read project %s at %s", bot.SecretKinds().MaskOr(api.APIKey), from, api.ProjectID, api.APIURL), "")
+}
+
+// editorsCheck warns when nobody is named an editor somewhere, so that
+// everyone in the workspace can open pull requests through docsbot.
+func editorsCheck(cfg config.Serve, cfgErr error) checkup.Check {
+	const name = "Editors"
+	return checkup.Check{Name: name, Blocked: cfg.Blocked(cfgErr, config.EnvEditors, config.EnvProjectsFile), Run: func(context.Context) checkup.Result {
+		w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot))
+		if w == "" {
+			return checkup.Of(name, true, "every docs project names its editors", "")
+		}
+		return checkup.Result{Name: name, State: checkup.Warned, Lines: []string{w},
+			Fix: "set DOCSBOT_EDITORS to the people or user groups who may start jobs, or editors per project in the projects file"}
+	}}
 }

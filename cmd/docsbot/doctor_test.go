@@ -15,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -48,7 +49,7 @@ func newDoctorSetup(t *testing.T, redisURL string) *doctorSetup {
 	return &doctorSetup{slack: sl, api: api, env: map[string]string{
 		envSlackBotToken: doctorBotToken, envSlackAppToken: doctorAppToken, envSlackAPIURL: sl.APIURL,
 		envAPIURL: api.URL, envAPIKey: api.Key, envProject: api.ProjectID,
-		envRedisURL: redisURL,
+		envRedisURL: redisURL, config.EnvEditors: "U0ALICE",
 	}}
 }
 
@@ -69,7 +70,7 @@ func doctorChecks(t *testing.T, out string) map[string]doctorCheck {
 	checks := map[string]doctorCheck{}
 	current := ""
 	for _, line := range strings.Split(out, "\n") {
-		for _, mark := range []string{"✓", "✗", "-"} {
+		for _, mark := range []string{"✓", "✗", "!", "-"} {
 			if rest, ok := strings.CutPrefix(line, "  "+mark+" "); ok {
 				current = strings.TrimSpace(rest[:min(20, len(rest))])
 				checks[current] = doctorCheck{mark: mark, text: rest}
@@ -86,7 +87,7 @@ func doctorChecks(t *testing.T, out string) map[string]doctorCheck {
 
 // doctorNames are the checks in the order doctor prints them.
 func doctorNames() []string {
-	return []string{"configuration", "Slack bot token", "Slack app token", "docs API", "Redis"}
+	return []string{"configuration", "Slack bot token", "Slack app token", "Editors", "docs API", "Redis"}
 }
 
 func TestDoctor(t *testing.T) {
@@ -263,6 +264,7 @@ func TestDoctor(t *testing.T) {
 				"configuration":   {"✗", []string{"is not a valid .env file", "fix: write one NAME=value per line"}},
 				"Slack bot token": {"-", []string{"not checked: the settings could not be read"}},
 				"Slack app token": {"-", []string{"not checked: the settings could not be read"}},
+				"Editors":         {"-", []string{"not checked: the settings could not be read"}},
 				"docs API":        {"-", []string{"not checked: the settings could not be read"}},
 				"Redis":           {"-", []string{"not checked: the settings could not be read"}},
 			},
@@ -538,5 +540,27 @@ func TestDoctorHTTPMode(t *testing.T) {
 				t.Errorf("output shows the signing secret:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestDoctorWarnsWhenNobodyEdits: with nobody named an editor, doctor says
+// that everyone in the workspace can open pull requests, with the fix, and
+// still passes (exit 0): a warning, not a failure.
+func TestDoctorWarnsWhenNobodyEdits(t *testing.T) {
+	t.Parallel()
+	db := sharedRedis.TakeDB(t)
+	s := newDoctorSetup(t, db.URL)
+	delete(s.env, config.EnvEditors)
+	r, stdout, stderr := testRunner(t, s.env, "")
+	if code := runCode(r, []string{"doctor"}); code != cli.ExitOK {
+		t.Fatalf("exit code %d\n%s%s", code, stdout, stderr)
+	}
+	out := stdout.String()
+	c := doctorChecks(t, out)["Editors"]
+	if c.mark != "!" || !strings.Contains(c.text, "everyone in the workspace can start docs agent jobs") {
+		t.Errorf("Editors: %q %s, want a warning that everyone may start jobs", c.mark, c.text)
+	}
+	if !strings.Contains(out, "fix: set DOCSBOT_EDITORS") || !strings.HasSuffix(out, fmt.Sprintf("All %d checks passed, 1 warning.\n", len(doctorNames()))) {
+		t.Errorf("doctor's output lacks the fix or the summary:\n%s", out)
 	}
 }

@@ -78,6 +78,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	legacy := b.LegacyProject()
 	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
 		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", legacy.APIURL, "project", legacy.ID, "projects", cfg.Projects.Names())
+	if w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot)); w != "" {
+		log.Warn(w)
+	}
 	if cfg.HTTPAddr != "" {
 		ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
 		if cfg.Bot.Mode == bot.ModeHTTP {

@@ -22,6 +22,7 @@ const (
 	Passed State = iota
 	Failed
 	Skipped // not run, because something it needs is missing or wrong
+	Warned  // passed, with something the person should know and may fix
 )
 
 // Result is the outcome of one check, as printed.
@@ -71,21 +72,22 @@ func Run(ctx context.Context, checks []Check, timeout time.Duration) []Result {
 	return results
 }
 
-// AllPassed reports whether every result passed.
+// AllPassed reports whether every result passed (warnings pass).
 func AllPassed(results []Result) bool {
 	for _, r := range results {
-		if r.State != Passed {
+		if r.State != Passed && r.State != Warned {
 			return false
 		}
 	}
 	return true
 }
 
-// Print writes one line per check, marked ✓, ✗ or -, with further lines and
-// the fix of a failure indented below it, and a last line that sums up.
+// Print writes one line per check, marked ✓, ✗, ! (a warning) or -, with
+// further lines and the fix of a failure or a warning indented below it, and
+// a last line that sums up.
 func Print(w io.Writer, results []Result) {
 	const nameWidth = 20
-	var nFailed, nSkipped int
+	var nFailed, nSkipped, nWarned int
 	for _, res := range results {
 		mark := "✓"
 		switch res.State {
@@ -95,6 +97,9 @@ func Print(w io.Writer, results []Result) {
 		case Skipped:
 			mark = "-"
 			nSkipped++
+		case Warned:
+			mark = "!"
+			nWarned++
 		}
 		first := ""
 		if len(res.Lines) > 0 {
@@ -104,11 +109,13 @@ func Print(w io.Writer, results []Result) {
 		for _, l := range res.Lines[min(1, len(res.Lines)):] {
 			fmt.Fprintf(w, "    %-*s%s\n", nameWidth, "", l)
 		}
-		if res.State == Failed && res.Fix != "" {
+		if (res.State == Failed || res.State == Warned) && res.Fix != "" {
 			fmt.Fprintf(w, "      fix: %s\n", res.Fix)
 		}
 	}
 	switch {
+	case nFailed == 0 && nSkipped == 0 && nWarned > 0:
+		fmt.Fprintf(w, "All %d checks passed, %s.\n", len(results), Plural(nWarned, "warning"))
 	case nFailed == 0 && nSkipped == 0:
 		fmt.Fprintf(w, "All %d checks passed.\n", len(results))
 	case nSkipped == 0:
