@@ -17,13 +17,6 @@ import (
 
 const bob = "U0BOB"
 
-// longJobs keeps every job active, so that nothing moves but what a test does.
-func longJobs() docsapitest.Option {
-	return docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	})
-}
-
 // mention posts a person's @mention of the bot (in a thread when threadTS
 // is set) and waits for both of Slack's events for it to be acked.
 func (h *harness) mention(user, channel, threadTS, text string) slacktest.Mentioned {
@@ -109,7 +102,7 @@ func TestMentionStartsAJobInItsThread(t *testing.T) {
 
 func TestMentionInAJobThreadIsAFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 
 	m := h.mention(alice, general, "", "Write a glossary")
@@ -131,7 +124,7 @@ func TestMentionInAJobThreadIsAFollowUp(t *testing.T) {
 
 func TestDMStartsAJobAndRepliesFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	dm, err := h.Slack.OpenDM(alice)
 	if err != nil {
@@ -150,7 +143,7 @@ func TestDMStartsAJobAndRepliesFollowUp(t *testing.T) {
 
 func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The CLI docs never mention --dry-run")
 	h.userMessage(alice, general, parent, "<@"+bob+"> right, and it prints a plan &lt;first&gt;")
@@ -182,7 +175,8 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	// Alice's reply, posted before the job and in its context, is not one.
 	h.mention(bob, general, parent, "mention the exit codes too")
 	h.WaitFor("the second mention sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) >= 2 })
-	h.idle()
+	h.Idle()
+	h.StopAll()
 	if got := h.API.Prompts(jobID); len(got) != 2 || got[1] != "mention the exit codes too" {
 		t.Errorf("API got prompts %q, want the instruction with its context, then the second mention only", got)
 	}
@@ -190,27 +184,6 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 		t.Errorf("%d follow-ups sent, want 1: the thread's earlier messages went as context", n)
 	}
 	h.wantCreates(1)
-}
-
-// idle waits until the inbox is empty (every post taken and done, those
-// waiting for a job to start in their thread too), then stops the bots:
-// counts taken afterwards are final. Such a post waits up to 16s between
-// looks, so the wait is longer than WaitFor's.
-func (h *harness) idle() {
-	h.T.Helper()
-	st := h.OpenStore()
-	deadline := time.Now().Add(45 * time.Second)
-	for {
-		n, err := st.Queued(context.Background())
-		if err == nil && n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			h.T.Fatalf("the inbox holds %d pieces of work (err %v) after 45s\nlogs:\n%s", n, err, h.Logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	h.StopAll()
 }
 
 // A reply posted after the mention, while its job is being started, waits
@@ -241,7 +214,7 @@ func TestReplyWhileAMentionsJobStartsIsAFollowUp(t *testing.T) {
 // behind: the reply is sent to the job as a follow-up, once.
 func replyWhileAMentionsJobStarts(t *testing.T, behind time.Duration) {
 	clock := func() time.Time { return time.Now().Add(-behind) }
-	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithClock(clock)}, longJobs())}
+	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithClock(clock)}, bottest.LongJobs())}
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The CLI docs never mention --dry-run")
 	h.userMessage(alice, general, parent, "it prints a plan")
@@ -258,7 +231,8 @@ func replyWhileAMentionsJobStarts(t *testing.T, behind time.Duration) {
 	close(hold)
 	_, jobID := h.rootIn(general, parent)
 	h.WaitFor("the later reply sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) >= 2 })
-	h.idle()
+	h.Idle()
+	h.StopAll()
 	got := h.API.Prompts(jobID)
 	if len(got) != 2 || !strings.Contains(got[0], "alice: it prints a plan") || strings.Contains(got[0], "exit codes") || got[1] != "and the exit codes" {
 		t.Errorf("API got prompts %q, want the instruction with the earlier reply as context, then the later reply", got)
@@ -271,7 +245,7 @@ func replyWhileAMentionsJobStarts(t *testing.T, behind time.Duration) {
 
 func TestThreadContextIsCapped(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "FIRST: the migration guide is wrong")
 	// 201 replies of 50 characters: over the cap, and more than one page of
@@ -307,7 +281,8 @@ func TestThreadContextIsCapped(t *testing.T) {
 		return false
 	})
 	// The replies went as context: none is sent again as a follow-up.
-	h.idle()
+	h.Idle()
+	h.StopAll()
 	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
 		t.Errorf("%d of the thread's replies sent as follow-ups, want none: they went as context", n)
 	}
@@ -315,7 +290,7 @@ func TestThreadContextIsCapped(t *testing.T) {
 
 func TestListAndStatus(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	m := h.mention(alice, general, "", "Document the &lt;rate&gt; limits")
 	_, jobID := h.rootIn(general, m.TS)

@@ -46,7 +46,7 @@ func (h *harness) submit(viewID, instruction string) slacktest.Interaction {
 
 func TestShortcutModalSubmissionStartsOneJob(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	msg := h.userMessage(bob, general, "", "Our rate limits page still says 100/min &amp; <@"+alice+"> knows why")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -120,7 +120,7 @@ func TestShortcutWithAnExpiredTrigger(t *testing.T) {
 
 func TestDocsAgentAloneOpensTheModal(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	ack := h.Command(alice, general, agent.Command, "")
 	if len(ack.Payload) > 0 && string(ack.Payload) != "null" {
@@ -140,7 +140,7 @@ func TestDocsAgentAloneOpensTheModal(t *testing.T) {
 
 func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	// A visitors summary with the button, as bot/visitors renders it.
 	value := `{"path":"/docs/quickstart","human":120,"ai":30,"total":150,"range":"the last 7 days"}`
@@ -254,7 +254,7 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 
 func TestShortcutOnALongMessage(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	// 3,900 characters, most of them escaped entities that grow in JSON:
 	// the modal's private_metadata (3,000 characters at most) still fits.

@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 )
 
 // TestProjectsChoiceByAnotherPersonTakesNothing: someone else pressing a
@@ -75,7 +76,7 @@ func TestProjectsPrivateAnswersReachADirectMessage(t *testing.T) {
 	})
 	t.Run("job of a removed project", func(t *testing.T) {
 		t.Parallel()
-		w := newProjectsWorld(t, longJobs())
+		w := newProjectsWorld(t, bottest.LongJobs())
 		stop := w.start(projectsBot{})
 		job, _ := w.startInAPI(alice, "Document the errors")
 		stop()

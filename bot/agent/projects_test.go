@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -24,7 +25,7 @@ import (
 // job record and the audit trail name the project.
 func TestProjectsCommandGoesToItsProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	cases := []struct {
 		name, channel, text string
@@ -106,7 +107,7 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 	if last, err := w.st.LastProject(context.Background(), team, bob); err != nil || last != "api" {
 		t.Errorf("last choice after project=api alone = %q, %v; want api", last, err)
 	}
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates = %v, want none", c)
 	}
@@ -128,7 +129,7 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 // person's next command without a project goes there without asking.
 func TestProjectsAskWithButtons(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	long := "Rewrite the getting started guide. " + strings.Repeat("Keep every code sample working. ", 80)
 	cases := []struct {
@@ -205,7 +206,7 @@ func TestProjectsChoiceAfterTheStartWasForgotten(t *testing.T) {
 	})
 	w.act(alice, q, agent.ActionChooseProject, "docs")
 	w.WaitFor("the person told the start was forgotten", func() bool { return w.said(alice, "docsbot forgot it and nothing was started") })
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates = %v, want none", c)
 	}
@@ -263,8 +264,8 @@ func TestProjectsFollowUpAndPollsUseTheJobsProject(t *testing.T) {
 // of the project is refused too.
 func TestProjectsEditorsPerProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
-	w.start(projectsBot{apiEditors: []string{bob}})
+	w := newProjectsWorldOf(t, projectsOf{apiEditors: []string{bob}}, bottest.LongJobs())
+	w.start(projectsBot{})
 
 	w.Command(alice, chAPI, agent.Command, "Document the errors")
 	w.WaitFor("alice refused in project api", func() bool { return w.said(alice, "<@"+bob+">") })
@@ -279,7 +280,7 @@ func TestProjectsEditorsPerProject(t *testing.T) {
 	refusals := w.privately(alice, "<@"+bob+">")
 	w.Reply(alice, chAPI, root.TS, "Also list the codes")
 	w.WaitFor("alice's follow-up refused", func() bool { return w.privately(alice, "<@"+bob+">") > refusals })
-	w.idle()
+	w.Idle()
 	if n := w.servers["api"].Count(docsapitest.EndpointMessage); n != 0 {
 		t.Errorf("%d follow-ups sent, want none", n)
 	}
@@ -305,7 +306,7 @@ func TestProjectsEditorsPerProject(t *testing.T) {
 // picked.
 func TestProjectsModalSelectAndSwitch(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	w.Command(alice, chAPI, agent.Command, "")
 	v := w.modalOf(alice)
@@ -368,7 +369,7 @@ func TestProjectsModalSelectAndSwitch(t *testing.T) {
 // told privately, and the job leaves the schedule.
 func TestProjectsJobOfARemovedProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	stop := w.start(projectsBot{})
 	job, _ := w.startInAPI(alice, "Document the errors")
 	stop()
@@ -491,13 +492,13 @@ func TestProjectsModalWaysIn(t *testing.T) {
 // chosen.
 func TestProjectsListOfOneProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	w.Command(alice, chDocs, agent.Command, "Add a quickstart")
 	docsJob := w.newJob("docs", 0)
 	w.Command(alice, chAPI, agent.Command, "Document the rate limits")
 	apiJob := w.newJob("api", 0)
-	w.idle()
+	w.Idle()
 	creates := w.creates()
 
 	w.Command(alice, general, agent.Command, "project=api list")
@@ -510,7 +511,7 @@ func TestProjectsListOfOneProject(t *testing.T) {
 	if text := string(help.Payload); !strings.Contains(text, "ephemeral") || !strings.Contains(text, "*Docs projects.*") || !strings.Contains(text, "`api`") {
 		t.Errorf("help with projects = %s, want a private answer saying how a project is chosen, naming api", text)
 	}
-	w.idle()
+	w.Idle()
 	for _, m := range w.Slack.Ephemerals(alice) {
 		text := m.Text + rendered(m)
 		switch {

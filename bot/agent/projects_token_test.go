@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 )
 
 // TestProjectsEmptyProjectName: a project= word with no name, in a start,
@@ -13,7 +14,7 @@ import (
 // listed or started. A list naming two projects is answered so too.
 func TestProjectsEmptyProjectName(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	const want = "Write a project name after `project=`. The projects are `docs`, `api`."
 	cases := []struct {
@@ -40,7 +41,7 @@ func TestProjectsEmptyProjectName(t *testing.T) {
 			})
 		})
 	}
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates = %v, want none", c)
 	}

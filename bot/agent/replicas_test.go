@@ -235,21 +235,21 @@ func (h *harness) linkedJobWithoutBot(st *store.Store, prompt string) (rootTS, j
 // claim takes the job's claim from the schedule, as a replica's poller would.
 func (h *harness) claim(st *store.Store, jobID string) store.Claim {
 	h.T.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	var claim store.Claim
+	h.WaitFor("job "+jobID+" to come due", func() bool {
 		cs, err := st.Claim(context.Background(), 10, time.Minute)
 		if err != nil {
 			h.T.Fatal(err)
 		}
 		for _, c := range cs {
 			if c.JobID == jobID {
-				return c
+				claim = c
+				return true
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	h.T.Fatalf("job %s never came due", jobID)
-	return store.Claim{}
+		return false
+	})
+	return claim
 }
 
 // TestShutdownDuringAPollHandsTheJobBack stops a replica while its poll of a

@@ -61,7 +61,7 @@ func TestResultButtons(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, longJobs())
+			h := newHarness(t, bottest.LongJobs())
 			h.StartBot(bottest.Config{})
 			rootTS, jobID := h.startedJob("Add <b>examples</b> & <!channel> notes")
 			var link *string

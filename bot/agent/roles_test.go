@@ -44,7 +44,7 @@ func (h *harness) privately(user, text string) int {
 
 func TestViewersAreRefusedFromEveryWayIn(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	const viewer = "U0VIEWER"
 	h.Slack.AddUser(viewer, "viewer")
 	h.Slack.AddUserGroup(editors, alice)

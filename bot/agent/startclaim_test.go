@@ -19,7 +19,7 @@ import (
 // events are acked.
 func mentionsAtOnce(t *testing.T, faults ...docsapitest.Fault) (*harness, string, map[string]string) {
 	t.Helper()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	for _, f := range faults {
 		h.API.AddFault(f)
 	}
@@ -107,7 +107,7 @@ func TestConcurrentMentionsInAThreadStartOneJob(t *testing.T) {
 // follow-up: the job did not read it.
 func TestMentionAfterAStartReadTheThreadIsItsFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
 	// The start's root message waits for Slack long enough for the later
@@ -174,7 +174,7 @@ func TestConcurrentMentionWhoseStartFailedIsTold(t *testing.T) {
 // in its thread.
 func TestMentionAndShortcutOnOneMessageStartOneJob(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 	msg := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -36,8 +36,7 @@ func TestProjectsButtonTakesTheContainersChannel(t *testing.T) {
 	t.Cleanup(front.Close)
 	h := bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithHTTPDelivery(front.URL, secret)}, docsapitest.WithClock(visitorsNow))
 	h.Slack.AddChannel(slacktest.Channel{ID: randomChannel, Name: "random", BotMember: true})
-	h.AddProject(bottest.Project{Name: "docs", Channels: []string{general}, API: h.API})
-	apiSrv := h.AddProject(bottest.Project{Name: "api", Channels: []string{apiChannel}}, docsapitest.WithClock(visitorsNow))
+	apiSrv := h.TwoProjects(bottest.Project{}, bottest.Project{}, docsapitest.WithClock(visitorsNow))
 	r := h.StartBot(bottest.Config{SigningSecret: secret, AllowedChannels: []string{randomChannel}, Now: visitorsNow})
 	u, err := url.Parse(r.URL)
 	if err != nil {

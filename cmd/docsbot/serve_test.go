@@ -19,6 +19,7 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 const (
@@ -414,20 +415,22 @@ func freeAddr(t *testing.T) string {
 func waitHTTP(t *testing.T, url string, status int, want string) {
 	t.Helper()
 	var last string
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(url)
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == status && strings.Contains(string(body), want) {
-				return
-			}
-			last = fmt.Sprintf("%d %s", resp.StatusCode, body)
-		} else {
-			last = err.Error()
+	answered := false
+	defer func() {
+		if !answered {
+			t.Logf("GET %s: last answer: %.2000s", url, last)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("GET %s: want %d with %q, last answer: %.2000s", url, status, want, last)
+	}()
+	redistest.Until(t, fmt.Sprintf("GET %s to answer %d with %q", url, status, want), func() bool {
+		resp, err := http.Get(url)
+		if err != nil {
+			last = err.Error()
+			return false
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		last = fmt.Sprintf("%d %s", resp.StatusCode, body)
+		return resp.StatusCode == status && strings.Contains(string(body), want)
+	})
+	answered = true
 }
