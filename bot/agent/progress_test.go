@@ -125,9 +125,7 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 // the person's, so nothing is reacted to; the thread still shows the status.
 func TestSlashCommandJobHasNoReactions(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, bottest.LongJobs())
-	h.StartBot(bottest.Config{})
-	rootTS, _ := h.startedJob("Document the CLI")
+	h, rootTS, _ := runningJob(t, bottest.Config{}, "Document the CLI")
 	h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })
 	h.polls(5)
 	if n := len(h.Slack.Calls("reactions.add")); n != 0 {

@@ -26,7 +26,7 @@ func TestProjectsChoiceByAnotherPersonTakesNothing(t *testing.T) {
 	if err := json.Unmarshal(q.Blocks, &blocks); err != nil {
 		t.Fatal(err)
 	}
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(w.Slack.APIURL))
+	sc := w.BotClient()
 	_, ts, err := sc.PostMessage(general, slack.MsgOptionText(q.Text, false), slack.MsgOptionBlocks(blocks.BlockSet...))
 	if err != nil {
 		t.Fatal(err)

@@ -139,17 +139,7 @@ func (w *projectsWorld) rootOf(channel, threadTS, jobID string) slacktest.Messag
 // returns it.
 func (w *projectsWorld) question(user string) slacktest.Message {
 	w.T.Helper()
-	var q slacktest.Message
-	w.WaitFor("the question which project, to "+user, func() bool {
-		for _, m := range w.Slack.Ephemerals(user) {
-			if strings.Contains(string(m.Blocks), agent.ActionChooseProject) {
-				q = m
-				return true
-			}
-		}
-		return false
-	})
-	return q
+	return w.WaitButtons(user, agent.ActionChooseProject)
 }
 
 // buttonValue returns the value of the button of m labelled label whose

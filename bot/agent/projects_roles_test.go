@@ -77,12 +77,12 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	}
 
 	w.Command(alice, general, agent.Command, "project=api Document the errors")
-	w.WaitFor("alice refused in project api", func() bool { return w.privately(alice, "<@"+bob+">") == 1 })
+	w.WaitFor("alice refused in project api", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 1 })
 	w.Idle()
 	notRemembered("a refused project=api with an instruction")
 
 	w.Command(alice, general, agent.Command, "project=api")
-	w.WaitFor("alice refused choosing api alone", func() bool { return w.privately(alice, "<@"+bob+">") == 2 })
+	w.WaitFor("alice refused choosing api alone", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 2 })
 	w.Idle()
 	notRemembered("a refused project=api alone")
 	if w.said(alice, "Your docs agent jobs now go to") {
@@ -92,7 +92,7 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	w.Command(alice, general, agent.Command, "Write a FAQ")
 	q := w.question(alice)
 	w.act(alice, q, agent.ActionChooseProject, "api")
-	w.WaitFor("alice refused choosing api by its button", func() bool { return w.privately(alice, "<@"+bob+">") == 3 })
+	w.WaitFor("alice refused choosing api by its button", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 3 })
 	w.Idle()
 	notRemembered("a refused click on api")
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {

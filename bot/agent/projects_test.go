@@ -114,10 +114,8 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 	if n := len(w.Roots(chDocs)) + len(w.Roots(general)); n != 0 {
 		t.Errorf("%d root messages posted, want none", n)
 	}
-	for _, m := range w.Slack.Ephemerals(alice) {
-		if strings.Contains(m.Text, "<b>") {
-			t.Errorf("the answer shows the person's markup unescaped: %q", m.Text)
-		}
+	for _, m := range w.Privates(alice, "<b>") {
+		t.Errorf("the answer shows the person's markup unescaped: %q", m.Text)
 	}
 }
 
@@ -252,9 +250,9 @@ func TestProjectsFollowUpAndPollsUseTheJobsProject(t *testing.T) {
 	}
 	w.Command(alice, chAPI, agent.Command, "list")
 	w.WaitFor("the list naming the project", func() bool { return w.said(alice, job.ID+"` · project `api`") })
-	listed := w.privately(alice, "project `api`")
+	listed := len(w.Privates(alice, "project `api`"))
 	w.Command(alice, chAPI, agent.Command, "status "+job.ID)
-	w.WaitFor("the status naming the project", func() bool { return w.privately(alice, "project `api`") > listed })
+	w.WaitFor("the status naming the project", func() bool { return len(w.Privates(alice, "project `api`")) > listed })
 }
 
 // TestProjectsEditorsPerProject: the editors of a project decide in that
@@ -277,9 +275,9 @@ func TestProjectsEditorsPerProject(t *testing.T) {
 	w.rootOf(chDocs, "", w.newJob("docs", 0).ID)
 
 	_, root := w.startInAPI(bob, "Document the errors")
-	refusals := w.privately(alice, "<@"+bob+">")
+	refusals := len(w.Privates(alice, "<@"+bob+">"))
 	w.Reply(alice, chAPI, root.TS, "Also list the codes")
-	w.WaitFor("alice's follow-up refused", func() bool { return w.privately(alice, "<@"+bob+">") > refusals })
+	w.WaitFor("alice's follow-up refused", func() bool { return len(w.Privates(alice, "<@"+bob+">")) > refusals })
 	w.Idle()
 	if n := w.servers["api"].Count(docsapitest.EndpointMessage); n != 0 {
 		t.Errorf("%d follow-ups sent, want none", n)
@@ -431,14 +429,12 @@ func TestProjectsModalWaysIn(t *testing.T) {
 	}
 	improve := func(channel, value string) func(user string) {
 		return func(user string) {
-			_, ts, err := w.botClient().PostMessage(channel, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
+			_, ts, err := w.BotClient().PostMessage(channel, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
 				slack.NewActionBlock("pages", slack.NewButtonBlockElement(bot.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.Slack.Act(ctx, slacktest.Action{UserID: user, ChannelID: channel, MessageTS: ts, ActionID: bot.ActionImprovePage}); err != nil {
-				t.Fatal(err)
-			}
+			w.Act(slacktest.Action{UserID: user, ChannelID: channel, MessageTS: ts, ActionID: bot.ActionImprovePage})
 		}
 	}
 	cases := []struct {
@@ -450,9 +446,7 @@ func TestProjectsModalWaysIn(t *testing.T) {
 		{"command alone, nothing says: the first project", carol, "docs", func(user string) { w.Command(user, general, agent.Command, "") }},
 		{"message shortcut", alice, "api", func(user string) {
 			ts := w.userMessage(bob, chAPI, "", "The auth page is wrong")
-			if _, err := w.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: user, CallbackID: agent.ShortcutSendToAgent, ChannelID: chAPI, MessageTS: ts}); err != nil {
-				t.Fatal(err)
-			}
+			w.Shortcut(slacktest.MessageShortcut{UserID: user, CallbackID: agent.ShortcutSendToAgent, ChannelID: chAPI, MessageTS: ts})
 		}},
 		{"improve page, the summary's project", alice, "api", improve(general, `{"path":"/x","project":"api"}`)},
 		{"improve page, the channel's project", carol, "docs", improve(chDocs, `{"path":"/x"}`)},
@@ -461,15 +455,13 @@ func TestProjectsModalWaysIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.botClient().PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: slack.HomeTabViewRequest{Type: slack.VTHomeTab,
+			if _, err := w.BotClient().PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: slack.HomeTabViewRequest{Type: slack.VTHomeTab,
 				Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewActionBlock("home", slack.NewButtonBlockElement(bot.ActionNewJob, dm,
 					slack.NewTextBlockObject(slack.PlainTextType, "New docs job", false, false)))}}}}); err != nil {
 				t.Fatal(err)
 			}
 			home, _ := w.Slack.HomeView(user)
-			if _, err := w.Slack.Act(ctx, slacktest.Action{UserID: user, ViewID: home.ID, ActionID: bot.ActionNewJob}); err != nil {
-				t.Fatal(err)
-			}
+			w.Act(slacktest.Action{UserID: user, ViewID: home.ID, ActionID: bot.ActionNewJob})
 		}},
 	}
 	for _, tc := range cases {

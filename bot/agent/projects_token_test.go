@@ -30,14 +30,14 @@ func TestProjectsEmptyProjectName(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			before := w.privately(tc.user, tc.want)
+			before := len(w.Privates(tc.user, tc.want))
 			if tc.mention {
 				w.mention(tc.user, general, "", tc.text)
 			} else {
 				w.Command(tc.user, general, agent.Command, tc.text)
 			}
 			w.WaitFor("the private answer to "+tc.text, func() bool {
-				return w.privately(tc.user, tc.want) > before || (before == 0 && w.said(tc.user, tc.want))
+				return len(w.Privates(tc.user, tc.want)) > before || (before == 0 && w.said(tc.user, tc.want))
 			})
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/slack-go/slack"
+
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -55,6 +57,39 @@ func (h *Harness) Act(a slacktest.Action) slacktest.Interaction {
 	in, err := h.Slack.Act(ctx, a)
 	if err != nil {
 		h.T.Fatalf("%s pressing %s: %v", a.UserID, a.ActionID, err)
+	}
+	return in
+}
+
+// BotClient is a Web API client of the fake Slack with the bot's token, to
+// post as the bot would: what a replica posted before it stopped, or a
+// message of another feature.
+func (h *Harness) BotClient() *slack.Client {
+	return slack.New(h.Slack.BotToken(), slack.OptionAPIURL(h.Slack.APIURL))
+}
+
+// Submit has a person submit an open modal (sub) and returns once the bot
+// acknowledged it.
+func (h *Harness) Submit(sub slacktest.ViewSubmission) slacktest.Interaction {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	in, err := h.Slack.SubmitView(ctx, sub)
+	if err != nil {
+		h.T.Fatalf("submitting view %s: %v", sub.ViewID, err)
+	}
+	return in
+}
+
+// Shortcut has a person run a message shortcut (ms) and returns once the
+// bot acknowledged it.
+func (h *Harness) Shortcut(ms slacktest.MessageShortcut) slacktest.Interaction {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	in, err := h.Slack.MessageShortcut(ctx, ms)
+	if err != nil {
+		h.T.Fatalf("%s running the shortcut %s: %v", ms.UserID, ms.CallbackID, err)
 	}
 	return in
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // Roots returns the bot's top-level messages in a channel.
@@ -84,4 +85,49 @@ func (h *Harness) WaitPrivate(user, text string) slacktest.Message {
 		return len(got) > 0
 	})
 	return got[0]
+}
+
+// WantRequests checks how many requests to endpoint the harness's API
+// server took; why, when set, says why that many.
+func (h *Harness) WantRequests(endpoint docsapitest.Endpoint, n int, why string) {
+	h.T.Helper()
+	if got := h.API.Count(endpoint); got != n {
+		if why != "" {
+			why = ": " + why
+		}
+		h.T.Errorf("%d %s requests to the docs API, want %d%s", got, endpoint, n, why)
+	}
+}
+
+// WaitModal waits until user has a modal of callbackID open and returns it.
+func (h *Harness) WaitModal(user, callbackID string) slacktest.View {
+	h.T.Helper()
+	var v slacktest.View
+	h.WaitFor("the modal "+callbackID+" open for "+user, func() bool {
+		for _, m := range h.Slack.OpenModals(user) {
+			if m.CallbackID == callbackID {
+				v = m
+				return true
+			}
+		}
+		return false
+	})
+	return v
+}
+
+// WaitButtons waits until user is shown, alone, a message whose blocks hold
+// actionID (a question with its buttons), and returns the first such.
+func (h *Harness) WaitButtons(user, actionID string) slacktest.Message {
+	h.T.Helper()
+	var q slacktest.Message
+	h.WaitFor("the buttons "+actionID+" shown to "+user, func() bool {
+		for _, m := range h.Slack.Ephemerals(user) {
+			if strings.Contains(string(m.Blocks), actionID) {
+				q = m
+				return true
+			}
+		}
+		return false
+	})
+	return q
 }

@@ -114,26 +114,13 @@ func TestHomeNewJobButtonStartsAJobAndItsFinishRepublishes(t *testing.T) {
 	h.StartBot(bottest.Config{})
 	v := openHome(t, h, alice, "New docs job")
 
+	h.Act(slacktest.Action{UserID: alice, ViewID: v.ID, ActionID: bot.ActionNewJob})
+	modal := h.WaitModal(alice, agent.ViewJob)
+	sub := slacktest.ViewSubmission{ViewID: modal.ID, Values: map[string]map[string]string{"instruction": {"instruction": "Explain webhooks"}}}
+	h.Submit(sub)
+	// The submission is delivered again: still one job.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ViewID: v.ID, ActionID: bot.ActionNewJob}); err != nil {
-		t.Fatal(err)
-	}
-	var modal slacktest.View
-	h.WaitFor("the job modal", func() bool {
-		for _, m := range h.Slack.OpenModals(alice) {
-			if m.CallbackID == agent.ViewJob {
-				modal = m
-				return true
-			}
-		}
-		return false
-	})
-	sub := slacktest.ViewSubmission{ViewID: modal.ID, Values: map[string]map[string]string{"instruction": {"instruction": "Explain webhooks"}}}
-	if _, err := h.Slack.SubmitView(ctx, sub); err != nil {
-		t.Fatal(err)
-	}
-	// The submission is delivered again: still one job.
 	if _, err := h.Slack.SubmitView(ctx, sub); err == nil {
 		t.Log("the modal took a second submission")
 	}

@@ -30,6 +30,16 @@ func testContext(t *testing.T) context.Context {
 	return ctx
 }
 
+// connectedServer is newTestServer with a Socket Mode client that
+// acknowledges everything (ackEverything) and a Web API client with the
+// bot's token (botAPI).
+func connectedServer(t *testing.T, opts ...Option) (*Server, *slack.Client) {
+	t.Helper()
+	s := newTestServer(t, opts...)
+	ackEverything(t, s, nil)
+	return s, botAPI(s)
+}
+
 // botAPI is a Web API client holding the server's bot and app tokens.
 func botAPI(s *Server) *slack.Client {
 	return slack.New(s.cfg.botToken, slack.OptionAPIURL(s.APIURL), slack.OptionAppLevelToken(s.cfg.appToken))

@@ -29,9 +29,7 @@ func (h *harness) moreTicks(n int) {
 
 func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
 	t.Parallel()
-	h, clock, cfg := digestHarness(t)
-	h.StartBot(cfg)
-	h.subscribe()
+	h, clock, _ := subscribedDigest(t)
 	// The bot is removed from the channel before the digest is due.
 	h.Slack.AddChannel(slacktest.Channel{ID: general, Name: "general", BotMember: false})
 
@@ -60,9 +58,7 @@ func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
 
 func TestDigestRefusedForItsContentIsToldOncePerKind(t *testing.T) {
 	t.Parallel()
-	h, clock, cfg := digestHarness(t)
-	h.StartBot(cfg)
-	h.subscribe()
+	h, clock, _ := subscribedDigest(t)
 	sub, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general, "")
 	if err != nil {
 		t.Fatal(err)

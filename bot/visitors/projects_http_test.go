@@ -66,7 +66,5 @@ func TestProjectsButtonTakesTheContainersChannel(t *testing.T) {
 	if strings.Contains(h.Logs.String(), "not enabled in this channel") {
 		t.Errorf("the click was refused as outside #random:\n%s", h.Logs.String())
 	}
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 0 {
-		t.Errorf("docs' API got %d requests, want none", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 0, "docs' API is not asked")
 }

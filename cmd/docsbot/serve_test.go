@@ -154,13 +154,7 @@ func TestServeBinary(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := sl.WaitConnections(ctx, 1); err != nil {
-		t.Fatalf("the bot did not connect: %v\n%s", err, stderr.String())
-	}
-	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the serve command", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
-		t.Fatal(err)
-	}
-	waitPullRequest(ctx, t, sl, stderr)
+	firstJob(ctx, t, sl, stderr, "Document the serve command")
 
 	// The ops endpoint: alive, ready, and counting what just happened.
 	waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
@@ -266,6 +260,19 @@ func startServe(t *testing.T, cmd *exec.Cmd) (*bytes.Buffer, chan error) {
 	go func() { done <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	return &stderr, done
+}
+
+// firstJob waits until the bot `docsbot serve` started connects, has Alice
+// start a job with prompt in C0GENERAL, and waits for its pull request.
+func firstJob(ctx context.Context, t *testing.T, sl *slacktest.Server, stderr *bytes.Buffer, prompt string) {
+	t.Helper()
+	if err := sl.WaitConnections(ctx, 1); err != nil {
+		t.Fatalf("the bot did not connect: %v\n%s", err, stderr.String())
+	}
+	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: prompt, UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+		t.Fatal(err)
+	}
+	waitPullRequest(ctx, t, sl, stderr)
 }
 
 // waitPullRequest waits until the one job of C0GENERAL has its pull request
