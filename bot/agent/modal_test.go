@@ -52,11 +52,7 @@ func TestShortcutModalSubmissionStartsOneJob(t *testing.T) {
 	in = h.submit(v.ID, "Update it for the v2 limits")
 	root, jobID := h.rootIn(general, msg)
 	prompt := h.API.Prompts(jobID)[0]
-	for _, want := range []string{"Update it for the v2 limits\n\nContext: the Slack message", "by @bob", "100/min & @alice knows why"} {
-		if !strings.Contains(prompt, want) {
-			t.Errorf("instruction lacks %q:\n%s", want, prompt)
-		}
-	}
+	bottest.WantContains(t, "instruction", prompt, "Update it for the v2 limits\n\nContext: the Slack message", "by @bob", "100/min & @alice knows why")
 	if !strings.Contains(rendered(root), "<@"+alice+">") {
 		t.Errorf("root %q does not name who asked", rendered(root))
 	}

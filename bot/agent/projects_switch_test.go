@@ -62,11 +62,7 @@ func TestProjectsSwitchKeepsTheWholeStart(t *testing.T) {
 	}
 	again := w.newJob("docs", 0)
 	prompt := w.servers["docs"].Prompts(again.ID)[0]
-	for _, want := range []string{strings.TrimSpace(long) + "\n\nContext: the Slack thread", "bob: The errors page never mentions the retry header"} {
-		if !strings.Contains(prompt, want) {
-			t.Errorf("the switched job's instruction lacks %q:\n%s", want, prompt)
-		}
-	}
+	bottest.WantContains(t, "the switched job's instruction", prompt, strings.TrimSpace(long)+"\n\nContext: the Slack thread", "bob: The errors page never mentions the retry header")
 }
 
 // TestProjectsSwitchAfterTheStartWasForgotten: Switch project pressed after

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -130,4 +131,15 @@ func (h *Harness) WaitButtons(user, actionID string) slacktest.Message {
 		return false
 	})
 	return q
+}
+
+// WantContains checks that text, what it is being what (a summary, a
+// Home), contains each of wants.
+func WantContains(t testing.TB, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -36,11 +37,7 @@ func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
 	clock.Advance(2*time.Minute + 30*time.Second)
 	h.WaitFor("a direct message to the subscriber", func() bool { return len(h.dmsTo(alice)) > 0 })
 	text := h.dmsTo(alice)[0].Text
-	for _, want := range []string{"weekly docs visitors digest in <#" + general + ">", "not a member", "turned that digest off", "/invite @docsbot", "/docs-visitors digest weekly"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the subscriber's DM lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "the subscriber's DM", text, "weekly docs visitors digest in <#"+general+">", "not a member", "turned that digest off", "/invite @docsbot", "/docs-visitors digest weekly")
 	if _, err := h.OpenStore().DigestSub(context.Background(), "T0TEST", general, ""); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("subscription after Slack refused the channel: %v, want it stopped", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -104,11 +105,7 @@ func TestProjectsCommandsReachTheirProject(t *testing.T) {
 				}
 			}
 			text := rendered(m)
-			for _, want := range []string{"Unique visitors to the docs of project " + step.want + ",", ph.lastTotals(step.want)} {
-				if !strings.Contains(text, want) {
-					t.Errorf("summary lacks %q:\n%s", want, text)
-				}
-			}
+			bottest.WantContains(t, "summary", text, "Unique visitors to the docs of project "+step.want+",", ph.lastTotals(step.want))
 			if !strings.Contains(m.Text, "Docs visitors of project "+step.want) {
 				t.Errorf("summary's text %q does not name project %s", m.Text, step.want)
 			}
@@ -258,11 +255,7 @@ func TestProjectsAskWithButtons(t *testing.T) {
 
 	ph.Act(slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "1"})
 	text := rendered(ph.waitRoots(randomChannel, 1))
-	for _, want := range []string{"of project api", ph.lastTotals("api"), "*Top 3 pages by total visitors*"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("summary lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "summary", text, "of project api", ph.lastTotals("api"), "*Top 3 pages by total visitors*")
 	ph.WaitFor("the question replaced by the choice", func() bool {
 		for _, m := range ph.Slack.Ephemerals(alice) {
 			if m.TS == question.TS {
@@ -574,11 +567,7 @@ func TestProjectsUnservedDigestToldOnce(t *testing.T) {
 	clock.Advance(2*time.Minute + 30*time.Second)
 	ph.WaitFor("the subscriber told", func() bool { return len(ph.dmsTo(bob)) > 0 })
 	text := ph.dmsTo(bob)[0].Text
-	for _, want := range []string{"skips the weekly docs visitors digest in <#" + randomChannel + ">", "no default project", "project=NAME"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the subscriber's DM lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "the subscriber's DM", text, "skips the weekly docs visitors digest in <#"+randomChannel+">", "no default project", "project=NAME")
 	clock.Advance(7 * 24 * time.Hour)
 	ph.moreTicks(5)
 	if n := len(ph.dmsTo(bob)); n != 1 {

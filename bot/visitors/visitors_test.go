@@ -151,14 +151,10 @@ func TestVisitorsEndToEnd(t *testing.T) {
 
 	text := postText(sum)
 	totals := ds.Totals(from, to)
-	for _, want := range []string{
-		"Oct 9 – Nov 7, 2025", "*" + humanize.Count(int64(totals.Total)) + "* visitors", "*" + humanize.Count(int64(totals.Human)) + "* human",
-		"*" + humanize.Count(int64(totals.AI)) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("summary lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "summary", text,
+		"Oct 9 – Nov 7, 2025", "*"+humanize.Count(int64(totals.Total))+"* visitors", "*"+humanize.Count(int64(totals.Human))+"* human",
+		"*"+humanize.Count(int64(totals.AI))+"* AI", "613 pages had visitors", "<@"+alice+">", "3 API requests",
+	)
 	rows := tableRows(text)
 	if len(rows) != 10 {
 		t.Fatalf("%d table rows, want 10:\n%s", len(rows), text)
@@ -245,14 +241,10 @@ func TestVisitorsPathFilter(t *testing.T) {
 	if len(under) < 4 {
 		t.Fatalf("only %d pages under the prefix", len(under))
 	}
-	for _, want := range []string{
+	bottest.WantContains(t, "summary", text,
 		"Only pages whose path starts with `/api-reference/endpoint`", "can't be added up into unique visitors",
 		fmt.Sprintf("Top 3 pages under `/api-reference/endpoint` by total visitors* (%d pages had visitors)", len(under)),
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("summary lacks %q:\n%s", want, text)
-		}
-	}
+	)
 	rows := tableRows(text)
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3:\n%s", len(rows), text)
@@ -285,11 +277,7 @@ func TestVisitorsBudgetExhausted(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // past the 50ms cache TTL
 	h.visitorsCommand("30d")
 	stale := postText(h.waitSummaries(2))
-	for _, want := range []string{"These numbers are from less than a minute ago", "budget of 3 analytics requests an hour"} {
-		if !strings.Contains(stale, want) {
-			t.Errorf("stale summary lacks %q:\n%s", want, stale)
-		}
-	}
+	bottest.WantContains(t, "stale summary", stale, "These numbers are from less than a minute ago", "budget of 3 analytics requests an hour")
 	h.WantRequests(docsapitest.EndpointVisitors, 3, "still 3: the budget is spent")
 }
 
