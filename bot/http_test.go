@@ -330,9 +330,7 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	// The message shortcut on a person's message opens the job form; its
 	// submission starts a job.
 	msgTS, _ := h.Reply(alice, general, "", "The webhooks page does not say how retries work")
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msgTS}); err != nil {
-		t.Fatal(err)
-	}
+	h.Shortcut(slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msgTS})
 	var form slacktest.View
 	h.WaitFor("the job form", func() bool {
 		for _, v := range h.Slack.OpenModals(alice) {
@@ -364,9 +362,7 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 	})
 	// The summary's button, pressed through the balancer: the chart goes
 	// in the summary's thread.
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summaryTS, ActionID: visitors.ActionShowTrend}); err != nil {
-		t.Fatalf("pressing Show trend: %v", err)
-	}
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summaryTS, ActionID: visitors.ActionShowTrend})
 	h.WaitFor("the trend chart in the summary's thread", func() bool {
 		return slices.ContainsFunc(h.Slack.Files(), func(f slacktest.File) bool { return f.Channel == general && f.ThreadTS == summaryTS })
 	})
@@ -506,9 +502,7 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 			t.Fatalf("%s: %v", id, err)
 		}
 	}
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: "ask_docs", ChannelID: general, MessageTS: ts}); err != nil {
-		t.Fatal(err)
-	}
+	h.Shortcut(slacktest.MessageShortcut{UserID: alice, CallbackID: "ask_docs", ChannelID: general, MessageTS: ts})
 	want := []string{"shortcut shortcut", "submission refused", "submitted How do I rotate keys?", "approve v1", "shortcut message_action"}
 	h.WaitFor("every interaction handled", func() bool { return len(seen()) >= len(want) })
 	if got := seen(); !slices.Equal(got, want) {
@@ -550,14 +544,7 @@ func TestHTTPModeLateCommandIsTold(t *testing.T) {
 		return false
 	})
 	close(release)
-	h.WaitFor("the person told the command was taken", func() bool {
-		for _, m := range h.Slack.Ephemerals(alice) {
-			if strings.Contains(m.Text, "it was recorded and is being done") {
-				return true
-			}
-		}
-		return false
-	})
+	h.WaitPrivate(alice, "it was recorded and is being done")
 }
 
 // TestHTTPModeHome opens the App Home over signed HTTP: app_home_opened

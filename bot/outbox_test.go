@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // editGate holds every chat.update the bot sends at its HTTP transport
@@ -111,7 +112,7 @@ func TestEditNowDropsTheWaitingEdit(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- b.EditNow(t.Context(), "C0GENERAL", ts, slack.MsgOptionText("final", false)) }()
 	// EditNow drops the waiting edit, then waits for the one in flight.
-	waitUntil(t, "EditNow dropping the waiting edit", func() bool { return !b.editWaiting("C0GENERAL", ts) })
+	redistest.Until(t, "EditNow dropping the waiting edit", func() bool { return !b.editWaiting("C0GENERAL", ts) })
 	select {
 	case <-gate.arrived:
 		t.Fatal("EditNow went to Slack while an edit of the message was in flight")
@@ -138,20 +139,4 @@ func (b *Bot) editWaiting(channel, ts string) bool {
 	defer b.out.mu.Unlock()
 	p, busy := b.out.edits[channel+"/"+ts]
 	return busy && p.next != nil
-}
-
-// waitUntil checks cond every millisecond until it holds, failing the test
-// after 10s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("waiting for %s: not true after 10s", what)
-		}
-	}
 }

@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
 func TestRepeatFilter(t *testing.T) {
 	var out bytes.Buffer
 	f := NewRepeatFilter(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}), time.Minute)
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	f.now = func() time.Time { return now }
+	clock := slacktest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	f.now = clock.Now
 	log := slog.New(f)
 	down := errors.New("dial unix /tmp/redis.sock: connect: connection refused")
 
@@ -32,7 +34,7 @@ func TestRepeatFilter(t *testing.T) {
 		{time.Second, func() { log.Warn("saving the job link failed", "err", down) }, "level=WARN"},
 	}
 	for i, s := range steps {
-		now = now.Add(s.advance)
+		clock.Advance(s.advance)
 		out.Reset()
 		s.log()
 		got := out.String()

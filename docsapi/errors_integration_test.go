@@ -3,6 +3,7 @@ package docsapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 const htmlPage = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>The upstream server sent an invalid response.</p></body></html>\n"
@@ -45,10 +47,6 @@ type errCase struct {
 // ample for a loaded machine to deliver a request, short enough to keep the
 // test quick.
 const slowAttempt = 2 * time.Second
-
-// settleWait bounds the wait for the server to finish recording requests and
-// jobs once the client has returned.
-const settleWait = 15 * time.Second
 
 // TestErrorPaths runs every call against the test server through its error
 // paths: status codes, retries, faults, timeouts and outcome-unknown POSTs.
@@ -354,11 +352,11 @@ func runErrCase(t *testing.T, tt errCase) {
 	// has recorded the request or done the work. Once the client has
 	// returned it sends nothing more, so waiting for the expected numbers
 	// is a barrier, and the exact checks below still catch any extra.
-	waitUntil(t, func() bool { return e.srv.Count(tt.op) >= tt.wantRequests },
-		"server to record %d %s requests", tt.wantRequests, tt.op)
+	redistest.Until(t, fmt.Sprintf("the server to record %d %s requests", tt.wantRequests, tt.op),
+		func() bool { return e.srv.Count(tt.op) >= tt.wantRequests })
 	if tt.op == docsapitest.EndpointCreate && tt.wantJobs > 0 {
-		waitUntil(t, func() bool { return len(e.srv.Jobs())-jobsBefore >= tt.wantJobs },
-			"server to create %d jobs", tt.wantJobs)
+		redistest.Until(t, fmt.Sprintf("the server to create %d jobs", tt.wantJobs),
+			func() bool { return len(e.srv.Jobs())-jobsBefore >= tt.wantJobs })
 	}
 	if got := e.srv.Count(tt.op); got != tt.wantRequests {
 		t.Errorf("server saw %d %s requests, want %d", got, tt.op, tt.wantRequests)
@@ -383,19 +381,6 @@ func runErrCase(t *testing.T, tt errCase) {
 	}
 	if tt.check != nil {
 		tt.check(t, e, jobID)
-	}
-}
-
-// waitUntil polls cond until it holds, failing the test if it does not
-// within settleWait.
-func waitUntil(t *testing.T, cond func() bool, format string, args ...any) {
-	t.Helper()
-	deadline := time.Now().Add(settleWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for "+format, append([]any{settleWait}, args...)...)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -186,9 +186,7 @@ func TestAgentInChannelWithoutTheBot(t *testing.T) {
 	if post.ResponseType != "ephemeral" || !strings.Contains(post.Text, "/invite @docsbot") {
 		t.Errorf("reply %+v, want an ephemeral invite hint", post)
 	}
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
-		t.Errorf("%d create requests, want none when the bot cannot post", n)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 0, "none when the bot cannot post")
 }
 
 func TestAgentCreateRefusedByTheAPI(t *testing.T) {
@@ -222,9 +220,7 @@ func TestAgentCreateRefusedByTheAPI(t *testing.T) {
 			if !strings.Contains(rendered(root), tc.want) {
 				t.Errorf("root message %s lacks %q", root.Blocks, tc.want)
 			}
-			if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-				t.Errorf("%d create requests, want exactly 1 (a POST is not retried)", n)
-			}
+			h.WantRequests(docsapitest.EndpointCreate, 1, "a POST is not retried")
 			for _, bad := range []string{"may or may not", "HTTP 500"} {
 				if strings.Contains(rendered(root), bad) {
 					t.Errorf("root message %q says %q", rendered(root), bad)

@@ -9,7 +9,6 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -20,12 +19,6 @@ import (
 // shows how it ended. These tests check the root message at that moment,
 // without waiting for it; an edit that keeps failing does not hold the
 // record up, and the result is posted once whatever Slack does.
-
-// notified reports whether job's current run is recorded as reported.
-func notified(st *store.Store, jobID string) bool {
-	j, err := st.Jobs().Job(context.Background(), jobID)
-	return err == nil && j.Notified == j.Generation
-}
 
 // waitReported waits until job's finish is recorded as reported and
 // returns what its root message shows at that moment; once the bot has
@@ -103,13 +96,10 @@ func TestRootShowsTheEndDespiteSlack(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, jobsStayActive())
+			h, rootTS, jobID := runningJob(t, bottest.Config{}, "Document the rate limits")
 			st := h.OpenStore()
-			h.StartBot(bottest.Config{})
-			rootTS, jobID := h.startedJob("Document the rate limits")
 			tc.fault(h)
-			pr := "https://github.com/acme/docs/pull/31"
-			h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+			pr := h.Complete(jobID, 31)
 
 			root := h.waitReported(st, jobID, rootTS, "1")
 			if got := strings.Contains(root, "Completed") && strings.Contains(root, pr); got != tc.shown {
@@ -126,13 +116,12 @@ func TestRootShowsTheEndDespiteSlack(t *testing.T) {
 // does not post it again, and shows the end on the root message.
 func TestStopBetweenResultAndRootEdit(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, jobsStayActive())
+	h := newHarness(t, bottest.LongJobs())
 	st := h.OpenStore()
 	first := h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Document the retries")
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
-	pr := "https://github.com/acme/docs/pull/32"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	pr := h.Complete(jobID, 32)
 
 	h.WaitFor("the result posted and the root edit failing", func() bool {
 		return len(h.Finishes(general, rootTS)) == 1 && h.failedEdits(rootTS, "service_unavailable") > 0
@@ -157,15 +146,9 @@ func TestStopBetweenResultAndRootEdit(t *testing.T) {
 // again and shows the end on the root message before recording the finish.
 func TestCrashBeforeTheRootEdit(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, docsapitest.WithLifecycle((&gate{}).lifecycle))
-	st := h.OpenStore()
-	rootTS, jobID := h.linkedJobWithoutBot(st, "Crash before the root edit")
-	pr := "https://github.com/acme/docs/pull/33"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
-
 	// The crashed replica: claims, records the finish, posts the result,
 	// and stops.
-	h.finishWithoutBot(st, jobID, pr)
+	h, st, rootTS, jobID, pr := finishedWithoutBot(t, "Crash before the root edit", 33)
 	h.postResultWithoutBot(rootTS, jobID)
 
 	h.StartBot(bottest.Config{})
@@ -180,13 +163,10 @@ func TestCrashBeforeTheRootEdit(t *testing.T) {
 // job back to post it again) and the result is in the thread once.
 func TestRootEditThatKeepsFailing(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, jobsStayActive())
+	h, rootTS, jobID := runningJob(t, bottest.Config{FinalEditBudget: shortEditBudget}, "Document the backoff")
 	st := h.OpenStore()
-	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
-	rootTS, jobID := h.startedJob("Document the backoff")
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
-	pr := "https://github.com/acme/docs/pull/34"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.Complete(jobID, 34)
 
 	h.waitReported(st, jobID, rootTS, "1")
 	j, err := st.Jobs().Job(context.Background(), jobID)
@@ -207,13 +187,7 @@ func TestRootEditThatKeepsFailing(t *testing.T) {
 // in the thread once and the finish waits for a later attempt.
 func TestUnreadableThreadIsNotPostedTwice(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, docsapitest.WithLifecycle((&gate{}).lifecycle))
-	st := h.OpenStore()
-	rootTS, jobID := h.linkedJobWithoutBot(st, "Unreadable thread")
-	pr := "https://github.com/acme/docs/pull/35"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
-
-	h.finishWithoutBot(st, jobID, pr)
+	h, st, rootTS, jobID, _ := finishedWithoutBot(t, "Unreadable thread", 35)
 	h.postResultWithoutBot(rootTS, jobID)
 	h.Slack.FailNext("conversations.replies", "internal_error", 1<<30)
 
@@ -238,12 +212,8 @@ func TestUnreadableThreadIsNotPostedTwice(t *testing.T) {
 // attempts the result is posted, once, saying that it may be a repeat.
 func TestUnreadableThreadAtLastPostsWithANote(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, docsapitest.WithLifecycle((&gate{}).lifecycle))
-	st := h.OpenStore()
-	rootTS, jobID := h.linkedJobWithoutBot(st, "Unreadable thread at last")
-	pr := "https://github.com/acme/docs/pull/36"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
-	for range agent.MaxUncheckedWaits {
+	h, st, rootTS, jobID, pr := finishedWithoutBot(t, "Unreadable thread at last", 36)
+	for range agent.MaxUncheckedWaits - 1 {
 		h.finishWithoutBot(st, jobID, pr)
 	}
 	h.Slack.FailNext("conversations.replies", "internal_error", 1<<30)

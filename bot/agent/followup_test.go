@@ -18,35 +18,10 @@ import (
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// startedJob runs /docs-agent and waits until the job is linked (its id shows
-// in the root message). It returns the root message's ts and the job id.
-func (h *harness) startedJob(prompt string) (rootTS, jobID string) {
-	h.T.Helper()
-	before := len(h.Roots(general))
-	h.Command(alice, general, agent.Command, prompt)
-	h.WaitFor("a linked job", func() bool {
-		r := h.Roots(general)
-		return len(r) == before+1 && strings.Contains(rendered(r[before]), "job `")
-	})
-	root := h.Roots(general)[before]
-	jobs := h.API.Jobs()
-	return root.TS, jobs[len(jobs)-1].ID
-}
-
-// jobsStayActive keeps every job active for as long as a test runs, so
-// that nothing but the test moves it.
-func jobsStayActive() docsapitest.Option {
-	return docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	})
-}
-
 func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 	t.Parallel()
 	// Jobs stay active for a long time here, so nothing else moves.
-	h := newHarness(t, jobsStayActive())
-	h.StartBot(bottest.Config{})
-	rootTS, jobID := h.startedJob("Write a glossary")
+	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Write a glossary")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 
@@ -71,29 +46,19 @@ func TestThreadMessagesThatAreNotFollowUps(t *testing.T) {
 	// A real reply afterwards is processed; when it is, everything before it
 	// has been handled too (the bot handles events as they arrive).
 	replyTS, _ := h.Reply("U0BOB", general, rootTS, "Add 'lease'")
-	h.WaitFor("the real reply's reaction", func() bool {
-		m, _ := h.Slack.Message(general, replyTS)
-		return len(m.Reactions) == 1
-	})
+	h.waitReaction("the real reply's reaction", replyTS)
 	h.StopAll() // events already acked are handled before Run returns
 	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q: only the person's reply may become a follow-up", p)
 	}
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-up requests, want 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointMessage, 1, "")
 }
 
 func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, jobsStayActive())
-	h.StartBot(bottest.Config{})
-	rootTS, jobID := h.startedJob("Explain rate limits")
+	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Explain rate limits")
 	replyTS, eventID := h.Reply(alice, general, rootTS, "Mention Retry-After")
-	h.WaitFor("the reaction", func() bool {
-		m, _ := h.Slack.Message(general, replyTS)
-		return len(m.Reactions) == 1
-	})
+	h.waitReaction("the reaction", replyTS)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	envelope, ok := h.Slack.EnvelopeOfEvent(eventID)
@@ -130,9 +95,7 @@ func TestRedeliveredSlashCommandStartsOneJob(t *testing.T) {
 	h.WaitFor("a root message", func() bool { return len(h.Roots(general)) >= 1 })
 	h.WaitLogged("slash command delivered again; already handled", 2)
 	h.StopAll()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 	if n := len(h.Roots(general)); n != 1 {
 		t.Errorf("%d root messages, want 1", n)
 	}
@@ -155,9 +118,7 @@ func TestFollowUpRefusedByTheAPI(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, jobsStayActive())
-			h.StartBot(bottest.Config{})
-			rootTS, _ := h.startedJob("Document webhooks")
+			h, rootTS, _ := runningJob(t, bottest.Config{}, "Document webhooks")
 			h.API.AddFault(tc.fault)
 			h.Reply(alice, general, rootTS, "More examples please")
 			h.WaitFor("a private note in the thread", func() bool { return len(h.Slack.Ephemerals(alice)) == 1 })
@@ -196,33 +157,20 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 	}
 	// The dead replica's reply work: the offer taken and marked.
 	replyTS := h.PostNoAck(alice, general, rootTS, "retry")
-	reply, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": "retry"})
-	w := store.Work{Key: "msg:T0TEST:" + general + ":" + replyTS, Kind: "agent.reply", Payload: reply}
-	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
-		t.Fatalf("Enqueue = %v, %v", queued, err)
-	}
-	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
-	if err != nil || len(taken) != 1 {
-		t.Fatalf("ClaimWork = %v, %v", taken, err)
-	}
 	offer, err := st.RetryOffers().TakeRetry(ctx, thread)
 	if err != nil {
 		t.Fatalf("TakeRetry: %v", err)
 	}
-	if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{"retry": string(offer)}); err != nil {
-		t.Fatalf("Mark: %v", err)
-	}
+	h.deadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
+		map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": "retry"},
+		map[string]string{"retry": string(offer)})
 
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the job to start on retry", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 1 })
 	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want exactly 1", n)
-	}
-	for _, m := range h.Slack.Ephemerals(alice) {
-		if strings.Contains(m.Text, "already being started again") {
-			t.Errorf("private note %q: the start was queued by this very reply", m.Text)
-		}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
+	for _, m := range h.Privates(alice, "already being started again") {
+		t.Errorf("private note %q: the start was queued by this very reply", m.Text)
 	}
 }
 
@@ -232,9 +180,7 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 // and says so.
 func TestReplyWithFiles(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, jobsStayActive())
-	h.StartBot(bottest.Config{})
-	rootTS, jobID := h.startedJob("Document the export format")
+	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Document the export format")
 	cases := []struct {
 		name, text string
 		wantNote   string
@@ -260,9 +206,7 @@ func TestReplyWithFiles(t *testing.T) {
 		}
 	}
 	h.StopAll()
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-up requests, want 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointMessage, 1, "")
 }
 
 // TestFollowUpAfterCrashDuringSend plays a replica that died while sending a
@@ -287,19 +231,9 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 	// Posted while no replica runs: Slack delivers it when one connects,
 	// and the inbox drops that delivery as the dead replica's work.
 	replyTS := h.PostNoAck(alice, general, rootTS, text)
-	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": text})
-	st := h.OpenStore()
-	w := store.Work{Key: "msg:T0TEST:" + general + ":" + replyTS, Kind: "agent.reply", Payload: payload}
-	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
-		t.Fatalf("Enqueue = %v, %v", queued, err)
-	}
-	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
-	if err != nil || len(taken) != 1 {
-		t.Fatalf("ClaimWork = %v, %v", taken, err)
-	}
-	if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{"sending": "1"}); err != nil {
-		t.Fatalf("Mark: %v", err)
-	}
+	h.deadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
+		map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": text},
+		map[string]string{"sending": "1"})
 	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
 	if err != nil {
 		t.Fatal(err)
@@ -311,9 +245,7 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the follow-up's result", func() bool { return len(h.Finishes(general, rootTS)) == 2 })
 	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-up requests, want the dead replica's only", n)
-	}
+	h.WantRequests(docsapitest.EndpointMessage, 1, "the dead replica's only")
 	if n := len(h.Finishes(general, rootTS)); n != 2 {
 		t.Errorf("%d results in the thread, want 2", n)
 	}
@@ -353,9 +285,7 @@ func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = srv.Close() })
-			h := newHarness(t, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-				return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-			}))
+			h := newHarness(t, bottest.LongJobs())
 			h.RedisURL = srv.URL
 			h.StartBot(bottest.Config{})
 			rootTS, _ := h.startedJob("Document the webhooks")
@@ -392,9 +322,7 @@ func TestReplyNotRecordedOnSlacksLastTryIsAnswered(t *testing.T) {
 			if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
 				t.Errorf("%d redeliveries: the reply was answered before Slack's last try", n)
 			}
-			if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
-				t.Errorf("%d follow-up requests, want none", n)
-			}
+			h.WantRequests(docsapitest.EndpointMessage, 0, "")
 		})
 	}
 }

@@ -8,15 +8,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/store"
 )
-
-// untracked reports whether job is recorded as no longer followed because the
-// docs API no longer knows it.
-func untracked(st *store.Store, jobID string) bool {
-	j, err := st.Jobs().Job(context.Background(), jobID)
-	return err == nil && j.Status == "not_found"
-}
 
 // goneNotes counts the thread's notes that the docs API no longer knows the job.
 func (h *harness) goneNotes(rootTS string) int {
@@ -41,10 +33,8 @@ func TestGoneJobRootSaysSoDespiteSlack(t *testing.T) {
 	for _, tc := range rootEditFaults {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, jobsStayActive())
+			h, rootTS, jobID := runningJob(t, bottest.Config{}, "Document the webhooks")
 			st := h.OpenStore()
-			h.StartBot(bottest.Config{})
-			rootTS, jobID := h.startedJob("Document the webhooks")
 			tc.fault(h)
 			h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
 
@@ -74,10 +64,8 @@ func TestGoneJobRootSaysSoDespiteSlack(t *testing.T) {
 // the job is untracked and the thread told once.
 func TestGoneJobWaitsForTheRootEdit(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, jobsStayActive())
+	h, rootTS, jobID := runningJob(t, bottest.Config{FinalEditBudget: shortEditBudget}, "Document the audit log")
 	st := h.OpenStore()
-	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
-	rootTS, jobID := h.startedJob("Document the audit log")
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
 	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
 
@@ -124,10 +112,8 @@ const goneEditPostponed = "the docs API no longer knows the job, and the root me
 // nothing comes back forever.
 func TestGoneJobStopsWaitingForTheRootEdit(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, jobsStayActive())
+	h, rootTS, jobID := runningJob(t, bottest.Config{FinalEditBudget: shortEditBudget}, "Document the audit log")
 	st := h.OpenStore()
-	h.StartBot(bottest.Config{FinalEditBudget: shortEditBudget})
-	rootTS, jobID := h.startedJob("Document the audit log")
 	h.WaitFor("many polls of the job", func() bool {
 		j, err := st.Jobs().Job(context.Background(), jobID)
 		return err == nil && j.Polls >= 40

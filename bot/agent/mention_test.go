@@ -17,13 +17,6 @@ import (
 
 const bob = "U0BOB"
 
-// longJobs keeps every job active, so that nothing moves but what a test does.
-func longJobs() docsapitest.Option {
-	return docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	})
-}
-
 // mention posts a person's @mention of the bot (in a thread when threadTS
 // is set) and waits for both of Slack's events for it to be acked.
 func (h *harness) mention(user, channel, threadTS, text string) slacktest.Mentioned {
@@ -60,20 +53,6 @@ func (h *harness) rootIn(channel, threadTS string) (slacktest.Message, string) {
 	return root, ""
 }
 
-// botClient is a Web API client with the bot's token, to post as a bot
-// would (a visitors summary, another bot's note).
-func (h *harness) botClient() *slack.Client {
-	return slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
-}
-
-// wantCreates checks how many jobs the docs API was asked to create.
-func (h *harness) wantCreates(n int) {
-	h.T.Helper()
-	if got := h.API.Count(docsapitest.EndpointCreate); got != n {
-		h.T.Errorf("%d create requests, want %d", got, n)
-	}
-}
-
 // userMessage posts a person's message and returns its ts.
 func (h *harness) userMessage(user, channel, threadTS, text string) string {
 	h.T.Helper()
@@ -101,7 +80,7 @@ func TestMentionStartsAJobInItsThread(t *testing.T) {
 	})
 	h.Settle()
 	// Slack sent an app_mention and a message event for the one post: one job.
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 	if r := h.Roots(general); len(r) != 0 {
 		t.Errorf("%d top-level bot messages, want none: the job lives in the person's thread", len(r))
 	}
@@ -109,8 +88,7 @@ func TestMentionStartsAJobInItsThread(t *testing.T) {
 
 func TestMentionInAJobThreadIsAFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 
 	m := h.mention(alice, general, "", "Write a glossary")
 	_, jobID := h.rootIn(general, m.TS)
@@ -126,13 +104,12 @@ func TestMentionInAJobThreadIsAFollowUp(t *testing.T) {
 	if got := h.API.Prompts(jobID); got[1] != "also define lease" || got[2] != "and fencing token" {
 		t.Errorf("follow-ups %q", got[1:])
 	}
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }
 
 func TestDMStartsAJobAndRepliesFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	dm, err := h.Slack.OpenDM(alice)
 	if err != nil {
 		t.Fatal(err)
@@ -145,18 +122,17 @@ func TestDMStartsAJobAndRepliesFollowUp(t *testing.T) {
 	if got := h.API.Prompts(jobID); got[0] != "Write an FAQ about billing" || got[1] != "Keep it short" {
 		t.Errorf("API prompts %q", got)
 	}
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }
 
 func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The CLI docs never mention --dry-run")
 	h.userMessage(alice, general, parent, "<@"+bob+"> right, and it prints a plan &lt;first&gt;")
 	// Another message by a bot (here docsbot itself, posting as any bot
 	// would), marked as such in the context.
-	api := h.botClient()
+	api := h.BotClient()
 	if _, _, err := api.PostMessage(general, slack.MsgOptionText("Reminder: docs freeze on Friday", false), slack.MsgOptionTS(parent)); err != nil {
 		t.Fatal(err)
 	}
@@ -164,17 +140,13 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	h.mention(alice, general, parent, "document this")
 	_, jobID := h.rootIn(general, parent)
 	prompt := h.API.Prompts(jobID)[0]
-	for _, want := range []string{
+	bottest.WantContains(t, "instruction", prompt,
 		"document this\n\nContext: the Slack thread",
 		"https://", // the thread's permalink
 		"bob: The CLI docs never mention --dry-run",
 		"alice: @bob right, and it prints a plan <first>",
 		"docsbot (bot): Reminder: docs freeze on Friday",
-	} {
-		if !strings.Contains(prompt, want) {
-			t.Errorf("instruction lacks %q:\n%s", want, prompt)
-		}
-	}
+	)
 	if strings.Contains(prompt, bob) || strings.Contains(prompt, alice) || strings.Contains(prompt, "left out") {
 		t.Errorf("instruction names people by id or says it cut a short thread:\n%s", prompt)
 	}
@@ -182,35 +154,13 @@ func TestMentionInAThreadPassesItAsContext(t *testing.T) {
 	// Alice's reply, posted before the job and in its context, is not one.
 	h.mention(bob, general, parent, "mention the exit codes too")
 	h.WaitFor("the second mention sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) >= 2 })
-	h.idle()
+	h.Idle()
+	h.StopAll()
 	if got := h.API.Prompts(jobID); len(got) != 2 || got[1] != "mention the exit codes too" {
 		t.Errorf("API got prompts %q, want the instruction with its context, then the second mention only", got)
 	}
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-ups sent, want 1: the thread's earlier messages went as context", n)
-	}
-	h.wantCreates(1)
-}
-
-// idle waits until the inbox is empty (every post taken and done, those
-// waiting for a job to start in their thread too), then stops the bots:
-// counts taken afterwards are final. Such a post waits up to 16s between
-// looks, so the wait is longer than WaitFor's.
-func (h *harness) idle() {
-	h.T.Helper()
-	st := h.OpenStore()
-	deadline := time.Now().Add(45 * time.Second)
-	for {
-		n, err := st.Inbox().Queued(context.Background())
-		if err == nil && n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			h.T.Fatalf("the inbox holds %d pieces of work (err %v) after 45s\nlogs:\n%s", n, err, h.Logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	h.StopAll()
+	h.WantRequests(docsapitest.EndpointMessage, 1, "the thread's earlier messages went as context")
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }
 
 // A reply posted after the mention, while its job is being started, waits
@@ -241,7 +191,7 @@ func TestReplyWhileAMentionsJobStartsIsAFollowUp(t *testing.T) {
 // behind: the reply is sent to the job as a follow-up, once.
 func replyWhileAMentionsJobStarts(t *testing.T, behind time.Duration) {
 	clock := func() time.Time { return time.Now().Add(-behind) }
-	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithClock(clock)}, longJobs())}
+	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithClock(clock)}, bottest.LongJobs())}
 	h.StartBot(bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The CLI docs never mention --dry-run")
 	h.userMessage(alice, general, parent, "it prints a plan")
@@ -258,21 +208,19 @@ func replyWhileAMentionsJobStarts(t *testing.T, behind time.Duration) {
 	close(hold)
 	_, jobID := h.rootIn(general, parent)
 	h.WaitFor("the later reply sent as a follow-up", func() bool { return len(h.API.Prompts(jobID)) >= 2 })
-	h.idle()
+	h.Idle()
+	h.StopAll()
 	got := h.API.Prompts(jobID)
 	if len(got) != 2 || !strings.Contains(got[0], "alice: it prints a plan") || strings.Contains(got[0], "exit codes") || got[1] != "and the exit codes" {
 		t.Errorf("API got prompts %q, want the instruction with the earlier reply as context, then the later reply", got)
 	}
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-ups sent, want 1", n)
-	}
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointMessage, 1, "")
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }
 
 func TestThreadContextIsCapped(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	parent := h.userMessage(bob, general, "", "FIRST: the migration guide is wrong")
 	// 201 replies of 50 characters: over the cap, and more than one page of
 	// conversations.replies (200 a page), so the latest come from the second.
@@ -298,25 +246,16 @@ func TestThreadContextIsCapped(t *testing.T) {
 	if len([]rune(prompt)) > 8000+1000 {
 		t.Errorf("instruction is %d characters: over the cap", len([]rune(prompt)))
 	}
-	h.WaitFor("the person told the thread was cut", func() bool {
-		for _, e := range h.Slack.Ephemerals(alice) {
-			if strings.Contains(e.Text, "longer than the 8000 characters") {
-				return true
-			}
-		}
-		return false
-	})
+	h.WaitPrivate(alice, "longer than the 8000 characters")
 	// The replies went as context: none is sent again as a follow-up.
-	h.idle()
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
-		t.Errorf("%d of the thread's replies sent as follow-ups, want none: they went as context", n)
-	}
+	h.Idle()
+	h.StopAll()
+	h.WantRequests(docsapitest.EndpointMessage, 0, "they went as context")
 }
 
 func TestListAndStatus(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	m := h.mention(alice, general, "", "Document the &lt;rate&gt; limits")
 	_, jobID := h.rootIn(general, m.TS)
 
@@ -360,14 +299,7 @@ func TestListAndStatus(t *testing.T) {
 		return false
 	})
 	h.mention(bob, general, "", "status "+jobID)
-	h.WaitFor("the status shown to bob only", func() bool {
-		for _, e := range h.Slack.Ephemerals(bob) {
-			if strings.Contains(e.Text, "Instruction: Document the &lt;rate&gt; limits") {
-				return true
-			}
-		}
-		return false
-	})
+	h.WaitPrivate(bob, "Instruction: Document the &lt;rate&gt; limits")
 	h.StopAll()
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }

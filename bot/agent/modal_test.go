@@ -13,47 +13,28 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // modalOf waits for the job modal open for user and returns it.
 func (h *harness) modalOf(user string) slacktest.View {
 	h.T.Helper()
-	var v slacktest.View
-	h.WaitFor("the job modal open for "+user, func() bool {
-		for _, m := range h.Slack.OpenModals(user) {
-			if m.CallbackID == agent.ViewJob {
-				v = m
-				return true
-			}
-		}
-		return false
-	})
-	return v
+	return h.WaitModal(user, agent.ViewJob)
 }
 
 // submit submits the job modal with an instruction.
 func (h *harness) submit(viewID, instruction string) slacktest.Interaction {
 	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	in, err := h.Slack.SubmitView(ctx, slacktest.ViewSubmission{ViewID: viewID,
-		Values: map[string]map[string]string{"instruction": {"instruction": instruction}}})
-	if err != nil {
-		h.T.Fatalf("submit %q: %v", instruction, err)
-	}
-	return in
+	return h.Submit(slacktest.ViewSubmission{ViewID: viewID, Values: map[string]map[string]string{"instruction": {"instruction": instruction}}})
 }
 
 func TestShortcutModalSubmissionStartsOneJob(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	msg := h.userMessage(bob, general, "", "Our rate limits page still says 100/min &amp; <@"+alice+"> knows why")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg}); err != nil {
-		t.Fatal(err)
-	}
+	h.Shortcut(slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg})
 	v := h.modalOf(alice)
 	if !strings.Contains(string(v.Blocks), "100/min") || !strings.Contains(string(v.Blocks), `"multiline":true`) {
 		t.Errorf("modal does not quote the message or lacks a multi-line input: %s", v.Blocks)
@@ -71,11 +52,7 @@ func TestShortcutModalSubmissionStartsOneJob(t *testing.T) {
 	in = h.submit(v.ID, "Update it for the v2 limits")
 	root, jobID := h.rootIn(general, msg)
 	prompt := h.API.Prompts(jobID)[0]
-	for _, want := range []string{"Update it for the v2 limits\n\nContext: the Slack message", "by @bob", "100/min & @alice knows why"} {
-		if !strings.Contains(prompt, want) {
-			t.Errorf("instruction lacks %q:\n%s", want, prompt)
-		}
-	}
+	bottest.WantContains(t, "instruction", prompt, "Update it for the v2 limits\n\nContext: the Slack message", "by @bob", "100/min & @alice knows why")
 	if !strings.Contains(rendered(root), "<@"+alice+">") {
 		t.Errorf("root %q does not name who asked", rendered(root))
 	}
@@ -86,7 +63,7 @@ func TestShortcutModalSubmissionStartsOneJob(t *testing.T) {
 	}
 	h.WaitLogged(bot.RedeliveredInteraction, 1)
 	h.StopAll()
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }
 
 func TestShortcutWithAnExpiredTrigger(t *testing.T) {
@@ -120,8 +97,7 @@ func TestShortcutWithAnExpiredTrigger(t *testing.T) {
 
 func TestDocsAgentAloneOpensTheModal(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	ack := h.Command(alice, general, agent.Command, "")
 	if len(ack.Payload) > 0 && string(ack.Payload) != "null" {
 		t.Errorf("ack carries %s, want an empty ack (the modal answers)", ack.Payload)
@@ -140,11 +116,10 @@ func TestDocsAgentAloneOpensTheModal(t *testing.T) {
 
 func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	// A visitors summary with the button, as bot/visitors renders it.
 	value := `{"path":"/docs/quickstart","human":120,"ai":30,"total":150,"range":"the last 7 days"}`
-	api := h.botClient()
+	api := h.BotClient()
 	_, summary, err := api.PostMessage(general, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "*Top pages*", false, false), nil, nil),
 		slack.NewActionBlock("pages", slack.NewButtonBlockElement(bot.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))),
@@ -152,11 +127,7 @@ func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary, ActionID: bot.ActionImprovePage}); err != nil {
-		t.Fatal(err)
-	}
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary, ActionID: bot.ActionImprovePage})
 	v := h.modalOf(alice)
 	var blocks []struct {
 		Element struct {
@@ -178,7 +149,7 @@ func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 		t.Errorf("instruction lacks the page or its figures:\n%s", prompt)
 	}
 	h.StopAll()
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }
 
 func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
@@ -187,11 +158,11 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 	h.Slack.AddUser("U0MALLORY", "mallory")
 	const mallory = "U0MALLORY"
 	h.StartBot(bottest.Config{AllowedUsers: []string{alice, bob}})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	const refused = "not on the list"
-	refusedPrivately := func(what string, n int) {
+	n := 0
+	h.everyWayIn(mallory, "", func(what string) {
 		h.T.Helper()
+		n++
 		h.WaitFor(what+": the private refusal", func() bool {
 			c := 0
 			for _, e := range h.Slack.Ephemerals(mallory) {
@@ -206,32 +177,7 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 			}
 			return c >= n
 		})
-	}
-
-	m := h.mention(mallory, general, "", "Rewrite the whole site")
-	refusedPrivately("mention", 1)
-	h.mention(mallory, general, m.TS, "document this")
-	refusedPrivately("mention in a thread", 2)
-	dm, err := h.Slack.OpenDM(mallory)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.userMessage(mallory, dm, "", "Write docs")
-	refusedPrivately("DM", 3)
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: mallory, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: m.TS}); err != nil {
-		t.Fatal(err)
-	}
-	refusedPrivately("shortcut", 4)
-	api := h.botClient()
-	_, summary, err := api.PostMessage(general, slack.MsgOptionBlocks(slack.NewActionBlock("pages",
-		slack.NewButtonBlockElement(bot.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: mallory, ChannelID: general, MessageTS: summary, ActionID: bot.ActionImprovePage}); err != nil {
-		t.Fatal(err)
-	}
-	refusedPrivately("improve-page button", 5)
+	})
 	for _, text := range []string{"", "list", "Write docs"} {
 		ack := h.Command(mallory, general, agent.Command, text)
 		if !strings.Contains(string(ack.Payload), refused) || !strings.Contains(string(ack.Payload), "ephemeral") {
@@ -254,17 +200,12 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 
 func TestShortcutOnALongMessage(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	// 3,900 characters, most of them escaped entities that grow in JSON:
 	// the modal's private_metadata (3,000 characters at most) still fits.
 	long := "START " + strings.Repeat("&lt;b&gt; &amp; ", 240)
 	msg := h.userMessage(bob, general, "", long)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg}); err != nil {
-		t.Fatal(err)
-	}
+	h.Shortcut(slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg})
 	v := h.modalOf(alice)
 	if n := len([]rune(v.PrivateMetadata)); n > 3000 {
 		t.Errorf("private_metadata of %d characters", n)

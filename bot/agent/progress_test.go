@@ -36,7 +36,7 @@ func (h *harness) polls(n int) {
 // poll; the thread shows the agent working, refreshed once a minute.
 func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	clock := slacktest.NewManualClock(time.Now())
 	h.StartBot(bottest.Config{Now: clock.Now})
 	h.StartBot(bottest.Config{Now: clock.Now})
@@ -84,7 +84,7 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(string(tc.status), func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, longJobs())
+			h := newHarness(t, bottest.LongJobs())
 			// Slack's 429 on a reaction is waited out, not a lost reaction.
 			h.Slack.RateLimit("reactions.add", 1, time.Second)
 			clock := slacktest.NewManualClock(time.Now())
@@ -125,9 +125,7 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 // the person's, so nothing is reacted to; the thread still shows the status.
 func TestSlashCommandJobHasNoReactions(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
-	rootTS, _ := h.startedJob("Document the CLI")
+	h, rootTS, _ := runningJob(t, bottest.Config{}, "Document the CLI")
 	h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })
 	h.polls(5)
 	if n := len(h.Slack.Calls("reactions.add")); n != 0 {

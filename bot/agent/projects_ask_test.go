@@ -27,12 +27,12 @@ func TestProjectsQuestionButtons(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			w := newProjectsWorld(t)
-			w.start(projectsBot{extra: tc.extra})
+			w := newProjectsWorldOf(t, projectsOf{extra: tc.extra})
+			w.start(projectsBot{})
 			w.Command(alice, general, agent.Command, "Write a glossary")
 			if !tc.buttons {
 				w.WaitFor("alice asked in words", func() bool { return w.said(alice, "Which docs project should the agent work in?") })
-				w.idle()
+				w.Idle()
 				for _, m := range w.Slack.Ephemerals(alice) {
 					if strings.Contains(string(m.Blocks), agent.ActionChooseProject) {
 						t.Errorf("asked with buttons: %s", m.Blocks)

@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 )
 
 // TestProjectsChoiceByAnotherPersonTakesNothing: someone else pressing a
@@ -25,7 +26,7 @@ func TestProjectsChoiceByAnotherPersonTakesNothing(t *testing.T) {
 	if err := json.Unmarshal(q.Blocks, &blocks); err != nil {
 		t.Fatal(err)
 	}
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(w.Slack.APIURL))
+	sc := w.BotClient()
 	_, ts, err := sc.PostMessage(general, slack.MsgOptionText(q.Text, false), slack.MsgOptionBlocks(blocks.BlockSet...))
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +76,7 @@ func TestProjectsPrivateAnswersReachADirectMessage(t *testing.T) {
 	})
 	t.Run("job of a removed project", func(t *testing.T) {
 		t.Parallel()
-		w := newProjectsWorld(t, longJobs())
+		w := newProjectsWorld(t, bottest.LongJobs())
 		stop := w.start(projectsBot{})
 		job, _ := w.startInAPI(alice, "Document the errors")
 		stop()

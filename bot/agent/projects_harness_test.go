@@ -1,11 +1,8 @@
 package agent_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +10,6 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
-	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -21,9 +17,10 @@ import (
 )
 
 // The two-project world: the harness's world (fake Slack, Redis) with two
-// docs projects, each with a docs API test server of its own: "docs" (the
-// harness's API server), the default project of #docs, and "api", the
-// default project of #api-ref. #general is the default of neither.
+// docs projects (Harness.TwoProjects), each with a docs API test server of
+// its own: "docs" (the harness's API server), the default project of #docs,
+// and "api", the default project of #api-ref. #general is the default of
+// neither.
 const (
 	chDocs = "C0DOCS"
 	chAPI  = "C0APIREF"
@@ -32,8 +29,7 @@ const (
 	team = "T0TEST"
 )
 
-// projectsWorld is a harness with a second docs API server and a bot that
-// serves both projects (bot.Config.Projects).
+// projectsWorld is a harness whose bots serve both projects.
 type projectsWorld struct {
 	*harness
 	// servers are the docs API servers by project name.
@@ -42,63 +38,46 @@ type projectsWorld struct {
 	st *store.Store
 }
 
-func newProjectsWorld(t *testing.T, apiOpts ...docsapitest.Option) *projectsWorld {
-	t.Helper()
-	return newProjectsWorldWith(t, nil, apiOpts...)
+// projectsOf is what differs between the worlds' projects.
+type projectsOf struct {
+	// apiEditors are the editors of the project api (none: everyone).
+	apiEditors []string
+	// extra more projects, p01, p02…, with no channel (they are only
+	// asked about).
+	extra int
+	// slack are options of the fake Slack (its clock).
+	slack []slacktest.Option
 }
 
-// newProjectsWorldWith is newProjectsWorld with options of the fake Slack.
-func newProjectsWorldWith(t *testing.T, slackOpts []slacktest.Option, apiOpts ...docsapitest.Option) *projectsWorld {
+// newProjectsWorld is the world of the projects docs and api alone, with
+// everyone an editor of both.
+func newProjectsWorld(t *testing.T, apiOpts ...docsapitest.Option) *projectsWorld {
 	t.Helper()
-	h := &harness{bottest.NewWith(t, redisURL, slackOpts, apiOpts...)}
-	second := docsapitest.NewServer(append([]docsapitest.Option{docsapitest.WithProjectID("proj-api-ref"),
-		docsapitest.WithKey("mint_second_key_0000000000000000")}, apiOpts...)...)
-	t.Cleanup(second.Close)
+	return newProjectsWorldOf(t, projectsOf{}, apiOpts...)
+}
+
+// newProjectsWorldOf is the world of the projects of, each API server
+// started with apiOpts.
+func newProjectsWorldOf(t *testing.T, of projectsOf, apiOpts ...docsapitest.Option) *projectsWorld {
+	t.Helper()
+	h := &harness{bottest.NewWith(t, redisURL, of.slack, apiOpts...)}
 	h.Slack.AddChannel(slacktest.Channel{ID: chDocs, Name: "docs", BotMember: true})
 	h.Slack.AddChannel(slacktest.Channel{ID: chAPI, Name: "api-ref", BotMember: true})
 	h.Slack.AddUser(carol, "carol")
-	return &projectsWorld{harness: h, servers: map[string]*docsapitest.Server{"docs": h.API, "api": second}, st: h.OpenStore()}
+	api := h.TwoProjects(bottest.Project{Channels: []string{chDocs}}, bottest.Project{Channels: []string{chAPI}, Editors: of.apiEditors}, apiOpts...)
+	for i := 1; i <= of.extra; i++ {
+		h.AddProject(bottest.Project{Name: fmt.Sprintf("p%02d", i)})
+	}
+	return &projectsWorld{harness: h, servers: map[string]*docsapitest.Server{"docs": h.API, "api": api}, st: h.OpenStore()}
 }
 
 // projectsBot is what differs between the bots a test starts.
 type projectsBot struct {
-	// apiEditors are the editors of the project api (none: everyone).
-	apiEditors []string
-	// only, when set, is the one project the projects file lists (the
-	// other was removed from it).
+	// only, when set, is the one project the bot serves (the other was
+	// removed from its projects file).
 	only string
 	// pendingTTL is agent.Config.PendingTTL.
 	pendingTTL time.Duration
-	// extra more projects, p01, p02…, with no channel, whose API URL
-	// is the docs project's server (they are only asked about).
-	extra int
-}
-
-// file writes the projects file of o and returns its path.
-func (w *projectsWorld) file(o projectsBot) string {
-	w.T.Helper()
-	var b strings.Builder
-	b.WriteString("projects:\n")
-	for _, name := range []string{"docs", "api"} {
-		if o.only != "" && name != o.only {
-			continue
-		}
-		srv := w.servers[name]
-		channel := map[string]string{"docs": chDocs, "api": chAPI}[name]
-		fmt.Fprintf(&b, "  - name: %s\n    project_id: %s\n    api_key_env: KEY_%s\n    api_url: %s\n    channels: [%s]\n",
-			name, srv.ProjectID, strings.ToUpper(name), srv.URL, channel)
-		if name == "api" && len(o.apiEditors) > 0 {
-			fmt.Fprintf(&b, "    editors: [%s]\n", strings.Join(o.apiEditors, ", "))
-		}
-	}
-	for i := 1; i <= o.extra; i++ {
-		fmt.Fprintf(&b, "  - name: p%02d\n    project_id: proj-extra-%02d\n    api_key_env: KEY_DOCS\n    api_url: %s\n", i, i, w.servers["docs"].URL)
-	}
-	path := filepath.Join(w.T.TempDir(), "projects.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		w.T.Fatal(err)
-	}
-	return path
 }
 
 // start starts a bot serving the projects of o, with the agent feature
@@ -106,19 +85,11 @@ func (w *projectsWorld) file(o projectsBot) string {
 // it is stopped when the test ends.
 func (w *projectsWorld) start(o projectsBot) (stop func()) {
 	w.T.Helper()
-	set, err := project.Load(w.file(o), project.Options{LookupEnv: func(name string) (string, bool) {
-		switch name {
-		case "KEY_DOCS":
-			return w.servers["docs"].Key, true
-		case "KEY_API":
-			return w.servers["api"].Key, true
-		}
-		return "", false
-	}})
-	if err != nil {
-		w.T.Fatalf("projects file: %v", err)
+	cfg := bottest.Config{Features: app.Agent, PendingTTL: o.pendingTTL, AuditText: true}
+	if o.only != "" {
+		cfg.Serve = []string{o.only}
 	}
-	return w.StartBot(bottest.Config{Projects: set, Features: app.Agent, PendingTTL: o.pendingTTL, AuditText: true}).Stop
+	return w.StartBot(cfg).Stop
 }
 
 // creates is how many jobs each project's API server was asked to create.
@@ -170,17 +141,7 @@ func (w *projectsWorld) rootOf(channel, threadTS, jobID string) slacktest.Messag
 // returns it.
 func (w *projectsWorld) question(user string) slacktest.Message {
 	w.T.Helper()
-	var q slacktest.Message
-	w.WaitFor("the question which project, to "+user, func() bool {
-		for _, m := range w.Slack.Ephemerals(user) {
-			if strings.Contains(string(m.Blocks), agent.ActionChooseProject) {
-				q = m
-				return true
-			}
-		}
-		return false
-	})
-	return q
+	return w.WaitButtons(user, agent.ActionChooseProject)
 }
 
 // buttonValue returns the value of the button of m labelled label whose
@@ -227,13 +188,8 @@ func button(t *testing.T, m slacktest.Message, actionID, label string) (id, valu
 // act has user press the button labelled label of m.
 func (w *projectsWorld) act(user string, m slacktest.Message, actionID, label string) {
 	w.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	id, value := button(w.T, m, actionID, label)
-	a := slacktest.Action{UserID: user, ChannelID: m.Channel, MessageTS: m.TS, ActionID: id, Value: value}
-	if _, err := w.Slack.Act(ctx, a); err != nil {
-		w.T.Fatalf("%s pressing %s: %v", user, label, err)
-	}
+	w.Act(slacktest.Action{UserID: user, ChannelID: m.Channel, MessageTS: m.TS, ActionID: id, Value: value})
 }
 
 // said reports whether user was told, privately, something containing text.
@@ -244,14 +200,4 @@ func (w *projectsWorld) said(user, text string) bool {
 		}
 	}
 	return false
-}
-
-// idle waits until the inbox is empty: every command, post and click taken
-// and done (the jobs may still run).
-func (w *projectsWorld) idle() {
-	w.T.Helper()
-	w.WaitFor("an empty inbox", func() bool {
-		n, err := w.st.Inbox().Queued(context.Background())
-		return err == nil && n == 0
-	})
 }

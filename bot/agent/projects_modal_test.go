@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -17,7 +18,7 @@ import (
 // instruction the agent gets.
 func TestProjectsModalTokenAgainstSelect(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -48,7 +49,7 @@ func TestProjectsModalTokenAgainstSelect(t *testing.T) {
 			}
 		})
 	}
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates after refused submissions = %v, want none", c)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -17,8 +18,8 @@ import (
 // of api, whose "retry" starts the job in api.
 func TestProjectsRetryChecksTheProjectsEditors(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
-	w.start(projectsBot{apiEditors: []string{bob}})
+	w := newProjectsWorldOf(t, projectsOf{apiEditors: []string{bob}}, bottest.LongJobs())
+	w.start(projectsBot{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 
@@ -31,7 +32,7 @@ func TestProjectsRetryChecksTheProjectsEditors(t *testing.T) {
 
 	w.Reply(alice, chAPI, rootTS, "retry")
 	w.WaitFor("alice refused in project api", func() bool { return w.said(alice, "<@"+bob+">") })
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates after a refused retry = %v, want none", c)
 	}
@@ -65,8 +66,8 @@ func TestProjectsRetryChecksTheProjectsEditors(t *testing.T) {
 // project asks again.
 func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
-	w.start(projectsBot{apiEditors: []string{bob}})
+	w := newProjectsWorldOf(t, projectsOf{apiEditors: []string{bob}}, bottest.LongJobs())
+	w.start(projectsBot{})
 	ctx := context.Background()
 	notRemembered := func(after string) {
 		t.Helper()
@@ -76,13 +77,13 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	}
 
 	w.Command(alice, general, agent.Command, "project=api Document the errors")
-	w.WaitFor("alice refused in project api", func() bool { return w.privately(alice, "<@"+bob+">") == 1 })
-	w.idle()
+	w.WaitFor("alice refused in project api", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 1 })
+	w.Idle()
 	notRemembered("a refused project=api with an instruction")
 
 	w.Command(alice, general, agent.Command, "project=api")
-	w.WaitFor("alice refused choosing api alone", func() bool { return w.privately(alice, "<@"+bob+">") == 2 })
-	w.idle()
+	w.WaitFor("alice refused choosing api alone", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 2 })
+	w.Idle()
 	notRemembered("a refused project=api alone")
 	if w.said(alice, "Your docs agent jobs now go to") {
 		t.Errorf("alice was told her jobs go to api: %v", w.Slack.Ephemerals(alice))
@@ -91,8 +92,8 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	w.Command(alice, general, agent.Command, "Write a FAQ")
 	q := w.question(alice)
 	w.act(alice, q, agent.ActionChooseProject, "api")
-	w.WaitFor("alice refused choosing api by its button", func() bool { return w.privately(alice, "<@"+bob+">") == 3 })
-	w.idle()
+	w.WaitFor("alice refused choosing api by its button", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 3 })
+	w.Idle()
 	notRemembered("a refused click on api")
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates after the refusals = %v, want none", c)

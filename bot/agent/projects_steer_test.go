@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -24,10 +25,10 @@ func TestProjectsMentionDuringAnotherStartChecksTheJobsProject(t *testing.T) {
 	// The thread is older than a start's window (Slack's clock behind):
 	// only the start's claim on the thread makes alice's post wait.
 	behind := func() time.Time { return time.Now().Add(-3 * time.Minute) }
-	w := newProjectsWorldWith(t, []slacktest.Option{slacktest.WithClock(behind)}, longJobs())
+	w := newProjectsWorldOf(t, projectsOf{apiEditors: []string{bob}, slack: []slacktest.Option{slacktest.WithClock(behind)}}, bottest.LongJobs())
 	hold := make(chan struct{})
 	w.servers["api"].AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Hold: hold, Times: 1})
-	w.start(projectsBot{apiEditors: []string{bob}})
+	w.start(projectsBot{})
 	threadTS := w.userMessage(bob, chAPI, "", "The errors page is out of date")
 	w.mention(bob, chAPI, threadTS, "update the errors page")
 	w.WaitFor("bob's start holding the thread (its root message posted)", func() bool {
@@ -45,7 +46,7 @@ func TestProjectsMentionDuringAnotherStartChecksTheJobsProject(t *testing.T) {
 
 	job := w.newJob("api", 0)
 	w.WaitFor("alice refused in project api", func() bool { return w.said(alice, "<@"+bob+">") })
-	w.idle()
+	w.Idle()
 	for _, p := range w.servers["api"].Prompts(job.ID) {
 		if strings.Contains(p, hers) {
 			t.Errorf("alice's post reached api's job: %q", p)
@@ -70,8 +71,8 @@ func TestProjectsMentionDuringAnotherStartChecksTheJobsProject(t *testing.T) {
 // carol, and says whose start it retried.
 func TestRetryIsAuditedAsWhoTypedIt(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
-	w.start(projectsBot{apiEditors: []string{bob, carol}})
+	w := newProjectsWorldOf(t, projectsOf{apiEditors: []string{bob, carol}}, bottest.LongJobs())
+	w.start(projectsBot{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	rootTS := w.PostNoAck(bob, chAPI, "", "placeholder for the root message of a start whose outcome was unknown")
@@ -82,7 +83,7 @@ func TestRetryIsAuditedAsWhoTypedIt(t *testing.T) {
 	}
 	w.Reply(carol, chAPI, rootTS, "retry")
 	job := w.newJob("api", 0)
-	w.idle()
+	w.Idle()
 	var starts []store.AuditRecord
 	for _, rec := range w.audit() {
 		if rec.Action == store.AuditJobStart && rec.JobID == job.ID {

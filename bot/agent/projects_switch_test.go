@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
@@ -38,7 +39,7 @@ func (w *projectsWorld) switchModal(user string, root slacktest.Message, skip ..
 // other project gets the thread's conversation as its context too.
 func TestProjectsSwitchKeepsTheWholeStart(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	long := "Rewrite the errors page. " + strings.Repeat("Keep every code sample working. ", 75) + "Last sentence here."
 	parent := w.userMessage(bob, chAPI, "", "The errors page never mentions the retry header")
@@ -61,18 +62,14 @@ func TestProjectsSwitchKeepsTheWholeStart(t *testing.T) {
 	}
 	again := w.newJob("docs", 0)
 	prompt := w.servers["docs"].Prompts(again.ID)[0]
-	for _, want := range []string{strings.TrimSpace(long) + "\n\nContext: the Slack thread", "bob: The errors page never mentions the retry header"} {
-		if !strings.Contains(prompt, want) {
-			t.Errorf("the switched job's instruction lacks %q:\n%s", want, prompt)
-		}
-	}
+	bottest.WantContains(t, "the switched job's instruction", prompt, strings.TrimSpace(long)+"\n\nContext: the Slack thread", "bob: The errors page never mentions the retry header")
 }
 
 // TestProjectsSwitchAfterTheStartWasForgotten: Switch project pressed after
 // the start was forgotten opens nothing and tells the person privately.
 func TestProjectsSwitchAfterTheStartWasForgotten(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{pendingTTL: 50 * time.Millisecond})
 	_, root := w.startInAPI(alice, "Document the errors")
 	redistest.Until(t, "the kept start to be forgotten", func() bool {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -24,7 +25,7 @@ import (
 // job record and the audit trail name the project.
 func TestProjectsCommandGoesToItsProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	cases := []struct {
 		name, channel, text string
@@ -106,17 +107,15 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 	if last, err := w.st.Choices().LastProject(context.Background(), team, bob); err != nil || last != "api" {
 		t.Errorf("last choice after project=api alone = %q, %v; want api", last, err)
 	}
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates = %v, want none", c)
 	}
 	if n := len(w.Roots(chDocs)) + len(w.Roots(general)); n != 0 {
 		t.Errorf("%d root messages posted, want none", n)
 	}
-	for _, m := range w.Slack.Ephemerals(alice) {
-		if strings.Contains(m.Text, "<b>") {
-			t.Errorf("the answer shows the person's markup unescaped: %q", m.Text)
-		}
+	for _, m := range w.Privates(alice, "<b>") {
+		t.Errorf("the answer shows the person's markup unescaped: %q", m.Text)
 	}
 }
 
@@ -128,7 +127,7 @@ func TestProjectsUnknownProjectAnsweredPrivately(t *testing.T) {
 // person's next command without a project goes there without asking.
 func TestProjectsAskWithButtons(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	long := "Rewrite the getting started guide. " + strings.Repeat("Keep every code sample working. ", 80)
 	cases := []struct {
@@ -205,7 +204,7 @@ func TestProjectsChoiceAfterTheStartWasForgotten(t *testing.T) {
 	})
 	w.act(alice, q, agent.ActionChooseProject, "docs")
 	w.WaitFor("the person told the start was forgotten", func() bool { return w.said(alice, "docsbot forgot it and nothing was started") })
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates = %v, want none", c)
 	}
@@ -251,9 +250,9 @@ func TestProjectsFollowUpAndPollsUseTheJobsProject(t *testing.T) {
 	}
 	w.Command(alice, chAPI, agent.Command, "list")
 	w.WaitFor("the list naming the project", func() bool { return w.said(alice, job.ID+"` · project `api`") })
-	listed := w.privately(alice, "project `api`")
+	listed := len(w.Privates(alice, "project `api`"))
 	w.Command(alice, chAPI, agent.Command, "status "+job.ID)
-	w.WaitFor("the status naming the project", func() bool { return w.privately(alice, "project `api`") > listed })
+	w.WaitFor("the status naming the project", func() bool { return len(w.Privates(alice, "project `api`")) > listed })
 }
 
 // TestProjectsEditorsPerProject: the editors of a project decide in that
@@ -263,8 +262,8 @@ func TestProjectsFollowUpAndPollsUseTheJobsProject(t *testing.T) {
 // of the project is refused too.
 func TestProjectsEditorsPerProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
-	w.start(projectsBot{apiEditors: []string{bob}})
+	w := newProjectsWorldOf(t, projectsOf{apiEditors: []string{bob}}, bottest.LongJobs())
+	w.start(projectsBot{})
 
 	w.Command(alice, chAPI, agent.Command, "Document the errors")
 	w.WaitFor("alice refused in project api", func() bool { return w.said(alice, "<@"+bob+">") })
@@ -276,10 +275,10 @@ func TestProjectsEditorsPerProject(t *testing.T) {
 	w.rootOf(chDocs, "", w.newJob("docs", 0).ID)
 
 	_, root := w.startInAPI(bob, "Document the errors")
-	refusals := w.privately(alice, "<@"+bob+">")
+	refusals := len(w.Privates(alice, "<@"+bob+">"))
 	w.Reply(alice, chAPI, root.TS, "Also list the codes")
-	w.WaitFor("alice's follow-up refused", func() bool { return w.privately(alice, "<@"+bob+">") > refusals })
-	w.idle()
+	w.WaitFor("alice's follow-up refused", func() bool { return len(w.Privates(alice, "<@"+bob+">")) > refusals })
+	w.Idle()
 	if n := w.servers["api"].Count(docsapitest.EndpointMessage); n != 0 {
 		t.Errorf("%d follow-ups sent, want none", n)
 	}
@@ -305,7 +304,7 @@ func TestProjectsEditorsPerProject(t *testing.T) {
 // picked.
 func TestProjectsModalSelectAndSwitch(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	w.Command(alice, chAPI, agent.Command, "")
 	v := w.modalOf(alice)
@@ -368,7 +367,7 @@ func TestProjectsModalSelectAndSwitch(t *testing.T) {
 // told privately, and the job leaves the schedule.
 func TestProjectsJobOfARemovedProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	stop := w.start(projectsBot{})
 	job, _ := w.startInAPI(alice, "Document the errors")
 	stop()
@@ -430,14 +429,12 @@ func TestProjectsModalWaysIn(t *testing.T) {
 	}
 	improve := func(channel, value string) func(user string) {
 		return func(user string) {
-			_, ts, err := w.botClient().PostMessage(channel, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
+			_, ts, err := w.BotClient().PostMessage(channel, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
 				slack.NewActionBlock("pages", slack.NewButtonBlockElement(bot.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.Slack.Act(ctx, slacktest.Action{UserID: user, ChannelID: channel, MessageTS: ts, ActionID: bot.ActionImprovePage}); err != nil {
-				t.Fatal(err)
-			}
+			w.Act(slacktest.Action{UserID: user, ChannelID: channel, MessageTS: ts, ActionID: bot.ActionImprovePage})
 		}
 	}
 	cases := []struct {
@@ -449,9 +446,7 @@ func TestProjectsModalWaysIn(t *testing.T) {
 		{"command alone, nothing says: the first project", carol, "docs", func(user string) { w.Command(user, general, agent.Command, "") }},
 		{"message shortcut", alice, "api", func(user string) {
 			ts := w.userMessage(bob, chAPI, "", "The auth page is wrong")
-			if _, err := w.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: user, CallbackID: agent.ShortcutSendToAgent, ChannelID: chAPI, MessageTS: ts}); err != nil {
-				t.Fatal(err)
-			}
+			w.Shortcut(slacktest.MessageShortcut{UserID: user, CallbackID: agent.ShortcutSendToAgent, ChannelID: chAPI, MessageTS: ts})
 		}},
 		{"improve page, the summary's project", alice, "api", improve(general, `{"path":"/x","project":"api"}`)},
 		{"improve page, the channel's project", carol, "docs", improve(chDocs, `{"path":"/x"}`)},
@@ -460,15 +455,13 @@ func TestProjectsModalWaysIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.botClient().PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: slack.HomeTabViewRequest{Type: slack.VTHomeTab,
+			if _, err := w.BotClient().PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: slack.HomeTabViewRequest{Type: slack.VTHomeTab,
 				Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewActionBlock("home", slack.NewButtonBlockElement(bot.ActionNewJob, dm,
 					slack.NewTextBlockObject(slack.PlainTextType, "New docs job", false, false)))}}}}); err != nil {
 				t.Fatal(err)
 			}
 			home, _ := w.Slack.HomeView(user)
-			if _, err := w.Slack.Act(ctx, slacktest.Action{UserID: user, ViewID: home.ID, ActionID: bot.ActionNewJob}); err != nil {
-				t.Fatal(err)
-			}
+			w.Act(slacktest.Action{UserID: user, ViewID: home.ID, ActionID: bot.ActionNewJob})
 		}},
 	}
 	for _, tc := range cases {
@@ -491,13 +484,13 @@ func TestProjectsModalWaysIn(t *testing.T) {
 // chosen.
 func TestProjectsListOfOneProject(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	w.Command(alice, chDocs, agent.Command, "Add a quickstart")
 	docsJob := w.newJob("docs", 0)
 	w.Command(alice, chAPI, agent.Command, "Document the rate limits")
 	apiJob := w.newJob("api", 0)
-	w.idle()
+	w.Idle()
 	creates := w.creates()
 
 	w.Command(alice, general, agent.Command, "project=api list")
@@ -510,7 +503,7 @@ func TestProjectsListOfOneProject(t *testing.T) {
 	if text := string(help.Payload); !strings.Contains(text, "ephemeral") || !strings.Contains(text, "*Docs projects.*") || !strings.Contains(text, "`api`") {
 		t.Errorf("help with projects = %s, want a private answer saying how a project is chosen, naming api", text)
 	}
-	w.idle()
+	w.Idle()
 	for _, m := range w.Slack.Ephemerals(alice) {
 		text := m.Text + rendered(m)
 		switch {

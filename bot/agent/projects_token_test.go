@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
 )
 
 // TestProjectsEmptyProjectName: a project= word with no name, in a start,
@@ -13,7 +14,7 @@ import (
 // listed or started. A list naming two projects is answered so too.
 func TestProjectsEmptyProjectName(t *testing.T) {
 	t.Parallel()
-	w := newProjectsWorld(t, longJobs())
+	w := newProjectsWorld(t, bottest.LongJobs())
 	w.start(projectsBot{})
 	const want = "Write a project name after `project=`. The projects are `docs`, `api`."
 	cases := []struct {
@@ -29,18 +30,18 @@ func TestProjectsEmptyProjectName(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			before := w.privately(tc.user, tc.want)
+			before := len(w.Privates(tc.user, tc.want))
 			if tc.mention {
 				w.mention(tc.user, general, "", tc.text)
 			} else {
 				w.Command(tc.user, general, agent.Command, tc.text)
 			}
 			w.WaitFor("the private answer to "+tc.text, func() bool {
-				return w.privately(tc.user, tc.want) > before || (before == 0 && w.said(tc.user, tc.want))
+				return len(w.Privates(tc.user, tc.want)) > before || (before == 0 && w.said(tc.user, tc.want))
 			})
 		})
 	}
-	w.idle()
+	w.Idle()
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates = %v, want none", c)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,34 +16,15 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// gate keeps jobs active until the test opens it.
-type gate struct {
-	mu   sync.Mutex
-	open bool
-}
-
-func (g *gate) lifecycle(string) docsapitest.Lifecycle {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.open {
-		return docsapitest.Lifecycle{ActivePolls: 1, Outcome: docsapitest.OutcomePR}
-	}
-	return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-}
-
 func TestRestartBetweenCreateAndFinishReportsOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
+	h := newHarness(t, bottest.LongJobs())
 	first := h.StartBot(bottest.Config{})
-	h.API.SetLifecycle(func(string) docsapitest.Lifecycle {
-		return docsapitest.Lifecycle{ActivePolls: 1 << 30, Outcome: docsapitest.OutcomePR}
-	})
 	rootTS, jobID := h.startedJob("Survive a restart")
 	first.Stop()
 
 	// While no bot runs, the job finishes.
-	pr := "https://github.com/acme/docs/pull/77"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.Complete(jobID, 77)
 
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the result after the restart", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
@@ -59,9 +39,7 @@ func TestRestartBetweenCreateAndFinishReportsOnce(t *testing.T) {
 
 func TestTwoReplicasReportEachJobOnce(t *testing.T) {
 	t.Parallel()
-	g := &gate{}
-	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	h.StartBot(bottest.Config{})
 	const jobs = 12
 	roots := make([]string, 0, jobs)
@@ -95,10 +73,7 @@ func TestTwoReplicasReportEachJobOnce(t *testing.T) {
 
 func TestSocketDropLosesNothing(t *testing.T) {
 	t.Parallel()
-	g := &gate{}
-	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	h.StartBot(bottest.Config{})
-	rootTS, jobID := h.startedJob("Before the drop")
+	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Before the drop")
 
 	reconnected := func(after int) func() bool {
 		return func() bool { return h.Slack.Connects() > after && h.Slack.Connections() == 1 }
@@ -111,12 +86,8 @@ func TestSocketDropLosesNothing(t *testing.T) {
 	h.WaitFor("a reconnect after Slack's disconnect", reconnected(before))
 
 	replyTS, _ := h.Reply(alice, general, rootTS, "After the drop")
-	h.WaitFor("the follow-up after reconnecting", func() bool {
-		m, _ := h.Slack.Message(general, replyTS)
-		return len(m.Reactions) == 1
-	})
-	pr := "https://github.com/acme/docs/pull/5"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.waitReaction("the follow-up after reconnecting", replyTS)
+	h.Complete(jobID, 5)
 	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
 	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("prompts %q, want create + follow-up", p)
@@ -125,10 +96,7 @@ func TestSocketDropLosesNothing(t *testing.T) {
 
 func TestUnknownStatusKeepsPollingAndGoneJobStops(t *testing.T) {
 	t.Parallel()
-	g := &gate{}
-	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	h.StartBot(bottest.Config{})
-	rootTS, jobID := h.startedJob("Strange states")
+	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Strange states")
 	h.API.SetJobStatus(jobID, docsapi.Status("queued"), nil)
 	polls := h.API.Count(docsapitest.EndpointGet)
 	h.WaitFor("more polls of a job in an unknown state", func() bool { return h.API.Count(docsapitest.EndpointGet) >= polls+3 })
@@ -157,15 +125,8 @@ func TestUnknownStatusKeepsPollingAndGoneJobStops(t *testing.T) {
 // posts the result when the claim's lease runs out.
 func TestCrashBeforePostingIsRecovered(t *testing.T) {
 	t.Parallel()
-	g := &gate{}
-	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	st := h.OpenStore()
-	rootTS, jobID := h.linkedJobWithoutBot(st, "Crash before posting")
-	pr := "https://github.com/acme/docs/pull/9"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
-
 	// The "crashed replica": claims, records the finish, never posts.
-	h.finishWithoutBot(st, jobID, pr)
+	h, _, rootTS, _, _ := finishedWithoutBot(t, "Crash before posting", 9)
 
 	h.StartBot(bottest.Config{})
 	h.WaitFor("the recovered result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
@@ -179,19 +140,11 @@ func TestCrashBeforePostingIsRecovered(t *testing.T) {
 // attempt finds the post in the thread and does not post again.
 func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	t.Parallel()
-	g := &gate{}
-	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
-	st := h.OpenStore()
-	rootTS, jobID := h.linkedJobWithoutBot(st, "Crash after posting")
-	pr := "https://github.com/acme/docs/pull/10"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
-
-	h.finishWithoutBot(st, jobID, pr)
+	h, st, rootTS, jobID, _ := finishedWithoutBot(t, "Crash after posting", 10)
 	// A long thread: the crashed replica's post lands past the first page of
 	// conversations.replies (200 messages).
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
 	for i := range 230 {
-		if _, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText(fmt.Sprintf("note %d", i), false)); err != nil {
+		if _, _, err := h.BotClient().PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText(fmt.Sprintf("note %d", i), false)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -207,49 +160,55 @@ func TestCrashAfterPostingIsNotRepeated(t *testing.T) {
 	}
 }
 
-// linkedJobWithoutBot creates a job and its root message the way the bot
-// does, without a bot running.
-func (h *harness) linkedJobWithoutBot(st *store.Store, prompt string) (rootTS, jobID string) {
-	h.T.Helper()
+// finishedWithoutBot is a world in which, while no bot runs, a replica
+// created a job (prompt) and its root message and linked them as the bot
+// does, the docs API completed the job with pull request n (pr), and the
+// replica claimed it and recorded its finish, then stopped
+// (finishWithoutBot). st reads the world's Redis.
+func finishedWithoutBot(t *testing.T, prompt string, n int) (h *harness, st *store.Store, rootTS, jobID, pr string) {
+	t.Helper()
+	h = newHarness(t, bottest.LongJobs())
+	st = h.OpenStore()
 	ctx := context.Background()
 	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
 	if err != nil {
-		h.T.Fatal(err)
+		t.Fatal(err)
 	}
 	job, err := client.CreateJob(ctx, prompt)
 	if err != nil {
-		h.T.Fatal(err)
+		t.Fatal(err)
 	}
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
-	_, ts, err := sc.PostMessage(general, slack.MsgOptionText(prompt, false))
+	_, rootTS, err = h.BotClient().PostMessage(general, slack.MsgOptionText(prompt, false))
 	if err != nil {
-		h.T.Fatal(err)
+		t.Fatal(err)
 	}
-	err = st.Jobs().LinkJob(ctx, store.Job{ID: job.ID, Thread: store.Thread{Team: "T0TEST", Channel: general, TS: ts}, Requester: alice, Prompt: prompt, Status: "active"}, 0)
+	err = st.Jobs().LinkJob(ctx, store.Job{ID: job.ID, Thread: store.Thread{Team: "T0TEST", Channel: general, TS: rootTS}, Requester: alice, Prompt: prompt, Status: "active"}, 0)
 	if err != nil {
-		h.T.Fatal(err)
+		t.Fatal(err)
 	}
-	return ts, job.ID
+	pr = h.Complete(job.ID, n)
+	h.finishWithoutBot(st, job.ID, pr)
+	return h, st, rootTS, job.ID, pr
 }
 
 // claim takes the job's claim from the schedule, as a replica's poller would.
 func (h *harness) claim(st *store.Store, jobID string) store.Claim {
 	h.T.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	var claim store.Claim
+	h.WaitFor("job "+jobID+" to come due", func() bool {
 		cs, err := st.Jobs().Claim(context.Background(), 10, time.Minute)
 		if err != nil {
 			h.T.Fatal(err)
 		}
 		for _, c := range cs {
 			if c.JobID == jobID {
-				return c
+				claim = c
+				return true
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	h.T.Fatalf("job %s never came due", jobID)
-	return store.Claim{}
+		return false
+	})
+	return claim
 }
 
 // TestShutdownDuringAPollHandsTheJobBack stops a replica while its poll of a
@@ -257,16 +216,14 @@ func (h *harness) claim(st *store.Store, jobID string) store.Claim {
 // one-minute lease ends), and the other replica reports it, once.
 func TestShutdownDuringAPollHandsTheJobBack(t *testing.T) {
 	t.Parallel()
-	g := &gate{}
-	h := newHarness(t, docsapitest.WithLifecycle(g.lifecycle))
+	h := newHarness(t, bottest.LongJobs())
 	first := h.StartBot(bottest.Config{})
 	rootTS, jobID := h.startedJob("Stop in the middle")
 	// The next get-job call hangs: the poll is in flight when the stop comes.
 	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Latency: time.Hour, Times: 1})
 	gets := h.API.Count(docsapitest.EndpointGet)
 	h.WaitFor("a poll in flight", func() bool { return h.API.Count(docsapitest.EndpointGet) > gets })
-	pr := "https://github.com/acme/docs/pull/31"
-	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+	h.Complete(jobID, 31)
 
 	stopped := make(chan struct{})
 	go func() { first.Stop(); close(stopped) }()
@@ -301,8 +258,7 @@ func (h *harness) finishWithoutBot(st *store.Store, jobID, pr string) {
 // stopped before recording it.
 func (h *harness) postResultWithoutBot(rootTS, jobID string) {
 	h.T.Helper()
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
-	_, _, err := sc.PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
+	_, _, err := h.BotClient().PostMessage(general, slack.MsgOptionTS(rootTS), slack.MsgOptionText("done", false),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.FinishedEvent, EventPayload: map[string]any{"job_id": jobID, "generation": 1, "status": "completed"}}))
 	if err != nil {
 		h.T.Fatalf("post: %v", err)
@@ -331,15 +287,14 @@ func TestStopWhileTheResultIsPostedReportsOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, jobsStayActive())
+			h := newHarness(t, bottest.LongJobs())
 			// The landing window outlasts the post by 2x: the post lands
 			// before the next attempt looks, however the stop is scheduled.
 			cfg := bottest.Config{ShutdownGrace: tt.grace, LandingWindow: 2 * postLatency}
 			stopping := h.StartBot(cfg)
 			rootTS, jobID := h.startedJob("Survive a rolling update")
 			h.Slack.SetAPILatency("chat.postMessage", postLatency)
-			pr := "https://github.com/acme/docs/pull/25"
-			h.API.SetJobStatus(jobID, docsapi.StatusCompleted, &pr)
+			h.Complete(jobID, 25)
 			h.WaitFor("the result post in flight", func() bool { return h.Slack.InFlight("chat.postMessage") > 0 })
 			h.StartBot(cfg)
 			stopping.Stop()

@@ -61,9 +61,7 @@ func TestResultButtons(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, longJobs())
-			h.StartBot(bottest.Config{})
-			rootTS, jobID := h.startedJob("Add <b>examples</b> & <!channel> notes")
+			h, rootTS, jobID := runningJob(t, bottest.Config{}, "Add <b>examples</b> & <!channel> notes")
 			var link *string
 			if tc.pr != "" {
 				link = &tc.pr
@@ -110,12 +108,7 @@ func (h *harness) finishedJob(prompt string) (rootTS, jobID string, result slack
 // a feedback button, "" for a button's own).
 func (h *harness) press(user string, res slacktest.Message, actionID, value string) {
 	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	a := slacktest.Action{UserID: user, ChannelID: res.Channel, MessageTS: res.TS, ActionID: actionID, Value: value}
-	if _, err := h.Slack.Act(ctx, a); err != nil {
-		h.T.Fatalf("%s pressing %s: %v", user, actionID, err)
-	}
+	h.Act(slacktest.Action{UserID: user, ChannelID: res.Channel, MessageTS: res.TS, ActionID: actionID, Value: value})
 }
 
 // TestFollowUpButtonModalSubmittedOnce: Follow up opens a modal; its
@@ -253,10 +246,8 @@ func TestResultButtonsRefuseOutsiders(t *testing.T) {
 	if n := len(h.Slack.OpenModals(bob)); n != 0 {
 		t.Errorf("%d modals opened for an outsider, want none", n)
 	}
-	for _, m := range h.Slack.Ephemerals(bob) {
-		if strings.Contains(m.Text, "Thanks") {
-			t.Errorf("an outsider's feedback was taken: %q", m.Text)
-		}
+	for _, m := range h.Privates(bob, "Thanks") {
+		t.Errorf("an outsider's feedback was taken: %q", m.Text)
 	}
 	if strings.Contains(h.Logs.String(), `msg="feedback on a result"`) {
 		t.Errorf("an outsider's feedback was counted")

@@ -6,14 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/slack-go/slack"
-
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
-	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -36,55 +31,22 @@ func (h *harness) audit() []store.AuditRecord {
 	return recs
 }
 
-// privately counts the private answers to user that contain text: ephemeral
-// messages, ephemeral response_url posts and slash command acks.
-func (h *harness) privately(user, text string) int {
-	return containing(h.Slack.Ephemerals(user), text)
-}
-
 func TestViewersAreRefusedFromEveryWayIn(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	const viewer = "U0VIEWER"
 	h.Slack.AddUser(viewer, "viewer")
 	h.Slack.AddUserGroup(editors, alice)
 	h.StartBot(bottest.Config{Editors: []string{editors, bob}})
 	rootTS, jobID := h.startedJob("Write a glossary") // alice, an editor by the user group
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 
 	const refused = "Only editors can start docs agent jobs"
 	n := 0
-	refusedPrivately := func(what string) {
+	h.everyWayIn(viewer, rootTS, func(what string) {
 		h.T.Helper()
 		n++
-		h.WaitFor(what+": the private refusal", func() bool { return h.privately(viewer, refused) >= n })
-	}
-	m := h.mention(viewer, general, "", "Rewrite the whole site")
-	refusedPrivately("mention")
-	h.mention(viewer, general, m.TS, "document this")
-	refusedPrivately("mention in a thread")
-	dm, err := h.Slack.OpenDM(viewer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.userMessage(viewer, dm, "", "Write docs")
-	refusedPrivately("DM")
-	h.userMessage(viewer, general, rootTS, "Also delete the changelog")
-	refusedPrivately("follow-up in a job's thread")
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: viewer, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: m.TS}); err != nil {
-		t.Fatal(err)
-	}
-	refusedPrivately("shortcut")
-	_, summary, err := h.botClient().PostMessage(general, slack.MsgOptionBlocks(slack.NewActionBlock("pages",
-		slack.NewButtonBlockElement(bot.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: viewer, ChannelID: general, MessageTS: summary, ActionID: bot.ActionImprovePage}); err != nil {
-		t.Fatal(err)
-	}
-	refusedPrivately("improve-page button")
+		h.WaitFor(what+": the private refusal", func() bool { return len(h.Privates(viewer, refused)) >= n })
+	})
 	for _, text := range []string{"", "Write docs"} {
 		ack := h.Command(viewer, general, agent.Command, text)
 		var p struct {
@@ -101,15 +63,11 @@ func TestViewersAreRefusedFromEveryWayIn(t *testing.T) {
 	}
 	// A viewer may still list.
 	h.Command(viewer, general, agent.Command, "list")
-	h.WaitFor("the viewer's list", func() bool { return h.privately(viewer, "You started no docs agent job") == 1 })
+	h.WaitFor("the viewer's list", func() bool { return len(h.Privates(viewer, "You started no docs agent job")) == 1 })
 	h.StopAll()
 
-	if got := h.API.Count(docsapitest.EndpointCreate); got != 1 {
-		t.Errorf("%d create requests, want alice's only", got)
-	}
-	if got := h.API.Count(docsapitest.EndpointMessage); got != 0 {
-		t.Errorf("%d follow-up requests, want none", got)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "alice's only")
+	h.WantRequests(docsapitest.EndpointMessage, 0, "")
 	if p := h.API.Prompts(jobID); len(p) != 1 {
 		t.Errorf("prompts of alice's job %q: the viewer's reply reached it", p)
 	}
@@ -142,9 +100,9 @@ func TestUndecidedRoleIsDecidedByTheWork(t *testing.T) {
 	if strings.Contains(string(ack.Payload), "editor") {
 		t.Errorf("ack %s: the role was decided in the ack", ack.Payload)
 	}
-	h.WaitFor("the private refusal from the work", func() bool { return h.privately(alice, "could not check whether you are an editor") == 1 })
+	h.WaitFor("the private refusal from the work", func() bool { return len(h.Privates(alice, "could not check whether you are an editor")) == 1 })
 	h.StopAll()
-	h.wantCreates(0)
+	h.WantRequests(docsapitest.EndpointCreate, 0, "")
 	if n := len(h.Roots(general)); n != 0 {
 		t.Errorf("%d root messages, want none", n)
 	}
@@ -205,7 +163,7 @@ func TestViewerPressingFollowUpIsRefused(t *testing.T) {
 	h.StartBot(bottest.Config{Editors: []string{editors}})
 	_, _, res := h.finishedJob("Document webhooks")
 	h.press(viewer, res, agent.ActionFollowUp, "")
-	h.WaitFor("the private refusal", func() bool { return h.privately(viewer, "Only editors can start docs agent jobs") == 1 })
+	h.WaitFor("the private refusal", func() bool { return len(h.Privates(viewer, "Only editors can start docs agent jobs")) == 1 })
 	h.press(alice, res, agent.ActionFollowUp, "")
 	h.WaitFor("the editor's follow-up modal", func() bool { return len(h.Slack.OpenModals(alice)) == 1 })
 	h.StopAll()

@@ -2,8 +2,7 @@ package agent_test
 
 import (
 	"cmp"
-	"context"
-	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
-	"github.com/docsbot/docsbot/store"
 )
 
 // TestStartAfterCrashDuringCreate plays a replica that died after recording
@@ -24,33 +22,14 @@ import (
 func TestStartAfterCrashDuringCreate(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	st := h.OpenStore()
-	ctx := context.Background()
 
 	// The dead replica's work: its root message posted, the create begun.
 	rootTS := h.PostNoAck(alice, general, "", "placeholder for the dead replica's root message")
-	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"})
-	w := store.Work{Key: "cmd:dead-replica", Kind: "agent.start", Payload: payload}
-	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
-		t.Fatalf("Enqueue = %v, %v", queued, err)
-	}
-	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
-	if err != nil || len(taken) != 1 {
-		t.Fatalf("ClaimWork = %v, %v", taken, err)
-	}
-	if err := st.Inbox().Mark(ctx, taken[0], 0, map[string]string{"root": rootTS, "intent": "x"}); err != nil {
-		t.Fatalf("Mark: %v", err)
-	}
+	h.deadReplicaWork("cmd:dead-replica", "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"},
+		map[string]string{"root": rootTS, "intent": "x"})
 
 	h.StartBot(bottest.Config{})
-	h.WaitFor("a private note that the outcome is unknown", func() bool {
-		for _, m := range h.Slack.Ephemerals(alice) {
-			if strings.Contains(m.Text, "cannot tell whether the agent started") {
-				return true
-			}
-		}
-		return false
-	})
+	h.WaitPrivate(alice, "cannot tell whether the agent started")
 	if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
 		t.Fatalf("%d create requests after the crash, want none", n)
 	}
@@ -59,9 +38,7 @@ func TestStartAfterCrashDuringCreate(t *testing.T) {
 	h.Reply(alice, general, rootTS, "retry") // a second ask finds the offer taken
 	h.WaitFor("the job to start on retry", func() bool { return h.API.Count(docsapitest.EndpointCreate) == 1 })
 	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d create requests, want exactly 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 	if n := len(h.Finishes(general, rootTS)); n != 1 {
 		t.Errorf("%d results in the thread, want 1", n)
 	}
@@ -126,29 +103,18 @@ func TestRootMessageAnsweredInternalError(t *testing.T) {
 func TestStartAfterCrashAfterRootPost(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	st := h.OpenStore()
-	ctx := context.Background()
-	payload, _ := json.Marshal(map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"})
-	w := store.Work{Key: "cmd:root-posted", Kind: "agent.start", Payload: payload}
-	if queued, err := st.Inbox().Enqueue(ctx, w, time.Hour); err != nil || !queued {
-		t.Fatalf("Enqueue = %v, %v", queued, err)
-	}
-	if _, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond); err != nil {
-		t.Fatalf("ClaimWork: %v", err)
-	}
+	const key = "cmd:root-posted"
+	h.deadReplicaWork(key, "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"}, nil)
 	// The dead replica's root message, as the bot posts it.
-	api := slack.New(h.Slack.BotToken(), slack.OptionAPIURL(h.Slack.APIURL))
-	_, rootTS, err := api.PostMessageContext(ctx, general, slack.MsgOptionText("Docs agent job", false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.RootEvent, EventPayload: map[string]any{"work": w.Key}}))
+	_, rootTS, err := h.BotClient().PostMessage(general, slack.MsgOptionText("Docs agent job", false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.RootEvent, EventPayload: map[string]any{"work": key}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	h.StartBot(bottest.Config{})
 	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-		t.Errorf("%d jobs created, want 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 	if roots := h.Roots(general); len(roots) != 1 || roots[0].TS != rootTS {
 		t.Fatalf("root messages %d, want just the dead replica's", len(roots))
 	}
@@ -171,9 +137,7 @@ func TestReplyWhileTheJobStarts(t *testing.T) {
 	h.Reply(alice, general, root.TS, "Also the config file")
 	h.WaitFor("the follow-up to reach the agent", func() bool { return h.API.Count(docsapitest.EndpointMessage) == 1 })
 	h.Settle()
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 1 {
-		t.Errorf("%d follow-ups sent, want 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointMessage, 1, "")
 }
 
 // TestRootMessageRefusedTellsThePerson has Slack refuse the root message of
@@ -205,14 +169,12 @@ func TestRootMessageRefusedTellsThePerson(t *testing.T) {
 			}
 			h.WaitFor("a private note that nothing started", func() bool {
 				if tc.inDM {
-					return containing(h.Slack.Messages(dm), tc.wantWords) > 0
+					return slices.ContainsFunc(h.Slack.Messages(dm), func(m slacktest.Message) bool { return strings.Contains(m.Text, tc.wantWords) })
 				}
-				return containing(h.Slack.Ephemerals(alice), tc.wantWords) > 0
+				return len(h.Privates(alice, tc.wantWords)) > 0
 			})
 			h.Settle()
-			if n := h.API.Count(docsapitest.EndpointCreate); n != 0 {
-				t.Errorf("%d jobs created, want none", n)
-			}
+			h.WantRequests(docsapitest.EndpointCreate, 0, "")
 		})
 	}
 }
@@ -257,15 +219,13 @@ func TestStartEndingIsShownDespiteSlack(t *testing.T) {
 				return false
 			})
 			h.Settle()
-			if told := containing(h.Slack.Ephemerals(alice), tc.want); told != 1 {
+			if told := len(h.Privates(alice, tc.want)); told != 1 {
 				t.Errorf("told privately %d times, want once", told)
 			}
 			if strings.Contains(rendered(root), "Starting the agent") {
 				t.Errorf("root message %q still says it is starting", rendered(root))
 			}
-			if n := h.API.Count(docsapitest.EndpointCreate); n != 1 {
-				t.Errorf("%d create requests, want 1", n)
-			}
+			h.WantRequests(docsapitest.EndpointCreate, 1, "")
 		})
 	}
 }
@@ -277,15 +237,4 @@ func rootTSOf(h *harness) string {
 		return r[0].TS
 	}
 	return ""
-}
-
-// containing counts the messages whose text contains words.
-func containing(msgs []slacktest.Message, words string) int {
-	n := 0
-	for _, m := range msgs {
-		if strings.Contains(m.Text, words) {
-			n++
-		}
-	}
-	return n
 }

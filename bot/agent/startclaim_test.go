@@ -19,7 +19,7 @@ import (
 // events are acked.
 func mentionsAtOnce(t *testing.T, faults ...docsapitest.Fault) (*harness, string, map[string]string) {
 	t.Helper()
-	h := newHarness(t, longJobs())
+	h := newHarness(t, bottest.LongJobs())
 	for _, f := range faults {
 		h.API.AddFault(f)
 	}
@@ -73,10 +73,8 @@ func TestConcurrentMentionsInAThreadStartOneJob(t *testing.T) {
 	// it: after it, no follow-up can come.
 	h.WaitFor("the other mention's author told it went to the job", func() bool { return toldFolded(alice) || toldFolded(bob) })
 	h.StopAll()
-	h.wantCreates(1)
-	if got := h.API.Count(docsapitest.EndpointMessage); got != 0 {
-		t.Errorf("%d follow-up requests, want none: the job read both mentions", got)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
+	h.WantRequests(docsapitest.EndpointMessage, 0, "the job read both mentions")
 	prompts := h.API.Prompts(jobID)
 	if len(prompts) != 1 {
 		t.Fatalf("prompts %q, want the start's only", prompts)
@@ -107,8 +105,7 @@ func TestConcurrentMentionsInAThreadStartOneJob(t *testing.T) {
 // follow-up: the job did not read it.
 func TestMentionAfterAStartReadTheThreadIsItsFollowUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	parent := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
 	// The start's root message waits for Slack long enough for the later
 	// mention to find the start under way.
@@ -123,10 +120,8 @@ func TestMentionAfterAStartReadTheThreadIsItsFollowUp(t *testing.T) {
 	_, jobID := h.rootIn(general, parent)
 	h.WaitFor("the later mention sent to the job as a follow-up", func() bool { return len(h.API.Prompts(jobID)) == 2 })
 	h.StopAll()
-	h.wantCreates(1)
-	if got := h.API.Count(docsapitest.EndpointMessage); got != 1 {
-		t.Errorf("%d follow-up requests, want 1", got)
-	}
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
+	h.WantRequests(docsapitest.EndpointMessage, 1, "")
 	prompts := h.API.Prompts(jobID)
 	if strings.Contains(prompts[0], later) {
 		t.Errorf("the job's start %q holds the later mention, which was posted after it read the thread", prompts[0])
@@ -159,13 +154,11 @@ func TestConcurrentMentionWhoseStartFailedIsTold(t *testing.T) {
 	}
 	h.WaitFor("the waiting mention's author told", func() bool { return told() == 1 })
 	h.Settle()
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 	if n := told(); n != 1 {
 		t.Errorf("%d people told their mention was not sent, want 1", n)
 	}
-	if n := h.API.Count(docsapitest.EndpointMessage); n != 0 {
-		t.Errorf("%d follow-ups sent without a job", n)
-	}
+	h.WantRequests(docsapitest.EndpointMessage, 0, "there is no job")
 }
 
 // A mention under a message and the message shortcut's form on the same
@@ -174,14 +167,11 @@ func TestConcurrentMentionWhoseStartFailedIsTold(t *testing.T) {
 // in its thread.
 func TestMentionAndShortcutOnOneMessageStartOneJob(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, longJobs())
-	h.StartBot(bottest.Config{})
+	h := longJobsBot(t, bottest.Config{})
 	msg := h.userMessage(bob, general, "", "The webhooks page still shows the v1 payload")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := h.Slack.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg}); err != nil {
-		t.Fatal(err)
-	}
+	h.Shortcut(slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: msg})
 	v := h.modalOf(alice)
 	h.Slack.SetAPILatency("chat.postMessage", 500*time.Millisecond)
 
@@ -210,5 +200,5 @@ func TestMentionAndShortcutOnOneMessageStartOneJob(t *testing.T) {
 	}
 	h.WaitFor("the losing start settled", func() bool { return len(h.API.Prompts(jobID)) == 2 || toldToReply() })
 	h.StopAll()
-	h.wantCreates(1)
+	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 }

@@ -10,8 +10,6 @@ package bottest
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -138,6 +136,10 @@ type Config struct {
 	// test loaded), instead of those added with AddProject; a bot of a
 	// world with neither serves the implicit project on H.API.
 	Projects *project.Set
+	// Serve, when set, names the projects added with AddProject that the
+	// bot serves, as if the others were removed from its projects file;
+	// all of them when empty.
+	Serve []string
 	// PendingTTL is the agent's (agent.Config): how long a start waits for
 	// its project to be chosen; the agent's default when zero.
 	PendingTTL time.Duration
@@ -183,7 +185,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if err != nil {
 		h.T.Fatalf("open store: %v", err)
 	}
-	set, err := h.projectSet(cfg.Projects)
+	set, err := h.projectSet(cfg.Projects, cfg.Serve)
 	if err != nil {
 		h.T.Fatalf("projects: %v", err)
 	}
@@ -260,26 +262,6 @@ func (h *Harness) Track(r *Running) {
 	h.mu.Unlock()
 }
 
-// WaitFor re-checks cond on every change in the fake Slack and every 10ms
-// (conditions on the API server change without Slack seeing it) until it
-// holds, failing the test after 15s.
-func (h *Harness) WaitFor(what string, cond func() bool) {
-	h.T.Helper()
-	changes, unsubscribe := h.Slack.Changes()
-	defer unsubscribe()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(15 * time.Second)
-	for !cond() {
-		select {
-		case <-changes:
-		case <-tick.C:
-		case <-deadline:
-			h.T.Fatalf("waiting for %s: not true after 15s\nlogs:\n%s", what, h.Logs.String())
-		}
-	}
-}
-
 // Settle waits until the inbox is empty (every command and reply taken and
 // done) and the shared schedule too (every job's result posted or the job
 // dropped), then stops every replica. Once Run has
@@ -309,15 +291,6 @@ func (h *Harness) StopAll() {
 	}
 }
 
-// WaitLogged waits until the bots have logged msg n times: positive proof
-// that redelivered envelopes were seen and dropped.
-func (h *Harness) WaitLogged(msg string, n int) {
-	h.T.Helper()
-	h.WaitFor(fmt.Sprintf("%d log lines %q", n, msg), func() bool {
-		return strings.Count(h.Logs.String(), "msg=\""+msg+"\"") >= n
-	})
-}
-
 // OpenStore opens the world's store, closed when the test ends.
 func (h *Harness) OpenStore() *store.Store {
 	h.T.Helper()
@@ -327,97 +300,6 @@ func (h *Harness) OpenStore() *store.Store {
 	}
 	h.T.Cleanup(func() { _ = st.Close() })
 	return st
-}
-
-// Command types a slash command in a channel as a user and returns Slack's
-// record of the ack.
-func (h *Harness) Command(user, channel, command, text string) *slacktest.Ack {
-	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	ack, err := h.Slack.SlashCommand(ctx, slacktest.SlashCommand{Command: command, Text: text, UserID: user, ChannelID: channel})
-	if err != nil {
-		h.T.Fatalf("slash command %s %q: %v", command, text, err)
-	}
-	return ack
-}
-
-// Reply posts a person's reply in a thread.
-func (h *Harness) Reply(user, channel, threadTS, text string) (ts, eventID string) {
-	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	ts, eventID, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
-	if err != nil {
-		h.T.Fatalf("reply %q: %v", text, err)
-	}
-	return ts, eventID
-}
-
-// PostNoAck posts a person's message like Reply, without waiting for the bot
-// to acknowledge its event (no bot may be connected, or it may refuse).
-func (h *Harness) PostNoAck(user, channel, threadTS, text string) string {
-	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	ts, _, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		h.T.Fatalf("post %q: %v", text, err)
-	}
-	return ts
-}
-
-// Roots returns the bot's top-level messages in a channel.
-func (h *Harness) Roots(channel string) []slacktest.Message {
-	var out []slacktest.Message
-	for _, m := range h.Slack.Messages(channel) {
-		if m.BotID != "" {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// Finishes returns the bot's result messages in a thread.
-func (h *Harness) Finishes(channel, ts string) []slacktest.Message {
-	var out []slacktest.Message
-	for _, m := range h.Slack.Thread(channel, ts) {
-		if m.TS != ts && m.BotID != "" && strings.Contains(string(m.Metadata), agent.FinishedEvent) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// Rendered is what a message shows: its blocks' texts (decoded from JSON),
-// or its text when it has no blocks.
-func Rendered(m slacktest.Message) string {
-	if len(m.Blocks) == 0 {
-		return m.Text
-	}
-	var v any
-	if err := json.Unmarshal(m.Blocks, &v); err != nil {
-		return m.Text
-	}
-	var texts []string
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if t, ok := x["text"].(string); ok {
-				texts = append(texts, t)
-			}
-			for _, c := range x {
-				walk(c)
-			}
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
-		}
-	}
-	walk(v)
-	return strings.Join(texts, "\n")
 }
 
 // ReplyWithRedisDown posts a person's reply in a thread while srv, the

@@ -61,10 +61,34 @@ func (h *Harness) AddProject(p Project, apiOpts ...docsapitest.Option) *docsapit
 	return p.API
 }
 
+// APIChannel is the channel whose default project is "api" in a world of
+// TwoProjects.
+const APIChannel = "C0APIDOCS"
+
+// TwoProjects adds the two docs projects of most tests of several: "docs",
+// served by the harness's API server (H.API), and "api", served by a new
+// one started with apiOpts, which it returns. docs and api tune them (their
+// editors, budgets); their names and servers are set here, and their
+// channels when they have none: General for docs, APIChannel for api.
+func (h *Harness) TwoProjects(docs, api Project, apiOpts ...docsapitest.Option) *docsapitest.Server {
+	h.T.Helper()
+	docs.Name, docs.API = "docs", h.API
+	if len(docs.Channels) == 0 {
+		docs.Channels = []string{General}
+	}
+	h.AddProject(docs)
+	api.Name, api.API = "api", nil
+	if len(api.Channels) == 0 {
+		api.Channels = []string{APIChannel}
+	}
+	return h.AddProject(api, apiOpts...)
+}
+
 // projectSet is the set a bot serves: given, when a test loaded one; else
-// the projects added, checked like a projects file; else, when none was
-// added, the implicit project on the harness's API.
-func (h *Harness) projectSet(given *project.Set) (*project.Set, error) {
+// the projects added (those named in serve, when any), checked like a
+// projects file; else, when none was added, the implicit project on the
+// harness's API.
+func (h *Harness) projectSet(given *project.Set, serve []string) (*project.Set, error) {
 	if given != nil {
 		return given, nil
 	}
@@ -73,6 +97,9 @@ func (h *Harness) projectSet(given *project.Set) (*project.Set, error) {
 	h.mu.Unlock()
 	if len(added) == 0 {
 		return project.Single(h.API.ProjectID, h.API.Key, h.API.URL), nil
+	}
+	if len(serve) > 0 {
+		added = slices.DeleteFunc(added, func(p Project) bool { return !slices.Contains(serve, p.Name) })
 	}
 	ps := make([]project.Project, len(added))
 	for i, a := range added {

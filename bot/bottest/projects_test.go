@@ -23,8 +23,6 @@ func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
 const (
 	alice = "U0ALICE"
 	bob   = "U0BOB"
-	// apiChannel is the default channel of the project "api".
-	apiChannel = "C0APIDOCS"
 	// elsewhere is a channel that is no project's default.
 	elsewhere = "C0ELSEWHERE"
 )
@@ -33,17 +31,15 @@ const (
 // API test servers so that "today" is the same day for all.
 func visitorsNow() time.Time { return time.Date(2025, 11, 7, 15, 30, 0, 0, time.UTC) }
 
-// twoProjects is a world of two docs projects on two API servers: "docs",
-// the default of #general, served by h.API, and "api", the default of
-// apiChannel, served by the server returned. p tunes the "api" project
-// (its channels and API server are set here); docs tunes "docs".
+// twoProjects is a world of two docs projects on two API servers
+// (Harness.TwoProjects): "docs", the default of #general, served by h.API,
+// and "api", the default of bottest.APIChannel, served by the server
+// returned; docs and p tune them. A third channel, elsewhere, is no
+// project's default.
 func twoProjects(t *testing.T, docs, p bottest.Project, apiOpts ...docsapitest.Option) (*bottest.Harness, *docsapitest.Server) {
 	t.Helper()
 	h := bottest.New(t, redisURL, apiOpts...)
-	docs.Name, docs.Channels, docs.API = "docs", []string{bottest.General}, h.API
-	h.AddProject(docs)
-	p.Name, p.Channels = "api", []string{apiChannel}
-	api := h.AddProject(p, apiOpts...)
+	api := h.TwoProjects(docs, p, apiOpts...)
 	h.Slack.AddChannel(slacktest.Channel{ID: elsewhere, Name: "elsewhere", BotMember: true})
 	return h, api
 }
@@ -87,9 +83,9 @@ func TestProjectsJobsReachTheirProjectsAPI(t *testing.T) {
 		prompt      string
 	}{
 		{"the default of #general", bottest.General, "Document the quickstart", h.API, api, "docs", "Document the quickstart"},
-		{"the default of the api channel", apiChannel, "Document the endpoints", api, h.API, "api", "Document the endpoints"},
+		{"the default of the api channel", bottest.APIChannel, "Document the endpoints", api, h.API, "api", "Document the endpoints"},
 		{"project= overrides the channel's default", bottest.General, "project=api Document the webhooks", api, h.API, "api", "Document the webhooks"},
-		{"project= at the end", apiChannel, "Fix the changelog project=docs", h.API, api, "docs", "Fix the changelog"},
+		{"project= at the end", bottest.APIChannel, "Fix the changelog project=docs", h.API, api, "docs", "Fix the changelog"},
 	}
 	for _, tt := range tests {
 		wantBefore, otherBefore := len(created(tt.want)), len(created(tt.other))
@@ -156,9 +152,7 @@ func visitorsCommand(h *bottest.Harness, channel, text string) string {
 func TestProjectsVisitorsCachesDoNotMix(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL, docsapitest.WithDataset(docsapitest.NewDataset(120, 1)), docsapitest.WithClock(visitorsNow))
-	h.AddProject(bottest.Project{Name: "docs", Channels: []string{bottest.General}, API: h.API})
-	api := h.AddProject(bottest.Project{Name: "api", Channels: []string{apiChannel}},
-		docsapitest.WithDataset(docsapitest.NewDataset(120, 2)), docsapitest.WithClock(visitorsNow))
+	api := h.TwoProjects(bottest.Project{}, bottest.Project{}, docsapitest.WithDataset(docsapitest.NewDataset(120, 2)), docsapitest.WithClock(visitorsNow))
 	h.StartBot(bottest.Config{Now: visitorsNow})
 
 	docs := visitorsCommand(h, bottest.General, "7d")
@@ -168,7 +162,7 @@ func TestProjectsVisitorsCachesDoNotMix(t *testing.T) {
 			asked, api.Count(docsapitest.EndpointVisitors))
 	}
 	// The same range in the api project's channel is not the docs' cache.
-	other := visitorsCommand(h, apiChannel, "7d")
+	other := visitorsCommand(h, bottest.APIChannel, "7d")
 	if api.Count(docsapitest.EndpointVisitors) == 0 {
 		t.Errorf("the api project's summary asked its server nothing: it came from the docs project's cache")
 	}
@@ -180,7 +174,7 @@ func TestProjectsVisitorsCachesDoNotMix(t *testing.T) {
 	if again := visitorsCommand(h, bottest.General, "7d"); again != docs {
 		t.Errorf("the docs summary changed when cached:\n%s\nthen\n%s", docs, again)
 	}
-	if again := visitorsCommand(h, apiChannel, "7d"); again != other {
+	if again := visitorsCommand(h, bottest.APIChannel, "7d"); again != other {
 		t.Errorf("the api summary changed when cached:\n%s\nthen\n%s", other, again)
 	}
 	if n, m := h.API.Count(docsapitest.EndpointVisitors), api.Count(docsapitest.EndpointVisitors); n != asked || m != apiAsked {
@@ -212,16 +206,9 @@ func TestProjectsVisitorsBudgets(t *testing.T) {
 			if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
 				t.Fatalf("%d requests to the docs server, want 3", n)
 			}
-			h.Command(alice, apiChannel, visitors.Command, "30d")
+			h.Command(alice, bottest.APIChannel, visitors.Command, "30d")
 			if tt.shared {
-				h.WaitFor("the refusal in the api channel", func() bool {
-					for _, m := range h.Slack.Ephemerals(alice) {
-						if strings.Contains(m.Text, refused) {
-							return true
-						}
-					}
-					return false
-				})
+				h.WaitPrivate(alice, refused)
 				if n := api.Count(docsapitest.EndpointVisitors); n != 0 {
 					t.Errorf("%d requests to the api server on a spent shared budget, want 0", n)
 				}
@@ -231,10 +218,8 @@ func TestProjectsVisitorsBudgets(t *testing.T) {
 			if n := api.Count(docsapitest.EndpointVisitors); n != 3 {
 				t.Errorf("%d requests to the api server, want 3: its budget is its own", n)
 			}
-			for _, m := range h.Slack.Ephemerals(alice) {
-				if strings.Contains(m.Text, refused) {
-					t.Errorf("a refusal with budgets of their own: %s", m.Text)
-				}
+			for _, m := range h.Privates(alice, refused) {
+				t.Errorf("a refusal with budgets of their own: %s", m.Text)
 			}
 		})
 	}
@@ -246,17 +231,9 @@ func TestProjectsViewersAreRefusedPerProject(t *testing.T) {
 	h, api := twoProjects(t, bottest.Project{}, bottest.Project{Editors: []string{alice}})
 	h.StartBot(bottest.Config{})
 	const refused = "Only editors can start docs agent jobs"
-	refusals := func() int {
-		n := 0
-		for _, m := range h.Slack.Ephemerals(bob) {
-			if strings.Contains(m.Text, refused) {
-				n++
-			}
-		}
-		return n
-	}
+	refusals := func() int { return len(h.Privates(bob, refused)) }
 	for i, c := range []struct{ channel, text string }{
-		{apiChannel, "Rewrite the endpoints"},
+		{bottest.APIChannel, "Rewrite the endpoints"},
 		{bottest.General, "project=api Rewrite the endpoints"},
 	} {
 		h.Command(bob, c.channel, agent.Command, c.text)

@@ -19,14 +19,13 @@ var _ home.JobRecords = (*agent.Feature)(nil)
 func TestHomeShowsEachJobsProject(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL, bottest.LongJobs())
-	h.AddProject(bottest.Project{Name: "docs", Channels: []string{bottest.General}, API: h.API})
-	api := h.AddProject(bottest.Project{Name: "api", Channels: []string{"C0APIDOCS"}}, bottest.LongJobs())
+	api := h.TwoProjects(bottest.Project{}, bottest.Project{}, bottest.LongJobs())
 	h.StartBot(bottest.Config{})
 
 	// Job changes republish the Homes of people who opened theirs.
 	openHome(t, h, alice, "New docs job")
 	h.Command(alice, bottest.General, agent.Command, "Document the quickstart")
-	h.Command(alice, "C0APIDOCS", agent.Command, "Document the endpoints")
+	h.Command(alice, bottest.APIChannel, agent.Command, "Document the endpoints")
 	h.WaitFor("a job on each server", func() bool { return len(h.API.Jobs()) == 1 && len(api.Jobs()) == 1 })
 	h.WaitFor("both jobs on Alice's Home", func() bool {
 		text := homeText(h, alice)

@@ -3,10 +3,11 @@ package home
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // TestPublisherCoalesces asks for many publishes of one person's Home while
@@ -47,15 +48,11 @@ func TestPublisherCoalesces(t *testing.T) {
 	for range waiting {
 		<-queued
 	}
-	for {
+	redistest.Until(t, "every request holding a number", func() bool {
 		p.mu.Lock()
-		n := p.users["T:U1"].asked
-		p.mu.Unlock()
-		if n == waiting+1 {
-			break
-		}
-		runtime.Gosched()
-	}
+		defer p.mu.Unlock()
+		return p.users["T:U1"].asked == waiting+1
+	})
 	close(release)
 	wg.Wait()
 	if err := <-first; err != nil {

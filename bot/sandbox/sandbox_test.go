@@ -87,18 +87,17 @@ func (p page) send(channel, text, threadTS string) slackweb.SendResponse {
 // waitFor polls the page's state until find returns true.
 func (p page) waitFor(what string, find func(slackweb.State) bool) slackweb.State {
 	p.t.Helper()
-	deadline := time.Now().Add(sandboxWait)
-	for {
-		st := p.state()
-		if find(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
+	var st slackweb.State
+	found := false
+	defer func() {
+		if !found {
 			b, _ := json.MarshalIndent(st, "", "  ")
-			p.t.Fatalf("timed out waiting for %s; state:\n%s", what, b)
+			p.t.Logf("the page's last state:\n%s", b)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	}()
+	redistest.Until(p.t, what, func() bool { st = p.state(); return find(st) })
+	found = true
+	return st
 }
 
 // channel returns a channel of a state by id.

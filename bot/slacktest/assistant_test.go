@@ -8,9 +8,7 @@ import (
 
 func TestThreadStatus(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t)
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t)
 	ctx := testContext(t)
 	parent, err := s.Mention(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "fix the quickstart"})
 	if err != nil {

@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// ManualClock is a clock a test moves by hand, for WithClock: trigger ids
-// expire and post and method limits refill when the test says so, never by
-// sleeping.
+// ManualClock is the clock a test moves by hand, the one of every test
+// kit and test: pass its Now to WithClock (trigger ids expire and post and
+// method limits refill when the test says so, never by sleeping), to the
+// docs API test server (docsapitest.WithClock) and to the bot's features.
+// It needs nothing of the fake Slack, so any test may import it.
 type ManualClock struct {
 	mu sync.Mutex
 	t  time.Time

@@ -13,9 +13,7 @@ const pngHeader = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 
 func TestUploadFile(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, WithEchoBotMessages(false))
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t, WithEchoBotMessages(false))
 	ctx := testContext(t)
 	pngBytes := []byte(pngHeader)
 	parent, _, err := s.PostUserMessage(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "/docs-visitors 7d"})

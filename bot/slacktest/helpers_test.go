@@ -2,12 +2,15 @@ package slacktest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // testTimeout bounds every wait in the tests; conditions are polled, never timed.
@@ -25,6 +28,16 @@ func testContext(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// connectedServer is newTestServer with a Socket Mode client that
+// acknowledges everything (ackEverything) and a Web API client with the
+// bot's token (botAPI).
+func connectedServer(t *testing.T, opts ...Option) (*Server, *slack.Client) {
+	t.Helper()
+	s := newTestServer(t, opts...)
+	ackEverything(t, s, nil)
+	return s, botAPI(s)
 }
 
 // botAPI is a Web API client holding the server's bot and app tokens.
@@ -100,14 +113,7 @@ func (r *recorder[T]) len() int {
 // waitLen waits until r holds at least n items.
 func waitLen[T any](t *testing.T, r *recorder[T], n int) []T {
 	t.Helper()
-	ctx := testContext(t)
-	for r.len() < n {
-		select {
-		case <-ctx.Done():
-			t.Fatalf("waited for %d items, have %d", n, r.len())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
+	redistest.Until(t, fmt.Sprintf("%d items", n), func() bool { return r.len() >= n })
 	return r.all()
 }
 

@@ -115,9 +115,7 @@ func instructionInput() slack.Block {
 func TestTriggerIDs(t *testing.T) {
 	t.Parallel()
 	clk := NewManualClock(time.Now())
-	s := newTestServer(t, WithClock(clk.Now))
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t, WithClock(clk.Now))
 	open := func(trigger string) string {
 		_, err := api.OpenViewContext(testContext(t), trigger, modal("Docs agent", instructionInput()))
 		return slackErr(err)

@@ -11,9 +11,7 @@ import (
 func TestMethodLimit(t *testing.T) {
 	t.Parallel()
 	clk := NewManualClock(time.Now())
-	s := newTestServer(t, WithClock(clk.Now), WithEchoBotMessages(false), WithMethodLimit("chat.update", Tier3PerMinute, 2))
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	_, api := connectedServer(t, WithClock(clk.Now), WithEchoBotMessages(false), WithMethodLimit("chat.update", Tier3PerMinute, 2))
 	ctx := testContext(t)
 	_, ts, err := api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("working", false))
 	if err != nil {

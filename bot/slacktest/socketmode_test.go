@@ -1,8 +1,8 @@
 package slacktest
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +10,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestHelloAndConnect(t *testing.T) {
@@ -321,17 +323,9 @@ func TestPingFrames(t *testing.T) {
 			// time passed): without them it would have reconnected within
 			// the first.
 			want := int64(3 * tc.clientInterval / tc.serverPing)
-			// That takes at least 3*clientInterval: allow for it on top of
-			// the usual timeout.
-			waitCtx, cancel := context.WithTimeout(t.Context(), testTimeout+3*tc.clientInterval)
-			defer cancel()
-			for s.pongsReceived() < want {
-				select {
-				case <-waitCtx.Done():
-					t.Fatalf("the client answered %d pings, want %d", s.pongsReceived(), want)
-				case <-time.After(5 * time.Millisecond):
-				}
-			}
+			// That takes at least 3*clientInterval, well within Until's
+			// timeout.
+			redistest.Until(t, fmt.Sprintf("the client to answer %d pings", want), func() bool { return s.pongsReceived() >= want })
 			if n := s.Connects(); n != 1 {
 				t.Errorf("connections opened = %d, want 1 (pings should keep it alive)", n)
 			}

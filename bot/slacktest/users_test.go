@@ -44,9 +44,7 @@ func TestUsersInfo(t *testing.T) {
 
 func TestGetPermalink(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t)
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t)
 	ctx := testContext(t)
 	parent, err := s.Mention(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "the docs miss a page"})
 	if err != nil {

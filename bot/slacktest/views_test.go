@@ -33,9 +33,7 @@ func freshTrigger(t *testing.T, s *Server) string {
 
 func TestViewsOpenValidation(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t)
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t)
 	unknown := slack.NewSectionBlock(nil, nil, nil)
 	tests := []struct {
 		name    string
@@ -70,9 +68,7 @@ func TestViewsOpenValidation(t *testing.T) {
 
 func TestUnknownBlockType(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t)
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t)
 	sparkles := slack.UnknownBlock{Type: "sparkles"}
 	_, _, err := api.PostMessageContext(testContext(t), "C0GENERAL", slack.MsgOptionBlocks(sparkles))
 	if got := slackErr(err); got != "invalid_blocks" {

@@ -222,9 +222,7 @@ func TestUpdateEphemeralReactions(t *testing.T) {
 
 func TestConversationReplies(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, WithEchoBotMessages(false))
-	ackEverything(t, s, nil)
-	api := botAPI(s)
+	s, api := connectedServer(t, WithEchoBotMessages(false))
 	ctx := testContext(t)
 	_, parent, err := api.PostMessageContext(ctx, "C0GENERAL", slack.MsgOptionText("root", false),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "docs_job", EventPayload: map[string]any{"job": "j1"}}))

@@ -3,11 +3,11 @@ package visitors_test
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -97,10 +97,9 @@ func TestRepeatCosts(t *testing.T) {
 func TestCopyFetchedBeforeADayClosedIsFetchedAgain(t *testing.T) {
 	t.Parallel()
 	const ttl = 300 * time.Millisecond
-	var shift atomic.Int64 // days the clock is moved on
-	now := func() time.Time { return visitorsNow().AddDate(0, 0, int(shift.Load())) }
-	h, _ := visitorsHarness(t, 600, docsapitest.WithClock(now))
-	h.StartBot(bottest.Config{Now: now, VisitorsCacheTTL: ttl})
+	clock := slacktest.NewManualClock(visitorsNow())
+	h, _ := visitorsHarness(t, 600, docsapitest.WithClock(clock.Now))
+	h.StartBot(bottest.Config{Now: clock.Now, VisitorsCacheTTL: ttl})
 	count := func() int { return h.API.Count(docsapitest.EndpointVisitors) }
 	ask := func(n int) (requests int, table [][]string) {
 		t.Helper()
@@ -116,7 +115,7 @@ func TestCopyFetchedBeforeADayClosedIsFetchedAgain(t *testing.T) {
 	if n, _ := ask(1); n != 3 {
 		t.Errorf("%d requests for the first summary, want 3", n)
 	}
-	shift.Store(1) // Nov 8: Nov 6 is closed.
+	clock.Advance(24 * time.Hour) // Nov 8: Nov 6 is closed.
 	n, fetched := ask(2)
 	if n != 3 {
 		t.Errorf("%d requests for a copy fetched while the day was open, want 3 (fetched again)", n)

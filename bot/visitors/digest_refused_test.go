@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -29,20 +30,14 @@ func (h *harness) moreTicks(n int) {
 
 func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
 	t.Parallel()
-	h, clock, cfg := digestHarness(t)
-	h.StartBot(cfg)
-	h.subscribe()
+	h, clock, _ := subscribedDigest(t)
 	// The bot is removed from the channel before the digest is due.
 	h.Slack.AddChannel(slacktest.Channel{ID: general, Name: "general", BotMember: false})
 
 	clock.Advance(2*time.Minute + 30*time.Second)
 	h.WaitFor("a direct message to the subscriber", func() bool { return len(h.dmsTo(alice)) > 0 })
 	text := h.dmsTo(alice)[0].Text
-	for _, want := range []string{"weekly docs visitors digest in <#" + general + ">", "not a member", "turned that digest off", "/invite @docsbot", "/docs-visitors digest weekly"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the subscriber's DM lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "the subscriber's DM", text, "weekly docs visitors digest in <#"+general+">", "not a member", "turned that digest off", "/invite @docsbot", "/docs-visitors digest weekly")
 	if _, err := h.OpenStore().Digests().DigestSub(context.Background(), "T0TEST", general, ""); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("subscription after Slack refused the channel: %v, want it stopped", err)
 	}
@@ -60,9 +55,7 @@ func TestDigestInAChannelWithoutTheBotTellsTheSubscriberAndStops(t *testing.T) {
 
 func TestDigestRefusedForItsContentIsToldOncePerKind(t *testing.T) {
 	t.Parallel()
-	h, clock, cfg := digestHarness(t)
-	h.StartBot(cfg)
-	h.subscribe()
+	h, clock, _ := subscribedDigest(t)
 	sub, err := h.OpenStore().Digests().DigestSub(context.Background(), "T0TEST", general, "")
 	if err != nil {
 		t.Fatal(err)

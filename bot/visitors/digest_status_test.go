@@ -1,7 +1,6 @@
 package visitors_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -41,18 +40,11 @@ func TestProjectsDigestStatusListsEveryProject(t *testing.T) {
 	t.Parallel()
 	clock := slacktest.NewManualClock(beforeDigest).Now
 	ph := newProjectsHarness(t, clock, [2]string{})
-	ctx := context.Background()
 	// #api-docs has a subscription made before projects existed (api's,
 	// the channel's default) and one of a project the file no longer has.
-	st := ph.OpenStore()
-	for _, d := range []store.DigestSub{
-		{Team: "T0TEST", Channel: apiChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-48 * time.Hour)},
-		{Team: "T0TEST", Channel: apiChannel, Project: "gone", Frequency: "daily", CreatedBy: alice, CreatedAt: beforeDigest.Add(-72 * time.Hour)},
-	} {
-		if err := st.Digests().SubscribeDigest(ctx, d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ph.subscribeBefore(
+		store.DigestSub{Team: "T0TEST", Channel: apiChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-48 * time.Hour)},
+		store.DigestSub{Team: "T0TEST", Channel: apiChannel, Project: "gone", Frequency: "daily", CreatedBy: alice, CreatedAt: beforeDigest.Add(-72 * time.Hour)})
 	ph.startBot(visitors.Config{Now: clock})
 
 	for _, channel := range []string{randomChannel, general} {
@@ -130,10 +122,7 @@ func TestProjectsDigestStatusListsEveryProject(t *testing.T) {
 func TestProjectsDigestStatusQueuedBeforeProjects(t *testing.T) {
 	t.Parallel()
 	ph := newProjectsHarness(t, slacktest.NewManualClock(beforeDigest).Now, [2]string{})
-	sub := store.DigestSub{Team: "T0TEST", Channel: randomChannel, Project: "api", Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)}
-	if err := ph.OpenStore().Digests().SubscribeDigest(context.Background(), sub); err != nil {
-		t.Fatal(err)
-	}
+	ph.subscribeBefore(store.DigestSub{Team: "T0TEST", Channel: randomChannel, Project: "api", Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)})
 	ph.queueLegacyCommand("legacy", alice, randomChannel, "digest status")
 	ph.startBot(visitors.Config{Now: slacktest.NewManualClock(beforeDigest).Now})
 	want := "• *api*: weekly, Mondays at 09:00 UTC; the next one comes Mon Nov 10 at 09:00 UTC. <@" + bob + "> subscribed it on Nov 10, 2025."

@@ -28,6 +28,28 @@ func digestHarness(t *testing.T) (*harness, *slacktest.ManualClock, bottest.Conf
 	return h, clock, bottest.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond}
 }
 
+// subscribedDigest is digestHarness with a bot started and the channel
+// subscribed to the weekly digest.
+func subscribedDigest(t *testing.T) (*harness, *slacktest.ManualClock, bottest.Config) {
+	t.Helper()
+	h, clock, cfg := digestHarness(t)
+	h.StartBot(cfg)
+	h.subscribe()
+	return h, clock, cfg
+}
+
+// subscribeBefore records subs as made before the bot started: without a
+// project, a subscription of before projects existed.
+func (h *harness) subscribeBefore(subs ...store.DigestSub) {
+	h.T.Helper()
+	st := h.OpenStore()
+	for _, s := range subs {
+		if err := st.Digests().SubscribeDigest(context.Background(), s); err != nil {
+			h.T.Fatal(err)
+		}
+	}
+}
+
 // digests returns the bot's digest posts in the channel.
 func (h *harness) digests() []slacktest.Message {
 	var out []slacktest.Message
@@ -72,11 +94,7 @@ func TestDigestPostedOnceByThreeReplicasAndARestart(t *testing.T) {
 	h.WaitFor("the digest", func() bool { return len(h.digests()) > 0 })
 	posted := h.digests()[0]
 	text := bottest.Rendered(posted)
-	for _, want := range []string{"Nov 3 – Nov 9, 2025", "compared with Oct 27 – Nov 2, 2025", "Rose most", "weekly docs visitors digest"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("digest lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "digest", text, "Nov 3 – Nov 9, 2025", "compared with Oct 27 – Nov 2, 2025", "Rose most", "weekly docs visitors digest")
 	f := h.waitFiles(1)[0]
 	checkChart(t, f)
 	if f.ThreadTS != posted.TS {
@@ -94,9 +112,7 @@ func TestDigestPostedOnceByThreeReplicasAndARestart(t *testing.T) {
 
 func TestDigestTakenOverAfterAPostFindsIt(t *testing.T) {
 	t.Parallel()
-	h, clock, cfg := digestHarness(t)
-	h.StartBot(cfg)
-	h.subscribe()
+	h, clock, cfg := subscribedDigest(t)
 
 	// A replica claimed the posting, posted it and died before recording
 	// the post: its lease ends, and the next claim must find the post.
@@ -105,7 +121,7 @@ func TestDigestTakenOverAfterAPostFindsIt(t *testing.T) {
 	if _, err := st.Digests().ClaimDigest(context.Background(), run, 50*time.Millisecond, 8*24*time.Hour); err != nil {
 		t.Fatalf("claim: %v", err)
 	}
-	sc := slack.New("xoxb-test-bot-token", slack.OptionAPIURL(h.Slack.APIURL))
+	sc := h.BotClient()
 	_, earlier, err := sc.PostMessage(general, slack.MsgOptionText("the digest of an earlier attempt", false),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: visitors.DigestEvent, EventPayload: map[string]any{"period": "2025-W46"}}))
 	if err != nil {

@@ -1,17 +1,12 @@
 package visitors_test
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
-	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -38,21 +33,20 @@ func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 // rendered is what a message shows (bottest.Rendered).
 func rendered(m slacktest.Message) string { return bottest.Rendered(m) }
 
-// projectsHarness is a world whose bot serves two docs projects from a
-// projects file: "docs", the default of #general, on the harness's API test
-// server, and "api", the default of #api-docs, on a second one. Each server
-// has a dataset of its own, so the two projects' numbers differ. A third
-// channel, #random, has no default project.
+// projectsHarness is a world whose bot serves two docs projects
+// (Harness.TwoProjects): "docs", the default of #general, on the harness's
+// API test server, and "api", the default of #api-docs, on a second one.
+// Each server has a dataset of its own, so the two projects' numbers
+// differ. A third channel, #random, has no default project.
 type projectsHarness struct {
 	*harness
 	// APIs are the API test servers by project name; Datasets their data.
 	APIs     map[string]*docsapitest.Server
 	Datasets map[string]*docsapitest.Dataset
-	Set      *project.Set
 }
 
 const (
-	apiChannel    = "C0APIDOCS"
+	apiChannel    = bottest.APIChannel
 	randomChannel = "C0RANDOM"
 )
 
@@ -72,51 +66,15 @@ func newProjectsHarnessOf(t *testing.T, now func() time.Time, budgets [2]string,
 	if now == nil {
 		now = visitorsNow
 	}
-	names := [2]string{"docs", "api"}
-	ph := &projectsHarness{APIs: map[string]*docsapitest.Server{}, Datasets: map[string]*docsapitest.Dataset{}}
-	for i, name := range names {
-		ds := docsapitest.NewDataset(pages[i], int64(2025+i))
-		ph.Datasets[name] = ds
-		opts := []docsapitest.Option{docsapitest.WithDataset(ds), docsapitest.WithClock(now),
-			docsapitest.WithProjectID("proj0000" + name), docsapitest.WithKey("mint_test_key_" + name + "0000000000000000")}
-		if i == 0 {
-			ph.harness = newHarness(t, opts...)
-			ph.APIs[name] = ph.API
-			continue
-		}
-		srv := docsapitest.NewServer(opts...)
-		t.Cleanup(srv.Close)
-		ph.APIs[name] = srv
-	}
-	ph.Slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
-	ph.Slack.AddChannel(slacktest.Channel{ID: randomChannel, Name: "random", BotMember: true})
-
-	var file strings.Builder
-	file.WriteString("projects:\n")
-	env := map[string]string{}
-	for i, name := range names {
-		srv := ph.APIs[name]
-		channel := general
-		if name == "api" {
-			channel = apiChannel
-		}
-		fmt.Fprintf(&file, "  - name: %s\n    project_id: %s\n    api_key_env: KEY_%s\n    api_url: %s\n    channels: [%s]\n",
-			name, srv.ProjectID, strings.ToUpper(name), srv.URL, channel)
-		if budgets[i] != "" {
-			fmt.Fprintf(&file, "    visitors_budget: %s\n", budgets[i])
-		}
-		env["KEY_"+strings.ToUpper(name)] = srv.Key
-	}
-	path := filepath.Join(t.TempDir(), "projects.yaml")
-	if err := os.WriteFile(path, []byte(file.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	set, err := project.Load(path, project.Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil {
-		t.Fatalf("loading the projects file:\n%s\n%v", file.String(), err)
-	}
-	ph.Set = set
-	return ph
+	docs, api := docsapitest.NewDataset(pages[0], 2025), docsapitest.NewDataset(pages[1], 2026)
+	h := newHarness(t, docsapitest.WithDataset(docs), docsapitest.WithClock(now))
+	h.Slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
+	h.Slack.AddChannel(slacktest.Channel{ID: randomChannel, Name: "random", BotMember: true})
+	apiSrv := h.TwoProjects(bottest.Project{VisitorsBudget: budgets[0]}, bottest.Project{VisitorsBudget: budgets[1]},
+		docsapitest.WithDataset(api), docsapitest.WithClock(now))
+	return &projectsHarness{harness: h,
+		APIs:     map[string]*docsapitest.Server{"docs": h.API, "api": apiSrv},
+		Datasets: map[string]*docsapitest.Dataset{"docs": docs, "api": api}}
 }
 
 // startBot starts a replica serving both projects, as `docsbot serve`
@@ -128,7 +86,7 @@ func (ph *projectsHarness) startBot(cfg visitors.Config) *bot.Bot {
 	if cfg.Now == nil {
 		cfg.Now = visitorsNow
 	}
-	return ph.StartBot(bottest.Config{Projects: ph.Set, Features: app.Visitors, Now: cfg.Now,
+	return ph.StartBot(bottest.Config{Features: app.Visitors, Now: cfg.Now,
 		VisitorsCacheTTL: cfg.CacheTTL, VisitorsBudget: cfg.Budget, Digest: cfg.Digest, DigestTick: cfg.DigestTick}).Bot
 }
 

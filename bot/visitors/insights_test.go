@@ -2,7 +2,6 @@ package visitors_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -97,9 +96,7 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 		t.Errorf("chart shared in %s thread %q, want %s at the top", f.Channel, f.ThreadTS, general)
 	}
 	// 30 days and the range's totals, one request each.
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 31 {
-		t.Errorf("%d requests for the first chart, want 31", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 31, "for the first chart")
 	for _, r := range h.API.Requests() {
 		if r.Endpoint == docsapitest.EndpointVisitors && r.Query.Get("limit") != "1" {
 			t.Errorf("a chart request with limit %q, want 1", r.Query.Get("limit"))
@@ -130,16 +127,13 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 
 func TestChartWithTheBudgetSpent(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsHarness(t, 240)
-	h.StartBot(bottest.Config{Now: visitorsNow, VisitorsBudget: 10})
+	h, _ := visitorsBot(t, 240, bottest.Config{VisitorsBudget: 10})
 
 	h.visitorsCommand("30d chart")
 	f := h.waitFiles(1)[0]
 	checkChart(t, f)
 	// The budget pays for the latest 10 days; the 20 before are gaps.
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 10 {
-		t.Errorf("%d requests, want the 10 the budget allows", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 10, "the budget allows 10")
 	h.waitPrivate("only 10 of docsbot's 10 analytics requests an hour are left")
 	if c := h.comment(f); !strings.Contains(c, "No data yet for Oct 8–27") {
 		t.Errorf("chart comment %q does not name the missing days", c)
@@ -160,8 +154,7 @@ func TestChartWithTheBudgetSpent(t *testing.T) {
 
 func TestShowTrendAndImproveButtons(t *testing.T) {
 	t.Parallel()
-	h, ds := visitorsHarness(t, 240)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, ds := visitorsBot(t, 240, bottest.Config{})
 
 	h.visitorsCommand("7d top=3")
 	h.waitSummaries(1)
@@ -211,11 +204,7 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 	}
 
 	// Show trend: the chart goes in the summary's thread.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := h.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: visitors.ActionShowTrend}); err != nil {
-		t.Fatalf("pressing Show trend: %v", err)
-	}
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: visitors.ActionShowTrend})
 	f := h.waitFiles(1)[0]
 	checkChart(t, f)
 	if f.Channel != general || f.ThreadTS != summary.TS {
@@ -223,15 +212,12 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 	}
 	h.Settle()
 	// The summary's export (1 request) gave the totals; 7 days, one each.
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 1+7 {
-		t.Errorf("%d requests, want 8", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 1+7, "")
 }
 
 func TestCompareEndToEnd(t *testing.T) {
 	t.Parallel()
-	h, ds := visitorsHarness(t, 240)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, ds := visitorsBot(t, 240, bottest.Config{})
 
 	// Compare works on whole days: 7d is the 7 days that end yesterday
 	// (Nov 6), against the 7 before; today, a partial day, is left out.
@@ -249,16 +235,12 @@ func TestCompareEndToEnd(t *testing.T) {
 	if !ok {
 		t.Fatal("no percentage for the totals")
 	}
-	for _, want := range []string{
+	bottest.WantContains(t, "comparison", text,
 		"the last 7 whole days, Oct 31 – Nov 6, 2025 compared with Oct 24 – Oct 30, 2025",
 		"today (Nov 7) is still counting, so it is left out",
 		fmt.Sprintf("*%s* visitors (was %s, %s)", humanize.Count(int64(cur.Totals.Total)), humanize.Count(int64(prev.Totals.Total)), pct),
 		"*Rose most*", "*Fell most*", "*New pages", "*Pages that vanished", "never added",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("comparison lacks %q:\n%s", want, text)
-		}
-	}
+	)
 	for _, l := range [][]insight.PageChange{cmp.Rose, cmp.Fell, cmp.New, cmp.Vanished} {
 		for _, p := range l {
 			if !strings.Contains(text, p.Path) {
@@ -273,8 +255,7 @@ func TestCompareEndToEnd(t *testing.T) {
 
 func TestCSVEndToEnd(t *testing.T) {
 	t.Parallel()
-	h, ds := visitorsHarness(t, 613)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, ds := visitorsBot(t, 613, bottest.Config{})
 
 	h.visitorsCommand("30d csv")
 	f := h.waitFiles(1)[0]
@@ -302,8 +283,7 @@ func TestCSVEndToEnd(t *testing.T) {
 
 func TestBadModeCombinationsCostNothing(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsHarness(t, 100)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, _ := visitorsBot(t, 100, bottest.Config{})
 	for _, text := range []string{"chart compare", "chart top=5", "csv sort=ai", "digest", "digest weekly 7d", "compare top=20", "today compare"} {
 		ack := h.Command(alice, general, visitors.Command, text)
 		if !strings.Contains(string(ack.Payload), "ephemeral") || !strings.Contains(string(ack.Payload), "I can't use") {
@@ -322,8 +302,7 @@ func TestBadModeCombinationsCostNothing(t *testing.T) {
 // today drawn apart, and the comment says why its point is low.
 func TestChartOfARangeReachingToday(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsHarness(t, 100)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, _ := visitorsBot(t, 100, bottest.Config{})
 
 	h.visitorsCommand("2025-11-01..2025-11-07 chart")
 	f := h.waitFiles(1)[0]

@@ -36,8 +36,7 @@ func TestProjectsButtonTakesTheContainersChannel(t *testing.T) {
 	t.Cleanup(front.Close)
 	h := bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithHTTPDelivery(front.URL, secret)}, docsapitest.WithClock(visitorsNow))
 	h.Slack.AddChannel(slacktest.Channel{ID: randomChannel, Name: "random", BotMember: true})
-	h.AddProject(bottest.Project{Name: "docs", Channels: []string{general}, API: h.API})
-	apiSrv := h.AddProject(bottest.Project{Name: "api", Channels: []string{apiChannel}}, docsapitest.WithClock(visitorsNow))
+	apiSrv := h.TwoProjects(bottest.Project{}, bottest.Project{}, docsapitest.WithClock(visitorsNow))
 	r := h.StartBot(bottest.Config{SigningSecret: secret, AllowedChannels: []string{randomChannel}, Now: visitorsNow})
 	u, err := url.Parse(r.URL)
 	if err != nil {
@@ -67,7 +66,5 @@ func TestProjectsButtonTakesTheContainersChannel(t *testing.T) {
 	if strings.Contains(h.Logs.String(), "not enabled in this channel") {
 		t.Errorf("the click was refused as outside #random:\n%s", h.Logs.String())
 	}
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 0 {
-		t.Errorf("docs' API got %d requests, want none", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 0, "docs' API is not asked")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -55,17 +56,7 @@ func (ph *projectsHarness) waitRoots(channel string, n int) slacktest.Message {
 // shown to user alone, and returns it.
 func (ph *projectsHarness) waitQuestion(user string) slacktest.Message {
 	ph.T.Helper()
-	var question slacktest.Message
-	ph.WaitFor("the question shown", func() bool {
-		for _, m := range ph.Slack.Ephemerals(user) {
-			if strings.Contains(string(m.Blocks), visitors.ActionChooseProject) {
-				question = m
-				return true
-			}
-		}
-		return false
-	})
-	return question
+	return ph.WaitButtons(user, visitors.ActionChooseProject)
 }
 
 // command types /docs-visitors and checks the ack is empty.
@@ -114,11 +105,7 @@ func TestProjectsCommandsReachTheirProject(t *testing.T) {
 				}
 			}
 			text := rendered(m)
-			for _, want := range []string{"Unique visitors to the docs of project " + step.want + ",", ph.lastTotals(step.want)} {
-				if !strings.Contains(text, want) {
-					t.Errorf("summary lacks %q:\n%s", want, text)
-				}
-			}
+			bottest.WantContains(t, "summary", text, "Unique visitors to the docs of project "+step.want+",", ph.lastTotals(step.want))
 			if !strings.Contains(m.Text, "Docs visitors of project "+step.want) {
 				t.Errorf("summary's text %q does not name project %s", m.Text, step.want)
 			}
@@ -266,17 +253,9 @@ func TestProjectsAskWithButtons(t *testing.T) {
 		t.Fatalf("requests %v before the choice, want none", got)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := ph.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "1"}); err != nil {
-		t.Fatalf("clicking api: %v", err)
-	}
+	ph.Act(slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "1"})
 	text := rendered(ph.waitRoots(randomChannel, 1))
-	for _, want := range []string{"of project api", ph.lastTotals("api"), "*Top 3 pages by total visitors*"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("summary lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "summary", text, "of project api", ph.lastTotals("api"), "*Top 3 pages by total visitors*")
 	ph.WaitFor("the question replaced by the choice", func() bool {
 		for _, m := range ph.Slack.Ephemerals(alice) {
 			if m.TS == question.TS {
@@ -308,11 +287,7 @@ func TestProjectsShowTrendKeepsTheProject(t *testing.T) {
 	sum := ph.waitRoots(general, 1)
 	before := ph.visitorRequests()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := ph.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: general, MessageTS: sum.TS, ActionID: visitors.ActionShowTrend}); err != nil {
-		t.Fatalf("clicking Show trend: %v", err)
-	}
+	ph.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: sum.TS, ActionID: visitors.ActionShowTrend})
 	ph.WaitFor("the chart", func() bool { return len(ph.Slack.Files()) == 1 })
 	ph.Settle()
 	after := ph.visitorRequests()
@@ -333,10 +308,7 @@ func TestProjectsDigestsInOneChannel(t *testing.T) {
 	t.Parallel()
 	clock := slacktest.NewManualClock(beforeDigest)
 	ph := newProjectsHarness(t, clock.Now, [2]string{})
-	legacy := store.DigestSub{Team: "T0TEST", Channel: apiChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)}
-	if err := ph.OpenStore().Digests().SubscribeDigest(context.Background(), legacy); err != nil {
-		t.Fatal(err)
-	}
+	ph.subscribeBefore(store.DigestSub{Team: "T0TEST", Channel: apiChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)})
 	cfg := visitors.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond}
 	ph.startBot(cfg)
 	ph.startBot(cfg)
@@ -467,11 +439,7 @@ func TestProjectsWorkAnswersWithoutTheResponseURL(t *testing.T) {
 			if !tc.click {
 				return
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if _, err := ph.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: got.TS, ActionID: visitors.ActionChooseProject + "1"}); err != nil {
-				t.Fatalf("clicking api: %v", err)
-			}
+			ph.Act(slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: got.TS, ActionID: visitors.ActionChooseProject + "1"})
 			if text := rendered(ph.waitRoots(randomChannel, 1)); !strings.Contains(text, "of project api") || !strings.Contains(text, ph.lastTotals("api")) {
 				t.Errorf("summary after the click:\n%s", text)
 			}
@@ -500,11 +468,7 @@ func TestProjectsChoiceShowsTheCommand(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := ph.Slack.Act(ctx, slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "0"}); err != nil {
-		t.Fatalf("clicking docs: %v", err)
-	}
+	ph.Act(slacktest.Action{UserID: alice, ChannelID: randomChannel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "0"})
 	want := "Project *docs* it is: docsbot runs " + shown + " there."
 	var choice string
 	ph.WaitFor("the question replaced by the choice", func() bool {
@@ -566,11 +530,7 @@ func TestProjectsProgressNotesDoNotOutliveTheAnswer(t *testing.T) {
 			if step.click {
 				ph.Command(bob, step.channel, visitors.Command, step.text)
 				question := ph.waitQuestion(bob)
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				if _, err := ph.Slack.Act(ctx, slacktest.Action{UserID: bob, ChannelID: step.channel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "1"}); err != nil {
-					t.Fatalf("clicking api: %v", err)
-				}
+				ph.Act(slacktest.Action{UserID: bob, ChannelID: step.channel, MessageTS: question.TS, ActionID: visitors.ActionChooseProject + "1"})
 				defer func() {
 					for _, m := range ph.Slack.Ephemerals(bob) {
 						if m.TS == question.TS && strings.Contains(m.Text, "Project *api* it is") {
@@ -601,20 +561,13 @@ func TestProjectsUnservedDigestToldOnce(t *testing.T) {
 	t.Parallel()
 	clock := slacktest.NewManualClock(beforeDigest)
 	ph := newProjectsHarness(t, clock.Now, [2]string{})
-	legacy := store.DigestSub{Team: "T0TEST", Channel: randomChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)}
-	if err := ph.OpenStore().Digests().SubscribeDigest(context.Background(), legacy); err != nil {
-		t.Fatal(err)
-	}
+	ph.subscribeBefore(store.DigestSub{Team: "T0TEST", Channel: randomChannel, Frequency: "weekly", CreatedBy: bob, CreatedAt: beforeDigest.Add(-time.Hour)})
 	ph.startBot(visitors.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond})
 
 	clock.Advance(2*time.Minute + 30*time.Second)
 	ph.WaitFor("the subscriber told", func() bool { return len(ph.dmsTo(bob)) > 0 })
 	text := ph.dmsTo(bob)[0].Text
-	for _, want := range []string{"skips the weekly docs visitors digest in <#" + randomChannel + ">", "no default project", "project=NAME"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the subscriber's DM lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "the subscriber's DM", text, "skips the weekly docs visitors digest in <#"+randomChannel+">", "no default project", "project=NAME")
 	clock.Advance(7 * 24 * time.Hour)
 	ph.moreTicks(5)
 	if n := len(ph.dmsTo(bob)); n != 1 {

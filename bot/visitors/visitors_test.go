@@ -31,6 +31,18 @@ func visitorsHarness(t *testing.T, paths int, opts ...docsapitest.Option) (*harn
 	return h, ds
 }
 
+// visitorsBot is visitorsHarness with a bot started with cfg, on the
+// shared clock unless cfg says otherwise.
+func visitorsBot(t *testing.T, paths int, cfg bottest.Config) (*harness, *docsapitest.Dataset) {
+	t.Helper()
+	h, ds := visitorsHarness(t, paths)
+	if cfg.Now == nil {
+		cfg.Now = visitorsNow
+	}
+	h.StartBot(cfg)
+	return h, ds
+}
+
 // postText is everything a response_url post shows.
 func postText(p slacktest.ResponsePost) string {
 	return p.Text + "\n" + rendered(slacktest.Message{Text: p.Text, Blocks: p.Blocks})
@@ -139,14 +151,10 @@ func TestVisitorsEndToEnd(t *testing.T) {
 
 	text := postText(sum)
 	totals := ds.Totals(from, to)
-	for _, want := range []string{
-		"Oct 9 – Nov 7, 2025", "*" + humanize.Count(int64(totals.Total)) + "* visitors", "*" + humanize.Count(int64(totals.Human)) + "* human",
-		"*" + humanize.Count(int64(totals.AI)) + "* AI", "613 pages had visitors", "<@" + alice + ">", "3 API requests",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("summary lacks %q:\n%s", want, text)
-		}
-	}
+	bottest.WantContains(t, "summary", text,
+		"Oct 9 – Nov 7, 2025", "*"+humanize.Count(int64(totals.Total))+"* visitors", "*"+humanize.Count(int64(totals.Human))+"* human",
+		"*"+humanize.Count(int64(totals.AI))+"* AI", "613 pages had visitors", "<@"+alice+">", "3 API requests",
+	)
 	rows := tableRows(text)
 	if len(rows) != 10 {
 		t.Fatalf("%d table rows, want 10:\n%s", len(rows), text)
@@ -174,18 +182,14 @@ func TestVisitorsEndToEnd(t *testing.T) {
 	if !strings.Contains(again, "Top 5 pages by AI visitors") || !strings.Contains(again, "reused for up to 10 minutes") {
 		t.Errorf("second summary:\n%s", again)
 	}
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
-		t.Errorf("%d requests after a cached summary, want still 3", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 3, "still 3 after a cached summary")
 
 	// Another replica on the same Redis answers from the same cache.
 	first.Stop()
 	h.StartBot(bottest.Config{Now: visitorsNow})
 	h.visitorsCommand("30d")
 	h.waitSummaries(3)
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
-		t.Errorf("%d requests after a summary on a second replica, want still 3", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 3, "still 3 after a summary on a second replica")
 	if n := len(h.privates()); n != 1 {
 		t.Errorf("%d private posts, want only the first progress note", n)
 	}
@@ -193,8 +197,7 @@ func TestVisitorsEndToEnd(t *testing.T) {
 
 func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 	t.Parallel()
-	h, ds := visitorsHarness(t, 120)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, ds := visitorsBot(t, 120, bottest.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	env, trigger, err := h.Slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: visitors.Command, Text: "yesterday", UserID: alice, ChannelID: general})
@@ -223,8 +226,7 @@ func TestVisitorsSinglePageAndRedelivery(t *testing.T) {
 
 func TestVisitorsPathFilter(t *testing.T) {
 	t.Parallel()
-	h, ds := visitorsHarness(t, 300)
-	h.StartBot(bottest.Config{Now: visitorsNow})
+	h, ds := visitorsBot(t, 300, bottest.Config{})
 	h.visitorsCommand("2025-11-01..2025-11-05 path=/api-reference/endpoint top=3")
 	text := postText(h.waitSummaries(1))
 	if q := h.API.Requests()[0].Query; q.Get("dateFrom") != "2025-11-01" || q.Get("dateTo") != "2025-11-06" {
@@ -239,14 +241,10 @@ func TestVisitorsPathFilter(t *testing.T) {
 	if len(under) < 4 {
 		t.Fatalf("only %d pages under the prefix", len(under))
 	}
-	for _, want := range []string{
+	bottest.WantContains(t, "summary", text,
 		"Only pages whose path starts with `/api-reference/endpoint`", "can't be added up into unique visitors",
 		fmt.Sprintf("Top 3 pages under `/api-reference/endpoint` by total visitors* (%d pages had visitors)", len(under)),
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("summary lacks %q:\n%s", want, text)
-		}
-	}
+	)
 	rows := tableRows(text)
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3:\n%s", len(rows), text)
@@ -260,8 +258,7 @@ func TestVisitorsPathFilter(t *testing.T) {
 
 func TestVisitorsBudgetExhausted(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsHarness(t, 613)
-	h.StartBot(bottest.Config{Now: visitorsNow, VisitorsBudget: 3, VisitorsCacheTTL: 50 * time.Millisecond})
+	h, _ := visitorsBot(t, 613, bottest.Config{VisitorsBudget: 3, VisitorsCacheTTL: 50 * time.Millisecond})
 
 	h.visitorsCommand("30d") // takes the whole budget: 3 requests
 	h.waitSummaries(1)
@@ -280,14 +277,8 @@ func TestVisitorsBudgetExhausted(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // past the 50ms cache TTL
 	h.visitorsCommand("30d")
 	stale := postText(h.waitSummaries(2))
-	for _, want := range []string{"These numbers are from less than a minute ago", "budget of 3 analytics requests an hour"} {
-		if !strings.Contains(stale, want) {
-			t.Errorf("stale summary lacks %q:\n%s", want, stale)
-		}
-	}
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {
-		t.Errorf("%d requests, want still 3: the budget is spent", n)
-	}
+	bottest.WantContains(t, "stale summary", stale, "These numbers are from less than a minute ago", "budget of 3 analytics requests an hour")
+	h.WantRequests(docsapitest.EndpointVisitors, 3, "still 3: the budget is spent")
 }
 
 func TestVisitorsRateLimitedByTheAPI(t *testing.T) {
@@ -309,9 +300,7 @@ func TestVisitorsRateLimitedByTheAPI(t *testing.T) {
 	if second := h.privates()[1].Text; !strings.Contains(second, "rate limit for analytics is reached") || !strings.Contains(second, "in about 20 minutes") {
 		t.Errorf("second reply %q", second)
 	}
-	if n := h.API.Count(docsapitest.EndpointVisitors); n != 1 {
-		t.Errorf("%d requests while blocked, want still 1", n)
-	}
+	h.WantRequests(docsapitest.EndpointVisitors, 1, "still 1 while blocked")
 	if n := len(h.summaries()); n != 0 {
 		t.Errorf("%d summaries, want none", n)
 	}

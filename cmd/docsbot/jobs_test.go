@@ -51,6 +51,19 @@ func onlyJob(t *testing.T, srv *docsapitest.Server) docsapi.Job {
 	return jobs[0]
 }
 
+// createdJob is an API test server whose jobs end with outcome after polls
+// active polls, with one job, created by `docsbot jobs create --prompt
+// prompt`.
+func createdJob(t *testing.T, polls int, outcome docsapitest.Outcome, prompt string) (*docsapitest.Server, docsapi.Job) {
+	t.Helper()
+	srv := newServer(t, lifecycle(polls, outcome))
+	r, _, stderr := apiRunner(t, srv)
+	if code := runCode(r, []string{"jobs", "create", "--prompt", prompt}); code != 0 {
+		t.Fatalf("create: exit %d: %s", code, stderr)
+	}
+	return srv, onlyJob(t, srv)
+}
+
 func TestJobsCreateAndMessage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -103,12 +116,8 @@ func TestJobsCreateAndMessage(t *testing.T) {
 
 func TestJobsGet(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, lifecycle(0, docsapitest.OutcomeNoChange))
-	r, _, stderr := apiRunner(t, srv)
-	if code := runCode(r, []string{"jobs", "create", "--prompt", "Nothing to change"}); code != 0 {
-		t.Fatalf("create: exit %d: %s", code, stderr)
-	}
-	id := onlyJob(t, srv).ID
+	srv, job := createdJob(t, 0, docsapitest.OutcomeNoChange, "Nothing to change")
+	id := job.ID
 
 	r, stdout, stderr := apiRunner(t, srv)
 	if code := runCode(r, []string{"jobs", "get", id, "--format", "json"}); code != 0 {
@@ -217,16 +226,12 @@ func TestJobsWatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := newServer(t, lifecycle(2, tt.outcome))
-			r, stdout, stderr := apiRunner(t, srv)
-			if code := runCode(r, []string{"jobs", "create", "--prompt", "Document it"}); code != 0 {
-				t.Fatalf("create: exit %d: %s", code, stderr)
-			}
-			id := onlyJob(t, srv).ID
+			srv, job := createdJob(t, 2, tt.outcome, "Document it")
+			id := job.ID
 			for _, f := range tt.faults {
 				srv.AddFault(f)
 			}
-			r, stdout, stderr = apiRunner(t, srv)
+			r, stdout, stderr := apiRunner(t, srv)
 			code := runCode(r, []string{"jobs", "watch", id, "--interval", "5ms", "--max-interval", "20ms"})
 			out := stdout.String() + stderr.String()
 			if code != tt.wantCode {
@@ -252,12 +257,8 @@ func TestJobsWatch(t *testing.T) {
 
 func TestJobsWatchUnknownStatusKeepsWatching(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, lifecycle(1, docsapitest.Outcome("queued")))
-	r, _, stderr := apiRunner(t, srv)
-	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
-		t.Fatalf("create: exit %d: %s", code, stderr)
-	}
-	id := onlyJob(t, srv).ID
+	srv, job := createdJob(t, 1, docsapitest.Outcome("queued"), "x")
+	id := job.ID
 	r, stdout, stderr := apiRunner(t, srv)
 	done := make(chan int, 1)
 	go func() {
@@ -288,12 +289,8 @@ func TestJobsWatchUnknownStatusKeepsWatching(t *testing.T) {
 
 func TestJobsWatchHonoursRetryAfter(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, lifecycle(1, docsapitest.OutcomePR))
-	r, _, stderr := apiRunner(t, srv)
-	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
-		t.Fatalf("create: exit %d: %s", code, stderr)
-	}
-	id := onlyJob(t, srv).ID
+	srv, job := createdJob(t, 1, docsapitest.OutcomePR, "x")
+	id := job.ID
 	srv.ResetRequests()
 	srv.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: http.StatusTooManyRequests, RetryAfter: time.Second, Times: 1})
 	r, stdout, stderr := apiRunner(t, srv)
@@ -314,12 +311,8 @@ func TestJobsWatchHonoursRetryAfter(t *testing.T) {
 
 func TestJobsWatchStops(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, lifecycle(1_000_000, docsapitest.OutcomePR))
-	r, _, stderr := apiRunner(t, srv)
-	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
-		t.Fatalf("create: exit %d: %s", code, stderr)
-	}
-	id := onlyJob(t, srv).ID
+	srv, job := createdJob(t, 1_000_000, docsapitest.OutcomePR, "x")
+	id := job.ID
 
 	t.Run("timeout", func(t *testing.T) {
 		t.Parallel()

@@ -33,12 +33,7 @@ func controlChars(s string) []rune {
 // control characters, CSV defuses formulas, JSON stays exact.
 func TestAPITextIsPrintedSafely(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, lifecycle(0, docsapitest.OutcomePR))
-	r, _, stderr := apiRunner(t, srv)
-	if code := runCode(r, []string{"jobs", "create", "--prompt", "x"}); code != 0 {
-		t.Fatalf("create: exit %d: %s", code, stderr)
-	}
-	job := onlyJob(t, srv)
+	srv, job := createdJob(t, 0, docsapitest.OutcomePR, "x")
 	bad := job
 	bad.Model, bad.Source.Repository = "model"+hostile, "https://github.com/acme/docs"+hostile
 	ref, pr := "main"+hostile, "https://github.com/acme/docs/pull/1"+hostile

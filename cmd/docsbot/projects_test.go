@@ -304,13 +304,7 @@ func TestServeBinaryProjects(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := sl.WaitConnections(ctx, 1); err != nil {
-		t.Fatalf("the bot did not connect: %v\n%s", err, stderr.String())
-	}
-	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the projects file", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
-		t.Fatal(err)
-	}
-	waitPullRequest(ctx, t, sl, stderr)
+	firstJob(ctx, t, sl, stderr, "Document the projects file")
 	if nd, na := len(s.docs.Jobs()), len(s.api.Jobs()); nd != 1 || na != 0 {
 		t.Errorf("%d jobs on docs' server and %d on api's, want the job of C0GENERAL's project, docs", nd, na)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 const (
@@ -153,13 +154,7 @@ func TestServeBinary(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := sl.WaitConnections(ctx, 1); err != nil {
-		t.Fatalf("the bot did not connect: %v\n%s", err, stderr.String())
-	}
-	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the serve command", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
-		t.Fatal(err)
-	}
-	waitPullRequest(ctx, t, sl, stderr)
+	firstJob(ctx, t, sl, stderr, "Document the serve command")
 
 	// The ops endpoint: alive, ready, and counting what just happened.
 	waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
@@ -265,6 +260,19 @@ func startServe(t *testing.T, cmd *exec.Cmd) (*bytes.Buffer, chan error) {
 	go func() { done <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	return &stderr, done
+}
+
+// firstJob waits until the bot `docsbot serve` started connects, has Alice
+// start a job with prompt in C0GENERAL, and waits for its pull request.
+func firstJob(ctx context.Context, t *testing.T, sl *slacktest.Server, stderr *bytes.Buffer, prompt string) {
+	t.Helper()
+	if err := sl.WaitConnections(ctx, 1); err != nil {
+		t.Fatalf("the bot did not connect: %v\n%s", err, stderr.String())
+	}
+	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: prompt, UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+		t.Fatal(err)
+	}
+	waitPullRequest(ctx, t, sl, stderr)
 }
 
 // waitPullRequest waits until the one job of C0GENERAL has its pull request
@@ -414,20 +422,22 @@ func freeAddr(t *testing.T) string {
 func waitHTTP(t *testing.T, url string, status int, want string) {
 	t.Helper()
 	var last string
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(url)
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == status && strings.Contains(string(body), want) {
-				return
-			}
-			last = fmt.Sprintf("%d %s", resp.StatusCode, body)
-		} else {
-			last = err.Error()
+	answered := false
+	defer func() {
+		if !answered {
+			t.Logf("GET %s: last answer: %.2000s", url, last)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("GET %s: want %d with %q, last answer: %.2000s", url, status, want, last)
+	}()
+	redistest.Until(t, fmt.Sprintf("GET %s to answer %d with %q", url, status, want), func() bool {
+		resp, err := http.Get(url)
+		if err != nil {
+			last = err.Error()
+			return false
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		last = fmt.Sprintf("%d %s", resp.StatusCode, body)
+		return resp.StatusCode == status && strings.Contains(string(body), want)
+	})
+	answered = true
 }

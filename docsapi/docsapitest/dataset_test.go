@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
 // fixedDataset returns a dataset whose today is fixed by clock.
-func fixedDataset(paths int, seed int64, clock *testClock) *Dataset {
+func fixedDataset(paths int, seed int64, clock *slacktest.ManualClock) *Dataset {
 	d := NewDataset(paths, seed)
 	d.setClock(clock.Now)
 	return d
@@ -47,7 +48,7 @@ func TestDatasetPaths(t *testing.T) {
 
 func TestDatasetDeterminism(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	a, b, other := fixedDataset(500, 7, clock), fixedDataset(500, 7, clock), fixedDataset(500, 8, clock)
 	for _, r := range []struct{ from, to time.Time }{
 		{},
@@ -71,7 +72,7 @@ func TestDatasetDeterminism(t *testing.T) {
 
 func TestDatasetRanges(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart()) // today is 2025-11-20, 14:30
+	clock := slacktest.NewManualClock(clockStart()) // today is 2025-11-20, 14:30
 	d := fixedDataset(300, 3, clock)
 	byPath := func(rows []docsapi.PageVisitors) map[string]docsapi.Counts {
 		m := make(map[string]docsapi.Counts, len(rows))
@@ -129,15 +130,15 @@ func TestDatasetRanges(t *testing.T) {
 		}
 	})
 	t.Run("today grows through the day", func(t *testing.T) {
-		c := newTestClock(day(2025, 11, 20))
+		c := slacktest.NewManualClock(day(2025, 11, 20))
 		dd := fixedDataset(300, 3, c)
 		today := day(2025, 11, 20)
 		if got := dd.Pages(today, time.Time{}); len(got) != 0 {
 			t.Errorf("at midnight today has %d pages", len(got))
 		}
-		c.Set(today.Add(12 * time.Hour))
+		c.Advance(12 * time.Hour) // noon
 		noon := dd.Totals(today, time.Time{})
-		c.Set(today.Add(23 * time.Hour))
+		c.Advance(11 * time.Hour) // 23:00
 		late := dd.Totals(today, time.Time{})
 		if noon.Human == 0 || late.Human < noon.Human {
 			t.Errorf("today at noon %+v, late %+v", noon, late)
@@ -151,7 +152,7 @@ func TestDatasetRanges(t *testing.T) {
 
 func TestDatasetCounts(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	d := fixedDataset(613, 1, clock)
 	for _, r := range []struct{ from, to time.Time }{
 		{},
@@ -191,7 +192,7 @@ func TestDatasetCounts(t *testing.T) {
 }
 
 func BenchmarkDatasetPages100k(b *testing.B) {
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	d := fixedDataset(100_000, 1, clock)
 	from := day(2025, 1, 1)
 	for i := 0; b.Loop(); i++ {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 func TestFaultAnswers(t *testing.T) {
@@ -132,9 +134,9 @@ func TestFaultLatency(t *testing.T) {
 				_, err := send(t, ctx, http.MethodPost, srv.URL+jobsPath(srv), "Bearer "+srv.Key, promptBody("x"))
 				errc <- err
 			}()
-			waitUntil(t, "the request to arrive", func() bool { return srv.Count(EndpointCreate) == 1 })
+			redistest.Until(t, "the request to arrive", func() bool { return srv.Count(EndpointCreate) == 1 })
 			if tc.afterAct {
-				waitUntil(t, "the job to be created", func() bool { return len(srv.Jobs()) == 1 })
+				redistest.Until(t, "the job to be created", func() bool { return len(srv.Jobs()) == 1 })
 			}
 			cancel()
 			if err := <-errc; err == nil {
@@ -151,19 +153,6 @@ func TestFaultLatency(t *testing.T) {
 	}
 }
 
-// waitUntil polls cond until it holds, failing the test after a generous
-// limit.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 func TestCloseEndsLatency(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -174,13 +163,7 @@ func TestCloseEndsLatency(t *testing.T) {
 		errc <- err
 	}()
 	// Wait for the request to arrive, then close under it.
-	deadline := time.Now().Add(10 * time.Second)
-	for srv.Count(EndpointVisitors) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("request never arrived")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	redistest.Until(t, "the request to arrive", func() bool { return srv.Count(EndpointVisitors) > 0 })
 	srv.Close()
 	if err := <-errc; err == nil {
 		t.Error("request succeeded, want an error after Close")
@@ -260,7 +243,7 @@ func TestFaultHold(t *testing.T) {
 		_, err := send(t, context.Background(), http.MethodPost, srv.URL+jobsPath(srv), "Bearer "+srv.Key, promptBody("x"))
 		errc <- err
 	}()
-	waitUntil(t, "the request to arrive", func() bool { return srv.Count(EndpointCreate) == 1 })
+	redistest.Until(t, "the request to arrive", func() bool { return srv.Count(EndpointCreate) == 1 })
 	if n := len(srv.Jobs()); n != 0 {
 		t.Fatalf("%d jobs created while the request was held, want 0", n)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -38,7 +39,7 @@ func TestDefaultLifecycle(t *testing.T) {
 
 func TestJobLifecycle(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	const repo = "https://github.com/acme/handbook"
 	srv := startServer(t, WithClock(clock.Now), WithRepository(repo))
 	for _, tc := range []struct {
@@ -122,7 +123,7 @@ func TestPRLinksDiffer(t *testing.T) {
 
 func TestFollowUp(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now))
 
 	for _, tc := range []struct {
@@ -149,7 +150,7 @@ func TestFollowUp(t *testing.T) {
 			} else {
 				getJob(t, srv, j.ID) // one poll that the follow-up must reset
 			}
-			clock.Add(time.Minute)
+			clock.Advance(time.Minute)
 			re := mustJob(t, do(t, srv, http.MethodPost, messagePath(srv, j.ID), promptBody(tc.followUp)), http.StatusOK)
 			if re.ID != j.ID || re.Status != docsapi.StatusActive || re.PRLink != nil || re.ArchivedAt != nil {
 				t.Fatalf("after follow-up %+v, want the same job active without prLink and archivedAt", re)
@@ -176,7 +177,7 @@ func TestFollowUp(t *testing.T) {
 
 func TestActiveFor(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now),
 		WithLifecycle(func(string) Lifecycle { return Lifecycle{ActivePolls: 1, ActiveFor: 10 * time.Minute} }))
 
@@ -191,7 +192,7 @@ func TestActiveFor(t *testing.T) {
 		{time.Minute, docsapi.StatusCompleted},  // 10m passed
 	}
 	for i, st := range steps {
-		clock.Add(st.advance)
+		clock.Advance(st.advance)
 		if got := getJob(t, srv, j.ID).Status; got != st.want {
 			t.Fatalf("step %d: %q, want %q", i, got, st.want)
 		}
@@ -199,7 +200,7 @@ func TestActiveFor(t *testing.T) {
 	// A follow-up restarts the timer.
 	mustJob(t, do(t, srv, http.MethodPost, messagePath(srv, j.ID), promptBody("again")), http.StatusOK)
 	for i, st := range steps {
-		clock.Add(st.advance)
+		clock.Advance(st.advance)
 		if got := getJob(t, srv, j.ID).Status; got != st.want {
 			t.Fatalf("after follow-up, step %d: %q, want %q", i, got, st.want)
 		}
@@ -231,7 +232,7 @@ func TestSetLifecycleAndCustomOutcome(t *testing.T) {
 
 func TestSetJobStatus(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now))
 	j := createJob(t, srv, "x")
 

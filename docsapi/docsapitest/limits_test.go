@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
 // expectLimited checks a 429 answer and its Retry-After.
@@ -29,18 +31,18 @@ func TestDefaultLimits(t *testing.T) {
 
 func TestRateLimitWindow(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now), WithLimits(Limits{Create: 2}))
 	create := func() reply { return do(t, srv, http.MethodPost, jobsPath(srv), promptBody("x")) }
 
 	mustJob(t, create(), http.StatusCreated) // t0
-	clock.Add(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	mustJob(t, create(), http.StatusCreated) // t0+10m
-	clock.Add(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	expectLimited(t, create(), 40*60) // t0 leaves at t0+60m
-	clock.Add(39*time.Minute + 59*time.Second + 500*time.Millisecond)
+	clock.Advance(39*time.Minute + 59*time.Second + 500*time.Millisecond)
 	expectLimited(t, create(), 1) // half a second left rounds up
-	clock.Add(500 * time.Millisecond)
+	clock.Advance(500 * time.Millisecond)
 	mustJob(t, create(), http.StatusCreated) // t0+60m: the first left the window
 	expectLimited(t, create(), 10*60)        // t0+10m leaves at t0+70m
 	if n := len(srv.Jobs()); n != 3 {
@@ -81,7 +83,7 @@ func TestRateLimitCounting(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			clock := newTestClock(clockStart())
+			clock := slacktest.NewManualClock(clockStart())
 			// Limits start at none so the set-up job is free.
 			srv := startServer(t, WithClock(clock.Now), WithLimits(Limits{}))
 			job := createJob(t, srv, "set-up")

@@ -5,16 +5,18 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
 func TestRequestRecords(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now))
 	job := createJob(t, srv, "first")
-	clock.Add(time.Second)
+	clock.Advance(time.Second)
 	getJob(t, srv, job.ID)
-	clock.Add(time.Second)
+	clock.Advance(time.Second)
 	do(t, srv, http.MethodGet, visitorsPath(srv)+"?limit=10&dateFrom=2025-11-01", "")
 	if _, err := send(t, context.Background(), http.MethodGet, srv.URL+jobPath(srv, job.ID), "Bearer wrong", ""); err != nil {
 		t.Fatal(err)

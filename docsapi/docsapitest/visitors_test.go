@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
 func TestVisitorsPaging(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now), WithDataset(NewDataset(613, 1)))
 	want := srv.Dataset().Pages(time.Time{}, time.Time{})
 	totals := srv.Dataset().Totals(time.Time{}, time.Time{})
@@ -57,7 +58,7 @@ func TestVisitorsPaging(t *testing.T) {
 
 func TestVisitorsQueries(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	srv := startServer(t, WithClock(clock.Now))
 	d := srv.Dataset()
 	all := d.Pages(time.Time{}, time.Time{})
@@ -108,7 +109,7 @@ func TestVisitorsQueries(t *testing.T) {
 
 func TestVisitorsFloatCounts(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock(clockStart())
+	clock := slacktest.NewManualClock(clockStart())
 	ints := startServer(t, WithClock(clock.Now))
 	floats := startServer(t, WithClock(clock.Now), WithFloatCounts(true))
 	const q = "?limit=5&dateFrom=2025-11-01"

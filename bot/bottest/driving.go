@@ -1,0 +1,95 @@
+package bottest
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// Command types a slash command in a channel as a user and returns Slack's
+// record of the ack.
+func (h *Harness) Command(user, channel, command, text string) *slacktest.Ack {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ack, err := h.Slack.SlashCommand(ctx, slacktest.SlashCommand{Command: command, Text: text, UserID: user, ChannelID: channel})
+	if err != nil {
+		h.T.Fatalf("slash command %s %q: %v", command, text, err)
+	}
+	return ack
+}
+
+// Reply posts a person's reply in a thread.
+func (h *Harness) Reply(user, channel, threadTS, text string) (ts, eventID string) {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ts, eventID, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
+	if err != nil {
+		h.T.Fatalf("reply %q: %v", text, err)
+	}
+	return ts, eventID
+}
+
+// PostNoAck posts a person's message like Reply, without waiting for the bot
+// to acknowledge its event (no bot may be connected, or it may refuse).
+func (h *Harness) PostNoAck(user, channel, threadTS, text string) string {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	ts, _, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text, ThreadTS: threadTS})
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		h.T.Fatalf("post %q: %v", text, err)
+	}
+	return ts
+}
+
+// Act has a person press a button or pick an option (a) and returns once
+// the bot acknowledged it.
+func (h *Harness) Act(a slacktest.Action) slacktest.Interaction {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	in, err := h.Slack.Act(ctx, a)
+	if err != nil {
+		h.T.Fatalf("%s pressing %s: %v", a.UserID, a.ActionID, err)
+	}
+	return in
+}
+
+// BotClient is a Web API client of the fake Slack with the bot's token, to
+// post as the bot would: what a replica posted before it stopped, or a
+// message of another feature.
+func (h *Harness) BotClient() *slack.Client {
+	return slack.New(h.Slack.BotToken(), slack.OptionAPIURL(h.Slack.APIURL))
+}
+
+// Submit has a person submit an open modal (sub) and returns once the bot
+// acknowledged it.
+func (h *Harness) Submit(sub slacktest.ViewSubmission) slacktest.Interaction {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	in, err := h.Slack.SubmitView(ctx, sub)
+	if err != nil {
+		h.T.Fatalf("submitting view %s: %v", sub.ViewID, err)
+	}
+	return in
+}
+
+// Shortcut has a person run a message shortcut (ms) and returns once the
+// bot acknowledged it.
+func (h *Harness) Shortcut(ms slacktest.MessageShortcut) slacktest.Interaction {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	in, err := h.Slack.MessageShortcut(ctx, ms)
+	if err != nil {
+		h.T.Fatalf("%s running the shortcut %s: %v", ms.UserID, ms.CallbackID, err)
+	}
+	return in
+}
