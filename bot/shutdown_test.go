@@ -23,18 +23,7 @@ func TestStopWithManyHandlersAckingLate(t *testing.T) {
 	t.Parallel()
 	const n = 30
 	h := bottest.New(t, redisURL)
-	var busy atomic.Int32
-	release := make(chan struct{})
-	var once sync.Once
-	letGo := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(letGo)
-	r := h.StartBot(bottest.Config{Register: func(b *bot.Bot) {
-		b.HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
-			busy.Add(1)
-			<-release
-			req.Ack(nil)
-		})
-	}})
+	busy, letGo, r := slowBot(h)
 
 	for i := range n {
 		if _, _, err := h.Slack.SendSlashCommand(t.Context(), slacktest.SlashCommand{
@@ -63,23 +52,12 @@ func TestStopWithManyHandlersAckingLate(t *testing.T) {
 func TestStopAcknowledgesEnvelopesInFlight(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL)
-	busy := make(chan struct{})
-	release := make(chan struct{})
-	var once sync.Once
-	letGo := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(letGo)
-	r := h.StartBot(bottest.Config{Register: func(b *bot.Bot) {
-		b.HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
-			close(busy)
-			<-release
-			req.Ack(nil)
-		})
-	}})
+	busy, letGo, r := slowBot(h)
 	env, _, err := h.Slack.SendSlashCommand(t.Context(), slacktest.SlashCommand{Command: "/docs-slow", UserID: alice, ChannelID: general})
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-busy
+	h.WaitFor("the command in its handler", func() bool { return busy.Load() == 1 })
 	stopped := make(chan struct{})
 	go func() { r.Stop(); close(stopped) }()
 	h.WaitLogged("stopping: the Slack socket stays open until the envelopes in flight are acknowledged", 1)
@@ -88,4 +66,22 @@ func TestStopAcknowledgesEnvelopesInFlight(t *testing.T) {
 	if !slices.ContainsFunc(h.Slack.Acks(), func(a slacktest.Ack) bool { return a.EnvelopeID == env }) {
 		t.Errorf("the command in flight when the bot stopped was not acknowledged\nlogs:\n%s", h.Logs.String())
 	}
+}
+
+// slowBot starts a bot whose /docs-slow handler acks only once letGo is
+// called (or the test ends); busy counts the handlers waiting.
+func slowBot(h *bottest.Harness) (busy *atomic.Int32, letGo func(), r *bottest.Running) {
+	busy = new(atomic.Int32)
+	release := make(chan struct{})
+	var once sync.Once
+	letGo = func() { once.Do(func() { close(release) }) }
+	h.T.Cleanup(letGo)
+	r = h.StartBot(bottest.Config{Register: func(b *bot.Bot) {
+		b.HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
+			busy.Add(1)
+			<-release
+			req.Ack(nil)
+		})
+	}})
+	return busy, letGo, r
 }

@@ -23,12 +23,7 @@ func TestProjectsRetryChecksTheProjectsEditors(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 
-	rootTS := w.PostNoAck(bob, chAPI, "", "placeholder for the root message of a start whose outcome was unknown")
-	start, _ := json.Marshal(map[string]string{"team": team, "channel": chAPI, "user": bob, "prompt": "Document the errors",
-		"root": rootTS, "project": "api"})
-	if err := w.st.RetryOffers().OfferRetry(ctx, store.Thread{Team: team, Channel: chAPI, TS: rootTS}, start, time.Hour); err != nil {
-		t.Fatalf("OfferRetry: %v", err)
-	}
+	rootTS := w.offeredRetry(ctx, bob)
 
 	w.Reply(alice, chAPI, rootTS, "retry")
 	w.WaitFor("alice refused in project api", func() bool { return w.said(alice, "<@"+bob+">") })
@@ -114,4 +109,17 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	if last, err := w.st.Choices().LastProject(ctx, team, bob); err != nil || last != "api" {
 		t.Errorf("bob's last choice = %q, %v; want api", last, err)
 	}
+}
+
+// offeredRetry makes the thread of a start by user in api whose outcome was
+// unknown, with "retry" offered in it, and returns its root's ts.
+func (w *projectsWorld) offeredRetry(ctx context.Context, user string) string {
+	w.T.Helper()
+	rootTS := w.PostNoAck(user, chAPI, "", "placeholder for the root message of a start whose outcome was unknown")
+	start, _ := json.Marshal(map[string]string{"team": team, "channel": chAPI, "user": user, "prompt": "Document the errors",
+		"root": rootTS, "project": "api"})
+	if err := w.st.RetryOffers().OfferRetry(ctx, store.Thread{Team: team, Channel: chAPI, TS: rootTS}, start, time.Hour); err != nil {
+		w.T.Fatalf("OfferRetry: %v", err)
+	}
+	return rootTS
 }

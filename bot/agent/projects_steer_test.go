@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -75,12 +74,7 @@ func TestRetryIsAuditedAsWhoTypedIt(t *testing.T) {
 	w.start(projectsBot{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	rootTS := w.PostNoAck(bob, chAPI, "", "placeholder for the root message of a start whose outcome was unknown")
-	start, _ := json.Marshal(map[string]string{"team": team, "channel": chAPI, "user": bob, "prompt": "Document the errors",
-		"root": rootTS, "project": "api"})
-	if err := w.st.RetryOffers().OfferRetry(ctx, store.Thread{Team: team, Channel: chAPI, TS: rootTS}, start, time.Hour); err != nil {
-		t.Fatalf("OfferRetry: %v", err)
-	}
+	rootTS := w.offeredRetry(ctx, bob)
 	w.Reply(carol, chAPI, rootTS, "retry")
 	job := w.newJob("api", 0)
 	w.Idle()
