@@ -213,7 +213,7 @@ func (b *Bot) drainSocket(ctx, sock context.Context, closeSock context.CancelFun
 
 // ackFlush is how long an ack queued for slack-go's sender is given to be
 // written before the connection closes on shutdown.
-const ackFlush = 500 * time.Millisecond
+const ackFlush = time.Second
 
 // instant is a time read and written by several goroutines.
 type instant struct {
