@@ -55,7 +55,25 @@ func CheckBotToken(ctx context.Context, botToken, apiURL string, need []string, 
 	if len(missing) > 0 {
 		return Check{Line: works + ", but it lacks scopes docsbot uses: " + strings.Join(missing, ", "), Fix: FixScopes}
 	}
-	return Check{OK: true, Line: fmt.Sprintf("%s, with the %d scopes docsbot uses", works, len(need))}
+	line := fmt.Sprintf("%s, with the %d scopes docsbot uses", works, len(need))
+	if extra := ExtraScopes(resp.Header.Get("X-OAuth-Scopes"), need); len(extra) > 0 {
+		line += "; it also has scopes docsbot does not use (" + strings.Join(extra, ", ") +
+			"): remove them from the Slack app and reinstall it, so the token can do no more than docsbot needs"
+	}
+	return Check{OK: true, Line: line}
+}
+
+// ExtraScopes returns the scopes of granted (a comma-separated list, as
+// X-OAuth-Scopes gives it) that need lacks, sorted, each once.
+func ExtraScopes(granted string, need []string) []string {
+	var extra []string
+	for _, s := range strings.Split(granted, ",") {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(need, s) {
+			extra = append(extra, s)
+		}
+	}
+	slices.Sort(extra)
+	return slices.Compact(extra)
 }
 
 // MissingScopes returns the scopes of need that granted (a comma-separated

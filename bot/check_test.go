@@ -24,6 +24,9 @@ func TestCheckTokens(t *testing.T) {
 	lacking := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == "im:write" || s == "reactions:write" })
 	old := slacktest.NewServer(slacktest.WithBotToken(botToken), slacktest.WithScopes(lacking...))
 	t.Cleanup(old.Close)
+	// A token with two scopes more than docsbot uses.
+	wide := slacktest.NewServer(slacktest.WithBotToken(botToken), slacktest.WithScopes(append(slacktest.DefaultScopes(), "channels:manage", "admin")...))
+	t.Cleanup(wide.Close)
 	tests := []struct {
 		name   string
 		check  func() bot.Check
@@ -39,6 +42,10 @@ func TestCheckTokens(t *testing.T) {
 			return bot.CheckBotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
 		}, false,
 			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", bot.FixScopes}, botToken},
+		{"bot token with more scopes than needed", func() bot.Check {
+			return bot.CheckBotToken(t.Context(), botToken, wide.APIURL, slacktest.DefaultScopes())
+		}, true,
+			[]string{"with the 11 scopes docsbot uses", "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
 		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
 			[]string{bot.SecretKinds().Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
 		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,
