@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
@@ -76,17 +77,7 @@ func (r *runner) runAudit(ctx context.Context, args []string) error {
 	if q.Project == project.ImplicitName && s.Value(config.EnvProjectsFile) == "" {
 		q.Project = "" // the records of the implicit project name none (bot.ProjectKey)
 	}
-	secrets := s.Secrets(config.EnvRedisURL)
-	var problems []string
-	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
-		if p.Env == config.EnvRedisURL || p.Env == config.EnvRedisPrefix || p.Env == config.EnvAuditRetention {
-			problems = append(problems, bot.SecretKinds().Scrub(p.Text, secrets...))
-		}
-	}
-	if len(problems) > 0 {
-		return cli.Usage(strings.Join(problems, "; "), "")
-	}
-	st, err := openStore(ctx, s.Value(config.EnvRedisURL), s.Value(config.EnvRedisPrefix))
+	st, err := storeOf(ctx, s, config.EnvAuditRetention)
 	if err != nil {
 		return err
 	}
@@ -103,6 +94,23 @@ func (r *runner) runAudit(ctx context.Context, args []string) error {
 }
 
 // openStore connects to Redis as the bot does, or says why it cannot.
+// storeOf opens the store that s names (REDIS_URL, DOCSBOT_REDIS_PREFIX),
+// after refusing, as a usage error, a problem of those settings or of the
+// others named (the command's own), secrets masked.
+func storeOf(ctx context.Context, s settings.Source, others ...string) (*store.Store, error) {
+	secrets := s.Secrets(config.EnvRedisURL)
+	var problems []string
+	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
+		if p.Env == config.EnvRedisURL || p.Env == config.EnvRedisPrefix || slices.Contains(others, p.Env) {
+			problems = append(problems, bot.SecretKinds().Scrub(p.Text, secrets...))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, cli.Usage(strings.Join(problems, "; "), "")
+	}
+	return openStore(ctx, s.Value(config.EnvRedisURL), s.Value(config.EnvRedisPrefix))
+}
+
 func openStore(ctx context.Context, url, prefix string, opts ...store.Option) (*store.Store, error) {
 	st, err := store.Open(ctx, url, append([]store.Option{store.WithPrefix(prefix)}, opts...)...)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
@@ -49,17 +48,7 @@ func (r *runner) runMigrate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	secrets := s.Secrets(config.EnvRedisURL)
-	var problems []string
-	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
-		if p.Env == config.EnvRedisURL || p.Env == config.EnvRedisPrefix {
-			problems = append(problems, bot.SecretKinds().Scrub(p.Text, secrets...))
-		}
-	}
-	if len(problems) > 0 {
-		return cli.Usage(strings.Join(problems, "; "), "")
-	}
-	st, err := openStore(ctx, s.Value(config.EnvRedisURL), s.Value(config.EnvRedisPrefix))
+	st, err := storeOf(ctx, s)
 	if err != nil {
 		return err
 	}
