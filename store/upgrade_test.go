@@ -136,50 +136,49 @@ func legacyKeysOf(w store.Work, jobs ...store.Job) []string {
 	return out
 }
 
-// TestUpgradeAtFirstClaim checks that a replica's first claim moves the
-// whole earlier layout before it takes anything: the job it claims, the
-// retained job a reply in its thread looks for, the work it takes.
-func TestUpgradeAtFirstClaim(t *testing.T) {
+// TestUpgradeOnClaims checks the two ways claims meet the earlier layout:
+// a replica's first claim moves all of it before it takes anything, and,
+// in a rolling update, replicas of the earlier version that still start
+// jobs, queue work and report jobs under the old keys after a replica's
+// first claim upgraded are moved by the sweeps of later claims (the sets
+// at once, the rest by the scan that seeing the sets in use brings). Either
+// way the claim takes the old job, a reply in a retained job's thread finds
+// it, and the old work is taken.
+func TestUpgradeOnClaims(t *testing.T) {
 	t.Parallel()
-	prefix := legacyPrefix(t)
-	s := store.New(rdb, store.WithPrefix(prefix))
-	ctx := t.Context()
-	j, retained, w := testJob(1), testJob(2), work(1)
-	writeLegacy(t, prefix, j, retained, w)
+	tests := []struct {
+		name string
+		opts []store.Option
+		// upgradedFirst: a first claim ran (and upgraded nothing) before the
+		// earlier version wrote.
+		upgradedFirst bool
+	}{
+		{name: "at the first claim"},
+		{name: "while earlier replicas write", opts: []store.Option{store.WithSweep(0, 0)}, upgradedFirst: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			prefix := legacyPrefix(t)
+			s := store.New(rdb, append([]store.Option{store.WithPrefix(prefix)}, tt.opts...)...)
+			ctx := t.Context()
+			if tt.upgradedFirst {
+				if cs, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
+					t.Fatalf("first Claim = %v, %v; want nothing", ids(cs), err)
+				}
+			}
+			j, retained, w := testJob(1), testJob(2), work(1)
+			writeLegacy(t, prefix, j, retained, w)
 
-	claimOne(t, s, j.ID, time.Minute)
-	noLegacyKeys(t, prefix, legacyKeysOf(w, j, retained)...)
-	if got, err := s.Jobs().JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
-		t.Fatalf("JobByThread of a retained job = %+v, %v", got, err)
-	}
-	if taken := claimWork(t, s, time.Minute); len(taken) != 1 || taken[0].Key != w.Key {
-		t.Fatalf("ClaimWork = %+v; want the earlier layout's work", taken)
-	}
-}
-
-// TestUpgradeWhileEarlierReplicasWrite checks a rolling update: after a
-// replica's first claim upgraded, replicas of the earlier version still
-// start jobs, queue work and report jobs under the old keys, and the sweeps
-// of later claims move them all (the sets at once, the rest by the scan
-// that seeing the sets in use brings).
-func TestUpgradeWhileEarlierReplicasWrite(t *testing.T) {
-	t.Parallel()
-	prefix := legacyPrefix(t)
-	s := store.New(rdb, store.WithPrefix(prefix), store.WithSweep(0, 0))
-	ctx := t.Context()
-	if cs, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil || len(cs) != 0 {
-		t.Fatalf("first Claim = %v, %v; want nothing", ids(cs), err)
-	}
-	j, retained, w := testJob(1), testJob(2), work(1)
-	writeLegacy(t, prefix, j, retained, w)
-
-	claimOne(t, s, j.ID, time.Minute)
-	noLegacyKeys(t, prefix, legacyKeysOf(w, j, retained)...)
-	if got, err := s.Jobs().JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
-		t.Fatalf("JobByThread of a job reported by the earlier version = %+v, %v", got, err)
-	}
-	if taken := claimWork(t, s, time.Minute); len(taken) != 1 || taken[0].Key != w.Key {
-		t.Fatalf("ClaimWork = %+v; want the work the earlier version queued", taken)
+			claimOne(t, s, j.ID, time.Minute)
+			noLegacyKeys(t, prefix, legacyKeysOf(w, j, retained)...)
+			if got, err := s.Jobs().JobByThread(ctx, retained.Thread); err != nil || got.ID != retained.ID {
+				t.Fatalf("JobByThread of a retained job = %+v, %v", got, err)
+			}
+			if taken := claimWork(t, s, time.Minute); len(taken) != 1 || taken[0].Key != w.Key {
+				t.Fatalf("ClaimWork = %+v; want the earlier layout's work", taken)
+			}
+		})
 	}
 }
 
