@@ -446,8 +446,8 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 	}
 	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, Register: func(b *bot.Bot) {
 		b.HandleShortcut("ask_docs", func(ctx context.Context, req *bot.InteractionRequest) {
+			note("shortcut " + string(req.Interaction.Type)) // before the ack: the test goes on once Slack has it
 			req.Ack(nil)
-			note("shortcut " + string(req.Interaction.Type))
 			if _, err := b.Slack().OpenViewContext(ctx, req.Interaction.TriggerID, modal); err != nil {
 				note("views.open failed: " + err.Error())
 			}
@@ -455,16 +455,16 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 		b.HandleViewSubmission("ask_docs_modal", func(_ context.Context, req *bot.InteractionRequest) {
 			q := req.Interaction.View.State.Values["question"]["text"].Value
 			if strings.TrimSpace(q) == "" {
-				req.Ack(slack.NewErrorsViewSubmissionResponse(map[string]string{"question": "Say what to ask"}))
 				note("submission refused")
+				req.Ack(slack.NewErrorsViewSubmissionResponse(map[string]string{"question": "Say what to ask"}))
 				return
 			}
-			req.Ack(nil)
 			note("submitted " + q)
+			req.Ack(nil)
 		})
 		b.HandleBlockAction("approve", func(_ context.Context, req *bot.InteractionRequest) {
-			req.Ack(nil)
 			note("approve " + req.Interaction.ActionCallback.BlockActions[0].Value)
+			req.Ack(nil)
 		})
 	}})
 	lb.add(t, r.URL)
