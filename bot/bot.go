@@ -45,6 +45,11 @@ type Config struct {
 	// Editors may start jobs and send follow-ups (DOCSBOT_EDITORS); when it
 	// names nobody, everyone may.
 	Editors roles.Editors
+	// AllowGuests lets single- and multi-channel guests start, steer and
+	// retry jobs (DOCSBOT_ALLOW_GUESTS); AllowExternal lets people of other
+	// organisations in Slack Connect channels do so (DOCSBOT_ALLOW_EXTERNAL).
+	// Both are off by default (EditorRefusal, bot/roles.Gate).
+	AllowGuests, AllowExternal bool
 	// Audit receives the audit trail (job starts, follow-ups, results,
 	// refusals); nil keeps none. A log that can Trim (*store.AuditLog) is
 	// trimmed to its retention by every replica, hourly.
@@ -108,8 +113,11 @@ type Bot struct {
 	socket *socketmode.Client
 	store  WorkStore
 	access access
-	// roles decides who is an editor (Config.Editors).
+	// roles decides who is an editor (Config.Editors); gate keeps guests
+	// and other organisations from changing docs (Config.AllowGuests,
+	// AllowExternal).
 	roles *roles.Checker
+	gate  *roles.Gate
 	// projects are Config.Projects, or the implicit one.
 	projects *project.Set
 	// http posts to slash commands' response_url.
@@ -144,9 +152,11 @@ type Bot struct {
 	serving serving
 }
 
-// Identity is who the bot is in Slack, learnt from auth.test when Run starts.
+// Identity is who the bot is in Slack, learnt from auth.test when Run starts:
+// its user and bot ids, and the workspace (and Enterprise Grid
+// organisation, "" outside one) that installed it.
 type Identity struct {
-	UserID, BotID, TeamID string
+	UserID, BotID, TeamID, EnterpriseID string
 }
 
 // New builds a bot without features; bot/app builds one with every
@@ -171,6 +181,7 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 		metrics: cfg.Metrics,
 	}
 	b.roles = newRoles(b)
+	b.gate = newGate(b)
 	b.projects = cfg.Projects
 	if b.projects == nil {
 		b.projects = project.Single("", "", "")
@@ -208,7 +219,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("slack auth.test: %w", err)
 	}
-	b.self = Identity{UserID: auth.UserID, BotID: auth.BotID, TeamID: auth.TeamID}
+	b.self = Identity{UserID: auth.UserID, BotID: auth.BotID, TeamID: auth.TeamID, EnterpriseID: auth.EnterpriseID}
 	b.log.Info("connected to Slack", "bot_user", auth.UserID, "team", auth.TeamID)
 
 	ctx, cancel := context.WithCancel(ctx)

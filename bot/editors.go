@@ -23,11 +23,38 @@ func newRoles(b *Bot) *roles.Checker {
 	}))
 }
 
-// EditorRefusal returns "" when user may start jobs and send follow-ups in
-// channel for the project named proj (its editors and DOCSBOT_EDITORS), and
-// otherwise what to tell them privately: the allow-lists' refusal, or the
-// editor role's (it names the editors). proj "" asks whether the person is
-// an editor of some project, for a check made before the project is known
+// newGate builds the gate over the bot's Slack client (users.info).
+func newGate(b *Bot) *roles.Gate {
+	return roles.NewGate(roles.ProfilesFunc(func(ctx context.Context, user string) (roles.Person, error) {
+		u, err := b.slack.GetUserInfoContext(ctx, user)
+		if err != nil {
+			return roles.Person{}, err
+		}
+		return roles.PersonOf(u), nil
+	}), roles.WithGuests(b.cfg.AllowGuests), roles.WithExternal(b.cfg.AllowExternal))
+}
+
+// UserName is how the person user is shown (users.info: the display name,
+// else the real name, else the handle), from the cache the access checks
+// use; the id itself when Slack does not say.
+func (b *Bot) UserName(ctx context.Context, user string) string {
+	p, err := b.gate.Person(ctx, user)
+	if err != nil || p.Name == "" {
+		return user
+	}
+	return p.Name
+}
+
+// EditorRefusal returns "" when user may start jobs, send follow-ups and
+// retry in channel for the project named proj, and otherwise what to tell
+// them privately, by the first of these that refuses (docs/roles.md):
+//
+//	allow-lists (DOCSBOT_ALLOWED_USERS, _CHANNELS)   not on them
+//	the project                                      no longer served
+//	the gate (users.info)                             a guest, another organisation, or "not now"
+//	the editor role (DOCSBOT_EDITORS, the project's) not named (it names the editors)
+//
+// proj "" asks whether the person is an editor of some project, for a check made before the project is known
 // (ProjectKey's "" is the implicit project, which has no editors of its own,
 // so the answer is the same). A proj docsbot no longer serves (not in the
 // projects file) is refused, saying so. It may ask Slack who is in the editors' user
@@ -36,6 +63,14 @@ func newRoles(b *Bot) *roles.Checker {
 func (b *Bot) EditorRefusal(ctx context.Context, user, channel, proj string) string {
 	refusal, _ := b.editorRefusal(ctx, user, channel, proj)
 	return refusal
+}
+
+// EditorCheck is EditorRefusal, and whether the refusal is "not now": Slack
+// could not say who the person is or who is in the editors' groups, so the
+// same request may pass later (a refusal to repeat each time, where a
+// definite one may be told once).
+func (b *Bot) EditorCheck(ctx context.Context, user, channel, proj string) (refusal string, notNow bool) {
+	return b.editorRefusal(ctx, user, channel, proj)
 }
 
 // EditorRefusalInAck is EditorRefusal for a handler answering in the ack: it
@@ -60,6 +95,12 @@ func (b *Bot) editorRefusal(ctx context.Context, user, channel, proj string) (st
 	lists, everyone, known := b.editorLists(proj)
 	if !known {
 		return projectGoneRefusal(proj), false
+	}
+	if a := b.gate.Check(ctx, roles.Org{Team: b.self.TeamID, Enterprise: b.self.EnterpriseID}, user); a.Refusal != "" {
+		if a.Err != nil {
+			b.log.Warn("cannot tell whether a person is a guest or of another organisation", "user", user, "err", a.Err)
+		}
+		return a.Refusal, a.Err != nil
 	}
 	if everyone {
 		return "", false

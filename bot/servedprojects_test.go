@@ -133,7 +133,9 @@ func TestEditorRefusalPerProject(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := projectBot(t, bot.Config{Projects: twoProjects(t, tt.apiEditors), Editors: tt.global})
+			// Guests and other organisations let in: this bot has no Slack to
+			// ask users.info (the gate's rows are TestGate's and the agent's).
+			b := projectBot(t, bot.Config{Projects: twoProjects(t, tt.apiEditors), Editors: tt.global, AllowGuests: true, AllowExternal: true})
 			refusal := b.EditorRefusal(ctx, tt.user, "C0DOCS", tt.proj)
 			if (refusal == "") != tt.editor {
 				t.Errorf("refusal = %q, want editor %v", refusal, tt.editor)

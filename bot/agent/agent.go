@@ -195,8 +195,6 @@ type agent struct {
 	metrics *metrics
 	// wake nudges the poller when this replica schedules a job.
 	wake chan struct{}
-	// names remembers people's names for thread contexts.
-	names names
 	// prog remembers the live status refreshes of the jobs polled here.
 	prog progress
 	// changed are the hooks called when a job changes (Feature.OnJobChange).

@@ -22,6 +22,10 @@ import (
 // reactionAccepted marks a thread reply that went to the agent.
 const reactionAccepted = "eyes"
 
+// refusedKeep is how long a person told that their replies in a job's thread
+// are not sent is not told again there: as long as the store keeps the job.
+const refusedKeep = store.Retention
+
 // Marks a follow-up records as it goes, for an attempt after a crash.
 const (
 	markSending = "sending" // the follow-up is about to be sent to the API
@@ -125,15 +129,29 @@ func (a *agent) replyInJobThread(ctx context.Context, w *bot.Work, r replyReques
 // reaches a job as its follow-up (a reply in its thread, a mention that
 // waited for its start) passes here before anything is sent; an attempt
 // that finds the follow-up being sent (markSending) was allowed already.
+//
+// A plain reply is often people talking among themselves in the thread, so
+// its author hears of a refusal once per thread (refusedKeep), and it is
+// audited then; a mention, a DM, the follow-up form and a "not now" (Slack
+// could not say; the next reply may pass) are answered every time.
 func (a *agent) refuseFollowUp(ctx context.Context, w *bot.Work, r replyRequest, job *store.Job, log *slog.Logger) bool {
 	if w.Marked(markSending) != "" {
 		return false
 	}
-	refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, job.Project)
+	refusal, notNow := a.core.EditorCheck(ctx, r.User, r.Channel, job.Project)
 	if refusal == "" {
 		return false
 	}
-	log.Info("follow-up refused: not an editor of the job's project")
+	log.Info("follow-up refused: not an editor of the job's project", "not_now", notNow)
+	if !notNow && !r.Mention && !r.DM && !r.FromModal {
+		first, err := a.store.Once(ctx, "steer-refused:"+r.Team+":"+r.Channel+":"+r.ThreadTS+":"+r.User, refusedKeep)
+		if err != nil {
+			log.Warn("cannot tell whether the person heard of this refusal in the thread; telling them again", "err", err)
+		} else if !first {
+			return true // told already in this thread
+		}
+		refusal = "Your replies in this thread are not sent to the docs agent. " + refusal
+	}
 	a.whisper(ctx, r, refusal, log)
 	rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text)
 	rec.Project = job.Project

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
@@ -25,10 +23,6 @@ const (
 	threadContextCap = 8000
 	// threadPages bounds the pages of conversations.replies read.
 	threadPages = 50
-	// namesTTL is how long a person's name is remembered; namesMax bounds
-	// how many are (the cache starts over when full).
-	namesTTL = time.Hour
-	namesMax = 5000
 )
 
 // mentionMarkup finds user mentions in a message's text.
@@ -96,7 +90,7 @@ func (a *agent) author(ctx context.Context, m slack.Message, own bool) string {
 		}
 		return cmp.Or(name, "a bot") + " (bot)"
 	}
-	return a.names.get(ctx, a.slack, m.User)
+	return a.core.UserName(ctx, m.User)
 }
 
 // namedMentions turns the user mentions of a message's text into names
@@ -104,7 +98,7 @@ func (a *agent) author(ctx context.Context, m slack.Message, own bool) string {
 func (a *agent) namedMentions(ctx context.Context, text string) string {
 	return mentionMarkup.ReplaceAllStringFunc(text, func(m string) string {
 		id := mentionMarkup.FindStringSubmatch(m)[1]
-		name := strings.NewReplacer(">", "", "|", "", "<", "").Replace(a.names.get(ctx, a.slack, id))
+		name := strings.NewReplacer(">", "", "|", "", "<", "").Replace(a.core.UserName(ctx, id))
 		return "<@" + id + "|" + name + ">"
 	})
 }
@@ -156,40 +150,6 @@ func size(lines []string) int {
 		n += utf8.RuneCountInString(l) + 1
 	}
 	return n
-}
-
-// names remembers people's names for a while (users.info).
-type names struct {
-	mu sync.Mutex
-	m  map[string]nameEntry
-}
-
-type nameEntry struct {
-	name string
-	at   time.Time
-}
-
-// get returns the name of user id: the display name, else the real name,
-// else the handle; the id itself when Slack does not say.
-func (n *names) get(ctx context.Context, api *slack.Client, id string) string {
-	n.mu.Lock()
-	e, ok := n.m[id]
-	n.mu.Unlock()
-	if ok && time.Since(e.at) < namesTTL {
-		return e.name
-	}
-	u, err := api.GetUserInfoContext(ctx, id)
-	if err != nil {
-		return id
-	}
-	name := cmp.Or(u.Profile.DisplayName, u.RealName, u.Profile.RealName, u.Name, id)
-	n.mu.Lock()
-	if n.m == nil || len(n.m) >= namesMax {
-		n.m = map[string]nameEntry{}
-	}
-	n.m[id] = nameEntry{name: name, at: time.Now()}
-	n.mu.Unlock()
-	return name
 }
 
 // findInThread returns the ts of the first message of a thread that match

@@ -101,6 +101,10 @@ type Config struct {
 	// Editors are DOCSBOT_EDITORS' user and user group ids; none makes
 	// everyone an editor.
 	Editors []string
+	// AllowGuests and AllowExternal let guests and people of other
+	// organisations start, steer and retry jobs (DOCSBOT_ALLOW_GUESTS,
+	// DOCSBOT_ALLOW_EXTERNAL).
+	AllowGuests, AllowExternal bool
 	// AuditText keeps instructions' text in the audit trail
 	// (DOCSBOT_AUDIT_TEXT); the trail is always kept, as `docsbot serve`
 	// keeps it.
@@ -199,6 +203,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		h.T.Fatalf("editors: %v", err)
 	}
 	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Editors: editors,
+		AllowGuests: cfg.AllowGuests, AllowExternal: cfg.AllowExternal,
 		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger, Projects: set,
 		ShutdownGrace: cfg.ShutdownGrace, LandingWindow: cfg.LandingWindow}
 	if cfg.SigningSecret != "" {

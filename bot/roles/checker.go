@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -44,40 +43,7 @@ const (
 // Checker decides roles. It is safe for concurrent use; each replica has its
 // own cache.
 type Checker struct {
-	members   Members
-	ttl       time.Duration
-	maxStale  time.Duration
-	maxGroups int
-	failTTL   time.Duration
-	now       func() time.Time
-
-	mu     sync.Mutex
-	groups map[string]*entry // answers, by group id
-	calls  map[string]*call  // requests to Slack under way, by group id
-}
-
-// entry is what is known of one group: its members and when Slack gave them
-// (at; zero when never), and the last failure to ask, if it came later.
-type entry struct {
-	users    map[string]bool
-	at       time.Time
-	err      error
-	failedAt time.Time
-}
-
-// touched is when the entry last changed.
-func (e *entry) touched() time.Time {
-	if e.failedAt.After(e.at) {
-		return e.failedAt
-	}
-	return e.at
-}
-
-// call is a request to Slack that every caller asking for the group waits for.
-type call struct {
-	done  chan struct{}
-	users map[string]bool
-	err   error
+	groups cache[map[string]bool] // members of user groups, by group id
 }
 
 // Option configures a Checker.
@@ -85,38 +51,52 @@ type Option func(*Checker)
 
 // WithTTL sets how long a group's members are used without asking Slack
 // again (DefaultTTL).
-func WithTTL(d time.Duration) Option { return func(c *Checker) { c.ttl = d } }
+func WithTTL(d time.Duration) Option { return func(c *Checker) { c.groups.ttl = d } }
 
 // WithMaxStale sets how long after the TTL an answer is used when Slack
 // cannot be asked (DefaultMaxStale); 0 never uses an expired answer.
-func WithMaxStale(d time.Duration) Option { return func(c *Checker) { c.maxStale = d } }
+func WithMaxStale(d time.Duration) Option { return func(c *Checker) { c.groups.maxStale = d } }
 
 // WithMaxGroups bounds the number of groups remembered (DefaultMaxGroups).
-func WithMaxGroups(n int) Option { return func(c *Checker) { c.maxGroups = max(n, 1) } }
+func WithMaxGroups(n int) Option { return func(c *Checker) { c.groups.max = max(n, 1) } }
 
 // WithFailureTTL sets how long a failure to ask Slack about a group stands
 // (DefaultFailureTTL); 0 asks again at every check.
-func WithFailureTTL(d time.Duration) Option { return func(c *Checker) { c.failTTL = d } }
+func WithFailureTTL(d time.Duration) Option { return func(c *Checker) { c.groups.failTTL = d } }
 
 // WithClock sets the clock the cache ages by (time.Now).
-func WithClock(now func() time.Time) Option { return func(c *Checker) { c.now = now } }
+func WithClock(now func() time.Time) Option { return func(c *Checker) { c.groups.now = now } }
 
 // NewChecker returns a Checker reading group members from m.
 func NewChecker(m Members, opts ...Option) *Checker {
-	c := &Checker{
-		members:   m,
-		ttl:       DefaultTTL,
-		maxStale:  DefaultMaxStale,
-		maxGroups: DefaultMaxGroups,
-		failTTL:   DefaultFailureTTL,
-		now:       time.Now,
-		groups:    map[string]*entry{},
-		calls:     map[string]*call{},
-	}
+	c := &Checker{groups: cache[map[string]bool]{
+		fetch:    membersOf(m),
+		ttl:      DefaultTTL,
+		maxStale: DefaultMaxStale,
+		max:      DefaultMaxGroups,
+		failTTL:  DefaultFailureTTL,
+		timeout:  fetchTimeout,
+		now:      time.Now,
+	}}
 	for _, o := range opts {
 		o(c)
 	}
 	return c
+}
+
+// membersOf reads a group's members from m as a set.
+func membersOf(m Members) func(ctx context.Context, group string) (map[string]bool, error) {
+	return func(ctx context.Context, group string) (map[string]bool, error) {
+		list, err := m.UserGroupMembers(ctx, group)
+		if err != nil {
+			return nil, err
+		}
+		users := make(map[string]bool, len(list))
+		for _, u := range list {
+			users[u] = true
+		}
+		return users, nil
+	}
 }
 
 // Verdict is the role of a person.
@@ -145,7 +125,7 @@ func (c *Checker) Check(ctx context.Context, user string, lists ...Editors) Verd
 	var failed []string
 	var errs []error
 	for _, g := range all.Groups {
-		users, err := c.groupMembers(ctx, g)
+		users, err := c.groups.get(ctx, g)
 		if err != nil {
 			failed = append(failed, g)
 			errs = append(errs, fmt.Errorf("roles: members of user group %s: %w", g, err))
@@ -159,102 +139,6 @@ func (c *Checker) Check(ctx context.Context, user string, lists ...Editors) Verd
 		return Verdict{Refusal: unavailableText(failed, all), Err: errors.Join(errs...)}
 	}
 	return Verdict{Refusal: viewerText(all)}
-}
-
-// groupMembers returns the members of group g: a fresh cached answer, else
-// Slack's (one request for all who ask at once, and none while a recent
-// failure stands), else a stale cached answer.
-func (c *Checker) groupMembers(ctx context.Context, g string) (map[string]bool, error) {
-	c.mu.Lock()
-	now := c.now()
-	e := c.groups[g]
-	switch {
-	case e != nil && !e.at.IsZero() && now.Sub(e.at) < c.ttl:
-		c.mu.Unlock()
-		return e.users, nil
-	case e != nil && e.err != nil && now.Sub(e.failedAt) < c.failTTL:
-		defer c.mu.Unlock()
-		return c.staleLocked(g, e.err)
-	}
-	cl := c.calls[g]
-	if cl == nil {
-		cl = &call{done: make(chan struct{})}
-		c.calls[g] = cl
-		go c.fetch(context.WithoutCancel(ctx), g, cl)
-	}
-	c.mu.Unlock()
-
-	var err error
-	select {
-	case <-cl.done:
-		if cl.err == nil {
-			return cl.users, nil
-		}
-		err = cl.err
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.staleLocked(g, err)
-}
-
-// staleLocked returns g's members from an answer past its TTL but within the
-// stale period, or else err. c.mu is held.
-func (c *Checker) staleLocked(g string, err error) (map[string]bool, error) {
-	if e := c.groups[g]; e != nil && !e.at.IsZero() && c.now().Sub(e.at) < c.ttl+c.maxStale {
-		return e.users, nil
-	}
-	return nil, err
-}
-
-// fetch asks Slack for the members of g, remembers a success and hands the
-// outcome to everyone waiting for cl. It runs without the first caller's
-// cancellation, so that its giving up does not fail the others.
-func (c *Checker) fetch(ctx context.Context, g string, cl *call) {
-	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-	defer cancel()
-	list, err := c.members.UserGroupMembers(ctx, g)
-	var users map[string]bool
-	if err == nil {
-		users = make(map[string]bool, len(list))
-		for _, u := range list {
-			users[u] = true
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	// The answer's time is read before the waiters wake: one of them may
-	// move on and the clock with it.
-	now := c.now()
-	delete(c.calls, g)
-	cl.users, cl.err = users, err
-	close(cl.done)
-	e := c.groups[g]
-	if e == nil {
-		e = &entry{}
-		c.groups[g] = e
-	}
-	if err != nil {
-		e.err, e.failedAt = err, now
-	} else {
-		e.users, e.at, e.err = users, now, nil
-	}
-	for len(c.groups) > c.maxGroups {
-		c.forgetOldest()
-	}
-}
-
-// forgetOldest removes the group asked about longest ago. c.mu is held.
-func (c *Checker) forgetOldest() {
-	var oldest string
-	var at time.Time
-	for g, e := range c.groups {
-		if oldest == "" || e.touched().Before(at) {
-			oldest, at = g, e.touched()
-		}
-	}
-	delete(c.groups, oldest)
 }
 
 // viewerText is the refusal of a viewer.

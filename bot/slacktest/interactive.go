@@ -70,7 +70,7 @@ type MessageShortcut struct {
 
 // userObject is the user of an interaction payload.
 func (s *Server) userObjectLocked(id string) map[string]any {
-	return map[string]any{"id": id, "username": s.users[id], "name": s.users[id], "team_id": s.cfg.teamID}
+	return map[string]any{"id": id, "username": s.users[id], "name": s.users[id], "team_id": s.teamOfLocked(id)}
 }
 
 // interactionLocked fills in the fields every interaction payload has.

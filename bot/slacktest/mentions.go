@@ -59,12 +59,15 @@ func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) 
 		"ts":            stored.ts,
 		"channel":       ch.ID,
 		"event_ts":      stored.ts,
-		"team":          s.cfg.teamID,
+		"team":          s.teamOfLocked(stored.user),
 		"blocks":        stored.blocks,
 		"client_msg_id": ev["client_msg_id"],
 	}
 	if tts := stored.threadTSValue(); tts != "" {
 		mention["thread_ts"] = tts
+	}
+	if stored.userTeam != "" {
+		mention["user_team"], mention["source_team"] = stored.userTeam, stored.userTeam
 	}
 	me, mentionID := s.callbackLocked(mention)
 	msgEnv, msgID := s.callbackLocked(ev)
@@ -93,7 +96,7 @@ func (s *Server) storeUserMessageLocked(ch *channelState, m UserMessage) (*msg, 
 			return nil, fmt.Errorf("slacktest: thread %s not found in %s", m.ThreadTS, ch.ID)
 		}
 	}
-	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, text: m.Text, blocks: richTextBlocks(m.Text)}
+	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, userTeam: s.standing[m.UserID].Team, text: m.Text, blocks: richTextBlocks(m.Text)}
 	s.addMessageLocked(ch, stored, parent)
 	return stored, nil
 }

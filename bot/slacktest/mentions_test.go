@@ -157,3 +157,37 @@ func TestRichTextMentions(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionFromAnotherOrganisation: a person of another organisation in a
+// shared channel is sent with their own team, as Slack Connect sends it, on
+// both the app_mention and the message event; a member's carry none.
+func TestMentionFromAnotherOrganisation(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, WithEchoBotMessages(false))
+	s.AddExternalUser("U0EXT", "Eve", "T0OTHER")
+	var seen recorder[slackevents.EventsAPIInnerEvent]
+	startClient(t, s, innerEvents(&seen))
+	ext, err := s.Mention(testContext(t), UserMessage{ChannelID: "C0GENERAL", UserID: "U0EXT", Text: "fix the docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Mention(testContext(t), UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "fix them too"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range waitLen(t, &seen, 4) {
+		var ts, userTeam, sourceTeam string
+		switch d := ev.Data.(type) {
+		case *slackevents.AppMentionEvent:
+			ts, userTeam, sourceTeam = d.TimeStamp, d.UserTeam, d.SourceTeam
+		case *slackevents.MessageEvent:
+			ts, userTeam, sourceTeam = d.TimeStamp, d.UserTeam, d.SourceTeam
+		}
+		want := ""
+		if ts == ext.TS {
+			want = "T0OTHER"
+		}
+		if userTeam != want || sourceTeam != want {
+			t.Errorf("%s event %s: user_team %q, source_team %q; want %q", ev.Type, ts, userTeam, sourceTeam, want)
+		}
+	}
+}

@@ -8,7 +8,10 @@ type workspaceState struct {
 	channelOrder []string
 	users        map[string]string
 	userOrder    []string
-	ephemerals   []*msg
+	// standing is what users.info says of people who are not plain members
+	// of the workspace (AddGuest, AddExternalUser), by user id.
+	standing   map[string]Standing
+	ephemerals []*msg
 	// lastTS and seq make message timestamps unique and increasing.
 	lastTS int64
 	seq    uint64

@@ -96,7 +96,7 @@ func (s *Server) serveResponseURL(w http.ResponseWriter, r *http.Request) {
 	}
 	var echo []*envelope
 	if ru != nil {
-		post.TriggerID = ru.trigger
+		post.TriggerID, post.User = ru.trigger, ru.user
 		if code == "" {
 			if c := validateContent(body.Text, body.Blocks, body.Attachments, !body.DeleteOriginal); c != "" {
 				status, code = http.StatusBadRequest, c

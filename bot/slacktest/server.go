@@ -72,7 +72,7 @@ func NewServer(opts ...Option) *Server {
 		faults: newFaults(),
 		subs:   map[int]chan struct{}{},
 		workspaceState: workspaceState{
-			channels: map[string]*channelState{}, users: map[string]string{},
+			channels: map[string]*channelState{}, users: map[string]string{}, standing: map[string]Standing{},
 			responses: map[string]*responseURL{}, triggers: map[string]*trigger{},
 			views: map[string]*view{}, homeViews: map[string]string{}, statuses: map[string]string{},
 			uploads: map[string]*upload{}, groups: map[string][]string{},

@@ -20,6 +20,7 @@ type msg struct {
 	channel     string
 	ts          string
 	user        string
+	userTeam    string // the author's own team when it is not the workspace's (Slack Connect)
 	botID       string
 	appID       string
 	username    string
@@ -104,6 +105,11 @@ func (m *msg) wire(teamID string) map[string]any {
 		w["bot_profile"] = map[string]any{"id": m.botID, "app_id": m.appID, "team_id": teamID, "deleted": false}
 	} else if m.user != "" {
 		w["team"] = teamID
+		if m.userTeam != "" {
+			// A person of another organisation in a shared channel: their
+			// own team, as Slack Connect sends it.
+			w["team"], w["user_team"], w["source_team"] = m.userTeam, m.userTeam, m.userTeam
+		}
 	}
 	if m.username != "" {
 		w["username"] = m.username

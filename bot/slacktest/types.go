@@ -115,7 +115,10 @@ type Message struct {
 
 // ResponsePost is one post received on a slash command's response_url.
 type ResponsePost struct {
-	TriggerID       string
+	TriggerID string
+	// User is the person whose command or interaction the response URL
+	// answers: the one an ephemeral post shows to.
+	User            string
 	ResponseType    string
 	Text            string
 	Blocks          json.RawMessage

@@ -2,8 +2,9 @@ package slacktest
 
 import "strings"
 
-// usersInfo answers users.info (scope users:read): the person's id, name,
-// real and display name, and whether it is a bot, or user_not_found.
+// usersInfo answers users.info (scope users:read): the person's id, team,
+// name, real and display name, whether it is a bot or a guest
+// (is_restricted, is_ultra_restricted), or user_not_found.
 func (s *Server) usersInfo(r *apiRequest) apiResult {
 	if res, ok := s.needScope("users:read"); !ok {
 		return res
@@ -16,13 +17,16 @@ func (s *Server) usersInfo(r *apiRequest) apiResult {
 		return fail("user_not_found")
 	}
 	handle := strings.ToLower(strings.ReplaceAll(name, " ", "."))
+	st := s.standing[id]
 	return apiResult{fields: map[string]any{"user": map[string]any{
-		"id":        id,
-		"team_id":   s.cfg.teamID,
-		"name":      handle,
-		"real_name": name,
-		"is_bot":    id == s.cfg.botUserID,
-		"deleted":   false,
+		"id":                  id,
+		"team_id":             s.teamOfLocked(id),
+		"name":                handle,
+		"real_name":           name,
+		"is_bot":              id == s.cfg.botUserID,
+		"is_restricted":       st.Guest != "",
+		"is_ultra_restricted": st.Guest == "single",
+		"deleted":             false,
 		"profile": map[string]any{
 			"real_name":    name,
 			"display_name": name,

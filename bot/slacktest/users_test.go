@@ -13,13 +13,19 @@ func TestUsersInfo(t *testing.T) {
 	s.AddUser("U0CAROL", "Carol Jones")
 	api := botAPI(s)
 	ctx := testContext(t)
+	s.AddGuest("U0GUEST", "Gus", false)
+	s.AddGuest("U0SINGLE", "Sid", true)
+	s.AddExternalUser("U0EXT", "Eve", "T0OTHER")
 	tests := []struct {
-		user, wantName, wantErr string
-		bot                     bool
+		user, wantName, wantErr, wantTeam string
+		bot, restricted, ultra           bool
 	}{
-		{"U0CAROL", "Carol Jones", "", false},
-		{s.BotUserID(), "", "", true},
-		{"U0NOBODY", "", "user_not_found", false},
+		{user: "U0CAROL", wantName: "Carol Jones", wantTeam: "T0TEST"},
+		{user: s.BotUserID(), bot: true, wantTeam: "T0TEST"},
+		{user: "U0NOBODY", wantErr: "user_not_found"},
+		{user: "U0GUEST", wantName: "Gus", wantTeam: "T0TEST", restricted: true},
+		{user: "U0SINGLE", wantName: "Sid", wantTeam: "T0TEST", restricted: true, ultra: true},
+		{user: "U0EXT", wantName: "Eve", wantTeam: "T0OTHER"},
 	}
 	for _, tt := range tests {
 		u, err := api.GetUserInfoContext(ctx, tt.user)
@@ -32,6 +38,10 @@ func TestUsersInfo(t *testing.T) {
 		}
 		if u.ID != tt.user || u.IsBot != tt.bot || (tt.wantName != "" && (u.RealName != tt.wantName || u.Profile.DisplayName != tt.wantName)) {
 			t.Errorf("users.info %s = %+v", tt.user, u)
+		}
+		if u.TeamID != tt.wantTeam || u.IsRestricted != tt.restricted || u.IsUltraRestricted != tt.ultra {
+			t.Errorf("users.info %s: team %s, restricted %v, ultra %v; want %s, %v, %v",
+				tt.user, u.TeamID, u.IsRestricted, u.IsUltraRestricted, tt.wantTeam, tt.restricted, tt.ultra)
 		}
 	}
 

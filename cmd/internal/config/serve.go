@@ -89,6 +89,8 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	c.Bot.AllowedUsers = settings.List(get(EnvAllowedUsers), isUser, true)
 	c.Bot.AllowedChannels = settings.List(get(EnvAllowedChannels), isChannel, true)
 	c.Bot.Editors, _ = roles.ParseEditors(settings.List(get(EnvEditors), isEditor, true)) // checked by the table
+	c.Bot.AllowGuests, _ = strconv.ParseBool(get(EnvAllowGuests))                         // checked by the table
+	c.Bot.AllowExternal, _ = strconv.ParseBool(get(EnvAllowExternal))                     // checked by the table
 	c.Audit = AuditOptions(s)
 	c.HTTPAddr = get(EnvHTTPAddr)
 	if c.HTTPAddr == "" && c.Bot.Mode == bot.ModeHTTP {

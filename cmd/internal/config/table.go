@@ -31,6 +31,8 @@ const (
 	EnvPollMaxInterval = "DOCSBOT_POLL_MAX_INTERVAL"
 	EnvAllowedUsers    = "DOCSBOT_ALLOWED_USERS"
 	EnvAllowedChannels = "DOCSBOT_ALLOWED_CHANNELS"
+	EnvAllowGuests     = "DOCSBOT_ALLOW_GUESTS"
+	EnvAllowExternal   = "DOCSBOT_ALLOW_EXTERNAL"
 	EnvEditors         = "DOCSBOT_EDITORS"
 	EnvAuditText       = "DOCSBOT_AUDIT_TEXT"
 	EnvAuditRetention  = "DOCSBOT_AUDIT_RETENTION"
@@ -68,6 +70,8 @@ func Table() settings.Table {
 		{Env: EnvAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: settings.IDs(EnvAllowedUsers, "U0123ABCD", isUser)},
 		{Env: EnvAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: settings.IDs(EnvAllowedChannels, "C0123ABCD", isChannel)},
 		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: settings.IDs(EnvEditors, "U0123ABCD", isEditor)},
+		{Env: EnvAllowGuests, Flag: "allow-guests", Default: "false", Doc: "`true` lets single- and multi-channel guests start, steer and retry jobs (they are refused, privately, by default)", Check: settings.Bool},
+		{Env: EnvAllowExternal, Flag: "allow-external", Default: "false", Doc: "`true` lets people of other organisations in Slack Connect channels start, steer and retry jobs (they are refused, privately, by default)", Check: settings.Bool},
 		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.Bool},
 		{Env: EnvAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: settings.Duration},
 		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},

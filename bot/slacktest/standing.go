@@ -1,0 +1,47 @@
+package slacktest
+
+// Standing is what users.info says of a person who is not a plain member of
+// the workspace.
+type Standing struct {
+	// Guest is "" for a member, "multi" for a multi-channel guest
+	// (is_restricted) and "single" for a single-channel guest (is_restricted
+	// and is_ultra_restricted).
+	Guest string
+	// Team is the person's own workspace when it is another organisation's
+	// (Slack Connect): users.info's team_id, and user_team and source_team
+	// on their messages and mentions. "" is the workspace's own.
+	Team string
+}
+
+// AddGuest adds a guest to the workspace: single for a single-channel
+// guest, else a multi-channel one.
+func (s *Server) AddGuest(id, name string, single bool) {
+	st := Standing{Guest: "multi"}
+	if single {
+		st.Guest = "single"
+	}
+	s.addWithStanding(id, name, st)
+}
+
+// AddExternalUser adds a person of another organisation, whose workspace is
+// team, as Slack Connect shows them in a shared channel.
+func (s *Server) AddExternalUser(id, name, team string) {
+	s.addWithStanding(id, name, Standing{Team: team})
+}
+
+// addWithStanding adds a person and what users.info says of them.
+func (s *Server) addWithStanding(id, name string, st Standing) {
+	s.mu.Lock()
+	s.standing[id] = st
+	s.mu.Unlock()
+	s.AddUser(id, name)
+}
+
+// teamOfLocked is the team of user id: their own organisation's, else the
+// workspace's. s.mu is held.
+func (s *Server) teamOfLocked(id string) string {
+	if t := s.standing[id].Team; t != "" {
+		return t
+	}
+	return s.cfg.teamID
+}
