@@ -18,7 +18,7 @@ func TestUsersInfo(t *testing.T) {
 	s.AddExternalUser("U0EXT", "Eve", "T0OTHER")
 	tests := []struct {
 		user, wantName, wantErr, wantTeam string
-		bot, restricted, ultra           bool
+		bot, restricted, ultra            bool
 	}{
 		{user: "U0CAROL", wantName: "Carol Jones", wantTeam: "T0TEST"},
 		{user: s.BotUserID(), bot: true, wantTeam: "T0TEST"},
