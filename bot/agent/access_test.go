@@ -131,6 +131,16 @@ func TestWhoMayDoWhat(t *testing.T) {
 			v, ok := h.Slack.HomeView(u)
 			return ok && len(v.Blocks) > 0 && !strings.Contains(string(v.Blocks), bot.ActionNewJob)
 		}},
+		{name: "/docs-visitors", looks: true, try: func(h *harness, u string) string {
+			return string(h.Command(u, general, "/docs-visitors", "").Payload)
+		}, done: func(h *harness, u string) bool {
+			for _, p := range h.Slack.ResponsePosts("") {
+				if p.User == u && p.ResponseType == "in_channel" && p.Error == "" {
+					return true
+				}
+			}
+			return false
+		}},
 		{name: "the result's feedback button", looks: true, try: func(h *harness, u string) string {
 			h.press(u, res, agent.ActionFeedback, "positive")
 			return ""
