@@ -29,13 +29,17 @@
 //
 // Web API methods served: auth.test (with X-OAuth-Scopes, see WithScopes),
 // apps.connections.open, chat.postMessage (also to a user id: their DM),
-// chat.update, chat.postEphemeral, reactions.add/remove,
+// chat.update, chat.postEphemeral, chat.startStream/appendStream/stopStream
+// (a streamed reply: recipient needed outside a DM, 12,000 characters a
+// call, message_not_in_streaming_state once stopped), reactions.add/remove,
 // conversations.history/replies/open, views.open/push/update/publish (checked
 // like Slack: invalid_arguments with response_metadata.messages for a bad
 // view, invalid_blocks for bad message blocks), assistant.threads.setStatus,
 // files.getUploadURLExternal with its upload URL and
 // files.completeUploadExternal, usergroups.users.list (AddUserGroup),
-// users.info (scope users:read) and chat.getPermalink. A
+// users.info (scope users:read; guests and people of other organisations,
+// AddGuest, AddExternalUser, whose events carry user_team) and
+// chat.getPermalink. A
 // method whose scope the token lacks answers missing_scope with needed and
 // provided.
 //

@@ -36,6 +36,11 @@ type msg struct {
 	ephemeral   bool
 	forUser     string
 	threadTS    string // for ephemerals, which have no parent pointer
+	// stream is the state of a streamed message (streamOpen, streamStopped;
+	// streamNone for any other), appends how many chat.appendStream calls
+	// it took.
+	stream  string
+	appends int
 }
 
 type reaction struct {
@@ -81,6 +86,9 @@ func (m *msg) public() Message {
 		ReplyCount: len(m.replies),
 		Ephemeral:  m.ephemeral,
 		ForUser:    m.forUser,
+		Streaming:  m.stream == streamOpen,
+		Streamed:   m.stream != streamNone,
+		Appends:    m.appends,
 	}
 	for _, r := range m.reactions {
 		out.Reactions = append(out.Reactions, r.name)

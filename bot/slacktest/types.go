@@ -111,6 +111,10 @@ type Message struct {
 	// Ephemeral marks a message only ForUser sees.
 	Ephemeral bool
 	ForUser   string
+	// Streamed marks a message started with chat.startStream, Streaming one
+	// that was not stopped yet; Appends counts its chat.appendStream calls.
+	Streamed, Streaming bool
+	Appends             int
 }
 
 // ResponsePost is one post received on a slash command's response_url.

@@ -57,6 +57,12 @@ func lookupMethod(name string) (apiMethod, bool) {
 		run = (*Server).chatPostMessage
 	case "chat.update":
 		run = (*Server).chatUpdate
+	case "chat.startStream":
+		run = (*Server).chatStartStream
+	case "chat.appendStream":
+		run = (*Server).chatAppendStream
+	case "chat.stopStream":
+		run = (*Server).chatStopStream
 	case "chat.postEphemeral":
 		run = (*Server).chatPostEphemeral
 	case "reactions.add":
