@@ -43,7 +43,10 @@ func TestStreams(t *testing.T) {
 		t.Fatalf("once stopped: %+v", m)
 	}
 	for _, call := range []func() error{
-		func() error { _, _, err := api.AppendStreamContext(ctx, "C0GENERAL", ts, slack.MsgOptionMarkdownText("more")); return err },
+		func() error {
+			_, _, err := api.AppendStreamContext(ctx, "C0GENERAL", ts, slack.MsgOptionMarkdownText("more"))
+			return err
+		},
 		func() error { _, _, err := api.StopStreamContext(ctx, "C0GENERAL", ts); return err },
 	} {
 		if err := call(); slackErr(err) != "message_not_in_streaming_state" {
