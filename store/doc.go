@@ -40,6 +40,8 @@
 //	{p}choice:<team>:<user>              string: the project the person chose last (SetLastProject)
 //	{p}homeseen:<team>:<user>            string: the person opened the App Home (NoteHomeOpened)
 //	{p}pending:<id>                      string: a job start waiting for its project, or kept for Switch project (SavePending)
+//	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
+//	                                     its thread key included; UpdateConversation), kept while it may go on
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
@@ -114,6 +116,8 @@
 //	Digests        digest:subs, digest:run      the visitors
 //	                                            (visitors.VisitorsStore.Digests)
 //	HomeSeen       homeseen                     the App Home (home.Config.Seen)
+//	Conversations  conv                         the answers from the docs (their threads'
+//	                                            conversations with the assistant)
 //	AuditLog       audit                        the core (bot.Config.Audit);
 //	                                            docsbot audit
 //
