@@ -140,6 +140,8 @@ type Bot struct {
 	routes routes
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
+	// answerThreads tells an answer's threads (SetAnswerThreads).
+	answerThreads AnswerThreads
 	// background is what features run alongside the bot (Background).
 	background []func(ctx context.Context)
 	// work tracks handler goroutines so Run can wait for them on shutdown.

@@ -65,6 +65,12 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		if done, err := a.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
 			return err
 		}
+		if answer, err := a.core.IsAnswerThread(ctx, thread); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		} else if answer {
+			// An answer's thread: a reply goes on with its conversation.
+			return a.handToAnswers(ctx, w, r, r.Text, log)
+		}
 		if r.Mention || r.DM {
 			// Not a job's thread: a mention there (or any reply in a
 			// DM) starts a job with the thread as its context.

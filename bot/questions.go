@@ -1,0 +1,87 @@
+package bot
+
+import (
+	"context"
+	"strings"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// Questions pass from the feature that hears them (the agent hears every
+// mention, DM and thread reply) to the feature that answers them from the
+// docs, through the core, as ActionImprovePage passes a page: the hearer
+// queues a WorkAsk with a Question, and the answerer registers the kind
+// (HandleWork) and what tells its threads (AnswerThreads). With no answerer
+// registered (no assistant key), Answers is false and nothing is handed
+// over.
+
+// WorkAsk is the kind of inbox work of a Question.
+const WorkAsk = "ask"
+
+// Ways a Question came (Question.Via).
+const (
+	ViaAskCommand = "command" // /docs-ask
+	ViaMention    = "mention" // a mention of the bot
+	ViaDM         = "dm"      // a direct message
+	ViaReply      = "reply"   // a reply in an answer's thread
+)
+
+// Question is a question for the docs assistant: the payload of a WorkAsk.
+type Question struct {
+	Team    string `json:"team"`
+	Channel string `json:"channel"`
+	User    string `json:"user"`
+	// TS is the person's message; "" for /docs-ask, whose answer goes under
+	// a message of the bot's showing the question.
+	TS string `json:"ts,omitempty"`
+	// ThreadTS is the thread the message is in, "" when it is not in one:
+	// the answer goes in ThreadTS, else under TS.
+	ThreadTS string `json:"thread_ts,omitempty"`
+	// Text is the question as typed, without the bot's mention or "ask".
+	Text string `json:"text"`
+	Via  string `json:"via"`
+	// Project is the docs project named (project=NAME), "" to decide.
+	Project string `json:"project,omitempty"`
+	// ResponseURL answers /docs-ask privately; "" for the others.
+	ResponseURL string `json:"response_url,omitempty"`
+}
+
+// Answers reports whether a feature answers questions (it registered
+// WorkAsk).
+func (b *Bot) Answers() bool {
+	_, ok := b.handlers[WorkAsk]
+	return ok
+}
+
+// AnswerThreads tells whether a Slack thread is an answer's, whose replies
+// continue its conversation with the assistant.
+type AnswerThreads func(ctx context.Context, t store.Thread) (bool, error)
+
+// SetAnswerThreads registers the answerer's AnswerThreads. Register before
+// Run.
+func (b *Bot) SetAnswerThreads(f AnswerThreads) { b.answerThreads = f }
+
+// IsAnswerThread reports whether t is an answer's thread; false, without
+// error, when no feature answers questions.
+func (b *Bot) IsAnswerThread(ctx context.Context, t store.Thread) (bool, error) {
+	if b.answerThreads == nil {
+		return false, nil
+	}
+	return b.answerThreads(ctx, t)
+}
+
+// QuestionIn decides whether text, addressed to the bot (a mention or a DM),
+// is a question for the docs rather than a job, and returns the question.
+// The one rule, which the help text states: from a person who may not start
+// jobs (mayStart false), everything is a question; from one who may, text
+// that begins with "ask" (then the question) or ends with "?".
+func QuestionIn(text string, mayStart bool) (string, bool) {
+	t := strings.TrimSpace(text)
+	if word, rest, _ := strings.Cut(t, " "); strings.EqualFold(strings.TrimRight(word, ":,"), "ask") {
+		return strings.TrimSpace(rest), strings.TrimSpace(rest) != ""
+	}
+	if !mayStart || strings.HasSuffix(t, "?") {
+		return t, t != ""
+	}
+	return "", false
+}
