@@ -46,6 +46,30 @@ func newOutbox() *outbox {
 // Post posts opts in channel after the posts asked for before it, or gives
 // up when ctx ends.
 func (b *Bot) Post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
+	var ts string
+	err := b.inTurn(ctx, channel, func() (err error) {
+		_, ts, err = b.slack.PostMessageContext(ctx, channel, opts...)
+		return err
+	})
+	return ts, err
+}
+
+// StartStream starts a streamed message in channel (chat.startStream) in the
+// channel's turn, as Post posts: a stream is a new message. Its appends and
+// its stop (chat.appendStream, chat.stopStream) change that message and are
+// the caller's to pace.
+func (b *Bot) StartStream(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
+	var ts string
+	err := b.inTurn(ctx, channel, func() (err error) {
+		_, ts, err = b.slack.StartStreamContext(ctx, channel, opts...)
+		return err
+	})
+	return ts, err
+}
+
+// inTurn runs post when the posts asked for in channel before it are done,
+// or gives up when ctx ends.
+func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) error {
 	o := b.out
 	o.mu.Lock()
 	q := o.channels[channel]
@@ -66,11 +90,10 @@ func (b *Bot) Post(ctx context.Context, channel string, opts ...slack.MsgOption)
 	select {
 	case q.turn <- struct{}{}:
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return ctx.Err()
 	}
 	defer func() { <-q.turn }()
-	_, ts, err := b.slack.PostMessageContext(ctx, channel, opts...)
-	return ts, err
+	return post()
 }
 
 // EditNow changes a message to opts at once and returns Slack's answer, for
