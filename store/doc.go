@@ -24,6 +24,7 @@
 //	{p}budget:{<name>}                   sorted set: requests taken in the sliding window
 //	{p}budget:{<name>}:seq               string: sequence for request ids in the window
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
+//	{p}budget:{<name>}:who:<who>         sorted set: one spender's requests in the window, their share (Draw)
 //	{p}visitors:<key>                    hash: a cached visitors export (d) and when it was saved (at)
 //	{p}closed:<key>                      string: the export under visitors:<key> was fetched after its range's days closed (MarkClosedExport)
 //	{p}retry:<team>:<channel>:<ts>       string: a start offered to be tried again (OfferRetry)
@@ -54,7 +55,8 @@
 // error would retry it.
 //
 // (Braces are literal: they are the hash tags. The budget's keys share the
-// tag of its name; a project's cached days share the project's tag, so that
+// tag of its name, its spenders' shares too, so that a Draw takes from the
+// budget and a share in one script; a project's cached days share the project's tag, so that
 // LoadDays reads a range with one MGET on a cluster too; the visitors
 // cache, retry offers, once markers, choices, Home records, digest
 // subscriptions, digest runs and the audit stream are one key per command or
