@@ -79,6 +79,10 @@ type Config struct {
 	// without a project belongs to the project of that id, else to the
 	// file's first (LegacyProject).
 	LegacyProjectID string
+	// Analytics are the limits of the docs API's analytics requests that
+	// every feature spending them keeps (Bot.Analytics); the zero value is
+	// the defaults.
+	Analytics AnalyticsLimits
 }
 
 func (c Config) withDefaults() Config {
@@ -94,6 +98,7 @@ func (c Config) withDefaults() Config {
 	if c.Mode == "" {
 		c.Mode = ModeSocket
 	}
+	c.Analytics = c.Analytics.withDefaults()
 	return c
 }
 

@@ -109,8 +109,9 @@
 //	RetryOffers    retry                        the agent (agent.JobStore.RetryOffers)
 //	PendingStarts  pending                      the agent (agent.JobStore.PendingStarts)
 //	Limits         budget, once                 the agent's live status and feedback
-//	                                            (agent.JobStore.Limits); the visitors'
-//	                                            budgets (visitors.VisitorsStore.Budgets)
+//	                                            (agent.JobStore.Limits); the analytics
+//	                                            budget and people's shares, as Draws
+//	                                            (visitors.VisitorsStore.Budgets)
 //	Analytics      visitors, closed, day, days  the visitors
 //	                                            (visitors.VisitorsStore.Analytics)
 //	Digests        digest:subs, digest:run      the visitors
@@ -265,7 +266,7 @@
 // subscriptions made before projects existed, stays <team>:<channel>, another
 // project's adds its name. The visitors cache, the cached days and the
 // budgets need no change for projects: their callers name the project in the
-// key (the project id) and the budget (its visitors_budget). Each posting of
+// key (the project id) and the analytics budget (its visitors_budget). Each posting of
 // a digest (a channel, a project and a period, such as "2026-W48") is posted
 // once across replicas: ClaimDigest gives it to one
 // claimer for a lease (Redis clock) and bumps a fencing token; the others get
