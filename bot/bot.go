@@ -84,6 +84,10 @@ type Config struct {
 	// without a project belongs to the project of that id, else to the
 	// file's first (LegacyProject).
 	LegacyProjectID string
+	// Analytics are the limits of the docs API's analytics requests that
+	// every feature spending them keeps (Bot.Analytics); the zero value is
+	// the defaults.
+	Analytics AnalyticsLimits
 }
 
 func (c Config) withDefaults() Config {
@@ -99,6 +103,7 @@ func (c Config) withDefaults() Config {
 	if c.Mode == "" {
 		c.Mode = ModeSocket
 	}
+	c.Analytics = c.Analytics.withDefaults()
 	return c
 }
 

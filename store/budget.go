@@ -24,49 +24,102 @@ type Budget struct {
 
 // Grant is the answer to a request for budget.
 type Grant struct {
-	// Tokens names the requests granted, one each, for [Limits.ReturnBudget].
-	// It is empty when the request was refused.
+	// Tokens names the requests granted, one each, for [Limits.ReturnBudget]
+	// (or [Limits.Refund] of a [Draw]). It is empty when the request was
+	// refused.
 	Tokens []string
 	// Remaining is the number of requests left in the window after the
-	// grant, or now when refused.
+	// grant, or now when refused: for a Draw, what that draw may still take
+	// (its Keep left aside, and no more than its share).
 	Remaining int
 	// RetryAfter, when refused, is how long until the amount asked for fits
 	// (or the block ends). It is 0 when the amount can never fit because it
-	// is larger than the limit.
+	// is larger than the limit (or than what a Draw may take at all).
 	RetryAfter time.Duration
 	// Blocked reports a refusal because the service itself asked to wait
 	// (see [Limits.BlockBudget]).
 	Blocked bool
+	// Refused says which limit refused the request (the one that frees up
+	// last): RefusedNone when granted or Blocked.
+	Refused Refusal
 }
 
 // OK reports whether the request was granted.
 func (g Grant) OK() bool { return len(g.Tokens) > 0 }
 
-// luaTake: KEYS window, seq, block; ARGV limit, window ms, n.
-// Returns {granted 0/1, remaining, wait ms, blocked 0/1, tokens...}.
+// Refusal is the limit that refused a request for budget.
+type Refusal int
+
+// The limits of a Draw.
+const (
+	RefusedNone Refusal = iota
+	// RefusedBudget: the budget itself is spent (Limit reached).
+	RefusedBudget
+	// RefusedKeep: what is left of the budget is the part kept from this
+	// draw (Draw.Keep, such as the reserve of scheduled digests).
+	RefusedKeep
+	// RefusedShare: the spender's own share is spent (Draw.Share).
+	RefusedShare
+)
+
+// luaTake: KEYS window, seq, block[, share window]; ARGV limit, window ms,
+// n, keep, share, peek (1: say whether n fits, take nothing).
+// Returns {granted 0/1, remaining, wait ms, blocked 0/1, refusal, tokens...}.
+// remaining is what this draw may still take: after the grant, or now.
 const luaTake = luaNow + `
-local z, seq, blk = KEYS[1], KEYS[2], KEYS[3]
+local z, seq, blk, u = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local limit, window, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local keep, share, peek = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6] == '1'
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', z, '-inf', now - window)
 local used = redis.call('ZCARD', z)
-local left = math.max(limit - used, 0)
-local bl = redis.call('PTTL', blk)
-if bl > 0 then return {0, left, bl, 1} end
-if used + n > limit then
-  if n > limit then return {0, left, 0, 0} end
-  -- the (used+n-limit)-th oldest token must leave the window first
-  local i = used + n - limit - 1
-  local e = redis.call('ZRANGE', z, i, i, 'WITHSCORES')
-  return {0, left, math.max(tonumber(e[2]) + window - now, 1), 0}
+local cap = limit - keep
+local left = math.max(cap - used, 0)
+local uused = 0
+if u then
+  redis.call('ZREMRANGEBYSCORE', u, '-inf', now - window)
+  uused = redis.call('ZCARD', u)
+  left = math.min(left, math.max(share - uused, 0))
 end
-local out = {1, limit - used - n, 0, 0}
+local bl = redis.call('PTTL', blk)
+if bl > 0 then return {0, left, bl, 1, 0} end
+-- how long until n more fit under cap in the set s holding used: 0 when
+-- they fit, -1 when they never can; the (used+n-cap)-th oldest token must
+-- leave the window first
+local function wait(s, used, cap)
+  if used + n <= cap then return 0 end
+  if n > cap then return -1 end
+  local i = used + n - cap - 1
+  local e = redis.call('ZRANGE', s, i, i, 'WITHSCORES')
+  return math.max(tonumber(e[2]) + window - now, 1)
+end
+local wb = wait(z, used, cap)
+local ws = 0
+if u then ws = wait(u, uused, share) end
+if wb ~= 0 or ws ~= 0 then
+  -- the limit that frees up last refuses; one that never fits first
+  local why, w = 0, 0
+  if ws == -1 then why, w = 3, 0
+  elseif wb == -1 then
+    why, w = 2, 0
+    if n > limit then why = 1 end
+  elseif ws >= wb then why, w = 3, ws
+  else
+    why, w = 2, wb
+    if used + n > limit then why = 1 end
+  end
+  return {0, left, w, 0, why}
+end
+if peek then return {1, left, 0, 0, 0} end
+local out = {1, left - n, 0, 0, 0}
 for _ = 1, n do
   local id = tostring(redis.call('INCR', seq))
   redis.call('ZADD', z, now, id)
+  if u then redis.call('ZADD', u, now, id) end
   out[#out + 1] = id
 end
 redis.call('PEXPIRE', z, window)
+if u then redis.call('PEXPIRE', u, window) end
 redis.call('PEXPIRE', seq, window + 60000)
 return out
 `
@@ -102,44 +155,7 @@ func checkBudget(b Budget) error {
 // one atomic step. A refusal is not an error: the Grant says why and when to
 // ask again.
 func (lm Limits) TakeBudget(ctx context.Context, b Budget, n int) (Grant, error) {
-	s := lm.s
-	if err := checkBudget(b); err != nil {
-		return Grant{}, err
-	}
-	if n < 1 {
-		return Grant{}, fmt.Errorf("store: budget %s: take %d, want at least 1: %w", b.Name, n, ErrInvalid)
-	}
-	res, err := s.sc.take.Run(ctx, s.rdb, s.budgetKeys(b), b.Limit, millis(b.Window), n).Slice()
-	if err != nil {
-		return Grant{}, wrapErr(err, "store: budget %s: take %d", b.Name, n)
-	}
-	if len(res) < 4 {
-		return Grant{}, fmt.Errorf("store: budget %s: short script reply", b.Name)
-	}
-	nums := make([]int64, 4)
-	for i := range nums {
-		v, ok := res[i].(int64)
-		if !ok {
-			return Grant{}, fmt.Errorf("store: budget %s: unexpected script reply %v", b.Name, res[i])
-		}
-		nums[i] = v
-	}
-	g := Grant{
-		Remaining:  int(nums[1]),
-		RetryAfter: time.Duration(nums[2]) * time.Millisecond,
-		Blocked:    nums[3] == 1,
-	}
-	if nums[0] == 1 {
-		g.Tokens = make([]string, 0, len(res)-4)
-		for _, v := range res[4:] {
-			id, ok := v.(string)
-			if !ok {
-				return Grant{}, fmt.Errorf("store: budget %s: unexpected token %v", b.Name, v)
-			}
-			g.Tokens = append(g.Tokens, id)
-		}
-	}
-	return g, nil
+	return lm.Draw(ctx, Draw{Budget: b}, n)
 }
 
 // ReturnBudget gives back tokens that were taken but not used, such as the

@@ -103,6 +103,16 @@ func TestCluster(t *testing.T) {
 	g, err := s.Limits().TakeBudget(ctx, b, 2)
 	must("TakeBudget", err)
 	must("ReturnBudget", s.Limits().ReturnBudget(ctx, b, g.Tokens))
+	// A person's draw: the budget and their share in one script.
+	d := store.Draw{Budget: b, Keep: 1, Who: "T1:U1", Share: 2}
+	g, err = s.Limits().Draw(ctx, d, 2)
+	must("Draw", err)
+	if !g.OK() {
+		t.Fatalf("Draw on the cluster: %+v", g)
+	}
+	_, err = s.Limits().Room(ctx, d)
+	must("Room", err)
+	must("Refund", s.Limits().Refund(ctx, d, g.Tokens))
 	must("BlockBudget", s.Limits().BlockBudget(ctx, b, time.Second))
 	must("SaveVisitors", s.Analytics().SaveVisitors(ctx, "p:2025-11-01:2025-11-08", &store.VisitorsSnapshot{Requests: 1}, time.Minute))
 	if _, err := s.Analytics().LoadVisitors(ctx, "p:2025-11-01:2025-11-08"); err != nil {

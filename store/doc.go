@@ -24,6 +24,7 @@
 //	{p}budget:{<name>}                   sorted set: requests taken in the sliding window
 //	{p}budget:{<name>}:seq               string: sequence for request ids in the window
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
+//	{p}budget:{<name>}:who:<who>         sorted set: one spender's requests in the window, their share (Draw)
 //	{p}visitors:<key>                    hash: a cached visitors export (d) and when it was saved (at)
 //	{p}closed:<key>                      string: the export under visitors:<key> was fetched after its range's days closed (MarkClosedExport)
 //	{p}retry:<team>:<channel>:<ts>       string: a start offered to be tried again (OfferRetry)
@@ -56,7 +57,8 @@
 // error would retry it.
 //
 // (Braces are literal: they are the hash tags. The budget's keys share the
-// tag of its name; a project's cached days share the project's tag, so that
+// tag of its name, its spenders' shares too, so that a Draw takes from the
+// budget and a share in one script; a project's cached days share the project's tag, so that
 // LoadDays reads a range with one MGET on a cluster too; the visitors
 // cache, retry offers, once markers, choices, Home records, digest
 // subscriptions, digest runs and the audit stream are one key per command or
@@ -109,8 +111,9 @@
 //	RetryOffers    retry                        the agent (agent.JobStore.RetryOffers)
 //	PendingStarts  pending                      the agent (agent.JobStore.PendingStarts)
 //	Limits         budget, once                 the agent's live status and feedback
-//	                                            (agent.JobStore.Limits); the visitors'
-//	                                            budgets (visitors.VisitorsStore.Budgets)
+//	                                            (agent.JobStore.Limits); the analytics
+//	                                            budget and people's shares, as Draws
+//	                                            (visitors.VisitorsStore.Budgets)
 //	Analytics      visitors, closed, day, days  the visitors
 //	                                            (visitors.VisitorsStore.Analytics)
 //	Digests        digest:subs, digest:run      the visitors
@@ -267,7 +270,7 @@
 // subscriptions made before projects existed, stays <team>:<channel>, another
 // project's adds its name. The visitors cache, the cached days and the
 // budgets need no change for projects: their callers name the project in the
-// key (the project id) and the budget (its visitors_budget). Each posting of
+// key (the project id) and the analytics budget (its visitors_budget). Each posting of
 // a digest (a channel, a project and a period, such as "2026-W48") is posted
 // once across replicas: ClaimDigest gives it to one
 // claimer for a lease (Redis clock) and bumps a fencing token; the others get

@@ -246,7 +246,7 @@ type scripts struct {
 	link, followUp, claim            *redis.Script
 	reschedule, finish, markNotified *redis.Script
 	untrack, release                 *redis.Script
-	take, block, takeRetry           *redis.Script
+	take, block, takeRetry, refund   *redis.Script
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
@@ -269,6 +269,7 @@ func newScripts() scripts {
 		take:         redis.NewScript(luaTake),
 		block:        redis.NewScript(luaBlock),
 		takeRetry:    redis.NewScript(luaTakeRetry),
+		refund:       redis.NewScript(luaRefund),
 		saveVisitors: redis.NewScript(luaSaveVisitors),
 		loadVisitors: redis.NewScript(luaLoadVisitors),
 		enqueue:      redis.NewScript(luaEnqueue),

@@ -117,7 +117,10 @@ type Config struct {
 	FinalEditBudget time.Duration
 	// The visitors summary's (visitors.Config).
 	VisitorsCacheTTL time.Duration
-	VisitorsBudget   int
+	// Analytics are the limits of the analytics requests (bot.Config);
+	// the zero value is the defaults: 100 an hour, 50 a person, 10 kept
+	// for the digests.
+	Analytics bot.AnalyticsLimits
 	// Now is the clock of the visitors summary and of the agent's live
 	// status (elapsed time, refreshes); time.Now when nil.
 	Now func() time.Time
@@ -205,7 +208,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Editors: editors,
 		AllowGuests: cfg.AllowGuests, AllowExternal: cfg.AllowExternal,
 		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger, Projects: set,
-		ShutdownGrace: cfg.ShutdownGrace, LandingWindow: cfg.LandingWindow}
+		ShutdownGrace: cfg.ShutdownGrace, LandingWindow: cfg.LandingWindow, Analytics: cfg.Analytics}
 	if cfg.SigningSecret != "" {
 		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
 	}
@@ -213,7 +216,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		Bot: bcfg,
 		Agent: agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now,
 			FinalEditBudget: cfg.FinalEditBudget, PendingTTL: cfg.PendingTTL},
-		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Budget: cfg.VisitorsBudget, Now: cfg.Now, Digest: cfg.Digest,
+		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Now: cfg.Now, Digest: cfg.Digest,
 			DigestTick: cfg.DigestTick},
 		Home:     home.Config{Seen: cfg.HomeSeen},
 		Features: cfg.Features,

@@ -15,7 +15,6 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
@@ -51,6 +50,9 @@ type trendAsk struct {
 	Range trendRange         `json:"range"`
 	// ThreadTS is the thread to post in (the summary's).
 	ThreadTS string `json:"thread_ts,omitempty"`
+	// Approved is what the person agreed to spend with the Spend button
+	// (spend.go); 0 before they were asked.
+	Approved int `json:"approved,omitempty"`
 }
 
 // trendButton is the summary's "Show trend" button for r in the project
@@ -113,7 +115,10 @@ func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
 	r := dateRange{First: first, Last: minTime(last, today), Today: !last.Before(today)}
 	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
-	return v.postChart(ctx, w, t, ask.Asker, r, ask.ThreadTS)
+	if ask.Approved > 0 {
+		v.answerSpend(ctx, ask.Asker, fmt.Sprintf("Drawing the chart: it spends up to %s of the hour's analytics requests.", requests(ask.Approved)))
+	}
+	return v.postChart(ctx, w, t, ask.Asker, r, ask.ThreadTS, ask.Approved)
 }
 
 // trendTarget is the project of a Show trend button: the one it names, or,
@@ -158,14 +163,21 @@ func (v *visitors) giveUpTrend(ctx context.Context, w *bot.Work) {
 }
 
 // postChart draws the chart of r within the budget, telling asker what it
-// costs, and uploads it in asker's channel (in thread when not "").
-func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker slack.SlashCommand, r dateRange, thread string) error {
+// costs, and uploads it in asker's channel (in thread when not ""). A chart
+// that would spend more than askAbove requests asks asker first (spend.go),
+// unless they approved spending approved.
+func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker slack.SlashCommand, r dateRange, thread string, approved int) error {
 	if w.Marked(markChart) != "" {
 		return nil // uploaded by an earlier attempt
 	}
 	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true, "project", t.proj.Name)
 	tell := func(text string) { v.core.ReplyPrivately(ctx, asker, text) }
-	tr, err := v.drawTrend(ctx, t, r, tell, log)
+	tr, err := v.drawTrend(ctx, t, r, chartPay{by: spenderOf(asker), approved: approved}, tell, log)
+	if q, ok := errors.AsType[*spendQuestion](err); ok {
+		log.Info("asking before a costly chart", "need", q.Need, "spend", q.Spend)
+		v.askToSpend(ctx, t, asker, r, thread, q)
+		return nil
+	}
 	if err != nil {
 		log.Warn("drawing the chart failed", "err", err)
 		tell(bot.Describe(err))
@@ -250,17 +262,28 @@ func (t *trendDrawn) gapsText() string {
 	return "No data yet for " + insight.FormatDays(t.Missing) + " (shown as grey gaps): the analytics budget could not pay for them now. Ask again later to fill them in."
 }
 
+// chartPay is who pays for a chart (the zero value: a digest, scheduled)
+// and what they agreed to spend.
+type chartPay struct {
+	by bot.Spender
+	// approved is what the person agreed to spend with the Spend button; 0
+	// when they were not asked.
+	approved int
+}
+
 // drawTrend draws the daily unique visitors of r: the days cached for every
 // replica (LoadDays) cost nothing; each other day costs one request (limit
 // 1), paid from the shared budget before it is sent, and is cached for the
-// next chart. tell (nil for none) hears the cost before anything is spent,
-// and what is left out when the budget cannot cover it all.
-func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell func(string), log *slog.Logger) (*trendDrawn, error) {
+// next chart. A person who would spend more than askAbove, and has not
+// approved it, gets a *spendQuestion instead, before anything is spent.
+// tell (nil for none) hears the cost before anything is spent, and what is
+// left out when the budget cannot cover it all.
+func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay chartPay, tell func(string), log *slog.Logger) (*trendDrawn, error) {
 	if tell == nil {
 		tell = func(string) {}
 	}
 	dayProject := t.dayProject()
-	budget := t.budget(v.cfg.Budget)
+	draw := v.draw(t, pay.by)
 	today := midnight(v.cfg.Now())
 	cached, err := v.store.LoadDays(ctx, dayProject, r.First, r.Last)
 	if err != nil {
@@ -280,15 +303,22 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell fu
 	if !haveTotals {
 		need++
 	}
+	if err := v.mustAsk(ctx, draw, need, pay); err != nil {
+		return nil, err
+	}
+	want := need
+	if pay.approved > 0 {
+		want = min(need, pay.approved)
+	}
 	out := &trendDrawn{}
-	tokens, err := v.payForDays(ctx, budget, need, out, tell)
+	tokens, err := v.payForDays(ctx, draw, need, want, out, tell)
 	if err != nil {
 		return nil, err
 	}
 	sent := 0
 	defer func() {
 		if sent < len(tokens) {
-			if err := v.store.ReturnBudget(context.WithoutCancel(ctx), budget, tokens[sent:]); err != nil {
+			if err := v.store.Refund(context.WithoutCancel(ctx), draw, tokens[sent:]); err != nil {
 				log.Warn("returning unused analytics budget failed", "err", err)
 			}
 		}
@@ -304,7 +334,7 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell fu
 		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
 		if err != nil {
 			apiErr = err
-			v.noteRateLimit(ctx, budget, err, log)
+			v.noteRateLimit(ctx, draw.Budget, err, log)
 			break
 		}
 		fetched = append(fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
@@ -315,7 +345,7 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell fu
 		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
 		if err != nil {
 			apiErr = err
-			v.noteRateLimit(ctx, budget, err, log)
+			v.noteRateLimit(ctx, draw.Budget, err, log)
 		} else {
 			totals, haveTotals = counts(page.Totals), true
 			if err := v.store.SaveRangeTotals(ctx, dayProject, r.First, r.Last, totals, today, v.cfg.CacheTTL); err != nil {
@@ -344,27 +374,36 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, tell fu
 	return out, nil
 }
 
-// payForDays takes need requests from the shared budget, or as many as it
-// has (none while the API's rate limit blocks it), and tells the person what
-// the chart costs before anything is spent. out learns when the budget
-// frees up if it fell short.
-func (v *visitors) payForDays(ctx context.Context, budget store.Budget, need int, out *trendDrawn, tell func(string)) ([]string, error) {
-	if need == 0 {
+// payForDays takes want requests (of the need the chart costs) from the
+// shared budget, or as many as the draw may take (none while the API's rate
+// limit blocks it), and tells the person what the chart costs before
+// anything is spent. out learns when the budget frees up if it fell short.
+func (v *visitors) payForDays(ctx context.Context, draw store.Draw, need, want int, out *trendDrawn, tell func(string)) ([]string, error) {
+	if want == 0 {
 		return nil, nil
 	}
-	g, err := v.store.TakeBudget(ctx, budget, need)
+	g, err := v.store.Draw(ctx, draw, want)
 	if err != nil {
-		return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
+		return nil, dbDown(err)
 	}
-	if !g.OK() {
-		out.FreesIn = g.RetryAfter
-		if !g.Blocked && g.Remaining > 0 {
-			if part, err := v.store.TakeBudget(ctx, budget, min(g.Remaining, need)); err == nil && part.OK() {
-				g = part
-			}
+	refusal := g
+	switch {
+	case g.OK() || g.Blocked:
+	case g.Remaining > 0:
+		if part, err := v.store.Draw(ctx, draw, min(g.Remaining, want)); err == nil && part.OK() {
+			g = part
+		}
+	case g.RetryAfter <= 0:
+		// More than the draw may ever take, and none left now: say why
+		// none is left and when one is back, not that the whole is too much.
+		if room, err := v.store.Room(ctx, draw); err == nil {
+			refusal = room
 		}
 	}
-	tell(costText(need, len(g.Tokens), g.Remaining, budget.Limit, out.FreesIn, g.Blocked))
+	if !refusal.OK() {
+		out.FreesIn = refusal.RetryAfter
+	}
+	tell(v.costText(need, len(g.Tokens), g.Remaining, refusal))
 	return g.Tokens, nil
 }
 
@@ -422,22 +461,30 @@ func (v *visitors) noteRateLimit(ctx context.Context, budget store.Budget, err e
 	}
 }
 
-// costText tells, before anything is spent, what a chart costs and what is
-// left of the budget.
-func costText(need, granted, left, limit int, freesIn time.Duration, blocked bool) string {
+// costText tells, before anything is spent, what a chart costs (need),
+// what it spends (granted) and what is left of the person's part of the
+// budget; refusal is the first answer of the budget, which says why it
+// fell short.
+func (v *visitors) costText(need, granted, left int, refusal store.Grant) string {
+	limits := v.core.Analytics()
 	switch {
-	case blocked:
-		return fmt.Sprintf(":hourglass: This chart would cost %s, and the docs API asked docsbot to wait before asking for analytics again (%s). The chart shows only the days cached.",
-			requests(need), humanize.In(freesIn, time.Now()))
 	case granted == need:
-		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); %d of the %d analytics requests an hour are left after it.",
-			requests(need), left, limit)
+		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); you have %d of the hour's %d analytics requests left after it.",
+			requests(need), left, limits.Budget)
 	case granted == 0:
-		return fmt.Sprintf(":hourglass: This chart would cost %s, and docsbot's budget of %d analytics requests an hour (shared by all its replicas) has none left: it frees up %s. The chart shows only the days cached.",
-			requests(need), limit, humanize.In(freesIn, time.Now()))
+		return ":hourglass: This chart would cost " + requests(need) + ". " + limits.Refusal(refusal, need, time.Now()) + " The chart shows only the days cached."
 	}
-	return fmt.Sprintf(":hourglass: This chart would cost %s, and only %d of docsbot's %d analytics requests an hour are left: it spends them on the latest days and shows the rest as gaps.",
-		requests(need), granted, limit)
+	why := "what docsbot's budget has left"
+	switch refusal.Refused {
+	case store.RefusedShare:
+		why = fmt.Sprintf("what is left of your share of %d an hour", limits.PerUser)
+	case store.RefusedKeep:
+		why = fmt.Sprintf("what people may spend before the last %d, kept for the scheduled digests", limits.DigestReserve)
+	case store.RefusedNone:
+		why = "what you agreed to spend"
+	}
+	return fmt.Sprintf(":hourglass: This chart would cost %s; it spends %d, %s, on the latest days and shows the rest as gaps.",
+		requests(need), granted, why)
 }
 
 // requests reads like "1 request", "30 requests".

@@ -37,7 +37,7 @@ func (r dateRange) previous() dateRange {
 func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "compare", true, "project", t.proj.Name)
 	note := v.progress(w, cmd, req.Range)
-	rep, err := v.compare(ctx, t, req, note.show(ctx), log)
+	rep, err := v.compare(ctx, t, spenderOf(cmd), req, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors comparison failed", "err", err)
@@ -53,14 +53,14 @@ func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cm
 }
 
 // compare fetches (or reads from the cache) the exports of the range and
-// the one before it and compares them.
-func (v *visitors) compare(ctx context.Context, t target, req visitorsRequest, progress func(), log *slog.Logger) (*comparisonReport, error) {
+// the one before it and compares them; by pays for what is fetched.
+func (v *visitors) compare(ctx context.Context, t target, by bot.Spender, req visitorsRequest, progress func(), log *slog.Logger) (*comparisonReport, error) {
 	prev := req.Range.previous()
-	cur, err := v.export(ctx, t, req.Range, progress, log)
+	cur, err := v.export(ctx, t, by, req.Range, progress, log)
 	if err != nil {
 		return nil, err
 	}
-	before, err := v.export(ctx, t, prev, nil, log)
+	before, err := v.export(ctx, t, by, prev, nil, log)
 	if err != nil {
 		return nil, err
 	}

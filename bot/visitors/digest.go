@@ -258,12 +258,12 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	defer cancel()
 	r := dateRange{First: slot.First, Last: slot.Last}
 	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
-	ex, err := v.export(wctx, t, r, nil, log)
+	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
 		release("fetching the digest's numbers failed", err, 0)
 		return
 	}
-	cmp, err := v.compare(wctx, t, req, nil, log)
+	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
 	if err != nil {
 		release("comparing the digest's numbers failed", err, 0)
 		return
@@ -329,7 +329,7 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	}
 	log.Info("digest posted", "ts", ts)
 
-	tr, err := v.drawTrend(wctx, t, r, nil, log)
+	tr, err := v.drawTrend(wctx, t, r, chartPay{}, nil, log)
 	if err != nil {
 		log.Warn("drawing the digest's chart failed", "err", err)
 		return

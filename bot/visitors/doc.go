@@ -51,7 +51,11 @@
 //     400 days), so a chart drawn again costs nothing. The cost and what is
 //     left of the budget are told privately before anything is spent; when
 //     the budget cannot pay for every day, the latest days are fetched and
-//     the rest drawn as gaps and named.
+//     the rest drawn as gaps and named. A chart that would spend more than
+//     askAbove (40) asks the person first, privately, with a Spend and a
+//     Cancel button (spend.go, ActionSpend); only they may answer, Spend
+//     queues the chart (visitors.trend) approved for that much, Cancel
+//     spends nothing.
 //   - compare: the range against the one before it (insight.Compare), from
 //     the two exports (cached like the summary's).
 //   - csv: every page of the export as a CSV file, its paths kept from being
@@ -83,8 +87,13 @@
 // nothing is asked of any API. Each project's numbers come from its own
 // client (given to Register, by project name, the implicit one's included)
 // and are cached under its project id; its requests are paid from the
-// budget its visitors_budget names ("analytics:<name>", Config.Budget an
-// hour), so projects of one organisation share one. The Show trend and
+// analytics budget its visitors_budget names (bot.AnalyticsBudgetName:
+// "analytics:<name>", bot.Config.Analytics), so projects of one
+// organisation share one, as does every other analytics feature. Each
+// request is a draw of the person who asked (bot.AnalyticsLimits.Draw:
+// their share an hour, never the digests' reserve) or of the digest
+// (scheduled: the whole budget); a refusal tells the person what they have
+// left, when it frees up and which limit is why. The Show trend and
 // Improve this page buttons carry the project's key (bot.ProjectKey), a
 // digest subscription records it (store.DigestSub.Project) and its postings
 // are claimed per channel, project and period. Every answer says which

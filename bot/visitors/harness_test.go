@@ -83,11 +83,18 @@ func newProjectsHarnessOf(t *testing.T, now func() time.Time, budgets [2]string,
 // it too.
 func (ph *projectsHarness) startBot(cfg visitors.Config) *bot.Bot {
 	ph.T.Helper()
+	return ph.startBotWith(cfg, bot.AnalyticsLimits{})
+}
+
+// startBotWith is startBot with the analytics limits given (the zero value:
+// the defaults).
+func (ph *projectsHarness) startBotWith(cfg visitors.Config, limits bot.AnalyticsLimits) *bot.Bot {
+	ph.T.Helper()
 	if cfg.Now == nil {
 		cfg.Now = visitorsNow
 	}
-	return ph.StartBot(bottest.Config{Features: app.Visitors, Now: cfg.Now,
-		VisitorsCacheTTL: cfg.CacheTTL, VisitorsBudget: cfg.Budget, Digest: cfg.Digest, DigestTick: cfg.DigestTick}).Bot
+	return ph.StartBot(bottest.Config{Features: app.Visitors, Now: cfg.Now, Analytics: limits,
+		VisitorsCacheTTL: cfg.CacheTTL, Digest: cfg.Digest, DigestTick: cfg.DigestTick}).Bot
 }
 
 // visitorRequests counts the analytics requests each project's server got.

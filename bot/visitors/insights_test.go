@@ -103,7 +103,8 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 		}
 	}
 	p := h.waitPrivate("This chart costs 31 requests")
-	if !strings.Contains(p.Text, "69 of the 100 analytics requests an hour are left") {
+	// What is left is alice's: her share of 50 less the 31.
+	if !strings.Contains(p.Text, "you have 19 of the hour's 100 analytics requests left after it") {
 		t.Errorf("cost note %q does not say what is left", p.Text)
 	}
 	// Whole days: the 30 days that end yesterday, and the comment says so.
@@ -127,14 +128,14 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 
 func TestChartWithTheBudgetSpent(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsBot(t, 240, bottest.Config{VisitorsBudget: 10})
+	h, _ := visitorsBot(t, 240, bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 10}})
 
 	h.visitorsCommand("30d chart")
 	f := h.waitFiles(1)[0]
 	checkChart(t, f)
 	// The budget pays for the latest 10 days; the 20 before are gaps.
 	h.WantRequests(docsapitest.EndpointVisitors, 10, "the budget allows 10")
-	h.waitPrivate("only 10 of docsbot's 10 analytics requests an hour are left")
+	h.waitPrivate("it spends 10, what docsbot's budget has left, on the latest days")
 	if c := h.comment(f); !strings.Contains(c, "No data yet for Oct 8–27") {
 		t.Errorf("chart comment %q does not name the missing days", c)
 	}
@@ -143,7 +144,7 @@ func TestChartWithTheBudgetSpent(t *testing.T) {
 	h.visitorsCommand("30d chart")
 	f2 := h.waitFiles(2)[1]
 	checkChart(t, f2)
-	h.waitPrivate("has none left")
+	h.waitPrivate("You have none left of this hour's analytics requests")
 	if c := h.comment(f2); !strings.Contains(c, "No data yet for Oct 8–27") {
 		t.Errorf("second chart comment %q", c)
 	}

@@ -57,19 +57,17 @@ func (v *visitors) targetByKey(key string) (target, bool, error) {
 	return t, true, err
 }
 
-// budget is the analytics budget the project draws on: the implicit
-// project keeps today's budget; a project of the file shares the budget of
-// every project naming the same visitors_budget. Limit is Config.Budget.
-func (t target) budget(limit int) store.Budget {
-	name := analyticsBudget
-	if t.key != "" {
-		b := t.proj.VisitorsBudget
-		if b == "" {
-			b = t.proj.Name
-		}
-		name = analyticsBudget + ":" + b
-	}
-	return store.Budget{Name: name, Limit: limit, Window: analyticsWindow}
+// draw is what by may take from the analytics budget t's project draws on
+// (bot.AnalyticsBudgetName: the implicit project's, or the one its
+// visitors_budget names, shared by every feature asking analytics).
+func (v *visitors) draw(t target, by bot.Spender) store.Draw {
+	return v.core.Analytics().Draw(t.proj, by)
+}
+
+// spenderOf is the person who typed cmd (or pressed a button), who pays for
+// what it asks.
+func spenderOf(cmd slack.SlashCommand) bot.Spender {
+	return bot.Spender{Team: cmd.TeamID, User: cmd.UserID}
 }
 
 // cacheKey names a date range's cache entry: the project's id (as its API

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -162,7 +163,7 @@ func TestProjectsVisitorBudgets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ph := newProjectsHarness(t, nil, tc.budgets)
-			ph.startBot(visitors.Config{Budget: 1})
+			ph.startBotWith(visitors.Config{}, bot.AnalyticsLimits{Budget: 1})
 			ph.command(alice, general, "30d")
 			ph.waitRoots(general, 1)
 			ph.command(alice, apiChannel, "30d")

@@ -242,7 +242,7 @@ func TestRenderSortAndPathFilter(t *testing.T) {
 func TestRenderStaleNote(t *testing.T) {
 	t.Parallel()
 	snap, req := datasetSnapshot(t, 40)
-	why := bot.Describe((&budgetError{Limit: 100, Need: 1, RetryAfter: 12 * time.Minute}).told())
+	why := bot.Describe((&budgetError{Need: 1, Grant: store.Grant{RetryAfter: 12 * time.Minute, Refused: store.RefusedBudget}}).told())
 	msg := visitorsReport{Req: req, Snap: snap, Requester: "U0ALICE", Age: 2*time.Hour + 5*time.Minute, Stale: why}.message()
 	checkLimits(t, msg)
 	sections, contexts := texts(msg)

@@ -12,7 +12,6 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -34,11 +33,6 @@ type Config struct {
 	// CacheTTL is how long a result is reused, by every replica, before
 	// the API is asked again (default DefaultCacheTTL).
 	CacheTTL time.Duration
-	// Budget is the number of analytics requests all replicas together may
-	// send per hour from one visitors budget (default DefaultBudget): the
-	// implicit project's, or that of the projects naming one
-	// visitors_budget in the projects file.
-	Budget int
 	// Now is the clock for date ranges and the digest's schedule (default
 	// time.Now). Dates are UTC.
 	Now func() time.Time
@@ -54,9 +48,6 @@ type Config struct {
 // settings table shows them.
 const (
 	DefaultCacheTTL = 10 * time.Minute
-	// DefaultBudget is the docs API's analytics limit per organization and
-	// hour.
-	DefaultBudget = 100
 	// DefaultDigestTick is how often a replica looks for owed digests.
 	DefaultDigestTick = time.Minute
 )
@@ -64,9 +55,6 @@ const (
 func (c Config) withDefaults() Config {
 	if c.CacheTTL <= 0 {
 		c.CacheTTL = DefaultCacheTTL
-	}
-	if c.Budget <= 0 {
-		c.Budget = DefaultBudget
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -103,6 +91,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsSt
 	b.HandleBlockActions(ActionChooseProject, v.onChooseProject)
 	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
+	b.HandleBlockActions(ActionSpend, v.onSpend)
 	b.Background(v.runDigests)
 	return &Feature{v: v}
 }
@@ -144,11 +133,13 @@ type Analytics interface {
 	SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c store.VisitorCounts, today time.Time, openKeep time.Duration) error
 }
 
-// Budgets is the analytics request budgets every replica shares;
+// Budgets is the analytics request budgets every replica shares, each
+// person's share of them included (bot.AnalyticsLimits.Draw);
 // store.Limits satisfies it.
 type Budgets interface {
-	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
-	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
+	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
+	Room(ctx context.Context, d store.Draw) (store.Grant, error)
+	Refund(ctx context.Context, d store.Draw, tokens []string) error
 	BlockBudget(ctx context.Context, b store.Budget, d time.Duration) error
 }
 
@@ -175,46 +166,31 @@ const (
 	// visitorsKeep is how long an export stays in the cache as a stale copy,
 	// to answer with when the budget is spent.
 	visitorsKeep = 24 * time.Hour
-	// analyticsBudget names the shared budget of analytics requests (of
-	// the implicit project; a project's adds its visitors_budget).
-	analyticsBudget = "analytics"
-	// analyticsWindow is the period of the service's analytics limit.
-	analyticsWindow = time.Hour
 	// rateLimitPause is how long a 429 without Retry-After blocks the budget.
 	rateLimitPause = time.Minute
 )
 
-// budgetError says that the analytics budget cannot pay for a summary now.
+// budgetError says that the analytics budget cannot pay for a request now:
+// the budget, the person's share or the digests' reserve refused it, or the
+// docs API asked to wait.
 type budgetError struct {
-	// Limit is the budget per hour.
-	Limit int
-	// Need is the number of requests the export is expected to take.
+	// Limits are the analytics limits the draw was made under.
+	Limits bot.AnalyticsLimits
+	// Need is the number of requests the answer is expected to take.
 	Need int
-	// RetryAfter is when enough of the budget is free again; 0 when Need is
-	// more than the whole budget.
-	RetryAfter time.Duration
-	// Blocked reports that the docs API asked to wait (a 429).
-	Blocked bool
+	// Grant is the refusal: which limit, what is left, when it frees up.
+	Grant store.Grant
 }
 
 func (e *budgetError) Error() string {
-	return fmt.Sprintf("analytics budget: %d requests needed, limit %d an hour, retry after %v (blocked %t)",
-		e.Need, e.Limit, e.RetryAfter, e.Blocked)
+	return fmt.Sprintf("analytics budget: %d requests needed, refused by limit %d, %d left, retry after %v (blocked %t)",
+		e.Need, e.Grant.Refused, e.Grant.Remaining, e.Grant.RetryAfter, e.Grant.Blocked)
 }
 
 // told is e as the bot tells it: a *bot.Error whose message bot.Describe
 // shows, wrapping e so that errors.As still finds it.
-func (e *budgetError) told() error { return &bot.Error{Message: e.text(), Err: e} }
-
-// text is what the user reads.
-func (e *budgetError) text() string {
-	switch {
-	case e.Blocked:
-		return "The docs API's rate limit for analytics is reached, so docsbot is not asking it for now. Try again " + humanize.In(e.RetryAfter, time.Now()) + "."
-	case e.RetryAfter <= 0:
-		return fmt.Sprintf("This range takes about %d requests to the docs API, more than the %d an hour it allows for analytics. Try a shorter range.", e.Need, e.Limit)
-	}
-	return fmt.Sprintf("docsbot has used its budget of %d analytics requests an hour (shared by all its replicas). It frees up %s.", e.Limit, humanize.In(e.RetryAfter, time.Now()))
+func (e *budgetError) told() error {
+	return &bot.Error{Message: e.Limits.Refusal(e.Grant, e.Need, time.Now()), Err: e}
 }
 
 // onCommand handles /docs-visitors. Help, refusals and bad input are
@@ -304,7 +280,7 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	defer cancel()
 	switch req.Mode {
 	case modeChart:
-		return v.postChart(ctx, w, t, cmd, req.Range, "")
+		return v.postChart(ctx, w, t, cmd, req.Range, "", 0)
 	case modeCompare:
 		v.postComparison(ctx, w, t, cmd, req)
 	case modeCSV:
@@ -331,7 +307,7 @@ func (v *visitors) giveUpVisitors(ctx context.Context, w *bot.Work) {
 func (v *visitors) summarizeVisitors(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String(), "project", t.proj.Name)
 	note := v.progress(w, cmd, req.Range)
-	ex, err := v.export(ctx, t, req.Range, note.show(ctx), log)
+	ex, err := v.export(ctx, t, spenderOf(cmd), req.Range, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors summary failed", "err", err)
@@ -361,9 +337,9 @@ type exported struct {
 // else from a stale copy. A cached copy of a range whose days are all closed
 // (store.DayClosed) stays fresh past the TTL, for as long as it is kept: those
 // days no longer change, so asking again would spend the budget on the same
-// numbers. progress (which may be nil) is called once when the export takes
-// more than one request.
-func (v *visitors) export(ctx context.Context, t target, r dateRange, progress func(), log *slog.Logger) (exported, error) {
+// numbers. by pays for what is fetched. progress (which may be nil) is
+// called once when the export takes more than one request.
+func (v *visitors) export(ctx context.Context, t target, by bot.Spender, r dateRange, progress func(), log *slog.Logger) (exported, error) {
 	key := t.cacheKey(r)
 	cached, err := v.store.LoadVisitors(ctx, key)
 	if err != nil {
@@ -384,7 +360,7 @@ func (v *visitors) export(ctx context.Context, t target, r dateRange, progress f
 		v.metrics.VisitorsCache("hit")
 		return exported{Snap: cached.VisitorsSnapshot, Age: cached.Age, Closed: true}, nil
 	}
-	snap, err := v.fetchVisitors(ctx, t, r, cached, progress, log)
+	snap, err := v.fetchVisitors(ctx, t, by, r, cached, progress, log)
 	if err != nil {
 		if cached != nil && mustWait(err) {
 			v.metrics.VisitorsCache("stale")
@@ -431,24 +407,22 @@ func mustWait(err error) bool {
 // merges it. Each request is paid from the shared budget before it is sent:
 // as many as the stale copy took are reserved up front (so a walk that
 // cannot finish does not start), one more for each page beyond, and what is
-// left unused is given back. A 429 blocks the budget for its Retry-After.
-func (v *visitors) fetchVisitors(ctx context.Context, t target, r dateRange, stale *store.CachedVisitors, progress func(), log *slog.Logger) (*store.VisitorsSnapshot, error) {
-	budget := t.budget(v.cfg.Budget)
+// left unused is given back. by pays: a person within their share and never
+// from the digests' reserve. A 429 blocks the budget for its Retry-After.
+func (v *visitors) fetchVisitors(ctx context.Context, t target, by bot.Spender, r dateRange, stale *store.CachedVisitors, progress func(), log *slog.Logger) (*store.VisitorsSnapshot, error) {
+	draw := v.draw(t, by)
 	need := 1
 	if stale != nil {
 		need = max(stale.Requests, 1)
 	}
-	if need > budget.Limit {
-		return nil, (&budgetError{Limit: budget.Limit, Need: need}).told()
-	}
-	tokens, err := v.takeBudget(ctx, budget, need)
+	tokens, err := v.takeBudget(ctx, draw, need)
 	if err != nil {
 		return nil, err
 	}
 	sent := 0 // requests sent, each paid by tokens[sent-1]
 	defer func() {
 		if sent < len(tokens) {
-			if err := v.store.ReturnBudget(context.WithoutCancel(ctx), budget, tokens[sent:]); err != nil {
+			if err := v.store.Refund(context.WithoutCancel(ctx), draw, tokens[sent:]); err != nil {
 				log.Warn("returning unused analytics budget failed", "err", err)
 			}
 		}
@@ -462,7 +436,7 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, r dateRange, sta
 			if _, invalid := errors.AsType[*docsapi.ValidationError](err); !invalid {
 				sent++ // the failed request reached the API, or may have
 			}
-			v.noteRateLimit(ctx, budget, err, log)
+			v.noteRateLimit(ctx, draw.Budget, err, log)
 			return nil, err
 		}
 		sent++
@@ -471,7 +445,7 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, r dateRange, sta
 			break
 		}
 		if sent == len(tokens) {
-			more, err := v.takeBudget(ctx, budget, 1)
+			more, err := v.takeBudget(ctx, draw, 1)
 			if err != nil {
 				log.Warn("analytics budget ran out in the middle of an export", "pages", sent)
 				return nil, err
@@ -491,15 +465,15 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, r dateRange, sta
 	return snap, nil
 }
 
-// takeBudget takes n requests from the shared budget. Without the database
-// nothing is sent: the budget could not be kept.
-func (v *visitors) takeBudget(ctx context.Context, budget store.Budget, n int) ([]string, error) {
-	g, err := v.store.TakeBudget(ctx, budget, n)
+// takeBudget takes n requests for draw from the shared budget. Without the
+// database nothing is sent: the budget could not be kept.
+func (v *visitors) takeBudget(ctx context.Context, draw store.Draw, n int) ([]string, error) {
+	g, err := v.store.Draw(ctx, draw, n)
 	if err != nil {
-		return nil, &bot.Error{Message: "docsbot cannot reach its database right now, so it did not ask the docs API. Try again in a minute.", Err: err}
+		return nil, dbDown(err)
 	}
 	if !g.OK() {
-		return nil, (&budgetError{Limit: budget.Limit, Need: n, RetryAfter: g.RetryAfter, Blocked: g.Blocked}).told()
+		return nil, (&budgetError{Limits: v.core.Analytics(), Need: n, Grant: g}).told()
 	}
 	return g.Tokens, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -258,7 +259,7 @@ func TestVisitorsPathFilter(t *testing.T) {
 
 func TestVisitorsBudgetExhausted(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsBot(t, 613, bottest.Config{VisitorsBudget: 3, VisitorsCacheTTL: 50 * time.Millisecond})
+	h, _ := visitorsBot(t, 613, bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 3}, VisitorsCacheTTL: 50 * time.Millisecond})
 
 	h.visitorsCommand("30d") // takes the whole budget: 3 requests
 	h.waitSummaries(1)

@@ -26,7 +26,8 @@ const doctorUsage = `docsbot doctor [flags]
 Checks the settings of the Slack bot and, with real calls, every service it
 depends on, then prints one line per check and the fix for each failure:
 
-  configuration     every setting of 'docsbot serve' is present and well formed
+  configuration     every setting of 'docsbot serve' is present and well formed;
+                    a deprecated setting is a warning that names the new one
   Slack bot token   auth.test with SLACK_BOT_TOKEN, and that the token has
                     every scope docsbot uses (the manifest's); a missing
                     one is named, with the fix: reinstall the app
@@ -89,7 +90,12 @@ func (r *runner) configCheck(cfg config.Serve, err error) checkup.Result {
 		if _, statErr := os.Stat(r.env().DotenvPath()); errors.Is(statErr, fs.ErrNotExist) {
 			where = "environment only, no " + r.env().DotenvPath()
 		}
-		return checkup.Of(name, true, "all settings present ("+where+")", "")
+		line := "all settings present (" + where + ")"
+		if len(cfg.Deprecated) > 0 {
+			return checkup.Result{Name: name, State: checkup.Warned, Lines: append([]string{line}, cfg.Deprecated...),
+				Fix: "rename the deprecated settings to the ones named; the README's configuration table lists them"}
+		}
+		return checkup.Of(name, true, line, "")
 	}
 	lines, fix := cfg.Describe(err)
 	return checkup.Result{Name: name, State: checkup.Failed, Lines: lines, Fix: fix}

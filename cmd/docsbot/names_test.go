@@ -27,6 +27,9 @@ const (
 	envAuditRetention  = config.EnvAuditRetention
 	envVisitorsTTL     = config.EnvVisitorsTTL
 	envVisitorsBudget  = config.EnvVisitorsBudget
+	envAnalyticsBudget = config.EnvAnalyticsBudget
+	envAnalyticsUser   = config.EnvAnalyticsUser
+	envDigestReserve   = config.EnvDigestReserve
 	envDigestTime      = config.EnvDigestTime
 	envHTTPAddr        = config.EnvHTTPAddr
 	envLogFormat       = config.EnvLogFormat

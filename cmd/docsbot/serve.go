@@ -78,6 +78,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	legacy := b.LegacyProject()
 	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
 		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", legacy.APIURL, "project", legacy.ID, "projects", cfg.Projects.Names())
+	for _, d := range cfg.Deprecated {
+		log.Warn(d)
+	}
 	if w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot)); w != "" {
 		log.Warn(w)
 	}

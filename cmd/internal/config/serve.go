@@ -38,6 +38,9 @@ type Serve struct {
 	LogLevel           slog.Level
 	// Problems lists what is wrong with the settings, the missing ones first.
 	Problems []Problem
+	// Deprecated says of each deprecated setting given what to set instead
+	// (settings.Source.Deprecations); doctor warns, serve logs them.
+	Deprecated []string
 }
 
 // Serve resolves every setting of the bot. The table's checks collect every
@@ -84,7 +87,8 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 			Text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", EnvPollMaxInterval, c.Agent.PollMaxInterval, EnvPollInterval, c.Agent.PollInterval)})
 	}
 	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
-	c.Visitors.Budget, _ = strconv.Atoi(get(EnvVisitorsBudget))
+	c.Bot.Analytics, c.Problems = analyticsLimits(get, c.Problems)
+	c.Deprecated = s.Deprecations()
 	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))
 	c.Bot.AllowedUsers = settings.List(get(EnvAllowedUsers), isUser, true)
 	c.Bot.AllowedChannels = settings.List(get(EnvAllowedChannels), isChannel, true)
@@ -182,6 +186,22 @@ func (c Serve) Blocked(err error, needs ...string) string {
 		return "fix " + strings.Join(bad, " and ") + " first"
 	}
 	return ""
+}
+
+// analyticsLimits are the limits of the analytics requests
+// (DOCSBOT_ANALYTICS_BUDGET, or the deprecated DOCSBOT_VISITORS_BUDGET;
+// DOCSBOT_ANALYTICS_PER_USER; DOCSBOT_ANALYTICS_DIGEST_RESERVE), each
+// checked by the table; a reserve that leaves people nothing is a problem.
+func analyticsLimits(get func(string) string, problems []Problem) (bot.AnalyticsLimits, []Problem) {
+	var l bot.AnalyticsLimits
+	l.Budget, _ = strconv.Atoi(get(EnvAnalyticsBudget))
+	l.PerUser, _ = strconv.Atoi(get(EnvAnalyticsUser))
+	l.DigestReserve, _ = strconv.Atoi(get(EnvDigestReserve))
+	if l.Budget >= 1 && l.DigestReserve >= l.Budget {
+		problems = append(problems, Problem{Vars: []string{EnvDigestReserve, EnvAnalyticsBudget},
+			Text: fmt.Sprintf("%s (%d) leaves people none of the %d analytics requests an hour of %s: keep it below", EnvDigestReserve, l.DigestReserve, l.Budget, EnvAnalyticsBudget)})
+	}
+	return l, problems
 }
 
 // AuditOptions are the audit trail's settings (DOCSBOT_AUDIT_TEXT,

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -37,7 +38,10 @@ const (
 	EnvAuditText       = "DOCSBOT_AUDIT_TEXT"
 	EnvAuditRetention  = "DOCSBOT_AUDIT_RETENTION"
 	EnvVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
-	EnvVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
+	EnvVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET" // deprecated: EnvAnalyticsBudget
+	EnvAnalyticsBudget = "DOCSBOT_ANALYTICS_BUDGET"
+	EnvAnalyticsUser   = "DOCSBOT_ANALYTICS_PER_USER"
+	EnvDigestReserve   = "DOCSBOT_ANALYTICS_DIGEST_RESERVE"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
 	EnvLogFormat       = "DOCSBOT_LOG_FORMAT"
@@ -75,7 +79,10 @@ func Table() settings.Table {
 		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.Bool},
 		{Env: EnvAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: settings.Duration},
 		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},
-		{Env: EnvVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make", Check: settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= 1 }, "must be a whole number of requests per hour, 1 or more")},
+		{Env: EnvAnalyticsBudget, Default: strconv.Itoa(bot.DefaultAnalyticsBudget), Doc: "Analytics requests per hour that all replicas together may make, for every analytics feature (per organization: see `visitors_budget` in the projects file)", Check: wholeNumber(1)},
+		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(0)},
+		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(0)},
+		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(1)},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
 		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`, and of Slack's request URLs in http mode; empty turns them off (socket mode only)", Check: settings.ListenAddr},
 		{Env: EnvLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: func(v string, q func(string) string) string {
@@ -83,6 +90,13 @@ func Table() settings.Table {
 		}},
 		{Env: EnvLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`", Check: settings.LogLevel},
 	}
+}
+
+// wholeNumber is the check of a number of requests per hour, least or
+// more.
+func wholeNumber(least int) func(string, func(string) string) string {
+	return settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= least },
+		fmt.Sprintf("must be a whole number of requests per hour, %d or more", least))
 }
 
 // checkRedisURL accepts the URLs store.Open takes.

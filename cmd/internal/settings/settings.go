@@ -41,6 +41,11 @@ type Setting struct {
 	// as ` "soon" is not a positive duration`, or "" when nothing is. quote
 	// shows a value as a message may, masked when it holds a secret.
 	Check func(v string, quote func(string) string) string
+	// ReplacedBy, when set, names the setting that replaces this
+	// deprecated one: this one is still read for it while it is not given
+	// (Source.Get), the newer one wins when both are, and
+	// Source.Deprecations names the newer one to set instead.
+	ReplacedBy string
 }
 
 // Table is the list of settings, in the order the help lists them.
@@ -133,23 +138,62 @@ type Source struct {
 
 // Get returns the setting's value and where it came from ("flag --api-url",
 // "environment variable DOCS_API_URL", "DOCS_API_URL in /path/.env" or
-// "default"), or "", "" when it has none.
+// "default"), or "", "" when it has none. A setting not given takes the
+// value of a deprecated one it replaces (ReplacedBy), if that is given,
+// before its default.
 func (s Source) Get(name string) (value, from string) {
 	row := s.Table.Of(name)
-	given := func(v string, ok bool) bool { return ok && (row.EmptyOff || strings.TrimSpace(v) != "") }
-	if v, ok := s.Flags[name]; given(v, ok) {
-		return strings.TrimSpace(v), "flag --" + row.Flag
+	if v, from, ok := s.given(row); ok {
+		return v, from
 	}
-	if v, ok := s.LookupEnv(name); given(v, ok) {
-		return strings.TrimSpace(v), "environment variable " + name
-	}
-	if v, ok := s.Dotenv[name]; given(v, ok) {
-		return strings.TrimSpace(v), name + " in " + s.DotenvPath
+	for _, old := range s.Table {
+		if old.ReplacedBy == name {
+			if v, from, ok := s.given(old); ok {
+				return v, from
+			}
+		}
 	}
 	if row.Default != "" {
 		return row.Default, "default"
 	}
 	return "", ""
+}
+
+// given returns the row's own value when a flag, the environment or the
+// .env file gives it.
+func (s Source) given(row Setting) (value, from string, ok bool) {
+	given := func(v string, ok bool) bool { return ok && (row.EmptyOff || strings.TrimSpace(v) != "") }
+	if v, ok := s.Flags[row.Env]; given(v, ok) {
+		return strings.TrimSpace(v), "flag --" + row.Flag, true
+	}
+	if v, ok := s.LookupEnv(row.Env); given(v, ok) {
+		return strings.TrimSpace(v), "environment variable " + row.Env, true
+	}
+	if v, ok := s.Dotenv[row.Env]; given(v, ok) {
+		return strings.TrimSpace(v), row.Env + " in " + s.DotenvPath, true
+	}
+	return "", "", false
+}
+
+// Deprecations says of each deprecated setting given (a row with
+// ReplacedBy) which one to set instead, and whether it is still read.
+func (s Source) Deprecations() []string {
+	var out []string
+	for _, row := range s.Table {
+		if row.ReplacedBy == "" {
+			continue
+		}
+		_, from, ok := s.given(row)
+		if !ok {
+			continue
+		}
+		if _, _, newer := s.given(s.Table.Of(row.ReplacedBy)); newer {
+			out = append(out, fmt.Sprintf("%s (%s) is deprecated and not read: %s is set too and wins; remove %s", row.Env, from, row.ReplacedBy, row.Env))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%s) is deprecated: it is still read, but set %s instead", row.Env, from, row.ReplacedBy))
+	}
+	return out
 }
 
 // Value is Get without the origin.
@@ -188,7 +232,13 @@ type Problem struct {
 func (s Source) Problems(quote func(string) string) []Problem {
 	var out []Problem
 	for _, row := range s.Table {
-		if v := s.Value(row.Env); row.Check != nil && v != "" {
+		// A row's own value: one read for it from a deprecated setting is
+		// checked under that setting's name.
+		v, _, ok := s.given(row)
+		if !ok {
+			v = row.Default
+		}
+		if row.Check != nil && v != "" {
 			if text := row.Check(v, quote); text != "" {
 				out = append(out, Problem{Env: row.Env, Text: row.Env + text})
 			}

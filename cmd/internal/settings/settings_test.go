@@ -19,6 +19,8 @@ func table() settings.Table {
 		{Env: "KEY", Flag: "key", None: "required", Secret: true, Common: true, Doc: "the key"},
 		{Env: "ADDR", Flag: "addr", Default: ":8080", EmptyOff: true, Doc: "listen address"},
 		{Env: "TOKEN", Secret: true, Doc: "a token"},
+		{Env: "LIMIT", Default: "100", Doc: "a limit"},
+		{Env: "OLD_LIMIT", None: "deprecated", ReplacedBy: "LIMIT", Doc: "the limit's old name"},
 	}
 }
 
@@ -39,12 +41,34 @@ func TestSourceGet(t *testing.T) {
 		{"none", nil, nil, nil, "KEY", "", ""},
 		{"empty turns off", nil, map[string]string{"ADDR": ""}, nil, "ADDR", "", "environment variable ADDR"},
 		{"empty flag turns off", settings.Values{"ADDR": ""}, nil, nil, "ADDR", "", "flag --addr"},
+		{"a deprecated name is read", nil, map[string]string{"OLD_LIMIT": "7"}, nil, "LIMIT", "7", "environment variable OLD_LIMIT"},
+		{"the new name wins", nil, map[string]string{"OLD_LIMIT": "7"}, map[string]string{"LIMIT": "9"}, "LIMIT", "9", "LIMIT in /x/.env"},
+		{"the default after both", nil, nil, nil, "LIMIT", "100", "default"},
 	}
 	for _, tt := range tests {
 		s := settings.Source{Table: table(), Flags: tt.flags, Dotenv: tt.dotenv, DotenvPath: "/x/.env",
 			LookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
 		if v, from := s.Get(tt.setting); v != tt.wantValue || from != tt.wantFrom {
 			t.Errorf("%s: Get = %q from %q, want %q from %q", tt.name, v, from, tt.wantValue, tt.wantFrom)
+		}
+	}
+}
+
+func TestSourceDeprecations(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"none given", map[string]string{"LIMIT": "9"}, ""},
+		{"the old alone", map[string]string{"OLD_LIMIT": "7"}, "OLD_LIMIT (environment variable OLD_LIMIT) is deprecated: it is still read, but set LIMIT instead"},
+		{"both", map[string]string{"OLD_LIMIT": "7", "LIMIT": "9"}, "OLD_LIMIT (environment variable OLD_LIMIT) is deprecated and not read: LIMIT is set too and wins; remove OLD_LIMIT"},
+	}
+	for _, tt := range tests {
+		s := settings.Source{Table: table(), LookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
+		if got := strings.Join(s.Deprecations(), "\n"); got != tt.want {
+			t.Errorf("%s: Deprecations = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
