@@ -96,3 +96,49 @@ func linkTo(target, label string, site *url.URL) string {
 	}
 	return Link(target, label)
 }
+
+// zwsp is the zero-width space Defuse puts after a '<' that could open
+// Slack markup.
+const zwsp = "\u200b"
+
+// Defuse makes markdown from the API safe in a streamed message's
+// markdown_text, which Slack renders as markdown (code included, so
+// entities would show as typed): every '<' that could open Slack's markup
+// (<!here>, <@U…>, <#C…>, <https://…|forged>) gets a zero-width space after
+// it, so that it pings nobody and forges no link, while the text reads the
+// same. Apply it to the whole text, or to pieces cut where no '<' ends one
+// (DefuseCut).
+func Defuse(md string) string {
+	if !strings.Contains(md, "<") {
+		return md
+	}
+	var b strings.Builder
+	b.Grow(len(md) + 8)
+	for i := 0; i < len(md); i++ {
+		b.WriteByte(md[i])
+		if md[i] == '<' && i+1 < len(md) && opensMarkup(md[i+1]) {
+			b.WriteString(zwsp)
+		}
+	}
+	return b.String()
+}
+
+// opensMarkup reports whether c after a '<' may begin Slack markup: a
+// special mention, a user, channel or group mention, or a URL.
+func opensMarkup(c byte) bool {
+	switch c {
+	case '!', '@', '#':
+		return true
+	}
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// DefuseCut splits text that is still growing (a streamed answer) into what
+// may be sent now, defused, and what must wait for the next piece: a
+// trailing '<', whose next character decides whether it opens markup.
+func DefuseCut(text string) (now, later string) {
+	if strings.HasSuffix(text, "<") {
+		return Defuse(text[:len(text)-1]), "<"
+	}
+	return Defuse(text), ""
+}
