@@ -29,6 +29,7 @@ type Client struct {
 	projectID      string
 	baseURL        string // without a trailing slash
 	rawBaseURL     string // as given to WithBaseURL, checked by NewClient
+	rawDiscovery   string // as given to WithDiscoveryURL, checked by NewAssistant
 	httpClient     *http.Client
 	userAgent      string
 	retry          RetryPolicy
@@ -95,10 +96,19 @@ const KeyPrefix = "mint_"
 // apiKey. It fails with a [*ValidationError] when the key or the project id is
 // empty, or when an option holds an invalid value.
 func NewClient(apiKey, projectID string, opts ...Option) (*Client, error) {
+	return newClient(apiKey, projectID, false, opts)
+}
+
+// newClient builds a client of the REST API, or with discovery set one of the
+// discovery API, whose address is WithDiscoveryURL's and whose id is the docs
+// domain. The same options serve both, so a program can pass one list to
+// NewClient and NewAssistant.
+func newClient(apiKey, id string, discovery bool, opts []Option) (*Client, error) {
 	c := &Client{
 		apiKey:         newSecret(strings.TrimSpace(apiKey)),
-		projectID:      strings.TrimSpace(projectID),
+		projectID:      strings.TrimSpace(id),
 		rawBaseURL:     DefaultBaseURL,
+		rawDiscovery:   DefaultDiscoveryURL,
 		userAgent:      defaultUserAgent(),
 		retry:          DefaultRetryPolicy(),
 		attemptTimeout: defaultAttemptTimeout,
@@ -113,10 +123,14 @@ func NewClient(apiKey, projectID string, opts ...Option) (*Client, error) {
 	if err := checkKey(c.apiKey.value()); err != nil {
 		return nil, err
 	}
-	if err := checkPathID("project id", c.projectID); err != nil {
+	idField, rawBase, baseField := "project id", c.rawBaseURL, "base url"
+	if discovery {
+		idField, rawBase, baseField = "domain", c.rawDiscovery, "discovery url"
+	}
+	if err := checkPathID(idField, c.projectID); err != nil {
 		return nil, err
 	}
-	base, err := parseBaseURL(c.rawBaseURL)
+	base, err := parseBaseURL(baseField, rawBase)
 	if err != nil {
 		return nil, err
 	}
@@ -179,8 +193,8 @@ func checkKey(k string) error {
 	return nil
 }
 
-func parseBaseURL(raw string) (string, error) {
-	bad := func(problem string) error { return &ValidationError{Field: "base url", Problem: problem} }
+func parseBaseURL(field, raw string) (string, error) {
+	bad := func(problem string) error { return &ValidationError{Field: field, Problem: problem} }
 	s := strings.TrimRight(strings.TrimSpace(raw), "/")
 	if s == "" {
 		return "", bad("must not be empty")

@@ -8,6 +8,9 @@ const (
 	EndpointSendMessage = "send_message"
 	EndpointGetJob      = "get_job"
 	EndpointVisitors    = "visitors"
+	EndpointAsk         = "assistant_message"
+	EndpointSearch      = "search"
+	EndpointPage        = "page"
 	EndpointOther       = "other"
 )
 
@@ -26,6 +29,12 @@ func EndpointOf(method, path string) string {
 		return EndpointGetJob
 	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "analytics" && parts[n-1] == "visitors" && method == "GET":
 		return EndpointVisitors
+	case n >= 4 && parts[n-4] == "v2" && parts[n-3] == "assistant" && parts[n-1] == "message" && method == "POST":
+		return EndpointAsk
+	case n >= 3 && parts[n-3] == "v1" && parts[n-2] == "search" && method == "POST":
+		return EndpointSearch
+	case n >= 3 && parts[n-3] == "v1" && parts[n-2] == "page" && method == "POST":
+		return EndpointPage
 	}
 	return EndpointOther
 }

@@ -20,6 +20,10 @@ func TestEndpointOf(t *testing.T) {
 		{"GET", "/v2/agent/proj/job", docsapi.EndpointOther},
 		{"DELETE", "/v2/agent/proj/job/job_1", docsapi.EndpointOther},
 		{"GET", "/", docsapi.EndpointOther},
+		{"POST", "/discovery/v2/assistant/acme/message", docsapi.EndpointAsk},
+		{"POST", "/discovery/v1/search/acme", docsapi.EndpointSearch},
+		{"POST", "/discovery/v1/page/acme", docsapi.EndpointPage},
+		{"GET", "/discovery/v1/page/acme", docsapi.EndpointOther},
 	}
 	for _, tt := range tests {
 		if got := docsapi.EndpointOf(tt.method, tt.path); got != tt.want {

@@ -26,16 +26,27 @@ type call struct {
 	query   url.Values // may be nil
 	body    []byte     // JSON body, nil for none
 	maxBody int64      // cap of a success body
+	// safe marks a POST that only reads (search, page), so that it may be
+	// repeated like a GET.
+	safe bool
+	// stream leaves a 2xx answer's body open for the caller (response.stream)
+	// instead of reading it; see streamAttempt.
+	stream bool
+	accept string // Accept header; "" means application/json
+	// secrets are values besides the API key that must not show in an error,
+	// such as a thread key sent in the body.
+	secrets []string
 }
 
 // idempotent reports whether the call may be repeated without effect.
-func (cl *call) idempotent() bool { return cl.method == http.MethodGet }
+func (cl *call) idempotent() bool { return cl.method == http.MethodGet || cl.safe }
 
 // response is a read answer.
 type response struct {
 	status   int
 	body     []byte
-	tooLarge bool // the body went past the call's cap and was cut
+	tooLarge bool        // the body went past the call's cap and was cut
+	stream   *openStream // the open 2xx body of a streaming call
 }
 
 // do sends cl, retrying as the policy and the method allow, and returns the
@@ -133,6 +144,9 @@ func isDialError(err error) bool {
 // attempt sends cl once and reads the whole answer within the attempt's own
 // time limit.
 func (c *Client) attempt(parent context.Context, cl *call) (*response, http.Header, error) {
+	if cl.stream {
+		return c.streamAttempt(parent, cl)
+	}
 	ctx := parent
 	if c.attemptTimeout > 0 {
 		var cancel context.CancelFunc
@@ -148,23 +162,9 @@ func (c *Client) attempt(parent context.Context, cl *call) (*response, http.Head
 		}
 		return err
 	}
-	target := c.baseURL + cl.path
-	if len(cl.query) > 0 {
-		target += "?" + cl.query.Encode()
-	}
-	var body io.Reader
-	if cl.body != nil {
-		body = bytes.NewReader(cl.body)
-	}
-	req, err := http.NewRequestWithContext(ctx, cl.method, target, body)
+	req, err := c.newRequest(ctx, cl)
 	if err != nil {
-		return nil, nil, fmt.Errorf("building request: %w", unwrapURLError(err))
-	}
-	req.Header.Set("Authorization", "Bearer "+c.apiKey.value())
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
-	if cl.body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		return nil, nil, err
 	}
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
@@ -186,6 +186,33 @@ func (c *Client) attempt(parent context.Context, cl *call) (*response, http.Head
 	return res, resp.Header, nil
 }
 
+// newRequest builds the HTTP request of one attempt of cl.
+func (c *Client) newRequest(ctx context.Context, cl *call) (*http.Request, error) {
+	target := c.baseURL + cl.path
+	if len(cl.query) > 0 {
+		target += "?" + cl.query.Encode()
+	}
+	var body io.Reader
+	if cl.body != nil {
+		body = bytes.NewReader(cl.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, cl.method, target, body)
+	if err != nil {
+		return nil, fmt.Errorf("building request: %w", unwrapURLError(err))
+	}
+	accept := cl.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Authorization", "Bearer "+c.apiKey.value())
+	req.Header.Set("Accept", accept)
+	req.Header.Set("User-Agent", c.userAgent)
+	if cl.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
 // unwrapURLError drops the *url.Error layer, whose text repeats the whole
 // request address; the method and path are named by the caller instead.
 func unwrapURLError(err error) error {
@@ -200,35 +227,39 @@ func unwrapURLError(err error) error {
 // server might echo is removed.
 func (c *Client) apiError(cl *call, res *response, header http.Header) *APIError {
 	// Redact before the text is cut, so that no piece of the key survives.
-	msg, details := errorBody(c.scrub(res.body), header.Get("Content-Type"))
+	msg, details := errorBody(c.scrub(res.body, cl.secrets...), header.Get("Content-Type"))
 	e := &APIError{
 		StatusCode: res.status,
-		Message:    c.redact(msg),
+		Message:    c.redact(msg, cl.secrets...),
 		Method:     cl.method,
 		Path:       cl.path,
 		RetryAfter: parseRetryAfter(header.Get("Retry-After"), header.Get("Date"), time.Now()),
 	}
 	for _, d := range details {
-		e.Details = append(e.Details, c.redact(d))
+		e.Details = append(e.Details, c.redact(d, cl.secrets...))
 	}
 	return e
 }
 
-// scrub returns b with every copy of the API key replaced.
-func (c *Client) scrub(b []byte) []byte {
-	k := c.apiKey.value()
-	if k == "" || !bytes.Contains(b, []byte(k)) {
-		return b
+// scrub returns b with every copy of the API key, and of each further
+// secret, replaced.
+func (c *Client) scrub(b []byte, more ...string) []byte {
+	for _, k := range append([]string{c.apiKey.value()}, more...) {
+		if k != "" && bytes.Contains(b, []byte(k)) {
+			b = bytes.ReplaceAll(b, []byte(k), []byte(redacted))
+		}
 	}
-	return bytes.ReplaceAll(b, []byte(k), []byte(redacted))
+	return b
 }
 
-func (c *Client) redact(s string) string {
-	k := c.apiKey.value()
-	if k == "" || !strings.Contains(s, k) {
-		return s
+// redact is scrub for a string.
+func (c *Client) redact(s string, more ...string) string {
+	for _, k := range append([]string{c.apiKey.value()}, more...) {
+		if k != "" && strings.Contains(s, k) {
+			s = strings.ReplaceAll(s, k, redacted)
+		}
 	}
-	return strings.ReplaceAll(s, k, redacted)
+	return s
 }
 
 // malformed reports a 2xx answer that could not be decoded. For a POST the
@@ -236,8 +267,11 @@ func (c *Client) redact(s string) string {
 // message may quote the body; when the body holds the API key, the message is
 // withheld.
 func (c *Client) malformed(cl *call, status int, body []byte, cause error) error {
-	if k := c.apiKey.value(); k != "" && bytes.Contains(body, []byte(k)) {
-		cause = errors.New("body not shown: it contains the API key")
+	for _, k := range append([]string{c.apiKey.value()}, cl.secrets...) {
+		if k != "" && bytes.Contains(body, []byte(k)) {
+			cause = errors.New("body not shown: it contains a secret")
+			break
+		}
 	}
 	var err error = &malformedError{method: cl.method, path: cl.path, status: status, cause: cause}
 	if !cl.idempotent() {
