@@ -3,11 +3,13 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net/url"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -27,6 +29,9 @@ type Config struct {
 	// Home is the App Home's; Home.Seen, when nil, is the store's
 	// (store.HomeSeen).
 	Home home.Config
+	// Ask is the answers from the docs'; they answer from the projects
+	// whose Assistant is set.
+	Ask ask.Config
 	// Features are the features registered (zero: All).
 	Features Features
 	// Register, when set, registers a caller's own entry points on the bot
@@ -76,6 +81,13 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		vis = visitors.Register(b, cfg.Visitors, project.Views(clients, func(c *docsapi.Client) visitors.VisitorsAPI { return c }),
 			visitors.VisitorsStore{Analytics: st.Analytics(), Budgets: st.Limits(), Digests: st.Digests()})
 	}
+	if cfg.Features.has(Ask) {
+		docs, err := answerDocs(set, d.APIOptions)
+		if err != nil {
+			return nil, err
+		}
+		ask.Register(b, cfg.Ask, docs, ask.AskStore{Conversations: st.Conversations(), Limits: st.Limits()})
+	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {
 			cfg.Home.Seen = st.HomeSeen()
@@ -86,4 +98,30 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		cfg.Register(b)
 	}
 	return b, nil
+}
+
+// answerDocs is what answers from each project that has a docs assistant,
+// by project key.
+func answerDocs(set *project.Set, opts []docsapi.Option) (map[string]ask.Docs, error) {
+	assistants, err := project.Assistants(set, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	docs := map[string]ask.Docs{}
+	for _, p := range set.All() {
+		a, ok := assistants[p.Name]
+		if !ok {
+			continue
+		}
+		d := ask.Docs{Assistant: a}
+		if p.Assistant.SiteURL != "" {
+			site, err := url.Parse(p.Assistant.SiteURL)
+			if err != nil {
+				return nil, fmt.Errorf("app: project %s: the docs site's URL: %w", p.Name, err)
+			}
+			d.Site = site
+		}
+		docs[bot.ProjectKey(p)] = d
+	}
+	return docs, nil
 }

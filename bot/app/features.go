@@ -11,9 +11,12 @@ const (
 	Visitors
 	// Home is the App Home tab (bot/home); it needs the agent.
 	Home
+	// Ask is the answers from the docs (bot/ask), for the projects that
+	// have a docs assistant.
+	Ask
 
 	// All is every feature: what `docsbot serve` runs.
-	All = Agent | Visitors | Home
+	All = Agent | Visitors | Home | Ask
 )
 
 // has reports whether f holds every feature of g; a zero f holds All.

@@ -45,3 +45,25 @@ func Views[T any](clients map[string]*docsapi.Client, as func(*docsapi.Client) T
 	}
 	return out
 }
+
+// Assistants builds the docs assistant of each project that has one
+// (Project.Assistant), by project name, with opts added to its settings. A
+// client that cannot be built is a *ClientError.
+func Assistants(set *Set, opts ...docsapi.Option) (map[string]*docsapi.Assistant, error) {
+	out := map[string]*docsapi.Assistant{}
+	for _, p := range set.All() {
+		if !p.Assistant.Set() {
+			continue
+		}
+		o := opts
+		if p.Assistant.DiscoveryURL != "" {
+			o = append([]docsapi.Option{docsapi.WithDiscoveryURL(p.Assistant.DiscoveryURL)}, opts...)
+		}
+		a, err := docsapi.NewAssistant(p.Assistant.Key.Reveal(), p.Assistant.Domain, o...)
+		if err != nil {
+			return nil, &ClientError{Project: p.Name, Err: err}
+		}
+		out[p.Name] = a
+	}
+	return out, nil
+}

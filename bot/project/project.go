@@ -35,6 +35,36 @@ type Project struct {
 	VisitorsBudget string
 	// Implicit marks the project built from today's settings by Single.
 	Implicit bool
+	// Assistant is how the project's docs assistant is reached, for the
+	// answers from the docs; its zero value (no key) answers nothing.
+	Assistant Assistant
+}
+
+// Assistant is what reaches a project's docs assistant.
+type Assistant struct {
+	// Key is the assistant key (mint_dsc_…).
+	Key Secret
+	// Domain is the docs site's subdomain the assistant answers for.
+	Domain string
+	// DiscoveryURL is the discovery API's address; "" for the default.
+	DiscoveryURL string
+	// SiteURL is the public docs site, which sources link to; "" for none.
+	SiteURL string
+}
+
+// Set reports whether the assistant has a key and a domain.
+func (a Assistant) Set() bool { return !a.Key.IsZero() && a.Domain != "" }
+
+// WithAssistant returns a copy of s whose project name has the assistant a
+// (the settings' assistant for the implicit project).
+func (s *Set) WithAssistant(name string, a Assistant) *Set {
+	ps := s.All()
+	for i := range ps {
+		if ps[i].Name == name {
+			ps[i].Assistant = a
+		}
+	}
+	return newSet(ps, s.implicit)
 }
 
 // Secret holds a credential. It prints, formats, logs and encodes as

@@ -1,0 +1,133 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Command is the slash command that asks the docs.
+const Command = "/docs-ask"
+
+// Action ids of an answer's buttons.
+const (
+	// ActionFeedback is the answer's 👍/👎 (a feedback_buttons element);
+	// its values are feedbackGood and feedbackBad.
+	ActionFeedback = "ask.feedback"
+	// ActionAskAgain asks a question again after its answer was lost or cut.
+	ActionAskAgain = "ask.again"
+)
+
+// Defaults of Config.
+const (
+	// DefaultPerUser is how many questions a person may ask an hour
+	// (DOCSBOT_ASK_PER_USER).
+	DefaultPerUser = 30
+	// DefaultKeep is how long a conversation may go on after its last
+	// answer: a reply later starts a new one.
+	DefaultKeep = 24 * time.Hour
+	// DefaultInterval is the least time between two Slack calls of one
+	// answer while it streams.
+	DefaultInterval = time.Second
+)
+
+// Assistant answers questions from a project's docs (*docsapi.Assistant).
+type Assistant interface {
+	Ask(ctx context.Context, req docsapi.AskRequest) (*docsapi.AnswerStream, error)
+}
+
+// Docs is what answers from one docs project: its assistant, and its
+// public site, which sources link to.
+type Docs struct {
+	Assistant Assistant
+	// Site is the public docs site (DOCS_SITE_URL); nil shows sources as
+	// titles and paths without links.
+	Site *url.URL
+}
+
+// Conversations keeps answer threads' conversations (store.Conversations).
+type Conversations interface {
+	Conversation(ctx context.Context, t store.Thread) (store.Conversation, error)
+	UpdateConversation(ctx context.Context, t store.Thread, keep time.Duration, fn func(*store.Conversation) error) (store.Conversation, error)
+}
+
+// Limits bounds the questions of a person (store.Limits).
+type Limits interface {
+	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+}
+
+// AskStore is the parts of the store the answers use.
+type AskStore struct {
+	Conversations Conversations
+	Limits        Limits
+}
+
+// Config holds the answers' settings; zero values take the defaults.
+type Config struct {
+	// PerUser is how many questions a person may ask an hour.
+	PerUser int
+	// Keep is how long a conversation may go on after its last answer.
+	Keep time.Duration
+	// Interval is the least time between two Slack calls of one answer.
+	Interval time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.PerUser <= 0 {
+		c.PerUser = DefaultPerUser
+	}
+	if c.Keep <= 0 {
+		c.Keep = DefaultKeep
+	}
+	if c.Interval <= 0 {
+		c.Interval = DefaultInterval
+	}
+	return c
+}
+
+// answers is the feature.
+type answers struct {
+	core    *bot.Bot
+	cfg     Config
+	docs    map[string]Docs // by project key (bot.ProjectKey)
+	store   AskStore
+	log     *slog.Logger
+	metrics *metrics
+}
+
+// Register adds the answers from the docs to b: /docs-ask, the questions
+// the agent hands over (bot.WorkAsk), the answer threads' replies
+// (bot.SetAnswerThreads) and the answers' buttons. docs are the projects
+// that have an assistant, by project key; with none, nothing is registered
+// and the bot answers no questions (Registered reports false).
+func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
+	if len(docs) == 0 {
+		return false
+	}
+	a := &answers{core: b, cfg: cfg.withDefaults(), docs: docs, store: st, log: b.Logger().With("feature", "ask"),
+		metrics: newMetrics(b.Metrics())}
+	b.HandleCommand(Command, a.onCommand)
+	b.HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
+	b.HandleBlockAction(ActionFeedback, a.onFeedback)
+	b.HandleBlockAction(ActionAskAgain, a.onAskAgain)
+	b.SetAnswerThreads(a.isAnswerThread)
+	return true
+}
+
+// isAnswerThread reports whether t has a conversation going on.
+func (a *answers) isAnswerThread(ctx context.Context, t store.Thread) (bool, error) {
+	_, err := a.store.Conversations.Conversation(ctx, t)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, store.ErrNotFound):
+		return false, nil
+	}
+	return false, err
+}

@@ -1,0 +1,63 @@
+package ask
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/store"
+)
+
+// onCommand answers /docs-ask in the ack when it needs no I/O (help, a
+// refusal, a project=NAME that names no project) and otherwise records the
+// question in the inbox and acks.
+func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
+	cmd := r.Command
+	text := strings.TrimSpace(mrkdwn.Plain(cmd.Text))
+	if refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
+		r.Ack(bot.Ephemeral(refusal))
+		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
+		rec.Work = "cmd:" + r.DeliveryID
+		a.core.Audit(ctx, rec)
+		return
+	}
+	named := ""
+	if !a.core.Projects().Implicit() {
+		name, rest, ok, err := project.CutToken(text)
+		if err != nil {
+			r.Ack(bot.Ephemeral(bot.ProjectProblem(err, a.core.Projects(), "question")))
+			return
+		}
+		if ok {
+			named, text = name, rest
+		}
+	}
+	if text == "" || strings.EqualFold(text, "help") {
+		r.Ack(bot.Ephemeral(help(a.core.Projects().Implicit())))
+		return
+	}
+	// Slack's verification token is a secret the work does not need.
+	payload, _ := json.Marshal(bot.Question{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: text,
+		Via: bot.ViaAskCommand, Project: named, ResponseURL: cmd.ResponseURL})
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: bot.WorkAsk, Payload: payload}, bot.RedeliveredCommand) {
+		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so your question was not taken. Try again in a minute."))
+		return
+	}
+	r.Ack(nil)
+}
+
+// help is /docs-ask's help, with the rule of which mentions are questions.
+func help(implicit bool) string {
+	s := "*Ask the docs:* `" + Command + " how do I rotate an API key?` answers from the docs, with its sources, " +
+		"in a thread under your question. Reply in that thread to ask more.\n" +
+		"You can also mention docsbot or write to it directly: from someone who may not start docs jobs, " +
+		"every message is a question; from an editor, a message that starts with `ask` or ends with `?` is a question " +
+		"and anything else starts a docs job."
+	if !implicit {
+		s += "\nAdd `project=NAME` to ask the docs of one project."
+	}
+	return s
+}

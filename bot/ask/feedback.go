@@ -1,0 +1,75 @@
+package ask
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+)
+
+// AuditAnswerFeedback is the audit trail's action of 👍/👎 on an answer.
+const AuditAnswerFeedback = "docs.ask.feedback"
+
+// onFeedback counts 👍/👎 on an answer in /metrics and the audit trail and
+// thanks the person privately. Slack's feedback buttons keep the person's
+// choice themselves; a second press of the same person counts again, as
+// the element lets them change their mind.
+func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
+	r.Ack(nil)
+	ic := r.Interaction
+	if len(ic.ActionCallback.BlockActions) == 0 {
+		return
+	}
+	value := ic.ActionCallback.BlockActions[0].Value
+	if value != feedbackGood && value != feedbackBad {
+		a.log.Warn("feedback on an answer with an unknown value; ignored", "value", value)
+		return
+	}
+	channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
+	if refusal := a.core.Refusal(ic.User.ID, channel); refusal != "" {
+		return
+	}
+	a.metrics.Feedback(value)
+	a.core.Audit(ctx, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
+		Outcome: value, Work: "act:" + r.DeliveryID})
+	thanks := "Thanks: this helps the docs team see which answers work."
+	if value == feedbackBad {
+		thanks = "Thanks for saying so: the docs team sees the answers that did not help."
+	}
+	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL}
+	a.tell(ctx, q, thanks, a.log)
+}
+
+// onAskAgain asks the question of an answer that was lost or cut again, in
+// the same thread, as the person who pressed (it spends their share).
+func (a *answers) onAskAgain(ctx context.Context, r *bot.InteractionRequest) {
+	ic := r.Interaction
+	if len(ic.ActionCallback.BlockActions) == 0 {
+		r.Ack(nil)
+		return
+	}
+	var v againValue
+	channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
+	thread := cmp.Or(ic.Container.ThreadTs, ic.Message.ThreadTimestamp, ic.Container.MessageTs)
+	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: thread, Via: bot.ViaReply, ResponseURL: ic.ResponseURL}
+	if err := json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &v); err != nil || v.Text == "" {
+		r.Ack(nil)
+		a.tell(ctx, q, "docsbot could not read the question of this button. Please ask it again.", a.log)
+		return
+	}
+	if refusal := a.core.Refusal(ic.User.ID, channel); refusal != "" {
+		r.Ack(nil)
+		a.tell(ctx, q, refusal, a.log)
+		return
+	}
+	q.Text, q.Project = v.Text, v.Project
+	payload, _ := json.Marshal(q)
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "act:" + r.DeliveryID, Kind: bot.WorkAsk, Payload: payload}, bot.RedeliveredInteraction) {
+		r.Ack(nil)
+		a.tell(ctx, q, "docsbot cannot reach its storage right now, so your question was not taken. Try again in a minute.", a.log)
+		return
+	}
+	r.Ack(nil)
+}

@@ -1,0 +1,104 @@
+package ask
+
+import (
+	"cmp"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// Feedback values of ActionFeedback.
+const (
+	feedbackGood = "good"
+	feedbackBad  = "bad"
+)
+
+// sourcesMax bounds the sources and suggestions listed under an answer.
+const sourcesMax = 8
+
+// pageLink is a link to the docs page path titled title: on site when
+// known, else the title and the path as text.
+func pageLink(site *url.URL, path, title string) string {
+	title = strings.TrimSpace(title)
+	if site != nil && path != "" {
+		if u, err := url.Parse(path); err == nil {
+			return mrkdwn.Link(site.ResolveReference(u).String(), cmp.Or(title, path))
+		}
+	}
+	if title == "" {
+		return "`" + mrkdwn.Escape(path) + "`"
+	}
+	return mrkdwn.Escape(title) + " (`" + mrkdwn.Escape(path) + "`)"
+}
+
+// sourceLink is a link to one source of an answer.
+func sourceLink(site *url.URL, s docsapi.AnswerSource) string {
+	if s.Path == "" && s.URL != "" {
+		return mrkdwn.Link(s.URL, cmp.Or(s.Title, s.URL))
+	}
+	return pageLink(site, s.Path, s.Title)
+}
+
+// answerBlocks are what an answer shows under its text: its sources, the
+// pages the assistant suggests, 👍/👎, and Ask again when the answer is
+// incomplete (again holds the question for it, "" for none).
+func answerBlocks(site *url.URL, sources []docsapi.AnswerSource, suggestions []docsapi.Suggestion, again string) []slack.Block {
+	var blocks []slack.Block
+	if links := sourceLinks(site, sources); links != "" {
+		blocks = append(blocks, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
+	}
+	var sugg []string
+	for i, s := range suggestions {
+		if i == sourcesMax {
+			break
+		}
+		sugg = append(sugg, pageLink(site, s.Path, s.Label))
+	}
+	if len(sugg) > 0 {
+		blocks = append(blocks, slack.NewContextBlock("suggestions", slack.NewTextBlockObject(slack.MarkdownType, "*See also:* "+strings.Join(sugg, " · "), false, false)))
+	}
+	if again != "" {
+		blocks = append(blocks, slack.NewActionBlock("again", askAgainButton(again)))
+	}
+	blocks = append(blocks, slack.NewContextActionsBlock("feedback", slack.NewFeedbackButtonsBlockElement(ActionFeedback,
+		slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "Good answer", false, false), feedbackGood),
+		slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "Not helpful", false, false), feedbackBad))))
+	return blocks
+}
+
+// sourceLinks lists sources once each, at most sourcesMax.
+func sourceLinks(site *url.URL, sources []docsapi.AnswerSource) string {
+	var links []string
+	seen := map[string]bool{}
+	for _, s := range sources {
+		if k := s.Key(); k == "" || seen[k] || len(links) == sourcesMax {
+			continue
+		}
+		seen[s.Key()] = true
+		links = append(links, sourceLink(site, s))
+	}
+	return strings.Join(links, " · ")
+}
+
+// againValue is what the Ask again button carries: the question, cut to
+// what a button's value holds, and its project.
+type againValue struct {
+	Text    string `json:"q"`
+	Project string `json:"p,omitempty"`
+}
+
+// askAgainButton asks q again; value is againValue's JSON.
+func askAgainButton(value string) *slack.ButtonBlockElement {
+	return slack.NewButtonBlockElement(ActionAskAgain, value, slack.NewTextBlockObject(slack.PlainTextType, "Ask again", false, false))
+}
+
+// againOf is the Ask again value of question q in project key.
+func againOf(q, key string) string {
+	v, _ := json.Marshal(againValue{Text: mrkdwn.Cut(q, 1500), Project: key})
+	return string(v)
+}

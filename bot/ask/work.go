@@ -1,0 +1,426 @@
+package ask
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Marks of an answer's work (doc.go, "An answer's lifecycle").
+const (
+	markShare    = "share"    // the person's share of the hour taken
+	markQuestion = "question" // /docs-ask: the ts of the message showing the question
+	markAsking   = "asking"   // the assistant is being asked: never ask again
+	markStream   = "stream"   // the ts of the answer's message, once shown
+	markDone     = "done"     // the answer ended (shown, saved, or told why not)
+	markAudited  = "audited"  // the question is in the audit trail
+)
+
+// AuditAsk is the audit trail's action of a question answered from the docs.
+const AuditAsk = "docs.ask"
+
+// doAsk answers a question (bot.WorkAsk) by the table in doc.go.
+func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
+	var q bot.Question
+	if err := json.Unmarshal(w.Payload, &q); err != nil {
+		return fmt.Errorf("decoding a question: %w", err)
+	}
+	log := a.log.With("user", q.User, "channel", q.Channel, "via", q.Via, "work", w.Key)
+	switch {
+	case w.Marked(markDone) != "":
+		return nil
+	case w.Marked(markAsking) != "":
+		return a.afterStop(ctx, w, q, log)
+	}
+	if refusal := a.core.Refusal(q.User, q.Channel); refusal != "" {
+		a.tell(ctx, q, refusal, log)
+		return a.done(ctx, w)
+	}
+	key, docs, note := a.docsFor(ctx, q)
+	if docs.Assistant == nil {
+		a.tell(ctx, q, note, log)
+		return a.done(ctx, w)
+	}
+	if w.Marked(markShare) == "" {
+		grant, err := a.store.Limits.TakeBudget(ctx, shareOf(q, a.cfg.PerUser), 1)
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if !grant.OK() {
+			log.Info("question refused: the person's share of the hour is spent")
+			a.tell(ctx, q, fmt.Sprintf("You asked %d questions in the last hour, as many as docsbot answers for one person. "+
+				"You can ask again %s.", a.cfg.PerUser, humanize.In(grant.RetryAfter, time.Now())), log)
+			return a.done(ctx, w)
+		}
+		if err := w.Mark(ctx, map[string]string{markShare: "1"}); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	thread, err := a.threadOf(ctx, w, q)
+	if err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	conv, err := a.store.Conversations.Conversation(ctx, thread)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if conv.Project != "" && conv.Project != key {
+		if d, ok := a.docs[conv.Project]; ok {
+			key, docs = conv.Project, d // a conversation stays with its project
+		}
+	}
+	a.core.SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
+	if err := w.Mark(ctx, map[string]string{markAsking: "1"}); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	a.audit(ctx, w, q, key)
+	return a.answer(ctx, w, q, thread, key, docs, conv, log)
+}
+
+// answer asks the assistant and shows its answer in thread; the work is
+// marked asking. It ends the work: whatever happens, the person sees an
+// answer or is told why there is none.
+func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, docs Docs,
+	conv store.Conversation, log *slog.Logger) error {
+	req := docsapi.AskRequest{Fingerprint: fingerprint(q), Messages: messagesOf(conv, q.Text),
+		Thread: docsapi.Thread{ID: conv.ThreadID, Key: docsapi.ThreadKey(conv.ThreadKey)}}
+	stream, err := docs.Assistant.Ask(ctx, req)
+	fresh := false
+	if errors.Is(err, docsapi.ErrThreadNotFound) && conv.ThreadID != "" {
+		// The assistant no longer knows the thread (it answered 404, so it
+		// answered nothing): the question starts a new conversation.
+		log.Info("the assistant no longer knows the conversation; starting a new one")
+		conv, fresh = store.Conversation{}, true
+		req.Thread, req.Messages = docsapi.Thread{}, messagesOf(conv, q.Text)
+		stream, err = docs.Assistant.Ask(ctx, req)
+	}
+	if err != nil {
+		a.metrics.Answer("failed")
+		a.tell(ctx, q, a.failure(err), log)
+		log.Warn("the assistant did not answer", "err", err)
+		return a.done(ctx, w)
+	}
+	defer stream.Close()
+	wr := &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
+		site: docs.Site, log: log, onStarted: func(ctx context.Context, ts string) error {
+			return w.Mark(ctx, map[string]string{markStream: ts})
+		}}
+	first := time.Time{}
+	relayErr := relay(ctx, stream, wr, func() {
+		if first.IsZero() {
+			first = time.Now()
+		}
+	}, log)
+	text, suggestions := docsapi.ExtractSuggestions(wr.text.String())
+	note := ""
+	outcome := "answered"
+	switch {
+	case relayErr == nil:
+	case errors.Is(relayErr, docsapi.ErrAnswerFailed):
+		outcome, note = "failed", "_The docs assistant stopped with an error; this answer may be incomplete. Ask again in a moment._"
+	case errors.Is(relayErr, docsapi.ErrStreamCut):
+		outcome, note = "cut", "_The answer was cut off before it ended. Ask again to get it whole._"
+	case ctx.Err() != nil:
+		// docsbot is stopping: the next attempt stops this answer, saying
+		// so (afterStop); the assistant is not asked again.
+		return relayErr
+	default:
+		outcome, note = "failed", "_docsbot could not show the whole answer. Ask again in a moment._"
+	}
+	if fresh {
+		note = strings.TrimSpace(note + "\n\n_The earlier conversation in this thread had expired, so this answer starts a new one._")
+	}
+	again := ""
+	if outcome != "answered" {
+		again = againOf(q.Text, key)
+		log.Warn("the answer is incomplete", "outcome", outcome, "err", relayErr)
+	}
+	if err := wr.finish(ctx, note, answerBlocks(docs.Site, stream.Sources(), suggestions, again)); err != nil {
+		log.Warn("ending the answer's message failed", "err", err)
+		if wr.ts == "" {
+			// Nothing shows: the next attempt tells the person (afterStop).
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	a.metrics.Answer(outcome)
+	if !first.IsZero() {
+		a.metrics.FirstText(wr.firstShown.Sub(first))
+	}
+	if outcome == "answered" || strings.TrimSpace(text) != "" {
+		a.remember(ctx, thread, key, stream.Thread(), q.Text, text, log)
+	}
+	return a.done(ctx, w)
+}
+
+// relay reads the answer's events and shows them through wr: the text as
+// it comes, within wr's pace, and at the end what is left. It returns nil at
+// the end of a complete answer, or why it ended early. It starts one
+// goroutine to read the stream and leaves none behind.
+func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func(), log *slog.Logger) error {
+	type item struct {
+		ev  docsapi.AnswerEvent
+		err error
+	}
+	events := make(chan item)
+	stop := make(chan struct{})
+	go func() {
+		defer close(events)
+		for {
+			ev, err := s.Next()
+			select {
+			case events <- item{ev, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		_ = s.Close() // a Next under way returns
+		for range events {
+		}
+	}()
+	var timer *time.Timer
+	var tick <-chan time.Time
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		select {
+		case it, ok := <-events:
+			if !ok || errors.Is(it.err, io.EOF) {
+				return nil
+			}
+			if it.err != nil {
+				return it.err
+			}
+			if t, ok := it.ev.(docsapi.TextEvent); ok && t.Delta != "" {
+				onText()
+				wr.add(t.Delta)
+			}
+		case <-tick:
+			tick = nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := wr.flush(ctx, time.Now()); err != nil {
+			log.Warn("showing the answer as it comes failed; trying again with the next part", "err", err)
+		}
+		if tick == nil && wr.pending() {
+			wait := max(wr.interval-time.Since(wr.last), time.Millisecond)
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			} else {
+				timer.Reset(wait)
+			}
+			tick = timer.C
+		}
+	}
+}
+
+// afterStop ends the work of an earlier attempt that asked the assistant
+// and stopped before the end (doc.go): an answer left streaming is stopped,
+// saying it was cut; with nothing shown, the person is told. Either way
+// they are offered Ask again; the assistant is not asked again.
+func (a *answers) afterStop(ctx context.Context, w *bot.Work, q bot.Question, log *slog.Logger) error {
+	key, _, _ := a.docsFor(ctx, q)
+	again := againOf(q.Text, key)
+	if ts := w.Marked(markStream); ts != "" {
+		_, _, err := a.core.Slack().StopStreamContext(ctx, q.Channel, ts,
+			slack.MsgOptionMarkdownText("\n\n_docsbot stopped while answering, so this answer may be incomplete._"),
+			slack.MsgOptionBlocks(slack.NewActionBlock("again", askAgainButton(again))))
+		var se slack.SlackErrorResponse
+		switch {
+		case errors.As(err, &se) && se.Err == "message_not_in_streaming_state":
+			// The earlier attempt ended the answer and stopped before
+			// marking it: the person saw it whole.
+			log.Info("the answer of an earlier attempt was complete")
+		case err != nil:
+			if bot.TransientSlack(err) {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			}
+			log.Warn("stopping the answer an earlier attempt left failed", "err", err)
+		default:
+			a.metrics.Answer("cut")
+			log.Warn("an earlier attempt stopped while answering; its answer was ended, saying so")
+		}
+		return a.done(ctx, w)
+	}
+	a.metrics.Answer("lost")
+	log.Warn("an earlier attempt asked the assistant and stopped before showing the answer; the person is told")
+	a.tellWith(ctx, q, "docsbot stopped before it could show the answer to your question, and does not ask the docs assistant twice on its own. "+
+		"Press *Ask again* to ask it again.", []slack.Block{slack.NewActionBlock("again", askAgainButton(again))}, log)
+	return a.done(ctx, w)
+}
+
+// giveUp tells the person their question could not be answered: it waited
+// too long for Slack or Redis.
+func (a *answers) giveUp(ctx context.Context, w *bot.Work) {
+	var q bot.Question
+	if json.Unmarshal(w.Payload, &q) != nil {
+		return
+	}
+	a.tell(ctx, q, "docsbot could not answer your question: Slack or its storage was unavailable for too long. Please ask again.", a.log)
+}
+
+// done marks the work ended.
+func (a *answers) done(ctx context.Context, w *bot.Work) error {
+	if err := w.Mark(context.WithoutCancel(ctx), map[string]string{markDone: "1"}); err != nil {
+		a.log.Warn("marking a question answered failed", "work", w.Key, "err", err)
+	}
+	return nil
+}
+
+// threadOf is the Slack thread the answer goes in: the question's thread,
+// or under the person's message; for /docs-ask, under a message of the
+// bot's showing the question, posted once (markQuestion).
+func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (store.Thread, error) {
+	t := store.Thread{Team: q.Team, Channel: q.Channel, TS: cmp.Or(q.ThreadTS, q.TS)}
+	if q.Via != bot.ViaAskCommand {
+		return t, nil
+	}
+	if ts := w.Marked(markQuestion); ts != "" {
+		t.TS = ts
+		return t, nil
+	}
+	ts, err := a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000)), false),
+		slack.MsgOptionDisableLinkUnfurl())
+	if err != nil {
+		return t, err
+	}
+	t.TS = ts
+	return t, w.Mark(ctx, map[string]string{markQuestion: ts})
+}
+
+// docsFor decides which project answers q: the one it names, the thread's
+// or channel's (bot.ResolveProject), else the first that has an assistant.
+// It returns the project's key and docs; a zero Docs with what to tell the
+// person when none answers.
+func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, string) {
+	if q.Project != "" {
+		if d, ok := a.docs[q.Project]; ok {
+			return q.Project, d, ""
+		}
+		return q.Project, Docs{}, "The docs project `" + mrkdwn.Escape(q.Project) + "` has no docs assistant set up, so docsbot cannot answer from it."
+	}
+	res, err := a.core.ResolveProject(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
+	if err == nil && !res.Ask {
+		if d, ok := a.docs[bot.ProjectKey(res.Project)]; ok {
+			return bot.ProjectKey(res.Project), d, ""
+		}
+	}
+	for _, p := range a.core.Projects().All() {
+		if d, ok := a.docs[bot.ProjectKey(p)]; ok {
+			return bot.ProjectKey(p), d, ""
+		}
+	}
+	return "", Docs{}, "No docs project has a docs assistant set up, so docsbot cannot answer questions."
+}
+
+// remember keeps the conversation of thread for the next reply: its
+// project, the assistant's thread, the question and the answer.
+func (a *answers) remember(ctx context.Context, thread store.Thread, key string, at docsapi.Thread, question, answer string, log *slog.Logger) {
+	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), thread, a.cfg.Keep, func(c *store.Conversation) error {
+		c.Project = key
+		if at.ID != "" {
+			c.ThreadID = at.ID
+		}
+		if at.Key != "" {
+			c.ThreadKey = string(at.Key)
+		}
+		c.Turns = append(c.Turns, store.Turn{Role: "user", Text: question}, store.Turn{Role: "assistant", Text: answer})
+		if len(c.Turns) > turnsMax {
+			c.Turns = c.Turns[len(c.Turns)-turnsMax:]
+		}
+		return nil
+	})
+	if err != nil {
+		log.Warn("keeping the conversation failed; a reply in the thread will start a new one", "err", err)
+	}
+}
+
+// turnsMax bounds the turns a conversation keeps (and sends again).
+const turnsMax = 20
+
+// messagesOf is the conversation so far and the new question, as the
+// assistant takes them.
+func messagesOf(c store.Conversation, question string) []docsapi.UIMessage {
+	var out []docsapi.UIMessage
+	for i, t := range c.Turns {
+		id := fmt.Sprintf("m%d", i+1)
+		if t.Role == "assistant" {
+			out = append(out, docsapi.AssistantText(id, t.Text))
+		} else {
+			out = append(out, docsapi.UserText(id, t.Text))
+		}
+	}
+	return append(out, docsapi.UserText(fmt.Sprintf("m%d", len(c.Turns)+1), question))
+}
+
+// fingerprint identifies the person to the assistant without naming them:
+// their team and user ids, which the assistant's analytics group by.
+func fingerprint(q bot.Question) string { return q.Team + ":" + q.User }
+
+// shareOf is the person's share of questions an hour.
+func shareOf(q bot.Question, perUser int) store.Budget {
+	return store.Budget{Name: "ask:" + q.Team + ":" + q.User, Limit: perUser, Window: time.Hour}
+}
+
+// failure is what the person reads when the assistant did not answer.
+func (a *answers) failure(err error) string {
+	var api *docsapi.APIError
+	switch {
+	case errors.Is(err, docsapi.ErrRateLimited):
+		wait := humanize.In(0, time.Now())
+		if errors.As(err, &api) {
+			wait = humanize.In(api.RetryAfter, time.Now())
+		}
+		return "The docs assistant is answering too many questions right now. Please ask again " + wait + "."
+	case errors.As(err, &api) && (api.StatusCode == 401 || api.StatusCode == 403):
+		return "The docs assistant refused docsbot's key, so docsbot cannot answer. Tell whoever runs docsbot (`docsbot doctor` shows it)."
+	}
+	return "The docs assistant could not answer just now (" + mrkdwn.Escape(mrkdwn.Cut(oneLine(err), 200)) + "). Please ask again in a minute."
+}
+
+// oneLine is err's message on one line.
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+// tell tells the person privately: through /docs-ask's response URL, else
+// in the thread or channel.
+func (a *answers) tell(ctx context.Context, q bot.Question, text string, log *slog.Logger) {
+	a.tellWith(ctx, q, text, nil, log)
+}
+
+// tellWith is tell with blocks under the text.
+func (a *answers) tellWith(ctx context.Context, q bot.Question, text string, blocks []slack.Block, log *slog.Logger) {
+	p := bot.Private{User: q.User, Channel: q.Channel, ThreadTS: q.ThreadTS, ResponseURL: q.ResponseURL, Text: text, Blocks: blocks}
+	if err := a.core.TellPrivately(ctx, p); err != nil {
+		log.Warn("telling the person privately failed", "err", err)
+	}
+}
+
+// audit records the question once: who asked what, where, of which project.
+func (a *answers) audit(ctx context.Context, w *bot.Work, q bot.Question, key string) {
+	a.core.AuditWork(ctx, w, markAudited, store.AuditRecord{Team: q.Team, Channel: q.Channel, User: q.User, Action: AuditAsk,
+		Outcome: "asked", Detail: q.Via, Instruction: q.Text, Project: key})
+}
