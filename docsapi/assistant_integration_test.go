@@ -142,8 +142,8 @@ func TestAsk(t *testing.T) {
 				}
 			}},
 		{name: "429 retried after Retry-After", question: "install",
-			faults:       []docsapitest.Fault{{Endpoint: docsapitest.EndpointAssistant, Status: 429, RetryAfter: time.Second, Times: 1}},
-			wantThread:   true, wantRequests: 2, wantQuestions: 1,
+			faults:     []docsapitest.Fault{{Endpoint: docsapitest.EndpointAssistant, Status: 429, RetryAfter: time.Second, Times: 1}},
+			wantThread: true, wantRequests: 2, wantQuestions: 1,
 			check: func(t *testing.T, e *askEnv, err error) {
 				reqs := e.srv.Requests()
 				if gap := reqs[1].At.Sub(reqs[0].At); gap < 900*time.Millisecond {
