@@ -42,6 +42,18 @@ var stopWords = map[string]bool{
 	"a": true, "an": true, "and": true, "are": true, "can": true, "do": true, "does": true, "for": true,
 	"how": true, "i": true, "in": true, "is": true, "it": true, "my": true, "of": true, "on": true,
 	"the": true, "to": true, "what": true, "with": true, "you": true, "your": true, "me": true, "about": true,
+	"get": true, "set": true, "use": true,
+}
+
+// stem drops a plural or tense ending, so that "started" finds "start"
+// and "webhooks" "webhook".
+func stem(w string) string {
+	for _, suffix := range []string{"ing", "ed", "es", "s"} {
+		if len(w) > len(suffix)+2 && strings.HasSuffix(w, suffix) {
+			return w[:len(w)-len(suffix)]
+		}
+	}
+	return w
 }
 
 // words splits text into lowercase words, without stop words.
@@ -59,7 +71,8 @@ func words(text string) []string {
 }
 
 // searchDocs returns up to n pages matching query, best first: a word in the
-// title or path scores 3, in the description 2, each use in the content 1.
+// title or path scores 3, in the description 2, each use in the content 1
+// (words match when equal or equal without an ending; see stem).
 // Ties go by path. Pages scoring nothing are left out.
 func searchDocs(docs []DocPage, query string, n int) []DocPage {
 	type hit struct {
@@ -71,8 +84,8 @@ func searchDocs(docs []DocPage, query string, n int) []DocPage {
 		title, desc, content := words(p.Title+" "+p.Path), words(p.Description), words(p.Content)
 		score := 0
 		for _, w := range words(query) {
-			stem := strings.TrimSuffix(w, "s")
-			match := func(x string) bool { return x == w || strings.TrimSuffix(x, "s") == stem }
+			ws := stem(w)
+			match := func(x string) bool { return x == w || stem(x) == ws }
 			if slices.ContainsFunc(title, match) {
 				score += 3
 			}
