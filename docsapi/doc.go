@@ -1,5 +1,6 @@
 // Package docsapi is a typed client for the documentation platform's REST API:
-// agent jobs (create, follow-up message, get) and the unique-visitors export.
+// agent jobs (create, follow-up message, get) and the unique-visitors export;
+// and for its discovery API: the assistant, search and pages.
 //
 // One [Client] serves every call. Each call takes a context first, validates
 // its input before sending anything, and returns typed results. A failure
@@ -15,4 +16,18 @@
 //
 // The API key is sent only in the Authorization header. It never appears in an
 // error, a log line or the client's printed form.
+//
+// # Assistant
+//
+// [Assistant], built by [NewAssistant] with an assistant key (mint_dsc_…) and
+// the docs domain, calls the discovery API: [Assistant.Ask] puts a question
+// and returns an [AnswerStream] whose Next yields typed events as the AI SDK
+// 5 UI message stream delivers them (text deltas, search calls, sources,
+// finish) with no goroutine of its own; [Assistant.Search] and
+// [Assistant.Page] read the docs. A question costs credits and is never
+// repeated once the service may have taken it. A stream that breaks off
+// wraps [ErrStreamCut], an error chunk is an [*AnswerError], and a 404 in a
+// thread wraps [ErrThreadNotFound]. The thread key, like the assistant key,
+// never shows in an error or a log line. [ExtractSuggestions] takes the
+// follow-up links out of an answer.
 package docsapi

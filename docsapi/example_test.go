@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 
 	"github.com/docsbot/docsbot/docsapi"
@@ -66,4 +67,61 @@ func ExampleClient_AllVisitors() {
 	fmt.Printf("%d pages had visitors; more to read: %v\n", len(all.Visitors), all.HasMore)
 	// Output:
 	// 240 pages had visitors; more to read: false
+}
+
+// ExampleAssistant_Ask asks the assistant a question, prints the answer as
+// it streams in, and asks a follow-up in the same thread.
+func ExampleAssistant_Ask() {
+	srv := docsapitest.NewServer()
+	defer srv.Close()
+
+	a, err := docsapi.NewAssistant(srv.AssistantKey, srv.Domain, docsapi.WithDiscoveryURL(srv.DiscoveryURL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := a.Ask(ctx, docsapi.Question("How do I install the CLI?"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil { // ErrStreamCut, an *AnswerError, the context's error
+			log.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case docsapi.ToolCallEvent:
+			fmt.Println("searching:", ev.Query)
+		case docsapi.SourcesEvent:
+			fmt.Println("found:", ev.Sources[0].Path)
+		}
+	}
+	text, suggestions := docsapi.ExtractSuggestions(s.Text())
+	fmt.Println(text)
+	fmt.Println("suggested:", len(suggestions))
+
+	follow := docsapi.Question("And how do I authenticate?")
+	follow.Thread = s.Thread() // id and key, from the first answer's headers
+	s2, err := a.Ask(ctx, follow)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s2.Close()
+	ans, err := s2.Answer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ans.Thread.ID == s.Thread().ID)
+	// Output:
+	// searching: How do I install the CLI?
+	// found: /installation
+	// According to Installation: Install the Acme CLI globally with npm install -g acme, or with Homebrew using brew install acme.
+	//
+	// See [Installation](/installation) for more.
+	// suggested: 1
+	// true
 }

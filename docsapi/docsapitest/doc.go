@@ -117,6 +117,43 @@
 // a page's total removes a small deterministic overlap, and site totals are
 // deduplicated further, so neither equals the sum of its parts.
 //
+// # Discovery API: the assistant, search and page
+//
+// Under [Server.DiscoveryURL] (URL plus "/discovery", see
+// [WithDiscoveryPrefix]) the server answers for one docs domain
+// ([WithDomain]) with the assistant key ([WithAssistantKey]); the admin key
+// is refused there and the assistant key elsewhere:
+//
+//	POST {prefix}/v2/assistant/{domain}/message  a question        200 text/event-stream
+//	POST {prefix}/v1/search/{domain}             search            200 [{content, path, metadata}]
+//	POST {prefix}/v1/page/{domain}               a page            200 {path, content}
+//
+// A bad key is 401 with a plain-text body, another domain 404
+// {"message":"domain not found"}, an unknown page 404
+// {"message":"page not found"}, a threadId unknown or without its matching
+// threadKey 404 {"error":"thread not found"}. Unknown fields and part types
+// are ignored.
+//
+// Answers come from a small, deterministic docs index ([DefaultDocs],
+// [WithDocs]): the question (the text of the last message, a user's) is
+// searched, and the answer is an AI SDK 5 UI message stream: start, a search
+// tool call (tool-input-available with input.query, tool-output-available
+// with output.results[] of {path, content, metadata.title}), source-url
+// chunks with [WithSourceURLs], text-start, text deltas of four words,
+// text-end, finish with threadId (top level and messageMetadata), then
+// [DONE]. The text quotes the best page, links it, names the thread's
+// earlier question and lists the other pages in a suggestions block. A new
+// thread's answer carries X-Thread-Id and X-Thread-Key. [Server.Questions]
+// and [Server.Thread] tell how often the assistant was asked, in all and per
+// thread.
+//
+// [Fault] shapes a stream too: Pace holds each text delta after the first
+// until the test lets it go, DeltaDelay slows it, StreamError sends an error
+// chunk and CutStream closes the connection after AfterDeltas deltas, and
+// NoThreadHeaders leaves the thread to the finish chunk. The other faults
+// (429 with RetryAfter, CloseConn, Status...) work as for every endpoint.
+// [Limits] has Assistant and Discovery (search and page together).
+//
 // # Sandboxes
 //
 // For a long-running local server use [Start] (which returns an error instead

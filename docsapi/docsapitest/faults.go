@@ -39,6 +39,29 @@ type Fault struct {
 	// gives up or the server closes. A test holds a request to act while
 	// it is under way, with no timing.
 	Hold <-chan struct{}
+	// The fields below shape an assistant answer's stream; they do not make
+	// the fault answer in its place, and other endpoints ignore them.
+
+	// Pace, when set, makes the stream wait for a receive from it before
+	// each text delta after the first (a closed Pace lets all through), so
+	// a test sees events arrive one by one with no timing.
+	Pace <-chan struct{}
+	// DeltaDelay waits before each text delta after the first, instead of
+	// the server's [WithDeltaDelay].
+	DeltaDelay time.Duration
+	// StreamError sends an error chunk with this errorText, then [DONE],
+	// in place of the text delta number AfterDeltas+1 (or of text-end when
+	// the answer has fewer deltas).
+	StreamError string
+	// CutStream closes the connection at the same point, mid-answer.
+	CutStream bool
+	// AfterDeltas is how many text deltas go out before StreamError or
+	// CutStream strikes; 0 strikes before the first.
+	AfterDeltas int
+	// NoThreadHeaders leaves out X-Thread-Id and X-Thread-Key, so that a
+	// client must read the thread from the finish chunk.
+	NoThreadHeaders bool
+
 	// Times is the number of matching requests the fault applies to;
 	// 0 (or less) means until ClearFaults.
 	Times int

@@ -23,8 +23,13 @@ type route struct {
 
 // matchRoute classifies a request. A known path with the wrong method is
 // EndpointUnknown with allow set.
-func matchRoute(method string, u *url.URL) route {
-	raw := strings.Split(u.EscapedPath(), "/")
+func matchRoute(method string, u *url.URL, discoveryPrefix string) route {
+	escaped := u.EscapedPath()
+	discovery := false
+	if discoveryPrefix == "" || strings.HasPrefix(escaped, discoveryPrefix+"/") {
+		discovery, escaped = true, strings.TrimPrefix(escaped, discoveryPrefix)
+	}
+	raw := strings.Split(escaped, "/")
 	seg := make([]string, len(raw))
 	for i, p := range raw {
 		v, err := url.PathUnescape(p)
@@ -32,6 +37,11 @@ func matchRoute(method string, u *url.URL) route {
 			return route{endpoint: EndpointUnknown}
 		}
 		seg[i] = v
+	}
+	if discovery {
+		if rt := matchDiscovery(method, seg); rt.endpoint != EndpointUnknown || rt.allow != "" || discoveryPrefix != "" {
+			return rt
+		}
 	}
 	var rt route
 	switch {
@@ -64,7 +74,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.inflight.Done()
 	start := time.Now()
 
-	rt := matchRoute(r.Method, r.URL)
+	rt := matchRoute(r.Method, r.URL, s.cfg.discoveryPrefix)
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	rec := s.record(rt.endpoint, r, body)
 	status := 0
@@ -97,6 +107,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			status = s.answerFault(w, f, rt.endpoint, resp)
 			return
 		}
+	}
+	if resp.stream != nil {
+		status = s.writeStream(w, r, resp, f)
+		return
 	}
 	resp.write(w)
 	status = resp.status
@@ -134,6 +148,9 @@ func (s *Server) handle(r *http.Request, rt route, body []byte) *response {
 			return resp
 		}
 		return errorResponse(http.StatusNotFound, msgNotFound)
+	}
+	if rt.endpoint.discovery() {
+		return s.handleDiscovery(r, rt, body)
 	}
 	if !s.authorized(r.Header.Get("Authorization")) {
 		resp := errorResponse(http.StatusUnauthorized, msgUnauthorized)

@@ -17,12 +17,18 @@ type Limits struct {
 	Get int
 	// Visitors limits the analytics endpoints together.
 	Visitors int
+	// Assistant limits questions to the assistant (the discovery API's
+	// message endpoint), per organization.
+	Assistant int
+	// Discovery limits search and page together, per organization.
+	Discovery int
 }
 
 // DefaultLimits returns the published limits: 100 creates, 100 messages and
-// 100 analytics calls per hour, and no limit on getting a job.
+// 100 analytics calls per hour, no limit on getting a job, and 10,000
+// questions and 10,000 searches and pages per hour.
 func DefaultLimits() Limits {
-	return Limits{Create: 100, Message: 100, Get: 0, Visitors: 100}
+	return Limits{Create: 100, Message: 100, Get: 0, Visitors: 100, Assistant: 10000, Discovery: 10000}
 }
 
 func (l Limits) of(e Endpoint) int {
@@ -35,8 +41,21 @@ func (l Limits) of(e Endpoint) int {
 		return l.Get
 	case EndpointVisitors:
 		return l.Visitors
+	case EndpointAssistant:
+		return l.Assistant
+	case EndpointSearch, EndpointPage:
+		return l.Discovery
 	}
 	return 0
+}
+
+// window names the counter a request to e counts in: search and page share
+// one.
+func window(e Endpoint) Endpoint {
+	if e == EndpointPage {
+		return EndpointSearch
+	}
+	return e
 }
 
 // SetLimits replaces the limits. Requests already counted stay in their
@@ -52,6 +71,7 @@ func (s *Server) SetLimits(l Limits) {
 // request leaves the window (at least 1) and false.
 func (s *Server) admitLocked(e Endpoint, now time.Time) (retryAfter int, ok bool) {
 	limit := s.limits.of(e)
+	e = window(e)
 	win := s.windows[e]
 	cut := now.Add(-rateWindow)
 	drop := 0

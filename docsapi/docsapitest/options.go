@@ -2,6 +2,7 @@ package docsapitest
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -11,6 +12,13 @@ const (
 	DefaultProjectID  = "proj_test"
 	DefaultRepository = "https://github.com/acme/docs"
 	defaultAddr       = "127.0.0.1:0"
+	// DefaultAssistantKey is the assistant (discovery) key the server accepts.
+	DefaultAssistantKey = "mint_dsc_test_key_000000000000"
+	// DefaultDomain is the docs site the discovery endpoints answer for.
+	DefaultDomain = "acme"
+	// DefaultDiscoveryPrefix is the path the discovery API is served under,
+	// as in https://api.mintlify.com/discovery.
+	DefaultDiscoveryPrefix = "/discovery"
 )
 
 // Option configures a [Server] at creation.
@@ -28,6 +36,14 @@ type config struct {
 	floatCounts bool
 	logger      *slog.Logger
 	maxRequests int
+
+	assistantKey    string
+	domain          string
+	discoveryPrefix string
+	docs            []DocPage
+	deltaDelay      time.Duration
+	sourceURLs      bool
+	siteURL         string
 }
 
 func defaultConfig() config {
@@ -39,6 +55,11 @@ func defaultConfig() config {
 		lifecycle:  DefaultLifecycle,
 		limits:     DefaultLimits(),
 		repository: DefaultRepository,
+
+		assistantKey:    DefaultAssistantKey,
+		domain:          DefaultDomain,
+		discoveryPrefix: DefaultDiscoveryPrefix,
+		docs:            DefaultDocs(),
 	}
 }
 
@@ -91,6 +112,43 @@ func WithFloatCounts(on bool) Option { return func(c *config) { c.floatCounts = 
 // WithLogger logs one line per answered request (method, path, endpoint,
 // status, duration) to l. The default is no logging. Keys are never logged.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithAssistantKey sets the key the discovery endpoints accept (default
+// [DefaultAssistantKey]). The admin key ([WithKey]) is not accepted there,
+// nor this one on the other endpoints.
+func WithAssistantKey(k string) Option { return func(c *config) { c.assistantKey = k } }
+
+// WithDomain sets the docs site the discovery endpoints answer for (default
+// [DefaultDomain]); another domain in the path is answered 404.
+func WithDomain(d string) Option { return func(c *config) { c.domain = d } }
+
+// WithDiscoveryPrefix sets the path the discovery API is served under
+// (default [DefaultDiscoveryPrefix]); "" serves it at the root.
+func WithDiscoveryPrefix(p string) Option {
+	return func(c *config) {
+		c.discoveryPrefix = ""
+		if t := strings.Trim(p, "/"); t != "" {
+			c.discoveryPrefix = "/" + t
+		}
+	}
+}
+
+// WithDocs sets the docs pages the assistant, search and page endpoints
+// answer from (default [DefaultDocs]). The server keeps a copy.
+func WithDocs(pages []DocPage) Option {
+	return func(c *config) { c.docs = append([]DocPage(nil), pages...) }
+}
+
+// WithDeltaDelay makes the assistant wait d before each text delta after the
+// first, so that a sandbox shows an answer arriving. The default is none;
+// tests pace a stream with [Fault].Pace instead.
+func WithDeltaDelay(d time.Duration) Option { return func(c *config) { c.deltaDelay = d } }
+
+// WithSourceURLs makes answers carry a source-url chunk per page found,
+// with the page's address on the docs site, besides the search tool's
+// results. By default they do not, as the real service is only known to
+// send the search tool's results.
+func WithSourceURLs(on bool) Option { return func(c *config) { c.sourceURLs = on } }
 
 // WithMaxRequests keeps only the n most recent entries of [Server.Requests],
 // for servers that run a long time. [Server.Count] stays exact. The default,

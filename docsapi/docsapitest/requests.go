@@ -17,7 +17,11 @@ const (
 	EndpointMessage  Endpoint = "message"
 	EndpointGet      Endpoint = "get"
 	EndpointVisitors Endpoint = "visitors"
-	EndpointUnknown  Endpoint = "unknown"
+	// The discovery API: a question to the assistant, search, a page.
+	EndpointAssistant Endpoint = "assistant"
+	EndpointSearch    Endpoint = "search"
+	EndpointPage      Endpoint = "page"
+	EndpointUnknown   Endpoint = "unknown"
 )
 
 // Request is the record of one request the server received. It never holds

@@ -27,6 +27,7 @@ type response struct {
 	status int
 	header http.Header
 	body   []byte
+	stream *answerPlan // an assistant answer, written by writeStream
 }
 
 func (r *response) write(w http.ResponseWriter) {

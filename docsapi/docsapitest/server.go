@@ -21,6 +21,13 @@ type Server struct {
 	Key string
 	// ProjectID is the only project the server knows.
 	ProjectID string
+	// DiscoveryURL is the discovery API's base URL, URL followed by the
+	// discovery prefix, such as "http://127.0.0.1:41234/discovery".
+	DiscoveryURL string
+	// AssistantKey is the key the discovery endpoints accept.
+	AssistantKey string
+	// Domain is the docs site the discovery endpoints answer for.
+	Domain string
 
 	cfg       config
 	srv       *http.Server
@@ -39,6 +46,9 @@ type Server struct {
 	faults    []*faultState
 	requests  []*Request
 	counts    map[Endpoint]int
+	threads   map[string]*assistantThread
+	threadSeq int
+	questions int
 }
 
 // NewServer starts a server on 127.0.0.1 with a free port (or the address of
@@ -64,23 +74,28 @@ func Start(opts ...Option) (*Server, error) {
 		cfg.dataset = NewDataset(240, 1)
 	}
 	cfg.dataset.setClock(cfg.now)
+	cfg.siteURL = "https://" + cfg.domain + ".mintlify.app"
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("docsapitest: listen on %q: %w", cfg.addr, err)
 	}
 	s := &Server{
-		URL:       baseURL(ln.Addr()),
-		Key:       cfg.key,
-		ProjectID: cfg.projectID,
-		cfg:       cfg,
-		done:      make(chan struct{}),
-		lifecycle: cfg.lifecycle,
-		limits:    cfg.limits,
-		windows:   make(map[Endpoint][]time.Time),
-		jobs:      make(map[string]*job),
-		counts:    make(map[Endpoint]int),
+		URL:          baseURL(ln.Addr()),
+		Key:          cfg.key,
+		ProjectID:    cfg.projectID,
+		AssistantKey: cfg.assistantKey,
+		Domain:       cfg.domain,
+		cfg:          cfg,
+		done:         make(chan struct{}),
+		lifecycle:    cfg.lifecycle,
+		limits:       cfg.limits,
+		windows:      make(map[Endpoint][]time.Time),
+		jobs:         make(map[string]*job),
+		counts:       make(map[Endpoint]int),
+		threads:      make(map[string]*assistantThread),
 	}
+	s.DiscoveryURL = s.URL + cfg.discoveryPrefix
 	s.srv = &http.Server{
 		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 30 * time.Second,

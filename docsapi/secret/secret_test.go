@@ -13,6 +13,7 @@ func TestMask(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"mint_0123456789abcdefghij", "mint_…ghij"},
 		{"mint_short", "mint_…"},
+		{"mint_dsc_0123456789abcdefghij", "mint_…ghij"}, // the assistant key: a kind of mint_
 		{"xoxb-1111111111-2222222222-abcdefghijklmnop", "…mnop"},
 		{"short", "…"},
 	}
