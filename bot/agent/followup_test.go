@@ -161,7 +161,7 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 	if err != nil {
 		t.Fatalf("TakeRetry: %v", err)
 	}
-	h.deadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
+	h.DeadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
 		map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": "retry"},
 		map[string]string{"retry": string(offer)})
 
@@ -231,7 +231,7 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 	// Posted while no replica runs: Slack delivers it when one connects,
 	// and the inbox drops that delivery as the dead replica's work.
 	replyTS := h.PostNoAck(alice, general, rootTS, text)
-	h.deadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
+	h.DeadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
 		map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": text},
 		map[string]string{"sending": "1"})
 	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))

@@ -2,10 +2,8 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/slack-go/slack"
 
@@ -92,32 +90,6 @@ func (h *harness) waitReaction(what, ts string) {
 		m, _ := h.Slack.Message(general, ts)
 		return len(m.Reactions) == 1
 	})
-}
-
-// deadReplicaWork records work of kind with payload (JSON of it) in the
-// inbox under key as a replica took it and died: queued, claimed and, when
-// marks are given, marked with them (store.Mark).
-func (h *harness) deadReplicaWork(key, kind string, payload any, marks map[string]string) {
-	h.T.Helper()
-	ctx := context.Background()
-	st := h.OpenStore()
-	body, err := json.Marshal(payload)
-	if err != nil {
-		h.T.Fatal(err)
-	}
-	if queued, err := st.Inbox().Enqueue(ctx, store.Work{Key: key, Kind: kind, Payload: body}, time.Hour); err != nil || !queued {
-		h.T.Fatalf("Enqueue = %v, %v", queued, err)
-	}
-	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
-	if err != nil || len(taken) != 1 {
-		h.T.Fatalf("ClaimWork = %v, %v", taken, err)
-	}
-	if marks == nil {
-		return
-	}
-	if err := st.Inbox().Mark(ctx, taken[0], 0, marks); err != nil {
-		h.T.Fatalf("Mark: %v", err)
-	}
 }
 
 // everyWayIn has user try to start a job every way there is: a mention, a

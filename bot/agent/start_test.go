@@ -25,7 +25,7 @@ func TestStartAfterCrashDuringCreate(t *testing.T) {
 
 	// The dead replica's work: its root message posted, the create begun.
 	rootTS := h.PostNoAck(alice, general, "", "placeholder for the dead replica's root message")
-	h.deadReplicaWork("cmd:dead-replica", "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"},
+	h.DeadReplicaWork("cmd:dead-replica", "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"},
 		map[string]string{"root": rootTS, "intent": "x"})
 
 	h.StartBot(bottest.Config{})
@@ -104,7 +104,7 @@ func TestStartAfterCrashAfterRootPost(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	const key = "cmd:root-posted"
-	h.deadReplicaWork(key, "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"}, nil)
+	h.DeadReplicaWork(key, "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"}, nil)
 	// The dead replica's root message, as the bot posts it.
 	_, rootTS, err := h.BotClient().PostMessage(general, slack.MsgOptionText("Docs agent job", false),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.RootEvent, EventPayload: map[string]any{"work": key}}))

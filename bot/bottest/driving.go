@@ -2,12 +2,14 @@ package bottest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // Command types a slash command in a channel as a user and returns Slack's
@@ -92,4 +94,30 @@ func (h *Harness) Shortcut(ms slacktest.MessageShortcut) slacktest.Interaction {
 		h.T.Fatalf("%s running the shortcut %s: %v", ms.UserID, ms.CallbackID, err)
 	}
 	return in
+}
+
+// DeadReplicaWork records work of kind with payload (JSON of it) in the
+// inbox under key as a replica took it and died: queued, claimed and, when
+// marks are given, marked with them (store.Inbox.Mark).
+func (h *Harness) DeadReplicaWork(key, kind string, payload any, marks map[string]string) {
+	h.T.Helper()
+	ctx := context.Background()
+	st := h.OpenStore()
+	body, err := json.Marshal(payload)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if queued, err := st.Inbox().Enqueue(ctx, store.Work{Key: key, Kind: kind, Payload: body}, time.Hour); err != nil || !queued {
+		h.T.Fatalf("Enqueue = %v, %v", queued, err)
+	}
+	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
+	if err != nil || len(taken) != 1 {
+		h.T.Fatalf("ClaimWork = %v, %v", taken, err)
+	}
+	if marks == nil {
+		return
+	}
+	if err := st.Inbox().Mark(ctx, taken[0], 0, marks); err != nil {
+		h.T.Fatalf("Mark: %v", err)
+	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -101,6 +102,12 @@ type Config struct {
 	// Editors are DOCSBOT_EDITORS' user and user group ids; none makes
 	// everyone an editor.
 	Editors []string
+	// Answers turns on the answers from the docs: the harness's docs API
+	// server's fake assistant answers for the implicit project (bot/ask).
+	Answers bool
+	// AskInterval is the answers' least time between two Slack calls of one
+	// answer (ask.Config.Interval); 0 takes the default.
+	AskInterval time.Duration
 	// AllowGuests and AllowExternal let guests and people of other
 	// organisations start, steer and retry jobs (DOCSBOT_ALLOW_GUESTS,
 	// DOCSBOT_ALLOW_EXTERNAL).
@@ -196,6 +203,10 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if err != nil {
 		h.T.Fatalf("projects: %v", err)
 	}
+	if cfg.Answers && set.Implicit() {
+		set = set.WithAssistant(project.ImplicitName, project.Assistant{Key: project.NewSecret(h.API.AssistantKey), Domain: h.API.Domain,
+			DiscoveryURL: h.API.DiscoveryURL, SiteURL: SiteURL})
+	}
 	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL)},
 		bot.SlackOptions(cfg.Metrics)...)...)
 	// Count connections ever opened: a bot stopped just before may still be
@@ -219,6 +230,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Now: cfg.Now, Digest: cfg.Digest,
 			DigestTick: cfg.DigestTick},
 		Home:     home.Config{Seen: cfg.HomeSeen},
+		Ask:      ask.Config{Interval: cfg.AskInterval},
 		Features: cfg.Features,
 		Register: cfg.Register,
 	}, app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})
@@ -333,3 +345,7 @@ func (h *Harness) ReplyWithRedisDown(srv *redistest.Server, user, channel, threa
 	}
 	h.StopAll()
 }
+
+// SiteURL is the public docs site of the harness's answers: sources link
+// there (Config.Answers).
+const SiteURL = "https://docs.example.com/"

@@ -25,6 +25,9 @@ type assistantThread struct {
 // AssistantThread is what the server holds of a conversation, for tests.
 type AssistantThread struct {
 	ID string
+	// Key is the thread's key, which the thread's questions must send: a
+	// test checks it shows nowhere it should not.
+	Key string
 	// Questions are the questions answered in the thread, in order.
 	Questions []string
 	// Answers are the answers' texts, in order.
@@ -39,7 +42,18 @@ func (s *Server) Thread(id string) (AssistantThread, bool) {
 	if !ok {
 		return AssistantThread{}, false
 	}
-	return AssistantThread{ID: t.id, Questions: append([]string(nil), t.questions...), Answers: append([]string(nil), t.answers...)}, true
+	return AssistantThread{ID: t.id, Key: t.key, Questions: append([]string(nil), t.questions...), Answers: append([]string(nil), t.answers...)}, true
+}
+
+// ThreadIDs returns the ids of the conversations, in no order.
+func (s *Server) ThreadIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]string, 0, len(s.threads))
+	for id := range s.threads {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // Questions returns how many questions the assistant began to answer (each

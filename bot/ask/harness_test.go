@@ -1,0 +1,78 @@
+package ask_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// redisURL is the package's own redis-server (bottest.Main).
+var redisURL string
+
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+
+// harness is the end-to-end world of bottest with the answers on.
+type harness struct{ *bottest.Harness }
+
+const (
+	general = bottest.General
+	alice   = "U0ALICE"
+	bob     = "U0BOB"
+)
+
+func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
+	t.Helper()
+	return &harness{bottest.New(t, redisURL, apiOpts...)}
+}
+
+// answers are the bot's streamed or posted answers in the thread under ts.
+func (h *harness) answers(ts string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.Slack.Thread(general, ts) {
+		if m.BotID != "" && m.TS != ts && (m.Streamed || strings.Contains(string(m.Blocks), "feedback")) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// answered waits for the one finished answer under ts and returns it.
+func (h *harness) answered(ts string) slacktest.Message {
+	h.T.Helper()
+	h.WaitFor("the answer under "+ts, func() bool {
+		a := h.answers(ts)
+		return len(a) == 1 && !a[0].Streaming
+	})
+	return h.answers(ts)[0]
+}
+
+// asked runs /docs-ask with question and returns the ts of the message
+// showing it, under which the answer goes.
+func (h *harness) asked(user, question string) string {
+	h.T.Helper()
+	before := len(h.Roots(general))
+	h.Command(user, general, "/docs-ask", question)
+	h.WaitFor("the question shown", func() bool { return len(h.Roots(general)) > before })
+	return h.Roots(general)[before].TS
+}
+
+// slacktestMessage is user's message text in #general.
+func slacktestMessage(user, text string) slacktest.UserMessage {
+	return slacktest.UserMessage{ChannelID: general, UserID: user, Text: "<@U0BOT> " + text}
+}
+
+// told reports whether user was told privately something containing text.
+func (h *harness) told(user, text string) bool {
+	if len(h.Privates(user, text)) > 0 {
+		return true
+	}
+	for _, p := range h.Slack.ResponsePosts("") {
+		if p.User == user && strings.Contains(p.Text+string(p.Blocks), text) {
+			return true
+		}
+	}
+	return false
+}
