@@ -29,6 +29,7 @@ const (
 	envVisitorsBudget  = config.EnvVisitorsBudget
 	envDigestTime      = config.EnvDigestTime
 	envHTTPAddr        = config.EnvHTTPAddr
+	envOpsAddr         = config.EnvOpsAddr
 	envLogFormat       = config.EnvLogFormat
 	envLogLevel        = config.EnvLogLevel
 )

@@ -38,6 +38,7 @@ const (
 	EnvVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
+	EnvOpsAddr         = "DOCSBOT_OPS_ADDR"
 	EnvLogFormat       = "DOCSBOT_LOG_FORMAT"
 	EnvLogLevel        = "DOCSBOT_LOG_LEVEL"
 )
@@ -73,7 +74,8 @@ func Table() settings.Table {
 		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},
 		{Env: EnvVisitorsBudget, Default: strconv.Itoa(visitors.DefaultBudget), Doc: "Analytics requests per hour that all replicas together may make", Check: settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= 1 }, "must be a whole number of requests per hour, 1 or more")},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
-		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`, and of Slack's request URLs in http mode; empty turns them off (socket mode only)", Check: settings.ListenAddr},
+		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of Slack's request URLs in http mode, and of `/healthz`, `/readyz` and `/metrics` unless `DOCSBOT_OPS_ADDR` is set (socket mode then does not listen here); empty turns them off (socket mode only)", Check: settings.ListenAddr},
+		{Env: EnvOpsAddr, Flag: "ops-addr", None: "on DOCSBOT_HTTP_ADDR", Doc: "Address of `/healthz`, `/readyz` and `/metrics` on a listener of their own, no longer on `DOCSBOT_HTTP_ADDR`, so that what faces Slack serves only Slack's request URLs (in http mode it must differ from `DOCSBOT_HTTP_ADDR`)", Check: settings.ListenAddr},
 		{Env: EnvLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: func(v string, q func(string) string) string {
 			return settings.OneOf("text", "json")(strings.ToLower(v), q)
 		}},
