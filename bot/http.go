@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -104,19 +107,16 @@ func (b *Bot) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
-	if err != nil {
-		var probe struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(body, &probe) != nil || probe.Type == "" {
-			badRequest(w, "not an Events API request")
-			return
-		}
+	ev, err := decodeEvent(body)
+	if unknown, ok := errors.AsType[*unknownEventError](err); ok {
 		// Well-formed but of an event type slack-go does not know: no
 		// handler can want it, so it is acknowledged and ignored.
-		b.log.Debug("slack event not understood; ignored", "type", probe.Type, "err", err)
+		b.log.Debug("slack event not understood; ignored", "type", unknown.Type, "err", unknown.Err)
 		w.WriteHeader(http.StatusOK)
+		return
+	}
+	if err != nil {
+		badRequest(w, "not an Events API request")
 		return
 	}
 	switch ev.Type {
@@ -148,9 +148,8 @@ func (b *Bot) serveCommands(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	cmd, err := slack.SlashCommandParse(r)
-	if err != nil || cmd.Command == "" {
+	cmd, err := decodeCommand(r.Header.Get("Content-Type"), body)
+	if err != nil {
 		badRequest(w, "not a slash command")
 		return
 	}
@@ -188,13 +187,94 @@ func (b *Bot) serveInteractive(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	var ic slack.InteractionCallback
-	if err := r.ParseForm(); err != nil || json.Unmarshal([]byte(r.PostForm.Get("payload")), &ic) != nil {
+	ic, err := decodeInteraction(r.Header.Get("Content-Type"), body)
+	if err != nil {
 		badRequest(w, "not an interaction payload")
 		return
 	}
 	b.deliver(w, r, func(ctx context.Context, ack AckFunc) bool { return b.dispatchInteraction(ctx, ic, ack) }, nil)
+}
+
+// The decoding of Slack's request bodies, once their signature is checked:
+// each reads a body into what the router dispatches, or fails with an error
+// (a request that is not what its path takes); none panics, whatever the
+// body (FuzzDecode*).
+var (
+	errNotEvents      = errors.New("not an Events API request")
+	errNotCommand     = errors.New("not a slash command")
+	errNotInteraction = errors.New("not an interaction payload")
+)
+
+// unknownEventError is a well-formed Events API request of a type slack-go
+// does not read: acknowledged and ignored, not refused.
+type unknownEventError struct {
+	Type string
+	Err  error
+}
+
+func (e *unknownEventError) Error() string {
+	return fmt.Sprintf("slack event of type %q not understood: %v", e.Type, e.Err)
+}
+func (e *unknownEventError) Unwrap() error { return e.Err }
+
+// decodeEvent reads the body of an Events API request (PathEvents): the
+// event, an *unknownEventError for a well-formed one of a type slack-go does
+// not know, or errNotEvents.
+func decodeEvent(body []byte) (slackevents.EventsAPIEvent, error) {
+	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
+	if err == nil && ev.Type == "" {
+		// slack-go reads {} (or null) as an event of no type: no
+		// request Slack sends, and none a handler could want.
+		return ev, fmt.Errorf("%w: no type", errNotEvents)
+	}
+	if err == nil {
+		return ev, nil
+	}
+	var probe struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(body, &probe) != nil || probe.Type == "" {
+		return ev, fmt.Errorf("%w: %w", errNotEvents, err)
+	}
+	return ev, &unknownEventError{Type: probe.Type, Err: err}
+}
+
+// decodeCommand reads the form of a slash command (PathCommands), sent
+// with contentType: the command, or errNotCommand.
+func decodeCommand(contentType string, body []byte) (slack.SlashCommand, error) {
+	r := formRequest(contentType, body)
+	cmd, err := slack.SlashCommandParse(r)
+	if err != nil {
+		return cmd, fmt.Errorf("%w: %w", errNotCommand, err)
+	}
+	if cmd.Command == "" {
+		return cmd, fmt.Errorf("%w: no command", errNotCommand)
+	}
+	return cmd, nil
+}
+
+// decodeInteraction reads the form of an interaction (PathInteractive),
+// sent with contentType: its payload= field, or errNotInteraction.
+func decodeInteraction(contentType string, body []byte) (slack.InteractionCallback, error) {
+	var ic slack.InteractionCallback
+	r := formRequest(contentType, body)
+	if err := r.ParseForm(); err != nil {
+		return ic, fmt.Errorf("%w: %w", errNotInteraction, err)
+	}
+	if err := json.Unmarshal([]byte(r.PostForm.Get("payload")), &ic); err != nil {
+		return ic, fmt.Errorf("%w: %w", errNotInteraction, err)
+	}
+	return ic, nil
+}
+
+// formRequest is a POST of body with contentType, for the standard
+// library's form parsing.
+func formRequest(contentType string, body []byte) *http.Request {
+	r := &http.Request{Method: http.MethodPost, URL: &url.URL{Path: "/"}, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body))}
+	if contentType != "" {
+		r.Header.Set("Content-Type", contentType)
+	}
+	return r
 }
 
 // deliver runs dispatch (which calls the request's handler and reports

@@ -65,9 +65,14 @@ func NewRegistry() *prometheus.Registry {
 	return reg
 }
 
-// ServeOps listens on addr and serves h until ctx ends or stop is called. It
+// Listen listens on addr and serves h until ctx ends or stop is called. It
 // returns once the listener is open, so that a bad address fails the start.
-func ServeOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (stop func(), err error) {
+// what names what h serves in the log ("/healthz, /readyz and /metrics",
+// Slack's request URLs). A replica has one or two such listeners: the ops
+// endpoint (OpsHandler) alone, or beside Slack's request URLs in HTTP mode
+// (WithSlackHandler), or the two apart (SlackHandler on one address,
+// OpsHandler on another, so that what faces Slack serves nothing else).
+func Listen(ctx context.Context, addr string, h http.Handler, log *slog.Logger, what string) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -79,10 +84,10 @@ func ServeOps(ctx context.Context, addr string, h http.Handler, log *slog.Logger
 	go func() {
 		defer close(done)
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("ops HTTP server stopped", "err", err)
+			log.Error("HTTP server stopped", "serving", what, "err", err)
 		}
 	}()
-	log.Info("serving /healthz, /readyz and /metrics", "addr", ln.Addr().String())
+	log.Info("serving "+what, "addr", ln.Addr().String())
 	return func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()

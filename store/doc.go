@@ -219,6 +219,16 @@
 // removes the work and keeps its record for the dedupe window; Defer hands it
 // back for later. Work is never expired while it waits.
 //
+// The record kept after Done holds no payload and no checkpoint: its key,
+// kind, times and fencing token are all a redelivery needs to be dropped
+// (Enqueue looks only at the key), and nothing reads done work again. So
+// what people wrote lives in Redis only while its work waits or runs:
+// every message in a thread of a channel the bot is in is recorded before
+// the ack (only the work can tell whether the thread is a job's), and a
+// reply in a thread that is not a job's is dropped, with its text, as soon
+// as the work has looked; a follow-up's text once it was sent. (The audit
+// trail keeps an instruction's text only with AuditOptions.KeepText.)
+//
 // Two posts may start a job in the same thread at once (two mentions, a
 // mention and the message shortcut on its parent). ClaimStart gives the
 // start to one piece of work, before any create call, for a time that

@@ -142,7 +142,9 @@ func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {
 }
 
 // Done removes t from the inbox. Its record stays for the keep given to
-// Enqueue, to drop redeliveries.
+// Enqueue, to drop redeliveries, without its payload and checkpoints: what
+// the work carried (a thread reply's text, an instruction) is not kept once
+// it is done, only that its key was seen.
 func (ib Inbox) Done(ctx context.Context, t Taken) error {
 	s := ib.s
 	return s.workWrite(ctx, "done", t, s.sc.workDone,

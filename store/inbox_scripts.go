@@ -39,12 +39,19 @@ redis.call('ZADD', inbox, 'XX', now_ms() + tonumber(ARGV[4]), key)
 return 0
 `
 
-// luaWorkDone: KEYS work, inbox; ARGV prefix, key, token.
+// luaWorkDone: KEYS work, inbox; ARGV prefix, key, token. The record loses
+// its payload and checkpoints (what people wrote: a reply's text, an
+// instruction) and keeps the rest for the dedupe window.
 const luaWorkDone = luaCommon + `
 local k, inbox, key = KEYS[1], KEYS[2], ARGV[2]
 local e = check(k, ARGV[3])
 if e then return e end
 redis.call('ZREM', inbox, key)
+local drop = {'d'}
+for _, f in ipairs(redis.call('HKEYS', k)) do
+  if string.sub(f, 1, 2) == 'm:' then drop[#drop + 1] = f end
+end
+redis.call('HDEL', k, unpack(drop))
 redis.call('HSET', k, 'dn', now_ms())
 redis.call('PEXPIRE', k, tonumber(redis.call('HGET', k, 'kp') or 3600000))
 return 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,6 +70,42 @@ func TestEnqueueDropsRedeliveries(t *testing.T) {
 	}
 	if ttl := pttl(t, s.WorkKeyOf(w.Key)); ttl <= 59*time.Minute || ttl > time.Hour {
 		t.Fatalf("record TTL after Done = %v, want the keep window of 1h", ttl)
+	}
+}
+
+// TestDoneKeepsNoPayload: the record Done leaves for the dedupe window holds
+// neither the payload nor the checkpoints (a thread reply's text, an
+// instruction), and still drops a redelivery.
+func TestDoneKeepsNoPayload(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	const text = "words-nobody-else-may-read"
+	w := store.Work{Key: "msg:T0001:C0001:1800000000.000001", Kind: "agent.reply", Payload: []byte(`{"text":"` + text + `"}`)}
+	enqueue(t, s, w)
+	got := claimWork(t, s, time.Minute)
+	if len(got) != 1 {
+		t.Fatalf("claimed %d pieces, want 1", len(got))
+	}
+	if err := s.Inbox().Mark(t.Context(), got[0], time.Minute, map[string]string{"retry": text, "sent": "1"}); err != nil {
+		t.Fatalf("Mark: %v", err)
+	}
+	if err := s.Inbox().Done(t.Context(), got[0]); err != nil {
+		t.Fatalf("Done: %v", err)
+	}
+	rec, err := rdb.HGetAll(t.Context(), s.WorkKeyOf(w.Key)).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec["k"] != w.Kind || rec["dn"] == "" {
+		t.Errorf("record after Done %v: want its kind and done time", rec)
+	}
+	for f, v := range rec {
+		if f == "d" || strings.HasPrefix(f, "m:") || strings.Contains(v, text) {
+			t.Errorf("record after Done keeps %s = %q", f, v)
+		}
+	}
+	if queued, err := s.Inbox().Enqueue(t.Context(), w, time.Hour); err != nil || queued {
+		t.Fatalf("Enqueue after Done = %v, %v; want not queued", queued, err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -23,21 +24,16 @@ const storageDown = "docsbot cannot reach its storage right now, so it did not s
 // and then acknowledged. If Redis cannot record it, the ack says so.
 func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	// Slack escapes what the person typed and marks up mentions and links;
-	// the agent gets it as typed.
-	text := strings.TrimSpace(mrkdwn.Plain(cmd.Text))
-	// "project=NAME list" lists that project's jobs.
-	listed, listProject, problem := a.listWords(text)
-	if problem != "" {
-		r.Ack(bot.Ephemeral(problem))
+	c := parseCommand(cmd.Text, a.core.Projects())
+	if c.Problem != "" {
+		r.Ack(bot.Ephemeral(c.Problem))
 		return
 	}
-	if strings.EqualFold(listed, wordHelp) {
+	if c.Help {
 		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects())))
 		return
 	}
-	word := commandWord(listed)
-	listing := listed != "" && (word == wordList || word == wordStatus)
+	text, listing := c.Text, c.Listing
 	refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID)
 	if refusal == "" && !listing {
 		// Viewers may list; starting a job takes an editor.
@@ -59,13 +55,49 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	payload, _ := json.Marshal(startRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Prompt: text, ResponseURL: cmd.ResponseURL})
 	if listing {
 		kind = workList
-		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: askedJob(listed), Project: listProject})
+		payload, _ = json.Marshal(listRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, ResponseURL: cmd.ResponseURL, JobID: c.JobID, Project: c.Project})
 	}
 	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: payload}, bot.RedeliveredCommand) {
 		r.Ack(bot.Ephemeral(storageDown))
 		return
 	}
 	r.Ack(nil)
+}
+
+// agentCommand is what the text of /docs-agent asks for (parseCommand).
+type agentCommand struct {
+	// Text is the text as the person typed it: Slack's escaping and markup
+	// undone, spaces trimmed. "" opens the job modal; otherwise, unless one
+	// of the fields below says more, it is the instruction of a new job.
+	Text string
+	// Problem is the answer to a help, list or status whose project= words
+	// name no project or two ("" otherwise: a start decides its project
+	// itself).
+	Problem string
+	// Help asks for the help; Listing for the list or, with JobID, the
+	// status of one job, of Project's jobs when it is set (project=NAME).
+	Help, Listing bool
+	JobID         string
+	Project       string
+}
+
+// parseCommand reads the text of /docs-agent as Slack sends it, for a bot
+// serving projects. It does no I/O: who may do what is decided after.
+func parseCommand(raw string, projects *project.Set) agentCommand {
+	// Slack escapes what the person typed and marks up mentions and links;
+	// the agent gets it as typed.
+	c := agentCommand{Text: strings.TrimSpace(mrkdwn.Plain(raw))}
+	// "project=NAME list" lists that project's jobs.
+	listed, name, problem := listWords(c.Text, projects)
+	switch word := commandWord(listed); {
+	case problem != "":
+		c.Problem = problem
+	case strings.EqualFold(listed, wordHelp):
+		c.Help = true
+	case listed != "" && (word == wordList || word == wordStatus):
+		c.Listing, c.JobID, c.Project = true, askedJob(listed), name
+	}
+	return c
 }
 
 // giveUpStart tells the person that their job could not be started in time.

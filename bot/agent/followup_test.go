@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
@@ -75,6 +77,79 @@ func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q after 3 redeliveries, want the reply once", p)
 	}
+}
+
+// TestReplyOutsideJobThreadsIsNotKept: every message in a thread of a
+// channel the bot is in is recorded before its ack, text and all; once the
+// work finds the thread is not a job's, no key in Redis holds that text,
+// while the delivery's key still drops a redelivery. A reply in the job's
+// thread still reaches the agent.
+func TestReplyOutsideJobThreadsIsNotKept(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	h := longJobsBot(t, bottest.Config{Metrics: bot.NewMetrics(reg)})
+	rootTS, jobID := h.startedJob("Write a glossary")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	const private = "salary-review-notes-4f2a9c"
+	eventID, err := h.Slack.DeliverEvent(ctx, map[string]any{"type": "message", "channel": general, "user": "U0BOB",
+		"text": "between us: " + private, "ts": "1800000000.000100", "thread_ts": "1700000000.000001"})
+	if err != nil {
+		t.Fatalf("deliver: %v", err)
+	}
+	h.Idle() // the reply's work is done
+	if keys := redistest.KeysHolding(t, h.RedisURL, h.Prefix, private); len(keys) > 0 {
+		t.Errorf("Redis keeps the text of a reply in a thread that is not a job's, in %q", keys)
+	}
+
+	envelope, ok := h.Slack.EnvelopeOfEvent(eventID)
+	if !ok {
+		t.Fatalf("no envelope carried event %s", eventID)
+	}
+	if err := h.Slack.Redeliver(ctx, envelope); err != nil {
+		t.Fatalf("redeliver: %v", err)
+	}
+	h.WaitLogged(bot.RedeliveredEvent, 1)
+	h.Idle()
+	if n := repliesDone(t, reg); n != 1 {
+		t.Errorf("%v replies done after the redelivery, want 1", n)
+	}
+	if keys := redistest.KeysHolding(t, h.RedisURL, h.Prefix, private); len(keys) > 0 {
+		t.Errorf("after the redelivery, Redis keeps the reply's text in %q", keys)
+	}
+
+	replyTS, _ := h.Reply(alice, general, rootTS, "Add 'lease'")
+	h.waitReaction("the follow-up's reaction", replyTS)
+	if p := h.API.Prompts(jobID); len(p) != 2 || p[1] != "Add 'lease'" {
+		t.Errorf("API prompts %q, want the follow-up after the first", p)
+	}
+	if n := repliesDone(t, reg); n != 2 {
+		t.Errorf("%v replies done, want 2: the first one once, and the follow-up", n)
+	}
+}
+
+// repliesDone is docsbot_inbox_work_total{kind="agent.reply",outcome="done"}.
+func repliesDone(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != "docsbot_inbox_work_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["kind"] == "agent.reply" && labels["outcome"] == "done" {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }
 
 func TestRedeliveredSlashCommandStartsOneJob(t *testing.T) {

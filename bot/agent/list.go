@@ -50,19 +50,19 @@ type listRequest struct {
 	Project string `json:"project,omitempty"`
 }
 
-// listWords returns text without a project=NAME word, and the name, when the
-// bot serves a projects file; text itself otherwise. problem is the answer
+// listWords returns text without a project=NAME word, and the name, when
+// projects (the bot's) are a projects file's; text itself otherwise. problem is the answer
 // to a help, list or status whose project= words name nothing or two
 // projects ("" otherwise: a start decides its project itself).
-func (a *agent) listWords(text string) (rest, name, problem string) {
-	if a.core.Projects().Implicit() {
+func listWords(text string, projects *project.Set) (rest, name, problem string) {
+	if projects.Implicit() {
 		return text, "", ""
 	}
 	name, rest, found, err := project.CutToken(text)
 	if err != nil {
 		switch commandWord(withoutTokenWords(text)) {
 		case wordList, wordStatus, wordHelp:
-			return text, "", bot.ProjectProblem(err, a.core.Projects(), "command")
+			return text, "", bot.ProjectProblem(err, projects, "command")
 		}
 		return text, "", ""
 	}

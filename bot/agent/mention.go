@@ -68,7 +68,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		return nil
 	}
 	if !r.inThread() || r.Mention {
-		listed, listProject, problem := a.listWords(r.Text)
+		listed, listProject, problem := listWords(r.Text, a.core.Projects())
 		if problem != "" {
 			a.whisper(ctx, a.replyPlace(r), problem, log)
 			return nil

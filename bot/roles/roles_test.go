@@ -61,6 +61,13 @@ func (d *directory) setFail(err error) {
 	d.fail = err
 }
 
+// setMembers changes who is in group g, as an admin does in Slack.
+func (d *directory) setMembers(g string, users ...string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.groups[g] = users
+}
+
 var (
 	errNoSuchSubteam = errors.New("no_such_subteam")
 	errSlackDown     = errors.New("slack server error: 503 Service Unavailable")
@@ -238,6 +245,70 @@ func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 	clk.Advance(10 * time.Minute)
 	if v := c.Check(t.Context(), "U0ALICE", docs); v.Editor || !errors.Is(v.Err, errSlackDown) {
 		t.Fatalf("answer older than TTL+stale used: editor %t, err %v", v.Editor, v.Err)
+	}
+}
+
+// TestRemovedEditorLosesTheRole proves the bound the README states, with
+// the Checker's defaults (as docsbot serve runs it): a person removed from
+// an editors' user group is still an editor until DefaultTTL after Slack's
+// last answer, and refused from then on when Slack answers. Only while Slack
+// cannot be asked does the last answer stand longer, up to DefaultMaxStale
+// after the TTL, and the first answer Slack gives again (asked at most
+// DefaultFailureTTL after a failure) ends it.
+func TestRemovedEditorLosesTheRole(t *testing.T) {
+	t.Parallel()
+	type step struct {
+		after     time.Duration // since Slack's answer that still listed the person
+		slackDown bool
+		editor    bool
+		undecided bool // refused because Slack could not be asked (Verdict.Err)
+	}
+	ttl, stale, retry := roles.DefaultTTL, roles.DefaultMaxStale, roles.DefaultFailureTTL
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{"Slack answers", []step{
+			{after: ttl - time.Second, editor: true},
+			{after: ttl},
+			{after: ttl + stale},
+		}},
+		{"Slack cannot be asked throughout", []step{
+			{after: ttl, slackDown: true, editor: true},
+			{after: ttl + stale - time.Second, slackDown: true, editor: true},
+			{after: ttl + stale, slackDown: true, undecided: true},
+		}},
+		{"Slack answers again", []step{
+			{after: ttl, slackDown: true, editor: true},
+			// Back, but the failure stands for retry: no request yet.
+			{after: ttl + retry - time.Second, editor: true},
+			{after: ttl + retry},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir, clk := newDirectory(), newClock()
+			c := roles.NewChecker(dir, roles.WithClock(clk.Now))
+			docs := editors(t, "S0DOCS")
+			if v := c.Check(t.Context(), "U0BOB", docs); !v.Editor {
+				t.Fatalf("U0BOB refused while in the group: %q", v.Refusal)
+			}
+			answered := clk.Now()
+			dir.setMembers("S0DOCS", "U0ALICE") // removed right after Slack's answer
+			for _, st := range tt.steps {
+				clk.Advance(answered.Add(st.after).Sub(clk.Now()))
+				dir.setFail(nil)
+				if st.slackDown {
+					dir.setFail(errSlackDown)
+				}
+				v := c.Check(t.Context(), "U0BOB", docs)
+				if v.Editor != st.editor || (v.Err != nil) != st.undecided {
+					t.Fatalf("%v after the last answer (Slack down %t): editor %t, err %v; want editor %t, undecided %t",
+						st.after, st.slackDown, v.Editor, v.Err, st.editor, st.undecided)
+				}
+			}
+		})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -235,6 +236,28 @@ type k8sPDB struct {
 	} `yaml:"spec"`
 }
 
+type k8sNetworkPolicy struct {
+	k8sHeader `yaml:",inline"`
+	Metadata  k8sMeta `yaml:"metadata"`
+	Spec      struct {
+		PodSelector labelSelector `yaml:"podSelector"`
+		PolicyTypes []string      `yaml:"policyTypes"`
+		Ingress     []struct {
+			From []struct {
+				NamespaceSelector *labelSelector `yaml:"namespaceSelector"`
+				PodSelector       *labelSelector `yaml:"podSelector"`
+				IPBlock           *struct {
+					CIDR string `yaml:"cidr"`
+				} `yaml:"ipBlock"`
+			} `yaml:"from"`
+			Ports []struct {
+				Port     any    `yaml:"port"`
+				Protocol string `yaml:"protocol"`
+			} `yaml:"ports"`
+		} `yaml:"ingress"`
+	} `yaml:"spec"`
+}
+
 type k8sDeployment struct {
 	k8sHeader `yaml:",inline"`
 	Metadata  k8sMeta `yaml:"metadata"`
@@ -347,6 +370,7 @@ type k8sObjects struct {
 	configMaps  map[string]k8sConfig
 	secrets     map[string]k8sConfig
 	pdbs        []k8sPDB
+	policies    []k8sNetworkPolicy
 }
 
 func readManifests(t *testing.T) k8sObjects {
@@ -385,6 +409,10 @@ func readManifests(t *testing.T) k8sObjects {
 				var p k8sPDB
 				decode(&p)
 				objs.pdbs = append(objs.pdbs, p)
+			case "networking.k8s.io/v1 NetworkPolicy":
+				var p k8sNetworkPolicy
+				decode(&p)
+				objs.policies = append(objs.policies, p)
 			default:
 				t.Fatalf("%s: apiVersion %q kind %q is not one this test knows", where, h.APIVersion, h.Kind)
 			}
@@ -429,6 +457,31 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	c := pod.Containers[0]
 
+	// The ConfigMap's addresses: Slack's port (DOCSBOT_HTTP_ADDR) and the
+	// ops port (DOCSBOT_OPS_ADDR), which must be apart and declared by the
+	// container under the names the probes and the NetworkPolicy use.
+	portOf := func(env string) int {
+		for _, cm := range objs.configMaps {
+			if v, ok := cm.Data[env]; ok {
+				_, port, err := net.SplitHostPort(v)
+				n, perr := strconv.Atoi(port)
+				if err != nil || perr != nil {
+					t.Fatalf("ConfigMap %s sets %s %q, not an address with a port", cm.Metadata.Name, env, v)
+				}
+				return n
+			}
+		}
+		t.Fatalf("no ConfigMap sets %s", env)
+		return 0
+	}
+	slackPort, opsPort := portOf(envHTTPAddr), portOf(envOpsAddr)
+	if slackPort == opsPort {
+		t.Fatalf("%s and %s share port %d: the ops endpoint must be apart from Slack's", envHTTPAddr, envOpsAddr, opsPort)
+	}
+	if c.port("slack") != slackPort || c.port("ops") != opsPort {
+		t.Errorf("container ports slack %d and ops %d, want %d and %d (the ConfigMap's)", c.port("slack"), c.port("ops"), slackPort, opsPort)
+	}
+
 	probes := []struct {
 		name  string
 		probe *k8sProbe
@@ -439,14 +492,15 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Errorf("no %s probe with httpGet", p.name)
 			continue
 		}
-		if p.probe.HTTPGet.Path != p.path || c.port(p.probe.HTTPGet.Port) != 8080 {
-			t.Errorf("%s probe GET %s on port %v (%d), want %s on 8080", p.name, p.probe.HTTPGet.Path, p.probe.HTTPGet.Port, c.port(p.probe.HTTPGet.Port), p.path)
+		if p.probe.HTTPGet.Path != p.path || c.port(p.probe.HTTPGet.Port) != opsPort {
+			t.Errorf("%s probe GET %s on port %v (%d), want %s on the ops port %d", p.name, p.probe.HTTPGet.Path, p.probe.HTTPGet.Port, c.port(p.probe.HTTPGet.Port), p.path, opsPort)
 		}
 	}
 	ann := d.Spec.Template.Metadata.Annotations
-	if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/port"] != "8080" || ann["prometheus.io/path"] != "/metrics" {
-		t.Errorf("pod annotations %v do not ask Prometheus to scrape :8080/metrics", ann)
+	if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/port"] != strconv.Itoa(opsPort) || ann["prometheus.io/path"] != "/metrics" {
+		t.Errorf("pod annotations %v do not ask Prometheus to scrape :%d/metrics", ann, opsPort)
 	}
+	checkNetworkPolicies(t, objs.policies, labels, c, slackPort, opsPort)
 	if c.Resources.Requests["cpu"] == "" || c.Resources.Requests["memory"] == "" || c.Resources.Limits["memory"] == "" {
 		t.Errorf("resources %+v: want cpu and memory requests and a memory limit", c.Resources)
 	}
@@ -510,11 +564,6 @@ func TestKubernetesManifests(t *testing.T) {
 	if len(from[envProject]) == 0 {
 		t.Errorf("nothing sets %s", envProject)
 	}
-	for _, cm := range objs.configMaps {
-		if _, port, err := net.SplitHostPort(cm.Data[envHTTPAddr]); cm.Data[envHTTPAddr] != "" && (err != nil || port != "8080") {
-			t.Errorf("ConfigMap %s sets %s %q, but the probes use port 8080", cm.Metadata.Name, envHTTPAddr, cm.Data[envHTTPAddr])
-		}
-	}
 	for _, s := range objs.secrets {
 		for k, v := range s.StringData {
 			if !strings.Contains(v, "REPLACE") {
@@ -524,6 +573,50 @@ func TestKubernetesManifests(t *testing.T) {
 		if len(s.Data) > 0 {
 			t.Errorf("Secret %s has base64 data; an example holds only stringData placeholders", s.Metadata.Name)
 		}
+	}
+}
+
+// checkNetworkPolicies checks the example NetworkPolicy: it applies to the
+// pods, and lets the Slack port be reached from one namespace (the ingress)
+// and the ops port from another (monitoring) alone, never from everywhere.
+func checkNetworkPolicies(t *testing.T, policies []k8sNetworkPolicy, labels map[string]string, c k8sContainer, slackPort, opsPort int) {
+	t.Helper()
+	if len(policies) != 1 {
+		t.Fatalf("%d NetworkPolicies, want 1", len(policies))
+	}
+	p := policies[0]
+	if len(p.Spec.PodSelector.MatchLabels) == 0 || !selects(p.Spec.PodSelector, labels) || !slices.Contains(p.Spec.PolicyTypes, "Ingress") {
+		t.Errorf("NetworkPolicy %s: podSelector %v, policyTypes %v: want the pods' labels and Ingress", p.Metadata.Name, p.Spec.PodSelector.MatchLabels, p.Spec.PolicyTypes)
+	}
+	// The namespaces each port is opened to.
+	from := map[int][]string{}
+	for i, rule := range p.Spec.Ingress {
+		if len(rule.From) == 0 || len(rule.Ports) == 0 {
+			t.Errorf("NetworkPolicy rule %d opens to any source or any port", i+1)
+			continue
+		}
+		for _, port := range rule.Ports {
+			n := c.port(port.Port)
+			if n == 0 {
+				t.Errorf("NetworkPolicy rule %d names port %v, which the container does not declare", i+1, port.Port)
+			}
+			for _, f := range rule.From {
+				if f.NamespaceSelector == nil || f.PodSelector != nil || f.IPBlock != nil {
+					t.Errorf("NetworkPolicy rule %d: a source other than a namespace", i+1)
+					continue
+				}
+				from[n] = append(from[n], f.NamespaceSelector.MatchLabels["kubernetes.io/metadata.name"])
+			}
+		}
+	}
+	if !slices.Equal(from[opsPort], []string{"monitoring"}) {
+		t.Errorf("the ops port %d is open to namespaces %q, want monitoring alone", opsPort, from[opsPort])
+	}
+	if len(from[slackPort]) != 1 || slices.Contains(from[slackPort], "monitoring") || from[slackPort][0] == "" {
+		t.Errorf("the Slack port %d is open to namespaces %q, want the ingress controller's alone", slackPort, from[slackPort])
+	}
+	if len(from) != 2 {
+		t.Errorf("the NetworkPolicy opens ports %v, want the Slack and ops ports alone", slices.Sorted(maps.Keys(from)))
 	}
 }
 

@@ -32,6 +32,7 @@ const (
 	envDigestReserve   = config.EnvDigestReserve
 	envDigestTime      = config.EnvDigestTime
 	envHTTPAddr        = config.EnvHTTPAddr
+	envOpsAddr         = config.EnvOpsAddr
 	envLogFormat       = config.EnvLogFormat
 	envLogLevel        = config.EnvLogLevel
 )

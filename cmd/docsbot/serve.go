@@ -32,9 +32,45 @@ are listed by 'docsbot help'. The bot's own:
 %s
 
 GET /healthz, /readyz and /metrics are served on DOCSBOT_HTTP_ADDR (set it
-empty to turn them off). On SIGTERM or SIGINT the bot stops
+empty to turn them off), or on DOCSBOT_OPS_ADDR when it is set: then
+DOCSBOT_HTTP_ADDR serves Slack's request URLs alone (http mode) or nothing
+(socket mode), and the ops address none of them. On SIGTERM or SIGINT the bot stops
 taking work, hands its polls back to the other replicas and exits 0.
 `
+
+// listener is one address `docsbot serve` listens on: its setting, what it
+// serves (for the log) and the fix of an address that cannot be taken.
+type listener struct {
+	env, addr, what, fix string
+	h                    http.Handler
+}
+
+// listeners are the addresses a replica serves: the ops endpoint (/healthz,
+// /readyz, /metrics) and, in http mode, Slack's request URLs, together on
+// DOCSBOT_HTTP_ADDR, or apart when DOCSBOT_OPS_ADDR is set (Slack's listener
+// then answers nothing else, and the ops listener none of Slack's paths).
+// ops is the ops endpoint (bot.OpsHandler).
+func listeners(cfg config.Serve, b *bot.Bot, ops http.Handler) []listener {
+	httpMode := cfg.Bot.Mode == bot.ModeHTTP
+	const opsWhat = "/healthz, /readyz and /metrics"
+	slackWhat := "Slack's requests (" + strings.Join([]string{bot.PathEvents, bot.PathCommands, bot.PathInteractive}, ", ") + ")"
+	slackFix := "pick a free address: in http mode Slack's requests are served there"
+	var ls []listener
+	switch {
+	case cfg.OpsAddr != "":
+		ls = append(ls, listener{env: config.EnvOpsAddr, addr: cfg.OpsAddr, what: opsWhat, h: ops,
+			fix: "pick a free address for " + config.EnvOpsAddr + ", or leave it unset to serve the ops endpoint on " + config.EnvHTTPAddr})
+		if httpMode {
+			ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: slackWhat, h: b.SlackHandler(), fix: slackFix})
+		}
+	case cfg.HTTPAddr != "" && httpMode:
+		ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: opsWhat + " and " + slackWhat, h: b.WithSlackHandler(ops), fix: slackFix})
+	case cfg.HTTPAddr != "":
+		ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: opsWhat, h: ops,
+			fix: "pick a free address, or set " + config.EnvHTTPAddr + "= (empty) to turn the endpoint off"})
+	}
+	return ls
+}
 
 // runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
 func (r *runner) runServe(ctx context.Context, args []string) error {
@@ -84,23 +120,14 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot)); w != "" {
 		log.Warn(w)
 	}
-	if cfg.HTTPAddr != "" {
-		ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
-		if cfg.Bot.Mode == bot.ModeHTTP {
-			ready.SlackDown = "not serving Slack's requests"
-		}
-		h := bot.OpsHandler(reg, ready)
-		if cfg.Bot.Mode == bot.ModeHTTP {
-			h = b.WithSlackHandler(h)
-			log.Info("serving Slack's requests", "paths", []string{bot.PathEvents, bot.PathCommands, bot.PathInteractive})
-		}
-		stop, err := bot.ServeOps(ctx, cfg.HTTPAddr, h, log)
+	ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
+	if cfg.Bot.Mode == bot.ModeHTTP {
+		ready.SlackDown = "not serving Slack's requests"
+	}
+	for _, l := range listeners(cfg, b, bot.OpsHandler(reg, ready)) {
+		stop, err := bot.Listen(ctx, l.addr, l.h, log, l.what)
 		if err != nil {
-			fix := "pick a free address, or set " + config.EnvHTTPAddr + "= (empty) to turn the endpoint off"
-			if cfg.Bot.Mode == bot.ModeHTTP {
-				fix = "pick a free address: in http mode Slack's requests are served there"
-			}
-			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + config.EnvHTTPAddr + " " + cfg.HTTPAddr + ": " + err.Error(), Fix: fix}
+			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + l.env + " " + l.addr + ": " + err.Error(), Fix: l.fix}
 		}
 		defer stop()
 	}

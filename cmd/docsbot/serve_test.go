@@ -69,6 +69,13 @@ func TestServeConfigProblemsNameTheVariable(t *testing.T) {
 			[]string{"missing SLACK_SIGNING_SECRET"}},
 		{"http mode needs the HTTP address", map[string]string{envSlackMode: "http", envSigningSecret: testSigningSecret, envSlackBotToken: testBotToken, envAPIKey: testAPIKey, envProject: "proj"}, "DOCSBOT_HTTP_ADDR=\n",
 			[]string{"DOCSBOT_HTTP_ADDR is empty, but in http mode Slack's requests are served there"}},
+		{"ops address the same as the HTTP address", map[string]string{envSlackMode: "http", envSigningSecret: testSigningSecret, envSlackBotToken: testBotToken, envAPIKey: testAPIKey, envProject: "proj",
+			envHTTPAddr: ":8080", envOpsAddr: "0.0.0.0:8080"}, "",
+			[]string{"DOCSBOT_OPS_ADDR (0.0.0.0:8080) is the address of DOCSBOT_HTTP_ADDR (:8080)"}},
+		{"ops address the same as the default HTTP address", map[string]string{envSlackMode: "http", envSigningSecret: testSigningSecret, envSlackBotToken: testBotToken, envAPIKey: testAPIKey, envProject: "proj",
+			envOpsAddr: ":8080"}, "",
+			[]string{"DOCSBOT_OPS_ADDR (:8080) is the address of DOCSBOT_HTTP_ADDR (:8080)"}},
+		{"ops address malformed", with(envOpsAddr, "9090"), "", []string{`DOCSBOT_OPS_ADDR "9090" is not a listen address`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,59 +199,113 @@ func TestServeBinary(t *testing.T) {
 }
 
 // TestServeBinaryHTTPMode runs the built docsbot in http mode: Slack's
-// signed requests reach it on DOCSBOT_HTTP_ADDR beside the ops endpoint,
-// without an app-level token, and a job runs to its end.
+// signed requests reach it on DOCSBOT_HTTP_ADDR, without an app-level token,
+// and a job runs to its end. The ops endpoint is served beside Slack's
+// request URLs, or, with DOCSBOT_OPS_ADDR, on a listener of its own: then
+// the Slack listener answers 404 to /healthz, /readyz and /metrics, and the
+// ops listener 404 to Slack's request paths.
 func TestServeBinaryHTTPMode(t *testing.T) {
 	t.Parallel()
-	db := sharedRedis.TakeDB(t)
-	addr := freeAddr(t)
-	base := "http://" + addr
-	sl := slacktest.NewServer(slacktest.WithHTTPDelivery(base, testSigningSecret))
-	t.Cleanup(sl.Close)
-	api := docsapitest.NewServer()
-	t.Cleanup(api.Close)
+	for _, tc := range []struct {
+		name     string
+		opsApart bool
+	}{
+		{"ops endpoint beside Slack's request URLs", false},
+		{"ops endpoint on DOCSBOT_OPS_ADDR", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := sharedRedis.TakeDB(t)
+			addr := freeAddr(t)
+			base := "http://" + addr
+			sl := slacktest.NewServer(slacktest.WithHTTPDelivery(base, testSigningSecret))
+			t.Cleanup(sl.Close)
+			api := docsapitest.NewServer()
+			t.Cleanup(api.Close)
 
-	cmd := docsbotCmd(t, api, []string{
-		envSlackMode + "=http", envSigningSecret + "=" + testSigningSecret, envSlackBotToken + "=" + testBotToken,
-		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.URL,
-		envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envHTTPAddr + "=" + addr,
-	}, "serve")
-	stderr, done := startServe(t, cmd)
+			env := []string{
+				envSlackMode + "=http", envSigningSecret + "=" + testSigningSecret, envSlackBotToken + "=" + testBotToken,
+				envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + db.URL,
+				envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envHTTPAddr + "=" + addr,
+			}
+			ops := base
+			if tc.opsApart {
+				opsAddr := freeAddr(t)
+				ops = "http://" + opsAddr
+				env = append(env, envOpsAddr+"="+opsAddr)
+			}
+			cmd := docsbotCmd(t, api, env, "serve")
+			stderr, done := startServe(t, cmd)
 
-	waitHTTP(t, base+"/readyz", http.StatusOK, "ready")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := sl.VerifyURL(ctx); err != nil {
-		t.Fatalf("url_verification: %v\n%s", err, stderr.String())
+			waitHTTP(t, ops+"/readyz", http.StatusOK, "ready")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if err := sl.VerifyURL(ctx); err != nil {
+				t.Fatalf("url_verification: %v\n%s", err, stderr.String())
+			}
+			if ans, err := sl.SendBadSignature(ctx, slacktest.PathCommands, []byte("command=%2Fdocs-agent&text=forged")); err != nil || ans.Status != http.StatusUnauthorized {
+				t.Errorf("a request signed with another secret: %d %v, want 401", ans.Status, err)
+			}
+			if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document HTTP mode", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+				t.Fatal(err)
+			}
+			waitPullRequest(ctx, t, sl, stderr)
+			if n := sl.Connects(); n != 0 {
+				t.Errorf("%d Socket Mode connections in http mode, want none", n)
+			}
+			for _, want := range []string{
+				`docsbot_slack_requests_total{code="401",path="/slack/commands"} 1`,
+				`docsbot_slack_requests_total{code="200",path="/slack/events"}`,
+				`docsbot_jobs_created_total 1`,
+			} {
+				waitHTTP(t, ops+"/metrics", http.StatusOK, want)
+			}
+			waitHTTP(t, ops+"/healthz", http.StatusOK, "ok")
+			if tc.opsApart {
+				// The listener Slack (and so the internet) reaches serves
+				// Slack's paths alone; the ops listener none of them.
+				for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+					if got := statusOf(t, http.MethodGet, base+path); got != http.StatusNotFound {
+						t.Errorf("GET %s on the Slack listener: %d, want 404", path, got)
+					}
+				}
+				for _, path := range []string{bot.PathEvents, bot.PathCommands, bot.PathInteractive} {
+					for _, method := range []string{http.MethodPost, http.MethodGet} {
+						if got := statusOf(t, method, ops+path); got != http.StatusNotFound {
+							t.Errorf("%s %s on the ops listener: %d, want 404", method, path, got)
+						}
+					}
+				}
+			}
+
+			stopServe(t, cmd, done, stderr)
+			logs := stderr.String()
+			for _, secret := range []string{testBotToken, testSigningSecret, api.Key} {
+				if strings.Contains(logs, secret) {
+					t.Errorf("logs contain a secret")
+				}
+			}
+			if !strings.Contains(logs, "slack request refused") {
+				t.Errorf("logs lack the refused request:\n%s", logs)
+			}
+		})
 	}
-	if ans, err := sl.SendBadSignature(ctx, slacktest.PathCommands, []byte("command=%2Fdocs-agent&text=forged")); err != nil || ans.Status != http.StatusUnauthorized {
-		t.Errorf("a request signed with another secret: %d %v, want 401", ans.Status, err)
-	}
-	if _, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document HTTP mode", UserID: "U0ALICE", ChannelID: "C0GENERAL"}); err != nil {
+}
+
+// statusOf is the status a plain request (no body) gets from url.
+func statusOf(t *testing.T, method, url string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	waitPullRequest(ctx, t, sl, stderr)
-	if n := sl.Connects(); n != 0 {
-		t.Errorf("%d Socket Mode connections in http mode, want none", n)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
 	}
-	for _, want := range []string{
-		`docsbot_slack_requests_total{code="401",path="/slack/commands"} 1`,
-		`docsbot_slack_requests_total{code="200",path="/slack/events"}`,
-		`docsbot_jobs_created_total 1`,
-	} {
-		waitHTTP(t, base+"/metrics", http.StatusOK, want)
-	}
-
-	stopServe(t, cmd, done, stderr)
-	logs := stderr.String()
-	for _, secret := range []string{testBotToken, testSigningSecret, api.Key} {
-		if strings.Contains(logs, secret) {
-			t.Errorf("logs contain a secret")
-		}
-	}
-	if !strings.Contains(logs, "slack request refused") {
-		t.Errorf("logs lack the refused request:\n%s", logs)
-	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // startServe starts cmd (docsbot serve) and returns its stderr and the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,12 +31,15 @@ type Serve struct {
 	RedisURL           string
 	RedisPrefix        string
 	HTTPAddr           string
-	Bot                bot.Config
-	Agent              agent.Config
-	Visitors           visitors.Config
-	Audit              store.AuditOptions
-	LogFormat          string
-	LogLevel           slog.Level
+	// OpsAddr, when set, is where /healthz, /readyz and /metrics are
+	// served instead of HTTPAddr.
+	OpsAddr   string
+	Bot       bot.Config
+	Agent     agent.Config
+	Visitors  visitors.Config
+	Audit     store.AuditOptions
+	LogFormat string
+	LogLevel  slog.Level
 	// Problems lists what is wrong with the settings, the missing ones first.
 	Problems []Problem
 	// Deprecated says of each deprecated setting given what to set instead
@@ -101,6 +105,13 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 		c.Problems = append(c.Problems, Problem{Vars: []string{EnvHTTPAddr},
 			Text: EnvHTTPAddr + " is empty, but in http mode Slack's requests are served there: set an address such as :8080"})
 	}
+	c.OpsAddr = get(EnvOpsAddr)
+	// In socket mode DOCSBOT_HTTP_ADDR serves nothing once the ops endpoint
+	// has an address of its own, and is not listened on.
+	if c.Bot.Mode == bot.ModeHTTP && c.OpsAddr != "" && c.HTTPAddr != "" && SameListener(c.OpsAddr, c.HTTPAddr) {
+		c.Problems = append(c.Problems, Problem{Vars: []string{EnvOpsAddr, EnvHTTPAddr},
+			Text: fmt.Sprintf("%s (%s) is the address of %s (%s): the ops endpoint needs an address of its own, such as :9090", EnvOpsAddr, c.OpsAddr, EnvHTTPAddr, c.HTTPAddr)})
+	}
 	c.LogFormat = strings.ToLower(get(EnvLogFormat))
 	_ = c.LogLevel.UnmarshalText([]byte(get(EnvLogLevel))) // checked by the table
 
@@ -134,6 +145,26 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 		}
 	}
 	return c, nil
+}
+
+// SameListener reports whether two listen addresses (host:port, checked by
+// the table) would take the same port: the same port on the same host, or
+// on any host when either listens on every interface (":8080",
+// "0.0.0.0:8080", "[::]:8080"). Port 0 (any free port) never collides.
+func SameListener(a, b string) bool {
+	ha, pa, errA := net.SplitHostPort(a)
+	hb, pb, errB := net.SplitHostPort(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	if pa != pb || pa == "0" {
+		return false
+	}
+	every := func(h string) bool {
+		ip := net.ParseIP(h)
+		return h == "" || (ip != nil && ip.IsUnspecified())
+	}
+	return every(ha) || every(hb) || strings.EqualFold(ha, hb)
 }
 
 // APIOf is how to reach the docs API for p: today's settings for the

@@ -44,6 +44,7 @@ const (
 	EnvDigestReserve   = "DOCSBOT_ANALYTICS_DIGEST_RESERVE"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
+	EnvOpsAddr         = "DOCSBOT_OPS_ADDR"
 	EnvLogFormat       = "DOCSBOT_LOG_FORMAT"
 	EnvLogLevel        = "DOCSBOT_LOG_LEVEL"
 )
@@ -84,7 +85,8 @@ func Table() settings.Table {
 		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(0)},
 		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(1)},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
-		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of `/healthz`, `/readyz` and `/metrics`, and of Slack's request URLs in http mode; empty turns them off (socket mode only)", Check: settings.ListenAddr},
+		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of Slack's request URLs in http mode, and of `/healthz`, `/readyz` and `/metrics` unless `DOCSBOT_OPS_ADDR` is set (socket mode then does not listen here); empty turns them off (socket mode only)", Check: settings.ListenAddr},
+		{Env: EnvOpsAddr, Flag: "ops-addr", None: "on DOCSBOT_HTTP_ADDR", Doc: "Address of `/healthz`, `/readyz` and `/metrics` on a listener of their own, no longer on `DOCSBOT_HTTP_ADDR`, so that what faces Slack serves only Slack's request URLs (in http mode it must differ from `DOCSBOT_HTTP_ADDR`)", Check: settings.ListenAddr},
 		{Env: EnvLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: func(v string, q func(string) string) string {
 			return settings.OneOf("text", "json")(strings.ToLower(v), q)
 		}},
