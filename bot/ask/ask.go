@@ -76,6 +76,10 @@ type Config struct {
 	Keep time.Duration
 	// Interval is the least time between two Slack calls of one answer.
 	Interval time.Duration
+	// RequestsChannel is where "Ask the docs team" posts a question the
+	// docs did not answer (DOCSBOT_REQUESTS_CHANNEL); "" offers no such
+	// button.
+	RequestsChannel string
 }
 
 func (c Config) withDefaults() Config {
