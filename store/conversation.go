@@ -36,6 +36,8 @@ type Conversation struct {
 	ThreadKey string `json:"k,omitempty"`
 	// Turns are the questions and answers so far, oldest first.
 	Turns []Turn `json:"turns,omitempty"`
+	// Sources are the pages the last answer drew on.
+	Sources []string `json:"src,omitempty"`
 	// Version counts the updates: UpdateConversation writes only over the
 	// version it read.
 	Version int `json:"v"`

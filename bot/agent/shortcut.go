@@ -105,3 +105,46 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 	about := "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures)
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Improve the page "+p.Path+" for the people and AI agents who read it: ")
 }
+
+// onJobFromAnswer opens the job modal on a question the docs did not answer
+// (bot.ActionJobFromAnswer): filled with the question, the assistant's
+// answer and its sources as context; its job goes in the answer's thread,
+// or, for a question posted to the requests channel, in that post's.
+func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) {
+	ic := r.Interaction
+	channel, log, ok := a.editorInteraction(ctx, r, viaButton)
+	if !ok {
+		return
+	}
+	r.Ack(nil)
+	var j bot.AnswerJob
+	if len(ic.ActionCallback.BlockActions) > 0 {
+		var err error
+		if j, err = bot.ParseAnswerJob(ic.ActionCallback.BlockActions[0].Value); err != nil {
+			log.Warn("a question made into a job without its question", "err", err)
+			a.showNotice(ctx, ic.TriggerID, "docsbot could not read the question of this button. Start the job with `"+Command+"` instead.", log)
+			return
+		}
+	}
+	t := modalTarget{Team: ic.Team.ID, Channel: channel, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
+		ResponseURL: ic.ResponseURL, Context: answerContext(j), Default: j.Project}
+	if j.Channel != "" && j.Thread != "" {
+		t.Channel, t.ThreadTS = j.Channel, j.Thread
+	}
+	about := "*Question the docs did not answer:* " + mrkdwn.Escape(mrkdwn.Cut(j.Question, 300))
+	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Add to the docs what answers this question: "+j.Question)
+}
+
+// answerContext is what the agent is told of a question the docs did not
+// answer: the question, the assistant's answer and the pages it drew on.
+func answerContext(j bot.AnswerJob) string {
+	var b strings.Builder
+	b.WriteString("Context: someone asked the docs assistant \"" + j.Question + "\" and its answer did not help.")
+	if j.Answer != "" {
+		b.WriteString("\nThe assistant answered: " + j.Answer)
+	}
+	if len(j.Sources) > 0 {
+		b.WriteString("\nIt drew on these pages: " + strings.Join(j.Sources, ", "))
+	}
+	return b.String()
+}

@@ -22,6 +22,11 @@ const (
 	ActionFeedback = "ask.feedback"
 	// ActionAskAgain asks a question again after its answer was lost or cut.
 	ActionAskAgain = "ask.again"
+	// ActionFallsShort is an answer's "The docs don't answer this".
+	ActionFallsShort = "ask.falls_short"
+	// ActionAskTeam posts a question the docs did not answer in the
+	// requests channel.
+	ActionAskTeam = "ask.team"
 )
 
 // Defaults of Config.
@@ -120,6 +125,8 @@ func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
 	b.HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
 	b.HandleBlockAction(ActionFeedback, a.onFeedback)
 	b.HandleBlockAction(ActionAskAgain, a.onAskAgain)
+	b.HandleBlockAction(ActionFallsShort, a.onFallsShort)
+	b.HandleBlockAction(ActionAskTeam, a.onAskTeam)
 	b.SetAnswerThreads(a.isAnswerThread)
 	return true
 }

@@ -40,6 +40,9 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL}
 	a.tell(ctx, q, thanks, a.log)
+	if value == feedbackBad {
+		a.offerFix(ctx, ic, a.log.With("user", ic.User.ID))
+	}
 }
 
 // onAskAgain asks the question of an answer that was lost or cut again, in

@@ -64,6 +64,9 @@ func answerBlocks(site *url.URL, sources []docsapi.AnswerSource, suggestions []d
 	}
 	if again != "" {
 		blocks = append(blocks, slack.NewActionBlock("again", askAgainButton(again)))
+	} else {
+		blocks = append(blocks, slack.NewActionBlock("falls_short", slack.NewButtonBlockElement(ActionFallsShort, "1",
+			slack.NewTextBlockObject(slack.PlainTextType, "The docs don't answer this", false, false))))
 	}
 	blocks = append(blocks, slack.NewContextActionsBlock("feedback", slack.NewFeedbackButtonsBlockElement(ActionFeedback,
 		slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "Good answer", false, false), feedbackGood),

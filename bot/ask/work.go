@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,6 +151,11 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		again = againOf(q.Text, key)
 		log.Warn("the answer is incomplete", "outcome", outcome, "err", relayErr)
 	}
+	// The conversation is kept before the answer ends, so that its buttons
+	// and a reply find it as soon as it shows whole.
+	if outcome == "answered" || strings.TrimSpace(text) != "" {
+		a.remember(ctx, thread, key, stream.Thread(), q.Text, text, sourceKeys(stream.Sources()), log)
+	}
 	if err := wr.finish(ctx, note, answerBlocks(docs.Site, stream.Sources(), suggestions, again)); err != nil {
 		log.Warn("ending the answer's message failed", "err", err)
 		if wr.ts == "" {
@@ -160,9 +166,6 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	a.metrics.Answer(outcome)
 	if !first.IsZero() {
 		a.metrics.FirstText(wr.firstShown.Sub(first))
-	}
-	if outcome == "answered" || strings.TrimSpace(text) != "" {
-		a.remember(ctx, thread, key, stream.Thread(), q.Text, text, log)
 	}
 	return a.done(ctx, w)
 }
@@ -339,7 +342,7 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 
 // remember keeps the conversation of thread for the next reply: its
 // project, the assistant's thread, the question and the answer.
-func (a *answers) remember(ctx context.Context, thread store.Thread, key string, at docsapi.Thread, question, answer string, log *slog.Logger) {
+func (a *answers) remember(ctx context.Context, thread store.Thread, key string, at docsapi.Thread, question, answer string, sources []string, log *slog.Logger) {
 	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), thread, a.cfg.Keep, func(c *store.Conversation) error {
 		c.Project = key
 		if at.ID != "" {
@@ -349,6 +352,7 @@ func (a *answers) remember(ctx context.Context, thread store.Thread, key string,
 			c.ThreadKey = string(at.Key)
 		}
 		c.Turns = append(c.Turns, store.Turn{Role: "user", Text: question}, store.Turn{Role: "assistant", Text: answer})
+		c.Sources = sources
 		if len(c.Turns) > turnsMax {
 			c.Turns = c.Turns[len(c.Turns)-turnsMax:]
 		}
@@ -357,6 +361,18 @@ func (a *answers) remember(ctx context.Context, thread store.Thread, key string,
 	if err != nil {
 		log.Warn("keeping the conversation failed; a reply in the thread will start a new one", "err", err)
 	}
+}
+
+// sourceKeys are the paths (else URLs) of an answer's sources, at most
+// answerSources.
+func sourceKeys(sources []docsapi.AnswerSource) []string {
+	var out []string
+	for _, s := range sources {
+		if k := s.Key(); k != "" && !slices.Contains(out, k) && len(out) < answerSources {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // turnsMax bounds the turns a conversation keeps (and sends again).

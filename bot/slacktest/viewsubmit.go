@@ -8,7 +8,8 @@ import (
 )
 
 // SubmitView delivers a view_submission for the open modal sub.ViewID
-// (the top of its stack) with the values entered, and returns after the ack
+// (the top of its stack) with the values entered (an input left alone
+// submits its initial value, as on Slack), and returns after the ack
 // or ctx. The ack's response_action acts as on Slack: none closes the modal,
 // "clear" closes its whole stack, "update" replaces it, "push" pushes a new
 // modal, "errors" keeps it open with the errors (View.Errors).
@@ -112,7 +113,12 @@ func submittedState(blocks json.RawMessage, values map[string]map[string]string)
 		}
 		typ, _ := b.Element["type"].(string)
 		entry := map[string]any{"type": typ, "value": nil}
-		if v, ok := values[b.BlockID][actionID]; ok {
+		v, ok := values[b.BlockID][actionID]
+		if !ok {
+			// Left as shown: Slack submits the element's initial value.
+			v, ok = initialValue(b.Element)
+		}
+		if ok {
 			entry = map[string]any{"type": typ}
 			maps.Copy(entry, elementValue(typ, v))
 		}
@@ -126,4 +132,18 @@ func submittedState(blocks json.RawMessage, values map[string]map[string]string)
 		}
 	}
 	return state, nil
+}
+
+// initialValue is what an input element shows before the person types:
+// a text input's initial_value, a select's initial_option.
+func initialValue(el map[string]any) (string, bool) {
+	if v, ok := el["initial_value"].(string); ok {
+		return v, true
+	}
+	if opt, ok := el["initial_option"].(map[string]any); ok {
+		if v, ok := opt["value"].(string); ok {
+			return v, true
+		}
+	}
+	return "", false
 }

@@ -1,0 +1,115 @@
+package ask
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/store"
+)
+
+// When the docs fall short, an answer's "The docs don't answer this"
+// button (or its 👎) turns the question into work: an editor is offered
+// "Make this a docs job" (bot.ActionJobFromAnswer, the agent's modal filled
+// with the question and the answer, the job in the answer's thread);
+// anyone else "Ask the docs team", which posts the question in the
+// requests channel with "Start a docs job" for the editors there. Without a
+// requests channel, others are only thanked.
+
+// answerSources bounds the sources a job made of an answer names.
+const answerSources = 5
+
+// onFallsShort offers the person who says an answer did not help a way to
+// have the docs fixed.
+func (a *answers) onFallsShort(ctx context.Context, r *bot.InteractionRequest) {
+	r.Ack(nil)
+	a.offerFix(ctx, r.Interaction, a.log.With("user", r.Interaction.User.ID))
+}
+
+// offerFix offers the person of ic, privately in the answer's thread, to
+// make the question a docs job (an editor) or to ask the docs team.
+func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, log *slog.Logger) {
+	channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
+	threadTS := cmp.Or(ic.Container.ThreadTs, ic.Message.ThreadTimestamp)
+	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: threadTS, ResponseURL: ic.ResponseURL}
+	if a.core.Refusal(ic.User.ID, channel) != "" || threadTS == "" {
+		return
+	}
+	conv, err := a.store.Conversations.Conversation(ctx, store.Thread{Team: ic.Team.ID, Channel: channel, TS: threadTS})
+	if err != nil {
+		log.Info("no conversation to make a job of", "err", err)
+		a.tell(ctx, q, "docsbot no longer has this conversation, so it cannot pass it on. Ask your question again, then try once more.", log)
+		return
+	}
+	j := bot.AnswerJob{Channel: channel, Thread: threadTS, Project: conv.Project, Sources: conv.Sources}
+	for i := len(conv.Turns) - 1; i >= 0; i-- {
+		switch t := conv.Turns[i]; {
+		case t.Role == "assistant" && j.Answer == "" && j.Question == "":
+			j.Answer = t.Text
+		case t.Role == "user" && j.Question == "":
+			j.Question = t.Text
+		}
+	}
+	if j.Question == "" {
+		return
+	}
+	if refusal, _ := a.core.EditorCheck(ctx, ic.User.ID, channel, conv.Project); refusal == "" {
+		a.tellWith(ctx, q, "Make this question a docs job: the agent gets the question and the answer, and its pull request comes back in this thread.",
+			[]slack.Block{slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
+				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)).WithStyle(slack.StylePrimary))}, log)
+		return
+	}
+	if a.cfg.RequestsChannel == "" {
+		return
+	}
+	v, _ := json.Marshal(teamRequest{Question: mrkdwn.Cut(j.Question, 1200), Channel: channel, Thread: threadTS, Project: conv.Project})
+	a.tellWith(ctx, q, "The docs team can add what is missing: send them your question.",
+		[]slack.Block{slack.NewActionBlock("team", slack.NewButtonBlockElement(ActionAskTeam, string(v),
+			slack.NewTextBlockObject(slack.PlainTextType, "Ask the docs team", false, false)))}, log)
+}
+
+// teamRequest is what "Ask the docs team" carries: the question and the
+// answer's thread.
+type teamRequest struct {
+	Question string `json:"q"`
+	Channel  string `json:"c"`
+	Thread   string `json:"t"`
+	Project  string `json:"p,omitempty"`
+}
+
+// onAskTeam posts the question in the requests channel, with a link to the
+// answer and "Start a docs job" for the editors there, and tells the person.
+func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
+	r.Ack(nil)
+	ic := r.Interaction
+	log := a.log.With("user", ic.User.ID)
+	var req teamRequest
+	if len(ic.ActionCallback.BlockActions) == 0 || json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &req) != nil || req.Question == "" {
+		return
+	}
+	q := bot.Question{Team: ic.Team.ID, Channel: req.Channel, User: ic.User.ID, ThreadTS: req.Thread, ResponseURL: ic.ResponseURL}
+	if a.cfg.RequestsChannel == "" || a.core.Refusal(ic.User.ID, req.Channel) != "" {
+		return
+	}
+	link := ""
+	if p, err := a.core.Slack().GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: req.Channel, Ts: req.Thread}); err == nil && mrkdwn.WebURL(p) {
+		link = " " + mrkdwn.Link(p, "See the answer")
+	}
+	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Quote(req.Question) + "\n" + link
+	job := bot.AnswerJob{Question: req.Question, Project: req.Project}
+	_, err := a.core.Post(ctx, a.cfg.RequestsChannel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
+		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
+		slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, job.Value(),
+			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))))
+	if err != nil {
+		log.Warn("posting the question to the requests channel failed", "err", err)
+		a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Please tell them yourself.", log)
+		return
+	}
+	a.tell(ctx, q, "Sent to the docs team in "+"<#"+a.cfg.RequestsChannel+">. They can make it a docs job from there.", log)
+}

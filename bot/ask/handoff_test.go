@@ -1,0 +1,93 @@
+package ask_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// requests is the requests channel of these tests.
+const requests = "C0REQUESTS"
+
+// press has user press the button actionID of m.
+func (h *harness) press(user string, m slacktest.Message, actionID, value string) {
+	h.T.Helper()
+	h.Act(slacktest.Action{UserID: user, ChannelID: m.Channel, MessageTS: m.TS, ActionID: actionID, Value: value})
+}
+
+// startedFrom submits the job modal open for user as it was filled, and
+// waits for its job: the instruction and the context the agent got.
+func (h *harness) startedFrom(user string) (prompt string) {
+	h.T.Helper()
+	v := h.WaitModal(user, agent.ViewJob)
+	jobs := len(h.API.Jobs())
+	h.Submit(slacktest.ViewSubmission{ViewID: v.ID})
+	h.WaitFor("the job from the answer", func() bool { return len(h.API.Jobs()) == jobs+1 })
+	j := h.API.Jobs()[jobs]
+	return strings.Join(h.API.Prompts(j.ID), "\n")
+}
+
+// TestAskMadeADocsJobByAnEditor: an editor who says the docs don't answer
+// is offered "Make this a docs job"; its form carries the question, and the
+// job the agent gets carries the question, the answer and its sources, and
+// reports in the answer's thread.
+func TestAskMadeADocsJobByAnEditor(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	ts := h.asked(alice, "How do I set up SSO?")
+	answer := h.answered(ts)
+	h.press(alice, answer, ask.ActionFallsShort, "")
+	offer := h.WaitButtons(alice, bot.ActionJobFromAnswer)
+	h.press(alice, offer, bot.ActionJobFromAnswer, "")
+	prompt := h.startedFrom(alice)
+	bottest.WantContains(t, "the job's prompt", prompt, "How do I set up SSO?", "The assistant answered:", "did not help")
+	h.WaitFor("the job's root message in the answer's thread", func() bool {
+		for _, m := range h.Slack.Thread(general, ts) {
+			if strings.Contains(bottest.Rendered(m), "job `") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// TestAskSentToTheDocsTeam: a viewer's 👎 offers "Ask the docs team", which
+// posts the question in the requests channel with "Start a docs job"; an
+// editor there starts the job in that post's thread. Without a requests
+// channel the viewer is only thanked.
+func TestAskSentToTheDocsTeam(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}, RequestsChannel: requests})
+	ts := h.asked(bob, "Where are the audit logs?")
+	answer := h.answered(ts)
+	h.press(bob, answer, ask.ActionFeedback, "bad")
+	offer := h.WaitButtons(bob, ask.ActionAskTeam)
+	if strings.Contains(string(offer.Blocks), bot.ActionJobFromAnswer) {
+		t.Errorf("a viewer was offered to make a job: %s", offer.Blocks)
+	}
+	h.press(bob, offer, ask.ActionAskTeam, "")
+	h.WaitFor("the question in the requests channel", func() bool { return len(h.Roots(requests)) == 1 })
+	post := h.Roots(requests)[0]
+	bottest.WantContains(t, "the request", bottest.Rendered(post), "<@"+bob+">", "Where are the audit logs?", "See the answer")
+	h.WaitFor("bob told it was sent", func() bool { return h.told(bob, "Sent to the docs team") })
+	h.press(alice, post, bot.ActionJobFromAnswer, "")
+	bottest.WantContains(t, "the job's prompt", h.startedFrom(alice), "Where are the audit logs?")
+
+	quiet := newHarness(t)
+	quiet.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	ts = quiet.asked(bob, "Where are the audit logs?")
+	quiet.press(bob, quiet.answered(ts), ask.ActionFeedback, "bad")
+	quiet.WaitFor("the thanks", func() bool { return quiet.told(bob, "Thanks for saying so") })
+	quiet.Idle()
+	if quiet.told(bob, "Ask the docs team") {
+		t.Error("with no requests channel, a viewer was offered to ask the docs team")
+	}
+}
