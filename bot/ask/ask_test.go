@@ -34,7 +34,7 @@ func TestAskStreamsTheAnswerWithItsSources(t *testing.T) {
 	if !strings.HasPrefix(m.Text, first) || len(m.Text) <= len(first) {
 		t.Errorf("the answer did not grow from its first text %q: %q", first, m.Text)
 	}
-	bottest.WantContains(t, "the answer", m.Text, "According to Authentication", "Bearer token", "[Authentication](/authentication)")
+	bottest.WantContains(t, "the answer", m.Text, "According to Authentication", "Bearer token", "[Authentication](https://docs.example.com/authentication)")
 	if strings.Contains(m.Text, "```suggestions") {
 		t.Errorf("the suggestions block shows as text: %q", m.Text)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -68,6 +69,13 @@ func (w *writer) showable(final bool) string {
 			t = t[:nl+1]
 		}
 	}
+	if !final {
+		// A link not closed yet waits, so that it is sent whole
+		// (linksOn).
+		if i := strings.LastIndexByte(t, '['); i >= 0 && !strings.Contains(t[i:], ")") {
+			t = t[:i]
+		}
+	}
 	if utf8.RuneCountInString(t) > shownMax {
 		w.cut = true
 		t = string([]rune(t)[:shownMax])
@@ -91,11 +99,10 @@ func (w *writer) flush(ctx context.Context, now time.Time) error {
 		return nil
 	}
 	raw := cutRunes(show[w.sent:], pieceMax)
-	piece, held := mrkdwn.DefuseCut(raw)
+	piece, consumed := w.piece(raw)
 	if piece == "" {
 		return nil
 	}
-	consumed := len(raw) - len(held)
 	if err := w.send(ctx, piece, w.sent+consumed); err != nil {
 		return err
 	}
@@ -139,6 +146,36 @@ func (w *writer) start(ctx context.Context, first string) error {
 // pending reports whether text arrived that is not shown yet.
 func (w *writer) pending() bool { return len(w.showable(false)) > w.sent }
 
+// piece is what of raw, the next part of the text, may be sent now: its
+// links made absolute and its markup defused, and how many bytes of raw it
+// takes (a last '<' waits for the character after it).
+func (w *writer) piece(raw string) (string, int) {
+	if strings.HasSuffix(raw, "<") {
+		raw = raw[:len(raw)-1]
+	}
+	return mrkdwn.Defuse(linksOn(raw, w.site)), len(raw)
+}
+
+// mdLink is a markdown link or image: its label and its target.
+var mdLink = regexp.MustCompile(`(!?\[[^\]\n]*\])\(([^)\s]+)\)`)
+
+// linksOn makes the markdown links of md that point at a docs path ("/…")
+// absolute on site, since Slack cannot follow a relative link; with no site
+// they stay as they are.
+func linksOn(md string, site *url.URL) string {
+	if site == nil || !strings.Contains(md, "](/") {
+		return md
+	}
+	return mdLink.ReplaceAllStringFunc(md, func(l string) string {
+		m := mdLink.FindStringSubmatch(l)
+		u, err := url.Parse(m[2])
+		if err != nil || u.IsAbs() || !strings.HasPrefix(m[2], "/") {
+			return l
+		}
+		return m[1] + "(" + site.ResolveReference(u).String() + ")"
+	})
+}
+
 // fallbackText is the text shown so far as mrkdwn, for the edited message.
 func (w *writer) fallbackText(upTo int) string {
 	show := w.showable(true)
@@ -162,7 +199,7 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 	var pieces []string
 	for rest := show[min(w.sent, len(show)):]; rest != ""; {
 		raw := cutRunes(rest, pieceMax)
-		pieces = append(pieces, mrkdwn.Defuse(raw))
+		pieces = append(pieces, mrkdwn.Defuse(linksOn(raw, w.site)))
 		rest = rest[len(raw):]
 	}
 	if note != "" {

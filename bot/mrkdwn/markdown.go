@@ -106,8 +106,8 @@ const zwsp = "\u200b"
 // entities would show as typed): every '<' that could open Slack's markup
 // (<!here>, <@U…>, <#C…>, <https://…|forged>) gets a zero-width space after
 // it, so that it pings nobody and forges no link, while the text reads the
-// same. Apply it to the whole text, or to pieces cut where no '<' ends one
-// (DefuseCut).
+// same. Apply it to the whole text, or to pieces of it none of which ends
+// with a '<' (the character after it decides).
 func Defuse(md string) string {
 	if !strings.Contains(md, "<") {
 		return md
@@ -131,14 +131,4 @@ func opensMarkup(c byte) bool {
 		return true
 	}
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// DefuseCut splits text that is still growing (a streamed answer) into what
-// may be sent now, defused, and what must wait for the next piece: a
-// trailing '<', whose next character decides whether it opens markup.
-func DefuseCut(text string) (now, later string) {
-	if strings.HasSuffix(text, "<") {
-		return Defuse(text[:len(text)-1]), "<"
-	}
-	return Defuse(text), ""
 }

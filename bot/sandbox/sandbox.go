@@ -19,6 +19,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -51,6 +52,9 @@ const (
 	sandboxDigestDelay = 2 * time.Minute
 	// sandboxDigestTick is how often the sandbox looks for owed digests.
 	sandboxDigestTick = 5 * time.Second
+	// sandboxDeltaDelay is the wait between two pieces of an answer of the
+	// sandbox's assistant: slow enough to see it stream.
+	sandboxDeltaDelay = 150 * time.Millisecond
 )
 
 // The docs projects the sandbox serves, each on a docs API test server of
@@ -142,7 +146,9 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	sb.slack.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
 	sb.slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
 
-	if sb.api, err = startAPI(o, o.Paths, sandboxSeed); err != nil {
+	// The docs project's assistant answers from a made-up site, its text
+	// a little at a time, so that the page shows it streaming.
+	if sb.api, err = startAPI(o, o.Paths, sandboxSeed, docsapitest.WithDeltaDelay(sandboxDeltaDelay)); err != nil {
 		return sb, err
 	}
 	if sb.apiDocs, err = startAPI(o, max(o.Paths/4, 1), apiSeed, docsapitest.WithProjectID(apiProjectID), docsapitest.WithKey(apiKey)); err != nil {
@@ -154,7 +160,9 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM"}},
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM"},
+			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
+				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sb.api.Domain + ".mintlify.app/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
 			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}},
 	)
@@ -168,6 +176,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		Bot:      bot.Config{Logger: o.Log, Projects: projects},
 		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
+		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
 	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
 	if err != nil {
 		return sb, err
@@ -374,6 +383,16 @@ func sandboxCommands() []slackweb.Command {
 			},
 		},
 		{
+			Name:        ask.Command,
+			Hint:        "<question> | help",
+			Description: "Answers a question from the docs, with its sources, streamed into a thread. Reply in the thread to ask more.",
+			Examples: []string{
+				ask.Command + " How do I rotate an API key?",
+				ask.Command + " How do webhooks get signed?",
+				ask.Command + " Where are the audit logs?",
+			},
+		},
+		{
 			Name:        visitors.Command,
 			Hint:        "[range] [chart | compare | csv | digest daily|weekly|off] [top=N] [path=/prefix] [sort=total|human|ai]",
 			Description: "Posts the docs site's unique visitors: totals, human and AI traffic and the top pages; a daily chart, a comparison with the range before, a CSV file, or a digest.",
@@ -400,6 +419,9 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 		"• Reply in a job's thread (or press *Follow up*) to send the agent a follow-up. In a thread that is not a job, " +
 			"`@docsbot document this` starts a job with the thread as context.",
 		"• A message's ⋮ menu has *Send to docs agent*; *docsbot* under Apps has the Home tab and a Messages tab where any message starts a job.",
+		"• `" + ask.Command + " <question>` answers from the docs of `" + docsProject + "` (a made-up product, Acme), streamed into a thread with its " +
+			"sources; reply there to go on. A mention that ends with `?` is a question too. *The docs don't answer this* under an answer " +
+			"makes it a docs job, or sends it to #docs-team for the editors.",
 		"• Put `" + docsapitest.KeywordFail + "`, `" + docsapitest.KeywordNoChange + "` or `" + docsapitest.KeywordArchive +
 			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
 		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic; "+

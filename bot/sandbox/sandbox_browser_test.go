@@ -121,7 +121,29 @@ func TestSandboxInBrowser(t *testing.T) {
 	})()`)
 	t.Logf("comparison:\n%s", cmp)
 	screenshot("compare.png")
+
+	// A question answered from the docs: the answer streams into the
+	// question's thread, then shows its sources and buttons.
+	step("type /docs-ask", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-ask How do I rotate an API key?"+kb.Enter))
+	questionTS := waitJS("the question shown", `(() => {
+		const m = [...document.querySelectorAll('#messages .msg-bot')].find((m) => m.innerText.includes('How do I rotate an API key?'));
+		return m ? m.dataset.ts : '';
+	})()`)
+	b.ClickJS("open the answer's thread", `#messages .msg[data-ts="`+questionTS+`"] .thread-summary`, sandboxWait)
+	waitJS("the answer streaming", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('According to') && m.querySelector('.streaming'))`)
+	waitJS("the answer whole, with its sources and buttons", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources:') && !m.querySelector('.streaming') && m.querySelector('.bk-feedback'))`)
+	step("the pointer away", chromedp.MouseClickXY(130, 500))
+	answer := screenshot("answer.png")
+	if path := os.Getenv(envAnswerScreenshot); path != "" {
+		if err := os.WriteFile(path, answer, 0o644); err != nil {
+			t.Fatalf("%s: %v", envAnswerScreenshot, err)
+		}
+	}
 }
+
+// envAnswerScreenshot names a file the browser test also writes its
+// screenshot of an answer to, such as docs/answer.png.
+const envAnswerScreenshot = "DOCSBOT_ANSWER_SCREENSHOT"
 
 // apiJob is the docs API's job whose first instruction is prompt.
 func apiJob(t *testing.T, sb *Sandbox, prompt string) docsapi.Job {

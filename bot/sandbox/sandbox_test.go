@@ -359,3 +359,27 @@ func TestSandboxHomeAndShortcut(t *testing.T) {
 		return st.DM != "" && inDM && st.Home != nil && strings.Contains(string(st.Home.Blocks), prompt)
 	})
 }
+
+// TestSandboxAnswersThroughPage: /docs-ask typed on the page is answered
+// from the sandbox's made-up docs, in the question's thread, with sources.
+func TestSandboxAnswersThroughPage(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	if r := p.send("C0GENERAL", "/docs-ask How do I rotate an API key?", ""); !r.Command {
+		t.Fatalf("the line was not sent as a slash command: %+v", r)
+	}
+	p.waitFor("the answer with its sources", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if m.BotID == "" || !strings.Contains(m.Text, "How do I rotate an API key?") {
+				continue
+			}
+			for _, r := range m.Replies {
+				if r.BotID != "" && strings.Contains(r.Text, "According to Authentication") && strings.Contains(string(r.Blocks), "Sources:") {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}

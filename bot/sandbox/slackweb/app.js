@@ -126,6 +126,16 @@
     markRE[m] = new RegExp('(^|[^\\p{L}\\p{N}' + q + '])' + q + '(?=[^\\s' + q + '])([^\\n' + q + ']*?[^\\s' + q + '])' + q + '(?![\\p{L}\\p{N}' + q + '])', 'u');
   }
 
+  // markdownToMrkdwn approximates how Slack shows a streamed message's
+  // markdown: links, bold, headings and list items, code blocks untouched.
+  function markdownToMrkdwn(text) {
+    return String(text || '').split('```').map((part, i) => i % 2 === 1 ? part : part
+      .replace(/\[([^\]\n]*)\]\(([^)\s]+)\)/g, (all, label, url) => '<' + url + '|' + (label || url) + '>')
+      .replace(/\*\*([^*\n]+)\*\*/g, '*$1*')
+      .replace(/^#{1,6}\s+(.*)$/gm, '*$1*')
+      .replace(/^(\s*)[-*+]\s+/gm, '$1• ')).join('```');
+  }
+
   // renderMrkdwn renders Slack mrkdwn into a fragment.
   function renderMrkdwn(text, ctx) {
     const frag = document.createDocumentFragment();
@@ -650,7 +660,13 @@
     body.appendChild(meta);
 
     const content = el('div', { class: 'msg-content' });
-    if (Array.isArray(m.blocks) && m.blocks.length) {
+    if (m.markdown) {
+      // A streamed message: its markdown text, then the blocks its stop
+      // added under it.
+      content.appendChild(el('div', { class: 'msg-text' }, renderMrkdwn(markdownToMrkdwn(m.text), ctx)));
+      if (m.streaming) content.appendChild(el('span', { class: 'streaming' }, '▍'));
+      if (Array.isArray(m.blocks) && m.blocks.length) content.appendChild(renderBlocks(m.blocks, ctx, { channel: m.channel, ts: m.ts }));
+    } else if (Array.isArray(m.blocks) && m.blocks.length) {
       content.appendChild(renderBlocks(m.blocks, ctx, { channel: m.channel, ts: m.ts }));
     } else {
       content.appendChild(el('div', { class: 'msg-text' }, renderMrkdwn(m.text, ctx)));

@@ -75,6 +75,10 @@ type MessageView struct {
 	ReplyCount int             `json:"reply_count,omitempty"`
 	Replies    []MessageView   `json:"replies,omitempty"`
 	Ephemeral  bool            `json:"ephemeral,omitempty"`
+	// Markdown marks a streamed message (chat.startStream): its text is
+	// markdown, shown above its blocks; Streaming one still growing.
+	Markdown  bool `json:"markdown,omitempty"`
+	Streaming bool `json:"streaming,omitempty"`
 	// Files are the files the bot shared with the message.
 	Files []FileView `json:"files,omitempty"`
 	// Status is the assistant status shown under the message's thread
@@ -199,6 +203,8 @@ func messageView(m slacktest.Message, files map[string][]FileView) MessageView {
 		Text:       m.Text,
 		Blocks:     m.Blocks,
 		Edited:     m.Edited,
+		Markdown:   m.Streamed,
+		Streaming:  m.Streaming,
 		Reactions:  m.Reactions,
 		ReplyCount: m.ReplyCount,
 		Ephemeral:  m.Ephemeral,
