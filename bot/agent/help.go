@@ -10,7 +10,7 @@ import (
 // agentHelp is the usage text of /docs-agent (and of a mention that asks
 // for help): every way to start, follow and list jobs, and, when the bot
 // serves several docs projects, how a job's project is chosen.
-func agentHelp(set *project.Set) string {
+func agentHelp(set *project.Set, answers bool) string {
 	lines := []string{
 		"*The docs agent* writes and fixes documentation on an instruction and opens a pull request. Ways in:",
 		"• `" + Command + " <instruction>`: I post the job in this channel; its thread is the job's conversation.",
@@ -24,6 +24,11 @@ func agentHelp(set *project.Set) string {
 		"`" + Command + " list` (or `@docsbot list`) shows your recent jobs and the ones running here; `" + Command + " status <job id>` (or `@docsbot status <job id>`) shows one.",
 		"",
 		"Invite me first in private channels: `/invite @docsbot`.",
+	}
+	if answers {
+		lines = append(lines, "",
+			"*Questions.* A mention or a DM that starts with `ask` or ends with `?` is a question, answered from the docs in its thread; "+
+				"from someone who may not start jobs, every message is. `/docs-ask help` says more.")
 	}
 	if !set.Implicit() {
 		lines = append(lines, "",

@@ -76,7 +76,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		switch commandWord(listed) {
 		case wordHelp:
 			if listed != "" || listed == r.Text {
-				a.whisper(ctx, a.replyPlace(r), agentHelp(a.core.Projects()), log)
+				a.whisper(ctx, a.replyPlace(r), agentHelp(a.core.Projects(), a.core.Answers()), log)
 				return nil
 			}
 		case wordList, wordStatus:

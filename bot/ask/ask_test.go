@@ -230,3 +230,22 @@ func TestAskKeepsSecretsOutOfTheLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestAskShareOfAPerson: a person who asked their share of the hour is told
+// when they can ask again, and the assistant is not asked; another person
+// still gets answers.
+func TestAskShareOfAPerson(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, AskPerUser: 2})
+	for _, q := range []string{"How do I install the CLI?", "How do webhooks get signed?"} {
+		h.answered(h.asked(alice, q))
+	}
+	h.Command(alice, general, "/docs-ask", "Where are the rate limits?")
+	h.WaitFor("alice told her share is spent", func() bool { return h.told(alice, "You asked 2 questions in the last hour") })
+	h.answered(h.asked(bob, "Where are the rate limits?"))
+	h.Idle()
+	if n := h.API.Questions(); n != 3 {
+		t.Errorf("the assistant was asked %d times, want 3 (alice's third refused)", n)
+	}
+}

@@ -91,3 +91,43 @@ func TestAskSentToTheDocsTeam(t *testing.T) {
 		t.Error("with no requests channel, a viewer was offered to ask the docs team")
 	}
 }
+
+// TestWhoMayAsk: the rows of docs/architecture.md's "Who may do what" for the
+// answers: a guest and a person of another organisation may ask (/docs-ask
+// and a mention), are offered to ask the docs team rather than to make a
+// job, and are refused privately when they press "Start a docs job" in the
+// requests channel.
+func TestWhoMayAsk(t *testing.T) {
+	t.Parallel()
+	const guest, outsider = "U0GUEST", "U0OUTSIDER"
+	h := newHarness(t)
+	h.Slack.AddGuest(guest, "gus", false)
+	h.Slack.AddExternalUser(outsider, "eve", "T0OTHER")
+	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
+	h.StartBot(bottest.Config{Answers: true, RequestsChannel: requests})
+	for _, who := range []struct{ user, refusal string }{{guest, "Guests of this workspace"}, {outsider, "another organisation"}} {
+		answer := h.answered(h.asked(who.user, "Where are the audit logs?"))
+		m, err := h.Slack.Mention(t.Context(), slacktestMessage(who.user, "where is the quickstart?"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.answered(m.TS)
+		h.press(who.user, answer, ask.ActionFallsShort, "")
+		offer := h.WaitButtons(who.user, ask.ActionAskTeam)
+		if strings.Contains(string(offer.Blocks), bot.ActionJobFromAnswer) {
+			t.Errorf("%s was offered to make a job: %s", who.user, offer.Blocks)
+		}
+		before := len(h.Roots(requests))
+		h.press(who.user, offer, ask.ActionAskTeam, "")
+		h.WaitFor("the question in the requests channel", func() bool { return len(h.Roots(requests)) == before+1 })
+		h.press(who.user, h.Roots(requests)[before], bot.ActionJobFromAnswer, "")
+		h.WaitFor(who.user+" refused a job", func() bool { return h.told(who.user, who.refusal) })
+	}
+	h.Idle()
+	if n := len(h.API.Jobs()); n != 0 {
+		t.Errorf("%d jobs started, want none", n)
+	}
+	if n := len(h.Slack.OpenModals(guest)) + len(h.Slack.OpenModals(outsider)); n != 0 {
+		t.Errorf("%d job forms opened for a guest or an outsider", n)
+	}
+}

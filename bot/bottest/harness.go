@@ -105,6 +105,9 @@ type Config struct {
 	// Answers turns on the answers from the docs: the harness's docs API
 	// server's fake assistant answers for the implicit project (bot/ask).
 	Answers bool
+	// AskPerUser is how many questions a person may ask an hour
+	// (ask.Config.PerUser); 0 takes the default.
+	AskPerUser int
 	// RequestsChannel is where "Ask the docs team" posts
 	// (ask.Config.RequestsChannel).
 	RequestsChannel string
@@ -233,7 +236,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Now: cfg.Now, Digest: cfg.Digest,
 			DigestTick: cfg.DigestTick},
 		Home:     home.Config{Seen: cfg.HomeSeen},
-		Ask:      ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel},
+		Ask:      ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser},
 		Features: cfg.Features,
 		Register: cfg.Register,
 	}, app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})

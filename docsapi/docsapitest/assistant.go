@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,9 +18,10 @@ const defaultRetrievalPageSize = 5
 
 // assistantThread is the server's state of one conversation.
 type assistantThread struct {
-	id, key   string
-	questions []string
-	answers   []string
+	id, key     string
+	questions   []string
+	answers     []string
+	firstDeltas []time.Time
 }
 
 // AssistantThread is what the server holds of a conversation, for tests.
@@ -32,6 +34,9 @@ type AssistantThread struct {
 	Questions []string
 	// Answers are the answers' texts, in order.
 	Answers []string
+	// FirstDeltas are when each answer's first text went out, in order, for
+	// measures of how soon a client shows it.
+	FirstDeltas []time.Time
 }
 
 // Thread returns the conversation id, or false when there is none.
@@ -42,7 +47,7 @@ func (s *Server) Thread(id string) (AssistantThread, bool) {
 	if !ok {
 		return AssistantThread{}, false
 	}
-	return AssistantThread{ID: t.id, Key: t.key, Questions: append([]string(nil), t.questions...), Answers: append([]string(nil), t.answers...)}, true
+	return AssistantThread{ID: t.id, Key: t.key, FirstDeltas: slices.Clone(t.firstDeltas), Questions: append([]string(nil), t.questions...), Answers: append([]string(nil), t.answers...)}, true
 }
 
 // ThreadIDs returns the ids of the conversations, in no order.
@@ -70,6 +75,8 @@ func (s *Server) Questions() int {
 // faults and pacing apply as it goes out.
 type answerPlan struct {
 	chunks []planChunk
+	// thread is the conversation the answer is in.
+	thread *assistantThread
 }
 
 type planChunk struct {
@@ -132,6 +139,7 @@ func (s *Server) ask(fields map[string]json.RawMessage) *response {
 	t.answers = append(t.answers, answer)
 
 	resp := &response{status: http.StatusOK, header: http.Header{}, stream: s.planAnswer(n, t.id, question, hits, answer)}
+	resp.stream.thread = t
 	resp.header.Set("Content-Type", "text/event-stream")
 	resp.header.Set("Cache-Control", "no-cache")
 	resp.header.Set("X-Vercel-Ai-Ui-Message-Stream", "v1")
@@ -253,6 +261,11 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, resp *respo
 			if deltas > 0 && !s.pace(r, f.Pace, delay) {
 				abort(w)
 				return resp.status
+			}
+			if deltas == 0 && resp.stream.thread != nil {
+				s.mu.Lock()
+				resp.stream.thread.firstDeltas = append(resp.stream.thread.firstDeltas, time.Now())
+				s.mu.Unlock()
 			}
 			deltas++
 		}
