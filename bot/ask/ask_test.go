@@ -59,11 +59,7 @@ func TestAskConversationGoesOn(t *testing.T) {
 	ts := h.asked(alice, "How do I set up webhooks?")
 	h.answered(ts)
 	h.Reply(bob, general, ts, "And how do I verify them?")
-	h.WaitFor("the second answer", func() bool {
-		a := h.answers(ts)
-		return len(a) == 2 && !a[1].Streaming
-	})
-	second := h.answers(ts)[1]
+	second := h.answeredAgain(ts)
 	bottest.WantContains(t, "the second answer", second.Text, `Following up on your earlier question ("How do I set up webhooks?")`)
 	if n := h.API.Questions(); n != 2 {
 		t.Errorf("the assistant was asked %d times, want twice", n)
@@ -217,7 +213,7 @@ func TestAskKeepsSecretsOutOfTheLogs(t *testing.T) {
 	ts := h.asked(alice, "How do I add a custom domain?")
 	h.answered(ts)
 	h.Reply(alice, general, ts, "Is TLS included?")
-	h.WaitFor("the second answer", func() bool { a := h.answers(ts); return len(a) == 2 && !a[1].Streaming })
+	h.answeredAgain(ts)
 	h.StopAll()
 	logs := h.Logs.String()
 	if strings.Contains(logs, h.API.AssistantKey) {

@@ -49,6 +49,17 @@ func (h *harness) answered(ts string) slacktest.Message {
 	return h.answers(ts)[0]
 }
 
+// answeredAgain waits for the second finished answer under ts, to a reply
+// in the thread, and returns it.
+func (h *harness) answeredAgain(ts string) slacktest.Message {
+	h.T.Helper()
+	h.WaitFor("the second answer under "+ts, func() bool {
+		a := h.answers(ts)
+		return len(a) == 2 && !a[1].Streaming
+	})
+	return h.answers(ts)[1]
+}
+
 // asked runs /docs-ask with question and returns the ts of the message
 // showing it, under which the answer goes.
 func (h *harness) asked(user, question string) string {

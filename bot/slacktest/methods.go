@@ -71,27 +71,36 @@ func (s *Server) chatPostMessage(r *apiRequest) apiResult {
 	if metadata != nil && !validMetadata(metadata) {
 		return fail("invalid_metadata_format")
 	}
-	var parent *msg
-	if tts := p["thread_ts"]; tts != "" {
-		if parent = threadParent(ch, tts); parent == nil {
-			return fail("thread_not_found")
-		}
-	}
 	m := &msg{
-		ts:          s.nextTSLocked(),
-		user:        s.cfg.botUserID,
-		botID:       s.cfg.botID,
-		appID:       s.cfg.appID,
 		text:        p["text"],
 		blocks:      cloneRaw(nonNull(blocks)),
 		attachments: cloneRaw(nonNull(attachments)),
 		metadata:    cloneRaw(metadata),
 	}
+	res := s.botPostLocked(ch, p["thread_ts"], m)
+	if res.err == "" {
+		res.fields["message"] = m.wire(s.cfg.teamID)
+	}
+	return res
+}
+
+// botPostLocked adds m, a new message of the bot's, to ch (in the thread of
+// threadTS when set): a post or a stream's start. It answers channel and ts,
+// clears the thread's status as a post in it does, and echoes the message;
+// thread_not_found when threadTS names no message. s.mu is held.
+func (s *Server) botPostLocked(ch *channelState, threadTS string, m *msg) apiResult {
+	var parent *msg
+	if threadTS != "" {
+		if parent = threadParent(ch, threadTS); parent == nil {
+			return fail("thread_not_found")
+		}
+	}
+	m.ts, m.user, m.botID, m.appID = s.nextTSLocked(), s.cfg.botUserID, s.cfg.botID, s.cfg.appID
 	s.addMessageLocked(ch, m, parent)
 	if parent != nil {
 		delete(s.statuses, statusKey(ch.ID, parent.ts)) // posting in a thread clears its status
 	}
-	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "message": m.wire(s.cfg.teamID)}}
+	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts}}
 	if e := s.botEchoLocked(ch, m); e != nil {
 		res.echo = append(res.echo, e)
 	}

@@ -36,29 +36,7 @@ func (s *Server) chatStartStream(r *apiRequest) apiResult {
 	if utf8.RuneCountInString(p["markdown_text"]) > MaxStreamTextRunes {
 		return fail("msg_too_long")
 	}
-	var parent *msg
-	if tts := p["thread_ts"]; tts != "" {
-		if parent = threadParent(ch, tts); parent == nil {
-			return fail("thread_not_found")
-		}
-	}
-	m := &msg{
-		ts:     s.nextTSLocked(),
-		user:   s.cfg.botUserID,
-		botID:  s.cfg.botID,
-		appID:  s.cfg.appID,
-		text:   p["markdown_text"],
-		stream: streamOpen,
-	}
-	s.addMessageLocked(ch, m, parent)
-	if parent != nil {
-		delete(s.statuses, statusKey(ch.ID, parent.ts)) // posting in a thread clears its status
-	}
-	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts}}
-	if e := s.botEchoLocked(ch, m); e != nil {
-		res.echo = append(res.echo, e) // the new message, as a post's
-	}
-	return res
+	return s.botPostLocked(ch, p["thread_ts"], &msg{text: p["markdown_text"], stream: streamOpen})
 }
 
 // chatAppendStream appends markdown_text to a message the bot is streaming
@@ -67,16 +45,9 @@ func (s *Server) chatAppendStream(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, m, code := s.streamingLocked(p["channel"], p["ts"])
+	ch, m, text, code := s.streamingLocked(p, true)
 	if code != "" {
 		return fail(code)
-	}
-	text := p["markdown_text"]
-	switch {
-	case text == "":
-		return fail("no_text")
-	case utf8.RuneCountInString(text) > MaxStreamTextRunes:
-		return fail("msg_too_long")
 	}
 	m.text += text
 	m.appends++
@@ -89,13 +60,9 @@ func (s *Server) chatStopStream(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, m, code := s.streamingLocked(p["channel"], p["ts"])
+	ch, m, text, code := s.streamingLocked(p, false)
 	if code != "" {
 		return fail(code)
-	}
-	text := p["markdown_text"]
-	if utf8.RuneCountInString(text) > MaxStreamTextRunes {
-		return fail("msg_too_long")
 	}
 	blocks, metadata := rawParam(p, "blocks"), rawParam(p, "metadata")
 	if blocks != nil {
@@ -113,15 +80,21 @@ func (s *Server) chatStopStream(r *apiRequest) apiResult {
 	return apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "message": m.wire(s.cfg.teamID)}}
 }
 
-// streamingLocked finds the bot's message channel/ts that is still being
-// streamed, or the error Slack answers. s.mu is held.
-func (s *Server) streamingLocked(channel, ts string) (*channelState, *msg, string) {
-	ch, m, code := s.messageLocked(channel, ts, "message_not_found")
+// streamingLocked finds the bot's message that p's channel and ts name and
+// that is still being streamed, and p's markdown_text (needed when
+// needText), or the error Slack answers. s.mu is held.
+func (s *Server) streamingLocked(p map[string]string, needText bool) (*channelState, *msg, string, string) {
+	ch, m, code := s.messageLocked(p["channel"], p["ts"], "message_not_found")
+	text := p["markdown_text"]
 	switch {
 	case code != "":
-		return nil, nil, code
+		return nil, nil, "", code
 	case m.user != s.cfg.botUserID || m.stream != streamOpen:
-		return nil, nil, "message_not_in_streaming_state"
+		return nil, nil, "", "message_not_in_streaming_state"
+	case needText && text == "":
+		return nil, nil, "", "no_text"
+	case utf8.RuneCountInString(text) > MaxStreamTextRunes:
+		return nil, nil, "", "msg_too_long"
 	}
-	return ch, m, ""
+	return ch, m, text, ""
 }
