@@ -13,13 +13,24 @@
 // it from where the file says, keeps it in a Secret (which prints and logs as
 // [redacted]) and names only the variable or file in its errors.
 //
+// A project whose docs answer questions (/docs-ask, Project.Assistant) has
+// an assistant key, the docs site's discovery key (mint_dsc_…), named like the
+// API key by assistant_key_env or assistant_key_file, and its domain (the last
+// part of the dashboard's URL app.mintlify.com/ORG/DOMAIN); one without the
+// other is refused, and so is an assistant key of another docs kind. Optional
+// beside them: site_url, the public docs site that sources link to, and
+// discovery_url, the discovery API (Options.DefaultDiscoveryURL,
+// DOCS_DISCOVERY_URL, by default). A project without them answers no
+// questions.
+//
 // Load decodes strictly: unknown fields, repeated fields, values of the wrong
 // shape and invalid names are refused, and every error names the file, the line
 // and the field (*FileError). Names are unique and safe inside a Redis key;
 // project ids are unique; a channel is the default of one project at most.
 //
 // Without the file, Single builds one project from today's settings
-// (DOCS_PROJECT_ID, DOCS_API_KEY, DOCS_API_URL). Such a set is Implicit:
+// (DOCS_PROJECT_ID, DOCS_API_KEY, DOCS_API_URL), and Set.WithAssistant gives
+// it the assistant of DOCS_ASSISTANT_KEY and DOCS_DOMAIN. Such a set is Implicit:
 // commands are used as they are (no project= token is taken out of them) and
 // callers keep today's Redis keys and budget, so nothing changes for an
 // installation that does not use the file.

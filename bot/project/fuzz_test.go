@@ -45,6 +45,8 @@ func FuzzLoad(f *testing.F) {
 	for _, s := range []string{
 		"projects:\n  - name: docs\n    project_id: p1\n    api_key_env: KEY\n",
 		"projects:\n  - name: docs\n    project_id: p1\n    api_key_env: KEY\n    channels: [C0DOCS]\n    editors: [U0ALICE, S0GROUP]\n",
+		"projects:\n  - name: docs\n    project_id: p1\n    api_key_env: KEY\n    assistant_key_env: KEY\n    domain: acme\n    site_url: https://docs.acme.test\n    discovery_url: http://127.0.0.1:1/discovery\n",
+		"projects:\n  - {name: docs, project_id: p1, api_key_env: KEY, domain: acme}\n", "projects:\n  - {name: docs, project_id: p1, api_key_env: KEY, assistant_key_file: " + key + "}\n",
 		"projects: []\n", "", "projects:\n  - name: " + key + "\n", "{", "projects:\n  - {name: a, project_id: b, api_key_env: MISSING}\n",
 	} {
 		f.Add(s)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -25,6 +26,10 @@ import (
 type Options struct {
 	// DefaultAPIURL is the API URL of projects without api_url (DOCS_API_URL).
 	DefaultAPIURL string
+	// DefaultDiscoveryURL is the discovery API's URL of the projects with an
+	// assistant and without discovery_url (DOCS_DISCOVERY_URL); "" leaves
+	// it to the docs API client's default.
+	DefaultDiscoveryURL string
 	// LookupEnv reads an environment variable; os.LookupEnv when nil.
 	LookupEnv func(name string) (string, bool)
 }
@@ -65,7 +70,17 @@ const (
 	fieldChannels = "channels"
 	fieldEditors  = "editors"
 	fieldBudget   = "visitors_budget"
+
+	fieldAssistantKeyEnv  = "assistant_key_env"
+	fieldAssistantKeyFile = "assistant_key_file"
+	fieldDomain           = "domain"
+	fieldSiteURL          = "site_url"
+	fieldDiscoveryURL     = "discovery_url"
 )
+
+// fields are a project's fields, in the order errors list them.
+var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldBudget,
+	fieldAssistantKeyEnv, fieldAssistantKeyFile, fieldDomain, fieldSiteURL, fieldDiscoveryURL}
 
 var (
 	// namePattern is a project or budget name: short, lower case, and
@@ -75,7 +90,29 @@ var (
 	idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 	// envPattern is an environment variable's name.
 	envPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// domainPattern is a docs site's domain, safe in a URL path.
+	domainPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 )
+
+// ValidDomain reports whether d looks like the domain of a docs site as the
+// assistant takes it (Assistant.Domain): the last part of the dashboard's
+// URL, letters, digits, ., - or _, not a URL, and no key pasted there.
+// DOCS_DOMAIN is checked by it too.
+func ValidDomain(d string) bool { return domainPattern.MatchString(d) && !looksSecret(d) }
+
+// looksSecret reports whether v holds a docs key or a Slack token.
+func looksSecret(v string) bool {
+	return secret.Kinds(append(slackid.TokenKinds(), docsapi.KeyPrefix)).Looks(v)
+}
+
+// quote is v in quotes for an error, or "this value" when it may be a
+// secret: a key or a URL with credentials.
+func quote(v string) string {
+	if looksSecret(v) || strings.Contains(v, "@") {
+		return "this value"
+	}
+	return strconv.Quote(v)
+}
 
 // validChannel reports whether c looks like a public or private channel id:
 // C or G, then capital letters and digits (slackid.Valid), 3 to
@@ -125,13 +162,27 @@ func (l *loader) fail(n *yaml.Node, field string, format string, args ...any) er
 
 // entry is a project as read, with the nodes its checks point at.
 type entry struct {
-	p                   Project
-	node                *yaml.Node
-	nameAt, idAt        *yaml.Node
-	keyEnv, keyFile     string
-	keyEnvAt, keyFileAt *yaml.Node
-	channelAt           map[string]*yaml.Node
+	p            Project
+	node         *yaml.Node
+	nameAt, idAt *yaml.Node
+	// key and assistantKey are where the API key and the assistant key are.
+	key, assistantKey keyRef
+	domainAt          *yaml.Node
+	channelAt         map[string]*yaml.Node
 }
+
+// keyRef is where the file says a key is: an environment variable or a
+// file, with the nodes that name them.
+type keyRef struct {
+	env, file     string
+	envAt, fileAt *yaml.Node
+	// fieldEnv and fieldFile are the fields that name them; what is the
+	// key's name in errors ("API key").
+	fieldEnv, fieldFile, what string
+}
+
+// given reports whether the file names a place of the key.
+func (k keyRef) given() bool { return k.envAt != nil || k.fileAt != nil }
 
 func (l *loader) parse(data []byte) ([]Project, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -184,7 +235,7 @@ func (l *loader) parse(data []byte) ([]Project, error) {
 	}
 	ps := make([]Project, len(entries))
 	for i, e := range entries {
-		if err := l.readKey(e); err != nil {
+		if err := l.readKeys(e); err != nil {
 			return nil, err
 		}
 		ps[i] = e.p
@@ -197,7 +248,9 @@ func (l *loader) project(n *yaml.Node) (*entry, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, l.fail(n, "", "want a project (name:, project_id:, ...), not a single value or a list")
 	}
-	e := &entry{node: n, channelAt: map[string]*yaml.Node{}}
+	e := &entry{node: n, channelAt: map[string]*yaml.Node{},
+		key:          keyRef{fieldEnv: fieldKeyEnv, fieldFile: fieldKeyFile, what: "API key"},
+		assistantKey: keyRef{fieldEnv: fieldAssistantKeyEnv, fieldFile: fieldAssistantKeyFile, what: "assistant key"}}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], deref(n.Content[i+1])
@@ -215,15 +268,28 @@ func (l *loader) project(n *yaml.Node) (*entry, error) {
 			e.idAt = v
 			e.p.ID, err = l.scalar(v, field)
 		case fieldKeyEnv:
-			e.keyEnvAt = v
-			e.keyEnv, err = l.secretRef(v, field)
+			e.key.envAt = v
+			e.key.env, err = l.secretRef(v, field)
 		case fieldKeyFile:
-			e.keyFileAt = v
-			e.keyFile, err = l.secretRef(v, field)
+			e.key.fileAt = v
+			e.key.file, err = l.secretRef(v, field)
+		case fieldAssistantKeyEnv:
+			e.assistantKey.envAt = v
+			e.assistantKey.env, err = l.secretRef(v, field)
+		case fieldAssistantKeyFile:
+			e.assistantKey.fileAt = v
+			e.assistantKey.file, err = l.secretRef(v, field)
 		case fieldAPIURL:
-			e.p.APIURL, err = l.scalar(v, field)
-			if err == nil {
-				err = l.checkURL(v, e.p.APIURL)
+			e.p.APIURL, err = l.url(v, field, "https://api.mintlify.com")
+		case fieldDiscoveryURL:
+			e.p.Assistant.DiscoveryURL, err = l.url(v, field, docsapi.DefaultDiscoveryURL)
+		case fieldSiteURL:
+			e.p.Assistant.SiteURL, err = l.url(v, field, "https://docs.example.com")
+		case fieldDomain:
+			e.domainAt = v
+			e.p.Assistant.Domain, err = l.scalar(v, field)
+			if err == nil && e.p.Assistant.Domain != "" && !ValidDomain(e.p.Assistant.Domain) {
+				err = l.fail(v, field, "%s: want the docs site's domain, the last part of the dashboard's URL app.mintlify.com/ORG/DOMAIN (letters, digits, ., - or _; not a URL, not a key)", quote(e.p.Assistant.Domain))
 			}
 		case fieldChannels:
 			err = l.channels(v, e)
@@ -236,8 +302,10 @@ func (l *loader) project(n *yaml.Node) (*entry, error) {
 			}
 		case "api_key":
 			err = l.fail(k, field, "the key itself never goes in this file: name the environment variable holding it in %s, or the file holding it in %s", fieldKeyEnv, fieldKeyFile)
+		case "assistant_key":
+			err = l.fail(k, field, "the key itself never goes in this file: name the environment variable holding it in %s, or the file holding it in %s", fieldAssistantKeyEnv, fieldAssistantKeyFile)
 		default:
-			err = l.fail(k, field, "unknown field; a project has %s", strings.Join([]string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldBudget}, ", "))
+			err = l.fail(k, field, "unknown field; a project has %s", strings.Join(fields, ", "))
 		}
 		if err != nil {
 			return nil, err
@@ -258,12 +326,25 @@ func (l *loader) complete(e *entry) error {
 		return l.fail(e.node, fieldID, "missing in project %q", p.Name)
 	case !idPattern.MatchString(p.ID):
 		return l.fail(e.idAt, fieldID, "%q: want the project id from the API keys page of the dashboard (letters, digits, ., - or _)", p.ID)
-	case e.keyEnvAt == nil && e.keyFileAt == nil:
+	case !e.key.given():
 		return l.fail(e.node, fieldKeyEnv, "project %q needs %s or %s", p.Name, fieldKeyEnv, fieldKeyFile)
-	case e.keyEnvAt != nil && e.keyFileAt != nil:
-		return l.fail(e.keyFileAt, fieldKeyFile, "project %q has both %s and %s; give one", p.Name, fieldKeyEnv, fieldKeyFile)
-	case e.keyEnvAt != nil && !envPattern.MatchString(e.keyEnv):
-		return l.fail(e.keyEnvAt, fieldKeyEnv, "want the name of an environment variable, such as DOCS_API_KEY_%s", strings.ToUpper(strings.ReplaceAll(p.Name, "-", "_")))
+	}
+	if err := l.checkKeyRef(p.Name, e.key, "DOCS_API_KEY_"); err != nil {
+		return err
+	}
+	if err := l.checkKeyRef(p.Name, e.assistantKey, "DOCS_ASSISTANT_KEY_"); err != nil {
+		return err
+	}
+	// An assistant needs its key and its domain; the URLs alone are let be.
+	switch a := &p.Assistant; {
+	case e.assistantKey.given() && a.Domain == "":
+		return l.fail(e.node, fieldDomain, "project %q has an assistant key (%s) but no %s: give the docs site's domain, the last part of the dashboard's URL app.mintlify.com/ORG/DOMAIN",
+			p.Name, e.assistantKey.field(), fieldDomain)
+	case !e.assistantKey.given() && a.Domain != "":
+		return l.fail(e.domainAt, fieldAssistantKeyEnv, "project %q has a %s but no assistant key: name the environment variable holding its mint_dsc_ key in %s, or the file in %s",
+			p.Name, fieldDomain, fieldAssistantKeyEnv, fieldAssistantKeyFile)
+	case e.assistantKey.given() && a.DiscoveryURL == "":
+		a.DiscoveryURL = l.opts.DefaultDiscoveryURL
 	}
 	if p.APIURL == "" {
 		p.APIURL = l.opts.DefaultAPIURL
@@ -272,6 +353,27 @@ func (l *loader) complete(e *entry) error {
 		p.VisitorsBudget = p.Name
 	}
 	return nil
+}
+
+// checkKeyRef checks where a key of project name is: in a variable or a
+// file, not both, and a variable's name (like hint followed by the
+// project's name). No place at all is the caller's to judge.
+func (l *loader) checkKeyRef(name string, k keyRef, hint string) error {
+	switch {
+	case k.envAt != nil && k.fileAt != nil:
+		return l.fail(k.fileAt, k.fieldFile, "project %q has both %s and %s; give one", name, k.fieldEnv, k.fieldFile)
+	case k.envAt != nil && !envPattern.MatchString(k.env):
+		return l.fail(k.envAt, k.fieldEnv, "want the name of an environment variable, such as %s%s", hint, strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	}
+	return nil
+}
+
+// field is the field that names the key's place.
+func (k keyRef) field() string {
+	if k.envAt != nil {
+		return k.fieldEnv
+	}
+	return k.fieldFile
 }
 
 // checkUnique refuses repeated names and ids, and a channel that is the
@@ -299,44 +401,72 @@ func (l *loader) checkUnique(entries []*entry) error {
 	return nil
 }
 
-// readKey reads the project's API key from where the file says.
-func (l *loader) readKey(e *entry) error {
-	if e.keyEnvAt != nil {
-		v, ok := l.opts.LookupEnv(e.keyEnv)
-		v = strings.TrimSpace(v)
-		if !ok || v == "" {
-			return l.fail(e.keyEnvAt, fieldKeyEnv, "the environment variable %s of project %q is not set", e.keyEnv, e.p.Name)
-		}
-		if strings.ContainsAny(v, " \t\r\n") {
-			return l.fail(e.keyEnvAt, fieldKeyEnv, "the environment variable %s of project %q holds more than one word; want the API key alone", e.keyEnv, e.p.Name)
-		}
-		e.p.APIKey, e.p.KeyFrom = NewSecret(v), "environment variable "+e.keyEnv
+// readKeys reads the project's API key, and its assistant key when it has
+// one, from where the file says. An assistant key of another docs kind (the
+// admin key) is refused: it cannot work.
+func (l *loader) readKeys(e *entry) error {
+	key, from, err := l.readKey(e.p.Name, e.key)
+	if err != nil {
+		return err
+	}
+	e.p.APIKey, e.p.KeyFrom = key, from
+	if !e.assistantKey.given() {
 		return nil
 	}
-	path := e.keyFile
+	key, from, err = l.readKey(e.p.Name, e.assistantKey)
+	if err != nil {
+		return err
+	}
+	if v := key.Reveal(); strings.HasPrefix(v, docsapi.KeyPrefix) && !strings.HasPrefix(v, docsapi.AssistantKeyPrefix) {
+		k := e.assistantKey
+		at := k.envAt
+		if at == nil {
+			at = k.fileAt
+		}
+		return l.fail(at, k.field(), "project %q: the %s holds another kind of docs key (an admin API key?), not an assistant key: create an assistant key (%s…) on the API keys page of the docs dashboard",
+			e.p.Name, from, docsapi.AssistantKeyPrefix)
+	}
+	e.p.Assistant.Key, e.p.Assistant.KeyFrom = key, from
+	return nil
+}
+
+// readKey reads a key of project name from where k says, and says where
+// that is: "environment variable X" or "file P".
+func (l *loader) readKey(name string, k keyRef) (Secret, string, error) {
+	if k.envAt != nil {
+		v, ok := l.opts.LookupEnv(k.env)
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			return Secret{}, "", l.fail(k.envAt, k.fieldEnv, "the environment variable %s of project %q is not set", k.env, name)
+		}
+		if strings.ContainsAny(v, " \t\r\n") {
+			return Secret{}, "", l.fail(k.envAt, k.fieldEnv, "the environment variable %s of project %q holds more than one word; want the %s alone", k.env, name, k.what)
+		}
+		return NewSecret(v), "environment variable " + k.env, nil
+	}
+	path := k.file
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(l.path), path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %w", e.p.Name, err)
+		return Secret{}, "", l.fail(k.fileAt, k.fieldFile, "project %q: %w", name, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
 	if err != nil {
-		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %w", e.p.Name, err)
+		return Secret{}, "", l.fail(k.fileAt, k.fieldFile, "project %q: %w", name, err)
 	}
 	v := strings.TrimSpace(string(data))
 	switch {
 	case len(data) > maxKeyFile:
-		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %s is larger than a key (%d bytes at most)", e.p.Name, path, maxKeyFile)
+		return Secret{}, "", l.fail(k.fileAt, k.fieldFile, "project %q: %s is larger than a key (%d bytes at most)", name, path, maxKeyFile)
 	case v == "":
-		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %s is empty", e.p.Name, path)
+		return Secret{}, "", l.fail(k.fileAt, k.fieldFile, "project %q: %s is empty", name, path)
 	case strings.ContainsAny(v, " \t\r\n"):
-		return l.fail(e.keyFileAt, fieldKeyFile, "project %q: %s holds more than one word; want the API key alone", e.p.Name, path)
+		return Secret{}, "", l.fail(k.fileAt, k.fieldFile, "project %q: %s holds more than one word; want the %s alone", name, path, k.what)
 	}
-	e.p.APIKey, e.p.KeyFrom = NewSecret(v), "file "+path
-	return nil
+	return NewSecret(v), "file " + path, nil
 }
 
 // scalar returns a single value; null is "".
@@ -350,14 +480,15 @@ func (l *loader) scalar(n *yaml.Node, field string) (string, error) {
 	return strings.TrimSpace(n.Value), nil
 }
 
-// secretRef is scalar for api_key_env and api_key_file, whose errors never
+// secretRef is scalar for the fields naming where a key is (api_key_env,
+// api_key_file, assistant_key_env, assistant_key_file), whose errors never
 // quote the value: it might be the key, put there by mistake.
 func (l *loader) secretRef(n *yaml.Node, field string) (string, error) {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		return "", l.fail(n, field, "want one name")
 	}
 	v := strings.TrimSpace(n.Value)
-	if secret.Kinds(append(slackid.TokenKinds(), docsapi.KeyPrefix)).Looks(v) {
+	if looksSecret(v) {
 		return "", l.fail(n, field, "this looks like a key itself; the key never goes in this file: name the environment variable or file that holds it")
 	}
 	if v == "" {
@@ -419,15 +550,21 @@ func (l *loader) editors(n *yaml.Node) (roles.Editors, error) {
 	return roles.ParseEditors(ids)
 }
 
-func (l *loader) checkURL(n *yaml.Node, raw string) error {
+// url is scalar for a URL field: an http(s) URL without credentials, such
+// as example; null is "".
+func (l *loader) url(n *yaml.Node, field, example string) (string, error) {
+	raw, err := l.scalar(n, field)
+	if err != nil || raw == "" {
+		return raw, err
+	}
 	u, err := url.Parse(raw)
 	switch {
 	case err == nil && u.User != nil:
-		return l.fail(n, fieldAPIURL, "the URL carries a user name or password; the key goes in %s or %s", fieldKeyEnv, fieldKeyFile)
+		return "", l.fail(n, field, "the URL carries a user name or password; keys go where %s, %s, %s or %s say", fieldKeyEnv, fieldKeyFile, fieldAssistantKeyEnv, fieldAssistantKeyFile)
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
-		return l.fail(n, fieldAPIURL, "%q: want an http(s) URL such as https://api.mintlify.com", raw)
+		return "", l.fail(n, field, "%s: want an http(s) URL such as %s", quote(raw), example)
 	}
-	return nil
+	return raw, nil
 }
 
 // deref follows an alias to the node it names.

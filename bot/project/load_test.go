@@ -20,15 +20,20 @@ const (
 	keyDocs = "mint_docs0123456789abcdefSECRET"
 	keyAPI  = "mint_api0123456789abcdefSECRET"
 	keyFile = "mint_file0123456789abcdefSECRET"
+	// The assistant keys (mint_dsc_…), from a variable and from a file.
+	keyAssistant     = "mint_dsc_docs0123456789abcdefSECRET"
+	keyAssistantFile = "mint_dsc_file0123456789abcdefSECRET"
 )
 
 func env(name string) (string, bool) {
 	v, ok := map[string]string{
-		"DOCS_API_KEY_DOCS":    keyDocs,
-		"DOCS_API_KEY_API":     keyAPI,
-		"DOCS_API_KEY_PARTNER": "mint_partner0123456789SECRET",
-		"EMPTY_KEY":            "  ",
-		"TWO_WORDS":            "mint_a mint_b",
+		"DOCS_API_KEY_DOCS":          keyDocs,
+		"DOCS_API_KEY_API":           keyAPI,
+		"DOCS_API_KEY_PARTNER":       "mint_partner0123456789SECRET",
+		"DOCS_ASSISTANT_KEY_DOCS":    keyAssistant,
+		"DOCS_ASSISTANT_KEY_PARTNER": "mint_dsc_partner0123456789SECRET",
+		"EMPTY_KEY":                  "  ",
+		"TWO_WORDS":                  "mint_a mint_b",
 	}[name]
 	return v, ok
 }
@@ -39,9 +44,10 @@ func writeFile(t *testing.T, text string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{
-		"docs.key":  keyFile + "\n",
-		"empty.key": "\n",
-		"two.key":   "mint_a\nmint_b\n",
+		"docs.key":      keyFile + "\n",
+		"assistant.key": keyAssistantFile + "\n",
+		"empty.key":     "\n",
+		"two.key":       "mint_a\nmint_b\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
 			t.Fatal(err)
@@ -57,7 +63,7 @@ func writeFile(t *testing.T, text string) string {
 func load(t *testing.T, text string) (*project.Set, string, error) {
 	t.Helper()
 	path := writeFile(t, text)
-	set, err := project.Load(path, project.Options{DefaultAPIURL: "https://api.example.test", LookupEnv: env})
+	set, err := project.Load(path, project.Options{DefaultAPIURL: "https://api.example.test", DefaultDiscoveryURL: "https://api.example.test/discovery", LookupEnv: env})
 	return set, path, err
 }
 
@@ -113,6 +119,56 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestLoadAssistant reads the assistants of the projects: the key from a
+// variable or a file, the domain, the site, and the discovery URL of the
+// project or, by default, of the options; a project without them has none.
+func TestLoadAssistant(t *testing.T) {
+	set, path, err := load(t, `
+projects:
+  - name: docs
+    project_id: p-docs
+    api_key_env: DOCS_API_KEY_DOCS
+    assistant_key_env: DOCS_ASSISTANT_KEY_DOCS
+    domain: acme
+    site_url: https://docs.acme.test
+  - name: api
+    project_id: p-api
+    api_key_env: DOCS_API_KEY_API
+    assistant_key_file: assistant.key
+    domain: acme-api
+    discovery_url: https://discovery.other.test/discovery
+  - name: blog
+    project_id: p-blog
+    api_key_env: DOCS_API_KEY_API
+    site_url: https://blog.acme.test
+`)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	tests := []struct {
+		name                                  string
+		set                                   bool
+		key, keyFrom, domain, discovery, site string
+	}{
+		{"docs", true, keyAssistant, "environment variable DOCS_ASSISTANT_KEY_DOCS", "acme", "https://api.example.test/discovery", "https://docs.acme.test"},
+		{"api", true, keyAssistantFile, "file " + filepath.Join(filepath.Dir(path), "assistant.key"), "acme-api", "https://discovery.other.test/discovery", ""},
+		// The site alone makes no assistant, and takes no discovery URL.
+		{"blog", false, "", "", "", "", "https://blog.acme.test"},
+	}
+	for _, tt := range tests {
+		p, _ := set.Get(tt.name)
+		a := p.Assistant
+		if a.Set() != tt.set || a.Key.Reveal() != tt.key || a.KeyFrom != tt.keyFrom || a.Domain != tt.domain || a.DiscoveryURL != tt.discovery || a.SiteURL != tt.site {
+			t.Errorf("project %s: assistant set %t, key %t, from %q, domain %q, discovery %q, site %q; want %t, %t, %q, %q, %q, %q", tt.name,
+				a.Set(), a.Key.Reveal() == tt.key, a.KeyFrom, a.Domain, a.DiscoveryURL, a.SiteURL, tt.set, true, tt.keyFrom, tt.domain, tt.discovery, tt.site)
+		}
+	}
+	// The API keys are read as ever, beside the assistants'.
+	if docs, _ := set.Get("docs"); docs.APIKey.Reveal() != keyDocs {
+		t.Error("docs: the API key is not DOCS_API_KEY_DOCS's")
+	}
+}
+
 func TestLoadRefuses(t *testing.T) {
 	head := "projects:\n  - name: docs\n    project_id: p-docs\n"
 	keyed := head + "    api_key_env: DOCS_API_KEY_DOCS\n"
@@ -160,6 +216,27 @@ func TestLoadRefuses(t *testing.T) {
 		{"api url not http", keyed + "    api_url: ftp://api.test\n", 5, "api_url", "http(s) URL"},
 		{"api url with a password", keyed + "    api_url: https://me:hunter2@api.test\n", 5, "api_url", "password"},
 		{"budget with a space", keyed + "    visitors_budget: acme corp\n", 5, "visitors_budget", `"acme corp"`},
+		{"assistant key without domain", keyed + "    assistant_key_env: DOCS_ASSISTANT_KEY_DOCS\n", 2, "domain", `project "docs" has an assistant key (assistant_key_env) but no domain`},
+		{"assistant key file without domain", keyed + "    assistant_key_file: assistant.key\n", 2, "domain", "(assistant_key_file) but no domain"},
+		{"domain null beside a key", keyed + "    assistant_key_env: DOCS_ASSISTANT_KEY_DOCS\n    domain:\n", 2, "domain", "but no domain"},
+		{"domain without assistant key", keyed + "    domain: acme\n", 5, "assistant_key_env", `project "docs" has a domain but no assistant key`},
+		{"two assistant keys", keyed + "    assistant_key_env: DOCS_ASSISTANT_KEY_DOCS\n    assistant_key_file: assistant.key\n    domain: acme\n", 6, "assistant_key_file", "both assistant_key_env and assistant_key_file"},
+		{"the assistant key in the file", keyed + "    assistant_key: " + keyAssistant + "\n", 5, "assistant_key", "never goes in this file"},
+		{"the assistant key in assistant_key_env", keyed + "    assistant_key_env: " + keyAssistant + "\n    domain: acme\n", 5, "assistant_key_env", "looks like a key"},
+		{"assistant variable not a name", keyed + "    assistant_key_env: my key\n    domain: acme\n", 5, "assistant_key_env", "such as DOCS_ASSISTANT_KEY_DOCS"},
+		{"assistant variable not set", keyed + "    assistant_key_env: NOT_SET\n    domain: acme\n", 5, "assistant_key_env", "NOT_SET of project \"docs\" is not set"},
+		{"assistant variable of two words", keyed + "    assistant_key_env: TWO_WORDS\n    domain: acme\n", 5, "assistant_key_env", "want the assistant key alone"},
+		{"assistant key file missing", keyed + "    assistant_key_file: missing.key\n    domain: acme\n", 5, "assistant_key_file", "no such file"},
+		{"assistant key file empty", keyed + "    assistant_key_file: empty.key\n    domain: acme\n", 5, "assistant_key_file", "is empty"},
+		{"an admin key as assistant key", keyed + "    assistant_key_env: DOCS_API_KEY_API\n    domain: acme\n", 5, "assistant_key_env", "environment variable DOCS_API_KEY_API holds another kind of docs key"},
+		{"an admin key file as assistant key", keyed + "    assistant_key_file: docs.key\n    domain: acme\n", 5, "assistant_key_file", "not an assistant key: create an assistant key (mint_dsc_…)"},
+		{"domain a URL", keyed + "    assistant_key_env: DOCS_ASSISTANT_KEY_DOCS\n    domain: https://acme.mintlify.app\n", 6, "domain", "app.mintlify.com/ORG/DOMAIN"},
+		{"a key as domain", keyed + "    assistant_key_env: DOCS_ASSISTANT_KEY_DOCS\n    domain: " + keyAssistant + "\n", 6, "domain", "this value: want the docs site's domain"},
+		{"a key as site url", keyed + "    site_url: " + keyAPI + "\n", 5, "site_url", "this value: want an http(s) URL"},
+		{"domain a list", keyed + "    domain: [acme]\n", 5, "domain", "single value"},
+		{"site url not absolute", keyed + "    site_url: docs.acme.com\n", 5, "site_url", `"docs.acme.com": want an http(s) URL`},
+		{"site url with a password", keyed + "    site_url: https://me:hunter2@docs.acme.com\n", 5, "site_url", "password"},
+		{"discovery url not http", keyed + "    discovery_url: ftp://api.test/discovery\n", 5, "discovery_url", "http(s) URL such as https://api.mintlify.com/discovery"},
 		{"names repeat", keyed + "  - name: docs\n    project_id: p2\n    api_key_env: DOCS_API_KEY_API\n", 5, "name", "line 2"},
 		{"ids repeat", keyed + "  - name: api\n    project_id: p-docs\n    api_key_env: DOCS_API_KEY_API\n", 6, "project_id", `project id of "docs" (line 3)`},
 		{"channel of two projects", keyed + "    channels: [C0DOCS]\n  - name: api\n    project_id: p-api\n    api_key_env: DOCS_API_KEY_API\n    channels:\n      - C0API\n      - C0DOCS\n",
@@ -179,7 +256,7 @@ func TestLoadRefuses(t *testing.T) {
 			if !strings.Contains(msg, tt.msg) || !strings.HasPrefix(msg, "projects file "+path) {
 				t.Errorf("err = %q, want it to name the file and say %q", msg, tt.msg)
 			}
-			for _, secret := range []string{keyDocs, keyAPI, keyFile, "hunter2"} {
+			for _, secret := range []string{keyDocs, keyAPI, keyFile, keyAssistant, keyAssistantFile, "hunter2"} {
 				if strings.Contains(msg, secret) {
 					t.Errorf("err = %q holds a secret", msg)
 				}
@@ -197,7 +274,7 @@ func TestLoadMissingFile(t *testing.T) {
 }
 
 func TestKeysNeverShow(t *testing.T) {
-	set, _, err := load(t, twoProjects)
+	set, _, err := load(t, twoProjects+"    assistant_key_file: assistant.key\n    domain: acme\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,9 +285,9 @@ func TestKeysNeverShow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		log.Info("project", "project", p, "key", p.APIKey)
-		out := fmt.Sprintf("%v %+v %#v %s %s", p, p, p, p.APIKey, js) + logs.String()
-		for _, secret := range []string{keyDocs, keyFile} {
+		log.Info("project", "project", p, "key", p.APIKey, "assistant", p.Assistant)
+		out := fmt.Sprintf("%v %+v %#v %s %s %+v", p, p, p, p.APIKey, js, p.Assistant) + logs.String()
+		for _, secret := range []string{keyDocs, keyFile, keyAssistantFile} {
 			if strings.Contains(out, secret) {
 				t.Fatalf("the key shows in %s", out)
 			}
@@ -235,6 +312,10 @@ func TestExampleFileLoads(t *testing.T) {
 	partner, _ := set.Get("partner-portal")
 	if docs.VisitorsBudget != "acme" || api.VisitorsBudget != "acme" || partner.VisitorsBudget != "partner-portal" {
 		t.Errorf("budgets %s %s %s, want acme acme partner-portal", docs.VisitorsBudget, api.VisitorsBudget, partner.VisitorsBudget)
+	}
+	if !docs.Assistant.Set() || docs.Assistant.SiteURL == "" || api.Assistant.Set() || !partner.Assistant.Set() || partner.Assistant.DiscoveryURL == "" {
+		t.Errorf("assistants: docs %t (site %q), api %t, partner-portal %t (discovery %q); want docs and partner-portal's, with a site and a discovery URL",
+			docs.Assistant.Set(), docs.Assistant.SiteURL, api.Assistant.Set(), partner.Assistant.Set(), partner.Assistant.DiscoveryURL)
 	}
 }
 

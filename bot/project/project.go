@@ -44,6 +44,10 @@ type Project struct {
 type Assistant struct {
 	// Key is the assistant key (mint_dsc_…).
 	Key Secret
+	// KeyFrom says where the key was read, for messages: "environment
+	// variable DOCS_ASSISTANT_KEY_DOCS" or "file /run/secrets/assistant-key";
+	// never the key.
+	KeyFrom string
 	// Domain is the docs site's subdomain the assistant answers for.
 	Domain string
 	// DiscoveryURL is the discovery API's address; "" for the default.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
@@ -41,6 +43,12 @@ depends on, then prints one line per check and the fix for each failure:
                     budget (100 an hour for the whole organization). With
                     DOCSBOT_PROJECTS_FILE, one check per project ("project
                     NAME"), each with the key the file points to.
+  Assistant         DOCS_ASSISTANT_KEY and DOCS_DOMAIN search the docs once
+                    through DOCS_DISCOVERY_URL (a search costs no credits);
+                    with the projects file, one check per project that has
+                    an assistant ("assistant NAME"). Without any, the line
+                    says that the answers from the docs (/docs-ask) are off
+                    and which settings turn them on.
   Redis             PING, then SET, GET and DEL of one key under docsbot:
                     that expires by itself; and, when Redis allows CONFIG GET,
                     that a memory limit never evicts docsbot's keys
@@ -112,6 +120,7 @@ func (r *runner) dependencies(cfg config.Serve, cfgErr error) []checkup.Check {
 		slackModeCheck(cfg, cfgErr),
 		editorsCheck(cfg, cfgErr)},
 		r.docsAPIChecks(cfg, cfgErr),
+		r.assistantChecks(cfg, cfgErr),
 		[]checkup.Check{{Name: "Redis", Blocked: cfg.Blocked(cfgErr, config.EnvRedisURL), Run: func(ctx context.Context) checkup.Result {
 			rep, err := store.Check(ctx, cfg.RedisURL, cfg.RedisPrefix)
 			v := store.Judge(cfg.RedisURL, rep, err)
@@ -140,6 +149,63 @@ func (r *runner) docsAPIChecks(cfg config.Serve, cfgErr error) []checkup.Check {
 		}})
 	}
 	return checks
+}
+
+// assistantChecks are the checks of the docs assistants that answer from
+// the docs: one per project that has one ("Assistant" for today's settings,
+// "assistant NAME" for a project of the projects file), or, when none has,
+// one that passes and says that the answers are off and what turns them on.
+func (r *runner) assistantChecks(cfg config.Serve, cfgErr error) []checkup.Check {
+	const name = "Assistant"
+	needs := []string{config.EnvAssistantKey, config.EnvDomain, config.EnvDiscoveryURL}
+	if cfg.Projects == nil || !cfg.Projects.Implicit() {
+		needs = append(needs, config.EnvProjectsFile)
+	}
+	if cfg.Projects == nil {
+		return []checkup.Check{{Name: name, Blocked: cfg.Blocked(cfgErr, needs...)}}
+	}
+	var checks []checkup.Check
+	for _, p := range cfg.Projects.All() {
+		if !p.Assistant.Set() {
+			continue
+		}
+		name := "assistant " + p.Name
+		if p.Implicit {
+			name = "Assistant"
+		}
+		checks = append(checks, checkup.Check{Name: name, Blocked: cfg.Blocked(cfgErr, needs...), Run: func(ctx context.Context) checkup.Result {
+			return r.checkAssistant(ctx, name, p)
+		}})
+	}
+	if len(checks) > 0 {
+		return checks
+	}
+	return []checkup.Check{{Name: name, Blocked: cfg.Blocked(cfgErr, needs...), Run: func(context.Context) checkup.Result {
+		off, on := cfg.AnswersOff()
+		return checkup.Result{Name: name, State: checkup.Passed, Lines: []string{off, on}}
+	}}}
+}
+
+// checkAssistant tries the assistant of project p with one search, not
+// retried (it costs no credits); the check is called name.
+func (r *runner) checkAssistant(ctx context.Context, name string, p project.Project) checkup.Result {
+	a := p.Assistant
+	discovery := cmp.Or(a.DiscoveryURL, docsapi.DefaultDiscoveryURL)
+	assistant, err := docsapi.NewAssistant(a.Key.Reveal(), a.Domain, docsapi.WithDiscoveryURL(discovery),
+		docsapi.WithRetryPolicy(docsapi.RetryPolicy{MaxAttempts: 1}))
+	if err == nil {
+		_, err = assistant.Search(ctx, docsapi.SearchParams{Query: "getting started", PageSize: 1})
+	}
+	if err != nil {
+		x := term.ExplainAssistant(err, term.AssistantRequest{DiscoveryURL: discovery, Key: a.Key.Reveal(), Domain: a.Domain,
+			KeyFrom: a.KeyFrom, Now: r.now(), Input: config.AssistantInput(p)})
+		return checkup.Of(name, false, x.Message, x.Fix)
+	}
+	from := ""
+	if !p.Implicit {
+		from = " (" + a.KeyFrom + ")"
+	}
+	return checkup.Of(name, true, fmt.Sprintf("%s%s can search docs site %s at %s", bot.SecretKinds().MaskOr(a.Key.Reveal()), from, a.Domain, discovery), "")
 }
 
 // slackModeCheck is the check of what the Slack mode needs: the app-level

@@ -87,7 +87,7 @@ func doctorChecks(t *testing.T, out string) map[string]doctorCheck {
 
 // doctorNames are the checks in the order doctor prints them.
 func doctorNames() []string {
-	return []string{"configuration", "Slack bot token", "Slack app token", "Editors", "docs API", "Redis"}
+	return []string{"configuration", "Slack bot token", "Slack app token", "Editors", "docs API", "Assistant", "Redis"}
 }
 
 func TestDoctor(t *testing.T) {
@@ -266,6 +266,7 @@ func TestDoctor(t *testing.T) {
 				"Slack app token": {"-", []string{"not checked: the settings could not be read"}},
 				"Editors":         {"-", []string{"not checked: the settings could not be read"}},
 				"docs API":        {"-", []string{"not checked: the settings could not be read"}},
+				"Assistant":       {"-", []string{"not checked: the settings could not be read"}},
 				"Redis":           {"-", []string{"not checked: the settings could not be read"}},
 			},
 		},
@@ -347,7 +348,9 @@ func TestDoctorAllPass(t *testing.T) {
 		"Slack bot token": {bot.SecretKinds().Mask(doctorBotToken) + " works: bot @docsbot (U0DOCTOR) in team doctor-team (T0DOCTOR)"},
 		"Slack app token": {bot.SecretKinds().Mask(doctorAppToken) + " works: Socket Mode is on for app A0DOCTOR"},
 		"docs API":        {bot.SecretKinds().MaskOr(s.api.Key) + " can read project " + s.api.ProjectID + " at " + s.api.URL},
-		"Redis":           {db.URL + ": PING ok, write ok"},
+		"Assistant": {"answers from the docs are off: no docs project has an assistant, so /docs-ask is not served",
+			"set DOCS_ASSISTANT_KEY (mint_dsc_…, from the API keys page of the docs dashboard) and DOCS_DOMAIN to turn them on"},
+		"Redis": {db.URL + ": PING ok, write ok"},
 	}
 	for _, name := range doctorNames() {
 		c := checks[name]

@@ -35,6 +35,12 @@ const (
 	envOpsAddr         = config.EnvOpsAddr
 	envLogFormat       = config.EnvLogFormat
 	envLogLevel        = config.EnvLogLevel
+	envAssistantKey    = config.EnvAssistantKey
+	envDomain          = config.EnvDomain
+	envDiscoveryURL    = config.EnvDiscoveryURL
+	envSiteURL         = config.EnvSiteURL
+	envAskPerUser      = config.EnvAskPerUser
+	envRequestsChannel = config.EnvRequestsChannel
 )
 
 type flagValues = settings.Values

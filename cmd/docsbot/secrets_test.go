@@ -21,6 +21,7 @@ func TestSecretInWrongSetting(t *testing.T) {
 		plainKey    = "plainWrongSettingApiKey0123456789abcdef"
 		redisPass   = "wrongSettingRedisPassword0123456789"
 		urlPassword = "wrongSettingURLPassword0123456789"
+		asstKey     = "mint_dsc_wrongSettingAssistantKey0123456789"
 	)
 	srv := newServer(t)
 	tests := []struct {
@@ -50,15 +51,24 @@ func TestSecretInWrongSetting(t *testing.T) {
 		{"app token in DOCSBOT_POLL_INTERVAL", map[string]string{envPollInterval: appToken}, appToken, "DOCSBOT_POLL_INTERVAL xapp-…Efgh is not a positive duration"},
 		{"bot token in DOCSBOT_POLL_MAX_INTERVAL", map[string]string{envPollMaxInterval: botToken}, botToken, "DOCSBOT_POLL_MAX_INTERVAL xoxb-…Abcd"},
 		{"the key itself in DOCSBOT_VISITORS_CACHE_TTL", map[string]string{envAPIKey: plainKey, envVisitorsTTL: plainKey}, plainKey, "DOCSBOT_VISITORS_CACHE_TTL …cdef"},
+		{"admin key in DOCS_ASSISTANT_KEY", map[string]string{envAssistantKey: otherKey, envDomain: "acme"}, otherKey, "DOCS_ASSISTANT_KEY is another kind of docs key"},
+		{"assistant key in DOCS_DOMAIN", map[string]string{envAssistantKey: asstKey, envDomain: asstKey}, asstKey, "DOCS_DOMAIN mint_…6789 is not a docs domain"},
+		{"assistant key in DOCS_SITE_URL", map[string]string{envSiteURL: asstKey}, asstKey, "DOCS_SITE_URL mint_…6789 is not an http(s) URL"},
+		{"assistant key in DOCS_PROJECT_ID", map[string]string{envProject: asstKey}, asstKey, "DOCS_PROJECT_ID holds a secret, not a project ID"},
+		{"credentials in DOCS_DISCOVERY_URL", map[string]string{envDiscoveryURL: "https://u:" + urlPassword + "@api.example/discovery"}, urlPassword,
+			"DOCS_DISCOVERY_URL must not contain credentials"},
+		{"bot token in DOCSBOT_REQUESTS_CHANNEL", map[string]string{envRequestsChannel: botToken}, botToken, "DOCSBOT_REQUESTS_CHANNEL xoxb-…Abcd is not a channel id"},
+		{"assistant key in DOCSBOT_ASK_PER_USER", map[string]string{envAssistantKey: asstKey, envDomain: "acme", envAskPerUser: asstKey}, asstKey, "DOCSBOT_ASK_PER_USER mint_…6789 must be a whole number"},
 		{"API key in DOCSBOT_VISITORS_BUDGET", map[string]string{envVisitorsBudget: otherKey}, otherKey, "DOCSBOT_VISITORS_BUDGET mint_…6789 must be a whole number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			// Everything else is set and points at this machine only: a
-			// closed port for Slack, a missing socket for Redis.
+			// closed port for Slack, a missing socket for Redis, the test
+			// server for the docs API and its discovery API.
 			env := map[string]string{
-				envAPIURL: srv.URL, envAPIKey: srv.Key, envProject: srv.ProjectID,
+				envAPIURL: srv.URL, envAPIKey: srv.Key, envProject: srv.ProjectID, envDiscoveryURL: srv.DiscoveryURL,
 				envSlackBotToken: "xoxb-1-2-validBotToken0123456789", envSlackAppToken: "xapp-1-A0-3-validAppToken0123456789",
 				envSlackAPIURL: "http://127.0.0.1:1/api/", envRedisURL: "unix:///nonexistent/docsbot-test.sock", envHTTPAddr: "",
 			}

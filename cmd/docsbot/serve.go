@@ -21,11 +21,13 @@ import (
 
 const serveUsage = `docsbot serve [flags]
 
-Runs the Slack bot: /docs-agent and /docs-visitors over Slack Socket Mode (no
-public URL needed) or, with DOCSBOT_SLACK_MODE=http, by answering the signed
-requests Slack posts to /slack/events, /slack/commands and /slack/interactive
-on DOCSBOT_HTTP_ADDR (behind a TLS-terminating load balancer). Run as many
-replicas as you like against one Redis.
+Runs the Slack bot: /docs-agent, /docs-visitors and, with a docs assistant
+(DOCS_ASSISTANT_KEY and DOCS_DOMAIN, or per project in the projects file),
+/docs-ask, over Slack Socket Mode (no public URL needed) or, with
+DOCSBOT_SLACK_MODE=http, by answering the signed requests Slack posts to
+/slack/events, /slack/commands and /slack/interactive on DOCSBOT_HTTP_ADDR
+(behind a TLS-terminating load balancer). Run as many replicas as you like
+against one Redis.
 
 Settings come from flags, then the environment, then ./.env; the docs API's
 are listed by 'docsbot help'. The bot's own:
@@ -102,7 +104,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
 	cfg.Bot.Audit = st.AuditLog(cfg.Audit)
-	b, err := app.New(app.Config{Bot: cfg.Bot, Agent: cfg.Agent, Visitors: cfg.Visitors}, app.Deps{Slack: client, Store: st,
+	b, err := app.New(app.Config{Bot: cfg.Bot, Agent: cfg.Agent, Visitors: cfg.Visitors, Ask: cfg.Ask}, app.Deps{Slack: client, Store: st,
 		APIOptions: []docsapi.Option{docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}), docsapi.WithLogger(log)}})
 	if ce, ok := errors.AsType[*project.ClientError](err); ok {
 		p, _ := cfg.Projects.Get(ce.Project)
@@ -119,6 +121,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	}
 	if w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot)); w != "" {
 		log.Warn(w)
+	}
+	if off, on := cfg.AnswersOff(); off != "" {
+		log.Info(off + "; " + on)
 	}
 	ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
 	if cfg.Bot.Mode == bot.ModeHTTP {

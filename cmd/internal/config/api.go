@@ -9,6 +9,7 @@ import (
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
+	"github.com/docsbot/docsbot/docsapi"
 )
 
 // API is how to reach the docs API.
@@ -136,13 +137,60 @@ func (e Env) loadProjects(s settings.Source, path, apiURL string) (*project.Set,
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(e.Dir, path)
 	}
-	return project.Load(path, project.Options{DefaultAPIURL: apiURL, LookupEnv: func(name string) (string, bool) {
+	return project.Load(path, project.Options{DefaultAPIURL: apiURL, DefaultDiscoveryURL: discoveryURL(s), LookupEnv: func(name string) (string, bool) {
 		if v, ok := e.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
 			return v, true
 		}
 		v, ok := s.Dotenv[name]
 		return v, ok
 	}})
+}
+
+// discoveryURL is DOCS_DISCOVERY_URL, without a trailing slash.
+func discoveryURL(s settings.Source) string { return strings.TrimRight(s.Value(EnvDiscoveryURL), "/") }
+
+// assistantSettings gives the implicit project of set the docs assistant of
+// DOCS_ASSISTANT_KEY and DOCS_DOMAIN (with DOCS_DISCOVERY_URL and
+// DOCS_SITE_URL) when both are set, and lists the problems: one of the two
+// without the other, or the settings of one assistant beside a projects
+// file, whose projects name their own. A set that could not be loaded (nil)
+// stays nil.
+func assistantSettings(s settings.Source, set *project.Set) (*project.Set, []Problem) {
+	key, keyFrom := s.Get(EnvAssistantKey)
+	domain, site := s.Value(EnvDomain), s.Value(EnvSiteURL)
+	switch {
+	case set == nil:
+		return nil, nil
+	case !set.Implicit():
+		var given []string
+		for _, env := range []string{EnvAssistantKey, EnvDomain, EnvSiteURL} {
+			if s.Value(env) != "" {
+				given = append(given, env)
+			}
+		}
+		if len(given) == 0 {
+			return set, nil
+		}
+		verb := " is"
+		if len(given) > 1 {
+			verb = " are"
+		}
+		return set, []Problem{{Vars: given,
+			Text: strings.Join(given, " and ") + verb + " not used with " + EnvProjectsFile + ": each project of the file names its own assistant",
+			Fix:  "give the projects that answer questions assistant_key_env (or assistant_key_file), domain and site_url in the file (deploy/projects.example.yaml), and remove " + strings.Join(given, " and ")}}
+	case key != "" && domain != "":
+		return set.WithAssistant(project.ImplicitName, project.Assistant{Key: project.NewSecret(key), KeyFrom: keyFrom, Domain: domain,
+			DiscoveryURL: discoveryURL(s), SiteURL: site}), nil
+	case key != "":
+		return set, []Problem{{Vars: []string{EnvDomain},
+			Text: EnvAssistantKey + " is set but " + EnvDomain + " is not: the assistant needs both",
+			Fix:  "set " + EnvDomain + " to the docs site's domain, the last part of the dashboard's URL app.mintlify.com/ORG/DOMAIN (or remove " + EnvAssistantKey + " to turn the answers from the docs off)"}}
+	case domain != "":
+		return set, []Problem{{Vars: []string{EnvAssistantKey},
+			Text: EnvDomain + " is set but " + EnvAssistantKey + " is not: the assistant needs both",
+			Fix:  "create an assistant key on the API keys page of the docs dashboard and export " + EnvAssistantKey + "=" + docsapi.AssistantKeyPrefix + "... (or remove " + EnvDomain + ")"}}
+	}
+	return set, nil
 }
 
 // Input names what sets a request field or setting of cfg: flagFor, or,
@@ -161,6 +209,31 @@ func (cfg API) Input(field string) string {
 		return map[string]string{EnvProject: "project_id", EnvAPIURL: "api_url"}[name] + " of project " + cfg.Project + " in " + EnvProjectsFile
 	default:
 		return name
+	}
+}
+
+// AssistantInput names what sets a setting of the assistant of p, for
+// term.ExplainAssistant: DOCS_ASSISTANT_KEY, DOCS_DOMAIN and
+// DOCS_DISCOVERY_URL for the implicit project, else the fields of the
+// projects file (the key's variable, when it is in one).
+func AssistantInput(p project.Project) func(field string) string {
+	return func(field string) string {
+		if env, ok := map[string]string{"key": EnvAssistantKey, "domain": EnvDomain, "discoveryurl": EnvDiscoveryURL}[field]; ok && p.Implicit {
+			return env
+		}
+		of := " of project " + p.Name + " in " + EnvProjectsFile
+		switch field {
+		case "key":
+			if v, ok := strings.CutPrefix(p.Assistant.KeyFrom, "environment variable "); ok {
+				return v
+			}
+			return "assistant_key_file" + of
+		case "domain":
+			return "domain" + of
+		case "discoveryurl":
+			return "discovery_url" + of + " (by default " + EnvDiscoveryURL + ")"
+		}
+		return field
 	}
 }
 

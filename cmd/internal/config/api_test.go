@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
 )
@@ -92,6 +93,32 @@ func TestInputNamesTheProjectsFields(t *testing.T) {
 	} {
 		if got := c.api.Input(c.field); got != c.want {
 			t.Errorf("%+v: Input(%q) = %q, want %q", c.api, c.field, got, c.want)
+		}
+	}
+}
+
+// TestAssistantInputNamesTheSettings checks the words an assistant's error
+// uses: today's settings, or the fields of a project of the projects file.
+func TestAssistantInputNamesTheSettings(t *testing.T) {
+	t.Parallel()
+	implicit := project.Project{Name: project.ImplicitName, Implicit: true}
+	env := project.Project{Name: "docs", Assistant: project.Assistant{KeyFrom: "environment variable ASSISTANT_DOCS"}}
+	file := project.Project{Name: "docs", Assistant: project.Assistant{KeyFrom: "file /run/secrets/assistant"}}
+	for _, c := range []struct {
+		p           project.Project
+		field, want string
+	}{
+		{implicit, "key", EnvAssistantKey},
+		{implicit, "domain", EnvDomain},
+		{implicit, "discoveryurl", EnvDiscoveryURL},
+		{implicit, "query", "query"},
+		{env, "key", "ASSISTANT_DOCS"},
+		{file, "key", "assistant_key_file of project docs in DOCSBOT_PROJECTS_FILE"},
+		{env, "domain", "domain of project docs in DOCSBOT_PROJECTS_FILE"},
+		{env, "discoveryurl", "discovery_url of project docs in DOCSBOT_PROJECTS_FILE (by default DOCS_DISCOVERY_URL)"},
+	} {
+		if got := AssistantInput(c.p)(c.field); got != c.want {
+			t.Errorf("project %s (%s): AssistantInput(%q) = %q, want %q", c.p.Name, c.p.Assistant.KeyFrom, c.field, got, c.want)
 		}
 	}
 }

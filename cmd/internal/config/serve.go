@@ -11,12 +11,14 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -33,10 +35,13 @@ type Serve struct {
 	HTTPAddr           string
 	// OpsAddr, when set, is where /healthz, /readyz and /metrics are
 	// served instead of HTTPAddr.
-	OpsAddr   string
-	Bot       bot.Config
-	Agent     agent.Config
-	Visitors  visitors.Config
+	OpsAddr  string
+	Bot      bot.Config
+	Agent    agent.Config
+	Visitors visitors.Config
+	// Ask is the answers from the docs'; they answer from the projects
+	// whose Assistant is set (Projects).
+	Ask       ask.Config
 	Audit     store.AuditOptions
 	LogFormat string
 	LogLevel  slog.Level
@@ -60,9 +65,14 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	var missing []string
 	secrets := s.Secrets(EnvRedisURL)
 	api, projects, apiProblems := e.apiSettings(s, secrets)
+	projects, assistantProblems := assistantSettings(s, projects)
+	apiProblems = append(apiProblems, assistantProblems...)
 	if projects != nil && !projects.Implicit() {
 		for _, p := range projects.All() {
 			secrets = append(secrets, p.APIKey.Reveal())
+			if !p.Assistant.Key.IsZero() {
+				secrets = append(secrets, p.Assistant.Key.Reveal())
+			}
 		}
 	}
 	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
@@ -92,6 +102,8 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	}
 	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
 	c.Bot.Analytics, c.Problems = analyticsLimits(get, c.Problems)
+	c.Ask.PerUser, _ = strconv.Atoi(get(EnvAskPerUser)) // checked by the table
+	c.Ask.RequestsChannel = get(EnvRequestsChannel)
 	c.Deprecated = s.Deprecations()
 	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))
 	c.Bot.AllowedUsers = settings.List(get(EnvAllowedUsers), isUser, true)
@@ -145,6 +157,20 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 		}
 	}
 	return c, nil
+}
+
+// AnswersOff says, when no docs project has an assistant, that the answers
+// from the docs are off (why) and what turns them on (on); "", "" when some
+// project has one, or the projects are not known.
+func (c Serve) AnswersOff() (why, on string) {
+	if c.Projects == nil || slices.ContainsFunc(c.Projects.All(), func(p project.Project) bool { return p.Assistant.Set() }) {
+		return "", ""
+	}
+	on = "set " + EnvAssistantKey + " (" + docsapi.AssistantKeyPrefix + "…, from the API keys page of the docs dashboard) and " + EnvDomain + " to turn them on"
+	if !c.Projects.Implicit() {
+		on = "give projects of " + EnvProjectsFile + " assistant_key_env (or assistant_key_file) and domain to turn them on"
+	}
+	return "answers from the docs are off: no docs project has an assistant, so " + ask.Command + " is not served", on
 }
 
 // SameListener reports whether two listen addresses (host:port, checked by

@@ -3,14 +3,19 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/slackid"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -21,6 +26,12 @@ const (
 	EnvAPIKey          = "DOCS_API_KEY"
 	EnvProject         = "DOCS_PROJECT_ID"
 	EnvProjectsFile    = "DOCSBOT_PROJECTS_FILE"
+	EnvAssistantKey    = "DOCS_ASSISTANT_KEY"
+	EnvDomain          = "DOCS_DOMAIN"
+	EnvDiscoveryURL    = "DOCS_DISCOVERY_URL"
+	EnvSiteURL         = "DOCS_SITE_URL"
+	EnvAskPerUser      = "DOCSBOT_ASK_PER_USER"
+	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
 	EnvSlackAPIURL     = "SLACK_API_URL"
@@ -61,6 +72,16 @@ func Table() settings.Table {
 		{Env: EnvAPIKey, Flag: "api-key", None: "required without a projects file", Secret: true, Common: true, Doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
 		{Env: EnvProject, Flag: "project", None: "required without a projects file", Common: true, Doc: "Project id from the same page; with a projects file, `--project` names one of its projects"},
 		{Env: EnvProjectsFile, Flag: "projects-file", None: "one project", Common: true, Doc: "YAML file of the docs projects docsbot serves (`deploy/projects.example.yaml`), each with its id and where its key is; replaces `DOCS_PROJECT_ID` and `DOCS_API_KEY`"},
+		{Env: EnvAssistantKey, None: "answers from the docs off", Secret: true, Doc: "Assistant key (`mint_dsc_…`) from the API keys page of the dashboard: with `DOCS_DOMAIN` it turns on the answers from the docs (`/docs-ask`); with a projects file, each project's `assistant_key_env` instead", Check: checkAssistantKey},
+		{Env: EnvDomain, None: "required with DOCS_ASSISTANT_KEY", Doc: "The docs site's domain the assistant answers for: the last part of the dashboard's URL `app.mintlify.com/ORG/DOMAIN`; with a projects file, each project's `domain`",
+			Check: settings.Must(project.ValidDomain, "is not a docs domain: write the last part of the dashboard's URL app.mintlify.com/ORG/DOMAIN (not a URL, not a key)")},
+		{Env: EnvDiscoveryURL, Default: docsapi.DefaultDiscoveryURL, Doc: "Base URL of the discovery API the assistant answers through; a project of the projects file may name its own `discovery_url`",
+			Check: settings.HTTPURL(" must not contain credentials: the assistant takes only the key in " + EnvAssistantKey)},
+		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
+			Check: settings.HTTPURL(" must not contain credentials: it is the public docs site")},
+		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(1, "questions")},
+		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
+			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
 			Check: settings.Prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
 		{Env: EnvSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
@@ -80,10 +101,10 @@ func Table() settings.Table {
 		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.Bool},
 		{Env: EnvAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: settings.Duration},
 		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},
-		{Env: EnvAnalyticsBudget, Default: strconv.Itoa(bot.DefaultAnalyticsBudget), Doc: "Analytics requests per hour that all replicas together may make, for every analytics feature (per organization: see `visitors_budget` in the projects file)", Check: wholeNumber(1)},
-		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(0)},
-		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(0)},
-		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(1)},
+		{Env: EnvAnalyticsBudget, Default: strconv.Itoa(bot.DefaultAnalyticsBudget), Doc: "Analytics requests per hour that all replicas together may make, for every analytics feature (per organization: see `visitors_budget` in the projects file)", Check: wholeNumber(1, "requests")},
+		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(0, "requests")},
+		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(0, "requests")},
+		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(1, "requests")},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When `/docs-visitors digest` posts: `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
 		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of Slack's request URLs in http mode, and of `/healthz`, `/readyz` and `/metrics` unless `DOCSBOT_OPS_ADDR` is set (socket mode then does not listen here); empty turns them off (socket mode only)", Check: settings.ListenAddr},
 		{Env: EnvOpsAddr, Flag: "ops-addr", None: "on DOCSBOT_HTTP_ADDR", Doc: "Address of `/healthz`, `/readyz` and `/metrics` on a listener of their own, no longer on `DOCSBOT_HTTP_ADDR`, so that what faces Slack serves only Slack's request URLs (in http mode it must differ from `DOCSBOT_HTTP_ADDR`)", Check: settings.ListenAddr},
@@ -94,11 +115,26 @@ func Table() settings.Table {
 	}
 }
 
-// wholeNumber is the check of a number of requests per hour, least or
-// more.
-func wholeNumber(least int) func(string, func(string) string) string {
+// wholeNumber is the check of a number of requests (or questions, what)
+// per hour, least or more.
+func wholeNumber(least int, what string) func(string, func(string) string) string {
 	return settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= least },
-		fmt.Sprintf("must be a whole number of requests per hour, %d or more", least))
+		fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
+}
+
+// checkAssistantKey refuses a key of another kind than the assistant's
+// (mint_dsc_…): a docs key of another kind, such as the admin API key, or a
+// Slack token. A key of no known form is let through, as the docs API client
+// lets it. The problem never quotes the value.
+func checkAssistantKey(v string, _ func(string) string) string {
+	const fix = ": create an assistant key (" + docsapi.AssistantKeyPrefix + "…) on the API keys page of the docs dashboard"
+	switch {
+	case strings.HasPrefix(v, docsapi.KeyPrefix) && !strings.HasPrefix(v, docsapi.AssistantKeyPrefix):
+		return " is another kind of docs key (the admin API key?), not an assistant key" + fix
+	case slices.ContainsFunc(slackid.TokenKinds(), func(k string) bool { return strings.HasPrefix(v, k) }):
+		return " is a Slack token, not an assistant key" + fix
+	}
+	return ""
 }
 
 // checkRedisURL accepts the URLs store.Open takes.
@@ -114,6 +150,10 @@ func checkRedisURL(v string, _ func(string) string) string {
 func isUser(id string) bool    { return bot.IsSlackID(id, "UW") }
 func isChannel(id string) bool { return bot.IsSlackID(id, "CGD") }
 func isEditor(id string) bool  { return bot.IsSlackID(id, "UWS") }
+
+// isRequestsChannel reports whether id is a public or private channel's,
+// where the questions for the docs team are posted.
+func isRequestsChannel(id string) bool { return bot.IsSlackID(id, "CG") }
 
 // defaultOf is the default of the variable env, "" for none.
 func defaultOf(env string) string { return Table().Of(env).Default }
