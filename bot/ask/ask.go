@@ -100,6 +100,10 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// notSetUp answers /docs-ask where no project has a docs assistant.
+const notSetUp = "Answers from the docs are not set up here: no docs project has a docs assistant. " +
+	"Ask whoever runs docsbot to set `DOCS_ASSISTANT_KEY` and `DOCS_DOMAIN` (`docsbot doctor` says how)."
+
 // answers is the feature.
 type answers struct {
 	core    *bot.Bot
@@ -113,10 +117,14 @@ type answers struct {
 // Register adds the answers from the docs to b: /docs-ask, the questions
 // the agent hands over (bot.WorkAsk), the answer threads' replies
 // (bot.SetAnswerThreads) and the answers' buttons. docs are the projects
-// that have an assistant, by project key; with none, nothing is registered
-// and the bot answers no questions (Registered reports false).
+// that have an assistant, by project key; with none, /docs-ask only says so,
+// the bot answers no questions, and Register reports false.
 func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
 	if len(docs) == 0 {
+		// The manifests declare /docs-ask: say why it does nothing here.
+		b.HandleCommand(Command, func(_ context.Context, r *bot.CommandRequest) {
+			r.Ack(bot.Ephemeral(notSetUp))
+		})
 		return false
 	}
 	a := &answers{core: b, cfg: cfg.withDefaults(), docs: docs, store: st, log: b.Logger().With("feature", "ask"),

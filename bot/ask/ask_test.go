@@ -245,3 +245,16 @@ func TestAskShareOfAPerson(t *testing.T) {
 		t.Errorf("the assistant was asked %d times, want 3 (alice's third refused)", n)
 	}
 }
+
+// TestAskNotSetUp: where no project has a docs assistant, /docs-ask says so
+// privately, and a viewer's mention is refused as before.
+func TestAskNotSetUp(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{})
+	ack := h.Command(alice, general, "/docs-ask", "How do I rotate an API key?")
+	bottest.WantContains(t, "the ack", string(ack.Payload), "not set up", "DOCS_ASSISTANT_KEY")
+	if n := h.API.Questions(); n != 0 {
+		t.Errorf("the assistant was asked %d times", n)
+	}
+}

@@ -107,7 +107,7 @@ func (w *writer) flush(ctx context.Context, now time.Time) error {
 		return err
 	}
 	w.sent += consumed
-	w.last = now
+	w.last = time.Now() // after the call: the next one reaches Slack at least an interval after this one
 	return nil
 }
 

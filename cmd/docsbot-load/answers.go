@@ -34,7 +34,7 @@ type answersOptions struct {
 func (o *answersOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.questions, "questions", 100, "questions to ask with /docs-ask")
 	fs.IntVar(&o.concurrency, "concurrency", 4, "questions asked at once")
-	fs.DurationVar(&o.deltaDelay, "delta-delay", 150*time.Millisecond, "the assistant's wait between two pieces of an answer")
+	fs.DurationVar(&o.deltaDelay, "delta-delay", 400*time.Millisecond, "the assistant's wait between two pieces of an answer")
 }
 
 // answersResult is the report of the answers scenario.
@@ -207,6 +207,10 @@ func measureAnswers(r *rig, res *answersResult) {
 	}
 	if len(calls) > 0 {
 		res.CallsMean = float64(total) / float64(len(calls))
+	}
+	if res.MinGap == time.Hour {
+		res.MinGap = 0 // no answer took two calls before its stop
+		res.issues = append(res.issues, "no answer streamed long enough to append: raise --delta-delay")
 	}
 	res.MinGapMs = msf(res.MinGap)
 	if len(firsts) < res.Questions {

@@ -31,6 +31,19 @@ func TestScenariosAtTinyScale(t *testing.T) {
 		name string
 		run  func(t *testing.T)
 	}{
+		{"answers", func(t *testing.T) {
+			const questions = 3
+			res, err := runAnswers(ctx, e, answersOptions{questions: questions, concurrency: 3, deltaDelay: 250 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Answered != questions || res.AssistantAsks != questions || res.FirstText.N != questions {
+				t.Errorf("answered %d, asked %d, first texts %d; want %d each", res.Answered, res.AssistantAsks, res.FirstText.N, questions)
+			}
+			if res.CallsMax < 3 {
+				t.Errorf("at most %d Slack calls an answer: no answer appended while streaming", res.CallsMax)
+			}
+		}},
 		{"acks", func(t *testing.T) {
 			const commands, warmup = 5, 1
 			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond})

@@ -40,7 +40,7 @@ Usage:
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
   docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s] [--runs 1]
   docsbot-load chaos    --rolling [--replicas 3] [--commands 150] [--rate 2.5] [--grace 30s] [--slack-latency 250ms] [--runs 1]
-  docsbot-load answers  [--questions 100] [--concurrency 4] [--delta-delay 150ms]
+  docsbot-load answers  [--questions 100] [--concurrency 4] [--delta-delay 400ms]
   docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
