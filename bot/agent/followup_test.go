@@ -123,6 +123,7 @@ func TestReplyOutsideJobThreadsIsNotKept(t *testing.T) {
 	if p := h.API.Prompts(jobID); len(p) != 2 || p[1] != "Add 'lease'" {
 		t.Errorf("API prompts %q, want the follow-up after the first", p)
 	}
+	h.Idle() // the reaction shows before the follow-up's work is counted done
 	if n := repliesDone(t, reg); n != 2 {
 		t.Errorf("%v replies done, want 2: the first one once, and the follow-up", n)
 	}
