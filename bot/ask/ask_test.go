@@ -258,3 +258,35 @@ func TestAskNotSetUp(t *testing.T) {
 		t.Errorf("the assistant was asked %d times", n)
 	}
 }
+
+// TestAskWhereSlackRefusesStreams: where Slack refuses chat.startStream, the
+// answer is posted and then edited as it grows, and ends with the same
+// sources and buttons.
+func TestAskWhereSlackRefusesStreams(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.Slack.FailNext("chat.startStream", "not_allowed_token_type", 1000)
+	h.StartBot(bottest.Config{Answers: true})
+	ts := h.asked(alice, "How do I add a custom domain?")
+	h.WaitFor("the posted answer, whole", func() bool {
+		for _, m := range h.Slack.Thread(general, ts) {
+			if m.BotID != "" && m.TS != ts && strings.Contains(bottest.Rendered(m), "Sources:") {
+				return true
+			}
+		}
+		return false
+	})
+	for _, m := range h.Slack.Thread(general, ts) {
+		if m.BotID == "" || m.TS == ts {
+			continue
+		}
+		if m.Streamed {
+			t.Errorf("a streamed message despite the refusal: %+v", m)
+		}
+		bottest.WantContains(t, "the posted answer", bottest.Rendered(m), "According to Custom domains", "<https://docs.example.com/guides/custom-domains|Custom domains>")
+		bottest.WantContains(t, "its blocks", string(m.Blocks), `"feedback_buttons"`)
+	}
+	if n := h.API.Questions(); n != 1 {
+		t.Errorf("the assistant was asked %d times, want once", n)
+	}
+}

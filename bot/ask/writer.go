@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -116,7 +117,7 @@ func (w *writer) flush(ctx context.Context, now time.Time) error {
 // the first, then appends.
 func (w *writer) send(ctx context.Context, piece string, upTo int) error {
 	if w.ts == "" {
-		return w.start(ctx, piece)
+		return w.start(ctx, piece, upTo)
 	}
 	if w.fallback {
 		return w.core.EditNow(ctx, w.channel, w.ts, slack.MsgOptionText(w.fallbackText(upTo), false))
@@ -125,16 +126,17 @@ func (w *writer) send(ctx context.Context, piece string, upTo int) error {
 	return err
 }
 
-// start shows the answer's first text: a stream, or a posted message where
-// Slack refuses to stream (any refusal that is not a passing failure).
-func (w *writer) start(ctx context.Context, first string) error {
+// start shows the answer's first text (first, defused; the text up to byte
+// upTo): a stream, or a posted message where Slack refuses to stream (any
+// refusal that is not a passing failure).
+func (w *writer) start(ctx context.Context, first string, upTo int) error {
 	ts, err := w.core.StartStream(ctx, w.channel, slack.MsgOptionTS(w.thread), slack.MsgOptionMarkdownText(first),
 		slack.MsgOptionRecipientUserID(w.user), slack.MsgOptionRecipientTeamID(w.team))
 	var se slack.SlackErrorResponse
 	if err != nil && errors.As(err, &se) && !bot.TransientSlack(err) {
 		w.log.Info("Slack refused to stream the answer; posting it and editing it instead", "err", se.Err)
 		w.fallback = true
-		ts, err = w.core.Post(ctx, w.channel, slack.MsgOptionTS(w.thread), slack.MsgOptionText(mrkdwn.FromMarkdown(mrkdwn.Plain(first), w.site), false))
+		ts, err = w.core.Post(ctx, w.channel, slack.MsgOptionTS(w.thread), slack.MsgOptionText(cmp.Or(w.fallbackText(upTo), "…"), false))
 	}
 	if err != nil {
 		return err
@@ -209,7 +211,7 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 		if len(pieces) == 0 {
 			pieces = []string{"_The docs assistant gave no answer._"}
 		}
-		if err := w.start(ctx, pieces[0]); err != nil {
+		if err := w.start(ctx, pieces[0], len(show)); err != nil {
 			return err
 		}
 		pieces = pieces[1:]
