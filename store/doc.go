@@ -41,6 +41,8 @@
 //	{p}choice:<team>:<user>              string: the project the person chose last (SetLastProject)
 //	{p}homeseen:<team>:<user>            string: the person opened the App Home (NoteHomeOpened)
 //	{p}pending:<id>                      string: a job start waiting for its project, or kept for Switch project (SavePending)
+//	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy)
+//	{p}deploys:<team>                    sorted set: record id -> started (unix ms); a workspace's latest DeploysKept
 //	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
 //	                                     its thread key included; UpdateConversation), kept while it may go on
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
@@ -121,6 +123,7 @@
 //	HomeSeen       homeseen                     the App Home (home.Config.Seen)
 //	Conversations  conv                         the answers from the docs (their threads'
 //	                                            conversations with the assistant)
+//	Deploys        deploy, deploys              the deployments and previews (/docs-deploy status)
 //	AuditLog       audit                        the core (bot.Config.Audit);
 //	                                            docsbot audit
 //
