@@ -1,0 +1,105 @@
+package deploy
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/store"
+)
+
+// request is a /docs-deploy, as its work carries it.
+type request struct {
+	Team        string `json:"team"`
+	Channel     string `json:"channel"`
+	User        string `json:"user"`
+	ResponseURL string `json:"response_url,omitempty"`
+	// Status asks for the deployments started lately; Preview for a
+	// preview of Branch; neither, a deployment.
+	Status  bool   `json:"status,omitempty"`
+	Preview bool   `json:"preview,omitempty"`
+	Branch  string `json:"branch,omitempty"`
+	// Project is the project named (project=NAME), "" to decide.
+	Project string `json:"project,omitempty"`
+}
+
+// parse reads /docs-deploy's text: "" (deploy), "preview BRANCH", "status"
+// or "help", and project=NAME with a projects file. It returns what to
+// answer in the ack instead when the text is help or wrong.
+func (d *deploys) parse(text string) (request, string) {
+	var req request
+	if !d.core.Projects().Implicit() {
+		name, rest, ok, err := project.CutToken(text)
+		if err != nil {
+			return req, bot.ProjectProblem(err, d.core.Projects(), "command")
+		}
+		if ok {
+			req.Project, text = name, rest
+		}
+	}
+	word, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(word) {
+	case "":
+	case "status":
+		req.Status = true
+	case "preview":
+		if rest == "" || strings.ContainsAny(rest, " \t\n") {
+			return req, "Name one branch: `" + Command + " preview BRANCH`."
+		}
+		req.Preview, req.Branch = true, rest
+	case "help":
+		return req, help(d.core.Projects().Implicit())
+	default:
+		return req, "`" + mrkdwn.Escape(mrkdwn.Cut(word, 40)) + "` is not something " + Command + " does.\n\n" + help(d.core.Projects().Implicit())
+	}
+	return req, ""
+}
+
+// onCommand answers /docs-deploy in the ack when it needs no I/O (help, a
+// refusal) and otherwise records its work in the inbox and acks.
+func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
+	cmd := r.Command
+	req, answer := d.parse(mrkdwn.Plain(cmd.Text))
+	if answer != "" {
+		r.Ack(bot.Ephemeral(answer))
+		return
+	}
+	refusal := d.core.Refusal(cmd.UserID, cmd.ChannelID)
+	if refusal == "" && !req.Status {
+		// Deploying changes the site: editors only (bot.EditorRefusal's
+		// order of checks); the project's own editors are checked by the
+		// work once the project is known.
+		refusal = d.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
+	}
+	if refusal != "" {
+		r.Ack(bot.Ephemeral(refusal))
+		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, cmd.Text)
+		rec.Work = "cmd:" + r.DeliveryID
+		d.core.Audit(ctx, rec)
+		return
+	}
+	req.Team, req.Channel, req.User, req.ResponseURL = cmd.TeamID, cmd.ChannelID, cmd.UserID, cmd.ResponseURL
+	payload, _ := json.Marshal(req)
+	if !d.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workStart, Payload: payload}, bot.RedeliveredCommand) {
+		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so nothing was deployed. Try again in a minute."))
+		return
+	}
+	r.Ack(nil)
+}
+
+// help is /docs-deploy's help.
+func help(implicit bool) string {
+	s := "*Deploy the docs:* `" + Command + "` deploys the docs site's deployment branch and shows how it goes in one message: " +
+		"queued, in progress, then the commit and the files changed, or the end of the logs when it fails.\n" +
+		"• `" + Command + " preview BRANCH` builds a preview of a branch and gives its address when it is ready.\n" +
+		"• `" + Command + " status` lists the deployments and previews started from Slack lately.\n" +
+		"Deploying and previews take an editor; anyone may ask for the status."
+	if !implicit {
+		s += "\nAdd `project=NAME` to choose the docs project."
+	}
+	return s
+}

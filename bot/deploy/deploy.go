@@ -1,0 +1,96 @@
+package deploy
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Command is the slash command of deployments and previews.
+const Command = "/docs-deploy"
+
+// The kinds of inbox work.
+const (
+	workStart  = "deploy.start"  // call the API to deploy or build a preview (marks before and after)
+	workFollow = "deploy.follow" // read the status once, show it, come back later until it ends
+)
+
+// The docs API's limits, shared by the whole organisation (docs-api-beyond-seed.md, section 4).
+var (
+	deployLimit  = limit{n: 10, window: 10 * time.Second} // deployments and automation triggers
+	previewLimit = limit{n: 5, window: time.Minute}
+)
+
+// limit is a number of calls in a sliding window.
+type limit struct {
+	n      int
+	window time.Duration
+}
+
+// DeployAPI is what the deployments use of a project's docs API
+// (*docsapi.Client).
+type DeployAPI interface {
+	Deploy(ctx context.Context) (*docsapi.Deployment, error)
+	DeployStatus(ctx context.Context, statusID string) (*docsapi.DeployStatus, error)
+	Preview(ctx context.Context, branch string) (*docsapi.Deployment, error)
+}
+
+// Deploys keeps the deployments started (store.Deploys).
+type Deploys interface {
+	SaveDeploy(ctx context.Context, team string, r store.DeployRecord) error
+	Deploy(ctx context.Context, team, id string) (store.DeployRecord, error)
+	RecentDeploys(ctx context.Context, team string, n int) ([]store.DeployRecord, error)
+}
+
+// Limits holds the organisation's budgets across replicas (store.Limits).
+type Limits interface {
+	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+}
+
+// DeployStore is the parts of the store the deployments use.
+type DeployStore struct {
+	Deploys Deploys
+	Limits  Limits
+}
+
+// Config holds the deployments' settings; zero values take the defaults.
+type Config struct {
+	// FollowFor is how long a deployment is followed before docsbot stops
+	// showing its status (default an hour).
+	FollowFor time.Duration
+	// Now is the clock (time.Now).
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.FollowFor <= 0 {
+		c.FollowFor = time.Hour
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// deploys is the feature.
+type deploys struct {
+	core  *bot.Bot
+	cfg   Config
+	apis  map[string]DeployAPI // by project key
+	store DeployStore
+	log   *slog.Logger
+}
+
+// Register adds /docs-deploy to b: deployments and previews of each
+// project's docs, by its API (apis, by project key), followed until they
+// end in one live message.
+func Register(b *bot.Bot, cfg Config, apis map[string]DeployAPI, st DeployStore) {
+	d := &deploys{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "deploy")}
+	b.HandleCommand(Command, d.onCommand)
+	b.HandleWork(workStart, bot.WorkHandler{Do: d.doStart, GiveUp: d.giveUp})
+	b.HandleWork(workFollow, bot.WorkHandler{Do: d.doFollow})
+}

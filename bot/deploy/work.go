@@ -1,0 +1,317 @@
+package deploy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Marks of a deployment's start (doc.go, "A deployment's lifecycle").
+const (
+	markProject = "project" // the project decided (its key, "" the implicit one)
+	markMessage = "message" // the ts of the live message
+	markCalling = "calling" // the API is being asked: never ask again
+	markStarted = "started" // the API's status id (and preview URL): it started
+	markDone    = "done"
+)
+
+// Audit actions.
+const (
+	AuditDeploy  = "docs.deploy"
+	AuditPreview = "docs.preview"
+)
+
+// follow is a deployment being followed, as its follow work carries it.
+type follow struct {
+	request
+	Key        string    `json:"key"` // the project's key
+	Record     string    `json:"record"`
+	TS         string    `json:"ts"`
+	StatusID   string    `json:"status_id"`
+	PreviewURL string    `json:"preview_url,omitempty"`
+	Started    time.Time `json:"started"`
+	// Gen counts the follow works of one deployment: each lasts less than
+	// bot.WorkMaxAge, then queues the next.
+	Gen int `json:"gen"`
+}
+
+// doStart deploys, or builds a preview, or lists the status, once per
+// command (doc.go's table).
+func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
+	var req request
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding a deploy command: %w", err)
+	}
+	log := d.log.With("user", req.User, "channel", req.Channel, "work", w.Key)
+	if w.Marked(markDone) != "" {
+		return nil
+	}
+	if req.Status {
+		return d.doStatus(ctx, w, req, log)
+	}
+	key, ok := d.projectOf(ctx, w, req, log)
+	if !ok {
+		return d.done(ctx, w)
+	}
+	api := d.apis[key]
+	if w.Marked(markStarted) == "" && w.Marked(markCalling) != "" {
+		return d.uncertain(ctx, w, req, key, log)
+	}
+	if w.Marked(markStarted) == "" {
+		if refusal := d.core.EditorRefusal(ctx, req.User, req.Channel, key); refusal != "" {
+			d.tell(ctx, req, refusal, log)
+			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, Command, "")
+			rec.Project = key
+			d.core.AuditWork(ctx, w, "audited", rec)
+			return d.done(ctx, w)
+		}
+		if ok, err := d.take(ctx, req, key, log); err != nil || !ok {
+			if err != nil {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			}
+			return d.done(ctx, w)
+		}
+		ts, err := d.message(ctx, w, req, key)
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if err := w.Mark(ctx, map[string]string{markCalling: "1"}); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		var dep *docsapi.Deployment
+		if req.Preview {
+			dep, err = api.Preview(ctx, req.Branch)
+		} else {
+			dep, err = api.Deploy(ctx)
+		}
+		if errors.Is(err, docsapi.ErrOutcomeUnknown) {
+			log.Warn("the docs API did not confirm the deployment; it may have started", "err", err)
+			return d.uncertain(ctx, w, req, key, log)
+		}
+		if err != nil {
+			log.Warn("the docs API refused the deployment", "err", err)
+			_ = d.core.EditNow(ctx, req.Channel, ts, slack.MsgOptionText(refusedView(req, key, err), false))
+			d.audit(ctx, w, req, key, "failed")
+			return d.done(ctx, w)
+		}
+		started, _ := json.Marshal(dep)
+		if err := w.Mark(ctx, map[string]string{markStarted: string(started)}); err != nil {
+			log.Warn("recording the started deployment failed", "err", err)
+		}
+		d.audit(ctx, w, req, key, "ok")
+	}
+	var dep docsapi.Deployment
+	_ = json.Unmarshal([]byte(w.Marked(markStarted)), &dep)
+	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), StatusID: dep.StatusID, PreviewURL: dep.PreviewURL,
+		Started: w.Received, Gen: 1}
+	if err := d.save(ctx, f, string(docsapi.DeployQueued), time.Time{}); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if err := d.queueFollow(ctx, f); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	return d.done(ctx, w)
+}
+
+// doFollow reads a deployment's status once and shows it in its message;
+// until it ends, it comes back after a while (the inbox's backoff: 1 s,
+// doubling to 30 s), as a new piece of work once it nears bot.WorkMaxAge.
+func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
+	var f follow
+	if err := json.Unmarshal(w.Payload, &f); err != nil {
+		return fmt.Errorf("decoding a deployment to follow: %w", err)
+	}
+	log := d.log.With("status_id", f.StatusID, "work", w.Key)
+	api, ok := d.apis[f.Key]
+	if !ok || f.StatusID == "" {
+		log.Warn("a deployment to follow with no project or status id; dropped")
+		return nil
+	}
+	st, err := api.DeployStatus(ctx, f.StatusID)
+	if err != nil {
+		log.Info("reading the deployment's status failed; trying again", "err", err)
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key)), false)}, log)
+	ended := st.EndedAt
+	if st.Status.Done() && ended.IsZero() {
+		ended = d.cfg.Now()
+	}
+	if err := d.save(ctx, f, string(st.Status), ended); err != nil {
+		log.Warn("recording the deployment's state failed", "err", err)
+	}
+	switch {
+	case st.Status.Done():
+		log.Info("deployment ended", "state", st.Status)
+		return nil
+	case d.cfg.Now().Sub(f.Started) > d.cfg.FollowFor:
+		d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key))+
+			"\n_Still not finished after "+humanize.Duration(d.cfg.FollowFor)+": docsbot stopped following it. `"+Command+" status` shows it._", false)}, log)
+		return nil
+	case w.Age() > bot.WorkMaxAge*3/4:
+		f.Gen++
+		if err := d.queueFollow(ctx, f); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		return nil
+	}
+	return bot.Later(bot.RetryDelay(w.Attempt), errStillRunning)
+}
+
+// errStillRunning is why a deployment is looked at again.
+var errStillRunning = errors.New("the deployment is still running")
+
+// queueFollow queues the follow work of f (its generation in the key).
+func (d *deploys) queueFollow(ctx context.Context, f follow) error {
+	payload, _ := json.Marshal(f)
+	_, err := d.core.QueueFromWork(ctx, store.Work{Key: fmt.Sprintf("follow:%s:%d", f.Record, f.Gen), Kind: workFollow, Payload: payload})
+	return err
+}
+
+// projectOf decides the project of req once (markProject): the one named,
+// the channel's, the person's last choice; with several and none of those,
+// the person is told to name one.
+func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (string, bool) {
+	if v := w.Marked(markProject); v != "" {
+		return v[1:], true // "=" then the key, which is "" for the implicit project
+	}
+	res, err := d.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
+		Text: projectToken(req.Project)})
+	if err != nil || res.Ask {
+		d.tell(ctx, req, "Which docs project? "+bot.ProjectsHint(d.core.Projects(), "command"), log)
+		return "", false
+	}
+	key := bot.ProjectKey(res.Project)
+	if _, ok := d.apis[key]; !ok {
+		d.tell(ctx, req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(key)+"`.", log)
+		return "", false
+	}
+	if err := w.Mark(ctx, map[string]string{markProject: "=" + key}); err != nil {
+		log.Warn("recording the project failed", "err", err)
+	}
+	return key, true
+}
+
+// projectToken is "project=NAME" for a project named, "" for none.
+func projectToken(name string) string {
+	if name == "" {
+		return ""
+	}
+	return "project=" + name
+}
+
+// take spends one call of the organisation's budget of deployments (or of
+// previews), kept in Redis across replicas; when spent, the person is told
+// when to try again and it reports false.
+func (d *deploys) take(ctx context.Context, req request, key string, log *slog.Logger) (bool, error) {
+	l, what := deployLimit, "deployments"
+	if req.Preview {
+		l, what = previewLimit, "previews"
+	}
+	name := what + ":" + key
+	if p, ok := d.core.ProjectByKey(key); ok && p.VisitorsBudget != "" {
+		name = what + ":" + p.VisitorsBudget // projects of one organisation share its limits
+	}
+	g, err := d.store.Limits.TakeBudget(ctx, store.Budget{Name: name, Limit: l.n, Window: l.window}, 1)
+	if err != nil {
+		return false, err
+	}
+	if !g.OK() {
+		log.Info("deployment refused: the organisation's budget is spent", "what", what)
+		d.tell(ctx, req, fmt.Sprintf("The docs platform allows %d %s every %s for the whole organisation, and they are used. Try again %s.",
+			l.n, what, humanize.Duration(l.window), humanize.In(g.RetryAfter, d.cfg.Now())), log)
+		return false, nil
+	}
+	return true, nil
+}
+
+// message posts the deployment's live message once (markMessage).
+func (d *deploys) message(ctx context.Context, w *bot.Work, req request, key string) (string, error) {
+	if ts := w.Marked(markMessage); ts != "" {
+		return ts, nil
+	}
+	ts, err := d.core.Post(ctx, req.Channel, slack.MsgOptionText(startingView(req, key), false))
+	if err != nil {
+		return "", err
+	}
+	return ts, w.Mark(ctx, map[string]string{markMessage: ts})
+}
+
+// uncertain ends a start whose call may or may not have reached the API:
+// it is not called again; the message and the person say so.
+func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key string, log *slog.Logger) error {
+	text := uncertainView(req, key)
+	if ts := w.Marked(markMessage); ts != "" {
+		if err := d.core.EditNow(ctx, req.Channel, ts, slack.MsgOptionText(text, false)); err != nil {
+			log.Warn("showing the uncertain deployment failed", "err", err)
+		}
+	}
+	d.tell(ctx, req, text, log)
+	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), Started: w.Received}
+	if err := d.save(ctx, f, "unknown", time.Time{}); err != nil {
+		log.Warn("recording the uncertain deployment failed", "err", err)
+	}
+	d.audit(ctx, w, req, key, "unknown")
+	return d.done(ctx, w)
+}
+
+// save records f's state for /docs-deploy status.
+func (d *deploys) save(ctx context.Context, f follow, state string, ended time.Time) error {
+	return d.store.Deploys.SaveDeploy(ctx, f.Team, store.DeployRecord{ID: f.Record, Preview: f.Preview, Branch: f.Branch, Project: f.Key,
+		StatusID: f.StatusID, PreviewURL: f.PreviewURL, State: state, User: f.User, Channel: f.Channel, TS: f.TS,
+		Started: f.Started, Ended: ended})
+}
+
+// audit records the deployment once.
+func (d *deploys) audit(ctx context.Context, w *bot.Work, req request, key, outcome string) {
+	action, detail := AuditDeploy, ""
+	if req.Preview {
+		action, detail = AuditPreview, req.Branch
+	}
+	d.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: action,
+		Outcome: outcome, Detail: detail, Project: key})
+}
+
+// giveUp tells the person their command waited too long.
+func (d *deploys) giveUp(ctx context.Context, w *bot.Work) {
+	var req request
+	if json.Unmarshal(w.Payload, &req) != nil {
+		return
+	}
+	d.tell(ctx, req, "docsbot could not act on `"+Command+"`: Slack or its storage was unavailable for too long. Nothing was deployed; try again.", d.log)
+}
+
+// done marks the work ended.
+func (d *deploys) done(ctx context.Context, w *bot.Work) error {
+	if err := w.Mark(context.WithoutCancel(ctx), map[string]string{markDone: "1"}); err != nil {
+		d.log.Warn("marking a deploy command done failed", "work", w.Key, "err", err)
+	}
+	return nil
+}
+
+// tell tells the person privately.
+func (d *deploys) tell(ctx context.Context, req request, text string, log *slog.Logger) {
+	if err := d.core.TellPrivately(ctx, bot.Private{User: req.User, Channel: req.Channel, ResponseURL: req.ResponseURL, Text: text}); err != nil {
+		log.Warn("telling the person privately failed", "err", err)
+	}
+}
+
+// site is the public docs site of the project key, "" when unknown.
+func (d *deploys) site(key string) string {
+	if p, ok := d.core.ProjectByKey(key); ok {
+		return p.Assistant.SiteURL
+	}
+	return ""
+}
