@@ -11,7 +11,11 @@ const (
 	EndpointAsk         = "assistant_message"
 	EndpointSearch      = "search"
 	EndpointPage        = "page"
-	EndpointOther       = "other"
+	// Deployments: start one, follow one, start a preview.
+	EndpointDeploy       = "deploy"
+	EndpointDeployStatus = "deploy_status"
+	EndpointPreview      = "preview"
+	EndpointOther        = "other"
 )
 
 // EndpointOf names the operation a request is for, from its method and URL
@@ -31,6 +35,12 @@ func EndpointOf(method, path string) string {
 		return EndpointVisitors
 	case n >= 4 && parts[n-4] == "v2" && parts[n-3] == "assistant" && parts[n-1] == "message" && method == "POST":
 		return EndpointAsk
+	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "project" && parts[n-2] == "update" && method == "POST":
+		return EndpointDeploy
+	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "project" && parts[n-2] == "update-status" && method == "GET":
+		return EndpointDeployStatus
+	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "project" && parts[n-2] == "preview" && method == "POST":
+		return EndpointPreview
 	case n >= 3 && parts[n-3] == "v1" && parts[n-2] == "search" && method == "POST":
 		return EndpointSearch
 	case n >= 3 && parts[n-3] == "v1" && parts[n-2] == "page" && method == "POST":

@@ -24,6 +24,12 @@ func TestEndpointOf(t *testing.T) {
 		{"POST", "/discovery/v1/search/acme", docsapi.EndpointSearch},
 		{"POST", "/discovery/v1/page/acme", docsapi.EndpointPage},
 		{"GET", "/discovery/v1/page/acme", docsapi.EndpointOther},
+		{"POST", "/v1/project/update/proj", docsapi.EndpointDeploy},
+		{"GET", "/v1/project/update-status/st_1", docsapi.EndpointDeployStatus},
+		{"POST", "/v1/project/preview/proj", docsapi.EndpointPreview},
+		{"GET", "/v1/project/update/proj", docsapi.EndpointOther},
+		{"POST", "/v1/project/update-status/st_1", docsapi.EndpointOther},
+		{"GET", "/v1/project/preview/proj", docsapi.EndpointOther},
 	}
 	for _, tt := range tests {
 		if got := docsapi.EndpointOf(tt.method, tt.path); got != tt.want {
