@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
@@ -144,7 +145,7 @@ func checkManifest(t *testing.T, path string, m manifest) {
 		}
 	}
 	slices.Sort(commands)
-	if want := []string{agent.Command, ask.Command, visitors.Command}; !slices.Equal(commands, want) {
+	if want := []string{agent.Command, ask.Command, deploy.Command, visitors.Command}; !slices.Equal(commands, want) {
 		t.Errorf("%s: manifest commands %v, the bot serves %v", path, commands, want)
 	}
 	if len(m.Settings.Events.Bot) != len(agent.MessageEvents())+len(home.Events()) {

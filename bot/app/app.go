@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -32,6 +33,8 @@ type Config struct {
 	// Ask is the answers from the docs'; they answer from the projects
 	// whose Assistant is set.
 	Ask ask.Config
+	// Deploy is the deployments'.
+	Deploy deploy.Config
 	// Features are the features registered (zero: All).
 	Features Features
 	// Register, when set, registers a caller's own entry points on the bot
@@ -87,6 +90,10 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 			return nil, err
 		}
 		ask.Register(b, cfg.Ask, docs, ask.AskStore{Conversations: st.Conversations(), Limits: st.Limits()})
+	}
+	if cfg.Features.has(Deploy) {
+		deploy.Register(b, cfg.Deploy, project.Views(clients, func(c *docsapi.Client) deploy.DeployAPI { return c }),
+			deploy.DeployStore{Deploys: st.Deploys(), Limits: st.Limits()})
 	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {

@@ -14,9 +14,11 @@ const (
 	// Ask is the answers from the docs (bot/ask), for the projects that
 	// have a docs assistant.
 	Ask
+	// Deploy is /docs-deploy: deployments and previews (bot/deploy).
+	Deploy
 
 	// All is every feature: what `docsbot serve` runs.
-	All = Agent | Visitors | Home | Ask
+	All = Agent | Visitors | Home | Ask | Deploy
 )
 
 // has reports whether f holds every feature of g; a zero f holds All.
