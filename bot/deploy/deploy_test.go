@@ -1,0 +1,179 @@
+package deploy_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/deploy"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// redisURL is the package's own redis-server (bottest.Main).
+var redisURL string
+
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+
+const (
+	general = bottest.General
+	alice   = "U0ALICE"
+	bob     = "U0BOB"
+)
+
+// harness is the end-to-end world of bottest.
+type harness struct{ *bottest.Harness }
+
+func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
+	t.Helper()
+	return &harness{bottest.New(t, redisURL, apiOpts...)}
+}
+
+// live waits for the bot's message in #general that shows want, and returns
+// its text.
+func (h *harness) live(want string) string {
+	h.T.Helper()
+	var text string
+	h.WaitFor("the live message showing "+want, func() bool {
+		for _, m := range h.Roots(general) {
+			if strings.Contains(m.Text, want) {
+				text = m.Text
+				return true
+			}
+		}
+		return false
+	})
+	return text
+}
+
+// told reports whether user was told privately something containing text.
+func (h *harness) told(user, text string) bool {
+	if len(h.Privates(user, text)) > 0 {
+		return true
+	}
+	for _, p := range h.Slack.ResponsePosts("") {
+		if p.User == user && strings.Contains(p.Text, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDeployLiveToTheEnd: /docs-deploy keeps one live message from queued to
+// the end: the commit and the files changed when it succeeds, the end of the
+// logs in a code block when it fails; the API is asked to deploy once each.
+func TestDeployLiveToTheEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fail  bool
+		wants []string
+	}{
+		{"success", false, []string{":white_check_mark:", "done.", "modified"}},
+		{"failure", true, []string{":x:", "it failed.", "The end of the logs:\n```", "then `/docs-deploy` again"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			if tt.fail {
+				h.API.FailNextDeploy()
+			}
+			h.StartBot(bottest.Config{})
+			h.Command(alice, general, deploy.Command, "")
+			end := h.live(tt.wants[0])
+			bottest.WantContains(t, "the ended deployment", end, tt.wants...)
+			bottest.WantContains(t, "the ended deployment", end, "<@"+alice+"> deployed the docs")
+			if n := len(h.Roots(general)); n != 1 {
+				t.Errorf("%d messages in the channel, want the one live message", n)
+			}
+			if n := h.API.Count(docsapitest.EndpointDeploy); n != 1 {
+				t.Errorf("%d deploy calls, want 1", n)
+			}
+		})
+	}
+}
+
+// TestDeployPreview: a preview shows its address once it is ready; one the
+// plan does not allow is told.
+func TestDeployPreview(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, deploy.Command, "preview docs/new-quickstart")
+	end := h.live(":white_check_mark:")
+	bottest.WantContains(t, "the preview", end, "a preview of `docs/new-quickstart`", "Preview: <https://")
+	h.API.SetPreviews(false)
+	h.Command(alice, general, deploy.Command, "preview docs/other")
+	refused := h.live("has no previews")
+	bottest.WantContains(t, "the refused preview", refused, "Nothing was deployed")
+}
+
+// TestWhoMayDeploy: the rows of docs/architecture.md's "Who may do what" for
+// /docs-deploy: a viewer and a guest are refused privately and deploy
+// nothing; anyone may ask for the status.
+func TestWhoMayDeploy(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	const guest = "U0GUEST"
+	h.Slack.AddGuest(guest, "gus", false)
+	h.StartBot(bottest.Config{Editors: []string{alice, guest}})
+	for _, who := range []struct{ user, refusal string }{{bob, "Only editors"}, {guest, "Guests of this workspace"}} {
+		for _, text := range []string{"", "preview feature-x"} {
+			ack := h.Command(who.user, general, deploy.Command, text)
+			if !strings.Contains(string(ack.Payload), who.refusal) {
+				h.WaitFor(who.user+"'s refusal", func() bool { return h.told(who.user, who.refusal) })
+			}
+		}
+	}
+	h.Command(alice, general, deploy.Command, "")
+	h.live(":white_check_mark:")
+	h.Command(bob, general, deploy.Command, "status")
+	h.WaitFor("the status for a viewer", func() bool { return h.told(bob, "started from Slack lately") })
+	if !h.told(bob, "deployment by <@"+alice+">") {
+		t.Error("the status does not list alice's deployment")
+	}
+	if n := h.API.Count(docsapitest.EndpointDeploy) + h.API.Count(docsapitest.EndpointPreview); n != 1 {
+		t.Errorf("%d deploy and preview calls, want alice's one", n)
+	}
+}
+
+// TestDeployOnceWhenRedelivered: Slack sending /docs-deploy again deploys
+// once.
+func TestDeployOnceWhenRedelivered(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{})
+	ack := h.Command(alice, general, deploy.Command, "")
+	h.live(":white_check_mark:")
+	if err := h.Slack.Redeliver(t.Context(), ack.EnvelopeID); err != nil {
+		t.Fatal(err)
+	}
+	h.Idle()
+	if n := h.API.Count(docsapitest.EndpointDeploy); n != 1 {
+		t.Errorf("%d deploy calls after a redelivery, want 1", n)
+	}
+}
+
+// TestDeployAfterAReplicaDiedInsideTheCall: a replica that marked the call
+// and died leaves a deployment that may have started: the next attempt does
+// not call again, and says so in the message and to the person.
+func TestDeployAfterAReplicaDiedInsideTheCall(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	_, ts, err := h.BotClient().PostMessage(general, slack.MsgOptionText(":hourglass_flowing_sand: deploying the docs…", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := map[string]any{"team": "T0TEST", "channel": general, "user": alice}
+	h.DeadReplicaWork("cmd:dead", "deploy.start", req, map[string]string{"project": "=", "message": ts, "calling": "1"})
+	h.StartBot(bottest.Config{LandingWindow: 1})
+	h.live("cannot tell whether the docs started")
+	h.WaitFor("alice told", func() bool { return h.told(alice, "cannot tell whether") })
+	h.Command(alice, general, deploy.Command, "status")
+	h.WaitFor("the status", func() bool { return h.told(alice, ":grey_question: deployment by") })
+	if n := h.API.Count(docsapitest.EndpointDeploy); n != 0 {
+		t.Errorf("%d deploy calls after the replica died inside one, want none", n)
+	}
+}
