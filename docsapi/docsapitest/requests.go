@@ -21,6 +21,10 @@ const (
 	EndpointAssistant Endpoint = "assistant"
 	EndpointSearch    Endpoint = "search"
 	EndpointPage      Endpoint = "page"
+	// Deployments: start one (M1), its status (M2), start a preview (M3).
+	EndpointDeploy       Endpoint = "deploy"
+	EndpointDeployStatus Endpoint = "deploy_status"
+	EndpointPreview      Endpoint = "preview"
 	EndpointUnknown   Endpoint = "unknown"
 )
 
