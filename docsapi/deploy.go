@@ -214,6 +214,8 @@ func isObject(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
+func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
+
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if strings.TrimSpace(s) != "" {
@@ -253,6 +255,9 @@ type looseStrings []string
 
 func (ls *looseStrings) UnmarshalJSON(b []byte) error {
 	*ls = nil
+	if isNull(b) {
+		return nil
+	}
 	var one string
 	if json.Unmarshal(b, &one) == nil {
 		*ls = looseStrings{one}
@@ -264,6 +269,9 @@ func (ls *looseStrings) UnmarshalJSON(b []byte) error {
 	}
 	out := make([]string, 0, len(raw))
 	for _, r := range raw {
+		if isNull(r) {
+			continue
+		}
 		var s string
 		if json.Unmarshal(r, &s) == nil {
 			out = append(out, s)
@@ -277,9 +285,7 @@ func (ls *looseStrings) UnmarshalJSON(b []byte) error {
 			out = append(out, firstNonEmpty(obj.Message, obj.Text))
 			continue
 		}
-		if t := string(bytes.TrimSpace(r)); t != "null" {
-			out = append(out, t)
-		}
+		out = append(out, string(bytes.TrimSpace(r)))
 	}
 	*ls = out
 	return nil

@@ -25,7 +25,7 @@ const (
 	EndpointDeploy       Endpoint = "deploy"
 	EndpointDeployStatus Endpoint = "deploy_status"
 	EndpointPreview      Endpoint = "preview"
-	EndpointUnknown   Endpoint = "unknown"
+	EndpointUnknown      Endpoint = "unknown"
 )
 
 // Request is the record of one request the server received. It never holds
