@@ -437,3 +437,61 @@ func TestDeployStateDone(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchDeploy follows deployments through passing faults to their end,
+// and stops at a failure that will not pass.
+func TestWatchDeploy(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		faults  []docsapitest.Fault
+		id      string
+		want    error
+		retries int
+	}{
+		{name: "to the end"},
+		{name: "through 503 and 429", retries: 2, faults: []docsapitest.Fault{
+			{Endpoint: docsapitest.EndpointDeployStatus, Status: http.StatusServiceUnavailable, Times: 1},
+			{Endpoint: docsapitest.EndpointDeployStatus, Status: http.StatusTooManyRequests, RetryAfter: time.Millisecond, Times: 1}}},
+		{name: "unknown deployment", id: "ffffffffffffffffffffffff", want: docsapi.ErrNotFound},
+		{name: "refused key", want: docsapi.ErrUnauthorized, faults: []docsapitest.Fault{{Endpoint: docsapitest.EndpointDeployStatus, Status: http.StatusUnauthorized}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, nil)
+			d, err := e.c.Deploy(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := d.StatusID
+			if tt.id != "" {
+				id = tt.id
+			}
+			for _, f := range tt.faults {
+				e.srv.AddFault(f)
+			}
+			var seen []docsapi.DeployState
+			retries := 0
+			got, err := e.c.WatchDeploy(t.Context(), id, docsapi.DeployWatchOptions{First: time.Millisecond, Max: 2 * time.Millisecond,
+				OnStatus: func(st *docsapi.DeployStatus, changed bool) {
+					if changed {
+						seen = append(seen, st.Status)
+					}
+				},
+				OnRetry: func(error, time.Duration) { retries++ }})
+			if tt.want != nil {
+				if !errors.Is(err, tt.want) || got != nil {
+					t.Fatalf("WatchDeploy: %v, %v; want %v", got, err, tt.want)
+				}
+				return
+			}
+			if err != nil || got.Status != docsapi.DeploySuccess {
+				t.Fatalf("WatchDeploy: %+v, %v", got, err)
+			}
+			if strings.Join(states(seen), ",") != "queued,in_progress,success" || retries != tt.retries {
+				t.Errorf("states %v retries %d, want queued,in_progress,success and %d", seen, retries, tt.retries)
+			}
+		})
+	}
+}
