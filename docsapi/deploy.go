@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -214,6 +215,8 @@ func isObject(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
+func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
+
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if strings.TrimSpace(s) != "" {
@@ -253,6 +256,9 @@ type looseStrings []string
 
 func (ls *looseStrings) UnmarshalJSON(b []byte) error {
 	*ls = nil
+	if isNull(b) {
+		return nil
+	}
 	var one string
 	if json.Unmarshal(b, &one) == nil {
 		*ls = looseStrings{one}
@@ -264,6 +270,9 @@ func (ls *looseStrings) UnmarshalJSON(b []byte) error {
 	}
 	out := make([]string, 0, len(raw))
 	for _, r := range raw {
+		if isNull(r) {
+			continue
+		}
 		var s string
 		if json.Unmarshal(r, &s) == nil {
 			out = append(out, s)
@@ -277,9 +286,7 @@ func (ls *looseStrings) UnmarshalJSON(b []byte) error {
 			out = append(out, firstNonEmpty(obj.Message, obj.Text))
 			continue
 		}
-		if t := string(bytes.TrimSpace(r)); t != "null" {
-			out = append(out, t)
-		}
+		out = append(out, string(bytes.TrimSpace(r)))
 	}
 	*ls = out
 	return nil
@@ -342,4 +349,37 @@ func checkBranch(branch string) error {
 		}
 	}
 	return nil
+}
+
+// DeployWatchOptions configure [Client.WatchDeploy], as [WatchOptions] do
+// [Client.Watch].
+type DeployWatchOptions struct {
+	// First is the wait after the first poll; it grows by half each poll up
+	// to Max (PollDelay, with Jitter) and starts over when the state
+	// changes.
+	First, Max time.Duration
+	// OnStatus, if set, is called with the status after every poll that
+	// worked, and with changed true when its state is new.
+	OnStatus func(st *DeployStatus, changed bool)
+	// OnRetry, if set, is called after a poll that failed for a passing
+	// reason, with the wait before the next poll.
+	OnRetry func(err error, wait time.Duration)
+	// Sleep, if set, waits d or until ctx ends, and returns ctx's error
+	// then; nil is a plain timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// WatchDeploy polls the deployment statusID until its state is Done, and
+// returns that status. It retries and stops as [Client.Watch] does: a
+// passing failure (408, 429, 5xx, a network error, an unreadable answer) is
+// polled again after at least its Retry-After; an unknown id, a refused key
+// or the end of ctx ends the watch with that error. An unknown state is
+// followed like a running one.
+func (c *Client) WatchDeploy(ctx context.Context, statusID string, o DeployWatchOptions) (*DeployStatus, error) {
+	return watch(ctx, c, o.First, o.Max, o.Sleep, o.OnRetry,
+		func(ctx context.Context, once *Client) (*DeployStatus, error) {
+			return once.DeployStatus(ctx, statusID)
+		},
+		func(st *DeployStatus) (string, bool) { return string(st.Status), st.Status.Done() },
+		o.OnStatus)
 }

@@ -1,6 +1,7 @@
 // Package docsapi is a typed client for the documentation platform's REST API:
-// agent jobs (create, follow-up message, get) and the unique-visitors export;
-// and for its discovery API: the assistant, search and pages.
+// agent jobs (create, follow-up message, get), deployments (deploy, preview a
+// branch, follow a deployment's status) and the unique-visitors export; and
+// for its discovery API: the assistant, search and pages.
 //
 // One [Client] serves every call. Each call takes a context first, validates
 // its input before sending anything, and returns typed results. A failure
@@ -9,10 +10,12 @@
 // [ErrRateLimited] and [ErrInvalidRequest] through errors.Is.
 //
 // Reads are retried on network errors, 408, 429 and 5xx with capped, jittered
-// exponential backoff that honours Retry-After. The two POST operations are not
-// idempotent: they are retried only when the server certainly did not act on
-// them (429, or a connection that could not be opened). Any other failure after
-// the request may have reached the server wraps [ErrOutcomeUnknown].
+// exponential backoff that honours Retry-After. The POST operations (create,
+// message, deploy, preview) are not idempotent: they are retried only when the
+// server certainly did not act on them (429, or a connection that could not be
+// opened). Any other failure after the request may have reached the server
+// wraps [ErrOutcomeUnknown]. A 403 to a preview also matches
+// [ErrPreviewsNotAllowed].
 //
 // The API key is sent only in the Authorization header. It never appears in an
 // error, a log line or the client's printed form.

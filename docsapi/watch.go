@@ -30,48 +30,60 @@ type WatchOptions struct {
 // Retry-After; any other failure, such as an unknown job or a refused key,
 // ends the watch with that error, as does the end of ctx.
 func (c *Client) Watch(ctx context.Context, id string, o WatchOptions) (*Job, error) {
+	return watch(ctx, c, o.First, o.Max, o.Sleep, o.OnRetry,
+		func(ctx context.Context, once *Client) (*Job, error) { return once.GetJob(ctx, id) },
+		func(j *Job) (string, bool) { return string(j.Status), j.Status.Final() },
+		o.OnJob)
+}
+
+// watch is the poll loop of Watch and WatchDeploy: get is one poll with a
+// client that does not retry, state gives the status and whether it is the
+// end, onPoll sees every answer.
+func watch[T any](ctx context.Context, c *Client, first, maxDelay time.Duration, sleepFn func(context.Context, time.Duration) error,
+	onRetry func(error, time.Duration), get func(context.Context, *Client) (T, error), state func(T) (string, bool), onPoll func(T, bool)) (T, error) {
+	var zero T
 	once := *c
 	once.retry = RetryPolicy{MaxAttempts: 1}
-	sleepFn := o.Sleep
 	if sleepFn == nil {
 		sleepFn = sleep
 	}
 	var (
-		last Status
+		last string
 		seen bool
 	)
 	polls := 0 // since the status last changed
 	for {
-		job, err := once.GetJob(ctx, id)
-		delay := Jitter(PollDelay(o.First, o.Max, polls))
+		v, err := get(ctx, &once)
+		delay := Jitter(PollDelay(first, maxDelay, polls))
 		switch {
 		case err == nil:
-			changed := !seen || job.Status != last
-			last, seen = job.Status, true
+			st, done := state(v)
+			changed := !seen || st != last
+			last, seen = st, true
 			if changed {
 				polls = 0
 			}
-			if o.OnJob != nil {
-				o.OnJob(job, changed)
+			if onPoll != nil {
+				onPoll(v, changed)
 			}
-			if job.Status.Final() {
-				return job, nil
+			if done {
+				return v, nil
 			}
 		case ctx.Err() != nil:
-			return nil, ctx.Err()
+			return zero, ctx.Err()
 		default:
 			after, ok := watchRetryable(err)
 			if !ok {
-				return nil, err
+				return zero, err
 			}
 			delay = max(delay, after)
-			if o.OnRetry != nil {
-				o.OnRetry(err, delay)
+			if onRetry != nil {
+				onRetry(err, delay)
 			}
 		}
 		polls++
 		if err := sleepFn(ctx, delay); err != nil {
-			return nil, err
+			return zero, err
 		}
 	}
 }

@@ -52,6 +52,7 @@ func (r *runner) commands() []cli.Command {
 		{Name: "serve", Summary: "run the Slack bot (the default when no command is given)", Run: r.runServe},
 		{Name: "sandbox", Summary: "try the bot in a Slack-like web page: nothing to set up", Run: r.runSandbox},
 		{Name: "jobs", Summary: "start, inspect, message and watch agent jobs", Run: r.runJobs},
+		{Name: "deploy", Summary: "deploy the docs or a preview of a branch, and follow deployments", Run: r.runDeploy},
 		{Name: "visitors", Summary: "unique visitors per page, human and AI", Run: r.runVisitors},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},

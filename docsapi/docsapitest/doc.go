@@ -20,6 +20,9 @@
 //	POST /v2/agent/{projectId}/job/{id}/message  follow-up message   200 job
 //	GET  /v2/agent/{projectId}/job/{id}          get a job (a poll)  200 job
 //	GET  /v1/analytics/{projectId}/visitors      unique visitors     200 {totals, visitors, hasMore}
+//	POST /v1/project/update/{projectId}          deploy              202 {statusId}
+//	POST /v1/project/preview/{projectId}         preview a branch    202 {statusId, previewUrl}
+//	GET  /v1/project/update-status/{statusId}    a deployment (poll) 200 {_id, status, commit, logs, ...}
 //
 // Jobs have ids "job_" followed by 16 hex digits, model "claude-sonnet-4",
 // createdAt in RFC 3339 (UTC, millisecond precision), source {repository,
@@ -41,6 +44,11 @@
 //	prompt not a string                   400 {"error":"prompt must be a string"}
 //	prompt empty                          400 {"error":"prompt must not be empty"}
 //	unknown job id                        404 {"error":"job not found"}
+//	previews off ([WithPreviews])         403 {"error":"preview deployments are not available on your plan"}
+//	preview branch missing or null        400 {"error":"branch is required"}
+//	preview branch not a string           400 {"error":"branch must be a string"}
+//	preview branch empty or not a git name 400 {"error":"branch is not a valid branch name"}
+//	unknown status id                     404 {"error":"deployment not found"}
 //	bad analytics query                   400 {"error":"Invalid query parameters","details":[{"message":"..."}, ...]}
 //
 // The same answer is given for a missing and a wrong key, and the key is
@@ -75,6 +83,23 @@
 // prLink null and no archivedAt, with a fresh lifecycle decided from the
 // follow-up prompt and its poll count and timer restarted.
 //
+// # Deployments
+//
+// A deployment (M1) or a preview (M3) starts queued; its status (M2) moves
+// on as it is polled, like a job: [DefaultDeployLifecycle] answers queued to
+// the first GET, in_progress to the second, and success to the third, or
+// failure for a preview whose branch has the word "fail". The lifecycle
+// function ([WithDeployLifecycle], [Server.SetDeployLifecycle],
+// [TimedDeployLifecycle] for sandboxes) decides per deployment;
+// [Server.FailNextDeploy] fails the next one whatever it says, and
+// [Server.SetDeployStatus] forces a state. A status has "_id" (24 hex
+// digits), projectId, createdAt, endedAt once ended, a summary, logs that
+// grow as it runs (a failure's end with a line "Error: ..."), the subdomain
+// (the domain, or domain-branch for a preview, whose previewUrl is
+// https://{subdomain}.mintlify.app), an author, a commit {sha, ref ("main"
+// or the preview's branch), message, filesChanged} and source "api".
+// [Server.Deployment] and [Server.Deployments] look without polling.
+//
 // # Rate limits
 //
 // [Limits] holds requests per sliding hour for create, message, get and the
@@ -84,7 +109,8 @@
 // checks, even if it then fails validation; requests rejected with 401, 404
 // project, 429 or by a fault that answers before acting do not count. An
 // endpoint without a limit keeps no count, so a limit set later counts from then
-// on.
+// on. Deploy and Preview count in windows of 10 seconds and a minute
+// instead of an hour (10 deployments and 5 previews by default).
 //
 // # Faults
 //

@@ -155,6 +155,10 @@ func truncatedBody(e Endpoint) string {
 		return `{"id":"job_0000000000000000","status":"comp`
 	case EndpointVisitors:
 		return `{"totals":{"human":12,"ai":`
+	case EndpointDeploy, EndpointPreview:
+		return `{"statusId":"0000`
+	case EndpointDeployStatus:
+		return `{"_id":"000000000000000000000000","status":"in_pro`
 	}
 	return `{"error":`
 }
@@ -214,8 +218,11 @@ func sniff(body string) string {
 
 // successStatus is the status the endpoint answers on success.
 func successStatus(e Endpoint) int {
-	if e == EndpointCreate {
+	switch e {
+	case EndpointCreate:
 		return http.StatusCreated
+	case EndpointDeploy, EndpointPreview:
+		return http.StatusAccepted
 	}
 	return http.StatusOK
 }

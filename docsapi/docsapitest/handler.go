@@ -53,10 +53,19 @@ func matchRoute(method string, u *url.URL, discoveryPrefix string) route {
 		rt = route{endpoint: EndpointMessage, allow: http.MethodPost, project: seg[3], jobID: seg[5]}
 	case len(seg) == 5 && seg[0] == "" && seg[1] == "v1" && seg[2] == "analytics" && seg[4] == "visitors":
 		rt = route{endpoint: EndpointVisitors, allow: http.MethodGet, project: seg[3]}
+	case len(seg) == 5 && seg[0] == "" && seg[1] == "v1" && seg[2] == "project" && seg[3] == "update":
+		rt = route{endpoint: EndpointDeploy, allow: http.MethodPost, project: seg[4]}
+	case len(seg) == 5 && seg[0] == "" && seg[1] == "v1" && seg[2] == "project" && seg[3] == "preview":
+		rt = route{endpoint: EndpointPreview, allow: http.MethodPost, project: seg[4]}
+	case len(seg) == 5 && seg[0] == "" && seg[1] == "v1" && seg[2] == "project" && seg[3] == "update-status":
+		// The status id (kept in jobID) stands where other paths have the
+		// project.
+		rt = route{endpoint: EndpointDeployStatus, allow: http.MethodGet, jobID: seg[4]}
 	default:
 		return route{endpoint: EndpointUnknown}
 	}
-	if rt.project == "" || (rt.endpoint != EndpointCreate && rt.endpoint != EndpointVisitors && rt.jobID == "") {
+	needsID := rt.endpoint == EndpointGet || rt.endpoint == EndpointMessage || rt.endpoint == EndpointDeployStatus
+	if (rt.project == "" && rt.endpoint != EndpointDeployStatus) || (needsID && rt.jobID == "") {
 		return route{endpoint: EndpointUnknown}
 	}
 	if method != rt.allow {
@@ -157,7 +166,7 @@ func (s *Server) handle(r *http.Request, rt route, body []byte) *response {
 		resp.header.Set("WWW-Authenticate", "Bearer")
 		return resp
 	}
-	if rt.project != s.ProjectID {
+	if rt.endpoint != EndpointDeployStatus && rt.project != s.ProjectID {
 		return errorResponse(http.StatusNotFound, msgNoProject)
 	}
 	s.mu.Lock()
@@ -176,6 +185,12 @@ func (s *Server) handle(r *http.Request, rt route, body []byte) *response {
 		return s.sendMessage(rt.jobID, body)
 	case EndpointGet:
 		return s.getJob(rt.jobID)
+	case EndpointDeploy:
+		return s.startDeploy()
+	case EndpointPreview:
+		return s.startPreview(body)
+	case EndpointDeployStatus:
+		return s.deployStatus(rt.jobID)
 	default:
 		return s.visitors(r.URL.Query())
 	}

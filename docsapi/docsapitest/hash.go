@@ -10,6 +10,7 @@ const (
 	tagHuman
 	tagAI
 	tagTotals
+	tagDeploy
 )
 
 // mix is the splitmix64 finalizer: a fast, well-spread 64-bit permutation.

@@ -2,12 +2,31 @@ package docsapitest
 
 import "time"
 
-// rateWindow is the length of the sliding rate-limit window.
+// rateWindow is the length of the sliding rate-limit window, but for
+// deployments and previews.
 const rateWindow = time.Hour
 
-// Limits holds the number of requests allowed per sliding hour; 0 means
-// unlimited. Create, Message and Get are per project; Visitors is the
-// per-organization analytics limit shared by all analytics calls.
+// The windows of the deployment limits, as the service publishes them.
+const (
+	deployWindow  = 10 * time.Second
+	previewWindow = time.Minute
+)
+
+// windowLength is the length of the sliding window requests to e count in.
+func windowLength(e Endpoint) time.Duration {
+	switch e {
+	case EndpointDeploy:
+		return deployWindow
+	case EndpointPreview:
+		return previewWindow
+	}
+	return rateWindow
+}
+
+// Limits holds the number of requests allowed per sliding hour, but for
+// Deploy and Preview; 0 means unlimited. Create, Message and Get are per
+// project; Visitors is the per-organization analytics limit shared by all
+// analytics calls.
 type Limits struct {
 	// Create limits POST /v2/agent/{projectId}/job.
 	Create int
@@ -22,13 +41,22 @@ type Limits struct {
 	Assistant int
 	// Discovery limits search and page together, per organization.
 	Discovery int
+	// Deploy limits POST /v1/project/update/{projectId} per sliding 10
+	// seconds, per organization. (The service shares this limit with
+	// triggering automations, which this server does not serve.)
+	Deploy int
+	// Preview limits POST /v1/project/preview/{projectId} per sliding
+	// minute, per organization.
+	Preview int
 }
 
 // DefaultLimits returns the published limits: 100 creates, 100 messages and
-// 100 analytics calls per hour, no limit on getting a job, and 10,000
-// questions and 10,000 searches and pages per hour.
+// 100 analytics calls per hour, no limit on getting a job, 10,000
+// questions and 10,000 searches and pages per hour, 10 deployments per 10
+// seconds and 5 previews per minute. Getting a deployment's status has no
+// published limit.
 func DefaultLimits() Limits {
-	return Limits{Create: 100, Message: 100, Get: 0, Visitors: 100, Assistant: 10000, Discovery: 10000}
+	return Limits{Create: 100, Message: 100, Get: 0, Visitors: 100, Assistant: 10000, Discovery: 10000, Deploy: 10, Preview: 5}
 }
 
 func (l Limits) of(e Endpoint) int {
@@ -45,6 +73,10 @@ func (l Limits) of(e Endpoint) int {
 		return l.Assistant
 	case EndpointSearch, EndpointPage:
 		return l.Discovery
+	case EndpointDeploy:
+		return l.Deploy
+	case EndpointPreview:
+		return l.Preview
 	}
 	return 0
 }
@@ -71,9 +103,10 @@ func (s *Server) SetLimits(l Limits) {
 // request leaves the window (at least 1) and false.
 func (s *Server) admitLocked(e Endpoint, now time.Time) (retryAfter int, ok bool) {
 	limit := s.limits.of(e)
+	length := windowLength(e)
 	e = window(e)
 	win := s.windows[e]
-	cut := now.Add(-rateWindow)
+	cut := now.Add(-length)
 	drop := 0
 	for drop < len(win) && !win[drop].After(cut) {
 		drop++
@@ -86,7 +119,7 @@ func (s *Server) admitLocked(e Endpoint, now time.Time) (retryAfter int, ok bool
 	if len(win) >= limit {
 		s.windows[e] = win
 		// Enough requests must leave for the count to drop below limit.
-		wait := win[len(win)-limit].Add(rateWindow).Sub(now)
+		wait := win[len(win)-limit].Add(length).Sub(now)
 		secs := int((wait + time.Second - 1) / time.Second)
 		return max(secs, 1), false
 	}

@@ -24,7 +24,7 @@ func expectLimited(t *testing.T, r reply, retryAfter int) {
 
 func TestDefaultLimits(t *testing.T) {
 	t.Parallel()
-	if got := DefaultLimits(); got != (Limits{Create: 100, Message: 100, Get: 0, Visitors: 100, Assistant: 10000, Discovery: 10000}) {
+	if got := DefaultLimits(); got != (Limits{Create: 100, Message: 100, Get: 0, Visitors: 100, Assistant: 10000, Discovery: 10000, Deploy: 10, Preview: 5}) {
 		t.Errorf("DefaultLimits() = %+v", got)
 	}
 }

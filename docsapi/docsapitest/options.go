@@ -44,6 +44,9 @@ type config struct {
 	deltaDelay      time.Duration
 	sourceURLs      bool
 	siteURL         string
+
+	deployLifecycle func(DeployRequest) DeployLifecycle
+	noPreviews      bool
 }
 
 func defaultConfig() config {
@@ -60,6 +63,8 @@ func defaultConfig() config {
 		domain:          DefaultDomain,
 		discoveryPrefix: DefaultDiscoveryPrefix,
 		docs:            DefaultDocs(),
+
+		deployLifecycle: DefaultDeployLifecycle,
 	}
 }
 

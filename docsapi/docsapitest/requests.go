@@ -21,7 +21,11 @@ const (
 	EndpointAssistant Endpoint = "assistant"
 	EndpointSearch    Endpoint = "search"
 	EndpointPage      Endpoint = "page"
-	EndpointUnknown   Endpoint = "unknown"
+	// Deployments: start one (M1), its status (M2), start a preview (M3).
+	EndpointDeploy       Endpoint = "deploy"
+	EndpointDeployStatus Endpoint = "deploy_status"
+	EndpointPreview      Endpoint = "preview"
+	EndpointUnknown      Endpoint = "unknown"
 )
 
 // Request is the record of one request the server received. It never holds

@@ -49,6 +49,13 @@ type Server struct {
 	threads   map[string]*assistantThread
 	threadSeq int
 	questions int
+
+	deployLifecycle func(DeployRequest) DeployLifecycle
+	noPreviews      bool
+	failNext        int
+	deploySeq       int
+	deployments     map[string]*deployment
+	deployOrder     []*deployment
 }
 
 // NewServer starts a server on 127.0.0.1 with a free port (or the address of
@@ -94,6 +101,10 @@ func Start(opts ...Option) (*Server, error) {
 		jobs:         make(map[string]*job),
 		counts:       make(map[Endpoint]int),
 		threads:      make(map[string]*assistantThread),
+
+		deployLifecycle: cfg.deployLifecycle,
+		noPreviews:      cfg.noPreviews,
+		deployments:     make(map[string]*deployment),
 	}
 	s.DiscoveryURL = s.URL + cfg.discoveryPrefix
 	s.srv = &http.Server{

@@ -256,6 +256,10 @@ func flagFor(field string) string {
 		return EnvProject
 	case "baseurl", "url":
 		return EnvAPIURL
+	case "branch":
+		return "BRANCH"
+	case "statusid":
+		return "status ID"
 	}
 	return field
 }

@@ -39,7 +39,8 @@ type APIRequest struct {
 	// Input names the caller's input for a request field or setting, such
 	// as "--prompt" for "prompt" or DOCS_API_KEY for "apikey"; nil keeps the
 	// field's name. Explain asks for prompt, job, from, to, interval, apikey,
-	// projectid, baseurl and the Field of a ValidationError.
+	// projectid, baseurl, branch, status id and the Field of a
+	// ValidationError.
 	Input func(field string) string
 	// LookUp is the command that shows a job, such as "docsbot jobs get",
 	// for the fix of a request whose outcome is unknown.
@@ -72,6 +73,11 @@ func Explain(err error, r APIRequest) Explanation {
 }
 
 func explain(err error, r APIRequest) Explanation {
+	if isDeployOp(r.Op) {
+		if x, ok := explainDeploy(err, r); ok {
+			return x
+		}
+	}
 	ae, isAPI := errors.AsType[*docsapi.APIError](err)
 	status := 0
 	if isAPI {
