@@ -209,7 +209,7 @@ func TestCLIErrors(t *testing.T) {
 		{"wrong key", []string{envAPIKey + "=" + wrongKey}, []string{"jobs", "get", "job_1"}, 1, "check DOCS_API_KEY"},
 		{"wrong key on visitors", []string{envAPIKey + "=" + wrongKey}, []string{"visitors", "--format", "csv"}, 1, "check DOCS_API_KEY"},
 		{"no key", []string{envAPIKey + "="}, []string{"jobs", "create", "--prompt", "x"}, 2, "docsbot: DOCS_API_KEY is not set"},
-		{"unknown command", nil, []string{"deploy"}, 2, "Usage:"},
+		{"unknown command", nil, []string{"publish"}, 2, "Usage:"},
 		{"no arguments", nil, nil, 2, "missing SLACK_BOT_TOKEN, SLACK_APP_TOKEN"},
 	}
 	for _, tt := range tests {
