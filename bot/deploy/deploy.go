@@ -80,13 +80,13 @@ func (c Config) withDefaults() Config {
 type deploys struct {
 	core  *bot.Bot
 	cfg   Config
-	apis  map[string]DeployAPI // by project key
+	apis  map[string]DeployAPI // by project name (apiFor)
 	store DeployStore
 	log   *slog.Logger
 }
 
 // Register adds /docs-deploy to b: deployments and previews of each
-// project's docs, by its API (apis, by project key), followed until they
+// project's docs, by its API (apis, by project name), followed until they
 // end in one live message.
 func Register(b *bot.Bot, cfg Config, apis map[string]DeployAPI, st DeployStore) {
 	d := &deploys{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "deploy")}

@@ -106,7 +106,7 @@ func TestDeployPreview(t *testing.T) {
 	bottest.WantContains(t, "the preview", end, "a preview of `docs/new-quickstart`", "Preview: <https://")
 	h.API.SetPreviews(false)
 	h.Command(alice, general, deploy.Command, "preview docs/other")
-	refused := h.live("has no previews")
+	refused := h.live("refused previews")
 	bottest.WantContains(t, "the refused preview", refused, "Nothing was deployed")
 }
 
@@ -172,7 +172,10 @@ func TestDeployAfterAReplicaDiedInsideTheCall(t *testing.T) {
 	h.live("cannot tell whether the docs started")
 	h.WaitFor("alice told", func() bool { return h.told(alice, "cannot tell whether") })
 	h.Command(alice, general, deploy.Command, "status")
-	h.WaitFor("the status", func() bool { return h.told(alice, ":grey_question: deployment by") })
+	h.WaitFor("the status", func() bool { return h.told(alice, "started from Slack lately") })
+	if !h.told(alice, ":grey_question: deployment by <@"+alice+">") {
+		t.Errorf("the status does not list the deployment whose outcome is unknown: %+v", h.Slack.ResponsePosts(""))
+	}
 	if n := h.API.Count(docsapitest.EndpointDeploy); n != 0 {
 		t.Errorf("%d deploy calls after the replica died inside one, want none", n)
 	}

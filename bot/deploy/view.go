@@ -48,7 +48,10 @@ func refusedView(req request, key string, err error) string {
 	why := "the docs platform refused it"
 	switch {
 	case errors.Is(err, docsapi.ErrPreviewsNotAllowed):
-		why = "the docs platform's plan of this project has no previews"
+		// A 403: the plan has no previews, or the key lacks the write scope
+		// or is used from outside its allowed addresses; the API does not
+		// say which.
+		why = "the docs platform refused previews for this project (its plan may have none, or the API key may not be allowed to build them)"
 	case errors.Is(err, docsapi.ErrRateLimited):
 		wait := time.Duration(0)
 		if errors.As(err, &api) {

@@ -65,7 +65,7 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 	if !ok {
 		return d.done(ctx, w)
 	}
-	api := d.apis[key]
+	api, _ := d.apiFor(key)
 	if w.Marked(markStarted) == "" && w.Marked(markCalling) != "" {
 		return d.uncertain(ctx, w, req, key, log)
 	}
@@ -134,7 +134,7 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a deployment to follow: %w", err)
 	}
 	log := d.log.With("status_id", f.StatusID, "work", w.Key)
-	api, ok := d.apis[f.Key]
+	api, ok := d.apiFor(f.Key)
 	if !ok || f.StatusID == "" {
 		log.Warn("a deployment to follow with no project or status id; dropped")
 		return nil
@@ -194,7 +194,7 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 		return "", false
 	}
 	key := bot.ProjectKey(res.Project)
-	if _, ok := d.apis[key]; !ok {
+	if _, ok := d.apiFor(key); !ok {
 		d.tell(ctx, req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(key)+"`.", log)
 		return "", false
 	}
@@ -202,6 +202,17 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 		log.Warn("recording the project failed", "err", err)
 	}
 	return key, true
+}
+
+// apiFor is the docs API of the project whose key is key (bot.ProjectKey;
+// "" the implicit or legacy project), false when docsbot no longer serves it.
+func (d *deploys) apiFor(key string) (DeployAPI, bool) {
+	p, ok := d.core.LegacyProject(), true
+	if key != "" {
+		p, ok = d.core.Projects().Get(key)
+	}
+	api := d.apis[p.Name]
+	return api, ok && api != nil
 }
 
 // projectToken is "project=NAME" for a project named, "" for none.
@@ -252,6 +263,12 @@ func (d *deploys) message(ctx context.Context, w *bot.Work, req request, key str
 // uncertain ends a start whose call may or may not have reached the API:
 // it is not called again; the message and the person say so.
 func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key string, log *slog.Logger) error {
+	// Recorded first, so that `/docs-deploy status`, which the person is
+	// pointed to, lists it.
+	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), Started: w.Received}
+	if err := d.save(ctx, f, "unknown", time.Time{}); err != nil {
+		log.Warn("recording the uncertain deployment failed", "err", err)
+	}
 	text := uncertainView(req, key)
 	if ts := w.Marked(markMessage); ts != "" {
 		if err := d.core.EditNow(ctx, req.Channel, ts, slack.MsgOptionText(text, false)); err != nil {
@@ -259,10 +276,6 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 		}
 	}
 	d.tell(ctx, req, text, log)
-	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), Started: w.Received}
-	if err := d.save(ctx, f, "unknown", time.Time{}); err != nil {
-		log.Warn("recording the uncertain deployment failed", "err", err)
-	}
 	d.audit(ctx, w, req, key, "unknown")
 	return d.done(ctx, w)
 }

@@ -13,6 +13,7 @@ func startAPI(o Options, paths int, seed int64, opts ...docsapitest.Option) (*do
 	srv, err := docsapitest.Start(append([]docsapitest.Option{
 		docsapitest.WithAddr("127.0.0.1:0"),
 		docsapitest.WithLifecycle(docsapitest.TimedLifecycle(o.AgentTime)),
+		docsapitest.WithDeployLifecycle(docsapitest.TimedDeployLifecycle(o.AgentTime)),
 		docsapitest.WithDataset(docsapitest.NewDataset(paths, seed)),
 		docsapitest.WithLimits(docsapitest.DefaultLimits()),
 		docsapitest.WithMaxRequests(1000),

@@ -20,6 +20,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -393,6 +394,17 @@ func sandboxCommands() []slackweb.Command {
 			},
 		},
 		{
+			Name:        deploy.Command,
+			Hint:        "[preview <branch> | status | help]",
+			Description: "Deploys the docs site and follows it in one message; previews a branch; lists what was deployed.",
+			Examples: []string{
+				deploy.Command,
+				deploy.Command + " preview docs/new-quickstart",
+				deploy.Command + " preview fix/" + docsapitest.KeywordDeployFail + "-build",
+				deploy.Command + " status",
+			},
+		},
+		{
 			Name:        visitors.Command,
 			Hint:        "[range] [chart | compare | csv | digest daily|weekly|off] [top=N] [path=/prefix] [sort=total|human|ai]",
 			Description: "Posts the docs site's unique visitors: totals, human and AI traffic and the top pages; a daily chart, a comparison with the range before, a CSV file, or a digest.",
@@ -422,6 +434,8 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 		"• `" + ask.Command + " <question>` answers from the docs of `" + docsProject + "` (a made-up product, Acme), streamed into a thread with its " +
 			"sources; reply there to go on. A mention that ends with `?` is a question too. *The docs don't answer this* under an answer " +
 			"makes it a docs job, or sends it to #docs-team for the editors.",
+		"• `" + deploy.Command + "` deploys the made-up site and shows it in one message until it ends; `" + deploy.Command +
+			" preview BRANCH` builds a preview (a branch with the word `" + docsapitest.KeywordDeployFail + "` in it fails, to show the logs).",
 		"• Put `" + docsapitest.KeywordFail + "`, `" + docsapitest.KeywordNoChange + "` or `" + docsapitest.KeywordArchive +
 			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
 		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic; "+

@@ -383,3 +383,22 @@ func TestSandboxAnswersThroughPage(t *testing.T) {
 		return false
 	})
 }
+
+// TestSandboxDeploysThroughPage: /docs-deploy typed on the page deploys the
+// made-up site and its message shows the end.
+func TestSandboxDeploysThroughPage(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	if r := p.send("C0GENERAL", "/docs-deploy preview fix/fail-build", ""); !r.Command {
+		t.Fatalf("the line was not sent as a slash command: %+v", r)
+	}
+	p.waitFor("the failed preview with its logs", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if m.BotID != "" && strings.Contains(m.Text, "it failed.") && strings.Contains(m.Text, "The end of the logs") {
+				return true
+			}
+		}
+		return false
+	})
+}
