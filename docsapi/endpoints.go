@@ -15,8 +15,29 @@ const (
 	EndpointDeploy       = "deploy"
 	EndpointDeployStatus = "deploy_status"
 	EndpointPreview      = "preview"
-	EndpointOther        = "other"
+	// Analytics beyond the visitors export (A2-A8). With EndpointVisitors
+	// they share one budget; see IsAnalytics.
+	EndpointViews          = "views"
+	EndpointSearches       = "searches"
+	EndpointFeedback       = "feedback"
+	EndpointFeedbackByPage = "feedback_by_page"
+	EndpointConversations  = "assistant_conversations"
+	EndpointThread         = "assistant_thread"
+	EndpointCallerStats    = "assistant_caller_stats"
+	EndpointOther          = "other"
 )
+
+// IsAnalytics reports whether an endpoint name of EndpointOf is one of the
+// analytics endpoints, which share the organisation's budget of 100 requests
+// an hour.
+func IsAnalytics(endpoint string) bool {
+	switch endpoint {
+	case EndpointVisitors, EndpointViews, EndpointSearches, EndpointFeedback, EndpointFeedbackByPage,
+		EndpointConversations, EndpointThread, EndpointCallerStats:
+		return true
+	}
+	return false
+}
 
 // EndpointOf names the operation a request is for, from its method and URL
 // path, so that metrics can label requests without their ids. A base URL with
@@ -31,8 +52,8 @@ func EndpointOf(method, path string) string {
 		return EndpointSendMessage
 	case n >= 5 && parts[n-5] == "v2" && parts[n-4] == "agent" && parts[n-2] == "job" && method == "GET":
 		return EndpointGetJob
-	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "analytics" && parts[n-1] == "visitors" && method == "GET":
-		return EndpointVisitors
+	case method == "GET" && analyticsEndpoint(parts) != "":
+		return analyticsEndpoint(parts)
 	case n >= 4 && parts[n-4] == "v2" && parts[n-3] == "assistant" && parts[n-1] == "message" && method == "POST":
 		return EndpointAsk
 	case n >= 4 && parts[n-4] == "v1" && parts[n-3] == "project" && parts[n-2] == "update" && method == "POST":
@@ -47,4 +68,35 @@ func EndpointOf(method, path string) string {
 		return EndpointPage
 	}
 	return EndpointOther
+}
+
+// analyticsEndpoint names a GET below .../v1/analytics/{projectId}/, or "".
+func analyticsEndpoint(parts []string) string {
+	// The report's path has one to three segments after the project.
+	for i := len(parts) - 4; i >= 0 && i >= len(parts)-6; i-- {
+		if parts[i] != "v1" || parts[i+1] != "analytics" {
+			continue
+		}
+		rest := parts[i+3:]
+		if len(rest) == 3 && rest[0] == "assistant" && rest[1] == "threads" {
+			return EndpointThread
+		}
+		switch strings.Join(rest, "/") {
+		case "visitors":
+			return EndpointVisitors
+		case "views":
+			return EndpointViews
+		case "searches":
+			return EndpointSearches
+		case "feedback":
+			return EndpointFeedback
+		case "feedback/by-page":
+			return EndpointFeedbackByPage
+		case "assistant":
+			return EndpointConversations
+		case "assistant/caller-stats":
+			return EndpointCallerStats
+		}
+	}
+	return ""
 }

@@ -30,10 +30,38 @@ func TestEndpointOf(t *testing.T) {
 		{"GET", "/v1/project/update/proj", docsapi.EndpointOther},
 		{"POST", "/v1/project/update-status/st_1", docsapi.EndpointOther},
 		{"GET", "/v1/project/preview/proj", docsapi.EndpointOther},
+		{"GET", "/v1/analytics/proj/views", docsapi.EndpointViews},
+		{"GET", "/v1/analytics/proj/searches", docsapi.EndpointSearches},
+		{"GET", "/base/v1/analytics/proj/feedback", docsapi.EndpointFeedback},
+		{"GET", "/v1/analytics/proj/feedback/by-page", docsapi.EndpointFeedbackByPage},
+		{"GET", "/v1/analytics/proj/assistant", docsapi.EndpointConversations},
+		{"GET", "/v1/analytics/proj/assistant/threads/01JDQ5", docsapi.EndpointThread},
+		{"GET", "/v1/analytics/proj/assistant/caller-stats", docsapi.EndpointCallerStats},
+		{"GET", "/v1/analytics/proj/assistant/threads", docsapi.EndpointOther},
+		{"GET", "/v1/analytics/proj/unknown", docsapi.EndpointOther},
+		{"GET", "/v1/analytics/proj", docsapi.EndpointOther},
+		{"POST", "/v1/analytics/proj/views", docsapi.EndpointOther},
+		// The analytics path below a project named "v1" still parses.
+		{"GET", "/v1/analytics/v1/views", docsapi.EndpointViews},
 	}
 	for _, tt := range tests {
 		if got := docsapi.EndpointOf(tt.method, tt.path); got != tt.want {
 			t.Errorf("EndpointOf(%s %s) = %s, want %s", tt.method, tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestIsAnalytics(t *testing.T) {
+	t.Parallel()
+	for _, e := range []string{docsapi.EndpointVisitors, docsapi.EndpointViews, docsapi.EndpointSearches, docsapi.EndpointFeedback,
+		docsapi.EndpointFeedbackByPage, docsapi.EndpointConversations, docsapi.EndpointThread, docsapi.EndpointCallerStats} {
+		if !docsapi.IsAnalytics(e) {
+			t.Errorf("IsAnalytics(%q) = false", e)
+		}
+	}
+	for _, e := range []string{docsapi.EndpointGetJob, docsapi.EndpointSearch, docsapi.EndpointAsk, docsapi.EndpointOther, ""} {
+		if docsapi.IsAnalytics(e) {
+			t.Errorf("IsAnalytics(%q) = true", e)
 		}
 	}
 }
