@@ -155,6 +155,18 @@ func truncatedBody(e Endpoint) string {
 		return `{"id":"job_0000000000000000","status":"comp`
 	case EndpointVisitors:
 		return `{"totals":{"human":12,"ai":`
+	case EndpointViews:
+		return `{"totals":{"human":12,"ai":`
+	case EndpointSearches:
+		return `{"searches":[{"searchQuery":"ss`
+	case EndpointFeedback, EndpointFeedbackByPage:
+		return `{"feedback":[{"path":"/gui`
+	case EndpointConversations:
+		return `{"conversations":[{"id":"01JD`
+	case EndpointThread:
+		return `{"threadId":"01JD`
+	case EndpointCallerStats:
+		return `{"web":12,"api":`
 	case EndpointDeploy, EndpointPreview:
 		return `{"statusId":"0000`
 	case EndpointDeployStatus:

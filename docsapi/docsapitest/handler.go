@@ -62,7 +62,11 @@ func matchRoute(method string, u *url.URL, discoveryPrefix string) route {
 		// project.
 		rt = route{endpoint: EndpointDeployStatus, allow: http.MethodGet, jobID: seg[4]}
 	default:
-		return route{endpoint: EndpointUnknown}
+		ar, ok := matchAnalytics(seg)
+		if !ok {
+			return route{endpoint: EndpointUnknown}
+		}
+		rt = ar
 	}
 	needsID := rt.endpoint == EndpointGet || rt.endpoint == EndpointMessage || rt.endpoint == EndpointDeployStatus
 	if (rt.project == "" && rt.endpoint != EndpointDeployStatus) || (needsID && rt.jobID == "") {
@@ -191,6 +195,9 @@ func (s *Server) handle(r *http.Request, rt route, body []byte) *response {
 		return s.startPreview(body)
 	case EndpointDeployStatus:
 		return s.deployStatus(rt.jobID)
+	case EndpointViews, EndpointSearches, EndpointFeedback, EndpointFeedbackByPage,
+		EndpointConversations, EndpointThread, EndpointCallerStats:
+		return s.handleAnalytics(rt, r.URL.Query())
 	default:
 		return s.visitors(r.URL.Query())
 	}

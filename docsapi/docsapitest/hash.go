@@ -11,6 +11,10 @@ const (
 	tagAI
 	tagTotals
 	tagDeploy
+	tagSearch
+	tagFeedback
+	tagConversation
+	tagViews
 )
 
 // mix is the splitmix64 finalizer: a fast, well-spread 64-bit permutation.

@@ -34,7 +34,9 @@ type Limits struct {
 	Message int
 	// Get limits GET /v2/agent/{projectId}/job/{id}.
 	Get int
-	// Visitors limits the analytics endpoints together.
+	// Visitors limits the analytics endpoints together: the visitors
+	// export, views, searches, feedback (and by page), assistant
+	// conversations, threads and caller stats.
 	Visitors int
 	// Assistant limits questions to the assistant (the discovery API's
 	// message endpoint), per organization.
@@ -67,7 +69,8 @@ func (l Limits) of(e Endpoint) int {
 		return l.Message
 	case EndpointGet:
 		return l.Get
-	case EndpointVisitors:
+	case EndpointVisitors, EndpointViews, EndpointSearches, EndpointFeedback, EndpointFeedbackByPage,
+		EndpointConversations, EndpointThread, EndpointCallerStats:
 		return l.Visitors
 	case EndpointAssistant:
 		return l.Assistant
@@ -82,10 +85,13 @@ func (l Limits) of(e Endpoint) int {
 }
 
 // window names the counter a request to e counts in: search and page share
-// one.
+// one, and so do all analytics endpoints.
 func window(e Endpoint) Endpoint {
-	if e == EndpointPage {
+	switch {
+	case e == EndpointPage:
 		return EndpointSearch
+	case e.analytics():
+		return EndpointVisitors
 	}
 	return e
 }

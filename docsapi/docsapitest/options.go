@@ -31,6 +31,7 @@ type config struct {
 	now         func() time.Time
 	lifecycle   func(prompt string) Lifecycle
 	dataset     *Dataset
+	analytics   *Analytics
 	limits      Limits
 	repository  string
 	floatCounts bool
@@ -159,3 +160,14 @@ func WithSourceURLs(on bool) Option { return func(c *config) { c.sourceURLs = on
 // for servers that run a long time. [Server.Count] stays exact. The default,
 // 0, keeps every request.
 func WithMaxRequests(n int) Option { return func(c *config) { c.maxRequests = n } }
+
+// WithAnalytics sets the searches, feedback and assistant conversations the
+// analytics endpoints serve (default [DefaultAnalytics]). The server keeps a
+// copy.
+func WithAnalytics(a *Analytics) Option {
+	return func(c *config) {
+		if a != nil {
+			c.analytics = a.clone()
+		}
+	}
+}

@@ -81,6 +81,9 @@ func Start(opts ...Option) (*Server, error) {
 		cfg.dataset = NewDataset(240, 1)
 	}
 	cfg.dataset.setClock(cfg.now)
+	if cfg.analytics == nil {
+		cfg.analytics = DefaultAnalytics().clone()
+	}
 	cfg.siteURL = "https://" + cfg.domain + ".mintlify.app"
 
 	ln, err := net.Listen("tcp", cfg.addr)
