@@ -1,7 +1,9 @@
 // Package docsapi is a typed client for the documentation platform's REST API:
 // agent jobs (create, follow-up message, get), deployments (deploy, preview a
-// branch, follow a deployment's status) and the unique-visitors export; and
-// for its discovery API: the assistant, search and pages.
+// branch, follow a deployment's status), the unique-visitors export and the
+// other analytics reports (page views, searches, feedback, feedback by page,
+// assistant conversations and threads, caller stats); and for its discovery
+// API: the assistant, search and pages.
 //
 // One [Client] serves every call. Each call takes a context first, validates
 // its input before sending anything, and returns typed results. A failure
@@ -19,6 +21,18 @@
 //
 // The API key is sent only in the Authorization header. It never appears in an
 // error, a log line or the client's printed form.
+//
+// # Analytics
+//
+// The analytics calls share the organisation's budget of 100 requests an
+// hour; [EndpointOf] names each and [IsAnalytics] picks them out, so that a
+// caller can count what a report costs. The paged ones have a pager
+// ([Client.ViewPages], [Client.SearchPages], [Client.FeedbackPages],
+// [Client.ConversationPages]) that takes a bound on the pages it fetches and
+// ends with a [*PageBoundError] when the bound cuts the walk short.
+// [Client.FeedbackByPage] has only one page; its HasMore says it was cut.
+// Where the documentation is unsure (the scale of a search's ctr, hasMore
+// beside nextCursor, a conversation row's id) the code says what it assumes.
 //
 // # Assistant
 //

@@ -23,6 +23,18 @@
 //	POST /v1/project/update/{projectId}          deploy              202 {statusId}
 //	POST /v1/project/preview/{projectId}         preview a branch    202 {statusId, previewUrl}
 //	GET  /v1/project/update-status/{statusId}    a deployment (poll) 200 {_id, status, commit, logs, ...}
+//	GET  /v1/analytics/{projectId}/views          page views          200 {totals, views, hasMore}
+//	GET  /v1/analytics/{projectId}/searches       search terms        200 {searches, totalSearches, nextCursor}
+//	GET  /v1/analytics/{projectId}/feedback       feedback            200 {feedback, nextCursor, hasMore}
+//	GET  /v1/analytics/{projectId}/feedback/by-page  per page         200 {feedback, hasMore}
+//	GET  /v1/analytics/{projectId}/assistant      conversations       200 {conversations, nextCursor, hasMore}
+//	GET  /v1/analytics/{projectId}/assistant/threads/{id}  a thread   200 {threadId, createdAt, messages}
+//	GET  /v1/analytics/{projectId}/assistant/caller-stats  by caller  200 {web, api, other, total}
+//
+// Views come from the [Dataset]'s visitors (1 to 2.5 views a visitor, per
+// page); searches, feedback and conversations from an [Analytics] story
+// ([DefaultAnalytics], [WithAnalytics]) dated relative to the server clock.
+// All analytics endpoints count against the one Visitors limit.
 //
 // Jobs have ids "job_" followed by 16 hex digits, model "claude-sonnet-4",
 // createdAt in RFC 3339 (UTC, millisecond precision), source {repository,
@@ -61,6 +73,13 @@
 // integer 0 or more (default 0); dateFrom and dateTo are YYYY-MM-DD or ISO 8601
 // date-times (a date-time counts as its UTC day). An empty value is invalid.
 // Every broken parameter adds one details entry.
+// The other analytics endpoints check their own limits (searches and feedback
+// 1..100, default 50; feedback by page 1..100, default 10; conversations
+// 1..1000, default 100), source (contextual, code_snippet, agent,
+// thumbs_only) and status (a comma-separated list of pending, in_progress,
+// resolved, dismissed). A cursor the server did not give is 400 "cursor is
+// invalid"; a thread id that is not a ULID is 400 {"error":"Invalid thread
+// ID"}, an unknown one 404 {"error":"thread not found"}.
 //
 // # Job lifecycle
 //
