@@ -82,9 +82,10 @@ func (c *Client) Searches(ctx context.Context, p SearchesParams) (*SearchesPage,
 }
 
 // SearchPages walks the search-queries report from p.Cursor on, p.Limit rows
-// a page (100 when 0), following NextCursor until it is null. The bound and
-// errors are those of [Client.ViewPages]; a cursor that repeats the one just
-// used is an error too.
+// a page (100 when 0), following NextCursor until it is null. The bound is
+// that of [Client.ViewPages]. It stops with an error on a failed request, on
+// a page that claims more but gives no cursor (ErrMalformedResponse), and on
+// a cursor that repeats the one just used.
 func (c *Client) SearchPages(ctx context.Context, p SearchesParams, maxPages int) iter.Seq2[*SearchesPage, error] {
 	if p.Limit == 0 {
 		p.Limit = MaxSearchesLimit
