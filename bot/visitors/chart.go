@@ -15,6 +15,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
@@ -111,8 +112,8 @@ func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("a chart request with the range %q..%q: %w", ask.Range.First, ask.Range.Last, err)
 	}
 	// The summary was made some time ago: its last day may be over since.
-	today := midnight(v.cfg.Now())
-	r := dateRange{First: first, Last: minTime(last, today), Today: !last.Before(today)}
+	today := daterange.Midnight(v.cfg.Now())
+	r := dateRange{First: first, Last: daterange.MinTime(last, today), Today: !last.Before(today)}
 	ctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
 	if ask.Approved > 0 {
@@ -183,8 +184,8 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 		tell(bot.Describe(err))
 		return nil
 	}
-	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
-	if note := r.partialNote(); note != "" {
+	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
+	if note := partialNote(r); note != "" {
 		comment += " " + note
 	}
 	if gaps := tr.gapsText(); gaps != "" {
@@ -213,18 +214,18 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 
 // partialNote says how a chart shows its range's end: today drawn apart
 // while it is still counting, or left out; "" when the range ended before.
-func (r dateRange) partialNote() string {
+func partialNote(r dateRange) string {
 	if r.Today {
 		return "Today (" + r.Last.Format("Jan 2") + ") is still counting: its point is drawn dotted and hollow, not a drop in traffic."
 	}
-	return r.leftOutNote()
+	return r.LeftOutNote()
 }
 
 // uploadChart uploads png in channel (in thread when not "") with Slack's
 // current file upload (files.getUploadURLExternal, the upload, then
 // files.completeUploadExternal) and returns the file's id.
 func (v *visitors) uploadChart(ctx context.Context, t target, channel, thread string, r dateRange, png []byte, comment string) (string, error) {
-	from, _ := r.params()
+	from, _ := r.Params()
 	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
 		Reader:          bytes.NewReader(png),
 		FileSize:        len(png),
@@ -284,7 +285,7 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 	}
 	dayProject := t.dayProject()
 	draw := v.draw(t, pay.by)
-	today := midnight(v.cfg.Now())
+	today := daterange.Midnight(v.cfg.Now())
 	cached, err := v.store.LoadDays(ctx, dayProject, r.First, r.Last)
 	if err != nil {
 		log.Warn("reading the day cache failed; fetching every day", "err", err)
@@ -341,7 +342,7 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 	}
 	if !haveTotals && apiErr == nil && sent < len(tokens) {
 		sent++
-		from, to := r.params()
+		from, to := r.Params()
 		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
 		if err != nil {
 			apiErr = err

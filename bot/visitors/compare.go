@@ -26,8 +26,8 @@ type comparisonReport struct {
 	Stale []string
 }
 
-// previous is the range of the same length that ends the day before r.
-func (r dateRange) previous() dateRange {
+// previousRange is the range of the same length that ends the day before r.
+func previousRange(r dateRange) dateRange {
 	first, last := insight.PreviousRange(r.First, r.Last)
 	return dateRange{First: first, Last: last}
 }
@@ -55,7 +55,7 @@ func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cm
 // compare fetches (or reads from the cache) the exports of the range and
 // the one before it and compares them; by pays for what is fetched.
 func (v *visitors) compare(ctx context.Context, t target, by bot.Spender, req visitorsRequest, progress func(), log *slog.Logger) (*comparisonReport, error) {
-	prev := req.Range.previous()
+	prev := previousRange(req.Range)
 	cur, err := v.export(ctx, t, by, req.Range, progress, log)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), humanize.Count(t.After),
+		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", ofProjectPlain(c.Req.ProjectName), c.Req.Range.Describe(), humanize.Count(t.After),
 			humanize.Count(t.Before), c.Prev, changeWord(t)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
@@ -115,9 +115,9 @@ func (c *comparisonReport) blocks() []slack.Block {
 		return fmt.Sprintf("*%s* %s (was %s, %s)", humanize.Count(ch.After), name, humanize.Count(ch.Before), changeWord(ch))
 	}
 	section(fmt.Sprintf(":chart_with_upwards_trend: *Unique visitors to the docs%s, %s compared with %s*\n%s  ·  %s  ·  %s",
-		ofProjectPlain(c.Req.ProjectName), c.Req.Range.describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
+		ofProjectPlain(c.Req.ProjectName), c.Req.Range.Describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
 	caveat := "Totals are each range's unique visitors; page counts are never added into them."
-	if left := c.Req.Range.leftOutNote(); left != "" {
+	if left := c.Req.Range.LeftOutNote(); left != "" {
 		caveat = left + " " + caveat
 	}
 	note(caveat)

@@ -39,7 +39,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 	if err != nil {
 		return fmt.Errorf("writing the visitors CSV: %w", err)
 	}
-	from, _ := req.Range.params()
+	from, _ := req.Range.Params()
 	of := ofProject(t.label())
 	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), of, req.Range, mrkdwn.Mention(cmd.UserID))
 	if req.Path != "" {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/store"
 )
@@ -41,7 +42,7 @@ func (f *Feature) CachedProjectSummary(ctx context.Context, projectKey string, d
 	if !found || err != nil {
 		return "", false, err
 	}
-	r, bad := parseRange(strconv.Itoa(days)+"d", midnight(v.cfg.Now()), false) // as "/docs-visitors 7d" does
+	r, bad := parseRange(strconv.Itoa(days)+"d", daterange.Midnight(v.cfg.Now()), false) // as "/docs-visitors 7d" does
 	if bad != nil {
 		return "", false, bad
 	}

@@ -33,7 +33,7 @@ const maxButtonValue = 2000
 // at path in the project keyed projectKey, or nil when the path is too long
 // for a button's value.
 func improveButton(path string, c store.VisitorCounts, r dateRange, projectKey string) *slack.Accessory {
-	from, _ := r.params()
+	from, _ := r.Params()
 	value, err := json.Marshal(improvePage{Path: path, Human: c.Human, AI: c.AI, Total: c.Total, Range: from + ".." + r.Last.Format(time.DateOnly), Project: projectKey})
 	if err != nil || len(value) > maxButtonValue {
 		return nil

@@ -74,7 +74,7 @@ func spenderOf(cmd slack.SlashCommand) bot.Spender {
 // client tells it) and the API's date parameters. top, path and sort are
 // applied after the cache, so they share the entry.
 func (t target) cacheKey(r dateRange) string {
-	from, to := r.params()
+	from, to := r.Params()
 	return t.api.ProjectID() + ":" + from + ":" + to
 }
 

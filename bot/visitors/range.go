@@ -2,11 +2,11 @@ package visitors
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
@@ -15,7 +15,7 @@ const (
 	// visitorsHistoryDays is how far back a range may start, today included
 	// (yesterday included for chart and compare, which work on whole days;
 	// historyStart): the analytics keep about 400 days.
-	visitorsHistoryDays = 400
+	visitorsHistoryDays = daterange.HistoryDays
 	defaultTop          = 10
 	// compareTop and maxCompareTop are how many pages each list of a
 	// comparison shows by default and at most.
@@ -34,63 +34,6 @@ const (
 	sortHuman sortColumn = "human"
 	sortAI    sortColumn = "ai"
 )
-
-// dateRange is a span of whole UTC days, both ends included.
-type dateRange struct {
-	// First and Last are midnights UTC; First <= Last.
-	First, Last time.Time
-	// Today reports whether Last is today, which is still counting.
-	Today bool
-	// TodayLeftOut reports that the range as typed reached today and was
-	// ended with yesterday (compare works on whole days only).
-	TodayLeftOut bool
-	// EndsYesterday reports a relative range (7d, this-month, a start
-	// alone) that chart and compare ended with yesterday, the last whole
-	// day, rather than today.
-	EndsYesterday bool
-}
-
-// describe names the range for chart and compare: "the last 7 whole days,
-// Nov 16 – Nov 22, 2026" when it was ended with yesterday, else String.
-func (r dateRange) describe() string {
-	if !r.EndsYesterday && !r.TodayLeftOut {
-		return r.String()
-	}
-	if n := r.days(); n > 1 {
-		return fmt.Sprintf("the last %d whole days, %s", n, r)
-	}
-	return "the last whole day, " + r.String()
-}
-
-// leftOutNote says that today is not in the range because it is still
-// counting, "" when the range was not ended before today.
-func (r dateRange) leftOutNote() string {
-	if !r.EndsYesterday && !r.TodayLeftOut {
-		return ""
-	}
-	return "Whole UTC days only: today (" + r.Last.AddDate(0, 0, 1).Format("Jan 2") + ") is still counting, so it is left out."
-}
-
-// days returns the number of days in the range.
-func (r dateRange) days() int { return int(r.Last.Sub(r.First)/(24*time.Hour)) + 1 }
-
-// params returns the API's dateFrom and dateTo; dateTo is exclusive, so it
-// is the day after Last.
-func (r dateRange) params() (from, to string) {
-	return r.First.Format(time.DateOnly), r.Last.AddDate(0, 0, 1).Format(time.DateOnly)
-}
-
-// String reads like "Nov 1 – Nov 7, 2025", "Dec 29, 2024 – Jan 4, 2025" or
-// "Nov 7, 2025".
-func (r dateRange) String() string {
-	switch {
-	case r.First.Equal(r.Last):
-		return r.Last.Format("Jan 2, 2006")
-	case r.First.Year() == r.Last.Year():
-		return r.First.Format("Jan 2") + " – " + r.Last.Format("Jan 2, 2006")
-	}
-	return r.First.Format("Jan 2, 2006") + " – " + r.Last.Format("Jan 2, 2006")
-}
 
 // visitorsRequest is a parsed /docs-visitors command.
 type visitorsRequest struct {
@@ -147,16 +90,13 @@ func (e *inputError) message() string {
 	return ":warning: I can't use `" + mrkdwn.Escape(part) + "`: " + e.Problem + "."
 }
 
-var (
-	relativePattern = regexp.MustCompile(`^(\d+)([dw])$`)
-	datePattern     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-)
+var ()
 
 // parseVisitors reads the text of a /docs-visitors command typed at now.
 // Words are separated by spaces; keywords are case-insensitive.
 func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	req := visitorsRequest{Top: defaultTop, Sort: sortTotal}
-	today := midnight(now)
+	today := daterange.Midnight(now)
 	seen := map[string]bool{}
 	// The range word is read as it is met, so that its errors come in the
 	// order typed, and again once the mode is known: chart and compare end
@@ -240,10 +180,10 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	}
 	if req.Mode == modeCompare {
 		// The previous range must lie within the analytics' history too.
-		earliest := historyStart(today, whole)
-		if prev := req.Range.First.AddDate(0, 0, -req.Range.days()); prev.Before(earliest) {
+		earliest := daterange.HistoryStart(today, whole)
+		if prev := req.Range.First.AddDate(0, 0, -req.Range.Days()); prev.Before(earliest) {
 			return req, &inputError{req.RangeText, fmt.Sprintf("`compare` needs the %d days before it too, and the analytics keep only the last %d days (the longest range to compare is %dd)",
-				req.Range.days(), visitorsHistoryDays, visitorsHistoryDays/2)}
+				req.Range.Days(), visitorsHistoryDays, visitorsHistoryDays/2)}
 		}
 	}
 	return req, nil
@@ -322,145 +262,17 @@ func (req *visitorsRequest) option(key, val, word string) *inputError {
 // summary, the CSV and the digest's own ranges keep today.
 func (m mode) wholeDays() bool { return m == modeChart || m == modeCompare }
 
-// historyStart is the earliest day a range may start: the analytics keep
-// visitorsHistoryDays days, counted back from today, or from yesterday for
-// the modes that work on whole days (so that 400d still fits).
-func historyStart(today time.Time, wholeDays bool) time.Time {
-	end := today
-	if wholeDays {
-		end = today.AddDate(0, 0, -1)
-	}
-	return end.AddDate(0, 0, -(visitorsHistoryDays - 1))
-}
+// dateRange is a span of whole UTC days (daterange.Range).
+type dateRange = daterange.Range
 
-// parseRange reads one range word (lower case) relative to today. With
-// wholeDays, a relative range ends with yesterday (the last closed day)
-// rather than today; ranges that name their last day (today, a..b) keep it.
+// parseRange reads one range word (daterange.Parse), its error as the
+// command's.
 func parseRange(word string, today time.Time, wholeDays bool) (dateRange, *inputError) {
-	// end is where a relative range ends.
-	end := today
-	if wholeDays {
-		end = today.AddDate(0, 0, -1)
-	}
-	var first, last time.Time
-	switch word {
-	case "today":
-		first, last = today, today
-	case "yesterday":
-		first = today.AddDate(0, 0, -1)
-		last = first
-	case "this-month":
-		first, last = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC), end
-		if last.Before(first) {
-			return dateRange{}, &inputError{word, "this month has no whole day yet (today, the 1st, is still counting): try `last-month`, or `this-month` without `chart` or `compare`"}
-		}
-	case "last-month":
-		// Day 0 of this month is the last day of the previous one.
-		last = time.Date(today.Year(), today.Month(), 0, 0, 0, 0, 0, time.UTC)
-		first = time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC)
-	default:
-		var err *inputError
-		first, last, err = parseSpan(word, today, end)
-		if err != nil {
-			return dateRange{}, err
-		}
-	}
-	r, err := checkRange(word, first, last, today, wholeDays)
-	// Ranges whose end follows the clock; the others name their last day.
-	relative := word == "this-month" || relativePattern.MatchString(word) || datePattern.MatchString(word)
-	r.EndsYesterday = wholeDays && relative && err == nil && r.Last.Equal(end) && end.Before(today)
-	return r, err
-}
-
-// parseSpan reads "7d", "12w", "2025-11-01" and "2025-11-01..2025-11-07";
-// the relative ones and a start alone end on end (today, or yesterday for
-// whole days).
-func parseSpan(word string, today, end time.Time) (first, last time.Time, _ *inputError) {
-	if m := relativePattern.FindStringSubmatch(word); m != nil {
-		// Only digits: Atoi fails only on numbers too large for an int.
-		n, err := strconv.Atoi(m[1])
-		days := n
-		if err == nil && m[2] == "w" && n <= visitorsHistoryDays {
-			days = n * 7
-		}
-		switch {
-		case err != nil || days > visitorsHistoryDays:
-			return first, last, &inputError{word, fmt.Sprintf("that is longer than the %d days the analytics keep", visitorsHistoryDays)}
-		case n < 1:
-			return first, last, &inputError{word, "the number of days or weeks must be at least 1"}
-		}
-		return end.AddDate(0, 0, -(days - 1)), end, nil
-	}
-	if a, b, ok := strings.Cut(word, ".."); ok {
-		first, err := parseDay(a, word)
-		if err != nil {
-			return first, last, err
-		}
-		last, err := parseDay(b, word)
-		if err != nil {
-			return first, last, err
-		}
-		if first.After(last) {
-			return first, last, &inputError{word, "the start is after the end"}
-		}
-		return first, last, nil
-	}
-	if datePattern.MatchString(word) {
-		first, err := parseDay(word, word)
-		// A start of today has no whole day before its end: it is today's
-		// range, as typed.
-		return first, maxTime(first, end), err
-	}
-	return first, last, &inputError{word, "that is not a date range or an option"}
-}
-
-// parseDay reads one YYYY-MM-DD date; whole is the word it is part of.
-func parseDay(s, whole string) (time.Time, *inputError) {
-	if !datePattern.MatchString(s) {
-		return time.Time{}, &inputError{whole, "dates are written YYYY-MM-DD, such as 2025-11-01"}
-	}
-	t, err := time.Parse(time.DateOnly, s)
+	r, err := daterange.Parse(word, today, wholeDays)
 	if err != nil {
-		return time.Time{}, &inputError{whole, mrkdwn.Escape(s) + " is not a day of the calendar"}
+		return r, &inputError{err.Part, err.Problem}
 	}
-	return t, nil
-}
-
-// checkRange applies the rules every range shares: it lies within the
-// analytics' history (historyStart), starts no later than today, and ends
-// today at the latest.
-func checkRange(word string, first, last, today time.Time, wholeDays bool) (dateRange, *inputError) {
-	earliest := historyStart(today, wholeDays)
-	switch {
-	case first.After(today):
-		return dateRange{}, &inputError{word, "it starts after today (" + today.Format(time.DateOnly) + " UTC)"}
-	case first.Before(earliest):
-		return dateRange{}, &inputError{word, fmt.Sprintf("the analytics keep only the last %d days, so the earliest start is %s",
-			visitorsHistoryDays, earliest.Format(time.DateOnly))}
-	}
-	// A range that reaches past today stops at today: later days have no data.
-	last = minTime(last, today)
-	return dateRange{First: first, Last: last, Today: last.Equal(today)}, nil
-}
-
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-// midnight returns the start of t's UTC day.
-func midnight(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	return r, nil
 }
 
 // visitorsUsage is the short usage shown with bad input and in the help.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
@@ -60,25 +61,25 @@ func FuzzParseVisitors(f *testing.F) {
 // documented bounds.
 func checkRequest(t *testing.T, text string, req visitorsRequest, now time.Time) {
 	t.Helper()
-	today := midnight(now)
+	today := daterange.Midnight(now)
 	r := req.Range
 	whole := req.Mode.wholeDays()
 	switch {
-	case !r.First.Equal(midnight(r.First)) || !r.Last.Equal(midnight(r.Last)):
+	case !r.First.Equal(daterange.Midnight(r.First)) || !r.Last.Equal(daterange.Midnight(r.Last)):
 		t.Fatalf("%q: range %v – %v is not whole UTC days", text, r.First, r.Last)
 	case r.First.After(r.Last):
 		t.Fatalf("%q: range starts %v after its end %v", text, r.First, r.Last)
 	case r.Last.After(today):
 		t.Fatalf("%q: range ends %v after today %v", text, r.Last, today)
-	case r.First.Before(historyStart(today, whole)):
-		t.Fatalf("%q: range starts %v before the history's start %v", text, r.First, historyStart(today, whole))
-	case r.days() < 1 || r.days() > visitorsHistoryDays:
-		t.Fatalf("%q: range of %d days", text, r.days())
+	case r.First.Before(daterange.HistoryStart(today, whole)):
+		t.Fatalf("%q: range starts %v before the history's start %v", text, r.First, daterange.HistoryStart(today, whole))
+	case r.Days() < 1 || r.Days() > visitorsHistoryDays:
+		t.Fatalf("%q: range of %d days", text, r.Days())
 	case r.Today != r.Last.Equal(today):
 		t.Fatalf("%q: Today %t but the range ends %v (today %v)", text, r.Today, r.Last, today)
 	case r.EndsYesterday && (!whole || !r.Last.Equal(today.AddDate(0, 0, -1))):
 		t.Fatalf("%q: EndsYesterday in mode %q with the range ending %v", text, req.Mode, r.Last)
-	case req.Mode == modeCompare && (r.Today || r.First.AddDate(0, 0, -r.days()).Before(historyStart(today, true))):
+	case req.Mode == modeCompare && (r.Today || r.First.AddDate(0, 0, -r.Days()).Before(daterange.HistoryStart(today, true))):
 		t.Fatalf("%q: compare of %v: today, or the range before it outside the history", text, r)
 	}
 	switch req.Mode {

@@ -71,14 +71,14 @@ func TestParseVisitorsRanges(t *testing.T) {
 				t.Fatalf("parseVisitors(%q) failed: %v", tc.text, bad)
 			}
 			r := req.Range
-			from, to := r.params()
+			from, to := r.Params()
 			got := []string{r.First.Format(time.DateOnly), r.Last.Format(time.DateOnly), from, to}
 			want := []string{tc.first, tc.last, tc.from, tc.to}
 			if strings.Join(got, " ") != strings.Join(want, " ") || r.Today != tc.today {
 				t.Errorf("range %v today=%v, want %v today=%v", got, r.Today, want, tc.today)
 			}
-			if r.days() != int(r.Last.Sub(r.First).Hours()/24)+1 || r.days() < 1 {
-				t.Errorf("days() = %d for %v", r.days(), got)
+			if r.Days() != int(r.Last.Sub(r.First).Hours()/24)+1 || r.Days() < 1 {
+				t.Errorf("days() = %d for %v", r.Days(), got)
 			}
 		})
 	}
@@ -336,7 +336,7 @@ func TestThisMonthOnTheFirst(t *testing.T) {
 	if bad == nil || bad.Part != "this-month" || !strings.Contains(bad.Problem, "no whole day yet") {
 		t.Errorf("this-month chart on the 1st = %v, want no whole day yet", bad)
 	}
-	if req, bad := parseVisitors("this-month", first); bad != nil || !req.Range.Today || req.Range.days() != 1 {
+	if req, bad := parseVisitors("this-month", first); bad != nil || !req.Range.Today || req.Range.Days() != 1 {
 		t.Errorf("this-month on the 1st = %+v, %v; want today", req.Range, bad)
 	}
 }
@@ -356,10 +356,10 @@ func TestDateRangeDescribe(t *testing.T) {
 		if bad != nil {
 			t.Fatalf("parseVisitors(%q): %v", tc.text, bad)
 		}
-		if got := req.Range.describe(); got != tc.describe {
+		if got := req.Range.Describe(); got != tc.describe {
 			t.Errorf("%q describes %q, want %q", tc.text, got, tc.describe)
 		}
-		note := req.Range.partialNote()
+		note := partialNote(req.Range)
 		if (tc.note == "") != (note == "") || !strings.Contains(note, tc.note) {
 			t.Errorf("%q notes %q, want ...%q...", tc.text, note, tc.note)
 		}

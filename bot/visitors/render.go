@@ -144,7 +144,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 // spanNote says how many days the range holds and whether today is still
 // counting.
 func (r visitorsReport) spanNote() string {
-	n := r.Req.Range.days()
+	n := r.Req.Range.Days()
 	s := "UTC, " + strconv.Itoa(n) + " days"
 	if n == 1 {
 		s = "UTC, 1 day"

@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -355,7 +356,7 @@ func (v *visitors) export(ctx context.Context, t target, by bot.Spender, r dateR
 	// closed is decided before anything is fetched: a copy fetched while a
 	// day of the range was open is not final, even if it is saved after
 	// the day closed.
-	closed := store.DayClosed(r.Last, midnight(v.cfg.Now()))
+	closed := store.DayClosed(r.Last, daterange.Midnight(v.cfg.Now()))
 	if cached != nil && closed && v.closedExport(ctx, key, log) {
 		v.metrics.VisitorsCache("hit")
 		return exported{Snap: cached.VisitorsSnapshot, Age: cached.Age, Closed: true}, nil
@@ -428,7 +429,7 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, by bot.Spender, 
 		}
 	}()
 
-	from, to := r.params()
+	from, to := r.Params()
 	params := docsapi.VisitorsParams{From: from, To: to, Limit: docsapi.MaxVisitorsLimit}
 	var merged docsapi.VisitorsMerge
 	for page, err := range t.api.VisitorPages(ctx, params) {
