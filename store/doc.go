@@ -26,6 +26,7 @@
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
 //	{p}budget:{<name>}:who:<who>         sorted set: one spender's requests in the window, their share (Draw)
 //	{p}visitors:<key>                    hash: a cached visitors export (d) and when it was saved (at)
+//	{p}report:<key>                      hash: a cached analytics report other than the visitors export (d) and when it was saved (at)
 //	{p}closed:<key>                      string: the export under visitors:<key> was fetched after its range's days closed (MarkClosedExport)
 //	{p}retry:<team>:<channel>:<ts>       string: a start offered to be tried again (OfferRetry)
 //	{p}recent:<team>:<user>              sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
@@ -116,8 +117,8 @@
 //	                                            (agent.JobStore.Limits); the analytics
 //	                                            budget and people's shares, as Draws
 //	                                            (visitors.VisitorsStore.Budgets)
-//	Analytics      visitors, closed, day, days  the visitors
-//	                                            (visitors.VisitorsStore.Analytics)
+//	Analytics      visitors, closed, day, days, the visitors (visitors.VisitorsStore.Analytics)
+//	               report                       and the docs health (health.HealthStore.Reports)
 //	Digests        digest:subs, digest:run      the visitors
 //	                                            (visitors.VisitorsStore.Digests)
 //	HomeSeen       homeseen                     the App Home (home.Config.Seen)
