@@ -55,23 +55,40 @@ const answerJobMax = 2000
 // Value is j as a button's value: JSON within Slack's 2,000 characters, the
 // answer cut first, then the sources, then the question.
 func (j AnswerJob) Value() string {
-	for {
-		b, _ := json.Marshal(j)
-		if utf8.RuneCount(b) <= answerJobMax {
-			return string(b)
-		}
+	return fitValue(func() any { return j }, func(over int) {
 		switch {
 		case j.Answer != "":
-			j.Answer = mrkdwn.Cut(j.Answer, max(utf8.RuneCountInString(j.Answer)-(utf8.RuneCount(b)-answerJobMax)-8, 0))
-			if strings.TrimSpace(strings.TrimSuffix(j.Answer, "…")) == "" {
-				j.Answer = ""
-			}
+			j.Answer = cutBy(j.Answer, over)
 		case len(j.Sources) > 0:
 			j.Sources = j.Sources[:len(j.Sources)-1]
 		default:
-			j.Question = mrkdwn.Cut(j.Question, max(utf8.RuneCountInString(j.Question)-(utf8.RuneCount(b)-answerJobMax)-8, 1))
+			j.Question = cutBy(j.Question, over)
+		}
+	})
+}
+
+// fitValue is the JSON of v() as a button's value, within answerJobMax
+// characters: while it is longer, shrink cuts v by about the characters
+// over (and must make it shorter each time).
+func fitValue(v func() any, shrink func(over int)) string {
+	for {
+		b, _ := json.Marshal(v())
+		if n := utf8.RuneCount(b); n <= answerJobMax {
+			return string(b)
+		} else {
+			shrink(n - answerJobMax)
 		}
 	}
+}
+
+// cutBy cuts s by at least over characters (and a margin for the ellipsis
+// and escaping), to nothing when it is that short.
+func cutBy(s string, over int) string {
+	keep := utf8.RuneCountInString(s) - over - 8
+	if keep <= 1 {
+		return ""
+	}
+	return mrkdwn.Cut(s, keep)
 }
 
 // ParseAnswerJob reads an ActionJobFromAnswer value.
@@ -86,5 +103,55 @@ func ParseAnswerJob(value string) (AnswerJob, error) {
 	return j, nil
 }
 
-// ErrNoQuestion is an ActionJobFromAnswer value without a question.
-var ErrNoQuestion = errors.New("no question")
+// ErrNoQuestion is an ActionJobFromAnswer value without a question;
+// ErrNoInstruction an ActionFixDocs value without an instruction.
+var (
+	ErrNoQuestion    = errors.New("no question")
+	ErrNoInstruction = errors.New("no instruction")
+)
+
+// ActionFixDocs is the action_id of "Fix with agent" on a problem the docs
+// health shows (a search that found nothing, a page voted down, questions
+// the assistant could not answer). Its value is a DocsFix's (DocsFix.Value).
+// The health feature renders it; the agent feature handles it (the job
+// modal filled with the evidence, whose job goes in the summary's thread).
+const ActionFixDocs = "docs_fix_with_agent"
+
+// DocsFix is a problem of the docs and its evidence, as ActionFixDocs
+// carries it.
+type DocsFix struct {
+	// Problem says what is wrong in a line; Instruction is the form's
+	// instruction to start from.
+	Problem     string `json:"p"`
+	Instruction string `json:"i"`
+	// Path is the page to change, "" when the fix is a new page.
+	Path string `json:"path,omitempty"`
+	// Evidence is what the health showed (terms and their hits, the
+	// comments, the questions and what the assistant answered), cut to fit.
+	Evidence string `json:"e,omitempty"`
+	// Project is the docs project ("" the implicit one).
+	Project string `json:"pr,omitempty"`
+}
+
+// Value is f as a button's value, the evidence cut first to fit.
+func (f DocsFix) Value() string {
+	return fitValue(func() any { return f }, func(over int) {
+		if f.Evidence != "" {
+			f.Evidence = cutBy(f.Evidence, over)
+		} else {
+			f.Instruction = cutBy(f.Instruction, over)
+		}
+	})
+}
+
+// ParseDocsFix reads an ActionFixDocs value.
+func ParseDocsFix(value string) (DocsFix, error) {
+	var f DocsFix
+	if err := json.Unmarshal([]byte(value), &f); err != nil {
+		return DocsFix{}, fmt.Errorf("bot: a docs fix: %w", err)
+	}
+	if strings.TrimSpace(f.Instruction) == "" {
+		return DocsFix{}, fmt.Errorf("bot: a docs fix without its instruction: %w", ErrNoInstruction)
+	}
+	return f, nil
+}

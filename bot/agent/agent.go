@@ -225,6 +225,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Fea
 	b.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
 	b.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
 	b.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
+	b.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
 	b.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
 	b.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})

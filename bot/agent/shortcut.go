@@ -148,3 +148,34 @@ func answerContext(j bot.AnswerJob) string {
 	}
 	return b.String()
 }
+
+// onFixDocs opens the job modal on a problem the docs health showed
+// (bot.ActionFixDocs): its instruction to start from, the evidence as the
+// job's context, the page to change; the job goes in the summary's thread.
+func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
+	ic := r.Interaction
+	channel, log, ok := a.editorInteraction(ctx, r, viaButton)
+	if !ok {
+		return
+	}
+	r.Ack(nil)
+	var f bot.DocsFix
+	if len(ic.ActionCallback.BlockActions) > 0 {
+		var err error
+		if f, err = bot.ParseDocsFix(ic.ActionCallback.BlockActions[0].Value); err != nil {
+			log.Warn("a docs fix without its instruction", "err", err)
+			a.showNotice(ctx, ic.TriggerID, "docsbot could not read what this button fixes. Start the job with `"+Command+"` instead.", log)
+			return
+		}
+	}
+	about := "Context: the docs health of the docs site showed this problem: " + f.Problem
+	if f.Path != "" {
+		about += "\nThe page to change: " + f.Path
+	}
+	if f.Evidence != "" {
+		about += "\nThe evidence, from the site's analytics:\n" + f.Evidence
+	}
+	t := modalTarget{Team: ic.Team.ID, Channel: channel, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
+		ResponseURL: ic.ResponseURL, Context: about, Default: f.Project}
+	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Problem:* "+mrkdwn.Escape(mrkdwn.Cut(f.Problem, 300)), f.Instruction)
+}
