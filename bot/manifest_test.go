@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
+	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
@@ -145,7 +146,7 @@ func checkManifest(t *testing.T, path string, m manifest) {
 		}
 	}
 	slices.Sort(commands)
-	if want := []string{agent.Command, ask.Command, deploy.Command, visitors.Command}; !slices.Equal(commands, want) {
+	if want := []string{agent.Command, ask.Command, deploy.Command, health.Command, visitors.Command}; !slices.Equal(commands, want) {
 		t.Errorf("%s: manifest commands %v, the bot serves %v", path, commands, want)
 	}
 	if len(m.Settings.Events.Bot) != len(agent.MessageEvents())+len(home.Events()) {

@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
+	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -35,6 +36,8 @@ type Config struct {
 	Ask ask.Config
 	// Deploy is the deployments'.
 	Deploy deploy.Config
+	// Health is the docs health's.
+	Health health.Config
 	// Features are the features registered (zero: All).
 	Features Features
 	// Register, when set, registers a caller's own entry points on the bot
@@ -94,6 +97,10 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 	if cfg.Features.has(Deploy) {
 		deploy.Register(b, cfg.Deploy, project.Views(clients, func(c *docsapi.Client) deploy.DeployAPI { return c }),
 			deploy.DeployStore{Deploys: st.Deploys(), Limits: st.Limits()})
+	}
+	if cfg.Features.has(Health) {
+		health.Register(b, cfg.Health, project.Views(clients, func(c *docsapi.Client) health.HealthAPI { return c }),
+			health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits()})
 	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {

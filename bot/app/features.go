@@ -16,9 +16,12 @@ const (
 	Ask
 	// Deploy is /docs-deploy: deployments and previews (bot/deploy).
 	Deploy
+	// Health is /docs-health: the docs health from the analytics
+	// (bot/health).
+	Health
 
 	// All is every feature: what `docsbot serve` runs.
-	All = Agent | Visitors | Home | Ask | Deploy
+	All = Agent | Visitors | Home | Ask | Deploy | Health
 )
 
 // has reports whether f holds every feature of g; a zero f holds All.

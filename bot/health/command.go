@@ -1,0 +1,108 @@
+package health
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/daterange"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/store"
+)
+
+// defaultRange is the range of a view that names none.
+const defaultRange = "30d"
+
+// request is a /docs-health, as its work carries it.
+type request struct {
+	Team        string `json:"team"`
+	Channel     string `json:"channel"`
+	User        string `json:"user"`
+	ResponseURL string `json:"response_url,omitempty"`
+	View        string `json:"view,omitempty"`
+	// RangeText is the range as typed ("30d" when none was); it is read
+	// again, as of when the command was received.
+	RangeText string `json:"range"`
+	Project   string `json:"project,omitempty"`
+}
+
+// parse reads /docs-health's text: a range (as /docs-visitors takes them),
+// a view word, project=NAME with a projects file, or help. It returns what
+// to answer in the ack instead when the text is help or wrong.
+func (h *health) parse(text string, today time.Time) (request, string) {
+	req := request{RangeText: defaultRange}
+	if !h.core.Projects().Implicit() {
+		name, rest, ok, err := project.CutToken(text)
+		if err != nil {
+			return req, bot.ProjectProblem(err, h.core.Projects(), "command")
+		}
+		if ok {
+			req.Project, text = name, rest
+		}
+	}
+	ranged := false
+	for _, word := range strings.Fields(text) {
+		lower := strings.ToLower(word)
+		switch lower {
+		case "help":
+			return req, help(h.core.Projects().Implicit())
+		case viewSearches, viewFeedback, viewQuestions, viewViews:
+			if req.View != "" {
+				return req, "Ask for one view at a time: `searches`, `feedback`, `questions` or `views`."
+			}
+			req.View = lower
+			continue
+		}
+		if _, err := daterange.Parse(lower, today, false); err != nil {
+			return req, "`" + mrkdwn.Escape(mrkdwn.Cut(err.Part, 80)) + "`: " + err.Problem + "\n\n" + help(h.core.Projects().Implicit())
+		}
+		if ranged {
+			return req, "Give one date range at most."
+		}
+		req.RangeText, ranged = lower, true
+	}
+	return req, ""
+}
+
+// onCommand answers /docs-health in the ack when it needs no I/O and
+// otherwise records its work in the inbox and acks. Anyone allowed may ask.
+func (h *health) onCommand(ctx context.Context, r *bot.CommandRequest) {
+	cmd := r.Command
+	req, answer := h.parse(mrkdwn.Plain(cmd.Text), daterange.Midnight(h.cfg.Now()))
+	if answer != "" {
+		r.Ack(bot.Ephemeral(answer))
+		return
+	}
+	if refusal := h.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
+		r.Ack(bot.Ephemeral(refusal))
+		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
+		rec.Work = "cmd:" + r.DeliveryID
+		h.core.Audit(ctx, rec)
+		return
+	}
+	req.Team, req.Channel, req.User, req.ResponseURL = cmd.TeamID, cmd.ChannelID, cmd.UserID, cmd.ResponseURL
+	payload, _ := json.Marshal(req)
+	if !h.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workHealth, Payload: payload}, bot.RedeliveredCommand) {
+		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so it did not read the docs health. Try again in a minute."))
+		return
+	}
+	r.Ack(nil)
+}
+
+// help is /docs-health's help.
+func help(implicit bool) string {
+	s := "*Docs health:* `" + Command + " [range] [searches | feedback | questions | views]` shows what to fix in the docs, " +
+		"from the docs site's analytics (the last 30 days unless you give a range, written as for `/docs-visitors`: " +
+		"`7d`, `12w`, `last-month`, `2025-11-01..2025-11-30`):\n" +
+		"• alone: the searches that found nothing clicked, the pages readers voted down with their comments, " +
+		"the questions the assistant could not answer, and the pages viewed most;\n" +
+		"• `searches`, `feedback`, `questions` or `views`: one of them, longer.\n" +
+		"Every problem has *Fix with agent*: an editor starts a docs job with the evidence, in the thread."
+	if !implicit {
+		s += "\nAdd `project=NAME` to choose the docs project."
+	}
+	return s
+}

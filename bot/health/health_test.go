@@ -1,0 +1,143 @@
+package health_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// redisURL is the package's own redis-server (bottest.Main).
+var redisURL string
+
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+
+const (
+	general = bottest.General
+	alice   = "U0ALICE"
+	bob     = "U0BOB"
+)
+
+// analytics are the analytics endpoints a docs health view reads.
+var analytics = []docsapitest.Endpoint{docsapitest.EndpointSearches, docsapitest.EndpointFeedbackByPage, docsapitest.EndpointFeedback,
+	docsapitest.EndpointConversations, docsapitest.EndpointViews}
+
+// requests counts the analytics requests the API server answered.
+func requests(api *docsapitest.Server) int {
+	n := 0
+	for _, e := range analytics {
+		n += api.Count(e)
+	}
+	return n
+}
+
+// posted waits for the docs health posted in #general, the nth, and returns it.
+func posted(h *bottest.Harness, n int) slacktest.Message {
+	h.T.Helper()
+	h.WaitFor("the docs health", func() bool { return len(h.Roots(general)) >= n })
+	return h.Roots(general)[n-1]
+}
+
+// TestHealthSummary: /docs-health alone shows on one screen the searches
+// that found nothing, the pages voted down with their comments, the
+// unanswered questions by category and the pages viewed most, from at most
+// five analytics requests; each problem offers Fix with agent.
+func TestHealthSummary(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, health.Command, "")
+	m := posted(h, 1)
+	text := bottest.Rendered(m)
+	bottest.WantContains(t, "the summary", text, "Docs health", "Searches that found nothing clicked", "`sso`", "found nothing clicked",
+		"Pages readers voted down", "`/guides/webhooks`", "Questions the assistant could not answer", "Audit logs", "Pages viewed most")
+	if !strings.Contains(string(m.Blocks), bot.ActionFixDocs) {
+		t.Errorf("no Fix with agent button: %s", m.Blocks)
+	}
+	if n := requests(h.API); n == 0 || n > 5 {
+		t.Errorf("%d analytics requests for the summary, want 1 to 5", n)
+	}
+}
+
+// TestHealthViews: each view shows its list, longer; a bad range is told in
+// the ack with the help.
+func TestHealthViews(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	h.StartBot(bottest.Config{})
+	tests := []struct{ text, want string }{
+		{"searches 7d", "Searches that found nothing clicked"},
+		{"feedback", "verify-signature.js"},
+		{"questions", "Audit logs"},
+		{"views", "human"},
+	}
+	for i, tt := range tests {
+		h.Command(alice, general, health.Command, tt.text)
+		bottest.WantContains(t, tt.text, bottest.Rendered(posted(h, i+1)), tt.want)
+	}
+	ack := h.Command(alice, general, health.Command, "soon")
+	bottest.WantContains(t, "the ack of a bad range", string(ack.Payload), "`soon`", "Docs health")
+}
+
+// TestHealthFixWithAgent: an editor's Fix with agent on a page voted down
+// opens the job form with the evidence, and the job the agent gets carries
+// the comments; a viewer's press is refused privately.
+func TestHealthFixWithAgent(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	const viewer = "U0VIEWER"
+	h.Slack.AddUser(viewer, "viewer")
+	h.StartBot(bottest.Config{Editors: []string{alice}})
+	h.Command(viewer, general, health.Command, "feedback")
+	m := posted(h, 1)
+	h.Act(slacktest.Action{UserID: viewer, ChannelID: general, MessageTS: m.TS, ActionID: bot.ActionFixDocs})
+	h.WaitFor("the viewer refused", func() bool {
+		for _, p := range h.Slack.ResponsePosts("") {
+			if p.User == viewer && strings.Contains(p.Text, "Only editors") {
+				return true
+			}
+		}
+		return len(h.Privates(viewer, "Only editors")) > 0
+	})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: m.TS, ActionID: bot.ActionFixDocs})
+	v := h.WaitModal(alice, agent.ViewJob)
+	h.Submit(slacktest.ViewSubmission{ViewID: v.ID})
+	h.WaitFor("the job", func() bool { return len(h.API.Jobs()) == 1 })
+	prompt := strings.Join(h.API.Prompts(h.API.Jobs()[0].ID), "\n")
+	bottest.WantContains(t, "the job's prompt", prompt, "Improve the page", "voted the page", "👎")
+}
+
+// TestHealthCachedAndBudgeted: a second replica asked the same view reads it
+// from the cache, at no API cost; a view the person's share cannot pay for
+// is refused privately and costs nothing.
+func TestHealthCachedAndBudgeted(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	h.StartBot(bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 100, PerUser: 6}})
+	h.StartBot(bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 100, PerUser: 6}})
+	for i := range 3 {
+		h.Command(alice, general, health.Command, "")
+		posted(h, i+1)
+	}
+	if n := requests(h.API); n == 0 || n > 5 {
+		t.Errorf("%d analytics requests for three summaries of one range, want one summary's", n)
+	}
+	before := requests(h.API)
+	h.Command(alice, general, health.Command, "questions 7d")
+	h.WaitFor("alice told her share is spent", func() bool {
+		for _, p := range h.Slack.ResponsePosts("") {
+			if p.User == alice && strings.Contains(p.Text, "share") {
+				return true
+			}
+		}
+		return false
+	})
+	if n := requests(h.API); n != before {
+		t.Errorf("%d analytics requests for a view refused by the share", n-before)
+	}
+}

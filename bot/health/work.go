@@ -1,0 +1,165 @@
+package health
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/daterange"
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/docsapi"
+)
+
+// Marks of a view's work.
+const (
+	markPosted = "posted" // the view was posted
+)
+
+// doView answers a /docs-health: it reads the view from the cache or the
+// analytics (drawing on the organisation's budget for what it may spend and
+// giving back the rest), and posts it in the channel, once.
+func (h *health) doView(ctx context.Context, w *bot.Work) error {
+	var req request
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding a docs health command: %w", err)
+	}
+	log := h.log.With("user", req.User, "channel", req.Channel, "view", req.View, "work", w.Key)
+	if w.Marked(markPosted) != "" {
+		return nil
+	}
+	p, api, ok := h.projectOf(ctx, req, log)
+	if !ok {
+		return nil
+	}
+	today := daterange.Midnight(w.Received)
+	rng, perr := daterange.Parse(req.RangeText, today, false)
+	if perr != nil {
+		h.tell(ctx, req, "`"+mrkdwn.Escape(perr.Part)+"`: "+perr.Problem, log)
+		return nil
+	}
+	from, to := rng.Params()
+	key := fmt.Sprintf("health:%s:%s:%s..%s", api.ProjectID(), req.View, from, to)
+	rep, err := h.read(ctx, w, req, p, api, key, docsapi.AnalyticsRange{From: from, To: to}, log)
+	if err != nil || rep == nil {
+		return err
+	}
+	title := "*Docs health*"
+	if k := bot.ProjectKey(p); k != "" {
+		title += " of `" + mrkdwn.Escape(k) + "`"
+	}
+	title += ", " + rng.String() + " · asked by " + mrkdwn.Mention(req.User)
+	blocks := render(rep, req.View, title, bot.ProjectKey(p))
+	if _, err := h.core.Post(ctx, req.Channel, slack.MsgOptionText("Docs health, "+rng.String(), false), slack.MsgOptionBlocks(blocks...)); err != nil {
+		if bot.TransientSlack(err) {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		log.Warn("posting the docs health failed", "err", err)
+		h.tell(ctx, req, "docsbot could not post the docs health here ("+bot.Describe(err)+").", log)
+		return nil
+	}
+	if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
+		log.Warn("marking the docs health posted failed", "err", err)
+	}
+	return nil
+}
+
+// read returns the view from the cache, else from the analytics: it draws
+// what the view may spend (plan), tells the person when the budget cannot
+// give it (a nil report), and gives back what it did not use.
+func (h *health) read(ctx context.Context, w *bot.Work, req request, p project.Project, api HealthAPI, key string,
+	r docsapi.AnalyticsRange, log *slog.Logger) (*report, error) {
+	if c, err := h.store.Reports.LoadReport(ctx, key); err == nil && c.Age < h.cfg.CacheTTL {
+		var rep report
+		if json.Unmarshal(c.Data, &rep) == nil {
+			return &rep, nil
+		}
+	}
+	need := plan(req.View, h.cfg.MaxPages)
+	draw := h.core.Analytics().Draw(p, bot.Spender{Team: req.Team, User: req.User})
+	g, err := h.store.Budgets.Draw(ctx, draw, need)
+	if err != nil {
+		return nil, bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if !g.OK() {
+		h.tell(ctx, req, h.core.Analytics().Refusal(g, need, h.cfg.Now()), log)
+		return nil, nil
+	}
+	rep, used, ferr := fetch(ctx, api, req.View, r, h.cfg.MaxPages)
+	if used < len(g.Tokens) {
+		if err := h.store.Budgets.Refund(context.WithoutCancel(ctx), draw, g.Tokens[used:]); err != nil {
+			log.Warn("giving back unused analytics requests failed", "err", err)
+		}
+	}
+	if ferr != nil {
+		log.Warn("reading the docs health failed", "err", ferr)
+		h.tell(ctx, req, healthFailure(ferr), log)
+		return nil, nil
+	}
+	if data, err := json.Marshal(rep); err == nil {
+		if err := h.store.Reports.SaveReport(ctx, key, data, h.cfg.CacheTTL); err != nil {
+			log.Warn("caching the docs health failed", "err", err)
+		}
+	}
+	return rep, nil
+}
+
+// healthFailure is what the person reads when the analytics could not be read.
+func healthFailure(err error) string {
+	var api *docsapi.APIError
+	switch {
+	case errors.Is(err, docsapi.ErrRateLimited):
+		wait := time.Duration(0)
+		if errors.As(err, &api) {
+			wait = api.RetryAfter
+		}
+		return "The docs API's analytics are rate limited right now. Try again " + humanize.In(wait, time.Now()) + "."
+	case errors.As(err, &api):
+		return fmt.Sprintf("The docs API could not give the analytics (it answered %d). Try again in a minute.", api.StatusCode)
+	}
+	return "docsbot could not read the docs site's analytics (" + bot.Describe(err) + "). Try again in a minute."
+}
+
+// projectOf is the project req is for and its API: the one named, the
+// channel's, the person's last choice; with several and none of those the
+// person is told to name one.
+func (h *health) projectOf(ctx context.Context, req request, log *slog.Logger) (project.Project, HealthAPI, bool) {
+	text := ""
+	if req.Project != "" {
+		text = "project=" + req.Project
+	}
+	res, err := h.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text})
+	if err != nil || res.Ask {
+		h.tell(ctx, req, "Which docs project? "+bot.ProjectsHint(h.core.Projects(), "command"), log)
+		return project.Project{}, nil, false
+	}
+	api, ok := h.apis[res.Project.Name]
+	if !ok {
+		h.tell(ctx, req, "docsbot has no docs API for the project `"+mrkdwn.Escape(res.Project.Name)+"`.", log)
+		return project.Project{}, nil, false
+	}
+	return res.Project, api, true
+}
+
+// giveUp tells the person their command waited too long.
+func (h *health) giveUp(ctx context.Context, w *bot.Work) {
+	var req request
+	if json.Unmarshal(w.Payload, &req) != nil {
+		return
+	}
+	h.tell(ctx, req, "docsbot could not show the docs health: Slack or its storage was unavailable for too long. Try again.", h.log)
+}
+
+// tell tells the person privately.
+func (h *health) tell(ctx context.Context, req request, text string, log *slog.Logger) {
+	if err := h.core.TellPrivately(ctx, bot.Private{User: req.User, Channel: req.Channel, ResponseURL: req.ResponseURL, Text: text}); err != nil {
+		log.Warn("telling the person privately failed", "err", err)
+	}
+}
