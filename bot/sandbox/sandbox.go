@@ -21,6 +21,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
+	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -405,6 +406,16 @@ func sandboxCommands() []slackweb.Command {
 			},
 		},
 		{
+			Name:        health.Command,
+			Hint:        "[range] [searches | feedback | questions | views]",
+			Description: "What to fix in the docs: searches that found nothing, pages voted down, questions the assistant could not answer; each with Fix with agent.",
+			Examples: []string{
+				health.Command,
+				health.Command + " feedback",
+				health.Command + " questions 7d",
+			},
+		},
+		{
 			Name:        visitors.Command,
 			Hint:        "[range] [chart | compare | csv | digest daily|weekly|off] [top=N] [path=/prefix] [sort=total|human|ai]",
 			Description: "Posts the docs site's unique visitors: totals, human and AI traffic and the top pages; a daily chart, a comparison with the range before, a CSV file, or a digest.",
@@ -436,6 +447,8 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"makes it a docs job, or sends it to #docs-team for the editors.",
 		"• `" + deploy.Command + "` deploys the made-up site and shows it in one message until it ends; `" + deploy.Command +
 			" preview BRANCH` builds a preview (a branch with the word `" + docsapitest.KeywordDeployFail + "` in it fails, to show the logs).",
+		"• `" + health.Command + "` shows what to fix in the made-up docs: a search for SSO that finds nothing, a webhooks page with angry comments " +
+			"and a wrong code sample, unanswered questions about audit logs; *Fix with agent* starts a job with the evidence.",
 		"• Put `" + docsapitest.KeywordFail + "`, `" + docsapitest.KeywordNoChange + "` or `" + docsapitest.KeywordArchive +
 			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
 		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic; "+

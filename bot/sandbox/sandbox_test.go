@@ -402,3 +402,22 @@ func TestSandboxDeploysThroughPage(t *testing.T) {
 		return false
 	})
 }
+
+// TestSandboxHealthThroughPage: /docs-health typed on the page shows the
+// made-up docs' problems with Fix with agent.
+func TestSandboxHealthThroughPage(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	if r := p.send("C0GENERAL", "/docs-health", ""); !r.Command {
+		t.Fatalf("the line was not sent as a slash command: %+v", r)
+	}
+	p.waitFor("the docs health with its problems", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if m.BotID != "" && strings.Contains(string(m.Blocks), "found nothing clicked") && strings.Contains(string(m.Blocks), "docs_fix_with_agent") {
+				return true
+			}
+		}
+		return false
+	})
+}
