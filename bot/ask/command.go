@@ -2,13 +2,11 @@ package ask
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/store"
 )
 
 // onCommand answers /docs-ask in the ack when it needs no I/O (help, a
@@ -18,10 +16,7 @@ func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
 	text := strings.TrimSpace(mrkdwn.Plain(cmd.Text))
 	if refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
-		r.Ack(bot.Ephemeral(refusal))
-		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
-		rec.Work = "cmd:" + r.DeliveryID
-		a.core.Audit(ctx, rec)
+		a.core.RefuseCommand(ctx, r, refusal, "")
 		return
 	}
 	named := ""
@@ -39,14 +34,8 @@ func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(help(a.core.Projects().Implicit())))
 		return
 	}
-	// Slack's verification token is a secret the work does not need.
-	payload, _ := json.Marshal(bot.Question{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: text,
-		Via: bot.ViaAskCommand, Project: named, ResponseURL: cmd.ResponseURL})
-	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: bot.WorkAsk, Payload: payload}, bot.RedeliveredCommand) {
-		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so your question was not taken. Try again in a minute."))
-		return
-	}
-	r.Ack(nil)
+	a.core.QueueCommand(ctx, r, bot.WorkAsk, bot.Question{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: text,
+		Via: bot.ViaAskCommand, Project: named, ResponseURL: cmd.ResponseURL}, "your question was not taken")
 }
 
 // help is /docs-ask's help, with the rule of which mentions are questions.

@@ -2,13 +2,11 @@ package deploy
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/store"
 )
 
 // request is a /docs-deploy, as its work carries it.
@@ -76,19 +74,11 @@ func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		refusal = d.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
 	}
 	if refusal != "" {
-		r.Ack(bot.Ephemeral(refusal))
-		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, cmd.Text)
-		rec.Work = "cmd:" + r.DeliveryID
-		d.core.Audit(ctx, rec)
+		d.core.RefuseCommand(ctx, r, refusal, cmd.Text)
 		return
 	}
 	req.Team, req.Channel, req.User, req.ResponseURL = cmd.TeamID, cmd.ChannelID, cmd.UserID, cmd.ResponseURL
-	payload, _ := json.Marshal(req)
-	if !d.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workStart, Payload: payload}, bot.RedeliveredCommand) {
-		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so nothing was deployed. Try again in a minute."))
-		return
-	}
-	r.Ack(nil)
+	d.core.QueueCommand(ctx, r, workStart, req, "nothing was deployed")
 }
 
 // help is /docs-deploy's help.

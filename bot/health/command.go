@@ -2,7 +2,6 @@ package health
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/store"
 )
 
 // defaultRange is the range of a view that names none.
@@ -77,19 +75,11 @@ func (h *health) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		return
 	}
 	if refusal := h.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
-		r.Ack(bot.Ephemeral(refusal))
-		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
-		rec.Work = "cmd:" + r.DeliveryID
-		h.core.Audit(ctx, rec)
+		h.core.RefuseCommand(ctx, r, refusal, "")
 		return
 	}
 	req.Team, req.Channel, req.User, req.ResponseURL = cmd.TeamID, cmd.ChannelID, cmd.UserID, cmd.ResponseURL
-	payload, _ := json.Marshal(req)
-	if !h.core.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: workHealth, Payload: payload}, bot.RedeliveredCommand) {
-		r.Ack(bot.Ephemeral("docsbot cannot reach its storage right now, so it did not read the docs health. Try again in a minute."))
-		return
-	}
-	r.Ack(nil)
+	h.core.QueueCommand(ctx, r, workHealth, req, "it did not read the docs health")
 }
 
 // help is /docs-health's help.
