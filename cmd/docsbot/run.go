@@ -54,6 +54,7 @@ func (r *runner) commands() []cli.Command {
 		{Name: "jobs", Summary: "start, inspect, message and watch agent jobs", Run: r.runJobs},
 		{Name: "deploy", Summary: "deploy the docs or a preview of a branch, and follow deployments", Run: r.runDeploy},
 		{Name: "visitors", Summary: "unique visitors per page, human and AI", Run: r.runVisitors},
+		{Name: "health", Summary: "docs health: searches that find nothing, 👎 feedback, unanswered questions, page views", Run: r.runHealth},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},
 		{Name: "migrate", Summary: "move Redis keys an earlier docsbot left in the layout before the shards", Run: r.runMigrate},

@@ -20,7 +20,23 @@ const (
 	OpGet      = "get"
 	OpWatch    = "watch"
 	OpVisitors = "visitors"
+
+	// The reports of docsbot health, each one or more analytics calls.
+	OpSearches  = "searches"
+	OpFeedback  = "feedback"
+	OpQuestions = "questions"
+	OpViews     = "views"
 )
+
+// isAnalyticsOp reports an operation on the analytics endpoints, which
+// share the organization's budget and take a date range, not a job.
+func isAnalyticsOp(op string) bool {
+	switch op {
+	case OpVisitors, OpSearches, OpFeedback, OpQuestions, OpViews:
+		return true
+	}
+	return false
+}
 
 // APIRequest describes a failed call of the docs API client, for Explain.
 type APIRequest struct {
@@ -83,7 +99,7 @@ func explain(err error, r APIRequest) Explanation {
 	if isAPI {
 		status = ae.StatusCode
 	}
-	onJob := r.Op != OpVisitors
+	onJob := !isAnalyticsOp(r.Op)
 	var x Explanation
 	switch ve, isValidation := errors.AsType[*docsapi.ValidationError](err); {
 	case errors.Is(err, docsapi.ErrOutcomeUnknown):
@@ -128,10 +144,10 @@ func explain(err error, r APIRequest) Explanation {
 		} else {
 			x.Message = "rate limited by the docs API: try again later"
 		}
-		switch r.Op {
-		case OpVisitors:
+		switch {
+		case isAnalyticsOp(r.Op):
 			x.Fix = "analytics allow 100 requests per hour for the whole organization"
-		case OpCreate, OpMessage:
+		case r.Op == OpCreate || r.Op == OpMessage:
 			x.Fix = "the API allows 100 " + r.Op + " requests per project per hour"
 		default:
 			x.Fix = "poll less often: raise " + r.name("interval")
@@ -139,10 +155,10 @@ func explain(err error, r APIRequest) Explanation {
 
 	case errors.Is(err, docsapi.ErrInvalidRequest) || status == http.StatusBadRequest:
 		x.Message = "the docs API rejected the request: " + apiCause(err)
-		switch r.Op {
-		case OpVisitors:
+		switch {
+		case isAnalyticsOp(r.Op):
 			x.Fix = "check " + r.name("from") + " and " + r.name("to") + " (YYYY-MM-DD or ISO 8601; " + r.name("to") + " is exclusive)"
-		case OpCreate, OpMessage:
+		case r.Op == OpCreate || r.Op == OpMessage:
 			x.Fix = "check " + r.name("prompt")
 		default:
 			x.Fix = "check the " + r.name("job")
