@@ -107,9 +107,10 @@ func (q SearchQuery) ClickRate() float64 {
 	return max(q.CTR, 0)
 }
 
-// NoResultClicked reports a search whose results nobody clicked: a zero
-// click-through rate and no top clicked page. Often the docs lack the topic.
-func (q SearchQuery) NoResultClicked() bool { return q.CTR == 0 && q.TopClickedPage == "" }
+// NoResultClicked reports a search that led nowhere: a zero click-through
+// rate, or no top clicked page (either says nobody went on from the
+// results). Often the docs lack the topic.
+func (q SearchQuery) NoResultClicked() bool { return q.CTR == 0 || q.TopClickedPage == "" }
 
 // SearchesPage is one page of the search-queries report, most searched first.
 type SearchesPage struct {

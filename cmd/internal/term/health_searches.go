@@ -48,7 +48,7 @@ func CollectSearches(pages iter.Seq2[*docsapi.SearchesPage, error], from, to str
 		for _, q := range p.Searches {
 			rate := q.ClickRate()
 			rep.Searches = append(rep.Searches, SearchRow{Query: q.Query, Hits: q.Hits, ClickRate: rate, TopClickedPage: q.TopClickedPage,
-				FoundNothingClicked: rate == 0 || q.TopClickedPage == "", LastSearchedAt: q.LastSearchedAt})
+				FoundNothingClicked: q.NoResultClicked(), LastSearchedAt: q.LastSearchedAt})
 		}
 	})
 	if err != nil {
