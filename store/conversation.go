@@ -73,18 +73,27 @@ func (cs Conversations) Conversation(ctx context.Context, t Thread) (Conversatio
 	if !t.valid() {
 		return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, ErrInvalid)
 	}
-	raw, err := s.rdb.Get(ctx, s.conversationKey(t)).Bytes()
-	switch {
-	case errors.Is(err, redis.Nil):
-		return Conversation{}, ErrNotFound
-	case err != nil:
-		return Conversation{}, wrapErr(err, "store: conversation")
-	}
 	var c Conversation
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, err)
+	if err := s.getJSON(ctx, s.conversationKey(t), &c, "conversation of "+t.String()); err != nil {
+		return Conversation{}, err
 	}
 	return c, nil
+}
+
+// getJSON reads the JSON string at key into v: ErrNotFound when there is
+// none; what names it in errors.
+func (s *Store) getJSON(ctx context.Context, key string, v any, what string) error {
+	raw, err := s.rdb.Get(ctx, key).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return ErrNotFound
+	case err != nil:
+		return wrapErr(err, "store: %s", what)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	return nil
 }
 
 // UpdateConversation changes the conversation of thread t with fn, which

@@ -86,16 +86,9 @@ func (ds Deploys) SaveDeploy(ctx context.Context, team string, r DeployRecord) e
 // Deploy returns the record id of team: ErrNotFound when there is none.
 func (ds Deploys) Deploy(ctx context.Context, team, id string) (DeployRecord, error) {
 	s := ds.s
-	raw, err := s.rdb.Get(ctx, s.deployKey(team, id)).Bytes()
-	switch {
-	case errors.Is(err, redis.Nil):
-		return DeployRecord{}, ErrNotFound
-	case err != nil:
-		return DeployRecord{}, wrapErr(err, "store: deploy")
-	}
 	var r DeployRecord
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return DeployRecord{}, fmt.Errorf("store: deploy %q: %w", id, err)
+	if err := s.getJSON(ctx, s.deployKey(team, id), &r, "deploy "+id); err != nil {
+		return DeployRecord{}, err
 	}
 	return r, nil
 }
