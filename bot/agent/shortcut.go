@@ -75,35 +75,53 @@ type pageFigures struct {
 	Project string `json:"project,omitempty"`
 }
 
-// onImprovePage opens the job modal about a page of a visitors summary,
-// prefilled; the job goes in the summary's thread.
-func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
+// jobFormFromButton opens the job modal from a button another feature
+// renders (ActionImprovePage, ActionJobFromAnswer, ActionFixDocs), for an
+// editor: the job goes in the thread of the button's message unless form
+// says otherwise; form reads the button's value into the target (context,
+// project) and says what the modal shows about it and its instruction to
+// start from. A value it cannot read is told in a notice, unless form
+// reports it may go on without it.
+func (a *agent) jobFormFromButton(ctx context.Context, r *bot.InteractionRequest,
+	form func(value string, t *modalTarget) (about, initial string, err error)) {
 	ic := r.Interaction
 	channel, log, ok := a.editorInteraction(ctx, r, viaButton)
 	if !ok {
 		return
 	}
 	r.Ack(nil)
-	var p pageFigures
+	value := ""
 	if len(ic.ActionCallback.BlockActions) > 0 {
-		if err := json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &p); err != nil || p.Path == "" {
-			log.Warn("improve-page button without a page", "err", err)
+		value = ic.ActionCallback.BlockActions[0].Value
+	}
+	t := modalTarget{Team: ic.Team.ID, Channel: channel, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
+		ResponseURL: ic.ResponseURL}
+	about, initial, err := form(value, &t)
+	if err != nil {
+		log.Warn("a button to start a job whose value cannot be read", "err", err)
+		a.showNotice(ctx, ic.TriggerID, "docsbot could not read what this button is about. Start the job with `"+Command+"` instead.", log)
+		return
+	}
+	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, initial)
+}
+
+// onImprovePage opens the job modal about a page of a visitors summary,
+// prefilled; the job goes in the summary's thread.
+func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
+	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
+		var p pageFigures
+		if err := json.Unmarshal([]byte(value), &p); err != nil || p.Path == "" {
+			a.log.Warn("improve-page button without a page", "err", err) // the form still opens, unfilled
 		}
-	}
-	figures := fmt.Sprintf("%d unique visitors (%d human, %d AI)", p.Total, p.Human, p.AI)
-	if p.Range != "" {
-		figures += " over " + p.Range
-	}
-	t := modalTarget{
-		Team:        ic.Team.ID,
-		Channel:     channel,
-		ThreadTS:    cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
-		ResponseURL: ic.ResponseURL,
-		Context:     "Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.",
-		Default:     p.Project,
-	}
-	about := "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures)
-	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Improve the page "+p.Path+" for the people and AI agents who read it: ")
+		figures := fmt.Sprintf("%d unique visitors (%d human, %d AI)", p.Total, p.Human, p.AI)
+		if p.Range != "" {
+			figures += " over " + p.Range
+		}
+		t.Context = "Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics."
+		t.Default = p.Project
+		return "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures),
+			"Improve the page " + p.Path + " for the people and AI agents who read it: ", nil
+	})
 }
 
 // onJobFromAnswer opens the job modal on a question the docs did not answer
@@ -111,28 +129,18 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 // answer and its sources as context; its job goes in the answer's thread,
 // or, for a question posted to the requests channel, in that post's.
 func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) {
-	ic := r.Interaction
-	channel, log, ok := a.editorInteraction(ctx, r, viaButton)
-	if !ok {
-		return
-	}
-	r.Ack(nil)
-	var j bot.AnswerJob
-	if len(ic.ActionCallback.BlockActions) > 0 {
-		var err error
-		if j, err = bot.ParseAnswerJob(ic.ActionCallback.BlockActions[0].Value); err != nil {
-			log.Warn("a question made into a job without its question", "err", err)
-			a.showNotice(ctx, ic.TriggerID, "docsbot could not read the question of this button. Start the job with `"+Command+"` instead.", log)
-			return
+	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
+		j, err := bot.ParseAnswerJob(value)
+		if err != nil {
+			return "", "", err
 		}
-	}
-	t := modalTarget{Team: ic.Team.ID, Channel: channel, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
-		ResponseURL: ic.ResponseURL, Context: answerContext(j), Default: j.Project}
-	if j.Channel != "" && j.Thread != "" {
-		t.Channel, t.ThreadTS = j.Channel, j.Thread
-	}
-	about := "*Question the docs did not answer:* " + mrkdwn.Escape(mrkdwn.Cut(j.Question, 300))
-	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "Add to the docs what answers this question: "+j.Question)
+		t.Context, t.Default = answerContext(j), j.Project
+		if j.Channel != "" && j.Thread != "" {
+			t.Channel, t.ThreadTS = j.Channel, j.Thread
+		}
+		return "*Question the docs did not answer:* " + mrkdwn.Escape(mrkdwn.Cut(j.Question, 300)),
+			"Add to the docs what answers this question: " + j.Question, nil
+	})
 }
 
 // answerContext is what the agent is told of a question the docs did not
@@ -153,29 +161,19 @@ func answerContext(j bot.AnswerJob) string {
 // (bot.ActionFixDocs): its instruction to start from, the evidence as the
 // job's context, the page to change; the job goes in the summary's thread.
 func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
-	ic := r.Interaction
-	channel, log, ok := a.editorInteraction(ctx, r, viaButton)
-	if !ok {
-		return
-	}
-	r.Ack(nil)
-	var f bot.DocsFix
-	if len(ic.ActionCallback.BlockActions) > 0 {
-		var err error
-		if f, err = bot.ParseDocsFix(ic.ActionCallback.BlockActions[0].Value); err != nil {
-			log.Warn("a docs fix without its instruction", "err", err)
-			a.showNotice(ctx, ic.TriggerID, "docsbot could not read what this button fixes. Start the job with `"+Command+"` instead.", log)
-			return
+	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
+		f, err := bot.ParseDocsFix(value)
+		if err != nil {
+			return "", "", err
 		}
-	}
-	about := "Context: the docs health of the docs site showed this problem: " + f.Problem
-	if f.Path != "" {
-		about += "\nThe page to change: " + f.Path
-	}
-	if f.Evidence != "" {
-		about += "\nThe evidence, from the site's analytics:\n" + f.Evidence
-	}
-	t := modalTarget{Team: ic.Team.ID, Channel: channel, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Container.MessageTs, ic.Message.Timestamp),
-		ResponseURL: ic.ResponseURL, Context: about, Default: f.Project}
-	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Problem:* "+mrkdwn.Escape(mrkdwn.Cut(f.Problem, 300)), f.Instruction)
+		about := "Context: the docs health of the docs site showed this problem: " + f.Problem
+		if f.Path != "" {
+			about += "\nThe page to change: " + f.Path
+		}
+		if f.Evidence != "" {
+			about += "\nThe evidence, from the site's analytics:\n" + f.Evidence
+		}
+		t.Context, t.Default = about, f.Project
+		return "*Problem:* " + mrkdwn.Escape(mrkdwn.Cut(f.Problem, 300)), f.Instruction, nil
+	})
 }
