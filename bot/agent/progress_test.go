@@ -96,6 +96,9 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 			reactions := func() []string { m, _ := h.Slack.Message(general, origin); return m.Reactions }
 			h.WaitFor("⏳ on the person's message", func() bool { return slices.Equal(reactions(), []string{"hourglass_flowing_sand"}) })
 			h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })
+			// The fake Slack records a call once it answered it: the reaction
+			// can show a moment before its call is in the record.
+			h.WaitFor("the reaction's calls recorded", func() bool { return len(h.Slack.Calls("reactions.add")) >= 2 })
 			if c := h.Slack.Calls("reactions.add"); len(c) < 2 || c[0].Error != "ratelimited" {
 				t.Errorf("reactions.add calls %+v, want a 429 and then the reaction", c)
 			}
