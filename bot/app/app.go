@@ -98,15 +98,16 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		deploy.Register(b, cfg.Deploy, project.Views(clients, func(c *docsapi.Client) deploy.DeployAPI { return c }),
 			deploy.DeployStore{Deploys: st.Deploys(), Limits: st.Limits()})
 	}
+	var docsHealth home.Health
 	if cfg.Features.has(Health) {
-		health.Register(b, cfg.Health, project.Views(clients, func(c *docsapi.Client) health.HealthAPI { return c }),
+		docsHealth = health.Register(b, cfg.Health, project.Views(clients, func(c *docsapi.Client) health.HealthAPI { return c }),
 			health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits()})
 	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {
 			cfg.Home.Seen = st.HomeSeen()
 		}
-		home.Register(b, cfg.Home, jobs, vis)
+		home.Register(b, cfg.Home, jobs, vis, docsHealth)
 	}
 	if cfg.Register != nil {
 		cfg.Register(b)

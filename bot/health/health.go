@@ -95,9 +95,10 @@ type health struct {
 }
 
 // Register adds /docs-health to b, reading each project's analytics through
-// its API (apis, by project name).
-func Register(b *bot.Bot, cfg Config, apis map[string]HealthAPI, st HealthStore) {
+// its API (apis, by project name), and returns what the App Home reads of it.
+func Register(b *bot.Bot, cfg Config, apis map[string]HealthAPI, st HealthStore) *Feature {
 	h := &health{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "health")}
 	b.HandleCommand(Command, h.onCommand)
 	b.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
+	return &Feature{h: h}
 }

@@ -141,3 +141,30 @@ func TestHealthCachedAndBudgeted(t *testing.T) {
 		t.Errorf("%d analytics requests for a view refused by the share", n-before)
 	}
 }
+
+// TestHealthOnTheHome: the App Home shows the docs health from the cache
+// only: a line saying how to get one before, the summary's counts after a
+// /docs-health, and no analytics request of its own.
+func TestHealthOnTheHome(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	h.StartBot(bottest.Config{})
+	home := func() string {
+		v, _ := h.Slack.HomeView(alice)
+		return string(v.Blocks)
+	}
+	if _, err := h.Slack.OpenHome(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the Home without a cached health", func() bool { return strings.Contains(home(), "No docs health of the last 30 days is cached") })
+	h.Command(alice, general, health.Command, "")
+	posted(h, 1)
+	spent := requests(h.API)
+	if _, err := h.Slack.OpenHome(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("the Home with the health", func() bool { return strings.Contains(home(), "searches found nothing clicked") })
+	if n := requests(h.API); n != spent {
+		t.Errorf("the Home made %d analytics requests, want none", n-spent)
+	}
+}

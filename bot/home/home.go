@@ -43,6 +43,13 @@ type Visitors interface {
 	CachedProjectSummary(ctx context.Context, projectKey string, days int) (text string, ok bool, err error)
 }
 
+// Health is what the Home shows of the docs health (*health.Feature).
+type Health interface {
+	// CachedHealth renders the last 30 days' summary of the project keyed
+	// projectKey from the cache alone; ok is false when none is cached.
+	CachedHealth(ctx context.Context, projectKey string) (text string, ok bool, err error)
+}
+
 // Seen is where the Home records who opened it, so that a job change
 // republishes only the Home of someone who looks at it (views.publish is
 // rate-limited); store.HomeSeen satisfies it.
@@ -104,6 +111,7 @@ type home struct {
 	cfg      Config
 	jobs     Jobs
 	visitors Visitors
+	health   Health
 	slack    *slack.Client
 	log      *slog.Logger
 	pub      publisher
@@ -112,8 +120,8 @@ type home struct {
 // Register adds the App Home to b: app_home_opened, the publish work and
 // the refresh on job changes. visitors may be nil (no summary is shown).
 // Call it before b.Run.
-func Register(b *bot.Bot, cfg Config, jobs Jobs, visitors Visitors) {
-	h := &home{core: b, cfg: cfg, jobs: jobs, visitors: visitors, slack: b.Slack(), log: b.Logger()}
+func Register(b *bot.Bot, cfg Config, jobs Jobs, visitors Visitors, health Health) {
+	h := &home{core: b, cfg: cfg, jobs: jobs, visitors: visitors, health: health, slack: b.Slack(), log: b.Logger()}
 	b.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
 	b.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
 	jobs.OnJobChange(h.jobChanged)

@@ -65,7 +65,31 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 			blocks = append(blocks, section(s))
 		}
 	}
+	if h.health != nil {
+		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Docs health, last 30 days")))
+		blocks = append(blocks, section(h.healthText(ctx, log)))
+	}
 	return homeView(blocks)
+}
+
+// healthText is the Home's docs health: the cached summary of the implicit
+// or only project, or a line saying how to get one. The Home never spends
+// the analytics budget.
+func (h *home) healthText(ctx context.Context, log *slog.Logger) string {
+	key := ""
+	if set := h.core.Projects(); !set.Implicit() && set.Len() > 1 {
+		return "`/docs-health project=NAME` in a channel shows what to fix in one project's docs."
+	}
+	text, ok, err := h.health.CachedHealth(ctx, key)
+	switch {
+	case err != nil:
+		log.Warn("reading the docs health cache for the Home failed", "err", err)
+		return "docsbot could not read its docs health cache just now."
+	case !ok:
+		return "No docs health of the last 30 days is cached, and the Home never spends the analytics budget. " +
+			"`/docs-health` in a channel reads it; the Home shows the numbers after that."
+	}
+	return text
 }
 
 // homeView wraps blocks in a Home tab view.
