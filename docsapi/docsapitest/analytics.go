@@ -121,20 +121,7 @@ func parseAnalytics(q url.Values, defLimit, maxLimit int) (analyticsQuery, []str
 			aq.limit = n
 		}
 	}
-	for _, p := range []struct {
-		name string
-		dst  *time.Time
-	}{{"dateFrom", &aq.from}, {"dateTo", &aq.to}} {
-		if _, ok := q[p.name]; !ok {
-			continue
-		}
-		t, ok := parseDate(q.Get(p.name))
-		if !ok {
-			errs = append(errs, p.name+" must be a date in YYYY-MM-DD or ISO 8601 format")
-			continue
-		}
-		*p.dst = t
-	}
+	errs = append(errs, parseDates(q, &aq.from, &aq.to)...)
 	return aq, errs
 }
 

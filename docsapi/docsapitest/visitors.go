@@ -49,20 +49,7 @@ func parseVisitorsQuery(q url.Values) (visitorsQuery, []string) {
 			vq.offset = n
 		}
 	}
-	for _, p := range []struct {
-		name string
-		dst  *time.Time
-	}{{"dateFrom", &vq.from}, {"dateTo", &vq.to}} {
-		if _, ok := q[p.name]; !ok {
-			continue
-		}
-		t, ok := parseDate(q.Get(p.name))
-		if !ok {
-			errs = append(errs, p.name+" must be a date in YYYY-MM-DD or ISO 8601 format")
-			continue
-		}
-		*p.dst = t
-	}
+	errs = append(errs, parseDates(q, &vq.from, &vq.to)...)
 	return vq, errs
 }
 
@@ -139,4 +126,25 @@ func encodeVisitors(totals docsapi.Counts, rows []docsapi.PageVisitors, hasMore,
 	b = append(b, `],"hasMore":`...)
 	b = strconv.AppendBool(b, hasMore)
 	return append(b, '}')
+}
+
+// parseDates reads the dateFrom and dateTo of q, when given, into from and
+// to, and returns what is wrong with them, as every analytics endpoint does.
+func parseDates(q url.Values, from, to *time.Time) []string {
+	var errs []string
+	for _, p := range []struct {
+		name string
+		dst  *time.Time
+	}{{"dateFrom", from}, {"dateTo", to}} {
+		if _, ok := q[p.name]; !ok {
+			continue
+		}
+		t, ok := parseDate(q.Get(p.name))
+		if !ok {
+			errs = append(errs, p.name+" must be a date in YYYY-MM-DD or ISO 8601 format")
+			continue
+		}
+		*p.dst = t
+	}
+	return errs
 }
