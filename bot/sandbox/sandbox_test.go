@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -360,64 +361,41 @@ func TestSandboxHomeAndShortcut(t *testing.T) {
 	})
 }
 
-// TestSandboxAnswersThroughPage: /docs-ask typed on the page is answered
-// from the sandbox's made-up docs, in the question's thread, with sources.
-func TestSandboxAnswersThroughPage(t *testing.T) {
+// TestSandboxCommandsThroughPage: /docs-ask, /docs-deploy and /docs-health
+// typed on the page are answered from the sandbox's made-up docs and site:
+// an answer with its sources in the question's thread, a failed preview with
+// its logs, the docs health's problems with Fix with agent.
+func TestSandboxCommandsThroughPage(t *testing.T) {
 	t.Parallel()
 	sb := startTestSandbox(t, "")
 	p := page{t: t, url: sb.url}
-	if r := p.send("C0GENERAL", "/docs-ask How do I rotate an API key?", ""); !r.Command {
-		t.Fatalf("the line was not sent as a slash command: %+v", r)
-	}
-	p.waitFor("the answer with its sources", func(st slackweb.State) bool {
-		for _, m := range channel(st, "C0GENERAL").Messages {
-			if m.BotID == "" || !strings.Contains(m.Text, "How do I rotate an API key?") {
-				continue
+	has := func(m slackweb.MessageView, wants ...string) bool {
+		for _, w := range wants {
+			if !strings.Contains(m.Text+string(m.Blocks), w) {
+				return false
 			}
-			for _, r := range m.Replies {
-				if r.BotID != "" && strings.Contains(r.Text, "According to Authentication") && strings.Contains(string(r.Blocks), "Sources:") {
+		}
+		return m.BotID != ""
+	}
+	tests := []struct {
+		line, what string
+		wants      []string
+	}{
+		{"/docs-ask How do I rotate an API key?", "the answer with its sources", []string{"According to Authentication", "Sources:"}},
+		{"/docs-deploy preview fix/fail-build", "the failed preview with its logs", []string{"it failed.", "The end of the logs"}},
+		{"/docs-health", "the docs health with its problems", []string{"found nothing clicked", "docs_fix_with_agent"}},
+	}
+	for _, tt := range tests {
+		if r := p.send("C0GENERAL", tt.line, ""); !r.Command {
+			t.Fatalf("%q was not sent as a slash command: %+v", tt.line, r)
+		}
+		p.waitFor(tt.what, func(st slackweb.State) bool {
+			for _, m := range channel(st, "C0GENERAL").Messages {
+				if has(m, tt.wants...) || slices.ContainsFunc(m.Replies, func(r slackweb.MessageView) bool { return has(r, tt.wants...) }) {
 					return true
 				}
 			}
-		}
-		return false
-	})
-}
-
-// TestSandboxDeploysThroughPage: /docs-deploy typed on the page deploys the
-// made-up site and its message shows the end.
-func TestSandboxDeploysThroughPage(t *testing.T) {
-	t.Parallel()
-	sb := startTestSandbox(t, "")
-	p := page{t: t, url: sb.url}
-	if r := p.send("C0GENERAL", "/docs-deploy preview fix/fail-build", ""); !r.Command {
-		t.Fatalf("the line was not sent as a slash command: %+v", r)
+			return false
+		})
 	}
-	p.waitFor("the failed preview with its logs", func(st slackweb.State) bool {
-		for _, m := range channel(st, "C0GENERAL").Messages {
-			if m.BotID != "" && strings.Contains(m.Text, "it failed.") && strings.Contains(m.Text, "The end of the logs") {
-				return true
-			}
-		}
-		return false
-	})
-}
-
-// TestSandboxHealthThroughPage: /docs-health typed on the page shows the
-// made-up docs' problems with Fix with agent.
-func TestSandboxHealthThroughPage(t *testing.T) {
-	t.Parallel()
-	sb := startTestSandbox(t, "")
-	p := page{t: t, url: sb.url}
-	if r := p.send("C0GENERAL", "/docs-health", ""); !r.Command {
-		t.Fatalf("the line was not sent as a slash command: %+v", r)
-	}
-	p.waitFor("the docs health with its problems", func(st slackweb.State) bool {
-		for _, m := range channel(st, "C0GENERAL").Messages {
-			if m.BotID != "" && strings.Contains(string(m.Blocks), "found nothing clicked") && strings.Contains(string(m.Blocks), "docs_fix_with_agent") {
-				return true
-			}
-		}
-		return false
-	})
 }
