@@ -32,10 +32,20 @@ type DigestSub struct {
 	CreatedAt time.Time
 }
 
-// digestSubsKey is the hash of every subscription: field {team}:{channel}
-// (project "") or {team}:{channel}:{project}, value the JSON of
-// digestRecord.
-func (s *Store) digestSubsKey() string { return s.prefix + "digest:subs" }
+// subsKey is the hash of every subscription of ds's kind: field
+// {team}:{channel} (project "") or {team}:{channel}:{project}, value the
+// JSON of digestRecord.
+func (ds Digests) subsKey() string { return ds.s.prefix + "digest:" + ds.space() + "subs" }
+
+// space is what follows "digest:" in the keys of ds's kind: "" for the
+// visitors digest (the keys it had before there were others), "health:"
+// for the docs health's.
+func (ds Digests) space() string {
+	if ds.kind == "" {
+		return ""
+	}
+	return ds.kind + ":"
+}
 
 // digestRecord is a subscription as stored.
 type digestRecord struct {
@@ -88,7 +98,7 @@ func (ds Digests) SubscribeDigest(ctx context.Context, d DigestSub) error {
 	if err != nil {
 		return fmt.Errorf("store: subscribe digest: %w", err)
 	}
-	if err := s.rdb.HSet(ctx, s.digestSubsKey(), digestField(d.Team, d.Channel, d.Project), rec).Err(); err != nil {
+	if err := s.rdb.HSet(ctx, ds.subsKey(), digestField(d.Team, d.Channel, d.Project), rec).Err(); err != nil {
 		return wrapErr(err, "store: subscribe digest of %s", d.Channel)
 	}
 	s.confirmBestEffort(ctx)
@@ -102,7 +112,7 @@ func (ds Digests) DigestSub(ctx context.Context, team, channel, project string) 
 	if err := checkSub(team, channel, project); err != nil {
 		return nil, err
 	}
-	v, err := s.rdb.HGet(ctx, s.digestSubsKey(), digestField(team, channel, project)).Result()
+	v, err := s.rdb.HGet(ctx, ds.subsKey(), digestField(team, channel, project)).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("store: digest of %s: %w", channel, ErrNotFound)
 	}
@@ -120,7 +130,7 @@ func (ds Digests) DigestSub(ctx context.Context, team, channel, project string) 
 // project.
 func (ds Digests) DigestSubs(ctx context.Context) ([]DigestSub, error) {
 	s := ds.s
-	all, err := s.rdb.HGetAll(ctx, s.digestSubsKey()).Result()
+	all, err := s.rdb.HGetAll(ctx, ds.subsKey()).Result()
 	if err != nil {
 		return nil, wrapErr(err, "store: list digests")
 	}
@@ -145,7 +155,7 @@ func (ds Digests) UnsubscribeDigest(ctx context.Context, team, channel, project 
 	if err := checkSub(team, channel, project); err != nil {
 		return false, err
 	}
-	n, err := s.rdb.HDel(ctx, s.digestSubsKey(), digestField(team, channel, project)).Result()
+	n, err := s.rdb.HDel(ctx, ds.subsKey(), digestField(team, channel, project)).Result()
 	if err != nil {
 		return false, wrapErr(err, "store: unsubscribe digest of %s", channel)
 	}

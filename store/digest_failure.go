@@ -21,9 +21,8 @@ import (
 // first time for this subscription; false means the subscriber was told
 // already. ErrNotFound means d is no longer the channel's subscription (to d's project).
 func (ds Digests) NoteDigestFailure(ctx context.Context, d DigestSub, kind string) (bool, error) {
-	s := ds.s
 	first := false
-	err := s.updateDigestSub(ctx, d, false, func(rec *digestRecord) bool {
+	err := ds.updateDigestSub(ctx, d, false, func(rec *digestRecord) bool {
 		if slices.Contains(rec.Told, kind) {
 			return false
 		}
@@ -42,7 +41,7 @@ func (ds Digests) NoteDigestFailure(ctx context.Context, d DigestSub, kind strin
 func (ds Digests) StopDigest(ctx context.Context, d DigestSub) (bool, error) {
 	s := ds.s
 	stopped := false
-	err := s.updateDigestSub(ctx, d, true, func(*digestRecord) bool {
+	err := ds.updateDigestSub(ctx, d, true, func(*digestRecord) bool {
 		stopped = true
 		return true
 	})
@@ -60,11 +59,11 @@ func (ds Digests) StopDigest(ctx context.Context, d DigestSub) (bool, error) {
 // transaction (WATCH, MULTI): change edits the record and reports whether
 // to write it (or, with remove, to delete it). It fails with
 // ErrNotFound when the channel has no subscription or another one than d.
-func (s *Store) updateDigestSub(ctx context.Context, d DigestSub, remove bool, change func(*digestRecord) bool) error {
+func (ds Digests) updateDigestSub(ctx context.Context, d DigestSub, remove bool, change func(*digestRecord) bool) error {
 	if err := checkSub(d.Team, d.Channel, d.Project); err != nil {
 		return err
 	}
-	key, field := s.digestSubsKey(), digestField(d.Team, d.Channel, d.Project)
+	key, field := ds.subsKey(), digestField(d.Team, d.Channel, d.Project)
 	update := func(tx *redis.Tx) error {
 		v, err := tx.HGet(ctx, key, field).Result()
 		if errors.Is(err, redis.Nil) {
@@ -99,7 +98,7 @@ func (s *Store) updateDigestSub(ctx context.Context, d DigestSub, remove bool, c
 	}
 	var err error
 	for range 3 { // another writer of the hash in between: read again
-		if err = s.rdb.Watch(ctx, update, key); !errors.Is(err, redis.TxFailedErr) {
+		if err = ds.s.rdb.Watch(ctx, update, key); !errors.Is(err, redis.TxFailedErr) {
 			break
 		}
 	}

@@ -24,7 +24,7 @@ func (ds Digests) ChannelDigestSubs(ctx context.Context, team, channel string) (
 	var out []DigestSub
 	// The pattern matches other channels whose id starts with this one's
 	// (C1 and C12): a field is the channel's when it is own or own:project.
-	iter := s.rdb.HScan(ctx, s.digestSubsKey(), 0, escapeGlob(own)+"*", digestScanCount).Iterator()
+	iter := s.rdb.HScan(ctx, ds.subsKey(), 0, escapeGlob(own)+"*", digestScanCount).Iterator()
 	for iter.Next(ctx) {
 		field := iter.Val()
 		if !iter.Next(ctx) {

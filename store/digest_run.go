@@ -155,11 +155,12 @@ func newDigestScripts() digestScripts {
 	}
 }
 
-func (s *Store) digestRunKey(r DigestRun) string {
+func (ds Digests) runKey(r DigestRun) string {
+	head := ds.s.prefix + "digest:" + ds.space() + "run:" + r.Team + ":" + r.Channel + ":"
 	if r.Project == "" {
-		return s.prefix + "digest:run:" + r.Team + ":" + r.Channel + ":" + r.Period
+		return head + r.Period
 	}
-	return s.prefix + "digest:run:" + r.Team + ":" + r.Channel + ":" + r.Project + ":" + r.Period
+	return head + r.Project + ":" + r.Period
 }
 
 func checkRun(r DigestRun) error {
@@ -190,7 +191,7 @@ func (ds Digests) ClaimDigest(ctx context.Context, run DigestRun, lease, keep ti
 	if keep < lease {
 		return DigestClaim{}, fmt.Errorf("store: claim digest: keep %v shorter than the lease %v: %w", keep, lease, ErrInvalid)
 	}
-	res, err := s.sc.digest.claim.Run(ctx, s.rdb, []string{s.digestRunKey(run)}, s.prefix, millis(lease), millis(keep)).Int64Slice()
+	res, err := s.sc.digest.claim.Run(ctx, s.rdb, []string{ds.runKey(run)}, s.prefix, millis(lease), millis(keep)).Int64Slice()
 	if err != nil {
 		return DigestClaim{}, wrapErr(err, "store: claim digest %s of %s", run.Period, run.Channel)
 	}
@@ -215,7 +216,7 @@ func (ds Digests) ExtendDigest(ctx context.Context, c DigestClaim, lease time.Du
 	if err := checkLease(lease); err != nil {
 		return err
 	}
-	code, err := s.sc.digest.extend.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token, millis(lease)).Int64()
+	code, err := s.sc.digest.extend.Run(ctx, s.rdb, []string{ds.runKey(c.DigestRun)}, s.prefix, c.Token, millis(lease)).Int64()
 	if err != nil {
 		return wrapErr(err, "store: extend digest %s of %s", c.Period, c.Channel)
 	}
@@ -228,7 +229,7 @@ func (ds Digests) ExtendDigest(ctx context.Context, c DigestClaim, lease time.Du
 // may have posted too.
 func (ds Digests) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
 	s := ds.s
-	code, err := s.sc.digest.mark.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token).Int64()
+	code, err := s.sc.digest.mark.Run(ctx, s.rdb, []string{ds.runKey(c.DigestRun)}, s.prefix, c.Token).Int64()
 	if err != nil {
 		return wrapErr(err, "store: mark digest %s of %s posted", c.Period, c.Channel)
 	}
@@ -242,7 +243,7 @@ func (ds Digests) MarkDigestPosted(ctx context.Context, c DigestClaim) error {
 // ("Handing back" in the package doc).
 func (ds Digests) ReleaseDigest(ctx context.Context, c DigestClaim, after time.Duration) error {
 	s := ds.s
-	code, err := s.sc.digest.release.Run(ctx, s.rdb, []string{s.digestRunKey(c.DigestRun)}, s.prefix, c.Token, millis(after)).Int64()
+	code, err := s.sc.digest.release.Run(ctx, s.rdb, []string{ds.runKey(c.DigestRun)}, s.prefix, c.Token, millis(after)).Int64()
 	if err != nil {
 		return wrapErr(err, "store: release digest %s of %s", c.Period, c.Channel)
 	}
@@ -256,7 +257,7 @@ func (ds Digests) DigestRunState(ctx context.Context, run DigestRun) (*DigestSta
 	if err := checkRun(run); err != nil {
 		return nil, err
 	}
-	res, err := s.sc.digest.state.Run(ctx, s.rdb, []string{s.digestRunKey(run)}, s.prefix).Int64Slice()
+	res, err := s.sc.digest.state.Run(ctx, s.rdb, []string{ds.runKey(run)}, s.prefix).Int64Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: digest %s of %s", run.Period, run.Channel)
 	}

@@ -258,3 +258,42 @@ func TestDigestRelease(t *testing.T) {
 		t.Fatalf("mark of an expired run: %v, want ErrNotFound", err)
 	}
 }
+
+// The visitors digest and the docs health digest keep apart: a channel
+// subscribed to one is not subscribed to the other, and a posting of one
+// does not stand for the other's of the same period.
+func TestDigestKindsKeepApart(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	at := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	health := store.DigestSub{Team: "T1", Channel: "C1", Project: "api", Frequency: "weekly", CreatedBy: "U1", CreatedAt: at}
+	if err := s.HealthDigests().SubscribeDigest(ctx, health); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Digests().DigestSubs(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("visitors digests = %v, %v; want none", got, err)
+	}
+	got, err := s.HealthDigests().DigestSubs(ctx)
+	if err != nil || !reflect.DeepEqual(got, []store.DigestSub{health}) {
+		t.Fatalf("health digests = %v, %v; want %v", got, err, health)
+	}
+	if had, err := s.Digests().UnsubscribeDigest(ctx, "T1", "C1", "api"); err != nil || had {
+		t.Fatalf("turning off the visitors digest = %v, %v; want nothing to turn off", had, err)
+	}
+
+	run := store.DigestRun{Team: "T1", Channel: "C1", Project: "api", Period: "2026-W48"}
+	c, err := s.HealthDigests().ClaimDigest(ctx, run, time.Minute, 8*24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.HealthDigests().MarkDigestPosted(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.HealthDigests().ClaimDigest(ctx, run, time.Minute, 8*24*time.Hour); !errors.Is(err, store.ErrDigestPosted) {
+		t.Fatalf("claiming the posted health digest again: %v; want ErrDigestPosted", err)
+	}
+	if c, err := s.Digests().ClaimDigest(ctx, run, time.Minute, 8*24*time.Hour); err != nil || c.Attempt != 1 {
+		t.Fatalf("claiming the visitors digest of the period: %+v, %v; want its first claim", c, err)
+	}
+}

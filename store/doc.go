@@ -39,6 +39,8 @@
 //	                                     subscription to a project (JSON); no <project> for the implicit one
 //	{p}digest:run:<team>:<channel>[:<project>]:<period>
 //	                                     hash: the claims of one digest posting (tk, at, le, p; digest_run.go)
+//	{p}digest:health:subs, {p}digest:health:run:...
+//	                                     the same for the docs health digest (HealthDigests)
 //	{p}choice:<team>:<user>              string: the project the person chose last (SetLastProject)
 //	{p}homeseen:<team>:<user>            string: the person opened the App Home (NoteHomeOpened)
 //	{p}pending:<id>                      string: a job start waiting for its project, or kept for Switch project (SavePending)
@@ -121,6 +123,7 @@
 //	               report                       and the docs health (health.HealthStore.Reports)
 //	Digests        digest:subs, digest:run      the visitors
 //	                                            (visitors.VisitorsStore.Digests)
+//	HealthDigests  digest:health:*              the docs health (health.HealthStore.Digests)
 //	HomeSeen       homeseen                     the App Home (home.Config.Seen)
 //	Conversations  conv                         the answers from the docs (their threads'
 //	                                            conversations with the assistant)

@@ -39,13 +39,20 @@ type Limits struct{ s *Store }
 // Limits returns the Store's budgets and once markers.
 func (s *Store) Limits() Limits { return Limits{s} }
 
-// Digests is the visitors digests: channels' subscriptions, and each
+// Digests is one kind of digest: channels' subscriptions, and each
 // posting's claims so that it is posted once across replicas ("The day
-// cache and the digest" in store/doc.go).
-type Digests struct{ s *Store }
+// cache and the digest" in store/doc.go). The kinds keep apart: a channel
+// subscribed to one is not subscribed to the other.
+type Digests struct {
+	s    *Store
+	kind string
+}
 
-// Digests returns the Store's digests.
-func (s *Store) Digests() Digests { return Digests{s} }
+// Digests returns the Store's visitors digests.
+func (s *Store) Digests() Digests { return Digests{s: s} }
+
+// HealthDigests returns the Store's docs health digests.
+func (s *Store) HealthDigests() Digests { return Digests{s: s, kind: "health"} }
 
 // Choices is the project each person chose last, per workspace.
 type Choices struct{ s *Store }

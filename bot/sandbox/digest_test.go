@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot/visitors/digest"
+	"github.com/docsbot/docsbot/bot/digest"
 )
 
 // TestDigestSchedule: the sandbox's digests come due on the first minute at

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -21,15 +20,15 @@ import (
 // over a posting finds an earlier post of it.
 const DigestEvent = "docsbot_visitors_digest"
 
+// digestKind is the visitors digest as people and Slack know it.
+var digestKind = bot.DigestKind{Name: "docs visitors digest", Command: Command, Event: DigestEvent}
+
 const (
 	// digestLease is how long a claim of a posting lasts while its numbers
-	// are fetched; it is renewed (digestPostLease) right before the post.
-	digestLease     = visitorsWork + time.Minute
-	digestPostLease = time.Minute
+	// are fetched; it is renewed (bot.DigestPostLease) right before the post.
+	digestLease = visitorsWork + time.Minute
 	// digestTop is how many pages each list of a digest shows.
 	digestTop = 5
-	// digestHistory bounds the search for an earlier post of a period.
-	digestHistoryPages = 5
 )
 
 // digestCommand answers `digest weekly|daily|off|status`.
@@ -183,6 +182,7 @@ func (v *visitors) digestTick(ctx context.Context) {
 			log.Warn("claiming the digest failed", "err", err)
 			continue
 		}
+		post := bot.DigestPost{Kind: digestKind, Runs: v.store.Digests, Claim: claim, Sub: sub, ProjectName: t.label(), Log: log.With("attempt", claim.Attempt)}
 		if !found || terr != nil {
 			// Once per period: the projects file no longer has the
 			// project, or docsbot has no API client for it.
@@ -190,10 +190,10 @@ func (v *visitors) digestTick(ctx context.Context) {
 			if err := v.store.MarkDigestPosted(ctx, claim); err != nil {
 				log.Warn("marking the digest skipped failed", "err", err)
 			}
-			v.digestUnserved(ctx, sub, f, log)
+			v.core.DigestUnserved(ctx, post)
 			continue
 		}
-		v.postDigest(ctx, claim, sub, t, slot, log.With("attempt", claim.Attempt))
+		v.postDigest(ctx, post, t, slot)
 	}
 }
 
@@ -240,32 +240,24 @@ func projectArg(name string) string {
 	return " project=" + mrkdwn.Escape(name)
 }
 
-// postDigest makes and posts the digest of claim: the period's summary with
-// the comparison in one message, the chart in its thread. The post is made
-// once: an attempt after the first looks for an earlier post of the period
-// first, and the claim is renewed right before posting, so that a claim
-// taken over since never posts.
-func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub store.DigestSub, t target, slot digest.Slot, log *slog.Logger) {
-	f := digest.Frequency(sub.Frequency)
-	// release hands the period back, due after the given wait.
-	release := func(why string, err error, after time.Duration) {
-		log.Warn(why+"; another tick tries again", "err", err)
-		if err := v.store.ReleaseDigest(context.WithoutCancel(ctx), claim, after); err != nil && !errors.Is(err, store.ErrStale) {
-			log.Warn("releasing the digest failed", "err", err)
-		}
-	}
+// postDigest makes and posts the digest of p: the period's summary with
+// the comparison in one message (bot.PostDigest posts it once), the chart in
+// its thread.
+func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, slot digest.Slot) {
+	f := digest.Frequency(p.Sub.Frequency)
+	log := p.Log
 	wctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()
 	r := dateRange{First: slot.First, Last: slot.Last}
 	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
 	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
-		release("fetching the digest's numbers failed", err, 0)
+		v.core.ReleaseDigest(ctx, p, "fetching the digest's numbers failed", err, 0)
 		return
 	}
 	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
 	if err != nil {
-		release("comparing the digest's numbers failed", err, 0)
+		v.core.ReleaseDigest(ctx, p, "comparing the digest's numbers failed", err, 0)
 		return
 	}
 	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
@@ -276,59 +268,10 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	if len(blocks) > maxBlocks {
 		blocks = blocks[:maxBlocks]
 	}
-
-	if claim.Attempt > 1 {
-		ts, err := v.findDigest(wctx, claim)
-		if err != nil {
-			release("looking for an earlier digest post failed", err, 0)
-			return
-		}
-		if ts != "" {
-			log.Info("digest was posted by an earlier attempt", "ts", ts)
-			if err := v.store.MarkDigestPosted(wctx, claim); err != nil {
-				log.Warn("marking the digest posted failed", "err", err)
-			}
-			return
-		}
-	}
-	if err := v.store.ExtendDigest(wctx, claim, digestPostLease); err != nil {
-		log.Info("the digest's claim was lost before posting; not posting", "err", err)
+	ts := v.core.PostDigest(wctx, p, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(blocks...))
+	if ts == "" {
 		return
 	}
-	meta := map[string]any{"period": claim.Period}
-	if claim.Project != "" {
-		meta["project"] = claim.Project
-	}
-	ts, err := v.core.Post(wctx, claim.Channel,
-		slack.MsgOptionText(msg.Text, false),
-		slack.MsgOptionBlocks(blocks...),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: DigestEvent, EventPayload: meta}))
-	if err != nil {
-		if bot.TransientSlack(err) {
-			// A post the shutdown cancelled may still land: the next
-			// claim waits out the landing window before it looks for it.
-			var after time.Duration
-			if ctx.Err() != nil {
-				_, after = v.core.Shutdown()
-			}
-			release("posting the digest failed", err, after)
-			return
-		}
-		// Slack refused for good (not in the channel, archived): trying
-		// every tick would only fail again. The subscriber is told
-		// (digest_refused.go).
-		log.Warn("Slack refused the digest; skipping this period", "err", err)
-		if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
-			log.Warn("marking the digest skipped failed", "err", err)
-		}
-		v.digestRefused(wctx, sub, t.label(), f, err, log)
-		return
-	}
-	if err := v.store.MarkDigestPosted(context.WithoutCancel(ctx), claim); err != nil {
-		log.Warn("marking the digest posted failed", "err", err)
-	}
-	log.Info("digest posted", "ts", ts)
-
 	tr, err := v.drawTrend(wctx, t, r, chartPay{}, nil, log)
 	if err != nil {
 		log.Warn("drawing the digest's chart failed", "err", err)
@@ -338,34 +281,9 @@ func (v *visitors) postDigest(ctx context.Context, claim store.DigestClaim, sub 
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}
-	if _, err := v.uploadChart(wctx, t, claim.Channel, ts, r, tr.PNG, comment); err != nil {
+	if _, err := v.uploadChart(wctx, t, p.Claim.Channel, ts, r, tr.PNG, comment); err != nil {
 		log.Warn("uploading the digest's chart failed", "err", err)
 	}
-}
-
-// findDigest looks in the channel's latest messages for the bot's post of
-// claim's period and project: its ts, or "" if there is none.
-func (v *visitors) findDigest(ctx context.Context, claim store.DigestClaim) (string, error) {
-	self := v.core.Self()
-	params := &slack.GetConversationHistoryParameters{ChannelID: claim.Channel, Limit: 100, IncludeAllMetadata: true}
-	for range digestHistoryPages {
-		res, err := v.core.Slack().GetConversationHistoryContext(ctx, params)
-		if err != nil {
-			return "", fmt.Errorf("reading the channel's history: %w", err)
-		}
-		for _, m := range res.Messages {
-			project, _ := m.Metadata.EventPayload["project"].(string)
-			if m.Metadata.EventType == DigestEvent && m.Metadata.EventPayload["period"] == claim.Period && project == claim.Project &&
-				(m.User == self.UserID || m.BotID == self.BotID) {
-				return m.Timestamp, nil
-			}
-		}
-		if !res.HasMore {
-			break
-		}
-		params.Cursor = res.ResponseMetaData.NextCursor
-	}
-	return "", nil
 }
 
 // auditDigest records a change of the channel's digest subscription in the

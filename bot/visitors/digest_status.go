@@ -11,9 +11,9 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/store"
 )
 

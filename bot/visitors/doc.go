@@ -63,15 +63,14 @@
 //   - digest weekly|daily|off|status: a channel's subscription (store). A
 //     loop on every replica (bot.Background) looks every Config.DigestTick
 //     for postings owed (package digest, on Config.Now) and posts each once
-//     across replicas: store.Digests.ClaimDigest hands it to one replica, which
-//     renews the claim right before posting and marks it posted after; a
-//     claim taken over from a replica that died first looks for the period's
-//     post (message metadata DigestEvent) before posting. A post Slack
-//     refuses for good is not tried again, and the person who subscribed is
-//     told in a direct message (digest_refused.go): when the channel cannot
-//     take posts at all (the bot is not in it, it is archived or gone) the
-//     subscription is stopped; another refusal skips the period, told once
-//     per kind.
+//     across replicas: store.Digests.ClaimDigest hands it to one replica,
+//     and the core posts it (bot.PostDigest, its table in bot/digests.go):
+//     the claim renewed right before posting and marked posted after, an
+//     earlier post of the period (message metadata DigestEvent) looked for
+//     by a claim taken over from a replica that died first, and a post Slack
+//     refuses for good not tried again, the person who subscribed told in a
+//     direct message (the subscription stopped when the channel cannot take
+//     posts at all; another refusal skips the period, told once per kind).
 //
 // Projects. A bot with a projects file (bot.Config.Projects) serves several
 // docs projects (projects.go). The ack decides each command's project with

@@ -13,8 +13,8 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/daterange"
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/visitors/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )

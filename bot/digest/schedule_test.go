@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot/visitors/digest"
+	"github.com/docsbot/docsbot/bot/digest"
 )
 
 func TestParse(t *testing.T) {

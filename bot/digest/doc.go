@@ -1,6 +1,7 @@
-// Package digest decides when the visitors digest is due. It is pure: the
-// schedule comes from the text of DOCSBOT_DIGEST_TIME and the time from the
-// caller, so that tests (and the sandbox) drive it with a clock of their own.
+// Package digest decides when a digest (the visitors' and the docs
+// health's) is due. It is pure: the schedule comes from the text of
+// DOCSBOT_DIGEST_TIME and the time from the caller, so that tests (and the
+// sandbox) drive it with a clock of their own.
 //
 // The text is "[weekday] HH:MM [zone]": "Mon 09:00 UTC" (the default),
 // "Mon 09:00 Europe/Paris", "09:00 UTC". The weekday is the day of weekly

@@ -1,0 +1,280 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/store"
+)
+
+// A digest is a message a feature posts in a subscribed channel on a
+// schedule (bot/digest), once per period across replicas. The feature's loop
+// claims each owed posting in the store (store.Digests.ClaimDigest) and
+// builds the message; PostDigest posts it:
+//
+//	claim's attempt   earlier post found   claim still held   Slack answers      then
+//	1                 (not looked for)     yes                ok                 marked posted
+//	> 1               yes                  -                  -                  marked posted, not posted again
+//	any               no                   no                 -                  left to the claim that took over
+//	any               no                   yes                passing error      released, due again (after the
+//	                                                                             landing window when shutting down)
+//	any               no                   yes                refused for good   marked posted (skipped), the
+//	                                                                             subscriber told (digestRefused)
+//
+// A post carries the kind's message metadata (DigestKind.Event, with the
+// period and the project), which is how a later attempt finds it.
+
+// Leases of a digest claim.
+const (
+	// DigestPostLease is how long the claim is renewed for right before
+	// the post.
+	DigestPostLease = time.Minute
+	// digestHistoryPages bounds the search for an earlier post of a period.
+	digestHistoryPages = 5
+)
+
+// DigestKind is a kind of digest as people and Slack know it.
+type DigestKind struct {
+	// Name is what people read: "docs visitors digest".
+	Name string
+	// Command is the slash command whose `digest` subcommand subscribes
+	// and stops it.
+	Command string
+	// Event is the message metadata event type of its posts.
+	Event string
+}
+
+// DigestRuns is the store of a kind's subscriptions and postings
+// (store.Digests).
+type DigestRuns interface {
+	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
+	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
+	ReleaseDigest(ctx context.Context, c store.DigestClaim, after time.Duration) error
+	StopDigest(ctx context.Context, d store.DigestSub) (bool, error)
+	NoteDigestFailure(ctx context.Context, d store.DigestSub, kind string) (bool, error)
+}
+
+// DigestPost is one posting a replica claimed.
+type DigestPost struct {
+	Kind  DigestKind
+	Runs  DigestRuns
+	Claim store.DigestClaim
+	Sub   store.DigestSub
+	// ProjectName is the project's name as people type it in project=NAME,
+	// "" for an unnamed project.
+	ProjectName string
+	Log         *slog.Logger
+}
+
+// of is " of project *api*", or "" for an unnamed project.
+func (p DigestPost) of() string {
+	if p.ProjectName == "" {
+		return ""
+	}
+	return " of project *" + mrkdwn.Escape(p.ProjectName) + "*"
+}
+
+// arg is " project=api", or "" for an unnamed project.
+func (p DigestPost) arg() string {
+	if p.ProjectName == "" {
+		return ""
+	}
+	return " project=" + mrkdwn.Escape(p.ProjectName)
+}
+
+// ReleaseDigest hands p's period back, due again after the given wait,
+// saying why in the log.
+func (b *Bot) ReleaseDigest(ctx context.Context, p DigestPost, why string, err error, after time.Duration) {
+	p.Log.Warn(why+"; another tick tries again", "err", err)
+	if err := p.Runs.ReleaseDigest(context.WithoutCancel(ctx), p.Claim, after); err != nil && !errors.Is(err, store.ErrStale) {
+		p.Log.Warn("releasing the digest failed", "err", err)
+	}
+}
+
+// PostDigest posts p's message (opts) once, as the table above says, and
+// returns its ts: "" when this call did not post it (an earlier attempt
+// did, the claim was lost, or Slack did not take it).
+func (b *Bot) PostDigest(ctx context.Context, p DigestPost, opts ...slack.MsgOption) string {
+	log := p.Log
+	if p.Claim.Attempt > 1 {
+		ts, err := b.findDigest(ctx, p)
+		if err != nil {
+			b.ReleaseDigest(ctx, p, "looking for an earlier digest post failed", err, 0)
+			return ""
+		}
+		if ts != "" {
+			log.Info("digest was posted by an earlier attempt", "ts", ts)
+			if err := p.Runs.MarkDigestPosted(ctx, p.Claim); err != nil {
+				log.Warn("marking the digest posted failed", "err", err)
+			}
+			return ""
+		}
+	}
+	if err := p.Runs.ExtendDigest(ctx, p.Claim, DigestPostLease); err != nil {
+		log.Info("the digest's claim was lost before posting; not posting", "err", err)
+		return ""
+	}
+	meta := map[string]any{"period": p.Claim.Period}
+	if p.Claim.Project != "" {
+		meta["project"] = p.Claim.Project
+	}
+	opts = append(opts, slack.MsgOptionMetadata(slack.SlackMetadata{EventType: p.Kind.Event, EventPayload: meta}))
+	ts, err := b.Post(ctx, p.Claim.Channel, opts...)
+	if err != nil {
+		if TransientSlack(err) {
+			// A post the shutdown cancelled may still land: the next
+			// claim waits out the landing window before it looks for it.
+			var after time.Duration
+			if ctx.Err() != nil {
+				_, after = b.Shutdown()
+			}
+			b.ReleaseDigest(ctx, p, "posting the digest failed", err, after)
+			return ""
+		}
+		// Slack refused for good (not in the channel, archived): trying
+		// every tick would only fail again.
+		log.Warn("Slack refused the digest; skipping this period", "err", err)
+		if err := p.Runs.MarkDigestPosted(context.WithoutCancel(ctx), p.Claim); err != nil {
+			log.Warn("marking the digest skipped failed", "err", err)
+		}
+		b.digestRefused(context.WithoutCancel(ctx), p, err)
+		return ""
+	}
+	if err := p.Runs.MarkDigestPosted(context.WithoutCancel(ctx), p.Claim); err != nil {
+		log.Warn("marking the digest posted failed", "err", err)
+	}
+	log.Info("digest posted", "ts", ts)
+	return ts
+}
+
+// findDigest looks in the channel's latest messages for the bot's post of
+// p's kind, period and project: its ts, or "" if there is none.
+func (b *Bot) findDigest(ctx context.Context, p DigestPost) (string, error) {
+	self := b.Self()
+	params := &slack.GetConversationHistoryParameters{ChannelID: p.Claim.Channel, Limit: 100, IncludeAllMetadata: true}
+	for range digestHistoryPages {
+		res, err := b.Slack().GetConversationHistoryContext(ctx, params)
+		if err != nil {
+			return "", fmt.Errorf("reading the channel's history: %w", err)
+		}
+		for _, m := range res.Messages {
+			project, _ := m.Metadata.EventPayload["project"].(string)
+			if m.Metadata.EventType == p.Kind.Event && m.Metadata.EventPayload["period"] == p.Claim.Period && project == p.Claim.Project &&
+				(m.User == self.UserID || m.BotID == self.BotID) {
+				return m.Timestamp, nil
+			}
+		}
+		if !res.HasMore {
+			break
+		}
+		params.Cursor = res.ResponseMetaData.NextCursor
+	}
+	return "", nil
+}
+
+// A digest Slack refuses for good is never retried (its period is marked
+// done), and the person who subscribed the channel is told in a direct
+// message, which reaches them where the bot is not a member (an ephemeral
+// in the channel would fail there too). When the refusal is about the
+// channel itself (channelRefusal: the bot is not in it, it is archived or
+// gone), every later digest would fail the same way: the subscription is
+// stopped and the person told how to subscribe again. Any other refusal
+// skips the period only, and the person is told once per kind of refusal
+// of that subscription (store.Digests.NoteDigestFailure).
+
+// channelRefusal says why Slack refuses every post in the channel, for
+// Slack's error code of a refused digest, or "" when the refusal is not
+// about the channel.
+func channelRefusal(code string) string {
+	switch code {
+	case "not_in_channel":
+		return "docsbot is not a member of that channel"
+	case "channel_not_found":
+		return "Slack does not find that channel (it was deleted, or it is private and docsbot is not in it)"
+	case "is_archived":
+		return "that channel is archived"
+	}
+	return ""
+}
+
+// digestRefused acts on a digest that Slack refused for good (err): it
+// stops the subscription when the channel cannot take posts at all, and
+// tells the subscriber.
+func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
+	log, sub, f := p.Log, p.Sub, p.Sub.Frequency
+	code := SlackCode(err)
+	where := "<#" + sub.Channel + ">"
+	var text string
+	if why := channelRefusal(code); why != "" {
+		stopped, serr := p.Runs.StopDigest(ctx, sub)
+		if serr != nil {
+			log.Warn("stopping the digest after Slack refused it failed; the next period tries again", "code", code, "err", serr)
+			return
+		}
+		if !stopped {
+			return // turned off or subscribed again meanwhile
+		}
+		log.Warn("Slack refuses digests in this channel; subscription stopped", "code", code)
+		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: %s. It turned that digest off, since every later one would fail the same way. "+
+			"To get it again, invite docsbot to the channel (`/invite @docsbot`; an archived channel must be unarchived first) and run `%s digest %s%s` there.",
+			f, p.Kind.Name, p.of(), where, why, p.Kind.Command, f, p.arg())
+	} else {
+		kind := code
+		if kind == "" {
+			kind = "refused"
+		}
+		first, nerr := p.Runs.NoteDigestFailure(ctx, sub, kind)
+		if nerr != nil || !first {
+			if nerr != nil {
+				log.Warn("recording the digest's refusal failed; not telling the subscriber", "err", nerr)
+			}
+			return
+		}
+		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: Slack refused it (`%s`). This one is skipped; the next is posted as usual, and you will not be told again about this kind of failure. "+
+			"`%s digest off%s` in the channel stops the digest.", f, p.Kind.Name, p.of(), where, mrkdwn.Escape(kind), p.Kind.Command, p.arg())
+	}
+	b.tellSubscriber(ctx, p, text, "code", code)
+}
+
+// DigestUnserved tells the subscriber, once per subscription, that p's
+// digest is skipped because docsbot serves no project it can go to: the
+// project it names left the projects file, or it was subscribed before
+// projects existed in a channel that has no default project.
+func (b *Bot) DigestUnserved(ctx context.Context, p DigestPost) {
+	sub := p.Sub
+	first, err := p.Runs.NoteDigestFailure(ctx, sub, "unserved")
+	if err != nil || !first {
+		if err != nil {
+			p.Log.Warn("recording the skipped digest failed; not telling the subscriber", "err", err)
+		}
+		return
+	}
+	why := "it was set up before docsbot served several docs projects, and that channel has no default project"
+	if sub.Project != "" {
+		why = "docsbot no longer serves the docs project `" + mrkdwn.Escape(sub.Project) + "`"
+	}
+	text := fmt.Sprintf("docsbot skips the %s %s in <#%s>: %s. Run `%s digest %s project=NAME` there to get the digest of a project it serves "+
+		"(`%s help` lists them). You will not be told again.",
+		sub.Frequency, p.Kind.Name, sub.Channel, why, p.Kind.Command, sub.Frequency, p.Kind.Command)
+	b.tellSubscriber(ctx, p, text, "unserved", true)
+}
+
+// tellSubscriber sends the person who subscribed p's channel text in a
+// direct message.
+func (b *Bot) tellSubscriber(ctx context.Context, p DigestPost, text string, logArgs ...any) {
+	if p.Sub.CreatedBy == "" {
+		p.Log.Warn("the digest has no subscriber on record to tell")
+		return
+	}
+	if err := b.DirectMessage(ctx, p.Sub.CreatedBy, text); err != nil {
+		p.Log.Warn("telling the digest's subscriber failed", "user", p.Sub.CreatedBy, "err", err)
+		return
+	}
+	p.Log.Info("digest's subscriber told", append([]any{"user", p.Sub.CreatedBy}, logArgs...)...)
+}
