@@ -72,22 +72,6 @@ type DigestPost struct {
 	Log         *slog.Logger
 }
 
-// of is " of project *api*", or "" for an unnamed project.
-func (p DigestPost) of() string {
-	if p.ProjectName == "" {
-		return ""
-	}
-	return " of project *" + mrkdwn.Escape(p.ProjectName) + "*"
-}
-
-// arg is " project=api", or "" for an unnamed project.
-func (p DigestPost) arg() string {
-	if p.ProjectName == "" {
-		return ""
-	}
-	return " project=" + mrkdwn.Escape(p.ProjectName)
-}
-
 // ReleaseDigest hands p's period back, due again after the given wait,
 // saying why in the log.
 func (b *Bot) ReleaseDigest(ctx context.Context, p DigestPost, why string, err error, after time.Duration) {
@@ -223,7 +207,7 @@ func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
 		log.Warn("Slack refuses digests in this channel; subscription stopped", "code", code)
 		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: %s. It turned that digest off, since every later one would fail the same way. "+
 			"To get it again, invite docsbot to the channel (`/invite @docsbot`; an archived channel must be unarchived first) and run `%s digest %s%s` there.",
-			f, p.Kind.Name, p.of(), where, why, p.Kind.Command, f, p.arg())
+			f, p.Kind.Name, OfProject(p.ProjectName), where, why, p.Kind.Command, f, ProjectArg(p.ProjectName))
 	} else {
 		kind := code
 		if kind == "" {
@@ -237,7 +221,7 @@ func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
 			return
 		}
 		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: Slack refused it (`%s`). This one is skipped; the next is posted as usual, and you will not be told again about this kind of failure. "+
-			"`%s digest off%s` in the channel stops the digest.", f, p.Kind.Name, p.of(), where, mrkdwn.Escape(kind), p.Kind.Command, p.arg())
+			"`%s digest off%s` in the channel stops the digest.", f, p.Kind.Name, OfProject(p.ProjectName), where, mrkdwn.Escape(kind), p.Kind.Command, ProjectArg(p.ProjectName))
 	}
 	b.tellSubscriber(ctx, p, text, "code", code)
 }

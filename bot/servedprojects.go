@@ -136,3 +136,30 @@ func OpenWarning(open []string) string {
 	return "nobody is named an editor of the docs project(s) " + strings.Join(open, ", ") +
 		", so everyone in the workspace can start docs agent jobs there (and open pull requests); name them with DOCSBOT_EDITORS or the project's editors in the projects file"
 }
+
+// OfProject is " of project *api*" after a noun, or "" for an unnamed
+// project (name "").
+func OfProject(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " of project *" + mrkdwn.Escape(name) + "*"
+}
+
+// OfProjectPlain is OfProject without formatting, for notification text
+// and file titles.
+func OfProjectPlain(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " of project " + mrkdwn.Escape(name)
+}
+
+// ProjectArg is what a command needs to name the project: " project=api",
+// or "" for an unnamed project.
+func ProjectArg(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " project=" + mrkdwn.Escape(name)
+}

@@ -101,7 +101,7 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 	var docsHealth home.Health
 	if cfg.Features.has(Health) {
 		docsHealth = health.Register(b, cfg.Health, project.Views(clients, func(c *docsapi.Client) health.HealthAPI { return c }),
-			health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits()})
+			health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits(), Digests: st.HealthDigests()})
 	}
 	if cfg.Features.has(Home) {
 		if cfg.Home.Seen == nil {

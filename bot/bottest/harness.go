@@ -28,6 +28,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -235,6 +236,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 			FinalEditBudget: cfg.FinalEditBudget, PendingTTL: cfg.PendingTTL},
 		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Now: cfg.Now, Digest: cfg.Digest,
 			DigestTick: cfg.DigestTick},
+		Health:   health.Config{Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick},
 		Home:     home.Config{Seen: cfg.HomeSeen},
 		Ask:      ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser},
 		Features: cfg.Features,

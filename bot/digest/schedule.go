@@ -235,3 +235,30 @@ func (s Schedule) Owed(f Frequency, now time.Time) (Slot, bool) {
 	sl := s.Latest(f, now)
 	return sl, now.Sub(sl.Due) < f.Window()
 }
+
+// Text reads like "Mondays at 09:00 UTC" or "every day at 09:00
+// Europe/Paris": when postings of f are due.
+func (s Schedule) Text(f Frequency) string {
+	at := fmt.Sprintf("%02d:%02d %s", s.Hour, s.Minute, s.Location)
+	if f == Daily {
+		return "every day at " + at
+	}
+	return s.Weekday.String() + "s at " + at
+}
+
+// NextText reads like "Mon Nov 10 at 09:00 UTC": when the next posting of f
+// after now is due, in the schedule's zone.
+func (s Schedule) NextText(f Frequency, now time.Time) string {
+	return s.Next(f, now).Due.In(s.Location).Format("Mon Jan 2 at 15:04 MST")
+}
+
+// AnyOwed reports whether a posting of some frequency is owed at now, so
+// that a digest loop reads its subscriptions only then.
+func (s Schedule) AnyOwed(now time.Time) bool {
+	for _, f := range []Frequency{Weekly, Daily} {
+		if _, ok := s.Owed(f, now); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -208,3 +208,40 @@ func TestOwed(t *testing.T) {
 		}
 	}
 }
+
+// TestWords: how the schedule reads to people, and when a loop needs to
+// read its subscriptions at all.
+func TestWords(t *testing.T) {
+	t.Parallel()
+	s, err := digest.Parse("Mon 09:00 Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sunday := time.Date(2025, 11, 9, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name, got, want string
+	}{
+		{"weekly", s.Text(digest.Weekly), "Mondays at 09:00 Europe/Paris"},
+		{"daily", s.Text(digest.Daily), "every day at 09:00 Europe/Paris"},
+		{"next weekly", s.NextText(digest.Weekly, sunday), "Mon Nov 10 at 09:00 CET"},
+		{"next daily", s.NextText(digest.Daily, sunday), "Mon Nov 10 at 09:00 CET"},
+	}
+	for _, tc := range cases {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+	owed := []struct {
+		at   time.Time
+		want bool
+	}{
+		{sunday, true}, // Sunday's daily posting came due at 08:00 UTC
+		{time.Date(2025, 11, 9, 20, 0, 0, 0, time.UTC), false}, // past the daily window, a week after Monday's
+		{time.Date(2025, 11, 10, 8, 30, 0, 0, time.UTC), true}, // Monday 09:30 in Paris
+	}
+	for _, tc := range owed {
+		if got := s.AnyOwed(tc.at); got != tc.want {
+			t.Errorf("AnyOwed(%v) = %v, want %v", tc.at, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package health
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ type request struct {
 	// again, as of when the command was received.
 	RangeText string `json:"range"`
 	Project   string `json:"project,omitempty"`
+	// Digest is the digest subcommand: weekly, off or status.
+	Digest string `json:"digest,omitempty"`
 }
 
 // parse reads /docs-health's text: a range (as /docs-visitors takes them),
@@ -40,6 +43,13 @@ func (h *health) parse(text string, today time.Time) (request, string) {
 		if ok {
 			req.Project, text = name, rest
 		}
+	}
+	if words := strings.Fields(strings.ToLower(text)); len(words) > 0 && words[0] == "digest" {
+		if len(words) != 2 || !slices.Contains([]string{digestWeekly, digestOff, digestStatus}, words[1]) {
+			return req, digestHelp(h.core.Projects().Implicit())
+		}
+		req.Digest = words[1]
+		return req, ""
 	}
 	ranged := false
 	for _, word := range strings.Fields(text) {
@@ -90,7 +100,8 @@ func help(implicit bool) string {
 		"• alone: the searches that found nothing clicked, the pages readers voted down with their comments, " +
 		"the questions the assistant could not answer, and the pages viewed most;\n" +
 		"• `searches`, `feedback`, `questions` or `views`: one of them, longer.\n" +
-		"Every problem has *Fix with agent*: an editor starts a docs job with the evidence, in the thread."
+		"Every problem has *Fix with agent*: an editor starts a docs job with the evidence, in the thread.\n" +
+		"`" + Command + " digest weekly` posts the week's summary in the channel every week; `digest off` stops it, `digest status` says when the next one comes."
 	if !implicit {
 		s += "\nAdd `project=NAME` to choose the docs project."
 	}

@@ -8,6 +8,11 @@
 // analytics budget (bot.Analytics, as /docs-visitors does) for the requests
 // it may make, gives back what it did not use, and caches what it read per
 // project, view and range for every replica (store.Analytics' reports).
+//
+// `/docs-health digest weekly|off|status` subscribes a channel to the
+// weekly summary (digest.go): every replica's loop claims each owed posting
+// in the store, fetches it as scheduled work (the digests' reserve of the
+// budget) and the core posts it once (bot.PostDigest).
 package health
 
 import (
@@ -17,6 +22,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -59,10 +65,22 @@ type Budgets interface {
 	Refund(ctx context.Context, d store.Draw, tokens []string) error
 }
 
+// Digests is the weekly health digest: channels' subscriptions and each
+// posting once across replicas (store.HealthDigests).
+type Digests interface {
+	bot.DigestRuns
+	SubscribeDigest(ctx context.Context, d store.DigestSub) error
+	DigestSub(ctx context.Context, team, channel, project string) (*store.DigestSub, error)
+	DigestSubs(ctx context.Context) ([]store.DigestSub, error)
+	UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error)
+	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
+}
+
 // HealthStore is the parts of the store the docs health uses.
 type HealthStore struct {
 	Reports Reports
 	Budgets Budgets
+	Digests Digests
 }
 
 // Config holds the docs health's settings; zero values take the defaults.
@@ -70,6 +88,11 @@ type Config struct {
 	CacheTTL time.Duration
 	MaxPages int
 	Now      func() time.Time
+	// Digest is when digests are due (DOCSBOT_DIGEST_TIME, shared with the
+	// visitors digest); DigestTick how often each replica looks for one owed
+	// (a minute when zero).
+	Digest     digest.Schedule
+	DigestTick time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -81,6 +104,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Digest.Location == nil {
+		c.Digest, _ = digest.Parse(digest.DefaultTime)
+	}
+	if c.DigestTick <= 0 {
+		c.DigestTick = time.Minute
 	}
 	return c
 }
@@ -100,5 +129,6 @@ func Register(b *bot.Bot, cfg Config, apis map[string]HealthAPI, st HealthStore)
 	h := &health{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "health")}
 	b.HandleCommand(Command, h.onCommand)
 	b.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
+	b.Background(h.runDigests)
 	return &Feature{h: h}
 }

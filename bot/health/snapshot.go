@@ -32,7 +32,7 @@ func (f *Feature) CachedHealth(ctx context.Context, projectKey string) (text str
 		return "", false, perr
 	}
 	from, to := rng.Params()
-	c, err := h.store.Reports.LoadReport(ctx, fmt.Sprintf("health:%s:%s:%s..%s", api.ProjectID(), viewSummary, from, to))
+	c, err := h.store.Reports.LoadReport(ctx, cacheKey(api, viewSummary, from, to))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return "", false, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
 )
 
 // Marks of a view's work.
@@ -32,6 +33,9 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a docs health command: %w", err)
 	}
 	log := h.log.With("user", req.User, "channel", req.Channel, "view", req.View, "work", w.Key)
+	if req.Digest != "" {
+		return h.doDigest(ctx, w, req, log)
+	}
 	if w.Marked(markPosted) != "" {
 		return nil
 	}
@@ -46,8 +50,7 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		return nil
 	}
 	from, to := rng.Params()
-	key := fmt.Sprintf("health:%s:%s:%s..%s", api.ProjectID(), req.View, from, to)
-	rep, err := h.read(ctx, w, req, p, api, key, docsapi.AnalyticsRange{From: from, To: to}, log)
+	rep, err := h.read(ctx, w, req, p, api, cacheKey(api, req.View, from, to), docsapi.AnalyticsRange{From: from, To: to}, log)
 	if err != nil || rep == nil {
 		return err
 	}
@@ -71,28 +74,60 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 	return nil
 }
 
-// read returns the view from the cache, else from the analytics: it draws
-// what the view may spend (plan), tells the person when the budget cannot
-// give it (a nil report), and gives back what it did not use.
+// read returns the view from the cache, else from the analytics (load) on
+// the person's share; it tells the person when the budget cannot give it or
+// the analytics could not be read (a nil report).
 func (h *health) read(ctx context.Context, w *bot.Work, req request, p project.Project, api HealthAPI, key string,
 	r docsapi.AnalyticsRange, log *slog.Logger) (*report, error) {
+	got, err := h.load(ctx, p, api, req.View, key, r, bot.Spender{Team: req.Team, User: req.User}, log)
+	switch {
+	case err != nil:
+		return nil, bot.Later(bot.RetryDelay(w.Attempt), err)
+	case got.rep == nil && got.failed != nil:
+		h.tell(ctx, req, healthFailure(got.failed), log)
+	case got.rep == nil:
+		h.tell(ctx, req, h.core.Analytics().Refusal(got.refused, got.need, h.cfg.Now()), log)
+	}
+	return got.rep, nil
+}
+
+// cacheKey is the cache's key of a view of api's project over the API's
+// dates from (included) to (excluded).
+func cacheKey(api HealthAPI, view, from, to string) string {
+	return fmt.Sprintf("health:%s:%s:%s..%s", api.ProjectID(), view, from, to)
+}
+
+// loaded is what load read: the report, else why there is none.
+type loaded struct {
+	rep *report
+	// refused is the budget's refusal of need requests.
+	refused store.Grant
+	need    int
+	// failed is why the analytics could not be read.
+	failed error
+}
+
+// load returns the view from the cache, else from the analytics: it draws
+// what the view may spend (plan) for who, and gives back what it did not
+// use. Its error is the store's (the budget could not be drawn).
+func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, view, key string, r docsapi.AnalyticsRange,
+	who bot.Spender, log *slog.Logger) (loaded, error) {
 	if c, err := h.store.Reports.LoadReport(ctx, key); err == nil && c.Age < h.cfg.CacheTTL {
 		var rep report
 		if json.Unmarshal(c.Data, &rep) == nil {
-			return &rep, nil
+			return loaded{rep: &rep}, nil
 		}
 	}
-	need := plan(req.View, h.cfg.MaxPages)
-	draw := h.core.Analytics().Draw(p, bot.Spender{Team: req.Team, User: req.User})
+	need := plan(view, h.cfg.MaxPages)
+	draw := h.core.Analytics().Draw(p, who)
 	g, err := h.store.Budgets.Draw(ctx, draw, need)
 	if err != nil {
-		return nil, bot.Later(bot.RetryDelay(w.Attempt), err)
+		return loaded{}, err
 	}
 	if !g.OK() {
-		h.tell(ctx, req, h.core.Analytics().Refusal(g, need, h.cfg.Now()), log)
-		return nil, nil
+		return loaded{refused: g, need: need}, nil
 	}
-	rep, used, ferr := fetch(ctx, api, req.View, r, h.cfg.MaxPages)
+	rep, used, ferr := fetch(ctx, api, view, r, h.cfg.MaxPages)
 	if used < len(g.Tokens) {
 		if err := h.store.Budgets.Refund(context.WithoutCancel(ctx), draw, g.Tokens[used:]); err != nil {
 			log.Warn("giving back unused analytics requests failed", "err", err)
@@ -100,15 +135,14 @@ func (h *health) read(ctx context.Context, w *bot.Work, req request, p project.P
 	}
 	if ferr != nil {
 		log.Warn("reading the docs health failed", "err", ferr)
-		h.tell(ctx, req, healthFailure(ferr), log)
-		return nil, nil
+		return loaded{failed: ferr}, nil
 	}
 	if data, err := json.Marshal(rep); err == nil {
 		if err := h.store.Reports.SaveReport(ctx, key, data, h.cfg.CacheTTL); err != nil {
 			log.Warn("caching the docs health failed", "err", err)
 		}
 	}
-	return rep, nil
+	return loaded{rep: rep}, nil
 }
 
 // healthFailure is what the person reads when the analytics could not be read.

@@ -178,6 +178,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		Bot:      bot.Config{Logger: o.Log, Projects: projects},
 		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
+		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
 	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
 	if err != nil {
@@ -407,12 +408,13 @@ func sandboxCommands() []slackweb.Command {
 		},
 		{
 			Name:        health.Command,
-			Hint:        "[range] [searches | feedback | questions | views]",
-			Description: "What to fix in the docs: searches that found nothing, pages voted down, questions the assistant could not answer; each with Fix with agent.",
+			Hint:        "[range] [searches | feedback | questions | views] | digest weekly|off|status",
+			Description: "What to fix in the docs: searches that found nothing, pages voted down, questions the assistant could not answer; each with Fix with agent. Or the week's, posted weekly.",
 			Examples: []string{
 				health.Command,
 				health.Command + " feedback",
 				health.Command + " questions 7d",
+				health.Command + " digest weekly",
 			},
 		},
 		{
@@ -453,8 +455,8 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"` in an instruction or a follow-up to make the job fail, finish without changes, or be archived.",
 		fmt.Sprintf("• `%s 30d` sums up the visitors of a made-up docs site of %d pages, with human and AI traffic; "+
 			"add `chart`, `compare` or `csv` for a daily chart, a comparison with the 30 days before, or a file.", visitors.Command, paths),
-		fmt.Sprintf("• `%s digest daily` subscribes a channel to the digest. In the sandbox digests come due at %02d:%02d UTC, "+
-			"a couple of minutes after it started (then daily): subscribe before then to see one posted.", visitors.Command, digests.Hour, digests.Minute),
+		fmt.Sprintf("• `%s digest daily` and `%s digest weekly` subscribe a channel to their digests. In the sandbox digests come due at %02d:%02d UTC, "+
+			"a couple of minutes after it started (then daily, or weekly): subscribe before then to see one posted.", visitors.Command, health.Command, digests.Hour, digests.Minute),
 		"• docsbot serves two docs projects, each with its own test docs API: `" + docsProject + "`, the default in #general and #docs-team, " +
 			"and `" + apiProject + "`, a smaller site, the default in #api-docs. Add `project=" + apiProject + "` (or `project=" + docsProject +
 			"`) at the start or the end of a command to choose; the Home tab lists them.",

@@ -184,7 +184,7 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 		tell(bot.Describe(err))
 		return nil
 	}
-	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
+	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
 	if note := partialNote(r); note != "" {
 		comment += " " + note
 	}
@@ -230,8 +230,8 @@ func (v *visitors) uploadChart(ctx context.Context, t target, channel, thread st
 		Reader:          bytes.NewReader(png),
 		FileSize:        len(png),
 		Filename:        "docs-visitors-" + fileProject(t.label()) + from + "-" + r.Last.Format(time.DateOnly) + ".png",
-		Title:           "Unique visitors per day" + ofProjectPlain(t.label()) + ", " + r.String(),
-		AltTxt:          "Line chart of the docs' daily unique visitors" + ofProjectPlain(t.label()) + ", human and AI, " + r.String(),
+		Title:           "Unique visitors per day" + bot.OfProjectPlain(t.label()) + ", " + r.String(),
+		AltTxt:          "Line chart of the docs' daily unique visitors" + bot.OfProjectPlain(t.label()) + ", human and AI, " + r.String(),
 		Channel:         channel,
 		ThreadTimestamp: thread,
 		InitialComment:  comment,

@@ -40,7 +40,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 		return fmt.Errorf("writing the visitors CSV: %w", err)
 	}
 	from, _ := req.Range.Params()
-	of := ofProject(t.label())
+	of := bot.OfProject(t.label())
 	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), of, req.Range, mrkdwn.Mention(cmd.UserID))
 	if req.Path != "" {
 		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), inlineCode(req.Path), of, req.Range, mrkdwn.Mention(cmd.UserID))
@@ -52,7 +52,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 		Reader:         bytes.NewReader(data),
 		FileSize:       len(data),
 		Filename:       "docs-visitors-" + fileProject(t.label()) + from + "-" + req.Range.Last.Format(time.DateOnly) + ".csv",
-		Title:          "Docs visitors by page" + ofProjectPlain(t.label()) + ", " + req.Range.String(),
+		Title:          "Docs visitors by page" + bot.OfProjectPlain(t.label()) + ", " + req.Range.String(),
 		Channel:        cmd.ChannelID,
 		InitialComment: comment,
 	})

@@ -35,7 +35,7 @@ const (
 // A subscription's change is audited once for the work w.
 func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) error {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "digest", req.Digest, "project", t.proj.Name)
-	of, arg := ofProject(t.label()), projectArg(t.label())
+	of, arg := bot.OfProject(t.label()), bot.ProjectArg(t.label())
 	legacy := v.legacyIs(t, cmd.ChannelID)
 	storeFailed := func(err error) error {
 		if store.Temporary(err) {
@@ -63,7 +63,7 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		}
 		text := fmt.Sprintf(":calendar: %s subscribed this channel to the %s docs visitors digest%s: %s. The first one comes %s. "+
 			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.",
-			mrkdwn.Mention(cmd.UserID), f, of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"), Command, arg)
+			mrkdwn.Mention(cmd.UserID), f, of, sched.Text(f), sched.NextText(f, now), Command, arg)
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}); err != nil {
 			log.Warn("confirming the digest subscription failed", "err", err)
 		}
@@ -99,27 +99,17 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel has no docs visitors digest%s. `%s digest weekly%s` (or `daily`) starts one; digests are due %s.",
-				of, Command, arg, scheduleText(sched, digest.Weekly)))
+				of, Command, arg, sched.Text(digest.Weekly)))
 		case err != nil:
 			return storeFailed(err)
 		default:
 			f := digest.Frequency(sub.Frequency)
 			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest%s, %s; the next one comes %s. %s subscribed it on %s. `%s digest off%s` stops it.",
-				mrkdwn.Escape(sub.Frequency), of, scheduleText(sched, f), sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"),
+				mrkdwn.Escape(sub.Frequency), of, sched.Text(f), sched.NextText(f, now),
 				mrkdwn.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command, arg))
 		}
 	}
 	return nil
-}
-
-// scheduleText reads like "Mondays at 09:00 UTC" or "every day at 09:00
-// Europe/Paris".
-func scheduleText(s digest.Schedule, f digest.Frequency) string {
-	at := fmt.Sprintf("%02d:%02d %s", s.Hour, s.Minute, s.Location)
-	if f == digest.Daily {
-		return "every day at " + at
-	}
-	return s.Weekday.String() + "s at " + at
 }
 
 // runDigests is the digest loop every replica runs (bot.Background): on
@@ -139,6 +129,11 @@ func (v *visitors) runDigests(ctx context.Context) {
 
 // digestTick posts every digest owed now that no replica has claimed.
 func (v *visitors) digestTick(ctx context.Context) {
+	if now := v.cfg.Now(); !v.cfg.Digest.AnyOwed(now) {
+		// Nothing can be owed: the subscriptions are not read.
+		v.log.Debug("digests looked at", "owed", false, "now", now)
+		return
+	}
 	subs, err := v.store.DigestSubs(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -231,15 +226,6 @@ func (v *visitors) legacyIs(t target, channel string) bool {
 	return ok && p.Name == t.proj.Name
 }
 
-// projectArg is what a command needs to name the project: " project=api",
-// "" for an unnamed project.
-func projectArg(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " project=" + mrkdwn.Escape(name)
-}
-
 // postDigest makes and posts the digest of p: the period's summary with
 // the comparison in one message (bot.PostDigest posts it once), the chart in
 // its thread.
@@ -261,7 +247,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 		return
 	}
 	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
-		Digest: fmt.Sprintf("The %s docs visitors digest%s · `%s digest off%s` stops it", f, ofProject(t.label()), Command, projectArg(t.label()))}
+		Digest: fmt.Sprintf("The %s docs visitors digest%s · `%s digest off%s` stops it", f, bot.OfProject(t.label()), Command, bot.ProjectArg(t.label()))}
 	msg := summary.message()
 	blocks := append(msg.Blocks.BlockSet, slack.NewDividerBlock())
 	blocks = append(blocks, cmp.blocks()...)
@@ -277,7 +263,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 		log.Warn("drawing the digest's chart failed", "err", err)
 		return
 	}
-	comment := "Daily unique visitors" + ofProject(t.label()) + ", " + r.String() + "."
+	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.String() + "."
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}

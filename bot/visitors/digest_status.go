@@ -127,7 +127,7 @@ func (v *visitors) digestStatusText(list []channelDigest) string {
 	}
 	if len(list) == 0 {
 		return fmt.Sprintf("This channel has no docs visitors digest of any project. `%s digest weekly project=NAME` (or `daily`) starts one; digests are due %s. The projects are %s.",
-			Command, scheduleText(sched, digest.Weekly), strings.Join(names, ", "))
+			Command, sched.Text(digest.Weekly), strings.Join(names, ", "))
 	}
 	var b strings.Builder
 	if len(list) == 1 {
@@ -144,14 +144,14 @@ func (v *visitors) digestStatusText(list []channelDigest) string {
 		default:
 			b.WriteString("*" + mrkdwn.Escape(d.name) + "*")
 		}
-		fmt.Fprintf(&b, ": %s, %s", mrkdwn.Escape(d.sub.Frequency), scheduleText(sched, f))
+		fmt.Fprintf(&b, ": %s, %s", mrkdwn.Escape(d.sub.Frequency), sched.Text(f))
 		switch {
 		case d.missing && d.name == "":
 			b.WriteString(", but it is not posted: it was made before docsbot served several projects, and no project is this channel's")
 		case d.missing:
 			b.WriteString(", but it is not posted: docsbot no longer serves this project")
 		default:
-			b.WriteString("; the next one comes " + sched.Next(f, now).Due.In(sched.Location).Format("Mon Jan 2 at 15:04 MST"))
+			b.WriteString("; the next one comes " + sched.NextText(f, now))
 		}
 		b.WriteString(".")
 		if d.sub.CreatedBy != "" {

@@ -90,23 +90,6 @@ func (t target) label() string {
 	return t.proj.Name
 }
 
-// ofProject reads like " of project *api*", "" for an unnamed project.
-func ofProject(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " of project *" + mrkdwn.Escape(name) + "*"
-}
-
-// ofProjectPlain is ofProject without formatting, for notification text
-// and file titles.
-func ofProjectPlain(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " of project " + mrkdwn.Escape(name)
-}
-
 // commandWork is the payload of a visitors.summary work: the command (its
 // text without the project=NAME word) and the project it is for. Read it
 // with decodeCommandWork.

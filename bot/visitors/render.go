@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
@@ -116,7 +117,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	}
 
 	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs%s, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
-		ofProjectPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI), share(t.AI, t.Total)))
+		bot.OfProjectPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI), share(t.AI, t.Total)))
 	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
 		"AI share = AI visitors ÷ all unique visitors.")
 	if r.Stale != "" {
@@ -136,7 +137,7 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
 		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s human, %s AI)",
-			ofProjectPlain(r.Req.ProjectName), r.Req.Range, humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI)),
+			bot.OfProjectPlain(r.Req.ProjectName), r.Req.Range, humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -39,6 +40,9 @@ type Serve struct {
 	Bot      bot.Config
 	Agent    agent.Config
 	Visitors visitors.Config
+	// Health is the docs health's; its digest is due when the visitors'
+	// is (DOCSBOT_DIGEST_TIME).
+	Health health.Config
 	// Ask is the answers from the docs'; they answer from the projects
 	// whose Assistant is set (Projects).
 	Ask       ask.Config
@@ -106,6 +110,7 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	c.Ask.RequestsChannel = get(EnvRequestsChannel)
 	c.Deprecated = s.Deprecations()
 	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))
+	c.Health.Digest = c.Visitors.Digest
 	c.Bot.AllowedUsers = settings.List(get(EnvAllowedUsers), isUser, true)
 	c.Bot.AllowedChannels = settings.List(get(EnvAllowedChannels), isChannel, true)
 	c.Bot.Editors, _ = roles.ParseEditors(settings.List(get(EnvEditors), isEditor, true)) // checked by the table

@@ -1,0 +1,243 @@
+package health
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/daterange"
+	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// The digest subcommands.
+const (
+	digestWeekly = "weekly"
+	digestOff    = "off"
+	digestStatus = "status"
+)
+
+// DigestEvent is the message metadata event type of a health digest post
+// (bot.DigestKind.Event).
+const DigestEvent = "docsbot_health_digest"
+
+// digestKind is the docs health digest as people and Slack know it.
+var digestKind = bot.DigestKind{Name: "docs health digest", Command: Command, Event: DigestEvent}
+
+const (
+	// digestWork bounds the reading of a digest's analytics; the claim's
+	// lease (digestLease) outlasts it and is renewed right before the post.
+	digestWork  = 2 * time.Minute
+	digestLease = digestWork + time.Minute
+	// digestRetry is how long a posting whose analytics could not be read
+	// waits before a replica tries again (within the posting's window).
+	digestRetry = 10 * time.Minute
+)
+
+// digestHelp is the help of `/docs-health digest`.
+func digestHelp(implicit bool) string {
+	s := "*Docs health digest:* `" + Command + " digest weekly` posts the week's docs health in this channel (the searches that found nothing, " +
+		"the pages voted down, the unanswered questions, with Fix with agent), `" + Command + " digest off` stops it, `" + Command +
+		" digest status` says whether this channel gets it and when the next one comes."
+	if !implicit {
+		s += " Add `project=NAME` to choose the docs project."
+	}
+	return s
+}
+
+// projectName is how people name p in project=NAME: "" for the implicit
+// project.
+func projectName(p project.Project) string {
+	if bot.ProjectKey(p) == "" {
+		return ""
+	}
+	return p.Name
+}
+
+// doDigest carries out `digest weekly|off|status` for req's channel and
+// project, once for the work w: a change is announced in the channel and
+// audited, the status told privately.
+func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *slog.Logger) error {
+	p, _, ok := h.projectOf(ctx, req, log)
+	if !ok {
+		return nil
+	}
+	name := projectName(p)
+	key := bot.ProjectKey(p)
+	of, arg := bot.OfProject(name), bot.ProjectArg(name)
+	sched, now := h.cfg.Digest, h.cfg.Now()
+	failed := func(err error) error {
+		if store.Temporary(err) {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		log.Warn("changing the health digest failed", "err", err)
+		h.tell(ctx, req, "docsbot could not change the docs health digest: its storage failed. Try again in a minute.", log)
+		return nil
+	}
+	switch req.Digest {
+	case digestWeekly:
+		sub := store.DigestSub{Team: req.Team, Channel: req.Channel, Project: key, Frequency: digestWeekly, CreatedBy: req.User, CreatedAt: now}
+		if err := h.store.Digests.SubscribeDigest(ctx, sub); err != nil {
+			return failed(err)
+		}
+		h.announce(ctx, w, req, fmt.Sprintf(":calendar: %s subscribed this channel to the weekly docs health digest%s: %s. The first one comes %s. "+
+			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.",
+			mrkdwn.Mention(req.User), of, sched.Text(digest.Weekly), sched.NextText(digest.Weekly, now), Command, arg), log)
+	case digestOff:
+		had, err := h.store.Digests.UnsubscribeDigest(ctx, req.Team, req.Channel, key)
+		if err != nil {
+			return failed(err)
+		}
+		if !had && w.Marked(markPosted) == "" {
+			h.tell(ctx, req, "This channel has no docs health digest"+of+", so there was nothing to turn off.", log)
+			return nil
+		}
+		h.announce(ctx, w, req, ":calendar: "+mrkdwn.Mention(req.User)+" turned off the docs health digest"+of+" in this channel.", log)
+	case digestStatus:
+		sub, err := h.store.Digests.DigestSub(ctx, req.Team, req.Channel, key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			h.tell(ctx, req, fmt.Sprintf("This channel has no docs health digest%s. `%s digest weekly%s` starts one; it is posted %s.",
+				of, Command, arg, sched.Text(digest.Weekly)), log)
+		case err != nil:
+			return failed(err)
+		default:
+			f := digest.Frequency(sub.Frequency)
+			h.tell(ctx, req, fmt.Sprintf("This channel gets the %s docs health digest%s, %s; the next one comes %s. %s subscribed it on %s. `%s digest off%s` stops it.",
+				mrkdwn.Escape(sub.Frequency), of, sched.Text(f), sched.NextText(f, now), mrkdwn.Mention(sub.CreatedBy),
+				sub.CreatedAt.Format("Jan 2, 2006"), Command, arg), log)
+		}
+		return nil
+	}
+	h.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Project: key,
+		Action: store.AuditSettings, Outcome: "ok", Detail: "health digest " + req.Digest})
+	return nil
+}
+
+// announce says a change of the channel's digest in the channel, through
+// the command's response_url, once for the work w; where Slack does not
+// take it there, the person is told privately.
+func (h *health) announce(ctx context.Context, w *bot.Work, req request, text string, log *slog.Logger) {
+	if w.Marked(markPosted) != "" {
+		return
+	}
+	err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text})
+	if err != nil {
+		log.Warn("announcing the health digest's change in the channel failed; telling the person", "err", err)
+		h.tell(ctx, req, text, log)
+	}
+	if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
+		log.Warn("marking the health digest's change announced failed", "err", err)
+	}
+}
+
+// runDigests is the loop every replica runs (bot.Background): on every
+// tick it posts the health digests owed, each once across replicas.
+func (h *health) runDigests(ctx context.Context) {
+	t := time.NewTicker(h.cfg.DigestTick)
+	defer t.Stop()
+	for {
+		h.digestTick(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// digestTick posts every health digest owed now that no replica has
+// claimed. Outside a weekly posting's window it reads nothing.
+func (h *health) digestTick(ctx context.Context) {
+	now := h.cfg.Now()
+	slot, owed := h.cfg.Digest.Owed(digest.Weekly, now)
+	if !owed {
+		h.log.Debug("health digests looked at", "owed", false, "now", now)
+		return
+	}
+	subs, err := h.store.Digests.DigestSubs(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.log.Warn("reading the health digest subscriptions failed", "err", err)
+		}
+		return
+	}
+	h.log.Debug("health digests looked at", "owed", true, "subscriptions", len(subs), "now", now)
+	for _, sub := range subs {
+		// Every subscription is weekly; one made after the posting was
+		// due starts with the next, and one the allow-lists no longer let
+		// the bot work in gets nothing.
+		if sub.Frequency != digestWeekly || sub.CreatedAt.After(slot.Due) || h.core.Refusal(sub.CreatedBy, sub.Channel) != "" {
+			continue
+		}
+		log := h.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
+		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
+		claim, err := h.store.Digests.ClaimDigest(ctx, run, digestLease, digest.Weekly.Keep())
+		switch {
+		case errors.Is(err, store.ErrDigestPosted):
+			log.Debug("health digest posted already")
+			continue
+		case errors.Is(err, store.ErrDigestHeld):
+			log.Debug("health digest claimed by another replica")
+			continue
+		case err != nil:
+			log.Warn("claiming the health digest failed", "err", err)
+			continue
+		}
+		p, found := h.core.ProjectByKey(sub.Project)
+		api, served := h.apis[p.Name]
+		post := bot.DigestPost{Kind: digestKind, Runs: h.store.Digests, Claim: claim, Sub: sub, ProjectName: projectName(p),
+			Log: log.With("attempt", claim.Attempt)}
+		if !found || !served {
+			log.Warn("the health digest's project is not served; skipping this period")
+			if err := h.store.Digests.MarkDigestPosted(ctx, claim); err != nil {
+				log.Warn("marking the health digest skipped failed", "err", err)
+			}
+			h.core.DigestUnserved(ctx, post)
+			continue
+		}
+		h.postDigest(ctx, post, p, api, slot)
+	}
+}
+
+// postDigest reads the week of slot as scheduled work (the digests' reserve
+// of the analytics budget, the cache people's views share) and posts it
+// with its Fix with agent buttons, once (bot.PostDigest). A budget with no
+// room or analytics that could not be read hand the posting back, due again
+// when the budget has room or after digestRetry.
+func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.Project, api HealthAPI, slot digest.Slot) {
+	wctx, cancel := context.WithTimeout(ctx, digestWork)
+	defer cancel()
+	rng := daterange.Range{First: slot.First, Last: slot.Last}
+	from, to := rng.Params()
+	got, err := h.load(wctx, p, api, viewSummary, cacheKey(api, viewSummary, from, to), docsapi.AnalyticsRange{From: from, To: to}, bot.Spender{}, post.Log)
+	switch {
+	case err != nil:
+		h.core.ReleaseDigest(ctx, post, "drawing on the analytics budget failed", err, 0)
+		return
+	case got.failed != nil:
+		h.core.ReleaseDigest(ctx, post, "reading the health digest's analytics failed", got.failed, digestRetry)
+		return
+	case got.rep == nil:
+		wait := got.refused.RetryAfter
+		if wait <= 0 {
+			wait = digestRetry
+		}
+		h.core.ReleaseDigest(ctx, post, "the analytics budget has no room for the health digest", nil, wait)
+		return
+	}
+	name := projectName(p)
+	title := "*Weekly docs health digest*" + bot.OfProject(name) + ", " + rng.String()
+	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p))
+	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
+		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, bot.ProjectArg(name), Command, bot.ProjectArg(name)), false, false)))
+	h.core.PostDigest(wctx, post, slack.MsgOptionText("Weekly docs health digest"+bot.OfProjectPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
+}
