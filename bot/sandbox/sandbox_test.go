@@ -384,6 +384,7 @@ func TestSandboxCommandsThroughPage(t *testing.T) {
 		{"/docs-ask How do I rotate an API key?", "the answer with its sources", []string{"According to Authentication", "Sources:"}},
 		{"/docs-deploy preview fix/fail-build", "the failed preview with its logs", []string{"it failed.", "The end of the logs"}},
 		{"/docs-health", "the docs health with its problems", []string{"found nothing clicked", "docs_fix_with_agent"}},
+		{"/docs-health digest weekly", "the channel subscribed to the health digest", []string{"subscribed this channel to the weekly docs health digest"}},
 	}
 	for _, tt := range tests {
 		if r := p.send("C0GENERAL", tt.line, ""); !r.Command {
