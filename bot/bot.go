@@ -284,6 +284,24 @@ func (b *Bot) Background(fn func(ctx context.Context)) {
 	b.background = append(b.background, fn)
 }
 
+// BackgroundEvery registers fn to run alongside the bot (Background) at
+// once and then every d (the digest loops), never two at a time: a run
+// longer than d delays the next.
+func (b *Bot) BackgroundEvery(d time.Duration, fn func(ctx context.Context)) {
+	b.Background(func(ctx context.Context) {
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			fn(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
+}
+
 // Shutdown is how work that outlives the bot's context is to end: the grace
 // it has, and the landing window after which what it leaves cut short comes
 // due (Config.ShutdownGrace, Config.LandingWindow; a ClaimRunner's Grace and

@@ -139,21 +139,6 @@ func (h *health) announce(ctx context.Context, w *bot.Work, req request, text st
 	}
 }
 
-// runDigests is the loop every replica runs (bot.Background): on every
-// tick it posts the health digests owed, each once across replicas.
-func (h *health) runDigests(ctx context.Context) {
-	t := time.NewTicker(h.cfg.DigestTick)
-	defer t.Stop()
-	for {
-		h.digestTick(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // digestTick posts every health digest owed now that no replica has
 // claimed. Outside a weekly posting's window it reads nothing.
 func (h *health) digestTick(ctx context.Context) {

@@ -129,6 +129,6 @@ func Register(b *bot.Bot, cfg Config, apis map[string]HealthAPI, st HealthStore)
 	h := &health{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "health")}
 	b.HandleCommand(Command, h.onCommand)
 	b.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
-	b.Background(h.runDigests)
+	b.BackgroundEvery(h.cfg.DigestTick, h.digestTick)
 	return &Feature{h: h}
 }

@@ -112,21 +112,6 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 	return nil
 }
 
-// runDigests is the digest loop every replica runs (bot.Background): on
-// every tick it posts the digests owed, each once across replicas.
-func (v *visitors) runDigests(ctx context.Context) {
-	t := time.NewTicker(v.cfg.DigestTick)
-	defer t.Stop()
-	for {
-		v.digestTick(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // digestTick posts every digest owed now that no replica has claimed.
 func (v *visitors) digestTick(ctx context.Context) {
 	if now := v.cfg.Now(); !v.cfg.Digest.AnyOwed(now) {

@@ -93,7 +93,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsSt
 	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	b.HandleBlockActions(ActionSpend, v.onSpend)
-	b.Background(v.runDigests)
+	b.BackgroundEvery(v.cfg.DigestTick, v.digestTick)
 	return &Feature{v: v}
 }
 
