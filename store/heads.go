@@ -42,6 +42,7 @@ type heads struct {
 	mu     sync.Mutex
 	due    [schedCount][Shards]time.Time
 	looked time.Time // the last read of every shard; zero: never
+	lookMu sync.Mutex // held while reading every shard
 	// claiming is set once this Store claimed from a schedule: its own
 	// writes there need no wake-up (its claim loop takes them).
 	claiming [schedCount]atomic.Bool
@@ -130,6 +131,10 @@ func (s *Store) wakeUps(msgs <-chan *redis.Message) {
 // read is lookEvery old (or there was none).
 func (s *Store) lookIfStale(ctx context.Context) error {
 	h := &s.heads
+	// Both claim loops come due for a look at once: one reads, the other
+	// waits for it and finds it fresh.
+	h.lookMu.Lock()
+	defer h.lookMu.Unlock()
 	h.mu.Lock()
 	stale := time.Since(h.looked) >= lookEvery
 	h.mu.Unlock()
