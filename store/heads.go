@@ -17,6 +17,9 @@ import (
 // subscription, a writer that died between its write and its wake-up).
 const lookEvery = 5 * time.Second
 
+// subscribeWait bounds the wait for the wake-up subscription's confirmation.
+const subscribeWait = 2 * time.Second
+
 // wakeHealth is how often an idle wake-up subscription pings Redis.
 const wakeHealth = time.Minute
 
@@ -43,6 +46,7 @@ type heads struct {
 	due    [schedCount][Shards]time.Time
 	looked time.Time // the last read of every shard; zero: never
 	lookMu sync.Mutex // held while reading every shard
+	every  time.Duration // lookEvery (tests lengthen it)
 	// claiming is set once this Store claimed from a schedule: its own
 	// writes there need no wake-up (its claim loop takes them).
 	claiming [schedCount]atomic.Bool
@@ -108,6 +112,12 @@ func (s *Store) changed(k int) <-chan struct{} {
 	h := &s.heads
 	h.subOnce.Do(func() {
 		h.sub = s.rdb.Subscribe(context.Background(), s.wakeChannel())
+		// Wait for Redis to confirm the subscription, so that a wake-up
+		// sent after Changed returned is received; a failure is left to
+		// the subscription's reconnects (and the looks meanwhile).
+		ctx, cancel := context.WithTimeout(context.Background(), subscribeWait)
+		_, _ = h.sub.Receive(ctx)
+		cancel()
 		msgs := h.sub.Channel(redis.WithChannelHealthCheckInterval(wakeHealth))
 		go s.wakeUps(msgs)
 	})
@@ -136,7 +146,7 @@ func (s *Store) lookIfStale(ctx context.Context) error {
 	h.lookMu.Lock()
 	defer h.lookMu.Unlock()
 	h.mu.Lock()
-	stale := time.Since(h.looked) >= lookEvery
+	stale := time.Since(h.looked) >= h.every
 	h.mu.Unlock()
 	if !stale {
 		return nil
@@ -205,7 +215,7 @@ func (s *Store) claimWait(k int) time.Duration {
 	h := &s.heads
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	at := h.looked.Add(lookEvery)
+	at := h.looked.Add(h.every)
 	for _, d := range h.due[k] {
 		if d.Before(at) {
 			at = d

@@ -100,6 +100,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 		log:    slog.Default(),
 	}
 	s.upgrade.every, s.upgrade.rescan = sweepEvery, rescanAfter
+	s.heads.every = lookEvery
 	for k := range s.heads.changed {
 		s.heads.changed[k] = make(chan struct{}, 1)
 	}
