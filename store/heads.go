@@ -44,8 +44,8 @@ var wakeTags = [schedCount]string{"j", "w"}
 type heads struct {
 	mu     sync.Mutex
 	due    [schedCount][Shards]time.Time
-	looked time.Time // the last read of every shard; zero: never
-	lookMu sync.Mutex // held while reading every shard
+	looked time.Time     // the last read of every shard; zero: never
+	lookMu sync.Mutex    // held while reading every shard
 	every  time.Duration // lookEvery (tests lengthen it)
 	// claiming is set once this Store claimed from a schedule: its own
 	// writes there need no wake-up (its claim loop takes them).
