@@ -22,7 +22,8 @@ const releaseBudget = 5 * time.Second
 //
 // The loop claims as many items as it has free workers. When that many came,
 // more may be due: it claims again at once. Otherwise it sleeps until Idle
-// passes, the next item is due (NextDue), Wake is nudged, or ctx ends. A
+// passes, the next item is due (NextDue), Wake is nudged, Changed says the
+// schedule changed, or ctx ends. A
 // worker that ends nudges Wake, so that a backlog drains at the speed of the
 // handlers, not one batch per sleep. A failed claim is logged and retried
 // after Backoff, doubling up to MaxBackoff while claims keep failing.
@@ -59,6 +60,9 @@ type ClaimRunner[T any] struct {
 	// (a non-blocking send on a channel of capacity 1); the runner sends on
 	// it itself when a worker ends.
 	Wake chan struct{}
+	// Changed, when set, ends the loop's sleep too: the schedule changed
+	// (store.Jobs.Changed, store.Inbox.Changed).
+	Changed <-chan struct{}
 	// Backoff is the wait after a failed claim; it doubles up to MaxBackoff
 	// (at least Backoff) while claims keep failing.
 	Backoff, MaxBackoff time.Duration
@@ -194,6 +198,7 @@ func (r *ClaimRunner[T]) sleep(ctx context.Context, d time.Duration) {
 	select {
 	case <-ctx.Done():
 	case <-r.Wake:
+	case <-r.Changed:
 	case <-t.C:
 	}
 }

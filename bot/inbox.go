@@ -27,10 +27,13 @@ const (
 	// acceptBudget bounds recording work before the ack, well inside the 3 s
 	// Slack gives an envelope.
 	acceptBudget = 1500 * time.Millisecond
-	// inboxIdle is the longest the inbox runner sleeps between looks for work
-	// handed back by stopped replicas or left by dead ones. Work queued here
-	// wakes it at once: the replica that took an envelope does its work.
-	inboxIdle = 500 * time.Millisecond
+	// inboxIdle is the longest the inbox runner sleeps between claims. It
+	// sleeps until the earliest work due that the store knows of
+	// (store.Inbox.ClaimWait: work queued, deferred or handed back, read
+	// from every shard at least every 5 s) or until the store says the
+	// inbox changed (store.Inbox.Changed: work queued here, or handed back
+	// by a stopping replica); a claim with nothing due asks Redis nothing.
+	inboxIdle = 5 * time.Second
 	// unknownKindDelay is how long work of a kind this replica does not
 	// know waits before any replica looks at it again.
 	unknownKindDelay = 5 * time.Second
@@ -38,8 +41,9 @@ const (
 	// waits on the docs API (a create can take seconds), so it is generous:
 	// 20 commands a second with 2 s creates keep 40 busy.
 	inboxWorkers = 128
-	// queuedEvery is how often a replica refreshes the inbox gauge.
-	queuedEvery = 5 * time.Second
+	// queuedEvery is how often a replica refreshes the inbox gauge (one
+	// ZCARD a shard).
+	queuedEvery = 30 * time.Second
 )
 
 // WorkMaxAge is how long work may wait (deferred again and again because
@@ -69,6 +73,8 @@ type WorkStore struct {
 type Inbox interface {
 	Enqueue(ctx context.Context, w store.Work, keep time.Duration) (bool, error)
 	ClaimWork(ctx context.Context, max int, lease time.Duration) ([]store.Taken, error)
+	ClaimWait(ctx context.Context) (time.Duration, bool, error)
+	Changed() <-chan struct{}
 	Mark(ctx context.Context, t store.Taken, lease time.Duration, marks map[string]string) error
 	Defer(ctx context.Context, t store.Taken, d time.Duration) error
 	Done(ctx context.Context, t store.Taken) error
@@ -247,8 +253,10 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 		},
 		Release:    b.store.ReleaseWork,
 		Workers:    inboxWorkers,
+		NextDue:    b.store.ClaimWait,
 		Idle:       inboxIdle,
 		Wake:       b.inboxWake,
+		Changed:    b.store.Changed(),
 		Backoff:    100 * time.Millisecond,
 		MaxBackoff: 2 * time.Second,
 		Grace:      b.cfg.ShutdownGrace,

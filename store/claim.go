@@ -30,10 +30,10 @@ type Claim struct {
 // Claim takes up to max jobs that are due (earliest first) and moves each a
 // lease into the future, so that the job comes due again if this replica dies
 // before writing back. Concurrent callers never get the same job while the
-// lease holds. Schedule entries whose record is gone are dropped. It looks
-// at the heads of all shards in one pipeline, then claims from the shards
-// with due jobs, starting at a rotating shard, until it has max: at most
-// one script per shard.
+// lease holds. Schedule entries whose record is gone are dropped. It runs the
+// claim script on the shards due by what this Store knows of their heads,
+// starting at a rotating shard, until it has max: at most one script per
+// shard, and none when nothing is due (see "Claiming at rest" in doc.go).
 func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim, error) {
 	s := js.s
 	if max <= 0 {
@@ -43,10 +43,7 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 		return nil, err
 	}
 	s.keepUpgraded(ctx)
-	s.hint.Lock()
-	gen := s.hint.gen
-	s.hint.Unlock()
-	items, next, err := s.claimDue(ctx, schedule{s.schedKey, "job:"}, max, lease, "0")
+	items, err := s.claimDue(ctx, schedule{schedJobs, s.schedKey, "job:"}, max, lease, "0")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
 	}
@@ -58,18 +55,21 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 		}
 		claims = append(claims, c)
 	}
-	if len(claims) < max {
-		// Everything due was taken: remember when the next job is due, for
-		// the NextDue that follows, unless this Store wrote to the schedule
-		// meanwhile.
-		s.hint.Lock()
-		if s.hint.gen == gen {
-			s.hint.at, s.hint.next = time.Now(), next
-		}
-		s.hint.Unlock()
-	}
 	return claims, nil
 }
+
+// ClaimWait is how long the poll's claim loop may sleep before its next
+// Claim: until the earliest due time this Store knows of, or its next read
+// of every shard (at most lookEvery). It asks Redis nothing; ok is always
+// true (the signature of bot.ClaimRunner.NextDue).
+func (js Jobs) ClaimWait(context.Context) (time.Duration, bool, error) {
+	return js.s.claimWait(schedJobs), true, nil
+}
+
+// Changed tells the poll's claim loop to look again: this Store scheduled a
+// job, or another Store said it did (a wake-up). The first call subscribes
+// to the wake-ups, until Close.
+func (js Jobs) Changed() <-chan struct{} { return js.s.changed(schedJobs) }
 
 // decodeClaim decodes one {id, token, record, late ms} entry of the claim script.
 func decodeClaim(v any) (Claim, error) {
@@ -96,21 +96,9 @@ func decodeClaim(v any) (Claim, error) {
 
 // NextDue returns how long until the earliest scheduled job is due, by the
 // Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
-// Right after a Claim of this Store that took everything due (within
-// hintFresh, and with no schedule write of this Store since), it answers
-// from what that Claim read, without asking Redis: that is the poller's
-// loop, and it saves a read of every shard.
+// It reads every shard.
 func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
 	s := js.s
-	s.hint.Lock()
-	at, next := s.hint.at, s.hint.next
-	s.hint.Unlock()
-	if since := time.Since(at); since < hintFresh {
-		if next < 0 {
-			return 0, false, nil
-		}
-		return max(time.Duration(next)*time.Millisecond-since, 0), true, nil
-	}
 	p, err := s.peekShards(ctx, s.schedKey)
 	if err != nil {
 		return 0, false, wrapErr(err, "store: next due")
@@ -129,7 +117,6 @@ func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err er
 // this replica fail with ErrStale.
 func (js Jobs) Release(ctx context.Context, claims []Claim, after time.Duration) error {
 	s := js.s
-	s.dropHint()
 	byShard := map[int][]any{}
 	for _, c := range claims {
 		i := threadShard(c.Job.Thread)
@@ -140,6 +127,7 @@ func (js Jobs) Release(ctx context.Context, claims []Claim, after time.Duration)
 		if err := s.sc.release.Run(ctx, s.rdb, []string{s.schedKey(i)}, args...).Err(); err != nil {
 			return wrapErr(err, "store: release %d claims", len(claims))
 		}
+		s.scheduled(ctx, schedJobs, i, after, true)
 	}
 	return nil
 }

@@ -73,11 +73,38 @@
 // by id alone (Job, FollowUp, and LinkJob's check that the id is not linked
 // to a thread of another shard) asks all 16 shards in one pipeline.
 //
-// Claim and ClaimWork read the head of every shard and the Redis clock in
-// one pipeline, then run the claim script on the shards with due entries,
-// starting at a shard that rotates from call to call, until they have max:
-// one round trip when nothing is due, and at most 16 scripts. NextDue, Lag,
-// Tracked and Queued read all shards in one pipeline.
+// Claim and ClaimWork run the claim script on the shards whose head is due
+// by what the Store knows (see "Claiming at rest"), starting at a shard that
+// rotates from call to call, until they have max: no command when nothing
+// is due, and at most 16 scripts. NextDue, Lag, Tracked and Queued read all
+// shards in one pipeline.
+//
+// # Claiming at rest
+//
+// A Store keeps, per shard of the poll schedule and of the inbox, when its
+// head is due (heads.go; a Redis time converted to the replica's monotonic
+// clock when read, so skewed clocks still agree). Its claim loops sleep
+// until the earliest of them (ClaimWait) or until Changed says it moved.
+// The heads are set by each claim script's reply and lowered by:
+//
+//	what                                    how
+//	this Store's own schedule writes        at once (LinkJob, FollowUp, Reschedule,
+//	                                        a Finish that notifies, Enqueue, Defer)
+//	a hand-back (Release, ReleaseWork)      PUBLISH {p}wake "j<shard>" or "w<shard>":
+//	                                        every Store's subscription lowers that head
+//	a write by a Store that does not claim  PUBLISH as above (docsbot-load, tests)
+//	anything else (a lost wake-up, a        a read of every shard of both schedules in
+//	writer that died before its wake-up)    one pipeline, at least every lookEvery (5 s)
+//
+// A lease that runs out needs no wake-up: the claim left the entry at its
+// lease's end, which the next read of every shard sees. So work or a poll
+// is taken late only when both its writer's claim loop and its wake-up
+// failed, and then at most lookEvery late. A replica at rest sends 33
+// commands every 5 s (6.6 a second), plus its gauges (Tracked, Queued) every
+// 30 s and the upgrade's sweep (two ZCARD every 5 s); a claim of k due
+// entries of one shard is EVALSHA, TIME, ZRANGE, ZADD and per entry HGETALL
+// and HSET; a Reschedule is EVALSHA, HMGET, TIME, HSET and ZADD
+// (TestClaimCommands counts them).
 //
 // A prefix that has a hash tag itself (such as "{docsbot}:", which earlier
 // versions asked for on a cluster) puts every key in that one slot: Redis

@@ -26,6 +26,16 @@ func (s *Store) SchedKeys() []string {
 	return out
 }
 
+// WithLookEvery sets how often a claiming Store reads every shard
+// (lookEvery).
+func WithLookEvery(d time.Duration) Option {
+	return func(s *Store) { s.heads.every = d }
+}
+
+// ForgetHeads makes the next claim read every shard: for tests that write
+// the schedule behind the Store's back.
+func (s *Store) ForgetHeads() { s.forgetHeads() }
+
 // Confirm is confirm: how many replicas have every write made so far.
 func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx) }
 

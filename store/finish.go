@@ -8,7 +8,6 @@ import (
 
 // fenced runs one of the fenced scripts for claim c and maps its code.
 func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token string) (int64, error)) (int64, error) {
-	s.dropHint()
 	i := threadShard(c.Job.Thread)
 	code, err := run([]string{s.jobKeyIn(i, c.JobID), s.schedKey(i)}, s.shardPrefix(i), strconv.FormatInt(c.Token, 10))
 	if err != nil {
@@ -29,6 +28,9 @@ func (js Jobs) Reschedule(ctx context.Context, c Claim, status string, in time.D
 	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
 		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in)).Int64()
 	})
+	if err == nil {
+		s.scheduled(ctx, schedJobs, threadShard(c.Job.Thread), in, false)
+	}
 	return err
 }
 
@@ -55,6 +57,7 @@ func (js Jobs) Finish(ctx context.Context, c Claim, status, prLink string, lease
 		s.unlistRunning(ctx, c.Job)
 	}
 	if err == nil && code == 1 {
+		s.scheduled(ctx, schedJobs, threadShard(c.Job.Thread), lease, false)
 		// The attempt counted here is what tells a later claim to look for
 		// an earlier post before posting: it must survive a failover.
 		s.confirmBestEffort(ctx)

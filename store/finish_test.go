@@ -248,6 +248,7 @@ func withClaim(ctx context.Context, s *store.Store, j store.Job, fn func(store.C
 	if err := rdb.ZAdd(ctx, s.SchedKeyOf(j.Thread), redis.Z{Score: 0, Member: id}).Err(); err != nil {
 		return err
 	}
+	s.ForgetHeads()
 	cs, err := s.Jobs().Claim(ctx, 100, time.Minute)
 	if err != nil {
 		return err

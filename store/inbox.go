@@ -75,6 +75,9 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	if err != nil {
 		return false, wrapErr(err, "store: enqueue %q", w.Key)
 	}
+	if n == 1 {
+		s.scheduled(ctx, schedWork, i, 0, false)
+	}
 	// Slack is acknowledged once this returns: the record, new or seen
 	// before (a redelivery relies on it as much), must be on the replicas
 	// asked for, or a failover could lose acknowledged work.
@@ -97,7 +100,7 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 		return nil, err
 	}
 	s.keepUpgraded(ctx)
-	items, _, err := s.claimDue(ctx, schedule{s.inboxKey, "in:"}, max, lease, "1")
+	items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:"}, max, lease, "1")
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")
 	}
@@ -111,6 +114,19 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	}
 	return out, nil
 }
+
+// ClaimWait is how long the inbox's claim loop may sleep before its next
+// ClaimWork: until the earliest due time this Store knows of, or its next
+// read of every shard (at most lookEvery). It asks Redis nothing; ok is
+// always true (the signature of bot.ClaimRunner.NextDue).
+func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
+	return ib.s.claimWait(schedWork), true, nil
+}
+
+// Changed tells the inbox's claim loop to look again: this Store queued or
+// deferred work, or another Store said it handed work back (a wake-up). The
+// first call subscribes to the wake-ups, until Close.
+func (ib Inbox) Changed() <-chan struct{} { return ib.s.changed(schedWork) }
 
 // Mark records checkpoints of t (a root message posted, a create call about
 // to be made) and extends its lease by lease from now (0 keeps the due time).
@@ -137,8 +153,13 @@ func (ib Inbox) Mark(ctx context.Context, t Taken, lease time.Duration, marks ma
 // could not be done now but may be later.
 func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {
 	s := ib.s
-	return s.workWrite(ctx, "defer", t, s.sc.deferWork,
-		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), millis(d)})
+	i := shardOf(t.Key)
+	if err := s.workWrite(ctx, "defer", t, s.sc.deferWork,
+		[]any{s.shardPrefix(i), t.Key, strconv.FormatInt(t.Token, 10), millis(d)}); err != nil {
+		return err
+	}
+	s.scheduled(ctx, schedWork, i, d, false)
+	return nil
 }
 
 // Done removes t from the inbox. Its record stays for the keep given to
@@ -180,6 +201,7 @@ func (ib Inbox) ReleaseWork(ctx context.Context, taken []Taken, after time.Durat
 		if err := s.sc.release.Run(ctx, s.rdb, []string{s.inboxKey(i)}, args...).Err(); err != nil {
 			return wrapErr(err, "store: release %d pieces of work", len(taken))
 		}
+		s.scheduled(ctx, schedWork, i, after, true)
 	}
 	return nil
 }

@@ -29,7 +29,6 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 	if !j.CreatedAt.IsZero() {
 		created = j.CreatedAt.UnixMilli()
 	}
-	s.dropHint()
 	i := threadShard(j.Thread)
 	// A job id is unique in the docs API; a record of it in another shard
 	// means it is linked to another thread.
@@ -46,6 +45,9 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 	}
 	if err := codeErr(code); err != nil {
 		return wrapErr(err, "store: link job %s to thread %s", j.ID, j.Thread)
+	}
+	if code == 1 {
+		s.scheduled(ctx, schedJobs, i, firstPoll, false)
 	}
 	s.confirmBestEffort(ctx)
 	s.listJobLogged(ctx, j)
@@ -99,7 +101,6 @@ func (js Jobs) Job(ctx context.Context, id string) (*Job, error) {
 // twice. An empty key is always applied.
 func (js Jobs) FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*Job, error) {
 	s := js.s
-	s.dropHint()
 	i, err := s.findJob(ctx, id)
 	if err != nil {
 		return nil, wrapErr(err, "store: follow-up %s", id)
@@ -130,6 +131,7 @@ func (js Jobs) FollowUp(ctx context.Context, id, key string, firstPoll time.Dura
 	if err != nil {
 		return nil, err
 	}
+	s.scheduled(ctx, schedJobs, i, firstPoll, false)
 	s.listJobLogged(ctx, *j)
 	return j, nil
 }

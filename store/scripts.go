@@ -131,43 +131,67 @@ return {1, redis.call('HGETALL', k)}
 // count the claim in the record's 'at' field (inbox work's attempts).
 // Returns {a list of {id, token, record, late ms}, the due time of the
 // schedule's head afterwards (-1 when empty), the Redis clock}.
+//
+// Its commands are counted (store/doc.go, "Claiming at rest"): one ZRANGE
+// reads the max+1 first entries, which also tells the head left; per entry
+// taken one HGETALL and one HSET (token, attempts); one ZADD moves them all
+// a lease ahead. An entry whose record is gone is dropped; when that left
+// fewer than max taken and every entry read was due, the head is reported
+// due now, so that the caller looks again.
 const luaClaim = luaCommon + `
 local sched, rec = KEYS[1], ARGV[2]
 local max = tonumber(ARGV[3])
 local now = now_ms()
 local due = now + tonumber(ARGV[4])
 local count = ARGV[5] == '1'
-local out = {}
-while #out < max do
-  local ids = redis.call('ZRANGE', sched, '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #out, 'WITHSCORES')
-  if #ids == 0 then break end
-  for i = 1, #ids, 2 do
-    local id = ids[i]
-    local k = rec .. id
-    if redis.call('EXISTS', k) == 0 then
-      redis.call('ZREM', sched, id)
-    else
-      local tk = redis.call('HINCRBY', k, 'tk', 1)
-      if count then redis.call('HINCRBY', k, 'at', 1) end
-      redis.call('ZADD', sched, due, id)
-      out[#out + 1] = {id, tk, redis.call('HGETALL', k), now - math.floor(tonumber(ids[i + 1]))}
-    end
-  end
-end
-local head = redis.call('ZRANGE', sched, 0, 0, 'WITHSCORES')
+local out, moved, gone = {}, {}, {}
 local next = -1
-if #head > 0 then next = math.floor(tonumber(head[2])) end
+local ids = redis.call('ZRANGE', sched, 0, max, 'WITHSCORES')
+for i = 1, #ids, 2 do
+  local id, score = ids[i], tonumber(ids[i + 1])
+  if score > now or #out >= max then
+    next = math.floor(score)
+    break
+  end
+  local k = rec .. id
+  local f = redis.call('HGETALL', k)
+  if #f == 0 then
+    gone[#gone + 1] = id
+  else
+    local tk, at, ti, ai = 1, 1, 0, 0
+    for j = 1, #f, 2 do
+      if f[j] == 'tk' then tk, ti = (tonumber(f[j + 1]) or 0) + 1, j + 1
+      elseif f[j] == 'at' then at, ai = (tonumber(f[j + 1]) or 0) + 1, j + 1 end
+    end
+    if count then
+      redis.call('HSET', k, 'tk', tk, 'at', at)
+      if ai > 0 then f[ai] = tostring(at) else f[#f + 1] = 'at'; f[#f + 1] = tostring(at) end
+    else
+      redis.call('HSET', k, 'tk', tk)
+    end
+    if ti > 0 then f[ti] = tostring(tk) else f[#f + 1] = 'tk'; f[#f + 1] = tostring(tk) end
+    moved[#moved + 1] = due
+    moved[#moved + 1] = id
+    out[#out + 1] = {id, tk, f, now - math.floor(score)}
+  end
+  if i + 1 == #ids and #ids > 2 * max then next = now end
+end
+if #gone > 0 then redis.call('ZREM', sched, unpack(gone)) end
+if #moved > 0 then
+  redis.call('ZADD', sched, unpack(moved))
+  if next < 0 or next > due then next = due end
+end
 return {out, next, now}
 `
 
 // luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms.
 const luaReschedule = luaCommon + `
 local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
-local e = check(k, ARGV[3])
-if e then return e end
+local f = redis.call('HMGET', k, 'tk', 'pl')
+if not f[1] then return NOTFOUND end
+if f[1] ~= ARGV[3] then return STALE end
 local now = now_ms()
-redis.call('HSET', k, 'st', ARGV[4], 'ua', now)
-redis.call('HINCRBY', k, 'pl', 1)
+redis.call('HSET', k, 'st', ARGV[4], 'ua', now, 'pl', (tonumber(f[2]) or 0) + 1)
 redis.call('ZADD', sched, now + tonumber(ARGV[5]), id)
 return 0
 `

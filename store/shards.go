@@ -91,73 +91,40 @@ func (s *Store) peekShards(ctx context.Context, key func(int) string) (*peek, er
 
 // schedule names one sharded schedule: the poll schedule or the inbox.
 type schedule struct {
+	kind   int // schedJobs or schedWork
 	key    func(shard int) string
 	record string // the records' key, after the shard's prefix
 }
 
-// claimDue claims up to limit due entries of sc: it peeks at every shard in
-// one pipeline, then runs the claim script on the shards with due entries,
-// starting at a rotating shard, until it has limit. It returns the script's
-// entries and how long until the next entry is due afterwards (-1: none),
-// in ms.
-func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]any, int64, error) {
-	p, err := s.peekShards(ctx, sc.key)
-	if err != nil {
-		return nil, 0, err
+// claimDue claims up to limit due entries of sc: it runs the claim script on
+// the shards whose head is due by what this Store knows (heads.go; every
+// shard is read first when that is lookEvery old), starting at a rotating
+// shard, until it has limit. It returns the script's entries.
+func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]any, error) {
+	s.heads.claiming[sc.kind].Store(true)
+	if err := s.lookIfStale(ctx); err != nil {
+		return nil, err
 	}
 	var items []any
-	for _, i := range s.dueOrder(p) {
+	for _, i := range s.dueShards(sc.kind) {
 		res, err := s.sc.claim.Run(ctx, s.rdb, []string{sc.key(i)},
 			s.shardPrefix(i), s.shardPrefix(i)+sc.record, limit-len(items), millis(lease), count).Slice()
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if len(res) != 3 {
-			return nil, 0, fmt.Errorf("unexpected claim reply %v", res)
+			return nil, fmt.Errorf("unexpected claim reply %v", res)
 		}
 		got, _ := res[0].([]any)
 		items = append(items, got...)
 		next, _ := res[1].(int64)
-		p.now, _ = res[2].(int64)
-		p.first[i] = math.MaxInt64
-		if next >= 0 {
-			p.first[i] = next
-		}
+		now, _ := res[2].(int64)
+		s.setHead(sc.kind, i, next, now, time.Now())
 		if len(items) >= limit {
 			break
 		}
 	}
-	first, ok := p.earliest()
-	if !ok {
-		return items, -1, nil
-	}
-	return items, max(first-p.now, 0), nil
-}
-
-// hintFresh is how long NextDue trusts what the last Claim read.
-const hintFresh = 50 * time.Millisecond
-
-// dropHint forgets what the last Claim read: this Store changed the
-// schedule since.
-func (s *Store) dropHint() {
-	s.hint.Lock()
-	s.hint.at = time.Time{}
-	s.hint.gen++
-	s.hint.Unlock()
-}
-
-// dueOrder lists the shards with something due, starting after a rotating
-// cursor so that replicas and calls spread over the shards.
-func (s *Store) dueOrder(p *peek) []int {
-	start := int(s.cursor.Add(1) % Shards)
-	var out []int
-	for k := range Shards {
-		i := (start + k) % Shards
-		if p.first[i] <= p.now {
-			out = append(out, i)
-		}
-	}
-	return out
+	return items, nil
 }
 
 // countShards sums ZCARD over the shards of a schedule.

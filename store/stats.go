@@ -46,6 +46,9 @@ type ServerStats struct {
 	Calls int64
 	// CPU is used_cpu_user plus used_cpu_sys.
 	CPU time.Duration
+	// ByCommand is the calls of each command, by its lower-case name
+	// (cmdstat_<name>): Calls is their sum.
+	ByCommand map[string]int64
 }
 
 // ServerStats reads INFO memory, commandstats and cpu of the server, or of
@@ -70,6 +73,12 @@ func (s *Store) ServerStats(ctx context.Context) (ServerStats, error) {
 		sum.UsedMemory += st.UsedMemory
 		sum.Calls += st.Calls
 		sum.CPU += st.CPU
+		if sum.ByCommand == nil {
+			sum.ByCommand = map[string]int64{}
+		}
+		for k, v := range st.ByCommand {
+			sum.ByCommand[k] += v
+		}
 		return nil
 	}
 	var err error
@@ -84,7 +93,7 @@ func (s *Store) ServerStats(ctx context.Context) (ServerStats, error) {
 // parseInfo reads used_memory, the calls of every cmdstat_ line and the CPU
 // seconds of an INFO reply.
 func parseInfo(info string) (ServerStats, error) {
-	var st ServerStats
+	st := ServerStats{ByCommand: map[string]int64{}}
 	seen := false
 	for line := range strings.SplitSeq(info, "\r\n") {
 		name, v, ok := strings.Cut(line, ":")
@@ -111,6 +120,7 @@ func parseInfo(info string) (ServerStats, error) {
 				return st, fmt.Errorf("store: INFO commandstats: %s: %w", name, err)
 			}
 			st.Calls += n
+			st.ByCommand[strings.TrimPrefix(name, "cmdstat_")] += n
 		}
 	}
 	if !seen {

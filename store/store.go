@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -47,15 +46,8 @@ type Store struct {
 	ackTimeout time.Duration
 	// cursor rotates the shard a claim looks at first.
 	cursor atomic.Uint32
-	// hint is when the last Claim that took everything due ran, and how
-	// long from then until the next job was due (-1: none); see NextDue.
-	// gen counts the schedule writes of this Store (see dropHint).
-	hint struct {
-		sync.Mutex
-		at   time.Time
-		next int64
-		gen  uint64
-	}
+	// heads is what this Store knows of the schedules' heads (heads.go).
+	heads heads
 	// log takes what the store notes but does not return (WithLogger).
 	log *slog.Logger
 	// upgrade is this Store's sweep of the earlier layout (upgrade.go).
@@ -108,6 +100,10 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 		log:    slog.Default(),
 	}
 	s.upgrade.every, s.upgrade.rescan = sweepEvery, rescanAfter
+	s.heads.every = lookEvery
+	for k := range s.heads.changed {
+		s.heads.changed[k] = make(chan struct{}, 1)
+	}
 	for _, opt := range opts {
 		opt(s)
 	}
@@ -116,6 +112,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 
 // Close closes the Redis client if Open created it.
 func (s *Store) Close() error {
+	s.heads.closeWakeUps()
 	if !s.owned {
 		return nil
 	}

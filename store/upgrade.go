@@ -89,7 +89,7 @@ func (s *Store) Upgrade(ctx context.Context) (Upgraded, error) {
 	if err := s.rdb.Set(ctx, s.upgradedKey(), "1", 0).Err(); err != nil {
 		return up, wrapErr(err, "store: upgrade: mark done")
 	}
-	s.dropHint()
+	s.forgetHeads()
 	return up, nil
 }
 
@@ -418,7 +418,7 @@ func (s *Store) sweep(ctx context.Context, now time.Time) error {
 		if _, err := s.drainLegacyWork(ctx); err != nil {
 			return wrapErr(err, "store: upgrade: the earlier inbox")
 		}
-		s.dropHint()
+		s.forgetHeads()
 	}
 	if u.seen && now.Sub(u.scanned) >= u.rescan {
 		return s.upgradeNow(ctx, now)

@@ -66,7 +66,8 @@ type Jobs interface {
 	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
 	FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*store.Job, error)
 	Claim(ctx context.Context, max int, lease time.Duration) ([]store.Claim, error)
-	NextDue(ctx context.Context) (time.Duration, bool, error)
+	ClaimWait(ctx context.Context) (time.Duration, bool, error)
+	Changed() <-chan struct{}
 	Reschedule(ctx context.Context, c store.Claim, status string, in time.Duration) error
 	Finish(ctx context.Context, c store.Claim, status, prLink string, lease time.Duration) (bool, error)
 	MarkNotified(ctx context.Context, c store.Claim) error

@@ -27,11 +27,15 @@ const (
 	// finishBudget bounds reporting a finish (record, check, post, edit, mark),
 	// well inside notifyLease.
 	finishBudget = notifyLease / 2
-	// maxIdle is the longest the poller sleeps between looks at the schedule,
-	// so jobs scheduled by other replicas are polled within a second of due.
-	maxIdle = 500 * time.Millisecond
-	// trackedEvery is how often a replica refreshes the tracked-jobs gauge.
-	trackedEvery = 5 * time.Second
+	// maxIdle is the longest the poller sleeps between claims. It sleeps
+	// until the earliest job due that the store knows of
+	// (store.Jobs.ClaimWait: its own schedule writes, and every shard read
+	// at least every 5 s) or until the store says the schedule changed
+	// (store.Jobs.Changed); a claim with nothing due asks Redis nothing.
+	maxIdle = 5 * time.Second
+	// trackedEvery is how often a replica refreshes the tracked-jobs gauge
+	// (one ZCARD a shard).
+	trackedEvery = 30 * time.Second
 )
 
 // runPoller follows every unfinished job. Every replica runs one; they share
@@ -47,9 +51,10 @@ func (a *agent) runPoller(ctx context.Context) {
 		Lease:   pollLease,
 		Handle:  a.poll,
 		Release: a.store.Release,
-		// The schedule is on the Redis clock: sleep until the next job
-		// is due there, if that comes before maxIdle.
-		NextDue: a.store.NextDue,
+		// Sleep until the next job due that the store knows of, or
+		// until it says the schedule changed.
+		NextDue: a.store.ClaimWait,
+		Changed: a.store.Changed(),
 		Workers: a.cfg.PollWorkers,
 		Idle:    maxIdle,
 		// A freed slot, and the job's new due time, wake the claim loop

@@ -12,6 +12,7 @@
 //	docsbot-load chaos     replicas and Redis killed under load: nothing lost, nothing doubled;
 //	                       with --rolling, replicas replaced by rolling updates instead
 //	docsbot-load scale     100,000 tracked jobs over 1, 2 and 4 replicas, standalone Redis and Cluster
+//	docsbot-load idle      replicas at rest (300 jobs, none due): CPU and Redis commands a second; then commands per poll
 //	docsbot-load answers   /docs-ask answers streamed: first text after the assistant's first delta, Slack calls per answer
 //
 // BENCHMARKS.md at the repository root records the figures and how they were
@@ -40,6 +41,7 @@ Usage:
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
   docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s] [--runs 1]
   docsbot-load chaos    --rolling [--replicas 3] [--commands 150] [--rate 2.5] [--grace 30s] [--slack-latency 250ms] [--runs 1]
+  docsbot-load idle     [--jobs 300] [--replicas 1] [--window 10s] [--polls 10s] [--cluster]
   docsbot-load answers  [--questions 100] [--concurrency 4] [--delta-delay 400ms]
   docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
@@ -114,6 +116,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		res, err := runScale(ctx, c.env(stderr), o)
+		if res == nil {
+			return err
+		}
+		return c.emit(stdout, res, err)
+	case "idle":
+		var o idleOptions
+		c, err := parseFlags(name, rest, stderr, o.register)
+		if err != nil {
+			return err
+		}
+		res, err := runIdle(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}

@@ -1,0 +1,110 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// commandsOf counts the Redis commands fn sends (INFO commandstats, the
+// commands scripts run included; the counting INFO left out), on a server
+// of the test's own.
+func commandsOf(t *testing.T, s *store.Store, fn func() error) int64 {
+	t.Helper()
+	ctx := t.Context()
+	calls := func() int64 {
+		st, err := s.ServerStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Calls - st.ByCommand["info"]
+	}
+	before := calls()
+	if err := fn(); err != nil {
+		t.Fatal(err)
+	}
+	return calls() - before
+}
+
+// TestClaimCommands pins the Redis commands of the claim loop (store/doc.go,
+// "Claiming at rest"): none for a claim with nothing due, 6 for a claim of
+// one job, 5 for its reschedule.
+func TestClaimCommands(t *testing.T) {
+	own := ownRedis(t)
+	s, err := store.Open(t.Context(), own.URL, store.WithSweep(time.Hour, time.Hour), store.WithLookEvery(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := t.Context()
+	// The first claim reads every shard; the first run of each script
+	// loads it (EVAL after EVALSHA's NOSCRIPT).
+	if err := s.Jobs().LinkJob(ctx, testJob(1), 0); err != nil {
+		t.Fatal(err)
+	}
+	warm, err := s.Jobs().Claim(ctx, 10, time.Minute)
+	if err != nil || len(warm) != 1 {
+		t.Fatalf("warm-up claim = %v, %v", warm, err)
+	}
+	if err := s.Jobs().Reschedule(ctx, warm[0], "active", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if n := commandsOf(t, s, func() error { _, err := s.Jobs().Claim(ctx, 10, time.Minute); return err }); n != 0 {
+		t.Errorf("a claim at rest sent %d commands, want 0", n)
+	}
+	if err := s.Jobs().LinkJob(ctx, testJob(0), 0); err != nil {
+		t.Fatal(err)
+	}
+	var cs []store.Claim
+	n := commandsOf(t, s, func() error {
+		var err error
+		cs, err = s.Jobs().Claim(ctx, 10, time.Minute)
+		return err
+	})
+	if len(cs) != 1 || n != 6 {
+		t.Fatalf("claim of one job: %d claims, %d commands; want 1 claim, 6 commands", len(cs), n)
+	}
+	if n := commandsOf(t, s, func() error { return s.Jobs().Reschedule(ctx, cs[0], "active", time.Hour) }); n != 5 {
+		t.Errorf("reschedule: %d commands, want 5", n)
+	}
+	if n := commandsOf(t, s, func() error { _, err := s.Jobs().Claim(ctx, 10, time.Minute); return err }); n != 0 {
+		t.Errorf("a claim with nothing due sent %d commands, want 0", n)
+	}
+}
+
+// TestWakeUp: a job linked by a Store that does not claim (a tool) wakes a
+// claiming Store, whose next claim takes it without reading every shard.
+func TestWakeUp(t *testing.T) {
+	own := ownRedis(t)
+	ctx := t.Context()
+	s, err := store.Open(ctx, own.URL, store.WithLookEvery(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	tool := openStore(t, own.URL)
+	if _, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	changed := s.Jobs().Changed()
+	select { // a signal of the first claim's own upgrade, if any
+	case <-changed:
+	default:
+	}
+	if err := tool.Jobs().LinkJob(ctx, testJob(0), 0); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	select {
+	case <-changed:
+	case <-wctx.Done():
+		t.Fatal("no wake-up for a job another Store linked")
+	}
+	cs, err := s.Jobs().Claim(ctx, 10, time.Minute)
+	if err != nil || len(cs) != 1 || cs[0].JobID != testJob(0).ID {
+		t.Fatalf("claim after the wake-up = %v, %v; want %s", cs, err, testJob(0).ID)
+	}
+}
