@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,6 +73,7 @@ type acksResult struct {
 	LoadStart     string  `json:"load_average_start"`
 	LoadEnd       string  `json:"load_average_end"`
 	Commands      int     `json:"commands"`
+	Warmup        int     `json:"warmup_commands"`
 	Rate          float64 `json:"rate_target_per_s"`
 	CreateLatency string  `json:"create_latency"`
 	Build         string  `json:"docsbot_build"`
@@ -96,6 +99,9 @@ type acksPeer struct {
 	Linked   int     `json:"linked"`
 	Failed   int     `json:"not_started"`
 	Creates  int     `json:"api_creates"`
+	// SlackCalls counts the bot's Web API calls by method, warm-up
+	// included.
+	SlackCalls map[string]int `json:"slack_calls"`
 
 	// CPU is the bot's CPU time from just before the first command to when
 	// the last job was seen linked; Idle is its idle CPU rate measured before.
@@ -168,6 +174,7 @@ func (r *acksResult) sections() []section {
 			fig("  of which idle", "%.2f ms/s idle rate → %.2f ms/command net", p.IdleCPUmsPerS, p.NetCPUPerCmdMs),
 			goal("bot RSS at the end", mib(p.Bot.RSS), "< 25 MB", p.Bot.RSS < targetAcksRSS),
 			goal("bot peak RSS (VmHWM)", mib(p.Bot.HWM), "< 25 MB", p.Bot.HWM < targetAcksRSS),
+			fig("Slack Web API calls per command", "%s", callsPerCommand(p.SlackCalls, r.Commands+r.Warmup)),
 			fig("bot log lines (level warn+)", "%d", p.BotLogLines),
 			fig("load average around the window", "%s → %s", p.LoadStart, p.LoadEnd),
 		}},
@@ -177,6 +184,7 @@ func (r *acksResult) sections() []section {
 		out = append(out, section{heading: "Beside a bare slack-go bot (ack, create, post; no Redis) under the same load, run after docsbot", rows: []row{
 			fig("bare bot: commands acked / jobs posted", "%d / %d (not started %d)", b.Acked, b.Linked, b.Failed),
 			fig("bare bot: ack latency p50 / p99", "%s / %s", ms(b.Ack.P50), ms(b.Ack.P99)),
+			fig("bare bot: Slack Web API calls per command", "%s", callsPerCommand(b.SlackCalls, r.Commands+r.Warmup)),
 			fig("bare bot: CPU per command", "%.2f ms (net of idle %.2f ms)", b.CPUPerCmdMs, b.NetCPUPerCmdMs),
 			fig("bare bot: RSS at the end / peak", "%s / %s", mib(b.Bot.RSS), mib(b.Bot.HWM)),
 			fig("bare bot: load average around the window", "%s → %s", b.LoadStart, b.LoadEnd),
@@ -188,6 +196,19 @@ func (r *acksResult) sections() []section {
 		}})
 	}
 	return append(out, machineSection(r.Machine, r.LoadStart, r.LoadEnd))
+}
+
+// callsPerCommand describes calls (counts by method) per command of n, the
+// methods in order.
+func callsPerCommand(calls map[string]int, n int) string {
+	if n <= 0 || len(calls) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, m := range slices.Sorted(maps.Keys(calls)) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", m, float64(calls[m])/float64(n)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // linkTick is how often, at most, the fake Slack is scanned for linked jobs.
@@ -211,7 +232,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	defer cancel()
 
 	res := &acksResult{
-		Scenario: "acks", Machine: thisMachine(), Commands: o.commands, Rate: o.rate,
+		Scenario: "acks", Machine: thisMachine(), Commands: o.commands, Warmup: o.warmup, Rate: o.rate,
 		CreateLatency: o.createLatency.String(), Build: "--bin " + e.bin,
 	}
 	if e.bin == "" {
@@ -353,6 +374,10 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	res.ackFigures(sent, lastSent, acks, linkedAt)
 	res.Linked, res.Failed = len(linkedAt), failed
 	res.Creates = r.api.Count(docsapitest.EndpointCreate)
+	res.SlackCalls = map[string]int{}
+	for _, c := range r.slack.Calls("") {
+		res.SlackCalls[c.Method]++
+	}
 	cpu := cpu1.CPU - cpu0.CPU
 	window := cpu1.At.Sub(cpu0.At)
 	res.WindowSeconds = round3(window.Seconds())
