@@ -24,7 +24,7 @@ func envelope(id, event string) string {
 		`"is_ext_shared_channel":false,"event_context":"4-abc"}}`, id, event, id)
 }
 
-const blocks = `"blocks":[{"type":"section","block_id":"b1","text":{"type":"mrkdwn","text":"*Docs job* job `+"`j1`"+` started"}},` +
+const echoBlocks = `"blocks":[{"type":"section","block_id":"b1","text":{"type":"mrkdwn","text":"*Docs job* job ` + "`j1`" + ` started"}},` +
 	`{"type":"context","elements":[{"type":"mrkdwn","text":"status"}]}]`
 
 // echoEnvelopes are representative envelopes the bot receives, as raw JSON.
@@ -34,13 +34,13 @@ var echoEnvelopes = []struct {
 	// drop is the full decision: a message event IsOwnOrBot holds for.
 	drop bool
 }{
-	{"own message", envelope("1", `{"type":"message","user":"U0BOT","bot_id":"B0BOT","app_id":"A0DOCSBOT","text":"Docs job","ts":"1.000100","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000100","team":"T0TEST",`+blocks+`,"bot_profile":{"id":"B0BOT","name":"docsbot","app_id":"A0DOCSBOT"}}`), true},
-	{"own thread reply", envelope("2", `{"type":"message","user":"U0BOT","bot_id":"B0BOT","text":"done","ts":"1.000300","thread_ts":"1.000100","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000300",`+blocks+`}`), true},
+	{"own message", envelope("1", `{"type":"message","user":"U0BOT","bot_id":"B0BOT","app_id":"A0DOCSBOT","text":"Docs job","ts":"1.000100","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000100","team":"T0TEST",`+echoBlocks+`,"bot_profile":{"id":"B0BOT","name":"docsbot","app_id":"A0DOCSBOT"}}`), true},
+	{"own thread reply", envelope("2", `{"type":"message","user":"U0BOT","bot_id":"B0BOT","text":"done","ts":"1.000300","thread_ts":"1.000100","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000300",`+echoBlocks+`}`), true},
 	{"other bot's message", envelope("3", `{"type":"message","subtype":"bot_message","bot_id":"B0OTHER","username":"ci","text":"build green","ts":"1.000400","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000400"}`), true},
 	{"other bot's message with a user", envelope("4", `{"type":"message","user":"U0OTHERBOT","bot_id":"B0OTHER","text":"hello","ts":"1.000500","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000500"}`), true},
 	{"message_changed of own post", envelope("5", `{"type":"message","subtype":"message_changed","hidden":true,"channel":"C0GENERAL","ts":"1.000600","event_ts":"1.000600","channel_type":"channel",`+
-		`"message":{"type":"message","user":"U0BOT","bot_id":"B0BOT","text":"Docs job","ts":"1.000100",`+blocks+`},`+
-		`"previous_message":{"type":"message","user":"U0BOT","bot_id":"B0BOT","text":"Docs job","ts":"1.000100",`+blocks+`}}`), true},
+		`"message":{"type":"message","user":"U0BOT","bot_id":"B0BOT","text":"Docs job","ts":"1.000100",`+echoBlocks+`},`+
+		`"previous_message":{"type":"message","user":"U0BOT","bot_id":"B0BOT","text":"Docs job","ts":"1.000100",`+echoBlocks+`}}`), true},
 	{"message_deleted", envelope("6", `{"type":"message","subtype":"message_deleted","hidden":true,"channel":"C0GENERAL","ts":"1.000700","deleted_ts":"1.000100","event_ts":"1.000700","channel_type":"channel","previous_message":{"type":"message","user":"U0ALICE","text":"x","ts":"1.000100"}}`), true},
 	{"user's message", envelope("7", `{"type":"message","user":"U0ALICE","text":"please document the webhook","ts":"1.000800","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000800","team":"T0TEST"}`), false},
 	{"user's thread reply", envelope("8", `{"type":"message","user":"U0ALICE","text":"and the quickstart","ts":"1.000900","thread_ts":"1.000100","channel":"C0GENERAL","channel_type":"channel","event_ts":"1.000900","parent_user_id":"U0BOT"}`), false},

@@ -81,10 +81,11 @@ const (
 var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldBudget,
 	fieldAssistantKeyEnv, fieldAssistantKeyFile, fieldDomain, fieldSiteURL, fieldDiscoveryURL}
 
-// The shapes of names, ids and domains, checked byte by byte. As regular
-// expressions their bounded repetitions ({1,128}) compiled into programs
-// that took a quarter of a megabyte of every replica's heap for as long as
-// it ran; shapes_test.go checks each against its expression.
+// The shapes of names, ids and domains, checked byte by byte: every byte
+// must be ASCII of the shape's classes, as in the regular expressions they
+// were, whose bounded repetitions ({1,128}) compiled into programs that took
+// a quarter of a megabyte of every replica's heap for as long as it ran.
+// shapes_test.go checks each against its expression.
 
 // validName: a project or budget name, `^[a-z0-9][a-z0-9_-]{0,31}$`: short,
 // lower case, and without the characters that mean something in Redis keys
