@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,23 +81,53 @@ const (
 var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldBudget,
 	fieldAssistantKeyEnv, fieldAssistantKeyFile, fieldDomain, fieldSiteURL, fieldDiscoveryURL}
 
-var (
-	// namePattern is a project or budget name: short, lower case, and
-	// without the characters that mean something in Redis keys or patterns.
-	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
-	// idPattern is a project id that is safe in a URL path.
-	idPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
-	// envPattern is an environment variable's name.
-	envPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	// domainPattern is a docs site's domain, safe in a URL path.
-	domainPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-)
+// The shapes of names, ids and domains, checked byte by byte: every byte
+// must be ASCII of the shape's classes, as in the regular expressions they
+// were, whose bounded repetitions ({1,128}) compiled into programs that took
+// a quarter of a megabyte of every replica's heap for as long as it ran.
+// shapes_test.go checks each against its expression.
+
+// validName: a project or budget name, `^[a-z0-9][a-z0-9_-]{0,31}$`: short,
+// lower case, and without the characters that mean something in Redis keys
+// or patterns.
+func validName(s string) bool { return shaped(s, lowerOrDigit, nameByte, 32) }
+
+// validID: a project id that is safe in a URL path, `^[A-Za-z0-9._-]{1,128}$`.
+func validID(s string) bool { return shaped(s, idByte, idByte, 128) }
+
+// validEnvName: an environment variable's name, `^[A-Za-z_][A-Za-z0-9_]*$`.
+func validEnvName(s string) bool { return shaped(s, letterOrUnderscore, envByte, -1) }
+
+// validDomainShape: a docs site's domain, safe in a URL path,
+// `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`.
+func validDomainShape(s string) bool { return shaped(s, letterOrDigit, idByte, 128) }
+
+// shaped reports whether s is 1 to most bytes long (most < 0: no limit), its
+// first byte one first accepts and every other one rest accepts.
+func shaped(s string, first, rest func(byte) bool, most int) bool {
+	if s == "" || most >= 0 && len(s) > most || !first(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !rest(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerOrDigit(c byte) bool       { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+func letterOrDigit(c byte) bool      { return lowerOrDigit(c) || 'A' <= c && c <= 'Z' }
+func letterOrUnderscore(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
+func nameByte(c byte) bool           { return lowerOrDigit(c) || c == '_' || c == '-' }
+func idByte(c byte) bool             { return letterOrDigit(c) || c == '.' || c == '_' || c == '-' }
+func envByte(c byte) bool            { return letterOrDigit(c) || c == '_' }
 
 // ValidDomain reports whether d looks like the domain of a docs site as the
 // assistant takes it (Assistant.Domain): the last part of the dashboard's
 // URL, letters, digits, ., - or _, not a URL, and no key pasted there.
 // DOCS_DOMAIN is checked by it too.
-func ValidDomain(d string) bool { return domainPattern.MatchString(d) && !looksSecret(d) }
+func ValidDomain(d string) bool { return validDomainShape(d) && !looksSecret(d) }
 
 // looksSecret reports whether v holds a docs key or a Slack token.
 func looksSecret(v string) bool {
@@ -297,7 +326,7 @@ func (l *loader) project(n *yaml.Node) (*entry, error) {
 			e.p.Editors, err = l.editors(v)
 		case fieldBudget:
 			e.p.VisitorsBudget, err = l.scalar(v, field)
-			if err == nil && !namePattern.MatchString(e.p.VisitorsBudget) {
+			if err == nil && !validName(e.p.VisitorsBudget) {
 				err = l.fail(v, field, "%q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", e.p.VisitorsBudget)
 			}
 		case "api_key":
@@ -320,11 +349,11 @@ func (l *loader) complete(e *entry) error {
 	switch {
 	case e.nameAt == nil || p.Name == "":
 		return l.fail(e.node, fieldName, "missing: every project needs a short name")
-	case !namePattern.MatchString(p.Name):
+	case !validName(p.Name):
 		return l.fail(e.nameAt, fieldName, "%q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", p.Name)
 	case e.idAt == nil || p.ID == "":
 		return l.fail(e.node, fieldID, "missing in project %q", p.Name)
-	case !idPattern.MatchString(p.ID):
+	case !validID(p.ID):
 		return l.fail(e.idAt, fieldID, "%q: want the project id from the API keys page of the dashboard (letters, digits, ., - or _)", p.ID)
 	case !e.key.given():
 		return l.fail(e.node, fieldKeyEnv, "project %q needs %s or %s", p.Name, fieldKeyEnv, fieldKeyFile)
@@ -362,7 +391,7 @@ func (l *loader) checkKeyRef(name string, k keyRef, hint string) error {
 	switch {
 	case k.envAt != nil && k.fileAt != nil:
 		return l.fail(k.fileAt, k.fieldFile, "project %q has both %s and %s; give one", name, k.fieldEnv, k.fieldFile)
-	case k.envAt != nil && !envPattern.MatchString(k.env):
+	case k.envAt != nil && !validEnvName(k.env):
 		return l.fail(k.envAt, k.fieldEnv, "want the name of an environment variable, such as %s%s", hint, strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}
 	return nil

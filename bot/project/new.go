@@ -54,13 +54,13 @@ func New(projects ...Project) (*Set, error) {
 // checkProject checks one project given to New.
 func checkProject(p Project) error {
 	switch {
-	case !namePattern.MatchString(p.Name):
+	case !validName(p.Name):
 		return fmt.Errorf("projects: name %q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", p.Name)
-	case !idPattern.MatchString(p.ID):
+	case !validID(p.ID):
 		return fmt.Errorf("projects: project %q: project id %q: want letters, digits, ., - or _", p.Name, p.ID)
 	case p.APIKey.IsZero():
 		return fmt.Errorf("projects: project %q has no API key", p.Name)
-	case p.VisitorsBudget != "" && !namePattern.MatchString(p.VisitorsBudget):
+	case p.VisitorsBudget != "" && !validName(p.VisitorsBudget):
 		return fmt.Errorf("projects: project %q: visitors budget %q: want 1 to 32 lower-case letters, digits, - or _", p.Name, p.VisitorsBudget)
 	}
 	if p.APIURL != "" {

@@ -5,6 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,17 +18,20 @@ import (
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
-// Targets of the acks scenario.
+// Targets of the acks scenario: absolute for docsbot, and against the bare
+// slack-go bot measured in the same run (issue 24, "At the floor").
 const (
 	targetAckP50      = time.Millisecond
 	targetAckP99      = 5 * time.Millisecond
 	targetCPUPerCmd   = 3 * time.Millisecond
-	targetAcksRSS     = 40 << 20
+	targetAcksRSS     = 25_000_000
+	targetPeerRatio   = 1.5
 	ackWaitPerCommand = 30 * time.Second
 )
 
 // What the bot's root message shows in its status line (bot.rootView's
-// statusLine in bot/messages.go); keep these in step with it.
+// statusLine in bot/messages.go); keep these in step with it. The bare bot
+// (barebot.go) posts them too.
 const (
 	// linkedMarker: the status line names the job once it is linked.
 	linkedMarker = "job `"
@@ -39,6 +46,11 @@ type acksOptions struct {
 	warmup        int
 	createLatency time.Duration
 	idle          time.Duration
+	// peer runs the bare slack-go bot after docsbot, under the same load.
+	peer bool
+	// release builds docsbot as `make build` does (nosandbox, stripped);
+	// without, as `go run ./cmd/docsbot` does. Ignored with --bin.
+	release bool
 }
 
 // register adds the scenario's flags to fs.
@@ -48,18 +60,34 @@ func (o *acksOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.warmup, "warmup", 5, "commands run to completion before measuring")
 	fs.DurationVar(&o.createLatency, "create-latency", 2*time.Second, "how long every create-job call takes at the API")
 	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to measure the idle bot's CPU before the commands")
+	fs.BoolVar(&o.peer, "peer", true, "also run a bare slack-go bot (ack, post, create) under the same load and report the ratios")
+	fs.BoolVar(&o.release, "release", true, "build docsbot as make build does (-tags nosandbox, stripped); false: as go run ./cmd/docsbot does, sandbox included")
 }
 
-// acksResult is the report of the acks scenario.
+// acksResult is the report of the acks scenario: docsbot's figures (at the
+// top level, as before the peer) and, with --peer, the bare slack-go bot's
+// under the same load and docsbot's figures over the bare bot's.
 type acksResult struct {
 	Scenario      string  `json:"scenario"`
 	Machine       machine `json:"machine"`
 	LoadStart     string  `json:"load_average_start"`
 	LoadEnd       string  `json:"load_average_end"`
 	Commands      int     `json:"commands"`
+	Warmup        int     `json:"warmup_commands"`
 	Rate          float64 `json:"rate_target_per_s"`
 	CreateLatency string  `json:"create_latency"`
+	Build         string  `json:"docsbot_build"`
 
+	acksPeer
+	Bare   *acksPeer   `json:"bare_bot,omitempty"`
+	Ratios *acksRatios `json:"docsbot_over_bare_bot,omitempty"`
+
+	issues []string
+}
+
+// acksPeer is what one bot (docsbot, or the bare slack-go bot) did under
+// the load.
+type acksPeer struct {
 	SentRate  float64 `json:"sent_per_s"`
 	AckedRate float64 `json:"acked_per_s"`
 	Acked     int     `json:"acked"`
@@ -71,6 +99,9 @@ type acksResult struct {
 	Linked   int     `json:"linked"`
 	Failed   int     `json:"not_started"`
 	Creates  int     `json:"api_creates"`
+	// SlackCalls counts the bot's Web API calls by method, warm-up
+	// included.
+	SlackCalls map[string]int `json:"slack_calls"`
 
 	// CPU is the bot's CPU time from just before the first command to when
 	// the last job was seen linked; Idle is its idle CPU rate measured before.
@@ -81,8 +112,39 @@ type acksResult struct {
 	WindowSeconds  float64   `json:"window_s"`
 	Bot            procStats `json:"bot_memory"`
 	BotLogLines    int       `json:"bot_log_lines"`
+	// LoadStart and LoadEnd are the load averages around this bot's
+	// measured window.
+	LoadStart string `json:"window_load_average_start"`
+	LoadEnd   string `json:"window_load_average_end"`
+}
 
-	issues []string
+// acksRatios are docsbot's figures over the bare bot's.
+type acksRatios struct {
+	AckP50       float64 `json:"ack_p50"`
+	AckP99       float64 `json:"ack_p99"`
+	CPUPerCmd    float64 `json:"cpu_per_command"`
+	NetCPUPerCmd float64 `json:"cpu_per_command_net_of_idle"`
+	RSS          float64 `json:"rss_at_end"`
+	HWM          float64 `json:"peak_rss"`
+}
+
+// ratiosOf divides docsbot's figures by the bare bot's; a figure the bare
+// bot has none of gives 0.
+func ratiosOf(bot, bare *acksPeer) *acksRatios {
+	div := func(a, b float64) float64 {
+		if b <= 0 {
+			return 0
+		}
+		return round3(a / b)
+	}
+	return &acksRatios{
+		AckP50:       div(float64(bot.Ack.P50), float64(bare.Ack.P50)),
+		AckP99:       div(float64(bot.Ack.P99), float64(bare.Ack.P99)),
+		CPUPerCmd:    div(bot.CPUPerCmdMs, bare.CPUPerCmdMs),
+		NetCPUPerCmd: div(bot.NetCPUPerCmdMs, bare.NetCPUPerCmdMs),
+		RSS:          div(float64(bot.Bot.RSS), float64(bare.Bot.RSS)),
+		HWM:          div(float64(bot.Bot.HWM), float64(bare.Bot.HWM)),
+	}
 }
 
 func (r *acksResult) title() string {
@@ -92,70 +154,150 @@ func (r *acksResult) title() string {
 func (r *acksResult) problems() []string { return r.issues }
 
 func (r *acksResult) sections() []section {
-	cpuPer := time.Duration(r.CPUPerCmdMs * float64(time.Millisecond))
-	return []section{
-		{heading: "Slash-command acks (measured at the fake Slack: envelope sent → ack received)", rows: []row{
-			fig("commands sent / acked", "%d / %d", r.Commands, r.Acked),
-			fig("send rate achieved", "%.1f/s (acks %.1f/s)", r.SentRate, r.AckedRate),
-			goal("ack latency p50", ms(r.Ack.P50), "< "+ms(targetAckP50), r.Ack.P50 < targetAckP50),
-			fig("ack latency p90", "%s", ms(r.Ack.P90)),
-			goal("ack latency p99", ms(r.Ack.P99), "< "+ms(targetAckP99), r.Ack.P99 < targetAckP99),
-			fig("ack latency max", "%s", ms(r.Ack.Max)),
+	p := &r.acksPeer
+	cpuPer := time.Duration(p.CPUPerCmdMs * float64(time.Millisecond))
+	out := []section{
+		{heading: "docsbot (" + r.Build + "): slash-command acks (measured at the fake Slack: envelope sent → ack received)", rows: []row{
+			fig("commands sent / acked", "%d / %d", r.Commands, p.Acked),
+			fig("send rate achieved", "%.1f/s (acks %.1f/s)", p.SentRate, p.AckedRate),
+			goal("ack latency p50", ms(p.Ack.P50), "< "+ms(targetAckP50), p.Ack.P50 < targetAckP50),
+			fig("ack latency p90", "%s", ms(p.Ack.P90)),
+			goal("ack latency p99", ms(p.Ack.P99), "< "+ms(targetAckP99), p.Ack.P99 < targetAckP99),
+			fig("ack latency max", "%s", ms(p.Ack.Max)),
 		}},
-		{heading: "Starting the jobs (post root message → create → link → update root)", rows: []row{
-			fig("jobs linked / not started", "%d / %d (API creates: %d incl. warm-up)", r.Linked, r.Failed, r.Creates),
-			fig("command → job linked p50", "%s (seen within %s)", ms(r.ToLinked.P50), linkTick),
-			fig("command → job linked p99", "%s", ms(r.ToLinked.P99)),
-			fig("window (first command → last link)", "%.1f s", r.WindowSeconds),
-			goal("bot CPU per command", fmt.Sprintf("%.2f ms (%.0f ms in all)", r.CPUPerCmdMs, r.CPUms), "< "+ms(targetCPUPerCmd), cpuPer < targetCPUPerCmd),
-			fig("  of which idle", "%.2f ms/s idle rate → %.2f ms/command net", r.IdleCPUmsPerS, r.NetCPUPerCmdMs),
-			goal("bot RSS at the end", mib(r.Bot.RSS), "< "+mib(targetAcksRSS), r.Bot.RSS < targetAcksRSS),
-			goal("bot peak RSS (VmHWM)", mib(r.Bot.HWM), "< "+mib(targetAcksRSS), r.Bot.HWM < targetAcksRSS),
-			fig("bot log lines (level warn+)", "%d", r.BotLogLines),
+		{heading: "docsbot: starting the jobs (post root message → create → link → update root)", rows: []row{
+			fig("jobs linked / not started", "%d / %d (API creates: %d incl. warm-up)", p.Linked, p.Failed, p.Creates),
+			fig("command → job linked p50", "%s (seen within %s)", ms(p.ToLinked.P50), linkTick),
+			fig("command → job linked p99", "%s", ms(p.ToLinked.P99)),
+			fig("window (first command → last link)", "%.1f s", p.WindowSeconds),
+			goal("bot CPU per command", fmt.Sprintf("%.2f ms (%.0f ms in all)", p.CPUPerCmdMs, p.CPUms), "< "+ms(targetCPUPerCmd), cpuPer < targetCPUPerCmd),
+			fig("  of which idle", "%.2f ms/s idle rate → %.2f ms/command net", p.IdleCPUmsPerS, p.NetCPUPerCmdMs),
+			goal("bot RSS at the end", mib(p.Bot.RSS), "< 25 MB", p.Bot.RSS < targetAcksRSS),
+			goal("bot peak RSS (VmHWM)", mib(p.Bot.HWM), "< 25 MB", p.Bot.HWM < targetAcksRSS),
+			fig("Slack Web API calls per command", "%s", callsPerCommand(p.SlackCalls, r.Commands+r.Warmup)),
+			fig("bot log lines (level warn+)", "%d", p.BotLogLines),
+			fig("load average around the window", "%s → %s", p.LoadStart, p.LoadEnd),
 		}},
-		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
 	}
+	if b, q := r.Bare, r.Ratios; b != nil && q != nil {
+		x := func(v float64) string { return fmt.Sprintf("%.2f×", v) }
+		out = append(out, section{heading: "Beside a bare slack-go bot (ack, create, post; no Redis) under the same load, run after docsbot", rows: []row{
+			fig("bare bot: commands acked / jobs posted", "%d / %d (not started %d)", b.Acked, b.Linked, b.Failed),
+			fig("bare bot: ack latency p50 / p99", "%s / %s", ms(b.Ack.P50), ms(b.Ack.P99)),
+			fig("bare bot: Slack Web API calls per command", "%s", callsPerCommand(b.SlackCalls, r.Commands+r.Warmup)),
+			fig("bare bot: CPU per command", "%.2f ms (net of idle %.2f ms)", b.CPUPerCmdMs, b.NetCPUPerCmdMs),
+			fig("bare bot: RSS at the end / peak", "%s / %s", mib(b.Bot.RSS), mib(b.Bot.HWM)),
+			fig("bare bot: load average around the window", "%s → %s", b.LoadStart, b.LoadEnd),
+			fig("docsbot / bare: ack latency p50", "%s", x(q.AckP50)),
+			goal("docsbot / bare: ack latency p99", x(q.AckP99), fmt.Sprintf("≤ %.1f×", targetPeerRatio), q.AckP99 <= targetPeerRatio),
+			goal("docsbot / bare: CPU per command", x(q.CPUPerCmd), fmt.Sprintf("≤ %.1f×", targetPeerRatio), q.CPUPerCmd <= targetPeerRatio),
+			fig("docsbot / bare: CPU per command net of idle", "%s", x(q.NetCPUPerCmd)),
+			fig("docsbot / bare: RSS at the end / peak", "%s / %s", x(q.RSS), x(q.HWM)),
+		}})
+	}
+	return append(out, machineSection(r.Machine, r.LoadStart, r.LoadEnd))
+}
+
+// callsPerCommand describes calls (counts by method) per command of n, the
+// methods in order.
+func callsPerCommand(calls map[string]int, n int) string {
+	if n <= 0 || len(calls) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, m := range slices.Sorted(maps.Keys(calls)) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", m, float64(calls[m])/float64(n)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // linkTick is how often, at most, the fake Slack is scanned for linked jobs.
 const linkTick = 50 * time.Millisecond
 
 // runAcks sends slash commands at a steady rate while every create is slow,
-// and measures the acks and the bot's cost of starting the jobs.
+// and measures the acks and the bot's cost of starting the jobs; with
+// o.peer, then the same for the bare slack-go bot (barebot.go), each bot
+// against servers of its own (a fake Slack, the docs API test server, a
+// redis-server) so that neither sees the other's messages.
 func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	if o.rate <= 0 || o.commands <= 0 || o.warmup < 0 || o.createLatency < 0 {
 		return nil, errors.New("acks: --rate and --commands must be positive, --warmup and --create-latency not negative")
 	}
-	budget := time.Duration(float64(o.commands)/o.rate*float64(time.Second)) + 2*o.createLatency + o.idle + 2*time.Minute
+	runs := time.Duration(1)
+	if o.peer {
+		runs = 2
+	}
+	budget := runs * (time.Duration(float64(o.commands)/o.rate*float64(time.Second)) + 2*o.createLatency + o.idle + 2*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 
-	bin, cleanup, err := botBinary(ctx, e)
+	res := &acksResult{
+		Scenario: "acks", Machine: thisMachine(), Commands: o.commands, Warmup: o.warmup, Rate: o.rate,
+		CreateLatency: o.createLatency.String(), Build: "--bin " + e.bin,
+	}
+	if e.bin == "" {
+		res.Build = "go run ./cmd/docsbot (sandbox included)"
+		if o.release {
+			res.Build = "make build (-tags nosandbox, stripped)"
+		}
+	}
+	bin, cleanup, err := botBinaryAs(ctx, e, o.release)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	e.bin = bin
-	r, err := newRig(e.log, rigOptions{
-		bin: e.bin, botEnv: e.botEnv,
-		api: []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{})},
-	})
+	res.LoadStart = loadAvg()
+	// No polling during the measurement: only the start of the jobs counts.
+	bot, err := measureAcks(ctx, e.log, o, rigOptions{bin: bin, botEnv: e.botEnv},
+		"DOCSBOT_POLL_INTERVAL=1h", "DOCSBOT_POLL_MAX_INTERVAL=1h")
+	if err != nil {
+		return nil, fmt.Errorf("docsbot: %w", err)
+	}
+	res.acksPeer = bot.acksPeer
+	res.issues = bot.issues
+	if o.peer {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("the bare bot runs docsbot-load itself: %w", err)
+		}
+		bare, err := measureAcks(ctx, e.log, o, rigOptions{bin: self, args: []string{bareBotCommand}})
+		if err != nil {
+			return nil, fmt.Errorf("bare slack-go bot: %w", err)
+		}
+		res.Bare = &bare.acksPeer
+		res.Ratios = ratiosOf(&res.acksPeer, res.Bare)
+		for _, s := range bare.issues {
+			res.issues = append(res.issues, "bare bot: "+s)
+		}
+	}
+	res.LoadEnd = loadAvg()
+	return res, nil
+}
+
+// measuredPeer is one bot's figures and the correctness checks it failed.
+type measuredPeer struct {
+	acksPeer
+	issues []string
+}
+
+// measureAcks runs the bot of ro (its binary and arguments) with settings
+// against servers of its own, warms it up, measures its idle CPU, then
+// sends the commands and waits for every root message to show its job.
+func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOptions, settings ...string) (*measuredPeer, error) {
+	ro.api = []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{})}
+	r, err := newRig(log, ro)
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
 	r.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointCreate, Latency: o.createLatency})
-	// No polling during the measurement: only the start of the jobs counts.
-	if err := r.startBot(ctx, "DOCSBOT_POLL_INTERVAL=1h", "DOCSBOT_POLL_MAX_INTERVAL=1h"); err != nil {
+	if err := r.startBot(ctx, settings...); err != nil {
 		return nil, err
 	}
 
-	res := &acksResult{
-		Scenario: "acks", Machine: thisMachine(), Commands: o.commands, Rate: o.rate,
-		CreateLatency: o.createLatency.String(),
-	}
+	res := &measuredPeer{}
 	if o.warmup > 0 {
-		e.log.Info("warm-up", "commands", o.warmup)
+		log.Info("warm-up", "commands", o.warmup)
 		for i := range o.warmup {
 			if _, err := r.slack.SlashCommand(ctx, agentCommand(fmt.Sprintf("Warm-up %d: document the release notes", i))); err != nil {
 				return nil, fmt.Errorf("warm-up command: %w", err)
@@ -177,7 +319,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	idleRate := float64(cpu0.CPU-idle0.CPU) / cpu0.At.Sub(idle0.At).Seconds() // ns per second
 	res.LoadStart = loadAvg()
 
-	e.log.Info("sending commands", "commands", o.commands, "rate", o.rate)
+	log.Info("sending commands", "commands", o.commands, "rate", o.rate, "bot", ro.bin, "args", ro.args)
 	// Watch the roots from the first command on, noting when each job shows.
 	linkedAt := make(map[int]time.Time, o.commands)
 	failed := 0
@@ -215,7 +357,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	tick.Stop()
 	lastSent := time.Now()
 	wg.Wait()
-	e.log.Info("waiting for every job to be linked")
+	log.Info("waiting for every job to be linked")
 	err = <-watched // the watcher is done: linkedAt and failed are ours again
 	if aerr := r.bot.alive(); aerr != nil {
 		return nil, aerr
@@ -232,6 +374,10 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	res.ackFigures(sent, lastSent, acks, linkedAt)
 	res.Linked, res.Failed = len(linkedAt), failed
 	res.Creates = r.api.Count(docsapitest.EndpointCreate)
+	res.SlackCalls = map[string]int{}
+	for _, c := range r.slack.Calls("") {
+		res.SlackCalls[c.Method]++
+	}
 	cpu := cpu1.CPU - cpu0.CPU
 	window := cpu1.At.Sub(cpu0.At)
 	res.WindowSeconds = round3(window.Seconds())
@@ -260,7 +406,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 // ackFigures fills in the figures of the acks: command i was sent at
 // sent[i] and acknowledged with acks[i] (nil: no ack), its job seen linked
 // at linkedAt[i]; the last command went out at lastSent.
-func (res *acksResult) ackFigures(sent []time.Time, lastSent time.Time, acks []*slacktest.Ack, linkedAt map[int]time.Time) {
+func (res *acksPeer) ackFigures(sent []time.Time, lastSent time.Time, acks []*slacktest.Ack, linkedAt map[int]time.Time) {
 	var lat, toLinked []time.Duration
 	var firstAck, lastAck time.Time
 	res.Acked = 0

@@ -44,9 +44,15 @@ func buildBot(ctx context.Context, dir string, release bool) (string, error) {
 	return bin, nil
 }
 
-// botBinary returns the binary to measure: --bin, or one built into a new
-// temporary directory that cleanup removes.
+// botBinary returns the binary to measure: --bin, or one built as `make
+// build` does into a new temporary directory that cleanup removes.
 func botBinary(ctx context.Context, e env) (bin string, cleanup func(), err error) {
+	return botBinaryAs(ctx, e, true)
+}
+
+// botBinaryAs is botBinary building, without --bin, as buildBot does with
+// release.
+func botBinaryAs(ctx context.Context, e env, release bool) (bin string, cleanup func(), err error) {
 	if e.bin != "" {
 		return e.bin, func() {}, nil
 	}
@@ -55,7 +61,7 @@ func botBinary(ctx context.Context, e env) (bin string, cleanup func(), err erro
 		return "", nil, fmt.Errorf("temp dir: %w", err)
 	}
 	e.log.Info("building ./cmd/docsbot")
-	if bin, err = buildBot(ctx, dir, true); err != nil {
+	if bin, err = buildBot(ctx, dir, release); err != nil {
 		_ = os.RemoveAll(dir)
 		return "", nil, err
 	}
@@ -77,7 +83,15 @@ type botProcess struct {
 // startBot runs `bin serve` in dir with exactly env as its environment. Its
 // output also goes to copyTo, if not nil.
 func startBot(bin, dir string, env []string, copyTo io.Writer) (*botProcess, error) {
-	cmd := exec.Command(bin, "serve")
+	return startProcess(bin, []string{"serve"}, dir, env, copyTo)
+}
+
+// startProcess runs bin with args in dir, with exactly env as its
+// environment, as startBot runs the bot: the bare slack-go bot of the acks
+// scenario is run this way too, so that its CPU time and memory are read
+// from /proc as the bot's are.
+func startProcess(bin string, args []string, dir string, env []string, copyTo io.Writer) (*botProcess, error) {
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.SysProcAttr = botProcAttr()
@@ -88,7 +102,7 @@ func startBot(bin, dir string, env []string, copyTo io.Writer) (*botProcess, err
 	}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s serve: %w", bin, err)
+		return nil, fmt.Errorf("start %s %s: %w", bin, strings.Join(args, " "), err)
 	}
 	p := &botProcess{cmd: cmd, pid: cmd.Process.Pid, logs: logs, done: make(chan struct{}), secrets: secretValues(env)}
 	go func() {

@@ -46,7 +46,7 @@ func TestScenariosAtTinyScale(t *testing.T) {
 		}},
 		{"acks", func(t *testing.T) {
 			const commands, warmup = 5, 1
-			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond})
+			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond, peer: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +60,19 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				{"not started", res.Failed, 0},
 				{"creates at the API", res.Creates, commands + warmup},
 			}
+			if res.Bare == nil || res.Ratios == nil {
+				t.Fatal("no figures of the bare slack-go bot")
+			}
+			checks = append(checks, []struct {
+				name      string
+				got, want int
+			}{
+				{"bare bot: acked", res.Bare.Acked, commands},
+				{"bare bot: latencies", res.Bare.Ack.N, commands},
+				{"bare bot: jobs posted", res.Bare.Linked, commands},
+				{"bare bot: not started", res.Bare.Failed, 0},
+				{"bare bot: creates at the API", res.Bare.Creates, commands + warmup},
+			}...)
 			for _, c := range checks {
 				if c.got != c.want {
 					t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
@@ -67,6 +80,9 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			}
 			if res.Bot.RSS <= 0 || res.Bot.HWM < res.Bot.RSS {
 				t.Errorf("bot memory not read: RSS %d, peak %d", res.Bot.RSS, res.Bot.HWM)
+			}
+			if res.Bare.Bot.RSS <= 0 || res.Ratios.RSS <= 0 || res.Ratios.CPUPerCmd <= 0 {
+				t.Errorf("bare bot figures not read: RSS %d, ratios %+v", res.Bare.Bot.RSS, *res.Ratios)
 			}
 			if p := res.problems(); len(p) > 0 {
 				t.Errorf("problems: %v", p)

@@ -76,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	name, rest := args[0], args[1:]
 	switch name {
+	case bareBotCommand: // not in the usage: the acks scenario runs it
+		return runBareBot(ctx, stderr)
 	case "acks":
 		var o acksOptions
 		c, err := parseFlags(name, rest, stderr, o.register)

@@ -26,7 +26,9 @@ const (
 
 // rigOptions configures a rig.
 type rigOptions struct {
-	bin    string // the docsbot binary
+	bin string // the docsbot binary
+	// args are the arguments bin runs with: nil for `serve`.
+	args   []string
 	botEnv []string
 	api    []docsapitest.Option
 	redis  []redistest.Option
@@ -42,9 +44,11 @@ type rigOptions struct {
 // rig is everything a scenario runs against: a redis-server, the fake Slack,
 // the docs API test server, and the bot process once started.
 type rig struct {
-	log   *slog.Logger
-	dir   string // the bot's working directory: empty, so no .env is read
-	bin   string
+	log *slog.Logger
+	dir string // the bot's working directory: empty, so no .env is read
+	bin string
+	// args are the arguments bin runs with: nil for `serve`.
+	args  []string
 	extra []string
 
 	redis *redistest.Server
@@ -69,7 +73,7 @@ func newRig(log *slog.Logger, o rigOptions) (_ *rig, err error) {
 	if r.dir, err = os.MkdirTemp("", "docsbot-load-"); err != nil {
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
-	r.bin = o.bin
+	r.bin, r.args = o.bin, o.args
 	switch {
 	case o.sentinel:
 		if r.sentinel, err = redistest.StartSentinel(); err != nil {
@@ -122,7 +126,11 @@ func (r *rig) botEnv(settings []string) []string {
 // startBot runs the bot with settings (KEY=VALUE) and waits for its Socket
 // Mode connection.
 func (r *rig) startBot(ctx context.Context, settings ...string) error {
-	p, err := startBot(r.bin, r.dir, r.botEnv(settings), nil)
+	args := r.args
+	if args == nil {
+		args = []string{"serve"}
+	}
+	p, err := startProcess(r.bin, args, r.dir, r.botEnv(settings), nil)
 	if err != nil {
 		return err
 	}

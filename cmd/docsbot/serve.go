@@ -136,6 +136,13 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		}
 		defer stop()
 	}
+	if addr, ok := r.lookupEnv(envPprofAddr); ok && addr != "" {
+		stop, err := bot.Listen(ctx, addr, pprofHandler(), log, "Go's profiles (/debug/pprof/)")
+		if err != nil {
+			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + envPprofAddr + " " + addr + ": " + err.Error(), Fix: "pick a free loopback address for " + envPprofAddr + ", or leave it unset"}
+		}
+		defer stop()
+	}
 	err = b.Run(ctx)
 	switch {
 	case err == nil:
