@@ -177,6 +177,7 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 		cfg:    cfg,
 		log:    cfg.Logger,
 		slack:  client,
+		socket: socketmode.New(client, socketmode.OptionLog(slogPrinter{cfg.Logger})),
 		store:  st,
 		access: newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
 		http:   &http.Client{Timeout: 10 * time.Second},
@@ -186,11 +187,6 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 
 		metrics: cfg.Metrics,
 	}
-	opts := []socketmode.Option{socketmode.OptionLog(slogPrinter{cfg.Logger})}
-	if o, ok := echoDialOption(func() string { return b.self.UserID }); ok {
-		opts = append(opts, o)
-	}
-	b.socket = socketmode.New(client, opts...)
 	b.roles = newRoles(b)
 	b.gate = newGate(b)
 	b.projects = cfg.Projects

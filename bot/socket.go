@@ -343,5 +343,8 @@ func (t *tasks) closeAndWait(d time.Duration) bool {
 // IsOwnOrBot reports whether a message comes from this bot or any other
 // bot: the bot never answers those.
 func (b *Bot) IsOwnOrBot(ev *slackevents.MessageEvent) bool {
-	return isOwnOrBot(ev.User, ev.BotID, ev.SubType, b.self.UserID)
+	if ev.BotID != "" || ev.SubType == "bot_message" {
+		return true
+	}
+	return ev.User == "" || ev.User == b.self.UserID
 }
