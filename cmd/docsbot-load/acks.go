@@ -102,6 +102,12 @@ type acksPeer struct {
 	// SlackCalls counts the bot's Web API calls by method, warm-up
 	// included.
 	SlackCalls map[string]int `json:"slack_calls"`
+	// RedisPerCmd is the Redis commands (INFO commandstats, those scripts
+	// run included, the tool's INFO left out) over the CPU window, per
+	// command, and RedisByCmd the same by Redis command: what the bot's
+	// idle loops send in the window is in them (BENCHMARKS.md, "At rest").
+	RedisPerCmd float64            `json:"redis_commands_per_command"`
+	RedisByCmd  map[string]float64 `json:"redis_commands_per_command_by_name,omitempty"`
 
 	// CPU is the bot's CPU time from just before the first command to when
 	// the last job was seen linked; Idle is its idle CPU rate measured before.
@@ -175,6 +181,7 @@ func (r *acksResult) sections() []section {
 			goal("bot RSS at the end", mib(p.Bot.RSS), "< 25 MB", p.Bot.RSS < targetAcksRSS),
 			goal("bot peak RSS (VmHWM)", mib(p.Bot.HWM), "< 25 MB", p.Bot.HWM < targetAcksRSS),
 			fig("Slack Web API calls per command", "%s", callsPerCommand(p.SlackCalls, r.Commands+r.Warmup)),
+			fig("Redis commands per command", "%.1f (%s)", p.RedisPerCmd, topCommands(p.RedisByCmd)),
 			fig("bot log lines (level warn+)", "%d", p.BotLogLines),
 			fig("load average around the window", "%s → %s", p.LoadStart, p.LoadEnd),
 		}},
@@ -316,6 +323,10 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	if err != nil {
 		return nil, err
 	}
+	redis0, err := r.store.ServerStats(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading Redis's command counts: %w", err)
+	}
 	idleRate := float64(cpu0.CPU-idle0.CPU) / cpu0.At.Sub(idle0.At).Seconds() // ns per second
 	res.LoadStart = loadAvg()
 
@@ -366,6 +377,10 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	if serr != nil {
 		return nil, serr
 	}
+	redis1, serr := r.store.ServerStats(ctx)
+	if serr != nil {
+		return nil, fmt.Errorf("reading Redis's command counts: %w", serr)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("only %d of %d jobs were linked: %w", len(linkedAt), o.commands, err)
 	}
@@ -385,6 +400,8 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	res.CPUPerCmdMs = round3(msf(cpu) / float64(o.commands))
 	res.IdleCPUmsPerS = round3(idleRate / 1e6)
 	res.NetCPUPerCmdMs = round3(max(0, (float64(cpu)-idleRate*window.Seconds())/1e6/float64(o.commands)))
+	total, byName := commandDelta(redis0, redis1, float64(o.commands))
+	res.RedisPerCmd, res.RedisByCmd = round3(float64(total)/float64(o.commands)), byName
 	res.Bot = cpu1
 	res.BotLogLines = r.bot.logs.Lines()
 

@@ -81,6 +81,11 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			if res.Bot.RSS <= 0 || res.Bot.HWM < res.Bot.RSS {
 				t.Errorf("bot memory not read: RSS %d, peak %d", res.Bot.RSS, res.Bot.HWM)
 			}
+			// Every command is recorded in the inbox before its ack: at
+			// least one Redis command each.
+			if res.RedisPerCmd < 1 || res.RedisByCmd["evalsha"]+res.RedisByCmd["eval"] <= 0 {
+				t.Errorf("Redis commands per command not counted: %.2f (%v)", res.RedisPerCmd, res.RedisByCmd)
+			}
 			if res.Bare.Bot.RSS <= 0 || res.Ratios.RSS <= 0 || res.Ratios.CPUPerCmd <= 0 {
 				t.Errorf("bare bot figures not read: RSS %d, ratios %+v", res.Bare.Bot.RSS, *res.Ratios)
 			}
