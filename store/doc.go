@@ -103,8 +103,13 @@
 // commands every 5 s (6.6 a second), plus its gauges (Tracked, Queued) every
 // 30 s and the upgrade's sweep (two ZCARD every 5 s); a claim of k due
 // entries of one shard is EVALSHA, TIME, ZRANGE, ZADD and per entry HGETALL
-// and HSET; a Reschedule is EVALSHA, HMGET, TIME, HSET and ZADD
-// (TestClaimCommands counts them).
+// and HSET; a Reschedule is EVALSHA, HMGET, HSET and ZADD
+// (TestClaimCommands counts them). A Reschedule reads no TIME: its Redis
+// time is the claim's (the TIME its script read) moved on by the replica's
+// monotonic clock since the reply came, so at most that reply's way early,
+// never late; a due time set so is the Redis clock's as every other, and
+// leases and tokens are not involved (a Claim not made by Claim holds no
+// clock: its Reschedule reads TIME).
 //
 // A prefix that has a hash tag itself (such as "{docsbot}:", which earlier
 // versions asked for on a cluster) puts every key in that one slot: Redis
