@@ -99,7 +99,11 @@
 // A lease that runs out needs no wake-up: the claim left the entry at its
 // lease's end, which the next read of every shard sees. So work or a poll
 // is taken late only when both its writer's claim loop and its wake-up
-// failed, and then at most lookEvery late. A replica at rest sends 33
+// failed, and then at most lookEvery late; besides, the agent's poller
+// waits a gather after a claim that caught up (bot.ClaimRunner.Gather: a
+// twentieth of the poll interval, at most 250 ms), so a poll is taken up
+// to that late and polls of a shard coming due meanwhile share one claim
+// script (the inbox's loop does not gather). A replica at rest sends 33
 // commands every 5 s (6.6 a second), plus its gauges (Tracked, Queued) every
 // 30 s and the upgrade's sweep (two ZCARD every 5 s); a claim of k due
 // entries of one shard is EVALSHA, TIME, ZRANGE, ZADD and per entry HGETALL
