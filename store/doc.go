@@ -417,7 +417,9 @@
 // # Time and atomicity
 //
 // Every due time and lease is computed inside Redis from its TIME command, so
-// replicas with skewed clocks agree. Every update that touches more than one key
+// replicas with skewed clocks agree; a Reschedule's due time is its claim's
+// TIME moved on by the replica's monotonic clock (no wall clock of the
+// replica; see "Claiming at rest"). Every update that touches more than one key
 // runs as one Lua script.
 //
 // # Sentinel and Cluster
