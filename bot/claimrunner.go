@@ -21,10 +21,10 @@ const releaseBudget = 5 * time.Second
 // yields (store.Taken, store.Claim).
 //
 // The loop claims as many items as it has free workers. When that many came,
-// more may be due: it claims again at once. Otherwise it sleeps until Idle
-// passes, the next item is due (NextDue), Wake is nudged, Changed says the
-// schedule changed, or ctx ends. A
-// worker that ends nudges Wake, so that a backlog drains at the speed of the
+// more may be due: it claims again at once. Otherwise it waits Gather, if
+// set, and then sleeps until Idle passes, the next item is due (NextDue),
+// Wake is nudged, Changed says the schedule changed, or ctx ends. A worker
+// that ends nudges Wake, so that a backlog drains at the speed of the
 // handlers, not one batch per sleep. A failed claim is logged and retried
 // after Backoff, doubling up to MaxBackoff while claims keep failing.
 //
@@ -63,6 +63,13 @@ type ClaimRunner[T any] struct {
 	// Changed, when set, ends the loop's sleep too: the schedule changed
 	// (store.Jobs.Changed, store.Inbox.Changed).
 	Changed <-chan struct{}
+	// Gather, when set, spaces a claim that took fewer items than the free
+	// workers from the next by at least Gather, whatever wakes the loop
+	// (only the end of ctx ends the wait): items coming due meanwhile are
+	// claimed together, one claim script a shard for several (store/doc.go,
+	// "Claiming at rest"). An item is taken up to Gather late; a backlog
+	// (a claim that filled every free worker) is not held up.
+	Gather time.Duration
 	// Backoff is the wait after a failed claim; it doubles up to MaxBackoff
 	// (at least Backoff) while claims keep failing.
 	Backoff, MaxBackoff time.Duration
@@ -158,7 +165,13 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 				wait = d
 			}
 		}
-		r.sleep(ctx, wait)
+		if r.Gather > 0 {
+			pause(ctx, r.Gather)
+			wait -= r.Gather
+		}
+		if wait > 0 {
+			r.sleep(ctx, wait)
+		}
 	}
 	if r.Grace > 0 && !waitFor(&inflight, r.Grace) {
 		r.Log.Warn(r.Lines.Overran, "grace", r.Grace)
@@ -199,6 +212,16 @@ func (r *ClaimRunner[T]) sleep(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-r.Wake:
 	case <-r.Changed:
+	case <-t.C:
+	}
+}
+
+// pause waits for d or the end of ctx.
+func pause(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
 	case <-t.C:
 	}
 }

@@ -166,9 +166,20 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 }
 
 // TestClaimRunnersHandleEachOnce runs two runners, as two replicas, on one
-// inbox: every piece is handled exactly once.
+// inbox: every piece is handled exactly once, with claims gathered or not.
 func TestClaimRunnersHandleEachOnce(t *testing.T) {
 	t.Parallel()
+	for _, gather := range []time.Duration{0, 5 * time.Millisecond} {
+		t.Run(fmt.Sprintf("gather %v", gather), func(t *testing.T) {
+			t.Parallel()
+			handleEachOnce(t, gather)
+		})
+	}
+}
+
+// handleEachOnce is TestClaimRunnersHandleEachOnce with runners that gather
+// claims for gather.
+func handleEachOnce(t *testing.T, gather time.Duration) {
 	const pieces = 40
 	st := openStore(t)
 	enqueue(t, st, pieces)
@@ -188,8 +199,10 @@ func TestClaimRunnersHandleEachOnce(t *testing.T) {
 		total.Add(1)
 		return true
 	}
-	stopA := run(workRunner(st, &log, handle))
-	stopB := run(workRunner(st, &bytes.Buffer{}, handle))
+	a, b := workRunner(st, &log, handle), workRunner(st, &bytes.Buffer{}, handle)
+	a.Gather, b.Gather = gather, gather
+	stopA := run(a)
+	stopB := run(b)
 	redistest.Until(t, "every piece handled", func() bool { return total.Load() >= pieces })
 	stopA()
 	stopB()

@@ -25,6 +25,8 @@ type Claim struct {
 	// Late is how long after its due time the job was claimed, by the Redis
 	// clock: the poll lag.
 	Late time.Duration
+	// clock is the Redis clock the claim read, for Reschedule.
+	clock clock
 }
 
 // Claim takes up to max jobs that are due (earliest first) and moves each a
@@ -49,10 +51,11 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 	}
 	claims := make([]Claim, 0, len(items))
 	for _, item := range items {
-		c, err := decodeClaim(item)
+		c, err := decodeClaim(item.v)
 		if err != nil {
 			return nil, err
 		}
+		c.clock = item.clock
 		claims = append(claims, c)
 	}
 	return claims, nil

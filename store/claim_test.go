@@ -339,3 +339,38 @@ func TestReleaseAfter(t *testing.T) {
 		t.Errorf("late write of the released claim: %v, want ErrStale", err)
 	}
 }
+
+// TestRescheduleByClaimClock: a Reschedule reads no TIME but takes the
+// claim's Redis clock on by this replica's: the job comes due `in` after a
+// time between the claim and the reschedule, by the Redis clock.
+func TestRescheduleByClaimClock(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	j := testJob(1)
+	link(t, s, j)
+	redisMs := func() int64 {
+		now, err := rdb.Time(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return now.UnixMilli()
+	}
+	before := redisMs()
+	c := claimOne(t, s, j.ID, time.Minute)
+	const in = time.Hour
+	if err := s.Jobs().Reschedule(ctx, c, "active", in); err != nil {
+		t.Fatal(err)
+	}
+	after := redisMs()
+	due, err := rdb.ZScore(ctx, s.SchedKeyOf(j.Thread), j.ID).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo, hi := before+in.Milliseconds(), after+in.Milliseconds(); int64(due) < lo || int64(due) > hi {
+		t.Errorf("due at %d, want within [%d, %d]", int64(due), lo, hi)
+	}
+	if got := mustJob(t, s, j.ID); got.Polls != 1 {
+		t.Errorf("polls %d after the reschedule, want 1", got.Polls)
+	}
+}

@@ -29,8 +29,9 @@ func commandsOf(t *testing.T, s *store.Store, fn func() error) int64 {
 }
 
 // TestClaimCommands pins the Redis commands of the claim loop (store/doc.go,
-// "Claiming at rest"): none for a claim with nothing due, 6 for a claim of
-// one job, 5 for its reschedule.
+// "Claiming at rest"): none for a claim with nothing due, 4+2k for a claim
+// of k jobs of one shard, 4 for a reschedule (5 for a Claim made by hand,
+// which holds no Redis clock).
 func TestClaimCommands(t *testing.T) {
 	own := ownRedis(t)
 	s, err := store.Open(t.Context(), own.URL, store.WithSweep(time.Hour, time.Hour), store.WithLookEvery(time.Hour))
@@ -66,11 +67,35 @@ func TestClaimCommands(t *testing.T) {
 	if len(cs) != 1 || n != 6 {
 		t.Fatalf("claim of one job: %d claims, %d commands; want 1 claim, 6 commands", len(cs), n)
 	}
-	if n := commandsOf(t, s, func() error { return s.Jobs().Reschedule(ctx, cs[0], "active", time.Hour) }); n != 5 {
-		t.Errorf("reschedule: %d commands, want 5", n)
+	if n := commandsOf(t, s, func() error { return s.Jobs().Reschedule(ctx, cs[0], "active", time.Hour) }); n != 4 {
+		t.Errorf("reschedule: %d commands, want 4", n)
 	}
 	if n := commandsOf(t, s, func() error { _, err := s.Jobs().Claim(ctx, 10, time.Minute); return err }); n != 0 {
 		t.Errorf("a claim with nothing due sent %d commands, want 0", n)
+	}
+
+	// k jobs due in one shard: one script.
+	const k = 3
+	shard := s.SchedKeyOf(testJob(2).Thread)
+	for i, linked := 2, 0; linked < k; i++ {
+		if j := testJob(i); s.SchedKeyOf(j.Thread) == shard {
+			if err := s.Jobs().LinkJob(ctx, j, 0); err != nil {
+				t.Fatal(err)
+			}
+			linked++
+		}
+	}
+	n = commandsOf(t, s, func() error {
+		var err error
+		cs, err = s.Jobs().Claim(ctx, 10, time.Minute)
+		return err
+	})
+	if len(cs) != k || n != 4+2*k {
+		t.Fatalf("claim of %d jobs of one shard: %d claims, %d commands; want %d claims, %d commands", k, len(cs), n, k, 4+2*k)
+	}
+	byHand := store.Claim{JobID: cs[0].JobID, Token: cs[0].Token, Job: cs[0].Job}
+	if n := commandsOf(t, s, func() error { return s.Jobs().Reschedule(ctx, byHand, "active", time.Hour) }); n != 5 {
+		t.Errorf("reschedule of a Claim made by hand: %d commands, want 5", n)
 	}
 }
 

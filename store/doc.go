@@ -99,12 +99,21 @@
 // A lease that runs out needs no wake-up: the claim left the entry at its
 // lease's end, which the next read of every shard sees. So work or a poll
 // is taken late only when both its writer's claim loop and its wake-up
-// failed, and then at most lookEvery late. A replica at rest sends 33
+// failed, and then at most lookEvery late; besides, the agent's poller
+// waits a gather after a claim that caught up (bot.ClaimRunner.Gather: a
+// twentieth of the poll interval, at most 250 ms), so a poll is taken up
+// to that late and polls of a shard coming due meanwhile share one claim
+// script (the inbox's loop does not gather). A replica at rest sends 33
 // commands every 5 s (6.6 a second), plus its gauges (Tracked, Queued) every
 // 30 s and the upgrade's sweep (two ZCARD every 5 s); a claim of k due
 // entries of one shard is EVALSHA, TIME, ZRANGE, ZADD and per entry HGETALL
-// and HSET; a Reschedule is EVALSHA, HMGET, TIME, HSET and ZADD
-// (TestClaimCommands counts them).
+// and HSET; a Reschedule is EVALSHA, HMGET, HSET and ZADD
+// (TestClaimCommands counts them). A Reschedule reads no TIME: its Redis
+// time is the claim's (the TIME its script read) moved on by the replica's
+// monotonic clock since the reply came, so at most that reply's way early,
+// never late; a due time set so is the Redis clock's as every other, and
+// leases and tokens are not involved (a Claim not made by Claim holds no
+// clock: its Reschedule reads TIME).
 //
 // A prefix that has a hash tag itself (such as "{docsbot}:", which earlier
 // versions asked for on a cluster) puts every key in that one slot: Redis
@@ -408,7 +417,9 @@
 // # Time and atomicity
 //
 // Every due time and lease is computed inside Redis from its TIME command, so
-// replicas with skewed clocks agree. Every update that touches more than one key
+// replicas with skewed clocks agree; a Reschedule's due time is its claim's
+// TIME moved on by the replica's monotonic clock (no wall clock of the
+// replica; see "Claiming at rest"). Every update that touches more than one key
 // runs as one Lua script.
 //
 // # Sentinel and Cluster

@@ -21,12 +21,13 @@ func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token stri
 
 // Reschedule records the status seen by a poll that found the job still
 // running, counts the poll (Polls+1) and makes the job due again in `in` (Redis
-// clock). It fails with ErrStale when c is no longer current, and ErrNotFound
-// when the record is gone.
+// clock: the claim's, moved on by this replica's monotonic clock, so no TIME;
+// see "Claiming at rest" in doc.go). It fails with ErrStale when c is no
+// longer current, and ErrNotFound when the record is gone.
 func (js Jobs) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
 	s := js.s
 	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
-		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in)).Int64()
+		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in), c.clock.now()).Int64()
 	})
 	if err == nil {
 		s.scheduled(ctx, schedJobs, threadShard(c.Job.Thread), in, false)

@@ -106,7 +106,7 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	}
 	out := make([]Taken, 0, len(items))
 	for _, item := range items {
-		t, err := decodeTaken(item)
+		t, err := decodeTaken(item.v)
 		if err != nil {
 			return nil, err
 		}

@@ -30,7 +30,9 @@ func codeErr(code int64) error {
 }
 
 // luaNow defines now_ms(), the Redis clock in unix milliseconds. Every due
-// time, lease, window and age is measured with it, never a replica's clock.
+// time, lease, window and age is measured with it, never a replica's clock
+// (a Reschedule's time is a claim's now_ms() moved on; doc.go, "Claiming
+// at rest").
 const luaNow = `
 local function now_ms()
   local t = redis.call('TIME')
@@ -184,13 +186,15 @@ end
 return {out, next, now}
 `
 
-// luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms.
+// luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms,
+// the Redis clock by the claim (unix ms; 0: read TIME).
 const luaReschedule = luaCommon + `
 local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
 local f = redis.call('HMGET', k, 'tk', 'pl')
 if not f[1] then return NOTFOUND end
 if f[1] ~= ARGV[3] then return STALE end
-local now = now_ms()
+local now = tonumber(ARGV[6])
+if now <= 0 then now = now_ms() end
 redis.call('HSET', k, 'st', ARGV[4], 'ua', now, 'pl', (tonumber(f[2]) or 0) + 1)
 redis.call('ZADD', sched, now + tonumber(ARGV[5]), id)
 return 0

@@ -89,6 +89,29 @@ func (s *Store) peekShards(ctx context.Context, key func(int) string) (*peek, er
 	return p, nil
 }
 
+// claimed is one entry of a claim script's reply, with the script's clock.
+type claimed struct {
+	v     any
+	clock clock
+}
+
+// clock is the Redis clock read by a claim script (unix ms) and when its
+// reply came, on this replica's monotonic clock: now reads the Redis clock
+// later without asking Redis (see "Claiming at rest" in doc.go).
+type clock struct {
+	redis int64
+	at    time.Time
+}
+
+// now is the Redis clock (unix ms) by c, at most the reply's way late; 0
+// when c holds nothing (the script then reads TIME).
+func (c clock) now() int64 {
+	if c.at.IsZero() {
+		return 0
+	}
+	return c.redis + time.Since(c.at).Milliseconds()
+}
+
 // schedule names one sharded schedule: the poll schedule or the inbox.
 type schedule struct {
 	kind   int // schedJobs or schedWork
@@ -100,12 +123,12 @@ type schedule struct {
 // the shards whose head is due by what this Store knows (heads.go; every
 // shard is read first when that is lookEvery old), starting at a rotating
 // shard, until it has limit. It returns the script's entries.
-func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]any, error) {
+func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]claimed, error) {
 	s.heads.claiming[sc.kind].Store(true)
 	if err := s.lookIfStale(ctx); err != nil {
 		return nil, err
 	}
-	var items []any
+	var items []claimed
 	for _, i := range s.dueShards(sc.kind) {
 		res, err := s.sc.claim.Run(ctx, s.rdb, []string{sc.key(i)},
 			s.shardPrefix(i), s.shardPrefix(i)+sc.record, limit-len(items), millis(lease), count).Slice()
@@ -116,10 +139,13 @@ func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time
 			return nil, fmt.Errorf("unexpected claim reply %v", res)
 		}
 		got, _ := res[0].([]any)
-		items = append(items, got...)
 		next, _ := res[1].(int64)
 		now, _ := res[2].(int64)
-		s.setHead(sc.kind, i, next, now, time.Now())
+		at := time.Now()
+		for _, v := range got {
+			items = append(items, claimed{v: v, clock: clock{redis: now, at: at}})
+		}
+		s.setHead(sc.kind, i, next, now, at)
 		if len(items) >= limit {
 			break
 		}

@@ -141,7 +141,8 @@
 // working status (assistant.threads.setStatus) before Slack lets it expire.
 // Each refresh is made once across replicas (store.Limits.Once) and within a
 // shared budget (store.Limits.TakeBudget), so that many jobs stay inside Slack's
-// tier-3 limits; edits go through the core's coalescing edit queue and
+// tier-3 limits; a replica refused a budget skips refreshes without asking
+// Redis until the refusal said one fits; edits go through the core's coalescing edit queue and
 // never hold up posts. The person's message that asked for a job (Origin:
 // a mention or a DM; empty for a slash command or a modal) carries ⏳ while
 // the agent works, then ✅, ❌ or 🗄 (bot.React, in order per message,

@@ -33,6 +33,9 @@ const (
 	// at least every 5 s) or until the store says the schedule changed
 	// (store.Jobs.Changed); a claim with nothing due asks Redis nothing.
 	maxIdle = 5 * time.Second
+	// maxGather bounds how late the poller's claim loop takes a poll to
+	// claim polls due close together with one script a shard (pollGather).
+	maxGather = 250 * time.Millisecond
 	// trackedEvery is how often a replica refreshes the tracked-jobs gauge
 	// (one ZCARD a shard).
 	trackedEvery = 30 * time.Second
@@ -57,10 +60,12 @@ func (a *agent) runPoller(ctx context.Context) {
 		Changed: a.store.Changed(),
 		Workers: a.cfg.PollWorkers,
 		Idle:    maxIdle,
-		// A freed slot, and the job's new due time, wake the claim loop
-		// at once: a backlog drains at the speed of the API, not one
-		// batch per idle sleep.
+		// A freed slot, and the job's new due time, wake the claim loop:
+		// a backlog drains at the speed of the API, not one batch per
+		// idle sleep. Once caught up, it gathers polls coming due close
+		// together into one claim.
 		Wake:    a.wake,
+		Gather:  pollGather(a.cfg.PollInterval),
 		Backoff: time.Second,
 		Grace:   grace,
 		Landing: landing,
@@ -422,4 +427,12 @@ func (a *agent) postInThread(ctx context.Context, t store.Thread, log *slog.Logg
 // jitter.
 func (a *agent) pollDelay(n int) time.Duration {
 	return docsapi.Jitter(docsapi.PollDelay(a.cfg.PollInterval, a.cfg.PollMaxInterval, n))
+}
+
+// pollGather is how long the poller's claim loop waits after a claim that
+// caught up (bot.ClaimRunner.Gather): a twentieth of the poll interval, at
+// most maxGather, so that a poll is at most 5 % of its interval late for
+// it while polls due together cost one claim script a shard.
+func pollGather(interval time.Duration) time.Duration {
+	return min(interval/20, maxGather)
 }

@@ -23,6 +23,9 @@ import (
 // budget across replicas, so that many jobs at once stay inside Slack's
 // tier-3 limits (about 50 chat.update calls a minute per workspace) with
 // room left for the edits that change a job's state, which are always made.
+// A replica that was refused a budget asks Redis about neither again until
+// the refusal said one call fits (Grant.RetryAfter): with many jobs, most
+// polls then make no refresh and send Redis nothing for it.
 const (
 	// threadStatusEvery is how often the thread's working status is set
 	// again while the agent works: with polls at most a minute apart
@@ -76,6 +79,9 @@ type progress struct {
 	mu     sync.Mutex
 	jobs   map[string]seen
 	pruned time.Time
+	// spent holds, by budget name, until when the budget refuses by its
+	// last refusal here: no call fits before, whoever takes from it.
+	spent map[string]time.Time
 }
 
 // seen is the live status of one job's run as this replica last saw it.
@@ -108,6 +114,27 @@ func (p *progress) changed(id string, gen int64, elapsed string, round int64, no
 		return true, true
 	}
 	return last.elapsed != elapsed, last.round != round
+}
+
+// refusing reports whether budget name is known to refuse at now.
+func (p *progress) refusing(name string, now time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return now.Before(p.spent[name])
+}
+
+// refused records that budget name refused at now, for retry (0: never
+// fits, recorded as nothing known).
+func (p *progress) refused(name string, now time.Time, retry time.Duration) {
+	if retry <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.spent == nil {
+		p.spent = map[string]time.Time{}
+	}
+	p.spent[name] = now.Add(retry)
 }
 
 // forget drops a job whose run ended.
@@ -164,12 +191,22 @@ func (a *agent) refresh(ctx context.Context, c store.Claim, job *docsapi.Job, lo
 	switch {
 	case string(job.Status) != c.Job.Status:
 		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
-	case edit && a.once(ctx, "shown:"+name+":"+elapsed, log) && a.budget(ctx, progressEditBudget(), log):
+	case edit && a.mayRefresh(ctx, "shown:"+name+":"+elapsed, progressEditBudget(), v.Now, log):
 		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
 	}
-	if status && a.once(ctx, fmt.Sprintf("status:%s:%d", name, round), log) && a.budget(ctx, threadStatusBudget(), log) {
+	if status && a.mayRefresh(ctx, fmt.Sprintf("status:%s:%d", name, round), threadStatusBudget(), v.Now, log) {
 		a.core.SetThreadStatus(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, workingStatus, log)
 	}
+}
+
+// mayRefresh reports whether this replica makes the refresh called name:
+// the first across replicas (once) with a call of budget b. A budget known
+// to refuse at now skips it without asking Redis.
+func (a *agent) mayRefresh(ctx context.Context, name string, b store.Budget, now time.Time, log *slog.Logger) bool {
+	if a.prog.refusing(b.Name, now) {
+		return false
+	}
+	return a.once(ctx, name, log) && a.budget(ctx, b, now, log)
 }
 
 // once reports whether this replica is the first to make the refresh
@@ -183,12 +220,16 @@ func (a *agent) once(ctx context.Context, name string, log *slog.Logger) bool {
 }
 
 // budget takes one call from a shared budget of cosmetic Slack calls. A
-// refusal, or Redis failing to answer, means the refresh is skipped.
-func (a *agent) budget(ctx context.Context, b store.Budget, log *slog.Logger) bool {
+// refusal, or Redis failing to answer, means the refresh is skipped; a
+// refusal is remembered until one call fits (progress.refusing).
+func (a *agent) budget(ctx context.Context, b store.Budget, now time.Time, log *slog.Logger) bool {
 	g, err := a.store.TakeBudget(ctx, b, 1)
 	if err != nil {
 		log.Debug("no budget for a live status refresh", "budget", b.Name, "err", err)
 		return false
+	}
+	if !g.OK() {
+		a.prog.refused(b.Name, now, g.RetryAfter)
 	}
 	return g.OK()
 }
