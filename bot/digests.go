@@ -53,6 +53,7 @@ type DigestKind struct {
 // DigestRuns is the store of a kind's subscriptions and postings
 // (store.Digests).
 type DigestRuns interface {
+	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
 	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
 	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
 	ReleaseDigest(ctx context.Context, c store.DigestClaim, after time.Duration) error
@@ -70,6 +71,25 @@ type DigestPost struct {
 	// "" for an unnamed project.
 	ProjectName string
 	Log         *slog.Logger
+}
+
+// ClaimDigest claims run for this replica, leased for lease and its record
+// kept for keep (store.Digests.ClaimDigest): ok is false, said in log, when
+// it was posted already, another replica holds it, or the store failed.
+func (b *Bot) ClaimDigest(ctx context.Context, runs DigestRuns, run store.DigestRun, lease, keep time.Duration, log *slog.Logger) (store.DigestClaim, bool) {
+	claim, err := runs.ClaimDigest(ctx, run, lease, keep)
+	switch {
+	case errors.Is(err, store.ErrDigestPosted):
+		log.Debug("digest posted already")
+		return claim, false
+	case errors.Is(err, store.ErrDigestHeld):
+		log.Debug("digest claimed by another replica")
+		return claim, false
+	case err != nil:
+		log.Warn("claiming the digest failed", "err", err)
+		return claim, false
+	}
+	return claim, true
 }
 
 // ReleaseDigest hands p's period back, due again after the given wait,

@@ -165,16 +165,8 @@ func (h *health) digestTick(ctx context.Context) {
 		}
 		log := h.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
 		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
-		claim, err := h.store.Digests.ClaimDigest(ctx, run, digestLease, digest.Weekly.Keep())
-		switch {
-		case errors.Is(err, store.ErrDigestPosted):
-			log.Debug("health digest posted already")
-			continue
-		case errors.Is(err, store.ErrDigestHeld):
-			log.Debug("health digest claimed by another replica")
-			continue
-		case err != nil:
-			log.Warn("claiming the health digest failed", "err", err)
+		claim, ok := h.core.ClaimDigest(ctx, h.store.Digests, run, digestLease, digest.Weekly.Keep(), log)
+		if !ok {
 			continue
 		}
 		p, found := h.core.ProjectByKey(sub.Project)

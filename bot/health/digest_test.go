@@ -78,9 +78,9 @@ func TestHealthDigestPostedOnceByThreeReplicas(t *testing.T) {
 		t.Errorf("the digest has no Fix with agent button: %s", posted.Blocks)
 	}
 	// Every running replica sees the posting done, on later ticks too.
-	h.WaitLogged("health digest posted already", 3)
+	h.WaitLogged("digest posted already", 3)
 	clock.Advance(time.Hour)
-	h.WaitLogged("health digest posted already", 9)
+	h.WaitLogged("digest posted already", 9)
 	h.StopAll()
 	if n := len(digests(h)); n != 1 {
 		t.Errorf("%d health digests posted, want 1", n)

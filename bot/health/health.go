@@ -73,7 +73,6 @@ type Digests interface {
 	DigestSub(ctx context.Context, team, channel, project string) (*store.DigestSub, error)
 	DigestSubs(ctx context.Context) ([]store.DigestSub, error)
 	UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error)
-	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
 }
 
 // HealthStore is the parts of the store the docs health uses.

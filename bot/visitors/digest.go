@@ -150,16 +150,8 @@ func (v *visitors) digestTick(ctx context.Context) {
 		}
 		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
 		log := v.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
-		claim, err := v.store.ClaimDigest(ctx, run, digestLease, f.Keep())
-		switch {
-		case errors.Is(err, store.ErrDigestPosted):
-			log.Debug("digest posted already")
-			continue
-		case errors.Is(err, store.ErrDigestHeld):
-			log.Debug("digest claimed by another replica")
-			continue
-		case err != nil:
-			log.Warn("claiming the digest failed", "err", err)
+		claim, ok := v.core.ClaimDigest(ctx, v.store.Digests, run, digestLease, f.Keep(), log)
+		if !ok {
 			continue
 		}
 		post := bot.DigestPost{Kind: digestKind, Runs: v.store.Digests, Claim: claim, Sub: sub, ProjectName: t.label(), Log: log.With("attempt", claim.Attempt)}
