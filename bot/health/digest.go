@@ -25,6 +25,10 @@ const (
 	digestStatus = "status"
 )
 
+// markTurnedOff marks the work of a `digest off` that removed the
+// subscription.
+const markTurnedOff = "turned_off"
+
 // DigestEvent is the message metadata event type of a health digest post
 // (bot.DigestKind.Event).
 const DigestEvent = "docsbot_health_digest"
@@ -96,7 +100,14 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 		if err != nil {
 			return failed(err)
 		}
-		if !had && w.Marked(markPosted) == "" {
+		// An attempt after one that removed the subscription finds none:
+		// the mark says this work turned it off.
+		if had {
+			if err := w.Mark(ctx, map[string]string{markTurnedOff: "1"}); err != nil {
+				log.Warn("marking the health digest turned off failed", "err", err)
+			}
+		}
+		if !had && w.Marked(markTurnedOff) == "" {
 			h.tell(ctx, req, "This channel has no docs health digest"+of+", so there was nothing to turn off.", log)
 			return nil
 		}
