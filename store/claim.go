@@ -27,6 +27,9 @@ type Claim struct {
 	Late time.Duration
 	// clock is the Redis clock the claim read, for Reschedule.
 	clock clock
+	// batch holds the Reschedules of the jobs its claim script took, to
+	// write them with one script (settle.go); nil for a job claimed alone.
+	batch *settleBatch
 }
 
 // Claim takes up to max jobs that are due (earliest first) and moves each a
@@ -45,7 +48,7 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 		return nil, err
 	}
 	s.keepUpgraded(ctx)
-	items, err := s.claimDue(ctx, schedule{schedJobs, s.schedKey, "job:"}, max, lease, "0")
+	items, err := s.claimDue(ctx, schedule{schedJobs, s.schedKey, "job:", fPolls}, max, lease)
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
 	}
@@ -55,7 +58,7 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 		if err != nil {
 			return nil, err
 		}
-		c.clock = item.clock
+		c.clock, c.batch = item.clock, item.batch
 		claims = append(claims, c)
 	}
 	return claims, nil
@@ -122,6 +125,7 @@ func (js Jobs) Release(ctx context.Context, claims []Claim, after time.Duration)
 	s := js.s
 	byShard := map[int][]any{}
 	for _, c := range claims {
+		c.batch.leave(c.JobID)
 		i := threadShard(c.Job.Thread)
 		byShard[i] = append(byShard[i], c.JobID, strconv.FormatInt(c.Token, 10))
 	}

@@ -177,7 +177,7 @@ func TestFencingAfterReclaim(t *testing.T) {
 				t.Fatalf("write with the old claim: err = %v, want ErrStale", err)
 			}
 			got := mustJob(t, s, j.ID)
-			if got.Status != "active" || got.PRLink != "" || got.Polls != 0 || !scheduled(t, s, j) {
+			if got.Status != "active" || got.PRLink != "" || got.Polls != 2 || !scheduled(t, s, j) { // two claims
 				t.Fatalf("stale write changed the job: %+v", got)
 			}
 			if err := tt.write(ctx, s, cur); err != nil {

@@ -107,8 +107,15 @@
 // commands every 5 s (6.6 a second), plus its gauges (Tracked, Queued) every
 // 30 s and the upgrade's sweep (two ZCARD every 5 s); a claim of k due
 // entries of one shard is EVALSHA, TIME, ZRANGE, ZADD and per entry HGETALL
-// and HSET; a Reschedule is EVALSHA, HMGET, HSET and ZADD
-// (TestClaimCommands counts them). A Reschedule reads no TIME: its Redis
+// and HSET (the token, and the count of claims: a job's polls, inbox work's
+// attempts). The Reschedules of the jobs one claim script took are written
+// by one script (settle.go), once each of those jobs has settled (by a
+// Reschedule, or by another fenced write or a Release) or at most 25 ms
+// after the first came: EVALSHA, per job HMGET, one ZADD, and an HSET only
+// for a status that changed (TestClaimCommands counts them). So a poll costs
+// 3 + 6/k commands when a claim takes k jobs of a shard, 9 when it takes
+// one; the agent's poller gathers polls due together (below) so that k
+// grows with the load. A Reschedule reads no TIME: its Redis
 // time is the claim's (the TIME its script read) moved on by the replica's
 // monotonic clock since the reply came, so at most that reply's way early,
 // never late; a due time set so is the Redis clock's as every other, and

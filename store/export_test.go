@@ -26,6 +26,12 @@ func (s *Store) SchedKeys() []string {
 	return out
 }
 
+// WithSettleLinger sets how long a Reschedule waits for the other jobs of
+// its claim (settleLinger).
+func WithSettleLinger(d time.Duration) Option {
+	return func(s *Store) { s.settleLinger = d }
+}
+
 // WithLookEvery sets how often a claiming Store reads every shard
 // (lookEvery).
 func WithLookEvery(d time.Duration) Option {

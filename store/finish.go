@@ -7,7 +7,9 @@ import (
 )
 
 // fenced runs one of the fenced scripts for claim c and maps its code.
+// It counts c out of its claim's batch of reschedules (settle.go).
 func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token string) (int64, error)) (int64, error) {
+	c.batch.leave(c.JobID)
 	i := threadShard(c.Job.Thread)
 	code, err := run([]string{s.jobKeyIn(i, c.JobID), s.schedKey(i)}, s.shardPrefix(i), strconv.FormatInt(c.Token, 10))
 	if err != nil {
@@ -20,19 +22,19 @@ func (s *Store) fenced(op string, c Claim, run func(keys []string, p, token stri
 }
 
 // Reschedule records the status seen by a poll that found the job still
-// running, counts the poll (Polls+1) and makes the job due again in `in` (Redis
-// clock: the claim's, moved on by this replica's monotonic clock, so no TIME;
-// see "Claiming at rest" in doc.go). It fails with ErrStale when c is no
-// longer current, and ErrNotFound when the record is gone.
+// running (only when it changed; the claim counted the poll) and makes the
+// job due again in `in` (Redis clock: the claim's, moved on by this replica's
+// monotonic clock, so no TIME; see "Claiming at rest" in doc.go). The
+// reschedules of jobs one claim script took are written together (settle.go):
+// it may wait up to the settle linger for the others. It fails with ErrStale
+// when c is no longer current, and ErrNotFound when the record is gone.
 func (js Jobs) Reschedule(ctx context.Context, c Claim, status string, in time.Duration) error {
-	s := js.s
-	_, err := s.fenced("reschedule", c, func(keys []string, p, tok string) (int64, error) {
-		return s.sc.reschedule.Run(ctx, s.rdb, keys, p, c.JobID, tok, status, millis(in), c.clock.now()).Int64()
-	})
-	if err == nil {
-		s.scheduled(ctx, schedJobs, threadShard(c.Job.Thread), in, false)
+	r := &settleReq{ctx: ctx, c: c, status: status, in: in, done: make(chan error, 1)}
+	if c.batch == nil {
+		js.s.writeSettles([]*settleReq{r})
+		return <-r.done
 	}
-	return err
+	return c.batch.reschedule(r)
 }
 
 // Finish records a finished job's final status and pull request link. While

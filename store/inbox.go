@@ -100,7 +100,7 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 		return nil, err
 	}
 	s.keepUpgraded(ctx)
-	items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:"}, max, lease, "1")
+	items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:", "at"}, max, lease)
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")
 	}

@@ -83,11 +83,12 @@ type Job struct {
 	// NotifyAttempts counts the notifications Finish handed out for the
 	// current generation; above 1, an earlier attempt may have posted.
 	NotifyAttempts int
-	// Polls counts the polls since the current generation started; it drives
-	// the caller's backoff.
+	// Polls counts the claims since the current generation started, this
+	// one's included (each poll is one; a claim handed back counts too); it
+	// drives the caller's backoff.
 	Polls int
-	// CreatedAt and UpdatedAt are the record's creation and last change
-	// (Redis clock, millisecond precision).
+	// CreatedAt and UpdatedAt are the record's creation and its last change
+	// of status or generation (Redis clock, millisecond precision).
 	CreatedAt, UpdatedAt time.Time
 	// RunStarted is when the current generation started: CreatedAt for the
 	// first, the follow-up's time for later ones (Redis clock).

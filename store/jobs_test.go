@@ -229,8 +229,8 @@ func TestFollowUpAfterFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 	c1 = claimOne(t, s, j.ID, time.Minute)
-	if c1.Job.Polls != 1 {
-		t.Fatalf("Polls = %d, want 1", c1.Job.Polls)
+	if c1.Job.Polls != 2 {
+		t.Fatalf("Polls = %d, want 2 (each claim counts)", c1.Job.Polls)
 	}
 	notify, err := s.Jobs().Finish(ctx, c1, "completed", pr, time.Minute)
 	if err != nil || !notify {

@@ -129,14 +129,15 @@ return {1, redis.call('HGETALL', k)}
 `
 
 // luaClaim: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,
-// the records' key prefix (P..'job:' or P..'in:'), max, lease ms, and "1" to
-// count the claim in the record's 'at' field (inbox work's attempts).
+// the records' key prefix (P..'job:' or P..'in:'), max, lease ms, and the
+// record's field that counts its claims ('pl', a job's polls; 'at', inbox
+// work's attempts).
 // Returns {a list of {id, token, record, late ms}, the due time of the
 // schedule's head afterwards (-1 when empty), the Redis clock}.
 //
 // Its commands are counted (store/doc.go, "Claiming at rest"): one ZRANGE
 // reads the max+1 first entries, which also tells the head left; per entry
-// taken one HGETALL and one HSET (token, attempts); one ZADD moves them all
+// taken one HGETALL and one HSET (token, count); one ZADD moves them all
 // a lease ahead. An entry whose record is gone is dropped; when that left
 // fewer than max taken and every entry read was due, the head is reported
 // due now, so that the caller looks again.
@@ -145,7 +146,7 @@ local sched, rec = KEYS[1], ARGV[2]
 local max = tonumber(ARGV[3])
 local now = now_ms()
 local due = now + tonumber(ARGV[4])
-local count = ARGV[5] == '1'
+local count = ARGV[5]
 local out, moved, gone = {}, {}, {}
 local next = -1
 local ids = redis.call('ZRANGE', sched, 0, max, 'WITHSCORES')
@@ -160,17 +161,13 @@ for i = 1, #ids, 2 do
   if #f == 0 then
     gone[#gone + 1] = id
   else
-    local tk, at, ti, ai = 1, 1, 0, 0
+    local tk, n, ti, ni = 1, 1, 0, 0
     for j = 1, #f, 2 do
       if f[j] == 'tk' then tk, ti = (tonumber(f[j + 1]) or 0) + 1, j + 1
-      elseif f[j] == 'at' then at, ai = (tonumber(f[j + 1]) or 0) + 1, j + 1 end
+      elseif f[j] == count then n, ni = (tonumber(f[j + 1]) or 0) + 1, j + 1 end
     end
-    if count then
-      redis.call('HSET', k, 'tk', tk, 'at', at)
-      if ai > 0 then f[ai] = tostring(at) else f[#f + 1] = 'at'; f[#f + 1] = tostring(at) end
-    else
-      redis.call('HSET', k, 'tk', tk)
-    end
+    redis.call('HSET', k, 'tk', tk, count, n)
+    if ni > 0 then f[ni] = tostring(n) else f[#f + 1] = count; f[#f + 1] = tostring(n) end
     if ti > 0 then f[ti] = tostring(tk) else f[#f + 1] = 'tk'; f[#f + 1] = tostring(tk) end
     moved[#moved + 1] = due
     moved[#moved + 1] = id
@@ -186,18 +183,42 @@ end
 return {out, next, now}
 `
 
-// luaReschedule: KEYS job, sched; ARGV prefix, id, token, status, in ms,
-// the Redis clock by the claim (unix ms; 0: read TIME).
+// luaReschedule: KEYS the poll schedule of one shard; ARGV prefix, the
+// records' key prefix (P..'job:'), then five per job: id, token, status, in
+// ms, the Redis clock by its claim (unix ms; 0: read TIME). Returns one
+// result code per job, in order.
+//
+// A job whose token still holds is due again `in` after its clock; its
+// status (and 'ua', the time of the last change) is written only when it
+// changed: the claim counted the poll ('pl'). So the reschedules of k jobs
+// are EVALSHA, k HMGET and one ZADD, plus an HSET per status changed (and
+// TIME once when a clock is missing).
 const luaReschedule = luaCommon + `
-local k, sched, id = KEYS[1], KEYS[2], ARGV[2]
-local f = redis.call('HMGET', k, 'tk', 'pl')
-if not f[1] then return NOTFOUND end
-if f[1] ~= ARGV[3] then return STALE end
-local now = tonumber(ARGV[6])
-if now <= 0 then now = now_ms() end
-redis.call('HSET', k, 'st', ARGV[4], 'ua', now, 'pl', (tonumber(f[2]) or 0) + 1)
-redis.call('ZADD', sched, now + tonumber(ARGV[5]), id)
-return 0
+local sched, rec = KEYS[1], ARGV[2]
+local out, moved = {}, {}
+local time
+for i = 3, #ARGV - 4, 5 do
+  local id, st = ARGV[i], ARGV[i + 2]
+  local k = rec .. id
+  local f = redis.call('HMGET', k, 'tk', 'st')
+  if not f[1] then
+    out[#out + 1] = NOTFOUND
+  elseif f[1] ~= ARGV[i + 1] then
+    out[#out + 1] = STALE
+  else
+    local now = tonumber(ARGV[i + 4])
+    if now <= 0 then
+      time = time or now_ms()
+      now = time
+    end
+    if f[2] ~= st then redis.call('HSET', k, 'st', st, 'ua', now) end
+    moved[#moved + 1] = now + tonumber(ARGV[i + 3])
+    moved[#moved + 1] = id
+    out[#out + 1] = 0
+  end
+end
+if #moved > 0 then redis.call('ZADD', sched, unpack(moved)) end
+return out
 `
 
 // luaFinish: KEYS job, sched; ARGV prefix, id, token, status, lease ms,

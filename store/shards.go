@@ -93,6 +93,7 @@ func (s *Store) peekShards(ctx context.Context, key func(int) string) (*peek, er
 type claimed struct {
 	v     any
 	clock clock
+	batch *settleBatch // the jobs' reschedules written together (settle.go)
 }
 
 // clock is the Redis clock read by a claim script (unix ms) and when its
@@ -117,13 +118,14 @@ type schedule struct {
 	kind   int // schedJobs or schedWork
 	key    func(shard int) string
 	record string // the records' key, after the shard's prefix
+	count  string // the record's field counting its claims: "pl" or "at"
 }
 
 // claimDue claims up to limit due entries of sc: it runs the claim script on
 // the shards whose head is due by what this Store knows (heads.go; every
 // shard is read first when that is lookEvery old), starting at a rotating
 // shard, until it has limit. It returns the script's entries.
-func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration, count string) ([]claimed, error) {
+func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time.Duration) ([]claimed, error) {
 	s.heads.claiming[sc.kind].Store(true)
 	if err := s.lookIfStale(ctx); err != nil {
 		return nil, err
@@ -131,7 +133,7 @@ func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time
 	var items []claimed
 	for _, i := range s.dueShards(sc.kind) {
 		res, err := s.sc.claim.Run(ctx, s.rdb, []string{sc.key(i)},
-			s.shardPrefix(i), s.shardPrefix(i)+sc.record, limit-len(items), millis(lease), count).Slice()
+			s.shardPrefix(i), s.shardPrefix(i)+sc.record, limit-len(items), millis(lease), sc.count).Slice()
 		if err != nil {
 			return nil, err
 		}
@@ -142,8 +144,12 @@ func (s *Store) claimDue(ctx context.Context, sc schedule, limit int, lease time
 		next, _ := res[1].(int64)
 		now, _ := res[2].(int64)
 		at := time.Now()
+		var b *settleBatch
+		if sc.kind == schedJobs && len(got) > 1 {
+			b = s.newSettleBatch(i, len(got))
+		}
 		for _, v := range got {
-			items = append(items, claimed{v: v, clock: clock{redis: now, at: at}})
+			items = append(items, claimed{v: v, clock: clock{redis: now, at: at}, batch: b})
 		}
 		s.setHead(sc.kind, i, next, now, at)
 		if len(items) >= limit {

@@ -52,6 +52,8 @@ type Store struct {
 	log *slog.Logger
 	// upgrade is this Store's sweep of the earlier layout (upgrade.go).
 	upgrade sweeper
+	// settleLinger: see settle.go.
+	settleLinger time.Duration
 }
 
 // Option configures a Store.
@@ -101,6 +103,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 	}
 	s.upgrade.every, s.upgrade.rescan = sweepEvery, rescanAfter
 	s.heads.every = lookEvery
+	s.settleLinger = settleLinger
 	for k := range s.heads.changed {
 		s.heads.changed[k] = make(chan struct{}, 1)
 	}

@@ -129,7 +129,7 @@ func (a *agent) poll(ctx context.Context, c store.Claim) bool {
 	if !job.Status.Known() {
 		log.Warn("job has a status docsbot does not know; still following it", "status", job.Status)
 	}
-	err = a.store.Reschedule(ctx, c, string(job.Status), a.pollDelay(c.Job.Polls+1))
+	err = a.store.Reschedule(ctx, c, string(job.Status), a.pollDelay(c.Job.Polls))
 	if err == nil {
 		a.refresh(ctx, c, job, log)
 	}
@@ -138,7 +138,7 @@ func (a *agent) poll(ctx context.Context, c store.Claim) bool {
 
 // pollFailed decides what a failed get-job call means for the job.
 func (a *agent) pollFailed(ctx context.Context, c store.Claim, err error, log *slog.Logger) bool {
-	delay := a.pollDelay(c.Job.Polls + 1)
+	delay := a.pollDelay(c.Job.Polls)
 	switch apiErr, _ := errors.AsType[*docsapi.APIError](err); {
 	case errors.Is(err, docsapi.ErrNotFound):
 		return a.jobGone(ctx, c, delay, log)
@@ -177,7 +177,7 @@ func (a *agent) jobGone(ctx context.Context, c store.Claim, delay time.Duration,
 	case err == nil:
 	case ctx.Err() != nil:
 		return false // shutdown: handed back, another replica tries at once
-	case bot.TransientSlack(err) && c.Job.Polls < maxGoneWaits:
+	case bot.TransientSlack(err) && c.Job.Polls <= maxGoneWaits:
 		log.Warn("the docs API no longer knows the job, and the root message cannot say so yet; trying again at the next poll", "err", err, "retry_in", delay)
 		return a.settle(ctx, log, a.store.Reschedule(ctx, c, c.Job.Status, delay))
 	case bot.TransientSlack(err):
@@ -422,7 +422,8 @@ func (a *agent) postInThread(ctx context.Context, t store.Thread, log *slog.Logg
 	}
 }
 
-// pollDelay is the wait after the n-th poll of a job's run: the docs API
+// pollDelay is the wait after the n-th poll of a job's run (store.Job.Polls
+// of its claim, which counted it): the docs API
 // client's schedule (docsapi.PollDelay) with the configured intervals, and
 // jitter.
 func (a *agent) pollDelay(n int) time.Duration {
