@@ -57,6 +57,7 @@ func newClient(redisURL string) (redis.UniversalClient, error) {
 			return nil, err
 		}
 		o.ContextTimeoutEnabled = true
+		leanBuffers(&o.ReadBufferSize, &o.WriteBufferSize, &o.PipelineReadBufferSize, &o.PipelineWriteBufferSize)
 		return redis.NewFailoverClient(o), nil
 	case Cluster:
 		o, err := redis.ParseClusterURL(redisURL)
@@ -64,6 +65,9 @@ func newClient(redisURL string) (redis.UniversalClient, error) {
 			return nil, err
 		}
 		o.ContextTimeoutEnabled = true
+		// A cluster client has a pipeline pool only when its buffers are
+		// sized: leave them unset, so that it has none.
+		leanBuffers(&o.ReadBufferSize, &o.WriteBufferSize)
 		return redis.NewClusterClient(o), nil
 	}
 	o, err := redis.ParseURL(redisURL)
@@ -71,7 +75,26 @@ func newClient(redisURL string) (redis.UniversalClient, error) {
 		return nil, err
 	}
 	o.ContextTimeoutEnabled = true
+	leanBuffers(&o.ReadBufferSize, &o.WriteBufferSize, &o.PipelineReadBufferSize, &o.PipelineWriteBufferSize)
 	return redis.NewClient(o), nil
+}
+
+// bufferSize is the read and write buffer of each Redis connection, the
+// pipelines' included, unless the URL sets one (read_buffer_size, ...).
+// go-redis's defaults (32 KiB, 128 KiB for pipelines) are for large values;
+// docsbot's commands and replies are a few kilobytes at most (a claim's
+// records, a cached analytics answer read in several fills), and a replica
+// keeps a dozen connections open: the defaults held about 1 MB of every
+// replica's heap (BENCHMARKS.md, "At the floor").
+const bufferSize = 8 << 10
+
+// leanBuffers sets each size still unset to bufferSize.
+func leanBuffers(sizes ...*int) {
+	for _, n := range sizes {
+		if *n == 0 {
+			*n = bufferSize
+		}
+	}
 }
 
 // Topology is the kind of deployment the store is connected to, as Open
