@@ -5,17 +5,15 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
-	"slices"
+	"strings"
 	"time"
 
-	xfont "golang.org/x/image/font"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+	"git.sr.ht/~sbinet/gg"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
@@ -48,8 +46,8 @@ type Trend struct {
 	Width, Height int
 }
 
-// The look of the chart: colours as 0xRRGGBB, and sizes in pixels (one
-// canvas point is one pixel at 72 dpi).
+// The look of the chart: colours as 0xRRGGBB, and sizes in pixels (fonts
+// are sized at 72 dpi, where a point is a pixel).
 const (
 	humanColor = 0x0072B2 // blue
 	aiColor    = 0xD55E00 // vermilion: told apart from blue by colour-blind eyes too
@@ -70,19 +68,27 @@ const (
 	legendThumb = 56
 	legendGap   = 12
 	legendSpace = 40
+
+	titlePadding = 16
+	gridWidth    = 1.5
+	axisWidth    = 2
+	tickLength   = 10
+	// partialWidth is the width of the dotted line to a partial day: thinner
+	// than the lines of whole days.
+	partialWidth = lineWidth - 2
+	// partialRadius is the outer radius of the ring at a partial day.
+	partialRadius = dotRadius + 3
+
+	// The AI line is dashed, so that the two series are told apart without
+	// colour too; the line to a partial day is dotted (short dashes), unlike
+	// either.
+	aiDash, aiDashGap           = 18, 9
+	partialDash, partialDashGap = 3, 9
 )
 
 // rgb is the opaque colour 0xRRGGBB.
 func rgb(v uint32) color.RGBA {
 	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
-}
-
-func chartFont(size vg.Length, bold bool) font.Font {
-	f := font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, size)
-	if bold {
-		f.Weight = xfont.WeightBold
-	}
-	return f
 }
 
 // RenderTrend draws t as a PNG: daily unique visitors, human and AI as two
@@ -102,55 +108,160 @@ func RenderTrend(t Trend) ([]byte, error) {
 	if w < 300 || h < 200 || w > 4000 || h > 4000 {
 		return nil, fmt.Errorf("insight: chart size %d×%d outside 300×200 to 4000×4000", w, h)
 	}
-	p, legend, err := trendPlot(t, s)
+	faces, err := newFaces()
 	if err != nil {
 		return nil, err
 	}
-	c := vgimg.NewWith(
-		vgimg.UseWH(vg.Length(w), vg.Length(h)),
-		vgimg.UseDPI(chartDPI),
-		vgimg.UseBackgroundColor(color.White),
-	)
+	defer faces.close()
+
+	dc := gg.NewContext(w, h)
+	dc.SetColor(color.White)
+	dc.Clear()
+	dc.SetLineCapButt()
+	all := box{left: margin, top: margin / 2, right: float64(w - margin), bottom: float64(h - margin/2)}
 	// The legend is a row of its own under the plot, so that it never
 	// covers a line or a band.
-	all := draw.New(c)
-	all.Min.X += margin
-	all.Max.X -= margin
-	all.Min.Y += margin / 2
-	all.Max.Y -= margin / 2
 	plotArea, legendRow := all, all
-	plotArea.Min.Y += legendHeight
-	legendRow.Max.Y = legendRow.Min.Y + legendHeight
-	p.Draw(plotArea)
-	drawLegend(legendRow, legend)
+	plotArea.bottom -= legendHeight
+	legendRow.top = legendRow.bottom - legendHeight
+
+	c := newChart(dc, faces, s, t.Partial, trendTitle(t, s), plotArea)
+	legend := c.drawData()
+	drawLegend(dc, faces.legend, legendRow, legend)
+
 	// Fast compression: encoding at the default level took two thirds of
 	// the time of a chart, for a file about a fifth smaller (BENCHMARKS.md).
 	var buf bytes.Buffer
 	buf.Grow(256 << 10)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, c.Image()); err != nil {
+	if err := enc.Encode(&buf, dc.Image()); err != nil {
 		return nil, fmt.Errorf("insight: encode chart: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
-// trendPlot builds the plot of s.
-func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
-	p := plot.New()
-	p.BackgroundColor = color.White
-	p.Title.Text = trendTitle(t, s)
-	p.Title.TextStyle.Font = chartFont(titleSize, true)
-	p.Title.TextStyle.Color = rgb(textColor)
-	p.Title.Padding = 16
+// faces are the chart's fonts at their sizes: the Go fonts, bold for the
+// title. They are parsed for each chart rather than once for the package,
+// so that a process that draws no chart does not keep them in memory.
+type faces struct {
+	title, legend, tick font.Face
+}
 
+func newFaces() (faces, error) {
+	regular, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return faces{}, fmt.Errorf("insight: chart font: %w", err)
+	}
+	bold, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return faces{}, fmt.Errorf("insight: chart font: %w", err)
+	}
+	var f faces
+	for _, fc := range []struct {
+		face *font.Face
+		font *opentype.Font
+		size float64
+	}{{&f.title, bold, titleSize}, {&f.legend, regular, legendSize}, {&f.tick, regular, tickSize}} {
+		if *fc.face, err = opentype.NewFace(fc.font, &opentype.FaceOptions{Size: fc.size, DPI: chartDPI}); err != nil {
+			f.close()
+			return faces{}, fmt.Errorf("insight: chart font: %w", err)
+		}
+	}
+	return f, nil
+}
+
+func (f faces) close() {
+	for _, fc := range []font.Face{f.title, f.legend, f.tick} {
+		if fc != nil {
+			fc.Close()
+		}
+	}
+}
+
+// metrics are a face's heights in pixels.
+type metrics struct {
+	ascent, descent, height, capHeight float64
+}
+
+func faceMetrics(f font.Face) metrics {
+	m := f.Metrics()
+	px := func(v fixed.Int26_6) float64 { return float64(v) / 64 }
+	return metrics{ascent: px(m.Ascent), descent: px(m.Descent), height: px(m.Height), capHeight: px(m.CapHeight)}
+}
+
+// textWidth is the advance of s in f, in pixels.
+func textWidth(f font.Face, s string) float64 {
+	return float64(font.MeasureString(f, s)) / 64
+}
+
+// drawText draws s in f with its baseline at y, its left, centre or right
+// at x as ax is 0, 0.5 or 1.
+func drawText(dc *gg.Context, f font.Face, s string, x, y, ax float64) {
+	dc.SetFontFace(f)
+	dc.SetColor(rgb(textColor))
+	dc.DrawStringAnchored(s, x, y, ax, 0)
+}
+
+// box is a rectangle in pixels, y growing downwards.
+type box struct {
+	left, top, right, bottom float64
+}
+
+// lineStyle is how a series or a legend's sample is stroked; dash zero is
+// a solid line.
+type lineStyle struct {
+	color     uint32
+	width     float64
+	dash, gap float64
+}
+
+// stroke strokes the current path of dc in l, and clears it.
+func (l lineStyle) stroke(dc *gg.Context) {
+	dc.SetColor(rgb(l.color))
+	dc.SetLineWidth(l.width)
+	if l.dash > 0 {
+		dc.SetDash(l.dash, l.gap)
+	} else {
+		dc.SetDash()
+	}
+	dc.Stroke()
+}
+
+// chart is a trend being drawn on dc: data holds the bounds of the data
+// area, where day i is centred on a slot of its own and counts run from 0
+// at the bottom to top.
+type chart struct {
+	dc *gg.Context
+	s  series
+	// whole are the days drawn as lines: the known ones but a partial
+	// last day, drawn apart.
+	whole   []bool
+	partial bool
+	top     float64
+	data    box
+}
+
+// x is the centre of day i's slot. Each day owns a slot one day wide, so
+// that the band of a missing day covers it exactly.
+func (c *chart) x(i float64) float64 {
+	return c.data.left + (i+0.5)/float64(len(c.s.days))*(c.data.right-c.data.left)
+}
+
+// y is the height of count v.
+func (c *chart) y(v float64) float64 {
+	return c.data.bottom - v/c.top*(c.data.bottom-c.data.top)
+}
+
+// newChart draws the title, the grid and the axes of s within area and
+// returns the chart whose data area is what they leave.
+func newChart(dc *gg.Context, f faces, s series, partial bool, title string, area box) *chart {
 	n := len(s.days)
-	// Each day owns a slot one unit wide centred on its index, so that the
-	// band of a missing day covers it exactly.
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	p.X.Padding = 0
-	p.X.Tick.Marker = dayTicks{first: s.first, n: n}
-	styleAxis(&p.X)
-
+	whole := s.known
+	partial = partial && s.known[n-1]
+	if partial {
+		whole = append([]bool(nil), s.known...)
+		whole[n-1] = false
+	}
 	top := int64(0)
 	for i, d := range s.days {
 		if s.known[i] {
@@ -158,94 +269,216 @@ func trendPlot(t Trend, s series) (*plot.Plot, []legendEntry, error) {
 		}
 	}
 	yt := countAxis(top)
-	p.Y.Min, p.Y.Max = 0, yt.max
-	p.Y.Padding = 0
-	p.Y.Tick.Marker = yt
-	styleAxis(&p.Y)
+	yTicks := yt.ticks()
+	xTicks := dayTicks{first: s.first, n: n}.ticks()
+	c := &chart{dc: dc, s: s, whole: whole, partial: partial, top: yt.max}
 
-	grid := plotter.NewGrid()
-	grid.Vertical.Width = 0
-	grid.Horizontal.Color = rgb(gridColor)
-	grid.Horizontal.Width = 1.5
-	p.Add(grid)
+	// The title, centred, a line at a time.
+	tm := faceMetrics(f.title)
+	mid := (area.left + area.right) / 2
+	y := area.top
+	for line := range strings.SplitSeq(title, "\n") {
+		drawText(dc, f.title, line, mid, y+tm.ascent, 0.5)
+		y += tm.height
+	}
 
-	gaps, err := gapBands(s, yt.max)
-	if err != nil {
-		return nil, nil, err
+	// The axes take their room from the area.
+	km := faceMetrics(f.tick)
+	labelWidth := 0.0
+	for _, t := range yTicks {
+		labelWidth = max(labelWidth, textWidth(f.tick, t.label))
 	}
-	if gaps != nil {
-		p.Add(gaps)
+	yTickAt := area.left + labelWidth + textWidth(f.tick, " ")
+	yAxisAt := yTickAt + tickLength
+	xAxisAt := area.bottom - km.height - tickLength
+	c.data = box{
+		left:   yAxisAt + axisWidth/2,
+		top:    y + titlePadding + km.height/2,
+		right:  area.right,
+		bottom: xAxisAt - axisWidth/2,
 	}
-	// The whole days are the lines; a partial last day is drawn apart.
-	whole := s
-	partial := t.Partial && s.known[n-1]
-	if partial {
-		whole.known = slices.Clone(s.known)
-		whole.known[n-1] = false
-	}
-	humanValue := func(d DayCounts) float64 { return float64(d.Human) }
-	aiValue := func(d DayCounts) float64 { return float64(d.AI) }
-	humanStyle := draw.LineStyle{Color: rgb(humanColor), Width: lineWidth}
-	aiStyle := draw.LineStyle{Color: rgb(aiColor), Width: lineWidth, Dashes: []vg.Length{18, 9}}
-	human, err := addSeries(p, whole, humanValue, humanStyle)
-	if err != nil {
-		return nil, nil, err
-	}
-	ai, err := addSeries(p, whole, aiValue, aiStyle)
-	if err != nil {
-		return nil, nil, err
-	}
-	legend := []legendEntry{{"human", human}, {"AI", ai}}
-	if gaps != nil {
-		legend = append(legend, legendEntry{"no data", gaps})
-	}
-	if partial {
-		var thumb plot.Thumbnailer
-		for _, sr := range []struct {
-			value func(DayCounts) float64
-			style draw.LineStyle
-		}{{humanValue, humanStyle}, {aiValue, aiStyle}} {
-			if thumb, err = addPartial(p, s, sr.value, sr.style.Color); err != nil {
-				return nil, nil, err
-			}
+	// The data area then gives way to what would stick out of it: the
+	// labels of the end days, and dots at the ends or at zero, which
+	// would cover the axes.
+	inside := c.data
+	for _, t := range xTicks {
+		if t.label != "" {
+			c.fitX(t.value, textWidth(f.tick, t.label)/2, area.left, area.right)
 		}
-		legend = append(legend, legendEntry{"today so far", thumb})
 	}
-	return p, legend, nil
+	for _, d := range c.dots() {
+		c.fitX(d.day, d.radius, inside.left, inside.right)
+		c.fitY(d.value, d.radius, inside.bottom)
+	}
+
+	// Grid lines behind everything, at the labelled counts.
+	grid := lineStyle{color: gridColor, width: gridWidth}
+	for _, t := range yTicks {
+		dc.DrawLine(c.data.left, c.y(t.value), c.data.right, c.y(t.value))
+		grid.stroke(dc)
+	}
+
+	axis := lineStyle{color: textColor, width: axisWidth}
+	dc.DrawLine(yAxisAt-axisWidth/2, xAxisAt, c.data.right, xAxisAt)
+	axis.stroke(dc)
+	dc.DrawLine(yAxisAt, xAxisAt+axisWidth/2, yAxisAt, c.data.top)
+	axis.stroke(dc)
+	for _, t := range xTicks {
+		x, length := c.x(t.value), float64(tickLength)
+		if t.label == "" {
+			length /= 2
+		} else {
+			drawText(dc, f.tick, t.label, x, area.bottom-km.descent, 0.5)
+		}
+		dc.DrawLine(x, xAxisAt, x, xAxisAt+length)
+		axis.stroke(dc)
+	}
+	for _, t := range yTicks {
+		y := c.y(t.value)
+		drawText(dc, f.tick, t.label, area.left+labelWidth, y+km.capHeight/2, 1)
+		dc.DrawLine(yTickAt, y, yAxisAt, y)
+		axis.stroke(dc)
+	}
+	return c
 }
 
-// partialDots are the dots of a line to the partial last day: short, so
-// that the segment reads as unlike the lines of whole days.
-var partialDots = []vg.Length{3, 9}
+// fitX narrows the data area so that a width of half either side of day
+// i's centre lies between left and right.
+func (c *chart) fitX(i, half, left, right float64) {
+	at := (i + 0.5) / float64(len(c.s.days))
+	if c.x(i)+half > right {
+		c.data.right = (right - half - c.data.left*(1-at)) / at
+	}
+	if c.x(i)-half < left {
+		c.data.left = (left + half - c.data.right*at) / (1 - at)
+	}
+}
 
-// addPartial draws the last day of s, still counting, apart from the lines:
-// a thin dotted segment from the day before (when known) to a hollow dot.
-// It returns the legend's sample of it.
-func addPartial(p *plot.Plot, s series, value func(DayCounts) float64, c color.Color) (plot.Thumbnailer, error) {
-	n := len(s.days)
-	style := draw.LineStyle{Color: c, Width: lineWidth - 2, Dashes: partialDots}
-	if n > 1 && s.known[n-2] {
-		l, err := plotter.NewLine(plotter.XYs{{X: float64(n - 2), Y: value(s.days[n-2])}, {X: float64(n - 1), Y: value(s.days[n-1])}})
-		if err != nil {
-			return nil, fmt.Errorf("insight: chart's partial day: %w", err)
-		}
-		l.LineStyle = style
-		p.Add(l)
+// fitY raises the bottom of the data area so that radius below count v
+// stays above bottom. The count axis keeps room above the highest count,
+// so v is below top.
+func (c *chart) fitY(v, radius, bottom float64) {
+	at := v / c.top
+	if c.y(v)+radius > bottom {
+		c.data.bottom = (bottom - radius - c.data.top*at) / (1 - at)
 	}
-	// A thick ring: a dot of the series' colour with a white one inside
-	// (gonum's RingGlyph is drawn too thin to see on a phone).
-	for _, g := range []draw.GlyphStyle{
-		{Color: c, Radius: dotRadius + 3, Shape: draw.CircleGlyph{}},
-		{Color: color.White, Radius: dotRadius - 1, Shape: draw.CircleGlyph{}},
-	} {
-		sc, err := plotter.NewScatter(plotter.XYs{{X: float64(n - 1), Y: value(s.days[n-1])}})
-		if err != nil {
-			return nil, fmt.Errorf("insight: chart's partial day: %w", err)
-		}
-		sc.GlyphStyle = g
-		p.Add(sc)
+}
+
+// dot is a round mark of a series: at a day alone between gaps, or at a
+// partial day.
+type dot struct {
+	day, value, radius float64
+}
+
+// dots are the round marks drawSeries and drawPartial will draw.
+func (c *chart) dots() []dot {
+	var out []dot
+	n := len(c.s.days)
+	add := func(i int, radius float64) {
+		d := c.s.days[i]
+		out = append(out, dot{float64(i), float64(d.Human), radius}, dot{float64(i), float64(d.AI), radius})
 	}
-	return &plotter.Line{LineStyle: draw.LineStyle{Color: rgb(textColor), Width: lineWidth - 2, Dashes: partialDots}}, nil
+	for i, k := range c.whole {
+		if k && (i == 0 || !c.whole[i-1]) && (i == n-1 || !c.whole[i+1]) {
+			add(i, dotRadius)
+		}
+	}
+	if c.partial {
+		add(n-1, partialRadius)
+	}
+	return out
+}
+
+// drawData draws the bands of missing days and the two series, the last
+// day apart if partial and known, and returns the legend's entries.
+func (c *chart) drawData() []legendEntry {
+	gaps := c.drawGaps()
+	humanValue := func(d DayCounts) float64 { return float64(d.Human) }
+	aiValue := func(d DayCounts) float64 { return float64(d.AI) }
+	human := lineStyle{color: humanColor, width: lineWidth}
+	ai := lineStyle{color: aiColor, width: lineWidth, dash: aiDash, gap: aiDashGap}
+	c.drawSeries(humanValue, human)
+	c.drawSeries(aiValue, ai)
+	legend := []legendEntry{{"human", lineSample(human)}, {"AI", lineSample(ai)}}
+	if gaps {
+		legend = append(legend, legendEntry{"no data", bandSample})
+	}
+	if c.partial {
+		c.drawPartial(humanValue, humanColor)
+		c.drawPartial(aiValue, aiColor)
+		legend = append(legend, legendEntry{"today so far", lineSample(lineStyle{color: textColor, width: partialWidth, dash: partialDash, gap: partialDashGap})})
+	}
+	return legend
+}
+
+// drawGaps draws a grey band over each run of missing days, the whole
+// height of the data area, and reports whether it drew any.
+func (c *chart) drawGaps() bool {
+	drew := false
+	for i := 0; i < len(c.s.days); {
+		if c.s.known[i] {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < len(c.s.days) && !c.s.known[j+1] {
+			j++
+		}
+		a, b := c.x(float64(i)-0.5), c.x(float64(j)+0.5)
+		c.dc.DrawRectangle(a, c.data.top, b-a, c.data.bottom-c.data.top)
+		c.dc.SetColor(rgb(gapColor))
+		c.dc.Fill()
+		drew = true
+		i = j + 1
+	}
+	return drew
+}
+
+// drawSeries draws one line per run of consecutive known days, and a dot
+// for a known day alone between gaps, so that a missing day breaks the
+// line.
+func (c *chart) drawSeries(value func(DayCounts) float64, style lineStyle) {
+	known := c.whole
+	for i := 0; i < len(known); {
+		if !known[i] {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < len(known) && known[j+1] {
+			j++
+		}
+		if i == j {
+			c.dc.DrawCircle(c.x(float64(i)), c.y(value(c.s.days[i])), dotRadius)
+			c.dc.SetColor(rgb(style.color))
+			c.dc.Fill()
+		} else {
+			c.dc.MoveTo(c.x(float64(i)), c.y(value(c.s.days[i])))
+			for k := i + 1; k <= j; k++ {
+				c.dc.LineTo(c.x(float64(k)), c.y(value(c.s.days[k])))
+			}
+			style.stroke(c.dc)
+		}
+		i = j + 1
+	}
+}
+
+// drawPartial draws the last day, still counting, apart from the lines: a
+// thin dotted segment from the day before (when known) to a hollow dot: a
+// thick ring, to be seen on a phone.
+func (c *chart) drawPartial(value func(DayCounts) float64, col uint32) {
+	n := len(c.s.days)
+	x, y := c.x(float64(n-1)), c.y(value(c.s.days[n-1]))
+	if n > 1 && c.s.known[n-2] {
+		c.dc.DrawLine(c.x(float64(n-2)), c.y(value(c.s.days[n-2])), x, y)
+		lineStyle{color: col, width: partialWidth, dash: partialDash, gap: partialDashGap}.stroke(c.dc)
+	}
+	c.dc.DrawCircle(x, y, partialRadius)
+	c.dc.SetColor(rgb(col))
+	c.dc.Fill()
+	c.dc.DrawCircle(x, y, dotRadius-1)
+	c.dc.SetColor(color.White)
+	c.dc.Fill()
 }
 
 // trendTitle is the range on the first line and its totals on the second.
@@ -262,113 +495,45 @@ func trendTitle(t Trend, s series) string {
 	return title
 }
 
-func styleAxis(a *plot.Axis) {
-	a.Color = rgb(textColor)
-	a.Width = 2
-	a.Tick.Label.Font = chartFont(tickSize, false)
-	a.Tick.Label.Color = rgb(textColor)
-	a.Tick.Color = rgb(textColor)
-	a.Tick.Width = 2
-	a.Tick.Length = 10
-}
-
-// addSeries adds one line per run of consecutive known days, and a dot for
-// a known day alone between gaps, so that a missing day breaks the line.
-// It returns a line of the series' style for the legend.
-func addSeries(p *plot.Plot, s series, value func(DayCounts) float64, style draw.LineStyle) (*plotter.Line, error) {
-	var lone plotter.XYs
-	for i := 0; i < len(s.days); {
-		if !s.known[i] {
-			i++
-			continue
-		}
-		j := i
-		for j+1 < len(s.days) && s.known[j+1] {
-			j++
-		}
-		if i == j {
-			lone = append(lone, plotter.XY{X: float64(i), Y: value(s.days[i])})
-		} else {
-			run := make(plotter.XYs, 0, j-i+1)
-			for k := i; k <= j; k++ {
-				run = append(run, plotter.XY{X: float64(k), Y: value(s.days[k])})
-			}
-			l, err := plotter.NewLine(run)
-			if err != nil {
-				return nil, fmt.Errorf("insight: chart line: %w", err)
-			}
-			l.LineStyle = style
-			p.Add(l)
-		}
-		i = j + 1
-	}
-	if len(lone) > 0 {
-		sc, err := plotter.NewScatter(lone)
-		if err != nil {
-			return nil, fmt.Errorf("insight: chart dots: %w", err)
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: style.Color, Radius: dotRadius, Shape: draw.CircleGlyph{}}
-		p.Add(sc)
-	}
-	return &plotter.Line{LineStyle: style}, nil
-}
-
-// gapBands is one grey band over each run of missing days, or nil when no
-// day is missing.
-func gapBands(s series, top float64) (*plotter.Polygon, error) {
-	var rings []plotter.XYer
-	for i := 0; i < len(s.days); {
-		if s.known[i] {
-			i++
-			continue
-		}
-		j := i
-		for j+1 < len(s.days) && !s.known[j+1] {
-			j++
-		}
-		a, b := float64(i)-0.5, float64(j)+0.5
-		rings = append(rings, plotter.XYs{{X: a, Y: 0}, {X: b, Y: 0}, {X: b, Y: top}, {X: a, Y: top}})
-		i = j + 1
-	}
-	if rings == nil {
-		return nil, nil
-	}
-	poly, err := plotter.NewPolygon(rings...)
-	if err != nil {
-		return nil, fmt.Errorf("insight: chart gaps: %w", err)
-	}
-	poly.Color = rgb(gapColor)
-	poly.LineStyle.Width = 0
-	return poly, nil
-}
-
-// legendEntry is a series' name and what draws its sample.
+// legendEntry is a series' name and what draws its sample in the box b.
 type legendEntry struct {
-	name  string
-	thumb plot.Thumbnailer
+	name   string
+	sample func(dc *gg.Context, b box)
 }
 
-// drawLegend draws entries in one centred row on c: a sample of each
+// lineSample draws a stretch of a line across the middle of its box.
+func lineSample(l lineStyle) func(*gg.Context, box) {
+	return func(dc *gg.Context, b box) {
+		y := (b.top + b.bottom) / 2
+		dc.DrawLine(b.left, y, b.right, y)
+		l.stroke(dc)
+	}
+}
+
+// bandSample fills its box as a band of missing days.
+func bandSample(dc *gg.Context, b box) {
+	dc.DrawRectangle(b.left, b.top, b.right-b.left, b.bottom-b.top)
+	dc.SetColor(rgb(gapColor))
+	dc.Fill()
+}
+
+// drawLegend draws entries in one row centred in row: a sample of each
 // series followed by its name.
-func drawLegend(c draw.Canvas, entries []legendEntry) {
-	sty := text.Style{Color: rgb(textColor), Font: chartFont(legendSize, false), Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YCenter}
-	var width vg.Length
+func drawLegend(dc *gg.Context, f font.Face, row box, entries []legendEntry) {
+	var width float64
 	for i, e := range entries {
 		if i > 0 {
 			width += legendSpace
 		}
-		width += legendThumb + legendGap + sty.Width(e.name)
+		width += legendThumb + legendGap + textWidth(f, e.name)
 	}
-	x := c.Center().X - width/2
-	y := c.Center().Y
+	x := (row.left+row.right)/2 - width/2
+	y := (row.top + row.bottom) / 2
+	m := faceMetrics(f)
 	for _, e := range entries {
-		thumb := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: x, Y: y - legendSize/2},
-			Max: vg.Point{X: x + legendThumb, Y: y + legendSize/2},
-		}}
-		e.thumb.Thumbnail(&thumb)
+		e.sample(dc, box{left: x, top: y - legendSize/2, right: x + legendThumb, bottom: y + legendSize/2})
 		x += legendThumb + legendGap
-		c.FillText(sty, vg.Point{X: x, Y: y}, e.name)
-		x += sty.Width(e.name) + legendSpace
+		drawText(dc, f, e.name, x, y+m.capHeight/2, 0)
+		x += textWidth(f, e.name) + legendSpace
 	}
 }

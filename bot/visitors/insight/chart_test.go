@@ -71,8 +71,8 @@ func TestRenderTrend(t *testing.T) {
 	t.Parallel()
 	first := date(t, "2026-10-24")
 	totals := &docsapi.Counts{Human: 184_220, AI: 51_007, Total: 221_950}
-	// lines: the series are drawn (blue pixels); gaps: grey bands mark
-	// missing days.
+	// lines: the series are drawn (blue and vermilion pixels); gaps: grey
+	// bands mark missing days.
 	cases := []struct {
 		name        string
 		trend       insight.Trend
@@ -106,6 +106,9 @@ func TestRenderTrend(t *testing.T) {
 			if blue := countColor(img, humanBlue); (blue > 0) != tc.lines {
 				t.Errorf("%d pixels of the human line, want lines drawn: %t", blue, tc.lines)
 			}
+			if vermilion := countColor(img, aiVermilion); (vermilion > 0) != tc.lines {
+				t.Errorf("%d pixels of the AI line, want lines drawn: %t", vermilion, tc.lines)
+			}
 			// Anti-aliased text leaves a few pixels of the grey; a band
 			// of one day is hundreds.
 			if grey := countColor(img, gapGrey); (grey > 300) != tc.gaps {
@@ -115,11 +118,12 @@ func TestRenderTrend(t *testing.T) {
 	}
 }
 
-// The colours (0xRRGGBB) of the human series and of the bands of missing
+// The colours (0xRRGGBB) of the two series and of the bands of missing
 // days.
 const (
-	humanBlue = 0x0072B2
-	gapGrey   = 0xE4E4E4
+	humanBlue   = 0x0072B2
+	aiVermilion = 0xD55E00
+	gapGrey     = 0xE4E4E4
 )
 
 // legendRow is more than the height of the legend's row at the bottom of

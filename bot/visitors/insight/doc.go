@@ -7,17 +7,25 @@
 //
 // # The trend chart
 //
-// RenderTrend draws daily unique visitors, human and AI as two series, with
-// gonum.org/v1/plot, sized and styled to be read on a phone: a 1200×750 PNG
-// (a phone shows it about three times smaller), fonts of 24 to 34 pixels,
-// lines 5 pixels thick, date ticks chosen for the length of the range, counts
-// with thousands separators (humanize.Count). A day with no data (not in
+// RenderTrend draws daily unique visitors, human and AI as two series, sized
+// and styled to be read on a phone: a 1200×750 PNG (a phone shows it about
+// three times smaller), fonts of 26 to 34 pixels, lines 5 pixels thick,
+// date ticks chosen for the length of the range, counts with thousands
+// separators (humanize.Count). A day with no data (not in
 // the cache, and the budget could not pay for it) is a gap in the lines over
 // a grey band, never a zero; MissingDays and FormatDays give the caller the
 // words for them. A last day still counting (Trend.Partial) is drawn apart,
 // a thin dotted line to a hollow ring, "today so far" in the legend and the
-// title, so that a day barely begun does not read as a collapse. The range's unique totals in the title are the caller's
-// (the range export's totals): daily uniques do not add up to them.
+// title, so that a day barely begun does not read as a collapse. The range's
+// unique totals in the title are the caller's (the range export's totals):
+// daily uniques do not add up to them.
+//
+// The chart is drawn with git.sr.ht/~sbinet/gg, a 2D canvas, in the Go
+// fonts (golang.org/x/image/font/gofont), parsed for each chart. A plotting
+// library (gonum.org/v1/plot) drew it before: its packages parse a dozen
+// fonts when the process starts and link PDF, SVG and LaTeX backends, about
+// 3 MiB resident in every replica, which must stay under 25 MB; a chart
+// needs only lines, dots, bands and text.
 //
 // # The comparison
 //

@@ -4,10 +4,15 @@ import (
 	"math"
 	"time"
 
-	"gonum.org/v1/plot"
-
 	"github.com/docsbot/docsbot/bot/humanize"
 )
+
+// tick is a mark on an axis at value; one without a label is minor: a
+// shorter mark, and no grid line.
+type tick struct {
+	value float64
+	label string
+}
 
 // dayTicks marks the days of a trend (x = days since first) with date
 // labels spaced for the length of the range: every day of a week, Mondays
@@ -17,11 +22,11 @@ type dayTicks struct {
 	n     int
 }
 
-// Ticks implements plot.Ticker.
-func (t dayTicks) Ticks(_, _ float64) []plot.Tick {
-	var ticks []plot.Tick
-	major := func(i int, label string) { ticks = append(ticks, plot.Tick{Value: float64(i), Label: label}) }
-	minor := func(i int) { ticks = append(ticks, plot.Tick{Value: float64(i)}) }
+// ticks are the day marks, at the indexes of the days.
+func (t dayTicks) ticks() []tick {
+	var ticks []tick
+	major := func(i int, label string) { ticks = append(ticks, tick{value: float64(i), label: label}) }
+	minor := func(i int) { ticks = append(ticks, tick{value: float64(i)}) }
 	date := func(i int) time.Time { return t.first.AddDate(0, 0, i) }
 	switch {
 	case t.n <= 22:
@@ -118,11 +123,11 @@ func countAxis(top int64) countTicks {
 	return countTicks{step: step, max: math.Ceil(target/step) * step}
 }
 
-// Ticks implements plot.Ticker.
-func (c countTicks) Ticks(_, _ float64) []plot.Tick {
-	var ticks []plot.Tick
+// ticks are the count marks, all labelled.
+func (c countTicks) ticks() []tick {
+	var ticks []tick
 	for v := 0.0; v <= c.max+c.step/2; v += c.step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: humanize.Count(int64(v))})
+		ticks = append(ticks, tick{value: v, label: humanize.Count(int64(v))})
 	}
 	return ticks
 }

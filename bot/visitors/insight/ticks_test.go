@@ -10,9 +10,9 @@ import (
 func labels(first string, n int) string {
 	d, _ := time.Parse(time.DateOnly, first)
 	var out []string
-	for _, t := range (dayTicks{first: d, n: n}).Ticks(0, 0) {
-		if t.Label != "" {
-			out = append(out, t.Label)
+	for _, t := range (dayTicks{first: d, n: n}).ticks() {
+		if t.label != "" {
+			out = append(out, t.label)
 		}
 	}
 	return strings.Join(out, "|")
@@ -58,9 +58,9 @@ func TestCountAxis(t *testing.T) {
 	}
 	for _, tc := range cases {
 		a := countAxis(tc.top)
-		ticks := a.Ticks(0, a.max)
-		if a.step != tc.step || a.max != tc.max || ticks[len(ticks)-1].Label != tc.lastLabel {
-			t.Errorf("countAxis(%d) = step %v max %v last %q; want %v, %v, %q", tc.top, a.step, a.max, ticks[len(ticks)-1].Label, tc.step, tc.max, tc.lastLabel)
+		ticks := a.ticks()
+		if a.step != tc.step || a.max != tc.max || ticks[len(ticks)-1].label != tc.lastLabel {
+			t.Errorf("countAxis(%d) = step %v max %v last %q; want %v, %v, %q", tc.top, a.step, a.max, ticks[len(ticks)-1].label, tc.step, tc.max, tc.lastLabel)
 		}
 		if a.max < float64(tc.top) || len(ticks) > 8 {
 			t.Errorf("countAxis(%d): max %v below the top or %d ticks", tc.top, a.max, len(ticks))
