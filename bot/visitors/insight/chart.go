@@ -484,7 +484,8 @@ func (c *chart) drawPartial(value func(DayCounts) float64, col uint32) {
 // trendTitle is the range on the first line and its totals on the second.
 func trendTitle(t Trend, s series) string {
 	last := s.days[len(s.days)-1].Date
-	title := "Unique visitors per day · " + RangeText(s.first, last)
+	// "•", not "·": Go Bold draws the middle dot near the cap height.
+	title := "Unique visitors per day • " + RangeText(s.first, last)
 	if t.Partial {
 		title += " (" + last.Format("Jan 2") + " so far)"
 	}
