@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
@@ -26,6 +28,11 @@ import (
 //	                                                                             landing window when shutting down)
 //	any               no                   yes                refused for good   marked posted (skipped), the
 //	                                                                             subscriber told (digestRefused)
+//	any               (not posted: the feature could not make the message: the analytics could not be read,
+//	                  the budget could not be drawn on or had no room; HandBackDigest)
+//	                  and the next try comes within the window   released, due again after the feature's wait
+//	                  and the next try would come only after     marked posted (skipped), the subscriber told
+//	                  the window closed (DigestLastTry)          (DigestMissed)
 //
 // A post carries the kind's message metadata (DigestKind.Event, with the
 // period and the project), which is how a later attempt finds it.
@@ -71,6 +78,29 @@ type DigestPost struct {
 	// "" for an unnamed project.
 	ProjectName string
 	Log         *slog.Logger
+	// Slot is the posting (when it was due, its period) and Schedule the
+	// schedule of its kind, which says when the next one comes.
+	Slot     digest.Slot
+	Schedule digest.Schedule
+	// Now is the feature's clock (time.Now when nil) and Tick how often its
+	// loop looks for owed postings: with them HandBackDigest tells whether
+	// a posting handed back would be tried again within its window.
+	Now  func() time.Time
+	Tick time.Duration
+}
+
+// WindowEnd is when p's posting stops being owed: its due time and its
+// frequency's window (digest.Frequency.Window).
+func (p DigestPost) WindowEnd() time.Time {
+	return p.Slot.Due.Add(digest.Frequency(p.Sub.Frequency).Window())
+}
+
+// DigestLastTry reports whether a posting handed back at now, due again
+// after wait, would be tried again only once its window is over (at end).
+// A feature's loop looks every tick, so the next try comes at the first
+// tick after the wait (a wait of 0: the next tick): by now+wait+tick.
+func DigestLastTry(end, now time.Time, wait, tick time.Duration) bool {
+	return !now.Add(max(wait, 0) + max(tick, 0)).Before(end)
 }
 
 // ClaimDigest claims run for this replica, leased for lease and its record
@@ -99,6 +129,69 @@ func (b *Bot) ReleaseDigest(ctx context.Context, p DigestPost, why string, err e
 	if err := p.Runs.ReleaseDigest(context.WithoutCancel(ctx), p.Claim, after); err != nil && !errors.Is(err, store.ErrStale) {
 		p.Log.Warn("releasing the digest failed", "err", err)
 	}
+}
+
+// DigestHandBack is why a feature hands a claimed posting back without
+// posting it, and when it may be tried again.
+type DigestHandBack struct {
+	// Why says it in the log ("fetching the digest's numbers failed"); Err
+	// is the failure, if any.
+	Why string
+	Err error
+	// Missed says it to the subscriber, should it be the last try: docsbot's
+	// own mrkdwn, such as "the docs analytics could not be read".
+	Missed string
+	// After is how long the posting waits before it is due again; 0 is the
+	// next tick.
+	After time.Duration
+}
+
+// HandBackDigest hands p's period back, due again after hb.After, unless
+// its next try would come only once the posting's window is over
+// (DigestLastTry, on p.Now and p.Tick): then the period is skipped and the
+// subscriber told (DigestMissed), rather than left unposted in silence.
+func (b *Bot) HandBackDigest(ctx context.Context, p DigestPost, hb DigestHandBack) {
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	if DigestLastTry(p.WindowEnd(), now(), hb.After, p.Tick) {
+		err := errors.New(hb.Why)
+		if hb.Err != nil {
+			err = fmt.Errorf("%s: %w", hb.Why, hb.Err)
+		}
+		b.DigestMissed(ctx, p, hb.Missed, err)
+		return
+	}
+	b.ReleaseDigest(ctx, p, hb.Why, hb.Err, hb.After)
+}
+
+// DigestMissed skips p's period, which could not be made before its window
+// closes: it is marked done (as a refused one is), said in the log with
+// err, and the subscriber is told in a direct message, why (docsbot's own
+// mrkdwn, such as "the analytics budget had no room") and when the next
+// one comes. Only the claim's holder calls it, so every skipped period is
+// told once.
+func (b *Bot) DigestMissed(ctx context.Context, p DigestPost, why string, err error) {
+	ctx = context.WithoutCancel(ctx)
+	log, sub := p.Log, p.Sub
+	f := digest.Frequency(sub.Frequency)
+	log.Warn("the digest could not be made within its window; skipping this period", "why", why, "err", err)
+	if err := p.Runs.MarkDigestPosted(ctx, p.Claim); err != nil {
+		log.Warn("marking the digest skipped failed", "err", err)
+	}
+	sched := p.Schedule
+	loc := cmp.Or(sched.Location, time.UTC)
+	sched.Location = loc
+	// The next posting is the first due after this one's window, which
+	// may not be over yet.
+	next := sched.Next(f, p.WindowEnd().Add(-time.Nanosecond))
+	const day = "Mon Jan 2 at 15:04 MST"
+	text := fmt.Sprintf("docsbot could not post the %s %s%s due %s in <#%s>: %s from then until the end of its posting window, %d hours later. "+
+		"This one is skipped; the next comes as usual, %s. `%s digest off%s` in the channel stops the digest.",
+		f, p.Kind.Name, OfProject(p.ProjectName), p.Slot.Due.In(loc).Format(day), sub.Channel, why, int(f.Window().Hours()),
+		next.Due.In(loc).Format(day), p.Kind.Command, ProjectArg(p.ProjectName))
+	b.tellSubscriber(ctx, p, text, "missed", why)
 }
 
 // PostDigest posts p's message (opts) once, as the table above says, and

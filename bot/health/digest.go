@@ -183,7 +183,7 @@ func (h *health) digestTick(ctx context.Context) {
 		p, found := h.core.ProjectByKey(sub.Project)
 		api, served := h.apis[p.Name]
 		post := bot.DigestPost{Kind: digestKind, Runs: h.store.Digests, Claim: claim, Sub: sub, ProjectName: projectName(p),
-			Log: log.With("attempt", claim.Attempt)}
+			Log: log.With("attempt", claim.Attempt), Slot: slot, Schedule: h.cfg.Digest, Now: h.cfg.Now, Tick: h.cfg.DigestTick}
 		if !found || !served {
 			log.Warn("the health digest's project is not served; skipping this period")
 			if err := h.store.Digests.MarkDigestPosted(ctx, claim); err != nil {
@@ -200,7 +200,9 @@ func (h *health) digestTick(ctx context.Context) {
 // of the analytics budget, the cache people's views share) and posts it
 // with its Fix with agent buttons, once (bot.PostDigest). A budget with no
 // room or analytics that could not be read hand the posting back, due again
-// when the budget has room or after digestRetry.
+// when the budget has room or after digestRetry; when that try would come
+// only after the posting's window, the week is skipped and the subscriber
+// told instead (bot.HandBackDigest).
 func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.Project, api HealthAPI, slot digest.Slot) {
 	wctx, cancel := context.WithTimeout(ctx, digestWork)
 	defer cancel()
@@ -209,17 +211,24 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	got, err := h.load(wctx, p, api, viewSummary, cacheKey(api, viewSummary, from, to), docsapi.AnalyticsRange{From: from, To: to}, bot.Spender{}, post.Log)
 	switch {
 	case err != nil:
-		h.core.ReleaseDigest(ctx, post, "drawing on the analytics budget failed", err, 0)
+		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "drawing on the analytics budget failed", Err: err,
+			Missed: "docsbot could not draw on the analytics budget (its storage failed)"})
 		return
 	case got.failed != nil:
-		h.core.ReleaseDigest(ctx, post, "reading the health digest's analytics failed", got.failed, digestRetry)
+		missed := "the docs analytics could not be read"
+		if errors.Is(got.failed, docsapi.ErrRateLimited) {
+			missed = "the docs API kept rate limiting docsbot's analytics requests"
+		}
+		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "reading the health digest's analytics failed", Err: got.failed,
+			Missed: missed, After: digestRetry})
 		return
 	case got.rep == nil:
 		wait := got.refused.RetryAfter
 		if wait <= 0 {
 			wait = digestRetry
 		}
-		h.core.ReleaseDigest(ctx, post, "the analytics budget has no room for the health digest", nil, wait)
+		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "the analytics budget has no room for the health digest",
+			Missed: "the analytics budget had no room", After: wait})
 		return
 	}
 	name := projectName(p)

@@ -12,7 +12,9 @@
 // `/docs-health digest weekly|off|status` subscribes a channel to the
 // weekly summary (digest.go): every replica's loop claims each owed posting
 // in the store, fetches it as scheduled work (the digests' reserve of the
-// budget) and the core posts it once (bot.PostDigest).
+// budget) and the core posts it once (bot.PostDigest); a week whose
+// analytics cannot be read (or paid for) within its posting window is
+// skipped and the subscriber told (bot.HandBackDigest).
 package health
 
 import (

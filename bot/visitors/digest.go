@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -154,7 +155,8 @@ func (v *visitors) digestTick(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		post := bot.DigestPost{Kind: digestKind, Runs: v.store.Digests, Claim: claim, Sub: sub, ProjectName: t.label(), Log: log.With("attempt", claim.Attempt)}
+		post := bot.DigestPost{Kind: digestKind, Runs: v.store.Digests, Claim: claim, Sub: sub, ProjectName: t.label(), Log: log.With("attempt", claim.Attempt),
+			Slot: slot, Schedule: v.cfg.Digest, Now: v.cfg.Now, Tick: v.cfg.DigestTick}
 		if !found || terr != nil {
 			// Once per period: the projects file no longer has the
 			// project, or docsbot has no API client for it.
@@ -215,12 +217,14 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
 	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
-		v.core.ReleaseDigest(ctx, p, "fetching the digest's numbers failed", err, 0)
+		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "fetching the digest's numbers failed", Err: err,
+			Missed: digestMissed(err, "the docs analytics could not be read")})
 		return
 	}
 	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
 	if err != nil {
-		v.core.ReleaseDigest(ctx, p, "comparing the digest's numbers failed", err, 0)
+		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "comparing the digest's numbers failed", Err: err,
+			Missed: digestMissed(err, "the numbers to compare it with could not be read")})
 		return
 	}
 	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
@@ -247,6 +251,19 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	if _, err := v.uploadChart(wctx, t, p.Claim.Channel, ts, r, tr.PNG, comment); err != nil {
 		log.Warn("uploading the digest's chart failed", "err", err)
 	}
+}
+
+// digestMissed says to the subscriber why the digest's numbers could not be
+// had (err), when that skips a period: the budget or the API's rate limit,
+// else otherwise.
+func digestMissed(err error, otherwise string) string {
+	switch {
+	case errors.Is(err, docsapi.ErrRateLimited):
+		return "the docs API kept rate limiting docsbot's analytics requests"
+	case mustWait(err):
+		return "the analytics budget had no room"
+	}
+	return otherwise
 }
 
 // auditDigest records a change of the channel's digest subscription in the

@@ -71,6 +71,10 @@
 //     refuses for good not tried again, the person who subscribed told in a
 //     direct message (the subscription stopped when the channel cannot take
 //     posts at all; another refusal skips the period, told once per kind).
+//     Numbers that cannot be fetched (the analytics fail, the budget has no
+//     room) hand the posting back to the next tick, until that tick would
+//     come after the posting's window: then the period is skipped and the
+//     subscriber told why (bot.HandBackDigest).
 //
 // Projects. A bot with a projects file (bot.Config.Projects) serves several
 // docs projects (projects.go). The ack decides each command's project with
