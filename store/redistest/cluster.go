@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,7 +34,7 @@ func StartCluster() (_ *Cluster, err error) {
 	}
 	addrs := make([]string, 0, 3)
 	for range 3 {
-		n, err := Start(WithTCP(), WithArgs("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"))
+		n, err := startNode()
 		if err != nil {
 			return nil, err
 		}
@@ -50,6 +51,27 @@ func StartCluster() (_ *Cluster, err error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// nodeAttempts bounds the starts of one cluster node: a free port picked
+// for it may be taken by another process before the server binds it.
+const nodeAttempts = 3
+
+// startNode starts one cluster-enabled redis-server on a free port, with its
+// cluster bus on another free port (Redis's default, the port + 10000, is
+// not checked by anyone and may be some connection's local port). A server
+// that does not start is tried again on other ports.
+func startNode() (*Server, error) {
+	var err error
+	for range nodeAttempts {
+		var n *Server
+		n, err = Start(WithTCP(), WithArgs("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+			"--cluster-node-timeout", "2000", "--cluster-port", strconv.Itoa(freePort())))
+		if err == nil {
+			return n, nil
+		}
+	}
+	return nil, err
 }
 
 // waitReady waits until every node reports cluster_state:ok.
