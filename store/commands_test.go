@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -117,6 +118,38 @@ func TestClaimCommands(t *testing.T) {
 	byHand := store.Claim{JobID: cs[1].JobID, Token: cs[1].Token, Job: cs[1].Job}
 	if n := commandsOf(t, s, func() error { return s.Jobs().Reschedule(ctx, byHand, "active", time.Hour) }); n != 4 {
 		t.Errorf("reschedule of a Claim made by hand: %d commands, want 4", n)
+	}
+}
+
+// TestLinkCommands: linking a new job looks for its id in the other shards
+// with one EXISTS of 16 keys on one server (16 in a pipeline on a cluster, which this
+// server is not); an id recorded in another shard is still a conflict.
+func TestLinkCommands(t *testing.T) {
+	own := ownRedis(t)
+	s := openStore(t, own.URL)
+	ctx := t.Context()
+	exists := func() int64 {
+		st, err := s.ServerStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.ByCommand["exists"]
+	}
+	before := exists()
+	if err := s.Jobs().LinkJob(ctx, testJob(1), 0); err != nil {
+		t.Fatal(err)
+	}
+	// One for the other shards, one in the link script (its own shard).
+	if n := exists() - before; n != 2 {
+		t.Errorf("LinkJob of a new job sent %d EXISTS, want 2", n)
+	}
+	other := testJob(2)
+	other.ID = testJob(1).ID
+	for i := 3; s.SchedKeyOf(other.Thread) == s.SchedKeyOf(testJob(1).Thread); i++ {
+		other.Thread = testJob(i).Thread
+	}
+	if err := s.Jobs().LinkJob(ctx, other, 0); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("the same job linked to a thread of another shard = %v, want ErrConflict", err)
 	}
 }
 

@@ -32,9 +32,9 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 	i := threadShard(j.Thread)
 	// A job id is unique in the docs API; a record of it in another shard
 	// means it is linked to another thread.
-	if at, err := s.findJob(ctx, j.ID); err != nil {
+	if elsewhere, err := s.linkedElsewhere(ctx, j.ID, i); err != nil {
 		return wrapErr(err, "store: link job %s", j.ID)
-	} else if at >= 0 && at != i {
+	} else if elsewhere {
 		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, ErrConflict)
 	}
 	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created}, encodeJob(j)...)
