@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -264,8 +265,25 @@ func logTail(path string) string {
 	return string(bytes.TrimSpace(b))
 }
 
-// freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
+// The ports freePort picks from: below Linux's ephemeral range (32768 and
+// up), which the kernel hands out as the local ports of outgoing
+// connections, so that none of the tests' many connections takes a port
+// between its pick and the server's bind.
+const (
+	portLow  = 20000
+	portHigh = 32000
+)
+
+// freePort returns a TCP port of 127.0.0.1 that was free a moment ago, out
+// of the ephemeral range when one is free there.
 func freePort() int {
+	for range 50 {
+		p := portLow + rand.IntN(portHigh-portLow)
+		if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p)); err == nil {
+			ln.Close()
+			return p
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0
