@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -468,15 +467,15 @@ func TestReadmeListsEverySetting(t *testing.T) {
 	}
 }
 
-// freeAddr returns a loopback address with a port free right now.
+// freeAddr returns a loopback address with a port free right now, out of
+// the range outgoing connections take their local ports from.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	addr := redistest.FreeAddr()
+	if strings.HasSuffix(addr, ":0") {
+		t.Fatal("no free port on 127.0.0.1")
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return addr
 }
 
 // waitHTTP polls url until it answers status with a body containing want.

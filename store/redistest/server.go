@@ -274,6 +274,11 @@ const (
 	portHigh = 32000
 )
 
+// FreeAddr returns a loopback address (127.0.0.1:port) whose port was free
+// a moment ago, picked as the servers' are (below the ephemeral range), for
+// tests that start a listener of their own on a port they choose first.
+func FreeAddr() string { return "127.0.0.1:" + strconv.Itoa(freePort()) }
+
 // freePort returns a TCP port of 127.0.0.1 that was free a moment ago, out
 // of the ephemeral range when one is free there.
 func freePort() int {
