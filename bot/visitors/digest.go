@@ -218,13 +218,13 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
 		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "fetching the digest's numbers failed", Err: err,
-			Missed: digestMissed(err, "the docs analytics could not be read")})
+			Missed: digestMissed(err, "the docs analytics could not be read"), After: digestWait(err)})
 		return
 	}
 	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
 	if err != nil {
 		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "comparing the digest's numbers failed", Err: err,
-			Missed: digestMissed(err, "the numbers to compare it with could not be read")})
+			Missed: digestMissed(err, "the numbers to compare it with could not be read"), After: digestWait(err)})
 		return
 	}
 	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
@@ -264,6 +264,19 @@ func digestMissed(err error, otherwise string) string {
 		return "the analytics budget had no room"
 	}
 	return otherwise
+}
+
+// digestWait is how long a digest handed back after err waits before it is
+// tried again: until the analytics budget has room, or the docs API's
+// Retry-After, when err says; else 0 (the next tick).
+func digestWait(err error) time.Duration {
+	if be, ok := errors.AsType[*budgetError](err); ok {
+		return max(be.Grant.RetryAfter, 0)
+	}
+	if ae, ok := errors.AsType[*docsapi.APIError](err); ok {
+		return max(ae.RetryAfter, 0)
+	}
+	return 0
 }
 
 // auditDigest records a change of the channel's digest subscription in the
