@@ -131,6 +131,14 @@ func (b *Bot) ReleaseDigest(ctx context.Context, p DigestPost, why string, err e
 	}
 }
 
+// Why a digest was skipped, in the words DigestMissed tells the subscriber,
+// shared by the digests whose numbers come from the docs analytics.
+const (
+	DigestMissedAnalytics   = "the docs analytics could not be read"
+	DigestMissedRateLimited = "the docs API kept rate limiting docsbot's analytics requests"
+	DigestMissedBudget      = "the analytics budget had no room"
+)
+
 // DigestHandBack is why a feature hands a claimed posting back without
 // posting it, and when it may be tried again.
 type DigestHandBack struct {

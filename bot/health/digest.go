@@ -215,9 +215,9 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 			Missed: "docsbot could not draw on the analytics budget (its storage failed)"})
 		return
 	case got.failed != nil:
-		missed := "the docs analytics could not be read"
+		missed := bot.DigestMissedAnalytics
 		if errors.Is(got.failed, docsapi.ErrRateLimited) {
-			missed = "the docs API kept rate limiting docsbot's analytics requests"
+			missed = bot.DigestMissedRateLimited
 		}
 		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "reading the health digest's analytics failed", Err: got.failed,
 			Missed: missed, After: digestRetry})
@@ -228,7 +228,7 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 			wait = digestRetry
 		}
 		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "the analytics budget has no room for the health digest",
-			Missed: "the analytics budget had no room", After: wait})
+			Missed: bot.DigestMissedBudget, After: wait})
 		return
 	}
 	name := projectName(p)

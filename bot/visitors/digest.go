@@ -218,7 +218,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
 		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "fetching the digest's numbers failed", Err: err,
-			Missed: digestMissed(err, "the docs analytics could not be read"), After: digestWait(err)})
+			Missed: digestMissed(err, bot.DigestMissedAnalytics), After: digestWait(err)})
 		return
 	}
 	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
@@ -259,9 +259,9 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 func digestMissed(err error, otherwise string) string {
 	switch {
 	case errors.Is(err, docsapi.ErrRateLimited):
-		return "the docs API kept rate limiting docsbot's analytics requests"
+		return bot.DigestMissedRateLimited
 	case mustWait(err):
-		return "the analytics budget had no room"
+		return bot.DigestMissedBudget
 	}
 	return otherwise
 }
