@@ -123,6 +123,8 @@ type Bot struct {
 	// AllowExternal).
 	roles *roles.Checker
 	gate  *roles.Gate
+	// rooms keeps what Slack says of channels (Sight).
+	rooms *roles.Rooms
 	// projects are Config.Projects, or the implicit one.
 	projects *project.Set
 	// http posts to slash commands' response_url.
@@ -189,6 +191,7 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 	}
 	b.roles = newRoles(b)
 	b.gate = newGate(b)
+	b.rooms = newRooms(b)
 	b.projects = cfg.Projects
 	if b.projects == nil {
 		b.projects = project.Single("", "", "")

@@ -96,7 +96,7 @@ func (b *Bot) editorRefusal(ctx context.Context, user, channel, proj string) (st
 	if !known {
 		return projectGoneRefusal(proj), false
 	}
-	if a := b.gate.Check(ctx, roles.Org{Team: b.self.TeamID, Enterprise: b.self.EnterpriseID}, user); a.Refusal != "" {
+	if a := b.gate.Check(ctx, b.selfOrg(), user); a.Refusal != "" {
 		if a.Err != nil {
 			b.log.Warn("cannot tell whether a person is a guest or of another organisation", "user", user, "err", a.Err)
 		}

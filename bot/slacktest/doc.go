@@ -38,8 +38,10 @@
 // files.getUploadURLExternal with its upload URL and
 // files.completeUploadExternal, usergroups.users.list (AddUserGroup),
 // users.info (scope users:read; guests and people of other organisations,
-// AddGuest, AddExternalUser, whose events carry user_team) and
-// chat.getPermalink. A
+// AddGuest, AddExternalUser, whose events carry user_team),
+// conversations.info (is_ext_shared for a Channel shared with another
+// organisation), users.conversations (a person's channels: Channel.Members,
+// private ones only where the bot is in too) and chat.getPermalink. A
 // method whose scope the token lacks answers missing_scope with needed and
 // provided.
 //

@@ -13,6 +13,7 @@ func DefaultScopes() []string {
 		"commands", "chat:write", "reactions:write",
 		"channels:history", "groups:history", "im:history",
 		"app_mentions:read", "im:write", "files:write", "usergroups:read", "users:read",
+		"channels:read", "groups:read",
 	}
 }
 

@@ -20,6 +20,14 @@ type Channel struct {
 	// and that person (an id starting with D, see OpenDM): its events carry
 	// channel_type "im".
 	IMUser string
+	// Shared marks a channel shared with another organisation (Slack
+	// Connect): conversations.info says is_shared and is_ext_shared.
+	Shared bool
+	// Members are the people in the channel (conversations.info's
+	// num_members, users.conversations); nil is everyone of the workspace
+	// and its guests, none of another organisation (a direct message: its
+	// person).
+	Members []string
 }
 
 // User is a person in the fake workspace.

@@ -95,6 +95,10 @@ func lookupMethod(name string) (apiMethod, bool) {
 		run = (*Server).usersInfo
 	case "chat.getPermalink":
 		run = (*Server).chatGetPermalink
+	case "conversations.info":
+		run = (*Server).conversationsInfo
+	case "users.conversations":
+		run = (*Server).usersConversations
 	default:
 		return apiMethod{}, false
 	}

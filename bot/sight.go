@@ -1,0 +1,127 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot/roles"
+)
+
+// Sight is what a person is shown of the words docs visitors and the docs
+// assistant wrote (feedback comments, searches, visitors' questions, the
+// assistant's replies), and where: the one decision behind the "Who sees
+// what" table of docs/architecture.md.
+//
+//	the person                       the channel                  Words  Private
+//	a member of the organisation     its own, a DM, none          yes    no
+//	a member                         shared with another org      yes    yes
+//	a guest, another organisation    any                          no     as the channel
+//	Slack cannot say who they are    any                          no     as the channel
+//	(none: a digest's channel)       shared, or cannot be read    no     -
+//
+// A channel whose sharing Slack cannot say is taken as shared: the answer
+// goes to the person alone.
+type Sight struct {
+	// Words says the words may be shown: otherwise only counts and paths.
+	Words bool
+	// Private says the answer goes to the person alone (the channel is
+	// shared with another organisation), not in the channel.
+	Private bool
+	// Why says, when Words is false, why the words are left out: a line
+	// for the message, in docsbot's words ("" with Words).
+	Why string
+}
+
+// Why the words are left out (Sight.Why).
+const (
+	sightGuest = "Readers' comments, searches and questions are shown to members of the organisation only: you see the counts and the pages."
+	sightCheck = "docsbot could not check your account with Slack just now, so readers' comments, searches and questions are left out: " +
+		"you see the counts and the pages. Ask again in a minute."
+	sightShared = "This channel is shared with another organisation, so readers' comments, searches and questions are left out here: " +
+		"ask `/docs-health` yourself to see them privately."
+)
+
+// Sight decides what user sees in channel of the words docs visitors and
+// the assistant wrote, by the table on Sight; user "" decides for a post
+// nobody asked for (a digest): the channel alone. It asks Slack
+// (users.info, conversations.info) through the replica's caches.
+func (b *Bot) Sight(ctx context.Context, user, channel string) Sight {
+	shared, err := b.channelShared(ctx, channel)
+	if err != nil {
+		b.log.Warn("cannot tell whether a channel is shared with another organisation; answering privately", "channel", channel, "err", err)
+		shared = true
+	}
+	if user == "" {
+		if shared {
+			return Sight{Why: sightShared}
+		}
+		return Sight{Words: true}
+	}
+	s := Sight{Private: shared, Words: true}
+	p, err := b.gate.Person(ctx, user)
+	switch {
+	case err != nil:
+		b.log.Warn("cannot tell whether a person is a member of the organisation; leaving readers' words out", "user", user, "err", err)
+		s.Words, s.Why = false, sightCheck
+	case p.Guest || !b.selfOrg().Includes(p):
+		s.Words, s.Why = false, sightGuest
+	}
+	return s
+}
+
+// selfOrg is the organisation that installed docsbot.
+func (b *Bot) selfOrg() roles.Org {
+	return roles.Org{Team: b.self.TeamID, Enterprise: b.self.EnterpriseID}
+}
+
+// channelShared reports whether channel is shared with another
+// organisation (conversations.info, through the replica's cache). A direct
+// message with docsbot, and no channel, are not.
+func (b *Bot) channelShared(ctx context.Context, channel string) (bool, error) {
+	if channel == "" || strings.HasPrefix(channel, "D") {
+		return false, nil
+	}
+	r, err := b.rooms.Room(ctx, channel)
+	return r.Shared, err
+}
+
+// newRooms builds the channel cache over the bot's Slack client
+// (conversations.info).
+func newRooms(b *Bot) *roles.Rooms {
+	return roles.NewRooms(func(ctx context.Context, channel string) (roles.Room, error) {
+		c, err := b.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		if err != nil {
+			return roles.Room{}, err
+		}
+		return roles.Room{Shared: c.IsExtShared || c.IsPendingExtShared}, nil
+	})
+}
+
+// channelsOfPages bounds the pages of users.conversations ChannelsOf reads.
+const channelsOfPages = 20
+
+// ChannelsOf is the set of channels user is in, as far as docsbot can see
+// (users.conversations: public channels, and private ones docsbot is in
+// too). It reads at most channelsOfPages pages of 1,000; a person in more
+// channels than that is taken to be in those read.
+func (b *Bot) ChannelsOf(ctx context.Context, user string) (map[string]bool, error) {
+	in := map[string]bool{}
+	params := &slack.GetConversationsForUserParameters{UserID: user, Types: []string{"public_channel", "private_channel"}, Limit: 1000, ExcludeArchived: true}
+	for range channelsOfPages {
+		chans, next, err := b.slack.GetConversationsForUserContext(ctx, params)
+		if err != nil {
+			return nil, fmt.Errorf("bot: the channels of %s: %w", user, err)
+		}
+		for _, c := range chans {
+			in[c.ID] = true
+		}
+		if next == "" {
+			break
+		}
+		params.Cursor = next
+	}
+	return in, nil
+}
