@@ -33,6 +33,9 @@ type Sight struct {
 	// Why says, when Words is false, why the words are left out: a line
 	// for the message, in docsbot's words ("" with Words).
 	Why string
+	// Outsider says the person is a guest or of another organisation (not
+	// set when Slack could not say).
+	Outsider bool
 }
 
 // Why the words are left out (Sight.Why).
@@ -67,7 +70,7 @@ func (b *Bot) Sight(ctx context.Context, user, channel string) Sight {
 		b.log.Warn("cannot tell whether a person is a member of the organisation; leaving readers' words out", "user", user, "err", err)
 		s.Words, s.Why = false, sightCheck
 	case p.Guest || !b.selfOrg().Includes(p):
-		s.Words, s.Why = false, sightGuest
+		s.Words, s.Why, s.Outsider = false, sightGuest, true
 	}
 	return s
 }

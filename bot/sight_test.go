@@ -39,9 +39,9 @@ func TestSightByPersonAndChannel(t *testing.T) {
 		{name: "member in a DM", user: alice, channel: dm, want: bot.Sight{Words: true}},
 		{name: "member with no channel (the Home)", user: alice, want: bot.Sight{Words: true}},
 		{name: "member in a shared channel", user: alice, channel: shared, want: bot.Sight{Words: true, Private: true}},
-		{name: "guest", user: guest, channel: general, want: bot.Sight{}},
-		{name: "guest in a shared channel", user: guest, channel: shared, want: bot.Sight{Private: true}},
-		{name: "another organisation", user: external, channel: shared, want: bot.Sight{Private: true}},
+		{name: "guest", user: guest, channel: general, want: bot.Sight{Outsider: true}},
+		{name: "guest in a shared channel", user: guest, channel: shared, want: bot.Sight{Private: true, Outsider: true}},
+		{name: "another organisation", user: external, channel: shared, want: bot.Sight{Private: true, Outsider: true}},
 		{name: "Slack cannot say who", user: "U0NOBODY", channel: general, want: bot.Sight{}},
 		{name: "Slack cannot say whether shared", user: alice, channel: "C0UNKNOWN", want: bot.Sight{Words: true, Private: true}},
 		{name: "a digest in the workspace's channel", channel: general, want: bot.Sight{Words: true}},
@@ -51,6 +51,9 @@ func TestSightByPersonAndChannel(t *testing.T) {
 			got := b.Sight(t.Context(), tc.user, tc.channel)
 			if got.Words != tc.want.Words || got.Private != tc.want.Private {
 				t.Errorf("Sight(%q, %q) = %+v, want Words %v, Private %v", tc.user, tc.channel, got, tc.want.Words, tc.want.Private)
+			}
+			if got.Outsider != tc.want.Outsider {
+				t.Errorf("Sight(%q, %q).Outsider = %v, want %v", tc.user, tc.channel, got.Outsider, tc.want.Outsider)
 			}
 			if (got.Why == "") != got.Words {
 				t.Errorf("Sight(%q, %q).Why = %q: a reason is given exactly when the words are left out", tc.user, tc.channel, got.Why)
