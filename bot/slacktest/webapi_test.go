@@ -199,7 +199,7 @@ func TestUpdateEphemeralReactions(t *testing.T) {
 			return f.api.AddReactionContext(ctx, "eyes", slack.NewRefToMessage("C0GENERAL", "1.000003"))
 		}, "message_not_found", nil},
 		{"unknown method", func(ctx context.Context, f editFixture) error {
-			_, err := f.api.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: "C0GENERAL"})
+			_, err := f.api.GetTeamInfoContext(ctx) // team.info: not served
 			return err
 		}, "unknown_method", nil},
 	}
