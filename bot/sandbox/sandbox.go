@@ -38,8 +38,18 @@ const (
 	// They are made up: the fake never talks to Slack.
 	sandboxBotToken = "xoxb-sandbox"
 	sandboxAppToken = "xapp-sandbox"
-	// sandboxUser is the person the page acts as.
+	// sandboxUser is the person the page acts as by default: Alice, a
+	// member of the workspace.
 	sandboxUser = "U0ALICE"
+	// sandboxGuest is Gus, a multi-channel guest of the workspace, and
+	// sandboxPartner Pat of Partner Co, another organisation (Slack
+	// Connect), in #partner-shared only: the page can act as either.
+	sandboxGuest   = "U0GUS"
+	sandboxPartner = "U0PAT"
+	// partnerTeam is Partner Co's workspace, partnerChannel #partner-shared,
+	// the channel the workspace shares with it.
+	partnerTeam    = "T0PARTNER"
+	partnerChannel = "C0PARTNER"
 	// sandboxSeed fixes the made-up visitor data, so every run shows the same site.
 	sandboxSeed = 1
 	// sandboxKeyPrefix is where the sandbox keeps its keys in a REDIS_URL Redis.
@@ -147,6 +157,12 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	sb.slack.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
 	sb.slack.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
 	sb.slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
+	// The people who see less: a guest, and a person of another
+	// organisation in the channel shared with it.
+	sb.slack.AddGuest(sandboxGuest, "gus", false)
+	sb.slack.AddExternalUser(sandboxPartner, "pat", partnerTeam)
+	sb.slack.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
+		Members: []string{sandboxUser, sandboxPartner}})
 
 	// The docs project's assistant answers from a made-up site, its text
 	// a little at a time, so that the page shows it streaming.
@@ -162,7 +178,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM"},
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel},
 			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
 				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sb.api.Domain + ".mintlify.app/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
@@ -198,7 +214,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	sb.stopWeb, sb.webDone = stopWeb, make(chan struct{})
 	sb.web = &http.Server{
 		Handler: slackweb.New(sb.slack,
-			slackweb.WithUser(sandboxUser),
+			slackweb.WithPeople(sandboxPeople()...),
 			slackweb.WithWorkspace("docsbot sandbox"),
 			slackweb.WithCommands(sandboxCommands()...),
 			slackweb.WithShortcuts(slackweb.Shortcut{CallbackID: agent.ShortcutSendToAgent, Name: "Send to docs agent"}),
@@ -433,6 +449,15 @@ func sandboxCommands() []slackweb.Command {
 	}
 }
 
+// sandboxPeople are whom the page can act as, Alice by default.
+func sandboxPeople() []slackweb.Person {
+	return []slackweb.Person{
+		{ID: sandboxUser, About: "member"},
+		{ID: sandboxGuest, About: "guest"},
+		{ID: sandboxPartner, About: "Partner Co, another organisation"},
+	}
+}
+
 // sandboxIntro is the text at the beginning of every channel, in mrkdwn.
 func sandboxIntro(paths int, digests digest.Schedule) string {
 	return strings.Join([]string{
@@ -461,5 +486,10 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"and `" + apiProject + "`, a smaller site, the default in #api-docs. Add `project=" + apiProject + "` (or `project=" + docsProject +
 			"`) at the start or the end of a command to choose; the Home tab lists them.",
 		"• docsbot has joined #general, #docs-team and #api-docs, not #random: try a command there too.",
+		"• *Who sees what.* Under *You are* in the sidebar, use the workspace as someone else: *gus*, a guest of the workspace, " +
+			"or *pat* of Partner Co, another organisation (Slack Connect), who is only in #partner-shared. Guests and other organisations " +
+			"never see the words of the docs' readers (comments, searches, questions) or the assistant's replies: as gus, `" + health.Command +
+			"` shows counts and pages only, and `" + agent.Command + " add a page` is refused. #partner-shared is shared with Partner Co: " +
+			"there, as alice, `" + health.Command + "` is answered to you alone.",
 	}, "\n")
 }

@@ -45,3 +45,22 @@ func (s *Server) teamOfLocked(id string) string {
 	}
 	return s.cfg.teamID
 }
+
+// StandingOf is what the workspace knows of person id: the zero Standing
+// for a member (or someone it does not know), a Guest, or the Team of
+// another organisation. For tools that show the workspace (slackweb).
+func (s *Server) StandingOf(id string) Standing {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.standing[id]
+}
+
+// Member reports whether user is in channel, as users.conversations and
+// conversations.info count them (see Channel.Members); false for an
+// unknown channel.
+func (s *Server) Member(channel, user string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.channels[channel]
+	return ok && s.memberLocked(ch, user)
+}

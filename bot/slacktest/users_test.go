@@ -86,3 +86,52 @@ func TestGetPermalink(t *testing.T) {
 		}
 	}
 }
+
+// TestStandingAndMember: what a page of the workspace reads of a person
+// (StandingOf) and of who is in a channel (Member), as users.info and
+// users.conversations say it.
+func TestStandingAndMember(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	s.AddGuest("U0GUEST", "Gus", false)
+	s.AddExternalUser("U0EXT", "Eve", "T0OTHER")
+	s.AddChannel(Channel{ID: "C0SHARED", Name: "shared", Shared: true, Members: []string{"U0ALICE", "U0EXT"}})
+	dm, err := s.OpenDM("U0ALICE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	standings := []struct {
+		user string
+		want Standing
+	}{
+		{"U0ALICE", Standing{}},
+		{"U0GUEST", Standing{Guest: "multi"}},
+		{"U0EXT", Standing{Team: "T0OTHER"}},
+		{"U0NOBODY", Standing{}},
+	}
+	for _, tt := range standings {
+		if got := s.StandingOf(tt.user); got != tt.want {
+			t.Errorf("StandingOf(%s) = %+v, want %+v", tt.user, got, tt.want)
+		}
+	}
+	members := []struct {
+		channel, user string
+		want          bool
+	}{
+		{"C0GENERAL", "U0ALICE", true},
+		{"C0GENERAL", "U0GUEST", true},
+		{"C0GENERAL", "U0EXT", false},
+		{"C0GENERAL", "U0NOBODY", false},
+		{"C0SHARED", "U0EXT", true},
+		{"C0SHARED", "U0ALICE", true},
+		{"C0SHARED", "U0GUEST", false},
+		{dm, "U0ALICE", true},
+		{dm, "U0GUEST", false},
+		{"C0NOWHERE", "U0ALICE", false},
+	}
+	for _, tt := range members {
+		if got := s.Member(tt.channel, tt.user); got != tt.want {
+			t.Errorf("Member(%s, %s) = %v, want %v", tt.channel, tt.user, got, tt.want)
+		}
+	}
+}

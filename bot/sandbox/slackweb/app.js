@@ -288,7 +288,7 @@
   // page's own copy.
   function imageURL(o) {
     const f = o.slack_file;
-    if (f && typeof f.id === 'string' && f.id) return new URL('api/files/' + encodeURIComponent(f.id), location.href).href;
+    if (f && typeof f.id === 'string' && f.id) return new URL('api/files/' + encodeURIComponent(f.id) + actingQuery(), location.href).href;
     return o.image_url || (f && f.url) || '';
   }
 
@@ -615,7 +615,17 @@
     usersSig: '',
     stickBottom: { messages: true, 'thread-messages': true },
     suggestIndex: 0,
+    // as is the person the page acts as, '' for its default (the first of
+    // state.people); events is the open event stream.
+    as: sessionStorage.getItem('slackweb.as') || '',
+    events: null,
   };
+
+  // The person the page acts as is named on every request: a header on
+  // fetch, a query parameter where no header can go (the event stream,
+  // images). Nothing is named for the default person.
+  function actingHeaders() { return app.as ? { 'X-Slackweb-As': app.as } : {}; }
+  function actingQuery() { return app.as ? '?as=' + encodeURIComponent(app.as) : ''; }
 
   const ctx = {
     userName: (id) => (app.users.get(id) || {}).name,
@@ -626,6 +636,20 @@
   function placeName(ch) { return ch.im ? botName() : '#' + ch.name; }
 
   function meName() { return ctx.userName(app.state && app.state.me) || 'you'; }
+
+  // standingBadge marks a guest of the workspace or a person of another
+  // organisation next to their name, as Slack does; null for a member.
+  function standingBadge(u) {
+    if (!u) return null;
+    if (u.team) return el('span', { class: 'standing-badge external', title: 'Of another organisation (' + u.team + ')' }, 'External');
+    if (u.guest) return el('span', { class: 'standing-badge guest', title: u.guest === 'single' ? 'A single-channel guest of this workspace' : 'A guest of this workspace' }, 'Guest');
+    return null;
+  }
+
+  // sharedMark marks a channel shared with another organisation.
+  function sharedMark(ch) {
+    return ch && ch.shared ? el('span', { class: 'shared-mark', title: 'Shared with another organisation (Slack Connect)' }, 'shared') : null;
+  }
   function botName() { return ctx.userName(app.state && app.state.bot) || 'bot'; }
 
   // ------------------------------------------------------------- messages
@@ -655,7 +679,7 @@
     const body = el('div', { class: 'msg-body' });
     const meta = el('div', { class: 'msg-meta' },
       el('span', { class: 'msg-author' }, name),
-      isBot ? el('span', { class: 'app-badge' }, 'APP') : null,
+      isBot ? el('span', { class: 'app-badge' }, 'APP') : standingBadge(user),
       el('time', { class: 'msg-time', datetime: t.iso, title: t.long }, t.short));
     body.appendChild(meta);
 
@@ -835,6 +859,7 @@
     if (!st) return;
     $('ws-name').textContent = st.workspace;
     $('me-name').textContent = meName();
+    renderPeople();
     $('bot-name').textContent = botName();
     const up = st.connections > 0;
     $('bot-presence').className = 'presence' + (up ? ' on' : '');
@@ -857,7 +882,7 @@
     $('home').hidden = !home;
     const where = inApp ? botName() : '#' + ch.name;
     document.title = (inApp ? botName() + (home ? ' \u2013 Home' : ' \u2013 Messages') : '#' + ch.name) + ' \u2013 ' + st.workspace;
-    $('channel-title').textContent = inApp ? botName() : (ch.private ? '\u{1F512} ' : '# ') + ch.name;
+    $('channel-title').replaceChildren(inApp ? botName() : (ch.private ? '\u{1F512} ' : '# ') + ch.name, inApp ? '' : sharedMark(ch) || '');
     $('channel-title').classList.toggle('app-title', inApp);
     $('composer-input').placeholder = 'Message ' + where;
     $('composer-label').textContent = 'Message ' + where;
@@ -986,6 +1011,42 @@
 
   function closeModal(viewId) { post('api/view/close', { view_id: viewId }); }
 
+  // renderPeople shows whom the page can act as, the acting person pressed:
+  // nothing with one person.
+  function renderPeople() {
+    const people = app.state.people || [];
+    const box = $('people');
+    box.hidden = people.length < 2;
+    const sig = JSON.stringify(people) + app.state.me + app.usersSig;
+    if (box.hidden || box.dataset.sig === sig) return;
+    box.dataset.sig = sig;
+    $('people-list').replaceChildren(...people.map((p) => {
+      const face = el('span', { class: 'person-face', 'aria-hidden': 'true' }, initials(p.name));
+      face.style.background = colorOf(p.id);
+      return el('button', { type: 'button', class: 'person-btn', 'data-person': p.id, 'aria-pressed': String(p.id === app.state.me),
+        title: 'Use the workspace as ' + p.name + ' (' + p.about + ')', onclick: () => actAs(p.id) },
+      face, el('span', { class: 'person-name' }, p.name), el('span', { class: 'person-about' }, p.about));
+    }));
+  }
+
+  // actAs makes the page act as person id from now on: its event stream
+  // is theirs, and so is every request. The page shows their channels,
+  // DM, Home and modals once the stream sends their state.
+  function actAs(id) {
+    const people = app.state.people || [];
+    const as = people.length && people[0].id === id ? '' : id;
+    if (as === app.as) return;
+    app.as = as;
+    if (as) sessionStorage.setItem('slackweb.as', as); else sessionStorage.removeItem('slackweb.as');
+    closeMenu();
+    if (app.panel === 'thread') { app.panel = null; app.thread = null; }
+    $('composer-error').textContent = '';
+    $('thread-error').textContent = '';
+    connect();
+    // Being on the app's tab as someone else is a visit of theirs.
+    if (app.current === APP) post(app.tab === 'home' ? 'api/home' : 'api/dm', {});
+  }
+
   function renderSidebar() {
     const list = $('channel-list');
     const items = [];
@@ -997,11 +1058,11 @@
         type: 'button', class: 'channel-btn' + (c.id === app.current ? ' active' : '') + (unread ? ' unread' : ''),
         'aria-current': c.id === app.current ? 'page' : false, 'data-channel': c.id,
         onclick: () => switchChannel(c.id),
-      }, el('span', { class: 'hash', 'aria-hidden': 'true' }, c.private ? '\u{1F512}' : '#'), c.name,
+      }, el('span', { class: 'hash', 'aria-hidden': 'true' }, c.private ? '\u{1F512}' : '#'), c.name, sharedMark(c),
       unread ? el('span', { class: 'visually-hidden' }, ' (new messages)') : null);
       items.push(el('li', {}, btn));
     }
-    const sig = JSON.stringify(app.state.channels.map((c) => c.id)) + app.current +
+    const sig = JSON.stringify(app.state.channels.map((c) => [c.id, !!c.shared])) + app.current +
       items.map((li) => li.firstChild.className).join();
     if (list.dataset.sig !== sig) {
       list.replaceChildren(...items);
@@ -1060,7 +1121,7 @@
 
   let introCache = null;
   function introNode(ch) {
-    const sig = ch.id + ch.name + ch.im + ch.bot_member + app.usersSig;
+    const sig = ch.id + ch.name + ch.im + ch.bot_member + ch.shared + app.usersSig;
     if (introCache && introCache.sig === sig) return introCache.node;
     const box = el('section', { class: 'intro', 'aria-label': ch.im ? 'About ' + botName() : 'About #' + ch.name });
     box.appendChild(el('div', { class: 'intro-icon' + (ch.im ? ' avatar-bot' : ''), 'aria-hidden': 'true' }, ch.im ? '' : ch.private ? '\u{1F512}' : '#'));
@@ -1073,6 +1134,10 @@
       box.appendChild(el('p', { class: 'intro-lead' }, 'This is the very beginning of the ',
         el('strong', {}, '#' + ch.name), ' channel.',
         ch.bot_member ? ' ' + botName() + ' is a member: mention @' + botName() + ' to talk to it.' : ' ' + botName() + ' has not joined it, so it will ask you to invite it.'));
+      if (ch.shared) {
+        box.appendChild(el('p', { class: 'intro-lead intro-shared' }, sharedMark(ch),
+          ' This channel is shared with another organisation (Slack Connect): its people read what is posted here.'));
+      }
     }
     box.appendChild(helpContent());
     introCache = { sig, node: box };
@@ -1200,7 +1265,7 @@
   // answer (a SendResponse), or a failed one when the server is gone.
   async function request(path, body) {
     try {
-      const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(path, { method: 'POST', headers: Object.assign({ 'Content-Type': 'application/json' }, actingHeaders()), body: JSON.stringify(body) });
       return await r.json();
     } catch (err) {
       return { ok: false, message: 'The sandbox did not answer: is it still running?' };
@@ -1335,7 +1400,7 @@
       .sort((a, b) => (b.bot ? 1 : 0) - (a.bot ? 1 : 0) || a.name.localeCompare(b.name))
       .slice(0, 8)
       .map((u) => ({
-        label: '@' + u.name, hint: u.bot ? 'APP' : '', desc: u.bot ? 'Mention it to talk to it' : '',
+        label: '@' + u.name, hint: u.bot ? 'APP' : u.team ? 'EXTERNAL' : u.guest ? 'GUEST' : '', desc: u.bot ? 'Mention it to talk to it' : '',
         apply: (val) => val.slice(0, start) + '@' + u.name + ' ' + val.slice(caret),
         caret: start + u.name.length + 2,
       }));
@@ -1420,18 +1485,42 @@
     });
   }
 
+  // connect opens the event stream of the acting person, closing the one
+  // before: only the open stream's states are shown.
   function connect() {
-    const es = new EventSource('api/events');
+    if (app.events) app.events.close();
+    const es = app.as ? new EventSource('api/events' + actingQuery()) : new EventSource('api/events');
+    app.events = es;
     es.addEventListener('state', (e) => {
+      if (app.events !== es) return;
       $('banner').hidden = true;
       apply(JSON.parse(e.data));
     });
     es.addEventListener('error', () => {
+      if (app.events !== es) return;
       const b = $('banner');
       b.textContent = 'Lost the connection to the sandbox. Reconnecting\u2026';
       b.hidden = false;
-      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+      if (es.readyState === EventSource.CLOSED) setTimeout(() => { if (app.events === es) loadState().then(connect); }, 2000);
     });
+  }
+
+  // loadState fetches the acting person's state once. A person the page
+  // no longer knows (the sandbox started again with other people) is
+  // forgotten: the page acts as its default person.
+  async function loadState() {
+    try {
+      const r = await fetch('api/state', { headers: actingHeaders() });
+      if (r.status === 400 && app.as) {
+        app.as = '';
+        sessionStorage.removeItem('slackweb.as');
+        return loadState();
+      }
+      const s = await r.json();
+      if (!app.state) apply(s);
+    } catch (_) {
+      // The stream reports a server that is gone.
+    }
   }
 
   function init() {
@@ -1480,8 +1569,7 @@
         box.dataset.atBottom = String(box.scrollHeight - box.scrollTop - box.clientHeight < 48);
       }, { passive: true });
     }
-    fetch('api/state').then((r) => r.json()).then((s) => { if (!app.state) apply(s); }).catch(() => {});
-    connect();
+    loadState().then(connect);
     $('composer-input').focus();
   }
 

@@ -16,6 +16,9 @@ type Client struct {
 	URL string
 	// HTTP sends the requests; nil means http.DefaultClient.
 	HTTP *http.Client
+	// As is the person the calls act for, as the page's switcher chooses
+	// them (sent in ActingHeader); "" is the page's default person.
+	As string
 }
 
 // State fetches the workspace as the page shows it.
@@ -25,6 +28,7 @@ func (c Client) State(ctx context.Context) (State, error) {
 	if err != nil {
 		return st, fmt.Errorf("slackweb: state request: %w", err)
 	}
+	c.acting(req)
 	resp, err := c.http().Do(req)
 	if err != nil {
 		return st, fmt.Errorf("slackweb: GET /api/state: %w", err)
@@ -91,6 +95,7 @@ func (c Client) post(ctx context.Context, path string, v any) (SendResponse, int
 		return out, 0, fmt.Errorf("slackweb: %s request: %w", path, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	c.acting(req)
 	resp, err := c.http().Do(req)
 	if err != nil {
 		return out, 0, fmt.Errorf("slackweb: POST %s: %w", path, err)
@@ -100,6 +105,13 @@ func (c Client) post(ctx context.Context, path string, v any) (SendResponse, int
 		return out, resp.StatusCode, fmt.Errorf("slackweb: POST %s: %s: %w", path, resp.Status, err)
 	}
 	return out, resp.StatusCode, nil
+}
+
+// acting names the person req acts for, if not the default.
+func (c Client) acting(req *http.Request) {
+	if c.As != "" {
+		req.Header.Set(ActingHeader, c.As)
+	}
 }
 
 func (c Client) endpoint(path string) string { return strings.TrimSuffix(c.URL, "/") + path }

@@ -3,7 +3,15 @@
 // and of the app, a channel's messages, threads in a side panel, the app's
 // Home and Messages tabs, modals, and a message box.
 //
-// The page acts as one person of the workspace (see [WithUser]). What they
+// The page acts as one person of the workspace at a time: the one of
+// [WithUser], or one of the people of [WithPeople], chosen in a switcher in
+// the sidebar ("You are: alice · gus (guest) · …"). Each request names the
+// person it acts for ([ActingHeader], or [ActingParam] for the event
+// stream and file links), checked against the list; the state it answers
+// is that person's: the channels they are in (a channel shared with
+// another organisation marked, as Slack marks it), their direct message
+// with the bot, their ephemeral messages, Home tab and modals. Guests and
+// people of another organisation carry a badge by their name. What they
 // do goes through the fake Slack exactly as it would through Slack, so the
 // real bot, connected to the server over Socket Mode, answers it:
 //
@@ -52,13 +60,17 @@
 //
 // Endpoints (the POSTs take same-origin JSON only; they answer a
 // [SendResponse], pending when the bot has not acknowledged what was sent
-// within [WithAckWait]):
+// within [WithAckWait]; every /api/ request acts for the person it names,
+// by default the first, and naming anyone else is refused with 400
+// unknown_person):
 //
 //	GET  /                  the page (index.html, app.css, app.js, embedded)
-//	GET  /api/state         the workspace as JSON: users, channels with their
-//	                        messages, threads, files and thread status, the
-//	                        person's DM, Home tab, open modals and ephemeral
-//	                        messages, the commands and shortcuts
+//	GET  /api/state         the workspace as JSON: the people the page can
+//	                        act as and who is acting, users, the person's
+//	                        channels with their messages, threads, files and
+//	                        thread status, the person's DM, Home tab, open
+//	                        modals and ephemeral messages, the commands and
+//	                        shortcuts
 //	GET  /api/events        server-sent events: "state" with the same JSON as
 //	                        /api/state, at once and after every change
 //	GET  /api/files/{id}    an uploaded file's content

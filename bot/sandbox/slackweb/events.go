@@ -19,10 +19,10 @@ const (
 	reconnectMillis = 1000
 )
 
-// serveEvents answers GET /api/events with a server-sent event stream: a
-// "state" event holding the State JSON at once, then again after each change
-// that alters it. It ends when the client goes away or the server's base
-// context ends.
+// serveEvents answers GET /api/events with a server-sent event stream of
+// what the person it acts for (ActingParam) sees: a "state" event holding
+// the State JSON at once, then again after each change that alters it. It
+// ends when the client goes away or the server's base context ends.
 func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	changes, stop := h.srv.Changes()
@@ -42,7 +42,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer ping.Stop()
 	var last []byte
 	for {
-		b, err := json.Marshal(h.State())
+		b, err := json.Marshal(h.stateOf(me(r)))
 		if err != nil {
 			h.cfg.logger.Error("slackweb: encoding the state", "err", err)
 			return

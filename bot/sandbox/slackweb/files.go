@@ -3,6 +3,7 @@ package slackweb
 import (
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -21,11 +22,16 @@ func imageType(content []byte) string {
 	return ""
 }
 
-// filesByMessage lists the shared files the page's person may see, by
-// "channel/message ts".
-func (h *Handler) filesByMessage() map[string][]FileView {
+// filesByMessage lists the shared files person may see, by "channel/message
+// ts". Their links name the person (ActingParam) unless they are the
+// default, as an image's address cannot carry a header.
+func (h *Handler) filesByMessage(person string) map[string][]FileView {
 	out := map[string][]FileView{}
-	visible := h.visibleChannels()
+	visible := h.visibleChannels(person)
+	as := ""
+	if person != h.defaultPerson() {
+		as = "?" + url.Values{ActingParam: {person}}.Encode()
+	}
 	for _, f := range h.srv.Files() {
 		if !shared(f, visible) {
 			continue
@@ -33,17 +39,17 @@ func (h *Handler) filesByMessage() map[string][]FileView {
 		key := f.Channel + "/" + f.MessageTS
 		out[key] = append(out[key], FileView{
 			ID: f.ID, Name: f.Name, Title: f.Title, Alt: f.AltText, Size: len(f.Content),
-			Image: imageType(f.Content) != "", URL: "api/files/" + f.ID,
+			Image: imageType(f.Content) != "", URL: "api/files/" + url.PathEscape(f.ID) + as,
 		})
 	}
 	return out
 }
 
-// visibleChannels is the set of the ids of the channels the page's person sees.
-func (h *Handler) visibleChannels() map[string]bool {
+// visibleChannels is the set of the ids of the channels person sees.
+func (h *Handler) visibleChannels(person string) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range h.srv.Channels() {
-		if h.visible(c) {
+		if h.visible(c, person) {
 			out[c.ID] = true
 		}
 	}
@@ -68,7 +74,7 @@ func servable(f slacktest.File, visible map[string]bool) bool {
 // attachment), so no uploaded file is ever shown as a page of this origin.
 func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	visible := h.visibleChannels()
+	visible := h.visibleChannels(me(r))
 	for _, f := range h.srv.Files() {
 		if f.ID != id || !servable(f, visible) {
 			continue

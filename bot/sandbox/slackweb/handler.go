@@ -37,17 +37,23 @@ func New(srv *slacktest.Server, opts ...Option) *Handler {
 	h.mux.HandleFunc("GET /{$}", h.asset("index.html", "text/html; charset=utf-8"))
 	h.mux.HandleFunc("GET /app.css", h.asset("app.css", "text/css; charset=utf-8"))
 	h.mux.HandleFunc("GET /app.js", h.asset("app.js", "text/javascript; charset=utf-8"))
-	h.mux.HandleFunc("GET /api/state", h.serveState)
-	h.mux.HandleFunc("POST /api/send", h.serveSend)
-	h.mux.HandleFunc("GET /api/events", h.serveEvents)
-	h.mux.HandleFunc("GET /api/files/{id}", h.serveFile)
-	h.mux.HandleFunc("POST /api/action", h.serveAction)
-	h.mux.HandleFunc("POST /api/shortcut", h.serveShortcut)
-	h.mux.HandleFunc("POST /api/view/submit", h.serveSubmit)
-	h.mux.HandleFunc("POST /api/view/close", h.serveClose)
-	h.mux.HandleFunc("POST /api/home", h.serveHome)
-	h.mux.HandleFunc("POST /api/dm", h.serveDM)
+	h.api("GET /api/state", h.serveState)
+	h.api("POST /api/send", h.serveSend)
+	h.api("GET /api/events", h.serveEvents)
+	h.api("GET /api/files/{id}", h.serveFile)
+	h.api("POST /api/action", h.serveAction)
+	h.api("POST /api/shortcut", h.serveShortcut)
+	h.api("POST /api/view/submit", h.serveSubmit)
+	h.api("POST /api/view/close", h.serveClose)
+	h.api("POST /api/home", h.serveHome)
+	h.api("POST /api/dm", h.serveDM)
 	return h
+}
+
+// api serves pattern with fn for the person the request acts for (see
+// ActingHeader), refusing a request for anyone else.
+func (h *Handler) api(pattern string, fn http.HandlerFunc) {
+	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { h.withActing(w, r, fn) })
 }
 
 // ServeHTTP implements http.Handler.

@@ -72,12 +72,12 @@ func (h *Handler) serveAction(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusBadRequest, "invalid_action", "Name an element of a message or of a view.")
 		return
 	}
-	if _, known := h.channel(req.Channel); req.Channel != "" && !known {
+	if _, known := h.channel(req.Channel, me(r)); req.Channel != "" && !known {
 		refuse(http.StatusNotFound, "channel_not_found", "There is no such channel.")
 		return
 	}
 	h.interaction(w, r, refuse, "click", func(ctx context.Context) (slacktest.Interaction, error) {
-		return h.srv.Act(ctx, slacktest.Action{UserID: h.cfg.user, ChannelID: req.Channel, MessageTS: req.TS,
+		return h.srv.Act(ctx, slacktest.Action{UserID: me(r), ChannelID: req.Channel, MessageTS: req.TS,
 			ViewID: req.ViewID, ActionID: req.ActionID, Value: req.Value})
 	}, nil)
 }
@@ -89,7 +89,7 @@ func (h *Handler) serveShortcut(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, known := h.channel(req.Channel); !known {
+	if _, known := h.channel(req.Channel, me(r)); !known {
 		refuse(http.StatusNotFound, "channel_not_found", "There is no such channel.")
 		return
 	}
@@ -98,7 +98,7 @@ func (h *Handler) serveShortcut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.interaction(w, r, refuse, "shortcut", func(ctx context.Context) (slacktest.Interaction, error) {
-		return h.srv.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: h.cfg.user, CallbackID: req.CallbackID,
+		return h.srv.MessageShortcut(ctx, slacktest.MessageShortcut{UserID: me(r), CallbackID: req.CallbackID,
 			ChannelID: req.Channel, MessageTS: req.TS})
 	}, nil)
 }
@@ -119,7 +119,7 @@ func (h *Handler) viewRequest(w http.ResponseWriter, r *http.Request) (ViewReque
 	if !ok {
 		return req, refuse, false
 	}
-	for _, v := range h.srv.OpenModals(h.cfg.user) {
+	for _, v := range h.srv.OpenModals(me(r)) {
 		if v.ID == req.ViewID {
 			return req, refuse, true
 		}
@@ -171,7 +171,7 @@ func (h *Handler) serveHome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.interaction(w, r, refuse, "Home tab", func(ctx context.Context) (slacktest.Interaction, error) {
-		id, err := h.srv.OpenHome(ctx, h.cfg.user)
+		id, err := h.srv.OpenHome(ctx, me(r))
 		return slacktest.Interaction{EnvelopeID: id}, err
 	}, nil)
 }
@@ -184,7 +184,7 @@ func (h *Handler) serveDM(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	id, err := h.srv.OpenDM(h.cfg.user)
+	id, err := h.srv.OpenDM(me(r))
 	if err != nil {
 		h.cfg.logger.Warn("slackweb: opening the direct message failed", "err", err)
 		refuse(http.StatusBadRequest, "not_opened", "The conversation with the app could not be opened.")

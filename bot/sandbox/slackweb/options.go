@@ -30,11 +30,23 @@ type Shortcut struct {
 	Description string `json:"description,omitempty"`
 }
 
+// Person is someone the page can act as ([WithPeople]).
+type Person struct {
+	// ID is the person's user id; they must exist on the server.
+	ID string
+	// About says in a few words who they are, shown next to their name in
+	// the page's switcher, such as "Partner Co, another organisation"; ""
+	// says it from what the server knows of them (member, guest, another
+	// organisation).
+	About string
+}
+
 // Option configures a Handler.
 type Option func(*config)
 
 type config struct {
-	user      string
+	// people are who the page can act as, the default first; never empty.
+	people    []Person
 	workspace string
 	commands  []Command
 	shortcuts []Shortcut
@@ -45,16 +57,30 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		user:      "U0ALICE",
+		people:    []Person{{ID: "U0ALICE"}},
 		workspace: "Slack sandbox",
 		ackWait:   5 * time.Second,
 		logger:    slog.New(slog.DiscardHandler),
 	}
 }
 
-// WithUser sets the person the page acts as (default "U0ALICE", who is in
-// every slacktest workspace). The user must exist on the server.
-func WithUser(id string) Option { return func(c *config) { c.user = id } }
+// WithUser sets the one person the page acts as (default "U0ALICE", who is
+// in every slacktest workspace): WithPeople with one person. The user must
+// exist on the server.
+func WithUser(id string) Option { return WithPeople(Person{ID: id}) }
+
+// WithPeople sets the people the page can act as, the first by default:
+// the page shows a switcher of them, and each request names the person it
+// acts for (see [ActingHeader]); a request naming anyone else is refused.
+// With none, the option is ignored. The last of WithUser and WithPeople
+// wins.
+func WithPeople(people ...Person) Option {
+	return func(c *config) {
+		if len(people) > 0 {
+			c.people = append([]Person(nil), people...)
+		}
+	}
+}
 
 // WithWorkspace sets the workspace name shown at the top of the sidebar.
 func WithWorkspace(name string) Option { return func(c *config) { c.workspace = name } }

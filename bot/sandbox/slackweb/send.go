@@ -85,7 +85,7 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	text := strings.TrimSpace(req.Text)
-	ch, known := h.channel(req.Channel)
+	ch, known := h.channel(req.Channel, me(r))
 	switch {
 	case text == "":
 		refuse(http.StatusBadRequest, "no_text", "Type a message first.")
@@ -103,13 +103,13 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 		if i := strings.IndexAny(name, "\n\t"); i >= 0 {
 			name, args = name[:i], text[i+1:]
 		}
-		h.sendCommand(r.Context(), w, req, name, strings.TrimSpace(args), refuse)
+		h.sendCommand(r.Context(), w, req, me(r), name, strings.TrimSpace(args), refuse)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.ackWait)
 	defer cancel()
 	text, mentioned := h.linkMentions(slacktest.Escape(text))
-	msg := slacktest.UserMessage{ChannelID: req.Channel, UserID: h.cfg.user, Text: text, ThreadTS: req.ThreadTS}
+	msg := slacktest.UserMessage{ChannelID: req.Channel, UserID: me(r), Text: text, ThreadTS: req.ThreadTS}
 	var (
 		ts   string
 		err  error
@@ -148,8 +148,8 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// sendCommand runs a slash command typed in a channel.
-func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req SendRequest, name, args string,
+// sendCommand runs a slash command person typed in a channel.
+func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req SendRequest, person, name, args string,
 	refuse refuser) {
 	if req.ThreadTS != "" {
 		refuse(http.StatusBadRequest, "command_in_thread",
@@ -164,7 +164,7 @@ func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req Se
 	envelope, _, err := h.srv.SendSlashCommand(ctx, slacktest.SlashCommand{
 		Command:   name,
 		Text:      slacktest.Escape(args),
-		UserID:    h.cfg.user,
+		UserID:    person,
 		ChannelID: req.Channel,
 	})
 	if err != nil {
@@ -175,10 +175,10 @@ func (h *Handler) sendCommand(ctx context.Context, w http.ResponseWriter, req Se
 	writeJSON(w, http.StatusOK, SendResponse{OK: true, Command: true, EnvelopeID: envelope})
 }
 
-// channel returns the channel id if the page's person sees it.
-func (h *Handler) channel(id string) (slacktest.Channel, bool) {
+// channel returns the channel id if person sees it.
+func (h *Handler) channel(id, person string) (slacktest.Channel, bool) {
 	for _, c := range h.srv.Channels() {
-		if c.ID == id && h.visible(c) {
+		if c.ID == id && h.visible(c, person) {
 			return c, true
 		}
 	}

@@ -12,8 +12,11 @@ import (
 type State struct {
 	// Workspace is the name shown at the top of the sidebar.
 	Workspace string `json:"workspace"`
-	// Me is the user id of the person the page acts as.
+	// Me is the user id of the person the page acts as: the one the
+	// request named (see ActingHeader), else the first of People.
 	Me string `json:"me"`
+	// People are who the page can act as, the default first.
+	People []PersonView `json:"people"`
 	// Bot is the bot's user id.
 	Bot string `json:"bot"`
 	// Connections counts the open Socket Mode connections: 0 means the bot is
@@ -47,6 +50,12 @@ type UserView struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	Bot  bool   `json:"bot,omitempty"`
+	// Guest is "multi" for a multi-channel guest, "single" for a
+	// single-channel one, "" for a member.
+	Guest string `json:"guest,omitempty"`
+	// Team is the workspace of a person of another organisation (Slack
+	// Connect), "" for the workspace's own people.
+	Team string `json:"team,omitempty"`
 }
 
 // ChannelView is a channel and its top-level messages, oldest first.
@@ -54,6 +63,9 @@ type ChannelView struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Private bool   `json:"private,omitempty"`
+	// Shared marks a channel shared with another organisation (Slack
+	// Connect), which the page marks as Slack does.
+	Shared bool `json:"shared,omitempty"`
 	// IM is the person of a direct message with the bot.
 	IM        string        `json:"im,omitempty"`
 	BotMember bool          `json:"bot_member"`
@@ -114,11 +126,17 @@ type ViewState struct {
 	Hash string `json:"hash"`
 }
 
-// State returns the workspace as the page shows it now.
-func (h *Handler) State() State {
+// State returns the workspace as the page shows it now to its default
+// person, the first of WithPeople.
+func (h *Handler) State() State { return h.stateOf(h.defaultPerson()) }
+
+// stateOf is the workspace as person sees it: the channels they are in,
+// their direct message with the bot, their ephemeral messages, Home tab
+// and modals.
+func (h *Handler) stateOf(person string) State {
 	st := State{
 		Workspace:   h.cfg.workspace,
-		Me:          h.cfg.user,
+		Me:          person,
 		Connections: h.srv.Connections(),
 		Users:       []UserView{},
 		Channels:    []ChannelView{},
@@ -134,21 +152,25 @@ func (h *Handler) State() State {
 	if st.Shortcuts == nil {
 		st.Shortcuts = []Shortcut{}
 	}
-	files := h.filesByMessage()
+	files := h.filesByMessage(person)
+	names := map[string]string{}
 	for _, u := range h.srv.Users() {
-		st.Users = append(st.Users, UserView{ID: u.ID, Name: u.Name, Bot: u.Bot})
+		standing := h.srv.StandingOf(u.ID)
+		st.Users = append(st.Users, UserView{ID: u.ID, Name: u.Name, Bot: u.Bot, Guest: standing.Guest, Team: standing.Team})
+		names[u.ID] = u.Name
 		if u.Bot {
 			st.Bot = u.ID
 		}
 	}
+	st.People = h.people(names)
 	for _, c := range h.srv.Channels() {
-		if !h.visible(c) {
+		if !h.visible(c, person) {
 			continue
 		}
 		if c.IMUser != "" {
 			st.DM = c.ID
 		}
-		cv := ChannelView{ID: c.ID, Name: c.Name, Private: c.Private, IM: c.IMUser, BotMember: c.BotMember, Messages: []MessageView{}}
+		cv := ChannelView{ID: c.ID, Name: c.Name, Private: c.Private, Shared: c.Shared, IM: c.IMUser, BotMember: c.BotMember, Messages: []MessageView{}}
 		for _, m := range h.srv.Messages(c.ID) {
 			mv := messageView(m, files)
 			mv.Status = h.srv.ThreadStatus(c.ID, m.TS)
@@ -163,23 +185,17 @@ func (h *Handler) State() State {
 		}
 		st.Channels = append(st.Channels, cv)
 	}
-	for _, m := range h.srv.Ephemerals(h.cfg.user) {
+	for _, m := range h.srv.Ephemerals(person) {
 		st.Ephemerals = append(st.Ephemerals, messageView(m, files))
 	}
-	if v, ok := h.srv.HomeView(h.cfg.user); ok {
+	if v, ok := h.srv.HomeView(person); ok {
 		home := viewState(v)
 		st.Home = &home
 	}
-	for _, v := range h.srv.OpenModals(h.cfg.user) {
+	for _, v := range h.srv.OpenModals(person) {
 		st.Modals = append(st.Modals, viewState(v))
 	}
 	return st
-}
-
-// visible reports whether the page's person sees channel c: any channel but
-// the bot's direct messages with other people.
-func (h *Handler) visible(c slacktest.Channel) bool {
-	return c.IMUser == "" || c.IMUser == h.cfg.user
 }
 
 func viewState(v slacktest.View) ViewState {
@@ -212,8 +228,8 @@ func messageView(m slacktest.Message, files map[string][]FileView) MessageView {
 }
 
 // serveState answers GET /api/state.
-func (h *Handler) serveState(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, h.State())
+func (h *Handler) serveState(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, h.stateOf(me(r)))
 }
 
 // writeJSON answers with v as JSON.
