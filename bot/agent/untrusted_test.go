@@ -282,3 +282,31 @@ func TestShortcutQuotesOthersMessages(t *testing.T) {
 		t.Errorf("the cut message does not end its quote:\n%.200s…%s", prompt, prompt[len(prompt)-200:])
 	}
 }
+
+// TestMentionInAThreadQuotesOthers: a mention in a thread passes the
+// thread on, another person's message as quoted data of other people in
+// Slack and the editor's own plain, and tells the editor privately what
+// went, once.
+func TestMentionInAThreadQuotesOthers(t *testing.T) {
+	t.Parallel()
+	h := longJobsBot(t, bottest.Config{})
+	parent := h.userMessage(bob, general, "", "The webhooks page is wrong. "+injection)
+	h.userMessage(alice, general, parent, "I saw that too")
+	h.mention(alice, general, parent, "fix the webhooks page")
+	_, jobID := h.rootIn(general, parent)
+	prompt := h.API.Prompts(jobID)[0]
+	if !strings.HasPrefix(prompt, "fix the webhooks page\n\nContext: the Slack thread") {
+		t.Errorf("the job's instruction is not the editor's alone:\n%s", prompt)
+	}
+	wantQuoted(t, "bob's message", prompt, "bob: The webhooks page is wrong. "+injection, "other people in Slack")
+	if !strings.Contains(prompt, "\nalice: I saw that too") || quotedHas(prompt, "I saw that too") {
+		t.Errorf("the editor's own message is not plain:\n%s", prompt)
+	}
+	h.WaitFor("alice told what went with her job", func() bool {
+		return len(h.Privates(alice, "docsbot passed on 2 messages of this thread to the agent as context, with messages by bob, marked as their words")) == 1
+	})
+	h.StopAll()
+	if n := len(h.Slack.Ephemerals(alice)); n != 1 {
+		t.Errorf("alice was told %d things privately, want the one note", n)
+	}
+}
