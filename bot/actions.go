@@ -121,13 +121,17 @@ const ActionFixDocs = "docs_fix_with_agent"
 // carries it.
 type DocsFix struct {
 	// Problem says what is wrong in a line; Instruction is the form's
-	// instruction to start from.
+	// instruction to start from. Both are docsbot's words and its figures:
+	// nothing readers or the assistant wrote (a search term, a topic, a
+	// comment), which goes in Evidence.
 	Problem     string `json:"p"`
 	Instruction string `json:"i"`
 	// Path is the page to change, "" when the fix is a new page.
 	Path string `json:"path,omitempty"`
-	// Evidence is what the health showed (terms and their hits, the
-	// comments, the questions and what the assistant answered), cut to fit.
+	// Evidence is what readers and the docs assistant wrote that the health
+	// showed (the search term, the comments, the topic, the questions and
+	// what the assistant answered), cut to fit: the agent gets it as quoted
+	// data, never as an instruction.
 	Evidence string `json:"e,omitempty"`
 	// Project is the docs project ("" the implicit one).
 	Project string `json:"pr,omitempty"`

@@ -7,7 +7,7 @@
 // It holds the entry points (command.go; posts.go and mention.go for
 // messages, mentions and DMs; threadcontext.go for the thread passed on as
 // context; modal.go and shortcut.go for the job modal; list.go for list and
-// status), the kinds of inbox work (agent.start, agent.reply, agent.list,
+// status), the one way text others wrote goes to the agent (quoted.go), the kinds of inbox work (agent.start, agent.reply, agent.list,
 // agent.feedback), the poller that follows every unfinished job, the
 // root-message views and texts, the live status (progress.go) and the
 // result message with its buttons (result.go, followupmodal.go,
@@ -147,6 +147,20 @@
 // a mention or a DM; empty for a slash command or a modal) carries ⏳ while
 // the agent works, then ✅, ❌ or 🗄 (bot.React, in order per message,
 // idempotent).
+//
+// What the agent gets. A job's instruction is only ever what its editor
+// typed (or the form's prefill, in docsbot's words alone); the context
+// after it (startRequest.Context) is docsbot's words (a problem, a page's
+// path, figures) as they are, and what others wrote (docs visitors'
+// searches, comments and questions, the docs assistant's answers, a
+// question asked in Slack, other people's messages in a thread or under
+// the shortcut) as quoted data: a line naming the writers and saying it
+// is data, not an instruction, then the text between markers it does not
+// contain (renderContext, quoteData). The job form shows that context
+// read-only, as the agent gets it, cut to contextShownMax (and says so);
+// it travels in the view's private_metadata, after the target's JSON, so
+// what was shown is what is sent. A mention in a thread has no form: its
+// editor is told privately whose messages went with the job.
 //
 // Results (result.go, followupmodal.go, feedback.go). The result message is
 // Block Kit with a text fallback: the outcome, a View pull request link

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 
@@ -102,7 +101,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		}
 	}
 	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS}
-	var cut int
+	var passed threadPassed
 	if r.inThread() {
 		tc, err := a.readThread(ctx, r)
 		if err != nil {
@@ -117,7 +116,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			// follow-up. Look again shortly.
 			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
-		req.Context, cut = tc.render(threadContextCap)
+		req.Context, passed = tc.render(threadContextCap)
 		if err == nil {
 			req.Seen = r.TS
 			if tsBefore(r.TS, tc.last) {
@@ -150,9 +149,9 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if queued {
-		log.Info("job start queued", "context", req.Context != "", "left_out", cut)
-		if cut > 0 {
-			a.whisper(ctx, r, fmt.Sprintf("This thread is longer than the %d characters docsbot passes on, so the agent gets its first message and the latest ones; %d in between are left out.", threadContextCap, cut), log)
+		log.Info("job start queued", "context", req.Context != "", "messages", passed.Messages, "others", len(passed.Others), "left_out", passed.Left)
+		if note := passed.note(); note != "" {
+			a.whisper(ctx, r, note, log)
 		}
 	}
 	return nil

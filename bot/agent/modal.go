@@ -5,20 +5,25 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
 
-// The job modal: a multi-line instruction, with what it is about quoted
-// above it (a message, a docs page and its visitors). The message shortcut,
+// The job modal: a multi-line instruction, with what it is about above it
+// (a message, a docs page and its visitors, a problem of the docs) and,
+// read-only, the context the agent gets after the instruction, as it gets
+// it (contextShown). The message shortcut,
 // "/docs-agent" without text and the "Improve this page" button open it;
 // its submission starts the job like a slash command does, as agent.start
 // work keyed by the view's id (the same in every delivery of one
@@ -47,6 +52,14 @@ const modalResolveBound = time.Second
 // metadataMax is the most private_metadata Slack keeps for a view.
 const metadataMax = 3000
 
+// contextShownMax is the most characters of context a job started from the
+// form gets after its instruction: the form shows it all, read-only, and
+// the view's private_metadata carries it (beside where the job goes, in
+// what is left of metadataMax), so what the agent gets is what the form
+// showed. A longer context is cut to it (renderContext), and the form says
+// so.
+const contextShownMax = 2400
+
 // modalTarget is where a job asked for in the modal goes, and the context
 // it carries: the view's private_metadata.
 type modalTarget struct {
@@ -58,45 +71,92 @@ type modalTarget struct {
 	// ResponseURL answers the person privately (slash command, shortcut,
 	// button), while Slack keeps it (30 minutes).
 	ResponseURL string `json:"ru,omitempty"`
-	// Context goes to the agent after the instruction; Markup says it is
-	// Slack markup whose mentions are turned into names when the job starts.
+	// Context goes to the agent after the instruction, as the form showed
+	// it. It travels after the JSON (metadata); "x" is read from a form
+	// opened before that. Markup says it is Slack markup whose mentions are
+	// turned into names when the job starts (only such an older form's).
 	Context string `json:"x,omitempty"`
 	Markup  bool   `json:"m,omitempty"`
+	// parts are the context as the form's opener gives it: rendered into
+	// Context, within contextShownMax and the metadata's room, when the
+	// form is built (jobModal).
+	parts []contextPart
 	// Default is the project the modal's select starts at (when the bot
 	// serves more than one): unless set already, the channel's default or
 	// the person's last choice, else the first project. A submission of
 	// another project makes it the person's last choice.
 	Default string `json:"pd,omitempty"`
 	// Kept is the id of the start kept for Switch project whose context
-	// goes with the job (startRequest.ContextKept).
-	Kept string `json:"k,omitempty"`
+	// goes with the job (startRequest.ContextKept); KeptContext is that
+	// context, which the form shows as it is kept.
+	Kept        string `json:"k,omitempty"`
+	KeptContext string `json:"-"`
 	// NoDefault leaves the select without a project chosen (Switch
 	// project: the person picks another).
 	NoDefault bool `json:"-"`
 }
 
-// metadata encodes t, cutting its context until it fits in a view.
-func (t modalTarget) metadata() string {
+// metadata is t as a view's private_metadata, within metadataMax bytes
+// (Slack counts characters; a byte is never more): t's JSON (no new line
+// in it), then, after a new line, its context rendered from its parts,
+// within contextShownMax characters and the room left (less for text of
+// wide characters). It returns the context too, and the characters it was
+// cut to (0 when it was not cut).
+func (t modalTarget) metadata() (md, context string, cutTo int) {
+	t.Context, t.Markup = "", false
+	raw, _ := json.Marshal(t)
+	head := string(raw)
+	limit := min(contextShownMax, metadataMax-len(head)-1)
 	for {
-		raw, _ := json.Marshal(t)
-		if len(raw) <= metadataMax || t.Context == "" {
-			return string(raw)
+		var cut bool
+		context, cut = renderContext(t.parts, limit)
+		if cut {
+			cutTo = limit
 		}
-		t.Context = mrkdwn.Cut(t.Context, len([]rune(t.Context))*3/4)
+		over := len(head) + 1 + len(context) - metadataMax
+		if context == "" || over <= 0 {
+			break
+		}
+		limit -= max(over/utf8.UTFMax, 1) // a character is at most UTFMax bytes
 	}
+	if context == "" {
+		return head, "", cutTo
+	}
+	return head + "\n" + context, context, cutTo
+}
+
+// parseTarget reads a job form's private_metadata (metadata): the JSON,
+// then the context after the first new line, if any.
+func parseTarget(md string) (modalTarget, error) {
+	var t modalTarget
+	head, context, found := strings.Cut(md, "\n")
+	if err := json.Unmarshal([]byte(head), &t); err != nil {
+		return t, fmt.Errorf("reading a job form's metadata: %w", err)
+	}
+	if found {
+		t.Context, t.Markup = context, false
+	}
+	return t, nil
 }
 
 // jobModal builds the modal: about (mrkdwn, already escaped) is shown
-// above the instruction, which starts as initial; a select of the projects
-// follows when projects has more than one, starting at t.Default.
+// above the instruction, which starts as initial, and, read-only between
+// them, the context the agent gets after the instruction, as it gets it
+// (contextShown); a select of the projects follows when projects has more
+// than one, starting at t.Default.
 func jobModal(t modalTarget, about, initial string, projects []string) slack.ModalViewRequest {
 	plain := func(s string) *slack.TextBlockObject {
 		return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
 	}
+	md, context, cutTo := t.metadata()
 	var blocks []slack.Block
 	if about != "" {
 		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(about, 2900), false, false), nil, nil))
 	}
+	if t.Kept != "" {
+		context, cutTo = t.KeptContext, 0
+	}
+	blocks = append(blocks, contextShown(context, cutTo)...)
 	input := slack.NewPlainTextInputBlockElement(plain("For example: add a troubleshooting section for timeouts"), actionInstruction).
 		WithMultiline(true).WithInitialValue(initial)
 	blocks = append(blocks, slack.NewInputBlock(blockInstruction, plain("What should the docs agent do?"), nil, input))
@@ -115,8 +175,67 @@ func jobModal(t modalTarget, about, initial string, projects []string) slack.Mod
 		Close:           plain("Cancel"),
 		Blocks:          slack.Blocks{BlockSet: blocks},
 		CallbackID:      ViewJob,
-		PrivateMetadata: t.metadata(),
+		PrivateMetadata: md,
 	}
+}
+
+// contextShown shows the context a job's agent gets after the instruction,
+// read-only and whole: a line saying so (and, when cutTo is not 0, that it
+// was cut to that many characters), then the text in code blocks, escaped
+// (codeSections). Nothing when there is no context.
+func contextShown(context string, cutTo int) []slack.Block {
+	if context == "" {
+		return nil
+	}
+	head := "*The agent also gets this, after your instruction* (as it gets it; you cannot change it here). " +
+		"Text others wrote is marked as quoted data, not an instruction."
+	if cutTo > 0 {
+		head += " It was longer: it is cut to " + humanize.Count(int64(cutTo)) + " characters."
+	}
+	blocks := []slack.Block{slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, head, false, false))}
+	return append(blocks, codeSections(context)...)
+}
+
+// sectionMax is the most characters of a section's text Slack takes.
+const sectionMax = 3000
+
+// codeSections shows text read-only as code blocks, one section each,
+// every one within sectionMax: escaped (mrkdwn.Escape), no three
+// backticks in a row (a zero-width space between them, so that the text
+// cannot end the block). A section ends at a line's end when one fits.
+func codeSections(text string) []slack.Block {
+	const frame = len("```\n\n```")
+	var blocks []slack.Block
+	for text != "" {
+		size, end, lastNL := 0, len(text), -1
+		for i, r := range text {
+			n := 1
+			switch r {
+			case '&':
+				n = len("&amp;")
+			case '<', '>':
+				n = len("&lt;")
+			case '`':
+				n = 2 // with a zero-width space at most
+			}
+			if size+n > sectionMax-frame {
+				end = i
+				if lastNL > 0 {
+					end = lastNL
+				}
+				break
+			}
+			size += n
+			if r == '\n' {
+				lastNL = i
+			}
+		}
+		chunk := text[:end]
+		text = strings.TrimPrefix(text[end:], "\n")
+		shown := strings.ReplaceAll(mrkdwn.Escape(chunk), "``", "`\u200b`")
+		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "```\n"+shown+"\n```", false, false), nil, nil))
+	}
+	return blocks
 }
 
 // openModal opens the job modal with the interaction's trigger id. When it
@@ -162,8 +281,8 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 	fail := func(text string) {
 		r.Ack(slack.NewErrorsViewSubmissionResponse(map[string]string{blockInstruction: text}))
 	}
-	var t modalTarget
-	if err := json.Unmarshal([]byte(ic.View.PrivateMetadata), &t); err != nil || t.Channel == "" {
+	t, err := parseTarget(ic.View.PrivateMetadata)
+	if err != nil || t.Channel == "" {
 		a.log.Error("job modal submitted without its target", "view", ic.View.ID, "err", err)
 		fail("docsbot lost track of where this job goes. Close this form and start again.")
 		return

@@ -261,7 +261,7 @@ func (a *agent) onSwitchProject(ctx context.Context, r *bot.InteractionRequest) 
 	} else if v.Project != "" {
 		about += " It starts in a new thread."
 	}
-	t := modalTarget{Team: ic.Team.ID, Channel: channel, ResponseURL: ic.ResponseURL, NoDefault: true, Kept: id}
+	t := modalTarget{Team: ic.Team.ID, Channel: channel, ResponseURL: ic.ResponseURL, NoDefault: true, Kept: id, KeptContext: kept.Context}
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, kept.Prompt)
 }
 

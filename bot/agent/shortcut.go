@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
@@ -23,11 +24,21 @@ import (
 // app manifest declares it.
 const ShortcutSendToAgent = "send_to_docs_agent"
 
-// quotedMax is how much of a message the modal quotes and the agent gets.
-const quotedMax = 2000
+// quotedMax is how much of a message the shortcut reads (Slack markup):
+// more than the form's cap (contextShownMax), which cuts a longer message
+// and says so.
+const quotedMax = 3 * contextShownMax
+
+// namesBound bounds turning the mentions of a message the shortcut was used
+// on into names (users.info, cached) before its form opens: the trigger
+// lives 3 seconds (modalResolveBound). A name not found in time stays the
+// person's id.
+const namesBound = 500 * time.Millisecond
 
 // onSendToAgent opens the job modal on the message the shortcut was used
-// on, quoted; the job goes in that message's thread.
+// on, quoted; the job goes in that message's thread. The message goes to
+// the agent as plain text with its mentions as names, as the form shows it:
+// quoted data when someone other than the editor (or a bot) wrote it.
 func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
 	channel, _, ok := a.editorInteraction(ctx, r, viaShortcut)
@@ -36,30 +47,31 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	r.Ack(nil)
 	m := ic.Message
-	by := mrkdwn.Mention(m.User) // Slack shows the person's name; the start turns it into one
-	if m.BotID != "" || m.User == "" {
+	nctx, cancel := context.WithTimeout(ctx, namesBound)
+	var by, writer string // writer "": the editor's own message, not quoted
+	switch {
+	case m.BotID != "" || m.User == "":
 		by = "a bot"
 		if m.Username != "" {
-			by = mrkdwn.Escape(m.Username) + " (bot)"
+			by = mrkdwn.Cut(m.Username, 80) + " (bot)"
 		}
+		writer = "a bot in Slack (" + by + ")"
+	case m.User == ic.User.ID:
+		by = "@" + a.core.UserName(nctx, m.User) + ", who asks for this job"
+	default:
+		by = "@" + mrkdwn.Cut(a.core.UserName(nctx, m.User), 80)
+		writer = "another person in Slack (" + by + ")"
 	}
-	text := mrkdwn.Cut(m.Text, quotedMax) // Slack markup, shown as Slack shows it
+	text := strings.TrimSpace(mrkdwn.Plain(a.namedMentions(nctx, mrkdwn.Cut(m.Text, quotedMax))))
+	cancel()
 	t := modalTarget{
 		Team:        ic.Team.ID,
 		Channel:     channel,
 		ThreadTS:    cmp.Or(m.ThreadTimestamp, m.Timestamp, ic.MessageTs),
 		ResponseURL: ic.ResponseURL,
-		Context:     "Context: the Slack message this was asked about, by " + by + ":\n---\n" + text + "\n---",
-		Markup:      true,
+		parts:       []contextPart{ours("Context: the Slack message this was asked about, by " + by + ":"), quoted(writer, text)},
 	}
-	about := "*Message from " + by + ":*\n" + quoteMarkup(text)
-	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, "")
-}
-
-// quoteMarkup quotes Slack markup (kept as it is, so mentions and links show)
-// line by line.
-func quoteMarkup(s string) string {
-	return "&gt; " + strings.ReplaceAll(s, "\n", "\n&gt; ")
+	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Message from "+mrkdwn.Escape(by)+"*", "")
 }
 
 // pageFigures is the value of an "Improve this page" button: a page of the
@@ -117,7 +129,7 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 		if p.Range != "" {
 			figures += " over " + p.Range
 		}
-		t.Context = "Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics."
+		t.parts = []contextPart{ours("Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.")}
 		t.Default = p.Project
 		return "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures),
 			"Improve the page " + p.Path + " for the people and AI agents who read it: ", nil
@@ -125,41 +137,48 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 }
 
 // onJobFromAnswer opens the job modal on a question the docs did not answer
-// (bot.ActionJobFromAnswer): filled with the question, the assistant's
-// answer and its sources as context; its job goes in the answer's thread,
-// or, for a question posted to the requests channel, in that post's.
+// (bot.ActionJobFromAnswer): the question, the assistant's answer and its
+// sources go as context, quoted as their writers' words; the instruction
+// only points at them. Its job goes in the answer's thread, or, for a
+// question posted to the requests channel, in that post's.
 func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
 		j, err := bot.ParseAnswerJob(value)
 		if err != nil {
 			return "", "", err
 		}
-		t.Context, t.Default = answerContext(j), j.Project
+		t.parts, t.Default = answerContext(j), j.Project
 		if j.Channel != "" && j.Thread != "" {
 			t.Channel, t.ThreadTS = j.Channel, j.Thread
 		}
-		return "*Question the docs did not answer:* " + mrkdwn.Escape(mrkdwn.Cut(j.Question, 300)),
-			"Add to the docs what answers this question: " + j.Question, nil
+		return "*A question the docs did not answer*", answerInstruction, nil
 	})
 }
 
+// answerInstruction is the instruction a job made of a question starts
+// from: the question itself is in the context, quoted.
+const answerInstruction = "Add to the docs what answers the question quoted in the context."
+
 // answerContext is what the agent is told of a question the docs did not
-// answer: the question, the assistant's answer and the pages it drew on.
-func answerContext(j bot.AnswerJob) string {
-	var b strings.Builder
-	b.WriteString("Context: someone asked the docs assistant \"" + j.Question + "\" and its answer did not help.")
-	if j.Answer != "" {
-		b.WriteString("\nThe assistant answered: " + j.Answer)
+// answer: the question, the assistant's answer and the pages it drew on,
+// each quoted as its writer's.
+func answerContext(j bot.AnswerJob) []contextPart {
+	parts := []contextPart{ours("Context: someone asked the docs assistant the question quoted below, and its answer did not help."),
+		quoted(byAsker, j.Question)}
+	if j.Answer != "" || len(j.Sources) > 0 {
+		answer := j.Answer
+		if len(j.Sources) > 0 {
+			answer += "\n\nPages it drew on: " + strings.Join(j.Sources, ", ")
+		}
+		parts = append(parts, ours("The assistant answered:"), quoted(byAssistant, strings.TrimSpace(answer)))
 	}
-	if len(j.Sources) > 0 {
-		b.WriteString("\nIt drew on these pages: " + strings.Join(j.Sources, ", "))
-	}
-	return b.String()
+	return parts
 }
 
 // onFixDocs opens the job modal on a problem the docs health showed
-// (bot.ActionFixDocs): its instruction to start from, the evidence as the
-// job's context, the page to change; the job goes in the summary's thread.
+// (bot.ActionFixDocs): its instruction to start from, the problem and the
+// page to change in docsbot's words, the evidence (what readers and the
+// assistant wrote) quoted as theirs; the job goes in the summary's thread.
 func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
 		f, err := bot.ParseDocsFix(value)
@@ -170,10 +189,11 @@ func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 		if f.Path != "" {
 			about += "\nThe page to change: " + f.Path
 		}
+		t.parts = []contextPart{ours(about)}
 		if f.Evidence != "" {
-			about += "\nThe evidence, from the site's analytics:\n" + f.Evidence
+			t.parts = append(t.parts, ours("The evidence, from the site's analytics:"), quoted(byDocsHealth, f.Evidence))
 		}
-		t.Context, t.Default = about, f.Project
+		t.Default = f.Project
 		return "*Problem:* " + mrkdwn.Escape(mrkdwn.Cut(f.Problem, 300)), f.Instruction, nil
 	})
 }

@@ -26,6 +26,15 @@ func shown(view string) int {
 	return viewRows
 }
 
+// The instructions Fix with agent starts from, in docsbot's words only:
+// what readers wrote (a search term, a topic, questions, comments) is in
+// the problem's evidence, which the agent gets as quoted data, never as an
+// instruction (bot.DocsFix).
+const (
+	searchInstruction    = "Write the docs that readers look for with the search term quoted in the evidence: add a page, or make an existing one findable by that term."
+	questionsInstruction = "Document what readers ask about the topic quoted in the evidence, which the docs assistant cannot answer."
+)
+
 // render is the message of a view: a header, then each list the view has,
 // every problem row with Fix with agent (bot.ActionFixDocs), then what was
 // left out.
@@ -54,9 +63,8 @@ func render(rep *report, view, title, projectKey string) []slack.Block {
 			line := fmt.Sprintf("`%s`: searched %s times, %s clicked", mrkdwn.Escape(mrkdwn.Cut(s.Query, 80)), humanize.Count(s.Hits), clickRate(s.Clicks))
 			if s.Nowhere {
 				line += " · _found nothing clicked_"
-				blocks = append(blocks, fix(line, bot.DocsFix{Problem: fmt.Sprintf("readers searched the docs for %q %d times and clicked no result", s.Query, s.Hits),
-					Instruction: "Write the docs readers look for when they search for \"" + s.Query + "\": add a page, or make an existing one findable by that term.",
-					Evidence:    fmt.Sprintf("search %q: %d searches, no result clicked", s.Query, s.Hits)}))
+				blocks = append(blocks, fix(line, bot.DocsFix{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
+					Instruction: searchInstruction, Evidence: "search term: " + s.Query}))
 				continue
 			}
 			line += " · most went to `" + mrkdwn.Escape(mrkdwn.Cut(s.Top, 80)) + "`"
@@ -109,9 +117,9 @@ func render(rep *report, view, title, projectKey string) []slack.Block {
 				evidence = append(evidence, "question: \""+q.Text+"\"; the assistant replied: \""+mrkdwn.Cut(q.Reply, 200)+"\"")
 			}
 			blocks = append(blocks, fix(mrkdwn.Cut(line, 2900), bot.DocsFix{
-				Problem:     fmt.Sprintf("the docs assistant could not answer %d questions about %s", len(g.Items), g.Category),
-				Instruction: "Document what readers ask about " + g.Category + " and the docs assistant cannot answer.",
-				Evidence:    strings.Join(evidence, "\n")}))
+				Problem:     fmt.Sprintf("the docs assistant could not answer %d questions readers asked on one topic, quoted in the evidence", len(g.Items)),
+				Instruction: questionsInstruction,
+				Evidence:    "topic: " + g.Category + "\n" + strings.Join(evidence, "\n")}))
 		}
 		if len(rep.Questions) == 0 {
 			blocks = append(blocks, slack.NewContextBlock("", md("None in this range.")))
