@@ -75,18 +75,20 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 }
 
 // read returns the view from the cache, else from the analytics (load) on
-// the person's share; it tells the person when the budget cannot give it or
-// the analytics could not be read (a nil report).
+// the person's share (bot.SpenderOf: a guest's is smaller); it tells the
+// person when the budget cannot give it or the analytics could not be read
+// (a nil report).
 func (h *health) read(ctx context.Context, w *bot.Work, req request, p project.Project, api HealthAPI, key string,
 	r docsapi.AnalyticsRange, log *slog.Logger) (*report, error) {
-	got, err := h.load(ctx, p, api, req.View, key, r, bot.Spender{Team: req.Team, User: req.User}, log)
+	who := h.core.SpenderOf(ctx, req.Team, req.User)
+	got, err := h.load(ctx, p, api, req.View, key, r, who, log)
 	switch {
 	case err != nil:
 		return nil, bot.Later(bot.RetryDelay(w.Attempt), err)
 	case got.rep == nil && got.failed != nil:
 		h.tell(ctx, req, healthFailure(got.failed), log)
 	case got.rep == nil:
-		h.tell(ctx, req, h.core.Analytics().Refusal(got.refused, got.need, h.cfg.Now()), log)
+		h.tell(ctx, req, h.core.Analytics().Refusal(who, got.refused, got.need, h.cfg.Now()), log)
 	}
 	return got.rep, nil
 }
