@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -18,7 +19,8 @@ import (
 // AnalyticsLimits are the limits every feature keeps when it spends the
 // docs API's analytics requests. The zero value is the defaults; a value
 // with any field set is taken as it is (Budget 0 still meaning the
-// default), so that 0 PerUser and 0 DigestReserve can mean none.
+// default), so that 0 PerUser, 0 PerGuest and 0 DigestReserve can mean
+// none.
 type AnalyticsLimits struct {
 	// Budget is the number of analytics requests all replicas together may
 	// send per hour for one organisation (DOCSBOT_ANALYTICS_BUDGET): the
@@ -28,6 +30,10 @@ type AnalyticsLimits struct {
 	// (DOCSBOT_ANALYTICS_PER_USER), so that one person cannot spend the
 	// whole hour's; 0 gives no share of one's own.
 	PerUser int
+	// PerGuest is the share of a guest or a person of another organisation
+	// (Spender.Outsider) instead of PerUser (DOCSBOT_ANALYTICS_PER_GUEST);
+	// 0 gives them no share of their own.
+	PerGuest int
 	// DigestReserve is the last part of Budget that people's requests may
 	// not use, kept for the scheduled digests
 	// (DOCSBOT_ANALYTICS_DIGEST_RESERVE); 0 keeps none.
@@ -39,7 +45,8 @@ const (
 	// DefaultAnalyticsBudget is the docs API's analytics limit per
 	// organisation and hour.
 	DefaultAnalyticsBudget        = 100
-	DefaultAnalyticsPerUser       = 50
+	DefaultAnalyticsPerUser       = 20
+	DefaultAnalyticsPerGuest      = 5
 	DefaultAnalyticsDigestReserve = 10
 )
 
@@ -48,13 +55,17 @@ const AnalyticsWindow = time.Hour
 
 func (l AnalyticsLimits) withDefaults() AnalyticsLimits {
 	if l == (AnalyticsLimits{}) {
-		return AnalyticsLimits{Budget: DefaultAnalyticsBudget, PerUser: DefaultAnalyticsPerUser, DigestReserve: DefaultAnalyticsDigestReserve}
+		return AnalyticsLimits{Budget: DefaultAnalyticsBudget, PerUser: DefaultAnalyticsPerUser, PerGuest: DefaultAnalyticsPerGuest,
+			DigestReserve: DefaultAnalyticsDigestReserve}
 	}
 	if l.Budget <= 0 {
 		l.Budget = DefaultAnalyticsBudget
 	}
 	if l.PerUser <= 0 || l.PerUser > l.Budget {
 		l.PerUser = 0 // no share narrower than the budget
+	}
+	if l.PerGuest <= 0 || l.PerGuest > l.Budget {
+		l.PerGuest = 0
 	}
 	l.DigestReserve = min(max(l.DigestReserve, 0), l.Budget-1)
 	return l
@@ -68,10 +79,33 @@ func (b *Bot) Analytics() AnalyticsLimits { return b.cfg.Analytics }
 // Spender is who spends analytics requests: a person (Team and User), or,
 // the zero Spender, docsbot's scheduled work (the digests), which has no
 // share and may use the reserve.
-type Spender struct{ Team, User string }
+type Spender struct {
+	Team, User string
+	// Outsider says the person is a guest or of another organisation, or
+	// that Slack could not say who they are: their share is PerGuest.
+	Outsider bool
+}
 
 // Scheduled reports the spender of scheduled work.
 func (s Spender) Scheduled() bool { return s.User == "" }
+
+// SpenderOf is user of team as a spender of analytics requests: one whose
+// Sight leaves readers' words out (a guest, a person of another
+// organisation, someone Slack cannot say) is an Outsider, with the smaller
+// share. Every feature drawing for a person takes its Spender here.
+func (b *Bot) SpenderOf(ctx context.Context, team, user string) Spender {
+	return Spender{Team: team, User: user, Outsider: !b.Sight(ctx, user, "").Words}
+}
+
+// Share is s's share of the budget per hour: PerGuest for an Outsider,
+// PerUser for the others; 0 for none of their own.
+func (l AnalyticsLimits) Share(s Spender) int {
+	l = l.withDefaults()
+	if s.Outsider {
+		return l.PerGuest
+	}
+	return l.PerUser
+}
 
 // AnalyticsBudgetName names the analytics budget project p draws on: the
 // implicit project's "analytics" (as before projects), a project of the
@@ -89,8 +123,10 @@ func AnalyticsBudgetName(p project.Project) string {
 }
 
 // Draw is what s may take from p's analytics budget: a person no more than
-// their share (PerUser) and never the reserve (DigestReserve); scheduled
-// work the whole budget.
+// their share (PerUser, PerGuest for an Outsider) and never the reserve
+// (DigestReserve); scheduled work the whole budget. A person's share is
+// kept under one name whichever it is, so that one who becomes a guest
+// keeps what they spent.
 func (l AnalyticsLimits) Draw(p project.Project, s Spender) store.Draw {
 	l = l.withDefaults()
 	d := store.Draw{Budget: store.Budget{Name: AnalyticsBudgetName(p), Limit: l.Budget, Window: AnalyticsWindow}}
@@ -98,29 +134,33 @@ func (l AnalyticsLimits) Draw(p project.Project, s Spender) store.Draw {
 		return d
 	}
 	d.Keep = l.DigestReserve
-	if l.PerUser > 0 {
-		d.Who, d.Share = s.Team+":"+s.User, l.PerUser
+	if share := l.Share(s); share > 0 {
+		d.Who, d.Share = s.Team+":"+s.User, share
 	}
 	return d
 }
 
-// Refusal is what a person reads when a draw of need requests was refused
-// (g): how many they have left, when enough is back, and which limit is
-// why (their share, the digests' reserve, the budget, or the docs API
-// asking to wait).
-func (l AnalyticsLimits) Refusal(g store.Grant, need int, now time.Time) string {
+// Refusal is what the person s reads when a draw of need requests was
+// refused (g): how many they have left, when enough is back, and which
+// limit is why (their share, named as s's, the digests' reserve, the
+// budget, or the docs API asking to wait).
+func (l AnalyticsLimits) Refusal(s Spender, g store.Grant, need int, now time.Time) string {
 	l = l.withDefaults()
+	yours := fmt.Sprintf("your share of %d analytics requests an hour", l.Share(s))
+	if s.Outsider {
+		yours += " as a guest or a person of another organisation"
+	}
 	when := humanize.In(g.RetryAfter, now)
 	left := "You have " + requestsLeft(g.Remaining) + " of this hour's analytics requests"
 	switch {
 	case g.Blocked:
 		return "The docs API's rate limit for analytics is reached, so docsbot is not asking it for now. Try again " + when + "."
 	case g.Refused == store.RefusedShare && g.RetryAfter <= 0:
-		return fmt.Sprintf("This takes about %d requests to the docs API, more than your share of %d analytics requests an hour "+
-			"(each person has a share, so that nobody spends the whole hour's %d). Try a shorter range.", need, l.PerUser, l.Budget)
+		return fmt.Sprintf("This takes about %d requests to the docs API, more than %s "+
+			"(each person has a share, so that nobody spends the whole hour's %d). Try a shorter range.", need, yours, l.Budget)
 	case g.Refused == store.RefusedShare:
-		return fmt.Sprintf("This takes about %d requests to the docs API, and you have used most of your share of %d analytics requests an hour "+
-			"(each person has a share, so that nobody spends the whole hour's %d). %s; enough of your share is back %s.", need, l.PerUser, l.Budget, left, when)
+		return fmt.Sprintf("This takes about %d requests to the docs API, and you have used most of %s "+
+			"(each person has a share, so that nobody spends the whole hour's %d). %s; enough of your share is back %s.", need, yours, l.Budget, left, when)
 	case g.Refused == store.RefusedKeep && g.RetryAfter <= 0:
 		return fmt.Sprintf("This takes about %d requests to the docs API, more than the %d of the hour's %d analytics requests people may spend "+
 			"(the last %d are kept for the scheduled digests). Try a shorter range.", need, l.Budget-l.DigestReserve, l.Budget, l.DigestReserve)

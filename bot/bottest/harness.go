@@ -132,8 +132,8 @@ type Config struct {
 	// The visitors summary's (visitors.Config).
 	VisitorsCacheTTL time.Duration
 	// Analytics are the limits of the analytics requests (bot.Config);
-	// the zero value is the defaults: 100 an hour, 50 a person, 10 kept
-	// for the digests.
+	// the zero value is the defaults: 100 an hour, 20 a person (5 a guest
+	// or a person of another organisation), 10 kept for the digests.
 	Analytics bot.AnalyticsLimits
 	// Now is the clock of the visitors summary and of the agent's live
 	// status (elapsed time, refreshes); time.Now when nil.

@@ -50,7 +50,8 @@ const (
 func digestHelp(implicit bool) string {
 	s := "*Docs health digest:* `" + Command + " digest weekly` posts the week's docs health in this channel (the searches that found nothing, " +
 		"the pages voted down, the unanswered questions, with Fix with agent), `" + Command + " digest off` stops it, `" + Command +
-		" digest status` says whether this channel gets it and when the next one comes."
+		" digest status` says whether this channel gets it and when the next one comes. " +
+		"Members of the organisation may subscribe a channel; in a channel shared with another organisation the digest shows counts and pages, not readers' words."
 	if !implicit {
 		s += " Add `project=NAME` to choose the docs project."
 	}
@@ -68,8 +69,19 @@ func projectName(p project.Project) string {
 
 // doDigest carries out `digest weekly|off|status` for req's channel and
 // project, once for the work w: a change is announced in the channel and
-// audited, the status told privately.
+// audited, the status told privately. Only a member of the organisation may
+// subscribe a channel (the digest shows readers' words where the channel
+// is not shared): a guest's or another organisation's person's `weekly` is
+// refused privately and audited; one whose account Slack cannot check just
+// now is told to try again (a "not now", not a refusal).
 func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *slog.Logger) error {
+	var sight bot.Sight
+	if req.Digest == digestWeekly {
+		if sight = h.core.Sight(ctx, req.User, req.Channel); !sight.Words {
+			h.refuseDigest(ctx, w, req, sight, log)
+			return nil
+		}
+	}
 	p, _, ok := h.projectOf(ctx, req, log)
 	if !ok {
 		return nil
@@ -92,9 +104,13 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 		if err := h.store.Digests.SubscribeDigest(ctx, sub); err != nil {
 			return failed(err)
 		}
+		shared := ""
+		if sight.Private {
+			shared = " This channel is shared with another organisation, so the digest shows counts and pages, not readers' comments, searches and questions."
+		}
 		h.announce(ctx, w, req, fmt.Sprintf(":calendar: %s subscribed this channel to the weekly docs health digest%s: %s. The first one comes %s. "+
-			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.",
-			mrkdwn.Mention(req.User), of, sched.Text(digest.Weekly), sched.NextText(digest.Weekly, now), Command, arg), log)
+			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.%s",
+			mrkdwn.Mention(req.User), of, sched.Text(digest.Weekly), sched.NextText(digest.Weekly, now), Command, arg, shared), log)
 	case digestOff:
 		had, err := h.store.Digests.UnsubscribeDigest(ctx, req.Team, req.Channel, key)
 		if err != nil {
@@ -131,6 +147,26 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 	h.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Project: key,
 		Action: store.AuditSettings, Outcome: "ok", Detail: "health digest " + req.Digest})
 	return nil
+}
+
+// refuseDigest tells a person whose sight leaves readers' words out that
+// they may not subscribe the channel (audited once), or, when Slack could
+// not say who they are, to try again.
+func (h *health) refuseDigest(ctx context.Context, w *bot.Work, req request, sight bot.Sight, log *slog.Logger) {
+	text := "Only members of the organisation may subscribe a channel to the docs health digest: it shows what readers wrote " +
+		"(their comments, searches and questions). Ask a member of the organisation in this channel to subscribe it."
+	if !sight.Outsider {
+		text = "docsbot could not check your account with Slack just now, so it did not subscribe this channel to the docs health digest. Try again in a minute."
+	}
+	if w.Marked(markPosted) == "" {
+		h.tell(ctx, req, text, log)
+		if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
+			log.Warn("marking the health digest's refusal told failed", "err", err)
+		}
+	}
+	if sight.Outsider {
+		h.core.AuditWork(ctx, w, "audited", bot.RefusalRecord(req.Team, req.Channel, req.User, Command+" digest "+req.Digest, ""))
+	}
 }
 
 // announce says a change of the channel's digest in the channel, through
@@ -198,7 +234,9 @@ func (h *health) digestTick(ctx context.Context) {
 
 // postDigest reads the week of slot as scheduled work (the digests' reserve
 // of the analytics budget, the cache people's views share) and posts it
-// with its Fix with agent buttons, once (bot.PostDigest). A budget with no
+// with its Fix with agent buttons, once (bot.PostDigest); in a channel
+// shared with another organisation (bot.Sight of no person, asked at each
+// posting), with counts and paths only and no buttons. A budget with no
 // room or analytics that could not be read hand the posting back, due again
 // when the budget has room or after digestRetry; when that try would come
 // only after the posting's window, the week is skipped and the subscriber
@@ -233,7 +271,9 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	}
 	name := projectName(p)
 	title := "*Weekly docs health digest*" + bot.OfProject(name) + ", " + rng.String()
-	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p))
+	// Decided at each posting: a channel shared with another organisation
+	// since it was subscribed gets the counts and pages only.
+	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p), h.core.Sight(wctx, "", post.Sub.Channel), true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, bot.ProjectArg(name), Command, bot.ProjectArg(name)), false, false)))
 	h.core.PostDigest(wctx, post, slack.MsgOptionText("Weekly docs health digest"+bot.OfProjectPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))

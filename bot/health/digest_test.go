@@ -136,24 +136,3 @@ func TestHealthDigestHelp(t *testing.T) {
 		bottest.WantContains(t, text, string(ack.Payload), "Docs health digest", "digest weekly", "digest off", "digest status")
 	}
 }
-
-// TestWhoMayUseTheHealthDigest: the row of docs/architecture.md's "Who may
-// do what" for `/docs-health digest`: it needs "look" (the allow-lists
-// alone), so a guest on the list may subscribe a channel and someone off
-// the list is refused in the ack and changes nothing.
-func TestWhoMayUseTheHealthDigest(t *testing.T) {
-	t.Parallel()
-	h, _, cfg := digestWorld(t)
-	const guest = "U0GUEST"
-	h.Slack.AddGuest(guest, "gus", false)
-	cfg.AllowedUsers = []string{alice, guest}
-	h.StartBot(cfg)
-	ack := h.Command(bob, general, health.Command, "digest weekly")
-	bottest.WantContains(t, "bob's refusal", string(ack.Payload), "not on the list of people who may use docsbot")
-	h.Command(guest, general, health.Command, "digest weekly")
-	waitResponse(h, guest, "in_channel", "subscribed this channel to the weekly docs health digest")
-	subs, err := h.OpenStore().HealthDigests().DigestSubs(t.Context())
-	if err != nil || len(subs) != 1 || subs[0].CreatedBy != guest {
-		t.Errorf("subscriptions %+v (%v), want the guest's alone", subs, err)
-	}
-}

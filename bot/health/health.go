@@ -6,11 +6,32 @@
 //
 // A view is one piece of inbox work: it draws on the organisation's one
 // analytics budget (bot.Analytics, as /docs-visitors does) for the requests
-// it may make, gives back what it did not use, and caches what it read per
-// project, view and range for every replica (store.Analytics' reports).
+// it may make, within the person's share (bot.SpenderOf: a guest's or
+// another organisation's person's is DOCSBOT_ANALYTICS_PER_GUEST), gives
+// back what it did not use, and caches what it read per project, view and
+// range for every replica (store.Analytics' reports).
+//
+// Visitors' words stay with the organisation (bot.Sight). The comments,
+// code-sample reports, search terms, visitors' questions, their categories
+// and the assistant's replies are words; numbers, page paths, dates and
+// ranges are not. A guest or a person of another organisation (or one
+// Slack cannot say) gets the same view with counts and paths only, a line
+// saying why, and no Fix with agent buttons (a button's value carries the
+// evidence). A view asked in a channel shared with another organisation is
+// never posted there: a member gets it in their direct message with
+// docsbot, a real message where Fix with agent works and starts its job in
+// that DM's thread, with a private note in the channel saying so (told
+// privately in the channel, without buttons, when the DM cannot be
+// posted); a guest or another organisation's person gets it privately in
+// the channel (response_url), since they have no buttons to use and
+// docsbot may not be able to write to them directly. The Home shows the
+// words only to members (Feature.CachedHealth).
 //
 // `/docs-health digest weekly|off|status` subscribes a channel to the
-// weekly summary (digest.go): every replica's loop claims each owed posting
+// weekly summary (digest.go); only a member of the organisation may
+// subscribe one, and a digest posted in a channel shared with another
+// organisation (decided at each posting) carries counts and paths only,
+// without buttons. Every replica's loop claims each owed posting
 // in the store, fetches it as scheduled work (the digests' reserve of the
 // budget) and the core posts it once (bot.PostDigest); a week whose
 // analytics cannot be read (or paid for) within its posting window is

@@ -35,16 +35,29 @@ const (
 	questionsInstruction = "Document what readers ask about the topic quoted in the evidence, which the docs assistant cannot answer."
 )
 
-// render is the message of a view: a header, then each list the view has,
-// every problem row with Fix with agent (bot.ActionFixDocs), then what was
-// left out.
-func render(rep *report, view, title, projectKey string) []slack.Block {
+// render is the message of a view as sight lets it be shown: a header,
+// then each list the view has, then what was left out. With sight.Words,
+// the rows show the readers' and the assistant's words (search terms,
+// comments, code-sample reports, questions and their categories, replies)
+// and, when fixes, every problem row has Fix with agent
+// (bot.ActionFixDocs). Without, a line says why (sight.Why) and the same
+// rows show counts and paths only (searchWithoutWords, pageWithoutWords,
+// a category's count), with no button: a
+// button's value carries the evidence, which the client can read.
+func render(rep *report, view, title, projectKey string, sight bot.Sight, fixes bool) []slack.Block {
 	md := func(s string) *slack.TextBlockObject {
 		return slack.NewTextBlockObject(slack.MarkdownType, s, false, false)
 	}
 	blocks := []slack.Block{slack.NewSectionBlock(md(title), nil, nil)}
+	if !sight.Words {
+		blocks = append(blocks, slack.NewContextBlock("", md(":lock: "+sight.Why)))
+	}
 	n := shown(view)
+	words, fixes := sight.Words, fixes && sight.Words
 	fix := func(text string, f bot.DocsFix) slack.Block {
+		if !fixes {
+			return slack.NewSectionBlock(md(text), nil, nil)
+		}
 		f.Project = projectKey
 		return slack.NewSectionBlock(md(text), nil, slack.NewAccessory(slack.NewButtonBlockElement(bot.ActionFixDocs, f.Value(),
 			slack.NewTextBlockObject(slack.PlainTextType, "Fix with agent", false, false))))
@@ -60,6 +73,10 @@ func render(rep *report, view, title, projectKey string) []slack.Block {
 				continue
 			}
 			rows++
+			if !words {
+				blocks = append(blocks, slack.NewSectionBlock(md(searchWithoutWords(s)), nil, nil))
+				continue
+			}
 			line := fmt.Sprintf("`%s`: searched %s times, %s clicked", mrkdwn.Escape(mrkdwn.Cut(s.Query, 80)), humanize.Count(s.Hits), clickRate(s.Clicks))
 			if s.Nowhere {
 				line += " · _found nothing clicked_"
@@ -79,6 +96,10 @@ func render(rep *report, view, title, projectKey string) []slack.Block {
 		for i, p := range rep.Pages {
 			if i == n {
 				break
+			}
+			if !words {
+				blocks = append(blocks, slack.NewSectionBlock(md(pageWithoutWords(p)), nil, nil))
+				continue
 			}
 			line := fmt.Sprintf("`%s`: %s 👎, %s 👍", mrkdwn.Escape(mrkdwn.Cut(p.Path, 80)), humanize.Count(p.Down), humanize.Count(p.Up))
 			var evidence []string
@@ -104,6 +125,10 @@ func render(rep *report, view, title, projectKey string) []slack.Block {
 		for i, g := range rep.Questions {
 			if i == n {
 				break
+			}
+			if !words {
+				blocks = append(blocks, slack.NewSectionBlock(md(fmt.Sprintf("_A category_ (%d)", len(g.Items))), nil, nil))
+				continue
 			}
 			line := fmt.Sprintf("*%s* (%d)", mrkdwn.Escape(mrkdwn.Cut(g.Category, 60)), len(g.Items))
 			var evidence []string
@@ -143,6 +168,37 @@ func render(rep *report, view, title, projectKey string) []slack.Block {
 		blocks = append(blocks, slack.NewContextBlock("", md(mrkdwn.Escape(strings.Join(rep.Notes, " ")))))
 	}
 	return blocks
+}
+
+// searchWithoutWords is a search row with its hits, click-through and the
+// page most went to, not its term.
+func searchWithoutWords(s searchRow) string {
+	line := fmt.Sprintf("_A search term_: searched %s times, %s clicked", humanize.Count(s.Hits), clickRate(s.Clicks))
+	if s.Nowhere {
+		return line + " · _found nothing clicked_"
+	}
+	return line + " · most went to `" + mrkdwn.Escape(mrkdwn.Cut(s.Top, 80)) + "`"
+}
+
+// pageWithoutWords is a page row with its votes and how many comments and
+// code-sample reports it has, not what they say (nor the sample's file).
+func pageWithoutWords(p pageRow) string {
+	line := fmt.Sprintf("`%s`: %s 👎, %s 👍", mrkdwn.Escape(mrkdwn.Cut(p.Path, 80)), humanize.Count(p.Down), humanize.Count(p.Up))
+	if n := len(p.Comments); n > 0 {
+		line += " · " + plural(n, "comment", "comments")
+	}
+	if n := len(p.Snippets); n > 0 {
+		line += " · " + plural(n, "code sample reported", "code samples reported")
+	}
+	return line
+}
+
+// plural is "1 comment", "3 comments".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // fileOf is " in `file`", "" for none.

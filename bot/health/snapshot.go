@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -16,8 +18,11 @@ type Feature struct{ h *health }
 
 // CachedHealth renders the summary of the last 30 days of the project keyed
 // projectKey (bot.ProjectKey) from the cache alone, at no cost to the
-// analytics budget: ok is false when none is cached.
-func (f *Feature) CachedHealth(ctx context.Context, projectKey string) (text string, ok bool, err error) {
+// analytics budget: ok is false when none is cached. Its counts are for
+// everyone; with words (bot.Sight.Words of the viewer) it names the search
+// terms that found nothing and the categories of the questions left
+// unanswered, the first few of each.
+func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error) {
 	h := f.h
 	p, found := h.core.ProjectByKey(projectKey)
 	if !found {
@@ -43,16 +48,36 @@ func (f *Feature) CachedHealth(ctx context.Context, projectKey string) (text str
 	if err := json.Unmarshal(c.Data, &rep); err != nil {
 		return "", false, fmt.Errorf("health: a cached summary: %w", err)
 	}
-	nowhere := 0
+	nowhere, questions := 0, 0
+	var terms, categories []string
 	for _, s := range rep.Searches {
 		if s.Nowhere {
 			nowhere++
+			if len(terms) < homeNames {
+				terms = append(terms, "`"+mrkdwn.Escape(mrkdwn.Cut(s.Query, 40))+"`")
+			}
 		}
 	}
-	questions := 0
 	for _, g := range rep.Questions {
 		questions += len(g.Items)
+		if len(categories) < homeNames {
+			categories = append(categories, mrkdwn.Escape(mrkdwn.Cut(g.Category, 40)))
+		}
 	}
-	return fmt.Sprintf("%d searches found nothing clicked · %d pages voted down · %d questions the assistant could not answer\n"+
-		"_As of %s; `%s` in a channel shows them, with Fix with agent._", nowhere, len(rep.Pages), questions, humanize.Ago(c.Age), Command), true, nil
+	text = fmt.Sprintf("%d searches found nothing clicked · %d pages voted down · %d questions the assistant could not answer",
+		nowhere, len(rep.Pages), questions)
+	if !words {
+		return text + fmt.Sprintf("\n_As of %s; `%s` in a channel shows the counts and the pages._", humanize.Ago(c.Age), Command), true, nil
+	}
+	if len(terms) > 0 {
+		text += "\nSearched for, nothing clicked: " + strings.Join(terms, ", ")
+	}
+	if len(categories) > 0 {
+		text += "\nUnanswered questions about: " + strings.Join(categories, ", ")
+	}
+	return text + fmt.Sprintf("\n_As of %s; `%s` in a channel shows them, with Fix with agent._", humanize.Ago(c.Age), Command), true, nil
 }
+
+// homeNames is how many search terms and question categories the Home
+// names.
+const homeNames = 3

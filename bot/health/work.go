@@ -21,12 +21,13 @@ import (
 
 // Marks of a view's work.
 const (
-	markPosted = "posted" // the view was posted
+	markPosted = "posted" // the view was shown (in the channel, the DM or privately)
 )
 
 // doView answers a /docs-health: it reads the view from the cache or the
-// analytics (drawing on the organisation's budget for what it may spend and
-// giving back the rest), and posts it in the channel, once.
+// analytics (drawing on the person's share of the organisation's budget for
+// what it may spend and giving back the rest), and shows it once, as
+// bot.Sight decides for the person and the channel (show).
 func (h *health) doView(ctx context.Context, w *bot.Work) error {
 	var req request
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
@@ -59,34 +60,113 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		title += " of `" + mrkdwn.Escape(k) + "`"
 	}
 	title += ", " + rng.String() + " · asked by " + mrkdwn.Mention(req.User)
-	blocks := render(rep, req.View, title, bot.ProjectKey(p))
-	if _, err := h.core.Post(ctx, req.Channel, slack.MsgOptionText("Docs health, "+rng.String(), false), slack.MsgOptionBlocks(blocks...)); err != nil {
-		if bot.TransientSlack(err) {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
+	return h.show(ctx, w, req, viewShown{rep: rep, title: title, text: "Docs health, " + rng.String(), projectKey: bot.ProjectKey(p)}, log)
+}
+
+// viewShown is a view read, to be shown.
+type viewShown struct {
+	rep         *report
+	title, text string
+	projectKey  string
+}
+
+// show shows the view v to the person who asked req, once, where
+// bot.Sight says, with the readers' and the assistant's words only when it
+// says Words (and Fix with agent only with them, since a button's value
+// carries the evidence):
+//
+//   - in a channel not shared with another organisation, it is posted in
+//     the channel, for everyone there;
+//   - in a channel shared with another organisation (Sight.Private), it is
+//     never posted in the channel. With the words (a member), it is posted
+//     in the person's direct message with docsbot, a real message, so that
+//     Fix with agent works there and its job starts in that DM's thread,
+//     and the person is told privately in the channel that it is there;
+//     where the DM cannot be posted, it is told privately in the channel,
+//     without the Fix buttons (a job's thread would then be the shared
+//     channel's). Without the words (a guest, another organisation's
+//     person, who has no buttons to use), it is told privately in the
+//     channel (through the command's response_url), which works for people
+//     of another organisation too.
+func (h *health) show(ctx context.Context, w *bot.Work, req request, v viewShown, log *slog.Logger) error {
+	sight := h.core.Sight(ctx, req.User, req.Channel)
+	switch {
+	case !sight.Private:
+		blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
+		if _, err := h.core.Post(ctx, req.Channel, slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...)); err != nil {
+			if bot.TransientSlack(err) {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			}
+			log.Warn("posting the docs health failed", "err", err)
+			h.tell(ctx, req, "docsbot could not post the docs health here ("+bot.Describe(err)+").", log)
+			return nil
 		}
-		log.Warn("posting the docs health failed", "err", err)
-		h.tell(ctx, req, "docsbot could not post the docs health here ("+bot.Describe(err)+").", log)
-		return nil
+	case sight.Words:
+		return h.postInDM(ctx, w, req, v, sight, log)
+	default:
+		h.tellView(ctx, req, render(v.rep, req.View, v.title, v.projectKey, sight, false), v.text, log)
 	}
-	if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
-		log.Warn("marking the docs health posted failed", "err", err)
-	}
+	markShown(ctx, w, log)
 	return nil
 }
 
+// markShown marks the view's work done: it was shown.
+func markShown(ctx context.Context, w *bot.Work, log *slog.Logger) {
+	if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
+		log.Warn("marking the docs health posted failed", "err", err)
+	}
+}
+
+// postInDM posts a member's view asked in a shared channel in their direct
+// message with docsbot, with its words and Fix buttons, and tells them so
+// privately in the channel; where the DM cannot be opened or posted in,
+// the view is told privately in the channel instead, without buttons.
+func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) error {
+	blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
+	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
+		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which is shared with another organisation, so the docs health is here, for you alone.", false, false)))
+	dm, _, _, err := h.core.Slack().OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}})
+	if err == nil {
+		_, err = h.core.Post(ctx, dm.ID, slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...))
+	}
+	switch {
+	case err != nil && bot.TransientSlack(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	case err != nil:
+		log.Warn("posting the docs health in the person's DM failed; telling it privately in the channel", "err", err)
+		h.tellView(ctx, req, render(v.rep, req.View, v.title, v.projectKey, sight, false), v.text, log)
+		markShown(ctx, w, log)
+		return nil
+	}
+	markShown(ctx, w, log)
+	h.tell(ctx, req, "This channel is shared with another organisation, so docsbot sent you the docs health in your messages with it "+
+		"(where *Fix with agent* works), not here.", log)
+	return nil
+}
+
+// tellView tells the person a view privately, in the channel where they
+// asked (bot.TellPrivately: the response_url first), with its blocks.
+func (h *health) tellView(ctx context.Context, req request, blocks []slack.Block, text string, log *slog.Logger) {
+	if err := h.core.TellPrivately(ctx, bot.Private{User: req.User, Channel: req.Channel, ResponseURL: req.ResponseURL, Text: text, Blocks: blocks}); err != nil {
+		log.Warn("telling the docs health privately failed", "err", err)
+	}
+}
+
 // read returns the view from the cache, else from the analytics (load) on
-// the person's share; it tells the person when the budget cannot give it or
-// the analytics could not be read (a nil report).
+// the person's share (bot.SpenderOf: a guest's is smaller); it tells the
+// person when the budget cannot give it or the analytics could not be read
+// (a nil report).
 func (h *health) read(ctx context.Context, w *bot.Work, req request, p project.Project, api HealthAPI, key string,
 	r docsapi.AnalyticsRange, log *slog.Logger) (*report, error) {
-	got, err := h.load(ctx, p, api, req.View, key, r, bot.Spender{Team: req.Team, User: req.User}, log)
+	who := h.core.SpenderOf(ctx, req.Team, req.User)
+	got, err := h.load(ctx, p, api, req.View, key, r, who, log)
 	switch {
 	case err != nil:
 		return nil, bot.Later(bot.RetryDelay(w.Attempt), err)
 	case got.rep == nil && got.failed != nil:
 		h.tell(ctx, req, healthFailure(got.failed), log)
 	case got.rep == nil:
-		h.tell(ctx, req, h.core.Analytics().Refusal(got.refused, got.need, h.cfg.Now()), log)
+		h.tell(ctx, req, h.core.Analytics().Refusal(who, got.refused, got.need, h.cfg.Now()), log)
 	}
 	return got.rep, nil
 }

@@ -47,7 +47,8 @@ type Visitors interface {
 type Health interface {
 	// CachedHealth renders the last 30 days' summary of the project keyed
 	// projectKey from the cache alone; ok is false when none is cached.
-	CachedHealth(ctx context.Context, projectKey string) (text string, ok bool, err error)
+	// The readers' and the assistant's words are in it only with words.
+	CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error)
 }
 
 // Seen is where the Home records who opened it, so that a job change

@@ -67,20 +67,23 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	}
 	if h.health != nil {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Docs health, last 30 days")))
-		blocks = append(blocks, section(h.healthText(ctx, log)))
+		blocks = append(blocks, section(h.healthText(ctx, req.User, log)))
 	}
 	return homeView(blocks)
 }
 
 // healthText is the Home's docs health: the cached summary of the implicit
-// or only project, or a line saying how to get one. The Home never spends
-// the analytics budget.
-func (h *home) healthText(ctx context.Context, log *slog.Logger) string {
+// or only project, or a line saying how to get one, with readers' words
+// only when bot.Sight says the viewer sees them (a member of the
+// organisation), and otherwise why not. The Home never spends the
+// analytics budget.
+func (h *home) healthText(ctx context.Context, viewer string, log *slog.Logger) string {
 	key := ""
 	if set := h.core.Projects(); !set.Implicit() && set.Len() > 1 {
 		return "`/docs-health project=NAME` in a channel shows what to fix in one project's docs."
 	}
-	text, ok, err := h.health.CachedHealth(ctx, key)
+	sight := h.core.Sight(ctx, viewer, "")
+	text, ok, err := h.health.CachedHealth(ctx, key, sight.Words)
 	switch {
 	case err != nil:
 		log.Warn("reading the docs health cache for the Home failed", "err", err)
@@ -88,6 +91,8 @@ func (h *home) healthText(ctx context.Context, log *slog.Logger) string {
 	case !ok:
 		return "No docs health of the last 30 days is cached, and the Home never spends the analytics budget. " +
 			"`/docs-health` in a channel reads it; the Home shows the numbers after that."
+	case !sight.Words:
+		return text + "\n" + sight.Why
 	}
 	return text
 }

@@ -173,7 +173,7 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 	}
 	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true, "project", t.proj.Name)
 	tell := func(text string) { v.core.ReplyPrivately(ctx, asker, text) }
-	tr, err := v.drawTrend(ctx, t, r, chartPay{by: spenderOf(asker), approved: approved}, tell, log)
+	tr, err := v.drawTrend(ctx, t, r, chartPay{by: v.spenderOf(ctx, asker), approved: approved}, tell, log)
 	if q, ok := errors.AsType[*spendQuestion](err); ok {
 		log.Info("asking before a costly chart", "need", q.Need, "spend", q.Spend)
 		v.askToSpend(ctx, t, asker, r, thread, q)
@@ -312,7 +312,7 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 		want = min(need, pay.approved)
 	}
 	out := &trendDrawn{}
-	tokens, err := v.payForDays(ctx, draw, need, want, out, tell)
+	tokens, err := v.payForDays(ctx, draw, pay.by, need, want, out, tell)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +379,7 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 // shared budget, or as many as the draw may take (none while the API's rate
 // limit blocks it), and tells the person what the chart costs before
 // anything is spent. out learns when the budget frees up if it fell short.
-func (v *visitors) payForDays(ctx context.Context, draw store.Draw, need, want int, out *trendDrawn, tell func(string)) ([]string, error) {
+func (v *visitors) payForDays(ctx context.Context, draw store.Draw, by bot.Spender, need, want int, out *trendDrawn, tell func(string)) ([]string, error) {
 	if want == 0 {
 		return nil, nil
 	}
@@ -404,7 +404,7 @@ func (v *visitors) payForDays(ctx context.Context, draw store.Draw, need, want i
 	if !refusal.OK() {
 		out.FreesIn = refusal.RetryAfter
 	}
-	tell(v.costText(need, len(g.Tokens), g.Remaining, refusal))
+	tell(v.costText(by, need, len(g.Tokens), g.Remaining, refusal))
 	return g.Tokens, nil
 }
 
@@ -462,23 +462,22 @@ func (v *visitors) noteRateLimit(ctx context.Context, budget store.Budget, err e
 	}
 }
 
-// costText tells, before anything is spent, what a chart costs (need),
-// what it spends (granted) and what is left of the person's part of the
-// budget; refusal is the first answer of the budget, which says why it
-// fell short.
-func (v *visitors) costText(need, granted, left int, refusal store.Grant) string {
+// costText tells by, before anything is spent, what a chart costs (need),
+// what it spends (granted) and what is left of their part of the budget;
+// refusal is the first answer of the budget, which says why it fell short.
+func (v *visitors) costText(by bot.Spender, need, granted, left int, refusal store.Grant) string {
 	limits := v.core.Analytics()
 	switch {
 	case granted == need:
 		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); you have %d of the hour's %d analytics requests left after it.",
 			requests(need), left, limits.Budget)
 	case granted == 0:
-		return ":hourglass: This chart would cost " + requests(need) + ". " + limits.Refusal(refusal, need, time.Now()) + " The chart shows only the days cached."
+		return ":hourglass: This chart would cost " + requests(need) + ". " + limits.Refusal(by, refusal, need, time.Now()) + " The chart shows only the days cached."
 	}
 	why := "what docsbot's budget has left"
 	switch refusal.Refused {
 	case store.RefusedShare:
-		why = fmt.Sprintf("what is left of your share of %d an hour", limits.PerUser)
+		why = fmt.Sprintf("what is left of your share of %d an hour", limits.Share(by))
 	case store.RefusedKeep:
 		why = fmt.Sprintf("what people may spend before the last %d, kept for the scheduled digests", limits.DigestReserve)
 	case store.RefusedNone:

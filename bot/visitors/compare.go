@@ -37,7 +37,7 @@ func previousRange(r dateRange) dateRange {
 func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "compare", true, "project", t.proj.Name)
 	note := v.progress(w, cmd, req.Range)
-	rep, err := v.compare(ctx, t, spenderOf(cmd), req, note.show(ctx), log)
+	rep, err := v.compare(ctx, t, v.spenderOf(ctx, cmd), req, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors comparison failed", "err", err)

@@ -59,7 +59,7 @@ func TestRepeatCosts(t *testing.T) {
 			// requests of each ask.
 			repeat := func(ttl time.Duration, late bool) (first, again int, h *harness) {
 				h, _ = visitorsHarness(t, 600)
-				h.StartBot(bottest.Config{Now: visitorsNow, VisitorsCacheTTL: ttl})
+				h.StartBot(bottest.Config{Now: visitorsNow, VisitorsCacheTTL: ttl, Analytics: wideShare})
 				count := func() int { return h.API.Count(docsapitest.EndpointVisitors) }
 				h.visitorsCommand(tc.text)
 				h.answered(tc.chart, 1)

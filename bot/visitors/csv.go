@@ -28,7 +28,7 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 	}
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "csv", true, "project", t.proj.Name)
 	note := v.progress(w, cmd, req.Range)
-	ex, err := v.export(ctx, t, spenderOf(cmd), req.Range, note.show(ctx), log)
+	ex, err := v.export(ctx, t, v.spenderOf(ctx, cmd), req.Range, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors CSV failed", "err", err)

@@ -94,7 +94,8 @@
 // "analytics:<name>", bot.Config.Analytics), so projects of one
 // organisation share one, as does every other analytics feature. Each
 // request is a draw of the person who asked (bot.AnalyticsLimits.Draw:
-// their share an hour, never the digests' reserve) or of the digest
+// their share an hour, a guest's or another organisation's person's the
+// smaller one, bot.SpenderOf; never the digests' reserve) or of the digest
 // (scheduled: the whole budget); a refusal tells the person what they have
 // left, when it frees up and which limit is why. The Show trend and
 // Improve this page buttons carry the project's key (bot.ProjectKey), a

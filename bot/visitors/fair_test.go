@@ -100,7 +100,7 @@ func TestCostlyChartAsksFirst(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.text+" "+tc.press, func(t *testing.T) {
 			t.Parallel()
-			h, _ := visitorsBot(t, 100, bottest.Config{})
+			h, _ := visitorsBot(t, 100, bottest.Config{Analytics: wideShare})
 			h.ask(alice, tc.text)
 			if tc.press == "" {
 				h.waitFiles(1)
@@ -126,5 +126,33 @@ func TestCostlyChartAsksFirst(t *testing.T) {
 				t.Errorf("%d charts posted, want %d", n, tc.files)
 			}
 		})
+	}
+}
+
+// TestShareOfAGuest: a guest's share is DOCSBOT_ANALYTICS_PER_GUEST, not a
+// member's: with shares of 2 and 4 (a summary of 100 pages is one request),
+// the guest's third summary is refused, saying their share is a guest's,
+// while alice's third is answered.
+func TestShareOfAGuest(t *testing.T) {
+	t.Parallel()
+	const guest = "U0GUEST"
+	h, _ := visitorsHarness(t, 100)
+	h.Slack.AddGuest(guest, "Gus Guest", false)
+	h.StartBot(bottest.Config{Now: visitorsNow, Analytics: bot.AnalyticsLimits{Budget: 20, PerUser: 4, PerGuest: 2}})
+	h.ask(guest, "7d")
+	h.waitSummaries(1)
+	h.ask(guest, "30d")
+	h.waitSummaries(2)
+	h.ask(guest, "12w")
+	h.WaitPrivate(guest, "your share of 2 analytics requests an hour as a guest or a person of another organisation")
+
+	for i, r := range []string{"yesterday", "last-month", "today"} { // not cached
+		h.ask(alice, r)
+		h.waitSummaries(3 + i)
+	}
+	h.Settle()
+	h.WantRequests(docsapitest.EndpointVisitors, 5, "the guest's two and alice's three; none for the guest's refused one")
+	if n := len(h.Privates(alice, "share")); n != 0 {
+		t.Errorf("alice was told of a share %d times", n)
 	}
 }

@@ -87,7 +87,7 @@ func (h *harness) comment(f slacktest.File) string {
 func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 240)
-	first := h.StartBot(bottest.Config{Now: visitorsNow})
+	first := h.StartBot(bottest.Config{Now: visitorsNow, Analytics: wideShare})
 
 	h.visitorsCommand("30d chart")
 	f := h.waitFiles(1)[0]

@@ -14,9 +14,11 @@ import (
 
 // askAbove is the most a chart spends of the hour's analytics requests
 // without asking the person first. A 30-day chart from a cold cache costs
-// 31 (a request a day and the range's totals) and is drawn at once; a
-// longer one that would spend more than this (a 400-day chart spends as
-// much as the person's share allows) asks with a Spend button, so that
+// 31 (a request a day and the range's totals) and is drawn at once, as far
+// as the person's share pays (with the default share, 20, its latest days,
+// the others shown as gaps); where shares are wider, one that would spend
+// more than this (a 400-day chart spends as much as the person's share
+// allows) asks with a Spend button, so that
 // nobody spends a large part of the hour's budget, shared by everyone and
 // every analytics feature, by typing a long range once.
 const askAbove = 40

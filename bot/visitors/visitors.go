@@ -175,8 +175,10 @@ const (
 // the budget, the person's share or the digests' reserve refused it, or the
 // docs API asked to wait.
 type budgetError struct {
-	// Limits are the analytics limits the draw was made under.
+	// Limits are the analytics limits the draw was made under, By who
+	// drew (whose share refused).
 	Limits bot.AnalyticsLimits
+	By     bot.Spender
 	// Need is the number of requests the answer is expected to take.
 	Need int
 	// Grant is the refusal: which limit, what is left, when it frees up.
@@ -191,7 +193,7 @@ func (e *budgetError) Error() string {
 // told is e as the bot tells it: a *bot.Error whose message bot.Describe
 // shows, wrapping e so that errors.As still finds it.
 func (e *budgetError) told() error {
-	return &bot.Error{Message: e.Limits.Refusal(e.Grant, e.Need, time.Now()), Err: e}
+	return &bot.Error{Message: e.Limits.Refusal(e.By, e.Grant, e.Need, time.Now()), Err: e}
 }
 
 // onCommand handles /docs-visitors. Help, refusals and bad input are
@@ -308,7 +310,7 @@ func (v *visitors) giveUpVisitors(ctx context.Context, w *bot.Work) {
 func (v *visitors) summarizeVisitors(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "team", cmd.TeamID, "range", req.Range.String(), "project", t.proj.Name)
 	note := v.progress(w, cmd, req.Range)
-	ex, err := v.export(ctx, t, spenderOf(cmd), req.Range, note.show(ctx), log)
+	ex, err := v.export(ctx, t, v.spenderOf(ctx, cmd), req.Range, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors summary failed", "err", err)
@@ -416,7 +418,7 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, by bot.Spender, 
 	if stale != nil {
 		need = max(stale.Requests, 1)
 	}
-	tokens, err := v.takeBudget(ctx, draw, need)
+	tokens, err := v.takeBudget(ctx, draw, by, need)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +448,7 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, by bot.Spender, 
 			break
 		}
 		if sent == len(tokens) {
-			more, err := v.takeBudget(ctx, draw, 1)
+			more, err := v.takeBudget(ctx, draw, by, 1)
 			if err != nil {
 				log.Warn("analytics budget ran out in the middle of an export", "pages", sent)
 				return nil, err
@@ -466,15 +468,15 @@ func (v *visitors) fetchVisitors(ctx context.Context, t target, by bot.Spender, 
 	return snap, nil
 }
 
-// takeBudget takes n requests for draw from the shared budget. Without the
-// database nothing is sent: the budget could not be kept.
-func (v *visitors) takeBudget(ctx context.Context, draw store.Draw, n int) ([]string, error) {
+// takeBudget takes n requests for draw, by by, from the shared budget.
+// Without the database nothing is sent: the budget could not be kept.
+func (v *visitors) takeBudget(ctx context.Context, draw store.Draw, by bot.Spender, n int) ([]string, error) {
 	g, err := v.store.Draw(ctx, draw, n)
 	if err != nil {
 		return nil, dbDown(err)
 	}
 	if !g.OK() {
-		return nil, (&budgetError{Limits: v.core.Analytics(), Need: n, Grant: g}).told()
+		return nil, (&budgetError{Limits: v.core.Analytics(), By: by, Need: n, Grant: g}).told()
 	}
 	return g.Tokens, nil
 }

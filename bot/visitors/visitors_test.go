@@ -32,6 +32,11 @@ func visitorsHarness(t *testing.T, paths int, opts ...docsapitest.Option) (*harn
 	return h, ds
 }
 
+// wideShare are analytics limits whose share of a person, 50, pays for a
+// 30-day chart from a cold cache (31 requests), as the default share (20)
+// does not: for the tests of what charts cost, not of the shares.
+var wideShare = bot.AnalyticsLimits{Budget: 100, PerUser: 50, PerGuest: 5, DigestReserve: 10}
+
 // visitorsBot is visitorsHarness with a bot started with cfg, on the
 // shared clock unless cfg says otherwise.
 func visitorsBot(t *testing.T, paths int, cfg bottest.Config) (*harness, *docsapitest.Dataset) {

@@ -23,14 +23,14 @@ func TestAnalyticsSettings(t *testing.T) {
 		// deprecated are the words of the deprecation notes, "" for none.
 		deprecated string
 	}{
-		{"defaults", nil, "", bot.AnalyticsLimits{Budget: 100, PerUser: 50, DigestReserve: 10}, ""},
-		{"the new settings", map[string]string{envAnalyticsBudget: "80", envAnalyticsUser: "20", envDigestReserve: "0"}, "",
-			bot.AnalyticsLimits{Budget: 80, PerUser: 20}, ""},
-		{"the deprecated budget alone", map[string]string{envVisitorsBudget: "60"}, "", bot.AnalyticsLimits{Budget: 60, PerUser: 50, DigestReserve: 10},
+		{"defaults", nil, "", bot.AnalyticsLimits{Budget: 100, PerUser: 20, PerGuest: 5, DigestReserve: 10}, ""},
+		{"the new settings", map[string]string{envAnalyticsBudget: "80", envAnalyticsUser: "30", envAnalyticsGuest: "3", envDigestReserve: "0"}, "",
+			bot.AnalyticsLimits{Budget: 80, PerUser: 30, PerGuest: 3}, ""},
+		{"the deprecated budget alone", map[string]string{envVisitorsBudget: "60"}, "", bot.AnalyticsLimits{Budget: 60, PerUser: 20, PerGuest: 5, DigestReserve: 10},
 			"DOCSBOT_VISITORS_BUDGET (environment variable DOCSBOT_VISITORS_BUDGET) is deprecated: it is still read, but set DOCSBOT_ANALYTICS_BUDGET instead"},
-		{"the deprecated budget in .env", nil, "DOCSBOT_VISITORS_BUDGET=70\n", bot.AnalyticsLimits{Budget: 70, PerUser: 50, DigestReserve: 10},
+		{"the deprecated budget in .env", nil, "DOCSBOT_VISITORS_BUDGET=70\n", bot.AnalyticsLimits{Budget: 70, PerUser: 20, PerGuest: 5, DigestReserve: 10},
 			"DOCSBOT_VISITORS_BUDGET (DOCSBOT_VISITORS_BUDGET in "},
-		{"both: the new wins", map[string]string{envVisitorsBudget: "60", envAnalyticsBudget: "90"}, "", bot.AnalyticsLimits{Budget: 90, PerUser: 50, DigestReserve: 10},
+		{"both: the new wins", map[string]string{envVisitorsBudget: "60", envAnalyticsBudget: "90"}, "", bot.AnalyticsLimits{Budget: 90, PerUser: 20, PerGuest: 5, DigestReserve: 10},
 			"is deprecated and not read: DOCSBOT_ANALYTICS_BUDGET is set too and wins; remove DOCSBOT_VISITORS_BUDGET"},
 	}
 	for _, tt := range tests {

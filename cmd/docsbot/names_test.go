@@ -29,6 +29,7 @@ const (
 	envVisitorsBudget  = config.EnvVisitorsBudget
 	envAnalyticsBudget = config.EnvAnalyticsBudget
 	envAnalyticsUser   = config.EnvAnalyticsUser
+	envAnalyticsGuest  = config.EnvAnalyticsGuest
 	envDigestReserve   = config.EnvDigestReserve
 	envDigestTime      = config.EnvDigestTime
 	envHTTPAddr        = config.EnvHTTPAddr

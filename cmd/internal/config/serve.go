@@ -252,12 +252,14 @@ func (c Serve) Blocked(err error, needs ...string) string {
 
 // analyticsLimits are the limits of the analytics requests
 // (DOCSBOT_ANALYTICS_BUDGET, or the deprecated DOCSBOT_VISITORS_BUDGET;
-// DOCSBOT_ANALYTICS_PER_USER; DOCSBOT_ANALYTICS_DIGEST_RESERVE), each
+// DOCSBOT_ANALYTICS_PER_USER; DOCSBOT_ANALYTICS_PER_GUEST;
+// DOCSBOT_ANALYTICS_DIGEST_RESERVE), each
 // checked by the table; a reserve that leaves people nothing is a problem.
 func analyticsLimits(get func(string) string, problems []Problem) (bot.AnalyticsLimits, []Problem) {
 	var l bot.AnalyticsLimits
 	l.Budget, _ = strconv.Atoi(get(EnvAnalyticsBudget))
 	l.PerUser, _ = strconv.Atoi(get(EnvAnalyticsUser))
+	l.PerGuest, _ = strconv.Atoi(get(EnvAnalyticsGuest))
 	l.DigestReserve, _ = strconv.Atoi(get(EnvDigestReserve))
 	if l.Budget >= 1 && l.DigestReserve >= l.Budget {
 		problems = append(problems, Problem{Vars: []string{EnvDigestReserve, EnvAnalyticsBudget},

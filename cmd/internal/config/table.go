@@ -52,6 +52,7 @@ const (
 	EnvVisitorsBudget  = "DOCSBOT_VISITORS_BUDGET" // deprecated: EnvAnalyticsBudget
 	EnvAnalyticsBudget = "DOCSBOT_ANALYTICS_BUDGET"
 	EnvAnalyticsUser   = "DOCSBOT_ANALYTICS_PER_USER"
+	EnvAnalyticsGuest  = "DOCSBOT_ANALYTICS_PER_GUEST"
 	EnvDigestReserve   = "DOCSBOT_ANALYTICS_DIGEST_RESERVE"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
@@ -103,6 +104,7 @@ func Table() settings.Table {
 		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},
 		{Env: EnvAnalyticsBudget, Default: strconv.Itoa(bot.DefaultAnalyticsBudget), Doc: "Analytics requests per hour that all replicas together may make, for every analytics feature (per organization: see `visitors_budget` in the projects file)", Check: wholeNumber(1, "requests")},
 		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(0, "requests")},
+		{Env: EnvAnalyticsGuest, Default: strconv.Itoa(bot.DefaultAnalyticsPerGuest), Doc: "Analytics requests per hour a guest or a person of another organisation may spend, instead of `DOCSBOT_ANALYTICS_PER_USER`; `0` gives them no share of their own", Check: wholeNumber(0, "requests")},
 		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(0, "requests")},
 		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(1, "requests")},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When the digests post (`/docs-visitors digest`, `/docs-health digest`): `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
