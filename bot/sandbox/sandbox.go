@@ -191,7 +191,10 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		bot.SlackOptions(nil)...)...)
 	digests := digestSchedule(time.Now())
 	b, err := app.New(app.Config{
-		Bot:      bot.Config{Logger: o.Log, Projects: projects},
+		// A share of 40 lets the sandbox's `30d chart` draw every day from
+		// a cold cache (31 requests); guests keep the default share of 5.
+		Bot: bot.Config{Logger: o.Log, Projects: projects, Analytics: bot.AnalyticsLimits{Budget: bot.DefaultAnalyticsBudget,
+			PerUser: 40, PerGuest: bot.DefaultAnalyticsPerGuest, DigestReserve: bot.DefaultAnalyticsDigestReserve}},
 		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
