@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slackid"
@@ -31,6 +32,7 @@ const (
 	EnvDiscoveryURL    = "DOCS_DISCOVERY_URL"
 	EnvSiteURL         = "DOCS_SITE_URL"
 	EnvAskPerUser      = "DOCSBOT_ASK_PER_USER"
+	EnvDeployPerUser   = "DOCSBOT_DEPLOY_PER_USER"
 	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
@@ -80,6 +82,7 @@ func Table() settings.Table {
 		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
 			Check: settings.HTTPURL(" must not contain credentials: it is the public docs site")},
 		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(1, "questions")},
+		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(1, "deployments and previews")},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
