@@ -87,6 +87,10 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	profiles, err := pprofAddr(r.lookupEnv)
+	if err != nil {
+		return err
+	}
 	log := bot.NewLogger(r.stderr, cfg.LogFormat, cfg.LogLevel)
 	// The Redis client logs through a process-wide logger; send its lines
 	// to ours so JSON logs stay JSON.
@@ -136,7 +140,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		}
 		defer stop()
 	}
-	if addr, ok := r.lookupEnv(envPprofAddr); ok && addr != "" {
+	if addr := profiles; addr != "" {
 		stop, err := bot.Listen(ctx, addr, pprofHandler(), log, "Go's profiles (/debug/pprof/)")
 		if err != nil {
 			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + envPprofAddr + " " + addr + ": " + err.Error(), Fix: "pick a free loopback address for " + envPprofAddr + ", or leave it unset"}
