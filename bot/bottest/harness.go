@@ -27,6 +27,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
@@ -115,6 +116,13 @@ type Config struct {
 	// AskInterval is the answers' least time between two Slack calls of one
 	// answer (ask.Config.Interval); 0 takes the default.
 	AskInterval time.Duration
+	// DeployPerUser is how many deployments and previews a person may start
+	// an hour (deploy.Config.PerUser); 0 takes the default.
+	DeployPerUser int
+	// DeployLogsPrivately is the deployments' seam of the shared-channel
+	// check (deploy.Config.LogsPrivately); nil keeps a failure's logs in
+	// the live message.
+	DeployLogsPrivately func(ctx context.Context, channel string) (bool, error)
 	// AllowGuests and AllowExternal let guests and people of other
 	// organisations start, steer and retry jobs (DOCSBOT_ALLOW_GUESTS,
 	// DOCSBOT_ALLOW_EXTERNAL).
@@ -239,6 +247,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		Health:   health.Config{Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick},
 		Home:     home.Config{Seen: cfg.HomeSeen},
 		Ask:      ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser},
+		Deploy:   deploy.Config{PerUser: cfg.DeployPerUser, LogsPrivately: cfg.DeployLogsPrivately},
 		Features: cfg.Features,
 		Register: cfg.Register,
 	}, app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})

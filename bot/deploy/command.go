@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
@@ -22,6 +23,11 @@ type request struct {
 	Branch  string `json:"branch,omitempty"`
 	// Project is the project named (project=NAME), "" to decide.
 	Project string `json:"project,omitempty"`
+	// InQuestion is set on a deployment started with the Deploy button of
+	// a bare /docs-deploy's question, shown to the person alone
+	// (confirm.go): ResponseURL is the button's, and what the work answers
+	// replaces the question.
+	InQuestion bool `json:"in_question,omitempty"`
 }
 
 // parse reads /docs-deploy's text: "" (deploy), "preview BRANCH", "status"
@@ -50,15 +56,16 @@ func (d *deploys) parse(text string) (request, string) {
 		}
 		req.Preview, req.Branch = true, rest
 	case "help":
-		return req, help(d.core.Projects().Implicit())
+		return req, help(d.core.Projects().Implicit(), d.cfg.PerUser)
 	default:
-		return req, "`" + mrkdwn.Escape(mrkdwn.Cut(word, 40)) + "` is not something " + Command + " does.\n\n" + help(d.core.Projects().Implicit())
+		return req, "`" + mrkdwn.Escape(mrkdwn.Cut(word, 40)) + "` is not something " + Command + " does.\n\n" + help(d.core.Projects().Implicit(), d.cfg.PerUser)
 	}
 	return req, ""
 }
 
 // onCommand answers /docs-deploy in the ack when it needs no I/O (help, a
-// refusal) and otherwise records its work in the inbox and acks.
+// refusal, the question a bare /docs-deploy asks before it deploys:
+// askToDeploy) and otherwise records its work in the inbox and acks.
 func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
 	req, answer := d.parse(mrkdwn.Plain(cmd.Text))
@@ -78,16 +85,21 @@ func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		return
 	}
 	req.Team, req.Channel, req.User, req.ResponseURL = cmd.TeamID, cmd.ChannelID, cmd.UserID, cmd.ResponseURL
+	if !req.Status && !req.Preview {
+		// Deploying the site is asked first: the Deploy button starts it.
+		d.askToDeploy(ctx, r, req)
+		return
+	}
 	d.core.QueueCommand(ctx, r, workStart, req, "nothing was deployed")
 }
 
 // help is /docs-deploy's help.
-func help(implicit bool) string {
-	s := "*Deploy the docs:* `" + Command + "` deploys the docs site's deployment branch and shows how it goes in one message: " +
+func help(implicit bool, perUser int) string {
+	s := "*Deploy the docs:* `" + Command + "` asks first, then, when you press *Deploy*, deploys the docs site's deployment branch and shows how it goes in one message: " +
 		"queued, in progress, then the commit and the files changed, or the end of the logs when it fails.\n" +
 		"• `" + Command + " preview BRANCH` builds a preview of a branch and gives its address when it is ready.\n" +
 		"• `" + Command + " status` lists the deployments and previews started from Slack lately.\n" +
-		"Deploying and previews take an editor; anyone may ask for the status."
+		"Deploying and previews take an editor, and one person may start " + strconv.Itoa(perUser) + " an hour; anyone may ask for the status."
 	if !implicit {
 		s += "\nAdd `project=NAME` to choose the docs project."
 	}

@@ -19,6 +19,16 @@ const (
 	workFollow = "deploy.follow" // read the status once, show it, come back later until it ends
 )
 
+// The buttons of the question a bare /docs-deploy asks (confirm.go).
+const (
+	ActionConfirm = "docs_deploy_confirm" // Deploy: its value is the JSON of a confirmation
+	ActionCancel  = "docs_deploy_cancel"
+)
+
+// DefaultPerUser is how many deployments and previews one person may start
+// in an hour (DOCSBOT_DEPLOY_PER_USER).
+const DefaultPerUser = 10
+
 // The docs API's limits, shared by the whole organisation (docs-api-beyond-seed.md, section 4).
 var (
 	deployLimit  = limit{n: 10, window: 10 * time.Second} // deployments and automation triggers
@@ -46,9 +56,11 @@ type Deploys interface {
 	RecentDeploys(ctx context.Context, team string, n int) ([]store.DeployRecord, error)
 }
 
-// Limits holds the organisation's budgets across replicas (store.Limits).
+// Limits holds the organisation's budgets and each person's share across
+// replicas (store.Limits).
 type Limits interface {
 	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
 }
 
 // DeployStore is the parts of the store the deployments use.
@@ -62,6 +74,15 @@ type Config struct {
 	// FollowFor is how long a deployment is followed before docsbot stops
 	// showing its status (default an hour).
 	FollowFor time.Duration
+	// PerUser is how many deployments and previews one person may start in
+	// an hour, across replicas (DefaultPerUser when 0 or less).
+	PerUser int
+	// LogsPrivately is the seam of the core's check of a channel shared
+	// with another organisation: when it reports channel shared (or
+	// fails), a failed deployment's logs are told to the person who
+	// deployed alone, privately, and the live message says so. Nil keeps
+	// the logs in the live message.
+	LogsPrivately func(ctx context.Context, channel string) (bool, error)
 	// Now is the clock (time.Now).
 	Now func() time.Time
 }
@@ -69,6 +90,9 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.FollowFor <= 0 {
 		c.FollowFor = time.Hour
+	}
+	if c.PerUser <= 0 {
+		c.PerUser = DefaultPerUser
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -91,6 +115,8 @@ type deploys struct {
 func Register(b *bot.Bot, cfg Config, apis map[string]DeployAPI, st DeployStore) {
 	d := &deploys{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "deploy")}
 	b.HandleCommand(Command, d.onCommand)
+	b.HandleBlockAction(ActionConfirm, d.onConfirm)
+	b.HandleBlockAction(ActionCancel, d.onCancel)
 	b.HandleWork(workStart, bot.WorkHandler{Do: d.doStart, GiveUp: d.giveUp})
 	b.HandleWork(workFollow, bot.WorkHandler{Do: d.doFollow})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/deploy"
+	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -47,6 +48,32 @@ func (h *harness) live(want string) string {
 	return text
 }
 
+// deployNow types a bare /docs-deploy (text: "" or project=NAME) as user in
+// channel, waits for its question and presses Deploy; it returns the press.
+func (h *harness) deployNow(user, channel, text string) slacktest.Interaction {
+	h.T.Helper()
+	h.Command(user, channel, deploy.Command, text)
+	q := h.question(user)
+	return h.Act(slacktest.Action{UserID: user, ChannelID: channel, MessageTS: q.TS, ActionID: deploy.ActionConfirm})
+}
+
+// question waits for the last question of a bare /docs-deploy shown to
+// user whose Deploy button is still there, and returns it.
+func (h *harness) question(user string) slacktest.Message {
+	h.T.Helper()
+	var q slacktest.Message
+	h.WaitFor("the deploy question shown to "+user, func() bool {
+		found := false
+		for _, m := range h.Slack.Ephemerals(user) {
+			if strings.Contains(string(m.Blocks), deploy.ActionConfirm) {
+				q, found = m, true
+			}
+		}
+		return found
+	})
+	return q
+}
+
 // told reports whether user was told privately something containing text.
 func (h *harness) told(user, text string) bool {
 	if len(h.Privates(user, text)) > 0 {
@@ -81,7 +108,7 @@ func TestDeployLiveToTheEnd(t *testing.T) {
 				h.API.FailNextDeploy()
 			}
 			h.StartBot(bottest.Config{})
-			h.Command(alice, general, deploy.Command, "")
+			h.deployNow(alice, general, "")
 			end := h.live(tt.wants[0])
 			bottest.WantContains(t, "the ended deployment", end, tt.wants...)
 			bottest.WantContains(t, "the ended deployment", end, "<@"+alice+"> deployed the docs")
@@ -127,7 +154,7 @@ func TestWhoMayDeploy(t *testing.T) {
 			}
 		}
 	}
-	h.Command(alice, general, deploy.Command, "")
+	h.deployNow(alice, general, "")
 	h.live(":white_check_mark:")
 	h.Command(bob, general, deploy.Command, "status")
 	h.WaitFor("the status for a viewer", func() bool { return h.told(bob, "started from Slack lately") })
@@ -139,20 +166,20 @@ func TestWhoMayDeploy(t *testing.T) {
 	}
 }
 
-// TestDeployOnceWhenRedelivered: Slack sending /docs-deploy again deploys
-// once.
+// TestDeployOnceWhenRedelivered: Slack sending /docs-deploy preview again
+// builds one preview.
 func TestDeployOnceWhenRedelivered(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.StartBot(bottest.Config{})
-	ack := h.Command(alice, general, deploy.Command, "")
+	ack := h.Command(alice, general, deploy.Command, "preview docs/again")
 	h.live(":white_check_mark:")
 	if err := h.Slack.Redeliver(t.Context(), ack.EnvelopeID); err != nil {
 		t.Fatal(err)
 	}
 	h.Idle()
-	if n := h.API.Count(docsapitest.EndpointDeploy); n != 1 {
-		t.Errorf("%d deploy calls after a redelivery, want 1", n)
+	if n := h.API.Count(docsapitest.EndpointPreview); n != 1 {
+		t.Errorf("%d preview calls after a redelivery, want 1", n)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 )
 
 // Bounds of what a deployment's message shows.
@@ -59,7 +60,7 @@ func refusedView(req request, key string, err error) string {
 		}
 		why = "the docs platform is taking no more deployments right now; try again " + humanize.In(wait, time.Now())
 	case errors.Is(err, docsapi.ErrInvalidRequest):
-		why = "the docs platform refused the request (" + mrkdwn.Escape(mrkdwn.Cut(oneLine(err), 200)) + ")"
+		why = "the docs platform refused the request (" + mrkdwn.Escape(mrkdwn.Cut(secret.Redact(oneLine(err)), 200)) + ")"
 	case errors.As(err, &api):
 		why = fmt.Sprintf("the docs platform answered %d", api.StatusCode)
 	}
@@ -69,8 +70,10 @@ func refusedView(req request, key string, err error) string {
 // oneLine is err's message on one line.
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
-// statusView is the live message of a deployment as the API last showed it.
-func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site string) string {
+// statusView is the live message of a deployment as the API last showed it;
+// a failure's logs are left out when they went to the person privately
+// (logsPrivately).
+func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site string, logsPrivately bool) string {
 	head := mrkdwn.Mention(f.User) + " deployed " + what(f.request, f.Key)
 	switch st.Status {
 	case docsapi.DeployQueued:
@@ -84,10 +87,21 @@ func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site string) 
 	case docsapi.DeploySuccess:
 		return ":white_check_mark: " + head + ": done." + previewLine(f) + commitLines(st) + siteLine(site)
 	case docsapi.DeployFailure:
-		return ":x: " + head + ": it failed." + commitLines(st) + logsBlock(st.Logs) +
+		logs := logsBlock(st.Logs)
+		if logsPrivately {
+			logs = "\nThis channel is shared with another organisation, so the logs were sent to " + mrkdwn.Mention(f.User) + " privately."
+		}
+		return ":x: " + head + ": it failed." + commitLines(st) + logs +
 			"\nSee the deployment in the docs dashboard, fix what the logs say, then `" + Command + "` again."
 	}
 	return ":grey_question: " + head + ": the docs platform says `" + mrkdwn.Escape(mrkdwn.Cut(string(st.Status), 40)) + "`."
+}
+
+// privateLogsView is what the person who deployed is told of a failure
+// whose logs stay out of a shared channel.
+func privateLogsView(f follow, st *docsapi.DeployStatus) string {
+	return ":x: Your deployment of " + what(f.request, f.Key) + " failed." + commitLines(st) + logsBlock(st.Logs) +
+		"\nThe channel's message shows no logs: the channel is shared with another organisation."
 }
 
 // previewLine is a preview's address.
@@ -103,7 +117,7 @@ func commitLines(st *docsapi.DeployStatus) string {
 	c := st.Commit
 	var b strings.Builder
 	if c.SHA != "" || c.Message != "" {
-		b.WriteString("\n> " + mrkdwn.Escape(mrkdwn.Cut(firstLine(c.Message), 150)))
+		b.WriteString("\n> " + mrkdwn.Escape(mrkdwn.Cut(secret.Redact(firstLine(c.Message)), 150)))
 		if c.SHA != "" {
 			b.WriteString(" (`" + mrkdwn.Escape(mrkdwn.Cut(c.SHA, 7)) + "`")
 			if c.Ref != "" {
@@ -133,7 +147,7 @@ func commitLines(st *docsapi.DeployStatus) string {
 	if len(parts) > 0 {
 		b.WriteString("\n" + strings.Join(parts, "; "))
 	}
-	if s := strings.TrimSpace(st.Summary); s != "" {
+	if s := strings.TrimSpace(secret.Redact(st.Summary)); s != "" {
 		b.WriteString("\n" + mrkdwn.Escape(mrkdwn.Cut(s, 300)))
 	}
 	return b.String()
@@ -147,13 +161,16 @@ func siteLine(site string) string {
 	return "\n" + mrkdwn.Link(site, "Open the docs site")
 }
 
-// logsBlock is the last lines of a failed deployment's logs, escaped, in a
-// code block, capped.
+// logsBlock is the last lines of a failed deployment's logs, taken out of
+// keys and tokens, escaped, in a code block, capped. The whole logs are
+// redacted before their end is cut, so that a private key whose BEGIN line
+// falls before the end is still taken out whole.
 func logsBlock(logs []string) string {
 	if len(logs) == 0 {
 		return "\nThe docs platform gave no logs."
 	}
-	tail := logs[max(len(logs)-logLines, 0):]
+	lines := strings.Split(secret.Redact(strings.Join(logs, "\n")), "\n")
+	tail := lines[max(len(lines)-logLines, 0):]
 	text := strings.ReplaceAll(strings.Join(tail, "\n"), "```", "ˋˋˋ")
 	if len(text) > logChars {
 		text = "…" + text[len(text)-logChars:]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -15,6 +16,7 @@ import (
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -25,6 +27,12 @@ const (
 	markCalling = "calling" // the API is being asked: never ask again
 	markStarted = "started" // the API's status id (and preview URL): it started
 	markDone    = "done"
+	// markShare: the person's share of the hour is being taken ("taking")
+	// or was (its token): never taken twice for one command.
+	markShare = "share"
+	// markLogsTold (on the follow work): the failed deployment's logs were
+	// told privately.
+	markLogsTold = "logs_told"
 )
 
 // Audit actions.
@@ -71,16 +79,24 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 	}
 	if w.Marked(markStarted) == "" {
 		if refusal := d.core.EditorRefusal(ctx, req.User, req.Channel, key); refusal != "" {
-			d.tell(ctx, req, refusal, log)
+			d.answer(ctx, req, refusal, log)
 			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, Command, "")
 			rec.Project = key
 			d.core.AuditWork(ctx, w, "audited", rec)
+			return d.done(ctx, w)
+		}
+		share, ok, err := d.takeShare(ctx, w, req, log)
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if !ok {
 			return d.done(ctx, w)
 		}
 		if ok, err := d.take(ctx, req, key, log); err != nil || !ok {
 			if err != nil {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
+			d.returnShare(ctx, req, share, log)
 			return d.done(ctx, w)
 		}
 		ts, err := d.message(ctx, w, req, key)
@@ -101,7 +117,7 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 			return d.uncertain(ctx, w, req, key, log)
 		}
 		if err != nil {
-			log.Warn("the docs API refused the deployment", "err", err)
+			log.Warn("the docs API refused the deployment", "err", redactErr(err))
 			_ = d.core.EditNow(ctx, req.Channel, ts, slack.MsgOptionText(refusedView(req, key, err), false))
 			d.audit(ctx, w, req, key, "failed")
 			return d.done(ctx, w)
@@ -141,10 +157,17 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 	}
 	st, err := api.DeployStatus(ctx, f.StatusID)
 	if err != nil {
-		log.Info("reading the deployment's status failed; trying again", "err", err)
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
+		log.Info("reading the deployment's status failed; trying again", "err", redactErr(err))
+		return bot.Later(bot.RetryDelay(w.Attempt), redacted{err})
 	}
-	d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key)), false)}, log)
+	private := st.Status == docsapi.DeployFailure && d.logsPrivately(ctx, f.Channel, log)
+	d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), false)}, log)
+	if private && w.Marked(markLogsTold) == "" {
+		d.tell(ctx, f.request, privateLogsView(f, st), log)
+		if err := w.Mark(ctx, map[string]string{markLogsTold: "1"}); err != nil {
+			log.Warn("recording that the logs were told failed", "err", err)
+		}
+	}
 	ended := st.EndedAt
 	if st.Status.Done() && ended.IsZero() {
 		ended = d.cfg.Now()
@@ -157,7 +180,7 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 		log.Info("deployment ended", "state", st.Status)
 		return nil
 	case d.cfg.Now().Sub(f.Started) > d.cfg.FollowFor:
-		d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key))+
+		d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key), false)+
 			"\n_Still not finished after "+humanize.Duration(d.cfg.FollowFor)+": docsbot stopped following it. `"+Command+" status` shows it._", false)}, log)
 		return nil
 	case w.Age() > bot.WorkMaxAge*3/4:
@@ -190,12 +213,12 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 	res, err := d.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
 		Text: projectToken(req.Project)})
 	if err != nil || res.Ask {
-		d.tell(ctx, req, "Which docs project? "+bot.ProjectsHint(d.core.Projects(), "command"), log)
+		d.answer(ctx, req, "Which docs project? "+bot.ProjectsHint(d.core.Projects(), "command"), log)
 		return "", false
 	}
 	key := bot.ProjectKey(res.Project)
 	if _, ok := d.apiFor(key); !ok {
-		d.tell(ctx, req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(key)+"`.", log)
+		d.answer(ctx, req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(key)+"`.", log)
 		return "", false
 	}
 	if err := w.Mark(ctx, map[string]string{markProject: "=" + key}); err != nil {
@@ -241,7 +264,7 @@ func (d *deploys) take(ctx context.Context, req request, key string, log *slog.L
 	}
 	if !g.OK() {
 		log.Info("deployment refused: the organisation's budget is spent", "what", what)
-		d.tell(ctx, req, fmt.Sprintf("The docs platform allows %d %s every %s for the whole organisation, and they are used. Try again %s.",
+		d.answer(ctx, req, fmt.Sprintf("The docs platform allows %d %s every %s for the whole organisation, and they are used. Try again %s.",
 			l.n, what, humanize.Duration(l.window), humanize.In(g.RetryAfter, d.cfg.Now())), log)
 		return false, nil
 	}
@@ -256,6 +279,10 @@ func (d *deploys) message(ctx context.Context, w *bot.Work, req request, key str
 	ts, err := d.core.Post(ctx, req.Channel, slack.MsgOptionText(startingView(req, key), false))
 	if err != nil {
 		return "", err
+	}
+	if req.InQuestion {
+		// The question's buttons go: the live message follows it.
+		d.replace(ctx, asker(req), ":rocket: Deploying "+what(req, key)+": the live message in the channel follows it.")
 	}
 	return ts, w.Mark(ctx, map[string]string{markMessage: ts})
 }
@@ -275,7 +302,7 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 			log.Warn("showing the uncertain deployment failed", "err", err)
 		}
 	}
-	d.tell(ctx, req, text, log)
+	d.answer(ctx, req, text, log)
 	d.audit(ctx, w, req, key, "unknown")
 	return d.done(ctx, w)
 }
@@ -303,7 +330,7 @@ func (d *deploys) giveUp(ctx context.Context, w *bot.Work) {
 	if json.Unmarshal(w.Payload, &req) != nil {
 		return
 	}
-	d.tell(ctx, req, "docsbot could not act on `"+Command+"`: Slack or its storage was unavailable for too long. Nothing was deployed; try again.", d.log)
+	d.answer(ctx, req, "docsbot could not act on `"+Command+"`: Slack or its storage was unavailable for too long. Nothing was deployed; try again.", d.log)
 }
 
 // done marks the work ended.
@@ -314,7 +341,22 @@ func (d *deploys) done(ctx context.Context, w *bot.Work) error {
 	return nil
 }
 
-// tell tells the person privately.
+// answer answers the person's command privately: in place of the question
+// when they pressed its Deploy button, else as tell does.
+func (d *deploys) answer(ctx context.Context, req request, text string, log *slog.Logger) {
+	if req.InQuestion {
+		d.replace(ctx, asker(req), text)
+		return
+	}
+	d.tell(ctx, req, text, log)
+}
+
+// asker is who asked for req and where, for the question's response_url.
+func asker(req request) slack.SlashCommand {
+	return slack.SlashCommand{TeamID: req.Team, ChannelID: req.Channel, UserID: req.User, ResponseURL: req.ResponseURL}
+}
+
+// tell tells the person privately, in a message of its own.
 func (d *deploys) tell(ctx context.Context, req request, text string, log *slog.Logger) {
 	if err := d.core.TellPrivately(ctx, bot.Private{User: req.User, Channel: req.Channel, ResponseURL: req.ResponseURL, Text: text}); err != nil {
 		log.Warn("telling the person privately failed", "err", err)
@@ -328,3 +370,73 @@ func (d *deploys) site(key string) string {
 	}
 	return ""
 }
+
+// shareOf is the person's share of deployments and previews an hour, in
+// Redis across replicas.
+func shareOf(req request, perUser int) store.Budget {
+	return store.Budget{Name: "deploy:" + req.Team + ":" + req.User, Limit: perUser, Window: time.Hour}
+}
+
+// takeShare takes one of the person's deployments and previews of the hour,
+// once per command: marked "taking" before and with its token after, so
+// that a later attempt never takes it again (an attempt that stopped in
+// between costs the person nothing). When the share is spent the person is
+// told when to try again, and ok is false; the docs API has not been asked.
+func (d *deploys) takeShare(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (token string, ok bool, err error) {
+	if v := w.Marked(markShare); v != "" {
+		return strings.TrimPrefix(v, "taking"), true, nil
+	}
+	if err := w.Mark(ctx, map[string]string{markShare: "taking"}); err != nil {
+		return "", false, err
+	}
+	g, err := d.store.Limits.TakeBudget(ctx, shareOf(req, d.cfg.PerUser), 1)
+	if err != nil {
+		return "", false, err
+	}
+	if !g.OK() {
+		log.Info("deployment refused: the person's share of the hour is spent")
+		d.answer(ctx, req, fmt.Sprintf("You started %d deployments and previews in the last hour, as many as docsbot starts for one person. "+
+			"Nothing was deployed; you can try again %s.", d.cfg.PerUser, humanize.In(g.RetryAfter, d.cfg.Now())), log)
+		return "", false, nil
+	}
+	if err := w.Mark(ctx, map[string]string{markShare: g.Tokens[0]}); err != nil {
+		log.Warn("recording the share taken failed", "err", err)
+	}
+	return g.Tokens[0], true, nil
+}
+
+// returnShare gives the person's share back when nothing was deployed.
+func (d *deploys) returnShare(ctx context.Context, req request, token string, log *slog.Logger) {
+	if token == "" {
+		return
+	}
+	if err := d.store.Limits.ReturnBudget(ctx, shareOf(req, d.cfg.PerUser), []string{token}); err != nil {
+		log.Warn("giving the person's share back failed", "err", err)
+	}
+}
+
+// logsPrivately reports whether a failed deployment's logs in channel go to
+// the person alone (Config.LogsPrivately; a check that fails counts as
+// shared: the logs are not shown to people of another organisation).
+func (d *deploys) logsPrivately(ctx context.Context, channel string, log *slog.Logger) bool {
+	if d.cfg.LogsPrivately == nil {
+		return false
+	}
+	shared, err := d.cfg.LogsPrivately(ctx, channel)
+	if err != nil {
+		log.Warn("whether the channel is shared is unknown; the logs go to the person privately", "err", err)
+		return true
+	}
+	return shared
+}
+
+// redactErr is err's message for a log, taken out of what the docs API may
+// have echoed: keys and tokens (secret.Redact).
+func redactErr(err error) string { return secret.Redact(err.Error()) }
+
+// redacted is an error whose message is redactErr's, for the inbox to log;
+// errors.Is and errors.As still see the error it wraps.
+type redacted struct{ err error }
+
+func (r redacted) Error() string { return redactErr(r.err) }
+func (r redacted) Unwrap() error { return r.err }

@@ -579,8 +579,8 @@ func (l *loader) editors(n *yaml.Node) (roles.Editors, error) {
 	return roles.ParseEditors(ids)
 }
 
-// url is scalar for a URL field: an http(s) URL without credentials, such
-// as example; null is "".
+// url is scalar for a URL field: an https URL without credentials (http
+// only to this machine: SecureURL), such as example; null is "".
 func (l *loader) url(n *yaml.Node, field, example string) (string, error) {
 	raw, err := l.scalar(n, field)
 	if err != nil || raw == "" {
@@ -592,6 +592,13 @@ func (l *loader) url(n *yaml.Node, field, example string) (string, error) {
 		return "", l.fail(n, field, "the URL carries a user name or password; keys go where %s, %s, %s or %s say", fieldKeyEnv, fieldKeyFile, fieldAssistantKeyEnv, fieldAssistantKeyFile)
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 		return "", l.fail(n, field, "%s: want an http(s) URL such as %s", quote(raw), example)
+	case !SecureURL(raw):
+		why := "docsbot sends the project's key to it"
+		if field == fieldSiteURL {
+			why = "the sources of answers link people to it"
+		}
+		return "", l.fail(n, field, "%s: want an https:// URL such as %s, as %s and over http anyone on the way could read or change what passes "+
+			"(http:// only to this machine: 127.0.0.1, [::1], localhost)", quote(raw), example, why)
 	}
 	return raw, nil
 }

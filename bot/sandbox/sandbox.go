@@ -417,7 +417,7 @@ func sandboxCommands() []slackweb.Command {
 		{
 			Name:        deploy.Command,
 			Hint:        "[preview <branch> | status | help]",
-			Description: "Deploys the docs site and follows it in one message; previews a branch; lists what was deployed.",
+			Description: "Asks, then deploys the docs site and follows it in one message; previews a branch; lists what was deployed.",
 			Examples: []string{
 				deploy.Command,
 				deploy.Command + " preview docs/new-quickstart",
@@ -475,7 +475,7 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 		"• `" + ask.Command + " <question>` answers from the docs of `" + docsProject + "` (a made-up product, Acme), streamed into a thread with its " +
 			"sources; reply there to go on. A mention that ends with `?` is a question too. *The docs don't answer this* under an answer " +
 			"makes it a docs job, or sends it to #docs-team for the editors.",
-		"• `" + deploy.Command + "` deploys the made-up site and shows it in one message until it ends; `" + deploy.Command +
+		"• `" + deploy.Command + "` asks first, then, when you press *Deploy*, deploys the made-up site and shows it in one message until it ends; `" + deploy.Command +
 			" preview BRANCH` builds a preview (a branch with the word `" + docsapitest.KeywordDeployFail + "` in it fails, to show the logs).",
 		"• `" + health.Command + "` shows what to fix in the made-up docs: a search for SSO that finds nothing, a webhooks page with angry comments " +
 			"and a wrong code sample, unanswered questions about audit logs; *Fix with agent* starts a job with the evidence.",

@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -399,4 +400,39 @@ func TestSandboxCommandsThroughPage(t *testing.T) {
 			return false
 		})
 	}
+}
+
+// TestSandboxDeployAsksFirst: /docs-deploy typed on the page asks first,
+// privately, with a Deploy button; pressing it on the page deploys the
+// made-up site, followed in one live message to its end.
+func TestSandboxDeployAsksFirst(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	if r := p.send("C0GENERAL", "/docs-deploy", ""); !r.Command {
+		t.Fatalf("/docs-deploy was not sent as a slash command: %+v", r)
+	}
+	var q slackweb.MessageView
+	p.waitFor("the question with its Deploy button", func(st slackweb.State) bool {
+		for _, m := range st.Ephemerals {
+			if strings.Contains(m.Text, "now?") && strings.Contains(string(m.Blocks), deploy.ActionConfirm) {
+				q = m
+				return true
+			}
+		}
+		return false
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+	if out, status, err := (slackweb.Client{URL: sb.url}).Act(ctx, slackweb.ActionRequest{Channel: q.Channel, TS: q.TS, ActionID: deploy.ActionConfirm}); err != nil || !out.OK {
+		t.Fatalf("pressing Deploy: %d %+v %v", status, out, err)
+	}
+	p.waitFor("the deployment done", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if m.BotID != "" && strings.Contains(m.Text, "deployed the docs") && strings.Contains(m.Text, "done.") {
+				return true
+			}
+		}
+		return false
+	})
 }

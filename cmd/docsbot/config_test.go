@@ -45,9 +45,9 @@ func testRunner(t *testing.T, env map[string]string, dotenv string) (r *runner, 
 
 func TestLoadConfigPrecedence(t *testing.T) {
 	t.Parallel()
-	const fullDotenv = "DOCS_API_URL=http://dotenv.example\nDOCS_API_KEY=mint_from_dotenv_0000000000\nDOCS_PROJECT_ID=proj_dotenv\n"
+	const fullDotenv = "DOCS_API_URL=https://dotenv.example\nDOCS_API_KEY=mint_from_dotenv_0000000000\nDOCS_PROJECT_ID=proj_dotenv\n"
 	fullEnv := map[string]string{
-		"DOCS_API_URL":    "http://env.example/",
+		"DOCS_API_URL":    "https://env.example/",
 		"DOCS_API_KEY":    "mint_from_env_00000000000000",
 		"DOCS_PROJECT_ID": "proj_env",
 	}
@@ -70,13 +70,13 @@ func TestLoadConfigPrecedence(t *testing.T) {
 			name:   "environment wins over .env",
 			env:    fullEnv,
 			dotenv: fullDotenv,
-			want:   config.API{APIURL: "http://env.example", APIKey: "mint_from_env_00000000000000", ProjectID: "proj_env", KeyFrom: "environment variable DOCS_API_KEY"},
+			want:   config.API{APIURL: "https://env.example", APIKey: "mint_from_env_00000000000000", ProjectID: "proj_env", KeyFrom: "environment variable DOCS_API_KEY"},
 		},
 		{
 			name:   ".env fills what the environment leaves unset",
 			env:    map[string]string{"DOCS_PROJECT_ID": "proj_env", "DOCS_API_KEY": "  "},
 			dotenv: fullDotenv,
-			want:   config.API{APIURL: "http://dotenv.example", APIKey: "mint_from_dotenv_0000000000", ProjectID: "proj_env", KeyFrom: "DOCS_API_KEY in .env"},
+			want:   config.API{APIURL: "https://dotenv.example", APIKey: "mint_from_dotenv_0000000000", ProjectID: "proj_env", KeyFrom: "DOCS_API_KEY in .env"},
 		},
 		{
 			name:   "one flag, the rest from the environment, default URL",

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,6 +121,20 @@ type composeService struct {
 	SecurityOpt     []string `yaml:"security_opt"`
 }
 
+// envRedisPassword is the compose file's Redis password, from the .env at
+// the repository root (compose's, not a setting of docsbot).
+const envRedisPassword = "REDIS_PASSWORD"
+
+// interpolated matches a compose interpolation, ${VAR} or ${VAR:?why}.
+var interpolated = regexp.MustCompile(`\$\{[^}]*\}`)
+
+// pinned reports whether an image reference names its digest
+// (IMAGE:TAG@sha256:64 hex digits).
+func pinned(image string) bool {
+	_, digest, ok := strings.Cut(image, "@sha256:")
+	return ok && len(digest) == 64 && strings.Trim(digest, "0123456789abcdef") == ""
+}
+
 func TestComposeFile(t *testing.T) {
 	t.Parallel()
 	known := knownSettings(t)
@@ -137,8 +152,14 @@ func TestComposeFile(t *testing.T) {
 	if !ok {
 		t.Fatal("no redis service")
 	}
-	if !strings.HasPrefix(redis.Image, "redis:7") {
-		t.Errorf("redis image %q, want redis:7-...", redis.Image)
+	if !strings.HasPrefix(redis.Image, "redis:7") || !pinned(redis.Image) {
+		t.Errorf("redis image %q, want redis:7-... pinned by digest", redis.Image)
+	}
+	if i := slices.Index(redis.Command, "--requirepass"); i < 0 || i+1 >= len(redis.Command) || !strings.HasPrefix(redis.Command[i+1], "${"+envRedisPassword+":?") {
+		t.Errorf("redis command %q does not require the password %s (--requirepass ${%s:?...})", redis.Command, envRedisPassword, envRedisPassword)
+	}
+	if !strings.HasPrefix(redis.Environment["REDISCLI_AUTH"], "${"+envRedisPassword) {
+		t.Errorf("redis environment %v: the healthcheck's redis-cli has no REDISCLI_AUTH of %s", redis.Environment, envRedisPassword)
 	}
 	if i := slices.Index(redis.Command, "--appendonly"); i < 0 || i+1 >= len(redis.Command) || redis.Command[i+1] != "yes" {
 		t.Errorf("redis command %q does not turn the append-only file on", redis.Command)
@@ -181,9 +202,13 @@ func TestComposeFile(t *testing.T) {
 				t.Errorf("%s: sets the secret %s in the compose file; it belongs in .env", name, k)
 			}
 		}
-		u, err := url.Parse(svc.Environment[envRedisURL])
+		// Compose puts the password in; a URL with ${...} does not parse.
+		u, err := url.Parse(interpolated.ReplaceAllString(svc.Environment[envRedisURL], "pw"))
 		if err != nil || u.Scheme != "redis" || u.Hostname() != "redis" {
 			t.Errorf("%s: %s %q does not point at the redis service", name, envRedisURL, svc.Environment[envRedisURL])
+		}
+		if !strings.Contains(svc.Environment[envRedisURL], ":${"+envRedisPassword+":?") {
+			t.Errorf("%s: %s %q does not give Redis the password %s", name, envRedisURL, svc.Environment[envRedisURL], envRedisPassword)
 		}
 		if _, port, err := net.SplitHostPort(svc.Environment[envHTTPAddr]); err != nil || port != "8080" {
 			t.Errorf("%s: %s %q, want :8080", name, envHTTPAddr, svc.Environment[envHTTPAddr])
@@ -838,14 +863,19 @@ func TestDockerfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	builder := image(froms[0])
+	for _, i := range froms {
+		if !pinned(image(i)) {
+			t.Errorf("base image %s is not pinned by digest (IMAGE:TAG@sha256:…)", image(i))
+		}
+	}
+	builder, _, _ := strings.Cut(image(froms[0]), "@")
 	goVersion, _ := strings.CutPrefix(builder, "golang:")
 	if !strings.Contains(string(goMod), "\ngo "+goVersion) {
 		t.Errorf("builder image %s does not match the go line of go.mod", builder)
 	}
 
 	final := instrs[froms[len(froms)-1]:]
-	base := image(froms[len(froms)-1])
+	base, _, _ := strings.Cut(image(froms[len(froms)-1]), "@")
 	user := ""
 	if strings.HasSuffix(base, ":nonroot") {
 		user = "nonroot"

@@ -87,6 +87,10 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	profiles, err := pprofAddr(r.lookupEnv)
+	if err != nil {
+		return err
+	}
 	log := bot.NewLogger(r.stderr, cfg.LogFormat, cfg.LogLevel)
 	// The Redis client logs through a process-wide logger; send its lines
 	// to ours so JSON logs stay JSON.
@@ -104,7 +108,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
 	cfg.Bot.Audit = st.AuditLog(cfg.Audit)
-	b, err := app.New(app.Config{Bot: cfg.Bot, Agent: cfg.Agent, Visitors: cfg.Visitors, Health: cfg.Health, Ask: cfg.Ask}, app.Deps{Slack: client, Store: st,
+	b, err := app.New(app.Config{Bot: cfg.Bot, Agent: cfg.Agent, Visitors: cfg.Visitors, Health: cfg.Health, Ask: cfg.Ask, Deploy: cfg.Deploy}, app.Deps{Slack: client, Store: st,
 		APIOptions: []docsapi.Option{docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}), docsapi.WithLogger(log)}})
 	if ce, ok := errors.AsType[*project.ClientError](err); ok {
 		p, _ := cfg.Projects.Get(ce.Project)
@@ -136,7 +140,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		}
 		defer stop()
 	}
-	if addr, ok := r.lookupEnv(envPprofAddr); ok && addr != "" {
+	if addr := profiles; addr != "" {
 		stop, err := bot.Listen(ctx, addr, pprofHandler(), log, "Go's profiles (/debug/pprof/)")
 		if err != nil {
 			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + envPprofAddr + " " + addr + ": " + err.Error(), Fix: "pick a free loopback address for " + envPprofAddr + ", or leave it unset"}

@@ -47,6 +47,12 @@ type DeployLifecycle struct {
 	// verbatim (it never moves on), so that a test can serve a state the
 	// client does not know.
 	Outcome docsapi.DeployState
+	// Logs, when set, are the last lines of the deployment's logs once it
+	// ends with success or failure, in place of the made-up ones (the
+	// deployed site's address, or the broken link of a failure), and a
+	// failure's summary ends with the last of them: whatever a build may
+	// print, secrets included, for the tests of what docsbot shows of them.
+	Logs []string
 }
 
 // KeywordDeployFail, as a word of a preview's branch name (words are split
@@ -353,6 +359,16 @@ func (s *Server) advanceDeployLocked(d *deployment, now time.Time) {
 	}
 	d.api.EndedAt = *stamp(now)
 	d.api.Logs = append(d.api.Logs, fmt.Sprintf("Building %d pages", d.pages))
+	if len(d.lc.Logs) > 0 && (d.lc.Outcome == docsapi.DeploySuccess || d.lc.Outcome == docsapi.DeployFailure) {
+		d.api.Logs = append(d.api.Logs, d.lc.Logs...)
+		d.api.Status = d.lc.Outcome
+		d.api.Summary = fmt.Sprintf("Deployed %d pages in %s", d.pages, since.Truncate(time.Second))
+		if d.lc.Outcome == docsapi.DeployFailure {
+			// The platform sums a failure up with its last line.
+			d.api.Summary = "Build failed: " + d.lc.Logs[len(d.lc.Logs)-1]
+		}
+		return
+	}
 	switch d.lc.Outcome {
 	case docsapi.DeploySuccess:
 		d.api.Status = docsapi.DeploySuccess

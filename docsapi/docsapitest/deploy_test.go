@@ -379,3 +379,26 @@ func TestDeployFaults(t *testing.T) {
 		t.Errorf("body %s has no float githubUserId", r.body)
 	}
 }
+
+// TestDeployLifecycleLogs: a lifecycle's Logs end the logs of the
+// deployment, whatever they say, and a failure's summary ends with the last.
+func TestDeployLifecycleLogs(t *testing.T) {
+	t.Parallel()
+	lines := []string{"npm ERR! 401 Unauthorized: token mint_0123456789abcdefghij", "Error: DB_PASSWORD=hunter2 refused"}
+	for _, outcome := range []docsapi.DeployState{docsapi.DeployFailure, docsapi.DeploySuccess} {
+		srv := startServer(t, WithDeployLifecycle(func(DeployRequest) DeployLifecycle {
+			return DeployLifecycle{Outcome: outcome, Logs: lines}
+		}))
+		s := mustStarted(t, do(t, srv, http.MethodPost, deployPath(srv), ""))
+		var w wireStatus
+		for range 3 {
+			w = getStatus(t, srv, s.StatusID)
+		}
+		if w.Status != outcome || len(w.Logs) < len(lines) || strings.Join(w.Logs[len(w.Logs)-2:], "\n") != strings.Join(lines, "\n") {
+			t.Errorf("%s: status %s, logs %q, want them to end with %q", outcome, w.Status, w.Logs, lines)
+		}
+		if outcome == docsapi.DeployFailure && !strings.HasSuffix(w.Summary, lines[1]) {
+			t.Errorf("failure's summary %q, want it to end with the last line", w.Summary)
+		}
+	}
+}

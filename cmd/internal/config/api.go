@@ -92,6 +92,9 @@ func (e Env) apiSettings(s settings.Source, secrets []string) (API, *project.Set
 	case !settings.IsHTTPURL(cfg.APIURL):
 		bad(EnvAPIURL, fmt.Sprintf("%s %s (from %s) is not an http(s) URL", EnvAPIURL, bot.SecretKinds().QuoteURL(cfg.APIURL, secrets...), urlFrom),
 			"set it to the API base URL, e.g. "+defaultOf(EnvAPIURL))
+	case !project.SecureURL(cfg.APIURL):
+		bad(EnvAPIURL, fmt.Sprintf("%s %s (from %s)%s", EnvAPIURL, bot.SecretKinds().QuoteURL(cfg.APIURL, secrets...), urlFrom, insecure("docsbot sends the API key to it")),
+			"set it to the API's https:// base URL, e.g. "+defaultOf(EnvAPIURL))
 	default:
 		cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/project"
@@ -45,7 +46,9 @@ type Serve struct {
 	Health health.Config
 	// Ask is the answers from the docs'; they answer from the projects
 	// whose Assistant is set (Projects).
-	Ask       ask.Config
+	Ask ask.Config
+	// Deploy is the deployments'.
+	Deploy    deploy.Config
 	Audit     store.AuditOptions
 	LogFormat string
 	LogLevel  slog.Level
@@ -106,7 +109,8 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	}
 	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
 	c.Bot.Analytics, c.Problems = analyticsLimits(get, c.Problems)
-	c.Ask.PerUser, _ = strconv.Atoi(get(EnvAskPerUser)) // checked by the table
+	c.Ask.PerUser, _ = strconv.Atoi(get(EnvAskPerUser))       // checked by the table
+	c.Deploy.PerUser, _ = strconv.Atoi(get(EnvDeployPerUser)) // checked by the table
 	c.Ask.RequestsChannel = get(EnvRequestsChannel)
 	c.Deprecated = s.Deprecations()
 	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))

@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slackid"
@@ -31,6 +32,7 @@ const (
 	EnvDiscoveryURL    = "DOCS_DISCOVERY_URL"
 	EnvSiteURL         = "DOCS_SITE_URL"
 	EnvAskPerUser      = "DOCSBOT_ASK_PER_USER"
+	EnvDeployPerUser   = "DOCSBOT_DEPLOY_PER_USER"
 	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
@@ -77,10 +79,11 @@ func Table() settings.Table {
 		{Env: EnvDomain, None: "required with DOCS_ASSISTANT_KEY", Doc: "The docs site's domain the assistant answers for: the last part of the dashboard's URL `app.mintlify.com/ORG/DOMAIN`; with a projects file, each project's `domain`",
 			Check: settings.Must(project.ValidDomain, "is not a docs domain: write the last part of the dashboard's URL app.mintlify.com/ORG/DOMAIN (not a URL, not a key)")},
 		{Env: EnvDiscoveryURL, Default: docsapi.DefaultDiscoveryURL, Doc: "Base URL of the discovery API the assistant answers through; a project of the projects file may name its own `discovery_url`",
-			Check: settings.HTTPURL(" must not contain credentials: the assistant takes only the key in " + EnvAssistantKey)},
+			Check: httpsURL(" must not contain credentials: the assistant takes only the key in "+EnvAssistantKey, "docsbot sends the assistant key to it")},
 		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
-			Check: settings.HTTPURL(" must not contain credentials: it is the public docs site")},
+			Check: httpsURL(" must not contain credentials: it is the public docs site", "the sources of answers link people to it")},
 		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(1, "questions")},
+		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(1, "deployments and previews")},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
@@ -89,7 +92,7 @@ func Table() settings.Table {
 			Check: settings.Prefixed("xapp-", " is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)")},
 		{Env: EnvSlackMode, Flag: "slack-mode", Default: string(bot.ModeSocket), Doc: "How Slack reaches the bot: `socket` (Socket Mode, no public URL) or `http` (Slack posts to `/slack/events`, `/slack/commands` and `/slack/interactive` on `DOCSBOT_HTTP_ADDR`)", Check: settings.OneOf(string(bot.ModeSocket), string(bot.ModeHTTP))},
 		{Env: EnvSigningSecret, None: "required in http mode", Secret: true, Doc: "Signing secret (Basic Information page) that every request from Slack is checked with in http mode"},
-		{Env: EnvSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: settings.HTTPURL(" must not contain credentials: Slack takes only the tokens in " + EnvSlackBotToken + " and " + EnvSlackAppToken)},
+		{Env: EnvSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: httpsURL(" must not contain credentials: Slack takes only the tokens in "+EnvSlackBotToken+" and "+EnvSlackAppToken, "docsbot sends the Slack tokens to it")},
 		{Env: EnvRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, Sentinel with `?addr=…&master_name=…`, and Cluster with several nodes `redis://n1:6379?addr=n2:6379&addr=n3:6379`", Check: checkRedisURL},
 		{Env: EnvRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key. No hash tag is needed on a Cluster: docsbot tags its keys itself, in 16 shards that spread over the primaries (a prefix with braces, such as `{docsbot}:`, puts every key in one slot)", Check: settings.Must(func(v string) bool { return !strings.ContainsAny(v, " *?[]") }, "must not contain spaces or * ? [ ]")},
 		{Env: EnvPollInterval, Flag: "poll-interval", Default: settings.ShortDuration(agent.DefaultPollInterval), Doc: "Delay before a job's first poll", Check: settings.Duration},
@@ -122,6 +125,29 @@ func Table() settings.Table {
 func wholeNumber(least int, what string) func(string, func(string) string) string {
 	return settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= least },
 		fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
+}
+
+// httpsURL is the check of a URL docsbot sends a key to, or links people
+// to (why says which): an http(s) URL without credentials (credentials is
+// the problem of one with them), and https unless it is on this machine
+// (project.SecureURL: tests, the sandbox, docsapitest).
+func httpsURL(credentials, why string) settings.Check {
+	return func(v string, quote func(string) string) string {
+		if p := settings.HTTPURL(credentials)(v, quote); p != "" {
+			return p
+		}
+		if !project.SecureURL(v) {
+			return " " + quote(v) + insecure(why)
+		}
+		return ""
+	}
+}
+
+// insecure is the problem of an http URL that leaves this machine, why
+// saying what travels to it.
+func insecure(why string) string {
+	return " must be an https:// URL: " + why + ", and over http anyone on the way could read or change what passes " +
+		"(http:// only to this machine: 127.0.0.1, [::1], localhost)"
 }
 
 // checkAssistantKey refuses a key of another kind than the assistant's

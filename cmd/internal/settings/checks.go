@@ -65,6 +65,30 @@ func ListenAddr(v string, q func(string) string) string {
 	return Must(ok, "is not a listen address such as :8080 or 127.0.0.1:8080 (empty disables it)")(v, q)
 }
 
+// LoopbackAddr checks the listen address of something meant for this
+// machine alone (Go's profiles): its host must be a loopback address
+// (127.0.0.1, ::1) or localhost. An empty host (":6060") or a wildcard
+// (0.0.0.0, ::) listens on every interface and is refused, as is any other
+// host; the problem says why and what to write.
+func LoopbackAddr(v string, q func(string) string) string {
+	host, port, err := net.SplitHostPort(v)
+	if err != nil || port == "" {
+		return " " + q(v) + " is not a listen address such as 127.0.0.1:6060"
+	}
+	fix := ": it serves docsbot's internals and must listen on this machine only; write 127.0.0.1:" + port + " (or [::1]:" + port + ", localhost:" + port + ")"
+	if strings.EqualFold(host, "localhost") {
+		return ""
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip != nil && ip.IsLoopback():
+		return ""
+	case host == "" || (ip != nil && ip.IsUnspecified()):
+		return " " + q(v) + " listens on every network interface, where other machines reach it" + fix
+	}
+	return " " + q(v) + " is not a loopback address, so other machines may reach it" + fix
+}
+
 // LogLevel checks a log/slog level: debug, info, warn or error.
 func LogLevel(v string, q func(string) string) string {
 	ok := func(v string) bool { return new(slog.Level).UnmarshalText([]byte(v)) == nil }
