@@ -119,10 +119,6 @@ type Config struct {
 	// DeployPerUser is how many deployments and previews a person may start
 	// an hour (deploy.Config.PerUser); 0 takes the default.
 	DeployPerUser int
-	// DeployLogsPrivately is the deployments' seam of the shared-channel
-	// check (deploy.Config.LogsPrivately); nil keeps a failure's logs in
-	// the live message.
-	DeployLogsPrivately func(ctx context.Context, channel string) (bool, error)
 	// AllowGuests and AllowExternal let guests and people of other
 	// organisations start, steer and retry jobs (DOCSBOT_ALLOW_GUESTS,
 	// DOCSBOT_ALLOW_EXTERNAL).
@@ -247,7 +243,7 @@ func (h *Harness) StartBot(cfg Config) *Running {
 		Health:   health.Config{Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick},
 		Home:     home.Config{Seen: cfg.HomeSeen},
 		Ask:      ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser},
-		Deploy:   deploy.Config{PerUser: cfg.DeployPerUser, LogsPrivately: cfg.DeployLogsPrivately},
+		Deploy:   deploy.Config{PerUser: cfg.DeployPerUser},
 		Features: cfg.Features,
 		Register: cfg.Register,
 	}, app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})

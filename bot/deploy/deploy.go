@@ -77,12 +77,6 @@ type Config struct {
 	// PerUser is how many deployments and previews one person may start in
 	// an hour, across replicas (DefaultPerUser when 0 or less).
 	PerUser int
-	// LogsPrivately is the seam of the core's check of a channel shared
-	// with another organisation: when it reports channel shared (or
-	// fails), a failed deployment's logs are told to the person who
-	// deployed alone, privately, and the live message says so. Nil keeps
-	// the logs in the live message.
-	LogsPrivately func(ctx context.Context, channel string) (bool, error)
 	// Now is the clock (time.Now).
 	Now func() time.Time
 }

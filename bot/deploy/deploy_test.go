@@ -35,9 +35,16 @@ func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 // its text.
 func (h *harness) live(want string) string {
 	h.T.Helper()
+	return h.liveIn(general, want)
+}
+
+// liveIn waits for the bot's message in channel that shows want, and
+// returns its text.
+func (h *harness) liveIn(channel, want string) string {
+	h.T.Helper()
 	var text string
 	h.WaitFor("the live message showing "+want, func() bool {
-		for _, m := range h.Roots(general) {
+		for _, m := range h.Roots(channel) {
 			if strings.Contains(m.Text, want) {
 				text = m.Text
 				return true

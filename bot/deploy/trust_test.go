@@ -13,6 +13,9 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
+// partner is a channel shared with another organisation.
+const partner = "C0PARTNER"
+
 // leaky are the secrets a failing build printed, one of each shape
 // secret.Redact knows, and the lines that print them. The private key's
 // BEGIN line comes well before the last lines shown, so only redacting the
@@ -94,15 +97,16 @@ func TestDeployLogsCleaned(t *testing.T) {
 }
 
 // TestDeployLogsPrivatelyInASharedChannel: where the channel is shared with
-// another organisation (the core's check, through the seam
-// deploy.Config.LogsPrivately), the live message shows no logs and says they
-// were sent privately; the person who deployed gets them, cleaned.
+// another organisation (Slack Connect, as conversations.info says), the live
+// message shows no logs and says they were sent privately; the person who
+// deployed gets them, cleaned.
 func TestDeployLogsPrivatelyInASharedChannel(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, docsapitest.WithDeployLifecycle(leakyLifecycle))
-	h.StartBot(bottest.Config{DeployLogsPrivately: func(_ context.Context, channel string) (bool, error) { return channel == general, nil }})
-	h.deployNow(alice, general, "")
-	end := h.live("it failed.")
+	h.Slack.AddChannel(slacktest.Channel{ID: partner, Name: "partner", BotMember: true, Shared: true})
+	h.StartBot(bottest.Config{})
+	h.deployNow(alice, partner, "")
+	end := h.liveIn(partner, "it failed.")
 	bottest.WantContains(t, "the failed deployment", end, "the logs were sent to <@"+alice+"> privately")
 	if strings.Contains(end, "The end of the logs") {
 		t.Errorf("the live message in a shared channel shows the logs:\n%s", end)

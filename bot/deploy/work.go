@@ -160,7 +160,7 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 		log.Info("reading the deployment's status failed; trying again", "err", redactErr(err))
 		return bot.Later(bot.RetryDelay(w.Attempt), redacted{err})
 	}
-	private := st.Status == docsapi.DeployFailure && d.logsPrivately(ctx, f.Channel, log)
+	private := st.Status == docsapi.DeployFailure && d.logsPrivately(ctx, f.Channel)
 	d.core.Edit(ctx, f.Channel, f.TS, []slack.MsgOption{slack.MsgOptionText(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), false)}, log)
 	if private && w.Marked(markLogsTold) == "" {
 		d.tell(ctx, f.request, privateLogsView(f, st), log)
@@ -416,18 +416,10 @@ func (d *deploys) returnShare(ctx context.Context, req request, token string, lo
 }
 
 // logsPrivately reports whether a failed deployment's logs in channel go to
-// the person alone (Config.LogsPrivately; a check that fails counts as
-// shared: the logs are not shown to people of another organisation).
-func (d *deploys) logsPrivately(ctx context.Context, channel string, log *slog.Logger) bool {
-	if d.cfg.LogsPrivately == nil {
-		return false
-	}
-	shared, err := d.cfg.LogsPrivately(ctx, channel)
-	if err != nil {
-		log.Warn("whether the channel is shared is unknown; the logs go to the person privately", "err", err)
-		return true
-	}
-	return shared
+// the person alone: the channel is shared with another organisation, or
+// Slack cannot say (bot.Sight for a post nobody asked for).
+func (d *deploys) logsPrivately(ctx context.Context, channel string) bool {
+	return !d.core.Sight(ctx, "", channel).Words
 }
 
 // redactErr is err's message for a log, taken out of what the docs API may
