@@ -173,3 +173,34 @@ func TestDeployShareOfOnePerson(t *testing.T) {
 	h.live("a preview of `docs/bobs` of docs: done.")
 	h.WantRequests(docsapitest.EndpointPreview, 3, "bob has a share of his own")
 }
+
+// TestDeployStatusListsTheChannelsOfThePerson: /docs-deploy status lists
+// the deployments started in channels the person is in (users.conversations)
+// and their own, never one started in a private channel they are not in; when
+// Slack cannot say which channels they are in, only their own, saying so.
+func TestDeployStatusListsTheChannelsOfThePerson(t *testing.T) {
+	t.Parallel()
+	const team = "C0TEAM"
+	h := newHarness(t)
+	h.Slack.AddChannel(slacktest.Channel{ID: team, Name: "docs-core", BotMember: true, Private: true, Members: []string{alice}})
+	h.StartBot(bottest.Config{})
+	h.Command(alice, team, deploy.Command, "preview docs/secret-plan")
+	h.liveIn(team, "a preview of `docs/secret-plan` of docs: done.")
+	h.Command(alice, general, deploy.Command, "preview docs/open")
+	h.live("a preview of `docs/open` of docs: done.")
+
+	h.Command(bob, general, deploy.Command, "status")
+	h.WaitFor("bob's status", func() bool { return h.told(bob, "started from Slack lately") })
+	if !h.told(bob, "docs/open") || h.told(bob, "docs/secret-plan") {
+		t.Errorf("bob's status should list the preview of #general only: %+v", h.Slack.ResponsePosts(""))
+	}
+	h.Command(alice, general, deploy.Command, "status")
+	h.WaitFor("alice's status", func() bool { return h.told(alice, "started from Slack lately") })
+	if !h.told(alice, "docs/open") || !h.told(alice, "docs/secret-plan") {
+		t.Errorf("alice's status should list both her previews: %+v", h.Slack.ResponsePosts(""))
+	}
+
+	h.Slack.FailNext("users.conversations", "internal_error", 1)
+	h.Command(bob, general, deploy.Command, "status")
+	h.WaitFor("bob told only his own are listed", func() bool { return h.told(bob, "only the deployments you started are listed") })
+}
