@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 )
 
 const deployUsage = `Usage:
@@ -173,7 +174,7 @@ func (r *runner) followDeploy(ctx context.Context, cmd *apiCommand, c *docsapi.C
 				logged = 0 // the logs started over
 			}
 			for _, l := range st.Logs[logged:] {
-				p.Note("  " + term.Printable(l))
+				p.Note("  " + term.Printable(secret.Redact(l)))
 			}
 			logged = len(st.Logs)
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/docsapi/secret"
 )
 
 // Operations on deployments, for Explain. JobID of the APIRequest holds the
@@ -185,7 +186,7 @@ func WriteDeployLogs(w io.Writer, logs []string, max int) error {
 		logs = logs[n:]
 	}
 	for _, l := range logs {
-		if _, err := fmt.Fprintln(w, "  "+Printable(l)); err != nil {
+		if _, err := fmt.Fprintln(w, "  "+Printable(secret.Redact(l))); err != nil {
 			return err
 		}
 	}

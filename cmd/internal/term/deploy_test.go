@@ -111,3 +111,22 @@ func TestDeployProgress(t *testing.T) {
 		t.Errorf("progress %q, want %q", got, want)
 	}
 }
+
+// TestDeployLogsRedacted: the logs a terminal shows carry no key or token
+// the build printed (secret.Redact), and keep the rest of their lines.
+func TestDeployLogsRedacted(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	logs := []string{"building…", "export DOCS_KEY=mint_0123456789abcdefghijKLMN", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"}
+	if err := term.WriteDeployLogs(&out, logs, term.MaxLogLines); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"mint_0123456789abcdefghijKLMN", "eyJhbGciOiJIUzI1NiJ9"} {
+		if strings.Contains(out.String(), s) {
+			t.Errorf("the logs shown carry %q:\n%s", s, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "building…") || !strings.Contains(out.String(), "[redacted") {
+		t.Errorf("the logs shown lost their lines or the markers:\n%s", out.String())
+	}
+}
