@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -107,6 +108,8 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
 	c.Bot.Analytics, c.Problems = analyticsLimits(get, c.Problems)
 	c.Ask.PerUser, _ = strconv.Atoi(get(EnvAskPerUser)) // checked by the table
+	c.Ask.Budget, _ = strconv.Atoi(get(EnvAskBudget))   // checked by the table
+	c.Ask.LinkDomains = settings.List(get(EnvLinkDomains), mrkdwn.ValidHost, true)
 	c.Ask.RequestsChannel = get(EnvRequestsChannel)
 	c.Deprecated = s.Deprecations()
 	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))

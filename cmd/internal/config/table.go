@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slackid"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -31,6 +32,8 @@ const (
 	EnvDiscoveryURL    = "DOCS_DISCOVERY_URL"
 	EnvSiteURL         = "DOCS_SITE_URL"
 	EnvAskPerUser      = "DOCSBOT_ASK_PER_USER"
+	EnvAskBudget       = "DOCSBOT_ASK_BUDGET"
+	EnvLinkDomains     = "DOCSBOT_LINK_DOMAINS"
 	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
@@ -80,6 +83,9 @@ func Table() settings.Table {
 		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
 			Check: settings.HTTPURL(" must not contain credentials: it is the public docs site")},
 		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(1, "questions")},
+		{Env: EnvAskBudget, Default: strconv.Itoa(ask.DefaultBudget), Doc: "Questions an hour the whole workspace may ask the docs, all replicas together (each costs assistant credits); past it a question is refused, privately, saying when to ask again", Check: wholeNumber(1, "questions")},
+		{Env: EnvLinkDomains, None: "links to the docs site only", Doc: "Comma-separated host names, such as `example.com,status.example.com`, that answers may link to besides the docs site (`DOCS_SITE_URL`, each project's `site_url`); a host allows its subdomains too. Any other address in an answer shows as code, not a link",
+			Check: checkLinkDomains},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
@@ -135,6 +141,16 @@ func checkAssistantKey(v string, _ func(string) string) string {
 		return " is a Slack token, not an assistant key" + fix
 	}
 	return ""
+}
+
+// checkLinkDomains accepts a comma-separated list of host names
+// (mrkdwn.ValidHost): no scheme, port or path, two labels at least.
+func checkLinkDomains(v string, quote func(string) string) string {
+	var bad []string
+	for _, h := range settings.List(v, mrkdwn.ValidHost, false) {
+		bad = append(bad, ": "+quote(h)+" is not a host name (write hosts such as docs.example.com, without https:// or a path; a whole top-level domain is not allowed)")
+	}
+	return strings.Join(bad, "; "+EnvLinkDomains)
 }
 
 // checkRedisURL accepts the URLs store.Open takes.
