@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -334,7 +335,7 @@ func TestAskOthersRepliesCostNothing(t *testing.T) {
 	h.Idle()
 	// alice's reply goes on with her conversation: her share (1) is spent,
 	// so she is told when she can ask again, and the assistant is not asked.
-	h.WaitFor("alice told her share is spent", func() bool { return h.told(alice, "You asked 1 questions in the last hour") })
+	h.WaitFor("alice told her share is spent", func() bool { return h.told(alice, "You asked 1 question in the last hour") })
 	if n := h.API.Questions(); n != 2 {
 		t.Errorf("the assistant was asked %d times, want 2", n)
 	}
@@ -383,4 +384,29 @@ func TestAskTeamOnce(t *testing.T) {
 	if n := len(h.Roots(requests)); n != 1 {
 		t.Errorf("%d posts in the requests channel, want 1", n)
 	}
+}
+
+// TestAskShareTakenOnceAcrossAttempts: a replica that took a question's
+// share of the hour (the person's and the workspace's, in one step named
+// by the work: doc.go) and died before marking it leaves the next attempt
+// to take it again under the same name: granted, not counted twice. With a
+// workspace budget of 1, the question is still answered.
+func TestAskShareTakenOnceAcrossAttempts(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ts := h.PostNoAck(alice, general, "", "where is the quickstart?")
+	const key = "ask:died-after-its-take"
+	taken, err := h.OpenStore().Limits().Draw(t.Context(), store.Draw{Budget: store.Budget{Name: "ask", Limit: 1, Window: time.Hour},
+		Who: "T0TEST:" + alice, Share: 5, ID: "q:" + key}, 1)
+	if err != nil || !taken.OK() {
+		t.Fatalf("the dead replica's take: %+v, %v", taken, err)
+	}
+	h.DeadReplicaWork(key, bot.WorkAsk, bot.Question{Team: "T0TEST", Channel: general, User: alice, TS: ts, Text: "where is the quickstart?", Via: bot.ViaMention}, nil)
+	h.StartBot(bottest.Config{Answers: true, AskBudget: 1, AskPerUser: 5, LandingWindow: time.Millisecond})
+	h.answered(ts)
+	if n := h.API.Questions(); n != 1 {
+		t.Errorf("the assistant was asked %d times, want once", n)
+	}
+	h.Command(bob, general, "/docs-ask", "How do I install the CLI?")
+	h.WaitFor("bob refused: the workspace's one question is spent", func() bool { return h.told(bob, "This workspace asked the docs 1 question in") })
 }

@@ -518,10 +518,18 @@ func (a *answers) drawOf(q bot.Question, key string) store.Draw {
 func (a *answers) refusedText(g store.Grant) string {
 	again := humanize.In(g.RetryAfter, time.Now())
 	if g.Refused == store.RefusedShare {
-		return fmt.Sprintf("You asked %d questions in the last hour, as many as docsbot answers for one person. You can ask again %s.", a.cfg.PerUser, again)
+		return fmt.Sprintf("You asked %s in the last hour, as many as docsbot answers for one person. You can ask again %s.", questions(a.cfg.PerUser), again)
 	}
-	return fmt.Sprintf("This workspace asked the docs %d questions in the last hour, as many as docsbot answers for everyone together, "+
-		"so your question was not sent. You can ask again %s.", a.cfg.Budget, again)
+	return fmt.Sprintf("This workspace asked the docs %s in the last hour, as many as docsbot answers for everyone together, "+
+		"so your question was not sent. You can ask again %s.", questions(a.cfg.Budget), again)
+}
+
+// questions is n questions, in words.
+func questions(n int) string {
+	if n == 1 {
+		return "1 question"
+	}
+	return humanize.Count(int64(n)) + " questions"
 }
 
 // failure is what the person reads when the assistant did not answer.
