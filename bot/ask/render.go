@@ -27,13 +27,13 @@ const sourcesMax = 8
 func pageLink(sites mrkdwn.Sites, path, title string) string {
 	title = strings.TrimSpace(title)
 	if target, ok := sites.Resolve(path); ok {
-		return mrkdwn.Link(target, cmp.Or(title, path))
+		return mrkdwn.Link(target, mrkdwn.Disarm(cmp.Or(title, path)))
 	}
 	inert := mrkdwn.InertMrkdwn(path)
 	if title == "" || title == path {
 		return inert
 	}
-	return mrkdwn.Escape(title) + " " + inert
+	return mrkdwn.SafeText(title, sites) + " " + inert
 }
 
 // sourceLink is a link to one source of an answer.

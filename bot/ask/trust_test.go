@@ -130,7 +130,8 @@ var linky = []string{
 
 // linkySources are the source-url chunks of the answer: a phishing page
 // and a docs page.
-var linkySources = []docsapitest.SourceURL{{URL: "https://evil.example/src", Title: "Evil source"}, {URL: "https://docs.example.com/quickstart", Title: "Quickstart"}}
+var linkySources = []docsapitest.SourceURL{{URL: "https://evil.example/src", Title: "Evil source"}, {URL: "https://docs.example.com/quickstart", Title: "Quickstart"},
+	{URL: "https://evil.example/t", Title: "Go to https://evil.example/titled"}, {URL: "https://docs.example.com/k", Title: "Keys at www.evil.example"}}
 
 // TestAnswerLinksOnlyToTheDocs: in an answer, links to the docs site (a
 // relative path resolved on it) and to DOCSBOT_LINK_DOMAINS stay links;
@@ -173,7 +174,8 @@ func TestAnswerLinksOnlyToTheDocs(t *testing.T) {
 				shown("https://evil.example/auto"), "logo "+shown("https://evil.example/logo.png"))
 			bottest.WantContains(t, "the answer's sources and suggestions", blocks, "Evil source "+shown("https://evil.example/src"),
 				"<https://docs.example.com/quickstart|Quickstart>", "Reset password "+shown("https://evil.example/reset"),
-				"<https://docs.example.com/api-reference/rate-limits|Rate limits>")
+				"<https://docs.example.com/api-reference/rate-limits|Rate limits>", "Go to "+shown("https://evil.example/titled")+" "+shown("https://evil.example/t"),
+				"<https://docs.example.com/k|Keys at www"+zwsp+".evil.example>")
 		})
 	}
 }

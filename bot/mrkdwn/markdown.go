@@ -90,6 +90,11 @@ func inline(line string, s Sites) string {
 	return b.String()
 }
 
+// SafeText is plain text from the API (a page's title, a suggestion's
+// label) for mrkdwn: escaped, addresses the sites allow linked, every other
+// one disarmed and in code (InertMrkdwn), no bare @here.
+func SafeText(text string, s Sites) string { return defuseMentions(textMrkdwn(text, s)) }
+
 // bold finds **bold** and __bold__.
 var bold = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
 

@@ -266,6 +266,23 @@ func FuzzDefuse(f *testing.F) {
 	})
 }
 
+// TestSafeText: a title from the API shows its addresses as code unless
+// allowed, and pings nobody.
+func TestSafeText(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"Keys & tokens", "Keys &amp; tokens"},
+		{"Go to https://evil.example/x", "Go to `https:\u200b//evil.example/x`"},
+		{"See https://docs.example.com/x", "See <https://docs.example.com/x|https://docs.example.com/x>"},
+		{"<!here> @here", "&lt;!here&gt; @\u200bhere"},
+	}
+	for _, tt := range tests {
+		if got := SafeText(tt.in, docs); got != tt.want {
+			t.Errorf("SafeText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestSites: which addresses may be links.
 func TestSites(t *testing.T) {
 	t.Parallel()
