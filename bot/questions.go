@@ -54,18 +54,38 @@ func (b *Bot) Answers() bool {
 }
 
 // AnswerThreads tells whether a Slack thread is an answer's, whose replies
-// continue its conversation with the assistant.
-type AnswerThreads func(ctx context.Context, t store.Thread) (bool, error)
+// continue its conversation with the assistant, and whose.
+type AnswerThreads func(ctx context.Context, t store.Thread) (AnswerThread, error)
+
+// AnswerThread is what the answerer says of a Slack thread.
+type AnswerThread struct {
+	// Answer reports that the thread is an answer's, with a conversation
+	// going on.
+	Answer bool
+	// Asker is who asked the conversation's first question; "" when not
+	// known (a conversation kept before askers were).
+	Asker string
+}
+
+// GoesOnWith reports whether a post of user in an answer's thread goes on
+// with its conversation, as a question: in a direct message, or when it
+// mentions the bot, always (a mention by someone else is a question of
+// theirs); in a channel, a plain reply only when it is the asker's.
+// Anyone else's reply there ("thanks") is people talking: it costs nothing
+// and is left alone.
+func (t AnswerThread) GoesOnWith(user string, mention, dm bool) bool {
+	return t.Answer && (mention || dm || t.Asker == "" || t.Asker == user)
+}
 
 // SetAnswerThreads registers the answerer's AnswerThreads. Register before
 // Run.
 func (b *Bot) SetAnswerThreads(f AnswerThreads) { b.answerThreads = f }
 
-// IsAnswerThread reports whether t is an answer's thread; false, without
-// error, when no feature answers questions.
-func (b *Bot) IsAnswerThread(ctx context.Context, t store.Thread) (bool, error) {
+// IsAnswerThread says whether t is an answer's thread, and whose; not one,
+// without error, when no feature answers questions.
+func (b *Bot) IsAnswerThread(ctx context.Context, t store.Thread) (AnswerThread, error) {
 	if b.answerThreads == nil {
-		return false, nil
+		return AnswerThread{}, nil
 	}
 	return b.answerThreads(ctx, t)
 }

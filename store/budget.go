@@ -63,13 +63,15 @@ const (
 )
 
 // luaTake: KEYS window, seq, block[, share window]; ARGV limit, window ms,
-// n, keep, share, peek (1: say whether n fits, take nothing).
+// n, keep, share, peek (1: say whether n fits, take nothing), id (the
+// request's name, "" for none: a request of that name still in the window
+// is granted again, taking nothing).
 // Returns {granted 0/1, remaining, wait ms, blocked 0/1, refusal, tokens...}.
 // remaining is what this draw may still take: after the grant, or now.
 const luaTake = luaNow + `
 local z, seq, blk, u = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local limit, window, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local keep, share, peek = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6] == '1'
+local keep, share, peek, id = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6] == '1', ARGV[7]
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', z, '-inf', now - window)
 local used = redis.call('ZCARD', z)
@@ -80,6 +82,9 @@ if u then
   redis.call('ZREMRANGEBYSCORE', u, '-inf', now - window)
   uused = redis.call('ZCARD', u)
   left = math.min(left, math.max(share - uused, 0))
+end
+if id ~= '' and not peek and redis.call('ZSCORE', z, id) then
+  return {1, left, 0, 0, 0, id}
 end
 local bl = redis.call('PTTL', blk)
 if bl > 0 then return {0, left, bl, 1, 0} end
@@ -113,10 +118,11 @@ end
 if peek then return {1, left, 0, 0, 0} end
 local out = {1, left - n, 0, 0, 0}
 for _ = 1, n do
-  local id = tostring(redis.call('INCR', seq))
-  redis.call('ZADD', z, now, id)
-  if u then redis.call('ZADD', u, now, id) end
-  out[#out + 1] = id
+  local tok = id
+  if tok == '' then tok = tostring(redis.call('INCR', seq)) end
+  redis.call('ZADD', z, now, tok)
+  if u then redis.call('ZADD', u, now, tok) end
+  out[#out + 1] = tok
 end
 redis.call('PEXPIRE', z, window)
 if u then redis.call('PEXPIRE', u, window) end

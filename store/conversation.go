@@ -30,6 +30,10 @@ type Turn struct {
 type Conversation struct {
 	// Project is the docs project whose assistant answers.
 	Project string `json:"p,omitempty"`
+	// Asker is the Slack user who asked the conversation's first question:
+	// in a channel, only their replies go on with it. "" in conversations
+	// kept before it was recorded.
+	Asker string `json:"a,omitempty"`
 	// ThreadID and ThreadKey continue the assistant's thread; ThreadKey is
 	// a secret: String and GoString never show it.
 	ThreadID  string `json:"id,omitempty"`

@@ -20,7 +20,7 @@ func TestConversations(t *testing.T) {
 		t.Fatalf("a thread with no conversation: %v, want ErrNotFound", err)
 	}
 	c, err := cs.UpdateConversation(ctx, th, time.Hour, func(c *store.Conversation) error {
-		c.Project, c.ThreadID, c.ThreadKey = "docs", "01HTHREAD", "tk-secret-value"
+		c.Project, c.Asker, c.ThreadID, c.ThreadKey = "docs", "U0ALICE", "01HTHREAD", "tk-secret-value"
 		c.Turns = append(c.Turns, store.Turn{Role: "user", Text: "How do I rotate keys?"}, store.Turn{Role: "assistant", Text: "Open Settings."})
 		return nil
 	})
@@ -28,7 +28,7 @@ func TestConversations(t *testing.T) {
 		t.Fatalf("first update: %+v, %v", c, err)
 	}
 	got, err := cs.Conversation(ctx, th)
-	if err != nil || got.ThreadKey != "tk-secret-value" || len(got.Turns) != 2 || got.Version != 1 {
+	if err != nil || got.ThreadKey != "tk-secret-value" || got.Asker != "U0ALICE" || len(got.Turns) != 2 || got.Version != 1 {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
 	for _, s := range []string{fmt.Sprint(got), fmt.Sprintf("%+v", got), fmt.Sprintf("%#v", got)} {

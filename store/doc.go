@@ -47,7 +47,7 @@
 //	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy)
 //	{p}deploys:<team>                    sorted set: record id -> started (unix ms); a workspace's latest DeploysKept
 //	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
-//	                                     its thread key included; UpdateConversation), kept while it may go on
+//	                                     its asker and thread key included; UpdateConversation), kept while it may go on
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)

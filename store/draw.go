@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,12 @@ type Draw struct {
 	// Share is how many requests Who may take in any Window; used only
 	// when Who is set, at least 1.
 	Share int
+	// ID, when set, names the one request the draw takes (n must be 1),
+	// such as the work that asks: a draw whose ID is in the window already
+	// is granted again without taking, so that a request retried after a
+	// crash, before it could record its grant, is counted once. It is not
+	// a number (the budget's own tokens are).
+	ID string
 }
 
 func (d Draw) check() error {
@@ -39,6 +46,8 @@ func (d Draw) check() error {
 		return fmt.Errorf("store: budget %s: keep %d must be at least 0 and below the limit %d: %w", d.Budget.Name, d.Keep, d.Budget.Limit, ErrInvalid)
 	case d.Who != "" && d.Share < 1:
 		return fmt.Errorf("store: budget %s: share %d of %s must be at least 1: %w", d.Budget.Name, d.Share, d.Who, ErrInvalid)
+	case d.ID != "" && strings.Trim(d.ID, "0123456789") == "":
+		return fmt.Errorf("store: budget %s: request id %q must not be a number: %w", d.Budget.Name, d.ID, ErrInvalid)
 	}
 	return nil
 }
@@ -63,6 +72,9 @@ func (lm Limits) Draw(ctx context.Context, d Draw, n int) (Grant, error) {
 		}
 		return Grant{}, fmt.Errorf("store: budget %s: take %d, want at least 1: %w", d.Budget.Name, n, ErrInvalid)
 	}
+	if d.ID != "" && n != 1 {
+		return Grant{}, fmt.Errorf("store: budget %s: take %d named %q, want 1: %w", d.Budget.Name, n, d.ID, ErrInvalid)
+	}
 	return lm.draw(ctx, d, n, false)
 }
 
@@ -79,7 +91,7 @@ func (lm Limits) draw(ctx context.Context, d Draw, n int, peek bool) (Grant, err
 		return Grant{}, err
 	}
 	b := d.Budget
-	res, err := s.sc.take.Run(ctx, s.rdb, s.drawKeys(d), b.Limit, millis(b.Window), n, d.Keep, d.Share, peekArg(peek)).Slice()
+	res, err := s.sc.take.Run(ctx, s.rdb, s.drawKeys(d), b.Limit, millis(b.Window), n, d.Keep, d.Share, peekArg(peek), d.ID).Slice()
 	if err != nil {
 		return Grant{}, wrapErr(err, "store: budget %s: take %d", b.Name, n)
 	}

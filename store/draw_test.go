@@ -141,6 +141,47 @@ func TestDrawSlidesAndBlocks(t *testing.T) {
 	}
 }
 
+// TestDrawNamedCountsOnce: a draw named by its request (ID), taken again
+// (an attempt after a crash, on another replica's store), is granted
+// without taking from the budget or the share again; another request is
+// counted, and a refund gives the named one back.
+func TestDrawNamedCountsOnce(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	other := store.New(rdb, store.WithPrefix(st.Prefix())) // another replica's store
+	ctx := t.Context()
+	b := store.Budget{Name: "ask", Limit: 3, Window: time.Hour}
+	alice := func(id string) store.Draw { return store.Draw{Budget: b, Who: "T1:alice", Share: 2, ID: id} }
+	first, err := st.Limits().Draw(ctx, alice("w:q1"), 1)
+	if err != nil || !first.OK() || first.Tokens[0] != "w:q1" {
+		t.Fatalf("the first take: %+v, %v", first, err)
+	}
+	again, err := other.Limits().Draw(ctx, alice("w:q1"), 1)
+	if err != nil || !again.OK() || again.Tokens[0] != "w:q1" || again.Remaining != 1 {
+		t.Fatalf("the same request again: %+v, %v; want granted, 1 left of her share", again, err)
+	}
+	if g, err := st.Limits().Draw(ctx, alice("w:q2"), 1); err != nil || !g.OK() || g.Remaining != 0 {
+		t.Fatalf("another request: %+v, %v", g, err)
+	}
+	if g, err := st.Limits().Draw(ctx, alice("w:q3"), 1); err != nil || g.OK() || g.Refused != store.RefusedShare {
+		t.Fatalf("a third request past her share of 2: %+v, %v", g, err)
+	}
+	if err := st.Limits().Refund(ctx, alice(""), []string{"w:q1"}); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := st.Limits().Draw(ctx, alice("w:q3"), 1); err != nil || !g.OK() {
+		t.Fatalf("after the refund of q1: %+v, %v", g, err)
+	}
+	for name, d := range map[string]store.Draw{"a number": {Budget: b, ID: "12"}} {
+		if _, err := st.Limits().Draw(ctx, d, 1); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("an id that is %s: %v, want ErrInvalid", name, err)
+		}
+	}
+	if _, err := st.Limits().Draw(ctx, alice("w:q9"), 2); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("two requests under one id: %v, want ErrInvalid", err)
+	}
+}
+
 func TestDrawRejectsBadArguments(t *testing.T) {
 	t.Parallel()
 	s := newStore(t).Limits()

@@ -22,3 +22,17 @@ func (lm Limits) Once(ctx context.Context, name string, keep time.Duration) (boo
 	}
 	return first, nil
 }
+
+// ForgetOnce forgets that the event called name happened, so that the
+// next Once of it is the first again: for an event whose one action failed
+// after Once let it through (a post that did not go out). None is no error.
+func (lm Limits) ForgetOnce(ctx context.Context, name string) error {
+	s := lm.s
+	if name == "" {
+		return fmt.Errorf("store: forget once: %w", ErrInvalid)
+	}
+	if err := s.rdb.Del(ctx, s.prefix+"once:"+name).Err(); err != nil {
+		return wrapErr(err, "store: forget once")
+	}
+	return nil
+}

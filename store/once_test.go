@@ -38,3 +38,27 @@ func TestOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetOnce: an event forgotten is the first again; forgetting one
+// that never happened is no error.
+func TestForgetOnce(t *testing.T) {
+	t.Parallel()
+	lm := newStore(t).Limits()
+	ctx := t.Context()
+	const name = "ask-team:T1:C1:1.2:U1:q"
+	if first, err := lm.Once(ctx, name, time.Hour); err != nil || !first {
+		t.Fatalf("Once: %v, %v", first, err)
+	}
+	if err := lm.ForgetOnce(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := lm.Once(ctx, name, time.Hour); err != nil || !first {
+		t.Errorf("Once after ForgetOnce = %v, %v; want the first again", first, err)
+	}
+	if err := lm.ForgetOnce(ctx, "never"); err != nil {
+		t.Errorf("forgetting what never happened: %v", err)
+	}
+	if err := lm.ForgetOnce(ctx, ""); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("no name: %v, want ErrInvalid", err)
+	}
+}

@@ -67,8 +67,13 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		}
 		if answer, err := a.core.IsAnswerThread(ctx, thread); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		} else if answer {
-			// An answer's thread: a reply goes on with its conversation.
+		} else if answer.Answer {
+			// An answer's thread: the asker's reply (or a mention) goes on
+			// with its conversation; another's reply costs nothing.
+			if !answer.GoesOnWith(r.User, r.Mention, r.DM) {
+				log.Debug("a reply in another's answer thread; not a question")
+				return nil
+			}
 			return a.handToAnswers(ctx, w, r, r.Text, log)
 		}
 		if r.Mention || r.DM {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -34,12 +35,37 @@ const (
 	// DefaultPerUser is how many questions a person may ask an hour
 	// (DOCSBOT_ASK_PER_USER).
 	DefaultPerUser = 30
+	// DefaultBudget is how many questions the whole workspace may ask an
+	// hour, all replicas together (DOCSBOT_ASK_BUDGET).
+	DefaultBudget = 300
 	// DefaultKeep is how long a conversation may go on after its last
 	// answer: a reply later starts a new one.
 	DefaultKeep = 24 * time.Hour
 	// DefaultInterval is the least time between two Slack calls of one
 	// answer while it streams.
 	DefaultInterval = time.Second
+	// DefaultStreamTime is how long an answer's stream is read at most
+	// (StreamTimeMax).
+	DefaultStreamTime = StreamTimeMax
+)
+
+// What one question may cost: the assistant's credits are paid by the
+// organisation, so what goes to it and what is read back is bounded.
+const (
+	// QuestionMax is the most characters of a question the assistant is
+	// sent; a longer one is cut, and its answer says so.
+	QuestionMax = 4000
+	// HistoryMax is the most characters of the conversation so far (its
+	// earlier questions and answers) sent with a question: the oldest
+	// turns are left out first.
+	HistoryMax = 8000
+	// StreamTextMax is the most text (bytes) of an answer read from the
+	// assistant: past it the stream is closed, and the answer says it was
+	// cut.
+	StreamTextMax = 64 << 10
+	// StreamTimeMax is how long an answer's stream is read at most: past
+	// it the stream is closed, and the answer says it was cut.
+	StreamTimeMax = 5 * time.Minute
 )
 
 // Assistant answers questions from a project's docs (*docsapi.Assistant).
@@ -51,8 +77,9 @@ type Assistant interface {
 // public site, which sources link to.
 type Docs struct {
 	Assistant Assistant
-	// Site is the public docs site (DOCS_SITE_URL); nil shows sources as
-	// titles and paths without links.
+	// Site is the public docs site (DOCS_SITE_URL, a project's site_url):
+	// an answer's links to it stay links, and docs paths resolve against
+	// it; nil shows sources as titles and paths without links.
 	Site *url.URL
 }
 
@@ -62,9 +89,12 @@ type Conversations interface {
 	UpdateConversation(ctx context.Context, t store.Thread, keep time.Duration, fn func(*store.Conversation) error) (store.Conversation, error)
 }
 
-// Limits bounds the questions of a person (store.Limits).
+// Limits bounds the questions of a person and of the workspace, and
+// counts a person's clicks once (store.Limits).
 type Limits interface {
-	TakeBudget(ctx context.Context, b store.Budget, n int) (store.Grant, error)
+	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	ForgetOnce(ctx context.Context, name string) error
 }
 
 // AskStore is the parts of the store the answers use.
@@ -77,6 +107,16 @@ type AskStore struct {
 type Config struct {
 	// PerUser is how many questions a person may ask an hour.
 	PerUser int
+	// Budget is how many questions the whole workspace may ask an hour,
+	// every replica together (DOCSBOT_ASK_BUDGET).
+	Budget int
+	// LinkDomains are the hosts, besides each project's docs site, that an
+	// answer may link to (DOCSBOT_LINK_DOMAINS), each with its subdomains
+	// (mrkdwn.Sites); any other address is shown as code, not linked.
+	LinkDomains []string
+	// StreamTime is how long an answer's stream is read at most
+	// (StreamTimeMax; a test's shorter time).
+	StreamTime time.Duration
 	// Keep is how long a conversation may go on after its last answer.
 	Keep time.Duration
 	// Interval is the least time between two Slack calls of one answer.
@@ -90,6 +130,12 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.PerUser <= 0 {
 		c.PerUser = DefaultPerUser
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+	if c.StreamTime <= 0 {
+		c.StreamTime = DefaultStreamTime
 	}
 	if c.Keep <= 0 {
 		c.Keep = DefaultKeep
@@ -139,14 +185,18 @@ func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
 	return true
 }
 
-// isAnswerThread reports whether t has a conversation going on.
-func (a *answers) isAnswerThread(ctx context.Context, t store.Thread) (bool, error) {
-	_, err := a.store.Conversations.Conversation(ctx, t)
+// isAnswerThread says whether t has a conversation going on, and who
+// asked it.
+func (a *answers) isAnswerThread(ctx context.Context, t store.Thread) (bot.AnswerThread, error) {
+	c, err := a.store.Conversations.Conversation(ctx, t)
 	switch {
 	case err == nil:
-		return true, nil
+		return bot.AnswerThread{Answer: true, Asker: c.Asker}, nil
 	case errors.Is(err, store.ErrNotFound):
-		return false, nil
+		return bot.AnswerThread{}, nil
 	}
-	return false, err
+	return bot.AnswerThread{}, err
 }
+
+// sites is the allow-list of the links of an answer from docs.
+func (a *answers) sites(docs Docs) mrkdwn.Sites { return mrkdwn.NewSites(docs.Site, a.cfg.LinkDomains) }

@@ -49,16 +49,16 @@ func TestAskStreamsTheAnswerWithItsSources(t *testing.T) {
 	}
 }
 
-// TestAskConversationGoesOn: a reply in an answer's thread goes on with its
-// conversation (the assistant's thread, with its key), and its answer
-// follows the earlier question.
+// TestAskConversationGoesOn: the asker's reply in an answer's thread goes
+// on with its conversation (the assistant's thread, with its key), and its
+// answer follows the earlier question.
 func TestAskConversationGoesOn(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.StartBot(bottest.Config{Answers: true})
 	ts := h.asked(alice, "How do I set up webhooks?")
 	h.answered(ts)
-	h.Reply(bob, general, ts, "And how do I verify them?")
+	h.Reply(alice, general, ts, "And how do I verify them?")
 	second := h.answeredAgain(ts)
 	bottest.WantContains(t, "the second answer", second.Text, `Following up on your earlier question ("How do I set up webhooks?")`)
 	if n := h.API.Questions(); n != 2 {

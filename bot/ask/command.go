@@ -41,7 +41,7 @@ func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
 // help is /docs-ask's help, with the rule of which mentions are questions.
 func help(implicit bool) string {
 	s := "*Ask the docs:* `" + Command + " how do I rotate an API key?` answers from the docs, with its sources, " +
-		"in a thread under your question. Reply in that thread to ask more.\n" +
+		"in a thread under your question. Reply in that thread to ask more (in a channel, others mention docsbot there to ask theirs).\n" +
 		"You can also mention docsbot or write to it directly: from someone who may not start docs jobs, " +
 		"every message is a question; from an editor, a message that starts with `ask` or ends with `?` is a question " +
 		"and anything else starts a docs job."

@@ -13,17 +13,43 @@
 // asking again.
 //
 //	marks of the work            what the attempt does
-//	(none)                       take the person's share of the hour (markShare)
+//	(none)                       take the person's share of the hour and the
+//	                             workspace's (DOCSBOT_ASK_BUDGET), both or neither,
+//	                             in one step named by the work (store.Draw.ID: an
+//	                             attempt after a crash before the mark is granted
+//	                             again, not counted twice); mark share. Refused:
+//	                             the person is told which limit and when to ask
+//	                             again, privately; done, the assistant not asked
 //	share                        /docs-ask: post the question (markQuestion = its ts)
-//	share [question]             mark asking, ask the assistant, stream the answer
-//	                             (markStream = the answer's ts once it shows), save
-//	                             the conversation, mark done
+//	share [question]             mark asking, ask the assistant (the question cut to
+//	                             QuestionMax, the history to HistoryMax), stream the
+//	                             answer (markStream = the answer's ts once it shows)
+//	                             while it is within StreamTextMax and StreamTimeMax,
+//	                             save the conversation (its asker the first time),
+//	                             mark done
 //	asking, no done              an earlier attempt asked and stopped (a crash, a
 //	                             shutdown): the assistant may have answered, so it is
 //	                             not asked again; an answer it left streaming is
 //	                             stopped, saying it was cut, and the person is offered
 //	                             Ask again; done
 //	done                         nothing
+//
+// Which replies are questions: in a channel, a conversation is its asker's:
+// their replies in its thread go on with it, and anyone's mention of
+// docsbot there is a question of the one who mentions (their share); the
+// others' replies ("thanks") are left alone before any work is queued
+// (bot.AnswerThread.GoesOnWith, in the agent's doReply). In a DM every
+// reply goes on.
+//
+// What an answer may show: it pings nobody and links only to the docs
+// (bot/mrkdwn): the stream's pieces are cut by one rule (mrkdwn.NextCut)
+// as the answer grows and at its end, each made safe whole
+// (mrkdwn.Markdown); the posted and edited message is made safe whole
+// (mrkdwn.FromMarkdown); links stay links only to the project's docs site
+// and DOCSBOT_LINK_DOMAINS (mrkdwn.Sites), every other address (in the
+// text, the Sources, See also) shows as code. A person's 👍/👎 counts once
+// per answer, and Ask the docs team posts once per question
+// (store.Limits.Once).
 //
 // What the person reads when the assistant fails: its 429 is "too many
 // questions", with when to try again; a stream cut or an error chunk is

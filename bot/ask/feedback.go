@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/store"
@@ -12,10 +13,15 @@ import (
 // AuditAnswerFeedback is the audit trail's action of 👍/👎 on an answer.
 const AuditAnswerFeedback = "docs.ask.feedback"
 
-// onFeedback counts 👍/👎 on an answer in /metrics and the audit trail and
-// thanks the person privately. Slack's feedback buttons keep the person's
-// choice themselves; a second press of the same person counts again, as
-// the element lets them change their mind.
+// voteKeep is how long a person's 👍/👎 on an answer is remembered, so
+// that pressing again does not count again.
+const voteKeep = 90 * 24 * time.Hour
+
+// onFeedback counts a person's first 👍/👎 on an answer in /metrics and
+// the audit trail, once across replicas (store.Limits.Once), and thanks
+// them privately; a second press (the other button, or the same again) is
+// thanked, saying it was counted already. A 👎 offers a way to have the
+// docs fixed, every time.
 func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	r.Ack(nil)
 	ic := r.Interaction
@@ -31,15 +37,28 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	if refusal := a.core.Refusal(ic.User.ID, channel); refusal != "" {
 		return
 	}
-	a.metrics.Feedback(value)
-	a.core.Audit(ctx, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
-		Outcome: value, Work: "act:" + r.DeliveryID})
-	thanks := "Thanks: this helps the docs team see which answers work."
-	if value == feedbackBad {
-		thanks = "Thanks for saying so: the docs team sees the answers that did not help."
-	}
 	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL}
-	a.tell(ctx, q, thanks, a.log)
+	answer := cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp, "act:"+r.DeliveryID)
+	log := a.log.With("user", ic.User.ID, "channel", channel, "answer", answer)
+	first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
+	var thanks string
+	switch {
+	case err != nil:
+		log.Warn("cannot tell whether this feedback was counted; not counting it", "err", err)
+		thanks = "docsbot could not record your feedback just now (its storage did not answer). Please press again in a minute."
+	case !first:
+		log.Info("feedback on an answer given before; not counted again", "value", value)
+		thanks = "Thanks; your feedback on this answer was counted already."
+	default:
+		a.metrics.Feedback(value)
+		a.core.Audit(ctx, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
+			Outcome: value, Work: "act:" + r.DeliveryID})
+		thanks = "Thanks: this helps the docs team see which answers work."
+		if value == feedbackBad {
+			thanks = "Thanks for saying so: the docs team sees the answers that did not help."
+		}
+	}
+	a.tell(ctx, q, thanks, log)
 	if value == feedbackBad {
 		a.offerFix(ctx, ic, a.log.With("user", ic.User.ID))
 	}

@@ -3,8 +3,11 @@ package ask
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -82,8 +85,15 @@ type teamRequest struct {
 	Project  string `json:"p,omitempty"`
 }
 
+// teamKeep is how long a question sent to the docs team is remembered,
+// so that pressing again does not send it again.
+const teamKeep = 90 * 24 * time.Hour
+
 // onAskTeam posts the question in the requests channel, with a link to the
 // answer and "Start a docs job" for the editors there, and tells the person.
+// It posts once per person and question, across replicas
+// (store.Limits.Once): a second press is told it was sent already; a post
+// that failed is forgotten, so that pressing again tries again.
 func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 	r.Ack(nil)
 	ic := r.Interaction
@@ -96,19 +106,35 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 	if a.cfg.RequestsChannel == "" || a.core.Refusal(ic.User.ID, req.Channel) != "" {
 		return
 	}
+	sum := sha256.Sum256([]byte(req.Question))
+	once := "ask-team:" + ic.Team.ID + ":" + req.Channel + ":" + req.Thread + ":" + ic.User.ID + ":" + hex.EncodeToString(sum[:8])
+	first, err := a.store.Limits.Once(ctx, once, teamKeep)
+	switch {
+	case err != nil:
+		log.Warn("cannot tell whether this question was sent to the docs team; not sending it", "err", err)
+		a.tell(ctx, q, "docsbot could not send your question to the docs team just now (its storage did not answer). Please press again in a minute.", log)
+		return
+	case !first:
+		log.Info("a question sent to the docs team before; not sent again")
+		a.tell(ctx, q, "You sent this question to the docs team already, in <#"+a.cfg.RequestsChannel+">.", log)
+		return
+	}
 	link := ""
 	if p, err := a.core.Slack().GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: req.Channel, Ts: req.Thread}); err == nil && mrkdwn.WebURL(p) {
 		link = " " + mrkdwn.Link(p, "See the answer")
 	}
-	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Quote(req.Question) + "\n" + link
+	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
 	job := bot.AnswerJob{Question: req.Question, Project: req.Project}
-	_, err := a.core.Post(ctx, a.cfg.RequestsChannel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
+	_, err = a.core.Post(ctx, a.cfg.RequestsChannel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, job.Value(),
 			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))))
 	if err != nil {
 		log.Warn("posting the question to the requests channel failed", "err", err)
-		a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Please tell them yourself.", log)
+		if ferr := a.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
+			log.Warn("forgetting the question not sent failed; pressing again will say it was sent", "err", ferr)
+		}
+		a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Press again in a minute, or tell them yourself.", log)
 		return
 	}
 	a.tell(ctx, q, "Sent to the docs team in "+"<#"+a.cfg.RequestsChannel+">. They can make it a docs job from there.", log)

@@ -29,9 +29,13 @@ func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 }
 
 // answers are the bot's streamed or posted answers in the thread under ts.
-func (h *harness) answers(ts string) []slacktest.Message {
+func (h *harness) answers(ts string) []slacktest.Message { return h.answersIn(general, ts) }
+
+// answersIn are the bot's streamed or posted answers in the thread under
+// ts of channel.
+func (h *harness) answersIn(channel, ts string) []slacktest.Message {
 	var out []slacktest.Message
-	for _, m := range h.Slack.Thread(general, ts) {
+	for _, m := range h.Slack.Thread(channel, ts) {
 		if m.BotID != "" && m.TS != ts && (m.Streamed || strings.Contains(string(m.Blocks), "feedback")) {
 			out = append(out, m)
 		}

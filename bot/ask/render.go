@@ -3,7 +3,6 @@ package ask
 import (
 	"cmp"
 	"encoding/json"
-	"net/url"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -21,35 +20,36 @@ const (
 // sourcesMax bounds the sources and suggestions listed under an answer.
 const sourcesMax = 8
 
-// pageLink is a link to the docs page path titled title: on site when
-// known, else the title and the path as text.
-func pageLink(site *url.URL, path, title string) string {
+// pageLink is a link to the docs page path titled title: on the docs site
+// (a path resolved against it), or to an address the sites allow; any
+// other, or a path with no site, is shown as code after the title, not
+// linked.
+func pageLink(sites mrkdwn.Sites, path, title string) string {
 	title = strings.TrimSpace(title)
-	if site != nil && path != "" {
-		if u, err := url.Parse(path); err == nil {
-			return mrkdwn.Link(site.ResolveReference(u).String(), cmp.Or(title, path))
-		}
+	if target, ok := sites.Resolve(path); ok {
+		return mrkdwn.Link(target, mrkdwn.Disarm(cmp.Or(title, path)))
 	}
-	if title == "" {
-		return "`" + mrkdwn.Escape(path) + "`"
+	inert := mrkdwn.InertMrkdwn(path)
+	if title == "" || title == path {
+		return inert
 	}
-	return mrkdwn.Escape(title) + " (`" + mrkdwn.Escape(path) + "`)"
+	return mrkdwn.SafeText(title, sites) + " " + inert
 }
 
 // sourceLink is a link to one source of an answer.
-func sourceLink(site *url.URL, s docsapi.AnswerSource) string {
+func sourceLink(sites mrkdwn.Sites, s docsapi.AnswerSource) string {
 	if s.Path == "" && s.URL != "" {
-		return mrkdwn.Link(s.URL, cmp.Or(s.Title, s.URL))
+		return pageLink(sites, s.URL, s.Title)
 	}
-	return pageLink(site, s.Path, s.Title)
+	return pageLink(sites, s.Path, s.Title)
 }
 
 // answerBlocks are what an answer shows under its text: its sources, the
 // pages the assistant suggests, 👍/👎, and Ask again when the answer is
 // incomplete (again holds the question for it, "" for none).
-func answerBlocks(site *url.URL, sources []docsapi.AnswerSource, suggestions []docsapi.Suggestion, again string) []slack.Block {
+func answerBlocks(sites mrkdwn.Sites, sources []docsapi.AnswerSource, suggestions []docsapi.Suggestion, again string) []slack.Block {
 	var blocks []slack.Block
-	if links := sourceLinks(site, sources); links != "" {
+	if links := sourceLinks(sites, sources); links != "" {
 		blocks = append(blocks, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
 	}
 	var sugg []string
@@ -57,7 +57,7 @@ func answerBlocks(site *url.URL, sources []docsapi.AnswerSource, suggestions []d
 		if i == sourcesMax {
 			break
 		}
-		sugg = append(sugg, pageLink(site, s.Path, s.Label))
+		sugg = append(sugg, pageLink(sites, s.Path, s.Label))
 	}
 	if len(sugg) > 0 {
 		blocks = append(blocks, slack.NewContextBlock("suggestions", slack.NewTextBlockObject(slack.MarkdownType, "*See also:* "+strings.Join(sugg, " · "), false, false)))
@@ -75,7 +75,7 @@ func answerBlocks(site *url.URL, sources []docsapi.AnswerSource, suggestions []d
 }
 
 // sourceLinks lists sources once each, at most sourcesMax.
-func sourceLinks(site *url.URL, sources []docsapi.AnswerSource) string {
+func sourceLinks(sites mrkdwn.Sites, sources []docsapi.AnswerSource) string {
 	var links []string
 	seen := map[string]bool{}
 	for _, s := range sources {
@@ -83,7 +83,7 @@ func sourceLinks(site *url.URL, sources []docsapi.AnswerSource) string {
 			continue
 		}
 		seen[s.Key()] = true
-		links = append(links, sourceLink(site, s))
+		links = append(links, sourceLink(sites, s))
 	}
 	return strings.Join(links, " · ")
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/slack-go/slack"
 
@@ -24,7 +25,7 @@ import (
 
 // Marks of an answer's work (doc.go, "An answer's lifecycle").
 const (
-	markShare    = "share"    // the person's share of the hour taken
+	markShare    = "share"    // the person's share of the hour and the workspace's taken, in one step
 	markQuestion = "question" // /docs-ask: the ts of the message showing the question
 	markAsking   = "asking"   // the assistant is being asked: never ask again
 	markStream   = "stream"   // the ts of the answer's message, once shown
@@ -58,14 +59,16 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		return a.done(ctx, w)
 	}
 	if w.Marked(markShare) == "" {
-		grant, err := a.store.Limits.TakeBudget(ctx, shareOf(q, a.cfg.PerUser), 1)
+		// One step takes the person's share and the workspace's, or
+		// neither; named by the work, so that an attempt after a crash
+		// before the mark is granted again without taking twice.
+		grant, err := a.store.Limits.Draw(ctx, a.drawOf(q, w.Key), 1)
 		if err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 		if !grant.OK() {
-			log.Info("question refused: the person's share of the hour is spent")
-			a.tell(ctx, q, fmt.Sprintf("You asked %d questions in the last hour, as many as docsbot answers for one person. "+
-				"You can ask again %s.", a.cfg.PerUser, humanize.In(grant.RetryAfter, time.Now())), log)
+			log.Info("question refused: a limit of the hour is reached", "refused", grant.Refused, "retry_after", grant.RetryAfter)
+			a.tell(ctx, q, a.refusedText(grant), log)
 			return a.done(ctx, w)
 		}
 		if err := w.Mark(ctx, map[string]string{markShare: "1"}); err != nil {
@@ -98,7 +101,12 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 // answer or is told why there is none.
 func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, docs Docs,
 	conv store.Conversation, log *slog.Logger) error {
-	req := docsapi.AskRequest{Fingerprint: fingerprint(q), Messages: messagesOf(conv, q.Text),
+	question, questionCut := cutQuestion(q.Text)
+	history, left := historyOf(conv.Turns)
+	if left > 0 {
+		log.Info("the conversation is longer than the assistant is sent; its oldest turns are left out", "left_out", left)
+	}
+	req := docsapi.AskRequest{Fingerprint: fingerprint(q), Messages: messagesOf(history, question),
 		Thread: docsapi.Thread{ID: conv.ThreadID, Key: docsapi.ThreadKey(conv.ThreadKey)}}
 	stream, err := docs.Assistant.Ask(ctx, req)
 	fresh := false
@@ -107,7 +115,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		// answered nothing): the question starts a new conversation.
 		log.Info("the assistant no longer knows the conversation; starting a new one")
 		conv, fresh = store.Conversation{}, true
-		req.Thread, req.Messages = docsapi.Thread{}, messagesOf(conv, q.Text)
+		req.Thread, req.Messages = docsapi.Thread{}, messagesOf(nil, question)
 		stream, err = docs.Assistant.Ask(ctx, req)
 	}
 	if err != nil {
@@ -118,7 +126,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	}
 	defer stream.Close()
 	wr := &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
-		site: docs.Site, log: log, onStarted: func(ctx context.Context, ts string) error {
+		sites: a.sites(docs), log: log, onStarted: func(ctx context.Context, ts string) error {
 			return w.Mark(ctx, map[string]string{markStream: ts})
 		}}
 	first := time.Time{}
@@ -126,7 +134,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		if first.IsZero() {
 			first = time.Now()
 		}
-	}, log)
+	}, relayLimits{text: StreamTextMax, time: a.cfg.StreamTime}, log)
 	text, suggestions := docsapi.ExtractSuggestions(wr.text.String())
 	note := ""
 	outcome := "answered"
@@ -136,6 +144,11 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		outcome, note = "failed", "_The docs assistant stopped with an error; this answer may be incomplete. Ask again in a moment._"
 	case errors.Is(relayErr, docsapi.ErrStreamCut):
 		outcome, note = "cut", "_The answer was cut off before it ended. Ask again to get it whole._"
+	case errors.Is(relayErr, errTooLong):
+		outcome, note = "cut", fmt.Sprintf("_The docs assistant's answer is longer than docsbot reads of one answer (%d KiB), so it was cut here._", StreamTextMax>>10)
+	case errors.Is(relayErr, errTooSlow):
+		outcome, note = "cut", "_The docs assistant took longer than "+humanize.Duration(a.cfg.StreamTime)+
+			" to answer, so docsbot stopped reading the answer here. Ask again to try once more._"
 	case ctx.Err() != nil:
 		// docsbot is stopping: the next attempt stops this answer, saying
 		// so (afterStop); the assistant is not asked again.
@@ -146,17 +159,23 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	if fresh {
 		note = strings.TrimSpace(note + "\n\n_The earlier conversation in this thread had expired, so this answer starts a new one._")
 	}
+	if questionCut {
+		note = strings.TrimSpace(note + fmt.Sprintf("\n\n_Your question is longer than the %s characters docsbot sends, so the docs assistant got its first %s._",
+			humanize.Count(QuestionMax), humanize.Count(QuestionMax)))
+	}
 	again := ""
+	if outcome != "answered" && !errors.Is(relayErr, errTooLong) {
+		again = againOf(q.Text, key) // asked again, an answer too long would be as long
+	}
 	if outcome != "answered" {
-		again = againOf(q.Text, key)
 		log.Warn("the answer is incomplete", "outcome", outcome, "err", relayErr)
 	}
 	// The conversation is kept before the answer ends, so that its buttons
 	// and a reply find it as soon as it shows whole.
 	if outcome == "answered" || strings.TrimSpace(text) != "" {
-		a.remember(ctx, thread, key, stream.Thread(), q.Text, text, sourceKeys(stream.Sources()), log)
+		a.remember(ctx, thread, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
 	}
-	if err := wr.finish(ctx, note, answerBlocks(docs.Site, stream.Sources(), suggestions, again)); err != nil {
+	if err := wr.finish(ctx, note, answerBlocks(wr.sites, stream.Sources(), suggestions, again)); err != nil {
 		log.Warn("ending the answer's message failed", "err", err)
 		if wr.ts == "" {
 			// Nothing shows: the next attempt tells the person (afterStop).
@@ -170,11 +189,26 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	return a.done(ctx, w)
 }
 
+// relayLimits bound what relay reads of one answer: its text (bytes) and
+// its time.
+type relayLimits struct {
+	text int
+	time time.Duration
+}
+
+// Why relay stopped reading an answer before its end, within its limits.
+var (
+	errTooLong = errors.New("ask: the answer is longer than docsbot reads")
+	errTooSlow = errors.New("ask: the answer took longer than docsbot reads")
+)
+
 // relay reads the answer's events and shows them through wr: the text as
 // it comes, within wr's pace, and at the end what is left. It returns nil at
-// the end of a complete answer, or why it ended early. It starts one
-// goroutine to read the stream and leaves none behind.
-func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func(), log *slog.Logger) error {
+// the end of a complete answer, or why it ended early: errTooLong past
+// lim.text of text (what came within it is kept), errTooSlow past
+// lim.time. It starts one goroutine to read the stream and leaves none
+// behind: the stream is closed when it returns.
+func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func(), lim relayLimits, log *slog.Logger) error {
 	type item struct {
 		ev  docsapi.AnswerEvent
 		err error
@@ -203,11 +237,14 @@ func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func
 	}()
 	var timer *time.Timer
 	var tick <-chan time.Time
+	deadline := time.NewTimer(lim.time)
 	defer func() {
+		deadline.Stop()
 		if timer != nil {
 			timer.Stop()
 		}
 	}()
+	read := 0
 	for {
 		select {
 		case it, ok := <-events:
@@ -219,10 +256,17 @@ func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func
 			}
 			if t, ok := it.ev.(docsapi.TextEvent); ok && t.Delta != "" {
 				onText()
+				if read+len(t.Delta) > lim.text {
+					wr.add(cutBytes(t.Delta, lim.text-read))
+					return errTooLong
+				}
+				read += len(t.Delta)
 				wr.add(t.Delta)
 			}
 		case <-tick:
 			tick = nil
+		case <-deadline.C:
+			return errTooSlow
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -306,7 +350,7 @@ func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (st
 		t.TS = ts
 		return t, nil
 	}
-	ts, err := a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000)), false),
+	ts, err := a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
 		slack.MsgOptionDisableLinkUnfurl())
 	if err != nil {
 		return t, err
@@ -341,10 +385,14 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 }
 
 // remember keeps the conversation of thread for the next reply: its
-// project, the assistant's thread, the question and the answer.
-func (a *answers) remember(ctx context.Context, thread store.Thread, key string, at docsapi.Thread, question, answer string, sources []string, log *slog.Logger) {
+// project, its asker (who asked first), the assistant's thread, the
+// question and the answer.
+func (a *answers) remember(ctx context.Context, thread store.Thread, key, user string, at docsapi.Thread, question, answer string, sources []string, log *slog.Logger) {
 	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), thread, a.cfg.Keep, func(c *store.Conversation) error {
 		c.Project = key
+		if c.Asker == "" {
+			c.Asker = user
+		}
 		if at.ID != "" {
 			c.ThreadID = at.ID
 		}
@@ -378,11 +426,11 @@ func sourceKeys(sources []docsapi.AnswerSource) []string {
 // turnsMax bounds the turns a conversation keeps (and sends again).
 const turnsMax = 20
 
-// messagesOf is the conversation so far and the new question, as the
-// assistant takes them.
-func messagesOf(c store.Conversation, question string) []docsapi.UIMessage {
+// messagesOf is the conversation so far (history) and the new question,
+// as the assistant takes them.
+func messagesOf(history []store.Turn, question string) []docsapi.UIMessage {
 	var out []docsapi.UIMessage
-	for i, t := range c.Turns {
+	for i, t := range history {
 		id := fmt.Sprintf("m%d", i+1)
 		if t.Role == "assistant" {
 			out = append(out, docsapi.AssistantText(id, t.Text))
@@ -390,16 +438,98 @@ func messagesOf(c store.Conversation, question string) []docsapi.UIMessage {
 			out = append(out, docsapi.UserText(id, t.Text))
 		}
 	}
-	return append(out, docsapi.UserText(fmt.Sprintf("m%d", len(c.Turns)+1), question))
+	return append(out, docsapi.UserText(fmt.Sprintf("m%d", len(history)+1), question))
+}
+
+// cutQuestion is question as the assistant is sent it, at most
+// QuestionMax characters, and whether it was cut.
+func cutQuestion(question string) (string, bool) {
+	if utf8.RuneCountInString(question) <= QuestionMax {
+		return question, false
+	}
+	return mrkdwn.Cut(question, QuestionMax), true
+}
+
+// historyOf is what of a conversation's turns goes with a question, at
+// most HistoryMax characters in all, and how many turns are left out. The
+// oldest exchanges (a question and its answer) are left out first; when
+// the latest alone is too long, its question and answer are cut (the
+// answer more) so that it fits.
+func historyOf(turns []store.Turn) ([]store.Turn, int) {
+	budget, i := HistoryMax, len(turns)
+	var kept []store.Turn
+	for i > 0 {
+		j := i - 1 // the latest exchange not kept yet: turns[j:i]
+		if turns[j].Role == "assistant" && j > 0 && turns[j-1].Role == "user" {
+			j--
+		}
+		ex := slices.Clone(turns[j:i])
+		n := 0
+		for _, t := range ex {
+			n += utf8.RuneCountInString(t.Text)
+		}
+		if n > budget {
+			if len(kept) == 0 {
+				if len(ex) == 2 {
+					ex[0].Text = mrkdwn.Cut(ex[0].Text, budget/2)
+					budget -= utf8.RuneCountInString(ex[0].Text)
+				}
+				ex[len(ex)-1].Text = mrkdwn.Cut(ex[len(ex)-1].Text, budget)
+				kept, i = ex, j
+			}
+			break
+		}
+		budget -= n
+		kept, i = append(ex, kept...), j
+	}
+	return kept, i
+}
+
+// cutBytes is the longest start of s of at most n bytes that does not
+// split a character.
+func cutBytes(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:max(n, 0)]
 }
 
 // fingerprint identifies the person to the assistant without naming them:
 // their team and user ids, which the assistant's analytics group by.
 func fingerprint(q bot.Question) string { return q.Team + ":" + q.User }
 
-// shareOf is the person's share of questions an hour.
-func shareOf(q bot.Question, perUser int) store.Budget {
-	return store.Budget{Name: "ask:" + q.Team + ":" + q.User, Limit: perUser, Window: time.Hour}
+// budgetName is the workspace's budget of questions an hour, every
+// replica together; a person's share of it is kept beside it
+// (store.Draw).
+const budgetName = "ask"
+
+// drawOf is question q's take (of the work key) from the workspace's
+// budget and the person's share, both an hour.
+func (a *answers) drawOf(q bot.Question, key string) store.Draw {
+	return store.Draw{Budget: store.Budget{Name: budgetName, Limit: a.cfg.Budget, Window: time.Hour},
+		Who: q.Team + ":" + q.User, Share: a.cfg.PerUser, ID: "q:" + key}
+}
+
+// refusedText tells a person whose question a limit of the hour refused
+// which one, and when they can ask again.
+func (a *answers) refusedText(g store.Grant) string {
+	again := humanize.In(g.RetryAfter, time.Now())
+	if g.Refused == store.RefusedShare {
+		return fmt.Sprintf("You asked %s in the last hour, as many as docsbot answers for one person. You can ask again %s.", questions(a.cfg.PerUser), again)
+	}
+	return fmt.Sprintf("This workspace asked the docs %s in the last hour, as many as docsbot answers for everyone together, "+
+		"so your question was not sent. You can ask again %s.", questions(a.cfg.Budget), again)
+}
+
+// questions is n questions, in words.
+func questions(n int) string {
+	if n == 1 {
+		return "1 question"
+	}
+	return humanize.Count(int64(n)) + " questions"
 }
 
 // failure is what the person reads when the assistant did not answer.

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/url"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,10 +17,17 @@ import (
 
 // Limits of what one answer shows.
 const (
-	// pieceMax is the most characters of the answer one chat.startStream,
-	// appendStream or stopStream call carries: defused (a zero-width space
-	// after some '<'), at most twice as many, within Slack's 12,000.
+	// pieceMax is the most characters of the answer's text one
+	// chat.startStream, appendStream or stopStream call carries, before
+	// it is made safe (mrkdwn.Markdown: links resolved, addresses put in
+	// code, zero-width spaces), which may make it longer.
 	pieceMax = 5500
+	// pieceMin is the least pieceMax is halved to when a piece made safe
+	// is too long for Slack.
+	pieceMin = 500
+	// sentMax is the most characters of markdown_text one call sends,
+	// within Slack's 12,000.
+	sentMax = 11000
 	// shownMax bounds an answer's text in Slack; what is longer is cut,
 	// saying so (its sources still show).
 	shownMax = 36000
@@ -35,6 +40,12 @@ const (
 // message (chat.startStream, appendStream, stopStream) or, where Slack
 // refuses streaming, a message posted and then edited. It calls Slack at
 // most once an interval, except for the first text and the end.
+//
+// Both ways show the same text, made safe by bot/mrkdwn with the links the
+// answer may carry (sites): the stream in pieces, each cut by the one rule
+// of mrkdwn.NextCut and made safe by mrkdwn.Markdown, as it grows and at
+// the end alike; the posted message whole, by mrkdwn.FromMarkdown, at each
+// edit.
 type writer struct {
 	core      *bot.Bot
 	channel   string
@@ -42,7 +53,7 @@ type writer struct {
 	user      string // the recipient of a stream in a channel
 	team      string
 	interval  time.Duration
-	site      *url.URL
+	sites     mrkdwn.Sites
 	log       *slog.Logger
 	onStarted func(ctx context.Context, ts string) error // records the answer's ts before more is shown
 
@@ -51,16 +62,17 @@ type writer struct {
 	fallback   bool      // a posted and edited message, not a stream
 	text       strings.Builder
 	sent       int // bytes of text shown (to Slack) so far
+	held       int // the length of the text when nothing more of it could be shown
 	last       time.Time
 	cut        bool
 }
 
 // add appends a delta of the answer's text.
-func (w *writer) add(delta string) { w.text.WriteString(delta) }
+func (w *writer) add(delta string) { w.text.WriteString(mrkdwn.StripSentinel(delta)) }
 
 // showable is the part of the text that may be shown now: up to a
 // suggestions block, without a last line that may still become one (it
-// begins with '`') unless final, and within shownMax.
+// begins with '`') unless final, and within shownMax (cut after a space).
 func (w *writer) showable(final bool) string {
 	t := w.text.String()
 	if i := strings.Index(t, suggestionsFence); i >= 0 {
@@ -70,16 +82,9 @@ func (w *writer) showable(final bool) string {
 			t = t[:nl+1]
 		}
 	}
-	if !final {
-		// A link not closed yet waits, so that it is sent whole
-		// (linksOn).
-		if i := strings.LastIndexByte(t, '['); i >= 0 && !strings.Contains(t[i:], ")") {
-			t = t[:i]
-		}
-	}
-	if utf8.RuneCountInString(t) > shownMax {
+	if len(t) > shownMax && utf8.RuneCountInString(t) > shownMax {
 		w.cut = true
-		t = string([]rune(t)[:shownMax])
+		t = t[:mrkdwn.NextCut(t, 0, shownMax, false)]
 	}
 	return t
 }
@@ -89,6 +94,23 @@ func (w *writer) due(now time.Time) bool {
 	return w.ts == "" || now.Sub(w.last) >= w.interval
 }
 
+// next is the piece of show (the text to show, final when it is all) that
+// starts at byte from, made safe to send (mrkdwn.Markdown), and where it
+// ends: "", from when nothing more may be shown yet. It is the one cutting
+// rule of both the pieces shown as the answer grows and those of its end.
+func (w *writer) next(show string, from int, final bool) (string, int) {
+	for most := pieceMax; ; most /= 2 {
+		end := mrkdwn.NextCut(show, from, most, final)
+		if end <= from {
+			return "", from
+		}
+		piece := mrkdwn.Markdown(show, from, end, w.sites)
+		if utf8.RuneCountInString(piece) <= sentMax || most <= pieceMin {
+			return piece, end
+		}
+	}
+}
+
 // flush shows what arrived since the last call, if anything may be shown
 // and the interval allows (always for the first text).
 func (w *writer) flush(ctx context.Context, now time.Time) error {
@@ -96,24 +118,21 @@ func (w *writer) flush(ctx context.Context, now time.Time) error {
 		return nil
 	}
 	show := w.showable(false)
-	if len(show) <= w.sent {
-		return nil
-	}
-	raw := cutRunes(show[w.sent:], pieceMax)
-	piece, consumed := w.piece(raw)
+	piece, end := w.next(show, w.sent, false)
 	if piece == "" {
+		w.held = w.text.Len()
 		return nil
 	}
-	if err := w.send(ctx, piece, w.sent+consumed); err != nil {
+	if err := w.send(ctx, piece, end); err != nil {
 		return err
 	}
-	w.sent += consumed
+	w.sent = end
 	w.last = time.Now() // after the call: the next one reaches Slack at least an interval after this one
 	return nil
 }
 
-// send shows piece, the next defused part of the text, which brings what
-// is shown up to byte upTo of the text: it starts the answer's message with
+// send shows piece, the next safe part of the text, which brings what is
+// shown up to byte upTo of the text: it starts the answer's message with
 // the first, then appends.
 func (w *writer) send(ctx context.Context, piece string, upTo int) error {
 	if w.ts == "" {
@@ -126,7 +145,7 @@ func (w *writer) send(ctx context.Context, piece string, upTo int) error {
 	return err
 }
 
-// start shows the answer's first text (first, defused; the text up to byte
+// start shows the answer's first text (first, safe; the text up to byte
 // upTo): a stream, or a posted message where Slack refuses to stream (any
 // refusal that is not a passing failure).
 func (w *writer) start(ctx context.Context, first string, upTo int) error {
@@ -145,37 +164,12 @@ func (w *writer) start(ctx context.Context, first string, upTo int) error {
 	return w.onStarted(ctx, ts)
 }
 
-// pending reports whether text arrived that is not shown yet.
-func (w *writer) pending() bool { return len(w.showable(false)) > w.sent }
-
-// piece is what of raw, the next part of the text, may be sent now: its
-// links made absolute and its markup defused, and how many bytes of raw it
-// takes (a last '<' waits for the character after it).
-func (w *writer) piece(raw string) (string, int) {
-	if strings.HasSuffix(raw, "<") {
-		raw = raw[:len(raw)-1]
-	}
-	return mrkdwn.Defuse(linksOn(raw, w.site)), len(raw)
-}
-
-// mdLink is a markdown link or image: its label and its target.
-var mdLink = regexp.MustCompile(`(!?\[[^\]\n]*\])\(([^)\s]+)\)`)
-
-// linksOn makes the markdown links of md that point at a docs path ("/…")
-// absolute on site, since Slack cannot follow a relative link; with no site
-// they stay as they are.
-func linksOn(md string, site *url.URL) string {
-	if site == nil || !strings.Contains(md, "](/") {
-		return md
-	}
-	return mdLink.ReplaceAllStringFunc(md, func(l string) string {
-		m := mdLink.FindStringSubmatch(l)
-		u, err := url.Parse(m[2])
-		if err != nil || u.IsAbs() || !strings.HasPrefix(m[2], "/") {
-			return l
-		}
-		return m[1] + "(" + site.ResolveReference(u).String() + ")"
-	})
+// pending reports whether text arrived that is not shown yet and may be
+// shown: not when the last flush that was due found nothing to show and no
+// text came since.
+func (w *writer) pending() bool {
+	n := w.text.Len()
+	return n > w.sent && n != w.held
 }
 
 // fallbackText is the text shown so far as mrkdwn, for the edited message.
@@ -184,7 +178,7 @@ func (w *writer) fallbackText(upTo int) string {
 	if upTo < len(show) {
 		show = show[:upTo]
 	}
-	return mrkdwn.FromMarkdown(show, w.site)
+	return mrkdwn.FromMarkdown(show, w.sites)
 }
 
 // finish shows the rest of the text, then note (markdown of docsbot's own,
@@ -199,12 +193,15 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 	}
 	// The rest of the text in pieces a call takes, the last with the stop.
 	var pieces []string
-	for rest := show[min(w.sent, len(show)):]; rest != ""; {
-		raw := cutRunes(rest, pieceMax)
-		pieces = append(pieces, mrkdwn.Defuse(linksOn(raw, w.site)))
-		rest = rest[len(raw):]
+	for from := min(w.sent, len(show)); from < len(show); {
+		piece, end := w.next(show, from, true)
+		pieces = append(pieces, piece)
+		from = end
 	}
 	if note != "" {
+		if mrkdwn.FenceOpen(show) {
+			note = "```\n\n" + note // the answer was cut inside a code block: close it
+		}
 		pieces = append(pieces, "\n\n"+note)
 	}
 	if w.ts == "" {
@@ -223,13 +220,16 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 	if len(pieces) > 0 {
 		last, pieces = pieces[len(pieces)-1], pieces[:len(pieces)-1]
 	}
+	if utf8.RuneCountInString(last) > sentMax {
+		pieces, last = append(pieces, last), "" // a note too long to go with the stop
+	}
 	for _, p := range pieces {
 		if _, _, err := w.core.Slack().AppendStreamContext(ctx, w.channel, w.ts, slack.MsgOptionMarkdownText(p)); err != nil {
 			return err
 		}
 	}
 	opts := []slack.MsgOption{slack.MsgOptionBlocks(blocks...)}
-	if last != "" && utf8.RuneCountInString(last) <= 2*pieceMax {
+	if last != "" {
 		opts = append(opts, slack.MsgOptionMarkdownText(last))
 	}
 	_, _, err := w.core.Slack().StopStreamContext(ctx, w.channel, w.ts, opts...)
@@ -240,9 +240,9 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 // finishEdited ends an answer shown as a posted message: the whole text
 // as mrkdwn, the note, and blocks under it.
 func (w *writer) finishEdited(ctx context.Context, show, note string, blocks []slack.Block) error {
-	text := mrkdwn.FromMarkdown(show, w.site)
+	text := mrkdwn.FromMarkdown(show, w.sites)
 	if note != "" {
-		text += "\n\n" + mrkdwn.FromMarkdown(note, nil)
+		text += "\n\n" + mrkdwn.FromMarkdown(note, mrkdwn.Sites{})
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "_The docs assistant gave no answer._"
@@ -258,12 +258,4 @@ func (w *writer) finishEdited(ctx context.Context, show, note string, blocks []s
 		return w.onStarted(ctx, ts)
 	}
 	return w.core.EditNow(ctx, w.channel, w.ts, opts...)
-}
-
-// cutRunes is the first n runes of s.
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }

@@ -110,6 +110,15 @@ type Config struct {
 	// AskPerUser is how many questions a person may ask an hour
 	// (ask.Config.PerUser); 0 takes the default.
 	AskPerUser int
+	// AskBudget is how many questions the world may ask an hour, every
+	// replica together (ask.Config.Budget); 0 takes the default.
+	AskBudget int
+	// LinkDomains are the hosts besides the docs site that answers may
+	// link to (ask.Config.LinkDomains).
+	LinkDomains []string
+	// AskStreamTime is how long an answer's stream is read at most
+	// (ask.Config.StreamTime); 0 takes the default.
+	AskStreamTime time.Duration
 	// RequestsChannel is where "Ask the docs team" posts
 	// (ask.Config.RequestsChannel).
 	RequestsChannel string
@@ -240,9 +249,10 @@ func (h *Harness) StartBot(cfg Config) *Running {
 			FinalEditBudget: cfg.FinalEditBudget, PendingTTL: cfg.PendingTTL},
 		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Now: cfg.Now, Digest: cfg.Digest,
 			DigestTick: cfg.DigestTick},
-		Health:   health.Config{Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick},
-		Home:     home.Config{Seen: cfg.HomeSeen},
-		Ask:      ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser},
+		Health: health.Config{Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick},
+		Home:   home.Config{Seen: cfg.HomeSeen},
+		Ask: ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser, Budget: cfg.AskBudget,
+			LinkDomains: cfg.LinkDomains, StreamTime: cfg.AskStreamTime},
 		Deploy:   deploy.Config{PerUser: cfg.DeployPerUser},
 		Features: cfg.Features,
 		Register: cfg.Register,

@@ -1,7 +1,11 @@
 // Package mrkdwn writes Slack's markup (mrkdwn) and reads it back: text
 // from people or the docs API escaped so it pings nobody and forges no link,
 // cut to Slack's limits, quoted, linked, mentions; and a message as the
-// person typed it (Plain). It knows nothing of the bot.
+// person typed it (Plain). Markdown from the docs assistant becomes mrkdwn
+// (FromMarkdown) or the markdown of a streamed message, in pieces cut by
+// one rule (NextCut, Markdown), linking only to an allow-list of sites
+// (Sites): every other address shows as code (Inert). It knows nothing of
+// the bot.
 package mrkdwn
 
 import (

@@ -77,11 +77,14 @@ type answerPlan struct {
 	chunks []planChunk
 	// thread is the conversation the answer is in.
 	thread *assistantThread
+	// n is the answer's number, textID the id of its text part.
+	n      int
+	textID string
 }
 
 type planChunk struct {
 	data []byte
-	kind string // "delta", "text-end" or "" for any other
+	kind string // "delta", "text-start", "text-end" or "" for any other
 }
 
 // ask handles POST {prefix}/v2/assistant/{domain}/message: it reads the
@@ -189,7 +192,7 @@ func splitDeltas(text string) []string {
 // planAnswer builds the chunks of answer number n, as the AI SDK 5 UI message
 // stream carries them.
 func (s *Server) planAnswer(n int, threadID, question string, hits []DocPage, answer string) *answerPlan {
-	p := &answerPlan{}
+	p := &answerPlan{n: n, textID: "txt_" + strconv.Itoa(n)}
 	add := func(kind string, v any) {
 		b, _ := json.Marshal(v) // maps and strings always encode
 		p.chunks = append(p.chunks, planChunk{data: b, kind: kind})
@@ -209,7 +212,7 @@ func (s *Server) planAnswer(n int, threadID, question string, hits []DocPage, an
 	}
 	add("", m{"type": "finish-step"})
 	add("", m{"type": "start-step"})
-	add("", m{"type": "text-start", "id": textID})
+	add("text-start", m{"type": "text-start", "id": textID})
 	for _, d := range splitDeltas(answer) {
 		add("delta", m{"type": "text-delta", "id": textID, "delta": d})
 	}
@@ -225,6 +228,9 @@ func (s *Server) planAnswer(n int, threadID, question string, hits []DocPage, an
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, resp *response, f *Fault) int {
 	if f == nil {
 		f = &Fault{}
+	}
+	if f.Deltas != nil || len(f.SourceURLs) > 0 {
+		resp.stream = s.reshape(resp.stream, f)
 	}
 	for k, v := range resp.header {
 		w.Header()[k] = v
@@ -275,6 +281,40 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, resp *respo
 	writeEvent(w, []byte("[DONE]"))
 	flush()
 	return resp.status
+}
+
+// reshape is plan with the answer's text and source-url chunks of f: its
+// text deltas replaced by f.Deltas (when set), and f.SourceURLs sent just
+// before the text starts. The thread records the new text as the answer.
+func (s *Server) reshape(plan *answerPlan, f *Fault) *answerPlan {
+	out := &answerPlan{thread: plan.thread, n: plan.n, textID: plan.textID}
+	for _, c := range plan.chunks {
+		if c.kind == "text-start" {
+			for i, su := range f.SourceURLs {
+				b := mustJSON(map[string]any{"type": "source-url", "sourceId": "src_" + strconv.Itoa(plan.n) + "_x" + strconv.Itoa(i+1), "url": su.URL, "title": su.Title})
+				out.chunks = append(out.chunks, planChunk{data: b})
+			}
+			out.chunks = append(out.chunks, c)
+			if f.Deltas != nil {
+				for _, d := range f.Deltas {
+					out.chunks = append(out.chunks, planChunk{data: mustJSON(map[string]any{"type": "text-delta", "id": plan.textID, "delta": d}), kind: "delta"})
+				}
+			}
+			continue
+		}
+		if c.kind == "delta" && f.Deltas != nil {
+			continue
+		}
+		out.chunks = append(out.chunks, c)
+	}
+	if f.Deltas != nil && plan.thread != nil {
+		s.mu.Lock()
+		if n := len(plan.thread.answers); n > 0 {
+			plan.thread.answers[n-1] = strings.Join(f.Deltas, "")
+		}
+		s.mu.Unlock()
+	}
+	return out
 }
 
 // pace waits before a text delta: for a receive from ch when set, then for

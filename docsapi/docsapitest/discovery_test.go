@@ -201,3 +201,44 @@ func TestAssistantLimitsAndFaults(t *testing.T) {
 		t.Errorf("cut stream recorded status %d, want 200 (sent before the cut)", reqs[len(reqs)-1].Status)
 	}
 }
+
+// TestAssistantAnswerOfAFault: a fault's Deltas are the answer's text, sent
+// as given after the search, and its SourceURLs come before the text; the
+// thread records that text; the next answer is composed from the docs again.
+func TestAssistantAnswerOfAFault(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	srv.AddFault(Fault{Endpoint: EndpointAssistant, Times: 1, Deltas: []string{"Ping <", "!here> and ", "[Login](https://evil.example/login)"},
+		SourceURLs: []SourceURL{{URL: "https://evil.example/x", Title: "Evil"}}})
+	r := askRaw(t, srv, minimalAsk)
+	var types, deltas []string
+	var source string
+	for _, ev := range events(string(r.body)) {
+		var ch struct{ Type, Delta, URL string }
+		if ev == "[DONE]" || json.Unmarshal([]byte(ev), &ch) != nil {
+			continue
+		}
+		types = append(types, ch.Type)
+		if ch.Type == "text-delta" {
+			deltas = append(deltas, ch.Delta)
+		}
+		if ch.Type == "source-url" {
+			source = ch.URL
+		}
+	}
+	if strings.Join(deltas, "|") != "Ping <|!here> and |[Login](https://evil.example/login)" || source != "https://evil.example/x" {
+		t.Errorf("deltas %q, source %q", deltas, source)
+	}
+	if joined := strings.Join(types, " "); !strings.Contains(joined, "tool-output-available") || !strings.Contains(joined, "source-url text-start text-delta") {
+		t.Errorf("chunk types %q: the source-url does not come before the text", joined)
+	}
+	th, _ := srv.Thread(r.header.Get("X-Thread-Id"))
+	if len(th.Answers) != 1 || th.Answers[0] != "Ping <!here> and [Login](https://evil.example/login)" {
+		t.Errorf("the thread recorded %q", th.Answers)
+	}
+	r = askRaw(t, srv, minimalAsk)
+	th, _ = srv.Thread(r.header.Get("X-Thread-Id"))
+	if len(th.Answers) != 1 || !strings.Contains(th.Answers[0], "Quickstart") {
+		t.Errorf("the answer after the fault: %q", th.Answers)
+	}
+}

@@ -61,10 +61,25 @@ type Fault struct {
 	// NoThreadHeaders leaves out X-Thread-Id and X-Thread-Key, so that a
 	// client must read the thread from the finish chunk.
 	NoThreadHeaders bool
+	// Deltas, when set, are the answer's text deltas, sent in order in
+	// place of the answer composed from the docs (the search still runs
+	// and its results still come first): the text a test needs, such as
+	// the markup, addresses or length an assistant could write. The
+	// thread records it as the answer.
+	Deltas []string
+	// SourceURLs are source-url chunks sent before the text, as an
+	// assistant may cite an address besides its search results.
+	SourceURLs []SourceURL
 
 	// Times is the number of matching requests the fault applies to;
 	// 0 (or less) means until ClearFaults.
 	Times int
+}
+
+// SourceURL is a source-url chunk of an answer's stream: an address and
+// its title.
+type SourceURL struct {
+	URL, Title string
 }
 
 // answers reports whether the fault replaces the answer, rather than only

@@ -15,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -110,7 +111,9 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
 	c.Bot.Analytics, c.Problems = analyticsLimits(get, c.Problems)
 	c.Ask.PerUser, _ = strconv.Atoi(get(EnvAskPerUser))       // checked by the table
+	c.Ask.Budget, _ = strconv.Atoi(get(EnvAskBudget))         // checked by the table
 	c.Deploy.PerUser, _ = strconv.Atoi(get(EnvDeployPerUser)) // checked by the table
+	c.Ask.LinkDomains = settings.List(get(EnvLinkDomains), mrkdwn.ValidHost, true)
 	c.Ask.RequestsChannel = get(EnvRequestsChannel)
 	c.Deprecated = s.Deprecations()
 	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))

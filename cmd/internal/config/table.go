@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slackid"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -32,6 +33,8 @@ const (
 	EnvDiscoveryURL    = "DOCS_DISCOVERY_URL"
 	EnvSiteURL         = "DOCS_SITE_URL"
 	EnvAskPerUser      = "DOCSBOT_ASK_PER_USER"
+	EnvAskBudget       = "DOCSBOT_ASK_BUDGET"
+	EnvLinkDomains     = "DOCSBOT_LINK_DOMAINS"
 	EnvDeployPerUser   = "DOCSBOT_DEPLOY_PER_USER"
 	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
@@ -83,6 +86,9 @@ func Table() settings.Table {
 		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
 			Check: httpsURL(" must not contain credentials: it is the public docs site", "the sources of answers link people to it")},
 		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(1, "questions")},
+		{Env: EnvAskBudget, Default: strconv.Itoa(ask.DefaultBudget), Doc: "Questions an hour the whole workspace may ask the docs, all replicas together (each costs assistant credits); past it a question is refused, privately, saying when to ask again", Check: wholeNumber(1, "questions")},
+		{Env: EnvLinkDomains, None: "links to the docs site only", Doc: "Comma-separated host names, such as `example.com,status.example.com`, that answers may link to besides the docs site (`DOCS_SITE_URL`, each project's `site_url`); a host allows its subdomains too. Any other address in an answer shows as code, not a link",
+			Check: checkLinkDomains},
 		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(1, "deployments and previews")},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
@@ -163,6 +169,16 @@ func checkAssistantKey(v string, _ func(string) string) string {
 		return " is a Slack token, not an assistant key" + fix
 	}
 	return ""
+}
+
+// checkLinkDomains accepts a comma-separated list of host names
+// (mrkdwn.ValidHost): no scheme, port or path, two labels at least.
+func checkLinkDomains(v string, quote func(string) string) string {
+	var bad []string
+	for _, h := range settings.List(v, mrkdwn.ValidHost, false) {
+		bad = append(bad, ": "+quote(h)+" is not a host name (write hosts such as docs.example.com, without https:// or a path; a whole top-level domain is not allowed)")
+	}
+	return strings.Join(bad, "; "+EnvLinkDomains)
 }
 
 // checkRedisURL accepts the URLs store.Open takes.
