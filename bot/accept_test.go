@@ -50,6 +50,16 @@ func TestAcceptAcksUnconfirmedWork(t *testing.T) {
 				ack *slacktest.Ack
 				err error
 			}
+			// waits counts the WAITs the replica has sent: a second one
+			// after the command says its first try came back unconfirmed.
+			waits := func() int64 {
+				st, err := watch.ServerStats(context.Background())
+				if err != nil {
+					return -1
+				}
+				return st.ByCommand["wait"]
+			}
+			before := waits()
 			acked := make(chan result, 1)
 			go func() {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -61,9 +71,12 @@ func TestAcceptAcksUnconfirmedWork(t *testing.T) {
 			}()
 			back := func() error { return nil }
 			if tt.stop != nil {
-				h.WaitFor("the command's work recorded", func() bool {
+				// Redis goes away once a try has come back unconfirmed (the
+				// second WAIT is sent after it): before that, nothing tells
+				// the replica the record stands, and refusing is right.
+				h.WaitFor("the command's work recorded, unconfirmed", func() bool {
 					n, err := watch.Inbox().Queued(context.Background())
-					return err == nil && n > 0
+					return err == nil && n > 0 && waits() >= before+2
 				})
 				var err error
 				if back, err = tt.stop(rs); err != nil {
