@@ -145,6 +145,8 @@ type Bot struct {
 	threadStatus threadStatusOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
+	// declared are the features' declarations (Declare).
+	declared Declarations
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
 	// answerThreads tells an answer's threads (SetAnswerThreads).

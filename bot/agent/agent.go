@@ -13,33 +13,41 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// Command is the slash command that starts a job. The Slack app manifest
-// declares the same.
+// Command is the slash command that starts a job.
 const Command = "/docs-agent"
 
-// Subscription is an Events API subscription the agent handles and the bot
-// scope it needs.
-type Subscription struct{ Event, Scope string }
+// Name is the feature's name (app.Config.Features).
+const Name = "agent"
 
-// MessageEvents returns the subscriptions that deliver thread replies, DMs
-// and mentions. The Slack app manifest must declare them.
-func MessageEvents() []Subscription {
-	return []Subscription{
-		{"message.channels", "channels:history"},
-		{"message.groups", "groups:history"},
-		{"message.im", "im:history"},
-		{"app_mention", "app_mentions:read"},
+// Declaration is what the agent serves and needs of Slack (bot.Declaration):
+// /docs-agent, thread replies, DMs and mentions, the message shortcut, the
+// job and follow-up forms and their buttons. Register routes exactly these.
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name: Name,
+		Commands: []bot.Command{{Name: Command,
+			Description: "Start the docs agent on an instruction; reply in its thread to follow up",
+			UsageHint:   "[<instruction> | list | status <job id> | help]",
+			Examples:    []string{Command + " Add a quickstart for the Python SDK", Command, Command + " list"}}},
+		Shortcuts: []bot.Shortcut{{CallbackID: ShortcutSendToAgent, Name: "Send to docs agent",
+			Description: "Start the docs agent on this message, in its thread"}},
+		Events: []bot.Event{
+			{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "thread replies in public channels, and reading a job's thread"}},
+			{Name: "message.groups", Scope: bot.Scope{Name: "groups:history", Why: "the same in private channels"}},
+			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "direct messages with the bot: they start jobs, replies follow up"}},
+			{Name: "app_mention", Scope: bot.Scope{Name: "app_mentions:read", Why: "@docsbot in channels and threads"}},
+		},
+		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionFixDocs,
+			ActionFollowUp, ActionFeedback, ActionSwitchProject},
+		ActionGroups: []string{ActionChooseProject},
+		Views:        []string{ViewJob, ViewFollowUp},
+		Scopes: []bot.Scope{
+			{Name: "reactions:write", Why: ":eyes: on a follow-up the agent received; ⏳ then ✅/❌/🗄 on the message that asked for a job"},
+			{Name: "users:read", Why: "authors' names in a thread passed on as context"},
+		},
+		MessagesTab: "DMs with docsbot start jobs",
 	}
 }
-
-// Scopes returns the bot scopes the agent uses beyond the core's
-// (bot.Scopes) and those of MessageEvents: reacting to a follow-up, and
-// naming the authors of a thread passed on as context (users.info).
-func Scopes() []string { return []string{"reactions:write", "users:read"} }
-
-// Shortcuts returns the callback ids of the message shortcuts the agent
-// handles. The Slack app manifest must declare them.
-func Shortcuts() []string { return []string{ShortcutSendToAgent} }
 
 // JobsAPI is what agent jobs need of the docs API; *docsapi.Client
 // satisfies it.
@@ -219,6 +227,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Fea
 		metrics: newMetrics(b.Metrics()),
 		wake:    make(chan struct{}, 1),
 	}
+	b.Declare(Declaration())
 	b.HandleCommand(Command, a.onCommand)
 	b.HandleEvent(slackevents.Message, a.onMessage)
 	b.HandleEvent(slackevents.AppMention, a.onMention)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
-	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -85,7 +84,7 @@ type projectsBot struct {
 // it is stopped when the test ends.
 func (w *projectsWorld) start(o projectsBot) (stop func()) {
 	w.T.Helper()
-	cfg := bottest.Config{Features: app.Agent, PendingTTL: o.pendingTTL, AuditText: true}
+	cfg := bottest.Config{Features: []string{agent.Name}, PendingTTL: o.pendingTTL, AuditText: true}
 	if o.only != "" {
 		cfg.Serve = []string{o.only}
 	}

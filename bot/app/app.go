@@ -20,7 +20,9 @@ import (
 )
 
 // Config is the settings of a replica: the core's and each feature's,
-// zero values taking their defaults, and which features it has.
+// zero values taking their defaults, and which features it has. `docsbot
+// serve` fills it from the settings table (cmd/internal/config), the test
+// harness (bot/bottest) and the sandbox build it themselves.
 type Config struct {
 	// Bot is the core's. Bot.Projects are the docs projects served (the
 	// implicit one, project.Single, without a projects file); they must be
@@ -38,8 +40,10 @@ type Config struct {
 	Deploy deploy.Config
 	// Health is the docs health's.
 	Health health.Config
-	// Features are the features registered (zero: All).
-	Features Features
+	// Features name the features registered (bot.Declaration.Name, such as
+	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
+	// that tests one feature alone names it.
+	Features []string
 	// Register, when set, registers a caller's own entry points on the bot
 	// after the features' (a test's).
 	Register func(b *bot.Bot)
@@ -58,61 +62,62 @@ type Deps struct {
 	APIOptions []docsapi.Option
 }
 
+// replica is a bot being built: what the features' registrations
+// (features.go) take, and what they leave for the ones after them.
+type replica struct {
+	b     *bot.Bot
+	cfg   Config
+	deps  Deps
+	store *store.Store
+	// clients are the docs API clients of the projects, by name.
+	clients map[string]*docsapi.Client
+	// What the Home reads of the other features; nil when left out.
+	jobs            *agent.Feature
+	visitorsFeature *visitors.Feature
+	healthFeature   *health.Feature
+}
+
+// apis are r's docs API clients, by project name, as what a feature calls
+// of them.
+func apis[T any](r *replica, as func(*docsapi.Client) T) map[string]T {
+	return project.Views(r.clients, as)
+}
+
 // New builds a replica, ready to Run: the core with the features of cfg
 // registered, and each project of cfg.Bot.Projects (the implicit one too)
 // with a docs API client of its own, given to every feature under the
-// project's name. A client that cannot be built is a *project.ClientError,
-// wrapped.
+// project's name. What the features declare is what they route
+// (bot.Bot.CheckRoutes), or New fails. A client that cannot be built is a
+// *project.ClientError, wrapped.
 func New(cfg Config, d Deps) (*bot.Bot, error) {
-	set := cfg.Bot.Projects
+	fs, err := selected(cfg.Features)
 	switch {
-	case set == nil:
+	case err != nil:
+		return nil, err
+	case cfg.Bot.Projects == nil:
 		return nil, errors.New("app: no docs projects (Config.Bot.Projects)")
-	case cfg.Features.has(Home) && !cfg.Features.has(Agent):
+	case has(fs, home.Name) && !has(fs, agent.Name):
 		return nil, errors.New("app: the App Home needs the agent feature")
 	}
-	clients, err := project.Clients(set, d.APIOptions...)
+	clients, err := project.Clients(cfg.Bot.Projects, d.APIOptions...)
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	st := d.Store
-	b := bot.New(cfg.Bot, d.Slack, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
-	var jobs *agent.Feature
-	var vis home.Visitors
-	if cfg.Features.has(Agent) {
-		jobs = agent.Register(b, cfg.Agent, project.Views(clients, func(c *docsapi.Client) agent.JobsAPI { return c }),
-			agent.JobStore{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
-	}
-	if cfg.Features.has(Visitors) {
-		vis = visitors.Register(b, cfg.Visitors, project.Views(clients, func(c *docsapi.Client) visitors.VisitorsAPI { return c }),
-			visitors.VisitorsStore{Analytics: st.Analytics(), Budgets: st.Limits(), Digests: st.Digests()})
-	}
-	if cfg.Features.has(Ask) {
-		docs, err := answerDocs(set, d.APIOptions)
-		if err != nil {
+	r := &replica{cfg: cfg, deps: d, store: st, clients: clients,
+		b: bot.New(cfg.Bot, d.Slack, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})}
+	for _, f := range fs {
+		if err := f.register(r); err != nil {
 			return nil, err
 		}
-		ask.Register(b, cfg.Ask, docs, ask.AskStore{Conversations: st.Conversations(), Limits: st.Limits()})
 	}
-	if cfg.Features.has(Deploy) {
-		deploy.Register(b, cfg.Deploy, project.Views(clients, func(c *docsapi.Client) deploy.DeployAPI { return c }),
-			deploy.DeployStore{Deploys: st.Deploys(), Limits: st.Limits()})
-	}
-	var docsHealth home.Health
-	if cfg.Features.has(Health) {
-		docsHealth = health.Register(b, cfg.Health, project.Views(clients, func(c *docsapi.Client) health.HealthAPI { return c }),
-			health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits(), Digests: st.HealthDigests()})
-	}
-	if cfg.Features.has(Home) {
-		if cfg.Home.Seen == nil {
-			cfg.Home.Seen = st.HomeSeen()
-		}
-		home.Register(b, cfg.Home, jobs, vis, docsHealth)
+	if err := r.b.CheckRoutes(); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	if cfg.Register != nil {
-		cfg.Register(b)
+		cfg.Register(r.b)
 	}
-	return b, nil
+	return r.b, nil
 }
 
 // answerDocs is what answers from each project that has a docs assistant,

@@ -8,8 +8,11 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/visitors"
 )
 
 // TestNewRefusesWhatCannotRun: a bot without docs projects, or with the App
@@ -29,7 +32,8 @@ func TestNewRefusesWhatCannotRun(t *testing.T) {
 		client bool
 	}{
 		{"no projects", app.Config{}, "no docs projects", false},
-		{"the Home without the agent", app.Config{Bot: bot.Config{Projects: implicit}, Features: app.Home | app.Visitors}, "needs the agent", false},
+		{"the Home without the agent", app.Config{Bot: bot.Config{Projects: implicit}, Features: []string{home.Name, visitors.Name}}, "needs the agent", false},
+		{"a feature of no name", app.Config{Bot: bot.Config{Projects: implicit}, Features: []string{"weather"}}, `no feature is named "weather"`, false},
 		{"a client that cannot be built", app.Config{Bot: bot.Config{Projects: project.Single("proj_test", "", "http://127.0.0.1:1")}}, "project " + project.ImplicitName, true},
 	}
 	for _, tc := range cases {
@@ -39,6 +43,34 @@ func TestNewRefusesWhatCannotRun(t *testing.T) {
 		}
 		if _, ok := errors.AsType[*project.ClientError](err); ok != tc.client {
 			t.Errorf("%s: %v is a *project.ClientError: %t, want %t", tc.name, err, ok, tc.client)
+		}
+	}
+}
+
+// TestNewRoutesWhatIsDeclared builds a replica of every feature, and of each
+// feature alone (the Home with the agent it reads): what each declares is
+// what it routes (bot.Bot.CheckRoutes), or New fails. Building touches no
+// Redis, so no store is needed.
+func TestNewRoutesWhatIsDeclared(t *testing.T) {
+	t.Parallel()
+	sc := slack.New("xoxb-not-used", slack.OptionAPIURL("http://127.0.0.1:1/api/"))
+	implicit := project.Single("proj_test", "mint_test_key_0000000000000000", "http://127.0.0.1:1")
+	sets := [][]string{nil}
+	for _, d := range app.Declarations()[1:] {
+		set := []string{d.Name}
+		if d.Name == home.Name {
+			set = append(set, agent.Name)
+		}
+		sets = append(sets, set)
+	}
+	for _, features := range sets {
+		b, err := app.New(app.Config{Bot: bot.Config{Projects: implicit}, Features: features}, app.Deps{Slack: sc})
+		if err != nil {
+			t.Errorf("features %v: %v", features, err)
+			continue
+		}
+		if n := len(b.Declared()); features != nil && n != len(features) || features == nil && n != len(app.Declarations())-1 {
+			t.Errorf("features %v: %d declarations made", features, n)
 		}
 	}
 }

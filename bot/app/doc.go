@@ -2,8 +2,14 @@
 // feature registered on it, each given the docs API clients of the projects
 // it serves and the parts of the store it uses (store/doc.go, "Parts"). It
 // is the one place a feature is wired: `docsbot serve`, the sandbox and
-// every test harness build their bots with New, and adding a feature is one
-// line in New (and a Features bit).
+// every test harness build their bots with New from one Config, and adding
+// a feature is one line in features (features.go).
+//
+// It also gathers what the features declare to Slack (Declarations: each
+// feature's bot.Declaration, what its Register routes): the Slack app
+// manifests are made of them (Manifest; deploy/slack-app-manifest*.yaml,
+// checked by its test), doctor checks the bot token's scopes against them
+// and the sandbox offers their commands.
 //
 // Like cmd, it is a composition root: it imports the core and every
 // feature, which never import each other; what one feature uses of another

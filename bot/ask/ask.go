@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -15,6 +16,24 @@ import (
 
 // Command is the slash command that asks the docs.
 const Command = "/docs-ask"
+
+// Name is the feature's name (app.Config.Features).
+const Name = "ask"
+
+// Declaration is what the answers from the docs serve of Slack
+// (bot.Declaration): /docs-ask and an answer's buttons. Register routes
+// exactly these, also where no project has a docs assistant (they then
+// say so).
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name: Name,
+		Commands: []bot.Command{{Name: Command,
+			Description: "Ask the docs; the answer comes with its sources, in a thread",
+			UsageHint:   "<question> [project=NAME] | help",
+			Examples:    []string{Command + " How do I rotate an API key?", Command + " How do webhooks get signed?", Command + " Where are the audit logs?"}}},
+		Actions: []string{ActionFeedback, ActionAskAgain, ActionFallsShort, ActionAskTeam},
+	}
+}
 
 // Action ids of an answer's buttons.
 const (
@@ -163,14 +182,13 @@ type answers struct {
 // Register adds the answers from the docs to b: /docs-ask, the questions
 // the agent hands over (bot.WorkAsk), the answer threads' replies
 // (bot.SetAnswerThreads) and the answers' buttons. docs are the projects
-// that have an assistant, by project key; with none, /docs-ask only says so,
-// the bot answers no questions, and Register reports false.
+// that have an assistant, by project key; with none, /docs-ask and an
+// answer's buttons (of answers given before) only say so, the bot answers
+// no questions, and Register reports false.
 func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
+	b.Declare(Declaration())
 	if len(docs) == 0 {
-		// The manifests declare /docs-ask: say why it does nothing here.
-		b.HandleCommand(Command, func(_ context.Context, r *bot.CommandRequest) {
-			r.Ack(bot.Ephemeral(notSetUp))
-		})
+		registerOff(b)
 		return false
 	}
 	a := &answers{core: b, cfg: cfg.withDefaults(), docs: docs, store: st, log: b.Logger().With("feature", "ask"),
@@ -183,6 +201,26 @@ func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
 	b.HandleBlockAction(ActionAskTeam, a.onAskTeam)
 	b.SetAnswerThreads(a.isAnswerThread)
 	return true
+}
+
+// registerOff routes what the answers declare where no project has a docs
+// assistant: the manifests declare /docs-ask, and answers given before may
+// still show their buttons, so each says, privately, why it does nothing.
+func registerOff(b *bot.Bot) {
+	b.HandleCommand(Command, func(_ context.Context, r *bot.CommandRequest) {
+		r.Ack(bot.Ephemeral(notSetUp))
+	})
+	for _, id := range Declaration().Actions {
+		b.HandleBlockAction(id, func(ctx context.Context, r *bot.InteractionRequest) {
+			r.Ack(nil)
+			ic := r.Interaction
+			p := bot.Private{User: ic.User.ID, Channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID),
+				ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL, Text: notSetUp}
+			if err := b.TellPrivately(ctx, p); err != nil {
+				b.Logger().Error("could not tell the person that answers are off", "user", p.User, "channel", p.Channel, "err", err)
+			}
+		})
+	}
 }
 
 // isAnswerThread says whether t has a conversation going on, and who

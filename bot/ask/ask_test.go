@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -247,15 +248,21 @@ func TestAskShareOfAPerson(t *testing.T) {
 }
 
 // TestAskNotSetUp: where no project has a docs assistant, /docs-ask says so
-// privately, and a viewer's mention is refused as before.
+// privately, and so does a button of an answer given before the answers
+// were turned off: nothing pressed goes unanswered.
 func TestAskNotSetUp(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true})
+	answer := h.answered(h.asked(alice, "How do I install the CLI?"))
+	h.StopAll()
 	h.StartBot(bottest.Config{})
 	ack := h.Command(alice, general, "/docs-ask", "How do I rotate an API key?")
 	bottest.WantContains(t, "the ack", string(ack.Payload), "not set up", "DOCS_ASSISTANT_KEY")
-	if n := h.API.Questions(); n != 0 {
-		t.Errorf("the assistant was asked %d times", n)
+	h.press(bob, answer, ask.ActionFeedback, "good")
+	h.WaitFor("bob told the answers are off", func() bool { return h.told(bob, "Answers from the docs are not set up here") })
+	if n := h.API.Questions(); n != 1 {
+		t.Errorf("the assistant was asked %d times, want 1 (before the answers were off)", n)
 	}
 }
 

@@ -165,7 +165,7 @@ type Config struct {
 	Register func(b *bot.Bot)
 	// Features are the features the bot has (app.Features; zero: all, as
 	// `docsbot serve` runs them).
-	Features app.Features
+	Features []string
 	// Projects, when set, are the docs projects served (a projects file a
 	// test loaded), instead of those added with AddProject; a bot of a
 	// world with neither serves the implicit project on H.API.

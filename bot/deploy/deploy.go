@@ -13,6 +13,22 @@ import (
 // Command is the slash command of deployments and previews.
 const Command = "/docs-deploy"
 
+// Name is the feature's name (app.Config.Features).
+const Name = "deploy"
+
+// Declaration is what /docs-deploy serves of Slack (bot.Declaration): the
+// command and the buttons of its question. Register routes exactly these.
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name: Name,
+		Commands: []bot.Command{{Name: Command,
+			Description: "Deploy the docs, or preview a branch, and follow it live",
+			UsageHint:   "[preview <branch> | status | help] [project=NAME]",
+			Examples:    []string{Command, Command + " preview docs/new-quickstart", Command + " status"}}},
+		Actions: []string{ActionConfirm, ActionCancel},
+	}
+}
+
 // The kinds of inbox work.
 const (
 	workStart  = "deploy.start"  // call the API to deploy or build a preview (marks before and after)
@@ -108,6 +124,7 @@ type deploys struct {
 // end in one live message.
 func Register(b *bot.Bot, cfg Config, apis map[string]DeployAPI, st DeployStore) {
 	d := &deploys{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "deploy")}
+	b.Declare(Declaration())
 	b.HandleCommand(Command, d.onCommand)
 	b.HandleBlockAction(ActionConfirm, d.onConfirm)
 	b.HandleBlockAction(ActionCancel, d.onCancel)

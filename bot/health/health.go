@@ -53,6 +53,25 @@ import (
 // Command is the slash command of the docs health.
 const Command = "/docs-health"
 
+// Name is the feature's name (app.Config.Features).
+const Name = "health"
+
+// Declaration is what /docs-health serves and needs of Slack
+// (bot.Declaration): the command; a member who asks in a channel shared
+// with another organisation is answered in a direct message
+// (conversations.open). Its rows' Fix with agent is the agent's button.
+// Register routes exactly these.
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name: Name,
+		Commands: []bot.Command{{Name: Command,
+			Description: "What to fix in the docs, from searches, feedback and unanswered questions",
+			UsageHint:   "[7d|30d|last-month|YYYY-MM-DD..YYYY-MM-DD] [searches | feedback | questions | views] [project=NAME] | digest weekly|off|status | help",
+			Examples:    []string{Command, Command + " feedback", Command + " questions 7d", Command + " digest weekly"}}},
+		Scopes: []bot.Scope{{Name: "im:write", Why: "/docs-health asked in a channel shared with another organisation"}},
+	}
+}
+
 // workHealth is the kind of inbox work of a /docs-health view.
 const workHealth = "health.view"
 
@@ -149,6 +168,7 @@ type health struct {
 // its API (apis, by project name), and returns what the App Home reads of it.
 func Register(b *bot.Bot, cfg Config, apis map[string]HealthAPI, st HealthStore) *Feature {
 	h := &health{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "health")}
+	b.Declare(Declaration())
 	b.HandleCommand(Command, h.onCommand)
 	b.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
 	b.BackgroundEvery(h.cfg.DigestTick, h.digestTick)

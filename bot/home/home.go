@@ -14,14 +14,22 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// Events returns the Events API subscriptions the Home needs; the Slack app
-// manifest must declare them (with features.app_home.home_tab_enabled).
-func Events() []string { return []string{string(slackevents.AppHomeOpened)} }
+// Name is the feature's name (app.Config.Features).
+const Name = "home"
 
-// Scopes returns the bot scopes the Home needs beyond the core's:
-// conversations.open finds a person's direct-message channel with docsbot
-// when a job change republishes their Home.
-func Scopes() []string { return []string{"im:write"} }
+// Declaration is what the App Home serves and needs of Slack
+// (bot.Declaration): app_home_opened and the Home tab; conversations.open
+// finds a person's direct-message channel with docsbot when a job change
+// republishes their Home, and for the New docs job button. Its buttons are
+// the agent's. Register routes exactly these.
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name:    Name,
+		Events:  []bot.Event{{Name: string(slackevents.AppHomeOpened), Why: "the Home tab is published when opened"}},
+		Scopes:  []bot.Scope{{Name: "im:write", Why: "the Home's New docs job button finding your DM with docsbot"}},
+		HomeTab: "your jobs, a New docs job button, visitors, the docs health",
+	}
+}
 
 // Jobs is what the Home reads of the agent; *agent.Feature satisfies it.
 type Jobs interface {
@@ -123,6 +131,7 @@ type home struct {
 // Call it before b.Run.
 func Register(b *bot.Bot, cfg Config, jobs Jobs, visitors Visitors, health Health) {
 	h := &home{core: b, cfg: cfg, jobs: jobs, visitors: visitors, health: health, slack: b.Slack(), log: b.Logger()}
+	b.Declare(Declaration())
 	b.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
 	b.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
 	jobs.OnJobChange(h.jobChanged)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -220,7 +221,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 			slackweb.WithPeople(sandboxPeople()...),
 			slackweb.WithWorkspace("docsbot sandbox"),
 			slackweb.WithCommands(sandboxCommands()...),
-			slackweb.WithShortcuts(slackweb.Shortcut{CallbackID: agent.ShortcutSendToAgent, Name: "Send to docs agent"}),
+			slackweb.WithShortcuts(sandboxShortcuts()...),
 			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -389,67 +390,38 @@ func digestSchedule(now time.Time) digest.Schedule {
 	return digest.Schedule{Weekday: due.Weekday(), Hour: due.Hour(), Minute: due.Minute(), Location: time.UTC}
 }
 
-// sandboxCommands are the slash commands the page offers.
+// sandboxCommands are the slash commands the page offers: those the
+// features declare (app.Declarations), as Slack shows them, with their
+// examples and those that make the sandbox's fakes fail (faultExamples).
 func sandboxCommands() []slackweb.Command {
-	return []slackweb.Command{
-		{
-			Name:        agent.Command,
-			Hint:        "[instruction | list | help]",
-			Description: "Starts the docs agent on an instruction and follows the job in a thread; with no instruction, opens a form. Reply in the thread to send a follow-up.",
-			Examples: []string{
-				agent.Command + " Add a quickstart for the Python SDK",
-				agent.Command + " Document the rate limits " + docsapitest.KeywordFail,
-				agent.Command + " Fix the typos in the changelog " + docsapitest.KeywordNoChange,
-				agent.Command,
-				agent.Command + " list",
-			},
-		},
-		{
-			Name:        ask.Command,
-			Hint:        "<question> | help",
-			Description: "Answers a question from the docs, with its sources, streamed into a thread. Reply in the thread to ask more.",
-			Examples: []string{
-				ask.Command + " How do I rotate an API key?",
-				ask.Command + " How do webhooks get signed?",
-				ask.Command + " Where are the audit logs?",
-			},
-		},
-		{
-			Name:        deploy.Command,
-			Hint:        "[preview <branch> | status | help]",
-			Description: "Asks, then deploys the docs site and follows it in one message; previews a branch; lists what was deployed.",
-			Examples: []string{
-				deploy.Command,
-				deploy.Command + " preview docs/new-quickstart",
-				deploy.Command + " preview fix/" + docsapitest.KeywordDeployFail + "-build",
-				deploy.Command + " status",
-			},
-		},
-		{
-			Name:        health.Command,
-			Hint:        "[range] [searches | feedback | questions | views] | digest weekly|off|status",
-			Description: "What to fix in the docs: searches that found nothing, pages voted down, questions the assistant could not answer; each with Fix with agent. Or the week's, posted weekly.",
-			Examples: []string{
-				health.Command,
-				health.Command + " feedback",
-				health.Command + " questions 7d",
-				health.Command + " digest weekly",
-			},
-		},
-		{
-			Name:        visitors.Command,
-			Hint:        "[range] [chart | compare | csv | digest daily|weekly|off] [top=N] [path=/prefix] [sort=total|human|ai]",
-			Description: "Posts the docs site's unique visitors: totals, human and AI traffic and the top pages; a daily chart, a comparison with the range before, a CSV file, or a digest.",
-			Examples: []string{
-				visitors.Command + " 30d",
-				visitors.Command + " 30d chart",
-				visitors.Command + " 7d compare",
-				visitors.Command + " 30d csv",
-				visitors.Command + " digest daily",
-				visitors.Command + " help",
-			},
-		},
+	var out []slackweb.Command
+	for _, c := range app.Declarations().Commands() {
+		out = append(out, slackweb.Command{Name: c.Name, Hint: c.UsageHint, Description: c.Description,
+			Examples: append(slices.Clone(c.Examples), faultExamples()[c.Name]...)})
 	}
+	return out
+}
+
+// faultExamples are the examples of a command, by name, that make the
+// sandbox's test docs API fail: a job that fails or changes nothing, a
+// preview whose build fails.
+func faultExamples() map[string][]string {
+	return map[string][]string{
+		agent.Command: {
+			agent.Command + " Document the rate limits " + docsapitest.KeywordFail,
+			agent.Command + " Fix the typos in the changelog " + docsapitest.KeywordNoChange,
+		},
+		deploy.Command: {deploy.Command + " preview fix/" + docsapitest.KeywordDeployFail + "-build"},
+	}
+}
+
+// sandboxShortcuts are the message shortcuts the features declare.
+func sandboxShortcuts() []slackweb.Shortcut {
+	var out []slackweb.Shortcut
+	for _, s := range app.Declarations().Shortcuts() {
+		out = append(out, slackweb.Shortcut{CallbackID: s.CallbackID, Name: s.Name, Description: s.Description})
+	}
+	return out
 }
 
 // sandboxPeople are whom the page can act as, Alice by default.

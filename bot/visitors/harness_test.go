@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -93,7 +92,7 @@ func (ph *projectsHarness) startBotWith(cfg visitors.Config, limits bot.Analytic
 	if cfg.Now == nil {
 		cfg.Now = visitorsNow
 	}
-	return ph.StartBot(bottest.Config{Features: app.Visitors, Now: cfg.Now, Analytics: limits,
+	return ph.StartBot(bottest.Config{Features: []string{visitors.Name}, Now: cfg.Now, Analytics: limits,
 		VisitorsCacheTTL: cfg.CacheTTL, Digest: cfg.Digest, DigestTick: cfg.DigestTick}).Bot
 }
 

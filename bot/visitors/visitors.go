@@ -19,14 +19,33 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// Command is the slash command of the visitors summary. The Slack app
-// manifest declares the same.
+// Command is the slash command of the visitors summary.
 const Command = "/docs-visitors"
 
-// Scopes are the Slack scopes /docs-visitors needs beyond the core's: the
-// chart and the CSV file are uploaded, and a digest's subscriber is told in
-// a direct message when Slack refuses the digest (conversations.open).
-func Scopes() []string { return []string{"files:write", "im:write"} }
+// Name is the feature's name (app.Config.Features).
+const Name = "visitors"
+
+// Declaration is what /docs-visitors serves and needs of Slack
+// (bot.Declaration): the command and its buttons; the chart and the CSV
+// file are uploaded, and a digest's subscriber is told in a direct message
+// when Slack refuses the digest (conversations.open). Register routes
+// exactly these.
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name: Name,
+		Commands: []bot.Command{{Name: Command,
+			Description: "Unique visitors of your docs, human and AI, with the top pages",
+			UsageHint:   "[7d|30d|12w|today|yesterday|this-month|last-month|YYYY-MM-DD..YYYY-MM-DD] [top=N] [path=/prefix] [sort=total|human|ai] [chart|compare|csv] | digest weekly|daily|off|status",
+			Examples: []string{Command + " 30d", Command + " 30d chart", Command + " 7d compare", Command + " 30d csv",
+				Command + " digest daily", Command + " help"}}},
+		Actions:      []string{ActionShowTrend},
+		ActionGroups: []string{ActionChooseProject, ActionSpend},
+		Scopes: []bot.Scope{
+			{Name: "files:write", Why: "/docs-visitors charts and CSV files"},
+			{Name: "im:write", Why: "DMs: to a digest's subscriber when Slack refuses the digest"},
+		},
+	}
+}
 
 // Config holds the settings of /docs-visitors. Zero values take the
 // documented defaults.
@@ -87,6 +106,7 @@ type visitors struct {
 // Home) may read of the visitors.
 func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsStore) *Feature {
 	v := &visitors{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger(), metrics: newMetrics(b.Metrics())}
+	b.Declare(Declaration())
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
 	b.HandleBlockActions(ActionChooseProject, v.onChooseProject)

@@ -11,10 +11,8 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/agent"
-	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
@@ -223,17 +221,10 @@ func slackModeCheck(cfg config.Serve, cfgErr error) checkup.Check {
 	}}
 }
 
-// slackScopes are the bot scopes docsbot uses: the core's and every
-// feature's, events included. deploy/slack-app-manifest.yaml declares the
-// same (bot/manifest_test.go).
-func slackScopes() []string {
-	scopes := slices.Concat(bot.Scopes(), agent.Scopes(), visitors.Scopes(), home.Scopes())
-	for _, ev := range agent.MessageEvents() {
-		scopes = append(scopes, ev.Scope)
-	}
-	slices.Sort(scopes)
-	return slices.Compact(scopes)
-}
+// slackScopes are the bot scopes docsbot uses: those the core and every
+// feature declare, events included (app.Declarations), which the Slack app
+// manifests are made of.
+func slackScopes() []string { return app.Declarations().ScopeNames() }
 
 // checkDocsAPI tries a project's key and id with one request
 // (Client.Check); the check is called name.

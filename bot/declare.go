@@ -1,0 +1,233 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Declaration is what one feature (or the core) says of itself to Slack, in
+// one place: the slash commands, message shortcuts and events it serves, the
+// buttons and forms it handles, the bot scopes it needs and the App Home
+// tabs it uses. Its Register declares it (Bot.Declare) and routes exactly
+// these, which CheckRoutes verifies; bot/app gathers every feature's, and
+// the Slack app manifests are generated from them, doctor checks the bot
+// token's scopes against them and the sandbox offers their commands.
+type Declaration struct {
+	// Name names the feature ("agent"): app.Config.Features lists names.
+	Name      string
+	Commands  []Command
+	Shortcuts []Shortcut
+	// Events are the Events API subscriptions it handles, each with the
+	// scope that delivers it.
+	Events []Event
+	// Actions are the action ids of the buttons it handles
+	// (HandleBlockAction); ActionGroups the prefixes of its groups of
+	// buttons (HandleBlockActions).
+	Actions, ActionGroups []string
+	// Views are the callback ids of the forms whose submission it handles
+	// (HandleViewSubmission).
+	Views []string
+	// Scopes are the bot scopes it calls Slack with, beyond its events'.
+	Scopes []Scope
+	// HomeTab and MessagesTab say why it needs the App Home's Home tab and
+	// its Messages tab; "" when it does not.
+	HomeTab, MessagesTab string
+}
+
+// Command is a slash command: what the manifest declares and people see in
+// Slack's list of commands.
+type Command struct {
+	// Name is the command with its slash, "/docs-agent".
+	Name string
+	// Description and UsageHint are what Slack shows beside the command.
+	Description, UsageHint string
+	// Examples are whole lines to try, such as "/docs-visitors 30d" (the
+	// sandbox offers them).
+	Examples []string
+}
+
+// Shortcut is a message shortcut (HandleShortcut): an item of a message's
+// "More actions" menu.
+type Shortcut struct {
+	CallbackID, Name, Description string
+}
+
+// Event is an Events API subscription ("message.im"), why it is handled,
+// and the scope that delivers it (none for app_home_opened). It reaches the
+// handler of its event type, the part before the dot ("message").
+type Event struct {
+	Name, Why string
+	Scope     Scope
+}
+
+// Type is the event type an Event's deliveries carry (HandleEvent).
+func (e Event) Type() string {
+	t, _, _ := strings.Cut(e.Name, ".")
+	return t
+}
+
+// Scope is a bot scope and why docsbot needs it, for the person installing
+// the app (the manifests' comments).
+type Scope struct{ Name, Why string }
+
+// Core is the core's declaration: the scopes it calls Slack with for every
+// feature.
+func Core() Declaration {
+	return Declaration{Name: "core", Scopes: []Scope{
+		{"commands", "the slash commands"},
+		{"chat:write", "messages, answers, results, private notes in threads"},
+		{"usergroups:read", "who is in the user groups of DOCSBOT_EDITORS"},
+		{"users:read", "whether a person is a guest or of another organisation (users.info)"},
+		{"channels:read", "whether a channel is shared with another organisation (readers' words are then answered privately), and the channels a person is in (/docs-deploy status)"},
+		{"groups:read", "the same for private channels"},
+	}}
+}
+
+// Declarations are the declarations of a replica: the core's and its
+// features'.
+type Declarations []Declaration
+
+// Commands are every slash command declared, in order.
+func (ds Declarations) Commands() []Command {
+	var out []Command
+	for _, d := range ds {
+		out = append(out, d.Commands...)
+	}
+	return out
+}
+
+// Shortcuts are every message shortcut declared, in order.
+func (ds Declarations) Shortcuts() []Shortcut {
+	var out []Shortcut
+	for _, d := range ds {
+		out = append(out, d.Shortcuts...)
+	}
+	return out
+}
+
+// Events are every event subscription declared, in order.
+func (ds Declarations) Events() []Event {
+	var out []Event
+	for _, d := range ds {
+		out = append(out, d.Events...)
+	}
+	return out
+}
+
+// Scopes are the bot scopes declared, their events' included, each once in
+// the order first declared, with every declaration's reason joined.
+func (ds Declarations) Scopes() []Scope {
+	var out []Scope
+	add := func(s Scope) {
+		if s.Name == "" {
+			return
+		}
+		i := slices.IndexFunc(out, func(o Scope) bool { return o.Name == s.Name })
+		switch {
+		case i < 0:
+			out = append(out, s)
+		case s.Why != "" && !strings.Contains(out[i].Why, s.Why):
+			out[i].Why = strings.TrimPrefix(out[i].Why+"; "+s.Why, "; ")
+		}
+	}
+	for _, d := range ds {
+		for _, e := range d.Events {
+			add(e.Scope)
+		}
+		for _, s := range d.Scopes {
+			add(s)
+		}
+	}
+	return out
+}
+
+// ScopeNames are the names of Scopes, sorted.
+func (ds Declarations) ScopeNames() []string {
+	var out []string
+	for _, s := range ds.Scopes() {
+		out = append(out, s.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Tabs say why the App Home's Home and Messages tabs are needed, every
+// declaration's reason joined; "" for a tab none needs.
+func (ds Declarations) Tabs() (home, messages string) {
+	var h, m []string
+	for _, d := range ds {
+		if d.HomeTab != "" {
+			h = append(h, d.HomeTab)
+		}
+		if d.MessagesTab != "" {
+			m = append(m, d.MessagesTab)
+		}
+	}
+	return strings.Join(h, "; "), strings.Join(m, "; ")
+}
+
+// Interactive reports whether something declared needs Slack's
+// interactivity: a shortcut, a button or a form.
+func (ds Declarations) Interactive() bool {
+	return slices.ContainsFunc(ds, func(d Declaration) bool {
+		return len(d.Shortcuts)+len(d.Actions)+len(d.ActionGroups)+len(d.Views) > 0
+	})
+}
+
+// Declare records what a feature serves; its Register calls it, then
+// routes each entry point declared. CheckRoutes compares the two.
+func (b *Bot) Declare(d Declaration) { b.declared = append(b.declared, d) }
+
+// Declared are the declarations made on b so far.
+func (b *Bot) Declared() Declarations { return slices.Clone(b.declared) }
+
+// CheckRoutes reports, as one error naming each, every entry point declared
+// (Declare) but not routed and every one routed but not declared: what the
+// manifests declare is what the router serves. bot/app calls it once the
+// features are registered, before a caller's own routes (a test's).
+func (b *Bot) CheckRoutes() error {
+	var commands, events, actions, groups, views, shortcuts []string
+	for _, d := range b.declared {
+		for _, c := range d.Commands {
+			commands = append(commands, c.Name)
+		}
+		for _, e := range d.Events {
+			events = append(events, e.Type())
+		}
+		for _, s := range d.Shortcuts {
+			shortcuts = append(shortcuts, s.CallbackID)
+		}
+		actions = append(actions, d.Actions...)
+		groups = append(groups, d.ActionGroups...)
+		views = append(views, d.Views...)
+	}
+	r := &b.routes
+	return errors.Join(
+		compareRoutes("slash command", commands, r.commands),
+		compareRoutes("event type", events, r.events),
+		compareRoutes("block action", actions, r.actions),
+		compareRoutes("group of block actions", groups, r.actionGroups),
+		compareRoutes("view submission", views, r.views),
+		compareRoutes("shortcut", shortcuts, r.shortcuts),
+	)
+}
+
+// compareRoutes names each of declared without a route and each route not
+// declared.
+func compareRoutes[H any](what string, declared []string, routed map[string]H) error {
+	var errs []error
+	for _, name := range declared {
+		if _, ok := routed[name]; !ok {
+			errs = append(errs, fmt.Errorf("bot: the %s %s is declared but not routed", what, name))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(routed)) {
+		if !slices.Contains(declared, name) {
+			errs = append(errs, fmt.Errorf("bot: the %s %s is routed but not declared", what, name))
+		}
+	}
+	return errors.Join(errs...)
+}
