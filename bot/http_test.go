@@ -17,6 +17,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -94,7 +95,7 @@ func httpWorld(t *testing.T, apiOpts ...docsapitest.Option) (*bottest.Harness, *
 // httpBot starts a replica in HTTP mode behind the balancer.
 func httpBot(h *bottest.Harness, lb *roundRobin) *bottest.Running {
 	h.T.Helper()
-	r := h.StartBot(bottest.Config{SigningSecret: signingSecret})
+	r := h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: signingSecret}}})
 	lb.add(h.T, r.URL)
 	return r
 }
@@ -200,7 +201,7 @@ func TestHTTPModeRefusesWhatSlackDidNotSign(t *testing.T) {
 func TestHTTPModeAnswersInTheResponse(t *testing.T) {
 	t.Parallel()
 	h, lb := httpWorld(t)
-	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, AllowedChannels: []string{"C0ELSEWHERE"}})
+	r := h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: signingSecret, AllowedChannels: []string{"C0ELSEWHERE"}}}})
 	lb.add(t, r.URL)
 	for _, tc := range []struct{ text, want string }{
 		{"help", agent.Command},
@@ -444,7 +445,7 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 			slack.NewTextBlockObject(slack.PlainTextType, "Question", false, false), nil,
 			slack.NewPlainTextInputBlockElement(nil, "text"))}},
 	}
-	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, Register: func(b *bot.Bot) {
+	r := h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: signingSecret}, Register: func(b *bot.Bot) {
 		b.HandleShortcut("ask_docs", func(ctx context.Context, req *bot.InteractionRequest) {
 			note("shortcut " + string(req.Interaction.Type)) // before the ack: the test goes on once Slack has it
 			req.Ack(nil)
@@ -466,7 +467,7 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 			note("approve " + req.Interaction.ActionCallback.BlockActions[0].Value)
 			req.Ack(nil)
 		})
-	}})
+	}}})
 	lb.add(t, r.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -523,12 +524,12 @@ func TestHTTPModeLateCommandIsTold(t *testing.T) {
 	t.Parallel()
 	h, lb := httpWorld(t)
 	release := make(chan struct{})
-	r := h.StartBot(bottest.Config{SigningSecret: signingSecret, Register: func(b *bot.Bot) {
+	r := h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: signingSecret}, Register: func(b *bot.Bot) {
 		b.HandleCommand("/slow", func(_ context.Context, req *bot.CommandRequest) {
 			<-release
 			req.Ack(nil)
 		})
-	}})
+	}}})
 	lb.add(t, r.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

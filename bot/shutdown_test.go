@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
@@ -76,12 +77,12 @@ func slowBot(h *bottest.Harness) (busy *atomic.Int32, letGo func(), r *bottest.R
 	var once sync.Once
 	letGo = func() { once.Do(func() { close(release) }) }
 	h.T.Cleanup(letGo)
-	r = h.StartBot(bottest.Config{Register: func(b *bot.Bot) {
+	r = h.StartBot(bottest.Config{Config: app.Config{Register: func(b *bot.Bot) {
 		b.HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
 			busy.Add(1)
 			<-release
 			req.Ack(nil)
 		})
-	}})
+	}}})
 	return busy, letGo, r
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -186,8 +187,8 @@ func TestWhoMayDoWhatOptIns(t *testing.T) {
 		allowed, refused string
 		refusedWith      string
 	}{
-		{"guests", bottest.Config{AllowGuests: true}, guest, outsider, outsiderRefusal},
-		{"other organisations", bottest.Config{AllowExternal: true}, outsider, guest, guestRefusal},
+		{"guests", bottest.Config{Config: app.Config{Bot: bot.Config{AllowGuests: true}}}, guest, outsider, outsiderRefusal},
+		{"other organisations", bottest.Config{Config: app.Config{Bot: bot.Config{AllowExternal: true}}}, outsider, guest, guestRefusal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,7 +255,7 @@ func TestWhoMayDoWhatAfterTheyWereLetIn(t *testing.T) {
 	t.Parallel()
 	w := newProjectsWorld(t)
 	w.addOutsiders()
-	w.StartBot(bottest.Config{AllowGuests: true})
+	w.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{AllowGuests: true}}})
 	ctx := t.Context()
 
 	job, root := w.startInAPI(alice, "Document webhooks")

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -144,7 +146,7 @@ func TestAgentHelpAndRefusalsInTheAck(t *testing.T) {
 	h := newHarness(t)
 	h.Slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
 	h.Slack.AddUser("U0MALLORY", "mallory")
-	h.StartBot(bottest.Config{AllowedUsers: []string{alice, "U0BOB"}, AllowedChannels: []string{general}})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{AllowedUsers: []string{alice, "U0BOB"}, AllowedChannels: []string{general}}}})
 	cases := []struct {
 		name, user, channel, text, want string
 	}{

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -163,7 +164,7 @@ func TestCrashBeforeTheRootEdit(t *testing.T) {
 // job back to post it again) and the result is in the thread once.
 func TestRootEditThatKeepsFailing(t *testing.T) {
 	t.Parallel()
-	h, rootTS, jobID := runningJob(t, bottest.Config{FinalEditBudget: shortEditBudget}, "Document the backoff")
+	h, rootTS, jobID := runningJob(t, bottest.Config{Config: app.Config{Agent: agent.Config{FinalEditBudget: shortEditBudget}}}, "Document the backoff")
 	st := h.OpenStore()
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
 	h.Complete(jobID, 34)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -87,7 +88,7 @@ func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 func TestReplyOutsideJobThreadsIsNotKept(t *testing.T) {
 	t.Parallel()
 	reg := prometheus.NewRegistry()
-	h := longJobsBot(t, bottest.Config{Metrics: bot.NewMetrics(reg)})
+	h := longJobsBot(t, bottest.Config{Config: app.Config{Bot: bot.Config{Metrics: bot.NewMetrics(reg)}}})
 	rootTS, jobID := h.startedJob("Write a glossary")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -64,7 +66,7 @@ func TestGoneJobRootSaysSoDespiteSlack(t *testing.T) {
 // the job is untracked and the thread told once.
 func TestGoneJobWaitsForTheRootEdit(t *testing.T) {
 	t.Parallel()
-	h, rootTS, jobID := runningJob(t, bottest.Config{FinalEditBudget: shortEditBudget}, "Document the audit log")
+	h, rootTS, jobID := runningJob(t, bottest.Config{Config: app.Config{Agent: agent.Config{FinalEditBudget: shortEditBudget}}}, "Document the audit log")
 	st := h.OpenStore()
 	h.Slack.FailNext("chat.update", "service_unavailable", 1<<30)
 	h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointGet, Status: 404, Body: `{"error":"job not found"}`})
@@ -112,7 +114,7 @@ const goneEditPostponed = "the docs API no longer knows the job, and the root me
 // nothing comes back forever.
 func TestGoneJobStopsWaitingForTheRootEdit(t *testing.T) {
 	t.Parallel()
-	h, rootTS, jobID := runningJob(t, bottest.Config{FinalEditBudget: shortEditBudget}, "Document the audit log")
+	h, rootTS, jobID := runningJob(t, bottest.Config{Config: app.Config{Agent: agent.Config{FinalEditBudget: shortEditBudget}}}, "Document the audit log")
 	st := h.OpenStore()
 	h.WaitFor("many polls of the job", func() bool {
 		j, err := st.Jobs().Job(context.Background(), jobID)

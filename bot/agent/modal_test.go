@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -157,7 +158,7 @@ func TestEveryWayInRefusesPeopleNotAllowed(t *testing.T) {
 	h := newHarness(t)
 	h.Slack.AddUser("U0MALLORY", "mallory")
 	const mallory = "U0MALLORY"
-	h.StartBot(bottest.Config{AllowedUsers: []string{alice, bob}})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{AllowedUsers: []string{alice, bob}}}})
 	const refused = "not on the list"
 	n := 0
 	h.everyWayIn(mallory, "", func(what string) {

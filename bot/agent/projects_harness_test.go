@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -84,7 +85,7 @@ type projectsBot struct {
 // it is stopped when the test ends.
 func (w *projectsWorld) start(o projectsBot) (stop func()) {
 	w.T.Helper()
-	cfg := bottest.Config{Features: []string{agent.Name}, PendingTTL: o.pendingTTL, AuditText: true}
+	cfg := bottest.Config{AuditText: true, Config: app.Config{Agent: agent.Config{PendingTTL: o.pendingTTL}, Features: []string{agent.Name}}}
 	if o.only != "" {
 		cfg.Serve = []string{o.only}
 	}

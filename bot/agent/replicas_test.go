@@ -9,7 +9,9 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -290,7 +292,7 @@ func TestStopWhileTheResultIsPostedReportsOnce(t *testing.T) {
 			h := newHarness(t, bottest.LongJobs())
 			// The landing window outlasts the post by 2x: the post lands
 			// before the next attempt looks, however the stop is scheduled.
-			cfg := bottest.Config{ShutdownGrace: tt.grace, LandingWindow: 2 * postLatency}
+			cfg := bottest.Config{Config: app.Config{Bot: bot.Config{ShutdownGrace: tt.grace, LandingWindow: 2 * postLatency}}}
 			stopping := h.StartBot(cfg)
 			rootTS, jobID := h.startedJob("Survive a rolling update")
 			h.Slack.SetAPILatency("chat.postMessage", postLatency)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -190,7 +191,7 @@ func TestFeedbackCountedOncePerPerson(t *testing.T) {
 	t.Parallel()
 	reg := prometheus.NewRegistry()
 	h := newHarness(t)
-	h.StartBot(bottest.Config{Metrics: bot.NewMetrics(reg)})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Metrics: bot.NewMetrics(reg)}}})
 	_, _, res := h.finishedJob("Document webhooks")
 	// Each click is answered before the next one is made: clicks are
 	// handled by concurrent inbox workers, so only an answered click is
@@ -237,7 +238,7 @@ func TestFeedbackCountedOncePerPerson(t *testing.T) {
 func TestResultButtonsRefuseOutsiders(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.StartBot(bottest.Config{AllowedUsers: []string{alice}})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{AllowedUsers: []string{alice}}}})
 	_, _, res := h.finishedJob("Document webhooks")
 	h.press(bob, res, agent.ActionFollowUp, "")
 	h.press(bob, res, agent.ActionFeedback, "positive")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -193,7 +194,7 @@ func TestAskAfterAReplicaDiedMidAnswer(t *testing.T) {
 	q2 := bot.Question{Team: "T0TEST", Channel: general, User: alice, TS: lostTS, Text: "where is the quickstart?", Via: bot.ViaMention}
 	h.DeadReplicaWork("ask:lost", bot.WorkAsk, q2, map[string]string{"share": "1", "asking": "1"})
 
-	h.StartBot(bottest.Config{Answers: true, LandingWindow: time.Millisecond})
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{LandingWindow: time.Millisecond}}})
 	m := h.answered(questionTS)
 	bottest.WantContains(t, "the answer left streaming", m.Text, "Keys are rotated", "docsbot stopped while answering")
 	bottest.WantContains(t, "its blocks", string(m.Blocks), `"ask.again"`)
@@ -234,7 +235,7 @@ func TestAskKeepsSecretsOutOfTheLogs(t *testing.T) {
 func TestAskShareOfAPerson(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.StartBot(bottest.Config{Answers: true, AskPerUser: 2})
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{PerUser: 2}}})
 	for _, q := range []string{"How do I install the CLI?", "How do webhooks get signed?"} {
 		h.answered(h.asked(alice, q))
 	}

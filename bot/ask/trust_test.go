@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -64,7 +65,7 @@ func TestAnswerPingsNobodyWhateverItsPieces(t *testing.T) {
 		pace := make(chan struct{})
 		deltas := []string{"Ping <", "!here> now and <", "@U0BOB> then <", "!subteam^S0TEAM|team> and @", "here and @chan", "nel done. "}
 		h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointAssistant, Pace: pace, Deltas: deltas})
-		h.StartBot(bottest.Config{Answers: true, AskInterval: time.Millisecond})
+		h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{Interval: time.Millisecond}}})
 		ts := h.asked(alice, "How do I ping everyone?")
 		// Each delta is released once what came before shows: each
 		// shows in pieces of its own.
@@ -89,7 +90,7 @@ func TestAnswerPingsNobodyWhateverItsPieces(t *testing.T) {
 		h := newHarness(t)
 		filler := strings.Repeat("word ", 1099) + "word" // 5,499 characters: a piece of 5,500 ends on the '<'
 		h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointAssistant, Deltas: []string{"Hi ", filler + dangerous + " " + filler + "@" + "here <"}})
-		h.StartBot(bottest.Config{Answers: true, AskInterval: time.Hour}) // only the first text shows before the end
+		h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{Interval: time.Hour}}}) // only the first text shows before the end
 		ts := h.asked(alice, "How do I ping everyone?")
 		m := h.answered(ts)
 		if m.Appends < 2 {
@@ -153,7 +154,7 @@ func TestAnswerLinksOnlyToTheDocs(t *testing.T) {
 				h.Slack.FailNext("chat.startStream", "not_allowed_token_type", 1000)
 			}
 			h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointAssistant, Deltas: linky, SourceURLs: linkySources})
-			h.StartBot(bottest.Config{Answers: true, LinkDomains: []string{"example.org"}})
+			h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{LinkDomains: []string{"example.org"}}}})
 			m := h.answered(h.asked(alice, "How do I log in?"))
 			blocks := bottest.Rendered(m)
 			for what, text := range map[string]string{"text": m.Text, "blocks": blocks} {
@@ -275,7 +276,7 @@ func TestAskStopsReadingAnAnswer(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t)
 		h.API.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointAssistant, Pace: make(chan struct{})}) // never goes past its first delta
-		h.StartBot(bottest.Config{Answers: true, AskStreamTime: 200 * time.Millisecond})
+		h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{StreamTime: 200 * time.Millisecond}}})
 		m := h.answered(h.asked(alice, "How do I rotate an API key?"))
 		bottest.WantContains(t, "the answer", m.Text, "According", "took longer than")
 		bottest.WantContains(t, "its blocks", string(m.Blocks), `"ask.again"`)
@@ -293,7 +294,7 @@ func TestAskStopsReadingAnAnswer(t *testing.T) {
 func TestAskWorkspaceBudget(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	cfg := bottest.Config{Answers: true, AskBudget: 3, AskPerUser: 10}
+	cfg := bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{Budget: 3, PerUser: 10}}}
 	h.StartBot(cfg)
 	h.StartBot(cfg)
 	for _, q := range []struct{ user, text string }{{alice, "How do I install the CLI?"}, {bob, "Where are the rate limits?"}, {alice, "How do webhooks get signed?"}} {
@@ -316,7 +317,7 @@ func TestAskWorkspaceBudget(t *testing.T) {
 func TestAskOthersRepliesCostNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.StartBot(bottest.Config{Answers: true, AskPerUser: 1})
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{PerUser: 1}}})
 	ts := h.asked(alice, "How do I set up webhooks?")
 	h.answered(ts)
 	h.Reply(bob, general, ts, "thanks, that helped!")
@@ -374,7 +375,7 @@ func TestAskTeamOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
-	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}, RequestsChannel: requests})
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}, Config: app.Config{Ask: ask.Config{RequestsChannel: requests}}})
 	answer := h.answered(h.asked(bob, "Where are the audit logs?"))
 	h.press(bob, answer, ask.ActionFallsShort, "")
 	offer := h.WaitButtons(bob, ask.ActionAskTeam)
@@ -404,7 +405,7 @@ func TestAskShareTakenOnceAcrossAttempts(t *testing.T) {
 		t.Fatalf("the dead replica's take: %+v, %v", taken, err)
 	}
 	h.DeadReplicaWork(key, bot.WorkAsk, bot.Question{Team: "T0TEST", Channel: general, User: alice, TS: ts, Text: "where is the quickstart?", Via: bot.ViaMention}, nil)
-	h.StartBot(bottest.Config{Answers: true, AskBudget: 1, AskPerUser: 5, LandingWindow: time.Millisecond})
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{LandingWindow: time.Millisecond}, Ask: ask.Config{Budget: 1, PerUser: 5}}})
 	h.answered(ts)
 	if n := h.API.Questions(); n != 1 {
 		t.Errorf("the assistant was asked %d times, want once", n)

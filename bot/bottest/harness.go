@@ -24,17 +24,10 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
-	"github.com/docsbot/docsbot/bot/ask"
-	"github.com/docsbot/docsbot/bot/deploy"
-	"github.com/docsbot/docsbot/bot/digest"
-	"github.com/docsbot/docsbot/bot/health"
-	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -95,97 +88,34 @@ func Main(m *testing.M, redisURL *string) {
 	os.Exit(code)
 }
 
-// Config is the settings of a bot started on a harness: the core's and the
-// features' in one, zero values taking the defaults (polls are fast).
+// Config is the settings of a bot started on a harness: the replica's own
+// (app.Config, as `docsbot serve` fills it from its settings; zero values
+// take the defaults, and polls and shutdowns are fast), and what only a
+// test world needs besides.
 type Config struct {
-	// The core's (bot.Config).
-	AllowedUsers, AllowedChannels []string
-	Metrics                       *bot.Metrics
-	// Editors are DOCSBOT_EDITORS' user and user group ids; none makes
-	// everyone an editor.
-	Editors []string
+	app.Config
 	// Answers turns on the answers from the docs: the harness's docs API
 	// server's fake assistant answers for the implicit project (bot/ask).
 	Answers bool
-	// AskPerUser is how many questions a person may ask an hour
-	// (ask.Config.PerUser); 0 takes the default.
-	AskPerUser int
-	// AskBudget is how many questions the world may ask an hour, every
-	// replica together (ask.Config.Budget); 0 takes the default.
-	AskBudget int
-	// LinkDomains are the hosts besides the docs site that answers may
-	// link to (ask.Config.LinkDomains).
-	LinkDomains []string
-	// AskStreamTime is how long an answer's stream is read at most
-	// (ask.Config.StreamTime); 0 takes the default.
-	AskStreamTime time.Duration
-	// RequestsChannel is where "Ask the docs team" posts
-	// (ask.Config.RequestsChannel).
-	RequestsChannel string
-	// AskInterval is the answers' least time between two Slack calls of one
-	// answer (ask.Config.Interval); 0 takes the default.
-	AskInterval time.Duration
-	// DeployPerUser is how many deployments and previews a person may start
-	// an hour (deploy.Config.PerUser); 0 takes the default.
-	DeployPerUser int
-	// AllowGuests and AllowExternal let guests and people of other
-	// organisations start, steer and retry jobs (DOCSBOT_ALLOW_GUESTS,
-	// DOCSBOT_ALLOW_EXTERNAL).
-	AllowGuests, AllowExternal bool
+	// Editors are DOCSBOT_EDITORS' user and user group ids, as the setting
+	// takes them (into Bot.Editors); none makes everyone an editor.
+	Editors []string
 	// AuditText keeps instructions' text in the audit trail
-	// (DOCSBOT_AUDIT_TEXT); the trail is always kept, as `docsbot serve`
-	// keeps it.
+	// (DOCSBOT_AUDIT_TEXT); the trail is kept in the world's store, as
+	// `docsbot serve` keeps it.
 	AuditText bool
-	// The agent's (agent.Config); 20ms and 80ms when zero.
-	PollInterval, PollMaxInterval time.Duration
-	// FinalEditBudget is the agent's (agent.Config): how long the edit
-	// showing how a run ended keeps trying while Slack fails it; the
-	// agent's default (10s) when zero.
-	FinalEditBudget time.Duration
-	// The visitors summary's (visitors.Config).
-	VisitorsCacheTTL time.Duration
-	// Analytics are the limits of the analytics requests (bot.Config);
-	// the zero value is the defaults: 100 an hour, 20 a person (5 a guest
-	// or a person of another organisation), 10 kept for the digests.
-	Analytics bot.AnalyticsLimits
-	// Now is the clock of the visitors summary and of the agent's live
-	// status (elapsed time, refreshes); time.Now when nil.
+	// Now is the world's clock: the agent's, the visitors' and the docs
+	// health's where theirs is nil; time.Now when nil.
 	Now func() time.Time
-	// Digest is when digests are due (the default schedule when zero);
-	// DigestTick how often each replica looks (a minute when zero).
-	Digest     digest.Schedule
-	DigestTick time.Duration
-	// SigningSecret, when set, starts the bot in HTTP mode: it serves
-	// Slack's signed requests (bot.SlackHandler) on a server of its own,
-	// at Running.URL, instead of opening a Socket Mode connection. The
-	// fake Slack must deliver there (slacktest.WithHTTPDelivery).
-	SigningSecret string
-	// Register, when set, registers a test's own entry points on the bot
-	// beside the features' before it runs.
-	Register func(b *bot.Bot)
-	// Features are the features the bot has (app.Features; zero: all, as
-	// `docsbot serve` runs them).
-	Features []string
-	// Projects, when set, are the docs projects served (a projects file a
-	// test loaded), instead of those added with AddProject; a bot of a
-	// world with neither serves the implicit project on H.API.
-	Projects *project.Set
 	// Serve, when set, names the projects added with AddProject that the
 	// bot serves, as if the others were removed from its projects file;
-	// all of them when empty.
+	// all of them when empty. Bot.Projects, when set, is a projects file a
+	// test loaded, served instead; a bot of a world with neither serves the
+	// implicit project on H.API.
 	Serve []string
-	// PendingTTL is the agent's (agent.Config): how long a start waits for
-	// its project to be chosen; the agent's default when zero.
-	PendingTTL time.Duration
-	// HomeSeen is where the App Home records who opened it
-	// (home.Config.Seen); the bot's store when nil.
-	HomeSeen home.Seen
 	// StoreOptions are added to the options of the bot's store (for
 	// example store.WithReplicaAcks).
 	StoreOptions []store.Option
-	// ShutdownGrace and LandingWindow are the core's (bot.Config); 5s
-	// (inside Running.Stop's 10s) and 500ms when zero.
-	ShutdownGrace, LandingWindow time.Duration
 }
 
 // Running is a started bot and how to stop it.
@@ -201,68 +131,29 @@ type Running struct {
 }
 
 // StartBot starts a replica, built like `docsbot serve` builds it (app.New),
-// and waits until its socket is connected (in HTTP mode: until it serves).
+// and waits until its socket is connected (in HTTP mode, Bot.Mode
+// bot.ModeHTTP with Bot.SigningSecret: until it serves Slack's requests at
+// Running.URL; the fake Slack must deliver there,
+// slacktest.WithHTTPDelivery).
 func (h *Harness) StartBot(cfg Config) *Running {
 	h.T.Helper()
-	if cfg.PollInterval == 0 {
-		cfg.PollInterval = 20 * time.Millisecond
-	}
-	if cfg.PollMaxInterval == 0 {
-		cfg.PollMaxInterval = 80 * time.Millisecond
-	}
-	cfg.ShutdownGrace = cmp.Or(cfg.ShutdownGrace, 5*time.Second)
-	cfg.LandingWindow = cmp.Or(cfg.LandingWindow, 500*time.Millisecond)
-	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := store.Open(ctx, h.RedisURL, append([]store.Option{store.WithPrefix(h.Prefix)}, cfg.StoreOptions...)...)
 	if err != nil {
 		h.T.Fatalf("open store: %v", err)
 	}
-	set, err := h.projectSet(cfg.Projects, cfg.Serve)
-	if err != nil {
-		h.T.Fatalf("projects: %v", err)
-	}
-	if cfg.Answers && set.Implicit() {
-		set = set.WithAssistant(project.ImplicitName, project.Assistant{Key: project.NewSecret(h.API.AssistantKey), Domain: h.API.Domain,
-			DiscoveryURL: h.API.DiscoveryURL, SiteURL: SiteURL})
-	}
 	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL)},
-		bot.SlackOptions(cfg.Metrics)...)...)
+		bot.SlackOptions(cfg.Bot.Metrics)...)...)
 	// Count connections ever opened: a bot stopped just before may still be
 	// counted among the open ones for a moment.
 	before := h.Slack.Connects()
-	editors, err := roles.ParseEditors(cfg.Editors)
-	if err != nil {
-		h.T.Fatalf("editors: %v", err)
-	}
-	bcfg := bot.Config{AllowedUsers: cfg.AllowedUsers, AllowedChannels: cfg.AllowedChannels, Editors: editors,
-		AllowGuests: cfg.AllowGuests, AllowExternal: cfg.AllowExternal,
-		Audit: st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText}), Metrics: cfg.Metrics, Logger: logger, Projects: set,
-		ShutdownGrace: cfg.ShutdownGrace, LandingWindow: cfg.LandingWindow, Analytics: cfg.Analytics}
-	if cfg.SigningSecret != "" {
-		bcfg.Mode, bcfg.SigningSecret = bot.ModeHTTP, cfg.SigningSecret
-	}
-	b, err := app.New(app.Config{
-		Bot: bcfg,
-		Agent: agent.Config{PollInterval: cfg.PollInterval, PollMaxInterval: cfg.PollMaxInterval, Now: cfg.Now,
-			FinalEditBudget: cfg.FinalEditBudget, PendingTTL: cfg.PendingTTL},
-		Visitors: visitors.Config{CacheTTL: cfg.VisitorsCacheTTL, Now: cfg.Now, Digest: cfg.Digest,
-			DigestTick: cfg.DigestTick},
-		Health: health.Config{Now: cfg.Now, Digest: cfg.Digest, DigestTick: cfg.DigestTick},
-		Home:   home.Config{Seen: cfg.HomeSeen},
-		Ask: ask.Config{Interval: cfg.AskInterval, RequestsChannel: cfg.RequestsChannel, PerUser: cfg.AskPerUser, Budget: cfg.AskBudget,
-			LinkDomains: cfg.LinkDomains, StreamTime: cfg.AskStreamTime},
-		Deploy:   deploy.Config{PerUser: cfg.DeployPerUser},
-		Features: cfg.Features,
-		Register: cfg.Register,
-	}, app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})
+	b, err := app.New(h.appConfig(cfg, st), app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})
 	if err != nil {
 		h.T.Fatalf("building the bot: %v", err)
 	}
 	r := &Running{Bot: b, Store: st, done: make(chan error, 1)}
 	var srv *httptest.Server
-	if cfg.SigningSecret != "" {
+	if cfg.Bot.Mode == bot.ModeHTTP {
 		srv = httptest.NewServer(b.SlackHandler())
 		r.URL = srv.URL
 	}
@@ -293,6 +184,37 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	}
 	h.WaitFor("the bot's Slack connection", func() bool { return h.Slack.Connects() > before && b.Connected() })
 	return r
+}
+
+// appConfig is cfg's replica settings in a world: its projects, fast polls
+// and shutdowns, the world's clock, the editors, the audit trail in st.
+func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
+	h.T.Helper()
+	c := cfg.Config
+	set, err := h.projectSet(c.Bot.Projects, cfg.Serve)
+	if err != nil {
+		h.T.Fatalf("projects: %v", err)
+	}
+	if cfg.Answers && set.Implicit() {
+		set = set.WithAssistant(project.ImplicitName, project.Assistant{Key: project.NewSecret(h.API.AssistantKey), Domain: h.API.Domain,
+			DiscoveryURL: h.API.DiscoveryURL, SiteURL: SiteURL})
+	}
+	c.Bot.Projects = set
+	if c.Bot.Editors, err = roles.ParseEditors(cfg.Editors); err != nil {
+		h.T.Fatalf("editors: %v", err)
+	}
+	c.Bot.Audit = st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText})
+	c.Bot.Logger = slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c.Bot.ShutdownGrace = cmp.Or(c.Bot.ShutdownGrace, 5*time.Second)
+	c.Bot.LandingWindow = cmp.Or(c.Bot.LandingWindow, 500*time.Millisecond)
+	c.Agent.PollInterval = cmp.Or(c.Agent.PollInterval, 20*time.Millisecond)
+	c.Agent.PollMaxInterval = cmp.Or(c.Agent.PollMaxInterval, 80*time.Millisecond)
+	for _, now := range []*func() time.Time{&c.Agent.Now, &c.Visitors.Now, &c.Health.Now} {
+		if *now == nil {
+			*now = cfg.Now
+		}
+	}
+	return c
 }
 
 // Track adds a replica started outside StartBot (a test's own wiring) to

@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -201,7 +202,7 @@ func TestProjectsVisitorsBudgets(t *testing.T) {
 			t.Parallel()
 			opts := []docsapitest.Option{docsapitest.WithDataset(docsapitest.NewDataset(613, 2025)), docsapitest.WithClock(visitorsNow)}
 			h, api := twoProjects(t, bottest.Project{VisitorsBudget: tt.docsBudget}, bottest.Project{VisitorsBudget: tt.apiBudget}, opts...)
-			h.StartBot(bottest.Config{Now: visitorsNow, Analytics: bot.AnalyticsLimits{Budget: 3}})
+			h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 3}}}})
 
 			visitorsCommand(h, bottest.General, "30d") // takes the whole budget: 3 requests
 			if n := h.API.Count(docsapitest.EndpointVisitors); n != 3 {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -202,7 +204,7 @@ func TestDeployAfterAReplicaDiedInsideTheCall(t *testing.T) {
 	}
 	req := map[string]any{"team": "T0TEST", "channel": general, "user": alice}
 	h.DeadReplicaWork("cmd:dead", "deploy.start", req, map[string]string{"project": "=", "message": ts, "calling": "1"})
-	h.StartBot(bottest.Config{LandingWindow: 1})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{LandingWindow: 1}}})
 	h.live("cannot tell whether the docs started")
 	h.WaitFor("alice told", func() bool { return h.told(alice, "cannot tell whether") })
 	h.Command(alice, general, deploy.Command, "status")

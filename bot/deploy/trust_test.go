@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -137,7 +138,7 @@ func TestDeployLogsPrivatelyInASharedChannel(t *testing.T) {
 func TestDeployShareOfOnePerson(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	cfg := bottest.Config{DeployPerUser: 2}
+	cfg := bottest.Config{Config: app.Config{Deploy: deploy.Config{PerUser: 2}}}
 	first := h.StartBot(cfg)
 	// The first start's live message fails once: the work is tried again,
 	// and must not take alice's share twice.

@@ -98,7 +98,7 @@ func TestHealthDigestMissedWhenTheBudgetHasNoRoom(t *testing.T) {
 	t.Parallel()
 	h, clock, cfg := lateDigestWorld(t)
 	small := cfg
-	small.Analytics = bot.AnalyticsLimits{Budget: 4} // the summary takes up to 5
+	small.Bot.Analytics = bot.AnalyticsLimits{Budget: 4} // the summary takes up to 5
 	tiny := h.StartBot(small)
 	h.WaitFor("a direct message to the subscriber", func() bool { return len(dmsTo(h, alice)) > 0 })
 	bottest.WantContains(t, "the subscriber's DM", dmsTo(h, alice)[0].Text,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -24,7 +25,7 @@ func digestWorld(t *testing.T) (*bottest.Harness, *slacktest.ManualClock, bottes
 	t.Helper()
 	clock := slacktest.NewManualClock(beforeDigest)
 	h := bottest.New(t, redisURL, docsapitest.WithClock(clock.Now))
-	return h, clock, bottest.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond}
+	return h, clock, bottest.Config{Now: clock.Now, Config: app.Config{Health: health.Config{DigestTick: 20 * time.Millisecond}}}
 }
 
 // waitResponse waits for a response_url post to user of type kind

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -154,8 +155,8 @@ func TestHealthFixWithAgent(t *testing.T) {
 func TestHealthCachedAndBudgeted(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL)
-	h.StartBot(bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 100, PerUser: 6}})
-	h.StartBot(bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 100, PerUser: 6}})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 100, PerUser: 6}}}})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 100, PerUser: 6}}}})
 	for i := range 3 {
 		h.Command(alice, general, health.Command, "")
 		posted(h, i+1)

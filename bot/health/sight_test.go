@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -136,7 +137,7 @@ func TestHealthWordsStayWithTheOrganisation(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL)
 	sightWorld(h)
-	h.StartBot(bottest.Config{Analytics: generous})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: generous}}})
 
 	views := []string{"", "feedback", "questions"}
 	for i, view := range views {
@@ -242,7 +243,7 @@ func TestWhoMayUseTheHealthDigest(t *testing.T) {
 	t.Parallel()
 	h, _, cfg := digestWorld(t)
 	sightWorld(h)
-	cfg.AllowedUsers = []string{alice, guest, external}
+	cfg.Bot.AllowedUsers = []string{alice, guest, external}
 	h.StartBot(cfg)
 	ack := h.Command(bob, general, health.Command, "digest weekly")
 	bottest.WantContains(t, "bob's refusal", string(ack.Payload), "not on the list of people who may use docsbot")

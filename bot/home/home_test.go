@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
@@ -151,8 +152,8 @@ func TestHomeFollowsTheAllowLists(t *testing.T) {
 		want string
 		jobs bool
 	}{
-		{"user not allowed", bottest.Config{AllowedUsers: []string{alice}}, "not on the list of people who may use docsbot", false},
-		{"DMs not allowed", bottest.Config{AllowedChannels: []string{bottest.General}}, "docsbot takes jobs only in some channels", true},
+		{"user not allowed", bottest.Config{Config: app.Config{Bot: bot.Config{AllowedUsers: []string{alice}}}}, "not on the list of people who may use docsbot", false},
+		{"DMs not allowed", bottest.Config{Config: app.Config{Bot: bot.Config{AllowedChannels: []string{bottest.General}}}}, "docsbot takes jobs only in some channels", true},
 		{"a viewer", bottest.Config{Editors: []string{alice}}, "<@" + alice + ">", true},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/docsapi"
@@ -26,7 +27,7 @@ const (
 // in seen (home.Config.Seen). It stops when the test ends.
 func startSeenBot(t *testing.T, h *bottest.Harness, seen home.Seen) {
 	t.Helper()
-	h.StartBot(bottest.Config{Features: []string{agent.Name, home.Name}, HomeSeen: seen})
+	h.StartBot(bottest.Config{Config: app.Config{Home: home.Config{Seen: seen}, Features: []string{agent.Name, home.Name}}})
 }
 
 // publishesFor counts the views.publish calls for user's Home.

@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -59,7 +62,7 @@ func TestRepeatCosts(t *testing.T) {
 			// requests of each ask.
 			repeat := func(ttl time.Duration, late bool) (first, again int, h *harness) {
 				h, _ = visitorsHarness(t, 600)
-				h.StartBot(bottest.Config{Now: visitorsNow, VisitorsCacheTTL: ttl, Analytics: wideShare})
+				h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{Analytics: wideShare}, Visitors: visitors.Config{CacheTTL: ttl}}})
 				count := func() int { return h.API.Count(docsapitest.EndpointVisitors) }
 				h.visitorsCommand(tc.text)
 				h.answered(tc.chart, 1)
@@ -99,7 +102,7 @@ func TestCopyFetchedBeforeADayClosedIsFetchedAgain(t *testing.T) {
 	const ttl = 300 * time.Millisecond
 	clock := slacktest.NewManualClock(visitorsNow())
 	h, _ := visitorsHarness(t, 600, docsapitest.WithClock(clock.Now))
-	h.StartBot(bottest.Config{Now: clock.Now, VisitorsCacheTTL: ttl})
+	h.StartBot(bottest.Config{Now: clock.Now, Config: app.Config{Visitors: visitors.Config{CacheTTL: ttl}}})
 	count := func() int { return h.API.Count(docsapitest.EndpointVisitors) }
 	ask := func(n int) (requests int, table [][]string) {
 		t.Helper()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -25,7 +26,7 @@ func digestHarness(t *testing.T) (*harness, *slacktest.ManualClock, bottest.Conf
 	t.Helper()
 	clock := slacktest.NewManualClock(beforeDigest)
 	h, _ := visitorsHarness(t, 240, docsapitest.WithClock(clock.Now))
-	return h, clock, bottest.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond}
+	return h, clock, bottest.Config{Now: clock.Now, Config: app.Config{Visitors: visitors.Config{DigestTick: 20 * time.Millisecond}}}
 }
 
 // subscribedDigest is digestHarness with a bot started and the channel

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -27,7 +28,7 @@ func (h *harness) ask(user, text string) {
 func TestShareRefusesOnePersonWhileAnotherGetsAnswers(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 100)
-	h.StartBot(bottest.Config{Now: visitorsNow, Analytics: bot.AnalyticsLimits{Budget: 20, PerUser: 2}})
+	h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 20, PerUser: 2}}}})
 	h.ask(alice, "7d")
 	h.waitSummaries(1)
 	h.ask(alice, "30d")
@@ -53,7 +54,7 @@ func TestReserveKeptForTheDigest(t *testing.T) {
 	t.Parallel()
 	clock := slacktest.NewManualClock(beforeDigest)
 	h, _ := visitorsHarness(t, 100, docsapitest.WithClock(clock.Now))
-	h.StartBot(bottest.Config{Now: clock.Now, DigestTick: 20 * time.Millisecond, Analytics: bot.AnalyticsLimits{Budget: 20, DigestReserve: 16}})
+	h.StartBot(bottest.Config{Now: clock.Now, Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 20, DigestReserve: 16}}, Visitors: visitors.Config{DigestTick: 20 * time.Millisecond}}})
 	h.subscribe()
 	for i, r := range []string{"7d", "30d", "12w", "yesterday"} {
 		h.ask(alice, r)
@@ -100,7 +101,7 @@ func TestCostlyChartAsksFirst(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.text+" "+tc.press, func(t *testing.T) {
 			t.Parallel()
-			h, _ := visitorsBot(t, 100, bottest.Config{Analytics: wideShare})
+			h, _ := visitorsBot(t, 100, bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: wideShare}}})
 			h.ask(alice, tc.text)
 			if tc.press == "" {
 				h.waitFiles(1)
@@ -138,7 +139,7 @@ func TestShareOfAGuest(t *testing.T) {
 	const guest = "U0GUEST"
 	h, _ := visitorsHarness(t, 100)
 	h.Slack.AddGuest(guest, "Gus Guest", false)
-	h.StartBot(bottest.Config{Now: visitorsNow, Analytics: bot.AnalyticsLimits{Budget: 20, PerUser: 4, PerGuest: 2}})
+	h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 20, PerUser: 4, PerGuest: 2}}}})
 	h.ask(guest, "7d")
 	h.waitSummaries(1)
 	h.ask(guest, "30d")

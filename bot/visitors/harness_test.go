@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -92,8 +93,7 @@ func (ph *projectsHarness) startBotWith(cfg visitors.Config, limits bot.Analytic
 	if cfg.Now == nil {
 		cfg.Now = visitorsNow
 	}
-	return ph.StartBot(bottest.Config{Features: []string{visitors.Name}, Now: cfg.Now, Analytics: limits,
-		VisitorsCacheTTL: cfg.CacheTTL, Digest: cfg.Digest, DigestTick: cfg.DigestTick}).Bot
+	return ph.StartBot(bottest.Config{Now: cfg.Now, Config: app.Config{Bot: bot.Config{Analytics: limits}, Visitors: visitors.Config{CacheTTL: cfg.CacheTTL, Digest: cfg.Digest, DigestTick: cfg.DigestTick}, Features: []string{visitors.Name}}}).Bot
 }
 
 // visitorRequests counts the analytics requests each project's server got.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -87,7 +88,7 @@ func (h *harness) comment(f slacktest.File) string {
 func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	h, _ := visitorsHarness(t, 240)
-	first := h.StartBot(bottest.Config{Now: visitorsNow, Analytics: wideShare})
+	first := h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{Analytics: wideShare}}})
 
 	h.visitorsCommand("30d chart")
 	f := h.waitFiles(1)[0]
@@ -128,7 +129,7 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 
 func TestChartWithTheBudgetSpent(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsBot(t, 240, bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 10}})
+	h, _ := visitorsBot(t, 240, bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 10}}}})
 
 	h.visitorsCommand("30d chart")
 	f := h.waitFiles(1)[0]

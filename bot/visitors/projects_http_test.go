@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -37,7 +39,7 @@ func TestProjectsButtonTakesTheContainersChannel(t *testing.T) {
 	h := bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithHTTPDelivery(front.URL, secret)}, docsapitest.WithClock(visitorsNow))
 	h.Slack.AddChannel(slacktest.Channel{ID: randomChannel, Name: "random", BotMember: true})
 	apiSrv := h.TwoProjects(bottest.Project{}, bottest.Project{}, docsapitest.WithClock(visitorsNow))
-	r := h.StartBot(bottest.Config{SigningSecret: secret, AllowedChannels: []string{randomChannel}, Now: visitorsNow})
+	r := h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: secret, AllowedChannels: []string{randomChannel}}}})
 	u, err := url.Parse(r.URL)
 	if err != nil {
 		t.Fatal(err)

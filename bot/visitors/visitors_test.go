@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -264,7 +265,7 @@ func TestVisitorsPathFilter(t *testing.T) {
 
 func TestVisitorsBudgetExhausted(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsBot(t, 613, bottest.Config{Analytics: bot.AnalyticsLimits{Budget: 3}, VisitorsCacheTTL: 50 * time.Millisecond})
+	h, _ := visitorsBot(t, 613, bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 3}}, Visitors: visitors.Config{CacheTTL: 50 * time.Millisecond}}})
 
 	h.visitorsCommand("30d") // takes the whole budget: 3 requests
 	h.waitSummaries(1)
@@ -348,7 +349,7 @@ func TestVisitorsAnswersInTheAck(t *testing.T) {
 	h, _ := visitorsHarness(t, 50)
 	h.Slack.AddChannel(slacktest.Channel{ID: "C0OTHER", Name: "other", BotMember: true})
 	h.Slack.AddUser("U0MALLORY", "mallory")
-	h.StartBot(bottest.Config{Now: visitorsNow, AllowedUsers: []string{alice}, AllowedChannels: []string{general}})
+	h.StartBot(bottest.Config{Now: visitorsNow, Config: app.Config{Bot: bot.Config{AllowedUsers: []string{alice}, AllowedChannels: []string{general}}}})
 	cases := []struct {
 		name, user, channel, text string
 		want                      []string

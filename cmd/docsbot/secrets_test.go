@@ -45,7 +45,7 @@ func TestSecretInWrongSetting(t *testing.T) {
 		{"bot token in DOCSBOT_ALLOWED_USERS", map[string]string{envAllowedUsers: "U0ALICE," + botToken}, botToken, "DOCSBOT_ALLOWED_USERS: xoxb-…Abcd is not a Slack id"},
 		{"app token in DOCSBOT_ALLOWED_CHANNELS", map[string]string{envAllowedChannels: appToken}, appToken, "DOCSBOT_ALLOWED_CHANNELS: xapp-…Efgh is not a Slack id"},
 		{"API key in DOCSBOT_HTTP_ADDR", map[string]string{envHTTPAddr: otherKey}, otherKey, "DOCSBOT_HTTP_ADDR mint_…6789 is not a listen address"},
-		{"bot token in DOCSBOT_LOG_FORMAT", map[string]string{envLogFormat: botToken}, botToken, "DOCSBOT_LOG_FORMAT xoxb-…abcd must be text or json"},
+		{"bot token in DOCSBOT_LOG_FORMAT", map[string]string{envLogFormat: botToken}, botToken, "DOCSBOT_LOG_FORMAT xoxb-…Abcd must be text or json"},
 		{"Redis password in DOCSBOT_LOG_LEVEL", map[string]string{envRedisURL: "redis://:" + redisPass + "@127.0.0.1:1/0", envLogLevel: redisPass}, redisPass,
 			"DOCSBOT_LOG_LEVEL …6789 must be debug"},
 		{"app token in DOCSBOT_POLL_INTERVAL", map[string]string{envPollInterval: appToken}, appToken, "DOCSBOT_POLL_INTERVAL xapp-…Efgh is not a positive duration"},

@@ -108,7 +108,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
 	cfg.Bot.Audit = st.AuditLog(cfg.Audit)
-	b, err := app.New(app.Config{Bot: cfg.Bot, Agent: cfg.Agent, Visitors: cfg.Visitors, Health: cfg.Health, Ask: cfg.Ask, Deploy: cfg.Deploy}, app.Deps{Slack: client, Store: st,
+	b, err := app.New(cfg.Config, app.Deps{Slack: client, Store: st,
 		APIOptions: []docsapi.Option{docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}), docsapi.WithLogger(log)}})
 	if ce, ok := errors.AsType[*project.ClientError](err); ok {
 		p, _ := cfg.Projects.Get(ce.Project)

@@ -10,15 +10,9 @@ import (
 	"strings"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
-	"github.com/docsbot/docsbot/bot/deploy"
-	"github.com/docsbot/docsbot/bot/digest"
-	"github.com/docsbot/docsbot/bot/health"
-	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
-	"github.com/docsbot/docsbot/bot/roles"
-	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
 	"github.com/docsbot/docsbot/docsapi"
@@ -27,8 +21,12 @@ import (
 
 // Serve is everything `docsbot serve` runs with.
 type Serve struct {
+	// Config is the replica's (app.New): the core's and every feature's
+	// settings, filled once from the settings table, each typed value by
+	// its row's check (table), and handed to app.New whole.
+	app.Config
 	API API
-	// Projects are the docs projects served (also in bot.Projects); nil
+	// Projects are the docs projects served (also in Bot.Projects); nil
 	// when the projects file cannot be loaded.
 	Projects           *project.Set
 	BotToken, AppToken string
@@ -38,18 +36,7 @@ type Serve struct {
 	HTTPAddr           string
 	// OpsAddr, when set, is where /healthz, /readyz and /metrics are
 	// served instead of HTTPAddr.
-	OpsAddr  string
-	Bot      bot.Config
-	Agent    agent.Config
-	Visitors visitors.Config
-	// Health is the docs health's; its digest is due when the visitors'
-	// is (DOCSBOT_DIGEST_TIME).
-	Health health.Config
-	// Ask is the answers from the docs'; they answer from the projects
-	// whose Assistant is set (Projects).
-	Ask ask.Config
-	// Deploy is the deployments'.
-	Deploy    deploy.Config
+	OpsAddr   string
 	Audit     store.AuditOptions
 	LogFormat string
 	LogLevel  slog.Level
@@ -62,86 +49,32 @@ type Serve struct {
 
 // Serve resolves every setting of the bot. The table's checks collect every
 // malformed setting, each named by its variable, and the missing ones come
-// first, so one run tells the operator everything to fix.
+// first, so one run tells the operator everything to fix. Each typed value
+// is the one its check parsed (read); none is parsed again here.
 func (e Env) Serve(flags settings.Values) (Serve, error) {
 	s, err := e.Source(flags)
 	if err != nil {
 		return Serve{}, err
 	}
-	get := s.Value
-	var c Serve
-	var missing []string
 	secrets := s.Secrets(EnvRedisURL)
 	api, projects, apiProblems := e.apiSettings(s, secrets)
 	projects, assistantProblems := assistantSettings(s, projects)
 	apiProblems = append(apiProblems, assistantProblems...)
-	if projects != nil && !projects.Implicit() {
-		for _, p := range projects.All() {
-			secrets = append(secrets, p.APIKey.Reveal())
-			if !p.Assistant.Key.IsZero() {
-				secrets = append(secrets, p.Assistant.Key.Reveal())
-			}
-		}
-	}
-	for _, p := range s.Problems(func(v string) string { return bot.SecretKinds().Quote(v, secrets...) }) {
+	secrets = append(secrets, projectSecrets(projects)...)
+	c, problems := read(s, func(v string) string { return bot.SecretKinds().Quote(v, secrets...) })
+	for _, p := range problems {
 		c.Problems = append(c.Problems, Problem{Vars: []string{p.Env}, Text: p.Text})
 	}
-
-	c.BotToken, c.AppToken = get(EnvSlackBotToken), get(EnvSlackAppToken)
-	c.Bot.Mode, c.Bot.SigningSecret = bot.Mode(strings.ToLower(get(EnvSlackMode))), get(EnvSigningSecret)
-	required := []string{EnvSlackBotToken, EnvSlackAppToken}
-	if c.Bot.Mode == bot.ModeHTTP {
-		required = []string{EnvSlackBotToken, EnvSigningSecret}
-	}
-	for _, env := range required {
-		if get(env) == "" {
-			missing = append(missing, env)
-		}
-	}
-	c.SlackAPIURL = get(EnvSlackAPIURL)
-	if !strings.HasSuffix(c.SlackAPIURL, "/") {
-		c.SlackAPIURL += "/"
-	}
-	c.RedisURL, c.RedisPrefix = get(EnvRedisURL), get(EnvRedisPrefix)
-	c.Agent.PollInterval, c.Agent.PollMaxInterval = s.DurationOf(EnvPollInterval), s.DurationOf(EnvPollMaxInterval)
-	if c.Agent.PollMaxInterval < c.Agent.PollInterval {
-		c.Problems = append(c.Problems, Problem{Vars: []string{EnvPollMaxInterval, EnvPollInterval},
-			Text: fmt.Sprintf("%s (%s) is shorter than %s (%s)", EnvPollMaxInterval, c.Agent.PollMaxInterval, EnvPollInterval, c.Agent.PollInterval)})
-	}
-	c.Visitors.CacheTTL = s.DurationOf(EnvVisitorsTTL)
-	c.Bot.Analytics, c.Problems = analyticsLimits(get, c.Problems)
-	c.Ask.PerUser, _ = strconv.Atoi(get(EnvAskPerUser))       // checked by the table
-	c.Ask.Budget, _ = strconv.Atoi(get(EnvAskBudget))         // checked by the table
-	c.Deploy.PerUser, _ = strconv.Atoi(get(EnvDeployPerUser)) // checked by the table
-	c.Ask.LinkDomains = settings.List(get(EnvLinkDomains), mrkdwn.ValidHost, true)
-	c.Ask.RequestsChannel = get(EnvRequestsChannel)
-	c.Deprecated = s.Deprecations()
-	c.Visitors.Digest, _ = digest.Parse(get(EnvDigestTime))
+	missing := c.readSlack(s)
+	c.RedisURL, c.RedisPrefix = s.Value(EnvRedisURL), s.Value(EnvRedisPrefix)
+	c.HTTPAddr, c.OpsAddr = s.Value(EnvHTTPAddr), s.Value(EnvOpsAddr)
+	c.Ask.RequestsChannel = s.Value(EnvRequestsChannel)
 	c.Health.Digest = c.Visitors.Digest
-	c.Bot.AllowedUsers = settings.List(get(EnvAllowedUsers), isUser, true)
-	c.Bot.AllowedChannels = settings.List(get(EnvAllowedChannels), isChannel, true)
-	c.Bot.Editors, _ = roles.ParseEditors(settings.List(get(EnvEditors), isEditor, true)) // checked by the table
-	c.Bot.AllowGuests, _ = strconv.ParseBool(get(EnvAllowGuests))                         // checked by the table
-	c.Bot.AllowExternal, _ = strconv.ParseBool(get(EnvAllowExternal))                     // checked by the table
-	c.Audit = AuditOptions(s)
-	c.HTTPAddr = get(EnvHTTPAddr)
-	if c.HTTPAddr == "" && c.Bot.Mode == bot.ModeHTTP {
-		c.Problems = append(c.Problems, Problem{Vars: []string{EnvHTTPAddr},
-			Text: EnvHTTPAddr + " is empty, but in http mode Slack's requests are served there: set an address such as :8080"})
-	}
-	c.OpsAddr = get(EnvOpsAddr)
-	// In socket mode DOCSBOT_HTTP_ADDR serves nothing once the ops endpoint
-	// has an address of its own, and is not listened on.
-	if c.Bot.Mode == bot.ModeHTTP && c.OpsAddr != "" && c.HTTPAddr != "" && SameListener(c.OpsAddr, c.HTTPAddr) {
-		c.Problems = append(c.Problems, Problem{Vars: []string{EnvOpsAddr, EnvHTTPAddr},
-			Text: fmt.Sprintf("%s (%s) is the address of %s (%s): the ops endpoint needs an address of its own, such as :9090", EnvOpsAddr, c.OpsAddr, EnvHTTPAddr, c.HTTPAddr)})
-	}
-	c.LogFormat = strings.ToLower(get(EnvLogFormat))
-	_ = c.LogLevel.UnmarshalText([]byte(get(EnvLogLevel))) // checked by the table
-
+	c.Deprecated = s.Deprecations()
 	c.API, c.Projects, c.Bot.Projects = api, projects, projects
 	// Records from before the projects file belong to DOCS_PROJECT_ID's.
 	c.Bot.LegacyProjectID = api.ProjectID
+	c.checkTogether()
 	for _, p := range apiProblems {
 		switch {
 		case p.Missing:
@@ -153,22 +86,100 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 			c.Problems = append(c.Problems, p)
 		}
 	}
+	return c, c.refuse(e, missing, secrets)
+}
+
+// read reads the typed settings of s into a Serve: the table's check of
+// each parses its value once and stores it (table); problems are what the
+// checks found, each value quoted with quote.
+func read(s settings.Source, quote func(string) string) (Serve, []settings.Problem) {
+	var c Serve
+	s.Table = table(&c)
+	problems := s.Problems(quote)
+	return c, problems
+}
+
+// projectSecrets are the keys of the projects of a projects file, to be
+// scrubbed from what the settings' problems show.
+func projectSecrets(set *project.Set) []string {
+	var out []string
+	if set == nil || set.Implicit() {
+		return nil
+	}
+	for _, p := range set.All() {
+		out = append(out, p.APIKey.Reveal())
+		if !p.Assistant.Key.IsZero() {
+			out = append(out, p.Assistant.Key.Reveal())
+		}
+	}
+	return out
+}
+
+// readSlack reads how the bot reaches Slack: the tokens, the signing secret
+// and the Web API's URL; missing are the variables its mode (read by the
+// table) requires and that are not set.
+func (c *Serve) readSlack(s settings.Source) (missing []string) {
+	c.BotToken, c.AppToken, c.Bot.SigningSecret = s.Value(EnvSlackBotToken), s.Value(EnvSlackAppToken), s.Value(EnvSigningSecret)
+	required := []string{EnvSlackBotToken, EnvSlackAppToken}
+	if c.Bot.Mode == bot.ModeHTTP {
+		required = []string{EnvSlackBotToken, EnvSigningSecret}
+	}
+	for _, env := range required {
+		if s.Value(env) == "" {
+			missing = append(missing, env)
+		}
+	}
+	c.SlackAPIURL = s.Value(EnvSlackAPIURL)
+	if !strings.HasSuffix(c.SlackAPIURL, "/") {
+		c.SlackAPIURL += "/"
+	}
+	return missing
+}
+
+// checkTogether adds the problems of settings that are each good alone but
+// not together: the poll backoff's cap below its first delay, a digest
+// reserve that leaves people nothing, http mode without its address, the
+// ops endpoint on the address of Slack's requests.
+func (c *Serve) checkTogether() {
+	problem := func(text string, vars ...string) { c.Problems = append(c.Problems, Problem{Vars: vars, Text: text}) }
+	if a := c.Agent; a.PollMaxInterval < a.PollInterval {
+		problem(fmt.Sprintf("%s (%s) is shorter than %s (%s)", EnvPollMaxInterval, a.PollMaxInterval, EnvPollInterval, a.PollInterval),
+			EnvPollMaxInterval, EnvPollInterval)
+	}
+	if l := c.Bot.Analytics; l.Budget >= 1 && l.DigestReserve >= l.Budget {
+		problem(fmt.Sprintf("%s (%d) leaves people none of the %d analytics requests an hour of %s: keep it below", EnvDigestReserve, l.DigestReserve, l.Budget, EnvAnalyticsBudget),
+			EnvDigestReserve, EnvAnalyticsBudget)
+	}
+	if c.HTTPAddr == "" && c.Bot.Mode == bot.ModeHTTP {
+		problem(EnvHTTPAddr+" is empty, but in http mode Slack's requests are served there: set an address such as :8080", EnvHTTPAddr)
+	}
+	// In socket mode DOCSBOT_HTTP_ADDR serves nothing once the ops endpoint
+	// has an address of its own, and is not listened on.
+	if c.Bot.Mode == bot.ModeHTTP && c.OpsAddr != "" && c.HTTPAddr != "" && SameListener(c.OpsAddr, c.HTTPAddr) {
+		problem(fmt.Sprintf("%s (%s) is the address of %s (%s): the ops endpoint needs an address of its own, such as :9090", EnvOpsAddr, c.OpsAddr, EnvHTTPAddr, c.HTTPAddr),
+			EnvOpsAddr, EnvHTTPAddr)
+	}
+}
+
+// refuse is the error of settings with problems (missing first, then
+// c.Problems, each scrubbed of secrets), nil when there are none.
+func (c *Serve) refuse(e Env, missing, secrets []string) error {
 	if len(missing) > 0 {
 		c.Problems = append([]Problem{{Vars: missing, Text: "missing " + strings.Join(missing, ", ")}}, c.Problems...)
 	}
-	if len(c.Problems) > 0 {
-		texts := make([]string, len(c.Problems))
-		for i := range c.Problems {
-			c.Problems[i].Text = bot.SecretKinds().Scrub(c.Problems[i].Text, secrets...)
-			texts[i] = c.Problems[i].Text
-		}
-		return c, &cli.Error{
-			Code: cli.ExitUsage,
-			Msg:  "the Slack bot is not configured: " + strings.Join(texts, "; "),
-			Fix:  "set them in the environment or in " + e.DotenvPath() + " (see deploy/.env.example); the README shows how to create the Slack app and its tokens",
-		}
+	if len(c.Problems) == 0 {
+		return nil
 	}
-	return c, nil
+	texts := make([]string, len(c.Problems))
+	for i := range c.Problems {
+		c.Problems[i].Text = bot.SecretKinds().Scrub(c.Problems[i].Text, secrets...)
+		texts[i] = c.Problems[i].Text
+	}
+	return &cli.Error{
+		Code: cli.ExitUsage,
+		Msg:  "the Slack bot is not configured: " + strings.Join(texts, "; "),
+		Fix:  "set them in the environment or in " + e.DotenvPath() + " (see deploy/.env.example); the README shows how to create the Slack app and its tokens",
+	}
 }
 
 // AnswersOff says, when no docs project has an assistant, that the answers
@@ -257,28 +268,11 @@ func (c Serve) Blocked(err error, needs ...string) string {
 	return ""
 }
 
-// analyticsLimits are the limits of the analytics requests
-// (DOCSBOT_ANALYTICS_BUDGET, or the deprecated DOCSBOT_VISITORS_BUDGET;
-// DOCSBOT_ANALYTICS_PER_USER; DOCSBOT_ANALYTICS_PER_GUEST;
-// DOCSBOT_ANALYTICS_DIGEST_RESERVE), each
-// checked by the table; a reserve that leaves people nothing is a problem.
-func analyticsLimits(get func(string) string, problems []Problem) (bot.AnalyticsLimits, []Problem) {
-	var l bot.AnalyticsLimits
-	l.Budget, _ = strconv.Atoi(get(EnvAnalyticsBudget))
-	l.PerUser, _ = strconv.Atoi(get(EnvAnalyticsUser))
-	l.PerGuest, _ = strconv.Atoi(get(EnvAnalyticsGuest))
-	l.DigestReserve, _ = strconv.Atoi(get(EnvDigestReserve))
-	if l.Budget >= 1 && l.DigestReserve >= l.Budget {
-		problems = append(problems, Problem{Vars: []string{EnvDigestReserve, EnvAnalyticsBudget},
-			Text: fmt.Sprintf("%s (%d) leaves people none of the %d analytics requests an hour of %s: keep it below", EnvDigestReserve, l.DigestReserve, l.Budget, EnvAnalyticsBudget)})
-	}
-	return l, problems
-}
-
 // AuditOptions are the audit trail's settings (DOCSBOT_AUDIT_TEXT,
-// DOCSBOT_AUDIT_RETENTION), checked by the table; `docsbot serve` and
-// `docsbot audit` share them.
+// DOCSBOT_AUDIT_RETENTION) as the table reads them; `docsbot audit` shares
+// them with serve, and refuses their problems first (storeOf), so a value
+// left out here for its problem never reaches the store.
 func AuditOptions(s settings.Source) store.AuditOptions {
-	keep, _ := strconv.ParseBool(s.Value(EnvAuditText))
-	return store.AuditOptions{KeepText: keep, Retention: s.DurationOf(EnvAuditRetention)}
+	c, _ := read(s, strconv.Quote)
+	return c.Audit
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slackid"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
@@ -72,7 +74,13 @@ const (
 // tests keep the README's table and deploy/.env.example in step with it.
 // Common marks the docs API's settings, which every subcommand that calls
 // the API takes; the others are the bot's (serve, doctor).
-func Table() settings.Table {
+func Table() settings.Table { return table(new(Serve)) }
+
+// table is Table whose typed settings are read into c: the check of each
+// parses its value once and stores it in c, most in c.Config, the one
+// app.Config `docsbot serve` builds its replica with (settings.Var), so that
+// Serve reads no value twice and drops no error.
+func table(c *Serve) settings.Table {
 	return settings.Table{
 		{Env: EnvAPIURL, Flag: "api-url", Default: "https://api.mintlify.com", Common: true, Doc: "Base URL of the docs platform API"},
 		{Env: EnvAPIKey, Flag: "api-key", None: "required without a projects file", Secret: true, Common: true, Doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
@@ -85,52 +93,72 @@ func Table() settings.Table {
 			Check: httpsURL(" must not contain credentials: the assistant takes only the key in "+EnvAssistantKey, "docsbot sends the assistant key to it")},
 		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
 			Check: httpsURL(" must not contain credentials: it is the public docs site", "the sources of answers link people to it")},
-		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(1, "questions")},
-		{Env: EnvAskBudget, Default: strconv.Itoa(ask.DefaultBudget), Doc: "Questions an hour the whole workspace may ask the docs, all replicas together (each costs assistant credits); past it a question is refused, privately, saying when to ask again", Check: wholeNumber(1, "questions")},
+		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(&c.Ask.PerUser, 1, "questions")},
+		{Env: EnvAskBudget, Default: strconv.Itoa(ask.DefaultBudget), Doc: "Questions an hour the whole workspace may ask the docs, all replicas together (each costs assistant credits); past it a question is refused, privately, saying when to ask again", Check: wholeNumber(&c.Ask.Budget, 1, "questions")},
 		{Env: EnvLinkDomains, None: "links to the docs site only", Doc: "Comma-separated host names, such as `example.com,status.example.com`, that answers may link to besides the docs site (`DOCS_SITE_URL`, each project's `site_url`); a host allows its subdomains too. Any other address in an answer shows as code, not a link",
-			Check: checkLinkDomains},
-		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(1, "deployments and previews")},
+			Check: linkDomainsVar(&c.Ask.LinkDomains)},
+		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(&c.Deploy.PerUser, 1, "deployments and previews")},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
 			Check: settings.Prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
 		{Env: EnvSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
 			Check: settings.Prefixed("xapp-", " is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)")},
-		{Env: EnvSlackMode, Flag: "slack-mode", Default: string(bot.ModeSocket), Doc: "How Slack reaches the bot: `socket` (Socket Mode, no public URL) or `http` (Slack posts to `/slack/events`, `/slack/commands` and `/slack/interactive` on `DOCSBOT_HTTP_ADDR`)", Check: settings.OneOf(string(bot.ModeSocket), string(bot.ModeHTTP))},
+		{Env: EnvSlackMode, Flag: "slack-mode", Default: string(bot.ModeSocket), Doc: "How Slack reaches the bot: `socket` (Socket Mode, no public URL) or `http` (Slack posts to `/slack/events`, `/slack/commands` and `/slack/interactive` on `DOCSBOT_HTTP_ADDR`)", Check: settings.OneOfVar(&c.Bot.Mode, bot.ModeSocket, bot.ModeHTTP)},
 		{Env: EnvSigningSecret, None: "required in http mode", Secret: true, Doc: "Signing secret (Basic Information page) that every request from Slack is checked with in http mode"},
 		{Env: EnvSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: httpsURL(" must not contain credentials: Slack takes only the tokens in "+EnvSlackBotToken+" and "+EnvSlackAppToken, "docsbot sends the Slack tokens to it")},
 		{Env: EnvRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, Sentinel with `?addr=…&master_name=…`, and Cluster with several nodes `redis://n1:6379?addr=n2:6379&addr=n3:6379`", Check: checkRedisURL},
 		{Env: EnvRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key. No hash tag is needed on a Cluster: docsbot tags its keys itself, in 16 shards that spread over the primaries (a prefix with braces, such as `{docsbot}:`, puts every key in one slot)", Check: settings.Must(func(v string) bool { return !strings.ContainsAny(v, " *?[]") }, "must not contain spaces or * ? [ ]")},
-		{Env: EnvPollInterval, Flag: "poll-interval", Default: settings.ShortDuration(agent.DefaultPollInterval), Doc: "Delay before a job's first poll", Check: settings.Duration},
-		{Env: EnvPollMaxInterval, Flag: "poll-max-interval", Default: settings.ShortDuration(agent.DefaultPollMaxInterval), Doc: "Cap of the poll backoff", Check: settings.Duration},
-		{Env: EnvAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: settings.IDs(EnvAllowedUsers, "U0123ABCD", isUser)},
-		{Env: EnvAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: settings.IDs(EnvAllowedChannels, "C0123ABCD", isChannel)},
-		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: settings.IDs(EnvEditors, "U0123ABCD", isEditor)},
-		{Env: EnvAllowGuests, Flag: "allow-guests", Default: "false", Doc: "`true` lets single- and multi-channel guests start, steer and retry jobs (they are refused, privately, by default)", Check: settings.Bool},
-		{Env: EnvAllowExternal, Flag: "allow-external", Default: "false", Doc: "`true` lets people of other organisations in Slack Connect channels start, steer and retry jobs (they are refused, privately, by default)", Check: settings.Bool},
-		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.Bool},
-		{Env: EnvAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: settings.Duration},
-		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.Duration},
-		{Env: EnvAnalyticsBudget, Default: strconv.Itoa(bot.DefaultAnalyticsBudget), Doc: "Analytics requests per hour that all replicas together may make, for every analytics feature (per organization: see `visitors_budget` in the projects file)", Check: wholeNumber(1, "requests")},
-		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(0, "requests")},
-		{Env: EnvAnalyticsGuest, Default: strconv.Itoa(bot.DefaultAnalyticsPerGuest), Doc: "Analytics requests per hour a guest or a person of another organisation may spend, instead of `DOCSBOT_ANALYTICS_PER_USER`; `0` gives them no share of their own", Check: wholeNumber(0, "requests")},
-		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(0, "requests")},
-		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(1, "requests")},
-		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When the digests post (`/docs-visitors digest`, `/docs-health digest`): `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Must(func(v string) bool { _, err := digest.Parse(v); return err == nil }, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
+		{Env: EnvPollInterval, Flag: "poll-interval", Default: settings.ShortDuration(agent.DefaultPollInterval), Doc: "Delay before a job's first poll", Check: settings.DurationVar(&c.Agent.PollInterval)},
+		{Env: EnvPollMaxInterval, Flag: "poll-max-interval", Default: settings.ShortDuration(agent.DefaultPollMaxInterval), Doc: "Cap of the poll backoff", Check: settings.DurationVar(&c.Agent.PollMaxInterval)},
+		{Env: EnvAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: settings.IDsVar(&c.Bot.AllowedUsers, EnvAllowedUsers, "U0123ABCD", isUser)},
+		{Env: EnvAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: settings.IDsVar(&c.Bot.AllowedChannels, EnvAllowedChannels, "C0123ABCD", isChannel)},
+		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: editorsVar(&c.Bot.Editors)},
+		{Env: EnvAllowGuests, Flag: "allow-guests", Default: "false", Doc: "`true` lets single- and multi-channel guests start, steer and retry jobs (they are refused, privately, by default)", Check: settings.BoolVar(&c.Bot.AllowGuests)},
+		{Env: EnvAllowExternal, Flag: "allow-external", Default: "false", Doc: "`true` lets people of other organisations in Slack Connect channels start, steer and retry jobs (they are refused, privately, by default)", Check: settings.BoolVar(&c.Bot.AllowExternal)},
+		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.BoolVar(&c.Audit.KeepText)},
+		{Env: EnvAuditRetention, Flag: "audit-retention", Default: settings.ShortDuration(store.DefaultAuditRetention), Doc: "How long the audit trail keeps a record (`2160h` is 90 days)", Check: settings.DurationVar(&c.Audit.Retention)},
+		{Env: EnvVisitorsTTL, Flag: "visitors-cache-ttl", Default: settings.ShortDuration(visitors.DefaultCacheTTL), Doc: "How long a `/docs-visitors` result is reused, by every replica", Check: settings.DurationVar(&c.Visitors.CacheTTL)},
+		{Env: EnvAnalyticsBudget, Default: strconv.Itoa(bot.DefaultAnalyticsBudget), Doc: "Analytics requests per hour that all replicas together may make, for every analytics feature (per organization: see `visitors_budget` in the projects file)", Check: wholeNumber(&c.Bot.Analytics.Budget, 1, "requests")},
+		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(&c.Bot.Analytics.PerUser, 0, "requests")},
+		{Env: EnvAnalyticsGuest, Default: strconv.Itoa(bot.DefaultAnalyticsPerGuest), Doc: "Analytics requests per hour a guest or a person of another organisation may spend, instead of `DOCSBOT_ANALYTICS_PER_USER`; `0` gives them no share of their own", Check: wholeNumber(&c.Bot.Analytics.PerGuest, 0, "requests")},
+		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(&c.Bot.Analytics.DigestReserve, 0, "requests")},
+		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(nil, 1, "requests")},
+		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When the digests post (`/docs-visitors digest`, `/docs-health digest`): `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Var(&c.Visitors.Digest, digest.Parse, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
 		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of Slack's request URLs in http mode, and of `/healthz`, `/readyz` and `/metrics` unless `DOCSBOT_OPS_ADDR` is set (socket mode then does not listen here); empty turns them off (socket mode only)", Check: settings.ListenAddr},
 		{Env: EnvOpsAddr, Flag: "ops-addr", None: "on DOCSBOT_HTTP_ADDR", Doc: "Address of `/healthz`, `/readyz` and `/metrics` on a listener of their own, no longer on `DOCSBOT_HTTP_ADDR`, so that what faces Slack serves only Slack's request URLs (in http mode it must differ from `DOCSBOT_HTTP_ADDR`)", Check: settings.ListenAddr},
-		{Env: EnvLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: func(v string, q func(string) string) string {
-			return settings.OneOf("text", "json")(strings.ToLower(v), q)
-		}},
-		{Env: EnvLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`", Check: settings.LogLevel},
+		{Env: EnvLogFormat, Flag: "log-format", Default: "text", Doc: "`text` or `json`", Check: settings.OneOfVar(&c.LogFormat, "text", "json")},
+		{Env: EnvLogLevel, Flag: "log-level", Default: "info", Doc: "`debug`, `info`, `warn` or `error`", Check: settings.LogLevelVar(&c.LogLevel)},
 	}
 }
 
 // wholeNumber is the check of a number of requests (or questions, what)
-// per hour, least or more.
-func wholeNumber(least int, what string) func(string, func(string) string) string {
-	return settings.Must(func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= least },
-		fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
+// per hour, least or more, storing it in *p (unless p is nil).
+func wholeNumber(p *int, least int, what string) settings.Check {
+	return settings.Var(p, func(v string) (int, error) {
+		n, err := strconv.Atoi(v)
+		if err == nil && n < least {
+			err = errors.New("too few")
+		}
+		return n, err
+	}, fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
+}
+
+// editorsVar is the check of DOCSBOT_EDITORS (Slack user and user group
+// ids), storing the editors in *p.
+func editorsVar(p *roles.Editors) settings.Check {
+	ids := settings.IDs(EnvEditors, "U0123ABCD", isEditor)
+	return func(v string, quote func(string) string) string {
+		if problem := ids(v, quote); problem != "" {
+			return problem
+		}
+		e, err := roles.ParseEditors(settings.List(v, isEditor, true))
+		if err != nil {
+			return ": " + err.Error()
+		}
+		*p = e
+		return ""
+	}
 }
 
 // httpsURL is the check of a URL docsbot sends a key to, or links people
@@ -171,14 +199,21 @@ func checkAssistantKey(v string, _ func(string) string) string {
 	return ""
 }
 
-// checkLinkDomains accepts a comma-separated list of host names
-// (mrkdwn.ValidHost): no scheme, port or path, two labels at least.
-func checkLinkDomains(v string, quote func(string) string) string {
-	var bad []string
-	for _, h := range settings.List(v, mrkdwn.ValidHost, false) {
-		bad = append(bad, ": "+quote(h)+" is not a host name (write hosts such as docs.example.com, without https:// or a path; a whole top-level domain is not allowed)")
+// linkDomainsVar accepts a comma-separated list of host names
+// (mrkdwn.ValidHost): no scheme, port or path, two labels at least; it
+// stores them in *p.
+func linkDomainsVar(p *[]string) settings.Check {
+	return func(v string, quote func(string) string) string {
+		var bad []string
+		for _, h := range settings.List(v, mrkdwn.ValidHost, false) {
+			bad = append(bad, ": "+quote(h)+" is not a host name (write hosts such as docs.example.com, without https:// or a path; a whole top-level domain is not allowed)")
+		}
+		if len(bad) > 0 {
+			return strings.Join(bad, "; "+EnvLinkDomains)
+		}
+		*p = settings.List(v, mrkdwn.ValidHost, true)
+		return ""
 	}
-	return strings.Join(bad, "; "+EnvLinkDomains)
 }
 
 // checkRedisURL accepts the URLs store.Open takes.

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"log/slog"
 	"net"
 	"net/url"
@@ -36,27 +37,61 @@ func Prefixed(prefix, problem string) Check {
 }
 
 // OneOf is the check of a value that is one of values, in any case.
-func OneOf(values ...string) Check {
-	ok := func(v string) bool {
-		for _, a := range values {
-			if strings.EqualFold(v, a) {
-				return true
-			}
+func OneOf(values ...string) Check { return OneOfVar(nil, values...) }
+
+// Var is the check of a value that parse accepts, which stores what parse
+// makes of it in *p (unless p is nil), as flag.Var stores a flag's value: a
+// program that reads the setting from *p parses its value once, by the
+// check, and a value it cannot use is the setting's problem, never a
+// silent zero. The problem quotes the value.
+func Var[T any](p *T, parse func(string) (T, error), problem string) Check {
+	return func(v string, quote func(string) string) string {
+		x, err := parse(v)
+		if err != nil {
+			return " " + quote(v) + " " + problem
 		}
-		return false
+		if p != nil {
+			*p = x
+		}
+		return ""
 	}
-	return Must(ok, "must be "+strings.Join(values[:len(values)-1], ", ")+" or "+values[len(values)-1])
+}
+
+// DurationVar checks a positive duration such as 10s and stores it in *p.
+func DurationVar(p *time.Duration) Check {
+	return Var(p, func(v string) (time.Duration, error) {
+		d, err := time.ParseDuration(v)
+		if err == nil && d <= 0 {
+			err = errors.New("not positive")
+		}
+		return d, err
+	}, "is not a positive duration such as 10s or 1m")
 }
 
 // Duration checks a positive duration such as 10s.
-func Duration(v string, q func(string) string) string {
-	return Must(IsDuration, "is not a positive duration such as 10s or 1m")(v, q)
-}
+func Duration(v string, q func(string) string) string { return DurationVar(nil)(v, q) }
+
+// BoolVar checks true or false (strconv.ParseBool) and stores it in *p.
+func BoolVar(p *bool) Check { return Var(p, strconv.ParseBool, "must be true or false") }
 
 // Bool checks true or false (strconv.ParseBool).
-func Bool(v string, q func(string) string) string {
-	ok := func(v string) bool { _, err := strconv.ParseBool(v); return err == nil }
-	return Must(ok, "must be true or false")(v, q)
+func Bool(v string, q func(string) string) string { return BoolVar(nil)(v, q) }
+
+// OneOfVar checks a value that is one of values, in any case, and stores
+// that one of values in *p.
+func OneOfVar[T ~string](p *T, values ...T) Check {
+	words := make([]string, len(values))
+	for i, a := range values {
+		words[i] = string(a)
+	}
+	return Var(p, func(v string) (T, error) {
+		for _, a := range values {
+			if strings.EqualFold(v, string(a)) {
+				return a, nil
+			}
+		}
+		return "", errors.New("none of them")
+	}, "must be "+strings.Join(words[:len(words)-1], ", ")+" or "+words[len(words)-1])
 }
 
 // ListenAddr checks a listen address such as :8080.
@@ -89,11 +124,17 @@ func LoopbackAddr(v string, q func(string) string) string {
 	return " " + q(v) + " is not a loopback address, so other machines may reach it" + fix
 }
 
-// LogLevel checks a log/slog level: debug, info, warn or error.
-func LogLevel(v string, q func(string) string) string {
-	ok := func(v string) bool { return new(slog.Level).UnmarshalText([]byte(v)) == nil }
-	return Must(ok, "must be debug, info, warn or error")(v, q)
+// LogLevelVar checks a log/slog level (debug, info, warn or error) and
+// stores it in *p.
+func LogLevelVar(p *slog.Level) Check {
+	return Var(p, func(v string) (slog.Level, error) {
+		var l slog.Level
+		return l, l.UnmarshalText([]byte(v))
+	}, "must be debug, info, warn or error")
 }
+
+// LogLevel checks a log/slog level: debug, info, warn or error.
+func LogLevel(v string, q func(string) string) string { return LogLevelVar(nil)(v, q) }
 
 // HTTPURL checks an http(s) URL without credentials; credentials is the
 // problem of one that carries them.
@@ -106,17 +147,28 @@ func HTTPURL(credentials string) Check {
 	}
 }
 
-// IDs checks a comma-separated list of ids that isID accepts, naming every
-// one that it does not; env is the variable, like names the ids' shape.
-func IDs(env, like string, isID func(string) bool) Check {
+// IDsVar checks a comma-separated list of ids that isID accepts, naming
+// every one that it does not (env is the variable, like names the ids'
+// shape), and stores the ids in *p (unless p is nil).
+func IDsVar(p *[]string, env, like string, isID func(string) bool) Check {
 	return func(v string, quote func(string) string) string {
 		var bad []string
 		for _, id := range List(v, isID, false) {
 			bad = append(bad, ": "+quote(id)+" is not a Slack id (ids look like "+like+"; copy them from the profile or channel details)")
 		}
-		return strings.Join(bad, "; "+env)
+		if len(bad) > 0 {
+			return strings.Join(bad, "; "+env)
+		}
+		if p != nil {
+			*p = List(v, isID, true)
+		}
+		return ""
 	}
 }
+
+// IDs checks a comma-separated list of ids that isID accepts, naming every
+// one that it does not; env is the variable, like names the ids' shape.
+func IDs(env, like string, isID func(string) bool) Check { return IDsVar(nil, env, like, isID) }
 
 // List returns the items of a comma-separated list that isID accepts, or,
 // when good is false, the ones it does not.
@@ -156,15 +208,4 @@ func URLPassword(raw string) string {
 	}
 	p, _ := u.User.Password()
 	return p
-}
-
-// DurationOf is the duration setting env of s, or its default when it is
-// not one (its check names the problem).
-func (s Source) DurationOf(env string) time.Duration {
-	v := s.Value(env)
-	if !IsDuration(v) {
-		v = s.Table.Of(env).Default
-	}
-	d, _ := time.ParseDuration(v)
-	return d
 }

@@ -228,23 +228,46 @@ type Problem struct {
 
 // Problems checks the value of every setting that has a Check and lists what
 // is wrong, in the order of the table, so that one run names everything to
-// fix.
+// fix. The checks that store their value (Var) fill the program's settings
+// as they go: each is given the value Get reads.
 func (s Source) Problems(quote func(string) string) []Problem {
 	var out []Problem
 	for _, row := range s.Table {
-		// A row's own value: one read for it from a deprecated setting is
-		// checked under that setting's name.
-		v, _, ok := s.given(row)
-		if !ok {
-			v = row.Default
-		}
+		v, env := s.checked(row)
 		if row.Check != nil && v != "" {
 			if text := row.Check(v, quote); text != "" {
-				out = append(out, Problem{Env: row.Env, Text: row.Env + text})
+				out = append(out, Problem{Env: env, Text: env + text})
 			}
 		}
 	}
 	return out
+}
+
+// checked is the value a row's Check is given, and the variable it came
+// from: the value Get reads (the row's own, else that of a deprecated
+// setting it replaces, named by that one, else the default), so that a
+// check that stores its value (Var) stores the one read. A deprecated row's
+// own value is checked only when it is not read (its replacement is given
+// too).
+func (s Source) checked(row Setting) (v, env string) {
+	if row.ReplacedBy != "" {
+		if _, _, newer := s.given(s.Table.Of(row.ReplacedBy)); !newer {
+			return "", row.Env
+		}
+		v, _, _ := s.given(row)
+		return v, row.Env
+	}
+	if v, _, ok := s.given(row); ok {
+		return v, row.Env
+	}
+	for _, old := range s.Table {
+		if old.ReplacedBy == row.Env {
+			if v, _, ok := s.given(old); ok {
+				return v, old.Env
+			}
+		}
+	}
+	return row.Default, row.Env
 }
 
 // DotenvError is a .env file that does not parse. Problem is the parser's

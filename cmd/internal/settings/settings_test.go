@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -156,6 +157,49 @@ func TestSourceProblems(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSourceProblemsStoreWhatIsRead: a check that stores its value (Var) is
+// given the value Get reads: the setting's own, else the deprecated one it
+// replaces (a problem of it named by it), else the default. A deprecated
+// value is checked on its own only when it is not read.
+func TestSourceProblemsStoreWhatIsRead(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		env  map[string]string
+		want int
+		// problem is the one problem's text, "" for none.
+		problem string
+	}{
+		{"the default", nil, 100, ""},
+		{"its own", map[string]string{"LIMIT": "7"}, 7, ""},
+		{"the deprecated one's", map[string]string{"OLD_LIMIT": "5"}, 5, ""},
+		{"its own over the deprecated one's", map[string]string{"LIMIT": "7", "OLD_LIMIT": "5"}, 7, ""},
+		{"a bad deprecated value read", map[string]string{"OLD_LIMIT": "x"}, 0, `OLD_LIMIT "x" is not a number`},
+		{"a bad deprecated value not read", map[string]string{"LIMIT": "7", "OLD_LIMIT": "x"}, 7, `OLD_LIMIT "x" is not a number`},
+		{"a bad value", map[string]string{"LIMIT": "x"}, 0, `LIMIT "x" is not a number`},
+	}
+	for _, tt := range tests {
+		var limit int
+		tab := table()
+		for i := range tab {
+			switch tab[i].Env {
+			case "LIMIT":
+				tab[i].Check = settings.Var(&limit, strconv.Atoi, "is not a number")
+			case "OLD_LIMIT":
+				tab[i].Check = settings.Var(nil, strconv.Atoi, "is not a number")
+			}
+		}
+		s := settings.Source{Table: tab, LookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
+		var texts []string
+		for _, p := range s.Problems(strconv.Quote) {
+			texts = append(texts, p.Text)
+		}
+		if limit != tt.want || strings.Join(texts, "; ") != tt.problem {
+			t.Errorf("%s: LIMIT read as %d with problems %q; want %d and %q", tt.name, limit, texts, tt.want, tt.problem)
+		}
 	}
 }
 
