@@ -6,9 +6,10 @@
 // made in the background in order per message, the Slack helpers every feature shares (escaping,
 // private answers, Describe), metrics and the allow-lists.
 //
-// The features live in packages of their own (bot/agent, bot/visitors) and
-// register their slash commands, events and kinds of work on a Bot before
-// Run. The core reaches Redis only through WorkStore: the store's inbox and
+// The features live in packages of their own (bot/agent, bot/visitors),
+// declare what they serve of Slack (Declaration: commands, events, buttons,
+// forms, scopes) and register its handlers and their kinds of work on a Bot
+// before Run. The core reaches Redis only through WorkStore: the store's inbox and
 // choices (store.Inbox, store.Choices).
 package bot
 

@@ -10,15 +10,6 @@ import (
 	"github.com/slack-go/slack/socketmode"
 )
 
-// Scopes returns the bot scopes the core uses: slash commands, posting,
-// reading who is in the editors' user groups (usergroups.users.list), and
-// whether a channel is shared with another organisation and who is in it
-// (conversations.info, users.conversations: Sight, ChannelsOf). The Slack
-// app manifest must declare them, and those of the features.
-func Scopes() []string {
-	return []string{"commands", "chat:write", "usergroups:read", "channels:read", "groups:read"}
-}
-
 // register connects the router to Socket Mode the way slack-go's socketmode
 // examples do: one registration per kind of envelope, each turned into the
 // transport-neutral request of its registered handler, which acks it.

@@ -149,22 +149,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		}
 	}()
 
-	sb.slack = slacktest.NewServer(
-		slacktest.WithAddr("127.0.0.1:0"),
-		slacktest.WithBotToken(sandboxBotToken),
-		slacktest.WithAppToken(sandboxAppToken),
-		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
-	)
-	sb.slack.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
-	sb.slack.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
-	sb.slack.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
-	// The people who see less: a guest, and a person of another
-	// organisation in the channel shared with it.
-	sb.slack.AddGuest(sandboxGuest, "gus", false)
-	sb.slack.AddExternalUser(sandboxPartner, "pat", partnerTeam)
-	sb.slack.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
-		Members: []string{sandboxUser, sandboxPartner}})
-
+	sb.slack = sandboxSlack()
 	// The docs project's assistant answers from a made-up site, its text
 	// a little at a time, so that the page shows it streaming.
 	if sb.api, err = startAPI(o, o.Paths, sandboxSeed, docsapitest.WithDeltaDelay(sandboxDeltaDelay)); err != nil {
@@ -235,6 +220,27 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	}()
 	sb.url = pageURL(o.Addr, ln.Addr())
 	return sb, nil
+}
+
+// sandboxSlack starts the sandbox's fake Slack: its workspace, channels
+// and people.
+func sandboxSlack() *slacktest.Server {
+	sl := slacktest.NewServer(
+		slacktest.WithAddr("127.0.0.1:0"),
+		slacktest.WithBotToken(sandboxBotToken),
+		slacktest.WithAppToken(sandboxAppToken),
+		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
+	)
+	sl.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
+	sl.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
+	sl.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
+	// The people who see less: a guest, and a person of another
+	// organisation in the channel shared with it.
+	sl.AddGuest(sandboxGuest, "gus", false)
+	sl.AddExternalUser(sandboxPartner, "pat", partnerTeam)
+	sl.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
+		Members: []string{sandboxUser, sandboxPartner}})
+	return sl
 }
 
 // openStore opens the embedded store, or the Redis at redisURL under a key
