@@ -98,7 +98,8 @@ type Config struct {
 	// server's fake assistant answers for the implicit project (bot/ask).
 	Answers bool
 	// Editors are DOCSBOT_EDITORS' user and user group ids, as the setting
-	// takes them (into Bot.Editors); none makes everyone an editor.
+	// takes them (parsed into Bot.Editors); none (and no Bot.Editors) makes
+	// everyone an editor.
 	Editors []string
 	// AuditText keeps instructions' text in the audit trail
 	// (DOCSBOT_AUDIT_TEXT); the trail is kept in the world's store, as
@@ -200,8 +201,10 @@ func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
 			DiscoveryURL: h.API.DiscoveryURL, SiteURL: SiteURL})
 	}
 	c.Bot.Projects = set
-	if c.Bot.Editors, err = roles.ParseEditors(cfg.Editors); err != nil {
-		h.T.Fatalf("editors: %v", err)
+	if len(cfg.Editors) > 0 {
+		if c.Bot.Editors, err = roles.ParseEditors(cfg.Editors); err != nil {
+			h.T.Fatalf("editors: %v", err)
+		}
 	}
 	c.Bot.Audit = st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText})
 	c.Bot.Logger = slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
