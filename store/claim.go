@@ -47,7 +47,6 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	s.keepUpgraded(ctx)
 	items, err := s.claimDue(ctx, schedule{schedJobs, s.schedKey, "job:", fPolls}, max, lease)
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")

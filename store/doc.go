@@ -51,7 +51,6 @@
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
-//	{p}upgraded                          string: Upgrade went through every key of the earlier layout
 //
 // The two job lists (joblists.go) are indexes written by plain commands
 // right after the script that changed a record, never inside it, since a
@@ -105,7 +104,7 @@
 // to that late and polls of a shard coming due meanwhile share one claim
 // script (the inbox's loop does not gather). A replica at rest sends 33
 // commands every 5 s (6.6 a second), plus its gauges (Tracked, Queued) every
-// 30 s and the upgrade's sweep (two ZCARD every 5 s); a claim of k due
+// 30 s; a claim of k due
 // entries of one shard is EVALSHA, TIME, ZRANGE, ZADD and per entry HGETALL
 // and HSET (the token, and the count of claims: a job's polls, inbox work's
 // attempts). The Reschedules of the jobs one claim script took are written
@@ -179,71 +178,10 @@
 //
 // The Store keeps what is about the whole connection or namespace: Open and
 // Close, Ping, Prefix, Topology, the checks of docsbot doctor (Check),
-// Upgrade (docsbot migrate; it moves jobs and inbox work alike, and the
-// first claim of Jobs or Inbox runs it), DeletePrefix (the sandbox), what
+// DeletePrefix (the sandbox), what
 // the load tool measures (Lag, UsedMemory, ServerStats, JobMemory) and
 // {p}confirm (WithReplicaAcks). A new piece of state goes in the part of its
 // concern, or in a new part when it is a concern of its own.
-//
-// # Keys of the earlier layout (upgrading)
-//
-// Versions before the shards kept one {p}sched and one {p}inbox, with
-// {p}job:<id>, {p}thread:..., and {p}in:<key> beside them. Those keys can only
-// exist on one server, with Sentinel, or on a cluster under a hash-tagged
-// prefix (the earlier version could not run on a cluster otherwise); there,
-// old and new keys may be touched by one script. Upgrade (upgrade.go) moves
-// them all, each move one script that renames the record and link (keeping
-// their expiry; a key already in the new layout wins) and moves the schedule
-// or inbox entry (keeping its due time, lease and token): first the two
-// sets, then what SCAN finds under the prefix that no set names (reported
-// jobs kept for follow-ups, done work kept to drop redeliveries). It may run
-// at any time, more than once and beside claims of either version, and sets
-// {p}upgraded once it went through every key. It runs:
-//
-//   - before a replica's first claim: the first Claim or ClaimWork of a
-//     Store runs it unless {p}upgraded is set, and every claim waits for
-//     it, so that no handler looks for a job whose record is not moved yet;
-//   - while replicas of the earlier version still write (a rolling update):
-//     every 5 s (sweepEvery) one claim of each replica reads the length of
-//     the two old sets, in one pipeline, and moves what they hold; once it
-//     saw entries, it runs Upgrade again a minute (rescanAfter) after the
-//     last one, for what those replicas finished with meanwhile (a job
-//     reported, work done), until a minute passes with nothing seen;
-//   - by hand, as docsbot migrate, which says what it moved.
-//
-// Nothing else looks at the earlier layout: JobByThread, Job, NextDue, Lag,
-// Tracked and Queued read the shards only, and a claim between sweeps costs
-// a lock tried. The one check left on a hot path is inside the enqueue
-// script (an EXISTS, no round trip): Enqueue drops a delivery the earlier
-// version recorded, which a sweep may not have moved yet.
-//
-// The trade-off of sweeping instead of checking in every claim and lookup
-// (as the previous version did) is delay during a rolling update: a job or
-// piece of work that an earlier replica adds reaches the shards up to 5 s
-// later (plus the claim loop's idle wait; earlier replicas still take it
-// from the old set meanwhile), and a job the earlier version reports before
-// a sweep moved it is found by its thread only after the next scan, up to a
-// minute later (a reply in its thread in that minute is taken for a reply
-// in a foreign thread). Moving only by hand (docsbot migrate after the
-// rollout) would have left what earlier replicas wrote during it unclaimed
-// until then. Not covered, as before: replicas of the earlier version do not
-// see the new layout, so while both run, a reply in a thread whose job was
-// moved, if an old replica takes it, is ignored; an old replica does not
-// drop a redelivery a new one recorded; and work or a poll an old replica
-// holds when a sweep moves it is taken again by a new replica when its
-// lease ends (as a later attempt: its writes in the old keys fail). Keep
-// the rollout short (a rolling update of a few minutes). The budgets' keys
-// are new too: the sliding windows start empty once, so the first window
-// after the update may take up to twice a budget's requests; cached days of
-// the visitors analytics are fetched again once.
-//
-// The upgrade (upgrade.go, the check in the enqueue script, docsbot migrate)
-// is removed in the first release after v1.0.0. docsbot has no version
-// numbers yet (docsbot version prints the module version, "(devel)", and
-// the commit), so the first tagged release, v1.0.0, still upgrades, and
-// every installation can go through it. Before installing a later release
-// over one that may hold keys of the earlier layout, run docsbot migrate
-// once all replicas run v1.0.0, until it reports nothing moved.
 //
 // # Exactly-once reporting
 //

@@ -40,18 +40,18 @@ func WithLookEvery(d time.Duration) Option {
 
 // ForgetHeads makes the next claim read every shard: for tests that write
 // the schedule behind the Store's back.
-func (s *Store) ForgetHeads() { s.forgetHeads() }
+func (s *Store) ForgetHeads() {
+	h := &s.heads
+	h.mu.Lock()
+	h.looked = time.Time{}
+	h.mu.Unlock()
+	for k := range schedCount {
+		h.signal(k)
+	}
+}
 
 // Confirm is confirm: how many replicas have every write made so far.
 func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx) }
 
 // ConfirmKey is the counter confirm increments.
 func (s *Store) ConfirmKey() string { return s.confirmKey() }
-
-// WithSweep sets how often claims sweep the sets of the earlier layout and
-// how soon after seeing them in use they run Upgrade again (sweepEvery,
-// rescanAfter): 0 makes every claim sweep, and every sweep that saw
-// entries scan.
-func WithSweep(every, rescan time.Duration) Option {
-	return func(s *Store) { s.upgrade.every, s.upgrade.rescan = every, rescan }
-}
