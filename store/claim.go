@@ -99,22 +99,6 @@ func decodeClaim(v any) (Claim, error) {
 	return Claim{JobID: id, Token: tok, Job: *j, Late: time.Duration(max(late, 0)) * time.Millisecond}, nil
 }
 
-// NextDue returns how long until the earliest scheduled job is due, by the
-// Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
-// It reads every shard.
-func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
-	s := js.s
-	p, err := s.peekShards(ctx, s.schedKey)
-	if err != nil {
-		return 0, false, wrapErr(err, "store: next due")
-	}
-	first, ok := p.earliest()
-	if !ok {
-		return 0, false, nil
-	}
-	return time.Duration(max(first-p.now, 0)) * time.Millisecond, true, nil
-}
-
 // Release hands claims back on a graceful shutdown: each job whose claim is
 // still current and which is still scheduled becomes due after (0: now, for
 // another replica to take at once; see "Handing back" in the package doc

@@ -75,7 +75,7 @@
 // Claim and ClaimWork run the claim script on the shards whose head is due
 // by what the Store knows (see "Claiming at rest"), starting at a shard that
 // rotates from call to call, until they have max: no command when nothing
-// is due, and at most 16 scripts. NextDue, Lag, Tracked and Queued read all
+// is due, and at most 16 scripts. Lag, Tracked and Queued read all
 // shards in one pipeline.
 //
 // # Claiming at rest
@@ -177,7 +177,7 @@
 // seeds, and counts and checks what the bot left.
 //
 // The Store keeps what is about the whole connection or namespace: Open and
-// Close, Ping, Prefix, Topology, the checks of docsbot doctor (Check),
+// Close, Ping, Topology, the checks of docsbot doctor (Check),
 // DeletePrefix (the sandbox), what
 // the load tool measures (Lag, UsedMemory, ServerStats, JobMemory) and
 // {p}confirm (WithReplicaAcks). A new piece of state goes in the part of its

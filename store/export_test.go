@@ -14,6 +14,7 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store { return newStore(rdb
 
 // Keys, as the package doc describes them, for tests that look at Redis
 // directly.
+func (s *Store) Prefix() string                      { return s.prefix }
 func (s *Store) JobKeyOf(id string, t Thread) string { return s.jobKeyIn(threadShard(t), id) }
 func (s *Store) ThreadKeyOf(t Thread) string         { return s.threadKey(t) }
 func (s *Store) SchedKeyOf(t Thread) string          { return s.schedKey(threadShard(t)) }
@@ -55,3 +56,19 @@ func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx
 
 // ConfirmKey is the counter confirm increments.
 func (s *Store) ConfirmKey() string { return s.confirmKey() }
+
+// NextDue returns how long until the earliest scheduled job is due, by the
+// Redis clock (0 when it is overdue), and ok=false when nothing is
+// scheduled: what the schedule says, for tests of what writes it.
+func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
+	s := js.s
+	p, err := s.peekShards(ctx, s.schedKey)
+	if err != nil {
+		return 0, false, err
+	}
+	first, ok := p.earliest()
+	if !ok {
+		return 0, false, nil
+	}
+	return time.Duration(max(first-p.now, 0)) * time.Millisecond, true, nil
+}

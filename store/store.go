@@ -130,9 +130,6 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Prefix returns the prefix of every key.
-func (s *Store) Prefix() string { return s.prefix }
-
 // millis converts d to whole milliseconds for a script argument, rounding a
 // positive sub-millisecond duration up and a negative one to zero.
 func millis(d time.Duration) int64 {
