@@ -72,3 +72,12 @@ func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err er
 	}
 	return time.Duration(max(first-p.now, 0)) * time.Millisecond, true, nil
 }
+
+// FailureKinds are the kinds of the table of failures, in its order.
+func FailureKinds() []error {
+	var out []error
+	for _, f := range failures() {
+		out = append(out, f.kind)
+	}
+	return out
+}
