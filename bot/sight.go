@@ -13,17 +13,7 @@ import (
 // Sight is what a person is shown of the words docs visitors and the docs
 // assistant wrote (feedback comments, searches, visitors' questions, the
 // assistant's replies), and where: the one decision behind the "Who sees
-// what" table of docs/architecture.md.
-//
-//	the person                       the channel                  Words  Private
-//	a member of the organisation     its own, a DM, none          yes    no
-//	a member                         shared with another org      yes    yes
-//	a guest, another organisation    any                          no     as the channel
-//	Slack cannot say who they are    any                          no     as the channel
-//	(none: a digest's channel)       shared, or cannot be read    no     -
-//
-// A channel whose sharing Slack cannot say is taken as shared: the answer
-// goes to the person alone.
+// what" table of docs/architecture.md, made by the table of sights.
 type Sight struct {
 	// Words says the words may be shown: otherwise only counts and paths.
 	Words bool
@@ -47,8 +37,53 @@ const (
 		"ask `/docs-health` yourself to see them privately."
 )
 
+// viewer is who a Sight is decided for.
+type viewer int
+
+const (
+	member   viewer = iota // a member of the organisation
+	outsider               // a guest, or a person of another organisation
+	unsure                 // Slack cannot say who they are (users.info failed)
+	nobody                 // no one asked: a post such as a digest, for its channel
+)
+
+// sight is one row of the table of sights.
+type sight struct {
+	who    viewer
+	shared bool // the channel is shared with another organisation
+	Sight
+}
+
+// sights is the table Sight decides by: a row for each viewer and each kind
+// of channel (a channel whose sharing Slack cannot say counts as shared: the
+// answer goes to the person alone; a DM with docsbot, or no channel, is not
+// shared).
+func sights() []sight {
+	return []sight{
+		{member, false, Sight{Words: true}},
+		{member, true, Sight{Words: true, Private: true}},
+		{outsider, false, Sight{Why: sightGuest, Outsider: true}},
+		{outsider, true, Sight{Why: sightGuest, Outsider: true, Private: true}},
+		{unsure, false, Sight{Why: sightCheck}},
+		{unsure, true, Sight{Why: sightCheck, Private: true}},
+		{nobody, false, Sight{Words: true}},
+		{nobody, true, Sight{Why: sightShared}},
+	}
+}
+
+// sightOf is the row of the table of sights for who in a channel shared or
+// not; every pair has one (TestSightsCoverEveryCase).
+func sightOf(who viewer, shared bool) Sight {
+	for _, r := range sights() {
+		if r.who == who && r.shared == shared {
+			return r.Sight
+		}
+	}
+	return Sight{Why: sightCheck, Private: true}
+}
+
 // Sight decides what user sees in channel of the words docs visitors and
-// the assistant wrote, by the table on Sight; user "" decides for a post
+// the assistant wrote, by the table of sights; user "" decides for a post
 // nobody asked for (a digest): the channel alone. It asks Slack
 // (users.info, conversations.info) through the replica's caches.
 func (b *Bot) Sight(ctx context.Context, user, channel string) Sight {
@@ -58,21 +93,17 @@ func (b *Bot) Sight(ctx context.Context, user, channel string) Sight {
 		shared = true
 	}
 	if user == "" {
-		if shared {
-			return Sight{Why: sightShared}
-		}
-		return Sight{Words: true}
+		return sightOf(nobody, shared)
 	}
-	s := Sight{Private: shared, Words: true}
 	p, err := b.gate.Person(ctx, user)
 	switch {
 	case err != nil:
 		b.log.Warn("cannot tell whether a person is a member of the organisation; leaving readers' words out", "user", user, "err", err)
-		s.Words, s.Why = false, sightCheck
+		return sightOf(unsure, shared)
 	case p.Guest || !b.selfOrg().Includes(p):
-		s.Words, s.Why, s.Outsider = false, sightGuest, true
+		return sightOf(outsider, shared)
 	}
-	return s
+	return sightOf(member, shared)
 }
 
 // selfOrg is the organisation that installed docsbot.

@@ -10,7 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
-// TestSightByPersonAndChannel walks the table on bot.Sight with real
+// TestSightByPersonAndChannel walks the table of sights (bot/sight.go) with real
 // users.info and conversations.info answers from the fake Slack: members
 // see readers' words, guests and people of another organisation do not, a
 // channel shared with another organisation is answered privately, and
@@ -43,6 +43,7 @@ func TestSightByPersonAndChannel(t *testing.T) {
 		{name: "guest in a shared channel", user: guest, channel: shared, want: bot.Sight{Private: true, Outsider: true}},
 		{name: "another organisation", user: external, channel: shared, want: bot.Sight{Private: true, Outsider: true}},
 		{name: "Slack cannot say who", user: "U0NOBODY", channel: general, want: bot.Sight{}},
+		{name: "Slack cannot say who, in a shared channel", user: "U0NOBODY", channel: shared, want: bot.Sight{Private: true}},
 		{name: "Slack cannot say whether shared", user: alice, channel: "C0UNKNOWN", want: bot.Sight{Words: true, Private: true}},
 		{name: "a digest in the workspace's channel", channel: general, want: bot.Sight{Words: true}},
 		{name: "a digest in a shared channel", channel: shared, want: bot.Sight{}},

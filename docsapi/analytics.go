@@ -15,8 +15,8 @@ import (
 
 // The analytics endpoints beyond the visitors export. Each call is one
 // request of the organisation's analytics budget (100 an hour, shared by all
-// of them and the visitors export); [EndpointOf] names them and
-// [IsAnalytics] tells them apart, so that a caller can count what it spends.
+// of them and the visitors export); [EndpointOf] names them, so that a
+// caller can count what it spends.
 // Every call is a GET and is retried like other reads.
 //
 // Decoding is tolerant: unknown fields are ignored, counts may be written as

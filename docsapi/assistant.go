@@ -59,9 +59,6 @@ func NewAssistant(key, domain string, opts ...Option) (*Assistant, error) {
 	return &Assistant{c: c}, nil
 }
 
-// Domain returns the docs site the assistant answers for.
-func (a *Assistant) Domain() string { return a.c.projectID }
-
 // String describes the assistant without its key.
 func (a *Assistant) String() string {
 	if a == nil {

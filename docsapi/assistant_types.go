@@ -81,9 +81,6 @@ type Thread struct {
 	Key ThreadKey
 }
 
-// IsZero reports whether the thread is unknown.
-func (t Thread) IsZero() bool { return t.ID == "" && t.Key == "" }
-
 // AskRequest is a question to the assistant
 // (POST /v2/assistant/{domain}/message).
 type AskRequest struct {

@@ -56,16 +56,6 @@ func WithHTTPClient(h *http.Client) Option {
 	}
 }
 
-// WithUserAgent sets the User-Agent header. The default is "docsbot/<version>",
-// with "dev" when the build carries no version. An empty value is ignored.
-func WithUserAgent(ua string) Option {
-	return func(c *Client) {
-		if ua != "" {
-			c.userAgent = ua
-		}
-	}
-}
-
 // WithRetryPolicy sets how failed attempts are retried; see [RetryPolicy].
 func WithRetryPolicy(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }
 

@@ -25,8 +25,8 @@
 // # Analytics
 //
 // The analytics calls share the organisation's budget of 100 requests an
-// hour; [EndpointOf] names each and [IsAnalytics] picks them out, so that a
-// caller can count what a report costs. The paged ones have a pager
+// hour; [EndpointOf] names each, so that a caller can count what a report
+// costs. The paged ones have a pager
 // ([Client.ViewPages], [Client.SearchPages], [Client.FeedbackPages],
 // [Client.ConversationPages]) that takes a bound on the pages it fetches and
 // ends with a [*PageBoundError] when the bound cuts the walk short.

@@ -16,7 +16,7 @@ const (
 	EndpointDeployStatus = "deploy_status"
 	EndpointPreview      = "preview"
 	// Analytics beyond the visitors export (A2-A8). With EndpointVisitors
-	// they share one budget; see IsAnalytics.
+	// they share the organisation's budget of 100 requests an hour.
 	EndpointViews          = "views"
 	EndpointSearches       = "searches"
 	EndpointFeedback       = "feedback"
@@ -26,18 +26,6 @@ const (
 	EndpointCallerStats    = "assistant_caller_stats"
 	EndpointOther          = "other"
 )
-
-// IsAnalytics reports whether an endpoint name of EndpointOf is one of the
-// analytics endpoints, which share the organisation's budget of 100 requests
-// an hour.
-func IsAnalytics(endpoint string) bool {
-	switch endpoint {
-	case EndpointVisitors, EndpointViews, EndpointSearches, EndpointFeedback, EndpointFeedbackByPage,
-		EndpointConversations, EndpointThread, EndpointCallerStats:
-		return true
-	}
-	return false
-}
 
 // EndpointOf names the operation a request is for, from its method and URL
 // path, so that metrics can label requests without their ids. A base URL with

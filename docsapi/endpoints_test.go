@@ -50,18 +50,3 @@ func TestEndpointOf(t *testing.T) {
 		}
 	}
 }
-
-func TestIsAnalytics(t *testing.T) {
-	t.Parallel()
-	for _, e := range []string{docsapi.EndpointVisitors, docsapi.EndpointViews, docsapi.EndpointSearches, docsapi.EndpointFeedback,
-		docsapi.EndpointFeedbackByPage, docsapi.EndpointConversations, docsapi.EndpointThread, docsapi.EndpointCallerStats} {
-		if !docsapi.IsAnalytics(e) {
-			t.Errorf("IsAnalytics(%q) = false", e)
-		}
-	}
-	for _, e := range []string{docsapi.EndpointGetJob, docsapi.EndpointSearch, docsapi.EndpointAsk, docsapi.EndpointOther, ""} {
-		if docsapi.IsAnalytics(e) {
-			t.Errorf("IsAnalytics(%q) = true", e)
-		}
-	}
-}

@@ -402,7 +402,7 @@ func TestConnectionRefused(t *testing.T) {
 		{"message", func(c *docsapi.Client) error { _, err := c.SendMessage(context.Background(), "job_1", "x"); return err }},
 		{"get", func(c *docsapi.Client) error { _, err := c.GetJob(context.Background(), "job_1"); return err }},
 		{"visitors", func(c *docsapi.Client) error {
-			_, err := c.AllVisitors(context.Background(), docsapi.VisitorsParams{})
+			_, err := allVisitors(context.Background(), c, docsapi.VisitorsParams{})
 			return err
 		}},
 	}
@@ -441,7 +441,7 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 		func() error { _, err := e.c.CreateJob(ctx, "x"); return err },
 		func() error { _, err := e.c.SendMessage(ctx, "job_1", "x"); return err },
 		func() error { _, err := e.c.GetJob(ctx, "job_1"); return err },
-		func() error { _, err := e.c.AllVisitors(ctx, docsapi.VisitorsParams{}); return err },
+		func() error { _, err := allVisitors(ctx, e.c, docsapi.VisitorsParams{}); return err },
 	}
 	for i, call := range calls {
 		if err := call(); !errors.Is(err, context.Canceled) || errors.Is(err, docsapi.ErrOutcomeUnknown) {

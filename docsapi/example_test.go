@@ -46,8 +46,9 @@ func ExampleClient_CreateJob() {
 	// finished: completed with a pull request: true
 }
 
-// ExampleClient_AllVisitors fetches every page of a week's visitor export.
-func ExampleClient_AllVisitors() {
+// ExampleClient_VisitorPages fetches every page of a week's visitor export
+// and merges them.
+func ExampleClient_VisitorPages() {
 	srv := docsapitest.NewServer()
 	defer srv.Close()
 	c, err := docsapi.NewClient(srv.Key, srv.ProjectID, docsapi.WithBaseURL(srv.URL))
@@ -56,14 +57,18 @@ func ExampleClient_AllVisitors() {
 	}
 
 	// dateTo is exclusive: this is November 1 to 7 inclusive.
-	all, err := c.AllVisitors(context.Background(), docsapi.VisitorsParams{From: "2025-11-01", To: "2025-11-08"})
-	var apiErr *docsapi.APIError
-	switch {
-	case errors.As(err, &apiErr) && apiErr.RetryAfter > 0:
-		log.Fatalf("rate limited, try again in %s", apiErr.RetryAfter)
-	case err != nil:
-		log.Fatal(err)
+	var merged docsapi.VisitorsMerge
+	for page, err := range c.VisitorPages(context.Background(), docsapi.VisitorsParams{From: "2025-11-01", To: "2025-11-08"}) {
+		var apiErr *docsapi.APIError
+		switch {
+		case errors.As(err, &apiErr) && apiErr.RetryAfter > 0:
+			log.Fatalf("rate limited, try again in %s", apiErr.RetryAfter)
+		case err != nil:
+			log.Fatal(err)
+		}
+		merged.Add(page)
 	}
+	all := merged.Result()
 	fmt.Printf("%d pages had visitors; more to read: %v\n", len(all.Visitors), all.HasMore)
 	// Output:
 	// 240 pages had visitors; more to read: false

@@ -230,7 +230,7 @@ func TestRequestShape(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	key := testKey(t)
-	c, _ := newClient(t, srv.URL+"/", key, "proj 1", docsapi.WithUserAgent("docsbot-test/1.2"))
+	c, _ := newClient(t, srv.URL+"/", key, "proj 1")
 	ctx := context.Background()
 	calls := []struct {
 		name string
@@ -258,7 +258,10 @@ func TestRequestShape(t *testing.T) {
 		got := reqs[i]
 		mu.Unlock()
 		want := call.want
-		want.auth, want.ua, want.accept = "Bearer "+key, "docsbot-test/1.2", "application/json"
+		if !strings.HasPrefix(got.ua, "docsbot/") {
+			t.Errorf("%s sent User-Agent %q, want docsbot/<version> (TestDefaultUserAgent)", call.name, got.ua)
+		}
+		want.auth, want.ua, want.accept = "Bearer "+key, got.ua, "application/json"
 		if got != want {
 			t.Errorf("%s sent\n %+v\nwant\n %+v", call.name, got, want)
 		}

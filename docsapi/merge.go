@@ -4,7 +4,7 @@ package docsapi
 // are read (VisitorPages): the totals of the first page and every path once,
 // in the order first seen. A path can show up on two pages when the day's
 // counts grow while the export is read and rows move between pages. The bot,
-// the command line and AllVisitors all merge with it.
+// and the command line both merge with it.
 type VisitorsMerge struct {
 	all  VisitorsPage
 	seen map[string]struct{}

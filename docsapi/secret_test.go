@@ -69,7 +69,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 	// The visitors path carries no id to pick an answer by: a transport adds
 	// the kind to the query.
 	vc, vlogs := newClient(t, srv.URL+"/", key, "p1", docsapi.WithHTTPClient(&http.Client{Transport: addQuery{"kind", "count"}}))
-	_, err = vc.AllVisitors(ctx, docsapi.VisitorsParams{})
+	_, err = allVisitors(ctx, vc, docsapi.VisitorsParams{})
 	errs = append(errs, err)
 
 	for i, err := range errs {

@@ -65,20 +65,6 @@ func (c *Client) VisitorPages(ctx context.Context, p VisitorsParams) iter.Seq2[*
 	}
 }
 
-// AllVisitors fetches every page (see [Client.VisitorPages]) and merges them:
-// the totals of the first page, the rows of all pages in server order, and
-// HasMore false. On any error it returns nil and the error.
-func (c *Client) AllVisitors(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
-	var m VisitorsMerge
-	for page, err := range c.VisitorPages(ctx, p) {
-		if err != nil {
-			return nil, err
-		}
-		m.Add(page)
-	}
-	return m.Result(), nil
-}
-
 func (c *Client) visitorsPage(ctx context.Context, p VisitorsParams) (*VisitorsPage, error) {
 	q := url.Values{}
 	if p.From != "" {

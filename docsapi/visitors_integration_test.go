@@ -26,6 +26,19 @@ const (
 	pagingTo    = "2025-11-01"
 )
 
+// allVisitors reads every page of the export and merges them, as the bot
+// and the command line do: nil and the first error on any error.
+func allVisitors(ctx context.Context, c *docsapi.Client, p docsapi.VisitorsParams) (*docsapi.VisitorsPage, error) {
+	var m docsapi.VisitorsMerge
+	for page, err := range c.VisitorPages(ctx, p) {
+		if err != nil {
+			return nil, err
+		}
+		m.Add(page)
+	}
+	return m.Result(), nil
+}
+
 func pagingNow() time.Time { return time.Date(2025, 11, 20, 15, 30, 0, 0, time.UTC) }
 
 func pagingRange() docsapi.VisitorsParams {
@@ -56,9 +69,9 @@ func pagingEnv(t *testing.T, opts ...docsapitest.Option) (*env, []docsapi.PageVi
 	return e, pages, ds.Totals(day(pagingFrom), day(pagingTo))
 }
 
-// TestAllVisitorsPaging walks 613 rows and compares the merged answer with
+// TestVisitorPagesMerged walks 613 rows and compares the merged answer with
 // the dataset, checking the exact requests made.
-func TestAllVisitorsPaging(t *testing.T) {
+func TestVisitorPagesMerged(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name        string
@@ -78,19 +91,19 @@ func TestAllVisitorsPaging(t *testing.T) {
 			e, pages, totals := pagingEnv(t, docsapitest.WithFloatCounts(tt.float))
 			p := pagingRange()
 			p.Limit = tt.limit
-			got, err := e.c.AllVisitors(context.Background(), p)
+			got, err := allVisitors(context.Background(), e.c, p)
 			if tt.wantOffsets == nil {
 				var ve *docsapi.ValidationError
 				if !errors.As(err, &ve) || ve.Field != "limit" || len(e.srv.Requests()) != 0 {
-					t.Fatalf("AllVisitors(limit %d) = %v; want a limit ValidationError and no request", tt.limit, err)
+					t.Fatalf("VisitorPages(limit %d) = %v; want a limit ValidationError and no request", tt.limit, err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("AllVisitors: %v", err)
+				t.Fatalf("VisitorPages: %v", err)
 			}
 			if got.HasMore || got.Totals != totals || !reflect.DeepEqual(got.Visitors, pages) {
-				t.Errorf("AllVisitors = totals %+v, %d rows, hasMore %v; want totals %+v, the dataset's %d rows in order",
+				t.Errorf("merged pages = totals %+v, %d rows, hasMore %v; want totals %+v, the dataset's %d rows in order",
 					got.Totals, len(got.Visitors), got.HasMore, totals, len(pages))
 			}
 			reqs := e.srv.Requests()
@@ -210,12 +223,12 @@ func TestVisitorsCountForms(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, nil)
 			e.srv.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointVisitors, Body: tt.body})
-			got, err := e.c.AllVisitors(context.Background(), docsapi.VisitorsParams{})
+			got, err := allVisitors(context.Background(), e.c, docsapi.VisitorsParams{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(*got, tt.want) {
-				t.Errorf("AllVisitors = %+v, want %+v", *got, tt.want)
+				t.Errorf("merged pages = %+v, want %+v", *got, tt.want)
 			}
 		})
 	}
@@ -230,7 +243,7 @@ func TestValidationSendsNothing(t *testing.T) {
 	visitors := func(p docsapi.VisitorsParams) []func() error {
 		return []func() error{
 			func() error { _, err := e.c.Visitors(ctx, p); return err },
-			func() error { _, err := e.c.AllVisitors(ctx, p); return err },
+			func() error { _, err := allVisitors(ctx, e.c, p); return err },
 			func() error {
 				for _, err := range e.c.VisitorPages(ctx, p) {
 					return err
@@ -328,10 +341,10 @@ func TestPagingMisbehavingServer(t *testing.T) {
 			srv, n := rawPager(t, tt.page)
 			key := testKey(t)
 			c, _ := newClient(t, srv.URL, key, "p1", docsapi.WithMaxPages(tt.maxPages))
-			got, err := c.AllVisitors(context.Background(), docsapi.VisitorsParams{Limit: 3})
+			got, err := allVisitors(context.Background(), c, docsapi.VisitorsParams{Limit: 3})
 			assertNoKey(t, key, err)
 			if err == nil || !strings.Contains(err.Error(), tt.wantText) || got != nil {
-				t.Fatalf("AllVisitors = %v, %v; want no page and an error containing %q", got, err, tt.wantText)
+				t.Fatalf("merged pages = %v, %v; want no page and an error containing %q", got, err, tt.wantText)
 			}
 			if n.Load() != tt.wantRequests {
 				t.Errorf("made %d requests, want %d", n.Load(), tt.wantRequests)
@@ -359,11 +372,11 @@ func TestPagingErrorMidWalk(t *testing.T) {
 	if !errors.Is(last, docsapi.ErrInvalidRequest) || rows != min(len(pages), docsapi.MaxVisitorsLimit) {
 		t.Errorf("walk gave %d rows then %v; want one page then the 400", rows, last)
 	}
-	got, err := e.c.AllVisitors(context.Background(), pagingRange())
+	got, err := allVisitors(context.Background(), e.c, pagingRange())
 	if err != nil {
 		t.Fatalf("after the fault: %v", err)
 	}
 	if !reflect.DeepEqual(got.Visitors, pages) {
-		t.Errorf("after the fault AllVisitors gave %d rows, want the dataset's %d", len(got.Visitors), len(pages))
+		t.Errorf("after the fault the pages gave %d rows, want the dataset's %d", len(got.Visitors), len(pages))
 	}
 }

@@ -22,7 +22,7 @@ const (
 	AuditSettings = "settings.change" // a setting was changed from Slack
 )
 
-// auditPageLimit is the largest page Page reads.
+// auditPageLimit is the largest page Each reads.
 const auditPageLimit = 10000
 
 // DefaultAuditRetention is how long audit records are kept unless
@@ -176,19 +176,10 @@ type AuditQuery struct {
 // DefaultAuditPageSize is the page size of an AuditQuery without one.
 const DefaultAuditPageSize = 500
 
-// Page reads the records of one page, oldest first: up to q.PageSize stream
-// entries after the id after ("" for the first page), of which it returns
-// those q selects. next is the id to pass for the following page, "" when
-// this page reached the end of the trail.
-func (a *AuditLog) Page(ctx context.Context, q AuditQuery, after string) (recs []AuditRecord, next string, err error) {
-	floor, err := a.floor(ctx, q.Since)
-	if err != nil {
-		return nil, "", err
-	}
-	return a.page(ctx, q, after, floor)
-}
-
-// page is Page from the unix ms floor on.
+// page reads the records of one page, oldest first, from the unix ms floor
+// on: up to q.PageSize stream entries after the id after ("" for the first
+// page), of which it returns those q selects. next is the id to pass for the
+// following page, "" when this page reached the end of the trail.
 func (a *AuditLog) page(ctx context.Context, q AuditQuery, after string, floor int64) (recs []AuditRecord, next string, err error) {
 	count := q.PageSize
 	if count <= 0 {

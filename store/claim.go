@@ -47,7 +47,6 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	s.keepUpgraded(ctx)
 	items, err := s.claimDue(ctx, schedule{schedJobs, s.schedKey, "job:", fPolls}, max, lease)
 	if err != nil {
 		return nil, wrapErr(err, "store: claim")
@@ -98,22 +97,6 @@ func decodeClaim(v any) (Claim, error) {
 	}
 	late, _ := parts[3].(int64)
 	return Claim{JobID: id, Token: tok, Job: *j, Late: time.Duration(max(late, 0)) * time.Millisecond}, nil
-}
-
-// NextDue returns how long until the earliest scheduled job is due, by the
-// Redis clock (0 when it is overdue), and ok=false when nothing is scheduled.
-// It reads every shard.
-func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
-	s := js.s
-	p, err := s.peekShards(ctx, s.schedKey)
-	if err != nil {
-		return 0, false, wrapErr(err, "store: next due")
-	}
-	first, ok := p.earliest()
-	if !ok {
-		return 0, false, nil
-	}
-	return time.Duration(max(first-p.now, 0)) * time.Millisecond, true, nil
 }
 
 // Release hands claims back on a graceful shutdown: each job whose claim is

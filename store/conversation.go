@@ -156,18 +156,6 @@ func (cs Conversations) UpdateConversation(ctx context.Context, t Thread, keep t
 	return Conversation{}, fmt.Errorf("store: update conversation of %s: %w", t, ErrContended)
 }
 
-// DropConversation forgets the conversation of thread t; none is no error.
-func (cs Conversations) DropConversation(ctx context.Context, t Thread) error {
-	s := cs.s
-	if !t.valid() {
-		return nil
-	}
-	if err := s.rdb.Del(ctx, s.conversationKey(t)).Err(); err != nil {
-		return wrapErr(err, "store: drop conversation")
-	}
-	return nil
-}
-
 // ErrContended is returned when other replicas kept updating a
 // conversation while UpdateConversation tried to: the caller may try again
 // later.

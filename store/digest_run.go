@@ -29,16 +29,6 @@ type DigestClaim struct {
 	Attempt int
 }
 
-// DigestState is what the store knows of a run.
-type DigestState struct {
-	// Attempts counts the claims of the run so far.
-	Attempts int
-	// PostedAt is when the run was marked posted, zero if not.
-	PostedAt time.Time
-	// LeaseLeft is how long the current claim's lease lasts, 0 if none.
-	LeaseLeft time.Duration
-}
-
 // ErrDigestPosted is returned when a run was posted already: it is never
 // posted again.
 var ErrDigestPosted = errors.New("store: digest already posted")
@@ -132,17 +122,9 @@ redis.call('HSET', KEYS[1], 'le', now_ms() + tonumber(ARGV[3]))
 return 0
 `
 
-// luaDigestState: KEYS run; ARGV prefix. Returns {} or {attempts, posted
-// ms or 0, lease ms left}.
-const luaDigestState = luaCommon + `
-local f = redis.call('HMGET', KEYS[1], 'at', 'p', 'le')
-if not f[1] then return {} end
-return {tonumber(f[1]), tonumber(f[2] or 0), math.max(tonumber(f[3] or 0) - now_ms(), 0)}
-`
-
 // digestScripts holds the scripts of the digest runs.
 type digestScripts struct {
-	claim, extend, mark, release, state *redis.Script
+	claim, extend, mark, release *redis.Script
 }
 
 func newDigestScripts() digestScripts {
@@ -151,7 +133,6 @@ func newDigestScripts() digestScripts {
 		extend:  redis.NewScript(luaExtendDigest),
 		mark:    redis.NewScript(luaMarkDigest),
 		release: redis.NewScript(luaReleaseDigest),
-		state:   redis.NewScript(luaDigestState),
 	}
 }
 
@@ -248,30 +229,6 @@ func (ds Digests) ReleaseDigest(ctx context.Context, c DigestClaim, after time.D
 		return wrapErr(err, "store: release digest %s of %s", c.Period, c.Channel)
 	}
 	return digestCodeErr(code, "store: release digest", c.DigestRun)
-}
-
-// DigestRunState returns what the store knows of run, or ErrNotFound when it
-// was never claimed (or its record expired).
-func (ds Digests) DigestRunState(ctx context.Context, run DigestRun) (*DigestState, error) {
-	s := ds.s
-	if err := checkRun(run); err != nil {
-		return nil, err
-	}
-	res, err := s.sc.digest.state.Run(ctx, s.rdb, []string{ds.runKey(run)}, s.prefix).Int64Slice()
-	if err != nil {
-		return nil, wrapErr(err, "store: digest %s of %s", run.Period, run.Channel)
-	}
-	if len(res) == 0 {
-		return nil, fmt.Errorf("store: digest %s of %s: %w", run.Period, run.Channel, ErrNotFound)
-	}
-	if len(res) != 3 {
-		return nil, fmt.Errorf("store: digest %s of %s: unexpected script reply %v", run.Period, run.Channel, res)
-	}
-	st := &DigestState{Attempts: int(res[0]), LeaseLeft: time.Duration(res[2]) * time.Millisecond}
-	if res[1] > 0 {
-		st.PostedAt = time.UnixMilli(res[1]).UTC()
-	}
-	return st, nil
 }
 
 func digestCodeErr(code int64, what string, r DigestRun) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"syscall"
 
 	"github.com/redis/go-redis/v9"
@@ -57,9 +58,9 @@ func (e *kindError) Unwrap() error        { return e.err }
 func (e *kindError) Is(target error) bool { return target == e.kind }
 
 // classify is the one place that tells what a failure from go-redis or the
-// network means, by go-redis's typed checks and the standard library's error
-// types, never by an error's text. An error it does not know is returned as
-// it is.
+// network means (the table of failures), by go-redis's typed checks and the
+// standard library's error types, never by an error's text. An error it does
+// not know is returned as it is.
 func classify(err error) error {
 	if err == nil || errors.Is(err, redis.Nil) {
 		return err
@@ -74,52 +75,102 @@ func classify(err error) error {
 	return &kindError{kind: kind, err: err}
 }
 
+// failure is one kind of failure of Redis: its sentinel error, whether it
+// may pass by itself (Temporary), where it comes from, and how classify
+// recognises it.
+type failure struct {
+	kind      error
+	temporary bool
+	from      failureSource
+	is        func(error) bool // nil for the store's own kinds
+}
+
+// failureSource is where a kind of failure is told.
+type failureSource int
+
+const (
+	// redisReply: an error reply of Redis, told by go-redis's typed checks
+	// (or, for MISCONF, which has none, by the protocol's error code).
+	redisReply failureSource = iota
+	// noReply: no reply came: TLS, the network, the client's pool.
+	noReply
+	// storeOwn: the store decides it itself, not classify: ErrBadURL
+	// (Open), ErrUnconfirmed (a wait for the replicas).
+	storeOwn
+)
+
+// failures is the one table of the kinds of failure the store returns, in
+// the order classify tries them: the replies of Redis first; a reply of
+// Redis that none of them matches is the caller's to decide, and is never
+// taken for a failure to reach Redis.
+func failures() []failure {
+	anyOf := func(checks ...func(error) bool) func(error) bool {
+		return func(err error) bool {
+			return slices.ContainsFunc(checks, func(is func(error) bool) bool { return is(err) })
+		}
+	}
+	return []failure{
+		{ErrAuth, false, redisReply, redis.IsAuthError},
+		{ErrNoPerm, false, redisReply, redis.IsPermissionError},
+		{ErrReadOnly, true, redisReply, anyOf(redis.IsReadOnlyError, redis.IsNoReplicasError)},
+		{ErrFull, false, redisReply, redis.IsOOMError},
+		{ErrCannotPersist, false, redisReply, func(err error) bool { return redis.HasErrorPrefix(err, "MISCONF") }},
+		{ErrLoading, true, redisReply, anyOf(redis.IsLoadingError, redis.IsClusterDownError, redis.IsTryAgainError, redis.IsMasterDownError)},
+		{ErrTLS, false, noReply, isTLS},
+		{ErrUnreachable, true, noReply, isUnreachable},
+		{ErrUnconfirmed, true, storeOwn, nil},
+		{ErrBadURL, false, storeOwn, nil},
+	}
+}
+
+// kindOf is the kind of err by the table of failures, nil for none.
 func kindOf(err error) error {
-	switch {
-	case redis.IsAuthError(err):
-		return ErrAuth
-	case redis.IsPermissionError(err):
-		return ErrNoPerm
-	case redis.IsReadOnlyError(err), redis.IsNoReplicasError(err):
-		return ErrReadOnly
-	case redis.IsOOMError(err):
-		return ErrFull
-	case redis.HasErrorPrefix(err, "MISCONF"):
-		// The protocol's error code: go-redis has no typed check for it.
-		return ErrCannotPersist
-	case redis.IsLoadingError(err), redis.IsClusterDownError(err), redis.IsTryAgainError(err), redis.IsMasterDownError(err):
-		return ErrLoading
-	}
-	if _, answered := errors.AsType[redis.Error](err); answered {
-		return nil // another answer from Redis: the caller decides
-	}
-	var recordErr *tls.RecordHeaderError
-	var certErr *tls.CertificateVerificationError
-	var alertErr tls.AlertError
-	if errors.As(err, &recordErr) || errors.As(err, &certErr) || errors.As(err, &alertErr) {
-		return ErrTLS
-	}
-	var netErr net.Error
-	var opErr *net.OpError
-	var dnsErr *net.DNSError
-	switch {
-	case errors.As(err, &netErr), errors.As(err, &opErr), errors.As(err, &dnsErr),
-		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ENOENT),
-		errors.Is(err, redis.ErrClosed), errors.Is(err, context.DeadlineExceeded), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
-		// No connection of the pool came free in time: the connections
-		// are stuck dialing or waiting for a Redis that does not answer.
-		errors.Is(err, redis.ErrPoolTimeout), errors.Is(err, redis.ErrPoolExhausted):
-		return ErrUnreachable
+	_, answered := errors.AsType[redis.Error](err)
+	for _, f := range failures() {
+		switch {
+		case f.from == storeOwn:
+			continue
+		case f.from == noReply && answered:
+			return nil // another answer from Redis: the caller decides
+		case f.is(err):
+			return f.kind
+		}
 	}
 	return nil
 }
 
-// Temporary reports whether err is a failure that may pass by itself:
-// Redis unreachable, read-only during a failover, not ready yet, or a write
-// its replicas did not confirm in time.
+// isTLS reports a failed TLS handshake.
+func isTLS(err error) bool {
+	var recordErr *tls.RecordHeaderError
+	var certErr *tls.CertificateVerificationError
+	var alertErr tls.AlertError
+	return errors.As(err, &recordErr) || errors.As(err, &certErr) || errors.As(err, &alertErr)
+}
+
+// isUnreachable reports a failure to reach Redis: refused, reset, timed
+// out, DNS, a closed client or connection, or no connection of the pool
+// free in time (the connections are stuck dialing or waiting for a Redis
+// that does not answer).
+func isUnreachable(err error) bool {
+	var netErr net.Error
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	return errors.As(err, &netErr) || errors.As(err, &opErr) || errors.As(err, &dnsErr) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ENOENT) ||
+		errors.Is(err, redis.ErrClosed) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, redis.ErrPoolTimeout) || errors.Is(err, redis.ErrPoolExhausted)
+}
+
+// Temporary reports whether err is a failure that may pass by itself (the
+// kinds of the table marked so): Redis unreachable, read-only during a
+// failover, not ready yet, or a write its replicas did not confirm in time.
 func Temporary(err error) bool {
-	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrReadOnly) || errors.Is(err, ErrLoading) ||
-		errors.Is(err, ErrUnconfirmed)
+	for _, f := range failures() {
+		if f.temporary && errors.Is(err, f.kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapErr classifies err and wraps it with the context of format and args.

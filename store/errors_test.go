@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,16 +21,10 @@ import (
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// errorKinds are the kinds of Redis failure the store tells apart.
-var errorKinds = []error{
-	store.ErrUnreachable, store.ErrAuth, store.ErrNoPerm, store.ErrReadOnly, store.ErrFull,
-	store.ErrCannotPersist, store.ErrTLS, store.ErrBadURL, store.ErrLoading, store.ErrUnconfirmed,
-}
-
-// TestErrorKinds makes real redis-servers fail in each way docsbot tells
-// apart and checks that the store's error is of that kind and no other
-// (errors.Is), whether it is Temporary, and that what failed beneath stays
-// in the chain.
+// TestErrorKinds makes real redis-servers fail in each way of the store's
+// table of failures and checks that the store's error is of that kind and
+// no other (errors.Is), whether it is Temporary, and that what failed
+// beneath stays in the chain.
 func TestErrorKinds(t *testing.T) {
 	standaloneOnly(t)
 	t.Parallel()
@@ -38,14 +33,15 @@ func TestErrorKinds(t *testing.T) {
 		_, ok := errors.AsType[net.Error](err)
 		return ok || errors.Is(err, context.DeadlineExceeded)
 	}
-	tests := []struct {
+	type failing struct {
 		name string
 		// fail makes a Redis fail and returns the error of a store call.
 		fail      func(t *testing.T, ctx context.Context) error
 		kind      error
 		temporary bool
 		beneath   func(error) bool // what must still be in the chain; nil: anything
-	}{
+	}
+	tests := []failing{
 		{
 			name: "server stopped",
 			fail: func(t *testing.T, ctx context.Context) error {
@@ -185,12 +181,19 @@ func TestErrorKinds(t *testing.T) {
 			kind: store.ErrBadURL,
 		},
 	}
+	// Every kind of the table is made to happen but ErrLoading, which needs
+	// a Redis loading its data or a cluster without its slots.
+	for _, k := range store.FailureKinds() {
+		if k != store.ErrLoading && !slices.ContainsFunc(tests, func(tt failing) bool { return tt.kind == k }) {
+			t.Errorf("no test makes %v happen", k)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.fail(t, t.Context())
 			t.Logf("error: %v", err)
-			for _, k := range errorKinds {
+			for _, k := range store.FailureKinds() {
 				if got, want := errors.Is(err, k), k == tt.kind; got != want {
 					t.Errorf("errors.Is(%v, %v) = %v, want %v", err, k, got, want)
 				}

@@ -14,6 +14,7 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store { return newStore(rdb
 
 // Keys, as the package doc describes them, for tests that look at Redis
 // directly.
+func (s *Store) Prefix() string                      { return s.prefix }
 func (s *Store) JobKeyOf(id string, t Thread) string { return s.jobKeyIn(threadShard(t), id) }
 func (s *Store) ThreadKeyOf(t Thread) string         { return s.threadKey(t) }
 func (s *Store) SchedKeyOf(t Thread) string          { return s.schedKey(threadShard(t)) }
@@ -40,7 +41,15 @@ func WithLookEvery(d time.Duration) Option {
 
 // ForgetHeads makes the next claim read every shard: for tests that write
 // the schedule behind the Store's back.
-func (s *Store) ForgetHeads() { s.forgetHeads() }
+func (s *Store) ForgetHeads() {
+	h := &s.heads
+	h.mu.Lock()
+	h.looked = time.Time{}
+	h.mu.Unlock()
+	for k := range schedCount {
+		h.signal(k)
+	}
+}
 
 // Confirm is confirm: how many replicas have every write made so far.
 func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx) }
@@ -48,10 +57,27 @@ func (s *Store) Confirm(ctx context.Context) (int, error) { return s.confirm(ctx
 // ConfirmKey is the counter confirm increments.
 func (s *Store) ConfirmKey() string { return s.confirmKey() }
 
-// WithSweep sets how often claims sweep the sets of the earlier layout and
-// how soon after seeing them in use they run Upgrade again (sweepEvery,
-// rescanAfter): 0 makes every claim sweep, and every sweep that saw
-// entries scan.
-func WithSweep(every, rescan time.Duration) Option {
-	return func(s *Store) { s.upgrade.every, s.upgrade.rescan = every, rescan }
+// NextDue returns how long until the earliest scheduled job is due, by the
+// Redis clock (0 when it is overdue), and ok=false when nothing is
+// scheduled: what the schedule says, for tests of what writes it.
+func (js Jobs) NextDue(ctx context.Context) (wait time.Duration, ok bool, err error) {
+	s := js.s
+	p, err := s.peekShards(ctx, s.schedKey)
+	if err != nil {
+		return 0, false, err
+	}
+	first, ok := p.earliest()
+	if !ok {
+		return 0, false, nil
+	}
+	return time.Duration(max(first-p.now, 0)) * time.Millisecond, true, nil
+}
+
+// FailureKinds are the kinds of the table of failures, in its order.
+func FailureKinds() []error {
+	var out []error
+	for _, f := range failures() {
+		out = append(out, f.kind)
+	}
+	return out
 }

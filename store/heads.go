@@ -94,18 +94,6 @@ func (s *Store) scheduled(ctx context.Context, k, i int, d time.Duration, tell b
 	}
 }
 
-// forgetHeads makes the next claim read every shard (the schedules changed
-// under this Store: the earlier layout's entries were moved in).
-func (s *Store) forgetHeads() {
-	h := &s.heads
-	h.mu.Lock()
-	h.looked = time.Time{}
-	h.mu.Unlock()
-	for k := range schedCount {
-		h.signal(k)
-	}
-}
-
 // changed returns the channel that tells schedule k's claim loop that its
 // heads were lowered, and opens the wake-up subscription on first use.
 func (s *Store) changed(k int) <-chan struct{} {

@@ -66,11 +66,7 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 		return false, fmt.Errorf("store: enqueue %q: keep %v must be at least %v: %w", w.Key, keep, minInboxKeep, ErrInvalid)
 	}
 	i := shardOf(w.Key)
-	keys := []string{s.workKeyIn(i, w.Key), s.inboxKey(i)}
-	if s.mayHaveLegacy() {
-		keys = append(keys, s.legacyWorkKey(w.Key)) // recorded by the earlier version (upgrade.go)
-	}
-	n, err := s.sc.enqueue.Run(ctx, s.rdb, keys,
+	n, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKeyIn(i, w.Key), s.inboxKey(i)},
 		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep)).Int64()
 	if err != nil {
 		return false, wrapErr(err, "store: enqueue %q", w.Key)
@@ -99,7 +95,6 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	s.keepUpgraded(ctx)
 	items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:", "at"}, max, lease)
 	if err != nil {
 		return nil, wrapErr(err, "store: claim work")

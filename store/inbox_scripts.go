@@ -5,13 +5,11 @@ package store
 // ms, m:<name> checkpoints) and a member of the sorted set {p}inbox of its
 // shard, scored by its due time while it is not done.
 
-// luaEnqueue: KEYS work, inbox[, the work's key in the earlier layout];
-// ARGV prefix, key, kind, payload, keep ms. Returns 1 if queued, 0 if the
+// luaEnqueue: KEYS work, inbox; ARGV prefix, key, kind, payload, keep ms. Returns 1 if queued, 0 if the
 // key was seen before.
 const luaEnqueue = luaCommon + `
 local k, inbox = KEYS[1], KEYS[2]
 if redis.call('EXISTS', k) == 1 then return 0 end
-if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local now = now_ms()
 redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'rt', now, 'kp', ARGV[5], 'tk', 0, 'at', 0)
 redis.call('ZADD', inbox, now, ARGV[2])

@@ -98,7 +98,10 @@ func (js Jobs) Job(ctx context.Context, id string) (*Job, error) {
 // the record keeps the key of the last follow-up applied, and a call with the
 // same key changes nothing and returns the job as it is, so a caller may
 // retry FollowUp after an error or a crash without counting the follow-up
-// twice. An empty key is always applied.
+// twice. An empty key is always applied. Only the last key is kept: a
+// repeat after a later follow-up of the same job would count again, which
+// needs a crash and the next person's reply both within the first one's
+// lease.
 func (js Jobs) FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*Job, error) {
 	s := js.s
 	i, err := s.findJob(ctx, id)

@@ -23,9 +23,11 @@ type Inbox struct{ s *Store }
 // Inbox returns the Store's inbox.
 func (s *Store) Inbox() Inbox { return Inbox{s} }
 
-// Analytics is the visitors analytics cached for every replica: exports,
-// the days and ranges of the trend chart, and the exports fetched once
-// their days were closed ("The day cache and the digest" in store/doc.go).
+// Analytics is the visitors analytics cached for every replica: exports
+// and other reports, each day's unique visitors and a range's (the trend
+// chart fetches a day once, then reads it here: SaveDays, LoadDays,
+// SaveRangeTotals), and the exports fetched once their days were closed.
+// Its callers name the project in every key.
 type Analytics struct{ s *Store }
 
 // Analytics returns the Store's analytics cache.
@@ -39,10 +41,10 @@ type Limits struct{ s *Store }
 // Limits returns the Store's budgets and once markers.
 func (s *Store) Limits() Limits { return Limits{s} }
 
-// Digests is one kind of digest: channels' subscriptions, and each
-// posting's claims so that it is posted once across replicas ("The day
-// cache and the digest" in store/doc.go). The kinds keep apart: a channel
-// subscribed to one is not subscribed to the other.
+// Digests is one kind of digest: channels' subscriptions (one hash without
+// expiry, so they outlive every replica), and each posting's claims so that
+// it is posted once across replicas (ClaimDigest). The kinds keep apart: a
+// channel subscribed to one is not subscribed to the other.
 type Digests struct {
 	s    *Store
 	kind string
@@ -60,8 +62,11 @@ type Choices struct{ s *Store }
 // Choices returns the Store's people's choices.
 func (s *Store) Choices() Choices { return Choices{s} }
 
-// HomeSeen is who opened docsbot's App Home lately ("The App Home's viewers"
-// in store/doc.go).
+// HomeSeen is who opened docsbot's App Home lately: a change of a person's
+// job republishes their Home only if they opened it within
+// HomeSeenRetention; someone who has not gets no more publishes until they
+// open it again, when it is published anyway. One key a person, read or
+// written by one command, needs no hash tag and spreads over a cluster.
 type HomeSeen struct{ s *Store }
 
 // HomeSeen returns the Store's records of App Home opens.

@@ -302,7 +302,6 @@ type scripts struct {
 	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
 	auditAppend, auditTrim           *redis.Script
-	moveJob, moveWork, moveKey       *redis.Script
 }
 
 func newScripts() scripts {
@@ -330,8 +329,5 @@ func newScripts() scripts {
 		digest:       newDigestScripts(),
 		auditAppend:  redis.NewScript(luaAuditAppend),
 		auditTrim:    redis.NewScript(luaAuditTrim),
-		moveJob:      redis.NewScript(luaMoveJob),
-		moveWork:     redis.NewScript(luaMoveWork),
-		moveKey:      redis.NewScript(luaMoveKey),
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"hash/crc32"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -37,18 +36,6 @@ func (s *Store) jobKeyIn(i int, id string) string { return s.shardPrefix(i) + "j
 func (s *Store) schedKey(i int) string            { return s.shardPrefix(i) + "sched" }
 func (s *Store) threadKey(t Thread) string {
 	return s.shardPrefix(threadShard(t)) + "thread:" + t.Team + ":" + t.Channel + ":" + t.TS
-}
-
-// hasHashTag reports whether key has a hash tag: a "{" followed, later, by
-// a "}" with something in between. Redis Cluster then places the key by
-// the first such tag alone.
-func hasHashTag(key string) bool {
-	open := strings.IndexByte(key, '{')
-	if open < 0 {
-		return false
-	}
-	end := strings.IndexByte(key[open+1:], '}')
-	return end > 0
 }
 
 // peek is the Redis clock and, per shard of a schedule, the earliest due

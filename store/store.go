@@ -50,8 +50,6 @@ type Store struct {
 	heads heads
 	// log takes what the store notes but does not return (WithLogger).
 	log *slog.Logger
-	// upgrade is this Store's sweep of the earlier layout (upgrade.go).
-	upgrade sweeper
 	// settleLinger: see settle.go.
 	settleLinger time.Duration
 }
@@ -101,7 +99,6 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 		sc:     newScripts(),
 		log:    slog.Default(),
 	}
-	s.upgrade.every, s.upgrade.rescan = sweepEvery, rescanAfter
 	s.heads.every = lookEvery
 	s.settleLinger = settleLinger
 	for k := range s.heads.changed {
@@ -132,9 +129,6 @@ func (s *Store) Ping(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Prefix returns the prefix of every key.
-func (s *Store) Prefix() string { return s.prefix }
 
 // millis converts d to whole milliseconds for a script argument, rounding a
 // positive sub-millisecond duration up and a negative one to zero.

@@ -40,7 +40,7 @@ func TestJobFormCarriesWhatItShows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tr := target
-		tr.parts = []contextPart{ours("Context: a problem."), quoted(byReaders, tt.text)}
+		tr.parts = []contextPart{ours("Context: a problem."), quoted(byOthers, tt.text)}
 		view := jobModal(tr, "*Problem*", "Fix it", []string{"docs", "api"})
 		if n := len(view.PrivateMetadata); n > metadataMax {
 			t.Errorf("%s: private_metadata of %d bytes", tt.name, n)

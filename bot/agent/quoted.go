@@ -23,7 +23,6 @@ import (
 
 // Who wrote a quoted part, as the line above it names them.
 const (
-	byReaders   = "readers of the docs"
 	byAssistant = "the docs assistant"
 	byOthers    = "other people in Slack"
 	// byDocsHealth is the evidence of a docs health problem: readers'

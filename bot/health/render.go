@@ -36,138 +36,187 @@ const (
 )
 
 // render is the message of a view as sight lets it be shown: a header,
-// then each list the view has, then what was left out. With sight.Words,
-// the rows show the readers' and the assistant's words (search terms,
-// comments, code-sample reports, questions and their categories, replies)
-// and, when fixes, every problem row has Fix with agent
+// then each list the view has (lists), then what was left out. With
+// sight.Words, the rows show the readers' and the assistant's words (search
+// terms, comments, code-sample reports, questions and their categories,
+// replies) and, when fixes, every problem row has Fix with agent
 // (bot.ActionFixDocs). Without, a line says why (sight.Why) and the same
-// rows show counts and paths only (searchWithoutWords, pageWithoutWords,
-// a category's count), with no button: a
-// button's value carries the evidence, which the client can read.
+// rows show counts and paths only (searchWithoutWords, pageWithoutWords, a
+// category's count), with no button: a button's value carries the
+// evidence, which the client can read.
 func render(rep *report, view, title, projectKey string, sight bot.Sight, fixes bool) []slack.Block {
-	md := func(s string) *slack.TextBlockObject {
-		return slack.NewTextBlockObject(slack.MarkdownType, s, false, false)
-	}
-	blocks := []slack.Block{slack.NewSectionBlock(md(title), nil, nil)}
+	blocks := []slack.Block{section(title)}
 	if !sight.Words {
 		blocks = append(blocks, slack.NewContextBlock("", md(":lock: "+sight.Why)))
 	}
-	n := shown(view)
-	words, fixes := sight.Words, fixes && sight.Words
-	fix := func(text string, f bot.DocsFix) slack.Block {
-		if !fixes {
-			return slack.NewSectionBlock(md(text), nil, nil)
+	r := renderer{view: view, n: shown(view), words: sight.Words, fixes: fixes && sight.Words, project: projectKey}
+	for _, l := range lists {
+		if view == viewSummary || view == l.view {
+			blocks = append(blocks, l.render(r, rep)...)
 		}
-		f.Project = projectKey
-		return slack.NewSectionBlock(md(text), nil, slack.NewAccessory(slack.NewButtonBlockElement(bot.ActionFixDocs, f.Value(),
-			slack.NewTextBlockObject(slack.PlainTextType, "Fix with agent", false, false))))
-	}
-	if view == viewSummary || view == viewSearches {
-		blocks = append(blocks, slack.NewSectionBlock(md("*Searches that found nothing clicked*"), nil, nil))
-		rows := 0
-		for _, s := range rep.Searches {
-			if rows == n {
-				break
-			}
-			if view == viewSummary && !s.Nowhere {
-				continue
-			}
-			rows++
-			if !words {
-				blocks = append(blocks, slack.NewSectionBlock(md(searchWithoutWords(s)), nil, nil))
-				continue
-			}
-			line := fmt.Sprintf("`%s`: searched %s times, %s clicked", mrkdwn.Escape(mrkdwn.Cut(s.Query, 80)), humanize.Count(s.Hits), clickRate(s.Clicks))
-			if s.Nowhere {
-				line += " · _found nothing clicked_"
-				blocks = append(blocks, fix(line, bot.DocsFix{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
-					Instruction: searchInstruction, Evidence: "search term: " + s.Query}))
-				continue
-			}
-			line += " · most went to `" + mrkdwn.Escape(mrkdwn.Cut(s.Top, 80)) + "`"
-			blocks = append(blocks, slack.NewSectionBlock(md(line), nil, nil))
-		}
-		if rows == 0 {
-			blocks = append(blocks, slack.NewContextBlock("", md("None in this range.")))
-		}
-	}
-	if view == viewSummary || view == viewFeedback {
-		blocks = append(blocks, slack.NewSectionBlock(md("*Pages readers voted down*"), nil, nil))
-		for i, p := range rep.Pages {
-			if i == n {
-				break
-			}
-			if !words {
-				blocks = append(blocks, slack.NewSectionBlock(md(pageWithoutWords(p)), nil, nil))
-				continue
-			}
-			line := fmt.Sprintf("`%s`: %s 👎, %s 👍", mrkdwn.Escape(mrkdwn.Cut(p.Path, 80)), humanize.Count(p.Down), humanize.Count(p.Up))
-			var evidence []string
-			for _, c := range p.Comments {
-				line += "\n" + mrkdwn.Quote(mrkdwn.Cut(c, 200))
-				evidence = append(evidence, "👎 \""+c+"\"")
-			}
-			for _, s := range p.Snippets {
-				line += "\n_Code sample reported_" + fileOf(s.File) + ": " + mrkdwn.Escape(mrkdwn.Cut(s.Comment, 150))
-				evidence = append(evidence, "code sample reported"+plainFile(s.File)+": \""+s.Comment+"\"")
-			}
-			blocks = append(blocks, fix(mrkdwn.Cut(line, 2900), bot.DocsFix{Path: p.Path,
-				Problem:     fmt.Sprintf("readers voted the page %s down %d times", p.Path, p.Down),
-				Instruction: "Improve the page " + p.Path + " where its readers say it falls short.",
-				Evidence:    strings.Join(evidence, "\n")}))
-		}
-		if len(rep.Pages) == 0 {
-			blocks = append(blocks, slack.NewContextBlock("", md("None in this range.")))
-		}
-	}
-	if view == viewSummary || view == viewQuestions {
-		blocks = append(blocks, slack.NewSectionBlock(md("*Questions the assistant could not answer*"), nil, nil))
-		for i, g := range rep.Questions {
-			if i == n {
-				break
-			}
-			if !words {
-				blocks = append(blocks, slack.NewSectionBlock(md(fmt.Sprintf("_A category_ (%d)", len(g.Items))), nil, nil))
-				continue
-			}
-			line := fmt.Sprintf("*%s* (%d)", mrkdwn.Escape(mrkdwn.Cut(g.Category, 60)), len(g.Items))
-			var evidence []string
-			for j, q := range g.Items {
-				if j < n {
-					line += "\n• " + mrkdwn.Escape(mrkdwn.Cut(q.Text, 150))
-					if view != viewSummary && q.Reply != "" {
-						line += " — _" + mrkdwn.Escape(mrkdwn.Cut(q.Reply, 120)) + "_"
-					}
-				}
-				evidence = append(evidence, "question: \""+q.Text+"\"; the assistant replied: \""+mrkdwn.Cut(q.Reply, 200)+"\"")
-			}
-			blocks = append(blocks, fix(mrkdwn.Cut(line, 2900), bot.DocsFix{
-				Problem:     fmt.Sprintf("the docs assistant could not answer %d questions readers asked on one topic, quoted in the evidence", len(g.Items)),
-				Instruction: questionsInstruction,
-				Evidence:    "topic: " + g.Category + "\n" + strings.Join(evidence, "\n")}))
-		}
-		if len(rep.Questions) == 0 {
-			blocks = append(blocks, slack.NewContextBlock("", md("None in this range.")))
-		}
-	}
-	if view == viewSummary || view == viewViews {
-		lines := []string{"*Pages viewed most* (view events, human + AI)"}
-		for i, v := range rep.Views {
-			if i == n {
-				break
-			}
-			lines = append(lines, fmt.Sprintf("%d. `%s`: %s (%s human, %s AI)", i+1, mrkdwn.Escape(mrkdwn.Cut(v.Path, 80)),
-				humanize.Count(v.Total), humanize.Count(v.Human), humanize.Count(v.AI)))
-		}
-		if len(rep.Views) == 0 {
-			lines = append(lines, "None in this range.")
-		}
-		blocks = append(blocks, slack.NewSectionBlock(md(strings.Join(lines, "\n")), nil, nil))
 	}
 	if len(rep.Notes) > 0 {
 		blocks = append(blocks, slack.NewContextBlock("", md(mrkdwn.Escape(strings.Join(rep.Notes, " ")))))
 	}
 	return blocks
+}
+
+// lists are the lists of a report, in the order the summary shows them;
+// the view of one list shows that one alone.
+var lists = []struct {
+	view   string
+	render func(renderer, *report) []slack.Block
+}{
+	{viewSearches, renderer.searches},
+	{viewFeedback, renderer.pages},
+	{viewQuestions, renderer.questions},
+	{viewViews, renderer.views},
+}
+
+// renderer renders the lists of one view: n rows of each, with the
+// readers' words or without, with Fix with agent buttons or without.
+type renderer struct {
+	view         string
+	n            int
+	words, fixes bool
+	project      string // the project key a fix names
+}
+
+func md(s string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.MarkdownType, s, false, false)
+}
+
+func section(text string) slack.Block { return slack.NewSectionBlock(md(text), nil, nil) }
+
+// none is the line of an empty list.
+func none() slack.Block { return slack.NewContextBlock("", md("None in this range.")) }
+
+// fix is a problem row: with a Fix with agent button for f when the view
+// has fixes.
+func (r renderer) fix(text string, f bot.DocsFix) slack.Block {
+	if !r.fixes {
+		return section(text)
+	}
+	f.Project = r.project
+	return slack.NewSectionBlock(md(text), nil, slack.NewAccessory(slack.NewButtonBlockElement(bot.ActionFixDocs, f.Value(),
+		slack.NewTextBlockObject(slack.PlainTextType, "Fix with agent", false, false))))
+}
+
+// searches lists the search terms: the summary only those whose searches
+// found nothing clicked.
+func (r renderer) searches(rep *report) []slack.Block {
+	blocks := []slack.Block{section("*Searches that found nothing clicked*")}
+	rows := 0
+	for _, s := range rep.Searches {
+		if rows == r.n {
+			break
+		}
+		if r.view == viewSummary && !s.Nowhere {
+			continue
+		}
+		rows++
+		if !r.words {
+			blocks = append(blocks, section(searchWithoutWords(s)))
+			continue
+		}
+		line := fmt.Sprintf("`%s`: searched %s times, %s clicked", mrkdwn.Escape(mrkdwn.Cut(s.Query, 80)), humanize.Count(s.Hits), clickRate(s.Clicks))
+		if s.Nowhere {
+			line += " · _found nothing clicked_"
+			blocks = append(blocks, r.fix(line, bot.DocsFix{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
+				Instruction: searchInstruction, Evidence: "search term: " + s.Query}))
+			continue
+		}
+		line += " · most went to `" + mrkdwn.Escape(mrkdwn.Cut(s.Top, 80)) + "`"
+		blocks = append(blocks, section(line))
+	}
+	if rows == 0 {
+		blocks = append(blocks, none())
+	}
+	return blocks
+}
+
+// pages lists the pages readers voted down, with their comments and
+// code-sample reports.
+func (r renderer) pages(rep *report) []slack.Block {
+	blocks := []slack.Block{section("*Pages readers voted down*")}
+	for i, p := range rep.Pages {
+		if i == r.n {
+			break
+		}
+		if !r.words {
+			blocks = append(blocks, section(pageWithoutWords(p)))
+			continue
+		}
+		line := fmt.Sprintf("`%s`: %s 👎, %s 👍", mrkdwn.Escape(mrkdwn.Cut(p.Path, 80)), humanize.Count(p.Down), humanize.Count(p.Up))
+		var evidence []string
+		for _, c := range p.Comments {
+			line += "\n" + mrkdwn.Quote(mrkdwn.Cut(c, 200))
+			evidence = append(evidence, "👎 \""+c+"\"")
+		}
+		for _, s := range p.Snippets {
+			line += "\n_Code sample reported_" + fileOf(s.File) + ": " + mrkdwn.Escape(mrkdwn.Cut(s.Comment, 150))
+			evidence = append(evidence, "code sample reported"+plainFile(s.File)+": \""+s.Comment+"\"")
+		}
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.DocsFix{Path: p.Path,
+			Problem:     fmt.Sprintf("readers voted the page %s down %d times", p.Path, p.Down),
+			Instruction: "Improve the page " + p.Path + " where its readers say it falls short.",
+			Evidence:    strings.Join(evidence, "\n")}))
+	}
+	if len(rep.Pages) == 0 {
+		blocks = append(blocks, none())
+	}
+	return blocks
+}
+
+// questions lists the categories of questions the assistant could not
+// answer, with n questions of each (and, in the view of questions alone,
+// the assistant's replies).
+func (r renderer) questions(rep *report) []slack.Block {
+	blocks := []slack.Block{section("*Questions the assistant could not answer*")}
+	for i, g := range rep.Questions {
+		if i == r.n {
+			break
+		}
+		if !r.words {
+			blocks = append(blocks, section(fmt.Sprintf("_A category_ (%d)", len(g.Items))))
+			continue
+		}
+		line := fmt.Sprintf("*%s* (%d)", mrkdwn.Escape(mrkdwn.Cut(g.Category, 60)), len(g.Items))
+		var evidence []string
+		for j, q := range g.Items {
+			if j < r.n {
+				line += "\n• " + mrkdwn.Escape(mrkdwn.Cut(q.Text, 150))
+				if r.view != viewSummary && q.Reply != "" {
+					line += " — _" + mrkdwn.Escape(mrkdwn.Cut(q.Reply, 120)) + "_"
+				}
+			}
+			evidence = append(evidence, "question: \""+q.Text+"\"; the assistant replied: \""+mrkdwn.Cut(q.Reply, 200)+"\"")
+		}
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.DocsFix{
+			Problem:     fmt.Sprintf("the docs assistant could not answer %d questions readers asked on one topic, quoted in the evidence", len(g.Items)),
+			Instruction: questionsInstruction,
+			Evidence:    "topic: " + g.Category + "\n" + strings.Join(evidence, "\n")}))
+	}
+	if len(rep.Questions) == 0 {
+		blocks = append(blocks, none())
+	}
+	return blocks
+}
+
+// views lists the pages viewed most, in one section.
+func (r renderer) views(rep *report) []slack.Block {
+	lines := []string{"*Pages viewed most* (view events, human + AI)"}
+	for i, v := range rep.Views {
+		if i == r.n {
+			break
+		}
+		lines = append(lines, fmt.Sprintf("%d. `%s`: %s (%s human, %s AI)", i+1, mrkdwn.Escape(mrkdwn.Cut(v.Path, 80)),
+			humanize.Count(v.Total), humanize.Count(v.Human), humanize.Count(v.AI)))
+	}
+	if len(rep.Views) == 0 {
+		lines = append(lines, "None in this range.")
+	}
+	return []slack.Block{section(strings.Join(lines, "\n"))}
 }
 
 // searchWithoutWords is a search row with its hits, click-through and the

@@ -31,9 +31,6 @@ func NewSites(base *url.URL, domains []string) Sites {
 	return s
 }
 
-// Base is the docs site, nil when there is none.
-func (s Sites) Base() *url.URL { return s.base }
-
 // validHost is a DNS host name of two labels or more: a setting of one
 // label ("com") would allow a whole top-level domain.
 var validHost = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)

@@ -112,9 +112,6 @@ func NewResolver(set *Set, last LastChoices) *Resolver {
 	return &Resolver{set: set, last: last}
 }
 
-// Set returns the projects the Resolver chooses from.
-func (r *Resolver) Set() *Set { return r.set }
-
 // Resolve decides req's project: project=NAME in the text, else the
 // channel's default, else the person's last choice, else Ask. A set of one
 // project always resolves to it (an Implicit set without reading the text at

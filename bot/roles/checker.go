@@ -49,21 +49,6 @@ type Checker struct {
 // Option configures a Checker.
 type Option func(*Checker)
 
-// WithTTL sets how long a group's members are used without asking Slack
-// again (DefaultTTL).
-func WithTTL(d time.Duration) Option { return func(c *Checker) { c.groups.ttl = d } }
-
-// WithMaxStale sets how long after the TTL an answer is used when Slack
-// cannot be asked (DefaultMaxStale); 0 never uses an expired answer.
-func WithMaxStale(d time.Duration) Option { return func(c *Checker) { c.groups.maxStale = d } }
-
-// WithMaxGroups bounds the number of groups remembered (DefaultMaxGroups).
-func WithMaxGroups(n int) Option { return func(c *Checker) { c.groups.max = max(n, 1) } }
-
-// WithFailureTTL sets how long a failure to ask Slack about a group stands
-// (DefaultFailureTTL); 0 asks again at every check.
-func WithFailureTTL(d time.Duration) Option { return func(c *Checker) { c.groups.failTTL = d } }
-
 // WithClock sets the clock the cache ages by (time.Now).
 func WithClock(now func() time.Time) Option { return func(c *Checker) { c.groups.now = now } }
 

@@ -13,17 +13,15 @@
 // adapted with MembersFunc) and keeps each group's answer for a short time
 // (DefaultTTL, one minute) in the memory of the replica. Callers asking for
 // the same group at the same time share one request. The cache holds at most
-// a fixed number of groups (WithMaxGroups) and forgets the least recently
-// fetched first.
+// DefaultMaxGroups groups and forgets the least recently fetched first.
 //
-// A failure to ask stands for a few seconds (WithFailureTTL), so that a group
-// Slack does not know, or a missing usergroups:read scope, does not cost a
-// request per check. When Slack cannot be asked, an answer older than the TTL
-// is still used for
-// up to WithMaxStale (an hour by default): a person does not lose the editor
-// role because Slack blinked. Without any answer the person is refused, and
-// the refusal says that Slack could not be asked, not that they are a viewer
-// (Verdict.Err holds the cause for the log).
+// A failure to ask stands for a few seconds (DefaultFailureTTL), so that a
+// group Slack does not know, or a missing usergroups:read scope, does not
+// cost a request per check. When Slack cannot be asked, an answer older than
+// the TTL is still used for up to DefaultMaxStale (an hour): a person does
+// not lose the editor role because Slack blinked. Without any answer the
+// person is refused, and the refusal says that Slack could not be asked, not
+// that they are a viewer (Verdict.Err holds the cause for the log).
 //
 // A refusal is meant to be shown privately (ephemeral or in the ack). It names
 // who can help: the editors, as Slack mentions (<@U…>, <!subteam^S…>).

@@ -99,13 +99,6 @@ func WithGuests(on bool) GateOption { return func(g *Gate) { g.allowGuests = on 
 // channels (DOCSBOT_ALLOW_EXTERNAL).
 func WithExternal(on bool) GateOption { return func(g *Gate) { g.allowExtern = on } }
 
-// WithPersonTTL sets how long what Slack said of a person is used
-// (DefaultPersonTTL).
-func WithPersonTTL(d time.Duration) GateOption { return func(g *Gate) { g.people.ttl = d } }
-
-// WithMaxPeople bounds the number of people remembered (DefaultMaxPeople).
-func WithMaxPeople(n int) GateOption { return func(g *Gate) { g.people.max = max(n, 1) } }
-
 // WithGateClock sets the clock the cache ages by (time.Now).
 func WithGateClock(now func() time.Time) GateOption { return func(g *Gate) { g.people.now = now } }
 

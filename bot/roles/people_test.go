@@ -2,6 +2,7 @@ package roles_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -118,18 +119,25 @@ func TestGateWhenSlackCannotSay(t *testing.T) {
 	}
 }
 
-// TestGateForgetsPeople: the cache keeps at most WithMaxPeople people.
+// TestGateForgetsPeople: the cache keeps at most DefaultMaxPeople people;
+// one more forgets the person asked about longest ago.
 func TestGateForgetsPeople(t *testing.T) {
 	t.Parallel()
+	clock := newClock()
 	asked := map[string]int{}
 	gate := roles.NewGate(roles.ProfilesFunc(func(_ context.Context, user string) (roles.Person, error) {
 		asked[user]++
 		return roles.Person{Team: "T0TEST"}, nil
-	}), roles.WithMaxPeople(2))
-	for _, u := range []string{"U1", "U2", "U3", "U1"} {
-		gate.Check(t.Context(), home, u)
+	}), roles.WithGateClock(clock.Now))
+	user := func(i int) string { return fmt.Sprintf("U%07d", i) }
+	for i := range roles.DefaultMaxPeople + 1 {
+		gate.Check(t.Context(), home, user(i))
+		clock.Advance(time.Microsecond) // all within the TTL
 	}
-	if asked["U1"] != 2 || asked["U2"] != 1 || asked["U3"] != 1 {
-		t.Errorf("asked %v: want U1 asked again once forgotten, the others once", asked)
+	gate.Check(t.Context(), home, user(1))
+	gate.Check(t.Context(), home, user(0))
+	if asked[user(0)] != 2 || asked[user(1)] != 1 || asked[user(roles.DefaultMaxPeople)] != 1 {
+		t.Errorf("asked the first %d, the second %d, the last %d times: want the first asked again once forgotten, the others once",
+			asked[user(0)], asked[user(1)], asked[user(roles.DefaultMaxPeople)])
 	}
 }

@@ -151,7 +151,7 @@ func TestCheckRoles(t *testing.T) {
 
 func TestCheckCachesGroups(t *testing.T) {
 	dir, clk := newDirectory(), newClock()
-	c := roles.NewChecker(dir, roles.WithClock(clk.Now), roles.WithTTL(time.Minute))
+	c := roles.NewChecker(dir, roles.WithClock(clk.Now))
 	docs := editors(t, "S0DOCS")
 	for range 3 {
 		if v := c.Check(t.Context(), "U0ALICE", docs); !v.Editor {
@@ -164,7 +164,7 @@ func TestCheckCachesGroups(t *testing.T) {
 	if got := dir.callCount(); got != 1 {
 		t.Fatalf("calls within the TTL = %d, want 1", got)
 	}
-	clk.Advance(time.Minute)
+	clk.Advance(roles.DefaultTTL)
 	c.Check(t.Context(), "U0ALICE", docs)
 	if got := dir.callCount(); got != 2 {
 		t.Fatalf("calls after the TTL = %d, want 2", got)
@@ -200,7 +200,7 @@ func TestCheckSharesOneRequest(t *testing.T) {
 
 func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 	dir, clk := newDirectory(), newClock()
-	c := roles.NewChecker(dir, roles.WithClock(clk.Now), roles.WithTTL(time.Minute), roles.WithMaxStale(10*time.Minute))
+	c := roles.NewChecker(dir, roles.WithClock(clk.Now))
 	docs := editors(t, "U0CAROL", "S0DOCS")
 
 	dir.setFail(errSlackDown)
@@ -242,7 +242,7 @@ func TestCheckWhenSlackCannotBeAsked(t *testing.T) {
 	if v := c.Check(t.Context(), "U0MALLORY", docs); v.Editor || v.Err != nil || !strings.Contains(v.Refusal, "Only editors") {
 		t.Fatalf("stale answer for a viewer: editor %t, err %v, refusal %q", v.Editor, v.Err, v.Refusal)
 	}
-	clk.Advance(10 * time.Minute)
+	clk.Advance(roles.DefaultMaxStale)
 	if v := c.Check(t.Context(), "U0ALICE", docs); v.Editor || !errors.Is(v.Err, errSlackDown) {
 		t.Fatalf("answer older than TTL+stale used: editor %t, err %v", v.Editor, v.Err)
 	}
@@ -333,23 +333,31 @@ func TestCheckCallerGivesUp(t *testing.T) {
 	}
 }
 
+// TestCheckForgetsOldestGroup: a Checker remembers DefaultMaxGroups groups;
+// one more forgets the group asked about longest ago.
 func TestCheckForgetsOldestGroup(t *testing.T) {
 	dir, clk := newDirectory(), newClock()
-	c := roles.NewChecker(dir, roles.WithClock(clk.Now), roles.WithMaxGroups(2))
-	for _, g := range []string{"S0DOCS", "S0SEC", "S0NONE"} {
-		c.Check(t.Context(), "U0MALLORY", editors(t, g))
-		clk.Advance(time.Second)
+	c := roles.NewChecker(dir, roles.WithClock(clk.Now))
+	const n = roles.DefaultMaxGroups + 1
+	group := func(i int) roles.Editors {
+		g := fmt.Sprintf("S%07d", i)
+		dir.setMembers(g, "U0EVE")
+		return editors(t, g)
 	}
-	if got := dir.callCount(); got != 3 {
-		t.Fatalf("calls = %d, want 3", got)
+	for i := range n {
+		c.Check(t.Context(), "U0MALLORY", group(i))
+		clk.Advance(time.Millisecond) // all within the TTL
 	}
-	c.Check(t.Context(), "U0MALLORY", editors(t, "S0SEC"))
-	if got := dir.callCount(); got != 3 {
-		t.Fatalf("S0SEC asked again while remembered: calls = %d", got)
+	if got := dir.callCount(); got != n {
+		t.Fatalf("calls = %d, want %d", got, n)
 	}
-	c.Check(t.Context(), "U0MALLORY", editors(t, "S0DOCS"))
-	if got := dir.callCount(); got != 4 {
-		t.Fatalf("S0DOCS not forgotten: calls = %d, want 4", got)
+	c.Check(t.Context(), "U0MALLORY", group(1))
+	if got := dir.callCount(); got != n {
+		t.Fatalf("the second group asked again while remembered: calls = %d", got)
+	}
+	c.Check(t.Context(), "U0MALLORY", group(0))
+	if got := dir.callCount(); got != n+1 {
+		t.Fatalf("the first group not forgotten: calls = %d, want %d", got, n+1)
 	}
 }
 

@@ -23,19 +23,12 @@ type Feature struct{ v *visitors }
 // homeTop is how many pages the cached summary names.
 const homeTop = 3
 
-// CachedSummary renders, in a few lines of mrkdwn, the visitors of the last
-// days days (today included) from the cache that /docs-visitors fills, at
-// whatever age it is: totals, the AI share and the top pages. It never asks
-// the docs API: ok is false when the cache holds no export of that range.
-// It is the implicit (or only) project's; CachedProjectSummary is any
-// project's.
-func (f *Feature) CachedSummary(ctx context.Context, days int) (text string, ok bool, err error) {
-	return f.CachedProjectSummary(ctx, "", days)
-}
-
-// CachedProjectSummary is CachedSummary of the project keyed projectKey
-// (bot.ProjectKey: "" for the implicit or only project). ok is false when
-// the bot serves no such project too.
+// CachedProjectSummary renders, in a few lines of mrkdwn, the visitors of
+// the last days days (today included) of the project keyed projectKey
+// (bot.ProjectKey: "" for the implicit or only project) from the cache that
+// /docs-visitors fills, at whatever age it is: totals, the AI share and the
+// top pages. It never asks the docs API: ok is false when the cache holds
+// no export of that range, or the bot serves no such project.
 func (f *Feature) CachedProjectSummary(ctx context.Context, projectKey string, days int) (text string, ok bool, err error) {
 	v := f.v
 	tg, found, err := v.targetByKey(projectKey)

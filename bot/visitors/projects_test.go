@@ -352,7 +352,11 @@ func TestProjectsDigestsInOneChannel(t *testing.T) {
 		t.Fatalf("digests posted %v, want %v", posted, want)
 	}
 
-	recs, _, err := ph.OpenStore().AuditLog(store.AuditOptions{}).Page(context.Background(), store.AuditQuery{Project: "api"}, "")
+	var recs []store.AuditRecord
+	err := ph.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{Project: "api"}, func(r store.AuditRecord) error {
+		recs = append(recs, r)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

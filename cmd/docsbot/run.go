@@ -57,7 +57,6 @@ func (r *runner) commands() []cli.Command {
 		{Name: "health", Summary: "docs health: searches that find nothing, 👎 feedback, unanswered questions, page views", Run: r.runHealth},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},
-		{Name: "migrate", Summary: "move Redis keys an earlier docsbot left in the layout before the shards", Run: r.runMigrate},
 		{Name: "version", Summary: "print the version", Run: r.runVersion},
 		{Name: "help", Summary: "show help for docsbot or one of its commands"}, // the dispatcher's
 	}

@@ -3,9 +3,8 @@
 // and of the app, a channel's messages, threads in a side panel, the app's
 // Home and Messages tabs, modals, and a message box.
 //
-// The page acts as one person of the workspace at a time: the one of
-// [WithUser], or one of the people of [WithPeople], chosen in a switcher in
-// the sidebar ("You are: alice · gus (guest) · …"). Each request names the
+// The page acts as one person of the workspace at a time: one of the people
+// of [WithPeople] (U0ALICE by default), chosen in a switcher in the sidebar ("You are: alice · gus (guest) · …"). Each request names the
 // person it acts for ([ActingHeader], or [ActingParam] for the event
 // stream and file links), checked against the list; the state it answers
 // is that person's: the channels they are in (a channel shared with

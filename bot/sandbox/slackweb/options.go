@@ -64,16 +64,11 @@ func defaultConfig() config {
 	}
 }
 
-// WithUser sets the one person the page acts as (default "U0ALICE", who is
-// in every slacktest workspace): WithPeople with one person. The user must
-// exist on the server.
-func WithUser(id string) Option { return WithPeople(Person{ID: id}) }
-
 // WithPeople sets the people the page can act as, the first by default:
 // the page shows a switcher of them, and each request names the person it
 // acts for (see [ActingHeader]); a request naming anyone else is refused.
-// With none, the option is ignored. The last of WithUser and WithPeople
-// wins.
+// With none, the option is ignored: the page acts as U0ALICE, who is in
+// every slacktest workspace.
 func WithPeople(people ...Person) Option {
 	return func(c *config) {
 		if len(people) > 0 {

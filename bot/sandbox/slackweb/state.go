@@ -126,10 +126,6 @@ type ViewState struct {
 	Hash string `json:"hash"`
 }
 
-// State returns the workspace as the page shows it now to its default
-// person, the first of WithPeople.
-func (h *Handler) State() State { return h.stateOf(h.defaultPerson()) }
-
 // stateOf is the workspace as person sees it: the channels they are in,
 // their direct message with the bot, their ephemeral messages, Home tab
 // and modals.
