@@ -65,8 +65,8 @@ func (s *Server) chatPostMessage(r *apiRequest) apiResult {
 		return fail("not_in_channel")
 	}
 	blocks, attachments, metadata := rawParam(p, "blocks"), rawParam(p, "attachments"), rawParam(p, "metadata")
-	if code := validateContent(p["text"], blocks, attachments, true); code != "" {
-		return fail(code)
+	if c := validateContent(p["text"], blocks, attachments, true, s.rulesLocked()); c.code != "" {
+		return c.result()
 	}
 	if metadata != nil && !validMetadata(metadata) {
 		return fail("invalid_metadata_format")
@@ -129,8 +129,8 @@ func (s *Server) chatUpdate(r *apiRequest) apiResult {
 	if _, ok := p["attachments"]; ok {
 		attachments = nonNull(rawParam(p, "attachments"))
 	}
-	if code := validateContent(text, blocks, attachments, true); code != "" {
-		return fail(code)
+	if c := validateContent(text, blocks, attachments, true, s.rulesLocked()); c.code != "" {
+		return c.result()
 	}
 	metadata := rawParam(p, "metadata")
 	if metadata != nil && !validMetadata(metadata) {
@@ -170,8 +170,8 @@ func (s *Server) chatPostEphemeral(r *apiRequest) apiResult {
 		return fail("user_not_in_channel")
 	}
 	blocks, attachments := rawParam(p, "blocks"), rawParam(p, "attachments")
-	if code := validateContent(p["text"], blocks, attachments, true); code != "" {
-		return fail(code)
+	if c := validateContent(p["text"], blocks, attachments, true, s.rulesLocked()); c.code != "" {
+		return c.result()
 	}
 	m := &msg{
 		channel:     ch.ID,

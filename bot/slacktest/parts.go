@@ -32,6 +32,8 @@ type workspaceState struct {
 	uploadOrder []string
 	// groups are the user groups by id (AddUserGroup).
 	groups map[string][]string
+	// refusedBlocks are the block types the workspace refuses (RefuseBlockType).
+	refusedBlocks map[string]bool
 }
 
 // deliveryState is how the fake Slack reaches the app: Socket Mode tickets and

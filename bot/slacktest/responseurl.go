@@ -98,8 +98,8 @@ func (s *Server) serveResponseURL(w http.ResponseWriter, r *http.Request) {
 	if ru != nil {
 		post.TriggerID, post.User = ru.trigger, ru.user
 		if code == "" {
-			if c := validateContent(body.Text, body.Blocks, body.Attachments, !body.DeleteOriginal); c != "" {
-				status, code = http.StatusBadRequest, c
+			if c := validateContent(body.Text, body.Blocks, body.Attachments, !body.DeleteOriginal, s.rulesLocked()); c.code != "" {
+				status, code = http.StatusBadRequest, c.code
 			} else {
 				ru.uses++
 				echo = s.applyResponseLocked(ru, body)
@@ -128,7 +128,7 @@ func (s *Server) answerAckLocked(ru *responseURL, payload json.RawMessage) []*en
 	if err := json.Unmarshal(payload, &body); err != nil {
 		return nil
 	}
-	if validateContent(body.Text, body.Blocks, body.Attachments, true) != "" {
+	if validateContent(body.Text, body.Blocks, body.Attachments, true, s.rulesLocked()).code != "" {
 		return nil
 	}
 	return s.applyResponseLocked(ru, body)

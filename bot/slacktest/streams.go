@@ -66,8 +66,8 @@ func (s *Server) chatStopStream(r *apiRequest) apiResult {
 	}
 	blocks, metadata := rawParam(p, "blocks"), rawParam(p, "metadata")
 	if blocks != nil {
-		if code := validateContent("", blocks, nil, false); code != "" {
-			return fail(code)
+		if c := validateContent("", blocks, nil, false, s.rulesLocked()); c.code != "" {
+			return c.result()
 		}
 	}
 	if metadata != nil && !validMetadata(metadata) {
