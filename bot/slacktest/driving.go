@@ -86,8 +86,13 @@ func (s *Server) startSlashCommand(c SlashCommand) (*envelope, string, error) {
 // PostUserMessage posts m as the person m.UserID: it is stored in the channel's
 // history (a reply under its thread's parent, updating reply_count and
 // latest_reply) and, when the bot is a member of the channel, delivered as a
-// message event to one connection (queued until one is open). It returns after
-// the client's ack or ctx. When the bot is not a member, no event is sent and
+// message event to one connection (queued until one is open); in an
+// assistant thread (OpenAssistantThread) the event carries an
+// assistant_thread action token, and in the person's direct message with
+// the app their app context (ChangeAppContext). When the text links to the
+// app's unfurl domains (WithUnfurlDomains), Slack also sends link_shared,
+// in the channel or not (see ShareLinks). It returns after the client's
+// acks or ctx. When the bot is not a member, no message event is sent and
 // eventID is "".
 func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventID string, err error) {
 	s.mu.Lock()
@@ -102,25 +107,24 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 		return "", "", err
 	}
 	ts = stored.ts
-	var e *envelope
+	var envs []*envelope
 	if ch.BotMember {
 		ev := s.messageEventLocked(ch, stored)
 		ev["client_msg_id"] = newUUID()
 		if len(m.Files) > 0 {
 			ev["subtype"], ev["upload"], ev["files"] = "file_share", false, sharedFiles(m.UserID, m.Files)
 		}
+		s.assistantMessageFieldsLocked(ev, ch, stored)
+		var e *envelope
 		e, eventID = s.callbackLocked(ev)
+		envs = append(envs, e)
+	}
+	if e := s.linkSharedLocked(ch, stored); e != nil {
+		envs = append(envs, e)
 	}
 	s.mu.Unlock()
 	s.changed()
-	if e == nil {
-		return ts, "", nil
-	}
-	s.deliver(e)
-	if _, err := s.waitAck(ctx, e, 0); err != nil {
-		return ts, eventID, err
-	}
-	return ts, eventID, nil
+	return ts, eventID, s.deliverAll(ctx, envs)
 }
 
 // sharedFiles is the files array of a file_share message event: one file

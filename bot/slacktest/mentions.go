@@ -71,17 +71,14 @@ func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) 
 	}
 	me, mentionID := s.callbackLocked(mention)
 	msgEnv, msgID := s.callbackLocked(ev)
+	envs := []*envelope{me, msgEnv}
+	if e := s.linkSharedLocked(ch, stored); e != nil {
+		envs = append(envs, e)
+	}
 	s.mu.Unlock()
 	s.changed()
 	out := Mentioned{TS: stored.ts, EventID: mentionID, MessageEventID: msgID}
-	s.deliver(me)
-	s.deliver(msgEnv)
-	for _, e := range []*envelope{me, msgEnv} {
-		if _, err := s.waitAck(ctx, e, 0); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	return out, s.deliverAll(ctx, envs)
 }
 
 // storeUserMessageLocked stores m, by a known person, in ch (under its

@@ -39,6 +39,11 @@ type config struct {
 	methodLimits map[string]methodLimit
 	// http configures delivery over HTTP instead of Socket Mode (WithHTTPDelivery).
 	http httpConfig
+	// unfurlDomains are the app's unfurl domains (WithUnfurlDomains);
+	// assistantView is set for an app with the older assistant view
+	// (WithAssistantView) rather than the agent view.
+	unfurlDomains []string
+	assistantView bool
 }
 
 func defaultConfig() config {

@@ -34,6 +34,16 @@ type workspaceState struct {
 	groups map[string][]string
 	// refusedBlocks are the block types the workspace refuses (RefuseBlockType).
 	refusedBlocks map[string]bool
+	// The AI surface, by "channel/thread_ts" ("channel/" for a channel's
+	// own): the suggested prompts and thread titles the app set, the
+	// assistant pane's threads, the agent sessions; the people's app
+	// contexts by user id; the link_shared events by unfurl id.
+	prompts          map[string]SuggestedPrompts
+	titles           map[string]string
+	assistantThreads map[string]*assistantThread
+	sessions         map[string]*agentSession
+	appContexts      map[string]map[string]any
+	shares           map[string]*linkShare
 }
 
 // deliveryState is how the fake Slack reaches the app: Socket Mode tickets and

@@ -17,6 +17,16 @@ func DefaultScopes() []string {
 	}
 }
 
+// AIScopes are the scopes of Slack's AI surface, which DefaultScopes
+// leaves out until the app's manifest asks for them: assistant:write (the
+// assistant pane's events and assistant.threads.setTitle /
+// setSuggestedPrompts; Slack adds it to an app declared as an agent),
+// links:read (link_shared events) and links:write (chat.unfurl). Give them
+// with WithScopes(append(DefaultScopes(), AIScopes()...)...).
+func AIScopes() []string {
+	return []string{"assistant:write", "links:read", "links:write"}
+}
+
 // WithScopes sets the bot token's scopes: auth.test (and every Web API
 // answer) lists them in the X-OAuth-Scopes header, and a method whose scope
 // is missing answers missing_scope with needed and provided, as Slack does.
@@ -28,22 +38,32 @@ func WithScopes(scopes ...string) Option {
 // Scopes are the bot token's scopes, as X-OAuth-Scopes lists them.
 func (s *Server) Scopes() []string { return slices.Clone(s.cfg.scopes) }
 
-// methodScope is the scope a Web API method needs from a bot token, "" for
-// none (the history methods check theirs by channel type).
-func methodScope(method string) string {
+// methodScopes are the scopes a Web API method takes from a bot token,
+// any one of them enough; none for a method that needs none (the history
+// methods check theirs by channel type).
+func methodScopes(method string) []string {
 	switch method {
-	case "chat.postMessage", "chat.update", "chat.postEphemeral", "assistant.threads.setStatus":
-		return "chat:write"
+	case "chat.postMessage", "chat.update", "chat.postEphemeral",
+		"chat.startStream", "chat.appendStream", "chat.stopStream",
+		"agents.sessions.setStatus", "agents.sessions.rename":
+		return []string{"chat:write"}
+	case "assistant.threads.setStatus":
+		// Since March 2026 either; assistant:write is on its way out.
+		return []string{"chat:write", "assistant:write"}
+	case "assistant.threads.setTitle", "assistant.threads.setSuggestedPrompts":
+		return []string{"assistant:write"}
+	case "chat.unfurl":
+		return []string{"links:write"}
 	case "reactions.add", "reactions.remove":
-		return "reactions:write"
+		return []string{"reactions:write"}
 	case "files.getUploadURLExternal", "files.completeUploadExternal":
-		return "files:write"
+		return []string{"files:write"}
 	case "usergroups.users.list":
-		return "usergroups:read"
+		return []string{"usergroups:read"}
 	case "conversations.open":
-		return "im:write"
+		return []string{"im:write"}
 	}
-	return ""
+	return nil
 }
 
 // historyScope is the scope reading ch's history needs.
@@ -58,13 +78,14 @@ func historyScope(ch *channelState) string {
 	}
 }
 
-// needScope answers missing_scope when the token lacks scope, as Slack does.
-func (s *Server) needScope(scope string) (apiResult, bool) {
-	if scope == "" || slices.Contains(s.cfg.scopes, scope) {
+// needScope answers missing_scope when the token has none of scopes (and
+// there is one at least), as Slack does: needed lists them.
+func (s *Server) needScope(scopes ...string) (apiResult, bool) {
+	if len(scopes) == 0 || slices.ContainsFunc(scopes, func(sc string) bool { return slices.Contains(s.cfg.scopes, sc) }) {
 		return apiResult{}, true
 	}
 	return apiResult{err: "missing_scope", errFields: map[string]any{
-		"needed":   scope,
+		"needed":   strings.Join(scopes, ","),
 		"provided": strings.Join(s.cfg.scopes, ","),
 	}}, false
 }

@@ -76,6 +76,9 @@ func NewServer(opts ...Option) *Server {
 			responses: map[string]*responseURL{}, triggers: map[string]*trigger{},
 			views: map[string]*view{}, homeViews: map[string]string{}, statuses: map[string]string{},
 			uploads: map[string]*upload{}, groups: map[string][]string{},
+			prompts: map[string]SuggestedPrompts{}, titles: map[string]string{},
+			assistantThreads: map[string]*assistantThread{}, sessions: map[string]*agentSession{},
+			appContexts: map[string]map[string]any{}, shares: map[string]*linkShare{},
 		},
 		deliveryState: deliveryState{
 			tickets: map[string]struct{}{}, envs: map[string]*envelope{}, byEvent: map[string]*envelope{},

@@ -1,6 +1,7 @@
 package slacktest
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -38,9 +39,26 @@ type msg struct {
 	threadTS    string // for ephemerals, which have no parent pointer
 	// stream is the state of a streamed message (streamOpen, streamStopped;
 	// streamNone for any other), appends how many chat.appendStream calls
-	// it took.
+	// it took, halted whether the person's Stop ended it.
 	stream  string
 	appends int
+	halted  bool
+	// chunks are a streamed message's chunks as received; tasks what its
+	// task_update chunks show, planTitle its last plan_update's title,
+	// chunkBlocks its blocks chunks' blocks, displayMode its
+	// task_display_mode.
+	chunks      []json.RawMessage
+	tasks       []StreamTask
+	planTitle   string
+	chunkBlocks []json.RawMessage
+	displayMode string
+	// subtype is Slack's message subtype ("assistant_app_thread" for the
+	// root of an assistant thread), title that root's title.
+	subtype string
+	title   string
+	// share is the link_shared record of a person's message with links to
+	// the app's unfurl domains, and the unfurls the app gave them.
+	share *linkShare
 }
 
 type reaction struct {
@@ -89,6 +107,19 @@ func (m *msg) public() Message {
 		Streaming:  m.stream == streamOpen,
 		Streamed:   m.stream != streamNone,
 		Appends:    m.appends,
+		Halted:     m.halted,
+		Subtype:    m.subtype,
+		PlanTitle:  m.planTitle,
+		Tasks:      slices.Clone(m.tasks),
+	}
+	if m.stream != streamNone {
+		out.TaskDisplayMode = cmp.Or(m.displayMode, "timeline")
+	}
+	for _, c := range m.chunks {
+		out.Chunks = append(out.Chunks, cloneRaw(c))
+	}
+	if len(m.chunkBlocks) > 0 {
+		out.ChunkBlocks, _ = json.Marshal(m.chunkBlocks)
 	}
 	for _, r := range m.reactions {
 		out.Reactions = append(out.Reactions, r.name)
@@ -122,11 +153,17 @@ func (m *msg) wire(teamID string) map[string]any {
 	if m.username != "" {
 		w["username"] = m.username
 	}
+	if m.subtype != "" {
+		w["subtype"] = m.subtype
+	}
+	if m.subtype == subtypeAssistantThread {
+		w["assistant_app_thread"] = map[string]any{"title": m.title, "title_blocks": []any{}, "artifacts": []any{}}
+	}
 	if len(m.blocks) > 0 {
 		w["blocks"] = m.blocks
 	}
-	if len(m.attachments) > 0 {
-		w["attachments"] = m.attachments
+	if atts := m.allAttachments(); len(atts) > 0 {
+		w["attachments"] = atts
 	}
 	if len(m.metadata) > 0 {
 		w["metadata"] = m.metadata
@@ -161,6 +198,15 @@ func (m *msg) wire(teamID string) map[string]any {
 		w["reactions"] = rs
 	}
 	return w
+}
+
+// sessionThread is the thread an agent session of m's would be scoped to:
+// its parent's ts for a reply, else its own.
+func (m *msg) sessionThread() string {
+	if m.parent != nil {
+		return m.parent.ts
+	}
+	return m.ts
 }
 
 func cloneRaw(r json.RawMessage) json.RawMessage {

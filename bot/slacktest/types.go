@@ -121,8 +121,26 @@ type Message struct {
 	ForUser   string
 	// Streamed marks a message started with chat.startStream, Streaming one
 	// that was not stopped yet; Appends counts its chat.appendStream calls.
-	Streamed, Streaming bool
-	Appends             int
+	// Halted marks a stream Slack stopped because the person pressed Stop
+	// (StopAgentSession).
+	Streamed, Streaming, Halted bool
+	Appends                     int
+	// Chunks are the chunks a streamed message received (chat.startStream,
+	// appendStream, stopStream), in order, as sent: markdown_text chunks
+	// also grow Text. Tasks are the tasks its task_update chunks show, each
+	// as its latest update left it, in the order first seen; PlanTitle is
+	// the title of its last plan_update chunk; ChunkBlocks are the blocks
+	// of its blocks chunks, in order; TaskDisplayMode is chat.startStream's
+	// task_display_mode ("timeline" unless "plan").
+	Chunks          []json.RawMessage
+	Tasks           []StreamTask
+	PlanTitle       string
+	ChunkBlocks     json.RawMessage
+	TaskDisplayMode string
+	// Subtype is Slack's subtype of the message: "assistant_app_thread"
+	// for the message Slack starts an assistant thread with
+	// (OpenAssistantThread), "" for a plain one.
+	Subtype string
 }
 
 // ResponsePost is one post received on a slash command's response_url.

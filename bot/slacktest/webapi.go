@@ -85,6 +85,16 @@ func lookupMethod(name string) (apiMethod, bool) {
 		run = (*Server).viewsPublish
 	case "assistant.threads.setStatus":
 		run = (*Server).assistantThreadsSetStatus
+	case "assistant.threads.setSuggestedPrompts":
+		run = (*Server).assistantThreadsSetSuggestedPrompts
+	case "assistant.threads.setTitle":
+		run = (*Server).assistantThreadsSetTitle
+	case "agents.sessions.setStatus":
+		run = (*Server).agentsSessionsSetStatus
+	case "agents.sessions.rename":
+		run = (*Server).agentsSessionsRename
+	case "chat.unfurl":
+		run = (*Server).chatUnfurl
 	case "files.getUploadURLExternal":
 		run = (*Server).filesGetUploadURLExternal
 	case "files.completeUploadExternal":
@@ -185,7 +195,7 @@ func (s *Server) runAPI(method, kind string, params map[string]string, parseErr 
 	if code, failed := s.faults.takeFailure(method); failed {
 		return fail(code)
 	}
-	if res, ok := s.needScope(methodScope(method)); !ok {
+	if res, ok := s.needScope(methodScopes(method)...); !ok {
 		return res
 	}
 	return m.run(s, &apiRequest{params: params})
