@@ -24,17 +24,39 @@
 //     view within 3 s: used again it is exchanged_trigger_id, late it is
 //     expired_trigger_id (WithClock and WithTriggerTTL let tests move time
 //     instead of sleeping).
+//   - Slack's AI surface (give the token AIScopes): OpenAssistantThread (the
+//     person opens the assistant pane: a thread in their DM, begun by an
+//     assistant_app_thread message, and assistant_thread_started with the
+//     channel they were viewing; their messages in the thread carry an
+//     action token), ChangeAssistantContext (assistant_thread_context_changed),
+//     ChangeAppContext (app_context_changed, then app_context on their DM
+//     messages), StopAgentSession (the Stop button, shown while a session
+//     is processing: Slack halts the app's streams in the thread and sends
+//     agent_session_stopped), and link_shared for a person's links to the
+//     app's unfurl domains (WithUnfurlDomains; PostUserMessage sends it,
+//     ShareLinks returns it, ComposeLinks types links in the composer).
 //   - Reading back: Messages, Thread, Message, Ephemerals, ResponsePosts, Calls,
-//     Acks, HomeView, OpenModals, ViewByID, ThreadStatus, Files.
+//     Acks, HomeView, OpenModals, ViewByID, ThreadStatus, Files,
+//     SuggestedPrompts, ThreadTitle, AgentSession, LinkShare, Unfurls,
+//     UnfurlsByID; a streamed Message's Chunks, Tasks and PlanTitle.
 //
 // Web API methods served: auth.test (with X-OAuth-Scopes, see WithScopes),
 // apps.connections.open, chat.postMessage (also to a user id: their DM),
 // chat.update, chat.postEphemeral, chat.startStream/appendStream/stopStream
 // (a streamed reply: recipient needed outside a DM, 12,000 characters a
-// call, message_not_in_streaming_state once stopped), reactions.add/remove,
-// conversations.history/replies/open, views.open/push/update/publish (checked
-// like Slack: invalid_arguments with response_metadata.messages for a bad
-// view, invalid_blocks for bad message blocks), assistant.threads.setStatus,
+// call, message_not_in_streaming_state once stopped; chunks of markdown,
+// task_update, plan_update and blocks; task_display_mode; stopStream's
+// session_status), chat.unfurl (by unfurl_id and source or channel and ts,
+// blocks per URL and Work Object entities, scope links:write),
+// reactions.add/remove, conversations.history/replies/open,
+// views.open/push/update/publish (checked like Slack: invalid_arguments with
+// response_metadata.messages for a bad view, invalid_blocks with its
+// explanation for bad message blocks: the limits of plan, task_card,
+// data_visualization, data_table and context_actions included, and the
+// block types a workspace refuses, RefuseBlockType),
+// assistant.threads.setStatus/setTitle/setSuggestedPrompts (an agent app's
+// prompts are its DM's; WithAssistantView for per-thread ones),
+// agents.sessions.setStatus/rename,
 // files.getUploadURLExternal with its upload URL and
 // files.completeUploadExternal, usergroups.users.list (AddUserGroup),
 // users.info (scope users:read; guests and people of other organisations,
