@@ -80,11 +80,9 @@ type Config struct {
 	// Projects are the docs projects the bot serves (DOCSBOT_PROJECTS_FILE);
 	// nil serves one implicit project, as before projects existed.
 	Projects *project.Set
-	// LegacyProjectID is the docs project id docsbot served before the
-	// projects file (DOCS_PROJECT_ID): with a file, what was recorded
-	// without a project belongs to the project of that id, else to the
-	// file's first (LegacyProject).
-	LegacyProjectID string
+	// Clients are the docs API clients of Projects (Bot.Project); bot/app
+	// builds them.
+	Clients Clients
 	// Analytics are the limits of the docs API's analytics requests that
 	// every feature spending them keeps (Bot.Analytics); the zero value is
 	// the defaults.

@@ -42,6 +42,12 @@ func IsProjectProblem(err error) bool {
 	return unknown || token
 }
 
+// WhichProject asks in words which project a command is for, where no
+// buttons can be shown (a command's work answering by its response_url).
+func WhichProject(set *project.Set, noun string) string {
+	return "Which docs project? " + ProjectsHint(set, noun)
+}
+
 // ProjectsHint lists the projects of set and says how to name one.
 func ProjectsHint(set *project.Set, noun string) string { return projectsHint(set.Names(), noun) }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/docsapi"
 )
 
 // Projects returns the docs projects this bot serves: Config.Projects, or,
@@ -14,13 +15,28 @@ import (
 // keeps today's behaviour. It is never nil.
 func (b *Bot) Projects() *project.Set { return b.projects }
 
+// Resolution is which project a command is for (project.Resolution) and,
+// when decided, that project with its clients (Served; its API nil when
+// docsbot cannot reach the project).
+type Resolution struct {
+	project.Resolution
+	Served Served
+}
+
 // ResolveProject decides which project a command is for (project.Resolver:
 // project=NAME in the text, the channel's default, the person's last choice,
-// else Resolution.Ask). The person's last choice is read from the bot's
-// store. Errors are *project.UnknownError, *project.TokenError or the
+// else Resolution.Ask): the one choice flow of every feature. When it asks,
+// a feature asks with a ProjectQuestion where it can show buttons, in words
+// (WhichProject) where it cannot. The person's last choice is read from the
+// bot's store. Errors are *project.UnknownError, *project.TokenError or the
 // store's, wrapped.
-func (b *Bot) ResolveProject(ctx context.Context, req project.Request) (project.Resolution, error) {
-	return project.NewResolver(b.projects, b.store.LastChoices).Resolve(ctx, req)
+func (b *Bot) ResolveProject(ctx context.Context, req project.Request) (Resolution, error) {
+	res, err := project.NewResolver(b.projects, b.store.LastChoices).Resolve(ctx, req)
+	out := Resolution{Resolution: res}
+	if err == nil && !res.Ask {
+		out.Served, _ = b.Project(ProjectKey(res.Project))
+	}
+	return out, err
 }
 
 // RememberProject keeps name as the project user of team chose last (when
@@ -40,33 +56,47 @@ func ProjectKey(p project.Project) string {
 	return p.Name
 }
 
-// ProjectByKey returns the project a record names (ProjectKey's inverse):
-// the implicit project, or the only project, for ""; false when the name is
-// no longer in the projects file.
-func (b *Bot) ProjectByKey(key string) (project.Project, bool) {
-	if key == "" {
-		if b.projects.Implicit() || b.projects.Len() == 1 {
-			return b.projects.All()[0], true
-		}
-		return project.Project{}, false
-	}
-	return b.projects.Get(key)
+// Served is a docs project the bot serves with its docs API clients: what
+// a feature reaches a project by (Bot.Project), whatever it recorded.
+type Served struct {
+	project.Project
+	// Key is what features record and key state by (ProjectKey).
+	Key string
+	// API is the project's docs API client, never nil.
+	API *docsapi.Client
+	// AssistantAPI is the project's docs assistant, nil when it has none
+	// (Project.Assistant).
+	AssistantAPI *docsapi.Assistant
 }
 
-// LegacyProject is the project that owns what was recorded before docsbot
-// served projects (project key ""), where it was created: the implicit
-// project or, with a projects file, the project whose id is
-// Config.LegacyProjectID (the one project docsbot served then), else the
-// file's first. The agent follows the jobs recorded without a project in
-// its docs API.
-func (b *Bot) LegacyProject() project.Project {
-	all := b.projects.All()
-	for _, p := range all {
-		if b.cfg.LegacyProjectID != "" && p.ID == b.cfg.LegacyProjectID {
-			return p
+// Clients are the docs API clients of the projects served, by project
+// name (project.Clients, project.Assistants): bot/app builds them.
+type Clients struct {
+	API        map[string]*docsapi.Client
+	Assistants map[string]*docsapi.Assistant
+}
+
+// Project is the project a record keyed key names (ProjectKey's inverse),
+// with its clients: "" is the implicit project, served without a projects
+// file, and nothing else; any other key is a project's name. It is false
+// when docsbot does not serve it (a project removed from the projects
+// file, or no docs API client built for it). It is the one way a feature
+// reaches a project and its clients.
+func (b *Bot) Project(key string) (Served, bool) {
+	var p project.Project
+	switch {
+	case key == "" && b.projects.Implicit():
+		p = b.projects.All()[0]
+	case key == "":
+		return Served{}, false
+	default:
+		var ok bool
+		if p, ok = b.projects.Get(key); !ok {
+			return Served{}, false
 		}
 	}
-	return all[0]
+	api := b.cfg.Clients.API[p.Name]
+	return Served{Project: p, Key: key, API: api, AssistantAPI: b.cfg.Clients.Assistants[p.Name]}, api != nil
 }
 
 // editorLists returns the editor lists that decide whether someone may

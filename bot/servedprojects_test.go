@@ -80,12 +80,6 @@ func TestResolveProjectRemembersTheChoice(t *testing.T) {
 	if key := bot.ProjectKey(res.Project); key != "api" {
 		t.Errorf("ProjectKey = %q, want api", key)
 	}
-	if p, ok := b.ProjectByKey("api"); !ok || p.ID != "p-api" {
-		t.Errorf("ProjectByKey(api) = %+v, %v", p, ok)
-	}
-	if _, ok := b.ProjectByKey(""); ok {
-		t.Error(`ProjectByKey("") found a project in a set of two`)
-	}
 }
 
 func TestImplicitProjectKeepsTodaysKeys(t *testing.T) {
@@ -96,9 +90,6 @@ func TestImplicitProjectKeepsTodaysKeys(t *testing.T) {
 	}
 	if key := bot.ProjectKey(res.Project); key != "" {
 		t.Errorf("ProjectKey of the implicit project = %q, want empty", key)
-	}
-	if p, ok := b.ProjectByKey(""); !ok || !p.Implicit {
-		t.Errorf(`ProjectByKey("") = %+v, %v; want the implicit project`, p, ok)
 	}
 }
 
@@ -150,28 +141,44 @@ func TestEditorRefusalPerProject(t *testing.T) {
 	}
 }
 
-// TestLegacyProject: records from before the projects file go to the project
-// of DOCS_PROJECT_ID when it is still set and in the file, else to the
-// file's first project.
-func TestLegacyProject(t *testing.T) {
-	set, err := project.New(
-		project.Project{Name: "docs", ID: "p-docs", APIKey: project.NewSecret("mint_docs_key"), APIURL: "http://127.0.0.1:1"},
-		project.Project{Name: "api", ID: "p-api", APIKey: project.NewSecret("mint_api_key"), APIURL: "http://127.0.0.1:1"},
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ id, want string }{
-		{"p-api", "api"},
-		{"p-docs", "docs"},
-		{"", "docs"},
-		{"p-gone", "docs"},
+// TestProject: a key is a project's name, "" the implicit project and
+// nothing else, and a project is reached with its own docs API client; a
+// key docsbot does not serve, or cannot reach, finds nothing.
+func TestProject(t *testing.T) {
+	two := twoProjects(t, "")
+	implicit := project.Single("p-one", "mint_one_key", "http://127.0.0.1:1")
+	tests := []struct {
+		name    string
+		set     *project.Set
+		key     string
+		clients bool
+		wantID  string // "": not found
+	}{
+		{"a project by its name", two, "api", true, "p-api"},
+		{"the other", two, "docs", true, "p-docs"},
+		{"the empty key in a projects file", two, "", true, ""},
+		{"a project no longer in the file", two, "gone", true, ""},
+		{"a project without a client", two, "api", false, ""},
+		{"the implicit project by the empty key", implicit, "", true, "p-one"},
 	}
 	for _, tt := range tests {
-		b := projectBot(t, bot.Config{Projects: set, LegacyProjectID: tt.id})
-		if got := b.LegacyProject().Name; got != tt.want {
-			t.Errorf("LegacyProject(DOCS_PROJECT_ID=%q) = %s, want %s", tt.id, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := bot.Config{Projects: tt.set}
+			if tt.clients {
+				clients, err := project.Clients(tt.set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Clients = bot.Clients{API: clients}
+			}
+			p, ok := projectBot(t, cfg).Project(tt.key)
+			switch {
+			case tt.wantID == "" && ok:
+				t.Errorf("Project(%q) = %s, want none", tt.key, p.Name)
+			case tt.wantID != "" && (!ok || p.ID != tt.wantID || p.API == nil || p.API.ProjectID() != tt.wantID || p.Key != tt.key):
+				t.Errorf("Project(%q) = %+v, %v; want %s with its client", tt.key, p, ok, tt.wantID)
+			}
+		})
 	}
 }
 

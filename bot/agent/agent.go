@@ -178,26 +178,10 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// apiFor returns the docs API of the jobs recorded with the project key
-// key (bot.ProjectKey): its project's, by name; "" is the project of the
-// jobs recorded before projects existed (bot.LegacyProject: the implicit
-// one, without a projects file). It is false for a project docsbot has no
-// API for (a project removed from the projects file).
-func (a *agent) apiFor(key string) (JobsAPI, bool) {
-	p, ok := a.core.LegacyProject(), true
-	if key != "" {
-		p, ok = a.core.Projects().Get(key)
-	}
-	api := a.apis[p.Name]
-	return api, ok && api != nil
-}
-
 // agent is the feature registered on a bot: its handlers and its poller.
 type agent struct {
-	core *bot.Bot
-	cfg  Config
-	// apis are the docs APIs of the projects served, by project name.
-	apis    map[string]JobsAPI
+	core    *bot.Bot
+	cfg     Config
 	store   JobStore
 	slack   *slack.Client
 	log     *slog.Logger
@@ -212,15 +196,13 @@ type agent struct {
 
 // Register adds agent jobs to b: the /docs-agent command, thread replies
 // (message events), the start and reply work, and the poller that reports
-// each job's finish. apis are the docs APIs of b's projects (b.Projects),
-// by project name, the implicit one's included: a job goes to its
-// project's. Call it before b.Run. The Feature it returns is what other
+// each job's finish. A job goes to its project's docs API (b.Project).
+// Call it before b.Run. The Feature it returns is what other
 // features (the App Home) may use of the agent.
-func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Feature {
+func Register(b *bot.Bot, cfg Config, st JobStore) *Feature {
 	a := &agent{
 		core:    b,
 		cfg:     cfg.withDefaults(),
-		apis:    apis,
 		store:   st,
 		slack:   b.Slack(),
 		log:     b.Logger(),

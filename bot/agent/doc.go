@@ -130,8 +130,8 @@
 // modal again with the start kept in Redis for it (its whole instruction and
 // context, switchID). The job records its project (store.Job.Project,
 // bot.ProjectKey), and its create, follow-ups and polls use that project's
-// docs API (Register's apis, by name; a job recorded before projects
-// existed, bot.LegacyProject's); a job whose project is no longer served
+// docs API (bot.Bot.Project, by the recorded key); a job whose project is
+// no longer served
 // is no longer followed, and its requester is told.
 //
 // Progress (progress.go). The root message is a live status: who asked, the

@@ -186,7 +186,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 				log.Warn("an earlier attempt stopped while sending the follow-up; it may have reached the agent, so the job is followed again")
 				uncertain = "docsbot stopped while sending it"
 			} else {
-				api, ok := a.apiFor(job.Project)
+				served, ok := a.core.Project(job.Project)
 				if !ok {
 					log.Error("the job's project is not in the projects file; the follow-up was not sent", "project", job.Project)
 					a.whisper(ctx, r, "This reply was not sent to the agent: the job runs in the docs project `"+mrkdwn.Escape(job.Project)+
@@ -198,7 +198,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 				if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
 					return bot.Later(bot.RetryDelay(w.Attempt), err)
 				}
-				_, err := api.SendMessage(ctx, job.ID, r.Text)
+				_, err := JobsAPI(served.API).SendMessage(ctx, job.ID, r.Text)
 				switch {
 				case errors.Is(err, docsapi.ErrOutcomeUnknown):
 					log.Warn("the docs API did not confirm the follow-up; it may have reached the agent, so the job is followed again", "err", err)

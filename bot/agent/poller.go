@@ -110,12 +110,12 @@ func (a *agent) poll(ctx context.Context, c store.Claim) bool {
 		// A finish already recorded but not reported: a replica stopped mid-way.
 		return a.finish(ctx, c, st, c.Job.PRLink, log)
 	}
-	api, ok := a.apiFor(c.Job.Project)
+	served, ok := a.core.Project(c.Job.Project)
 	if !ok {
 		return a.projectGone(ctx, c, log)
 	}
 	actx, cancel := context.WithTimeout(ctx, pollAttempt)
-	job, err := api.GetJob(actx, c.JobID)
+	job, err := JobsAPI(served.API).GetJob(actx, c.JobID)
 	cancel()
 	if ctx.Err() != nil {
 		return false

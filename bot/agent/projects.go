@@ -27,7 +27,7 @@ import (
 // job modal shows a project select when the bot serves more than one. The
 // decided project is marked on the start's work, so that later attempts use
 // the same one, and recorded in the job (store.Job.Project, bot.ProjectKey),
-// whose follow-ups and polls use that project's docs API (apiFor).
+// whose follow-ups and polls use that project's docs API (bot.Bot.Project).
 
 // markProject is the name of the project a start decided on.
 const markProject = "project"

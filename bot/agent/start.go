@@ -182,13 +182,15 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 	if s.key != "" {
 		s.log = s.log.With("project", s.key)
 	}
-	api, ok := a.apiFor(s.key)
+	served, ok := a.core.Project(s.key)
 	if !ok && s.root == "" {
 		s.log.Error("no docs API is set up for the job's project; nothing started")
 		a.endBeforeRoot(ctx, w, s.req, "docsbot is not set up to reach the docs API of the project `"+mrkdwn.Escape(proj.Name)+"`, so nothing was started. Tell whoever runs docsbot.", s.log)
 		return true, nil
 	}
-	s.api = api
+	if ok {
+		s.api = served.API
+	}
 	if s.req.ContextKept != "" {
 		if err := a.keptContext(ctx, &s.req, s.log); err != nil {
 			return true, bot.Later(bot.RetryDelay(w.Attempt), err)

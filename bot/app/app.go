@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/slack-go/slack"
 
@@ -69,18 +68,10 @@ type replica struct {
 	cfg   Config
 	deps  Deps
 	store *store.Store
-	// clients are the docs API clients of the projects, by name.
-	clients map[string]*docsapi.Client
 	// What the Home reads of the other features; nil when left out.
 	jobs            *agent.Feature
 	visitorsFeature *visitors.Feature
 	healthFeature   *health.Feature
-}
-
-// apis are r's docs API clients, by project name, as what a feature calls
-// of them.
-func apis[T any](r *replica, as func(*docsapi.Client) T) map[string]T {
-	return project.Views(r.clients, as)
 }
 
 // New builds a replica, ready to Run: the core with the features of cfg
@@ -103,8 +94,13 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
+	assistants, err := project.Assistants(cfg.Bot.Projects, d.APIOptions...)
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	cfg.Bot.Clients = bot.Clients{API: clients, Assistants: assistants}
 	st := d.Store
-	r := &replica{cfg: cfg, deps: d, store: st, clients: clients,
+	r := &replica{cfg: cfg, deps: d, store: st,
 		b: bot.New(cfg.Bot, d.Slack, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})}
 	for _, f := range fs {
 		if err := f.register(r); err != nil {
@@ -118,30 +114,4 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		cfg.Register(r.b)
 	}
 	return r.b, nil
-}
-
-// answerDocs is what answers from each project that has a docs assistant,
-// by project key.
-func answerDocs(set *project.Set, opts []docsapi.Option) (map[string]ask.Docs, error) {
-	assistants, err := project.Assistants(set, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
-	}
-	docs := map[string]ask.Docs{}
-	for _, p := range set.All() {
-		a, ok := assistants[p.Name]
-		if !ok {
-			continue
-		}
-		d := ask.Docs{Assistant: a}
-		if p.Assistant.SiteURL != "" {
-			site, err := url.Parse(p.Assistant.SiteURL)
-			if err != nil {
-				return nil, fmt.Errorf("app: project %s: the docs site's URL: %w", p.Name, err)
-			}
-			d.Site = site
-		}
-		docs[bot.ProjectKey(p)] = d
-	}
-	return docs, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/visitors"
-	"github.com/docsbot/docsbot/docsapi"
 )
 
 // feature is one feature a replica may have: what it declares to Slack and
@@ -79,37 +78,28 @@ func has(fs []feature, name string) bool {
 
 func (r *replica) agent() error {
 	st := r.store
-	r.jobs = agent.Register(r.b, r.cfg.Agent, apis(r, func(c *docsapi.Client) agent.JobsAPI { return c }),
-		agent.JobStore{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
+	r.jobs = agent.Register(r.b, r.cfg.Agent, agent.JobStore{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
 	return nil
 }
 
 func (r *replica) visitors() error {
 	st := r.store
-	r.visitorsFeature = visitors.Register(r.b, r.cfg.Visitors, apis(r, func(c *docsapi.Client) visitors.VisitorsAPI { return c }),
-		visitors.VisitorsStore{Analytics: st.Analytics(), Budgets: st.Limits(), Digests: st.Digests()})
+	r.visitorsFeature = visitors.Register(r.b, r.cfg.Visitors, visitors.VisitorsStore{Analytics: st.Analytics(), Budgets: st.Limits(), Digests: st.Digests()})
 	return nil
 }
 
 func (r *replica) ask() error {
-	docs, err := answerDocs(r.cfg.Bot.Projects, r.deps.APIOptions)
-	if err != nil {
-		return err
-	}
-	ask.Register(r.b, r.cfg.Ask, docs, ask.AskStore{Conversations: r.store.Conversations(), Limits: r.store.Limits()})
-	return nil
+	return ask.Register(r.b, r.cfg.Ask, ask.AskStore{Conversations: r.store.Conversations(), Limits: r.store.Limits()})
 }
 
 func (r *replica) deploy() error {
-	deploy.Register(r.b, r.cfg.Deploy, apis(r, func(c *docsapi.Client) deploy.DeployAPI { return c }),
-		deploy.DeployStore{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
+	deploy.Register(r.b, r.cfg.Deploy, deploy.DeployStore{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
 	return nil
 }
 
 func (r *replica) health() error {
 	st := r.store
-	r.healthFeature = health.Register(r.b, r.cfg.Health, apis(r, func(c *docsapi.Client) health.HealthAPI { return c }),
-		health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits(), Digests: st.HealthDigests()})
+	r.healthFeature = health.Register(r.b, r.cfg.Health, health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits(), Digests: st.HealthDigests()})
 	return nil
 }
 

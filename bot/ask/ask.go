@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"time"
@@ -181,15 +182,17 @@ type answers struct {
 
 // Register adds the answers from the docs to b: /docs-ask, the questions
 // the agent hands over (bot.WorkAsk), the answer threads' replies
-// (bot.SetAnswerThreads) and the answers' buttons. docs are the projects
-// that have an assistant, by project key; with none, /docs-ask and an
-// answer's buttons (of answers given before) only say so, the bot answers
-// no questions, and Register reports false.
-func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
+// (bot.SetAnswerThreads) and the answers' buttons. They answer from the
+// projects that have a docs assistant (b.Project's AssistantAPI); with
+// none, /docs-ask and an answer's buttons (of answers given before) only
+// say so and the bot answers no questions. A project's docs site that is
+// no URL is an error.
+func Register(b *bot.Bot, cfg Config, st AskStore) error {
 	b.Declare(Declaration())
-	if len(docs) == 0 {
+	docs, err := answerDocs(b)
+	if err != nil || len(docs) == 0 {
 		registerOff(b)
-		return false
+		return err
 	}
 	a := &answers{core: b, cfg: cfg.withDefaults(), docs: docs, store: st, log: b.Logger().With("feature", "ask"),
 		metrics: newMetrics(b.Metrics())}
@@ -200,7 +203,29 @@ func Register(b *bot.Bot, cfg Config, docs map[string]Docs, st AskStore) bool {
 	b.HandleBlockAction(ActionFallsShort, a.onFallsShort)
 	b.HandleBlockAction(ActionAskTeam, a.onAskTeam)
 	b.SetAnswerThreads(a.isAnswerThread)
-	return true
+	return nil
+}
+
+// answerDocs is what answers from each project of b that has a docs
+// assistant, by project key.
+func answerDocs(b *bot.Bot) (map[string]Docs, error) {
+	docs := map[string]Docs{}
+	for _, p := range b.Projects().All() {
+		s, ok := b.Project(bot.ProjectKey(p))
+		if !ok || s.AssistantAPI == nil {
+			continue
+		}
+		d := Docs{Assistant: s.AssistantAPI}
+		if p.Assistant.SiteURL != "" {
+			site, err := url.Parse(p.Assistant.SiteURL)
+			if err != nil {
+				return nil, fmt.Errorf("ask: project %s: the docs site's URL: %w", p.Name, err)
+			}
+			d.Site = site
+		}
+		docs[s.Key] = d
+	}
+	return docs, nil
 }
 
 // registerOff routes what the answers declare where no project has a docs

@@ -59,7 +59,7 @@ func (d *deploys) askToDeploy(ctx context.Context, r *bot.CommandRequest, req re
 		d.log.Warn("deciding the project in the ack failed; the work decides", "user", req.User, "err", err)
 		c.Project = req.Project
 	case res.Ask:
-		r.Ack(bot.Ephemeral("Which docs project? " + bot.ProjectsHint(set, "command")))
+		r.Ack(bot.Ephemeral(bot.WhichProject(set, "command")))
 		return
 	default:
 		c.Project = res.Project.Name

@@ -114,16 +114,15 @@ func (c Config) withDefaults() Config {
 type deploys struct {
 	core  *bot.Bot
 	cfg   Config
-	apis  map[string]DeployAPI // by project name (apiFor)
 	store DeployStore
 	log   *slog.Logger
 }
 
 // Register adds /docs-deploy to b: deployments and previews of each
-// project's docs, by its API (apis, by project name), followed until they
+// project's docs, by its docs API (b.Project), followed until they
 // end in one live message.
-func Register(b *bot.Bot, cfg Config, apis map[string]DeployAPI, st DeployStore) {
-	d := &deploys{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "deploy")}
+func Register(b *bot.Bot, cfg Config, st DeployStore) {
+	d := &deploys{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger().With("feature", "deploy")}
 	b.Declare(Declaration())
 	b.HandleCommand(Command, d.onCommand)
 	b.HandleBlockAction(ActionConfirm, d.onConfirm)

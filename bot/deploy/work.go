@@ -69,11 +69,11 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 	if req.Status {
 		return d.doStatus(ctx, w, req, log)
 	}
-	key, ok := d.projectOf(ctx, w, req, log)
+	served, ok := d.projectOf(ctx, w, req, log)
 	if !ok {
 		return d.done(ctx, w)
 	}
-	api, _ := d.apiFor(key)
+	key, api := served.Key, DeployAPI(served.API)
 	if w.Marked(markStarted) == "" && w.Marked(markCalling) != "" {
 		return d.uncertain(ctx, w, req, key, log)
 	}
@@ -150,12 +150,12 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a deployment to follow: %w", err)
 	}
 	log := d.log.With("status_id", f.StatusID, "work", w.Key)
-	api, ok := d.apiFor(f.Key)
+	served, ok := d.core.Project(f.Key)
 	if !ok || f.StatusID == "" {
 		log.Warn("a deployment to follow with no project or status id; dropped")
 		return nil
 	}
-	st, err := api.DeployStatus(ctx, f.StatusID)
+	st, err := DeployAPI(served.API).DeployStatus(ctx, f.StatusID)
 	if err != nil {
 		log.Info("reading the deployment's status failed; trying again", "err", redactErr(err))
 		return bot.Later(bot.RetryDelay(w.Attempt), redacted{err})
@@ -205,37 +205,31 @@ func (d *deploys) queueFollow(ctx context.Context, f follow) error {
 
 // projectOf decides the project of req once (markProject): the one named,
 // the channel's, the person's last choice; with several and none of those,
-// the person is told to name one.
-func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (string, bool) {
+// the person is told to name one, as when docsbot no longer serves it.
+func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (bot.Served, bool) {
+	key, marked := "", false
 	if v := w.Marked(markProject); v != "" {
-		return v[1:], true // "=" then the key, which is "" for the implicit project
+		key, marked = v[1:], true // "=" then the key, which is "" for the implicit project
+	} else {
+		res, err := d.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
+			Text: projectToken(req.Project)})
+		if err != nil || res.Ask {
+			d.answer(ctx, req, bot.WhichProject(d.core.Projects(), "command"), log)
+			return bot.Served{}, false
+		}
+		key = bot.ProjectKey(res.Project)
 	}
-	res, err := d.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
-		Text: projectToken(req.Project)})
-	if err != nil || res.Ask {
-		d.answer(ctx, req, "Which docs project? "+bot.ProjectsHint(d.core.Projects(), "command"), log)
-		return "", false
-	}
-	key := bot.ProjectKey(res.Project)
-	if _, ok := d.apiFor(key); !ok {
+	p, ok := d.core.Project(key)
+	if !ok {
 		d.answer(ctx, req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(key)+"`.", log)
-		return "", false
+		return bot.Served{}, false
 	}
-	if err := w.Mark(ctx, map[string]string{markProject: "=" + key}); err != nil {
-		log.Warn("recording the project failed", "err", err)
+	if !marked {
+		if err := w.Mark(ctx, map[string]string{markProject: "=" + key}); err != nil {
+			log.Warn("recording the project failed", "err", err)
+		}
 	}
-	return key, true
-}
-
-// apiFor is the docs API of the project whose key is key (bot.ProjectKey;
-// "" the implicit or legacy project), false when docsbot no longer serves it.
-func (d *deploys) apiFor(key string) (DeployAPI, bool) {
-	p, ok := d.core.LegacyProject(), true
-	if key != "" {
-		p, ok = d.core.Projects().Get(key)
-	}
-	api := d.apis[p.Name]
-	return api, ok && api != nil
+	return p, true
 }
 
 // projectToken is "project=NAME" for a project named, "" for none.
@@ -255,7 +249,7 @@ func (d *deploys) take(ctx context.Context, req request, key string, log *slog.L
 		l, what = previewLimit, "previews"
 	}
 	name := what + ":" + key
-	if p, ok := d.core.ProjectByKey(key); ok && p.VisitorsBudget != "" {
+	if p, ok := d.core.Project(key); ok && p.VisitorsBudget != "" {
 		name = what + ":" + p.VisitorsBudget // projects of one organisation share its limits
 	}
 	g, err := d.store.Limits.TakeBudget(ctx, store.Budget{Name: name, Limit: l.n, Window: l.window}, 1)
@@ -365,7 +359,7 @@ func (d *deploys) tell(ctx context.Context, req request, text string, log *slog.
 
 // site is the public docs site of the project key, "" when unknown.
 func (d *deploys) site(key string) string {
-	if p, ok := d.core.ProjectByKey(key); ok {
+	if p, ok := d.core.Project(key); ok {
 		return p.Assistant.SiteURL
 	}
 	return ""

@@ -82,10 +82,11 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 			return nil
 		}
 	}
-	p, _, ok := h.projectOf(ctx, req, log)
+	served, ok := h.projectOf(ctx, req, log)
 	if !ok {
 		return nil
 	}
+	p := served.Project
 	name := projectName(p)
 	key := bot.ProjectKey(p)
 	of, arg := bot.OfProject(name), bot.ProjectArg(name)
@@ -216,11 +217,10 @@ func (h *health) digestTick(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		p, found := h.core.ProjectByKey(sub.Project)
-		api, served := h.apis[p.Name]
-		post := bot.DigestPost{Kind: digestKind, Runs: h.store.Digests, Claim: claim, Sub: sub, ProjectName: projectName(p),
+		p, served := h.core.Project(sub.Project)
+		post := bot.DigestPost{Kind: digestKind, Runs: h.store.Digests, Claim: claim, Sub: sub, ProjectName: projectName(p.Project),
 			Log: log.With("attempt", claim.Attempt), Slot: slot, Schedule: h.cfg.Digest, Now: h.cfg.Now, Tick: h.cfg.DigestTick}
-		if !found || !served {
+		if !served {
 			log.Warn("the health digest's project is not served; skipping this period")
 			if err := h.store.Digests.MarkDigestPosted(ctx, claim); err != nil {
 				log.Warn("marking the health digest skipped failed", "err", err)
@@ -228,7 +228,7 @@ func (h *health) digestTick(ctx context.Context) {
 			h.core.DigestUnserved(ctx, post)
 			continue
 		}
-		h.postDigest(ctx, post, p, api, slot)
+		h.postDigest(ctx, post, p.Project, p.API, slot)
 	}
 }
 

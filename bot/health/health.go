@@ -159,15 +159,14 @@ func (c Config) withDefaults() Config {
 type health struct {
 	core  *bot.Bot
 	cfg   Config
-	apis  map[string]HealthAPI // by project name
 	store HealthStore
 	log   *slog.Logger
 }
 
 // Register adds /docs-health to b, reading each project's analytics through
-// its API (apis, by project name), and returns what the App Home reads of it.
-func Register(b *bot.Bot, cfg Config, apis map[string]HealthAPI, st HealthStore) *Feature {
-	h := &health{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger().With("feature", "health")}
+// its docs API (b.Project), and returns what the App Home reads of it.
+func Register(b *bot.Bot, cfg Config, st HealthStore) *Feature {
+	h := &health{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger().With("feature", "health")}
 	b.Declare(Declaration())
 	b.HandleCommand(Command, h.onCommand)
 	b.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})

@@ -24,14 +24,11 @@ type Feature struct{ h *health }
 // unanswered, the first few of each.
 func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error) {
 	h := f.h
-	p, found := h.core.ProjectByKey(projectKey)
+	p, found := h.core.Project(projectKey)
 	if !found {
 		return "", false, nil
 	}
-	api, found := h.apis[p.Name]
-	if !found {
-		return "", false, nil
-	}
+	api := HealthAPI(p.API)
 	rng, perr := daterange.Parse(defaultRange, daterange.Midnight(h.cfg.Now()), false)
 	if perr != nil {
 		return "", false, perr

@@ -40,10 +40,11 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 	if w.Marked(markPosted) != "" {
 		return nil
 	}
-	p, api, ok := h.projectOf(ctx, req, log)
+	served, ok := h.projectOf(ctx, req, log)
 	if !ok {
 		return nil
 	}
+	p, api := served.Project, HealthAPI(served.API)
 	today := daterange.Midnight(w.Received)
 	rng, perr := daterange.Parse(req.RangeText, today, false)
 	if perr != nil {
@@ -244,22 +245,21 @@ func healthFailure(err error) string {
 // projectOf is the project req is for and its API: the one named, the
 // channel's, the person's last choice; with several and none of those the
 // person is told to name one.
-func (h *health) projectOf(ctx context.Context, req request, log *slog.Logger) (project.Project, HealthAPI, bool) {
+func (h *health) projectOf(ctx context.Context, req request, log *slog.Logger) (bot.Served, bool) {
 	text := ""
 	if req.Project != "" {
 		text = "project=" + req.Project
 	}
 	res, err := h.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text})
 	if err != nil || res.Ask {
-		h.tell(ctx, req, "Which docs project? "+bot.ProjectsHint(h.core.Projects(), "command"), log)
-		return project.Project{}, nil, false
+		h.tell(ctx, req, bot.WhichProject(h.core.Projects(), "command"), log)
+		return bot.Served{}, false
 	}
-	api, ok := h.apis[res.Project.Name]
-	if !ok {
+	if res.Served.API == nil {
 		h.tell(ctx, req, "docsbot has no docs API for the project `"+mrkdwn.Escape(res.Project.Name)+"`.", log)
-		return project.Project{}, nil, false
+		return bot.Served{}, false
 	}
-	return res.Project, api, true
+	return res.Served, true
 }
 
 // giveUp tells the person their command waited too long.

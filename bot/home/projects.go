@@ -77,7 +77,7 @@ func (h *home) jobProject(key string) string {
 	if key != "" {
 		return key
 	}
-	if p, ok := h.core.ProjectByKey(key); ok {
+	if p, ok := h.core.Project(key); ok {
 		return p.Name
 	}
 	return ""

@@ -128,7 +128,8 @@ func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
 // decides. ok is false when the person was told privately why not.
 func (v *visitors) trendTarget(ctx context.Context, ask trendAsk) (target, bool, error) {
 	set := v.core.Projects()
-	p, ok := v.core.ProjectByKey(ask.Range.Project)
+	served, ok := v.core.Project(ask.Range.Project)
+	p := served.Project
 	if !ok && ask.Range.Project == "" {
 		res, err := v.core.ResolveProject(ctx, project.Request{Team: ask.Asker.TeamID, Channel: ask.Asker.ChannelID, User: ask.Asker.UserID})
 		if err != nil {

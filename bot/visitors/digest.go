@@ -172,12 +172,12 @@ func (v *visitors) digestTick(ctx context.Context) {
 }
 
 // digestTarget is the project of a subscription: the one it names, or, for
-// one made before projects existed, legacyProject's.
+// one made without a project, unnamedSubProject's.
 func (v *visitors) digestTarget(sub store.DigestSub) (target, bool, error) {
 	if sub.Project != "" {
 		return v.targetByKey(sub.Project)
 	}
-	p, ok := v.legacyProject(sub.Channel)
+	p, ok := v.unnamedSubProject(sub.Channel)
 	if !ok {
 		return target{}, false, nil
 	}
@@ -185,11 +185,12 @@ func (v *visitors) digestTarget(sub store.DigestSub) (target, bool, error) {
 	return t, true, err
 }
 
-// legacyProject is the project of a subscription made without one in
-// channel: the implicit or only project, else the channel's default.
-func (v *visitors) legacyProject(channel string) (project.Project, bool) {
-	if p, ok := v.core.ProjectByKey(""); ok {
-		return p, true
+// unnamedSubProject is the project of a subscription made without one in
+// channel (the key "" of a subscription made before projects existed): the
+// implicit project, else the channel's default.
+func (v *visitors) unnamedSubProject(channel string) (project.Project, bool) {
+	if p, ok := v.core.Project(""); ok {
+		return p.Project, true
 	}
 	return v.core.Projects().ForChannel(channel)
 }
@@ -201,7 +202,7 @@ func (v *visitors) legacyIs(t target, channel string) bool {
 	if t.key == "" {
 		return false
 	}
-	p, ok := v.legacyProject(channel)
+	p, ok := v.unnamedSubProject(channel)
 	return ok && p.Name == t.proj.Name
 }
 

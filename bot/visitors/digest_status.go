@@ -85,11 +85,11 @@ func (v *visitors) channelDigests(ctx context.Context, team, channel string) ([]
 	out := make([]channelDigest, 0, len(subs))
 	for _, sub := range subs {
 		if sub.Project != "" {
-			p, ok := v.core.ProjectByKey(sub.Project)
+			p, ok := v.core.Project(sub.Project)
 			out = append(out, channelDigest{sub: sub, name: cmp.Or(p.Name, sub.Project), missing: !ok})
 			continue
 		}
-		p, ok := v.legacyProject(channel)
+		p, ok := v.unnamedSubProject(channel)
 		if ok && named[bot.ProjectKey(p)] {
 			continue
 		}

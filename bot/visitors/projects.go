@@ -35,10 +35,12 @@ type target struct {
 	named bool
 }
 
-// target returns the target of p, whose API client is the one given to
-// Register for p's name.
+// target returns the target of p, with its docs API client (b.Project).
 func (v *visitors) target(p project.Project) (target, error) {
-	t := target{proj: p, key: bot.ProjectKey(p), api: v.apis[p.Name], named: !v.core.Projects().Implicit()}
+	t := target{proj: p, key: bot.ProjectKey(p), named: !v.core.Projects().Implicit()}
+	if s, ok := v.core.Project(t.key); ok {
+		t.api = s.API
+	}
 	if t.api == nil {
 		return target{}, &bot.Error{Message: "docsbot has no docs API client for the project " + mrkdwn.Escape(p.Name) + ", so it cannot count its visitors. Tell whoever runs docsbot.",
 			Err: fmt.Errorf("visitors: no API client for project %q", p.Name)}
@@ -49,11 +51,11 @@ func (v *visitors) target(p project.Project) (target, error) {
 // targetByKey is the target of the project a record names (a button, a
 // subscription): false when the projects file no longer has it.
 func (v *visitors) targetByKey(key string) (target, bool, error) {
-	p, ok := v.core.ProjectByKey(key)
+	p, ok := v.core.Project(key)
 	if !ok {
 		return target{}, false, nil
 	}
-	t, err := v.target(p)
+	t, err := v.target(p.Project)
 	return t, true, err
 }
 

@@ -90,22 +90,19 @@ func (c Config) withDefaults() Config {
 
 // visitors is the feature registered on a bot.
 type visitors struct {
-	core *bot.Bot
-	cfg  Config
-	// apis are the docs APIs of the projects served, by project name.
-	apis    map[string]VisitorsAPI
+	core    *bot.Bot
+	cfg     Config
 	store   VisitorsStore
 	log     *slog.Logger
 	metrics *metrics
 }
 
-// Register adds /docs-visitors to b: the command and its work. apis are
-// the docs APIs of b's projects (b.Projects), by project name, the
-// implicit one's included: each project's numbers come from its own. Call
-// it before b.Run. The Feature it returns is what other features (the App
+// Register adds /docs-visitors to b: the command and its work. Each
+// project's numbers come from its own docs API (b.Project). Call it before
+// b.Run. The Feature it returns is what other features (the App
 // Home) may read of the visitors.
-func Register(b *bot.Bot, cfg Config, apis map[string]VisitorsAPI, st VisitorsStore) *Feature {
-	v := &visitors{core: b, cfg: cfg.withDefaults(), apis: apis, store: st, log: b.Logger(), metrics: newMetrics(b.Metrics())}
+func Register(b *bot.Bot, cfg Config, st VisitorsStore) *Feature {
+	v := &visitors{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger(), metrics: newMetrics(b.Metrics())}
 	b.Declare(Declaration())
 	b.HandleCommand(Command, v.onCommand)
 	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})

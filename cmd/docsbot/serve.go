@@ -117,9 +117,9 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	legacy := b.LegacyProject()
+	first := cfg.Projects.All()[0]
 	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
-		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", legacy.APIURL, "project", legacy.ID, "projects", cfg.Projects.Names())
+		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", first.APIURL, "project", first.ID, "projects", cfg.Projects.Names())
 	for _, d := range cfg.Deprecated {
 		log.Warn(d)
 	}

@@ -72,8 +72,6 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	c.Health.Digest = c.Visitors.Digest
 	c.Deprecated = s.Deprecations()
 	c.API, c.Projects, c.Bot.Projects = api, projects, projects
-	// Records from before the projects file belong to DOCS_PROJECT_ID's.
-	c.Bot.LegacyProjectID = api.ProjectID
 	c.checkTogether()
 	for _, p := range apiProblems {
 		switch {
