@@ -10,12 +10,26 @@ import (
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
-// ActionImprovePage is the action_id of the "Improve this page" button on a
-// page of a visitors summary. Its value is JSON: {"path", "human", "ai",
-// "total", "range"}. The visitors feature renders it; the agent feature
-// handles it (a job modal about the page, whose job goes in the summary's
-// thread). It lives in the core because features do not import each other.
-const ActionImprovePage = "docs_improve_page"
+// The buttons that start a docs job from what another feature shows: the
+// feature renders them, the agent handles them (its job form, filled from
+// the button's JobDraft), and their ids and the one value they carry live
+// in the core because features do not import each other.
+const (
+	// ActionImprovePage is "Improve this page" on a page of a visitors
+	// summary: a JobDraft with the page and its figures (Path, Human, AI,
+	// Total, Range); the job goes in the summary's thread.
+	ActionImprovePage = "docs_improve_page"
+	// ActionJobFromAnswer is "Make this a docs job" and "Start a docs job":
+	// a question the docs did not answer (Question, Answer, Sources), offered
+	// to an editor under an answer and on a question posted to the requests
+	// channel; the job goes in Channel and Thread, else the message's.
+	ActionJobFromAnswer = "docs_job_from_answer"
+	// ActionFixDocs is "Fix with agent" on a problem the docs health shows
+	// (a search that found nothing, a page voted down, questions the
+	// assistant could not answer): Problem, Instruction, Path and Evidence;
+	// the job goes in the summary's thread.
+	ActionFixDocs = "docs_fix_with_agent"
+)
 
 // ActionNewJob is the action_id of the "New docs job" button of the App
 // Home. Its value is the channel the job goes in (the person's direct
@@ -23,60 +37,70 @@ const ActionImprovePage = "docs_improve_page"
 // handles it (the job modal, whose job starts a thread in that channel).
 const ActionNewJob = "docs_new_job"
 
-// ActionJobFromAnswer is the action_id of "Make this a docs job" and "Start
-// a docs job": a question the docs did not answer, made into an agent job.
-// Its value is an AnswerJob's (AnswerJob.Value). The answers feature renders
-// it (offered to an editor under an answer, and on a question posted to the
-// requests channel); the agent feature handles it (the job modal filled with
-// the question and the answer, whose job goes in the thread).
-const ActionJobFromAnswer = "docs_job_from_answer"
-
-// AnswerJob is a question the docs did not answer, as ActionJobFromAnswer
-// carries it.
-type AnswerJob struct {
-	// Channel and Thread are where the job goes: the answer's thread; both
-	// "" for the message holding the button (a question in the requests
-	// channel).
+// JobDraft is a docs job to start from what a feature shows, as the value
+// of every button that starts one (ActionImprovePage, ActionJobFromAnswer,
+// ActionFixDocs): the agent's job form is filled from it. Problem and
+// Instruction are docsbot's words and figures; Question, Answer, Sources
+// and Evidence are what people and the docs assistant wrote, which the
+// agent gets as quoted data, never as an instruction.
+type JobDraft struct {
+	// Channel and Thread are where the job goes; both "" for the thread of
+	// the message holding the button.
 	Channel string `json:"c,omitempty"`
 	Thread  string `json:"t,omitempty"`
+	// Project is the key of the docs project (ProjectKey; "" the implicit
+	// one): the form's project select starts at it.
+	Project string `json:"project,omitempty"`
+	// Path is the docs page it is about, "" for none (a new page).
+	Path string `json:"path,omitempty"`
+	// Human, AI and Total are the page's unique visitors over Range
+	// ("YYYY-MM-DD..YYYY-MM-DD").
+	Human int64  `json:"human,omitempty"`
+	AI    int64  `json:"ai,omitempty"`
+	Total int64  `json:"total,omitempty"`
+	Range string `json:"range,omitempty"`
+	// Problem says what is wrong in a line; Instruction is the form's
+	// instruction to start from.
+	Problem     string `json:"problem,omitempty"`
+	Instruction string `json:"i,omitempty"`
+	// Evidence is what readers and the docs assistant wrote that showed
+	// the problem (search terms, comments, questions), cut to fit.
+	Evidence string `json:"e,omitempty"`
 	// Question is what was asked; Answer what the assistant answered (cut),
 	// Sources the pages it drew on.
-	Question string   `json:"q"`
+	Question string   `json:"q,omitempty"`
 	Answer   string   `json:"a,omitempty"`
 	Sources  []string `json:"s,omitempty"`
-	// Project is the docs project that answered ("" the implicit one).
-	Project string `json:"p,omitempty"`
 }
 
-// answerJobMax bounds an AnswerJob's value: a button's value holds 2,000
+// buttonValueMax bounds a JobDraft's value: a button's value holds 2,000
 // characters.
-const answerJobMax = 2000
+const buttonValueMax = 2000
 
-// Value is j as a button's value: JSON within Slack's 2,000 characters, the
-// answer cut first, then the sources, then the question.
-func (j AnswerJob) Value() string {
-	return fitValue(func() any { return j }, func(over int) {
-		switch {
-		case j.Answer != "":
-			j.Answer = cutBy(j.Answer, over)
-		case len(j.Sources) > 0:
-			j.Sources = j.Sources[:len(j.Sources)-1]
-		default:
-			j.Question = cutBy(j.Question, over)
-		}
-	})
-}
-
-// fitValue is the JSON of v() as a button's value, within answerJobMax
-// characters: while it is longer, shrink cuts v by about the characters
-// over (and must make it shorter each time).
-func fitValue(v func() any, shrink func(over int)) string {
+// Value is d as a button's value: JSON within Slack's 2,000 characters, cut
+// first in the evidence, then the answer, the sources, the question and
+// the instruction.
+func (d JobDraft) Value() string {
 	for {
-		b, _ := json.Marshal(v())
-		if n := utf8.RuneCount(b); n <= answerJobMax {
+		b, _ := json.Marshal(d)
+		n := utf8.RuneCount(b)
+		if n <= buttonValueMax {
 			return string(b)
-		} else {
-			shrink(n - answerJobMax)
+		}
+		over := n - buttonValueMax
+		switch {
+		case d.Evidence != "":
+			d.Evidence = cutBy(d.Evidence, over)
+		case d.Answer != "":
+			d.Answer = cutBy(d.Answer, over)
+		case len(d.Sources) > 0:
+			d.Sources = d.Sources[:len(d.Sources)-1]
+		case d.Question != "":
+			d.Question = cutBy(d.Question, over)
+		case d.Instruction != "":
+			d.Instruction = cutBy(d.Instruction, over)
+		default:
+			return "" // nothing left to cut: a path too long for a button
 		}
 	}
 }
@@ -91,71 +115,30 @@ func cutBy(s string, over int) string {
 	return mrkdwn.Cut(s, keep)
 }
 
-// ParseAnswerJob reads an ActionJobFromAnswer value.
-func ParseAnswerJob(value string) (AnswerJob, error) {
-	var j AnswerJob
-	if err := json.Unmarshal([]byte(value), &j); err != nil {
-		return AnswerJob{}, fmt.Errorf("bot: a question made into a job: %w", err)
+// ParseJobDraft reads a JobDraft button's value.
+func ParseJobDraft(value string) (JobDraft, error) {
+	var d JobDraft
+	if err := json.Unmarshal([]byte(value), &d); err != nil {
+		return JobDraft{}, fmt.Errorf("bot: a job draft: %w", err)
 	}
-	if strings.TrimSpace(j.Question) == "" {
-		return AnswerJob{}, fmt.Errorf("bot: a question made into a job without its question: %w", ErrNoQuestion)
-	}
-	return j, nil
+	return d, nil
 }
 
-// ErrNoQuestion is an ActionJobFromAnswer value without a question;
-// ErrNoInstruction an ActionFixDocs value without an instruction.
+// ErrNoQuestion is an ActionJobFromAnswer draft without a question;
+// ErrNoInstruction an ActionFixDocs draft without an instruction.
 var (
 	ErrNoQuestion    = errors.New("no question")
 	ErrNoInstruction = errors.New("no instruction")
 )
 
-// ActionFixDocs is the action_id of "Fix with agent" on a problem the docs
-// health shows (a search that found nothing, a page voted down, questions
-// the assistant could not answer). Its value is a DocsFix's (DocsFix.Value).
-// The health feature renders it; the agent feature handles it (the job
-// modal filled with the evidence, whose job goes in the summary's thread).
-const ActionFixDocs = "docs_fix_with_agent"
-
-// DocsFix is a problem of the docs and its evidence, as ActionFixDocs
-// carries it.
-type DocsFix struct {
-	// Problem says what is wrong in a line; Instruction is the form's
-	// instruction to start from. Both are docsbot's words and its figures:
-	// nothing readers or the assistant wrote (a search term, a topic, a
-	// comment), which goes in Evidence.
-	Problem     string `json:"p"`
-	Instruction string `json:"i"`
-	// Path is the page to change, "" when the fix is a new page.
-	Path string `json:"path,omitempty"`
-	// Evidence is what readers and the docs assistant wrote that the health
-	// showed (the search term, the comments, the topic, the questions and
-	// what the assistant answered), cut to fit: the agent gets it as quoted
-	// data, never as an instruction.
-	Evidence string `json:"e,omitempty"`
-	// Project is the docs project ("" the implicit one).
-	Project string `json:"pr,omitempty"`
-}
-
-// Value is f as a button's value, the evidence cut first to fit.
-func (f DocsFix) Value() string {
-	return fitValue(func() any { return f }, func(over int) {
-		if f.Evidence != "" {
-			f.Evidence = cutBy(f.Evidence, over)
-		} else {
-			f.Instruction = cutBy(f.Instruction, over)
-		}
-	})
-}
-
-// ParseDocsFix reads an ActionFixDocs value.
-func ParseDocsFix(value string) (DocsFix, error) {
-	var f DocsFix
-	if err := json.Unmarshal([]byte(value), &f); err != nil {
-		return DocsFix{}, fmt.Errorf("bot: a docs fix: %w", err)
+// Check is d's check for the button action: an answer's draft needs its
+// question, a fix its instruction (ErrNoQuestion, ErrNoInstruction).
+func (d JobDraft) Check(action string) error {
+	switch {
+	case action == ActionJobFromAnswer && strings.TrimSpace(d.Question) == "":
+		return fmt.Errorf("bot: a question made into a job without its question: %w", ErrNoQuestion)
+	case action == ActionFixDocs && strings.TrimSpace(d.Instruction) == "":
+		return fmt.Errorf("bot: a docs fix without its instruction: %w", ErrNoInstruction)
 	}
-	if strings.TrimSpace(f.Instruction) == "" {
-		return DocsFix{}, fmt.Errorf("bot: a docs fix without its instruction: %w", ErrNoInstruction)
-	}
-	return f, nil
+	return nil
 }

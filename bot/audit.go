@@ -50,11 +50,18 @@ func (b *Bot) trimAudit(ctx context.Context, audit auditTrimmer) {
 // work.
 const auditBudget = 2 * time.Second
 
-// Audit appends rec to the audit trail (Config.Audit; nothing when there is
+// AuditTrail is the audit trail features append to (Bot.Audit).
+type AuditTrail struct{ b *Bot }
+
+// Audit is the audit trail (Config.Audit).
+func (b *Bot) Audit() AuditTrail { return AuditTrail{b} }
+
+// Record appends rec to the audit trail (Config.Audit; nothing when there is
 // none). A failure is logged and otherwise ignored: the person's work goes
 // on. It runs on its own short deadline, so that it also works after ctx has
 // ended.
-func (b *Bot) Audit(ctx context.Context, rec store.AuditRecord) {
+func (a AuditTrail) Record(ctx context.Context, rec store.AuditRecord) {
+	b := a.b
 	if b.cfg.Audit == nil {
 		return
 	}
@@ -65,16 +72,17 @@ func (b *Bot) Audit(ctx context.Context, rec store.AuditRecord) {
 	}
 }
 
-// AuditWork appends rec for the work w once: the record carries w's key
+// Work appends rec for the work w once: the record carries w's key
 // (store.AuditRecord.Work), and mark records that it was written, so a later
 // attempt at w does not append it again. A crash between the append and the
 // mark may still append it twice, with the same key (store/doc.go).
-func (b *Bot) AuditWork(ctx context.Context, w *Work, mark string, rec store.AuditRecord) {
+func (a AuditTrail) Work(ctx context.Context, w *Work, mark string, rec store.AuditRecord) {
+	b := a.b
 	if b.cfg.Audit == nil || w.Marked(mark) != "" {
 		return
 	}
 	rec.Work = w.Key
-	b.Audit(ctx, rec)
+	a.Record(ctx, rec)
 	if err := w.Mark(context.WithoutCancel(ctx), map[string]string{mark: "1"}); err != nil {
 		b.log.Warn("recording the audit record's mark failed", "action", rec.Action, "work", w.Key, "err", err)
 	}

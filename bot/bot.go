@@ -49,7 +49,7 @@ type Config struct {
 	// AllowGuests lets single- and multi-channel guests start, steer and
 	// retry jobs (DOCSBOT_ALLOW_GUESTS); AllowExternal lets people of other
 	// organisations in Slack Connect channels do so (DOCSBOT_ALLOW_EXTERNAL).
-	// Both are off by default (EditorRefusal, bot/roles.Gate).
+	// Both are off by default (Editors.Refusal, bot/roles.Gate).
 	AllowGuests, AllowExternal bool
 	// Audit receives the audit trail (job starts, follow-ups, results,
 	// refusals); nil keeps none. A log that can Trim (*store.AuditLog) is
@@ -148,7 +148,7 @@ type Bot struct {
 	declared Declarations
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
-	// answerThreads tells an answer's threads (SetAnswerThreads).
+	// answerThreads tells an answer's threads (Answers.SetThreads).
 	answerThreads AnswerThreads
 	// background is what features run alongside the bot (Background).
 	background []func(ctx context.Context)
@@ -288,11 +288,11 @@ func (b *Bot) Background(fn func(ctx context.Context)) {
 	b.background = append(b.background, fn)
 }
 
-// BackgroundEvery registers fn to run alongside the bot (Background) at
-// once and then every d (the digest loops), never two at a time: a run
-// longer than d delays the next.
-func (b *Bot) BackgroundEvery(d time.Duration, fn func(ctx context.Context)) {
-	b.Background(func(ctx context.Context) {
+// Every is fn run at once and then every d, never two at a time (a run
+// longer than d delays the next), until ctx ends: what a feature's loop
+// registers with Background (the digest loops).
+func Every(d time.Duration, fn func(ctx context.Context)) func(ctx context.Context) {
+	return func(ctx context.Context) {
 		t := time.NewTicker(d)
 		defer t.Stop()
 		for {
@@ -303,7 +303,7 @@ func (b *Bot) BackgroundEvery(d time.Duration, fn func(ctx context.Context)) {
 			case <-t.C:
 			}
 		}
-	})
+	}
 }
 
 // Shutdown is how work that outlives the bot's context is to end: the grace

@@ -15,7 +15,7 @@ func (b *Bot) RefuseCommand(ctx context.Context, r *CommandRequest, refusal, tex
 	r.Ack(Ephemeral(refusal))
 	rec := RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, cmd.Command, text)
 	rec.Work = "cmd:" + r.DeliveryID
-	b.Audit(ctx, rec)
+	b.Audit().Record(ctx, rec)
 }
 
 // QueueCommand records a slash command's work of kind with payload (as

@@ -179,16 +179,17 @@ func (ds Declarations) Interactive() bool {
 
 // Declare records what a feature serves; its Register calls it, then
 // routes each entry point declared. CheckRoutes compares the two.
-func (b *Bot) Declare(d Declaration) { b.declared = append(b.declared, d) }
+func (r Router) Declare(d Declaration) { r.b.declared = append(r.b.declared, d) }
 
 // Declared are the declarations made on b so far.
-func (b *Bot) Declared() Declarations { return slices.Clone(b.declared) }
+func (r Router) Declared() Declarations { return slices.Clone(r.b.declared) }
 
 // CheckRoutes reports, as one error naming each, every entry point declared
 // (Declare) but not routed and every one routed but not declared: what the
 // manifests declare is what the router serves. bot/app calls it once the
 // features are registered, before a caller's own routes (a test's).
-func (b *Bot) CheckRoutes() error {
+func (rt Router) CheckRoutes() error {
+	b := rt.b
 	var commands, events, actions, groups, views, shortcuts []string
 	for _, d := range b.declared {
 		for _, c := range d.Commands {

@@ -24,13 +24,13 @@ func TestCheckRoutesComparesDeclaredAndRouted(t *testing.T) {
 		Actions:   []string{"approve"}, ActionGroups: []string{"choose."}, Views: []string{"form"},
 	}
 	routeAll := func(b *Bot) {
-		b.HandleCommand("/docs-x", cmd)
-		b.HandleShortcut("send", in)
-		b.HandleEvent(slackevents.Message, ev)
-		b.HandleEvent(slackevents.AppMention, ev)
-		b.HandleBlockAction("approve", in)
-		b.HandleBlockActions("choose.", in)
-		b.HandleViewSubmission("form", in)
+		b.Router().HandleCommand("/docs-x", cmd)
+		b.Router().HandleShortcut("send", in)
+		b.Router().HandleEvent(slackevents.Message, ev)
+		b.Router().HandleEvent(slackevents.AppMention, ev)
+		b.Router().HandleBlockAction("approve", in)
+		b.Router().HandleBlockActions("choose.", in)
+		b.Router().HandleViewSubmission("form", in)
 	}
 	tests := []struct {
 		name string
@@ -42,9 +42,9 @@ func TestCheckRoutesComparesDeclaredAndRouted(t *testing.T) {
 		{"the same", func(*Bot, *Declaration) {}, nil},
 		{"a command declared, not routed", func(_ *Bot, d *Declaration) { d.Commands = append(d.Commands, Command{Name: "/docs-y"}) },
 			[]string{"slash command /docs-y is declared but not routed"}},
-		{"a button routed, not declared", func(b *Bot, _ *Declaration) { b.HandleBlockAction("reject", in) },
+		{"a button routed, not declared", func(b *Bot, _ *Declaration) { b.Router().HandleBlockAction("reject", in) },
 			[]string{"block action reject is routed but not declared"}},
-		{"an event type routed, not declared", func(b *Bot, _ *Declaration) { b.HandleEvent(slackevents.AppHomeOpened, ev) },
+		{"an event type routed, not declared", func(b *Bot, _ *Declaration) { b.Router().HandleEvent(slackevents.AppHomeOpened, ev) },
 			[]string{"event type app_home_opened is routed but not declared"}},
 		{"a form and a shortcut declared, not routed", func(_ *Bot, d *Declaration) {
 			d.Views = append(d.Views, "other_form")
@@ -60,8 +60,8 @@ func TestCheckRoutesComparesDeclaredAndRouted(t *testing.T) {
 			append([]Shortcut(nil), d.Shortcuts...), append([]string(nil), d.ActionGroups...)
 		routeAll(b)
 		tt.extra(b, &d)
-		b.Declare(d)
-		err := b.CheckRoutes()
+		b.Router().Declare(d)
+		err := b.Router().CheckRoutes()
 		if (err == nil) != (len(tt.want) == 0) {
 			t.Errorf("%s: CheckRoutes = %v, want an error saying %q", tt.name, err, tt.want)
 			continue

@@ -57,12 +57,20 @@ func (b *Bot) inOrder(key string, fn func()) bool {
 	return started
 }
 
+// Decorations are the reactions and thread statuses of messages, made in
+// the background in order per message (Bot.Decorations).
+type Decorations struct{ b *Bot }
+
+// Decorations makes the reactions and thread statuses of messages.
+func (b *Bot) Decorations() Decorations { return Decorations{b} }
+
 // React takes the bot's reactions named in remove off the message ts of
 // channel and then adds add ("" for none), in the background and after the
 // reactions asked for earlier on the same message. It is idempotent: a
 // reaction already there (already_reacted) or already gone (no_reaction) is
 // what was wanted.
-func (b *Bot) React(ctx context.Context, channel, ts, add string, remove []string, log *slog.Logger) {
+func (d Decorations) React(ctx context.Context, channel, ts, add string, remove []string, log *slog.Logger) {
+	b := d.b
 	if channel == "" || ts == "" {
 		return
 	}
@@ -101,7 +109,8 @@ type threadStatusOff struct{ off atomic.Bool }
 // it sooner while the work goes on. If Slack answers that the app may not
 // set it (missing_scope, not_allowed...), that is logged once and the
 // feature is skipped from then on: it is never fatal.
-func (b *Bot) SetThreadStatus(ctx context.Context, channel, threadTS, status string, log *slog.Logger) {
+func (d Decorations) SetThreadStatus(ctx context.Context, channel, threadTS, status string, log *slog.Logger) {
+	b := d.b
 	if b.threadStatus.off.Load() || channel == "" || threadTS == "" {
 		return
 	}
@@ -129,7 +138,8 @@ func (b *Bot) SetThreadStatus(ctx context.Context, channel, threadTS, status str
 
 // ThreadStatusPending reports whether a thread status asked for in the
 // thread whose parent is threadTS is still on its way to Slack.
-func (b *Bot) ThreadStatusPending(channel, threadTS string) bool {
+func (d Decorations) ThreadStatusPending(channel, threadTS string) bool {
+	b := d.b
 	s := &b.decor
 	s.mu.Lock()
 	defer s.mu.Unlock()

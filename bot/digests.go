@@ -18,7 +18,7 @@ import (
 // A digest is a message a feature posts in a subscribed channel on a
 // schedule (bot/digest), once per period across replicas. The feature's loop
 // claims each owed posting in the store (store.Digests.ClaimDigest) and
-// builds the message; PostDigest posts it:
+// builds the message; Bot.Digests().Post posts it:
 //
 //	claim's attempt   earlier post found   claim still held   Slack answers      then
 //	1                 (not looked for)     yes                ok                 marked posted
@@ -29,13 +29,20 @@ import (
 //	any               no                   yes                refused for good   marked posted (skipped), the
 //	                                                                             subscriber told (digestRefused)
 //	any               (not posted: the feature could not make the message: the analytics could not be read,
-//	                  the budget could not be drawn on or had no room; HandBackDigest)
+//	                  the budget could not be drawn on or had no room; HandBack)
 //	                  and the next try comes within the window   released, due again after the feature's wait
 //	                  and the next try would come only after     marked posted (skipped), the subscriber told
-//	                  the window closed (DigestLastTry)          (DigestMissed)
+//	                  the window closed (DigestLastTry)          (missed)
 //
 // A post carries the kind's message metadata (DigestKind.Event, with the
 // period and the project), which is how a later attempt finds it.
+
+// Digests posts the digests a feature's loop claimed: Claim, Post,
+// HandBack and Unserved (Bot.Digests).
+type Digests struct{ b *Bot }
+
+// Digests is what posts the features' digests.
+func (b *Bot) Digests() Digests { return Digests{b} }
 
 // Leases of a digest claim.
 const (
@@ -83,7 +90,7 @@ type DigestPost struct {
 	Slot     digest.Slot
 	Schedule digest.Schedule
 	// Now is the feature's clock (time.Now when nil) and Tick how often its
-	// loop looks for owed postings: with them HandBackDigest tells whether
+	// loop looks for owed postings: with them Digests.HandBack tells whether
 	// a posting handed back would be tried again within its window.
 	Now  func() time.Time
 	Tick time.Duration
@@ -103,10 +110,10 @@ func DigestLastTry(end, now time.Time, wait, tick time.Duration) bool {
 	return !now.Add(max(wait, 0) + max(tick, 0)).Before(end)
 }
 
-// ClaimDigest claims run for this replica, leased for lease and its record
+// Claim claims run for this replica, leased for lease and its record
 // kept for keep (store.Digests.ClaimDigest): ok is false, said in log, when
 // it was posted already, another replica holds it, or the store failed.
-func (b *Bot) ClaimDigest(ctx context.Context, runs DigestRuns, run store.DigestRun, lease, keep time.Duration, log *slog.Logger) (store.DigestClaim, bool) {
+func (d Digests) Claim(ctx context.Context, runs DigestRuns, run store.DigestRun, lease, keep time.Duration, log *slog.Logger) (store.DigestClaim, bool) {
 	claim, err := runs.ClaimDigest(ctx, run, lease, keep)
 	switch {
 	case errors.Is(err, store.ErrDigestPosted):
@@ -122,16 +129,16 @@ func (b *Bot) ClaimDigest(ctx context.Context, runs DigestRuns, run store.Digest
 	return claim, true
 }
 
-// ReleaseDigest hands p's period back, due again after the given wait,
+// release hands p's period back, due again after the given wait,
 // saying why in the log.
-func (b *Bot) ReleaseDigest(ctx context.Context, p DigestPost, why string, err error, after time.Duration) {
+func (d Digests) release(ctx context.Context, p DigestPost, why string, err error, after time.Duration) {
 	p.Log.Warn(why+"; another tick tries again", "err", err)
 	if err := p.Runs.ReleaseDigest(context.WithoutCancel(ctx), p.Claim, after); err != nil && !errors.Is(err, store.ErrStale) {
 		p.Log.Warn("releasing the digest failed", "err", err)
 	}
 }
 
-// Why a digest was skipped, in the words DigestMissed tells the subscriber,
+// Why a digest was skipped, in the words missed tells the subscriber,
 // shared by the digests whose numbers come from the docs analytics.
 const (
 	DigestMissedAnalytics   = "the docs analytics could not be read"
@@ -154,11 +161,11 @@ type DigestHandBack struct {
 	After time.Duration
 }
 
-// HandBackDigest hands p's period back, due again after hb.After, unless
+// HandBack hands p's period back, due again after hb.After, unless
 // its next try would come only once the posting's window is over
 // (DigestLastTry, on p.Now and p.Tick): then the period is skipped and the
-// subscriber told (DigestMissed), rather than left unposted in silence.
-func (b *Bot) HandBackDigest(ctx context.Context, p DigestPost, hb DigestHandBack) {
+// subscriber told (missed), rather than left unposted in silence.
+func (d Digests) HandBack(ctx context.Context, p DigestPost, hb DigestHandBack) {
 	now := time.Now
 	if p.Now != nil {
 		now = p.Now
@@ -168,19 +175,19 @@ func (b *Bot) HandBackDigest(ctx context.Context, p DigestPost, hb DigestHandBac
 		if hb.Err != nil {
 			err = fmt.Errorf("%s: %w", hb.Why, hb.Err)
 		}
-		b.DigestMissed(ctx, p, hb.Missed, err)
+		d.missed(ctx, p, hb.Missed, err)
 		return
 	}
-	b.ReleaseDigest(ctx, p, hb.Why, hb.Err, hb.After)
+	d.release(ctx, p, hb.Why, hb.Err, hb.After)
 }
 
-// DigestMissed skips p's period, which could not be made before its window
+// missed skips p's period, which could not be made before its window
 // closes: it is marked done (as a refused one is), said in the log with
 // err, and the subscriber is told in a direct message, why (docsbot's own
 // mrkdwn, such as "the analytics budget had no room") and when the next
 // one comes. Only the claim's holder calls it, so every skipped period is
 // told once.
-func (b *Bot) DigestMissed(ctx context.Context, p DigestPost, why string, err error) {
+func (d Digests) missed(ctx context.Context, p DigestPost, why string, err error) {
 	ctx = context.WithoutCancel(ctx)
 	log, sub := p.Log, p.Sub
 	f := digest.Frequency(sub.Frequency)
@@ -199,18 +206,19 @@ func (b *Bot) DigestMissed(ctx context.Context, p DigestPost, why string, err er
 		"This one is skipped; the next comes as usual, %s. `%s digest off%s` in the channel stops the digest.",
 		f, p.Kind.Name, OfProject(p.ProjectName), p.Slot.Due.In(loc).Format(day), sub.Channel, why, int(f.Window().Hours()),
 		next.Due.In(loc).Format(day), p.Kind.Command, ProjectArg(p.ProjectName))
-	b.tellSubscriber(ctx, p, text, "missed", why)
+	d.b.tellSubscriber(ctx, p, text, "missed", why)
 }
 
-// PostDigest posts p's message (opts) once, as the table above says, and
+// Post posts p's message (opts) once, as the table above says, and
 // returns its ts: "" when this call did not post it (an earlier attempt
 // did, the claim was lost, or Slack did not take it).
-func (b *Bot) PostDigest(ctx context.Context, p DigestPost, opts ...slack.MsgOption) string {
+func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption) string {
+	b := d.b
 	log := p.Log
 	if p.Claim.Attempt > 1 {
 		ts, err := b.findDigest(ctx, p)
 		if err != nil {
-			b.ReleaseDigest(ctx, p, "looking for an earlier digest post failed", err, 0)
+			d.release(ctx, p, "looking for an earlier digest post failed", err, 0)
 			return ""
 		}
 		if ts != "" {
@@ -239,7 +247,7 @@ func (b *Bot) PostDigest(ctx context.Context, p DigestPost, opts ...slack.MsgOpt
 			if ctx.Err() != nil {
 				_, after = b.Shutdown()
 			}
-			b.ReleaseDigest(ctx, p, "posting the digest failed", err, after)
+			d.release(ctx, p, "posting the digest failed", err, after)
 			return ""
 		}
 		// Slack refused for good (not in the channel, archived): trying
@@ -347,11 +355,12 @@ func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
 	b.tellSubscriber(ctx, p, text, "code", code)
 }
 
-// DigestUnserved tells the subscriber, once per subscription, that p's
+// Unserved tells the subscriber, once per subscription, that p's
 // digest is skipped because docsbot serves no project it can go to: the
 // project it names left the projects file, or it was subscribed before
 // projects existed in a channel that has no default project.
-func (b *Bot) DigestUnserved(ctx context.Context, p DigestPost) {
+func (d Digests) Unserved(ctx context.Context, p DigestPost) {
+	b := d.b
 	sub := p.Sub
 	first, err := p.Runs.NoteDigestFailure(ctx, sub, "unserved")
 	if err != nil || !first {
@@ -377,7 +386,7 @@ func (b *Bot) tellSubscriber(ctx context.Context, p DigestPost, text string, log
 		p.Log.Warn("the digest has no subscriber on record to tell")
 		return
 	}
-	if err := b.DirectMessage(ctx, p.Sub.CreatedBy, text); err != nil {
+	if err := b.directMessage(ctx, p.Sub.CreatedBy, text); err != nil {
 		p.Log.Warn("telling the digest's subscriber failed", "user", p.Sub.CreatedBy, "err", err)
 		return
 	}

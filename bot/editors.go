@@ -12,7 +12,7 @@ import (
 // 3 seconds and a modal's trigger lives as long, so a user group lookup that
 // is not cached waits at most this long. When the role is not decided in
 // that time the work is accepted anyway and its work handler decides
-// (EditorRefusal), by then usually from the cache the lookup filled.
+// (Editors.Refusal), by then usually from the cache the lookup filled.
 const ackRoleBound = 800 * time.Millisecond
 
 // newRoles builds the role checker over the bot's Slack client
@@ -45,7 +45,14 @@ func (b *Bot) UserName(ctx context.Context, user string) string {
 	return p.Name
 }
 
-// EditorRefusal returns "" when user may start jobs, send follow-ups and
+// Editors decides who may change docs (Bot.Editors): DOCSBOT_EDITORS and
+// each project's, with the gate of guests and other organisations.
+type Editors struct{ b *Bot }
+
+// Editors is who may change docs, per project.
+func (b *Bot) Editors() Editors { return Editors{b} }
+
+// Refusal returns "" when user may start jobs, send follow-ups and
 // retry in channel for the project named proj, and otherwise what to tell
 // them privately, by the first of these that refuses (docs/roles.md):
 //
@@ -58,35 +65,35 @@ func (b *Bot) UserName(ctx context.Context, user string) string {
 // (ProjectKey's "" is the implicit project, which has no editors of its own,
 // so the answer is the same). A proj docsbot no longer serves (not in the
 // projects file) is refused, saying so. It may ask Slack who is in the editors' user
-// groups; call it from work handlers, and EditorRefusalInAck from handlers
+// groups; call it from work handlers, and RefusalInAck from handlers
 // that answer in the ack.
-func (b *Bot) EditorRefusal(ctx context.Context, user, channel, proj string) string {
-	refusal, _ := b.editorRefusal(ctx, user, channel, proj)
+func (e Editors) Refusal(ctx context.Context, user, channel, proj string) string {
+	refusal, _ := e.b.editorRefusal(ctx, user, channel, proj)
 	return refusal
 }
 
-// EditorCheck is EditorRefusal, and whether the refusal is "not now": Slack
+// Check is Refusal, and whether the refusal is "not now": Slack
 // could not say who the person is or who is in the editors' groups, so the
 // same request may pass later (a refusal to repeat each time, where a
 // definite one may be told once).
-func (b *Bot) EditorCheck(ctx context.Context, user, channel, proj string) (refusal string, notNow bool) {
-	return b.editorRefusal(ctx, user, channel, proj)
+func (e Editors) Check(ctx context.Context, user, channel, proj string) (refusal string, notNow bool) {
+	return e.b.editorRefusal(ctx, user, channel, proj)
 }
 
-// EditorRefusalInAck is EditorRefusal for a handler answering in the ack: it
+// RefusalInAck is Refusal for a handler answering in the ack: it
 // waits for Slack at most ackRoleBound, and returns "" when the role could
 // not be decided by then, for the work handler to decide.
-func (b *Bot) EditorRefusalInAck(ctx context.Context, user, channel, proj string) string {
+func (e Editors) RefusalInAck(ctx context.Context, user, channel, proj string) string {
 	ctx, cancel := context.WithTimeout(ctx, ackRoleBound)
 	defer cancel()
-	refusal, undecided := b.editorRefusal(ctx, user, channel, proj)
+	refusal, undecided := e.b.editorRefusal(ctx, user, channel, proj)
 	if undecided {
 		return ""
 	}
 	return refusal
 }
 
-// editorRefusal is EditorRefusal, and whether the role was left undecided
+// editorRefusal is Editors.Refusal, and whether the role was left undecided
 // (Slack not asked in time or failing, with no earlier answer).
 func (b *Bot) editorRefusal(ctx context.Context, user, channel, proj string) (string, bool) {
 	if refusal := b.access.check(user, channel); refusal != "" {

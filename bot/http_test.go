@@ -446,14 +446,14 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 			slack.NewPlainTextInputBlockElement(nil, "text"))}},
 	}
 	r := h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: signingSecret}, Register: func(b *bot.Bot) {
-		b.HandleShortcut("ask_docs", func(ctx context.Context, req *bot.InteractionRequest) {
+		b.Router().HandleShortcut("ask_docs", func(ctx context.Context, req *bot.InteractionRequest) {
 			note("shortcut " + string(req.Interaction.Type)) // before the ack: the test goes on once Slack has it
 			req.Ack(nil)
 			if _, err := b.Slack().OpenViewContext(ctx, req.Interaction.TriggerID, modal); err != nil {
 				note("views.open failed: " + err.Error())
 			}
 		})
-		b.HandleViewSubmission("ask_docs_modal", func(_ context.Context, req *bot.InteractionRequest) {
+		b.Router().HandleViewSubmission("ask_docs_modal", func(_ context.Context, req *bot.InteractionRequest) {
 			q := req.Interaction.View.State.Values["question"]["text"].Value
 			if strings.TrimSpace(q) == "" {
 				note("submission refused")
@@ -463,7 +463,7 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 			note("submitted " + q)
 			req.Ack(nil)
 		})
-		b.HandleBlockAction("approve", func(_ context.Context, req *bot.InteractionRequest) {
+		b.Router().HandleBlockAction("approve", func(_ context.Context, req *bot.InteractionRequest) {
 			note("approve " + req.Interaction.ActionCallback.BlockActions[0].Value)
 			req.Ack(nil)
 		})
@@ -525,7 +525,7 @@ func TestHTTPModeLateCommandIsTold(t *testing.T) {
 	h, lb := httpWorld(t)
 	release := make(chan struct{})
 	r := h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Mode: bot.ModeHTTP, SigningSecret: signingSecret}, Register: func(b *bot.Bot) {
-		b.HandleCommand("/slow", func(_ context.Context, req *bot.CommandRequest) {
+		b.Router().HandleCommand("/slow", func(_ context.Context, req *bot.CommandRequest) {
 			<-release
 			req.Ack(nil)
 		})

@@ -63,7 +63,7 @@ const (
 
 // WorkStore is what the core keeps in Redis, one part of the store each
 // (store/doc.go, "Parts"): the inbox, and the project each person chose last
-// (ResolveProject). Both are required.
+// (Projects.Resolve). Both are required.
 type WorkStore struct {
 	Inbox
 	project.LastChoices

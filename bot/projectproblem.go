@@ -12,12 +12,16 @@ import (
 // project, nothing or two projects, and that list the projects there are.
 // noun is what the person wrote: "command", "instruction".
 
+// ProjectNames are the names of the projects served, in the order of the
+// file (project.Set, Bot.Projects).
+type ProjectNames interface{ Names() []string }
+
 // ProjectProblem is the private answer to text whose project=NAME words
 // name no project (*project.UnknownError), no name at all
 // (*project.EmptyNameError) or two projects (*project.TokenError): what is
 // wrong and the projects of set. The names shown are the person's, cut and
 // escaped once. It is "" for any other error.
-func ProjectProblem(err error, set *project.Set, noun string) string {
+func ProjectProblem(err error, set ProjectNames, noun string) string {
 	if _, ok := errors.AsType[*project.EmptyNameError](err); ok {
 		return "Write a project name after `project=`. The projects are " + projectNames(set.Names()) + "."
 	}
@@ -44,12 +48,12 @@ func IsProjectProblem(err error) bool {
 
 // WhichProject asks in words which project a command is for, where no
 // buttons can be shown (a command's work answering by its response_url).
-func WhichProject(set *project.Set, noun string) string {
+func WhichProject(set ProjectNames, noun string) string {
 	return "Which docs project? " + ProjectsHint(set, noun)
 }
 
 // ProjectsHint lists the projects of set and says how to name one.
-func ProjectsHint(set *project.Set, noun string) string { return projectsHint(set.Names(), noun) }
+func ProjectsHint(set ProjectNames, noun string) string { return projectsHint(set.Names(), noun) }
 
 func projectsHint(names []string, noun string) string {
 	return "The projects are " + projectNames(names) + ": write `project=NAME` at the start or the end of your " + noun + "."

@@ -12,7 +12,7 @@ import (
 // docs, through the core, as ActionImprovePage passes a page: the hearer
 // queues a WorkAsk with a Question, and the answerer registers the kind
 // (HandleWork) and what tells its threads (AnswerThreads). With no answerer
-// registered (no assistant key), Answers is false and nothing is handed
+// registered (no assistant key), Answers().On is false and nothing is handed
 // over.
 
 // WorkAsk is the kind of inbox work of a Question.
@@ -46,10 +46,16 @@ type Question struct {
 	ResponseURL string `json:"response_url,omitempty"`
 }
 
-// Answers reports whether a feature answers questions (it registered
-// WorkAsk).
-func (b *Bot) Answers() bool {
-	_, ok := b.handlers[WorkAsk]
+// Answers is the hand-off of questions to the answerer (Bot.Answers).
+type Answers struct{ b *Bot }
+
+// Answers is the hand-off of questions from the feature that hears them to
+// the one that answers them.
+func (b *Bot) Answers() Answers { return Answers{b} }
+
+// On reports whether a feature answers questions (it registered WorkAsk).
+func (a Answers) On() bool {
+	_, ok := a.b.handlers[WorkAsk]
 	return ok
 }
 
@@ -77,17 +83,16 @@ func (t AnswerThread) GoesOnWith(user string, mention, dm bool) bool {
 	return t.Answer && (mention || dm || t.Asker == "" || t.Asker == user)
 }
 
-// SetAnswerThreads registers the answerer's AnswerThreads. Register before
-// Run.
-func (b *Bot) SetAnswerThreads(f AnswerThreads) { b.answerThreads = f }
+// SetThreads registers the answerer's AnswerThreads. Register before Run.
+func (a Answers) SetThreads(f AnswerThreads) { a.b.answerThreads = f }
 
-// IsAnswerThread says whether t is an answer's thread, and whose; not one,
+// Thread says whether t is an answer's thread, and whose; not one,
 // without error, when no feature answers questions.
-func (b *Bot) IsAnswerThread(ctx context.Context, t store.Thread) (AnswerThread, error) {
-	if b.answerThreads == nil {
+func (a Answers) Thread(ctx context.Context, t store.Thread) (AnswerThread, error) {
+	if a.b.answerThreads == nil {
 		return AnswerThread{}, nil
 	}
-	return b.answerThreads(ctx, t)
+	return a.b.answerThreads(ctx, t)
 }
 
 // QuestionIn decides whether text, addressed to the bot (a mention or a DM),

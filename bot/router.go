@@ -90,20 +90,31 @@ func add[H any](m *map[string]H, what, key string, h H) {
 	(*m)[key] = h
 }
 
+// Router is where features declare what they serve of Slack and route
+// it (Bot.Router): Declare, then a Handle... per entry point declared, and
+// HandleWork per kind of inbox work.
+type Router struct{ b *Bot }
+
+// Router is where features declare and route what they serve.
+func (b *Bot) Router() Router { return Router{b} }
+
 // HandleCommand registers the handler of a slash command ("/docs-agent").
-func (b *Bot) HandleCommand(name string, h CommandHandler) {
+func (r Router) HandleCommand(name string, h CommandHandler) {
+	b := r.b
 	add(&b.routes.commands, "slash command", name, h)
 }
 
 // HandleEvent registers the handler of an Events API event type
 // (slackevents.Message, slackevents.AppMention).
-func (b *Bot) HandleEvent(eventType slackevents.EventsAPIType, h EventHandler) {
+func (r Router) HandleEvent(eventType slackevents.EventsAPIType, h EventHandler) {
+	b := r.b
 	add(&b.routes.events, "event type", string(eventType), h)
 }
 
 // HandleBlockAction registers the handler of a block_actions payload whose
 // first action has actionID.
-func (b *Bot) HandleBlockAction(actionID string, h InteractionHandler) {
+func (r Router) HandleBlockAction(actionID string, h InteractionHandler) {
+	b := r.b
 	add(&b.routes.actions, "block action", actionID, h)
 }
 
@@ -112,24 +123,28 @@ func (b *Bot) HandleBlockAction(actionID string, h InteractionHandler) {
 // buttons of a ProjectQuestion, prefix followed by their position). An id
 // registered with HandleBlockAction goes to its own handler; of several
 // prefixes, the longest wins.
-func (b *Bot) HandleBlockActions(prefix string, h InteractionHandler) {
+func (r Router) HandleBlockActions(prefix string, h InteractionHandler) {
+	b := r.b
 	add(&b.routes.actionGroups, "group of block actions", prefix, h)
 }
 
 // HandleViewSubmission registers the handler of a modal's view_submission,
 // by the view's callback_id.
-func (b *Bot) HandleViewSubmission(callbackID string, h InteractionHandler) {
+func (r Router) HandleViewSubmission(callbackID string, h InteractionHandler) {
+	b := r.b
 	add(&b.routes.views, "view submission", callbackID, h)
 }
 
 // HandleShortcut registers the handler of a global shortcut or a message
 // action, by its callback_id.
-func (b *Bot) HandleShortcut(callbackID string, h InteractionHandler) {
+func (r Router) HandleShortcut(callbackID string, h InteractionHandler) {
+	b := r.b
 	add(&b.routes.shortcuts, "shortcut", callbackID, h)
 }
 
 // HandleWork registers the handler of a kind of inbox work.
-func (b *Bot) HandleWork(kind string, h WorkHandler) {
+func (r Router) HandleWork(kind string, h WorkHandler) {
+	b := r.b
 	add(&b.handlers, "work kind", kind, h)
 }
 

@@ -17,11 +17,11 @@ func TestRouterFindsTheRegisteredHandler(t *testing.T) {
 	interaction := func(name string) InteractionHandler {
 		return func(context.Context, *InteractionRequest) { got = name }
 	}
-	b.HandleBlockAction("approve", interaction("action approve"))
-	b.HandleViewSubmission("new_job", interaction("view new_job"))
-	b.HandleShortcut("ask_agent", interaction("shortcut ask_agent"))
-	b.HandleEvent(slackevents.Message, func(context.Context, *EventRequest) { got = "event message" })
-	b.HandleCommand("/docs-agent", func(context.Context, *CommandRequest) { got = "command /docs-agent" })
+	b.Router().HandleBlockAction("approve", interaction("action approve"))
+	b.Router().HandleViewSubmission("new_job", interaction("view new_job"))
+	b.Router().HandleShortcut("ask_agent", interaction("shortcut ask_agent"))
+	b.Router().HandleEvent(slackevents.Message, func(context.Context, *EventRequest) { got = "event message" })
+	b.Router().HandleCommand("/docs-agent", func(context.Context, *CommandRequest) { got = "command /docs-agent" })
 
 	interactions := []struct {
 		name string
@@ -91,12 +91,14 @@ func TestRegisteringTwicePanics(t *testing.T) {
 		name     string
 		register func(b *Bot)
 	}{
-		{"command", func(b *Bot) { b.HandleCommand("/docs-agent", func(context.Context, *CommandRequest) {}) }},
-		{"event", func(b *Bot) { b.HandleEvent(slackevents.Message, func(context.Context, *EventRequest) {}) }},
-		{"block action", func(b *Bot) { b.HandleBlockAction("approve", func(context.Context, *InteractionRequest) {}) }},
-		{"view submission", func(b *Bot) { b.HandleViewSubmission("new_job", func(context.Context, *InteractionRequest) {}) }},
-		{"shortcut", func(b *Bot) { b.HandleShortcut("ask_agent", func(context.Context, *InteractionRequest) {}) }},
-		{"work", func(b *Bot) { b.HandleWork("agent.start", WorkHandler{}) }},
+		{"command", func(b *Bot) { b.Router().HandleCommand("/docs-agent", func(context.Context, *CommandRequest) {}) }},
+		{"event", func(b *Bot) { b.Router().HandleEvent(slackevents.Message, func(context.Context, *EventRequest) {}) }},
+		{"block action", func(b *Bot) { b.Router().HandleBlockAction("approve", func(context.Context, *InteractionRequest) {}) }},
+		{"view submission", func(b *Bot) {
+			b.Router().HandleViewSubmission("new_job", func(context.Context, *InteractionRequest) {})
+		}},
+		{"shortcut", func(b *Bot) { b.Router().HandleShortcut("ask_agent", func(context.Context, *InteractionRequest) {}) }},
+		{"work", func(b *Bot) { b.Router().HandleWork("agent.start", WorkHandler{}) }},
 	}
 	for _, tt := range tests {
 		b := &Bot{}
@@ -122,9 +124,9 @@ func TestRouterMatchesButtonGroups(t *testing.T) {
 	interaction := func(name string) InteractionHandler {
 		return func(context.Context, *InteractionRequest) { got = name }
 	}
-	b.HandleBlockActions("choose.", interaction("group choose."))
-	b.HandleBlockActions("choose.project.", interaction("group choose.project."))
-	b.HandleBlockAction("choose.project.none", interaction("action choose.project.none"))
+	b.Router().HandleBlockActions("choose.", interaction("group choose."))
+	b.Router().HandleBlockActions("choose.project.", interaction("group choose.project."))
+	b.Router().HandleBlockAction("choose.project.none", interaction("action choose.project.none"))
 	for id, want := range map[string]string{
 		"choose.0":            "group choose.",
 		"choose.project.3":    "group choose.project.",

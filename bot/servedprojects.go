@@ -10,10 +10,17 @@ import (
 	"github.com/docsbot/docsbot/docsapi"
 )
 
+// Projects are the docs projects a bot serves (project.Set: All, Get,
+// Implicit, Names, ...) and the choice of one for a command (Resolve,
+// Remember).
+type Projects struct {
+	*project.Set
+	b *Bot
+}
+
 // Projects returns the docs projects this bot serves: Config.Projects, or,
-// when none were given, an implicit set of one project (project.Single) that
-// keeps today's behaviour. It is never nil.
-func (b *Bot) Projects() *project.Set { return b.projects }
+// when none were given, an implicit set of one project (project.Single).
+func (b *Bot) Projects() Projects { return Projects{Set: b.projects, b: b} }
 
 // Resolution is which project a command is for (project.Resolution) and,
 // when decided, that project with its clients (Served; its API nil when
@@ -23,14 +30,15 @@ type Resolution struct {
 	Served Served
 }
 
-// ResolveProject decides which project a command is for (project.Resolver:
+// Resolve decides which project a command is for (project.Resolver:
 // project=NAME in the text, the channel's default, the person's last choice,
 // else Resolution.Ask): the one choice flow of every feature. When it asks,
 // a feature asks with a ProjectQuestion where it can show buttons, in words
 // (WhichProject) where it cannot. The person's last choice is read from the
 // bot's store. Errors are *project.UnknownError, *project.TokenError or the
 // store's, wrapped.
-func (b *Bot) ResolveProject(ctx context.Context, req project.Request) (Resolution, error) {
+func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution, error) {
+	b := ps.b
 	res, err := project.NewResolver(b.projects, b.store.LastChoices).Resolve(ctx, req)
 	out := Resolution{Resolution: res}
 	if err == nil && !res.Ask {
@@ -39,10 +47,11 @@ func (b *Bot) ResolveProject(ctx context.Context, req project.Request) (Resoluti
 	return out, err
 }
 
-// RememberProject keeps name as the project user of team chose last (when
+// Remember keeps name as the project user of team chose last (when
 // they chose by project=NAME or by a button), so that their next command
 // without one goes there. It does nothing for an implicit set.
-func (b *Bot) RememberProject(ctx context.Context, team, user, name string) error {
+func (ps Projects) Remember(ctx context.Context, team, user, name string) error {
+	b := ps.b
 	return project.NewResolver(b.projects, b.store.LastChoices).Remember(ctx, team, user, name)
 }
 

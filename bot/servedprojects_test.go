@@ -62,18 +62,18 @@ func TestResolveProjectRemembersTheChoice(t *testing.T) {
 	b := projectBot(t, bot.Config{Projects: twoProjects(t, "")})
 	ask := project.Request{Team: "T1", Channel: "C0ELSE", User: alice, Text: "Document the new endpoint"}
 
-	res, err := b.ResolveProject(ctx, ask)
+	res, err := b.Projects().Resolve(ctx, ask)
 	if err != nil || !res.Ask || len(res.Choices) != 2 {
 		t.Fatalf("no default, no choice yet: %+v, %v; want Ask with 2 choices", res, err)
 	}
-	res, err = b.ResolveProject(ctx, project.Request{Team: "T1", Channel: "C0DOCS", User: alice, Text: "project=api Fix the typo"})
+	res, err = b.Projects().Resolve(ctx, project.Request{Team: "T1", Channel: "C0DOCS", User: alice, Text: "project=api Fix the typo"})
 	if err != nil || res.Project.Name != "api" || res.Source != project.ByToken || res.Text != "Fix the typo" {
 		t.Fatalf("project=api in the docs channel: %+v, %v", res, err)
 	}
-	if err := b.RememberProject(ctx, "T1", alice, res.Project.Name); err != nil {
+	if err := b.Projects().Remember(ctx, "T1", alice, res.Project.Name); err != nil {
 		t.Fatal(err)
 	}
-	res, err = b.ResolveProject(ctx, ask)
+	res, err = b.Projects().Resolve(ctx, ask)
 	if err != nil || res.Project.Name != "api" || res.Source != project.ByLastChoice {
 		t.Fatalf("after choosing api: %+v, %v; want api by last choice", res, err)
 	}
@@ -84,7 +84,7 @@ func TestResolveProjectRemembersTheChoice(t *testing.T) {
 
 func TestImplicitProjectKeepsTodaysKeys(t *testing.T) {
 	b := projectBot(t, bot.Config{})
-	res, err := b.ResolveProject(context.Background(), project.Request{Team: "T1", Channel: "C1", User: alice, Text: "project=api x"})
+	res, err := b.Projects().Resolve(context.Background(), project.Request{Team: "T1", Channel: "C1", User: alice, Text: "project=api x"})
 	if err != nil || !res.Project.Implicit || res.Text != "project=api x" {
 		t.Fatalf("implicit set: %+v, %v; want the implicit project and the text untouched", res, err)
 	}
@@ -127,7 +127,7 @@ func TestEditorRefusalPerProject(t *testing.T) {
 			// Guests and other organisations let in: this bot has no Slack to
 			// ask users.info (the gate's rows are TestGate's and the agent's).
 			b := projectBot(t, bot.Config{Projects: twoProjects(t, tt.apiEditors), Editors: tt.global, AllowGuests: true, AllowExternal: true})
-			refusal := b.EditorRefusal(ctx, tt.user, "C0DOCS", tt.proj)
+			refusal := b.Editors().Refusal(ctx, tt.user, "C0DOCS", tt.proj)
 			if (refusal == "") != tt.editor {
 				t.Errorf("refusal = %q, want editor %v", refusal, tt.editor)
 			}

@@ -78,7 +78,7 @@ func slowBot(h *bottest.Harness) (busy *atomic.Int32, letGo func(), r *bottest.R
 	letGo = func() { once.Do(func() { close(release) }) }
 	h.T.Cleanup(letGo)
 	r = h.StartBot(bottest.Config{Config: app.Config{Register: func(b *bot.Bot) {
-		b.HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
+		b.Router().HandleCommand("/docs-slow", func(_ context.Context, req *bot.CommandRequest) {
 			busy.Add(1)
 			<-release
 			req.Ack(nil)

@@ -140,12 +140,13 @@ const channelsOfPages = 20
 // ChannelsOf is the set of channels user is in, as far as docsbot can see
 // (users.conversations: public channels, and private ones docsbot is in
 // too). It reads at most channelsOfPages pages of 1,000; a person in more
-// channels than that is taken to be in those read.
-func (b *Bot) ChannelsOf(ctx context.Context, user string) (map[string]bool, error) {
+// channels than that is taken to be in those read. client is the bot's
+// (Bot.Slack).
+func ChannelsOf(ctx context.Context, client *slack.Client, user string) (map[string]bool, error) {
 	in := map[string]bool{}
 	params := &slack.GetConversationsForUserParameters{UserID: user, Types: []string{"public_channel", "private_channel"}, Limit: 1000, ExcludeArchived: true}
 	for range channelsOfPages {
-		chans, next, err := b.slack.GetConversationsForUserContext(ctx, params)
+		chans, next, err := client.GetConversationsForUserContext(ctx, params)
 		if err != nil {
 			return nil, fmt.Errorf("bot: the channels of %s: %w", user, err)
 		}

@@ -335,11 +335,11 @@ func (t *tasks) closeAndWait(d time.Duration) bool {
 	}
 }
 
-// IsOwnOrBot reports whether a message comes from this bot or any other
-// bot: the bot never answers those.
-func (b *Bot) IsOwnOrBot(ev *slackevents.MessageEvent) bool {
+// OwnOrBot reports whether a message comes from this bot (id) or any
+// other bot: the bot never answers those.
+func (id Identity) OwnOrBot(ev *slackevents.MessageEvent) bool {
 	if ev.BotID != "" || ev.SubType == "bot_message" {
 		return true
 	}
-	return ev.User == "" || ev.User == b.self.UserID
+	return ev.User == "" || ev.User == id.UserID
 }

@@ -25,17 +25,17 @@ const (
 )
 
 // markAudited records that a piece of work's audit record was appended
-// (bot.AuditWork); a piece of work appends one record.
+// (bot.AuditTrail.Work); a piece of work appends one record.
 const markAudited = "audited"
 
 // auditRefusedInAck records a refusal answered in the ack, under the
 // delivery's key.
 func (a *agent) auditRefusedInAck(ctx context.Context, key string, rec store.AuditRecord) {
 	rec.Work = key
-	a.core.Audit(ctx, rec)
+	a.core.Audit().Record(ctx, rec)
 }
 
-// auditWork records rec once for the work w (bot.AuditWork).
+// auditWork records rec once for the work w (bot.AuditTrail.Work).
 func (a *agent) auditWork(ctx context.Context, w *bot.Work, rec store.AuditRecord) {
-	a.core.AuditWork(ctx, w, markAudited, rec)
+	a.core.Audit().Work(ctx, w, markAudited, rec)
 }

@@ -30,7 +30,7 @@ import (
 // start one job, and someone else's click (refused) takes nothing from
 // them: it replaces the
 // question with what happens and queues the start with its project, which
-// remembers the choice (bot.RememberProject) once the person passed the
+// remembers the choice (bot.Projects.Remember) once the person passed the
 // project's editors. A click after the start was forgotten
 // is told so.
 

@@ -24,20 +24,20 @@ const storageDown = "docsbot cannot reach its storage right now, so it did not s
 // and then acknowledged. If Redis cannot record it, the ack says so.
 func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	c := parseCommand(cmd.Text, a.core.Projects())
+	c := parseCommand(cmd.Text, a.core.Projects().Set)
 	if c.Problem != "" {
 		r.Ack(bot.Ephemeral(c.Problem))
 		return
 	}
 	if c.Help {
-		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects(), a.core.Answers())))
+		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects().Set, a.core.Answers().On())))
 		return
 	}
 	text, listing := c.Text, c.Listing
 	refusal := a.core.Refusal(cmd.UserID, cmd.ChannelID)
 	if refusal == "" && !listing {
 		// Viewers may list; starting a job takes an editor.
-		refusal = a.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
+		refusal = a.core.Editors().RefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
 	}
 	if refusal != "" {
 		r.Ack(bot.Ephemeral(refusal))

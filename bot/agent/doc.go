@@ -118,7 +118,7 @@
 //
 // Projects (projects.go, choose.go). With several docs projects
 // (bot.Config.Projects) each start decides its project in its work
-// (bot.ResolveProject: project=NAME, taken out of the instruction, the
+// (bot.Projects.Resolve: project=NAME, taken out of the instruction, the
 // channel's default, the person's last choice), or asks the person
 // privately with a button per project (at most 25; past that, in words):
 // the start waits in Redis (store.PendingStarts.SavePending) and a click is agent.choose

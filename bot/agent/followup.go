@@ -65,7 +65,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		if done, err := a.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
 			return err
 		}
-		if answer, err := a.core.IsAnswerThread(ctx, thread); err != nil {
+		if answer, err := a.core.Answers().Thread(ctx, thread); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		} else if answer.Answer {
 			// An answer's thread: the asker's reply (or a mention) goes on
@@ -149,7 +149,7 @@ func (a *agent) refuseFollowUp(ctx context.Context, w *bot.Work, r replyRequest,
 	if w.Marked(markSending) != "" {
 		return false
 	}
-	refusal, notNow := a.core.EditorCheck(ctx, r.User, r.Channel, job.Project)
+	refusal, notNow := a.core.Editors().Check(ctx, r.User, r.Channel, job.Project)
 	if refusal == "" {
 		return false
 	}
@@ -249,7 +249,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 	a.auditWork(ctx, w, followUp)
 	a.noteFiles(ctx, w, r, log)
 	if r.TS != "" {
-		a.core.React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
+		a.core.Decorations().React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
 	}
 	a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 	return nil
@@ -363,7 +363,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 		return true, nil
 	}
 	key := a.projectKey(start.Project)
-	if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, key); refusal != "" {
+	if refusal := a.core.Editors().Refusal(ctx, r.User, r.Channel, key); refusal != "" {
 		// The offer stays for whoever may start the job.
 		if err := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL); err != nil {
 			log.Warn("offering the retry again after a refusal failed", "err", err)

@@ -76,7 +76,7 @@ func (a *agent) onNewJob(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	log := a.log.With("user", ic.User.ID, "channel", channel)
 	r.Ack(nil)
-	refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, channel, "")
+	refusal := a.core.Editors().RefusalInAck(ctx, ic.User.ID, channel, "")
 	if channel == "" {
 		refusal = "docsbot does not know where to post this job. Open the app's Messages tab, then come back to Home and try again."
 	}

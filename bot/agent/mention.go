@@ -67,7 +67,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		return nil
 	}
 	if !r.inThread() || r.Mention {
-		listed, listProject, problem := listWords(r.Text, a.core.Projects())
+		listed, listProject, problem := listWords(r.Text, a.core.Projects().Set)
 		if problem != "" {
 			a.whisper(ctx, a.replyPlace(r), problem, log)
 			return nil
@@ -75,26 +75,26 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		switch commandWord(listed) {
 		case wordHelp:
 			if listed != "" || listed == r.Text {
-				a.whisper(ctx, a.replyPlace(r), agentHelp(a.core.Projects(), a.core.Answers()), log)
+				a.whisper(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.core.Answers().On()), log)
 				return nil
 			}
 		case wordList, wordStatus:
 			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(listed), Project: listProject})
 		}
 	}
-	if w.Marked(markStarting) == "" && a.core.Answers() {
+	if w.Marked(markStarting) == "" && a.core.Answers().On() {
 		// A question goes to the answers from the docs (bot.QuestionIn):
 		// anything from a person who may not start jobs, "ask …" or a
 		// question mark from one who may. When Slack cannot say which, only
 		// the explicit forms are questions, and a job start is "not now".
-		refusal, notNow := a.core.EditorCheck(ctx, r.User, r.Channel, "")
+		refusal, notNow := a.core.Editors().Check(ctx, r.User, r.Channel, "")
 		if q, ok := bot.QuestionIn(r.Text, refusal == "" || notNow); ok {
 			return a.handToAnswers(ctx, w, r, q, log)
 		}
 	}
 	if w.Marked(markStarting) == "" {
 		// Viewers may ask for help and lists; starting a job takes an editor.
-		if refusal := a.core.EditorRefusal(ctx, r.User, r.Channel, ""); refusal != "" {
+		if refusal := a.core.Editors().Refusal(ctx, r.User, r.Channel, ""); refusal != "" {
 			a.whisper(ctx, a.replyPlace(r), refusal, log)
 			a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
 			return nil

@@ -306,7 +306,7 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 				return
 			}
 			req.Project, req.Remember, key = p.Name, p.Name != t.Default, bot.ProjectKey(p)
-			prompt, problem := tokenAgainstSelect(text, p, a.core.Projects())
+			prompt, problem := tokenAgainstSelect(text, p, a.core.Projects().Set)
 			if problem != "" {
 				fail(problem)
 				return
@@ -314,7 +314,7 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 			req.Prompt = prompt
 		}
 	}
-	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, t.Channel, key); refusal != "" {
+	if refusal := a.core.Editors().RefusalInAck(ctx, ic.User.ID, t.Channel, key); refusal != "" {
 		fail(refusal)
 		rec := bot.RefusalRecord(cmp.Or(t.Team, ic.Team.ID), t.Channel, ic.User.ID, viaModal, text)
 		rec.Project = key
@@ -375,7 +375,7 @@ func (a *agent) editorInteraction(ctx context.Context, r *bot.InteractionRequest
 	ic := &r.Interaction
 	channel = interactionChannel(ic)
 	log = a.log.With("user", ic.User.ID, "channel", channel)
-	if refusal := a.core.EditorRefusalInAck(ctx, ic.User.ID, channel, ""); refusal != "" {
+	if refusal := a.core.Editors().RefusalInAck(ctx, ic.User.ID, channel, ""); refusal != "" {
 		a.refuseInteraction(ctx, r, channel, refusal)
 		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, channel, ic.User.ID, via, ""))
 		return channel, log, false
@@ -417,7 +417,7 @@ func projectSelect(names []string, def string) *slack.InputBlock {
 func (a *agent) modalDefault(ctx context.Context, team, channel, user string) string {
 	ctx, cancel := context.WithTimeout(ctx, modalResolveBound)
 	defer cancel()
-	res, err := a.core.ResolveProject(ctx, project.Request{Team: team, Channel: channel, User: user})
+	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: team, Channel: channel, User: user})
 	if err != nil || res.Ask {
 		return ""
 	}

@@ -265,7 +265,7 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 			log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
 			a.metrics.Notified(status)
 			thread := c.Job.Thread
-			a.core.Audit(ctx, store.AuditRecord{Team: thread.Team, Channel: thread.Channel, User: c.Job.Requester,
+			a.core.Audit().Record(ctx, store.AuditRecord{Team: thread.Team, Channel: thread.Channel, User: c.Job.Requester,
 				Action: store.AuditResult, Outcome: string(status), JobID: c.JobID, Detail: pr, Project: c.Job.Project,
 				Work: fmt.Sprintf("result:%s:%d", c.JobID, c.Job.Generation)})
 		}

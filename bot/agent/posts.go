@@ -58,7 +58,7 @@ func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS !=
 // acceptPost for its last try).
 func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || !personsPost(ev.SubType) || a.core.IsOwnOrBot(ev) {
+	if !ok || !personsPost(ev.SubType) || a.core.Self().OwnOrBot(ev) {
 		req.Ack(nil)
 		return
 	}
@@ -86,7 +86,7 @@ func personsPost(subtype string) bool {
 // Slack sends for the same post.
 func (a *agent) onMention(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.AppMentionEvent)
-	if !ok || a.core.IsOwnOrBot(&slackevents.MessageEvent{User: ev.User, BotID: ev.BotID}) {
+	if !ok || a.core.Self().OwnOrBot(&slackevents.MessageEvent{User: ev.User, BotID: ev.BotID}) {
 		req.Ack(nil)
 		return
 	}

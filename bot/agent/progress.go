@@ -152,8 +152,8 @@ func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status
 	if r := outcomeReaction(before); r != "" {
 		remove = append(remove, r)
 	}
-	a.core.React(ctx, j.Thread.Channel, j.Origin, reactionWorking, remove, log)
-	a.core.SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
+	a.core.Decorations().React(ctx, j.Thread.Channel, j.Origin, reactionWorking, remove, log)
+	a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
 }
 
 // ended shows how a job's run ended on the person's message. The result
@@ -161,9 +161,9 @@ func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status
 // cleared again after any refresh still on its way (a 429 waited out), so
 // that none lands after the result.
 func (a *agent) ended(ctx context.Context, j *store.Job, status docsapi.Status, log *slog.Logger) {
-	a.core.React(ctx, j.Thread.Channel, j.Origin, outcomeReaction(status), []string{reactionWorking}, log)
-	if a.core.ThreadStatusPending(j.Thread.Channel, j.Thread.TS) {
-		a.core.SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, "", log)
+	a.core.Decorations().React(ctx, j.Thread.Channel, j.Origin, outcomeReaction(status), []string{reactionWorking}, log)
+	if a.core.Decorations().ThreadStatusPending(j.Thread.Channel, j.Thread.TS) {
+		a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, "", log)
 	}
 	a.prog.forget(j.ID)
 }
@@ -195,7 +195,7 @@ func (a *agent) refresh(ctx context.Context, c store.Claim, job *docsapi.Job, lo
 		a.updateRoot(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
 	}
 	if status && a.mayRefresh(ctx, fmt.Sprintf("status:%s:%d", name, round), threadStatusBudget(), v.Now, log) {
-		a.core.SetThreadStatus(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, workingStatus, log)
+		a.core.Decorations().SetThreadStatus(ctx, c.Job.Thread.Channel, c.Job.Thread.TS, workingStatus, log)
 	}
 }
 

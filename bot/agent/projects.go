@@ -21,7 +21,7 @@ import (
 )
 
 // Which docs project a job goes to. A start decides it in its work, once
-// (bot.ResolveProject: project=NAME in the instruction, which is taken out
+// (bot.Projects.Resolve: project=NAME in the instruction, which is taken out
 // of it, the channel's default, the person's last choice); when nothing
 // decides, the person is asked with a button per project (choose.go). The
 // job modal shows a project select when the bot serves more than one. The
@@ -59,7 +59,7 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 		req.Project = p.Name
 		return p, false, nil
 	}
-	res, err := a.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
+	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
 	if bot.IsProjectProblem(err) {
 		log.Info("job start names no known project, or two", "err", mrkdwn.Cut(err.Error(), 120))
 		a.endBeforeRoot(ctx, w, *req, bot.ProjectProblem(err, set, "instruction")+" Nothing was started.", log)
@@ -77,7 +77,7 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 	req.Remember = res.Source == project.ByToken
 	if strings.TrimSpace(req.Prompt) == "" {
 		key := bot.ProjectKey(res.Project)
-		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel, key); refusal != "" {
+		if refusal := a.core.Editors().Refusal(ctx, req.User, req.Channel, key); refusal != "" {
 			log.Info("project chosen alone refused: not an editor of the project", "project", res.Project.Name)
 			a.endBeforeRoot(ctx, w, *req, refusal, log)
 			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt)
@@ -122,7 +122,7 @@ func (a *agent) projectKey(name string) string {
 // remember keeps name as the person's last choice of project; a failure only
 // means the next command may ask again.
 func (a *agent) remember(ctx context.Context, team, user, name string, log *slog.Logger) {
-	if err := a.core.RememberProject(ctx, team, user, name); err != nil {
+	if err := a.core.Projects().Remember(ctx, team, user, name); err != nil {
 		log.Warn("remembering the person's choice of project failed", "project", name, "err", err)
 	}
 }

@@ -3,7 +3,6 @@ package agent
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -74,19 +73,6 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Message from "+mrkdwn.Escape(by)+"*", "")
 }
 
-// pageFigures is the value of an "Improve this page" button: a page of the
-// docs and its unique visitors over a range.
-type pageFigures struct {
-	Path  string `json:"path"`
-	Human int64  `json:"human"`
-	AI    int64  `json:"ai"`
-	Total int64  `json:"total"`
-	Range string `json:"range"`
-	// Project names the docs project of the summary, when the visitors
-	// feature says; the modal's project select starts at it.
-	Project string `json:"project,omitempty"`
-}
-
 // jobFormFromButton opens the job modal from a button another feature
 // renders (ActionImprovePage, ActionJobFromAnswer, ActionFixDocs), for an
 // editor: the job goes in the thread of the button's message unless form
@@ -121,8 +107,8 @@ func (a *agent) jobFormFromButton(ctx context.Context, r *bot.InteractionRequest
 // prefilled; the job goes in the summary's thread.
 func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		var p pageFigures
-		if err := json.Unmarshal([]byte(value), &p); err != nil || p.Path == "" {
+		p, err := bot.ParseJobDraft(value)
+		if err != nil || p.Path == "" {
 			a.log.Warn("improve-page button without a page", "err", err) // the form still opens, unfilled
 		}
 		figures := fmt.Sprintf("%d unique visitors (%d human, %d AI)", p.Total, p.Human, p.AI)
@@ -143,7 +129,10 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 // question posted to the requests channel, in that post's.
 func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		j, err := bot.ParseAnswerJob(value)
+		j, err := bot.ParseJobDraft(value)
+		if err == nil {
+			err = j.Check(bot.ActionJobFromAnswer)
+		}
 		if err != nil {
 			return "", "", err
 		}
@@ -162,7 +151,7 @@ const answerInstruction = "Add to the docs what answers the question quoted in t
 // answerContext is what the agent is told of a question the docs did not
 // answer: the question, the assistant's answer and the pages it drew on,
 // each quoted as its writer's.
-func answerContext(j bot.AnswerJob) []contextPart {
+func answerContext(j bot.JobDraft) []contextPart {
 	parts := []contextPart{ours("Context: someone asked the docs assistant the question quoted below, and its answer did not help."),
 		quoted(byAsker, j.Question)}
 	if j.Answer != "" || len(j.Sources) > 0 {
@@ -181,7 +170,10 @@ func answerContext(j bot.AnswerJob) []contextPart {
 // assistant wrote) quoted as theirs; the job goes in the summary's thread.
 func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		f, err := bot.ParseDocsFix(value)
+		f, err := bot.ParseJobDraft(value)
+		if err == nil {
+			err = f.Check(bot.ActionFixDocs)
+		}
 		if err != nil {
 			return "", "", err
 		}

@@ -203,8 +203,8 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 	s.view = rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting, Project: s.key}
 	if s.root == "" && w.Marked(markQueued) == "" {
 		// The ways in checked the role, except when Slack could not say in
-		// time (bot.EditorRefusalInAck) and for the project.
-		if refusal := a.core.EditorRefusal(ctx, req.User, req.Channel, s.key); refusal != "" {
+		// time (bot.Editors.RefusalInAck) and for the project.
+		if refusal := a.core.Editors().Refusal(ctx, req.User, req.Channel, s.key); refusal != "" {
 			s.log.Info("job start refused: not an editor")
 			a.endBeforeRoot(ctx, w, req, refusal, s.log)
 			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, viaStart, req.Prompt)

@@ -78,7 +78,7 @@ type replica struct {
 // registered, and each project of cfg.Bot.Projects (the implicit one too)
 // with a docs API client of its own, given to every feature under the
 // project's name. What the features declare is what they route
-// (bot.Bot.CheckRoutes), or New fails. A client that cannot be built is a
+// (bot.Router.CheckRoutes), or New fails. A client that cannot be built is a
 // *project.ClientError, wrapped.
 func New(cfg Config, d Deps) (*bot.Bot, error) {
 	fs, err := selected(cfg.Features)
@@ -107,7 +107,7 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 			return nil, err
 		}
 	}
-	if err := r.b.CheckRoutes(); err != nil {
+	if err := r.b.Router().CheckRoutes(); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	if cfg.Register != nil {

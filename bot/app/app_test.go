@@ -49,7 +49,7 @@ func TestNewRefusesWhatCannotRun(t *testing.T) {
 
 // TestNewRoutesWhatIsDeclared builds a replica of every feature, and of each
 // feature alone (the Home with the agent it reads): what each declares is
-// what it routes (bot.Bot.CheckRoutes), or New fails. Building touches no
+// what it routes (bot.Router.CheckRoutes), or New fails. Building touches no
 // Redis, so no store is needed.
 func TestNewRoutesWhatIsDeclared(t *testing.T) {
 	t.Parallel()
@@ -69,7 +69,7 @@ func TestNewRoutesWhatIsDeclared(t *testing.T) {
 			t.Errorf("features %v: %v", features, err)
 			continue
 		}
-		if n := len(b.Declared()); features != nil && n != len(features) || features == nil && n != len(app.Declarations())-1 {
+		if n := len(b.Router().Declared()); features != nil && n != len(features) || features == nil && n != len(app.Declarations())-1 {
 			t.Errorf("features %v: %d declarations made", features, n)
 		}
 	}

@@ -182,13 +182,13 @@ type answers struct {
 
 // Register adds the answers from the docs to b: /docs-ask, the questions
 // the agent hands over (bot.WorkAsk), the answer threads' replies
-// (bot.SetAnswerThreads) and the answers' buttons. They answer from the
+// (bot.Answers.SetThreads) and the answers' buttons. They answer from the
 // projects that have a docs assistant (b.Project's AssistantAPI); with
 // none, /docs-ask and an answer's buttons (of answers given before) only
 // say so and the bot answers no questions. A project's docs site that is
 // no URL is an error.
 func Register(b *bot.Bot, cfg Config, st AskStore) error {
-	b.Declare(Declaration())
+	b.Router().Declare(Declaration())
 	docs, err := answerDocs(b)
 	if err != nil || len(docs) == 0 {
 		registerOff(b)
@@ -196,13 +196,13 @@ func Register(b *bot.Bot, cfg Config, st AskStore) error {
 	}
 	a := &answers{core: b, cfg: cfg.withDefaults(), docs: docs, store: st, log: b.Logger().With("feature", "ask"),
 		metrics: newMetrics(b.Metrics())}
-	b.HandleCommand(Command, a.onCommand)
-	b.HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
-	b.HandleBlockAction(ActionFeedback, a.onFeedback)
-	b.HandleBlockAction(ActionAskAgain, a.onAskAgain)
-	b.HandleBlockAction(ActionFallsShort, a.onFallsShort)
-	b.HandleBlockAction(ActionAskTeam, a.onAskTeam)
-	b.SetAnswerThreads(a.isAnswerThread)
+	b.Router().HandleCommand(Command, a.onCommand)
+	b.Router().HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
+	b.Router().HandleBlockAction(ActionFeedback, a.onFeedback)
+	b.Router().HandleBlockAction(ActionAskAgain, a.onAskAgain)
+	b.Router().HandleBlockAction(ActionFallsShort, a.onFallsShort)
+	b.Router().HandleBlockAction(ActionAskTeam, a.onAskTeam)
+	b.Answers().SetThreads(a.isAnswerThread)
 	return nil
 }
 
@@ -232,11 +232,11 @@ func answerDocs(b *bot.Bot) (map[string]Docs, error) {
 // assistant: the manifests declare /docs-ask, and answers given before may
 // still show their buttons, so each says, privately, why it does nothing.
 func registerOff(b *bot.Bot) {
-	b.HandleCommand(Command, func(_ context.Context, r *bot.CommandRequest) {
+	b.Router().HandleCommand(Command, func(_ context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(notSetUp))
 	})
 	for _, id := range Declaration().Actions {
-		b.HandleBlockAction(id, func(ctx context.Context, r *bot.InteractionRequest) {
+		b.Router().HandleBlockAction(id, func(ctx context.Context, r *bot.InteractionRequest) {
 			r.Ack(nil)
 			ic := r.Interaction
 			p := bot.Private{User: ic.User.ID, Channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID),

@@ -51,7 +51,7 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 		thanks = "Thanks; your feedback on this answer was counted already."
 	default:
 		a.metrics.Feedback(value)
-		a.core.Audit(ctx, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
+		a.core.Audit().Record(ctx, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
 			Outcome: value, Work: "act:" + r.DeliveryID})
 		thanks = "Thanks: this helps the docs team see which answers work."
 		if value == feedbackBad {

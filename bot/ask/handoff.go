@@ -49,7 +49,7 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 		a.tell(ctx, q, "docsbot no longer has this conversation, so it cannot pass it on. Ask your question again, then try once more.", log)
 		return
 	}
-	j := bot.AnswerJob{Channel: channel, Thread: threadTS, Project: conv.Project, Sources: conv.Sources}
+	j := bot.JobDraft{Channel: channel, Thread: threadTS, Project: conv.Project, Sources: conv.Sources}
 	for i := len(conv.Turns) - 1; i >= 0; i-- {
 		switch t := conv.Turns[i]; {
 		case t.Role == "assistant" && j.Answer == "" && j.Question == "":
@@ -61,7 +61,7 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 	if j.Question == "" {
 		return
 	}
-	if refusal, _ := a.core.EditorCheck(ctx, ic.User.ID, channel, conv.Project); refusal == "" {
+	if refusal, _ := a.core.Editors().Check(ctx, ic.User.ID, channel, conv.Project); refusal == "" {
 		a.tellWith(ctx, q, "Make this question a docs job: the agent gets the question and the answer, and its pull request comes back in this thread.",
 			[]slack.Block{slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)).WithStyle(slack.StylePrimary))}, log)
@@ -124,7 +124,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		link = " " + mrkdwn.Link(p, "See the answer")
 	}
 	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
-	job := bot.AnswerJob{Question: req.Question, Project: req.Project}
+	job := bot.JobDraft{Question: req.Question, Project: req.Project}
 	_, err = a.core.Post(ctx, a.cfg.RequestsChannel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, job.Value(),

@@ -88,7 +88,7 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 			key, docs = conv.Project, d // a conversation stays with its project
 		}
 	}
-	a.core.SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
+	a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
 	if err := w.Mark(ctx, map[string]string{markAsking: "1"}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
@@ -360,7 +360,7 @@ func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (st
 }
 
 // docsFor decides which project answers q: the one it names, the thread's
-// or channel's (bot.ResolveProject), else the first that has an assistant.
+// or channel's (bot.Projects.Resolve), else the first that has an assistant.
 // It returns the project's key and docs; a zero Docs with what to tell the
 // person when none answers.
 func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, string) {
@@ -370,7 +370,7 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 		}
 		return q.Project, Docs{}, "The docs project `" + mrkdwn.Escape(q.Project) + "` has no docs assistant set up, so docsbot cannot answer from it."
 	}
-	res, err := a.core.ResolveProject(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
+	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
 	if err == nil && !res.Ask {
 		if d, ok := a.docs[bot.ProjectKey(res.Project)]; ok {
 			return bot.ProjectKey(res.Project), d, ""
@@ -567,6 +567,6 @@ func (a *answers) tellWith(ctx context.Context, q bot.Question, text string, blo
 
 // audit records the question once: who asked what, where, of which project.
 func (a *answers) audit(ctx context.Context, w *bot.Work, q bot.Question, key string) {
-	a.core.AuditWork(ctx, w, markAudited, store.AuditRecord{Team: q.Team, Channel: q.Channel, User: q.User, Action: AuditAsk,
+	a.core.Audit().Work(ctx, w, markAudited, store.AuditRecord{Team: q.Team, Channel: q.Channel, User: q.User, Action: AuditAsk,
 		Outcome: "asked", Detail: q.Via, Instruction: q.Text, Project: key})
 }

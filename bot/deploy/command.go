@@ -75,10 +75,10 @@ func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	}
 	refusal := d.core.Refusal(cmd.UserID, cmd.ChannelID)
 	if refusal == "" && !req.Status {
-		// Deploying changes the site: editors only (bot.EditorRefusal's
+		// Deploying changes the site: editors only (bot.Editors.Refusal's
 		// order of checks); the project's own editors are checked by the
 		// work once the project is known.
-		refusal = d.core.EditorRefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
+		refusal = d.core.Editors().RefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
 	}
 	if refusal != "" {
 		d.core.RefuseCommand(ctx, r, refusal, cmd.Text)

@@ -47,7 +47,7 @@ type confirmation struct {
 func (d *deploys) askToDeploy(ctx context.Context, r *bot.CommandRequest, req request) {
 	set := d.core.Projects()
 	rctx, cancel := context.WithTimeout(ctx, resolveAck)
-	res, err := d.core.ResolveProject(rctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: projectToken(req.Project)})
+	res, err := d.core.Projects().Resolve(rctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: projectToken(req.Project)})
 	cancel()
 	c := confirmation{Ask: r.DeliveryID, At: d.cfg.Now().Unix()}
 	switch {
@@ -64,7 +64,7 @@ func (d *deploys) askToDeploy(ctx context.Context, r *bot.CommandRequest, req re
 	default:
 		c.Project = res.Project.Name
 		if !res.Project.Implicit {
-			if refusal := d.core.EditorRefusalInAck(ctx, req.User, req.Channel, bot.ProjectKey(res.Project)); refusal != "" {
+			if refusal := d.core.Editors().RefusalInAck(ctx, req.User, req.Channel, bot.ProjectKey(res.Project)); refusal != "" {
 				d.core.RefuseCommand(ctx, r, refusal, r.Command.Text)
 				return
 			}

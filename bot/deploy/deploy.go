@@ -123,10 +123,10 @@ type deploys struct {
 // end in one live message.
 func Register(b *bot.Bot, cfg Config, st DeployStore) {
 	d := &deploys{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger().With("feature", "deploy")}
-	b.Declare(Declaration())
-	b.HandleCommand(Command, d.onCommand)
-	b.HandleBlockAction(ActionConfirm, d.onConfirm)
-	b.HandleBlockAction(ActionCancel, d.onCancel)
-	b.HandleWork(workStart, bot.WorkHandler{Do: d.doStart, GiveUp: d.giveUp})
-	b.HandleWork(workFollow, bot.WorkHandler{Do: d.doFollow})
+	b.Router().Declare(Declaration())
+	b.Router().HandleCommand(Command, d.onCommand)
+	b.Router().HandleBlockAction(ActionConfirm, d.onConfirm)
+	b.Router().HandleBlockAction(ActionCancel, d.onCancel)
+	b.Router().HandleWork(workStart, bot.WorkHandler{Do: d.doStart, GiveUp: d.giveUp})
+	b.Router().HandleWork(workFollow, bot.WorkHandler{Do: d.doFollow})
 }

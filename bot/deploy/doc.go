@@ -14,7 +14,7 @@
 // pressed it (act:deploy:<command's delivery id>:<user>), so that Slack
 // sending the press again, or a second press, deploys nothing more; a
 // question older than 10 minutes deploys nothing. The work checks the
-// person again (bot.EditorRefusal: a button that reached a viewer is
+// person again (bot.Editors.Refusal: a button that reached a viewer is
 // refused) and answers in the question's place when it was the person's
 // own. Cancel replaces the question. `/docs-deploy preview BRANCH` asks
 // nothing: its work is queued by the command.

@@ -78,11 +78,11 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 		return d.uncertain(ctx, w, req, key, log)
 	}
 	if w.Marked(markStarted) == "" {
-		if refusal := d.core.EditorRefusal(ctx, req.User, req.Channel, key); refusal != "" {
+		if refusal := d.core.Editors().Refusal(ctx, req.User, req.Channel, key); refusal != "" {
 			d.answer(ctx, req, refusal, log)
 			rec := bot.RefusalRecord(req.Team, req.Channel, req.User, Command, "")
 			rec.Project = key
-			d.core.AuditWork(ctx, w, "audited", rec)
+			d.core.Audit().Work(ctx, w, "audited", rec)
 			return d.done(ctx, w)
 		}
 		share, ok, err := d.takeShare(ctx, w, req, log)
@@ -211,7 +211,7 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 	if v := w.Marked(markProject); v != "" {
 		key, marked = v[1:], true // "=" then the key, which is "" for the implicit project
 	} else {
-		res, err := d.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
+		res, err := d.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
 			Text: projectToken(req.Project)})
 		if err != nil || res.Ask {
 			d.answer(ctx, req, bot.WhichProject(d.core.Projects(), "command"), log)
@@ -314,7 +314,7 @@ func (d *deploys) audit(ctx context.Context, w *bot.Work, req request, key, outc
 	if req.Preview {
 		action, detail = AuditPreview, req.Branch
 	}
-	d.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: action,
+	d.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Action: action,
 		Outcome: outcome, Detail: detail, Project: key})
 }
 

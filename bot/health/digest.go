@@ -145,7 +145,7 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 		}
 		return nil
 	}
-	h.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Project: key,
+	h.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: req.Team, Channel: req.Channel, User: req.User, Project: key,
 		Action: store.AuditSettings, Outcome: "ok", Detail: "health digest " + req.Digest})
 	return nil
 }
@@ -166,7 +166,7 @@ func (h *health) refuseDigest(ctx context.Context, w *bot.Work, req request, sig
 		}
 	}
 	if sight.Outsider {
-		h.core.AuditWork(ctx, w, "audited", bot.RefusalRecord(req.Team, req.Channel, req.User, Command+" digest "+req.Digest, ""))
+		h.core.Audit().Work(ctx, w, "audited", bot.RefusalRecord(req.Team, req.Channel, req.User, Command+" digest "+req.Digest, ""))
 	}
 }
 
@@ -213,7 +213,7 @@ func (h *health) digestTick(ctx context.Context) {
 		}
 		log := h.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
 		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
-		claim, ok := h.core.ClaimDigest(ctx, h.store.Digests, run, digestLease, digest.Weekly.Keep(), log)
+		claim, ok := h.core.Digests().Claim(ctx, h.store.Digests, run, digestLease, digest.Weekly.Keep(), log)
 		if !ok {
 			continue
 		}
@@ -225,7 +225,7 @@ func (h *health) digestTick(ctx context.Context) {
 			if err := h.store.Digests.MarkDigestPosted(ctx, claim); err != nil {
 				log.Warn("marking the health digest skipped failed", "err", err)
 			}
-			h.core.DigestUnserved(ctx, post)
+			h.core.Digests().Unserved(ctx, post)
 			continue
 		}
 		h.postDigest(ctx, post, p.Project, p.API, slot)
@@ -234,13 +234,13 @@ func (h *health) digestTick(ctx context.Context) {
 
 // postDigest reads the week of slot as scheduled work (the digests' reserve
 // of the analytics budget, the cache people's views share) and posts it
-// with its Fix with agent buttons, once (bot.PostDigest); in a channel
+// with its Fix with agent buttons, once (bot.Digests.Post); in a channel
 // shared with another organisation (bot.Sight of no person, asked at each
 // posting), with counts and paths only and no buttons. A budget with no
 // room or analytics that could not be read hand the posting back, due again
 // when the budget has room or after digestRetry; when that try would come
 // only after the posting's window, the week is skipped and the subscriber
-// told instead (bot.HandBackDigest).
+// told instead (bot.Digests.HandBack).
 func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.Project, api HealthAPI, slot digest.Slot) {
 	wctx, cancel := context.WithTimeout(ctx, digestWork)
 	defer cancel()
@@ -249,7 +249,7 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	got, err := h.load(wctx, p, api, viewSummary, cacheKey(api, viewSummary, from, to), docsapi.AnalyticsRange{From: from, To: to}, bot.Spender{}, post.Log)
 	switch {
 	case err != nil:
-		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "drawing on the analytics budget failed", Err: err,
+		h.core.Digests().HandBack(ctx, post, bot.DigestHandBack{Why: "drawing on the analytics budget failed", Err: err,
 			Missed: "docsbot could not draw on the analytics budget (its storage failed)"})
 		return
 	case got.failed != nil:
@@ -257,7 +257,7 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 		if errors.Is(got.failed, docsapi.ErrRateLimited) {
 			missed = bot.DigestMissedRateLimited
 		}
-		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "reading the health digest's analytics failed", Err: got.failed,
+		h.core.Digests().HandBack(ctx, post, bot.DigestHandBack{Why: "reading the health digest's analytics failed", Err: got.failed,
 			Missed: missed, After: digestRetry})
 		return
 	case got.rep == nil:
@@ -265,7 +265,7 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 		if wait <= 0 {
 			wait = digestRetry
 		}
-		h.core.HandBackDigest(ctx, post, bot.DigestHandBack{Why: "the analytics budget has no room for the health digest",
+		h.core.Digests().HandBack(ctx, post, bot.DigestHandBack{Why: "the analytics budget has no room for the health digest",
 			Missed: bot.DigestMissedBudget, After: wait})
 		return
 	}
@@ -276,5 +276,5 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p), h.core.Sight(wctx, "", post.Sub.Channel), true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, bot.ProjectArg(name), Command, bot.ProjectArg(name)), false, false)))
-	h.core.PostDigest(wctx, post, slack.MsgOptionText("Weekly docs health digest"+bot.OfProjectPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
+	h.core.Digests().Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+bot.OfProjectPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
 }

@@ -33,9 +33,9 @@
 // organisation (decided at each posting) carries counts and paths only,
 // without buttons. Every replica's loop claims each owed posting
 // in the store, fetches it as scheduled work (the digests' reserve of the
-// budget) and the core posts it once (bot.PostDigest); a week whose
+// budget) and the core posts it once (bot.Digests.Post); a week whose
 // analytics cannot be read (or paid for) within its posting window is
-// skipped and the subscriber told (bot.HandBackDigest).
+// skipped and the subscriber told (bot.Digests.HandBack).
 package health
 
 import (
@@ -167,9 +167,9 @@ type health struct {
 // its docs API (b.Project), and returns what the App Home reads of it.
 func Register(b *bot.Bot, cfg Config, st HealthStore) *Feature {
 	h := &health{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger().With("feature", "health")}
-	b.Declare(Declaration())
-	b.HandleCommand(Command, h.onCommand)
-	b.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
-	b.BackgroundEvery(h.cfg.DigestTick, h.digestTick)
+	b.Router().Declare(Declaration())
+	b.Router().HandleCommand(Command, h.onCommand)
+	b.Router().HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
+	b.Background(bot.Every(h.cfg.DigestTick, h.digestTick))
 	return &Feature{h: h}
 }

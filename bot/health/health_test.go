@@ -79,7 +79,7 @@ func TestHealthSummary(t *testing.T) {
 			continue
 		}
 		fixes++
-		f, err := bot.ParseDocsFix(b.Accessory.Value)
+		f, err := bot.ParseJobDraft(b.Accessory.Value)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func shown(view string) int {
 // The instructions Fix with agent starts from, in docsbot's words only:
 // what readers wrote (a search term, a topic, questions, comments) is in
 // the problem's evidence, which the agent gets as quoted data, never as an
-// instruction (bot.DocsFix).
+// instruction (bot.JobDraft).
 const (
 	searchInstruction    = "Write the docs that readers look for with the search term quoted in the evidence: add a page, or make an existing one findable by that term."
 	questionsInstruction = "Document what readers ask about the topic quoted in the evidence, which the docs assistant cannot answer."
@@ -93,7 +93,7 @@ func none() slack.Block { return slack.NewContextBlock("", md("None in this rang
 
 // fix is a problem row: with a Fix with agent button for f when the view
 // has fixes.
-func (r renderer) fix(text string, f bot.DocsFix) slack.Block {
+func (r renderer) fix(text string, f bot.JobDraft) slack.Block {
 	if !r.fixes {
 		return section(text)
 	}
@@ -122,7 +122,7 @@ func (r renderer) searches(rep *report) []slack.Block {
 		line := fmt.Sprintf("`%s`: searched %s times, %s clicked", mrkdwn.Escape(mrkdwn.Cut(s.Query, 80)), humanize.Count(s.Hits), clickRate(s.Clicks))
 		if s.Nowhere {
 			line += " · _found nothing clicked_"
-			blocks = append(blocks, r.fix(line, bot.DocsFix{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
+			blocks = append(blocks, r.fix(line, bot.JobDraft{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
 				Instruction: searchInstruction, Evidence: "search term: " + s.Query}))
 			continue
 		}
@@ -157,7 +157,7 @@ func (r renderer) pages(rep *report) []slack.Block {
 			line += "\n_Code sample reported_" + fileOf(s.File) + ": " + mrkdwn.Escape(mrkdwn.Cut(s.Comment, 150))
 			evidence = append(evidence, "code sample reported"+plainFile(s.File)+": \""+s.Comment+"\"")
 		}
-		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.DocsFix{Path: p.Path,
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.JobDraft{Path: p.Path,
 			Problem:     fmt.Sprintf("readers voted the page %s down %d times", p.Path, p.Down),
 			Instruction: "Improve the page " + p.Path + " where its readers say it falls short.",
 			Evidence:    strings.Join(evidence, "\n")}))
@@ -192,7 +192,7 @@ func (r renderer) questions(rep *report) []slack.Block {
 			}
 			evidence = append(evidence, "question: \""+q.Text+"\"; the assistant replied: \""+mrkdwn.Cut(q.Reply, 200)+"\"")
 		}
-		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.DocsFix{
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.JobDraft{
 			Problem:     fmt.Sprintf("the docs assistant could not answer %d questions readers asked on one topic, quoted in the evidence", len(g.Items)),
 			Instruction: questionsInstruction,
 			Evidence:    "topic: " + g.Category + "\n" + strings.Join(evidence, "\n")}))

@@ -250,7 +250,7 @@ func (h *health) projectOf(ctx context.Context, req request, log *slog.Logger) (
 	if req.Project != "" {
 		text = "project=" + req.Project
 	}
-	res, err := h.core.ResolveProject(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text})
+	res, err := h.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text})
 	if err != nil || res.Ask {
 		h.tell(ctx, req, bot.WhichProject(h.core.Projects(), "command"), log)
 		return bot.Served{}, false

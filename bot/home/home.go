@@ -131,9 +131,9 @@ type home struct {
 // Call it before b.Run.
 func Register(b *bot.Bot, cfg Config, jobs Jobs, visitors Visitors, health Health) {
 	h := &home{core: b, cfg: cfg, jobs: jobs, visitors: visitors, health: health, slack: b.Slack(), log: b.Logger()}
-	b.Declare(Declaration())
-	b.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
-	b.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
+	b.Router().Declare(Declaration())
+	b.Router().HandleEvent(slackevents.AppHomeOpened, h.onOpened)
+	b.Router().HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
 	jobs.OnJobChange(h.jobChanged)
 }
 

@@ -36,7 +36,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		blocks = append(blocks, section("docsbot takes jobs only in some channels, not in your messages with it: "+
 			"start one with `/docs-agent` in a channel where it is enabled."))
 	default:
-		if viewer := h.core.EditorRefusal(ctx, req.User, req.Channel, ""); viewer != "" {
+		if viewer := h.core.Editors().Refusal(ctx, req.User, req.Channel, ""); viewer != "" {
 			// The core's words name the editors (bot-made mrkdwn).
 			blocks = append(blocks, section(viewer))
 			break

@@ -131,7 +131,7 @@ func (v *visitors) trendTarget(ctx context.Context, ask trendAsk) (target, bool,
 	served, ok := v.core.Project(ask.Range.Project)
 	p := served.Project
 	if !ok && ask.Range.Project == "" {
-		res, err := v.core.ResolveProject(ctx, project.Request{Team: ask.Asker.TeamID, Channel: ask.Asker.ChannelID, User: ask.Asker.UserID})
+		res, err := v.core.Projects().Resolve(ctx, project.Request{Team: ask.Asker.TeamID, Channel: ask.Asker.ChannelID, User: ask.Asker.UserID})
 		if err != nil {
 			if store.Temporary(err) {
 				return target{}, false, bot.Later(30*time.Second, err)

@@ -151,7 +151,7 @@ func (v *visitors) digestTick(ctx context.Context) {
 		}
 		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
 		log := v.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
-		claim, ok := v.core.ClaimDigest(ctx, v.store.Digests, run, digestLease, f.Keep(), log)
+		claim, ok := v.core.Digests().Claim(ctx, v.store.Digests, run, digestLease, f.Keep(), log)
 		if !ok {
 			continue
 		}
@@ -164,7 +164,7 @@ func (v *visitors) digestTick(ctx context.Context) {
 			if err := v.store.MarkDigestPosted(ctx, claim); err != nil {
 				log.Warn("marking the digest skipped failed", "err", err)
 			}
-			v.core.DigestUnserved(ctx, post)
+			v.core.Digests().Unserved(ctx, post)
 			continue
 		}
 		v.postDigest(ctx, post, t, slot)
@@ -207,7 +207,7 @@ func (v *visitors) legacyIs(t target, channel string) bool {
 }
 
 // postDigest makes and posts the digest of p: the period's summary with
-// the comparison in one message (bot.PostDigest posts it once), the chart in
+// the comparison in one message (bot.Digests.Post posts it once), the chart in
 // its thread.
 func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, slot digest.Slot) {
 	f := digest.Frequency(p.Sub.Frequency)
@@ -218,13 +218,13 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
 	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
-		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "fetching the digest's numbers failed", Err: err,
+		v.core.Digests().HandBack(ctx, p, bot.DigestHandBack{Why: "fetching the digest's numbers failed", Err: err,
 			Missed: digestMissed(err, bot.DigestMissedAnalytics), After: digestWait(err)})
 		return
 	}
 	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
 	if err != nil {
-		v.core.HandBackDigest(ctx, p, bot.DigestHandBack{Why: "comparing the digest's numbers failed", Err: err,
+		v.core.Digests().HandBack(ctx, p, bot.DigestHandBack{Why: "comparing the digest's numbers failed", Err: err,
 			Missed: digestMissed(err, "the numbers to compare it with could not be read"), After: digestWait(err)})
 		return
 	}
@@ -236,7 +236,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	if len(blocks) > maxBlocks {
 		blocks = blocks[:maxBlocks]
 	}
-	ts := v.core.PostDigest(wctx, p, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(blocks...))
+	ts := v.core.Digests().Post(wctx, p, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(blocks...))
 	if ts == "" {
 		return
 	}
@@ -283,6 +283,6 @@ func digestWait(err error) time.Duration {
 // auditDigest records a change of the channel's digest subscription in the
 // audit trail, once for the work w.
 func (v *visitors) auditDigest(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, change string) {
-	v.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Project: t.key,
+	v.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Project: t.key,
 		Action: store.AuditSettings, Outcome: "ok", Detail: change})
 }

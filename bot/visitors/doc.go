@@ -64,7 +64,7 @@
 //     loop on every replica (bot.Background) looks every Config.DigestTick
 //     for postings owed (package digest, on Config.Now) and posts each once
 //     across replicas: store.Digests.ClaimDigest hands it to one replica,
-//     and the core posts it (bot.PostDigest, its table in bot/digests.go):
+//     and the core posts it (bot.Digests.Post, its table in bot/digests.go):
 //     the claim renewed right before posting and marked posted after, an
 //     earlier post of the period (message metadata DigestEvent) looked for
 //     by a claim taken over from a replica that died first, and a post Slack
@@ -74,11 +74,11 @@
 //     Numbers that cannot be fetched (the analytics fail, the budget has no
 //     room) hand the posting back to the next tick, until that tick would
 //     come after the posting's window: then the period is skipped and the
-//     subscriber told why (bot.HandBackDigest).
+//     subscriber told why (bot.Digests.HandBack).
 //
 // Projects. A bot with a projects file (bot.Config.Projects) serves several
 // docs projects (projects.go). The ack decides each command's project with
-// b.ResolveProject: project=NAME at the start or the end of the text (kept
+// b.Projects().Resolve: project=NAME at the start or the end of the text (kept
 // as the person's last choice by the work), the channel's default, the
 // person's last choice; else it asks privately with a button per project
 // (ActionChooseProject), whose value carries the command's text, and a click

@@ -17,7 +17,7 @@ import (
 )
 
 // Which docs project a /docs-visitors answer is for. The ack resolves the
-// command's project (b.ResolveProject: project=NAME, the channel's default,
+// command's project (b.Projects().Resolve: project=NAME, the channel's default,
 // the person's last choice); when nothing decides it, the ack asks with one
 // button per project, whose value carries the command's text and the
 // project, so that a click runs the command there (and remembers the
@@ -188,7 +188,7 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 		v.core.ReplyPrivately(ctx, cmd, refusal)
 		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
 		rec.Work = "act:" + r.DeliveryID
-		v.core.Audit(ctx, rec)
+		v.core.Audit().Record(ctx, rec)
 		r.Ack(nil)
 		return
 	}
@@ -215,7 +215,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 	set := v.core.Projects()
 	cmd := &cw.SlashCommand
 	if cw.Project == "" {
-		res, err := v.core.ResolveProject(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
+		res, err := v.core.Projects().Resolve(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 		switch {
 		case bot.IsProjectProblem(err):
 			v.tellTextPrivately(ctx, *cmd, bot.ProjectProblem(err, set, "command"))
@@ -242,7 +242,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 		return target{}, false, nil
 	}
 	if cw.Remember {
-		if err := v.core.RememberProject(ctx, cmd.TeamID, cmd.UserID, p.Name); err != nil {
+		if err := v.core.Projects().Remember(ctx, cmd.TeamID, cmd.UserID, p.Name); err != nil {
 			v.log.Warn("remembering the project chosen failed", "user", cmd.UserID, "project", p.Name, "err", err)
 		}
 	}
@@ -265,7 +265,7 @@ func (v *visitors) ackTarget(ctx context.Context, cw *commandWork) (msg *slack.W
 	cmd := &cw.SlashCommand
 	rctx, cancel := context.WithTimeout(ctx, resolveAck)
 	defer cancel()
-	res, err := v.core.ResolveProject(rctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
+	res, err := v.core.Projects().Resolve(rctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 	switch {
 	case bot.IsProjectProblem(err):
 		return bot.Ephemeral(bot.ProjectProblem(err, v.core.Projects(), "command"))

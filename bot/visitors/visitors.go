@@ -103,14 +103,14 @@ type visitors struct {
 // Home) may read of the visitors.
 func Register(b *bot.Bot, cfg Config, st VisitorsStore) *Feature {
 	v := &visitors{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger(), metrics: newMetrics(b.Metrics())}
-	b.Declare(Declaration())
-	b.HandleCommand(Command, v.onCommand)
-	b.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
-	b.HandleBlockActions(ActionChooseProject, v.onChooseProject)
-	b.HandleBlockAction(ActionShowTrend, v.onShowTrend)
-	b.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
-	b.HandleBlockActions(ActionSpend, v.onSpend)
-	b.BackgroundEvery(v.cfg.DigestTick, v.digestTick)
+	b.Router().Declare(Declaration())
+	b.Router().HandleCommand(Command, v.onCommand)
+	b.Router().HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
+	b.Router().HandleBlockActions(ActionChooseProject, v.onChooseProject)
+	b.Router().HandleBlockAction(ActionShowTrend, v.onShowTrend)
+	b.Router().HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
+	b.Router().HandleBlockActions(ActionSpend, v.onSpend)
+	b.Background(bot.Every(v.cfg.DigestTick, v.digestTick))
 	return &Feature{v: v}
 }
 
@@ -232,13 +232,13 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(bot.ProjectProblem(tokenErr, v.core.Projects(), "command")))
 		return
 	case bad == nil && req.Help:
-		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects())))
+		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects().Set)))
 		return
 	case refusal != "":
 		r.Ack(bot.Ephemeral(refusal))
 		rec := bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command, "")
 		rec.Work = "cmd:" + r.DeliveryID
-		v.core.Audit(ctx, rec)
+		v.core.Audit().Record(ctx, rec)
 		return
 	case bad != nil:
 		r.Ack(bot.Ephemeral(bad.message() + "\n\n" + visitorsUsage()))
