@@ -100,22 +100,19 @@ func (b *Bot) Router() Router { return Router{b} }
 
 // HandleCommand registers the handler of a slash command ("/docs-agent").
 func (r Router) HandleCommand(name string, h CommandHandler) {
-	b := r.b
-	add(&b.routes.commands, "slash command", name, h)
+	add(&r.b.routes.commands, "slash command", name, h)
 }
 
 // HandleEvent registers the handler of an Events API event type
 // (slackevents.Message, slackevents.AppMention).
 func (r Router) HandleEvent(eventType slackevents.EventsAPIType, h EventHandler) {
-	b := r.b
-	add(&b.routes.events, "event type", string(eventType), h)
+	add(&r.b.routes.events, "event type", string(eventType), h)
 }
 
 // HandleBlockAction registers the handler of a block_actions payload whose
 // first action has actionID.
 func (r Router) HandleBlockAction(actionID string, h InteractionHandler) {
-	b := r.b
-	add(&b.routes.actions, "block action", actionID, h)
+	add(&r.b.routes.actions, "block action", actionID, h)
 }
 
 // HandleBlockActions registers the handler of a group of buttons: the
@@ -124,28 +121,24 @@ func (r Router) HandleBlockAction(actionID string, h InteractionHandler) {
 // registered with HandleBlockAction goes to its own handler; of several
 // prefixes, the longest wins.
 func (r Router) HandleBlockActions(prefix string, h InteractionHandler) {
-	b := r.b
-	add(&b.routes.actionGroups, "group of block actions", prefix, h)
+	add(&r.b.routes.actionGroups, "group of block actions", prefix, h)
 }
 
 // HandleViewSubmission registers the handler of a modal's view_submission,
 // by the view's callback_id.
 func (r Router) HandleViewSubmission(callbackID string, h InteractionHandler) {
-	b := r.b
-	add(&b.routes.views, "view submission", callbackID, h)
+	add(&r.b.routes.views, "view submission", callbackID, h)
 }
 
 // HandleShortcut registers the handler of a global shortcut or a message
 // action, by its callback_id.
 func (r Router) HandleShortcut(callbackID string, h InteractionHandler) {
-	b := r.b
-	add(&b.routes.shortcuts, "shortcut", callbackID, h)
+	add(&r.b.routes.shortcuts, "shortcut", callbackID, h)
 }
 
 // HandleWork registers the handler of a kind of inbox work.
 func (r Router) HandleWork(kind string, h WorkHandler) {
-	b := r.b
-	add(&b.handlers, "work kind", kind, h)
+	add(&r.b.handlers, "work kind", kind, h)
 }
 
 // commandHandler returns the handler of a slash command, nil if none.

@@ -57,10 +57,10 @@ type JobsAPI interface {
 	GetJob(ctx context.Context, jobID string) (*docsapi.Job, error)
 }
 
-// JobStore is what agent jobs keep in Redis, one part of the store each
-// (store/doc.go, "Parts"); every part is required. Its methods are those of
-// its parts.
-type JobStore struct {
+// Deps is what agent jobs use: one part of the store each (store/doc.go,
+// "Parts"), embedded and named as the store names it; every part is
+// required. Its methods are those of its parts.
+type Deps struct {
 	Jobs          // store.Jobs
 	RetryOffers   // store.RetryOffers
 	PendingStarts // store.PendingStarts
@@ -182,7 +182,7 @@ func (c Config) withDefaults() Config {
 type agent struct {
 	core    *bot.Bot
 	cfg     Config
-	store   JobStore
+	store   Deps
 	slack   *slack.Client
 	log     *slog.Logger
 	metrics *metrics
@@ -199,7 +199,8 @@ type agent struct {
 // each job's finish. A job goes to its project's docs API (b.Project).
 // Call it before b.Run. The Feature it returns is what other
 // features (the App Home) may use of the agent.
-func Register(b *bot.Bot, cfg Config, st JobStore) *Feature {
+func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
+	routes := b.Router()
 	a := &agent{
 		core:    b,
 		cfg:     cfg.withDefaults(),
@@ -209,26 +210,26 @@ func Register(b *bot.Bot, cfg Config, st JobStore) *Feature {
 		metrics: newMetrics(b.Metrics()),
 		wake:    make(chan struct{}, 1),
 	}
-	b.Router().Declare(Declaration())
-	b.Router().HandleCommand(Command, a.onCommand)
-	b.Router().HandleEvent(slackevents.Message, a.onMessage)
-	b.Router().HandleEvent(slackevents.AppMention, a.onMention)
-	b.Router().HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
-	b.Router().HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
-	b.Router().HandleBlockAction(bot.ActionNewJob, a.onNewJob)
-	b.Router().HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
-	b.Router().HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
-	b.Router().HandleViewSubmission(ViewJob, a.onJobSubmitted)
-	b.Router().HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
-	b.Router().HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
-	b.Router().HandleWork(workList, bot.WorkHandler{Do: a.doList, GiveUp: a.giveUpList})
-	b.Router().HandleBlockAction(ActionFollowUp, a.onFollowUpButton)
-	b.Router().HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
-	b.Router().HandleBlockAction(ActionFeedback, a.onFeedback)
-	b.Router().HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
-	b.Router().HandleBlockActions(ActionChooseProject, a.onChooseProject)
-	b.Router().HandleWork(workChoose, bot.WorkHandler{Do: a.doChoose, GiveUp: a.giveUpChoose})
-	b.Router().HandleBlockAction(ActionSwitchProject, a.onSwitchProject)
+	routes.Declare(Declaration())
+	routes.HandleCommand(Command, a.onCommand)
+	routes.HandleEvent(slackevents.Message, a.onMessage)
+	routes.HandleEvent(slackevents.AppMention, a.onMention)
+	routes.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
+	routes.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
+	routes.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
+	routes.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
+	routes.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
+	routes.HandleViewSubmission(ViewJob, a.onJobSubmitted)
+	routes.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
+	routes.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
+	routes.HandleWork(workList, bot.WorkHandler{Do: a.doList, GiveUp: a.giveUpList})
+	routes.HandleBlockAction(ActionFollowUp, a.onFollowUpButton)
+	routes.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
+	routes.HandleBlockAction(ActionFeedback, a.onFeedback)
+	routes.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
+	routes.HandleBlockActions(ActionChooseProject, a.onChooseProject)
+	routes.HandleWork(workChoose, bot.WorkHandler{Do: a.doChoose, GiveUp: a.giveUpChoose})
+	routes.HandleBlockAction(ActionSwitchProject, a.onSwitchProject)
 	b.Background(a.runPoller)
-	return &Feature{a: a}
+	return &Feature{a: a}, nil
 }

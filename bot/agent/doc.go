@@ -37,7 +37,7 @@
 // creates the job and the other becomes its follow-up. Every entry point refuses people and channels
 // outside the allow-lists privately before any API call. It needs the docs
 // API and Redis only through JobsAPI, which *docsapi.Client satisfies, and
-// the interfaces of JobStore, which the store's parts satisfy (store.Jobs,
+// the interfaces of Deps, which the store's parts satisfy (store.Jobs,
 // store.RetryOffers, store.PendingStarts, store.Limits), and Slack only
 // through the core (package bot).
 //

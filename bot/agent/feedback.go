@@ -53,14 +53,14 @@ func (a *agent) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	note := replyRequest{Channel: req.Channel, User: req.User, ThreadTS: req.Thread}
 	if refusal := a.core.Refusal(req.User, req.Channel); refusal != "" {
 		r.Ack(nil)
-		a.whisper(ctx, note, refusal, a.log)
+		a.tellInThread(ctx, note, refusal, a.log)
 		return
 	}
 	payload, _ := json.Marshal(req)
 	key := "act:" + cmp.Or(r.DeliveryID, req.Channel+"/"+req.Result+"/"+req.User+"/"+act.ActionTs)
 	if !a.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workFeedback, Payload: payload}, bot.RedeliveredInteraction) {
 		r.Ack(nil)
-		a.whisper(ctx, note, "docsbot cannot reach its storage right now, so your feedback was not recorded. Try again in a minute.", a.log)
+		a.tellInThread(ctx, note, "docsbot cannot reach its storage right now, so your feedback was not recorded. Try again in a minute.", a.log)
 		return
 	}
 	r.Ack(nil)

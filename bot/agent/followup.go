@@ -105,7 +105,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
 		}
 		if r.FromModal {
-			a.whisper(ctx, r, "docsbot no longer follows a job in this thread, so this was not sent. Start a new job with `"+Command+"`.", log)
+			a.tellInThread(ctx, r, "docsbot no longer follows a job in this thread, so this was not sent. Start a new job with `"+Command+"`.", log)
 		}
 		return nil // a thread that is not a job's
 	}
@@ -125,7 +125,7 @@ func (a *agent) replyInJobThread(ctx context.Context, w *bot.Work, r replyReques
 	}
 	if isRetryWord(r.Text) && job.Generation == 1 {
 		if _, err := a.store.TakeRetry(ctx, thread); errors.Is(err, store.ErrTaken) {
-			a.whisper(ctx, r, "This job was started again already; there is no need to ask twice.", log)
+			a.tellInThread(ctx, r, "This job was started again already; there is no need to ask twice.", log)
 			return nil
 		}
 	}
@@ -163,7 +163,7 @@ func (a *agent) refuseFollowUp(ctx context.Context, w *bot.Work, r replyRequest,
 		}
 		refusal = "Your replies in this thread are not sent to the docs agent. " + refusal
 	}
-	a.whisper(ctx, r, refusal, log)
+	a.tellInThread(ctx, r, refusal, log)
 	rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaFollowUp, r.Text)
 	rec.Project = job.Project
 	rec.JobID = job.ID
@@ -189,8 +189,8 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 				served, ok := a.core.Project(job.Project)
 				if !ok {
 					log.Error("the job's project is not in the projects file; the follow-up was not sent", "project", job.Project)
-					a.whisper(ctx, r, "This reply was not sent to the agent: the job runs in the docs project `"+mrkdwn.Escape(job.Project)+
-						"`, which docsbot no longer serves. Follow the job in your docs dashboard.", log)
+					a.tellInThread(ctx, r, "This reply was not sent to the agent: the job runs in "+goneProject(job.Project)+
+						". Follow the job in your docs dashboard.", log)
 					followUp.Outcome = "failed"
 					a.auditWork(ctx, w, followUp)
 					return nil
@@ -205,7 +205,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 					uncertain = bot.APIAnswer(err)
 				case err != nil:
 					log.Warn("docs API did not take the follow-up", "err", err)
-					a.whisper(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
+					a.tellInThread(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
 					followUp.Outcome = "failed"
 					a.auditWork(ctx, w, followUp)
 					return nil
@@ -224,7 +224,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 			return err
 		})
 		if err != nil {
-			a.whisper(ctx, r, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
+			a.tellInThread(ctx, r, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
 			return nil
 		}
 		if err := w.Mark(ctx, map[string]string{markSaved: "1"}); err != nil {
@@ -237,7 +237,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		a.jobChanged(ctx, *updated)
 		job = updated
 		if uncertain != "" {
-			a.whisper(ctx, r, "docsbot cannot tell whether this reply reached the agent: "+uncertain+", and it does not send a reply twice. "+
+			a.tellInThread(ctx, r, "docsbot cannot tell whether this reply reached the agent: "+uncertain+", and it does not send a reply twice. "+
 				"It follows the job again and posts what the job does next in this thread; if that does not answer your reply, send it again.", log)
 			followUp.Outcome = "unknown"
 			a.auditWork(ctx, w, followUp)
@@ -296,7 +296,7 @@ func (a *agent) inJobContext(ctx context.Context, r replyRequest, job *store.Job
 	}
 	log.Info("post read into the context of the thread's job; not sent as a follow-up", "ts", r.TS, "start", start)
 	if r.TS != job.Origin {
-		a.whisper(ctx, r, "Your message went to the docs agent job started in this thread a moment earlier, as part of the thread it read; it was not sent again.", log)
+		a.tellInThread(ctx, r, "Your message went to the docs agent job started in this thread a moment earlier, as part of the thread it read; it was not sent again.", log)
 	}
 	return true
 }
@@ -342,7 +342,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 			return false, nil
 		}
 		if errors.Is(err, store.ErrTaken) {
-			a.whisper(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
+			a.tellInThread(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
 			return true, nil
 		}
 		if err != nil {
@@ -359,7 +359,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 	var start startRequest
 	if err := json.Unmarshal(payload, &start); err != nil {
 		log.Warn("a retry offer that is no start; nothing started", "err", err)
-		a.whisper(ctx, r, "docsbot could not read this job's start again, so nothing was started. Start it anew with `"+Command+"`.", log)
+		a.tellInThread(ctx, r, "docsbot could not read this job's start again, so nothing was started. Start it anew with `"+Command+"`.", log)
 		return true, nil
 	}
 	key := a.projectKey(start.Project)
@@ -368,7 +368,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 		if err := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL); err != nil {
 			log.Warn("offering the retry again after a refusal failed", "err", err)
 		}
-		a.whisper(ctx, r, refusal, log)
+		a.tellInThread(ctx, r, refusal, log)
 		rec := bot.RefusalRecord(r.Team, r.Channel, r.User, viaRetry, r.Text)
 		rec.Project = key
 		a.auditWork(ctx, w, rec)
@@ -382,7 +382,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 	if err != nil && !marked {
 		// The offer is taken and no later attempt could queue it.
 		log.Warn("queuing the start again failed", "err", err)
-		a.whisper(ctx, r, "docsbot could not start this job again: its storage failed. Start it anew with `"+Command+"`.", log)
+		a.tellInThread(ctx, r, "docsbot could not start this job again: its storage failed. Start it anew with `"+Command+"`.", log)
 		return true, nil
 	}
 	if err != nil {
@@ -403,12 +403,12 @@ func (a *agent) giveUpReply(ctx context.Context, w *bot.Work) {
 	if json.Unmarshal(w.Payload, &r) != nil {
 		return
 	}
-	a.whisper(ctx, r, "docsbot could not pass this reply on: Slack or its storage kept failing. Send it again.", a.log)
+	a.tellInThread(ctx, r, "docsbot could not pass this reply on: Slack or its storage kept failing. Send it again.", a.log)
 }
 
-// whisper answers the author of a thread reply in that thread, visible only
+// tellInThread answers the author of a thread reply in that thread, visible only
 // to them.
-func (a *agent) whisper(ctx context.Context, r replyRequest, text string, log *slog.Logger) {
+func (a *agent) tellInThread(ctx context.Context, r replyRequest, text string, log *slog.Logger) {
 	_, err := a.slack.PostEphemeralContext(ctx, r.Channel, r.User,
 		slack.MsgOptionText(text, false), slack.MsgOptionTS(r.ThreadTS))
 	if err != nil {
@@ -422,7 +422,7 @@ func (a *agent) noteFiles(ctx context.Context, w *bot.Work, r replyRequest, log 
 	if !r.Files || w.Marked(markFiles) != "" {
 		return
 	}
-	a.whisper(ctx, r, "The agent gets only the text of your message: docsbot does not pass files on to it. Put what it needs from them in the text, or link to them.", log)
+	a.tellInThread(ctx, r, "The agent gets only the text of your message: docsbot does not pass files on to it. Put what it needs from them in the text, or link to them.", log)
 	if err := w.Mark(ctx, map[string]string{markFiles: "1"}); err != nil {
 		log.Warn("recording the note about files failed", "err", err)
 	}
@@ -441,7 +441,7 @@ func (a *agent) filesOnly(ctx context.Context, w *bot.Work, r replyRequest, log 
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 	}
-	a.whisper(ctx, r, "This message has only files, and docsbot passes only text on to the agent, so nothing was sent. Write what the agent should do in a message.", log)
+	a.tellInThread(ctx, r, "This message has only files, and docsbot passes only text on to the agent, so nothing was sent. Write what the agent should do in a message.", log)
 	return nil
 }
 

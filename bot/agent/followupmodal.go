@@ -54,7 +54,7 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 		return
 	}
 	if refusal := a.core.Editors().RefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
-		a.whisper(ctx, note, refusal, log)
+		a.tellInThread(ctx, note, refusal, log)
 		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpButton, ""))
 		return
 	}
@@ -63,10 +63,10 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 	case err == nil:
 	case bot.SlackCode(err) == "expired_trigger_id":
 		log.Warn("the follow-up modal could not open in time", "err", err)
-		a.whisper(ctx, note, "Slack took too long to open the follow-up form. Press *Follow up* again, or reply in this thread with your instruction.", log)
+		a.tellInThread(ctx, note, "Slack took too long to open the follow-up form. Press *Follow up* again, or reply in this thread with your instruction.", log)
 	default:
 		log.Warn("opening the follow-up modal failed", "err", err)
-		a.whisper(ctx, note, "The follow-up form did not open. "+bot.Describe(err)+" You can also reply in this thread with your instruction.", log)
+		a.tellInThread(ctx, note, "The follow-up form did not open. "+bot.Describe(err)+" You can also reply in this thread with your instruction.", log)
 	}
 }
 
@@ -123,7 +123,7 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 		// The whole refusal names the editors, more than a field shows:
 		// the form closes and the person reads it in the thread.
 		r.Ack(nil)
-		a.whisper(ctx, replyRequest{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}, refusal, a.log)
+		a.tellInThread(ctx, replyRequest{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}, refusal, a.log)
 		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
 		return
 	}

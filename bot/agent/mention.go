@@ -62,20 +62,20 @@ func askedJob(text string) string {
 // otherwise queues the start of a job in the post's thread.
 func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
 	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
-		a.whisper(ctx, a.replyPlace(r), refusal, log)
+		a.tellInThread(ctx, a.replyPlace(r), refusal, log)
 		a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
 		return nil
 	}
 	if !r.inThread() || r.Mention {
 		listed, listProject, problem := listWords(r.Text, a.core.Projects().Set)
 		if problem != "" {
-			a.whisper(ctx, a.replyPlace(r), problem, log)
+			a.tellInThread(ctx, a.replyPlace(r), problem, log)
 			return nil
 		}
 		switch commandWord(listed) {
 		case wordHelp:
 			if listed != "" || listed == r.Text {
-				a.whisper(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.core.Answers().On()), log)
+				a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.core.Answers().On()), log)
 				return nil
 			}
 		case wordList, wordStatus:
@@ -95,7 +95,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 	if w.Marked(markStarting) == "" {
 		// Viewers may ask for help and lists; starting a job takes an editor.
 		if refusal := a.core.Editors().Refusal(ctx, r.User, r.Channel, ""); refusal != "" {
-			a.whisper(ctx, a.replyPlace(r), refusal, log)
+			a.tellInThread(ctx, a.replyPlace(r), refusal, log)
 			a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
 			return nil
 		}
@@ -109,7 +109,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 			log.Warn("cannot read the thread; starting the job without its context", "err", err)
-			a.whisper(ctx, r, "docsbot could not read this thread ("+bot.Describe(err)+"), so the agent gets your instruction without the thread's messages.", log)
+			a.tellInThread(ctx, r, "docsbot could not read this thread ("+bot.Describe(err)+"), so the agent gets your instruction without the thread's messages.", log)
 		}
 		if w.Marked(markStarting) == "" && tc.pending && startMayBeUnderWay(r.ThreadTS, w.Attempt) {
 			// The thread's own job may still be starting: this would be its
@@ -151,7 +151,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 	if queued {
 		log.Info("job start queued", "context", req.Context != "", "messages", passed.Messages, "others", len(passed.Others), "left_out", passed.Left)
 		if note := passed.note(); note != "" {
-			a.whisper(ctx, r, note, log)
+			a.tellInThread(ctx, r, note, log)
 		}
 	}
 	return nil

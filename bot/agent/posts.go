@@ -118,7 +118,7 @@ func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRe
 		log := a.log.With("user", p.User, "channel", p.Channel, "thread", p.ThreadTS, "work", key)
 		log.Warn("post not recorded on Slack's last try; not taken")
 		if p.Mention || p.DM || a.botThread(ctx, p, log) {
-			a.whisper(ctx, p, "docsbot could not take this message: it cannot reach its storage right now, and Slack will not send it again. Send it again in a minute.", log)
+			a.tellInThread(ctx, p, "docsbot could not take this message: it cannot reach its storage right now, and Slack will not send it again. Send it again in a minute.", log)
 		}
 		req.Ack(nil)
 		return

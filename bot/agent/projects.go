@@ -269,6 +269,16 @@ func (a *agent) onSwitchProject(ctx context.Context, r *bot.InteractionRequest) 
 // because docsbot no longer serves its project.
 const statusProjectGone = "project_removed"
 
+// goneProject names the project of a job docsbot no longer serves: one
+// removed from the projects file, or the one served without a file (key
+// "") once there is one.
+func goneProject(key string) string {
+	if key == "" {
+		return "the docs project docsbot served before its projects file, which it no longer serves"
+	}
+	return "the docs project `" + mrkdwn.Escape(key) + "`, which docsbot no longer serves"
+}
+
 // projectGone stops following a claimed job whose project docsbot has no
 // docs API for (the project left the projects file): polling it could only
 // fail. The requester is told privately in the job's thread, and the root
@@ -278,7 +288,7 @@ func (a *agent) projectGone(ctx context.Context, c store.Claim, log *slog.Logger
 	if err := a.store.Untrack(ctx, c, statusProjectGone); err != nil {
 		return a.settle(ctx, log, err)
 	}
-	problem := "it runs in the docs project `" + mrkdwn.Escape(c.Job.Project) + "`, which docsbot no longer serves. Follow it in your docs dashboard."
+	problem := "it runs in " + goneProject(c.Job.Project) + ". Follow it in your docs dashboard."
 	t := c.Job.Thread
 	text := "docsbot stopped following your docs agent job `" + mrkdwn.Escape(c.JobID) + "`: " + problem
 	dm := text

@@ -107,6 +107,6 @@ func (a *agent) awaitStart(ctx context.Context, w *bot.Work, r replyRequest, thr
 		return bot.Later(startWaitPoll, store.ErrStartHeld)
 	}
 	log.Info("the other job start in this thread created no job; telling the person")
-	a.whisper(ctx, r, "A docs agent job was being started in this thread when you posted, so docsbot waited to pass your message on to it. That start did not succeed, so your message was not sent to the agent. Mention docsbot again to start a job here.", log)
+	a.tellInThread(ctx, r, "A docs agent job was being started in this thread when you posted, so docsbot waited to pass your message on to it. That start did not succeed, so your message was not sent to the agent. Mention docsbot again to start a job here.", log)
 	return nil
 }

@@ -76,31 +76,32 @@ func has(fs []feature, name string) bool {
 // its docs APIs and the parts of the store it uses, and leaves in r what
 // another feature reads of it.
 
-func (r *replica) agent() error {
+func (r *replica) agent() (err error) {
 	st := r.store
-	r.jobs = agent.Register(r.b, r.cfg.Agent, agent.JobStore{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
-	return nil
+	r.jobs, err = agent.Register(r.b, r.cfg.Agent, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
+	return err
 }
 
-func (r *replica) visitors() error {
+func (r *replica) visitors() (err error) {
 	st := r.store
-	r.visitorsFeature = visitors.Register(r.b, r.cfg.Visitors, visitors.VisitorsStore{Analytics: st.Analytics(), Budgets: st.Limits(), Digests: st.Digests()})
-	return nil
+	r.visitorsFeature, err = visitors.Register(r.b, r.cfg.Visitors, visitors.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.Digests()})
+	return err
 }
 
 func (r *replica) ask() error {
-	return ask.Register(r.b, r.cfg.Ask, ask.AskStore{Conversations: r.store.Conversations(), Limits: r.store.Limits()})
+	_, err := ask.Register(r.b, r.cfg.Ask, ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits()})
+	return err
 }
 
 func (r *replica) deploy() error {
-	deploy.Register(r.b, r.cfg.Deploy, deploy.DeployStore{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
-	return nil
+	_, err := deploy.Register(r.b, r.cfg.Deploy, deploy.Deps{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
+	return err
 }
 
-func (r *replica) health() error {
+func (r *replica) health() (err error) {
 	st := r.store
-	r.healthFeature = health.Register(r.b, r.cfg.Health, health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits(), Digests: st.HealthDigests()})
-	return nil
+	r.healthFeature, err = health.Register(r.b, r.cfg.Health, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests()})
+	return err
 }
 
 func (r *replica) home() error {
@@ -109,14 +110,13 @@ func (r *replica) home() error {
 		cfg.Seen = r.store.HomeSeen()
 	}
 	// A feature left out is a nil interface, not a typed nil pointer.
-	var vis home.Visitors
+	d := home.Deps{Jobs: r.jobs}
 	if r.visitorsFeature != nil {
-		vis = r.visitorsFeature
+		d.Visitors = r.visitorsFeature
 	}
-	var docsHealth home.Health
 	if r.healthFeature != nil {
-		docsHealth = r.healthFeature
+		d.Health = r.healthFeature
 	}
-	home.Register(r.b, cfg, r.jobs, vis, docsHealth)
-	return nil
+	_, err := home.Register(r.b, cfg, d)
+	return err
 }

@@ -117,10 +117,12 @@ type Limits interface {
 	ForgetOnce(ctx context.Context, name string) error
 }
 
-// AskStore is the parts of the store the answers use.
-type AskStore struct {
-	Conversations Conversations
-	Limits        Limits
+// Deps is what the answers use: one part of the store each (store/doc.go,
+// "Parts"), embedded and named as the store names it; every part is
+// required.
+type Deps struct {
+	Conversations // store.Conversations
+	Limits        // store.Limits
 }
 
 // Config holds the answers' settings; zero values take the defaults.
@@ -175,7 +177,7 @@ type answers struct {
 	core    *bot.Bot
 	cfg     Config
 	docs    map[string]Docs // by project key (bot.ProjectKey)
-	store   AskStore
+	store   Deps
 	log     *slog.Logger
 	metrics *metrics
 }
@@ -187,24 +189,35 @@ type answers struct {
 // none, /docs-ask and an answer's buttons (of answers given before) only
 // say so and the bot answers no questions. A project's docs site that is
 // no URL is an error.
-func Register(b *bot.Bot, cfg Config, st AskStore) error {
-	b.Router().Declare(Declaration())
+func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
+	routes := b.Router()
+	routes.Declare(Declaration())
 	docs, err := answerDocs(b)
-	if err != nil || len(docs) == 0 {
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) == 0 {
 		registerOff(b)
-		return err
+		return &Feature{}, nil
 	}
 	a := &answers{core: b, cfg: cfg.withDefaults(), docs: docs, store: st, log: b.Logger().With("feature", "ask"),
 		metrics: newMetrics(b.Metrics())}
-	b.Router().HandleCommand(Command, a.onCommand)
-	b.Router().HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
-	b.Router().HandleBlockAction(ActionFeedback, a.onFeedback)
-	b.Router().HandleBlockAction(ActionAskAgain, a.onAskAgain)
-	b.Router().HandleBlockAction(ActionFallsShort, a.onFallsShort)
-	b.Router().HandleBlockAction(ActionAskTeam, a.onAskTeam)
+	routes.HandleCommand(Command, a.onCommand)
+	routes.HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
+	routes.HandleBlockAction(ActionFeedback, a.onFeedback)
+	routes.HandleBlockAction(ActionAskAgain, a.onAskAgain)
+	routes.HandleBlockAction(ActionFallsShort, a.onFallsShort)
+	routes.HandleBlockAction(ActionAskTeam, a.onAskTeam)
 	b.Answers().SetThreads(a.isAnswerThread)
-	return nil
+	return &Feature{on: true}, nil
 }
+
+// Feature is what other features may read of the answers.
+type Feature struct{ on bool }
+
+// On reports whether the answers answer questions: some project has a docs
+// assistant.
+func (f *Feature) On() bool { return f.on }
 
 // answerDocs is what answers from each project of b that has a docs
 // assistant, by project key.

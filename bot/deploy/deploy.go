@@ -79,10 +79,12 @@ type Limits interface {
 	ReturnBudget(ctx context.Context, b store.Budget, tokens []string) error
 }
 
-// DeployStore is the parts of the store the deployments use.
-type DeployStore struct {
-	Deploys Deploys
-	Limits  Limits
+// Deps is what the deployments use: one part of the store each
+// (store/doc.go, "Parts"), embedded and named as the store names it; every
+// part is required.
+type Deps struct {
+	Deploys // store.Deploys
+	Limits  // store.Limits
 }
 
 // Config holds the deployments' settings; zero values take the defaults.
@@ -114,19 +116,24 @@ func (c Config) withDefaults() Config {
 type deploys struct {
 	core  *bot.Bot
 	cfg   Config
-	store DeployStore
+	store Deps
 	log   *slog.Logger
 }
 
 // Register adds /docs-deploy to b: deployments and previews of each
 // project's docs, by its docs API (b.Project), followed until they
 // end in one live message.
-func Register(b *bot.Bot, cfg Config, st DeployStore) {
+func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
+	routes := b.Router()
 	d := &deploys{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger().With("feature", "deploy")}
-	b.Router().Declare(Declaration())
-	b.Router().HandleCommand(Command, d.onCommand)
-	b.Router().HandleBlockAction(ActionConfirm, d.onConfirm)
-	b.Router().HandleBlockAction(ActionCancel, d.onCancel)
-	b.Router().HandleWork(workStart, bot.WorkHandler{Do: d.doStart, GiveUp: d.giveUp})
-	b.Router().HandleWork(workFollow, bot.WorkHandler{Do: d.doFollow})
+	routes.Declare(Declaration())
+	routes.HandleCommand(Command, d.onCommand)
+	routes.HandleBlockAction(ActionConfirm, d.onConfirm)
+	routes.HandleBlockAction(ActionCancel, d.onCancel)
+	routes.HandleWork(workStart, bot.WorkHandler{Do: d.doStart, GiveUp: d.giveUp})
+	routes.HandleWork(workFollow, bot.WorkHandler{Do: d.doFollow})
+	return &Feature{}, nil
 }
+
+// Feature is what other features may read of the deployments: nothing yet.
+type Feature struct{}

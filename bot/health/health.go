@@ -95,14 +95,14 @@ type HealthAPI interface {
 	ProjectID() string
 }
 
-// Reports caches views for every replica (store.Analytics).
-type Reports interface {
+// Analytics caches views for every replica (store.Analytics).
+type Analytics interface {
 	SaveReport(ctx context.Context, key string, data []byte, keep time.Duration) error
 	LoadReport(ctx context.Context, key string) (*store.CachedReport, error)
 }
 
-// Budgets draws on the analytics budget (store.Limits).
-type Budgets interface {
+// Limits draws on the analytics budget (store.Limits).
+type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
 	Refund(ctx context.Context, d store.Draw, tokens []string) error
 }
@@ -117,11 +117,13 @@ type Digests interface {
 	UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error)
 }
 
-// HealthStore is the parts of the store the docs health uses.
-type HealthStore struct {
-	Reports Reports
-	Budgets Budgets
-	Digests Digests
+// Deps is what the docs health uses: one part of the store each
+// (store/doc.go, "Parts"), embedded and named as the store names it; every
+// part is required.
+type Deps struct {
+	Analytics // store.Analytics
+	Limits    // store.Limits
+	Digests   // store.HealthDigests
 }
 
 // Config holds the docs health's settings; zero values take the defaults.
@@ -159,17 +161,18 @@ func (c Config) withDefaults() Config {
 type health struct {
 	core  *bot.Bot
 	cfg   Config
-	store HealthStore
+	store Deps
 	log   *slog.Logger
 }
 
 // Register adds /docs-health to b, reading each project's analytics through
 // its docs API (b.Project), and returns what the App Home reads of it.
-func Register(b *bot.Bot, cfg Config, st HealthStore) *Feature {
+func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
+	routes := b.Router()
 	h := &health{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger().With("feature", "health")}
-	b.Router().Declare(Declaration())
-	b.Router().HandleCommand(Command, h.onCommand)
-	b.Router().HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
+	routes.Declare(Declaration())
+	routes.HandleCommand(Command, h.onCommand)
+	routes.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
 	b.Background(bot.Every(h.cfg.DigestTick, h.digestTick))
-	return &Feature{h: h}
+	return &Feature{h: h}, nil
 }

@@ -34,7 +34,7 @@ func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words boo
 		return "", false, perr
 	}
 	from, to := rng.Params()
-	c, err := h.store.Reports.LoadReport(ctx, cacheKey(api, viewSummary, from, to))
+	c, err := h.store.Analytics.LoadReport(ctx, cacheKey(api, viewSummary, from, to))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return "", false, nil

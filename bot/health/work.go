@@ -193,7 +193,7 @@ type loaded struct {
 // use. Its error is the store's (the budget could not be drawn).
 func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, view, key string, r docsapi.AnalyticsRange,
 	who bot.Spender, log *slog.Logger) (loaded, error) {
-	if c, err := h.store.Reports.LoadReport(ctx, key); err == nil && c.Age < h.cfg.CacheTTL {
+	if c, err := h.store.Analytics.LoadReport(ctx, key); err == nil && c.Age < h.cfg.CacheTTL {
 		var rep report
 		if json.Unmarshal(c.Data, &rep) == nil {
 			return loaded{rep: &rep}, nil
@@ -201,7 +201,7 @@ func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, vie
 	}
 	need := plan(view, h.cfg.MaxPages)
 	draw := h.core.Analytics().Draw(p, who)
-	g, err := h.store.Budgets.Draw(ctx, draw, need)
+	g, err := h.store.Limits.Draw(ctx, draw, need)
 	if err != nil {
 		return loaded{}, err
 	}
@@ -210,7 +210,7 @@ func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, vie
 	}
 	rep, used, ferr := fetch(ctx, api, view, r, h.cfg.MaxPages)
 	if used < len(g.Tokens) {
-		if err := h.store.Budgets.Refund(context.WithoutCancel(ctx), draw, g.Tokens[used:]); err != nil {
+		if err := h.store.Limits.Refund(context.WithoutCancel(ctx), draw, g.Tokens[used:]); err != nil {
 			log.Warn("giving back unused analytics requests failed", "err", err)
 		}
 	}
@@ -219,7 +219,7 @@ func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, vie
 		return loaded{failed: ferr}, nil
 	}
 	if data, err := json.Marshal(rep); err == nil {
-		if err := h.store.Reports.SaveReport(ctx, key, data, h.cfg.CacheTTL); err != nil {
+		if err := h.store.Analytics.SaveReport(ctx, key, data, h.cfg.CacheTTL); err != nil {
 			log.Warn("caching the docs health failed", "err", err)
 		}
 	}

@@ -3,6 +3,7 @@ package home
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -118,6 +119,7 @@ type publishRequest struct {
 type home struct {
 	core     *bot.Bot
 	cfg      Config
+	seen     Seen
 	jobs     Jobs
 	visitors Visitors
 	health   Health
@@ -129,13 +131,30 @@ type home struct {
 // Register adds the App Home to b: app_home_opened, the publish work and
 // the refresh on job changes. visitors may be nil (no summary is shown).
 // Call it before b.Run.
-func Register(b *bot.Bot, cfg Config, jobs Jobs, visitors Visitors, health Health) {
-	h := &home{core: b, cfg: cfg, jobs: jobs, visitors: visitors, health: health, slack: b.Slack(), log: b.Logger()}
-	b.Router().Declare(Declaration())
-	b.Router().HandleEvent(slackevents.AppHomeOpened, h.onOpened)
-	b.Router().HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
-	jobs.OnJobChange(h.jobChanged)
+func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
+	routes := b.Router()
+	if d.Jobs == nil {
+		return nil, errors.New("home: the App Home needs the agent's jobs")
+	}
+	h := &home{core: b, cfg: cfg, seen: cfg.Seen, jobs: d.Jobs, visitors: d.Visitors, health: d.Health, slack: b.Slack(), log: b.Logger()}
+	routes.Declare(Declaration())
+	routes.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
+	routes.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
+	d.Jobs.OnJobChange(h.jobChanged)
+	return &Feature{}, nil
 }
+
+// Deps is what the App Home reads of the other features: a feature left
+// out is nil; the agent's is required. Its part of the store is
+// Config.Seen, which bot/app fills.
+type Deps struct {
+	Jobs     Jobs
+	Visitors Visitors
+	Health   Health
+}
+
+// Feature is what other features may read of the App Home: nothing yet.
+type Feature struct{}
 
 // onOpened records a publish of the person's Home, keyed by the event, then
 // acks. The Messages and About tabs are acked and ignored. If Redis cannot
@@ -166,8 +185,8 @@ func (h *home) jobChanged(ctx context.Context, j store.Job) {
 	if j.Requester == "" {
 		return
 	}
-	if h.cfg.Seen != nil {
-		opened, err := h.cfg.Seen.HomeOpened(ctx, j.Thread.Team, j.Requester)
+	if h.seen != nil {
+		opened, err := h.seen.HomeOpened(ctx, j.Thread.Team, j.Requester)
 		switch {
 		case err != nil:
 			h.log.Warn("reading whether the person opened the App Home failed; refreshing it anyway", "user", j.Requester, "job", j.ID, "err", err)
@@ -189,10 +208,10 @@ func (h *home) doPublish(ctx context.Context, w *bot.Work) error {
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
 		return fmt.Errorf("decoding a Home publish: %w", err)
 	}
-	if req.Opened && h.cfg.Seen != nil {
+	if req.Opened && h.seen != nil {
 		// Before the view is built: a job change from now on sees the
 		// record, and one before it is in the view.
-		if err := h.cfg.Seen.NoteHomeOpened(ctx, req.Team, req.User); err != nil {
+		if err := h.seen.NoteHomeOpened(ctx, req.Team, req.User); err != nil {
 			h.log.Warn("recording that the person opened the App Home failed; their job changes may not refresh it", "user", req.User, "err", err)
 		}
 	}

@@ -7,7 +7,7 @@
 // shared by every replica, the analytics request budget they share, the
 // walk over the export's pages, the renderer of the summary, and its kind of
 // inbox work (visitors.summary). It needs the docs API and Redis only through
-// VisitorsAPI and VisitorsStore, and Slack only through the core (package
+// VisitorsAPI and Deps, and Slack only through the core (package
 // bot).
 //
 // How work flows. Register puts the command and the work handler on a

@@ -209,7 +209,7 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 
 // workTarget decides the project of a command's work: the one the ack (or
 // a button) recorded, else resolved now. ok is false when the person was
-// told privately why nothing is done, or asked (tellPrivately: the
+// told privately why nothing is done, or asked (tellMessage: the
 // response_url, else the channel, else a direct message).
 func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, bool, error) {
 	set := v.core.Projects()
@@ -218,7 +218,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 		res, err := v.core.Projects().Resolve(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 		switch {
 		case bot.IsProjectProblem(err):
-			v.tellTextPrivately(ctx, *cmd, bot.ProjectProblem(err, set, "command"))
+			v.tell(ctx, *cmd, bot.ProjectProblem(err, set, "command"))
 			return target{}, false, nil
 		case err != nil:
 			if store.Temporary(err) {
@@ -226,19 +226,19 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 			}
 			return target{}, false, err
 		case res.Ask:
-			v.tellPrivately(ctx, *cmd, askProject(res.Choices, res.Text))
+			v.tellMessage(ctx, *cmd, askProject(res.Choices, res.Text))
 			return target{}, false, nil
 		}
 		cmd.Text, cw.Project, cw.Remember = res.Text, res.Project.Name, res.Source == project.ByToken
 	}
 	p, ok := set.Get(cw.Project)
 	if !ok {
-		v.tellTextPrivately(ctx, *cmd, bot.ProjectProblem(&project.UnknownError{Name: cw.Project}, set, "command"))
+		v.tell(ctx, *cmd, bot.ProjectProblem(&project.UnknownError{Name: cw.Project}, set, "command"))
 		return target{}, false, nil
 	}
 	t, err := v.target(p)
 	if err != nil {
-		v.tellTextPrivately(ctx, *cmd, bot.Describe(err))
+		v.tell(ctx, *cmd, bot.Describe(err))
 		return target{}, false, nil
 	}
 	if cw.Remember {

@@ -92,7 +92,7 @@ func (v *visitors) askToSpend(ctx context.Context, t target, asker slack.SlashCo
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("", yes, no),
 	}}
-	v.tellPrivately(ctx, asker, msg)
+	v.tellMessage(ctx, asker, msg)
 }
 
 // onSpend handles the question's buttons. Only the person who asked may

@@ -10,12 +10,12 @@ import (
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
-// tellPrivately answers the person who typed cmd, privately, wherever Slack
+// tellMessage answers the person who typed cmd, privately, wherever Slack
 // lets it (bot.TellPrivately): through the command's response_url; else in
 // the channel, visible to them only, with msg's blocks (its buttons work
 // there); else in a direct message, as text (a button there would run the
 // command in the direct message), which names the command it answers.
-func (v *visitors) tellPrivately(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) {
+func (v *visitors) tellMessage(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) {
 	p := bot.Private{User: cmd.UserID, Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL, Text: msg.Text,
 		DMText: "About your " + inlineCode(commandLine(cmd.Text)) + " in " + channelMention(cmd.ChannelID) + ": " + msg.Text}
 	if msg.Blocks != nil {
@@ -26,9 +26,9 @@ func (v *visitors) tellPrivately(ctx context.Context, cmd slack.SlashCommand, ms
 	}
 }
 
-// tellTextPrivately is tellPrivately with text alone.
-func (v *visitors) tellTextPrivately(ctx context.Context, cmd slack.SlashCommand, text string) {
-	v.tellPrivately(ctx, cmd, bot.Ephemeral(text))
+// tell is tellMessage with text alone.
+func (v *visitors) tell(ctx context.Context, cmd slack.SlashCommand, text string) {
+	v.tellMessage(ctx, cmd, bot.Ephemeral(text))
 }
 
 // commandLine is the command as the person typed it, from its text as

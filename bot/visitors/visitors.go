@@ -92,7 +92,7 @@ func (c Config) withDefaults() Config {
 type visitors struct {
 	core    *bot.Bot
 	cfg     Config
-	store   VisitorsStore
+	store   Deps
 	log     *slog.Logger
 	metrics *metrics
 }
@@ -101,17 +101,18 @@ type visitors struct {
 // project's numbers come from its own docs API (b.Project). Call it before
 // b.Run. The Feature it returns is what other features (the App
 // Home) may read of the visitors.
-func Register(b *bot.Bot, cfg Config, st VisitorsStore) *Feature {
+func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
+	routes := b.Router()
 	v := &visitors{core: b, cfg: cfg.withDefaults(), store: st, log: b.Logger(), metrics: newMetrics(b.Metrics())}
-	b.Router().Declare(Declaration())
-	b.Router().HandleCommand(Command, v.onCommand)
-	b.Router().HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
-	b.Router().HandleBlockActions(ActionChooseProject, v.onChooseProject)
-	b.Router().HandleBlockAction(ActionShowTrend, v.onShowTrend)
-	b.Router().HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
-	b.Router().HandleBlockActions(ActionSpend, v.onSpend)
+	routes.Declare(Declaration())
+	routes.HandleCommand(Command, v.onCommand)
+	routes.HandleWork(workVisitors, bot.WorkHandler{Do: v.doVisitors, GiveUp: v.giveUpVisitors})
+	routes.HandleBlockActions(ActionChooseProject, v.onChooseProject)
+	routes.HandleBlockAction(ActionShowTrend, v.onShowTrend)
+	routes.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
+	routes.HandleBlockActions(ActionSpend, v.onSpend)
 	b.Background(bot.Every(v.cfg.DigestTick, v.digestTick))
-	return &Feature{v: v}
+	return &Feature{v: v}, nil
 }
 
 // VisitorsAPI is what /docs-visitors needs from the docs API.
@@ -126,12 +127,12 @@ type VisitorsAPI interface {
 	ProjectID() string
 }
 
-// VisitorsStore is what /docs-visitors keeps in Redis, one part of the
-// store each (store/doc.go, "Parts"); every part is required. Its methods
-// are those of its parts.
-type VisitorsStore struct {
+// Deps is what /docs-visitors uses: one part of the store each
+// (store/doc.go, "Parts"), embedded and named as the store names it; every
+// part is required. Its methods are those of its parts.
+type Deps struct {
 	Analytics // store.Analytics
-	Budgets   // store.Limits
+	Limits    // store.Limits
 	Digests   // store.Digests
 }
 
@@ -151,10 +152,10 @@ type Analytics interface {
 	SaveRangeTotals(ctx context.Context, project string, first, last time.Time, c store.VisitorCounts, today time.Time, openKeep time.Duration) error
 }
 
-// Budgets is the analytics request budgets every replica shares, each
+// Limits is the analytics request budgets every replica shares, each
 // person's share of them included (bot.AnalyticsLimits.Draw);
 // store.Limits satisfies it.
-type Budgets interface {
+type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
 	Room(ctx context.Context, d store.Draw) (store.Grant, error)
 	Refund(ctx context.Context, d store.Draw, tokens []string) error
