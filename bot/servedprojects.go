@@ -47,6 +47,28 @@ func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution
 	return out, err
 }
 
+// Choose decides in a command's work the project of req where the person
+// is answered in words (a response_url, no buttons): the project reached
+// (Resolve), or "" and what to tell them: which project (WhichProject, noun
+// being what they typed) when nothing decides or the store cannot say, a
+// project docsbot does not reach.
+func (ps Projects) Choose(ctx context.Context, req project.Request, noun string) (Served, string) {
+	res, err := ps.Resolve(ctx, req)
+	switch {
+	case err != nil || res.Ask:
+		return Served{}, WhichProject(ps, noun)
+	case res.Served.API == nil:
+		return Served{}, NotServed(ProjectKey(res.Project))
+	}
+	return res.Served, ""
+}
+
+// NotServed says that docsbot does not serve (or reach) the project keyed
+// key.
+func NotServed(key string) string {
+	return "docsbot no longer serves the docs project `" + mrkdwn.Escape(key) + "`."
+}
+
 // Remember keeps name as the project user of team chose last (when
 // they chose by project=NAME or by a button), so that their next command
 // without one goes there. It does nothing for an implicit set.

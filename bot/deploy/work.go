@@ -13,7 +13,6 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
-	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/secret"
@@ -207,27 +206,22 @@ func (d *deploys) queueFollow(ctx context.Context, f follow) error {
 // the channel's, the person's last choice; with several and none of those,
 // the person is told to name one, as when docsbot no longer serves it.
 func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (bot.Served, bool) {
-	key, marked := "", false
 	if v := w.Marked(markProject); v != "" {
-		key, marked = v[1:], true // "=" then the key, which is "" for the implicit project
-	} else {
-		res, err := d.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
-			Text: projectToken(req.Project)})
-		if err != nil || res.Ask {
-			d.answer(ctx, req, bot.WhichProject(d.core.Projects(), "command"), log)
-			return bot.Served{}, false
+		key := v[1:] // "=" then the key, which is "" for the implicit project
+		p, ok := d.core.Project(key)
+		if !ok {
+			d.answer(ctx, req, bot.NotServed(key), log)
 		}
-		key = bot.ProjectKey(res.Project)
+		return p, ok
 	}
-	p, ok := d.core.Project(key)
-	if !ok {
-		d.answer(ctx, req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(key)+"`.", log)
+	p, tell := d.core.Projects().Choose(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
+		Text: projectToken(req.Project)}, "command")
+	if tell != "" {
+		d.answer(ctx, req, tell, log)
 		return bot.Served{}, false
 	}
-	if !marked {
-		if err := w.Mark(ctx, map[string]string{markProject: "=" + key}); err != nil {
-			log.Warn("recording the project failed", "err", err)
-		}
+	if err := w.Mark(ctx, map[string]string{markProject: "=" + p.Key}); err != nil {
+		log.Warn("recording the project failed", "err", err)
 	}
 	return p, true
 }

@@ -250,16 +250,12 @@ func (h *health) projectOf(ctx context.Context, req request, log *slog.Logger) (
 	if req.Project != "" {
 		text = "project=" + req.Project
 	}
-	res, err := h.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text})
-	if err != nil || res.Ask {
-		h.tell(ctx, req, bot.WhichProject(h.core.Projects(), "command"), log)
+	p, tell := h.core.Projects().Choose(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text}, "command")
+	if tell != "" {
+		h.tell(ctx, req, tell, log)
 		return bot.Served{}, false
 	}
-	if res.Served.API == nil {
-		h.tell(ctx, req, "docsbot has no docs API for the project `"+mrkdwn.Escape(res.Project.Name)+"`.", log)
-		return bot.Served{}, false
-	}
-	return res.Served, true
+	return p, true
 }
 
 // giveUp tells the person their command waited too long.
