@@ -2,7 +2,10 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -41,9 +44,15 @@ type Rich struct {
 	// RichTable): a refusal is remembered under it.
 	Kind string
 	// With is the message with the rich blocks; Without is the message
-	// sent where Slack refuses them. Both are whole messages.
+	// sent where Slack refuses them. Both are whole messages. A Rich
+	// without Without has another fallback than a message (a chart's
+	// image): PostRich answers ErrRichRefused and the caller sends it.
 	With, Without []slack.MsgOption
 }
+
+// ErrRichRefused is PostRich's answer for a Rich without a Without form
+// that Slack refuses, or refused lately: nothing was posted.
+var ErrRichRefused = errors.New("bot: Slack refuses these blocks here")
 
 // richOff remembers, by kind, until when rich messages go without their
 // rich blocks.
@@ -92,9 +101,15 @@ func (b *Bot) pick(m Rich) ([]slack.MsgOption, bool) {
 // posts m without them.
 func (b *Bot) PostRich(ctx context.Context, channel string, m Rich, extra ...slack.MsgOption) (string, error) {
 	opts, rich := b.pick(m)
+	if opts == nil {
+		return "", ErrRichRefused
+	}
 	ts, err := b.Post(ctx, channel, append(append([]slack.MsgOption{}, opts...), extra...)...)
 	if rich && richRefusal(err) {
 		b.refuseRich(m.Kind)
+		if m.Without == nil {
+			return "", fmt.Errorf("%w: %w", ErrRichRefused, err)
+		}
 		return b.Post(ctx, channel, append(append([]slack.MsgOption{}, m.Without...), extra...)...)
 	}
 	return ts, err
@@ -121,4 +136,22 @@ func (b *Bot) EditRich(ctx context.Context, channel, ts string, m Rich, log *slo
 		e.kind, e.without = m.Kind, m.Without
 	}
 	b.edit(ctx, channel, ts, e, log)
+}
+
+// RespondRich posts with through the command's response_url (Respond);
+// where Slack refuses its rich blocks of kind, it posts without. A
+// response_url answers a refusal with HTTP 400 and no reason: a 400 to a
+// message with rich blocks is taken as one (without, which Slack took
+// before these blocks existed, is then sent; if it is refused too, the
+// fault was elsewhere, and its error is returned).
+func (b *Bot) RespondRich(ctx context.Context, cmd slack.SlashCommand, kind string, with, without *slack.WebhookMessage) error {
+	if with == nil || b.RichRefused(kind) {
+		return b.Respond(ctx, cmd, without)
+	}
+	err := b.Respond(ctx, cmd, with)
+	if e, ok := errors.AsType[slack.StatusCodeError](err); ok && e.Code == http.StatusBadRequest {
+		b.refuseRich(kind)
+		return b.Respond(ctx, cmd, without)
+	}
+	return err
 }

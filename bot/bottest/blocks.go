@@ -2,6 +2,7 @@ package bottest
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -74,6 +75,120 @@ func BlockTypes(m slacktest.Message) []string {
 	var out []string
 	for _, b := range blocks {
 		out = append(out, b.Type)
+	}
+	return out
+}
+
+// Cell is a data_table cell as a person reads it: its text (a number's
+// text, or its value), and a button's action id and value.
+type Cell struct {
+	Text, ActionID, Value string
+}
+
+// Table returns the caption and rows (the header first) of blocks' first
+// data_table; ok is false when there is none.
+func Table(blocks json.RawMessage) (caption string, rows [][]Cell, ok bool) {
+	var list []struct {
+		Type    string `json:"type"`
+		Caption string `json:"caption"`
+		Rows    [][]struct {
+			Type    string   `json:"type"`
+			Text    string   `json:"text"`
+			Value   *float64 `json:"value"`
+			Element *struct {
+				ActionID string `json:"action_id"`
+				Value    string `json:"value"`
+				Text     struct {
+					Text string `json:"text"`
+				} `json:"text"`
+			} `json:"element"`
+		} `json:"rows"`
+	}
+	if json.Unmarshal(blocks, &list) != nil {
+		return "", nil, false
+	}
+	for _, b := range list {
+		if b.Type != "data_table" {
+			continue
+		}
+		for _, r := range b.Rows {
+			var row []Cell
+			for _, c := range r {
+				cell := Cell{Text: c.Text}
+				if cell.Text == "" && c.Value != nil {
+					cell.Text = strconv.FormatFloat(*c.Value, 'f', -1, 64)
+				}
+				if c.Element != nil {
+					cell = Cell{Text: c.Element.Text.Text, ActionID: c.Element.ActionID, Value: c.Element.Value}
+				}
+				row = append(row, cell)
+			}
+			rows = append(rows, row)
+		}
+		return b.Caption, rows, true
+	}
+	return "", nil, false
+}
+
+// Chart is a data_visualization block as a person reads it.
+type Chart struct {
+	Title, Type string
+	Categories  []string
+	// Series maps a series' name to its values, one per category.
+	Series map[string][]float64
+}
+
+// Charts returns blocks' data_visualization blocks.
+func Charts(blocks json.RawMessage) []Chart {
+	var list []struct {
+		Type  string `json:"type"`
+		Title string `json:"title"`
+		Chart struct {
+			Type   string `json:"type"`
+			Series []struct {
+				Name string `json:"name"`
+				Data []struct {
+					Value float64 `json:"value"`
+				} `json:"data"`
+			} `json:"series"`
+			AxisConfig struct {
+				Categories []string `json:"categories"`
+			} `json:"axis_config"`
+		} `json:"chart"`
+	}
+	if json.Unmarshal(blocks, &list) != nil {
+		return nil
+	}
+	var out []Chart
+	for _, b := range list {
+		if b.Type != "data_visualization" {
+			continue
+		}
+		c := Chart{Title: b.Title, Type: b.Chart.Type, Categories: b.Chart.AxisConfig.Categories, Series: map[string][]float64{}}
+		for _, s := range b.Chart.Series {
+			for _, d := range s.Data {
+				c.Series[s.Name] = append(c.Series[s.Name], d.Value)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// ChartPosts are the bot's messages in channel, in threads too, that hold
+// a data_visualization block, oldest parent first.
+func (h *Harness) ChartPosts(channel string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.Slack.Messages(channel) {
+		msgs := []slacktest.Message{m}
+		if m.ReplyCount > 0 {
+			msgs = h.Slack.Thread(channel, m.TS)
+		}
+		for _, r := range msgs {
+			if r.BotID != "" && len(Charts(r.Blocks)) > 0 {
+				out = append(out, r)
+			}
+		}
 	}
 	return out
 }
