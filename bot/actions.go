@@ -17,6 +17,11 @@ import (
 // thread). It lives in the core because features do not import each other.
 const ActionImprovePage = "docs_improve_page"
 
+// ActionImprovePageRows is the prefix of the "Improve this page" buttons of
+// a data_table, one per row, followed by the row's number: Slack wants the
+// action ids of one block told apart. Their value is ActionImprovePage's.
+const ActionImprovePageRows = ActionImprovePage + "."
+
 // ActionNewJob is the action_id of the "New docs job" button of the App
 // Home. Its value is the channel the job goes in (the person's direct
 // messages with docsbot). The home feature renders it; the agent feature

@@ -39,7 +39,7 @@ func Declaration() bot.Declaration {
 		},
 		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionFixDocs,
 			ActionFollowUp, ActionFeedback, ActionSwitchProject},
-		ActionGroups: []string{ActionChooseProject},
+		ActionGroups: []string{ActionChooseProject, bot.ActionImprovePageRows},
 		Views:        []string{ViewJob, ViewFollowUp},
 		Scopes: []bot.Scope{
 			{Name: "reactions:write", Why: ":eyes: on a follow-up the agent received; ⏳ then ✅/❌/🗄 on the message that asked for a job"},
@@ -233,6 +233,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Fea
 	b.HandleEvent(slackevents.AppMention, a.onMention)
 	b.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
 	b.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
+	b.HandleBlockActions(bot.ActionImprovePageRows, a.onImprovePage)
 	b.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
 	b.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
 	b.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)

@@ -182,7 +182,7 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 	var improves []improve
 	_, table, _ := bottest.Table(summary.Blocks)
 	for _, row := range table {
-		if c := row[len(row)-1]; c.ActionID == bot.ActionImprovePage {
+		if c := row[len(row)-1]; strings.HasPrefix(c.ActionID, bot.ActionImprovePageRows) {
 			var v improve
 			if err := json.Unmarshal([]byte(c.Value), &v); err != nil {
 				t.Fatalf("improve button value %q: %v", c.Value, err)
@@ -214,6 +214,17 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 			t.Errorf("improve button %d = %+v, want %s %+v over 2025-11-01..2025-11-07", i, v, p.Path, p.Counts)
 		}
 	}
+
+	// A row's Improve this page opens the docs agent's form about its page.
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: bot.ActionImprovePageRows + "2"})
+	h.WaitFor("the job form about the second page", func() bool {
+		for _, v := range h.Slack.OpenModals(alice) {
+			if strings.Contains(string(v.Blocks), pages[1].Path) {
+				return true
+			}
+		}
+		return false
+	})
 
 	// Show trend: the chart goes in the summary's thread.
 	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: visitors.ActionShowTrend})

@@ -136,7 +136,7 @@ func (r visitorsReport) pagesTable(sel pageSelection) (*slack.DataTableBlock, bo
 	t.AddRow(slack.NewDataTableRawTextCell("Page"), slack.NewDataTableRawTextCell("Total"),
 		slack.NewDataTableRawTextCell("Human"), slack.NewDataTableRawTextCell("AI"), slack.NewDataTableRawTextCell("Agent"))
 	chars := len(caption) + 30
-	for _, p := range sel.Top {
+	for i, p := range sel.Top {
 		path := p.Path
 		if path == "" {
 			path = "(no path)"
@@ -144,6 +144,7 @@ func (r visitorsReport) pagesTable(sel pageSelection) (*slack.DataTableBlock, bo
 		row := []slack.DataTableCell{slack.NewDataTableRawTextCell(path), number(p.Total), number(p.Human), number(p.AI)}
 		fallback := slack.NewDataTableRawTextCell("—")
 		if acc := improveButton(p.Path, p.VisitorCounts, r.Req.Range, r.Req.Project); acc != nil && acc.ButtonElement != nil {
+			acc.ButtonElement.ActionID = fmt.Sprintf("%s%d", bot.ActionImprovePageRows, i+1)
 			row = append(row, slack.NewDataTableActionCell(acc.ButtonElement).WithFallback(fallback))
 		} else {
 			row = append(row, fallback)
