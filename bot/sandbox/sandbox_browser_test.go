@@ -106,6 +106,7 @@ func TestSandboxInBrowser(t *testing.T) {
 	waitJS("the note gone", `![...document.querySelectorAll('#messages .link-btn')].some((b) => b.textContent === 'Dismiss message')`)
 	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(mention)+`).scrollIntoView({block: 'start'})`),
 		chromedp.MouseClickXY(130, 500)) // the pointer onto the sidebar's empty part, off the messages it would highlight
+	step("scroll the thread to the job's plan", chromedp.Evaluate[chromedp.Void](`document.querySelector('#thread-messages .block-plan').scrollIntoView({block: 'start'})`))
 	waitJS("the messages' hover actions faded", `[...document.querySelectorAll('#messages .msg-actions')].every((a) => getComputedStyle(a).opacity === '0')`)
 	shot := screenshot("sandbox.png")
 	if path := os.Getenv(envScreenshot); path != "" {
