@@ -133,3 +133,21 @@ func TestJobPlanRefusedOnAnEdit(t *testing.T) {
 		t.Errorf("%d edits refused, want 1: the refusal is remembered", n)
 	}
 }
+
+// TestJobPlanRefusedAtTheEnd: a workspace that stops taking plans just
+// before a run ends gets the end shown without the plan, at once.
+func TestJobPlanRefusedAtTheEnd(t *testing.T) {
+	t.Parallel()
+	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Document the SDK")
+	h.Slack.RefuseBlockType("plan")
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, nil)
+	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	h.WaitFor("the root message completed, without its plan", func() bool {
+		m, _ := h.Slack.Message(general, rootTS)
+		_, _, ok := bottest.Plan(m)
+		return !ok && strings.Contains(rendered(m), "Completed")
+	})
+	if n := h.refusals("chat.update"); n != 1 {
+		t.Errorf("%d edits refused, want 1", n)
+	}
+}
