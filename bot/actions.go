@@ -31,6 +31,11 @@ const (
 	ActionFixDocs = "docs_fix_with_agent"
 )
 
+// ActionImprovePageRows is the prefix of the "Improve this page" buttons of
+// a data_table, one per row, followed by the row's number: Slack wants the
+// action ids of one block told apart. Their value is ActionImprovePage's.
+const ActionImprovePageRows = ActionImprovePage + "."
+
 // ActionNewJob is the action_id of the "New docs job" button of the App
 // Home. Its value is the channel the job goes in (the person's direct
 // messages with docsbot). The home feature renders it; the agent feature

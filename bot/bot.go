@@ -142,6 +142,8 @@ type Bot struct {
 	// (React, SetThreadStatus); threadStatus is off once Slack refused it.
 	decor        sequencer
 	threadStatus threadStatusOff
+	// rich remembers the rich blocks Slack refused (richblocks.go).
+	rich richOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// declared are the features' declarations (Declare).

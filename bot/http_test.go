@@ -361,11 +361,11 @@ func TestHTTPModeTwoReplicasBehindABalancer(t *testing.T) {
 		}
 		return false
 	})
-	// The summary's button, pressed through the balancer: the chart goes
-	// in the summary's thread.
+	// The summary's button, pressed through the balancer: the chart (of 7
+	// days, Slack's own) goes in the summary's thread.
 	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summaryTS, ActionID: visitors.ActionShowTrend})
 	h.WaitFor("the trend chart in the summary's thread", func() bool {
-		return slices.ContainsFunc(h.Slack.Files(), func(f slacktest.File) bool { return f.Channel == general && f.ThreadTS == summaryTS })
+		return slices.ContainsFunc(h.ChartPosts(general), func(m slacktest.Message) bool { return m.ThreadTS == summaryTS && m.TS != summaryTS })
 	})
 	// What Slack sent while the replicas ran; stopping replicas answer what
 	// comes later (the echo of the last post) with 503, as they should.

@@ -35,8 +35,16 @@ type channelQueue struct {
 // pendingEdit is the next state of a message, waiting for the edit in
 // flight to finish; done is closed when the message's edits are over.
 type pendingEdit struct {
-	next []slack.MsgOption
+	next *edit
 	done chan struct{}
+}
+
+// edit is one state of a message: opts, or, where Slack refuses the rich
+// blocks of kind in opts (richblocks.go), without (when kind is not "").
+type edit struct {
+	opts    []slack.MsgOption
+	kind    string
+	without []slack.MsgOption
 }
 
 func newOutbox() *outbox {
@@ -124,11 +132,16 @@ func (b *Bot) EditNow(ctx context.Context, channel, ts string, opts ...slack.Msg
 // message is in flight, opts wait for it and replace any edit already
 // waiting.
 func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOption, log *slog.Logger) {
+	b.edit(ctx, channel, ts, edit{opts: opts}, log)
+}
+
+// edit changes a message to e in the background, as Edit says.
+func (b *Bot) edit(ctx context.Context, channel, ts string, e edit, log *slog.Logger) {
 	key := channel + "/" + ts
 	o := b.out
 	o.mu.Lock()
 	if p, busy := o.edits[key]; busy {
-		p.next = opts
+		p.next = &e
 		o.mu.Unlock()
 		return
 	}
@@ -139,16 +152,13 @@ func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 	// The edit outlives the handler that asked for it, not the bot: Run
 	// waits for it within the shutdown grace.
 	ctx = context.WithoutCancel(ctx)
+	next := &e
 	started := b.work.Go(func() {
-		for opts != nil {
-			ectx, cancel := context.WithTimeout(ctx, editBudget)
-			if _, _, _, err := b.slack.UpdateMessageContext(ectx, channel, ts, opts...); err != nil {
-				log.Warn("updating a message failed", "err", err)
-			}
-			cancel()
+		for next != nil {
+			b.editOnce(ctx, channel, ts, *next, log)
 			o.mu.Lock()
-			opts = p.next
-			if opts == nil {
+			next = p.next
+			if next == nil {
 				delete(o.edits, key)
 				close(p.done)
 			} else {
@@ -163,5 +173,20 @@ func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOpti
 		close(p.done)
 		o.mu.Unlock()
 		log.Warn("shutting down: message not updated")
+	}
+}
+
+// editOnce makes one background edit, within editBudget; rich blocks
+// Slack refuses are remembered and the edit made without them.
+func (b *Bot) editOnce(ctx context.Context, channel, ts string, e edit, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, editBudget)
+	defer cancel()
+	_, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, e.opts...)
+	if e.kind != "" && richRefusal(err) {
+		b.refuseRich(e.kind)
+		_, _, _, err = b.slack.UpdateMessageContext(ctx, channel, ts, e.without...)
+	}
+	if err != nil {
+		log.Warn("updating a message failed", "err", err)
 	}
 }

@@ -39,7 +39,7 @@ func Declaration() bot.Declaration {
 		},
 		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionFixDocs,
 			ActionFollowUp, ActionFeedback, ActionSwitchProject},
-		ActionGroups: []string{ActionChooseProject},
+		ActionGroups: []string{ActionChooseProject, bot.ActionImprovePageRows},
 		Views:        []string{ViewJob, ViewFollowUp},
 		Scopes: []bot.Scope{
 			{Name: "reactions:write", Why: ":eyes: on a follow-up the agent received; ⏳ then ✅/❌/🗄 on the message that asked for a job"},
@@ -216,6 +216,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleEvent(slackevents.AppMention, a.onMention)
 	routes.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
 	routes.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
+	routes.HandleBlockActions(bot.ActionImprovePageRows, a.onImprovePage)
 	routes.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
 	routes.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
 	routes.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)

@@ -9,7 +9,7 @@
 // context; modal.go and shortcut.go for the job modal; list.go for list and
 // status), the one way text others wrote goes to the agent (quoted.go), the kinds of inbox work (agent.start, agent.reply, agent.list,
 // agent.feedback), the poller that follows every unfinished job, the
-// root-message views and texts, the live status (progress.go) and the
+// root-message views and texts (its plan of task cards, plan.go), the live status (progress.go) and the
 // result message with its buttons (result.go, followupmodal.go,
 // feedback.go).
 //

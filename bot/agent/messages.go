@@ -167,9 +167,13 @@ func prSuffix(v rootView) string {
 	return " · " + mrkdwn.Link(v.PRLink, "pull request")
 }
 
-// message renders the root message: who asked, the instruction, the status.
-func (v rootView) message() []slack.MsgOption {
+// message renders the root message: who asked, the instruction, its
+// progress as a plan of task cards (plan.go), and the status line with the
+// details and the project under it (a summary, and what clients read that
+// show no plan); without the plan where Slack refuses it (bot.Rich).
+func (v rootView) message() bot.Rich {
 	head := fmt.Sprintf("*%s asked the docs agent:*\n%s", mrkdwn.Mention(v.Requester), mrkdwn.Quote(mrkdwn.Cut(v.Prompt, promptInRoot)))
+	headBlock := slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil)
 	status := []slack.MixedElement{slack.NewTextBlockObject(slack.MarkdownType, v.statusLine(), false, false)}
 	if d := v.details(); d != "" {
 		status = append(status, slack.NewTextBlockObject(slack.MarkdownType, d, false, false))
@@ -177,19 +181,21 @@ func (v rootView) message() []slack.MsgOption {
 	if l := projectLabel(v.Project); l != "" {
 		status = append(status, slack.NewTextBlockObject(slack.MarkdownType, l, false, false))
 	}
-	blocks := []slack.Block{
-		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
-		slack.NewContextBlock("", status...),
-	}
+	plain := []slack.Block{headBlock, slack.NewContextBlock("", status...)}
+	rich := []slack.Block{headBlock, v.planBlock(), slack.NewContextBlock("", status...)}
 	if v.Switch {
-		blocks = append(blocks, switchButton(v))
+		plain = append(plain, switchButton(v))
+		rich = append(rich, switchButton(v))
 	}
 	fallback := fmt.Sprintf("Docs agent job for %s: %s", mrkdwn.Mention(v.Requester), mrkdwn.Escape(mrkdwn.Cut(v.Prompt, promptInFallback)))
-	return []slack.MsgOption{
-		slack.MsgOptionText(fallback, false),
-		slack.MsgOptionBlocks(blocks...),
-		slack.MsgOptionDisableLinkUnfurl(),
+	form := func(blocks []slack.Block) []slack.MsgOption {
+		return []slack.MsgOption{
+			slack.MsgOptionText(fallback, false),
+			slack.MsgOptionBlocks(blocks...),
+			slack.MsgOptionDisableLinkUnfurl(),
+		}
 	}
+	return bot.Rich{Kind: bot.RichPlan, With: form(rich), Without: form(plain)}
 }
 
 func outcomeEmoji(s docsapi.Status) string {
@@ -242,7 +248,7 @@ func prLabel(raw string) string {
 // failure is logged only: the thread and the job stay usable.
 func (a *agent) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
 	v.Now = a.cfg.Now()
-	a.core.Edit(ctx, channel, ts, a.rootMessage(v), log)
+	a.core.EditRich(ctx, channel, ts, a.rootMessage(v), log)
 }
 
 // editRootNow re-renders a job's root message at once and returns Slack's
@@ -262,7 +268,7 @@ func (a *agent) editRootNow(ctx context.Context, channel, ts string, v rootView,
 	delay := 200 * time.Millisecond
 	for {
 		v.Now = a.cfg.Now()
-		err := a.core.EditNow(ctx, channel, ts, a.rootMessage(v)...)
+		err := a.core.EditRichNow(ctx, channel, ts, a.rootMessage(v))
 		if err == nil || !bot.TransientSlack(err) || ctx.Err() != nil {
 			return err
 		}
@@ -282,7 +288,7 @@ func (a *agent) editRootNow(ctx context.Context, channel, ts string, v rootView,
 // when the bot serves more than one project, while the job may be running
 // (a click starts a second job) or when it did not start (nothing runs):
 // not once it ended.
-func (a *agent) rootMessage(v rootView) []slack.MsgOption {
+func (a *agent) rootMessage(v rootView) bot.Rich {
 	v.Switch = v.Project != "" && a.core.Projects().Len() > 1 && (v.running() || v.State == stateNotStarted)
 	return v.message()
 }

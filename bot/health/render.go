@@ -45,11 +45,18 @@ const (
 // category's count), with no button: a button's value carries the
 // evidence, which the client can read.
 func render(rep *report, view, title, projectKey string, sight bot.Sight, fixes bool) []slack.Block {
+	return renderWith(rep, view, title, projectKey, sight, fixes, false)
+}
+
+// renderWith is render; with tables, the pages viewed most are Slack's
+// data_table (a list without readers' words or buttons: the same for
+// everyone), which a workspace may refuse (bot.Rich).
+func renderWith(rep *report, view, title, projectKey string, sight bot.Sight, fixes, tables bool) []slack.Block {
 	blocks := []slack.Block{section(title)}
 	if !sight.Words {
 		blocks = append(blocks, slack.NewContextBlock("", md(":lock: "+sight.Why)))
 	}
-	r := renderer{view: view, n: shown(view), words: sight.Words, fixes: fixes && sight.Words, project: projectKey}
+	r := renderer{view: view, n: shown(view), words: sight.Words, fixes: fixes && sight.Words, project: projectKey, tables: tables}
 	for _, l := range lists {
 		if view == viewSummary || view == l.view {
 			blocks = append(blocks, l.render(r, rep)...)
@@ -80,6 +87,13 @@ type renderer struct {
 	n            int
 	words, fixes bool
 	project      string // the project key a fix names
+	tables       bool   // lists without words as data_table blocks
+}
+
+// hasTable reports whether view shows a list that renderWith makes a
+// data_table of: the pages viewed most, when there are any.
+func hasTable(rep *report, view string) bool {
+	return (view == viewSummary || view == viewViews) && len(rep.Views) > 0
 }
 
 func md(s string) *slack.TextBlockObject {
@@ -216,7 +230,27 @@ func (r renderer) views(rep *report) []slack.Block {
 	if len(rep.Views) == 0 {
 		lines = append(lines, "None in this range.")
 	}
+	if r.tables && len(rep.Views) > 0 {
+		t := slack.NewDataTableBlock("Pages viewed most").AddRow(slack.NewDataTableRawTextCell("Page"), slack.NewDataTableRawTextCell("Views"),
+			slack.NewDataTableRawTextCell("Human"), slack.NewDataTableRawTextCell("AI"))
+		for i, v := range rep.Views {
+			if i == r.n {
+				break
+			}
+			path := mrkdwn.Cut(v.Path, 80)
+			if path == "" {
+				path = "(no path)"
+			}
+			t.AddRow(slack.NewDataTableRawTextCell(path), count(v.Total), count(v.Human), count(v.AI))
+		}
+		return []slack.Block{section(lines[0]), t}
+	}
 	return []slack.Block{section(strings.Join(lines, "\n"))}
+}
+
+// count is a data_table cell of n, written as humanize writes it.
+func count(n int64) *slack.DataTableRawNumberCell {
+	return slack.NewDataTableRawNumberCell(float64(n)).WithText(humanize.Count(n))
 }
 
 // searchWithoutWords is a search row with its hits, click-through and the

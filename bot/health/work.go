@@ -93,8 +93,13 @@ func (h *health) show(ctx context.Context, w *bot.Work, req request, v viewShown
 	sight := h.core.Sight(ctx, req.User, req.Channel)
 	switch {
 	case !sight.Private:
-		blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
-		if _, err := h.core.Post(ctx, req.Channel, slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...)); err != nil {
+		m := bot.Rich{Kind: bot.RichTable, Without: []slack.MsgOption{slack.MsgOptionText(v.text, false),
+			slack.MsgOptionBlocks(render(v.rep, req.View, v.title, v.projectKey, sight, true)...)}}
+		if hasTable(v.rep, req.View) {
+			m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false),
+				slack.MsgOptionBlocks(renderWith(v.rep, req.View, v.title, v.projectKey, sight, true, true)...)}
+		}
+		if _, err := h.core.PostRich(ctx, req.Channel, m); err != nil {
 			if bot.TransientSlack(err) {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}

@@ -75,6 +75,8 @@ func TestSandboxInBrowser(t *testing.T) {
 	})()`)
 	waitJS("the result's Follow up and feedback buttons", `document.querySelector('#thread-messages button[data-action-id="agent.followup"]') && document.querySelectorAll('#thread-messages .bk-feedback button').length === 2`)
 	waitJS("the live status completed", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes(`+strconv.Quote(prompt)+`) && m.innerText.includes('Completed'))`)
+	waitJS("the job's plan of task cards, done", `[...document.querySelectorAll('#thread-messages .block-plan')].some((p) =>
+		[...p.querySelectorAll('.plan-task')].map((c) => c.dataset.taskId + ':' + c.dataset.status).join(' ').startsWith('queued:complete started:complete working:complete pr:complete'))`)
 	waitJS("the job's reaction done", `document.querySelector(`+strconv.Quote(mention+` .reaction [title=":white_check_mark:"]`)+`)`)
 	job := apiJob(t, sb, prompt)
 	if final, _ := sb.api.Job(job.ID); final.PR() != link {
@@ -104,6 +106,7 @@ func TestSandboxInBrowser(t *testing.T) {
 	waitJS("the note gone", `![...document.querySelectorAll('#messages .link-btn')].some((b) => b.textContent === 'Dismiss message')`)
 	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(mention)+`).scrollIntoView({block: 'start'})`),
 		chromedp.MouseClickXY(130, 500)) // the pointer onto the sidebar's empty part, off the messages it would highlight
+	step("scroll the thread to the job's plan", chromedp.Evaluate[chromedp.Void](`document.querySelector('#thread-messages .block-plan').scrollIntoView({block: 'start'})`))
 	waitJS("the messages' hover actions faded", `[...document.querySelectorAll('#messages .msg-actions')].every((a) => getComputedStyle(a).opacity === '0')`)
 	shot := screenshot("sandbox.png")
 	if path := os.Getenv(envScreenshot); path != "" {
@@ -120,7 +123,16 @@ func TestSandboxInBrowser(t *testing.T) {
 		return m && m.innerText.includes('compared with') ? m.innerText : '';
 	})()`)
 	t.Logf("comparison:\n%s", cmp)
+	waitJS("the comparison's bar chart", `(() => { const m = [...document.querySelectorAll('#messages .msg-bot')].pop(); return m && m.querySelectorAll('.block-chart[data-chart-type="bar"] rect.chart-bar').length === 6; })()`)
 	screenshot("compare.png")
+
+	// Slack's own chart of 7 days (the days cached by the 30-day chart), and
+	// a summary whose top pages are a data table.
+	step("type /docs-visitors 7d chart", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-visitors 7d chart"+kb.Enter))
+	waitJS("the line chart of 7 days", `[...document.querySelectorAll('#messages .block-chart[data-chart-type="line"]')].some((f) => f.dataset.points === '7' && f.querySelectorAll('polyline').length === 2)`)
+	step("type /docs-visitors 7d", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-visitors 7d"+kb.Enter))
+	waitJS("the top pages' table", `[...document.querySelectorAll('#messages .data-table')].some((t) => t.querySelectorAll('button[data-action-id^="docs_improve_page."]').length > 0)`)
+	screenshot("native.png")
 
 	// A question answered from the docs: the answer streams into the
 	// question's thread, then shows its sources and buttons.

@@ -179,8 +179,9 @@ func (s *Server) actionMessageLocked(a Action) (*msg, *channelState) {
 }
 
 // findElement finds the interactive element actionID in blocks: a section's
-// accessory, an element of an actions or context_actions block, or an input
-// block's element. It returns the element and its block's id.
+// accessory, an element of an actions or context_actions block, an input
+// block's element, or the button of a data_table's action_cell. It returns
+// the element and its block's id.
 func findElement(blocks json.RawMessage, actionID string) (map[string]any, string, bool) {
 	var list []map[string]json.RawMessage
 	if json.Unmarshal(nonNull(blocks), &list) != nil {
@@ -199,6 +200,18 @@ func findElement(blocks json.RawMessage, actionID string) (map[string]any, strin
 		var els []map[string]any
 		if json.Unmarshal(blk["elements"], &els) == nil {
 			candidates = append(candidates, els...)
+		}
+		var rows [][]struct {
+			Element map[string]any `json:"element"`
+		}
+		if json.Unmarshal(blk["rows"], &rows) == nil {
+			for _, row := range rows {
+				for _, cell := range row {
+					if cell.Element != nil {
+						candidates = append(candidates, cell.Element)
+					}
+				}
+			}
 		}
 		for _, el := range candidates {
 			if id, _ := el["action_id"].(string); id == actionID {

@@ -186,13 +186,39 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 		return nil
 	}
 	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
+	native := comment
+	if r.Today {
+		native += " Today (" + r.Last.Format("Jan 2") + ") is still counting: its point, \"so far\", is not a drop in traffic."
+	} else if note := r.LeftOutNote(); note != "" {
+		native += " " + note
+	}
 	if note := partialNote(r); note != "" {
 		comment += " " + note
 	}
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}
-	file, err := v.uploadChart(ctx, t, asker.ChannelID, thread, r, tr.PNG, comment)
+	if m, ok := trendChart(r, tr, t.label(), native); ok {
+		switch ts, err := v.postNative(ctx, asker.ChannelID, thread, m); {
+		case err == nil:
+			if err := w.Mark(ctx, map[string]string{markChart: "message:" + ts}); err != nil {
+				log.Warn("recording the chart's post failed", "err", err)
+			}
+			log.Info("chart posted as Slack's chart", "ts", ts, "spent", tr.Spent)
+			return nil
+		case errors.Is(err, bot.ErrRichRefused):
+			log.Info("Slack refuses its charts here; uploading the chart as an image")
+		default:
+			return v.chartFailed(ctx, err, tell, log)
+		}
+	}
+	png, err := tr.png()
+	if err != nil {
+		log.Warn("drawing the chart failed", "err", err)
+		tell(bot.Describe(err))
+		return nil
+	}
+	file, err := v.uploadChart(ctx, t, asker.ChannelID, thread, r, png, comment)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Cut short by the shutdown: handed back (store/doc.go,
@@ -210,6 +236,29 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 		log.Warn("recording the chart's upload failed", "err", err)
 	}
 	log.Info("chart posted", "file", file, "spent", tr.Spent, "missing", len(tr.Missing))
+	return nil
+}
+
+// postNative posts a chart of Slack's in channel (in thread when not "").
+func (v *visitors) postNative(ctx context.Context, channel, thread string, m bot.Rich) (string, error) {
+	var extra []slack.MsgOption
+	if thread != "" {
+		extra = append(extra, slack.MsgOptionTS(thread))
+	}
+	return v.core.PostRich(ctx, channel, m, extra...)
+}
+
+// chartFailed ends a chart that Slack did not take: tried again later
+// when the trouble may pass, else the person is told.
+func (v *visitors) chartFailed(ctx context.Context, err error, tell func(string), log *slog.Logger) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("posting the chart: %w", err)
+	}
+	if bot.TransientSlack(err) {
+		return bot.Later(time.Minute, err)
+	}
+	log.Warn("posting the chart failed", "err", err)
+	tell(bot.Describe(err))
 	return nil
 }
 
@@ -245,7 +294,8 @@ func (v *visitors) uploadChart(ctx context.Context, t target, channel, thread st
 
 // trendDrawn is a chart and what it cost.
 type trendDrawn struct {
-	PNG []byte
+	// Trend is what the chart shows; png draws it.
+	Trend insight.Trend
 	// Missing are the days drawn as gaps: not cached, and the budget (or the
 	// API) did not give them.
 	Missing []time.Time
@@ -422,12 +472,13 @@ func (t *trendDrawn) draw(r dateRange, known []store.DayTotals, totals *store.Vi
 		trend.Totals = &c
 	}
 	var err error
-	if t.Missing, err = insight.MissingDays(r.First, r.Last, days); err != nil {
-		return err
-	}
-	t.PNG, err = insight.RenderTrend(trend)
+	t.Trend = trend
+	t.Missing, err = insight.MissingDays(r.First, r.Last, days)
 	return err
 }
+
+// png draws the chart as an image.
+func (t *trendDrawn) png() ([]byte, error) { return insight.RenderTrend(t.Trend) }
 
 // rangeTotals returns the unique visitors of the whole range if they are
 // known without a request: cached by an earlier chart, or by a summary of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -45,7 +46,7 @@ func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cm
 		return
 	}
 	rep.Requester = cmd.UserID
-	if err := v.core.Respond(ctx, cmd, rep.message()); err != nil {
+	if err := v.core.RespondRich(ctx, cmd, bot.RichChart, rep.withChart(), rep.message()); err != nil {
 		log.Warn("posting the comparison failed", "err", err)
 		return
 	}
@@ -101,6 +102,19 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 			humanize.Count(t.Before), c.Prev, changeWord(t)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
+}
+
+// withChart is the comparison with the bar chart of its totals under its
+// first section (native.go); nil when the range is too long for one.
+func (c *comparisonReport) withChart() *slack.WebhookMessage {
+	chart := c.compareChart()
+	if chart == nil {
+		return nil
+	}
+	m := c.message()
+	blocks := slices.Insert(slices.Clone(m.Blocks.BlockSet), 1, slack.Block(chart))
+	m.Blocks = &slack.Blocks{BlockSet: blocks}
+	return m
 }
 
 // blocks renders the comparison without a footer: the digest uses it too.

@@ -19,7 +19,7 @@ import (
 func (h *harness) answered(chart bool, n int) {
 	h.T.Helper()
 	if chart {
-		h.waitFiles(n)
+		h.WaitFor(fmt.Sprintf("%d charts", n), func() bool { return len(h.Slack.Files())+len(h.ChartPosts(general)) >= n })
 		return
 	}
 	h.waitSummaries(n)
@@ -112,7 +112,7 @@ func TestCopyFetchedBeforeADayClosedIsFetchedAgain(t *testing.T) {
 		start := time.Now() // the cache's copy is written before the answer
 		// The next ask comes after the TTL.
 		h.WaitFor("the cache's TTL to pass", func() bool { return time.Since(start) > 2*ttl })
-		return count() - before, tableRows(postText(s))
+		return count() - before, pageRows(s)
 	}
 	// Nov 7: Nov 6 is yesterday, still open.
 	if n, _ := ask(1); n != 3 {

@@ -249,7 +249,12 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, s
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}
-	if _, err := v.uploadChart(wctx, t, p.Claim.Channel, ts, r, tr.PNG, comment); err != nil {
+	png, err := tr.png()
+	if err != nil {
+		log.Warn("drawing the digest's chart failed", "err", err)
+		return
+	}
+	if _, err := v.uploadChart(wctx, t, p.Claim.Channel, ts, r, png, comment); err != nil {
 		log.Warn("uploading the digest's chart failed", "err", err)
 	}
 }

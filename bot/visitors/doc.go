@@ -44,7 +44,9 @@
 // Beyond the summary. The same command, with one more word, asks for:
 //
 //   - chart (and the summary's "Show trend" button, which answers in the
-//     summary's thread; kind visitors.trend): daily unique visitors drawn by
+//     summary's thread; kind visitors.trend): daily unique visitors, as
+//     Slack's own line chart for up to 20 whole days known (native.go, with
+//     the numbers in its text), else, or where Slack refuses charts, drawn by
 //     package insight and uploaded with files.getUploadURLExternal and
 //     files.completeUploadExternal. Each day costs one request (limit=1) and
 //     is kept in the store's day cache for every replica (closed days for

@@ -180,6 +180,16 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 		Range            string
 	}
 	var improves []improve
+	_, table, _ := bottest.Table(summary.Blocks)
+	for _, row := range table {
+		if c := row[len(row)-1]; strings.HasPrefix(c.ActionID, bot.ActionImprovePageRows) {
+			var v improve
+			if err := json.Unmarshal([]byte(c.Value), &v); err != nil {
+				t.Fatalf("improve button value %q: %v", c.Value, err)
+			}
+			improves = append(improves, v)
+		}
+	}
 	for _, b := range raw {
 		var acc struct {
 			ActionID string `json:"action_id"`
@@ -205,12 +215,22 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 		}
 	}
 
+	// A row's Improve this page opens the docs agent's form about its page.
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: bot.ActionImprovePageRows + "2"})
+	h.WaitFor("the job form about the second page", func() bool {
+		for _, v := range h.Slack.OpenModals(alice) {
+			if strings.Contains(string(v.Blocks), pages[1].Path) {
+				return true
+			}
+		}
+		return false
+	})
+
 	// Show trend: the chart goes in the summary's thread.
 	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: visitors.ActionShowTrend})
-	f := h.waitFiles(1)[0]
-	checkChart(t, f)
-	if f.Channel != general || f.ThreadTS != summary.TS {
-		t.Errorf("chart shared in %s thread %q, want the summary's thread %s", f.Channel, f.ThreadTS, summary.TS)
+	h.WaitFor("the chart", func() bool { return len(h.ChartPosts(general)) == 1 })
+	if c := h.ChartPosts(general)[0]; c.ThreadTS != summary.TS || c.TS == summary.TS {
+		t.Errorf("chart posted in thread %q, want the summary's thread %s", c.ThreadTS, summary.TS)
 	}
 	h.Settle()
 	// The summary's export (1 request) gave the totals; 7 days, one each.
@@ -304,7 +324,10 @@ func TestBadModeCombinationsCostNothing(t *testing.T) {
 // today drawn apart, and the comment says why its point is low.
 func TestChartOfARangeReachingToday(t *testing.T) {
 	t.Parallel()
-	h, _ := visitorsBot(t, 100, bottest.Config{})
+	h, _ := visitorsHarness(t, 100)
+	// A workspace without Slack's charts: the image, as before.
+	h.Slack.RefuseBlockType("data_visualization")
+	h.StartBot(bottest.Config{Now: visitorsNow})
 
 	h.visitorsCommand("2025-11-01..2025-11-07 chart")
 	f := h.waitFiles(1)[0]

@@ -289,15 +289,16 @@ func TestProjectsShowTrendKeepsTheProject(t *testing.T) {
 	before := ph.visitorRequests()
 
 	ph.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: sum.TS, ActionID: visitors.ActionShowTrend})
-	ph.WaitFor("the chart", func() bool { return len(ph.Slack.Files()) == 1 })
+	// 7 days: Slack's own chart, in the summary's thread.
+	ph.WaitFor("the chart", func() bool { return len(ph.ChartPosts(general)) == 1 })
 	ph.Settle()
 	after := ph.visitorRequests()
 	if after["docs"] != before["docs"] || after["api"] <= before["api"] {
 		t.Fatalf("requests %v before the chart, %v after; want the days from api alone", before, after)
 	}
-	f := ph.Slack.Files()[0]
-	if !strings.Contains(f.Title, "of project api") {
-		t.Fatalf("chart's title %q does not name project api", f.Title)
+	c := ph.ChartPosts(general)[0]
+	if title := bottest.Charts(c.Blocks)[0].Title; !strings.Contains(title, "api") || !strings.Contains(c.Text, "of project *api*") {
+		t.Fatalf("chart's title %q, text %q do not name project api", title, c.Text)
 	}
 }
 

@@ -105,8 +105,24 @@ func selectPages(pages []store.VisitorPage, prefix string, by sortColumn, n int)
 
 // message renders the summary, posted in the channel.
 func (r visitorsReport) message() *slack.WebhookMessage {
-	t := r.Snap.Totals
+	return r.render(selectPages(r.Snap.Pages, r.Req.Path, r.Req.Sort, r.Req.Top), nil)
+}
+
+// withTable is the summary with its top pages as Slack's data_table
+// (native.go), nil when they do not fit one.
+func (r visitorsReport) withTable() *slack.WebhookMessage {
 	sel := selectPages(r.Snap.Pages, r.Req.Path, r.Req.Sort, r.Req.Top)
+	t, ok := r.pagesTable(sel)
+	if !ok {
+		return nil
+	}
+	return r.render(sel, t)
+}
+
+// render renders the summary of the pages sel, listed in table when not
+// nil, else as monospace rows.
+func (r visitorsReport) render(sel pageSelection, table *slack.DataTableBlock) *slack.WebhookMessage {
+	t := r.Snap.Totals
 
 	var blocks []slack.Block
 	section := func(text string) {
@@ -130,7 +146,11 @@ func (r visitorsReport) message() *slack.WebhookMessage {
 			inlineCode(r.Req.Path), humanize.Count(int64(sel.Matching)), humanize.Count(int64(countVisited(r.Snap.Pages)))))
 	}
 	// The footer and the trend button come after the table.
-	blocks = append(blocks, r.table(sel, maxBlocks-len(blocks)-2)...)
+	if table != nil {
+		blocks = append(blocks, textSection(r.heading(sel), nil), table)
+	} else {
+		blocks = append(blocks, r.table(sel, maxBlocks-len(blocks)-2)...)
+	}
 	note(r.footer())
 	blocks = append(blocks, trendButton(r.Req.Range, r.Req.Project))
 
@@ -172,11 +192,7 @@ func (r visitorsReport) table(sel pageSelection, room int) []slack.Block {
 	if len(sel.Top) == 0 {
 		return []slack.Block{textSection("No page"+under+" had visitors in this range.", nil)}
 	}
-	heading := fmt.Sprintf("*Top %d pages%s by %s visitors* (%s pages had visitors)",
-		len(sel.Top), under, sortWord(r.Req.Sort), humanize.Count(int64(sel.Matching)))
-	if r.Req.Path == "" && len(sel.Top) == sel.Matching {
-		heading = fmt.Sprintf("*All %d pages with visitors, by %s visitors*", len(sel.Top), sortWord(r.Req.Sort))
-	}
+	heading := r.heading(sel)
 
 	cols := [3]string{"Total", "Human", "AI"}
 	switch r.Req.Sort {
@@ -204,6 +220,19 @@ func (r visitorsReport) table(sel pageSelection, room int) []slack.Block {
 		blocks = append(blocks, textSection(text, nil))
 	}
 	return blocks
+}
+
+// heading is the title of the top pages' table.
+func (r visitorsReport) heading(sel pageSelection) string {
+	under := ""
+	if r.Req.Path != "" {
+		under = " under " + inlineCode(r.Req.Path)
+	}
+	if r.Req.Path == "" && len(sel.Top) == sel.Matching {
+		return fmt.Sprintf("*All %d pages with visitors, by %s visitors*", len(sel.Top), sortWord(r.Req.Sort))
+	}
+	return fmt.Sprintf("*Top %d pages%s by %s visitors* (%s pages had visitors)",
+		len(sel.Top), under, sortWord(r.Req.Sort), humanize.Count(int64(sel.Matching)))
 }
 
 // codeSections puts lines in code blocks, cut into as many section texts as

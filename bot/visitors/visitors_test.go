@@ -89,6 +89,20 @@ func (h *harness) visitorsCommand(text string) {
 }
 
 // tableRows returns the fields of the numbered rows of a summary's table.
+// pageRows are a summary's top pages as rank, path, total, human and AI:
+// the rows of its data_table, or, where it has none, of its monospace table.
+func pageRows(p slacktest.ResponsePost) [][]string {
+	_, table, ok := bottest.Table(p.Blocks)
+	if !ok {
+		return tableRows(postText(p))
+	}
+	var rows [][]string
+	for i, r := range table[1:] {
+		rows = append(rows, []string{fmt.Sprintf("%d.", i+1), r[0].Text, r[1].Text, r[2].Text, r[3].Text})
+	}
+	return rows
+}
+
 func tableRows(text string) [][]string {
 	var rows [][]string
 	for _, l := range strings.Split(text, "\n") {
@@ -162,7 +176,7 @@ func TestVisitorsEndToEnd(t *testing.T) {
 		"Oct 9 – Nov 7, 2025", "*"+humanize.Count(int64(totals.Total))+"* visitors", "*"+humanize.Count(int64(totals.Human))+"* human",
 		"*"+humanize.Count(int64(totals.AI))+"* AI", "613 pages had visitors", "<@"+alice+">", "3 API requests",
 	)
-	rows := tableRows(text)
+	rows := pageRows(sum)
 	if len(rows) != 10 {
 		t.Fatalf("%d table rows, want 10:\n%s", len(rows), text)
 	}
@@ -235,7 +249,8 @@ func TestVisitorsPathFilter(t *testing.T) {
 	t.Parallel()
 	h, ds := visitorsBot(t, 300, bottest.Config{})
 	h.visitorsCommand("2025-11-01..2025-11-05 path=/api-reference/endpoint top=3")
-	text := postText(h.waitSummaries(1))
+	sum := h.waitSummaries(1)
+	text := postText(sum)
 	if q := h.API.Requests()[0].Query; q.Get("dateFrom") != "2025-11-01" || q.Get("dateTo") != "2025-11-06" {
 		t.Errorf("query %v, want dateFrom=2025-11-01 dateTo=2025-11-06 (the day after the end)", q)
 	}
@@ -252,7 +267,7 @@ func TestVisitorsPathFilter(t *testing.T) {
 		"Only pages whose path starts with `/api-reference/endpoint`", "can't be added up into unique visitors",
 		fmt.Sprintf("Top 3 pages under `/api-reference/endpoint` by total visitors* (%d pages had visitors)", len(under)),
 	)
-	rows := tableRows(text)
+	rows := pageRows(sum)
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3:\n%s", len(rows), text)
 	}

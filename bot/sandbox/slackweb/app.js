@@ -497,11 +497,170 @@
         case 'rich_text':
           wrap.appendChild(renderRichText(b, ctx));
           break;
+        case 'plan':
+          wrap.appendChild(renderPlan(b, ctx));
+          break;
+        case 'task_card':
+          wrap.appendChild(renderTaskCard(b, ctx, 'block block-task'));
+          break;
+        case 'data_visualization':
+          wrap.appendChild(renderChart(b));
+          break;
+        case 'data_table':
+          wrap.appendChild(renderDataTable(b, ctx, scope));
+          break;
         default:
           wrap.appendChild(el('div', { class: 'block block-unsupported' }, 'This message has a ' + String(b.type) + ' block, which the sandbox does not show.'));
       }
     }
     return wrap;
+  }
+
+  // ------------------------------------------- Slack's AI surface blocks
+
+  // A plan: its title and its task cards, in order.
+  function renderPlan(b, ctx) {
+    const box = el('div', { class: 'block block-plan', role: 'group', 'aria-label': String(b.title || 'Plan') });
+    box.appendChild(el('div', { class: 'plan-title' }, String(b.title || '')));
+    const list = el('ol', { class: 'plan-tasks' });
+    for (const t of b.tasks || []) list.appendChild(renderTaskCard(t, ctx, 'plan-task', 'li'));
+    box.appendChild(list);
+    return box;
+  }
+
+  // The marks of a task card's status, as Slack shows them.
+  const TASK_MARKS = { pending: '○', in_progress: '◔', complete: '✓', error: '✕' };
+  const TASK_WORDS = { pending: 'pending', in_progress: 'in progress', complete: 'done', error: 'failed' };
+
+  // A task card: its status mark, title, details and sources.
+  function renderTaskCard(t, ctx, cls, tag) {
+    const status = Object.prototype.hasOwnProperty.call(TASK_MARKS, t.status) ? t.status : 'none';
+    const card = el(tag || 'div', { class: cls + ' task task-' + status, 'data-task-id': String(t.task_id || ''), 'data-status': status });
+    card.appendChild(el('span', { class: 'task-mark', 'aria-label': TASK_WORDS[status] || 'no status' }, TASK_MARKS[status] || '·'));
+    const body = el('div', { class: 'task-body' });
+    if (!t.hide_title) body.appendChild(el('div', { class: 'task-title' }, String(t.title || '')));
+    for (const part of [t.details, t.output]) {
+      if (part && part.type === 'rich_text') body.appendChild(el('div', { class: 'task-details' }, renderRichText(part, ctx)));
+    }
+    if (Array.isArray(t.sources) && t.sources.length) {
+      const src = el('div', { class: 'task-sources' });
+      for (const s of t.sources) {
+        const url = safeURL(s.url || '');
+        src.appendChild(url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, String(s.text || url))
+          : el('span', {}, String(s.text || s.url || '')));
+      }
+      body.appendChild(src);
+    }
+    card.appendChild(body);
+    return card;
+  }
+
+  // The series' colours: told apart by colour-blind eyes (Okabe–Ito), the
+  // first two the PNG charts' human and AI.
+  const CHART_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  // svg makes an SVG element, its attributes set one by one.
+  function svg(tag, attrs, ...children) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    for (const c of children) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    return e;
+  }
+
+  // A data_visualization block: a bar, line or area chart drawn in SVG (a
+  // pie as bars of its segments), its legend, and its numbers in a table
+  // for screen readers.
+  function renderChart(b) {
+    const chart = b.chart || {};
+    const type = String(chart.type || '');
+    let cats = (chart.axis_config && chart.axis_config.categories) || [];
+    let series = (chart.series || []).map((s) => ({ name: String(s.name || ''), values: cats.map((c) => {
+      const p = (s.data || []).find((d) => d.label === c);
+      return p ? Number(p.value) || 0 : 0;
+    }) }));
+    if (type === 'pie') {
+      cats = (chart.segments || []).map((g) => String(g.label || ''));
+      series = [{ name: 'Share', values: (chart.segments || []).map((g) => Number(g.value) || 0) }];
+    }
+    const fig = el('figure', { class: 'block block-chart', 'data-chart-type': type, 'data-points': String(cats.length), 'data-series': String(series.length) });
+    fig.appendChild(el('figcaption', { class: 'chart-title' }, String(b.title || '')));
+    const W = 520, H = 220, left = 48, right = 12, top = 12, bottom = 40;
+    const max = Math.max(1, ...series.flatMap((s) => s.values));
+    const y = (v) => top + (H - top - bottom) * (1 - v / max);
+    const step = (W - left - right) / Math.max(cats.length, 1);
+    const x = (i) => left + step * (i + 0.5);
+    const pic = svg('svg', { class: 'chart-svg', viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': String(b.title || 'chart') });
+    for (let g = 0; g <= 4; g++) {
+      const v = max * g / 4;
+      pic.appendChild(svg('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'chart-grid' }));
+      pic.appendChild(svg('text', { x: left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'chart-axis' }, Math.round(v).toLocaleString('en-US')));
+    }
+    const every = Math.ceil(cats.length / 10);
+    cats.forEach((c, i) => {
+      if (i % every === 0) pic.appendChild(svg('text', { x: x(i), y: H - bottom + 16, 'text-anchor': 'middle', class: 'chart-axis' }, c));
+    });
+    series.forEach((s, k) => {
+      const color = CHART_COLORS[k % CHART_COLORS.length];
+      if (type === 'line' || type === 'area') {
+        const pts = s.values.map((v, i) => x(i) + ',' + y(v)).join(' ');
+        if (type === 'area') pic.appendChild(svg('polygon', { points: x(0) + ',' + y(0) + ' ' + pts + ' ' + x(s.values.length - 1) + ',' + y(0), fill: color, 'fill-opacity': '0.2', class: 'chart-area' }));
+        pic.appendChild(svg('polyline', { points: pts, fill: 'none', stroke: color, 'stroke-width': 2, class: 'chart-line' }));
+        s.values.forEach((v, i) => pic.appendChild(svg('circle', { cx: x(i), cy: y(v), r: 3, fill: color, class: 'chart-point' }, svg('title', {}, cats[i] + ': ' + v.toLocaleString('en-US')))));
+      } else {
+        const w = step * 0.8 / series.length;
+        s.values.forEach((v, i) => pic.appendChild(svg('rect', { x: x(i) - step * 0.4 + w * k, y: y(v), width: Math.max(w - 1, 1), height: y(0) - y(v), fill: color, class: 'chart-bar' },
+          svg('title', {}, s.name + ', ' + cats[i] + ': ' + v.toLocaleString('en-US')))));
+      }
+    });
+    fig.appendChild(pic);
+    const legend = el('div', { class: 'chart-legend' });
+    series.forEach((s, k) => legend.appendChild(el('span', { class: 'chart-key' },
+      el('span', { class: 'chart-swatch chart-color-' + (k % CHART_COLORS.length) }), s.name)));
+    fig.appendChild(legend);
+    // The numbers, for screen readers (hidden from the eye).
+    const table = el('table', { class: 'visually-hidden' });
+    table.appendChild(el('tr', {}, el('th', {}, ''), ...series.map((s) => el('th', {}, s.name))));
+    cats.forEach((c, i) => table.appendChild(el('tr', {}, el('th', {}, c), ...series.map((s) => el('td', {}, s.values[i].toLocaleString('en-US'))))));
+    fig.appendChild(table);
+    return fig;
+  }
+
+  // A data_table block: its caption, the header row and the rows; a
+  // number's text (or value) right-aligned, a button as a button. Rows
+  // beyond page_size wait behind "Show more".
+  function renderDataTable(b, ctx, scope) {
+    const rows = Array.isArray(b.rows) ? b.rows : [];
+    const box = el('div', { class: 'block block-data-table' });
+    const table = el('table', { class: 'data-table' });
+    table.appendChild(el('caption', {}, String(b.caption || '')));
+    const page = Number(b.page_size) > 0 ? Number(b.page_size) : rows.length;
+    const cell = (c, header) => {
+      const tag = header ? 'th' : 'td';
+      switch (c && c.type) {
+        case 'raw_number':
+          return el(tag, { class: 'num' }, c.text ? String(c.text) : Number(c.value).toLocaleString('en-US'));
+        case 'rich_text':
+          return el(tag, {}, renderRichText(c, ctx));
+        case 'action_cell':
+          return el(tag, { class: 'action' }, c.element ? renderButton(c.element, scope) : '');
+        default:
+          return el(tag, {}, String((c && c.text) || ''));
+      }
+    };
+    rows.forEach((r, i) => {
+      const tr = el('tr', { class: i > page ? 'data-row hidden-row' : 'data-row' });
+      for (const c of r || []) tr.appendChild(cell(c, i === 0));
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+    if (rows.length - 1 > page) {
+      box.appendChild(el('button', { class: 'btn data-table-more', type: 'button', onclick: (ev) => {
+        table.querySelectorAll('.hidden-row').forEach((r) => r.classList.remove('hidden-row'));
+        ev.target.remove();
+      } }, 'Show all ' + (rows.length - 1) + ' rows'));
+    }
+    return box;
   }
 
   // Rich text (what people type). slacktest fills its text elements from
