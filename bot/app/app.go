@@ -75,6 +75,9 @@ type replica struct {
 	jobs            *agent.Feature
 	visitorsFeature *visitors.Feature
 	healthFeature   *health.Feature
+	// deploying says the deployments feature is there (the pane's Deploy
+	// status prompt reads its records).
+	deploying bool
 }
 
 // apis are r's docs API clients, by project name, as what a feature calls

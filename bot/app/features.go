@@ -7,6 +7,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
@@ -21,8 +22,9 @@ type feature struct {
 	register    func(r *replica) error
 }
 
-// features are every feature, in the order New registers them: the Home,
-// last, reads what the agent, the visitors and the docs health registered.
+// features are every feature, in the order New registers them: the
+// assistant pane reads what the docs health and the deployments registered,
+// the Home, last, what the agent, the visitors and the docs health did.
 // A new feature is one line here.
 func features() []feature {
 	return []feature{
@@ -31,6 +33,7 @@ func features() []feature {
 		{ask.Declaration, (*replica).ask},
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
+		{assistant.Declaration, (*replica).assistant},
 		{home.Declaration, (*replica).home},
 	}
 }
@@ -103,6 +106,7 @@ func (r *replica) ask() error {
 func (r *replica) deploy() error {
 	deploy.Register(r.b, r.cfg.Deploy, apis(r, func(c *docsapi.Client) deploy.DeployAPI { return c }),
 		deploy.DeployStore{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
+	r.deploying = true
 	return nil
 }
 
@@ -110,6 +114,20 @@ func (r *replica) health() error {
 	st := r.store
 	r.healthFeature = health.Register(r.b, r.cfg.Health, apis(r, func(c *docsapi.Client) health.HealthAPI { return c }),
 		health.HealthStore{Reports: st.Analytics(), Budgets: st.Limits(), Digests: st.HealthDigests()})
+	return nil
+}
+
+func (r *replica) assistant() error {
+	// A feature left out is a nil interface, not a typed nil pointer.
+	var docsHealth assistant.Health
+	if r.healthFeature != nil {
+		docsHealth = r.healthFeature
+	}
+	var deploys assistant.Deploys
+	if r.deploying {
+		deploys = r.store.Deploys()
+	}
+	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.cfg.Deploy.Now)
 	return nil
 }
 

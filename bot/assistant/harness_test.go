@@ -1,0 +1,85 @@
+package assistant_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// redisURL is the package's own redis-server (bottest.Main).
+var redisURL string
+
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+
+const (
+	general = bottest.General
+	alice   = "U0ALICE"
+	bob     = "U0BOB"
+)
+
+// harness is the end-to-end world of bottest; with ai, the bot token has
+// the AI surface's scopes (the manifest asks for them).
+type harness struct{ *bottest.Harness }
+
+func newHarness(t *testing.T, ai bool) *harness {
+	t.Helper()
+	var opts []slacktest.Option
+	if ai {
+		opts = append(opts, slacktest.WithScopes(append(slacktest.DefaultScopes(), slacktest.AIScopes()...)...))
+	}
+	return &harness{bottest.NewWith(t, redisURL, opts)}
+}
+
+// open is user opening the pane while looking at channel.
+func (h *harness) open(user, channel string) slacktest.AssistantThread {
+	h.T.Helper()
+	th, err := h.Slack.OpenAssistantThread(h.T.Context(), user, channel)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return th
+}
+
+// prompts waits for the prompts of user's DM and returns their titles and
+// messages.
+func (h *harness) prompts(dm string, n int) (titles, messages []string) {
+	h.T.Helper()
+	h.WaitFor("the suggested prompts", func() bool {
+		sp, ok := h.Slack.SuggestedPrompts(dm, "")
+		return ok && len(sp.Prompts) == n
+	})
+	sp, _ := h.Slack.SuggestedPrompts(dm, "")
+	for _, p := range sp.Prompts {
+		titles, messages = append(titles, p.Title), append(messages, p.Message)
+	}
+	return titles, messages
+}
+
+// botReplies are the bot's messages in the thread under ts of channel.
+func (h *harness) botReplies(channel, ts string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range h.Slack.Thread(channel, ts) {
+		if m.BotID != "" && m.TS != ts {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// replied waits for a reply of the bot in the thread containing text.
+func (h *harness) replied(channel, ts, text string) slacktest.Message {
+	h.T.Helper()
+	var got slacktest.Message
+	h.WaitFor("a reply saying "+text, func() bool {
+		for _, m := range h.botReplies(channel, ts) {
+			if strings.Contains(m.Text+string(m.Blocks), text) && !m.Streaming {
+				got = m
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
