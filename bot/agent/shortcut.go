@@ -85,6 +85,9 @@ type pageFigures struct {
 	// Project names the docs project of the summary, when the visitors
 	// feature says; the modal's project select starts at it.
 	Project string `json:"project,omitempty"`
+	// Figures, when set, are the page's figures in docsbot's words (an
+	// unfurl's: views and votes), shown instead of the visitors'.
+	Figures string `json:"figures,omitempty"`
 }
 
 // jobFormFromButton opens the job modal from a button another feature
@@ -128,6 +131,9 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 		figures := fmt.Sprintf("%d unique visitors (%d human, %d AI)", p.Total, p.Human, p.AI)
 		if p.Range != "" {
 			figures += " over " + p.Range
+		}
+		if p.Figures != "" {
+			figures = p.Figures
 		}
 		t.parts = []contextPart{ours("Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.")}
 		t.Default = p.Project

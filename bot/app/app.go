@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -40,6 +41,8 @@ type Config struct {
 	Deploy deploy.Config
 	// Health is the docs health's.
 	Health health.Config
+	// Unfurl is the docs links' unfurls'.
+	Unfurl unfurl.Config
 	// Features name the features registered (bot.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.

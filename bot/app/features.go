@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 )
@@ -34,6 +35,7 @@ func features() []feature {
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
 		{assistant.Declaration, (*replica).assistant},
+		{unfurl.Declaration, (*replica).unfurl},
 		{home.Declaration, (*replica).home},
 	}
 }
@@ -128,6 +130,12 @@ func (r *replica) assistant() error {
 		deploys = r.store.Deploys()
 	}
 	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.cfg.Deploy.Now)
+	return nil
+}
+
+func (r *replica) unfurl() error {
+	unfurl.Register(r.b, r.cfg.Unfurl, apis(r, func(c *docsapi.Client) unfurl.UnfurlAPI { return c }),
+		unfurl.UnfurlStore{Reports: r.store.Analytics(), Budgets: r.store.Limits()})
 	return nil
 }
 

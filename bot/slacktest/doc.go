@@ -17,7 +17,7 @@
 //     OpenHome (app_home_opened).
 //   - Slash commands: SlashCommand, SendSlashCommand.
 //   - Interactivity (interactive envelopes): Act (block_actions on an element of
-//     a message or view), SubmitView (view_submission; the ack's
+//     a message, of an app unfurl under it, or of a view), SubmitView (view_submission; the ack's
 //     response_action is applied), CloseView (view_closed when
 //     notify_on_close), Shortcut (global) and MessageShortcut (message_action).
 //     Every interaction except view_closed carries a trigger id that opens one
