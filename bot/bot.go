@@ -144,6 +144,8 @@ type Bot struct {
 	// (React, SetThreadStatus); threadStatus is off once Slack refused it.
 	decor        sequencer
 	threadStatus threadStatusOff
+	// sessionStatus is off once Slack refused agents.sessions.setStatus.
+	sessionStatus threadStatusOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// declared are the features' declarations (Declare).

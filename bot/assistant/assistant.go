@@ -15,6 +15,12 @@
 //	    -> one of our prompts: assistant.prompt work, answered in the thread
 //	    -> anything else: assistant.title work once per thread (a mark kept
 //	       30 days), then the reply goes on as a question or a job
+//	the work's agent session (bot.SetSessionStatus, by the answers and the
+//	agent): processing while an answer streams or a job runs, then active
+//	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
+//	       stream Slack halted ends there, saying so (bot/ask); otherwise the
+//	       job is no longer shown as working, and the thread says it cannot
+//	       be cancelled
 package assistant
 
 import (
@@ -35,6 +41,7 @@ const (
 	workPrompts = "assistant.prompts"
 	workPrompt  = "assistant.prompt"
 	workTitle   = "assistant.title"
+	workStopped = "assistant.stopped"
 )
 
 // titleKeep is how long a thread is remembered as titled.
@@ -48,6 +55,7 @@ func Declaration() bot.Declaration {
 			{Name: string(slackevents.AssistantThreadStarted), Why: "suggested prompts of a thread opened in the assistant pane", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AssistantThreadContextChanged), Why: "the prompts follow the channel the person looks at", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AppContextChanged), Why: "the prompts follow what the person has open", Scope: bot.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AgentSessionStopped), Why: "Stop in the pane: an answer ends, a job is no longer followed", Scope: bot.Scope{Name: "assistant:write"}},
 		},
 		Scopes:    []bot.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the assistant pane's threads"}},
 		AgentView: "Ask your docs, see what readers struggle with, follow deployments and start docs jobs, in this pane.",
@@ -91,6 +99,8 @@ func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, now func(
 	b.HandleEvent(slackevents.AssistantThreadStarted, p.onThreadStarted)
 	b.HandleEvent(slackevents.AssistantThreadContextChanged, p.onThreadStarted)
 	b.HandleEvent(slackevents.AppContextChanged, p.onAppContext)
+	b.HandleEvent(slackevents.AgentSessionStopped, p.onStopped)
+	b.HandleWork(workStopped, bot.WorkHandler{Do: p.doStopped})
 	b.HandleWork(workPrompts, bot.WorkHandler{Do: p.doPrompts})
 	b.HandleWork(workPrompt, bot.WorkHandler{Do: p.doPrompt})
 	b.HandleWork(workTitle, bot.WorkHandler{Do: p.doTitle})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // redisURL is the package's own redis-server (bottest.Main).
@@ -23,13 +24,22 @@ const (
 // the AI surface's scopes (the manifest asks for them).
 type harness struct{ *bottest.Harness }
 
-func newHarness(t *testing.T, ai bool) *harness {
+func newHarness(t *testing.T, ai bool, apiOpts ...docsapitest.Option) *harness {
 	t.Helper()
 	var opts []slacktest.Option
 	if ai {
 		opts = append(opts, slacktest.WithScopes(append(slacktest.DefaultScopes(), slacktest.AIScopes()...)...))
 	}
-	return &harness{bottest.NewWith(t, redisURL, opts)}
+	return &harness{bottest.NewWith(t, redisURL, opts, apiOpts...)}
+}
+
+// session waits for the agent session of the thread to have status.
+func (h *harness) session(th slacktest.AssistantThread, status string) {
+	h.T.Helper()
+	h.WaitFor("the agent session "+status, func() bool {
+		s, ok := h.Slack.AgentSession(th.Channel, th.ThreadTS)
+		return ok && s.Status == status
+	})
 }
 
 // open is user opening the pane while looking at channel.

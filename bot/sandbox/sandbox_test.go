@@ -436,3 +436,35 @@ func TestSandboxDeployAsksFirst(t *testing.T) {
 		return false
 	})
 }
+
+// TestSandboxUnfurlsDocsLinks: a link to the docs project's site typed on
+// the page is unfurled with the page's figures and Improve this page.
+func TestSandboxUnfurlsDocsLinks(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	link := "https://" + sandboxSiteHost + "/quickstart"
+	p.send("C0GENERAL", "see "+link, "")
+	var ts string
+	p.waitFor("the message with the link", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if strings.Contains(m.Text, link) {
+				ts = m.TS
+				return true
+			}
+		}
+		return false
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+	if err := sb.slack.WaitFor(ctx, func() bool { _, ok := sb.slack.Unfurls("C0GENERAL", ts)[link]; return ok }); err != nil {
+		sh, ok := sb.slack.LinkShare("C0GENERAL", ts)
+		t.Fatalf("the link was not unfurled: %v; ts %s share %+v %v", err, ts, sh, ok)
+	}
+	u := sb.slack.Unfurls("C0GENERAL", ts)[link]
+	for _, want := range []string{"/quickstart", "over the last 30 days", bot.ActionImprovePage} {
+		if !strings.Contains(string(u.Blocks), want) {
+			t.Errorf("the unfurl lacks %q: %s", want, u.Blocks)
+		}
+	}
+}
