@@ -126,6 +126,7 @@ func (p *pane) doPrompt(ctx context.Context, w *bot.Work) error {
 	if refusal := p.core.Refusal(post.User, post.Channel); refusal != "" {
 		return p.say(ctx, w, post, refusal, log)
 	}
+	p.core.SetThreadStatus(ctx, post.Channel, post.ThreadTS, promptStatus[req.Prompt], log)
 	key, known := p.projectKey(req.Project)
 	if !known {
 		return p.say(ctx, w, post, bot.ProjectProblem(&project.UnknownError{Name: req.Project}, p.core.Projects(), "prompt"), log)
@@ -155,6 +156,13 @@ func (p *pane) doPrompt(ctx context.Context, w *bot.Work) error {
 		}
 	}
 	return p.say(ctx, w, post, text, log)
+}
+
+// promptStatus is the pane's status line while a prompt is answered (the
+// answer posted clears it).
+var promptStatus = map[string]string{
+	promptAsk: "is getting ready…", promptJob: "is checking who may start jobs…",
+	promptHealth: "is reading the docs health…", promptDeploy: "is looking at the deployments…",
 }
 
 // projectKey is the key of the project a prompt names: "" (none named,

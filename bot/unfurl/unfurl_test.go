@@ -137,3 +137,21 @@ func TestUnfurlImproveThisPageIsForEditors(t *testing.T) {
 	bottest.WantContains(t, "the job form", string(v.Blocks), "/guides/webhooks")
 	bottest.WantContains(t, "the job form", string(v.Blocks), "over the last 30 days")
 }
+
+// TestUnfurlOnlyForPeopleLetIn: a docs link posted by someone the
+// allow-lists leave out is not unfurled and costs nothing.
+func TestUnfurlOnlyForPeopleLetIn(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{AllowedUsers: []string{bob}}}})
+	sh := share(t, h, alice, "<"+page+">")
+	h.Idle()
+	if got := h.Slack.UnfurlsByID(sh.UnfurlID); len(got) != 0 {
+		t.Errorf("unfurled for someone not let in: %v", got)
+	}
+	if n := analytics(h); n != 0 {
+		t.Errorf("%d analytics requests", n)
+	}
+	let := share(t, h, bob, "<"+page+">")
+	unfurled(t, h, let, page)
+}
