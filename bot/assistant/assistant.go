@@ -100,9 +100,9 @@ func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, now func(
 	b.HandleEvent(slackevents.AssistantThreadContextChanged, p.onThreadStarted)
 	b.HandleEvent(slackevents.AppContextChanged, p.onAppContext)
 	b.HandleEvent(slackevents.AgentSessionStopped, p.onStopped)
-	b.HandleWork(workStopped, bot.WorkHandler{Do: p.doStopped})
+	b.HandleWork(workStopped, bot.WorkHandler{Do: p.doStopped, GiveUp: p.gaveUp})
 	b.HandleWork(workPrompts, bot.WorkHandler{Do: p.doPrompts})
-	b.HandleWork(workPrompt, bot.WorkHandler{Do: p.doPrompt})
+	b.HandleWork(workPrompt, bot.WorkHandler{Do: p.doPrompt, GiveUp: p.gaveUp})
 	b.HandleWork(workTitle, bot.WorkHandler{Do: p.doTitle})
 	b.SetAssistantPosts(p.offered)
 }

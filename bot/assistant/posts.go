@@ -259,3 +259,28 @@ func (p *pane) say(ctx context.Context, w *bot.Work, post bot.AssistantPost, tex
 	}
 	return nil
 }
+
+// gaveUp tells the person, in the pane's thread, that a prompt (or a Stop)
+// could not be answered: Slack or docsbot's storage did not answer for too
+// long. A best effort: Slack may still be down.
+func (p *pane) gaveUp(ctx context.Context, w *bot.Work) {
+	var where struct {
+		Post     bot.AssistantPost `json:"post"`
+		Channel  string            `json:"channel"`
+		ThreadTS string            `json:"thread_ts"`
+	}
+	if json.Unmarshal(w.Payload, &where) != nil {
+		return
+	}
+	channel, thread := where.Post.Channel, where.Post.ThreadTS
+	if channel == "" {
+		channel, thread = where.Channel, where.ThreadTS
+	}
+	if channel == "" || thread == "" {
+		return
+	}
+	if _, err := p.core.Post(ctx, channel, slack.MsgOptionTS(thread),
+		slack.MsgOptionText("docsbot could not answer this: Slack or its storage did not answer for too long. Try again in a minute.", false)); err != nil {
+		p.core.Logger().Warn("telling the person a prompt was given up failed", "feature", Name, "err", err)
+	}
+}
