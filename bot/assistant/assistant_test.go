@@ -101,14 +101,13 @@ func TestPaneJobRunsInItsThread(t *testing.T) {
 	h.replied(th.Channel, th.ThreadTS, "starts the docs agent on it")
 	h.Reply(alice, th.Channel, th.ThreadTS, "add a page on rotating keys")
 	h.WaitFor("the job created", func() bool { return len(h.API.Jobs()) == 1 })
-	h.WaitFor("the job's messages in the pane's thread", func() bool {
-		for _, m := range h.botReplies(th.Channel, th.ThreadTS) {
-			if strings.Contains(m.Text+string(m.Blocks), h.API.Jobs()[0].ID) {
-				return true
-			}
-		}
-		return len(h.Slack.Thread(th.Channel, th.ThreadTS)) > 3
+	st := h.OpenStore()
+	h.WaitFor("the job followed in the pane's thread", func() bool {
+		j, err := st.Jobs().JobByThread(t.Context(), store.Thread{Team: "T0TEST", Channel: th.Channel, TS: th.ThreadTS})
+		return err == nil && j.ID == h.API.Jobs()[0].ID
 	})
+	pr := h.Complete(h.API.Jobs()[0].ID, 1)
+	h.replied(th.Channel, th.ThreadTS, pr)
 }
 
 // TestPaneViewerMayNotStartAJob: "Start a docs job" typed by someone who
