@@ -20,15 +20,16 @@ const (
 	bob     = "U0BOB"
 )
 
-// harness is the end-to-end world of bottest; with ai, the bot token has
-// the AI surface's scopes (the manifest asks for them).
+// harness is the end-to-end world of bottest; without ai, the bot token
+// lacks the AI surface's scopes (an app installed before the manifest
+// asked for them).
 type harness struct{ *bottest.Harness }
 
 func newHarness(t *testing.T, ai bool, apiOpts ...docsapitest.Option) *harness {
 	t.Helper()
 	var opts []slacktest.Option
-	if ai {
-		opts = append(opts, slacktest.WithScopes(append(slacktest.DefaultScopes(), slacktest.AIScopes()...)...))
+	if !ai {
+		opts = append(opts, slacktest.WithoutAIScopes())
 	}
 	return &harness{bottest.NewWith(t, redisURL, opts, apiOpts...)}
 }

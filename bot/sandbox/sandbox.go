@@ -235,7 +235,6 @@ func sandboxSlack() *slacktest.Server {
 		slacktest.WithBotToken(sandboxBotToken),
 		slacktest.WithAppToken(sandboxAppToken),
 		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
-		slacktest.WithScopes(append(slacktest.DefaultScopes(), slacktest.AIScopes()...)...),
 		slacktest.WithUnfurlDomains(sandboxSiteHost),
 	)
 	sl.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})

@@ -24,11 +24,10 @@ const (
 )
 
 // newHarness is a world whose app unfurls the docs site's domain and
-// another site's (status.example.com), with the AI surface's scopes.
+// another site's (status.example.com).
 func newHarness(t *testing.T) *bottest.Harness {
 	t.Helper()
 	return bottest.NewWith(t, redisURL, []slacktest.Option{
-		slacktest.WithScopes(append(slacktest.DefaultScopes(), slacktest.AIScopes()...)...),
 		slacktest.WithUnfurlDomains("docs.example.com", "status.example.com"),
 	})
 }

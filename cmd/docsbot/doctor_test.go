@@ -36,10 +36,6 @@ type doctorSetup struct {
 	env   map[string]string
 }
 
-// manifestScopes are the scopes the manifest asks for: the fake's
-// defaults and the AI surface's (the assistant pane, unfurls).
-func manifestScopes() []string { return append(slacktest.DefaultScopes(), slacktest.AIScopes()...) }
-
 // newDoctorSetup starts a fake Slack and an API test server of their own and
 // uses the Redis at redisURL.
 func newDoctorSetup(t *testing.T, redisURL string) *doctorSetup {
@@ -47,7 +43,7 @@ func newDoctorSetup(t *testing.T, redisURL string) *doctorSetup {
 	sl := slacktest.NewServer(
 		slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken),
 		slacktest.WithTeam("T0DOCTOR", "doctor-team"), slacktest.WithBot("U0DOCTOR", "B0DOCTOR"),
-		slacktest.WithAppID("A0DOCTOR"), slacktest.WithScopes(manifestScopes()...))
+		slacktest.WithAppID("A0DOCTOR"))
 	t.Cleanup(sl.Close)
 	api := newServer(t)
 	return &doctorSetup{slack: sl, api: api, env: map[string]string{
@@ -145,7 +141,7 @@ func TestDoctor(t *testing.T) {
 			// An app installed before the manifest asked for im:write.
 			name: "bot token lacks a scope",
 			env: func(*doctorSetup) map[string]string {
-				lacking := slices.DeleteFunc(manifestScopes(), func(s string) bool { return s == "im:write" })
+				lacking := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == "im:write" })
 				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithScopes(lacking...))
 				t.Cleanup(sl.Close)
 				return map[string]string{envSlackAPIURL: sl.APIURL}
@@ -159,7 +155,7 @@ func TestDoctor(t *testing.T) {
 			// the unfurls.
 			name: "bot token lacks the AI surface's scopes",
 			env: func(*doctorSetup) map[string]string {
-				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken))
+				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithoutAIScopes())
 				t.Cleanup(sl.Close)
 				return map[string]string{envSlackAPIURL: sl.APIURL}
 			},
