@@ -24,7 +24,8 @@
 //     view within 3 s: used again it is exchanged_trigger_id, late it is
 //     expired_trigger_id (WithClock and WithTriggerTTL let tests move time
 //     instead of sleeping).
-//   - Slack's AI surface (give the token AIScopes): OpenAssistantThread (the
+//   - Slack's AI surface (its scopes, AIScopes, are in DefaultScopes;
+//     WithoutAIScopes leaves them out): OpenAssistantThread (the
 //     person opens the assistant pane: a thread in their DM, begun by an
 //     assistant_app_thread message, and assistant_thread_started with the
 //     channel they were viewing; their messages in the thread carry an
