@@ -64,6 +64,9 @@ type JobDraft struct {
 	AI    int64  `json:"ai,omitempty"`
 	Total int64  `json:"total,omitempty"`
 	Range string `json:"range,omitempty"`
+	// Figures, when set, are the page's figures in docsbot's words (an
+	// unfurl's: views and votes), shown instead of Human, AI and Total.
+	Figures string `json:"figures,omitempty"`
 	// Problem says what is wrong in a line; Instruction is the form's
 	// instruction to start from.
 	Problem     string `json:"problem,omitempty"`

@@ -144,6 +144,8 @@ type Bot struct {
 	threadStatus threadStatusOff
 	// rich remembers the rich blocks Slack refused (richblocks.go).
 	rich richOff
+	// sessionStatus is off once Slack refused agents.sessions.setStatus.
+	sessionStatus threadStatusOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// declared are the features' declarations (Declare).
@@ -152,6 +154,8 @@ type Bot struct {
 	handlers map[string]WorkHandler
 	// answerThreads tells an answer's threads (Answers.SetThreads).
 	answerThreads AnswerThreads
+	// assistantPosts keeps the assistant pane (SetAssistantPosts).
+	assistantPosts AssistantPosts
 	// background is what features run alongside the bot (Background).
 	background []func(ctx context.Context)
 	// work tracks handler goroutines so Run can wait for them on shutdown.

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestCheckTokens(t *testing.T) {
 		{"bot token works", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
 		}, true,
-			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, "with the 13 scopes docsbot uses"}, botToken},
+			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, fmt.Sprintf("with the %d scopes docsbot uses", len(slacktest.DefaultScopes()))}, botToken},
 		{"bot token lacks scopes", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
 		}, false,
@@ -45,7 +46,7 @@ func TestCheckTokens(t *testing.T) {
 		{"bot token with more scopes than needed", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, wide.APIURL, slacktest.DefaultScopes())
 		}, true,
-			[]string{"with the 13 scopes docsbot uses", "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
+			[]string{fmt.Sprintf("with the %d scopes docsbot uses", len(slacktest.DefaultScopes())), "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
 		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
 			[]string{bot.SecretKinds().Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
 		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,

@@ -35,6 +35,14 @@ type Declaration struct {
 	// HomeTab and MessagesTab say why it needs the App Home's Home tab and
 	// its Messages tab; "" when it does not.
 	HomeTab, MessagesTab string
+	// AgentView describes the app in Slack's assistant (agent) pane, which
+	// the manifests turn on (features.agent_view) when a feature gives one;
+	// "" when it does not use the pane.
+	AgentView string
+	// Unfurls says why it unfurls links to the docs site (the manifests
+	// list the site's host under features.unfurl_domains); "" when it
+	// does not.
+	Unfurls string
 }
 
 // Command is a slash command: what the manifest declares and people see in
@@ -167,6 +175,30 @@ func (ds Declarations) Tabs() (home, messages string) {
 		}
 	}
 	return strings.Join(h, "; "), strings.Join(m, "; ")
+}
+
+// AgentView is the description of the app in Slack's agent pane, every
+// declaration's joined; "" when no feature uses the pane.
+func (ds Declarations) AgentView() string {
+	var out []string
+	for _, d := range ds {
+		if d.AgentView != "" {
+			out = append(out, d.AgentView)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// Unfurls says why links are unfurled, every declaration's reason joined;
+// "" when no feature unfurls links.
+func (ds Declarations) Unfurls() string {
+	var out []string
+	for _, d := range ds {
+		if d.Unfurls != "" {
+			out = append(out, d.Unfurls)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // Interactive reports whether something declared needs Slack's

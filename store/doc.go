@@ -26,13 +26,16 @@
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
 //	{p}budget:{<name>}:who:<who>         sorted set: one spender's requests in the window, their share (Draw)
 //	{p}visitors:<key>                    hash: a cached visitors export (d) and when it was saved (at)
-//	{p}report:<key>                      hash: a cached analytics report other than the visitors export (d) and when it was saved (at)
+//	{p}report:<key>                      hash: a cached analytics report other than the visitors export (d) and when it was saved (at):
+//	                                     a docs health view (health:...), the page figures links are unfurled with (unfurl:...)
 //	{p}closed:<key>                      string: the export under visitors:<key> was fetched after its range's days closed (MarkClosedExport)
 //	{p}retry:<team>:<channel>:<ts>       string: a start offered to be tried again (OfferRetry)
 //	{p}recent:<team>:<user>              sorted set: job id -> created (unix ms); a person's last RecentKeep jobs
 //	{p}running:<team>:<channel>          sorted set: job id -> created (unix ms); a channel's running jobs
 //	{p}once:<name>                       string: the event name happened (Once), such as a person's
-//	                                     feedback on a result (vote:...) or a job's live status shown
+//	                                     feedback on a result (vote:...) or a job's live status shown; a
+//	                                     replica reading the unfurls' page figures (unfurl-read:...), an
+//	                                     assistant pane thread titled (assistant-title:...)
 //	{p}day:{<project>}:<YYYY-MM-DD>      string: one day's unique visitors, "human,ai,total" (SaveDays)
 //	{p}days:<project>:<first>..<last>    string: a range's unique visitors, "human,ai,total" (SaveRangeTotals)
 //	{p}digest:subs                       hash: <team>:<channel>[:<project>] -> a channel's digest

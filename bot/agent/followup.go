@@ -60,6 +60,18 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 		return a.doAddressed(ctx, w, r, log)
 	}
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
+	if r.DM && !r.FromModal {
+		// A thread of a DM is the assistant pane's: its keeper takes the
+		// suggested prompts it answers itself, and titles the thread.
+		taken, err := a.core.OfferAssistantPost(ctx, bot.AssistantPost{Team: r.Team, Channel: r.Channel, User: r.User,
+			TS: r.TS, ThreadTS: r.ThreadTS, Text: r.Text, Key: w.Key})
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if taken {
+			return nil
+		}
+	}
 	job, err := a.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
 		if done, err := a.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {

@@ -115,6 +115,9 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 		if p.Range != "" {
 			figures += " over " + p.Range
 		}
+		if p.Figures != "" {
+			figures = p.Figures
+		}
 		t.parts = []contextPart{ours("Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.")}
 		t.Default = p.Project
 		return "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures),

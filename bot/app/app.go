@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -39,6 +40,8 @@ type Config struct {
 	Deploy deploy.Config
 	// Health is the docs health's.
 	Health health.Config
+	// Unfurl is the docs links' unfurls'.
+	Unfurl unfurl.Config
 	// Features name the features registered (bot.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.
@@ -72,6 +75,9 @@ type replica struct {
 	jobs            *agent.Feature
 	visitorsFeature *visitors.Feature
 	healthFeature   *health.Feature
+	// deploying says the deployments feature is there (the pane's Deploy
+	// status prompt reads its records).
+	deploying bool
 }
 
 // New builds a replica, ready to Run: the core with the features of cfg

@@ -7,9 +7,11 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
 
@@ -20,8 +22,9 @@ type feature struct {
 	register    func(r *replica) error
 }
 
-// features are every feature, in the order New registers them: the Home,
-// last, reads what the agent, the visitors and the docs health registered.
+// features are every feature, in the order New registers them: the
+// assistant pane reads what the docs health and the deployments registered,
+// the Home, last, what the agent, the visitors and the docs health did.
 // A new feature is one line here.
 func features() []feature {
 	return []feature{
@@ -30,6 +33,8 @@ func features() []feature {
 		{ask.Declaration, (*replica).ask},
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
+		{assistant.Declaration, (*replica).assistant},
+		{unfurl.Declaration, (*replica).unfurl},
 		{home.Declaration, (*replica).home},
 	}
 }
@@ -95,12 +100,32 @@ func (r *replica) ask() error {
 
 func (r *replica) deploy() error {
 	_, err := deploy.Register(r.b, r.cfg.Deploy, deploy.Deps{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
+	r.deploying = err == nil
 	return err
 }
 
 func (r *replica) health() (err error) {
 	st := r.store
 	r.healthFeature, err = health.Register(r.b, r.cfg.Health, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests()})
+	return err
+}
+
+func (r *replica) assistant() error {
+	// A feature left out is a nil interface, not a typed nil pointer.
+	var docsHealth assistant.Health
+	if r.healthFeature != nil {
+		docsHealth = r.healthFeature
+	}
+	var deploys assistant.Deploys
+	if r.deploying {
+		deploys = r.store.Deploys()
+	}
+	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.cfg.Deploy.Now)
+	return nil
+}
+
+func (r *replica) unfurl() error {
+	_, err := unfurl.Register(r.b, r.cfg.Unfurl, unfurl.Deps{Analytics: r.store.Analytics(), Limits: r.store.Limits()})
 	return err
 }
 

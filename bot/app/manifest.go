@@ -15,6 +15,11 @@ import (
 // request URLs; the person installing the app replaces it with theirs.
 const ManifestURL = "https://docsbot.example.com"
 
+// ManifestUnfurlDomain is the docs site's host the manifests list for link
+// unfurls; the person installing the app replaces it with the host of
+// DOCS_SITE_URL (and of each project's site_url).
+const ManifestUnfurlDomain = "docs.example.com"
+
 // Manifest is docsbot's Slack app manifest in YAML, made of ds: the slash
 // commands, message shortcuts, events, scopes (each with why it is needed),
 // App Home tabs and interactivity that the core and the features declare.
@@ -37,11 +42,16 @@ func Manifest(ds bot.Declarations, http bool, base string) ([]byte, error) {
 		Scopes    []bot.Scope
 		// HomeTab, MessagesTab and Interactive say why each is on, "" when
 		// it is off.
-		HomeTab, MessagesTab, Interactive      string
+		HomeTab, MessagesTab, Interactive string
+		// AgentView describes the app in the agent pane, "" when it is off;
+		// Unfurls says why links to the docs site are unfurled.
+		AgentView, Unfurls                     string
+		UnfurlDomain                           string
 		EventsURL, CommandsURL, InteractiveURL string
 	}{
 		HTTP: http, Commands: ds.Commands(), Shortcuts: ds.Shortcuts(), Events: ds.Events(), Scopes: ds.Scopes(),
 		HomeTab: home, MessagesTab: messages, Interactive: interactive,
+		AgentView: ds.AgentView(), Unfurls: ds.Unfurls(), UnfurlDomain: ManifestUnfurlDomain,
 		EventsURL: base + bot.PathEvents, CommandsURL: base + bot.PathCommands, InteractiveURL: base + bot.PathInteractive,
 	}
 	var buf bytes.Buffer
@@ -83,6 +93,10 @@ display_information:
     and /docs-deploy deploys them or previews a branch.
   background_color: "#1e293b"
 features:
+{{- with .AgentView}}
+  agent_view:                           # the assistant pane: suggested prompts, answers and jobs in its threads
+    agent_description: {{q .}}
+{{- end}}
   app_home:
 {{line 40 (printf "    home_tab_enabled: %t" (ne .HomeTab "")) .HomeTab}}
 {{line 40 (printf "    messages_tab_enabled: %t" (ne .MessagesTab "")) .MessagesTab}}
@@ -108,6 +122,10 @@ features:
       url: {{$.CommandsURL}}
 {{- end}}
       should_escape: false
+{{- end}}
+{{- if .Unfurls}}
+  unfurl_domains:                       # {{.Unfurls}}; replace with your docs site's host
+    - {{q .UnfurlDomain}}
 {{- end}}
 oauth_config:
   scopes:

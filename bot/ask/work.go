@@ -89,6 +89,7 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		}
 	}
 	a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
+	a.core.SetSessionStatus(ctx, q.Channel, thread.TS, q.User, true, log)
 	if err := w.Mark(ctx, map[string]string{markAsking: "1"}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
@@ -125,6 +126,8 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		return a.done(ctx, w)
 	}
 	defer stream.Close()
+	// However the answer ends, the pane's session waits for the person again.
+	defer a.core.SetSessionStatus(ctx, q.Channel, thread.TS, q.User, false, log)
 	wr := &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
 		sites: a.sites(docs), log: log, onStarted: func(ctx context.Context, ts string) error {
 			return w.Mark(ctx, map[string]string{markStream: ts})
@@ -140,6 +143,8 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	outcome := "answered"
 	switch {
 	case relayErr == nil:
+	case errors.Is(relayErr, errStopped):
+		return a.stopped(ctx, w, q, thread, key, stream, text, question, log)
 	case errors.Is(relayErr, docsapi.ErrAnswerFailed):
 		outcome, note = "failed", "_The docs assistant stopped with an error; this answer may be incomplete. Ask again in a moment._"
 	case errors.Is(relayErr, docsapi.ErrStreamCut):
@@ -175,7 +180,11 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	if outcome == "answered" || strings.TrimSpace(text) != "" {
 		a.remember(ctx, thread, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
 	}
-	if err := wr.finish(ctx, note, answerBlocks(wr.sites, stream.Sources(), suggestions, again)); err != nil {
+	if err := wr.finish(ctx, note, answerBlocks(wr.sites, stream.Sources(), suggestions, again)); haltedByStop(err) {
+		// Stop was pressed after the last text: the answer shows whole
+		// but for its sources and buttons.
+		return a.stopped(ctx, w, q, thread, key, stream, text, question, log)
+	} else if err != nil {
 		log.Warn("ending the answer's message failed", "err", err)
 		if wr.ts == "" {
 			// Nothing shows: the next attempt tells the person (afterStop).
@@ -270,7 +279,9 @@ func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if err := wr.flush(ctx, time.Now()); err != nil {
+		if err := wr.flush(ctx, time.Now()); haltedByStop(err) {
+			return errStopped
+		} else if err != nil {
 			log.Warn("showing the answer as it comes failed; trying again with the next part", "err", err)
 		}
 		if tick == nil && wr.pending() {

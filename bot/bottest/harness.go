@@ -212,7 +212,7 @@ func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
 	c.Bot.LandingWindow = cmp.Or(c.Bot.LandingWindow, 500*time.Millisecond)
 	c.Agent.PollInterval = cmp.Or(c.Agent.PollInterval, 20*time.Millisecond)
 	c.Agent.PollMaxInterval = cmp.Or(c.Agent.PollMaxInterval, 80*time.Millisecond)
-	for _, now := range []*func() time.Time{&c.Agent.Now, &c.Visitors.Now, &c.Health.Now} {
+	for _, now := range []*func() time.Time{&c.Agent.Now, &c.Visitors.Now, &c.Health.Now, &c.Unfurl.Now} {
 		if *now == nil {
 			*now = cfg.Now
 		}

@@ -166,7 +166,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
 			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel},
 			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
-				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sb.api.Domain + ".mintlify.app/"}},
+				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
 			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}},
 	)
@@ -222,14 +222,20 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	return sb, nil
 }
 
+// sandboxSiteHost is the host of the docs project's made-up site: its
+// answers' sources link there, and links to it are unfurled.
+const sandboxSiteHost = docsapitest.DefaultDomain + ".mintlify.app"
+
 // sandboxSlack starts the sandbox's fake Slack: its workspace, channels
-// and people.
+// and people; the app has Slack's AI surface (the assistant pane, the
+// docs site's links unfurled), as its manifest asks.
 func sandboxSlack() *slacktest.Server {
 	sl := slacktest.NewServer(
 		slacktest.WithAddr("127.0.0.1:0"),
 		slacktest.WithBotToken(sandboxBotToken),
 		slacktest.WithAppToken(sandboxAppToken),
 		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
+		slacktest.WithUnfurlDomains(sandboxSiteHost),
 	)
 	sl.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
 	sl.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})

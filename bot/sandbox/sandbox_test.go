@@ -436,3 +436,92 @@ func TestSandboxDeployAsksFirst(t *testing.T) {
 		return false
 	})
 }
+
+// TestSandboxUnfurlsDocsLinks: a link to the docs project's site typed on
+// the page is unfurled with the page's figures and Improve this page.
+func TestSandboxUnfurlsDocsLinks(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	link := "https://" + sandboxSiteHost + "/quickstart"
+	p.send("C0GENERAL", "see "+link, "")
+	var ts string
+	p.waitFor("the message with the link", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if strings.Contains(m.Text, link) {
+				ts = m.TS
+				return true
+			}
+		}
+		return false
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+	if err := sb.slack.WaitFor(ctx, func() bool { _, ok := sb.slack.Unfurls("C0GENERAL", ts)[link]; return ok }); err != nil {
+		sh, ok := sb.slack.LinkShare("C0GENERAL", ts)
+		t.Fatalf("the link was not unfurled: %v; ts %s share %+v %v", err, ts, sh, ok)
+	}
+	st := p.waitFor("the unfurl on the page", func(st slackweb.State) bool {
+		for _, m := range channel(st, "C0GENERAL").Messages {
+			if m.TS == ts && len(m.Unfurls) == 1 {
+				return true
+			}
+		}
+		return false
+	})
+	var u slackweb.UnfurlView
+	for _, m := range channel(st, "C0GENERAL").Messages {
+		if m.TS == ts {
+			u = m.Unfurls[0]
+		}
+	}
+	for _, want := range []string{"/quickstart", "over the last 30 days", bot.ActionImprovePage} {
+		if !strings.Contains(string(u.Blocks), want) {
+			t.Errorf("the unfurl lacks %q: %s", want, u.Blocks)
+		}
+	}
+	// Improve this page, pressed on the page, opens the job form.
+	if out, status, err := (slackweb.Client{URL: sb.url}).Act(ctx, slackweb.ActionRequest{Channel: "C0GENERAL", TS: ts, ActionID: bot.ActionImprovePage}); err != nil || !out.OK {
+		t.Fatalf("pressing Improve this page: %d %+v %v", status, out, err)
+	}
+	p.waitFor("the job form", func(st slackweb.State) bool { return len(st.Modals) == 1 })
+}
+
+// TestSandboxAssistantPane: the page opens the assistant pane looking at
+// #api-docs; the app suggests its prompts for the api project, and a
+// prompt sent in the pane's thread is answered there.
+func TestSandboxAssistantPane(t *testing.T) {
+	t.Parallel()
+	sb := startTestSandbox(t, "")
+	p := page{t: t, url: sb.url}
+	ctx, cancel := context.WithTimeout(t.Context(), sandboxWait)
+	defer cancel()
+	th, status, err := (slackweb.Client{URL: sb.url}).OpenAssistant(ctx, apiChannel)
+	if err != nil || !th.OK {
+		t.Fatalf("opening the pane: %d %+v %v", status, th, err)
+	}
+	st := p.waitFor("the pane's prompts", func(st slackweb.State) bool { return len(st.Prompts) >= 3 })
+	var deploy string
+	for _, pr := range st.Prompts {
+		if !strings.HasSuffix(pr.Message, " project="+apiProject) {
+			t.Errorf("prompt %q does not name the channel's project", pr.Message)
+		}
+		if pr.Title == "Deploy status" {
+			deploy = pr.Message
+		}
+	}
+	if deploy == "" {
+		t.Fatalf("no Deploy status prompt: %+v", st.Prompts)
+	}
+	p.send(th.Channel, deploy, th.TS)
+	p.waitFor("the prompt answered in the pane's thread", func(st slackweb.State) bool {
+		for _, m := range channel(st, th.Channel).Messages {
+			for _, r := range m.Replies {
+				if r.BotID != "" && strings.Contains(r.Text, "/docs-deploy") {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}

@@ -164,7 +164,7 @@ func TestAssistantThread(t *testing.T) {
 // gets: no assistant events, and missing_scope from the methods that need it.
 func TestAssistantWithoutScope(t *testing.T) {
 	t.Parallel()
-	s, api := connectedServer(t)
+	s, api := connectedServer(t, WithoutAIScopes())
 	ctx := testContext(t)
 	th, err := s.OpenAssistantThread(ctx, "U0ALICE", "")
 	if err != nil || th.EventID != "" {

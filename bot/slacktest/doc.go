@@ -17,14 +17,15 @@
 //     OpenHome (app_home_opened).
 //   - Slash commands: SlashCommand, SendSlashCommand.
 //   - Interactivity (interactive envelopes): Act (block_actions on an element of
-//     a message or view), SubmitView (view_submission; the ack's
+//     a message, of an app unfurl under it, or of a view), SubmitView (view_submission; the ack's
 //     response_action is applied), CloseView (view_closed when
 //     notify_on_close), Shortcut (global) and MessageShortcut (message_action).
 //     Every interaction except view_closed carries a trigger id that opens one
 //     view within 3 s: used again it is exchanged_trigger_id, late it is
 //     expired_trigger_id (WithClock and WithTriggerTTL let tests move time
 //     instead of sleeping).
-//   - Slack's AI surface (give the token AIScopes): OpenAssistantThread (the
+//   - Slack's AI surface (its scopes, AIScopes, are in DefaultScopes;
+//     WithoutAIScopes leaves them out): OpenAssistantThread (the
 //     person opens the assistant pane: a thread in their DM, begun by an
 //     assistant_app_thread message, and assistant_thread_started with the
 //     channel they were viewing; their messages in the thread carry an

@@ -37,7 +37,7 @@ type Action struct {
 	MessageTS string
 	ViewID    string
 	// ActionID is the element's action_id; the element must be in the
-	// message's or view's blocks.
+	// message's blocks, an app unfurl's under it, or the view's.
 	ActionID string
 	// Value is the value chosen (a select menu's option value, a feedback
 	// button's value); "" sends the element's own value (a button's).
@@ -140,6 +140,19 @@ func (s *Server) Act(ctx context.Context, a Action) (Interaction, error) {
 		}
 	}
 	act, err := actionOf(blocks, a.ActionID, a.Value)
+	if err != nil && m != nil && m.share != nil {
+		// An element of an app's unfurl under the message: Slack's
+		// container is then the attachment (is_app_unfurl).
+		for _, u := range m.share.order {
+			x := m.share.unfurls[u]
+			if got, uerr := actionOf(x.Blocks, a.ActionID, a.Value); uerr == nil {
+				act, err = got, nil
+				c := fields["container"].(map[string]any)
+				c["type"], c["is_app_unfurl"], c["app_unfurl_url"] = "message_attachment", true, u
+				break
+			}
+		}
+	}
 	if err != nil {
 		s.mu.Unlock()
 		return Interaction{}, err

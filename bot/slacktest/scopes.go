@@ -14,17 +14,24 @@ func DefaultScopes() []string {
 		"channels:history", "groups:history", "im:history",
 		"app_mentions:read", "im:write", "files:write", "usergroups:read", "users:read",
 		"channels:read", "groups:read",
+		"assistant:write", "links:read", "links:write",
 	}
 }
 
-// AIScopes are the scopes of Slack's AI surface, which DefaultScopes
-// leaves out until the app's manifest asks for them: assistant:write (the
-// assistant pane's events and assistant.threads.setTitle /
-// setSuggestedPrompts; Slack adds it to an app declared as an agent),
-// links:read (link_shared events) and links:write (chat.unfurl). Give them
-// with WithScopes(append(DefaultScopes(), AIScopes()...)...).
+// AIScopes are the scopes of Slack's AI surface, which the app's manifest
+// asks for and DefaultScopes holds: assistant:write (the assistant pane's
+// events and assistant.threads.setTitle / setSuggestedPrompts; Slack adds
+// it to an app declared as an agent), links:read (link_shared events) and
+// links:write (chat.unfurl). WithoutAIScopes is an app installed before
+// its manifest asked for them.
 func AIScopes() []string {
 	return []string{"assistant:write", "links:read", "links:write"}
+}
+
+// WithoutAIScopes gives the bot token DefaultScopes without AIScopes: an
+// app without the assistant pane and unfurls.
+func WithoutAIScopes() Option {
+	return WithScopes(slices.DeleteFunc(DefaultScopes(), func(s string) bool { return slices.Contains(AIScopes(), s) })...)
 }
 
 // WithScopes sets the bot token's scopes: auth.test (and every Web API

@@ -2,6 +2,7 @@ package slacktest
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -134,11 +135,11 @@ func TestUnfurls(t *testing.T) {
 func TestUnfurlScopes(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
-	blind, _ := connectedServer(t, WithUnfurlDomains("docs.example.com"))
+	blind, _ := connectedServer(t, WithUnfurlDomains("docs.example.com"), WithoutAIScopes())
 	if _, err := blind.ShareLinks(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "<https://docs.example.com/a>"}); err == nil {
 		t.Error("link_shared without links:read")
 	}
-	mute, api := connectedServer(t, WithUnfurlDomains("docs.example.com"), WithScopes(append(DefaultScopes(), "links:read")...))
+	mute, api := connectedServer(t, WithUnfurlDomains("docs.example.com"), WithScopes(slices.DeleteFunc(DefaultScopes(), func(s string) bool { return s == "links:write" })...))
 	shared, err := mute.ShareLinks(ctx, UserMessage{ChannelID: "C0GENERAL", UserID: "U0ALICE", Text: "<https://docs.example.com/a>"})
 	if err != nil {
 		t.Fatal(err)

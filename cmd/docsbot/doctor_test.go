@@ -151,6 +151,19 @@ func TestDoctor(t *testing.T) {
 				bot.SecretKinds().Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
 		},
 		{
+			// An app installed before the manifest turned on the pane and
+			// the unfurls.
+			name: "bot token lacks the AI surface's scopes",
+			env: func(*doctorSetup) map[string]string {
+				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithoutAIScopes())
+				t.Cleanup(sl.Close)
+				return map[string]string{envSlackAPIURL: sl.APIURL}
+			},
+			wantCode: cli.ExitFailure,
+			want: map[string]want{"Slack bot token": {"✗", []string{
+				"lacks scopes docsbot uses: assistant:write, links:read, links:write", "slack-app-manifest.yaml"}}},
+		},
+		{
 			name:     "app token rejected",
 			env:      func(*doctorSetup) map[string]string { return map[string]string{envSlackAppToken: doctorWrongApp} },
 			wantCode: cli.ExitFailure,

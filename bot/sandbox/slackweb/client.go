@@ -83,6 +83,12 @@ func (c Client) OpenDM(ctx context.Context) (SendResponse, int, error) {
 	return c.post(ctx, "/api/dm", struct{}{})
 }
 
+// OpenAssistant opens the assistant pane looking at channel (POST
+// /api/assistant); the answer's Channel and TS are its thread.
+func (c Client) OpenAssistant(ctx context.Context, channel string) (SendResponse, int, error) {
+	return c.post(ctx, "/api/assistant", AssistantRequest{Context: channel})
+}
+
 // post sends v as JSON to path and decodes the page's answer.
 func (c Client) post(ctx context.Context, path string, v any) (SendResponse, int, error) {
 	var out SendResponse

@@ -67,9 +67,10 @@
 //	GET  /api/state         the workspace as JSON: the people the page can
 //	                        act as and who is acting, users, the person's
 //	                        channels with their messages, threads, files and
-//	                        thread status, the person's DM, Home tab, open
-//	                        modals and ephemeral messages, the commands and
-//	                        shortcuts
+//	                        thread status, the app's unfurls of a message's
+//	                        links, the person's DM and its assistant pane's
+//	                        suggested prompts, Home tab, open modals and
+//	                        ephemeral messages, the commands and shortcuts
 //	GET  /api/events        server-sent events: "state" with the same JSON as
 //	                        /api/state, at once and after every change
 //	GET  /api/files/{id}    an uploaded file's content
@@ -81,6 +82,8 @@
 //	POST /api/view/close    {"view_id"}
 //	POST /api/home          open the app's Home tab
 //	POST /api/dm            open the app's Messages tab: {"channel"} answers
+//	POST /api/assistant     {"context"}: open the app's assistant pane looking
+//	                        at a channel: {"channel", "ts"} (its thread) answer
 //
 // Client calls the JSON endpoints from Go. The page needs no build step and
 // no network access beyond its own server.

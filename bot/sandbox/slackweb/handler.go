@@ -47,6 +47,7 @@ func New(srv *slacktest.Server, opts ...Option) *Handler {
 	h.api("POST /api/view/close", h.serveClose)
 	h.api("POST /api/home", h.serveHome)
 	h.api("POST /api/dm", h.serveDM)
+	h.api("POST /api/assistant", h.serveAssistant)
 	return h
 }
 

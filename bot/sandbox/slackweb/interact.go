@@ -192,3 +192,27 @@ func (h *Handler) serveDM(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, SendResponse{OK: true, Channel: id})
 }
+
+// AssistantRequest opens the app's assistant pane (POST /api/assistant)
+// for the acting person, looking at Context ("" for none).
+type AssistantRequest struct {
+	Context string `json:"context,omitempty"`
+}
+
+// serveAssistant opens the assistant pane: a thread in the person's direct
+// message with the app, begun as Slack begins it, whose suggested prompts
+// the app sets (State.Prompts). The answer's Channel and TS are the thread.
+func (h *Handler) serveAssistant(w http.ResponseWriter, r *http.Request) {
+	var req AssistantRequest
+	refuse, ok := h.readJSON(w, r, &req)
+	if !ok {
+		return
+	}
+	th, err := h.srv.OpenAssistantThread(r.Context(), me(r), req.Context)
+	if err != nil {
+		h.cfg.logger.Warn("slackweb: opening the assistant pane failed", "err", err)
+		refuse(http.StatusBadRequest, "not_opened", "The assistant pane could not be opened.")
+		return
+	}
+	writeJSON(w, http.StatusOK, SendResponse{OK: true, Channel: th.Channel, TS: th.ThreadTS})
+}

@@ -2,7 +2,9 @@ package slackweb
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
@@ -43,6 +45,11 @@ type State struct {
 	Commands []Command `json:"commands"`
 	// Intro is the mrkdwn text shown at the start of each channel.
 	Intro string `json:"intro,omitempty"`
+	// Prompts are the suggested prompts the app set for Me's assistant
+	// pane (its direct message), none until it set some; PromptsTitle
+	// heads them.
+	Prompts      []slacktest.Prompt `json:"prompts,omitempty"`
+	PromptsTitle string             `json:"prompts_title,omitempty"`
 }
 
 // UserView is a person of the workspace.
@@ -93,6 +100,10 @@ type MessageView struct {
 	Streaming bool `json:"streaming,omitempty"`
 	// Files are the files the bot shared with the message.
 	Files []FileView `json:"files,omitempty"`
+	// Unfurls are the app's unfurls of the message's links
+	// (chat.unfurl), in the order of the URLs; their buttons act like the
+	// message's (POST /api/action with the message's ts).
+	Unfurls []UnfurlView `json:"unfurls,omitempty"`
 	// Status is the assistant status shown under the message's thread
 	// while set (assistant.threads.setStatus), such as "is working…".
 	Status string `json:"status,omitempty"`
@@ -165,11 +176,15 @@ func (h *Handler) stateOf(person string) State {
 		}
 		if c.IMUser != "" {
 			st.DM = c.ID
+			if sp, ok := h.srv.SuggestedPrompts(c.ID, ""); ok {
+				st.Prompts, st.PromptsTitle = sp.Prompts, sp.Title
+			}
 		}
 		cv := ChannelView{ID: c.ID, Name: c.Name, Private: c.Private, Shared: c.Shared, IM: c.IMUser, BotMember: c.BotMember, Messages: []MessageView{}}
 		for _, m := range h.srv.Messages(c.ID) {
 			mv := messageView(m, files)
 			mv.Status = h.srv.ThreadStatus(c.ID, m.TS)
+			mv.Unfurls = unfurlViews(h.srv.Unfurls(c.ID, m.TS))
 			if m.ReplyCount > 0 {
 				for _, r := range h.srv.Thread(c.ID, m.TS) {
 					if r.TS != m.TS {
@@ -221,6 +236,21 @@ func messageView(m slacktest.Message, files map[string][]FileView) MessageView {
 		ReplyCount: m.ReplyCount,
 		Ephemeral:  m.Ephemeral,
 	}
+}
+
+// UnfurlView is an app's unfurl of one link under a message.
+type UnfurlView struct {
+	URL    string          `json:"url"`
+	Blocks json.RawMessage `json:"blocks,omitempty"`
+}
+
+// unfurlViews are us in the order of their URLs.
+func unfurlViews(us map[string]slacktest.Unfurl) []UnfurlView {
+	var out []UnfurlView
+	for _, url := range slices.Sorted(maps.Keys(us)) {
+		out = append(out, UnfurlView{URL: url, Blocks: us[url].Blocks})
+	}
+	return out
 }
 
 // serveState answers GET /api/state.

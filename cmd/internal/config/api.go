@@ -192,6 +192,9 @@ func assistantSettings(s settings.Source, set *project.Set) (*project.Set, []Pro
 		return set, []Problem{{Vars: []string{EnvAssistantKey},
 			Text: EnvDomain + " is set but " + EnvAssistantKey + " is not: the assistant needs both",
 			Fix:  "create an assistant key on the API keys page of the docs dashboard and export " + EnvAssistantKey + "=" + docsapi.AssistantKeyPrefix + "... (or remove " + EnvDomain + ")"}}
+	case site != "":
+		// The docs site alone: no answers, but its links are unfurled.
+		return set.WithAssistant(project.ImplicitName, project.Assistant{SiteURL: site}), nil
 	}
 	return set, nil
 }

@@ -91,7 +91,7 @@ func table(c *Serve) settings.Table {
 			Check: settings.Must(project.ValidDomain, "is not a docs domain: write the last part of the dashboard's URL app.mintlify.com/ORG/DOMAIN (not a URL, not a key)")},
 		{Env: EnvDiscoveryURL, Default: docsapi.DefaultDiscoveryURL, Doc: "Base URL of the discovery API the assistant answers through; a project of the projects file may name its own `discovery_url`",
 			Check: httpsURL(" must not contain credentials: the assistant takes only the key in "+EnvAssistantKey, "docsbot sends the assistant key to it")},
-		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to; with a projects file, each project's `site_url`",
+		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to and whose links are unfurled; with a projects file, each project's `site_url`",
 			Check: httpsURL(" must not contain credentials: it is the public docs site", "the sources of answers link people to it")},
 		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(&c.Ask.PerUser, 1, "questions")},
 		{Env: EnvAskBudget, Default: strconv.Itoa(ask.DefaultBudget), Doc: "Questions an hour the whole workspace may ask the docs, all replicas together (each costs assistant credits); past it a question is refused, privately, saying when to ask again", Check: wholeNumber(&c.Ask.Budget, 1, "questions")},

@@ -1,0 +1,109 @@
+// Package assistant is docsbot in Slack's assistant (agent) pane: the
+// suggested prompts of a thread opened there, chosen for the person and
+// the channel they look at, the prompts it answers itself (the docs
+// health of the week, the deployments), and the thread's title from its
+// first question. The questions and jobs typed there take the paths of any
+// direct message (the agent hears them, the answers answer them in the
+// thread), so this package only offers, titles and answers its prompts.
+//
+// Lifecycle of a pane thread:
+//
+//	assistant_thread_started, assistant_thread_context_changed, app_context_changed
+//	    -> assistant.prompts work (inbox, keyed by the event): the prompts set
+//	       for the person's DM (an agent app's prompts are the channel's)
+//	a reply in the thread (the agent's doReply offers it, bot.OfferAssistantPost)
+//	    -> one of our prompts: assistant.prompt work, answered in the thread
+//	    -> anything else: assistant.title work once per thread (a mark kept
+//	       30 days), then the reply goes on as a question or a job
+//	the work's agent session (bot.SetSessionStatus, by the answers and the
+//	agent): processing while an answer streams or a job runs, then active
+//	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
+//	       stream Slack halted ends there, saying so (bot/ask); otherwise the
+//	       job is no longer shown as working, and the thread says it cannot
+//	       be cancelled
+package assistant
+
+import (
+	"context"
+	"time"
+
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Name is the feature's name (app.Config.Features).
+const Name = "assistant"
+
+// The kinds of inbox work of the pane.
+const (
+	workPrompts = "assistant.prompts"
+	workPrompt  = "assistant.prompt"
+	workTitle   = "assistant.title"
+	workStopped = "assistant.stopped"
+)
+
+// titleKeep is how long a thread is remembered as titled.
+const titleKeep = 30 * 24 * time.Hour
+
+// Declaration is what the pane serves of Slack (bot.Declaration).
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name: Name,
+		Events: []bot.Event{
+			{Name: string(slackevents.AssistantThreadStarted), Why: "suggested prompts of a thread opened in the assistant pane", Scope: bot.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AssistantThreadContextChanged), Why: "the prompts follow the channel the person looks at", Scope: bot.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AppContextChanged), Why: "the prompts follow what the person has open", Scope: bot.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AgentSessionStopped), Why: "Stop in the pane: an answer ends, a job is no longer followed", Scope: bot.Scope{Name: "assistant:write"}},
+		},
+		Scopes:    []bot.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the assistant pane's threads"}},
+		AgentView: "Ask your docs, see what readers struggle with, follow deployments and start docs jobs, in this pane.",
+	}
+}
+
+// Health is what the pane shows of the docs health (*health.Feature).
+type Health interface {
+	// CachedHealth renders the last 30 days' summary of the project keyed
+	// projectKey from the cache alone; ok is false when none is cached.
+	CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error)
+}
+
+// Deploys are the deployments started from Slack (store.Deploys).
+type Deploys interface {
+	RecentDeploys(ctx context.Context, team string, n int) ([]store.DeployRecord, error)
+}
+
+// Marks remembers what is done once (store.Limits).
+type Marks interface {
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+}
+
+// pane is the feature's state: nothing but what it was given.
+type pane struct {
+	core    *bot.Bot
+	health  Health
+	deploys Deploys
+	marks   Marks
+	now     func() time.Time
+}
+
+// Register adds the pane to b. health and deploys may be nil (the feature
+// left out): the prompt then says where to look instead.
+func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	p := &pane{core: b, health: health, deploys: deploys, marks: marks, now: now}
+	routes := b.Router()
+	routes.Declare(Declaration())
+	routes.HandleEvent(slackevents.AssistantThreadStarted, p.onThreadStarted)
+	routes.HandleEvent(slackevents.AssistantThreadContextChanged, p.onThreadStarted)
+	routes.HandleEvent(slackevents.AppContextChanged, p.onAppContext)
+	routes.HandleEvent(slackevents.AgentSessionStopped, p.onStopped)
+	routes.HandleWork(workStopped, bot.WorkHandler{Do: p.doStopped, GiveUp: p.gaveUp})
+	routes.HandleWork(workPrompts, bot.WorkHandler{Do: p.doPrompts})
+	routes.HandleWork(workPrompt, bot.WorkHandler{Do: p.doPrompt, GiveUp: p.gaveUp})
+	routes.HandleWork(workTitle, bot.WorkHandler{Do: p.doTitle})
+	b.SetAssistantPosts(p.offered)
+}

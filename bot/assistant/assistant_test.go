@@ -1,0 +1,190 @@
+package assistant_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// TestPanePromptsForEditorsAndViewers: the pane suggests Ask the docs, the
+// week's docs health and Deploy status to everyone, and Start a docs job
+// only to an editor.
+func TestPanePromptsForEditorsAndViewers(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	for _, c := range []struct {
+		user string
+		want []string
+	}{
+		{alice, []string{"Ask the docs…", "What do readers struggle with this week?", "Deploy status", "Start a docs job…"}},
+		{bob, []string{"Ask the docs…", "What do readers struggle with this week?", "Deploy status"}},
+	} {
+		th := h.open(c.user, general)
+		titles, _ := h.prompts(th.Channel, len(c.want))
+		if !slices.Equal(titles, c.want) {
+			t.Errorf("%s's prompts = %q, want %q", c.user, titles, c.want)
+		}
+	}
+}
+
+// TestPanePromptsFollowTheChannelsProject: the prompts name the default
+// project of the channel the person looks at, and follow them to another
+// channel (assistant_thread_context_changed, app_context_changed).
+func TestPanePromptsFollowTheChannelsProject(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.TwoProjects(bottest.Project{}, bottest.Project{})
+	h.StartBot(bottest.Config{})
+	th := h.open(alice, bottest.APIChannel)
+	wantAll := func(what, suffix string) {
+		t.Helper()
+		h.WaitFor(what, func() bool {
+			sp, ok := h.Slack.SuggestedPrompts(th.Channel, "")
+			return ok && len(sp.Prompts) > 0 && !slices.ContainsFunc(sp.Prompts, func(p slacktest.Prompt) bool { return !strings.HasSuffix(p.Message, suffix) })
+		})
+	}
+	wantAll("the prompts of the api channel", " project=api")
+	if _, err := h.Slack.ChangeAssistantContext(t.Context(), th.Channel, th.ThreadTS, general); err != nil {
+		t.Fatal(err)
+	}
+	wantAll("the prompts of #general", " project=docs")
+	if _, err := h.Slack.ChangeAppContext(t.Context(), alice, slacktest.MessageContext(bottest.APIChannel, "1.000001")); err != nil {
+		t.Fatal(err)
+	}
+	wantAll("the prompts of the message's channel", " project=api")
+}
+
+// TestPaneQuestionAnsweredInItsThread: a question typed in the pane is
+// answered in its thread from the docs, streamed with its sources and
+// feedback, and the thread is titled from the first question only.
+func TestPaneQuestionAnsweredInItsThread(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.StartBot(bottest.Config{Answers: true})
+	th := h.open(alice, general)
+	h.Reply(alice, th.Channel, th.ThreadTS, "How do I rotate an API key?")
+	a := h.replied(th.Channel, th.ThreadTS, "feedback")
+	if !a.Streamed {
+		t.Errorf("the answer was not streamed: %+v", a)
+	}
+	h.WaitFor("the thread's title", func() bool { return h.Slack.ThreadTitle(th.Channel, th.ThreadTS) != "" })
+	h.Reply(alice, th.Channel, th.ThreadTS, "And where are the keys kept?")
+	h.WaitFor("the second answer", func() bool {
+		n := 0
+		for _, m := range h.botReplies(th.Channel, th.ThreadTS) {
+			if strings.Contains(string(m.Blocks), "feedback") && !m.Streaming {
+				n++
+			}
+		}
+		return n == 2
+	})
+	h.Idle()
+	if got := h.Slack.ThreadTitle(th.Channel, th.ThreadTS); got != "How do I rotate an API key?" {
+		t.Errorf("title = %q, want the first question's", got)
+	}
+}
+
+// TestPaneJobRunsInItsThread: an editor's instruction in the pane starts a
+// docs job that is followed in the thread.
+func TestPaneJobRunsInItsThread(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	th := h.open(alice, general)
+	h.Reply(alice, th.Channel, th.ThreadTS, "Start a docs job")
+	h.replied(th.Channel, th.ThreadTS, "starts the docs agent on it")
+	h.Reply(alice, th.Channel, th.ThreadTS, "add a page on rotating keys")
+	h.WaitFor("the job created", func() bool { return len(h.API.Jobs()) == 1 })
+	st := h.OpenStore()
+	h.WaitFor("the job followed in the pane's thread", func() bool {
+		j, err := st.Jobs().JobByThread(t.Context(), store.Thread{Team: "T0TEST", Channel: th.Channel, TS: th.ThreadTS})
+		return err == nil && j.ID == h.API.Jobs()[0].ID
+	})
+	pr := h.Complete(h.API.Jobs()[0].ID, 1)
+	h.replied(th.Channel, th.ThreadTS, pr)
+}
+
+// TestPaneViewerMayNotStartAJob: "Start a docs job" typed by someone who
+// may not start jobs is refused in the thread, and nothing starts.
+func TestPaneViewerMayNotStartAJob(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	th := h.open(bob, general)
+	h.Reply(bob, th.Channel, th.ThreadTS, "Start a docs job")
+	h.replied(th.Channel, th.ThreadTS, "editor")
+	h.Idle()
+	if n := len(h.API.Jobs()); n != 0 {
+		t.Errorf("%d jobs started", n)
+	}
+}
+
+// TestPaneDeployStatus: Deploy status lists, in the thread, the
+// deployments started in channels the person is in, not others'.
+func TestPaneDeployStatus(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.Slack.AddChannel(slacktest.Channel{ID: "C0SECRET", Name: "secret", BotMember: true, Members: []string{bob}})
+	st := h.OpenStore()
+	for _, r := range []store.DeployRecord{
+		{ID: "d1", State: "success", User: bob, Channel: general, Started: time.Now().Add(-time.Hour)},
+		{ID: "d2", Preview: true, Branch: "hidden-branch", State: "in_progress", User: bob, Channel: "C0SECRET", Started: time.Now()},
+	} {
+		if err := st.Deploys().SaveDeploy(t.Context(), "T0TEST", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.StartBot(bottest.Config{Answers: true})
+	th := h.open(alice, general)
+	h.Reply(alice, th.Channel, th.ThreadTS, "Deploy status")
+	m := h.replied(th.Channel, th.ThreadTS, "Deployment")
+	bottest.WantContains(t, "the status", m.Text, "success")
+	if strings.Contains(m.Text, "hidden-branch") {
+		t.Errorf("the status shows a preview of a channel alice is not in: %q", m.Text)
+	}
+}
+
+// TestPaneHealthNeverSpendsTheBudget: the week's docs health in the pane
+// comes from the cache alone; with nothing cached it says where to look,
+// and no analytics request is made.
+func TestPaneHealthNeverSpendsTheBudget(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	h.StartBot(bottest.Config{Answers: true})
+	th := h.open(alice, general)
+	h.Reply(alice, th.Channel, th.ThreadTS, "What do readers struggle with this week?")
+	h.replied(th.Channel, th.ThreadTS, "/docs-health 7d")
+	for _, r := range h.API.Requests() {
+		if strings.Contains(r.Path, "/analytics/") {
+			t.Errorf("an analytics request: %s", r.Path)
+		}
+	}
+}
+
+// TestPaneWithoutTheAssistantView: a token without the AI scopes (the app
+// has no assistant view) gets no pane events; a question in a DM's thread
+// is still answered there, and the refused title changes nothing.
+func TestPaneWithoutTheAssistantView(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, false)
+	h.StartBot(bottest.Config{Answers: true})
+	th := h.open(alice, general)
+	if th.EventID != "" {
+		t.Fatalf("Slack sent assistant_thread_started without assistant:write")
+	}
+	h.Reply(alice, th.Channel, th.ThreadTS, "How do I rotate an API key?")
+	h.replied(th.Channel, th.ThreadTS, "feedback")
+	h.Idle()
+	if _, ok := h.Slack.SuggestedPrompts(th.Channel, ""); ok {
+		t.Error("prompts were set")
+	}
+	if got := h.Slack.ThreadTitle(th.Channel, th.ThreadTS); got != "" {
+		t.Errorf("title = %q", got)
+	}
+}

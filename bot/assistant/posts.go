@@ -1,0 +1,286 @@
+package assistant
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/store"
+)
+
+// maxTitle is the longest thread title docsbot sets, in runes.
+const maxTitle = 60
+
+// How many deployments "Deploy status" lists, of how many of the latest
+// it looks through for those the person may see.
+const (
+	deploysShown  = 5
+	deploysLooked = 50
+)
+
+// postRequest is a pane post through the inbox (assistant.prompt and
+// assistant.title work).
+type postRequest struct {
+	Post bot.AssistantPost `json:"post"`
+	// Prompt is the prompt's base, Project the project it names.
+	Prompt  string `json:"prompt,omitempty"`
+	Project string `json:"project,omitempty"`
+}
+
+// offered takes a reply in a thread of a person's DM with the bot (the
+// agent offers it, bot.OfferAssistantPost): one of the pane's prompts is
+// queued as assistant.prompt work and taken; anything else queues the
+// thread's title (once per thread) and goes on as a question or a job.
+func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bool, error) {
+	base, name, isPrompt := promptOf(post.Text)
+	kind, key := workTitle, "assistant.title:"+post.Key
+	if isPrompt {
+		kind, key = workPrompt, "assistant.prompt:"+post.Key
+	}
+	payload, _ := json.Marshal(postRequest{Post: post, Prompt: base, Project: name})
+	if _, err := p.core.QueueFromWork(ctx, store.Work{Key: key, Kind: kind, Payload: payload}); err != nil {
+		return false, fmt.Errorf("queueing the pane's %s: %w", kind, err)
+	}
+	return isPrompt, nil
+}
+
+// doTitle titles the thread from its first question, once (a mark kept
+// titleKeep): Slack shows it in the pane's history.
+func (p *pane) doTitle(ctx context.Context, w *bot.Work) error {
+	var req postRequest
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding the pane's post: %w", err)
+	}
+	post := req.Post
+	log := p.core.Logger().With("feature", Name, "user", post.User, "channel", post.Channel, "thread", post.ThreadTS, "work", w.Key)
+	title := titleOf(post.Text)
+	if title == "" {
+		return nil
+	}
+	if w.Marked("titling") == "" {
+		first, err := p.marks.Once(ctx, "assistant-title:"+post.Team+":"+post.Channel+":"+post.ThreadTS, titleKeep)
+		if err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if !first {
+			return nil // titled from an earlier question
+		}
+		if err := w.Mark(ctx, map[string]string{"titling": "1"}); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	err := p.core.Slack().SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
+		ChannelID: post.Channel, ThreadTS: post.ThreadTS, Title: title})
+	switch {
+	case err == nil:
+		log.Info("pane thread titled")
+	case bot.TransientSlack(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	default:
+		log.Warn("Slack refused the thread's title; it keeps Slack's", "err", err)
+	}
+	return nil
+}
+
+// titleOf is a thread's title made of its first question: one line, the
+// project word dropped, cut at maxTitle runes on a word.
+func titleOf(text string) string {
+	t := strings.Join(strings.Fields(text), " ")
+	if i := strings.LastIndex(t, " project="); i >= 0 && !strings.Contains(t[i+1:], " ") {
+		t = t[:i]
+	}
+	if utf8.RuneCountInString(t) <= maxTitle {
+		return t
+	}
+	r := []rune(t)[:maxTitle-1]
+	cut := string(r)
+	if i := strings.LastIndex(cut, " "); i > maxTitle/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+// doPrompt answers a prompt the pane took, in its thread: the docs
+// health, the deployments, or how to ask or start a job there. It posts
+// once: a mark after the post keeps a retry from posting again.
+func (p *pane) doPrompt(ctx context.Context, w *bot.Work) error {
+	var req postRequest
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding the pane's prompt: %w", err)
+	}
+	post := req.Post
+	log := p.core.Logger().With("feature", Name, "user", post.User, "channel", post.Channel, "thread", post.ThreadTS, "prompt", req.Prompt, "work", w.Key)
+	if w.Marked("posted") != "" {
+		return nil
+	}
+	if refusal := p.core.Refusal(post.User, post.Channel); refusal != "" {
+		return p.say(ctx, w, post, refusal, log)
+	}
+	p.core.Decorations().SetThreadStatus(ctx, post.Channel, post.ThreadTS, promptStatus[req.Prompt], log)
+	key, known := p.projectKey(req.Project)
+	if !known {
+		return p.say(ctx, w, post, bot.ProjectProblem(&project.UnknownError{Name: req.Project}, p.core.Projects(), "prompt"), log)
+	}
+	var text string
+	switch req.Prompt {
+	case promptAsk:
+		text = "Ask your question here, ending it with a question mark: docsbot answers from the docs" + onProject(req.Project) +
+			", in this thread, with the pages it comes from."
+	case promptJob:
+		refusal, notNow := p.core.Editors().Check(ctx, post.User, post.Channel, key)
+		switch {
+		case notNow:
+			return bot.Later(bot.RetryDelay(w.Attempt), errors.New("cannot tell yet whether the person edits the docs"))
+		case refusal != "":
+			text = refusal
+		default:
+			text = "Say in this thread what to change in the docs" + onProject(req.Project) +
+				" (not as a question): docsbot starts the docs agent on it and follows the job here, up to its pull request."
+		}
+	case promptHealth:
+		text = p.healthText(ctx, post, key, req.Project, log)
+	case promptDeploy:
+		var err error
+		if text, err = p.deploysText(ctx, post, key); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	return p.say(ctx, w, post, text, log)
+}
+
+// promptStatus is the pane's status line while a prompt is answered (the
+// answer posted clears it).
+var promptStatus = map[string]string{
+	promptAsk: "is getting ready…", promptJob: "is checking who may start jobs…",
+	promptHealth: "is reading the docs health…", promptDeploy: "is looking at the deployments…",
+}
+
+// projectKey is the key of the project a prompt names: "" (none named,
+// or the implicit one) when it names none; false when it names one no
+// longer served.
+func (p *pane) projectKey(name string) (string, bool) {
+	if name == "" {
+		return "", true
+	}
+	proj, ok := p.core.Projects().Get(name)
+	if !ok {
+		return "", false
+	}
+	return bot.ProjectKey(proj), true
+}
+
+// onProject is " of `NAME`" for a named project, "" for none.
+func onProject(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " of `" + mrkdwn.Escape(name) + "`"
+}
+
+// healthText is the docs health of the project from the cache alone: the
+// pane never spends the analytics budget. The readers' words only for a
+// member of the organisation (bot.Sight).
+func (p *pane) healthText(ctx context.Context, post bot.AssistantPost, key, name string, log *slog.Logger) string {
+	if key == "" && !p.core.Projects().Implicit() && p.core.Projects().Len() > 1 {
+		key = bot.ProjectKey(p.core.Projects().All()[0])
+		name = p.core.Projects().All()[0].Name
+	}
+	sight := p.core.Sight(ctx, post.User, "")
+	text, ok, err := p.health.CachedHealth(ctx, key, sight.Words)
+	switch {
+	case err != nil:
+		log.Warn("reading the docs health cache failed", "err", err)
+		return "docsbot could not read its docs health just now. `/docs-health 7d` in a channel shows this week's."
+	case !ok:
+		return "docsbot has no docs health" + onProject(name) + " at hand, and the pane never spends the analytics budget. " +
+			"`/docs-health 7d` in a channel reads this week's; ask here again after that."
+	case !sight.Words:
+		return text + "\n" + sight.Why
+	}
+	return text + "\n`/docs-health 7d` in a channel shows this week alone, with *Fix with agent* on each problem."
+}
+
+// deploysText lists the latest deployments and previews started from
+// Slack that the person may see: in channels they are in, and their own;
+// of the project named, when one is.
+func (p *pane) deploysText(ctx context.Context, post bot.AssistantPost, key string) (string, error) {
+	all, err := p.deploys.RecentDeploys(ctx, post.Team, deploysLooked)
+	if err != nil {
+		return "", err
+	}
+	in, err := bot.ChannelsOf(ctx, p.core.Slack(), post.User)
+	note := ""
+	if err != nil {
+		note = "\n_docsbot could not read which channels you are in just now, so only the deployments you started are listed._"
+	}
+	var lines []string
+	for _, r := range all {
+		if len(lines) == deploysShown {
+			break
+		}
+		if (r.User != post.User && !in[r.Channel]) || (key != "" && r.Project != key) {
+			continue
+		}
+		kind := "Deployment"
+		if r.Preview {
+			kind = "Preview of `" + mrkdwn.Escape(r.Branch) + "`"
+		}
+		lines = append(lines, "• "+kind+onProject(r.Project)+" by "+mrkdwn.Mention(r.User)+", "+
+			humanize.Ago(p.now().Sub(r.Started))+": "+strings.ReplaceAll(r.State, "_", " "))
+	}
+	if len(lines) == 0 {
+		return "No deployment or preview was started from Slack lately in the channels you are in. `/docs-deploy` deploys the docs." + note, nil
+	}
+	return "*The latest deployments and previews started from Slack:*\n" + strings.Join(lines, "\n") + note, nil
+}
+
+// say posts text in the post's thread and marks it posted (a retry after
+// a post whose mark was lost may post again: a second copy, never none).
+func (p *pane) say(ctx context.Context, w *bot.Work, post bot.AssistantPost, text string, log *slog.Logger) error {
+	if _, err := p.core.Post(ctx, post.Channel, slack.MsgOptionText(text, false), slack.MsgOptionTS(post.ThreadTS)); err != nil {
+		if bot.TransientSlack(err) {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		log.Warn("cannot answer the prompt in the pane", "err", err)
+		return nil
+	}
+	if err := w.Mark(ctx, map[string]string{"posted": "1"}); err != nil {
+		log.Warn("answered the prompt, but could not mark it", "err", err)
+	}
+	return nil
+}
+
+// gaveUp tells the person, in the pane's thread, that a prompt (or a Stop)
+// could not be answered: Slack or docsbot's storage did not answer for too
+// long. A best effort: Slack may still be down.
+func (p *pane) gaveUp(ctx context.Context, w *bot.Work) {
+	var where struct {
+		Post     bot.AssistantPost `json:"post"`
+		Channel  string            `json:"channel"`
+		ThreadTS string            `json:"thread_ts"`
+	}
+	if json.Unmarshal(w.Payload, &where) != nil {
+		return
+	}
+	channel, thread := where.Post.Channel, where.Post.ThreadTS
+	if channel == "" {
+		channel, thread = where.Channel, where.ThreadTS
+	}
+	if channel == "" || thread == "" {
+		return
+	}
+	if _, err := p.core.Post(ctx, channel, slack.MsgOptionTS(thread),
+		slack.MsgOptionText("docsbot could not answer this: Slack or its storage did not answer for too long. Try again in a minute.", false)); err != nil {
+		p.core.Logger().Warn("telling the person a prompt was given up failed", "feature", Name, "err", err)
+	}
+}

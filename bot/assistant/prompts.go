@@ -1,0 +1,137 @@
+package assistant
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
+)
+
+// The prompts the pane suggests: what the person sees (title) and the
+// message Slack sends as theirs when they pick it. A prompt's message is
+// the base below, followed by " project=NAME" when the channel the person
+// looks at has a default project, so that what it asks goes there.
+const (
+	promptAsk    = "Ask the docs"
+	promptHealth = "What do readers struggle with this week?"
+	promptDeploy = "Deploy status"
+	promptJob    = "Start a docs job"
+)
+
+// offer is what the pane can offer: which features are there, whether
+// the person may start jobs, the project of the channel they look at.
+type offer struct {
+	Answers, Health, Deploys bool
+	Editor                   bool
+	// Project is the channel's default project, "" for none (or the
+	// implicit project, which needs no naming).
+	Project string
+}
+
+// choose returns the prompts for o, in the order shown: at most 4, as
+// Slack takes. Every prompt's message is one the pane recognises
+// (promptOf) or a question the answers take.
+func choose(o offer) []slack.AssistantThreadsPrompt {
+	rows := []struct {
+		on             bool
+		title, message string
+	}{
+		{o.Answers, "Ask the docs…", promptAsk},
+		{o.Health, promptHealth, promptHealth},
+		{o.Deploys, promptDeploy, promptDeploy},
+		{o.Editor, "Start a docs job…", promptJob},
+	}
+	var out []slack.AssistantThreadsPrompt
+	for _, r := range rows {
+		if !r.on {
+			continue
+		}
+		msg := r.message
+		if o.Project != "" {
+			msg += " project=" + o.Project
+		}
+		out = append(out, slack.AssistantThreadsPrompt{Title: r.title, Message: msg})
+	}
+	return out
+}
+
+// promptOf reads text as one of the pane's prompts: the prompt's base and
+// the project named (project=NAME at the end), or false.
+func promptOf(text string) (base, projectName string, ok bool) {
+	t := strings.TrimSpace(text)
+	for _, b := range []string{promptAsk, promptHealth, promptDeploy, promptJob} {
+		rest, found := strings.CutPrefix(t, b)
+		if !found {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if rest == "" {
+			return b, "", true
+		}
+		if name, isArg := strings.CutPrefix(rest, "project="); isArg && name != "" && !strings.ContainsAny(name, " \n") {
+			return b, name, true
+		}
+	}
+	return "", "", false
+}
+
+// channelProject is the project a channel defaults to, for naming in the
+// prompts: none for no channel, a channel with no default, or the implicit
+// project (the only one, which needs no naming).
+func channelProject(set *project.Set, channel string) (project.Project, bool) {
+	if channel == "" || set.Implicit() {
+		return project.Project{}, false
+	}
+	return set.ForChannel(channel)
+}
+
+// doPrompts sets the prompts of the person's direct message with the bot
+// (an agent app's prompts are its channel's, not a thread's): those of
+// the features there, "Start a docs job…" only for an editor of the
+// project of the channel they look at (or of some project). A person the
+// allow-lists refuse gets none. Setting prompts twice is harmless, so a
+// retry sets them again.
+func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
+	var req promptsRequest
+	if err := json.Unmarshal(w.Payload, &req); err != nil {
+		return fmt.Errorf("decoding the pane's event: %w", err)
+	}
+	log := p.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "context", req.Context, "work", w.Key)
+	if refusal := p.core.Refusal(req.User, req.Channel); refusal != "" {
+		log.Info("no prompts: the allow-lists refuse the person")
+		return nil
+	}
+	o := offer{Answers: p.core.Answers().On(), Health: p.health != nil, Deploys: p.deploys != nil}
+	key := ""
+	if proj, ok := channelProject(p.core.Projects().Set, req.Context); ok {
+		o.Project, key = proj.Name, bot.ProjectKey(proj)
+	}
+	refusal, _ := p.core.Editors().Check(ctx, req.User, req.Channel, key)
+	o.Editor = refusal == ""
+	prompts := choose(o)
+	if len(prompts) == 0 {
+		return nil
+	}
+	title := "Try asking docsbot"
+	if o.Project != "" {
+		title = "Try asking docsbot about " + o.Project
+	}
+	err := p.core.Slack().SetAssistantThreadsSuggestedPromptsContext(ctx, slack.AssistantThreadsSetSuggestedPromptsParameters{
+		ChannelID: req.Channel, Title: title, Prompts: prompts})
+	switch {
+	case err == nil:
+		log.Info("suggested prompts set", "prompts", len(prompts), "editor", o.Editor, "project", o.Project)
+	case bot.TransientSlack(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	default:
+		// No pane (the assistant scope or view is not there): the DM
+		// works as before, without prompts.
+		log.Warn("Slack refused the suggested prompts; the pane shows none", "err", err)
+	}
+	return nil
+}

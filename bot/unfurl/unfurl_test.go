@@ -1,0 +1,156 @@
+package unfurl_test
+
+import (
+	"testing"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+)
+
+// redisURL is the package's own redis-server (bottest.Main).
+var redisURL string
+
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+
+const (
+	general = bottest.General
+	alice   = "U0ALICE"
+	bob     = "U0BOB"
+	page    = "https://docs.example.com/guides/webhooks"
+)
+
+// newHarness is a world whose app unfurls the docs site's domain and
+// another site's (status.example.com).
+func newHarness(t *testing.T) *bottest.Harness {
+	t.Helper()
+	return bottest.NewWith(t, redisURL, []slacktest.Option{
+		slacktest.WithUnfurlDomains("docs.example.com", "status.example.com"),
+	})
+}
+
+// share posts text with links as user in #general and returns the link_shared event.
+func share(t *testing.T, h *bottest.Harness, user, text string) slacktest.SharedLinks {
+	t.Helper()
+	sh, err := h.Slack.ShareLinks(t.Context(), slacktest.UserMessage{ChannelID: general, UserID: user, Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+// unfurled waits for the unfurl of url under the shared message.
+func unfurled(t *testing.T, h *bottest.Harness, sh slacktest.SharedLinks, url string) string {
+	t.Helper()
+	h.WaitFor("the unfurl of "+url, func() bool { _, ok := h.Slack.UnfurlsByID(sh.UnfurlID)[url]; return ok })
+	return string(h.Slack.UnfurlsByID(sh.UnfurlID)[url].Blocks)
+}
+
+// analytics counts the analytics requests the docs API got.
+func analytics(h *bottest.Harness) int {
+	return h.API.Count(docsapitest.EndpointViews) + h.API.Count(docsapitest.EndpointFeedbackByPage)
+}
+
+// TestUnfurlDocsLink: a link to a docs page is unfurled with its path, its
+// views and 👍/👎 over 30 days and Improve this page; a link to another
+// site the app unfurls is not; the same page linked again within 10
+// minutes costs no analytics request.
+func TestUnfurlDocsLink(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true})
+	sh := share(t, h, alice, "read <"+page+"> and <https://status.example.com/incidents>")
+	blocks := unfurled(t, h, sh, page)
+	for _, want := range []string{"/guides/webhooks", "views", "👍", "👎 4", "over the last 30 days", bot.ActionImprovePage} {
+		bottest.WantContains(t, "the unfurl", blocks, want)
+	}
+	h.Idle()
+	if _, ok := h.Slack.UnfurlsByID(sh.UnfurlID)["https://status.example.com/incidents"]; ok {
+		t.Error("a link to another site was unfurled")
+	}
+	spent := analytics(h)
+	if spent == 0 {
+		t.Fatal("no analytics request was made")
+	}
+	again := share(t, h, bob, "same page: <"+page+"#retries>")
+	unfurled(t, h, again, page+"#retries")
+	if n := analytics(h); n != spent {
+		t.Errorf("the page linked again cost %d more analytics requests, want none (cached)", n-spent)
+	}
+}
+
+// TestUnfurlOnceAcrossReplicas: two replicas unfurling links at once make
+// one request set between them.
+func TestUnfurlOnceAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true})
+	h.StartBot(bottest.Config{Answers: true})
+	var shares []slacktest.SharedLinks
+	for i := range 4 {
+		shares = append(shares, share(t, h, alice, "link "+string(rune('a'+i))+" <"+page+">"))
+	}
+	for _, sh := range shares {
+		unfurled(t, h, sh, page)
+	}
+	if n := h.API.Count(docsapitest.EndpointFeedbackByPage); n != 1 {
+		t.Errorf("%d feedback requests for four links, want 1", n)
+	}
+}
+
+// TestUnfurlWhenTheBudgetRefuses: with no analytics budget left the link
+// is unfurled without figures, saying why, and Improve this page is still
+// there; no analytics request is made.
+func TestUnfurlWhenTheBudgetRefuses(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 3, DigestReserve: 1}}}})
+	sh := share(t, h, alice, "<"+page+">")
+	blocks := unfurled(t, h, sh, page)
+	bottest.WantContains(t, "the unfurl", blocks, "analytics requests of this hour are spent")
+	bottest.WantContains(t, "the unfurl", blocks, bot.ActionImprovePage)
+	if n := analytics(h); n != 0 {
+		t.Errorf("%d analytics requests past the budget", n)
+	}
+}
+
+// TestUnfurlImproveThisPageIsForEditors: Improve this page under an unfurl
+// opens the job form about the page for an editor, and is refused,
+// privately, to anyone else.
+func TestUnfurlImproveThisPageIsForEditors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	sh := share(t, h, alice, "<"+page+">")
+	unfurled(t, h, sh, page)
+	h.Act(slacktest.Action{UserID: bob, ChannelID: general, MessageTS: sh.TS, ActionID: bot.ActionImprovePage})
+	h.WaitFor("bob told he may not", func() bool { return len(h.Slack.Ephemerals(bob)) > 0 })
+	if len(h.Slack.OpenModals(bob)) != 0 {
+		t.Error("a form opened for a viewer")
+	}
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: sh.TS, ActionID: bot.ActionImprovePage})
+	v := h.WaitModal(alice, agent.ViewJob)
+	bottest.WantContains(t, "the job form", string(v.Blocks), "/guides/webhooks")
+	bottest.WantContains(t, "the job form", string(v.Blocks), "over the last 30 days")
+}
+
+// TestUnfurlOnlyForPeopleLetIn: a docs link posted by someone the
+// allow-lists leave out is not unfurled and costs nothing.
+func TestUnfurlOnlyForPeopleLetIn(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{AllowedUsers: []string{bob}}}})
+	sh := share(t, h, alice, "<"+page+">")
+	h.Idle()
+	if got := h.Slack.UnfurlsByID(sh.UnfurlID); len(got) != 0 {
+		t.Errorf("unfurled for someone not let in: %v", got)
+	}
+	if n := analytics(h); n != 0 {
+		t.Errorf("%d analytics requests", n)
+	}
+	let := share(t, h, bob, "<"+page+">")
+	unfurled(t, h, let, page)
+}
