@@ -21,8 +21,10 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags nosandbox ./cmd/docsbot
 
+## race: every test under the race detector, through cmd/internal/testtimes, which prints what
+## `go test` prints, then the slowest packages and tests, and exits as go test did
 race:
-	$(GO) test -race -count=1 ./...
+	$(GO) run ./cmd/internal/testtimes -- $(GO) test -json -race -count=1 ./...
 
 ## topologies: the store's tests again against Redis with Sentinel and against a Redis Cluster
 topologies:
