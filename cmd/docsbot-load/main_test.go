@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"sync"
@@ -29,6 +30,15 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	// The scenarios and chaos runs wait on the bot's processes, on Slack's
+	// latency and on work leases, and compute little: all at once, not one
+	// a core, unless go test was given -parallel.
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", "8")
 	}
 	dir, err := os.MkdirTemp("", "docsbot-load-test-")
 	if err != nil {
