@@ -18,8 +18,9 @@ type mainOptions struct {
 // one a core (go test's default), unless go test was given -parallel. It is
 // for packages whose end-to-end tests spend their time waiting, not
 // computing: a bot's shutdown gives its last acks a second to leave, jobs
-// are polled, the fake Slack answers late. A package whose tests compute
-// (charts, pages in a browser) keeps the default.
+// are polled, the fake Slack answers late. A package whose tests also
+// compute asks for fewer (bot/visitors draws charts: 4; at 8 they starved
+// on a busy machine).
 func Parallel(n int) MainOption {
 	return func(o *mainOptions) { o.parallel = n }
 }
