@@ -82,7 +82,7 @@ func Main(m *testing.M, redisURL *string, opts ...MainOption) {
 		opt(&o)
 	}
 	if o.parallel > 0 {
-		setParallel(o.parallel)
+		redistest.Parallel(o.parallel)
 	}
 	srv, err := redistest.Start()
 	if err != nil {

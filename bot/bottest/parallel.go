@@ -1,12 +1,5 @@
 package bottest
 
-import (
-	"flag"
-	"fmt"
-	"os"
-	"strconv"
-)
-
 // MainOption is an option of Main.
 type MainOption func(*mainOptions)
 
@@ -15,26 +8,12 @@ type mainOptions struct {
 }
 
 // Parallel runs up to n of the package's parallel tests at once instead of
-// one a core (go test's default), unless go test was given -parallel. It is
-// for packages whose end-to-end tests spend their time waiting, not
-// computing: a bot's shutdown gives its last acks a second to leave, jobs
-// are polled, the fake Slack answers late. A package whose tests also
-// compute asks for fewer (bot/visitors draws charts: 4; at 8 they starved
-// on a busy machine).
+// one a core (go test's default), unless go test was given -parallel
+// (redistest.Parallel). It is for packages whose end-to-end tests spend
+// their time waiting, not computing: a bot's shutdown gives its last acks a
+// second to leave, jobs are polled, the fake Slack answers late. A package
+// whose tests also compute asks for fewer (bot/visitors draws charts: 4; at
+// 8 they starved on a busy machine).
 func Parallel(n int) MainOption {
 	return func(o *mainOptions) { o.parallel = n }
-}
-
-// setParallel sets the testing package's -parallel to n unless it was
-// given. TestMain runs before testing reads its flags, so it parses them.
-func setParallel(n int) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if given {
-		return
-	}
-	if err := flag.Set("test.parallel", strconv.Itoa(n)); err != nil {
-		fmt.Fprintln(os.Stderr, "bottest: setting -parallel:", err)
-	}
 }

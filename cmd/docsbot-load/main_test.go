@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // testBot is the bot binary the tests run, built once for the package
@@ -34,12 +35,7 @@ func TestMain(m *testing.M) {
 	// The scenarios and chaos runs wait on the bot's processes, on Slack's
 	// latency and on work leases, and compute little: all at once, not one
 	// a core, unless go test was given -parallel.
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", "8")
-	}
+	redistest.Parallel(8)
 	dir, err := os.MkdirTemp("", "docsbot-load-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -38,12 +37,7 @@ func TestMain(m *testing.M) {
 	// The tests mostly wait on the processes and servers they start, not
 	// compute: 8 at once, not one a core, unless go test was given
 	// -parallel.
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", "8")
-	}
+	redistest.Parallel(8)
 	dir, err := os.MkdirTemp("", "docsbot-cli-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
