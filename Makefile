@@ -21,13 +21,24 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags nosandbox ./cmd/docsbot
 
+## race: every test under the race detector, through cmd/internal/testtimes, which prints what
+## `go test` prints, then the slowest packages and tests, and exits as go test did
 race:
-	$(GO) test -race -count=1 ./...
+	$(GO) run ./cmd/internal/testtimes -- $(GO) test -json -race -count=1 ./...
 
-## topologies: the store's tests again against Redis with Sentinel and against a Redis Cluster
+## topologies: the store's tests again against Redis with Sentinel and against a Redis Cluster, both
+## runs at once (each waits on its servers more than it computes); their output follows, each under
+## its command, and the target fails if either did
+TOPOLOGIES = sentinel cluster
 topologies:
-	DOCSBOT_TEST_REDIS=sentinel $(GO) test -race -count=1 ./store/
-	DOCSBOT_TEST_REDIS=cluster $(GO) test -race -count=1 ./store/
+	@dir=$$(mktemp -d); \
+	 for t in $(TOPOLOGIES); do \
+	   (DOCSBOT_TEST_REDIS=$$t $(GO) test -race -count=1 ./store/ >$$dir/$$t 2>&1; echo $$? >$$dir/$$t.status) & \
+	 done; wait; status=0; \
+	 for t in $(TOPOLOGIES); do \
+	   echo "DOCSBOT_TEST_REDIS=$$t $(GO) test -race -count=1 ./store/"; cat $$dir/$$t; \
+	   [ "$$(cat $$dir/$$t.status)" = 0 ] || status=1; \
+	 done; rm -rf $$dir; exit $$status
 
 ## bench: the benchmarks whose figures are recorded in BENCHMARKS.md
 bench:

@@ -10,7 +10,7 @@ import (
 // redisURL is the package's own redis-server (bottest.Main).
 var redisURL string
 
-func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL, bottest.Parallel(8)) }
 
 const (
 	general = bottest.General

@@ -31,6 +31,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// Many tests wait on servers of their own (a Sentinel's failover, a
+	// lease running out): 8 at once, not one a core.
+	redistest.Parallel(8)
 	var closeRedis func() error
 	switch topology {
 	case "sentinel":

@@ -12,7 +12,7 @@ import (
 // redisURL is the package's own redis-server (bottest.Main).
 var redisURL string
 
-func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL, bottest.Parallel(8)) }
 
 // harness is the end-to-end world of bottest with the answers on.
 type harness struct{ *bottest.Harness }

@@ -76,7 +76,14 @@ func NewWith(t *testing.T, redisURL string, slackOpts []slacktest.Option, apiOpt
 // Main runs a test package's tests against a redis-server of their own,
 // whose URL it stores in *redisURL, then stops it and exits. Call it from
 // TestMain.
-func Main(m *testing.M, redisURL *string) {
+func Main(m *testing.M, redisURL *string, opts ...MainOption) {
+	var o mainOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.parallel > 0 {
+		redistest.Parallel(o.parallel)
+	}
 	srv, err := redistest.Start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

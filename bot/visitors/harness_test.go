@@ -15,7 +15,7 @@ import (
 // redisURL is the package's own redis-server (bottest.Main).
 var redisURL string
 
-func TestMain(m *testing.M) { bottest.Main(m, &redisURL) }
+func TestMain(m *testing.M) { bottest.Main(m, &redisURL, bottest.Parallel(4)) }
 
 // harness is the end-to-end world of bottest, with this package's helpers.
 type harness struct{ *bottest.Harness }

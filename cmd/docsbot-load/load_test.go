@@ -19,12 +19,9 @@ func TestScenariosAtTinyScale(t *testing.T) {
 	// testLead is the time the scenarios give the bot to start before the
 	// first poll is due: generous, for a busy machine and -race.
 	const testLead = 10 * time.Second
+	bin := botForTest(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	t.Cleanup(cancel)
-	bin, err := buildBot(ctx, t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}
 
 	tests := []struct {
@@ -278,19 +275,14 @@ func TestChaosRollingShort(t *testing.T) {
 	}
 }
 
-// chaosTestEnv builds the bot for a chaos test and returns the run's
+// chaosTestEnv gets the bot for a chaos test (botForTest) and returns the run's
 // context, its env, and the file named by DOCSBOT_CHAOS_LOGS, if any, which
 // receives the run's and every replica's log, to look into a failure.
 func chaosTestEnv(t *testing.T) (context.Context, env, string) {
 	t.Helper()
 	// Building on a busy machine may take minutes: it must not eat into the
 	// run's own deadline.
-	bctx, bcancel := context.WithTimeout(t.Context(), 5*time.Minute)
-	bin, err := buildBot(bctx, t.TempDir(), false)
-	bcancel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := botForTest(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	t.Cleanup(cancel)
 	e := env{bin: bin, log: slog.New(slog.DiscardHandler)}

@@ -23,33 +23,55 @@ import (
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// cliBinary is the docsbot binary built once by TestMain, before any test
-// runs; tests only read it. sharedRedis (redis_test.go) is started there too.
-var cliBinary string
+// cliBuild is the docsbot binary, built once for the package: TestMain
+// starts the build, and the tests that run the binary wait for it
+// (cliBinary) while the others run. sharedRedis (redis_test.go) is started
+// in TestMain too.
+var cliBuild struct {
+	path string
+	done chan struct{} // closed when the build has ended
+	err  error
+}
 
 func TestMain(m *testing.M) {
+	// The tests mostly wait on the processes and servers they start, not
+	// compute: 8 at once, not one a core, unless go test was given
+	// -parallel.
+	redistest.Parallel(8)
 	dir, err := os.MkdirTemp("", "docsbot-cli-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cliBinary = filepath.Join(dir, "docsbot")
-	build := exec.Command("go", "build", "-o", cliBinary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building docsbot:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
+	cliBuild.path = filepath.Join(dir, "docsbot")
+	cliBuild.done = make(chan struct{})
+	go func() {
+		defer close(cliBuild.done)
+		if out, err := exec.Command("go", "build", "-o", cliBuild.path, ".").CombinedOutput(); err != nil {
+			cliBuild.err = fmt.Errorf("building docsbot: %w\n%s", err, out)
+		}
+	}()
 	if sharedRedis, err = redistest.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "starting the shared Redis:", err)
+		<-cliBuild.done
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
 	code := m.Run()
+	<-cliBuild.done
 	_ = sharedRedis.Close()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// cliBinary waits for the build TestMain started and returns the binary.
+func cliBinary(t *testing.T) string {
+	t.Helper()
+	<-cliBuild.done
+	if cliBuild.err != nil {
+		t.Fatal(cliBuild.err)
+	}
+	return cliBuild.path
 }
 
 // cliResult is what one run of the binary printed and how it exited.
@@ -62,7 +84,7 @@ type cliResult struct {
 // nothing else), in an empty working directory.
 func docsbotCmd(t *testing.T, srv *docsapitest.Server, env []string, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(cliBinary, args...)
+	cmd := exec.Command(cliBinary(t), args...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = []string{"HOME=" + cmd.Dir}
 	if srv != nil {
