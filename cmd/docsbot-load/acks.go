@@ -108,6 +108,15 @@ type acksPeer struct {
 	// idle loops send in the window is in them (BENCHMARKS.md, "At rest").
 	RedisPerCmd float64            `json:"redis_commands_per_command"`
 	RedisByCmd  map[string]float64 `json:"redis_commands_per_command_by_name,omitempty"`
+	// RedisSentPerCmd and RedisInScriptsPerCmd split the same window's
+	// commands (MONITOR, redisMonitor) into those the bot sent, a script
+	// counting once as its EVALSHA (round trips, pipelines counting each
+	// command), and those its scripts called inside Redis; by name in
+	// RedisSentByCmd and RedisInScriptsByCmd.
+	RedisSentPerCmd      float64            `json:"redis_commands_sent_per_command,omitempty"`
+	RedisInScriptsPerCmd float64            `json:"redis_commands_in_scripts_per_command,omitempty"`
+	RedisSentByCmd       map[string]float64 `json:"redis_commands_sent_per_command_by_name,omitempty"`
+	RedisInScriptsByCmd  map[string]float64 `json:"redis_commands_in_scripts_per_command_by_name,omitempty"`
 
 	// CPU is the bot's CPU time from just before the first command to when
 	// the last job was seen linked; Idle is its idle CPU rate measured before.
@@ -181,7 +190,9 @@ func (r *acksResult) sections() []section {
 			goal("bot RSS at the end", mib(p.Bot.RSS), "< 25 MB", p.Bot.RSS < targetAcksRSS),
 			goal("bot peak RSS (VmHWM)", mib(p.Bot.HWM), "< 25 MB", p.Bot.HWM < targetAcksRSS),
 			fig("Slack Web API calls per command", "%s", callsPerCommand(p.SlackCalls, r.Commands+r.Warmup)),
-			fig("Redis commands per command", "%.1f (%s)", p.RedisPerCmd, topCommands(p.RedisByCmd)),
+			fig("Redis commands per command (INFO commandstats)", "%.1f (%s)", p.RedisPerCmd, topCommands(p.RedisByCmd)),
+			fig("  of which sent by the bot (a script once)", "%.1f (%s)", p.RedisSentPerCmd, topCommands(p.RedisSentByCmd)),
+			fig("  of which called inside scripts", "%.1f (%s)", p.RedisInScriptsPerCmd, topCommands(p.RedisInScriptsByCmd)),
 			fig("bot log lines (level warn+)", "%d", p.BotLogLines),
 			fig("load average around the window", "%s → %s", p.LoadStart, p.LoadEnd),
 		}},
@@ -203,6 +214,21 @@ func (r *acksResult) sections() []section {
 		}})
 	}
 	return append(out, machineSection(r.Machine, r.LoadStart, r.LoadEnd))
+}
+
+// perCommand divides counts by command name over n commands: the total
+// and by name.
+func perCommand(counts map[string]int64, n int) (float64, map[string]float64) {
+	if n <= 0 {
+		return 0, nil
+	}
+	var total int64
+	out := make(map[string]float64, len(counts))
+	for k, v := range counts {
+		total += v
+		out[k] = round3(float64(v) / float64(n))
+	}
+	return round3(float64(total) / float64(n)), out
 }
 
 // callsPerCommand describes calls (counts by method) per command of n, the
@@ -323,6 +349,18 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	if err != nil {
 		return nil, err
 	}
+	var mon *redisMonitor
+	if r.redis != nil {
+		if mon, err = startMonitor(ctx, r.redis.Socket); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if mon != nil {
+				mon.stop()
+			}
+		}()
+		mon.count(true)
+	}
 	redis0, err := r.store.ServerStats(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading Redis's command counts: %w", err)
@@ -378,6 +416,9 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 		return nil, serr
 	}
 	redis1, serr := r.store.ServerStats(ctx)
+	if mon != nil {
+		mon.count(false)
+	}
 	if serr != nil {
 		return nil, fmt.Errorf("reading Redis's command counts: %w", serr)
 	}
@@ -402,6 +443,12 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	res.NetCPUPerCmdMs = round3(max(0, (float64(cpu)-idleRate*window.Seconds())/1e6/float64(o.commands)))
 	total, byName := commandDelta(redis0, redis1, float64(o.commands))
 	res.RedisPerCmd, res.RedisByCmd = round3(float64(total)/float64(o.commands)), byName
+	if mon != nil {
+		sent, inScript := mon.stop()
+		mon = nil
+		res.RedisSentPerCmd, res.RedisSentByCmd = perCommand(sent, o.commands)
+		res.RedisInScriptsPerCmd, res.RedisInScriptsByCmd = perCommand(inScript, o.commands)
+	}
 	res.Bot = cpu1
 	res.BotLogLines = r.bot.logs.Lines()
 
