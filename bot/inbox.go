@@ -91,13 +91,19 @@ type Work struct {
 	mu sync.Mutex
 }
 
-// Mark records checkpoints that a later attempt will find in Marks, and
-// extends the lease. An error means the checkpoint may not be saved: a
-// handler must not go on to a step it must not repeat.
+// Mark records checkpoints that a later attempt will find in Marks; with
+// none, it extends the lease (the heartbeat). A checkpoint leaves the lease
+// to the heartbeat, which renews it every workLease/3: the write then needs
+// neither the Redis clock nor the schedule. An error means the checkpoint
+// may not be saved: a handler must not go on to a step it must not repeat.
 func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if err := w.st.Mark(ctx, w.Taken, workLease, marks); err != nil {
+	lease := workLease
+	if len(marks) > 0 {
+		lease = 0
+	}
+	if err := w.st.Mark(ctx, w.Taken, lease, marks); err != nil {
 		return err
 	}
 	if w.Marks == nil {
