@@ -78,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch name {
 	case bareBotCommand: // not in the usage: the acks scenario runs it
 		return runBareBot(ctx, stderr)
+	case sameWorkBotCommand: // not in the usage: acks --peer same-work runs it
+		return runSameWorkBot(ctx, stderr)
 	case "acks":
 		var o acksOptions
 		c, err := parseFlags(name, rest, stderr, o.register)
