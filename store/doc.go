@@ -65,10 +65,11 @@
 // id alone (Job, FollowUp, LinkJob's check that the id is not linked in
 // another shard) asks all 16 shards in one pipeline, and so do Lag, Tracked
 // and Queued. The job lists (recent, running; joblists.go) are indexes
-// written right after the script that changed a record, never inside it,
-// since a person's jobs are in many shards; a failure to write them is
-// logged, not returned: the change stands, and a caller told of an error
-// would retry it.
+// written right after the script that changed a record, not inside it,
+// since a person's jobs are in many shards (on one server, where a script
+// may touch keys of any slot, LinkJob's script writes them); a failure to
+// write them is logged, not returned: the change stands, and a caller told
+// of an error would retry it.
 //
 // A prefix that has a hash tag itself (such as "{docsbot}:", which earlier
 // versions asked for on a cluster) puts every key in that one slot: Redis

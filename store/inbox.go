@@ -192,7 +192,7 @@ func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {
 func (ib Inbox) Done(ctx context.Context, t Taken) error {
 	s := ib.s
 	return s.workWrite(ctx, "done", t, s.sc.workDone,
-		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10)})
+		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), time.Now().UnixMilli()})
 }
 
 // workWrite runs one fenced write script on t's record.

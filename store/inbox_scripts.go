@@ -2,8 +2,9 @@ package store
 
 // The inbox's scripts. A piece of work is a hash {p}in:{key} (k kind, d
 // payload, rt received ms, kp keep ms, tk fencing token, at attempts, dn done
-// ms, m:<name> checkpoints) and a member of the sorted set {p}inbox of its
-// shard, scored by its due time while it is not done.
+// ms by the clock of the replica that did it, m:<name> checkpoints) and a
+// member of the sorted set {p}inbox of its shard, scored by its due time
+// while it is not done.
 
 // luaEnqueue: KEYS work, inbox; ARGV prefix, key, kind, payload, keep ms,
 // lease ms. Returns {1, now} if queued, {0, now} if the key was seen before.
@@ -46,7 +47,8 @@ redis.call('ZADD', inbox, 'XX', now_ms() + tonumber(ARGV[4]), key)
 return 0
 `
 
-// luaWorkDone: KEYS work, inbox; ARGV prefix, key, token. The record loses
+// luaWorkDone: KEYS work, inbox; ARGV prefix, key, token, done ms (the
+// replica's clock: dn is for people reading the record). The record loses
 // its payload and checkpoints (what people wrote: a reply's text, an
 // instruction) and keeps the rest for the dedupe window: it is written anew
 // with the fields kept, so that the checkpoints need not be listed.
@@ -57,7 +59,7 @@ if not f[1] then return NOTFOUND end
 if f[1] ~= ARGV[3] then return STALE end
 redis.call('ZREM', inbox, key)
 redis.call('DEL', k)
-redis.call('HSET', k, 'tk', f[1], 'kp', f[2] or 3600000, 'k', f[3] or '', 'rt', f[4] or 0, 'at', f[5] or 0, 'dn', now_ms())
+redis.call('HSET', k, 'tk', f[1], 'kp', f[2] or 3600000, 'k', f[3] or '', 'rt', f[4] or 0, 'at', f[5] or 0, 'dn', ARGV[4])
 redis.call('PEXPIRE', k, tonumber(f[2] or 3600000))
 return 0
 `

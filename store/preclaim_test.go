@@ -154,7 +154,8 @@ func TestReleaseWorkHandsBackHeldWork(t *testing.T) {
 
 // TestWorkCommands pins the Redis commands of a slash command's inbox
 // path (INFO commandstats, those scripts call included): Enqueue claimed by
-// its writer 5, handing it out 0, a checkpoint 3, Done 7.
+// its writer 5, handing it out 0, a checkpoint 3, Done 6; and on one
+// server LinkJob 15 (the job lists in its script: 2 sent), an audit record 1.
 func TestWorkCommands(t *testing.T) {
 	own := ownRedis(t)
 	s := openStore(t, own.URL)
@@ -182,7 +183,27 @@ func TestWorkCommands(t *testing.T) {
 	}); n != 3 {
 		t.Errorf("Mark of a checkpoint: %d commands, want 3", n)
 	}
-	if n := commandsOf(t, s, func() error { return s.Inbox().Done(ctx, got[0]) }); n != 7 {
-		t.Errorf("Done: %d commands, want 7", n)
+	if n := commandsOf(t, s, func() error { return s.Inbox().Done(ctx, got[0]) }); n != 6 {
+		t.Errorf("Done: %d commands, want 6", n)
+	}
+	if err := s.Jobs().LinkJob(ctx, testJob(0), 0); err != nil { // loads the script
+		t.Fatal(err)
+	}
+	// A Store that claims jobs sends no wake-up for its own links.
+	if _, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if n := commandsOf(t, s, func() error { return s.Jobs().LinkJob(ctx, testJob(1), time.Hour) }); n != 15 {
+		t.Errorf("LinkJob of a new job: %d commands, want 15", n)
+	}
+	if jobs, err := s.Jobs().RecentJobs(ctx, testJob(1).Thread.Team, testJob(1).Requester, 5); err != nil || len(jobs) != 2 {
+		t.Errorf("recent jobs after two links = %d, %v; want 2", len(jobs), err)
+	}
+	audit := s.AuditLog(store.AuditOptions{})
+	if n := commandsOf(t, s, func() error {
+		_, err := audit.Append(ctx, store.AuditRecord{Action: store.AuditJobStart, Work: "cmd:1"})
+		return err
+	}); n != 1 {
+		t.Errorf("an audit record: %d commands, want 1", n)
 	}
 }
