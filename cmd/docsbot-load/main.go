@@ -36,7 +36,7 @@ const usage = `docsbot-load measures the docsbot bot binary under load, against 
 Slack, the docs API test server and a local redis-server (loopback only).
 
 Usage:
-  docsbot-load acks     [--rate 20] [--commands 600] [--create-latency 2s]
+  docsbot-load acks     [--rate 20] [--commands 600] [--create-latency 2s] [--peer bare|same-work|none]
   docsbot-load polls    [--jobs 10000] [--duration 3m] [--interval 10s] [--max-interval 1m] [--active 2m]
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
   docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s] [--runs 1]
