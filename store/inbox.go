@@ -86,9 +86,10 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	n := res[0]
 	switch {
 	case n == 1 && lease > 0:
+		// The caller wakes its claim loop (the bot after its ack), and
+		// ClaimWait lets the loop sleep no more while work is held.
 		s.pre.hold(Taken{Work: w, Token: 1, Attempt: 1, Received: time.UnixMilli(res[1])}, sent, lease)
-		s.scheduled(ctx, schedWork, i, lease, false)
-		s.heads.signal(schedWork)
+		s.lowerQuiet(schedWork, i, sent.Add(lease))
 	case n == 1:
 		s.scheduled(ctx, schedWork, i, 0, false)
 	case lease > 0:
@@ -139,9 +140,13 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 
 // ClaimWait is how long the inbox's claim loop may sleep before its next
 // ClaimWork: until the earliest due time this Store knows of, or its next
-// read of every shard (at most lookEvery). It asks Redis nothing; ok is
+// read of every shard (at most lookEvery); not at all while work queued
+// claimed by this Store waits to be handed out. It asks Redis nothing; ok is
 // always true (the signature of bot.ClaimRunner.NextDue).
 func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
+	if ib.s.pre.holding() {
+		return 0, true, nil
+	}
 	return ib.s.claimWait(schedWork), true, nil
 }
 

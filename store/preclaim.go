@@ -22,6 +22,10 @@ import (
 //
 // The room is what the claim loop's last ClaimWork left of its max: the
 // loop has that many free workers, so held work does not wait for one.
+// Enqueue does not wake the claim loop for held work: its caller does, once
+// it has acknowledged the envelope (bot.QueueCommand), so that the work
+// does not start on the other core while the ack is written; ClaimWait
+// says not to sleep while work is held.
 type preclaims struct {
 	mu sync.Mutex
 	// lease is the lease of this Store's last ClaimWork: 0 until it claims
@@ -94,6 +98,13 @@ func (p *preclaims) take(max int, lease time.Duration) []Taken {
 // the lease) has most of the lease left.
 func (it preclaimed) leaseAge() time.Duration {
 	return it.lease / 6
+}
+
+// holding reports whether work waits to be handed out.
+func (p *preclaims) holding() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.items) > 0
 }
 
 // setRoom records how many pieces the claim loop has free workers for.
