@@ -140,12 +140,12 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 
 // ClaimWait is how long the inbox's claim loop may sleep before its next
 // ClaimWork: until the earliest due time this Store knows of, or its next
-// read of every shard (at most lookEvery); not at all while work queued
-// claimed by this Store waits to be handed out. It asks Redis nothing; ok is
+// read of every shard (at most lookEvery); while work queued claimed by
+// this Store is held, until it may be handed out (preclaim.go). It asks Redis nothing; ok is
 // always true (the signature of bot.ClaimRunner.NextDue).
 func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
-	if ib.s.pre.holding() {
-		return 0, true, nil
+	if d, ok := ib.s.pre.wait(); ok {
+		return d, true, nil
 	}
 	return ib.s.claimWait(schedWork), true, nil
 }

@@ -16,16 +16,19 @@ import (
 // lease ends and any replica claims it (attempt 2, as after a crash).
 //
 //	state of a piece of work       ClaimWork                 ReleaseWork
+//	held, younger than 2 ms        keeps it (the ack first)  hands it back
 //	held, younger than lease/6     hands it out              hands it back
 //	held, older                    drops it: due at lease's  hands it back
 //	                               end, claimed again there
 //
 // The room is what the claim loop's last ClaimWork left of its max: the
 // loop has that many free workers, so held work does not wait for one.
-// Enqueue does not wake the claim loop for held work: its caller does, once
-// it has acknowledged the envelope (bot.QueueCommand), so that the work
-// does not start on the other core while the ack is written; ClaimWait
-// says not to sleep while work is held.
+// Held work is handed out no sooner than handOutAfter after its write, and
+// Enqueue does not wake the claim loop for it (its caller does, once it
+// acknowledged the envelope: bot.QueueCommand): the work would otherwise
+// start on the other core while the ack is written, and the ack's p50 rose
+// by 0.3 ms (BENCHMARKS.md, issue 34). ClaimWait says when the oldest held
+// piece may be handed out.
 type preclaims struct {
 	mu sync.Mutex
 	// lease is the lease of this Store's last ClaimWork: 0 until it claims
@@ -80,8 +83,10 @@ func (p *preclaims) take(max int, lease time.Duration) []Taken {
 	var out []Taken
 	keep := p.items[:0]
 	for _, it := range p.items {
-		switch {
-		case time.Since(it.at) >= it.leaseAge():
+		switch age := time.Since(it.at); {
+		case age >= it.leaseAge():
+		case age < handOutAfter:
+			keep = append(keep, it)
 		case len(out) < max:
 			out = append(out, it.t)
 		default:
@@ -100,11 +105,19 @@ func (it preclaimed) leaseAge() time.Duration {
 	return it.lease / 6
 }
 
-// holding reports whether work waits to be handed out.
-func (p *preclaims) holding() bool {
+// handOutAfter is how long held work waits before it is handed out: its
+// writer's ack goes out first.
+const handOutAfter = 2 * time.Millisecond
+
+// wait is how long until the oldest held piece may be handed out, ok
+// false when none is held.
+func (p *preclaims) wait() (time.Duration, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.items) > 0
+	if len(p.items) == 0 {
+		return 0, false
+	}
+	return max(handOutAfter-time.Since(p.items[0].at), 0), true
 }
 
 // setRoom records how many pieces the claim loop has free workers for.

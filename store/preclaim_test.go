@@ -29,6 +29,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// takeHeld waits until s's held work may be handed out (ClaimWait, which
+// asks Redis nothing, says 0: handOutAfter passed) and claims.
+func takeHeld(t *testing.T, s *store.Store, lease time.Duration) []store.Taken {
+	t.Helper()
+	waitFor(t, "held work to be ready", func() bool {
+		d, _, err := s.Inbox().ClaimWait(t.Context())
+		return err == nil && d == 0
+	})
+	return claimWork(t, s, lease)
+}
+
 // TestEnqueueClaimsForItsWriter: a Store whose claim loop has room queues
 // new work claimed by itself (token 1, attempt 1) and hands it out at its
 // next ClaimWork, with no claim script; no other Store can claim it
@@ -43,7 +54,7 @@ func TestEnqueueClaimsForItsWriter(t *testing.T) {
 	if got := claimWork(t, other, time.Minute); len(got) != 0 {
 		t.Fatalf("another replica claimed %d pieces of work its writer holds", len(got))
 	}
-	got := claimWork(t, s, time.Minute)
+	got := takeHeld(t, s, time.Minute)
 	if len(got) != 1 || got[0].Key != w.Key || got[0].Kind != w.Kind || string(got[0].Payload) != string(w.Payload) {
 		t.Fatalf("ClaimWork = %+v, want just %+v", got, w)
 	}
@@ -163,7 +174,7 @@ func TestWorkCommands(t *testing.T) {
 	startClaiming(t, s, 10, time.Minute)
 	// Load the scripts (EVAL after EVALSHA's NOSCRIPT).
 	enqueue(t, s, work(0))
-	warm := claimWork(t, s, time.Minute)
+	warm := takeHeld(t, s, time.Minute)
 	if err := s.Inbox().Mark(ctx, warm[0], 0, map[string]string{"a": "1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +186,7 @@ func TestWorkCommands(t *testing.T) {
 		t.Errorf("Enqueue: %d commands, want 5", n)
 	}
 	var got []store.Taken
+	waitFor(t, "held work to be ready", func() bool { d, _, _ := s.Inbox().ClaimWait(ctx); return d == 0 })
 	if n := commandsOf(t, s, func() error { got = claimWork(t, s, time.Minute); return nil }); n != 0 || len(got) != 1 {
 		t.Fatalf("ClaimWork of held work: %d commands, %d pieces; want 0, 1", n, len(got))
 	}
