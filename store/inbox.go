@@ -118,6 +118,15 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
+	if d, ok := s.pre.wait(); ok && d > 0 {
+		// Held work goes out no sooner than handOutAfter after its write.
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	out := s.pre.take(max, lease)
 	if len(out) < max {
 		items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:", "at"}, max-len(out), lease)
@@ -140,12 +149,12 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 
 // ClaimWait is how long the inbox's claim loop may sleep before its next
 // ClaimWork: until the earliest due time this Store knows of, or its next
-// read of every shard (at most lookEvery); while work queued claimed by
-// this Store is held, until it may be handed out (preclaim.go). It asks Redis nothing; ok is
+// read of every shard (at most lookEvery); not at all while work queued
+// claimed by this Store is held (preclaim.go). It asks Redis nothing; ok is
 // always true (the signature of bot.ClaimRunner.NextDue).
 func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
-	if d, ok := ib.s.pre.wait(); ok {
-		return d, true, nil
+	if _, ok := ib.s.pre.wait(); ok {
+		return 0, true, nil
 	}
 	return ib.s.claimWait(schedWork), true, nil
 }

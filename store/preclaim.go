@@ -16,7 +16,7 @@ import (
 // lease ends and any replica claims it (attempt 2, as after a crash).
 //
 //	state of a piece of work       ClaimWork                 ReleaseWork
-//	held, younger than 2 ms        keeps it (the ack first)  hands it back
+//	held, younger than 2 ms        waits, then hands it out  hands it back
 //	held, younger than lease/6     hands it out              hands it back
 //	held, older                    drops it: due at lease's  hands it back
 //	                               end, claimed again there
@@ -27,8 +27,10 @@ import (
 // Enqueue does not wake the claim loop for it (its caller does, once it
 // acknowledged the envelope: bot.QueueCommand): the work would otherwise
 // start on the other core while the ack is written, and the ack's p50 rose
-// by 0.3 ms (BENCHMARKS.md, issue 34). ClaimWait says when the oldest held
-// piece may be handed out.
+// by 0.3 ms (BENCHMARKS.md, issue 34). A ClaimWork that finds held work
+// younger than that waits for it (at most handOutAfter), so that a claim
+// loop woken for it takes it in that call; ClaimWait says not to sleep
+// while work is held.
 type preclaims struct {
 	mu sync.Mutex
 	// lease is the lease of this Store's last ClaimWork: 0 until it claims
