@@ -6,14 +6,14 @@ import (
 )
 
 // Work claimed as it is queued. A replica that queues work (Enqueue, before
-// Slack's ack) does it itself far more often than not: its inbox loop is
-// woken by the write. So a Store whose claim loop has room queues new work
-// already claimed by itself, in the same script (token 1, attempt 1, due
-// when the lease ends), and its next ClaimWork hands it out without a claim
-// script. The guarantees are a claim's: the record is written before the ack
-// and fenced by its token; if this replica dies, or its claim loop does not
-// come for the work while its lease is young (a sixth), the work comes due when the
-// lease ends and any replica claims it (attempt 2, as after a crash).
+// Slack's ack) does it itself far more often than not: it wakes its own
+// inbox loop. So a Store whose claim loop has room queues new work already
+// claimed by itself, in the same script (token 1, attempt 1, due when the
+// lease ends), and its next ClaimWork hands it out without a claim script.
+// The guarantees are a claim's: the record is written before the ack and
+// fenced by its token; if this replica dies, or its claim loop does not come
+// for the work while its lease is young (a sixth), the work comes due when
+// the lease ends and any replica claims it (attempt 2, as after a crash).
 //
 //	state of a piece of work       ClaimWork                 ReleaseWork
 //	held, younger than 2 ms        waits, then hands it out  hands it back
