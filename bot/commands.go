@@ -29,9 +29,10 @@ func (b *Bot) QueueCommand(ctx context.Context, r *CommandRequest, kind string, 
 		r.Ack(Ephemeral("docsbot could not take this command. Tell whoever runs docsbot (the cause is in its log)."))
 		return
 	}
-	if !b.AcceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: body}, RedeliveredCommand) {
+	if !b.acceptEnvelope(ctx, store.Work{Key: "cmd:" + r.DeliveryID, Kind: kind, Payload: body}, RedeliveredCommand) {
 		r.Ack(Ephemeral("docsbot cannot reach its storage right now, so " + notDone + ". Try again in a minute."))
 		return
 	}
 	r.Ack(nil)
+	b.nudgeInbox() // after the ack: the work does not race it for the CPU
 }

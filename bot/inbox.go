@@ -91,13 +91,19 @@ type Work struct {
 	mu sync.Mutex
 }
 
-// Mark records checkpoints that a later attempt will find in Marks, and
-// extends the lease. An error means the checkpoint may not be saved: a
-// handler must not go on to a step it must not repeat.
+// Mark records checkpoints that a later attempt will find in Marks; with
+// none, it extends the lease (the heartbeat). A checkpoint leaves the lease
+// to the heartbeat, which renews it every workLease/3: the write then needs
+// neither the Redis clock nor the schedule. An error means the checkpoint
+// may not be saved: a handler must not go on to a step it must not repeat.
 func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if err := w.st.Mark(ctx, w.Taken, workLease, marks); err != nil {
+	lease := workLease
+	if len(marks) > 0 {
+		lease = 0
+	}
+	if err := w.st.Mark(ctx, w.Taken, lease, marks); err != nil {
 		return err
 	}
 	if w.Marks == nil {
@@ -160,6 +166,18 @@ func Later(d time.Duration, err error) error { return &laterError{after: d, err:
 //
 // again is the line logged for a redelivery.
 func (b *Bot) AcceptEnvelope(ctx context.Context, w store.Work, again string) bool {
+	if !b.acceptEnvelope(ctx, w, again) {
+		return false
+	}
+	b.nudgeInbox()
+	return true
+}
+
+// acceptEnvelope is AcceptEnvelope without waking the inbox runner, for a
+// caller that acks first and then wakes it (QueueCommand): the work, often
+// already claimed by this replica (store/preclaim.go), then does not start
+// on the other core while the ack is being written.
+func (b *Bot) acceptEnvelope(ctx context.Context, w store.Work, again string) bool {
 	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
 	defer cancel()
 	delay := 50 * time.Millisecond
@@ -175,11 +193,9 @@ func (b *Bot) AcceptEnvelope(ctx context.Context, w store.Work, again string) bo
 		if err == nil {
 			switch {
 			case queued:
-				b.nudgeInbox()
 			case tried:
 				// Most likely this call's own earlier write, confirmed
 				// now: it is this replica's work to do.
-				b.nudgeInbox()
 				b.log.Info("work recorded on a retry (an earlier try of this delivery, or another delivery of it, wrote it)", "work", w.Key)
 			default:
 				b.log.Info(again, "work", w.Key)
@@ -202,7 +218,6 @@ func (b *Bot) AcceptEnvelope(ctx context.Context, w store.Work, again string) bo
 		case <-ctx.Done():
 			t.Stop()
 			if recorded {
-				b.nudgeInbox()
 				b.log.Warn("work recorded on the Redis primary, but no replica confirmed it in time; acknowledged", "work", w.Key, "err", err)
 				return true
 			}

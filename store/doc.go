@@ -68,10 +68,11 @@
 // id alone (Job, FollowUp, LinkJob's check that the id is not linked in
 // another shard) asks all 16 shards in one pipeline, and so do Lag, Tracked
 // and Queued. The job lists (recent, running; joblists.go) are indexes
-// written right after the script that changed a record, never inside it,
-// since a person's jobs are in many shards; a failure to write them is
-// logged, not returned: the change stands, and a caller told of an error
-// would retry it.
+// written right after the script that changed a record, not inside it,
+// since a person's jobs are in many shards (on one server, where a script
+// may touch keys of any slot, LinkJob's script writes them); a failure to
+// write them is logged, not returned: the change stands, and a caller told
+// of an error would retry it.
 //
 // A prefix that has a hash tag itself (such as "{docsbot}:", which earlier
 // versions asked for on a cluster) puts every key in that one slot: Redis
@@ -155,9 +156,13 @@
 // reply) is written with Enqueue before the ack, once per delivery key, so a
 // redelivered envelope is dropped in the same write. Replicas take work with
 // ClaimWork under a lease and a fencing token, exactly as they take polls: a
-// replica that dies leaves its work to the next one when the lease ends. Mark
-// records checkpoints that a later attempt reads; Done keeps only the record
-// a redelivery needs to be dropped. Work is never expired while it waits.
+// replica that dies leaves its work to the next one when the lease ends. A
+// replica whose claim loop has a free worker writes the work already claimed
+// by itself, in the same script, and its next ClaimWork hands it out without
+// a claim script (preclaim.go): the same lease and token, one script less. Mark
+// records checkpoints that a later attempt reads (a checkpoint leaves the
+// lease as it is, an empty Mark extends it); Done keeps only the record a
+// redelivery needs to be dropped. Work is never expired while it waits.
 //
 // So what people wrote lives in Redis only while its work waits or runs:
 // every message in a thread of a channel the bot is in is recorded before

@@ -65,13 +65,18 @@ func (s *Store) wakeChannel() string { return s.prefix + "wake" }
 // lower moves shard i's head of schedule k to at if that is earlier, and
 // tells the claim loop.
 func (s *Store) lower(k, i int, at time.Time) {
+	s.lowerQuiet(k, i, at)
+	s.heads.signal(k)
+}
+
+// lowerQuiet is lower without telling the claim loop.
+func (s *Store) lowerQuiet(k, i int, at time.Time) {
 	h := &s.heads
 	h.mu.Lock()
 	if at.Before(h.due[k][i]) {
 		h.due[k][i] = at
 	}
 	h.mu.Unlock()
-	h.signal(k)
 }
 
 func (h *heads) signal(k int) {

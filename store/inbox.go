@@ -47,6 +47,10 @@ const minInboxKeep = time.Second
 // Enqueue records w in the inbox, due at once, unless work with the same key
 // was recorded before: it reports whether w is new. A new record stays until
 // Done, and then for keep more, so that a redelivery within keep is dropped.
+// When this Store's claim loop has a free worker (its last ClaimWork took
+// fewer than it asked for), new work is recorded claimed by this Store
+// instead, under the lease of that ClaimWork, and the next ClaimWork hands
+// it out (preclaim.go).
 //
 // With WithReplicaAcks, Enqueue returns only once the replicas asked for
 // have the record (new or seen before); when too few confirm in time it
@@ -66,13 +70,30 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 		return false, fmt.Errorf("store: enqueue %q: keep %v must be at least %v: %w", w.Key, keep, minInboxKeep, ErrInvalid)
 	}
 	i := shardOf(w.Key)
-	n, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKeyIn(i, w.Key), s.inboxKey(i)},
-		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep)).Int64()
+	lease := s.pre.reserve()
+	sent := time.Now()
+	res, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKeyIn(i, w.Key), s.inboxKey(i)},
+		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep), millis(lease)).Int64Slice()
+	if err == nil && len(res) != 2 {
+		err = fmt.Errorf("unexpected reply %v", res)
+	}
 	if err != nil {
+		if lease > 0 {
+			s.pre.free()
+		}
 		return false, wrapErr(err, "store: enqueue %q", w.Key)
 	}
-	if n == 1 {
+	n := res[0]
+	switch {
+	case n == 1 && lease > 0:
+		// The caller wakes its claim loop (the bot after its ack), and
+		// ClaimWait lets the loop sleep no more while work is held.
+		s.pre.hold(Taken{Work: w, Token: 1, Attempt: 1, Received: time.UnixMilli(res[1])}, sent, lease)
+		s.lowerQuiet(schedWork, i, sent.Add(lease))
+	case n == 1:
 		s.scheduled(ctx, schedWork, i, 0, false)
+	case lease > 0:
+		s.pre.free()
 	}
 	// Slack is acknowledged once this returns: the record, new or seen
 	// before (a redelivery relies on it as much), must be on the replicas
@@ -86,7 +107,9 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 // ClaimWork takes up to max pieces of due work, oldest first, and moves each
 // a lease into the future, so that it comes due again if this replica dies
 // before Done. Concurrent callers never get the same work while the lease
-// holds; Mark extends it.
+// holds; an empty Mark extends it. Work this Store queued claimed by itself
+// comes first, without a claim script (preclaim.go); max less what it
+// returns is the room Enqueue then claims for.
 func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]Taken, error) {
 	s := ib.s
 	if max <= 0 {
@@ -95,26 +118,44 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 	if err := checkLease(lease); err != nil {
 		return nil, err
 	}
-	items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:", "at"}, max, lease)
-	if err != nil {
-		return nil, wrapErr(err, "store: claim work")
-	}
-	out := make([]Taken, 0, len(items))
-	for _, item := range items {
-		t, err := decodeTaken(item.v)
-		if err != nil {
-			return nil, err
+	if d, ok := s.pre.wait(); ok && d > 0 {
+		// Held work goes out no sooner than handOutAfter after its write.
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
 		}
-		out = append(out, t)
+		t.Stop()
 	}
+	out := s.pre.take(max, lease)
+	if len(out) < max {
+		items, err := s.claimDue(ctx, schedule{schedWork, s.inboxKey, "in:", "at"}, max-len(out), lease)
+		if err != nil && len(out) == 0 {
+			return nil, wrapErr(err, "store: claim work")
+		}
+		// With work held in hand, a failed claim script is left to the
+		// next call: the held work is claimed already.
+		for _, item := range items {
+			t, err := decodeTaken(item.v)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+		}
+	}
+	s.pre.setRoom(max - len(out))
 	return out, nil
 }
 
 // ClaimWait is how long the inbox's claim loop may sleep before its next
 // ClaimWork: until the earliest due time this Store knows of, or its next
-// read of every shard (at most lookEvery). It asks Redis nothing; ok is
+// read of every shard (at most lookEvery); not at all while work queued
+// claimed by this Store is held (preclaim.go). It asks Redis nothing; ok is
 // always true (the signature of bot.ClaimRunner.NextDue).
 func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
+	if _, ok := ib.s.pre.wait(); ok {
+		return 0, true, nil
+	}
 	return ib.s.claimWait(schedWork), true, nil
 }
 
@@ -124,7 +165,8 @@ func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
 func (ib Inbox) Changed() <-chan struct{} { return ib.s.changed(schedWork) }
 
 // Mark records checkpoints of t (a root message posted, a create call about
-// to be made) and extends its lease by lease from now (0 keeps the due time).
+// to be made) and extends its lease by lease from now (0 keeps the due time,
+// and reads no Redis clock).
 // A later attempt reads them in Taken.Marks.
 func (ib Inbox) Mark(ctx context.Context, t Taken, lease time.Duration, marks map[string]string) error {
 	s := ib.s
@@ -164,7 +206,7 @@ func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {
 func (ib Inbox) Done(ctx context.Context, t Taken) error {
 	s := ib.s
 	return s.workWrite(ctx, "done", t, s.sc.workDone,
-		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10)})
+		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), time.Now().UnixMilli()})
 }
 
 // workWrite runs one fenced write script on t's record.
@@ -186,6 +228,7 @@ func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Scr
 // so that late writes of this replica fail with ErrStale.
 func (ib Inbox) ReleaseWork(ctx context.Context, taken []Taken, after time.Duration) error {
 	s := ib.s
+	taken = append(taken, s.pre.drain()...)
 	byShard := map[int][]any{}
 	for _, t := range taken {
 		i := shardOf(t.Key)

@@ -37,20 +37,35 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 	} else if elsewhere {
 		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, ErrConflict)
 	}
-	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created}, encodeJob(j)...)
-	code, err := s.sc.link.Run(ctx, s.rdb,
-		[]string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i), s.startKey(j.Thread)}, args...).Int64()
+	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created, runningKeep, RecentKeep, millis(Retention)}, encodeJob(j)...)
+	keys := []string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i), s.startKey(j.Thread)}
+	// On one server the script writes the job lists too; a cluster writes
+	// them after it (joblists.go).
+	_, cluster := s.rdb.(*redis.ClusterClient)
+	if !cluster {
+		keys = append(keys, s.runningKey(j.Thread.Team, j.Thread.Channel))
+		if j.Requester != "" {
+			keys = append(keys, s.recentKey(j.Thread.Team, j.Requester))
+		}
+	}
+	code, err := s.sc.link.Run(ctx, s.rdb, keys, args...).Int64()
 	if err != nil {
 		return wrapErr(err, "store: link job %s", j.ID)
 	}
 	if err := codeErr(code); err != nil {
 		return wrapErr(err, "store: link job %s to thread %s", j.ID, j.Thread)
 	}
+	if code >= 2 { // the script's job lists failed; the link stands
+		code -= 2
+		s.log.Warn("the job lists missed a job; it may be left out of /docs-agent list", "job", j.ID)
+	}
 	if code == 1 {
 		s.scheduled(ctx, schedJobs, i, firstPoll, false)
 	}
 	s.confirmBestEffort(ctx)
-	s.listJobLogged(ctx, j)
+	if cluster {
+		s.listJobLogged(ctx, j)
+	}
 	return nil
 }
 

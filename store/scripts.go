@@ -76,13 +76,36 @@ local function check(k, tok)
 end
 `
 
-// luaLink: KEYS job, link, sched, starting; ARGV prefix, id, firstPoll ms,
-// createdAt ms (0 = now), then field/value pairs. Returns 1 if created, 0 if
-// it existed. The link replaces the thread's start claim (ClaimStart).
+// luaLink: KEYS job, link, sched, starting, then the job lists to write
+// (none on a cluster: joblists.go); ARGV prefix, id, firstPoll ms,
+// createdAt ms (0 = now), the running list's keep, the recent list's keep,
+// the lists' retention ms, then field/value pairs. Returns 1 if created, 0
+// if it existed. The link replaces the thread's start claim (ClaimStart).
+// The lists (KEYS[5] a channel's running jobs, KEYS[6] if given its
+// requester's recent ones) are written on both paths, as listJob would,
+// last and with pcall: a list that cannot be written (a key of another
+// type) leaves the link standing and adds 2 to the reply, for the caller
+// to log (a script is not rolled back on an error).
 const luaLink = luaCommon + `
 local k, lk, sched, id = KEYS[1], KEYS[2], KEYS[3], ARGV[2]
+local function list(at)
+  local failed = 0
+  for i = 5, #KEYS do
+    local keep = ARGV[5]
+    if i > 5 then keep = ARGV[6] end
+    local r = redis.pcall('ZADD', KEYS[i], 'NX', at, id)
+    if type(r) == 'table' and r.err then
+      failed = 2
+    else
+      redis.pcall('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(keep) - 1)
+      redis.pcall('PEXPIRE', KEYS[i], ARGV[7])
+    end
+  end
+  return failed
+end
 local cur = redis.call('GET', lk)
 if cur and cur ~= id then return CONFLICT end
+local created = tonumber(ARGV[4])
 if redis.call('EXISTS', k) == 1 then
   if link_key(k) ~= lk then return CONFLICT end
   redis.call('DEL', KEYS[4])
@@ -91,18 +114,21 @@ if redis.call('EXISTS', k) == 1 then
     local ttl = redis.call('PTTL', k)
     if ttl > 0 then redis.call('PEXPIRE', lk, ttl) end
   end
+  if #KEYS > 4 then
+    if created == 0 then created = now_ms() end
+    return list(created)
+  end
   return 0
 end
 local now = now_ms()
-local created = tonumber(ARGV[4])
 if created == 0 then created = now end
 local f = {'g', 1, 'n', 0, 'na', 0, 'pl', 0, 'tk', 0, 'ca', created, 'ua', now}
-for i = 5, #ARGV do f[#f + 1] = ARGV[i] end
+for i = 8, #ARGV do f[#f + 1] = ARGV[i] end
 redis.call('HSET', k, unpack(f))
 redis.call('SET', lk, id)
 redis.call('DEL', KEYS[4])
 redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
-return 1
+return 1 + list(created)
 `
 
 // luaFollowUp: KEYS job, sched; ARGV prefix, id, firstPoll ms, the
@@ -301,7 +327,7 @@ type scripts struct {
 	deferWork, workDone              *redis.Script
 	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
-	auditAppend, auditTrim           *redis.Script
+	auditTrim                        *redis.Script
 }
 
 func newScripts() scripts {
@@ -327,7 +353,6 @@ func newScripts() scripts {
 		claimStart:   redis.NewScript(luaClaimStart),
 		releaseStart: redis.NewScript(luaReleaseStart),
 		digest:       newDigestScripts(),
-		auditAppend:  redis.NewScript(luaAuditAppend),
 		auditTrim:    redis.NewScript(luaAuditTrim),
 	}
 }

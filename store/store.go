@@ -48,6 +48,8 @@ type Store struct {
 	cursor atomic.Uint32
 	// heads is what this Store knows of the schedules' heads (heads.go).
 	heads heads
+	// pre holds work this Store queued claimed by itself (preclaim.go).
+	pre preclaims
 	// log takes what the store notes but does not return (WithLogger).
 	log *slog.Logger
 	// settleLinger: see settle.go.

@@ -21,11 +21,15 @@ import (
 // Targets of the acks scenario: absolute for docsbot, and against the bare
 // slack-go bot measured in the same run (issue 24, "At the floor").
 const (
-	targetAckP50      = time.Millisecond
-	targetAckP99      = 5 * time.Millisecond
-	targetCPUPerCmd   = 3 * time.Millisecond
-	targetAcksRSS     = 25_000_000
-	targetPeerRatio   = 1.5
+	targetAckP50    = time.Millisecond
+	targetAckP99    = 5 * time.Millisecond
+	targetCPUPerCmd = 3 * time.Millisecond
+	targetAcksRSS   = 25_000_000
+	targetPeerRatio = 1.5
+	// Against the same-work bot (issue 34): CPU per command, ack p99, RSS.
+	targetSameCPU     = 1.2
+	targetSameP99     = 1.3
+	targetSameRSS     = 1.3
 	ackWaitPerCommand = 30 * time.Second
 )
 
@@ -46,8 +50,9 @@ type acksOptions struct {
 	warmup        int
 	createLatency time.Duration
 	idle          time.Duration
-	// peer runs the bare slack-go bot after docsbot, under the same load.
-	peer bool
+	// peer is the bot run after docsbot under the same load: peerBare,
+	// peerSameWork or peerNone.
+	peer string
 	// release builds docsbot as `make build` does (nosandbox, stripped);
 	// without, as `go run ./cmd/docsbot` does. Ignored with --bin.
 	release bool
@@ -60,8 +65,30 @@ func (o *acksOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.warmup, "warmup", 5, "commands run to completion before measuring")
 	fs.DurationVar(&o.createLatency, "create-latency", 2*time.Second, "how long every create-job call takes at the API")
 	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to measure the idle bot's CPU before the commands")
-	fs.BoolVar(&o.peer, "peer", true, "also run a bare slack-go bot (ack, post, create) under the same load and report the ratios")
+	fs.StringVar(&o.peer, "peer", peerBare, "the bot also run under the same load, with docsbot's ratios to it: "+
+		"bare (ack, create, post), same-work (Redis before the ack, ack, post, create, status, update, link, audit, done; sameworkbot.go), or none (also false)")
 	fs.BoolVar(&o.release, "release", true, "build docsbot as make build does (-tags nosandbox, stripped); false: as go run ./cmd/docsbot does, sandbox included")
+}
+
+// The peers of the acks scenario.
+const (
+	peerBare     = "bare"
+	peerSameWork = "same-work"
+	peerNone     = "none"
+)
+
+// peerOf reads --peer: "true" is the bare bot and "false" none, as when
+// the flag was a switch.
+func peerOf(v string) (string, error) {
+	switch v {
+	case peerBare, "true":
+		return peerBare, nil
+	case peerSameWork:
+		return peerSameWork, nil
+	case peerNone, "false", "":
+		return peerNone, nil
+	}
+	return "", fmt.Errorf("acks: --peer %q: want bare, same-work or none", v)
 }
 
 // acksResult is the report of the acks scenario: docsbot's figures (at the
@@ -81,6 +108,10 @@ type acksResult struct {
 	acksPeer
 	Bare   *acksPeer   `json:"bare_bot,omitempty"`
 	Ratios *acksRatios `json:"docsbot_over_bare_bot,omitempty"`
+	// SameWork is the same-work bot's figures (--peer same-work), and
+	// SameWorkRatios docsbot's over them.
+	SameWork       *acksPeer   `json:"same_work_bot,omitempty"`
+	SameWorkRatios *acksRatios `json:"docsbot_over_same_work_bot,omitempty"`
 
 	issues []string
 }
@@ -108,6 +139,15 @@ type acksPeer struct {
 	// idle loops send in the window is in them (BENCHMARKS.md, "At rest").
 	RedisPerCmd float64            `json:"redis_commands_per_command"`
 	RedisByCmd  map[string]float64 `json:"redis_commands_per_command_by_name,omitempty"`
+	// RedisSentPerCmd and RedisInScriptsPerCmd split the same window's
+	// commands (MONITOR, redisMonitor) into those the bot sent, a script
+	// counting once as its EVALSHA (round trips, pipelines counting each
+	// command), and those its scripts called inside Redis; by name in
+	// RedisSentByCmd and RedisInScriptsByCmd.
+	RedisSentPerCmd      float64            `json:"redis_commands_sent_per_command,omitempty"`
+	RedisInScriptsPerCmd float64            `json:"redis_commands_in_scripts_per_command,omitempty"`
+	RedisSentByCmd       map[string]float64 `json:"redis_commands_sent_per_command_by_name,omitempty"`
+	RedisInScriptsByCmd  map[string]float64 `json:"redis_commands_in_scripts_per_command_by_name,omitempty"`
 
 	// CPU is the bot's CPU time from just before the first command to when
 	// the last job was seen linked; Idle is its idle CPU rate measured before.
@@ -132,6 +172,8 @@ type acksRatios struct {
 	NetCPUPerCmd float64 `json:"cpu_per_command_net_of_idle"`
 	RSS          float64 `json:"rss_at_end"`
 	HWM          float64 `json:"peak_rss"`
+	RedisPerCmd  float64 `json:"redis_commands_per_command"`
+	RedisSent    float64 `json:"redis_commands_sent_per_command"`
 }
 
 // ratiosOf divides docsbot's figures by the bare bot's; a figure the bare
@@ -150,6 +192,8 @@ func ratiosOf(bot, bare *acksPeer) *acksRatios {
 		NetCPUPerCmd: div(bot.NetCPUPerCmdMs, bare.NetCPUPerCmdMs),
 		RSS:          div(float64(bot.Bot.RSS), float64(bare.Bot.RSS)),
 		HWM:          div(float64(bot.Bot.HWM), float64(bare.Bot.HWM)),
+		RedisPerCmd:  div(bot.RedisPerCmd, bare.RedisPerCmd),
+		RedisSent:    div(bot.RedisSentPerCmd, bare.RedisSentPerCmd),
 	}
 }
 
@@ -181,7 +225,9 @@ func (r *acksResult) sections() []section {
 			goal("bot RSS at the end", mib(p.Bot.RSS), "< 25 MB", p.Bot.RSS < targetAcksRSS),
 			goal("bot peak RSS (VmHWM)", mib(p.Bot.HWM), "< 25 MB", p.Bot.HWM < targetAcksRSS),
 			fig("Slack Web API calls per command", "%s", callsPerCommand(p.SlackCalls, r.Commands+r.Warmup)),
-			fig("Redis commands per command", "%.1f (%s)", p.RedisPerCmd, topCommands(p.RedisByCmd)),
+			fig("Redis commands per command (INFO commandstats)", "%.1f (%s)", p.RedisPerCmd, topCommands(p.RedisByCmd)),
+			fig("  of which sent by the bot (a script once)", "%.1f (%s)", p.RedisSentPerCmd, topCommands(p.RedisSentByCmd)),
+			fig("  of which called inside scripts", "%.1f (%s)", p.RedisInScriptsPerCmd, topCommands(p.RedisInScriptsByCmd)),
 			fig("bot log lines (level warn+)", "%d", p.BotLogLines),
 			fig("load average around the window", "%s → %s", p.LoadStart, p.LoadEnd),
 		}},
@@ -202,7 +248,41 @@ func (r *acksResult) sections() []section {
 			fig("docsbot / bare: RSS at the end / peak", "%s / %s", x(q.RSS), x(q.HWM)),
 		}})
 	}
+	if b, q := r.SameWork, r.SameWorkRatios; b != nil && q != nil {
+		x := func(v float64) string { return fmt.Sprintf("%.2f×", v) }
+		out = append(out, section{heading: "Beside the same-work bot (Redis before the ack, ack, post, create, status, update, link, audit, done; no claims, marks or fencing) under the same load, run after docsbot", rows: []row{
+			fig("same-work bot: commands acked / jobs linked", "%d / %d (not started %d)", b.Acked, b.Linked, b.Failed),
+			fig("same-work bot: ack latency p50 / p99", "%s / %s", ms(b.Ack.P50), ms(b.Ack.P99)),
+			fig("same-work bot: Slack Web API calls per command", "%s", callsPerCommand(b.SlackCalls, r.Commands+r.Warmup)),
+			fig("same-work bot: CPU per command", "%.2f ms (net of idle %.2f ms)", b.CPUPerCmdMs, b.NetCPUPerCmdMs),
+			fig("same-work bot: RSS at the end / peak", "%s / %s", mib(b.Bot.RSS), mib(b.Bot.HWM)),
+			fig("same-work bot: Redis commands per command", "%.1f (%s); sent %.1f", b.RedisPerCmd, topCommands(b.RedisByCmd), b.RedisSentPerCmd),
+			fig("same-work bot: load average around the window", "%s → %s", b.LoadStart, b.LoadEnd),
+			fig("docsbot / same-work: ack latency p50", "%s", x(q.AckP50)),
+			goal("docsbot / same-work: ack latency p99", x(q.AckP99), fmt.Sprintf("≤ %.1f×", targetSameP99), q.AckP99 <= targetSameP99),
+			goal("docsbot / same-work: CPU per command", x(q.CPUPerCmd), fmt.Sprintf("≤ %.1f×", targetSameCPU), q.CPUPerCmd <= targetSameCPU),
+			fig("docsbot / same-work: CPU per command net of idle", "%s", x(q.NetCPUPerCmd)),
+			goal("docsbot / same-work: RSS at the end", x(q.RSS), fmt.Sprintf("≤ %.1f×", targetSameRSS), q.RSS <= targetSameRSS),
+			fig("docsbot / same-work: peak RSS", "%s", x(q.HWM)),
+			fig("docsbot / same-work: Redis commands per command (sent)", "%s (%s)", x(q.RedisPerCmd), x(q.RedisSent)),
+		}})
+	}
 	return append(out, machineSection(r.Machine, r.LoadStart, r.LoadEnd))
+}
+
+// perCommand divides counts by command name over n commands: the total
+// and by name.
+func perCommand(counts map[string]int64, n int) (float64, map[string]float64) {
+	if n <= 0 {
+		return 0, nil
+	}
+	var total int64
+	out := make(map[string]float64, len(counts))
+	for k, v := range counts {
+		total += v
+		out[k] = round3(float64(v) / float64(n))
+	}
+	return round3(float64(total) / float64(n)), out
 }
 
 // callsPerCommand describes calls (counts by method) per command of n, the
@@ -230,8 +310,12 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	if o.rate <= 0 || o.commands <= 0 || o.warmup < 0 || o.createLatency < 0 {
 		return nil, errors.New("acks: --rate and --commands must be positive, --warmup and --create-latency not negative")
 	}
+	peer, err := peerOf(o.peer)
+	if err != nil {
+		return nil, err
+	}
 	runs := time.Duration(1)
-	if o.peer {
+	if peer != peerNone {
 		runs = 2
 	}
 	budget := runs * (time.Duration(float64(o.commands)/o.rate*float64(time.Second)) + 2*o.createLatency + o.idle + 2*time.Minute)
@@ -262,19 +346,28 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 	}
 	res.acksPeer = bot.acksPeer
 	res.issues = bot.issues
-	if o.peer {
+	if peer != peerNone {
 		self, err := os.Executable()
 		if err != nil {
-			return nil, fmt.Errorf("the bare bot runs docsbot-load itself: %w", err)
+			return nil, fmt.Errorf("the %s bot runs docsbot-load itself: %w", peer, err)
 		}
-		bare, err := measureAcks(ctx, e.log, o, rigOptions{bin: self, args: []string{bareBotCommand}})
+		sub := bareBotCommand
+		if peer == peerSameWork {
+			sub = sameWorkBotCommand
+		}
+		other, err := measureAcks(ctx, e.log, o, rigOptions{bin: self, args: []string{sub}})
 		if err != nil {
-			return nil, fmt.Errorf("bare slack-go bot: %w", err)
+			return nil, fmt.Errorf("%s bot: %w", peer, err)
 		}
-		res.Bare = &bare.acksPeer
-		res.Ratios = ratiosOf(&res.acksPeer, res.Bare)
-		for _, s := range bare.issues {
-			res.issues = append(res.issues, "bare bot: "+s)
+		if peer == peerSameWork {
+			res.SameWork = &other.acksPeer
+			res.SameWorkRatios = ratiosOf(&res.acksPeer, res.SameWork)
+		} else {
+			res.Bare = &other.acksPeer
+			res.Ratios = ratiosOf(&res.acksPeer, res.Bare)
+		}
+		for _, s := range other.issues {
+			res.issues = append(res.issues, peer+" bot: "+s)
 		}
 	}
 	res.LoadEnd = loadAvg()
@@ -322,6 +415,18 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	cpu0, err := r.bot.stats()
 	if err != nil {
 		return nil, err
+	}
+	var mon *redisMonitor
+	if r.redis != nil {
+		if mon, err = startMonitor(ctx, r.redis.Socket); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if mon != nil {
+				mon.stop()
+			}
+		}()
+		mon.count(true)
 	}
 	redis0, err := r.store.ServerStats(ctx)
 	if err != nil {
@@ -378,6 +483,9 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 		return nil, serr
 	}
 	redis1, serr := r.store.ServerStats(ctx)
+	if mon != nil {
+		mon.count(false)
+	}
 	if serr != nil {
 		return nil, fmt.Errorf("reading Redis's command counts: %w", serr)
 	}
@@ -402,6 +510,12 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	res.NetCPUPerCmdMs = round3(max(0, (float64(cpu)-idleRate*window.Seconds())/1e6/float64(o.commands)))
 	total, byName := commandDelta(redis0, redis1, float64(o.commands))
 	res.RedisPerCmd, res.RedisByCmd = round3(float64(total)/float64(o.commands)), byName
+	if mon != nil {
+		sent, inScript := mon.stop()
+		mon = nil
+		res.RedisSentPerCmd, res.RedisSentByCmd = perCommand(sent, o.commands)
+		res.RedisInScriptsPerCmd, res.RedisInScriptsByCmd = perCommand(inScript, o.commands)
+	}
 	res.Bot = cpu1
 	res.BotLogLines = r.bot.logs.Lines()
 

@@ -134,12 +134,12 @@ func topCommands(m map[string]float64) string {
 }
 
 // commandDelta is the calls of each command between two samples, the
-// tool's own INFO left out, divided by per.
+// tool's own INFO and MONITOR left out, divided by per.
 func commandDelta(a, b store.ServerStats, per float64) (int64, map[string]float64) {
 	var total int64
 	out := map[string]float64{}
 	for k, v := range b.ByCommand {
-		if k == "info" {
+		if k == "info" || k == "monitor" {
 			continue
 		}
 		if d := v - a.ByCommand[k]; d > 0 {

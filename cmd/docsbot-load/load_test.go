@@ -43,7 +43,7 @@ func TestScenariosAtTinyScale(t *testing.T) {
 		}},
 		{"acks", func(t *testing.T) {
 			const commands, warmup = 5, 1
-			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond, peer: true})
+			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond, peer: peerBare})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,6 +85,49 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			}
 			if res.Bare.Bot.RSS <= 0 || res.Ratios.RSS <= 0 || res.Ratios.CPUPerCmd <= 0 {
 				t.Errorf("bare bot figures not read: RSS %d, ratios %+v", res.Bare.Bot.RSS, *res.Ratios)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
+			}
+		}},
+		{"acks beside the same-work bot", func(t *testing.T) {
+			const commands, warmup = 5, 1
+			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond, peer: peerSameWork})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sw, q := res.SameWork, res.SameWorkRatios
+			if sw == nil || q == nil || res.Bare != nil {
+				t.Fatalf("same-work figures %v, ratios %v, bare bot %v: want the same-work bot's only", sw, q, res.Bare)
+			}
+			for _, c := range []struct {
+				name      string
+				got, want int
+			}{
+				{"docsbot: linked", res.Linked, commands},
+				{"same-work bot: acked", sw.Acked, commands},
+				{"same-work bot: jobs linked", sw.Linked, commands},
+				{"same-work bot: not started", sw.Failed, 0},
+				{"same-work bot: creates at the API", sw.Creates, commands + warmup},
+				// The same outward work: three Slack calls a command.
+				{"same-work bot: chat.postMessage", sw.SlackCalls["chat.postMessage"], commands + warmup},
+				{"same-work bot: assistant.threads.setStatus", sw.SlackCalls["assistant.threads.setStatus"], commands + warmup},
+				{"same-work bot: chat.update", sw.SlackCalls["chat.update"], commands + warmup},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+				}
+			}
+			// Its Redis work per command: SET NX, SET, XADD, SET XX (idle
+			// commands of the window aside), all sent, none in scripts.
+			if sw.RedisByCmd["set"] < 3 || sw.RedisByCmd["xadd"] < 1 || sw.RedisInScriptsPerCmd != 0 {
+				t.Errorf("same-work bot's Redis commands: %v, in scripts %.2f", sw.RedisByCmd, sw.RedisInScriptsPerCmd)
+			}
+			if res.RedisSentPerCmd <= 0 || res.RedisInScriptsPerCmd <= 0 {
+				t.Errorf("docsbot's Redis commands not split: sent %.2f, in scripts %.2f", res.RedisSentPerCmd, res.RedisInScriptsPerCmd)
+			}
+			if q.CPUPerCmd <= 0 || q.RSS <= 0 || q.AckP99 <= 0 || q.RedisPerCmd <= 0 {
+				t.Errorf("ratios not computed: %+v", *q)
 			}
 			if p := res.problems(); len(p) > 0 {
 				t.Errorf("problems: %v", p)

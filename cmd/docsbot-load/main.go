@@ -36,7 +36,7 @@ const usage = `docsbot-load measures the docsbot bot binary under load, against 
 Slack, the docs API test server and a local redis-server (loopback only).
 
 Usage:
-  docsbot-load acks     [--rate 20] [--commands 600] [--create-latency 2s]
+  docsbot-load acks     [--rate 20] [--commands 600] [--create-latency 2s] [--peer bare|same-work|none]
   docsbot-load polls    [--jobs 10000] [--duration 3m] [--interval 10s] [--max-interval 1m] [--active 2m]
   docsbot-load schedule [--interval 10s] [--max-interval 1m] [--scale 500]
   docsbot-load chaos    [--replicas 3] [--commands 120] [--kill-every 4s] [--redis-down 3s] [--runs 1]
@@ -78,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch name {
 	case bareBotCommand: // not in the usage: the acks scenario runs it
 		return runBareBot(ctx, stderr)
+	case sameWorkBotCommand: // not in the usage: acks --peer same-work runs it
+		return runSameWorkBot(ctx, stderr)
 	case "acks":
 		var o acksOptions
 		c, err := parseFlags(name, rest, stderr, o.register)

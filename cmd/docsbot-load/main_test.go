@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"testing"
@@ -22,11 +23,12 @@ var testBot struct {
 }
 
 // TestMain lets the test binary stand in for docsbot-load when the acks
-// scenario runs itself again as the bare slack-go bot (os.Executable is
-// then the test binary).
+// scenario runs itself again as the bare slack-go bot or the same-work bot
+// (os.Executable is then the test binary).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == bareBotCommand {
-		if err := runBareBot(context.Background(), os.Stderr); err != nil {
+	peers := map[string]func(context.Context, io.Writer) error{bareBotCommand: runBareBot, sameWorkBotCommand: runSameWorkBot}
+	if len(os.Args) > 1 && peers[os.Args[1]] != nil {
+		if err := peers[os.Args[1]](context.Background(), os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

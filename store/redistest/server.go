@@ -117,6 +117,17 @@ func (s *Server) Client() *redis.Client {
 	return redis.NewClient(&redis.Options{Network: "unix", Addr: s.Socket})
 }
 
+// ClientOf returns a new client of the Redis at url (redis://, unix://), for
+// a peer of docsbot that talks to Redis without the store (docsbot-load's
+// same-work bot). The caller closes it.
+func ClientOf(url string) (*redis.Client, error) {
+	o, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("redistest: %w", err)
+	}
+	return redis.NewClient(o), nil
+}
+
 // Stop stops the server process; its socket is gone afterwards. Stopping a
 // stopped server does nothing.
 func (s *Server) Stop() error {
