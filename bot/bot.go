@@ -152,6 +152,8 @@ type Bot struct {
 	handlers map[string]WorkHandler
 	// answerThreads tells an answer's threads (SetAnswerThreads).
 	answerThreads AnswerThreads
+	// helpChannels are the help channels' hooks (helpchannels.go).
+	helpChannels helpChannelHooks
 	// background is what features run alongside the bot (Background).
 	background []func(ctx context.Context)
 	// work tracks handler goroutines so Run can wait for them on shutdown.

@@ -44,6 +44,10 @@ type Question struct {
 	Project string `json:"project,omitempty"`
 	// ResponseURL answers /docs-ask privately; "" for the others.
 	ResponseURL string `json:"response_url,omitempty"`
+	// Asked marks a question asked of docsbot (a mention, /docs-ask, a
+	// reply) that a channel in ModePrivate answers to its asker alone
+	// (Via ViaPrivate): shown even without sources.
+	Asked bool `json:"asked,omitempty"`
 }
 
 // Answers reports whether a feature answers questions (it registered

@@ -48,6 +48,7 @@
 //	{p}deploys:<team>                    sorted set: record id -> started (unix ms); a workspace's latest DeploysKept
 //	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
 //	                                     its asker and thread key included; UpdateConversation), kept while it may go on
+//	{p}help:modes                        hash: <channel> -> a channel's answer mode as set (JSON, SetMode)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
@@ -123,6 +124,7 @@
 //	HomeSeen       homeseen
 //	Conversations  conv
 //	Deploys        deploy, deploys
+//	HelpChannels   help:modes
 //	AuditLog       audit
 //
 // The Store itself keeps what is about the whole connection or namespace:

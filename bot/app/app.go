@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -40,6 +41,8 @@ type Config struct {
 	Deploy deploy.Config
 	// Health is the docs health's.
 	Health health.Config
+	// Help is the help channels'.
+	Help helpchannels.Config
 	// Features name the features registered (bot.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.
@@ -75,6 +78,7 @@ type replica struct {
 	jobs            *agent.Feature
 	visitorsFeature *visitors.Feature
 	healthFeature   *health.Feature
+	help            *helpchannels.Feature
 }
 
 // apis are r's docs API clients, by project name, as what a feature calls

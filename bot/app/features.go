@@ -9,7 +9,9 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
 )
@@ -29,6 +31,7 @@ func features() []feature {
 		{agent.Declaration, (*replica).agent},
 		{visitors.Declaration, (*replica).visitors},
 		{ask.Declaration, (*replica).ask},
+		{helpchannels.Declaration, (*replica).helpChannels},
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
 		{home.Declaration, (*replica).home},
@@ -100,6 +103,20 @@ func (r *replica) ask() error {
 	return nil
 }
 
+func (r *replica) helpChannels() error {
+	docs, err := answerDocs(r.cfg.Bot.Projects, r.deps.APIOptions)
+	if err != nil {
+		return err
+	}
+	sites := map[string]mrkdwn.Sites{}
+	for key, d := range docs {
+		sites[key] = mrkdwn.NewSites(d.Site, r.cfg.Ask.LinkDomains)
+	}
+	r.help = helpchannels.Register(r.b, r.cfg.Help, sites, helpchannels.HelpStore{Modes: r.store.HelpChannels(),
+		Limits: r.store.Limits(), Conversations: r.store.Conversations()})
+	return nil
+}
+
 func (r *replica) deploy() error {
 	deploy.Register(r.b, r.cfg.Deploy, apis(r, func(c *docsapi.Client) deploy.DeployAPI { return c }),
 		deploy.DeployStore{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
@@ -117,6 +134,9 @@ func (r *replica) home() error {
 	cfg := r.cfg.Home
 	if cfg.Seen == nil {
 		cfg.Seen = r.store.HomeSeen()
+	}
+	if cfg.Help == nil && r.help != nil {
+		cfg.Help = r.help
 	}
 	// A feature left out is a nil interface, not a typed nil pointer.
 	var vis home.Visitors
