@@ -239,3 +239,29 @@ func (f *Feature) describe(ctx context.Context, m Mode) string {
 func (f *Feature) throttle(channel, id string) store.Draw {
 	return store.Draw{Budget: store.Budget{Name: "auto:" + channel, Limit: f.cfg.PerChannel, Window: time.Hour}, ID: id}
 }
+
+// ParseChannels reads DOCSBOT_ANSWER_CHANNELS: comma-separated
+// channel:mode pairs, such as "C123:auto,C456:private", each channel a
+// channel id (C…, G…) once and each mode one of bot.AnswerModeNames.
+func ParseChannels(v string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, pair := range strings.Split(v, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		ch, mode, ok := strings.Cut(pair, ":")
+		ch, mode = strings.TrimSpace(ch), strings.ToLower(strings.TrimSpace(mode))
+		switch {
+		case !ok || !bot.IsSlackID(ch, "CG"):
+			return nil, fmt.Errorf("helpchannels: %q is not channel:mode with a channel id", pair)
+		case !slices.Contains(bot.AnswerModeNames, mode):
+			return nil, fmt.Errorf("helpchannels: %q names no mode (%s)", pair, strings.Join(bot.AnswerModeNames, ", "))
+		}
+		if _, dup := out[ch]; dup {
+			return nil, fmt.Errorf("helpchannels: the channel %s is given twice", ch)
+		}
+		out[ch] = mode
+	}
+	return out, nil
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/helpchannels"
+	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
 // TestHelpModesWhoSetsThem: anyone sees a channel's mode with /docs-ask
@@ -45,6 +46,48 @@ func TestHelpModesWhoSetsThem(t *testing.T) {
 	h.WaitFor("bob told the command's mode over the settings'", func() bool {
 		return h.told(bob, "the mode is *auto*") && h.told(bob, "<@"+alice+"> set it")
 	})
+
+	home := h.openHome(alice, "Help channels")
+	bottest.WantContains(t, "an editor's Home", home, help+">: *auto* (set by")
+	if home := h.openHome(bob, "Your recent docs agent jobs"); contains(home, "Help channels") {
+		t.Errorf("a viewer's Home lists the help channels: %s", home)
+	}
+}
+
+// TestParseChannels: DOCSBOT_ANSWER_CHANNELS' pairs, and what it refuses.
+func TestParseChannels(t *testing.T) {
+	t.Parallel()
+	got, err := helpchannels.ParseChannels(" C0HELP:auto, G0PRIV:Private,C0QUIET:off ")
+	if err != nil || len(got) != 3 || got["C0HELP"] != "auto" || got["G0PRIV"] != "private" || got["C0QUIET"] != "off" {
+		t.Errorf("ParseChannels = %v, %v", got, err)
+	}
+	for _, bad := range []string{"C0HELP", "C0HELP:loud", "#help:auto", "U0ALICE:auto", "C0HELP:auto,C0HELP:off"} {
+		if _, err := helpchannels.ParseChannels(bad); err == nil {
+			t.Errorf("ParseChannels(%q) took it", bad)
+		}
+	}
+}
+
+// openHome opens user's Home and waits until it shows want; it returns
+// the Home's text.
+func (h *harness) openHome(user, want string) string {
+	h.T.Helper()
+	before := -1
+	if v, ok := h.Slack.HomeView(user); ok {
+		before = v.Updates
+	}
+	if _, err := h.Slack.OpenHome(h.T.Context(), user); err != nil {
+		h.T.Fatalf("open Home: %v", err)
+	}
+	text := ""
+	h.WaitFor("the Home of "+user+" showing "+want, func() bool {
+		v, ok := h.Slack.HomeView(user)
+		if ok {
+			text = bottest.Rendered(slacktest.Message{Blocks: v.Blocks})
+		}
+		return ok && v.Updates > before && contains(text, want)
+	})
+	return text
 }
 
 // told reports whether user was told privately something containing text

@@ -127,7 +127,7 @@ func (f *Feature) answeredByPerson(ctx context.Context, q bot.Question) (bool, e
 // person other than asker.
 func answeredBy(msgs []slack.Message, ts, asker string) bool {
 	for _, m := range msgs {
-		if m.Timestamp != ts && m.User != "" && m.User != asker && m.BotID == "" && m.SubType == "" {
+		if m.Timestamp != ts && m.User != "" && m.User != asker && m.BotID == "" && (m.SubType == "" || m.SubType == "thread_broadcast") {
 			return true
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -39,6 +40,8 @@ const (
 	EnvLinkDomains     = "DOCSBOT_LINK_DOMAINS"
 	EnvDeployPerUser   = "DOCSBOT_DEPLOY_PER_USER"
 	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
+	EnvAnswerChannels  = "DOCSBOT_ANSWER_CHANNELS"
+	EnvAutoPerChannel  = "DOCSBOT_AUTO_PER_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
 	EnvSlackAPIURL     = "SLACK_API_URL"
@@ -100,6 +103,9 @@ func table(c *Serve) settings.Table {
 		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(&c.Deploy.PerUser, 1, "deployments and previews")},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
+		{Env: EnvAnswerChannels, None: "every channel: mention", Doc: "Comma-separated `channel:mode` pairs, such as `C123:auto,C456:private`, that say how docsbot answers questions in those channels: `auto` answers every question in its thread without a mention, `private` shows the answer to its asker alone with *Share in channel*, `mention` only when asked, `off` not at all; `/docs-ask here MODE` in a channel overrides it",
+			Check: settings.Var(&c.Help.Channels, helpchannels.ParseChannels, "is not a list of channel:mode pairs: write C123:auto,C456:private with channel ids (C… or G…) and the modes auto, private, mention or off")},
+		{Env: EnvAutoPerChannel, Default: strconv.Itoa(helpchannels.DefaultPerChannel), Doc: "Questions an hour one channel is answered without a mention (`auto`, `private`), all replicas together; past it a question gets 👀 and nothing else, and the Home says so", Check: wholeNumber(&c.Help.PerChannel, 1, "answers")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
 			Check: settings.Prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
 		{Env: EnvSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
