@@ -46,6 +46,11 @@ type AnswerJob struct {
 	Sources  []string `json:"s,omitempty"`
 	// Project is the docs project that answered ("" the implicit one).
 	Project string `json:"p,omitempty"`
+	// Expert marks Answer as a person's reply that resolved the question
+	// in a help channel's thread (Turn this into docs), not the
+	// assistant's; By names them (a user id).
+	Expert bool   `json:"x,omitempty"`
+	By     string `json:"by,omitempty"`
 }
 
 // answerJobMax bounds an AnswerJob's value: a button's value holds 2,000

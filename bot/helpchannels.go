@@ -113,15 +113,27 @@ func (b *Bot) HearChannelPost(ctx context.Context, r *EventRequest, ev *slackeve
 	b.helpChannels.posts(ctx, r)
 }
 
-// ThreadRef names a thread in a button's value: "channel:ts".
-type ThreadRef struct{ Channel, TS string }
+// ThreadRef names a question's thread in a button's value:
+// "channel:ts[:project]", the project a key (ProjectKey), "" for the
+// implicit one.
+type ThreadRef struct{ Channel, TS, Project string }
 
 // String is r as a button's value.
-func (r ThreadRef) String() string { return r.Channel + ":" + r.TS }
+func (r ThreadRef) String() string {
+	s := r.Channel + ":" + r.TS
+	if r.Project != "" {
+		s += ":" + r.Project
+	}
+	return s
+}
+
+// Thread is the thread of r, "channel:ts", without its project.
+func (r ThreadRef) Thread() string { return r.Channel + ":" + r.TS }
 
 // ParseThreadRef reads a ThreadRef; ok false when v is not one.
 func ParseThreadRef(v string) (ThreadRef, bool) {
-	ch, ts, ok := strings.Cut(v, ":")
-	r := ThreadRef{ch, ts}
+	ch, rest, ok := strings.Cut(v, ":")
+	ts, proj, _ := strings.Cut(rest, ":")
+	r := ThreadRef{ch, ts, proj}
 	return r, ok && IsSlackID(ch, "CGD") && ts != ""
 }

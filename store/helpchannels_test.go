@@ -51,3 +51,58 @@ func TestChannelModes(t *testing.T) {
 		t.Errorf("a mode without its name: %v, want ErrInvalid", err)
 	}
 }
+
+// TestExpertCalls: a thread's experts are called once; its reminder is
+// claimed once it is due, by one claim at a time (a lease), again after the
+// lease, and no more once ended or resolved; resolving counts once.
+func TestExpertCalls(t *testing.T) {
+	t.Parallel()
+	hc := newStore(t).HelpChannels()
+	ctx := t.Context()
+	now := time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)
+	call := store.ExpertCall{Channel: "C1", TS: "1.0", Asker: "U1", CalledBy: "U1", Experts: []string{"S1"}, Called: now}
+	for i, want := range []bool{true, false} {
+		first, err := hc.CallExpert(ctx, call, now.Add(4*time.Hour))
+		if err != nil || first != want {
+			t.Fatalf("call %d: %v, %v; want %v", i+1, first, err, want)
+		}
+	}
+	claims := func(at time.Time) int {
+		t.Helper()
+		got, err := hc.ClaimReminders(ctx, at, time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got)
+	}
+	steps := []struct {
+		name string
+		at   time.Time
+		want int
+	}{
+		{"before it is due", now.Add(time.Hour), 0},
+		{"due", now.Add(4 * time.Hour), 1},
+		{"claimed again within the lease", now.Add(4*time.Hour + 30*time.Second), 0},
+		{"after the lease", now.Add(4*time.Hour + 2*time.Minute), 1},
+	}
+	for _, st := range steps {
+		if n := claims(st.at); n != st.want {
+			t.Errorf("%s: %d claimed, want %d", st.name, n, st.want)
+		}
+	}
+	if err := hc.EndReminder(ctx, call.Ref()); err != nil {
+		t.Fatal(err)
+	}
+	if n := claims(now.Add(5 * time.Hour)); n != 0 {
+		t.Errorf("an ended reminder claimed %d times", n)
+	}
+	for i, want := range []bool{true, false} {
+		c, first, err := hc.ResolveCall(ctx, call.Ref(), "U2", now.Add(5*time.Hour))
+		if err != nil || first != want || c.ResolvedBy != "U2" || c.Asker != "U1" {
+			t.Errorf("resolve %d: %+v, %v, %v; want first %v by U2", i+1, c, first, err, want)
+		}
+	}
+	if _, _, err := hc.ResolveCall(ctx, "C1:9.9", "U2", now); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("resolving a call never made: %v, want ErrNotFound", err)
+	}
+}

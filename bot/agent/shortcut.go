@@ -151,6 +151,9 @@ func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) 
 		if j.Channel != "" && j.Thread != "" {
 			t.Channel, t.ThreadTS = j.Channel, j.Thread
 		}
+		if j.Expert {
+			return "*A question an expert answered in Slack*", expertInstruction, nil
+		}
 		return "*A question the docs did not answer*", answerInstruction, nil
 	})
 }
@@ -159,10 +162,19 @@ func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) 
 // from: the question itself is in the context, quoted.
 const answerInstruction = "Add to the docs what answers the question quoted in the context."
 
+// expertInstruction is the instruction of Turn this into docs: the
+// question and the expert's answer are in the context, quoted.
+const expertInstruction = "Add to the docs what the expert's answer quoted in the context says, so that the docs answer the question."
+
 // answerContext is what the agent is told of a question the docs did not
 // answer: the question, the assistant's answer and the pages it drew on,
 // each quoted as its writer's.
 func answerContext(j bot.AnswerJob) []contextPart {
+	if j.Expert {
+		return []contextPart{ours("Context: someone asked the question quoted below in a help channel, the docs did not answer it, " +
+			"and an expert answered it in the thread."), quoted(byAsker, j.Question),
+			ours("The expert answered:"), quoted(byExpert, strings.TrimSpace(j.Answer))}
+	}
 	parts := []contextPart{ours("Context: someone asked the docs assistant the question quoted below, and its answer did not help."),
 		quoted(byAsker, j.Question)}
 	if j.Answer != "" || len(j.Sources) > 0 {

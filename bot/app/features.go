@@ -112,7 +112,7 @@ func (r *replica) helpChannels() error {
 	for key, d := range docs {
 		sites[key] = mrkdwn.NewSites(d.Site, r.cfg.Ask.LinkDomains)
 	}
-	r.help = helpchannels.Register(r.b, r.cfg.Help, sites, helpchannels.HelpStore{Modes: r.store.HelpChannels(),
+	r.help = helpchannels.Register(r.b, r.cfg.Help, sites, helpchannels.HelpStore{Modes: r.store.HelpChannels(), Calls: r.store.HelpChannels(),
 		Limits: r.store.Limits(), Conversations: r.store.Conversations()})
 	return nil
 }

@@ -46,7 +46,7 @@ type unaskedAnswer struct {
 func (a *answers) unasked(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, wr *writer,
 	stream *docsapi.AnswerStream, ans unaskedAnswer, log *slog.Logger) error {
 	sources := stream.Sources()
-	ref := bot.ThreadRef{Channel: q.Channel, TS: thread.TS}.String()
+	ref := bot.ThreadRef{Channel: q.Channel, TS: thread.TS, Project: key}.String()
 	covered := ans.outcome == "answered" && len(sourceKeys(sources)) > 0 && strings.TrimSpace(ans.text) != ""
 	if !covered && !q.Asked {
 		a.metrics.Answer("uncovered")

@@ -29,6 +29,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -48,8 +49,9 @@ func Declaration() bot.Declaration {
 			{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "questions asked in help channels without a mention"}},
 			{Name: "message.groups", Scope: bot.Scope{Name: "groups:history", Why: "the same in private channels"}},
 		},
-		Actions: []string{bot.ActionShareAnswer},
-		Scopes:  []bot.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour"}},
+		Actions: []string{bot.ActionShareAnswer, bot.ActionAskExpert, bot.ActionMarkResolved},
+		Scopes: []bot.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour, ✅ on one resolved"},
+			{Name: "usergroups:read", Why: "who is in the experts' user groups (Mark resolved)"}},
 	}
 }
 
@@ -65,6 +67,14 @@ type Config struct {
 	// PerChannel is how many questions of one channel are answered unasked
 	// an hour, every replica together.
 	PerChannel int
+	// Experts are who Ask an expert calls (DOCSBOT_EXPERTS), besides a
+	// project's experts (the projects file).
+	Experts roles.Editors
+	// ExpertReminder is how long an expert call waits for an answer before
+	// it is reminded, once (DOCSBOT_EXPERT_REMINDER).
+	ExpertReminder time.Duration
+	// ReminderCheck is how often each replica looks for reminders due.
+	ReminderCheck time.Duration
 	// Now is the feature's clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -72,6 +82,12 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.PerChannel <= 0 {
 		c.PerChannel = DefaultPerChannel
+	}
+	if c.ExpertReminder <= 0 {
+		c.ExpertReminder = DefaultExpertReminder
+	}
+	if c.ReminderCheck <= 0 {
+		c.ReminderCheck = DefaultReminderCheck
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -101,6 +117,7 @@ type Conversations interface {
 // HelpStore is the parts of the store the help channels use.
 type HelpStore struct {
 	Modes         Modes
+	Calls         Calls
 	Limits        Limits
 	Conversations Conversations
 }
@@ -127,9 +144,12 @@ func Register(b *bot.Bot, cfg Config, sites map[string]mrkdwn.Sites, st HelpStor
 	f := &Feature{core: b, cfg: cfg.withDefaults(), store: st, sites: sites, log: b.Logger().With("feature", Name)}
 	b.HandleSubcommand(askCommand, "here", f.onHere)
 	b.HandleChannelPosts(f.onPost)
-	b.SetAnswerModes(f.mode, nil)
+	b.SetAnswerModes(f.mode, f.hasExperts)
 	b.HandleWork(workPost, bot.WorkHandler{Do: f.doPost})
 	b.HandleWork(workHere, bot.WorkHandler{Do: f.doHere})
 	b.HandleBlockAction(bot.ActionShareAnswer, f.onShare)
+	b.HandleBlockAction(bot.ActionAskExpert, f.onAskExpert)
+	b.HandleBlockAction(bot.ActionMarkResolved, f.onResolve)
+	b.BackgroundEvery(f.cfg.ReminderCheck, f.remind)
 	return f
 }
