@@ -115,6 +115,42 @@ var (
 	ErrNoInstruction = errors.New("no instruction")
 )
 
+// ActionJobFromMessage is the action_id of "Start a docs job" on a
+// message an editor marked with :memo: (a reaction carries no trigger to
+// open a form): its value is a MessageJob's (MessageJob.Value). The help
+// channels render it; the agent handles it (the job modal with the message
+// quoted as its writer's, the job in its thread).
+const ActionJobFromMessage = "docs_job_from_message"
+
+// MessageJob is a Slack message made into a job, as ActionJobFromMessage
+// carries it.
+type MessageJob struct {
+	// Channel and Thread are where the job goes: the message's thread.
+	Channel string `json:"c"`
+	Thread  string `json:"t"`
+	// Text is the message as typed (Slack's markup undone), cut to fit;
+	// By its writer's user id ("" for a bot).
+	Text string `json:"m"`
+	By   string `json:"by,omitempty"`
+}
+
+// Value is j as a button's value, the text cut to fit.
+func (j MessageJob) Value() string {
+	return fitValue(func() any { return j }, func(over int) { j.Text = cutBy(j.Text, over) })
+}
+
+// ParseMessageJob reads an ActionJobFromMessage value.
+func ParseMessageJob(value string) (MessageJob, error) {
+	var j MessageJob
+	if err := json.Unmarshal([]byte(value), &j); err != nil {
+		return MessageJob{}, fmt.Errorf("bot: a message made into a job: %w", err)
+	}
+	if strings.TrimSpace(j.Text) == "" || j.Channel == "" || j.Thread == "" {
+		return MessageJob{}, fmt.Errorf("bot: a message made into a job without its message: %w", ErrNoQuestion)
+	}
+	return j, nil
+}
+
 // ActionFixDocs is the action_id of "Fix with agent" on a problem the docs
 // health shows (a search that found nothing, a page voted down, questions
 // the assistant could not answer). Its value is a DocsFix's (DocsFix.Value).

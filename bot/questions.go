@@ -20,10 +20,11 @@ const WorkAsk = "ask"
 
 // Ways a Question came (Question.Via).
 const (
-	ViaAskCommand = "command" // /docs-ask
-	ViaMention    = "mention" // a mention of the bot
-	ViaDM         = "dm"      // a direct message
-	ViaReply      = "reply"   // a reply in an answer's thread
+	ViaAskCommand = "command"  // /docs-ask
+	ViaMention    = "mention"  // a mention of the bot
+	ViaDM         = "dm"       // a direct message
+	ViaReply      = "reply"    // a reply in an answer's thread
+	ViaReaction   = "reaction" // a :question: reaction on a message, by the person who reacted
 )
 
 // Question is a question for the docs assistant: the payload of a WorkAsk.

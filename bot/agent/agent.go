@@ -37,7 +37,7 @@ func Declaration() bot.Declaration {
 			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "direct messages with the bot: they start jobs, replies follow up"}},
 			{Name: "app_mention", Scope: bot.Scope{Name: "app_mentions:read", Why: "@docsbot in channels and threads"}},
 		},
-		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionFixDocs,
+		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionJobFromMessage, bot.ActionFixDocs,
 			ActionFollowUp, ActionFeedback, ActionSwitchProject},
 		ActionGroups: []string{ActionChooseProject},
 		Views:        []string{ViewJob, ViewFollowUp},
@@ -235,6 +235,7 @@ func Register(b *bot.Bot, cfg Config, apis map[string]JobsAPI, st JobStore) *Fea
 	b.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
 	b.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
 	b.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
+	b.HandleBlockAction(bot.ActionJobFromMessage, a.onJobFromMessage)
 	b.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
 	b.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	b.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})

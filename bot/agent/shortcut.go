@@ -74,6 +74,32 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Message from "+mrkdwn.Escape(by)+"*", "")
 }
 
+// onJobFromMessage opens the job modal on a message an editor marked with
+// :memo: (bot.ActionJobFromMessage): the message quoted as its writer's,
+// as the message shortcut quotes it; the job goes in its thread.
+func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest) {
+	editor := r.Interaction.User.ID
+	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
+		j, err := bot.ParseMessageJob(value)
+		if err != nil {
+			return "", "", err
+		}
+		nctx, cancel := context.WithTimeout(ctx, namesBound)
+		defer cancel()
+		by, writer := "a bot", "a bot in Slack"
+		switch {
+		case j.By == editor:
+			by, writer = "@"+a.core.UserName(nctx, j.By)+", who asks for this job", ""
+		case j.By != "":
+			by = "@" + mrkdwn.Cut(a.core.UserName(nctx, j.By), 80)
+			writer = "another person in Slack (" + by + ")"
+		}
+		t.Channel, t.ThreadTS = j.Channel, j.Thread
+		t.parts = []contextPart{ours("Context: the Slack message this was asked about, by " + by + ":"), quoted(writer, strings.TrimSpace(j.Text))}
+		return "*Message from " + mrkdwn.Escape(by) + "*", "", nil
+	})
+}
+
 // pageFigures is the value of an "Improve this page" button: a page of the
 // docs and its unique visitors over a range.
 type pageFigures struct {

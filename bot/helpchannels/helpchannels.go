@@ -27,6 +27,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/slack-go/slack/slackevents"
+
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -48,6 +50,7 @@ func Declaration() bot.Declaration {
 		Events: []bot.Event{
 			{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "questions asked in help channels without a mention"}},
 			{Name: "message.groups", Scope: bot.Scope{Name: "groups:history", Why: "the same in private channels"}},
+			{Name: "reaction_added", Scope: bot.Scope{Name: "reactions:read", Why: ":question: on a message asks the docs about it; :memo: by an editor offers a docs job"}},
 		},
 		Actions: []string{bot.ActionShareAnswer, bot.ActionAskExpert, bot.ActionMarkResolved},
 		Scopes: []bot.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour, ✅ on one resolved"},
@@ -150,6 +153,8 @@ func Register(b *bot.Bot, cfg Config, sites map[string]mrkdwn.Sites, st HelpStor
 	b.HandleBlockAction(bot.ActionShareAnswer, f.onShare)
 	b.HandleBlockAction(bot.ActionAskExpert, f.onAskExpert)
 	b.HandleBlockAction(bot.ActionMarkResolved, f.onResolve)
+	b.HandleEvent(slackevents.ReactionAdded, f.onReaction)
+	b.HandleWork(workReact, bot.WorkHandler{Do: f.doReact})
 	b.BackgroundEvery(f.cfg.ReminderCheck, f.remind)
 	return f
 }
