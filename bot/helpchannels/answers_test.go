@@ -72,11 +72,18 @@ func TestHelpPrivateAnswerShared(t *testing.T) {
 	if r := h.botReplies(help, q); len(r) != 0 {
 		t.Fatalf("the private answer shows in the thread: %+v", r)
 	}
-	h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: private.TS, ActionID: bot.ActionShareAnswer})
+	for range 2 {
+		h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: private.TS, ActionID: bot.ActionShareAnswer})
+	}
 	h.WaitFor("the answer shared in the thread", func() bool { return len(h.botReplies(help, q)) == 1 })
+	h.WaitFor("alice told it was shared already", func() bool { return h.told(alice, "shared this answer in the thread already") })
 	shared := h.botReplies(help, q)[0]
 	bottest.WantContains(t, "the shared answer", shared.Text+bottest.Rendered(shared), "<@"+alice+"> shared docsbot's answer",
 		"According to Authentication", "Sources:")
+	h.Settle()
+	if n := len(h.botReplies(help, q)); n != 1 {
+		t.Errorf("the answer was shared %d times, want once", n)
+	}
 	if n := h.API.Questions(); n != 1 {
 		t.Errorf("the assistant was asked %d times, want once", n)
 	}

@@ -109,6 +109,8 @@ type Modes interface {
 type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
 	Room(ctx context.Context, d store.Draw) (store.Grant, error)
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	ForgetOnce(ctx context.Context, name string) error
 }
 
 // Conversations are the answers' conversations, read to share an answer

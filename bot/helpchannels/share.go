@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -15,6 +16,10 @@ import (
 
 // shownMax bounds a shared answer's text in its message.
 const shownMax = 2900
+
+// shareKeep is how long an answer shared is remembered: pressed again
+// within it, Share in channel posts nothing more.
+const shareKeep = 24 * time.Hour
 
 // onShare posts a private answer in its thread for everyone, saying who
 // shared it: only its asker sees it, so only they can press; what is posted
@@ -55,6 +60,17 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	case conv.Asker != "" && conv.Asker != user:
 		return
 	}
+	once := "share:" + ref.Thread()
+	first, err := f.store.Limits.Once(ctx, once, shareKeep)
+	switch {
+	case err != nil:
+		log.Warn("recording the share failed", "err", err)
+		tell("docsbot cannot reach its storage right now, so the answer was not shared. Try again in a minute.")
+		return
+	case !first:
+		tell("You shared this answer in the thread already.")
+		return
+	}
 	answer := ""
 	for i := len(conv.Turns) - 1; i >= 0 && answer == ""; i-- {
 		if conv.Turns[i].Role == "assistant" {
@@ -70,6 +86,9 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	if _, err := f.core.Post(ctx, ref.Channel, slack.MsgOptionTS(ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
 		slack.MsgOptionDisableLinkUnfurl()); err != nil {
 		log.Warn("sharing the answer failed", "err", err)
+		if ferr := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
+			log.Warn("forgetting the share that did not go out failed", "err", ferr)
+		}
 		tell("docsbot could not share the answer: " + bot.Describe(err) + ".")
 		return
 	}
