@@ -157,3 +157,22 @@ func TestHelpThrottle(t *testing.T) {
 		t.Errorf("a question past the throttle got replies: %+v", r)
 	}
 }
+
+// TestHelpPrivateChannelAnswersMentionsPrivately: in a private channel a
+// question asked by mention is shown to its asker alone too, even without
+// sources (it was asked), with Share in channel.
+func TestHelpPrivateChannelAnswersMentionsPrivately(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModePrivate))
+	m, err := h.Slack.Mention(t.Context(), slacktest.UserMessage{ChannelID: help, UserID: bob, Text: "<@U0BOT> how do I rotate an API key?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	private := h.WaitButtons(bob, bot.ActionShareAnswer)
+	bottest.WantContains(t, "the private answer", private.Text, "According to Authentication")
+	h.Settle()
+	if r := h.botReplies(help, m.TS); len(r) != 0 {
+		t.Errorf("a mention in a private channel was answered in the thread: %+v", r)
+	}
+}
