@@ -37,7 +37,7 @@ func TestCheckTokens(t *testing.T) {
 		{"bot token works", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
 		}, true,
-			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, "with the 13 scopes docsbot uses"}, botToken},
+			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, "with the 14 scopes docsbot uses"}, botToken},
 		{"bot token lacks scopes", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
 		}, false,
@@ -45,7 +45,7 @@ func TestCheckTokens(t *testing.T) {
 		{"bot token with more scopes than needed", func() bot.Check {
 			return bot.CheckBotToken(t.Context(), botToken, wide.APIURL, slacktest.DefaultScopes())
 		}, true,
-			[]string{"with the 13 scopes docsbot uses", "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
+			[]string{"with the 14 scopes docsbot uses", "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
 		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
 			[]string{bot.SecretKinds().Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
 		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,
