@@ -68,7 +68,7 @@ type Calls interface {
 // the project's.
 func (f *Feature) experts(key string) roles.Editors {
 	e := roles.Editors{Users: slices.Clone(f.cfg.Experts.Users), Groups: slices.Clone(f.cfg.Experts.Groups)}
-	for _, p := range f.core.Projects().All() {
+	for _, p := range f.projects() {
 		if bot.ProjectKey(p) == key {
 			e.Users = append(e.Users, p.Experts.Users...)
 			e.Groups = append(e.Groups, p.Experts.Groups...)
@@ -102,7 +102,7 @@ func (f *Feature) isExpert(ctx context.Context, e roles.Editors, user string) bo
 		return true
 	}
 	for _, g := range e.Groups {
-		members, err := f.core.Slack().GetUserGroupMembersContext(ctx, g)
+		members, err := f.groupMembers(ctx, g)
 		if err != nil {
 			f.log.Warn("could not read an experts' group", "group", g, "err", err)
 			continue
@@ -135,7 +135,7 @@ func (f *Feature) press(ctx context.Context, r *bot.InteractionRequest) (clicked
 		return c, false
 	}
 	c.ref = ref
-	if refusal := f.core.Refusal(c.user, ref.Channel); refusal != "" {
+	if refusal := f.refusal(c.user, ref.Channel); refusal != "" {
 		f.tell(ctx, c, refusal)
 		return c, false
 	}
@@ -148,15 +148,14 @@ func (f *Feature) tell(ctx context.Context, c clicked, text string, blocks ...sl
 	if p.Channel == "" {
 		p.Channel = c.channel
 	}
-	if err := f.core.TellPrivately(ctx, p); err != nil {
+	if err := f.tellPrivately(ctx, p); err != nil {
 		f.log.Warn("telling the person privately failed", "user", c.user, "err", err)
 	}
 }
 
 // root is the question of a thread: its first message.
 func (f *Feature) root(ctx context.Context, ref bot.ThreadRef) (slack.Message, error) {
-	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-		ChannelID: ref.Channel, Timestamp: ref.TS, Limit: 1})
+	msgs, err := f.replies(ctx, ref.Channel, ref.TS, 1, false)
 	if err != nil {
 		return slack.Message{}, err
 	}
@@ -208,7 +207,7 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("resolve", resolveButton(c.ref))}
-	if _, err := f.core.Post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
+	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: CallEvent, EventPayload: map[string]any{"thread": c.ref.Thread()}})); err != nil {
 		log.Warn("calling the experts failed", "err", err)
 		if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
@@ -255,8 +254,8 @@ func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, mrkdwn.Mention(call.ResolvedBy)+" marked this question resolved already.")
 		return
 	}
-	f.core.React(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", nil, log)
-	if _, err := f.core.Post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
+	f.react(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", log)
+	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
 		slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false)); err != nil {
 		log.Warn("saying who resolved the question failed", "err", err)
 	}
@@ -267,8 +266,7 @@ func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
 // offerDocs offers Turn this into docs, when an expert's reply is in the
 // thread, to the resolver if an editor, else to that expert if an editor.
 func (f *Feature) offerDocs(ctx context.Context, c clicked, call store.ExpertCall, e roles.Editors, log *slog.Logger) {
-	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-		ChannelID: call.Channel, Timestamp: call.TS, Limit: 200})
+	msgs, err := f.replies(ctx, call.Channel, call.TS, 200, false)
 	if err != nil {
 		log.Warn("reading the thread for the expert's answer failed", "err", err)
 		return
@@ -286,8 +284,8 @@ func (f *Feature) offerDocs(ctx context.Context, c clicked, call store.ExpertCal
 		return
 	}
 	to := c
-	if refusal, _ := f.core.EditorCheck(ctx, c.user, call.Channel, call.Project); refusal != "" {
-		if refusal, _ := f.core.EditorCheck(ctx, answer.User, call.Channel, call.Project); refusal != "" {
+	if refusal, _ := f.editorCheck(ctx, c.user, call.Channel, call.Project); refusal != "" {
+		if refusal, _ := f.editorCheck(ctx, answer.User, call.Channel, call.Project); refusal != "" {
 			return
 		}
 		to = clicked{user: answer.User, team: c.team, channel: call.Channel, ref: c.ref}
@@ -329,8 +327,7 @@ func (f *Feature) remindOne(ctx context.Context, call store.ExpertCall, log *slo
 	if call.ResolvedBy != "" {
 		return nil
 	}
-	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-		ChannelID: call.Channel, Timestamp: call.TS, Limit: 200, IncludeAllMetadata: true})
+	msgs, err := f.replies(ctx, call.Channel, call.TS, 200, true)
 	if err != nil {
 		if bot.TransientSlack(err) {
 			return err
@@ -359,7 +356,7 @@ func (f *Feature) remindOne(ctx context.Context, call store.ExpertCall, log *slo
 	}
 	text := mentions(e) + ": a reminder: " + mrkdwn.Mention(call.Asker) + "'s question above has had no answer for " +
 		humanize.Duration(f.cfg.ExpertReminder) + "."
-	_, err = f.core.Post(ctx, call.Channel, slack.MsgOptionTS(call.TS), slack.MsgOptionText(text, false),
+	_, err = f.post(ctx, call.Channel, slack.MsgOptionTS(call.TS), slack.MsgOptionText(text, false),
 		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 			slack.NewActionBlock("resolve", resolveButton(bot.ThreadRef{Channel: call.Channel, TS: call.TS, Project: call.Project}))),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReminderEvent, EventPayload: map[string]any{"thread": call.Ref()}}))

@@ -52,8 +52,8 @@ func hereUsage() string {
 // setting it needs the editor role).
 func (f *Feature) onHere(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	if refusal := f.core.Refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
-		f.core.RefuseCommand(ctx, r, refusal, cmd.Text)
+	if refusal := f.refusal(cmd.UserID, cmd.ChannelID); refusal != "" {
+		f.refuseCommand(ctx, r, refusal, cmd.Text)
 		return
 	}
 	words := strings.Fields(strings.ToLower(cmd.Text))
@@ -65,7 +65,7 @@ func (f *Feature) onHere(ctx context.Context, r *bot.CommandRequest) {
 		r.Ack(bot.Ephemeral(hereUsage()))
 		return
 	}
-	f.core.QueueCommand(ctx, r, workHere, hereRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Mode: mode,
+	f.queueCommand(ctx, r, workHere, hereRequest{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Mode: mode,
 		ResponseURL: cmd.ResponseURL}, "the channel's mode was not changed")
 }
 
@@ -77,7 +77,7 @@ func (f *Feature) doHere(ctx context.Context, w *bot.Work) error {
 	}
 	log := f.log.With("user", h.User, "channel", h.Channel, "work", w.Key)
 	tell := func(text string) {
-		if err := f.core.TellPrivately(ctx, bot.Private{User: h.User, Channel: h.Channel, ResponseURL: h.ResponseURL, Text: text}); err != nil {
+		if err := f.tellPrivately(ctx, bot.Private{User: h.User, Channel: h.Channel, ResponseURL: h.ResponseURL, Text: text}); err != nil {
 			log.Warn("telling the person privately failed", "err", err)
 		}
 	}
@@ -89,12 +89,12 @@ func (f *Feature) doHere(ctx context.Context, w *bot.Work) error {
 		tell(f.describe(ctx, cur) + "\n" + hereUsage())
 		return nil
 	}
-	refusal, notNow := f.core.EditorCheck(ctx, h.User, h.Channel, "")
+	refusal, notNow := f.editorCheck(ctx, h.User, h.Channel, "")
 	if refusal != "" {
 		if !notNow {
 			rec := bot.RefusalRecord(h.Team, h.Channel, h.User, askCommand+" here", h.Mode)
 			rec.Work = w.Key
-			f.core.AuditWork(ctx, w, "refused", rec)
+			f.auditWork(ctx, w, "refused", rec)
 		}
 		tell(refusal)
 		return nil
@@ -103,7 +103,7 @@ func (f *Feature) doHere(ctx context.Context, w *bot.Work) error {
 	if err := f.store.Modes.SetMode(ctx, m); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	f.core.AuditWork(ctx, w, "audited", store.AuditRecord{Team: h.Team, Channel: h.Channel, User: h.User, Action: AuditMode,
+	f.auditWork(ctx, w, "audited", store.AuditRecord{Team: h.Team, Channel: h.Channel, User: h.User, Action: AuditMode,
 		Outcome: "ok", Detail: h.Mode})
 	log.Info("the channel's answer mode is set", "mode", h.Mode)
 	tell("Done: in this channel, " + modeWords[h.Mode] + ".")

@@ -32,12 +32,12 @@ const modeInAck = time.Second
 // dropped, logged (nobody asked docsbot, so nobody waits for it).
 func (f *Feature) onPost(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || (ev.SubType != "" && ev.SubType != "file_share") || ev.User == "" || ev.ThreadTimeStamp != "" || f.core.IsOwnOrBot(ev) {
+	if !ok || (ev.SubType != "" && ev.SubType != "file_share") || ev.User == "" || ev.ThreadTimeStamp != "" || f.isOwnOrBot(ev) {
 		req.Ack(nil)
 		return
 	}
 	text := strings.TrimSpace(mrkdwn.Plain(ev.Text))
-	if !IsQuestion(text) || f.core.Refusal(ev.User, ev.Channel) != "" {
+	if !IsQuestion(text) || f.refusal(ev.User, ev.Channel) != "" {
 		req.Ack(nil)
 		return
 	}
@@ -51,7 +51,7 @@ func (f *Feature) onPost(ctx context.Context, req *bot.EventRequest) {
 	team := req.Event.TeamID
 	payload, _ := json.Marshal(bot.Question{Team: team, Channel: ev.Channel, User: ev.User, TS: ev.TimeStamp, Text: text})
 	key := "help:" + team + ":" + ev.Channel + ":" + ev.TimeStamp
-	if !f.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workPost, Payload: payload}, bot.RedeliveredEvent) {
+	if !f.accept(ctx, store.Work{Key: key, Kind: workPost, Payload: payload}) {
 		if !req.LastDelivery {
 			return // not acknowledged: Slack delivers it again
 		}
@@ -95,12 +95,12 @@ func (f *Feature) doPost(ctx context.Context, w *bot.Work) error {
 	}
 	if !grant.OK() {
 		log.Info("the channel had as many unasked answers as an hour allows; 👀 only", "retry_after", grant.RetryAfter)
-		f.core.React(ctx, q.Channel, q.TS, "eyes", nil, log)
+		f.react(ctx, q.Channel, q.TS, "eyes", log)
 		return nil
 	}
 	q.Via = m.Mode
 	payload, _ := json.Marshal(q)
-	if _, err := f.core.QueueFromWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
+	if err := f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
@@ -112,8 +112,7 @@ func (f *Feature) doPost(ctx context.Context, w *bot.Work) error {
 // answeredByPerson reports whether someone other than the asker, not a
 // bot, replied in the question's thread already.
 func (f *Feature) answeredByPerson(ctx context.Context, q bot.Question) (bool, error) {
-	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-		ChannelID: q.Channel, Timestamp: q.TS, Limit: 50})
+	msgs, err := f.replies(ctx, q.Channel, q.TS, 50, false)
 	if err != nil {
 		if bot.TransientSlack(err) {
 			return false, err

@@ -46,8 +46,8 @@ type reactRequest struct {
 // acks; any other reaction is acked and costs nothing.
 func (f *Feature) onReaction(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.ReactionAddedEvent)
-	if !ok || ev.Item.Type != "message" || ev.User == "" || ev.User == f.core.Self().UserID ||
-		(ev.Reaction != reactionQuestion && ev.Reaction != reactionMemo) || f.core.Refusal(ev.User, ev.Item.Channel) != "" {
+	if !ok || ev.Item.Type != "message" || ev.User == "" || ev.User == f.self() ||
+		(ev.Reaction != reactionQuestion && ev.Reaction != reactionMemo) || f.refusal(ev.User, ev.Item.Channel) != "" {
 		req.Ack(nil)
 		return
 	}
@@ -57,7 +57,7 @@ func (f *Feature) onReaction(ctx context.Context, req *bot.EventRequest) {
 		key += ":" + ev.User // each editor's own button
 	}
 	payload, _ := json.Marshal(reactRequest{Team: team, Channel: ev.Item.Channel, TS: ev.Item.Timestamp, User: ev.User, Reaction: ev.Reaction})
-	if !f.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workReact, Payload: payload}, bot.RedeliveredEvent) {
+	if !f.accept(ctx, store.Work{Key: key, Kind: workReact, Payload: payload}) {
 		if !req.LastDelivery {
 			return // not acknowledged: Slack delivers it again
 		}
@@ -78,7 +78,7 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 		return nil
 	}
 	if rr.Reaction == reactionMemo {
-		if refusal, _ := f.core.EditorCheck(ctx, rr.User, rr.Channel, ""); refusal != "" {
+		if refusal, _ := f.editorCheck(ctx, rr.User, rr.Channel, ""); refusal != "" {
 			return nil // anyone may use 📝; only an editor's starts anything
 		}
 	}
@@ -105,13 +105,13 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 		p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
 			slack.NewActionBlock("job", slack.NewButtonBlockElement(bot.ActionJobFromMessage, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
-		if err := f.core.TellPrivately(ctx, p); err != nil {
+		if err := f.tellPrivately(ctx, p); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 		return w.Mark(ctx, map[string]string{markQueued: "1"})
 	}
 	if w.Marked(markAttributed) == "" {
-		if _, err := f.core.Post(ctx, rr.Channel, slack.MsgOptionTS(thread),
+		if _, err := f.post(ctx, rr.Channel, slack.MsgOptionTS(thread),
 			slack.MsgOptionText(mrkdwn.Mention(rr.User)+" asked the docs about this message with :question:", false)); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
@@ -124,7 +124,7 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 		q.ThreadTS = m.ThreadTimestamp
 	}
 	payload, _ := json.Marshal(q)
-	if _, err := f.core.QueueFromWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
+	if err := f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
@@ -136,8 +136,7 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 // message reads the message of ts in channel: a top-level one, or a reply
 // (conversations.replies names its thread).
 func (f *Feature) message(ctx context.Context, channel, ts string) (slack.Message, bool, error) {
-	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-		ChannelID: channel, Timestamp: ts, Limit: 200})
+	msgs, err := f.replies(ctx, channel, ts, 200, false)
 	if err != nil {
 		return slack.Message{}, false, err
 	}

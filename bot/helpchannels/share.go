@@ -33,7 +33,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	log := f.log.With("user", user, "channel", channel)
 	tell := func(text string) {
 		p := bot.Private{User: user, Channel: channel, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL, Text: text}
-		if err := f.core.TellPrivately(ctx, p); err != nil {
+		if err := f.tellPrivately(ctx, p); err != nil {
 			log.Warn("telling the person privately failed", "err", err)
 		}
 	}
@@ -44,7 +44,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	if !ok {
 		return
 	}
-	if refusal := f.core.Refusal(user, ref.Channel); refusal != "" {
+	if refusal := f.refusal(user, ref.Channel); refusal != "" {
 		tell(refusal)
 		return
 	}
@@ -83,7 +83,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	if links := sourceLinks(sites, conv.Sources); links != "" {
 		blocks = append(blocks, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
 	}
-	if _, err := f.core.Post(ctx, ref.Channel, slack.MsgOptionTS(ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
+	if _, err := f.post(ctx, ref.Channel, slack.MsgOptionTS(ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
 		slack.MsgOptionDisableLinkUnfurl()); err != nil {
 		log.Warn("sharing the answer failed", "err", err)
 		if ferr := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
