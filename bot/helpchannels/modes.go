@@ -169,7 +169,7 @@ func (f *Feature) Channels(ctx context.Context) ([]ChannelState, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !g.OK() {
+			if throttled(g) {
 				st.ThrottledFor = g.RetryAfter
 			}
 		}
@@ -226,13 +226,17 @@ func (f *Feature) describe(ctx context.Context, m Mode) string {
 		s += " It is set in docsbot's settings (DOCSBOT_ANSWER_CHANNELS)."
 	}
 	if m.Mode == bot.ModeAuto || m.Mode == bot.ModePrivate {
-		if g, err := f.store.Limits.Room(ctx, f.throttle(m.Channel, "")); err == nil && !g.OK() {
+		if g, err := f.store.Limits.Room(ctx, f.throttle(m.Channel, "")); err == nil && throttled(g) {
 			s += " It had as many answers as an hour allows (" + humanize.Count(int64(f.cfg.PerChannel)) +
 				"): questions get 👀 until answers resume " + humanize.In(g.RetryAfter, f.cfg.Now()) + "."
 		}
 	}
 	return s
 }
+
+// throttled reports whether a look at a channel's share (Limits.Room,
+// which takes nothing, so grants no tokens) found it spent.
+func throttled(g store.Grant) bool { return g.Refused != store.RefusedNone || g.Blocked }
 
 // throttle is the channel's share of unasked answers an hour, the take of
 // the work id (none to look).

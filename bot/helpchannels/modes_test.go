@@ -46,6 +46,9 @@ func TestHelpModesWhoSetsThem(t *testing.T) {
 	h.WaitFor("bob told the command's mode over the settings'", func() bool {
 		return h.told(bob, "the mode is *auto*") && h.told(bob, "<@"+alice+"> set it")
 	})
+	if h.told(bob, "questions get 👀") {
+		t.Errorf("a channel that answered nothing yet is said to be throttled")
+	}
 
 	home := h.openHome(alice, "Help channels")
 	bottest.WantContains(t, "an editor's Home", home, help+">: *auto* (set by")
