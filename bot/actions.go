@@ -29,6 +29,11 @@ const (
 	// assistant could not answer): Problem, Instruction, Path and Evidence;
 	// the job goes in the summary's thread.
 	ActionFixDocs = "docs_fix_with_agent"
+	// ActionJobFromMessage is "Start a docs job" on a message an editor
+	// marked with :memo: in a help channel (a reaction carries no trigger to
+	// open a form): Channel, Thread, Message and By; the message goes to the
+	// agent quoted as its writer's, the job in its thread.
+	ActionJobFromMessage = "docs_job_from_message"
 )
 
 // ActionImprovePageRows is the prefix of the "Improve this page" buttons of
@@ -79,6 +84,15 @@ type JobDraft struct {
 	Question string   `json:"q,omitempty"`
 	Answer   string   `json:"a,omitempty"`
 	Sources  []string `json:"s,omitempty"`
+	// Message is a Slack message made into a job (ActionJobFromMessage),
+	// as typed (Slack's markup undone), cut to fit.
+	Message string `json:"m,omitempty"`
+	// Expert marks Answer as a person's reply that resolved the question
+	// in a help channel's thread (Turn this into docs), not the
+	// assistant's. By names the writer of Answer or Message (a user id; ""
+	// for a bot).
+	Expert bool   `json:"x,omitempty"`
+	By     string `json:"by,omitempty"`
 }
 
 // buttonValueMax bounds a JobDraft's value: a button's value holds 2,000
@@ -99,6 +113,8 @@ func (d JobDraft) Value() string {
 		switch {
 		case d.Evidence != "":
 			d.Evidence = cutBy(d.Evidence, over)
+		case d.Message != "":
+			d.Message = cutBy(d.Message, over)
 		case d.Answer != "":
 			d.Answer = cutBy(d.Answer, over)
 		case len(d.Sources) > 0:
@@ -140,11 +156,14 @@ var (
 )
 
 // Check is d's check for the button action: an answer's draft needs its
-// question, a fix its instruction (ErrNoQuestion, ErrNoInstruction).
+// question, a message's its message and thread, a fix its instruction
+// (ErrNoQuestion, ErrNoInstruction).
 func (d JobDraft) Check(action string) error {
 	switch {
 	case action == ActionJobFromAnswer && strings.TrimSpace(d.Question) == "":
 		return fmt.Errorf("bot: a question made into a job without its question: %w", ErrNoQuestion)
+	case action == ActionJobFromMessage && (strings.TrimSpace(d.Message) == "" || d.Channel == "" || d.Thread == ""):
+		return fmt.Errorf("bot: a message made into a job without its message: %w", ErrNoQuestion)
 	case action == ActionFixDocs && strings.TrimSpace(d.Instruction) == "":
 		return fmt.Errorf("bot: a docs fix without its instruction: %w", ErrNoInstruction)
 	}

@@ -156,6 +156,8 @@ type Bot struct {
 	answerThreads AnswerThreads
 	// assistantPosts keeps the assistant pane (SetAssistantPosts).
 	assistantPosts AssistantPosts
+	// helpChannels are the help channels' hooks (helpchannels.go).
+	helpChannels helpChannelHooks
 	// background is what features run alongside the bot (Background).
 	background []func(ctx context.Context)
 	// work tracks handler goroutines so Run can wait for them on shutdown.

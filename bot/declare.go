@@ -17,9 +17,12 @@ import (
 // token's scopes against them and the sandbox offers their commands.
 type Declaration struct {
 	// Name names the feature ("agent"): app.Config.Features lists names.
-	Name      string
-	Commands  []Command
-	Shortcuts []Shortcut
+	Name     string
+	Commands []Command
+	// Subcommands are the first words of another declaration's command
+	// that this one handles (HandleSubcommand).
+	Subcommands []Subcommand
+	Shortcuts   []Shortcut
 	// Events are the Events API subscriptions it handles, each with the
 	// scope that delivers it.
 	Events []Event
@@ -55,6 +58,13 @@ type Command struct {
 	// Examples are whole lines to try, such as "/docs-visitors 30d" (the
 	// sandbox offers them).
 	Examples []string
+}
+
+// Subcommand is a slash command's first word that a feature handles
+// (HandleSubcommand), the command being declared where it is served.
+type Subcommand struct {
+	// Command is the slash command, "/docs-ask"; Word its first word.
+	Command, Word string
 }
 
 // Shortcut is a message shortcut (HandleShortcut): an item of a message's
@@ -116,11 +126,16 @@ func (ds Declarations) Shortcuts() []Shortcut {
 	return out
 }
 
-// Events are every event subscription declared, in order.
+// Events are every event subscription declared, each once (two features
+// may hear one), in the order first declared.
 func (ds Declarations) Events() []Event {
 	var out []Event
 	for _, d := range ds {
-		out = append(out, d.Events...)
+		for _, e := range d.Events {
+			if !slices.ContainsFunc(out, func(o Event) bool { return o.Name == e.Name }) {
+				out = append(out, e)
+			}
+		}
 	}
 	return out
 }
@@ -222,8 +237,11 @@ func (r Router) Declared() Declarations { return slices.Clone(r.b.declared) }
 // features are registered, before a caller's own routes (a test's).
 func (rt Router) CheckRoutes() error {
 	b := rt.b
-	var commands, events, actions, groups, views, shortcuts []string
+	var commands, subcommands, events, actions, groups, views, shortcuts []string
 	for _, d := range b.declared {
+		for _, s := range d.Subcommands {
+			subcommands = append(subcommands, s.Command+" "+s.Word)
+		}
 		for _, c := range d.Commands {
 			commands = append(commands, c.Name)
 		}
@@ -240,6 +258,7 @@ func (rt Router) CheckRoutes() error {
 	r := &b.routes
 	return errors.Join(
 		compareRoutes("slash command", commands, r.commands),
+		compareRoutes("subcommand", subcommands, r.subcommands),
 		compareRoutes("event type", events, r.events),
 		compareRoutes("block action", actions, r.actions),
 		compareRoutes("group of block actions", groups, r.actionGroups),

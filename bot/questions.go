@@ -20,10 +20,11 @@ const WorkAsk = "ask"
 
 // Ways a Question came (Question.Via).
 const (
-	ViaAskCommand = "command" // /docs-ask
-	ViaMention    = "mention" // a mention of the bot
-	ViaDM         = "dm"      // a direct message
-	ViaReply      = "reply"   // a reply in an answer's thread
+	ViaAskCommand = "command"  // /docs-ask
+	ViaMention    = "mention"  // a mention of the bot
+	ViaDM         = "dm"       // a direct message
+	ViaReply      = "reply"    // a reply in an answer's thread
+	ViaReaction   = "reaction" // a :question: reaction on a message, by the person who reacted
 )
 
 // Question is a question for the docs assistant: the payload of a WorkAsk.
@@ -44,6 +45,10 @@ type Question struct {
 	Project string `json:"project,omitempty"`
 	// ResponseURL answers /docs-ask privately; "" for the others.
 	ResponseURL string `json:"response_url,omitempty"`
+	// Asked marks a question asked of docsbot (a mention, /docs-ask, a
+	// reply) that a channel in ModePrivate answers to its asker alone
+	// (Via ViaPrivate): shown even without sources.
+	Asked bool `json:"asked,omitempty"`
 }
 
 // Answers is the hand-off of questions to the answerer (Bot.Answers).

@@ -70,8 +70,11 @@ type InteractionHandler func(ctx context.Context, r *InteractionRequest)
 // routes holds the registered handlers.
 type routes struct {
 	commands map[string]CommandHandler
-	events   map[string]EventHandler
-	actions  map[string]InteractionHandler
+	// subcommands are the handlers of a command's first word, by
+	// "/command word" (HandleSubcommand).
+	subcommands map[string]CommandHandler
+	events      map[string]EventHandler
+	actions     map[string]InteractionHandler
 	// actionGroups are the handlers of groups of buttons, by the prefix of
 	// their action ids.
 	actionGroups map[string]InteractionHandler
@@ -101,6 +104,13 @@ func (b *Bot) Router() Router { return Router{b} }
 // HandleCommand registers the handler of a slash command ("/docs-agent").
 func (r Router) HandleCommand(name string, h CommandHandler) {
 	add(&r.b.routes.commands, "slash command", name, h)
+}
+
+// HandleSubcommand registers the handler of a slash command whose text
+// starts with word ("/docs-ask here ..."): it gets those instead of the
+// command's handler, which may be another feature's.
+func (r Router) HandleSubcommand(command, word string, h CommandHandler) {
+	add(&r.b.routes.subcommands, "subcommand", command+" "+word, h)
 }
 
 // HandleEvent registers the handler of an Events API event type
@@ -142,7 +152,14 @@ func (r Router) HandleWork(kind string, h WorkHandler) {
 }
 
 // commandHandler returns the handler of a slash command, nil if none.
-func (r *routes) commandHandler(name string) CommandHandler { return r.commands[name] }
+// A subcommand's handler comes before the command's.
+func (r *routes) commandHandler(name, text string) CommandHandler {
+	word, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	if h, ok := r.subcommands[name+" "+strings.ToLower(word)]; ok && word != "" {
+		return h
+	}
+	return r.commands[name]
+}
 
 // eventHandler returns the handler of an event, nil if none.
 func (r *routes) eventHandler(ev slackevents.EventsAPIEvent) EventHandler {
@@ -189,7 +206,7 @@ func (r *routes) actionHandler(id string) InteractionHandler {
 // one is registered. Both transports (Socket Mode and HTTP) deliver through
 // the dispatch functions, so a request reaches the same handler either way.
 func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack AckFunc) bool {
-	f := b.routes.commandHandler(cmd.Command)
+	f := b.routes.commandHandler(cmd.Command, cmd.Text)
 	if f == nil {
 		return false
 	}

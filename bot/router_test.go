@@ -22,6 +22,7 @@ func TestRouterFindsTheRegisteredHandler(t *testing.T) {
 	b.Router().HandleShortcut("ask_agent", interaction("shortcut ask_agent"))
 	b.Router().HandleEvent(slackevents.Message, func(context.Context, *EventRequest) { got = "event message" })
 	b.Router().HandleCommand("/docs-agent", func(context.Context, *CommandRequest) { got = "command /docs-agent" })
+	b.Router().HandleSubcommand("/docs-agent", "here", func(context.Context, *CommandRequest) { got = "subcommand here" })
 
 	interactions := []struct {
 		name string
@@ -72,13 +73,21 @@ func TestRouterFindsTheRegisteredHandler(t *testing.T) {
 		}
 	}
 
-	for cmd, want := range map[string]string{"/docs-agent": "command /docs-agent", "/docs-other": ""} {
+	commands := []struct{ cmd, text, want string }{
+		{"/docs-agent", "add a page", "command /docs-agent"},
+		{"/docs-agent", "", "command /docs-agent"},
+		{"/docs-agent", " Here auto", "subcommand here"},
+		{"/docs-agent", "here", "subcommand here"},
+		{"/docs-agent", "where is here", "command /docs-agent"},
+		{"/docs-other", "here", ""},
+	}
+	for _, tt := range commands {
 		got = ""
-		if h := b.routes.commandHandler(cmd); h != nil {
+		if h := b.routes.commandHandler(tt.cmd, tt.text); h != nil {
 			h(t.Context(), &CommandRequest{})
 		}
-		if got != want {
-			t.Errorf("%s: reached %q, want %q", cmd, got, want)
+		if got != tt.want {
+			t.Errorf("%s %q: reached %q, want %q", tt.cmd, tt.text, got, tt.want)
 		}
 	}
 }

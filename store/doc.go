@@ -51,6 +51,9 @@
 //	{p}deploys:<team>                    sorted set: record id -> started (unix ms); a workspace's latest DeploysKept
 //	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
 //	                                     its asker and thread key included; UpdateConversation), kept while it may go on
+//	{p}help:modes                        hash: <channel> -> a channel's answer mode as set (JSON, SetMode)
+//	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
+//	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
@@ -127,6 +130,7 @@
 //	HomeSeen       homeseen
 //	Conversations  conv
 //	Deploys        deploy, deploys
+//	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
 //
 // The Store itself keeps what is about the whole connection or namespace:

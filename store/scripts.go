@@ -328,31 +328,34 @@ type scripts struct {
 	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
 	auditTrim                        *redis.Script
+	callExpert, claimReminders       *redis.Script
 }
 
 func newScripts() scripts {
 	return scripts{
-		link:         redis.NewScript(luaLink),
-		followUp:     redis.NewScript(luaFollowUp),
-		claim:        redis.NewScript(luaClaim),
-		reschedule:   redis.NewScript(luaReschedule),
-		finish:       redis.NewScript(luaFinish),
-		markNotified: redis.NewScript(luaMarkNotified),
-		untrack:      redis.NewScript(luaUntrack),
-		release:      redis.NewScript(luaRelease),
-		take:         redis.NewScript(luaTake),
-		block:        redis.NewScript(luaBlock),
-		takeRetry:    redis.NewScript(luaTakeRetry),
-		refund:       redis.NewScript(luaRefund),
-		saveVisitors: redis.NewScript(luaSaveVisitors),
-		loadVisitors: redis.NewScript(luaLoadVisitors),
-		enqueue:      redis.NewScript(luaEnqueue),
-		markWork:     redis.NewScript(luaMarkWork),
-		deferWork:    redis.NewScript(luaDeferWork),
-		workDone:     redis.NewScript(luaWorkDone),
-		claimStart:   redis.NewScript(luaClaimStart),
-		releaseStart: redis.NewScript(luaReleaseStart),
-		digest:       newDigestScripts(),
-		auditTrim:    redis.NewScript(luaAuditTrim),
+		link:           redis.NewScript(luaLink),
+		followUp:       redis.NewScript(luaFollowUp),
+		claim:          redis.NewScript(luaClaim),
+		reschedule:     redis.NewScript(luaReschedule),
+		finish:         redis.NewScript(luaFinish),
+		markNotified:   redis.NewScript(luaMarkNotified),
+		untrack:        redis.NewScript(luaUntrack),
+		release:        redis.NewScript(luaRelease),
+		take:           redis.NewScript(luaTake),
+		block:          redis.NewScript(luaBlock),
+		takeRetry:      redis.NewScript(luaTakeRetry),
+		refund:         redis.NewScript(luaRefund),
+		saveVisitors:   redis.NewScript(luaSaveVisitors),
+		loadVisitors:   redis.NewScript(luaLoadVisitors),
+		enqueue:        redis.NewScript(luaEnqueue),
+		markWork:       redis.NewScript(luaMarkWork),
+		deferWork:      redis.NewScript(luaDeferWork),
+		workDone:       redis.NewScript(luaWorkDone),
+		claimStart:     redis.NewScript(luaClaimStart),
+		releaseStart:   redis.NewScript(luaReleaseStart),
+		digest:         newDigestScripts(),
+		auditTrim:      redis.NewScript(luaAuditTrim),
+		callExpert:     redis.NewScript(luaCallExpert),
+		claimReminders: redis.NewScript(luaClaimReminders),
 	}
 }

@@ -37,7 +37,7 @@ func Declaration() bot.Declaration {
 			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "direct messages with the bot: they start jobs, replies follow up"}},
 			{Name: "app_mention", Scope: bot.Scope{Name: "app_mentions:read", Why: "@docsbot in channels and threads"}},
 		},
-		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionFixDocs,
+		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionJobFromMessage, bot.ActionFixDocs,
 			ActionFollowUp, ActionFeedback, ActionSwitchProject},
 		ActionGroups: []string{ActionChooseProject, bot.ActionImprovePageRows},
 		Views:        []string{ViewJob, ViewFollowUp},
@@ -219,6 +219,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockActions(bot.ActionImprovePageRows, a.onImprovePage)
 	routes.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
 	routes.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
+	routes.HandleBlockAction(bot.ActionJobFromMessage, a.onJobFromMessage)
 	routes.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
 	routes.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	routes.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})

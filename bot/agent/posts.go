@@ -52,8 +52,9 @@ func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS !=
 // onMessage handles message events: a person's thread reply, top-level DM
 // or mention is recorded in the inbox and then acknowledged; one with files
 // attached (file_share) too, its text going on without the files. Everything
-// else (the bot's own and other bots' messages, edits, joins, other people's
-// top-level messages) is acknowledged and ignored. If Redis cannot record
+// else (the bot's own and other bots' messages, edits, joins) is
+// acknowledged and ignored, but for people's top-level posts in channels,
+// addressed to nobody, which go to the help channels (bot.HelpChannels.Hear). If Redis cannot record
 // the post, the envelope is not acknowledged: Slack sends it again (see
 // acceptPost for its last try).
 func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
@@ -65,7 +66,12 @@ func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
 	p := a.post(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
 	p.DM = ev.ChannelType == "im"
 	p.Files = ev.SubType == subtypeFileShare
-	if p.Text == "" && !p.Mention && !p.Files || !(p.inThread() || p.DM || p.Mention) {
+	if !(p.inThread() || p.DM || p.Mention) {
+		// Addressed to nobody: a help channel's (bot.HelpChannels.Hear).
+		a.core.HelpChannels().Hear(ctx, req, ev)
+		return
+	}
+	if p.Text == "" && !p.Mention && !p.Files {
 		req.Ack(nil)
 		return
 	}

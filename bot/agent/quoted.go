@@ -31,6 +31,9 @@ const (
 	// byAsker is the person who asked a question in Slack (the docs
 	// assistant, the docs team).
 	byAsker = "the person in Slack who asked it"
+	// byExpert is the person in Slack whose reply resolved a help
+	// channel's question (Turn this into docs).
+	byExpert = "an expert in Slack who answered the question"
 )
 
 // contextPart is a piece of a job's context: docsbot's words when By is

@@ -73,6 +73,35 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Message from "+mrkdwn.Escape(by)+"*", "")
 }
 
+// onJobFromMessage opens the job modal on a message an editor marked with
+// :memo: (bot.ActionJobFromMessage): the message quoted as its writer's,
+// as the message shortcut quotes it; the job goes in its thread.
+func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest) {
+	editor := r.Interaction.User.ID
+	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
+		j, err := bot.ParseJobDraft(value)
+		if err == nil {
+			err = j.Check(bot.ActionJobFromMessage)
+		}
+		if err != nil {
+			return "", "", err
+		}
+		nctx, cancel := context.WithTimeout(ctx, namesBound)
+		defer cancel()
+		by, writer := "a bot", "a bot in Slack"
+		switch {
+		case j.By == editor:
+			by, writer = "@"+a.core.UserName(nctx, j.By)+", who asks for this job", ""
+		case j.By != "":
+			by = "@" + mrkdwn.Cut(a.core.UserName(nctx, j.By), 80)
+			writer = "another person in Slack (" + by + ")"
+		}
+		t.Channel, t.ThreadTS = j.Channel, j.Thread
+		t.parts = []contextPart{ours("Context: the Slack message this was asked about, by " + by + ":"), quoted(writer, strings.TrimSpace(j.Message))}
+		return "*Message from " + mrkdwn.Escape(by) + "*", "", nil
+	})
+}
+
 // jobFormFromButton opens the job modal from a button another feature
 // renders (ActionImprovePage, ActionJobFromAnswer, ActionFixDocs), for an
 // editor: the job goes in the thread of the button's message unless form
@@ -143,6 +172,9 @@ func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) 
 		if j.Channel != "" && j.Thread != "" {
 			t.Channel, t.ThreadTS = j.Channel, j.Thread
 		}
+		if j.Expert {
+			return "*A question an expert answered in Slack*", expertInstruction, nil
+		}
 		return "*A question the docs did not answer*", answerInstruction, nil
 	})
 }
@@ -151,10 +183,19 @@ func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) 
 // from: the question itself is in the context, quoted.
 const answerInstruction = "Add to the docs what answers the question quoted in the context."
 
+// expertInstruction is the instruction of Turn this into docs: the
+// question and the expert's answer are in the context, quoted.
+const expertInstruction = "Add to the docs what the expert's answer quoted in the context says, so that the docs answer the question."
+
 // answerContext is what the agent is told of a question the docs did not
 // answer: the question, the assistant's answer and the pages it drew on,
 // each quoted as its writer's.
 func answerContext(j bot.JobDraft) []contextPart {
+	if j.Expert {
+		return []contextPart{ours("Context: someone asked the question quoted below in a help channel, the docs did not answer it, " +
+			"and an expert answered it in the thread."), quoted(byAsker, j.Question),
+			ours("The expert answered:"), quoted(byExpert, strings.TrimSpace(j.Answer))}
+	}
 	parts := []contextPart{ours("Context: someone asked the docs assistant the question quoted below, and its answer did not help."),
 		quoted(byAsker, j.Question)}
 	if j.Answer != "" || len(j.Sources) > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/unfurl"
@@ -42,6 +43,8 @@ type Config struct {
 	Health health.Config
 	// Unfurl is the docs links' unfurls'.
 	Unfurl unfurl.Config
+	// Help is the help channels'.
+	Help helpchannels.Config
 	// Features name the features registered (bot.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.
@@ -78,6 +81,7 @@ type replica struct {
 	// deploying says the deployments feature is there (the pane's Deploy
 	// status prompt reads its records).
 	deploying bool
+	help      *helpchannels.Feature
 }
 
 // New builds a replica, ready to Run: the core with the features of cfg

@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -48,7 +49,8 @@ func TestNewRefusesWhatCannotRun(t *testing.T) {
 }
 
 // TestNewRoutesWhatIsDeclared builds a replica of every feature, and of each
-// feature alone (the Home with the agent it reads): what each declares is
+// feature alone (the Home with the agent it reads, the help channels with
+// the agent that hears the messages they declare): what each declares is
 // what it routes (bot.Router.CheckRoutes), or New fails. Building touches no
 // Redis, so no store is needed.
 func TestNewRoutesWhatIsDeclared(t *testing.T) {
@@ -58,7 +60,7 @@ func TestNewRoutesWhatIsDeclared(t *testing.T) {
 	sets := [][]string{nil}
 	for _, d := range app.Declarations()[1:] {
 		set := []string{d.Name}
-		if d.Name == home.Name {
+		if d.Name == home.Name || d.Name == helpchannels.Name {
 			set = append(set, agent.Name)
 		}
 		sets = append(sets, set)

@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -31,6 +32,7 @@ func features() []feature {
 		{agent.Declaration, (*replica).agent},
 		{visitors.Declaration, (*replica).visitors},
 		{ask.Declaration, (*replica).ask},
+		{helpchannels.Declaration, (*replica).helpChannels},
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
 		{assistant.Declaration, (*replica).assistant},
@@ -98,6 +100,17 @@ func (r *replica) ask() error {
 	return err
 }
 
+func (r *replica) helpChannels() (err error) {
+	cfg := r.cfg.Help
+	if cfg.LinkDomains == nil {
+		cfg.LinkDomains = r.cfg.Ask.LinkDomains
+	}
+	st := r.store
+	r.help, err = helpchannels.Register(r.b, cfg, helpchannels.Deps{Modes: st.HelpChannels(), Calls: st.HelpChannels(),
+		Limits: st.Limits(), Conversations: st.Conversations()})
+	return err
+}
+
 func (r *replica) deploy() error {
 	_, err := deploy.Register(r.b, r.cfg.Deploy, deploy.Deps{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
 	r.deploying = err == nil
@@ -133,6 +146,9 @@ func (r *replica) home() error {
 	cfg := r.cfg.Home
 	if cfg.Seen == nil {
 		cfg.Seen = r.store.HomeSeen()
+	}
+	if cfg.Help == nil && r.help != nil {
+		cfg.Help = r.help
 	}
 	// A feature left out is a nil interface, not a typed nil pointer.
 	d := home.Deps{Jobs: r.jobs}

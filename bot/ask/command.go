@@ -44,7 +44,8 @@ func help(implicit bool) string {
 		"in a thread under your question. Reply in that thread to ask more (in a channel, others mention docsbot there to ask theirs).\n" +
 		"You can also mention docsbot or write to it directly: from someone who may not start docs jobs, " +
 		"every message is a question; from an editor, a message that starts with `ask` or ends with `?` is a question " +
-		"and anything else starts a docs job."
+		"and anything else starts a docs job.\n" +
+		"`" + Command + " here` says how docsbot answers in this channel (editors set it: `auto` answers questions without a mention)."
 	if !implicit {
 		s += "\nAdd `project=NAME` to ask the docs of one project."
 	}

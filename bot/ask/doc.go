@@ -41,6 +41,11 @@
 // (bot.AnswerThread.GoesOnWith, in the agent's doReply). In a DM every
 // reply goes on.
 //
+// Questions nobody asked (a help channel's, bot.Question.Unasked) are read
+// whole and shown only when they cite the docs (unasked.go); a channel's
+// mode (bot.HelpChannels.Mode) may send a mention's answer to its asker alone
+// (private) or refuse it with a pointer (off).
+//
 // What an answer may show: it pings nobody and links only to the docs
 // (bot/mrkdwn): the stream's pieces are cut by one rule (mrkdwn.NextCut)
 // as the answer grows and at its end, each made safe whole

@@ -53,6 +53,17 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		a.tell(ctx, q, refusal, log)
 		return a.done(ctx, w)
 	}
+	if !q.Unasked() && q.Via != bot.ViaDM {
+		switch a.core.HelpChannels().Mode(ctx, q.Channel) {
+		case bot.ModeOff:
+			a.tell(ctx, q, offHere, log)
+			return a.done(ctx, w)
+		case bot.ModePrivate:
+			if q.Via == bot.ViaMention || q.Via == bot.ViaReply {
+				q.Via, q.Asked = bot.ViaPrivate, true // shown to the asker alone, sources or not
+			}
+		}
+	}
 	key, docs, note := a.docsFor(ctx, q)
 	if docs.Assistant == nil {
 		a.tell(ctx, q, note, log)
@@ -131,7 +142,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	wr := &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
 		sites: a.sites(docs), log: log, onStarted: func(ctx context.Context, ts string) error {
 			return w.Mark(ctx, map[string]string{markStream: ts})
-		}}
+		}, hold: q.Unasked()}
 	first := time.Time{}
 	relayErr := relay(ctx, stream, wr, func() {
 		if first.IsZero() {
@@ -174,6 +185,10 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	}
 	if outcome != "answered" {
 		log.Warn("the answer is incomplete", "outcome", outcome, "err", relayErr)
+	}
+	if q.Unasked() {
+		return a.unasked(ctx, w, q, thread, key, wr, stream, unaskedAnswer{text: text, note: note, outcome: outcome,
+			suggestions: suggestions, question: question}, log)
 	}
 	// The conversation is kept before the answer ends, so that its buttons
 	// and a reply find it as soon as it shows whole.

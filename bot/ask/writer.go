@@ -56,6 +56,9 @@ type writer struct {
 	sites     mrkdwn.Sites
 	log       *slog.Logger
 	onStarted func(ctx context.Context, ts string) error // records the answer's ts before more is shown
+	// hold shows nothing as the answer arrives: an unasked question's
+	// answer shows whole, and only when it has sources.
+	hold bool
 
 	ts         string    // the answer's message, once shown
 	firstShown time.Time // when its first text was shown
@@ -114,7 +117,7 @@ func (w *writer) next(show string, from int, final bool) (string, int) {
 // flush shows what arrived since the last call, if anything may be shown
 // and the interval allows (always for the first text).
 func (w *writer) flush(ctx context.Context, now time.Time) error {
-	if !w.due(now) {
+	if w.hold || !w.due(now) {
 		return nil
 	}
 	show := w.showable(false)
@@ -169,7 +172,7 @@ func (w *writer) start(ctx context.Context, first string, upTo int) error {
 // text came since.
 func (w *writer) pending() bool {
 	n := w.text.Len()
-	return n > w.sent && n != w.held
+	return !w.hold && n > w.sent && n != w.held
 }
 
 // fallbackText is the text shown so far as mrkdwn, for the edited message.

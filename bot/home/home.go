@@ -85,12 +85,23 @@ type JobRecords interface {
 	JobLine(ctx context.Context, j store.Job) string
 }
 
+// HelpChannels is what the Home shows editors of the help channels
+// (*helpchannels.Feature).
+type HelpChannels interface {
+	// HelpLines are the channels whose answer mode is not the default, a
+	// mrkdwn line each, saying when one had as many unasked answers as an
+	// hour allows.
+	HelpLines(ctx context.Context) ([]string, error)
+}
+
 // Config holds the Home's settings.
 type Config struct {
 	// Seen records who opened the Home; a job change then republishes
 	// only their Homes. nil republishes the requester's Home on every job
 	// change.
 	Seen Seen
+	// Help, when set, lists the help channels' modes on editors' Homes.
+	Help HelpChannels
 }
 
 // The Home's layout.

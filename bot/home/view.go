@@ -3,6 +3,7 @@ package home
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/slack-go/slack"
 
@@ -69,7 +70,25 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Docs health, last 30 days")))
 		blocks = append(blocks, section(h.healthText(ctx, req.User, log)))
 	}
+	if h.cfg.Help != nil && h.core.Editors().Refusal(ctx, req.User, req.Channel, "") == "" {
+		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Help channels")))
+		blocks = append(blocks, section(h.helpText(ctx, log)))
+	}
 	return homeView(blocks)
+}
+
+// helpText lists the channels whose answer mode is not the default, for
+// editors.
+func (h *home) helpText(ctx context.Context, log *slog.Logger) string {
+	lines, err := h.cfg.Help.HelpLines(ctx)
+	switch {
+	case err != nil:
+		log.Warn("reading the help channels for the Home failed", "err", err)
+		return "docsbot could not read the help channels' modes just now."
+	case len(lines) == 0:
+		return "Every channel answers when asked. `/docs-ask here auto` in a channel answers its questions without a mention."
+	}
+	return strings.Join(lines, "\n")
 }
 
 // healthText is the Home's docs health: the cached summary of the implicit

@@ -68,6 +68,7 @@ const (
 	fieldAPIURL   = "api_url"
 	fieldChannels = "channels"
 	fieldEditors  = "editors"
+	fieldExperts  = "experts"
 	fieldBudget   = "visitors_budget"
 
 	fieldAssistantKeyEnv  = "assistant_key_env"
@@ -78,7 +79,7 @@ const (
 )
 
 // fields are a project's fields, in the order errors list them.
-var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldBudget,
+var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldExperts, fieldBudget,
 	fieldAssistantKeyEnv, fieldAssistantKeyFile, fieldDomain, fieldSiteURL, fieldDiscoveryURL}
 
 // The shapes of names, ids and domains, checked byte by byte: every byte
@@ -323,7 +324,9 @@ func (l *loader) project(n *yaml.Node) (*entry, error) {
 		case fieldChannels:
 			err = l.channels(v, e)
 		case fieldEditors:
-			e.p.Editors, err = l.editors(v)
+			e.p.Editors, err = l.editors(v, fieldEditors)
+		case fieldExperts:
+			e.p.Experts, err = l.editors(v, fieldExperts)
 		case fieldBudget:
 			e.p.VisitorsBudget, err = l.scalar(v, field)
 			if err == nil && !validName(e.p.VisitorsBudget) {
@@ -532,7 +535,7 @@ func (l *loader) list(n *yaml.Node, field string) ([]*yaml.Node, error) {
 		return nil, nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, l.fail(n, field, "want a list, such as [%s]", map[string]string{fieldChannels: "C0123ABCD", fieldEditors: "U0123ABCD, S0456EFGH"}[field])
+		return nil, l.fail(n, field, "want a list, such as [%s]", map[string]string{fieldChannels: "C0123ABCD", fieldEditors: "U0123ABCD, S0456EFGH", fieldExperts: "U0123ABCD, S0456EFGH"}[field])
 	}
 	out := make([]*yaml.Node, len(n.Content))
 	for i, item := range n.Content {
@@ -564,15 +567,16 @@ func (l *loader) channels(n *yaml.Node, e *entry) error {
 	return nil
 }
 
-func (l *loader) editors(n *yaml.Node) (roles.Editors, error) {
-	items, err := l.list(n, fieldEditors)
+// editors reads a list of user and user group ids (editors, experts).
+func (l *loader) editors(n *yaml.Node, field string) (roles.Editors, error) {
+	items, err := l.list(n, field)
 	if err != nil {
 		return roles.Editors{}, err
 	}
 	ids := make([]string, len(items))
 	for i, item := range items {
 		if _, err := roles.ParseEditors([]string{item.Value}); err != nil {
-			return roles.Editors{}, l.fail(item, fieldEditors, "%w", err)
+			return roles.Editors{}, l.fail(item, field, "%w", err)
 		}
 		ids[i] = item.Value
 	}

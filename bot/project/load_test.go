@@ -74,6 +74,7 @@ projects:
     api_key_env: DOCS_API_KEY_DOCS
     channels: [C0DOCS, G0PRIVATE]
     editors: [S0WRITERS, U0ALICE]
+    experts: [S0SUPPORT, U0CAROL]
     visitors_budget: acme
   - name: api
     project_id: p-api
@@ -99,6 +100,9 @@ func TestLoad(t *testing.T) {
 	}
 	if docs.APIKey.Reveal() != keyDocs {
 		t.Errorf("docs key not read from its variable")
+	}
+	if fmt.Sprint(docs.Experts.Users, docs.Experts.Groups) != "[U0CAROL] [S0SUPPORT]" {
+		t.Errorf("docs experts: %+v", docs.Experts)
 	}
 	api, _ := set.ForChannel("C0API")
 	if api.Name != "api" || api.APIKey.Reveal() != keyFile || api.APIURL != "https://api.other.test/" ||
@@ -213,6 +217,7 @@ func TestLoadRefuses(t *testing.T) {
 		{"channel twice", keyed + "    channels: [C0DOCS, C0DOCS]\n", 5, "channels", "listed twice"},
 		{"editor by name", keyed + "    editors: [U0ALICE, alice]\n", 5, "editors", `"alice"`},
 		{"editors a mapping", keyed + "    editors: {a: b}\n", 5, "editors", "want a list"},
+		{"expert by name", keyed + "    experts: [carol]\n", 5, "experts", `"carol"`},
 		{"api url not http", keyed + "    api_url: ftp://api.test\n", 5, "api_url", "http(s) URL"},
 		{"api url with a password", keyed + "    api_url: https://me:hunter2@api.test\n", 5, "api_url", "password"},
 		{"budget with a space", keyed + "    visitors_budget: acme corp\n", 5, "visitors_budget", `"acme corp"`},

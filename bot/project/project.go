@@ -30,6 +30,9 @@ type Project struct {
 	// Editors may start jobs and send follow-ups in this project, besides
 	// the editors of every project (DOCSBOT_EDITORS).
 	Editors roles.Editors
+	// Experts are called to a help channel's question of this project
+	// (Ask an expert), besides DOCSBOT_EXPERTS.
+	Experts roles.Editors
 	// VisitorsBudget names the analytics budget this project draws on;
 	// projects of one organisation share one. By default the project's name.
 	VisitorsBudget string
@@ -185,5 +188,7 @@ func (p Project) clone() Project {
 	p.Channels = slices.Clone(p.Channels)
 	p.Editors.Users = slices.Clone(p.Editors.Users)
 	p.Editors.Groups = slices.Clone(p.Editors.Groups)
+	p.Experts.Users = slices.Clone(p.Experts.Users)
+	p.Experts.Groups = slices.Clone(p.Experts.Groups)
 	return p
 }

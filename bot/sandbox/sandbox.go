@@ -24,7 +24,9 @@ import (
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -76,6 +78,10 @@ const (
 const (
 	docsProject = "docs"
 	apiProject  = "api"
+	// helpChannel is #help, whose questions docsbot answers without a
+	// mention (auto); the docs team are its experts.
+	helpChannel = "C0HELP"
+	docsTeam    = "S0DOCSTEAM"
 	// apiChannel is #api-docs, the api project's default channel.
 	apiChannel = "C0APIDOCS"
 	// apiProjectID and apiKey are the api project's on its test server.
@@ -164,7 +170,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel},
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel},
 			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
 				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
@@ -185,6 +191,8 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
+		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto},
+			Experts: roles.Editors{Groups: []string{docsTeam}}},
 	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
 	if err != nil {
 		return sb, err
@@ -246,6 +254,8 @@ func sandboxSlack() *slacktest.Server {
 	sl.AddExternalUser(sandboxPartner, "pat", partnerTeam)
 	sl.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
 		Members: []string{sandboxUser, sandboxPartner}})
+	sl.AddChannel(slacktest.Channel{ID: helpChannel, Name: "help", BotMember: true})
+	sl.AddUserGroup(docsTeam, sandboxUser)
 	return sl
 }
 
@@ -472,7 +482,11 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 		"• docsbot serves two docs projects, each with its own test docs API: `" + docsProject + "`, the default in #general and #docs-team, " +
 			"and `" + apiProject + "`, a smaller site, the default in #api-docs. Add `project=" + apiProject + "` (or `project=" + docsProject +
 			"`) at the start or the end of a command to choose; the Home tab lists them.",
-		"• docsbot has joined #general, #docs-team and #api-docs, not #random: try a command there too.",
+		"• #help answers questions without a mention (`" + ask.Command + " here` shows how a channel is answered; `" + ask.Command +
+			" here auto|private|mention|off` changes it): ask `How do I rotate an API key?` there and the answer comes in its thread, " +
+			"with *Ask an expert*, which calls the docs team; a question the docs do not cover (`Why is the coffee machine broken?`) is answered " +
+			"to you alone, with *Ask an expert* and *Make this a docs job*.",
+		"• docsbot has joined #general, #docs-team, #api-docs and #help, not #random: try a command there too.",
 		"• *Who sees what.* Under *You are* in the sidebar, use the workspace as someone else: *gus*, a guest of the workspace, " +
 			"or *pat* of Partner Co, another organisation (Slack Connect), who is only in #partner-shared. Guests and other organisations " +
 			"never see the words of the docs' readers (comments, searches, questions) or the assistant's replies: as gus, `" + health.Command +

@@ -10,7 +10,7 @@ import (
 // features need.
 func DefaultScopes() []string {
 	return []string{
-		"commands", "chat:write", "reactions:write",
+		"commands", "chat:write", "reactions:write", "reactions:read",
 		"channels:history", "groups:history", "im:history",
 		"app_mentions:read", "im:write", "files:write", "usergroups:read", "users:read",
 		"channels:read", "groups:read",

@@ -28,6 +28,11 @@ type answersOptions struct {
 	questions   int
 	concurrency int
 	deltaDelay  time.Duration
+	// auto posts the questions in help channels in auto mode, unasked
+	// (runAutoAnswers), o.questions over o.over in o.channels channels.
+	auto     bool
+	over     time.Duration
+	channels int
 }
 
 // register adds the scenario's flags to fs.
@@ -35,6 +40,9 @@ func (o *answersOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.questions, "questions", 100, "questions to ask with /docs-ask")
 	fs.IntVar(&o.concurrency, "concurrency", 4, "questions asked at once")
 	fs.DurationVar(&o.deltaDelay, "delta-delay", 400*time.Millisecond, "the assistant's wait between two pieces of an answer")
+	fs.BoolVar(&o.auto, "auto", false, "post the questions unasked in help channels in auto mode (DOCSBOT_ANSWER_CHANNELS) instead of /docs-ask")
+	fs.DurationVar(&o.over, "over", 2*time.Minute, "with --auto: the time the questions are posted over, evenly")
+	fs.IntVar(&o.channels, "channels", 20, "with --auto: the help channels the questions are spread over")
 }
 
 // answersResult is the report of the answers scenario.

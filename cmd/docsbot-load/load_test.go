@@ -41,6 +41,16 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				t.Errorf("at most %d Slack calls an answer: no answer appended while streaming", res.CallsMax)
 			}
 		}},
+		{"answers --auto", func(t *testing.T) {
+			const questions = 10 // the tenth is one the docs do not cover
+			res, err := runAutoAnswers(ctx, e, answersOptions{questions: questions, deltaDelay: 50 * time.Millisecond, over: 2 * time.Second, channels: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Answered != questions-1 || res.Told != 1 || res.Asks != questions || len(res.problems()) > 0 {
+				t.Errorf("answered %d, told %d, asked %d, problems %v; want 9, 1, 10, none", res.Answered, res.Told, res.Asks, res.problems())
+			}
+		}},
 		{"acks", func(t *testing.T) {
 			const commands, warmup = 5, 1
 			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond, peer: peerBare})

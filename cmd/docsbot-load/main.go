@@ -43,6 +43,7 @@ Usage:
   docsbot-load chaos    --rolling [--replicas 3] [--commands 150] [--rate 2.5] [--grace 30s] [--slack-latency 250ms] [--runs 1]
   docsbot-load idle     [--jobs 300] [--replicas 1] [--window 10s] [--polls 10s] [--cluster]
   docsbot-load answers  [--questions 100] [--concurrency 4] [--delta-delay 400ms]
+                        [--auto [--over 2m] [--channels 20]]
   docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
@@ -140,6 +141,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		c, err := parseFlags(name, rest, stderr, o.register)
 		if err != nil {
 			return err
+		}
+		if o.auto {
+			if o.questions <= 0 || o.channels <= 0 || o.over <= 0 {
+				return errors.New("answers --auto: --questions, --channels and --over must be positive")
+			}
+			res, err := runAutoAnswers(ctx, c.env(stderr), o)
+			if res == nil {
+				return err
+			}
+			return c.emit(stdout, res, err)
 		}
 		res, err := runAnswers(ctx, c.env(stderr), o)
 		if res == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -39,6 +40,10 @@ const (
 	EnvLinkDomains     = "DOCSBOT_LINK_DOMAINS"
 	EnvDeployPerUser   = "DOCSBOT_DEPLOY_PER_USER"
 	EnvRequestsChannel = "DOCSBOT_REQUESTS_CHANNEL"
+	EnvAnswerChannels  = "DOCSBOT_ANSWER_CHANNELS"
+	EnvAutoPerChannel  = "DOCSBOT_AUTO_PER_CHANNEL"
+	EnvExperts         = "DOCSBOT_EXPERTS"
+	EnvExpertReminder  = "DOCSBOT_EXPERT_REMINDER"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
 	EnvSlackAPIURL     = "SLACK_API_URL"
@@ -100,6 +105,11 @@ func table(c *Serve) settings.Table {
 		{Env: EnvDeployPerUser, Default: strconv.Itoa(deploy.DefaultPerUser), Doc: "Deployments and previews an hour one person may start with `/docs-deploy`, counted across replicas (the docs platform's own limits, for the whole organisation, apply besides)", Check: wholeNumber(&c.Deploy.PerUser, 1, "deployments and previews")},
 		{Env: EnvRequestsChannel, None: "no Ask the docs team button", Doc: "Channel id (`C…` or `G…`) where *Ask the docs team*, under an answer, posts a question the docs did not answer",
 			Check: settings.Must(isRequestsChannel, "is not a channel id: copy the id (C… or G…) from the channel's details, not its name")},
+		{Env: EnvAnswerChannels, None: "every channel: mention", Doc: "Comma-separated `channel:mode` pairs, such as `C123:auto,C456:private`, that say how docsbot answers questions in those channels: `auto` answers every question in its thread without a mention, `private` shows the answer to its asker alone with *Share in channel*, `mention` only when asked, `off` not at all; `/docs-ask here MODE` in a channel overrides it",
+			Check: settings.Var(&c.Help.Channels, helpchannels.ParseChannels, "is not a list of channel:mode pairs: write C123:auto,C456:private with channel ids (C… or G…) and the modes auto, private, mention or off")},
+		{Env: EnvAutoPerChannel, Default: strconv.Itoa(helpchannels.DefaultPerChannel), Doc: "Questions an hour one channel is answered without a mention (`auto`, `private`), all replicas together; past it a question gets 👀 and nothing else, and the Home says so", Check: wholeNumber(&c.Help.PerChannel, 1, "answers")},
+		{Env: EnvExperts, None: "no Ask an expert button", Doc: "Comma-separated Slack user ids and user group ids (`S…`) that *Ask an expert*, under a help channel's answer, calls to the question's thread (a project's `experts` in the projects file are called besides)", Check: editorsVar(&c.Help.Experts, EnvExperts)},
+		{Env: EnvExpertReminder, Default: settings.ShortDuration(helpchannels.DefaultExpertReminder), Doc: "How long an expert call waits for an answer before it is reminded in its thread, once, across replicas", Check: settings.DurationVar(&c.Help.ExpertReminder)},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
 			Check: settings.Prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
 		{Env: EnvSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
@@ -113,7 +123,7 @@ func table(c *Serve) settings.Table {
 		{Env: EnvPollMaxInterval, Flag: "poll-max-interval", Default: settings.ShortDuration(agent.DefaultPollMaxInterval), Doc: "Cap of the poll backoff", Check: settings.DurationVar(&c.Agent.PollMaxInterval)},
 		{Env: EnvAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: settings.IDsVar(&c.Bot.AllowedUsers, EnvAllowedUsers, "U0123ABCD", isUser)},
 		{Env: EnvAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: settings.IDsVar(&c.Bot.AllowedChannels, EnvAllowedChannels, "C0123ABCD", isChannel)},
-		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: editorsVar(&c.Bot.Editors)},
+		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: editorsVar(&c.Bot.Editors, EnvEditors)},
 		{Env: EnvAllowGuests, Flag: "allow-guests", Default: "false", Doc: "`true` lets single- and multi-channel guests start, steer and retry jobs (they are refused, privately, by default)", Check: settings.BoolVar(&c.Bot.AllowGuests)},
 		{Env: EnvAllowExternal, Flag: "allow-external", Default: "false", Doc: "`true` lets people of other organisations in Slack Connect channels start, steer and retry jobs (they are refused, privately, by default)", Check: settings.BoolVar(&c.Bot.AllowExternal)},
 		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.BoolVar(&c.Audit.KeepText)},
@@ -144,10 +154,10 @@ func wholeNumber(p *int, least int, what string) settings.Check {
 	}, fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
 }
 
-// editorsVar is the check of DOCSBOT_EDITORS (Slack user and user group
-// ids), storing the editors in *p.
-func editorsVar(p *roles.Editors) settings.Check {
-	ids := settings.IDs(EnvEditors, "U0123ABCD", isEditor)
+// editorsVar is the check of DOCSBOT_EDITORS and DOCSBOT_EXPERTS (env:
+// Slack user and user group ids), storing them in *p.
+func editorsVar(p *roles.Editors, env string) settings.Check {
+	ids := settings.IDs(env, "U0123ABCD", isEditor)
 	return func(v string, quote func(string) string) string {
 		if problem := ids(v, quote); problem != "" {
 			return problem

@@ -1,0 +1,113 @@
+package ask
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Questions of help channels (bot.Question.Unasked): a question nobody
+// asked docsbot is answered only when its answer cites the docs. The
+// answer is read whole (nothing shows while it comes), then:
+//
+//	the answer                  auto (bot.ViaAuto)          private (bot.ViaPrivate)
+//	complete, with sources      posted in the thread, with  shown to the asker alone in the
+//	                            Ask an expert (experts set)  thread, with Share in channel
+//	                                                        and Ask an expert
+//	no sources, or incomplete   the asker is told privately that the docs do not
+//	                            cover it, with Ask an expert (experts set) and, for an
+//	                            editor, Make this a docs job; nothing is posted
+//
+// A question asked of docsbot in a private channel (Question.Asked) is
+// shown to its asker alone, sources or not.
+
+// offHere tells a person who asks in a channel whose mode is off.
+const offHere = "docsbot does not answer questions in this channel. Ask it in a direct message, " +
+	"or in a channel where it answers (`" + Command + " here` says how a channel is answered)."
+
+// notCovered tells the asker of an unasked question that the docs do not
+// cover it.
+const notCovered = "docsbot looked in the docs for your question and found nothing that answers it, so it did not answer in the channel."
+
+// unaskedAnswer is what an unasked question's answer came to.
+type unaskedAnswer struct {
+	text, note, outcome, question string
+	suggestions                   []docsapi.Suggestion
+}
+
+// unasked ends the work of an unasked question by the table above.
+func (a *answers) unasked(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, wr *writer,
+	stream *docsapi.AnswerStream, ans unaskedAnswer, log *slog.Logger) error {
+	sources := stream.Sources()
+	ref := bot.ThreadRef{Channel: q.Channel, TS: thread.TS, Project: key}.String()
+	covered := ans.outcome == "answered" && len(sourceKeys(sources)) > 0 && strings.TrimSpace(ans.text) != ""
+	if !covered && !q.Asked {
+		a.metrics.Answer("uncovered")
+		log.Info("the docs do not cover an unasked question; its asker is told privately", "outcome", ans.outcome)
+		var buttons []slack.BlockElement
+		if a.core.HelpChannels().HasExperts(key) {
+			buttons = append(buttons, expertButton(ref))
+		}
+		if refusal, _ := a.core.Editors().Check(ctx, q.User, q.Channel, key); refusal == "" {
+			j := bot.JobDraft{Channel: q.Channel, Thread: thread.TS, Project: key, Question: ans.question}
+			buttons = append(buttons, slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
+				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)))
+		}
+		blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, notCovered, false, false), nil, nil)}
+		if len(buttons) > 0 {
+			blocks = append(blocks, slack.NewActionBlock("uncovered", buttons...))
+		}
+		a.tellWith(ctx, bot.Question{Team: q.Team, Channel: q.Channel, User: q.User, ThreadTS: thread.TS}, notCovered, blocks, log)
+		return a.done(ctx, w)
+	}
+	a.remember(ctx, thread, key, q.User, stream.Thread(), ans.question, ans.text, sourceKeys(sources), log)
+	blocks := answerBlocks(wr.sites, sources, ans.suggestions, "")
+	if q.Via == bot.ViaAuto {
+		if a.core.HelpChannels().HasExperts(key) {
+			blocks = append(blocks, slack.NewActionBlock("expert", expertButton(ref)))
+		}
+		if err := wr.finish(ctx, ans.note, blocks); err != nil {
+			log.Warn("posting the answer failed", "err", err)
+			if wr.ts == "" {
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			}
+		}
+		a.metrics.Answer(ans.outcome)
+		return a.done(ctx, w)
+	}
+	// Private: the answer whole, its sources, Share in channel.
+	text := mrkdwn.FromMarkdown(wr.showable(true), wr.sites)
+	if ans.note != "" {
+		text += "\n\n" + mrkdwn.FromMarkdown(ans.note, mrkdwn.Sites{})
+	}
+	shown := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(text, 3000), false, false), nil, nil)}
+	if links := sourceLinks(wr.sites, sources); links != "" {
+		shown = append(shown, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
+	}
+	buttons := []slack.BlockElement{slack.NewButtonBlockElement(bot.ActionShareAnswer, ref,
+		slack.NewTextBlockObject(slack.PlainTextType, "Share in channel", false, false)).WithStyle(slack.StylePrimary)}
+	if a.core.HelpChannels().HasExperts(key) {
+		buttons = append(buttons, expertButton(ref))
+	}
+	shown = append(shown, slack.NewActionBlock("share", buttons...))
+	p := bot.Private{User: q.User, Channel: q.Channel, ThreadTS: thread.TS, ResponseURL: q.ResponseURL, Text: mrkdwn.Cut(text, 3000), Blocks: shown,
+		DMText: "Your question in <#" + q.Channel + ">: " + mrkdwn.Cut(text, 2800)}
+	if err := a.core.TellPrivately(ctx, p); err != nil {
+		log.Warn("showing the private answer failed", "err", err)
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	a.metrics.Answer(ans.outcome)
+	return a.done(ctx, w)
+}
+
+// expertButton is Ask an expert about the question of thread ref.
+func expertButton(ref string) *slack.ButtonBlockElement {
+	return slack.NewButtonBlockElement(bot.ActionAskExpert, ref, slack.NewTextBlockObject(slack.PlainTextType, "Ask an expert", false, false))
+}

@@ -1,0 +1,178 @@
+package helpchannels_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/helpchannels"
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// helpIn is a bot config whose #help is in mode, by the settings.
+func helpIn(mode string, editors ...string) bottest.Config {
+	return bottest.Config{Answers: true, Editors: editors,
+		Config: app.Config{Help: helpchannels.Config{Channels: map[string]string{help: mode}}}}
+}
+
+// TestHelpAutoAnswersQuestionsNotChatter: in an auto channel a top-level
+// question is answered in its thread without a mention, with its sources;
+// chatter costs no assistant call and gets no reply; the asker's reply in
+// the thread goes on without a mention, another person's does not.
+func TestHelpAutoAnswersQuestionsNotChatter(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModeAuto))
+	chatter := h.post(bob, help, "good morning everyone, coffee is ready")
+	q := h.post(alice, help, "How do I rotate an API key?")
+	m := h.answerIn(help, q)
+	bottest.WantContains(t, "the answer", m.Text+bottest.Rendered(m), "According to Authentication", "Sources:")
+
+	h.Reply(bob, help, q, "I think it is in the dashboard somewhere")
+	h.Reply(alice, help, q, "And how do I verify webhooks?")
+	h.WaitFor("the asker's reply answered", func() bool { return len(h.botReplies(help, q)) == 2 })
+	h.Settle()
+	if n := h.API.Questions(); n != 2 {
+		t.Errorf("the assistant was asked %d times, want 2 (the question and the asker's reply)", n)
+	}
+	if r := h.botReplies(help, chatter); len(r) != 0 {
+		t.Errorf("chatter got replies: %+v", r)
+	}
+}
+
+// TestHelpMentionChannelLeftAlone: in a channel of the default mode a
+// question nobody addressed to docsbot is left alone: no reply, no
+// assistant call.
+func TestHelpMentionChannelLeftAlone(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true})
+	q := h.post(alice, general, "How do I rotate an API key?")
+	h.Settle()
+	if n := h.API.Questions(); n != 0 {
+		t.Errorf("the assistant was asked %d times, want none", n)
+	}
+	if r := h.botReplies(general, q); len(r) != 0 {
+		t.Errorf("a question in a mention channel got replies: %+v", r)
+	}
+}
+
+// TestHelpPrivateAnswerShared: in a private channel the answer is shown to
+// the asker alone, with Share in channel, which posts it in the thread
+// saying who shared it.
+func TestHelpPrivateAnswerShared(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModePrivate))
+	q := h.post(alice, help, "How do I rotate an API key?")
+	private := h.WaitButtons(alice, bot.ActionShareAnswer)
+	bottest.WantContains(t, "the private answer", private.Text+string(private.Blocks), "According to Authentication", "Sources:")
+	if r := h.botReplies(help, q); len(r) != 0 {
+		t.Fatalf("the private answer shows in the thread: %+v", r)
+	}
+	for range 2 {
+		h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: private.TS, ActionID: bot.ActionShareAnswer})
+	}
+	h.WaitFor("the answer shared in the thread", func() bool { return len(h.botReplies(help, q)) == 1 })
+	h.WaitFor("alice told it was shared already", func() bool { return h.told(alice, "shared this answer in the thread already") })
+	shared := h.botReplies(help, q)[0]
+	bottest.WantContains(t, "the shared answer", shared.Text+bottest.Rendered(shared), "<@"+alice+"> shared docsbot's answer",
+		"According to Authentication", "Sources:")
+	h.Settle()
+	if n := len(h.botReplies(help, q)); n != 1 {
+		t.Errorf("the answer was shared %d times, want once", n)
+	}
+	if n := h.API.Questions(); n != 1 {
+		t.Errorf("the assistant was asked %d times, want once", n)
+	}
+}
+
+// TestHelpAnswerWithoutSourcesKeptPrivate: an answer that cites no page is
+// not posted unasked; the asker is told privately that the docs do not
+// cover it, with Make this a docs job when they are an editor, and
+// without it when not.
+func TestHelpAnswerWithoutSourcesKeptPrivate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModeAuto, alice))
+	qa := h.post(alice, help, "What is the airspeed velocity of an unladen swallow?")
+	told := h.WaitButtons(alice, bot.ActionJobFromAnswer)
+	bottest.WantContains(t, "the note", told.Text, "found nothing that answers it")
+	qb := h.post(bob, help, "Why is the office coffee machine always broken?")
+	h.WaitFor("bob told", func() bool { return len(h.Privates(bob, "found nothing that answers it")) == 1 })
+	h.Settle()
+	if m := h.Privates(bob, "found nothing"); strings.Contains(string(m[0].Blocks), bot.ActionJobFromAnswer) {
+		t.Errorf("a viewer is offered a docs job: %s", m[0].Blocks)
+	}
+	for _, ts := range []string{qa, qb} {
+		if r := h.botReplies(help, ts); len(r) != 0 {
+			t.Errorf("an answer without sources was posted: %+v", r)
+		}
+	}
+}
+
+// TestHelpOffChannelPointsElsewhere: in an off channel a question by
+// mention gets a one-line pointer, privately, and costs no assistant call;
+// a question nobody addressed is left alone.
+func TestHelpOffChannelPointsElsewhere(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModeOff))
+	h.post(bob, help, "How do I rotate an API key?")
+	if _, err := h.Slack.Mention(t.Context(), slacktest.UserMessage{ChannelID: help, UserID: bob, Text: "<@U0BOT> how do webhooks get signed?"}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("bob pointed elsewhere", func() bool { return len(h.Privates(bob, "does not answer questions in this channel")) == 1 })
+	h.Settle()
+	if n := h.API.Questions(); n != 0 {
+		t.Errorf("the assistant was asked %d times, want none", n)
+	}
+}
+
+// TestHelpThrottle: past DOCSBOT_AUTO_PER_CHANNEL answers an hour, a
+// channel's questions get 👀 and nothing else, and /docs-ask here says so.
+func TestHelpThrottle(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cfg := helpIn(bot.ModeAuto)
+	cfg.Help.PerChannel = 1
+	h.StartBot(cfg)
+	first := h.post(alice, help, "How do I rotate an API key?")
+	h.answerIn(help, first)
+	second := h.post(bob, help, "How do webhooks get signed?")
+	h.WaitFor("👀 on the second question", func() bool {
+		m, _ := h.Slack.Message(help, second)
+		return len(m.Reactions) == 1 && m.Reactions[0] == "eyes"
+	})
+	h.Command(bob, help, "/docs-ask", "here")
+	h.WaitFor("the mode says the channel is throttled", func() bool { return h.told(bob, "questions get 👀 until answers resume") })
+	bottest.WantContains(t, "the Home", h.openHome(alice, "Help channels"), "questions get 👀 until answers resume")
+	h.Settle()
+	if n := h.API.Questions(); n != 1 {
+		t.Errorf("the assistant was asked %d times, want once", n)
+	}
+	if r := h.botReplies(help, second); len(r) != 0 {
+		t.Errorf("a question past the throttle got replies: %+v", r)
+	}
+}
+
+// TestHelpPrivateChannelAnswersMentionsPrivately: in a private channel a
+// question asked by mention is shown to its asker alone too, even without
+// sources (it was asked), with Share in channel.
+func TestHelpPrivateChannelAnswersMentionsPrivately(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModePrivate))
+	m, err := h.Slack.Mention(t.Context(), slacktest.UserMessage{ChannelID: help, UserID: bob, Text: "<@U0BOT> how do I rotate an API key?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	private := h.WaitButtons(bob, bot.ActionShareAnswer)
+	bottest.WantContains(t, "the private answer", private.Text, "According to Authentication")
+	h.Settle()
+	if r := h.botReplies(help, m.TS); len(r) != 0 {
+		t.Errorf("a mention in a private channel was answered in the thread: %+v", r)
+	}
+}

@@ -1,0 +1,74 @@
+package helpchannels
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/store"
+)
+
+// What the help channels use of the core, each in one place, so that a
+// change of the core's methods is an edit here (Register's routes apart).
+
+func (f *Feature) refusal(user, channel string) string { return f.core.Refusal(user, channel) }
+
+func (f *Feature) editorCheck(ctx context.Context, user, channel, proj string) (string, bool) {
+	return f.core.Editors().Check(ctx, user, channel, proj)
+}
+
+func (f *Feature) post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
+	return f.core.Post(ctx, channel, opts...)
+}
+
+func (f *Feature) tellPrivately(ctx context.Context, p bot.Private) error {
+	return f.core.TellPrivately(ctx, p)
+}
+
+func (f *Feature) react(ctx context.Context, channel, ts, name string, log *slog.Logger) {
+	f.core.Decorations().React(ctx, channel, ts, name, nil, log)
+}
+
+func (f *Feature) queueWork(ctx context.Context, w store.Work) error {
+	_, err := f.core.QueueFromWork(ctx, w)
+	return err
+}
+
+// accept records an event's work before it is acked (bot.AcceptEnvelope).
+func (f *Feature) accept(ctx context.Context, w store.Work) bool {
+	return f.core.AcceptEnvelope(ctx, w, bot.RedeliveredEvent)
+}
+
+func (f *Feature) auditWork(ctx context.Context, w *bot.Work, mark string, rec store.AuditRecord) {
+	f.core.Audit().Work(ctx, w, mark, rec)
+}
+
+func (f *Feature) refuseCommand(ctx context.Context, r *bot.CommandRequest, refusal, text string) {
+	f.core.RefuseCommand(ctx, r, refusal, text)
+}
+
+func (f *Feature) queueCommand(ctx context.Context, r *bot.CommandRequest, kind string, payload any, notDone string) {
+	f.core.QueueCommand(ctx, r, kind, payload, notDone)
+}
+
+func (f *Feature) isOwnOrBot(ev *slackevents.MessageEvent) bool { return f.core.Self().OwnOrBot(ev) }
+
+func (f *Feature) self() string { return f.core.Self().UserID }
+
+func (f *Feature) projects() []project.Project { return f.core.Projects().All() }
+
+// replies reads the thread of ts in channel (conversations.replies).
+func (f *Feature) replies(ctx context.Context, channel, ts string, limit int, metadata bool) ([]slack.Message, error) {
+	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+		ChannelID: channel, Timestamp: ts, Limit: limit, IncludeAllMetadata: metadata})
+	return msgs, err
+}
+
+// groupMembers are the members of a user group (usergroups.users.list).
+func (f *Feature) groupMembers(ctx context.Context, group string) ([]string, error) {
+	return f.core.Slack().GetUserGroupMembersContext(ctx, group)
+}

@@ -1,0 +1,367 @@
+package helpchannels
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Experts: Ask an expert (under an answer, or under the note that the docs
+// do not cover a question) calls a project's experts (DOCSBOT_EXPERTS and
+// the project's experts: in the projects file) to the question's thread,
+// once per thread (store.HelpChannels.CallExpert), with Mark resolved. A
+// call nobody answered is reminded once, ExpertReminder after it: its due
+// time is in Redis, and each replica's reminder loop claims what is due
+// under a lease (ClaimReminders), so one replica at a time holds it; the
+// thread is read before the reminder is posted (an earlier reminder, carried
+// by its metadata, or an answer ends it). Mark resolved, by the asker or an
+// expert, adds ✅ to the question and says who; when an expert's reply is in
+// the thread, an editor who resolves it (else the expert, when an editor)
+// is offered Turn this into docs: the agent's form with the question and the
+// expert's answer quoted as theirs (bot.JobDraft.Expert).
+
+// Defaults of the experts' settings.
+const (
+	// DefaultExpertReminder is how long an expert call waits for an answer
+	// before its reminder (DOCSBOT_EXPERT_REMINDER).
+	DefaultExpertReminder = 4 * time.Hour
+	// DefaultReminderCheck is how often each replica looks for reminders
+	// due.
+	DefaultReminderCheck = time.Minute
+)
+
+// reminderLease is how long a claimed reminder is held: past it, another
+// replica takes it (the one that claimed it died).
+const reminderLease = time.Minute
+
+// Metadata event types of the experts' posts: the call (replies after it
+// answer it) and the reminder (a replica finding one in the thread does
+// not post another).
+const (
+	CallEvent     = "docsbot_expert_call"
+	ReminderEvent = "docsbot_expert_reminder"
+)
+
+// Calls keeps the expert calls and their reminders (store.HelpChannels).
+type Calls interface {
+	CallExpert(ctx context.Context, c store.ExpertCall, due time.Time) (bool, error)
+	ForgetCall(ctx context.Context, ref string) error
+	ExpertCall(ctx context.Context, ref string) (store.ExpertCall, error)
+	ClaimReminders(ctx context.Context, now time.Time, lease time.Duration, most int) ([]store.ExpertCall, error)
+	EndReminder(ctx context.Context, ref string) error
+	ResolveCall(ctx context.Context, ref, by string, at time.Time) (store.ExpertCall, bool, error)
+}
+
+// experts are the experts of the project keyed key: DOCSBOT_EXPERTS and
+// the project's.
+func (f *Feature) experts(key string) roles.Editors {
+	e := roles.Editors{Users: slices.Clone(f.cfg.Experts.Users), Groups: slices.Clone(f.cfg.Experts.Groups)}
+	for _, p := range f.projects() {
+		if bot.ProjectKey(p) == key {
+			e.Users = append(e.Users, p.Experts.Users...)
+			e.Groups = append(e.Groups, p.Experts.Groups...)
+		}
+	}
+	return e
+}
+
+// hasExperts is the core's HasExperts.
+func (f *Feature) hasExperts(key string) bool {
+	e := f.experts(key)
+	return len(e.Users)+len(e.Groups) > 0
+}
+
+// mentions are the experts as Slack mentions.
+func mentions(e roles.Editors) string {
+	var out []string
+	for _, g := range e.Groups {
+		out = append(out, "<!subteam^"+g+">")
+	}
+	for _, u := range e.Users {
+		out = append(out, mrkdwn.Mention(u))
+	}
+	return strings.Join(out, " ")
+}
+
+// isExpert reports whether user is one of e, directly or in one of its
+// groups (usergroups.users.list).
+func (f *Feature) isExpert(ctx context.Context, e roles.Editors, user string) bool {
+	if slices.Contains(e.Users, user) {
+		return true
+	}
+	for _, g := range e.Groups {
+		members, err := f.groupMembers(ctx, g)
+		if err != nil {
+			f.log.Warn("could not read an experts' group", "group", g, "err", err)
+			continue
+		}
+		if slices.Contains(members, user) {
+			return true
+		}
+	}
+	return false
+}
+
+// clicked is a button's press: who, where, the thread its value names.
+type clicked struct {
+	user, team, channel string
+	ref                 bot.ThreadRef
+	ic                  slack.InteractionCallback
+}
+
+// press reads a button of the help channels, acks it, and checks the
+// allow-lists; ok false when there is nothing to do.
+func (f *Feature) press(ctx context.Context, r *bot.InteractionRequest) (clicked, bool) {
+	r.Ack(nil)
+	ic := r.Interaction
+	c := clicked{user: ic.User.ID, team: ic.Team.ID, channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ic: ic}
+	if len(ic.ActionCallback.BlockActions) == 0 {
+		return c, false
+	}
+	ref, ok := bot.ParseThreadRef(ic.ActionCallback.BlockActions[0].Value)
+	if !ok {
+		return c, false
+	}
+	c.ref = ref
+	if refusal := f.refusal(c.user, ref.Channel); refusal != "" {
+		f.tell(ctx, c, refusal)
+		return c, false
+	}
+	return c, true
+}
+
+// tell tells the person who pressed privately, in the thread.
+func (f *Feature) tell(ctx context.Context, c clicked, text string, blocks ...slack.Block) {
+	p := bot.Private{User: c.user, Channel: c.ref.Channel, ThreadTS: c.ref.TS, ResponseURL: c.ic.ResponseURL, Text: text, Blocks: blocks}
+	if p.Channel == "" {
+		p.Channel = c.channel
+	}
+	if err := f.tellPrivately(ctx, p); err != nil {
+		f.log.Warn("telling the person privately failed", "user", c.user, "err", err)
+	}
+}
+
+// root is the question of a thread: its first message.
+func (f *Feature) root(ctx context.Context, ref bot.ThreadRef) (slack.Message, error) {
+	msgs, err := f.replies(ctx, ref.Channel, ref.TS, 1, false)
+	if err != nil {
+		return slack.Message{}, err
+	}
+	if len(msgs) == 0 {
+		return slack.Message{}, errors.New("helpchannels: the thread has no first message")
+	}
+	return msgs[0], nil
+}
+
+// questionShown is the question as the experts' call shows it: escaped,
+// cut, quoted.
+func questionShown(text string) string {
+	return mrkdwn.Quote(mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(strings.TrimSpace(mrkdwn.Plain(text)), 1500))))
+}
+
+// onAskExpert calls the experts to the question's thread, once.
+func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
+	c, ok := f.press(ctx, r)
+	if !ok {
+		return
+	}
+	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS)
+	e := f.experts(c.ref.Project)
+	if len(e.Users)+len(e.Groups) == 0 {
+		f.tell(ctx, c, "No experts are set up to call (DOCSBOT_EXPERTS, or experts: in the projects file).")
+		return
+	}
+	q, err := f.root(ctx, c.ref)
+	if err != nil {
+		log.Warn("reading the question failed", "err", err)
+		f.tell(ctx, c, "docsbot could not read the question, so the experts were not called: "+bot.Describe(err)+".")
+		return
+	}
+	call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Asker: q.User, CalledBy: c.user,
+		Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now()}
+	first, err := f.store.Calls.CallExpert(ctx, call, call.Called.Add(f.cfg.ExpertReminder))
+	switch {
+	case err != nil:
+		log.Warn("recording the expert call failed", "err", err)
+		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
+		return
+	case !first:
+		f.tell(ctx, c, "The experts were called to this thread already.")
+		return
+	}
+	text := mentions(e) + ": " + mrkdwn.Mention(q.User) + " asked a question the docs do not answer:\n" + questionShown(q.Text)
+	if c.user != q.User {
+		text += "\n_" + mrkdwn.Mention(c.user) + " called you._"
+	}
+	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
+		slack.NewActionBlock("resolve", resolveButton(c.ref))}
+	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: CallEvent, EventPayload: map[string]any{"thread": c.ref.Thread()}})); err != nil {
+		log.Warn("calling the experts failed", "err", err)
+		if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
+			log.Warn("forgetting the call that was not posted failed", "err", ferr)
+		}
+		f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
+		return
+	}
+	log.Info("experts called to a help channel's question")
+}
+
+// resolveButton is Mark resolved of the thread ref.
+func resolveButton(ref bot.ThreadRef) *slack.ButtonBlockElement {
+	return slack.NewButtonBlockElement(bot.ActionMarkResolved, ref.String(), slack.NewTextBlockObject(slack.PlainTextType, "Mark resolved", false, false))
+}
+
+// onResolve marks a thread resolved, once, by its asker or an expert:
+// ✅ on the question and a line saying who; then Turn this into docs to an
+// editor when an expert's reply is in the thread.
+func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
+	c, ok := f.press(ctx, r)
+	if !ok {
+		return
+	}
+	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS)
+	call, err := f.store.Calls.ExpertCall(ctx, c.ref.Thread())
+	if err != nil {
+		log.Warn("reading the expert call failed", "err", err)
+		f.tell(ctx, c, "docsbot cannot read this thread's call right now. Try again in a minute.")
+		return
+	}
+	e := f.experts(call.Project)
+	if c.user != call.Asker && !f.isExpert(ctx, e, c.user) {
+		f.tell(ctx, c, "Only the person who asked, or an expert, can mark this question resolved.")
+		return
+	}
+	call, first, err := f.store.Calls.ResolveCall(ctx, c.ref.Thread(), c.user, f.cfg.Now())
+	switch {
+	case err != nil:
+		log.Warn("resolving the expert call failed", "err", err)
+		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the question was not marked resolved. Try again in a minute.")
+		return
+	case !first:
+		f.tell(ctx, c, mrkdwn.Mention(call.ResolvedBy)+" marked this question resolved already.")
+		return
+	}
+	f.react(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", log)
+	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
+		slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false)); err != nil {
+		log.Warn("saying who resolved the question failed", "err", err)
+	}
+	log.Info("a help channel's question resolved")
+	f.offerDocs(ctx, c, call, e, log)
+}
+
+// offerDocs offers Turn this into docs, when an expert's reply is in the
+// thread, to the resolver if an editor, else to that expert if an editor.
+func (f *Feature) offerDocs(ctx context.Context, c clicked, call store.ExpertCall, e roles.Editors, log *slog.Logger) {
+	msgs, err := f.replies(ctx, call.Channel, call.TS, 200, false)
+	if err != nil {
+		log.Warn("reading the thread for the expert's answer failed", "err", err)
+		return
+	}
+	var question, answer slack.Message
+	for _, m := range msgs {
+		switch {
+		case m.Timestamp == call.TS:
+			question = m
+		case m.BotID == "" && m.User != "" && m.User != call.Asker && f.isExpert(ctx, e, m.User):
+			answer = m // the latest expert's reply
+		}
+	}
+	if answer.Timestamp == "" || question.Timestamp == "" {
+		return
+	}
+	to := c
+	if refusal, _ := f.editorCheck(ctx, c.user, call.Channel, call.Project); refusal != "" {
+		if refusal, _ := f.editorCheck(ctx, answer.User, call.Channel, call.Project); refusal != "" {
+			return
+		}
+		to = clicked{user: answer.User, team: c.team, channel: call.Channel, ref: c.ref}
+	}
+	j := bot.JobDraft{Channel: call.Channel, Thread: call.TS, Project: call.Project, Expert: true, By: answer.User,
+		Question: strings.TrimSpace(mrkdwn.Plain(question.Text)), Answer: strings.TrimSpace(mrkdwn.Plain(answer.Text))}
+	text := "An expert answered this question. Turn the answer into docs: the agent gets the question and " +
+		mrkdwn.Mention(answer.User) + "'s answer, quoted, and its pull request comes back in this thread."
+	f.tell(ctx, to, text, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
+		slack.NewActionBlock("docs", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
+			slack.NewTextBlockObject(slack.PlainTextType, "Turn this into docs", false, false)).WithStyle(slack.StylePrimary)))
+}
+
+// remind posts the reminders due, each claimed by this replica alone.
+func (f *Feature) remind(ctx context.Context) {
+	calls, err := f.store.Calls.ClaimReminders(ctx, f.cfg.Now(), reminderLease, 20)
+	if err != nil {
+		if ctx.Err() == nil {
+			f.log.Warn("claiming the expert reminders due failed", "err", err)
+		}
+		return
+	}
+	for _, call := range calls {
+		log := f.log.With("channel", call.Channel, "thread", call.TS)
+		if err := f.remindOne(ctx, call, log); err != nil {
+			log.Warn("the expert reminder is not posted yet; it is tried again after its lease", "err", err)
+			continue
+		}
+		if err := f.store.Calls.EndReminder(context.WithoutCancel(ctx), call.Ref()); err != nil {
+			log.Warn("ending the expert reminder failed; the next claim finds it posted", "err", err)
+		}
+	}
+}
+
+// remindOne reminds the experts of call in its thread, unless it is
+// resolved, someone other than the asker replied after the call, or a
+// reminder is there already.
+func (f *Feature) remindOne(ctx context.Context, call store.ExpertCall, log *slog.Logger) error {
+	if call.ResolvedBy != "" {
+		return nil
+	}
+	msgs, err := f.replies(ctx, call.Channel, call.TS, 200, true)
+	if err != nil {
+		if bot.TransientSlack(err) {
+			return err
+		}
+		log.Warn("the thread of an expert call cannot be read; no reminder", "err", err)
+		return nil
+	}
+	called := false
+	for _, m := range msgs {
+		switch {
+		case m.Metadata.EventType == ReminderEvent:
+			return nil
+		case m.Metadata.EventType == CallEvent:
+			called = true
+		case called && m.BotID == "" && m.User != "" && m.User != call.Asker:
+			return nil // answered after the call
+		}
+	}
+	e := roles.Editors{}
+	for _, id := range call.Experts {
+		if strings.HasPrefix(id, "S") {
+			e.Groups = append(e.Groups, id)
+		} else {
+			e.Users = append(e.Users, id)
+		}
+	}
+	text := mentions(e) + ": a reminder: " + mrkdwn.Mention(call.Asker) + "'s question above has had no answer for " +
+		humanize.Duration(f.cfg.ExpertReminder) + "."
+	_, err = f.post(ctx, call.Channel, slack.MsgOptionTS(call.TS), slack.MsgOptionText(text, false),
+		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
+			slack.NewActionBlock("resolve", resolveButton(bot.ThreadRef{Channel: call.Channel, TS: call.TS, Project: call.Project}))),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReminderEvent, EventPayload: map[string]any{"thread": call.Ref()}}))
+	if err == nil {
+		log.Info("the experts were reminded of a question nobody answered")
+	}
+	return err
+}

@@ -1,0 +1,179 @@
+// Package helpchannels is the help channels: each channel's answer mode
+// (/docs-ask here auto|private|mention|off, DOCSBOT_ANSWER_CHANNELS), the
+// questions people ask there without mentioning docsbot, answered from the
+// docs (bot.WorkAsk, Via bot.ViaAuto or bot.ViaPrivate) within a channel's
+// share of the hour (DOCSBOT_AUTO_PER_CHANNEL), and Share in channel under a
+// private answer. It answers through the answerer the core exposes, and
+// hears through the core the posts nobody addressed to the bot
+// (bot.Router.HandleChannelPosts).
+//
+// # A help channel's question
+//
+//	where                      what
+//	the message event (ack)    a person's top-level post, not an edit nor a
+//	                           bot's, more than 3 words, a question (IsQuestion):
+//	                           help.post work keyed by the message; anything
+//	                           else is acked and costs nothing
+//	help.post                  the channel's mode (auto or private, else done);
+//	                           the thread already answered by a person: done;
+//	                           the channel's share of the hour, taken once
+//	                           (store.Draw.ID): past it a 👀 reaction, done; else
+//	                           a bot.WorkAsk queued, keyed by this work
+//	bot.WorkAsk (the answerer) the answer shown only when it has sources
+package helpchannels
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/roles"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Name is the feature's name (app.Config.Features).
+const Name = "helpchannels"
+
+// askCommand is the answers' slash command, whose "here" this feature
+// serves.
+const askCommand = "/docs-ask"
+
+// Declaration is what the help channels serve of Slack (bot.Declaration).
+func Declaration() bot.Declaration {
+	return bot.Declaration{
+		Name:        Name,
+		Subcommands: []bot.Subcommand{{Command: askCommand, Word: "here"}},
+		Events: []bot.Event{
+			{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "questions asked in help channels without a mention"}},
+			{Name: "message.groups", Scope: bot.Scope{Name: "groups:history", Why: "the same in private channels"}},
+			{Name: "reaction_added", Scope: bot.Scope{Name: "reactions:read", Why: ":question: on a message asks the docs about it; :memo: by an editor offers a docs job"}},
+		},
+		Actions: []string{bot.ActionShareAnswer, bot.ActionAskExpert, bot.ActionMarkResolved},
+		Scopes: []bot.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour, ✅ on one resolved"},
+			{Name: "usergroups:read", Why: "who is in the experts' user groups (Mark resolved)"}},
+	}
+}
+
+// DefaultPerChannel is how many questions a channel is answered unasked an
+// hour (DOCSBOT_AUTO_PER_CHANNEL).
+const DefaultPerChannel = 20
+
+// Config holds the help channels' settings.
+type Config struct {
+	// Channels are the modes set for operations (DOCSBOT_ANSWER_CHANNELS:
+	// channel id -> mode); a mode set with /docs-ask here overrides them.
+	Channels map[string]string
+	// PerChannel is how many questions of one channel are answered unasked
+	// an hour, every replica together.
+	PerChannel int
+	// Experts are who Ask an expert calls (DOCSBOT_EXPERTS), besides a
+	// project's experts (the projects file).
+	Experts roles.Editors
+	// ExpertReminder is how long an expert call waits for an answer before
+	// it is reminded, once (DOCSBOT_EXPERT_REMINDER).
+	ExpertReminder time.Duration
+	// ReminderCheck is how often each replica looks for reminders due.
+	ReminderCheck time.Duration
+	// LinkDomains are the hosts, besides each project's docs site, that a
+	// shared answer may link to (DOCSBOT_LINK_DOMAINS, as the answers').
+	LinkDomains []string
+	// Now is the feature's clock; time.Now when nil.
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.PerChannel <= 0 {
+		c.PerChannel = DefaultPerChannel
+	}
+	if c.ExpertReminder <= 0 {
+		c.ExpertReminder = DefaultExpertReminder
+	}
+	if c.ReminderCheck <= 0 {
+		c.ReminderCheck = DefaultReminderCheck
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Modes keeps the channels' modes set with the command (store.HelpChannels).
+type Modes interface {
+	SetMode(ctx context.Context, m store.ChannelMode) error
+	Mode(ctx context.Context, channel string) (store.ChannelMode, error)
+	Modes(ctx context.Context) ([]store.ChannelMode, error)
+}
+
+// Limits holds each channel's share of the hour (store.Limits).
+type Limits interface {
+	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
+	Room(ctx context.Context, d store.Draw) (store.Grant, error)
+	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	ForgetOnce(ctx context.Context, name string) error
+}
+
+// Conversations are the answers' conversations, read to share an answer
+// (store.Conversations).
+type Conversations interface {
+	Conversation(ctx context.Context, t store.Thread) (store.Conversation, error)
+}
+
+// Deps are the parts of the store the help channels use.
+type Deps struct {
+	Modes         Modes
+	Calls         Calls
+	Limits        Limits
+	Conversations Conversations
+}
+
+// Feature is the help channels, as the Home reads them (Channels).
+type Feature struct {
+	core  *bot.Bot
+	cfg   Config
+	store Deps
+	// sites are each project's links an answer may keep, by project key.
+	sites map[string]mrkdwn.Sites
+	log   *slog.Logger
+}
+
+// Work kinds of the help channels.
+const workPost = "help.post"
+
+// Register adds the help channels to b: /docs-ask here, the posts of
+// channels nobody addressed to the bot, the answer modes the answerer reads
+// and Share in channel. sites are the links each project's answers may keep
+// (by project key).
+func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
+	routes := b.Router()
+	routes.Declare(Declaration())
+	f := &Feature{core: b, cfg: cfg.withDefaults(), store: st, sites: map[string]mrkdwn.Sites{}, log: b.Logger().With("feature", Name)}
+	for _, p := range b.Projects().All() {
+		var site *url.URL
+		if p.Assistant.SiteURL != "" {
+			u, err := url.Parse(p.Assistant.SiteURL)
+			if err != nil {
+				return nil, fmt.Errorf("helpchannels: project %s: the docs site's URL: %w", p.Name, err)
+			}
+			site = u
+		}
+		f.sites[bot.ProjectKey(p)] = mrkdwn.NewSites(site, cfg.LinkDomains)
+	}
+	routes.HandleSubcommand(askCommand, "here", f.onHere)
+	routes.HandleChannelPosts(f.onPost)
+	b.HelpChannels().SetModes(f.mode, f.hasExperts)
+	routes.HandleWork(workPost, bot.WorkHandler{Do: f.doPost})
+	routes.HandleWork(workHere, bot.WorkHandler{Do: f.doHere})
+	routes.HandleBlockAction(bot.ActionShareAnswer, f.onShare)
+	routes.HandleBlockAction(bot.ActionAskExpert, f.onAskExpert)
+	routes.HandleBlockAction(bot.ActionMarkResolved, f.onResolve)
+	routes.HandleEvent(slackevents.ReactionAdded, f.onReaction)
+	routes.HandleWork(workReact, bot.WorkHandler{Do: f.doReact})
+	b.Background(bot.Every(f.cfg.ReminderCheck, f.remind))
+	return f, nil
+}

@@ -1,0 +1,52 @@
+package helpchannels
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// questionWords open a question, in the languages docsbot knows: English,
+// Spanish, Portuguese, French, German and Italian. A message that opens
+// with one, or ends with a question mark, is a question.
+const questionWords = `
+	how what why where when which who whom whose can could does do did is are should will would
+	cómo como qué que dónde donde cuándo cuando cuál cual cuáles quién quien puedo puede hay
+	porque onde quando qual quais quem posso pode
+	comment pourquoi où quand quel quelle quels quelles qui est-ce peut-on puis-je
+	wie was warum wo wann welche welcher welches wer kann können gibt
+	perché dove chi quale quali`
+
+// questionMarks end a question: the ASCII one, the full-width one (Chinese,
+// Japanese), the Arabic one and the Greek question mark.
+const questionMarks = "?？؟\u037e"
+
+// minWords is the fewest words a question has: "how do I" is chatter.
+const minWords = 4
+
+// IsQuestion decides, without asking the docs assistant, whether a person's
+// top-level message in a help channel is a question for the docs: more
+// than 3 words, and ending with a question mark or opening with a question
+// word (questionWords) or an opening ¿. text is as typed, Slack's markup
+// undone.
+func IsQuestion(text string) bool {
+	words := strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) })
+	if len(words) < minWords {
+		return false
+	}
+	t := strings.TrimRightFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == ')' || r == '*' || r == '_' })
+	if strings.HasPrefix(t, "¿") || strings.ContainsRune(questionMarks, lastRune(t)) {
+		return true
+	}
+	first := strings.ToLower(strings.TrimFunc(words[0], func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }))
+	return slices.Contains(strings.Fields(questionWords), first)
+}
+
+// lastRune is the last character of s, 0 for none.
+func lastRune(s string) rune {
+	r := []rune(s)
+	if len(r) == 0 {
+		return 0
+	}
+	return r[len(r)-1]
+}

@@ -1,0 +1,149 @@
+package helpchannels
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Reactions: :question: on a message in a channel docsbot is in asks the
+// docs about it, always, whoever reacts (their question, their share),
+// once per message, the answer in its thread under a line saying who
+// asked; :memo: by an editor shows them, privately, Start a docs job
+// (bot.ActionJobFromMessage), since a reaction carries no trigger to open
+// the form.
+
+// The reactions docsbot acts on.
+const (
+	reactionQuestion = "question"
+	reactionMemo     = "memo"
+)
+
+// workReact is a reaction's work.
+const workReact = "help.react"
+
+// markAttributed marks the line saying who asked posted.
+const markAttributed = "attributed"
+
+// reactRequest is what a reaction carries through the inbox.
+type reactRequest struct {
+	Team     string `json:"team"`
+	Channel  string `json:"channel"`
+	TS       string `json:"ts"`
+	User     string `json:"user"`
+	Reaction string `json:"reaction"`
+}
+
+// onReaction records a :question: or :memo: on a message as work, then
+// acks; any other reaction is acked and costs nothing.
+func (f *Feature) onReaction(ctx context.Context, req *bot.EventRequest) {
+	ev, ok := req.Event.InnerEvent.Data.(*slackevents.ReactionAddedEvent)
+	if !ok || ev.Item.Type != "message" || ev.User == "" || ev.User == f.self() ||
+		(ev.Reaction != reactionQuestion && ev.Reaction != reactionMemo) || f.refusal(ev.User, ev.Item.Channel) != "" {
+		req.Ack(nil)
+		return
+	}
+	team := req.Event.TeamID
+	key := "react:" + team + ":" + ev.Item.Channel + ":" + ev.Item.Timestamp + ":" + ev.Reaction
+	if ev.Reaction == reactionMemo {
+		key += ":" + ev.User // each editor's own button
+	}
+	payload, _ := json.Marshal(reactRequest{Team: team, Channel: ev.Item.Channel, TS: ev.Item.Timestamp, User: ev.User, Reaction: ev.Reaction})
+	if !f.accept(ctx, store.Work{Key: key, Kind: workReact, Payload: payload}) {
+		if !req.LastDelivery {
+			return // not acknowledged: Slack delivers it again
+		}
+		f.log.Warn("a reaction was not recorded on Slack's last try", "channel", ev.Item.Channel, "work", key)
+	}
+	req.Ack(nil)
+}
+
+// doReact asks the docs about the message (:question:) or shows an editor
+// Start a docs job (:memo:).
+func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
+	var rr reactRequest
+	if err := json.Unmarshal(w.Payload, &rr); err != nil {
+		return fmt.Errorf("decoding a reaction: %w", err)
+	}
+	log := f.log.With("user", rr.User, "channel", rr.Channel, "reaction", rr.Reaction, "work", w.Key)
+	if w.Marked(markQueued) != "" {
+		return nil
+	}
+	if rr.Reaction == reactionMemo {
+		if refusal, _ := f.editorCheck(ctx, rr.User, rr.Channel, ""); refusal != "" {
+			return nil // anyone may use 📝; only an editor's starts anything
+		}
+	}
+	m, found, err := f.message(ctx, rr.Channel, rr.TS)
+	switch {
+	case err != nil && bot.TransientSlack(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	case err != nil || !found:
+		log.Info("the message reacted to cannot be read", "err", err)
+		return nil
+	}
+	text := strings.TrimSpace(mrkdwn.Plain(m.Text))
+	if text == "" {
+		return nil
+	}
+	thread := m.ThreadTimestamp
+	if thread == "" {
+		thread = m.Timestamp
+	}
+	p := bot.Private{User: rr.User, Channel: rr.Channel, ThreadTS: thread}
+	if rr.Reaction == reactionMemo {
+		j := bot.JobDraft{Channel: rr.Channel, Thread: thread, Message: text, By: m.User}
+		p.Text = "Make this message a docs job: the agent gets it, quoted, and its pull request comes back in this thread."
+		p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
+			slack.NewActionBlock("job", slack.NewButtonBlockElement(bot.ActionJobFromMessage, j.Value(),
+				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
+		if err := f.tellPrivately(ctx, p); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		return w.Mark(ctx, map[string]string{markQueued: "1"})
+	}
+	if w.Marked(markAttributed) == "" {
+		if _, err := f.post(ctx, rr.Channel, slack.MsgOptionTS(thread),
+			slack.MsgOptionText(mrkdwn.Mention(rr.User)+" asked the docs about this message with :question:", false)); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		if err := w.Mark(ctx, map[string]string{markAttributed: "1"}); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	q := bot.Question{Team: rr.Team, Channel: rr.Channel, User: rr.User, TS: m.Timestamp, Text: text, Via: bot.ViaReaction}
+	if m.ThreadTimestamp != m.Timestamp {
+		q.ThreadTS = m.ThreadTimestamp
+	}
+	payload, _ := json.Marshal(q)
+	if err := f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
+		log.Warn("marking the question handed over failed; it is handed over once all the same (the answer's work is keyed by this one)", "err", err)
+	}
+	return nil
+}
+
+// message reads the message of ts in channel: a top-level one, or a reply
+// (conversations.replies names its thread).
+func (f *Feature) message(ctx context.Context, channel, ts string) (slack.Message, bool, error) {
+	msgs, err := f.replies(ctx, channel, ts, 200, false)
+	if err != nil {
+		return slack.Message{}, false, err
+	}
+	for _, m := range msgs {
+		if m.Timestamp == ts {
+			return m, true, nil
+		}
+	}
+	return slack.Message{}, false, nil
+}
