@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -89,12 +88,13 @@ type Spender struct {
 // Scheduled reports the spender of scheduled work.
 func (s Spender) Scheduled() bool { return s.User == "" }
 
-// SpenderOf is user of team as a spender of analytics requests: one whose
-// Sight leaves readers' words out (a guest, a person of another
-// organisation, someone Slack cannot say) is an Outsider, with the smaller
-// share. Every feature drawing for a person takes its Spender here.
-func (b *Bot) SpenderOf(ctx context.Context, team, user string) Spender {
-	return Spender{Team: team, User: user, Outsider: !b.Sight(ctx, user, "").Words}
+// Spender is user of team, whom s is the sight of, as a spender of
+// analytics requests: one whose Sight leaves readers' words out (a guest, a
+// person of another organisation, someone Slack cannot say) is an
+// Outsider, with the smaller share. Every feature drawing for a person
+// takes its Spender here: b.Sight(ctx, user, "").Spender(team, user).
+func (s Sight) Spender(team, user string) Spender {
+	return Spender{Team: team, User: user, Outsider: !s.Words}
 }
 
 // Share is s's share of the budget per hour: PerGuest for an Outsider,

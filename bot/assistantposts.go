@@ -29,14 +29,20 @@ type AssistantPost struct {
 // called again when the hearer's work is.
 type AssistantPosts func(ctx context.Context, p AssistantPost) (taken bool, err error)
 
-// SetAssistantPosts registers the pane's keeper. Register before Run.
-func (b *Bot) SetAssistantPosts(f AssistantPosts) { b.assistantPosts = f }
+// Pane is the core's side of the assistant pane: b.Pane().
+type Pane struct{ b *Bot }
 
-// OfferAssistantPost offers p to the pane's keeper; not taken, without
-// error, when no feature keeps the pane.
-func (b *Bot) OfferAssistantPost(ctx context.Context, p AssistantPost) (bool, error) {
-	if b.assistantPosts == nil {
+// Pane is where the pane's keeper registers and the hearer offers posts.
+func (b *Bot) Pane() Pane { return Pane{b} }
+
+// SetPosts registers the pane's keeper. Register before Run.
+func (p Pane) SetPosts(f AssistantPosts) { p.b.assistantPosts = f }
+
+// Offer offers post to the pane's keeper; not taken, without error, when
+// no feature keeps the pane.
+func (p Pane) Offer(ctx context.Context, post AssistantPost) (bool, error) {
+	if p.b.assistantPosts == nil {
 		return false, nil
 	}
-	return b.assistantPosts(ctx, p)
+	return p.b.assistantPosts(ctx, post)
 }

@@ -154,7 +154,7 @@ type Bot struct {
 	handlers map[string]WorkHandler
 	// answerThreads tells an answer's threads (Answers.SetThreads).
 	answerThreads AnswerThreads
-	// assistantPosts keeps the assistant pane (SetAssistantPosts).
+	// assistantPosts keeps the assistant pane (Pane().SetPosts).
 	assistantPosts AssistantPosts
 	// helpChannels are the help channels' hooks (helpchannels.go).
 	helpChannels helpChannelHooks
@@ -337,12 +337,15 @@ func (b *Bot) Metrics() *Metrics { return b.metrics }
 func (b *Bot) Self() Identity { return b.self }
 
 // Refusal returns "" when the user may use the bot in the channel, and
-// otherwise the refusal to show them (the allow-lists of Config).
-func (b *Bot) Refusal(user, channel string) string { return b.access.check(user, channel) }
-
-// UserRefusal returns "" when the user may use the bot somewhere, and
-// otherwise the refusal to show them (the users' allow-list of Config).
-func (b *Bot) UserRefusal(user string) string { return b.access.checkUser(user) }
+// otherwise the refusal to show them (the allow-lists of Config). channel
+// "" asks whether they may use it somewhere (the users' allow-list alone:
+// the Home).
+func (b *Bot) Refusal(user, channel string) string {
+	if channel == "" {
+		return b.access.checkUser(user)
+	}
+	return b.access.check(user, channel)
+}
 
 // slogPrinter adapts slog to the logger slack-go's socketmode client takes;
 // its lines go out at debug level.

@@ -91,11 +91,11 @@ func (b *Bot) SlackHandler() http.Handler {
 	return mux
 }
 
-// WithSlackHandler serves SlackHandler's paths (/slack/...) beside other,
-// which serves the rest (the ops endpoint).
-func (b *Bot) WithSlackHandler(other http.Handler) http.Handler {
+// WithSlackHandler serves a bot's SlackHandler (its paths /slack/...)
+// beside other, which serves the rest (the ops endpoint).
+func WithSlackHandler(slackHandler, other http.Handler) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/slack/", b.SlackHandler())
+	mux.Handle("/slack/", slackHandler)
 	mux.Handle("/", other)
 	return mux
 }

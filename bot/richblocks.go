@@ -46,11 +46,11 @@ type Rich struct {
 	// With is the message with the rich blocks; Without is the message
 	// sent where Slack refuses them. Both are whole messages. A Rich
 	// without Without has another fallback than a message (a chart's
-	// image): PostRich answers ErrRichRefused and the caller sends it.
+	// image): Rich().Post answers ErrRichRefused and the caller sends it.
 	With, Without []slack.MsgOption
 }
 
-// ErrRichRefused is PostRich's answer for a Rich without a Without form
+// ErrRichRefused is Rich().Post's answer for a Rich without a Without form
 // that Slack refuses, or refused lately: nothing was posted.
 var ErrRichRefused = errors.New("bot: Slack refuses these blocks here")
 
@@ -61,13 +61,19 @@ type richOff struct {
 	until map[string]time.Time
 }
 
-// RichRefused reports whether Slack refused rich blocks of kind here within
+// RichMessages send Rich messages: b.Rich().
+type RichMessages struct{ b *Bot }
+
+// Rich sends messages with blocks Slack may refuse (Rich).
+func (b *Bot) Rich() RichMessages { return RichMessages{b} }
+
+// Refused reports whether Slack refused rich blocks of kind here within
 // the last richRefusalKept.
-func (b *Bot) RichRefused(kind string) bool {
-	r := &b.rich
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return time.Now().Before(r.until[kind])
+func (r RichMessages) Refused(kind string) bool {
+	off := &r.b.rich
+	off.mu.Lock()
+	defer off.mu.Unlock()
+	return time.Now().Before(off.until[kind])
 }
 
 // refuseRich remembers that Slack refused rich blocks of kind.
@@ -90,16 +96,17 @@ func richRefusal(err error) bool { return SlackCode(err) == "invalid_blocks" }
 
 // pick is the form of m to send now, and whether it is the rich one.
 func (b *Bot) pick(m Rich) ([]slack.MsgOption, bool) {
-	if m.With == nil || b.RichRefused(m.Kind) {
+	if m.With == nil || b.Rich().Refused(m.Kind) {
 		return m.Without, false
 	}
 	return m.With, true
 }
 
-// PostRich posts m in channel (Post), with extra options (metadata, a
+// Post posts m in channel (Post), with extra options (metadata, a
 // thread) added to either form; where Slack refuses its rich blocks it
 // posts m without them.
-func (b *Bot) PostRich(ctx context.Context, channel string, m Rich, extra ...slack.MsgOption) (string, error) {
+func (r RichMessages) Post(ctx context.Context, channel string, m Rich, extra ...slack.MsgOption) (string, error) {
+	b := r.b
 	opts, rich := b.pick(m)
 	if opts == nil {
 		return "", ErrRichRefused
@@ -115,9 +122,10 @@ func (b *Bot) PostRich(ctx context.Context, channel string, m Rich, extra ...sla
 	return ts, err
 }
 
-// EditRichNow changes a message to m at once (EditNow); where Slack
+// EditNow changes a message to m at once (EditNow); where Slack
 // refuses its rich blocks, to m without them.
-func (b *Bot) EditRichNow(ctx context.Context, channel, ts string, m Rich) error {
+func (r RichMessages) EditNow(ctx context.Context, channel, ts string, m Rich) error {
+	b := r.b
 	opts, rich := b.pick(m)
 	err := b.EditNow(ctx, channel, ts, opts...)
 	if rich && richRefusal(err) {
@@ -127,9 +135,10 @@ func (b *Bot) EditRichNow(ctx context.Context, channel, ts string, m Rich) error
 	return err
 }
 
-// EditRich changes a message to m in the background, coalesced as Edit
+// Edit changes a message to m in the background, coalesced as Edit
 // does; where Slack refuses its rich blocks, to m without them.
-func (b *Bot) EditRich(ctx context.Context, channel, ts string, m Rich, log *slog.Logger) {
+func (r RichMessages) Edit(ctx context.Context, channel, ts string, m Rich, log *slog.Logger) {
+	b := r.b
 	opts, rich := b.pick(m)
 	e := edit{opts: opts}
 	if rich {
@@ -138,14 +147,15 @@ func (b *Bot) EditRich(ctx context.Context, channel, ts string, m Rich, log *slo
 	b.edit(ctx, channel, ts, e, log)
 }
 
-// RespondRich posts with through the command's response_url (Respond);
+// Respond posts with through the command's response_url (Respond);
 // where Slack refuses its rich blocks of kind, it posts without. A
 // response_url answers a refusal with HTTP 400 and no reason: a 400 to a
 // message with rich blocks is taken as one (without, which Slack took
 // before these blocks existed, is then sent; if it is refused too, the
 // fault was elsewhere, and its error is returned).
-func (b *Bot) RespondRich(ctx context.Context, cmd slack.SlashCommand, kind string, with, without *slack.WebhookMessage) error {
-	if with == nil || b.RichRefused(kind) {
+func (r RichMessages) Respond(ctx context.Context, cmd slack.SlashCommand, kind string, with, without *slack.WebhookMessage) error {
+	b := r.b
+	if with == nil || b.Rich().Refused(kind) {
 		return b.Respond(ctx, cmd, without)
 	}
 	err := b.Respond(ctx, cmd, with)

@@ -16,14 +16,15 @@ const (
 	SessionActive     = "active"
 )
 
-// SetSessionStatus makes the agent session of a thread of the assistant
+// SetSessionStatus (b.Decorations()) makes the agent session of a thread of the assistant
 // pane follow the work, in the background and in order per thread:
 // working sets it processing (created the first time, user its
 // initiator), else active. Only a thread of a direct message with the bot
 // (channel D…) is the pane's; elsewhere it does nothing. If Slack refuses
 // the method for good (an app without the agent view, missing_scope), that
 // is logged once and sessions are skipped from then on: never fatal.
-func (b *Bot) SetSessionStatus(ctx context.Context, channel, threadTS, user string, working bool, log *slog.Logger) {
+func (d Decorations) SetSessionStatus(ctx context.Context, channel, threadTS, user string, working bool, log *slog.Logger) {
+	b := d.b
 	if b.sessionStatus.off.Load() || !strings.HasPrefix(channel, "D") || threadTS == "" {
 		return
 	}

@@ -63,7 +63,7 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	if r.DM && !r.FromModal {
 		// A thread of a DM is the assistant pane's: its keeper takes the
 		// suggested prompts it answers itself, and titles the thread.
-		taken, err := a.core.OfferAssistantPost(ctx, bot.AssistantPost{Team: r.Team, Channel: r.Channel, User: r.User,
+		taken, err := a.core.Pane().Offer(ctx, bot.AssistantPost{Team: r.Team, Channel: r.Channel, User: r.User,
 			TS: r.TS, ThreadTS: r.ThreadTS, Text: r.Text, Key: w.Key})
 		if err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)

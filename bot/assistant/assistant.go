@@ -11,7 +11,7 @@
 //	assistant_thread_started, assistant_thread_context_changed, app_context_changed
 //	    -> assistant.prompts work (inbox, keyed by the event): the prompts set
 //	       for the person's DM (an agent app's prompts are the channel's)
-//	a reply in the thread (the agent's doReply offers it, bot.OfferAssistantPost)
+//	a reply in the thread (the agent's doReply offers it, bot.Pane.Offer)
 //	    -> one of our prompts: assistant.prompt work, answered in the thread
 //	    -> anything else: assistant.title work once per thread (a mark kept
 //	       30 days), then the reply goes on as a question or a job
@@ -105,5 +105,5 @@ func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, now func(
 	routes.HandleWork(workPrompts, bot.WorkHandler{Do: p.doPrompts})
 	routes.HandleWork(workPrompt, bot.WorkHandler{Do: p.doPrompt, GiveUp: p.gaveUp})
 	routes.HandleWork(workTitle, bot.WorkHandler{Do: p.doTitle})
-	b.SetAssistantPosts(p.offered)
+	b.Pane().SetPosts(p.offered)
 }

@@ -38,7 +38,7 @@ type postRequest struct {
 }
 
 // offered takes a reply in a thread of a person's DM with the bot (the
-// agent offers it, bot.OfferAssistantPost): one of the pane's prompts is
+// agent offers it, bot.Pane.Offer): one of the pane's prompts is
 // queued as assistant.prompt work and taken; anything else queues the
 // thread's title (once per thread) and goes on as a question or a job.
 func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bool, error) {

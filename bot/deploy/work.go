@@ -117,7 +117,7 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 		}
 		if err != nil {
 			log.Warn("the docs API refused the deployment", "err", redactErr(err))
-			_ = d.core.EditRichNow(ctx, req.Channel, ts, live(refusedView(req, key, err), planOf(req, key, stage{refused: true})))
+			_ = d.core.Rich().EditNow(ctx, req.Channel, ts, live(refusedView(req, key, err), planOf(req, key, stage{refused: true})))
 			d.audit(ctx, w, req, key, "failed")
 			return d.done(ctx, w)
 		}
@@ -160,7 +160,7 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 		return bot.Later(bot.RetryDelay(w.Attempt), redacted{err})
 	}
 	private := st.Status == docsapi.DeployFailure && d.logsPrivately(ctx, f.Channel)
-	d.core.EditRich(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
+	d.core.Rich().Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
 	if private && w.Marked(markLogsTold) == "" {
 		d.tell(ctx, f.request, privateLogsView(f, st), log)
 		if err := w.Mark(ctx, map[string]string{markLogsTold: "1"}); err != nil {
@@ -179,7 +179,7 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 		log.Info("deployment ended", "state", st.Status)
 		return nil
 	case d.cfg.Now().Sub(f.Started) > d.cfg.FollowFor:
-		d.core.EditRich(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), false)+
+		d.core.Rich().Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), false)+
 			"\n_Still not finished after "+humanize.Duration(d.cfg.FollowFor)+": docsbot stopped following it. `"+Command+" status` shows it._",
 			planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
 		return nil
@@ -265,7 +265,7 @@ func (d *deploys) message(ctx context.Context, w *bot.Work, req request, key str
 	if ts := w.Marked(markMessage); ts != "" {
 		return ts, nil
 	}
-	ts, err := d.core.PostRich(ctx, req.Channel, live(startingView(req, key), planOf(req, key, stage{})))
+	ts, err := d.core.Rich().Post(ctx, req.Channel, live(startingView(req, key), planOf(req, key, stage{})))
 	if err != nil {
 		return "", err
 	}
@@ -287,7 +287,7 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 	}
 	text := uncertainView(req, key)
 	if ts := w.Marked(markMessage); ts != "" {
-		if err := d.core.EditRichNow(ctx, req.Channel, ts, live(text, planOf(req, key, stage{uncertain: true}))); err != nil {
+		if err := d.core.Rich().EditNow(ctx, req.Channel, ts, live(text, planOf(req, key, stage{uncertain: true}))); err != nil {
 			log.Warn("showing the uncertain deployment failed", "err", err)
 		}
 	}

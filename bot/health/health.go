@@ -6,7 +6,7 @@
 //
 // A view is one piece of inbox work: it draws on the organisation's one
 // analytics budget (bot.Analytics, as /docs-visitors does) for the requests
-// it may make, within the person's share (bot.SpenderOf: a guest's or
+// it may make, within the person's share (bot.Sight.Spender: a guest's or
 // another organisation's person's is DOCSBOT_ANALYTICS_PER_GUEST), gives
 // back what it did not use, and caches what it read per project, view and
 // range for every replica (store.Analytics' reports).

@@ -99,7 +99,7 @@ func (h *health) show(ctx context.Context, w *bot.Work, req request, v viewShown
 			m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false),
 				slack.MsgOptionBlocks(renderWith(v.rep, req.View, v.title, v.projectKey, sight, true, true)...)}
 		}
-		if _, err := h.core.PostRich(ctx, req.Channel, m); err != nil {
+		if _, err := h.core.Rich().Post(ctx, req.Channel, m); err != nil {
 			if bot.TransientSlack(err) {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
@@ -159,12 +159,12 @@ func (h *health) tellView(ctx context.Context, req request, blocks []slack.Block
 }
 
 // read returns the view from the cache, else from the analytics (load) on
-// the person's share (bot.SpenderOf: a guest's is smaller); it tells the
+// the person's share (bot.Sight.Spender: a guest's is smaller); it tells the
 // person when the budget cannot give it or the analytics could not be read
 // (a nil report).
 func (h *health) read(ctx context.Context, w *bot.Work, req request, p project.Project, api HealthAPI, key string,
 	r docsapi.AnalyticsRange, log *slog.Logger) (*report, error) {
-	who := h.core.SpenderOf(ctx, req.Team, req.User)
+	who := h.core.Sight(ctx, req.User, "").Spender(req.Team, req.User)
 	got, err := h.load(ctx, p, api, req.View, key, r, who, log)
 	switch {
 	case err != nil:

@@ -27,7 +27,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		slack.NewHeaderBlock(plain("docsbot")),
 		slack.NewContextBlock("", text(mrkdwn.Cut(h.projectsText(), 2900))),
 	}
-	if refusal := h.core.UserRefusal(req.User); refusal != "" {
+	if refusal := h.core.Refusal(req.User, ""); refusal != "" {
 		return homeView(append(blocks, section(mrkdwn.Escape(refusal))))
 	}
 	switch {

@@ -126,7 +126,7 @@ func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding shared links: %w", err)
 	}
 	log := u.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "work", w.Key)
-	who := u.core.SpenderOf(ctx, req.Team, req.User)
+	who := u.core.Sight(ctx, req.User, "").Spender(req.Team, req.User)
 	figures := map[string]pageFigures{}
 	unfurls := map[string]slack.Attachment{}
 	for _, l := range req.Links {

@@ -69,7 +69,7 @@ func (v *visitors) draw(t target, by bot.Spender) store.Draw {
 // spenderOf is the person who typed cmd (or pressed a button), who pays for
 // what it asks, with their share (bot.SpenderOf: a guest's is smaller).
 func (v *visitors) spenderOf(ctx context.Context, cmd slack.SlashCommand) bot.Spender {
-	return v.core.SpenderOf(ctx, cmd.TeamID, cmd.UserID)
+	return v.core.Sight(ctx, cmd.UserID, "").Spender(cmd.TeamID, cmd.UserID)
 }
 
 // cacheKey names a date range's cache entry: the project's id (as its API

@@ -66,7 +66,7 @@ func listeners(cfg config.Serve, b *bot.Bot, ops http.Handler) []listener {
 			ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: slackWhat, h: b.SlackHandler(), fix: slackFix})
 		}
 	case cfg.HTTPAddr != "" && httpMode:
-		ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: opsWhat + " and " + slackWhat, h: b.WithSlackHandler(ops), fix: slackFix})
+		ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: opsWhat + " and " + slackWhat, h: bot.WithSlackHandler(b.SlackHandler(), ops), fix: slackFix})
 	case cfg.HTTPAddr != "":
 		ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: opsWhat, h: ops,
 			fix: "pick a free address, or set " + config.EnvHTTPAddr + "= (empty) to turn the endpoint off"})
