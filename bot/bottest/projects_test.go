@@ -90,9 +90,11 @@ func TestProjectsJobsReachTheirProjectsAPI(t *testing.T) {
 		{"project= at the end", bottest.APIChannel, "Fix the changelog project=docs", h.API, api, "docs", "Fix the changelog"},
 	}
 	for _, tt := range tests {
-		wantBefore, otherBefore := len(created(tt.want)), len(created(tt.other))
+		wantBefore, otherBefore, jobsBefore := len(created(tt.want)), len(created(tt.other)), len(tt.want.Jobs())
 		h.Command(alice, tt.channel, agent.Command, tt.text)
-		h.WaitFor(tt.name+": the job created", func() bool { return len(created(tt.want)) > wantBefore })
+		// The server records a request on arrival, before the job it
+		// creates exists: wait for the job itself.
+		h.WaitFor(tt.name+": the job created", func() bool { return len(tt.want.Jobs()) > jobsBefore })
 		jobs := tt.want.Jobs()
 		j := linked(h, st, jobs[len(jobs)-1].ID)
 		got := created(tt.want)
