@@ -150,27 +150,14 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		}
 	}, relayLimits{text: StreamTextMax, time: a.cfg.StreamTime}, log)
 	text, suggestions := docsapi.ExtractSuggestions(wr.text.String())
-	note := ""
-	outcome := "answered"
-	switch {
-	case relayErr == nil:
-	case errors.Is(relayErr, errStopped):
+	if errors.Is(relayErr, errStopped) {
 		return a.stopped(ctx, w, q, thread, key, stream, text, question, log)
-	case errors.Is(relayErr, docsapi.ErrAnswerFailed):
-		outcome, note = "failed", "_The docs assistant stopped with an error; this answer may be incomplete. Ask again in a moment._"
-	case errors.Is(relayErr, docsapi.ErrStreamCut):
-		outcome, note = "cut", "_The answer was cut off before it ended. Ask again to get it whole._"
-	case errors.Is(relayErr, errTooLong):
-		outcome, note = "cut", fmt.Sprintf("_The docs assistant's answer is longer than docsbot reads of one answer (%d KiB), so it was cut here._", StreamTextMax>>10)
-	case errors.Is(relayErr, errTooSlow):
-		outcome, note = "cut", "_The docs assistant took longer than "+humanize.Duration(a.cfg.StreamTime)+
-			" to answer, so docsbot stopped reading the answer here. Ask again to try once more._"
-	case ctx.Err() != nil:
+	}
+	outcome, note := a.outcomeOf(ctx, relayErr)
+	if outcome == "" {
 		// docsbot is stopping: the next attempt stops this answer, saying
 		// so (afterStop); the assistant is not asked again.
 		return relayErr
-	default:
-		outcome, note = "failed", "_docsbot could not show the whole answer. Ask again in a moment._"
 	}
 	if fresh {
 		note = strings.TrimSpace(note + "\n\n_The earlier conversation in this thread had expired, so this answer starts a new one._")
@@ -383,6 +370,29 @@ func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (st
 	}
 	t.TS = ts
 	return t, w.Mark(ctx, map[string]string{markQuestion: ts})
+}
+
+// outcomeOf is how an answer whose stream ended with relayErr (nil: whole)
+// came out, for the metrics and the logs, and the note the answer ends
+// with ("" for a whole answer); no outcome when docsbot is stopping.
+func (a *answers) outcomeOf(ctx context.Context, relayErr error) (outcome, note string) {
+	switch {
+	case relayErr == nil:
+		return "answered", ""
+	case errors.Is(relayErr, docsapi.ErrAnswerFailed):
+		return "failed", "_The docs assistant stopped with an error; this answer may be incomplete. Ask again in a moment._"
+	case errors.Is(relayErr, docsapi.ErrStreamCut):
+		return "cut", "_The answer was cut off before it ended. Ask again to get it whole._"
+	case errors.Is(relayErr, errTooLong):
+		return "cut", fmt.Sprintf("_The docs assistant's answer is longer than docsbot reads of one answer (%d KiB), so it was cut here._", StreamTextMax>>10)
+	case errors.Is(relayErr, errTooSlow):
+		return "cut", "_The docs assistant took longer than " + humanize.Duration(a.cfg.StreamTime) +
+			" to answer, so docsbot stopped reading the answer here. Ask again to try once more._"
+	case ctx.Err() != nil:
+		return "", ""
+	default:
+		return "failed", "_docsbot could not show the whole answer. Ask again in a moment._"
+	}
 }
 
 // docsFor decides which project answers q: the one it names, the thread's
