@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +91,11 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 	w.WaitFor("alice refused choosing api by its button", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 3 })
 	w.Idle()
 	notRemembered("a refused click on api")
+	// The refusal is what alice sees last: the question was answered
+	// before the start was queued, so the answer never replaces it.
+	if eph := w.Slack.Ephemerals(alice); len(eph) == 0 || !strings.Contains(eph[len(eph)-1].Text, "<@"+bob+">") {
+		t.Errorf("alice's last private message is not the refusal: %v", eph)
+	}
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates after the refusals = %v, want none", c)
 	}
