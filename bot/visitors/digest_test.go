@@ -164,8 +164,10 @@ func TestDigestOffAndStatus(t *testing.T) {
 	if n := len(h.digests()); n != 0 {
 		t.Errorf("%d digests posted after the digest was turned off", n)
 	}
-	// The two changes of the subscription are in the audit trail; the
-	// status and the off with nothing to turn off changed nothing.
+	// The two changes of the subscription are in the audit trail, in their
+	// order: each is audited before it is confirmed, and the off was sent
+	// once the subscription was confirmed. The status and the off with
+	// nothing to turn off changed nothing.
 	var changes []string
 	err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
 		if r.Action == store.AuditSettings && r.Channel == bottest.General && r.Work != "" {
