@@ -87,6 +87,9 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 
 	w.Command(alice, general, agent.Command, "Write a FAQ")
 	q := w.question(alice)
+	// The click's first answer through the response_url is held back (a
+	// 429): an answer that raced the start's refusal would come after it.
+	w.Slack.RateLimit("response_url", 1, time.Second)
 	w.act(alice, q, agent.ActionChooseProject, "api")
 	w.WaitFor("alice refused choosing api by its button", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 3 })
 	w.Idle()
