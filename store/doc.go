@@ -54,6 +54,7 @@
 //	{p}help:modes                        hash: <channel> -> a channel's answer mode as set (JSON, SetMode)
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
 //	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)
+//	{p}help:{calls}:resolved:<project>   sorted set: <channel>:<ts> -> when its call was resolved (ResolveCall, ResolvedCalls)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -101,6 +102,7 @@ func decodeMode(field string, raw []byte) (ChannelMode, error) {
 //
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when the reminder is due (unix ms, the caller's clock)
 //	{p}help:{calls}:<channel>:<ts>       string: the call (JSON, CallExpert, ResolveCall), kept ExpertCallKeep
+//	{p}help:{calls}:resolved:<project>   sorted set: <channel>:<ts> -> when it was resolved (unix ms), for ExpertCallKeep
 
 // ExpertCallKeep is how long an expert call's record is kept.
 const ExpertCallKeep = 30 * 24 * time.Hour
@@ -127,6 +129,11 @@ func (c ExpertCall) Ref() string { return c.Channel + ":" + c.TS }
 
 func (s *Store) callsKey() string          { return s.prefix + "help:{calls}" }
 func (s *Store) callKey(ref string) string { return s.callsKey() + ":" + ref }
+
+// resolvedKey holds the threads of project's calls resolved; "" is the
+// implicit project's. A ref (<channel>:<ts>) holds a colon, a project name
+// none, so the two keys never meet.
+func (s *Store) resolvedKey(project string) string { return s.callsKey() + ":resolved:" + project }
 
 // luaCallExpert: KEYS schedule, call; ARGV ref, call JSON, due ms, keep ms.
 // Records the call and schedules its reminder unless the thread has one
@@ -258,6 +265,12 @@ func (hc HelpChannels) ResolveCall(ctx context.Context, ref, by string, at time.
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Set(ctx, s.callKey(ref), v, redis.KeepTTL)
 			p.ZRem(ctx, s.callsKey(), ref)
+			// Counted in the project's resolved threads with the same
+			// write: a call is resolved once, so counted once.
+			rk := s.resolvedKey(out.Project)
+			p.ZAdd(ctx, rk, redis.Z{Score: float64(at.UnixMilli()), Member: ref})
+			p.ZRemRangeByScore(ctx, rk, "-inf", "("+strconv.FormatInt(at.Add(-ExpertCallKeep).UnixMilli(), 10))
+			p.PExpire(ctx, rk, ExpertCallKeep)
 			return nil
 		})
 		first = err == nil
@@ -270,4 +283,16 @@ func (hc HelpChannels) ResolveCall(ctx context.Context, ref, by string, at time.
 		return ExpertCall{}, false, wrapErr(err, "store: resolve the expert call of %s", ref)
 	}
 	return out, first, nil
+}
+
+// ResolvedCalls counts project's expert calls ("" the implicit project's)
+// resolved from from (inclusive) to to (exclusive), within ExpertCallKeep.
+func (hc HelpChannels) ResolvedCalls(ctx context.Context, project string, from, to time.Time) (int64, error) {
+	s := hc.s
+	n, err := s.rdb.ZCount(ctx, s.resolvedKey(project), strconv.FormatInt(from.UnixMilli(), 10),
+		"("+strconv.FormatInt(to.UnixMilli(), 10)).Result()
+	if err != nil {
+		return 0, wrapErr(err, "store: count the resolved expert calls of %q", project)
+	}
+	return n, nil
 }

@@ -102,6 +102,22 @@ func TestExpertCalls(t *testing.T) {
 			t.Errorf("resolve %d: %+v, %v, %v; want first %v by U2", i+1, c, first, err, want)
 		}
 	}
+	// Resolved once, so counted once, in its project and its time only.
+	counts := []struct {
+		project  string
+		from, to time.Time
+		want     int64
+	}{
+		{"", now, now.Add(6 * time.Hour), 1},
+		{"", now.Add(5 * time.Hour), now.Add(5*time.Hour + time.Millisecond), 1},
+		{"", now, now.Add(5 * time.Hour), 0}, // to is exclusive
+		{"api", now, now.Add(6 * time.Hour), 0},
+	}
+	for _, c := range counts {
+		if n, err := hc.ResolvedCalls(ctx, c.project, c.from, c.to); err != nil || n != c.want {
+			t.Errorf("ResolvedCalls(%q, %v, %v) = %d, %v; want %d", c.project, c.from, c.to, n, err, c.want)
+		}
+	}
 	if _, _, err := hc.ResolveCall(ctx, "C1:9.9", "U2", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("resolving a call never made: %v, want ErrNotFound", err)
 	}

@@ -29,7 +29,8 @@ import (
 // the person who clicked, so that their clicks on two buttons, or twice,
 // start one job, and someone else's click (refused) takes nothing from
 // them: it replaces the
-// question with what happens and queues the start with its project, which
+// question with what happens, then queues the start with its project (so
+// that a refusal by the start is the last thing the person sees), which
 // remembers the choice (bot.Projects.Remember) once the person passed the
 // project's editors. A click after the start was forgotten
 // is told so.
@@ -47,6 +48,10 @@ const workChoose = "agent.choose"
 // markPending is the pending start's id (on a start that asked) or the
 // start itself (on the click's work, once read).
 const markPending = "pending"
+
+// markAnswered is set on the click's work once the question was answered
+// ("Starting…"), before its start is queued.
+const markAnswered = "answered"
 
 // choiceValue is the value of a project's button.
 type choiceValue struct {
@@ -186,6 +191,18 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 	if req.ResponseURL != "" && c.ResponseURL != "" {
 		req.ResponseURL = c.ResponseURL // the command's may be used up or expired
 	}
+	// The question is answered before the start is queued: the start may
+	// refuse the person (not an editor of the project), and its refusal,
+	// told through the same response_url, must come after the answer, never
+	// be replaced by it. The answer is marked so that a later attempt (the
+	// queueing failed) does not answer twice; the start's key is the work's,
+	// so a later attempt queues it once and never loses it.
+	if w.Marked(markAnswered) == "" {
+		a.answerChoice(ctx, c, req.Prompt, "Starting the docs agent in the project `"+mrkdwn.Escape(p.Name)+"`.", true, log)
+		if err := w.Mark(ctx, map[string]string{markAnswered: "1"}); err != nil {
+			log.Warn("marking the choice answered failed; a later attempt may answer again", "err", err)
+		}
+	}
 	payload, _ := json.Marshal(req)
 	queued, err := a.core.QueueFromWork(ctx, store.Work{Key: "start:" + w.Key, Kind: workStart, Payload: payload})
 	if err != nil {
@@ -194,7 +211,6 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 	if queued {
 		log.Info("job start queued in the project chosen")
 	}
-	a.answerChoice(ctx, c, req.Prompt, "Starting the docs agent in the project `"+mrkdwn.Escape(p.Name)+"`.", true, log)
 	if err := a.store.DropPending(ctx, c.Pending); err != nil {
 		log.Warn("dropping the pending start failed; it expires by itself", "err", err)
 	}

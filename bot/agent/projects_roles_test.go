@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,10 +87,18 @@ func TestProjectsChoiceRememberedOnlyForItsEditors(t *testing.T) {
 
 	w.Command(alice, general, agent.Command, "Write a FAQ")
 	q := w.question(alice)
+	// The click's first answer through the response_url is held back (a
+	// 429): an answer that raced the start's refusal would come after it.
+	w.Slack.RateLimit("response_url", 1, time.Second)
 	w.act(alice, q, agent.ActionChooseProject, "api")
 	w.WaitFor("alice refused choosing api by its button", func() bool { return len(w.Privates(alice, "<@"+bob+">")) == 3 })
 	w.Idle()
 	notRemembered("a refused click on api")
+	// The refusal is what alice sees last: the question was answered
+	// before the start was queued, so the answer never replaces it.
+	if eph := w.Slack.Ephemerals(alice); len(eph) == 0 || !strings.Contains(eph[len(eph)-1].Text, "<@"+bob+">") {
+		t.Errorf("alice's last private message is not the refusal: %v", eph)
+	}
 	if c := w.creates(); c["docs"] != 0 || c["api"] != 0 {
 		t.Errorf("creates after the refusals = %v, want none", c)
 	}

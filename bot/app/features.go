@@ -119,7 +119,8 @@ func (r *replica) deploy() error {
 
 func (r *replica) health() (err error) {
 	st := r.store
-	r.healthFeature, err = health.Register(r.b, r.cfg.Health, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests()})
+	r.healthFeature, err = health.Register(r.b, r.cfg.Health, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests(),
+		HelpChannels: st.HelpChannels()})
 	return err
 }
 

@@ -27,6 +27,10 @@ type report struct {
 	// Notes say what was left out: a list cut at the pages bound, the
 	// feedback by page that has more pages than it gives.
 	Notes []string `json:"n,omitempty"`
+	// ResolvedByExperts counts the help channels' threads resolved by
+	// experts over the range (the questions view and the summary); nil
+	// when not read. Read from the store at each view, never cached.
+	ResolvedByExperts *int64 `json:"-"`
 }
 
 // searchRow is a search term: its hits, click-through, where people went.

@@ -117,13 +117,21 @@ type Digests interface {
 	UnsubscribeDigest(ctx context.Context, team, channel, project string) (bool, error)
 }
 
+// HelpChannels counts the threads of the help channels whose expert call
+// was resolved (store.HelpChannels, written by the help channels when a
+// thread is marked resolved).
+type HelpChannels interface {
+	ResolvedCalls(ctx context.Context, project string, from, to time.Time) (int64, error)
+}
+
 // Deps is what the docs health uses: one part of the store each
 // (store/doc.go, "Parts"), embedded and named as the store names it; every
 // part is required.
 type Deps struct {
-	Analytics // store.Analytics
-	Limits    // store.Limits
-	Digests   // store.HealthDigests
+	Analytics    // store.Analytics
+	Limits       // store.Limits
+	Digests      // store.HealthDigests
+	HelpChannels // store.HelpChannels
 }
 
 // Config holds the docs health's settings; zero values take the defaults.

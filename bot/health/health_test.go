@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
@@ -12,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // redisURL is the package's own redis-server (bottest.Main).
@@ -204,4 +206,48 @@ func TestHealthOnTheHome(t *testing.T) {
 	if n := requests(h.API); n != spent {
 		t.Errorf("the Home made %d analytics requests, want none", n-spent)
 	}
+}
+
+// TestHealthQuestionsCountThreadsResolvedByExperts: the questions view and
+// the summary count the help channels' threads resolved by experts over
+// their range, as the help channels record them in the store (an expert
+// call, then Mark resolved): a call still open, one resolved before the
+// range and one of another project are not counted; the count is read at
+// each view, not cached with the analytics.
+func TestHealthQuestionsCountThreadsResolvedByExperts(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	h.StartBot(bottest.Config{})
+	h.Command(alice, general, health.Command, "questions 7d")
+	bottest.WantContains(t, "the view before any resolution", bottest.Rendered(posted(h, 1)), "0 threads in the help channels were resolved by experts")
+
+	hc := h.OpenStore().HelpChannels()
+	ctx := t.Context()
+	now := time.Now()
+	calls := []struct {
+		ts, project string
+		resolved    time.Time // zero: left open
+	}{
+		{"1.1", "", now.AddDate(0, 0, -2)},
+		{"1.2", "", now.AddDate(0, 0, -3)},
+		{"1.3", "", time.Time{}},
+		{"1.4", "", now.AddDate(0, 0, -10)},
+		{"1.5", "api", now.AddDate(0, 0, -2)},
+	}
+	for _, c := range calls {
+		call := store.ExpertCall{Channel: general, TS: c.ts, Asker: bob, CalledBy: bob, Experts: []string{alice}, Project: c.project,
+			Called: now.AddDate(0, 0, -11)}
+		if _, err := hc.CallExpert(ctx, call, now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if !c.resolved.IsZero() {
+			if _, _, err := hc.ResolveCall(ctx, call.Ref(), alice, c.resolved); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	h.Command(alice, general, health.Command, "questions 7d")
+	bottest.WantContains(t, "the questions view", bottest.Rendered(posted(h, 2)), "2 threads in the help channels were resolved by experts")
+	h.Command(alice, general, health.Command, "7d")
+	bottest.WantContains(t, "the summary", bottest.Rendered(posted(h, 3)), "2 threads in the help channels were resolved by experts")
 }

@@ -214,7 +214,18 @@ func (r renderer) questions(rep *report) []slack.Block {
 	if len(rep.Questions) == 0 {
 		blocks = append(blocks, none())
 	}
+	if n := rep.ResolvedByExperts; n != nil {
+		blocks = append(blocks, section(resolvedLine(*n)))
+	}
 	return blocks
+}
+
+// resolvedLine counts the help channels' threads resolved by experts.
+func resolvedLine(n int64) string {
+	if n == 1 {
+		return "✅ 1 thread in the help channels was resolved by an expert."
+	}
+	return fmt.Sprintf("✅ %s threads in the help channels were resolved by experts.", humanize.Count(n))
 }
 
 // views lists the pages viewed most, in one section.

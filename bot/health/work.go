@@ -56,6 +56,9 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 	if err != nil || rep == nil {
 		return err
 	}
+	if req.View == viewSummary || req.View == viewQuestions {
+		h.countResolved(ctx, rep, bot.ProjectKey(p), rng, log)
+	}
 	title := "*Docs health*"
 	if k := bot.ProjectKey(p); k != "" {
 		title += " of `" + mrkdwn.Escape(k) + "`"
@@ -277,4 +280,15 @@ func (h *health) tell(ctx context.Context, req request, text string, log *slog.L
 	if err := h.core.TellPrivately(ctx, bot.Private{User: req.User, Channel: req.Channel, ResponseURL: req.ResponseURL, Text: text}); err != nil {
 		log.Warn("telling the person privately failed", "err", err)
 	}
+}
+
+// countResolved sets rep's count of the help channels' threads of project
+// resolved by experts over rng; a count that cannot be read is left out.
+func (h *health) countResolved(ctx context.Context, rep *report, project string, rng daterange.Range, log *slog.Logger) {
+	n, err := h.store.HelpChannels.ResolvedCalls(ctx, project, rng.First, rng.Last.AddDate(0, 0, 1))
+	if err != nil {
+		log.Warn("counting the threads resolved by experts failed; the view leaves them out", "err", err)
+		return
+	}
+	rep.ResolvedByExperts = &n
 }

@@ -2,6 +2,7 @@ package helpchannels_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +57,9 @@ func (h *harness) threadWith(ts, text string) []slacktest.Message {
 // that the docs do not cover a question calls the experts' group in the
 // thread with the question (escaped), once however often it is pressed; a
 // call nobody answered is reminded once across three replicas when its
-// time comes; the asker marks it resolved: ✅ on the question and who.
+// time comes; the asker marks it resolved: ✅ on the question and who, and
+// /docs-health's questions view of that day counts one thread resolved by
+// an expert.
 func TestHelpExpertCalledRemindedOnceResolved(t *testing.T) {
 	t.Parallel()
 	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
@@ -89,6 +92,14 @@ func TestHelpExpertCalledRemindedOnceResolved(t *testing.T) {
 	h.WaitFor("resolved", func() bool {
 		m, _ := h.Slack.Message(help, q)
 		return len(h.threadWith(q, "marked this question resolved")) == 1 && len(m.Reactions) == 1 && m.Reactions[0] == "white_check_mark"
+	})
+	// The docs health's questions view of that day counts the thread (the
+	// store's help-channel part, which the docs health reads).
+	h.Command(bob, bottest.General, "/docs-health", "questions 2026-11-28..2026-11-28")
+	h.WaitFor("the docs health's questions", func() bool {
+		return slices.ContainsFunc(h.Roots(bottest.General), func(m slacktest.Message) bool {
+			return strings.Contains(bottest.Rendered(m), "1 thread in the help channels was resolved by an expert")
+		})
 	})
 	h.Settle()
 	if n := len(h.threadWith(q, "a reminder")); n != 1 {

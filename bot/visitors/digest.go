@@ -65,11 +65,13 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		text := fmt.Sprintf(":calendar: %s subscribed this channel to the %s docs visitors digest%s: %s. The first one comes %s. "+
 			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.",
 			mrkdwn.Mention(cmd.UserID), f, of, sched.Text(f), sched.NextText(f, now), Command, arg)
+		// Audited before it is confirmed: a change made after the
+		// confirmation was seen is audited after this one.
+		v.auditDigest(ctx, w, t, cmd, "digest "+string(f))
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}); err != nil {
 			log.Warn("confirming the digest subscription failed", "err", err)
 		}
 		log.Info("digest subscribed", "frequency", string(f))
-		v.auditDigest(ctx, w, t, cmd, "digest "+string(f))
 	case digestOff:
 		had, err := v.store.UnsubscribeDigest(ctx, cmd.TeamID, cmd.ChannelID, t.key)
 		if err != nil {
@@ -86,12 +88,12 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 			v.core.ReplyPrivately(ctx, cmd, "This channel has no docs visitors digest"+of+", so there was nothing to turn off.")
 			return nil
 		}
+		v.auditDigest(ctx, w, t, cmd, "digest off") // before the confirmation, as above
 		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel,
 			Text: ":calendar: " + mrkdwn.Mention(cmd.UserID) + " turned off the docs visitors digest" + of + " in this channel."}); err != nil {
 			log.Warn("confirming the end of the digest failed", "err", err)
 		}
 		log.Info("digest turned off")
-		v.auditDigest(ctx, w, t, cmd, "digest off")
 	case digestStatus:
 		sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, t.key)
 		if errors.Is(err, store.ErrNotFound) && legacy {
@@ -286,7 +288,9 @@ func digestWait(err error) time.Duration {
 }
 
 // auditDigest records a change of the channel's digest subscription in the
-// audit trail, once for the work w.
+// audit trail, once for the work w. It is called before the change is
+// confirmed to the channel, so that the trail holds a channel's changes in
+// the order people saw them confirmed (and made the next one).
 func (v *visitors) auditDigest(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, change string) {
 	v.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Project: t.key,
 		Action: store.AuditSettings, Outcome: "ok", Detail: change})

@@ -153,6 +153,10 @@ func TestDigestOffAndStatus(t *testing.T) {
 	h.visitorsCommand("digest off")
 	h.waitPrivate("nothing to turn off")
 	h.subscribe()
+	// Audited by the time its confirmation is seen.
+	if changes, err := h.digestChanges(); err != nil || !slices.Equal(changes, []string{"digest weekly"}) {
+		t.Errorf("audited settings changes once the subscription was confirmed: %q (%v), want it", changes, err)
+	}
 	h.visitorsCommand("digest off")
 	h.waitInChannel("turned off the docs visitors digest")
 	// Ticks past the hour post nothing: no subscription is left.
@@ -164,8 +168,19 @@ func TestDigestOffAndStatus(t *testing.T) {
 	if n := len(h.digests()); n != 0 {
 		t.Errorf("%d digests posted after the digest was turned off", n)
 	}
-	// The two changes of the subscription are in the audit trail; the
-	// status and the off with nothing to turn off changed nothing.
+	// The two changes of the subscription are in the audit trail, in their
+	// order: each is audited before it is confirmed, and the off was sent
+	// once the subscription was confirmed. The status and the off with
+	// nothing to turn off changed nothing.
+	changes, err := h.digestChanges()
+	if err != nil || !slices.Equal(changes, []string{"digest weekly", "digest off"}) {
+		t.Errorf("audited settings changes %q (%v), want the subscription and its end", changes, err)
+	}
+}
+
+// digestChanges are the audited changes of #general's digest subscription,
+// oldest first.
+func (h *harness) digestChanges() ([]string, error) {
 	var changes []string
 	err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
 		if r.Action == store.AuditSettings && r.Channel == bottest.General && r.Work != "" {
@@ -173,7 +188,5 @@ func TestDigestOffAndStatus(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil || !slices.Equal(changes, []string{"digest weekly", "digest off"}) {
-		t.Errorf("audited settings changes %q (%v), want the subscription and its end", changes, err)
-	}
+	return changes, err
 }
