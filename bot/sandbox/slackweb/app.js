@@ -867,6 +867,7 @@
     }
     body.appendChild(content);
     if (m.files && m.files.length) body.appendChild(renderFiles(m.files));
+    if (m.unfurls && m.unfurls.length) body.appendChild(renderUnfurls(m));
 
     if (m.ephemeral) {
       body.appendChild(el('div', { class: 'ephemeral-note' },
@@ -926,6 +927,24 @@
     return el('div', { class: 'thread-status', role: 'status' },
       el('span', { class: 'status-dots', 'aria-hidden': 'true' }, el('span'), el('span'), el('span')),
       el('span', { class: 'status-text' }, botName() + ' ' + status));
+  }
+
+  // renderUnfurls shows the app's unfurls of a message's links under it,
+  // each with a bar on its left and the link's site above its blocks, as
+  // Slack does; their buttons act on the message (its channel and ts).
+  function renderUnfurls(m) {
+    const box = el('div', { class: 'unfurls' });
+    for (const u of m.unfurls) {
+      const url = safeURL(u.url);
+      const site = url ? new URL(url).host : String(u.url);
+      const card = el('div', { class: 'unfurl', 'data-url': u.url, role: 'group', 'aria-label': botName() + '\u2019s preview of ' + u.url },
+        el('div', { class: 'unfurl-source' },
+          el('span', { class: 'unfurl-app' }, botName()),
+          url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', title: url }, site) : site));
+      if (Array.isArray(u.blocks) && u.blocks.length) card.appendChild(renderBlocks(u.blocks, ctx, { channel: m.channel, ts: m.ts }));
+      box.appendChild(card);
+    }
+    return box;
   }
 
   // renderFiles shows the files the bot shared: images inline, anything
