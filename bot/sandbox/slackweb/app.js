@@ -773,6 +773,7 @@
     cache: new Map(), // message node cache: key -> {sig, node}
     usersSig: '',
     stickBottom: { messages: true, 'thread-messages': true },
+    prompts: null, // the assistant pane's prompts node: {sig, node}
     suggestIndex: 0,
     // as is the person the page acts as, '' for its default (the first of
     // state.people); events is the open event stream.
@@ -1270,7 +1271,9 @@
       fill('thread-messages', [el('p', { class: 'empty' }, 'This thread is not in ' + placeName(ch) + '.')]);
       return;
     }
-    $('thread-sub').textContent = placeName(ch);
+    // An assistant pane's thread is headed by the title the app gave it.
+    $('thread-title').firstChild.textContent = parent.assistant ? (parent.title || 'New chat') + ' ' : 'Thread ';
+    $('thread-sub').textContent = parent.assistant ? botName() + ' \u00b7 assistant' : placeName(ch);
     const replies = (parent.replies || []).concat(eph.filter((m) => m.thread_ts === parent.ts))
       .sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
     const nodes = [messageNode(parent, 'thread-parent')];
@@ -1278,7 +1281,26 @@
       el('span', {}, parent.reply_count === 1 ? '1 reply' : (parent.reply_count || 0) + ' replies')));
     for (const r of replies) nodes.push(messageNode(r, 'thread'));
     if (parent.status) nodes.push(statusNode(parent.status));
+    if (parent.assistant && (app.state.prompts || []).length && replies.every((r) => r.bot_id)) nodes.push(promptsNode(ch.id, parent.ts));
     fill('thread-messages', nodes);
+  }
+
+  // promptsNode is the app's suggested prompts in an assistant thread the
+  // person has not written in yet: each sends its message in the thread.
+  function promptsNode(channel, ts) {
+    const st = app.state;
+    const sig = channel + ts + JSON.stringify(st.prompts) + st.prompts_title;
+    if (app.prompts && app.prompts.sig === sig) return app.prompts.node;
+    const box = el('section', { class: 'prompts', 'aria-label': st.prompts_title || 'Suggested prompts' },
+      el('div', { class: 'prompts-title' }, st.prompts_title || 'Suggested prompts'));
+    const chips = el('div', { class: 'chips' });
+    for (const p of st.prompts) {
+      chips.appendChild(el('button', { type: 'button', class: 'chip prompt-chip', title: p.message,
+        onclick: () => sendPrompt(channel, ts, p.message) }, p.title));
+    }
+    box.appendChild(chips);
+    app.prompts = { sig, node: box };
+    return box;
   }
 
   // fill replaces a list's children, keeping it scrolled to the bottom when
@@ -1396,6 +1418,18 @@
     $('composer-error').textContent = '';
     render();
     $('composer-input').focus();
+  }
+
+  // openAssistant opens the app's assistant pane, as Slack's button does: a
+  // new thread in the direct message with the app, looking at the channel
+  // shown (none from the app's tabs), opened in the side panel.
+  async function openAssistant() {
+    const res = await post('api/assistant', { context: app.current !== APP ? app.current : '' });
+    if (!res.ok) return;
+    app.current = APP;
+    app.tab = 'messages';
+    app.stickBottom.messages = true;
+    openThread(res.ts);
   }
 
   function closeSidebar() {
@@ -1543,6 +1577,16 @@
     }
     if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
     else if (res.message) toast(res.message);
+  }
+
+  // sendPrompt sends a suggested prompt's message in the assistant thread,
+  // as the person picking it on Slack does.
+  async function sendPrompt(channel, ts, text) {
+    $('thread-error').textContent = '';
+    app.stickBottom['thread-messages'] = true;
+    const res = await request('api/send', { channel, text, thread_ts: ts });
+    if (!res.ok) $('thread-error').textContent = res.message || res.error || 'Not sent.';
+    else if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
   }
 
   function autosize(t) {
@@ -1706,6 +1750,7 @@
     wireComposer('thread-composer', 'thread-input', 'thread-error', true);
     $('thread-close').addEventListener('click', closePanel);
     $('help-close').addEventListener('click', closePanel);
+    $('assistant-btn').addEventListener('click', openAssistant);
     $('help-btn').addEventListener('click', () => {
       if (app.panel === 'help') { closePanel(); return; }
       app.panel = 'help';
