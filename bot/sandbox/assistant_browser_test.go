@@ -53,4 +53,6 @@ func TestSandboxAssistantInBrowser(t *testing.T) {
 	waitJS("the answer streaming", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('According to') && m.querySelector('.streaming'))`)
 	waitJS("the answer whole, with its sources", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && !m.querySelector('.streaming'))`)
 	waitJS("the thread titled with the question", `document.getElementById('thread-title').innerText.startsWith(`+strconv.Quote(question)+`)`)
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	shoot(t, b, "assistant.png")
 }

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -47,7 +49,24 @@ func TestSandboxUnfurlInBrowser(t *testing.T) {
 			u.querySelector('button[data-action-id^=`+strconv.Quote(bot.ActionImprovePage)+`]') ? u.innerText : '';
 	})()`)
 	t.Logf("unfurl:\n%s", card)
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	shoot(t, b, "unfurl.png")
 	b.ClickJS("press Improve this page", unfurl+` button[data-action-id^=`+strconv.Quote(bot.ActionImprovePage)+`]`, sandboxWait)
 	b.Step("the job form open", chromedp.WaitVisible(chromedp.CSS("#modal-root .modal textarea")))
 	waitJS("the form names the page", `document.getElementById('modal-root').innerText.includes('quickstart')`)
+}
+
+// shoot writes the page's screenshot as name to the directory named by
+// SANDBOX_SCREENSHOTS, by default the test's temporary directory.
+func shoot(t *testing.T, b *slackwebtest.Session, name string) {
+	t.Helper()
+	dir := os.Getenv(envScreenshots)
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	out := filepath.Join(dir, name)
+	if err := os.WriteFile(out, b.Screenshot(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", out)
 }
