@@ -825,7 +825,9 @@
   }
 
   function buildMessage(m, where) {
-    const isBot = !!m.bot_id;
+    // The message an assistant thread starts with is the app's, though
+    // Slack posts it without a bot_id.
+    const isBot = !!m.bot_id || !!m.assistant;
     const user = app.users.get(m.user) || {};
     const name = m.username || user.name || m.user || 'someone';
     const t = timeOf(m.ts);
@@ -1274,6 +1276,7 @@
     // An assistant pane's thread is headed by the title the app gave it.
     $('thread-title').firstChild.textContent = parent.assistant ? (parent.title || 'New chat') + ' ' : 'Thread ';
     $('thread-sub').textContent = parent.assistant ? botName() + ' \u00b7 assistant' : placeName(ch);
+    $('thread-hint').textContent = parent.assistant ? 'Questions here go to ' + botName() : "Replies in a job's thread go to the agent";
     const replies = (parent.replies || []).concat(eph.filter((m) => m.thread_ts === parent.ts))
       .sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
     const nodes = [messageNode(parent, 'thread-parent')];

@@ -28,10 +28,11 @@ func TestAssistantPaneInBrowser(t *testing.T) {
 	b.step("open the page", chromedp.Navigate(w.page.URL), chromedp.WaitVisible(chromedp.CSS("#messages .intro")))
 	b.ClickJS("open the assistant pane", "#assistant-btn", testWait)
 	b.step("the pane's thread open", chromedp.WaitVisible(chromedp.ID("thread-input")))
-	ts := b.waitJS("the new chat", `(() => {
-		const m = document.querySelector('#thread-messages .msg');
+	ts := b.waitJS("the new chat, the app's", `(() => {
+		const m = document.querySelector('#thread-messages .msg.msg-bot');
 		return document.getElementById('thread-title').innerText.startsWith('New chat') && m ? m.dataset.ts : '';
 	})()`)
+	b.waitJS("the hint for the pane", `document.getElementById('thread-hint').textContent === 'Questions here go to docsbot'`)
 	dm := w.state(t).DM
 	if dm == "" {
 		t.Fatal("no direct message with the app after opening the pane")
