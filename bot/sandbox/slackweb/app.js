@@ -1270,6 +1270,7 @@
     if (app.panel !== 'thread') return;
     const parent = ch.messages.find((m) => m.ts === app.thread);
     if (!parent) {
+      $('thread-title').firstChild.textContent = 'Thread ';
       fill('thread-messages', [el('p', { class: 'empty' }, 'This thread is not in ' + placeName(ch) + '.')]);
       return;
     }
