@@ -773,6 +773,7 @@
     cache: new Map(), // message node cache: key -> {sig, node}
     usersSig: '',
     stickBottom: { messages: true, 'thread-messages': true },
+    prompts: null, // the assistant pane's prompts node: {sig, node}
     suggestIndex: 0,
     // as is the person the page acts as, '' for its default (the first of
     // state.people); events is the open event stream.
@@ -824,7 +825,9 @@
   }
 
   function buildMessage(m, where) {
-    const isBot = !!m.bot_id;
+    // The message an assistant thread starts with is the app's, though
+    // Slack posts it without a bot_id.
+    const isBot = !!m.bot_id || !!m.assistant;
     const user = app.users.get(m.user) || {};
     const name = m.username || user.name || m.user || 'someone';
     const t = timeOf(m.ts);
@@ -867,6 +870,7 @@
     }
     body.appendChild(content);
     if (m.files && m.files.length) body.appendChild(renderFiles(m.files));
+    if (m.unfurls && m.unfurls.length) body.appendChild(renderUnfurls(m));
 
     if (m.ephemeral) {
       body.appendChild(el('div', { class: 'ephemeral-note' },
@@ -926,6 +930,24 @@
     return el('div', { class: 'thread-status', role: 'status' },
       el('span', { class: 'status-dots', 'aria-hidden': 'true' }, el('span'), el('span'), el('span')),
       el('span', { class: 'status-text' }, botName() + ' ' + status));
+  }
+
+  // renderUnfurls shows the app's unfurls of a message's links under it,
+  // each with a bar on its left and the link's site above its blocks, as
+  // Slack does; their buttons act on the message (its channel and ts).
+  function renderUnfurls(m) {
+    const box = el('div', { class: 'unfurls' });
+    for (const u of m.unfurls) {
+      const url = safeURL(u.url);
+      const site = url ? new URL(url).host : String(u.url);
+      const card = el('div', { class: 'unfurl', 'data-url': u.url, role: 'group', 'aria-label': botName() + '\u2019s preview of ' + u.url },
+        el('div', { class: 'unfurl-source' },
+          el('span', { class: 'unfurl-app' }, botName()),
+          url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', title: url }, site) : site));
+      if (Array.isArray(u.blocks) && u.blocks.length) card.appendChild(renderBlocks(u.blocks, ctx, { channel: m.channel, ts: m.ts }));
+      box.appendChild(card);
+    }
+    return box;
   }
 
   // renderFiles shows the files the bot shared: images inline, anything
@@ -1248,10 +1270,14 @@
     if (app.panel !== 'thread') return;
     const parent = ch.messages.find((m) => m.ts === app.thread);
     if (!parent) {
+      $('thread-title').firstChild.textContent = 'Thread ';
       fill('thread-messages', [el('p', { class: 'empty' }, 'This thread is not in ' + placeName(ch) + '.')]);
       return;
     }
-    $('thread-sub').textContent = placeName(ch);
+    // An assistant pane's thread is headed by the title the app gave it.
+    $('thread-title').firstChild.textContent = parent.assistant ? (parent.title || 'New chat') + ' ' : 'Thread ';
+    $('thread-sub').textContent = parent.assistant ? botName() + ' \u00b7 assistant' : placeName(ch);
+    $('thread-hint').textContent = parent.assistant ? 'Questions here go to ' + botName() : "Replies in a job's thread go to the agent";
     const replies = (parent.replies || []).concat(eph.filter((m) => m.thread_ts === parent.ts))
       .sort((a, b) => tsNumber(a.ts) - tsNumber(b.ts));
     const nodes = [messageNode(parent, 'thread-parent')];
@@ -1259,7 +1285,26 @@
       el('span', {}, parent.reply_count === 1 ? '1 reply' : (parent.reply_count || 0) + ' replies')));
     for (const r of replies) nodes.push(messageNode(r, 'thread'));
     if (parent.status) nodes.push(statusNode(parent.status));
+    if (parent.assistant && (app.state.prompts || []).length && replies.every((r) => r.bot_id)) nodes.push(promptsNode(ch.id, parent.ts));
     fill('thread-messages', nodes);
+  }
+
+  // promptsNode is the app's suggested prompts in an assistant thread the
+  // person has not written in yet: each sends its message in the thread.
+  function promptsNode(channel, ts) {
+    const st = app.state;
+    const sig = channel + ts + JSON.stringify(st.prompts) + st.prompts_title;
+    if (app.prompts && app.prompts.sig === sig) return app.prompts.node;
+    const box = el('section', { class: 'prompts', 'aria-label': st.prompts_title || 'Suggested prompts' },
+      el('div', { class: 'prompts-title' }, st.prompts_title || 'Suggested prompts'));
+    const chips = el('div', { class: 'chips' });
+    for (const p of st.prompts) {
+      chips.appendChild(el('button', { type: 'button', class: 'chip prompt-chip', title: p.message,
+        onclick: () => sendPrompt(channel, ts, p.message) }, p.title));
+    }
+    box.appendChild(chips);
+    app.prompts = { sig, node: box };
+    return box;
   }
 
   // fill replaces a list's children, keeping it scrolled to the bottom when
@@ -1377,6 +1422,18 @@
     $('composer-error').textContent = '';
     render();
     $('composer-input').focus();
+  }
+
+  // openAssistant opens the app's assistant pane, as Slack's button does: a
+  // new thread in the direct message with the app, looking at the channel
+  // shown (none from the app's tabs), opened in the side panel.
+  async function openAssistant() {
+    const res = await post('api/assistant', { context: app.current !== APP ? app.current : '' });
+    if (!res.ok) return;
+    app.current = APP;
+    app.tab = 'messages';
+    app.stickBottom.messages = true;
+    openThread(res.ts);
   }
 
   function closeSidebar() {
@@ -1524,6 +1581,16 @@
     }
     if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
     else if (res.message) toast(res.message);
+  }
+
+  // sendPrompt sends a suggested prompt's message in the assistant thread,
+  // as the person picking it on Slack does.
+  async function sendPrompt(channel, ts, text) {
+    $('thread-error').textContent = '';
+    app.stickBottom['thread-messages'] = true;
+    const res = await request('api/send', { channel, text, thread_ts: ts });
+    if (!res.ok) $('thread-error').textContent = res.message || res.error || 'Not sent.';
+    else if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
   }
 
   function autosize(t) {
@@ -1687,6 +1754,7 @@
     wireComposer('thread-composer', 'thread-input', 'thread-error', true);
     $('thread-close').addEventListener('click', closePanel);
     $('help-close').addEventListener('click', closePanel);
+    $('assistant-btn').addEventListener('click', openAssistant);
     $('help-btn').addEventListener('click', () => {
       if (app.panel === 'help') { closePanel(); return; }
       app.panel = 'help';

@@ -47,9 +47,13 @@
 // strike, code, quotes, links, mentions, emoji shortcodes) and Block Kit
 // (section, fields, context, context_actions, divider, header, image,
 // actions, input, markdown, rich_text), the bot's reactions, the assistant
-// status of a thread while it is set ("docsbot is working…"), and the files
+// status of a thread while it is set ("docsbot is working…"), the files
 // it uploaded ([slacktest.Server.Files]): images inline, anything else as a
-// download link.
+// download link; the app's unfurls under a message's links, their buttons
+// acting on the message; and the assistant pane (✨ Assistant in the
+// header, POST /api/assistant): its thread in the side panel headed by the
+// title the app gave it, with the app's suggested prompts as chips that
+// send their message in the thread until the person wrote there.
 //
 // Safety: text is only ever written into the page as text nodes, never
 // parsed as HTML, and links only ever point to http(s) addresses. Uploaded

@@ -107,6 +107,11 @@ type MessageView struct {
 	// Status is the assistant status shown under the message's thread
 	// while set (assistant.threads.setStatus), such as "is working…".
 	Status string `json:"status,omitempty"`
+	// Assistant marks the message an assistant pane's thread starts with
+	// (POST /api/assistant); Title is the title the app gave its thread
+	// (assistant.threads.setTitle), "" until it gave one.
+	Assistant bool   `json:"assistant,omitempty"`
+	Title     string `json:"title,omitempty"`
 }
 
 // FileView is a file the bot uploaded and shared in a message. Its content
@@ -185,6 +190,8 @@ func (h *Handler) stateOf(person string) State {
 			mv := messageView(m, files)
 			mv.Status = h.srv.ThreadStatus(c.ID, m.TS)
 			mv.Unfurls = unfurlViews(h.srv.Unfurls(c.ID, m.TS))
+			mv.Assistant = m.Subtype == subtypeAssistantThread
+			mv.Title = h.srv.ThreadTitle(c.ID, m.TS)
 			if m.ReplyCount > 0 {
 				for _, r := range h.srv.Thread(c.ID, m.TS) {
 					if r.TS != m.TS {
@@ -237,6 +244,10 @@ func messageView(m slacktest.Message, files map[string][]FileView) MessageView {
 		Ephemeral:  m.Ephemeral,
 	}
 }
+
+// subtypeAssistantThread is Slack's subtype of the message an assistant
+// pane's thread starts with.
+const subtypeAssistantThread = "assistant_app_thread"
 
 // UnfurlView is an app's unfurl of one link under a message.
 type UnfurlView struct {
