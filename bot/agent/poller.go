@@ -173,7 +173,11 @@ const statusNotFound = "not_found"
 func (a *agent) jobGone(ctx context.Context, c store.Claim, delay time.Duration, log *slog.Logger) bool {
 	v := jobView(&c.Job)
 	v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
-	switch err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log); {
+	var err error
+	if c.Job.Followed() { // else Stop: the root message is edited no more
+		err = a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
+	}
+	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		return false // shutdown: handed back, another replica tries at once
@@ -353,6 +357,11 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 // does. A final refusal (the root message deleted) counts as done: trying again
 // cannot help.
 func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
+	if !c.Job.Followed() {
+		// Stop in the assistant pane: the root message is edited no more;
+		// the result posted in the thread says how the run ended.
+		return true
+	}
 	err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), finishedView(c, status, pr), log)
 	switch {
 	case err == nil:

@@ -18,9 +18,11 @@
 //	the work's agent session (bot.SetSessionStatus, by the answers and the
 //	agent): processing while an answer streams or a job runs, then active
 //	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
-//	       stream Slack halted ends there, saying so (bot/ask); otherwise the
-//	       job is no longer shown as working, and the thread says it cannot
-//	       be cancelled
+//	       stream Slack halted ends there, saying so (bot/ask); otherwise
+//	       the thread's job is no longer followed (a mark on its record,
+//	       store.Jobs.StopFollowing: no replica edits its live message
+//	       again), and the thread says it cannot be cancelled, still runs,
+//	       and that its result will still be posted there once
 package assistant
 
 import (
@@ -79,22 +81,30 @@ type Marks interface {
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 }
 
+// Follows is how Stop in the pane stops following the thread's docs job
+// (store.Jobs): a mark on the job that the agent's poller reads.
+type Follows interface {
+	StopFollowing(ctx context.Context, t store.Thread) (*store.Job, error)
+}
+
 // pane is the feature's state: nothing but what it was given.
 type pane struct {
 	core    *bot.Bot
 	health  Health
 	deploys Deploys
 	marks   Marks
+	follows Follows
 	now     func() time.Time
 }
 
 // Register adds the pane to b. health and deploys may be nil (the feature
-// left out): the prompt then says where to look instead.
-func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, now func() time.Time) {
+// left out): the prompt then says where to look instead; marks and follows
+// are required.
+func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, follows Follows, now func() time.Time) {
 	if now == nil {
 		now = time.Now
 	}
-	p := &pane{core: b, health: health, deploys: deploys, marks: marks, now: now}
+	p := &pane{core: b, health: health, deploys: deploys, marks: marks, follows: follows, now: now}
 	routes := b.Router()
 	routes.Declare(Declaration())
 	routes.HandleEvent(slackevents.AssistantThreadStarted, p.onThreadStarted)
