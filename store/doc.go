@@ -132,6 +132,7 @@
 //	Deploys        deploy, deploys
 //	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
+//	PaneContexts   pane
 //
 // The Store itself keeps what is about the whole connection or namespace:
 // Open, Close, Ping, Topology, Check (docsbot doctor), DeletePrefix (the
