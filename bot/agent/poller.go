@@ -357,7 +357,7 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 // does. A final refusal (the root message deleted) counts as done: trying again
 // cannot help.
 func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
-	if !c.Job.Followed() {
+	if !a.followed(ctx, c, log) {
 		// Stop in the assistant pane: the root message is edited no more;
 		// the result posted in the thread says how the run ended.
 		return true
@@ -372,6 +372,24 @@ func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.
 	}
 	log.Warn("Slack refused to show the job's end on its root message", "err", err)
 	return true
+}
+
+// followed reports whether the claimed run is still followed in Slack
+// (Stop in the assistant pane marks it not: store.Jobs.StopFollowing). The
+// claim's record says so when the mark came first; a claim taken before
+// it reads the record again here, once a run, so that the end is not shown
+// on a live message Stop left (a Stop pressed while the result is being
+// reported may miss it). A failed read goes by the claim's record.
+func (a *agent) followed(ctx context.Context, c store.Claim, log *slog.Logger) bool {
+	if !c.Job.Followed() {
+		return false
+	}
+	j, err := a.store.Job(ctx, c.JobID)
+	if err != nil {
+		log.Debug("cannot read whether the job is still followed; going by its claim", "err", err)
+		return true
+	}
+	return j.Generation != c.Job.Generation || j.Followed()
 }
 
 // finishedView is the root message of a job whose run ended.
