@@ -54,6 +54,7 @@
 //	{p}help:modes                        hash: <channel> -> a channel's answer mode as set (JSON, SetMode)
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
 //	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)
+//	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
@@ -154,6 +155,9 @@
 // attempt that an earlier one may already have posted. A digest's posting is
 // claimed the same way (ClaimDigest), and so is the start of a job in a
 // thread (ClaimStart), so that two posts starting one at once create one.
+// StopFollowing (Stop in the assistant pane) marks a run no longer followed
+// ('uf' on the record, read with every claim): its live message is edited
+// no more, and its result is still handed out once as above.
 //
 // # The inbox
 //
