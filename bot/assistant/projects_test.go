@@ -57,3 +57,23 @@ func TestPaneFollowsTheChannelLookedAt(t *testing.T) {
 		t.Errorf("%d jobs in the api project, want the first alone", n)
 	}
 }
+
+// TestPaneJobNeedsAnEditorOfTheChannelsProject: an instruction typed in
+// the pane looking at a channel whose default project the person does not
+// edit is refused privately, naming that project's editors, though they
+// edit another; nothing starts.
+func TestPaneJobNeedsAnEditorOfTheChannelsProject(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, true)
+	api := h.TwoProjects(bottest.Project{Editors: []string{alice}}, bottest.Project{Editors: []string{bob}})
+	h.StartBot(bottest.Config{})
+	th := h.open(alice, bottest.APIChannel)
+	h.Idle()
+	h.Reply(alice, th.Channel, th.ThreadTS, "add a page on rotating keys")
+	m := h.WaitPrivate(alice, "Only editors")
+	bottest.WantContains(t, "the refusal", m.Text, "<@"+bob+">") // the api project's editors
+	h.Idle()
+	if a, d := len(api.Jobs()), len(h.API.Jobs()); a != 0 || d != 0 {
+		t.Errorf("jobs started: api %d, docs %d", a, d)
+	}
+}
