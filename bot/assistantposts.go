@@ -22,12 +22,24 @@ type AssistantPost struct {
 	Key string
 }
 
-// AssistantPosts is what the pane's keeper does with a post: it reports
-// whether it took the post (a suggested prompt it answers itself), so that
-// the hearer does nothing more with it; otherwise the post goes on as any
-// reply in a direct message does (a question, a job). Resumable: it is
-// called again when the hearer's work is.
-type AssistantPosts func(ctx context.Context, p AssistantPost) (taken bool, err error)
+// AssistantTake is what the pane's keeper made of a post.
+type AssistantTake struct {
+	// Taken: the keeper took the post (a suggested prompt it answers
+	// itself), so that the hearer does nothing more with it.
+	Taken bool
+	// Project, for a post not taken, is the docs project its question or
+	// job goes to: the default of the channel the person looks at beside
+	// the pane (Projects().Resolve with that channel), "" when the post
+	// names one (project=NAME) or that channel has none: then the post's
+	// project is decided as any DM's.
+	Project string
+}
+
+// AssistantPosts is what the pane's keeper does with a post: taken, or
+// going on as any reply in a direct message does (a question, a job), to
+// the project it says. Resumable: it is called again when the hearer's
+// work is.
+type AssistantPosts func(ctx context.Context, p AssistantPost) (AssistantTake, error)
 
 // Pane is the core's side of the assistant pane: b.Pane().
 type Pane struct{ b *Bot }
@@ -40,9 +52,9 @@ func (p Pane) SetPosts(f AssistantPosts) { p.b.assistantPosts = f }
 
 // Offer offers post to the pane's keeper; not taken, without error, when
 // no feature keeps the pane.
-func (p Pane) Offer(ctx context.Context, post AssistantPost) (bool, error) {
+func (p Pane) Offer(ctx context.Context, post AssistantPost) (AssistantTake, error) {
 	if p.b.assistantPosts == nil {
-		return false, nil
+		return AssistantTake{}, nil
 	}
 	return p.b.assistantPosts(ctx, post)
 }

@@ -55,6 +55,7 @@
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
 //	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)
 //	{p}help:{calls}:resolved:<project>   sorted set: <channel>:<ts> -> when its call was resolved (ResolveCall, ResolvedCalls)
+//	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
@@ -133,6 +134,7 @@
 //	Deploys        deploy, deploys
 //	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
+//	PaneContexts   pane
 //
 // The Store itself keeps what is about the whole connection or namespace:
 // Open, Close, Ping, Topology, Check (docsbot doctor), DeletePrefix (the
@@ -154,6 +156,9 @@
 // attempt that an earlier one may already have posted. A digest's posting is
 // claimed the same way (ClaimDigest), and so is the start of a job in a
 // thread (ClaimStart), so that two posts starting one at once create one.
+// StopFollowing (Stop in the assistant pane) marks a run no longer followed
+// ('uf' on the record, read with every claim): its live message is edited
+// no more, and its result is still handed out once as above.
 //
 // # The inbox
 //

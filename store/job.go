@@ -42,6 +42,7 @@ const (
 	fBranch    = "b"  // Branch
 	fFollowKey = "fk" // the key of the last follow-up applied (FollowUp)
 	fProject   = "pj" // Project, when the job is not the implicit project's
+	fUnfollow  = "uf" // Unfollowed (StopFollowing; the script names it)
 )
 
 // Thread identifies the Slack thread a job is linked to: the thread's parent
@@ -110,7 +111,15 @@ type Job struct {
 	// bot/project); "" for the one project of an installation without a
 	// projects file, and for jobs recorded before projects existed.
 	Project string
+	// Unfollowed is the last generation whose following in Slack was
+	// stopped (StopFollowing: Stop in the assistant pane); 0 = none.
+	Unfollowed int64
 }
+
+// Followed reports whether the current run is followed in Slack: its live
+// message (the root) edited as it goes. A run no longer followed still has
+// its result reported once.
+func (j *Job) Followed() bool { return j.Unfollowed < j.Generation }
 
 // truncateRunes returns s cut to at most n runes.
 func truncateRunes(s string, n int) string {
@@ -203,6 +212,7 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		Model:          m[fModel],
 		Branch:         m[fBranch],
 		Project:        m[fProject],
+		Unfollowed:     d.int(fUnfollow),
 	}
 	if j.RunStarted.IsZero() {
 		j.RunStarted = j.CreatedAt

@@ -329,6 +329,7 @@ type scripts struct {
 	digest                           digestScripts
 	auditTrim                        *redis.Script
 	callExpert, claimReminders       *redis.Script
+	stopFollowing                    *redis.Script
 }
 
 func newScripts() scripts {
@@ -357,5 +358,6 @@ func newScripts() scripts {
 		auditTrim:      redis.NewScript(luaAuditTrim),
 		callExpert:     redis.NewScript(luaCallExpert),
 		claimReminders: redis.NewScript(luaClaimReminders),
+		stopFollowing:  redis.NewScript(luaStopFollowing),
 	}
 }

@@ -62,15 +62,17 @@ func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
 	if r.DM && !r.FromModal {
 		// A thread of a DM is the assistant pane's: its keeper takes the
-		// suggested prompts it answers itself, and titles the thread.
-		taken, err := a.core.Pane().Offer(ctx, bot.AssistantPost{Team: r.Team, Channel: r.Channel, User: r.User,
+		// suggested prompts it answers itself, titles the thread, and
+		// says which project the rest goes to (the channel looked at).
+		take, err := a.core.Pane().Offer(ctx, bot.AssistantPost{Team: r.Team, Channel: r.Channel, User: r.User,
 			TS: r.TS, ThreadTS: r.ThreadTS, Text: r.Text, Key: w.Key})
 		if err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
-		if taken {
+		if take.Taken {
 			return nil
 		}
+		r.Project = take.Project
 	}
 	job, err := a.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {

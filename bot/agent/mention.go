@@ -100,7 +100,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			return nil
 		}
 	}
-	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS}
+	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS, Project: r.Project}
 	var passed threadPassed
 	if r.inThread() {
 		tc, err := a.readThread(ctx, r)
@@ -201,7 +201,7 @@ func (a *agent) handToAnswers(ctx context.Context, w *bot.Work, r replyRequest, 
 	case r.DM && !r.Mention:
 		via = bot.ViaDM
 	}
-	payload, _ := json.Marshal(bot.Question{Team: r.Team, Channel: r.Channel, User: r.User, TS: r.TS, ThreadTS: r.ThreadTS, Text: q, Via: via})
+	payload, _ := json.Marshal(bot.Question{Team: r.Team, Channel: r.Channel, User: r.User, TS: r.TS, ThreadTS: r.ThreadTS, Text: q, Via: via, Project: r.Project})
 	if _, err := a.core.QueueFromWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

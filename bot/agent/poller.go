@@ -173,7 +173,11 @@ const statusNotFound = "not_found"
 func (a *agent) jobGone(ctx context.Context, c store.Claim, delay time.Duration, log *slog.Logger) bool {
 	v := jobView(&c.Job)
 	v.State, v.Problem = stateUntracked, "the docs API no longer knows this job."
-	switch err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log); {
+	var err error
+	if c.Job.Followed() { // else Stop: the root message is edited no more
+		err = a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), v, log)
+	}
+	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		return false // shutdown: handed back, another replica tries at once
@@ -353,6 +357,11 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 // does. A final refusal (the root message deleted) counts as done: trying again
 // cannot help.
 func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
+	if !a.followed(ctx, c, log) {
+		// Stop in the assistant pane: the root message is edited no more;
+		// the result posted in the thread says how the run ended.
+		return true
+	}
 	err := a.editRootNow(ctx, c.Job.Thread.Channel, rootTS(&c.Job), finishedView(c, status, pr), log)
 	switch {
 	case err == nil:
@@ -363,6 +372,24 @@ func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.
 	}
 	log.Warn("Slack refused to show the job's end on its root message", "err", err)
 	return true
+}
+
+// followed reports whether the claimed run is still followed in Slack
+// (Stop in the assistant pane marks it not: store.Jobs.StopFollowing). The
+// claim's record says so when the mark came first; a claim taken before
+// it reads the record again here, once a run, so that the end is not shown
+// on a live message Stop left (a Stop pressed while the result is being
+// reported may miss it). A failed read goes by the claim's record.
+func (a *agent) followed(ctx context.Context, c store.Claim, log *slog.Logger) bool {
+	if !c.Job.Followed() {
+		return false
+	}
+	j, err := a.store.Job(ctx, c.JobID)
+	if err != nil {
+		log.Debug("cannot read whether the job is still followed; going by its claim", "err", err)
+		return true
+	}
+	return j.Generation != c.Job.Generation || j.Followed()
 }
 
 // finishedView is the root message of a job whose run ended.

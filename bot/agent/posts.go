@@ -44,6 +44,11 @@ type replyRequest struct {
 	// Files marks a post with files attached (subtype file_share): only
 	// its text goes on, and the person is told the files do not.
 	Files bool `json:"files,omitempty"`
+	// Project is the docs project a post in the assistant pane's thread
+	// goes to (bot.AssistantTake.Project: the default of the channel the
+	// person looks at), "" to decide as for any post. Set by doReply from
+	// the pane's keeper, never recorded with the work.
+	Project string `json:"-"`
 }
 
 // inThread reports whether the post is a reply in a thread.

@@ -134,7 +134,7 @@ func (r *replica) assistant() error {
 	if r.deploying {
 		deploys = r.store.Deploys()
 	}
-	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.cfg.Deploy.Now)
+	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.store.Jobs(), r.store.PaneContexts(), r.cfg.Deploy.Now)
 	return nil
 }
 

@@ -9,18 +9,24 @@
 // Lifecycle of a pane thread:
 //
 //	assistant_thread_started, assistant_thread_context_changed, app_context_changed
-//	    -> assistant.prompts work (inbox, keyed by the event): the prompts set
-//	       for the person's DM (an agent app's prompts are the channel's)
+//	    -> assistant.prompts work (inbox, keyed by the event): the channel
+//	       looked at remembered (store.PaneContexts: the thread's, or the
+//	       DM's for app_context_changed), then the prompts set for the
+//	       person's DM (an agent app's prompts are the channel's)
 //	a reply in the thread (the agent's doReply offers it, bot.Pane.Offer)
 //	    -> one of our prompts: assistant.prompt work, answered in the thread
 //	    -> anything else: assistant.title work once per thread (a mark kept
-//	       30 days), then the reply goes on as a question or a job
+//	       30 days), then the reply goes on as a question or a job, to the
+//	       default project of the channel looked at unless it names one
+//	       (project=NAME) (bot.AssistantTake.Project)
 //	the work's agent session (bot.SetSessionStatus, by the answers and the
 //	agent): processing while an answer streams or a job runs, then active
 //	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
-//	       stream Slack halted ends there, saying so (bot/ask); otherwise the
-//	       job is no longer shown as working, and the thread says it cannot
-//	       be cancelled
+//	       stream Slack halted ends there, saying so (bot/ask); otherwise
+//	       the thread's job is no longer followed (a mark on its record,
+//	       store.Jobs.StopFollowing: no replica edits its live message
+//	       again), and the thread says it cannot be cancelled, still runs,
+//	       and that its result will still be posted there once
 package assistant
 
 import (
@@ -44,7 +50,8 @@ const (
 	workStopped = "assistant.stopped"
 )
 
-// titleKeep is how long a thread is remembered as titled.
+// titleKeep is how long a thread is remembered as titled, and the channel
+// looked at beside it.
 const titleKeep = 30 * 24 * time.Hour
 
 // Declaration is what the pane serves of Slack (bot.Declaration).
@@ -79,22 +86,38 @@ type Marks interface {
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 }
 
+// Follows is how Stop in the pane stops following the thread's docs job
+// (store.Jobs): a mark on the job that the agent's poller reads.
+type Follows interface {
+	StopFollowing(ctx context.Context, t store.Thread) (*store.Job, error)
+}
+
+// Contexts remembers the channel each person looks at beside the pane
+// (store.PaneContexts): per thread, else per direct message.
+type Contexts interface {
+	SetPaneContext(ctx context.Context, team, dm, thread, channel string, keep time.Duration) error
+	PaneContext(ctx context.Context, team, dm, thread string) (string, error)
+}
+
 // pane is the feature's state: nothing but what it was given.
 type pane struct {
-	core    *bot.Bot
-	health  Health
-	deploys Deploys
-	marks   Marks
-	now     func() time.Time
+	core     *bot.Bot
+	health   Health
+	deploys  Deploys
+	marks    Marks
+	follows  Follows
+	contexts Contexts
+	now      func() time.Time
 }
 
 // Register adds the pane to b. health and deploys may be nil (the feature
-// left out): the prompt then says where to look instead.
-func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, now func() time.Time) {
+// left out): the prompt then says where to look instead; marks, follows
+// and contexts are required.
+func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, follows Follows, contexts Contexts, now func() time.Time) {
 	if now == nil {
 		now = time.Now
 	}
-	p := &pane{core: b, health: health, deploys: deploys, marks: marks, now: now}
+	p := &pane{core: b, health: health, deploys: deploys, marks: marks, follows: follows, contexts: contexts, now: now}
 	routes := b.Router()
 	routes.Declare(Declaration())
 	routes.HandleEvent(slackevents.AssistantThreadStarted, p.onThreadStarted)

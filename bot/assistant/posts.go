@@ -40,8 +40,10 @@ type postRequest struct {
 // offered takes a reply in a thread of a person's DM with the bot (the
 // agent offers it, bot.Pane.Offer): one of the pane's prompts is
 // queued as assistant.prompt work and taken; anything else queues the
-// thread's title (once per thread) and goes on as a question or a job.
-func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bool, error) {
+// thread's title (once per thread) and goes on as a question or a job, to
+// the project the channel looked at beside the thread defaults to
+// (postProject).
+func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bot.AssistantTake, error) {
 	base, name, isPrompt := promptOf(post.Text)
 	kind, key := workTitle, "assistant.title:"+post.Key
 	if isPrompt {
@@ -49,9 +51,35 @@ func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bool, error
 	}
 	payload, _ := json.Marshal(postRequest{Post: post, Prompt: base, Project: name})
 	if _, err := p.core.QueueFromWork(ctx, store.Work{Key: key, Kind: kind, Payload: payload}); err != nil {
-		return false, fmt.Errorf("queueing the pane's %s: %w", kind, err)
+		return bot.AssistantTake{}, fmt.Errorf("queueing the pane's %s: %w", kind, err)
 	}
-	return isPrompt, nil
+	if isPrompt {
+		return bot.AssistantTake{Taken: true}, nil
+	}
+	proj, err := p.postProject(ctx, post)
+	return bot.AssistantTake{Project: proj}, err
+}
+
+// postProject is the project of a question or job typed in the pane's
+// thread: the default of the channel the person looks at beside it
+// (bot.Projects().Resolve with that channel), "" when the post names one
+// (project=NAME, decided downstream), no channel is known (the pane's
+// event may not have been handled yet: the post is then a DM's) or that
+// channel has no default.
+func (p *pane) postProject(ctx context.Context, post bot.AssistantPost) (string, error) {
+	if p.core.Projects().Implicit() {
+		return "", nil
+	}
+	looked, err := p.contexts.PaneContext(ctx, post.Team, post.Channel, post.ThreadTS)
+	if err != nil || looked == "" {
+		return "", err
+	}
+	res, err := p.core.Projects().Resolve(ctx, project.Request{Team: post.Team, Channel: looked, User: post.User, Text: post.Text})
+	if err != nil || res.Source != project.ByChannel {
+		// A project named wrongly is told downstream, where it is decided.
+		return "", nil
+	}
+	return res.Project.Name, nil
 }
 
 // doTitle titles the thread from its first question, once (a mark kept

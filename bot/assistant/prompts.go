@@ -102,6 +102,11 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding the pane's event: %w", err)
 	}
 	log := p.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "context", req.Context, "work", w.Key)
+	// The channel looked at, for the questions and jobs typed beside it
+	// (offered); "" forgets the one before.
+	if err := p.contexts.SetPaneContext(ctx, req.Team, req.Channel, req.ThreadTS, req.Context, titleKeep); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
 	if refusal := p.core.Refusal(req.User, req.Channel); refusal != "" {
 		log.Info("no prompts: the allow-lists refuse the person")
 		return nil

@@ -3,12 +3,14 @@ package assistant
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -23,10 +25,13 @@ type stoppedRequest struct {
 	Halted []string `json:"halted,omitempty"`
 }
 
-// stoppedNote is what the thread says of a Stop that halted no answer:
-// the work there is a docs job, which the docs API cannot cancel.
-const stoppedNote = "Stopped following here: docsbot no longer shows the work in this thread as going on. " +
-	"A docs job started here cannot be cancelled through the docs API: it runs to its end, and its result still shows in this thread."
+// What the thread says of a Stop that halted no answer: of the docs job
+// it was following, or that nothing was going on there.
+const (
+	stoppedJobNote = "Stopped following here: docsbot no longer updates the job's status message in this thread. " +
+		"The docs job %s itself cannot be cancelled through the docs API: it still runs, and its result will still be posted here, once, when it ends."
+	stoppedIdleNote = "Stopped. docsbot was not following any work in this thread."
+)
 
 // onStopped handles agent_session_stopped: recorded, then acked.
 func (p *pane) onStopped(ctx context.Context, r *bot.EventRequest) {
@@ -48,8 +53,15 @@ func (p *pane) onStopped(ctx context.Context, r *bot.EventRequest) {
 }
 
 // doStopped moves the session on (Slack leaves that to the app): active.
-// A Stop that halted an answer's stream is the answers' to tell; any other
-// stops following the thread's job, saying it cannot be cancelled.
+// A Stop that halted an answer's stream is the answers' to tell. Any other
+// stops following the thread's docs job (store.Jobs.StopFollowing, a mark
+// on the job's record that every replica's poller reads): its live message
+// is edited no more, by any replica. Assumed and kept: the docs API has no
+// cancel, so the job runs on, and its result is still posted once in the
+// thread (the poller's exactly-once report does not read the mark); a
+// follow-up typed in the thread starts a run that is followed again. The
+// mark is made before the thread is told, and again on a retry (it is
+// idempotent); the note is posted once (the posted mark).
 func (p *pane) doStopped(ctx context.Context, w *bot.Work) error {
 	var req stoppedRequest
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
@@ -60,7 +72,17 @@ func (p *pane) doStopped(ctx context.Context, w *bot.Work) error {
 	if len(req.Halted) > 0 || w.Marked("posted") != "" {
 		return nil
 	}
-	if _, err := p.core.Post(ctx, req.Channel, slack.MsgOptionTS(req.ThreadTS), slack.MsgOptionText(stoppedNote, false)); err != nil {
+	note := stoppedIdleNote
+	j, err := p.follows.StopFollowing(ctx, store.Thread{Team: req.Team, Channel: req.Channel, TS: req.ThreadTS})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	case !j.Followed():
+		note = fmt.Sprintf(stoppedJobNote, "`"+mrkdwn.Escape(j.ID)+"`")
+		log.Info("no longer following the thread's job", "job", j.ID, "generation", j.Generation)
+	}
+	if _, err := p.core.Post(ctx, req.Channel, slack.MsgOptionTS(req.ThreadTS), slack.MsgOptionText(note, false)); err != nil {
 		if bot.TransientSlack(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}

@@ -102,7 +102,8 @@ func Main(m *testing.M, redisURL *string, opts ...MainOption) {
 type Config struct {
 	app.Config
 	// Answers turns on the answers from the docs: the harness's docs API
-	// server's fake assistant answers for the implicit project (bot/ask).
+	// server's fake assistant answers for the implicit project (bot/ask);
+	// with projects added, each project's server answers for it.
 	Answers bool
 	// Editors are DOCSBOT_EDITORS' user and user group ids, as the setting
 	// takes them (parsed into Bot.Editors); none (and no Bot.Editors) makes
@@ -206,6 +207,14 @@ func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
 	if cfg.Answers && set.Implicit() {
 		set = set.WithAssistant(project.ImplicitName, project.Assistant{Key: project.NewSecret(h.API.AssistantKey), Domain: h.API.Domain,
 			DiscoveryURL: h.API.DiscoveryURL, SiteURL: SiteURL})
+	}
+	if cfg.Answers && !set.Implicit() {
+		h.mu.Lock()
+		for _, p := range h.projects {
+			set = set.WithAssistant(p.Name, project.Assistant{Key: project.NewSecret(p.API.AssistantKey), Domain: p.API.Domain,
+				DiscoveryURL: p.API.DiscoveryURL, SiteURL: SiteURL})
+		}
+		h.mu.Unlock()
 	}
 	c.Bot.Projects = set
 	if len(cfg.Editors) > 0 {
