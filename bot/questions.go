@@ -43,6 +43,10 @@ type Question struct {
 	Via  string `json:"via"`
 	// Project is the docs project named (project=NAME), "" to decide.
 	Project string `json:"project,omitempty"`
+	// Implied says Project was not named but is the default of the channel
+	// the person looks at (the assistant pane's): one without a docs
+	// assistant is passed over, as a channel's default is.
+	Implied bool `json:"implied,omitempty"`
 	// ResponseURL answers /docs-ask privately; "" for the others.
 	ResponseURL string `json:"response_url,omitempty"`
 	// Asked marks a question asked of docsbot (a mention, /docs-ask, a

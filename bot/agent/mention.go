@@ -201,7 +201,8 @@ func (a *agent) handToAnswers(ctx context.Context, w *bot.Work, r replyRequest, 
 	case r.DM && !r.Mention:
 		via = bot.ViaDM
 	}
-	payload, _ := json.Marshal(bot.Question{Team: r.Team, Channel: r.Channel, User: r.User, TS: r.TS, ThreadTS: r.ThreadTS, Text: q, Via: via, Project: r.Project})
+	payload, _ := json.Marshal(bot.Question{Team: r.Team, Channel: r.Channel, User: r.User, TS: r.TS, ThreadTS: r.ThreadTS, Text: q, Via: via, Project: r.Project,
+		Implied: r.Project != ""}) // only the pane sets it (followup.go): the channel looked at
 	if _, err := a.core.QueueFromWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

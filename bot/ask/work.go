@@ -395,7 +395,8 @@ func (a *answers) outcomeOf(ctx context.Context, relayErr error) (outcome, note 
 	}
 }
 
-// docsFor decides which project answers q: the one it names, the thread's
+// docsFor decides which project answers q: the one it names, the one its
+// pane implies (Question.Implied) when that has an assistant, the thread's
 // or channel's (bot.Projects.Resolve), else the first that has an assistant.
 // It returns the project's key and docs; a zero Docs with what to tell the
 // person when none answers.
@@ -404,6 +405,8 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 		if d, ok := a.docs[q.Project]; ok {
 			return q.Project, d, ""
 		}
+	}
+	if q.Project != "" && !q.Implied {
 		return q.Project, Docs{}, "The docs project `" + mrkdwn.Escape(q.Project) + "` has no docs assistant set up, so docsbot cannot answer from it."
 	}
 	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
