@@ -90,6 +90,13 @@ func TestConfirmSentinel(t *testing.T) {
 	if n, err := writer.Do(ctx, "WAIT", 2, 10000).Int(); n != 2 || err != nil {
 		t.Fatalf("WAIT for both replicas = %d, %v", n, err)
 	}
+	// The primary counts a replica silent for min-replicas-max-lag (5 s) as
+	// gone and then refuses every write (NOREPLICAS): on a loaded machine
+	// the frozen replicas can pass that before the writes below. This test
+	// is about WAIT going unanswered, so the primary keeps them for a minute.
+	if err := writer.ConfigSet(ctx, "min-replicas-max-lag", "60").Err(); err != nil {
+		t.Fatal(err)
+	}
 	replicas := d.Nodes[1:]
 	for _, r := range replicas {
 		if err := r.Freeze(); err != nil {
