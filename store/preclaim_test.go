@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"github.com/docsbot/docsbot/store/redistest"
 	"testing"
 	"time"
 
@@ -17,23 +18,11 @@ func startClaiming(t *testing.T, s *store.Store, max int, lease time.Duration) {
 	}
 }
 
-// waitFor polls cond until it holds, failing the test after 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting: %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // takeHeld waits until s's held work may be handed out (ClaimWait, which
 // asks Redis nothing, says 0: handOutAfter passed) and claims.
 func takeHeld(t *testing.T, s *store.Store, lease time.Duration) []store.Taken {
 	t.Helper()
-	waitFor(t, "held work to be ready", func() bool {
+	redistest.Until(t, "held work to be ready", func() bool {
 		d, _, err := s.Inbox().ClaimWait(t.Context())
 		return err == nil && d == 0
 	})
@@ -94,7 +83,7 @@ func TestHeldWorkComesBackWhenItsLeaseEnds(t *testing.T) {
 	w := work(2)
 	enqueue(t, s, w)
 	var got []store.Taken
-	waitFor(t, "the held work's lease to end", func() bool {
+	redistest.Until(t, "the held work's lease to end", func() bool {
 		got = claimWork(t, other, time.Minute)
 		return len(got) > 0
 	})
@@ -186,7 +175,7 @@ func TestWorkCommands(t *testing.T) {
 		t.Errorf("Enqueue: %d commands, want 5", n)
 	}
 	var got []store.Taken
-	waitFor(t, "held work to be ready", func() bool { d, _, _ := s.Inbox().ClaimWait(ctx); return d == 0 })
+	redistest.Until(t, "held work to be ready", func() bool { d, _, _ := s.Inbox().ClaimWait(ctx); return d == 0 })
 	if n := commandsOf(t, s, func() error { got = claimWork(t, s, time.Minute); return nil }); n != 0 || len(got) != 1 {
 		t.Fatalf("ClaimWork of held work: %d commands, %d pieces; want 0, 1", n, len(got))
 	}
