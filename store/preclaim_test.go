@@ -2,11 +2,11 @@ package store_test
 
 import (
 	"errors"
-	"github.com/docsbot/docsbot/store/redistest"
 	"testing"
 	"time"
 
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // startClaiming makes s a Store whose claim loop claims work with lease and
