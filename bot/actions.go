@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -31,8 +32,10 @@ const (
 	ActionFixDocs = "docs_fix_with_agent"
 	// ActionJobFromMessage is "Start a docs job" on a message an editor
 	// marked with :memo: in a help channel (a reaction carries no trigger to
-	// open a form): Channel, Thread, Message and By; the message goes to the
-	// agent quoted as its writer's, the job in its thread.
+	// open a form): Channel, Thread, and Message and By for a message alone,
+	// or Lines (and By, the marked message's writer) for a message in a
+	// thread with replies; the messages go to the agent quoted as their
+	// writers', the job in the thread.
 	ActionJobFromMessage = "docs_job_from_message"
 )
 
@@ -87,6 +90,12 @@ type JobDraft struct {
 	// Message is a Slack message made into a job (ActionJobFromMessage),
 	// as typed (Slack's markup undone), cut to fit.
 	Message string `json:"m,omitempty"`
+	// Lines are, instead of Message, the thread of a message made into a
+	// job (the parent and its replies, oldest first, as
+	// conversations.replies gives them), cut to fit: the first message and
+	// the latest; Left counts those left out in between.
+	Lines []DraftLine `json:"l,omitempty"`
+	Left  int         `json:"lo,omitempty"`
 	// Expert marks Answer as a person's reply that resolved the question
 	// in a help channel's thread (Turn this into docs), not the
 	// assistant's. By names the writer of Answer or Message (a user id; ""
@@ -95,14 +104,25 @@ type JobDraft struct {
 	By     string `json:"by,omitempty"`
 }
 
+// DraftLine is a message of a thread made into a job (JobDraft.Lines):
+// its text as typed (Slack's markup undone) and its writer, a person (User)
+// or a bot (Bot, its name; Own for docsbot's own messages).
+type DraftLine struct {
+	User string `json:"u,omitempty"`
+	Bot  string `json:"b,omitempty"`
+	Own  bool   `json:"o,omitempty"`
+	Text string `json:"x"`
+}
+
 // buttonValueMax bounds a JobDraft's value: a button's value holds 2,000
 // characters.
 const buttonValueMax = 2000
 
 // Value is d as a button's value: JSON within Slack's 2,000 characters, cut
-// first in the evidence, then the answer, the sources, the question and
-// the instruction.
+// first in the evidence, then the message or the thread's lines
+// (cutLines), the answer, the sources, the question and the instruction.
 func (d JobDraft) Value() string {
+	d.Lines, d.Left = fewerLines(slices.Clone(d.Lines), d.Left)
 	for {
 		b, _ := json.Marshal(d)
 		n := utf8.RuneCount(b)
@@ -115,6 +135,8 @@ func (d JobDraft) Value() string {
 			d.Evidence = cutBy(d.Evidence, over)
 		case d.Message != "":
 			d.Message = cutBy(d.Message, over)
+		case len(d.Lines) > 0:
+			d.Lines, d.Left = cutLines(d.Lines, d.Left, over)
 		case d.Answer != "":
 			d.Answer = cutBy(d.Answer, over)
 		case len(d.Sources) > 0:
@@ -139,6 +161,58 @@ func cutBy(s string, over int) string {
 	return mrkdwn.Cut(s, keep)
 }
 
+// lineShare is the most characters the first line of a thread keeps while
+// later lines are left out for room: the first message (the question,
+// usually) and the latest replies both count.
+const lineShare = buttonValueMax / 2
+
+// fewerLines leaves out at once the lines after the first that could not
+// fit in a button's value anyway, keeping the latest: a long thread is not
+// cut a line at a time.
+func fewerLines(lines []DraftLine, left int) ([]DraftLine, int) {
+	if len(lines) <= 2 {
+		return lines, left
+	}
+	room, from := buttonValueMax, len(lines)-1 // the latest is kept
+	for from > 1 {
+		room -= utf8.RuneCountInString(lines[from].Text) + 16 // its field names and quotes
+		if room < utf8.RuneCountInString(lines[from-1].Text)+16 {
+			break
+		}
+		from--
+	}
+	if from <= 1 {
+		return lines, left
+	}
+	return slices.Delete(lines, 1, from), left + from - 1
+}
+
+// cutLines makes lines smaller by about over characters, a step at a time:
+// a first line longer than lineShare is cut to it, else the oldest line
+// after the first is left out (left counts it), else, with two lines or
+// fewer, the longest is cut, by half at most, so that both keep some of
+// their text (left out when nothing is left of it).
+func cutLines(lines []DraftLine, left, over int) ([]DraftLine, int) {
+	if utf8.RuneCountInString(lines[0].Text) > lineShare {
+		lines[0].Text = mrkdwn.Cut(lines[0].Text, lineShare)
+		return lines, left
+	}
+	if len(lines) > 2 {
+		return slices.Delete(lines, 1, 2), left + 1
+	}
+	longest := 0
+	for i, l := range lines {
+		if utf8.RuneCountInString(l.Text) > utf8.RuneCountInString(lines[longest].Text) {
+			longest = i
+		}
+	}
+	n := utf8.RuneCountInString(lines[longest].Text)
+	if lines[longest].Text = cutBy(lines[longest].Text, min(over, n/2)); lines[longest].Text == "" {
+		return slices.Delete(lines, longest, longest+1), left + 1
+	}
+	return lines, left
+}
+
 // ParseJobDraft reads a JobDraft button's value.
 func ParseJobDraft(value string) (JobDraft, error) {
 	var d JobDraft
@@ -156,13 +230,13 @@ var (
 )
 
 // Check is d's check for the button action: an answer's draft needs its
-// question, a message's its message and thread, a fix its instruction
-// (ErrNoQuestion, ErrNoInstruction).
+// question, a message's its message (or its thread's lines) and thread, a
+// fix its instruction (ErrNoQuestion, ErrNoInstruction).
 func (d JobDraft) Check(action string) error {
 	switch {
 	case action == ActionJobFromAnswer && strings.TrimSpace(d.Question) == "":
 		return fmt.Errorf("bot: a question made into a job without its question: %w", ErrNoQuestion)
-	case action == ActionJobFromMessage && (strings.TrimSpace(d.Message) == "" || d.Channel == "" || d.Thread == ""):
+	case action == ActionJobFromMessage && (strings.TrimSpace(d.Message) == "" && len(d.Lines) == 0 || d.Channel == "" || d.Thread == ""):
 		return fmt.Errorf("bot: a message made into a job without its message: %w", ErrNoQuestion)
 	case action == ActionFixDocs && strings.TrimSpace(d.Instruction) == "":
 		return fmt.Errorf("bot: a docs fix without its instruction: %w", ErrNoInstruction)

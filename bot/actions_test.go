@@ -1,6 +1,8 @@
 package bot_test
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -40,5 +42,50 @@ func TestJobDraftValue(t *testing.T) {
 	}
 	if d, err := bot.ParseJobDraft(`{"a":"x"}`); err != nil || d.Check(bot.ActionJobFromAnswer) == nil {
 		t.Error("a value without a question was read")
+	}
+}
+
+// TestJobDraftValueLines: a thread made into a job fits a button's value,
+// keeping its first message and its latest ones, counting those left out
+// in between, and reads back; a short thread is kept whole.
+func TestJobDraftValueLines(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("ünïcode <words> ", 300)
+	many := []bot.DraftLine{{User: "U1", Text: "the first message " + long}}
+	for i := range 40 {
+		many = append(many, bot.DraftLine{User: "U2", Text: fmt.Sprintf("reply %d: %s", i, long[:100])})
+	}
+	many = append(many, bot.DraftLine{Bot: "docsbot", Own: true, Text: "the latest reply"})
+	tests := []struct {
+		name        string
+		lines       []bot.DraftLine
+		whole       bool
+		first, last string
+	}{
+		{"short", []bot.DraftLine{{User: "U1", Text: "why?"}, {Bot: "ci", Text: "because"}}, true, "why?", "because"},
+		{"long", many, false, "the first message", "the latest reply"},
+		{"two long", []bot.DraftLine{{User: "U1", Text: "a " + long}, {User: "U2", Text: "b " + long}}, false, "a ", "b "},
+	}
+	for _, tt := range tests {
+		j := bot.JobDraft{Channel: "C1", Thread: "1.2", By: "U1", Lines: tt.lines}
+		v := j.Value()
+		if n := utf8.RuneCountInString(v); n > 2000 || n < 1500 && !tt.whole {
+			t.Errorf("%s: value of %d characters", tt.name, n)
+		}
+		got, err := bot.ParseJobDraft(v)
+		if err != nil || got.Check(bot.ActionJobFromMessage) != nil {
+			t.Fatalf("%s: %v %v", tt.name, err, got.Check(bot.ActionJobFromMessage))
+		}
+		switch n := len(got.Lines); {
+		case tt.whole && !reflect.DeepEqual(got.Lines, tt.lines):
+			t.Errorf("%s: a short thread was cut: %+v", tt.name, got.Lines)
+		case n == 0 || !strings.HasPrefix(got.Lines[0].Text, tt.first) || !strings.HasPrefix(got.Lines[n-1].Text, tt.last):
+			t.Errorf("%s: lost its first or latest message: %+v", tt.name, got.Lines)
+		case got.Left != len(tt.lines)-n:
+			t.Errorf("%s: %d lines left out, %d counted", tt.name, len(tt.lines)-n, got.Left)
+		}
+	}
+	if !reflect.DeepEqual(many[0].Text, "the first message "+long) {
+		t.Error("Value changed the draft's lines")
 	}
 }

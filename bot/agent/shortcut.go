@@ -75,7 +75,9 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 
 // onJobFromMessage opens the job modal on a message an editor marked with
 // :memo: (bot.ActionJobFromMessage): the message quoted as its writer's,
-// as the message shortcut quotes it; the job goes in its thread.
+// as the message shortcut quotes it, or, for a message in a thread with
+// replies, the thread as a mention in it passes it on (memoThread); the
+// job goes in its thread.
 func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest) {
 	editor := r.Interaction.User.ID
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
@@ -97,9 +99,41 @@ func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest)
 			writer = "another person in Slack (" + by + ")"
 		}
 		t.Channel, t.ThreadTS = j.Channel, j.Thread
+		if len(j.Lines) > 0 {
+			tr := a.memoThread(nctx, j, editor)
+			t.parts, _ = tr.parts(contextShownMax)
+			return "*Message from " + mrkdwn.Escape(by) + "*, with its thread (" + plural(len(tr.lines)+tr.left, "message") + ")", "", nil
+		}
 		t.parts = []contextPart{ours("Context: the Slack message this was asked about, by " + by + ":"), quoted(writer, strings.TrimSpace(j.Message))}
 		return "*Message from " + mrkdwn.Escape(by) + "*", "", nil
 	})
+}
+
+// memoThread is the thread a :memo: draft carries (bot.JobDraft.Lines) as
+// a thread read for a job's context: its writers by name (users.info,
+// cached, within ctx), bots' marked "(bot)", docsbot's own too; the
+// editor's messages plain, everyone else's quoted data (threadRead.parts).
+func (a *agent) memoThread(ctx context.Context, j bot.JobDraft, editor string) threadRead {
+	tr := threadRead{what: "the Slack thread of a message an editor marked with :memo: to make it a docs job", left: j.Left}
+	names := map[string]string{}
+	for _, l := range j.Lines {
+		author := ""
+		switch {
+		case l.Own:
+			author = "docsbot (bot)"
+		case l.User == "":
+			author = cmp.Or(mrkdwn.Cut(l.Bot, 80), "a bot") + " (bot)"
+		default:
+			if _, ok := names[l.User]; !ok {
+				names[l.User] = mrkdwn.Cut(a.core.UserName(ctx, l.User), 80)
+			}
+			author = names[l.User]
+		}
+		if text := strings.TrimSpace(l.Text); text != "" {
+			tr.lines = append(tr.lines, threadLine{author: author, text: text, editor: l.User != "" && l.User == editor})
+		}
+	}
+	return tr
 }
 
 // jobFormFromButton opens the job modal from a button another feature

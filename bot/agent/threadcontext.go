@@ -46,6 +46,11 @@ type threadRead struct {
 	// starting: its parent was addressed to the bot (a DM, a mention) or
 	// the bot's root message is in it.
 	pending bool
+	// what says what the thread is, after "Context: " ("" for the thread
+	// the job was asked in); left counts messages left out before lines
+	// were read (a button's room), in between the first and the others.
+	what string
+	left int
 }
 
 // readThread reads the thread of r (all but r itself) for a job's context.
@@ -175,8 +180,16 @@ func plural(n int, noun string) string {
 // else's goes as quoted data (quoteData), written by other people in the
 // thread. It returns what was passed on.
 func (tr threadRead) render(limit int) (string, threadPassed) {
+	parts, passed := tr.parts(limit)
+	text, _ := renderContext(parts, math.MaxInt)
+	return text, passed
+}
+
+// parts are render's context as parts, for a form to cut further
+// (modalTarget.parts).
+func (tr threadRead) parts(limit int) ([]contextPart, threadPassed) {
 	if len(tr.lines) == 0 && tr.link == "" {
-		return "", threadPassed{}
+		return nil, threadPassed{}
 	}
 	kept := tr.lines
 	if size(tr.lines) > limit && len(tr.lines) > 0 {
@@ -194,9 +207,9 @@ func (tr threadRead) render(limit int) (string, threadPassed) {
 		}
 		kept = append([]threadLine{first}, tail...)
 	}
-	passed := threadPassed{Messages: len(kept), Left: len(tr.lines) - len(kept)}
+	passed := threadPassed{Messages: len(kept), Left: len(tr.lines) - len(kept) + tr.left}
 	var b strings.Builder
-	b.WriteString("Context: the Slack thread this was asked in")
+	b.WriteString("Context: " + cmp.Or(tr.what, "the Slack thread this was asked in"))
 	if tr.link != "" {
 		b.WriteString(" (" + tr.link + ")")
 	}
@@ -225,8 +238,7 @@ func (tr threadRead) render(limit int) (string, threadPassed) {
 		}
 	}
 	flush()
-	text, _ := renderContext(parts, math.MaxInt)
-	return text, passed
+	return parts, passed
 }
 
 // size counts the characters of lines joined by newlines.

@@ -68,6 +68,28 @@ func (f *Feature) replies(ctx context.Context, channel, ts string, limit int, me
 	return msgs, err
 }
 
+// threadPages bounds the pages of a thread read whole (wholeThread).
+const threadPages = 20
+
+// wholeThread reads the thread of ts in channel, parent first, page after
+// page (conversations.replies), at most threadPages pages of 200.
+func (f *Feature) wholeThread(ctx context.Context, channel, ts string) ([]slack.Message, error) {
+	params := &slack.GetConversationRepliesParameters{ChannelID: channel, Timestamp: ts, Limit: 200}
+	var out []slack.Message
+	for range threadPages {
+		msgs, more, next, err := f.core.Slack().GetConversationRepliesContext(ctx, params)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, msgs...)
+		if !more || next == "" {
+			break
+		}
+		params.Cursor = next
+	}
+	return out, nil
+}
+
 // groupMembers are the members of a user group (usergroups.users.list).
 func (f *Feature) groupMembers(ctx context.Context, group string) ([]string, error) {
 	return f.core.Slack().GetUserGroupMembersContext(ctx, group)

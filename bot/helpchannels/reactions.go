@@ -1,6 +1,7 @@
 package helpchannels
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,7 +20,10 @@ import (
 // once per message, the answer in its thread under a line saying who
 // asked; :memo: by an editor shows them, privately, Start a docs job
 // (bot.ActionJobFromMessage), since a reaction carries no trigger to open
-// the form.
+// the form: its draft carries the message, or, for a message in a thread
+// with replies, the whole thread (bot.JobDraft.Lines), read when the
+// reaction's work runs, so the form opens within its trigger's seconds
+// without reading Slack.
 
 // The reactions docsbot acts on.
 const (
@@ -102,6 +106,20 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 	if rr.Reaction == reactionMemo {
 		j := bot.JobDraft{Channel: rr.Channel, Thread: thread, Message: text, By: m.User}
 		p.Text = "Make this message a docs job: the agent gets it, quoted, and its pull request comes back in this thread."
+		if m.ThreadTimestamp != "" { // a thread's parent or a reply: the thread goes
+			msgs, err := f.wholeThread(ctx, rr.Channel, thread)
+			switch {
+			case err != nil && bot.TransientSlack(err):
+				return bot.Later(bot.RetryDelay(w.Attempt), err)
+			case err != nil:
+				log.Info("the thread of the message reacted to cannot be read; the message goes alone", "err", err)
+			default:
+				if lines := f.draftLines(msgs); len(lines) > 1 {
+					j.Message, j.Lines = "", lines
+					p.Text = "Make this thread a docs job: the agent gets its messages, quoted, and its pull request comes back in this thread."
+				}
+			}
+		}
 		p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
 			slack.NewActionBlock("job", slack.NewButtonBlockElement(bot.ActionJobFromMessage, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
@@ -131,6 +149,36 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 		log.Warn("marking the question handed over failed; it is handed over once all the same (the answer's work is keyed by this one)", "err", err)
 	}
 	return nil
+}
+
+// draftLines are a thread's messages as a job's draft carries them
+// (bot.JobDraft.Lines), oldest first: each one's text as typed and its
+// writer, a person, a bot by name, or docsbot itself; messages without
+// text (a file alone) are left out.
+func (f *Feature) draftLines(msgs []slack.Message) []bot.DraftLine {
+	self := f.core.Self()
+	var out []bot.DraftLine
+	for _, m := range msgs {
+		text := strings.TrimSpace(mrkdwn.Plain(m.Text))
+		if text == "" {
+			continue
+		}
+		l := bot.DraftLine{Text: text}
+		switch {
+		case m.User != "" && m.User == self.UserID || self.BotID != "" && m.BotID == self.BotID:
+			l.Own = true
+		case m.BotID != "" || m.SubType == "bot_message" || m.User == "":
+			l.Bot = m.Username
+			if m.BotProfile != nil {
+				l.Bot = cmp.Or(l.Bot, m.BotProfile.Name)
+			}
+			l.Bot = cmp.Or(l.Bot, "a bot")
+		default:
+			l.User = m.User
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // message reads the message of ts in channel: a top-level one, or a reply
