@@ -49,7 +49,7 @@ const (
 // digestHelp is the help of `/docs-health digest`.
 func digestHelp(implicit bool) string {
 	s := "*Docs health digest:* `" + Command + " digest weekly` posts the week's docs health in this channel (the searches that found nothing, " +
-		"the pages voted down, the unanswered questions, with Fix with agent), `" + Command + " digest off` stops it, `" + Command +
+		"the pages voted down, the unanswered questions, with Fix with agent, and the help channels' threads resolved by experts), `" + Command + " digest off` stops it, `" + Command +
 		" digest status` says whether this channel gets it and when the next one comes. " +
 		"Members of the organisation may subscribe a channel; in a channel shared with another organisation the digest shows counts and pages, not readers' words."
 	if !implicit {
@@ -269,6 +269,10 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 			Missed: bot.DigestMissedBudget, After: wait})
 		return
 	}
+	// The help channels' threads resolved by experts that week, a count for
+	// everyone, read from the store at each posting (left out when it
+	// cannot be read).
+	h.countResolved(wctx, got.rep, bot.ProjectKey(p), rng, post.Log)
 	name := projectName(p)
 	title := "*Weekly docs health digest*" + bot.OfProject(name) + ", " + rng.String()
 	// Decided at each posting: a channel shared with another organisation

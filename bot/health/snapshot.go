@@ -19,7 +19,8 @@ type Feature struct{ h *health }
 // CachedHealth renders the summary of the last 30 days of the project keyed
 // projectKey (bot.ProjectKey) from the cache alone, at no cost to the
 // analytics budget: ok is false when none is cached. Its counts are for
-// everyone; with words (bot.Sight.Words of the viewer) it names the search
+// everyone, the help channels' threads resolved by experts among them
+// (read from the store each time, as the views read it); with words (bot.Sight.Words of the viewer) it names the search
 // terms that found nothing and the categories of the questions left
 // unanswered, the first few of each.
 func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error) {
@@ -63,6 +64,11 @@ func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words boo
 	}
 	text = fmt.Sprintf("%d searches found nothing clicked · %d pages voted down · %d questions the assistant could not answer",
 		nowhere, len(rep.Pages), questions)
+	if n, err := h.store.HelpChannels.ResolvedCalls(ctx, projectKey, rng.First, rng.Last.AddDate(0, 0, 1)); err != nil {
+		h.log.Warn("counting the threads resolved by experts for a cached docs health failed; it leaves them out", "project", projectKey, "err", err)
+	} else {
+		text += " · " + resolvedCount(n)
+	}
 	if !words {
 		return text + fmt.Sprintf("\n_As of %s; `%s` in a channel shows the counts and the pages._", humanize.Ago(c.Age), Command), true, nil
 	}
@@ -73,6 +79,15 @@ func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words boo
 		text += "\nUnanswered questions about: " + strings.Join(categories, ", ")
 	}
 	return text + fmt.Sprintf("\n_As of %s; `%s` in a channel shows them, with Fix with agent._", humanize.Ago(c.Age), Command), true, nil
+}
+
+// resolvedCount is the count of the help channels' threads resolved by
+// experts, in the cached health's line of counts.
+func resolvedCount(n int64) string {
+	if n == 1 {
+		return "1 thread in the help channels resolved by an expert"
+	}
+	return humanize.Count(n) + " threads in the help channels resolved by experts"
 }
 
 // homeNames is how many search terms and question categories the Home
