@@ -100,7 +100,7 @@ func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest)
 		}
 		t.Channel, t.ThreadTS = j.Channel, j.Thread
 		if len(j.Lines) > 0 {
-			tr := a.memoThread(nctx, j, editor)
+			tr := a.memoThread(nctx, j, editor, by)
 			t.parts, _ = tr.parts(contextShownMax)
 			return "*Message from " + mrkdwn.Escape(by) + "*, with its thread (" + plural(len(tr.lines)+tr.left, "message") + ")", "", nil
 		}
@@ -113,8 +113,9 @@ func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest)
 // a thread read for a job's context: its writers by name (users.info,
 // cached, within ctx), bots' marked "(bot)", docsbot's own too; the
 // editor's messages plain, everyone else's quoted data (threadRead.parts).
-func (a *agent) memoThread(ctx context.Context, j bot.JobDraft, editor string) threadRead {
-	tr := threadRead{what: "the Slack thread of a message an editor marked with :memo: to make it a docs job", left: j.Left}
+// by names the writer of the message marked.
+func (a *agent) memoThread(ctx context.Context, j bot.JobDraft, editor, by string) threadRead {
+	tr := threadRead{what: "the Slack thread of a message by " + by + " that an editor marked with :memo: to make it a docs job", left: j.Left}
 	names := map[string]string{}
 	for _, l := range j.Lines {
 		author := ""
