@@ -49,8 +49,8 @@ const (
 // digestHelp is the help of `/docs-health digest`.
 func digestHelp(implicit bool) string {
 	s := "*Docs health digest:* `" + Command + " digest weekly` posts the week's docs health in this channel (the searches that found nothing, " +
-		"the pages voted down, the unanswered questions, with Fix with agent, and the help channels' threads resolved by experts), `" + Command + " digest off` stops it, `" + Command +
-		" digest status` says whether this channel gets it and when the next one comes. " +
+		"the pages voted down, the unanswered questions, with Fix with agent, and the help channels' threads resolved by experts), `" +
+		Command + " digest off` stops it, `" + Command + " digest status` says whether this channel gets it and when the next one comes. " +
 		"Members of the organisation may subscribe a channel; in a channel shared with another organisation the digest shows counts and pages, not readers' words."
 	if !implicit {
 		s += " Add `project=NAME` to choose the docs project."

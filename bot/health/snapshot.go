@@ -20,9 +20,10 @@ type Feature struct{ h *health }
 // projectKey (bot.ProjectKey) from the cache alone, at no cost to the
 // analytics budget: ok is false when none is cached. Its counts are for
 // everyone, the help channels' threads resolved by experts among them
-// (read from the store each time, as the views read it); with words (bot.Sight.Words of the viewer) it names the search
-// terms that found nothing and the categories of the questions left
-// unanswered, the first few of each.
+// (read from the store each time, as the views read it); with words
+// (bot.Sight.Words of the viewer) it names the search terms that found
+// nothing and the categories of the questions left unanswered, the first
+// few of each.
 func (f *Feature) CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error) {
 	h := f.h
 	p, found := h.core.Project(projectKey)
