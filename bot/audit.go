@@ -72,19 +72,50 @@ func (a AuditTrail) Record(ctx context.Context, rec store.AuditRecord) {
 	}
 }
 
+// auditEntries is an AuditLog whose records the inbox can append with the
+// end of the work they record (*store.AuditLog, store.Inbox.Done).
+type auditEntries interface {
+	Entry(rec store.AuditRecord) (store.AuditEntry, error)
+}
+
+// heldAudit is an audit record held by a piece of work until its end.
+type heldAudit struct {
+	mark  string
+	rec   store.AuditRecord
+	entry store.AuditEntry
+}
+
 // Work appends rec for the work w once: the record carries w's key
-// (store.AuditRecord.Work), and mark records that it was written, so a later
-// attempt at w does not append it again. A crash between the append and the
-// mark may still append it twice, with the same key (store/doc.go).
+// (store.AuditRecord.Work). It is held by w and appended with its Done, in
+// the same step on one Redis server (store.Inbox.Done). Should the work end
+// otherwise (deferred, handed back, its Done failing), it is appended then
+// and mark records that it was, so that a later attempt at w does not
+// append it again. A replica dying before the Done leaves it to the next
+// attempt, which does the work again from its checkpoints; one dying
+// between an append and its mark may append it twice, with the same key
+// (store/doc.go).
 func (a AuditTrail) Work(ctx context.Context, w *Work, mark string, rec store.AuditRecord) {
 	b := a.b
 	if b.cfg.Audit == nil || w.Marked(mark) != "" {
 		return
 	}
 	rec.Work = w.Key
-	a.Record(ctx, rec)
-	if err := w.Mark(context.WithoutCancel(ctx), map[string]string{mark: "1"}); err != nil {
-		b.log.Warn("recording the audit record's mark failed", "action", rec.Action, "work", w.Key, "err", err)
+	if ae, ok := b.cfg.Audit.(auditEntries); ok && w.st != nil {
+		if e, err := ae.Entry(rec); err == nil {
+			w.hold(heldAudit{mark: mark, rec: rec, entry: e})
+			return
+		}
+	}
+	a.flush(ctx, w, []heldAudit{{mark: mark, rec: rec}})
+}
+
+// flush appends held records now, each with its mark (Work).
+func (a AuditTrail) flush(ctx context.Context, w *Work, held []heldAudit) {
+	for _, h := range held {
+		a.Record(ctx, h.rec)
+		if err := w.Mark(context.WithoutCancel(ctx), map[string]string{h.mark: "1"}); err != nil {
+			a.b.log.Warn("recording the audit record's mark failed", "action", h.rec.Action, "work", w.Key, "err", err)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"testing"
 	"time"
@@ -57,5 +58,81 @@ func TestAuditTrailTrimmedByTheBot(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run = %v, want nil after ctx ends", err)
+	}
+}
+
+// TestAuditOfWorkOnce: a piece of work's audit record is appended once,
+// whether it is written with the work's Done or the work is deferred after
+// it (appended then, with its mark: not lost when the next attempt does not
+// ask for it, not appended again when it does).
+func TestAuditOfWorkOnce(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		deferred bool
+		again    bool // the next attempt asks for the record again
+	}{
+		{"written with Done", false, false},
+		{"deferred, asked for again", true, true},
+		{"deferred, not asked for again", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := bottest.New(t, redisURL)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			st, err := store.Open(ctx, redisURL, store.WithPrefix(h.Prefix))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			audit := st.AuditLog(store.AuditOptions{})
+			client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
+			logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			b := bot.New(bot.Config{Audit: audit, Logger: logger}, client, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
+			attempts := make(chan int, 4)
+			b.Router().HandleWork("test.audited", bot.WorkHandler{Do: func(ctx context.Context, w *bot.Work) error {
+				if w.Attempt == 1 || tt.again {
+					b.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: "T1", User: "U1", Action: store.AuditJobStart, Outcome: "ok"})
+				}
+				attempts <- w.Attempt
+				if tt.deferred && w.Attempt == 1 {
+					return bot.Later(time.Millisecond, errors.New("asked to wait"))
+				}
+				return nil
+			}})
+			const key = "cmd:audited-once"
+			if _, err := st.Inbox().Enqueue(ctx, store.Work{Key: key, Kind: "test.audited", Payload: []byte("{}")}, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- b.Run(ctx) }()
+			want := 1
+			if tt.deferred {
+				want = 2
+			}
+			for range want {
+				<-attempts
+			}
+			h.WaitFor("the work done", func() bool { n, err := st.Inbox().Queued(ctx); return err == nil && n == 0 })
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Run = %v", err)
+			}
+			var recs []store.AuditRecord
+			if err := audit.Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+				recs = append(recs, r)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 1 || recs[0].Work != key || recs[0].Action != store.AuditJobStart {
+				t.Errorf("audit records %+v, want one job start of %s", recs, key)
+			}
+			if n := len(attempts); n != 0 {
+				t.Errorf("%d attempts more than %d", n, want)
+			}
+		})
 	}
 }

@@ -77,7 +77,7 @@ type Inbox interface {
 	Changed() <-chan struct{}
 	Mark(ctx context.Context, t store.Taken, lease time.Duration, marks map[string]string) error
 	Defer(ctx context.Context, t store.Taken, d time.Duration) error
-	Done(ctx context.Context, t store.Taken) error
+	Done(ctx context.Context, t store.Taken, audit ...store.AuditEntry) error
 	ReleaseWork(ctx context.Context, taken []store.Taken, after time.Duration) error
 	Queued(ctx context.Context) (int64, error)
 }
@@ -89,6 +89,9 @@ type Work struct {
 	store.Taken
 	st Inbox
 	mu sync.Mutex
+	// held are the audit records of this attempt written with its Done
+	// (AuditTrail.Work).
+	held []heldAudit
 }
 
 // Mark records checkpoints that a later attempt will find in Marks; with
@@ -113,6 +116,33 @@ func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 		w.Marks[k] = v
 	}
 	return nil
+}
+
+// hold keeps h until the work ends (AuditTrail.Work); its mark reads as
+// set from now on in this attempt.
+func (w *Work) hold(h heldAudit) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.held = append(w.held, h)
+	if w.Marks == nil {
+		w.Marks = map[string]string{}
+	}
+	w.Marks[h.mark] = "held"
+}
+
+// takeHeld returns the held audit records and forgets them, and their
+// marks, which are not written yet.
+func (w *Work) takeHeld() []heldAudit {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	held := w.held
+	w.held = nil
+	for _, h := range held {
+		if w.Marks[h.mark] == "held" {
+			delete(w.Marks, h.mark)
+		}
+	}
+	return held
 }
 
 // Marked returns the checkpoint called name, "" if none.
@@ -341,12 +371,14 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 		// The shutdown cut the work short, whatever it asked for: handed
 		// back, due after the landing window (ClaimRunner).
 		log.Info("work cut short by the shutdown; handing it back", "err", err)
+		b.Audit().flush(ctx, w, w.takeHeld())
 		return false
 	}
 
 	if later, ok := errors.AsType[*laterError](err); ok {
 		log.Warn("work deferred", "retry_in", later.after, "err", later.err)
 		b.metrics.workOutcome(w.Kind, "retried")
+		b.Audit().flush(ctx, w, w.takeHeld())
 		if derr := b.store.Defer(context.WithoutCancel(ctx), w.Taken, later.after); derr != nil {
 			log.Warn("deferring work failed; it comes back when its lease runs out", "err", derr)
 		}
@@ -390,11 +422,19 @@ func (b *Bot) heartbeat(ctx context.Context, w *Work, cancel context.CancelFunc,
 func (b *Bot) finishWork(ctx context.Context, w *Work, log *slog.Logger) bool {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), workLease/2)
 	defer cancel()
+	held := w.takeHeld()
+	entries := make([]store.AuditEntry, len(held))
+	for i, h := range held {
+		entries[i] = h.entry
+	}
 	err := Retry(ctx, log, "removing done work from the inbox", func() error {
-		return b.store.Done(ctx, w.Taken)
+		return b.store.Done(ctx, w.Taken, entries...)
 	})
 	if err != nil && !errors.Is(err, store.ErrStale) {
 		log.Warn("done work stays in the inbox until its lease runs out", "err", err)
+	}
+	if err != nil {
+		b.Audit().flush(ctx, w, held)
 	}
 	return true
 }

@@ -111,8 +111,38 @@ return redis.call('XTRIM', KEYS[1], 'MINID', '=', now_ms() - tonumber(ARGV[1]))
 // replica's clock: a skew of a few seconds moves a retention of days by as
 // much, and saves a script reading the Redis clock on every append.
 func (a *AuditLog) Append(ctx context.Context, rec AuditRecord) (string, error) {
+	e, err := a.Entry(rec)
+	if err != nil {
+		return "", err
+	}
+	id, err := a.s.rdb.XAdd(ctx, &redis.XAddArgs{Stream: e.stream, ID: "*", Values: e.fields,
+		MinID: e.minID(), Approx: true}).Result()
+	if err != nil {
+		return "", wrapErr(err, "store: audit %s", rec.Action)
+	}
+	a.s.confirmBestEffort(ctx)
+	return id, nil
+}
+
+// AuditEntry is an audit record made ready to be appended with the end of
+// the piece of work it records (Inbox.Done), by AuditLog.Entry.
+type AuditEntry struct {
+	stream    string
+	retention time.Duration
+	fields    []any
+}
+
+// minID is the MINID that drops the records older than the retention, by
+// this replica's clock (Append).
+func (e AuditEntry) minID() string {
+	return strconv.FormatInt(time.Now().Add(-e.retention).UnixMilli(), 10)
+}
+
+// Entry makes rec ready to be appended by Inbox.Done, as Append would
+// append it.
+func (a *AuditLog) Entry(rec AuditRecord) (AuditEntry, error) {
 	if rec.Action == "" {
-		return "", fmt.Errorf("store: audit: record without an action: %w", ErrInvalid)
+		return AuditEntry{}, fmt.Errorf("store: audit: record without an action: %w", ErrInvalid)
 	}
 	var args []any
 	add := func(field, v string) {
@@ -137,13 +167,7 @@ func (a *AuditLog) Append(ctx context.Context, rec AuditRecord) (string, error) 
 			add(afText, rec.Instruction)
 		}
 	}
-	id, err := a.s.rdb.XAdd(ctx, &redis.XAddArgs{Stream: a.s.auditKey(), ID: "*", Values: args,
-		MinID: strconv.FormatInt(time.Now().Add(-a.opts.Retention).UnixMilli(), 10), Approx: true}).Result()
-	if err != nil {
-		return "", wrapErr(err, "store: audit %s", rec.Action)
-	}
-	a.s.confirmBestEffort(ctx)
-	return id, nil
+	return AuditEntry{stream: a.s.auditKey(), retention: a.opts.Retention, fields: args}, nil
 }
 
 // Trim removes every record older than the retention and returns how many.

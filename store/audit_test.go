@@ -241,3 +241,67 @@ func TestLastProject(t *testing.T) {
 		t.Errorf("LastProject without a team: err = %v, want ErrInvalid", err)
 	}
 }
+
+// TestAuditWithDone: records given to Done are appended with the end of the
+// work, once: not by a Done whose token is stale, not again by a repeated
+// Done. On a cluster they are appended before it, at least once.
+func TestAuditWithDone(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	a := s.AuditLog(store.AuditOptions{KeepText: true})
+	const instruction = "Document the CLI"
+	entry := func(action string) store.AuditEntry {
+		t.Helper()
+		e, err := a.Entry(store.AuditRecord{Team: "T1", Channel: "C1", User: "U1", Action: action, Outcome: "ok",
+			JobID: "job-7", Work: "cmd:with-done", Instruction: instruction})
+		if err != nil {
+			t.Fatalf("Entry: %v", err)
+		}
+		return e
+	}
+	if _, err := a.Entry(store.AuditRecord{Team: "T1"}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("Entry without an action: %v, want ErrInvalid", err)
+	}
+	w := store.Work{Key: "cmd:with-done", Kind: "agent.start", Payload: []byte(`{}`)}
+	enqueue(t, s, w)
+	first := claimWork(t, s, time.Millisecond)
+	if len(first) != 1 {
+		t.Fatalf("claimed %d pieces, want 1", len(first))
+	}
+	var second []store.Taken
+	redistest.Until(t, "the lease to end and the work to be claimed again", func() bool {
+		second = claimWork(t, s, time.Minute)
+		return len(second) == 1
+	})
+
+	if err := s.Inbox().Done(t.Context(), first[0], entry(store.AuditJobStart)); !errors.Is(err, store.ErrStale) {
+		t.Fatalf("Done with a stale token: %v, want ErrStale", err)
+	}
+	stale := readAll(t, a, store.AuditQuery{})
+	if topology == "cluster" {
+		// The trail is in another slot: the records go first, at least
+		// once, whatever the script then says.
+		if len(stale) != 1 {
+			t.Fatalf("a stale Done on a cluster appended %d records, want the one given", len(stale))
+		}
+		return
+	}
+	if len(stale) != 0 {
+		t.Fatalf("a stale Done appended %+v", stale)
+	}
+	for range 2 {
+		if err := s.Inbox().Done(t.Context(), second[0], entry(store.AuditJobStart), entry(store.AuditResult)); err != nil {
+			t.Fatalf("Done: %v", err)
+		}
+	}
+	recs := readAll(t, a, store.AuditQuery{})
+	if len(recs) != 2 {
+		t.Fatalf("%d records after Done twice: %+v, want the two given, once", len(recs), recs)
+	}
+	for i, action := range []string{store.AuditJobStart, store.AuditResult} {
+		r := recs[i]
+		if r.Action != action || r.Work != w.Key || r.JobID != "job-7" || r.Instruction != instruction || r.At.IsZero() {
+			t.Errorf("record %d = %+v, want %s of %s", i, r, action, w.Key)
+		}
+	}
+}

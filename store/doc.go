@@ -20,7 +20,7 @@
 //	                                     string: the work starting a job in the thread (ClaimStart)
 //	{p}{sN}:sched                        sorted set: job id -> due time (unix ms, Redis clock)
 //	{p}{sN}:inbox                        sorted set: work key -> due time (unix ms, Redis clock)
-//	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work (inbox_scripts.go)
+//	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work; a string once done (inbox_scripts.go)
 //	{p}budget:{<name>}                   sorted set: requests taken in the sliding window
 //	{p}budget:{<name>}:seq               string: sequence for request ids in the window
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
@@ -201,10 +201,14 @@
 // # Audit records
 //
 // A record of the audit trail (AuditLog) is appended at least once. The bot
-// writes a piece of work's record together with a mark of that work
-// (bot.AuditWork): a later attempt at the same work sees the mark and does
-// not append again. A replica dying between the append and the mark appends
-// it a second time, so every record carries the key of its work or delivery
+// writes a piece of work's records with the end of that work: on one server
+// Inbox.Done appends them in its script, after the fencing check, so they
+// are written once with the work's end or not at all (bot.AuditTrail.Work).
+// Work that ends otherwise (deferred, handed back, its Done failing, on a
+// Cluster where the trail is in another slot) appends them then, each with
+// a mark of that work: a later attempt at the same work sees the mark and
+// does not append again. A replica dying between an append and its mark
+// appends it a second time, so every record carries the key of its work or delivery
 // (AuditRecord.Work, the "work" column of `docsbot audit`): records with the
 // same Work and Action are one event, and an export dedupes on that pair. A
 // job's result carries "result:<job id>:<generation>".

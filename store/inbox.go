@@ -202,11 +202,48 @@ func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {
 // Done removes t from the inbox. Its record stays for the keep given to
 // Enqueue, to drop redeliveries, without its payload and checkpoints: what
 // the work carried (a thread reply's text, an instruction) is not kept once
-// it is done, only that its key was seen.
-func (ib Inbox) Done(ctx context.Context, t Taken) error {
+// it is done, only that its key was seen. Calling it again after a success
+// changes nothing.
+//
+// The audit records given are appended with it: on one server in the same
+// script, after the fencing check, so that they are written once, with the
+// end of the work, or not at all (ErrStale and every other error: the caller
+// appends them itself, at least once, as bot.AuditTrail.Work does). On a
+// Cluster, where the trail is in another slot, they are appended just before
+// the script, so an error may follow records already written.
+func (ib Inbox) Done(ctx context.Context, t Taken, audit ...AuditEntry) error {
 	s := ib.s
-	return s.workWrite(ctx, "done", t, s.sc.workDone,
-		[]any{s.shardPrefix(shardOf(t.Key)), t.Key, strconv.FormatInt(t.Token, 10), time.Now().UnixMilli()})
+	i := shardOf(t.Key)
+	keys := []string{s.workKeyIn(i, t.Key), s.inboxKey(i)}
+	args := []any{s.shardPrefix(i), t.Key, strconv.FormatInt(t.Token, 10), time.Now().UnixMilli()}
+	if _, cluster := s.rdb.(*redis.ClusterClient); cluster {
+		for _, e := range audit {
+			if err := s.rdb.XAdd(ctx, &redis.XAddArgs{Stream: e.stream, ID: "*", Values: e.fields,
+				MinID: e.minID(), Approx: true}).Err(); err != nil {
+				return wrapErr(err, "store: done work %q: its audit record", t.Key)
+			}
+		}
+	} else if len(audit) > 0 {
+		keys = append(keys, audit[0].stream)
+		for _, e := range audit {
+			if e.stream != keys[2] {
+				return fmt.Errorf("store: done work %q: audit records of two trails: %w", t.Key, ErrInvalid)
+			}
+			args = append(args, e.minID(), len(e.fields))
+			args = append(args, e.fields...)
+		}
+	}
+	code, err := s.sc.workDone.Run(ctx, s.rdb, keys, args...).Int64()
+	if err == nil {
+		err = codeErr(code)
+	}
+	if err != nil {
+		return wrapErr(err, "store: done work %q", t.Key)
+	}
+	if len(audit) > 0 {
+		s.confirmBestEffort(ctx)
+	}
+	return nil
 }
 
 // workWrite runs one fenced write script on t's record.

@@ -1,10 +1,11 @@
 package store
 
 // The inbox's scripts. A piece of work is a hash {p}in:{key} (k kind, d
-// payload, rt received ms, kp keep ms, tk fencing token, at attempts, dn done
-// ms by the clock of the replica that did it, m:<name> checkpoints) and a
-// member of the sorted set {p}inbox of its shard, scored by its due time
-// while it is not done.
+// payload, rt received ms, kp keep ms, tk fencing token, at attempts,
+// m:<name> checkpoints) and a member of the sorted set {p}inbox of its
+// shard, scored by its due time, until it is done; then the hash is
+// replaced by a string that keeps the key for the dedupe window
+// (luaWorkDone).
 
 // luaEnqueue: KEYS work, inbox; ARGV prefix, key, kind, payload, keep ms,
 // lease ms. Returns {1, now} if queued, {0, now} if the key was seen before.
@@ -47,19 +48,31 @@ redis.call('ZADD', inbox, 'XX', now_ms() + tonumber(ARGV[4]), key)
 return 0
 `
 
-// luaWorkDone: KEYS work, inbox; ARGV prefix, key, token, done ms (the
-// replica's clock: dn is for people reading the record). The record loses
-// its payload and checkpoints (what people wrote: a reply's text, an
-// instruction) and keeps the rest for the dedupe window: it is written anew
-// with the fields kept, so that the checkpoints need not be listed.
+// luaWorkDone: KEYS work, inbox, and the audit stream when there are audit
+// records; ARGV prefix, key, token, done ms (the replica's clock: it is for
+// people reading the record), then per audit record its MINID (the
+// replica's clock less the retention), its number of field/value strings
+// and those. The record is replaced by a string "done <ms> attempt <n> kind
+// <kind>" that keeps its key for the dedupe window: the payload and the
+// checkpoints (what people wrote: a reply's text, an instruction) go with
+// the hash, and no later fenced write can change it. The audit records are
+// appended in the same step, so a piece of work's records are written once
+// with its end (bot.AuditTrail.Work). A record that is a string already was
+// done by an earlier call whose reply was lost: nothing is written again.
 const luaWorkDone = luaCommon + `
 local k, inbox, key = KEYS[1], KEYS[2], ARGV[2]
-local f = redis.call('HMGET', k, 'tk', 'kp', 'k', 'rt', 'at')
+local f = redis.pcall('HMGET', k, 'tk', 'kp', 'k', 'at')
+if f.err then return 0 end
 if not f[1] then return NOTFOUND end
 if f[1] ~= ARGV[3] then return STALE end
 redis.call('ZREM', inbox, key)
-redis.call('DEL', k)
-redis.call('HSET', k, 'tk', f[1], 'kp', f[2] or 3600000, 'k', f[3] or '', 'rt', f[4] or 0, 'at', f[5] or 0, 'dn', ARGV[4])
-redis.call('PEXPIRE', k, tonumber(f[2] or 3600000))
+redis.call('SET', k, 'done ' .. ARGV[4] .. ' attempt ' .. (f[4] or 0) .. ' kind ' .. (f[3] or ''),
+  'PX', tonumber(f[2] or 3600000))
+local i = 5
+while i < #ARGV do
+  local n = tonumber(ARGV[i + 1])
+  redis.call('XADD', KEYS[3], 'MINID', '~', ARGV[i], '*', unpack(ARGV, i + 2, i + 1 + n))
+  i = i + 2 + n
+end
 return 0
 `

@@ -154,8 +154,9 @@ func TestReleaseWorkHandsBackHeldWork(t *testing.T) {
 
 // TestWorkCommands pins the Redis commands of a slash command's inbox
 // path (INFO commandstats, those scripts call included): Enqueue claimed by
-// its writer 5, handing it out 0, a checkpoint 3, Done 6; and on one
-// server LinkJob 15 (the job lists in its script: 2 sent), an audit record 1.
+// its writer 5, handing it out 0, a checkpoint 3, Done 4 and 5 with an
+// audit record (one XADD in its script); and on one server LinkJob 15 (the
+// job lists in its script: 2 sent), an audit record 1.
 func TestWorkCommands(t *testing.T) {
 	own := ownRedis(t)
 	s := openStore(t, own.URL)
@@ -184,8 +185,18 @@ func TestWorkCommands(t *testing.T) {
 	}); n != 3 {
 		t.Errorf("Mark of a checkpoint: %d commands, want 3", n)
 	}
-	if n := commandsOf(t, s, func() error { return s.Inbox().Done(ctx, got[0]) }); n != 6 {
-		t.Errorf("Done: %d commands, want 6", n)
+	if n := commandsOf(t, s, func() error { return s.Inbox().Done(ctx, got[0]) }); n != 4 {
+		t.Errorf("Done: %d commands, want 4", n)
+	}
+	enqueue(t, s, work(2))
+	redistest.Until(t, "held work to be ready", func() bool { d, _, _ := s.Inbox().ClaimWait(ctx); return d == 0 })
+	got = claimWork(t, s, time.Minute)
+	entry, err := s.AuditLog(store.AuditOptions{}).Entry(store.AuditRecord{Action: store.AuditJobStart, Work: got[0].Key})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Entry: %v; claimed %d", err, len(got))
+	}
+	if n := commandsOf(t, s, func() error { return s.Inbox().Done(ctx, got[0], entry) }); n != 5 {
+		t.Errorf("Done with an audit record: %d commands, want 5", n)
 	}
 	if err := s.Jobs().LinkJob(ctx, testJob(0), 0); err != nil { // loads the script
 		t.Fatal(err)

@@ -67,9 +67,11 @@ local function retire(k, sched, id, ms)
   if l then redis.call('PEXPIRE', l, ms) end
 end
 
--- fencing: nil if the record exists and its token is tok, else a code
+-- fencing: nil if the record exists and its token is tok, else a code; a
+-- piece of work that is done is a string (luaWorkDone), and stale
 local function check(k, tok)
-  local cur = redis.call('HGET', k, 'tk')
+  local cur = redis.pcall('HGET', k, 'tk')
+  if type(cur) == 'table' then return STALE end
   if not cur then return NOTFOUND end
   if cur ~= tok then return STALE end
   return nil
@@ -307,7 +309,7 @@ local n = 0
 for i = 4, #ARGV - 1, 2 do
   local id = ARGV[i]
   local k = rec .. id
-  if redis.call('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', sched, id) then
+  if redis.pcall('HGET', k, 'tk') == ARGV[i + 1] and redis.call('ZSCORE', sched, id) then
     redis.call('HINCRBY', k, 'tk', 1)
     redis.call('ZADD', sched, due, id)
     n = n + 1

@@ -133,10 +133,7 @@ func (b *sameWorkBot) start(ctx context.Context, cmd slack.SlashCommand, key str
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bareWorkTimeout)
 	defer cancel()
 	text := strings.TrimSpace(cmd.Text)
-	root := func(status string) []slack.MsgOption {
-		return []slack.MsgOption{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
-			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, status+": "+text, false, false), nil, nil))}
-	}
+	root := func(status string) []slack.MsgOption { return sameWorkRoot(cmd.UserID, text, status, key) }
 	_, ts, err := b.api.PostMessageContext(ctx, cmd.ChannelID, root("Starting")...)
 	if err != nil {
 		b.fail("post", err)
@@ -176,4 +173,35 @@ func (b *sameWorkBot) done(ctx context.Context, key string) {
 
 func (b *sameWorkBot) fail(step string, err error) {
 	fmt.Fprintf(b.stderr, "same-work bot: %s: %v\n", step, err)
+}
+
+// sameWorkRoot is the root message the same-work bot posts and edits: the
+// shape of docsbot's (bot/agent, rootView.message), since the bytes Slack
+// is sent and echoes back are outward work too: who asked and the
+// instruction quoted, the job's plan as five task cards, a status line,
+// the fallback text, the metadata naming the command, links not unfurled.
+func sameWorkRoot(user, text, status, key string) []slack.MsgOption {
+	head := fmt.Sprintf("*<@%s> asked the docs agent:*\n>%s", user, text)
+	card := func(id, title string, st slack.TaskCardStatus, details string) *slack.TaskCardBlock {
+		c := slack.NewTaskCardBlock(id, title).WithStatus(st)
+		if details != "" {
+			c.WithDetails(slack.NewRichTextBlock("", slack.NewRichTextSection(slack.NewRichTextSectionTextElement(details, nil))))
+		}
+		return c
+	}
+	plan := slack.NewPlanBlock("Docs agent job").WithTasks(
+		card("queued", "Queued", slack.TaskCardStatusInProgress, "Asking the docs platform to start the agent"),
+		card("started", "Agent started", slack.TaskCardStatusPending, ""),
+		card("working", "Working", slack.TaskCardStatusPending, ""),
+		card("pr", "Pull request", slack.TaskCardStatusPending, "Opened when the agent changes files"),
+		card("preview", "Preview", slack.TaskCardStatusPending, "The docs platform builds it from the pull request"))
+	return []slack.MsgOption{
+		slack.MsgOptionText(fmt.Sprintf("Docs agent job for <@%s>: %s", user, text), false),
+		slack.MsgOptionBlocks(
+			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
+			plan,
+			slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, status, false, false))),
+		slack.MsgOptionDisableLinkUnfurl(),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "docsbot_job_root", EventPayload: map[string]any{"work": key}}),
+	}
 }
