@@ -416,22 +416,11 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	if err != nil {
 		return nil, err
 	}
-	var mon *redisMonitor
-	if r.redis != nil {
-		if mon, err = startMonitor(ctx, r.redis.Socket); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if mon != nil {
-				mon.stop()
-			}
-		}()
-		mon.count(true)
-	}
-	redis0, err := r.store.ServerStats(ctx)
+	meter, err := startCost(ctx, r)
 	if err != nil {
-		return nil, fmt.Errorf("reading Redis's command counts: %w", err)
+		return nil, err
 	}
+	defer meter.close()
 	idleRate := float64(cpu0.CPU-idle0.CPU) / cpu0.At.Sub(idle0.At).Seconds() // ns per second
 	res.LoadStart = loadAvg()
 
@@ -482,12 +471,9 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	if serr != nil {
 		return nil, serr
 	}
-	redis1, serr := r.store.ServerStats(ctx)
-	if mon != nil {
-		mon.count(false)
-	}
+	cost, serr := meter.stop(ctx, o.commands)
 	if serr != nil {
-		return nil, fmt.Errorf("reading Redis's command counts: %w", serr)
+		return nil, serr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("only %d of %d jobs were linked: %w", len(linkedAt), o.commands, err)
@@ -508,14 +494,9 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	res.CPUPerCmdMs = round3(msf(cpu) / float64(o.commands))
 	res.IdleCPUmsPerS = round3(idleRate / 1e6)
 	res.NetCPUPerCmdMs = round3(max(0, (float64(cpu)-idleRate*window.Seconds())/1e6/float64(o.commands)))
-	total, byName := commandDelta(redis0, redis1, float64(o.commands))
-	res.RedisPerCmd, res.RedisByCmd = round3(float64(total)/float64(o.commands)), byName
-	if mon != nil {
-		sent, inScript := mon.stop()
-		mon = nil
-		res.RedisSentPerCmd, res.RedisSentByCmd = perCommand(sent, o.commands)
-		res.RedisInScriptsPerCmd, res.RedisInScriptsByCmd = perCommand(inScript, o.commands)
-	}
+	res.RedisPerCmd, res.RedisByCmd = cost.Redis, cost.RedisByName
+	res.RedisSentPerCmd, res.RedisSentByCmd = cost.Sent, cost.SentByName
+	res.RedisInScriptsPerCmd, res.RedisInScriptsByCmd = cost.InScripts, cost.InScriptsBy
 	res.Bot = cpu1
 	res.BotLogLines = r.bot.logs.Lines()
 
