@@ -33,6 +33,7 @@ type answersOptions struct {
 	auto     bool
 	over     time.Duration
 	channels int
+	cost     costOptions
 }
 
 // register adds the scenario's flags to fs.
@@ -43,6 +44,7 @@ func (o *answersOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.auto, "auto", false, "post the questions unasked in help channels in auto mode (DOCSBOT_ANSWER_CHANNELS) instead of /docs-ask")
 	fs.DurationVar(&o.over, "over", 2*time.Minute, "with --auto: the time the questions are posted over, evenly")
 	fs.IntVar(&o.channels, "channels", 20, "with --auto: the help channels the questions are spread over")
+	o.cost.register(fs)
 }
 
 // answersResult is the report of the answers scenario.
@@ -69,6 +71,9 @@ type answersResult struct {
 	MinGap        time.Duration `json:"-"`
 	MinGapMs      float64       `json:"min_gap_between_stream_calls_ms"`
 	AssistantAsks int           `json:"assistant_questions"`
+	// Cost is what an answer cost the bot in Redis commands and Slack
+	// calls, the asking to its end and o.cost.settle after.
+	Cost unitCost `json:"per_answer"`
 
 	issues []string
 }
@@ -89,6 +94,7 @@ func (r *answersResult) sections() []section {
 			fig("Slack calls per answer", "%.1f on average, %d at most (start, appends, stop)", r.CallsMean, r.CallsMax),
 			goal("shortest gap between two calls while streaming", ms(r.MinGap), "≥ "+ms(targetCallGap), r.MinGap >= targetCallGap),
 		}},
+		{heading: "What an answer costs the bot (from the first question to the last answer's end, and the settle after)", rows: r.Cost.rows("answer")},
 		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
 	}
 }
@@ -100,7 +106,7 @@ func runAnswers(ctx context.Context, e env, o answersOptions) (*answersResult, e
 	if o.questions <= 0 || o.concurrency <= 0 || o.deltaDelay < 0 {
 		return nil, errors.New("answers: --questions and --concurrency must be positive, --delta-delay not negative")
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(o.questions)*(30*o.deltaDelay+3*time.Second)/time.Duration(o.concurrency)+2*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(o.questions)*(30*o.deltaDelay+3*time.Second)/time.Duration(o.concurrency)+o.cost.idle+o.cost.settle+2*time.Minute)
 	defer cancel()
 	bin, cleanup, err := botBinary(ctx, e)
 	if err != nil {
@@ -121,6 +127,19 @@ func runAnswers(ctx context.Context, e env, o answersOptions) (*answersResult, e
 		DeltaDelay: o.deltaDelay.String(), LoadStart: loadAvg()}
 
 	e.log.Info("asking", "questions", o.questions, "concurrency", o.concurrency)
+	cost, err := o.cost.measure(ctx, r, o.questions, func() error { return ask(ctx, r, o, res) })
+	if err != nil {
+		return res, err
+	}
+	res.Cost = cost
+	res.LoadEnd = loadAvg()
+	measureAnswers(r, res)
+	return res, nil
+}
+
+// ask asks o.questions questions, o.concurrency at once, and waits for
+// their answers to end (an answer that does not is an issue of res).
+func ask(ctx context.Context, r *rig, o answersOptions, res *answersResult) error {
 	topics := []string{"rotate an API key", "set up webhooks", "install the CLI", "add a custom domain", "handle rate limits", "start quickly"}
 	sem := make(chan struct{}, o.concurrency)
 	errs := make(chan error, o.questions)
@@ -138,15 +157,13 @@ func runAnswers(ctx context.Context, e env, o answersOptions) (*answersResult, e
 	}
 	for range o.questions {
 		if err := <-errs; err != nil {
-			return res, err
+			return err
 		}
 	}
 	if err := r.waitSlack(ctx, 100*time.Millisecond, func() bool { return len(stoppedStreams(r.slack)) >= o.questions }); err != nil {
 		res.issues = append(res.issues, fmt.Sprintf("only %d of %d answers ended: %v", len(stoppedStreams(r.slack)), o.questions, err))
 	}
-	res.LoadEnd = loadAvg()
-	measureAnswers(r, res)
-	return res, nil
+	return nil
 }
 
 // stoppedStreams are the ts of the answers whose stream was stopped.

@@ -40,6 +40,44 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			if res.CallsMax < 3 {
 				t.Errorf("at most %d Slack calls an answer: no answer appended while streaming", res.CallsMax)
 			}
+			// Each answer is one stream, stopped once, and its question
+			// recorded in Redis first.
+			if c := res.Cost; c.Units != questions || c.SlackByMethod["chat.stopStream"] != 1 || c.Redis < 1 || c.Sent <= 0 {
+				t.Errorf("cost per answer: %+v; want %d answers, one chat.stopStream each, Redis commands counted", c, questions)
+			}
+		}},
+		{"follow-ups", func(t *testing.T) {
+			const jobs = 3
+			res, err := runFollowUps(ctx, e, followUpsOptions{jobs: jobs, rate: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Accepted != jobs || res.Sent != jobs || len(res.problems()) > 0 {
+				t.Errorf("%d replies marked sent, %d messages at the API, problems %v; want %d, %d, none", res.Accepted, res.Sent, res.problems(), jobs, jobs)
+			}
+			// Each reply is marked (reactions.add) once, and recorded in
+			// Redis by the inbox's script before anything else.
+			if c := res.Cost; c.Units != jobs || c.SlackByMethod["reactions.add"] != 1 || c.RedisByName["evalsha"] < 1 || c.InScripts <= 0 {
+				t.Errorf("cost per follow-up: %+v; want one reactions.add each, scripts counted", c)
+			}
+		}},
+		{"deploys", func(t *testing.T) {
+			const deploys = 3
+			res, err := runDeploys(ctx, e, deploysOptions{deploys: deploys, rate: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Started != deploys || res.Ended != deploys || len(res.problems()) > 0 {
+				t.Errorf("%d started at the API, %d shown done, problems %v; want %d each, none", res.Started, res.Ended, res.problems(), deploys)
+			}
+			// The default lifecycle: queued, in progress, done, a status
+			// read each, and the live message posted once.
+			if res.StatusReads < 3*deploys {
+				t.Errorf("%d status reads for %d deployments, want 3 each at least", res.StatusReads, deploys)
+			}
+			if c := res.Cost; c.Units != deploys || c.SlackByMethod["chat.postMessage"] != 1 || c.Redis < 1 || c.InScripts <= 0 {
+				t.Errorf("cost per deployment: %+v; want one chat.postMessage each, Redis commands counted", c)
+			}
 		}},
 		{"answers --auto", func(t *testing.T) {
 			const questions = 10 // the tenth is one the docs do not cover

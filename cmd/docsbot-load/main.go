@@ -13,7 +13,9 @@
 //	                       with --rolling, replicas replaced by rolling updates instead
 //	docsbot-load scale     100,000 tracked jobs over 1, 2 and 4 replicas, standalone Redis and Cluster
 //	docsbot-load idle      replicas at rest (300 jobs, none due): CPU and Redis commands a second; then commands per poll
-//	docsbot-load answers   /docs-ask answers streamed: first text after the assistant's first delta, Slack calls per answer
+//	docsbot-load answers   /docs-ask answers streamed: first text after the assistant's first delta, Slack calls and Redis commands per answer
+//	docsbot-load follow-ups thread replies sent to their jobs: Redis commands and Slack calls per follow-up
+//	docsbot-load deploys   /docs-deploy followed to its end: Redis commands and Slack calls per deployment
 //
 // BENCHMARKS.md at the repository root records the figures and how they were
 // taken.
@@ -43,7 +45,9 @@ Usage:
   docsbot-load chaos    --rolling [--replicas 3] [--commands 150] [--rate 2.5] [--grace 30s] [--slack-latency 250ms] [--runs 1]
   docsbot-load idle     [--jobs 300] [--replicas 1] [--window 10s] [--polls 10s] [--cluster]
   docsbot-load answers  [--questions 100] [--concurrency 4] [--delta-delay 400ms]
-                        [--auto [--over 2m] [--channels 20]]
+                        [--auto [--over 2m] [--channels 20]] [--idle 2s] [--settle 1s]
+  docsbot-load follow-ups [--jobs 50] [--rate 5] [--idle 2s] [--settle 1s]
+  docsbot-load deploys  [--deploys 50] [--rate 0.8] [--idle 2s] [--settle 1s]
   docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
@@ -153,6 +157,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return c.emit(stdout, res, err)
 		}
 		res, err := runAnswers(ctx, c.env(stderr), o)
+		if res == nil {
+			return err
+		}
+		return c.emit(stdout, res, err)
+	case "follow-ups":
+		var o followUpsOptions
+		c, err := parseFlags(name, rest, stderr, o.register)
+		if err != nil {
+			return err
+		}
+		res, err := runFollowUps(ctx, c.env(stderr), o)
+		if res == nil {
+			return err
+		}
+		return c.emit(stdout, res, err)
+	case "deploys":
+		var o deploysOptions
+		c, err := parseFlags(name, rest, stderr, o.register)
+		if err != nil {
+			return err
+		}
+		res, err := runDeploys(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}

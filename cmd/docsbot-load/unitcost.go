@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"time"
 
@@ -142,4 +143,42 @@ func (c unitCost) rows(unit string) []row {
 			c.IdleRedisPerS*c.WindowSeconds/float64(c.Units), c.IdleRedisPerS, c.WindowSeconds))
 	}
 	return append(rows, fig("Slack Web API calls per "+unit, "%.2f (%s)", c.Slack, topCommands(c.SlackByMethod)))
+}
+
+// costOptions are the flags of a scenario's cost window.
+type costOptions struct {
+	// idle is how long the bot's Redis commands are counted at rest before
+	// the window, settle how long the window goes on after the last unit
+	// showed its end in Slack, for the writes that follow (its work done).
+	idle, settle time.Duration
+}
+
+// register adds the flags to fs.
+func (o *costOptions) register(fs *flag.FlagSet) {
+	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to count the bot's Redis commands at rest before the measured window")
+	fs.DurationVar(&o.settle, "settle", time.Second, "how long the measured window goes on after the last unit showed its end")
+}
+
+// measure counts the Redis commands at rest for o.idle, then what the bot
+// does while run runs and for o.settle after, per unit of units.
+func (o costOptions) measure(ctx context.Context, r *rig, units int, run func() error) (unitCost, error) {
+	idle := 0.0
+	if o.idle > 0 {
+		var err error
+		if idle, err = idleRedisRate(ctx, r, o.idle); err != nil {
+			return unitCost{}, err
+		}
+	}
+	m, err := startCost(ctx, r)
+	if err != nil {
+		return unitCost{}, err
+	}
+	defer m.close()
+	if err := run(); err != nil {
+		return unitCost{}, err
+	}
+	sleep(ctx, o.settle)
+	c, err := m.stop(ctx, units)
+	c.IdleRedisPerS = idle
+	return c, err
 }
