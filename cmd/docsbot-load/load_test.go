@@ -48,7 +48,7 @@ func TestScenariosAtTinyScale(t *testing.T) {
 		}},
 		{"follow-ups", func(t *testing.T) {
 			const jobs = 3
-			res, err := runFollowUps(ctx, e, followUpsOptions{jobs: jobs, rate: 20})
+			res, err := runFollowUps(ctx, e, followUpsOptions{jobs: jobs, rate: 20, cost: costOptions{idle: 200 * time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,6 +59,9 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			// Redis by the inbox's script before anything else.
 			if c := res.Cost; c.Units != jobs || c.SlackByMethod["reactions.add"] != 1 || c.RedisByName["evalsha"] < 1 || c.InScripts <= 0 {
 				t.Errorf("cost per follow-up: %+v; want one reactions.add each, scripts counted", c)
+			}
+			if c := res.Cost; c.Idle == nil || c.Net == nil || c.Net.Redis > c.Redis || c.Net.SentByName["evalsha"] < 1 {
+				t.Errorf("cost per follow-up net of the idle loops: %+v", c.Net)
 			}
 		}},
 		{"deploys", func(t *testing.T) {

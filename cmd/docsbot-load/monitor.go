@@ -19,6 +19,9 @@ import (
 type redisMonitor struct {
 	cmd  *exec.Cmd
 	done chan struct{}
+	// ready is closed once the server answered MONITOR (its "OK"): from
+	// then on it writes every command to the watcher.
+	ready chan struct{}
 
 	mu       sync.Mutex
 	sent     map[string]int64 // by command, sent by clients
@@ -26,10 +29,10 @@ type redisMonitor struct {
 	counting bool
 }
 
-// startMonitor starts redis-cli MONITOR on the server's unix socket; counts
-// start with count.
+// startMonitor starts redis-cli MONITOR on the server's unix socket and
+// waits until the server watches for it; counts start with count.
 func startMonitor(ctx context.Context, socket string) (*redisMonitor, error) {
-	m := &redisMonitor{done: make(chan struct{}), sent: map[string]int64{}, inScript: map[string]int64{}}
+	m := &redisMonitor{done: make(chan struct{}), ready: make(chan struct{}), sent: map[string]int64{}, inScript: map[string]int64{}}
 	m.cmd = exec.CommandContext(ctx, "redis-cli", "-s", socket, "monitor")
 	out, err := m.cmd.StdoutPipe()
 	if err != nil {
@@ -42,14 +45,28 @@ func startMonitor(ctx context.Context, socket string) (*redisMonitor, error) {
 		defer close(m.done)
 		m.read(out)
 	}()
-	return m, nil
+	select {
+	case <-m.ready:
+		return m, nil
+	case <-m.done:
+		_ = m.cmd.Wait()
+		return nil, fmt.Errorf("redis-cli monitor ended before the server answered")
+	case <-ctx.Done():
+		m.stop()
+		return nil, fmt.Errorf("redis-cli monitor: %w", ctx.Err())
+	}
 }
 
 // read counts the lines of MONITOR's output until it ends.
 func (m *redisMonitor) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	first := true
 	for sc.Scan() {
+		if first {
+			first = false
+			close(m.ready) // the server's "OK" to MONITOR
+		}
 		name, script, ok := parseMonitorLine(sc.Text())
 		if !ok || name == "info" || name == "monitor" {
 			continue // the tool's own INFO, and the watcher itself

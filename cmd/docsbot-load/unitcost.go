@@ -15,23 +15,63 @@ import (
 // INFO left out), split by MONITOR into those the bot sent (a script once,
 // as its EVALSHA) and those its scripts called inside Redis, and Slack Web
 // API calls; each per unit, in all and by name. What the bot's idle loops
-// send in the window is in them: IdleRedisPerS says how much that is.
+// send in the window is in them; Idle and Net, when measured, tell it apart.
 type unitCost struct {
 	Units         int     `json:"units"`
 	WindowSeconds float64 `json:"window_s"`
 
-	Redis       float64            `json:"redis_commands"`
-	RedisByName map[string]float64 `json:"redis_commands_by_name,omitempty"`
-	Sent        float64            `json:"redis_commands_sent"`
-	SentByName  map[string]float64 `json:"redis_commands_sent_by_name,omitempty"`
-	InScripts   float64            `json:"redis_commands_in_scripts"`
-	InScriptsBy map[string]float64 `json:"redis_commands_in_scripts_by_name,omitempty"`
-	// IdleRedisPerS is the bot's Redis commands a second at rest, measured
-	// just before the window (0: not measured).
-	IdleRedisPerS float64 `json:"idle_redis_commands_per_s,omitempty"`
-
+	Redis         float64            `json:"redis_commands"`
+	RedisByName   map[string]float64 `json:"redis_commands_by_name,omitempty"`
+	Sent          float64            `json:"redis_commands_sent"`
+	SentByName    map[string]float64 `json:"redis_commands_sent_by_name,omitempty"`
+	InScripts     float64            `json:"redis_commands_in_scripts"`
+	InScriptsBy   map[string]float64 `json:"redis_commands_in_scripts_by_name,omitempty"`
 	Slack         float64            `json:"slack_calls"`
 	SlackByMethod map[string]float64 `json:"slack_calls_by_method,omitempty"`
+
+	// Idle is the same count a second of the bot at rest, measured just
+	// before the window (its Units the seconds), and Net the figures above
+	// less Idle over the window: what the units cost beyond the idle loops.
+	Idle *unitCost `json:"idle_per_s,omitempty"`
+	Net  *unitCost `json:"net_of_idle,omitempty"`
+}
+
+// scaled is c with every figure times f.
+func (c unitCost) scaled(f float64) unitCost {
+	c.Redis, c.Sent, c.InScripts, c.Slack = round3(c.Redis*f), round3(c.Sent*f), round3(c.InScripts*f), round3(c.Slack*f)
+	c.RedisByName, c.SentByName, c.InScriptsBy, c.SlackByMethod = scaleMap(c.RedisByName, f), scaleMap(c.SentByName, f), scaleMap(c.InScriptsBy, f), scaleMap(c.SlackByMethod, f)
+	c.Idle, c.Net = nil, nil
+	return c
+}
+
+// less is c less d, figure by figure, none below 0.
+func (c unitCost) less(d unitCost) unitCost {
+	sub := func(a, b float64) float64 { return round3(max(0, a-b)) }
+	c.Redis, c.Sent, c.InScripts, c.Slack = sub(c.Redis, d.Redis), sub(c.Sent, d.Sent), sub(c.InScripts, d.InScripts), sub(c.Slack, d.Slack)
+	c.RedisByName, c.SentByName, c.InScriptsBy, c.SlackByMethod = lessMap(c.RedisByName, d.RedisByName), lessMap(c.SentByName, d.SentByName),
+		lessMap(c.InScriptsBy, d.InScriptsBy), lessMap(c.SlackByMethod, d.SlackByMethod)
+	c.Idle, c.Net = nil, nil
+	return c
+}
+
+// scaleMap is m with every value times f.
+func scaleMap(m map[string]float64, f float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = round3(v * f)
+	}
+	return out
+}
+
+// lessMap is a less b by name, the names left at 0 or below dropped.
+func lessMap(a, b map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(a))
+	for k, v := range a {
+		if d := round3(v - b[k]); d > 0 {
+			out[k] = d
+		}
+	}
+	return out
 }
 
 // costMeter counts what the bot of a rig does from start to stop: INFO
@@ -115,22 +155,6 @@ func slackCalls(r *rig) map[string]int {
 	return out
 }
 
-// idleRedisRate is the bot's Redis commands a second over d at rest.
-func idleRedisRate(ctx context.Context, r *rig, d time.Duration) (float64, error) {
-	a, err := r.store.ServerStats(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("reading Redis's command counts: %w", err)
-	}
-	t0 := time.Now()
-	sleep(ctx, d)
-	b, err := r.store.ServerStats(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("reading Redis's command counts: %w", err)
-	}
-	total, _ := commandDelta(a, b, 1)
-	return round3(float64(total) / time.Since(t0).Seconds()), nil
-}
-
 // rows describes c per unit ("answer", "follow-up") in a report.
 func (c unitCost) rows(unit string) []row {
 	rows := []row{
@@ -138,9 +162,12 @@ func (c unitCost) rows(unit string) []row {
 		fig("  of which sent by the bot (a script once)", "%.1f (%s)", c.Sent, topCommands(c.SentByName)),
 		fig("  of which called inside scripts", "%.1f (%s)", c.InScripts, topCommands(c.InScriptsBy)),
 	}
-	if c.IdleRedisPerS > 0 && c.Units > 0 {
-		rows = append(rows, fig("  of which the idle loops, about", "%.2f (%.2f a second at rest over the %.1f s window)",
-			c.IdleRedisPerS*c.WindowSeconds/float64(c.Units), c.IdleRedisPerS, c.WindowSeconds))
+	if n := c.Net; n != nil && c.Idle != nil {
+		rows = append(rows,
+			fig("  net of the idle loops", "%.1f (%s): %.1f a second at rest (%s) over the %.1f s window", n.Redis, topCommands(n.RedisByName),
+				c.Idle.Redis, topCommands(c.Idle.RedisByName), c.WindowSeconds),
+			fig("    of which sent by the bot", "%.1f (%s)", n.Sent, topCommands(n.SentByName)),
+			fig("    of which called inside scripts", "%.1f (%s)", n.InScripts, topCommands(n.InScriptsBy)))
 	}
 	return append(rows, fig("Slack Web API calls per "+unit, "%.2f (%s)", c.Slack, topCommands(c.SlackByMethod)))
 }
@@ -159,15 +186,24 @@ func (o *costOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.settle, "settle", time.Second, "how long the measured window goes on after the last unit showed its end")
 }
 
-// measure counts the Redis commands at rest for o.idle, then what the bot
-// does while run runs and for o.settle after, per unit of units.
+// measure counts what the bot does at rest for o.idle, then while run runs
+// and for o.settle after, per unit of units, and that less the idle rate.
 func (o costOptions) measure(ctx context.Context, r *rig, units int, run func() error) (unitCost, error) {
-	idle := 0.0
+	var idle *unitCost
 	if o.idle > 0 {
-		var err error
-		if idle, err = idleRedisRate(ctx, r, o.idle); err != nil {
+		m, err := startCost(ctx, r)
+		if err != nil {
 			return unitCost{}, err
 		}
+		sleep(ctx, o.idle)
+		c, err := m.stop(ctx, 1)
+		m.close()
+		if err != nil {
+			return unitCost{}, err
+		}
+		perS := c.scaled(1 / c.WindowSeconds)
+		perS.Units = 0
+		idle = &perS
 	}
 	m, err := startCost(ctx, r)
 	if err != nil {
@@ -179,6 +215,10 @@ func (o costOptions) measure(ctx context.Context, r *rig, units int, run func() 
 	}
 	sleep(ctx, o.settle)
 	c, err := m.stop(ctx, units)
-	c.IdleRedisPerS = idle
-	return c, err
+	if err != nil || idle == nil || units <= 0 {
+		return c, err
+	}
+	net := c.less(idle.scaled(c.WindowSeconds / float64(units)))
+	c.Idle, c.Net = idle, &net
+	return c, nil
 }
