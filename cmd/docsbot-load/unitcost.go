@@ -164,8 +164,8 @@ func (c unitCost) rows(unit string) []row {
 	}
 	if n := c.Net; n != nil && c.Idle != nil {
 		rows = append(rows,
-			fig("  net of the idle loops", "%.1f (%s): %.1f a second at rest (%s) over the %.1f s window", n.Redis, topCommands(n.RedisByName),
-				c.Idle.Redis, topCommands(c.Idle.RedisByName), c.WindowSeconds),
+			fig("  net of the idle loops", "%.1f (%s): %.1f a second at rest%s over the %.1f s window", n.Redis, topCommands(n.RedisByName),
+				c.Idle.Redis, inBrackets(topCommands(c.Idle.RedisByName)), c.WindowSeconds),
 			fig("    of which sent by the bot", "%.1f (%s)", n.Sent, topCommands(n.SentByName)),
 			fig("    of which called inside scripts", "%.1f (%s)", n.InScripts, topCommands(n.InScriptsBy)))
 	}
@@ -221,4 +221,12 @@ func (o costOptions) measure(ctx context.Context, r *rig, units int, run func() 
 	net := c.less(idle.scaled(c.WindowSeconds / float64(units)))
 	c.Idle, c.Net = idle, &net
 	return c, nil
+}
+
+// inBrackets is " (s)", or "" for no s.
+func inBrackets(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
 }
