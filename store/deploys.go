@@ -14,7 +14,7 @@ import (
 // `/docs-deploy status`: each a record kept for DeployRetention, and a list
 // of the workspace's latest DeploysKept:
 //
-//	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy)
+//	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy, AddDeploy, UpdateDeploy)
 //	{p}deploys:<team>                    sorted set: record id -> started (unix ms); the latest DeploysKept
 
 // DeployRetention is how long a deployment's record is kept.
@@ -56,29 +56,76 @@ func (s *Store) deploysKey(team string) string    { return s.prefix + "deploys:"
 
 // SaveDeploy writes r, a record of team, and keeps it in the team's list
 // (the latest DeploysKept). Saving the same id again replaces the record.
+// It is 4 commands in one round trip.
 func (ds Deploys) SaveDeploy(ctx context.Context, team string, r DeployRecord) error {
+	return ds.save(ctx, team, r, false)
+}
+
+// AddDeploy is SaveDeploy for a record's first state: a record of r's id
+// already there is kept, so that a start tried again (its end lost) does
+// not take back what its follow work recorded since. The list entry is
+// written again, the same as before.
+func (ds Deploys) AddDeploy(ctx context.Context, team string, r DeployRecord) error {
+	return ds.save(ctx, team, r, true)
+}
+
+// UpdateDeploy replaces the record r of team, listed already by SaveDeploy
+// or AddDeploy: the list entry, whose score is the start, is the same at
+// every save, so only the record is written (1 command). A record listed
+// more than DeployRetention ago would come back unlisted; a deployment is
+// followed for far less.
+func (ds Deploys) UpdateDeploy(ctx context.Context, team string, r DeployRecord) error {
 	s := ds.s
+	body, err := ds.body(team, r)
+	if err != nil {
+		return err
+	}
+	if err := s.rdb.Set(ctx, s.deployKey(team, r.ID), body, DeployRetention).Err(); err != nil {
+		return wrapErr(err, "store: update deploy")
+	}
+	return nil
+}
+
+// body is r as stored, after the checks of a save.
+func (ds Deploys) body(team string, r DeployRecord) ([]byte, error) {
 	if team == "" || r.ID == "" || r.Started.IsZero() {
-		return fmt.Errorf("store: save deploy %q: %w", r.ID, ErrInvalid)
+		return nil, fmt.Errorf("store: save deploy %q: %w", r.ID, ErrInvalid)
 	}
 	body, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("store: save deploy %q: %w", r.ID, err)
+		return nil, fmt.Errorf("store: save deploy %q: %w", r.ID, err)
 	}
-	if err := s.rdb.Set(ctx, s.deployKey(team, r.ID), body, DeployRetention).Err(); err != nil {
-		return wrapErr(err, "store: save deploy")
+	return body, nil
+}
+
+// save writes r (only when none is there, if keep) and its list entry in
+// one pipeline, not a transaction: two saves interleaved still leave the
+// newest DeploysKept (an add and a trim by rank commute with another's),
+// and a reader checks each id against its record, so an entry written
+// before its record, or one left after the record is gone, is skipped.
+// What a pipeline cut short can leave is a trim not made (more than
+// DeploysKept listed until the next save) or, for a team's first entry, a
+// list without its expiry until the next save.
+func (ds Deploys) save(ctx context.Context, team string, r DeployRecord, keep bool) error {
+	s := ds.s
+	body, err := ds.body(team, r)
+	if err != nil {
+		return err
 	}
-	// The list is an index written after the record (as the job lists): a
-	// reader checks each id against its record.
-	list := s.deploysKey(team)
-	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	key, list := s.deployKey(team, r.ID), s.deploysKey(team)
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		if keep {
+			p.SetNX(ctx, key, body, DeployRetention)
+		} else {
+			p.Set(ctx, key, body, DeployRetention)
+		}
 		p.ZAdd(ctx, list, redis.Z{Score: float64(r.Started.UnixMilli()), Member: r.ID})
-		p.ZRemRangeByRank(ctx, list, 0, -DeploysKept-1)
 		p.Expire(ctx, list, DeployRetention)
+		p.ZRemRangeByRank(ctx, list, 0, -DeploysKept-1)
 		return nil
 	})
 	if err != nil {
-		return wrapErr(err, "store: list deploy")
+		return wrapErr(err, "store: save deploy")
 	}
 	return nil
 }
