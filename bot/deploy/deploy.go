@@ -68,6 +68,8 @@ type DeployAPI interface {
 // Deploys keeps the deployments started (store.Deploys).
 type Deploys interface {
 	SaveDeploy(ctx context.Context, team string, r store.DeployRecord) error
+	AddDeploy(ctx context.Context, team string, r store.DeployRecord) error
+	UpdateDeploy(ctx context.Context, team string, r store.DeployRecord) error
 	Deploy(ctx context.Context, team, id string) (store.DeployRecord, error)
 	RecentDeploys(ctx context.Context, team string, n int) ([]store.DeployRecord, error)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // redisURL is the package's own redis-server (bottest.Main).
@@ -104,10 +105,11 @@ func TestDeployLiveToTheEnd(t *testing.T) {
 	tests := []struct {
 		name  string
 		fail  bool
+		state string // the record's last state, for /docs-deploy status
 		wants []string
 	}{
-		{"success", false, []string{":white_check_mark:", "done.", "modified"}},
-		{"failure", true, []string{":x:", "it failed.", "The end of the logs:\n```", "then `/docs-deploy` again"}},
+		{"success", false, "success", []string{":white_check_mark:", "done.", "modified"}},
+		{"failure", true, "failure", []string{":x:", "it failed.", "The end of the logs:\n```", "then `/docs-deploy` again"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,9 +118,17 @@ func TestDeployLiveToTheEnd(t *testing.T) {
 			if tt.fail {
 				h.API.FailNextDeploy()
 			}
-			h.StartBot(bottest.Config{})
+			run := h.StartBot(bottest.Config{})
 			h.deployNow(alice, general, "")
 			end := h.live(tt.wants[0])
+			var recs []store.DeployRecord
+			h.WaitFor("the deployment recorded "+tt.state, func() bool {
+				recs, _ = run.Store.Deploys().RecentDeploys(t.Context(), "T0TEST", 5)
+				return len(recs) == 1 && recs[0].State == tt.state
+			})
+			if recs[0].Ended.IsZero() || recs[0].StatusID == "" || recs[0].TS == "" {
+				t.Errorf("the ended deployment's record = %+v; want its end, status id and message", recs[0])
+			}
 			bottest.WantContains(t, "the ended deployment", end, tt.wants...)
 			bottest.WantContains(t, "the ended deployment", end, "<@"+alice+"> deployed the docs")
 			if n := len(h.Roots(general)); n != 1 {

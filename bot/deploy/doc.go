@@ -45,9 +45,10 @@
 //	done                       nothing
 //
 // The follow work (workFollow) reads the status once, edits the message,
-// records the state, and comes back after the inbox's backoff (1 s doubling
-// to 30 s) until the deployment ends or Config.FollowFor passes; before it
-// nears bot.WorkMaxAge it hands on to a new piece of follow work.
+// records the state (the record alone: the start listed it, queued), and
+// comes back after the inbox's backoff (1 s doubling to 30 s) until the
+// deployment ends or Config.FollowFor passes; before it nears
+// bot.WorkMaxAge it hands on to a new piece of follow work.
 //
 // # What a failure shows
 //

@@ -131,7 +131,9 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 	_ = json.Unmarshal([]byte(w.Marked(markStarted)), &dep)
 	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), StatusID: dep.StatusID, PreviewURL: dep.PreviewURL,
 		Started: w.Received, Gen: 1}
-	if err := d.save(ctx, f, string(docsapi.DeployQueued), time.Time{}); err != nil {
+	// Listed with its first state; an attempt after a lost end keeps what
+	// the follow work recorded since.
+	if err := d.store.Deploys.AddDeploy(ctx, f.Team, record(f, string(docsapi.DeployQueued), time.Time{})); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if err := d.queueFollow(ctx, f); err != nil {
@@ -171,8 +173,12 @@ func (d *deploys) doFollow(ctx context.Context, w *bot.Work) error {
 	if st.Status.Done() && ended.IsZero() {
 		ended = d.cfg.Now()
 	}
-	if err := d.save(ctx, f, string(st.Status), ended); err != nil {
-		log.Warn("recording the deployment's state failed", "err", err)
+	// The record is listed by the start, as queued: a later state
+	// replaces the record alone.
+	if st.Status != docsapi.DeployQueued {
+		if err := d.store.Deploys.UpdateDeploy(ctx, f.Team, record(f, string(st.Status), ended)); err != nil {
+			log.Warn("recording the deployment's state failed", "err", err)
+		}
 	}
 	switch {
 	case st.Status.Done():
@@ -282,7 +288,7 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 	// Recorded first, so that `/docs-deploy status`, which the person is
 	// pointed to, lists it.
 	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), Started: w.Received}
-	if err := d.save(ctx, f, "unknown", time.Time{}); err != nil {
+	if err := d.store.Deploys.SaveDeploy(ctx, f.Team, record(f, "unknown", time.Time{})); err != nil {
 		log.Warn("recording the uncertain deployment failed", "err", err)
 	}
 	text := uncertainView(req, key)
@@ -296,11 +302,11 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 	return d.done(ctx, w)
 }
 
-// save records f's state for /docs-deploy status.
-func (d *deploys) save(ctx context.Context, f follow, state string, ended time.Time) error {
-	return d.store.Deploys.SaveDeploy(ctx, f.Team, store.DeployRecord{ID: f.Record, Preview: f.Preview, Branch: f.Branch, Project: f.Key,
+// record is f's record in state, for /docs-deploy status.
+func record(f follow, state string, ended time.Time) store.DeployRecord {
+	return store.DeployRecord{ID: f.Record, Preview: f.Preview, Branch: f.Branch, Project: f.Key,
 		StatusID: f.StatusID, PreviewURL: f.PreviewURL, State: state, User: f.User, Channel: f.Channel, TS: f.TS,
-		Started: f.Started, Ended: ended})
+		Started: f.Started, Ended: ended}
 }
 
 // audit records the deployment once.
