@@ -73,6 +73,10 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 		return d.done(ctx, w)
 	}
 	key, api := served.Key, DeployAPI(served.API)
+	// dep is the deployment started: by this attempt, or read from its
+	// mark.
+	var dep docsapi.Deployment
+	_ = json.Unmarshal([]byte(w.Marked(markStarted)), &dep)
 	if w.Marked(markStarted) == "" && w.Marked(markCalling) != "" {
 		return d.uncertain(ctx, w, req, key, log)
 	}
@@ -105,11 +109,11 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 		if err := w.Mark(ctx, map[string]string{markCalling: "1"}); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
-		var dep *docsapi.Deployment
+		var got *docsapi.Deployment
 		if req.Preview {
-			dep, err = api.Preview(ctx, req.Branch)
+			got, err = api.Preview(ctx, req.Branch)
 		} else {
-			dep, err = api.Deploy(ctx)
+			got, err = api.Deploy(ctx)
 		}
 		if errors.Is(err, docsapi.ErrOutcomeUnknown) {
 			log.Warn("the docs API did not confirm the deployment; it may have started", "err", err)
@@ -121,14 +125,18 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 			d.audit(ctx, w, req, key, "failed")
 			return d.done(ctx, w)
 		}
+		if got != nil {
+			dep = *got
+		}
+		// Not recorded, it is still followed from here; an attempt
+		// after this one (its end lost) would find calling alone and
+		// say the outcome is unknown.
 		started, _ := json.Marshal(dep)
 		if err := w.Mark(ctx, map[string]string{markStarted: string(started)}); err != nil {
 			log.Warn("recording the started deployment failed", "err", err)
 		}
 		d.audit(ctx, w, req, key, "ok")
 	}
-	var dep docsapi.Deployment
-	_ = json.Unmarshal([]byte(w.Marked(markStarted)), &dep)
 	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), StatusID: dep.StatusID, PreviewURL: dep.PreviewURL,
 		Started: w.Received, Gen: 1}
 	// Listed with its first state; an attempt after a lost end keeps what
