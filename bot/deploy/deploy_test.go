@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -224,5 +225,49 @@ func TestDeployAfterAReplicaDiedInsideTheCall(t *testing.T) {
 	}
 	if n := h.API.Count(docsapitest.EndpointDeploy); n != 0 {
 		t.Errorf("%d deploy calls after the replica died inside one, want none", n)
+	}
+}
+
+// TestDeployStartAgainAfterItsEndWasLost: a start whose deployment started
+// and was followed to its end, but whose own end was lost, is taken again:
+// it calls nothing, queues no second follow and keeps the record the
+// follow work wrote (the start writes no done mark).
+func TestDeployStartAgainAfterItsEndWasLost(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ctx := t.Context()
+	_, ts, err := h.BotClient().PostMessage(general, slack.MsgOptionText(":white_check_mark: deployed", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "cmd:lost-end"
+	st := h.OpenStore()
+	started := time.Now().Add(-time.Minute)
+	ended := store.DeployRecord{ID: key, State: "success", StatusID: "s-lost", User: alice, Channel: general, TS: ts, Started: started, Ended: time.Now()}
+	if err := st.Deploys().AddDeploy(ctx, "T0TEST", ended); err != nil {
+		t.Fatal(err)
+	}
+	// Its follow work, done.
+	follow := store.Work{Key: "follow:" + key + ":1", Kind: "deploy.follow", Payload: []byte(`{}`)}
+	if _, err := st.Inbox().Enqueue(ctx, follow, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Minute)
+	if err != nil || len(taken) != 1 {
+		t.Fatalf("ClaimWork = %v, %v", taken, err)
+	}
+	if err := st.Inbox().Done(ctx, taken[0]); err != nil {
+		t.Fatal(err)
+	}
+	req := map[string]any{"team": "T0TEST", "channel": general, "user": alice}
+	h.DeadReplicaWork(key, "deploy.start", req, map[string]string{"project": "=", "share": "taking", "message": ts, "calling": "1",
+		"started": `{"statusId":"s-lost"}`})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{LandingWindow: 1}}})
+	h.Idle()
+	if n := h.API.Count(docsapitest.EndpointDeploy) + h.API.Count(docsapitest.EndpointDeployStatus); n != 0 {
+		t.Errorf("%d deploy calls and status reads, want none", n)
+	}
+	if r, err := st.Deploys().Deploy(ctx, "T0TEST", key); err != nil || r.State != "success" {
+		t.Errorf("the record after the start again = %+v, %v; want it success still", r, err)
 	}
 }

@@ -41,7 +41,9 @@
 //	                           was lost (ErrOutcomeUnknown): the deployment may have
 //	                           started; the message and the person say so, with
 //	                           `/docs-deploy status`; done
-//	started (the status id)    record it, queue its follow work; done
+//	started (the status id)    record it (a record there is kept), queue its follow
+//	                           work (not again: the inbox keeps its key); no done
+//	                           mark, as an attempt after a lost end repeats nothing
 //	done                       nothing
 //
 // The follow work (workFollow) reads the status once, edits the message,

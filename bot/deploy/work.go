@@ -147,7 +147,10 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 	if err := d.queueFollow(ctx, f); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	return d.done(ctx, w)
+	// No done mark: an attempt after a lost end finds started, keeps the
+	// record (AddDeploy), and its follow work is not queued again (the
+	// inbox keeps the key for an hour), so it repeats nothing.
+	return nil
 }
 
 // doFollow reads a deployment's status once and shows it in its message;
