@@ -138,7 +138,47 @@ func TestDeployLiveToTheEnd(t *testing.T) {
 			if n := h.API.Count(docsapitest.EndpointDeploy); n != 1 {
 				t.Errorf("%d deploy calls, want 1", n)
 			}
+			// Queued, in progress, the end: the waits between the three
+			// looks are made holding the work, not deferring it.
+			if n := h.API.Count(docsapitest.EndpointDeployStatus); n != 3 {
+				t.Errorf("%d status reads, want 3", n)
+			}
+			if n := deferred(h, "deploy.follow"); n != 0 {
+				t.Errorf("the follow work deferred %d times, want none", n)
+			}
 		})
+	}
+}
+
+// deferred counts the times the bots deferred work of kind.
+func deferred(h *harness, kind string) int {
+	n := 0
+	for _, line := range strings.Split(h.Logs.String(), "\n") {
+		if strings.Contains(line, `msg="work deferred"`) && strings.Contains(line, "kind="+kind+" ") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestDeployFollowedOnAfterAStop: a replica stopped while its follow work
+// waits between two looks hands the work back; another follows the
+// deployment to its end, which is deployed once.
+func TestDeployFollowedOnAfterAStop(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cut := bottest.Config{Config: app.Config{Bot: bot.Config{ShutdownGrace: 1, LandingWindow: 1}}}
+	first := h.StartBot(cut)
+	h.deployNow(alice, general, "")
+	h.WaitFor("the first look at the deployment", func() bool { return h.API.Count(docsapitest.EndpointDeployStatus) >= 1 })
+	first.Stop()
+	h.StartBot(cut)
+	h.live(":white_check_mark:")
+	if n := h.API.Count(docsapitest.EndpointDeploy); n != 1 {
+		t.Errorf("%d deploy calls, want 1", n)
+	}
+	if !strings.Contains(h.Logs.String(), "handed back work in flight") {
+		t.Error("the stopped replica did not hand its follow work back")
 	}
 }
 

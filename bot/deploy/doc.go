@@ -48,7 +48,8 @@
 //
 // The follow work (workFollow) reads the status once, edits the message,
 // records the state (the record alone: the start listed it, queued), and
-// comes back after the inbox's backoff (1 s doubling to 30 s) until the
+// looks again after the inbox's backoff (1 s doubling to 30 s: the first
+// two waits in the handler, the work still claimed; heldLooks) until the
 // deployment ends or Config.FollowFor passes; before it nears
 // bot.WorkMaxAge it hands on to a new piece of follow work.
 //
