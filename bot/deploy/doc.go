@@ -26,15 +26,16 @@
 // never repeated blindly: the work marks each step before it takes it.
 //
 //	marks of the work          what the attempt does
-//	(none)                     decide the project (markProject), check the editor,
-//	                           take one of the person's share of the hour (markShare:
-//	                           "taking" before, its token after; DOCSBOT_DEPLOY_PER_USER,
-//	                           10 deployments and previews an hour by default, in Redis;
-//	                           spent: told privately when to try again, done), take a
-//	                           call of the organisation's budget (10 deployments each
-//	                           10 s, 5 previews a minute, in Redis; spent: the share is
-//	                           given back, told, done), post the live message
-//	                           (markMessage), mark calling, call the docs API
+//	(none)                     decide the project, check the editor, take one of the
+//	                           person's share of the hour (markShare: "taking", with
+//	                           the project (markProject), before, its token after;
+//	                           DOCSBOT_DEPLOY_PER_USER, 10 deployments and previews an
+//	                           hour by default, in Redis; spent: told privately when
+//	                           to try again, done), take a call of the organisation's
+//	                           budget (10 deployments each 10 s, 5 previews a minute,
+//	                           in Redis; spent: the share is given back, told, done),
+//	                           post the live message, mark its ts (markMessage) with
+//	                           calling, call the docs API
 //	share marked               the share is not taken again (an attempt that stopped
 //	                           between "taking" and the take costs the person nothing)
 //	calling, no started        an earlier attempt called and stopped, or the API's answer

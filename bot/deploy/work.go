@@ -88,7 +88,7 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 			d.core.Audit().Work(ctx, w, "audited", rec)
 			return d.done(ctx, w)
 		}
-		share, ok, err := d.takeShare(ctx, w, req, log)
+		share, ok, err := d.takeShare(ctx, w, req, key, log)
 		if err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
@@ -106,7 +106,9 @@ func (d *deploys) doStart(ctx context.Context, w *bot.Work) error {
 		if err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
-		if err := w.Mark(ctx, map[string]string{markCalling: "1"}); err != nil {
+		// The message's ts and calling in one mark: nothing is done
+		// between them.
+		if err := w.Mark(ctx, map[string]string{markMessage: ts, markCalling: "1"}); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 		var got *docsapi.Deployment
@@ -260,9 +262,11 @@ func (d *deploys) queueFollow(ctx context.Context, f follow) error {
 	return err
 }
 
-// projectOf decides the project of req once (markProject): the one named,
-// the channel's, the person's last choice; with several and none of those,
-// the person is told to name one, as when docsbot no longer serves it.
+// projectOf decides the project of req: the one named, the channel's, the
+// person's last choice; with several and none of those, the person is told
+// to name one, as when docsbot no longer serves it. The decision is marked
+// (markProject) with the share's "taking" (takeShare), the first step not
+// to repeat: an attempt before it decides again, from the same request.
 func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (bot.Served, bool) {
 	if v := w.Marked(markProject); v != "" {
 		key := v[1:] // "=" then the key, which is "" for the implicit project
@@ -277,9 +281,6 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 	if tell != "" {
 		d.answer(ctx, req, tell, log)
 		return bot.Served{}, false
-	}
-	if err := w.Mark(ctx, map[string]string{markProject: "=" + p.Key}); err != nil {
-		log.Warn("recording the project failed", "err", err)
 	}
 	return p, true
 }
@@ -317,7 +318,8 @@ func (d *deploys) take(ctx context.Context, req request, key string, log *slog.L
 	return true, nil
 }
 
-// message posts the deployment's live message once (markMessage).
+// message posts the deployment's live message once: its ts is marked
+// (markMessage) with calling, by the caller.
 func (d *deploys) message(ctx context.Context, w *bot.Work, req request, key string) (string, error) {
 	if ts := w.Marked(markMessage); ts != "" {
 		return ts, nil
@@ -330,7 +332,7 @@ func (d *deploys) message(ctx context.Context, w *bot.Work, req request, key str
 		// The question's buttons go: the live message follows it.
 		d.replace(ctx, asker(req), ":rocket: Deploying "+what(req, key)+": the live message in the channel follows it.")
 	}
-	return ts, w.Mark(ctx, map[string]string{markMessage: ts})
+	return ts, nil
 }
 
 // uncertain ends a start whose call may or may not have reached the API:
@@ -424,15 +426,16 @@ func shareOf(req request, perUser int) store.Budget {
 }
 
 // takeShare takes one of the person's deployments and previews of the hour,
-// once per command: marked "taking" before and with its token after, so
+// once per command: marked "taking" (with the project, key) before and with
+// its token after, so
 // that a later attempt never takes it again (an attempt that stopped in
 // between costs the person nothing). When the share is spent the person is
 // told when to try again, and ok is false; the docs API has not been asked.
-func (d *deploys) takeShare(ctx context.Context, w *bot.Work, req request, log *slog.Logger) (token string, ok bool, err error) {
+func (d *deploys) takeShare(ctx context.Context, w *bot.Work, req request, key string, log *slog.Logger) (token string, ok bool, err error) {
 	if v := w.Marked(markShare); v != "" {
 		return strings.TrimPrefix(v, "taking"), true, nil
 	}
-	if err := w.Mark(ctx, map[string]string{markShare: "taking"}); err != nil {
+	if err := w.Mark(ctx, map[string]string{markShare: "taking", markProject: "=" + key}); err != nil {
 		return "", false, err
 	}
 	g, err := d.store.Limits.TakeBudget(ctx, shareOf(req, d.cfg.PerUser), 1)
