@@ -47,7 +47,7 @@
 //	{p}choice:<team>:<user>              string: the project the person chose last (SetLastProject)
 //	{p}homeseen:<team>:<user>            string: the person opened the App Home (NoteHomeOpened)
 //	{p}pending:<id>                      string: a job start waiting for its project, or kept for Switch project (SavePending)
-//	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy)
+//	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy, AddDeploy, UpdateDeploy)
 //	{p}deploys:<team>                    sorted set: record id -> started (unix ms); a workspace's latest DeploysKept
 //	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
 //	                                     its asker and thread key included; UpdateConversation), kept while it may go on
