@@ -197,6 +197,13 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	if !first.IsZero() {
 		a.metrics.FirstText(wr.firstShown.Sub(first))
 	}
+	if !wr.fallback && wr.ts != "" && w.Marked(markStream) == wr.ts {
+		// No done mark: Done follows at once, and an attempt after a lost
+		// Done (a crash before it, Redis away past its retries) finds this
+		// stream marked, stops it (afterStop) and hears it stopped already
+		// (message_not_in_streaming_state): nothing shows, nothing is asked.
+		return nil
+	}
 	return a.done(ctx, w)
 }
 
