@@ -29,7 +29,7 @@ const (
 	markQuestion = "question" // /docs-ask: the ts of the message showing the question
 	markAsking   = "asking"   // the assistant is being asked: never ask again
 	markStream   = "stream"   // the ts of the answer's message, once shown
-	markDone     = "done"     // the answer ended (shown, saved, or told why not)
+	markDone     = "done"     // the answer ended (shown, saved, or told why not); not written after one streamed whole (doc.go)
 	markAudited  = "audited"  // the question is in the audit trail
 )
 
