@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -43,7 +44,8 @@ type Conversation struct {
 	// Sources are the pages the last answer drew on.
 	Sources []string `json:"src,omitempty"`
 	// Version counts the updates: UpdateConversation writes only over the
-	// version it read.
+	// version its caller read. It stays the last field: the update's script
+	// reads it at the record's end.
 	Version int `json:"v"`
 }
 
@@ -100,61 +102,78 @@ func (s *Store) getJSON(ctx context.Context, key string, v any, what string) err
 	return nil
 }
 
-// UpdateConversation changes the conversation of thread t with fn, which
-// gets the current one (the zero Conversation when there is none) and
-// changes it in place, and keeps it for keep from now. The write is made
-// only over the version fn saw: when another replica updated the
-// conversation in between, fn is called again on the newer one (a few times
-// at most, then ErrContended). It returns the conversation written.
-func (cs Conversations) UpdateConversation(ctx context.Context, t Thread, keep time.Duration, fn func(*Conversation) error) (Conversation, error) {
+// UpdateConversation changes the conversation of thread t with fn and
+// keeps it for keep from now. from is the conversation as the caller read
+// it (Conversation; the zero Conversation when it had none): fn gets a copy
+// and changes it in place, and the write is made only over that version
+// (luaUpdateConversation: one script, its GET and SET). When another
+// replica updated the conversation in between, or it ran out, fn is called
+// again on the one the script found (a few times at most, then
+// ErrContended), so that two answers in one thread never overwrite each
+// other's turns. It returns the conversation written.
+func (cs Conversations) UpdateConversation(ctx context.Context, t Thread, keep time.Duration, from Conversation,
+	fn func(*Conversation) error) (Conversation, error) {
 	s := cs.s
 	if !t.valid() || keep < time.Second {
 		return Conversation{}, fmt.Errorf("store: update conversation of %s for %v: %w", t, keep, ErrInvalid)
 	}
 	key := s.conversationKey(t)
-	var out Conversation
+	cur := from
 	for range conversationTries {
-		err := s.rdb.Watch(ctx, func(tx *redis.Tx) error {
-			c := Conversation{}
-			raw, err := tx.Get(ctx, key).Bytes()
-			switch {
-			case errors.Is(err, redis.Nil):
-			case err != nil:
-				return err
-			default:
-				if err := json.Unmarshal(raw, &c); err != nil {
-					return fmt.Errorf("store: conversation of %s: %w", t, err)
-				}
+		c := cur
+		c.Turns, c.Sources = slices.Clone(cur.Turns), slices.Clone(cur.Sources)
+		if err := fn(&c); err != nil {
+			return Conversation{}, err
+		}
+		c.Version = cur.Version + 1
+		next, err := json.Marshal(c)
+		if err != nil {
+			return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, err)
+		}
+		res, err := s.convUpdate.Run(ctx, s.rdb, []string{key}, cur.Version, next, keep.Milliseconds()).Result()
+		if err != nil {
+			return Conversation{}, wrapErr(err, "store: update conversation of %s", t)
+		}
+		switch found := res.(type) {
+		case int64:
+			if found == 1 {
+				return c, nil
 			}
-			if err := fn(&c); err != nil {
-				return errCallback{err}
+			cur = Conversation{} // it ran out (or was never written)
+		case string:
+			cur = Conversation{}
+			if err := json.Unmarshal([]byte(found), &cur); err != nil {
+				return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, err)
 			}
-			c.Version++
-			next, err := json.Marshal(c)
-			if err != nil {
-				return fmt.Errorf("store: conversation of %s: %w", t, err)
-			}
-			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-				p.Set(ctx, key, next, keep)
-				return nil
-			})
-			out = c
-			return err
-		}, key)
-		var cb errCallback
-		switch {
-		case err == nil:
-			return out, nil
-		case errors.As(err, &cb):
-			return Conversation{}, cb.err
-		case errors.Is(err, redis.TxFailedErr):
-			continue // another replica wrote first: read its version
 		default:
-			return Conversation{}, wrapErr(err, "store: update conversation")
+			return Conversation{}, fmt.Errorf("store: update conversation of %s: the script answered %T", t, res)
 		}
 	}
 	return Conversation{}, fmt.Errorf("store: update conversation of %s: %w", t, ErrContended)
 }
+
+// luaUpdateConversation: KEYS the conversation; ARGV the version the
+// caller read (0: none), the conversation to write, the keep (ms). It
+// writes only over that version and returns 1; else it returns what it
+// found instead: the record, or 0 when there is none. The version is read
+// at the record's end, where Conversation's last field puts it ("v":N}),
+// else (a record of another shape) by decoding it whole.
+const luaUpdateConversation = `
+local cur = redis.call('GET', KEYS[1])
+local want = tonumber(ARGV[1])
+if cur then
+  local v = string.match(string.sub(cur, -32), '"v":(%d+)}$')
+  if not v then
+    local ok, c = pcall(cjson.decode, cur)
+    if ok and type(c) == 'table' then v = c.v end
+  end
+  if (tonumber(v) or 0) ~= want then return cur end
+elseif want ~= 0 then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+`
 
 // ErrContended is returned when other replicas kept updating a
 // conversation while UpdateConversation tried to: the caller may try again
@@ -164,10 +183,3 @@ var ErrContended = errors.New("store: the conversation kept changing")
 // conversationTries bounds the retries of UpdateConversation when other
 // replicas keep writing first.
 const conversationTries = 5
-
-// errCallback carries the error of UpdateConversation's fn out of the
-// transaction, so that it is returned as fn gave it.
-type errCallback struct{ err error }
-
-func (e errCallback) Error() string { return e.err.Error() }
-func (e errCallback) Unwrap() error { return e.err }

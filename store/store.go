@@ -54,6 +54,8 @@ type Store struct {
 	log *slog.Logger
 	// settleLinger: see settle.go.
 	settleLinger time.Duration
+	// convUpdate is luaUpdateConversation (conversation.go).
+	convUpdate *redis.Script
 }
 
 // Option configures a Store.
@@ -103,6 +105,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 	}
 	s.heads.every = lookEvery
 	s.settleLinger = settleLinger
+	s.convUpdate = redis.NewScript(luaUpdateConversation)
 	for k := range s.heads.changed {
 		s.heads.changed[k] = make(chan struct{}, 1)
 	}

@@ -106,7 +106,8 @@ type Docs struct {
 // Conversations keeps answer threads' conversations (store.Conversations).
 type Conversations interface {
 	Conversation(ctx context.Context, t store.Thread) (store.Conversation, error)
-	UpdateConversation(ctx context.Context, t store.Thread, keep time.Duration, fn func(*store.Conversation) error) (store.Conversation, error)
+	UpdateConversation(ctx context.Context, t store.Thread, keep time.Duration, from store.Conversation,
+		fn func(*store.Conversation) error) (store.Conversation, error)
 }
 
 // Limits bounds the questions of a person and of the workspace, and

@@ -205,6 +205,43 @@ func TestAskAfterAReplicaDiedMidAnswer(t *testing.T) {
 	}
 }
 
+// TestAskAfterAReplicaDiedBeforeDone: a replica that ended its answer
+// whole and died before Done (an answer streamed whole writes no done
+// mark: doc.go) leaves the next attempt nothing to do: the answer stays as
+// it was, nobody is told anything, and the assistant is not asked again.
+func TestAskAfterAReplicaDiedBeforeDone(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ctx := t.Context()
+	ts := h.PostNoAck(alice, general, "", "how do I install the CLI?")
+	_, stream, err := h.BotClient().StartStreamContext(ctx, general, slack.MsgOptionTS(ts), slack.MsgOptionMarkdownText("Run the installer."),
+		slack.MsgOptionRecipientUserID(alice), slack.MsgOptionRecipientTeamID("T0TEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.BotClient().StopStreamContext(ctx, general, stream); err != nil {
+		t.Fatal(err)
+	}
+	q := bot.Question{Team: "T0TEST", Channel: general, User: alice, TS: ts, Text: "how do I install the CLI?", Via: bot.ViaMention}
+	h.DeadReplicaWork("ask:whole", bot.WorkAsk, q, map[string]string{"share": "1", "asking": "1", "stream": stream})
+
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{LandingWindow: time.Millisecond}}})
+	h.WaitLogged("the answer of an earlier attempt was complete", 1)
+	h.Idle()
+	if a := h.answers(ts); len(a) != 1 || a[0].Streaming || strings.Contains(a[0].Text, "docsbot stopped") {
+		t.Errorf("the answer ended whole before Done was lost: %+v, want it as it was", a)
+	}
+	if n := len(h.Slack.Thread(general, ts)); n != 2 {
+		t.Errorf("%d messages in the thread, want the question and its answer", n)
+	}
+	if p := h.Privates(alice, ""); len(p) != 0 {
+		t.Errorf("alice told %+v, want nothing", p)
+	}
+	if n := h.API.Questions(); n != 0 {
+		t.Errorf("the assistant was asked %d times after the replica died, want none", n)
+	}
+}
+
 // TestAskKeepsSecretsOutOfTheLogs: neither the assistant key nor a thread
 // key shows in what the bot logged while answering and going on with a
 // conversation.

@@ -26,12 +26,15 @@
 //	                             answer (markStream = the answer's ts once it shows)
 //	                             while it is within StreamTextMax and StreamTimeMax,
 //	                             save the conversation (its asker the first time),
-//	                             mark done
+//	                             mark done; not after an answer streamed whole,
+//	                             which Done follows at once: an attempt after a
+//	                             lost Done finds its stream stopped (below)
 //	asking, no done              an earlier attempt asked and stopped (a crash, a
 //	                             shutdown): the assistant may have answered, so it is
 //	                             not asked again; an answer it left streaming is
 //	                             stopped, saying it was cut, and the person is offered
-//	                             Ask again; done
+//	                             Ask again (one Slack stopped already is left as it
+//	                             is: the attempt ended it whole); done
 //	done                         nothing
 //
 // Which replies are questions: in a channel, a conversation is its asker's:

@@ -25,12 +25,12 @@ func haltedByStop(err error) bool {
 // stopped ends an answer whose stream the person stopped: the assistant is
 // read no further, what showed is kept as the conversation's answer, and a
 // note under it says it was stopped, with Ask again. The work is done.
-func (a *answers) stopped(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string,
+func (a *answers) stopped(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, stored store.Conversation,
 	stream *docsapi.AnswerStream, text, question string, log *slog.Logger) error {
 	log.Info("the answer was stopped in Slack")
 	a.metrics.Answer("stopped")
 	if text != "" {
-		a.remember(ctx, thread, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
+		a.remember(ctx, thread, stored, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
 	}
 	note := "_Stopped: you pressed Stop, so docsbot stopped this answer here._"
 	_, err := a.core.Post(ctx, q.Channel, slack.MsgOptionTS(thread.TS), slack.MsgOptionText(note, false),

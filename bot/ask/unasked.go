@@ -40,6 +40,8 @@ const notCovered = "docsbot looked in the docs for your question and found nothi
 type unaskedAnswer struct {
 	text, note, outcome, question string
 	suggestions                   []docsapi.Suggestion
+	// stored is the thread's conversation as the work read it (remember).
+	stored store.Conversation
 }
 
 // unasked ends the work of an unasked question by the table above.
@@ -67,7 +69,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, q bot.Question, thre
 		a.tellWith(ctx, bot.Question{Team: q.Team, Channel: q.Channel, User: q.User, ThreadTS: thread.TS}, notCovered, blocks, log)
 		return a.done(ctx, w)
 	}
-	a.remember(ctx, thread, key, q.User, stream.Thread(), ans.question, ans.text, sourceKeys(sources), log)
+	a.remember(ctx, thread, ans.stored, key, q.User, stream.Thread(), ans.question, ans.text, sourceKeys(sources), log)
 	blocks := answerBlocks(wr.sites, sources, ans.suggestions, "")
 	if q.Via == bot.ViaAuto {
 		if a.core.HelpChannels().HasExperts(key) {

@@ -29,7 +29,7 @@ const (
 	markQuestion = "question" // /docs-ask: the ts of the message showing the question
 	markAsking   = "asking"   // the assistant is being asked: never ask again
 	markStream   = "stream"   // the ts of the answer's message, once shown
-	markDone     = "done"     // the answer ended (shown, saved, or told why not)
+	markDone     = "done"     // the answer ended (shown, saved, or told why not); not written after one streamed whole (doc.go)
 	markAudited  = "audited"  // the question is in the audit trail
 )
 
@@ -121,7 +121,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	req := docsapi.AskRequest{Fingerprint: fingerprint(q), Messages: messagesOf(history, question),
 		Thread: docsapi.Thread{ID: conv.ThreadID, Key: docsapi.ThreadKey(conv.ThreadKey)}}
 	stream, err := docs.Assistant.Ask(ctx, req)
-	fresh := false
+	stored, fresh := conv, false // stored: the version the answer's turns are written over (remember)
 	if errors.Is(err, docsapi.ErrThreadNotFound) && conv.ThreadID != "" {
 		// The assistant no longer knows the thread (it answered 404, so it
 		// answered nothing): the question starts a new conversation.
@@ -151,7 +151,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	}, relayLimits{text: StreamTextMax, time: a.cfg.StreamTime}, log)
 	text, suggestions := docsapi.ExtractSuggestions(wr.text.String())
 	if errors.Is(relayErr, errStopped) {
-		return a.stopped(ctx, w, q, thread, key, stream, text, question, log)
+		return a.stopped(ctx, w, q, thread, key, stored, stream, text, question, log)
 	}
 	outcome, note := a.outcomeOf(ctx, relayErr)
 	if outcome == "" {
@@ -175,17 +175,17 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	}
 	if q.Unasked() {
 		return a.unasked(ctx, w, q, thread, key, wr, stream, unaskedAnswer{text: text, note: note, outcome: outcome,
-			suggestions: suggestions, question: question}, log)
+			suggestions: suggestions, question: question, stored: stored}, log)
 	}
 	// The conversation is kept before the answer ends, so that its buttons
 	// and a reply find it as soon as it shows whole.
 	if outcome == "answered" || strings.TrimSpace(text) != "" {
-		a.remember(ctx, thread, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
+		a.remember(ctx, thread, stored, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
 	}
 	if err := wr.finish(ctx, note, answerBlocks(wr.sites, stream.Sources(), suggestions, again)); haltedByStop(err) {
 		// Stop was pressed after the last text: the answer shows whole
 		// but for its sources and buttons.
-		return a.stopped(ctx, w, q, thread, key, stream, text, question, log)
+		return a.stopped(ctx, w, q, thread, key, stored, stream, text, question, log)
 	} else if err != nil {
 		log.Warn("ending the answer's message failed", "err", err)
 		if wr.ts == "" {
@@ -196,6 +196,13 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	a.metrics.Answer(outcome)
 	if !first.IsZero() {
 		a.metrics.FirstText(wr.firstShown.Sub(first))
+	}
+	if !wr.fallback && wr.ts != "" && w.Marked(markStream) == wr.ts {
+		// No done mark: Done follows at once, and an attempt after a lost
+		// Done (a crash before it, Redis away past its retries) finds this
+		// stream marked, stops it (afterStop) and hears it stopped already
+		// (message_not_in_streaming_state): nothing shows, nothing is asked.
+		return nil
 	}
 	return a.done(ctx, w)
 }
@@ -425,9 +432,12 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 
 // remember keeps the conversation of thread for the next reply: its
 // project, its asker (who asked first), the assistant's thread, the
-// question and the answer.
-func (a *answers) remember(ctx context.Context, thread store.Thread, key, user string, at docsapi.Thread, question, answer string, sources []string, log *slog.Logger) {
-	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), thread, a.cfg.Keep, func(c *store.Conversation) error {
+// question and the answer, written over stored, the conversation as the
+// work read it (store.Conversations.UpdateConversation: an answer written
+// in the thread since is read again, not overwritten).
+func (a *answers) remember(ctx context.Context, thread store.Thread, stored store.Conversation, key, user string, at docsapi.Thread,
+	question, answer string, sources []string, log *slog.Logger) {
+	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), thread, a.cfg.Keep, stored, func(c *store.Conversation) error {
 		c.Project = key
 		if c.Asker == "" {
 			c.Asker = user

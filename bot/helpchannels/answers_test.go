@@ -131,6 +131,31 @@ func TestHelpOffChannelPointsElsewhere(t *testing.T) {
 	}
 }
 
+// TestHelpModeSetHeardAtOnce: the answerer keeps a channel's mode for a
+// few seconds (modecache.go), and a mode set on this replica is heard from
+// the next question on: a mention answered in the default mode, then the
+// channel set off, and the next mention is pointed elsewhere, unasked.
+func TestHelpModeSetHeardAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	first, err := h.Slack.Mention(t.Context(), slacktest.UserMessage{ChannelID: help, UserID: bob, Text: "<@U0BOT> how do I rotate an API key?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.answerIn(help, first.TS)
+	h.Command(alice, help, "/docs-ask", "here off")
+	h.WaitFor("alice told the mode is set", func() bool { return h.told(alice, "Done: in this channel, docsbot answers no questions here") })
+	if _, err := h.Slack.Mention(t.Context(), slacktest.UserMessage{ChannelID: help, UserID: bob, Text: "<@U0BOT> how do webhooks get signed?"}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitFor("bob pointed elsewhere", func() bool { return len(h.Privates(bob, "does not answer questions in this channel")) == 1 })
+	h.Settle()
+	if n := h.API.Questions(); n != 1 {
+		t.Errorf("the assistant was asked %d times, want once (before the channel was set off)", n)
+	}
+}
+
 // TestHelpThrottle: past DOCSBOT_AUTO_PER_CHANNEL answers an hour, a
 // channel's questions get 👀 and nothing else, and /docs-ask here says so.
 func TestHelpThrottle(t *testing.T) {

@@ -139,6 +139,8 @@ type Feature struct {
 	store Deps
 	// sites are each project's links an answer may keep, by project key.
 	sites map[string]mrkdwn.Sites
+	// modes are the channels' modes as the answerer last read them.
+	modes modeCache
 	log   *slog.Logger
 }
 

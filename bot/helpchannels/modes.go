@@ -100,7 +100,9 @@ func (f *Feature) doHere(ctx context.Context, w *bot.Work) error {
 		return nil
 	}
 	m := store.ChannelMode{Channel: h.Channel, Mode: h.Mode, By: h.User, At: f.cfg.Now()}
-	if err := f.store.Modes.SetMode(ctx, m); err != nil {
+	err := f.store.Modes.SetMode(ctx, m)
+	f.modes.forget() // even on an error: the mode may have been set
+	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	f.auditWork(ctx, w, "audited", store.AuditRecord{Team: h.Team, Channel: h.Channel, User: h.User, Action: AuditMode,
@@ -138,10 +140,19 @@ func (f *Feature) current(ctx context.Context, channel string) (Mode, error) {
 	return Mode{Channel: channel, Mode: bot.ModeMention}, nil
 }
 
-// mode is the core's AnswerModes.
+// mode is the core's AnswerModes, read at most once a modeFresh
+// (modecache.go).
 func (f *Feature) mode(ctx context.Context, channel string) (string, error) {
+	kept, ok, gen := f.modes.get(channel, time.Now())
+	if ok {
+		return kept.Mode, nil
+	}
 	m, err := f.current(ctx, channel)
-	return m.Mode, err
+	if err != nil {
+		return "", err
+	}
+	f.modes.put(m, gen, time.Now())
+	return m.Mode, nil
 }
 
 // Channels are the channels whose mode is not the default, each with the
