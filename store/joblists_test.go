@@ -79,7 +79,9 @@ func TestJobLists(t *testing.T) {
 	if err != nil || len(recent) != 3 || recent[2].PRLink == "" || recent[2].Status != "completed" {
 		t.Errorf("recent after a finish = %+v, %v; want 3 jobs, job-0 completed with its PR", recent, err)
 	}
-	if _, err := s.Jobs().FollowUp(ctx, "job-0", "", time.Hour); err != nil {
+	// With the record in hand: its thread names the shard, and on one
+	// server the script writes the lists (store.Job{ID: id} alone: after it).
+	if _, err := s.Jobs().FollowUp(ctx, *mustJob(t, s, "job-0"), "", time.Hour); err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
 	running, err = s.Jobs().RunningJobs(ctx, "T0001", "C0001", 10)

@@ -234,7 +234,7 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		var updated *store.Job
 		err := bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
-			updated, err = a.store.FollowUp(ctx, job.ID, w.Key, a.cfg.PollInterval)
+			updated, err = a.store.FollowUp(ctx, *job, w.Key, a.cfg.PollInterval)
 			return err
 		})
 		if err != nil {
