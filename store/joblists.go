@@ -14,8 +14,9 @@ import (
 // the script that changed the record (LinkJob, FollowUp, Finish, Untrack)
 // rather than inside it: a person's or a channel's jobs live in many threads,
 // whose records are not in one hash slot. On one server (standalone or
-// Sentinel), where a script may touch keys of any slot, LinkJob writes them
-// in its script (luaLink), as listJob would. An index may therefore lag its
+// Sentinel), where a script may touch keys of any slot, LinkJob and
+// FollowUp (given the record) write them in their scripts (write_lists in
+// luaCommon), as listJob would. An index may therefore lag its
 // records for a moment or keep an id whose record expired; the readers
 // (RecentJobs, RunningJobs) read every record and skip (and drop) the ids
 // that do not match.
