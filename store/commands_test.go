@@ -187,10 +187,11 @@ func TestWakeUp(t *testing.T) {
 // TestFollowUpCommands pins the Redis commands of a follow-up's store path
 // on one server (INFO commandstats, those scripts call included): the
 // thread's job 2 (the link and the record in the thread's shard, no search
-// of the 16 shards) and FollowUp 15 with the job's thread (its script: one
+// of the 16 shards) and FollowUp 13 with the job's thread (its script: one
 // HMGET, the clock, the PR link's chunks, one HSET, PERSIST, the link, the
-// schedule, the two job lists with their trim and expiry, the record back);
-// the same follow-up again 3 (its key seen: the record back).
+// schedule, the two job lists with their expiry, trimmed by the links
+// before, the record back); the same follow-up again 3 (its key seen: the
+// record back).
 func TestFollowUpCommands(t *testing.T) {
 	own := ownRedis(t)
 	s := openStore(t, own.URL)
@@ -214,8 +215,8 @@ func TestFollowUpCommands(t *testing.T) {
 		t.Errorf("JobByThread: %d commands, want 2", n)
 	}
 	var after *store.Job
-	if n := commandsOf(t, s, func() (err error) { after, err = s.Jobs().FollowUp(ctx, *got, "msg:1", time.Hour); return err }); n != 15 {
-		t.Errorf("FollowUp: %d commands, want 15", n)
+	if n := commandsOf(t, s, func() (err error) { after, err = s.Jobs().FollowUp(ctx, *got, "msg:1", time.Hour); return err }); n != 13 {
+		t.Errorf("FollowUp: %d commands, want 13", n)
 	}
 	if after.Generation != 2 || after.Status != "active" {
 		t.Errorf("after FollowUp: generation %d, status %q; want 2, active", after.Generation, after.Status)

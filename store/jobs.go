@@ -37,17 +37,17 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 	} else if elsewhere {
 		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, ErrConflict)
 	}
-	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created, runningKeep, RecentKeep, millis(Retention)}, encodeJob(j)...)
 	keys := []string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i), s.startKey(j.Thread)}
 	// On one server the script writes the job lists too; a cluster writes
 	// them after it (joblists.go).
 	_, cluster := s.rdb.(*redis.ClusterClient)
+	now := time.Now()
+	lists, keeps := []string(nil), []int{runningKeep, RecentKeep}
 	if !cluster {
-		keys = append(keys, s.runningKey(j.Thread.Team, j.Thread.Channel))
-		if j.Requester != "" {
-			keys = append(keys, s.recentKey(j.Thread.Team, j.Requester))
-		}
+		lists, keeps = s.listKeys(j, now)
+		keys = append(keys, lists...)
 	}
+	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created, keeps[0], keepAt(keeps, 1), millis(Retention)}, encodeJob(j)...)
 	code, err := s.sc.link.Run(ctx, s.rdb, keys, args...).Int64()
 	if err != nil {
 		return wrapErr(err, "store: link job %s", j.ID)
@@ -58,6 +58,8 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 	if code >= 2 { // the script's job lists failed; the link stands
 		code -= 2
 		s.log.Warn("the job lists missed a job; it may be left out of /docs-agent list", "job", j.ID)
+	} else if !cluster {
+		s.listsWritten(lists, keeps, now)
 	}
 	if code == 1 {
 		s.scheduled(ctx, schedJobs, i, firstPoll, false)
@@ -164,14 +166,14 @@ func (s *Store) followUpIn(ctx context.Context, i int, j Job, key string, firstP
 	keys := []string{s.jobKeyIn(i, id), s.schedKey(i)}
 	_, cluster := s.rdb.(*redis.ClusterClient)
 	inScript := !cluster && j.Thread.valid()
+	now := time.Now()
+	lists, keeps := []string(nil), []int{runningKeep, RecentKeep}
 	if inScript {
-		keys = append(keys, s.runningKey(j.Thread.Team, j.Thread.Channel))
-		if j.Requester != "" {
-			keys = append(keys, s.recentKey(j.Thread.Team, j.Requester))
-		}
+		lists, keeps = s.listKeys(j, now)
+		keys = append(keys, lists...)
 	}
 	res, err := s.sc.followUp.Run(ctx, s.rdb, keys,
-		s.shardPrefix(i), id, millis(firstPoll), key, runningKeep, RecentKeep, millis(Retention)).Slice()
+		s.shardPrefix(i), id, millis(firstPoll), key, keeps[0], keepAt(keeps, 1), millis(Retention)).Slice()
 	if err != nil {
 		return nil, wrapErr(err, "store: follow-up %s", id)
 	}
@@ -199,6 +201,8 @@ func (s *Store) followUpIn(ctx context.Context, i int, j Job, key string, firstP
 		s.listJobLogged(ctx, *updated)
 	case failed != 0:
 		s.log.Warn("the job lists missed a job; it may be left out of /docs-agent list", "job", id)
+	default:
+		s.listsWritten(lists, keeps, now)
 	}
 	return updated, nil
 }

@@ -70,9 +70,10 @@ end
 -- put job id (score at, its creation) in the job lists KEYS[first], a
 -- channel's running jobs, and KEYS[first+1] if given, its requester's
 -- recent ones (joblists.go), each trimmed to its keep (ARGV[kr],
--- ARGV[kr+1]) and expiring after ARGV[kr+2] ms; with pcall, last in a
--- script, so that a list that cannot be written leaves the script's change
--- standing: returns 2 if one failed, for the caller to log
+-- ARGV[kr+1]; 0: not trimmed this time, listTrims) and expiring after
+-- ARGV[kr+2] ms; with pcall, last in a script, so that a list that cannot
+-- be written leaves the script's change standing: returns 2 if one failed,
+-- for the caller to log
 local function write_lists(first, kr, id, at)
   local failed = 0
   for i = first, #KEYS do
@@ -82,7 +83,7 @@ local function write_lists(first, kr, id, at)
     if type(r) == 'table' and r.err then
       failed = 2
     else
-      redis.pcall('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(keep) - 1)
+      if tonumber(keep) > 0 then redis.pcall('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(keep) - 1) end
       redis.pcall('PEXPIRE', KEYS[i], ARGV[kr + 2])
     end
   end
