@@ -22,11 +22,7 @@ func TestAuditTrailTrimmedByTheBot(t *testing.T) {
 	h := bottest.New(t, redisURL)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	st, err := store.Open(ctx, redisURL, store.WithPrefix(h.Prefix))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openHarnessStore(t, h)
 	// Both logs are the same stream; reading through the long one shows
 	// what is kept.
 	long := st.AuditLog(store.AuditOptions{Retention: time.Hour})
@@ -82,11 +78,7 @@ func TestAuditOfWorkOnce(t *testing.T) {
 			h := bottest.New(t, redisURL)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			st, err := store.Open(ctx, redisURL, store.WithPrefix(h.Prefix))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := openHarnessStore(t, h)
 			audit := st.AuditLog(store.AuditOptions{})
 			client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
 			logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -135,4 +127,16 @@ func TestAuditOfWorkOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openHarnessStore opens a Store on the harness's keys, closed when the
+// test ends.
+func openHarnessStore(t *testing.T, h *bottest.Harness) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), redisURL, store.WithPrefix(h.Prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
 }

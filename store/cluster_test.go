@@ -81,7 +81,7 @@ func TestCluster(t *testing.T) {
 	if _, err := s.Jobs().JobByThread(ctx, j.Thread); err != nil {
 		t.Fatalf("JobByThread: %v", err)
 	}
-	_, err = s.Jobs().FollowUp(ctx, j.ID, "", 0)
+	_, err = s.Jobs().FollowUp(ctx, j, "", 0)
 	must("FollowUp", err)
 	claims, err := s.Jobs().Claim(ctx, 10, time.Minute)
 	if err != nil || len(claims) != 1 {

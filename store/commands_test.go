@@ -183,3 +183,49 @@ func TestWakeUp(t *testing.T) {
 		t.Fatalf("claim after the wake-up = %v, %v; want %s", cs, err, testJob(0).ID)
 	}
 }
+
+// TestFollowUpCommands pins the Redis commands of a follow-up's store path
+// on one server (INFO commandstats, those scripts call included): the
+// thread's job 2 (the link and the record in the thread's shard, no search
+// of the 16 shards) and FollowUp 13 with the job's thread (its script: one
+// HMGET, the clock, the PR link's chunks, one HSET, PERSIST, the link, the
+// schedule, the two job lists with their expiry, trimmed by the links
+// before, the record back); the same follow-up again 3 (its key seen: the
+// record back).
+func TestFollowUpCommands(t *testing.T) {
+	own := ownRedis(t)
+	s := openStore(t, own.URL)
+	ctx := t.Context()
+	for i := range 2 {
+		if err := s.Jobs().LinkJob(ctx, testJob(i), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Load the script (EVAL after EVALSHA's NOSCRIPT).
+	if _, err := s.Jobs().FollowUp(ctx, testJob(0), "msg:0", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	// A Store that claims jobs sends no wake-up for its own polls.
+	if _, err := s.Jobs().Claim(ctx, 10, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	j := testJob(1)
+	var got *store.Job
+	if n := commandsOf(t, s, func() (err error) { got, err = s.Jobs().JobByThread(ctx, j.Thread); return err }); n != 2 {
+		t.Errorf("JobByThread: %d commands, want 2", n)
+	}
+	var after *store.Job
+	if n := commandsOf(t, s, func() (err error) { after, err = s.Jobs().FollowUp(ctx, *got, "msg:1", time.Hour); return err }); n != 13 {
+		t.Errorf("FollowUp: %d commands, want 13", n)
+	}
+	if after.Generation != 2 || after.Status != "active" {
+		t.Errorf("after FollowUp: generation %d, status %q; want 2, active", after.Generation, after.Status)
+	}
+	if n := commandsOf(t, s, func() error { _, err := s.Jobs().FollowUp(ctx, *got, "msg:1", time.Hour); return err }); n != 3 {
+		t.Errorf("FollowUp again: %d commands, want 3", n)
+	}
+	running, err := s.Jobs().RunningJobs(ctx, j.Thread.Team, j.Thread.Channel, 5)
+	if err != nil || len(running) != 2 {
+		t.Errorf("RunningJobs after the follow-ups: %d, %v; want both jobs", len(running), err)
+	}
+}

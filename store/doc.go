@@ -69,13 +69,14 @@
 // project's visitors_budget): projects need nothing else of the store.
 //
 // A job's record, link and schedule entry are in its thread's shard, so
-// JobByThread and every write of a claim find the shard at once; a lookup by
-// id alone (Job, FollowUp, LinkJob's check that the id is not linked in
-// another shard) asks all 16 shards in one pipeline, and so do Lag, Tracked
-// and Queued. The job lists (recent, running; joblists.go) are indexes
-// written right after the script that changed a record, not inside it,
-// since a person's jobs are in many shards (on one server, where a script
-// may touch keys of any slot, LinkJob's script writes them); a failure to
+// JobByThread, FollowUp given the record, and every write of a claim find
+// the shard at once; a lookup by id alone (Job, FollowUp given the id only,
+// LinkJob's check that the id is not linked in another shard) asks all 16
+// shards in one pipeline, and so do Lag, Tracked and Queued. The job lists
+// (recent, running; joblists.go) are indexes written right after the script
+// that changed a record, not inside it, since a person's jobs are in many
+// shards (on one server, where a script may touch keys of any slot,
+// LinkJob's and FollowUp's scripts write them); a failure to
 // write them is logged, not returned: the change stands, and a caller told
 // of an error would retry it.
 //

@@ -14,11 +14,12 @@ func New(rdb redis.UniversalClient, opts ...Option) *Store { return newStore(rdb
 
 // Keys, as the package doc describes them, for tests that look at Redis
 // directly.
-func (s *Store) Prefix() string                      { return s.prefix }
-func (s *Store) JobKeyOf(id string, t Thread) string { return s.jobKeyIn(threadShard(t), id) }
-func (s *Store) ThreadKeyOf(t Thread) string         { return s.threadKey(t) }
-func (s *Store) SchedKeyOf(t Thread) string          { return s.schedKey(threadShard(t)) }
-func (s *Store) WorkKeyOf(key string) string         { return s.workKeyIn(shardOf(key), key) }
+func (s *Store) Prefix() string                       { return s.prefix }
+func (s *Store) JobKeyOf(id string, t Thread) string  { return s.jobKeyIn(threadShard(t), id) }
+func (s *Store) ThreadKeyOf(t Thread) string          { return s.threadKey(t) }
+func (s *Store) SchedKeyOf(t Thread) string           { return s.schedKey(threadShard(t)) }
+func (s *Store) WorkKeyOf(key string) string          { return s.workKeyIn(shardOf(key), key) }
+func (s *Store) RecentKeyOf(team, user string) string { return s.recentKey(team, user) }
 func (s *Store) SchedKeys() []string {
 	out := make([]string, Shards)
 	for i := range out {

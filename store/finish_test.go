@@ -178,7 +178,7 @@ func TestRetentionExpiry(t *testing.T) {
 		_, errThread := s.Jobs().JobByThread(ctx, j.Thread)
 		return errors.Is(errJob, store.ErrNotFound) && errors.Is(errThread, store.ErrNotFound)
 	})
-	if _, err := s.Jobs().FollowUp(ctx, j.ID, "", 0); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Jobs().FollowUp(ctx, j, "", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("FollowUp of an expired job: %v, want ErrNotFound", err)
 	}
 }
@@ -221,7 +221,7 @@ func TestTrackedCounts(t *testing.T) {
 			return withClaim(ctx, s, testJob(2), func(c store.Claim) error { return s.Jobs().Untrack(ctx, c, "gone") })
 		}, 1, "0"},
 		{"follow up the reported one", func() error {
-			_, err := s.Jobs().FollowUp(ctx, "job-1", "", time.Hour)
+			_, err := s.Jobs().FollowUp(ctx, store.Job{ID: "job-1"}, "", time.Hour)
 			return err
 		}, 2, "01"},
 	}

@@ -79,7 +79,9 @@ func TestJobLists(t *testing.T) {
 	if err != nil || len(recent) != 3 || recent[2].PRLink == "" || recent[2].Status != "completed" {
 		t.Errorf("recent after a finish = %+v, %v; want 3 jobs, job-0 completed with its PR", recent, err)
 	}
-	if _, err := s.Jobs().FollowUp(ctx, "job-0", "", time.Hour); err != nil {
+	// With the record in hand: its thread names the shard, and on one
+	// server the script writes the lists (store.Job{ID: id} alone: after it).
+	if _, err := s.Jobs().FollowUp(ctx, *mustJob(t, s, "job-0"), "", time.Hour); err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
 	running, err = s.Jobs().RunningJobs(ctx, "T0001", "C0001", 10)
@@ -103,5 +105,40 @@ func TestRecentJobsKeepsTheLatest(t *testing.T) {
 	}
 	if len(got) != store.RecentKeep || got[0].ID != testJob(store.RecentKeep+4).ID {
 		t.Errorf("recent = %v, want the newest %d", jobIDs(got), store.RecentKeep)
+	}
+}
+
+// TestJobListsTrimmedHourly: a replica trims a job list at its first write
+// and then once an hour (listTrimEvery), its writes in between only adding
+// to it; another replica trims it at its own first write; the readers give
+// the newest ids, at most RecentKeep of a person's.
+func TestJobListsTrimmedHourly(t *testing.T) {
+	t.Parallel()
+	prefix := testPrefix(t)
+	s := store.New(rdb, store.WithPrefix(prefix))
+	ctx := t.Context()
+	base := time.UnixMilli(1732233445000)
+	for i := range store.RecentKeep + 5 {
+		j := testJob(i)
+		j.CreatedAt = base.Add(time.Duration(i) * time.Second)
+		link(t, s, j)
+	}
+	key := s.RecentKeyOf("T0001", "U0001")
+	if n, err := rdb.ZCard(ctx, key).Result(); err != nil || n != store.RecentKeep+5 {
+		t.Errorf("a person's list after %d links of one replica: %d, %v; want them all (trimmed at the first only)", store.RecentKeep+5, n, err)
+	}
+	if ttl := pttl(t, key); ttl <= 0 {
+		t.Errorf("a person's list has no expiry (%v)", ttl)
+	}
+	got, err := s.Jobs().RecentJobs(ctx, "T0001", "U0001", 100)
+	if err != nil || len(got) != store.RecentKeep || got[0].ID != testJob(store.RecentKeep+4).ID {
+		t.Errorf("recent = %v, %v; want the newest %d", jobIDs(got), err, store.RecentKeep)
+	}
+	other := store.New(rdb, store.WithPrefix(prefix))
+	j := testJob(store.RecentKeep + 5)
+	j.CreatedAt = base.Add(time.Hour)
+	link(t, other, j)
+	if n, err := rdb.ZCard(ctx, key).Result(); err != nil || n != store.RecentKeep {
+		t.Errorf("a person's list after another replica's first link: %d, %v; want %d", n, err, store.RecentKeep)
 	}
 }

@@ -200,7 +200,7 @@ func TestNotFound(t *testing.T) {
 		}},
 		{"JobByThread dangling link", func() error { _, err := s.Jobs().JobByThread(ctx, testJob(1).Thread); return err }},
 		{"Job", func() error { _, err := s.Jobs().Job(ctx, "nope"); return err }},
-		{"FollowUp", func() error { _, err := s.Jobs().FollowUp(ctx, "nope", "", 0); return err }},
+		{"FollowUp", func() error { _, err := s.Jobs().FollowUp(ctx, store.Job{ID: "nope"}, "", 0); return err }},
 		{"Reschedule", func() error { return s.Jobs().Reschedule(ctx, c, "active", 0) }},
 		{"Finish", func() error { _, err := s.Jobs().Finish(ctx, c, "completed", "", time.Minute); return err }},
 		{"MarkNotified", func() error { return s.Jobs().MarkNotified(ctx, c) }},
@@ -244,7 +244,7 @@ func TestFollowUpAfterFinish(t *testing.T) {
 	}
 
 	// A follow-up restarts it.
-	got, err := s.Jobs().FollowUp(ctx, j.ID, "", 0)
+	got, err := s.Jobs().FollowUp(ctx, j, "", 0)
 	if err != nil {
 		t.Fatalf("FollowUp: %v", err)
 	}
@@ -318,7 +318,7 @@ func TestFollowUpDuringClaim(t *testing.T) {
 			j := testJob(1)
 			link(t, s, j)
 			c := claimOne(t, s, j.ID, time.Minute)
-			if _, err := s.Jobs().FollowUp(t.Context(), j.ID, "", time.Hour); err != nil {
+			if _, err := s.Jobs().FollowUp(t.Context(), j, "", time.Hour); err != nil {
 				t.Fatal(err)
 			}
 			if err := tt.stale(t.Context(), s, c); !errors.Is(err, store.ErrStale) {
@@ -343,7 +343,7 @@ func TestFollowUpBeforeMarkNotified(t *testing.T) {
 		t.Fatalf("Finish = %v, %v", notify, err)
 	}
 	// The user replies while the first result is being posted.
-	if _, err := s.Jobs().FollowUp(ctx, j.ID, "", 0); err != nil {
+	if _, err := s.Jobs().FollowUp(ctx, j, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Jobs().MarkNotified(ctx, c1); err != nil {
@@ -386,7 +386,7 @@ func TestFollowUpKeyAppliesOnce(t *testing.T) {
 	}
 	for i, st := range steps {
 		c := claimOne(t, s, j.ID, time.Minute)
-		got, err := s.Jobs().FollowUp(ctx, j.ID, st.key, 0)
+		got, err := s.Jobs().FollowUp(ctx, j, st.key, 0)
 		if err != nil {
 			t.Fatalf("step %d: FollowUp(%q): %v", i, st.key, err)
 		}
@@ -422,7 +422,7 @@ func TestJobListFailureIsNotReturned(t *testing.T) {
 	if err := s.Jobs().LinkJob(ctx, j, 0); err != nil {
 		t.Fatalf("LinkJob with a broken job list: %v", err)
 	}
-	got, err := s.Jobs().FollowUp(ctx, j.ID, "msg:T:C:1.1", 0)
+	got, err := s.Jobs().FollowUp(ctx, j, "msg:T:C:1.1", 0)
 	if err != nil {
 		t.Fatalf("FollowUp with a broken job list: %v", err)
 	}

@@ -67,6 +67,29 @@ local function retire(k, sched, id, ms)
   if l then redis.call('PEXPIRE', l, ms) end
 end
 
+-- put job id (score at, its creation) in the job lists KEYS[first], a
+-- channel's running jobs, and KEYS[first+1] if given, its requester's
+-- recent ones (joblists.go), each trimmed to its keep (ARGV[kr],
+-- ARGV[kr+1]; 0: not trimmed this time, listTrims) and expiring after
+-- ARGV[kr+2] ms; with pcall, last in a script, so that a list that cannot
+-- be written leaves the script's change standing: returns 2 if one failed,
+-- for the caller to log
+local function write_lists(first, kr, id, at)
+  local failed = 0
+  for i = first, #KEYS do
+    local keep = ARGV[kr]
+    if i > first then keep = ARGV[kr + 1] end
+    local r = redis.pcall('ZADD', KEYS[i], 'NX', at, id)
+    if type(r) == 'table' and r.err then
+      failed = 2
+    else
+      if tonumber(keep) > 0 then redis.pcall('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(keep) - 1) end
+      redis.pcall('PEXPIRE', KEYS[i], ARGV[kr + 2])
+    end
+  end
+  return failed
+end
+
 -- fencing: nil if the record exists and its token is tok, else a code; a
 -- piece of work that is done is a string (luaWorkDone), and stale
 local function check(k, tok)
@@ -90,21 +113,7 @@ end
 // to log (a script is not rolled back on an error).
 const luaLink = luaCommon + `
 local k, lk, sched, id = KEYS[1], KEYS[2], KEYS[3], ARGV[2]
-local function list(at)
-  local failed = 0
-  for i = 5, #KEYS do
-    local keep = ARGV[5]
-    if i > 5 then keep = ARGV[6] end
-    local r = redis.pcall('ZADD', KEYS[i], 'NX', at, id)
-    if type(r) == 'table' and r.err then
-      failed = 2
-    else
-      redis.pcall('ZREMRANGEBYRANK', KEYS[i], 0, -tonumber(keep) - 1)
-      redis.pcall('PEXPIRE', KEYS[i], ARGV[7])
-    end
-  end
-  return failed
-end
+local function list(at) return write_lists(5, 5, id, at) end
 local cur = redis.call('GET', lk)
 if cur and cur ~= id then return CONFLICT end
 local created = tonumber(ARGV[4])
@@ -133,27 +142,35 @@ redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
 return 1 + list(created)
 `
 
-// luaFollowUp: KEYS job, sched; ARGV prefix, id, firstPoll ms, the
-// follow-up's key ("" = none). A key equal to the last one applied ('fk')
-// changes nothing: the follow-up was applied already.
-// Returns {1, record} or {NOTFOUND}.
+// luaFollowUp: KEYS job, sched, then the job lists to write (none on a
+// cluster: joblists.go); ARGV prefix, id, firstPoll ms, the follow-up's key
+// ("" = none), the running list's keep, the recent list's keep, the lists'
+// retention ms. A key equal to the last one applied ('fk') changes
+// nothing: the follow-up was applied already. One HMGET reads what the
+// script needs (a record always has 'g'); the new generation and token are
+// written in its one HSET, as safe as HINCRBY in an atomic script.
+// Returns {1, record, 2 if a job list failed else 0} or {NOTFOUND}.
 const luaFollowUp = luaCommon + `
 local k, sched, id, key = KEYS[1], KEYS[2], ARGV[2], ARGV[4]
-if redis.call('EXISTS', k) == 0 then return {NOTFOUND} end
-if key ~= '' and redis.call('HGET', k, 'fk') == key then
-  return {1, redis.call('HGETALL', k)}
+local f = redis.call('HMGET', k, 'g', 'fk', 'tk', 't', 'c', 's', 'ca')
+if not f[1] then return {NOTFOUND} end
+if key ~= '' and f[2] == key then
+  return {1, redis.call('HGETALL', k), 0}
 end
 local now = now_ms()
-redis.call('HINCRBY', k, 'g', 1)
-redis.call('HINCRBY', k, 'tk', 1)
 clear_chunks(k, 'l')
-redis.call('HSET', k, 'st', 'active', 'pl', 0, 'na', 0, 'ua', now, 'rs', now)
-if key ~= '' then redis.call('HSET', k, 'fk', key) end
+local h = {'g', tonumber(f[1]) + 1, 'tk', tonumber(f[3] or 0) + 1, 'st', 'active', 'pl', 0, 'na', 0, 'ua', now, 'rs', now}
+if key ~= '' then
+  h[#h + 1] = 'fk'
+  h[#h + 1] = key
+end
+redis.call('HSET', k, unpack(h))
 redis.call('PERSIST', k)
-local l = link_key(k)
-if l then redis.call('SET', l, id) end
+if f[4] and f[5] and f[6] then redis.call('SET', P .. 'thread:' .. f[4] .. ':' .. f[5] .. ':' .. f[6], id) end
 redis.call('ZADD', sched, now + tonumber(ARGV[3]), id)
-return {1, redis.call('HGETALL', k)}
+local failed = 0
+if #KEYS > 2 then failed = write_lists(3, 5, id, tonumber(f[7]) or now) end
+return {1, redis.call('HGETALL', k), failed}
 `
 
 // luaClaim: KEYS a schedule (the poll schedule or the inbox); ARGV prefix,

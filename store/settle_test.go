@@ -32,7 +32,7 @@ func TestRescheduleTogether(t *testing.T) {
 		byID[c.JobID] = c
 	}
 	stale, finished, running, active := byID[jobs[0].ID], byID[jobs[1].ID], byID[jobs[2].ID], byID[jobs[3].ID]
-	if _, err := s.Jobs().FollowUp(ctx, stale.JobID, "", time.Hour); err != nil {
+	if _, err := s.Jobs().FollowUp(ctx, store.Job{ID: stale.JobID}, "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	wait, cancel := context.WithTimeout(ctx, 30*time.Second) // a batch that never writes fails here

@@ -50,6 +50,8 @@ type Store struct {
 	heads heads
 	// pre holds work this Store queued claimed by itself (preclaim.go).
 	pre preclaims
+	// trims is when this Store last trimmed each job list (joblists.go).
+	trims listTrims
 	// log takes what the store notes but does not return (WithLogger).
 	log *slog.Logger
 	// settleLinger: see settle.go.

@@ -41,7 +41,7 @@ func TestStopFollowing(t *testing.T) {
 	if err := s.Jobs().MarkNotified(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Jobs().FollowUp(ctx, j.ID, "f1", 0)
+	got, err := s.Jobs().FollowUp(ctx, j, "f1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

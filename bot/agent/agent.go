@@ -72,7 +72,7 @@ type Deps struct {
 type Jobs interface {
 	LinkJob(ctx context.Context, j store.Job, firstPoll time.Duration) error
 	JobByThread(ctx context.Context, t store.Thread) (*store.Job, error)
-	FollowUp(ctx context.Context, id, key string, firstPoll time.Duration) (*store.Job, error)
+	FollowUp(ctx context.Context, j store.Job, key string, firstPoll time.Duration) (*store.Job, error)
 	Claim(ctx context.Context, max int, lease time.Duration) ([]store.Claim, error)
 	ClaimWait(ctx context.Context) (time.Duration, bool, error)
 	Changed() <-chan struct{}

@@ -30,7 +30,7 @@ const refusedKeep = store.Retention
 const (
 	markSending = "sending" // the follow-up is about to be sent to the API
 	markSent    = "sent"    // the API took it
-	markSaved   = "saved"   // the store followed the job again
+	markSaved   = "saved"   // the store followed the job again (written by earlier versions; FollowUp is idempotent by the work's key, so no longer written)
 	markShown   = "shown"   // a modal's follow-up was shown in the thread
 	markRetry   = "retry"   // the retry offer taken: the start's payload, to queue
 	markFiles   = "files"   // the person was told the post's files are not passed on
@@ -234,15 +234,12 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		var updated *store.Job
 		err := bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
-			updated, err = a.store.FollowUp(ctx, job.ID, w.Key, a.cfg.PollInterval)
+			updated, err = a.store.FollowUp(ctx, *job, w.Key, a.cfg.PollInterval)
 			return err
 		})
 		if err != nil {
 			a.tellInThread(ctx, r, "The agent got this reply, but docsbot could not save it and may not report the result. Follow the job in your docs dashboard.", log)
 			return nil
-		}
-		if err := w.Mark(ctx, map[string]string{markSaved: "1"}); err != nil {
-			log.Warn("recording the saved follow-up failed", "err", err)
 		}
 		log.Info("follow-up sent", "generation", updated.Generation, "uncertain", uncertain != "")
 		a.metrics.FollowUp()

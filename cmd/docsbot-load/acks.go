@@ -56,6 +56,9 @@ type acksOptions struct {
 	// release builds docsbot as `make build` does (nosandbox, stripped);
 	// without, as `go run ./cmd/docsbot` does. Ignored with --bin.
 	release bool
+	// peerEnv is added to the peer's environment, as --bot-env to docsbot's
+	// (peerProfileEnv writes the peer's CPU profile).
+	peerEnv envList
 }
 
 // register adds the scenario's flags to fs.
@@ -67,6 +70,7 @@ func (o *acksOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to measure the idle bot's CPU before the commands")
 	fs.StringVar(&o.peer, "peer", peerBare, "the bot also run under the same load, with docsbot's ratios to it: "+
 		"bare (ack, create, post), same-work (Redis before the ack, ack, post, create, status, update, link, audit, done; sameworkbot.go), or none (also false)")
+	fs.Var(&o.peerEnv, "peer-env", "extra KEY=VALUE for the peer's environment (repeatable); "+peerProfileEnv+"=FILE writes its CPU profile")
 	fs.BoolVar(&o.release, "release", true, "build docsbot as make build does (-tags nosandbox, stripped); false: as go run ./cmd/docsbot does, sandbox included")
 }
 
@@ -355,7 +359,7 @@ func runAcks(ctx context.Context, e env, o acksOptions) (*acksResult, error) {
 		if peer == peerSameWork {
 			sub = sameWorkBotCommand
 		}
-		other, err := measureAcks(ctx, e.log, o, rigOptions{bin: self, args: []string{sub}})
+		other, err := measureAcks(ctx, e.log, o, rigOptions{bin: self, args: []string{sub}, botEnv: o.peerEnv})
 		if err != nil {
 			return nil, fmt.Errorf("%s bot: %w", peer, err)
 		}

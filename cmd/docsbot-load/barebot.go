@@ -41,6 +41,7 @@ const bareWorkTimeout = time.Minute
 // fails to do is lost. It runs until ctx ends or SIGTERM, and returns nil
 // then.
 func runBareBot(ctx context.Context, stderr io.Writer) error {
+	defer profilePeer(stderr)()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	api := slack.New(os.Getenv("SLACK_BOT_TOKEN"),

@@ -47,6 +47,7 @@ const sameWorkStatus = "is working on your docs…"
 // SLACK_APP_TOKEN, SLACK_API_URL, DOCS_API_URL, DOCS_API_KEY,
 // DOCS_PROJECT_ID, REDIS_URL). It runs until ctx ends or SIGTERM.
 func runSameWorkBot(ctx context.Context, stderr io.Writer) error {
+	defer profilePeer(stderr)()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	api := slack.New(os.Getenv("SLACK_BOT_TOKEN"),
