@@ -36,11 +36,11 @@ const sameWorkStatus = "is working on your docs…"
 // outward work docsbot does for /docs-agent and nothing else, each step
 // once and in the simplest way: it writes the command to Redis before the
 // ack (SET NX with the keep window: a redelivery is acked and dropped),
-// acks, posts the root message, creates the job at the docs API, sets the
-// thread's status, updates the root to name the job, links the thread to
-// the job (SET) and writes an audit record (XADD) in Redis, then takes the
+// acks, posts the root message (docsbot's shape: sameWorkRoot), creates
+// the job at the docs API, sets the thread's status, links the thread to
+// the job (SET) and writes an audit record (XADD) in Redis, takes the
 // command off its inbox (the record's payload replaced by "done", the key
-// kept for the keep window). Four Redis commands and three Slack calls a
+// kept for the keep window), and updates the root to name the job. Four Redis commands and three Slack calls a
 // command. It has no claims, leases, marks or fencing: a command it acked
 // and then died on is lost, one it did twice is doubled, and an uncertain
 // create is not told. Its settings are docsbot's (SLACK_BOT_TOKEN,
@@ -151,9 +151,6 @@ func (b *sameWorkBot) start(ctx context.Context, cmd slack.SlashCommand, key str
 		ChannelID: cmd.ChannelID, ThreadTS: ts, Status: sameWorkStatus}); err != nil {
 		b.fail("status", err)
 	}
-	if _, _, _, err := b.api.UpdateMessageContext(ctx, cmd.ChannelID, ts, root(linkedMarker+job.ID+"` started")...); err != nil {
-		b.fail("update", err)
-	}
 	if err := b.do(ctx, "SET", sameWorkPrefix+"thread:"+cmd.TeamID+":"+cmd.ChannelID+":"+ts, job.ID).Err(); err != nil {
 		b.fail("link", err)
 	}
@@ -162,6 +159,12 @@ func (b *sameWorkBot) start(ctx context.Context, cmd slack.SlashCommand, key str
 		b.fail("audit", err)
 	}
 	b.done(ctx, key)
+	// The root names the job last: the scenario's window ends when every
+	// root does, so every Redis write of the command falls in it (docsbot
+	// links before it edits its root, and its edit waits on Slack).
+	if _, _, _, err := b.api.UpdateMessageContext(ctx, cmd.ChannelID, ts, root(linkedMarker+job.ID+"` started")...); err != nil {
+		b.fail("update", err)
+	}
 }
 
 // done takes the command off the inbox: its payload goes, its key stays
