@@ -311,3 +311,27 @@ func TestDeployStartAgainAfterItsEndWasLost(t *testing.T) {
 		t.Errorf("the record after the start again = %+v, %v; want it success still", r, err)
 	}
 }
+
+// TestDeployShareSpentIsNeverDeployedLater: an attempt that found the
+// person's share spent marked it before telling them; a replica dying then
+// leaves the next attempt to tell them again, and deploy nothing.
+func TestDeployShareSpentIsNeverDeployedLater(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	req := map[string]any{"team": "T0TEST", "channel": general, "user": alice}
+	h.DeadReplicaWork("cmd:share-spent", "deploy.start", req, map[string]string{"project": "=", "share": "spent"})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{LandingWindow: 1}}})
+	h.Idle()
+	if n := h.API.Count(docsapitest.EndpointDeploy); n != 0 {
+		t.Errorf("%d deployments started, want none", n)
+	}
+	var told []string
+	for _, m := range h.Slack.Ephemerals(alice) {
+		if strings.Contains(m.Text, "Nothing was deployed") {
+			told = append(told, m.Text)
+		}
+	}
+	if len(told) != 1 {
+		t.Errorf("told %q, want once that nothing was deployed", told)
+	}
+}

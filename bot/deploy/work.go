@@ -26,9 +26,13 @@ const (
 	markCalling = "calling" // the API is being asked: never ask again
 	markStarted = "started" // the API's status id (and preview URL): it started
 	markDone    = "done"
-	// markShare: the person's share of the hour is being taken ("taking")
-	// or was (its token): never taken twice for one command.
+	// markShare: the person's share of the hour is being taken ("taking"),
+	// was (its token) or was spent (shareSpent): never taken twice for one
+	// command, and a command told that nothing was deployed never deploys.
 	markShare = "share"
+	// shareSpent is markShare's value once the share was found spent,
+	// written before the person is told so.
+	shareSpent = "spent"
 	// markLogsTold (on the follow work): the failed deployment's logs were
 	// told privately.
 	markLogsTold = "logs_told"
@@ -432,7 +436,15 @@ func shareOf(req request, perUser int) store.Budget {
 // between costs the person nothing). When the share is spent the person is
 // told when to try again, and ok is false; the docs API has not been asked.
 func (d *deploys) takeShare(ctx context.Context, w *bot.Work, req request, key string, log *slog.Logger) (token string, ok bool, err error) {
-	if v := w.Marked(markShare); v != "" {
+	switch v := w.Marked(markShare); v {
+	case "":
+	case shareSpent:
+		// An earlier attempt found it spent and may have told the person:
+		// told again (at least once), nothing deployed.
+		d.answer(ctx, req, fmt.Sprintf("You started %d deployments and previews in the last hour, as many as docsbot starts for one person. "+
+			"Nothing was deployed; try again later.", d.cfg.PerUser), log)
+		return "", false, nil
+	default:
 		return strings.TrimPrefix(v, "taking"), true, nil
 	}
 	if err := w.Mark(ctx, map[string]string{markShare: "taking", markProject: "=" + key}); err != nil {
@@ -444,6 +456,11 @@ func (d *deploys) takeShare(ctx context.Context, w *bot.Work, req request, key s
 	}
 	if !g.OK() {
 		log.Info("deployment refused: the person's share of the hour is spent")
+		// Marked before the person is told, so that a later attempt never
+		// deploys what they were told was not.
+		if err := w.Mark(ctx, map[string]string{markShare: shareSpent}); err != nil {
+			return "", false, err
+		}
 		d.answer(ctx, req, fmt.Sprintf("You started %d deployments and previews in the last hour, as many as docsbot starts for one person. "+
 			"Nothing was deployed; you can try again %s.", d.cfg.PerUser, humanize.In(g.RetryAfter, d.cfg.Now())), log)
 		return "", false, nil
