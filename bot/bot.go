@@ -152,10 +152,8 @@ type Bot struct {
 	declared Declarations
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
-	// answerThreads tells an answer's threads (Answers.SetThreads).
-	answerThreads AnswerThreads
-	// assistantPosts keeps the assistant pane (Pane().SetPosts).
-	assistantPosts AssistantPosts
+	// posts are the owners of people's posts (posts.go).
+	posts posts
 	// helpChannels are the help channels' hooks (helpchannels.go).
 	helpChannels helpChannelHooks
 	// background is what features run alongside the bot (Background).

@@ -226,7 +226,10 @@ func (ds Declarations) Interactive() bool {
 
 // Declare records what a feature serves; its Register calls it, then
 // routes each entry point declared. CheckRoutes compares the two.
-func (r Router) Declare(d Declaration) { r.b.declared = append(r.b.declared, d) }
+func (r Router) Declare(d Declaration) {
+	r.b.declared = append(r.b.declared, d)
+	r.routePosts()
+}
 
 // Declared are the declarations made on b so far.
 func (r Router) Declared() Declarations { return slices.Clone(r.b.declared) }

@@ -3,16 +3,13 @@ package bot
 import (
 	"context"
 	"strings"
-
-	"github.com/slack-go/slack/slackevents"
 )
 
 // Help channels: a channel's answer mode says how questions asked there are
 // answered from the docs. The feature that keeps the modes (bot/helpchannels)
-// registers them here (HelpChannels.SetModes) and hears the posts nobody
-// addressed to the bot (Router.HandleChannelPosts); the feature that hears
-// every message (the agent) hands it those (HelpChannels.Hear), and the
-// answerer reads the mode (HelpChannels.Mode) and answers an unasked Question (Via ViaAuto, ViaPrivate)
+// registers them here (HelpChannels.SetModes) and owns the top-level
+// questions nobody addressed to the bot (bot.OrderHelpChannel in the table of
+// posts, posts.go), and the answerer reads the mode (HelpChannels.Mode) and answers an unasked Question (Via ViaAuto, ViaPrivate)
 // only when its answer has sources.
 
 // Answer modes of a channel.
@@ -66,13 +63,11 @@ type AnswerModes func(ctx context.Context, channel string) (string, error)
 // helpChannelHooks are what the help channels registered.
 type helpChannelHooks struct {
 	modes   AnswerModes
-	posts   EventHandler
 	experts func(project string) bool
 }
 
 // HelpChannels is the core's side of the help channels: the modes the help
-// channels feature registers, read by the answerer, and the posts the agent
-// hears for it.
+// channels feature registers, read by the answerer.
 type HelpChannels struct{ b *Bot }
 
 // HelpChannels is b's side of the help channels.
@@ -104,23 +99,6 @@ func (h HelpChannels) Mode(ctx context.Context, channel string) string {
 // (Ask an expert).
 func (h HelpChannels) HasExperts(project string) bool {
 	return h.b.helpChannels.experts != nil && h.b.helpChannels.experts(project)
-}
-
-// HandleChannelPosts registers the handler of the posts in channels that
-// nobody addressed to the bot: a person's top-level message without a
-// mention. It acks each itself.
-func (r Router) HandleChannelPosts(h EventHandler) { r.b.helpChannels.posts = h }
-
-// Hear hands a person's top-level post in a channel that does
-// not mention the bot to the handler of HandleChannelPosts; with none, it
-// acks the event and nothing more.
-func (h HelpChannels) Hear(ctx context.Context, r *EventRequest, ev *slackevents.MessageEvent) {
-	b := h.b
-	if b.helpChannels.posts == nil || ev.ChannelType == "im" || ev.ThreadTimeStamp != "" {
-		r.Ack(nil)
-		return
-	}
-	b.helpChannels.posts(ctx, r)
 }
 
 // ThreadRef names a question's thread in a button's value:

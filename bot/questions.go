@@ -1,19 +1,13 @@
 package bot
 
-import (
-	"context"
-	"strings"
+import "strings"
 
-	"github.com/docsbot/docsbot/store"
-)
-
-// Questions pass from the feature that hears them (the agent hears every
-// mention, DM and thread reply) to the feature that answers them from the
-// docs, through the core, as ActionImprovePage passes a page: the hearer
-// queues a WorkAsk with a Question, and the answerer registers the kind
-// (HandleWork) and what tells its threads (AnswerThreads). With no answerer
-// registered (no assistant key), Answers().On is false and nothing is handed
-// over.
+// Questions pass to the feature that answers them from the docs as a
+// WorkAsk with a Question: from /docs-ask, from the posts it owns (a
+// question by mention or DM, a reply in an answer's thread; bot/posts.go),
+// from the help channels (a question nobody addressed, a :question:
+// reaction). With no answerer registered (no assistant key), nobody
+// handles WorkAsk (Router.Handles) and nothing is handed over.
 
 // WorkAsk is the kind of inbox work of a Question.
 const WorkAsk = "ask"
@@ -55,53 +49,12 @@ type Question struct {
 	Asked bool `json:"asked,omitempty"`
 }
 
-// Answers is the hand-off of questions to the answerer (Bot.Answers).
-type Answers struct{ b *Bot }
-
-// Answers is the hand-off of questions from the feature that hears them to
-// the one that answers them.
-func (b *Bot) Answers() Answers { return Answers{b} }
-
-// On reports whether a feature answers questions (it registered WorkAsk).
-func (a Answers) On() bool {
-	_, ok := a.b.handlers[WorkAsk]
+// Handles reports whether some feature does the kind of inbox work: for
+// WorkAsk, whether questions are answered from the docs (some project has a
+// docs assistant).
+func (r Router) Handles(kind string) bool {
+	_, ok := r.b.handlers[kind]
 	return ok
-}
-
-// AnswerThreads tells whether a Slack thread is an answer's, whose replies
-// continue its conversation with the assistant, and whose.
-type AnswerThreads func(ctx context.Context, t store.Thread) (AnswerThread, error)
-
-// AnswerThread is what the answerer says of a Slack thread.
-type AnswerThread struct {
-	// Answer reports that the thread is an answer's, with a conversation
-	// going on.
-	Answer bool
-	// Asker is who asked the conversation's first question; "" when not
-	// known (a conversation kept before askers were).
-	Asker string
-}
-
-// GoesOnWith reports whether a post of user in an answer's thread goes on
-// with its conversation, as a question: in a direct message, or when it
-// mentions the bot, always (a mention by someone else is a question of
-// theirs); in a channel, a plain reply only when it is the asker's.
-// Anyone else's reply there ("thanks") is people talking: it costs nothing
-// and is left alone.
-func (t AnswerThread) GoesOnWith(user string, mention, dm bool) bool {
-	return t.Answer && (mention || dm || t.Asker == "" || t.Asker == user)
-}
-
-// SetThreads registers the answerer's AnswerThreads. Register before Run.
-func (a Answers) SetThreads(f AnswerThreads) { a.b.answerThreads = f }
-
-// Thread says whether t is an answer's thread, and whose; not one,
-// without error, when no feature answers questions.
-func (a Answers) Thread(ctx context.Context, t store.Thread) (AnswerThread, error) {
-	if a.b.answerThreads == nil {
-		return AnswerThread{}, nil
-	}
-	return a.b.answerThreads(ctx, t)
 }
 
 // QuestionIn decides whether text, addressed to the bot (a mention or a DM),

@@ -46,6 +46,16 @@ func (ro RetryOffers) TakeRetry(ctx context.Context, t Thread) ([]byte, error) {
 	return []byte(v), nil
 }
 
+// RetryOffered reports whether a retry was offered in thread t, taken or
+// not, and has not expired: a "retry" there is the start's to answer.
+func (ro RetryOffers) RetryOffered(ctx context.Context, t Thread) (bool, error) {
+	n, err := ro.s.rdb.Exists(ctx, ro.s.offerKey(t)).Result()
+	if err != nil {
+		return false, wrapErr(err, "store: retry offered")
+	}
+	return n > 0, nil
+}
+
 // luaTakeRetry: KEYS the offer; ARGV the taken mark. Returns the offer (the
 // mark when taken already) and puts the mark in its place for the rest of
 // its time to live, or nil when there is none: nothing is written then, so

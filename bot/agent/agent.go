@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
@@ -97,6 +96,7 @@ type Jobs interface {
 type RetryOffers interface {
 	OfferRetry(ctx context.Context, t store.Thread, payload []byte, ttl time.Duration) error
 	TakeRetry(ctx context.Context, t store.Thread) ([]byte, error)
+	RetryOffered(ctx context.Context, t store.Thread) (bool, error)
 }
 
 // PendingStarts is the starts waiting for the person to choose a project
@@ -212,8 +212,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	}
 	routes.Declare(Declaration())
 	routes.HandleCommand(Command, a.onCommand)
-	routes.HandleEvent(slackevents.Message, a.onMessage)
-	routes.HandleEvent(slackevents.AppMention, a.onMention)
+	a.ownPosts(routes)
 	routes.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
 	routes.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
 	routes.HandleBlockActions(bot.ActionImprovePageRows, a.onImprovePage)
@@ -223,7 +222,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
 	routes.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	routes.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
-	routes.HandleWork(workReply, bot.WorkHandler{Do: a.doReply, GiveUp: a.giveUpReply})
+	routes.HandleWork(workFollowUp, bot.WorkHandler{Do: a.doModalFollowUp, GiveUp: a.giveUpReply})
 	routes.HandleWork(workList, bot.WorkHandler{Do: a.doList, GiveUp: a.giveUpList})
 	routes.HandleBlockAction(ActionFollowUp, a.onFollowUpButton)
 	routes.HandleViewSubmission(ViewFollowUp, a.onFollowUpSubmit)
@@ -235,3 +234,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	b.Background(a.runPoller)
 	return &Feature{a: a}, nil
 }
+
+// answersOn reports whether questions are answered from the docs: the help
+// then points to them.
+func (a *agent) answersOn() bool { return a.core.Router().Handles(bot.WorkAsk) }

@@ -30,7 +30,7 @@ func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		return
 	}
 	if c.Help {
-		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects().Set, a.core.Answers().On())))
+		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects().Set, a.answersOn())))
 		return
 	}
 	text, listing := c.Text, c.Listing

@@ -36,92 +36,20 @@ const (
 	markFiles   = "files"   // the person was told the post's files are not passed on
 )
 
-// doReply sends a thread reply to the thread's job and follows the job
-// again. Each step leaves a mark: an attempt after a crash never sends the
-// reply twice. If it cannot tell whether the reply reached the agent (an
-// earlier attempt stopped while sending it, or the API did not confirm it),
-// it says so to the person and follows the job all the same: the agent may
-// be acting on the reply, and its result must then be reported.
-func (a *agent) doReply(ctx context.Context, w *bot.Work) error {
+// doModalFollowUp sends a follow-up typed in the follow-up modal
+// (agent.followup work) to the thread's job and follows the job again
+// (replyInJobThread); a thread that no longer follows a job is told so.
+func (a *agent) doModalFollowUp(ctx context.Context, w *bot.Work) error {
 	var r replyRequest
 	if err := json.Unmarshal(w.Payload, &r); err != nil {
-		return fmt.Errorf("decoding a thread reply: %w", err)
+		return fmt.Errorf("decoding a follow-up: %w", err)
 	}
-	log := a.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
-	if r.Files && r.Text == "" && !r.Mention {
-		return a.filesOnly(ctx, w, r, log)
-	}
-	if w.Marked(markWaiting) != "" {
-		// Another start in the post's thread was under way (startclaim.go).
-		return a.awaitStart(ctx, w, r, store.Thread{Team: r.Team, Channel: r.Channel, TS: cmp.Or(r.ThreadTS, r.TS)}, log)
-	}
-	if !r.inThread() || w.Marked(markStarting) != "" || (r.Mention && commandWord(r.Text) != "") {
-		a.noteFiles(ctx, w, r, log)
-		return a.doAddressed(ctx, w, r, log)
-	}
+	log := a.postLog(w, r)
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
-	if r.DM && !r.FromModal {
-		// A thread of a DM is the assistant pane's: its keeper takes the
-		// suggested prompts it answers itself, titles the thread, and
-		// says which project the rest goes to (the channel looked at).
-		take, err := a.core.Pane().Offer(ctx, bot.AssistantPost{Team: r.Team, Channel: r.Channel, User: r.User,
-			TS: r.TS, ThreadTS: r.ThreadTS, Text: r.Text, Key: w.Key})
-		if err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if take.Taken {
-			return nil
-		}
-		r.Project = take.Project
-	}
 	job, err := a.store.JobByThread(ctx, thread)
 	if errors.Is(err, store.ErrNotFound) {
-		if done, err := a.maybeRetryStart(ctx, w, r, thread, log); done || err != nil {
-			return err
-		}
-		if answer, err := a.core.Answers().Thread(ctx, thread); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		} else if answer.Answer {
-			// An answer's thread: the asker's reply (or a mention) goes on
-			// with its conversation; another's reply costs nothing.
-			if !answer.GoesOnWith(r.User, r.Mention, r.DM) {
-				log.Debug("a reply in another's answer thread; not a question")
-				return nil
-			}
-			return a.handToAnswers(ctx, w, r, r.Text, log)
-		}
-		if r.Mention || r.DM {
-			// Not a job's thread: a mention there (or any reply in a
-			// DM) starts a job with the thread as its context.
-			a.noteFiles(ctx, w, r, log)
-			return a.doAddressed(ctx, w, r, log)
-		}
-		held, err := a.store.StartHeld(ctx, thread)
-		if err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if held {
-			// A job is being started in the thread (a mention in an
-			// old thread, say): the post may be addressed to it. Look
-			// again once it is linked (or released).
-			return bot.Later(startWaitPoll, store.ErrStartHeld)
-		}
-		// A start links its job as it drops its claim: one that did so
-		// between the two reads has its job linked now.
-		if job, err = a.store.JobByThread(ctx, thread); err == nil {
-			return a.replyInJobThread(ctx, w, r, thread, job, log)
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if startMayBeUnderWay(r.ThreadTS, w.Attempt) {
-			// A reply to a root message posted moments ago: its job may
-			// still be starting. Look again shortly rather than drop it.
-			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
-		}
-		if r.FromModal {
-			a.tellInThread(ctx, r, "docsbot no longer follows a job in this thread, so this was not sent. Start a new job with `"+Command+"`.", log)
-		}
-		return nil // a thread that is not a job's
+		a.tellInThread(ctx, r, "docsbot no longer follows a job in this thread, so this was not sent. Start a new job with `"+Command+"`.", log)
+		return nil
 	}
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
@@ -408,7 +336,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 // isRetryWord reports whether a reply asks to try a start again.
 func isRetryWord(text string) bool { return strings.EqualFold(strings.Trim(text, " .!`"), wordRetry) }
 
-// giveUpReply tells the author of a reply that it was not sent.
+// giveUpReply tells the author of a follow-up that it was not sent.
 func (a *agent) giveUpReply(ctx context.Context, w *bot.Work) {
 	var r replyRequest
 	if json.Unmarshal(w.Payload, &r) != nil {
@@ -437,23 +365,6 @@ func (a *agent) noteFiles(ctx context.Context, w *bot.Work, r replyRequest, log 
 	if err := w.Mark(ctx, map[string]string{markFiles: "1"}); err != nil {
 		log.Warn("recording the note about files failed", "err", err)
 	}
-}
-
-// filesOnly answers a post that has files and no text: in a job's thread or
-// a DM with the bot, the person is told nothing was passed to the agent;
-// elsewhere it is not for docsbot.
-func (a *agent) filesOnly(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
-	if !r.DM {
-		_, err := a.store.JobByThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS})
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-	}
-	a.tellInThread(ctx, r, "This message has only files, and docsbot passes only text on to the agent, so nothing was sent. Write what the agent should do in a message.", log)
-	return nil
 }
 
 // showModalFollowUp shows in the thread, once, a follow-up sent from the

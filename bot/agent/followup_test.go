@@ -130,7 +130,7 @@ func TestReplyOutsideJobThreadsIsNotKept(t *testing.T) {
 	}
 }
 
-// repliesDone is docsbot_inbox_work_total{kind="agent.reply",outcome="done"}.
+// repliesDone is docsbot_inbox_work_total{kind="post",outcome="done"}: the posts done.
 func repliesDone(t *testing.T, reg *prometheus.Registry) float64 {
 	t.Helper()
 	fams, err := reg.Gather()
@@ -146,7 +146,7 @@ func repliesDone(t *testing.T, reg *prometheus.Registry) float64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["kind"] == "agent.reply" && labels["outcome"] == "done" {
+			if labels["kind"] == bot.WorkPost && labels["outcome"] == "done" {
 				return m.GetCounter().GetValue()
 			}
 		}

@@ -14,9 +14,14 @@ import (
 )
 
 // The follow-up modal: the result's Follow up button opens it, and its
-// submission becomes one follow-up on the job, through the same inbox work
-// (agent.reply) as a reply in the thread.
+// submission becomes one follow-up on the job: agent.followup work, sent
+// as a reply in the thread is (replyInJobThread).
 const (
+	// workFollowUp is the kind of inbox work of a follow-up typed in the
+	// modal. Earlier versions recorded it as agent.reply, now the core's
+	// kind of posts (bot.LegacyWorkPost), which offers it as a reply in the
+	// thread.
+	workFollowUp = "agent.followup"
 	// ViewFollowUp is the modal's callback_id.
 	ViewFollowUp = "agent.followup_modal"
 	// The input block and element that hold the instruction.
@@ -129,7 +134,7 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 	}
 	payload, _ := json.Marshal(replyRequest{Team: cmp.Or(ic.Team.ID, ic.View.TeamID), Channel: meta.Channel, User: ic.User.ID,
 		ThreadTS: meta.Thread, Text: text, FromModal: true})
-	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workReply, Payload: payload}, bot.RedeliveredInteraction) {
+	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workFollowUp, Payload: payload}, bot.RedeliveredInteraction) {
 		fieldError("docsbot cannot reach its storage right now, so this was not sent. Try again in a minute.")
 		return
 	}

@@ -56,9 +56,10 @@ func askedJob(text string) string {
 	return id
 }
 
-// doAddressed acts on a post addressed to the bot that is not a follow-up:
-// a top-level mention or DM, a mention in a thread that is not a job's, or
-// a reply in a DM thread without a job. It answers help and list, and
+// doAddressed acts on a post addressed to the bot that is neither a
+// follow-up nor a question (the answers own those: bot/posts.go): a
+// top-level mention or DM, a mention in a thread that is not a job's, or a
+// reply in a DM thread without a job. It answers help and list, and
 // otherwise queues the start of a job in the post's thread.
 func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
 	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
@@ -75,21 +76,11 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		switch commandWord(listed) {
 		case wordHelp:
 			if listed != "" || listed == r.Text {
-				a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.core.Answers().On()), log)
+				a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.answersOn()), log)
 				return nil
 			}
 		case wordList, wordStatus:
 			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(listed), Project: listProject})
-		}
-	}
-	if w.Marked(markStarting) == "" && a.core.Answers().On() {
-		// A question goes to the answers from the docs (bot.QuestionIn):
-		// anything from a person who may not start jobs, "ask …" or a
-		// question mark from one who may. When Slack cannot say which, only
-		// the explicit forms are questions, and a job start is "not now".
-		refusal, notNow := a.core.Editors().Check(ctx, r.User, r.Channel, "")
-		if q, ok := bot.QuestionIn(r.Text, refusal == "" || notNow); ok {
-			return a.handToAnswers(ctx, w, r, q, log)
 		}
 	}
 	if w.Marked(markStarting) == "" {
@@ -188,24 +179,4 @@ func (a *agent) inJobThread(ctx context.Context, w *bot.Work, req startRequest, 
 	log.Info("start asked for in a job's thread; not started", "job", job.ID)
 	a.tell(ctx, req, "", "This thread already follows docs agent job `"+mrkdwn.Escape(job.ID)+"`: reply in the thread to send it a follow-up instead. Nothing new was started.", log)
 	return true, nil
-}
-
-// handToAnswers queues the post r as the question q for the answers from the
-// docs (bot.WorkAsk), keyed by the post's work so that a redelivery or a
-// second attempt queues it once.
-func (a *agent) handToAnswers(ctx context.Context, w *bot.Work, r replyRequest, q string, log *slog.Logger) error {
-	via := bot.ViaMention
-	switch {
-	case r.inThread() && !r.Mention:
-		via = bot.ViaReply
-	case r.DM && !r.Mention:
-		via = bot.ViaDM
-	}
-	payload, _ := json.Marshal(bot.Question{Team: r.Team, Channel: r.Channel, User: r.User, TS: r.TS, ThreadTS: r.ThreadTS, Text: q, Via: via, Project: r.Project,
-		Implied: r.Project != ""}) // only the pane sets it (followup.go): the channel looked at
-	if _, err := a.core.QueueFromWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
-	}
-	log.Info("handed to the answers from the docs", "via", via)
-	return nil
 }

@@ -1,30 +1,39 @@
 package agent
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
+	"errors"
 	"log/slog"
-	"strings"
-
-	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
-// A person's post that docsbot acts on: a reply in a thread (a follow-up
-// when the thread is a job's), a top-level message in a DM with the bot, or
-// a message that mentions the bot. Slack delivers a mention twice, as an
-// app_mention event and as a message event (the app also subscribes to
-// messages), with different event ids; both become the same piece of work,
-// keyed by the message (team, channel, ts) rather than by the event, so
-// whichever arrives first records it and the other is dropped as a
-// redelivery. The work (agent.reply, doReply) decides what the post is once
-// it knows whether its thread is a job's: a follow-up, a new job, a list.
+// The agent owns four rows of the core's table of posts (bot/posts.go):
+//
+//	owner             order                hears                           claims
+//	agent.command     bot.OrderCommand     a mention, a top-level DM       help, list, status (or a project=NAME naming none)
+//	agent.job-thread  bot.OrderJobThread   a reply in a thread             the thread is a job's, or "retry" where one is offered
+//	agent.job-start   bot.OrderJobStart    a mention, a DM                 all it hears: a job start (doAddressed)
+//	agent.under-way   bot.OrderUnderWay    a plain reply in a thread       a job linked since; a start under way: offered again shortly
+//
+// What a post's owner does is resumable by the marks of its work: a start
+// queued (markStarting), a wait for another start (markWaiting), a
+// follow-up being sent (markSending).
 
-// replyRequest is what a person's post carries through the inbox.
+// Names of the agent's owners of posts (bot.PostOwner.Name), marked on a
+// post's work.
+const (
+	ownerCommand   = "agent.command"
+	ownerJobThread = "agent.job-thread"
+	ownerJobStart  = "agent.job-start"
+	ownerUnderWay  = "agent.under-way"
+)
+
+// replyRequest is a post as the agent handles it: a person's post
+// (bot.Post), or a follow-up typed in the follow-up modal (agent.followup
+// work).
 type replyRequest struct {
 	Team     string `json:"team"`
 	Channel  string `json:"channel"`
@@ -44,124 +53,153 @@ type replyRequest struct {
 	// Files marks a post with files attached (subtype file_share): only
 	// its text goes on, and the person is told the files do not.
 	Files bool `json:"files,omitempty"`
-	// Project is the docs project a post in the assistant pane's thread
-	// goes to (bot.AssistantTake.Project: the default of the channel the
-	// person looks at), "" to decide as for any post. Set by doReply from
-	// the pane's keeper, never recorded with the work.
+	// Project is the docs project an earlier owner named for the post
+	// (bot.Post.Project: the pane's channel looked at), "" to decide as
+	// for any post.
 	Project string `json:"-"`
+}
+
+// replyOf is the post p as the agent handles it.
+func replyOf(p bot.Post) replyRequest {
+	return replyRequest{Team: p.Team, Channel: p.Channel, User: p.User, TS: p.TS, ThreadTS: p.ThreadTS, Text: p.Text,
+		Mention: p.Mention, DM: p.DM, Files: p.Files, Project: p.Project}
 }
 
 // inThread reports whether the post is a reply in a thread.
 func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS != r.TS }
 
-// onMessage handles message events: a person's thread reply, top-level DM
-// or mention is recorded in the inbox and then acknowledged; one with files
-// attached (file_share) too, its text going on without the files. Everything
-// else (the bot's own and other bots' messages, edits, joins) is
-// acknowledged and ignored, but for people's top-level posts in channels,
-// addressed to nobody, which go to the help channels (bot.HelpChannels.Hear). If Redis cannot record
-// the post, the envelope is not acknowledged: Slack sends it again (see
-// acceptPost for its last try).
-func (a *agent) onMessage(ctx context.Context, req *bot.EventRequest) {
-	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || !personsPost(ev.SubType) || a.core.Self().OwnOrBot(ev) {
-		req.Ack(nil)
-		return
-	}
-	p := a.post(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
-	p.DM = ev.ChannelType == "im"
-	p.Files = ev.SubType == subtypeFileShare
-	if !(p.inThread() || p.DM || p.Mention) {
-		// Addressed to nobody: a help channel's (bot.HelpChannels.Hear).
-		a.core.HelpChannels().Hear(ctx, req, ev)
-		return
-	}
-	if p.Text == "" && !p.Mention && !p.Files {
-		req.Ack(nil)
-		return
-	}
-	a.acceptPost(ctx, req, p)
+// filesOnly reports whether the post has files and no text (nor a mention,
+// which alone asks for help).
+func (r replyRequest) filesOnly() bool { return r.Files && r.Text == "" && !r.Mention }
+
+// ownPosts registers the agent's rows of the table above.
+func (a *agent) ownPosts(routes bot.Router) {
+	routes.OwnPosts(bot.PostOwner{Name: ownerCommand, Order: bot.OrderCommand, Hears: a.hearsCommand, Do: a.doAddressedPost})
+	routes.OwnPosts(bot.PostOwner{Name: ownerJobThread, Order: bot.OrderJobThread, Hears: hearsReply, Claims: a.claimsJobThread, Do: a.doJobThread})
+	routes.OwnPosts(bot.PostOwner{Name: ownerJobStart, Order: bot.OrderJobStart, Hears: hearsAddressed, Do: a.doAddressedPost})
+	routes.OwnPosts(bot.PostOwner{Name: ownerUnderWay, Order: bot.OrderUnderWay, Hears: hearsPlainReply, Claims: a.claimsUnderWay, Do: a.doJobThread})
 }
 
-// subtypeFileShare is the subtype of a person's message with files attached.
-const subtypeFileShare = "file_share"
-
-// personsPost reports whether a message event of the subtype is a person's
-// new post: a plain message, a thread reply also sent to the channel, or a
-// message with files.
-func personsPost(subtype string) bool {
-	return subtype == "" || subtype == "thread_broadcast" || subtype == subtypeFileShare
-}
-
-// onMention handles app_mention events, the same way as the message event
-// Slack sends for the same post.
-func (a *agent) onMention(ctx context.Context, req *bot.EventRequest) {
-	ev, ok := req.Event.InnerEvent.Data.(*slackevents.AppMentionEvent)
-	if !ok || a.core.Self().OwnOrBot(&slackevents.MessageEvent{User: ev.User, BotID: ev.BotID}) {
-		req.Ack(nil)
-		return
+// hearsCommand: a mention, or a top-level DM, that is one of the words the
+// agent answers itself (help, list, status; commandWord); in a thread only
+// a mention whose whole text is one.
+func (a *agent) hearsCommand(_ context.Context, p bot.Post) bool {
+	if p.InThread() {
+		return p.Mention && commandWord(p.Text) != ""
 	}
-	a.acceptPost(ctx, req, a.post(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text))
-}
-
-// post reads a person's message as the agent gets it: Slack's escaping and
-// markup undone, the bot's mention taken out.
-func (a *agent) post(team, channel, user, ts, threadTS, text string) replyRequest {
-	tag := "<@" + a.core.Self().UserID + ">"
-	mention := a.core.Self().UserID != "" && strings.Contains(text, tag)
-	text = strings.TrimSpace(mrkdwn.Plain(strings.ReplaceAll(text, tag, "")))
-	return replyRequest{Team: team, Channel: channel, User: user, TS: ts, ThreadTS: threadTS, Text: text, Mention: mention}
-}
-
-// acceptPost records a post as agent.reply work keyed by the message, then
-// acknowledges the event; if Redis cannot take it, the event is left
-// unacknowledged for Slack to send again. On Slack's last try there is no
-// again: the person is told privately that the post was not taken, when it
-// was addressed to the bot (a mention, a DM, a reply in a thread of the
-// bot's).
-func (a *agent) acceptPost(ctx context.Context, req *bot.EventRequest, p replyRequest) {
-	payload, _ := json.Marshal(p)
-	key := "msg:" + p.Team + ":" + p.Channel + ":" + p.TS
-	if !a.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workReply, Payload: payload}, bot.RedeliveredEvent) {
-		if !req.LastDelivery {
-			return // not acknowledged: Slack delivers it again
-		}
-		log := a.log.With("user", p.User, "channel", p.Channel, "thread", p.ThreadTS, "work", key)
-		log.Warn("post not recorded on Slack's last try; not taken")
-		if p.Mention || p.DM || a.botThread(ctx, p, log) {
-			a.tellInThread(ctx, p, "docsbot could not take this message: it cannot reach its storage right now, and Slack will not send it again. Send it again in a minute.", log)
-		}
-		req.Ack(nil)
-		return
-	}
-	req.Ack(nil)
-}
-
-// botThread reports whether the thread a post is in may be the bot's (a
-// job's), reading its first message from Slack. A thread that cannot be
-// read for a passing reason (bot.TransientSlack: Slack's own trouble, a
-// rate limit, the network) counts as the bot's, so that a post that may be
-// addressed to it is not dropped without a word; one Slack refuses to show
-// for good (channel_not_found, not_in_channel, missing_scope) is not the
-// bot's to answer.
-func (a *agent) botThread(ctx context.Context, p replyRequest, log *slog.Logger) bool {
-	if !p.inThread() {
+	if !p.Addressed() {
 		return false
 	}
-	msgs, _, _, err := a.slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-		ChannelID: p.Channel, Timestamp: p.ThreadTS, Limit: 1,
-	})
-	if err != nil {
-		if !bot.TransientSlack(err) {
-			log.Warn("Slack refuses to show the thread's first message; not answering as in a thread of the bot's", "err", err)
-			return false
-		}
-		log.Warn("could not read the thread's first message; answering as in a thread of the bot's", "err", err)
+	listed, _, problem := listWords(p.Text, a.core.Projects().Set)
+	switch commandWord(listed) {
+	case wordHelp:
+		return problem != "" || listed != "" || listed == p.Text
+	case wordList, wordStatus:
 		return true
 	}
-	if len(msgs) == 0 {
-		return false
-	}
-	self := a.core.Self()
-	return msgs[0].User == self.UserID || (self.BotID != "" && msgs[0].BotID == self.BotID)
+	return problem != ""
 }
+
+func hearsReply(_ context.Context, p bot.Post) bool      { return p.InThread() }
+func hearsAddressed(_ context.Context, p bot.Post) bool  { return p.Addressed() }
+func hearsPlainReply(_ context.Context, p bot.Post) bool { return p.InThread() && !p.Addressed() }
+
+// claimsJobThread claims a reply in a job's thread, and "retry" in a thread
+// where a start whose outcome was unknown offers to try again.
+func (a *agent) claimsJobThread(ctx context.Context, _ *bot.Work, p *bot.Post) (bool, error) {
+	thread := store.Thread{Team: p.Team, Channel: p.Channel, TS: p.ThreadTS}
+	_, err := a.store.JobByThread(ctx, thread)
+	switch {
+	case err == nil:
+		return true, nil
+	case !errors.Is(err, store.ErrNotFound):
+		return false, err
+	case !isRetryWord(p.Text):
+		return false, nil
+	}
+	return a.store.RetryOffered(ctx, thread)
+}
+
+// claimsUnderWay looks once more at a plain reply nobody claimed: a job
+// linked to its thread since (a start links its job as it drops its claim)
+// is claimed; a start under way in the thread, or a thread so young that
+// its job may still be starting (startMayBeUnderWay), offers the post again
+// after a while.
+func (a *agent) claimsUnderWay(ctx context.Context, w *bot.Work, p *bot.Post) (bool, error) {
+	thread := store.Thread{Team: p.Team, Channel: p.Channel, TS: p.ThreadTS}
+	held, err := a.store.StartHeld(ctx, thread)
+	if err != nil {
+		return false, err
+	}
+	if held {
+		// A job is being started in the thread (a mention in an old
+		// thread, say): the post may be addressed to it. Look again once
+		// it is linked (or released).
+		return false, bot.Later(startWaitPoll, store.ErrStartHeld)
+	}
+	if _, err := a.store.JobByThread(ctx, thread); err == nil {
+		return true, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
+	if startMayBeUnderWay(p.ThreadTS, w.Attempt) {
+		// A reply to a root message posted moments ago: its job may still
+		// be starting. Look again shortly rather than drop it.
+		return false, bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
+	}
+	return false, nil // a thread that is not a job's
+}
+
+// doJobThread acts on a reply claimed in a job's thread: "retry" where a
+// start offers it, files without text, or a follow-up (replyInJobThread).
+func (a *agent) doJobThread(ctx context.Context, w *bot.Work, p bot.Post) error {
+	r := replyOf(p)
+	log := a.postLog(w, r)
+	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}
+	if w.Marked(markRetry) != "" {
+		_, err := a.maybeRetryStart(ctx, w, r, thread, log)
+		return err
+	}
+	job, err := a.store.JobByThread(ctx, thread)
+	if errors.Is(err, store.ErrNotFound) {
+		// "retry" where a start offers it; or the job was untracked since
+		// the claim: nothing to follow up.
+		_, err := a.maybeRetryStart(ctx, w, r, thread, log)
+		return err
+	}
+	if err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	if r.filesOnly() {
+		a.tellInThread(ctx, r, filesOnlyText, log)
+		return nil
+	}
+	return a.replyInJobThread(ctx, w, r, thread, job, log)
+}
+
+// doAddressedPost acts on a post addressed to the bot that is not a
+// follow-up (agent.command, agent.job-start): help, a list, or a job start
+// in the post's thread (doAddressed), after any wait for another start in
+// that thread (markWaiting, startclaim.go).
+func (a *agent) doAddressedPost(ctx context.Context, w *bot.Work, p bot.Post) error {
+	r := replyOf(p)
+	log := a.postLog(w, r)
+	if r.filesOnly() {
+		a.tellInThread(ctx, r, filesOnlyText, log)
+		return nil
+	}
+	if w.Marked(markWaiting) != "" {
+		return a.awaitStart(ctx, w, r, store.Thread{Team: r.Team, Channel: r.Channel, TS: cmp.Or(r.ThreadTS, r.TS)}, log)
+	}
+	a.noteFiles(ctx, w, r, log)
+	return a.doAddressed(ctx, w, r, log)
+}
+
+// postLog is the log of a post's work.
+func (a *agent) postLog(w *bot.Work, r replyRequest) *slog.Logger {
+	return a.log.With("user", r.User, "channel", r.Channel, "thread", r.ThreadTS, "work", w.Key, "attempt", w.Attempt)
+}
+
+// filesOnlyText tells the author of a post with files and no text, in a
+// job's thread or a DM, that nothing was passed on.
+const filesOnlyText = "This message has only files, and docsbot passes only text on to the agent, so nothing was sent. Write what the agent should do in a message."

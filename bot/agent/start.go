@@ -21,11 +21,8 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// The kinds of inbox work of agent jobs.
-const (
-	workStart = "agent.start"
-	workReply = "agent.reply"
-)
+// workStart is the kind of inbox work of a job's start.
+const workStart = "agent.start"
 
 // The marks a start leaves on its work for its later attempts; what each
 // phase does with them is the table in doc.go.

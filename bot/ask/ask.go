@@ -3,7 +3,6 @@ package ask
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -209,7 +208,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionAskAgain, a.onAskAgain)
 	routes.HandleBlockAction(ActionFallsShort, a.onFallsShort)
 	routes.HandleBlockAction(ActionAskTeam, a.onAskTeam)
-	b.Answers().SetThreads(a.isAnswerThread)
+	a.ownPosts(routes)
 	return &Feature{on: true}, nil
 }
 
@@ -260,19 +259,6 @@ func registerOff(b *bot.Bot) {
 			}
 		})
 	}
-}
-
-// isAnswerThread says whether t has a conversation going on, and who
-// asked it.
-func (a *answers) isAnswerThread(ctx context.Context, t store.Thread) (bot.AnswerThread, error) {
-	c, err := a.store.Conversations.Conversation(ctx, t)
-	switch {
-	case err == nil:
-		return bot.AnswerThread{Answer: true, Asker: c.Asker}, nil
-	case errors.Is(err, store.ErrNotFound):
-		return bot.AnswerThread{}, nil
-	}
-	return bot.AnswerThread{}, err
 }
 
 // sites is the allow-list of the links of an answer from docs.

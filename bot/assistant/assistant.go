@@ -4,7 +4,8 @@
 // health of the week, the deployments), and the thread's title from its
 // first question. The questions and jobs typed there take the paths of any
 // direct message (the agent hears them, the answers answer them in the
-// thread), so this package only offers, titles and answers its prompts.
+// thread), so this package only offers, titles and answers its prompts, and
+// names the project of the rest.
 //
 // Lifecycle of a pane thread:
 //
@@ -13,12 +14,12 @@
 //	       looked at remembered (store.PaneContexts: the thread's, or the
 //	       DM's for app_context_changed), then the prompts set for the
 //	       person's DM (an agent app's prompts are the channel's)
-//	a reply in the thread (the agent's doReply offers it, bot.Pane.Offer)
+//	a reply in the thread (the pane's row in the core's table of posts)
 //	    -> one of our prompts: assistant.prompt work, answered in the thread
 //	    -> anything else: assistant.title work once per thread (a mark kept
 //	       30 days), then the reply goes on as a question or a job, to the
 //	       default project of the channel looked at unless it names one
-//	       (project=NAME) (bot.AssistantTake.Project)
+//	       (project=NAME) (bot.Post.Project)
 //	the work's agent session (bot.SetSessionStatus, by the answers and the
 //	agent): processing while an answer streams or a job runs, then active
 //	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
@@ -63,6 +64,7 @@ func Declaration() bot.Declaration {
 			{Name: string(slackevents.AssistantThreadContextChanged), Why: "the prompts follow the channel the person looks at", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AppContextChanged), Why: "the prompts follow what the person has open", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AgentSessionStopped), Why: "Stop in the pane: an answer ends, a job is no longer followed", Scope: bot.Scope{Name: "assistant:write"}},
+			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "prompts typed in the pane's threads"}},
 		},
 		Scopes:    []bot.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the assistant pane's threads"}},
 		AgentView: "Ask your docs, see what readers struggle with, follow deployments and start docs jobs, in this pane.",
@@ -128,5 +130,5 @@ func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, follows F
 	routes.HandleWork(workPrompts, bot.WorkHandler{Do: p.doPrompts})
 	routes.HandleWork(workPrompt, bot.WorkHandler{Do: p.doPrompt, GiveUp: p.gaveUp})
 	routes.HandleWork(workTitle, bot.WorkHandler{Do: p.doTitle})
-	b.Pane().SetPosts(p.offered)
+	p.ownPosts(b.Router())
 }

@@ -28,36 +28,81 @@ const (
 	deploysLooked = 50
 )
 
+// panePost is a person's reply in a thread of their direct message with
+// the bot: in Slack's pane, every thread is one. Its JSON (no tags) is what
+// earlier versions recorded in assistant.prompt and assistant.title work.
+type panePost struct {
+	Team, Channel, User string
+	// TS is the reply, ThreadTS the thread's first message.
+	TS, ThreadTS string
+	// Text is the reply as typed, Slack's markup undone.
+	Text string
+	// Key is the inbox work key of the reply.
+	Key string
+}
+
 // postRequest is a pane post through the inbox (assistant.prompt and
 // assistant.title work).
 type postRequest struct {
-	Post bot.AssistantPost `json:"post"`
+	Post panePost `json:"post"`
 	// Prompt is the prompt's base, Project the project it names.
 	Prompt  string `json:"prompt,omitempty"`
 	Project string `json:"project,omitempty"`
 }
 
-// offered takes a reply in a thread of a person's DM with the bot (the
-// agent offers it, bot.Pane.Offer): one of the pane's prompts is
-// queued as assistant.prompt work and taken; anything else queues the
-// thread's title (once per thread) and goes on as a question or a job, to
-// the project the channel looked at beside the thread defaults to
-// (postProject).
-func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bot.AssistantTake, error) {
-	base, name, isPrompt := promptOf(post.Text)
-	kind, key := workTitle, "assistant.title:"+post.Key
-	if isPrompt {
-		kind, key = workPrompt, "assistant.prompt:"+post.Key
+// ownerPane is the pane's row of the core's table of posts (bot/posts.go):
+// it hears replies with text in a thread of a DM, claims the prompts it
+// answers itself, and names the project of the rest.
+const ownerPane = "pane"
+
+// ownPosts registers the pane's row of the table of posts.
+func (p *pane) ownPosts(routes bot.Router) {
+	routes.OwnPosts(bot.PostOwner{Name: ownerPane, Order: bot.OrderPane, Hears: hearsPaneReply, Claims: p.claims, Do: p.doOwned})
+}
+
+func hearsPaneReply(_ context.Context, post bot.Post) bool {
+	return post.DM && post.InThread() && post.Text != ""
+}
+
+// claims claims one of the pane's prompts; anything else queues the
+// thread's title (once per thread, keyed by the post's work) and goes on as
+// a question or a job, to the project the channel looked at beside the
+// thread defaults to (postProject), named on post for the owners after.
+func (p *pane) claims(ctx context.Context, w *bot.Work, post *bot.Post) (bool, error) {
+	if _, _, isPrompt := promptOf(post.Text); isPrompt {
+		return true, nil
 	}
+	pp := panePostOf(w, *post)
+	if err := p.queuePost(ctx, workTitle, pp); err != nil {
+		return false, err
+	}
+	proj, err := p.postProject(ctx, pp)
+	post.Project = proj
+	return false, err
+}
+
+// doOwned queues a prompt claimed as assistant.prompt work, answered in the
+// thread.
+func (p *pane) doOwned(ctx context.Context, w *bot.Work, post bot.Post) error {
+	if err := p.queuePost(ctx, workPrompt, panePostOf(w, post)); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
+	return nil
+}
+
+// queuePost queues post's work of kind, keyed by the post's work.
+func (p *pane) queuePost(ctx context.Context, kind string, post panePost) error {
+	base, name, _ := promptOf(post.Text)
 	payload, _ := json.Marshal(postRequest{Post: post, Prompt: base, Project: name})
-	if _, err := p.core.QueueFromWork(ctx, store.Work{Key: key, Kind: kind, Payload: payload}); err != nil {
-		return bot.AssistantTake{}, fmt.Errorf("queueing the pane's %s: %w", kind, err)
+	if _, err := p.core.QueueFromWork(ctx, store.Work{Key: kind + ":" + post.Key, Kind: kind, Payload: payload}); err != nil {
+		return fmt.Errorf("queueing the pane's %s: %w", kind, err)
 	}
-	if isPrompt {
-		return bot.AssistantTake{Taken: true}, nil
-	}
-	proj, err := p.postProject(ctx, post)
-	return bot.AssistantTake{Project: proj}, err
+	return nil
+}
+
+// panePostOf is the post of w as the pane's work carries it.
+func panePostOf(w *bot.Work, post bot.Post) panePost {
+	return panePost{Team: post.Team, Channel: post.Channel, User: post.User, TS: post.TS, ThreadTS: post.ThreadTS, Text: post.Text, Key: w.Key}
 }
 
 // postProject is the project of a question or job typed in the pane's
@@ -66,7 +111,7 @@ func (p *pane) offered(ctx context.Context, post bot.AssistantPost) (bot.Assista
 // (project=NAME, decided downstream), no channel is known (the pane's
 // event may not have been handled yet: the post is then a DM's) or that
 // channel has no default.
-func (p *pane) postProject(ctx context.Context, post bot.AssistantPost) (string, error) {
+func (p *pane) postProject(ctx context.Context, post panePost) (string, error) {
 	if p.core.Projects().Implicit() {
 		return "", nil
 	}
@@ -218,7 +263,7 @@ func onProject(name string) string {
 // healthText is the docs health of the project from the cache alone: the
 // pane never spends the analytics budget. The readers' words only for a
 // member of the organisation (bot.Sight).
-func (p *pane) healthText(ctx context.Context, post bot.AssistantPost, key, name string, log *slog.Logger) string {
+func (p *pane) healthText(ctx context.Context, post panePost, key, name string, log *slog.Logger) string {
 	if key == "" && !p.core.Projects().Implicit() && p.core.Projects().Len() > 1 {
 		key = bot.ProjectKey(p.core.Projects().All()[0])
 		name = p.core.Projects().All()[0].Name
@@ -241,7 +286,7 @@ func (p *pane) healthText(ctx context.Context, post bot.AssistantPost, key, name
 // deploysText lists the latest deployments and previews started from
 // Slack that the person may see: in channels they are in, and their own;
 // of the project named, when one is.
-func (p *pane) deploysText(ctx context.Context, post bot.AssistantPost, key string) (string, error) {
+func (p *pane) deploysText(ctx context.Context, post panePost, key string) (string, error) {
 	all, err := p.deploys.RecentDeploys(ctx, post.Team, deploysLooked)
 	if err != nil {
 		return "", err
@@ -274,7 +319,7 @@ func (p *pane) deploysText(ctx context.Context, post bot.AssistantPost, key stri
 
 // say posts text in the post's thread and marks it posted (a retry after
 // a post whose mark was lost may post again: a second copy, never none).
-func (p *pane) say(ctx context.Context, w *bot.Work, post bot.AssistantPost, text string, log *slog.Logger) error {
+func (p *pane) say(ctx context.Context, w *bot.Work, post panePost, text string, log *slog.Logger) error {
 	if _, err := p.core.Post(ctx, post.Channel, slack.MsgOptionText(text, false), slack.MsgOptionTS(post.ThreadTS)); err != nil {
 		if bot.TransientSlack(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
@@ -293,9 +338,9 @@ func (p *pane) say(ctx context.Context, w *bot.Work, post bot.AssistantPost, tex
 // long. A best effort: Slack may still be down.
 func (p *pane) gaveUp(ctx context.Context, w *bot.Work) {
 	var where struct {
-		Post     bot.AssistantPost `json:"post"`
-		Channel  string            `json:"channel"`
-		ThreadTS string            `json:"thread_ts"`
+		Post     panePost `json:"post"`
+		Channel  string   `json:"channel"`
+		ThreadTS string   `json:"thread_ts"`
 	}
 	if json.Unmarshal(w.Payload, &where) != nil {
 		return

@@ -111,7 +111,7 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 		log.Info("no prompts: the allow-lists refuse the person")
 		return nil
 	}
-	o := offer{Answers: p.core.Answers().On(), Health: p.health != nil, Deploys: p.deploys != nil}
+	o := offer{Answers: p.core.Router().Handles(bot.WorkAsk), Health: p.health != nil, Deploys: p.deploys != nil}
 	key := ""
 	if proj, ok := channelProject(p.core.Projects().Set, req.Context); ok {
 		o.Project, key = proj.Name, bot.ProjectKey(proj)

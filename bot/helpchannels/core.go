@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/project"
@@ -54,8 +53,6 @@ func (f *Feature) refuseCommand(ctx context.Context, r *bot.CommandRequest, refu
 func (f *Feature) queueCommand(ctx context.Context, r *bot.CommandRequest, kind string, payload any, notDone string) {
 	f.core.QueueCommand(ctx, r, kind, payload, notDone)
 }
-
-func (f *Feature) isOwnOrBot(ev *slackevents.MessageEvent) bool { return f.core.Self().OwnOrBot(ev) }
 
 func (f *Feature) self() string { return f.core.Self().UserID }
 

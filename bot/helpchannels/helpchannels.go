@@ -4,17 +4,19 @@
 // docs (bot.WorkAsk, Via bot.ViaAuto or bot.ViaPrivate) within a channel's
 // share of the hour (DOCSBOT_AUTO_PER_CHANNEL), and Share in channel under a
 // private answer. It answers through the answerer the core exposes, and
-// hears through the core the posts nobody addressed to the bot
-// (bot.Router.HandleChannelPosts).
+// owns the top-level questions nobody addressed to the bot (its row in the
+// core's table of posts, bot/posts.go).
 //
 // # A help channel's question
 //
 //	where                      what
 //	the message event (ack)    a person's top-level post, not an edit nor a
-//	                           bot's, more than 3 words, a question (IsQuestion):
-//	                           help.post work keyed by the message; anything
-//	                           else is acked and costs nothing
-//	help.post                  the channel's mode (auto or private, else done);
+//	                           bot's, addressed to nobody, more than 3 words, a
+//	                           question (IsQuestion), in a channel that answers
+//	                           unasked: the core's post work keyed by the message
+//	                           (bot/posts.go); anything else is acked and costs
+//	                           nothing
+//	the post's work (owned)    the channel's mode (auto or private, else done);
 //	                           the thread already answered by a person: done;
 //	                           the channel's share of the hour, taken once
 //	                           (store.Draw.ID): past it a 👀 reaction, done; else
@@ -167,7 +169,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 		f.sites[bot.ProjectKey(p)] = mrkdwn.NewSites(site, cfg.LinkDomains)
 	}
 	routes.HandleSubcommand(askCommand, "here", f.onHere)
-	routes.HandleChannelPosts(f.onPost)
+	routes.OwnPosts(bot.PostOwner{Name: ownerHelp, Order: bot.OrderHelpChannel, Hears: f.hears, Do: f.doOwned})
 	b.HelpChannels().SetModes(f.mode, f.hasExperts)
 	routes.HandleWork(workPost, bot.WorkHandler{Do: f.doPost})
 	routes.HandleWork(workHere, bot.WorkHandler{Do: f.doHere})

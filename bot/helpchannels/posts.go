@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -24,52 +21,47 @@ const (
 // it the work decides.
 const modeInAck = time.Second
 
-// onPost hears a person's top-level post in a channel that nobody
-// addressed to the bot: a question (IsQuestion) in a channel that answers
-// unasked becomes help.post work keyed by the message; anything else is
-// acked and costs nothing. When Redis cannot take the work, the event is
-// left unacked for Slack to send again; on its last try the question is
-// dropped, logged (nobody asked docsbot, so nobody waits for it).
-func (f *Feature) onPost(ctx context.Context, req *bot.EventRequest) {
-	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || (ev.SubType != "" && ev.SubType != "file_share") || ev.User == "" || ev.ThreadTimeStamp != "" || f.isOwnOrBot(ev) {
-		req.Ack(nil)
-		return
-	}
-	text := strings.TrimSpace(mrkdwn.Plain(ev.Text))
-	if !IsQuestion(text) || f.refusal(ev.User, ev.Channel) != "" {
-		req.Ack(nil)
-		return
+// ownerHelp is the help channels' row of the core's table of posts
+// (bot/posts.go): a top-level question nobody addressed to the bot, in a
+// channel that answers unasked.
+const ownerHelp = "helpchannels"
+
+// hears reports whether a person's top-level post in a channel, addressed
+// to nobody, may be a help channel's question: a question (IsQuestion) from
+// someone the allow-lists let in, in a channel whose mode answers unasked
+// (or whose mode cannot be read within modeInAck: the work decides). Chatter
+// costs nothing: no Redis command is sent for a post that is no question.
+func (f *Feature) hears(ctx context.Context, p bot.Post) bool {
+	if p.DM || p.Mention || p.InThread() || !IsQuestion(p.Text) || f.refusal(p.User, p.Channel) != "" {
+		return false
 	}
 	mctx, cancel := context.WithTimeout(ctx, modeInAck)
-	m, err := f.current(mctx, ev.Channel)
+	m, err := f.current(mctx, p.Channel)
 	cancel()
-	if err == nil && !unasked(m.Mode) {
-		req.Ack(nil)
-		return
-	}
-	team := req.Event.TeamID
-	payload, _ := json.Marshal(bot.Question{Team: team, Channel: ev.Channel, User: ev.User, TS: ev.TimeStamp, Text: text})
-	key := "help:" + team + ":" + ev.Channel + ":" + ev.TimeStamp
-	if !f.accept(ctx, store.Work{Key: key, Kind: workPost, Payload: payload}) {
-		if !req.LastDelivery {
-			return // not acknowledged: Slack delivers it again
-		}
-		f.log.Warn("a help channel's question was not recorded on Slack's last try; not answered", "channel", ev.Channel, "work", key)
-	}
-	req.Ack(nil)
+	return err != nil || unasked(m.Mode)
+}
+
+// doOwned hands a help channel's question claimed to the answerer (doAsk).
+func (f *Feature) doOwned(ctx context.Context, w *bot.Work, p bot.Post) error {
+	return f.doQuestion(ctx, w, bot.Question{Team: p.Team, Channel: p.Channel, User: p.User, TS: p.TS, Text: p.Text})
 }
 
 // unasked reports whether a channel in mode answers questions unasked.
 func unasked(mode string) bool { return mode == bot.ModeAuto || mode == bot.ModePrivate }
 
-// doPost hands a help channel's question to the answerer, by the table in
-// the package's doc.
+// doPost hands a question recorded by earlier versions as help.post work
+// to the answerer (doQuestion).
 func (f *Feature) doPost(ctx context.Context, w *bot.Work) error {
 	var q bot.Question
 	if err := json.Unmarshal(w.Payload, &q); err != nil {
 		return fmt.Errorf("decoding a help channel's question: %w", err)
 	}
+	return f.doQuestion(ctx, w, q)
+}
+
+// doQuestion hands a help channel's question to the answerer, by the table
+// in the package's doc.
+func (f *Feature) doQuestion(ctx context.Context, w *bot.Work, q bot.Question) error {
 	if w.Marked(markQueued) != "" {
 		return nil
 	}
