@@ -4,10 +4,11 @@
 // the job in a Slack thread, where replies go to the agent as follow-ups and
 // the result is posted once per run.
 //
-// It holds the entry points (command.go; posts.go and mention.go for
-// messages, mentions and DMs; threadcontext.go for the thread passed on as
+// It holds the entry points (command.go; posts.go, the agent's rows of the
+// core's table of posts, with mention.go and followup.go for mentions, DMs
+// and replies; threadcontext.go for the thread passed on as
 // context; modal.go and shortcut.go for the job modal; list.go for list and
-// status), the one way text others wrote goes to the agent (quoted.go), the kinds of inbox work (agent.start, agent.reply, agent.list,
+// status), the one way text others wrote goes to the agent (quoted.go), the kinds of inbox work (agent.start, agent.followup, agent.list,
 // agent.feedback), the poller that follows every unfinished job, the
 // root-message views and texts (its plan of task cards, plan.go), the live status (progress.go) and the
 // result message with its buttons (result.go, followupmodal.go,
@@ -23,15 +24,15 @@
 // follows one job: a mention in a job's thread is a follow-up, and a modal
 // submitted for a job's thread starts nothing and says so.
 //
-// Messages. Slack delivers a mention as an app_mention and a message event
-// with different event ids; both become one agent.reply work keyed by the
-// message (msg:team:channel:ts), so the second is dropped as a redelivery.
-// doReply decides once it knows whether the thread is a job's: a follow-up
-// (unless it was posted before the job started in the thread: a mention's
-// job got the thread's earlier messages as context, so they are not sent
-// again), or (a mention, a DM) a new job, queued as agent.start work keyed by the
-// post after a mark that keeps a later attempt from taking the post for a
-// follow-up of the job it started. The modal's submission is agent.start
+// Messages. The core hears every post and offers it to its owners in order
+// (bot/posts.go); the agent owns the words it answers itself (help, list,
+// status), a reply in a job's thread, and any other mention or DM, which
+// starts a job. A reply in a job's thread is a follow-up (unless it was
+// posted before the job started in the thread: a mention's job got the
+// thread's earlier messages as context, so they are not sent again); a job
+// start is queued as agent.start work keyed by the post after a mark
+// (markStarting) on the post's work, which its owner mark sends straight
+// back to the agent on a later attempt. The modal's submission is agent.start
 // work keyed by the view id. A start in an existing thread claims it first
 // (startclaim.go): of two posts starting a job in one thread at once, one
 // creates the job and the other becomes its follow-up. Every entry point refuses people and channels
@@ -52,14 +53,12 @@
 // attempt after a crash resumes instead of posting or creating twice; an
 // attempt that cannot tell whether the create went through says so and
 // offers "retry" in the thread (Starting a job, below). A person's reply in a job's thread is
-// recorded as agent.reply work keyed by the message and done by doReply,
-// which sends it once (SendMessage) and follows the job again. When it
+// the post's work the agent claimed (doJobThread, replyInJobThread), which
+// sends it once (SendMessage) and follows the job again. When it
 // cannot tell whether the reply reached the agent (an attempt stopped while
 // sending it, or the API did not confirm it), it never sends it again but
 // follows the job all the same, so that what the agent does next is
-// reported, and says so privately. A post Redis cannot record even on
-// Slack's last try of its event (bot.EventRequest.LastDelivery) is answered
-// privately instead of being left to a redelivery that will not come.
+// reported, and says so privately.
 //
 // Starting a job (doStart, start.go) runs five phases: decide (project,
 // docs API, context, editors), ensureRoot (find or post the root message,
@@ -166,7 +165,7 @@
 // Block Kit with a text fallback: the outcome, a View pull request link
 // button (http(s) links only), a Follow up button and 👍/👎 feedback buttons
 // (a context_actions block). Follow up opens a modal at once with the
-// interaction's trigger; its submission is recorded as agent.reply work
+// interaction's trigger; its submission is recorded as agent.followup work
 // keyed by the view, so a submission delivered twice is one follow-up. A
 // feedback click is agent.feedback work: counted once per person and result
 // (store.Limits.Once) in docsbot_feedback_total, logged, and thanked privately.

@@ -98,7 +98,7 @@ func followUpModal(meta followUpMeta) slack.ModalViewRequest {
 	}
 }
 
-// onFollowUpSubmit records a submitted follow-up modal as agent.reply work,
+// onFollowUpSubmit records a submitted follow-up modal as agent.followup work,
 // keyed by the view's id: a submission Slack delivers again is the same
 // work, so the agent gets it once. The ack closes the modal, or shows the
 // problem on its field (an empty instruction, storage down, a refusal).

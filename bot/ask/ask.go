@@ -183,8 +183,8 @@ type answers struct {
 }
 
 // Register adds the answers from the docs to b: /docs-ask, the questions
-// the agent hands over (bot.WorkAsk), the answer threads' replies
-// (bot.Answers.SetThreads) and the answers' buttons. They answer from the
+// handed over (bot.WorkAsk), the posts it owns (a reply in an answer's
+// thread, a question by mention or DM: posts.go) and the answers' buttons. They answer from the
 // projects that have a docs assistant (b.Project's AssistantAPI); with
 // none, /docs-ask and an answer's buttons (of answers given before) only
 // say so and the bot answers no questions. A project's docs site that is

@@ -40,9 +40,9 @@
 // Which replies are questions: in a channel, a conversation is its asker's:
 // their replies in its thread go on with it, and anyone's mention of
 // docsbot there is a question of the one who mentions (their share); the
-// others' replies ("thanks") are left alone before any work is queued
-// (bot.AnswerThread.GoesOnWith, in the agent's doReply). In a DM every
-// reply goes on.
+// others' replies ("thanks") are left alone: claimed by the answers (the
+// thread is theirs) and nothing queued (goesOnWith, posts.go). In a DM
+// every reply goes on.
 //
 // Questions nobody asked (a help channel's, bot.Question.Unasked) are read
 // whole and shown only when they cite the docs (unasked.go); a channel's
