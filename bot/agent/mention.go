@@ -60,28 +60,15 @@ func askedJob(text string) string {
 // follow-up nor a question (the answers own those: bot/posts.go): a
 // top-level mention or DM, a mention in a thread that is not a job's, or a
 // reply in a DM thread without a job. It answers help and list, and
-// otherwise queues the start of a job in the post's thread.
+// otherwise queues the start of a job in the post's thread (queueStart).
 func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
 	if refusal := a.core.Refusal(r.User, r.Channel); refusal != "" {
 		a.tellInThread(ctx, a.replyPlace(r), refusal, log)
 		a.auditWork(ctx, w, bot.RefusalRecord(r.Team, r.Channel, r.User, viaPost, r.Text))
 		return nil
 	}
-	if !r.inThread() || r.Mention {
-		listed, listProject, problem := listWords(r.Text, a.core.Projects().Set)
-		if problem != "" {
-			a.tellInThread(ctx, a.replyPlace(r), problem, log)
-			return nil
-		}
-		switch commandWord(listed) {
-		case wordHelp:
-			if listed != "" || listed == r.Text {
-				a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.answersOn()), log)
-				return nil
-			}
-		case wordList, wordStatus:
-			return a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(listed), Project: listProject})
-		}
+	if done, err := a.answerWords(ctx, w, r, log); done || err != nil {
+		return err
 	}
 	if w.Marked(markStarting) == "" {
 		// Viewers may ask for help and lists; starting a job takes an editor.
@@ -91,33 +78,49 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 			return nil
 		}
 	}
+	return a.queueStart(ctx, w, r, log)
+}
+
+// answerWords answers a top-level post or a mention that is one of the
+// words the agent answers itself (help, list, status) or names no project
+// right; it reports whether it did.
+func (a *agent) answerWords(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) (bool, error) {
+	if r.inThread() && !r.Mention {
+		return false, nil
+	}
+	listed, listProject, problem := listWords(r.Text, a.core.Projects().Set)
+	if problem != "" {
+		a.tellInThread(ctx, a.replyPlace(r), problem, log)
+		return true, nil
+	}
+	switch commandWord(listed) {
+	case wordHelp:
+		if listed != "" || listed == r.Text {
+			a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.answersOn()), log)
+			return true, nil
+		}
+	case wordList, wordStatus:
+		return true, a.answerList(ctx, w, listRequest{Team: r.Team, Channel: r.Channel, User: r.User, ThreadTS: a.replyPlace(r).ThreadTS, JobID: askedJob(listed), Project: listProject})
+	}
+	return false, nil
+}
+
+// queueStart queues the start of a job in the post's thread (agent.start
+// keyed by the post), with the thread as context when the post is a reply,
+// once the thread's start claim is the post's (startclaim.go: a post that
+// finds another start under way waits to be its follow-up). markStarting,
+// written before the start is queued, makes a later attempt queue it again
+// (a no-op once recorded) rather than claim anything anew.
+func (a *agent) queueStart(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
 	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS, Project: r.Project}
 	var passed threadPassed
 	if r.inThread() {
-		tc, err := a.readThread(ctx, r)
-		if err != nil {
-			if bot.TransientSlack(err) {
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
-			}
-			log.Warn("cannot read the thread; starting the job without its context", "err", err)
-			a.tellInThread(ctx, r, "docsbot could not read this thread ("+bot.Describe(err)+"), so the agent gets your instruction without the thread's messages.", log)
-		}
-		if w.Marked(markStarting) == "" && tc.pending && startMayBeUnderWay(r.ThreadTS, w.Attempt) {
-			// The thread's own job may still be starting: this would be its
-			// follow-up. Look again shortly.
-			return bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
-		}
-		req.Context, passed = tc.render(threadContextCap)
-		if err == nil {
-			req.Seen = r.TS
-			if tsBefore(r.TS, tc.last) {
-				req.Seen = tc.last
-			}
+		var err error
+		if passed, err = a.passThread(ctx, w, r, &req, log); err != nil {
+			return err
 		}
 	}
 	if w.Marked(markStarting) == "" {
-		// One start per thread (startclaim.go): a post that finds another
-		// under way becomes that job's follow-up.
 		thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: req.ThreadTS}
 		err := a.store.ClaimStart(ctx, thread, startOwner(w.Key), startClaimTTL)
 		if errors.Is(err, store.ErrStartHeld) || errors.Is(err, store.ErrConflict) {
@@ -146,6 +149,33 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 		}
 	}
 	return nil
+}
+
+// passThread reads the thread of a reply into req's context. A thread
+// Slack cannot show for good starts the job without it, saying so; one
+// whose own job may still be starting (a pending root message) is looked
+// at again shortly, since the post would be that job's follow-up.
+func (a *agent) passThread(ctx context.Context, w *bot.Work, r replyRequest, req *startRequest, log *slog.Logger) (threadPassed, error) {
+	tc, err := a.readThread(ctx, r)
+	if err != nil {
+		if bot.TransientSlack(err) {
+			return threadPassed{}, bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		log.Warn("cannot read the thread; starting the job without its context", "err", err)
+		a.tellInThread(ctx, r, "docsbot could not read this thread ("+bot.Describe(err)+"), so the agent gets your instruction without the thread's messages.", log)
+	}
+	if w.Marked(markStarting) == "" && tc.pending && startMayBeUnderWay(r.ThreadTS, w.Attempt) {
+		return threadPassed{}, bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
+	}
+	var passed threadPassed
+	req.Context, passed = tc.render(threadContextCap)
+	if err == nil {
+		req.Seen = r.TS
+		if tsBefore(r.TS, tc.last) {
+			req.Seen = tc.last
+		}
+	}
+	return passed, nil
 }
 
 // replyPlace is where a private answer to a post goes: its thread, or the
