@@ -9,6 +9,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
@@ -45,6 +46,8 @@ type Config struct {
 	Unfurl unfurl.Config
 	// Help is the help channels'.
 	Help helpchannels.Config
+	// Assistant is the assistant pane's.
+	Assistant assistant.Config
 	// Features name the features registered (bot.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.

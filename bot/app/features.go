@@ -126,16 +126,20 @@ func (r *replica) health() (err error) {
 
 func (r *replica) assistant() error {
 	// A feature left out is a nil interface, not a typed nil pointer.
-	var docsHealth assistant.Health
+	st := r.store
+	d := assistant.Deps{Limits: st.Limits(), Jobs: st.Jobs(), PaneContexts: st.PaneContexts()}
 	if r.healthFeature != nil {
-		docsHealth = r.healthFeature
+		d.Health = r.healthFeature
 	}
-	var deploys assistant.Deploys
 	if r.deploying {
-		deploys = r.store.Deploys()
+		d.Deploys = st.Deploys()
 	}
-	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.store.Jobs(), r.store.PaneContexts(), r.cfg.Deploy.Now)
-	return nil
+	cfg := r.cfg.Assistant
+	if cfg.Now == nil {
+		cfg.Now = r.cfg.Deploy.Now // the Deploy status prompt's ages, on the deployments' clock
+	}
+	_, err := assistant.Register(r.b, cfg, d)
+	return err
 }
 
 func (r *replica) unfurl() error {
