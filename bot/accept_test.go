@@ -53,7 +53,7 @@ func TestAcceptAcksUnconfirmedWork(t *testing.T) {
 			// waits counts the WAITs the replica has sent: a second one
 			// after the command says its first try came back unconfirmed.
 			waits := func() int64 {
-				st, err := watch.ServerStats(context.Background())
+				st, err := watch.Stats().ServerStats(context.Background())
 				if err != nil {
 					return -1
 				}

@@ -295,8 +295,8 @@ func (b *Bot) Background(fn func(ctx context.Context)) {
 }
 
 // Every is fn run at once and then every d, never two at a time (a run
-// longer than d delays the next), until ctx ends: what a feature's loop
-// registers with Background (the digest loops).
+// longer than d delays the next), until ctx ends: what a loop registers
+// with Background (the digest loop, Digests.Register).
 func Every(d time.Duration, fn func(ctx context.Context)) func(ctx context.Context) {
 	return func(ctx context.Context) {
 		t := time.NewTicker(d)

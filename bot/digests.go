@@ -16,9 +16,10 @@ import (
 )
 
 // A digest is a message a feature posts in a subscribed channel on a
-// schedule (bot/digest), once per period across replicas. The feature's loop
-// claims each owed posting in the store (store.Digests.ClaimDigest) and
-// builds the message; Bot.Digests().Post posts it:
+// schedule (bot/digest), once per period across replicas. The digest loop
+// (digestloop.go) claims each owed posting in the store
+// (store.Digests.ClaimDigest), the feature builds the message and
+// Bot.Digests().Post posts it:
 //
 //	claim's attempt   earlier post found   claim still held   Slack answers      then
 //	1                 (not looked for)     yes                ok                 marked posted
@@ -37,8 +38,9 @@ import (
 // A post carries the kind's message metadata (DigestKind.Event, with the
 // period and the project), which is how a later attempt finds it.
 
-// Digests posts the digests a feature's loop claimed: Claim, Post,
-// HandBack and Unserved (Bot.Digests).
+// Digests runs the digest loop of each kind a feature registers
+// (Register) and posts the digests it claims: Claim, Post, HandBack and
+// Unserved (Bot.Digests).
 type Digests struct{ b *Bot }
 
 // Digests is what posts the features' digests.
@@ -104,7 +106,7 @@ func (p DigestPost) WindowEnd() time.Time {
 
 // DigestLastTry reports whether a posting handed back at now, due again
 // after wait, would be tried again only once its window is over (at end).
-// A feature's loop looks every tick, so the next try comes at the first
+// The digest loop looks every tick, so the next try comes at the first
 // tick after the wait (a wait of 0: the next tick): by now+wait+tick.
 func DigestLastTry(end, now time.Time, wait, tick time.Duration) bool {
 	return !now.Add(max(wait, 0) + max(tick, 0)).Before(end)

@@ -16,7 +16,7 @@ func commandsOf(t *testing.T, s *store.Store, fn func() error) int64 {
 	t.Helper()
 	ctx := t.Context()
 	calls := func() int64 {
-		st, err := s.ServerStats(ctx)
+		st, err := s.Stats().ServerStats(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestLinkCommands(t *testing.T) {
 	s := openStore(t, own.URL)
 	ctx := t.Context()
 	exists := func() int64 {
-		st, err := s.ServerStats(ctx)
+		st, err := s.Stats().ServerStats(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,14 +136,16 @@
 //	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
 //	PaneContexts   pane
+//	Stats          (reads only: INFO, MEMORY USAGE, the schedule's shards)
 //
 // The Store itself keeps what is about the whole connection or namespace:
 // Open, Close, Ping, Topology, Check (docsbot doctor), DeletePrefix (the
-// sandbox), what the load tool measures (Lag, UsedMemory, ServerStats,
-// JobMemory) and {p}confirm (WithReplicaAcks). A new piece of state goes in
+// sandbox) and {p}confirm (WithReplicaAcks). A new piece of state goes in
 // the part of its concern, or in a new part when it is a concern of its own.
-// The load tool (docsbot-load) uses Jobs and Inbox too: it links the jobs it
-// seeds, and counts and checks what the bot left.
+// What the load tool (docsbot-load) measures is a part of its own, Stats
+// (st.Stats(): Lag, UsedMemory, ServerStats, JobMemory; stats.go), that
+// writes nothing; it uses Jobs and Inbox too: it links the jobs it seeds,
+// and counts and checks what the bot left.
 //
 // # Exactly-once reporting
 //

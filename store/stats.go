@@ -12,10 +12,19 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// Stats is what the load tool (docsbot-load) measures of the Redis docsbot
+// uses: the poll lag, the server's memory, calls and CPU, and a job's
+// memory. It reads and never writes.
+type Stats struct{ s *Store }
+
+// Stats returns the Store's measures.
+func (s *Store) Stats() Stats { return Stats{s} }
+
 // Lag returns how long the earliest scheduled job is past its due time, by
 // the Redis clock (0 when it is not due yet), and ok=false when nothing is
 // scheduled: the poll lag as seen from outside the replicas.
-func (s *Store) Lag(ctx context.Context) (lag time.Duration, ok bool, err error) {
+func (m Stats) Lag(ctx context.Context) (lag time.Duration, ok bool, err error) {
+	s := m.s
 	p, err := s.peekShards(ctx, s.schedKey)
 	if err != nil {
 		return 0, false, wrapErr(err, "store: lag")
@@ -29,9 +38,9 @@ func (s *Store) Lag(ctx context.Context) (lag time.Duration, ok bool, err error)
 
 // UsedMemory returns Redis's used_memory (INFO memory), in bytes: summed
 // over the primaries of a cluster.
-func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
-	st, err := s.ServerStats(ctx)
-	return st.UsedMemory, err
+func (m Stats) UsedMemory(ctx context.Context) (int64, error) {
+	ss, err := m.ServerStats(ctx)
+	return ss.UsedMemory, err
 }
 
 // ServerStats is what INFO says about the Redis docsbot uses, summed over
@@ -53,7 +62,8 @@ type ServerStats struct {
 
 // ServerStats reads INFO memory, commandstats and cpu of the server, or of
 // every primary of a cluster, and sums them.
-func (s *Store) ServerStats(ctx context.Context) (ServerStats, error) {
+func (m Stats) ServerStats(ctx context.Context) (ServerStats, error) {
+	s := m.s
 	var (
 		mu  sync.Mutex
 		sum ServerStats
@@ -132,7 +142,8 @@ func parseInfo(info string) (ServerStats, error) {
 // JobMemory returns the average Redis memory of the given jobs (MEMORY USAGE
 // of each record and thread link), plus each job's share of the schedule
 // among tracked jobs.
-func (s *Store) JobMemory(ctx context.Context, jobs []Job, tracked int64) (float64, error) {
+func (m Stats) JobMemory(ctx context.Context, jobs []Job, tracked int64) (float64, error) {
+	s := m.s
 	if len(jobs) == 0 || tracked <= 0 {
 		return 0, nil
 	}

@@ -11,7 +11,7 @@ func TestServerStats(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	ctx := t.Context()
-	before, err := s.ServerStats(ctx)
+	before, err := s.Stats().ServerStats(ctx)
 	if err != nil {
 		t.Fatalf("ServerStats: %v", err)
 	}
@@ -21,7 +21,7 @@ func TestServerStats(t *testing.T) {
 	for i := range 20 {
 		link(t, s, testJob(i))
 	}
-	after, err := s.ServerStats(ctx)
+	after, err := s.Stats().ServerStats(ctx)
 	if err != nil {
 		t.Fatalf("ServerStats: %v", err)
 	}

@@ -3,12 +3,14 @@ package app
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
@@ -45,6 +47,15 @@ type Config struct {
 	Unfurl unfurl.Config
 	// Help is the help channels'.
 	Help helpchannels.Config
+	// Assistant is the assistant pane's.
+	Assistant assistant.Config
+	// Now is the one clock of the features that tell time (the agent's,
+	// the visitors', the answers' help channels', the deployments', the
+	// docs health's, the assistant pane's, the unfurls'): New hands it to
+	// each as its Config.Now where that is nil (features.go, replica.clock);
+	// time.Now when nil. A test sets it once (bottest.Config.Now) and moves
+	// time for every feature at once.
+	Now func() time.Time
 	// Features name the features registered (bot.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
@@ -79,19 +80,33 @@ func has(fs []feature, name string) bool {
 	return slices.ContainsFunc(fs, func(f feature) bool { return f.declaration().Name == name })
 }
 
-// The features' registrations: each takes from r the feature's settings,
-// its docs APIs and the parts of the store it uses, and leaves in r what
-// another feature reads of it.
+// The features' registrations: each takes from r the feature's settings
+// (with the replica's clock), its docs APIs and the parts of the store it
+// uses, and leaves in r what another feature reads of it.
+
+// clock is a feature's clock: its own (own, its Config.Now) when set, else
+// the replica's one clock (Config.Now); nil, the feature's default
+// (time.Now), when neither is.
+func (r *replica) clock(own func() time.Time) func() time.Time {
+	if own != nil {
+		return own
+	}
+	return r.cfg.Now
+}
 
 func (r *replica) agent() (err error) {
 	st := r.store
-	r.jobs, err = agent.Register(r.b, r.cfg.Agent, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
+	cfg := r.cfg.Agent
+	cfg.Now = r.clock(cfg.Now)
+	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
 	return err
 }
 
 func (r *replica) visitors() (err error) {
 	st := r.store
-	r.visitorsFeature, err = visitors.Register(r.b, r.cfg.Visitors, visitors.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.Digests()})
+	cfg := r.cfg.Visitors
+	cfg.Now = r.clock(cfg.Now)
+	r.visitorsFeature, err = visitors.Register(r.b, cfg, visitors.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.Digests()})
 	return err
 }
 
@@ -105,6 +120,7 @@ func (r *replica) helpChannels() (err error) {
 	if cfg.LinkDomains == nil {
 		cfg.LinkDomains = r.cfg.Ask.LinkDomains
 	}
+	cfg.Now = r.clock(cfg.Now)
 	st := r.store
 	r.help, err = helpchannels.Register(r.b, cfg, helpchannels.Deps{Modes: st.HelpChannels(), Calls: st.HelpChannels(),
 		Limits: st.Limits(), Conversations: st.Conversations()})
@@ -112,34 +128,42 @@ func (r *replica) helpChannels() (err error) {
 }
 
 func (r *replica) deploy() error {
-	_, err := deploy.Register(r.b, r.cfg.Deploy, deploy.Deps{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
+	cfg := r.cfg.Deploy
+	cfg.Now = r.clock(cfg.Now)
+	_, err := deploy.Register(r.b, cfg, deploy.Deps{Deploys: r.store.Deploys(), Limits: r.store.Limits()})
 	r.deploying = err == nil
 	return err
 }
 
 func (r *replica) health() (err error) {
 	st := r.store
-	r.healthFeature, err = health.Register(r.b, r.cfg.Health, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests(),
+	cfg := r.cfg.Health
+	cfg.Now = r.clock(cfg.Now)
+	r.healthFeature, err = health.Register(r.b, cfg, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests(),
 		HelpChannels: st.HelpChannels()})
 	return err
 }
 
 func (r *replica) assistant() error {
 	// A feature left out is a nil interface, not a typed nil pointer.
-	var docsHealth assistant.Health
+	st := r.store
+	d := assistant.Deps{Limits: st.Limits(), Jobs: st.Jobs(), PaneContexts: st.PaneContexts()}
 	if r.healthFeature != nil {
-		docsHealth = r.healthFeature
+		d.Health = r.healthFeature
 	}
-	var deploys assistant.Deploys
 	if r.deploying {
-		deploys = r.store.Deploys()
+		d.Deploys = st.Deploys()
 	}
-	assistant.Register(r.b, docsHealth, deploys, r.store.Limits(), r.store.Jobs(), r.store.PaneContexts(), r.cfg.Deploy.Now)
-	return nil
+	cfg := r.cfg.Assistant
+	cfg.Now = r.clock(cfg.Now)
+	_, err := assistant.Register(r.b, cfg, d)
+	return err
 }
 
 func (r *replica) unfurl() error {
-	_, err := unfurl.Register(r.b, r.cfg.Unfurl, unfurl.Deps{Analytics: r.store.Analytics(), Limits: r.store.Limits()})
+	cfg := r.cfg.Unfurl
+	cfg.Now = r.clock(cfg.Now)
+	_, err := unfurl.Register(r.b, cfg, unfurl.Deps{Analytics: r.store.Analytics(), Limits: r.store.Limits()})
 	return err
 }
 

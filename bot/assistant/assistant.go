@@ -83,43 +83,75 @@ type Deploys interface {
 	RecentDeploys(ctx context.Context, team string, n int) ([]store.DeployRecord, error)
 }
 
-// Marks remembers what is done once (store.Limits).
-type Marks interface {
+// Limits remembers what is done once (store.Limits).
+type Limits interface {
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 }
 
-// Follows is how Stop in the pane stops following the thread's docs job
+// Jobs is how Stop in the pane stops following the thread's docs job
 // (store.Jobs): a mark on the job that the agent's poller reads.
-type Follows interface {
+type Jobs interface {
 	StopFollowing(ctx context.Context, t store.Thread) (*store.Job, error)
 }
 
-// Contexts remembers the channel each person looks at beside the pane
+// PaneContexts remembers the channel each person looks at beside the pane
 // (store.PaneContexts): per thread, else per direct message.
-type Contexts interface {
+type PaneContexts interface {
 	SetPaneContext(ctx context.Context, team, dm, thread, channel string, keep time.Duration) error
 	PaneContext(ctx context.Context, team, dm, thread string) (string, error)
 }
+
+// Deps is what the pane uses: one part of the store each (store/doc.go,
+// "Parts"), embedded and named as the store names it, and what it shows of
+// the docs health. Health and Deploys may be nil (the feature left out):
+// the prompt then says where to look instead; Limits, Jobs and
+// PaneContexts are required.
+type Deps struct {
+	Health       Health // *health.Feature
+	Deploys             // store.Deploys
+	Limits              // store.Limits
+	Jobs                // store.Jobs
+	PaneContexts        // store.PaneContexts
+}
+
+// Config holds the pane's settings; zero values take the defaults.
+type Config struct {
+	// Now is the clock (time.Now).
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Feature is what other features may read of the pane: nothing yet.
+type Feature struct{}
 
 // pane is the feature's state: nothing but what it was given.
 type pane struct {
 	core     *bot.Bot
 	health   Health
 	deploys  Deploys
-	marks    Marks
-	follows  Follows
-	contexts Contexts
+	marks    Limits
+	follows  Jobs
+	contexts PaneContexts
 	now      func() time.Time
 }
 
-// Register adds the pane to b. health and deploys may be nil (the feature
-// left out): the prompt then says where to look instead; marks, follows
-// and contexts are required.
-func Register(b *bot.Bot, health Health, deploys Deploys, marks Marks, follows Follows, contexts Contexts, now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	p := &pane{core: b, health: health, deploys: deploys, marks: marks, follows: follows, contexts: contexts, now: now}
+// Register adds the pane to b (Deps says what may be left out). Call it
+// before b.Run.
+func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
+	cfg = cfg.withDefaults()
+	p := &pane{core: b, health: d.Health, deploys: d.Deploys, marks: d.Limits, follows: d.Jobs, contexts: d.PaneContexts, now: cfg.Now}
+	p.route(b)
+	return &Feature{}, nil
+}
+
+// route declares the pane on b and routes what it declared.
+func (p *pane) route(b *bot.Bot) {
 	routes := b.Router()
 	routes.Declare(Declaration())
 	routes.HandleEvent(slackevents.AssistantThreadStarted, p.onThreadStarted)

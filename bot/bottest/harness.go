@@ -113,8 +113,8 @@ type Config struct {
 	// (DOCSBOT_AUDIT_TEXT); the trail is kept in the world's store, as
 	// `docsbot serve` keeps it.
 	AuditText bool
-	// Now is the world's clock: the agent's, the visitors' and the docs
-	// health's where theirs is nil; time.Now when nil.
+	// Now is the world's clock, set once: app.Config.Now (the clock of
+	// every feature that tells time) where that is nil; time.Now when nil.
 	Now func() time.Time
 	// Serve, when set, names the projects added with AddProject that the
 	// bot serves, as if the others were removed from its projects file;
@@ -228,10 +228,8 @@ func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
 	c.Bot.LandingWindow = cmp.Or(c.Bot.LandingWindow, 500*time.Millisecond)
 	c.Agent.PollInterval = cmp.Or(c.Agent.PollInterval, 20*time.Millisecond)
 	c.Agent.PollMaxInterval = cmp.Or(c.Agent.PollMaxInterval, 80*time.Millisecond)
-	for _, now := range []*func() time.Time{&c.Agent.Now, &c.Visitors.Now, &c.Health.Now, &c.Unfurl.Now} {
-		if *now == nil {
-			*now = cfg.Now
-		}
+	if c.Now == nil {
+		c.Now = cfg.Now
 	}
 	return c
 }

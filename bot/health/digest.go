@@ -187,49 +187,20 @@ func (h *health) announce(ctx context.Context, w *bot.Work, req request, text st
 	}
 }
 
-// digestTick posts every health digest owed now that no replica has
-// claimed. Outside a weekly posting's window it reads nothing.
-func (h *health) digestTick(ctx context.Context) {
-	now := h.cfg.Now()
-	slot, owed := h.cfg.Digest.Owed(digest.Weekly, now)
-	if !owed {
-		h.log.Debug("health digests looked at", "owed", false, "now", now)
-		return
-	}
-	subs, err := h.store.Digests.DigestSubs(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			h.log.Warn("reading the health digest subscriptions failed", "err", err)
-		}
-		return
-	}
-	h.log.Debug("health digests looked at", "owed", true, "subscriptions", len(subs), "now", now)
-	for _, sub := range subs {
-		// Every subscription is weekly; one made after the posting was
-		// due starts with the next, and one the allow-lists no longer let
-		// the bot work in gets nothing.
-		if sub.Frequency != digestWeekly || sub.CreatedAt.After(slot.Due) || h.core.Refusal(sub.CreatedBy, sub.Channel) != "" {
-			continue
-		}
-		log := h.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
-		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
-		claim, ok := h.core.Digests().Claim(ctx, h.store.Digests, run, digestLease, digest.Weekly.Keep(), log)
-		if !ok {
-			continue
-		}
-		p, served := h.core.Project(sub.Project)
-		post := bot.DigestPost{Kind: digestKind, Runs: h.store.Digests, Claim: claim, Sub: sub, ProjectName: projectName(p.Project),
-			Log: log.With("attempt", claim.Attempt), Slot: slot, Schedule: h.cfg.Digest, Now: h.cfg.Now, Tick: h.cfg.DigestTick}
-		if !served {
-			log.Warn("the health digest's project is not served; skipping this period")
-			if err := h.store.Digests.MarkDigestPosted(ctx, claim); err != nil {
-				log.Warn("marking the health digest skipped failed", "err", err)
-			}
-			h.core.Digests().Unserved(ctx, post)
-			continue
-		}
-		h.postDigest(ctx, post, p.Project, p.API, slot)
-	}
+// digestFeed is the docs health digest as the core's digest loop posts it
+// (bot.Digests.Register): weekly subscriptions, each of the project it
+// names.
+func (h *health) digestFeed() bot.DigestFeed {
+	return bot.DigestFeed{Kind: digestKind, Noun: "health digest", Subs: h.store.Digests, Frequencies: []digest.Frequency{digest.Weekly},
+		Schedule: h.cfg.Digest, Now: h.cfg.Now, Tick: h.cfg.DigestTick, Lease: digestLease, Log: h.log, Target: h.digestOf}
+}
+
+// digestOf is what sub's digest is of at this posting: the project it
+// names, served when docsbot serves it.
+func (h *health) digestOf(sub store.DigestSub) bot.DigestTarget {
+	p, served := h.core.Project(sub.Project)
+	return bot.DigestTarget{Key: sub.Project, Name: projectName(p.Project), Served: served,
+		Make: func(ctx context.Context, post bot.DigestPost) { h.postDigest(ctx, post, p.Project, p.API) }}
 }
 
 // postDigest reads the week of slot as scheduled work (the digests' reserve
@@ -241,7 +212,8 @@ func (h *health) digestTick(ctx context.Context) {
 // when the budget has room or after digestRetry; when that try would come
 // only after the posting's window, the week is skipped and the subscriber
 // told instead (bot.Digests.HandBack).
-func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.Project, api HealthAPI, slot digest.Slot) {
+func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.Project, api HealthAPI) {
+	slot := post.Slot
 	wctx, cancel := context.WithTimeout(ctx, digestWork)
 	defer cancel()
 	rng := daterange.Range{First: slot.First, Last: slot.Last}

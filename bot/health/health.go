@@ -31,11 +31,12 @@
 // weekly summary (digest.go); only a member of the organisation may
 // subscribe one, and a digest posted in a channel shared with another
 // organisation (decided at each posting) carries counts and paths only,
-// without buttons. Every replica's loop claims each owed posting
-// in the store, fetches it as scheduled work (the digests' reserve of the
-// budget) and the core posts it once (bot.Digests.Post); a week whose
-// analytics cannot be read (or paid for) within its posting window is
-// skipped and the subscriber told (bot.Digests.HandBack).
+// without buttons. The core's digest loop (bot.Digests.Register) claims
+// each owed posting in the store on every replica, the feature fetches it
+// as scheduled work (the digests' reserve of the budget) and the core
+// posts it once (bot.Digests.Post); a week whose analytics cannot be read
+// (or paid for) within its posting window is skipped and the subscriber
+// told (bot.Digests.HandBack).
 package health
 
 import (
@@ -181,6 +182,6 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.Declare(Declaration())
 	routes.HandleCommand(Command, h.onCommand)
 	routes.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
-	b.Background(bot.Every(h.cfg.DigestTick, h.digestTick))
+	b.Digests().Register(h.digestFeed())
 	return &Feature{h: h}, nil
 }

@@ -39,8 +39,7 @@ func resolvedWorld(t *testing.T, clock *slacktest.ManualClock) (*bottest.Harness
 	h.Slack.AddUserGroup(experts, carol)
 	return h, bottest.Config{Now: now, Answers: true, Config: app.Config{
 		Health: health.Config{DigestTick: 20 * time.Millisecond},
-		Help: helpchannels.Config{Channels: map[string]string{help: bot.ModeAuto}, Experts: roles.Editors{Groups: []string{experts}},
-			Now: now}}}
+		Help:   helpchannels.Config{Channels: map[string]string{help: bot.ModeAuto}, Experts: roles.Editors{Groups: []string{experts}}}}}
 }
 
 // resolveInHelp has bob ask #help a question the docs do not answer, call

@@ -38,7 +38,7 @@ func expertsWorld(t *testing.T, c *clock, editors ...string) (*harness, bottest.
 	cfg := helpIn(bot.ModeAuto, editors...)
 	cfg.Help.Experts = roles.Editors{Groups: []string{experts}}
 	cfg.Help.ReminderCheck = 10 * time.Millisecond
-	cfg.Help.Now = c.Now
+	cfg.Now = c.Now
 	return h, cfg
 }
 

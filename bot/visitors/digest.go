@@ -115,62 +115,20 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 	return nil
 }
 
-// digestTick posts every digest owed now that no replica has claimed.
-func (v *visitors) digestTick(ctx context.Context) {
-	if now := v.cfg.Now(); !v.cfg.Digest.AnyOwed(now) {
-		// Nothing can be owed: the subscriptions are not read.
-		v.log.Debug("digests looked at", "owed", false, "now", now)
-		return
-	}
-	subs, err := v.store.DigestSubs(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			v.log.Warn("reading the digest subscriptions failed", "err", err)
-		}
-		return
-	}
-	now := v.cfg.Now()
-	v.log.Debug("digests looked at", "subscriptions", len(subs), "now", now)
-	// A subscription made before projects existed gives way to one of its
-	// project in the same channel.
-	named := map[string]bool{}
-	for _, sub := range subs {
-		if sub.Project != "" {
-			named[sub.Team+":"+sub.Channel+":"+sub.Project] = true
-		}
-	}
-	for _, sub := range subs {
-		f := digest.Frequency(sub.Frequency)
-		slot, owed := v.cfg.Digest.Owed(f, now)
-		// A channel subscribed after a posting was due starts with the next;
-		// one the allow-lists no longer let the bot work in gets nothing.
-		if !owed || sub.CreatedAt.After(slot.Due) || v.core.Refusal(sub.CreatedBy, sub.Channel) != "" {
-			continue
-		}
-		t, found, terr := v.digestTarget(sub)
-		if found && sub.Project == "" && t.key != "" && named[sub.Team+":"+sub.Channel+":"+t.key] {
-			continue
-		}
-		run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
-		log := v.log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)
-		claim, ok := v.core.Digests().Claim(ctx, v.store.Digests, run, digestLease, f.Keep(), log)
-		if !ok {
-			continue
-		}
-		post := bot.DigestPost{Kind: digestKind, Runs: v.store.Digests, Claim: claim, Sub: sub, ProjectName: t.label(), Log: log.With("attempt", claim.Attempt),
-			Slot: slot, Schedule: v.cfg.Digest, Now: v.cfg.Now, Tick: v.cfg.DigestTick}
-		if !found || terr != nil {
-			// Once per period: the projects file no longer has the
-			// project, or docsbot has no API client for it.
-			log.Warn("the digest's project is not served; skipping this period", "err", terr)
-			if err := v.store.MarkDigestPosted(ctx, claim); err != nil {
-				log.Warn("marking the digest skipped failed", "err", err)
-			}
-			v.core.Digests().Unserved(ctx, post)
-			continue
-		}
-		v.postDigest(ctx, post, t, slot)
-	}
+// digestFeed is the visitors digest as the core's digest loop posts it
+// (bot.Digests.Register): weekly and daily subscriptions, each of its
+// project (digestTarget).
+func (v *visitors) digestFeed() bot.DigestFeed {
+	return bot.DigestFeed{Kind: digestKind, Noun: "digest", Subs: v.store.Digests, Frequencies: []digest.Frequency{digest.Weekly, digest.Daily},
+		Schedule: v.cfg.Digest, Now: v.cfg.Now, Tick: v.cfg.DigestTick, Lease: digestLease, Log: v.log, Target: v.digestOf}
+}
+
+// digestOf is what sub's digest is of at this posting: its project
+// (digestTarget), served when docsbot has an API client for it.
+func (v *visitors) digestOf(sub store.DigestSub) bot.DigestTarget {
+	t, found, err := v.digestTarget(sub)
+	return bot.DigestTarget{Key: t.key, Name: t.label(), Served: found && err == nil, Err: err,
+		Make: func(ctx context.Context, p bot.DigestPost) { v.postDigest(ctx, p, t) }}
 }
 
 // digestTarget is the project of a subscription: the one it names, or, for
@@ -211,8 +169,8 @@ func (v *visitors) legacyIs(t target, channel string) bool {
 // postDigest makes and posts the digest of p: the period's summary with
 // the comparison in one message (bot.Digests.Post posts it once), the chart in
 // its thread.
-func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target, slot digest.Slot) {
-	f := digest.Frequency(p.Sub.Frequency)
+func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
+	f, slot := digest.Frequency(p.Sub.Frequency), p.Slot
 	log := p.Log
 	wctx, cancel := context.WithTimeout(ctx, visitorsWork)
 	defer cancel()

@@ -69,7 +69,7 @@ type channelDigest struct {
 }
 
 // channelDigests lists the subscriptions of the channel as the digest loop
-// posts them (digestTick): a subscription made without a project is its
+// posts them (bot.Digests.Register, digestOf): a subscription made without a project is its
 // channel's default project's, and gives way to one of that project.
 func (v *visitors) channelDigests(ctx context.Context, team, channel string) ([]channelDigest, error) {
 	subs, err := v.store.ChannelDigestSubs(ctx, team, channel)

@@ -62,8 +62,9 @@
 //     the two exports (cached like the summary's).
 //   - csv: every page of the export as a CSV file, its paths kept from being
 //     read as formulas (csvexport.WriteVisitors, shared with the CLI).
-//   - digest weekly|daily|off|status: a channel's subscription (store). A
-//     loop on every replica (bot.Background) looks every Config.DigestTick
+//   - digest weekly|daily|off|status: a channel's subscription (store). The
+//     core's digest loop on every replica (bot.Digests.Register, with
+//     digestFeed) looks every Config.DigestTick
 //     for postings owed (package digest, on Config.Now) and posts each once
 //     across replicas: store.Digests.ClaimDigest hands it to one replica,
 //     and the core posts it (bot.Digests.Post, its table in bot/digests.go):

@@ -111,7 +111,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	routes.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	routes.HandleBlockActions(ActionSpend, v.onSpend)
-	b.Background(bot.Every(v.cfg.DigestTick, v.digestTick))
+	b.Digests().Register(v.digestFeed())
 	return &Feature{v: v}, nil
 }
 

@@ -273,14 +273,14 @@ func measure(ctx context.Context, r *rig, bots []*botProcess, d time.Duration) (
 		return nil, err
 	}
 	m := &measured{}
-	if m.start, err = r.store.ServerStats(ctx); err != nil {
+	if m.start, err = r.store.Stats().ServerStats(ctx); err != nil {
 		return nil, err
 	}
 	began := time.Now()
 	if !sleep(ctx, d) {
 		return nil, ctx.Err()
 	}
-	if m.end, err = r.store.ServerStats(ctx); err != nil {
+	if m.end, err = r.store.Stats().ServerStats(ctx); err != nil {
 		return nil, err
 	}
 	m.took = time.Since(began)

@@ -302,7 +302,7 @@ func sampleLags(ctx context.Context, r *rig, end time.Time, tick time.Duration, 
 			return ctx.Err()
 		case <-t.C:
 		}
-		lag, ok, err := r.store.Lag(ctx)
+		lag, ok, err := r.store.Stats().Lag(ctx)
 		if err != nil {
 			return fmt.Errorf("sampling the schedule: %w", err)
 		}
@@ -320,6 +320,6 @@ func memoryUsagePerJob(ctx context.Context, r *rig, jobs []seededJob) (float64, 
 	for i := range sample {
 		sample[i] = store.Job{ID: jobs[i].ID, Thread: store.Thread{Team: loadTeam, Channel: loadChannel, TS: jobs[i].TS}}
 	}
-	per, err := r.store.JobMemory(ctx, sample, int64(len(jobs)))
+	per, err := r.store.Stats().JobMemory(ctx, sample, int64(len(jobs)))
 	return round3(per), err
 }

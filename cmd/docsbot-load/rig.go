@@ -219,7 +219,7 @@ func (r *rig) close() {
 }
 
 // usedMemory is Redis's used_memory.
-func (r *rig) usedMemory(ctx context.Context) (int64, error) { return r.store.UsedMemory(ctx) }
+func (r *rig) usedMemory(ctx context.Context) (int64, error) { return r.store.Stats().UsedMemory(ctx) }
 
 // sleep waits d or until ctx ends, and reports whether d passed.
 func sleep(ctx context.Context, d time.Duration) bool {

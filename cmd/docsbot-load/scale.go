@@ -277,7 +277,7 @@ func runScaleOnce(ctx context.Context, e env, o scaleOptions, topo string, repli
 	if err != nil {
 		return nil, nil, err
 	}
-	srvStart, err := r.store.ServerStats(ctx)
+	srvStart, err := r.store.Stats().ServerStats(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -286,7 +286,7 @@ func runScaleOnce(ctx context.Context, e env, o scaleOptions, topo string, repli
 	if err != nil {
 		return nil, nil, err
 	}
-	srvEnd, err := r.store.ServerStats(ctx)
+	srvEnd, err := r.store.Stats().ServerStats(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

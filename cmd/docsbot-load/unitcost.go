@@ -97,7 +97,7 @@ func startCost(ctx context.Context, r *rig) (*costMeter, error) {
 		mon.count(true)
 	}
 	var err error
-	if m.redis0, err = r.store.ServerStats(ctx); err != nil {
+	if m.redis0, err = r.store.Stats().ServerStats(ctx); err != nil {
 		m.close()
 		return nil, fmt.Errorf("reading Redis's command counts: %w", err)
 	}
@@ -108,7 +108,7 @@ func startCost(ctx context.Context, r *rig) (*costMeter, error) {
 
 // stop ends the window and divides what it counted by units.
 func (m *costMeter) stop(ctx context.Context, units int) (unitCost, error) {
-	redis1, err := m.r.store.ServerStats(ctx)
+	redis1, err := m.r.store.Stats().ServerStats(ctx)
 	at := time.Now()
 	if m.mon != nil {
 		m.mon.count(false)
