@@ -168,22 +168,45 @@ func (v *visitors) giveUpTrend(ctx context.Context, w *bot.Work) {
 // costs, and uploads it in asker's channel (in thread when not ""). A chart
 // that would spend more than askAbove requests asks asker first (spend.go),
 // unless they approved spending approved.
+//
+// The chart's post is the work's step (markChart: "message:" and the ts of
+// Slack's chart, else the file's id): an attempt after it posts nothing.
 func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker slack.SlashCommand, r dateRange, thread string, approved int) error {
-	if w.Marked(markChart) != "" {
-		return nil // uploaded by an earlier attempt
-	}
 	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true, "project", t.proj.Name)
+	_, err := w.Step(ctx, markChart, func(ctx context.Context) (string, error) {
+		return v.drawChart(ctx, t, asker, r, thread, approved, log)
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("recording the chart's post failed", "err", err)
+	case errors.Is(err, errNoChart):
+		return nil
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// errNoChart is why a chart's step ends unmarked, the work done: the
+// person was told why there is no chart, or asked first (spend.go).
+var errNoChart = errors.New("visitors: no chart posted")
+
+// drawChart draws the chart and posts it, as Slack's chart or else as an
+// image, and returns its mark: "message:" and the chart's ts, or the
+// file's id. It returns errNoChart when the person was told why not, or
+// Later.
+func (v *visitors) drawChart(ctx context.Context, t target, asker slack.SlashCommand, r dateRange, thread string, approved int, log *slog.Logger) (string, error) {
 	tell := func(text string) { v.core.ReplyPrivately(ctx, asker, text) }
 	tr, err := v.drawTrend(ctx, t, r, chartPay{by: v.spenderOf(ctx, asker), approved: approved}, tell, log)
 	if q, ok := errors.AsType[*spendQuestion](err); ok {
 		log.Info("asking before a costly chart", "need", q.Need, "spend", q.Spend)
 		v.askToSpend(ctx, t, asker, r, thread, q)
-		return nil
+		return "", errNoChart
 	}
 	if err != nil {
 		log.Warn("drawing the chart failed", "err", err)
 		tell(bot.Describe(err))
-		return nil
+		return "", errNoChart
 	}
 	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
 	native := comment
@@ -201,42 +224,36 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 	if m, ok := trendChart(r, tr, t.label(), native); ok {
 		switch ts, err := v.postNative(ctx, asker.ChannelID, thread, m); {
 		case err == nil:
-			if err := w.Mark(ctx, map[string]string{markChart: "message:" + ts}); err != nil {
-				log.Warn("recording the chart's post failed", "err", err)
-			}
 			log.Info("chart posted as Slack's chart", "ts", ts, "spent", tr.Spent)
-			return nil
+			return "message:" + ts, nil
 		case errors.Is(err, bot.ErrRichRefused):
 			log.Info("Slack refuses its charts here; uploading the chart as an image")
 		default:
-			return v.chartFailed(ctx, err, tell, log)
+			return "", v.chartFailed(ctx, err, tell, log)
 		}
 	}
 	png, err := tr.png()
 	if err != nil {
 		log.Warn("drawing the chart failed", "err", err)
 		tell(bot.Describe(err))
-		return nil
+		return "", errNoChart
 	}
 	file, err := v.uploadChart(ctx, t, asker.ChannelID, thread, r, png, comment)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Cut short by the shutdown: handed back (store/doc.go,
 			// "Handing back"), not ended with a message it cannot send.
-			return fmt.Errorf("uploading the chart: %w", err)
+			return "", fmt.Errorf("uploading the chart: %w", err)
 		}
 		if bot.TransientSlack(err) {
-			return bot.Later(time.Minute, err)
+			return "", bot.Later(time.Minute, err)
 		}
 		log.Warn("uploading the chart failed", "err", err)
 		tell(bot.Describe(err))
-		return nil
-	}
-	if err := w.Mark(ctx, map[string]string{markChart: file}); err != nil {
-		log.Warn("recording the chart's upload failed", "err", err)
+		return "", errNoChart
 	}
 	log.Info("chart posted", "file", file, "spent", tr.Spent, "missing", len(tr.Missing))
-	return nil
+	return file, nil
 }
 
 // postNative posts a chart of Slack's in channel (in thread when not "").
@@ -249,7 +266,7 @@ func (v *visitors) postNative(ctx context.Context, channel, thread string, m bot
 }
 
 // chartFailed ends a chart that Slack did not take: tried again later
-// when the trouble may pass, else the person is told.
+// when the trouble may pass, else the person is told (errNoChart).
 func (v *visitors) chartFailed(ctx context.Context, err error, tell func(string), log *slog.Logger) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("posting the chart: %w", err)
@@ -259,7 +276,7 @@ func (v *visitors) chartFailed(ctx context.Context, err error, tell func(string)
 	}
 	log.Warn("posting the chart failed", "err", err)
 	tell(bot.Describe(err))
-	return nil
+	return errNoChart
 }
 
 // partialNote says how a chart shows its range's end: today drawn apart
