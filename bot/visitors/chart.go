@@ -384,53 +384,25 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 	if err != nil {
 		return nil, err
 	}
-	sent := 0
+	days := fetchedDays{today: today, totals: totals, haveTotals: haveTotals}
 	defer func() {
-		if sent < len(tokens) {
-			if err := v.store.Refund(context.WithoutCancel(ctx), draw, tokens[sent:]); err != nil {
+		if days.sent < len(tokens) {
+			if err := v.store.Refund(context.WithoutCancel(ctx), draw, tokens[days.sent:]); err != nil {
 				log.Warn("returning unused analytics budget failed", "err", err)
 			}
 		}
 	}()
-
-	var fetched []store.DayTotals
-	var apiErr error
-	for _, d := range missing {
-		if sent == len(tokens) {
-			break
-		}
-		sent++
-		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
-		if err != nil {
-			apiErr = err
-			v.noteRateLimit(ctx, draw.Budget, err, log)
-			break
-		}
-		fetched = append(fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
-	}
-	if !haveTotals && apiErr == nil && sent < len(tokens) {
-		sent++
-		from, to := r.Params()
-		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
-		if err != nil {
-			apiErr = err
-			v.noteRateLimit(ctx, draw.Budget, err, log)
-		} else {
-			totals, haveTotals = counts(page.Totals), true
-			if err := v.store.SaveRangeTotals(ctx, dayProject, r.First, r.Last, totals, today, v.cfg.CacheTTL); err != nil {
-				log.Warn("caching the range's totals failed", "err", err)
-			}
-		}
-	}
-	out.Spent = sent
+	v.fetchDays(ctx, t, r, draw.Budget, len(tokens), missing, &days, log)
+	fetched, totals, haveTotals := days.fetched, days.totals, days.haveTotals
+	out.Spent = days.sent
 	if len(fetched) > 0 {
 		if err := v.store.SaveDays(ctx, dayProject, fetched, today, v.cfg.CacheTTL); err != nil {
 			log.Warn("caching the days failed", "err", err)
 		}
 	}
-	if apiErr != nil {
-		log.Warn("fetching days for the chart failed; drawing what is known", "err", apiErr, "fetched", len(fetched))
-		tell("The docs API failed while docsbot fetched the days: " + bot.Describe(apiErr) + " The chart shows what is known.")
+	if days.apiErr != nil {
+		log.Warn("fetching days for the chart failed; drawing what is known", "err", days.apiErr, "fetched", len(fetched))
+		tell("The docs API failed while docsbot fetched the days: " + bot.Describe(days.apiErr) + " The chart shows what is known.")
 	}
 
 	var totalsOf *store.VisitorCounts
@@ -441,6 +413,57 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 		return nil, err
 	}
 	return out, nil
+}
+
+// fetchedDays is what fetchDays read of a chart's days from the docs API.
+type fetchedDays struct {
+	// today is the day the chart is drawn, as the cache keeps it.
+	today   time.Time
+	fetched []store.DayTotals
+	// totals are the range's, read (and cached) when haveTotals was false.
+	totals     store.VisitorCounts
+	haveTotals bool
+	// sent counts the requests sent: the tokens paid for and not sent
+	// are given back (drawTrend).
+	sent int
+	// apiErr is why the fetch stopped before paid spent: nothing more is
+	// asked after a failure.
+	apiErr error
+}
+
+// fetchDays asks the docs API for the missing days, in order, then for the
+// range's totals when days lacks them, one request for each of the paid
+// tokens at most, and stops at the first failure (noting a rate limit on
+// budget). Totals read are cached for every replica.
+func (v *visitors) fetchDays(ctx context.Context, t target, r dateRange, budget store.Budget, paid int, missing []time.Time, days *fetchedDays, log *slog.Logger) {
+	for _, d := range missing {
+		if days.sent == paid {
+			break
+		}
+		days.sent++
+		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
+		if err != nil {
+			days.apiErr = err
+			v.noteRateLimit(ctx, budget, err, log)
+			return
+		}
+		days.fetched = append(days.fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
+	}
+	if days.haveTotals || days.sent == paid {
+		return
+	}
+	days.sent++
+	from, to := r.Params()
+	page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
+	if err != nil {
+		days.apiErr = err
+		v.noteRateLimit(ctx, budget, err, log)
+		return
+	}
+	days.totals, days.haveTotals = counts(page.Totals), true
+	if err := v.store.SaveRangeTotals(ctx, t.dayProject(), r.First, r.Last, days.totals, days.today, v.cfg.CacheTTL); err != nil {
+		log.Warn("caching the range's totals failed", "err", err)
+	}
 }
 
 // payForDays takes want requests (of the need the chart costs) from the
