@@ -67,7 +67,7 @@ func twoAttempts(t *testing.T, first, second func(ctx context.Context, cancel co
 	if _, err := ib.Enqueue(ctx, store.Work{Key: "step", Kind: "test.step", Payload: []byte("{}")}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	claim := func(attempt int) *bot.Work {
+	claim := func(n int) *bot.Work {
 		t.Helper()
 		// Handed back with no delay, the work is due at once; the
 		// claim is tried a bounded number of times.
@@ -77,13 +77,13 @@ func twoAttempts(t *testing.T, first, second func(ctx context.Context, cancel co
 				t.Fatal(err)
 			}
 			if len(taken) == 1 {
-				if taken[0].Attempt != attempt {
-					t.Fatalf("claim %d is attempt %d", attempt, taken[0].Attempt)
+				if taken[0].Attempt != n {
+					t.Fatalf("claim %d is attempt %d", n, taken[0].Attempt)
 				}
 				return bot.WorkOf(ib, taken[0])
 			}
 		}
-		t.Fatalf("attempt %d never claimed", attempt)
+		t.Fatalf("attempt %d never claimed", n)
 		return nil
 	}
 	for i, do := range []func(context.Context, context.CancelFunc, *bot.Work){first, second} {
