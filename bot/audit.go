@@ -112,8 +112,13 @@ func (a AuditTrail) Work(ctx context.Context, w *Work, mark string, rec store.Au
 // flush appends held records now, each with its mark (Work).
 func (a AuditTrail) flush(ctx context.Context, w *Work, held []heldAudit) {
 	for _, h := range held {
-		a.Record(ctx, h.rec)
-		if err := w.Mark(context.WithoutCancel(ctx), map[string]string{h.mark: "1"}); err != nil {
+		// A step of the work (Work.Step): a record marked is not
+		// appended again; a mark lost appends it again, with the same key.
+		_, err := w.Step(context.WithoutCancel(ctx), h.mark, func(ctx context.Context) (string, error) {
+			a.Record(ctx, h.rec)
+			return "1", nil
+		})
+		if err != nil {
 			a.b.log.Warn("recording the audit record's mark failed", "action", h.rec.Action, "work", w.Key, "err", err)
 		}
 	}

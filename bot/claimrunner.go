@@ -108,13 +108,8 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 	work, stopWork := context.WithCancel(work)
 	defer stopWork()
 	slots := make(chan struct{}, r.Workers)
-	var (
-		inflight sync.WaitGroup
-		mu       sync.Mutex
-		held     = map[uint64]T{} // by claim number
-		cut      = map[uint64]bool{}
-		claimed  uint64
-	)
+	var inflight sync.WaitGroup
+	held := &claims[T]{held: map[uint64]T{}, cut: map[uint64]bool{}}
 	backoff := r.Backoff
 	var counted time.Time
 	for ctx.Err() == nil {
@@ -139,57 +134,93 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 		backoff = r.Backoff
 		for _, item := range items {
 			slots <- struct{}{}
-			claimed++
-			n := claimed
-			mu.Lock()
-			held[n] = item
-			mu.Unlock()
+			n := held.add(item)
 			inflight.Go(func() {
 				defer func() { <-slots; r.nudge() }()
 				settled := r.Handle(work, item)
-				mu.Lock()
-				if settled {
-					delete(held, n)
-				} else if work.Err() != nil {
-					cut[n] = true
-				}
-				mu.Unlock()
+				held.end(n, settled, !settled && work.Err() != nil)
 			})
 		}
 		if len(items) == free {
 			continue // more may be due right now
 		}
-		wait := r.Idle
-		if r.NextDue != nil {
-			if d, ok, err := r.NextDue(ctx); err == nil && ok && d < wait {
-				wait = d
-			}
-		}
-		if r.Gather > 0 {
-			pause(ctx, r.Gather)
-			wait -= r.Gather
-		}
-		if wait > 0 {
-			r.sleep(ctx, wait)
-		}
+		r.waitNext(ctx)
 	}
 	if r.Grace > 0 && !waitFor(&inflight, r.Grace) {
 		r.Log.Warn(r.Lines.Overran, "grace", r.Grace)
 	}
 	stopWork()
 	inflight.Wait()
-	var now, later []T
-	for n, item := range held {
-		if cut[n] {
+	now, later := held.unsettled()
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBudget)
+	defer cancel()
+	r.release(rctx, now, 0)
+	r.release(rctx, later, r.Landing)
+}
+
+// waitNext sleeps, after a claim that took less than there was room for,
+// until the next item is due (NextDue) or Idle, whichever is sooner,
+// gathering for Gather first.
+func (r *ClaimRunner[T]) waitNext(ctx context.Context) {
+	wait := r.Idle
+	if r.NextDue != nil {
+		if d, ok, err := r.NextDue(ctx); err == nil && ok && d < wait {
+			wait = d
+		}
+	}
+	if r.Gather > 0 {
+		pause(ctx, r.Gather)
+		wait -= r.Gather
+	}
+	if wait > 0 {
+		r.sleep(ctx, wait)
+	}
+}
+
+// claims are the items a runner claimed and its handlers did not settle,
+// by claim number: handed back when the runner stops, at once, or after
+// Landing for those whose handler the work's end cut short.
+type claims[T any] struct {
+	mu      sync.Mutex
+	held    map[uint64]T
+	cut     map[uint64]bool
+	claimed uint64
+}
+
+// add holds item and returns its claim number.
+func (c *claims[T]) add(item T) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.claimed++
+	c.held[c.claimed] = item
+	return c.claimed
+}
+
+// end records how claim n's handler ended: settled, it is held no more;
+// cut short by the work's end, it is handed back after Landing.
+func (c *claims[T]) end(n uint64, settled, cut bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if settled {
+		delete(c.held, n)
+	} else if cut {
+		c.cut[n] = true
+	}
+}
+
+// unsettled are the items still held: now to hand back at once, later
+// after Landing.
+func (c *claims[T]) unsettled() (now, later []T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for n, item := range c.held {
+		if c.cut[n] {
 			later = append(later, item)
 		} else {
 			now = append(now, item)
 		}
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBudget)
-	defer cancel()
-	r.release(rctx, now, 0)
-	r.release(rctx, later, r.Landing)
+	return now, later
 }
 
 // release hands items back, due after the given wait, and logs it.

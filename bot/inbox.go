@@ -84,7 +84,8 @@ type Inbox interface {
 
 // Work is one piece of acknowledged Slack work, claimed by this replica.
 // Marks holds the checkpoints of earlier attempts (Attempt above 1): a
-// handler reads them to resume instead of doing a step twice.
+// handler resumes from them instead of doing a step twice, taking its
+// steps through Step and Paid (step.go), which read and write them.
 type Work struct {
 	store.Taken
 	st Inbox

@@ -231,36 +231,9 @@ func (s *AnswerStream) handle(data []byte) {
 			s.tools[ch.ToolCallID] = ch.ToolName
 		}
 	case "tool-input-available":
-		if ch.ToolCallID != "" && ch.ToolName != "" {
-			s.tools[ch.ToolCallID] = ch.ToolName
-		}
-		ev := ToolCallEvent{ID: ch.ToolCallID, Name: ch.ToolName, Input: ch.Input}
-		var in struct {
-			Query json.RawMessage `json:"query"`
-		}
-		if json.Unmarshal(ch.Input, &in) == nil {
-			ev.Query = jsonString(in.Query)
-		}
-		if ev.Query != "" && (ev.Name == "search" || ev.Name == "") {
-			s.queries = append(s.queries, ev.Query)
-		}
-		s.queue = append(s.queue, ev)
+		s.toolCall(ch)
 	case "tool-output-available":
-		name := s.tools[ch.ToolCallID]
-		s.queue = append(s.queue, ToolResultEvent{ID: ch.ToolCallID, Name: name, Output: ch.Output})
-		// Sources from the search tool's results ([ext] in the spec): those
-		// of an unnamed call are read too, when they have the shape.
-		if name == "search" || name == "" {
-			if results, err := decodeSearchResults(ch.Output); err == nil {
-				var found []AnswerSource
-				for _, r := range results {
-					if r.Path != "" {
-						found = append(found, AnswerSource{Path: r.Path, Title: r.Title, Content: r.Content})
-					}
-				}
-				s.addSources(found...)
-			}
-		}
+		s.toolResult(ch)
 	case "source-url":
 		if ch.URL == "" {
 			return
@@ -286,6 +259,47 @@ func (s *AnswerStream) handle(data []byte) {
 		// text-start, text-end, reasoning-*, start-step, finish-step,
 		// tool-input-delta, data-*, and types not known yet: skipped.
 	}
+}
+
+// toolCall queues a tool's call, its name kept for its result; a search's
+// query is kept for the answer's record (an unnamed call's too).
+func (s *AnswerStream) toolCall(ch chunk) {
+	if ch.ToolCallID != "" && ch.ToolName != "" {
+		s.tools[ch.ToolCallID] = ch.ToolName
+	}
+	ev := ToolCallEvent{ID: ch.ToolCallID, Name: ch.ToolName, Input: ch.Input}
+	var in struct {
+		Query json.RawMessage `json:"query"`
+	}
+	if json.Unmarshal(ch.Input, &in) == nil {
+		ev.Query = jsonString(in.Query)
+	}
+	if ev.Query != "" && (ev.Name == "search" || ev.Name == "") {
+		s.queries = append(s.queries, ev.Query)
+	}
+	s.queue = append(s.queue, ev)
+}
+
+// toolResult queues a tool's result under the name its call gave. Sources
+// come from the search tool's results ([ext] in the spec): those of an
+// unnamed call are read too, when they have the shape.
+func (s *AnswerStream) toolResult(ch chunk) {
+	name := s.tools[ch.ToolCallID]
+	s.queue = append(s.queue, ToolResultEvent{ID: ch.ToolCallID, Name: name, Output: ch.Output})
+	if name != "search" && name != "" {
+		return
+	}
+	results, err := decodeSearchResults(ch.Output)
+	if err != nil {
+		return
+	}
+	var found []AnswerSource
+	for _, r := range results {
+		if r.Path != "" {
+			found = append(found, AnswerSource{Path: r.Path, Title: r.Title, Content: r.Content})
+		}
+	}
+	s.addSources(found...)
 }
 
 // addSources queues the sources not seen before.

@@ -86,6 +86,7 @@ func newPendingID() string {
 // again with the project. When the buttons do not fit, nothing is kept: the
 // person is asked to name one.
 func (a *agent) askProject(ctx context.Context, w *bot.Work, req startRequest, choices []project.Project, log *slog.Logger) error {
+	// The buttons carry the id before its step marks it (below).
 	id := w.Marked(markPending)
 	if id == "" {
 		id = newPendingID()
@@ -101,10 +102,8 @@ func (a *agent) askProject(ctx context.Context, w *bot.Work, req startRequest, c
 		a.endBeforeRoot(ctx, w, req, text+" Nothing was started.", log)
 		return nil
 	}
-	if w.Marked(markPending) == "" {
-		if err := w.Mark(ctx, map[string]string{markPending: id}); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
+	if _, err := w.Step(ctx, markPending, func(context.Context) (string, error) { return id, nil }); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	payload, err := json.Marshal(req)
 	if err != nil {
@@ -151,27 +150,23 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a project choice: %w", err)
 	}
 	log := a.log.With("user", c.User, "channel", c.Channel, "work", w.Key, "project", c.Project)
-	raw := []byte(w.Marked(markPending))
-	if len(raw) == 0 {
-		var err error
-		raw, err = a.store.Pending(ctx, c.Pending)
-		if errors.Is(err, store.ErrNotFound) {
-			log.Info("a project chosen for a start that was forgotten")
-			a.answerChoice(ctx, c, "", fmt.Sprintf("This instruction waited for its docs project for more than %s, so docsbot forgot it and nothing was started. Send it again.",
-				humanize.Duration(a.cfg.PendingTTL)), true, log)
-			return nil
-		}
-		if err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		// Kept on the work before the start is queued and the pending
-		// start dropped: a later attempt queues it from here.
-		if err := w.Mark(ctx, map[string]string{markPending: string(raw)}); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
+	// Kept on the work before the start is queued and the pending start
+	// dropped (a step): a later attempt queues it from here.
+	pending, err := w.Step(ctx, markPending, func(ctx context.Context) (string, error) {
+		raw, err := a.store.Pending(ctx, c.Pending)
+		return string(raw), err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		log.Info("a project chosen for a start that was forgotten")
+		a.answerChoice(ctx, c, "", fmt.Sprintf("This instruction waited for its docs project for more than %s, so docsbot forgot it and nothing was started. Send it again.",
+			humanize.Duration(a.cfg.PendingTTL)), true, log)
+		return nil
+	}
+	if err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	var req startRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
+	if err := json.Unmarshal([]byte(pending), &req); err != nil {
 		return fmt.Errorf("decoding a pending start: %w", err)
 	}
 	if req.User != c.User {
@@ -197,11 +192,11 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 	// be replaced by it. The answer is marked so that a later attempt (the
 	// queueing failed) does not answer twice; the start's key is the work's,
 	// so a later attempt queues it once and never loses it.
-	if w.Marked(markAnswered) == "" {
+	if _, err := w.Step(ctx, markAnswered, func(ctx context.Context) (string, error) {
 		a.answerChoice(ctx, c, req.Prompt, "Starting the docs agent in the project `"+mrkdwn.Escape(p.Name)+"`.", true, log)
-		if err := w.Mark(ctx, map[string]string{markAnswered: "1"}); err != nil {
-			log.Warn("marking the choice answered failed; a later attempt may answer again", "err", err)
-		}
+		return "1", nil
+	}); err != nil {
+		log.Warn("marking the choice answered failed; a later attempt may answer again", "err", err)
 	}
 	payload, _ := json.Marshal(req)
 	queued, err := a.core.QueueFromWork(ctx, store.Work{Key: "start:" + w.Key, Kind: workStart, Payload: payload})

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -115,7 +116,7 @@ func (a *agent) giveUpStart(ctx context.Context, w *bot.Work) {
 		}
 		return
 	}
-	if w.Marked(markIntent) != "" {
+	if _, err := w.Outcome(createCall); errors.Is(err, bot.ErrUnfinished) {
 		a.tell(ctx, req, root, fmt.Sprintf("docsbot cannot tell whether your docs agent job started: Slack or its storage kept failing for %d minutes. Check the agent jobs in your docs dashboard before trying again.",
 			int(bot.WorkMaxAge/time.Minute)), a.log)
 		return

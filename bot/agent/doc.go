@@ -64,6 +64,9 @@
 // docs API, context, editors), ensureRoot (find or post the root message,
 // under the thread's start claim), resume (what earlier attempts did; only
 // on an attempt after the first or after an intent mark), create and link.
+// The create call is a paid step (bot.Work.Paid: the intent, with the root,
+// before it; its outcome the link or the outcome mark), the project, the
+// queued notice, the outcome and the told note are steps (bot.Work.Step).
 // What a phase does when it finds a mark on the work or a record in the
 // store, in phase order; "end" ends the start, and later phases do not run:
 //

@@ -274,6 +274,17 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 				Work: fmt.Sprintf("result:%s:%d", c.JobID, c.Job.Generation)})
 		}
 	}
+	return a.recordFinished(ctx, wctx, c, status, pr, inThread, log)
+}
+
+// recordFinished shows a finished job's end on its root message and then
+// records it notified (store.Jobs.MarkNotified), whatever the edit did: the
+// record follows what was posted (inThread: the result is in the thread),
+// so it is written past a shutdown or the finish's budget (wctx), and once
+// it is, the result is never posted again, an edit that failed is tried
+// once more. It reports false when the job is handed back: shutting down
+// before the edit, or the record not written.
+func (a *agent) recordFinished(ctx, wctx context.Context, c store.Claim, status docsapi.Status, pr string, inThread bool, log *slog.Logger) bool {
 	shown := a.showFinished(wctx, c, status, pr, log)
 	if !shown && inThread && ctx.Err() != nil {
 		// Shutting down: the next claim finds the result in the thread

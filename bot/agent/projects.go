@@ -90,7 +90,9 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 			"` unless the channel has a project of its own. Nothing was started: say what the agent should do after `project="+mrkdwn.Escape(res.Project.Name)+"`.", log)
 		return project.Project{}, true, nil
 	}
-	if err := w.Mark(ctx, map[string]string{markProject: res.Project.Name}); err != nil {
+	// The decision is a step: a later attempt takes it from the mark
+	// (above) and decides nothing again.
+	if _, err := w.Step(ctx, markProject, func(context.Context) (string, error) { return res.Project.Name, nil }); err != nil {
 		return project.Project{}, true, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	req.Project = res.Project.Name

@@ -270,7 +270,9 @@ func (s *start) ensureRoot(ctx context.Context) (bool, error) {
 // them; an intent without a link leaves the outcome unknown (doc.go).
 func (s *start) resume(ctx context.Context) (bool, error) {
 	a, w := s.a, s.w
-	if w.Attempt <= 1 && w.Marked(markIntent) == "" {
+	_, err := w.Outcome(createCall)
+	begun := errors.Is(err, bot.ErrUnfinished)
+	if w.Attempt <= 1 && !begun {
 		return false, nil
 	}
 	job, err := a.store.JobByThread(ctx, s.req.thread(s.root))
@@ -287,12 +289,29 @@ func (s *start) resume(ctx context.Context) (bool, error) {
 	case !errors.Is(err, store.ErrNotFound):
 		return true, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	if w.Marked(markIntent) == "" {
+	if !begun {
 		return false, nil
 	}
-	s.log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
-	return true, s.end(ctx, outcomeUnknown, "docsbot stopped while the docs API was starting it")
+	return true, s.unfinished(ctx)
 }
+
+// unfinished ends a start whose create call an earlier attempt began and
+// did not finish (bot.ErrUnfinished): the job may or may not exist.
+func (s *start) unfinished(ctx context.Context) error {
+	s.log.Warn("an earlier attempt stopped during the create call; the job may or may not exist")
+	return s.end(ctx, outcomeUnknown, "docsbot stopped while the docs API was starting it")
+}
+
+// createCall is the create call's marks (bot.Work.Paid): the intent (the
+// instruction's hash) before it, written with the root (create); none
+// after it, whose outcome is the thread's link to the job (store.Jobs) or
+// the outcome mark (endStart). An attempt that finds the intent and no
+// link finds the outcome unknown (resume).
+var createCall = bot.Call{Begun: markIntent}
+
+// errNoAPI is why a create call is not made: the project's docs API went
+// away between attempts (a restart with another projects file).
+var errNoAPI = errors.New("agent: no docs API is set up for the job's project")
 
 // create makes the create call, once: only under the thread's start claim,
 // taken again for the call and the link, and only after the root and the
@@ -304,27 +323,39 @@ func (s *start) create(ctx context.Context) (bool, error) {
 			return true, bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 	}
-	if err := w.Mark(ctx, map[string]string{markRoot: s.root, markIntent: promptHash(s.req.instruction())}); err != nil {
+	call := createCall
+	call.With = map[string]string{markRoot: s.root, markIntent: promptHash(s.req.instruction())}
+	called := false
+	_, err := w.Paid(ctx, call, func(ctx context.Context) (string, error) {
+		called = true
+		if s.api == nil {
+			return "", errNoAPI
+		}
+		job, err := s.api.CreateJob(ctx, s.req.instruction())
+		if err != nil {
+			return "", err
+		}
+		s.job = job
+		return job.ID, nil
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnfinished):
+		return true, s.unfinished(ctx)
+	case err != nil && !called:
 		return true, bot.Later(bot.RetryDelay(w.Attempt), err)
-	}
-	if s.api == nil {
-		// The project's API went away between attempts (a restart with
-		// another projects file): the create call was never made.
+	case errors.Is(err, errNoAPI):
+		// The create call was never made.
 		s.log.Error("no docs API is set up for the job's project; nothing started")
 		return true, s.end(ctx, outcomeFailed, "docsbot is not set up to reach the docs API of the project `"+mrkdwn.Escape(s.proj.Name)+"`. Tell whoever runs docsbot.")
-	}
-	job, err := s.api.CreateJob(ctx, s.req.instruction())
-	if errors.Is(err, docsapi.ErrOutcomeUnknown) {
+	case errors.Is(err, docsapi.ErrOutcomeUnknown):
 		s.log.Warn("docs API did not confirm the job", "err", err)
 		return true, s.end(ctx, outcomeUnknown, bot.APIAnswer(err))
-	}
-	if err != nil {
+	case err != nil:
 		s.log.Warn("docs API did not create the job", "err", err)
 		return true, s.end(ctx, outcomeFailed, bot.Describe(err))
 	}
-	s.log = s.log.With("job", job.ID)
-	s.started.JobID = job.ID
-	s.job = job
+	s.log = s.log.With("job", s.job.ID)
+	s.started.JobID = s.job.ID
 	return false, nil
 }
 
@@ -394,11 +425,14 @@ func (s *start) end(ctx context.Context, outcome, why string) error {
 func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, view rootView, log *slog.Logger) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
-	if w.Marked(markQueued) == "" && req.ResponseURL != "" {
+	if req.ResponseURL != "" {
 		notice := time.AfterFunc(queuedNotice, func() {
-			log.Info("root message waits for Slack; telling the person the job is queued")
-			a.core.ReplyPrivately(ctx, req.command(), "Your docs agent job is queued: Slack is limiting how fast docsbot may post in this channel. It starts as soon as Slack lets docsbot post; nothing more to do.")
-			if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
+			// A step (markQueued): told once across attempts.
+			if _, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
+				log.Info("root message waits for Slack; telling the person the job is queued")
+				a.core.ReplyPrivately(ctx, req.command(), "Your docs agent job is queued: Slack is limiting how fast docsbot may post in this channel. It starts as soon as Slack lets docsbot post; nothing more to do.")
+				return "1", nil
+			}); err != nil {
 				log.Warn("recording the queued notice failed", "err", err)
 			}
 		})
@@ -459,13 +493,13 @@ func (a *agent) offerRetry(ctx context.Context, req startRequest, root, why stri
 }
 
 // endStart marks how a start that follows no job ended (view) before it
-// shows it (showOutcome): a later attempt only shows it (doc.go).
+// shows it (showOutcome), a step (markOutcome): a later attempt only shows
+// it (doc.go).
 func (a *agent) endStart(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, log *slog.Logger) error {
-	raw, err := json.Marshal(view)
-	if err == nil {
-		err = w.Mark(ctx, map[string]string{markOutcome: string(raw)})
-	}
-	if err != nil {
+	if _, err := w.Step(ctx, markOutcome, func(context.Context) (string, error) {
+		raw, err := json.Marshal(view)
+		return string(raw), err
+	}); err != nil {
 		// Shown all the same; a later attempt finds the intent: unknown.
 		log.Warn("recording how the start ended failed", "err", err)
 	}
@@ -476,11 +510,11 @@ func (a *agent) endStart(ctx context.Context, w *bot.Work, req startRequest, roo
 // and shows it on the root message; while Slack fails for a passing reason
 // the work is deferred, so the root message never stays at "Starting".
 func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, root string, view rootView, log *slog.Logger) error {
-	if w.Marked(markTold) == "" {
+	if _, err := w.Step(ctx, markTold, func(ctx context.Context) (string, error) {
 		a.tell(ctx, req, root, view.note(), log)
-		if err := w.Mark(ctx, map[string]string{markTold: "1"}); err != nil {
-			log.Warn("recording that the person was told failed; they may be told again", "err", err)
-		}
+		return "1", nil
+	}); err != nil {
+		log.Warn("recording that the person was told failed; they may be told again", "err", err)
 	}
 	view.Now = a.cfg.Now()
 	ectx, cancel := context.WithTimeout(ctx, rootPostBudget)

@@ -52,7 +52,7 @@ func (a *agent) claimStart(ctx context.Context, w *bot.Work, req startRequest, r
 	case err == nil:
 		return false, nil
 	case errors.Is(err, store.ErrConflict):
-		if root == "" && w.Marked(markIntent) == "" {
+		if _, err := w.Outcome(createCall); root == "" && err == nil {
 			return a.inJobThread(ctx, w, req, log)
 		}
 		// Linked by an earlier attempt of this start: the checks of an

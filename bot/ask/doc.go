@@ -10,7 +10,9 @@
 // replicas and restarts. Asking the assistant costs credits, so it is never
 // repeated blindly: the work marks each step before it takes it, and an
 // attempt that finds a step begun but not ended tells the person rather than
-// asking again.
+// asking again. The share and the question's message are steps
+// (bot.Work.Step), asking the assistant a paid one (bot.Work.Paid on
+// asking, its outcome the stream and done marks).
 //
 //	marks of the work            what the attempt does
 //	(none)                       take the person's share of the hour and the

@@ -8,8 +8,6 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/store"
 )
 
 // errStopped is why relay stopped reading an answer: the person pressed
@@ -25,12 +23,12 @@ func haltedByStop(err error) bool {
 // stopped ends an answer whose stream the person stopped: the assistant is
 // read no further, what showed is kept as the conversation's answer, and a
 // note under it says it was stopped, with Ask again. The work is done.
-func (a *answers) stopped(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, stored store.Conversation,
-	stream *docsapi.AnswerStream, text, question string, log *slog.Logger) error {
+func (a *answers) stopped(ctx context.Context, w *bot.Work, r reply, log *slog.Logger) error {
+	q, thread, key := r.q, r.thread, r.key
 	log.Info("the answer was stopped in Slack")
 	a.metrics.Answer("stopped")
-	if text != "" {
-		a.remember(ctx, thread, stored, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
+	if r.text != "" {
+		a.remember(ctx, r, log)
 	}
 	note := "_Stopped: you pressed Stop, so docsbot stopped this answer here._"
 	_, err := a.core.Post(ctx, q.Channel, slack.MsgOptionTS(thread.TS), slack.MsgOptionText(note, false),

@@ -9,8 +9,6 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
-	"github.com/docsbot/docsbot/docsapi"
-	"github.com/docsbot/docsbot/store"
 )
 
 // Questions of help channels (bot.Question.Unasked): a question nobody
@@ -36,29 +34,21 @@ const offHere = "docsbot does not answer questions in this channel. Ask it in a 
 // cover it.
 const notCovered = "docsbot looked in the docs for your question and found nothing that answers it, so it did not answer in the channel."
 
-// unaskedAnswer is what an unasked question's answer came to.
-type unaskedAnswer struct {
-	text, note, outcome, question string
-	suggestions                   []docsapi.Suggestion
-	// stored is the thread's conversation as the work read it (remember).
-	stored store.Conversation
-}
-
 // unasked ends the work of an unasked question by the table above.
-func (a *answers) unasked(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, wr *writer,
-	stream *docsapi.AnswerStream, ans unaskedAnswer, log *slog.Logger) error {
-	sources := stream.Sources()
+func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.Logger) error {
+	q, thread, key, wr := r.q, r.thread, r.key, r.wr
+	sources := r.stream.Sources()
 	ref := bot.ThreadRef{Channel: q.Channel, TS: thread.TS, Project: key}.String()
-	covered := ans.outcome == "answered" && len(sourceKeys(sources)) > 0 && strings.TrimSpace(ans.text) != ""
+	covered := r.outcome == "answered" && len(sourceKeys(sources)) > 0 && strings.TrimSpace(r.text) != ""
 	if !covered && !q.Asked {
 		a.metrics.Answer("uncovered")
-		log.Info("the docs do not cover an unasked question; its asker is told privately", "outcome", ans.outcome)
+		log.Info("the docs do not cover an unasked question; its asker is told privately", "outcome", r.outcome)
 		var buttons []slack.BlockElement
 		if a.core.HelpChannels().HasExperts(key) {
 			buttons = append(buttons, expertButton(ref))
 		}
 		if refusal, _ := a.core.Editors().Check(ctx, q.User, q.Channel, key); refusal == "" {
-			j := bot.JobDraft{Channel: q.Channel, Thread: thread.TS, Project: key, Question: ans.question}
+			j := bot.JobDraft{Channel: q.Channel, Thread: thread.TS, Project: key, Question: r.question}
 			buttons = append(buttons, slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)))
 		}
@@ -69,25 +59,25 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, q bot.Question, thre
 		a.tellWith(ctx, bot.Question{Team: q.Team, Channel: q.Channel, User: q.User, ThreadTS: thread.TS}, notCovered, blocks, log)
 		return a.done(ctx, w)
 	}
-	a.remember(ctx, thread, ans.stored, key, q.User, stream.Thread(), ans.question, ans.text, sourceKeys(sources), log)
-	blocks := answerBlocks(wr.sites, sources, ans.suggestions, "")
+	a.remember(ctx, r, log)
+	blocks := answerBlocks(wr.sites, sources, r.suggestions, "")
 	if q.Via == bot.ViaAuto {
 		if a.core.HelpChannels().HasExperts(key) {
 			blocks = append(blocks, slack.NewActionBlock("expert", expertButton(ref)))
 		}
-		if err := wr.finish(ctx, ans.note, blocks); err != nil {
+		if err := wr.finish(ctx, r.note, blocks); err != nil {
 			log.Warn("posting the answer failed", "err", err)
 			if wr.ts == "" {
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 		}
-		a.metrics.Answer(ans.outcome)
+		a.metrics.Answer(r.outcome)
 		return a.done(ctx, w)
 	}
 	// Private: the answer whole, its sources, Share in channel.
 	text := mrkdwn.FromMarkdown(wr.showable(true), wr.sites)
-	if ans.note != "" {
-		text += "\n\n" + mrkdwn.FromMarkdown(ans.note, mrkdwn.Sites{})
+	if r.note != "" {
+		text += "\n\n" + mrkdwn.FromMarkdown(r.note, mrkdwn.Sites{})
 	}
 	shown := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(text, 3000), false, false), nil, nil)}
 	if links := sourceLinks(wr.sites, sources); links != "" {
@@ -105,7 +95,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, q bot.Question, thre
 		log.Warn("showing the private answer failed", "err", err)
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	a.metrics.Answer(ans.outcome)
+	a.metrics.Answer(r.outcome)
 	return a.done(ctx, w)
 }
 

@@ -43,10 +43,10 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a question: %w", err)
 	}
 	log := a.log.With("user", q.User, "channel", q.Channel, "via", q.Via, "work", w.Key)
-	switch {
-	case w.Marked(markDone) != "":
+	if w.Marked(markDone) != "" {
 		return nil
-	case w.Marked(markAsking) != "":
+	}
+	if _, err := w.Outcome(asking); errors.Is(err, bot.ErrUnfinished) {
 		return a.afterStop(ctx, w, q, log)
 	}
 	if refusal := a.core.Refusal(q.User, q.Channel); refusal != "" {
@@ -69,22 +69,24 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		a.tell(ctx, q, note, log)
 		return a.done(ctx, w)
 	}
-	if w.Marked(markShare) == "" {
-		// One step takes the person's share and the workspace's, or
-		// neither; named by the work, so that an attempt after a crash
-		// before the mark is granted again without taking twice.
+	// One step takes the person's share and the workspace's, or neither;
+	// named by the work, so that an attempt after a crash before the mark
+	// is granted again without taking twice.
+	if _, err := w.Step(ctx, markShare, func(ctx context.Context) (string, error) {
 		grant, err := a.store.Limits.Draw(ctx, a.drawOf(q, w.Key), 1)
 		if err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
+			return "", err
 		}
 		if !grant.OK() {
 			log.Info("question refused: a limit of the hour is reached", "refused", grant.Refused, "retry_after", grant.RetryAfter)
 			a.tell(ctx, q, a.refusedText(grant), log)
-			return a.done(ctx, w)
+			return "", errRefused
 		}
-		if err := w.Mark(ctx, map[string]string{markShare: "1"}); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
+		return "1", nil
+	}); errors.Is(err, errRefused) {
+		return a.done(ctx, w)
+	} else if err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	thread, err := a.threadOf(ctx, w, q)
 	if err != nil {
@@ -101,11 +103,47 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 	}
 	a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
 	a.core.Decorations().SetSessionStatus(ctx, q.Channel, thread.TS, q.User, true, log)
-	if err := w.Mark(ctx, map[string]string{markAsking: "1"}); err != nil {
+	asked := false
+	_, err = w.Paid(ctx, asking, func(ctx context.Context) (string, error) {
+		asked = true
+		a.audit(ctx, w, q, key)
+		return "", a.answer(ctx, w, q, thread, key, docs, conv, log)
+	})
+	if err != nil && !asked {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	a.audit(ctx, w, q, key)
-	return a.answer(ctx, w, q, thread, key, docs, conv, log)
+	return err
+}
+
+// asking is the assistant's call, a paid one (bot.Work.Paid): marked
+// before, its outcome kept by the answer (the stream's ts, done); an
+// attempt that finds it asking ends the answer (afterStop).
+var asking = bot.Call{Begun: markAsking}
+
+// errRefused is why the share's step ends: a limit of the hour refused the
+// question, and the person was told.
+var errRefused = errors.New("ask: a limit of the hour refused the question")
+
+// reply is what an answer carries from the question to its end: the
+// question, where the answer goes and from which project, the conversation
+// it continues, and what the assistant said.
+type reply struct {
+	q      bot.Question
+	thread store.Thread
+	key    string // the project's
+	// stored is the thread's conversation as the work read it: the
+	// version the answer's turns are written over (remember).
+	stored store.Conversation
+	// question is q's text as the assistant was sent it (cutQuestion).
+	question string
+	stream   *docsapi.AnswerStream
+	wr       *writer // the answer's message
+	// text is the answer's text without its suggestions, which are apart.
+	text        string
+	suggestions []docsapi.Suggestion
+	// outcome is how the answer came out ("answered", "cut", "failed");
+	// note what its message ends with ("" for a whole answer).
+	outcome, note string
 }
 
 // answer asks the assistant and shows its answer in thread; the work is
@@ -114,22 +152,8 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, docs Docs,
 	conv store.Conversation, log *slog.Logger) error {
 	question, questionCut := cutQuestion(q.Text)
-	history, left := historyOf(conv.Turns)
-	if left > 0 {
-		log.Info("the conversation is longer than the assistant is sent; its oldest turns are left out", "left_out", left)
-	}
-	req := docsapi.AskRequest{Fingerprint: fingerprint(q), Messages: messagesOf(history, question),
-		Thread: docsapi.Thread{ID: conv.ThreadID, Key: docsapi.ThreadKey(conv.ThreadKey)}}
-	stream, err := docs.Assistant.Ask(ctx, req)
-	stored, fresh := conv, false // stored: the version the answer's turns are written over (remember)
-	if errors.Is(err, docsapi.ErrThreadNotFound) && conv.ThreadID != "" {
-		// The assistant no longer knows the thread (it answered 404, so it
-		// answered nothing): the question starts a new conversation.
-		log.Info("the assistant no longer knows the conversation; starting a new one")
-		conv, fresh = store.Conversation{}, true
-		req.Thread, req.Messages = docsapi.Thread{}, messagesOf(nil, question)
-		stream, err = docs.Assistant.Ask(ctx, req)
-	}
+	r := reply{q: q, thread: thread, key: key, stored: conv, question: question}
+	stream, fresh, err := a.ask(ctx, docs, r, log)
 	if err != nil {
 		a.metrics.Answer("failed")
 		a.tell(ctx, q, a.failure(err), log)
@@ -139,26 +163,64 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	defer stream.Close()
 	// However the answer ends, the pane's session waits for the person again.
 	defer a.core.Decorations().SetSessionStatus(ctx, q.Channel, thread.TS, q.User, false, log)
-	wr := &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
+	r.stream = stream
+	r.wr = &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
 		sites: a.sites(docs), log: log, onStarted: func(ctx context.Context, ts string) error {
 			return w.Mark(ctx, map[string]string{markStream: ts})
 		}, hold: q.Unasked()}
 	first := time.Time{}
-	relayErr := relay(ctx, stream, wr, func() {
+	relayErr := relay(ctx, stream, r.wr, func() {
 		if first.IsZero() {
 			first = time.Now()
 		}
 	}, relayLimits{text: StreamTextMax, time: a.cfg.StreamTime}, log)
-	text, suggestions := docsapi.ExtractSuggestions(wr.text.String())
+	r.text, r.suggestions = docsapi.ExtractSuggestions(r.wr.text.String())
 	if errors.Is(relayErr, errStopped) {
-		return a.stopped(ctx, w, q, thread, key, stored, stream, text, question, log)
+		return a.stopped(ctx, w, r, log)
 	}
-	outcome, note := a.outcomeOf(ctx, relayErr)
-	if outcome == "" {
+	r.outcome, r.note = a.outcomeOf(ctx, relayErr)
+	if r.outcome == "" {
 		// docsbot is stopping: the next attempt stops this answer, saying
 		// so (afterStop); the assistant is not asked again.
 		return relayErr
 	}
+	r.note = noteOf(r.note, fresh, questionCut)
+	if r.outcome != "answered" {
+		log.Warn("the answer is incomplete", "outcome", r.outcome, "err", relayErr)
+	}
+	if q.Unasked() {
+		return a.unasked(ctx, w, r, log)
+	}
+	again := ""
+	if r.outcome != "answered" && !errors.Is(relayErr, errTooLong) {
+		again = againOf(q.Text, key) // asked again, an answer too long would be as long
+	}
+	return a.show(ctx, w, r, again, first, log)
+}
+
+// ask asks the assistant r's question in the conversation r continues.
+// When the assistant no longer knows that conversation (it answered 404,
+// so it answered nothing), the question starts a new one (fresh).
+func (a *answers) ask(ctx context.Context, docs Docs, r reply, log *slog.Logger) (stream *docsapi.AnswerStream, fresh bool, err error) {
+	history, left := historyOf(r.stored.Turns)
+	if left > 0 {
+		log.Info("the conversation is longer than the assistant is sent; its oldest turns are left out", "left_out", left)
+	}
+	req := docsapi.AskRequest{Fingerprint: fingerprint(r.q), Messages: messagesOf(history, r.question),
+		Thread: docsapi.Thread{ID: r.stored.ThreadID, Key: docsapi.ThreadKey(r.stored.ThreadKey)}}
+	stream, err = docs.Assistant.Ask(ctx, req)
+	if errors.Is(err, docsapi.ErrThreadNotFound) && r.stored.ThreadID != "" {
+		log.Info("the assistant no longer knows the conversation; starting a new one")
+		req.Thread, req.Messages = docsapi.Thread{}, messagesOf(nil, r.question)
+		stream, err = docs.Assistant.Ask(ctx, req)
+		return stream, true, err
+	}
+	return stream, false, err
+}
+
+// noteOf is the note an answer ends with: note, and what the person should
+// know of how it was asked (a new conversation, a question cut).
+func noteOf(note string, fresh, questionCut bool) string {
 	if fresh {
 		note = strings.TrimSpace(note + "\n\n_The earlier conversation in this thread had expired, so this answer starts a new one._")
 	}
@@ -166,26 +228,22 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		note = strings.TrimSpace(note + fmt.Sprintf("\n\n_Your question is longer than the %s characters docsbot sends, so the docs assistant got its first %s._",
 			humanize.Count(QuestionMax), humanize.Count(QuestionMax)))
 	}
-	again := ""
-	if outcome != "answered" && !errors.Is(relayErr, errTooLong) {
-		again = againOf(q.Text, key) // asked again, an answer too long would be as long
+	return note
+}
+
+// show ends the answer of a question asked of docsbot: the conversation is
+// kept before the answer's message ends, so that its buttons and a reply
+// find it as soon as it shows whole; the message ends with its sources and
+// buttons (again: Ask again's question, "" for none). It ends the work.
+func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, first time.Time, log *slog.Logger) error {
+	wr := r.wr
+	if r.outcome == "answered" || strings.TrimSpace(r.text) != "" {
+		a.remember(ctx, r, log)
 	}
-	if outcome != "answered" {
-		log.Warn("the answer is incomplete", "outcome", outcome, "err", relayErr)
-	}
-	if q.Unasked() {
-		return a.unasked(ctx, w, q, thread, key, wr, stream, unaskedAnswer{text: text, note: note, outcome: outcome,
-			suggestions: suggestions, question: question, stored: stored}, log)
-	}
-	// The conversation is kept before the answer ends, so that its buttons
-	// and a reply find it as soon as it shows whole.
-	if outcome == "answered" || strings.TrimSpace(text) != "" {
-		a.remember(ctx, thread, stored, key, q.User, stream.Thread(), question, text, sourceKeys(stream.Sources()), log)
-	}
-	if err := wr.finish(ctx, note, answerBlocks(wr.sites, stream.Sources(), suggestions, again)); haltedByStop(err) {
+	if err := wr.finish(ctx, r.note, answerBlocks(wr.sites, r.stream.Sources(), r.suggestions, again)); haltedByStop(err) {
 		// Stop was pressed after the last text: the answer shows whole
 		// but for its sources and buttons.
-		return a.stopped(ctx, w, q, thread, key, stored, stream, text, question, log)
+		return a.stopped(ctx, w, r, log)
 	} else if err != nil {
 		log.Warn("ending the answer's message failed", "err", err)
 		if wr.ts == "" {
@@ -193,7 +251,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 	}
-	a.metrics.Answer(outcome)
+	a.metrics.Answer(r.outcome)
 	if !first.IsZero() {
 		a.metrics.FirstText(wr.firstShown.Sub(first))
 	}
@@ -366,17 +424,14 @@ func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (st
 	if q.Via != bot.ViaAskCommand {
 		return t, nil
 	}
-	if ts := w.Marked(markQuestion); ts != "" {
+	ts, err := w.Step(ctx, markQuestion, func(ctx context.Context) (string, error) {
+		return a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
+			slack.MsgOptionDisableLinkUnfurl())
+	})
+	if ts != "" {
 		t.TS = ts
-		return t, nil
 	}
-	ts, err := a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
-		slack.MsgOptionDisableLinkUnfurl())
-	if err != nil {
-		return t, err
-	}
-	t.TS = ts
-	return t, w.Mark(ctx, map[string]string{markQuestion: ts})
+	return t, err
 }
 
 // outcomeOf is how an answer whose stream ended with relayErr (nil: whole)
@@ -430,14 +485,14 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 	return "", Docs{}, "No docs project has a docs assistant set up, so docsbot cannot answer questions."
 }
 
-// remember keeps the conversation of thread for the next reply: its
+// remember keeps the conversation of r's thread for the next reply: its
 // project, its asker (who asked first), the assistant's thread, the
-// question and the answer, written over stored, the conversation as the
+// question and the answer, written over r.stored, the conversation as the
 // work read it (store.Conversations.UpdateConversation: an answer written
 // in the thread since is read again, not overwritten).
-func (a *answers) remember(ctx context.Context, thread store.Thread, stored store.Conversation, key, user string, at docsapi.Thread,
-	question, answer string, sources []string, log *slog.Logger) {
-	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), thread, a.cfg.Keep, stored, func(c *store.Conversation) error {
+func (a *answers) remember(ctx context.Context, r reply, log *slog.Logger) {
+	key, user, at, question, answer, sources := r.key, r.q.User, r.stream.Thread(), r.question, r.text, sourceKeys(r.stream.Sources())
+	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), r.thread, a.cfg.Keep, r.stored, func(c *store.Conversation) error {
 		c.Project = key
 		if c.Asker == "" {
 			c.Asker = user

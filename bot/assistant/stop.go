@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -69,9 +70,34 @@ func (p *pane) doStopped(ctx context.Context, w *bot.Work) error {
 	}
 	log := p.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "thread", req.ThreadTS, "work", w.Key)
 	p.core.Decorations().SetSessionStatus(ctx, req.Channel, req.ThreadTS, req.User, false, log)
-	if len(req.Halted) > 0 || w.Marked("posted") != "" {
+	if len(req.Halted) > 0 {
 		return nil
 	}
+	_, err := w.Step(ctx, markPosted, func(ctx context.Context) (string, error) {
+		return "", p.tellStopped(ctx, w, req, log)
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("said the Stop's outcome, but could not mark it", "err", err)
+	case errors.Is(err, errNotSaid):
+		return nil
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// markPosted: the thread was told what the Stop did.
+const markPosted = "posted"
+
+// errNotSaid is why a Stop's note ends unmarked, the work done: Slack
+// refused it.
+var errNotSaid = errors.New("assistant: the Stop's note was refused")
+
+// tellStopped stops following the thread's job and says so in the thread:
+// Later while Redis or Slack fail for a passing reason, errNotSaid when
+// Slack refuses the note.
+func (p *pane) tellStopped(ctx context.Context, w *bot.Work, req stoppedRequest, log *slog.Logger) error {
 	note := stoppedIdleNote
 	j, err := p.follows.StopFollowing(ctx, store.Thread{Team: req.Team, Channel: req.Channel, TS: req.ThreadTS})
 	switch {
@@ -87,10 +113,7 @@ func (p *pane) doStopped(ctx context.Context, w *bot.Work) error {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 		log.Warn("saying the Stop's outcome failed", "err", err)
-		return nil
-	}
-	if err := w.Mark(ctx, map[string]string{"posted": "1"}); err != nil {
-		log.Warn("said the Stop's outcome, but could not mark it", "err", err)
+		return errNotSaid
 	}
 	return nil
 }

@@ -23,7 +23,10 @@
 //
 // A deployment is started by a piece of inbox work (workStart), once across
 // replicas and restarts. Starting one changes the live site, so the call is
-// never repeated blindly: the work marks each step before it takes it.
+// never repeated blindly: the work marks each step before it takes it. The
+// share and the docs API's call are paid steps (bot.Work.Paid: begun
+// before, done after); the start runs as phases (start.go: check, share,
+// budget, post, call), after the marks of the call were read.
 //
 //	marks of the work          what the attempt does
 //	(none)                     decide the project, check the editor, take one of the

@@ -94,43 +94,67 @@ type viewShown struct {
 //     of another organisation too.
 func (h *health) show(ctx context.Context, w *bot.Work, req request, v viewShown, log *slog.Logger) error {
 	sight := h.core.Sight(ctx, req.User, req.Channel)
-	switch {
-	case !sight.Private:
-		m := bot.Rich{Kind: bot.RichTable, Without: []slack.MsgOption{slack.MsgOptionText(v.text, false),
-			slack.MsgOptionBlocks(render(v.rep, req.View, v.title, v.projectKey, sight, true)...)}}
-		if hasTable(v.rep, req.View) {
-			m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false),
-				slack.MsgOptionBlocks(renderWith(v.rep, req.View, v.title, v.projectKey, sight, true, true)...)}
+	inDM := false
+	// The showing is the view's step (markPosted): shown once, and not
+	// marked when it could not be (Later, or the person told why).
+	_, err := w.Step(ctx, markPosted, func(ctx context.Context) (string, error) {
+		switch {
+		case !sight.Private:
+			return "", h.postView(ctx, w, req, v, sight, log)
+		case sight.Words:
+			var err error
+			inDM, err = h.postInDM(ctx, w, req, v, sight, log)
+			return "", err
 		}
-		if _, err := h.core.Rich().Post(ctx, req.Channel, m); err != nil {
-			if bot.TransientSlack(err) {
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
-			}
-			log.Warn("posting the docs health failed", "err", err)
-			h.tell(ctx, req, "docsbot could not post the docs health here ("+bot.Describe(err)+").", log)
-			return nil
-		}
-	case sight.Words:
-		return h.postInDM(ctx, w, req, v, sight, log)
-	default:
 		h.tellView(ctx, req, render(v.rep, req.View, v.title, v.projectKey, sight, false), v.text, log)
+		return "", nil
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("marking the docs health posted failed", "err", err)
+	case errors.Is(err, errNotShown):
+		return nil
+	case err != nil:
+		return err
 	}
-	markShown(ctx, w, log)
+	if inDM {
+		h.tell(ctx, req, "This channel is shared with another organisation, so docsbot sent you the docs health in your messages with it "+
+			"(where *Fix with agent* works), not here.", log)
+	}
 	return nil
 }
 
-// markShown marks the view's work done: it was shown.
-func markShown(ctx context.Context, w *bot.Work, log *slog.Logger) {
-	if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
-		log.Warn("marking the docs health posted failed", "err", err)
+// errNotShown is why a view's showing ends unmarked: Slack refused its
+// post, and the person was told.
+var errNotShown = errors.New("health: the view could not be posted")
+
+// postView posts the view in the channel, for everyone there; it returns
+// Later while Slack fails for a passing reason, errNotShown (the person
+// told) when it refuses.
+func (h *health) postView(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) error {
+	m := bot.Rich{Kind: bot.RichTable, Without: []slack.MsgOption{slack.MsgOptionText(v.text, false),
+		slack.MsgOptionBlocks(render(v.rep, req.View, v.title, v.projectKey, sight, true)...)}}
+	if hasTable(v.rep, req.View) {
+		m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false),
+			slack.MsgOptionBlocks(renderWith(v.rep, req.View, v.title, v.projectKey, sight, true, true)...)}
 	}
+	if _, err := h.core.Rich().Post(ctx, req.Channel, m); err != nil {
+		if bot.TransientSlack(err) {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+		log.Warn("posting the docs health failed", "err", err)
+		h.tell(ctx, req, "docsbot could not post the docs health here ("+bot.Describe(err)+").", log)
+		return errNotShown
+	}
+	return nil
 }
 
 // postInDM posts a member's view asked in a shared channel in their direct
-// message with docsbot, with its words and Fix buttons, and tells them so
-// privately in the channel; where the DM cannot be opened or posted in,
-// the view is told privately in the channel instead, without buttons.
-func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) error {
+// message with docsbot, with its words and Fix buttons; where the DM
+// cannot be opened or posted in, the view is told privately in the channel
+// instead, without buttons. inDM reports the first, after which the
+// person is told where it is (show).
+func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) (inDM bool, err error) {
 	blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which is shared with another organisation, so the docs health is here, for you alone.", false, false)))
@@ -140,17 +164,13 @@ func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewS
 	}
 	switch {
 	case err != nil && bot.TransientSlack(err):
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
+		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	case err != nil:
 		log.Warn("posting the docs health in the person's DM failed; telling it privately in the channel", "err", err)
 		h.tellView(ctx, req, render(v.rep, req.View, v.title, v.projectKey, sight, false), v.text, log)
-		markShown(ctx, w, log)
-		return nil
+		return false, nil
 	}
-	markShown(ctx, w, log)
-	h.tell(ctx, req, "This channel is shared with another organisation, so docsbot sent you the docs health in your messages with it "+
-		"(where *Fix with agent* works), not here.", log)
-	return nil
+	return true, nil
 }
 
 // tellView tells the person a view privately, in the channel where they

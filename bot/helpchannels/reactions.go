@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -123,30 +124,32 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 		p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
 			slack.NewActionBlock("job", slack.NewButtonBlockElement(bot.ActionJobFromMessage, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
-		if err := f.tellPrivately(ctx, p); err != nil {
+		_, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) { return "", f.tellPrivately(ctx, p) })
+		if err != nil && !errors.Is(err, bot.ErrUnmarked) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
-		return w.Mark(ctx, map[string]string{markQueued: "1"})
+		return err
 	}
-	if w.Marked(markAttributed) == "" {
-		if _, err := f.post(ctx, rr.Channel, slack.MsgOptionTS(thread),
-			slack.MsgOptionText(mrkdwn.Mention(rr.User)+" asked the docs about this message with :question:", false)); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if err := w.Mark(ctx, map[string]string{markAttributed: "1"}); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
+	if _, err := w.Step(ctx, markAttributed, func(ctx context.Context) (string, error) {
+		_, err := f.post(ctx, rr.Channel, slack.MsgOptionTS(thread),
+			slack.MsgOptionText(mrkdwn.Mention(rr.User)+" asked the docs about this message with :question:", false))
+		return "", err
+	}); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	q := bot.Question{Team: rr.Team, Channel: rr.Channel, User: rr.User, TS: m.Timestamp, Text: text, Via: bot.ViaReaction}
 	if m.ThreadTimestamp != m.Timestamp {
 		q.ThreadTS = m.ThreadTimestamp
 	}
 	payload, _ := json.Marshal(q)
-	if err := f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
-	}
-	if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
+	_, err = w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
+		return "", f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload})
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
 		log.Warn("marking the question handed over failed; it is handed over once all the same (the answer's work is keyed by this one)", "err", err)
+	case err != nil:
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	return nil
 }

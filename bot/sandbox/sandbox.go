@@ -168,32 +168,8 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		return sb, err
 	}
 
-	projects, err := project.New(
-		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel},
-			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
-				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
-		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
-			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}},
-	)
-	if err != nil {
-		return sb, fmt.Errorf("the sandbox's projects: %w", err)
-	}
-	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
 	digests := digestSchedule(time.Now())
-	b, err := app.New(app.Config{
-		// A share of 40 lets the sandbox's `30d chart` draw every day from
-		// a cold cache (31 requests); guests keep the default share of 5.
-		Bot: bot.Config{Logger: o.Log, Projects: projects, Analytics: bot.AnalyticsLimits{Budget: bot.DefaultAnalyticsBudget,
-			PerUser: 40, PerGuest: bot.DefaultAnalyticsPerGuest, DigestReserve: bot.DefaultAnalyticsDigestReserve}},
-		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
-		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
-		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
-		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
-		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto},
-			Experts: roles.Editors{Groups: []string{docsTeam}}},
-	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
+	b, err := sb.newBot(o, digests)
 	if err != nil {
 		return sb, err
 	}
@@ -207,6 +183,45 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		return sb, err
 	}
 
+	sb.serveWeb(ctx, o, ln, digests)
+	sb.url = pageURL(o.Addr, ln.Addr())
+	return sb, nil
+}
+
+// newBot is the sandbox's bot: its two docs projects on the fake docs APIs
+// (started by Start), every feature, and the fake Slack, with digests on
+// the schedule digests.
+func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) {
+	projects, err := project.New(
+		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel},
+			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
+				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
+		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
+			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}},
+	)
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox's projects: %w", err)
+	}
+	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
+		bot.SlackOptions(nil)...)...)
+	return app.New(app.Config{
+		// A share of 40 lets the sandbox's `30d chart` draw every day from
+		// a cold cache (31 requests); guests keep the default share of 5.
+		Bot: bot.Config{Logger: o.Log, Projects: projects, Analytics: bot.AnalyticsLimits{Budget: bot.DefaultAnalyticsBudget,
+			PerUser: 40, PerGuest: bot.DefaultAnalyticsPerGuest, DigestReserve: bot.DefaultAnalyticsDigestReserve}},
+		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
+		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
+		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
+		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
+		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto},
+			Experts: roles.Editors{Groups: []string{docsTeam}}},
+	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
+}
+
+// serveWeb serves the sandbox's page on ln until Close (stopWeb): the fake
+// Slack's web client, with the sandbox's people, commands and intro.
+func (sb *Sandbox) serveWeb(ctx context.Context, o Options, ln net.Listener, digests digest.Schedule) {
 	webCtx, stopWeb := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopWeb, sb.webDone = stopWeb, make(chan struct{})
 	sb.web = &http.Server{
@@ -226,8 +241,6 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 			sb.webErr = err
 		}
 	}()
-	sb.url = pageURL(o.Addr, ln.Addr())
-	return sb, nil
 }
 
 // sandboxSiteHost is the host of the docs project's made-up site: its

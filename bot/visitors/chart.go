@@ -168,22 +168,45 @@ func (v *visitors) giveUpTrend(ctx context.Context, w *bot.Work) {
 // costs, and uploads it in asker's channel (in thread when not ""). A chart
 // that would spend more than askAbove requests asks asker first (spend.go),
 // unless they approved spending approved.
+//
+// The chart's post is the work's step (markChart: "message:" and the ts of
+// Slack's chart, else the file's id): an attempt after it posts nothing.
 func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker slack.SlashCommand, r dateRange, thread string, approved int) error {
-	if w.Marked(markChart) != "" {
-		return nil // uploaded by an earlier attempt
-	}
 	log := v.log.With("user", asker.UserID, "channel", asker.ChannelID, "range", r.String(), "chart", true, "project", t.proj.Name)
+	_, err := w.Step(ctx, markChart, func(ctx context.Context) (string, error) {
+		return v.drawChart(ctx, t, asker, r, thread, approved, log)
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("recording the chart's post failed", "err", err)
+	case errors.Is(err, errNoChart):
+		return nil
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// errNoChart is why a chart's step ends unmarked, the work done: the
+// person was told why there is no chart, or asked first (spend.go).
+var errNoChart = errors.New("visitors: no chart posted")
+
+// drawChart draws the chart and posts it, as Slack's chart or else as an
+// image, and returns its mark: "message:" and the chart's ts, or the
+// file's id. It returns errNoChart when the person was told why not, or
+// Later.
+func (v *visitors) drawChart(ctx context.Context, t target, asker slack.SlashCommand, r dateRange, thread string, approved int, log *slog.Logger) (string, error) {
 	tell := func(text string) { v.core.ReplyPrivately(ctx, asker, text) }
 	tr, err := v.drawTrend(ctx, t, r, chartPay{by: v.spenderOf(ctx, asker), approved: approved}, tell, log)
 	if q, ok := errors.AsType[*spendQuestion](err); ok {
 		log.Info("asking before a costly chart", "need", q.Need, "spend", q.Spend)
 		v.askToSpend(ctx, t, asker, r, thread, q)
-		return nil
+		return "", errNoChart
 	}
 	if err != nil {
 		log.Warn("drawing the chart failed", "err", err)
 		tell(bot.Describe(err))
-		return nil
+		return "", errNoChart
 	}
 	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
 	native := comment
@@ -201,42 +224,36 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 	if m, ok := trendChart(r, tr, t.label(), native); ok {
 		switch ts, err := v.postNative(ctx, asker.ChannelID, thread, m); {
 		case err == nil:
-			if err := w.Mark(ctx, map[string]string{markChart: "message:" + ts}); err != nil {
-				log.Warn("recording the chart's post failed", "err", err)
-			}
 			log.Info("chart posted as Slack's chart", "ts", ts, "spent", tr.Spent)
-			return nil
+			return "message:" + ts, nil
 		case errors.Is(err, bot.ErrRichRefused):
 			log.Info("Slack refuses its charts here; uploading the chart as an image")
 		default:
-			return v.chartFailed(ctx, err, tell, log)
+			return "", v.chartFailed(ctx, err, tell, log)
 		}
 	}
 	png, err := tr.png()
 	if err != nil {
 		log.Warn("drawing the chart failed", "err", err)
 		tell(bot.Describe(err))
-		return nil
+		return "", errNoChart
 	}
 	file, err := v.uploadChart(ctx, t, asker.ChannelID, thread, r, png, comment)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Cut short by the shutdown: handed back (store/doc.go,
 			// "Handing back"), not ended with a message it cannot send.
-			return fmt.Errorf("uploading the chart: %w", err)
+			return "", fmt.Errorf("uploading the chart: %w", err)
 		}
 		if bot.TransientSlack(err) {
-			return bot.Later(time.Minute, err)
+			return "", bot.Later(time.Minute, err)
 		}
 		log.Warn("uploading the chart failed", "err", err)
 		tell(bot.Describe(err))
-		return nil
-	}
-	if err := w.Mark(ctx, map[string]string{markChart: file}); err != nil {
-		log.Warn("recording the chart's upload failed", "err", err)
+		return "", errNoChart
 	}
 	log.Info("chart posted", "file", file, "spent", tr.Spent, "missing", len(tr.Missing))
-	return nil
+	return file, nil
 }
 
 // postNative posts a chart of Slack's in channel (in thread when not "").
@@ -249,7 +266,7 @@ func (v *visitors) postNative(ctx context.Context, channel, thread string, m bot
 }
 
 // chartFailed ends a chart that Slack did not take: tried again later
-// when the trouble may pass, else the person is told.
+// when the trouble may pass, else the person is told (errNoChart).
 func (v *visitors) chartFailed(ctx context.Context, err error, tell func(string), log *slog.Logger) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("posting the chart: %w", err)
@@ -259,7 +276,7 @@ func (v *visitors) chartFailed(ctx context.Context, err error, tell func(string)
 	}
 	log.Warn("posting the chart failed", "err", err)
 	tell(bot.Describe(err))
-	return nil
+	return errNoChart
 }
 
 // partialNote says how a chart shows its range's end: today drawn apart
@@ -367,53 +384,25 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 	if err != nil {
 		return nil, err
 	}
-	sent := 0
+	days := fetchedDays{today: today, totals: totals, haveTotals: haveTotals}
 	defer func() {
-		if sent < len(tokens) {
-			if err := v.store.Refund(context.WithoutCancel(ctx), draw, tokens[sent:]); err != nil {
+		if days.sent < len(tokens) {
+			if err := v.store.Refund(context.WithoutCancel(ctx), draw, tokens[days.sent:]); err != nil {
 				log.Warn("returning unused analytics budget failed", "err", err)
 			}
 		}
 	}()
-
-	var fetched []store.DayTotals
-	var apiErr error
-	for _, d := range missing {
-		if sent == len(tokens) {
-			break
-		}
-		sent++
-		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
-		if err != nil {
-			apiErr = err
-			v.noteRateLimit(ctx, draw.Budget, err, log)
-			break
-		}
-		fetched = append(fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
-	}
-	if !haveTotals && apiErr == nil && sent < len(tokens) {
-		sent++
-		from, to := r.Params()
-		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
-		if err != nil {
-			apiErr = err
-			v.noteRateLimit(ctx, draw.Budget, err, log)
-		} else {
-			totals, haveTotals = counts(page.Totals), true
-			if err := v.store.SaveRangeTotals(ctx, dayProject, r.First, r.Last, totals, today, v.cfg.CacheTTL); err != nil {
-				log.Warn("caching the range's totals failed", "err", err)
-			}
-		}
-	}
-	out.Spent = sent
+	v.fetchDays(ctx, t, r, draw.Budget, len(tokens), missing, &days, log)
+	fetched, totals, haveTotals := days.fetched, days.totals, days.haveTotals
+	out.Spent = days.sent
 	if len(fetched) > 0 {
 		if err := v.store.SaveDays(ctx, dayProject, fetched, today, v.cfg.CacheTTL); err != nil {
 			log.Warn("caching the days failed", "err", err)
 		}
 	}
-	if apiErr != nil {
-		log.Warn("fetching days for the chart failed; drawing what is known", "err", apiErr, "fetched", len(fetched))
-		tell("The docs API failed while docsbot fetched the days: " + bot.Describe(apiErr) + " The chart shows what is known.")
+	if days.apiErr != nil {
+		log.Warn("fetching days for the chart failed; drawing what is known", "err", days.apiErr, "fetched", len(fetched))
+		tell("The docs API failed while docsbot fetched the days: " + bot.Describe(days.apiErr) + " The chart shows what is known.")
 	}
 
 	var totalsOf *store.VisitorCounts
@@ -424,6 +413,57 @@ func (v *visitors) drawTrend(ctx context.Context, t target, r dateRange, pay cha
 		return nil, err
 	}
 	return out, nil
+}
+
+// fetchedDays is what fetchDays read of a chart's days from the docs API.
+type fetchedDays struct {
+	// today is the day the chart is drawn, as the cache keeps it.
+	today   time.Time
+	fetched []store.DayTotals
+	// totals are the range's, read (and cached) when haveTotals was false.
+	totals     store.VisitorCounts
+	haveTotals bool
+	// sent counts the requests sent: the tokens paid for and not sent
+	// are given back (drawTrend).
+	sent int
+	// apiErr is why the fetch stopped before paid spent: nothing more is
+	// asked after a failure.
+	apiErr error
+}
+
+// fetchDays asks the docs API for the missing days, in order, then for the
+// range's totals when days lacks them, one request for each of the paid
+// tokens at most, and stops at the first failure (noting a rate limit on
+// budget). Totals read are cached for every replica.
+func (v *visitors) fetchDays(ctx context.Context, t target, r dateRange, budget store.Budget, paid int, missing []time.Time, days *fetchedDays, log *slog.Logger) {
+	for _, d := range missing {
+		if days.sent == paid {
+			break
+		}
+		days.sent++
+		page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: d.Format(time.DateOnly), To: d.AddDate(0, 0, 1).Format(time.DateOnly), Limit: 1})
+		if err != nil {
+			days.apiErr = err
+			v.noteRateLimit(ctx, budget, err, log)
+			return
+		}
+		days.fetched = append(days.fetched, store.DayTotals{Date: d, VisitorCounts: counts(page.Totals)})
+	}
+	if days.haveTotals || days.sent == paid {
+		return
+	}
+	days.sent++
+	from, to := r.Params()
+	page, err := t.api.Visitors(ctx, docsapi.VisitorsParams{From: from, To: to, Limit: 1})
+	if err != nil {
+		days.apiErr = err
+		v.noteRateLimit(ctx, budget, err, log)
+		return
+	}
+	days.totals, days.haveTotals = counts(page.Totals), true
+	if err := v.store.SaveRangeTotals(ctx, t.dayProject(), r.First, r.Last, days.totals, days.today, v.cfg.CacheTTL); err != nil {
+		log.Warn("caching the range's totals failed", "err", err)
+	}
 }
 
 // payForDays takes want requests (of the need the chart costs) from the

@@ -3,7 +3,9 @@ package visitors
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -21,23 +23,44 @@ import (
 const markCSV = "csv"
 
 // postCSV answers `csv`: every page of the range (under the path prefix, if
-// one is given) as a CSV file uploaded in the channel.
+// one is given) as a CSV file uploaded in the channel. The upload is the
+// work's step (markCSV, the file's id): an attempt after it exports and
+// uploads nothing.
 func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) error {
-	if w.Marked(markCSV) != "" {
-		return nil // uploaded by an earlier attempt
-	}
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "range", req.Range.String(), "csv", true, "project", t.proj.Name)
+	_, err := w.Step(ctx, markCSV, func(ctx context.Context) (string, error) {
+		return v.uploadCSV(ctx, w, t, cmd, req, log)
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("recording the CSV's upload failed", "err", err)
+	case errors.Is(err, errNoCSV):
+		return nil
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// errNoCSV is why a CSV's step ends unmarked, the work done: the person was
+// told why there is no file.
+var errNoCSV = errors.New("visitors: no CSV uploaded")
+
+// uploadCSV exports the range's pages and uploads them as a CSV file; it
+// returns the file's id, errNoCSV when the person was told why not, or
+// Later.
+func (v *visitors) uploadCSV(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest, log *slog.Logger) (string, error) {
 	note := v.progress(w, cmd, req.Range)
 	ex, err := v.export(ctx, t, v.spenderOf(ctx, cmd), req.Range, note.show(ctx), log)
 	note.clear(ctx)
 	if err != nil {
 		log.Warn("visitors CSV failed", "err", err)
 		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
-		return nil
+		return "", errNoCSV
 	}
 	data, rows, err := visitorsCSV(ex.Snap.Pages, req.Path)
 	if err != nil {
-		return fmt.Errorf("writing the visitors CSV: %w", err)
+		return "", fmt.Errorf("writing the visitors CSV: %w", err)
 	}
 	from, _ := req.Range.Params()
 	of := bot.OfProject(t.label())
@@ -60,20 +83,17 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 		if ctx.Err() != nil {
 			// Cut short by the shutdown: handed back (store/doc.go,
 			// "Handing back"), not ended with a message it cannot send.
-			return fmt.Errorf("uploading the visitors CSV: %w", err)
+			return "", fmt.Errorf("uploading the visitors CSV: %w", err)
 		}
 		if bot.TransientSlack(err) {
-			return bot.Later(time.Minute, err)
+			return "", bot.Later(time.Minute, err)
 		}
 		log.Warn("uploading the visitors CSV failed", "err", err)
 		v.core.ReplyPrivately(ctx, cmd, bot.Describe(err))
-		return nil
-	}
-	if err := w.Mark(ctx, map[string]string{markCSV: f.ID}); err != nil {
-		log.Warn("recording the CSV's upload failed", "err", err)
+		return "", errNoCSV
 	}
 	log.Info("visitors CSV posted", "file", f.ID, "rows", rows)
-	return nil
+	return f.ID, nil
 }
 
 // visitorsCSV writes the pages whose path starts with prefix, in the

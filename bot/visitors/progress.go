@@ -2,6 +2,7 @@ package visitors
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -55,18 +56,28 @@ func (v *visitors) progress(w *bot.Work, cmd slack.SlashCommand, r dateRange) *p
 	return &progressNote{v: v, w: w, cmd: cmd, r: r, posted: state != "", shown: state == noteShown}
 }
 
-// show posts the note; it is export's progress callback.
+// show posts the note; it is export's progress callback. Posting is a step
+// of the work (bot.Work.Step on markNote, noteShown): posted once across
+// attempts. The note is cosmetic: a failure is logged, and the work goes
+// on.
 func (n *progressNote) show(ctx context.Context) func() {
 	return func() {
 		if n.posted || n.cmd.ResponseURL == "" {
 			return
 		}
-		if err := n.v.core.Respond(ctx, n.cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: progressText(n.r, 2)}); err != nil {
+		_, err := n.w.Step(ctx, markNote, func(ctx context.Context) (string, error) {
+			if err := n.v.core.Respond(ctx, n.cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: progressText(n.r, 2)}); err != nil {
+				return "", err
+			}
+			n.posted, n.shown = true, true
+			return noteShown, nil
+		})
+		switch {
+		case errors.Is(err, bot.ErrUnmarked):
+			n.v.log.Warn("recording the progress note's state failed", "user", n.cmd.UserID, "note", noteShown, "err", err)
+		case err != nil:
 			n.v.log.Warn("posting the progress note failed", "user", n.cmd.UserID, "err", err)
-			return
 		}
-		n.posted, n.shown = true, true
-		n.mark(ctx, noteShown)
 	}
 }
 
@@ -88,8 +99,9 @@ func (n *progressNote) clear(ctx context.Context) {
 	n.mark(ctx, noteCleared)
 }
 
-// mark records the note's state on the work. The note is cosmetic: a mark
-// that cannot be recorded is logged, and the work goes on.
+// mark records the note's state on the work past its step (show): cleared
+// rewrites the mark shown. The note is cosmetic: a mark that cannot be
+// recorded is logged, and the work goes on.
 func (n *progressNote) mark(ctx context.Context, state string) {
 	if err := n.w.Mark(ctx, map[string]string{markNote: state}); err != nil {
 		n.v.log.Warn("recording the progress note's state failed", "user", n.cmd.UserID, "note", state, "err", err)

@@ -119,11 +119,8 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 					return req, &inputError{word, "say `digest weekly`, `digest daily`, `digest off` or `digest status`"}
 				}
 				i++
-				switch d := strings.ToLower(words[i]); d {
-				case digestWeekly, digestDaily, digestOff, digestStatus:
-					req.Digest = d
-				default:
-					return req, &inputError{words[i], "after `digest` comes `weekly`, `daily`, `off` or `status`"}
+				if err := req.digestWord(words[i]); err != nil {
+					return req, err
 				}
 			}
 			seen["mode:"+lower] = true
@@ -162,31 +159,51 @@ func parseVisitors(text string, now time.Time) (visitorsRequest, *inputError) {
 	if !seen["range"] {
 		req.RangeText, rangeWord = "7d", "7d"
 	}
+	if err := req.settleRange(rangeWord, today); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+// digestWord reads the word after `digest`: what to do with the digest.
+func (req *visitorsRequest) digestWord(word string) *inputError {
+	switch d := strings.ToLower(word); d {
+	case digestWeekly, digestDaily, digestOff, digestStatus:
+		req.Digest = d
+		return nil
+	}
+	return &inputError{word, "after `digest` comes `weekly`, `daily`, `off` or `status`"}
+}
+
+// settleRange reads the range word (rangeWord, as typed lower-cased) again
+// once the mode is known: chart and compare end a relative range with
+// yesterday (wholeDays), and compare sets whole days against the whole days
+// before them, which must lie within the analytics' history too.
+func (req *visitorsRequest) settleRange(rangeWord string, today time.Time) *inputError {
 	whole := req.Mode.wholeDays()
 	r, err := parseRange(rangeWord, today, whole)
 	if err != nil {
 		err.Part = req.RangeText
-		return req, err
+		return err
 	}
 	req.Range = r
 	if req.Mode == modeCompare && r.Today {
 		// Compare sets whole days against whole days: a range typed up to
 		// today ends with yesterday, and the comparison says so.
 		if r.First.Equal(today) {
-			return req, &inputError{req.RangeText, "`compare` works on whole days, and today (" + today.Format("Jan 2") +
+			return &inputError{req.RangeText, "`compare` works on whole days, and today (" + today.Format("Jan 2") +
 				" UTC) is not over yet: compare `yesterday`, or a range that ends by yesterday"}
 		}
 		req.Range = dateRange{First: r.First, Last: today.AddDate(0, 0, -1), TodayLeftOut: true}
 	}
 	if req.Mode == modeCompare {
-		// The previous range must lie within the analytics' history too.
 		earliest := daterange.HistoryStart(today, whole)
 		if prev := req.Range.First.AddDate(0, 0, -req.Range.Days()); prev.Before(earliest) {
-			return req, &inputError{req.RangeText, fmt.Sprintf("`compare` needs the %d days before it too, and the analytics keep only the last %d days (the longest range to compare is %dd)",
+			return &inputError{req.RangeText, fmt.Sprintf("`compare` needs the %d days before it too, and the analytics keep only the last %d days (the longest range to compare is %dd)",
 				req.Range.Days(), visitorsHistoryDays, visitorsHistoryDays/2)}
 		}
 	}
-	return req, nil
+	return nil
 }
 
 // checkMode refuses the options a mode has no use for, so that nothing is

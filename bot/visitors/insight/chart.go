@@ -273,14 +273,7 @@ func newChart(dc *gg.Context, f faces, s series, partial bool, title string, are
 	xTicks := dayTicks{first: s.first, n: n}.ticks()
 	c := &chart{dc: dc, s: s, whole: whole, partial: partial, top: yt.max}
 
-	// The title, centred, a line at a time.
-	tm := faceMetrics(f.title)
-	mid := (area.left + area.right) / 2
-	y := area.top
-	for line := range strings.SplitSeq(title, "\n") {
-		drawText(dc, f.title, line, mid, y+tm.ascent, 0.5)
-		y += tm.height
-	}
+	y := drawTitle(dc, f, title, area)
 
 	// The axes take their room from the area.
 	km := faceMetrics(f.tick)
@@ -311,35 +304,62 @@ func newChart(dc *gg.Context, f faces, s series, partial bool, title string, are
 		c.fitY(d.value, d.radius, inside.bottom)
 	}
 
-	// Grid lines behind everything, at the labelled counts.
+	c.drawAxes(f, axes{area: area, labelWidth: labelWidth, yTickAt: yTickAt, yAxisAt: yAxisAt, xAxisAt: xAxisAt}, xTicks, yTicks)
+	return c
+}
+
+// drawTitle draws title centred at the top of area, a line at a time, and
+// returns the height under it.
+func drawTitle(dc *gg.Context, f faces, title string, area box) float64 {
+	tm := faceMetrics(f.title)
+	mid := (area.left + area.right) / 2
+	y := area.top
+	for line := range strings.SplitSeq(title, "\n") {
+		drawText(dc, f.title, line, mid, y+tm.ascent, 0.5)
+		y += tm.height
+	}
+	return y
+}
+
+// axes is where newChart put the axes within area: the count labels'
+// width, the count ticks' and the count axis's x, the day axis's y.
+type axes struct {
+	area                      box
+	labelWidth                float64
+	yTickAt, yAxisAt, xAxisAt float64
+}
+
+// drawAxes draws the grid lines behind everything, at the labelled counts
+// (yTicks), then the axes with their ticks and labels, around the data area
+// as newChart fitted it.
+func (c *chart) drawAxes(f faces, at axes, xTicks, yTicks []tick) {
+	dc, km := c.dc, faceMetrics(f.tick)
 	grid := lineStyle{color: gridColor, width: gridWidth}
 	for _, t := range yTicks {
 		dc.DrawLine(c.data.left, c.y(t.value), c.data.right, c.y(t.value))
 		grid.stroke(dc)
 	}
-
 	axis := lineStyle{color: textColor, width: axisWidth}
-	dc.DrawLine(yAxisAt-axisWidth/2, xAxisAt, c.data.right, xAxisAt)
+	dc.DrawLine(at.yAxisAt-axisWidth/2, at.xAxisAt, c.data.right, at.xAxisAt)
 	axis.stroke(dc)
-	dc.DrawLine(yAxisAt, xAxisAt+axisWidth/2, yAxisAt, c.data.top)
+	dc.DrawLine(at.yAxisAt, at.xAxisAt+axisWidth/2, at.yAxisAt, c.data.top)
 	axis.stroke(dc)
 	for _, t := range xTicks {
 		x, length := c.x(t.value), float64(tickLength)
 		if t.label == "" {
 			length /= 2
 		} else {
-			drawText(dc, f.tick, t.label, x, area.bottom-km.descent, 0.5)
+			drawText(dc, f.tick, t.label, x, at.area.bottom-km.descent, 0.5)
 		}
-		dc.DrawLine(x, xAxisAt, x, xAxisAt+length)
+		dc.DrawLine(x, at.xAxisAt, x, at.xAxisAt+length)
 		axis.stroke(dc)
 	}
 	for _, t := range yTicks {
 		y := c.y(t.value)
-		drawText(dc, f.tick, t.label, area.left+labelWidth, y+km.capHeight/2, 1)
-		dc.DrawLine(yTickAt, y, yAxisAt, y)
+		drawText(dc, f.tick, t.label, at.area.left+at.labelWidth, y+km.capHeight/2, 1)
+		dc.DrawLine(at.yTickAt, y, at.yAxisAt, y)
 		axis.stroke(dc)
 	}
-	return c
 }
 
 // fitX narrows the data area so that a width of half either side of day
