@@ -154,8 +154,6 @@ type Bot struct {
 	handlers map[string]WorkHandler
 	// posts are the owners of people's posts (posts.go).
 	posts posts
-	// helpChannels are the help channels' hooks (helpchannels.go).
-	helpChannels helpChannelHooks
 	// background is what features run alongside the bot (Background).
 	background []func(ctx context.Context)
 	// work tracks handler goroutines so Run can wait for them on shutdown.

@@ -1,16 +1,15 @@
 package bot
 
-import (
-	"context"
-	"strings"
-)
+import "strings"
 
 // Help channels: a channel's answer mode says how questions asked there are
 // answered from the docs. The feature that keeps the modes (bot/helpchannels)
-// registers them here (HelpChannels.SetModes) and owns the top-level
-// questions nobody addressed to the bot (bot.OrderHelpChannel in the table of
-// posts, posts.go), and the answerer reads the mode (HelpChannels.Mode) and answers an unasked Question (Via ViaAuto, ViaPrivate)
-// only when its answer has sources.
+// owns the top-level questions nobody addressed to the bot
+// (bot.OrderHelpChannel in the table of posts, posts.go); the answerer reads
+// the mode through the help channels' feature value (bot/app hands it over)
+// and answers an unasked Question (Via ViaAuto, ViaPrivate) only when its
+// answer has sources. What both read is here: the modes, the ways a question
+// came, the action ids, ThreadRef.
 
 // Answer modes of a channel.
 const (
@@ -56,50 +55,6 @@ const (
 	// called to: its value is the question's thread (ThreadRef).
 	ActionMarkResolved = "docs_mark_resolved"
 )
-
-// AnswerModes tells a channel's answer mode (one of AnswerModeNames).
-type AnswerModes func(ctx context.Context, channel string) (string, error)
-
-// helpChannelHooks are what the help channels registered.
-type helpChannelHooks struct {
-	modes   AnswerModes
-	experts func(project string) bool
-}
-
-// HelpChannels is the core's side of the help channels: the modes the help
-// channels feature registers, read by the answerer.
-type HelpChannels struct{ b *Bot }
-
-// HelpChannels is b's side of the help channels.
-func (b *Bot) HelpChannels() HelpChannels { return HelpChannels{b} }
-
-// SetModes registers what tells a channel's answer mode, and whether a
-// project has experts to call (experts may be nil: none). Register before
-// Run.
-func (h HelpChannels) SetModes(f AnswerModes, experts func(project string) bool) {
-	h.b.helpChannels.modes, h.b.helpChannels.experts = f, experts
-}
-
-// Mode is channel's answer mode: ModeMention when no feature keeps
-// modes, or when they cannot be read now (what docsbot did before modes).
-func (h HelpChannels) Mode(ctx context.Context, channel string) string {
-	b := h.b
-	if b.helpChannels.modes == nil || channel == "" {
-		return ModeMention
-	}
-	m, err := b.helpChannels.modes(ctx, channel)
-	if err != nil {
-		b.log.Warn("could not read the channel's answer mode; answering as when mentioned", "channel", channel, "err", err)
-		return ModeMention
-	}
-	return m
-}
-
-// HasExperts reports whether project (a project key) has experts to call
-// (Ask an expert).
-func (h HelpChannels) HasExperts(project string) bool {
-	return h.b.helpChannels.experts != nil && h.b.helpChannels.experts(project)
-}
 
 // ThreadRef names a question's thread in a button's value:
 // "channel:ts[:project]", the project a key (ProjectKey), "" for the

@@ -24,16 +24,17 @@ type feature struct {
 	register    func(r *replica) error
 }
 
-// features are every feature, in the order New registers them: the
-// assistant pane reads what the docs health and the deployments registered,
+// features are every feature, in the order New registers them: the answers
+// read the help channels' modes, the assistant pane what the docs health and
+// the deployments registered,
 // the Home, last, what the agent, the visitors and the docs health did.
 // A new feature is one line here.
 func features() []feature {
 	return []feature{
 		{agent.Declaration, (*replica).agent},
 		{visitors.Declaration, (*replica).visitors},
-		{ask.Declaration, (*replica).ask},
 		{helpchannels.Declaration, (*replica).helpChannels},
+		{ask.Declaration, (*replica).ask},
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
 		{assistant.Declaration, (*replica).assistant},
@@ -111,7 +112,11 @@ func (r *replica) visitors() (err error) {
 }
 
 func (r *replica) ask() error {
-	_, err := ask.Register(r.b, r.cfg.Ask, ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits()})
+	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits()}
+	if r.help != nil { // a feature left out is a nil interface, not a typed nil pointer
+		d.Help = r.help
+	}
+	_, err := ask.Register(r.b, r.cfg.Ask, d)
 	return err
 }
 

@@ -123,6 +123,31 @@ type Limits interface {
 type Deps struct {
 	Conversations // store.Conversations
 	Limits        // store.Limits
+	// Help is what the answers read of the help channels
+	// (*helpchannels.Feature); nil without them: every channel answers
+	// when mentioned, and no project has experts.
+	Help HelpChannels
+}
+
+// HelpChannels is what the answers read of the help channels.
+type HelpChannels interface {
+	// AnswerMode is a channel's answer mode (bot.ModeMention, ...).
+	AnswerMode(ctx context.Context, channel string) string
+	// HasExperts reports whether a project (its key) has experts to call.
+	HasExperts(project string) bool
+}
+
+// mode is channel's answer mode: bot.ModeMention without help channels.
+func (a *answers) mode(ctx context.Context, channel string) string {
+	if a.store.Help == nil {
+		return bot.ModeMention
+	}
+	return a.store.Help.AnswerMode(ctx, channel)
+}
+
+// hasExperts reports whether the project keyed key has experts to call.
+func (a *answers) hasExperts(key string) bool {
+	return a.store.Help != nil && a.store.Help.HasExperts(key)
 }
 
 // Config holds the answers' settings; zero values take the defaults.

@@ -48,7 +48,7 @@
 //
 // Questions nobody asked (a help channel's, bot.Question.Unasked) are read
 // whole and shown only when they cite the docs (unasked.go); a channel's
-// mode (bot.HelpChannels.Mode) may send a mention's answer to its asker alone
+// mode (Deps.Help: the help channels' AnswerMode) may send a mention's answer to its asker alone
 // (private) or refuse it with a pointer (off).
 //
 // What an answer may show: it pings nobody and links only to the docs

@@ -44,7 +44,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		a.metrics.Answer("uncovered")
 		log.Info("the docs do not cover an unasked question; its asker is told privately", "outcome", r.outcome)
 		var buttons []slack.BlockElement
-		if a.core.HelpChannels().HasExperts(key) {
+		if a.hasExperts(key) {
 			buttons = append(buttons, expertButton(ref))
 		}
 		if refusal, _ := a.core.Editors().Check(ctx, q.User, q.Channel, key); refusal == "" {
@@ -62,7 +62,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 	a.remember(ctx, r, log)
 	blocks := answerBlocks(wr.sites, sources, r.suggestions, "")
 	if q.Via == bot.ViaAuto {
-		if a.core.HelpChannels().HasExperts(key) {
+		if a.hasExperts(key) {
 			blocks = append(blocks, slack.NewActionBlock("expert", expertButton(ref)))
 		}
 		if err := wr.finish(ctx, r.note, blocks); err != nil {
@@ -85,7 +85,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 	}
 	buttons := []slack.BlockElement{slack.NewButtonBlockElement(bot.ActionShareAnswer, ref,
 		slack.NewTextBlockObject(slack.PlainTextType, "Share in channel", false, false)).WithStyle(slack.StylePrimary)}
-	if a.core.HelpChannels().HasExperts(key) {
+	if a.hasExperts(key) {
 		buttons = append(buttons, expertButton(ref))
 	}
 	shown = append(shown, slack.NewActionBlock("share", buttons...))

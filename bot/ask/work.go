@@ -54,7 +54,7 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		return a.done(ctx, w)
 	}
 	if !q.Unasked() && q.Via != bot.ViaDM {
-		switch a.core.HelpChannels().Mode(ctx, q.Channel) {
+		switch a.mode(ctx, q.Channel) {
 		case bot.ModeOff:
 			a.tell(ctx, q, offHere, log)
 			return a.done(ctx, w)

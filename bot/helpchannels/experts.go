@@ -77,8 +77,9 @@ func (f *Feature) experts(key string) roles.Editors {
 	return e
 }
 
-// hasExperts is the core's HasExperts.
-func (f *Feature) hasExperts(key string) bool {
+// HasExperts reports whether the project keyed key has experts to call
+// (Ask an expert), what the answerer reads.
+func (f *Feature) HasExperts(key string) bool {
 	e := f.experts(key)
 	return len(e.Users)+len(e.Groups) > 0
 }

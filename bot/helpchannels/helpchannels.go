@@ -170,7 +170,6 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	}
 	routes.HandleSubcommand(askCommand, "here", f.onHere)
 	routes.OwnPosts(bot.PostOwner{Name: ownerHelp, Order: bot.OrderHelpChannel, Hears: f.hears, Do: f.doOwned})
-	b.HelpChannels().SetModes(f.mode, f.hasExperts)
 	routes.HandleWork(workPost, bot.WorkHandler{Do: f.doPost})
 	routes.HandleWork(workHere, bot.WorkHandler{Do: f.doHere})
 	routes.HandleBlockAction(bot.ActionShareAnswer, f.onShare)

@@ -140,7 +140,22 @@ func (f *Feature) current(ctx context.Context, channel string) (Mode, error) {
 	return Mode{Channel: channel, Mode: bot.ModeMention}, nil
 }
 
-// mode is the core's AnswerModes, read at most once a modeFresh
+// AnswerMode is channel's answer mode, what the answerer reads:
+// bot.ModeMention when it cannot be read now (what docsbot did before
+// modes), said in the log.
+func (f *Feature) AnswerMode(ctx context.Context, channel string) string {
+	if channel == "" {
+		return bot.ModeMention
+	}
+	m, err := f.mode(ctx, channel)
+	if err != nil {
+		f.log.Warn("could not read the channel's answer mode; answering as when mentioned", "channel", channel, "err", err)
+		return bot.ModeMention
+	}
+	return m
+}
+
+// mode is a channel's answer mode, read at most once a modeFresh
 // (modecache.go).
 func (f *Feature) mode(ctx context.Context, channel string) (string, error) {
 	kept, ok, gen := f.modes.get(channel, time.Now())
