@@ -113,6 +113,10 @@ func (a *agent) refuseFollowUp(ctx context.Context, w *bot.Work, r replyRequest,
 	return true
 }
 
+// sendCall is the follow-up's call to the docs API, made once across
+// attempts (bot.Work.Paid): sending before, sent after.
+var sendCall = bot.Call{Begun: markSending, Done: markSent}
+
 // sendFollowUp sends the post r to the thread's job and follows the job
 // again, once: the marks of earlier attempts say how far they got.
 func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, job *store.Job, log *slog.Logger) error {
@@ -122,45 +126,18 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 		// uncertain: the reply may or may not have reached the agent. It is
 		// never sent again; the job is followed all the same, so that what
 		// the agent does next is reported in the thread.
-		uncertain := "" // why, if so
-		if w.Marked(markSent) == "" {
-			if w.Marked(markSending) != "" {
-				log.Warn("an earlier attempt stopped while sending the follow-up; it may have reached the agent, so the job is followed again")
-				uncertain = "docsbot stopped while sending it"
-			} else {
-				served, ok := a.core.Project(job.Project)
-				if !ok {
-					log.Error("the job's project is not in the projects file; the follow-up was not sent", "project", job.Project)
-					a.tellInThread(ctx, r, "This reply was not sent to the agent: the job runs in "+goneProject(job.Project)+
-						". Follow the job in your docs dashboard.", log)
-					followUp.Outcome = "failed"
-					a.auditWork(ctx, w, followUp)
-					return nil
-				}
-				if err := w.Mark(ctx, map[string]string{markSending: "1"}); err != nil {
-					return bot.Later(bot.RetryDelay(w.Attempt), err)
-				}
-				_, err := JobsAPI(served.API).SendMessage(ctx, job.ID, r.Text)
-				switch {
-				case errors.Is(err, docsapi.ErrOutcomeUnknown):
-					log.Warn("the docs API did not confirm the follow-up; it may have reached the agent, so the job is followed again", "err", err)
-					uncertain = bot.APIAnswer(err)
-				case err != nil:
-					log.Warn("docs API did not take the follow-up", "err", err)
-					a.tellInThread(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
-					followUp.Outcome = "failed"
-					a.auditWork(ctx, w, followUp)
-					return nil
-				default:
-					if err := w.Mark(ctx, map[string]string{markSent: "1"}); err != nil {
-						log.Warn("recording the sent follow-up failed", "err", err)
-					}
-				}
-			}
+		uncertain, sent, err := a.send(ctx, w, r, job, log)
+		if err != nil {
+			return err
+		}
+		if !sent {
+			followUp.Outcome = "failed"
+			a.auditWork(ctx, w, followUp)
+			return nil
 		}
 		a.showModalFollowUp(ctx, w, r, log)
 		var updated *store.Job
-		err := bot.Retry(ctx, log, "saving the follow-up", func() error {
+		err = bot.Retry(ctx, log, "saving the follow-up", func() error {
 			var err error
 			updated, err = a.store.FollowUp(ctx, *job, w.Key, a.cfg.PollInterval)
 			return err
@@ -192,6 +169,44 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 	}
 	a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 	return nil
+}
+
+// send makes the follow-up's call once (sendCall). It reports whether the
+// reply was sent or may have been (uncertain says why the outcome is
+// unknown: an earlier attempt stopped while sending it, or the API did not
+// confirm it); not sent, the person was told why. An error is Later: the
+// call was not made.
+func (a *agent) send(ctx context.Context, w *bot.Work, r replyRequest, job *store.Job, log *slog.Logger) (uncertain string, sent bool, err error) {
+	if _, err := w.Outcome(sendCall); errors.Is(err, bot.ErrUnfinished) {
+		log.Warn("an earlier attempt stopped while sending the follow-up; it may have reached the agent, so the job is followed again")
+		return "docsbot stopped while sending it", true, nil
+	}
+	served, ok := a.core.Project(job.Project)
+	if !ok && w.Marked(markSent) == "" {
+		log.Error("the job's project is not in the projects file; the follow-up was not sent", "project", job.Project)
+		a.tellInThread(ctx, r, "This reply was not sent to the agent: the job runs in "+goneProject(job.Project)+
+			". Follow the job in your docs dashboard.", log)
+		return "", false, nil
+	}
+	_, err = w.Paid(ctx, sendCall, func(ctx context.Context) (string, error) {
+		_, err := JobsAPI(served.API).SendMessage(ctx, job.ID, r.Text)
+		return "", err
+	})
+	switch {
+	case err == nil:
+		return "", true, nil
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("recording the sent follow-up failed", "err", err)
+		return "", true, nil
+	case errors.Is(err, docsapi.ErrOutcomeUnknown):
+		log.Warn("the docs API did not confirm the follow-up; it may have reached the agent, so the job is followed again", "err", err)
+		return bot.APIAnswer(err), true, nil
+	case w.Marked(markSending) == "":
+		return "", false, bot.Later(bot.RetryDelay(w.Attempt), err) // sending not marked: nothing was sent
+	}
+	log.Warn("docs API did not take the follow-up", "err", err)
+	a.tellInThread(ctx, r, "This reply was not sent to the agent. "+bot.Describe(err), log)
+	return "", false, nil
 }
 
 // jobStart is the ts of the latest message of a job's thread that reached
@@ -272,27 +287,23 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 	if !isRetryWord(r.Text) {
 		return false, nil
 	}
-	payload := []byte(w.Marked(markRetry))
-	marked := len(payload) > 0
-	if !marked {
-		var err error
-		payload, err = a.store.TakeRetry(ctx, thread)
-		if errors.Is(err, store.ErrNotFound) {
-			return false, nil
-		}
-		if errors.Is(err, store.ErrTaken) {
-			a.tellInThread(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
-			return true, nil
-		}
-		if err != nil {
-			return false, bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		if err := w.Mark(ctx, map[string]string{markRetry: string(payload)}); err != nil {
-			log.Warn("recording the retry offer taken failed; queuing the start at once", "err", err)
-		} else {
-			marked = true
-		}
+	taken, err := w.Step(ctx, markRetry, func(ctx context.Context) (string, error) {
+		payload, err := a.store.TakeRetry(ctx, thread)
+		return string(payload), err
+	})
+	marked := err == nil
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return false, nil
+	case errors.Is(err, store.ErrTaken):
+		a.tellInThread(ctx, r, "This job is already being started again; there is no need to ask twice.", log)
+		return true, nil
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("recording the retry offer taken failed; queuing the start at once", "err", err)
+	case err != nil:
+		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
+	payload := []byte(taken)
 	// The start queued skips its own editor check (it has its root), so
 	// the role is decided here, exactly, for the start's project.
 	var start startRequest
@@ -358,11 +369,14 @@ func (a *agent) tellInThread(ctx context.Context, r replyRequest, text string, l
 // noteFiles tells the author of a post with files attached, once, that only
 // its text went on: the agent does not get the files.
 func (a *agent) noteFiles(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) {
-	if !r.Files || w.Marked(markFiles) != "" {
+	if !r.Files {
 		return
 	}
-	a.tellInThread(ctx, r, "The agent gets only the text of your message: docsbot does not pass files on to it. Put what it needs from them in the text, or link to them.", log)
-	if err := w.Mark(ctx, map[string]string{markFiles: "1"}); err != nil {
+	_, err := w.Step(ctx, markFiles, func(ctx context.Context) (string, error) {
+		a.tellInThread(ctx, r, "The agent gets only the text of your message: docsbot does not pass files on to it. Put what it needs from them in the text, or link to them.", log)
+		return "", nil
+	})
+	if err != nil {
 		log.Warn("recording the note about files failed", "err", err)
 	}
 }
@@ -370,13 +384,17 @@ func (a *agent) noteFiles(ctx context.Context, w *bot.Work, r replyRequest, log 
 // showModalFollowUp shows in the thread, once, a follow-up sent from the
 // follow-up modal, so that the thread tells what the agent was asked.
 func (a *agent) showModalFollowUp(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) {
-	if !r.FromModal || w.Marked(markShown) != "" {
+	if !r.FromModal {
 		return
 	}
-	if err := w.Mark(ctx, map[string]string{markShown: "1"}); err != nil {
+	// At most once: marked before it is posted (a lost post is not told
+	// again).
+	_, err := w.Paid(ctx, bot.Call{Begun: markShown}, func(ctx context.Context) (string, error) {
+		text := mrkdwn.Mention(r.User) + " followed up:\n" + mrkdwn.Quote(mrkdwn.Cut(r.Text, promptInRoot))
+		a.postInThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}, log, slack.MsgOptionText(text, false))
+		return "", nil
+	})
+	if err != nil && !errors.Is(err, bot.ErrUnfinished) {
 		log.Warn("recording the follow-up's note failed; not posting it", "err", err)
-		return
 	}
-	text := mrkdwn.Mention(r.User) + " followed up:\n" + mrkdwn.Quote(mrkdwn.Cut(r.Text, promptInRoot))
-	a.postInThread(ctx, store.Thread{Team: r.Team, Channel: r.Channel, TS: r.ThreadTS}, log, slack.MsgOptionText(text, false))
 }

@@ -120,21 +120,20 @@ func (a *agent) queueStart(ctx context.Context, w *bot.Work, r replyRequest, log
 			return err
 		}
 	}
-	if w.Marked(markStarting) == "" {
-		thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: req.ThreadTS}
-		err := a.store.ClaimStart(ctx, thread, startOwner(w.Key), startClaimTTL)
-		if errors.Is(err, store.ErrStartHeld) || errors.Is(err, store.ErrConflict) {
-			log.Info("another job start in this thread is under way; this post waits to be its follow-up")
-			if err := w.Mark(ctx, map[string]string{markWaiting: "1"}); err != nil {
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
-			}
-			return a.awaitStart(ctx, w, r, thread, log)
-		}
-		if err != nil {
+	// The thread's start claim, then markStarting (a later attempt skips
+	// both and queues the start again, a no-op once recorded).
+	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: req.ThreadTS}
+	_, err := w.Step(ctx, markStarting, func(ctx context.Context) (string, error) {
+		return "", a.store.ClaimStart(ctx, thread, startOwner(w.Key), startClaimTTL)
+	})
+	switch {
+	case errors.Is(err, store.ErrStartHeld) || errors.Is(err, store.ErrConflict):
+		log.Info("another job start in this thread is under way; this post waits to be its follow-up")
+		if _, err := w.Step(ctx, markWaiting, func(context.Context) (string, error) { return "", nil }); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
-	}
-	if err := w.Mark(ctx, map[string]string{markStarting: "1"}); err != nil {
+		return a.awaitStart(ctx, w, r, thread, log)
+	case err != nil:
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	payload, _ := json.Marshal(req)

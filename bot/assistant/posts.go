@@ -127,6 +127,9 @@ func (p *pane) postProject(ctx context.Context, post panePost) (string, error) {
 	return res.Project.Name, nil
 }
 
+// errTitled: the thread was titled from an earlier question.
+var errTitled = errors.New("the pane's thread is titled already")
+
 // doTitle titles the thread from its first question, once (a mark kept
 // titleKeep): Slack shows it in the pane's history.
 func (p *pane) doTitle(ctx context.Context, w *bot.Work) error {
@@ -140,19 +143,22 @@ func (p *pane) doTitle(ctx context.Context, w *bot.Work) error {
 	if title == "" {
 		return nil
 	}
-	if w.Marked("titling") == "" {
+	// Once per thread across its posts (a mark kept titleKeep), then once
+	// across this work's attempts.
+	_, err := w.Step(ctx, "titling", func(ctx context.Context) (string, error) {
 		first, err := p.marks.Once(ctx, "assistant-title:"+post.Team+":"+post.Channel+":"+post.ThreadTS, titleKeep)
-		if err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		if err == nil && !first {
+			err = errTitled
 		}
-		if !first {
-			return nil // titled from an earlier question
-		}
-		if err := w.Mark(ctx, map[string]string{"titling": "1"}); err != nil {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
+		return "", err
+	})
+	switch {
+	case errors.Is(err, errTitled):
+		return nil
+	case err != nil:
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	err := p.core.Slack().SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
+	err = p.core.Slack().SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
 		ChannelID: post.Channel, ThreadTS: post.ThreadTS, Title: title})
 	switch {
 	case err == nil:
@@ -320,15 +326,18 @@ func (p *pane) deploysText(ctx context.Context, post panePost, key string) (stri
 // say posts text in the post's thread and marks it posted (a retry after
 // a post whose mark was lost may post again: a second copy, never none).
 func (p *pane) say(ctx context.Context, w *bot.Work, post panePost, text string, log *slog.Logger) error {
-	if _, err := p.core.Post(ctx, post.Channel, slack.MsgOptionText(text, false), slack.MsgOptionTS(post.ThreadTS)); err != nil {
-		if bot.TransientSlack(err) {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		log.Warn("cannot answer the prompt in the pane", "err", err)
-		return nil
-	}
-	if err := w.Mark(ctx, map[string]string{"posted": "1"}); err != nil {
+	_, err := w.Step(ctx, "posted", func(ctx context.Context) (string, error) {
+		_, err := p.core.Post(ctx, post.Channel, slack.MsgOptionText(text, false), slack.MsgOptionTS(post.ThreadTS))
+		return "", err
+	})
+	switch {
+	case err == nil:
+	case errors.Is(err, bot.ErrUnmarked):
 		log.Warn("answered the prompt, but could not mark it", "err", err)
+	case bot.TransientSlack(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	default:
+		log.Warn("cannot answer the prompt in the pane", "err", err)
 	}
 	return nil
 }

@@ -120,7 +120,7 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 		// An attempt after one that removed the subscription finds none:
 		// the mark says this work turned it off.
 		if had {
-			if err := w.Mark(ctx, map[string]string{markTurnedOff: "1"}); err != nil {
+			if _, err := w.Step(ctx, markTurnedOff, noStep); err != nil {
 				log.Warn("marking the health digest turned off failed", "err", err)
 			}
 		}
@@ -150,6 +150,10 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 	return nil
 }
 
+// noStep is a step that only marks: the mark itself is what later attempts
+// read.
+func noStep(context.Context) (string, error) { return "", nil }
+
 // refuseDigest tells a person whose sight leaves readers' words out that
 // they may not subscribe the channel (audited once), or, when Slack could
 // not say who they are, to try again.
@@ -159,11 +163,12 @@ func (h *health) refuseDigest(ctx context.Context, w *bot.Work, req request, sig
 	if !sight.Outsider {
 		text = "docsbot could not check your account with Slack just now, so it did not subscribe this channel to the docs health digest. Try again in a minute."
 	}
-	if w.Marked(markPosted) == "" {
+	_, err := w.Step(ctx, markPosted, func(ctx context.Context) (string, error) {
 		h.tell(ctx, req, text, log)
-		if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
-			log.Warn("marking the health digest's refusal told failed", "err", err)
-		}
+		return "", nil
+	})
+	if err != nil {
+		log.Warn("marking the health digest's refusal told failed", "err", err)
 	}
 	if sight.Outsider {
 		h.core.Audit().Work(ctx, w, "audited", bot.RefusalRecord(req.Team, req.Channel, req.User, Command+" digest "+req.Digest, ""))
@@ -174,15 +179,15 @@ func (h *health) refuseDigest(ctx context.Context, w *bot.Work, req request, sig
 // the command's response_url, once for the work w; where Slack does not
 // take it there, the person is told privately.
 func (h *health) announce(ctx context.Context, w *bot.Work, req request, text string, log *slog.Logger) {
-	if w.Marked(markPosted) != "" {
-		return
-	}
-	err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text})
+	_, err := w.Step(ctx, markPosted, func(ctx context.Context) (string, error) {
+		err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text})
+		if err != nil {
+			log.Warn("announcing the health digest's change in the channel failed; telling the person", "err", err)
+			h.tell(ctx, req, text, log)
+		}
+		return "", nil
+	})
 	if err != nil {
-		log.Warn("announcing the health digest's change in the channel failed; telling the person", "err", err)
-		h.tell(ctx, req, text, log)
-	}
-	if err := w.Mark(ctx, map[string]string{markPosted: "1"}); err != nil {
 		log.Warn("marking the health digest's change announced failed", "err", err)
 	}
 }

@@ -3,6 +3,7 @@ package helpchannels
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -92,11 +93,14 @@ func (f *Feature) doQuestion(ctx context.Context, w *bot.Work, q bot.Question) e
 	}
 	q.Via = m.Mode
 	payload, _ := json.Marshal(q)
-	if err := f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
-	}
-	if err := w.Mark(ctx, map[string]string{markQueued: "1"}); err != nil {
+	_, err = w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
+		return "", f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload})
+	})
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
 		log.Warn("marking the question handed over failed; it is handed over once all the same (the answer's work is keyed by this one)", "err", err)
+	case err != nil:
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	return nil
 }
