@@ -257,12 +257,19 @@ func TestWhoMayUseTheHealthDigest(t *testing.T) {
 	if err != nil || len(subs) != 1 || subs[0].CreatedBy != alice {
 		t.Errorf("subscriptions %+v (%v), want alice's alone", subs, err)
 	}
+	// A refusal's record is written with the Done of its command's work,
+	// which may come after the refusal is seen.
 	var refused []string
-	err = h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
-		if r.Action == store.AuditRefusal && r.User != bob {
-			refused = append(refused, r.User+" "+r.Detail)
-		}
-		return nil
+	audit := h.OpenStore().AuditLog(store.AuditOptions{})
+	h.WaitFor("the refusals' audit records", func() bool {
+		refused = nil
+		err = audit.Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+			if r.Action == store.AuditRefusal && r.User != bob {
+				refused = append(refused, r.User+" "+r.Detail)
+			}
+			return nil
+		})
+		return err != nil || len(refused) >= 2
 	})
 	slices.Sort(refused)
 	if want := []string{external + " /docs-health digest weekly", guest + " /docs-health digest weekly"}; err != nil || !slices.Equal(refused, want) {

@@ -3,6 +3,7 @@ package visitors_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -153,9 +154,10 @@ func TestDigestOffAndStatus(t *testing.T) {
 	h.visitorsCommand("digest off")
 	h.waitPrivate("nothing to turn off")
 	h.subscribe()
-	// Audited by the time its confirmation is seen.
-	if changes, err := h.digestChanges(); err != nil || !slices.Equal(changes, []string{"digest weekly"}) {
-		t.Errorf("audited settings changes once the subscription was confirmed: %q (%v), want it", changes, err)
+	// Audited with the Done of the command's work, which may come after its
+	// confirmation is seen.
+	if changes, err := h.waitDigestChanges(1); err != nil || !slices.Equal(changes, []string{"digest weekly"}) {
+		t.Errorf("audited settings changes once the subscription was done: %q (%v), want it", changes, err)
 	}
 	h.visitorsCommand("digest off")
 	h.waitInChannel("turned off the docs visitors digest")
@@ -169,20 +171,33 @@ func TestDigestOffAndStatus(t *testing.T) {
 		t.Errorf("%d digests posted after the digest was turned off", n)
 	}
 	// The two changes of the subscription are in the audit trail, in their
-	// order: each is audited before it is confirmed, and the off was sent
-	// once the subscription was confirmed. The status and the off with
-	// nothing to turn off changed nothing.
-	changes, err := h.digestChanges()
+	// order: the off was sent once the subscription was audited. The status
+	// and the off with nothing to turn off changed nothing.
+	changes, err := h.waitDigestChanges(2)
 	if err != nil || !slices.Equal(changes, []string{"digest weekly", "digest off"}) {
 		t.Errorf("audited settings changes %q (%v), want the subscription and its end", changes, err)
 	}
 }
 
+// waitDigestChanges waits until #general's digest subscription has n
+// audited changes (or reading them fails) and returns them, oldest first. A
+// command's record is written with the Done of its work
+// (bot.AuditTrail.Work), which may come after its reply is seen.
+func (h *harness) waitDigestChanges(n int) (changes []string, err error) {
+	h.T.Helper()
+	log := h.OpenStore().AuditLog(store.AuditOptions{})
+	h.WaitFor(fmt.Sprintf("%d audited changes of the digest", n), func() bool {
+		changes, err = digestChanges(log)
+		return err != nil || len(changes) >= n
+	})
+	return changes, err
+}
+
 // digestChanges are the audited changes of #general's digest subscription,
 // oldest first.
-func (h *harness) digestChanges() ([]string, error) {
+func digestChanges(log *store.AuditLog) ([]string, error) {
 	var changes []string
-	err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+	err := log.Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
 		if r.Action == store.AuditSettings && r.Channel == bottest.General && r.Work != "" {
 			changes = append(changes, r.Detail)
 		}

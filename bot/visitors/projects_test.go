@@ -353,10 +353,18 @@ func TestProjectsDigestsInOneChannel(t *testing.T) {
 		t.Fatalf("digests posted %v, want %v", posted, want)
 	}
 
+	// The subscription's record is written with the Done of its command's
+	// work, which nothing seen in Slack follows.
 	var recs []store.AuditRecord
-	err := ph.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{Project: "api"}, func(r store.AuditRecord) error {
-		recs = append(recs, r)
-		return nil
+	var err error
+	audit := ph.OpenStore().AuditLog(store.AuditOptions{})
+	ph.WaitFor("the audit record of api's subscription", func() bool {
+		recs = nil
+		err = audit.Each(context.Background(), store.AuditQuery{Project: "api"}, func(r store.AuditRecord) error {
+			recs = append(recs, r)
+			return nil
+		})
+		return err != nil || len(recs) > 0
 	})
 	if err != nil {
 		t.Fatal(err)

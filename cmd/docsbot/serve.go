@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -74,20 +75,13 @@ func listeners(cfg config.Serve, b *bot.Bot, ops http.Handler) []listener {
 	return ls
 }
 
-// runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM).
+// runServe runs the Slack bot until ctx ends (SIGINT or SIGTERM). Nothing
+// is started before the settings are read whole; the store is opened
+// before the bot is built, the bot built before its addresses are taken,
+// and whichever way it ends the addresses are let go before the store is
+// closed.
 func (r *runner) runServe(ctx context.Context, args []string) error {
-	var list strings.Builder
-	config.Table().Write(&list, false)
-	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
-	flags := config.Table().Flags(fs, false)
-	if _, err := r.parseFlags(fs, args); err != nil {
-		return err
-	}
-	cfg, err := r.loadServeConfig(flags())
-	if err != nil {
-		return err
-	}
-	profiles, err := pprofAddr(r.lookupEnv)
+	cfg, profiles, err := r.serveSettings(args)
 	if err != nil {
 		return err
 	}
@@ -105,18 +99,68 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 
+	cfg.Bot.Audit = st.AuditLog(cfg.Audit)
+	b, err := newBot(cfg, st, metrics, log)
+	if err != nil {
+		return err
+	}
+	logStarting(log, cfg, st)
+	ls := listeners(cfg, b, bot.OpsHandler(reg, readiness(cfg, b, st)))
+	if profiles != "" {
+		ls = append(ls, listener{env: envPprofAddr, addr: profiles, what: "Go's profiles (/debug/pprof/)", h: pprofHandler(),
+			fix: "pick a free loopback address for " + envPprofAddr + ", or leave it unset"})
+	}
+	stop, err := listen(ctx, ls, log)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return runEnd(b.Run(ctx), log)
+}
+
+// serveSettings are serve's settings from args, the environment and ./.env,
+// and the address of Go's profiles ("" for none); on an error (of usage or
+// of a setting) nothing has been started.
+func (r *runner) serveSettings(args []string) (cfg config.Serve, profiles string, err error) {
+	var list strings.Builder
+	config.Table().Write(&list, false)
+	fs := r.flagSet("serve", fmt.Sprintf(serveUsage, strings.TrimRight(list.String(), "\n")))
+	flags := config.Table().Flags(fs, false)
+	if _, err := r.parseFlags(fs, args); err != nil {
+		return config.Serve{}, "", err
+	}
+	if cfg, err = r.loadServeConfig(flags()); err != nil {
+		return config.Serve{}, "", err
+	}
+	if profiles, err = pprofAddr(r.lookupEnv); err != nil {
+		return config.Serve{}, "", err
+	}
+	return cfg, profiles, nil
+}
+
+// newBot is the replica's bot over st, its Slack and docs API calls
+// counted by metrics. A project whose docs API client cannot be made is
+// explained as a failed connect with that project's API settings.
+func newBot(cfg config.Serve, st *store.Store, metrics *bot.Metrics, log *slog.Logger) (*bot.Bot, error) {
 	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
 		bot.SlackOptions(metrics)...)...)
-	cfg.Bot.Audit = st.AuditLog(cfg.Audit)
 	b, err := app.New(cfg.Config, app.Deps{Slack: client, Store: st,
 		APIOptions: []docsapi.Option{docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}), docsapi.WithLogger(log)}})
 	if ce, ok := errors.AsType[*project.ClientError](err); ok {
 		p, _ := cfg.Projects.Get(ce.Project)
-		return explain(ce.Err, call{op: "connect", cfg: cfg.APIOf(p)})
+		return nil, explain(ce.Err, call{op: "connect", cfg: cfg.APIOf(p)})
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return b, nil
+}
+
+// logStarting logs the replica's start (its version, Slack mode, Redis
+// without its password, the first project's API and the projects served),
+// then a warning for each deprecated setting given and for projects open
+// to everyone, and a note when answers are off.
+func logStarting(log *slog.Logger, cfg config.Serve, st *store.Store) {
 	first := cfg.Projects.All()[0]
 	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
 		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", first.APIURL, "project", first.ID, "projects", cfg.Projects.Names())
@@ -129,25 +173,43 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if off, on := cfg.AnswersOff(); off != "" {
 		log.Info(off + "; " + on)
 	}
+}
+
+// readiness is what /readyz checks: Slack connected and Redis answering;
+// in http mode Slack's side is down while its requests are not served.
+func readiness(cfg config.Serve, b *bot.Bot, st *store.Store) bot.Readiness {
 	ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
 	if cfg.Bot.Mode == bot.ModeHTTP {
 		ready.SlackDown = "not serving Slack's requests"
 	}
-	for _, l := range listeners(cfg, b, bot.OpsHandler(reg, ready)) {
-		stop, err := bot.Listen(ctx, l.addr, l.h, log, l.what)
-		if err != nil {
-			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + l.env + " " + l.addr + ": " + err.Error(), Fix: l.fix}
+	return ready
+}
+
+// listen takes the addresses of ls in order, each served until stop, which
+// lets them go in the reverse order. When an address cannot be taken,
+// those already taken are let go and the error names its setting and fix.
+func listen(ctx context.Context, ls []listener, log *slog.Logger) (stop func(), err error) {
+	var stops []func()
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
 		}
-		defer stop()
 	}
-	if addr := profiles; addr != "" {
-		stop, err := bot.Listen(ctx, addr, pprofHandler(), log, "Go's profiles (/debug/pprof/)")
+	for _, l := range ls {
+		s, err := bot.Listen(ctx, l.addr, l.h, log, l.what)
 		if err != nil {
-			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + envPprofAddr + " " + addr + ": " + err.Error(), Fix: "pick a free loopback address for " + envPprofAddr + ", or leave it unset"}
+			stop()
+			return nil, &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + l.env + " " + l.addr + ": " + err.Error(), Fix: l.fix}
 		}
-		defer stop()
+		stops = append(stops, s)
 	}
-	err = b.Run(ctx)
+	return stop, nil
+}
+
+// runEnd is the command's outcome for the end of the bot's run: nil (the
+// stop logged) when it ended without error, as when ctx ended; a token
+// Slack refused named with its fix; any other error as the bot's stop.
+func runEnd(err error, log *slog.Logger) error {
 	switch {
 	case err == nil:
 		log.Info("docsbot stopped")

@@ -88,6 +88,12 @@ func Explain(err error, r APIRequest) Explanation {
 	return x
 }
 
+// explain is Explain before the key is scrubbed: a deployment's own
+// failures first (explainDeploy), then the error's kind in a fixed order,
+// the first that matches deciding. The call's own failures (no answer,
+// interrupted, out of time, invalid input) come before the API's answers,
+// which are matched by sentinel or status alike; an error of no known kind
+// is a network failure.
 func explain(err error, r APIRequest) Explanation {
 	if isDeployOp(r.Op) {
 		if x, ok := explainDeploy(err, r); ok {
@@ -99,7 +105,6 @@ func explain(err error, r APIRequest) Explanation {
 	if isAPI {
 		status = ae.StatusCode
 	}
-	onJob := !isAnalyticsOp(r.Op)
 	var x Explanation
 	switch ve, isValidation := errors.AsType[*docsapi.ValidationError](err); {
 	case errors.Is(err, docsapi.ErrOutcomeUnknown):
@@ -125,44 +130,17 @@ func explain(err error, r APIRequest) Explanation {
 			": create an admin API key on the API keys page of your docs dashboard and export " + r.name("apikey") + "=" + docsapi.KeyPrefix + "..."
 
 	case errors.Is(err, docsapi.ErrNotFound) || status == http.StatusNotFound:
-		if onJob && r.JobID != "" {
-			x.Message = fmt.Sprintf("job %s not found in project %s", r.JobID, r.ProjectID)
-			x.Fix = "check the " + r.name("job") + ", and that " + r.name("projectid") + " is the project the job was started in"
-		} else {
-			x.Message = fmt.Sprintf("project %s not found by the docs API%s", r.ProjectID, statusText(status))
-			x.Fix = "check " + r.name("projectid") + " (copy it from the API keys page of your docs dashboard) and " + r.name("baseurl")
-		}
+		x = notFound(r, status)
 
 	case errors.Is(err, docsapi.ErrRateLimited) || status == http.StatusTooManyRequests:
 		var after time.Duration
 		if isAPI {
 			after = ae.RetryAfter
 		}
-		if after > 0 {
-			at := r.Now.Add(after).UTC()
-			x.Message = fmt.Sprintf("rate limited by the docs API: try again in %s (at %s UTC)", humanize.RoundUp(after), at.Format("15:04"))
-		} else {
-			x.Message = "rate limited by the docs API: try again later"
-		}
-		switch {
-		case isAnalyticsOp(r.Op):
-			x.Fix = "analytics allow 100 requests per hour for the whole organization"
-		case r.Op == OpCreate || r.Op == OpMessage:
-			x.Fix = "the API allows 100 " + r.Op + " requests per project per hour"
-		default:
-			x.Fix = "poll less often: raise " + r.name("interval")
-		}
+		x = rateLimited(r, after)
 
 	case errors.Is(err, docsapi.ErrInvalidRequest) || status == http.StatusBadRequest:
-		x.Message = "the docs API rejected the request: " + apiCause(err)
-		switch {
-		case isAnalyticsOp(r.Op):
-			x.Fix = "check " + r.name("from") + " and " + r.name("to") + " (YYYY-MM-DD or ISO 8601; " + r.name("to") + " is exclusive)"
-		case r.Op == OpCreate || r.Op == OpMessage:
-			x.Fix = "check " + r.name("prompt")
-		default:
-			x.Fix = "check the " + r.name("job")
-		}
+		x = rejected(err, r)
 
 	case errors.Is(err, docsapi.ErrMalformedResponse):
 		x.Message = "the docs API sent an answer docsbot cannot read: " + apiCause(err)
@@ -178,6 +156,57 @@ func explain(err error, r APIRequest) Explanation {
 	default:
 		x.Message = "cannot reach the docs API: " + apiCause(err)
 		x.Fix = "check " + r.name("baseurl") + " (" + r.BaseURL + ") and your network"
+	}
+	return x
+}
+
+// notFound words a 404: the job, when the call was about one (the analytics
+// take none), else the project, the settings that name it being the fix.
+func notFound(r APIRequest, status int) Explanation {
+	if !isAnalyticsOp(r.Op) && r.JobID != "" {
+		return Explanation{
+			Message: fmt.Sprintf("job %s not found in project %s", r.JobID, r.ProjectID),
+			Fix:     "check the " + r.name("job") + ", and that " + r.name("projectid") + " is the project the job was started in",
+		}
+	}
+	return Explanation{
+		Message: fmt.Sprintf("project %s not found by the docs API%s", r.ProjectID, statusText(status)),
+		Fix:     "check " + r.name("projectid") + " (copy it from the API keys page of your docs dashboard) and " + r.name("baseurl"),
+	}
+}
+
+// rateLimited words a 429: when a retry is allowed (after, from r.Now; later
+// when after is 0), and the budget the operation spends as the fix.
+func rateLimited(r APIRequest, after time.Duration) Explanation {
+	var x Explanation
+	if after > 0 {
+		at := r.Now.Add(after).UTC()
+		x.Message = fmt.Sprintf("rate limited by the docs API: try again in %s (at %s UTC)", humanize.RoundUp(after), at.Format("15:04"))
+	} else {
+		x.Message = "rate limited by the docs API: try again later"
+	}
+	switch {
+	case isAnalyticsOp(r.Op):
+		x.Fix = "analytics allow 100 requests per hour for the whole organization"
+	case r.Op == OpCreate || r.Op == OpMessage:
+		x.Fix = "the API allows 100 " + r.Op + " requests per project per hour"
+	default:
+		x.Fix = "poll less often: raise " + r.name("interval")
+	}
+	return x
+}
+
+// rejected words a 400: the API's reason, and as the fix the input of the
+// operation the request was made of (the dates, the prompt or the job).
+func rejected(err error, r APIRequest) Explanation {
+	x := Explanation{Message: "the docs API rejected the request: " + apiCause(err)}
+	switch {
+	case isAnalyticsOp(r.Op):
+		x.Fix = "check " + r.name("from") + " and " + r.name("to") + " (YYYY-MM-DD or ISO 8601; " + r.name("to") + " is exclusive)"
+	case r.Op == OpCreate || r.Op == OpMessage:
+		x.Fix = "check " + r.name("prompt")
+	default:
+		x.Fix = "check the " + r.name("job")
 	}
 	return x
 }
