@@ -68,6 +68,10 @@ type Config struct {
 	LandingWindow time.Duration
 	// Metrics receives counters and timings; nil records nothing.
 	Metrics *Metrics
+	// Workspaces looks up each workspace's Slack client (SlackIn); nil
+	// serves every workspace with the bot's one client (its token from the
+	// environment).
+	Workspaces Workspaces
 	// Logger receives structured logs (default slog.Default()).
 	Logger *slog.Logger
 	// Mode is how Slack reaches the bot: ModeSocket (the default) or
@@ -111,12 +115,14 @@ func (c Config) withDefaults() Config {
 // registered. Any number of replicas may run against the
 // same Redis.
 type Bot struct {
-	cfg    Config
-	log    *slog.Logger
-	slack  *slack.Client
-	socket *socketmode.Client
-	store  WorkStore
-	access access
+	cfg   Config
+	log   *slog.Logger
+	slack *slack.Client
+	// clients is Config.Workspaces (SlackIn).
+	clients Workspaces
+	socket  *socketmode.Client
+	store   WorkStore
+	access  access
 	// roles decides who is an editor (Config.Editors); gate keeps guests
 	// and other organisations from changing docs (Config.AllowGuests,
 	// AllowExternal).
@@ -181,13 +187,14 @@ type Identity struct {
 func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 	cfg = cfg.withDefaults()
 	b := &Bot{
-		cfg:    cfg,
-		log:    cfg.Logger,
-		slack:  client,
-		socket: socketmode.New(client, socketmode.OptionLog(slogPrinter{cfg.Logger})),
-		store:  st,
-		access: newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
-		http:   &http.Client{Timeout: 10 * time.Second},
+		cfg:     cfg,
+		log:     cfg.Logger,
+		slack:   client,
+		clients: cfg.Workspaces,
+		socket:  socketmode.New(client, socketmode.OptionLog(slogPrinter{cfg.Logger})),
+		store:   st,
+		access:  newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
+		http:    &http.Client{Timeout: 10 * time.Second},
 
 		inboxWake: make(chan struct{}, 1),
 		out:       newOutbox(),

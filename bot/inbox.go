@@ -209,6 +209,7 @@ func (b *Bot) AcceptEnvelope(ctx context.Context, w store.Work, again string) bo
 // already claimed by this replica (store/preclaim.go), then does not start
 // on the other core while the ack is being written.
 func (b *Bot) acceptEnvelope(ctx context.Context, w store.Work, again string) bool {
+	w = workOf(ctx, w)
 	ctx, cancel := context.WithTimeout(ctx, acceptBudget)
 	defer cancel()
 	delay := 50 * time.Millisecond
@@ -268,6 +269,7 @@ func (b *Bot) acceptEnvelope(ctx context.Context, w store.Work, again string) bo
 // for the replicas: a record no replica confirmed in time
 // (store.ErrUnconfirmed) stands on the primary, and Queue succeeds.
 func (b *Bot) QueueFromWork(ctx context.Context, w store.Work) (bool, error) {
+	w = workOf(ctx, w)
 	queued, err := b.store.Enqueue(ctx, w, workKeep)
 	if errors.Is(err, store.ErrUnconfirmed) {
 		b.log.Warn("work recorded on the Redis primary, but no replica confirmed it in time", "work", w.Key, "err", err)
@@ -353,13 +355,13 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	if w.Age() > WorkMaxAge {
 		log.Warn("work waited too long; telling the person", "age", w.Age().Round(time.Second))
 		if h.GiveUp != nil {
-			h.GiveUp(ctx, w)
+			h.GiveUp(WithWorkspace(ctx, w.Workspace), w)
 		}
 		b.metrics.workOutcome(w.Kind, "told")
 		return b.finishWork(ctx, w, log)
 	}
 
-	hctx, cancel := context.WithCancel(ctx)
+	hctx, cancel := context.WithCancel(WithWorkspace(ctx, w.Workspace))
 	beat := make(chan struct{})
 	go func() {
 		defer close(beat)

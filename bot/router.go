@@ -211,6 +211,7 @@ func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack A
 		return false
 	}
 	b.metrics.command(cmd.Command)
+	ctx = WithWorkspace(ctx, commandWorkspace(cmd))
 	f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: ack})
 	return true
 }
@@ -227,6 +228,7 @@ func (b *Bot) dispatchEvent(ctx context.Context, ev slackevents.EventsAPIEvent, 
 	if f == nil {
 		return false
 	}
+	ctx = WithWorkspace(ctx, eventWorkspace(ev))
 	f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), LastDelivery: last, Ack: ack})
 	return true
 }
@@ -239,6 +241,7 @@ func (b *Bot) dispatchInteraction(ctx context.Context, ic slack.InteractionCallb
 	if f == nil {
 		return false
 	}
+	ctx = WithWorkspace(ctx, interactionWorkspace(ic))
 	f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: ack})
 	return true
 }

@@ -21,6 +21,9 @@ type Work struct {
 	Kind string
 	// Payload is what the handler needs; the store does not read it.
 	Payload []byte
+	// Workspace is the Slack workspace the work is for; zero for the one
+	// workspace (and for work recorded before work named it).
+	Workspace Workspace
 }
 
 // Taken is a piece of work claimed by one replica. Token fences the writes
@@ -73,7 +76,7 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	lease := s.pre.reserve()
 	sent := time.Now()
 	res, err := s.sc.enqueue.Run(ctx, s.rdb, []string{s.workKeyIn(i, w.Key), s.inboxKey(i)},
-		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep), millis(lease)).Int64Slice()
+		s.shardPrefix(i), w.Key, w.Kind, w.Payload, millis(keep), millis(lease), w.Workspace.String()).Int64Slice()
 	if err == nil && len(res) != 2 {
 		err = fmt.Errorf("unexpected reply %v", res)
 	}
@@ -311,7 +314,7 @@ func decodeTaken(v any) (Taken, error) {
 	at, _ := strconv.Atoi(m["at"])
 	rt, _ := strconv.ParseInt(m["rt"], 10, 64)
 	t := Taken{
-		Work:     Work{Key: key, Kind: m["k"], Payload: []byte(m["d"])},
+		Work:     Work{Key: key, Kind: m["k"], Payload: []byte(m["d"]), Workspace: ParseWorkspace(m["ws"])},
 		Token:    tok,
 		Attempt:  at,
 		Received: time.UnixMilli(rt),

@@ -1,14 +1,15 @@
 package store
 
 // The inbox's scripts. A piece of work is a hash {p}in:{key} (k kind, d
-// payload, rt received ms, kp keep ms, tk fencing token, at attempts,
+// payload, ws its workspace (Workspace.String; absent in records written
+// before it), rt received ms, kp keep ms, tk fencing token, at attempts,
 // m:<name> checkpoints) and a member of the sorted set {p}inbox of its
 // shard, scored by its due time, until it is done; then the hash is
 // replaced by a string that keeps the key for the dedupe window
 // (luaWorkDone).
 
 // luaEnqueue: KEYS work, inbox; ARGV prefix, key, kind, payload, keep ms,
-// lease ms. Returns {1, now} if queued, {0, now} if the key was seen before.
+// lease ms, workspace. Returns {1, now} if queued, {0, now} if the key was seen before.
 // With a lease above 0 the new work is queued claimed by its writer, as the
 // claim script would (token 1, attempt 1), due when the lease ends
 // (preclaim.go).
@@ -18,10 +19,10 @@ if redis.call('EXISTS', k) == 1 then return {0, 0} end
 local now = now_ms()
 local lease = tonumber(ARGV[6])
 if lease > 0 then
-  redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'rt', now, 'kp', ARGV[5], 'tk', 1, 'at', 1)
+  redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'ws', ARGV[7], 'rt', now, 'kp', ARGV[5], 'tk', 1, 'at', 1)
   redis.call('ZADD', inbox, now + lease, ARGV[2])
 else
-  redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'rt', now, 'kp', ARGV[5], 'tk', 0, 'at', 0)
+  redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'ws', ARGV[7], 'rt', now, 'kp', ARGV[5], 'tk', 0, 'at', 0)
   redis.call('ZADD', inbox, now, ARGV[2])
 end
 return {1, now}

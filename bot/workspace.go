@@ -1,0 +1,82 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// A workspace on every piece of work. Each delivery from Slack names the
+// workspace it came from (team, and enterprise on Enterprise Grid); the
+// dispatch puts it in the handler's context (WithWorkspace), the inbox
+// records it with the work (store.Work.Workspace: AcceptEnvelope and
+// QueueFromWork take it from the context when the work names none), and the
+// inbox runner puts the work's workspace in its handler's context again. A
+// Slack call made for a piece of work goes through one lookup from that
+// workspace to its client, b.SlackIn(ctx).
+//
+// With one workspace (its tokens from the environment) every workspace,
+// the zero one included (work recorded before work named it), is served by
+// the bot's one client: nothing changes for the operator.
+
+// Workspace is the Slack workspace a piece of work is for (store.Workspace).
+type Workspace = store.Workspace
+
+// workspaceKey is the context key of the workspace of a request or work.
+type workspaceKey struct{}
+
+// WithWorkspace returns ctx naming ws as the workspace of what it carries.
+func WithWorkspace(ctx context.Context, ws Workspace) context.Context {
+	return context.WithValue(ctx, workspaceKey{}, ws)
+}
+
+// WorkspaceOf is the workspace ctx names; zero when it names none.
+func WorkspaceOf(ctx context.Context) Workspace {
+	ws, _ := ctx.Value(workspaceKey{}).(Workspace)
+	return ws
+}
+
+// Workspaces looks up the Slack client of a workspace. nil (bot.Config) is
+// the one workspace: the bot's own client for every workspace.
+type Workspaces interface {
+	Client(ctx context.Context, ws Workspace) *slack.Client
+}
+
+// SlackIn is the Slack client of the workspace ctx names (WorkspaceOf), the
+// one way a piece of work reaches Slack. Its calls wait out 429s as
+// b.Slack()'s do.
+func (b *Bot) SlackIn(ctx context.Context) *slack.Client {
+	if b.clients == nil {
+		return b.slack
+	}
+	return b.clients.Client(ctx, WorkspaceOf(ctx))
+}
+
+// workOf names in w the workspace ctx names, when w names none.
+func workOf(ctx context.Context, w store.Work) store.Work {
+	if w.Workspace.IsZero() {
+		w.Workspace = WorkspaceOf(ctx)
+	}
+	return w
+}
+
+// commandWorkspace, eventWorkspace and interactionWorkspace are the
+// workspace a delivery came from.
+func commandWorkspace(c slack.SlashCommand) Workspace {
+	return Workspace{Team: c.TeamID, Enterprise: c.EnterpriseID}
+}
+
+func eventWorkspace(ev slackevents.EventsAPIEvent) Workspace {
+	return Workspace{Team: ev.TeamID, Enterprise: ev.EnterpriseID}
+}
+
+func interactionWorkspace(ic slack.InteractionCallback) Workspace {
+	team := ic.Team.ID
+	if team == "" {
+		team = ic.View.TeamID
+	}
+	return Workspace{Team: team, Enterprise: ic.Enterprise.ID}
+}
