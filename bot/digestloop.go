@@ -144,6 +144,7 @@ func (d Digests) tick(ctx context.Context, f DigestFeed) {
 // project is not served, skips the period (once: the claim is marked) and
 // tells the subscriber.
 func (d Digests) post(ctx context.Context, f DigestFeed, sub store.DigestSub, slot digest.Slot, t DigestTarget) {
+	ctx = WithWorkspace(ctx, sub.Workspace()) // its Slack calls are its workspace's
 	fr := digest.Frequency(sub.Frequency)
 	run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
 	log := f.Log.With("channel", sub.Channel, "team", sub.Team, "period", slot.Period, "project", sub.Project)

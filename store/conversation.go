@@ -43,6 +43,9 @@ type Conversation struct {
 	Turns []Turn `json:"turns,omitempty"`
 	// Sources are the pages the last answer drew on.
 	Sources []string `json:"src,omitempty"`
+	// Workspace is the Slack workspace of the thread; zero for the one
+	// workspace and in conversations kept before it was recorded.
+	Workspace Workspace `json:"ws,omitzero"`
 	// Version counts the updates: UpdateConversation writes only over the
 	// version its caller read. It stays the last field: the update's script
 	// reads it at the record's end.

@@ -43,6 +43,9 @@ type DeployRecord struct {
 	TS      string    `json:"ts,omitempty"`
 	Started time.Time `json:"started"`
 	Ended   time.Time `json:"ended,omitzero"`
+	// Workspace is the Slack workspace it was asked in; zero for the one
+	// workspace and in records kept before it was recorded.
+	Workspace Workspace `json:"ws,omitzero"`
 }
 
 // Deploys is the deployments and previews docsbot started.

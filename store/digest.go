@@ -30,7 +30,13 @@ type DigestSub struct {
 	// CreatedAt is when the channel was subscribed (kept to the
 	// millisecond).
 	CreatedAt time.Time
+	// Enterprise is the Enterprise Grid organisation of the workspace
+	// (Team), "" elsewhere and in subscriptions made before it was kept.
+	Enterprise string
 }
+
+// Workspace is the Slack workspace the digest is posted in.
+func (d DigestSub) Workspace() Workspace { return Workspace{Team: d.Team, Enterprise: d.Enterprise} }
 
 // subsKey is the hash of every subscription of ds's kind: field
 // {team}:{channel} (project "") or {team}:{channel}:{project}, value the
@@ -52,6 +58,8 @@ type digestRecord struct {
 	Frequency string `json:"f"`
 	CreatedBy string `json:"by,omitempty"`
 	CreatedAt int64  `json:"at"` // unix ms
+	// Enterprise is DigestSub.Enterprise.
+	Enterprise string `json:"e,omitempty"`
 	// Told lists the kinds of failure the subscriber was told about
 	// (NoteDigestFailure).
 	Told []string `json:"told,omitempty"`
@@ -94,7 +102,7 @@ func (ds Digests) SubscribeDigest(ctx context.Context, d DigestSub) error {
 	if d.Frequency == "" {
 		return fmt.Errorf("store: subscribe digest: no frequency: %w", ErrInvalid)
 	}
-	rec, err := json.Marshal(digestRecord{Frequency: d.Frequency, CreatedBy: d.CreatedBy, CreatedAt: d.CreatedAt.UnixMilli()})
+	rec, err := json.Marshal(digestRecord{Frequency: d.Frequency, CreatedBy: d.CreatedBy, CreatedAt: d.CreatedAt.UnixMilli(), Enterprise: d.Enterprise})
 	if err != nil {
 		return fmt.Errorf("store: subscribe digest: %w", err)
 	}
@@ -179,6 +187,7 @@ func decodeDigestSub(field, v string) (DigestSub, error) {
 	return DigestSub{
 		Team: team, Channel: channel, Project: project,
 		Frequency: rec.Frequency, CreatedBy: rec.CreatedBy,
-		CreatedAt: time.UnixMilli(rec.CreatedAt).UTC(),
+		CreatedAt:  time.UnixMilli(rec.CreatedAt).UTC(),
+		Enterprise: rec.Enterprise,
 	}, nil
 }

@@ -33,6 +33,9 @@ type ChannelMode struct {
 	Mode    string    `json:"m"`
 	By      string    `json:"by"`
 	At      time.Time `json:"at"`
+	// Workspace is the Slack workspace of the channel; zero for the one
+	// workspace and in modes set before it was recorded.
+	Workspace Workspace `json:"ws,omitzero"`
 }
 
 func (s *Store) helpModesKey() string { return s.prefix + "help:modes" }
@@ -112,6 +115,8 @@ type ExpertCall struct {
 	Channel string `json:"c"`
 	TS      string `json:"t"` // the question's message, the thread
 	Team    string `json:"tm,omitempty"`
+	// Enterprise is the Enterprise Grid organisation of Team ("" elsewhere).
+	Enterprise string `json:"e,omitempty"`
 	// Asker asked the question; CalledBy pressed Ask an expert.
 	Asker    string `json:"a"`
 	CalledBy string `json:"by"`

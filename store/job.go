@@ -20,29 +20,30 @@ const chunkBytes = 64
 // Hash field names of a job record. They are short on purpose: each one is
 // stored in every record. The Lua scripts use the same names.
 const (
-	fTeam      = "t"  // Thread.Team
-	fChannel   = "c"  // Thread.Channel
-	fTS        = "s"  // Thread.TS
-	fRequester = "r"  // Requester
-	fPrompt    = "p"  // Prompt, in chunks p0, p1, ...
-	fStatus    = "st" // Status
-	fPRLink    = "l"  // PRLink, in chunks l0, l1, ...
-	fGen       = "g"  // Generation
-	fNotified  = "n"  // Notified
-	fAttempts  = "na" // NotifyAttempts
-	fPolls     = "pl" // Polls
-	fToken     = "tk" // fencing token, bumped by every claim and follow-up
-	fCreated   = "ca" // CreatedAt, unix ms
-	fUpdated   = "ua" // UpdatedAt, unix ms
-	fRoot      = "rt" // Root, when it is not the thread's parent
-	fRun       = "rs" // RunStarted, unix ms (set by a follow-up)
-	fOrigin    = "o"  // Origin
-	fSeen      = "sn" // Seen
-	fModel     = "m"  // Model
-	fBranch    = "b"  // Branch
-	fFollowKey = "fk" // the key of the last follow-up applied (FollowUp)
-	fProject   = "pj" // Project, when the job is not the implicit project's
-	fUnfollow  = "uf" // Unfollowed (StopFollowing; the script names it)
+	fTeam       = "t"  // Thread.Team
+	fChannel    = "c"  // Thread.Channel
+	fTS         = "s"  // Thread.TS
+	fRequester  = "r"  // Requester
+	fPrompt     = "p"  // Prompt, in chunks p0, p1, ...
+	fStatus     = "st" // Status
+	fPRLink     = "l"  // PRLink, in chunks l0, l1, ...
+	fGen        = "g"  // Generation
+	fNotified   = "n"  // Notified
+	fAttempts   = "na" // NotifyAttempts
+	fPolls      = "pl" // Polls
+	fToken      = "tk" // fencing token, bumped by every claim and follow-up
+	fCreated    = "ca" // CreatedAt, unix ms
+	fUpdated    = "ua" // UpdatedAt, unix ms
+	fRoot       = "rt" // Root, when it is not the thread's parent
+	fRun        = "rs" // RunStarted, unix ms (set by a follow-up)
+	fOrigin     = "o"  // Origin
+	fSeen       = "sn" // Seen
+	fModel      = "m"  // Model
+	fBranch     = "b"  // Branch
+	fFollowKey  = "fk" // the key of the last follow-up applied (FollowUp)
+	fProject    = "pj" // Project, when the job is not the implicit project's
+	fUnfollow   = "uf" // Unfollowed (StopFollowing; the script names it)
+	fEnterprise = "e"  // Enterprise, on Enterprise Grid
 )
 
 // Thread identifies the Slack thread a job is linked to: the thread's parent
@@ -114,7 +115,13 @@ type Job struct {
 	// Unfollowed is the last generation whose following in Slack was
 	// stopped (StopFollowing: Stop in the assistant pane); 0 = none.
 	Unfollowed int64
+	// Enterprise is the Enterprise Grid organisation of the thread's
+	// workspace (Thread.Team), "" elsewhere and in jobs recorded before it.
+	Enterprise string
 }
+
+// Workspace is the Slack workspace the job reports to.
+func (j Job) Workspace() Workspace { return Workspace{Team: j.Thread.Team, Enterprise: j.Enterprise} }
 
 // Followed reports whether the current run is followed in Slack: its live
 // message (the root) edited as it goes. A run no longer followed still has
@@ -175,7 +182,7 @@ func encodeJob(j Job) []any {
 		fRequester, j.Requester,
 		fStatus, j.Status,
 	}
-	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fSeen, j.Seen}, {fModel, j.Model}, {fBranch, j.Branch}, {fProject, j.Project}} {
+	for _, f := range [][2]string{{fRoot, j.Root}, {fOrigin, j.Origin}, {fSeen, j.Seen}, {fModel, j.Model}, {fBranch, j.Branch}, {fProject, j.Project}, {fEnterprise, j.Enterprise}} {
 		if f[1] != "" {
 			args = append(args, f[0], f[1])
 		}
@@ -213,6 +220,7 @@ func decodeJob(id string, m map[string]string) (*Job, error) {
 		Branch:         m[fBranch],
 		Project:        m[fProject],
 		Unfollowed:     d.int(fUnfollow),
+		Enterprise:     m[fEnterprise],
 	}
 	if j.RunStarted.IsZero() {
 		j.RunStarted = j.CreatedAt

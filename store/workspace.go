@@ -32,3 +32,12 @@ func ParseWorkspace(s string) Workspace {
 	team, enterprise, _ := strings.Cut(s, "@")
 	return Workspace{Team: team, Enterprise: enterprise}
 }
+
+// MarshalText writes w as String does: records keep it as one string.
+func (w Workspace) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+// UnmarshalText reads what MarshalText wrote.
+func (w *Workspace) UnmarshalText(b []byte) error {
+	*w = ParseWorkspace(string(b))
+	return nil
+}

@@ -101,6 +101,7 @@ func (a *agent) nudgePoller() {
 // following it. It reports whether the claim was settled; an unsettled claim
 // (shutdown cut it short) is handed back.
 func (a *agent) poll(ctx context.Context, c store.Claim) bool {
+	ctx = bot.WithWorkspace(ctx, c.Job.Workspace()) // its Slack calls are its workspace's
 	log := a.log.With("job", c.JobID, "channel", c.Job.Thread.Channel, "thread", c.Job.Thread.TS)
 	if c.Job.Project != "" {
 		log = log.With("project", c.Job.Project)

@@ -375,6 +375,8 @@ func (s *start) link(ctx context.Context) error {
 		Seen:    req.Seen,
 		Model:   job.Model,
 		Project: s.key,
+		// The thread's team is the request's; its organisation, the work's.
+		Enterprise: bot.WorkspaceOf(ctx).Enterprise,
 	}
 	if job.Source.Ref != nil {
 		rec.Branch = *job.Source.Ref

@@ -494,6 +494,7 @@ func (a *answers) remember(ctx context.Context, r reply, log *slog.Logger) {
 	key, user, at, question, answer, sources := r.key, r.q.User, r.stream.Thread(), r.question, r.text, sourceKeys(r.stream.Sources())
 	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), r.thread, a.cfg.Keep, r.stored, func(c *store.Conversation) error {
 		c.Project = key
+		c.Workspace = bot.WorkspaceOf(ctx)
 		if c.Asker == "" {
 			c.Asker = user
 		}

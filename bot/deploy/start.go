@@ -188,7 +188,7 @@ func (s *starting) follow(ctx context.Context) error {
 	d, w, req := s.d, s.w, s.req
 	f := follow{request: req, Key: s.key, Record: w.Key, TS: w.Marked(markMessage), StatusID: s.dep.StatusID, PreviewURL: s.dep.PreviewURL,
 		Started: w.Received, Gen: 1}
-	if err := d.store.Deploys.AddDeploy(ctx, f.Team, record(f, string(docsapi.DeployQueued), time.Time{})); err != nil {
+	if err := d.store.Deploys.AddDeploy(ctx, f.Team, record(ctx, f, string(docsapi.DeployQueued), time.Time{})); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if err := d.queueFollow(ctx, f); err != nil {
@@ -268,7 +268,7 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 	// Recorded first, so that `/docs-deploy status`, which the person is
 	// pointed to, lists it.
 	f := follow{request: req, Key: key, Record: w.Key, TS: w.Marked(markMessage), Started: w.Received}
-	if err := d.store.Deploys.SaveDeploy(ctx, f.Team, record(f, "unknown", time.Time{})); err != nil {
+	if err := d.store.Deploys.SaveDeploy(ctx, f.Team, record(ctx, f, "unknown", time.Time{})); err != nil {
 		log.Warn("recording the uncertain deployment failed", "err", err)
 	}
 	text := uncertainView(req, key)

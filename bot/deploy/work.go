@@ -135,7 +135,7 @@ func (d *deploys) lookOnce(ctx context.Context, w *bot.Work, f follow, api Deplo
 	// The record is listed by the start, as queued: a later state
 	// replaces the record alone.
 	if st.Status != docsapi.DeployQueued {
-		if err := d.store.Deploys.UpdateDeploy(ctx, f.Team, record(f, string(st.Status), ended)); err != nil {
+		if err := d.store.Deploys.UpdateDeploy(ctx, f.Team, record(ctx, f, string(st.Status), ended)); err != nil {
 			log.Warn("recording the deployment's state failed", "err", err)
 		}
 	}
@@ -176,11 +176,12 @@ func projectToken(name string) string {
 	return "project=" + name
 }
 
-// record is f's record in state, for /docs-deploy status.
-func record(f follow, state string, ended time.Time) store.DeployRecord {
+// record is f's record in state, for /docs-deploy status, in the
+// workspace ctx names (its work's).
+func record(ctx context.Context, f follow, state string, ended time.Time) store.DeployRecord {
 	return store.DeployRecord{ID: f.Record, Preview: f.Preview, Branch: f.Branch, Project: f.Key,
 		StatusID: f.StatusID, PreviewURL: f.PreviewURL, State: state, User: f.User, Channel: f.Channel, TS: f.TS,
-		Started: f.Started, Ended: ended}
+		Started: f.Started, Ended: ended, Workspace: bot.WorkspaceOf(ctx)}
 }
 
 // audit records the deployment once.

@@ -101,7 +101,8 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 	}
 	switch req.Digest {
 	case digestWeekly:
-		sub := store.DigestSub{Team: req.Team, Channel: req.Channel, Project: key, Frequency: digestWeekly, CreatedBy: req.User, CreatedAt: now}
+		sub := store.DigestSub{Team: req.Team, Channel: req.Channel, Project: key, Frequency: digestWeekly, CreatedBy: req.User, CreatedAt: now,
+			Enterprise: bot.WorkspaceOf(ctx).Enterprise}
 		if err := h.store.Digests.SubscribeDigest(ctx, sub); err != nil {
 			return failed(err)
 		}

@@ -190,7 +190,7 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, "docsbot could not read the question, so the experts were not called: "+bot.Describe(err)+".")
 		return
 	}
-	call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Asker: q.User, CalledBy: c.user,
+	call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Enterprise: bot.WorkspaceOf(ctx).Enterprise, Asker: q.User, CalledBy: c.user,
 		Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now()}
 	first, err := f.store.Calls.CallExpert(ctx, call, call.Called.Add(f.cfg.ExpertReminder))
 	switch {
@@ -325,6 +325,7 @@ func (f *Feature) remind(ctx context.Context) {
 // resolved, someone other than the asker replied after the call, or a
 // reminder is there already.
 func (f *Feature) remindOne(ctx context.Context, call store.ExpertCall, log *slog.Logger) error {
+	ctx = bot.WithWorkspace(ctx, bot.Workspace{Team: call.Team, Enterprise: call.Enterprise}) // its Slack calls are its workspace's
 	if call.ResolvedBy != "" {
 		return nil
 	}

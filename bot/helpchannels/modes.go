@@ -99,7 +99,7 @@ func (f *Feature) doHere(ctx context.Context, w *bot.Work) error {
 		tell(refusal)
 		return nil
 	}
-	m := store.ChannelMode{Channel: h.Channel, Mode: h.Mode, By: h.User, At: f.cfg.Now()}
+	m := store.ChannelMode{Channel: h.Channel, Mode: h.Mode, By: h.User, At: f.cfg.Now(), Workspace: bot.WorkspaceOf(ctx)}
 	err := f.store.Modes.SetMode(ctx, m)
 	f.modes.forget() // even on an error: the mode may have been set
 	if err != nil {

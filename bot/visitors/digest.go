@@ -51,7 +51,8 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 	switch req.Digest {
 	case digestWeekly, digestDaily:
 		f := digest.Frequency(req.Digest)
-		sub := store.DigestSub{Team: cmd.TeamID, Channel: cmd.ChannelID, Project: t.key, Frequency: string(f), CreatedBy: cmd.UserID, CreatedAt: now}
+		sub := store.DigestSub{Team: cmd.TeamID, Channel: cmd.ChannelID, Project: t.key, Frequency: string(f), CreatedBy: cmd.UserID, CreatedAt: now,
+			Enterprise: bot.WorkspaceOf(ctx).Enterprise}
 		if err := v.store.SubscribeDigest(ctx, sub); err != nil {
 			return storeFailed(err)
 		}
