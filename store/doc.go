@@ -20,7 +20,7 @@
 //	                                     string: the work starting a job in the thread (ClaimStart)
 //	{p}{sN}:sched                        sorted set: job id -> due time (unix ms, Redis clock)
 //	{p}{sN}:inbox                        sorted set: work key -> due time (unix ms, Redis clock)
-//	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work; a string once done (inbox_scripts.go)
+//	{p}{sN}:in:<key>                     hash: one piece of acknowledged Slack work, with its workspace (ws); a string once done (inbox_scripts.go)
 //	{p}budget:{<name>}                   sorted set: requests taken in the sliding window
 //	{p}budget:{<name>}:seq               string: sequence for request ids in the window
 //	{p}budget:{<name>}:block             string: set while the API asked to wait (BlockBudget)
