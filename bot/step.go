@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 )
 
@@ -46,6 +47,26 @@ var ErrUnmarked = errors.New("step done but not marked")
 // attempt marked the call begun and no attempt marked it done: the call may
 // or may not have been made, and is not made again.
 var ErrUnfinished = errors.New("an earlier attempt began the call and did not finish it")
+
+// ErrNoMark is what a step's fn returns, wrapped or not, when it ended the
+// work without doing the step (the person was told why): nothing is
+// marked, and Settle takes the work as done.
+var ErrNoMark = errors.New("the step ended without its mark")
+
+// Settle is what a handler returns after its last step, one that is
+// harmless to repeat: nil when the step was done, ended without its mark
+// (ErrNoMark), or was done and only its mark was lost (ErrUnmarked, logged
+// with msg: a later attempt may do it again); any other error as it is.
+func Settle(err error, log *slog.Logger, msg string) error {
+	switch {
+	case errors.Is(err, ErrUnmarked):
+		log.Warn(msg, "err", err)
+		return nil
+	case errors.Is(err, ErrNoMark):
+		return nil
+	}
+	return err
+}
 
 // Call names the marks of a paid call (Work.Paid).
 type Call struct {

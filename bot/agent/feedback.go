@@ -50,7 +50,7 @@ func (a *agent) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 		r.Ack(nil)
 		return
 	}
-	note := replyRequest{Channel: req.Channel, User: req.User, ThreadTS: req.Thread}
+	note := replyRequest{Post: bot.Post{Channel: req.Channel, User: req.User, ThreadTS: req.Thread}}
 	if refusal := a.core.Refusal(req.User, req.Channel); refusal != "" {
 		r.Ack(nil)
 		a.tellInThread(ctx, note, refusal, a.log)

@@ -53,7 +53,7 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 		Thread:  cmp.Or(act.Value, ic.Container.ThreadTs),
 	}
 	log := a.log.With("user", ic.User.ID, "channel", meta.Channel, "thread", meta.Thread)
-	note := replyRequest{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}
+	note := replyRequest{Post: bot.Post{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}}
 	if meta.Channel == "" || meta.Thread == "" {
 		log.Warn("a Follow up button without its thread; ignored")
 		return
@@ -128,12 +128,12 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 		// The whole refusal names the editors, more than a field shows:
 		// the form closes and the person reads it in the thread.
 		r.Ack(nil)
-		a.tellInThread(ctx, replyRequest{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}, refusal, a.log)
+		a.tellInThread(ctx, replyRequest{Post: bot.Post{Channel: meta.Channel, User: ic.User.ID, ThreadTS: meta.Thread}}, refusal, a.log)
 		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
 		return
 	}
-	payload, _ := json.Marshal(replyRequest{Team: cmp.Or(ic.Team.ID, ic.View.TeamID), Channel: meta.Channel, User: ic.User.ID,
-		ThreadTS: meta.Thread, Text: text, FromModal: true})
+	payload, _ := json.Marshal(replyRequest{Post: bot.Post{Team: cmp.Or(ic.Team.ID, ic.View.TeamID), Channel: meta.Channel, User: ic.User.ID,
+		ThreadTS: meta.Thread, Text: text}, FromModal: true})
 	if !a.core.AcceptEnvelope(ctx, store.Work{Key: "view:" + ic.View.ID, Kind: workFollowUp, Payload: payload}, bot.RedeliveredInteraction) {
 		fieldError("docsbot cannot reach its storage right now, so this was not sent. Try again in a minute.")
 		return

@@ -127,7 +127,7 @@ func (a *agent) answerListText(ctx context.Context, req listRequest, text string
 		a.core.ReplyPrivately(ctx, slack.SlashCommand{UserID: req.User, ChannelID: req.Channel, ResponseURL: req.ResponseURL}, text)
 		return nil
 	}
-	a.tellInThread(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: req.ThreadTS}, text, log)
+	a.tellInThread(ctx, replyRequest{Post: bot.Post{Channel: req.Channel, User: req.User, ThreadTS: req.ThreadTS}}, text, log)
 	return nil
 }
 
@@ -249,7 +249,7 @@ func (a *agent) giveUpList(ctx context.Context, w *bot.Work) {
 		a.core.ReplyPrivately(ctx, slack.SlashCommand{UserID: req.User, ChannelID: req.Channel, ResponseURL: req.ResponseURL}, text)
 		return
 	}
-	a.tellInThread(ctx, replyRequest{Channel: req.Channel, User: req.User, ThreadTS: req.ThreadTS}, text, a.log)
+	a.tellInThread(ctx, replyRequest{Post: bot.Post{Channel: req.Channel, User: req.User, ThreadTS: req.ThreadTS}}, text, a.log)
 }
 
 // inProject keeps the jobs of the project named name.

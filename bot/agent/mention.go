@@ -85,7 +85,7 @@ func (a *agent) doAddressed(ctx context.Context, w *bot.Work, r replyRequest, lo
 // words the agent answers itself (help, list, status) or names no project
 // right; it reports whether it did.
 func (a *agent) answerWords(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) (bool, error) {
-	if r.inThread() && !r.Mention {
+	if r.InThread() && !r.Mention {
 		return false, nil
 	}
 	listed, listProject, problem := listWords(r.Text, a.core.Projects().Set)
@@ -114,7 +114,7 @@ func (a *agent) answerWords(ctx context.Context, w *bot.Work, r replyRequest, lo
 func (a *agent) queueStart(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) error {
 	req := startRequest{Team: r.Team, Channel: r.Channel, User: r.User, Prompt: r.Text, ThreadTS: cmp.Or(r.ThreadTS, r.TS), Origin: r.TS, Project: r.Project}
 	var passed threadPassed
-	if r.inThread() {
+	if r.InThread() {
 		var err error
 		if passed, err = a.passThread(ctx, w, r, &req, log); err != nil {
 			return err
@@ -181,7 +181,7 @@ func (a *agent) passThread(ctx context.Context, w *bot.Work, r replyRequest, req
 // channel itself for a top-level mention in a channel (a DM's answer goes in
 // the thread of the person's message).
 func (a *agent) replyPlace(r replyRequest) replyRequest {
-	if !r.inThread() && !r.DM {
+	if !r.InThread() && !r.DM {
 		r.ThreadTS = ""
 	} else {
 		r.ThreadTS = cmp.Or(r.ThreadTS, r.TS)

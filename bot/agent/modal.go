@@ -267,7 +267,7 @@ func (a *agent) openModal(ctx context.Context, trigger, user string, t modalTarg
 		log.Warn("opening the job modal failed", "err", err)
 	}
 	if t.ResponseURL == "" { // the App Home's button: say it where the job would have gone
-		a.tellInThread(ctx, replyRequest{Channel: t.Channel, User: user}, text, log)
+		a.tellInThread(ctx, replyRequest{Post: bot.Post{Channel: t.Channel, User: user}}, text, log)
 		return
 	}
 	a.core.ReplyPrivately(ctx, slack.SlashCommand{UserID: user, ChannelID: t.Channel, ResponseURL: t.ResponseURL}, text)

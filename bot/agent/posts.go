@@ -32,41 +32,20 @@ const (
 )
 
 // replyRequest is a post as the agent handles it: a person's post
-// (bot.Post), or a follow-up typed in the follow-up modal (agent.followup
-// work).
+// (bot.Post, its JSON as the post's), or a follow-up typed in the follow-up
+// modal (agent.followup work). Its Project is the one an earlier owner
+// named (bot.Post.Project: the pane's channel looked at), "" to decide as
+// for any post.
 type replyRequest struct {
-	Team     string `json:"team"`
-	Channel  string `json:"channel"`
-	User     string `json:"user"`
-	TS       string `json:"ts"`
-	ThreadTS string `json:"thread_ts"`
-	// Text is the post as the person typed it, without the bot's mention.
-	Text string `json:"text"`
-	// Mention is set when the post mentions the bot; DM when it is in a
-	// direct message with the bot.
-	Mention bool `json:"mention,omitempty"`
-	DM      bool `json:"dm,omitempty"`
+	bot.Post
 	// FromModal marks a follow-up typed in the follow-up modal: there is no
 	// message of the person's in the thread (TS is ""), so the bot shows
 	// the instruction there once it is sent.
 	FromModal bool `json:"modal,omitempty"`
-	// Files marks a post with files attached (subtype file_share): only
-	// its text goes on, and the person is told the files do not.
-	Files bool `json:"files,omitempty"`
-	// Project is the docs project an earlier owner named for the post
-	// (bot.Post.Project: the pane's channel looked at), "" to decide as
-	// for any post.
-	Project string `json:"-"`
 }
 
 // replyOf is the post p as the agent handles it.
-func replyOf(p bot.Post) replyRequest {
-	return replyRequest{Team: p.Team, Channel: p.Channel, User: p.User, TS: p.TS, ThreadTS: p.ThreadTS, Text: p.Text,
-		Mention: p.Mention, DM: p.DM, Files: p.Files, Project: p.Project}
-}
-
-// inThread reports whether the post is a reply in a thread.
-func (r replyRequest) inThread() bool { return r.ThreadTS != "" && r.ThreadTS != r.TS }
+func replyOf(p bot.Post) replyRequest { return replyRequest{Post: p} }
 
 // filesOnly reports whether the post has files and no text (nor a mention,
 // which alone asks for help).

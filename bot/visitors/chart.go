@@ -176,20 +176,12 @@ func (v *visitors) postChart(ctx context.Context, w *bot.Work, t target, asker s
 	_, err := w.Step(ctx, markChart, func(ctx context.Context) (string, error) {
 		return v.drawChart(ctx, t, asker, r, thread, approved, log)
 	})
-	switch {
-	case errors.Is(err, bot.ErrUnmarked):
-		log.Warn("recording the chart's post failed", "err", err)
-	case errors.Is(err, errNoChart):
-		return nil
-	case err != nil:
-		return err
-	}
-	return nil
+	return bot.Settle(err, log, "recording the chart's post failed")
 }
 
 // errNoChart is why a chart's step ends unmarked, the work done: the
 // person was told why there is no chart, or asked first (spend.go).
-var errNoChart = errors.New("visitors: no chart posted")
+var errNoChart = fmt.Errorf("visitors: no chart posted: %w", bot.ErrNoMark)
 
 // drawChart draws the chart and posts it, as Slack's chart or else as an
 // image, and returns its mark: "message:" and the chart's ts, or the

@@ -3,7 +3,6 @@ package visitors
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -31,20 +30,12 @@ func (v *visitors) postCSV(ctx context.Context, w *bot.Work, t target, cmd slack
 	_, err := w.Step(ctx, markCSV, func(ctx context.Context) (string, error) {
 		return v.uploadCSV(ctx, w, t, cmd, req, log)
 	})
-	switch {
-	case errors.Is(err, bot.ErrUnmarked):
-		log.Warn("recording the CSV's upload failed", "err", err)
-	case errors.Is(err, errNoCSV):
-		return nil
-	case err != nil:
-		return err
-	}
-	return nil
+	return bot.Settle(err, log, "recording the CSV's upload failed")
 }
 
 // errNoCSV is why a CSV's step ends unmarked, the work done: the person was
 // told why there is no file.
-var errNoCSV = errors.New("visitors: no CSV uploaded")
+var errNoCSV = fmt.Errorf("visitors: no CSV uploaded: %w", bot.ErrNoMark)
 
 // uploadCSV exports the range's pages and uploads them as a CSV file; it
 // returns the file's id, errNoCSV when the person was told why not, or
