@@ -369,7 +369,7 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 // cannot help.
 func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
 	if !a.followed(ctx, c, log) {
-		// Stop in the assistant pane: the root message is edited no more;
+		// Stop in the pane: the root message is edited no more;
 		// the result posted in the thread says how the run ended.
 		return true
 	}
@@ -386,7 +386,7 @@ func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.
 }
 
 // followed reports whether the claimed run is still followed in Slack
-// (Stop in the assistant pane marks it not: store.Jobs.StopFollowing). The
+// (Stop in the pane marks it not: store.Jobs.StopFollowing). The
 // claim's record says so when the mark came first; a claim taken before
 // it reads the record again here, once a run, so that the end is not shown
 // on a live message Stop left (a Stop pressed while the result is being

@@ -173,8 +173,8 @@ func (a *agent) ended(ctx context.Context, j *store.Job, status docsapi.Status, 
 // refresh brings a polled, still active job's live status up to date: the
 // root message when the API's status changed or the elapsed time moved,
 // and the thread status every threadStatusEvery. Called by the poller that
-// holds the job's claim. A run no longer followed (Stop in the assistant
-// pane, store.Jobs.StopFollowing) is left as it is: the mark is read with
+// holds the job's claim. A run no longer followed (Stop in the pane,
+// store.Jobs.StopFollowing) is left as it is: the mark is read with
 // the claim, so a poll whose claim was taken before the mark landed is the
 // only one that may still refresh it (none does once Stop was answered in
 // the thread: the pane marks first).

@@ -11,7 +11,7 @@ import (
 )
 
 // errStopped is why relay stopped reading an answer: the person pressed
-// Stop in the assistant pane, and Slack halted the answer's stream.
+// Stop in the pane, and Slack halted the answer's stream.
 var errStopped = errors.New("ask: the answer's stream was stopped in Slack")
 
 // haltedByStop reports Slack's answer to a call on a stream it halted

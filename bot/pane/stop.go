@@ -1,4 +1,4 @@
-package assistant
+package pane
 
 import (
 	"context"
@@ -92,7 +92,7 @@ const markPosted = "posted"
 
 // errNotSaid is why a Stop's note ends unmarked, the work done: Slack
 // refused it.
-var errNotSaid = errors.New("assistant: the Stop's note was refused")
+var errNotSaid = errors.New("pane: the Stop's note was refused")
 
 // tellStopped stops following the thread's job and says so in the thread:
 // Later while Redis or Slack fail for a passing reason, errNotSaid when
