@@ -154,7 +154,7 @@ func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status
 	}
 	a.core.Decorations().React(ctx, j.Thread.Channel, j.Origin, reactionWorking, remove, log)
 	a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
-	a.core.Decorations().SetSessionStatus(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, true, log)
+	a.core.Decorations().SetPaneSession(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, true, log)
 }
 
 // ended shows how a job's run ended on the person's message. The result
@@ -166,7 +166,7 @@ func (a *agent) ended(ctx context.Context, j *store.Job, status docsapi.Status, 
 	if a.core.Decorations().ThreadStatusPending(j.Thread.Channel, j.Thread.TS) {
 		a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, "", log)
 	}
-	a.core.Decorations().SetSessionStatus(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, false, log)
+	a.core.Decorations().SetPaneSession(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, false, log)
 	a.prog.forget(j.ID)
 }
 

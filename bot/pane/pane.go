@@ -21,8 +21,9 @@
 //	       30 days), then the reply goes on as a question or a job, to the
 //	       default project of the channel looked at unless it names one
 //	       (project=NAME) (bot.Post.Project)
-//	the work's agent session (bot.SetSessionStatus, by the answers and the
-//	agent): processing while an answer streams or a job runs, then active
+//	the pane's session of the work (Slack's agent session, bot.SetPaneSession:
+//	set by the answers and the docs agent): processing while an answer
+//	streams or a job runs, then active
 //	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
 //	       stream Slack halted ends there, saying so (bot/ask); otherwise
 //	       the thread's job is no longer followed (a mark on its record,

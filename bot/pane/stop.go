@@ -69,7 +69,7 @@ func (p *pane) doStopped(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a Stop: %w", err)
 	}
 	log := p.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "thread", req.ThreadTS, "work", w.Key)
-	p.core.Decorations().SetSessionStatus(ctx, req.Channel, req.ThreadTS, req.User, false, log)
+	p.core.Decorations().SetPaneSession(ctx, req.Channel, req.ThreadTS, req.User, false, log)
 	if len(req.Halted) > 0 {
 		return nil
 	}
