@@ -31,9 +31,9 @@ func (a *answers) stopped(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		a.remember(ctx, r, log)
 	}
 	note := "_Stopped: you pressed Stop, so docsbot stopped this answer here._"
-	_, err := a.core.Post(ctx, q.Channel, slack.MsgOptionTS(thread.TS), slack.MsgOptionText(note, false),
+	_, err := a.core.Post(ctx, q.Channel, bot.Plain{slack.MsgOptionTS(thread.TS), slack.MsgOptionText(note, false),
 		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, note, false, false), nil, nil),
-			slack.NewActionBlock("again", askAgainButton(againOf(q.Text, key)))))
+			slack.NewActionBlock("again", askAgainButton(againOf(q.Text, key))))})
 	if err != nil {
 		log.Warn("saying the answer was stopped failed", "err", err)
 	}

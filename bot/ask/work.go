@@ -425,8 +425,8 @@ func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (st
 		return t, nil
 	}
 	ts, err := w.Step(ctx, markQuestion, func(ctx context.Context) (string, error) {
-		return a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
-			slack.MsgOptionDisableLinkUnfurl())
+		return a.core.Post(ctx, q.Channel, bot.Plain{slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
+			slack.MsgOptionDisableLinkUnfurl()})
 	})
 	if ts != "" {
 		t.TS = ts

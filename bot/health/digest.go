@@ -177,7 +177,7 @@ func (h *health) announce(ctx context.Context, w *bot.Work, req request, text st
 	if w.Marked(markPosted) != "" {
 		return
 	}
-	err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text})
+	err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, bot.Reply(&slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}))
 	if err != nil {
 		log.Warn("announcing the health digest's change in the channel failed; telling the person", "err", err)
 		h.tell(ctx, req, text, log)

@@ -108,7 +108,7 @@ func (p *pane) tellStopped(ctx context.Context, w *bot.Work, req stoppedRequest,
 		note = fmt.Sprintf(stoppedJobNote, "`"+mrkdwn.Escape(j.ID)+"`")
 		log.Info("no longer following the thread's job", "job", j.ID, "generation", j.Generation)
 	}
-	if _, err := p.core.Post(ctx, req.Channel, slack.MsgOptionTS(req.ThreadTS), slack.MsgOptionText(note, false)); err != nil {
+	if _, err := p.core.Post(ctx, req.Channel, bot.Plain{slack.MsgOptionTS(req.ThreadTS), slack.MsgOptionText(note, false)}); err != nil {
 		if bot.TransientSlack(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
