@@ -150,8 +150,9 @@ type Bot struct {
 	threadStatus threadStatusOff
 	// rich remembers the rich blocks Slack refused (richblocks.go).
 	rich richOff
-	// sessionStatus is off once Slack refused agents.sessions.setStatus.
-	sessionStatus threadStatusOff
+	// paneSession is off once Slack refused agents.sessions.setStatus (the
+	// pane's session).
+	paneSession threadStatusOff
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// declared are the features' declarations (Declare).

@@ -38,7 +38,7 @@ type Declaration struct {
 	// HomeTab and MessagesTab say why it needs the App Home's Home tab and
 	// its Messages tab; "" when it does not.
 	HomeTab, MessagesTab string
-	// AgentView describes the app in Slack's assistant (agent) pane, which
+	// AgentView describes the app in the pane (Slack's side pane of the app, its agent view), which
 	// the manifests turn on (features.agent_view) when a feature gives one;
 	// "" when it does not use the pane.
 	AgentView string

@@ -240,7 +240,7 @@ func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption
 		meta["project"] = p.Claim.Project
 	}
 	opts = append(opts, slack.MsgOptionMetadata(slack.SlackMetadata{EventType: p.Kind.Event, EventPayload: meta}))
-	ts, err := b.Post(ctx, p.Claim.Channel, opts...)
+	ts, err := b.Post(ctx, p.Claim.Channel, Plain(opts))
 	if err != nil {
 		if TransientSlack(err) {
 			// A post the shutdown cancelled may still land: the next

@@ -175,7 +175,7 @@ func (b *Bot) answerLate(ctx context.Context, cmd slack.SlashCommand, payload an
 	if !ok || msg == nil {
 		msg = Ephemeral(lateCommand)
 	}
-	if err := b.Respond(ctx, cmd, msg); err != nil {
+	if err := b.Respond(ctx, cmd, Reply(msg)); err != nil {
 		b.log.Warn("a late answer to a slash command could not be delivered", "command", cmd.Command, "user", cmd.UserID, "err", err)
 	}
 }

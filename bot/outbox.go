@@ -2,7 +2,9 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,6 +21,9 @@ const editBudget = time.Minute
 // one message coalesce: while an edit is in flight, a newer one replaces any
 // that waits, since only the latest state matters; and edits never hold up
 // posts. Slack's 429s themselves are waited out by the client (SlackOptions).
+// Post, Edit and EditNow are the one way the bot writes a message: a
+// Message, Plain or Rich (richblocks.go: sent without its rich blocks
+// where Slack refuses them).
 type outbox struct {
 	mu       sync.Mutex
 	channels map[string]*channelQueue
@@ -32,28 +37,40 @@ type channelQueue struct {
 	waiters int
 }
 
-// pendingEdit is the next state of a message, waiting for the edit in
-// flight to finish; done is closed when the message's edits are over.
+// pendingEdit is the next state of a message (form, richblocks.go),
+// waiting for the edit in flight to finish; done is closed when the
+// message's edits are over.
 type pendingEdit struct {
-	next *edit
+	next *form
 	done chan struct{}
-}
-
-// edit is one state of a message: opts, or, where Slack refuses the rich
-// blocks of kind in opts (richblocks.go), without (when kind is not "").
-type edit struct {
-	opts    []slack.MsgOption
-	kind    string
-	without []slack.MsgOption
 }
 
 func newOutbox() *outbox {
 	return &outbox{channels: map[string]*channelQueue{}, edits: map[string]*pendingEdit{}}
 }
 
-// Post posts opts in channel after the posts asked for before it, or gives
-// up when ctx ends.
-func (b *Bot) Post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
+// Post posts m in channel after the posts asked for before it, or gives up
+// when ctx ends; extra options (a thread, metadata) are added to either
+// form of m. Where Slack refuses m's rich blocks it posts m without them;
+// a Rich without a Without form is then not posted: ErrRichRefused.
+func (b *Bot) Post(ctx context.Context, channel string, m Message, extra ...slack.MsgOption) (string, error) {
+	f := b.pick(m)
+	if f.opts == nil && f.kind != "" {
+		return "", ErrRichRefused
+	}
+	ts, err := b.postInTurn(ctx, channel, append(slices.Clip(f.opts), extra...))
+	if f.rich && richRefusal(err) {
+		b.refuseRich(f.kind)
+		if f.without == nil {
+			return "", fmt.Errorf("%w: %w", ErrRichRefused, err)
+		}
+		return b.postInTurn(ctx, channel, append(slices.Clip(f.without), extra...))
+	}
+	return ts, err
+}
+
+// postInTurn posts opts in channel in the channel's turn (inTurn).
+func (b *Bot) postInTurn(ctx context.Context, channel string, opts []slack.MsgOption) (string, error) {
 	var ts string
 	err := b.inTurn(ctx, channel, func() (err error) {
 		_, ts, err = b.slack.PostMessageContext(ctx, channel, opts...)
@@ -104,13 +121,25 @@ func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) err
 	return post()
 }
 
-// EditNow changes a message to opts at once and returns Slack's answer, for
+// EditNow changes a message to m at once and returns Slack's answer, for
 // an edit that is part of a piece of work (how a job start ended) rather
 // than a passing status: the caller decides what a failure means. An edit
 // of the same message still waiting in the background (Edit) is dropped,
 // since this one is newer, and one in flight is waited for, so that it
-// cannot land after this one.
-func (b *Bot) EditNow(ctx context.Context, channel, ts string, opts ...slack.MsgOption) error {
+// cannot land after this one. Where Slack refuses m's rich blocks, the
+// message is changed to m without them.
+func (b *Bot) EditNow(ctx context.Context, channel, ts string, m Message) error {
+	f := b.pick(m)
+	err := b.editNow(ctx, channel, ts, f.opts)
+	if f.rich && richRefusal(err) {
+		b.refuseRich(f.kind)
+		return b.editNow(ctx, channel, ts, f.without)
+	}
+	return err
+}
+
+// editNow changes a message to opts at once, as EditNow says.
+func (b *Bot) editNow(ctx context.Context, channel, ts string, opts []slack.MsgOption) error {
 	o := b.out
 	o.mu.Lock()
 	if p, busy := o.edits[channel+"/"+ts]; busy {
@@ -128,15 +157,12 @@ func (b *Bot) EditNow(ctx context.Context, channel, ts string, opts ...slack.Msg
 	return err
 }
 
-// Edit changes a message to opts in the background. If an edit of the same
-// message is in flight, opts wait for it and replace any edit already
-// waiting.
-func (b *Bot) Edit(ctx context.Context, channel, ts string, opts []slack.MsgOption, log *slog.Logger) {
-	b.edit(ctx, channel, ts, edit{opts: opts}, log)
-}
-
-// edit changes a message to e in the background, as Edit says.
-func (b *Bot) edit(ctx context.Context, channel, ts string, e edit, log *slog.Logger) {
+// Edit changes a message to m in the background. If an edit of the same
+// message is in flight, m waits for it and replaces any edit already
+// waiting. Where Slack refuses m's rich blocks, the message is changed to
+// m without them.
+func (b *Bot) Edit(ctx context.Context, channel, ts string, m Message, log *slog.Logger) {
+	e := b.pick(m)
 	key := channel + "/" + ts
 	o := b.out
 	o.mu.Lock()
@@ -178,11 +204,11 @@ func (b *Bot) edit(ctx context.Context, channel, ts string, e edit, log *slog.Lo
 
 // editOnce makes one background edit, within editBudget; rich blocks
 // Slack refuses are remembered and the edit made without them.
-func (b *Bot) editOnce(ctx context.Context, channel, ts string, e edit, log *slog.Logger) {
+func (b *Bot) editOnce(ctx context.Context, channel, ts string, e form, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(ctx, editBudget)
 	defer cancel()
 	_, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, e.opts...)
-	if e.kind != "" && richRefusal(err) {
+	if e.rich && richRefusal(err) {
 		b.refuseRich(e.kind)
 		_, _, _, err = b.slack.UpdateMessageContext(ctx, channel, ts, e.without...)
 	}

@@ -76,7 +76,7 @@ func heldEdits(t *testing.T) (*slacktest.Server, *Bot, string, *editGate) {
 func TestEditsCoalesce(t *testing.T) {
 	s, b, ts, gate := heldEdits(t)
 	edit := func(i int) {
-		b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
+		b.Edit(t.Context(), "C0GENERAL", ts, Plain{slack.MsgOptionText(fmt.Sprintf("state %d", i), false)}, b.log)
 	}
 	edit(1)
 	gate.waitArrival(t) // state 1 is in flight
@@ -103,14 +103,14 @@ func TestEditsCoalesce(t *testing.T) {
 // the one made at once, never reaches Slack.
 func TestEditNowDropsTheWaitingEdit(t *testing.T) {
 	s, b, ts, gate := heldEdits(t)
-	b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText("state 1", false)}, b.log)
+	b.Edit(t.Context(), "C0GENERAL", ts, Plain{slack.MsgOptionText("state 1", false)}, b.log)
 	gate.waitArrival(t) // state 1 is in flight
-	b.Edit(t.Context(), "C0GENERAL", ts, []slack.MsgOption{slack.MsgOptionText("state 2", false)}, b.log)
+	b.Edit(t.Context(), "C0GENERAL", ts, Plain{slack.MsgOptionText("state 2", false)}, b.log)
 	if !b.editWaiting("C0GENERAL", ts) {
 		t.Fatal("state 2 is not waiting behind state 1")
 	}
 	done := make(chan error, 1)
-	go func() { done <- b.EditNow(t.Context(), "C0GENERAL", ts, slack.MsgOptionText("final", false)) }()
+	go func() { done <- b.EditNow(t.Context(), "C0GENERAL", ts, Plain{slack.MsgOptionText("final", false)}) }()
 	// EditNow drops the waiting edit, then waits for the one in flight.
 	redistest.Until(t, "EditNow dropping the waiting edit", func() bool { return !b.editWaiting("C0GENERAL", ts) })
 	select {

@@ -38,7 +38,7 @@ type Question struct {
 	// Project is the docs project named (project=NAME), "" to decide.
 	Project string `json:"project,omitempty"`
 	// Implied says Project was not named but is the default of the channel
-	// the person looks at (the assistant pane's): one without a docs
+	// the person looks at (the pane's): one without a docs
 	// assistant is passed over, as a channel's default is.
 	Implied bool `json:"implied,omitempty"`
 	// ResponseURL answers /docs-ask privately; "" for the others.

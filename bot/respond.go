@@ -60,7 +60,7 @@ func (b *Bot) TellPrivately(ctx context.Context, p Private) error {
 		if len(p.Blocks) > 0 {
 			msg.Blocks = &slack.Blocks{BlockSet: p.Blocks}
 		}
-		err := b.Respond(ctx, slack.SlashCommand{UserID: p.User, ChannelID: p.Channel, ResponseURL: p.ResponseURL}, msg)
+		err := b.Respond(ctx, slack.SlashCommand{UserID: p.User, ChannelID: p.Channel, ResponseURL: p.ResponseURL}, Reply(msg))
 		if err == nil {
 			return nil
 		}
@@ -86,18 +86,37 @@ func (b *Bot) TellPrivately(ctx context.Context, p Private) error {
 	if p.DMText != "" {
 		opts = []slack.MsgOption{slack.MsgOptionText(p.DMText, false)}
 	}
-	if _, err := b.Post(ctx, p.User, opts...); err != nil {
+	if _, err := b.Post(ctx, p.User, Plain(opts)); err != nil {
 		return errors.Join(append(errs, fmt.Errorf("posting in the direct message with %s: %w", p.User, err))...)
 	}
 	return nil
 }
 
-// Respond posts msg through the command's response_url. The URL lets anyone
+// Respond posts r through the command's response_url: a Reply as it is; a
+// RichReply with its rich blocks unless Slack refused their kind lately
+// (richblocks.go), and without them where the response_url refuses it
+// (richResponseRefusal: the form without, which Slack took before these
+// blocks existed, is then sent; if it is refused too, the fault was
+// elsewhere, and its error is returned).
+func (b *Bot) Respond(ctx context.Context, cmd slack.SlashCommand, r Response) error {
+	kind, with, without := r.replies()
+	if with == nil || b.richRefused(kind) {
+		return b.respond(ctx, cmd, without)
+	}
+	err := b.respond(ctx, cmd, with)
+	if richResponseRefusal(err) {
+		b.refuseRich(kind)
+		return b.respond(ctx, cmd, without)
+	}
+	return err
+}
+
+// respond posts msg through the command's response_url. The URL lets anyone
 // holding it post in the channel, so errors name the operation, not the URL.
 //
 // A 429 is waited out for as long as its Retry-After asks, within ctx, like
 // every Web API call (SlackOptions): Slack did not take the post.
-func (b *Bot) Respond(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) error {
+func (b *Bot) respond(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) error {
 	for {
 		err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, msg)
 		if ue, ok := errors.AsType[*url.Error](err); ok {
@@ -133,7 +152,7 @@ func (b *Bot) directMessage(ctx context.Context, user, text string) error {
 	if err != nil {
 		return fmt.Errorf("opening the direct message with %s: %w", user, err)
 	}
-	if _, err := b.Post(ctx, ch.ID, slack.MsgOptionText(text, false)); err != nil {
+	if _, err := b.Post(ctx, ch.ID, Plain{slack.MsgOptionText(text, false)}); err != nil {
 		return fmt.Errorf("posting in the direct message with %s: %w", user, err)
 	}
 	return nil

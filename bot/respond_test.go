@@ -23,7 +23,7 @@ func TestRespondKeepsTheResponseURLOutOfErrors(t *testing.T) {
 	const secret = "B0SECRET/AbCdEfGhIjKlMnOp"
 	b := &Bot{http: &http.Client{}}
 	cmd := slack.SlashCommand{ResponseURL: "http://" + addr + "/commands/T0TEST/" + secret}
-	err = b.Respond(context.Background(), cmd, Ephemeral("hi"))
+	err = b.Respond(context.Background(), cmd, Reply(Ephemeral("hi")))
 	if err == nil {
 		t.Fatal("posting to a closed port succeeded")
 	}

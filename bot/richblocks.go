@@ -1,10 +1,7 @@
 package bot
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -38,7 +35,9 @@ const (
 )
 
 // Rich is a message with blocks Slack may refuse, and the same message
-// without them.
+// without them: a Message that Post, Edit and EditNow send with them
+// unless Slack refused them lately (richRefusalKept), and send again
+// without them when Slack refuses them.
 type Rich struct {
 	// Kind names the blocks that may be refused (RichPlan, RichChart,
 	// RichTable): a refusal is remembered under it.
@@ -46,12 +45,30 @@ type Rich struct {
 	// With is the message with the rich blocks; Without is the message
 	// sent where Slack refuses them. Both are whole messages. A Rich
 	// without Without has another fallback than a message (a chart's
-	// image): Rich().Post answers ErrRichRefused and the caller sends it.
+	// image): Post answers ErrRichRefused and the caller sends it.
 	With, Without []slack.MsgOption
 }
 
-// ErrRichRefused is Rich().Post's answer for a Rich without a Without form
-// that Slack refuses, or refused lately: nothing was posted.
+func (m Rich) forms() (string, []slack.MsgOption, []slack.MsgOption) {
+	return m.Kind, m.With, m.Without
+}
+
+// RichReply is a response (Respond) with blocks Slack may refuse, and the
+// same response without them.
+type RichReply struct {
+	// Kind names the blocks that may be refused, as Rich.Kind does.
+	Kind string
+	// With is the response with the rich blocks, Without the response
+	// sent where Slack refuses them.
+	With, Without *slack.WebhookMessage
+}
+
+func (r RichReply) replies() (string, *slack.WebhookMessage, *slack.WebhookMessage) {
+	return r.Kind, r.With, r.Without
+}
+
+// ErrRichRefused is Post's answer for a Rich without a Without form that
+// Slack refuses, or refused lately: nothing was posted.
 var ErrRichRefused = errors.New("bot: Slack refuses these blocks here")
 
 // richOff remembers, by kind, until when rich messages go without their
@@ -61,16 +78,10 @@ type richOff struct {
 	until map[string]time.Time
 }
 
-// RichMessages send Rich messages: b.Rich().
-type RichMessages struct{ b *Bot }
-
-// Rich sends messages with blocks Slack may refuse (Rich).
-func (b *Bot) Rich() RichMessages { return RichMessages{b} }
-
-// Refused reports whether Slack refused rich blocks of kind here within
-// the last richRefusalKept.
-func (r RichMessages) Refused(kind string) bool {
-	off := &r.b.rich
+// richRefused reports whether Slack refused rich blocks of kind here
+// within the last richRefusalKept.
+func (b *Bot) richRefused(kind string) bool {
+	off := &b.rich
 	off.mu.Lock()
 	defer off.mu.Unlock()
 	return time.Now().Before(off.until[kind])
@@ -94,74 +105,29 @@ func (b *Bot) refuseRich(kind string) {
 // richRefusal reports whether err is Slack refusing a message's blocks.
 func richRefusal(err error) bool { return SlackCode(err) == "invalid_blocks" }
 
-// pick is the form of m to send now, and whether it is the rich one.
-func (b *Bot) pick(m Rich) ([]slack.MsgOption, bool) {
-	if m.With == nil || b.Rich().Refused(m.Kind) {
-		return m.Without, false
-	}
-	return m.With, true
+// richResponseRefusal reports whether err is a response_url refusing a
+// response with rich blocks: it answers a refusal with HTTP 400 and no
+// reason, so a 400 to a response with rich blocks is taken as one.
+func richResponseRefusal(err error) bool {
+	e, ok := errors.AsType[slack.StatusCodeError](err)
+	return ok && e.Code == http.StatusBadRequest
 }
 
-// Post posts m in channel (Post), with extra options (metadata, a
-// thread) added to either form; where Slack refuses its rich blocks it
-// posts m without them.
-func (r RichMessages) Post(ctx context.Context, channel string, m Rich, extra ...slack.MsgOption) (string, error) {
-	b := r.b
-	opts, rich := b.pick(m)
-	if opts == nil {
-		return "", ErrRichRefused
-	}
-	ts, err := b.Post(ctx, channel, append(append([]slack.MsgOption{}, opts...), extra...)...)
-	if rich && richRefusal(err) {
-		b.refuseRich(m.Kind)
-		if m.Without == nil {
-			return "", fmt.Errorf("%w: %w", ErrRichRefused, err)
-		}
-		return b.Post(ctx, channel, append(append([]slack.MsgOption{}, m.Without...), extra...)...)
-	}
-	return ts, err
+// form is a message as it is sent now: opts, and, when rich (opts carry
+// rich blocks of kind), without where Slack refuses them.
+type form struct {
+	opts    []slack.MsgOption
+	kind    string
+	rich    bool
+	without []slack.MsgOption
 }
 
-// EditNow changes a message to m at once (EditNow); where Slack
-// refuses its rich blocks, to m without them.
-func (r RichMessages) EditNow(ctx context.Context, channel, ts string, m Rich) error {
-	b := r.b
-	opts, rich := b.pick(m)
-	err := b.EditNow(ctx, channel, ts, opts...)
-	if rich && richRefusal(err) {
-		b.refuseRich(m.Kind)
-		return b.EditNow(ctx, channel, ts, m.Without...)
+// pick is the form of m to send now: with its rich blocks unless it has
+// none or Slack refused their kind lately.
+func (b *Bot) pick(m Message) form {
+	kind, with, without := m.forms()
+	if with == nil || b.richRefused(kind) {
+		return form{opts: without, kind: kind}
 	}
-	return err
-}
-
-// Edit changes a message to m in the background, coalesced as Edit
-// does; where Slack refuses its rich blocks, to m without them.
-func (r RichMessages) Edit(ctx context.Context, channel, ts string, m Rich, log *slog.Logger) {
-	b := r.b
-	opts, rich := b.pick(m)
-	e := edit{opts: opts}
-	if rich {
-		e.kind, e.without = m.Kind, m.Without
-	}
-	b.edit(ctx, channel, ts, e, log)
-}
-
-// Respond posts with through the command's response_url (Respond);
-// where Slack refuses its rich blocks of kind, it posts without. A
-// response_url answers a refusal with HTTP 400 and no reason: a 400 to a
-// message with rich blocks is taken as one (without, which Slack took
-// before these blocks existed, is then sent; if it is refused too, the
-// fault was elsewhere, and its error is returned).
-func (r RichMessages) Respond(ctx context.Context, cmd slack.SlashCommand, kind string, with, without *slack.WebhookMessage) error {
-	b := r.b
-	if with == nil || b.Rich().Refused(kind) {
-		return b.Respond(ctx, cmd, without)
-	}
-	err := b.Respond(ctx, cmd, with)
-	if e, ok := errors.AsType[slack.StatusCodeError](err); ok && e.Code == http.StatusBadRequest {
-		b.refuseRich(kind)
-		return b.Respond(ctx, cmd, without)
-	}
-	return err
+	return form{opts: with, kind: kind, rich: true, without: without}
 }

@@ -220,7 +220,7 @@ func (a *agent) answerChoice(ctx context.Context, c chooseRequest, prompt, text 
 	if c.ResponseURL != "" && replace {
 		msg := bot.Ephemeral(text)
 		msg.ReplaceOriginal = true
-		err := a.core.Respond(ctx, slack.SlashCommand{UserID: c.User, ChannelID: c.Channel, ResponseURL: c.ResponseURL}, msg)
+		err := a.core.Respond(ctx, slack.SlashCommand{UserID: c.User, ChannelID: c.Channel, ResponseURL: c.ResponseURL}, bot.Reply(msg))
 		if err == nil {
 			return
 		}

@@ -248,7 +248,7 @@ func prLabel(raw string) string {
 // failure is logged only: the thread and the job stay usable.
 func (a *agent) updateRoot(ctx context.Context, channel, ts string, v rootView, log *slog.Logger) {
 	v.Now = a.cfg.Now()
-	a.core.Rich().Edit(ctx, channel, ts, a.rootMessage(v), log)
+	a.core.Edit(ctx, channel, ts, a.rootMessage(v), log)
 }
 
 // editRootNow re-renders a job's root message at once and returns Slack's
@@ -268,7 +268,7 @@ func (a *agent) editRootNow(ctx context.Context, channel, ts string, v rootView,
 	delay := 200 * time.Millisecond
 	for {
 		v.Now = a.cfg.Now()
-		err := a.core.Rich().EditNow(ctx, channel, ts, a.rootMessage(v))
+		err := a.core.EditNow(ctx, channel, ts, a.rootMessage(v))
 		if err == nil || !bot.TransientSlack(err) || ctx.Err() != nil {
 			return err
 		}

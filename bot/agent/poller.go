@@ -342,13 +342,13 @@ const (
 func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.Status, pr, note string, log *slog.Logger) (inThread bool, err error) {
 	thread := c.Job.Thread
 	msg := finishMessage(thread, c.JobID, c.Job.Generation, status, pr, c.Job.Project, note)
-	_, err = a.core.Post(ctx, thread.Channel, append(msg, slack.MsgOptionTS(thread.TS))...)
+	_, err = a.core.Post(ctx, thread.Channel, bot.Plain(msg), slack.MsgOptionTS(thread.TS))
 	if err == nil || bot.TransientSlack(err) {
 		return err == nil, err
 	}
 	if code := bot.SlackCode(err); code == "invalid_blocks" || code == "msg_too_long" {
 		log.Warn("Slack refused the result message; posting it as text", "err", err)
-		_, err = a.core.Post(ctx, thread.Channel, append(finishTextMessage(c.JobID, c.Job.Generation, status, pr, note), slack.MsgOptionTS(thread.TS))...)
+		_, err = a.core.Post(ctx, thread.Channel, bot.Plain(finishTextMessage(c.JobID, c.Job.Generation, status, pr, note)), slack.MsgOptionTS(thread.TS))
 		if err == nil || bot.TransientSlack(err) {
 			return err == nil, err
 		}
@@ -360,7 +360,7 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 	}
 	text := "Your docs agent job `" + mrkdwn.Escape(c.JobID) + "`" + inProject + " ended, and docsbot cannot post in its thread in <#" + thread.Channel + "> (" +
 		mrkdwn.Escape(bot.SlackCode(err)) + "), so here is its result:\n" + finishText(c.Job.Generation, status, pr)
-	_, err = a.core.Post(ctx, c.Job.Requester, slack.MsgOptionText(text, false), slack.MsgOptionDisableLinkUnfurl())
+	_, err = a.core.Post(ctx, c.Job.Requester, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionDisableLinkUnfurl()})
 	return false, err
 }
 
@@ -370,7 +370,7 @@ func (a *agent) postResult(ctx context.Context, c store.Claim, status docsapi.St
 // cannot help.
 func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.Status, pr string, log *slog.Logger) bool {
 	if !a.followed(ctx, c, log) {
-		// Stop in the assistant pane: the root message is edited no more;
+		// Stop in the pane: the root message is edited no more;
 		// the result posted in the thread says how the run ended.
 		return true
 	}
@@ -387,7 +387,7 @@ func (a *agent) showFinished(ctx context.Context, c store.Claim, status docsapi.
 }
 
 // followed reports whether the claimed run is still followed in Slack
-// (Stop in the assistant pane marks it not: store.Jobs.StopFollowing). The
+// (Stop in the pane marks it not: store.Jobs.StopFollowing). The
 // claim's record says so when the mark came first; a claim taken before
 // it reads the record again here, once a run, so that the end is not shown
 // on a live message Stop left (a Stop pressed while the result is being
@@ -456,7 +456,7 @@ func (a *agent) reported(ctx context.Context, c store.Claim) (bool, error) {
 
 // postInThread writes a message in a job's thread, logging a failure.
 func (a *agent) postInThread(ctx context.Context, t store.Thread, log *slog.Logger, opts ...slack.MsgOption) {
-	if _, err := a.core.Post(ctx, t.Channel, append(opts, slack.MsgOptionTS(t.TS))...); err != nil {
+	if _, err := a.core.Post(ctx, t.Channel, bot.Plain(opts), slack.MsgOptionTS(t.TS)); err != nil {
 		log.Warn("posting in the job's thread failed", "err", err)
 	}
 }

@@ -154,7 +154,7 @@ func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status
 	}
 	a.core.Decorations().React(ctx, j.Thread.Channel, j.Origin, reactionWorking, remove, log)
 	a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
-	a.core.Decorations().SetSessionStatus(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, true, log)
+	a.core.Decorations().SetPaneSession(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, true, log)
 }
 
 // ended shows how a job's run ended on the person's message. The result
@@ -166,15 +166,15 @@ func (a *agent) ended(ctx context.Context, j *store.Job, status docsapi.Status, 
 	if a.core.Decorations().ThreadStatusPending(j.Thread.Channel, j.Thread.TS) {
 		a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, "", log)
 	}
-	a.core.Decorations().SetSessionStatus(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, false, log)
+	a.core.Decorations().SetPaneSession(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, false, log)
 	a.prog.forget(j.ID)
 }
 
 // refresh brings a polled, still active job's live status up to date: the
 // root message when the API's status changed or the elapsed time moved,
 // and the thread status every threadStatusEvery. Called by the poller that
-// holds the job's claim. A run no longer followed (Stop in the assistant
-// pane, store.Jobs.StopFollowing) is left as it is: the mark is read with
+// holds the job's claim. A run no longer followed (Stop in the pane,
+// store.Jobs.StopFollowing) is left as it is: the mark is read with
 // the claim, so a poll whose claim was taken before the mark landed is the
 // only one that may still refresh it (none does once Stop was answered in
 // the thread: the pane marks first).

@@ -447,7 +447,7 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 	if req.ThreadTS != "" {
 		opts = append(opts, slack.MsgOptionTS(req.ThreadTS))
 	}
-	return a.core.Rich().Post(ctx, req.Channel, a.rootMessage(view), opts...)
+	return a.core.Post(ctx, req.Channel, a.rootMessage(view), opts...)
 }
 
 // findRoot looks in the channel (or the request's thread) for the root
@@ -521,7 +521,7 @@ func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, 
 	view.Now = a.cfg.Now()
 	ectx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
-	err := a.core.Rich().EditNow(ectx, req.Channel, root, a.rootMessage(view))
+	err := a.core.EditNow(ectx, req.Channel, root, a.rootMessage(view))
 	if err != nil && bot.TransientSlack(err) {
 		return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("showing how the start ended on its root message: %w", err))
 	}

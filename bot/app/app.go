@@ -10,11 +10,11 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
-	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/pane"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -47,11 +47,11 @@ type Config struct {
 	Unfurl unfurl.Config
 	// Help is the help channels'.
 	Help helpchannels.Config
-	// Assistant is the assistant pane's.
-	Assistant assistant.Config
+	// Pane is the pane's (Slack's side pane of the app).
+	Pane pane.Config
 	// Now is the one clock of the features that tell time (the agent's,
 	// the visitors', the answers' help channels', the deployments', the
-	// docs health's, the assistant pane's, the unfurls'): New hands it to
+	// docs health's, the pane's, the unfurls'): New hands it to
 	// each as its Config.Now where that is nil (features.go, replica.clock);
 	// time.Now when nil. A test sets it once (bottest.Config.Now) and moves
 	// time for every feature at once.

@@ -8,11 +8,11 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
-	"github.com/docsbot/docsbot/bot/assistant"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/pane"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
@@ -25,7 +25,7 @@ type feature struct {
 }
 
 // features are every feature, in the order New registers them: the answers
-// read the help channels' modes, the assistant pane what the docs health and
+// read the help channels' modes, the pane what the docs health and
 // the deployments registered,
 // the Home, last, what the agent, the visitors and the docs health did.
 // A new feature is one line here.
@@ -37,7 +37,7 @@ func features() []feature {
 		{ask.Declaration, (*replica).ask},
 		{deploy.Declaration, (*replica).deploy},
 		{health.Declaration, (*replica).health},
-		{assistant.Declaration, (*replica).assistant},
+		{pane.Declaration, (*replica).pane},
 		{unfurl.Declaration, (*replica).unfurl},
 		{home.Declaration, (*replica).home},
 	}
@@ -149,19 +149,19 @@ func (r *replica) health() (err error) {
 	return err
 }
 
-func (r *replica) assistant() error {
+func (r *replica) pane() error {
 	// A feature left out is a nil interface, not a typed nil pointer.
 	st := r.store
-	d := assistant.Deps{Limits: st.Limits(), Jobs: st.Jobs(), PaneContexts: st.PaneContexts()}
+	d := pane.Deps{Limits: st.Limits(), Jobs: st.Jobs(), PaneContexts: st.PaneContexts()}
 	if r.healthFeature != nil {
 		d.Health = r.healthFeature
 	}
 	if r.deploying {
 		d.Deploys = st.Deploys()
 	}
-	cfg := r.cfg.Assistant
+	cfg := r.cfg.Pane
 	cfg.Now = r.clock(cfg.Now)
-	_, err := assistant.Register(r.b, cfg, d)
+	_, err := pane.Register(r.b, cfg, d)
 	return err
 }
 

@@ -94,7 +94,7 @@ display_information:
   background_color: "#1e293b"
 features:
 {{- with .AgentView}}
-  agent_view:                           # the assistant pane: suggested prompts, answers and jobs in its threads
+  agent_view:                           # the pane: suggested prompts, answers and jobs in its threads
     agent_description: {{q .}}
 {{- end}}
   app_home:

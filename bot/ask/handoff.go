@@ -125,10 +125,10 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
 	job := bot.JobDraft{Question: req.Question, Project: req.Project}
-	_, err = a.core.Post(ctx, a.cfg.RequestsChannel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
+	_, err = a.core.Post(ctx, a.cfg.RequestsChannel, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, job.Value(),
-			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))))
+			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary)))})
 	if err != nil {
 		log.Warn("posting the question to the requests channel failed", "err", err)
 		if ferr := a.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {

@@ -24,7 +24,7 @@ func newMetrics(core *bot.Metrics) *metrics {
 	}
 	m := &metrics{
 		answers: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "docsbot_answers_total", Help: "Questions answered from the docs, by outcome: answered, cut, failed, lost, stopped (Stop in the assistant pane) or uncovered (an unasked question the docs do not cover, not shown).",
+			Name: "docsbot_answers_total", Help: "Questions answered from the docs, by outcome: answered, cut, failed, lost, stopped (Stop in the pane) or uncovered (an unasked question the docs do not cover, not shown).",
 		}, []string{"outcome"}),
 		feedback: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsbot_answer_feedback_total", Help: "Feedback on answers from the docs: good or bad.",

@@ -11,7 +11,7 @@ import (
 )
 
 // errStopped is why relay stopped reading an answer: the person pressed
-// Stop in the assistant pane, and Slack halted the answer's stream.
+// Stop in the pane, and Slack halted the answer's stream.
 var errStopped = errors.New("ask: the answer's stream was stopped in Slack")
 
 // haltedByStop reports Slack's answer to a call on a stream it halted
@@ -31,9 +31,9 @@ func (a *answers) stopped(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		a.remember(ctx, r, log)
 	}
 	note := "_Stopped: you pressed Stop, so docsbot stopped this answer here._"
-	_, err := a.core.Post(ctx, q.Channel, slack.MsgOptionTS(thread.TS), slack.MsgOptionText(note, false),
+	_, err := a.core.Post(ctx, q.Channel, bot.Plain{slack.MsgOptionTS(thread.TS), slack.MsgOptionText(note, false),
 		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, note, false, false), nil, nil),
-			slack.NewActionBlock("again", askAgainButton(againOf(q.Text, key)))))
+			slack.NewActionBlock("again", askAgainButton(againOf(q.Text, key))))})
 	if err != nil {
 		log.Warn("saying the answer was stopped failed", "err", err)
 	}

@@ -102,7 +102,7 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		}
 	}
 	a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
-	a.core.Decorations().SetSessionStatus(ctx, q.Channel, thread.TS, q.User, true, log)
+	a.core.Decorations().SetPaneSession(ctx, q.Channel, thread.TS, q.User, true, log)
 	asked := false
 	_, err = w.Paid(ctx, asking, func(ctx context.Context) (string, error) {
 		asked = true
@@ -162,7 +162,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	}
 	defer stream.Close()
 	// However the answer ends, the pane's session waits for the person again.
-	defer a.core.Decorations().SetSessionStatus(ctx, q.Channel, thread.TS, q.User, false, log)
+	defer a.core.Decorations().SetPaneSession(ctx, q.Channel, thread.TS, q.User, false, log)
 	r.stream = stream
 	r.wr = &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
 		sites: a.sites(docs), log: log, onStarted: func(ctx context.Context, ts string) error {
@@ -425,8 +425,8 @@ func (a *answers) threadOf(ctx context.Context, w *bot.Work, q bot.Question) (st
 		return t, nil
 	}
 	ts, err := w.Step(ctx, markQuestion, func(ctx context.Context) (string, error) {
-		return a.core.Post(ctx, q.Channel, slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
-			slack.MsgOptionDisableLinkUnfurl())
+		return a.core.Post(ctx, q.Channel, bot.Plain{slack.MsgOptionText(mrkdwn.Mention(q.User)+" asked: "+mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(q.Text, 2000))), false),
+			slack.MsgOptionDisableLinkUnfurl()})
 	})
 	if ts != "" {
 		t.TS = ts

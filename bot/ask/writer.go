@@ -142,7 +142,7 @@ func (w *writer) send(ctx context.Context, piece string, upTo int) error {
 		return w.start(ctx, piece, upTo)
 	}
 	if w.fallback {
-		return w.core.EditNow(ctx, w.channel, w.ts, slack.MsgOptionText(w.fallbackText(upTo), false))
+		return w.core.EditNow(ctx, w.channel, w.ts, bot.Plain{slack.MsgOptionText(w.fallbackText(upTo), false)})
 	}
 	_, _, err := w.core.Slack().AppendStreamContext(ctx, w.channel, w.ts, slack.MsgOptionMarkdownText(piece))
 	return err
@@ -158,7 +158,7 @@ func (w *writer) start(ctx context.Context, first string, upTo int) error {
 	if err != nil && errors.As(err, &se) && !bot.TransientSlack(err) {
 		w.log.Info("Slack refused to stream the answer; posting it and editing it instead", "err", se.Err)
 		w.fallback = true
-		ts, err = w.core.Post(ctx, w.channel, slack.MsgOptionTS(w.thread), slack.MsgOptionText(cmp.Or(w.fallbackText(upTo), "…"), false))
+		ts, err = w.core.Post(ctx, w.channel, bot.Plain{slack.MsgOptionTS(w.thread), slack.MsgOptionText(cmp.Or(w.fallbackText(upTo), "…"), false)})
 	}
 	if err != nil {
 		return err
@@ -253,12 +253,12 @@ func (w *writer) finishEdited(ctx context.Context, show, note string, blocks []s
 	all := append([]slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(text, 3000), false, false), nil, nil)}, blocks...)
 	opts := []slack.MsgOption{slack.MsgOptionText(mrkdwn.Cut(text, 38000), false), slack.MsgOptionBlocks(all...)}
 	if w.ts == "" {
-		ts, err := w.core.Post(ctx, w.channel, append(opts, slack.MsgOptionTS(w.thread))...)
+		ts, err := w.core.Post(ctx, w.channel, bot.Plain(opts), slack.MsgOptionTS(w.thread))
 		if err != nil {
 			return err
 		}
 		w.ts = ts
 		return w.onStarted(ctx, ts)
 	}
-	return w.core.EditNow(ctx, w.channel, w.ts, opts...)
+	return w.core.EditNow(ctx, w.channel, w.ts, bot.Plain(opts))
 }

@@ -149,7 +149,7 @@ func (d *deploys) replaceOwn(ctx context.Context, ic slack.InteractionCallback, 
 // response_url; when Slack refuses, the person is told privately.
 func (d *deploys) replace(ctx context.Context, asker slack.SlashCommand, text string) {
 	if asker.ResponseURL != "" {
-		err := d.core.Respond(ctx, asker, &slack.WebhookMessage{ReplaceOriginal: true, Text: text})
+		err := d.core.Respond(ctx, asker, bot.Reply(&slack.WebhookMessage{ReplaceOriginal: true, Text: text}))
 		if err == nil {
 			return
 		}

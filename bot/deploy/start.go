@@ -171,7 +171,7 @@ func (s *starting) callAPI(ctx context.Context) (bool, error) {
 		s.log.Warn("recording the started deployment failed", "err", err)
 	case err != nil:
 		s.log.Warn("the docs API refused the deployment", "err", redactErr(err))
-		_ = d.core.Rich().EditNow(ctx, req.Channel, s.ts, live(refusedView(req, s.key, err), planOf(req, s.key, stage{refused: true})))
+		_ = d.core.EditNow(ctx, req.Channel, s.ts, live(refusedView(req, s.key, err), planOf(req, s.key, stage{refused: true})))
 		d.audit(ctx, w, req, s.key, "failed")
 		return true, d.done(ctx, w)
 	}
@@ -251,7 +251,7 @@ func (d *deploys) take(ctx context.Context, req request, key string, log *slog.L
 // an attempt that finds it marked finds calling too and never comes here,
 // and one that stopped before the write posts again.
 func (d *deploys) message(ctx context.Context, req request, key string) (string, error) {
-	ts, err := d.core.Rich().Post(ctx, req.Channel, live(startingView(req, key), planOf(req, key, stage{})))
+	ts, err := d.core.Post(ctx, req.Channel, live(startingView(req, key), planOf(req, key, stage{})))
 	if err != nil {
 		return "", err
 	}
@@ -273,7 +273,7 @@ func (d *deploys) uncertain(ctx context.Context, w *bot.Work, req request, key s
 	}
 	text := uncertainView(req, key)
 	if ts := w.Marked(markMessage); ts != "" {
-		if err := d.core.Rich().EditNow(ctx, req.Channel, ts, live(text, planOf(req, key, stage{uncertain: true}))); err != nil {
+		if err := d.core.EditNow(ctx, req.Channel, ts, live(text, planOf(req, key, stage{uncertain: true}))); err != nil {
 			log.Warn("showing the uncertain deployment failed", "err", err)
 		}
 	}

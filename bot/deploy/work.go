@@ -119,7 +119,7 @@ func (d *deploys) lookOnce(ctx context.Context, w *bot.Work, f follow, api Deplo
 		return false, bot.Later(bot.RetryDelay(look), redacted{err})
 	}
 	private := st.Status == docsapi.DeployFailure && d.logsPrivately(ctx, f.Channel)
-	d.core.Rich().Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
+	d.core.Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
 	if private {
 		if _, err := w.Step(ctx, markLogsTold, func(ctx context.Context) (string, error) {
 			d.tell(ctx, f.request, privateLogsView(f, st), log)
@@ -144,7 +144,7 @@ func (d *deploys) lookOnce(ctx context.Context, w *bot.Work, f follow, api Deplo
 		log.Info("deployment ended", "state", st.Status)
 		return false, nil
 	case d.cfg.Now().Sub(f.Started) > d.cfg.FollowFor:
-		d.core.Rich().Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), false)+
+		d.core.Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), false)+
 			"\n_Still not finished after "+humanize.Duration(d.cfg.FollowFor)+": docsbot stopped following it. `"+Command+" status` shows it._",
 			planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
 		return false, nil

@@ -181,7 +181,7 @@ func (h *health) refuseDigest(ctx context.Context, w *bot.Work, req request, sig
 // take it there, the person is told privately.
 func (h *health) announce(ctx context.Context, w *bot.Work, req request, text string, log *slog.Logger) {
 	_, err := w.Step(ctx, markPosted, func(ctx context.Context) (string, error) {
-		err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text})
+		err := h.core.Respond(ctx, slack.SlashCommand{ResponseURL: req.ResponseURL}, bot.Reply(&slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}))
 		if err != nil {
 			log.Warn("announcing the health digest's change in the channel failed; telling the person", "err", err)
 			h.tell(ctx, req, text, log)

@@ -138,7 +138,7 @@ func (h *health) postView(ctx context.Context, w *bot.Work, req request, v viewS
 		m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false),
 			slack.MsgOptionBlocks(renderWith(v.rep, req.View, v.title, v.projectKey, sight, true, true)...)}
 	}
-	if _, err := h.core.Rich().Post(ctx, req.Channel, m); err != nil {
+	if _, err := h.core.Post(ctx, req.Channel, m); err != nil {
 		if bot.TransientSlack(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
@@ -160,7 +160,7 @@ func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewS
 		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which is shared with another organisation, so the docs health is here, for you alone.", false, false)))
 	dm, _, _, err := h.core.Slack().OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}})
 	if err == nil {
-		_, err = h.core.Post(ctx, dm.ID, slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...))
+		_, err = h.core.Post(ctx, dm.ID, bot.Plain{slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...)})
 	}
 	switch {
 	case err != nil && bot.TransientSlack(err):

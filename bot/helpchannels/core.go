@@ -21,7 +21,7 @@ func (f *Feature) editorCheck(ctx context.Context, user, channel, proj string) (
 }
 
 func (f *Feature) post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
-	return f.core.Post(ctx, channel, opts...)
+	return f.core.Post(ctx, channel, bot.Plain(opts))
 }
 
 func (f *Feature) tellPrivately(ctx context.Context, p bot.Private) error {

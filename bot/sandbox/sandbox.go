@@ -248,7 +248,7 @@ func (sb *Sandbox) serveWeb(ctx context.Context, o Options, ln net.Listener, dig
 const sandboxSiteHost = docsapitest.DefaultDomain + ".mintlify.app"
 
 // sandboxSlack starts the sandbox's fake Slack: its workspace, channels
-// and people; the app has Slack's AI surface (the assistant pane, the
+// and people; the app has Slack's AI surface (the pane, the
 // docs site's links unfurled), as its manifest asks.
 func sandboxSlack() *slacktest.Server {
 	sl := slacktest.NewServer(

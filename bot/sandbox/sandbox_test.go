@@ -487,10 +487,10 @@ func TestSandboxUnfurlsDocsLinks(t *testing.T) {
 	p.waitFor("the job form", func(st slackweb.State) bool { return len(st.Modals) == 1 })
 }
 
-// TestSandboxAssistantPane: the page opens the assistant pane looking at
+// TestSandboxPane: the page opens the pane looking at
 // #api-docs; the app suggests its prompts for the api project, and a
 // prompt sent in the pane's thread is answered there.
-func TestSandboxAssistantPane(t *testing.T) {
+func TestSandboxPane(t *testing.T) {
 	t.Parallel()
 	sb := startTestSandbox(t, "")
 	p := page{t: t, url: sb.url}

@@ -254,7 +254,7 @@ func (v *visitors) postNative(ctx context.Context, channel, thread string, m bot
 	if thread != "" {
 		extra = append(extra, slack.MsgOptionTS(thread))
 	}
-	return v.core.Rich().Post(ctx, channel, m, extra...)
+	return v.core.Post(ctx, channel, m, extra...)
 }
 
 // chartFailed ends a chart that Slack did not take: tried again later

@@ -46,7 +46,7 @@ func (v *visitors) postComparison(ctx context.Context, w *bot.Work, t target, cm
 		return
 	}
 	rep.Requester = cmd.UserID
-	if err := v.core.Rich().Respond(ctx, cmd, bot.RichChart, rep.withChart(), rep.message()); err != nil {
+	if err := v.core.Respond(ctx, cmd, bot.RichReply{Kind: bot.RichChart, With: rep.withChart(), Without: rep.message()}); err != nil {
 		log.Warn("posting the comparison failed", "err", err)
 		return
 	}

@@ -69,7 +69,7 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		// Audited before it is confirmed: a change made after the
 		// confirmation was seen is audited after this one.
 		v.auditDigest(ctx, w, t, cmd, "digest "+string(f))
-		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text}); err != nil {
+		if err := v.core.Respond(ctx, cmd, bot.Reply(&slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel, Text: text})); err != nil {
 			log.Warn("confirming the digest subscription failed", "err", err)
 		}
 		log.Info("digest subscribed", "frequency", string(f))
@@ -90,8 +90,8 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 			return nil
 		}
 		v.auditDigest(ctx, w, t, cmd, "digest off") // before the confirmation, as above
-		if err := v.core.Respond(ctx, cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel,
-			Text: ":calendar: " + mrkdwn.Mention(cmd.UserID) + " turned off the docs visitors digest" + of + " in this channel."}); err != nil {
+		if err := v.core.Respond(ctx, cmd, bot.Reply(&slack.WebhookMessage{ResponseType: slack.ResponseTypeInChannel,
+			Text: ":calendar: " + mrkdwn.Mention(cmd.UserID) + " turned off the docs visitors digest" + of + " in this channel."})); err != nil {
 			log.Warn("confirming the end of the digest failed", "err", err)
 		}
 		log.Info("digest turned off")

@@ -66,7 +66,7 @@ func (n *progressNote) show(ctx context.Context) func() {
 			return
 		}
 		_, err := n.w.Step(ctx, markNote, func(ctx context.Context) (string, error) {
-			if err := n.v.core.Respond(ctx, n.cmd, &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: progressText(n.r, 2)}); err != nil {
+			if err := n.v.core.Respond(ctx, n.cmd, bot.Reply(&slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: progressText(n.r, 2)})); err != nil {
 				return "", err
 			}
 			n.posted, n.shown = true, true
@@ -93,7 +93,7 @@ func (n *progressNote) clear(ctx context.Context) {
 	// Also when the work's time is up: the answer then says why.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), clearNoteBudget)
 	defer cancel()
-	if err := n.v.core.Respond(ctx, n.cmd, &slack.WebhookMessage{DeleteOriginal: true}); err != nil {
+	if err := n.v.core.Respond(ctx, n.cmd, bot.Reply(&slack.WebhookMessage{DeleteOriginal: true})); err != nil {
 		n.v.log.Warn("deleting the progress note failed", "user", n.cmd.UserID, "err", err)
 	}
 	n.mark(ctx, noteCleared)

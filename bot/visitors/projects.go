@@ -251,7 +251,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 		// once, and keeps a backtick from ending the code span.
 		msg := &slack.WebhookMessage{ReplaceOriginal: true, Text: "Project *" + mrkdwn.Escape(p.Name) + "* it is: docsbot runs " + inlineCode(commandLine(cmd.Text)) +
 			" there. Your next commands go there too, unless they say `project=NAME`."}
-		if err := v.core.Respond(ctx, *cmd, msg); err != nil {
+		if err := v.core.Respond(ctx, *cmd, bot.Reply(msg)); err != nil {
 			v.log.Warn("answering the project button failed", "user", cmd.UserID, "err", err)
 		}
 	}

@@ -134,7 +134,7 @@ func (v *visitors) onSpend(ctx context.Context, r *bot.InteractionRequest) {
 func (v *visitors) answerSpend(ctx context.Context, presser slack.SlashCommand, text string) {
 	msg := bot.Ephemeral(text)
 	msg.ReplaceOriginal = true
-	if err := v.core.Respond(ctx, presser, msg); err != nil {
+	if err := v.core.Respond(ctx, presser, bot.Reply(msg)); err != nil {
 		v.log.Warn("answering the Spend button failed", "user", presser.UserID, "err", err)
 	}
 }

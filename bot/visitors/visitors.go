@@ -506,7 +506,7 @@ func (v *visitors) postSummary(ctx context.Context, cmd slack.SlashCommand, r vi
 		log.Warn("slash command without response_url; summary not posted")
 		return
 	}
-	if err := v.core.Rich().Respond(ctx, cmd, bot.RichTable, r.withTable(), r.message()); err != nil {
+	if err := v.core.Respond(ctx, cmd, bot.RichReply{Kind: bot.RichTable, With: r.withTable(), Without: r.message()}); err != nil {
 		log.Warn("posting the visitors summary failed", "err", err)
 		return
 	}

@@ -1,4 +1,4 @@
-package assistant_test
+package pane_test
 
 import (
 	"slices"

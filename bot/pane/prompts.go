@@ -1,4 +1,4 @@
-package assistant
+package pane
 
 import (
 	"context"
@@ -134,7 +134,7 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 	case bot.TransientSlack(err):
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	default:
-		// No pane (the assistant scope or view is not there): the DM
+		// No pane (the assistant:write scope or the agent view is not there): the DM
 		// works as before, without prompts.
 		log.Warn("Slack refused the suggested prompts; the pane shows none", "err", err)
 	}

@@ -11,12 +11,12 @@ import (
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb/slackwebtest"
 )
 
-// TestSandboxAssistantInBrowser drives the assistant pane in headless
+// TestSandboxPaneInBrowser drives the pane in headless
 // Chromium as a person would: opened from #api-docs, it shows the app's
 // suggested prompts as chips; Deploy status clicked is sent in the pane's
 // thread and answered there, and the chips go once the person wrote; a
 // question typed then titles the thread and streams its answer.
-func TestSandboxAssistantInBrowser(t *testing.T) {
+func TestSandboxPaneInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
 	sb := startTestSandbox(t, "")
@@ -28,7 +28,7 @@ func TestSandboxAssistantInBrowser(t *testing.T) {
 	b.Step("open the page", chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
 	b.ClickJS("open #api-docs", `#channel-list .channel-btn[data-channel="`+apiChannel+`"]`, sandboxWait)
 	waitJS("#api-docs open", `document.getElementById('channel-title').innerText.includes('api-docs')`)
-	b.ClickJS("open the assistant pane", "#assistant-btn", sandboxWait)
+	b.ClickJS("open the pane", "#assistant-btn", sandboxWait)
 	b.Step("the pane's thread open", chromedp.WaitVisible(chromedp.ID("thread-input")))
 	waitJS("a new chat in the app's Messages", `document.getElementById('thread-title').innerText.startsWith('New chat') && document.getElementById('tab-messages').getAttribute('aria-selected') === 'true'`)
 	chips := waitJS("the suggested prompts for the api project", `(() => {
@@ -54,5 +54,5 @@ func TestSandboxAssistantInBrowser(t *testing.T) {
 	waitJS("the answer whole, with its sources", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && !m.querySelector('.streaming'))`)
 	waitJS("the thread titled with the question", `document.getElementById('thread-title').innerText.startsWith(`+strconv.Quote(question)+`)`)
 	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
-	shoot(t, b, "assistant.png")
+	shoot(t, b, "pane.png")
 }

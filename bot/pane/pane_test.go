@@ -1,4 +1,4 @@
-package assistant_test
+package pane_test
 
 import (
 	"slices"
@@ -168,7 +168,7 @@ func TestPaneHealthNeverSpendsTheBudget(t *testing.T) {
 }
 
 // TestPaneWithoutTheAssistantView: a token without the AI scopes (the app
-// has no assistant view) gets no pane events; a question in a DM's thread
+// has no assistant_view) gets no pane events; a question in a DM's thread
 // is still answered there, and the refused title changes nothing.
 func TestPaneWithoutTheAssistantView(t *testing.T) {
 	t.Parallel()

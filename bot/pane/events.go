@@ -1,4 +1,4 @@
-package assistant
+package pane
 
 import (
 	"context"
@@ -78,6 +78,7 @@ func (p *pane) accept(ctx context.Context, r *bot.EventRequest, req promptsReque
 	payload, _ := json.Marshal(req)
 	key := "ev:" + r.DeliveryID
 	if r.DeliveryID == "" {
+		// The prefix is the one earlier versions stored: kept.
 		key = "assistant:" + req.Team + ":" + req.Channel + ":" + req.ThreadTS + ":" + req.Context
 	}
 	if !p.core.AcceptEnvelope(ctx, store.Work{Key: key, Kind: workPrompts, Payload: payload}, bot.RedeliveredEvent) {

@@ -1,4 +1,4 @@
-package assistant
+package pane
 
 import (
 	"context"
@@ -69,7 +69,7 @@ func (p *pane) doStopped(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a Stop: %w", err)
 	}
 	log := p.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "thread", req.ThreadTS, "work", w.Key)
-	p.core.Decorations().SetSessionStatus(ctx, req.Channel, req.ThreadTS, req.User, false, log)
+	p.core.Decorations().SetPaneSession(ctx, req.Channel, req.ThreadTS, req.User, false, log)
 	if len(req.Halted) > 0 {
 		return nil
 	}
@@ -92,7 +92,7 @@ const markPosted = "posted"
 
 // errNotSaid is why a Stop's note ends unmarked, the work done: Slack
 // refused it.
-var errNotSaid = errors.New("assistant: the Stop's note was refused")
+var errNotSaid = errors.New("pane: the Stop's note was refused")
 
 // tellStopped stops following the thread's job and says so in the thread:
 // Later while Redis or Slack fail for a passing reason, errNotSaid when
@@ -108,7 +108,7 @@ func (p *pane) tellStopped(ctx context.Context, w *bot.Work, req stoppedRequest,
 		note = fmt.Sprintf(stoppedJobNote, "`"+mrkdwn.Escape(j.ID)+"`")
 		log.Info("no longer following the thread's job", "job", j.ID, "generation", j.Generation)
 	}
-	if _, err := p.core.Post(ctx, req.Channel, slack.MsgOptionTS(req.ThreadTS), slack.MsgOptionText(note, false)); err != nil {
+	if _, err := p.core.Post(ctx, req.Channel, bot.Plain{slack.MsgOptionTS(req.ThreadTS), slack.MsgOptionText(note, false)}); err != nil {
 		if bot.TransientSlack(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}

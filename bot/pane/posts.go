@@ -1,4 +1,4 @@
-package assistant
+package pane
 
 import (
 	"context"
@@ -327,7 +327,7 @@ func (p *pane) deploysText(ctx context.Context, post panePost, key string) (stri
 // a post whose mark was lost may post again: a second copy, never none).
 func (p *pane) say(ctx context.Context, w *bot.Work, post panePost, text string, log *slog.Logger) error {
 	_, err := w.Step(ctx, "posted", func(ctx context.Context) (string, error) {
-		_, err := p.core.Post(ctx, post.Channel, slack.MsgOptionText(text, false), slack.MsgOptionTS(post.ThreadTS))
+		_, err := p.core.Post(ctx, post.Channel, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionTS(post.ThreadTS)})
 		return "", err
 	})
 	switch {
@@ -361,8 +361,8 @@ func (p *pane) gaveUp(ctx context.Context, w *bot.Work) {
 	if channel == "" || thread == "" {
 		return
 	}
-	if _, err := p.core.Post(ctx, channel, slack.MsgOptionTS(thread),
-		slack.MsgOptionText("docsbot could not answer this: Slack or its storage did not answer for too long. Try again in a minute.", false)); err != nil {
+	if _, err := p.core.Post(ctx, channel, bot.Plain{slack.MsgOptionTS(thread),
+		slack.MsgOptionText("docsbot could not answer this: Slack or its storage did not answer for too long. Try again in a minute.", false)}); err != nil {
 		p.core.Logger().Warn("telling the person a prompt was given up failed", "feature", Name, "err", err)
 	}
 }

@@ -1,4 +1,4 @@
-package assistant_test
+package pane_test
 
 import (
 	"strings"
@@ -34,10 +34,11 @@ func newHarness(t *testing.T, ai bool, apiOpts ...docsapitest.Option) *harness {
 	return &harness{bottest.NewWith(t, redisURL, opts, apiOpts...)}
 }
 
-// session waits for the agent session of the thread to have status.
+// session waits for the pane's session of the thread (Slack's agent
+// session) to have status.
 func (h *harness) session(th slacktest.AssistantThread, status string) {
 	h.T.Helper()
-	h.WaitFor("the agent session "+status, func() bool {
+	h.WaitFor("the pane's session "+status, func() bool {
 		s, ok := h.Slack.AgentSession(th.Channel, th.ThreadTS)
 		return ok && s.Status == status
 	})

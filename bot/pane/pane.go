@@ -1,4 +1,5 @@
-// Package assistant is docsbot in Slack's assistant (agent) pane: the
+// Package pane is docsbot in the pane: Slack's side pane of the app (its
+// agent view, whose threads Slack's API calls assistant threads): the
 // suggested prompts of a thread opened there, chosen for the person and
 // the channel they look at, the prompts it answers itself (the docs
 // health of the week, the deployments), and the thread's title from its
@@ -20,15 +21,16 @@
 //	       30 days), then the reply goes on as a question or a job, to the
 //	       default project of the channel looked at unless it names one
 //	       (project=NAME) (bot.Post.Project)
-//	the work's agent session (bot.SetSessionStatus, by the answers and the
-//	agent): processing while an answer streams or a job runs, then active
+//	the pane's session of the work (Slack's agent session, bot.SetPaneSession:
+//	set by the answers and the docs agent): processing while an answer
+//	streams or a job runs, then active
 //	agent_session_stopped (Stop) -> assistant.stopped work: an answer's
 //	       stream Slack halted ends there, saying so (bot/ask); otherwise
 //	       the thread's job is no longer followed (a mark on its record,
 //	       store.Jobs.StopFollowing: no replica edits its live message
 //	       again), and the thread says it cannot be cancelled, still runs,
 //	       and that its result will still be posted there once
-package assistant
+package pane
 
 import (
 	"context"
@@ -41,9 +43,10 @@ import (
 )
 
 // Name is the feature's name (app.Config.Features).
-const Name = "assistant"
+const Name = "pane"
 
-// The kinds of inbox work of the pane.
+// The kinds of inbox work of the pane: stored strings, kept as earlier
+// versions wrote them.
 const (
 	workPrompts = "assistant.prompts"
 	workPrompt  = "assistant.prompt"
@@ -60,13 +63,13 @@ func Declaration() bot.Declaration {
 	return bot.Declaration{
 		Name: Name,
 		Events: []bot.Event{
-			{Name: string(slackevents.AssistantThreadStarted), Why: "suggested prompts of a thread opened in the assistant pane", Scope: bot.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AssistantThreadStarted), Why: "suggested prompts of a thread opened in the pane", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AssistantThreadContextChanged), Why: "the prompts follow the channel the person looks at", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AppContextChanged), Why: "the prompts follow what the person has open", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: string(slackevents.AgentSessionStopped), Why: "Stop in the pane: an answer ends, a job is no longer followed", Scope: bot.Scope{Name: "assistant:write"}},
 			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "prompts typed in the pane's threads"}},
 		},
-		Scopes:    []bot.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the assistant pane's threads"}},
+		Scopes:    []bot.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the pane's threads"}},
 		AgentView: "Ask your docs, see what readers struggle with, follow deployments and start docs jobs, in this pane.",
 	}
 }
