@@ -326,9 +326,6 @@ func (b *Bot) Shutdown() (grace, landing time.Duration) {
 	return b.cfg.ShutdownGrace, b.cfg.LandingWindow
 }
 
-// Slack is the bot's Web API client. Its calls wait out Slack's 429s
-// (SlackOptions); posts into a channel go through Post, edits through Edit.
-func (b *Bot) Slack() *slack.Client { return b.slack }
 
 // Logger is the bot's logger.
 func (b *Bot) Logger() *slog.Logger { return b.log }

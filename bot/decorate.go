@@ -83,14 +83,14 @@ func (d Decorations) React(ctx context.Context, channel, ts, add string, remove 
 			if name == add {
 				continue
 			}
-			if err := b.slack.RemoveReactionContext(ctx, name, item); err != nil && SlackCode(err) != "no_reaction" {
+			if err := b.SlackIn(ctx).RemoveReactionContext(ctx, name, item); err != nil && SlackCode(err) != "no_reaction" {
 				log.Warn("removing a reaction failed", "reaction", name, "err", err)
 			}
 		}
 		if add == "" {
 			return
 		}
-		if err := b.slack.AddReactionContext(ctx, add, item); err != nil && SlackCode(err) != "already_reacted" {
+		if err := b.SlackIn(ctx).AddReactionContext(ctx, add, item); err != nil && SlackCode(err) != "already_reacted" {
 			log.Warn("adding a reaction failed", "reaction", add, "err", err)
 		}
 	})
@@ -121,7 +121,7 @@ func (d Decorations) SetThreadStatus(ctx context.Context, channel, threadTS, sta
 		}
 		ctx, cancel := context.WithTimeout(ctx, editBudget)
 		defer cancel()
-		err := b.slack.SetAssistantThreadsStatusContext(ctx, slack.AssistantThreadsSetStatusParameters{
+		err := b.SlackIn(ctx).SetAssistantThreadsStatusContext(ctx, slack.AssistantThreadsSetStatusParameters{
 			ChannelID: channel, ThreadTS: threadTS, Status: status,
 		})
 		switch code := SlackCode(err); {

@@ -274,7 +274,7 @@ func (b *Bot) findDigest(ctx context.Context, p DigestPost) (string, error) {
 	self := b.Self()
 	params := &slack.GetConversationHistoryParameters{ChannelID: p.Claim.Channel, Limit: 100, IncludeAllMetadata: true}
 	for range digestHistoryPages {
-		res, err := b.Slack().GetConversationHistoryContext(ctx, params)
+		res, err := b.SlackIn(ctx).GetConversationHistoryContext(ctx, params)
 		if err != nil {
 			return "", fmt.Errorf("reading the channel's history: %w", err)
 		}

@@ -19,14 +19,14 @@ const ackRoleBound = 800 * time.Millisecond
 // (usergroups.users.list).
 func newRoles(b *Bot) *roles.Checker {
 	return roles.NewChecker(roles.MembersFunc(func(ctx context.Context, group string) ([]string, error) {
-		return b.slack.GetUserGroupMembersContext(ctx, group)
+		return b.SlackIn(ctx).GetUserGroupMembersContext(ctx, group)
 	}))
 }
 
 // newGate builds the gate over the bot's Slack client (users.info).
 func newGate(b *Bot) *roles.Gate {
 	return roles.NewGate(roles.ProfilesFunc(func(ctx context.Context, user string) (roles.Person, error) {
-		u, err := b.slack.GetUserInfoContext(ctx, user)
+		u, err := b.SlackIn(ctx).GetUserInfoContext(ctx, user)
 		if err != nil {
 			return roles.Person{}, err
 		}

@@ -453,7 +453,7 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 		b.Router().HandleShortcut("ask_docs", func(ctx context.Context, req *bot.InteractionRequest) {
 			note("shortcut " + string(req.Interaction.Type)) // before the ack: the test goes on once Slack has it
 			req.Ack(nil)
-			if _, err := b.Slack().OpenViewContext(ctx, req.Interaction.TriggerID, modal); err != nil {
+			if _, err := b.SlackIn(ctx).OpenViewContext(ctx, req.Interaction.TriggerID, modal); err != nil {
 				note("views.open failed: " + err.Error())
 			}
 		})
@@ -494,7 +494,7 @@ func TestHTTPModeRoutesInteractions(t *testing.T) {
 		t.Errorf("the modal is still open after a good submission")
 	}
 
-	_, ts, err := r.Bot.Slack().PostMessageContext(ctx, general, slack.MsgOptionText("Approve?", false), slack.MsgOptionBlocks(
+	_, ts, err := r.Bot.SlackIn(ctx).PostMessageContext(ctx, general, slack.MsgOptionText("Approve?", false), slack.MsgOptionBlocks(
 		slack.NewActionBlock("decide",
 			slack.NewButtonBlockElement("approve", "v1", slack.NewTextBlockObject(slack.PlainTextType, "Approve", false, false)),
 			slack.NewButtonBlockElement("reject", "v1", slack.NewTextBlockObject(slack.PlainTextType, "Reject", false, false)))))

@@ -73,7 +73,7 @@ func (b *Bot) Post(ctx context.Context, channel string, m Message, extra ...slac
 func (b *Bot) postInTurn(ctx context.Context, channel string, opts []slack.MsgOption) (string, error) {
 	var ts string
 	err := b.inTurn(ctx, channel, func() (err error) {
-		_, ts, err = b.slack.PostMessageContext(ctx, channel, opts...)
+		_, ts, err = b.SlackIn(ctx).PostMessageContext(ctx, channel, opts...)
 		return err
 	})
 	return ts, err
@@ -86,7 +86,7 @@ func (b *Bot) postInTurn(ctx context.Context, channel string, opts []slack.MsgOp
 func (b *Bot) StartStream(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
 	var ts string
 	err := b.inTurn(ctx, channel, func() (err error) {
-		_, ts, err = b.slack.StartStreamContext(ctx, channel, opts...)
+		_, ts, err = b.SlackIn(ctx).StartStreamContext(ctx, channel, opts...)
 		return err
 	})
 	return ts, err
@@ -153,7 +153,7 @@ func (b *Bot) editNow(ctx context.Context, channel, ts string, opts []slack.MsgO
 	} else {
 		o.mu.Unlock()
 	}
-	_, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, opts...)
+	_, _, _, err := b.SlackIn(ctx).UpdateMessageContext(ctx, channel, ts, opts...)
 	return err
 }
 
@@ -207,10 +207,10 @@ func (b *Bot) Edit(ctx context.Context, channel, ts string, m Message, log *slog
 func (b *Bot) editOnce(ctx context.Context, channel, ts string, e form, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(ctx, editBudget)
 	defer cancel()
-	_, _, _, err := b.slack.UpdateMessageContext(ctx, channel, ts, e.opts...)
+	_, _, _, err := b.SlackIn(ctx).UpdateMessageContext(ctx, channel, ts, e.opts...)
 	if e.rich && richRefusal(err) {
 		b.refuseRich(e.kind)
-		_, _, _, err = b.slack.UpdateMessageContext(ctx, channel, ts, e.without...)
+		_, _, _, err = b.SlackIn(ctx).UpdateMessageContext(ctx, channel, ts, e.without...)
 	}
 	if err != nil {
 		log.Warn("updating a message failed", "err", err)

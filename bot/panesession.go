@@ -40,7 +40,7 @@ func (d Decorations) SetPaneSession(ctx context.Context, channel, threadTS, user
 		}
 		ctx, cancel := context.WithTimeout(ctx, editBudget)
 		defer cancel()
-		_, err := b.slack.SetAgentSessionStatusContext(ctx, slack.AgentSessionSetStatusParameters{
+		_, err := b.SlackIn(ctx).SetAgentSessionStatusContext(ctx, slack.AgentSessionSetStatusParameters{
 			ChannelID: channel, ThreadTS: threadTS, Status: status, InitiatorUserID: user})
 		switch code := SlackCode(err); {
 		case err == nil:

@@ -307,7 +307,7 @@ func (b *Bot) giveUpPost(ctx context.Context, w *Work) {
 // tellAboutPost tells the author of p, privately, in p's thread (a
 // top-level post: where it was posted).
 func (b *Bot) tellAboutPost(ctx context.Context, p Post, text string, log *slog.Logger) {
-	_, err := b.Slack().PostEphemeralContext(ctx, p.Channel, p.User, slack.MsgOptionText(text, false), slack.MsgOptionTS(p.ThreadTS))
+	_, err := b.SlackIn(ctx).PostEphemeralContext(ctx, p.Channel, p.User, slack.MsgOptionText(text, false), slack.MsgOptionTS(p.ThreadTS))
 	if err != nil {
 		log.Warn("telling the person privately about their post failed", "err", err)
 	}
@@ -324,7 +324,7 @@ func (b *Bot) botThread(ctx context.Context, p Post, log *slog.Logger) bool {
 	if !p.InThread() {
 		return false
 	}
-	msgs, _, _, err := b.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+	msgs, _, _, err := b.SlackIn(ctx).GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
 		ChannelID: p.Channel, Timestamp: p.ThreadTS, Limit: 1,
 	})
 	if err != nil {

@@ -76,7 +76,7 @@ func (b *Bot) TellPrivately(ctx context.Context, p Private) error {
 		if p.ThreadTS != "" {
 			eopts = append(slices.Clip(opts), slack.MsgOptionTS(p.ThreadTS))
 		}
-		_, err := b.slack.PostEphemeralContext(ctx, p.Channel, p.User, eopts...)
+		_, err := b.SlackIn(ctx).PostEphemeralContext(ctx, p.Channel, p.User, eopts...)
 		if err == nil {
 			return nil
 		}
@@ -148,7 +148,7 @@ func Ephemeral(text string) *slack.WebhookMessage {
 // like any other). It reaches them where an ephemeral cannot: news nobody
 // asked for just now, about a channel the bot is not a member of.
 func (b *Bot) directMessage(ctx context.Context, user, text string) error {
-	ch, _, _, err := b.Slack().OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}})
+	ch, _, _, err := b.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}})
 	if err != nil {
 		return fmt.Errorf("opening the direct message with %s: %w", user, err)
 	}

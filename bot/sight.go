@@ -126,7 +126,7 @@ func (b *Bot) channelShared(ctx context.Context, channel string) (bool, error) {
 // (conversations.info).
 func newRooms(b *Bot) *roles.Rooms {
 	return roles.NewRooms(func(ctx context.Context, channel string) (roles.Room, error) {
-		c, err := b.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		c, err := b.SlackIn(ctx).GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
 		if err != nil {
 			return roles.Room{}, err
 		}

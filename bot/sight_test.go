@@ -74,7 +74,7 @@ func TestChannelsOf(t *testing.T) {
 	h.Slack.AddChannel(slacktest.Channel{ID: "C0HIDDEN", Name: "hidden", Private: true, Members: []string{alice}})
 	h.Slack.AddChannel(slacktest.Channel{ID: "C0SMALL", Name: "small", BotMember: true, Members: []string{"U0BOB"}})
 	b := h.StartBot(bottest.Config{}).Bot
-	got, err := bot.ChannelsOf(t.Context(), b.Slack(), alice)
+	got, err := bot.ChannelsOf(t.Context(), b.SlackIn(t.Context()), alice)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,8 +46,8 @@ type Workspaces interface {
 }
 
 // SlackIn is the Slack client of the workspace ctx names (WorkspaceOf), the
-// one way a piece of work reaches Slack. Its calls wait out 429s as
-// b.Slack()'s do.
+// one way docsbot reaches Slack's Web API. Its calls wait out Slack's 429s
+// (SlackOptions); posts into a channel go through Post, edits through Edit.
 func (b *Bot) SlackIn(ctx context.Context) *slack.Client {
 	if b.clients == nil {
 		return b.slack

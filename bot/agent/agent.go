@@ -5,8 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -183,7 +181,6 @@ type agent struct {
 	core    *bot.Bot
 	cfg     Config
 	store   Deps
-	slack   *slack.Client
 	log     *slog.Logger
 	metrics *metrics
 	// wake nudges the poller when this replica schedules a job.
@@ -205,7 +202,6 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 		core:    b,
 		cfg:     cfg.withDefaults(),
 		store:   st,
-		slack:   b.Slack(),
 		log:     b.Logger(),
 		metrics: newMetrics(b.Metrics()),
 		wake:    make(chan struct{}, 1),

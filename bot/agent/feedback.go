@@ -86,7 +86,7 @@ func (a *agent) doFeedback(ctx context.Context, w *bot.Work) error {
 		log.Info("feedback on a result given before; not counted again", "outcome", req.Outcome)
 		thanks = "Thanks; your feedback on this result was already counted."
 	}
-	_, err = a.slack.PostEphemeralContext(ctx, req.Channel, req.User, slack.MsgOptionText(thanks, false), slack.MsgOptionTS(req.Thread))
+	_, err = a.core.SlackIn(ctx).PostEphemeralContext(ctx, req.Channel, req.User, slack.MsgOptionText(thanks, false), slack.MsgOptionTS(req.Thread))
 	if err != nil {
 		log.Warn("thanking for the feedback failed", "err", err)
 	}

@@ -359,7 +359,7 @@ func (a *agent) giveUpReply(ctx context.Context, w *bot.Work) {
 // tellInThread answers the author of a thread reply in that thread, visible only
 // to them.
 func (a *agent) tellInThread(ctx context.Context, r replyRequest, text string, log *slog.Logger) {
-	_, err := a.slack.PostEphemeralContext(ctx, r.Channel, r.User,
+	_, err := a.core.SlackIn(ctx).PostEphemeralContext(ctx, r.Channel, r.User,
 		slack.MsgOptionText(text, false), slack.MsgOptionTS(r.ThreadTS))
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)

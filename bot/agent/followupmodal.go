@@ -63,7 +63,7 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpButton, ""))
 		return
 	}
-	_, err := a.slack.OpenViewContext(ctx, ic.TriggerID, followUpModal(meta))
+	_, err := a.core.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, followUpModal(meta))
 	switch {
 	case err == nil:
 	case bot.SlackCode(err) == "expired_trigger_id":

@@ -99,7 +99,7 @@ func (a *agent) showNotice(ctx context.Context, trigger, text string, log *slog.
 		Close:  plain("Close"),
 		Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Escape(text), false, false), nil, nil)}},
 	}
-	if _, err := a.slack.OpenViewContext(ctx, trigger, view); err != nil {
+	if _, err := a.core.SlackIn(ctx).OpenViewContext(ctx, trigger, view); err != nil {
 		log.Warn("showing a notice in a modal failed", "err", err)
 	}
 }

@@ -217,7 +217,7 @@ func (a *agent) jobLine(ctx context.Context, j *store.Job, withWho, withProject 
 		parts = append(parts, "by "+mrkdwn.Mention(j.Requester))
 	}
 	parts = append(parts, "“"+mrkdwn.Escape(mrkdwn.Cut(firstLine(j.Prompt), 60))+"”")
-	link, err := a.slack.GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: j.Thread.Channel, Ts: rootTS(j)})
+	link, err := a.core.SlackIn(ctx).GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: j.Thread.Channel, Ts: rootTS(j)})
 	if err == nil && link != "" {
 		parts = append(parts, mrkdwn.Link(link, "thread"))
 	}

@@ -254,7 +254,7 @@ func (a *agent) openModal(ctx context.Context, trigger, user string, t modalTarg
 			t.Default = cmp.Or(a.modalDefault(ctx, t.Team, t.Channel, user), projects[0])
 		}
 	}
-	_, err := a.slack.OpenViewContext(ctx, trigger, jobModal(t, about, initial, projects))
+	_, err := a.core.SlackIn(ctx).OpenViewContext(ctx, trigger, jobModal(t, about, initial, projects))
 	if err == nil {
 		return
 	}

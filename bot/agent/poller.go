@@ -432,7 +432,7 @@ func (a *agent) reported(ctx context.Context, c store.Claim) (bool, error) {
 		ChannelID: c.Job.Thread.Channel, Timestamp: c.Job.Thread.TS, Limit: 200, IncludeAllMetadata: true,
 	}
 	for {
-		msgs, more, next, err := a.slack.GetConversationRepliesContext(ctx, params)
+		msgs, more, next, err := a.core.SlackIn(ctx).GetConversationRepliesContext(ctx, params)
 		if err != nil {
 			return false, fmt.Errorf("reading the job's thread: %w", err)
 		}

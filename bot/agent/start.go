@@ -463,7 +463,7 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 	params := &slack.GetConversationHistoryParameters{ChannelID: req.Channel, Limit: 200, IncludeAllMetadata: true,
 		Oldest: fmt.Sprintf("%d.%06d", since.Unix(), since.Nanosecond()/1000)}
 	for range 10 {
-		res, err := a.slack.GetConversationHistoryContext(ctx, params)
+		res, err := a.core.SlackIn(ctx).GetConversationHistoryContext(ctx, params)
 		if err != nil {
 			return "", err
 		}

@@ -80,7 +80,7 @@ func (a *agent) readThread(ctx context.Context, r replyRequest) (threadRead, err
 	if err != nil {
 		return tr, fmt.Errorf("reading the thread: %w", err)
 	}
-	link, err := a.slack.GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: r.Channel, Ts: r.ThreadTS})
+	link, err := a.core.SlackIn(ctx).GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: r.Channel, Ts: r.ThreadTS})
 	if err != nil {
 		a.log.Warn("cannot get the thread's permalink", "channel", r.Channel, "thread", r.ThreadTS, "err", err)
 	}
@@ -270,7 +270,7 @@ func (a *agent) findInThread(ctx context.Context, channel, threadTS string, matc
 func (a *agent) eachInThread(ctx context.Context, channel, threadTS string, fn func(slack.Message) bool) error {
 	params := &slack.GetConversationRepliesParameters{ChannelID: channel, Timestamp: threadTS, Limit: 200, IncludeAllMetadata: true}
 	for range threadPages {
-		msgs, more, next, err := a.slack.GetConversationRepliesContext(ctx, params)
+		msgs, more, next, err := a.core.SlackIn(ctx).GetConversationRepliesContext(ctx, params)
 		if err != nil {
 			return err
 		}

@@ -120,7 +120,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	link := ""
-	if p, err := a.core.Slack().GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: req.Channel, Ts: req.Thread}); err == nil && mrkdwn.WebURL(p) {
+	if p, err := a.core.SlackIn(ctx).GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: req.Channel, Ts: req.Thread}); err == nil && mrkdwn.WebURL(p) {
 		link = " " + mrkdwn.Link(p, "See the answer")
 	}
 	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link

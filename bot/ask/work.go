@@ -371,7 +371,7 @@ func (a *answers) afterStop(ctx context.Context, w *bot.Work, q bot.Question, lo
 	key, _, _ := a.docsFor(ctx, q)
 	again := againOf(q.Text, key)
 	if ts := w.Marked(markStream); ts != "" {
-		_, _, err := a.core.Slack().StopStreamContext(ctx, q.Channel, ts,
+		_, _, err := a.core.SlackIn(ctx).StopStreamContext(ctx, q.Channel, ts,
 			slack.MsgOptionMarkdownText("\n\n_docsbot stopped while answering, so this answer may be incomplete._"),
 			slack.MsgOptionBlocks(slack.NewActionBlock("again", askAgainButton(again))))
 		var se slack.SlackErrorResponse

@@ -144,7 +144,7 @@ func (w *writer) send(ctx context.Context, piece string, upTo int) error {
 	if w.fallback {
 		return w.core.EditNow(ctx, w.channel, w.ts, bot.Plain{slack.MsgOptionText(w.fallbackText(upTo), false)})
 	}
-	_, _, err := w.core.Slack().AppendStreamContext(ctx, w.channel, w.ts, slack.MsgOptionMarkdownText(piece))
+	_, _, err := w.core.SlackIn(ctx).AppendStreamContext(ctx, w.channel, w.ts, slack.MsgOptionMarkdownText(piece))
 	return err
 }
 
@@ -227,7 +227,7 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 		pieces, last = append(pieces, last), "" // a note too long to go with the stop
 	}
 	for _, p := range pieces {
-		if _, _, err := w.core.Slack().AppendStreamContext(ctx, w.channel, w.ts, slack.MsgOptionMarkdownText(p)); err != nil {
+		if _, _, err := w.core.SlackIn(ctx).AppendStreamContext(ctx, w.channel, w.ts, slack.MsgOptionMarkdownText(p)); err != nil {
 			return err
 		}
 	}
@@ -235,7 +235,7 @@ func (w *writer) finish(ctx context.Context, note string, blocks []slack.Block) 
 	if last != "" {
 		opts = append(opts, slack.MsgOptionMarkdownText(last))
 	}
-	_, _, err := w.core.Slack().StopStreamContext(ctx, w.channel, w.ts, opts...)
+	_, _, err := w.core.SlackIn(ctx).StopStreamContext(ctx, w.channel, w.ts, opts...)
 	w.sent = len(show)
 	return err
 }

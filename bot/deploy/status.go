@@ -28,7 +28,7 @@ func (d *deploys) doStatus(ctx context.Context, w *bot.Work, req request, log *s
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	note := ""
-	in, err := bot.ChannelsOf(ctx, d.core.Slack(), req.User)
+	in, err := bot.ChannelsOf(ctx, d.core.SlackIn(ctx), req.User)
 	if err != nil {
 		log.Warn("cannot read the channels the person is in; listing their own deployments only", "err", err)
 		note = "\n_docsbot could not read which channels you are in just now, so only the deployments you started are listed._"

@@ -158,7 +158,7 @@ func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewS
 	blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which is shared with another organisation, so the docs health is here, for you alone.", false, false)))
-	dm, _, _, err := h.core.Slack().OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}})
+	dm, _, _, err := h.core.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}})
 	if err == nil {
 		_, err = h.core.Post(ctx, dm.ID, bot.Plain{slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...)})
 	}

@@ -60,7 +60,7 @@ func (f *Feature) projects() []project.Project { return f.core.Projects().All() 
 
 // replies reads the thread of ts in channel (conversations.replies).
 func (f *Feature) replies(ctx context.Context, channel, ts string, limit int, metadata bool) ([]slack.Message, error) {
-	msgs, _, _, err := f.core.Slack().GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+	msgs, _, _, err := f.core.SlackIn(ctx).GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
 		ChannelID: channel, Timestamp: ts, Limit: limit, IncludeAllMetadata: metadata})
 	return msgs, err
 }
@@ -74,7 +74,7 @@ func (f *Feature) wholeThread(ctx context.Context, channel, ts string) ([]slack.
 	params := &slack.GetConversationRepliesParameters{ChannelID: channel, Timestamp: ts, Limit: 200}
 	var out []slack.Message
 	for range threadPages {
-		msgs, more, next, err := f.core.Slack().GetConversationRepliesContext(ctx, params)
+		msgs, more, next, err := f.core.SlackIn(ctx).GetConversationRepliesContext(ctx, params)
 		if err != nil {
 			return out, err
 		}
@@ -89,5 +89,5 @@ func (f *Feature) wholeThread(ctx context.Context, channel, ts string) ([]slack.
 
 // groupMembers are the members of a user group (usergroups.users.list).
 func (f *Feature) groupMembers(ctx context.Context, group string) ([]string, error) {
-	return f.core.Slack().GetUserGroupMembersContext(ctx, group)
+	return f.core.SlackIn(ctx).GetUserGroupMembersContext(ctx, group)
 }

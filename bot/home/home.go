@@ -134,7 +134,6 @@ type home struct {
 	jobs     Jobs
 	visitors Visitors
 	health   Health
-	slack    *slack.Client
 	log      *slog.Logger
 	pub      publisher
 }
@@ -147,7 +146,7 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	if d.Jobs == nil {
 		return nil, errors.New("home: the App Home needs the agent's jobs")
 	}
-	h := &home{core: b, cfg: cfg, seen: cfg.Seen, jobs: d.Jobs, visitors: d.Visitors, health: d.Health, slack: b.Slack(), log: b.Logger()}
+	h := &home{core: b, cfg: cfg, seen: cfg.Seen, jobs: d.Jobs, visitors: d.Visitors, health: d.Health, log: b.Logger()}
 	routes.Declare(Declaration())
 	routes.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
 	routes.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
@@ -238,7 +237,7 @@ func (h *home) doPublish(ctx context.Context, w *bot.Work) error {
 func (h *home) publishNow(ctx context.Context, req publishRequest) error {
 	log := h.log.With("user", req.User, "team", req.Team)
 	if req.Channel == "" {
-		ch, _, _, err := h.slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}, ReturnIM: true})
+		ch, _, _, err := h.core.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}, ReturnIM: true})
 		if err != nil {
 			log.Warn("finding the person's direct messages with docsbot failed; the Home's button waits for the next visit", "err", err)
 		} else {
@@ -246,7 +245,7 @@ func (h *home) publishNow(ctx context.Context, req publishRequest) error {
 		}
 	}
 	v := h.view(ctx, req, log)
-	if _, err := h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: req.User, View: v}); err != nil {
+	if _, err := h.core.SlackIn(ctx).PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: req.User, View: v}); err != nil {
 		return fmt.Errorf("views.publish: %w", err)
 	}
 	log.Debug("App Home published")

@@ -158,7 +158,7 @@ func (p *pane) doTitle(ctx context.Context, w *bot.Work) error {
 	case err != nil:
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	err = p.core.Slack().SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
+	err = p.core.SlackIn(ctx).SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
 		ChannelID: post.Channel, ThreadTS: post.ThreadTS, Title: title})
 	switch {
 	case err == nil:
@@ -297,7 +297,7 @@ func (p *pane) deploysText(ctx context.Context, post panePost, key string) (stri
 	if err != nil {
 		return "", err
 	}
-	in, err := bot.ChannelsOf(ctx, p.core.Slack(), post.User)
+	in, err := bot.ChannelsOf(ctx, p.core.SlackIn(ctx), post.User)
 	note := ""
 	if err != nil {
 		note = "\n_docsbot could not read which channels you are in just now, so only the deployments you started are listed._"

@@ -126,7 +126,7 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 	if o.Project != "" {
 		title = "Try asking docsbot about " + o.Project
 	}
-	err := p.core.Slack().SetAssistantThreadsSuggestedPromptsContext(ctx, slack.AssistantThreadsSetSuggestedPromptsParameters{
+	err := p.core.SlackIn(ctx).SetAssistantThreadsSuggestedPromptsContext(ctx, slack.AssistantThreadsSetSuggestedPromptsParameters{
 		ChannelID: req.Channel, Title: title, Prompts: prompts})
 	switch {
 	case err == nil:

@@ -156,7 +156,7 @@ func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 	if req.UnfurlID != "" && req.Source != "" {
 		opt = slack.MsgOptionUnfurlByID(req.UnfurlID, req.Source, unfurls)
 	}
-	_, _, _, err := u.core.Slack().SendMessageContext(ctx, req.Channel, opt)
+	_, _, _, err := u.core.SlackIn(ctx).SendMessageContext(ctx, req.Channel, opt)
 	switch {
 	case err == nil:
 		log.Info("docs links unfurled", "links", len(unfurls))

@@ -285,7 +285,7 @@ func partialNote(r dateRange) string {
 // files.completeUploadExternal) and returns the file's id.
 func (v *visitors) uploadChart(ctx context.Context, t target, channel, thread string, r dateRange, png []byte, comment string) (string, error) {
 	from, _ := r.Params()
-	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
+	f, err := v.core.SlackIn(ctx).UploadFileContext(ctx, slack.UploadFileParameters{
 		Reader:          bytes.NewReader(png),
 		FileSize:        len(png),
 		Filename:        "docs-visitors-" + fileProject(t.label()) + from + "-" + r.Last.Format(time.DateOnly) + ".png",

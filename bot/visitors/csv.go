@@ -62,7 +62,7 @@ func (v *visitors) uploadCSV(ctx context.Context, w *bot.Work, t target, cmd sla
 	if ex.Stale != "" {
 		comment += " :hourglass: These numbers are from " + humanize.Ago(ex.Age) + ": " + ex.Stale
 	}
-	f, err := v.core.Slack().UploadFileContext(ctx, slack.UploadFileParameters{
+	f, err := v.core.SlackIn(ctx).UploadFileContext(ctx, slack.UploadFileParameters{
 		Reader:         bytes.NewReader(data),
 		FileSize:       len(data),
 		Filename:       "docs-visitors-" + fileProject(t.label()) + from + "-" + req.Range.Last.Format(time.DateOnly) + ".csv",
