@@ -25,6 +25,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 )
@@ -156,7 +157,7 @@ type Bot struct {
 	// routes holds the handlers of slash commands, events and interactions.
 	routes routes
 	// declared are the features' declarations (Declare).
-	declared Declarations
+	declared declare.Declarations
 	// handlers does each kind of inbox work (HandleWork).
 	handlers map[string]WorkHandler
 	// posts are the owners of people's posts (posts.go).
@@ -325,7 +326,6 @@ func Every(d time.Duration, fn func(ctx context.Context)) func(ctx context.Conte
 func (b *Bot) Shutdown() (grace, landing time.Duration) {
 	return b.cfg.ShutdownGrace, b.cfg.LandingWindow
 }
-
 
 // Logger is the bot's logger.
 func (b *Bot) Logger() *slog.Logger { return b.log }

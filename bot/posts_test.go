@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
@@ -84,8 +85,8 @@ func postOwnersBot(t *testing.T, reg *prometheus.Registry, before func(h *bottes
 	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Metrics: bot.NewMetrics(reg)}, Features: []string{visitors.Name},
 		Register: func(b *bot.Bot) {
 			routes := b.Router()
-			routes.Declare(bot.Declaration{Name: "test-posts", Events: []bot.Event{
-				{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "test"}}}})
+			routes.Declare(declare.Declaration{Name: "test-posts", Events: []declare.Event{
+				{Name: "message.channels", Scope: declare.Scope{Name: "channels:history", Why: "test"}}}})
 			routes.OwnPosts(owner("late", bot.OrderJobStart, prefix("shared"), func(*bot.Post) bool { return true }))
 			routes.OwnPosts(owner("middle", bot.OrderHelpChannel, prefix("middle"), func(*bot.Post) bool { return true }))
 			routes.OwnPosts(owner("early", bot.OrderCommand, prefix("early", "shared"), func(p *bot.Post) bool {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -16,29 +17,29 @@ const Command = "/docs-agent"
 // Name is the feature's name (app.Config.Features).
 const Name = "agent"
 
-// Declaration is what the agent serves and needs of Slack (bot.Declaration):
+// Declaration is what the agent serves and needs of Slack (declare.Declaration):
 // /docs-agent, thread replies, DMs and mentions, the message shortcut, the
 // job and follow-up forms and their buttons. Register routes exactly these.
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Commands: []bot.Command{{Name: Command,
+		Commands: []declare.Command{{Name: Command,
 			Description: "Start the docs agent on an instruction; reply in its thread to follow up",
 			UsageHint:   "[<instruction> | list | status <job id> | help]",
 			Examples:    []string{Command + " Add a quickstart for the Python SDK", Command, Command + " list"}}},
-		Shortcuts: []bot.Shortcut{{CallbackID: ShortcutSendToAgent, Name: "Send to docs agent",
+		Shortcuts: []declare.Shortcut{{CallbackID: ShortcutSendToAgent, Name: "Send to docs agent",
 			Description: "Start the docs agent on this message, in its thread"}},
-		Events: []bot.Event{
-			{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "thread replies in public channels, and reading a job's thread"}},
-			{Name: "message.groups", Scope: bot.Scope{Name: "groups:history", Why: "the same in private channels"}},
-			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "direct messages with the bot: they start jobs, replies follow up"}},
-			{Name: "app_mention", Scope: bot.Scope{Name: "app_mentions:read", Why: "@docsbot in channels and threads"}},
+		Events: []declare.Event{
+			{Name: "message.channels", Scope: declare.Scope{Name: "channels:history", Why: "thread replies in public channels, and reading a job's thread"}},
+			{Name: "message.groups", Scope: declare.Scope{Name: "groups:history", Why: "the same in private channels"}},
+			{Name: "message.im", Scope: declare.Scope{Name: "im:history", Why: "direct messages with the bot: they start jobs, replies follow up"}},
+			{Name: "app_mention", Scope: declare.Scope{Name: "app_mentions:read", Why: "@docsbot in channels and threads"}},
 		},
 		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionJobFromMessage, bot.ActionFixDocs,
 			ActionFollowUp, ActionFeedback, ActionSwitchProject},
 		ActionGroups: []string{ActionChooseProject, bot.ActionImprovePageRows},
 		Views:        []string{ViewJob, ViewFollowUp},
-		Scopes: []bot.Scope{
+		Scopes: []declare.Scope{
 			{Name: "reactions:write", Why: ":eyes: on a follow-up the agent received; ⏳ then ✅/❌/🗄 on the message that asked for a job"},
 			{Name: "users:read", Why: "authors' names in a thread passed on as context"},
 		},

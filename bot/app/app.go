@@ -56,7 +56,7 @@ type Config struct {
 	// time.Now when nil. A test sets it once (bottest.Config.Now) and moves
 	// time for every feature at once.
 	Now func() time.Time
-	// Features name the features registered (bot.Declaration.Name, such as
+	// Features name the features registered (declare.Declaration.Name, such as
 	// agent.Name); none: every one, as `docsbot serve` runs them. A harness
 	// that tests one feature alone names it.
 	Features []string

@@ -6,7 +6,7 @@
 // a feature is one line in features (features.go).
 //
 // It also gathers what the features declare to Slack (Declarations: each
-// feature's bot.Declaration, what its Register routes): the Slack app
+// feature's declare.Declaration, what its Register routes): the Slack app
 // manifests are made of them (Manifest; deploy/slack-app-manifest*.yaml,
 // checked by its test), doctor checks the bot token's scopes against them
 // and the sandbox offers their commands.

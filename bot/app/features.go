@@ -8,6 +8,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
@@ -20,7 +21,7 @@ import (
 // feature is one feature a replica may have: what it declares to Slack and
 // how New registers it.
 type feature struct {
-	declaration func() bot.Declaration
+	declaration func() declare.Declaration
 	register    func(r *replica) error
 }
 
@@ -44,18 +45,18 @@ func features() []feature {
 }
 
 // Declarations are what a replica of every feature declares to Slack: the
-// core's, then each feature's (bot.Declaration). The Slack app manifests are
+// core's, then each feature's (declare.Declaration). The Slack app manifests are
 // made of them (Manifest), doctor checks the bot token's scopes against them
 // and the sandbox offers their commands.
-func Declarations() bot.Declarations {
-	ds := bot.Declarations{bot.Core()}
+func Declarations() declare.Declarations {
+	ds := declare.Declarations{bot.Core()}
 	for _, f := range features() {
 		ds = append(ds, f.declaration())
 	}
 	return ds
 }
 
-// selected are the features of names (bot.Declaration.Name; none: all), in
+// selected are the features of names (declare.Declaration.Name; none: all), in
 // the order they register, or an error naming one no feature has.
 func selected(names []string) ([]feature, error) {
 	all := features()

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 )
 
 // ManifestURL is the public address the HTTP-mode manifest names for the
@@ -28,7 +29,7 @@ const ManifestUnfurlDomain = "docs.example.com"
 // deploy/slack-app-manifest-http.yaml are its output, checked by
 // TestManifestsAreTheDeclarations (go test ./bot/app -run Manifests -update
 // writes them again).
-func Manifest(ds bot.Declarations, http bool, base string) ([]byte, error) {
+func Manifest(ds declare.Declarations, http bool, base string) ([]byte, error) {
 	home, messages := ds.Tabs()
 	interactive := ""
 	if ds.Interactive() {
@@ -36,10 +37,10 @@ func Manifest(ds bot.Declarations, http bool, base string) ([]byte, error) {
 	}
 	data := struct {
 		HTTP      bool
-		Commands  []bot.Command
-		Shortcuts []bot.Shortcut
-		Events    []bot.Event
-		Scopes    []bot.Scope
+		Commands  []declare.Command
+		Shortcuts []declare.Shortcut
+		Events    []declare.Event
+		Scopes    []declare.Scope
 		// HomeTab, MessagesTab and Interactive say why each is on, "" when
 		// it is off.
 		HomeTab, MessagesTab, Interactive string

@@ -15,6 +15,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/declare"
 )
 
 // update writes the manifests again from the declarations:
@@ -64,11 +65,11 @@ func TestManifestsDeclareWhatIsServed(t *testing.T) {
 	ds := app.Declarations()
 	for _, path := range []string{socketManifest, httpManifest} {
 		m := readManifest(t, path)
-		var commands []bot.Command
+		var commands []declare.Command
 		for _, c := range m.Features.SlashCommands {
-			commands = append(commands, bot.Command{Name: c.Command, Description: c.Description, UsageHint: c.UsageHint})
+			commands = append(commands, declare.Command{Name: c.Command, Description: c.Description, UsageHint: c.UsageHint})
 		}
-		var want []bot.Command
+		var want []declare.Command
 		for _, c := range ds.Commands() {
 			c.Examples = nil
 			want = append(want, c)
@@ -76,18 +77,18 @@ func TestManifestsDeclareWhatIsServed(t *testing.T) {
 				t.Errorf("%s is declared without a description or usage hint", c.Name)
 			}
 		}
-		byName := func(a, b bot.Command) int { return strings.Compare(a.Name, b.Name) }
+		byName := func(a, b declare.Command) int { return strings.Compare(a.Name, b.Name) }
 		slices.SortFunc(commands, byName)
 		slices.SortFunc(want, byName)
 		if !reflect.DeepEqual(commands, want) {
 			t.Errorf("%s: slash commands %+v, the features declare %+v", path, commands, want)
 		}
-		var shortcuts []bot.Shortcut
+		var shortcuts []declare.Shortcut
 		for _, s := range m.Features.Shortcuts {
 			if s.Type != slack.MessageShortcut {
 				t.Errorf("%s: shortcut %s is of type %q, want a message shortcut", path, s.CallbackID, s.Type)
 			}
-			shortcuts = append(shortcuts, bot.Shortcut{CallbackID: s.CallbackID, Name: s.Name, Description: s.Description})
+			shortcuts = append(shortcuts, declare.Shortcut{CallbackID: s.CallbackID, Name: s.Name, Description: s.Description})
 		}
 		if !slices.Equal(shortcuts, ds.Shortcuts()) {
 			t.Errorf("%s: shortcuts %+v, the features declare %+v", path, shortcuts, ds.Shortcuts())

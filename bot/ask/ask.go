@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -21,13 +22,13 @@ const Command = "/docs-ask"
 const Name = "ask"
 
 // Declaration is what the answers from the docs serve of Slack
-// (bot.Declaration): /docs-ask and an answer's buttons. Register routes
+// (declare.Declaration): /docs-ask and an answer's buttons. Register routes
 // exactly these, also where no project has a docs assistant (they then
 // say so).
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Commands: []bot.Command{{Name: Command,
+		Commands: []declare.Command{{Name: Command,
 			Description: "Ask the docs; the answer comes with its sources, in a thread",
 			UsageHint:   "<question> [project=NAME] | help",
 			Examples:    []string{Command + " How do I rotate an API key?", Command + " How do webhooks get signed?", Command + " Where are the audit logs?"}}},

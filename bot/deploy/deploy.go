@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -16,12 +17,12 @@ const Command = "/docs-deploy"
 // Name is the feature's name (app.Config.Features).
 const Name = "deploy"
 
-// Declaration is what /docs-deploy serves of Slack (bot.Declaration): the
+// Declaration is what /docs-deploy serves of Slack (declare.Declaration): the
 // command and the buttons of its question. Register routes exactly these.
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Commands: []bot.Command{{Name: Command,
+		Commands: []declare.Command{{Name: Command,
 			Description: "Deploy the docs, or preview a branch, and follow it live",
 			UsageHint:   "[preview <branch> | status | help] [project=NAME]",
 			Examples:    []string{Command, Command + " preview docs/new-quickstart", Command + " status"}}},

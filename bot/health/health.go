@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -58,18 +59,18 @@ const Command = "/docs-health"
 const Name = "health"
 
 // Declaration is what /docs-health serves and needs of Slack
-// (bot.Declaration): the command; a member who asks in a channel shared
+// (declare.Declaration): the command; a member who asks in a channel shared
 // with another organisation is answered in a direct message
 // (conversations.open). Its rows' Fix with agent is the agent's button.
 // Register routes exactly these.
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Commands: []bot.Command{{Name: Command,
+		Commands: []declare.Command{{Name: Command,
 			Description: "What to fix in the docs, from searches, feedback and unanswered questions",
 			UsageHint:   "[7d|30d|last-month|YYYY-MM-DD..YYYY-MM-DD] [searches | feedback | questions | views] [project=NAME] | digest weekly|off|status | help",
 			Examples:    []string{Command, Command + " feedback", Command + " questions 7d", Command + " digest weekly"}}},
-		Scopes: []bot.Scope{{Name: "im:write", Why: "/docs-health asked in a channel shared with another organisation"}},
+		Scopes: []declare.Scope{{Name: "im:write", Why: "/docs-health asked in a channel shared with another organisation"}},
 	}
 }
 

@@ -34,6 +34,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
@@ -46,18 +47,18 @@ const Name = "helpchannels"
 // serves.
 const askCommand = "/docs-ask"
 
-// Declaration is what the help channels serve of Slack (bot.Declaration).
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+// Declaration is what the help channels serve of Slack (declare.Declaration).
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name:        Name,
-		Subcommands: []bot.Subcommand{{Command: askCommand, Word: "here"}},
-		Events: []bot.Event{
-			{Name: "message.channels", Scope: bot.Scope{Name: "channels:history", Why: "questions asked in help channels without a mention"}},
-			{Name: "message.groups", Scope: bot.Scope{Name: "groups:history", Why: "the same in private channels"}},
-			{Name: "reaction_added", Scope: bot.Scope{Name: "reactions:read", Why: ":question: on a message asks the docs about it; :memo: by an editor offers a docs job"}},
+		Subcommands: []declare.Subcommand{{Command: askCommand, Word: "here"}},
+		Events: []declare.Event{
+			{Name: "message.channels", Scope: declare.Scope{Name: "channels:history", Why: "questions asked in help channels without a mention"}},
+			{Name: "message.groups", Scope: declare.Scope{Name: "groups:history", Why: "the same in private channels"}},
+			{Name: "reaction_added", Scope: declare.Scope{Name: "reactions:read", Why: ":question: on a message asks the docs about it; :memo: by an editor offers a docs job"}},
 		},
 		Actions: []string{bot.ActionShareAnswer, bot.ActionAskExpert, bot.ActionMarkResolved},
-		Scopes: []bot.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour, ✅ on one resolved"},
+		Scopes: []declare.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour, ✅ on one resolved"},
 			{Name: "usergroups:read", Why: "who is in the experts' user groups (Mark resolved)"}},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -19,15 +20,15 @@ import (
 const Name = "home"
 
 // Declaration is what the App Home serves and needs of Slack
-// (bot.Declaration): app_home_opened and the Home tab; conversations.open
+// (declare.Declaration): app_home_opened and the Home tab; conversations.open
 // finds a person's direct-message channel with docsbot when a job change
 // republishes their Home, and for the New docs job button. Its buttons are
 // the agent's. Register routes exactly these.
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name:    Name,
-		Events:  []bot.Event{{Name: string(slackevents.AppHomeOpened), Why: "the Home tab is published when opened"}},
-		Scopes:  []bot.Scope{{Name: "im:write", Why: "the Home's New docs job button finding your DM with docsbot"}},
+		Events:  []declare.Event{{Name: string(slackevents.AppHomeOpened), Why: "the Home tab is published when opened"}},
+		Scopes:  []declare.Scope{{Name: "im:write", Why: "the Home's New docs job button finding your DM with docsbot"}},
 		HomeTab: "your jobs, a New docs job button, visitors, the docs health",
 	}
 }

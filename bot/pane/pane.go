@@ -39,6 +39,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -58,18 +59,18 @@ const (
 // looked at beside it.
 const titleKeep = 30 * 24 * time.Hour
 
-// Declaration is what the pane serves of Slack (bot.Declaration).
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+// Declaration is what the pane serves of Slack (declare.Declaration).
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Events: []bot.Event{
-			{Name: string(slackevents.AssistantThreadStarted), Why: "suggested prompts of a thread opened in the pane", Scope: bot.Scope{Name: "assistant:write"}},
-			{Name: string(slackevents.AssistantThreadContextChanged), Why: "the prompts follow the channel the person looks at", Scope: bot.Scope{Name: "assistant:write"}},
-			{Name: string(slackevents.AppContextChanged), Why: "the prompts follow what the person has open", Scope: bot.Scope{Name: "assistant:write"}},
-			{Name: string(slackevents.AgentSessionStopped), Why: "Stop in the pane: an answer ends, a job is no longer followed", Scope: bot.Scope{Name: "assistant:write"}},
-			{Name: "message.im", Scope: bot.Scope{Name: "im:history", Why: "prompts typed in the pane's threads"}},
+		Events: []declare.Event{
+			{Name: string(slackevents.AssistantThreadStarted), Why: "suggested prompts of a thread opened in the pane", Scope: declare.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AssistantThreadContextChanged), Why: "the prompts follow the channel the person looks at", Scope: declare.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AppContextChanged), Why: "the prompts follow what the person has open", Scope: declare.Scope{Name: "assistant:write"}},
+			{Name: string(slackevents.AgentSessionStopped), Why: "Stop in the pane: an answer ends, a job is no longer followed", Scope: declare.Scope{Name: "assistant:write"}},
+			{Name: "message.im", Scope: declare.Scope{Name: "im:history", Why: "prompts typed in the pane's threads"}},
 		},
-		Scopes:    []bot.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the pane's threads"}},
+		Scopes:    []declare.Scope{{Name: "assistant:write", Why: "suggested prompts and titles of the pane's threads"}},
 		AgentView: "Ask your docs, see what readers struggle with, follow deployments and start docs jobs, in this pane.",
 	}
 }

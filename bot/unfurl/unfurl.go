@@ -28,6 +28,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -46,13 +47,13 @@ const cacheKeep = 10 * time.Minute
 // days is the range of the figures: the last 30 days.
 const days = 30
 
-// Declaration is what the unfurls serve of Slack (bot.Declaration).
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+// Declaration is what the unfurls serve of Slack (declare.Declaration).
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Events: []bot.Event{{Name: string(slackevents.LinkShared), Why: "links to the docs site are unfurled",
-			Scope: bot.Scope{Name: "links:read", Why: "links to the docs site posted in Slack"}}},
-		Scopes:  []bot.Scope{{Name: "links:write", Why: "a docs page's views and 👍/👎 under a link to it (chat.unfurl)"}},
+		Events: []declare.Event{{Name: string(slackevents.LinkShared), Why: "links to the docs site are unfurled",
+			Scope: declare.Scope{Name: "links:read", Why: "links to the docs site posted in Slack"}}},
+		Scopes:  []declare.Scope{{Name: "links:write", Why: "a docs page's views and 👍/👎 under a link to it (chat.unfurl)"}},
 		Unfurls: "links to the docs site show the page's views and readers' votes",
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/daterange"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
@@ -26,21 +27,21 @@ const Command = "/docs-visitors"
 const Name = "visitors"
 
 // Declaration is what /docs-visitors serves and needs of Slack
-// (bot.Declaration): the command and its buttons; the chart and the CSV
+// (declare.Declaration): the command and its buttons; the chart and the CSV
 // file are uploaded, and a digest's subscriber is told in a direct message
 // when Slack refuses the digest (conversations.open). Register routes
 // exactly these.
-func Declaration() bot.Declaration {
-	return bot.Declaration{
+func Declaration() declare.Declaration {
+	return declare.Declaration{
 		Name: Name,
-		Commands: []bot.Command{{Name: Command,
+		Commands: []declare.Command{{Name: Command,
 			Description: "Unique visitors of your docs, human and AI, with the top pages",
 			UsageHint:   "[7d|30d|12w|today|yesterday|this-month|last-month|YYYY-MM-DD..YYYY-MM-DD] [top=N] [path=/prefix] [sort=total|human|ai] [chart|compare|csv] | digest weekly|daily|off|status",
 			Examples: []string{Command + " 30d", Command + " 30d chart", Command + " 7d compare", Command + " 30d csv",
 				Command + " digest daily", Command + " help"}}},
 		Actions:      []string{ActionShowTrend},
 		ActionGroups: []string{ActionChooseProject, ActionSpend},
-		Scopes: []bot.Scope{
+		Scopes: []declare.Scope{
 			{Name: "files:write", Why: "/docs-visitors charts and CSV files"},
 			{Name: "im:write", Why: "DMs: to a digest's subscriber when Slack refuses the digest"},
 		},
