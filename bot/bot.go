@@ -321,7 +321,7 @@ func Every(d time.Duration, fn func(ctx context.Context)) func(ctx context.Conte
 
 // Shutdown is how work that outlives the bot's context is to end: the grace
 // it has, and the landing window after which what it leaves cut short comes
-// due (Config.ShutdownGrace, Config.LandingWindow; a ClaimRunner's Grace and
+// due (Config.ShutdownGrace, Config.LandingWindow; a claim.Runner's Grace and
 // Landing).
 func (b *Bot) Shutdown() (grace, landing time.Duration) {
 	return b.cfg.ShutdownGrace, b.cfg.LandingWindow

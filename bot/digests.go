@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -206,8 +207,8 @@ func (d Digests) missed(ctx context.Context, p DigestPost, why string, err error
 	const day = "Mon Jan 2 at 15:04 MST"
 	text := fmt.Sprintf("docsbot could not post the %s %s%s due %s in <#%s>: %s from then until the end of its posting window, %d hours later. "+
 		"This one is skipped; the next comes as usual, %s. `%s digest off%s` in the channel stops the digest.",
-		f, p.Kind.Name, OfProject(p.ProjectName), p.Slot.Due.In(loc).Format(day), sub.Channel, why, int(f.Window().Hours()),
-		next.Due.In(loc).Format(day), p.Kind.Command, ProjectArg(p.ProjectName))
+		f, p.Kind.Name, project.Of(p.ProjectName), p.Slot.Due.In(loc).Format(day), sub.Channel, why, int(f.Window().Hours()),
+		next.Due.In(loc).Format(day), p.Kind.Command, project.Arg(p.ProjectName))
 	d.b.tellSubscriber(ctx, p, text, "missed", why)
 }
 
@@ -279,8 +280,8 @@ func (b *Bot) findDigest(ctx context.Context, p DigestPost) (string, error) {
 			return "", fmt.Errorf("reading the channel's history: %w", err)
 		}
 		for _, m := range res.Messages {
-			project, _ := m.Metadata.EventPayload["project"].(string)
-			if m.Metadata.EventType == p.Kind.Event && m.Metadata.EventPayload["period"] == p.Claim.Period && project == p.Claim.Project &&
+			proj, _ := m.Metadata.EventPayload["project"].(string)
+			if m.Metadata.EventType == p.Kind.Event && m.Metadata.EventPayload["period"] == p.Claim.Period && proj == p.Claim.Project &&
 				(m.User == self.UserID || m.BotID == self.BotID) {
 				return m.Timestamp, nil
 			}
@@ -338,7 +339,7 @@ func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
 		log.Warn("Slack refuses digests in this channel; subscription stopped", "code", code)
 		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: %s. It turned that digest off, since every later one would fail the same way. "+
 			"To get it again, invite docsbot to the channel (`/invite @docsbot`; an archived channel must be unarchived first) and run `%s digest %s%s` there.",
-			f, p.Kind.Name, OfProject(p.ProjectName), where, why, p.Kind.Command, f, ProjectArg(p.ProjectName))
+			f, p.Kind.Name, project.Of(p.ProjectName), where, why, p.Kind.Command, f, project.Arg(p.ProjectName))
 	} else {
 		kind := code
 		if kind == "" {
@@ -352,7 +353,7 @@ func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
 			return
 		}
 		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: Slack refused it (`%s`). This one is skipped; the next is posted as usual, and you will not be told again about this kind of failure. "+
-			"`%s digest off%s` in the channel stops the digest.", f, p.Kind.Name, OfProject(p.ProjectName), where, mrkdwn.Escape(kind), p.Kind.Command, ProjectArg(p.ProjectName))
+			"`%s digest off%s` in the channel stops the digest.", f, p.Kind.Name, project.Of(p.ProjectName), where, mrkdwn.Escape(kind), p.Kind.Command, project.Arg(p.ProjectName))
 	}
 	b.tellSubscriber(ctx, p, text, "code", code)
 }

@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"github.com/docsbot/docsbot/bot/project"
-
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docsbot/docsbot/bot/claim"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -293,7 +293,7 @@ func (b *Bot) nudgeInbox() {
 // in flight then gets the shutdown grace; what is still unfinished is handed
 // back to the other replicas (after the landing window when it was cut).
 func (b *Bot) runInbox(ctx, work context.Context) {
-	r := &ClaimRunner[store.Taken]{
+	r := &claim.Runner[store.Taken]{
 		Claim: b.store.ClaimWork,
 		Lease: workLease,
 		Handle: func(ctx context.Context, t store.Taken) bool {
@@ -310,7 +310,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 		Grace:      b.cfg.ShutdownGrace,
 		Landing:    b.cfg.LandingWindow,
 		Log:        b.log,
-		Lines: ClaimLines{
+		Lines: claim.Lines{
 			ClaimFailed:   "taking work from the inbox failed",
 			Overran:       "inbox work still running after the shutdown grace; cancelling it",
 			Released:      "handed back work in flight",
@@ -372,7 +372,7 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	<-beat
 	if err != nil && ctx.Err() != nil {
 		// The shutdown cut the work short, whatever it asked for: handed
-		// back, due after the landing window (ClaimRunner).
+		// back, due after the landing window (claim.Runner).
 		log.Info("work cut short by the shutdown; handing it back", "err", err)
 		b.Audit().flush(ctx, w, w.takeHeld())
 		return false

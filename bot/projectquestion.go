@@ -49,11 +49,11 @@ func (q ProjectQuestion) Message(choices []project.Project) (text string, blocks
 	if q.About != "" {
 		line += " " + q.About
 	}
-	names := make([]string, len(choices))
+	names := make(choiceNames, len(choices))
 	for i, p := range choices {
 		names[i] = p.Name
 	}
-	text = line + "\n" + projectsHint(names, q.Noun)
+	text = line + "\n" + project.Hint(names, q.Noun)
 	if len(choices) > maxProjectButtons {
 		return text, nil
 	}
@@ -76,3 +76,10 @@ func (q ProjectQuestion) Message(choices []project.Project) (text string, blocks
 		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, note, false, false)),
 	}
 }
+
+// choiceNames are the names of the projects a question offers, in order
+// (project.Names).
+type choiceNames []string
+
+// Names returns the names.
+func (n choiceNames) Names() []string { return n }

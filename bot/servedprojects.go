@@ -34,7 +34,7 @@ type Resolution struct {
 // project=NAME in the text, the channel's default, the person's last choice,
 // else Resolution.Ask): the one choice flow of every feature. When it asks,
 // a feature asks with a ProjectQuestion where it can show buttons, in words
-// (WhichProject) where it cannot. The person's last choice is read from the
+// (project.Which) where it cannot. The person's last choice is read from the
 // bot's store. Errors are *project.UnknownError, *project.TokenError or the
 // store's, wrapped.
 func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution, error) {
@@ -49,24 +49,18 @@ func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution
 
 // Choose decides in a command's work the project of req where the person
 // is answered in words (a response_url, no buttons): the project reached
-// (Resolve), or "" and what to tell them: which project (WhichProject, noun
+// (Resolve), or "" and what to tell them: which project (project.Which, noun
 // being what they typed) when nothing decides or the store cannot say, a
 // project docsbot does not reach.
 func (ps Projects) Choose(ctx context.Context, req project.Request, noun string) (Served, string) {
 	res, err := ps.Resolve(ctx, req)
 	switch {
 	case err != nil || res.Ask:
-		return Served{}, WhichProject(ps, noun)
+		return Served{}, project.Which(ps, noun)
 	case res.Served.API == nil:
-		return Served{}, NotServed(ProjectKey(res.Project))
+		return Served{}, project.NotServed(ProjectKey(res.Project))
 	}
 	return res.Served, ""
-}
-
-// NotServed says that docsbot does not serve (or reach) the project keyed
-// key.
-func NotServed(key string) string {
-	return "docsbot no longer serves the docs project `" + mrkdwn.Escape(key) + "`."
 }
 
 // Remember keeps name as the project user of team chose last (when
@@ -196,31 +190,4 @@ func OpenWarning(open []string) string {
 	}
 	return "nobody is named an editor of the docs project(s) " + strings.Join(open, ", ") +
 		", so everyone in the workspace can start docs agent jobs there (and open pull requests); name them with DOCSBOT_EDITORS or the project's editors in the projects file"
-}
-
-// OfProject is " of project *api*" after a noun, or "" for an unnamed
-// project (name "").
-func OfProject(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " of project *" + mrkdwn.Escape(name) + "*"
-}
-
-// OfProjectPlain is OfProject without formatting, for notification text
-// and file titles.
-func OfProjectPlain(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " of project " + mrkdwn.Escape(name)
-}
-
-// ProjectArg is what a command needs to name the project: " project=api",
-// or "" for an unnamed project.
-func ProjectArg(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " project=" + mrkdwn.Escape(name)
 }

@@ -66,7 +66,7 @@ func (js Jobs) Claim(ctx context.Context, max int, lease time.Duration) ([]Claim
 // ClaimWait is how long the poll's claim loop may sleep before its next
 // Claim: until the earliest due time this Store knows of, or its next read
 // of every shard (at most lookEvery). It asks Redis nothing; ok is always
-// true (the signature of bot.ClaimRunner.NextDue).
+// true (the signature of claim.Runner.NextDue).
 func (js Jobs) ClaimWait(context.Context) (time.Duration, bool, error) {
 	return js.s.claimWait(schedJobs), true, nil
 }

@@ -107,7 +107,7 @@
 // lease's end. So an entry is taken late only when both its writer's claim
 // loop and its wake-up failed, and then at most lookEvery late. The agent's
 // poller also waits a gather after a claim that caught up
-// (bot.ClaimRunner.Gather), so that polls of a shard coming due together
+// (claim.Runner.Gather), so that polls of a shard coming due together
 // share one claim script, and the Reschedules of the jobs one script took
 // are written by one script (settle.go). TestClaimCommands pins what that
 // costs: a replica at rest sends 33 commands every 5 s (plus its gauges,
@@ -188,7 +188,7 @@
 //
 // A lease covers a crash: the next claim comes when it ends, long after any
 // request the dead replica sent has landed. A graceful stop hands its claims
-// back instead (Release, ReleaseWork, ReleaseDigest; bot.ClaimRunner
+// back instead (Release, ReleaseWork, ReleaseDigest; claim.Runner
 // decides): a claim its handler left unsettled comes due at once, but one
 // whose handler was still running after the shutdown grace, and so was
 // cancelled, comes due only after the landing window (bot.Config.

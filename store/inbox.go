@@ -154,7 +154,7 @@ func (ib Inbox) ClaimWork(ctx context.Context, max int, lease time.Duration) ([]
 // ClaimWork: until the earliest due time this Store knows of, or its next
 // read of every shard (at most lookEvery); not at all while work queued
 // claimed by this Store is held (preclaim.go). It asks Redis nothing; ok is
-// always true (the signature of bot.ClaimRunner.NextDue).
+// always true (the signature of claim.Runner.NextDue).
 func (ib Inbox) ClaimWait(context.Context) (time.Duration, bool, error) {
 	if _, ok := ib.s.pre.wait(); ok {
 		return 0, true, nil

@@ -3,7 +3,6 @@ package agent
 import (
 	"strings"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/project"
 )
 
@@ -32,7 +31,7 @@ func agentHelp(set *project.Set, answers bool) string {
 	}
 	if !set.Implicit() {
 		lines = append(lines, "",
-			"*Docs projects.* "+bot.ProjectsHint(set, "instruction")+" Otherwise a job goes to the channel's project, then to the one you chose last; "+
+			"*Docs projects.* "+project.Hint(set, "instruction")+" Otherwise a job goes to the channel's project, then to the one you chose last; "+
 				"when none applies I ask with buttons. `"+Command+" project=NAME list` lists that project's jobs.")
 	}
 	return strings.Join(lines, "\n")

@@ -62,7 +62,7 @@ func listWords(text string, projects *project.Set) (rest, name, problem string) 
 	if err != nil {
 		switch commandWord(withoutTokenWords(text)) {
 		case wordList, wordStatus, wordHelp:
-			return text, "", bot.ProjectProblem(err, projects, "command")
+			return text, "", project.Problem(err, projects, "command")
 		}
 		return text, "", ""
 	}
@@ -105,7 +105,7 @@ func (a *agent) answerList(ctx context.Context, w *bot.Work, req listRequest) er
 	if req.Project != "" {
 		p, ok := a.core.Projects().Get(req.Project)
 		if !ok {
-			text = bot.ProjectProblem(&project.UnknownError{Name: req.Project}, a.core.Projects(), "command")
+			text = project.Problem(&project.UnknownError{Name: req.Project}, a.core.Projects(), "command")
 			return a.answerListText(ctx, req, text, log)
 		}
 		req.Project = p.Name

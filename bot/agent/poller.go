@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/claim"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -46,10 +47,10 @@ const (
 // shutdown the polls in flight get the bot's shutdown grace (a result being
 // posted is posted and recorded); those still running then are cancelled and
 // handed back after the landing window, those that ended unsettled at once
-// (bot.ClaimRunner).
+// (claim.Runner).
 func (a *agent) runPoller(ctx context.Context) {
 	grace, landing := a.core.Shutdown()
-	r := &bot.ClaimRunner[store.Claim]{
+	r := &claim.Runner[store.Claim]{
 		Claim:   a.store.Claim,
 		Lease:   pollLease,
 		Handle:  a.poll,
@@ -70,7 +71,7 @@ func (a *agent) runPoller(ctx context.Context) {
 		Grace:   grace,
 		Landing: landing,
 		Log:     a.log,
-		Lines: bot.ClaimLines{
+		Lines: claim.Lines{
 			ClaimFailed:   "claiming due jobs failed",
 			Released:      "handed back polls in flight",
 			ReleaseFailed: "handing back polls in flight failed; they resume when their lease runs out",
@@ -470,7 +471,7 @@ func (a *agent) pollDelay(n int) time.Duration {
 }
 
 // pollGather is how long the poller's claim loop waits after a claim that
-// caught up (bot.ClaimRunner.Gather): a twentieth of the poll interval, at
+// caught up (claim.Runner.Gather): a twentieth of the poll interval, at
 // most maxGather, so that a poll is at most 5 % of its interval late for
 // it while polls due together cost one claim script a shard.
 func pollGather(interval time.Duration) time.Duration {

@@ -53,16 +53,16 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 		p, ok := set.Get(name)
 		if !ok {
 			log.Error("a job start names a project that is not in the projects file; nothing started", "project", name)
-			a.endBeforeRoot(ctx, w, *req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(name)+"`, so nothing was started. "+bot.ProjectsHint(set, "instruction"), log)
+			a.endBeforeRoot(ctx, w, *req, "docsbot no longer serves the docs project `"+mrkdwn.Escape(name)+"`, so nothing was started. "+project.Hint(set, "instruction"), log)
 			return project.Project{}, true, nil
 		}
 		req.Project = p.Name
 		return p, false, nil
 	}
 	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
-	if bot.IsProjectProblem(err) {
+	if project.IsProblem(err) {
 		log.Info("job start names no known project, or two", "err", mrkdwn.Cut(err.Error(), 120))
-		a.endBeforeRoot(ctx, w, *req, bot.ProjectProblem(err, set, "instruction")+" Nothing was started.", log)
+		a.endBeforeRoot(ctx, w, *req, project.Problem(err, set, "instruction")+" Nothing was started.", log)
 		return project.Project{}, true, nil
 	}
 	if err != nil {

@@ -23,7 +23,7 @@ func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	if !a.core.Projects().Implicit() {
 		name, rest, ok, err := project.CutToken(text)
 		if err != nil {
-			r.Ack(bot.Ephemeral(bot.ProjectProblem(err, a.core.Projects(), "question")))
+			r.Ack(bot.Ephemeral(project.Problem(err, a.core.Projects(), "question")))
 			return
 		}
 		if ok {

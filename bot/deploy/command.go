@@ -38,7 +38,7 @@ func (d *deploys) parse(text string) (request, string) {
 	if !d.core.Projects().Implicit() {
 		name, rest, ok, err := project.CutToken(text)
 		if err != nil {
-			return req, bot.ProjectProblem(err, d.core.Projects(), "command")
+			return req, project.Problem(err, d.core.Projects(), "command")
 		}
 		if ok {
 			req.Project, text = name, rest

@@ -51,15 +51,15 @@ func (d *deploys) askToDeploy(ctx context.Context, r *bot.CommandRequest, req re
 	cancel()
 	c := confirmation{Ask: r.DeliveryID, At: d.cfg.Now().Unix()}
 	switch {
-	case bot.IsProjectProblem(err):
-		r.Ack(bot.Ephemeral(bot.ProjectProblem(err, set, "command")))
+	case project.IsProblem(err):
+		r.Ack(bot.Ephemeral(project.Problem(err, set, "command")))
 		return
 	case err != nil:
 		// The last choice could not be read in time: the work decides.
 		d.log.Warn("deciding the project in the ack failed; the work decides", "user", req.User, "err", err)
 		c.Project = req.Project
 	case res.Ask:
-		r.Ack(bot.Ephemeral(bot.WhichProject(set, "command")))
+		r.Ack(bot.Ephemeral(project.Which(set, "command")))
 		return
 	default:
 		c.Project = res.Project.Name

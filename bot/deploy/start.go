@@ -208,7 +208,7 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 		key := v[1:] // "=" then the key, which is "" for the implicit project
 		p, ok := d.core.Project(key)
 		if !ok {
-			d.answer(ctx, req, bot.NotServed(key), log)
+			d.answer(ctx, req, project.NotServed(key), log)
 		}
 		return p, ok
 	}

@@ -38,7 +38,7 @@ func (h *health) parse(text string, today time.Time) (request, string) {
 	if !h.core.Projects().Implicit() {
 		name, rest, ok, err := project.CutToken(text)
 		if err != nil {
-			return req, bot.ProjectProblem(err, h.core.Projects(), "command")
+			return req, project.Problem(err, h.core.Projects(), "command")
 		}
 		if ok {
 			req.Project, text = name, rest

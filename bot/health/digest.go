@@ -89,7 +89,7 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 	p := served.Project
 	name := projectName(p)
 	key := bot.ProjectKey(p)
-	of, arg := bot.OfProject(name), bot.ProjectArg(name)
+	of, arg := project.Of(name), project.Arg(name)
 	sched, now := h.cfg.Digest, h.cfg.Now()
 	failed := func(err error) error {
 		if store.Temporary(err) {
@@ -252,11 +252,11 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	// cannot be read).
 	h.countResolved(wctx, got.rep, bot.ProjectKey(p), rng, post.Log)
 	name := projectName(p)
-	title := "*Weekly docs health digest*" + bot.OfProject(name) + ", " + rng.String()
+	title := "*Weekly docs health digest*" + project.Of(name) + ", " + rng.String()
 	// Decided at each posting: a channel shared with another organisation
 	// since it was subscribed gets the counts and pages only.
 	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p), h.core.Sight(wctx, "", post.Sub.Channel), true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
-		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, bot.ProjectArg(name), Command, bot.ProjectArg(name)), false, false)))
-	h.core.Digests().Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+bot.OfProjectPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
+		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, project.Arg(name), Command, project.Arg(name)), false, false)))
+	h.core.Digests().Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+project.OfPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
 }

@@ -208,7 +208,7 @@ func (p *pane) doPrompt(ctx context.Context, w *bot.Work) error {
 	p.core.Decorations().SetThreadStatus(ctx, post.Channel, post.ThreadTS, promptStatus[req.Prompt], log)
 	key, known := p.projectKey(req.Project)
 	if !known {
-		return p.say(ctx, w, post, bot.ProjectProblem(&project.UnknownError{Name: req.Project}, p.core.Projects(), "prompt"), log)
+		return p.say(ctx, w, post, project.Problem(&project.UnknownError{Name: req.Project}, p.core.Projects(), "prompt"), log)
 	}
 	var text string
 	switch req.Prompt {

@@ -200,7 +200,7 @@ func (v *visitors) drawChart(ctx context.Context, t target, asker slack.SlashCom
 		tell(bot.Describe(err))
 		return "", errNoChart
 	}
-	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
+	comment := "Daily unique visitors" + project.Of(t.label()) + ", " + r.Describe() + ", asked by " + mrkdwn.Mention(asker.UserID) + "."
 	native := comment
 	if r.Today {
 		native += " Today (" + r.Last.Format("Jan 2") + ") is still counting: its point, \"so far\", is not a drop in traffic."
@@ -289,8 +289,8 @@ func (v *visitors) uploadChart(ctx context.Context, t target, channel, thread st
 		Reader:          bytes.NewReader(png),
 		FileSize:        len(png),
 		Filename:        "docs-visitors-" + fileProject(t.label()) + from + "-" + r.Last.Format(time.DateOnly) + ".png",
-		Title:           "Unique visitors per day" + bot.OfProjectPlain(t.label()) + ", " + r.String(),
-		AltTxt:          "Line chart of the docs' daily unique visitors" + bot.OfProjectPlain(t.label()) + ", human and AI, " + r.String(),
+		Title:           "Unique visitors per day" + project.OfPlain(t.label()) + ", " + r.String(),
+		AltTxt:          "Line chart of the docs' daily unique visitors" + project.OfPlain(t.label()) + ", human and AI, " + r.String(),
 		Channel:         channel,
 		ThreadTimestamp: thread,
 		InitialComment:  comment,

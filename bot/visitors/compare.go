@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -98,7 +99,7 @@ func (c *comparisonReport) message() *slack.WebhookMessage {
 	t := c.Cmp.Totals.Total
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
-		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", bot.OfProjectPlain(c.Req.ProjectName), c.Req.Range.Describe(), humanize.Count(t.After),
+		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s in %s, %s)", project.OfPlain(c.Req.ProjectName), c.Req.Range.Describe(), humanize.Count(t.After),
 			humanize.Count(t.Before), c.Prev, changeWord(t)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
@@ -129,7 +130,7 @@ func (c *comparisonReport) blocks() []slack.Block {
 		return fmt.Sprintf("*%s* %s (was %s, %s)", humanize.Count(ch.After), name, humanize.Count(ch.Before), changeWord(ch))
 	}
 	section(fmt.Sprintf(":chart_with_upwards_trend: *Unique visitors to the docs%s, %s compared with %s*\n%s  ·  %s  ·  %s",
-		bot.OfProjectPlain(c.Req.ProjectName), c.Req.Range.Describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
+		project.OfPlain(c.Req.ProjectName), c.Req.Range.Describe(), c.Prev, line("visitors", cmp.Totals.Total), line("human", cmp.Totals.Human), line("AI", cmp.Totals.AI)))
 	caveat := "Totals are each range's unique visitors; page counts are never added into them."
 	if left := c.Req.Range.LeftOutNote(); left != "" {
 		caveat = left + " " + caveat

@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/csvexport"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -54,7 +55,7 @@ func (v *visitors) uploadCSV(ctx context.Context, w *bot.Work, t target, cmd sla
 		return "", fmt.Errorf("writing the visitors CSV: %w", err)
 	}
 	from, _ := req.Range.Params()
-	of := bot.OfProject(t.label())
+	of := project.Of(t.label())
 	comment := fmt.Sprintf("Unique visitors of %s pages%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), of, req.Range, mrkdwn.Mention(cmd.UserID))
 	if req.Path != "" {
 		comment = fmt.Sprintf("Unique visitors of the %s pages under %s%s, %s (UTC), asked by %s.", humanize.Count(int64(rows)), inlineCode(req.Path), of, req.Range, mrkdwn.Mention(cmd.UserID))
@@ -66,7 +67,7 @@ func (v *visitors) uploadCSV(ctx context.Context, w *bot.Work, t target, cmd sla
 		Reader:         bytes.NewReader(data),
 		FileSize:       len(data),
 		Filename:       "docs-visitors-" + fileProject(t.label()) + from + "-" + req.Range.Last.Format(time.DateOnly) + ".csv",
-		Title:          "Docs visitors by page" + bot.OfProjectPlain(t.label()) + ", " + req.Range.String(),
+		Title:          "Docs visitors by page" + project.OfPlain(t.label()) + ", " + req.Range.String(),
 		Channel:        cmd.ChannelID,
 		InitialComment: comment,
 	})

@@ -36,7 +36,7 @@ const (
 // A subscription's change is audited once for the work w.
 func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest) error {
 	log := v.log.With("user", cmd.UserID, "channel", cmd.ChannelID, "digest", req.Digest, "project", t.proj.Name)
-	of, arg := bot.OfProject(t.label()), bot.ProjectArg(t.label())
+	of, arg := project.Of(t.label()), project.Arg(t.label())
 	legacy := v.legacyIs(t, cmd.ChannelID)
 	storeFailed := func(err error) error {
 		if store.Temporary(err) {
@@ -190,7 +190,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
 		return
 	}
 	summary := visitorsReport{Req: req, Snap: ex.Snap, Age: ex.Age, Stale: ex.Stale, Closed: ex.Closed, CacheTTL: v.cfg.CacheTTL, Fetched: ex.Fetched,
-		Digest: fmt.Sprintf("The %s docs visitors digest%s · `%s digest off%s` stops it", f, bot.OfProject(t.label()), Command, bot.ProjectArg(t.label()))}
+		Digest: fmt.Sprintf("The %s docs visitors digest%s · `%s digest off%s` stops it", f, project.Of(t.label()), Command, project.Arg(t.label()))}
 	msg := summary.message()
 	blocks := append(msg.Blocks.BlockSet, slack.NewDividerBlock())
 	blocks = append(blocks, cmp.blocks()...)
@@ -206,7 +206,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
 		log.Warn("drawing the digest's chart failed", "err", err)
 		return
 	}
-	comment := "Daily unique visitors" + bot.OfProject(t.label()) + ", " + r.String() + "."
+	comment := "Daily unique visitors" + project.Of(t.label()) + ", " + r.String() + "."
 	if gaps := tr.gapsText(); gaps != "" {
 		comment += " " + gaps
 	}

@@ -193,7 +193,7 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 		return
 	}
 	if _, ok := v.core.Projects().Get(ch.Project); !ok {
-		v.core.ReplyPrivately(ctx, cmd, bot.ProjectProblem(&project.UnknownError{Name: ch.Project}, v.core.Projects(), "command"))
+		v.core.ReplyPrivately(ctx, cmd, project.Problem(&project.UnknownError{Name: ch.Project}, v.core.Projects(), "command"))
 		r.Ack(nil)
 		return
 	}
@@ -217,8 +217,8 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 	if cw.Project == "" {
 		res, err := v.core.Projects().Resolve(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 		switch {
-		case bot.IsProjectProblem(err):
-			v.tell(ctx, *cmd, bot.ProjectProblem(err, set, "command"))
+		case project.IsProblem(err):
+			v.tell(ctx, *cmd, project.Problem(err, set, "command"))
 			return target{}, false, nil
 		case err != nil:
 			if store.Temporary(err) {
@@ -233,7 +233,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 	}
 	p, ok := set.Get(cw.Project)
 	if !ok {
-		v.tell(ctx, *cmd, bot.ProjectProblem(&project.UnknownError{Name: cw.Project}, set, "command"))
+		v.tell(ctx, *cmd, project.Problem(&project.UnknownError{Name: cw.Project}, set, "command"))
 		return target{}, false, nil
 	}
 	t, err := v.target(p)
@@ -267,8 +267,8 @@ func (v *visitors) ackTarget(ctx context.Context, cw *commandWork) (msg *slack.W
 	defer cancel()
 	res, err := v.core.Projects().Resolve(rctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 	switch {
-	case bot.IsProjectProblem(err):
-		return bot.Ephemeral(bot.ProjectProblem(err, v.core.Projects(), "command"))
+	case project.IsProblem(err):
+		return bot.Ephemeral(project.Problem(err, v.core.Projects(), "command"))
 	case err != nil:
 		// The last choice could not be read in time: the work decides.
 		v.log.Warn("deciding the project in the ack failed; the work decides", "user", cmd.UserID, "err", err)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -133,7 +133,7 @@ func (r visitorsReport) render(sel pageSelection, table *slack.DataTableBlock) *
 	}
 
 	section(fmt.Sprintf(":bar_chart: *Unique visitors to the docs%s, %s* (%s)\n*%s* visitors  ·  *%s* human  ·  *%s* AI  ·  AI share *%s*",
-		bot.OfProjectPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI), share(t.AI, t.Total)))
+		project.OfPlain(r.Req.ProjectName), r.Req.Range, r.spanNote(), humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI), share(t.AI, t.Total)))
 	note("Each visitor counts once in the total, even one seen as both human and AI, so the total is not human + AI. " +
 		"AI share = AI visitors ÷ all unique visitors.")
 	if r.Stale != "" {
@@ -157,7 +157,7 @@ func (r visitorsReport) render(sel pageSelection, table *slack.DataTableBlock) *
 	return &slack.WebhookMessage{
 		ResponseType: slack.ResponseTypeInChannel,
 		Text: fmt.Sprintf("Docs visitors%s %s: %s unique (%s human, %s AI)",
-			bot.OfProjectPlain(r.Req.ProjectName), r.Req.Range, humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI)),
+			project.OfPlain(r.Req.ProjectName), r.Req.Range, humanize.Count(t.Total), humanize.Count(t.Human), humanize.Count(t.AI)),
 		Blocks: &slack.Blocks{BlockSet: blocks},
 	}
 }

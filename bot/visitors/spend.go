@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -79,7 +80,7 @@ func (v *visitors) askToSpend(ctx context.Context, t target, asker slack.SlashCo
 		User:  asker.UserID, Channel: asker.ChannelID, Thread: thread, Spend: q.Spend})
 	limit := v.core.Analytics().Budget
 	text := fmt.Sprintf(":warning: The chart%s of %s costs %s to the docs API (the days not cached yet). It would spend %d of the hour's %d analytics requests, "+
-		"which everyone using docsbot shares. Spend them?", bot.OfProject(t.label()), r.Describe(), requests(q.Need), q.Spend, limit)
+		"which everyone using docsbot shares. Spend them?", project.Of(t.label()), r.Describe(), requests(q.Need), q.Spend, limit)
 	if q.Spend < q.Need {
 		text += fmt.Sprintf(" It fetches the latest %d days and shows the others as gaps.", q.Spend)
 	}

@@ -231,7 +231,7 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	refusal := v.core.Refusal(cmd.UserID, cmd.ChannelID)
 	switch {
 	case tokenErr != nil && refusal == "":
-		r.Ack(bot.Ephemeral(bot.ProjectProblem(tokenErr, v.core.Projects(), "command")))
+		r.Ack(bot.Ephemeral(project.Problem(tokenErr, v.core.Projects(), "command")))
 		return
 	case bad == nil && req.Help:
 		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects().Set)))

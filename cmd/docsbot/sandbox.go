@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/ops"
 	"github.com/docsbot/docsbot/bot/sandbox"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
@@ -54,7 +54,7 @@ func (r *runner) runSandbox(ctx context.Context, args []string) error {
 		return cli.Usage(fmt.Sprintf("--paths %d must be between 1 and 100000", *paths), "the default, 400, is a mid-sized docs site")
 	}
 
-	log := bot.NewLogger(r.stderr, "text", slog.LevelInfo)
+	log := ops.NewLogger(r.stderr, "text", slog.LevelInfo)
 	redisURL, _ := r.lookupEnv(config.EnvRedisURL)
 	redisURL = strings.TrimSpace(redisURL)
 	sb, err := sandbox.Start(ctx, sandbox.Options{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/ops"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
@@ -52,7 +53,7 @@ type listener struct {
 // /readyz, /metrics) and, in http mode, Slack's request URLs, together on
 // DOCSBOT_HTTP_ADDR, or apart when DOCSBOT_OPS_ADDR is set (Slack's listener
 // then answers nothing else, and the ops listener none of Slack's paths).
-// ops is the ops endpoint (bot.OpsHandler).
+// ops is the ops endpoint (ops.Handler).
 func listeners(cfg config.Serve, b *bot.Bot, ops http.Handler) []listener {
 	httpMode := cfg.Bot.Mode == bot.ModeHTTP
 	const opsWhat = "/healthz, /readyz and /metrics"
@@ -85,11 +86,11 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := bot.NewLogger(r.stderr, cfg.LogFormat, cfg.LogLevel)
+	log := ops.NewLogger(r.stderr, cfg.LogFormat, cfg.LogLevel)
 	// The Redis client logs through a process-wide logger; send its lines
 	// to ours so JSON logs stay JSON.
 	store.SetClientLogger(log)
-	reg := bot.NewRegistry()
+	reg := ops.NewRegistry()
 	metrics := bot.NewMetrics(reg)
 	cfg.Bot.Logger, cfg.Bot.Metrics = log, metrics
 
@@ -105,7 +106,7 @@ func (r *runner) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	logStarting(log, cfg, st)
-	ls := listeners(cfg, b, bot.OpsHandler(reg, readiness(cfg, b, st)))
+	ls := listeners(cfg, b, ops.Handler(reg, readiness(cfg, b, st)))
 	if profiles != "" {
 		ls = append(ls, listener{env: envPprofAddr, addr: profiles, what: "Go's profiles (/debug/pprof/)", h: pprofHandler(),
 			fix: "pick a free loopback address for " + envPprofAddr + ", or leave it unset"})
@@ -177,8 +178,8 @@ func logStarting(log *slog.Logger, cfg config.Serve, st *store.Store) {
 
 // readiness is what /readyz checks: Slack connected and Redis answering;
 // in http mode Slack's side is down while its requests are not served.
-func readiness(cfg config.Serve, b *bot.Bot, st *store.Store) bot.Readiness {
-	ready := bot.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
+func readiness(cfg config.Serve, b *bot.Bot, st *store.Store) ops.Readiness {
+	ready := ops.Readiness{SlackConnected: b.Connected, PingRedis: st.Ping}
 	if cfg.Bot.Mode == bot.ModeHTTP {
 		ready.SlackDown = "not serving Slack's requests"
 	}
@@ -196,7 +197,7 @@ func listen(ctx context.Context, ls []listener, log *slog.Logger) (stop func(), 
 		}
 	}
 	for _, l := range ls {
-		s, err := bot.Listen(ctx, l.addr, l.h, log, l.what)
+		s, err := ops.Listen(ctx, l.addr, l.h, log, l.what)
 		if err != nil {
 			stop()
 			return nil, &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "cannot listen on " + l.env + " " + l.addr + ": " + err.Error(), Fix: l.fix}

@@ -1,4 +1,4 @@
-package bot_test
+package ops_test
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/ops"
 )
 
-func TestOpsHandler(t *testing.T) {
+func TestHandler(t *testing.T) {
 	t.Parallel()
 	down := errors.New("connection refused")
 	tests := []struct {
@@ -32,7 +32,7 @@ func TestOpsHandler(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := bot.OpsHandler(bot.NewRegistry(), bot.Readiness{
+			h := ops.Handler(ops.NewRegistry(), ops.Readiness{
 				SlackConnected: func() bool { return tt.connected },
 				PingRedis:      func(context.Context) error { return tt.ping },
 			})

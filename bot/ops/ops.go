@@ -1,4 +1,10 @@
-package bot
+// Package ops is what a replica's operators read: the ops endpoint
+// (/healthz, /readyz, /metrics: Handler, with Readiness and NewRegistry),
+// the listener that serves it and, in HTTP mode, Slack's request URLs
+// (Listen), and the process logger (NewLogger), whose RepeatFilter holds back
+// the same warning repeated during an outage. It knows nothing of the bot:
+// cmd/docsbot and the sandbox hand it what to check and what to serve.
+package ops
 
 import (
 	"cmp"
@@ -16,8 +22,8 @@ import (
 )
 
 // Readiness says whether a replica can take work: its Slack socket is up,
-// or in HTTP mode it serves Slack's requests (Bot.Connected), and Redis
-// answers (Store.Ping).
+// or in HTTP mode it serves Slack's requests (bot.Bot.Connected), and Redis
+// answers (store.Store.Ping).
 type Readiness struct {
 	SlackConnected func() bool
 	// SlackDown is what /readyz says when SlackConnected is false
@@ -26,9 +32,9 @@ type Readiness struct {
 	PingRedis func(context.Context) error
 }
 
-// OpsHandler serves /healthz (the process is alive), /readyz (Slack socket
+// Handler serves /healthz (the process is alive), /readyz (Slack socket
 // connected, or in HTTP mode the bot serving, and Redis reachable) and /metrics (Prometheus, from reg).
-func OpsHandler(reg *prometheus.Registry, ready Readiness) http.Handler {
+func Handler(reg *prometheus.Registry, ready Readiness) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -69,9 +75,9 @@ func NewRegistry() *prometheus.Registry {
 // returns once the listener is open, so that a bad address fails the start.
 // what names what h serves in the log ("/healthz, /readyz and /metrics",
 // Slack's request URLs). A replica has one or two such listeners: the ops
-// endpoint (OpsHandler) alone, or beside Slack's request URLs in HTTP mode
-// (WithSlackHandler), or the two apart (SlackHandler on one address,
-// OpsHandler on another, so that what faces Slack serves nothing else).
+// endpoint (Handler) alone, or beside Slack's request URLs in HTTP mode
+// (bot.WithSlackHandler), or the two apart (bot.Bot.SlackHandler on one
+// address, Handler on another, so that what faces Slack serves nothing else).
 func Listen(ctx context.Context, addr string, h http.Handler, log *slog.Logger, what string) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -1,4 +1,4 @@
-package bot_test
+package claim_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/claim"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -19,7 +19,7 @@ import (
 // openStore opens a store of the test's own keys in the package's Redis.
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := store.Open(t.Context(), redisURL, store.WithPrefix(redistest.Prefix(t)))
+	st, err := store.Open(t.Context(), redisServer.URL, store.WithPrefix(redistest.Prefix(t)))
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
@@ -38,10 +38,10 @@ func enqueue(t *testing.T, st *store.Store, n int) {
 	}
 }
 
-// workRunner is a ClaimRunner over st's inbox, as the bot's, handling each
+// workRunner is a Runner over st's inbox, as the bot's, handling each
 // piece with handle and logging into log.
-func workRunner(st *store.Store, log *bytes.Buffer, handle func(ctx context.Context, t store.Taken) bool) *bot.ClaimRunner[store.Taken] {
-	return &bot.ClaimRunner[store.Taken]{
+func workRunner(st *store.Store, log *bytes.Buffer, handle func(ctx context.Context, t store.Taken) bool) *claim.Runner[store.Taken] {
+	return &claim.Runner[store.Taken]{
 		Claim:   st.Inbox().ClaimWork,
 		Lease:   30 * time.Second,
 		Handle:  handle,
@@ -51,7 +51,7 @@ func workRunner(st *store.Store, log *bytes.Buffer, handle func(ctx context.Cont
 		Wake:    make(chan struct{}, 1),
 		Backoff: 10 * time.Millisecond,
 		Log:     slog.New(slog.NewTextHandler(log, nil)),
-		Lines: bot.ClaimLines{
+		Lines: claim.Lines{
 			ClaimFailed: "claim failed", Overran: "overran", Released: "handed back",
 			ReleaseFailed: "hand back failed", Count: "pieces",
 		},
@@ -59,7 +59,7 @@ func workRunner(st *store.Store, log *bytes.Buffer, handle func(ctx context.Cont
 }
 
 // start starts r; cancel ends its ctx, and done is closed when Run returned.
-func start(r *bot.ClaimRunner[store.Taken]) (cancel context.CancelFunc, done <-chan struct{}) {
+func start(r *claim.Runner[store.Taken]) (cancel context.CancelFunc, done <-chan struct{}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { defer close(ran); r.Run(ctx, context.Background()) }()
@@ -68,16 +68,16 @@ func start(r *bot.ClaimRunner[store.Taken]) (cancel context.CancelFunc, done <-c
 
 // run starts r and returns the function that stops it and waits for Run
 // to return.
-func run(r *bot.ClaimRunner[store.Taken]) (stop func()) {
+func run(r *claim.Runner[store.Taken]) (stop func()) {
 	cancel, done := start(r)
 	return func() { cancel(); <-done }
 }
 
-// TestClaimRunnerHandsBackOnStop stops a runner while its workers hold
+// TestRunnerHandsBackOnStop stops a runner while its workers hold
 // claims. Handlers cut short by the stop are handed back: another replica
 // can claim them at once, not after their lease. A handler that ends within
 // the grace settles its claim, and its context was not cancelled.
-func TestClaimRunnerHandsBackOnStop(t *testing.T) {
+func TestRunnerHandsBackOnStop(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
@@ -165,9 +165,9 @@ func TestClaimRunnerHandsBackOnStop(t *testing.T) {
 	}
 }
 
-// TestClaimRunnersHandleEachOnce runs two runners, as two replicas, on one
+// TestRunnersHandleEachOnce runs two runners, as two replicas, on one
 // inbox: every piece is handled exactly once, with claims gathered or not.
-func TestClaimRunnersHandleEachOnce(t *testing.T) {
+func TestRunnersHandleEachOnce(t *testing.T) {
 	t.Parallel()
 	for _, gather := range []time.Duration{0, 5 * time.Millisecond} {
 		t.Run(fmt.Sprintf("gather %v", gather), func(t *testing.T) {
@@ -177,7 +177,7 @@ func TestClaimRunnersHandleEachOnce(t *testing.T) {
 	}
 }
 
-// handleEachOnce is TestClaimRunnersHandleEachOnce with runners that gather
+// handleEachOnce is TestRunnersHandleEachOnce with runners that gather
 // claims for gather.
 func handleEachOnce(t *testing.T, gather time.Duration) {
 	const pieces = 40
@@ -219,9 +219,9 @@ func handleEachOnce(t *testing.T, gather time.Duration) {
 	}
 }
 
-// TestClaimRunnerWakes queues work while the runner sleeps for a long Idle:
+// TestRunnerWakes queues work while the runner sleeps for a long Idle:
 // a nudge on Wake has it claimed at once.
-func TestClaimRunnerWakes(t *testing.T) {
+func TestRunnerWakes(t *testing.T) {
 	t.Parallel()
 	st := openStore(t)
 	var handled atomic.Int32

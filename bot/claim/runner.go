@@ -1,4 +1,9 @@
-package bot
+// Package claim is the claim loop every replica runs over a schedule kept in
+// Redis (Runner): the core's inbox over its work, the agent's poller over its
+// jobs. It knows nothing of what it claims nor of the bot: the store claims,
+// releases and says when the next item is due; the caller handles an item
+// and words the log lines (Lines).
+package claim
 
 import (
 	"context"
@@ -10,7 +15,7 @@ import (
 // releaseBudget bounds handing claims back on shutdown.
 const releaseBudget = 5 * time.Second
 
-// ClaimRunner is the claim loop shared by every replica: it claims due items
+// Runner is the claim loop shared by every replica: it claims due items
 // of a schedule kept in Redis, each under a lease, and handles them on a
 // bounded pool of workers until its context ends, then hands back the claims
 // still unsettled so that another replica takes them instead of waiting for
@@ -30,7 +35,7 @@ const releaseBudget = 5 * time.Second
 //
 // Claim, Handle, Release, Workers, Idle, Backoff and Log are required; the
 // rest is optional (Landing zero hands every claim back due at once).
-type ClaimRunner[T any] struct {
+type Runner[T any] struct {
 	// Claim takes up to max due items, each held for lease.
 	Claim func(ctx context.Context, max int, lease time.Duration) ([]T, error)
 	// Lease is the lease passed to Claim.
@@ -44,7 +49,7 @@ type ClaimRunner[T any] struct {
 	// the given wait: 0, or Landing for claims whose handler was cancelled.
 	Release func(ctx context.Context, items []T, after time.Duration) error
 	// Landing is how long a request sent by a handler that the shutdown
-	// cancelled may still take effect (Config.LandingWindow): the claims of
+	// cancelled may still take effect (bot.Config.LandingWindow): the claims of
 	// cancelled handlers come due no sooner.
 	Landing time.Duration
 	// NextDue, when set, tells how long until the next item is due (on the
@@ -82,12 +87,12 @@ type ClaimRunner[T any] struct {
 	GaugeEvery time.Duration
 	// Log receives the runner's lines, worded by Lines.
 	Log   *slog.Logger
-	Lines ClaimLines
+	Lines Lines
 }
 
-// ClaimLines are the log lines of a ClaimRunner, in the words of what it
+// Lines are the log lines of a Runner, in the words of what it
 // claims.
-type ClaimLines struct {
+type Lines struct {
 	// ClaimFailed is logged (an error, with "err") when a claim fails.
 	ClaimFailed string
 	// Overran is logged (a warning, with "grace") when handlers still run
@@ -104,7 +109,7 @@ type ClaimLines struct {
 // derived from work, which may outlive ctx: they then have Grace to end
 // before it is cancelled. Run returns once every handler has returned and the
 // unsettled claims were handed back.
-func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
+func (r *Runner[T]) Run(ctx, work context.Context) {
 	work, stopWork := context.WithCancel(work)
 	defer stopWork()
 	slots := make(chan struct{}, r.Workers)
@@ -161,7 +166,7 @@ func (r *ClaimRunner[T]) Run(ctx, work context.Context) {
 // waitNext sleeps, after a claim that took less than there was room for,
 // until the next item is due (NextDue) or Idle, whichever is sooner,
 // gathering for Gather first.
-func (r *ClaimRunner[T]) waitNext(ctx context.Context) {
+func (r *Runner[T]) waitNext(ctx context.Context) {
 	wait := r.Idle
 	if r.NextDue != nil {
 		if d, ok, err := r.NextDue(ctx); err == nil && ok && d < wait {
@@ -224,7 +229,7 @@ func (c *claims[T]) unsettled() (now, later []T) {
 }
 
 // release hands items back, due after the given wait, and logs it.
-func (r *ClaimRunner[T]) release(ctx context.Context, items []T, after time.Duration) {
+func (r *Runner[T]) release(ctx context.Context, items []T, after time.Duration) {
 	if len(items) == 0 {
 		return
 	}
@@ -236,7 +241,7 @@ func (r *ClaimRunner[T]) release(ctx context.Context, items []T, after time.Dura
 }
 
 // sleep waits for d, a nudge on Wake, or the end of ctx.
-func (r *ClaimRunner[T]) sleep(ctx context.Context, d time.Duration) {
+func (r *Runner[T]) sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -258,7 +263,7 @@ func pause(ctx context.Context, d time.Duration) {
 }
 
 // nudge wakes the loop if it sleeps (Wake nil: nothing to do).
-func (r *ClaimRunner[T]) nudge() {
+func (r *Runner[T]) nudge() {
 	select {
 	case r.Wake <- struct{}{}:
 	default:
