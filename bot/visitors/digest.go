@@ -96,22 +96,34 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		}
 		log.Info("digest turned off")
 	case digestStatus:
-		sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, t.key)
-		if errors.Is(err, store.ErrNotFound) && legacy {
-			sub, err = v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, "")
-		}
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel has no docs visitors digest%s. `%s digest weekly%s` (or `daily`) starts one; digests are due %s.",
-				of, Command, arg, sched.Text(digest.Weekly)))
-		case err != nil:
+		if err := v.digestStatus(ctx, t, cmd, legacy); err != nil {
 			return storeFailed(err)
-		default:
-			f := digest.Frequency(sub.Frequency)
-			v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest%s, %s; the next one comes %s. %s subscribed it on %s. `%s digest off%s` stops it.",
-				mrkdwn.Escape(sub.Frequency), of, sched.Text(f), sched.NextText(f, now),
-				mrkdwn.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command, arg))
 		}
+	}
+	return nil
+}
+
+// digestStatus tells the person privately the channel's digest of t's
+// project (the one made before projects existed when legacy); a store
+// error is returned for the caller to word.
+func (v *visitors) digestStatus(ctx context.Context, t target, cmd slack.SlashCommand, legacy bool) error {
+	of, arg := project.Of(t.label()), project.Arg(t.label())
+	sched, now := v.cfg.Digest, v.cfg.Now()
+	sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, t.key)
+	if errors.Is(err, store.ErrNotFound) && legacy {
+		sub, err = v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, "")
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel has no docs visitors digest%s. `%s digest weekly%s` (or `daily`) starts one; digests are due %s.",
+			of, Command, arg, sched.Text(digest.Weekly)))
+	case err != nil:
+		return err
+	default:
+		f := digest.Frequency(sub.Frequency)
+		v.core.ReplyPrivately(ctx, cmd, fmt.Sprintf("This channel gets the %s docs visitors digest%s, %s; the next one comes %s. %s subscribed it on %s. `%s digest off%s` stops it.",
+			mrkdwn.Escape(sub.Frequency), of, sched.Text(f), sched.NextText(f, now),
+			mrkdwn.Mention(sub.CreatedBy), sub.CreatedAt.Format("Jan 2, 2006"), Command, arg))
 	}
 	return nil
 }
