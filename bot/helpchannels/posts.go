@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -92,8 +93,14 @@ func (f *Feature) doQuestion(ctx context.Context, w *bot.Work, q bot.Question) e
 		return nil
 	}
 	q.Via = m.Mode
+	return f.handOver(ctx, w, q, log)
+}
+
+// handOver hands q to the answerer once (markQueued): its bot.WorkAsk is
+// keyed by w, so a second attempt queues nothing twice.
+func (f *Feature) handOver(ctx context.Context, w *bot.Work, q bot.Question, log *slog.Logger) error {
 	payload, _ := json.Marshal(q)
-	_, err = w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
+	_, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
 		return "", f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload})
 	})
 	switch {

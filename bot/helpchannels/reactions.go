@@ -141,17 +141,7 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 	if m.ThreadTimestamp != m.Timestamp {
 		q.ThreadTS = m.ThreadTimestamp
 	}
-	payload, _ := json.Marshal(q)
-	_, err = w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
-		return "", f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload})
-	})
-	switch {
-	case errors.Is(err, bot.ErrUnmarked):
-		log.Warn("marking the question handed over failed; it is handed over once all the same (the answer's work is keyed by this one)", "err", err)
-	case err != nil:
-		return bot.Later(bot.RetryDelay(w.Attempt), err)
-	}
-	return nil
+	return f.handOver(ctx, w, q, log)
 }
 
 // draftLines are a thread's messages as a job's draft carries them
