@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/slackcheck"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
@@ -112,7 +113,7 @@ func (r *runner) configCheck(cfg config.Serve, err error) checkup.Result {
 func (r *runner) dependencies(cfg config.Serve, cfgErr error) []checkup.Check {
 	return slices.Concat([]checkup.Check{
 		{Name: "Slack bot token", Blocked: cfg.Blocked(cfgErr, config.EnvSlackBotToken, config.EnvSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
-			c := bot.CheckBotToken(ctx, cfg.BotToken, cfg.SlackAPIURL, slackScopes(), cfg.AppToken)
+			c := slackcheck.BotToken(ctx, cfg.BotToken, cfg.SlackAPIURL, slackScopes(), cfg.AppToken)
 			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
 		}},
 		slackModeCheck(cfg, cfgErr),
@@ -211,12 +212,12 @@ func (r *runner) checkAssistant(ctx context.Context, name string, p project.Proj
 func slackModeCheck(cfg config.Serve, cfgErr error) checkup.Check {
 	if cfg.Bot.Mode == bot.ModeHTTP {
 		return checkup.Check{Name: "Signing secret", Blocked: cfg.Blocked(cfgErr, config.EnvSigningSecret, config.EnvSlackMode, config.EnvHTTPAddr), Run: func(context.Context) checkup.Result {
-			c := bot.CheckSigningSecret(cfg.Bot.SigningSecret, cfg.HTTPAddr)
+			c := slackcheck.SigningSecret(cfg.Bot.SigningSecret, cfg.HTTPAddr)
 			return checkup.Of("Signing secret", c.OK, c.Line, c.Fix)
 		}}
 	}
 	return checkup.Check{Name: "Slack app token", Blocked: cfg.Blocked(cfgErr, config.EnvSlackAppToken, config.EnvSlackAPIURL, config.EnvSlackMode), Run: func(ctx context.Context) checkup.Result {
-		c := bot.CheckAppToken(ctx, cfg.AppToken, cfg.SlackAPIURL, cfg.BotToken)
+		c := slackcheck.AppToken(ctx, cfg.AppToken, cfg.SlackAPIURL, cfg.BotToken)
 		return checkup.Of("Slack app token", c.OK, c.Line, c.Fix)
 	}}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ops"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/slackcheck"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi"
@@ -217,10 +218,10 @@ func runEnd(err error, log *slog.Logger) error {
 		return nil
 	case errors.Is(err, bot.ErrBotToken):
 		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "Slack refused " + config.EnvSlackBotToken + " (" + cmp.Or(bot.SlackCode(err), "could not connect") + ")",
-			Fix: bot.FixBotToken}
+			Fix: slackcheck.FixBotToken}
 	case errors.Is(err, bot.ErrAppToken):
 		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "Slack refused " + config.EnvSlackAppToken + " (" + cmp.Or(bot.SlackCode(err), "could not connect") + ")",
-			Fix: bot.FixAppToken}
+			Fix: slackcheck.FixAppToken}
 	}
 	return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "the bot stopped: " + err.Error()}
 }

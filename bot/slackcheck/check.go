@@ -1,4 +1,7 @@
-package bot
+// Package slackcheck is doctor's checks of Slack with real calls: the bot
+// token and its scopes, the app-level token, the signing secret; each
+// outcome worded, secrets masked, with what to do.
+package slackcheck
 
 import (
 	"context"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
 )
 
@@ -35,12 +39,12 @@ const FixScopes = "add the missing scopes to the Slack app (deploy/slack-app-man
 	"paste it on the app's App Manifest page, or add them under OAuth & Permissions), then reinstall the app to the " +
 	"workspace (OAuth & Permissions -> Reinstall) so that the bot token gets them"
 
-// CheckBotToken calls auth.test with the bot token at the Slack Web API
+// BotToken calls auth.test with the bot token at the Slack Web API
 // apiURL, and checks that the token has every scope in need (Slack lists a
 // token's scopes in the X-OAuth-Scopes header of its answers). secrets are
 // scrubbed from what Slack or the network said.
-func CheckBotToken(ctx context.Context, botToken, apiURL string, need []string, secrets ...string) Check {
-	masked := SecretKinds().Mask(botToken)
+func BotToken(ctx context.Context, botToken, apiURL string, need []string, secrets ...string) Check {
+	masked := bot.SecretKinds().Mask(botToken)
 	client := slack.New(botToken, slack.OptionAPIURL(apiURL))
 	resp, err := client.AuthTestContext(ctx)
 	if err != nil {
@@ -93,10 +97,10 @@ func MissingScopes(granted string, need []string) []string {
 	return slices.Compact(missing)
 }
 
-// CheckAppToken asks apps.connections.open for a Socket Mode URL with the
+// AppToken asks apps.connections.open for a Socket Mode URL with the
 // app-level token. The URL is not dialled, so no connection is opened.
-func CheckAppToken(ctx context.Context, appToken, apiURL string, secrets ...string) Check {
-	masked := SecretKinds().Mask(appToken)
+func AppToken(ctx context.Context, appToken, apiURL string, secrets ...string) Check {
+	masked := bot.SecretKinds().Mask(appToken)
 	client := slack.New("", slack.OptionAPIURL(apiURL), slack.OptionAppLevelToken(appToken))
 	_, wsURL, err := client.StartSocketModeContext(ctx)
 	if err != nil {
@@ -109,17 +113,17 @@ func CheckAppToken(ctx context.Context, appToken, apiURL string, secrets ...stri
 	return Check{OK: true, Line: fmt.Sprintf("%s works: Socket Mode is on%s (connection URL issued, not opened)%s", masked, app, viaURL(apiURL))}
 }
 
-// CheckSigningSecret checks what can be checked of HTTP mode's signing
+// SigningSecret checks what can be checked of HTTP mode's signing
 // secret before Slack sends a request: that it looks like one (32
 // hexadecimal characters), not like a token pasted in the wrong place. addr
 // is where Slack's requests are served.
-func CheckSigningSecret(secret, addr string) Check {
-	masked := SecretKinds().Mask(secret)
+func SigningSecret(secret, addr string) Check {
+	masked := bot.SecretKinds().Mask(secret)
 	if len(secret) != 32 || strings.Trim(strings.ToLower(secret), "0123456789abcdef") != "" {
 		return Check{Line: masked + " does not look like a signing secret (32 hexadecimal characters)", Fix: FixSigningSecret}
 	}
 	return Check{OK: true, Line: fmt.Sprintf("%s set: Slack's requests to %s, %s and %s on %s are checked with it",
-		masked, PathEvents, PathCommands, PathInteractive, addr)}
+		masked, bot.PathEvents, bot.PathCommands, bot.PathInteractive, addr)}
 }
 
 // viaURL names a Slack API base that is not the default one.
@@ -158,5 +162,5 @@ func slackFailure(ctx context.Context, err error, masked, apiURL, tokenFix strin
 		line = "could not be checked: cannot reach Slack: " + err.Error()
 		fix = "check SLACK_API_URL (" + apiURL + "), DNS, proxies and that outbound HTTPS is allowed"
 	}
-	return Check{Line: masked + " " + SecretKinds().Scrub(line, secrets...), Fix: fix}
+	return Check{Line: masked + " " + bot.SecretKinds().Scrub(line, secrets...), Fix: fix}
 }

@@ -1,4 +1,4 @@
-package bot_test
+package slackcheck_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/slackcheck"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -30,30 +31,32 @@ func TestCheckTokens(t *testing.T) {
 	t.Cleanup(wide.Close)
 	tests := []struct {
 		name   string
-		check  func() bot.Check
+		check  func() slackcheck.Check
 		ok     bool
 		want   []string
 		secret string
 	}{
-		{"bot token works", func() bot.Check {
-			return bot.CheckBotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
+		{"bot token works", func() slackcheck.Check {
+			return slackcheck.BotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
 		}, true,
 			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, fmt.Sprintf("with the %d scopes docsbot uses", len(slacktest.DefaultScopes()))}, botToken},
-		{"bot token lacks scopes", func() bot.Check {
-			return bot.CheckBotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
+		{"bot token lacks scopes", func() slackcheck.Check {
+			return slackcheck.BotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
 		}, false,
-			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", bot.FixScopes}, botToken},
-		{"bot token with more scopes than needed", func() bot.Check {
-			return bot.CheckBotToken(t.Context(), botToken, wide.APIURL, slacktest.DefaultScopes())
+			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", slackcheck.FixScopes}, botToken},
+		{"bot token with more scopes than needed", func() slackcheck.Check {
+			return slackcheck.BotToken(t.Context(), botToken, wide.APIURL, slacktest.DefaultScopes())
 		}, true,
 			[]string{fmt.Sprintf("with the %d scopes docsbot uses", len(slacktest.DefaultScopes())), "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
-		{"app token works", func() bot.Check { return bot.CheckAppToken(t.Context(), appToken, sl.APIURL) }, true,
+		{"app token works", func() slackcheck.Check { return slackcheck.AppToken(t.Context(), appToken, sl.APIURL) }, true,
 			[]string{bot.SecretKinds().Mask(appToken) + " works: Socket Mode is on for app A0CHECK"}, appToken},
-		{"bot token refused", func() bot.Check { return bot.CheckBotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,
-			[]string{bot.SecretKinds().Mask(wrongBot) + " refused (invalid_auth)", bot.FixBotToken}, wrongBot},
-		{"app token refused", func() bot.Check { return bot.CheckAppToken(t.Context(), wrongApp, sl.APIURL) }, false,
-			[]string{bot.SecretKinds().Mask(wrongApp) + " refused (invalid_auth)", bot.FixAppToken}, wrongApp},
-		{"Slack unreachable", func() bot.Check { return bot.CheckBotToken(t.Context(), botToken, "http://127.0.0.1:1/api/", nil) }, false,
+		{"bot token refused", func() slackcheck.Check { return slackcheck.BotToken(t.Context(), wrongBot, sl.APIURL, nil) }, false,
+			[]string{bot.SecretKinds().Mask(wrongBot) + " refused (invalid_auth)", slackcheck.FixBotToken}, wrongBot},
+		{"app token refused", func() slackcheck.Check { return slackcheck.AppToken(t.Context(), wrongApp, sl.APIURL) }, false,
+			[]string{bot.SecretKinds().Mask(wrongApp) + " refused (invalid_auth)", slackcheck.FixAppToken}, wrongApp},
+		{"Slack unreachable", func() slackcheck.Check {
+			return slackcheck.BotToken(t.Context(), botToken, "http://127.0.0.1:1/api/", nil)
+		}, false,
 			[]string{"could not be checked: cannot reach Slack", "check SLACK_API_URL (http://127.0.0.1:1/api/)"}, botToken},
 	}
 	for _, tt := range tests {
