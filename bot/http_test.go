@@ -19,6 +19,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -565,6 +566,6 @@ func TestHTTPModeHome(t *testing.T) {
 	}
 	h.WaitFor("Alice's Home with the New docs job button", func() bool {
 		v, ok := h.Slack.HomeView(alice)
-		return ok && strings.Contains(string(v.Blocks), bot.ActionNewJob)
+		return ok && strings.Contains(string(v.Blocks), jobdraft.ActionNewJob)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -75,7 +76,7 @@ func TestWhoMayDoWhat(t *testing.T) {
 	rootTS, jobID, res := h.finishedJob("Document webhooks")
 	plain := h.userMessage(alice, general, "", "the docs miss a page on webhooks")
 	_, improve, err := h.BotClient().PostMessage(general, slack.MsgOptionBlocks(slack.NewActionBlock("pages",
-		slack.NewButtonBlockElement(bot.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
+		slack.NewButtonBlockElement(jobdraft.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestWhoMayDoWhat(t *testing.T) {
 			return ""
 		}},
 		{name: "the improve-page button", try: func(h *harness, u string) string {
-			h.Act(slacktest.Action{UserID: u, ChannelID: general, MessageTS: improve, ActionID: bot.ActionImprovePage})
+			h.Act(slacktest.Action{UserID: u, ChannelID: general, MessageTS: improve, ActionID: jobdraft.ActionImprovePage})
 			return ""
 		}},
 		{name: "the result's Follow up button", try: func(h *harness, u string) string { h.press(u, res, agent.ActionFollowUp, ""); return "" }},
@@ -113,11 +114,11 @@ func TestWhoMayDoWhat(t *testing.T) {
 				h.T.Fatal(err)
 			}
 			_, ts, err := h.BotClient().PostMessage(dm, slack.MsgOptionBlocks(slack.NewActionBlock("home",
-				slack.NewButtonBlockElement(bot.ActionNewJob, dm, slack.NewTextBlockObject(slack.PlainTextType, "New docs job", false, false)))))
+				slack.NewButtonBlockElement(jobdraft.ActionNewJob, dm, slack.NewTextBlockObject(slack.PlainTextType, "New docs job", false, false)))))
 			if err != nil {
 				h.T.Fatal(err)
 			}
-			h.Act(slacktest.Action{UserID: u, ChannelID: dm, MessageTS: ts, ActionID: bot.ActionNewJob})
+			h.Act(slacktest.Action{UserID: u, ChannelID: dm, MessageTS: ts, ActionID: jobdraft.ActionNewJob})
 			return ""
 		}},
 		{name: "/docs-agent list", looks: true, try: func(h *harness, u string) string {
@@ -130,7 +131,7 @@ func TestWhoMayDoWhat(t *testing.T) {
 			return ""
 		}, done: func(h *harness, u string) bool {
 			v, ok := h.Slack.HomeView(u)
-			return ok && len(v.Blocks) > 0 && !strings.Contains(string(v.Blocks), bot.ActionNewJob)
+			return ok && len(v.Blocks) > 0 && !strings.Contains(string(v.Blocks), jobdraft.ActionNewJob)
 		}},
 		{name: "/docs-visitors", looks: true, try: func(h *harness, u string) string {
 			return string(h.Command(u, general, "/docs-visitors", "").Payload)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -35,9 +36,9 @@ func Declaration() declare.Declaration {
 			{Name: "message.im", Scope: declare.Scope{Name: "im:history", Why: "direct messages with the bot: they start jobs, replies follow up"}},
 			{Name: "app_mention", Scope: declare.Scope{Name: "app_mentions:read", Why: "@docsbot in channels and threads"}},
 		},
-		Actions: []string{bot.ActionImprovePage, bot.ActionNewJob, bot.ActionJobFromAnswer, bot.ActionJobFromMessage, bot.ActionFixDocs,
+		Actions: []string{jobdraft.ActionImprovePage, jobdraft.ActionNewJob, jobdraft.ActionJobFromAnswer, jobdraft.ActionJobFromMessage, jobdraft.ActionFixDocs,
 			ActionFollowUp, ActionFeedback, ActionSwitchProject},
-		ActionGroups: []string{ActionChooseProject, bot.ActionImprovePageRows},
+		ActionGroups: []string{ActionChooseProject, jobdraft.ActionImprovePageRows},
 		Views:        []string{ViewJob, ViewFollowUp},
 		Scopes: []declare.Scope{
 			{Name: "reactions:write", Why: ":eyes: on a follow-up the agent received; ⏳ then ✅/❌/🗄 on the message that asked for a job"},
@@ -211,12 +212,12 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleCommand(Command, a.onCommand)
 	a.ownPosts(routes)
 	routes.HandleShortcut(ShortcutSendToAgent, a.onSendToAgent)
-	routes.HandleBlockAction(bot.ActionImprovePage, a.onImprovePage)
-	routes.HandleBlockActions(bot.ActionImprovePageRows, a.onImprovePage)
-	routes.HandleBlockAction(bot.ActionNewJob, a.onNewJob)
-	routes.HandleBlockAction(bot.ActionJobFromAnswer, a.onJobFromAnswer)
-	routes.HandleBlockAction(bot.ActionJobFromMessage, a.onJobFromMessage)
-	routes.HandleBlockAction(bot.ActionFixDocs, a.onFixDocs)
+	routes.HandleBlockAction(jobdraft.ActionImprovePage, a.onImprovePage)
+	routes.HandleBlockActions(jobdraft.ActionImprovePageRows, a.onImprovePage)
+	routes.HandleBlockAction(jobdraft.ActionNewJob, a.onNewJob)
+	routes.HandleBlockAction(jobdraft.ActionJobFromAnswer, a.onJobFromAnswer)
+	routes.HandleBlockAction(jobdraft.ActionJobFromMessage, a.onJobFromMessage)
+	routes.HandleBlockAction(jobdraft.ActionFixDocs, a.onFixDocs)
 	routes.HandleViewSubmission(ViewJob, a.onJobSubmitted)
 	routes.HandleWork(workStart, bot.WorkHandler{Do: a.doStart, GiveUp: a.giveUpStart})
 	routes.HandleWork(workFollowUp, bot.WorkHandler{Do: a.doModalFollowUp, GiveUp: a.giveUpReply})

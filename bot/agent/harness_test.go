@@ -7,9 +7,9 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -116,10 +116,10 @@ func (h *harness) everyWayIn(user, rootTS string, refused func(what string)) {
 	h.Shortcut(slacktest.MessageShortcut{UserID: user, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: m.TS})
 	refused("shortcut")
 	_, summary, err := h.BotClient().PostMessage(general, slack.MsgOptionBlocks(slack.NewActionBlock("pages",
-		slack.NewButtonBlockElement(bot.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
+		slack.NewButtonBlockElement(jobdraft.ActionImprovePage, `{"path":"/x"}`, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	h.Act(slacktest.Action{UserID: user, ChannelID: general, MessageTS: summary, ActionID: bot.ActionImprovePage})
+	h.Act(slacktest.Action{UserID: user, ChannelID: general, MessageTS: summary, ActionID: jobdraft.ActionImprovePage})
 	refused("improve-page button")
 }

@@ -15,7 +15,7 @@ import (
 // What the rest of docsbot (the App Home, bot/home) may use of the agent:
 // a person's recent jobs as the list shows them, a hook called when one of
 // a person's jobs changes, and the "New docs job" button
-// (bot.ActionNewJob), which opens the job modal.
+// (jobdraft.ActionNewJob), which opens the job modal.
 
 // Feature is the agent registered on a bot, as other features see it
 // through the small interfaces they declare. Register returns it.

@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -123,12 +124,12 @@ func TestImprovePageOpensAPrefilledModal(t *testing.T) {
 	api := h.BotClient()
 	_, summary, err := api.PostMessage(general, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "*Top pages*", false, false), nil, nil),
-		slack.NewActionBlock("pages", slack.NewButtonBlockElement(bot.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))),
+		slack.NewActionBlock("pages", slack.NewButtonBlockElement(jobdraft.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))),
 	))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary, ActionID: bot.ActionImprovePage})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary, ActionID: jobdraft.ActionImprovePage})
 	v := h.modalOf(alice)
 	var blocks []struct {
 		Element struct {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -430,11 +430,11 @@ func TestProjectsModalWaysIn(t *testing.T) {
 	improve := func(channel, value string) func(user string) {
 		return func(user string) {
 			_, ts, err := w.BotClient().PostMessage(channel, slack.MsgOptionText("Visitors", false), slack.MsgOptionBlocks(
-				slack.NewActionBlock("pages", slack.NewButtonBlockElement(bot.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
+				slack.NewActionBlock("pages", slack.NewButtonBlockElement(jobdraft.ActionImprovePage, value, slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false)))))
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.Act(slacktest.Action{UserID: user, ChannelID: channel, MessageTS: ts, ActionID: bot.ActionImprovePage})
+			w.Act(slacktest.Action{UserID: user, ChannelID: channel, MessageTS: ts, ActionID: jobdraft.ActionImprovePage})
 		}
 	}
 	cases := []struct {
@@ -456,12 +456,12 @@ func TestProjectsModalWaysIn(t *testing.T) {
 				t.Fatal(err)
 			}
 			if _, err := w.BotClient().PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: slack.HomeTabViewRequest{Type: slack.VTHomeTab,
-				Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewActionBlock("home", slack.NewButtonBlockElement(bot.ActionNewJob, dm,
+				Blocks: slack.Blocks{BlockSet: []slack.Block{slack.NewActionBlock("home", slack.NewButtonBlockElement(jobdraft.ActionNewJob, dm,
 					slack.NewTextBlockObject(slack.PlainTextType, "New docs job", false, false)))}}}}); err != nil {
 				t.Fatal(err)
 			}
 			home, _ := w.Slack.HomeView(user)
-			w.Act(slacktest.Action{UserID: user, ViewID: home.ID, ActionID: bot.ActionNewJob})
+			w.Act(slacktest.Action{UserID: user, ViewID: home.ID, ActionID: jobdraft.ActionNewJob})
 		}},
 	}
 	for _, tc := range cases {

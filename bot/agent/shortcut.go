@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // Two more ways into the job modal (modal.go): the message shortcut "Send to
 // docs agent" on any message, and the "Improve this page" button of the
-// visitors summaries (bot.ActionImprovePage). Both answer in the handler,
+// visitors summaries (jobdraft.ActionImprovePage). Both answer in the handler,
 // without the inbox: the modal must open within the 3 seconds the trigger
 // id lives, so it is opened right after the ack and nothing slower comes
 // first. The job itself starts from the modal's submission, through the
@@ -74,16 +75,16 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 }
 
 // onJobFromMessage opens the job modal on a message an editor marked with
-// :memo: (bot.ActionJobFromMessage): the message quoted as its writer's,
+// :memo: (jobdraft.ActionJobFromMessage): the message quoted as its writer's,
 // as the message shortcut quotes it, or, for a message in a thread with
 // replies, the thread as a mention in it passes it on (memoThread); the
 // job goes in its thread.
 func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest) {
 	editor := r.Interaction.User.ID
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		j, err := bot.ParseJobDraft(value)
+		j, err := jobdraft.Parse(value)
 		if err == nil {
-			err = j.Check(bot.ActionJobFromMessage)
+			err = j.Check(jobdraft.ActionJobFromMessage)
 		}
 		if err != nil {
 			return "", "", err
@@ -109,12 +110,12 @@ func (a *agent) onJobFromMessage(ctx context.Context, r *bot.InteractionRequest)
 	})
 }
 
-// memoThread is the thread a :memo: draft carries (bot.JobDraft.Lines) as
+// memoThread is the thread a :memo: draft carries (jobdraft.Draft.Lines) as
 // a thread read for a job's context: its writers by name (users.info,
 // cached, within ctx), bots' marked "(bot)", docsbot's own too; the
 // editor's messages plain, everyone else's quoted data (threadRead.parts).
 // by names the writer of the message marked.
-func (a *agent) memoThread(ctx context.Context, j bot.JobDraft, editor, by string) threadRead {
+func (a *agent) memoThread(ctx context.Context, j jobdraft.Draft, editor, by string) threadRead {
 	tr := threadRead{what: "the Slack thread of a message by " + by + " that an editor marked with :memo: to make it a docs job", left: j.Left}
 	names := map[string]string{}
 	for _, l := range j.Lines {
@@ -171,7 +172,7 @@ func (a *agent) jobFormFromButton(ctx context.Context, r *bot.InteractionRequest
 // prefilled; the job goes in the summary's thread.
 func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		p, err := bot.ParseJobDraft(value)
+		p, err := jobdraft.Parse(value)
 		if err != nil || p.Path == "" {
 			a.log.Warn("improve-page button without a page", "err", err) // the form still opens, unfilled
 		}
@@ -190,15 +191,15 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 }
 
 // onJobFromAnswer opens the job modal on a question the docs did not answer
-// (bot.ActionJobFromAnswer): the question, the assistant's answer and its
+// (jobdraft.ActionJobFromAnswer): the question, the assistant's answer and its
 // sources go as context, quoted as their writers' words; the instruction
 // only points at them. Its job goes in the answer's thread, or, for a
 // question posted to the requests channel, in that post's.
 func (a *agent) onJobFromAnswer(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		j, err := bot.ParseJobDraft(value)
+		j, err := jobdraft.Parse(value)
 		if err == nil {
-			err = j.Check(bot.ActionJobFromAnswer)
+			err = j.Check(jobdraft.ActionJobFromAnswer)
 		}
 		if err != nil {
 			return "", "", err
@@ -225,7 +226,7 @@ const expertInstruction = "Add to the docs what the expert's answer quoted in th
 // answerContext is what the agent is told of a question the docs did not
 // answer: the question, the assistant's answer and the pages it drew on,
 // each quoted as its writer's.
-func answerContext(j bot.JobDraft) []contextPart {
+func answerContext(j jobdraft.Draft) []contextPart {
 	if j.Expert {
 		return []contextPart{ours("Context: someone asked the question quoted below in a help channel, the docs did not answer it, " +
 			"and an expert answered it in the thread."), quoted(byAsker, j.Question),
@@ -244,14 +245,14 @@ func answerContext(j bot.JobDraft) []contextPart {
 }
 
 // onFixDocs opens the job modal on a problem the docs health showed
-// (bot.ActionFixDocs): its instruction to start from, the problem and the
+// (jobdraft.ActionFixDocs): its instruction to start from, the problem and the
 // page to change in docsbot's words, the evidence (what readers and the
 // assistant wrote) quoted as theirs; the job goes in the summary's thread.
 func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
-		f, err := bot.ParseJobDraft(value)
+		f, err := jobdraft.Parse(value)
 		if err == nil {
-			err = f.Check(bot.ActionFixDocs)
+			err = f.Check(jobdraft.ActionFixDocs)
 		}
 		if err != nil {
 			return "", "", err

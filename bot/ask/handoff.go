@@ -12,13 +12,14 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
 // When the docs fall short, an answer's "The docs don't answer this"
 // button (or its 👎) turns the question into work: an editor is offered
-// "Make this a docs job" (bot.ActionJobFromAnswer, the agent's modal filled
+// "Make this a docs job" (jobdraft.ActionJobFromAnswer, the agent's modal filled
 // with the question and the answer, the job in the answer's thread);
 // anyone else "Ask the docs team", which posts the question in the
 // requests channel with "Start a docs job" for the editors there. Without a
@@ -49,7 +50,7 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 		a.tell(ctx, q, "docsbot no longer has this conversation, so it cannot pass it on. Ask your question again, then try once more.", log)
 		return
 	}
-	j := bot.JobDraft{Channel: channel, Thread: threadTS, Project: conv.Project, Sources: conv.Sources}
+	j := jobdraft.Draft{Channel: channel, Thread: threadTS, Project: conv.Project, Sources: conv.Sources}
 	for i := len(conv.Turns) - 1; i >= 0; i-- {
 		switch t := conv.Turns[i]; {
 		case t.Role == "assistant" && j.Answer == "" && j.Question == "":
@@ -63,7 +64,7 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 	}
 	if refusal, _ := a.core.Editors().Check(ctx, ic.User.ID, channel, conv.Project); refusal == "" {
 		a.tellWith(ctx, q, "Make this question a docs job: the agent gets the question and the answer, and its pull request comes back in this thread.",
-			[]slack.Block{slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
+			[]slack.Block{slack.NewActionBlock("fix", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)).WithStyle(slack.StylePrimary))}, log)
 		return
 	}
@@ -124,10 +125,10 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		link = " " + mrkdwn.Link(p, "See the answer")
 	}
 	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
-	job := bot.JobDraft{Question: req.Question, Project: req.Project}
+	job := jobdraft.Draft{Question: req.Question, Project: req.Project}
 	_, err = a.core.Post(ctx, a.cfg.RequestsChannel, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
-		slack.NewActionBlock("fix", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, job.Value(),
+		slack.NewActionBlock("fix", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, job.Value(),
 			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary)))})
 	if err != nil {
 		log.Warn("posting the question to the requests channel failed", "err", err)

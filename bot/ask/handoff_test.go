@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -66,8 +66,8 @@ func TestAskMadeADocsJobByAnEditor(t *testing.T) {
 	ts := h.asked(alice, "How do I set up SSO?")
 	answer := h.answered(ts)
 	h.press(alice, answer, ask.ActionFallsShort, "")
-	offer := h.WaitButtons(alice, bot.ActionJobFromAnswer)
-	h.press(alice, offer, bot.ActionJobFromAnswer, "")
+	offer := h.WaitButtons(alice, jobdraft.ActionJobFromAnswer)
+	h.press(alice, offer, jobdraft.ActionJobFromAnswer, "")
 	prompt := h.startedFrom(alice)
 	bottest.WantContains(t, "the job's prompt", prompt, "How do I set up SSO?", "The assistant answered:", "did not help")
 	wantQuoted(t, prompt, "How do I set up SSO?", "the person in Slack who asked it")
@@ -95,7 +95,7 @@ func TestAskSentToTheDocsTeam(t *testing.T) {
 	answer := h.answered(ts)
 	h.press(bob, answer, ask.ActionFeedback, "bad")
 	offer := h.WaitButtons(bob, ask.ActionAskTeam)
-	if strings.Contains(string(offer.Blocks), bot.ActionJobFromAnswer) {
+	if strings.Contains(string(offer.Blocks), jobdraft.ActionJobFromAnswer) {
 		t.Errorf("a viewer was offered to make a job: %s", offer.Blocks)
 	}
 	h.press(bob, offer, ask.ActionAskTeam, "")
@@ -103,7 +103,7 @@ func TestAskSentToTheDocsTeam(t *testing.T) {
 	post := h.Roots(requests)[0]
 	bottest.WantContains(t, "the request", bottest.Rendered(post), "<@"+bob+">", "Where are the audit logs?", "See the answer")
 	h.WaitFor("bob told it was sent", func() bool { return h.told(bob, "Sent to the docs team") })
-	h.press(alice, post, bot.ActionJobFromAnswer, "")
+	h.press(alice, post, jobdraft.ActionJobFromAnswer, "")
 	prompt := h.startedFrom(alice)
 	bottest.WantContains(t, "the job's prompt", prompt, "Where are the audit logs?")
 	wantQuoted(t, prompt, "Where are the audit logs?", "the person in Slack who asked it")
@@ -141,13 +141,13 @@ func TestWhoMayAsk(t *testing.T) {
 		h.answered(m.TS)
 		h.press(who.user, answer, ask.ActionFallsShort, "")
 		offer := h.WaitButtons(who.user, ask.ActionAskTeam)
-		if strings.Contains(string(offer.Blocks), bot.ActionJobFromAnswer) {
+		if strings.Contains(string(offer.Blocks), jobdraft.ActionJobFromAnswer) {
 			t.Errorf("%s was offered to make a job: %s", who.user, offer.Blocks)
 		}
 		before := len(h.Roots(requests))
 		h.press(who.user, offer, ask.ActionAskTeam, "")
 		h.WaitFor("the question in the requests channel", func() bool { return len(h.Roots(requests)) == before+1 })
-		h.press(who.user, h.Roots(requests)[before], bot.ActionJobFromAnswer, "")
+		h.press(who.user, h.Roots(requests)[before], jobdraft.ActionJobFromAnswer, "")
 		h.WaitFor(who.user+" refused a job", func() bool { return h.told(who.user, who.refusal) })
 	}
 	h.Idle()

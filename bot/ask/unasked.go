@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
@@ -48,8 +49,8 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 			buttons = append(buttons, expertButton(ref))
 		}
 		if refusal, _ := a.core.Editors().Check(ctx, q.User, q.Channel, key); refusal == "" {
-			j := bot.JobDraft{Channel: q.Channel, Thread: thread.TS, Project: key, Question: r.question}
-			buttons = append(buttons, slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
+			j := jobdraft.Draft{Channel: q.Channel, Thread: thread.TS, Project: key, Question: r.question}
+			buttons = append(buttons, slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)))
 		}
 		blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, notCovered, false, false), nil, nil)}

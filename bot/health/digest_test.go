@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -75,7 +75,7 @@ func TestHealthDigestPostedOnceByThreeReplicas(t *testing.T) {
 	posted := digests(h)[0]
 	bottest.WantContains(t, "the digest", bottest.Rendered(posted), "Weekly docs health digest", "Nov 3 – Nov 9, 2025",
 		"Searches that found nothing clicked", "_found nothing clicked_", "Pages readers voted down", "digest off")
-	if !strings.Contains(string(posted.Blocks), bot.ActionFixDocs) {
+	if !strings.Contains(string(posted.Blocks), jobdraft.ActionFixDocs) {
 		t.Errorf("the digest has no Fix with agent button: %s", posted.Blocks)
 	}
 	// Every running replica sees the posting done, on later ticks too.

@@ -2,7 +2,7 @@
 // the docs site's analytics: the searches that found nothing, the pages
 // readers voted down with their comments, the questions the assistant could
 // not answer, and the pages most viewed; each problem one click from an
-// agent job (bot.ActionFixDocs, handled by the agent).
+// agent job (jobdraft.ActionFixDocs, handled by the agent).
 //
 // A view is one piece of inbox work: it draws on the organisation's one
 // analytics budget (bot.Analytics, as /docs-visitors does) for the requests

@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -60,7 +61,7 @@ func TestHealthSummary(t *testing.T) {
 	text := bottest.Rendered(m)
 	bottest.WantContains(t, "the summary", text, "Docs health", "Searches that found nothing clicked", "`sso`", "found nothing clicked",
 		"Pages readers voted down", "`/guides/webhooks`", "Questions the assistant could not answer", "Audit logs", "Pages viewed most")
-	if !strings.Contains(string(m.Blocks), bot.ActionFixDocs) {
+	if !strings.Contains(string(m.Blocks), jobdraft.ActionFixDocs) {
 		t.Errorf("no Fix with agent button: %s", m.Blocks)
 	}
 	if n := requests(h.API); n == 0 || n > 5 {
@@ -77,11 +78,11 @@ func TestHealthSummary(t *testing.T) {
 	_ = json.Unmarshal(m.Blocks, &blocks)
 	fixes := 0
 	for _, b := range blocks {
-		if b.Accessory.ActionID != bot.ActionFixDocs {
+		if b.Accessory.ActionID != jobdraft.ActionFixDocs {
 			continue
 		}
 		fixes++
-		f, err := bot.ParseJobDraft(b.Accessory.Value)
+		f, err := jobdraft.Parse(b.Accessory.Value)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +131,7 @@ func TestHealthFixWithAgent(t *testing.T) {
 	h.StartBot(bottest.Config{Editors: []string{alice}})
 	h.Command(viewer, general, health.Command, "feedback")
 	m := posted(h, 1)
-	h.Act(slacktest.Action{UserID: viewer, ChannelID: general, MessageTS: m.TS, ActionID: bot.ActionFixDocs})
+	h.Act(slacktest.Action{UserID: viewer, ChannelID: general, MessageTS: m.TS, ActionID: jobdraft.ActionFixDocs})
 	h.WaitFor("the viewer refused", func() bool {
 		for _, p := range h.Slack.ResponsePosts("") {
 			if p.User == viewer && strings.Contains(p.Text, "Only editors") {
@@ -139,7 +140,7 @@ func TestHealthFixWithAgent(t *testing.T) {
 		}
 		return len(h.Privates(viewer, "Only editors")) > 0
 	})
-	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: m.TS, ActionID: bot.ActionFixDocs})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: m.TS, ActionID: jobdraft.ActionFixDocs})
 	v := h.WaitModal(alice, agent.ViewJob)
 	h.Submit(slacktest.ViewSubmission{ViewID: v.ID})
 	h.WaitFor("the job", func() bool { return len(h.API.Jobs()) == 1 })

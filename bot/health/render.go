@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
@@ -29,7 +30,7 @@ func shown(view string) int {
 // The instructions Fix with agent starts from, in docsbot's words only:
 // what readers wrote (a search term, a topic, questions, comments) is in
 // the problem's evidence, which the agent gets as quoted data, never as an
-// instruction (bot.JobDraft).
+// instruction (jobdraft.Draft).
 const (
 	searchInstruction    = "Write the docs that readers look for with the search term quoted in the evidence: add a page, or make an existing one findable by that term."
 	questionsInstruction = "Document what readers ask about the topic quoted in the evidence, which the docs assistant cannot answer."
@@ -40,7 +41,7 @@ const (
 // sight.Words, the rows show the readers' and the assistant's words (search
 // terms, comments, code-sample reports, questions and their categories,
 // replies) and, when fixes, every problem row has Fix with agent
-// (bot.ActionFixDocs). Without, a line says why (sight.Why) and the same
+// (jobdraft.ActionFixDocs). Without, a line says why (sight.Why) and the same
 // rows show counts and paths only (searchWithoutWords, pageWithoutWords, a
 // category's count), with no button: a button's value carries the
 // evidence, which the client can read.
@@ -107,12 +108,12 @@ func none() slack.Block { return slack.NewContextBlock("", md("None in this rang
 
 // fix is a problem row: with a Fix with agent button for f when the view
 // has fixes.
-func (r renderer) fix(text string, f bot.JobDraft) slack.Block {
+func (r renderer) fix(text string, f jobdraft.Draft) slack.Block {
 	if !r.fixes {
 		return section(text)
 	}
 	f.Project = r.project
-	return slack.NewSectionBlock(md(text), nil, slack.NewAccessory(slack.NewButtonBlockElement(bot.ActionFixDocs, f.Value(),
+	return slack.NewSectionBlock(md(text), nil, slack.NewAccessory(slack.NewButtonBlockElement(jobdraft.ActionFixDocs, f.Value(),
 		slack.NewTextBlockObject(slack.PlainTextType, "Fix with agent", false, false))))
 }
 
@@ -136,7 +137,7 @@ func (r renderer) searches(rep *report) []slack.Block {
 		line := fmt.Sprintf("`%s`: searched %s times, %s clicked", mrkdwn.Escape(mrkdwn.Cut(s.Query, 80)), humanize.Count(s.Hits), clickRate(s.Clicks))
 		if s.Nowhere {
 			line += " · _found nothing clicked_"
-			blocks = append(blocks, r.fix(line, bot.JobDraft{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
+			blocks = append(blocks, r.fix(line, jobdraft.Draft{Problem: fmt.Sprintf("readers searched the docs %d times for one term, quoted in the evidence, and clicked no result", s.Hits),
 				Instruction: searchInstruction, Evidence: "search term: " + s.Query}))
 			continue
 		}
@@ -171,7 +172,7 @@ func (r renderer) pages(rep *report) []slack.Block {
 			line += "\n_Code sample reported_" + fileOf(s.File) + ": " + mrkdwn.Escape(mrkdwn.Cut(s.Comment, 150))
 			evidence = append(evidence, "code sample reported"+plainFile(s.File)+": \""+s.Comment+"\"")
 		}
-		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.JobDraft{Path: p.Path,
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), jobdraft.Draft{Path: p.Path,
 			Problem:     fmt.Sprintf("readers voted the page %s down %d times", p.Path, p.Down),
 			Instruction: "Improve the page " + p.Path + " where its readers say it falls short.",
 			Evidence:    strings.Join(evidence, "\n")}))
@@ -206,7 +207,7 @@ func (r renderer) questions(rep *report) []slack.Block {
 			}
 			evidence = append(evidence, "question: \""+q.Text+"\"; the assistant replied: \""+mrkdwn.Cut(q.Reply, 200)+"\"")
 		}
-		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), bot.JobDraft{
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), jobdraft.Draft{
 			Problem:     fmt.Sprintf("the docs assistant could not answer %d questions readers asked on one topic, quoted in the evidence", len(g.Items)),
 			Instruction: questionsInstruction,
 			Evidence:    "topic: " + g.Category + "\n" + strings.Join(evidence, "\n")}))

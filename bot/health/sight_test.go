@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/health"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
@@ -101,7 +102,7 @@ func wantNoWords(t *testing.T, who, seen string) {
 			t.Errorf("%s saw the readers' words %q", who, w)
 		}
 	}
-	if strings.Contains(seen, bot.ActionFixDocs) {
+	if strings.Contains(seen, jobdraft.ActionFixDocs) {
 		t.Errorf("%s was shown a Fix with agent button, whose value carries the evidence", who)
 	}
 }
@@ -188,7 +189,7 @@ func TestHealthInASharedChannelGoesToTheMemberAlone(t *testing.T) {
 	m := h.Roots(dm)[0]
 	bottest.WantContains(t, "the view in the DM", bottest.Rendered(m), "Pages readers voted down", "The signature example doesn't work at all",
 		"shared with another organisation")
-	if !strings.Contains(string(m.Blocks), bot.ActionFixDocs) {
+	if !strings.Contains(string(m.Blocks), jobdraft.ActionFixDocs) {
 		t.Errorf("the view in the DM has no Fix with agent button: %s", m.Blocks)
 	}
 	h.WaitPrivate(alice, "sent you the docs health in your messages")
@@ -196,7 +197,7 @@ func TestHealthInASharedChannelGoesToTheMemberAlone(t *testing.T) {
 		t.Errorf("%d messages posted in the shared channel, want none: %q", len(roots), bottest.Rendered(roots[0]))
 	}
 
-	h.Act(slacktest.Action{UserID: alice, ChannelID: dm, MessageTS: m.TS, ActionID: bot.ActionFixDocs})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: dm, MessageTS: m.TS, ActionID: jobdraft.ActionFixDocs})
 	v := h.WaitModal(alice, agent.ViewJob)
 	h.Submit(slacktest.ViewSubmission{ViewID: v.ID})
 	h.WaitFor("the job in the DM's thread", func() bool { return len(h.API.Jobs()) == 1 && len(h.Slack.Thread(dm, m.TS)) > 1 })

@@ -8,6 +8,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/helpchannels"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -98,12 +99,12 @@ func TestHelpAnswerWithoutSourcesKeptPrivate(t *testing.T) {
 	h := newHarness(t)
 	h.StartBot(helpIn(bot.ModeAuto, alice))
 	qa := h.post(alice, help, "What is the airspeed velocity of an unladen swallow?")
-	told := h.WaitButtons(alice, bot.ActionJobFromAnswer)
+	told := h.WaitButtons(alice, jobdraft.ActionJobFromAnswer)
 	bottest.WantContains(t, "the note", told.Text, "found nothing that answers it")
 	qb := h.post(bob, help, "Why is the office coffee machine always broken?")
 	h.WaitFor("bob told", func() bool { return len(h.Privates(bob, "found nothing that answers it")) == 1 })
 	h.Settle()
-	if m := h.Privates(bob, "found nothing"); strings.Contains(string(m[0].Blocks), bot.ActionJobFromAnswer) {
+	if m := h.Privates(bob, "found nothing"); strings.Contains(string(m[0].Blocks), jobdraft.ActionJobFromAnswer) {
 		t.Errorf("a viewer is offered a docs job: %s", m[0].Blocks)
 	}
 	for _, ts := range []string{qa, qb} {

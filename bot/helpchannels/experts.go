@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
@@ -30,7 +31,7 @@ import (
 // expert, adds ✅ to the question and says who; when an expert's reply is in
 // the thread, an editor who resolves it (else the expert, when an editor)
 // is offered Turn this into docs: the agent's form with the question and the
-// expert's answer quoted as theirs (bot.JobDraft.Expert).
+// expert's answer quoted as theirs (jobdraft.Draft.Expert).
 
 // Defaults of the experts' settings.
 const (
@@ -291,12 +292,12 @@ func (f *Feature) offerDocs(ctx context.Context, c clicked, call store.ExpertCal
 		}
 		to = clicked{user: answer.User, team: c.team, channel: call.Channel, ref: c.ref}
 	}
-	j := bot.JobDraft{Channel: call.Channel, Thread: call.TS, Project: call.Project, Expert: true, By: answer.User,
+	j := jobdraft.Draft{Channel: call.Channel, Thread: call.TS, Project: call.Project, Expert: true, By: answer.User,
 		Question: strings.TrimSpace(mrkdwn.Plain(question.Text)), Answer: strings.TrimSpace(mrkdwn.Plain(answer.Text))}
 	text := "An expert answered this question. Turn the answer into docs: the agent gets the question and " +
 		mrkdwn.Mention(answer.User) + "'s answer, quoted, and its pull request comes back in this thread."
 	f.tell(ctx, to, text, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
-		slack.NewActionBlock("docs", slack.NewButtonBlockElement(bot.ActionJobFromAnswer, j.Value(),
+		slack.NewActionBlock("docs", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, j.Value(),
 			slack.NewTextBlockObject(slack.PlainTextType, "Turn this into docs", false, false)).WithStyle(slack.StylePrimary)))
 }
 

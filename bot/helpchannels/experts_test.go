@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
@@ -129,13 +130,13 @@ func TestHelpTurnIntoDocs(t *testing.T) {
 	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: call.TS, ActionID: bot.ActionMarkResolved})
 	h.WaitFor("bob refused", func() bool { return h.told(bob, "Only the person who asked, or an expert") })
 	h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: call.TS, ActionID: bot.ActionMarkResolved})
-	offer := h.WaitButtons(alice, bot.ActionJobFromAnswer)
+	offer := h.WaitButtons(alice, jobdraft.ActionJobFromAnswer)
 	if !strings.Contains(offer.Text, "An expert answered") {
 		// The first Make this a docs job (the note) holds the same action.
 		h.WaitFor("Turn this into docs", func() bool { return len(h.Privates(alice, "An expert answered")) == 1 })
 		offer = h.Privates(alice, "An expert answered")[0]
 	}
-	h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: offer.TS, ActionID: bot.ActionJobFromAnswer})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: offer.TS, ActionID: jobdraft.ActionJobFromAnswer})
 	v := h.WaitModal(alice, agent.ViewJob)
 	bottest.WantContains(t, "the form", string(v.Blocks), "A question an expert answered", "blue tablets", "coffee machine")
 	jobs := len(h.API.Jobs())

@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
@@ -20,9 +21,9 @@ import (
 // docs about it, always, whoever reacts (their question, their share),
 // once per message, the answer in its thread under a line saying who
 // asked; :memo: by an editor shows them, privately, Start a docs job
-// (bot.ActionJobFromMessage), since a reaction carries no trigger to open
+// (jobdraft.ActionJobFromMessage), since a reaction carries no trigger to open
 // the form: its draft carries the message, or, for a message in a thread
-// with replies, the whole thread (bot.JobDraft.Lines), read when the
+// with replies, the whole thread (jobdraft.Draft.Lines), read when the
 // reaction's work runs, so the form opens within its trigger's seconds
 // without reading Slack.
 
@@ -105,7 +106,7 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 	}
 	p := bot.Private{User: rr.User, Channel: rr.Channel, ThreadTS: thread}
 	if rr.Reaction == reactionMemo {
-		j := bot.JobDraft{Channel: rr.Channel, Thread: thread, Message: text, By: m.User}
+		j := jobdraft.Draft{Channel: rr.Channel, Thread: thread, Message: text, By: m.User}
 		p.Text = "Make this message a docs job: the agent gets it, quoted, and its pull request comes back in this thread."
 		if m.ThreadTimestamp != "" { // a thread's parent or a reply: the thread goes
 			msgs, err := f.wholeThread(ctx, rr.Channel, thread)
@@ -122,7 +123,7 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 			}
 		}
 		p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
-			slack.NewActionBlock("job", slack.NewButtonBlockElement(bot.ActionJobFromMessage, j.Value(),
+			slack.NewActionBlock("job", slack.NewButtonBlockElement(jobdraft.ActionJobFromMessage, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
 		_, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) { return "", f.tellPrivately(ctx, p) })
 		if err != nil && !errors.Is(err, bot.ErrUnmarked) {
@@ -145,18 +146,18 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 }
 
 // draftLines are a thread's messages as a job's draft carries them
-// (bot.JobDraft.Lines), oldest first: each one's text as typed and its
+// (jobdraft.Draft.Lines), oldest first: each one's text as typed and its
 // writer, a person, a bot by name, or docsbot itself; messages without
 // text (a file alone) are left out.
-func (f *Feature) draftLines(msgs []slack.Message) []bot.DraftLine {
+func (f *Feature) draftLines(msgs []slack.Message) []jobdraft.Line {
 	self := f.core.Self()
-	var out []bot.DraftLine
+	var out []jobdraft.Line
 	for _, m := range msgs {
 		text := strings.TrimSpace(mrkdwn.Plain(m.Text))
 		if text == "" {
 			continue
 		}
-		l := bot.DraftLine{Text: text}
+		l := jobdraft.Line{Text: text}
 		switch {
 		case m.User != "" && m.User == self.UserID || self.BotID != "" && m.BotID == self.BotID:
 			l.Own = true

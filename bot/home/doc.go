@@ -13,7 +13,7 @@
 // Visitors (a project's cached summary), which *agent.Feature and
 // *visitors.Feature satisfy; the builder (bot/app) passes them to
 // Register. The button's action id
-// is the core's bot.ActionNewJob and the agent handles it: its value is the
+// is the core's jobdraft.ActionNewJob and the agent handles it: its value is the
 // person's direct-message channel with docsbot, where the job starts a
 // thread.
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -72,7 +73,7 @@ func TestHomeShowsJobsAndCachedVisitors(t *testing.T) {
 	if strings.Contains(text, "<script>") {
 		t.Errorf("Home shows the instruction unescaped:\n%s", text)
 	}
-	if !strings.Contains(string(v.Blocks), bot.ActionNewJob) {
+	if !strings.Contains(string(v.Blocks), jobdraft.ActionNewJob) {
 		t.Errorf("Home has no New docs job button: %s", v.Blocks)
 	}
 	if n := h.API.Count(docsapitest.EndpointVisitors); n != 0 {
@@ -111,7 +112,7 @@ func TestHomeNewJobButtonStartsAJobAndItsFinishRepublishes(t *testing.T) {
 	h.StartBot(bottest.Config{})
 	v := openHome(t, h, alice, "New docs job")
 
-	h.Act(slacktest.Action{UserID: alice, ViewID: v.ID, ActionID: bot.ActionNewJob})
+	h.Act(slacktest.Action{UserID: alice, ViewID: v.ID, ActionID: jobdraft.ActionNewJob})
 	modal := h.WaitModal(alice, agent.ViewJob)
 	sub := slacktest.ViewSubmission{ViewID: modal.ID, Values: map[string]map[string]string{"instruction": {"instruction": "Explain webhooks"}}}
 	h.Submit(sub)
@@ -162,7 +163,7 @@ func TestHomeFollowsTheAllowLists(t *testing.T) {
 			h := bottest.New(t, redisURL)
 			h.StartBot(tt.cfg)
 			v := openHome(t, h, bob, tt.want)
-			if strings.Contains(string(v.Blocks), bot.ActionNewJob) {
+			if strings.Contains(string(v.Blocks), jobdraft.ActionNewJob) {
 				t.Errorf("Bob's Home has the New docs job button: %s", v.Blocks)
 			}
 			if got := strings.Contains(homeText(h, bob), "Your recent docs agent jobs"); got != tt.jobs {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
@@ -42,7 +42,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 			blocks = append(blocks, section(viewer))
 			break
 		}
-		button := slack.NewButtonBlockElement(bot.ActionNewJob, req.Channel, plain("New docs job")).WithStyle(slack.StylePrimary)
+		button := slack.NewButtonBlockElement(jobdraft.ActionNewJob, req.Channel, plain("New docs job")).WithStyle(slack.StylePrimary)
 		blocks = append(blocks, slack.NewActionBlock("new_job", button),
 			slack.NewContextBlock("", text("The job starts a thread in your messages with docsbot; reply there to follow up.")))
 	}

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/deploy"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -336,7 +336,7 @@ func TestSandboxHomeAndShortcut(t *testing.T) {
 		t.Fatalf("open Home: %d %+v %v", status, out, err)
 	}
 	st = p.waitFor("the Home with the New docs job button", func(st slackweb.State) bool {
-		return st.Home != nil && strings.Contains(string(st.Home.Blocks), bot.ActionNewJob)
+		return st.Home != nil && strings.Contains(string(st.Home.Blocks), jobdraft.ActionNewJob)
 	})
 	// The Home and the channels' intro name both of the sandbox's projects.
 	for _, want := range []string{"docsbot serves 2 docs projects", "`" + docsProject + "`", "`" + apiProject + "`"} {
@@ -347,7 +347,7 @@ func TestSandboxHomeAndShortcut(t *testing.T) {
 	if !strings.Contains(st.Intro, "`project="+apiProject+"`") || channel(st, apiChannel).ID == "" {
 		t.Errorf("the page shows no api project: intro %q, channels %+v", st.Intro, st.Channels)
 	}
-	if out, status, err := c.Act(ctx, slackweb.ActionRequest{ViewID: st.Home.ID, ActionID: bot.ActionNewJob}); err != nil || !out.OK {
+	if out, status, err := c.Act(ctx, slackweb.ActionRequest{ViewID: st.Home.ID, ActionID: jobdraft.ActionNewJob}); err != nil || !out.OK {
 		t.Fatalf("New docs job: %d %+v %v", status, out, err)
 	}
 	st = p.waitFor("the job modal", func(st slackweb.State) bool { return len(st.Modals) == 1 })
@@ -475,13 +475,13 @@ func TestSandboxUnfurlsDocsLinks(t *testing.T) {
 			u = m.Unfurls[0]
 		}
 	}
-	for _, want := range []string{"/quickstart", "over the last 30 days", bot.ActionImprovePage} {
+	for _, want := range []string{"/quickstart", "over the last 30 days", jobdraft.ActionImprovePage} {
 		if !strings.Contains(string(u.Blocks), want) {
 			t.Errorf("the unfurl lacks %q: %s", want, u.Blocks)
 		}
 	}
 	// Improve this page, pressed on the page, opens the job form.
-	if out, status, err := (slackweb.Client{URL: sb.url}).Act(ctx, slackweb.ActionRequest{Channel: "C0GENERAL", TS: ts, ActionID: bot.ActionImprovePage}); err != nil || !out.OK {
+	if out, status, err := (slackweb.Client{URL: sb.url}).Act(ctx, slackweb.ActionRequest{Channel: "C0GENERAL", TS: ts, ActionID: jobdraft.ActionImprovePage}); err != nil || !out.OK {
 		t.Fatalf("pressing Improve this page: %d %+v %v", status, out, err)
 	}
 	p.waitFor("the job form", func(st slackweb.State) bool { return len(st.Modals) == 1 })

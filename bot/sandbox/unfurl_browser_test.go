@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb/slackwebtest"
 )
 
@@ -46,12 +46,12 @@ func TestSandboxUnfurlInBrowser(t *testing.T) {
 		const u = document.querySelector(`+strconv.Quote(unfurl)+`);
 		return u && u.innerText.includes('/quickstart') && u.innerText.includes('over the last 30 days') &&
 			u.querySelector('.unfurl-source a[href=`+strconv.Quote(link)+`]') &&
-			u.querySelector('button[data-action-id^=`+strconv.Quote(bot.ActionImprovePage)+`]') ? u.innerText : '';
+			u.querySelector('button[data-action-id^=`+strconv.Quote(jobdraft.ActionImprovePage)+`]') ? u.innerText : '';
 	})()`)
 	t.Logf("unfurl:\n%s", card)
 	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
 	shoot(t, b, "unfurl.png")
-	b.ClickJS("press Improve this page", unfurl+` button[data-action-id^=`+strconv.Quote(bot.ActionImprovePage)+`]`, sandboxWait)
+	b.ClickJS("press Improve this page", unfurl+` button[data-action-id^=`+strconv.Quote(jobdraft.ActionImprovePage)+`]`, sandboxWait)
 	b.Step("the job form open", chromedp.WaitVisible(chromedp.CSS("#modal-root .modal textarea")))
 	waitJS("the form names the page", `document.getElementById('modal-root').innerText.includes('quickstart')`)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 )
@@ -23,11 +24,11 @@ func pageBlocks(l link, p project.Project, f pageFigures) []slack.Block {
 		head += " of `" + mrkdwn.Escape(p.Name) + "`"
 	}
 	figures := figuresText(l.Path, f)
-	val := bot.JobDraft{Path: l.Path, Total: f.Views[l.Path], Range: rangeWords, Figures: figures, Project: bot.ProjectKey(p)}
+	val := jobdraft.Draft{Path: l.Path, Total: f.Views[l.Path], Range: rangeWords, Figures: figures, Project: bot.ProjectKey(p)}
 	if f.Views == nil {
 		val.Figures = ""
 	}
-	button := slack.NewButtonBlockElement(bot.ActionImprovePage, val.Value(), slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))
+	button := slack.NewButtonBlockElement(jobdraft.ActionImprovePage, val.Value(), slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))
 	return []slack.Block{
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
 		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Escape(figures), false, false)),

@@ -7,6 +7,7 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
@@ -64,7 +65,7 @@ func TestUnfurlDocsLink(t *testing.T) {
 	h.StartBot(bottest.Config{Answers: true})
 	sh := share(t, h, alice, "read <"+page+"> and <https://status.example.com/incidents>")
 	blocks := unfurled(t, h, sh, page)
-	for _, want := range []string{"/guides/webhooks", "views", "👍", "👎 4", "over the last 30 days", bot.ActionImprovePage} {
+	for _, want := range []string{"/guides/webhooks", "views", "👍", "👎 4", "over the last 30 days", jobdraft.ActionImprovePage} {
 		bottest.WantContains(t, "the unfurl", blocks, want)
 	}
 	h.Idle()
@@ -111,7 +112,7 @@ func TestUnfurlWhenTheBudgetRefuses(t *testing.T) {
 	sh := share(t, h, alice, "<"+page+">")
 	blocks := unfurled(t, h, sh, page)
 	bottest.WantContains(t, "the unfurl", blocks, "analytics requests of this hour are spent")
-	bottest.WantContains(t, "the unfurl", blocks, bot.ActionImprovePage)
+	bottest.WantContains(t, "the unfurl", blocks, jobdraft.ActionImprovePage)
 	if n := analytics(h); n != 0 {
 		t.Errorf("%d analytics requests past the budget", n)
 	}
@@ -126,12 +127,12 @@ func TestUnfurlImproveThisPageIsForEditors(t *testing.T) {
 	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
 	sh := share(t, h, alice, "<"+page+">")
 	unfurled(t, h, sh, page)
-	h.Act(slacktest.Action{UserID: bob, ChannelID: general, MessageTS: sh.TS, ActionID: bot.ActionImprovePage})
+	h.Act(slacktest.Action{UserID: bob, ChannelID: general, MessageTS: sh.TS, ActionID: jobdraft.ActionImprovePage})
 	h.WaitFor("bob told he may not", func() bool { return len(h.Slack.Ephemerals(bob)) > 0 })
 	if len(h.Slack.OpenModals(bob)) != 0 {
 		t.Error("a form opened for a viewer")
 	}
-	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: sh.TS, ActionID: bot.ActionImprovePage})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: sh.TS, ActionID: jobdraft.ActionImprovePage})
 	v := h.WaitModal(alice, agent.ViewJob)
 	bottest.WantContains(t, "the job form", string(v.Blocks), "/guides/webhooks")
 	bottest.WantContains(t, "the job form", string(v.Blocks), "over the last 30 days")

@@ -114,6 +114,6 @@
 //
 // Options a mode has no use for are refused in the ack, before any request.
 // Each page row of the summary (and of "fell most") has a button with
-// action_id bot.ActionImprovePage whose value is the page and its figures
+// action_id jobdraft.ActionImprovePage whose value is the page and its figures
 // (JSON); the docs agent's feature handles it.
 package visitors

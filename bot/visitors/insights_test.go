@@ -17,6 +17,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
@@ -182,7 +183,7 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 	var improves []improve
 	_, table, _ := bottest.Table(summary.Blocks)
 	for _, row := range table {
-		if c := row[len(row)-1]; strings.HasPrefix(c.ActionID, bot.ActionImprovePageRows) {
+		if c := row[len(row)-1]; strings.HasPrefix(c.ActionID, jobdraft.ActionImprovePageRows) {
 			var v improve
 			if err := json.Unmarshal([]byte(c.Value), &v); err != nil {
 				t.Fatalf("improve button value %q: %v", c.Value, err)
@@ -195,7 +196,7 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 			ActionID string `json:"action_id"`
 			Value    string `json:"value"`
 		}
-		if json.Unmarshal(b["accessory"], &acc) != nil || acc.ActionID != bot.ActionImprovePage {
+		if json.Unmarshal(b["accessory"], &acc) != nil || acc.ActionID != jobdraft.ActionImprovePage {
 			continue
 		}
 		var v improve
@@ -216,7 +217,7 @@ func TestShowTrendAndImproveButtons(t *testing.T) {
 	}
 
 	// A row's Improve this page opens the docs agent's form about its page.
-	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: bot.ActionImprovePageRows + "2"})
+	h.Act(slacktest.Action{UserID: alice, ChannelID: general, MessageTS: summary.TS, ActionID: jobdraft.ActionImprovePageRows + "2"})
 	h.WaitFor("the job form about the second page", func() bool {
 		for _, v := range h.Slack.OpenModals(alice) {
 			if strings.Contains(string(v.Blocks), pages[1].Path) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/visitors/insight"
 )
@@ -144,7 +145,7 @@ func (r visitorsReport) pagesTable(sel pageSelection) (*slack.DataTableBlock, bo
 		row := []slack.DataTableCell{slack.NewDataTableRawTextCell(path), number(p.Total), number(p.Human), number(p.AI)}
 		fallback := slack.NewDataTableRawTextCell("—")
 		if acc := improveButton(p.Path, p.VisitorCounts, r.Req.Range, r.Req.Project); acc != nil && acc.ButtonElement != nil {
-			acc.ButtonElement.ActionID = fmt.Sprintf("%s%d", bot.ActionImprovePageRows, i+1)
+			acc.ButtonElement.ActionID = fmt.Sprintf("%s%d", jobdraft.ActionImprovePageRows, i+1)
 			row = append(row, slack.NewDataTableActionCell(acc.ButtonElement).WithFallback(fallback))
 		} else {
 			row = append(row, fallback)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -337,7 +338,7 @@ func TestRenderLimitsWithHugeSites(t *testing.T) {
 				if !ok || !strings.Contains(sec.Text.Text, "```") {
 					continue
 				}
-				if sec.Accessory != nil && sec.Accessory.ButtonElement != nil && sec.Accessory.ButtonElement.ActionID == bot.ActionImprovePage {
+				if sec.Accessory != nil && sec.Accessory.ButtonElement != nil && sec.Accessory.ButtonElement.ActionID == jobdraft.ActionImprovePage {
 					buttons++
 				} else {
 					tables++

@@ -1,4 +1,4 @@
-package bot_test
+package jobdraft_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 )
 
 // TestJobDraftValue: a question made into a job fits a button's value,
@@ -18,18 +18,18 @@ func TestJobDraftValue(t *testing.T) {
 	long := strings.Repeat("ünïcode words ", 400)
 	tests := []struct {
 		name string
-		j    bot.JobDraft
+		j    jobdraft.Draft
 	}{
-		{"short", bot.JobDraft{Channel: "C1", Thread: "1.2", Question: "How?", Answer: "Like so.", Sources: []string{"/a"}, Project: "docs"}},
-		{"long answer", bot.JobDraft{Question: "How do I rotate keys?", Answer: long, Sources: []string{"/a", "/b"}}},
-		{"long everything", bot.JobDraft{Question: long, Answer: long, Sources: []string{long[:500], long[:500], long[:500]}}},
+		{"short", jobdraft.Draft{Channel: "C1", Thread: "1.2", Question: "How?", Answer: "Like so.", Sources: []string{"/a"}, Project: "docs"}},
+		{"long answer", jobdraft.Draft{Question: "How do I rotate keys?", Answer: long, Sources: []string{"/a", "/b"}}},
+		{"long everything", jobdraft.Draft{Question: long, Answer: long, Sources: []string{long[:500], long[:500], long[:500]}}},
 	}
 	for _, tt := range tests {
 		v := tt.j.Value()
 		if n := utf8.RuneCountInString(v); n > 2000 {
 			t.Errorf("%s: value of %d characters", tt.name, n)
 		}
-		got, err := bot.ParseJobDraft(v)
+		got, err := jobdraft.Parse(v)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -40,7 +40,7 @@ func TestJobDraftValue(t *testing.T) {
 			t.Errorf("%s: a short question was cut: %q", tt.name, got.Question)
 		}
 	}
-	if d, err := bot.ParseJobDraft(`{"a":"x"}`); err != nil || d.Check(bot.ActionJobFromAnswer) == nil {
+	if d, err := jobdraft.Parse(`{"a":"x"}`); err != nil || d.Check(jobdraft.ActionJobFromAnswer) == nil {
 		t.Error("a value without a question was read")
 	}
 }
@@ -51,30 +51,30 @@ func TestJobDraftValue(t *testing.T) {
 func TestJobDraftValueLines(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("ünïcode <words> ", 300)
-	many := []bot.DraftLine{{User: "U1", Text: "the first message " + long}}
+	many := []jobdraft.Line{{User: "U1", Text: "the first message " + long}}
 	for i := range 40 {
-		many = append(many, bot.DraftLine{User: "U2", Text: fmt.Sprintf("reply %d: %s", i, long[:100])})
+		many = append(many, jobdraft.Line{User: "U2", Text: fmt.Sprintf("reply %d: %s", i, long[:100])})
 	}
-	many = append(many, bot.DraftLine{Bot: "docsbot", Own: true, Text: "the latest reply"})
+	many = append(many, jobdraft.Line{Bot: "docsbot", Own: true, Text: "the latest reply"})
 	tests := []struct {
 		name        string
-		lines       []bot.DraftLine
+		lines       []jobdraft.Line
 		whole       bool
 		first, last string
 	}{
-		{"short", []bot.DraftLine{{User: "U1", Text: "why?"}, {Bot: "ci", Text: "because"}}, true, "why?", "because"},
+		{"short", []jobdraft.Line{{User: "U1", Text: "why?"}, {Bot: "ci", Text: "because"}}, true, "why?", "because"},
 		{"long", many, false, "the first message", "the latest reply"},
-		{"two long", []bot.DraftLine{{User: "U1", Text: "a " + long}, {User: "U2", Text: "b " + long}}, false, "a ", "b "},
+		{"two long", []jobdraft.Line{{User: "U1", Text: "a " + long}, {User: "U2", Text: "b " + long}}, false, "a ", "b "},
 	}
 	for _, tt := range tests {
-		j := bot.JobDraft{Channel: "C1", Thread: "1.2", By: "U1", Lines: tt.lines}
+		j := jobdraft.Draft{Channel: "C1", Thread: "1.2", By: "U1", Lines: tt.lines}
 		v := j.Value()
 		if n := utf8.RuneCountInString(v); n > 2000 || n < 1500 && !tt.whole {
 			t.Errorf("%s: value of %d characters", tt.name, n)
 		}
-		got, err := bot.ParseJobDraft(v)
-		if err != nil || got.Check(bot.ActionJobFromMessage) != nil {
-			t.Fatalf("%s: %v %v", tt.name, err, got.Check(bot.ActionJobFromMessage))
+		got, err := jobdraft.Parse(v)
+		if err != nil || got.Check(jobdraft.ActionJobFromMessage) != nil {
+			t.Fatalf("%s: %v %v", tt.name, err, got.Check(jobdraft.ActionJobFromMessage))
 		}
 		switch n := len(got.Lines); {
 		case tt.whole && !reflect.DeepEqual(got.Lines, tt.lines):

@@ -1,4 +1,7 @@
-package bot
+// Package jobdraft is the buttons that start a docs job from what a
+// feature shows, and the one value they carry (Draft): the feature renders
+// them, the agent handles them (its job form, filled from the draft).
+package jobdraft
 
 import (
 	"encoding/json"
@@ -13,11 +16,11 @@ import (
 
 // The buttons that start a docs job from what another feature shows: the
 // feature renders them, the agent handles them (its job form, filled from
-// the button's JobDraft), and their ids and the one value they carry live
+// the button's Draft), and their ids and the one value they carry live
 // in the core because features do not import each other.
 const (
 	// ActionImprovePage is "Improve this page" on a page of a visitors
-	// summary: a JobDraft with the page and its figures (Path, Human, AI,
+	// summary: a Draft with the page and its figures (Path, Human, AI,
 	// Total, Range); the job goes in the summary's thread.
 	ActionImprovePage = "docs_improve_page"
 	// ActionJobFromAnswer is "Make this a docs job" and "Start a docs job":
@@ -50,13 +53,13 @@ const ActionImprovePageRows = ActionImprovePage + "."
 // handles it (the job modal, whose job starts a thread in that channel).
 const ActionNewJob = "docs_new_job"
 
-// JobDraft is a docs job to start from what a feature shows, as the value
+// Draft is a docs job to start from what a feature shows, as the value
 // of every button that starts one (ActionImprovePage, ActionJobFromAnswer,
 // ActionFixDocs): the agent's job form is filled from it. Problem and
 // Instruction are docsbot's words and figures; Question, Answer, Sources
 // and Evidence are what people and the docs assistant wrote, which the
 // agent gets as quoted data, never as an instruction.
-type JobDraft struct {
+type Draft struct {
 	// Channel and Thread are where the job goes; both "" for the thread of
 	// the message holding the button.
 	Channel string `json:"c,omitempty"`
@@ -94,8 +97,8 @@ type JobDraft struct {
 	// job (the parent and its replies, oldest first, as
 	// conversations.replies gives them), cut to fit: the first message and
 	// the latest; Left counts those left out in between.
-	Lines []DraftLine `json:"l,omitempty"`
-	Left  int         `json:"lo,omitempty"`
+	Lines []Line `json:"l,omitempty"`
+	Left  int    `json:"lo,omitempty"`
 	// Expert marks Answer as a person's reply that resolved the question
 	// in a help channel's thread (Turn this into docs), not the
 	// assistant's. By names the writer of Answer or Message (a user id; ""
@@ -104,24 +107,24 @@ type JobDraft struct {
 	By     string `json:"by,omitempty"`
 }
 
-// DraftLine is a message of a thread made into a job (JobDraft.Lines):
+// Line is a message of a thread made into a job (Draft.Lines):
 // its text as typed (Slack's markup undone) and its writer, a person (User)
 // or a bot (Bot, its name; Own for docsbot's own messages).
-type DraftLine struct {
+type Line struct {
 	User string `json:"u,omitempty"`
 	Bot  string `json:"b,omitempty"`
 	Own  bool   `json:"o,omitempty"`
 	Text string `json:"x"`
 }
 
-// buttonValueMax bounds a JobDraft's value: a button's value holds 2,000
+// buttonValueMax bounds a Draft's value: a button's value holds 2,000
 // characters.
 const buttonValueMax = 2000
 
 // Value is d as a button's value: JSON within Slack's 2,000 characters, cut
 // first in the evidence, then the message or the thread's lines
 // (cutLines), the answer, the sources, the question and the instruction.
-func (d JobDraft) Value() string {
+func (d Draft) Value() string {
 	d.Lines, d.Left = fewerLines(slices.Clone(d.Lines), d.Left)
 	for {
 		b, _ := json.Marshal(d)
@@ -169,7 +172,7 @@ const lineShare = buttonValueMax / 2
 // fewerLines leaves out at once the lines after the first that could not
 // fit in a button's value anyway, keeping the latest: a long thread is not
 // cut a line at a time.
-func fewerLines(lines []DraftLine, left int) ([]DraftLine, int) {
+func fewerLines(lines []Line, left int) ([]Line, int) {
 	if len(lines) <= 2 {
 		return lines, left
 	}
@@ -192,7 +195,7 @@ func fewerLines(lines []DraftLine, left int) ([]DraftLine, int) {
 // after the first is left out (left counts it), else, with two lines or
 // fewer, the longest is cut, by half at most, so that both keep some of
 // their text (left out when nothing is left of it).
-func cutLines(lines []DraftLine, left, over int) ([]DraftLine, int) {
+func cutLines(lines []Line, left, over int) ([]Line, int) {
 	if utf8.RuneCountInString(lines[0].Text) > lineShare {
 		lines[0].Text = mrkdwn.Cut(lines[0].Text, lineShare)
 		return lines, left
@@ -213,11 +216,11 @@ func cutLines(lines []DraftLine, left, over int) ([]DraftLine, int) {
 	return lines, left
 }
 
-// ParseJobDraft reads a JobDraft button's value.
-func ParseJobDraft(value string) (JobDraft, error) {
-	var d JobDraft
+// Parse reads a Draft button's value.
+func Parse(value string) (Draft, error) {
+	var d Draft
 	if err := json.Unmarshal([]byte(value), &d); err != nil {
-		return JobDraft{}, fmt.Errorf("bot: a job draft: %w", err)
+		return Draft{}, fmt.Errorf("jobdraft: a job draft: %w", err)
 	}
 	return d, nil
 }
@@ -232,14 +235,14 @@ var (
 // Check is d's check for the button action: an answer's draft needs its
 // question, a message's its message (or its thread's lines) and thread, a
 // fix its instruction (ErrNoQuestion, ErrNoInstruction).
-func (d JobDraft) Check(action string) error {
+func (d Draft) Check(action string) error {
 	switch {
 	case action == ActionJobFromAnswer && strings.TrimSpace(d.Question) == "":
-		return fmt.Errorf("bot: a question made into a job without its question: %w", ErrNoQuestion)
+		return fmt.Errorf("jobdraft: a question made into a job without its question: %w", ErrNoQuestion)
 	case action == ActionJobFromMessage && (strings.TrimSpace(d.Message) == "" && len(d.Lines) == 0 || d.Channel == "" || d.Thread == ""):
-		return fmt.Errorf("bot: a message made into a job without its message: %w", ErrNoQuestion)
+		return fmt.Errorf("jobdraft: a message made into a job without its message: %w", ErrNoQuestion)
 	case action == ActionFixDocs && strings.TrimSpace(d.Instruction) == "":
-		return fmt.Errorf("bot: a docs fix without its instruction: %w", ErrNoInstruction)
+		return fmt.Errorf("jobdraft: a docs fix without its instruction: %w", ErrNoInstruction)
 	}
 	return nil
 }
