@@ -142,18 +142,3 @@ func (b *Bot) respond(ctx context.Context, cmd slack.SlashCommand, msg *slack.We
 func Ephemeral(text string) *slack.WebhookMessage {
 	return &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: text}
 }
-
-// directMessage sends text to a person in their direct message with the bot
-// (conversations.open, which needs the im:write scope, then a post paced
-// like any other). It reaches them where an ephemeral cannot: news nobody
-// asked for just now, about a channel the bot is not a member of.
-func (b *Bot) directMessage(ctx context.Context, user, text string) error {
-	ch, _, _, err := b.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}})
-	if err != nil {
-		return fmt.Errorf("opening the direct message with %s: %w", user, err)
-	}
-	if _, err := b.Post(ctx, ch.ID, Plain{slack.MsgOptionText(text, false)}); err != nil {
-		return fmt.Errorf("posting in the direct message with %s: %w", user, err)
-	}
-	return nil
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/digests"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
@@ -30,11 +31,11 @@ const (
 const markTurnedOff = "turned_off"
 
 // DigestEvent is the message metadata event type of a health digest post
-// (bot.DigestKind.Event).
+// (digests.Kind.Event).
 const DigestEvent = "docsbot_health_digest"
 
 // digestKind is the docs health digest as people and Slack know it.
-var digestKind = bot.DigestKind{Name: "docs health digest", Command: Command, Event: DigestEvent}
+var digestKind = digests.Kind{Name: "docs health digest", Command: Command, Event: DigestEvent}
 
 const (
 	// digestWork bounds the reading of a digest's analytics; the claim's
@@ -196,17 +197,17 @@ func (h *health) announce(ctx context.Context, w *bot.Work, req request, text st
 // digestFeed is the docs health digest as the core's digest loop posts it
 // (bot.Digests.Register): weekly subscriptions, each of the project it
 // names.
-func (h *health) digestFeed() bot.DigestFeed {
-	return bot.DigestFeed{Kind: digestKind, Noun: "health digest", Subs: h.store.Digests, Frequencies: []digest.Frequency{digest.Weekly},
+func (h *health) digestFeed() digests.Feed {
+	return digests.Feed{Kind: digestKind, Noun: "health digest", Subs: h.store.Digests, Frequencies: []digest.Frequency{digest.Weekly},
 		Schedule: h.cfg.Digest, Now: h.cfg.Now, Tick: h.cfg.DigestTick, Lease: digestLease, Log: h.log, Target: h.digestOf}
 }
 
 // digestOf is what sub's digest is of at this posting: the project it
 // names, served when docsbot serves it.
-func (h *health) digestOf(sub store.DigestSub) bot.DigestTarget {
+func (h *health) digestOf(sub store.DigestSub) digests.Target {
 	p, served := h.core.Project(sub.Project)
-	return bot.DigestTarget{Key: sub.Project, Name: projectName(p.Project), Served: served,
-		Make: func(ctx context.Context, post bot.DigestPost) { h.postDigest(ctx, post, p.Project, p.API) }}
+	return digests.Target{Key: sub.Project, Name: projectName(p.Project), Served: served,
+		Make: func(ctx context.Context, post digests.Posting) { h.postDigest(ctx, post, p.Project, p.API) }}
 }
 
 // postDigest reads the week of slot as scheduled work (the digests' reserve
@@ -218,7 +219,7 @@ func (h *health) digestOf(sub store.DigestSub) bot.DigestTarget {
 // when the budget has room or after digestRetry; when that try would come
 // only after the posting's window, the week is skipped and the subscriber
 // told instead (bot.Digests.HandBack).
-func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.Project, api HealthAPI) {
+func (h *health) postDigest(ctx context.Context, post digests.Posting, p project.Project, api HealthAPI) {
 	slot := post.Slot
 	wctx, cancel := context.WithTimeout(ctx, digestWork)
 	defer cancel()
@@ -227,15 +228,15 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	got, err := h.load(wctx, p, api, viewSummary, cacheKey(api, viewSummary, from, to), docsapi.AnalyticsRange{From: from, To: to}, bot.Spender{}, post.Log)
 	switch {
 	case err != nil:
-		h.core.Digests().HandBack(ctx, post, bot.DigestHandBack{Why: "drawing on the analytics budget failed", Err: err,
+		digests.New(h.core).HandBack(ctx, post, digests.Failure{Why: "drawing on the analytics budget failed", Err: err,
 			Missed: "docsbot could not draw on the analytics budget (its storage failed)"})
 		return
 	case got.failed != nil:
-		missed := bot.DigestMissedAnalytics
+		missed := digests.MissedAnalytics
 		if errors.Is(got.failed, docsapi.ErrRateLimited) {
-			missed = bot.DigestMissedRateLimited
+			missed = digests.MissedRateLimited
 		}
-		h.core.Digests().HandBack(ctx, post, bot.DigestHandBack{Why: "reading the health digest's analytics failed", Err: got.failed,
+		digests.New(h.core).HandBack(ctx, post, digests.Failure{Why: "reading the health digest's analytics failed", Err: got.failed,
 			Missed: missed, After: digestRetry})
 		return
 	case got.rep == nil:
@@ -243,8 +244,8 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 		if wait <= 0 {
 			wait = digestRetry
 		}
-		h.core.Digests().HandBack(ctx, post, bot.DigestHandBack{Why: "the analytics budget has no room for the health digest",
-			Missed: bot.DigestMissedBudget, After: wait})
+		digests.New(h.core).HandBack(ctx, post, digests.Failure{Why: "the analytics budget has no room for the health digest",
+			Missed: digests.MissedBudget, After: wait})
 		return
 	}
 	// The help channels' threads resolved by experts that week, a count for
@@ -258,5 +259,5 @@ func (h *health) postDigest(ctx context.Context, post bot.DigestPost, p project.
 	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p), h.core.Sight(wctx, "", post.Sub.Channel), true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, project.Arg(name), Command, project.Arg(name)), false, false)))
-	h.core.Digests().Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+project.OfPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
+	digests.New(h.core).Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+project.OfPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))
 }

@@ -48,6 +48,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/digests"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -112,7 +113,7 @@ type Limits interface {
 // Digests is the weekly health digest: channels' subscriptions and each
 // posting once across replicas (store.HealthDigests).
 type Digests interface {
-	bot.DigestRuns
+	digests.Runs
 	SubscribeDigest(ctx context.Context, d store.DigestSub) error
 	DigestSub(ctx context.Context, team, channel, project string) (*store.DigestSub, error)
 	DigestSubs(ctx context.Context) ([]store.DigestSub, error)
@@ -183,6 +184,6 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.Declare(Declaration())
 	routes.HandleCommand(Command, h.onCommand)
 	routes.HandleWork(workHealth, bot.WorkHandler{Do: h.doView, GiveUp: h.giveUp})
-	b.Digests().Register(h.digestFeed())
+	digests.New(b).Register(h.digestFeed())
 	return &Feature{h: h}, nil
 }

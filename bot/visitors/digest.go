@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/digests"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
@@ -22,11 +23,11 @@ import (
 const DigestEvent = "docsbot_visitors_digest"
 
 // digestKind is the visitors digest as people and Slack know it.
-var digestKind = bot.DigestKind{Name: "docs visitors digest", Command: Command, Event: DigestEvent}
+var digestKind = digests.Kind{Name: "docs visitors digest", Command: Command, Event: DigestEvent}
 
 const (
 	// digestLease is how long a claim of a posting lasts while its numbers
-	// are fetched; it is renewed (bot.DigestPostLease) right before the post.
+	// are fetched; it is renewed (digests.PostLease) right before the post.
 	digestLease = visitorsWork + time.Minute
 	// digestTop is how many pages each list of a digest shows.
 	digestTop = 5
@@ -131,17 +132,17 @@ func (v *visitors) digestStatus(ctx context.Context, t target, cmd slack.SlashCo
 // digestFeed is the visitors digest as the core's digest loop posts it
 // (bot.Digests.Register): weekly and daily subscriptions, each of its
 // project (digestTarget).
-func (v *visitors) digestFeed() bot.DigestFeed {
-	return bot.DigestFeed{Kind: digestKind, Noun: "digest", Subs: v.store.Digests, Frequencies: []digest.Frequency{digest.Weekly, digest.Daily},
+func (v *visitors) digestFeed() digests.Feed {
+	return digests.Feed{Kind: digestKind, Noun: "digest", Subs: v.store.Digests, Frequencies: []digest.Frequency{digest.Weekly, digest.Daily},
 		Schedule: v.cfg.Digest, Now: v.cfg.Now, Tick: v.cfg.DigestTick, Lease: digestLease, Log: v.log, Target: v.digestOf}
 }
 
 // digestOf is what sub's digest is of at this posting: its project
 // (digestTarget), served when docsbot has an API client for it.
-func (v *visitors) digestOf(sub store.DigestSub) bot.DigestTarget {
+func (v *visitors) digestOf(sub store.DigestSub) digests.Target {
 	t, found, err := v.digestTarget(sub)
-	return bot.DigestTarget{Key: t.key, Name: t.label(), Served: found && err == nil, Err: err,
-		Make: func(ctx context.Context, p bot.DigestPost) { v.postDigest(ctx, p, t) }}
+	return digests.Target{Key: t.key, Name: t.label(), Served: found && err == nil, Err: err,
+		Make: func(ctx context.Context, p digests.Posting) { v.postDigest(ctx, p, t) }}
 }
 
 // digestTarget is the project of a subscription: the one it names, or, for
@@ -182,7 +183,7 @@ func (v *visitors) legacyIs(t target, channel string) bool {
 // postDigest makes and posts the digest of p: the period's summary with
 // the comparison in one message (bot.Digests.Post posts it once), the chart in
 // its thread.
-func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
+func (v *visitors) postDigest(ctx context.Context, p digests.Posting, t target) {
 	f, slot := digest.Frequency(p.Sub.Frequency), p.Slot
 	log := p.Log
 	wctx, cancel := context.WithTimeout(ctx, visitorsWork)
@@ -191,13 +192,13 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
 	req := visitorsRequest{Range: r, RangeText: r.String(), Top: digestTop, Sort: sortTotal, Mode: modeCompare, Project: t.key, ProjectName: t.label()}
 	ex, err := v.export(wctx, t, bot.Spender{}, r, nil, log) // scheduled: the reserve is the digests'
 	if err != nil {
-		v.core.Digests().HandBack(ctx, p, bot.DigestHandBack{Why: "fetching the digest's numbers failed", Err: err,
-			Missed: digestMissed(err, bot.DigestMissedAnalytics), After: digestWait(err)})
+		digests.New(v.core).HandBack(ctx, p, digests.Failure{Why: "fetching the digest's numbers failed", Err: err,
+			Missed: digestMissed(err, digests.MissedAnalytics), After: digestWait(err)})
 		return
 	}
 	cmp, err := v.compare(wctx, t, bot.Spender{}, req, nil, log)
 	if err != nil {
-		v.core.Digests().HandBack(ctx, p, bot.DigestHandBack{Why: "comparing the digest's numbers failed", Err: err,
+		digests.New(v.core).HandBack(ctx, p, digests.Failure{Why: "comparing the digest's numbers failed", Err: err,
 			Missed: digestMissed(err, "the numbers to compare it with could not be read"), After: digestWait(err)})
 		return
 	}
@@ -209,7 +210,7 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
 	if len(blocks) > maxBlocks {
 		blocks = blocks[:maxBlocks]
 	}
-	ts := v.core.Digests().Post(wctx, p, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(blocks...))
+	ts := digests.New(v.core).Post(wctx, p, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(blocks...))
 	if ts == "" {
 		return
 	}
@@ -238,9 +239,9 @@ func (v *visitors) postDigest(ctx context.Context, p bot.DigestPost, t target) {
 func digestMissed(err error, otherwise string) string {
 	switch {
 	case errors.Is(err, docsapi.ErrRateLimited):
-		return bot.DigestMissedRateLimited
+		return digests.MissedRateLimited
 	case mustWait(err):
-		return bot.DigestMissedBudget
+		return digests.MissedBudget
 	}
 	return otherwise
 }

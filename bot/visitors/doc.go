@@ -63,11 +63,11 @@
 //   - csv: every page of the export as a CSV file, its paths kept from being
 //     read as formulas (csvexport.WriteVisitors, shared with the CLI).
 //   - digest weekly|daily|off|status: a channel's subscription (store). The
-//     core's digest loop on every replica (bot.Digests.Register, with
+//     core's digest loop on every replica (digests.Digests.Register, with
 //     digestFeed) looks every Config.DigestTick
 //     for postings owed (package digest, on Config.Now) and posts each once
 //     across replicas: store.Digests.ClaimDigest hands it to one replica,
-//     and the core posts it (bot.Digests.Post, its table in bot/digests.go):
+//     and the core posts it (digests.Digests.Post, its table in bot/digests):
 //     the claim renewed right before posting and marked posted after, an
 //     earlier post of the period (message metadata DigestEvent) looked for
 //     by a claim taken over from a replica that died first, and a post Slack
@@ -77,7 +77,7 @@
 //     Numbers that cannot be fetched (the analytics fail, the budget has no
 //     room) hand the posting back to the next tick, until that tick would
 //     come after the posting's window: then the period is skipped and the
-//     subscriber told why (bot.Digests.HandBack).
+//     subscriber told why (digests.Digests.HandBack).
 //
 // Projects. A bot with a projects file (bot.Config.Projects) serves several
 // docs projects (projects.go). The ack decides each command's project with

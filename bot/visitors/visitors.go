@@ -15,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/digests"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -112,7 +113,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionShowTrend, v.onShowTrend)
 	routes.HandleWork(workTrend, bot.WorkHandler{Do: v.doTrend, GiveUp: v.giveUpTrend})
 	routes.HandleBlockActions(ActionSpend, v.onSpend)
-	b.Digests().Register(v.digestFeed())
+	digests.New(b).Register(v.digestFeed())
 	return &Feature{v: v}, nil
 }
 

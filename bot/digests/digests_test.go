@@ -1,10 +1,10 @@
-package bot_test
+package digests_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/digests"
 )
 
 // TestDigestLastTry: a posting handed back is skipped (and its subscriber
@@ -29,7 +29,7 @@ func TestDigestLastTry(t *testing.T) {
 		{"a wait past the end", end.Add(-5 * time.Minute), 10 * time.Minute, true},
 		{"after the end", end.Add(time.Minute), 0, true},
 	} {
-		if got := bot.DigestLastTry(end, tc.now, tc.wait, tick); got != tc.want {
+		if got := digests.LastTry(end, tc.now, tc.wait, tick); got != tc.want {
 			t.Errorf("%s: DigestLastTry(now %s, wait %v) = %t, want %t", tc.name, tc.now.Format(time.TimeOnly), tc.wait, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package bot
+package digests
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
@@ -18,9 +19,9 @@ import (
 
 // A digest is a message a feature posts in a subscribed channel on a
 // schedule (bot/digest), once per period across replicas. The digest loop
-// (digestloop.go) claims each owed posting in the store
+// (loop.go) claims each owed posting in the store
 // (store.Digests.ClaimDigest), the feature builds the message and
-// Bot.Digests().Post posts it:
+// Digests.Post posts it:
 //
 //	claim's attempt   earlier post found   claim still held   Slack answers      then
 //	1                 (not looked for)     yes                ok                 marked posted
@@ -34,30 +35,30 @@ import (
 //	                  the budget could not be drawn on or had no room; HandBack)
 //	                  and the next try comes within the window   released, due again after the feature's wait
 //	                  and the next try would come only after     marked posted (skipped), the subscriber told
-//	                  the window closed (DigestLastTry)          (missed)
+//	                  the window closed (LastTry)          (missed)
 //
-// A post carries the kind's message metadata (DigestKind.Event, with the
+// A post carries the kind's message metadata (Kind.Event, with the
 // period and the project), which is how a later attempt finds it.
 
 // Digests runs the digest loop of each kind a feature registers
 // (Register) and posts the digests it claims: Claim, Post, HandBack and
 // Unserved (Bot.Digests).
-type Digests struct{ b *Bot }
+type Digests struct{ b *bot.Bot }
 
-// Digests is what posts the features' digests.
-func (b *Bot) Digests() Digests { return Digests{b} }
+// New is what posts the digests of b's features.
+func New(b *bot.Bot) Digests { return Digests{b} }
 
 // Leases of a digest claim.
 const (
-	// DigestPostLease is how long the claim is renewed for right before
+	// PostLease is how long the claim is renewed for right before
 	// the post.
-	DigestPostLease = time.Minute
+	PostLease = time.Minute
 	// digestHistoryPages bounds the search for an earlier post of a period.
 	digestHistoryPages = 5
 )
 
-// DigestKind is a kind of digest as people and Slack know it.
-type DigestKind struct {
+// Kind is a kind of digest as people and Slack know it.
+type Kind struct {
 	// Name is what people read: "docs visitors digest".
 	Name string
 	// Command is the slash command whose `digest` subcommand subscribes
@@ -67,9 +68,9 @@ type DigestKind struct {
 	Event string
 }
 
-// DigestRuns is the store of a kind's subscriptions and postings
+// Runs is the store of a kind's subscriptions and postings
 // (store.Digests).
-type DigestRuns interface {
+type Runs interface {
 	ClaimDigest(ctx context.Context, run store.DigestRun, lease, keep time.Duration) (store.DigestClaim, error)
 	ExtendDigest(ctx context.Context, c store.DigestClaim, lease time.Duration) error
 	MarkDigestPosted(ctx context.Context, c store.DigestClaim) error
@@ -78,10 +79,10 @@ type DigestRuns interface {
 	NoteDigestFailure(ctx context.Context, d store.DigestSub, kind string) (bool, error)
 }
 
-// DigestPost is one posting a replica claimed.
-type DigestPost struct {
-	Kind  DigestKind
-	Runs  DigestRuns
+// Posting is one posting a replica claimed.
+type Posting struct {
+	Kind  Kind
+	Runs  Runs
 	Claim store.DigestClaim
 	Sub   store.DigestSub
 	// ProjectName is the project's name as people type it in project=NAME,
@@ -101,22 +102,22 @@ type DigestPost struct {
 
 // WindowEnd is when p's posting stops being owed: its due time and its
 // frequency's window (digest.Frequency.Window).
-func (p DigestPost) WindowEnd() time.Time {
+func (p Posting) WindowEnd() time.Time {
 	return p.Slot.Due.Add(digest.Frequency(p.Sub.Frequency).Window())
 }
 
-// DigestLastTry reports whether a posting handed back at now, due again
+// LastTry reports whether a posting handed back at now, due again
 // after wait, would be tried again only once its window is over (at end).
 // The digest loop looks every tick, so the next try comes at the first
 // tick after the wait (a wait of 0: the next tick): by now+wait+tick.
-func DigestLastTry(end, now time.Time, wait, tick time.Duration) bool {
+func LastTry(end, now time.Time, wait, tick time.Duration) bool {
 	return !now.Add(max(wait, 0) + max(tick, 0)).Before(end)
 }
 
 // Claim claims run for this replica, leased for lease and its record
 // kept for keep (store.Digests.ClaimDigest): ok is false, said in log, when
 // it was posted already, another replica holds it, or the store failed.
-func (d Digests) Claim(ctx context.Context, runs DigestRuns, run store.DigestRun, lease, keep time.Duration, log *slog.Logger) (store.DigestClaim, bool) {
+func (d Digests) Claim(ctx context.Context, runs Runs, run store.DigestRun, lease, keep time.Duration, log *slog.Logger) (store.DigestClaim, bool) {
 	claim, err := runs.ClaimDigest(ctx, run, lease, keep)
 	switch {
 	case errors.Is(err, store.ErrDigestPosted):
@@ -134,7 +135,7 @@ func (d Digests) Claim(ctx context.Context, runs DigestRuns, run store.DigestRun
 
 // release hands p's period back, due again after the given wait,
 // saying why in the log.
-func (d Digests) release(ctx context.Context, p DigestPost, why string, err error, after time.Duration) {
+func (d Digests) release(ctx context.Context, p Posting, why string, err error, after time.Duration) {
 	p.Log.Warn(why+"; another tick tries again", "err", err)
 	if err := p.Runs.ReleaseDigest(context.WithoutCancel(ctx), p.Claim, after); err != nil && !errors.Is(err, store.ErrStale) {
 		p.Log.Warn("releasing the digest failed", "err", err)
@@ -144,14 +145,14 @@ func (d Digests) release(ctx context.Context, p DigestPost, why string, err erro
 // Why a digest was skipped, in the words missed tells the subscriber,
 // shared by the digests whose numbers come from the docs analytics.
 const (
-	DigestMissedAnalytics   = "the docs analytics could not be read"
-	DigestMissedRateLimited = "the docs API kept rate limiting docsbot's analytics requests"
-	DigestMissedBudget      = "the analytics budget had no room"
+	MissedAnalytics   = "the docs analytics could not be read"
+	MissedRateLimited = "the docs API kept rate limiting docsbot's analytics requests"
+	MissedBudget      = "the analytics budget had no room"
 )
 
-// DigestHandBack is why a feature hands a claimed posting back without
+// Failure is why a feature hands a claimed posting back without
 // posting it, and when it may be tried again.
-type DigestHandBack struct {
+type Failure struct {
 	// Why says it in the log ("fetching the digest's numbers failed"); Err
 	// is the failure, if any.
 	Why string
@@ -166,14 +167,14 @@ type DigestHandBack struct {
 
 // HandBack hands p's period back, due again after hb.After, unless
 // its next try would come only once the posting's window is over
-// (DigestLastTry, on p.Now and p.Tick): then the period is skipped and the
+// (LastTry, on p.Now and p.Tick): then the period is skipped and the
 // subscriber told (missed), rather than left unposted in silence.
-func (d Digests) HandBack(ctx context.Context, p DigestPost, hb DigestHandBack) {
+func (d Digests) HandBack(ctx context.Context, p Posting, hb Failure) {
 	now := time.Now
 	if p.Now != nil {
 		now = p.Now
 	}
-	if DigestLastTry(p.WindowEnd(), now(), hb.After, p.Tick) {
+	if LastTry(p.WindowEnd(), now(), hb.After, p.Tick) {
 		err := errors.New(hb.Why)
 		if hb.Err != nil {
 			err = fmt.Errorf("%s: %w", hb.Why, hb.Err)
@@ -190,7 +191,7 @@ func (d Digests) HandBack(ctx context.Context, p DigestPost, hb DigestHandBack) 
 // mrkdwn, such as "the analytics budget had no room") and when the next
 // one comes. Only the claim's holder calls it, so every skipped period is
 // told once.
-func (d Digests) missed(ctx context.Context, p DigestPost, why string, err error) {
+func (d Digests) missed(ctx context.Context, p Posting, why string, err error) {
 	ctx = context.WithoutCancel(ctx)
 	log, sub := p.Log, p.Sub
 	f := digest.Frequency(sub.Frequency)
@@ -209,17 +210,17 @@ func (d Digests) missed(ctx context.Context, p DigestPost, why string, err error
 		"This one is skipped; the next comes as usual, %s. `%s digest off%s` in the channel stops the digest.",
 		f, p.Kind.Name, project.Of(p.ProjectName), p.Slot.Due.In(loc).Format(day), sub.Channel, why, int(f.Window().Hours()),
 		next.Due.In(loc).Format(day), p.Kind.Command, project.Arg(p.ProjectName))
-	d.b.tellSubscriber(ctx, p, text, "missed", why)
+	d.tellSubscriber(ctx, p, text, "missed", why)
 }
 
 // Post posts p's message (opts) once, as the table above says, and
 // returns its ts: "" when this call did not post it (an earlier attempt
 // did, the claim was lost, or Slack did not take it).
-func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption) string {
+func (d Digests) Post(ctx context.Context, p Posting, opts ...slack.MsgOption) string {
 	b := d.b
 	log := p.Log
 	if p.Claim.Attempt > 1 {
-		ts, err := b.findDigest(ctx, p)
+		ts, err := d.findDigest(ctx, p)
 		if err != nil {
 			d.release(ctx, p, "looking for an earlier digest post failed", err, 0)
 			return ""
@@ -232,7 +233,7 @@ func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption
 			return ""
 		}
 	}
-	if err := p.Runs.ExtendDigest(ctx, p.Claim, DigestPostLease); err != nil {
+	if err := p.Runs.ExtendDigest(ctx, p.Claim, PostLease); err != nil {
 		log.Info("the digest's claim was lost before posting; not posting", "err", err)
 		return ""
 	}
@@ -241,9 +242,9 @@ func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption
 		meta["project"] = p.Claim.Project
 	}
 	opts = append(opts, slack.MsgOptionMetadata(slack.SlackMetadata{EventType: p.Kind.Event, EventPayload: meta}))
-	ts, err := b.Post(ctx, p.Claim.Channel, Plain(opts))
+	ts, err := b.Post(ctx, p.Claim.Channel, bot.Plain(opts))
 	if err != nil {
-		if TransientSlack(err) {
+		if bot.TransientSlack(err) {
 			// A post the shutdown cancelled may still land: the next
 			// claim waits out the landing window before it looks for it.
 			var after time.Duration
@@ -259,7 +260,7 @@ func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption
 		if err := p.Runs.MarkDigestPosted(context.WithoutCancel(ctx), p.Claim); err != nil {
 			log.Warn("marking the digest skipped failed", "err", err)
 		}
-		b.digestRefused(context.WithoutCancel(ctx), p, err)
+		d.digestRefused(context.WithoutCancel(ctx), p, err)
 		return ""
 	}
 	if err := p.Runs.MarkDigestPosted(context.WithoutCancel(ctx), p.Claim); err != nil {
@@ -271,7 +272,8 @@ func (d Digests) Post(ctx context.Context, p DigestPost, opts ...slack.MsgOption
 
 // findDigest looks in the channel's latest messages for the bot's post of
 // p's kind, period and project: its ts, or "" if there is none.
-func (b *Bot) findDigest(ctx context.Context, p DigestPost) (string, error) {
+func (d Digests) findDigest(ctx context.Context, p Posting) (string, error) {
+	b := d.b
 	self := b.Self()
 	params := &slack.GetConversationHistoryParameters{ChannelID: p.Claim.Channel, Limit: 100, IncludeAllMetadata: true}
 	for range digestHistoryPages {
@@ -322,9 +324,9 @@ func channelRefusal(code string) string {
 // digestRefused acts on a digest that Slack refused for good (err): it
 // stops the subscription when the channel cannot take posts at all, and
 // tells the subscriber.
-func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
+func (d Digests) digestRefused(ctx context.Context, p Posting, err error) {
 	log, sub, f := p.Log, p.Sub, p.Sub.Frequency
-	code := SlackCode(err)
+	code := bot.SlackCode(err)
 	where := "<#" + sub.Channel + ">"
 	var text string
 	if why := channelRefusal(code); why != "" {
@@ -355,15 +357,14 @@ func (b *Bot) digestRefused(ctx context.Context, p DigestPost, err error) {
 		text = fmt.Sprintf("docsbot could not post the %s %s%s in %s: Slack refused it (`%s`). This one is skipped; the next is posted as usual, and you will not be told again about this kind of failure. "+
 			"`%s digest off%s` in the channel stops the digest.", f, p.Kind.Name, project.Of(p.ProjectName), where, mrkdwn.Escape(kind), p.Kind.Command, project.Arg(p.ProjectName))
 	}
-	b.tellSubscriber(ctx, p, text, "code", code)
+	d.tellSubscriber(ctx, p, text, "code", code)
 }
 
 // Unserved tells the subscriber, once per subscription, that p's
 // digest is skipped because docsbot serves no project it can go to: the
 // project it names left the projects file, or it was subscribed before
 // projects existed in a channel that has no default project.
-func (d Digests) Unserved(ctx context.Context, p DigestPost) {
-	b := d.b
+func (d Digests) Unserved(ctx context.Context, p Posting) {
 	sub := p.Sub
 	first, err := p.Runs.NoteDigestFailure(ctx, sub, "unserved")
 	if err != nil || !first {
@@ -379,19 +380,34 @@ func (d Digests) Unserved(ctx context.Context, p DigestPost) {
 	text := fmt.Sprintf("docsbot skips the %s %s in <#%s>: %s. Run `%s digest %s project=NAME` there to get the digest of a project it serves "+
 		"(`%s help` lists them). You will not be told again.",
 		sub.Frequency, p.Kind.Name, sub.Channel, why, p.Kind.Command, sub.Frequency, p.Kind.Command)
-	b.tellSubscriber(ctx, p, text, "unserved", true)
+	d.tellSubscriber(ctx, p, text, "unserved", true)
 }
 
 // tellSubscriber sends the person who subscribed p's channel text in a
 // direct message.
-func (b *Bot) tellSubscriber(ctx context.Context, p DigestPost, text string, logArgs ...any) {
+func (d Digests) tellSubscriber(ctx context.Context, p Posting, text string, logArgs ...any) {
 	if p.Sub.CreatedBy == "" {
 		p.Log.Warn("the digest has no subscriber on record to tell")
 		return
 	}
-	if err := b.directMessage(ctx, p.Sub.CreatedBy, text); err != nil {
+	if err := d.directMessage(ctx, p.Sub.CreatedBy, text); err != nil {
 		p.Log.Warn("telling the digest's subscriber failed", "user", p.Sub.CreatedBy, "err", err)
 		return
 	}
 	p.Log.Info("digest's subscriber told", append([]any{"user", p.Sub.CreatedBy}, logArgs...)...)
+}
+
+// directMessage sends text to a person in their direct message with the bot
+// (conversations.open, which needs the im:write scope, then a post paced
+// like any other). It reaches them where an ephemeral cannot: news nobody
+// asked for just now, about a channel the bot is not a member of.
+func (d Digests) directMessage(ctx context.Context, user, text string) error {
+	ch, _, _, err := d.b.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}})
+	if err != nil {
+		return fmt.Errorf("opening the direct message with %s: %w", user, err)
+	}
+	if _, err := d.b.Post(ctx, ch.ID, bot.Plain{slack.MsgOptionText(text, false)}); err != nil {
+		return fmt.Errorf("posting in the direct message with %s: %w", user, err)
+	}
+	return nil
 }
