@@ -69,9 +69,12 @@ func (h *harness) botReplies(channel, ts string) []slacktest.Message {
 	return out
 }
 
-// audited are the audit trail's records of action.
+// audited are the audit trail's records of action, once the inbox is
+// idle: a piece of work's records are written with its Done (bot.AuditTrail),
+// after the reply the test saw, so they are read only when no work is left.
 func (h *harness) audited(action string) []store.AuditRecord {
 	h.T.Helper()
+	h.Idle()
 	st := h.OpenStore()
 	var out []store.AuditRecord
 	err := st.AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
