@@ -153,6 +153,14 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	conv store.Conversation, log *slog.Logger) error {
 	question, questionCut := cutQuestion(q.Text)
 	r := reply{q: q, thread: thread, key: key, stored: conv, question: question}
+	// Slack clears the thread's status when the app replies in the thread;
+	// an answer told to the asker alone, or none, is no reply there, so the
+	// status is cleared for it (else "is looking in the docs…" stays).
+	defer func() {
+		if r.wr == nil || r.wr.ts == "" {
+			a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "", log)
+		}
+	}()
 	stream, fresh, err := a.ask(ctx, docs, r, log)
 	if err != nil {
 		a.metrics.Answer("failed")

@@ -90,6 +90,38 @@ func TestHelpPrivateAnswerShared(t *testing.T) {
 	}
 }
 
+// TestHelpPrivateAnswerClearsTheStatus: the thread's "is looking in the
+// docs…" is cleared when the answer goes to the asker alone (a private
+// channel) or is not shown at all (no sources, unasked): Slack clears a
+// status only when the app replies in the thread.
+func TestHelpPrivateAnswerClearsTheStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, mode, question, told string
+	}{
+		{"a private channel's answer", bot.ModePrivate, "How do I rotate an API key?", "According to Authentication"},
+		{"an unasked question the docs do not cover", bot.ModeAuto, "Why is the office coffee machine always broken?", "found nothing that answers it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.StartBot(helpIn(tc.mode))
+			q := h.post(alice, help, tc.question)
+			h.WaitFor("alice told privately", func() bool { return len(h.Privates(alice, tc.told)) > 0 })
+			h.Settle()
+			var statuses []string
+			for _, c := range h.Slack.Calls("assistant.threads.setStatus") {
+				if c.Params["thread_ts"] == q {
+					statuses = append(statuses, c.Params["status"])
+				}
+			}
+			if len(statuses) < 2 || statuses[0] == "" || statuses[len(statuses)-1] != "" {
+				t.Errorf("the thread's statuses were %q: want the working status, then cleared", statuses)
+			}
+		})
+	}
+}
+
 // TestHelpAnswerWithoutSourcesKeptPrivate: an answer that cites no page is
 // not posted unasked; the asker is told privately that the docs do not
 // cover it, with Make this a docs job when they are an editor, and
