@@ -249,7 +249,7 @@ func TestHTTPModeRetryIsHandledOnce(t *testing.T) {
 			t.Fatalf("redeliver: %v", err)
 		}
 	}
-	h.WaitLogged(bot.RedeliveredEvent, 2)
+	h.WaitLogged(bot.RedeliveredPost, 2)
 	h.StopAll()
 	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q after 2 retries, want the reply once", p)

@@ -56,6 +56,10 @@ const WorkMaxAge = 10 * time.Minute
 const (
 	RedeliveredCommand = "slash command delivered again; already handled"
 	RedeliveredEvent   = "event delivered again; already handled"
+	// RedeliveredPost: the second event of a post (Slack sends a mention
+	// as an app_mention and a message event), normal operation, logged at
+	// debug.
+	RedeliveredPost = "the post's other event (a mention comes as two); recorded once"
 	// RedeliveredInteraction: a modal submission (keyed by its view) or a
 	// button press (keyed by its trigger).
 	RedeliveredInteraction = "interaction delivered again; already handled"
@@ -176,6 +180,11 @@ type laterError struct {
 func (e *laterError) Error() string { return fmt.Sprintf("try again in %v: %v", e.after, e.err) }
 func (e *laterError) Unwrap() error { return e.err }
 
+// ErrNotYet is what a Later's error wraps when the work waits as planned
+// (a deployment still running, looked at again after a while), not because
+// something failed: the wait is logged at debug, not as a warning.
+var ErrNotYet = errors.New("not yet")
+
 // Later is what a WorkHandler returns when the work could not be done now
 // because of a passing failure (Slack or Redis unreachable): the work is
 // taken again, by any replica, after d.
@@ -229,6 +238,8 @@ func (b *Bot) acceptEnvelope(ctx context.Context, w store.Work, again string) bo
 				// Most likely this call's own earlier write, confirmed
 				// now: it is this replica's work to do.
 				b.log.Info("work recorded on a retry (an earlier try of this delivery, or another delivery of it, wrote it)", "work", w.Key)
+			case again == RedeliveredPost:
+				b.log.Debug(again, "work", w.Key)
 			default:
 				b.log.Info(again, "work", w.Key)
 			}
@@ -379,7 +390,11 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	}
 
 	if later, ok := errors.AsType[*laterError](err); ok {
-		log.Warn("work deferred", "retry_in", later.after, "err", later.err)
+		if errors.Is(later.err, ErrNotYet) {
+			log.Debug("work waits", "retry_in", later.after, "why", later.err)
+		} else {
+			log.Warn("work deferred", "retry_in", later.after, "err", later.err)
+		}
 		b.metrics.workOutcome(w.Kind, "retried")
 		b.Audit().flush(ctx, w, w.takeHeld())
 		if derr := b.store.Defer(context.WithoutCancel(ctx), w.Taken, later.after); derr != nil {

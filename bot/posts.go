@@ -226,7 +226,7 @@ func (b *Bot) acceptPost(ctx context.Context, req *EventRequest, p Post) {
 	}
 	payload, _ := json.Marshal(p)
 	key := "msg:" + p.Team + ":" + p.Channel + ":" + p.TS
-	if !b.AcceptEnvelope(ctx, store.Work{Key: key, Kind: WorkPost, Payload: payload}, RedeliveredEvent) {
+	if !b.AcceptEnvelope(ctx, store.Work{Key: key, Kind: WorkPost, Payload: payload}, RedeliveredPost) {
 		if !req.LastDelivery {
 			return // not acknowledged: Slack delivers it again
 		}

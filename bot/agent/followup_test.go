@@ -73,7 +73,7 @@ func TestRedeliveredReplyIsSentOnce(t *testing.T) {
 			t.Fatalf("redeliver: %v", err)
 		}
 	}
-	h.WaitLogged("event delivered again; already handled", 3)
+	h.WaitLogged(bot.RedeliveredPost, 3)
 	h.StopAll()
 	if p := h.API.Prompts(jobID); len(p) != 2 {
 		t.Errorf("API prompts %q after 3 redeliveries, want the reply once", p)
@@ -110,7 +110,7 @@ func TestReplyOutsideJobThreadsIsNotKept(t *testing.T) {
 	if err := h.Slack.Redeliver(ctx, envelope); err != nil {
 		t.Fatalf("redeliver: %v", err)
 	}
-	h.WaitLogged(bot.RedeliveredEvent, 1)
+	h.WaitLogged(bot.RedeliveredPost, 1)
 	h.Idle()
 	if n := repliesDone(t, reg); n != 1 {
 		t.Errorf("%v replies done after the redelivery, want 1", n)

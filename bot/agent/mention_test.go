@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -83,6 +84,14 @@ func TestMentionStartsAJobInItsThread(t *testing.T) {
 	h.WantRequests(docsapitest.EndpointCreate, 1, "")
 	if r := h.Roots(general); len(r) != 0 {
 		t.Errorf("%d top-level bot messages, want none: the job lives in the person's thread", len(r))
+	}
+	// The post's second event is normal operation: not logged as a
+	// redelivery, at debug only.
+	h.WaitLogged(bot.RedeliveredPost, 1)
+	for _, line := range strings.Split(h.Logs.String(), "\n") {
+		if strings.Contains(line, bot.RedeliveredEvent) || (strings.Contains(line, bot.RedeliveredPost) && !strings.Contains(line, "level=DEBUG")) {
+			t.Errorf("a mention's second event logged as more than normal operation: %s", line)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/deploy"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -150,11 +151,12 @@ func TestDeployLiveToTheEnd(t *testing.T) {
 	}
 }
 
-// deferred counts the times the bots deferred work of kind.
+// deferred counts the times the bots deferred work of kind, for a failure
+// ("work deferred") or as planned ("work waits").
 func deferred(h *harness, kind string) int {
 	n := 0
 	for _, line := range strings.Split(h.Logs.String(), "\n") {
-		if strings.Contains(line, `msg="work deferred"`) && strings.Contains(line, "kind="+kind+" ") {
+		if (strings.Contains(line, `msg="work deferred"`) || strings.Contains(line, `msg="work waits"`)) && strings.Contains(line, "kind="+kind+" ") {
 			n++
 		}
 	}
@@ -333,5 +335,29 @@ func TestDeployShareSpentIsNeverDeployedLater(t *testing.T) {
 	}
 	if len(told) != 1 {
 		t.Errorf("told %q, want once that nothing was deployed", told)
+	}
+}
+
+// TestDeployStillRunningIsNoWarning: a deployment that runs past the looks
+// its follow work holds is looked at again later, as planned; that wait is
+// logged at debug ("work waits"), never as a warning that work was
+// deferred, which an operator would read as a fault.
+func TestDeployStillRunningIsNoWarning(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.API.SetDeployLifecycle(func(docsapitest.DeployRequest) docsapitest.DeployLifecycle {
+		return docsapitest.DeployLifecycle{QueuedPolls: 1, RunningPolls: 2, Outcome: docsapi.DeploySuccess}
+	})
+	h.StartBot(bottest.Config{})
+	h.deployNow(alice, general, "")
+	h.live(":white_check_mark:")
+	h.Settle()
+	if n := deferred(h, "deploy.follow"); n == 0 {
+		t.Fatalf("the follow work never waited: the deployment ended within the held looks, so this tests nothing")
+	}
+	for _, line := range strings.Split(h.Logs.String(), "\n") {
+		if strings.Contains(line, "level=WARN") && strings.Contains(line, "kind=deploy.follow") {
+			t.Errorf("a running deployment logged a warning: %s", line)
+		}
 	}
 }

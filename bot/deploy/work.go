@@ -3,7 +3,6 @@ package deploy
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -159,7 +158,7 @@ func (d *deploys) lookOnce(ctx context.Context, w *bot.Work, f follow, api Deplo
 }
 
 // errStillRunning is why a deployment is looked at again.
-var errStillRunning = errors.New("the deployment is still running")
+var errStillRunning = fmt.Errorf("the deployment is still running: %w", bot.ErrNotYet)
 
 // queueFollow queues the follow work of f (its generation in the key).
 func (d *deploys) queueFollow(ctx context.Context, f follow) error {
