@@ -98,22 +98,17 @@ func mentions(e roles.Editors) string {
 }
 
 // isExpert reports whether user is one of e, directly or in one of its
-// groups (usergroups.users.list).
+// groups (usergroups.users.list through the experts' cache: one read of a
+// group for all the replies of a press).
 func (f *Feature) isExpert(ctx context.Context, e roles.Editors, user string) bool {
-	if slices.Contains(e.Users, user) {
-		return true
+	if e.Empty() {
+		return false
 	}
-	for _, g := range e.Groups {
-		members, err := f.groupMembers(ctx, g)
-		if err != nil {
-			f.log.Warn("could not read an experts' group", "group", g, "err", err)
-			continue
-		}
-		if slices.Contains(members, user) {
-			return true
-		}
+	v := f.expertGroups.Check(ctx, user, e)
+	if v.Err != nil {
+		f.log.Warn("could not read an experts' group", "err", v.Err)
 	}
-	return false
+	return v.Editor
 }
 
 // clicked is a button's press: who, where, the thread its value names.

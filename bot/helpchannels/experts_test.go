@@ -1,6 +1,7 @@
 package helpchannels_test
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,6 +109,33 @@ func TestHelpExpertCalledRemindedOnceResolved(t *testing.T) {
 	}
 	if n := len(h.threadWith(q, "asked a question")); n != 1 {
 		t.Errorf("%d calls, want one", n)
+	}
+}
+
+// TestHelpResolveReadsTheExpertsOnce: Mark resolved looks through every
+// reply of the thread for an expert's, and reads the experts' group from
+// Slack once for all of them (41 replies were 41 usergroups.users.list
+// calls).
+func TestHelpResolveReadsTheExpertsOnce(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
+	h, cfg := expertsWorld(t, c, bob)
+	h.StartBot(cfg)
+	q := h.post(bob, help, "Why is the coffee machine always broken?")
+	note := h.WaitButtons(bob, bot.ActionAskExpert)
+	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
+	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "asked a question the docs do not answer")) == 1 })
+	call := h.threadWith(q, "asked a question")[0]
+	for i := range 20 {
+		h.Reply(alice, help, q, fmt.Sprintf("same here (%d)", i))
+	}
+	h.Reply(carol, help, q, "It needs descaling: Settings, Maintenance, Descale.")
+	before := len(h.Slack.Calls("usergroups.users.list"))
+	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: call.TS, ActionID: bot.ActionMarkResolved})
+	// Turn this into docs is offered once every reply was looked at.
+	h.WaitFor("Turn this into docs offered to bob", func() bool { return h.told(bob, "An expert answered this question") })
+	if n := len(h.Slack.Calls("usergroups.users.list")) - before; n > 1 {
+		t.Errorf("Mark resolved read the experts' group %d times for 21 replies, want at most once", n)
 	}
 }
 

@@ -144,7 +144,10 @@ type Feature struct {
 	sites map[string]mrkdwn.Sites
 	// modes are the channels' modes as the answerer last read them.
 	modes modeCache
-	log   *slog.Logger
+	// expertGroups tells who is in the experts' groups, each group read from
+	// Slack once and kept briefly (roles.Checker's cache), not per reply.
+	expertGroups *roles.Checker
+	log          *slog.Logger
 }
 
 // Work kinds of the help channels.
@@ -158,6 +161,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes := b.Router()
 	routes.Declare(Declaration())
 	f := &Feature{core: b, cfg: cfg.withDefaults(), store: st, sites: map[string]mrkdwn.Sites{}, log: b.Logger().With("feature", Name)}
+	f.expertGroups = roles.NewChecker(roles.MembersFunc(f.groupMembers))
 	for _, p := range b.Projects().All() {
 		var site *url.URL
 		if p.Assistant.SiteURL != "" {
