@@ -553,8 +553,8 @@ func (v *visitors) costText(by bot.Spender, need, granted, left int, refusal sto
 	limits := v.core.Analytics()
 	switch {
 	case granted == need:
-		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); you have %d of the hour's %d analytics requests left after it.",
-			requests(need), left, limits.Budget)
+		return fmt.Sprintf(":hourglass_flowing_sand: This chart costs %s to the docs API (the days not cached yet); you have %d of your %d analytics requests of this hour left after it.",
+			requests(need), left, limits.Share(by))
 	case granted == 0:
 		return ":hourglass: This chart would cost " + requests(need) + ". " + limits.Refusal(by, refusal, need, time.Now()) + " The chart shows only the days cached."
 	}

@@ -106,7 +106,7 @@ func TestChartCostsOnceAcrossReplicas(t *testing.T) {
 	}
 	p := h.waitPrivate("This chart costs 31 requests")
 	// What is left is alice's: her share of 50 less the 31.
-	if !strings.Contains(p.Text, "you have 19 of the hour's 100 analytics requests left after it") {
+	if !strings.Contains(p.Text, "you have 19 of your 50 analytics requests of this hour left after it") {
 		t.Errorf("cost note %q does not say what is left", p.Text)
 	}
 	// Whole days: the 30 days that end yesterday, and the comment says so.
