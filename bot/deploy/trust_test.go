@@ -146,9 +146,9 @@ func TestDeployShareOfOnePerson(t *testing.T) {
 	// and must not take alice's share twice.
 	h.Slack.FailNext("chat.postMessage", "internal_error", 1)
 	h.Command(alice, general, deploy.Command, "preview docs/one")
-	h.live("a preview of `docs/one` of docs: done.")
+	h.live("a preview of `docs/one` of the docs: done.")
 	h.Command(alice, general, deploy.Command, "preview docs/two")
-	h.live("a preview of `docs/two` of docs: done.")
+	h.live("a preview of `docs/two` of the docs: done.")
 	first.Stop()
 
 	h.StartBot(cfg)
@@ -173,7 +173,7 @@ func TestDeployShareOfOnePerson(t *testing.T) {
 	h.WantRequests(docsapitest.EndpointDeploy, 0, "alice's share is spent")
 
 	h.Command(bob, general, deploy.Command, "preview docs/bobs")
-	h.live("a preview of `docs/bobs` of docs: done.")
+	h.live("a preview of `docs/bobs` of the docs: done.")
 	h.WantRequests(docsapitest.EndpointPreview, 3, "bob has a share of his own")
 }
 
@@ -188,9 +188,9 @@ func TestDeployStatusListsTheChannelsOfThePerson(t *testing.T) {
 	h.Slack.AddChannel(slacktest.Channel{ID: team, Name: "docs-core", BotMember: true, Private: true, Members: []string{alice}})
 	h.StartBot(bottest.Config{})
 	h.Command(alice, team, deploy.Command, "preview docs/secret-plan")
-	h.liveIn(team, "a preview of `docs/secret-plan` of docs: done.")
+	h.liveIn(team, "a preview of `docs/secret-plan` of the docs: done.")
 	h.Command(alice, general, deploy.Command, "preview docs/open")
-	h.live("a preview of `docs/open` of docs: done.")
+	h.live("a preview of `docs/open` of the docs: done.")
 
 	h.Command(bob, general, deploy.Command, "status")
 	h.WaitFor("bob's status", func() bool { return h.told(bob, "started from Slack lately") })

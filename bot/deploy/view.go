@@ -20,14 +20,14 @@ const (
 )
 
 // what names the deployment of req in project key: "the docs of `api`" or
-// "a preview of `branch` of `api`".
+// "a preview of `branch` of the docs of `api`".
 func what(req request, key string) string {
 	proj := "the docs"
 	if key != "" {
 		proj = "the docs of `" + mrkdwn.Escape(key) + "`"
 	}
 	if req.Preview {
-		return "a preview of `" + mrkdwn.Escape(req.Branch) + "` of " + strings.TrimPrefix(proj, "the ")
+		return "a preview of `" + mrkdwn.Escape(req.Branch) + "` of " + proj
 	}
 	return proj
 }
