@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/docsbot/docsbot/docsapi"
@@ -125,10 +126,11 @@ func fetch(ctx context.Context, api HealthAPI, view string, r docsapi.AnalyticsR
 	return rep, used, err
 }
 
-// bounded notes the list that reached the pages bound rather than failing.
-func (rep *report) bounded(err error, what string) error {
+// bounded notes the list that reached the pages bound rather than failing:
+// what was read, and that the rest is not counted.
+func (rep *report) bounded(err error, what string, pages int) error {
 	if errors.Is(err, docsapi.ErrPageBound) {
-		rep.Notes = append(rep.Notes, "Only the first pages of "+what+" were read.")
+		rep.Notes = append(rep.Notes, fmt.Sprintf("docsbot read the first %d pages of results for %s; what follows them is not counted.", pages, what))
 		return nil
 	}
 	return err
@@ -138,7 +140,7 @@ func (rep *report) searches(ctx context.Context, api HealthAPI, r docsapi.Analyt
 	used := 0
 	for page, err := range api.SearchPages(ctx, docsapi.SearchesParams{AnalyticsRange: r, Limit: 100}, pages) {
 		if err != nil {
-			return used, rep.bounded(err, "the searches")
+			return used, rep.bounded(err, "the searches", pages)
 		}
 		used++
 		for _, q := range page.Searches {
@@ -171,7 +173,7 @@ func (rep *report) feedback(ctx context.Context, api HealthAPI, r docsapi.Analyt
 	}
 	for page, err := range api.FeedbackPages(ctx, docsapi.FeedbackParams{AnalyticsRange: r, Limit: 100}, pages) {
 		if err != nil {
-			return used, rep.bounded(err, "the feedback")
+			return used, rep.bounded(err, "the feedback", pages)
 		}
 		used++
 		for _, f := range page.Feedback {
@@ -194,7 +196,7 @@ func (rep *report) questions(ctx context.Context, api HealthAPI, r docsapi.Analy
 	var order []string
 	for page, err := range api.ConversationPages(ctx, docsapi.ConversationsParams{AnalyticsRange: r, Limit: 200}, pages) {
 		if err != nil {
-			return used, rep.bounded(err, "the assistant's conversations")
+			return used, rep.bounded(err, "the assistant's conversations", pages)
 		}
 		used++
 		for _, c := range page.Conversations {
@@ -224,7 +226,7 @@ func (rep *report) views(ctx context.Context, api HealthAPI, r docsapi.Analytics
 	used := 0
 	for page, err := range api.ViewPages(ctx, docsapi.ViewsParams{AnalyticsRange: r, Limit: 250}, pages) {
 		if err != nil {
-			return used, rep.bounded(err, "the page views")
+			return used, rep.bounded(err, "the page views", pages)
 		}
 		used++
 		for _, v := range page.Views {
