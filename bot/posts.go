@@ -63,6 +63,10 @@ const (
 	LegacyWorkPost = "agent.reply"
 )
 
+// postOwnerElsewhere is logged when a post's marked owner is not on this
+// replica.
+const postOwnerElsewhere = "post claimed by an owner this replica does not have; left to another replica"
+
 // Marks of a post's work.
 const (
 	markOwner       = "post.owner"   // the owner that claimed the post
@@ -250,8 +254,11 @@ func (b *Bot) doPost(ctx context.Context, w *Work) error {
 		p.Project = w.Marked(markPostProject)
 		o, ok := b.postOwner(name)
 		if !ok {
-			b.log.Warn("a post claimed by an owner this replica does not have; dropped", "owner", name, "work", w.Key)
-			return nil
+			// Claimed on a replica of another version (a rolling update):
+			// left to one that has the owner. Past WorkMaxAge the inbox
+			// tells the person (giveUpPost) rather than drop it.
+			b.log.Info(postOwnerElsewhere, "owner", name, "work", w.Key)
+			return Later(unknownKindDelay, fmt.Errorf("post owner %q: %w", name, ErrNotYet))
 		}
 		return o.Do(ctx, w, p)
 	}

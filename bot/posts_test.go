@@ -169,6 +169,25 @@ func TestPostResumesWithItsOwner(t *testing.T) {
 	}
 }
 
+// TestPostOfAnOwnerElsewhereWaits: a post marked with an owner this replica
+// does not have (claimed by a replica of another version during a rolling
+// update) is left to another replica, not dropped: it stays in the inbox.
+func TestPostOfAnOwnerElsewhereWaits(t *testing.T) {
+	t.Parallel()
+	h, seen := postOwnersBot(t, prometheus.NewRegistry(), func(h *bottest.Harness) {
+		post := map[string]any{"team": "T0TEST", "channel": general, "user": alice, "ts": "1700000000.000300", "text": "early, from a newer version"}
+		h.DeadReplicaWork("msg:T0TEST:"+general+":1700000000.000300", bot.WorkPost, post, map[string]string{"post.owner": "newer"})
+	})
+	h.WaitLogged("post claimed by an owner this replica does not have; left to another replica", 1)
+	n, err := h.OpenStore().Inbox().Queued(t.Context())
+	if err != nil || n != 1 {
+		t.Errorf("inbox holds %d, %v; want the post still queued for another replica", n, err)
+	}
+	if c := seen.claimsOf("early"); c != 0 || len(seen.doneBy("early")) != 0 {
+		t.Errorf("early was offered the post (%d claims): a marked post goes to its owner alone", c)
+	}
+}
+
 // workDone is docsbot_inbox_work_total{kind,outcome="done"} in reg.
 func workDone(t *testing.T, reg *prometheus.Registry, kind string) float64 {
 	t.Helper()
