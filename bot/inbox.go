@@ -83,6 +83,7 @@ type Inbox interface {
 	Defer(ctx context.Context, t store.Taken, d time.Duration) error
 	Done(ctx context.Context, t store.Taken, audit ...store.AuditEntry) error
 	ReleaseWork(ctx context.Context, taken []store.Taken, after time.Duration) error
+	StopClaiming(ctx context.Context) error
 	Queued(ctx context.Context) (int64, error)
 }
 
@@ -311,6 +312,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 			return b.doWork(ctx, &Work{Taken: t, st: b.store.Inbox})
 		},
 		Release:    b.store.ReleaseWork,
+		Stop:       b.store.StopClaiming,
 		Workers:    inboxWorkers,
 		NextDue:    b.store.ClaimWait,
 		Idle:       inboxIdle,
@@ -326,6 +328,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 			Overran:       "inbox work still running after the shutdown grace; cancelling it",
 			Released:      "handed back work in flight",
 			ReleaseFailed: "handing back work in flight failed; it resumes when its lease runs out",
+			StopFailed:    "handing back work queued here failed; it resumes when its lease runs out",
 			Count:         "pieces",
 		},
 	}

@@ -201,6 +201,12 @@
 // call still reads as unknown (its intent mark says so) and the person is
 // told.
 //
+// Work a replica queued claimed for itself and did not hand out yet goes
+// back first, the moment its claim loop stops (Inbox.StopClaiming): from
+// then on the replica, whose Slack socket stays open until its acks are
+// out, queues what it records unclaimed and wakes the others for it, so no
+// acknowledged work waits out a lease through a rolling update.
+//
 // # Audit records
 //
 // A record of the audit trail (AuditLog) is appended at least once. The bot

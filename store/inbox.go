@@ -91,7 +91,14 @@ func (ib Inbox) Enqueue(ctx context.Context, w Work, keep time.Duration) (queued
 	case n == 1 && lease > 0:
 		// The caller wakes its claim loop (the bot after its ack), and
 		// ClaimWait lets the loop sleep no more while work is held.
-		s.pre.hold(Taken{Work: w, Token: 1, Attempt: 1, Received: time.UnixMilli(res[1])}, sent, lease)
+		t := Taken{Work: w, Token: 1, Attempt: 1, Received: time.UnixMilli(res[1])}
+		if !s.pre.hold(t, sent, lease) {
+			// The claim loop stopped meanwhile: the others take it now.
+			if err := s.release(context.WithoutCancel(ctx), []Taken{t}, 0); err != nil {
+				return true, fmt.Errorf("store: enqueue %q: hand back to the other replicas: %w", w.Key, err)
+			}
+			break
+		}
 		s.lowerQuiet(schedWork, i, sent.Add(lease))
 	case n == 1:
 		s.scheduled(ctx, schedWork, i, 0, false)
@@ -268,7 +275,24 @@ func (s *Store) workWrite(ctx context.Context, op string, t Taken, sc *redis.Scr
 // so that late writes of this replica fail with ErrStale.
 func (ib Inbox) ReleaseWork(ctx context.Context, taken []Taken, after time.Duration) error {
 	s := ib.s
-	taken = append(taken, s.pre.drain()...)
+	return s.release(ctx, append(taken, s.pre.drain()...), after)
+}
+
+// StopClaiming is called once the inbox's claim loop stops claiming (a
+// shutdown): the work this Store queued claimed by itself and holds for the
+// loop is handed back due at once, and from now on it queues work unclaimed
+// (preclaim.go) and wakes the others for it, so that they take it without
+// waiting for a lease to end or their next look. Work handed out already is the loop's to hand back
+// (ReleaseWork).
+func (ib Inbox) StopClaiming(ctx context.Context) error {
+	// Work queued from now on wakes the others' claim loops (scheduled).
+	ib.s.heads.claiming[schedWork].Store(false)
+	return ib.s.release(ctx, ib.s.pre.stop(), 0)
+}
+
+// release hands taken back, due after the given wait, each fenced by its
+// token, and wakes the replicas that wait on the inbox.
+func (s *Store) release(ctx context.Context, taken []Taken, after time.Duration) error {
 	byShard := map[int][]any{}
 	for _, t := range taken {
 		i := shardOf(t.Key)

@@ -21,6 +21,11 @@ import (
 //	held, older                    drops it: due at lease's  hands it back
 //	                               end, claimed again there
 //
+// When the claim loop stops (StopClaiming), every held piece is handed back
+// due at once and no more is held: work queued by a replica that is shutting
+// down (its socket stays open until its acks are out) goes to the others
+// unclaimed, never waiting out a lease nobody here will take it under.
+//
 // The room is what the claim loop's last ClaimWork left of its max: the
 // loop has that many free workers, so held work does not wait for one.
 // Held work is handed out no sooner than handOutAfter after its write, and
@@ -39,6 +44,8 @@ type preclaims struct {
 	// room is how many more pieces may be held.
 	room  int
 	items []preclaimed
+	// stopped is set once the claim loop stopped: nothing more is held.
+	stopped bool
 }
 
 // preclaimed is a piece of work claimed as it was queued.
@@ -54,19 +61,25 @@ type preclaimed struct {
 func (p *preclaims) reserve() time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.lease <= 0 || p.room <= 0 {
+	if p.stopped || p.lease <= 0 || p.room <= 0 {
 		return 0
 	}
 	p.room--
 	return p.lease
 }
 
-// hold keeps t, claimed at at, for the next ClaimWork; free gives back a
-// place reserve took for work that was not queued claimed.
-func (p *preclaims) hold(t Taken, at time.Time, lease time.Duration) {
+// hold keeps t, claimed at at, for the next ClaimWork, and reports whether
+// it did: false once the claim loop stopped (between reserve and hold), when
+// the caller hands t back. free gives back a place reserve took for work
+// that was not queued claimed.
+func (p *preclaims) hold(t Taken, at time.Time, lease time.Duration) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.stopped {
+		return false
+	}
 	p.items = append(p.items, preclaimed{t: t, at: at, lease: lease})
+	return true
 }
 
 func (p *preclaims) free() {
@@ -81,7 +94,9 @@ func (p *preclaims) free() {
 func (p *preclaims) take(max int, lease time.Duration) []Taken {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.lease = lease
+	if !p.stopped {
+		p.lease = lease
+	}
 	var out []Taken
 	keep := p.items[:0]
 	for _, it := range p.items {
@@ -139,5 +154,15 @@ func (p *preclaims) drain() []Taken {
 		out = append(out, it.t)
 	}
 	p.items, p.room = nil, 0
+	return out
+}
+
+// stop drains the held pieces and holds no more, ever: the claim loop
+// stopped.
+func (p *preclaims) stop() []Taken {
+	out := p.drain()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped, p.lease = true, 0
 	return out
 }

@@ -152,6 +152,51 @@ func TestReleaseWorkHandsBackHeldWork(t *testing.T) {
 	}
 }
 
+// TestStopClaimingHandsOverQueuedWork: once a Store's claim loop stops
+// (a shutdown), the work it holds claimed for the loop and the work queued
+// after, while its socket still takes envelopes, are another replica's at
+// once, not after the lease (issue 40: a rolling update made them wait 30 s).
+func TestStopClaimingHandsOverQueuedWork(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	other := newStore(t, store.WithPrefix(s.Prefix()))
+	startClaiming(t, s, 10, time.Minute)
+	held, after := work(6), work(7)
+	enqueue(t, s, held)
+	if err := s.Inbox().StopClaiming(t.Context()); err != nil {
+		t.Fatalf("StopClaiming: %v", err)
+	}
+	enqueue(t, s, after)
+	got := claimWork(t, other, time.Minute)
+	keys := map[string]int{}
+	for _, g := range got {
+		keys[g.Key] = g.Attempt
+	}
+	if len(got) != 2 || keys[held.Key] != 2 || keys[after.Key] != 1 {
+		t.Fatalf("claimed by another replica = %+v; want %s at attempt 2 and %s at attempt 1", got, held.Key, after.Key)
+	}
+	// Work queued by the stopped Store wakes the others' claim loops.
+	woken := other.Inbox().Changed()
+	drain(woken)
+	enqueue(t, s, work(8))
+	select {
+	case <-woken:
+	case <-time.After(30 * time.Second): // a guard, far above a publish's
+		t.Fatal("no wake-up for work queued by a stopped Store")
+	}
+}
+
+// drain empties a wake-up channel.
+func drain(c <-chan struct{}) {
+	for {
+		select {
+		case <-c:
+		default:
+			return
+		}
+	}
+}
+
 // TestWorkCommands pins the Redis commands of a slash command's inbox
 // path (INFO commandstats, those scripts call included): Enqueue claimed by
 // its writer 5, handing it out 0, a checkpoint 3, Done 4 and 5 with an

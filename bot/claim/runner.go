@@ -48,6 +48,11 @@ type Runner[T any] struct {
 	// Release hands back the unsettled claims when Run stops, due after
 	// the given wait: 0, or Landing for claims whose handler was cancelled.
 	Release func(ctx context.Context, items []T, after time.Duration) error
+	// Stop, when set, is called once the loop stops claiming, before the
+	// handlers still running are waited for: what the store holds claimed
+	// for the loop and did not hand out yet goes back to the other replicas
+	// at once (store.Inbox.StopClaiming).
+	Stop func(ctx context.Context) error
 	// Landing is how long a request sent by a handler that the shutdown
 	// cancelled may still take effect (bot.Config.LandingWindow): the claims of
 	// cancelled handlers come due no sooner.
@@ -100,9 +105,10 @@ type Lines struct {
 	Overran string
 	// Released is logged when the unsettled claims were handed back, and
 	// ReleaseFailed when that failed; both with the number of claims under
-	// the key Count.
-	Released, ReleaseFailed string
-	Count                   string
+	// the key Count. StopFailed is logged (an error, with "err") when Stop
+	// failed.
+	Released, ReleaseFailed, StopFailed string
+	Count                               string
 }
 
 // Run claims and handles items until ctx ends. Handlers get a context
@@ -151,7 +157,9 @@ func (r *Runner[T]) Run(ctx, work context.Context) {
 		}
 		r.waitNext(ctx)
 	}
-	if r.Grace > 0 && !waitFor(&inflight, r.Grace) {
+	stopped := time.Now()
+	r.stop(ctx)
+	if r.Grace > 0 && !waitFor(&inflight, max(r.Grace-time.Since(stopped), 0)) {
 		r.Log.Warn(r.Lines.Overran, "grace", r.Grace)
 	}
 	stopWork()
@@ -226,6 +234,18 @@ func (c *claims[T]) unsettled() (now, later []T) {
 		}
 	}
 	return now, later
+}
+
+// stop calls Stop, if set, once the loop stopped claiming.
+func (r *Runner[T]) stop(ctx context.Context) {
+	if r.Stop == nil {
+		return
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBudget)
+	defer cancel()
+	if err := r.Stop(sctx); err != nil {
+		r.Log.Error(r.Lines.StopFailed, "err", err)
+	}
 }
 
 // release hands items back, due after the given wait, and logs it.

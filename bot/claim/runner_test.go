@@ -19,7 +19,13 @@ import (
 // openStore opens a store of the test's own keys in the package's Redis.
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := store.Open(t.Context(), redisServer.URL, store.WithPrefix(redistest.Prefix(t)))
+	return openStoreAt(t, redistest.Prefix(t))
+}
+
+// openStoreAt opens a store of the keys under prefix, as another replica.
+func openStoreAt(t *testing.T, prefix string) *store.Store {
+	t.Helper()
+	st, err := store.Open(t.Context(), redisServer.URL, store.WithPrefix(prefix))
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
@@ -246,4 +252,41 @@ func TestRunnerWakes(t *testing.T) {
 		nudge()
 		redistest.Until(t, w.Key+" handled", func() bool { return handled.Load() == int32(i+1) })
 	}
+}
+
+// TestRunnerStopsClaimingAtOnce stops a runner while a handler still runs
+// in its grace: Stop is called at once, not after the grace, so that work
+// its store queues meanwhile (the Slack socket of a replica shutting down
+// stays open until its acks are out) is another replica's at once.
+func TestRunnerStopsClaimingAtOnce(t *testing.T) {
+	t.Parallel()
+	prefix := redistest.Prefix(t)
+	st, other := openStoreAt(t, prefix), openStoreAt(t, prefix)
+	enqueue(t, st, 1)
+	var log bytes.Buffer
+	busy, letGo, stopped := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	r := workRunner(st, &log, func(ctx context.Context, w store.Taken) bool {
+		close(busy)
+		<-letGo
+		return st.Inbox().Done(ctx, w) == nil
+	})
+	r.Grace = time.Hour
+	r.Stop = func(ctx context.Context) error {
+		defer close(stopped)
+		return st.Inbox().StopClaiming(ctx)
+	}
+	cancel, done := start(r)
+	<-busy
+	cancel()
+	<-stopped
+	late := store.Work{Key: "claim:late", Kind: "test", Payload: []byte("{}")}
+	if queued, err := st.Inbox().Enqueue(t.Context(), late, time.Hour); err != nil || !queued {
+		t.Fatalf("Enqueue after the stop = %v, %v", queued, err)
+	}
+	got, err := other.Inbox().ClaimWork(t.Context(), 5, 30*time.Second)
+	if err != nil || len(got) != 1 || got[0].Key != late.Key {
+		t.Fatalf("another replica claimed %+v, %v; want just %s\nlog:\n%s", got, err, late.Key, log.String())
+	}
+	close(letGo)
+	<-done
 }

@@ -108,6 +108,14 @@ type chaosResult struct {
 	// waits for it; Slack gives up after 3 s), over the whole run, faults
 	// included.
 	AckMax time.Duration `json:"ack_max_ns"`
+	// FirstPostMax is the longest an acknowledged slash command waited for
+	// its first visible post: its job's root message, or what it was told
+	// instead (waits.go). ReplyMax is the longest a thread reply waited
+	// until docsbot sent it on to the agent. Both count faults in: a
+	// replica stopped with the work in its hands shows here as the time
+	// another one took to take it over.
+	FirstPostMax time.Duration `json:"first_post_max_ns"`
+	ReplyMax     time.Duration `json:"reply_max_ns"`
 
 	LastFault time.Time     `json:"last_fault"`
 	Drain     time.Duration `json:"drain_ns"`
@@ -203,6 +211,8 @@ func (r *chaosResult) sections() []section {
 		faults,
 		{heading: "Answering Slack", rows: []row{
 			goal("slowest slash-command ack", ms(r.AckMax), "< 3 s (Slack's limit)", r.AckMax < 3*time.Second),
+			r.firstPostRow(),
+			r.replyRow(),
 		}},
 		{heading: "Drain", rows: []row{
 			fig("last fault → every job reported", "%.1f s", r.Drain.Seconds()),
@@ -294,6 +304,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 		}
 	}
 	creates, messages := map[string]int{}, map[string]int{}
+	var w waits
 	for _, q := range api.Requests() {
 		var body struct {
 			Prompt string `json:"prompt"`
@@ -307,6 +318,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 			creates[body.Prompt]++
 		case docsapitest.EndpointMessage:
 			messages[body.Prompt]++
+			w.sentOn(body.Prompt, q.At)
 		}
 	}
 	roots := map[int][]slacktest.Message{}
@@ -396,6 +408,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 			continue
 		}
 		res.Commands.Done++
+		res.FirstPostMax = max(res.FirstPostMax, firstPost(sl, c, rs[0]))
 		// The job's results, by generation, in its thread.
 		perGen := map[int]int{}
 		for _, m := range sl.Thread(c.channel, rs[0].TS) {
@@ -439,6 +452,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 
 	for _, rp := range replies {
 		k := messages[chaosReply(rp.index)]
+		res.ReplyMax = max(res.ReplyMax, w.replyWait(rp))
 		switch replyOutcome(k, k == 0 && whispered(sl, rp), rp.fate) {
 		case replyDone:
 			res.Replies.Done++

@@ -82,6 +82,8 @@ func (c *chaosRuns) sum() {
 		t.Queued += r.Queued
 		t.TimeoutThenDone += r.TimeoutThenDone
 		t.AckMax = max(t.AckMax, r.AckMax)
+		t.FirstPostMax = max(t.FirstPostMax, r.FirstPostMax)
+		t.ReplyMax = max(t.ReplyMax, r.ReplyMax)
 		t.Took += r.Took
 	}
 	c.Total = t
