@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/docsbot/docsbot/bot/roles"
@@ -46,11 +47,40 @@ func (b *Bot) UserName(ctx context.Context, user string) string {
 }
 
 // Editors decides who may change docs (Bot.Editors): DOCSBOT_EDITORS and
-// each project's, with the gate of guests and other organisations.
-type Editors struct{ b *Bot }
+// each project's, with the gate of guests and other organisations. Its
+// refusals name what was refused (agent jobs unless For says otherwise)
+// and what the person may use instead.
+type Editors struct {
+	b     *Bot
+	words roles.Words
+}
 
-// Editors is who may change docs, per project.
-func (b *Bot) Editors() Editors { return Editors{b} }
+// Editors is who may start agent jobs, per project.
+func (b *Bot) Editors() Editors { return Editors{b, b.refusalWords(roles.ActJobs)} }
+
+// For is e refusing act instead (roles.ActFollowUps, roles.ActDeploys).
+func (e Editors) For(act string) Editors {
+	return Editors{e.b, e.b.refusalWords(act)}
+}
+
+// refusalWords words a refusal of act, naming the commands served here
+// that a person refused it may use.
+func (b *Bot) refusalWords(act string) roles.Words {
+	var still []string
+	if _, ok := b.routes.commands["/docs-ask"]; ok {
+		still = append(still, "ask the docs with `/docs-ask`")
+	}
+	var reads []string
+	for _, c := range []string{"/docs-health", "/docs-visitors"} {
+		if _, ok := b.routes.commands[c]; ok {
+			reads = append(reads, "`"+c+"`")
+		}
+	}
+	if len(reads) > 0 {
+		still = append(still, "see how readers use the docs with "+strings.Join(reads, " and "))
+	}
+	return roles.Words{Act: act, Still: strings.Join(still, ", and ")}
+}
 
 // Refusal returns "" when user may start jobs, send follow-ups and
 // retry in channel for the project named proj, and otherwise what to tell
@@ -68,7 +98,7 @@ func (b *Bot) Editors() Editors { return Editors{b} }
 // groups; call it from work handlers, and RefusalInAck from handlers
 // that answer in the ack.
 func (e Editors) Refusal(ctx context.Context, user, channel, proj string) string {
-	refusal, _ := e.b.editorRefusal(ctx, user, channel, proj)
+	refusal, _ := e.b.editorRefusal(ctx, e.words, user, channel, proj)
 	return refusal
 }
 
@@ -77,7 +107,7 @@ func (e Editors) Refusal(ctx context.Context, user, channel, proj string) string
 // same request may pass later (a refusal to repeat each time, where a
 // definite one may be told once).
 func (e Editors) Check(ctx context.Context, user, channel, proj string) (refusal string, notNow bool) {
-	return e.b.editorRefusal(ctx, user, channel, proj)
+	return e.b.editorRefusal(ctx, e.words, user, channel, proj)
 }
 
 // RefusalInAck is Refusal for a handler answering in the ack: it
@@ -86,7 +116,7 @@ func (e Editors) Check(ctx context.Context, user, channel, proj string) (refusal
 func (e Editors) RefusalInAck(ctx context.Context, user, channel, proj string) string {
 	ctx, cancel := context.WithTimeout(ctx, ackRoleBound)
 	defer cancel()
-	refusal, undecided := e.b.editorRefusal(ctx, user, channel, proj)
+	refusal, undecided := e.b.editorRefusal(ctx, e.words, user, channel, proj)
 	if undecided {
 		return ""
 	}
@@ -95,7 +125,7 @@ func (e Editors) RefusalInAck(ctx context.Context, user, channel, proj string) s
 
 // editorRefusal is Editors.Refusal, and whether the role was left undecided
 // (Slack not asked in time or failing, with no earlier answer).
-func (b *Bot) editorRefusal(ctx context.Context, user, channel, proj string) (string, bool) {
+func (b *Bot) editorRefusal(ctx context.Context, words roles.Words, user, channel, proj string) (string, bool) {
 	if refusal := b.access.check(user, channel); refusal != "" {
 		return refusal, false
 	}
@@ -107,7 +137,7 @@ func (b *Bot) editorRefusal(ctx context.Context, user, channel, proj string) (st
 		if a.Err != nil {
 			b.log.Warn("cannot tell whether a person is a guest or of another organisation", "user", user, "err", a.Err)
 		}
-		return a.Refusal, a.Err != nil
+		return a.Say(words), a.Err != nil
 	}
 	if everyone {
 		return "", false
@@ -119,5 +149,5 @@ func (b *Bot) editorRefusal(ctx context.Context, user, channel, proj string) (st
 	if v.Err != nil {
 		b.log.Warn("cannot tell whether a person is an editor", "user", user, "err", v.Err)
 	}
-	return v.Refusal, v.Err != nil
+	return v.Say(words), v.Err != nil
 }

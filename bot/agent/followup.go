@@ -15,6 +15,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -91,7 +92,7 @@ func (a *agent) refuseFollowUp(ctx context.Context, w *bot.Work, r replyRequest,
 	if w.Marked(markSending) != "" {
 		return false
 	}
-	refusal, notNow := a.core.Editors().Check(ctx, r.User, r.Channel, job.Project)
+	refusal, notNow := a.core.Editors().For(roles.ActFollowUps).Check(ctx, r.User, r.Channel, job.Project)
 	if refusal == "" {
 		return false
 	}
@@ -313,7 +314,7 @@ func (a *agent) maybeRetryStart(ctx context.Context, w *bot.Work, r replyRequest
 		return true, nil
 	}
 	key := a.projectKey(start.Project)
-	if refusal := a.core.Editors().Refusal(ctx, r.User, r.Channel, key); refusal != "" {
+	if refusal := a.core.Editors().For(roles.ActFollowUps).Refusal(ctx, r.User, r.Channel, key); refusal != "" {
 		// The offer stays for whoever may start the job.
 		if err := a.store.OfferRetry(ctx, thread, payload, retryOfferTTL); err != nil {
 			log.Warn("offering the retry again after a refusal failed", "err", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -58,7 +59,7 @@ func (a *agent) onFollowUpButton(ctx context.Context, r *bot.InteractionRequest)
 		log.Warn("a Follow up button without its thread; ignored")
 		return
 	}
-	if refusal := a.core.Editors().RefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
+	if refusal := a.core.Editors().For(roles.ActFollowUps).RefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
 		a.tellInThread(ctx, note, refusal, log)
 		a.auditRefusedInAck(ctx, r.DeliveryID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpButton, ""))
 		return
@@ -124,7 +125,7 @@ func (a *agent) onFollowUpSubmit(ctx context.Context, r *bot.InteractionRequest)
 		a.auditRefusedInAck(ctx, "view:"+ic.View.ID, bot.RefusalRecord(ic.Team.ID, meta.Channel, ic.User.ID, viaFollowUpForm, text))
 		return
 	}
-	if refusal := a.core.Editors().RefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
+	if refusal := a.core.Editors().For(roles.ActFollowUps).RefusalInAck(ctx, ic.User.ID, meta.Channel, ""); refusal != "" {
 		// The whole refusal names the editors, more than a field shows:
 		// the form closes and the person reads it in the thread.
 		r.Ack(nil)

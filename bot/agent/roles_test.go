@@ -40,12 +40,13 @@ func TestViewersAreRefusedFromEveryWayIn(t *testing.T) {
 	h.StartBot(bottest.Config{Editors: []string{editors, bob}})
 	rootTS, jobID := h.startedJob("Write a glossary") // alice, an editor by the user group
 
+	// Each way in says what it refused: a job, or a follow-up.
 	const refused = "Only editors can start docs agent jobs"
 	n := 0
 	h.everyWayIn(viewer, rootTS, func(what string) {
 		h.T.Helper()
 		n++
-		h.WaitFor(what+": the private refusal", func() bool { return len(h.Privates(viewer, refused)) >= n })
+		h.WaitFor(what+": the private refusal", func() bool { return len(h.Privates(viewer, "Only editors can ")) >= n })
 	})
 	for _, text := range []string{"", "Write docs"} {
 		ack := h.Command(viewer, general, agent.Command, text)
@@ -163,7 +164,9 @@ func TestViewerPressingFollowUpIsRefused(t *testing.T) {
 	h.StartBot(bottest.Config{Editors: []string{editors}})
 	_, _, res := h.finishedJob("Document webhooks")
 	h.press(viewer, res, agent.ActionFollowUp, "")
-	h.WaitFor("the private refusal", func() bool { return len(h.Privates(viewer, "Only editors can start docs agent jobs")) == 1 })
+	h.WaitFor("the private refusal, naming follow-ups", func() bool {
+		return len(h.Privates(viewer, "Only editors can send follow-ups to docs agent jobs")) == 1
+	})
 	h.press(alice, res, agent.ActionFollowUp, "")
 	h.WaitFor("the editor's follow-up modal", func() bool { return len(h.Slack.OpenModals(alice)) == 1 })
 	h.StopAll()

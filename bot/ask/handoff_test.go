@@ -158,3 +158,36 @@ func TestWhoMayAsk(t *testing.T) {
 		t.Errorf("%d job forms opened for a guest or an outsider", n)
 	}
 }
+
+// TestGuestJobRequestIsAnsweredWithAWord: a guest's mention that reads as a
+// job request ("add a changelog page") is answered as a question, and the
+// guest is told privately that jobs are for editors, naming what they may
+// use; a guest's plain question gets no such word.
+func TestGuestJobRequestIsAnsweredWithAWord(t *testing.T) {
+	t.Parallel()
+	const guest = "U0GUEST"
+	h := newHarness(t)
+	h.Slack.AddGuest(guest, "gus", false)
+	h.StartBot(bottest.Config{Answers: true})
+	m, err := h.Slack.Mention(t.Context(), slacktestMessage(guest, "add a changelog page"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.answered(m.TS)
+	const note = "docsbot answers your message as a question for the docs instead"
+	h.WaitFor("the word that jobs are for editors", func() bool {
+		return h.told(guest, "Guests of this workspace cannot start docs agent jobs") && h.told(guest, note) && h.told(guest, "`/docs-ask`")
+	})
+	q, err := h.Slack.Mention(t.Context(), slacktestMessage(guest, "where is the quickstart?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.answered(q.TS)
+	h.Idle()
+	if n := len(h.Privates(guest, note)); n != 1 {
+		t.Errorf("the guest was told %d times that jobs are for editors, want once (for the job request alone)", n)
+	}
+	if n := len(h.API.Jobs()); n != 0 {
+		t.Errorf("%d jobs started for a guest", n)
+	}
+}

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -90,7 +91,35 @@ func (a *answers) doQuestion(ctx context.Context, w *bot.Work, p bot.Post) error
 	// Claimed, it is a question whoever asks: QuestionIn as for a person
 	// who may not start jobs only takes "ask" off its front.
 	q, _ := bot.QuestionIn(p.Text, false)
+	if _, err := w.Step(ctx, markJobsNote, func(ctx context.Context) (string, error) {
+		a.noteNotAJob(ctx, p)
+		return "1", nil
+	}); err != nil {
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	}
 	return a.handOver(ctx, w, p, q)
+}
+
+// markJobsNote marks a question's post once noteNotAJob was done.
+const markJobsNote = "jobs_note"
+
+// noteNotAJob tells the author of a post that reads as a job request (an
+// editor's words would start a job) but comes from someone who may not start
+// jobs, privately, that jobs are for editors and the post is answered as a
+// question instead: otherwise "add a changelog page" gets an answer and no
+// word of why no job started.
+func (a *answers) noteNotAJob(ctx context.Context, p bot.Post) {
+	if _, asked := bot.QuestionIn(p.Text, true); asked {
+		return
+	}
+	refusal, notNow := a.core.Editors().Check(ctx, p.User, p.Channel, "")
+	if refusal == "" || notNow {
+		return
+	}
+	text := refusal + " docsbot answers your message as a question for the docs instead."
+	if err := a.core.TellPrivately(ctx, bot.Private{User: p.User, Channel: p.Channel, ThreadTS: cmp.Or(p.ThreadTS, p.TS), Text: text}); err != nil {
+		a.log.Warn("telling a person that jobs are for editors failed", "user", p.User, "err", err)
+	}
 }
 
 // handOver queues the post p as the question q (bot.WorkAsk), keyed by the

@@ -8,6 +8,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 )
 
 // request is a /docs-deploy, as its work carries it.
@@ -78,7 +79,7 @@ func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		// Deploying changes the site: editors only (bot.Editors.Refusal's
 		// order of checks); the project's own editors are checked by the
 		// work once the project is known.
-		refusal = d.core.Editors().RefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
+		refusal = d.core.Editors().For(roles.ActDeploys).RefusalInAck(ctx, cmd.UserID, cmd.ChannelID, "")
 	}
 	if refusal != "" {
 		d.core.RefuseCommand(ctx, r, refusal, cmd.Text)

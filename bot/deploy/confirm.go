@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -64,7 +65,7 @@ func (d *deploys) askToDeploy(ctx context.Context, r *bot.CommandRequest, req re
 	default:
 		c.Project = res.Project.Name
 		if !res.Project.Implicit {
-			if refusal := d.core.Editors().RefusalInAck(ctx, req.User, req.Channel, bot.ProjectKey(res.Project)); refusal != "" {
+			if refusal := d.core.Editors().For(roles.ActDeploys).RefusalInAck(ctx, req.User, req.Channel, bot.ProjectKey(res.Project)); refusal != "" {
 				d.core.RefuseCommand(ctx, r, refusal, r.Command.Text)
 				return
 			}

@@ -208,11 +208,19 @@ func TestWhoMayDeploy(t *testing.T) {
 	const guest = "U0GUEST"
 	h.Slack.AddGuest(guest, "gus", false)
 	h.StartBot(bottest.Config{Editors: []string{alice, guest}})
-	for _, who := range []struct{ user, refusal string }{{bob, "Only editors"}, {guest, "Guests of this workspace"}} {
+	// Each refusal names what was refused, deploying, and not agent jobs
+	// (issue 42: a guest was told he "cannot start docs agent jobs").
+	for _, who := range []struct{ user, refusal string }{
+		{bob, "Only editors can deploy the docs or open previews"},
+		{guest, "Guests of this workspace cannot deploy the docs or open previews"},
+	} {
 		for _, text := range []string{"", "preview feature-x"} {
 			ack := h.Command(who.user, general, deploy.Command, text)
 			if !strings.Contains(string(ack.Payload), who.refusal) {
 				h.WaitFor(who.user+"'s refusal", func() bool { return h.told(who.user, who.refusal) })
+			}
+			if strings.Contains(string(ack.Payload), "agent jobs") || h.told(who.user, "agent jobs") {
+				t.Errorf("%s's refusal of /docs-deploy %q speaks of agent jobs: %s", who.user, text, ack.Payload)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -83,7 +84,7 @@ func (s *starting) call() bot.Call {
 // check refuses a person who may not deploy the project (bot.Editors).
 func (s *starting) check(ctx context.Context) (bool, error) {
 	d, req := s.d, s.req
-	refusal := d.core.Editors().Refusal(ctx, req.User, req.Channel, s.key)
+	refusal := d.core.Editors().For(roles.ActDeploys).Refusal(ctx, req.User, req.Channel, s.key)
 	if refusal == "" {
 		return false, nil
 	}

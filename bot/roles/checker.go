@@ -95,6 +95,29 @@ type Verdict struct {
 	// about a group and no earlier answer was left), for the log; nil when
 	// the person is simply a viewer.
 	Err error
+	// all are the editors named, failed the groups Slack could not be
+	// asked about, for Say.
+	all    Editors
+	failed []string
+}
+
+// Say is the refusal in words w, "" for an editor.
+func (v Verdict) Say(w Words) string {
+	switch {
+	case v.Editor:
+		return ""
+	case len(v.failed) > 0:
+		return unavailableText(v.failed, v.all)
+	}
+	return viewerText(v.all, w)
+}
+
+// verdict is the refusal of a viewer, or of a person whose groups could not
+// be read (failed), worded for agent jobs.
+func verdict(all Editors, failed []string, err error) Verdict {
+	v := Verdict{all: all, failed: failed, Err: err}
+	v.Refusal = v.Say(Words{Act: "start docs agent jobs, send follow-ups or change settings", Still: "use `/docs-visitors` and `list`"})
+	return v
 }
 
 // Check decides whether user is an editor by the lists given (typically
@@ -121,15 +144,14 @@ func (c *Checker) Check(ctx context.Context, user string, lists ...Editors) Verd
 		}
 	}
 	if len(failed) > 0 {
-		return Verdict{Refusal: unavailableText(failed, all), Err: errors.Join(errs...)}
+		return verdict(all, failed, errors.Join(errs...))
 	}
-	return Verdict{Refusal: viewerText(all)}
+	return verdict(all, nil, nil)
 }
 
 // viewerText is the refusal of a viewer.
-func viewerText(all Editors) string {
-	return "Only editors can start docs agent jobs, send follow-ups or change settings; " +
-		"you can still use `/docs-visitors` and `list`. " +
+func viewerText(all Editors, w Words) string {
+	return "Only editors can " + w.Act + ". " + w.still() +
 		"Editors: " + all.Mentions() + ". Ask one of them to do it for you, or to make you an editor."
 }
 

@@ -132,11 +132,46 @@ func (g *Gate) Open() bool { return g.allowGuests && g.allowExtern }
 // Admission is whether a person may change docs as a member of the
 // organisation.
 type Admission struct {
-	// Refusal is what to tell the person privately, "" when they may.
+	// Refusal is what to tell the person privately, "" when they may, in
+	// the words of agent jobs (Say words it for another act).
 	Refusal string
 	// Err is why it could not be decided (Slack could not be asked), for the
 	// log; Refusal then says "not now".
 	Err error
+	// why is what refused: a guest, another organisation, not now.
+	why refusedAs
+}
+
+// refusedAs is why the gate refused someone.
+type refusedAs int
+
+const (
+	admitted refusedAs = iota
+	asGuest
+	asExternal
+	asNotNow
+)
+
+// Say is the refusal in words w, "" when the person may.
+func (a Admission) Say(w Words) string {
+	switch a.why {
+	case asGuest:
+		return "Guests of this workspace cannot " + w.Act + ", " + w.why() + ". " + w.still() +
+			"Ask someone of the team to do it for you."
+	case asExternal:
+		return "People from another organisation cannot " + w.Act + " through this workspace's docsbot, " +
+			w.why() + ". " + w.still() + "Ask someone of the workspace that runs docsbot to do it for you."
+	case asNotNow:
+		return notNowText
+	}
+	return ""
+}
+
+// admission is the Admission refused as why, worded for agent jobs.
+func admission(why refusedAs, err error) Admission {
+	a := Admission{why: why, Err: err}
+	a.Refusal = a.Say(JobWords)
+	return a
 }
 
 // Check decides whether user may change docs in the organisation home.
@@ -149,25 +184,18 @@ func (g *Gate) Check(ctx context.Context, home Org, user string) Admission {
 	}
 	p, err := g.people.get(ctx, user)
 	if err != nil {
-		return Admission{Refusal: notNowText, Err: fmt.Errorf("roles: users.info %s: %w", user, err)}
+		return admission(asNotNow, fmt.Errorf("roles: users.info %s: %w", user, err))
 	}
 	switch {
 	case !g.allowExtern && !home.Includes(p):
-		return Admission{Refusal: externalText}
+		return admission(asExternal, nil)
 	case !g.allowGuests && p.Guest:
-		return Admission{Refusal: guestText}
+		return admission(asGuest, nil)
 	}
 	return Admission{}
 }
 
-// The gate's refusals, shown privately.
-const (
-	guestText = "Guests of this workspace cannot start docs agent jobs, send follow-ups or start them again, " +
-		"because a job can open pull requests on the company's docs. " +
-		"You can still use `/docs-visitors`. Ask someone of the team to do it for you."
-	externalText = "People from another organisation cannot start docs agent jobs, send follow-ups or start them again " +
-		"through this workspace's docsbot, because a job can open pull requests on its docs. " +
-		"Ask someone of the workspace that runs docsbot to do it for you."
-	notNowText = "docsbot could not check your account with Slack just now, so nothing was started or sent. " +
-		"Please try again in a minute; if it keeps happening, tell whoever runs docsbot (the cause is in its log)."
-)
+// notNowText is the gate's refusal when Slack could not say who the person
+// is, shown privately.
+const notNowText = "docsbot could not check your account with Slack just now, so nothing was started or sent. " +
+	"Please try again in a minute; if it keeps happening, tell whoever runs docsbot (the cause is in its log)."
