@@ -33,7 +33,9 @@
 //	                             lost Done finds its stream stopped (below)
 //	asking, no done              an earlier attempt asked and stopped (a crash, a
 //	                             shutdown): the assistant may have answered, so it is
-//	                             not asked again; an answer it left streaming is
+//	                             not asked again; the question is audited unless
+//	                             marked audited (a replica that died took its held
+//	                             record with it); an answer it left streaming is
 //	                             stopped, saying it was cut, and the person is offered
 //	                             Ask again (one Slack stopped already is left as it
 //	                             is: the attempt ended it whole); done

@@ -374,9 +374,13 @@ func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func
 // afterStop ends the work of an earlier attempt that asked the assistant
 // and stopped before the end (doc.go): an answer left streaming is stopped,
 // saying it was cut; with nothing shown, the person is told. Either way
-// they are offered Ask again; the assistant is not asked again.
+// they are offered Ask again; the assistant is not asked again. The
+// question goes in the audit trail unless the earlier attempt's record
+// went in (its mark): a record held for the Done of an attempt that died
+// died with it (bot.AuditTrail.Work).
 func (a *answers) afterStop(ctx context.Context, w *bot.Work, q bot.Question, log *slog.Logger) error {
 	key, _, _ := a.docsFor(ctx, q)
+	a.audit(ctx, w, q, key)
 	again := againOf(q.Text, key)
 	if ts := w.Marked(markStream); ts != "" {
 		_, _, err := a.core.SlackIn(ctx).StopStreamContext(ctx, q.Channel, ts,
