@@ -1,6 +1,9 @@
 package bot
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Help channels: a channel's answer mode says how questions asked there are
 // answered from the docs. The feature that keeps the modes (bot/helpchannels)
@@ -9,7 +12,7 @@ import "strings"
 // the mode through the help channels' feature value (bot/app hands it over)
 // and answers an unasked Question (Via ViaAuto, ViaPrivate) only when its
 // answer has sources. What both read is here: the modes, the ways a question
-// came, the action ids, ThreadRef.
+// came, the action ids, ThreadRef and ShareRef.
 
 // Answer modes of a channel.
 const (
@@ -45,7 +48,7 @@ func (q Question) Unasked() bool { return q.Via == ViaAuto || q.Via == ViaPrivat
 // Action ids the answerer renders and the help channels handle.
 const (
 	// ActionShareAnswer is "Share in channel" under a private answer: its
-	// value is the answer's thread (ThreadRef).
+	// value is the answer (ShareRef).
 	ActionShareAnswer = "docs_share_answer"
 	// ActionAskExpert is "Ask an expert" under an answer, or under the
 	// note that the docs do not cover a question: its value is the
@@ -79,4 +82,50 @@ func ParseThreadRef(v string) (ThreadRef, bool) {
 	ts, proj, _ := strings.Cut(rest, ":")
 	r := ThreadRef{ch, ts, proj}
 	return r, ok && IsSlackID(ch, "CGD") && ts != ""
+}
+
+// SharedTextMax bounds the text of an answer shared in its thread (Share in
+// channel), in characters: the answerer keeps it so
+// (store.Conversation.Last), and the help channels post it as kept.
+const SharedTextMax = 2900
+
+// ShareRef names a private answer in Share in channel's value: its thread,
+// its asker, whose own conversation in the thread it is in
+// (store.ConversationKey), and its turn there (store.Conversation.Answers).
+// Values of earlier versions name the thread alone (a ThreadRef): their
+// Asker is "" and Turn 0.
+type ShareRef struct {
+	ThreadRef
+	Asker string
+	Turn  int
+}
+
+// shareValue is ShareRef as a button's value.
+type shareValue struct {
+	Channel string `json:"c"`
+	TS      string `json:"t"`
+	Project string `json:"p,omitempty"`
+	Asker   string `json:"u"`
+	Turn    int    `json:"n"`
+}
+
+// String is r as a button's value: JSON, which no ThreadRef is.
+func (r ShareRef) String() string {
+	b, _ := json.Marshal(shareValue{Channel: r.Channel, TS: r.TS, Project: r.Project, Asker: r.Asker, Turn: r.Turn}) // strings and an int always encode
+	return string(b)
+}
+
+// ParseShareRef reads a ShareRef, or a ThreadRef of earlier versions (Turn
+// 0); ok false when v is neither.
+func ParseShareRef(v string) (ShareRef, bool) {
+	if !strings.HasPrefix(v, "{") {
+		ref, ok := ParseThreadRef(v)
+		return ShareRef{ThreadRef: ref}, ok
+	}
+	var sv shareValue
+	if json.Unmarshal([]byte(v), &sv) != nil {
+		return ShareRef{}, false
+	}
+	r := ShareRef{ThreadRef: ThreadRef{Channel: sv.Channel, TS: sv.TS, Project: sv.Project}, Asker: sv.Asker, Turn: sv.Turn}
+	return r, IsSlackID(r.Channel, "CGD") && r.TS != "" && IsSlackID(r.Asker, "UW") && r.Turn > 0
 }

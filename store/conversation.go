@@ -16,9 +16,14 @@ import (
 // when the assistant creates the thread, and cannot be read again) and the
 // turns so far, which the assistant is sent again with each question. It is
 // kept while the conversation may go on (the keep the caller gives, renewed
-// by each turn) and no longer:
+// by each turn) and no longer. A thread has one conversation, or, where a
+// channel answers each asker privately, one per asker (ConversationKey):
 //
-//	{p}conv:<team>:<channel>:<ts>        string: the conversation of an answer thread (JSON, UpdateConversation)
+//	{p}conv:<team>:<channel>:<ts>           string: the conversation of an answer thread (JSON, UpdateConversation)
+//	{p}conv:<team>:<channel>:<ts>:<asker>   string: one asker's own conversation in that thread
+//
+// What it keeps is bounded (Keep, which UpdateConversation applies to what
+// it writes): the turns that are sent again, and the last answer as shown.
 
 // Turn is one message of a conversation: a person's question ("user") or
 // the assistant's answer ("assistant").
@@ -43,6 +48,13 @@ type Conversation struct {
 	Turns []Turn `json:"turns,omitempty"`
 	// Sources are the pages the last answer drew on.
 	Sources []string `json:"src,omitempty"`
+	// Answers counts the answers given in the conversation: the turn of
+	// the last one. 0 in conversations kept before it was recorded.
+	Answers int `json:"n,omitempty"`
+	// Last is the last answer as it is shown whole, for Share in channel
+	// under an answer shown to its asker alone (its turn is Answers); ""
+	// where answers show in the thread. Cut to LastMax.
+	Last string `json:"last,omitempty"`
 	// Workspace is the Slack workspace of the thread; zero for the one
 	// workspace and in conversations kept before it was recorded.
 	Workspace Workspace `json:"ws,omitzero"`
@@ -64,8 +76,28 @@ func (c Conversation) String() string {
 // GoString is String, so that %#v shows no key either.
 func (c Conversation) GoString() string { return c.String() }
 
-func (s *Store) conversationKey(t Thread) string {
-	return s.prefix + "conv:" + t.Team + ":" + t.Channel + ":" + t.TS
+// ConversationKey names a conversation: its answer thread's (Asker ""),
+// or, where a channel answers each asker privately, one asker's own in the
+// thread, which nobody else's question reads or writes.
+type ConversationKey struct {
+	Thread
+	Asker string
+}
+
+// String returns "team/channel/ts[/asker]", for logs.
+func (k ConversationKey) String() string {
+	if k.Asker == "" {
+		return k.Thread.String()
+	}
+	return k.Thread.String() + "/" + k.Asker
+}
+
+func (s *Store) conversationKey(k ConversationKey) string {
+	key := s.prefix + "conv:" + k.Team + ":" + k.Channel + ":" + k.TS
+	if k.Asker != "" {
+		key += ":" + k.Asker
+	}
+	return key
 }
 
 // Conversations is the answer threads' conversations with the docs
@@ -75,15 +107,15 @@ type Conversations struct{ s *Store }
 // Conversations returns the Store's conversations.
 func (s *Store) Conversations() Conversations { return Conversations{s} }
 
-// Conversation returns the conversation of thread t: ErrNotFound when the
-// thread has none (never an answer's, or its time ran out).
-func (cs Conversations) Conversation(ctx context.Context, t Thread) (Conversation, error) {
+// Conversation returns the conversation k: ErrNotFound when there is none
+// (never an answer's, or its time ran out).
+func (cs Conversations) Conversation(ctx context.Context, k ConversationKey) (Conversation, error) {
 	s := cs.s
-	if !t.valid() {
-		return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, ErrInvalid)
+	if !k.valid() {
+		return Conversation{}, fmt.Errorf("store: conversation of %s: %w", k, ErrInvalid)
 	}
 	var c Conversation
-	if err := s.getJSON(ctx, s.conversationKey(t), &c, "conversation of "+t.String()); err != nil {
+	if err := s.getJSON(ctx, s.conversationKey(k), &c, "conversation of "+k.String()); err != nil {
 		return Conversation{}, err
 	}
 	return c, nil
@@ -105,8 +137,8 @@ func (s *Store) getJSON(ctx context.Context, key string, v any, what string) err
 	return nil
 }
 
-// UpdateConversation changes the conversation of thread t with fn and
-// keeps it for keep from now. from is the conversation as the caller read
+// UpdateConversation changes the conversation k with fn and keeps it for
+// keep from now, cut to what a conversation keeps (Keep). from is the conversation as the caller read
 // it (Conversation; the zero Conversation when it had none): fn gets a copy
 // and changes it in place, and the write is made only over that version
 // (luaUpdateConversation: one script, its GET and SET). When another
@@ -114,13 +146,13 @@ func (s *Store) getJSON(ctx context.Context, key string, v any, what string) err
 // again on the one the script found (a few times at most, then
 // ErrContended), so that two answers in one thread never overwrite each
 // other's turns. It returns the conversation written.
-func (cs Conversations) UpdateConversation(ctx context.Context, t Thread, keep time.Duration, from Conversation,
+func (cs Conversations) UpdateConversation(ctx context.Context, k ConversationKey, keep time.Duration, from Conversation,
 	fn func(*Conversation) error) (Conversation, error) {
 	s := cs.s
-	if !t.valid() || keep < time.Second {
-		return Conversation{}, fmt.Errorf("store: update conversation of %s for %v: %w", t, keep, ErrInvalid)
+	if !k.valid() || keep < time.Second {
+		return Conversation{}, fmt.Errorf("store: update conversation of %s for %v: %w", k, keep, ErrInvalid)
 	}
-	key := s.conversationKey(t)
+	key := s.conversationKey(k)
 	cur := from
 	for range conversationTries {
 		c := cur
@@ -128,14 +160,15 @@ func (cs Conversations) UpdateConversation(ctx context.Context, t Thread, keep t
 		if err := fn(&c); err != nil {
 			return Conversation{}, err
 		}
+		c = c.Keep()
 		c.Version = cur.Version + 1
-		next, err := json.Marshal(c)
+		next, err := encodeConversation(c)
 		if err != nil {
-			return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, err)
+			return Conversation{}, fmt.Errorf("store: conversation of %s: %w", k, err)
 		}
 		res, err := s.convUpdate.Run(ctx, s.rdb, []string{key}, cur.Version, next, keep.Milliseconds()).Result()
 		if err != nil {
-			return Conversation{}, wrapErr(err, "store: update conversation of %s", t)
+			return Conversation{}, wrapErr(err, "store: update conversation of %s", k)
 		}
 		switch found := res.(type) {
 		case int64:
@@ -146,13 +179,13 @@ func (cs Conversations) UpdateConversation(ctx context.Context, t Thread, keep t
 		case string:
 			cur = Conversation{}
 			if err := json.Unmarshal([]byte(found), &cur); err != nil {
-				return Conversation{}, fmt.Errorf("store: conversation of %s: %w", t, err)
+				return Conversation{}, fmt.Errorf("store: conversation of %s: %w", k, err)
 			}
 		default:
-			return Conversation{}, fmt.Errorf("store: update conversation of %s: the script answered %T", t, res)
+			return Conversation{}, fmt.Errorf("store: update conversation of %s: the script answered %T", k, res)
 		}
 	}
-	return Conversation{}, fmt.Errorf("store: update conversation of %s: %w", t, ErrContended)
+	return Conversation{}, fmt.Errorf("store: update conversation of %s: %w", k, ErrContended)
 }
 
 // luaUpdateConversation: KEYS the conversation; ARGV the version the

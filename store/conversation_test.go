@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/docsbot/docsbot/store"
 )
@@ -15,7 +16,7 @@ func TestConversations(t *testing.T) {
 	t.Parallel()
 	cs := newStore(t).Conversations()
 	ctx := t.Context()
-	th := store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000100"}
+	th := store.ConversationKey{Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000100"}}
 	if _, err := cs.Conversation(ctx, th); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a thread with no conversation: %v, want ErrNotFound", err)
 	}
@@ -40,7 +41,7 @@ func TestConversations(t *testing.T) {
 	if _, err := cs.UpdateConversation(ctx, th, time.Hour, got, func(*store.Conversation) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("fn's error: %v, want it returned", err)
 	}
-	if _, err := cs.UpdateConversation(ctx, store.Thread{}, time.Hour, store.Conversation{}, func(*store.Conversation) error { return nil }); !errors.Is(err, store.ErrInvalid) {
+	if _, err := cs.UpdateConversation(ctx, store.ConversationKey{}, time.Hour, store.Conversation{}, func(*store.Conversation) error { return nil }); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("no thread: %v, want ErrInvalid", err)
 	}
 }
@@ -73,7 +74,7 @@ func TestConversationUpdatedOverWhatItFinds(t *testing.T) {
 	prefix := testPrefix(t)
 	cs := store.New(rdb, store.WithPrefix(prefix)).Conversations()
 	ctx := t.Context()
-	th := store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000300"}
+	th := store.ConversationKey{Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000300"}}
 	v1, err := cs.UpdateConversation(ctx, th, time.Hour, store.Conversation{}, addTurn("a"))
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestConversationUpdatedOverWhatItFinds(t *testing.T) {
 func TestConversationUpdatesDoNotLoseTurns(t *testing.T) {
 	t.Parallel()
 	cs := newStore(t).Conversations()
-	th := store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000200"}
+	th := store.ConversationKey{Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000200"}}
 	const writers = 4
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -156,7 +157,7 @@ func TestConversationCommands(t *testing.T) {
 	s := openStore(t, own.URL)
 	cs := s.Conversations()
 	ctx := t.Context()
-	th := store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000400"}
+	th := store.ConversationKey{Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000400"}}
 	v1, err := cs.UpdateConversation(ctx, th, time.Hour, store.Conversation{}, addTurn("a")) // loads the script
 	if err != nil {
 		t.Fatal(err)
@@ -173,5 +174,75 @@ func TestConversationCommands(t *testing.T) {
 		return err
 	}); n != 5 || v2.Version != 2 {
 		t.Errorf("an update over a version written since: %d commands, want 5", n)
+	}
+}
+
+// TestConversationKeepsWhatIsSentAgain: a long conversation (30 questions
+// of 4,000 characters, each answered with 64 KiB, each kept with its
+// answer as shown) is kept cut to what the assistant is sent again, at
+// most HistoryMax characters of turns, the latest question whole, and its
+// last answer cut to LastMax: its record stays within about 13 KB, where
+// whole answers were 20 of 64 KiB.
+func TestConversationKeepsWhatIsSentAgain(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	cs := s.Conversations()
+	ctx := t.Context()
+	k := store.ConversationKey{Thread: store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000500"}, Asker: "U0ALICE"}
+	answer := strings.Repeat("<a & b> ", 8192) // 64 KiB, of the characters JSON would write in six bytes
+	var c store.Conversation
+	for i := range 30 {
+		question := fmt.Sprintf("%04d", i) + strings.Repeat("q", 3996)
+		var err error
+		c, err = cs.UpdateConversation(ctx, k, time.Hour, c, func(c *store.Conversation) error {
+			c.Turns = append(c.Turns, store.Turn{Role: "user", Text: question}, store.Turn{Role: "assistant", Text: answer})
+			c.Answers++
+			c.Last = answer
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := cs.Conversation(ctx, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chars := 0
+	for _, tn := range got.Turns {
+		chars += utf8.RuneCountInString(tn.Text)
+	}
+	if chars > store.HistoryMax || len(got.Turns) != 2 || !strings.HasPrefix(got.Turns[0].Text, "0029") || got.Turns[0].Text != c.Turns[0].Text {
+		t.Errorf("kept %d turns of %d characters (the first %.8q…), want the latest exchange within %d", len(got.Turns), chars, got.Turns[0].Text, store.HistoryMax)
+	}
+	if n := utf8.RuneCountInString(got.Last); n != store.LastMax || got.Answers != 30 {
+		t.Errorf("the last answer kept with %d characters, answer %d; want %d, answer 30", n, got.Answers, store.LastMax)
+	}
+	size, err := rdb.StrLen(ctx, s.Prefix()+"conv:T1:C1:1700000000.000500:U0ALICE").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size > 13_000 {
+		t.Errorf("the conversation's record is %d bytes, want at most 13,000", size)
+	}
+}
+
+// TestConversationsOfAskers: a thread's conversation and each asker's own
+// in it are apart: none reads or writes another's.
+func TestConversationsOfAskers(t *testing.T) {
+	t.Parallel()
+	cs := newStore(t).Conversations()
+	ctx := t.Context()
+	th := store.Thread{Team: "T1", Channel: "C1", TS: "1700000000.000600"}
+	keys := []store.ConversationKey{{Thread: th}, {Thread: th, Asker: "U0ALICE"}, {Thread: th, Asker: "U0BOB"}}
+	for _, k := range keys {
+		if _, err := cs.UpdateConversation(ctx, k, time.Hour, store.Conversation{}, addTurn(k.Asker)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range keys {
+		if c, err := cs.Conversation(ctx, k); err != nil || turnsOf(c) != k.Asker || c.Version != 1 {
+			t.Errorf("conversation %s = %+v (%q), %v; want its own turn only", k, c, turnsOf(c), err)
+		}
 	}
 }

@@ -50,7 +50,10 @@
 //	{p}deploy:<team>:<id>                string: a deployment's or preview's record (JSON, SaveDeploy, AddDeploy, UpdateDeploy)
 //	{p}deploys:<team>                    sorted set: record id -> started (unix ms); a workspace's latest DeploysKept
 //	{p}conv:<team>:<channel>:<ts>        string: an answer thread's conversation with the docs assistant (JSON,
-//	                                     its asker and thread key included; UpdateConversation), kept while it may go on
+//	                                     its asker and thread key included; UpdateConversation), kept while it may go on,
+//	                                     cut to the turns sent again and the last answer as shown (Conversation.Keep)
+//	{p}conv:<team>:<channel>:<ts>:<asker>
+//	                                     string: the same, one asker's own in a thread answered privately
 //	{p}help:modes                        hash: <channel> -> a channel's answer mode as set (JSON, SetMode)
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
 //	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)

@@ -79,14 +79,14 @@ func TestRecordsNameTheirWorkspace(t *testing.T) {
 	grid := store.Workspace{Team: "T0GRID", Enterprise: "E0ORG"}
 
 	// A conversation written the old way, then one with a workspace.
-	old := store.Thread{Team: "T0ONE", Channel: "C0ONE", TS: "1700000000.000100"}
+	old := store.ConversationKey{Thread: store.Thread{Team: "T0ONE", Channel: "C0ONE", TS: "1700000000.000100"}}
 	if err := rdb.Set(ctx, s.Prefix()+"conv:T0ONE:C0ONE:1700000000.000100", `{"p":"api","a":"U0ALICE","v":1}`, time.Hour).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if c, err := s.Conversations().Conversation(ctx, old); err != nil || !c.Workspace.IsZero() || c.Asker != "U0ALICE" {
 		t.Errorf("old conversation = %v (workspace %+v), %v; want it read with the zero workspace", c, c.Workspace, err)
 	}
-	thread := store.Thread{Team: grid.Team, Channel: "C0GRID", TS: "1700000000.000200"}
+	thread := store.ConversationKey{Thread: store.Thread{Team: grid.Team, Channel: "C0GRID", TS: "1700000000.000200"}}
 	if _, err := s.Conversations().UpdateConversation(ctx, thread, time.Hour, store.Conversation{}, func(c *store.Conversation) error {
 		c.Workspace = grid
 		return nil

@@ -77,8 +77,9 @@ const (
 	QuestionMax = 4000
 	// HistoryMax is the most characters of the conversation so far (its
 	// earlier questions and answers) sent with a question: the oldest
-	// turns are left out first.
-	HistoryMax = 8000
+	// turns are left out first. A conversation keeps no more
+	// (store.Conversation.Keep).
+	HistoryMax = store.HistoryMax
 	// StreamTextMax is the most text (bytes) of an answer read from the
 	// assistant: past it the stream is closed, and the answer says it was
 	// cut.
@@ -103,10 +104,11 @@ type Docs struct {
 	Site *url.URL
 }
 
-// Conversations keeps answer threads' conversations (store.Conversations).
+// Conversations keeps answer threads' conversations, and each asker's own
+// in a thread answered privately (store.Conversations).
 type Conversations interface {
-	Conversation(ctx context.Context, t store.Thread) (store.Conversation, error)
-	UpdateConversation(ctx context.Context, t store.Thread, keep time.Duration, from store.Conversation,
+	Conversation(ctx context.Context, k store.ConversationKey) (store.Conversation, error)
+	UpdateConversation(ctx context.Context, k store.ConversationKey, keep time.Duration, from store.Conversation,
 		fn func(*store.Conversation) error) (store.Conversation, error)
 }
 

@@ -27,13 +27,16 @@
 //	                             QuestionMax, the history to HistoryMax), stream the
 //	                             answer (markStream = the answer's ts once it shows)
 //	                             while it is within StreamTextMax and StreamTimeMax,
-//	                             save the conversation (its asker the first time),
+//	                             save the conversation (its asker the first time;
+//	                             cut to what is sent again, store.Conversation.Keep),
 //	                             mark done; not after an answer streamed whole,
 //	                             which Done follows at once: an attempt after a
 //	                             lost Done finds its stream stopped (below)
 //	asking, no done              an earlier attempt asked and stopped (a crash, a
 //	                             shutdown): the assistant may have answered, so it is
-//	                             not asked again; an answer it left streaming is
+//	                             not asked again; the question is audited unless
+//	                             marked audited (a replica that died took its held
+//	                             record with it); an answer it left streaming is
 //	                             stopped, saying it was cut, and the person is offered
 //	                             Ask again (one Slack stopped already is left as it
 //	                             is: the attempt ended it whole); done
@@ -48,8 +51,13 @@
 //
 // Questions nobody asked (a help channel's, bot.Question.Unasked) are read
 // whole and shown only when they cite the docs (unasked.go); a channel's
-// mode (Deps.Help: the help channels' AnswerMode) may send a mention's answer to its asker alone
-// (private) or refuse it with a pointer (off).
+// mode (Deps.Help: the help channels' AnswerMode) may send a mention's, a
+// reply's or a :question: reaction's answer to its asker alone (private;
+// also when the mode cannot be read) or refuse it with a pointer (off).
+// An answer shown to its asker alone goes on with the asker's own
+// conversation in the thread (store.ConversationKey), never another's,
+// and keeps its text as Share in channel posts it; the button names its
+// asker and turn (bot.ShareRef).
 //
 // What an answer may show: it pings nobody and links only to the docs
 // (bot/mrkdwn): the stream's pieces are cut by one rule (mrkdwn.NextCut)

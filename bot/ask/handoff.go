@@ -44,7 +44,7 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 	if a.core.Refusal(ic.User.ID, channel) != "" || threadTS == "" {
 		return
 	}
-	conv, err := a.store.Conversations.Conversation(ctx, store.Thread{Team: ic.Team.ID, Channel: channel, TS: threadTS})
+	conv, err := a.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: store.Thread{Team: ic.Team.ID, Channel: channel, TS: threadTS}})
 	if err != nil {
 		log.Info("no conversation to make a job of", "err", err)
 		a.tell(ctx, q, "docsbot no longer has this conversation, so it cannot pass it on. Ask your question again, then try once more.", log)

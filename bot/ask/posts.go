@@ -13,7 +13,7 @@ import (
 // The answers own two rows of the core's table of posts (bot/posts.go):
 //
 //	owner             order                  hears                       claims
-//	ask.thread        bot.OrderAnswerThread  a reply with text           the thread has a conversation (answered: the asker's reply or any mention; another's plain reply is left alone)
+//	ask.thread        bot.OrderAnswerThread  a reply with text           the thread has a conversation, or the poster has theirs in it (answered: the asker's reply or any mention; another's plain reply is left alone)
 //	ask.question      bot.OrderQuestion      a mention, a DM, with text  a question (bot.QuestionIn) from someone the allow-lists let in
 //
 // Each claimed question is handed to the answer's own work (bot.WorkAsk)
@@ -36,9 +36,10 @@ func (a *answers) ownPosts(routes bot.Router) {
 func hearsThreadReply(_ context.Context, p bot.Post) bool { return p.InThread() && p.Text != "" }
 func hearsAddressed(_ context.Context, p bot.Post) bool   { return p.Addressed() && p.Text != "" }
 
-// claimsThread claims a reply in a thread that has a conversation.
+// claimsThread claims a reply in a thread that has a conversation, or in
+// which its poster has their own (conversationOfPost).
 func (a *answers) claimsThread(ctx context.Context, _ *bot.Work, p *bot.Post) (bool, error) {
-	_, err := a.store.Conversations.Conversation(ctx, threadOfPost(*p))
+	_, err := a.conversationOfPost(ctx, *p)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
@@ -49,7 +50,7 @@ func (a *answers) claimsThread(ctx context.Context, _ *bot.Work, p *bot.Post) (b
 // the reply is its asker's, a mention or a DM's (goesOnWith); anyone else's
 // reply there is people talking: it costs nothing.
 func (a *answers) doThreadReply(ctx context.Context, w *bot.Work, p bot.Post) error {
-	c, err := a.store.Conversations.Conversation(ctx, threadOfPost(p))
+	c, err := a.conversationOfPost(ctx, p)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // ended since it was claimed
 	}
@@ -139,6 +140,20 @@ func (a *answers) handOver(ctx context.Context, w *bot.Work, p bot.Post, q strin
 	}
 	a.log.Info("handed to the answers from the docs", "via", via, "work", w.Key)
 	return nil
+}
+
+// conversationOfPost is the conversation a reply in a thread goes on
+// with: its poster's own there, where the thread is answered privately
+// (conversationOf), else the thread's; ErrNotFound when neither is.
+func (a *answers) conversationOfPost(ctx context.Context, p bot.Post) (store.Conversation, error) {
+	t := threadOfPost(p)
+	if p.User != "" {
+		c, err := a.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: t, Asker: p.User})
+		if !errors.Is(err, store.ErrNotFound) {
+			return c, err
+		}
+	}
+	return a.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: t})
 }
 
 // threadOfPost is the thread a reply is in.

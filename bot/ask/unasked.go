@@ -24,8 +24,12 @@ import (
 //	                            cover it, with Ask an expert (experts set) and, for an
 //	                            editor, Make this a docs job; nothing is posted
 //
-// A question asked of docsbot in a private channel (Question.Asked) is
-// shown to its asker alone, sources or not.
+// A question asked of docsbot in a private channel (Question.Asked: a
+// mention, a reply, a :question: reaction; any of them where the channel's
+// mode cannot be read) is shown to its asker alone, sources or not. Each
+// asker's questions in a thread there are a conversation of their own
+// (conversationOf), and Share in channel names the answer it shares: its
+// asker and its turn in their conversation (bot.ShareRef).
 
 // offHere tells a person who asks in a channel whose mode is off.
 const offHere = "docsbot does not answer questions in this channel. Ask it in a direct message, " +
@@ -60,7 +64,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		a.tellWith(ctx, bot.Question{Team: q.Team, Channel: q.Channel, User: q.User, ThreadTS: thread.TS}, notCovered, blocks, log)
 		return a.done(ctx, w)
 	}
-	a.remember(ctx, r, log)
+	turn := a.remember(ctx, r, log)
 	blocks := answerBlocks(wr.sites, sources, r.suggestions, "")
 	if q.Via == bot.ViaAuto {
 		if a.hasExperts(key) {
@@ -84,12 +88,18 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 	if links := sourceLinks(wr.sites, sources); links != "" {
 		shown = append(shown, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
 	}
-	buttons := []slack.BlockElement{slack.NewButtonBlockElement(bot.ActionShareAnswer, ref,
-		slack.NewTextBlockObject(slack.PlainTextType, "Share in channel", false, false)).WithStyle(slack.StylePrimary)}
+	var buttons []slack.BlockElement
+	if turn > 0 { // kept: Share in channel posts this answer, its turn in the asker's conversation
+		share := bot.ShareRef{ThreadRef: bot.ThreadRef{Channel: q.Channel, TS: thread.TS, Project: key}, Asker: q.User, Turn: turn}
+		buttons = append(buttons, slack.NewButtonBlockElement(bot.ActionShareAnswer, share.String(),
+			slack.NewTextBlockObject(slack.PlainTextType, "Share in channel", false, false)).WithStyle(slack.StylePrimary))
+	}
 	if a.hasExperts(key) {
 		buttons = append(buttons, expertButton(ref))
 	}
-	shown = append(shown, slack.NewActionBlock("share", buttons...))
+	if len(buttons) > 0 {
+		shown = append(shown, slack.NewActionBlock("share", buttons...))
+	}
 	p := bot.Private{User: q.User, Channel: q.Channel, ThreadTS: thread.TS, ResponseURL: q.ResponseURL, Text: mrkdwn.Cut(text, 3000), Blocks: shown,
 		DMText: "Your question in <#" + q.Channel + ">: " + mrkdwn.Cut(text, 2800)}
 	if err := a.core.TellPrivately(ctx, p); err != nil {

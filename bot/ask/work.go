@@ -58,8 +58,8 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		case bot.ModeOff:
 			a.tell(ctx, q, offHere, log)
 			return a.done(ctx, w)
-		case bot.ModePrivate:
-			if q.Via == bot.ViaMention || q.Via == bot.ViaReply {
+		case bot.ModePrivate: // also when the mode cannot be read (helpchannels.Feature.AnswerMode)
+			if q.Via == bot.ViaMention || q.Via == bot.ViaReply || q.Via == bot.ViaReaction {
 				q.Via, q.Asked = bot.ViaPrivate, true // shown to the asker alone, sources or not
 			}
 		}
@@ -92,7 +92,7 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	conv, err := a.store.Conversations.Conversation(ctx, thread)
+	conv, err := a.store.Conversations.Conversation(ctx, conversationOf(thread, q))
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
@@ -124,13 +124,24 @@ var asking = bot.Call{Begun: markAsking}
 // question, and the person was told.
 var errRefused = errors.New("ask: a limit of the hour refused the question")
 
+// conversationOf is the conversation q goes on with in thread: the
+// thread's, or, answered to its asker alone (bot.ViaPrivate), the asker's
+// own there, which nobody else's question reads or writes (doc.go).
+func conversationOf(thread store.Thread, q bot.Question) store.ConversationKey {
+	if q.Via == bot.ViaPrivate {
+		return store.ConversationKey{Thread: thread, Asker: q.User}
+	}
+	return store.ConversationKey{Thread: thread}
+}
+
 // reply is what an answer carries from the question to its end: the
 // question, where the answer goes and from which project, the conversation
 // it continues, and what the assistant said.
 type reply struct {
 	q      bot.Question
 	thread store.Thread
-	key    string // the project's
+	conv   store.ConversationKey // the conversation it goes on with (conversationOf)
+	key    string                // the project's
 	// stored is the thread's conversation as the work read it: the
 	// version the answer's turns are written over (remember).
 	stored store.Conversation
@@ -152,7 +163,7 @@ type reply struct {
 func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, docs Docs,
 	conv store.Conversation, log *slog.Logger) error {
 	question, questionCut := cutQuestion(q.Text)
-	r := reply{q: q, thread: thread, key: key, stored: conv, question: question}
+	r := reply{q: q, thread: thread, conv: conversationOf(thread, q), key: key, stored: conv, question: question}
 	// Slack clears the thread's status when the app replies in the thread;
 	// an answer told to the asker alone, or none, is no reply there, so the
 	// status is cleared for it (else "is looking in the docs…" stays).
@@ -374,9 +385,13 @@ func relay(ctx context.Context, s *docsapi.AnswerStream, wr *writer, onText func
 // afterStop ends the work of an earlier attempt that asked the assistant
 // and stopped before the end (doc.go): an answer left streaming is stopped,
 // saying it was cut; with nothing shown, the person is told. Either way
-// they are offered Ask again; the assistant is not asked again.
+// they are offered Ask again; the assistant is not asked again. The
+// question goes in the audit trail unless the earlier attempt's record
+// went in (its mark): a record held for the Done of an attempt that died
+// died with it (bot.AuditTrail.Work).
 func (a *answers) afterStop(ctx context.Context, w *bot.Work, q bot.Question, log *slog.Logger) error {
 	key, _, _ := a.docsFor(ctx, q)
+	a.audit(ctx, w, q, key)
 	again := againOf(q.Text, key)
 	if ts := w.Marked(markStream); ts != "" {
 		_, _, err := a.core.SlackIn(ctx).StopStreamContext(ctx, q.Channel, ts,
@@ -493,14 +508,22 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 	return "", Docs{}, "No docs project has a docs assistant set up, so docsbot cannot answer questions."
 }
 
-// remember keeps the conversation of r's thread for the next reply: its
-// project, its asker (who asked first), the assistant's thread, the
-// question and the answer, written over r.stored, the conversation as the
-// work read it (store.Conversations.UpdateConversation: an answer written
-// in the thread since is read again, not overwritten).
-func (a *answers) remember(ctx context.Context, r reply, log *slog.Logger) {
+// remember keeps the conversation r goes on with (r.conv) for the next
+// reply: its project, its asker (who asked first), the assistant's thread,
+// the question and the answer (the store keeps the turns cut to what is
+// sent again: store.Conversation.Keep) and, for an answer shown to its
+// asker alone, the answer as Share in channel posts it; written over
+// r.stored, the conversation as the work read it
+// (store.Conversations.UpdateConversation: an answer written in the thread
+// since is read again, not overwritten). It returns the answer's turn
+// (store.Conversation.Answers), 0 when it was not kept.
+func (a *answers) remember(ctx context.Context, r reply, log *slog.Logger) int {
 	key, user, at, question, answer, sources := r.key, r.q.User, r.stream.Thread(), r.question, r.text, sourceKeys(r.stream.Sources())
-	_, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), r.thread, a.cfg.Keep, r.stored, func(c *store.Conversation) error {
+	shared := ""
+	if r.q.Via == bot.ViaPrivate {
+		shared = mrkdwn.Cut(mrkdwn.FromMarkdown(answer, r.wr.sites), bot.SharedTextMax)
+	}
+	c, err := a.store.Conversations.UpdateConversation(context.WithoutCancel(ctx), r.conv, a.cfg.Keep, r.stored, func(c *store.Conversation) error {
 		c.Project = key
 		c.Workspace = bot.WorkspaceOf(ctx)
 		if c.Asker == "" {
@@ -514,14 +537,15 @@ func (a *answers) remember(ctx context.Context, r reply, log *slog.Logger) {
 		}
 		c.Turns = append(c.Turns, store.Turn{Role: "user", Text: question}, store.Turn{Role: "assistant", Text: answer})
 		c.Sources = sources
-		if len(c.Turns) > turnsMax {
-			c.Turns = c.Turns[len(c.Turns)-turnsMax:]
-		}
+		c.Answers++
+		c.Last = shared
 		return nil
 	})
 	if err != nil {
 		log.Warn("keeping the conversation failed; a reply in the thread will start a new one", "err", err)
+		return 0
 	}
+	return c.Answers
 }
 
 // sourceKeys are the paths (else URLs) of an answer's sources, at most
@@ -535,9 +559,6 @@ func sourceKeys(sources []docsapi.AnswerSource) []string {
 	}
 	return out
 }
-
-// turnsMax bounds the turns a conversation keeps (and sends again).
-const turnsMax = 20
 
 // messagesOf is the conversation so far (history) and the new question,
 // as the assistant takes them.
@@ -564,39 +585,9 @@ func cutQuestion(question string) (string, bool) {
 }
 
 // historyOf is what of a conversation's turns goes with a question, at
-// most HistoryMax characters in all, and how many turns are left out. The
-// oldest exchanges (a question and its answer) are left out first; when
-// the latest alone is too long, its question and answer are cut (the
-// answer more) so that it fits.
-func historyOf(turns []store.Turn) ([]store.Turn, int) {
-	budget, i := HistoryMax, len(turns)
-	var kept []store.Turn
-	for i > 0 {
-		j := i - 1 // the latest exchange not kept yet: turns[j:i]
-		if turns[j].Role == "assistant" && j > 0 && turns[j-1].Role == "user" {
-			j--
-		}
-		ex := slices.Clone(turns[j:i])
-		n := 0
-		for _, t := range ex {
-			n += utf8.RuneCountInString(t.Text)
-		}
-		if n > budget {
-			if len(kept) == 0 {
-				if len(ex) == 2 {
-					ex[0].Text = mrkdwn.Cut(ex[0].Text, budget/2)
-					budget -= utf8.RuneCountInString(ex[0].Text)
-				}
-				ex[len(ex)-1].Text = mrkdwn.Cut(ex[len(ex)-1].Text, budget)
-				kept, i = ex, j
-			}
-			break
-		}
-		budget -= n
-		kept, i = append(ex, kept...), j
-	}
-	return kept, i
-}
+// most HistoryMax characters in all, and how many turns are left out
+// (store.History: the oldest exchanges first; the latest alone cut to fit).
+func historyOf(turns []store.Turn) ([]store.Turn, int) { return store.History(turns, HistoryMax) }
 
 // cutBytes is the longest start of s of at most n bytes that does not
 // split a character.

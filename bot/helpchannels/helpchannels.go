@@ -124,7 +124,7 @@ type Limits interface {
 // Conversations are the answers' conversations, read to share an answer
 // (store.Conversations).
 type Conversations interface {
-	Conversation(ctx context.Context, t store.Thread) (store.Conversation, error)
+	Conversation(ctx context.Context, k store.ConversationKey) (store.Conversation, error)
 }
 
 // Deps are the parts of the store the help channels use.

@@ -141,16 +141,17 @@ func (f *Feature) current(ctx context.Context, channel string) (Mode, error) {
 }
 
 // AnswerMode is channel's answer mode, what the answerer reads:
-// bot.ModeMention when it cannot be read now (what docsbot did before
-// modes), said in the log.
+// bot.ModePrivate when it cannot be read now, said in the log: the channel
+// may be private, and an answer shown to its asker alone shows nothing
+// that the mode may keep from the others.
 func (f *Feature) AnswerMode(ctx context.Context, channel string) string {
 	if channel == "" {
 		return bot.ModeMention
 	}
 	m, err := f.mode(ctx, channel)
 	if err != nil {
-		f.log.Warn("could not read the channel's answer mode; answering as when mentioned", "channel", channel, "err", err)
-		return bot.ModeMention
+		f.log.Warn("could not read the channel's answer mode; answering privately", "channel", channel, "err", err)
+		return bot.ModePrivate
 	}
 	return m
 }

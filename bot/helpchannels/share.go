@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,17 +16,17 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// shownMax bounds a shared answer's text in its message.
-const shownMax = 2900
-
 // shareKeep is how long an answer shared is remembered: pressed again
 // within it, Share in channel posts nothing more.
 const shareKeep = 24 * time.Hour
 
 // onShare posts a private answer in its thread for everyone, saying who
-// shared it: only its asker sees it, so only they can press; what is posted
-// is the answer as the conversation keeps it (store.Conversations), its
-// links kept to the project's docs (mrkdwn.Sites).
+// shared it. Its value names the answer (bot.ShareRef): its asker, whose
+// own conversation in the thread it is in (store.ConversationKey), and its
+// turn there. Only its asker sees it, and only they may share it: it posts
+// the answer as the conversation keeps it to share
+// (store.Conversation.Last), once, while it is their latest there. A value
+// of earlier versions names the thread alone (shareEarlier).
 func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	r.Ack(nil)
 	ic := r.Interaction
@@ -40,7 +42,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	if len(ic.ActionCallback.BlockActions) == 0 {
 		return
 	}
-	ref, ok := bot.ParseThreadRef(ic.ActionCallback.BlockActions[0].Value)
+	ref, ok := bot.ParseShareRef(ic.ActionCallback.BlockActions[0].Value)
 	if !ok {
 		return
 	}
@@ -48,42 +50,104 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 		tell(refusal)
 		return
 	}
-	conv, err := f.store.Conversations.Conversation(ctx, store.Thread{Team: ic.Team.ID, Channel: ref.Channel, TS: ref.TS})
+	thread := store.Thread{Team: ic.Team.ID, Channel: ref.Channel, TS: ref.TS}
+	sh := sharing{thread: thread, user: user, tell: tell, told: ic.ResponseURL != "", log: log}
+	if ref.Turn == 0 {
+		f.shareEarlier(ctx, sh)
+		return
+	}
+	if ref.Asker != user {
+		log.Info("Share in channel pressed on another's answer; not shared")
+		tell("Only the person who asked can share this answer.")
+		return
+	}
+	conv, err := f.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: thread, Asker: user})
 	switch {
-	case errors.Is(err, store.ErrNotFound):
-		tell("docsbot no longer has this answer, so it cannot share it. Ask again in the channel.")
+	case errors.Is(err, store.ErrNotFound) || err == nil && conv.Last == "":
+		tell(noLonger)
 		return
 	case err != nil:
 		log.Warn("reading the answer to share failed", "err", err)
-		tell("docsbot cannot reach its storage right now, so the answer was not shared. Try again in a minute.")
+		tell(storageDown)
 		return
-	case conv.Asker != "" && conv.Asker != user:
+	case conv.Answers != ref.Turn:
+		tell("This is not your latest answer in this thread, and docsbot keeps only the latest to share. Share that one from its own message.")
 		return
 	}
-	once := "share:" + ref.Thread()
+	f.postShared(ctx, sh, "share:"+ref.Thread()+":"+user+":"+strconv.Itoa(ref.Turn), conv.Last, conv)
+}
+
+// sharing is a press of Share in channel: the answer's thread, who
+// pressed, how to tell them privately, and whether to tell them it was
+// shared (pressed where a response URL tells them).
+type sharing struct {
+	thread store.Thread
+	user   string
+	tell   func(string)
+	told   bool
+	log    *slog.Logger
+}
+
+// What Share in channel tells the person when it shares nothing.
+const (
+	noLonger    = "docsbot no longer has this answer, so it cannot share it. Ask again in the channel."
+	storageDown = "docsbot cannot reach its storage right now, so the answer was not shared. Try again in a minute."
+	notYours    = "docsbot cannot tell that this answer is yours, so it did not share it. Ask again in the channel and share the new answer."
+)
+
+// shareEarlier shares an answer whose Share in channel an earlier version
+// showed: its value names the thread alone, whose one conversation all
+// askers went on with then. It shares only what is provably the presser's
+// own answer: that conversation, as an earlier version kept it, with one
+// answer, to a question of theirs; otherwise they are told privately.
+func (f *Feature) shareEarlier(ctx context.Context, sh sharing) {
+	conv, err := f.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: sh.thread})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		sh.tell(noLonger)
+		return
+	case err != nil:
+		sh.log.Warn("reading the answer to share failed", "err", err)
+		sh.tell(storageDown)
+		return
+	}
+	answer, answers := "", 0
+	for _, t := range conv.Turns {
+		if t.Role == "assistant" {
+			answer, answers = t.Text, answers+1
+		}
+	}
+	if conv.Asker != sh.user || conv.Answers != 0 || answers != 1 {
+		sh.log.Info("Share in channel of an earlier version on a conversation not provably the presser's; not shared")
+		sh.tell(notYours)
+		return
+	}
+	text := mrkdwn.Cut(mrkdwn.FromMarkdown(answer, f.sites[conv.Project]), bot.SharedTextMax)
+	f.postShared(ctx, sh, "share:"+sh.thread.Channel+":"+sh.thread.TS, text, conv)
+}
+
+// postShared posts text, an answer of conv as shared, in its thread,
+// saying who shared it, once (the Once named once); it tells them when it
+// was shared before or could not be, and, when sh.told, that it was.
+func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string, conv store.Conversation) {
+	log, tell := sh.log, sh.tell
 	first, err := f.store.Limits.Once(ctx, once, shareKeep)
 	switch {
 	case err != nil:
 		log.Warn("recording the share failed", "err", err)
-		tell("docsbot cannot reach its storage right now, so the answer was not shared. Try again in a minute.")
+		tell(storageDown)
 		return
 	case !first:
 		tell("You shared this answer in the thread already.")
 		return
 	}
-	answer := ""
-	for i := len(conv.Turns) - 1; i >= 0 && answer == ""; i-- {
-		if conv.Turns[i].Role == "assistant" {
-			answer = conv.Turns[i].Text
-		}
-	}
 	sites := f.sites[conv.Project]
-	text := mrkdwn.Mention(user) + " shared docsbot's answer:\n\n" + mrkdwn.Cut(mrkdwn.FromMarkdown(answer, sites), shownMax)
+	text = mrkdwn.Mention(sh.user) + " shared docsbot's answer:\n\n" + text
 	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil)}
 	if links := sourceLinks(sites, conv.Sources); links != "" {
 		blocks = append(blocks, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
 	}
-	if _, err := f.post(ctx, ref.Channel, slack.MsgOptionTS(ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
+	if _, err := f.post(ctx, sh.thread.Channel, slack.MsgOptionTS(sh.thread.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
 		slack.MsgOptionDisableLinkUnfurl()); err != nil {
 		log.Warn("sharing the answer failed", "err", err)
 		if ferr := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
@@ -93,7 +157,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	log.Info("a private answer was shared in its thread")
-	if ic.ResponseURL != "" {
+	if sh.told {
 		tell("You shared the answer in the thread.")
 	}
 }
