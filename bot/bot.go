@@ -143,6 +143,9 @@ type Bot struct {
 
 	// inboxWake nudges the inbox runner when this replica queues work.
 	inboxWake chan struct{}
+	// stopping is closed once the inbox stops claiming (handover.go).
+	stopping chan struct{}
+	stopOnce sync.Once
 	// out paces posts per channel and coalesces status edits.
 	out *outbox
 	// decor orders the reactions and thread statuses asked for per message
@@ -199,6 +202,7 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 		http:    &http.Client{Timeout: 10 * time.Second},
 
 		inboxWake: make(chan struct{}, 1),
+		stopping:  make(chan struct{}),
 		out:       newOutbox(),
 
 		metrics: cfg.Metrics,

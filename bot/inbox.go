@@ -312,7 +312,7 @@ func (b *Bot) runInbox(ctx, work context.Context) {
 			return b.doWork(ctx, &Work{Taken: t, st: b.store.Inbox})
 		},
 		Release:    b.store.ReleaseWork,
-		Stop:       b.store.StopClaiming,
+		Stop:       b.stopClaiming,
 		Workers:    inboxWorkers,
 		NextDue:    b.store.ClaimWait,
 		Idle:       inboxIdle,
@@ -375,7 +375,7 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 		return b.finishWork(ctx, w, log)
 	}
 
-	hctx, cancel := context.WithCancel(WithWorkspace(ctx, w.Workspace))
+	hctx, cancel := context.WithCancel(withHandOver(WithWorkspace(ctx, w.Workspace), b.stopping))
 	beat := make(chan struct{})
 	go func() {
 		defer close(beat)
@@ -393,9 +393,12 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 	}
 
 	if later, ok := errors.AsType[*laterError](err); ok {
-		if errors.Is(later.err, ErrNotYet) {
+		switch {
+		case errors.Is(later.err, ErrNotYet):
 			log.Debug("work waits", "retry_in", later.after, "why", later.err)
-		} else {
+		case errors.Is(later.err, errHandOver):
+			log.Info("work handed to another replica: this one is stopping", "due_in", later.after)
+		default:
 			log.Warn("work deferred", "retry_in", later.after, "err", later.err)
 		}
 		b.metrics.workOutcome(w.Kind, "retried")

@@ -93,7 +93,8 @@ func (b *Bot) StartStream(ctx context.Context, channel string, opts ...slack.Msg
 }
 
 // inTurn runs post when the posts asked for in channel before it are done,
-// or gives up when ctx ends.
+// or gives up when ctx ends, or with errHandOver when ctx's work is handed
+// over (handover.go).
 func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) error {
 	o := b.out
 	o.mu.Lock()
@@ -116,6 +117,8 @@ func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) err
 	case q.turn <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-handOverSignal(ctx):
+		return errHandOver
 	}
 	defer func() { <-q.turn }()
 	return post()
