@@ -126,6 +126,9 @@ func (r *replica) helpChannels() (err error) {
 	if cfg.LinkDomains == nil {
 		cfg.LinkDomains = r.cfg.Ask.LinkDomains
 	}
+	if cfg.Questions == (bot.QuestionLimits{}) {
+		cfg.Questions = r.cfg.Ask.Questions() // the answers' limits: the help channels take a person's share first
+	}
 	cfg.Now = r.clock(cfg.Now)
 	st := r.store
 	r.help, err = helpchannels.Register(r.b, cfg, helpchannels.Deps{Modes: st.HelpChannels(), Calls: st.HelpChannels(),

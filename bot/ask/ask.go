@@ -54,10 +54,13 @@ const (
 const (
 	// DefaultPerUser is how many questions a person may ask an hour
 	// (DOCSBOT_ASK_PER_USER).
-	DefaultPerUser = 30
+	DefaultPerUser = bot.DefaultQuestionsPerUser
+	// DefaultPerGuest is how many questions a guest or a person of another
+	// organisation may ask an hour (DOCSBOT_ASK_PER_GUEST).
+	DefaultPerGuest = bot.DefaultQuestionsPerGuest
 	// DefaultBudget is how many questions the whole workspace may ask an
 	// hour, all replicas together (DOCSBOT_ASK_BUDGET).
-	DefaultBudget = 300
+	DefaultBudget = bot.DefaultQuestionBudget
 	// DefaultKeep is how long a conversation may go on after its last
 	// answer: a reply later starts a new one.
 	DefaultKeep = 24 * time.Hour
@@ -157,6 +160,9 @@ func (a *answers) hasExperts(key string) bool {
 type Config struct {
 	// PerUser is how many questions a person may ask an hour.
 	PerUser int
+	// PerGuest is how many questions a guest or a person of another
+	// organisation may ask an hour, instead of PerUser.
+	PerGuest int
 	// Budget is how many questions the whole workspace may ask an hour,
 	// every replica together (DOCSBOT_ASK_BUDGET).
 	Budget int
@@ -181,6 +187,9 @@ func (c Config) withDefaults() Config {
 	if c.PerUser <= 0 {
 		c.PerUser = DefaultPerUser
 	}
+	if c.PerGuest <= 0 {
+		c.PerGuest = DefaultPerGuest
+	}
 	if c.Budget <= 0 {
 		c.Budget = DefaultBudget
 	}
@@ -194,6 +203,12 @@ func (c Config) withDefaults() Config {
 		c.Interval = DefaultInterval
 	}
 	return c
+}
+
+// Questions are the questions' limits of c (bot.QuestionLimits), which
+// the help channels take too, before the answers do.
+func (c Config) Questions() bot.QuestionLimits {
+	return bot.QuestionLimits{Budget: c.Budget, PerUser: c.PerUser, PerGuest: c.PerGuest}
 }
 
 // notSetUp answers /docs-ask where no project has a docs assistant.

@@ -73,13 +73,14 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 	// named by the work, so that an attempt after a crash before the mark
 	// is granted again without taking twice.
 	if _, err := w.Step(ctx, markShare, func(ctx context.Context) (string, error) {
-		grant, err := a.store.Limits.Draw(ctx, a.drawOf(q, w.Key), 1)
+		who := a.core.Sight(ctx, q.User, "").Spender(q.Team, q.User)
+		grant, err := a.store.Limits.Draw(ctx, a.cfg.Questions().QuestionDraw(who, w.Key), 1)
 		if err != nil {
 			return "", err
 		}
 		if !grant.OK() {
 			log.Info("question refused: a limit of the hour is reached", "refused", grant.Refused, "retry_after", grant.RetryAfter)
-			a.tell(ctx, q, a.refusedText(grant), log)
+			a.tell(ctx, q, a.cfg.Questions().Refusal(who, grant, time.Now()), log)
 			return "", errRefused
 		}
 		return "1", nil
@@ -604,37 +605,6 @@ func cutBytes(s string, n int) string {
 // fingerprint identifies the person to the assistant without naming them:
 // their team and user ids, which the assistant's analytics group by.
 func fingerprint(q bot.Question) string { return q.Team + ":" + q.User }
-
-// budgetName is the workspace's budget of questions an hour, every
-// replica together; a person's share of it is kept beside it
-// (store.Draw).
-const budgetName = "ask"
-
-// drawOf is question q's take (of the work key) from the workspace's
-// budget and the person's share, both an hour.
-func (a *answers) drawOf(q bot.Question, key string) store.Draw {
-	return store.Draw{Budget: store.Budget{Name: budgetName, Limit: a.cfg.Budget, Window: time.Hour},
-		Who: q.Team + ":" + q.User, Share: a.cfg.PerUser, ID: "q:" + key}
-}
-
-// refusedText tells a person whose question a limit of the hour refused
-// which one, and when they can ask again.
-func (a *answers) refusedText(g store.Grant) string {
-	again := humanize.In(g.RetryAfter, time.Now())
-	if g.Refused == store.RefusedShare {
-		return fmt.Sprintf("You asked %s in the last hour, as many as docsbot answers for one person. You can ask again %s.", questions(a.cfg.PerUser), again)
-	}
-	return fmt.Sprintf("This workspace asked the docs %s in the last hour, as many as docsbot answers for everyone together, "+
-		"so your question was not sent. You can ask again %s.", questions(a.cfg.Budget), again)
-}
-
-// questions is n questions, in words.
-func questions(n int) string {
-	if n == 1 {
-		return "1 question"
-	}
-	return humanize.Count(int64(n)) + " questions"
-}
 
 // failure is what the person reads when the assistant did not answer.
 func (a *answers) failure(err error) string {

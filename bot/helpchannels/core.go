@@ -16,6 +16,27 @@ import (
 
 func (f *Feature) refusal(user, channel string) string { return f.core.Refusal(user, channel) }
 
+// spender is user of team as a spender of a share (bot.Sight.Spender): a
+// guest, a person of another organisation or one Slack cannot say is an
+// Outsider.
+func (f *Feature) spender(ctx context.Context, team, user string) bot.Spender {
+	return f.core.Sight(ctx, user, "").Spender(team, user)
+}
+
+// member reports whether user is a member of the organisation (bot.Sight:
+// not a guest, not of another organisation), and, when not, whether Slack
+// could say (known false: it could not).
+func (f *Feature) member(ctx context.Context, user string) (member, known bool) {
+	s := f.core.Sight(ctx, user, "")
+	return s.Words, s.Words || s.Outsider
+}
+
+// shared reports whether channel is shared with another organisation
+// (Slack Connect), or Slack cannot say (bot.Sight of the channel alone).
+func (f *Feature) shared(ctx context.Context, channel string) bool {
+	return !f.core.Sight(ctx, "", channel).Words
+}
+
 func (f *Feature) editorCheck(ctx context.Context, user, channel, proj string) (string, bool) {
 	return f.core.Editors().Check(ctx, user, channel, proj)
 }
@@ -90,4 +111,9 @@ func (f *Feature) wholeThread(ctx context.Context, channel, ts string) ([]slack.
 // groupMembers are the members of a user group (usergroups.users.list).
 func (f *Feature) groupMembers(ctx context.Context, group string) ([]string, error) {
 	return f.core.SlackIn(ctx).GetUserGroupMembersContext(ctx, group)
+}
+
+// permalink is the link to the message ts of channel (chat.getPermalink).
+func (f *Feature) permalink(ctx context.Context, channel, ts string) (string, error) {
+	return f.core.SlackIn(ctx).GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: channel, Ts: ts})
 }

@@ -22,7 +22,10 @@ import (
 // Experts: Ask an expert (under an answer, or under the note that the docs
 // do not cover a question) calls a project's experts (DOCSBOT_EXPERTS and
 // the project's experts: in the projects file) to the question's thread,
-// once per thread (store.HelpChannels.CallExpert), with Mark resolved. A
+// once per thread (store.HelpChannels.CallExpert), with Mark resolved;
+// only a member of the organisation calls them, within their calls of the
+// hour and the channel's, and in a channel shared with another
+// organisation the call names no user group (calls.go). A
 // call nobody answered is reminded once, ExpertReminder after it: its due
 // time is in Redis, and each replica's reminder loop claims what is due
 // under a lease (ClaimReminders), so one replica at a time holds it; the
@@ -38,6 +41,12 @@ const (
 	// DefaultExpertReminder is how long an expert call waits for an answer
 	// before its reminder (DOCSBOT_EXPERT_REMINDER).
 	DefaultExpertReminder = 4 * time.Hour
+	// DefaultExpertCallsPerUser is how many times one person may call the
+	// experts an hour (DOCSBOT_EXPERT_CALLS_PER_USER).
+	DefaultExpertCallsPerUser = 3
+	// DefaultExpertCallsPerChannel is how many times the experts may be
+	// called to one channel an hour (DOCSBOT_EXPERT_CALLS_PER_CHANNEL).
+	DefaultExpertCallsPerChannel = 10
 	// DefaultReminderCheck is how often each replica looks for reminders
 	// due.
 	DefaultReminderCheck = time.Minute
@@ -168,7 +177,9 @@ func questionShown(text string) string {
 	return mrkdwn.Quote(mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(strings.TrimSpace(mrkdwn.Plain(text)), 1500))))
 }
 
-// onAskExpert calls the experts to the question's thread, once.
+// onAskExpert calls the experts to the question's thread, once per thread,
+// for a member of the organisation, within their calls of the hour and the
+// channel's (calls.go).
 func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 	c, ok := f.press(ctx, r)
 	if !ok {
@@ -180,15 +191,35 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, "No experts are set up to call (DOCSBOT_EXPERTS, or experts: in the projects file).")
 		return
 	}
+	if refusal := f.callRefusal(ctx, c.user); refusal != "" {
+		log.Info("the experts were not called: the caller is not a member of the organisation")
+		f.tell(ctx, c, refusal)
+		return
+	}
 	q, err := f.root(ctx, c.ref)
 	if err != nil {
 		log.Warn("reading the question failed", "err", err)
 		f.tell(ctx, c, "docsbot could not read the question, so the experts were not called: "+bot.Describe(err)+".")
 		return
 	}
+	t := take{person: f.callsOf(c.team, c.user), channel: f.callsIn(c.ref.Channel)}
+	out, err := f.draw(ctx, &t)
+	switch {
+	case err != nil:
+		log.Warn("taking the expert call's share failed", "err", err)
+		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
+		return
+	case !out.ok:
+		log.Info("the experts were not called: a limit of the hour", "by_person", out.byPerson, "retry_after", out.refused.RetryAfter)
+		f.tell(ctx, c, f.callsRefusal(out))
+		return
+	}
 	call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Enterprise: bot.WorkspaceOf(ctx).Enterprise, Asker: q.User, CalledBy: c.user,
 		Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now()}
 	first, err := f.store.Calls.CallExpert(ctx, call, call.Called.Add(f.cfg.ExpertReminder))
+	if err != nil || !first {
+		f.giveBackLogged(ctx, &t, log)
+	}
 	switch {
 	case err != nil:
 		log.Warn("recording the expert call failed", "err", err)
@@ -198,18 +229,12 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, "The experts were called to this thread already.")
 		return
 	}
-	text := mentions(e) + ": " + mrkdwn.Mention(q.User) + " asked a question the docs do not answer:\n" + questionShown(q.Text)
-	if c.user != q.User {
-		text += "\n_" + mrkdwn.Mention(c.user) + " called you._"
-	}
-	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
-		slack.NewActionBlock("resolve", resolveButton(c.ref))}
-	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: CallEvent, EventPayload: map[string]any{"thread": c.ref.Thread()}})); err != nil {
+	if err := f.summon(ctx, c, q, e, log); err != nil {
 		log.Warn("calling the experts failed", "err", err)
 		if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
 			log.Warn("forgetting the call that was not posted failed", "err", ferr)
 		}
+		f.giveBackLogged(ctx, &t, log)
 		f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
 		return
 	}
@@ -352,14 +377,23 @@ func (f *Feature) remindOne(ctx context.Context, call store.ExpertCall, log *slo
 			e.Users = append(e.Users, id)
 		}
 	}
-	text := mentions(e) + ": a reminder: " + mrkdwn.Mention(call.Asker) + "'s question above has had no answer for " +
-		humanize.Duration(f.cfg.ExpertReminder) + "."
+	waited := "has had no answer for " + humanize.Duration(f.cfg.ExpertReminder) + "."
+	text := mentions(e) + ": a reminder: " + mrkdwn.Mention(call.Asker) + "'s question above " + waited
+	shared := f.shared(ctx, call.Channel)
+	if shared { // named by nobody here: the experts are reminded directly (calls.go)
+		text = "A reminder: " + mrkdwn.Mention(call.Asker) + "'s question above " + waited + " docsbot reminded the experts directly."
+	}
 	_, err = f.post(ctx, call.Channel, slack.MsgOptionTS(call.TS), slack.MsgOptionText(text, false),
 		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 			slack.NewActionBlock("resolve", resolveButton(bot.ThreadRef{Channel: call.Channel, TS: call.TS, Project: call.Project}))),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReminderEvent, EventPayload: map[string]any{"thread": call.Ref()}}))
-	if err == nil {
-		log.Info("the experts were reminded of a question nobody answered")
+	if err != nil {
+		return err
 	}
-	return err
+	if shared {
+		f.tellExperts(ctx, call.Channel, call.TS, e, "A reminder: "+mrkdwn.Mention(call.Asker)+"'s question in <#"+call.Channel+
+			">, which you were called to, "+waited, log)
+	}
+	log.Info("the experts were reminded of a question nobody answered")
+	return nil
 }

@@ -18,9 +18,14 @@
 //	                           nothing
 //	the post's work (owned)    the channel's mode (auto or private, else done);
 //	                           the thread already answered by a person: done;
-//	                           the channel's share of the hour, taken once
-//	                           (store.Draw.ID): past it a 👀 reaction, done; else
-//	                           a bot.WorkAsk queued, keyed by this work
+//	                           the asker's share of questions, then the
+//	                           channel's share of the hour, each taken once
+//	                           (store.Draw.ID; budgets.go): past the asker's
+//	                           they are told privately, done; past the
+//	                           channel's the asker's is given back, a 👀
+//	                           reaction, done; else a bot.WorkAsk queued, keyed
+//	                           by this work (the answers take the asker's share
+//	                           again without taking)
 //	bot.WorkAsk (the answerer) the answer shown only when it has sources
 package helpchannels
 
@@ -81,6 +86,16 @@ type Config struct {
 	// ExpertReminder is how long an expert call waits for an answer before
 	// it is reminded, once (DOCSBOT_EXPERT_REMINDER).
 	ExpertReminder time.Duration
+	// ExpertCallsPerUser is how many times one person may call the experts
+	// an hour, every replica together (DOCSBOT_EXPERT_CALLS_PER_USER).
+	ExpertCallsPerUser int
+	// ExpertCallsPerChannel is how many times the experts may be called to
+	// one channel's threads an hour (DOCSBOT_EXPERT_CALLS_PER_CHANNEL).
+	ExpertCallsPerChannel int
+	// Questions are the answers' limits of questions (ask.Config.Questions,
+	// which the replica's builder passes): a person's share is taken before
+	// the channel's, for an unasked question and a :question: alike.
+	Questions bot.QuestionLimits
 	// ReminderCheck is how often each replica looks for reminders due.
 	ReminderCheck time.Duration
 	// LinkDomains are the hosts, besides each project's docs site, that a
@@ -96,6 +111,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ExpertReminder <= 0 {
 		c.ExpertReminder = DefaultExpertReminder
+	}
+	if c.ExpertCallsPerUser <= 0 {
+		c.ExpertCallsPerUser = DefaultExpertCallsPerUser
+	}
+	if c.ExpertCallsPerChannel <= 0 {
+		c.ExpertCallsPerChannel = DefaultExpertCallsPerChannel
 	}
 	if c.ReminderCheck <= 0 {
 		c.ReminderCheck = DefaultReminderCheck
@@ -113,9 +134,11 @@ type Modes interface {
 	Modes(ctx context.Context) ([]store.ChannelMode, error)
 }
 
-// Limits holds each channel's share of the hour (store.Limits).
+// Limits holds each channel's share of the hour, the people's shares of
+// questions and of expert calls (store.Limits).
 type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
+	Refund(ctx context.Context, d store.Draw, tokens []string) error
 	Room(ctx context.Context, d store.Draw) (store.Grant, error)
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 	ForgetOnce(ctx context.Context, name string) error

@@ -83,12 +83,21 @@ func (f *Feature) doQuestion(ctx context.Context, w *bot.Work, q bot.Question) e
 		log.Info("a person answered the question already; docsbot stays out")
 		return nil
 	}
-	grant, err := f.store.Limits.Draw(ctx, f.throttle(q.Channel, "q:"+w.Key), 1)
-	if err != nil {
+	// The asker's share of questions first (the answers' own draw, named by
+	// the answer's work: they take it again without taking), then the
+	// channel's; a refusal of the channel's gives the asker's back.
+	who := f.spender(ctx, q.Team, q.User)
+	t := take{person: f.cfg.Questions.QuestionDraw(who, askKey(w)), channel: f.throttle(q.Channel, "q:"+w.Key)}
+	out, err := f.draw(ctx, &t)
+	switch {
+	case err != nil:
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
-	}
-	if !grant.OK() {
-		log.Info("the channel had as many unasked answers as an hour allows; 👀 only", "retry_after", grant.RetryAfter)
+	case !out.ok && out.byPerson:
+		log.Info("the asker's share of questions is spent; the channel's is not touched", "retry_after", out.refused.RetryAfter)
+		f.tellAsker(ctx, q, f.cfg.Questions.Refusal(who, out.refused, f.cfg.Now()), log)
+		return nil
+	case !out.ok:
+		log.Info("the channel had as many unasked answers as an hour allows; 👀 only", "retry_after", out.refused.RetryAfter)
 		f.react(ctx, q.Channel, q.TS, "eyes", log)
 		return nil
 	}
@@ -96,12 +105,27 @@ func (f *Feature) doQuestion(ctx context.Context, w *bot.Work, q bot.Question) e
 	return f.handOver(ctx, w, q, log)
 }
 
+// tellAsker tells the asker of q privately, in its thread.
+func (f *Feature) tellAsker(ctx context.Context, q bot.Question, text string, log *slog.Logger) {
+	thread := q.ThreadTS
+	if thread == "" {
+		thread = q.TS
+	}
+	if err := f.tellPrivately(ctx, bot.Private{User: q.User, Channel: q.Channel, ThreadTS: thread, Text: text}); err != nil {
+		log.Warn("telling the asker privately failed", "err", err)
+	}
+}
+
+// askKey is the key of the answer's work (bot.WorkAsk) that w hands a
+// question to.
+func askKey(w *bot.Work) string { return "ask:" + w.Key }
+
 // handOver hands q to the answerer once (markQueued): its bot.WorkAsk is
-// keyed by w, so a second attempt queues nothing twice.
+// keyed by w (askKey), so a second attempt queues nothing twice.
 func (f *Feature) handOver(ctx context.Context, w *bot.Work, q bot.Question, log *slog.Logger) error {
 	payload, _ := json.Marshal(q)
 	_, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
-		return "", f.queueWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload})
+		return "", f.queueWork(ctx, store.Work{Key: askKey(w), Kind: bot.WorkAsk, Payload: payload})
 	})
 	switch {
 	case errors.Is(err, bot.ErrUnmarked):

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -18,9 +19,10 @@ import (
 )
 
 // Reactions: :question: on a message in a channel docsbot is in asks the
-// docs about it, always, whoever reacts (their question, their share),
-// once per message, the answer in its thread under a line saying who
-// asked; :memo: by an editor shows them, privately, Start a docs job
+// docs about it, whoever reacts (their question, their share), once per
+// message for 30 days, unless the channel's mode is off: the answer in its
+// thread under a line saying who asked, posted only once every check passed
+// (reactquestion.go); :memo: by an editor shows them, privately, Start a docs job
 // (jobdraft.ActionJobFromMessage), since a reaction carries no trigger to open
 // the form: its draft carries the message, or, for a message in a thread
 // with replies, the whole thread (jobdraft.Draft.Lines), read when the
@@ -58,10 +60,11 @@ func (f *Feature) onReaction(ctx context.Context, req *bot.EventRequest) {
 		return
 	}
 	team := req.Event.TeamID
-	key := "react:" + team + ":" + ev.Item.Channel + ":" + ev.Item.Timestamp + ":" + ev.Reaction
-	if ev.Reaction == reactionMemo {
-		key += ":" + ev.User // each editor's own button
-	}
+	// Each person's reaction is work of its own (each editor's own button;
+	// a :question: refused for one person's share may be another's): a
+	// message is asked about once by the once of askAbout, which lasts
+	// longer than the inbox's memory of a key.
+	key := "react:" + team + ":" + ev.Item.Channel + ":" + ev.Item.Timestamp + ":" + ev.Reaction + ":" + ev.User
 	payload, _ := json.Marshal(reactRequest{Team: team, Channel: ev.Item.Channel, TS: ev.Item.Timestamp, User: ev.User, Reaction: ev.Reaction})
 	if !f.accept(ctx, store.Work{Key: key, Kind: workReact, Payload: payload}) {
 		if !req.LastDelivery {
@@ -100,49 +103,49 @@ func (f *Feature) doReact(ctx context.Context, w *bot.Work) error {
 	if text == "" {
 		return nil
 	}
-	thread := m.ThreadTimestamp
-	if thread == "" {
-		thread = m.Timestamp
-	}
-	p := bot.Private{User: rr.User, Channel: rr.Channel, ThreadTS: thread}
 	if rr.Reaction == reactionMemo {
-		j := jobdraft.Draft{Channel: rr.Channel, Thread: thread, Message: text, By: m.User}
-		p.Text = "Make this message a docs job: the agent gets it, quoted, and its pull request comes back in this thread."
-		if m.ThreadTimestamp != "" { // a thread's parent or a reply: the thread goes
-			msgs, err := f.wholeThread(ctx, rr.Channel, thread)
-			switch {
-			case err != nil && bot.TransientSlack(err):
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
-			case err != nil:
-				log.Info("the thread of the message reacted to cannot be read; the message goes alone", "err", err)
-			default:
-				if lines := f.draftLines(msgs); len(lines) > 1 {
-					j.Message, j.Lines = "", lines
-					p.Text = "Make this thread a docs job: the agent gets its messages, quoted, and its pull request comes back in this thread."
-				}
+		return f.offerJob(ctx, w, rr, m, text, log)
+	}
+	return f.askAbout(ctx, w, rr, m, text, log)
+}
+
+// threadOf is the thread a message is in, or starts.
+func threadOf(m slack.Message) string {
+	if m.ThreadTimestamp != "" {
+		return m.ThreadTimestamp
+	}
+	return m.Timestamp
+}
+
+// offerJob shows the editor of a :memo: Start a docs job, privately, with
+// the message m (text) or its whole thread.
+func (f *Feature) offerJob(ctx context.Context, w *bot.Work, rr reactRequest, m slack.Message, text string, log *slog.Logger) error {
+	thread := threadOf(m)
+	p := bot.Private{User: rr.User, Channel: rr.Channel, ThreadTS: thread}
+	j := jobdraft.Draft{Channel: rr.Channel, Thread: thread, Message: text, By: m.User}
+	p.Text = "Make this message a docs job: the agent gets it, quoted, and its pull request comes back in this thread."
+	if m.ThreadTimestamp != "" { // a thread's parent or a reply: the thread goes
+		msgs, err := f.wholeThread(ctx, rr.Channel, thread)
+		switch {
+		case err != nil && bot.TransientSlack(err):
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		case err != nil:
+			log.Info("the thread of the message reacted to cannot be read; the message goes alone", "err", err)
+		default:
+			if lines := f.draftLines(msgs); len(lines) > 1 {
+				j.Message, j.Lines = "", lines
+				p.Text = "Make this thread a docs job: the agent gets its messages, quoted, and its pull request comes back in this thread."
 			}
 		}
-		p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
-			slack.NewActionBlock("job", slack.NewButtonBlockElement(jobdraft.ActionJobFromMessage, j.Value(),
-				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
-		_, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) { return "", f.tellPrivately(ctx, p) })
-		if err != nil && !errors.Is(err, bot.ErrUnmarked) {
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
-		}
-		return err
 	}
-	if _, err := w.Step(ctx, markAttributed, func(ctx context.Context) (string, error) {
-		_, err := f.post(ctx, rr.Channel, slack.MsgOptionTS(thread),
-			slack.MsgOptionText(mrkdwn.Mention(rr.User)+" asked the docs about this message with :question:", false))
-		return "", err
-	}); err != nil {
+	p.Blocks = []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p.Text, false, false), nil, nil),
+		slack.NewActionBlock("job", slack.NewButtonBlockElement(jobdraft.ActionJobFromMessage, j.Value(),
+			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary))}
+	_, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) { return "", f.tellPrivately(ctx, p) })
+	if err != nil && !errors.Is(err, bot.ErrUnmarked) {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
-	q := bot.Question{Team: rr.Team, Channel: rr.Channel, User: rr.User, TS: m.Timestamp, Text: text, Via: bot.ViaReaction}
-	if m.ThreadTimestamp != m.Timestamp {
-		q.ThreadTS = m.ThreadTimestamp
-	}
-	return f.handOver(ctx, w, q, log)
+	return err
 }
 
 // draftLines are a thread's messages as a job's draft carries them

@@ -83,3 +83,33 @@ func valuesOf(ctx context.Context, c *redis.Client, key string) ([]string, error
 	}
 	return nil, nil // "none": gone since the scan
 }
+
+// ExpireKeys ends now the keys of the Redis at url whose names match
+// pattern (SCAN's MATCH, such as "prefix*in:*react:*"), as their time to
+// live running out would, and returns how many there were: a test shows
+// with it what happens once a record Redis keeps for an hour is gone,
+// without waiting the hour.
+func ExpireKeys(tb testing.TB, url, pattern string) int {
+	tb.Helper()
+	c, err := ClientOf(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var keys []string
+	iter := c.Scan(ctx, 0, pattern, 1000).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		tb.Fatalf("redistest: scanning %s: %v", pattern, err)
+	}
+	for _, k := range keys {
+		if err := c.Del(ctx, k).Err(); err != nil {
+			tb.Fatalf("redistest: ending %s: %v", k, err)
+		}
+	}
+	return len(keys)
+}

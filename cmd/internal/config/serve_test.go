@@ -62,7 +62,7 @@ func TestServeFillsTheReplicasConfig(t *testing.T) {
 		EnvEditors: "U0ALICE, S0DOCS", EnvAllowedUsers: "U0ALICE,U0BOB", EnvAllowedChannels: "C0GENERAL", EnvAuditText: "true",
 		EnvAuditRetention: "48h", EnvVisitorsTTL: "2m", EnvPollInterval: "3s", EnvPollMaxInterval: "30s",
 		EnvDigestTime: "Mon 09:30 UTC", EnvSlackMode: "SOCKET", EnvLogLevel: "warn", EnvLogFormat: "JSON",
-		EnvAnalyticsUser: "7",
+		EnvAnalyticsUser: "7", EnvAskPerGuest: "2", EnvExpertCallsUser: "5", EnvExpertCallsChan: "6",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +74,9 @@ func TestServeFillsTheReplicasConfig(t *testing.T) {
 		{"deployments a person", c.Deploy.PerUser, 3},
 		{"questions a person", c.Ask.PerUser, 4},
 		{"questions the workspace", c.Ask.Budget, 50},
+		{"questions a guest", c.Ask.PerGuest, 2},
+		{"expert calls a person", c.Help.ExpertCallsPerUser, 5},
+		{"expert calls a channel", c.Help.ExpertCallsPerChannel, 6},
 		{"guests", c.Bot.AllowGuests, true},
 		{"other organisations", c.Bot.AllowExternal, true},
 		{"editors", fmt.Sprint(c.Bot.Editors.Users, c.Bot.Editors.Groups), "[U0ALICE] [S0DOCS]"},

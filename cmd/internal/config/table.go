@@ -36,6 +36,7 @@ const (
 	EnvDiscoveryURL    = "DOCS_DISCOVERY_URL"
 	EnvSiteURL         = "DOCS_SITE_URL"
 	EnvAskPerUser      = "DOCSBOT_ASK_PER_USER"
+	EnvAskPerGuest     = "DOCSBOT_ASK_PER_GUEST"
 	EnvAskBudget       = "DOCSBOT_ASK_BUDGET"
 	EnvLinkDomains     = "DOCSBOT_LINK_DOMAINS"
 	EnvDeployPerUser   = "DOCSBOT_DEPLOY_PER_USER"
@@ -44,6 +45,8 @@ const (
 	EnvAutoPerChannel  = "DOCSBOT_AUTO_PER_CHANNEL"
 	EnvExperts         = "DOCSBOT_EXPERTS"
 	EnvExpertReminder  = "DOCSBOT_EXPERT_REMINDER"
+	EnvExpertCallsUser = "DOCSBOT_EXPERT_CALLS_PER_USER"
+	EnvExpertCallsChan = "DOCSBOT_EXPERT_CALLS_PER_CHANNEL"
 	EnvSlackBotToken   = "SLACK_BOT_TOKEN"
 	EnvSlackAppToken   = "SLACK_APP_TOKEN"
 	EnvSlackAPIURL     = "SLACK_API_URL"
@@ -99,6 +102,7 @@ func table(c *Serve) settings.Table {
 		{Env: EnvSiteURL, None: "sources without links", Doc: "The public docs site, such as `https://docs.example.com`, that the sources of an answer link to and whose links are unfurled; with a projects file, each project's `site_url`",
 			Check: httpsURL(" must not contain credentials: it is the public docs site", "the sources of answers link people to it")},
 		{Env: EnvAskPerUser, Default: strconv.Itoa(ask.DefaultPerUser), Doc: "Questions an hour one person may ask the docs", Check: wholeNumber(&c.Ask.PerUser, 1, "questions")},
+		{Env: EnvAskPerGuest, Default: strconv.Itoa(ask.DefaultPerGuest), Doc: "Questions an hour a guest or a person of another organisation may ask the docs, instead of `DOCSBOT_ASK_PER_USER`", Check: wholeNumber(&c.Ask.PerGuest, 1, "questions")},
 		{Env: EnvAskBudget, Default: strconv.Itoa(ask.DefaultBudget), Doc: "Questions an hour the whole workspace may ask the docs, all replicas together (each costs assistant credits); past it a question is refused, privately, saying when to ask again", Check: wholeNumber(&c.Ask.Budget, 1, "questions")},
 		{Env: EnvLinkDomains, None: "links to the docs site only", Doc: "Comma-separated host names, such as `example.com,status.example.com`, that answers may link to besides the docs site (`DOCS_SITE_URL`, each project's `site_url`); a host allows its subdomains too. Any other address in an answer shows as code, not a link",
 			Check: linkDomainsVar(&c.Ask.LinkDomains)},
@@ -110,6 +114,8 @@ func table(c *Serve) settings.Table {
 		{Env: EnvAutoPerChannel, Default: strconv.Itoa(helpchannels.DefaultPerChannel), Doc: "Questions an hour one channel is answered without a mention (`auto`, `private`), all replicas together; past it a question gets 👀 and nothing else, and the Home says so", Check: wholeNumber(&c.Help.PerChannel, 1, "answers")},
 		{Env: EnvExperts, None: "no Ask an expert button", Doc: "Comma-separated Slack user ids and user group ids (`S…`) that *Ask an expert*, under a help channel's answer, calls to the question's thread (a project's `experts` in the projects file are called besides)", Check: editorsVar(&c.Help.Experts, EnvExperts)},
 		{Env: EnvExpertReminder, Default: settings.ShortDuration(helpchannels.DefaultExpertReminder), Doc: "How long an expert call waits for an answer before it is reminded in its thread, once, across replicas", Check: settings.DurationVar(&c.Help.ExpertReminder)},
+		{Env: EnvExpertCallsUser, Default: strconv.Itoa(helpchannels.DefaultExpertCallsPerUser), Doc: "Times an hour one person may call the experts with *Ask an expert*, all replicas together (only members of the organisation may call them; guests and people of other organisations are told what they can do instead)", Check: wholeNumber(&c.Help.ExpertCallsPerUser, 1, "calls")},
+		{Env: EnvExpertCallsChan, Default: strconv.Itoa(helpchannels.DefaultExpertCallsPerChannel), Doc: "Times an hour the experts may be called to one channel's questions, all replicas together; past it *Ask an expert* is refused, privately, saying when to call again", Check: wholeNumber(&c.Help.ExpertCallsPerChannel, 1, "calls")},
 		{Env: EnvSlackBotToken, None: "required for the bot", Secret: true, Doc: "Bot token, `xoxb-…`",
 			Check: settings.Prefixed("xoxb-", " is not a bot token: it must start with xoxb- (OAuth & Permissions page of your Slack app)")},
 		{Env: EnvSlackAppToken, None: "required in socket mode", Secret: true, Doc: "App-level token with `connections:write`, `xapp-…`",
