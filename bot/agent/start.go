@@ -38,8 +38,8 @@ const (
 	// rootPostBudget bounds one attempt at posting a root message, waits for
 	// Slack's rate limit included; the work is then deferred and tried again.
 	rootPostBudget = 20 * time.Second
-	// queuedNotice is how long a root message may wait for Slack before the
-	// person is told privately that the job is queued.
+	// queuedNotice is how long after the command a root message may wait
+	// for Slack before the person is told privately that the job is queued.
 	queuedNotice = 4 * time.Second
 	// retryOfferTTL is how long "reply retry" works after a start whose
 	// outcome is unknown.
@@ -428,7 +428,9 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 	ctx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
 	if req.ResponseURL != "" {
-		notice := time.AfterFunc(queuedNotice, func() {
+		// Counted from the command, not this attempt: work handed from a
+		// stopping replica to another keeps its place in the person's wait.
+		notice := time.AfterFunc(max(queuedNotice-w.Age(), 0), func() {
 			// A step (markQueued): told once across attempts.
 			if _, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
 				log.Info("root message waits for Slack; telling the person the job is queued")
