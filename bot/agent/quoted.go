@@ -34,6 +34,10 @@ const (
 	// byExpert is the person in Slack whose reply resolved a help
 	// channel's question (Turn this into docs).
 	byExpert = "an expert in Slack who answered the question"
+	// byPath is a page's path that is not a jobdraft.PlainPath: the docs
+	// site's analytics and readers' feedback record what visitors asked
+	// for, and a link in Slack is anyone's.
+	byPath = "visitors of the docs site or people in Slack (a page's path, which anyone can make up)"
 )
 
 // contextPart is a piece of a job's context: docsbot's words when By is

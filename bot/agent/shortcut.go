@@ -168,8 +168,10 @@ func (a *agent) jobFormFromButton(ctx context.Context, r *bot.InteractionRequest
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, about, initial)
 }
 
-// onImprovePage opens the job modal about a page of a visitors summary,
-// prefilled; the job goes in the summary's thread.
+// onImprovePage opens the job modal about a page of a visitors summary or
+// an unfurl, prefilled; the job goes in the summary's thread. A path that
+// is not a jobdraft.PlainPath goes to the agent quoted, and the
+// instruction only points at it.
 func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
 		p, err := jobdraft.Parse(value)
@@ -183,10 +185,15 @@ func (a *agent) onImprovePage(ctx context.Context, r *bot.InteractionRequest) {
 		if p.Figures != "" {
 			figures = p.Figures
 		}
-		t.parts = []contextPart{ours("Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.")}
 		t.Default = p.Project
-		return "*Page* `" + mrkdwn.Escape(p.Path) + "`: " + mrkdwn.Escape(figures),
-			"Improve the page " + p.Path + " for the people and AI agents who read it: ", nil
+		about := "*Page* " + mrkdwn.InertMrkdwn(p.Path) + ": " + mrkdwn.Escape(figures)
+		if p.Path != "" && !jobdraft.PlainPath(p.Path) {
+			t.parts = []contextPart{ours("Context: the docs page whose path is quoted below had " + figures + ", according to the docs site's analytics."),
+				quoted(byPath, p.Path)}
+			return about, "Improve the page whose path is quoted in the context for the people and AI agents who read it: ", nil
+		}
+		t.parts = []contextPart{ours("Context: the docs page " + p.Path + " had " + figures + ", according to the docs site's analytics.")}
+		return about, "Improve the page " + p.Path + " for the people and AI agents who read it: ", nil
 	})
 }
 
@@ -246,8 +253,10 @@ func answerContext(j jobdraft.Draft) []contextPart {
 
 // onFixDocs opens the job modal on a problem the docs health showed
 // (jobdraft.ActionFixDocs): its instruction to start from, the problem and the
-// page to change in docsbot's words, the evidence (what readers and the
-// assistant wrote) quoted as theirs; the job goes in the summary's thread.
+// page to change in docsbot's words (a page whose path is not a
+// jobdraft.PlainPath quoted, and named nowhere else), the evidence (what
+// readers and the assistant wrote) quoted as theirs; the job goes in the
+// summary's thread.
 func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 	a.jobFormFromButton(ctx, r, func(value string, t *modalTarget) (string, string, error) {
 		f, err := jobdraft.Parse(value)
@@ -257,11 +266,19 @@ func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 		if err != nil {
 			return "", "", err
 		}
+		quotedPath := f.Path != "" && !jobdraft.PlainPath(f.Path)
+		if quotedPath && (strings.Contains(f.Instruction, f.Path) || strings.Contains(f.Problem, f.Path)) {
+			// A draft made before paths were checked names it.
+			f.Problem, f.Instruction = "readers voted a page down; its path is quoted in the context", jobdraft.PageInstruction
+		}
 		about := "Context: the docs health of the docs site showed this problem: " + f.Problem
-		if f.Path != "" {
+		if f.Path != "" && !quotedPath {
 			about += "\nThe page to change: " + f.Path
 		}
 		t.parts = []contextPart{ours(about)}
+		if quotedPath {
+			t.parts = append(t.parts, ours("The page to change, by its path:"), quoted(byPath, f.Path))
+		}
 		if f.Evidence != "" {
 			t.parts = append(t.parts, ours("The evidence, from the site's analytics:"), quoted(byDocsHealth, f.Evidence))
 		}

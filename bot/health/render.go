@@ -36,6 +36,17 @@ const (
 	questionsInstruction = "Document what readers ask about the topic quoted in the evidence, which the docs assistant cannot answer."
 )
 
+// pageFix is the problem and the instruction of a page readers voted
+// down: its path in them when it is a jobdraft.PlainPath, else pointing
+// at the path, which the agent gets quoted (Draft.Path).
+func pageFix(p pageRow) (problem, instruction string) {
+	if !jobdraft.PlainPath(p.Path) {
+		return fmt.Sprintf("readers voted a page down %d times; its path is quoted in the context", p.Down), jobdraft.PageInstruction
+	}
+	return fmt.Sprintf("readers voted the page %s down %d times", p.Path, p.Down),
+		"Improve the page " + p.Path + " where its readers say it falls short."
+}
+
 // render is the message of a view as sight lets it be shown: a header,
 // then each list the view has (lists), then what was left out. With
 // sight.Words, the rows show the readers' and the assistant's words (search
@@ -172,10 +183,9 @@ func (r renderer) pages(rep *report) []slack.Block {
 			line += "\n_Code sample reported_" + fileOf(s.File) + ": " + mrkdwn.Escape(mrkdwn.Cut(s.Comment, 150))
 			evidence = append(evidence, "code sample reported"+plainFile(s.File)+": \""+s.Comment+"\"")
 		}
-		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), jobdraft.Draft{Path: p.Path,
-			Problem:     fmt.Sprintf("readers voted the page %s down %d times", p.Path, p.Down),
-			Instruction: "Improve the page " + p.Path + " where its readers say it falls short.",
-			Evidence:    strings.Join(evidence, "\n")}))
+		problem, instruction := pageFix(p)
+		blocks = append(blocks, r.fix(mrkdwn.Cut(line, 2900), jobdraft.Draft{Path: p.Path, Problem: problem, Instruction: instruction,
+			Evidence: strings.Join(evidence, "\n")}))
 	}
 	if len(rep.Pages) == 0 {
 		blocks = append(blocks, none())

@@ -67,7 +67,8 @@ type Draft struct {
 	// Project is the key of the docs project (ProjectKey; "" the implicit
 	// one): the form's project select starts at it.
 	Project string `json:"project,omitempty"`
-	// Path is the docs page it is about, "" for none (a new page).
+	// Path is the docs page it is about, "" for none (a new page). Only a
+	// PlainPath may be in Problem or Instruction.
 	Path string `json:"path,omitempty"`
 	// Human, AI and Total are the page's unique visitors over Range
 	// ("YYYY-MM-DD..YYYY-MM-DD").
@@ -106,6 +107,37 @@ type Draft struct {
 	Expert bool   `json:"x,omitempty"`
 	By     string `json:"by,omitempty"`
 }
+
+// pathMax is the longest page path docsbot writes as its own words
+// (PlainPath).
+const pathMax = 200
+
+// PlainPath reports whether path, a docs page's path (from the docs site's
+// analytics, a reader's feedback or a link posted in Slack), may reach the
+// agent as docsbot's own words, in an instruction, a problem or a line of
+// context: letters, digits and / . _ ~ % -, at most 200 characters.
+// Anyone can make up a path (a page view or a comment on an address of
+// their own, a link in Slack), and any other character could carry words
+// to the agent ("/x\n\nIgnore previous instructions"): such a path goes to
+// the agent as quoted data only, and never into the instruction a form
+// starts from.
+func PlainPath(path string) bool {
+	if path == "" || len(path) > pathMax {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/._~%-", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// PageInstruction is the instruction of an ActionFixDocs draft about a
+// page readers voted down whose path is not a PlainPath: the agent gets
+// the path quoted, and the instruction only points at it.
+const PageInstruction = "Improve the page whose path is quoted in the context where its readers say it falls short."
 
 // Line is a message of a thread made into a job (Draft.Lines):
 // its text as typed (Slack's markup undone) and its writer, a person (User)

@@ -139,13 +139,15 @@ func boldMrkdwn(text string) string {
 // Markdown is the piece md[from:to] of markdown from the docs assistant,
 // made safe for a streamed message's markdown_text (which Slack renders as
 // markdown): links to the sites of s stay links (a relative docs path made
-// absolute on the docs site, since Slack cannot follow a relative link);
-// every other address is shown, never linked: a link's or image's label,
-// then the address as code (Inert), a bare address as code, and an address
-// in code disarmed in place; then Defuse. The piece must be cut by
-// NextCut, so that no link, inline code or address straddles its ends;
-// what comes before it (md[:from]) says whether it starts in a code block.
-// The pieces joined are what Markdown of the whole text would be.
+// absolute on the docs site, since Slack cannot follow a relative link),
+// their addresses encoded (MarkdownURL); every other address is shown,
+// never linked: a link's or image's label, then the address as code
+// (Inert), a bare address as code, and an address in code disarmed in
+// place; no other link is left to make (markdownlinks.go); then Defuse.
+// The piece must be cut by NextCut, so that no link, inline code or
+// address straddles its ends; what comes before it (md[:from]) says
+// whether it starts in a code block. The pieces joined are what Markdown
+// of the whole text would be.
 func Markdown(md string, from, to int, s Sites) string {
 	var b strings.Builder
 	inFence := fenceOpenAt(md, from)
@@ -157,7 +159,13 @@ func Markdown(md string, from, to int, s Sites) string {
 		} else {
 			le += ls
 		}
-		part := md[max(ls, from):min(le, to)]
+		part, after := md[max(ls, from):min(le, to)], ""
+		if le > to {
+			after = md[to:le] // the line goes on in the next piece
+		}
+		if le > to && le == len(md) {
+			after += sentinel // and may go on past md: what follows is not known
+		}
 		if open && le >= to {
 			// An address goes on past the piece (a word longer than a
 			// piece): what the piece holds of it is not the address
@@ -168,18 +176,25 @@ func Markdown(md string, from, to int, s Sites) string {
 		switch {
 		case isFence(md[ls:le]):
 			inFence = !inFence
-			b.WriteString(disarmURLs(part, s))
+			b.WriteString(unlink(codeMarkdown(part, after, s)))
 		case inFence:
-			b.WriteString(disarmURLs(part, s))
+			b.WriteString(unlink(codeMarkdown(part, after, s)))
 		default:
-			b.WriteString(markdownInline(part, s))
+			b.WriteString(markdownInline(part, after, s))
 		}
 		if le < to {
 			b.WriteByte('\n')
 		}
 		ls = le + 1
 	}
-	return Defuse(strings.ReplaceAll(b.String(), sentinel, ""))
+	out := strings.ReplaceAll(b.String(), sentinel, "")
+	if to < len(md) && strings.HasSuffix(out, "]") {
+		// The next piece may go on with what would close a link (a '(',
+		// or a label shown that begins with one); docsbot's own links
+		// end with ')'.
+		out += zwsp
+	}
+	return Defuse(out)
 }
 
 // sentinel marks the end of a piece that cuts an address (Markdown): a
@@ -211,55 +226,72 @@ func addressGoesOn(md string, to int) bool {
 }
 
 // markdownInline is one line (or the part of one a piece holds) outside
-// code blocks, its addresses made safe for markdown_text.
-func markdownInline(line string, s Sites) string {
-	var b strings.Builder
+// code blocks, its addresses made safe for markdown_text; after is what
+// follows it on the line, in the next piece.
+func markdownInline(line, after string, s Sites) string {
+	var parts []part
 	for _, t := range tokenize(line) {
+		rest := line[t.end:] + after
 		switch t.kind {
 		case tokText:
-			b.WriteString(textMarkdown(t.text, s))
+			parts = append(parts, textMarkdown(t.text, rest, false, s)...)
 		case tokCode:
-			b.WriteString(disarmURLs(t.text, s))
+			parts = append(parts, part{text: codeMarkdown(t.text, rest, s)})
 		case tokLink:
-			target, ok := s.Resolve(t.target)
-			label := textMarkdown(t.text, s)
-			switch {
-			case ok && t.image:
-				b.WriteString("![" + label + "](" + target + ")")
-			case ok:
-				b.WriteString("[" + label + "](" + target + ")")
-			case strings.TrimSpace(t.text) == "" || strings.TrimSpace(t.text) == t.target:
-				b.WriteString(Inert(target))
-			default:
-				b.WriteString(label + " " + Inert(target))
-			}
+			parts = append(parts, linkMarkdown(t, s))
 		case tokAutolink:
 			if s.Allows(t.text) {
-				b.WriteString("[" + t.text + "](" + t.text + ")")
+				parts = append(parts, part{text: ownLink(t.text), own: true})
 			} else {
-				b.WriteString(Inert(t.text))
+				parts = append(parts, part{text: Inert(t.text)})
 			}
 		}
 	}
-	return b.String()
+	return unlinked(parts)
 }
 
-// textMarkdown is plain markdown text with the addresses the sites do not
-// allow put in code (Inert).
-func textMarkdown(text string, s Sites) string {
-	var b strings.Builder
+// linkMarkdown is a link or image of the assistant's markdown, t, for
+// markdown_text: docsbot's own link when s allows its target, else its
+// label and the target shown (Inert).
+func linkMarkdown(t token, s Sites) part {
+	target, ok := s.Resolve(t.target)
+	label := unlinked(textMarkdown(t.text, "", true, s))
+	switch {
+	case ok && t.image:
+		return part{text: "![" + label + "](" + MarkdownURL(target) + ")", own: true}
+	case ok:
+		return part{text: "[" + label + "](" + MarkdownURL(target) + ")", own: true}
+	case strings.TrimSpace(t.text) == "" || strings.TrimSpace(t.text) == t.target:
+		return part{text: Inert(target)}
+	}
+	return part{text: label + " " + Inert(target)}
+}
+
+// textMarkdown is plain markdown text, followed by rest on its line, with
+// the addresses the sites allow encoded (MarkdownURL), or made links of
+// their own where a linker would read on into another address (readsOn),
+// and the others put in code (Inert). In a link's label (label; no linker
+// reads on out of one, and rest is "") such an address is put in code
+// too: a label holds no link.
+func textMarkdown(text, rest string, label bool, s Sites) []part {
+	var parts []part
 	last := 0
 	for _, r := range urlsIn(text) {
-		b.WriteString(Disarm(text[last:r[0]]))
-		if u := text[r[0]:r[1]]; s.Allows(u) {
-			b.WriteString(u)
-		} else {
-			b.WriteString(Inert(u))
+		parts = append(parts, part{text: Disarm(text[last:r[0]])})
+		u := text[r[0]:r[1]]
+		allowed := s.Allows(u)
+		reads := allowed && readsOn(u, text[r[1]:]+rest, s)
+		switch {
+		case allowed && !reads:
+			parts = append(parts, part{text: MarkdownURL(u)})
+		case reads && !label:
+			parts = append(parts, part{text: ownLink(u), own: true})
+		default:
+			parts = append(parts, part{text: Inert(u)})
 		}
 		last = r[1]
 	}
-	b.WriteString(Disarm(text[last:]))
-	return b.String()
+	return append(parts, part{text: Disarm(text[last:])})
 }
 
 // lineStart is the byte offset of the start of the line holding md[i].
@@ -513,7 +545,7 @@ func backOff(md string, from, ws, we, p int) int {
 		}
 	}
 	for q := max(ws, p-len("https://")); q < p; q++ {
-		if (q == ws || !isWordByte(md[q-1])) && partialOpener(md[q:p]) {
+		if partialOpener(md[q:p]) {
 			return q // an address's scheme (or "www.") and its first character go together
 		}
 	}
@@ -532,9 +564,11 @@ func backOff(md string, from, ws, we, p int) int {
 }
 
 // forward moves the end p of a piece on until it splits nothing (what
-// backOff looks for); each step takes in a whole atom (atomEnd).
+// backOff looks for); each step takes in a whole atom (atomEnd). At the
+// end of md too, which may go on: a piece that ends "https:/" ends past
+// md (extendTo waits).
 func forward(md string, p int) int {
-	for p < len(md) {
+	for p <= len(md) {
 		next := p
 		switch {
 		case md[p-1] == '<':
@@ -550,7 +584,7 @@ func forward(md string, p int) int {
 				}
 			}
 			for q := max(0, p-len("https://")); q < p && next == p; q++ {
-				if (q == 0 || !isWordByte(md[q-1])) && partialOpener(md[q:p]) {
+				if partialOpener(md[q:p]) {
 					next = atomEnd(md, q)
 				}
 			}
@@ -614,12 +648,11 @@ func partialOpener(s string) bool {
 }
 
 // openerAt is the length of the opener an address at md[i] begins with
-// (one of openers, when md[i] is at a word's start), 0 for none; md may
-// end within it.
+// (one of openers), 0 for none; md may end within it. Within a word too:
+// what comes before it in md may not come before it in what Markdown
+// writes ("www.0www.0" cut after its first address, which is shown as
+// code: "`www.0`www.0").
 func openerAt(md string, i int) int {
-	if i > 0 && isWordByte(md[i-1]) {
-		return 0
-	}
 	for _, o := range openers {
 		if n := min(len(o), len(md)-i); n > 0 && strings.EqualFold(md[i:i+n], o[:n]) {
 			return len(o)
@@ -628,8 +661,10 @@ func openerAt(md string, i int) int {
 	return 0
 }
 
-// isWordByte reports whether c is a letter, digit or '_' (what \b tells
-// apart).
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+// inWord reports whether c is a letter or digit: a linker starts no
+// address after one. It may after anything else, '_' too (GFM's autolinks
+// start after a space or one of "*_~(": "_www.evil.example_" is a link in
+// italics), though \b, which bareURL begins with, takes '_' for a letter.
+func inWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

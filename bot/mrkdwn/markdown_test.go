@@ -53,11 +53,11 @@ func TestFromMarkdown(t *testing.T) {
 
 // slackLink is the one markup FromMarkdown may write: a link to an http(s)
 // URL with an escaped label.
-var slackLink = regexp.MustCompile(`<(https?://[^<>|\s]+)\|[^<>]*>`)
+var slackLink = regexp.MustCompile(`(?i)<(https?://[^<>|\s]+)\|[^<>]*>`)
 
 // mdLink is a markdown link or image the stream may show: to an http(s)
 // address.
-var mdLink = regexp.MustCompile(`!?\[[^\[\]\n]*\]\((https?://[^()<>\s]+)\)`)
+var mdLink = regexp.MustCompile(`(?i)!?\[[^\[\]\n]*\]\((https?://[^()<>\s]+)\)`)
 
 // pings finds a bare special mention that has not been defused.
 var pings = regexp.MustCompile(`(?i)@(here|channel|everyone)`)
@@ -131,13 +131,18 @@ func streamed(md string, reveal []byte, max int) string {
 
 // FuzzMarkdownStream: however the answer arrives and is cut into pieces,
 // what the stream shows pings nobody, opens no Slack markup and leaves no
-// address a linker would find that the sites do not allow; every piece
+// address a linker would find that the sites do not allow, and every link
+// a CommonMark reader finds in it goes to an allowed site; every piece
 // keeps within Slack's limit, and the whole text is shown.
 func FuzzMarkdownStream(f *testing.F) {
 	for _, s := range []string{"", "Ping <!here> now", "a <@U0BOB> b <!subteam^S1|team>", "tell @here and @channel", "[Login](https://evil.example/login)",
 		"See [Keys](/keys) and https://evil.example/x.", "```\ncurl https://evil.example\n```\nhttps://docs.example.com/ok", "`a https://e.com b` c",
 		"![img](https://evil.example/i.png)", "<https://evil.example>", "xx-https://evil.example/" + strings.Repeat("a", 50), "www.evil.example"} {
 		f.Add(s, []byte{1, 3, 7, 200}, uint8(8))
+	}
+	for _, s := range phishing {
+		f.Add(s, []byte{200}, uint8(63))
+		f.Add(s, []byte{5, 9, 200}, uint8(12))
 	}
 	f.Fuzz(func(t *testing.T, md string, reveal []byte, max uint8) {
 		if !utf8.ValidString(md) || len(md) > 1024 {
@@ -159,6 +164,7 @@ func FuzzMarkdownStream(f *testing.F) {
 			}
 		}
 		wantNoForeignAddress(t, "the stream", md, mdLink.ReplaceAllString(out, ""))
+		wantLinksAllowed(t, "the stream", md, out)
 	})
 }
 
@@ -179,7 +185,10 @@ func TestMarkdown(t *testing.T) {
 		{"autolink allowed", "<https://docs.example.com/x>", "[https://docs.example.com/x](https://docs.example.com/x)"},
 		{"code disarmed", "`curl https://evil.example/x`", "`curl https:\u200b//evil.example/x`"},
 		{"fence disarmed", "```\ncurl https://evil.example/x\n```", "```\ncurl https:\u200b//evil.example/x\n```"},
-		{"relative in code kept", "`[a](/b)`", "`[a](/b)`"},
+		{"link in code unlinked", "`[a](/b)`", "`[a]\u200b(/b)`"},
+		{"allowed address encoded", "<https://docs.example.com/sso](https://evil.example/login)>",
+			"[https://docs.example.com/sso%5D%28https://evil.example/login%29](https://docs.example.com/sso%5D%28https://evil.example/login%29)"},
+		{"address read on made a link", "https://docs.example.com>@evil.example", "[https://docs.example.com](https://docs.example.com)>@evil.example"},
 		{"markup defused", "<!here> <@U1>", "<\u200b!here> <\u200b@U1>"},
 		{"bare mention defused", "@here", "@\u200bhere"},
 		{"label with an address", "[https://evil.example](/x)", "[`https:\u200b//evil.example`](https://docs.example.com/x)"},

@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/docsbot/docsbot/bot/slackid"
@@ -89,11 +90,12 @@ func Link(raw, label string) string {
 
 // WebURL reports whether raw, a URL from the API, is an absolute http(s)
 // URL that is safe in a Slack link or a URL button: no markup characters,
-// no spaces, at most 3,000 characters (Block Kit's limit for a button's URL).
+// no spaces or control characters (which url.Parse lets by in a fragment),
+// at most 3,000 characters (Block Kit's limit for a button's URL).
 func WebURL(raw string) bool {
 	u, err := url.Parse(raw)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
-		!strings.ContainsAny(raw, "<>| \t\n") && len(raw) <= 3000
+		!strings.ContainsAny(raw, "<>| ") && !strings.ContainsFunc(raw, unicode.IsControl) && len(raw) <= 3000
 }
 
 // Mention renders a Slack user id as a mention, or as escaped text if it does

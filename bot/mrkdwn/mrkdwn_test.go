@@ -55,6 +55,12 @@ func TestLink(t *testing.T) {
 		{"/relative/path", "x", "`/relative/path`"},
 		{"https://x.example/`tick`", "x", "<https://x.example/`tick`|x>"},
 		{"ftp://files.example/x", "x", "`ftp://files.example/x`"},
+		// No '|' or '>' in a link's address, which would end it: what
+		// follows would read as its label or as text.
+		{"https://docs.example.com/a|https://evil.example/", "x", "`https://docs.example.com/a|https://evil.example/`"},
+		{"https://docs.example.com/a>evil", "x", "`https://docs.example.com/a&gt;evil`"},
+		{"https://x.example/#a\x00", "x", "`https://x.example/#a\x00`"},  // url.Parse lets a control character by in a fragment
+		{"https://x.example/", "a|b>c", "<https://x.example/|a|b&gt;c>"}, // the first '|' ends the address
 		// Too long for a link (over 3,000 characters): inert, and cut.
 		{"https://x.example/" + strings.Repeat("a", 3000), "x", "`https://x.example/" + strings.Repeat("a", inertLinkMax-len("https://x.example/")-1) + "…`"},
 	}

@@ -45,7 +45,10 @@ func normalHost(h string) string {
 
 // Allows reports whether raw, an absolute URL, may be a link: http or https,
 // no user name or password (which could dress one host as another), a
-// WebURL, and on the docs site's host or one of the domains.
+// WebURL, and on the docs site's host or one of the domains, by a host
+// name of letters, digits, hyphens and dots only: Go takes "&", ";" or "!"
+// in a host, which markdown may read otherwise ("evil.example&sol;.example.org"
+// is evil.example/ to a markdown reader).
 func (s Sites) Allows(raw string) bool {
 	if !WebURL(raw) {
 		return false
@@ -60,6 +63,9 @@ func (s Sites) Allows(raw string) bool {
 	}
 	if s.base != nil && host == normalHost(s.base.Hostname()) {
 		return true
+	}
+	if strings.Trim(host, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" {
+		return false
 	}
 	for _, d := range s.domains {
 		if host == d || strings.HasSuffix(host, "."+d) {

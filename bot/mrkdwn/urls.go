@@ -56,8 +56,8 @@ func Disarm(raw string) string {
 	var b strings.Builder
 	for i := 0; i < len(raw); i++ {
 		// a "www." a linker could start at: at the start, or after a
-		// character that is not a letter, digit or '_'
-		if i+4 <= len(raw) && strings.EqualFold(raw[i:i+4], "www.") && (i == 0 || !isWordByte(raw[i-1])) {
+		// character that is not a letter or digit (inWord)
+		if i+4 <= len(raw) && strings.EqualFold(raw[i:i+4], "www.") && (i == 0 || !inWord(raw[i-1])) {
 			b.WriteString(raw[i:i+3] + zwsp)
 			i += 2
 			continue
@@ -89,10 +89,10 @@ func disarmURLs(text string, s Sites) string {
 
 // Inert is raw, an address that may not be a link, as markdown code text:
 // disarmed, cut to inertLinkMax characters (the host stays, at the start),
-// without backticks of its own. It carries no escaping: mrkdwn escapes it
-// (InertMrkdwn).
+// without backticks of its own, no ']' that could close a link (unlink).
+// It carries no escaping: mrkdwn escapes it (InertMrkdwn).
 func Inert(raw string) string {
-	return "`" + strings.ReplaceAll(Cut(Disarm(strings.TrimSpace(raw)), inertLinkMax), "`", "'") + "`"
+	return "`" + unlink(strings.ReplaceAll(Cut(Disarm(strings.TrimSpace(raw)), inertLinkMax), "`", "'")) + "`"
 }
 
 // InertMrkdwn is Inert for mrkdwn: the code text escaped.
