@@ -506,6 +506,6 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"Guests and other organisations never see the words of the docs' readers (comments, searches, questions) or the assistant's " +
 			"replies: as gus, `" + health.Command + "` shows counts and pages only, and `" + agent.Command + " add a page` is refused. " +
 			"#partner-shared is shared with Partner Co, and gus is in #help: there, as alice, `" + health.Command +
-			"` is answered to you alone.",
+			"` is answered to you alone, and a docs link shows no views or votes.",
 	}, "\n")
 }
