@@ -140,6 +140,17 @@ func (l AnalyticsLimits) Draw(p project.Project, s Spender) store.Draw {
 	return d
 }
 
+// Pool is what a feature's own pool of requests, named pool, may take from
+// p's budget, whoever's action spends them (the unfurls': a link posted is
+// not a person asking for figures): share requests an hour, never the
+// digests' reserve. The pool's share is kept in the store beside the
+// people's, under a name no person's can take.
+func (l AnalyticsLimits) Pool(p project.Project, pool string, share int) store.Draw {
+	l = l.withDefaults()
+	return store.Draw{Budget: store.Budget{Name: AnalyticsBudgetName(p), Limit: l.Budget, Window: AnalyticsWindow}, Keep: l.DigestReserve,
+		Who: "pool:" + pool, Share: max(1, min(share, l.Budget))}
+}
+
 // Refusal is what the person s reads when a draw of need requests was
 // refused (g): how many they have left, when enough is back, and which
 // limit is why (their share, named as s's, the digests' reserve, the

@@ -16,8 +16,8 @@ func Core() declare.Declaration {
 		{Name: "commands", Why: "the slash commands"},
 		{Name: "chat:write", Why: "messages, answers, results, private notes in threads"},
 		{Name: "usergroups:read", Why: "who is in the user groups of DOCSBOT_EDITORS"},
-		{Name: "users:read", Why: "whether a person is a guest or of another organisation (users.info)"},
-		{Name: "channels:read", Why: "whether a channel is shared with another organisation (readers' words are then answered privately), and the channels a person is in (/docs-deploy status)"},
+		{Name: "users:read", Why: "whether a person, or anyone in a channel, is a guest or of another organisation (users.info)"},
+		{Name: "channels:read", Why: "whether a channel is shared with another organisation or has guests in it (conversations.info, conversations.members: readers' words are then answered privately), and the channels a person is in (/docs-deploy status)"},
 		{Name: "groups:read", Why: "the same for private channels"},
 	}}
 }

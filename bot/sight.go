@@ -7,6 +7,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/roles"
 )
 
@@ -17,8 +18,9 @@ import (
 type Sight struct {
 	// Words says the words may be shown: otherwise only counts and paths.
 	Words bool
-	// Private says the answer goes to the person alone (the channel is
-	// shared with another organisation), not in the channel.
+	// Private says the answer goes to the person alone, not in the channel:
+	// someone who is not a member of the organisation reads the channel
+	// (Room says who).
 	Private bool
 	// Why says, when Words is false, why the words are left out: a line
 	// for the message, in docsbot's words ("" with Words).
@@ -26,6 +28,12 @@ type Sight struct {
 	// Outsider says the person is a guest or of another organisation (not
 	// set when Slack could not say).
 	Outsider bool
+	// Room says, when the channel is read by others than members of the
+	// organisation (Private, or a post nobody asked for without Words),
+	// who: what the channel is, such as "is shared with another
+	// organisation", for a feature's sentence ("This channel " + Room +
+	// ", so ..."). "" for a channel of members only.
+	Room string
 }
 
 // Why the words are left out (Sight.Why).
@@ -33,8 +41,19 @@ const (
 	sightGuest = "Readers' comments, searches and questions are shown to members of the organisation only: you see the counts and the pages."
 	sightCheck = "docsbot could not check your account with Slack just now, so readers' comments, searches and questions are left out: " +
 		"you see the counts and the pages. Ask again in a minute."
-	sightShared = "This channel is shared with another organisation, so readers' comments, searches and questions are left out here: " +
+	// sightShared follows the channel's Room in the Why of a post nobody
+	// asked for.
+	sightShared = ", so readers' comments, searches and questions are left out here: " +
 		"ask `/docs-health` yourself to see them privately."
+)
+
+// Who reads a channel besides members of the organisation (Sight.Room).
+const (
+	roomShared = "is shared with another organisation"
+	roomGuests = "has guests or people of another organisation in it"
+	// roomCrowded names roles.MaxRoomPeople.
+	roomCrowded = "has more than %s people, too many for docsbot to check that none is a guest"
+	roomUnknown = "could not be checked with Slack for guests just now"
 )
 
 // viewer is who a Sight is decided for.
@@ -50,14 +69,15 @@ const (
 // sight is one row of the table of sights.
 type sight struct {
 	who    viewer
-	shared bool // the channel is shared with another organisation
+	shared bool // someone not of the organisation reads the channel
 	Sight
 }
 
 // sights is the table Sight decides by: a row for each viewer and each kind
-// of channel (a channel whose sharing Slack cannot say counts as shared: the
-// answer goes to the person alone; a DM with docsbot, or no channel, is not
-// shared).
+// of channel. A channel is shared when another organisation shares it, a
+// guest or a person of another organisation is in it, it has more people
+// than docsbot checks, or Slack cannot say (the answer goes to the person
+// alone); a DM with docsbot, or no channel, is not shared.
 func sights() []sight {
 	return []sight{
 		{member, false, Sight{Words: true}},
@@ -67,7 +87,7 @@ func sights() []sight {
 		{unsure, false, Sight{Why: sightCheck}},
 		{unsure, true, Sight{Why: sightCheck, Private: true}},
 		{nobody, false, Sight{Words: true}},
-		{nobody, true, Sight{Why: sightShared}},
+		{nobody, true, Sight{Why: "This channel " + roomShared + sightShared}},
 	}
 }
 
@@ -85,13 +105,23 @@ func sightOf(who viewer, shared bool) Sight {
 // Sight decides what user sees in channel of the words docs visitors and
 // the assistant wrote, by the table of sights; user "" decides for a post
 // nobody asked for (a digest): the channel alone. It asks Slack
-// (users.info, conversations.info) through the replica's caches.
+// (users.info, conversations.info, conversations.members) through the
+// replica's caches.
 func (b *Bot) Sight(ctx context.Context, user, channel string) Sight {
-	shared, err := b.channelShared(ctx, channel)
-	if err != nil {
-		b.log.Warn("cannot tell whether a channel is shared with another organisation; answering privately", "channel", channel, "err", err)
-		shared = true
+	room := b.roomOf(ctx, channel)
+	s := b.sightOf(ctx, user, room != "")
+	if room != "" {
+		s.Room = room
+		if user == "" {
+			s.Why = "This channel " + room + sightShared
+		}
 	}
+	return s
+}
+
+// sightOf is the row of the table of sights for user ("" for nobody) in a
+// channel shared or not.
+func (b *Bot) sightOf(ctx context.Context, user string, shared bool) Sight {
 	if user == "" {
 		return sightOf(nobody, shared)
 	}
@@ -111,26 +141,49 @@ func (b *Bot) selfOrg() roles.Org {
 	return roles.Org{Team: b.self.TeamID, Enterprise: b.self.EnterpriseID}
 }
 
-// channelShared reports whether channel is shared with another
-// organisation (conversations.info, through the replica's cache). A direct
-// message with docsbot, and no channel, are not.
-func (b *Bot) channelShared(ctx context.Context, channel string) (bool, error) {
+// roomOf says who reads channel besides members of the organisation
+// (Sight.Room), "" for nobody: a channel shared with another organisation,
+// one with a guest or a person of another organisation in it, one with
+// more people than docsbot checks, or one Slack cannot say about
+// (conversations.info, conversations.members and users.info, through the
+// replica's caches). A direct message with docsbot, and no channel, are
+// read by members only.
+func (b *Bot) roomOf(ctx context.Context, channel string) string {
 	if channel == "" || strings.HasPrefix(channel, "D") {
-		return false, nil
+		return ""
 	}
 	r, err := b.rooms.Room(ctx, channel)
-	return r.Shared, err
+	switch {
+	case err != nil:
+		b.log.Warn("cannot tell who is in a channel; taking it as one with guests", "channel", channel, "err", err)
+		return roomUnknown
+	case r.Shared:
+		return roomShared
+	case r.Guests:
+		return roomGuests
+	case r.Crowded:
+		return fmt.Sprintf(roomCrowded, humanize.Count(roles.MaxRoomPeople))
+	}
+	return ""
 }
 
 // newRooms builds the channel cache over the bot's Slack client
-// (conversations.info).
+// (conversations.info, conversations.members) and its people (the gate's
+// users.info).
 func newRooms(b *Bot) *roles.Rooms {
-	return roles.NewRooms(func(ctx context.Context, channel string) (roles.Room, error) {
-		c, err := b.SlackIn(ctx).GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
-		if err != nil {
-			return roles.Room{}, err
-		}
-		return roles.Room{Shared: c.IsExtShared || c.IsPendingExtShared}, nil
+	return roles.NewRooms(roles.RoomSource{
+		Info: func(ctx context.Context, channel string) (roles.Room, error) {
+			c, err := b.SlackIn(ctx).GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+			if err != nil {
+				return roles.Room{}, err
+			}
+			return roles.Room{Shared: c.IsExtShared || c.IsPendingExtShared}, nil
+		},
+		Members: func(ctx context.Context, channel, cursor string, limit int) ([]string, string, error) {
+			return b.SlackIn(ctx).GetUsersInConversationContext(ctx, &slack.GetUsersInConversationParameters{ChannelID: channel, Cursor: cursor, Limit: limit})
+		},
+		People: b.gate,
+		Home:   b.selfOrg,
 	})
 }
 

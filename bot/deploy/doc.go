@@ -63,8 +63,8 @@
 // any of it reaches Slack it is taken out of keys and tokens by their shape
 // (secret.Redact, over the whole logs before their end is cut), then
 // escaped; what docsbot logs of the docs API's errors is redacted too. In a
-// channel shared with another organisation (bot.Sight: or one Slack cannot
-// say is not) the live message shows no logs and says they were
-// sent privately; the person who deployed is told them once (markLogsTold
+// channel shared with another organisation, or with a guest or a person of
+// another organisation in it (bot.Sight: or one Slack cannot say is not)
+// the live message shows no logs and says they were sent privately; the person who deployed is told them once (markLogsTold
 // on the follow work).
 package deploy

@@ -108,11 +108,38 @@ func TestDeployLogsPrivatelyInASharedChannel(t *testing.T) {
 	h := newHarness(t, docsapitest.WithDeployLifecycle(leakyLifecycle))
 	h.Slack.AddChannel(slacktest.Channel{ID: partner, Name: "partner", BotMember: true, Shared: true})
 	h.StartBot(bottest.Config{})
-	h.deployNow(alice, partner, "")
-	end := h.liveIn(partner, "it failed.")
-	bottest.WantContains(t, "the failed deployment", end, "the logs were sent to <@"+alice+"> privately")
+	wantLogsPrivately(t, h, partner, "This channel is shared with another organisation")
+}
+
+// TestDeployLogsPrivatelyInAChannelWithAGuest: in a channel of the
+// workspace's own with a guest in it (conversations.members, users.info),
+// the logs go to the person who deployed alone, as in a shared channel, and
+// the guest sees none of them.
+func TestDeployLogsPrivatelyInAChannelWithAGuest(t *testing.T) {
+	t.Parallel()
+	const withGuest, guest = "C0WITHGUS", "U0GUEST"
+	h := newHarness(t, docsapitest.WithDeployLifecycle(leakyLifecycle))
+	h.Slack.AddGuest(guest, "Gus Guest", true)
+	h.Slack.AddChannel(slacktest.Channel{ID: withGuest, Name: "with-gus", BotMember: true, Members: []string{alice, guest}})
+	h.StartBot(bottest.Config{})
+	wantLogsPrivately(t, h, withGuest, "This channel has guests or people of another organisation in it")
+	for _, m := range append(h.Slack.Messages(withGuest), h.Slack.Ephemerals(guest)...) {
+		if strings.Contains(m.Text, "The end of the logs") || strings.Contains(m.Text, "Cloning https://") {
+			t.Errorf("the guest can read the logs:\n%s", m.Text)
+		}
+	}
+}
+
+// wantLogsPrivately deploys as alice in channel, where the logs fail, and
+// checks that the live message shows no logs and says why (room) and that
+// alice got them privately, cleaned.
+func wantLogsPrivately(t *testing.T, h *harness, channel, room string) {
+	t.Helper()
+	h.deployNow(alice, channel, "")
+	end := h.liveIn(channel, "it failed.")
+	bottest.WantContains(t, "the failed deployment", end, room+", so the logs were sent to <@"+alice+"> privately")
 	if strings.Contains(end, "The end of the logs") {
-		t.Errorf("the live message in a shared channel shows the logs:\n%s", end)
+		t.Errorf("the live message in %s shows the logs:\n%s", channel, end)
 	}
 	var logs string
 	h.WaitFor("the logs told to alice", func() bool {

@@ -71,9 +71,10 @@ func refusedView(req request, key string, err error) string {
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
 // statusView is the live message of a deployment as the API last showed it;
-// a failure's logs are left out when they went to the person privately
-// (logsPrivately).
-func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site string, logsPrivately bool) string {
+// a failure's logs are left out when they went to the person privately,
+// because the channel is read by others than members of the organisation
+// (room, what bot.Sight.Room says of the channel; "" to show them).
+func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site, room string) string {
 	head := mrkdwn.Mention(f.User) + " deployed " + what(f.request, f.Key)
 	switch st.Status {
 	case docsapi.DeployQueued:
@@ -88,8 +89,8 @@ func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site string, 
 		return ":white_check_mark: " + head + ": done." + previewLine(f) + commitLines(st) + siteLine(site)
 	case docsapi.DeployFailure:
 		logs := logsBlock(st.Logs)
-		if logsPrivately {
-			logs = "\nThis channel is shared with another organisation, so the logs were sent to " + mrkdwn.Mention(f.User) + " privately."
+		if room != "" {
+			logs = "\nThis channel " + room + ", so the logs were sent to " + mrkdwn.Mention(f.User) + " privately."
 		}
 		return ":x: " + head + ": it failed." + commitLines(st) + logs +
 			"\nSee the deployment in the docs dashboard, fix what the logs say, then `" + Command + "` again."
@@ -98,10 +99,10 @@ func statusView(f follow, st *docsapi.DeployStatus, now time.Time, site string, 
 }
 
 // privateLogsView is what the person who deployed is told of a failure
-// whose logs stay out of a shared channel.
-func privateLogsView(f follow, st *docsapi.DeployStatus) string {
+// whose logs stay out of the channel, which room says (bot.Sight.Room).
+func privateLogsView(f follow, st *docsapi.DeployStatus, room string) string {
 	return ":x: Your deployment of " + what(f.request, f.Key) + " failed." + commitLines(st) + logsBlock(st.Logs) +
-		"\nThe channel's message shows no logs: the channel is shared with another organisation."
+		"\nThe channel's message shows no logs: the channel " + room + "."
 }
 
 // previewLine is a preview's address.

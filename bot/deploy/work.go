@@ -117,11 +117,14 @@ func (d *deploys) lookOnce(ctx context.Context, w *bot.Work, f follow, api Deplo
 		log.Info("reading the deployment's status failed; trying again", "err", redactErr(err))
 		return false, bot.Later(bot.RetryDelay(look), redacted{err})
 	}
-	private := st.Status == docsapi.DeployFailure && d.logsPrivately(ctx, f.Channel)
-	d.core.Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), private), planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
-	if private {
+	room := ""
+	if st.Status == docsapi.DeployFailure {
+		room = d.logsPrivately(ctx, f.Channel)
+	}
+	d.core.Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), room), planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
+	if room != "" {
 		if _, err := w.Step(ctx, markLogsTold, func(ctx context.Context) (string, error) {
-			d.tell(ctx, f.request, privateLogsView(f, st), log)
+			d.tell(ctx, f.request, privateLogsView(f, st, room), log)
 			return "1", nil
 		}); err != nil {
 			log.Warn("recording that the logs were told failed", "err", err)
@@ -143,7 +146,7 @@ func (d *deploys) lookOnce(ctx context.Context, w *bot.Work, f follow, api Deplo
 		log.Info("deployment ended", "state", st.Status)
 		return false, nil
 	case d.cfg.Now().Sub(f.Started) > d.cfg.FollowFor:
-		d.core.Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), false)+
+		d.core.Edit(ctx, f.Channel, f.TS, live(statusView(f, st, d.cfg.Now(), d.site(f.Key), "")+
 			"\n_Still not finished after "+humanize.Duration(d.cfg.FollowFor)+": docsbot stopped following it. `"+Command+" status` shows it._",
 			planOf(f.request, f.Key, statusStage(f, st, d.cfg.Now(), d.site(f.Key)))), log)
 		return false, nil
@@ -240,11 +243,15 @@ func (d *deploys) site(key string) string {
 	return ""
 }
 
-// logsPrivately reports whether a failed deployment's logs in channel go to
-// the person alone: the channel is shared with another organisation, or
-// Slack cannot say (bot.Sight for a post nobody asked for).
-func (d *deploys) logsPrivately(ctx context.Context, channel string) bool {
-	return !d.core.Sight(ctx, "", channel).Words
+// logsPrivately says why a failed deployment's logs in channel go to the
+// person alone, "" when they do not: the channel is shared with another
+// organisation, has a guest or a person of another organisation in it, or
+// Slack cannot say (bot.Sight.Room for a post nobody asked for).
+func (d *deploys) logsPrivately(ctx context.Context, channel string) string {
+	if s := d.core.Sight(ctx, "", channel); !s.Words {
+		return s.Room
+	}
+	return ""
 }
 
 // redactErr is err's message for a log, taken out of what the docs API may

@@ -102,7 +102,7 @@ func help(implicit bool) string {
 		"• `searches`, `feedback`, `questions` or `views`: one of them, longer.\n" +
 		"Every problem has *Fix with agent*: an editor starts a docs job with the evidence, in the thread.\n" +
 		"Readers' comments, searches and questions are shown to members of the organisation only; asked in a channel shared with another organisation, " +
-		"the docs health comes to you alone.\n" +
+		"or with guests in it, the docs health comes to you alone.\n" +
 		"`" + Command + " digest weekly` posts the week's summary in the channel every week; `digest off` stops it, `digest status` says when the next one comes."
 	if !implicit {
 		s += "\nAdd `project=NAME` to choose the docs project."

@@ -52,7 +52,7 @@ func digestHelp(implicit bool) string {
 	s := "*Docs health digest:* `" + Command + " digest weekly` posts the week's docs health in this channel (the searches that found nothing, " +
 		"the pages voted down, the unanswered questions, with Fix with agent, and the help channels' threads resolved by experts), `" +
 		Command + " digest off` stops it, `" + Command + " digest status` says whether this channel gets it and when the next one comes. " +
-		"Members of the organisation may subscribe a channel; in a channel shared with another organisation the digest shows counts and pages, not readers' words."
+		"Members of the organisation may subscribe a channel; in a channel shared with another organisation, or with guests in it, the digest shows counts and pages, not readers' words."
 	if !implicit {
 		s += " Add `project=NAME` to choose the docs project."
 	}
@@ -109,7 +109,7 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 		}
 		shared := ""
 		if sight.Private {
-			shared = " This channel is shared with another organisation, so the digest shows counts and pages, not readers' comments, searches and questions."
+			shared = " This channel " + sight.Room + ", so the digest shows counts and pages, not readers' comments, searches and questions."
 		}
 		h.announce(ctx, w, req, fmt.Sprintf(":calendar: %s subscribed this channel to the weekly docs health digest%s: %s. The first one comes %s. "+
 			"docsbot posts it itself, so it must be in the channel (`/invite @docsbot`). `%s digest off%s` stops it.%s",
@@ -213,8 +213,9 @@ func (h *health) digestOf(sub store.DigestSub) digests.Target {
 // postDigest reads the week of slot as scheduled work (the digests' reserve
 // of the analytics budget, the cache people's views share) and posts it
 // with its Fix with agent buttons, once (bot.Digests.Post); in a channel
-// shared with another organisation (bot.Sight of no person, asked at each
-// posting), with counts and paths only and no buttons. A budget with no
+// shared with another organisation or with guests in it (bot.Sight of no
+// person, asked at each posting), with counts and paths only and no
+// buttons. A budget with no
 // room or analytics that could not be read hand the posting back, due again
 // when the budget has room or after digestRetry; when that try would come
 // only after the posting's window, the week is skipped and the subscriber

@@ -17,8 +17,9 @@
 // ranges are not. A guest or a person of another organisation (or one
 // Slack cannot say) gets the same view with counts and paths only, a line
 // saying why, and no Fix with agent buttons (a button's value carries the
-// evidence). A view asked in a channel shared with another organisation is
-// never posted there: a member gets it in their direct message with
+// evidence). A view asked in a channel shared with another organisation, or
+// with a guest or a person of another organisation in it, is never posted
+// there: a member gets it in their direct message with
 // docsbot, a real message where Fix with agent works and starts its job in
 // that DM's thread, with a private note in the channel saying so (told
 // privately in the channel, without buttons, when the DM cannot be
@@ -30,7 +31,8 @@
 // `/docs-health digest weekly|off|status` subscribes a channel to the
 // weekly summary (digest.go); only a member of the organisation may
 // subscribe one, and a digest posted in a channel shared with another
-// organisation (decided at each posting) carries counts and paths only,
+// organisation or with guests in it (decided at each posting) carries
+// counts and paths only,
 // without buttons. The core's digest loop (bot.Digests.Register) claims
 // each owed posting in the store on every replica, the feature fetches it
 // as scheduled work (the digests' reserve of the budget) and the core

@@ -19,19 +19,22 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// The people and the channel of the tests of who sees readers' words.
+// The people and the channels of the tests of who sees readers' words.
 const (
-	guest    = "U0GUEST"
-	external = "U0EXT"
-	shared   = "C0SHARED" // shared with another organisation (Slack Connect)
+	guest     = "U0GUEST"
+	external  = "U0EXT"
+	shared    = "C0SHARED"  // shared with another organisation (Slack Connect)
+	withGuest = "C0WITHGUS" // the workspace's own, with the guest in it
 )
 
-// sightWorld adds a guest, a person of another organisation and a channel
-// shared with theirs, where alice, the guest and they are.
+// sightWorld adds a guest, a person of another organisation, a channel
+// shared with theirs, where alice, the guest and they are, and a channel of
+// the workspace's own where alice, bob and the guest are.
 func sightWorld(h *bottest.Harness) {
 	h.Slack.AddGuest(guest, "Gus Guest", false)
 	h.Slack.AddExternalUser(external, "Ext Person", "T0OTHER")
 	h.Slack.AddChannel(slacktest.Channel{ID: shared, Name: "with-partner", BotMember: true, Shared: true, Members: []string{alice, guest, external}})
+	h.Slack.AddChannel(slacktest.Channel{ID: withGuest, Name: "with-gus", BotMember: true, Members: []string{alice, bob, guest}})
 }
 
 // readersWords are the words docs visitors and the assistant wrote that the
@@ -204,6 +207,69 @@ func TestHealthInASharedChannelGoesToTheMemberAlone(t *testing.T) {
 	if roots := h.Roots(shared); len(roots) != 0 {
 		t.Errorf("the job posted %d messages in the shared channel, want none", len(roots))
 	}
+}
+
+// TestHealthInAChannelWithAGuestGoesToTheMemberAlone: a member asking in
+// a channel of the workspace's own with a guest in it is answered as in a
+// channel shared with another organisation: the view, words and Fix with
+// agent included, comes in their direct message with docsbot, a private
+// note in the channel says why, and nothing is posted in the channel, so
+// the guest sees none of the readers' words. Asked in a channel of members
+// only, the same view is posted there with its words.
+func TestHealthInAChannelWithAGuestGoesToTheMemberAlone(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	sightWorld(h)
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: generous}}})
+	dm, err := h.Slack.OpenDM(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Command(alice, withGuest, health.Command, "")
+	h.WaitFor("the view in alice's DM", func() bool { return len(h.Roots(dm)) == 1 })
+	m := h.Roots(dm)[0]
+	bottest.WantContains(t, "the view in the DM", bottest.Rendered(m), "The signature example doesn't work at all", "`sso`",
+		"which has guests or people of another organisation in it")
+	if !strings.Contains(string(m.Blocks), jobdraft.ActionFixDocs) {
+		t.Errorf("the view in the DM has no Fix with agent button: %s", m.Blocks)
+	}
+	h.WaitPrivate(alice, "This channel has guests or people of another organisation in it, so docsbot sent you the docs health in your messages")
+	h.Idle()
+	if roots := h.Roots(withGuest); len(roots) != 0 {
+		t.Errorf("%d messages posted in the channel with a guest, want none: %q", len(roots), bottest.Rendered(roots[0]))
+	}
+	wantNoWords(t, "the guest", seenBy(h, guest, withGuest))
+
+	h.Command(alice, general, health.Command, "")
+	memberSaw := bottest.Rendered(posted(h, 1))
+	bottest.WantContains(t, "the view in a channel of members only", memberSaw, "The signature example doesn't work at all", "`sso`")
+}
+
+// TestHealthDigestInAChannelWithAGuestHasNoWords: a digest due in a
+// channel of the workspace's own with a guest in it is posted with the
+// counts and paths only, why, and no Fix with agent button, as in a
+// channel shared with another organisation; its subscription said so.
+func TestHealthDigestInAChannelWithAGuestHasNoWords(t *testing.T) {
+	t.Parallel()
+	h, clock, cfg := digestWorld(t)
+	sightWorld(h)
+	h.StartBot(cfg)
+	h.Command(alice, withGuest, health.Command, "digest weekly")
+	waitResponse(h, alice, "in_channel", "This channel has guests or people of another organisation in it, so the digest shows counts and pages")
+	clock.Advance(2*time.Minute + 30*time.Second)
+	var d slacktest.Message
+	h.WaitFor("the digest in the channel with a guest", func() bool {
+		for _, m := range h.Roots(withGuest) {
+			if strings.Contains(string(m.Metadata), health.DigestEvent) {
+				d = m
+				return true
+			}
+		}
+		return false
+	})
+	bottest.WantContains(t, "the digest", bottest.Rendered(d), "Weekly docs health digest", "This channel has guests or people of another organisation in it",
+		"_A search term_", "`/guides/webhooks`", "_A category_")
+	wantNoWords(t, "the guest", seenBy(h, guest, withGuest))
 }
 
 // TestHealthOnTheHomeOfAGuest: the Home of a guest shows the cached docs

@@ -79,10 +79,11 @@ type viewShown struct {
 // says Words (and Fix with agent only with them, since a button's value
 // carries the evidence):
 //
-//   - in a channel not shared with another organisation, it is posted in
+//   - in a channel of members of the organisation only, it is posted in
 //     the channel, for everyone there;
-//   - in a channel shared with another organisation (Sight.Private), it is
-//     never posted in the channel. With the words (a member), it is posted
+//   - in a channel shared with another organisation, or with a guest or
+//     a person of another organisation in it (Sight.Private, Sight.Room),
+//     it is never posted in the channel. With the words (a member), it is posted
 //     in the person's direct message with docsbot, a real message, so that
 //     Fix with agent works there and its job starts in that DM's thread,
 //     and the person is told privately in the channel that it is there;
@@ -118,7 +119,7 @@ func (h *health) show(ctx context.Context, w *bot.Work, req request, v viewShown
 		return err
 	}
 	if inDM {
-		h.tell(ctx, req, "This channel is shared with another organisation, so docsbot sent you the docs health in your messages with it "+
+		h.tell(ctx, req, "This channel "+sight.Room+", so docsbot sent you the docs health in your messages with it "+
 			"(where *Fix with agent* works), not here.", log)
 	}
 	return nil
@@ -157,7 +158,7 @@ func (h *health) postView(ctx context.Context, w *bot.Work, req request, v viewS
 func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) (inDM bool, err error) {
 	blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
-		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which is shared with another organisation, so the docs health is here, for you alone.", false, false)))
+		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which "+sight.Room+", so the docs health is here, for you alone.", false, false)))
 	dm, _, _, err := h.core.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}})
 	if err == nil {
 		_, err = h.core.Post(ctx, dm.ID, bot.Plain{slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(blocks...)})

@@ -25,4 +25,15 @@
 //
 // A refusal is meant to be shown privately (ephemeral or in the ack). It names
 // who can help: the editors, as Slack mentions (<@U…>, <!subteam^S…>).
+//
+// # Guests and channels
+//
+// A Gate keeps guests and people of other organisations from changing docs
+// (users.info, cached per person). Rooms say who reads a channel: shared
+// with another organisation (conversations.info), or with a guest or a
+// person of another organisation among its people (conversations.members,
+// a page at a time, then each person through the Gate's cache, so a person
+// in many channels is asked about once per DefaultPersonTTL); a channel of
+// more than MaxRoomPeople people is not checked one by one and counts as
+// one with guests. Each channel's answer is kept DefaultRoomTTL.
 package roles

@@ -17,9 +17,9 @@
 // `/docs-visitors digest daily` typed right away shows a digest posted.
 //
 // The page acts as Alice, a member of the workspace, or, chosen under "You
-// are" in its sidebar, as Gus, a guest, or Pat of Partner Co, another
-// organisation (Slack Connect), who is only in #partner-shared, the channel
-// the workspace shares with Partner Co: what docsbot shows to whom, and
+// are" in its sidebar, as Gus, a guest, who is only in #help and #random,
+// or Pat of Partner Co, another organisation (Slack Connect), who is only in
+// #partner-shared, the channel the workspace shares with Partner Co: what docsbot shows to whom, and
 // where, can be tried as each of them.
 //
 // `docsbot sandbox` (cmd/docsbot) is a thin command over it. The production

@@ -258,16 +258,17 @@ func sandboxSlack() *slacktest.Server {
 		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
 		slacktest.WithUnfurlDomains(sandboxSiteHost),
 	)
-	sl.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
-	sl.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random"})
-	sl.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
-	// The people who see less: a guest, and a person of another
-	// organisation in the channel shared with it.
+	// The people who see less: a guest, in #random and #help, and a person
+	// of another organisation in the channel shared with it.
 	sl.AddGuest(sandboxGuest, "gus", false)
 	sl.AddExternalUser(sandboxPartner, "pat", partnerTeam)
+	withGus := []string{sandboxUser, "U0BOB", sandboxGuest}
+	sl.AddChannel(slacktest.Channel{ID: "C0DOCSTEAM", Name: "docs-team", BotMember: true})
+	sl.AddChannel(slacktest.Channel{ID: "C0RANDOM", Name: "random", Members: withGus})
+	sl.AddChannel(slacktest.Channel{ID: apiChannel, Name: "api-docs", BotMember: true})
 	sl.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
 		Members: []string{sandboxUser, sandboxPartner}})
-	sl.AddChannel(slacktest.Channel{ID: helpChannel, Name: "help", BotMember: true})
+	sl.AddChannel(slacktest.Channel{ID: helpChannel, Name: "help", BotMember: true, Members: withGus})
 	sl.AddUserGroup(docsTeam, sandboxUser)
 	return sl
 }
@@ -501,9 +502,10 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"to you alone, with *Ask an expert* and *Make this a docs job*.",
 		"• docsbot has joined #general, #docs-team, #api-docs and #help, not #random: try a command there too.",
 		"• *Who sees what.* Under *You are* in the sidebar, use the workspace as someone else: *gus*, a guest of the workspace, " +
-			"or *pat* of Partner Co, another organisation (Slack Connect), who is only in #partner-shared. Guests and other organisations " +
-			"never see the words of the docs' readers (comments, searches, questions) or the assistant's replies: as gus, `" + health.Command +
-			"` shows counts and pages only, and `" + agent.Command + " add a page` is refused. #partner-shared is shared with Partner Co: " +
-			"there, as alice, `" + health.Command + "` is answered to you alone.",
+			"who is only in #help and #random, or *pat* of Partner Co, another organisation (Slack Connect), who is only in #partner-shared. " +
+			"Guests and other organisations never see the words of the docs' readers (comments, searches, questions) or the assistant's " +
+			"replies: as gus, `" + health.Command + "` shows counts and pages only, and `" + agent.Command + " add a page` is refused. " +
+			"#partner-shared is shared with Partner Co, and gus is in #help: there, as alice, `" + health.Command +
+			"` is answered to you alone, and a docs link shows no views or votes.",
 	}, "\n")
 }

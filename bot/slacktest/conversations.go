@@ -20,8 +20,9 @@ func readScope(ch *channelState) string {
 }
 
 // memberLocked reports whether user is in ch: the channel's Members, else
-// (nil Members) every person of the workspace and its guests but not people
-// of another organisation; a direct message has its person. s.mu is held.
+// (nil Members) every member of the workspace, but not its guests (Slack
+// puts a guest in the channels they are invited to only) nor people of
+// another organisation; a direct message has its person. s.mu is held.
 func (s *Server) memberLocked(ch *channelState, user string) bool {
 	switch {
 	case ch.IMUser != "":
@@ -30,7 +31,7 @@ func (s *Server) memberLocked(ch *channelState, user string) bool {
 		return slices.Contains(ch.Members, user)
 	}
 	_, known := s.users[user]
-	return known && s.standing[user].Team == ""
+	return known && s.standing[user] == Standing{}
 }
 
 // channelObjectLocked is ch as conversations.info and users.conversations
@@ -151,4 +152,56 @@ func (s *Server) usersConversations(r *apiRequest) apiResult {
 		next = encodeCursor(end)
 	}
 	return apiResult{fields: map[string]any{"channels": out, "response_metadata": map[string]any{"next_cursor": next}}}
+}
+
+// conversationsMembers answers conversations.members (channels:read,
+// groups:read or im:read by the channel's type): the ids of the people in
+// the channel, the bot's own when it is in it, a page at a time (limit,
+// default 100, at most 1000; cursor). An unknown channel, and a private one
+// the bot is not in, are channel_not_found; a public one the bot is not in
+// is answered, as Slack does.
+func (s *Server) conversationsMembers(r *apiRequest) apiResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, code := s.visibleChannelLocked(r.params["channel"])
+	if code != "" {
+		return fail(code)
+	}
+	if res, ok := s.needScope(readScope(ch)); !ok {
+		return res
+	}
+	limit := 100
+	if v := r.params["limit"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			return fail("invalid_limit")
+		}
+		limit = n
+	}
+	var members []string
+	for _, id := range s.userOrder {
+		if id == s.cfg.botUserID {
+			if ch.BotMember || ch.IMUser != "" {
+				members = append(members, id)
+			}
+			continue
+		}
+		if s.memberLocked(ch, id) {
+			members = append(members, id)
+		}
+	}
+	offset := 0
+	if c := r.params["cursor"]; c != "" {
+		n, ok := decodeCursor(c)
+		if !ok || n > len(members) {
+			return fail("invalid_cursor")
+		}
+		offset = n
+	}
+	end := min(offset+limit, len(members))
+	next := ""
+	if end < len(members) {
+		next = encodeCursor(end)
+	}
+	return apiResult{fields: map[string]any{"members": slices.Clone(members[offset:end]), "response_metadata": map[string]any{"next_cursor": next}}}
 }

@@ -81,3 +81,76 @@ func TestUsersConversations(t *testing.T) {
 		t.Errorf("users.conversations of private channels without groups:read: %q, want missing_scope", got)
 	}
 }
+
+// TestConversationsMembers lists a channel's people page by page, as Slack
+// does: every member of the workspace in a channel that names nobody, the
+// bot where it is in, a guest only where a channel names them; a private
+// channel the bot is not in is channel_not_found, a public one is
+// answered; a cursor or limit Slack would refuse is refused.
+func TestConversationsMembers(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	s.AddGuest("U0GUEST", "Gus", false)
+	s.AddExternalUser("U0EXT", "Eve", "T0OTHER")
+	s.AddChannel(Channel{ID: "C0GUESTS", Name: "with-guests", BotMember: true, Members: []string{"U0ALICE", "U0GUEST"}})
+	s.AddChannel(Channel{ID: "C0OUTSIDE", Name: "outside", Members: []string{"U0BOB"}})
+	s.AddChannel(Channel{ID: "C0SECRET", Name: "secret", Private: true, Members: []string{"U0ALICE"}})
+	api := botAPI(s)
+	ctx := testContext(t)
+	all := func(channel string, limit int) ([]string, int, error) {
+		var got []string
+		params := &slack.GetUsersInConversationParameters{ChannelID: channel, Limit: limit}
+		for pages := 1; ; pages++ {
+			if pages > 10 {
+				t.Fatal("conversations.members never ended its pages")
+			}
+			ids, next, err := api.GetUsersInConversationContext(ctx, params)
+			if err != nil {
+				return nil, pages, err
+			}
+			got = append(got, ids...)
+			if next == "" {
+				return got, pages, nil
+			}
+			params.Cursor = next
+		}
+	}
+	for _, tt := range []struct {
+		channel, wantErr string
+		limit, pages     int
+		want             []string
+	}{
+		{channel: "C0GENERAL", limit: 1, pages: 3, want: []string{"U0ALICE", "U0BOB", s.cfg.botUserID}},
+		{channel: "C0GENERAL", pages: 1, want: []string{"U0ALICE", "U0BOB", s.cfg.botUserID}},
+		{channel: "C0GUESTS", limit: 2, pages: 2, want: []string{"U0ALICE", "U0GUEST", s.cfg.botUserID}},
+		{channel: "C0OUTSIDE", pages: 1, want: []string{"U0BOB"}},
+		{channel: "C0SECRET", wantErr: "channel_not_found"},
+		{channel: "C0NONE", wantErr: "channel_not_found"},
+	} {
+		got, pages, err := all(tt.channel, tt.limit)
+		if e := slackErr(err); e != tt.wantErr {
+			t.Errorf("conversations.members %s: error %q, want %q", tt.channel, e, tt.wantErr)
+			continue
+		}
+		slices.Sort(got)
+		if want := slices.Sorted(slices.Values(tt.want)); err == nil && (!slices.Equal(got, want) || pages != tt.pages) {
+			t.Errorf("conversations.members %s (limit %d) = %v in %d pages, want %v in %d", tt.channel, tt.limit, got, pages, want, tt.pages)
+		}
+	}
+	for _, tt := range []struct {
+		params  slack.GetUsersInConversationParameters
+		wantErr string
+	}{
+		{slack.GetUsersInConversationParameters{ChannelID: "C0GENERAL", Cursor: "bm90IGEgY3Vyc29y"}, "invalid_cursor"},
+		{slack.GetUsersInConversationParameters{ChannelID: "C0GENERAL", Limit: 1001}, "invalid_limit"},
+	} {
+		if _, _, err := api.GetUsersInConversationContext(ctx, &tt.params); slackErr(err) != tt.wantErr {
+			t.Errorf("conversations.members %+v: error %q, want %q", tt.params, slackErr(err), tt.wantErr)
+		}
+	}
+	noScope := newTestServer(t, WithScopes("chat:write"))
+	_, _, err := botAPI(noScope).GetUsersInConversationContext(ctx, &slack.GetUsersInConversationParameters{ChannelID: "C0GENERAL"})
+	if got := slackErr(err); got != "missing_scope" {
+		t.Errorf("conversations.members without channels:read: %q, want missing_scope", got)
+	}
+}

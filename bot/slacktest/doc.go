@@ -64,7 +64,9 @@
 // AddGuest, AddExternalUser, whose events carry user_team),
 // conversations.info (is_ext_shared for a Channel shared with another
 // organisation), users.conversations (a person's channels: Channel.Members,
-// private ones only where the bot is in too) and chat.getPermalink. A
+// private ones only where the bot is in too), conversations.members (a
+// channel's people a page at a time; a guest only where a channel names
+// them) and chat.getPermalink. A
 // method whose scope the token lacks answers missing_scope with needed and
 // provided.
 //

@@ -23,10 +23,11 @@ type Channel struct {
 	// Shared marks a channel shared with another organisation (Slack
 	// Connect): conversations.info says is_shared and is_ext_shared.
 	Shared bool
-	// Members are the people in the channel (conversations.info's
-	// num_members, users.conversations); nil is everyone of the workspace
-	// and its guests, none of another organisation (a direct message: its
-	// person).
+	// Members are the people in the channel (conversations.members,
+	// conversations.info's num_members, users.conversations); nil is every
+	// member of the workspace, none of its guests (a guest is in the
+	// channels that name them, as Slack invites guests to channels one by
+	// one) and none of another organisation (a direct message: its person).
 	Members []string
 }
 

@@ -96,6 +96,7 @@ func TestStandingAndMember(t *testing.T) {
 	s.AddGuest("U0GUEST", "Gus", false)
 	s.AddExternalUser("U0EXT", "Eve", "T0OTHER")
 	s.AddChannel(Channel{ID: "C0SHARED", Name: "shared", Shared: true, Members: []string{"U0ALICE", "U0EXT"}})
+	s.AddChannel(Channel{ID: "C0GUESTS", Name: "with-guests", Members: []string{"U0ALICE", "U0GUEST"}})
 	dm, err := s.OpenDM("U0ALICE")
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +120,8 @@ func TestStandingAndMember(t *testing.T) {
 		want          bool
 	}{
 		{"C0GENERAL", "U0ALICE", true},
-		{"C0GENERAL", "U0GUEST", true},
+		{"C0GENERAL", "U0GUEST", false}, // a guest is where a channel names them
+		{"C0GUESTS", "U0GUEST", true},
 		{"C0GENERAL", "U0EXT", false},
 		{"C0GENERAL", "U0NOBODY", false},
 		{"C0SHARED", "U0EXT", true},

@@ -109,6 +109,8 @@ func lookupMethod(name string) (apiMethod, bool) {
 		run = (*Server).conversationsInfo
 	case "users.conversations":
 		run = (*Server).usersConversations
+	case "conversations.members":
+		run = (*Server).conversationsMembers
 	default:
 		return apiMethod{}, false
 	}

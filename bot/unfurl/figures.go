@@ -12,6 +12,7 @@ import (
 	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
 )
 
 // viewsPerPage is the views report's page size: 250 docs pages a request.
@@ -42,15 +43,19 @@ type pageFigures struct {
 // The words of an unfurl without figures.
 const (
 	whyBudget  = "Views and votes are not shown: docsbot's analytics requests of this hour are spent."
+	whyPool    = "Views and votes are not shown: docsbot's analytics requests for links of this hour are spent."
+	whyNotIn   = "Views and votes are shown where docsbot is in the conversation."
+	whyPoster  = "Views and votes are shown under links posted by members of the organisation only."
 	whyFailed  = "Views and votes are not shown: the docs site's analytics could not be read just now."
 	whyPending = "Views and votes are being read; they show on the next link to this page."
 )
 
 // figures returns the project's page figures: from the cache, else read by
 // this replica when its mark is the first in cacheKeep (one request set for
-// every page of the project), drawn on who's share of the budget. Its
-// error is the store's, or a Later to wait for another replica's reading.
-func (u *unfurls) figures(ctx context.Context, w *bot.Work, p project.Project, api UnfurlAPI, who bot.Spender, log *slog.Logger) (pageFigures, error) {
+// every page of the project), drawn on the unfurls' own pool of the budget
+// (Config.AnalyticsPerHour). Its error is the store's, or a Later to wait
+// for another replica's reading.
+func (u *unfurls) figures(ctx context.Context, w *bot.Work, p project.Project, api UnfurlAPI, log *slog.Logger) (pageFigures, error) {
 	rng, perr := daterange.Parse(fmt.Sprintf("%dd", days), daterange.Midnight(u.cfg.Now()), false)
 	if perr != nil {
 		return pageFigures{}, perr
@@ -72,7 +77,7 @@ func (u *unfurls) figures(ctx context.Context, w *bot.Work, p project.Project, a
 		}
 		return pageFigures{Why: whyPending}, nil
 	}
-	draw := u.core.Analytics().Draw(p, who)
+	draw := u.core.Analytics().Pool(p, Name, u.cfg.AnalyticsPerHour)
 	need := u.cfg.MaxPages + 1
 	g, err := u.store.Limits.Draw(ctx, draw, need)
 	if err != nil {
@@ -81,7 +86,10 @@ func (u *unfurls) figures(ctx context.Context, w *bot.Work, p project.Project, a
 	}
 	if !g.OK() {
 		u.forget(ctx, key, log)
-		log.Info("page figures not read: the analytics budget refused", "remaining", g.Remaining)
+		log.Info("page figures not read: the analytics budget refused", "remaining", g.Remaining, "refused", g.Refused)
+		if g.Refused == store.RefusedShare {
+			return pageFigures{Why: whyPool}, nil
+		}
 		return pageFigures{Why: whyBudget}, nil
 	}
 	got, used, ferr := u.read(ctx, api, docsapi.AnalyticsRange{From: from, To: to})

@@ -3,6 +3,7 @@ package unfurl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -21,6 +22,10 @@ const maxLinks = 5
 // maxPath is the longest page path unfurled, in bytes.
 const maxPath = 300
 
+// ackTries is how many times links are unfurled while Slack answers that
+// it knows of no link_shared acknowledged for them (cannot_unfurl_url).
+const ackTries = 3
+
 // linksRequest is a link_shared event through the inbox: the links of a
 // docs site only.
 type linksRequest struct {
@@ -32,6 +37,9 @@ type linksRequest struct {
 	MessageTS string `json:"message_ts"`
 	UnfurlID  string `json:"unfurl_id,omitempty"`
 	Source    string `json:"source,omitempty"`
+	// BotMember says docsbot is in the conversation (the event's
+	// is_bot_user_member): without it the unfurl shows no figures.
+	BotMember bool   `json:"bot_member,omitempty"`
 	Links     []link `json:"links"`
 }
 
@@ -44,10 +52,12 @@ type link struct {
 }
 
 // sharedEvent is what link_shared carries beyond slack-go's type: the
-// unfurl id and source of links in the composer.
+// unfurl id and source of links in the composer, and whether docsbot is in
+// the conversation (absent, as in the composer, is not).
 type sharedEvent struct {
-	UnfurlID string `json:"unfurl_id"`
-	Source   string `json:"source"`
+	UnfurlID        string `json:"unfurl_id"`
+	Source          string `json:"source"`
+	IsBotUserMember bool   `json:"is_bot_user_member"`
 }
 
 // onLinkShared records the links of a docs site as unfurl.links work, then
@@ -63,7 +73,7 @@ func (u *unfurls) onLinkShared(ctx context.Context, r *bot.EventRequest) {
 	if raw, ok := r.Event.Data.(*slackevents.EventsAPICallbackEvent); ok && raw.InnerEvent != nil {
 		var extra sharedEvent
 		if json.Unmarshal(*raw.InnerEvent, &extra) == nil {
-			req.UnfurlID, req.Source = extra.UnfurlID, extra.Source
+			req.UnfurlID, req.Source, req.BotMember = extra.UnfurlID, extra.Source, extra.IsBotUserMember
 		}
 	}
 	for _, l := range ev.Links {
@@ -119,14 +129,15 @@ func docsPage(set *project.Set, raw string) (project.Project, string, bool) {
 }
 
 // doLinks unfurls the links: each page with its figures, or without them
-// and why. chat.unfurl replaces what was there, so a retry does no harm.
+// and why (withheld: then without Improve this page either).
+// chat.unfurl replaces what was there, so a retry does no harm.
 func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 	var req linksRequest
 	if err := json.Unmarshal(w.Payload, &req); err != nil {
 		return fmt.Errorf("decoding shared links: %w", err)
 	}
 	log := u.core.Logger().With("feature", Name, "user", req.User, "channel", req.Channel, "work", w.Key)
-	who := u.core.Sight(ctx, req.User, "").Spender(req.Team, req.User)
+	withheld := u.withheld(ctx, req)
 	figures := map[string]pageFigures{}
 	unfurls := map[string]slack.Attachment{}
 	for _, l := range req.Links {
@@ -140,14 +151,17 @@ func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 		}
 		var api UnfurlAPI = served.API
 		got, seen := figures[l.Project]
-		if !seen {
+		switch {
+		case withheld != "":
+			got = pageFigures{Why: withheld}
+		case !seen:
 			var err error
-			if got, err = u.figures(ctx, w, p, api, who, log); err != nil {
+			if got, err = u.figures(ctx, w, p, api, log); err != nil {
 				return err
 			}
 			figures[l.Project] = got
 		}
-		unfurls[l.URL] = slack.Attachment{Blocks: slack.Blocks{BlockSet: pageBlocks(l, p, got)}}
+		unfurls[l.URL] = slack.Attachment{Blocks: slack.Blocks{BlockSet: pageBlocks(l, p, got, withheld == "")}}
 	}
 	if len(unfurls) == 0 {
 		return nil
@@ -157,13 +171,39 @@ func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 		opt = slack.MsgOptionUnfurlByID(req.UnfurlID, req.Source, unfurls)
 	}
 	_, _, _, err := u.core.SlackIn(ctx).SendMessageContext(ctx, req.Channel, opt)
+	var se slack.SlackErrorResponse
 	switch {
 	case err == nil:
 		log.Info("docs links unfurled", "links", len(unfurls))
 	case bot.TransientSlack(err):
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
+	case errors.As(err, &se) && se.Err == "cannot_unfurl_url" && w.Attempt < ackTries:
+		// Slack takes an unfurl once link_shared is acknowledged, and this
+		// work, queued before the ack, may have overtaken it.
+		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	default:
 		log.Warn("Slack refused the unfurl; the links show as they are", "err", err)
 	}
 	return nil
+}
+
+// withheld says why req's unfurls show no figures whatever the budget, ""
+// when they may: the figures are for members of the organisation, so none
+// in a conversation docsbot is not in (Slack does not say who is), none
+// where bot.Sight says the channel is read by others (shared with another
+// organisation, with a guest in it, or one Slack cannot say about), and
+// none under a link its poster may not see them for (a guest, a person of
+// another organisation, or one Slack cannot say).
+func (u *unfurls) withheld(ctx context.Context, req linksRequest) string {
+	if !req.BotMember {
+		return whyNotIn
+	}
+	s := u.core.Sight(ctx, req.User, req.Channel)
+	switch {
+	case s.Room != "":
+		return "Views and votes are not shown: this channel " + s.Room + "."
+	case !s.Words:
+		return whyPoster
+	}
+	return ""
 }

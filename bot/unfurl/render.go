@@ -16,9 +16,9 @@ import (
 const rangeWords = "the last 30 days"
 
 // pageBlocks is the unfurl of the link l to a page of p's site: its path
-// (and project, with several), the figures or why there are none, and
-// Improve this page.
-func pageBlocks(l link, p project.Project, f pageFigures) []slack.Block {
+// (and project, with several), the figures or why there are none, and,
+// with improve, Improve this page.
+func pageBlocks(l link, p project.Project, f pageFigures, improve bool) []slack.Block {
 	head := ":page_facing_up: *Docs page* `" + mrkdwn.Escape(l.Path) + "`"
 	if !p.Implicit {
 		head += " of `" + mrkdwn.Escape(p.Name) + "`"
@@ -28,12 +28,15 @@ func pageBlocks(l link, p project.Project, f pageFigures) []slack.Block {
 	if f.Views == nil {
 		val.Figures = ""
 	}
-	button := slack.NewButtonBlockElement(jobdraft.ActionImprovePage, val.Value(), slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))
-	return []slack.Block{
+	blocks := []slack.Block{
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, head, false, false), nil, nil),
 		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Escape(figures), false, false)),
-		slack.NewActionBlock("", button),
 	}
+	if !improve {
+		return blocks
+	}
+	button := slack.NewButtonBlockElement(jobdraft.ActionImprovePage, val.Value(), slack.NewTextBlockObject(slack.PlainTextType, "Improve this page", false, false))
+	return append(blocks, slack.NewActionBlock("", button))
 }
 
 // figuresText is the page's figures in words, or why there are none.

@@ -5,19 +5,29 @@
 // job form for that page, jobdraft.ActionImprovePage; editors only, checked by
 // the agent when pressed). A link to any other site is left alone.
 //
+// The figures are for members of the organisation (bot.Sight): a link in a
+// conversation docsbot is not in (link_shared's is_bot_user_member false,
+// or absent, as in the composer), in a channel shared with another
+// organisation or with a guest in it, or posted by a guest or a person of
+// another organisation, shows the page's path and why there are no
+// figures, without Improve this page, and spends nothing.
+//
 // Lifecycle of a link_shared event:
 //
 //	link_shared -> links of a docs site? no: acked, nothing done
 //	            -> yes: unfurl.links work (inbox, keyed by the event), acked
-//	unfurl.links -> per project: the pages' figures from the analytics cache
-//	                (store.Analytics report, kept cacheKeep), else, by the one
-//	                replica whose mark (store.Limits.Once, cacheKeep) is first,
-//	                one request set for every page of the project, drawn on
-//	                the poster's share of the analytics budget, given back
-//	                unused; a refusal or a failure unfurls without figures,
-//	                saying why -> chat.unfurl (by unfurl_id and source for a
-//	                link in the composer, else by channel and ts); Slack
-//	                replaces an unfurl, so a retry is harmless
+//	unfurl.links -> figures withheld (docsbot not in the conversation, the
+//	                channel or the poster not for them)? the path and why
+//	             -> else per project: the pages' figures from the analytics
+//	                cache (store.Analytics report, kept cacheKeep), else, by
+//	                the one replica whose mark (store.Limits.Once, cacheKeep)
+//	                is first, one request set for every page of the project,
+//	                drawn on the unfurls' own pool of the analytics budget
+//	                (Config.AnalyticsPerHour, bot.AnalyticsLimits.Pool), given
+//	                back unused; a refusal or a failure unfurls without
+//	                figures, saying why -> chat.unfurl (by unfurl_id and
+//	                source for a link in the composer, else by channel and
+//	                ts); Slack replaces an unfurl, so a retry is harmless
 package unfurl
 
 import (
@@ -92,12 +102,21 @@ type Config struct {
 	// MaxPages bounds the pages of the views report one request set reads
 	// (250 docs pages each); DefaultMaxPages when 0.
 	MaxPages int
+	// AnalyticsPerHour is the unfurls' own pool of each project's
+	// analytics budget: the requests an hour all unfurls together may
+	// spend, whoever posts the links (DOCSBOT_UNFURL_ANALYTICS_PER_HOUR);
+	// DefaultAnalyticsPerHour when 0.
+	AnalyticsPerHour int
 	// Now is the clock (time.Now).
 	Now func() time.Time
 }
 
 // DefaultMaxPages is Config.MaxPages' default: the 1,000 pages viewed most.
 const DefaultMaxPages = 4
+
+// DefaultAnalyticsPerHour is Config.AnalyticsPerHour's default: four
+// request sets an hour (DefaultMaxPages+1 each).
+const DefaultAnalyticsPerHour = 20
 
 // unfurls is the feature's state.
 type unfurls struct {
@@ -114,6 +133,9 @@ type Feature struct{}
 func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	if cfg.MaxPages <= 0 {
 		cfg.MaxPages = DefaultMaxPages
+	}
+	if cfg.AnalyticsPerHour <= 0 {
+		cfg.AnalyticsPerHour = DefaultAnalyticsPerHour
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

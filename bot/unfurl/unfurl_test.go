@@ -1,6 +1,7 @@
 package unfurl_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/docsbot/docsbot/bot"
@@ -9,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
@@ -36,7 +38,14 @@ func newHarness(t *testing.T) *bottest.Harness {
 // share posts text with links as user in #general and returns the link_shared event.
 func share(t *testing.T, h *bottest.Harness, user, text string) slacktest.SharedLinks {
 	t.Helper()
-	sh, err := h.Slack.ShareLinks(t.Context(), slacktest.UserMessage{ChannelID: general, UserID: user, Text: text})
+	return shareIn(t, h, general, user, text)
+}
+
+// shareIn posts text with links as user in channel and returns the
+// link_shared event.
+func shareIn(t *testing.T, h *bottest.Harness, channel, user, text string) slacktest.SharedLinks {
+	t.Helper()
+	sh, err := h.Slack.ShareLinks(t.Context(), slacktest.UserMessage{ChannelID: channel, UserID: user, Text: text})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +120,7 @@ func TestUnfurlWhenTheBudgetRefuses(t *testing.T) {
 	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{Analytics: bot.AnalyticsLimits{Budget: 3, DigestReserve: 1}}}})
 	sh := share(t, h, alice, "<"+page+">")
 	blocks := unfurled(t, h, sh, page)
-	bottest.WantContains(t, "the unfurl", blocks, "analytics requests of this hour are spent")
+	bottest.WantContains(t, "the unfurl", blocks, "of this hour are spent")
 	bottest.WantContains(t, "the unfurl", blocks, jobdraft.ActionImprovePage)
 	if n := analytics(h); n != 0 {
 		t.Errorf("%d analytics requests past the budget", n)
@@ -154,4 +163,80 @@ func TestUnfurlOnlyForPeopleLetIn(t *testing.T) {
 	}
 	let := share(t, h, bob, "<"+page+">")
 	unfurled(t, h, let, page)
+}
+
+// TestUnfurlFiguresOnlyForMembers: a docs link shows its figures only where
+// members of the organisation alone read them. In a conversation docsbot
+// is not in (is_bot_user_member false), Slack Connect included, in a
+// channel shared with another organisation, and in a channel of the
+// workspace's own with a guest in it, the unfurl shows the page's path and
+// why there are no figures, no views, votes or Improve this page, and no
+// analytics request is made; in a channel of members only, the same link
+// shows them.
+func TestUnfurlFiguresOnlyForMembers(t *testing.T) {
+	t.Parallel()
+	const (
+		guest     = "U0GUEST"
+		partner   = "U0PAT"
+		notIn     = "C0NOTIN"   // docsbot is not in it
+		connect   = "C0CONNECT" // shared with another organisation, docsbot not in it
+		shared    = "C0SHARED"  // shared with another organisation, docsbot in it
+		withGuest = "C0WITHGUS" // the workspace's own, with a guest in it
+	)
+	h := newHarness(t)
+	h.Slack.AddGuest(guest, "Gus Guest", false)
+	h.Slack.AddExternalUser(partner, "Pat Partner", "T0PARTNER")
+	h.Slack.AddChannel(slacktest.Channel{ID: notIn, Name: "not-in"})
+	h.Slack.AddChannel(slacktest.Channel{ID: connect, Name: "connect", Shared: true, Members: []string{alice, partner}})
+	h.Slack.AddChannel(slacktest.Channel{ID: shared, Name: "shared", BotMember: true, Shared: true, Members: []string{alice, partner}})
+	h.Slack.AddChannel(slacktest.Channel{ID: withGuest, Name: "with-gus", BotMember: true, Members: []string{alice, guest}})
+	h.StartBot(bottest.Config{Answers: true})
+	for _, tt := range []struct {
+		name, channel, user, why string
+	}{
+		{"docsbot not in the channel", notIn, alice, "shown where docsbot is in the conversation"},
+		{"a partner's link in Slack Connect, docsbot not in", connect, partner, "shown where docsbot is in the conversation"},
+		{"a partner's link in a shared channel", shared, partner, "this channel is shared with another organisation"},
+		{"a member's link in a shared channel", shared, alice, "this channel is shared with another organisation"},
+		{"a member's link in a channel with a guest", withGuest, alice, "this channel has guests or people of another organisation in it"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sh := shareIn(t, h, tt.channel, tt.user, "see <"+page+">")
+			blocks := unfurled(t, h, sh, page)
+			bottest.WantContains(t, "the unfurl", blocks, "/guides/webhooks", tt.why)
+			for _, not := range []string{" views", "👍", "👎", jobdraft.ActionImprovePage} {
+				if strings.Contains(blocks, not) {
+					t.Errorf("the unfurl shows %q:\n%s", not, blocks)
+				}
+			}
+		})
+	}
+	h.Idle()
+	if n := analytics(h); n != 0 {
+		t.Errorf("%d analytics requests for figures nobody is shown", n)
+	}
+	blocks := unfurled(t, h, share(t, h, alice, "<"+page+">"), page)
+	bottest.WantContains(t, "the unfurl in a channel of members only", blocks, "views", "👎 4", jobdraft.ActionImprovePage)
+}
+
+// TestUnfurlsSpendABudgetOfTheirOwn: unfurls draw on a pool of the
+// analytics budget of their own (DOCSBOT_UNFURL_ANALYTICS_PER_HOUR), not
+// on the poster's share: a poster whose own share could not pay for the
+// figures still sees them. A pool too small for a request set shows the
+// link without figures, saying why, and asks the docs API nothing.
+func TestUnfurlsSpendABudgetOfTheirOwn(t *testing.T) {
+	t.Parallel()
+	tiny := bot.AnalyticsLimits{Budget: 100, PerUser: 1, PerGuest: 1, DigestReserve: 10}
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Bot: bot.Config{Analytics: tiny}}})
+	blocks := unfurled(t, h, share(t, h, alice, "<"+page+">"), page)
+	bottest.WantContains(t, "the unfurl of a poster with a share of 1", blocks, "views", "👎 4")
+
+	spent := newHarness(t)
+	spent.StartBot(bottest.Config{Answers: true, Config: app.Config{Unfurl: unfurl.Config{AnalyticsPerHour: unfurl.DefaultMaxPages}}})
+	blocks = unfurled(t, spent, share(t, spent, alice, "<"+page+">"), page)
+	bottest.WantContains(t, "the unfurl past the pool", blocks, "/guides/webhooks", "analytics requests for links of this hour are spent", jobdraft.ActionImprovePage)
+	if n := analytics(spent); n != 0 {
+		t.Errorf("%d analytics requests past the unfurls' pool", n)
+	}
 }

@@ -102,9 +102,9 @@ func aboutStanding(st slacktest.Standing) string {
 }
 
 // visible reports whether person sees channel c: a channel they are in
-// (slacktest.Server.Member: by default everyone of the workspace, guests
-// included, but not people of another organisation), or their own direct
-// message with the bot.
+// (slacktest.Server.Member: by default every member of the workspace, but
+// not its guests, who are in the channels that name them, nor people of
+// another organisation), or their own direct message with the bot.
 func (h *Handler) visible(c slacktest.Channel, person string) bool {
 	if c.IMUser != "" {
 		return c.IMUser == person

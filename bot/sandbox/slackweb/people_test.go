@@ -28,12 +28,14 @@ const (
 	patAbout    = "Partner Co, another organisation"
 )
 
-// newPeopleWorld is a world whose page can act as Alice, Gus and Pat.
+// newPeopleWorld is a world whose page can act as Alice, Gus and Pat; Gus
+// is a guest of #general.
 func newPeopleWorld(t *testing.T) *world {
 	t.Helper()
 	w := newWorld(t, slackweb.WithPeople(slackweb.Person{ID: alice}, slackweb.Person{ID: gus}, slackweb.Person{ID: pat, About: patAbout}),
 		slackweb.WithCommands(slackweb.Command{Name: "/docs-agent"}))
 	w.slack.AddGuest(gus, "gus", false)
+	w.slack.AddChannel(slacktest.Channel{ID: "C0GENERAL", Name: "general", BotMember: true, Members: []string{alice, "U0BOB", gus}})
 	w.slack.AddExternalUser(pat, "pat", partnerTeam)
 	w.slack.AddChannel(slacktest.Channel{ID: sharedID, Name: "partner-shared", BotMember: true, Shared: true, Members: []string{alice, pat}})
 	return w

@@ -18,6 +18,7 @@ import (
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slackid"
+	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/cmd/internal/settings"
 	"github.com/docsbot/docsbot/docsapi"
@@ -69,6 +70,7 @@ const (
 	EnvAnalyticsUser   = "DOCSBOT_ANALYTICS_PER_USER"
 	EnvAnalyticsGuest  = "DOCSBOT_ANALYTICS_PER_GUEST"
 	EnvDigestReserve   = "DOCSBOT_ANALYTICS_DIGEST_RESERVE"
+	EnvUnfurlAnalytics = "DOCSBOT_UNFURL_ANALYTICS_PER_HOUR"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
 	EnvOpsAddr         = "DOCSBOT_OPS_ADDR"
@@ -139,6 +141,7 @@ func table(c *Serve) settings.Table {
 		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(&c.Bot.Analytics.PerUser, 0, "requests")},
 		{Env: EnvAnalyticsGuest, Default: strconv.Itoa(bot.DefaultAnalyticsPerGuest), Doc: "Analytics requests per hour a guest or a person of another organisation may spend, instead of `DOCSBOT_ANALYTICS_PER_USER`; `0` gives them no share of their own", Check: wholeNumber(&c.Bot.Analytics.PerGuest, 0, "requests")},
 		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(&c.Bot.Analytics.DigestReserve, 0, "requests")},
+		{Env: EnvUnfurlAnalytics, Default: strconv.Itoa(unfurl.DefaultAnalyticsPerHour), Doc: "Analytics requests per hour that the unfurls of docs links may spend together, out of `DOCSBOT_ANALYTICS_BUDGET` and whoever posts the links (reading a project's page figures draws " + strconv.Itoa(unfurl.DefaultMaxPages+1) + " and gives back what it does not use); past it links show without figures", Check: wholeNumber(&c.Unfurl.AnalyticsPerHour, unfurl.DefaultMaxPages+1, "requests")},
 		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(nil, 1, "requests")},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When the digests post (`/docs-visitors digest`, `/docs-health digest`): `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Var(&c.Visitors.Digest, digest.Parse, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
 		{Env: EnvHTTPAddr, Flag: "http-addr", Default: ":8080", EmptyOff: true, Doc: "Address of Slack's request URLs in http mode, and of `/healthz`, `/readyz` and `/metrics` unless `DOCSBOT_OPS_ADDR` is set (socket mode then does not listen here); empty turns them off (socket mode only)", Check: settings.ListenAddr},
