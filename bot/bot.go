@@ -82,6 +82,11 @@ type Config struct {
 	// SigningSecret is the Slack app's signing secret, which every request
 	// in HTTP mode must be signed with.
 	SigningSecret string
+	// SlackHost, when set, is the host (host:port) of a Slack other than
+	// slack.com that the bot talks to (SLACK_API_URL: a test's or the
+	// sandbox's fake Slack): response URLs on it are posted to besides
+	// Slack's own (responseurl.go).
+	SlackHost string
 	// Projects are the docs projects the bot serves (DOCSBOT_PROJECTS_FILE);
 	// nil serves one implicit project, as before projects existed.
 	Projects *project.Set

@@ -117,6 +117,9 @@ func (b *Bot) Respond(ctx context.Context, cmd slack.SlashCommand, r Response) e
 // A 429 is waited out for as long as its Retry-After asks, within ctx, like
 // every Web API call (SlackOptions): Slack did not take the post.
 func (b *Bot) respond(ctx context.Context, cmd slack.SlashCommand, msg *slack.WebhookMessage) error {
+	if !b.responseURLOK(cmd.ResponseURL) {
+		return ErrResponseURL
+	}
 	for {
 		err := slack.PostWebhookCustomHTTPContext(ctx, cmd.ResponseURL, b.http, msg)
 		if ue, ok := errors.AsType[*url.Error](err); ok {

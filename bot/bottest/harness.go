@@ -224,6 +224,7 @@ func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
 	}
 	c.Bot.Audit = st.AuditLog(store.AuditOptions{KeepText: cfg.AuditText})
 	c.Bot.Logger = slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c.Bot.SlackHost = bot.SlackHostOf(h.Slack.APIURL)
 	c.Bot.ShutdownGrace = cmp.Or(c.Bot.ShutdownGrace, 5*time.Second)
 	c.Bot.LandingWindow = cmp.Or(c.Bot.LandingWindow, 500*time.Millisecond)
 	c.Agent.PollInterval = cmp.Or(c.Agent.PollInterval, 20*time.Millisecond)

@@ -208,7 +208,7 @@ func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) 
 	return app.New(app.Config{
 		// A share of 40 lets the sandbox's `30d chart` draw every day from
 		// a cold cache (31 requests); guests keep the default share of 5.
-		Bot: bot.Config{Logger: o.Log, Projects: projects, Analytics: bot.AnalyticsLimits{Budget: bot.DefaultAnalyticsBudget,
+		Bot: bot.Config{Logger: o.Log, Projects: projects, SlackHost: bot.SlackHostOf(sb.slack.APIURL), Analytics: bot.AnalyticsLimits{Budget: bot.DefaultAnalyticsBudget,
 			PerUser: 40, PerGuest: bot.DefaultAnalyticsPerGuest, DigestReserve: bot.DefaultAnalyticsDigestReserve}},
 		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},

@@ -131,6 +131,7 @@ func (c *Serve) readSlack(s settings.Source) (missing []string) {
 	if !strings.HasSuffix(c.SlackAPIURL, "/") {
 		c.SlackAPIURL += "/"
 	}
+	c.Bot.SlackHost = bot.SlackHostOf(c.SlackAPIURL)
 	return missing
 }
 

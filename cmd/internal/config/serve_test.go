@@ -63,6 +63,7 @@ func TestServeFillsTheReplicasConfig(t *testing.T) {
 		EnvAuditRetention: "48h", EnvVisitorsTTL: "2m", EnvPollInterval: "3s", EnvPollMaxInterval: "30s",
 		EnvDigestTime: "Mon 09:30 UTC", EnvSlackMode: "SOCKET", EnvLogLevel: "warn", EnvLogFormat: "JSON",
 		EnvAnalyticsUser: "7", EnvAskPerGuest: "2", EnvExpertCallsUser: "5", EnvExpertCallsChan: "6",
+		EnvSlackAPIURL: "http://127.0.0.1:7777/api/",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +78,7 @@ func TestServeFillsTheReplicasConfig(t *testing.T) {
 		{"questions a guest", c.Ask.PerGuest, 2},
 		{"expert calls a person", c.Help.ExpertCallsPerUser, 5},
 		{"expert calls a channel", c.Help.ExpertCallsPerChannel, 6},
+		{"a fake Slack's response URLs", c.Bot.SlackHost, "127.0.0.1:7777"},
 		{"guests", c.Bot.AllowGuests, true},
 		{"other organisations", c.Bot.AllowExternal, true},
 		{"editors", fmt.Sprint(c.Bot.Editors.Users, c.Bot.Editors.Groups), "[U0ALICE] [S0DOCS]"},
