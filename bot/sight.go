@@ -25,9 +25,10 @@ type Sight struct {
 	// Why says, when Words is false, why the words are left out: a line
 	// for the message, in docsbot's words ("" with Words).
 	Why string
-	// Outsider says the person is a guest or of another organisation (not
-	// set when Slack could not say).
-	Outsider bool
+	// Outsider says the person is a guest or of another organisation, and
+	// Member that Slack said they are a member of the organisation (neither
+	// is set when Slack could not say, nor for nobody).
+	Outsider, Member bool
 	// Room says, when the channel is read by others than members of the
 	// organisation (Private, or a post nobody asked for without Words),
 	// who: what the channel is, such as "is shared with another
@@ -80,8 +81,8 @@ type sight struct {
 // alone); a DM with docsbot, or no channel, is not shared.
 func sights() []sight {
 	return []sight{
-		{member, false, Sight{Words: true}},
-		{member, true, Sight{Words: true, Private: true}},
+		{member, false, Sight{Words: true, Member: true}},
+		{member, true, Sight{Words: true, Private: true, Member: true}},
 		{outsider, false, Sight{Why: sightGuest, Outsider: true}},
 		{outsider, true, Sight{Why: sightGuest, Outsider: true, Private: true}},
 		{unsure, false, Sight{Why: sightCheck}},

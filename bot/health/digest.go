@@ -77,8 +77,11 @@ func projectName(p project.Project) string {
 // now is told to try again (a "not now", not a refusal).
 func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *slog.Logger) error {
 	var sight bot.Sight
-	if req.Digest == digestWeekly {
-		if sight = h.core.Sight(ctx, req.User, req.Channel); !sight.Words {
+	switch req.Digest {
+	case digestWeekly, digestOff:
+		// A channel's digest is changed by members of the organisation
+		// alone (a subscription shows readers' words where they may).
+		if sight = h.core.Sight(ctx, req.User, req.Channel); !sight.Member {
 			h.refuseDigest(ctx, w, req, sight, log)
 			return nil
 		}
@@ -162,8 +165,11 @@ func noStep(context.Context) (string, error) { return "", nil }
 func (h *health) refuseDigest(ctx context.Context, w *bot.Work, req request, sight bot.Sight, log *slog.Logger) {
 	text := "Only members of the organisation may subscribe a channel to the docs health digest: it shows what readers wrote " +
 		"(their comments, searches and questions). Ask a member of the organisation in this channel to subscribe it."
-	if !sight.Outsider {
-		text = "docsbot could not check your account with Slack just now, so it did not subscribe this channel to the docs health digest. Try again in a minute."
+	switch {
+	case !sight.Outsider && !sight.Member:
+		text = "docsbot could not check your account with Slack just now, so it did not change this channel's docs health digest. Try again in a minute."
+	case req.Digest == digestOff:
+		text = "Only members of the organisation may turn off a channel's docs health digest. Ask a member of the organisation in this channel."
 	}
 	_, err := w.Step(ctx, markPosted, func(ctx context.Context) (string, error) {
 		h.tell(ctx, req, text, log)

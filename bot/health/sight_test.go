@@ -305,7 +305,8 @@ func TestHealthOnTheHomeOfAGuest(t *testing.T) {
 // do what" for `/docs-health digest weekly`: someone off the allow-list is
 // refused in the ack; a guest, though on the list, and a person of another
 // organisation are refused privately, in plain words, the refusal audited,
-// and nothing is subscribed; a member subscribes.
+// and nothing is subscribed; a member subscribes, and a guest may not turn
+// it off.
 func TestWhoMayUseTheHealthDigest(t *testing.T) {
 	t.Parallel()
 	h, _, cfg := digestWorld(t)
@@ -320,6 +321,9 @@ func TestWhoMayUseTheHealthDigest(t *testing.T) {
 	waitResponse(h, external, "ephemeral", "Only members of the organisation may subscribe a channel to the docs health digest")
 	h.Command(alice, general, health.Command, "digest weekly")
 	waitResponse(h, alice, "in_channel", "subscribed this channel to the weekly docs health digest")
+	// Nor may a guest turn a member's subscription off.
+	h.Command(guest, general, health.Command, "digest off")
+	waitResponse(h, guest, "ephemeral", "Only members of the organisation may turn off a channel's docs health digest")
 	subs, err := h.OpenStore().HealthDigests().DigestSubs(t.Context())
 	if err != nil || len(subs) != 1 || subs[0].CreatedBy != alice {
 		t.Errorf("subscriptions %+v (%v), want alice's alone", subs, err)
@@ -336,10 +340,10 @@ func TestWhoMayUseTheHealthDigest(t *testing.T) {
 			}
 			return nil
 		})
-		return err != nil || len(refused) >= 2
+		return err != nil || len(refused) >= 3
 	})
 	slices.Sort(refused)
-	if want := []string{external + " /docs-health digest weekly", guest + " /docs-health digest weekly"}; err != nil || !slices.Equal(refused, want) {
+	if want := []string{external + " /docs-health digest weekly", guest + " /docs-health digest off", guest + " /docs-health digest weekly"}; err != nil || !slices.Equal(refused, want) {
 		t.Errorf("audited refusals %q (%v), want %q", refused, err, want)
 	}
 }

@@ -49,6 +49,12 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 	}
 	sched := v.cfg.Digest
 	now := v.cfg.Now()
+	if req.Digest != digestStatus {
+		if s := v.core.Sight(ctx, cmd.UserID, cmd.ChannelID); !s.Member {
+			v.refuseDigest(ctx, w, t, cmd, req, s)
+			return nil
+		}
+	}
 	switch req.Digest {
 	case digestWeekly, digestDaily:
 		f := digest.Frequency(req.Digest)
@@ -266,4 +272,17 @@ func digestWait(err error) time.Duration {
 func (v *visitors) auditDigest(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, change string) {
 	v.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Project: t.key,
 		Action: store.AuditSettings, Outcome: "ok", Detail: change})
+}
+
+// refuseDigest tells a person who is not a member of the organisation, or
+// whom Slack could not say about, that they may not change the channel's
+// digest; a guest's or an outsider's attempt is audited.
+func (v *visitors) refuseDigest(ctx context.Context, w *bot.Work, t target, cmd slack.SlashCommand, req visitorsRequest, s bot.Sight) {
+	if !s.Outsider {
+		v.core.ReplyPrivately(ctx, cmd, "docsbot could not check your account with Slack just now, so it did not change this channel's docs visitors digest. Try again in a minute.")
+		return
+	}
+	v.core.ReplyPrivately(ctx, cmd, "Only members of the organisation may subscribe a channel to the docs visitors digest or turn it off. "+
+		"Ask a member of the organisation in this channel; `"+Command+" digest status` shows what is set.")
+	v.core.Audit().Work(ctx, w, "audited", bot.RefusalRecord(cmd.TeamID, cmd.ChannelID, cmd.UserID, Command+" digest "+req.Digest, ""))
 }

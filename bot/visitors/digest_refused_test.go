@@ -78,3 +78,38 @@ func TestDigestRefusedForItsContentIsToldOncePerKind(t *testing.T) {
 		t.Errorf("subscription after a refused post: %+v, %v; want it kept", got, err)
 	}
 }
+
+// TestGuestMayNotChangeTheDigest: a guest may neither subscribe a channel to
+// the visitors digest nor turn off a member's: told privately, audited, and
+// the member's subscription stands; the status is anyone's.
+func TestGuestMayNotChangeTheDigest(t *testing.T) {
+	t.Parallel()
+	const guest = "U0GUEST"
+	h, _, cfg := digestHarness(t)
+	h.Slack.AddGuest(guest, "Gus Guest", false)
+	h.StartBot(cfg)
+	h.subscribe()
+	for _, text := range []string{"digest daily", "digest off"} {
+		h.ask(guest, text)
+		h.WaitPrivate(guest, "Only members of the organisation may subscribe a channel to the docs visitors digest or turn it off")
+	}
+	sub, err := h.OpenStore().Digests().DigestSub(context.Background(), "T0TEST", general, "")
+	if err != nil || sub.CreatedBy != alice || sub.Frequency != "weekly" {
+		t.Errorf("subscription after the guest's attempts = %+v, %v; want alice's weekly one", sub, err)
+	}
+	var refused int
+	audit := h.OpenStore().AuditLog(store.AuditOptions{})
+	h.WaitFor("the refusals' audit records", func() bool {
+		refused = 0
+		err = audit.Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+			if r.Action == store.AuditRefusal && r.User == guest {
+				refused++
+			}
+			return nil
+		})
+		return err != nil || refused >= 2
+	})
+	if err != nil || refused != 2 {
+		t.Errorf("%d refusals audited (%v), want 2", refused, err)
+	}
+}
