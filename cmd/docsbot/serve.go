@@ -64,7 +64,7 @@ func listeners(cfg config.Serve, b *bot.Bot, ops http.Handler) []listener {
 	switch {
 	case cfg.OpsAddr != "":
 		ls = append(ls, listener{env: config.EnvOpsAddr, addr: cfg.OpsAddr, what: opsWhat, h: ops,
-			fix: "pick a free address for " + config.EnvOpsAddr + ", or leave it unset to serve the ops endpoint on " + config.EnvHTTPAddr})
+			fix: "pick a free address for " + config.EnvOpsAddr + ", or set it empty to serve the ops endpoint on " + config.EnvHTTPAddr})
 		if httpMode {
 			ls = append(ls, listener{env: config.EnvHTTPAddr, addr: cfg.HTTPAddr, what: slackWhat, h: b.SlackHandler(), fix: slackFix})
 		}

@@ -228,6 +228,9 @@ func TestServeBinaryHTTPMode(t *testing.T) {
 				envPollInterval + "=50ms", envPollMaxInterval + "=200ms", envHTTPAddr + "=" + addr,
 			}
 			ops := base
+			if !tc.opsApart {
+				env = append(env, envOpsAddr+"=") // set empty: beside Slack's
+			}
 			if tc.opsApart {
 				opsAddr := freeAddr(t)
 				ops = "http://" + opsAddr

@@ -68,6 +68,11 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	missing := c.readSlack(s)
 	c.RedisURL, c.RedisPrefix = s.Value(EnvRedisURL), s.Value(EnvRedisPrefix)
 	c.HTTPAddr, c.OpsAddr = s.Value(EnvHTTPAddr), s.Value(EnvOpsAddr)
+	if _, given := s.Get(EnvOpsAddr); given == "" && c.Bot.Mode == bot.ModeHTTP {
+		// Slack's listener faces the internet: /metrics and /readyz are
+		// not served there unless asked for (DOCSBOT_OPS_ADDR set empty).
+		c.OpsAddr = HTTPModeOpsAddr
+	}
 	c.Ask.RequestsChannel = s.Value(EnvRequestsChannel)
 	c.Health.Digest = c.Visitors.Digest
 	c.Deprecated = s.Deprecations()
@@ -112,6 +117,10 @@ func projectSecrets(set *project.Set) []string {
 	}
 	return out
 }
+
+// HTTPModeOpsAddr is the ops endpoint's address in http mode when
+// DOCSBOT_OPS_ADDR is not set: apart from Slack's request URLs.
+const HTTPModeOpsAddr = ":9090"
 
 // readSlack reads how the bot reaches Slack: the tokens, the signing secret
 // and the Web API's URL; missing are the variables its mode (read by the

@@ -111,3 +111,33 @@ func TestServeFillsTheReplicasConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestOpsApartInHTTPMode: in http mode, where Slack's listener faces the
+// internet, /metrics and /readyz are on a listener of their own (:9090)
+// unless DOCSBOT_OPS_ADDR says where; socket mode keeps them on
+// DOCSBOT_HTTP_ADDR.
+func TestOpsApartInHTTPMode(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{EnvSlackBotToken: "xoxb-1-2-abc", EnvSlackAppToken: "xapp-1-abc", EnvAPIKey: "mint_0000000000000000000000",
+		EnvProject: "proj_1", EnvSigningSecret: "0123456789abcdef0123456789abcdef"}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		want string
+	}{
+		{"socket mode", map[string]string{}, ""},
+		{"http mode", map[string]string{EnvSlackMode: "http"}, HTTPModeOpsAddr},
+		{"http mode, set", map[string]string{EnvSlackMode: "http", EnvOpsAddr: "127.0.0.1:9191"}, "127.0.0.1:9191"},
+		{"http mode, set empty: beside Slack's", map[string]string{EnvSlackMode: "http", EnvOpsAddr: ""}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := maps.Clone(base)
+			maps.Copy(vars, tc.vars)
+			e := Env{LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, Dir: t.TempDir(), Stderr: io.Discard}
+			c, err := e.Serve(nil)
+			if err != nil || c.OpsAddr != tc.want || len(c.Problems) != 0 {
+				t.Errorf("OpsAddr = %q, problems %v (%v); want %q", c.OpsAddr, c.Problems, err, tc.want)
+			}
+		})
+	}
+}
