@@ -174,7 +174,8 @@ func (f *Feature) root(ctx context.Context, ref bot.ThreadRef) (slack.Message, e
 // questionShown is the question as the experts' call shows it: escaped,
 // cut, quoted.
 func questionShown(text string) string {
-	return mrkdwn.Quote(mrkdwn.Defuse(mrkdwn.Escape(mrkdwn.Cut(strings.TrimSpace(mrkdwn.Plain(text)), 1500))))
+	// Quote escapes: the text is escaped once, there.
+	return mrkdwn.Quote(mrkdwn.Defuse(mrkdwn.Cut(strings.TrimSpace(mrkdwn.Plain(text)), 1500)))
 }
 
 // onAskExpert calls the experts to the question's thread, once per thread,

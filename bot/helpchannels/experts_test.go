@@ -191,3 +191,23 @@ func wantQuoted(t *testing.T, prompt, text, by string) {
 	}
 	t.Errorf("the job's prompt does not quote %q as written by %s:\n%s", text, by, prompt)
 }
+
+// TestHelpExpertCallEscapesTheQuestionOnce: the question quoted in the
+// experts' call is escaped once: "<div> & a" reads as typed, not as
+// "&lt;div&gt; &amp; a" (it was escaped twice).
+func TestHelpExpertCallEscapesTheQuestionOnce(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
+	h, cfg := expertsWorld(t, c)
+	h.StartBot(cfg)
+	// As Slack delivers what a person typed: & < > escaped.
+	q := h.post(bob, help, slacktest.Escape("Why does a <div> & a span break the coffee machine?"))
+	note := h.WaitButtons(bob, bot.ActionAskExpert)
+	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
+	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "<!subteam^"+experts+">")) == 1 })
+	call := h.threadWith(q, "<!subteam^"+experts+">")[0]
+	bottest.WantContains(t, "the call", call.Text, "a &lt;", "div&gt; &amp; a span")
+	if strings.Contains(call.Text, "&amp;lt;") || strings.Contains(call.Text, "&amp;amp;") {
+		t.Errorf("the question is escaped twice in the call: %q", call.Text)
+	}
+}
