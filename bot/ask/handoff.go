@@ -51,15 +51,9 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 		return
 	}
 	j := jobdraft.Draft{Channel: channel, Thread: threadTS, Project: conv.Project, Sources: conv.Sources}
-	for i := len(conv.Turns) - 1; i >= 0; i-- {
-		switch t := conv.Turns[i]; {
-		case t.Role == "assistant" && j.Answer == "" && j.Question == "":
-			j.Answer = t.Text
-		case t.Role == "user" && j.Question == "":
-			j.Question = t.Text
-		}
-	}
+	j.Question, j.Answer = turnAsked(conv, turnOfValue(pressedValue(ic)))
 	if j.Question == "" {
+		a.tell(ctx, q, "docsbot no longer has the question of this answer (it keeps the latest ones of a conversation), so it cannot pass it on. Ask it again, then try once more.", log)
 		return
 	}
 	if refusal, _ := a.core.Editors().Check(ctx, ic.User.ID, channel, conv.Project); refusal == "" {
@@ -139,4 +133,42 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	a.tell(ctx, q, "Sent to the docs team in "+"<#"+a.cfg.RequestsChannel+">. They can make it a docs job from there.", log)
+}
+
+// turnAsked is the question and the answer of turn n of conv (1 for its
+// first answer), "" when the conversation no longer keeps that turn; n 0
+// takes its latest.
+func turnAsked(conv store.Conversation, n int) (question, answer string) {
+	if n <= 0 {
+		n = conv.Answers
+	}
+	// The turns kept are the latest: the last assistant turn is answer
+	// conv.Answers (every answer is kept as a question and its answer).
+	m := conv.Answers + 1
+	if conv.Answers == 0 { // kept before answers were counted: the latest alone
+		m, n = 1, 0
+	}
+	for i := len(conv.Turns) - 1; i >= 0; i-- {
+		t := conv.Turns[i]
+		if t.Role != "assistant" {
+			continue
+		}
+		m--
+		if m != n {
+			continue
+		}
+		if i > 0 && conv.Turns[i-1].Role == "user" {
+			return conv.Turns[i-1].Text, t.Text
+		}
+		return "", ""
+	}
+	return "", ""
+}
+
+// pressedValue is the value of the button pressed in ic, "" for none.
+func pressedValue(ic slack.InteractionCallback) string {
+	if len(ic.ActionCallback.BlockActions) == 0 {
+		return ""
+	}
+	return ic.ActionCallback.BlockActions[0].Value
 }

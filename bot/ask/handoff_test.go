@@ -191,3 +191,26 @@ func TestGuestJobRequestIsAnsweredWithAWord(t *testing.T) {
 		t.Errorf("%d jobs started for a guest", n)
 	}
 }
+
+// TestFallsShortTakesItsOwnAnswersQuestion: "The docs don't answer this"
+// under the first answer of a thread makes a job of that answer's
+// question, not of the thread's latest (another person's, asked since).
+func TestFallsShortTakesItsOwnAnswersQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	ts := h.asked(alice, "How do I set up SSO?")
+	first := h.answered(ts)
+	if _, err := h.Slack.Mention(t.Context(), slacktest.UserMessage{ChannelID: general, UserID: bob, ThreadTS: ts, Text: "<@U0BOT> and how do I rotate API keys?"}); err != nil {
+		t.Fatal(err)
+	}
+	h.answeredAgain(ts)
+	h.press(alice, first, ask.ActionFallsShort, "")
+	offer := h.WaitButtons(alice, jobdraft.ActionJobFromAnswer)
+	h.press(alice, offer, jobdraft.ActionJobFromAnswer, "")
+	prompt := h.startedFrom(alice)
+	bottest.WantContains(t, "the job's prompt", prompt, "How do I set up SSO?")
+	if strings.Contains(prompt, "rotate API keys") {
+		t.Errorf("the job of the first answer carries the thread's latest question:\n%s", prompt)
+	}
+}

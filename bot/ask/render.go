@@ -3,6 +3,7 @@ package ask
 import (
 	"cmp"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -47,7 +48,7 @@ func sourceLink(sites mrkdwn.Sites, s docsapi.AnswerSource) string {
 // answerBlocks are what an answer shows under its text: its sources, the
 // pages the assistant suggests, 👍/👎, and Ask again when the answer is
 // incomplete (again holds the question for it, "" for none).
-func answerBlocks(sites mrkdwn.Sites, sources []docsapi.AnswerSource, suggestions []docsapi.Suggestion, again string) []slack.Block {
+func answerBlocks(sites mrkdwn.Sites, sources []docsapi.AnswerSource, suggestions []docsapi.Suggestion, again string, turn int) []slack.Block {
 	var blocks []slack.Block
 	if links := sourceLinks(sites, sources); links != "" {
 		blocks = append(blocks, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
@@ -65,7 +66,7 @@ func answerBlocks(sites mrkdwn.Sites, sources []docsapi.AnswerSource, suggestion
 	if again != "" {
 		blocks = append(blocks, slack.NewActionBlock("again", askAgainButton(again)))
 	} else {
-		blocks = append(blocks, slack.NewActionBlock("falls_short", slack.NewButtonBlockElement(ActionFallsShort, "1",
+		blocks = append(blocks, slack.NewActionBlock("falls_short", slack.NewButtonBlockElement(ActionFallsShort, fallsShortValue(turn),
 			slack.NewTextBlockObject(slack.PlainTextType, "The docs don't answer this", false, false))))
 	}
 	blocks = append(blocks, slack.NewContextActionsBlock("feedback", slack.NewFeedbackButtonsBlockElement(ActionFeedback,
@@ -104,4 +105,25 @@ func askAgainButton(value string) *slack.ButtonBlockElement {
 func againOf(q, key string) string {
 	v, _ := json.Marshal(againValue{Text: mrkdwn.Cut(q, 1500), Project: key})
 	return string(v)
+}
+
+// fallsShortValue is the value of an answer's "The docs don't answer this":
+// the answer's turn in its conversation ("n:3"), so that the question made a
+// job or sent to the docs team is the one this answer answered, not the
+// thread's latest; "1" when the turn is not known (as buttons of earlier
+// versions say: the latest is taken).
+func fallsShortValue(turn int) string {
+	if turn <= 0 {
+		return "1"
+	}
+	return "n:" + strconv.Itoa(turn)
+}
+
+// turnOfValue reads the turn fallsShortValue wrote, 0 for none.
+func turnOfValue(v string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(v, "n:"))
+	if err != nil || !strings.HasPrefix(v, "n:") || n <= 0 {
+		return 0
+	}
+	return n
 }

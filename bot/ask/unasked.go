@@ -65,7 +65,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		return a.done(ctx, w)
 	}
 	turn := a.remember(ctx, r, log)
-	blocks := answerBlocks(wr.sites, sources, r.suggestions, "")
+	blocks := answerBlocks(wr.sites, sources, r.suggestions, "", turn)
 	if q.Via == bot.ViaAuto {
 		if a.hasExperts(key) {
 			blocks = append(blocks, slack.NewActionBlock("expert", expertButton(ref)))

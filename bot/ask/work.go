@@ -257,10 +257,11 @@ func noteOf(note string, fresh, questionCut bool) string {
 // buttons (again: Ask again's question, "" for none). It ends the work.
 func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, first time.Time, log *slog.Logger) error {
 	wr := r.wr
+	turn := 0
 	if r.outcome == "answered" || strings.TrimSpace(r.text) != "" {
-		a.remember(ctx, r, log)
+		turn = a.remember(ctx, r, log)
 	}
-	if err := wr.finish(ctx, r.note, answerBlocks(wr.sites, r.stream.Sources(), r.suggestions, again)); haltedByStop(err) {
+	if err := wr.finish(ctx, r.note, answerBlocks(wr.sites, r.stream.Sources(), r.suggestions, again, turn)); haltedByStop(err) {
 		// Stop was pressed after the last text: the answer shows whole
 		// but for its sources and buttons.
 		return a.stopped(ctx, w, r, log)
