@@ -38,10 +38,15 @@
 // publishes anyway: better a wasted publish than a stale Home. Without
 // Config.Seen every job change publishes.
 //
-// The visitors summary never spends the analytics budget: when the cache
-// holds no export of the last 7 days, the Home says so and points to
-// "/docs-visitors 7d" (with a projects file, for each project without one,
-// "/docs-visitors project=NAME"), whose answer fills the cache for the next
-// look. It offers no button that would fetch, because a Home has no channel
-// to post a summary in and opening it must cost nothing.
+// The visitors summary and the docs health never spend the analytics
+// budget: they are read from what the commands cached. The visitors are
+// the export of the last 7 days ("/docs-visitors 7d"), else the totals a
+// chart of them cached ("/docs-visitors 7d chart" counts the 7 whole days
+// up to yesterday: visitors.Feature.CachedProjectSummary reads both); the
+// docs health is the summary of the last 30 days ("/docs-health"), each
+// project's under its name with a projects file. When none is cached, the
+// Home says so and points to the command (with a projects file, for each
+// project without one, "... project=NAME"), whose answer fills the cache
+// for the next look. It offers no button that would fetch, because a Home
+// has no channel to post a summary in and opening it must cost nothing.
 package home
