@@ -174,6 +174,9 @@ type health struct {
 	cfg   Config
 	store Deps
 	log   *slog.Logger
+	// shown are the hooks called after a person's summary was shown
+	// (Feature.OnFetched).
+	shown []func(ctx context.Context, team, user, work string)
 }
 
 // Register adds /docs-health to b, reading each project's analytics through

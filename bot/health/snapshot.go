@@ -16,6 +16,15 @@ import (
 // Feature is the docs health as other features see it (the App Home).
 type Feature struct{ h *health }
 
+// OnFetched registers fn, called with the person's workspace and id and the
+// command's work key after their /docs-health summary was shown, read from
+// the analytics or the cache (the App Home republishes their Home, which
+// shows CachedHealth). fn must be quick: it runs in the command's work.
+// Register before the bot runs.
+func (f *Feature) OnFetched(fn func(ctx context.Context, team, user, work string)) {
+	f.h.shown = append(f.h.shown, fn)
+}
+
 // CachedHealth renders the summary of the last 30 days of the project keyed
 // projectKey (bot.ProjectKey) from the cache alone, at no cost to the
 // analytics budget: ok is false when none is cached. Its counts are for

@@ -64,7 +64,15 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		title += " of `" + mrkdwn.Escape(k) + "`"
 	}
 	title += ", " + rng.String() + " · asked by " + mrkdwn.Mention(req.User)
-	return h.show(ctx, w, req, viewShown{rep: rep, title: title, text: "Docs health, " + rng.String(), projectKey: bot.ProjectKey(p)}, log)
+	if err := h.show(ctx, w, req, viewShown{rep: rep, title: title, text: "Docs health, " + rng.String(), projectKey: bot.ProjectKey(p)}, log); err != nil {
+		return err
+	}
+	if req.View == viewSummary {
+		for _, fn := range h.shown {
+			fn(ctx, req.Team, req.User, w.Key)
+		}
+	}
+	return nil
 }
 
 // viewShown is a view read, to be shown.

@@ -36,7 +36,10 @@
 // someone with no such record queues nothing; their next open publishes
 // the Home as it is then. When the record cannot be read, the job change
 // publishes anyway: better a wasted publish than a stale Home. Without
-// Config.Seen every job change publishes.
+// Config.Seen every job change publishes. A person's /docs-visitors
+// summary or chart and /docs-health summary republish their Home the same
+// way (Fetches: the visitors' and the docs health's OnFetched, keyed by the
+// command's work), so that a Home left open shows what was just fetched.
 //
 // The visitors summary and the docs health never spend the analytics
 // budget: they are read from what the commands cached. The visitors are

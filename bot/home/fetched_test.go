@@ -45,3 +45,21 @@ func TestHomeShowsWhatTheCommandsFetched(t *testing.T) {
 		t.Errorf("opening the Home sent %d requests to the docs API", n)
 	}
 }
+
+// TestHomeRepublishedAfterAFetch: a Home the person opened is published
+// again after their `/docs-visitors 7d chart` and `/docs-health`, showing
+// the counts without being opened again.
+func TestHomeRepublishedAfterAFetch(t *testing.T) {
+	t.Parallel()
+	h := bottest.New(t, redisURL)
+	h.StartBot(bottest.Config{})
+	openHome(t, h, alice, "No docs health of the last 30 days is cached")
+	h.Command(alice, bottest.General, "/docs-visitors", "7d chart")
+	h.WaitFor("the Home republished with the chart's visitors", func() bool {
+		return strings.Contains(homeText(h, alice), "From the cache of a chart")
+	})
+	h.Command(alice, bottest.General, "/docs-health", "")
+	h.WaitFor("the Home republished with the docs health", func() bool {
+		return strings.Contains(homeText(h, alice), "searches found nothing clicked")
+	})
+}

@@ -14,8 +14,8 @@ import (
 )
 
 // What the rest of docsbot (the App Home, bot/home) may read of the visitors:
-// a summary of the last days from the cache alone, which never spends the
-// analytics budget.
+// a summary of the last days from the caches alone, which never spends the
+// analytics budget, and a hook after a person's summary or chart.
 
 // Feature is the visitors feature registered on a bot, as other features
 // see it through the small interfaces they declare. Register returns it.
@@ -23,6 +23,15 @@ type Feature struct{ v *visitors }
 
 // homeTop is how many pages the cached summary names.
 const homeTop = 3
+
+// OnFetched registers fn, called with the person's workspace and id and the
+// command's work key after their /docs-visitors summary or chart was
+// answered, read from the analytics or the caches (the App Home
+// republishes their Home, which shows CachedProjectSummary). fn must be
+// quick: it runs in the command's work. Register before the bot runs.
+func (f *Feature) OnFetched(fn func(ctx context.Context, team, user, work string)) {
+	f.v.answered = append(f.v.answered, fn)
+}
 
 // CachedProjectSummary renders, in a few lines of mrkdwn, the visitors of
 // the last days days of the project keyed projectKey (bot.ProjectKey: ""
