@@ -96,7 +96,7 @@ func (h *home) helpText(ctx context.Context, log *slog.Logger) string {
 }
 
 // healthTexts are the Home's docs health, one mrkdwn section each: for the
-// implicit or only project its cached summary; with several projects each
+// implicit project its cached summary; with a projects file each
 // project's, headed by its name, or a line saying that none is cached and
 // how to get one (as visitorsTexts does). The readers' words are in it only
 // when bot.Sight says the viewer sees them (a member of the organisation),
@@ -104,7 +104,7 @@ func (h *home) helpText(ctx context.Context, log *slog.Logger) string {
 func (h *home) healthTexts(ctx context.Context, viewer string, log *slog.Logger) []string {
 	sight := h.core.Sight(ctx, viewer, "")
 	set := h.core.Projects()
-	if set.Implicit() || set.Len() == 1 {
+	if set.Implicit() {
 		return []string{h.healthText(ctx, "", "", sight, log)}
 	}
 	projects := set.All()
@@ -123,7 +123,7 @@ func (h *home) healthTexts(ctx context.Context, viewer string, log *slog.Logger)
 }
 
 // healthText is the cached docs health of the project keyed key, named
-// name ("" for the implicit or only project, which is not named).
+// name ("" for the implicit project, which is not named).
 func (h *home) healthText(ctx context.Context, key, name string, sight bot.Sight, log *slog.Logger) string {
 	label, command := "", "`/docs-health`"
 	if name != "" {
