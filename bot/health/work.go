@@ -217,6 +217,8 @@ func cacheKey(api HealthAPI, view, from, to string) string {
 // loaded is what load read: the report, else why there is none.
 type loaded struct {
 	rep *report
+	// age is how old rep is: 0 when just read from the analytics.
+	age time.Duration
 	// refused is the budget's refusal of need requests.
 	refused store.Grant
 	need    int
@@ -232,7 +234,7 @@ func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, vie
 	if c, err := h.store.Analytics.LoadReport(ctx, key); err == nil && c.Age < h.cfg.CacheTTL {
 		var rep report
 		if json.Unmarshal(c.Data, &rep) == nil {
-			return loaded{rep: &rep}, nil
+			return loaded{rep: &rep, age: c.Age}, nil
 		}
 	}
 	need := plan(view, h.cfg.MaxPages)
