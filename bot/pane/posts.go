@@ -319,7 +319,7 @@ func (p *pane) healthText(ctx context.Context, post panePost, key, name string) 
 	case err != nil:
 		return "", fmt.Errorf("reading the docs health: %w", err)
 	case !ok:
-		return "docsbot cannot read the docs health" + onProject(name) + " of this week just now. " + text, nil
+		return "docsbot cannot read this week's docs health" + onProject(name) + " just now. " + text, nil
 	}
 	text = "*What readers struggled with" + onProject(name) + " in the last " + strconv.Itoa(healthDays) + " days:*\n" + text
 	if !sight.Words {
