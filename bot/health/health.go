@@ -26,7 +26,10 @@
 // posted); a guest or another organisation's person gets it privately in
 // the channel (response_url), since they have no buttons to use and
 // docsbot may not be able to write to them directly. The Home shows the
-// words only to members (Feature.CachedHealth).
+// words only to members (Feature.CachedHealth), and so does the pane
+// (Feature.HealthFor: the week's summary read on the person's share of the
+// budget when it is not cached; Feature.HealthAtHand says whether it can
+// be, so that the pane offers it only then).
 //
 // `/docs-health digest weekly|off|status` subscribes a channel to the
 // weekly summary (digest.go); only a member of the organisation may
@@ -109,6 +112,7 @@ type Analytics interface {
 // Limits draws on the analytics budget (store.Limits).
 type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
+	Room(ctx context.Context, d store.Draw) (store.Grant, error)
 	Refund(ctx context.Context, d store.Draw, tokens []string) error
 }
 
@@ -176,6 +180,9 @@ type health struct {
 	cfg   Config
 	store Deps
 	log   *slog.Logger
+	// shown are the hooks called after a person's summary was shown
+	// (Feature.OnFetched).
+	shown []func(ctx context.Context, team, user, work string)
 }
 
 // Register adds /docs-health to b, reading each project's analytics through

@@ -64,7 +64,15 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		title += " of `" + mrkdwn.Escape(k) + "`"
 	}
 	title += ", " + rng.String() + " · asked by " + mrkdwn.Mention(req.User)
-	return h.show(ctx, w, req, viewShown{rep: rep, title: title, text: "Docs health, " + rng.String(), projectKey: bot.ProjectKey(p)}, log)
+	if err := h.show(ctx, w, req, viewShown{rep: rep, title: title, text: "Docs health, " + rng.String(), projectKey: bot.ProjectKey(p)}, log); err != nil {
+		return err
+	}
+	if req.View == viewSummary {
+		for _, fn := range h.shown {
+			fn(ctx, req.Team, req.User, w.Key)
+		}
+	}
+	return nil
 }
 
 // viewShown is a view read, to be shown.
@@ -210,6 +218,8 @@ func cacheKey(api HealthAPI, view, from, to string) string {
 // loaded is what load read: the report, else why there is none.
 type loaded struct {
 	rep *report
+	// age is how old rep is: 0 when just read from the analytics.
+	age time.Duration
 	// refused is the budget's refusal of need requests.
 	refused store.Grant
 	need    int
@@ -225,7 +235,7 @@ func (h *health) load(ctx context.Context, p project.Project, api HealthAPI, vie
 	if c, err := h.store.Analytics.LoadReport(ctx, key); err == nil && c.Age < h.cfg.CacheTTL {
 		var rep report
 		if json.Unmarshal(c.Data, &rep) == nil {
-			return loaded{rep: &rep}, nil
+			return loaded{rep: &rep, age: c.Age}, nil
 		}
 	}
 	need := plan(view, h.cfg.MaxPages)

@@ -36,12 +36,20 @@
 // someone with no such record queues nothing; their next open publishes
 // the Home as it is then. When the record cannot be read, the job change
 // publishes anyway: better a wasted publish than a stale Home. Without
-// Config.Seen every job change publishes.
+// Config.Seen every job change publishes. A person's /docs-visitors
+// summary or chart and /docs-health summary republish their Home the same
+// way (Fetches: the visitors' and the docs health's OnFetched, keyed by the
+// command's work), so that a Home left open shows what was just fetched.
 //
-// The visitors summary never spends the analytics budget: when the cache
-// holds no export of the last 7 days, the Home says so and points to
-// "/docs-visitors 7d" (with a projects file, for each project without one,
-// "/docs-visitors project=NAME"), whose answer fills the cache for the next
-// look. It offers no button that would fetch, because a Home has no channel
-// to post a summary in and opening it must cost nothing.
+// The visitors summary and the docs health never spend the analytics
+// budget: they are read from what the commands cached. The visitors are
+// the export of the last 7 days ("/docs-visitors 7d"), else the totals a
+// chart of them cached ("/docs-visitors 7d chart" counts the 7 whole days
+// up to yesterday: visitors.Feature.CachedProjectSummary reads both); the
+// docs health is the summary of the last 30 days ("/docs-health"), each
+// project's under its name with a projects file. When none is cached, the
+// Home says so and points to the command (with a projects file, for each
+// project without one, "... project=NAME"), whose answer fills the cache
+// for the next look. It offers no button that would fetch, because a Home
+// has no channel to post a summary in and opening it must cost nothing.
 package home

@@ -61,6 +61,17 @@ type Health interface {
 	CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error)
 }
 
+// Fetches is what the features whose commands fill the caches the Home
+// shows offer besides (*visitors.Feature, *health.Feature): a hook called
+// after a person's command read what the Home shows, so that their Home,
+// if they opened it, is published again with it. The Home uses it when
+// the Visitors or the Health given to Register has it.
+type Fetches interface {
+	// OnFetched registers fn, called with the person's workspace and id
+	// and the command's work key.
+	OnFetched(fn func(ctx context.Context, team, user, work string))
+}
+
 // Seen is where the Home records who opened it, so that a job change
 // republishes only the Home of someone who looks at it (views.publish is
 // rate-limited); store.HomeSeen satisfies it.
@@ -152,6 +163,11 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
 	routes.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
 	d.Jobs.OnJobChange(h.jobChanged)
+	for _, f := range []any{d.Visitors, d.Health} {
+		if f, ok := f.(Fetches); ok {
+			f.OnFetched(h.fetched)
+		}
+	}
 	return &Feature{}, nil
 }
 
@@ -189,27 +205,39 @@ func (h *home) onOpened(ctx context.Context, r *bot.EventRequest) {
 
 // jobChanged queues a publish of the Home of the job's requester, keyed by
 // the job, its run and its status, so that the same change seen twice
-// publishes once. A failure is logged: the next look at the Home shows it.
-// Someone who never opened the Home (Config.Seen) gets no publish: their
-// first look publishes it. When that cannot be read, it publishes anyway.
+// publishes once.
 func (h *home) jobChanged(ctx context.Context, j store.Job) {
 	if j.Requester == "" {
 		return
 	}
+	h.republish(ctx, j.Thread.Team, j.Requester, fmt.Sprintf("home:job:%s:%d:%s", j.ID, j.Generation, j.Status), "job", j.ID)
+}
+
+// fetched queues a publish of the Home of the person whose command read
+// what the Home shows (Fetches), keyed by the command's work.
+func (h *home) fetched(ctx context.Context, team, user, work string) {
+	h.republish(ctx, team, user, "home:fetched:"+work, "work", work)
+}
+
+// republish queues a publish of user's Home under key; args say why, for
+// the log. A failure is logged: the next look at the Home shows it.
+// Someone who never opened the Home (Config.Seen) gets no publish: their
+// first look publishes it. When that cannot be read, it publishes anyway.
+func (h *home) republish(ctx context.Context, team, user, key string, args ...any) {
+	log := h.log.With(append([]any{"user", user}, args...)...)
 	if h.seen != nil {
-		opened, err := h.seen.HomeOpened(ctx, j.Thread.Team, j.Requester)
+		opened, err := h.seen.HomeOpened(ctx, team, user)
 		switch {
 		case err != nil:
-			h.log.Warn("reading whether the person opened the App Home failed; refreshing it anyway", "user", j.Requester, "job", j.ID, "err", err)
+			log.Warn("reading whether the person opened the App Home failed; refreshing it anyway", "err", err)
 		case !opened:
-			h.log.Debug("the person never opened the App Home; not refreshing it", "user", j.Requester, "job", j.ID)
+			log.Debug("the person never opened the App Home; not refreshing it")
 			return
 		}
 	}
-	payload, _ := json.Marshal(publishRequest{Team: j.Thread.Team, User: j.Requester})
-	key := fmt.Sprintf("home:job:%s:%d:%s", j.ID, j.Generation, j.Status)
+	payload, _ := json.Marshal(publishRequest{Team: team, User: user})
 	if _, err := h.core.QueueFromWork(ctx, store.Work{Key: key, Kind: workPublish, Payload: payload}); err != nil {
-		h.log.Warn("queueing a refresh of the App Home failed", "user", j.Requester, "job", j.ID, "err", err)
+		log.Warn("queueing a refresh of the App Home failed", "err", err)
 	}
 }
 

@@ -2,11 +2,13 @@ package home
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
@@ -68,7 +70,9 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	}
 	if h.health != nil {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Docs health, last 30 days")))
-		blocks = append(blocks, section(h.healthText(ctx, req.User, log)))
+		for _, s := range h.healthTexts(ctx, req.User, log) {
+			blocks = append(blocks, section(s))
+		}
 	}
 	if h.cfg.Help != nil && h.core.Editors().Refusal(ctx, req.User, req.Channel, "") == "" {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Help channels")))
@@ -91,26 +95,56 @@ func (h *home) helpText(ctx context.Context, log *slog.Logger) string {
 	return strings.Join(lines, "\n")
 }
 
-// healthText is the Home's docs health: the cached summary of the implicit
-// or only project, or a line saying how to get one, with readers' words
-// only when bot.Sight says the viewer sees them (a member of the
-// organisation), and otherwise why not. The Home never spends the
-// analytics budget.
-func (h *home) healthText(ctx context.Context, viewer string, log *slog.Logger) string {
-	key := ""
-	if set := h.core.Projects(); !set.Implicit() && set.Len() > 1 {
-		return "`/docs-health project=NAME` in a channel shows what to fix in one project's docs."
-	}
+// healthTexts are the Home's docs health, one mrkdwn section each: for the
+// implicit project its cached summary; with a projects file each
+// project's, headed by its name, or a line saying that none is cached and
+// how to get one (as visitorsTexts does). The readers' words are in it only
+// when bot.Sight says the viewer sees them (a member of the organisation),
+// and otherwise why not, once. The Home never spends the analytics budget.
+func (h *home) healthTexts(ctx context.Context, viewer string, log *slog.Logger) []string {
 	sight := h.core.Sight(ctx, viewer, "")
+	set := h.core.Projects()
+	if set.Implicit() {
+		return []string{h.healthText(ctx, "", "", sight, log)}
+	}
+	projects := set.All()
+	var out []string
+	for i, p := range projects {
+		if i == visitorsShown {
+			out = append(out, fmt.Sprintf("…and %d more projects: `/docs-health project=NAME` in a channel shows one's docs health.", len(projects)-i))
+			break
+		}
+		out = append(out, h.healthText(ctx, bot.ProjectKey(p), p.Name, sight, log))
+	}
+	if !sight.Words {
+		out = append(out, sight.Why)
+	}
+	return out
+}
+
+// healthText is the cached docs health of the project keyed key, named
+// name ("" for the implicit project, which is not named).
+func (h *home) healthText(ctx context.Context, key, name string, sight bot.Sight, log *slog.Logger) string {
+	label, command := "", "`/docs-health`"
+	if name != "" {
+		label = projectLabel(name) + ": "
+		command = "`/docs-health project=" + mrkdwn.Escape(mrkdwn.Cut(name, 40)) + "`"
+	}
 	text, ok, err := h.health.CachedHealth(ctx, key, sight.Words)
 	switch {
 	case err != nil:
-		log.Warn("reading the docs health cache for the Home failed", "err", err)
-		return "docsbot could not read its docs health cache just now."
+		log.Warn("reading the docs health cache for the Home failed", "project", name, "err", err)
+		return label + "docsbot could not read its docs health cache just now."
+	case !ok && name != "":
+		return label + "no docs health of the last 30 days is cached yet. " + command + " in a channel reads it; the Home shows the numbers after that."
 	case !ok:
 		return "No docs health of the last 30 days is cached, and the Home never spends the analytics budget. " +
-			"`/docs-health` in a channel reads it; the Home shows the numbers after that."
-	case !sight.Words:
+			command + " in a channel reads it; the Home shows the numbers after that."
+	}
+	if name != "" {
+		text = "*" + projectLabel(name) + "*\n" + text
+	}
+	if !sight.Words && name == "" {
 		return text + "\n" + sight.Why
 	}
 	return text

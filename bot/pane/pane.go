@@ -1,9 +1,11 @@
 // Package pane is docsbot in the pane: Slack's side pane of the app (its
 // agent view, whose threads Slack's API calls assistant threads): the
 // suggested prompts of a thread opened there, chosen for the person and
-// the channel they look at, the prompts it answers itself (the docs
-// health of the week, the deployments), and the thread's title from its
-// first question. The questions and jobs typed there take the paths of any
+// the channel they look at, each one answered (a question from the docs,
+// the week's docs health only when it can be had, read on the person's
+// share of the analytics budget when it is not cached), the prompts it
+// answers itself (the docs health of the week, the deployments), and the
+// thread's title from its first post. The questions and jobs typed there take the paths of any
 // direct message (the agent hears them, the answers answer them in the
 // thread), so this package only offers, titles and answers its prompts, and
 // names the project of the rest.
@@ -16,9 +18,10 @@
 //	       DM's for app_context_changed), then the prompts set for the
 //	       person's DM (an agent app's prompts are the channel's)
 //	a reply in the thread (the pane's row in the core's table of posts)
+//	    -> assistant.title work once per thread (a mark kept 30 days), then:
 //	    -> one of our prompts: assistant.prompt work, answered in the thread
-//	    -> anything else: assistant.title work once per thread (a mark kept
-//	       30 days), then the reply goes on as a question or a job, to the
+//	       for the default project of the channel looked at
+//	    -> anything else: the reply goes on as a question or a job, to the
 //	       default project of the channel looked at unless it names one
 //	       (project=NAME) (bot.Post.Project)
 //	the pane's session of the work (Slack's agent session, bot.SetPaneSession:
@@ -77,9 +80,14 @@ func Declaration() declare.Declaration {
 
 // Health is what the pane shows of the docs health (*health.Feature).
 type Health interface {
-	// CachedHealth renders the last 30 days' summary of the project keyed
-	// projectKey from the cache alone; ok is false when none is cached.
-	CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error)
+	// HealthFor renders the summary of the last days days of the project
+	// keyed projectKey for who: cached, else read from the analytics on
+	// who's share of the analytics budget (bot.AnalyticsLimits.Draw); ok
+	// is false when it cannot, and text then says why.
+	HealthFor(ctx context.Context, projectKey string, days int, who bot.Spender, words bool) (text string, ok bool, err error)
+	// HealthAtHand reports whether HealthFor would give it now, spending
+	// nothing.
+	HealthAtHand(ctx context.Context, projectKey string, days int, who bot.Spender) (bool, error)
 }
 
 // Deploys are the deployments started from Slack (store.Deploys).
@@ -108,8 +116,8 @@ type PaneContexts interface {
 // Deps is what the pane uses: one part of the store each (store/doc.go,
 // "Parts"), embedded and named as the store names it, and what it shows of
 // the docs health. Health and Deploys may be nil (the feature left out):
-// the prompt then says where to look instead; Limits, Jobs and
-// PaneContexts are required.
+// their prompts are then not offered, and say so when typed; Limits, Jobs
+// and PaneContexts are required.
 type Deps struct {
 	Health       Health // *health.Feature
 	Deploys             // store.Deploys

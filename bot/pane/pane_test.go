@@ -11,9 +11,9 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// TestPanePromptsForEditorsAndViewers: the pane suggests Ask the docs, the
-// week's docs health and Deploy status to everyone, and Start a docs job
-// only to an editor.
+// TestPanePromptsForEditorsAndViewers: the pane suggests a question to
+// ask the docs, the week's docs health and Deploy status to everyone, and
+// Start a docs job only to an editor.
 func TestPanePromptsForEditorsAndViewers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, true)
@@ -22,8 +22,8 @@ func TestPanePromptsForEditorsAndViewers(t *testing.T) {
 		user string
 		want []string
 	}{
-		{alice, []string{"Ask the docs…", "What do readers struggle with this week?", "Deploy status", "Start a docs job…"}},
-		{bob, []string{"Ask the docs…", "What do readers struggle with this week?", "Deploy status"}},
+		{alice, []string{"How do I get started?", "What do readers struggle with this week?", "Deploy status", "Start a docs job…"}},
+		{bob, []string{"How do I get started?", "What do readers struggle with this week?", "Deploy status"}},
 	} {
 		th := h.open(c.user, general)
 		titles, _ := h.prompts(th.Channel, len(c.want))
@@ -33,31 +33,38 @@ func TestPanePromptsForEditorsAndViewers(t *testing.T) {
 	}
 }
 
-// TestPanePromptsFollowTheChannelsProject: the prompts name the default
-// project of the channel the person looks at, and follow them to another
-// channel (assistant_thread_context_changed, app_context_changed).
+// TestPanePromptsFollowTheChannelsProject: the prompts are headed by the
+// default project of the channel the person looks at, and follow them to
+// another channel (assistant_thread_context_changed, app_context_changed);
+// their messages, posted as the person's, never name it.
 func TestPanePromptsFollowTheChannelsProject(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, true)
 	h.TwoProjects(bottest.Project{}, bottest.Project{})
 	h.StartBot(bottest.Config{})
 	th := h.open(alice, bottest.APIChannel)
-	wantAll := func(what, suffix string) {
+	wantAll := func(what, project string) {
 		t.Helper()
 		h.WaitFor(what, func() bool {
 			sp, ok := h.Slack.SuggestedPrompts(th.Channel, "")
-			return ok && len(sp.Prompts) > 0 && !slices.ContainsFunc(sp.Prompts, func(p slacktest.Prompt) bool { return !strings.HasSuffix(p.Message, suffix) })
+			return ok && len(sp.Prompts) > 0 && sp.Title == "Try asking docsbot about "+project
 		})
+		sp, _ := h.Slack.SuggestedPrompts(th.Channel, "")
+		for _, p := range sp.Prompts {
+			if strings.Contains(p.Message, "project=") {
+				t.Errorf("a prompt's message names the project: %q", p.Message)
+			}
+		}
 	}
-	wantAll("the prompts of the api channel", " project=api")
+	wantAll("the prompts of the api channel", "api")
 	if _, err := h.Slack.ChangeAssistantContext(t.Context(), th.Channel, th.ThreadTS, general); err != nil {
 		t.Fatal(err)
 	}
-	wantAll("the prompts of #general", " project=docs")
+	wantAll("the prompts of #general", "docs")
 	if _, err := h.Slack.ChangeAppContext(t.Context(), alice, slacktest.MessageContext(bottest.APIChannel, "1.000001")); err != nil {
 		t.Fatal(err)
 	}
-	wantAll("the prompts of the message's channel", " project=api")
+	wantAll("the prompts of the message's channel", "api")
 }
 
 // TestPaneQuestionAnsweredInItsThread: a question typed in the pane is
@@ -150,21 +157,38 @@ func TestPaneDeployStatus(t *testing.T) {
 	}
 }
 
-// TestPaneHealthNeverSpendsTheBudget: the week's docs health in the pane
-// comes from the cache alone; with nothing cached it says where to look,
-// and no analytics request is made.
-func TestPaneHealthNeverSpendsTheBudget(t *testing.T) {
+// TestPaneHealthWithinTheBudget: the week's docs health in the pane, with
+// nothing cached, is read from the analytics on the person's share of the
+// budget and cached: asked again, it costs nothing more.
+func TestPaneHealthWithinTheBudget(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, true)
 	h.StartBot(bottest.Config{Answers: true})
-	th := h.open(alice, general)
-	h.Reply(alice, th.Channel, th.ThreadTS, "What do readers struggle with this week?")
-	h.replied(th.Channel, th.ThreadTS, "/docs-health 7d")
-	for _, r := range h.API.Requests() {
-		if strings.Contains(r.Path, "/analytics/") {
-			t.Errorf("an analytics request: %s", r.Path)
+	for i := range 2 {
+		th := h.open(alice, general)
+		h.Reply(alice, th.Channel, th.ThreadTS, "What do readers struggle with this week?")
+		m := h.replied(th.Channel, th.ThreadTS, "searches found nothing clicked")
+		bottest.WantContains(t, "the docs health", m.Text, "in the last 7 days", "`/docs-health 7d` in a channel")
+		if n := analyticsRequests(h); n == 0 || n > 5 {
+			t.Errorf("ask %d: %d analytics requests so far, want the summary's (1 to 5)", i+1, n)
 		}
 	}
+	first := analyticsRequests(h)
+	h.Idle()
+	if n := analyticsRequests(h); n != first {
+		t.Errorf("asked again, the docs health sent %d more analytics requests", n-first)
+	}
+}
+
+// analyticsRequests counts the analytics requests the docs API took.
+func analyticsRequests(h *harness) int {
+	n := 0
+	for _, r := range h.API.Requests() {
+		if strings.Contains(r.Path, "/analytics/") {
+			n++
+		}
+	}
+	return n
 }
 
 // TestPaneWithoutTheAssistantView: a token without the AI scopes (the app

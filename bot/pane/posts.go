@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -64,17 +65,22 @@ func hearsPaneReply(_ context.Context, post bot.Post) bool {
 	return post.DM && post.InThread() && post.Text != ""
 }
 
-// claims claims one of the pane's prompts; anything else queues the
-// thread's title (once per thread, keyed by the post's work) and goes on as
-// a question or a job, to the project the channel looked at beside the
-// thread defaults to (postProject), named on post for the owners after.
+// claims queues the thread's title (once per thread, keyed by the post's
+// work: the first question titles it, and a prompt the pane answers; not
+// one that asks for what comes next, titled by it) and claims one of the
+// pane's prompts; anything else goes on as a question or a job, to the
+// project the channel looked at beside the thread defaults to
+// (postProject), named on post for the owners after.
 func (p *pane) claims(ctx context.Context, w *bot.Work, post *bot.Post) (bool, error) {
-	if _, _, isPrompt := promptOf(post.Text); isPrompt {
-		return true, nil
-	}
 	pp := panePostOf(w, *post)
-	if err := p.queuePost(ctx, workTitle, pp); err != nil {
-		return false, err
+	base, _, isPrompt := promptOf(post.Text)
+	if base != promptJob && base != promptAsk {
+		if err := p.queuePost(ctx, workTitle, pp, ""); err != nil {
+			return false, err
+		}
+	}
+	if isPrompt {
+		return true, nil
 	}
 	proj, err := p.postProject(ctx, pp)
 	post.Project = proj
@@ -82,17 +88,30 @@ func (p *pane) claims(ctx context.Context, w *bot.Work, post *bot.Post) (bool, e
 }
 
 // doOwned queues a prompt claimed as assistant.prompt work, answered in the
-// thread.
+// thread for the project it names, else the one the channel looked at
+// beside the thread defaults to (postProject).
 func (p *pane) doOwned(ctx context.Context, w *bot.Work, post bot.Post) error {
-	if err := p.queuePost(ctx, workPrompt, panePostOf(w, post)); err != nil {
+	pp := panePostOf(w, post)
+	name := ""
+	if _, named, _ := promptOf(post.Text); named == "" {
+		var err error
+		if name, err = p.postProject(ctx, pp); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
+	}
+	if err := p.queuePost(ctx, workPrompt, pp, name); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	return nil
 }
 
-// queuePost queues post's work of kind, keyed by the post's work.
-func (p *pane) queuePost(ctx context.Context, kind string, post panePost) error {
+// queuePost queues post's work of kind, keyed by the post's work, for the
+// project its prompt names, else projectName.
+func (p *pane) queuePost(ctx context.Context, kind string, post panePost, projectName string) error {
 	base, name, _ := promptOf(post.Text)
+	if name == "" {
+		name = projectName
+	}
 	payload, _ := json.Marshal(postRequest{Post: post, Prompt: base, Project: name})
 	if _, err := p.core.QueueFromWork(ctx, store.Work{Key: kind + ":" + post.Key, Kind: kind, Payload: payload}); err != nil {
 		return fmt.Errorf("queueing the pane's %s: %w", kind, err)
@@ -130,7 +149,7 @@ func (p *pane) postProject(ctx context.Context, post panePost) (string, error) {
 // errTitled: the thread was titled from an earlier question.
 var errTitled = errors.New("the pane's thread is titled already")
 
-// doTitle titles the thread from its first question, once (a mark kept
+// doTitle titles the thread from its first post, once (a mark kept
 // titleKeep): Slack shows it in the pane's history.
 func (p *pane) doTitle(ctx context.Context, w *bot.Work) error {
 	var req postRequest
@@ -171,22 +190,23 @@ func (p *pane) doTitle(ctx context.Context, w *bot.Work) error {
 	return nil
 }
 
-// titleOf is a thread's title made of its first question: one line, the
-// project word dropped, cut at maxTitle runes on a word.
+// titleOf is a thread's title made of its first post: one line, the
+// project word dropped, cut at maxTitle runes on a word, escaped (Slack's
+// &, < and >: it pings nobody, links nowhere).
 func titleOf(text string) string {
 	t := strings.Join(strings.Fields(text), " ")
 	if i := strings.LastIndex(t, " project="); i >= 0 && !strings.Contains(t[i+1:], " ") {
 		t = t[:i]
 	}
 	if utf8.RuneCountInString(t) <= maxTitle {
-		return t
+		return mrkdwn.Escape(t)
 	}
 	r := []rune(t)[:maxTitle-1]
 	cut := string(r)
 	if i := strings.LastIndex(cut, " "); i > maxTitle/2 {
 		cut = cut[:i]
 	}
-	return cut + "…"
+	return mrkdwn.Escape(cut) + "…"
 }
 
 // doPrompt answers a prompt the pane took, in its thread: the docs
@@ -227,8 +247,15 @@ func (p *pane) doPrompt(ctx context.Context, w *bot.Work) error {
 				" (not as a question): docsbot starts the docs agent on it and follows the job here, up to its pull request."
 		}
 	case promptHealth:
-		text = p.healthText(ctx, post, key, req.Project, log)
+		var err error
+		if text, err = p.healthText(ctx, post, key, req.Project); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
 	case promptDeploy:
+		if p.deploys == nil {
+			text = "This docsbot does not deploy the docs, so it has no deployments to show."
+			break
+		}
 		var err error
 		if text, err = p.deploysText(ctx, post, key); err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
@@ -266,27 +293,39 @@ func onProject(name string) string {
 	return " of `" + mrkdwn.Escape(name) + "`"
 }
 
-// healthText is the docs health of the project from the cache alone: the
-// pane never spends the analytics budget. The readers' words only for a
-// member of the organisation (bot.Sight).
-func (p *pane) healthText(ctx context.Context, post panePost, key, name string, log *slog.Logger) string {
-	if key == "" && !p.core.Projects().Implicit() && p.core.Projects().Len() > 1 {
-		key = bot.ProjectKey(p.core.Projects().All()[0])
-		name = p.core.Projects().All()[0].Name
+// healthProject is the project whose docs health the pane shows: the one
+// keyed key, named name; with a projects file and none named, the first.
+func (p *pane) healthProject(key, name string) (string, string) {
+	if key == "" && !p.core.Projects().Implicit() {
+		first := p.core.Projects().All()[0]
+		return bot.ProjectKey(first), first.Name
 	}
+	return key, name
+}
+
+// healthText is the docs health of the last healthDays days of the
+// project (healthProject): cached, else read on the person's share of the
+// analytics budget (Health.HealthFor), or why it cannot be now. The
+// readers' words only for a member of the organisation (bot.Sight). Its
+// error is the store's.
+func (p *pane) healthText(ctx context.Context, post panePost, key, name string) (string, error) {
+	if p.health == nil {
+		return "This docsbot does not read the docs health.", nil
+	}
+	key, name = p.healthProject(key, name)
 	sight := p.core.Sight(ctx, post.User, "")
-	text, ok, err := p.health.CachedHealth(ctx, key, sight.Words)
+	text, ok, err := p.health.HealthFor(ctx, key, healthDays, sight.Spender(post.Team, post.User), sight.Words)
 	switch {
 	case err != nil:
-		log.Warn("reading the docs health cache failed", "err", err)
-		return "docsbot could not read its docs health just now. `/docs-health 7d` in a channel shows this week's."
+		return "", fmt.Errorf("reading the docs health: %w", err)
 	case !ok:
-		return "docsbot has no docs health" + onProject(name) + " at hand, and the pane never spends the analytics budget. " +
-			"`/docs-health 7d` in a channel reads this week's; ask here again after that."
-	case !sight.Words:
-		return text + "\n" + sight.Why
+		return "docsbot cannot read this week's docs health" + onProject(name) + " just now. " + text, nil
 	}
-	return text + "\n`/docs-health 7d` in a channel shows this week alone, with *Fix with agent* on each problem."
+	text = "*What readers struggled with" + onProject(name) + " in the last " + strconv.Itoa(healthDays) + " days:*\n" + text
+	if !sight.Words {
+		text += "\n" + sight.Why
+	}
+	return text, nil
 }
 
 // deploysText lists the latest deployments and previews started from

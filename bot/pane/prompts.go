@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -12,10 +13,13 @@ import (
 	"github.com/docsbot/docsbot/bot/project"
 )
 
-// The prompts the pane suggests: what the person sees (title) and the
-// message Slack sends as theirs when they pick it. A prompt's message is
-// the base below, followed by " project=NAME" when the channel the person
-// looks at has a default project, so that what it asks goes there.
+// The prompts the pane suggests: what the person sees (the title) and the
+// message Slack posts as theirs when they pick it, worded as a person
+// would type it and never naming the project: the pane answers its
+// prompts for the default project of the channel the person looks at, as
+// it sends the rest there (postProject). promptOf still reads a message
+// ending in " project=NAME" and promptAsk, as earlier versions offered
+// them.
 const (
 	promptAsk    = "Ask the docs"
 	promptHealth = "What do readers struggle with this week?"
@@ -23,13 +27,23 @@ const (
 	promptJob    = "Start a docs job"
 )
 
-// offer is what the pane can offer: which features are there, whether
-// the person may start jobs, the project of the channel they look at.
+// exampleQuestion is the question the pane offers to ask the docs: one any
+// docs site answers, posted as the person's own and answered from the docs
+// like any question typed in the pane.
+const exampleQuestion = "How do I get started?"
+
+// healthDays is the span of promptHealth's "this week".
+const healthDays = 7
+
+// offer is what the pane can offer: which features are there (Health only
+// when the week's docs health can be had now), whether the person may start
+// jobs, the project of the channel they look at.
 type offer struct {
 	Answers, Health, Deploys bool
 	Editor                   bool
 	// Project is the channel's default project, "" for none (or the
-	// implicit project, which needs no naming).
+	// implicit project, which needs no naming): named in the prompts'
+	// heading only.
 	Project string
 }
 
@@ -41,21 +55,16 @@ func choose(o offer) []slack.AssistantThreadsPrompt {
 		on             bool
 		title, message string
 	}{
-		{o.Answers, "Ask the docs…", promptAsk},
+		{o.Answers, exampleQuestion, exampleQuestion},
 		{o.Health, promptHealth, promptHealth},
 		{o.Deploys, promptDeploy, promptDeploy},
 		{o.Editor, "Start a docs job…", promptJob},
 	}
 	var out []slack.AssistantThreadsPrompt
 	for _, r := range rows {
-		if !r.on {
-			continue
+		if r.on {
+			out = append(out, slack.AssistantThreadsPrompt{Title: r.title, Message: r.message})
 		}
-		msg := r.message
-		if o.Project != "" {
-			msg += " project=" + o.Project
-		}
-		out = append(out, slack.AssistantThreadsPrompt{Title: r.title, Message: msg})
 	}
 	return out
 }
@@ -92,8 +101,9 @@ func channelProject(set *project.Set, channel string) (project.Project, bool) {
 
 // doPrompts sets the prompts of the person's direct message with the bot
 // (an agent app's prompts are its channel's, not a thread's): those of
-// the features there, "Start a docs job…" only for an editor of the
-// project of the channel they look at (or of some project). A person the
+// the features there, the week's docs health only when it can be had now
+// (healthOffered), "Start a docs job…" only for an editor of the project
+// of the channel they look at (or of some project). A person the
 // allow-lists refuse gets none. Setting prompts twice is harmless, so a
 // retry sets them again.
 func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
@@ -111,11 +121,12 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 		log.Info("no prompts: the allow-lists refuse the person")
 		return nil
 	}
-	o := offer{Answers: p.core.Router().Handles(bot.WorkAsk), Health: p.health != nil, Deploys: p.deploys != nil}
+	o := offer{Answers: p.core.Router().Handles(bot.WorkAsk), Deploys: p.deploys != nil}
 	key := ""
 	if proj, ok := channelProject(p.core.Projects().Set, req.Context); ok {
 		o.Project, key = proj.Name, bot.ProjectKey(proj)
 	}
+	o.Health = p.healthOffered(ctx, req.Team, req.User, key, log)
 	refusal, _ := p.core.Editors().Check(ctx, req.User, req.Channel, key)
 	o.Editor = refusal == ""
 	prompts := choose(o)
@@ -139,4 +150,23 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 		log.Warn("Slack refused the suggested prompts; the pane shows none", "err", err)
 	}
 	return nil
+}
+
+// healthOffered reports whether the week's docs health of the project
+// keyed key (healthProject) may be offered to user: it is cached, or
+// their share of the analytics budget can read it now
+// (Health.HealthAtHand). What cannot be told is not offered: every prompt
+// offered must be answered.
+func (p *pane) healthOffered(ctx context.Context, team, user, key string, log *slog.Logger) bool {
+	if p.health == nil {
+		return false
+	}
+	key, _ = p.healthProject(key, "")
+	who := p.core.Sight(ctx, user, "").Spender(team, user)
+	ok, err := p.health.HealthAtHand(ctx, key, healthDays, who)
+	if err != nil {
+		log.Warn("cannot tell whether the docs health can be read; not offering it", "err", err)
+		return false
+	}
+	return ok
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestChoose: the prompts offered for what is there, who asks and the
-// channel's project; each one's message is read back as that prompt.
+// TestChoose: the prompts offered for what is there and who asks; each
+// one's message is what a person would type, naming no project, and is
+// read back as that prompt or is a question.
 func TestChoose(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -15,11 +16,12 @@ func TestChoose(t *testing.T) {
 		want []string
 	}{
 		{"an editor, everything", offer{Answers: true, Health: true, Deploys: true, Editor: true},
-			[]string{"Ask the docs…", "What do readers struggle with this week?", "Deploy status", "Start a docs job…"}},
+			[]string{exampleQuestion, "What do readers struggle with this week?", "Deploy status", "Start a docs job…"}},
 		{"a viewer", offer{Answers: true, Health: true, Deploys: true},
-			[]string{"Ask the docs…", "What do readers struggle with this week?", "Deploy status"}},
+			[]string{exampleQuestion, "What do readers struggle with this week?", "Deploy status"}},
 		{"no answers, no deployments", offer{Health: true, Editor: true},
 			[]string{"What do readers struggle with this week?", "Start a docs job…"}},
+		{"no health at hand", offer{Answers: true, Deploys: true}, []string{exampleQuestion, "Deploy status"}},
 		{"nothing", offer{}, nil},
 	} {
 		for _, project := range []string{"", "api"} {
@@ -29,7 +31,8 @@ func TestChoose(t *testing.T) {
 			for _, p := range got {
 				titles = append(titles, p.Title)
 				base, name, ok := promptOf(p.Message)
-				if !ok || name != project || !strings.HasPrefix(p.Message, base) {
+				question := !ok && strings.HasSuffix(p.Message, "?")
+				if (!question && (!ok || base != p.Message)) || name != "" || strings.Contains(p.Message, "=") {
 					t.Errorf("%s: the message %q reads back as %q, %q, %v", c.name, p.Message, base, name, ok)
 				}
 			}
@@ -61,12 +64,14 @@ func TestPromptOf(t *testing.T) {
 	}
 }
 
-// TestTitleOf: a title is one line, without project=NAME, cut on a word.
+// TestTitleOf: a title is one line, without project=NAME, cut on a word,
+// escaped.
 func TestTitleOf(t *testing.T) {
 	long := strings.Repeat("rotate ", 20)
 	for _, c := range []struct{ text, want string }{
 		{"How do I rotate\nan API key?", "How do I rotate an API key?"},
 		{"Where are keys kept? project=api", "Where are keys kept?"},
+		{"Why does <!channel> & <@U0BOB> get pinged?", "Why does &lt;!channel&gt; &amp; &lt;@U0BOB&gt; get pinged?"},
 		{long, strings.TrimSpace(strings.Repeat("rotate ", 8)) + "…"},
 		{"  ", ""},
 	} {

@@ -14,8 +14,8 @@ import (
 // TestSandboxPaneInBrowser drives the pane in headless
 // Chromium as a person would: opened from #api-docs, it shows the app's
 // suggested prompts as chips; Deploy status clicked is sent in the pane's
-// thread and answered there, and the chips go once the person wrote; a
-// question typed then titles the thread and streams its answer.
+// thread, titles it and is answered there, and the chips go once the
+// person wrote; a question typed then streams its answer.
 func TestSandboxPaneInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
@@ -31,9 +31,9 @@ func TestSandboxPaneInBrowser(t *testing.T) {
 	b.ClickJS("open the pane", "#assistant-btn", sandboxWait)
 	b.Step("the pane's thread open", chromedp.WaitVisible(chromedp.ID("thread-input")))
 	waitJS("a new chat in the app's Messages", `document.getElementById('thread-title').innerText.startsWith('New chat') && document.getElementById('tab-messages').getAttribute('aria-selected') === 'true'`)
-	chips := waitJS("the suggested prompts for the api project", `(() => {
+	chips := waitJS("the suggested prompts, none naming the project in what it posts", `(() => {
 		const cs = [...document.querySelectorAll('#thread-messages .prompts .prompt-chip')];
-		return cs.length >= 3 && cs.every((c) => c.title.endsWith(' project=`+apiProject+`')) ? cs.map((c) => c.textContent).join(' | ') : '';
+		return cs.length >= 3 && cs.every((c) => !c.title.includes('project=')) ? cs.map((c) => c.textContent).join(' | ') : '';
 	})()`)
 	t.Logf("prompts: %s", chips)
 	waitJS("Deploy status among them", `[...document.querySelectorAll('#thread-messages .prompt-chip')].some((c) => c.textContent === 'Deploy status')`)
@@ -45,14 +45,13 @@ func TestSandboxPaneInBrowser(t *testing.T) {
 	})()`)
 	t.Logf("answer:\n%s", answer)
 	waitJS("the chips gone", `!document.querySelector('#thread-messages .prompts')`)
+	waitJS("the thread titled with the prompt", `document.getElementById('thread-title').innerText.startsWith('Deploy status')`)
 
-	// A question typed in the pane: the app titles the thread with it and
-	// streams its answer.
+	// A question typed in the pane: the app streams its answer.
 	const question = "How do I rotate an API key?"
 	b.Step("ask in the pane", chromedp.SendKeys(chromedp.ID("thread-input"), question+kb.Enter))
 	waitJS("the answer streaming", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('According to') && m.querySelector('.streaming'))`)
 	waitJS("the answer whole, with its sources", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && !m.querySelector('.streaming'))`)
-	waitJS("the thread titled with the question", `document.getElementById('thread-title').innerText.startsWith(`+strconv.Quote(question)+`)`)
 	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
 	shoot(t, b, "pane.png")
 }

@@ -488,8 +488,9 @@ func TestSandboxUnfurlsDocsLinks(t *testing.T) {
 }
 
 // TestSandboxPane: the page opens the pane looking at
-// #api-docs; the app suggests its prompts for the api project, and a
-// prompt sent in the pane's thread is answered there.
+// #api-docs; the app suggests its prompts for the api project, none naming
+// it in what it posts as the person's, and a prompt sent in the pane's
+// thread is answered there.
 func TestSandboxPane(t *testing.T) {
 	t.Parallel()
 	sb := startTestSandbox(t, "")
@@ -501,10 +502,13 @@ func TestSandboxPane(t *testing.T) {
 		t.Fatalf("opening the pane: %d %+v %v", status, th, err)
 	}
 	st := p.waitFor("the pane's prompts", func(st slackweb.State) bool { return len(st.Prompts) >= 3 })
+	if want := "Try asking docsbot about " + apiProject; st.PromptsTitle != want {
+		t.Errorf("the prompts are headed %q, want %q", st.PromptsTitle, want)
+	}
 	var deploy string
 	for _, pr := range st.Prompts {
-		if !strings.HasSuffix(pr.Message, " project="+apiProject) {
-			t.Errorf("prompt %q does not name the channel's project", pr.Message)
+		if strings.Contains(pr.Message, "project=") {
+			t.Errorf("prompt %q names the project in what it posts", pr.Message)
 		}
 		if pr.Title == "Deploy status" {
 			deploy = pr.Message

@@ -187,7 +187,8 @@ func (s *Server) SuggestedPrompts(channel, threadTS string) (SuggestedPrompts, b
 }
 
 // ThreadTitle returns the title the app gave the thread of channel whose
-// parent is threadTS (assistant.threads.setTitle), "" when none.
+// parent is threadTS (assistant.threads.setTitle), "" when none: as the
+// app sent it, Slack's entities and all (&lt; shows as <, as in any text).
 func (s *Server) ThreadTitle(channel, threadTS string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -97,6 +97,9 @@ type visitors struct {
 	store   Deps
 	log     *slog.Logger
 	metrics *metrics
+	// answered are the hooks called after a person's summary or chart
+	// (Feature.OnFetched).
+	answered []func(ctx context.Context, team, user, work string)
 }
 
 // Register adds /docs-visitors to b: the command and its work. Each
@@ -303,7 +306,10 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 	defer cancel()
 	switch req.Mode {
 	case modeChart:
-		return v.postChart(ctx, w, t, cmd, req.Range, "", 0)
+		if err := v.postChart(ctx, w, t, cmd, req.Range, "", 0); err != nil {
+			return err
+		}
+		v.fetched(ctx, w, cmd)
 	case modeCompare:
 		v.postComparison(ctx, w, t, cmd, req)
 	case modeCSV:
@@ -312,8 +318,17 @@ func (v *visitors) doVisitors(ctx context.Context, w *bot.Work) error {
 		return v.digestCommand(ctx, w, t, cmd, req)
 	default:
 		v.summarizeVisitors(ctx, w, t, cmd, req)
+		v.fetched(ctx, w, cmd)
 	}
 	return nil
+}
+
+// fetched calls the hooks of Feature.OnFetched after cmd's summary or
+// chart.
+func (v *visitors) fetched(ctx context.Context, w *bot.Work, cmd slack.SlashCommand) {
+	for _, fn := range v.answered {
+		fn(ctx, cmd.TeamID, cmd.UserID, w.Key)
+	}
 }
 
 // giveUpVisitors tells the person that no summary could be made in time.

@@ -1275,7 +1275,7 @@
       return;
     }
     // An assistant pane's thread is headed by the title the app gave it.
-    $('thread-title').firstChild.textContent = parent.assistant ? (parent.title || 'New chat') + ' ' : 'Thread ';
+    $('thread-title').firstChild.textContent = parent.assistant ? (parent.title ? decode(parent.title) : 'New chat') + ' ' : 'Thread ';
     $('thread-sub').textContent = parent.assistant ? botName() + ' \u00b7 assistant' : placeName(ch);
     $('thread-hint').textContent = parent.assistant ? 'Questions here go to ' + botName() : "Replies in a job's thread go to the agent";
     const replies = (parent.replies || []).concat(eph.filter((m) => m.thread_ts === parent.ts))
