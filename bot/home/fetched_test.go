@@ -26,14 +26,7 @@ func TestHomeShowsWhatTheCommandsFetched(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := bottest.New(t, redisURL)
-			var apis []*docsapitest.Server
-			for i, name := range tt.projects {
-				p := bottest.Project{Name: name}
-				if i == 0 {
-					p.Channels, p.API = []string{bottest.General}, h.API
-				}
-				apis = append(apis, h.AddProject(p))
-			}
+			apis := addProjects(h, tt.projects)
 			h.StartBot(bottest.Config{})
 			h.Command(alice, bottest.General, "/docs-visitors", "7d chart")
 			h.WaitFor("the chart", func() bool { return len(h.ChartPosts(bottest.General)) > 0 })

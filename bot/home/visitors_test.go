@@ -26,14 +26,7 @@ func TestHomeShowsEachProjectsCachedVisitors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := bottest.New(t, redisURL)
-			var apis []*docsapitest.Server
-			for i, name := range tt.projects {
-				p := bottest.Project{Name: name}
-				if i == 0 {
-					p.Channels, p.API = []string{bottest.General}, h.API
-				}
-				apis = append(apis, h.AddProject(p))
-			}
+			apis := addProjects(h, tt.projects)
 			h.StartBot(bottest.Config{})
 			showsProjectsVisitors(t, h, tt.projects, tt.projects[0], apis)
 		})
@@ -89,4 +82,18 @@ func visitorsRequests(apis []*docsapitest.Server) int {
 		n += api.Count(docsapitest.EndpointVisitors)
 	}
 	return n
+}
+
+// addProjects serves the projects named, the first the default of #general
+// on h.API, and returns their APIs in that order.
+func addProjects(h *bottest.Harness, projects []string) []*docsapitest.Server {
+	var apis []*docsapitest.Server
+	for i, name := range projects {
+		p := bottest.Project{Name: name}
+		if i == 0 {
+			p.Channels, p.API = []string{bottest.General}, h.API
+		}
+		apis = append(apis, h.AddProject(p))
+	}
+	return apis
 }

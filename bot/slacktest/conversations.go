@@ -72,11 +72,8 @@ func (s *Server) channelObjectLocked(ch *channelState) map[string]any {
 func (s *Server) conversationsInfo(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(r.params["channel"])
-	if code != "" {
-		return fail(code)
-	}
-	if res, ok := s.needScope(readScope(ch)); !ok {
+	ch, res, ok := s.readableChannelLocked(r)
+	if !ok {
 		return res
 	}
 	return apiResult{fields: map[string]any{"channel": s.channelObjectLocked(ch)}}
@@ -163,11 +160,8 @@ func (s *Server) usersConversations(r *apiRequest) apiResult {
 func (s *Server) conversationsMembers(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(r.params["channel"])
-	if code != "" {
-		return fail(code)
-	}
-	if res, ok := s.needScope(readScope(ch)); !ok {
+	ch, res, ok := s.readableChannelLocked(r)
+	if !ok {
 		return res
 	}
 	limit := 100
@@ -204,4 +198,18 @@ func (s *Server) conversationsMembers(r *apiRequest) apiResult {
 		next = encodeCursor(end)
 	}
 	return apiResult{fields: map[string]any{"members": slices.Clone(members[offset:end]), "response_metadata": map[string]any{"next_cursor": next}}}
+}
+
+// readableChannelLocked is the channel a conversations.* read names, or
+// Slack's answer when the bot may not read it: channel_not_found (unknown,
+// or private without the bot), or the missing read scope of its type.
+func (s *Server) readableChannelLocked(r *apiRequest) (*channelState, apiResult, bool) {
+	ch, code := s.visibleChannelLocked(r.params["channel"])
+	if code != "" {
+		return nil, fail(code), false
+	}
+	if res, ok := s.needScope(readScope(ch)); !ok {
+		return nil, res, false
+	}
+	return ch, apiResult{}, true
 }
