@@ -262,7 +262,11 @@
         if (word === 'channel' || word === 'here' || word === 'everyone') {
           return el('span', { class: 'mention mention-broadcast' }, '@' + word);
         }
-        if (word.startsWith('subteam^')) return el('span', { class: 'mention' }, decode(label) || '@group');
+        if (word.startsWith('subteam^')) {
+          const id = word.slice('subteam^'.length);
+          const handle = ctx.groupHandle(id);
+          return el('span', { class: 'mention', title: id }, handle ? '@' + handle : decode(label) || '@group');
+        }
         return document.createTextNode(decode(label || word));
       }
     }
@@ -764,6 +768,7 @@
     modalReturn: null, // what had the focus before a modal opened
     menuAnchor: null, // the button of the open menu
     users: new Map(),
+    groups: new Map(),
     channels: new Map(),
     current: null, // channel id, or APP
     thread: null, // parent ts of the open thread
@@ -789,6 +794,7 @@
 
   const ctx = {
     userName: (id) => (app.users.get(id) || {}).name,
+    groupHandle: (id) => (app.groups.get(id) || {}).handle,
     channelName: (id) => (app.channels.get(id) || {}).name,
   };
 
@@ -998,9 +1004,10 @@
 
   function apply(state) {
     app.state = state;
-    const sig = JSON.stringify(state.users) + JSON.stringify(state.channels.map((c) => [c.id, c.name]));
+    const sig = JSON.stringify(state.users) + JSON.stringify(state.groups || []) + JSON.stringify(state.channels.map((c) => [c.id, c.name]));
     if (sig !== app.usersSig) { app.usersSig = sig; app.cache.clear(); }
     app.users = new Map(state.users.map((u) => [u.id, u]));
+    app.groups = new Map((state.groups || []).map((g) => [g.id, g]));
     app.channels = new Map(state.channels.map((c) => [c.id, c]));
     if (!app.current || (app.current !== APP && !app.channels.has(app.current))) {
       let hash = '';
