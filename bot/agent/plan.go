@@ -25,7 +25,8 @@ import (
 // A start that did not happen is an error on queued; a job no longer
 // followed (untracked) or whose start is unknown, an error on the card it
 // stood at. A card of a step that will not happen ("none") shows no
-// status, only why.
+// status, only why. The pull request is named once, by its link (by its
+// label where it has none).
 const (
 	taskQueued  = "queued"
 	taskStarted = "started"
@@ -106,11 +107,12 @@ func (v rootView) resultCards() (pr, preview *slack.TaskCardBlock) {
 		}
 		return card(taskPR, "No pull request", "", why), card(taskPreview, "No preview", "", "Nothing to preview")
 	}
-	pr = card(taskPR, "Pull request opened", slack.TaskCardStatusComplete, prLabel(v.PRLink))
 	preview = card(taskPreview, "Preview", slack.TaskCardStatusPending, "The docs platform builds it from the pull request: its checks link to it")
-	if mrkdwn.WebURL(v.PRLink) {
+	if !mrkdwn.WebURL(v.PRLink) {
+		pr = card(taskPR, "Pull request opened", slack.TaskCardStatusComplete, prLabel(v.PRLink))
+	} else {
 		src := slack.NewTaskCardSource(v.PRLink, prLabel(v.PRLink))
-		pr.WithSources(src)
+		pr = card(taskPR, "Pull request opened", slack.TaskCardStatusComplete, "").WithSources(src)
 		preview.WithSources(src)
 	}
 	if v.Status == docsapi.StatusArchived {
