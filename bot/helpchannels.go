@@ -12,7 +12,8 @@ import (
 // the mode through the help channels' feature value (bot/app hands it over)
 // and answers an unasked Question (Via ViaAuto, ViaPrivate) only when its
 // answer has sources. What both read is here: the modes, the ways a question
-// came, the action ids, ThreadRef and ShareRef.
+// came, the action ids, ThreadRef and ShareRef; Ask an expert's value and
+// the messages both show are in helpmessages.go.
 
 // Answer modes of a channel.
 const (

@@ -36,3 +36,18 @@ func (lm Limits) ForgetOnce(ctx context.Context, name string) error {
 	}
 	return nil
 }
+
+// Happened reports whether the event called name happened within its keep
+// (Once), without recording it: what a message shows of an event another
+// part recorded.
+func (lm Limits) Happened(ctx context.Context, name string) (bool, error) {
+	s := lm.s
+	if name == "" {
+		return false, fmt.Errorf("store: happened: %w", ErrInvalid)
+	}
+	n, err := s.rdb.Exists(ctx, s.prefix+"once:"+name).Result()
+	if err != nil {
+		return false, wrapErr(err, "store: happened")
+	}
+	return n == 1, nil
+}

@@ -62,3 +62,28 @@ func TestForgetOnce(t *testing.T) {
 		t.Errorf("no name: %v, want ErrInvalid", err)
 	}
 }
+
+// TestHappened: an event is known to have happened once it is recorded, and
+// asking records nothing.
+func TestHappened(t *testing.T) {
+	t.Parallel()
+	lm := newStore(t).Limits()
+	ctx := t.Context()
+	const name = "share:C1:1.2:U1:1"
+	for i, st := range []struct {
+		once bool
+		want bool
+	}{{false, false}, {false, false}, {true, true}} {
+		if st.once {
+			if _, err := lm.Once(ctx, name, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := lm.Happened(ctx, name); err != nil || got != st.want {
+			t.Errorf("step %d: Happened = %v, %v; want %v", i, got, err, st.want)
+		}
+	}
+	if _, err := lm.Happened(ctx, ""); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("no name: %v, want ErrInvalid", err)
+	}
+}

@@ -20,12 +20,14 @@ import (
 //	started   pending      complete         complete            complete           complete
 //	working   pending      in_progress      complete            error              complete
 //	pr        pending      pending          complete (or none)  pending            complete (or none)
-//	preview   pending      pending          pending (or none)   pending            none
+//	preview   pending      pending          complete (or none)  none               none
 //
 // A start that did not happen is an error on queued; a job no longer
 // followed (untracked) or whose start is unknown, an error on the card it
 // stood at. A card of a step that will not happen ("none") shows no
-// status, only why.
+// status, only why; no card is left pending once the run ended but the
+// pull request's of a failed run, which a follow-up may open. The pull
+// request is named once, by its link (by its label where it has none).
 const (
 	taskQueued  = "queued"
 	taskStarted = "started"
@@ -89,6 +91,7 @@ func (v rootView) planBlock() *slack.PlanBlock {
 	case v.Status == docsapi.StatusFailed:
 		working = card(taskWorking, "Failed", failed, v.tookDetails("The agent failed"))
 		pr = card(taskPR, "Pull request", pending, "Not opened: follow up to try again")
+		preview = card(taskPreview, "No preview", "", "Nothing to preview: the run failed")
 	default:
 		working = card(taskWorking, outcomeWord(v.Status), done, v.tookDetails(""))
 		pr, preview = v.resultCards()
@@ -106,11 +109,12 @@ func (v rootView) resultCards() (pr, preview *slack.TaskCardBlock) {
 		}
 		return card(taskPR, "No pull request", "", why), card(taskPreview, "No preview", "", "Nothing to preview")
 	}
-	pr = card(taskPR, "Pull request opened", slack.TaskCardStatusComplete, prLabel(v.PRLink))
-	preview = card(taskPreview, "Preview", slack.TaskCardStatusPending, "The docs platform builds it from the pull request: its checks link to it")
-	if mrkdwn.WebURL(v.PRLink) {
+	preview = card(taskPreview, "Preview", slack.TaskCardStatusComplete, "The docs platform builds it from the pull request: its checks link to it")
+	if !mrkdwn.WebURL(v.PRLink) {
+		pr = card(taskPR, "Pull request opened", slack.TaskCardStatusComplete, prLabel(v.PRLink))
+	} else {
 		src := slack.NewTaskCardSource(v.PRLink, prLabel(v.PRLink))
-		pr.WithSources(src)
+		pr = card(taskPR, "Pull request opened", slack.TaskCardStatusComplete, "").WithSources(src)
 		preview.WithSources(src)
 	}
 	if v.Status == docsapi.StatusArchived {

@@ -34,8 +34,9 @@ func (h *harness) planOf(ts string) (string, []bottest.Task) {
 // TestJobProgressIsAPlan: a job's root message shows its progress as a
 // plan of task cards, checked by the fake Slack as Slack checks them:
 // queued and started done, working with the API's latest status and the
-// time, then the pull request opened (linked) and its preview; the status
-// line stays under it and the result comes with its buttons.
+// time, then the pull request opened (named once, by its link) and its
+// preview, done when the run ended; the status line stays under it and
+// the result comes with its buttons.
 func TestJobProgressIsAPlan(t *testing.T) {
 	t.Parallel()
 	clock := slacktest.NewManualClock(time.Now())
@@ -59,11 +60,11 @@ func TestJobProgressIsAPlan(t *testing.T) {
 	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
 	h.WaitFor("the plan done", func() bool {
 		s, _ := h.planOf(rootTS)
-		return s == "queued:complete started:complete working:complete pr:complete preview:pending"
+		return s == "queued:complete started:complete working:complete pr:complete preview:complete"
 	})
 	_, tasks = h.planOf(rootTS)
-	if tasks[3].Title != "Pull request opened" || !slices.Equal(tasks[3].Sources, []string{pr}) || !strings.Contains(tasks[3].Details, "acme/docs#12") {
-		t.Errorf("pull request card %+v, want it opened and linked", tasks[3])
+	if tasks[3].Title != "Pull request opened" || !slices.Equal(tasks[3].Sources, []string{pr}) || strings.Contains(tasks[3].Details, "acme/docs#12") {
+		t.Errorf("pull request card %+v, want it opened and named once, by its link", tasks[3])
 	}
 	if m, _ := h.Slack.Message(general, rootTS); !strings.Contains(rendered(m), "Completed") {
 		t.Errorf("root message %q lacks its status line", rendered(m))
@@ -76,15 +77,15 @@ func TestJobProgressIsAPlan(t *testing.T) {
 	}
 }
 
-// TestJobPlanOfAFailedRun: a failed run shows an error on its working card
-// and no pull request.
+// TestJobPlanOfAFailedRun: a failed run shows an error on its working card,
+// no pull request, and no preview left pending.
 func TestJobPlanOfAFailedRun(t *testing.T) {
 	t.Parallel()
 	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Document the SDK")
 	h.API.SetJobStatus(jobID, docsapi.StatusFailed, nil)
 	h.WaitFor("the plan failed", func() bool {
 		s, _ := h.planOf(rootTS)
-		return s == "queued:complete started:complete working:error pr:pending preview:pending"
+		return s == "queued:complete started:complete working:error pr:pending preview:"
 	})
 }
 

@@ -100,8 +100,9 @@ func (h *harness) told(user, text string) bool {
 }
 
 // TestDeployLiveToTheEnd: /docs-deploy keeps one live message from queued to
-// the end: the commit and the files changed when it succeeds, the end of the
-// logs in a code block when it fails; the API is asked to deploy once each.
+// the end: the commit (its message a block quote, "&gt; ", not a literal
+// ">") and the files changed when it succeeds, the end of the logs in a
+// code block when it fails; the API is asked to deploy once each.
 func TestDeployLiveToTheEnd(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -110,7 +111,7 @@ func TestDeployLiveToTheEnd(t *testing.T) {
 		state string // the record's last state, for /docs-deploy status
 		wants []string
 	}{
-		{"success", false, "success", []string{":white_check_mark:", "done.", "modified"}},
+		{"success", false, "success", []string{":white_check_mark:", "done.", "\n&gt; ", "modified"}},
 		{"failure", true, "failure", []string{":x:", "it failed.", "The end of the logs:\n```", "then `/docs-deploy` again"}},
 	}
 	for _, tt := range tests {

@@ -118,7 +118,7 @@ func commitLines(st *docsapi.DeployStatus) string {
 	c := st.Commit
 	var b strings.Builder
 	if c.SHA != "" || c.Message != "" {
-		b.WriteString("\n> " + mrkdwn.Escape(mrkdwn.Cut(secret.Redact(firstLine(c.Message)), 150)))
+		b.WriteString("\n" + mrkdwn.Quote(mrkdwn.Cut(secret.Redact(firstLine(c.Message)), 150))) // "&gt; ": a quote, not a literal ">"
 		if c.SHA != "" {
 			b.WriteString(" (`" + mrkdwn.Escape(mrkdwn.Cut(c.SHA, 7)) + "`")
 			if c.Ref != "" {

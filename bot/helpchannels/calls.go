@@ -101,15 +101,14 @@ func (f *Feature) giveBackLogged(ctx context.Context, t *take, log *slog.Logger)
 // told directly (the table above).
 func (f *Feature) summon(ctx context.Context, c clicked, q slack.Message, e roles.Editors, log *slog.Logger) error {
 	shared := f.shared(ctx, c.ref.Channel)
-	asked := mrkdwn.Mention(q.User) + " asked a question the docs do not answer"
-	by := ""
-	if c.user != q.User {
+	asked, by := calledFor(c, q), ""
+	if c.user != q.User && !c.expert.Sourced {
 		by = "\n_" + mrkdwn.Mention(c.user) + " called you._"
 	}
 	text := mentions(e) + ": " + asked + ":\n" + questionShown(q.Text) + by
 	if shared {
 		text = asked + "; docsbot asked the experts directly to look at it here."
-		if c.user != q.User {
+		if by != "" {
 			text += "\n_" + mrkdwn.Mention(c.user) + " called them._"
 		}
 	}
@@ -128,6 +127,21 @@ func (f *Feature) summon(ctx context.Context, c clicked, q slack.Message, e role
 		return errors.New("helpchannels: no expert could be told in a direct message")
 	}
 	return nil
+}
+
+// calledFor says what the call of c is for, by what its button was under:
+// docsbot's answer citing the docs, after which someone asked for an
+// expert, or the note (or an answer without sources) that the docs do not
+// answer the question q.
+func calledFor(c clicked, q slack.Message) string {
+	if !c.expert.Sourced {
+		return mrkdwn.Mention(q.User) + " asked a question the docs do not answer"
+	}
+	whose := mrkdwn.Mention(q.User) + "'s question"
+	if c.user == q.User {
+		whose = "their question"
+	}
+	return mrkdwn.Mention(c.user) + " asked for an expert after docsbot answered " + whose + " from the docs"
 }
 
 // tellExperts tells each of e (the people named, the members of the

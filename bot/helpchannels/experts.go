@@ -120,10 +120,12 @@ func (f *Feature) isExpert(ctx context.Context, e roles.Editors, user string) bo
 	return v.Editor
 }
 
-// clicked is a button's press: who, where, the thread its value names.
+// clicked is a button's press: who, where, the thread its value names
+// (and, for Ask an expert, what the button was under: expert).
 type clicked struct {
 	user, team, channel string
 	ref                 bot.ThreadRef
+	expert              bot.ExpertRef
 	ic                  slack.InteractionCallback
 }
 
@@ -136,11 +138,11 @@ func (f *Feature) press(ctx context.Context, r *bot.InteractionRequest) (clicked
 	if len(ic.ActionCallback.BlockActions) == 0 {
 		return c, false
 	}
-	ref, ok := bot.ParseThreadRef(ic.ActionCallback.BlockActions[0].Value)
+	ref, ok := bot.ParseExpertRef(ic.ActionCallback.BlockActions[0].Value) // a ThreadRef too
 	if !ok {
 		return c, false
 	}
-	c.ref = ref
+	c.ref, c.expert = ref.ThreadRef, ref
 	if refusal := f.refusal(c.user, ref.Channel); refusal != "" {
 		f.tell(ctx, c, refusal)
 		return c, false
@@ -227,6 +229,7 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
 		return
 	case !first:
+		f.doneInPlace(ctx, c.ic, expertAskedBy(f.calledBy(ctx, c)), f.expertAgain(c, q))
 		f.tell(ctx, c, "The experts were called to this thread already.")
 		return
 	}
@@ -240,6 +243,29 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	log.Info("experts called to a help channel's question")
+	f.doneInPlace(ctx, c.ic, expertAskedBy(c.user), f.expertAgain(c, q))
+}
+
+// calledBy is who called the experts to c's thread, c's presser when the
+// call cannot be read.
+func (f *Feature) calledBy(ctx context.Context, c clicked) string {
+	if call, err := f.store.Calls.ExpertCall(ctx, c.ref.Thread()); err == nil && call.CalledBy != "" {
+		return call.CalledBy
+	}
+	return c.user
+}
+
+// expertAgain builds again the person's own message that held c's Ask an
+// expert (inplace.go): the note that the docs do not cover q, or their
+// private answer.
+func (f *Feature) expertAgain(c clicked, q slack.Message) rebuilt {
+	if !c.expert.Answer {
+		return f.uncoveredAgain(c, q)
+	}
+	if c.expert.Turn > 0 {
+		return f.privateAgain(c.team, c.expert.ShareRef, c.expert.Sourced)
+	}
+	return nil
 }
 
 // resolveButton is Mark resolved of the thread ref.
@@ -274,9 +300,11 @@ func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the question was not marked resolved. Try again in a minute.")
 		return
 	case !first:
+		f.doneInPlace(ctx, c.ic, resolvedBy(call.ResolvedBy), nil)
 		f.tell(ctx, c, mrkdwn.Mention(call.ResolvedBy)+" marked this question resolved already.")
 		return
 	}
+	f.doneInPlace(ctx, c.ic, resolvedBy(c.user), nil)
 	f.react(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", log)
 	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
 		slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false)); err != nil {

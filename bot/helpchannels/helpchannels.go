@@ -142,6 +142,7 @@ type Limits interface {
 	Room(ctx context.Context, d store.Draw) (store.Grant, error)
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
 	ForgetOnce(ctx context.Context, name string) error
+	Happened(ctx context.Context, name string) (bool, error)
 }
 
 // Conversations are the answers' conversations, read to share an answer

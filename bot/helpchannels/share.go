@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -51,7 +50,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	thread := store.Thread{Team: ic.Team.ID, Channel: ref.Channel, TS: ref.TS}
-	sh := sharing{thread: thread, user: user, tell: tell, told: ic.ResponseURL != "", log: log}
+	sh := sharing{thread: thread, user: user, tell: tell, told: ic.ResponseURL != "", log: log, ic: ic}
 	if ref.Turn == 0 {
 		f.shareEarlier(ctx, sh)
 		return
@@ -74,18 +73,23 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 		tell("This is not your latest answer in this thread, and docsbot keeps only the latest to share. Share that one from its own message.")
 		return
 	}
-	f.postShared(ctx, sh, "share:"+ref.Thread()+":"+user+":"+strconv.Itoa(ref.Turn), conv.Last, conv)
+	sh.again = f.privateAgain(ic.Team.ID, ref, len(conv.Sources) > 0)
+	f.postShared(ctx, sh, shareOnce(ref), conv.Last, conv)
 }
 
 // sharing is a press of Share in channel: the answer's thread, who
-// pressed, how to tell them privately, and whether to tell them it was
-// shared (pressed where a response URL tells them).
+// pressed, how to tell them privately, whether to tell them it was shared
+// (pressed where a response URL tells them), the press, and how to build
+// the private answer again with the line saying it was shared (nil for
+// a value of earlier versions).
 type sharing struct {
 	thread store.Thread
 	user   string
 	tell   func(string)
 	told   bool
 	log    *slog.Logger
+	ic     slack.InteractionCallback
+	again  rebuilt
 }
 
 // What Share in channel tells the person when it shares nothing.
@@ -138,6 +142,7 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 		tell(storageDown)
 		return
 	case !first:
+		f.doneInPlace(ctx, sh.ic, sharedLine, sh.again)
 		tell("You shared this answer in the thread already.")
 		return
 	}
@@ -157,7 +162,7 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 		return
 	}
 	log.Info("a private answer was shared in its thread")
-	if sh.told {
+	if !f.doneInPlace(ctx, sh.ic, sharedLine, sh.again) && sh.told {
 		tell("You shared the answer in the thread.")
 	}
 }

@@ -19,7 +19,8 @@ const envHelpScreenshot = "DOCSBOT_HELP_SCREENSHOT"
 
 // TestSandboxHelpInBrowser drives #help in headless Chromium as a person
 // would: a question typed without a mention is answered in its thread with
-// its sources and Ask an expert; /docs-ask here shows the channel's mode.
+// its sources and Ask an expert, which calls @docs-team by its handle and
+// then says so in its place; /docs-ask here shows the channel's mode.
 func TestSandboxHelpInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
@@ -47,6 +48,11 @@ func TestSandboxHelpInBrowser(t *testing.T) {
 	step := b.Step
 	step("the thread open", chromedp.WaitVisible(chromedp.ID("thread-input")))
 	waitJS("the answer with its sources and Ask an expert", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && m.querySelector('button[data-action-id="docs_ask_expert"]'))`)
+	// Ask an expert: the call names the docs team by its handle and says
+	// it came after an answer; the button says in its place that it did.
+	b.ClickJS("press Ask an expert", `#thread-messages .msg-bot button[data-action-id="docs_ask_expert"]`, sandboxWait)
+	waitJS("the call naming @docs-team after the answer", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('@docs-team') && m.innerText.includes('asked for an expert after docsbot answered'))`)
+	waitJS("the answer saying the expert was asked", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && m.innerText.includes('✓ Expert asked by @alice') && !m.querySelector('button[data-action-id="docs_ask_expert"]'))`)
 	step("type /docs-ask here", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-ask here"+kb.Enter))
 	waitJS("the mode shown privately", `[...document.querySelectorAll('#messages .msg-ephemeral')].some((m) => m.innerText.includes('the mode is auto'))`)
 	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))

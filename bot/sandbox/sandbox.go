@@ -270,6 +270,7 @@ func sandboxSlack() *slacktest.Server {
 		Members: []string{sandboxUser, sandboxPartner}})
 	sl.AddChannel(slacktest.Channel{ID: helpChannel, Name: "help", BotMember: true, Members: withGus})
 	sl.AddUserGroup(docsTeam, sandboxUser)
+	sl.SetUserGroupHandle(docsTeam, "docs-team")
 	return sl
 }
 

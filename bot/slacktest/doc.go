@@ -59,7 +59,8 @@
 // prompts are its DM's; WithAssistantView for per-thread ones),
 // agents.sessions.setStatus/rename,
 // files.getUploadURLExternal with its upload URL and
-// files.completeUploadExternal, usergroups.users.list (AddUserGroup),
+// files.completeUploadExternal, usergroups.users.list (AddUserGroup;
+// SetUserGroupHandle gives a group the handle UserGroups lists),
 // users.info (scope users:read; guests and people of other organisations,
 // AddGuest, AddExternalUser, whose events carry user_team),
 // conversations.info (is_ext_shared for a Channel shared with another

@@ -30,8 +30,10 @@ type workspaceState struct {
 	// uploads are the files by id, uploaded or only announced.
 	uploads     map[string]*upload
 	uploadOrder []string
-	// groups are the user groups by id (AddUserGroup).
-	groups map[string][]string
+	// groups are the user groups' members by id (AddUserGroup), and
+	// groupHandles their handles (SetUserGroupHandle).
+	groups       map[string][]string
+	groupHandles map[string]string
 	// refusedBlocks are the block types the workspace refuses (RefuseBlockType).
 	refusedBlocks map[string]bool
 	// The AI surface, by "channel/thread_ts" ("channel/" for a channel's

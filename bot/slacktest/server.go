@@ -75,7 +75,7 @@ func NewServer(opts ...Option) *Server {
 			channels: map[string]*channelState{}, users: map[string]string{}, standing: map[string]Standing{},
 			responses: map[string]*responseURL{}, triggers: map[string]*trigger{},
 			views: map[string]*view{}, homeViews: map[string]string{}, statuses: map[string]string{},
-			uploads: map[string]*upload{}, groups: map[string][]string{},
+			uploads: map[string]*upload{}, groups: map[string][]string{}, groupHandles: map[string]string{},
 			prompts: map[string]SuggestedPrompts{}, titles: map[string]string{},
 			assistantThreads: map[string]*assistantThread{}, sessions: map[string]*agentSession{},
 			appContexts: map[string]map[string]any{}, shares: map[string]*linkShare{},

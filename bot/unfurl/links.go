@@ -49,6 +49,8 @@ type link struct {
 	URL     string `json:"url"`
 	Project string `json:"project"`
 	Path    string `json:"path"`
+	// Title is the page's title, found when the link is unfurled (title.go).
+	Title string `json:"-"`
 }
 
 // sharedEvent is what link_shared carries beyond slack-go's type: the
@@ -149,6 +151,7 @@ func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 		if !ok {
 			continue
 		}
+		l.Title = title(ctx, served.AssistantAPI, l.Path, log)
 		var api UnfurlAPI = served.API
 		got, seen := figures[l.Project]
 		switch {

@@ -2,6 +2,7 @@ package unfurl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/slack-go/slack"
 
@@ -22,6 +23,9 @@ func pageBlocks(l link, p project.Project, f pageFigures, improve bool) []slack.
 	head := ":page_facing_up: *Docs page* `" + mrkdwn.Escape(l.Path) + "`"
 	if !p.Implicit {
 		head += " of `" + mrkdwn.Escape(p.Name) + "`"
+	}
+	if l.Title != "" { // named by its title where the docs give one, its path beside it
+		head = strings.Replace(head, "*Docs page*", "*"+mrkdwn.Escape(mrkdwn.Cut(l.Title, 150))+"*", 1)
 	}
 	figures := figuresText(l.Path, f)
 	val := jobdraft.Draft{Path: l.Path, Total: f.Views[l.Path], Range: rangeWords, Figures: figures, Project: bot.ProjectKey(p)}

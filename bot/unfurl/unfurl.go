@@ -1,6 +1,7 @@
 // Package unfurl unfurls links to the docs site: a link to a page of a
 // project's site (DOCS_SITE_URL, each project's site_url) posted where the
-// bot is shows, under the message, the page's path, its views and the
+// bot is shows, under the message, the page's title (the docs search's,
+// title.go) and path, its views and the
 // readers' 👍/👎 of the last 30 days, and Improve this page (the agent's
 // job form for that page, jobdraft.ActionImprovePage; editors only, checked by
 // the agent when pressed). A link to any other site is left alone.

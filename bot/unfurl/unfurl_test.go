@@ -64,7 +64,8 @@ func analytics(h *bottest.Harness) int {
 	return h.API.Count(docsapitest.EndpointViews) + h.API.Count(docsapitest.EndpointFeedbackByPage)
 }
 
-// TestUnfurlDocsLink: a link to a docs page is unfurled with its path, its
+// TestUnfurlDocsLink: a link to a docs page is unfurled with its title (the
+// docs search's), its path, its
 // views and 👍/👎 over 30 days and Improve this page; a link to another
 // site the app unfurls is not; the same page linked again within 10
 // minutes costs no analytics request.
@@ -74,7 +75,7 @@ func TestUnfurlDocsLink(t *testing.T) {
 	h.StartBot(bottest.Config{Answers: true})
 	sh := share(t, h, alice, "read <"+page+"> and <https://status.example.com/incidents>")
 	blocks := unfurled(t, h, sh, page)
-	for _, want := range []string{"/guides/webhooks", "views", "👍", "👎 4", "over the last 30 days", jobdraft.ActionImprovePage} {
+	for _, want := range []string{"*Webhooks* `/guides/webhooks`", "views", "👍", "👎 4", "over the last 30 days", jobdraft.ActionImprovePage} {
 		bottest.WantContains(t, "the unfurl", blocks, want)
 	}
 	h.Idle()

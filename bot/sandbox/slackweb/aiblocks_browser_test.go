@@ -85,6 +85,11 @@ func TestAIBlocksInBrowser(t *testing.T) {
 		`[["line",2,14,0,"Human AI"],["bar",0,0,6,"Oct 18 – Oct 24 Oct 25 – Oct 31"]]` {
 		t.Errorf("the charts: %s", got)
 	}
+	if got := b.waitJS("the charts' count axes", `JSON.stringify([...document.querySelectorAll('#messages .block-chart')].map((f) =>
+		[...f.querySelectorAll('text.chart-axis[text-anchor="end"]')].map((t) => t.textContent).join(' ')))`); got !=
+		`["0 500 1,000 1,500","0 1,000 2,000 3,000 4,000"]` {
+		t.Errorf("the charts' count axes are not in round steps: %s", got)
+	}
 	if got := b.waitJS("the chart's numbers for screen readers", `document.querySelector('#messages .block-chart table').innerText.includes('Nov 7 so far')`); got != "true" {
 		t.Error("the line chart's table lacks its last day")
 	}

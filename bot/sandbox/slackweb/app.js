@@ -262,7 +262,11 @@
         if (word === 'channel' || word === 'here' || word === 'everyone') {
           return el('span', { class: 'mention mention-broadcast' }, '@' + word);
         }
-        if (word.startsWith('subteam^')) return el('span', { class: 'mention' }, decode(label) || '@group');
+        if (word.startsWith('subteam^')) {
+          const id = word.slice('subteam^'.length);
+          const handle = ctx.groupHandle(id);
+          return el('span', { class: 'mention', title: id }, handle ? '@' + handle : decode(label) || '@group');
+        }
         return document.createTextNode(decode(label || word));
       }
     }
@@ -568,6 +572,16 @@
     return e;
   }
 
+  // countAxis chooses the count axis as Slack draws it: a round step (1, 2
+  // or 5 times a power of ten, whole numbers) giving at most five intervals
+  // from 0 to the first step at or above the highest value.
+  function countAxis(highest) {
+    const raw = Math.max(highest, 1) / 5;
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = Math.max(1, [1, 2, 5, 10].map((m) => m * mag).find((st) => st >= raw));
+    return { step, top: Math.max(step, Math.ceil(highest / step) * step) };
+  }
+
   // A data_visualization block: a bar, line or area chart drawn in SVG (a
   // pie as bars of its segments), its legend, and its numbers in a table
   // for screen readers.
@@ -586,13 +600,13 @@
     const fig = el('figure', { class: 'block block-chart', 'data-chart-type': type, 'data-points': String(cats.length), 'data-series': String(series.length) });
     fig.appendChild(el('figcaption', { class: 'chart-title' }, String(b.title || '')));
     const W = 520, H = 220, left = 48, right = 12, top = 12, bottom = 40;
-    const max = Math.max(1, ...series.flatMap((s) => s.values));
+    const axis = countAxis(Math.max(0, ...series.flatMap((s) => s.values)));
+    const max = axis.top;
     const y = (v) => top + (H - top - bottom) * (1 - v / max);
     const step = (W - left - right) / Math.max(cats.length, 1);
     const x = (i) => left + step * (i + 0.5);
     const pic = svg('svg', { class: 'chart-svg', viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': String(b.title || 'chart') });
-    for (let g = 0; g <= 4; g++) {
-      const v = max * g / 4;
+    for (let v = 0; v <= max; v += axis.step) {
       pic.appendChild(svg('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'chart-grid' }));
       pic.appendChild(svg('text', { x: left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'chart-axis' }, Math.round(v).toLocaleString('en-US')));
     }
@@ -764,6 +778,7 @@
     modalReturn: null, // what had the focus before a modal opened
     menuAnchor: null, // the button of the open menu
     users: new Map(),
+    groups: new Map(),
     channels: new Map(),
     current: null, // channel id, or APP
     thread: null, // parent ts of the open thread
@@ -789,6 +804,7 @@
 
   const ctx = {
     userName: (id) => (app.users.get(id) || {}).name,
+    groupHandle: (id) => (app.groups.get(id) || {}).handle,
     channelName: (id) => (app.channels.get(id) || {}).name,
   };
 
@@ -998,9 +1014,10 @@
 
   function apply(state) {
     app.state = state;
-    const sig = JSON.stringify(state.users) + JSON.stringify(state.channels.map((c) => [c.id, c.name]));
+    const sig = JSON.stringify(state.users) + JSON.stringify(state.groups || []) + JSON.stringify(state.channels.map((c) => [c.id, c.name]));
     if (sig !== app.usersSig) { app.usersSig = sig; app.cache.clear(); }
     app.users = new Map(state.users.map((u) => [u.id, u]));
+    app.groups = new Map((state.groups || []).map((g) => [g.id, g]));
     app.channels = new Map(state.channels.map((c) => [c.id, c]));
     if (!app.current || (app.current !== APP && !app.channels.has(app.current))) {
       let hash = '';

@@ -47,6 +47,8 @@ func TestRenderingInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
 	w := newWorld(t)
+	w.slack.AddUserGroup("S0DOCS", "U0ALICE")
+	w.slack.SetUserGroupHandle("S0DOCS", "docs-team")
 	client := w.connect(t)
 	ctx := testContext(t)
 
@@ -65,7 +67,7 @@ func TestRenderingInBrowser(t *testing.T) {
 			},
 			slack.NewAccessory(slack.NewButtonBlockElement("open", "v", slack.NewTextBlockObject(slack.PlainTextType, "Open", false, false)))),
 		slack.NewDividerBlock(),
-		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, "asked by <@U0ALICE>", false, false)),
+		slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, "asked by <@U0ALICE> of <!subteam^S0DOCS>", false, false)),
 		slack.NewActionBlock("", slack.NewButtonBlockElement("ok", "v", slack.NewTextBlockObject(slack.PlainTextType, "Approve", false, false))),
 		slack.NewImageBlock("https://example.com/chart.png", "a chart", "", nil),
 	}
@@ -137,7 +139,7 @@ func TestRenderingInBrowser(t *testing.T) {
 		{"fields", got.Fields == 2, got.Fields, 2},
 		{"buttons", got.Buttons == 2, got.Buttons, 2},
 		{"divider", got.Dividers == 1, got.Dividers, 1},
-		{"context", got.Context == "asked by @alice", got.Context, "asked by @alice"},
+		{"context, a user group by its handle", got.Context == "asked by @alice of @docs-team", got.Context, "asked by @alice of @docs-team"},
 		{"edited", got.Edited == 1, got.Edited, 1},
 		{"ephemeral", strings.Contains(got.Ephemeral, "Only visible to you"), got.Ephemeral, "Only visible to you"},
 		{"thread summary", got.Replies == "1 reply", got.Replies, "1 reply"},

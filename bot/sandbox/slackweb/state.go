@@ -26,6 +26,9 @@ type State struct {
 	Connections int `json:"connections"`
 	// Users are the workspace's people, the bot included.
 	Users []UserView `json:"users"`
+	// Groups are the workspace's user groups, shown by handle where they
+	// are mentioned (<!subteam^S…>).
+	Groups []GroupView `json:"groups"`
 	// Channels are the channels with their messages, and the direct message
 	// between Me and the bot once it exists (IM set).
 	Channels []ChannelView `json:"channels"`
@@ -50,6 +53,12 @@ type State struct {
 	// heads them.
 	Prompts      []slacktest.Prompt `json:"prompts,omitempty"`
 	PromptsTitle string             `json:"prompts_title,omitempty"`
+}
+
+// GroupView is a user group of the workspace: its id and handle.
+type GroupView struct {
+	ID     string `json:"id"`
+	Handle string `json:"handle,omitempty"`
 }
 
 // UserView is a person of the workspace.
@@ -151,6 +160,7 @@ func (h *Handler) stateOf(person string) State {
 		Me:          person,
 		Connections: h.srv.Connections(),
 		Users:       []UserView{},
+		Groups:      []GroupView{},
 		Channels:    []ChannelView{},
 		Ephemerals:  []MessageView{},
 		Commands:    h.cfg.commands,
@@ -173,6 +183,9 @@ func (h *Handler) stateOf(person string) State {
 		if u.Bot {
 			st.Bot = u.ID
 		}
+	}
+	for _, g := range h.srv.UserGroups() {
+		st.Groups = append(st.Groups, GroupView{ID: g.ID, Handle: g.Handle})
 	}
 	st.People = h.people(names)
 	for _, c := range h.srv.Channels() {
