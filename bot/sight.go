@@ -29,6 +29,10 @@ type Sight struct {
 	// Member that Slack said they are a member of the organisation (neither
 	// is set when Slack could not say, nor for nobody).
 	Outsider, Member bool
+	// Connect says the channel is shared with another organisation (Slack
+	// Connect), or Slack could not say: its people are not all of this
+	// workspace's, and a user group of it means nothing there.
+	Connect bool
 	// Room says, when the channel is read by others than members of the
 	// organisation (Private, or a post nobody asked for without Words),
 	// who: what the channel is, such as "is shared with another
@@ -113,6 +117,7 @@ func (b *Bot) Sight(ctx context.Context, user, channel string) Sight {
 	s := b.sightOf(ctx, user, room != "")
 	if room != "" {
 		s.Room = room
+		s.Connect = room == roomShared || room == roomUnknown
 		if user == "" {
 			s.Why = "This channel " + room + sightShared
 		}

@@ -34,7 +34,7 @@ func (f *Feature) member(ctx context.Context, user string) (member, known bool) 
 // shared reports whether channel is shared with another organisation
 // (Slack Connect), or Slack cannot say (bot.Sight of the channel alone).
 func (f *Feature) shared(ctx context.Context, channel string) bool {
-	return !f.core.Sight(ctx, "", channel).Words
+	return f.core.Sight(ctx, "", channel).Connect
 }
 
 func (f *Feature) editorCheck(ctx context.Context, user, channel, proj string) (string, bool) {
