@@ -81,7 +81,10 @@ const (
 	// helpChannel is #help, whose questions docsbot answers without a
 	// mention (auto); the docs team are its experts.
 	helpChannel = "C0HELP"
-	docsTeam    = "S0DOCSTEAM"
+	// privateHelpChannel is #help-private, whose questions docsbot answers
+	// to the asker alone, with Share in channel (private).
+	privateHelpChannel = "C0HELPPRIVATE"
+	docsTeam           = "S0DOCSTEAM"
 	// apiChannel is #api-docs, the api project's default channel.
 	apiChannel = "C0APIDOCS"
 	// apiProjectID and apiKey are the api project's on its test server.
@@ -194,7 +197,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) {
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel},
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel, privateHelpChannel},
 			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
 				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
@@ -214,7 +217,7 @@ func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) 
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
-		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto},
+		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto, privateHelpChannel: bot.ModePrivate},
 			Experts: roles.Editors{Groups: []string{docsTeam}}},
 	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
 }
@@ -269,6 +272,7 @@ func sandboxSlack() *slacktest.Server {
 	sl.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
 		Members: []string{sandboxUser, sandboxPartner}})
 	sl.AddChannel(slacktest.Channel{ID: helpChannel, Name: "help", BotMember: true, Members: withGus})
+	sl.AddChannel(slacktest.Channel{ID: privateHelpChannel, Name: "help-private", BotMember: true})
 	sl.AddUserGroup(docsTeam, sandboxUser)
 	sl.SetUserGroupHandle(docsTeam, "docs-team")
 	return sl
@@ -501,7 +505,9 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			" here auto|private|mention|off` changes it): ask `How do I rotate an API key?` there and the answer comes in its thread, " +
 			"with *Ask an expert*, which calls the docs team; a question the docs do not cover (`Why is the coffee machine broken?`) is answered " +
 			"to you alone, with *Ask an expert* and *Make this a docs job*.",
-		"• docsbot has joined #general, #docs-team, #api-docs and #help, not #random: try a command there too.",
+		"• #help-private answers questions to the asker alone (`private`): ask `How do I rotate an API key?` there, then press " +
+			"*Share in channel* under the answer to post it in the question's thread for everyone.",
+		"• docsbot has joined #general, #docs-team, #api-docs, #help and #help-private, not #random: try a command there too.",
 		"• *Who sees what.* Under *You are* in the sidebar, use the workspace as someone else: *gus*, a guest of the workspace, " +
 			"who is only in #help and #random, or *pat* of Partner Co, another organisation (Slack Connect), who is only in #partner-shared. " +
 			"Guests and other organisations never see the words of the docs' readers (comments, searches, questions) or the assistant's " +
