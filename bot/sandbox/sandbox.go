@@ -234,6 +234,7 @@ func (sb *Sandbox) serveWeb(ctx context.Context, o Options, ln net.Listener, dig
 			slackweb.WithCommands(sandboxCommands()...),
 			slackweb.WithShortcuts(sandboxShortcuts()...),
 			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
+			slackweb.WithWelcomes(sandboxWelcomes(digests)),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return webCtx },
@@ -474,7 +475,31 @@ func sandboxPeople() []slackweb.Person {
 	}
 }
 
-// sandboxIntro is the text at the beginning of every channel, in mrkdwn.
+// sandboxWelcomes are the few lines at the beginning of each channel, in
+// mrkdwn: what to try there. The page puts the whole intro and the
+// commands one click away.
+func sandboxWelcomes(digests digest.Schedule) map[string]string {
+	return map[string]string{
+		"C0GENERAL": "*Welcome to the docsbot sandbox*: the real docsbot, against a fake Slack and docs API on this machine.\n" +
+			"Try `@docsbot add a quickstart` to start a docs job, `" + ask.Command + " How do I rotate an API key?` or `" + visitors.Command + " 30d chart`.\n" +
+			fmt.Sprintf("Digests come due at %02d:%02d UTC: `%s digest daily` before then shows one.", digests.Hour, digests.Minute, visitors.Command),
+		"C0DOCSTEAM": "The docs team's channel: questions the docs don't answer land here for the editors.\n" +
+			"Try `" + health.Command + "` for what to fix in the docs, then *Fix with agent*.",
+		"C0RANDOM": "docsbot has not joined #random: type `" + ask.Command + " How do I rotate an API key?` to see what it says.",
+		apiChannel: "Commands here go to the `" + apiProject + "` docs project, a smaller site.\n" +
+			"Try `" + visitors.Command + " 7d` or `@docsbot add a page about webhooks`.",
+		partnerChannel: "Shared with Partner Co (Slack Connect): as alice, `" + health.Command + "` is answered to you alone.\n" +
+			"Switch to *pat* under *You are* to see what another organisation sees.",
+		helpChannel: "docsbot answers questions here without a mention, in their thread (`auto`).\n" +
+			"Ask `How do I rotate an API key?`, then press *Ask an expert* under the answer.",
+		privateHelpChannel: "docsbot answers questions here to the asker alone (`private`).\n" +
+			"Ask `How do I log in with SSO?`, then press *Share in channel* to post the answer for everyone.",
+		"": "Write an instruction to docsbot to start a docs job, or ask it a question about the docs.",
+	}
+}
+
+// sandboxIntro is the text of the page's help panel, in mrkdwn: everything
+// to try in the sandbox.
 func sandboxIntro(paths int, digests digest.Schedule) string {
 	return strings.Join([]string{
 		"*This is the docsbot sandbox.* The bot here is the real docsbot, connected over Socket Mode to a fake Slack " +

@@ -1342,7 +1342,8 @@
 
   let introCache = null;
   function introNode(ch) {
-    const sig = ch.id + ch.name + ch.im + ch.bot_member + ch.shared + app.usersSig;
+    const welcome = welcomeOf(ch);
+    const sig = ch.id + ch.name + ch.im + ch.bot_member + ch.shared + app.usersSig + (welcome === null ? '' : welcome);
     if (introCache && introCache.sig === sig) return introCache.node;
     const box = el('section', { class: 'intro', 'aria-label': ch.im ? 'About ' + botName() : 'About #' + ch.name });
     box.appendChild(el('div', { class: 'intro-icon' + (ch.im ? ' avatar-bot' : ''), 'aria-hidden': 'true' }, ch.im ? '' : ch.private ? '\u{1F512}' : '#'));
@@ -1360,9 +1361,32 @@
           ' This channel is shared with another organisation (Slack Connect): its people read what is posted here.'));
       }
     }
-    box.appendChild(helpContent());
+    if (welcome === null) {
+      box.appendChild(helpContent());
+    } else {
+      box.appendChild(el('div', { class: 'intro-text intro-welcome' }, renderMrkdwn(welcome, ctx)));
+      box.appendChild(el('button', { type: 'button', class: 'intro-guide', 'aria-controls': 'help',
+        onclick: openHelp }, 'Everything to try, and every command \u2192'));
+    }
     introCache = { sig, node: box };
     return box;
+  }
+
+  // welcomeOf is the short text at the beginning of ch (WithWelcomes), or
+  // null when the page has none: then the channel begins with the whole help.
+  function welcomeOf(ch) {
+    const w = app.state.welcomes;
+    if (!w) return null;
+    if (!ch.im && Object.prototype.hasOwnProperty.call(w, ch.id)) return w[ch.id];
+    return Object.prototype.hasOwnProperty.call(w, '') ? w[''] : null;
+  }
+
+  // openHelp opens the help panel: the intro and every command.
+  function openHelp() {
+    app.panel = 'help';
+    app.thread = null;
+    render();
+    $('help-close').focus();
   }
 
   function helpContent() {
@@ -1774,10 +1798,7 @@
     $('assistant-btn').addEventListener('click', openAssistant);
     $('help-btn').addEventListener('click', () => {
       if (app.panel === 'help') { closePanel(); return; }
-      app.panel = 'help';
-      app.thread = null;
-      render();
-      $('help-close').focus();
+      openHelp();
     });
     $('menu-btn').addEventListener('click', () => {
       const open = document.body.classList.toggle('sidebar-open');

@@ -48,6 +48,10 @@ type State struct {
 	Commands []Command `json:"commands"`
 	// Intro is the mrkdwn text shown at the start of each channel.
 	Intro string `json:"intro,omitempty"`
+	// Welcomes are the short mrkdwn texts shown at the start of a channel,
+	// by channel id ("" for the others), instead of Intro and Commands,
+	// which a button then opens (see [WithWelcomes]).
+	Welcomes map[string]string `json:"welcomes,omitempty"`
 	// Prompts are the suggested prompts the app set for Me's assistant
 	// pane (its direct message), none until it set some; PromptsTitle
 	// heads them.
@@ -165,6 +169,7 @@ func (h *Handler) stateOf(person string) State {
 		Ephemerals:  []MessageView{},
 		Commands:    h.cfg.commands,
 		Intro:       h.cfg.intro,
+		Welcomes:    h.cfg.welcomes,
 		Modals:      []ViewState{},
 		Shortcuts:   h.cfg.shortcuts,
 	}
