@@ -235,6 +235,7 @@ func (sb *Sandbox) serveWeb(ctx context.Context, o Options, ln net.Listener, dig
 			slackweb.WithShortcuts(sandboxShortcuts()...),
 			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
 			slackweb.WithWelcomes(sandboxWelcomes(digests)),
+			slackweb.WithReactions(sandboxReactions()...),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return webCtx },
@@ -464,6 +465,15 @@ func sandboxShortcuts() []slackweb.Shortcut {
 		out = append(out, slackweb.Shortcut{CallbackID: s.CallbackID, Name: s.Name, Description: s.Description})
 	}
 	return out
+}
+
+// sandboxReactions are the reactions docsbot acts on, which a message's
+// Add reaction menu on the page offers.
+func sandboxReactions() []slackweb.Reaction {
+	return []slackweb.Reaction{
+		{Name: "question", Description: "docsbot answers from the docs in its thread"},
+		{Name: "memo", Description: "an editor is offered a docs job"},
+	}
 }
 
 // sandboxPeople are whom the page can act as, Alice by default.

@@ -898,7 +898,7 @@
     if (m.reactions && m.reactions.length) {
       const rs = el('div', { class: 'reactions', 'aria-label': 'Reactions' });
       for (const r of m.reactions) {
-        const pill = el('span', { class: 'reaction', title: botName() + ' reacted with :' + r + ':' });
+        const pill = el('span', { class: 'reaction', 'data-name': r, title: 'Reacted with :' + r + ':' });
         pill.appendChild(emojiNode(r) || document.createTextNode(':' + r + ':'));
         pill.appendChild(el('span', { class: 'reaction-count' }, '1'));
         rs.appendChild(pill);
@@ -930,6 +930,16 @@
       if (where === 'channel') {
         bar.appendChild(el('button', { type: 'button', class: 'msg-reply', 'aria-label': 'Reply in thread', title: 'Reply in thread', onclick: () => openThread(m.ts) },
           '\u{1F4AC} Reply'));
+      }
+      const choices = app.state.reaction_choices || [];
+      if (choices.length) {
+        const add = el('button', { type: 'button', class: 'msg-react', 'aria-label': 'Add reaction', title: 'Add reaction',
+          'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '\u{1F642}+');
+        add.addEventListener('click', () => openMenu(add, choices.map((c) => ({
+          label: ((EMOJI[c.name] || '') + ' :' + c.name + ':').trim(), hint: c.description || '',
+          onselect: () => post('api/react', { channel: m.channel, ts: m.ts, name: c.name }),
+        }))));
+        bar.appendChild(add);
       }
       const more = el('button', { type: 'button', class: 'msg-more', 'aria-label': 'More actions', title: 'More actions',
         'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '\u22EE');

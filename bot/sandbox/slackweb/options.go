@@ -53,6 +53,7 @@ type config struct {
 	shortcuts []Shortcut
 	intro     string
 	welcomes  map[string]string
+	reactions []Reaction
 	ackWait   time.Duration
 	logger    *slog.Logger
 }
@@ -108,6 +109,13 @@ func WithIntro(mrkdwn string) Option { return func(c *config) { c.intro = mrkdwn
 // intro and the commands.
 func WithWelcomes(byChannel map[string]string) Option {
 	return func(c *config) { c.welcomes = maps.Clone(byChannel) }
+}
+
+// WithReactions sets the reactions a message's Add reaction menu offers,
+// added as the person (reactions.add) and delivered to the app as
+// reaction_added. With none, the page offers no reactions.
+func WithReactions(r ...Reaction) Option {
+	return func(c *config) { c.reactions = append([]Reaction(nil), r...) }
 }
 
 // WithAckWait sets how long POST /api/send and the interaction endpoints
