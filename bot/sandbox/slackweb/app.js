@@ -1499,7 +1499,11 @@
     app.stickBottom['thread-messages'] = true;
     $('thread-error').textContent = '';
     render();
-    $('thread-input').focus();
+    // The channel, narrowed beside the thread, wraps its messages onto more
+    // lines: bring the message back into view.
+    const row = [...$('messages').querySelectorAll('.msg')].find((n) => n.dataset.ts === ts);
+    if (row) row.scrollIntoView({ block: 'nearest' });
+    $('thread-input').focus({ preventScroll: true });
   }
 
   function closePanel() {
