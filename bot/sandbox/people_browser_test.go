@@ -44,7 +44,7 @@ func TestSandboxPeopleInBrowser(t *testing.T) {
 	if got := waitJS("the switcher", `[...document.querySelectorAll('#people-list .person-btn')].map((b) => b.innerText.replace(/\s+/g, ' ').trim()).join(' | ')`); got != "AL alice member | GU gus guest | PA pat Partner Co, another organisation" {
 		t.Errorf("the switcher shows %q", got)
 	}
-	if got := waitJS("alice's channels", sidebar); got != "C0GENERAL,C0DOCSTEAM,C0RANDOM,"+apiChannel+","+partnerChannel+" shared,"+helpChannel {
+	if got := waitJS("alice's channels", sidebar); got != "C0GENERAL,C0DOCSTEAM,C0RANDOM,"+apiChannel+","+partnerChannel+" shared,"+helpChannel+","+privateHelpChannel {
 		t.Errorf("alice's sidebar: %s", got)
 	}
 
@@ -69,7 +69,7 @@ func TestSandboxPeopleInBrowser(t *testing.T) {
 	waitJS("pat's message marked External", `[...document.querySelectorAll('#messages .msg[data-user="`+sandboxPartner+`"]')].some((m) => m.querySelector('.standing-badge.external'))`)
 
 	actingAs(sandboxUser, "alice")
-	waitJS("alice's channels again", sidebar+` === 'C0GENERAL,C0DOCSTEAM,C0RANDOM,`+apiChannel+`,`+partnerChannel+` shared,`+helpChannel+`'`)
+	waitJS("alice's channels again", sidebar+` === 'C0GENERAL,C0DOCSTEAM,C0RANDOM,`+apiChannel+`,`+partnerChannel+` shared,`+helpChannel+`,`+privateHelpChannel+`'`)
 	waitJS("pat's message, marked, in alice's #partner-shared", `document.querySelector('#messages .msg[data-user="`+sandboxPartner+`"] .standing-badge.external')`)
 	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
 	screenshot("shared.png")

@@ -81,7 +81,10 @@ const (
 	// helpChannel is #help, whose questions docsbot answers without a
 	// mention (auto); the docs team are its experts.
 	helpChannel = "C0HELP"
-	docsTeam    = "S0DOCSTEAM"
+	// privateHelpChannel is #help-private, whose questions docsbot answers
+	// to the asker alone, with Share in channel (private).
+	privateHelpChannel = "C0HELPPRIVATE"
+	docsTeam           = "S0DOCSTEAM"
 	// apiChannel is #api-docs, the api project's default channel.
 	apiChannel = "C0APIDOCS"
 	// apiProjectID and apiKey are the api project's on its test server.
@@ -194,7 +197,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) {
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel},
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel, privateHelpChannel},
 			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
 				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
@@ -214,7 +217,7 @@ func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) 
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
-		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto},
+		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto, privateHelpChannel: bot.ModePrivate},
 			Experts: roles.Editors{Groups: []string{docsTeam}}},
 	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
 }
@@ -231,6 +234,8 @@ func (sb *Sandbox) serveWeb(ctx context.Context, o Options, ln net.Listener, dig
 			slackweb.WithCommands(sandboxCommands()...),
 			slackweb.WithShortcuts(sandboxShortcuts()...),
 			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
+			slackweb.WithWelcomes(sandboxWelcomes(digests)),
+			slackweb.WithReactions(sandboxReactions()...),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return webCtx },
@@ -269,6 +274,7 @@ func sandboxSlack() *slacktest.Server {
 	sl.AddChannel(slacktest.Channel{ID: partnerChannel, Name: "partner-shared", BotMember: true, Shared: true,
 		Members: []string{sandboxUser, sandboxPartner}})
 	sl.AddChannel(slacktest.Channel{ID: helpChannel, Name: "help", BotMember: true, Members: withGus})
+	sl.AddChannel(slacktest.Channel{ID: privateHelpChannel, Name: "help-private", BotMember: true})
 	sl.AddUserGroup(docsTeam, sandboxUser)
 	sl.SetUserGroupHandle(docsTeam, "docs-team")
 	return sl
@@ -461,6 +467,15 @@ func sandboxShortcuts() []slackweb.Shortcut {
 	return out
 }
 
+// sandboxReactions are the reactions docsbot acts on, which a message's
+// Add reaction menu on the page offers.
+func sandboxReactions() []slackweb.Reaction {
+	return []slackweb.Reaction{
+		{Name: "question", Description: "docsbot answers from the docs in its thread"},
+		{Name: "memo", Description: "an editor is offered a docs job"},
+	}
+}
+
 // sandboxPeople are whom the page can act as, Alice by default.
 func sandboxPeople() []slackweb.Person {
 	return []slackweb.Person{
@@ -470,7 +485,31 @@ func sandboxPeople() []slackweb.Person {
 	}
 }
 
-// sandboxIntro is the text at the beginning of every channel, in mrkdwn.
+// sandboxWelcomes are the few lines at the beginning of each channel, in
+// mrkdwn: what to try there. The page puts the whole intro and the
+// commands one click away.
+func sandboxWelcomes(digests digest.Schedule) map[string]string {
+	return map[string]string{
+		"C0GENERAL": "*Welcome to the docsbot sandbox*: the real docsbot, against a fake Slack and docs API on this machine.\n" +
+			"Try `@docsbot add a quickstart` to start a docs job, `" + ask.Command + " How do I rotate an API key?` or `" + visitors.Command + " 30d chart`.\n" +
+			fmt.Sprintf("Digests come due at %02d:%02d UTC: `%s digest daily` before then shows one.", digests.Hour, digests.Minute, visitors.Command),
+		"C0DOCSTEAM": "The docs team's channel: questions the docs don't answer land here for the editors.\n" +
+			"Try `" + health.Command + "` for what to fix in the docs, then *Fix with agent*.",
+		"C0RANDOM": "docsbot has not joined #random: type `" + ask.Command + " How do I rotate an API key?` to see what it says.",
+		apiChannel: "Commands here go to the `" + apiProject + "` docs project, a smaller site.\n" +
+			"Try `" + visitors.Command + " 7d` or `@docsbot add a page about webhooks`.",
+		partnerChannel: "Shared with Partner Co (Slack Connect): as alice, `" + health.Command + "` is answered to you alone.\n" +
+			"Switch to *pat* under *You are* to see what another organisation sees.",
+		helpChannel: "docsbot answers questions here without a mention, in their thread (`auto`).\n" +
+			"Ask `How do I rotate an API key?`, then press *Ask an expert* under the answer.",
+		privateHelpChannel: "docsbot answers questions here to the asker alone (`private`).\n" +
+			"Ask `How do I log in with SSO?`, then press *Share in channel* to post the answer for everyone.",
+		"": "Write an instruction to docsbot to start a docs job, or ask it a question about the docs.",
+	}
+}
+
+// sandboxIntro is the text of the page's help panel, in mrkdwn: everything
+// to try in the sandbox.
 func sandboxIntro(paths int, digests digest.Schedule) string {
 	return strings.Join([]string{
 		"*This is the docsbot sandbox.* The bot here is the real docsbot, connected over Socket Mode to a fake Slack " +
@@ -501,7 +540,9 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			" here auto|private|mention|off` changes it): ask `How do I rotate an API key?` there and the answer comes in its thread, " +
 			"with *Ask an expert*, which calls the docs team; a question the docs do not cover (`Why is the coffee machine broken?`) is answered " +
 			"to you alone, with *Ask an expert* and *Make this a docs job*.",
-		"• docsbot has joined #general, #docs-team, #api-docs and #help, not #random: try a command there too.",
+		"• #help-private answers questions to the asker alone (`private`): ask `How do I rotate an API key?` there, then press " +
+			"*Share in channel* under the answer to post it in the question's thread for everyone.",
+		"• docsbot has joined #general, #docs-team, #api-docs, #help and #help-private, not #random: try a command there too.",
 		"• *Who sees what.* Under *You are* in the sidebar, use the workspace as someone else: *gus*, a guest of the workspace, " +
 			"who is only in #help and #random, or *pat* of Partner Co, another organisation (Slack Connect), who is only in #partner-shared. " +
 			"Guests and other organisations never see the words of the docs' readers (comments, searches, questions) or the assistant's " +

@@ -1,6 +1,8 @@
 package slacktest
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
 )
@@ -60,4 +62,42 @@ func (s *Server) reactionsRemove(r *apiRequest) apiResult {
 		m.reactions = slices.Delete(m.reactions, i, i+1)
 	}
 	return apiResult{}
+}
+
+// React adds the reaction name of user, a person, to the message ts of
+// channel, as reactions.add with their own token does, and delivers
+// reaction_added to the app when it is in the channel, waiting for its ack
+// or ctx. A person not in the channel, an unknown message or a reaction of
+// theirs already there is an error, with Slack's code.
+func (s *Server) React(ctx context.Context, user, channel, ts, name string) error {
+	s.mu.Lock()
+	ch := s.channelByRefLocked(channel)
+	if ch == nil || !s.memberLocked(ch, user) {
+		s.mu.Unlock()
+		return errors.New("slacktest: reactions.add: channel_not_found")
+	}
+	m, name, i, code := s.reactionTargetLocked(map[string]string{"channel": channel, "timestamp": ts, "name": name})
+	switch {
+	case code != "":
+	case i < 0:
+		m.reactions = append(m.reactions, reaction{name: name})
+		i = len(m.reactions) - 1
+	case slices.Contains(m.reactions[i].users, user):
+		code = "already_reacted"
+	}
+	if code != "" {
+		s.mu.Unlock()
+		return errors.New("slacktest: reactions.add: " + code)
+	}
+	m.reactions[i].users = append(m.reactions[i].users, user)
+	deliver := ch.BotMember || ch.IMUser != ""
+	itemUser := m.user
+	s.mu.Unlock()
+	s.changed()
+	if !deliver {
+		return nil
+	}
+	_, err := s.DeliverEvent(ctx, map[string]any{"type": "reaction_added", "user": user, "reaction": name,
+		"item_user": itemUser, "item": map[string]any{"type": "message", "channel": ch.ID, "ts": ts}})
+	return err
 }

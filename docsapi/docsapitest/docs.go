@@ -16,6 +16,10 @@ type DocPage struct {
 	// Content is the page's text. Its first sentence is what an answer
 	// quotes.
 	Content string
+	// Keywords are words a reader asks about the page with that its text
+	// may not use, such as "login" or "SSO" for the authentication page:
+	// a question with one of them finds the page first.
+	Keywords []string
 }
 
 // DefaultDocs returns the docs every server starts with unless [WithDocs]
@@ -27,13 +31,17 @@ func DefaultDocs() []DocPage {
 		{Path: "/installation", Title: "Installation", Description: "Install the Acme CLI.",
 			Content: "Install the Acme CLI globally with npm install -g acme, or with Homebrew using brew install acme. Node.js 20 or later is required."},
 		{Path: "/authentication", Title: "Authentication", Description: "API keys and tokens.",
-			Content: "Every API request needs an API key sent in the Authorization header as a Bearer token. Create keys on the dashboard's API keys page and rotate them every 90 days."},
+			Content:  "Every API request needs an API key sent in the Authorization header as a Bearer token. Create keys on the dashboard's API keys page and rotate them every 90 days.",
+			Keywords: []string{"auth", "authenticate", "authenticated", "authorize", "authorization", "login", "sign", "signin", "sso", "saml", "oauth", "token", "credential", "password"}},
 		{Path: "/api-reference/rate-limits", Title: "Rate limits", Description: "How many requests you may send.",
-			Content: "The API allows 100 requests per hour per project. A request over the limit is answered 429 with a Retry-After header saying how many seconds to wait."},
+			Content:  "The API allows 100 requests per hour per project. A request over the limit is answered 429 with a Retry-After header saying how many seconds to wait.",
+			Keywords: []string{"limit", "quota", "throttle", "throttled", "429"}},
 		{Path: "/guides/webhooks", Title: "Webhooks", Description: "Get notified of events.",
-			Content: "Webhooks send a signed POST request to your endpoint when a deployment finishes. Verify the signature header with your webhook secret before trusting the payload."},
+			Content:  "Webhooks send a signed POST request to your endpoint when a deployment finishes. Verify the signature header with your webhook secret before trusting the payload.",
+			Keywords: []string{"event", "notification", "callback", "signature"}},
 		{Path: "/guides/custom-domains", Title: "Custom domains", Description: "Serve your docs on your own domain.",
-			Content: "To use a custom domain, add a CNAME record pointing to cname.acme.dev and enter the domain in the dashboard settings. TLS certificates are issued automatically."},
+			Content:  "To use a custom domain, add a CNAME record pointing to cname.acme.dev and enter the domain in the dashboard settings. TLS certificates are issued automatically.",
+			Keywords: []string{"dns", "cname", "domain", "tls", "ssl", "https", "certificate"}},
 	}
 }
 
@@ -70,8 +78,9 @@ func words(text string) []string {
 	return out
 }
 
-// searchDocs returns up to n pages matching query, best first: a word in the
-// title or path scores 3, in the description 2, each use in the content 1
+// searchDocs returns up to n pages matching query, best first: a word among
+// the keywords scores 4, in the title or path 3, in the description 2, each
+// use in the content 1
 // (words match when equal or equal without an ending; see stem).
 // Ties go by path. Pages scoring nothing are left out.
 func searchDocs(docs []DocPage, query string, n int) []DocPage {
@@ -82,10 +91,14 @@ func searchDocs(docs []DocPage, query string, n int) []DocPage {
 	var hits []hit
 	for _, p := range docs {
 		title, desc, content := words(p.Title+" "+p.Path), words(p.Description), words(p.Content)
+		keywords := words(strings.Join(p.Keywords, " "))
 		score := 0
 		for _, w := range words(query) {
 			ws := stem(w)
 			match := func(x string) bool { return x == w || stem(x) == ws }
+			if slices.ContainsFunc(keywords, match) {
+				score += 4
+			}
 			if slices.ContainsFunc(title, match) {
 				score += 3
 			}

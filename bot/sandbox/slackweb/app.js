@@ -898,7 +898,7 @@
     if (m.reactions && m.reactions.length) {
       const rs = el('div', { class: 'reactions', 'aria-label': 'Reactions' });
       for (const r of m.reactions) {
-        const pill = el('span', { class: 'reaction', title: botName() + ' reacted with :' + r + ':' });
+        const pill = el('span', { class: 'reaction', 'data-name': r, title: 'Reacted with :' + r + ':' });
         pill.appendChild(emojiNode(r) || document.createTextNode(':' + r + ':'));
         pill.appendChild(el('span', { class: 'reaction-count' }, '1'));
         rs.appendChild(pill);
@@ -930,6 +930,16 @@
       if (where === 'channel') {
         bar.appendChild(el('button', { type: 'button', class: 'msg-reply', 'aria-label': 'Reply in thread', title: 'Reply in thread', onclick: () => openThread(m.ts) },
           '\u{1F4AC} Reply'));
+      }
+      const choices = app.state.reaction_choices || [];
+      if (choices.length) {
+        const add = el('button', { type: 'button', class: 'msg-react', 'aria-label': 'Add reaction', title: 'Add reaction',
+          'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '\u{1F642}+');
+        add.addEventListener('click', () => openMenu(add, choices.map((c) => ({
+          label: ((EMOJI[c.name] || '') + ' :' + c.name + ':').trim(), hint: c.description || '',
+          onselect: () => post('api/react', { channel: m.channel, ts: m.ts, name: c.name }),
+        }))));
+        bar.appendChild(add);
       }
       const more = el('button', { type: 'button', class: 'msg-more', 'aria-label': 'More actions', title: 'More actions',
         'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '\u22EE');
@@ -1342,7 +1352,8 @@
 
   let introCache = null;
   function introNode(ch) {
-    const sig = ch.id + ch.name + ch.im + ch.bot_member + ch.shared + app.usersSig;
+    const welcome = welcomeOf(ch);
+    const sig = ch.id + ch.name + ch.im + ch.bot_member + ch.shared + app.usersSig + (welcome === null ? '' : welcome);
     if (introCache && introCache.sig === sig) return introCache.node;
     const box = el('section', { class: 'intro', 'aria-label': ch.im ? 'About ' + botName() : 'About #' + ch.name });
     box.appendChild(el('div', { class: 'intro-icon' + (ch.im ? ' avatar-bot' : ''), 'aria-hidden': 'true' }, ch.im ? '' : ch.private ? '\u{1F512}' : '#'));
@@ -1360,9 +1371,32 @@
           ' This channel is shared with another organisation (Slack Connect): its people read what is posted here.'));
       }
     }
-    box.appendChild(helpContent());
+    if (welcome === null) {
+      box.appendChild(helpContent());
+    } else {
+      box.appendChild(el('div', { class: 'intro-text intro-welcome' }, renderMrkdwn(welcome, ctx)));
+      box.appendChild(el('button', { type: 'button', class: 'intro-guide', 'aria-controls': 'help',
+        onclick: openHelp }, 'Everything to try, and every command \u2192'));
+    }
     introCache = { sig, node: box };
     return box;
+  }
+
+  // welcomeOf is the short text at the beginning of ch (WithWelcomes), or
+  // null when the page has none: then the channel begins with the whole help.
+  function welcomeOf(ch) {
+    const w = app.state.welcomes;
+    if (!w) return null;
+    if (!ch.im && Object.prototype.hasOwnProperty.call(w, ch.id)) return w[ch.id];
+    return Object.prototype.hasOwnProperty.call(w, '') ? w[''] : null;
+  }
+
+  // openHelp opens the help panel: the intro and every command.
+  function openHelp() {
+    app.panel = 'help';
+    app.thread = null;
+    render();
+    $('help-close').focus();
   }
 
   function helpContent() {
@@ -1465,7 +1499,11 @@
     app.stickBottom['thread-messages'] = true;
     $('thread-error').textContent = '';
     render();
-    $('thread-input').focus();
+    // The channel, narrowed beside the thread, wraps its messages onto more
+    // lines: bring the message back into view.
+    const row = [...$('messages').querySelectorAll('.msg')].find((n) => n.dataset.ts === ts);
+    if (row) row.scrollIntoView({ block: 'nearest' });
+    $('thread-input').focus({ preventScroll: true });
   }
 
   function closePanel() {
@@ -1774,10 +1812,7 @@
     $('assistant-btn').addEventListener('click', openAssistant);
     $('help-btn').addEventListener('click', () => {
       if (app.panel === 'help') { closePanel(); return; }
-      app.panel = 'help';
-      app.thread = null;
-      render();
-      $('help-close').focus();
+      openHelp();
     });
     $('menu-btn').addEventListener('click', () => {
       const open = document.body.classList.toggle('sidebar-open');

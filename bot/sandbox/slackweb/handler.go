@@ -43,6 +43,7 @@ func New(srv *slacktest.Server, opts ...Option) *Handler {
 	h.api("GET /api/files/{id}", h.serveFile)
 	h.api("POST /api/action", h.serveAction)
 	h.api("POST /api/shortcut", h.serveShortcut)
+	h.api("POST /api/react", h.serveReact)
 	h.api("POST /api/view/submit", h.serveSubmit)
 	h.api("POST /api/view/close", h.serveClose)
 	h.api("POST /api/home", h.serveHome)

@@ -2,6 +2,7 @@ package slackweb
 
 import (
 	"log/slog"
+	"maps"
 	"time"
 )
 
@@ -51,6 +52,8 @@ type config struct {
 	commands  []Command
 	shortcuts []Shortcut
 	intro     string
+	welcomes  map[string]string
+	reactions []Reaction
 	ackWait   time.Duration
 	logger    *slog.Logger
 }
@@ -97,6 +100,23 @@ func WithShortcuts(s ...Shortcut) Option {
 // WithIntro sets a text in Slack mrkdwn shown at the beginning of every
 // channel and in the help panel: what to try, and what the sandbox fakes.
 func WithIntro(mrkdwn string) Option { return func(c *config) { c.intro = mrkdwn } }
+
+// WithWelcomes sets short texts in Slack mrkdwn, by channel id, shown at the
+// beginning of a channel instead of the intro and the commands, with a
+// button that opens them in the help panel: what to try in that channel.
+// The text under "" is for the channels without one of their own and the
+// direct message with the bot. With none, each channel begins with the
+// intro and the commands.
+func WithWelcomes(byChannel map[string]string) Option {
+	return func(c *config) { c.welcomes = maps.Clone(byChannel) }
+}
+
+// WithReactions sets the reactions a message's Add reaction menu offers,
+// added as the person (reactions.add) and delivered to the app as
+// reaction_added. With none, the page offers no reactions.
+func WithReactions(r ...Reaction) Option {
+	return func(c *config) { c.reactions = append([]Reaction(nil), r...) }
+}
 
 // WithAckWait sets how long POST /api/send and the interaction endpoints
 // wait for the bot to acknowledge what they delivered before answering with

@@ -48,6 +48,13 @@ type State struct {
 	Commands []Command `json:"commands"`
 	// Intro is the mrkdwn text shown at the start of each channel.
 	Intro string `json:"intro,omitempty"`
+	// Welcomes are the short mrkdwn texts shown at the start of a channel,
+	// by channel id ("" for the others), instead of Intro and Commands,
+	// which a button then opens (see [WithWelcomes]).
+	Welcomes map[string]string `json:"welcomes,omitempty"`
+	// ReactionChoices are the reactions a message's Add reaction menu
+	// offers (see [WithReactions]).
+	ReactionChoices []Reaction `json:"reaction_choices,omitempty"`
 	// Prompts are the suggested prompts the app set for Me's assistant
 	// pane (its direct message), none until it set some; PromptsTitle
 	// heads them.
@@ -156,17 +163,19 @@ type ViewState struct {
 // and modals.
 func (h *Handler) stateOf(person string) State {
 	st := State{
-		Workspace:   h.cfg.workspace,
-		Me:          person,
-		Connections: h.srv.Connections(),
-		Users:       []UserView{},
-		Groups:      []GroupView{},
-		Channels:    []ChannelView{},
-		Ephemerals:  []MessageView{},
-		Commands:    h.cfg.commands,
-		Intro:       h.cfg.intro,
-		Modals:      []ViewState{},
-		Shortcuts:   h.cfg.shortcuts,
+		Workspace:       h.cfg.workspace,
+		Me:              person,
+		Connections:     h.srv.Connections(),
+		Users:           []UserView{},
+		Groups:          []GroupView{},
+		Channels:        []ChannelView{},
+		Ephemerals:      []MessageView{},
+		Commands:        h.cfg.commands,
+		Intro:           h.cfg.intro,
+		Welcomes:        h.cfg.welcomes,
+		ReactionChoices: h.cfg.reactions,
+		Modals:          []ViewState{},
+		Shortcuts:       h.cfg.shortcuts,
 	}
 	if st.Commands == nil {
 		st.Commands = []Command{}
