@@ -30,7 +30,8 @@ func TestSandboxPaneInBrowser(t *testing.T) {
 	waitJS("#api-docs open", `document.getElementById('channel-title').innerText.includes('api-docs')`)
 	b.ClickJS("open the pane", "#assistant-btn", sandboxWait)
 	b.Step("the pane's thread open", chromedp.WaitVisible(chromedp.ID("thread-input")))
-	waitJS("a new chat in the app's Messages", `document.getElementById('thread-title').innerText.startsWith('New chat') && document.getElementById('tab-messages').getAttribute('aria-selected') === 'true'`)
+	// The pane sits beside the channel, as Slack's does: #api-docs stays shown.
+	waitJS("a new chat beside #api-docs", `document.getElementById('thread-title').innerText.startsWith('New chat') && document.getElementById('channel-title').innerText.includes('api-docs') && !document.getElementById('thread').hidden`)
 	chips := waitJS("the suggested prompts, none naming the project in what it posts", `(() => {
 		const cs = [...document.querySelectorAll('#thread-messages .prompts .prompt-chip')];
 		return cs.length >= 3 && cs.every((c) => !c.title.includes('project=')) ? cs.map((c) => c.textContent).join(' | ') : '';

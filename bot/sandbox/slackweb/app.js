@@ -782,6 +782,7 @@
     channels: new Map(),
     current: null, // channel id, or APP
     thread: null, // parent ts of the open thread
+    pane: false, // the open thread is the assistant pane's, in the DM with the app, beside the channel shown
     panel: null, // 'thread' | 'help' | null
     dismissed: new Set(JSON.parse(sessionStorage.getItem('slackweb.dismissed') || '[]')),
     seen: JSON.parse(sessionStorage.getItem('slackweb.seen') || '{}'),
@@ -1062,6 +1063,13 @@
       { id: '', name: botName(), im: app.state.me, bot_member: true, private: true, messages: [] };
   }
 
+  // threadChannel is the channel of the open thread: the one shown, or the
+  // DM with the app for the assistant pane, which sits beside it as Slack's.
+  function threadChannel() {
+    if (!app.pane) return currentChannel();
+    return app.channels.get(app.state.dm) || { id: app.state.dm || '', name: botName(), im: app.state.me, messages: [] };
+  }
+
   function render() {
     const st = app.state;
     if (!st) return;
@@ -1108,7 +1116,8 @@
       }
     }
 
-    renderPanels(ch, eph);
+    const tch = threadChannel();
+    renderPanels(tch, tch === ch ? eph : st.ephemerals.filter((m) => m.channel === tch.id && !app.dismissed.has(m.ts)));
     updateHash();
   }
 
@@ -1247,7 +1256,7 @@
     app.as = as;
     if (as) sessionStorage.setItem('slackweb.as', as); else sessionStorage.removeItem('slackweb.as');
     closeMenu();
-    if (app.panel === 'thread') { app.panel = null; app.thread = null; }
+    if (app.panel === 'thread') { app.panel = null; app.thread = null; app.pane = false; }
     $('composer-error').textContent = '';
     $('thread-error').textContent = '';
     connect();
@@ -1432,7 +1441,7 @@
   }
 
   function updateHash() {
-    const thread = app.panel === 'thread' && app.thread ? '/' + app.thread : '';
+    const thread = app.panel === 'thread' && app.thread && !app.pane ? '/' + app.thread : '';
     const h = '#' + app.current + (app.current === APP ? '/' + app.tab : '') + thread;
     if (location.hash !== h) history.replaceState(null, '', h);
   }
@@ -1445,7 +1454,7 @@
   function openApp(tab) {
     const was = app.current === APP ? app.tab : null;
     if (app.current !== APP || was !== tab) {
-      if (app.panel === 'thread') { app.panel = null; app.thread = null; }
+      if (app.panel === 'thread' && !app.pane) { app.panel = null; app.thread = null; }
       app.stickBottom.messages = true;
     }
     app.current = APP;
@@ -1465,7 +1474,7 @@
   function switchChannel(id) {
     if (id !== app.current) {
       app.current = id;
-      if (app.panel === 'thread') { app.panel = null; app.thread = null; }
+      if (app.panel === 'thread' && !app.pane) { app.panel = null; app.thread = null; }
       app.stickBottom.messages = true;
     }
     document.body.classList.remove('sidebar-open');
@@ -1481,10 +1490,7 @@
   async function openAssistant() {
     const res = await post('api/assistant', { context: app.current !== APP ? app.current : '' });
     if (!res.ok) return;
-    app.current = APP;
-    app.tab = 'messages';
-    app.stickBottom.messages = true;
-    openThread(res.ts);
+    openThread(res.ts, true);
   }
 
   function closeSidebar() {
@@ -1493,8 +1499,9 @@
     $('menu-btn').focus();
   }
 
-  function openThread(ts) {
+  function openThread(ts, pane = false) {
     app.thread = ts;
+    app.pane = pane;
     app.panel = 'thread';
     app.stickBottom['thread-messages'] = true;
     $('thread-error').textContent = '';
@@ -1510,6 +1517,7 @@
     const was = app.panel;
     app.panel = null;
     app.thread = null;
+    app.pane = false;
     render();
     (was === 'help' ? $('help-btn') : $('composer-input')).focus();
   }
@@ -1616,7 +1624,7 @@
   async function send(input, errorBox, threadTS) {
     const text = input.value.trim();
     if (!text || !app.current) return;
-    let channel = currentChannel().id;
+    let channel = (threadTS && app.pane ? threadChannel() : currentChannel()).id;
     if (!channel) {
       const opened = await post('api/dm', {});
       if (!opened.ok) return;
