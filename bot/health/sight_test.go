@@ -257,16 +257,7 @@ func TestHealthDigestInAChannelWithAGuestHasNoWords(t *testing.T) {
 	h.Command(alice, withGuest, health.Command, "digest weekly")
 	waitResponse(h, alice, "in_channel", "This channel has guests or people of another organisation in it, so the digest shows counts and pages")
 	clock.Advance(2*time.Minute + 30*time.Second)
-	var d slacktest.Message
-	h.WaitFor("the digest in the channel with a guest", func() bool {
-		for _, m := range h.Roots(withGuest) {
-			if strings.Contains(string(m.Metadata), health.DigestEvent) {
-				d = m
-				return true
-			}
-		}
-		return false
-	})
+	d := waitDigest(h, withGuest, "the digest in the channel with a guest")
 	bottest.WantContains(t, "the digest", bottest.Rendered(d), "Weekly docs health digest", "This channel has guests or people of another organisation in it",
 		"_A search term_", "`/guides/webhooks`", "_A category_")
 	wantNoWords(t, "the guest", seenBy(h, guest, withGuest))
@@ -359,16 +350,7 @@ func TestHealthDigestInASharedChannelHasNoWords(t *testing.T) {
 	h.Command(alice, shared, health.Command, "digest weekly")
 	waitResponse(h, alice, "in_channel", "This channel is shared with another organisation, so the digest shows counts and pages")
 	clock.Advance(2*time.Minute + 30*time.Second)
-	var d slacktest.Message
-	h.WaitFor("the digest in the shared channel", func() bool {
-		for _, m := range h.Roots(shared) {
-			if strings.Contains(string(m.Metadata), health.DigestEvent) {
-				d = m
-				return true
-			}
-		}
-		return false
-	})
+	d := waitDigest(h, shared, "the digest in the shared channel")
 	text := bottest.Rendered(d)
 	bottest.WantContains(t, "the digest", text, "Weekly docs health digest", "This channel is shared with another organisation",
 		"_A search term_", "`/guides/webhooks`", "_A category_")
@@ -421,4 +403,20 @@ func TestHealthShareOfAGuest(t *testing.T) {
 		t.Errorf("the member was shown %d views before a refusal, want %d", shown, want)
 	}
 	bottest.WantContains(t, "the member's refusal", refusal, fmt.Sprintf("your share of %d analytics requests an hour (", bot.DefaultAnalyticsPerUser))
+}
+
+// waitDigest waits for the health digest posted in channel and returns it.
+func waitDigest(h *bottest.Harness, channel, what string) slacktest.Message {
+	h.T.Helper()
+	var d slacktest.Message
+	h.WaitFor(what, func() bool {
+		for _, m := range h.Roots(channel) {
+			if strings.Contains(string(m.Metadata), health.DigestEvent) {
+				d = m
+				return true
+			}
+		}
+		return false
+	})
+	return d
 }

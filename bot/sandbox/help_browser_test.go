@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -28,13 +27,7 @@ func TestSandboxHelpInBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	sb := startTestSandbox(t, "")
-	b := slackwebtest.NewSession(t, browser, 1280, 800, 90*time.Second)
-	waitJS := func(what, expr string) string {
-		t.Helper()
-		return b.WaitJS(what, expr, sandboxWait)
-	}
-	b.Step("open the page", chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
+	_, b, waitJS := openSandboxPage(t, browser)
 	b.ClickJS("open #help", `#channel-list .channel-btn[data-channel="`+helpChannel+`"]`, sandboxWait)
 	waitJS("#help open", `document.getElementById('channel-title').innerText.includes('help')`)
 	const question = "How do I rotate an API key?"

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -19,13 +18,7 @@ import (
 func TestSandboxPaneInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
-	sb := startTestSandbox(t, "")
-	b := slackwebtest.NewSession(t, browser, 1280, 800, 90*time.Second)
-	waitJS := func(what, expr string) string {
-		t.Helper()
-		return b.WaitJS(what, expr, sandboxWait)
-	}
-	b.Step("open the page", chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
+	_, b, waitJS := openSandboxPage(t, browser)
 	b.ClickJS("open #api-docs", `#channel-list .channel-btn[data-channel="`+apiChannel+`"]`, sandboxWait)
 	waitJS("#api-docs open", `document.getElementById('channel-title').innerText.includes('api-docs')`)
 	b.ClickJS("open the pane", "#assistant-btn", sandboxWait)

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -18,13 +17,7 @@ import (
 func TestSandboxReactionInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
-	sb := startTestSandbox(t, "")
-	b := slackwebtest.NewSession(t, browser, 1280, 800, 90*time.Second)
-	waitJS := func(what, expr string) string {
-		t.Helper()
-		return b.WaitJS(what, expr, sandboxWait)
-	}
-	b.Step("open the page", chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
+	_, b, waitJS := openSandboxPage(t, browser)
 	const text = "we should document how to rotate an API key"
 	b.Step("write in #general", chromedp.SendKeys(chromedp.ID("composer-input"), text+kb.Enter))
 	ts := waitJS("the message", `(() => {

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -21,13 +20,7 @@ import (
 func TestSandboxUnfurlInBrowser(t *testing.T) {
 	browser := slackwebtest.BrowserOrSkip(t)
 	t.Parallel()
-	sb := startTestSandbox(t, "")
-	b := slackwebtest.NewSession(t, browser, 1280, 800, 90*time.Second)
-	waitJS := func(what, expr string) string {
-		t.Helper()
-		return b.WaitJS(what, expr, sandboxWait)
-	}
-	b.Step("open the page", chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
+	_, b, waitJS := openSandboxPage(t, browser)
 	b.ClickJS("open #general", `#channel-list .channel-btn[data-channel="C0GENERAL"]`, sandboxWait)
 	link := "https://" + sandboxSiteHost + "/quickstart"
 	text := "<b>read</b> " + link
