@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docsbot/docsbot/bot/claim"
@@ -98,6 +99,9 @@ type Work struct {
 	// held are the audit records of this attempt written with its Done
 	// (AuditTrail.Work).
 	held []heldAudit
+	// paid is set once the work came to a paid call (Paid): from then on
+	// it is not handed over on stop (handover.go).
+	paid atomic.Bool
 }
 
 // Mark records checkpoints that a later attempt will find in Marks; with
@@ -375,7 +379,7 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 		return b.finishWork(ctx, w, log)
 	}
 
-	hctx, cancel := context.WithCancel(withHandOver(WithWorkspace(ctx, w.Workspace), b.stopping))
+	hctx, cancel := context.WithCancel(withHandOver(WithWorkspace(ctx, w.Workspace), b.stopping, w))
 	beat := make(chan struct{})
 	go func() {
 		defer close(beat)

@@ -140,6 +140,7 @@ func (w *Work) Outcome(c Call) (string, error) {
 // and fn's value after (as Done, "1" for ""). fn is never called when the
 // begun mark may not be written.
 func (w *Work) Paid(ctx context.Context, c Call, fn func(context.Context) (string, error)) (string, error) {
+	w.paid.Store(true)
 	if v, err := w.Outcome(c); v != "" || err != nil {
 		return v, err
 	}
