@@ -73,6 +73,11 @@ type Config struct {
 	// serves every workspace with the bot's one client (its token from the
 	// environment).
 	Workspaces Workspaces
+	// InstallMode serves the workspaces that installed docsbot by link
+	// (bot/install), each with its own token and bot user from Workspaces:
+	// the bot has no token of its own, so Run asks Slack nothing at start,
+	// and Self is the workspace's. HTTP mode only.
+	InstallMode bool
 	// Logger receives structured logs (default slog.Default()).
 	Logger *slog.Logger
 	// Mode is how Slack reaches the bot: ModeSocket (the default) or
@@ -244,16 +249,21 @@ func (b *Bot) Run(ctx context.Context) error {
 		return fmt.Errorf("bot: unknown mode %q (socket or http)", b.cfg.Mode)
 	case b.cfg.Mode == ModeHTTP && b.cfg.SigningSecret == "":
 		return errors.New("bot: HTTP mode needs the Slack app's signing secret")
+	case b.cfg.InstallMode && (b.cfg.Mode != ModeHTTP || b.clients == nil):
+		return errors.New("bot: install mode needs HTTP mode and the installations (Workspaces)")
 	}
-	auth, err := b.slack.AuthTestContext(ctx)
-	if err != nil {
-		if permanentAuthError(err) {
-			return fmt.Errorf("%w: %w", ErrBotToken, err)
+	if !b.cfg.InstallMode {
+		auth, err := b.slack.AuthTestContext(ctx)
+		if err != nil {
+			if permanentAuthError(err) {
+				return fmt.Errorf("%w: %w", ErrBotToken, err)
+			}
+			return fmt.Errorf("slack auth.test: %w", err)
 		}
-		return fmt.Errorf("slack auth.test: %w", err)
+		b.self = Identity{UserID: auth.UserID, BotID: auth.BotID, TeamID: auth.TeamID, EnterpriseID: auth.EnterpriseID}
+		b.log.Info("connected to Slack", "bot_user", auth.UserID, "team", auth.TeamID)
 	}
-	b.self = Identity{UserID: auth.UserID, BotID: auth.BotID, TeamID: auth.TeamID, EnterpriseID: auth.EnterpriseID}
-	b.log.Info("connected to Slack", "bot_user", auth.UserID, "team", auth.TeamID)
+	var err error
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -342,9 +352,6 @@ func (b *Bot) Logger() *slog.Logger { return b.log }
 // Metrics is where features count what they do; it may be nil (its methods
 // then record nothing).
 func (b *Bot) Metrics() *Metrics { return b.metrics }
-
-// Self is who the bot is in Slack; it is known once Run has started.
-func (b *Bot) Self() Identity { return b.self }
 
 // Refusal returns "" when the user may use the bot in the channel, and
 // otherwise the refusal to show them (the allow-lists of Config). channel

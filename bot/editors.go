@@ -133,7 +133,7 @@ func (b *Bot) editorRefusal(ctx context.Context, words roles.Words, user, channe
 	if !known {
 		return projectGoneRefusal(proj), false
 	}
-	if a := b.gate.Check(ctx, b.selfOrg(), user); a.Refusal != "" {
+	if a := b.gate.Check(ctx, b.selfOrg(ctx), user); a.Refusal != "" {
 		if a.Err != nil {
 			b.log.Warn("cannot tell whether a person is a guest or of another organisation", "user", user, "err", a.Err)
 		}

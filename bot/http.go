@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -88,7 +89,21 @@ func (b *Bot) SlackHandler() http.Handler {
 	for path, h := range map[string]http.HandlerFunc{PathEvents: b.serveEvents, PathCommands: b.serveCommands, PathInteractive: b.serveInteractive} {
 		mux.Handle("POST "+path, b.metrics.instrumentSlack(path, h))
 	}
+	for pattern, h := range b.routes.pages {
+		mux.Handle(pattern, h)
+	}
 	return mux
+}
+
+// HandlePage serves h at pattern ("GET /slack/install") beside Slack's
+// request URLs in HTTP mode (SlackHandler): a page people open in their
+// browser, such as install mode's Add to Slack (bot/install). The pattern
+// must be under /slack/. Register before Run.
+func (r Router) HandlePage(pattern string, h http.Handler) {
+	if _, path, _ := strings.Cut(pattern, " "); !strings.HasPrefix(path, "/slack/") {
+		panic("bot: a page served beside Slack's request URLs must be under /slack/: " + pattern)
+	}
+	add(&r.b.routes.pages, "page", pattern, h)
 }
 
 // WithSlackHandler serves a bot's SlackHandler (its paths /slack/...)

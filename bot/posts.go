@@ -183,11 +183,11 @@ func personsPost(subtype string) bool {
 // ignored.
 func (b *Bot) onMessage(ctx context.Context, req *EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || !personsPost(ev.SubType) || b.self.OwnOrBot(ev) {
+	if !ok || !personsPost(ev.SubType) || b.Self(ctx).OwnOrBot(ev) {
 		req.Ack(nil)
 		return
 	}
-	p := b.readPost(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
+	p := b.readPost(ctx, req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
 	p.DM = ev.ChannelType == "im"
 	p.Files = ev.SubType == subtypeFileShare
 	b.acceptPost(ctx, req, p)
@@ -197,17 +197,18 @@ func (b *Bot) onMessage(ctx context.Context, req *EventRequest) {
 // Slack sends for the same post.
 func (b *Bot) onMention(ctx context.Context, req *EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.AppMentionEvent)
-	if !ok || b.self.OwnOrBot(&slackevents.MessageEvent{User: ev.User, BotID: ev.BotID}) {
+	if !ok || b.Self(ctx).OwnOrBot(&slackevents.MessageEvent{User: ev.User, BotID: ev.BotID}) {
 		req.Ack(nil)
 		return
 	}
-	b.acceptPost(ctx, req, b.readPost(req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text))
+	b.acceptPost(ctx, req, b.readPost(ctx, req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text))
 }
 
 // readPost reads a person's message as the owners get it.
-func (b *Bot) readPost(team, channel, user, ts, threadTS, text string) Post {
-	tag := "<@" + b.self.UserID + ">"
-	mention := b.self.UserID != "" && strings.Contains(text, tag)
+func (b *Bot) readPost(ctx context.Context, team, channel, user, ts, threadTS, text string) Post {
+	self := b.Self(ctx)
+	tag := "<@" + self.UserID + ">"
+	mention := self.UserID != "" && strings.Contains(text, tag)
 	text = strings.TrimSpace(mrkdwn.Plain(strings.ReplaceAll(text, tag, "")))
 	return Post{Team: team, Channel: channel, User: user, TS: ts, ThreadTS: threadTS, Text: text, Mention: mention}
 }
@@ -342,5 +343,6 @@ func (b *Bot) botThread(ctx context.Context, p Post, log *slog.Logger) bool {
 		log.Warn("could not read the thread's first message; answering as in a thread of the bot's", "err", err)
 		return true
 	}
-	return len(msgs) > 0 && (msgs[0].User == b.self.UserID || (b.self.BotID != "" && msgs[0].BotID == b.self.BotID))
+	self := b.Self(ctx)
+	return len(msgs) > 0 && (msgs[0].User == self.UserID || (self.BotID != "" && msgs[0].BotID == self.BotID))
 }

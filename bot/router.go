@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"net/http"
 	"strings"
 
 	"github.com/slack-go/slack"
@@ -80,6 +81,9 @@ type routes struct {
 	actionGroups map[string]InteractionHandler
 	views        map[string]InteractionHandler
 	shortcuts    map[string]InteractionHandler
+	// pages are the browser pages features serve under /slack/ beside
+	// Slack's request URLs (HandlePage), by pattern.
+	pages map[string]http.Handler
 }
 
 // add registers h under key, refusing a second registration.
@@ -212,6 +216,12 @@ func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack A
 	}
 	b.metrics.command(cmd.Command)
 	ctx = WithWorkspace(ctx, commandWorkspace(cmd))
+	if b.cfg.InstallMode {
+		if text := b.clients.Unserved(ctx, commandWorkspace(cmd)); text != "" {
+			ack(Ephemeral(text))
+			return true
+		}
+	}
 	f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: ack})
 	return true
 }

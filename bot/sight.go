@@ -136,15 +136,17 @@ func (b *Bot) sightOf(ctx context.Context, user string, shared bool) Sight {
 	case err != nil:
 		b.log.Warn("cannot tell whether a person is a member of the organisation; leaving readers' words out", "user", user, "err", err)
 		return sightOf(unsure, shared)
-	case p.Guest || !b.selfOrg().Includes(p):
+	case p.Guest || !b.selfOrg(ctx).Includes(p):
 		return sightOf(outsider, shared)
 	}
 	return sightOf(member, shared)
 }
 
-// selfOrg is the organisation that installed docsbot.
-func (b *Bot) selfOrg() roles.Org {
-	return roles.Org{Team: b.self.TeamID, Enterprise: b.self.EnterpriseID}
+// selfOrg is the organisation that installed docsbot in the workspace ctx
+// names (Self).
+func (b *Bot) selfOrg(ctx context.Context) roles.Org {
+	self := b.Self(ctx)
+	return roles.Org{Team: self.TeamID, Enterprise: self.EnterpriseID}
 }
 
 // roomOf says who reads channel besides members of the organisation

@@ -39,10 +39,22 @@ func WorkspaceOf(ctx context.Context) Workspace {
 	return ws
 }
 
-// Workspaces looks up the Slack client of a workspace. nil (bot.Config) is
-// the one workspace: the bot's own client for every workspace.
+// Workspaces looks up the Slack client of a workspace and who the bot is
+// there (install mode: each workspace's own token and bot user). nil
+// (bot.Config) is the one workspace: the bot's own client and identity for
+// every workspace.
 type Workspaces interface {
+	// Client is the client of ws's token; one that can make no call (no
+	// token) when docsbot is not installed there or its token cannot be
+	// had: never another workspace's.
 	Client(ctx context.Context, ws Workspace) *slack.Client
+	// Identity is who the bot is in ws; false when docsbot is not
+	// installed there.
+	Identity(ctx context.Context, ws Workspace) (Identity, bool)
+	// Unserved is "" when ws can be served, and otherwise what a person
+	// there is told in a slash command's answer (which needs no token):
+	// install docsbot again, and how.
+	Unserved(ctx context.Context, ws Workspace) string
 }
 
 // SlackIn is the Slack client of the workspace ctx names (WorkspaceOf), the
@@ -53,6 +65,19 @@ func (b *Bot) SlackIn(ctx context.Context) *slack.Client {
 		return b.slack
 	}
 	return b.clients.Client(ctx, WorkspaceOf(ctx))
+}
+
+// Self is who the bot is in the workspace ctx names (WorkspaceOf): the
+// bot's one identity, learnt from auth.test when Run started, or in install
+// mode the workspace's installation's (zero where docsbot is not
+// installed).
+func (b *Bot) Self(ctx context.Context) Identity {
+	if !b.cfg.InstallMode || b.clients == nil {
+		return b.self
+	}
+	ws := WorkspaceOf(ctx)
+	id, _ := b.clients.Identity(ctx, ws)
+	return id
 }
 
 // workOf names in w the workspace ctx names, when w names none.

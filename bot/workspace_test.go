@@ -31,6 +31,14 @@ func (l *lookups) Client(_ context.Context, ws bot.Workspace) *slack.Client {
 	return l.client
 }
 
+// Identity is not asked outside install mode: the bot is who auth.test says.
+func (l *lookups) Identity(context.Context, bot.Workspace) (bot.Identity, bool) {
+	return bot.Identity{}, false
+}
+
+// Unserved is not asked outside install mode.
+func (l *lookups) Unserved(context.Context, bot.Workspace) string { return "" }
+
 func (l *lookups) seen() []bot.Workspace {
 	l.mu.Lock()
 	defer l.mu.Unlock()

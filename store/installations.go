@@ -50,6 +50,8 @@ type Installation struct {
 	// are set when Slack rotates tokens; Expires is zero when it does not.
 	BotToken, RefreshToken string
 	Expires                time.Time
+	// Issued is when BotToken was issued (its lifetime runs to Expires).
+	Issued time.Time
 	BotUserID, BotID       string
 	AppID                  string
 	Scopes                 []string
@@ -82,6 +84,7 @@ type installRecord struct {
 	BotToken       string    `json:"bt"`
 	RefreshToken   string    `json:"rt,omitempty"`
 	Expires        time.Time `json:"exp,omitzero"`
+	Issued         time.Time `json:"iss,omitzero"`
 	BotUserID      string    `json:"bu,omitempty"`
 	BotID          string    `json:"bid,omitempty"`
 	AppID          string    `json:"app,omitempty"`
@@ -120,7 +123,7 @@ func (is Installations) Save(ctx context.Context, in Installation) (Installation
 	in.Version = hex.EncodeToString(v)
 	rec := installRecord{
 		Team: in.Workspace.Team, Enterprise: in.Workspace.Enterprise, OrgWide: in.OrgWide,
-		TeamName: in.TeamName, EnterpriseName: in.EnterpriseName, Expires: in.Expires,
+		TeamName: in.TeamName, EnterpriseName: in.EnterpriseName, Expires: in.Expires, Issued: in.Issued,
 		BotUserID: in.BotUserID, BotID: in.BotID, AppID: in.AppID, Scopes: in.Scopes,
 		InstalledBy: in.InstalledBy, InstalledAt: in.InstalledAt, Broken: in.Broken,
 		RefreshTried: in.RefreshTried, Version: in.Version,
@@ -211,7 +214,7 @@ func (is Installations) decode(id, raw string) (Installation, error) {
 	}
 	in := Installation{
 		Workspace: Workspace{Team: rec.Team, Enterprise: rec.Enterprise}, OrgWide: rec.OrgWide,
-		TeamName: rec.TeamName, EnterpriseName: rec.EnterpriseName, Expires: rec.Expires,
+		TeamName: rec.TeamName, EnterpriseName: rec.EnterpriseName, Expires: rec.Expires, Issued: rec.Issued,
 		BotUserID: rec.BotUserID, BotID: rec.BotID, AppID: rec.AppID, Scopes: rec.Scopes,
 		InstalledBy: rec.InstalledBy, InstalledAt: rec.InstalledAt, Broken: rec.Broken,
 		RefreshTried: rec.RefreshTried, Version: rec.Version,

@@ -439,7 +439,7 @@ func (a *agent) reported(ctx context.Context, c store.Claim) (bool, error) {
 		}
 		for _, m := range msgs {
 			md := m.Metadata
-			if md.EventType != FinishedEvent || (m.User != a.core.Self().UserID && m.BotID != a.core.Self().BotID) {
+			if md.EventType != FinishedEvent || (m.User != a.core.Self(ctx).UserID && m.BotID != a.core.Self(ctx).BotID) {
 				continue
 			}
 			id, _ := md.EventPayload["job_id"].(string)

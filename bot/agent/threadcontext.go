@@ -56,7 +56,7 @@ type threadRead struct {
 // readThread reads the thread of r (all but r itself) for a job's context.
 func (a *agent) readThread(ctx context.Context, r replyRequest) (threadRead, error) {
 	var tr threadRead
-	self := a.core.Self()
+	self := a.core.Self(ctx)
 	err := a.eachInThread(ctx, r.Channel, r.ThreadTS, func(m slack.Message) bool {
 		own := m.User == self.UserID || (self.BotID != "" && m.BotID == self.BotID)
 		if own && m.Metadata.EventType == RootEvent {

@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/pane"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/unfurl"
@@ -49,6 +50,10 @@ type Config struct {
 	Help helpchannels.Config
 	// Pane is the pane's (Slack's side pane of the app).
 	Pane pane.Config
+	// Install is install mode's, used when Bot.InstallMode is set: the
+	// workspaces that installed docsbot by link, each served with its own
+	// token (bot/install).
+	Install install.Config
 	// Now is the one clock of the features that tell time (the agent's,
 	// the visitors', the answers' help channels', the deployments', the
 	// docs health's, the pane's, the unfurls'): New hands it to
@@ -76,6 +81,9 @@ type Deps struct {
 	// APIOptions are added to the settings of each project's docs API
 	// client (an HTTP client, a logger, a retry policy).
 	APIOptions []docsapi.Option
+	// SlackOptions make each workspace's client in install mode (the API
+	// URL, retries), as Slack was made with.
+	SlackOptions []slack.Option
 }
 
 // replica is a bot being built: what the features' registrations
@@ -121,10 +129,22 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 	}
 	cfg.Bot.Clients = bot.Clients{API: clients, Assistants: assistants}
 	st := d.Store
+	var dir *install.Directory
+	if cfg.Bot.InstallMode {
+		if dir, err = directory(cfg, d); err != nil {
+			return nil, err
+		}
+		cfg.Bot.Workspaces = dir
+	}
 	r := &replica{cfg: cfg, deps: d, store: st,
 		b: bot.New(cfg.Bot, d.Slack, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})}
 	for _, f := range fs {
 		if err := f.register(r); err != nil {
+			return nil, err
+		}
+	}
+	if dir != nil {
+		if err := r.install(dir); err != nil {
 			return nil, err
 		}
 	}

@@ -274,7 +274,7 @@ func (d Digests) Post(ctx context.Context, p Posting, opts ...slack.MsgOption) s
 // p's kind, period and project: its ts, or "" if there is none.
 func (d Digests) findDigest(ctx context.Context, p Posting) (string, error) {
 	b := d.b
-	self := b.Self()
+	self := b.Self(ctx)
 	params := &slack.GetConversationHistoryParameters{ChannelID: p.Claim.Channel, Limit: 100, IncludeAllMetadata: true}
 	for range digestHistoryPages {
 		res, err := b.SlackIn(ctx).GetConversationHistoryContext(ctx, params)

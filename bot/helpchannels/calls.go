@@ -168,7 +168,7 @@ func (f *Feature) tellExperts(ctx context.Context, channel, ts string, e roles.E
 	}
 	told := 0
 	for _, u := range people {
-		if u == f.self() {
+		if u == f.self(ctx) {
 			continue
 		}
 		if _, err := f.post(ctx, u, slack.MsgOptionText(text, false)); err != nil {

@@ -75,7 +75,7 @@ func (f *Feature) queueCommand(ctx context.Context, r *bot.CommandRequest, kind 
 	f.core.QueueCommand(ctx, r, kind, payload, notDone)
 }
 
-func (f *Feature) self() string { return f.core.Self().UserID }
+func (f *Feature) self(ctx context.Context) string { return f.core.Self(ctx).UserID }
 
 func (f *Feature) projects() []project.Project { return f.core.Projects().All() }
 

@@ -54,7 +54,7 @@ type reactRequest struct {
 // acks; any other reaction is acked and costs nothing.
 func (f *Feature) onReaction(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.ReactionAddedEvent)
-	if !ok || ev.Item.Type != "message" || ev.User == "" || ev.User == f.self() ||
+	if !ok || ev.Item.Type != "message" || ev.User == "" || ev.User == f.self(ctx) ||
 		(ev.Reaction != reactionQuestion && ev.Reaction != reactionMemo) || f.refusal(ev.User, ev.Item.Channel) != "" {
 		req.Ack(nil)
 		return
@@ -132,7 +132,7 @@ func (f *Feature) offerJob(ctx context.Context, w *bot.Work, rr reactRequest, m 
 		case err != nil:
 			log.Info("the thread of the message reacted to cannot be read; the message goes alone", "err", err)
 		default:
-			if lines := f.draftLines(msgs); len(lines) > 1 {
+			if lines := f.draftLines(ctx, msgs); len(lines) > 1 {
 				j.Message, j.Lines = "", lines
 				p.Text = "Make this thread a docs job: the agent gets its messages, quoted, and its pull request comes back in this thread."
 			}
@@ -152,8 +152,8 @@ func (f *Feature) offerJob(ctx context.Context, w *bot.Work, rr reactRequest, m 
 // (jobdraft.Draft.Lines), oldest first: each one's text as typed and its
 // writer, a person, a bot by name, or docsbot itself; messages without
 // text (a file alone) are left out.
-func (f *Feature) draftLines(msgs []slack.Message) []jobdraft.Line {
-	self := f.core.Self()
+func (f *Feature) draftLines(ctx context.Context, msgs []slack.Message) []jobdraft.Line {
+	self := f.core.Self(ctx)
 	var out []jobdraft.Line
 	for _, m := range msgs {
 		text := strings.TrimSpace(mrkdwn.Plain(m.Text))

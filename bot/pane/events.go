@@ -71,7 +71,7 @@ func contextChannel(c slackevents.AppContext) string {
 
 // accept records the prompts' work keyed by the event, then acks.
 func (p *pane) accept(ctx context.Context, r *bot.EventRequest, req promptsRequest) {
-	if p.core.Self().OwnOrBot(&slackevents.MessageEvent{User: req.User}) {
+	if p.core.Self(ctx).OwnOrBot(&slackevents.MessageEvent{User: req.User}) {
 		r.Ack(nil)
 		return
 	}

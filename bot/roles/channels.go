@@ -42,7 +42,7 @@ type RoomSource struct {
 	People Profiles
 	// Home is the organisation that installed docsbot, read when a
 	// channel is.
-	Home func() Org
+	Home func(ctx context.Context) Org
 }
 
 // Bounds of reading a channel's people.
@@ -141,7 +141,7 @@ var errOutsider = errors.New("roles: a guest or a person of another organisation
 func (src RoomSource) anyOutsider(ctx context.Context, people []string) (bool, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	home := src.Home()
+	home := src.Home(ctx)
 	slots := make(chan struct{}, roomLookups)
 	var wg sync.WaitGroup
 	for _, id := range people {

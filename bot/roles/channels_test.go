@@ -28,7 +28,7 @@ func slackRooms(s *slacktest.Server, gate *roles.Gate) *roles.Rooms {
 			return client.GetUsersInConversationContext(ctx, &slack.GetUsersInConversationParameters{ChannelID: channel, Cursor: cursor, Limit: limit})
 		},
 		People: gate,
-		Home:   func() roles.Org { return home },
+		Home:   func(context.Context) roles.Org { return home },
 	})
 }
 

@@ -67,7 +67,7 @@ type sharedEvent struct {
 // are not docsbot's to unfurl), and so is a poster the allow-lists refuse.
 func (u *unfurls) onLinkShared(ctx context.Context, r *bot.EventRequest) {
 	ev, ok := r.Event.InnerEvent.Data.(*slackevents.LinkSharedEvent)
-	if !ok || ev.User == "" || ev.User == u.core.Self().UserID || u.core.Refusal(ev.User, ev.Channel) != "" {
+	if !ok || ev.User == "" || ev.User == u.core.Self(ctx).UserID || u.core.Refusal(ev.User, ev.Channel) != "" {
 		r.Ack(nil)
 		return
 	}
