@@ -20,12 +20,20 @@
 // unique totals in the title are the caller's (the range export's totals):
 // daily uniques do not add up to them.
 //
-// The chart is drawn with git.sr.ht/~sbinet/gg, a 2D canvas, in the Go
-// fonts (golang.org/x/image/font/gofont), parsed for each chart. A plotting
-// library (gonum.org/v1/plot) drew it before: its packages parse a dozen
-// fonts when the process starts and link PDF, SVG and LaTeX backends, about
-// 3 MiB resident in every replica, which must stay under 25 MB; a chart
-// needs only lines, dots, bands and text.
+// The chart is drawn on an image.RGBA by canvas.go alone: lines, dots and
+// bands are polygons filled anti-aliased by golang.org/x/image/vector (each
+// segment of a line a rectangle, with a disc at each bend for a round join;
+// dashes run on along the whole line), text is drawn by font.Drawer in the
+// Go fonts (golang.org/x/image/font/gofont through font/opentype), parsed
+// for each chart, and image/png encodes it. Grid lines are centred on a row
+// of pixels, so that they are sharp and never the grey of the bands.
+//
+// A plotting library (gonum.org/v1/plot) drew it first: its packages parse
+// a dozen fonts when the process starts and link PDF, SVG and LaTeX
+// backends, about 3 MiB resident in every replica, which must stay under
+// 25 MB; a chart needs only lines, dots, bands and text. A 2D canvas
+// (git.sr.ht/~sbinet/gg) drew it next, but brought in
+// github.com/golang/freetype, unmaintained since 2017.
 //
 // # The comparison
 //
