@@ -144,9 +144,9 @@ func (r *runner) serveSettings(args []string) (cfg config.Serve, profiles string
 // counted by metrics. A project whose docs API client cannot be made is
 // explained as a failed connect with that project's API settings.
 func newBot(cfg config.Serve, st *store.Store, metrics *bot.Metrics, log *slog.Logger) (*bot.Bot, error) {
-	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken), slack.OptionAPIURL(cfg.SlackAPIURL)},
-		bot.SlackOptions(metrics)...)...)
-	b, err := app.New(cfg.Config, app.Deps{Slack: client, Store: st,
+	slackOpts := append([]slack.Option{slack.OptionAPIURL(cfg.SlackAPIURL)}, bot.SlackOptions(metrics)...)
+	client := slack.New(cfg.BotToken, append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken)}, slackOpts...)...)
+	b, err := app.New(cfg.Config, app.Deps{Slack: client, Store: st, SlackOptions: slackOpts,
 		APIOptions: []docsapi.Option{docsapi.WithHTTPClient(&http.Client{Transport: metrics.InstrumentAPI(http.DefaultTransport)}), docsapi.WithLogger(log)}})
 	if ce, ok := errors.AsType[*project.ClientError](err); ok {
 		p, _ := cfg.Projects.Get(ce.Project)

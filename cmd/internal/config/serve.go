@@ -127,8 +127,21 @@ const HTTPModeOpsAddr = ":9090"
 // table) requires and that are not set.
 func (c *Serve) readSlack(s settings.Source) (missing []string) {
 	c.BotToken, c.AppToken, c.Bot.SigningSecret = s.Value(EnvSlackBotToken), s.Value(EnvSlackAppToken), s.Value(EnvSigningSecret)
+	c.SlackAPIURL = s.Value(EnvSlackAPIURL)
+	if !strings.HasSuffix(c.SlackAPIURL, "/") {
+		c.SlackAPIURL += "/"
+	}
+	c.Bot.SlackHost = bot.SlackHostOf(c.SlackAPIURL)
 	required := []string{EnvSlackBotToken, EnvSlackAppToken}
-	if c.Bot.Mode == bot.ModeHTTP {
+	switch {
+	case c.Bot.Mode == bot.ModeHTTP && c.BotToken == "" && s.Value(EnvClientID) != "":
+		// Install by link: each workspace's token comes with its install.
+		c.Bot.InstallMode = true
+		c.Install.ClientID, c.Install.ClientSecret = s.Value(EnvClientID), s.Value(EnvClientSecret)
+		c.Install.PublicURL = strings.TrimRight(s.Value(EnvPublicURL), "/")
+		c.Install.APIURL = c.SlackAPIURL
+		required = []string{EnvSigningSecret, EnvClientSecret, EnvPublicURL, EnvSecretsKey}
+	case c.Bot.Mode == bot.ModeHTTP:
 		required = []string{EnvSlackBotToken, EnvSigningSecret}
 	}
 	for _, env := range required {
@@ -136,11 +149,6 @@ func (c *Serve) readSlack(s settings.Source) (missing []string) {
 			missing = append(missing, env)
 		}
 	}
-	c.SlackAPIURL = s.Value(EnvSlackAPIURL)
-	if !strings.HasSuffix(c.SlackAPIURL, "/") {
-		c.SlackAPIURL += "/"
-	}
-	c.Bot.SlackHost = bot.SlackHostOf(c.SlackAPIURL)
 	return missing
 }
 

@@ -53,6 +53,10 @@ const (
 	EnvSlackAPIURL     = "SLACK_API_URL"
 	EnvSlackMode       = "DOCSBOT_SLACK_MODE"
 	EnvSigningSecret   = "SLACK_SIGNING_SECRET"
+	EnvClientID        = "SLACK_CLIENT_ID"
+	EnvClientSecret    = "SLACK_CLIENT_SECRET"
+	EnvPublicURL       = "DOCSBOT_PUBLIC_URL"
+	EnvSecretsKey      = "DOCSBOT_SECRETS_KEY"
 	EnvRedisURL        = "REDIS_URL"
 	EnvRedisPrefix     = "DOCSBOT_REDIS_PREFIX"
 	EnvPollInterval    = "DOCSBOT_POLL_INTERVAL"
@@ -124,6 +128,12 @@ func table(c *Serve) settings.Table {
 			Check: settings.Prefixed("xapp-", " is not an app-level token: it must start with xapp- (Basic Information page, App-Level Tokens, scope connections:write)")},
 		{Env: EnvSlackMode, Flag: "slack-mode", Default: string(bot.ModeSocket), Doc: "How Slack reaches the bot: `socket` (Socket Mode, no public URL) or `http` (Slack posts to `/slack/events`, `/slack/commands` and `/slack/interactive` on `DOCSBOT_HTTP_ADDR`)", Check: settings.OneOfVar(&c.Bot.Mode, bot.ModeSocket, bot.ModeHTTP)},
 		{Env: EnvSigningSecret, None: "required in http mode", Secret: true, Doc: "Signing secret (Basic Information page) that every request from Slack is checked with in http mode"},
+		{Env: EnvClientID, None: "install by link off", Doc: "The Slack app's client id (Basic Information page): with `SLACK_CLIENT_SECRET`, `DOCSBOT_PUBLIC_URL` and `DOCSBOT_SECRETS_KEY` in http mode, and no `SLACK_BOT_TOKEN`, docsbot is installed by link (*Add to Slack* at `/slack/install`) in any number of workspaces, each served with its own token"},
+		{Env: EnvClientSecret, None: "required to install by link", Secret: true, Doc: "The Slack app's client secret (Basic Information page), for installs by link"},
+		{Env: EnvPublicURL, None: "required to install by link", Doc: "The https address Slack and browsers reach docsbot at, such as `https://docsbot.example.com`: installs come back to `/slack/oauth_redirect` under it (the Redirect URL of the app's OAuth & Permissions page)",
+			Check: httpsURL(" must not contain credentials: it is docsbot's own public address", "Slack sends the installs' codes to it")},
+		{Env: EnvSecretsKey, None: "required to install by link", Secret: true, Doc: "Base64 of 32 random bytes (`openssl rand -base64 32`) that seals the workspaces' tokens in Redis; a comma-separated list rotates it: the first seals, every one opens",
+			Check: settings.Var(&c.Install.SecretsKeys, store.ParseSealKeys, "is not base64 of 32 bytes, or a comma-separated list of them: make one with openssl rand -base64 32")},
 		{Env: EnvSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: httpsURL(" must not contain credentials: Slack takes only the tokens in "+EnvSlackBotToken+" and "+EnvSlackAppToken, "docsbot sends the Slack tokens to it")},
 		{Env: EnvRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, Sentinel with `?addr=…&master_name=…`, and Cluster with several nodes `redis://n1:6379?addr=n2:6379&addr=n3:6379`", Check: checkRedisURL},
 		{Env: EnvRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key. No hash tag is needed on a Cluster: docsbot tags its keys itself, in 16 shards that spread over the primaries (a prefix with braces, such as `{docsbot}:`, puts every key in one slot)", Check: settings.Must(func(v string) bool { return !strings.ContainsAny(v, " *?[]") }, "must not contain spaces or * ? [ ]")},
