@@ -151,12 +151,12 @@ func (h *Harness) StartBot(cfg Config) *Running {
 	if err != nil {
 		h.T.Fatalf("open store: %v", err)
 	}
-	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL)},
-		bot.SlackOptions(cfg.Bot.Metrics)...)...)
+	slackOpts := append([]slack.Option{slack.OptionAPIURL(h.Slack.APIURL)}, bot.SlackOptions(cfg.Bot.Metrics)...)
+	sc := slack.New("xoxb-test-bot-token", append([]slack.Option{slack.OptionAppLevelToken("xapp-test-app-token")}, slackOpts...)...)
 	// Count connections ever opened: a bot stopped just before may still be
 	// counted among the open ones for a moment.
 	before := h.Slack.Connects()
-	b, err := app.New(h.appConfig(cfg, st), app.Deps{Slack: sc, Store: st, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})
+	b, err := app.New(h.appConfig(cfg, st), app.Deps{Slack: sc, Store: st, SlackOptions: slackOpts, APIOptions: []docsapi.Option{docsapi.WithRetryPolicy(testRetries)}})
 	if err != nil {
 		h.T.Fatalf("building the bot: %v", err)
 	}
@@ -231,6 +231,9 @@ func (h *Harness) appConfig(cfg Config, st *store.Store) app.Config {
 	c.Agent.PollMaxInterval = cmp.Or(c.Agent.PollMaxInterval, 80*time.Millisecond)
 	if c.Now == nil {
 		c.Now = cfg.Now
+	}
+	if c.Bot.InstallMode && c.Install.APIURL == "" {
+		c.Install.APIURL = h.Slack.APIURL
 	}
 	return c
 }
