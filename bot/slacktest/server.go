@@ -12,10 +12,11 @@ import (
 
 // Server is a fake Slack: the Web API under APIURL and Socket Mode connections
 // opened through apps.connections.open. Create it with NewServer and stop it with Close.
-// Its state is in three parts: the workspace (what people and the bot see:
-// channels, messages, views, files), the delivery (how Slack reaches the app:
-// sockets, envelopes, acks, HTTP delivery) and the faults (what tests make
-// it get wrong, and its limits).
+// Its state is in parts: the workspaces (AddWorkspace), what people and
+// the bot see in them (channels, messages, views, files), the installs (the
+// tokens they issued, OAuth codes, people signed in), the delivery (how Slack
+// reaches the app: sockets, envelopes, acks, HTTP delivery) and the faults
+// (what tests make it get wrong, and its limits).
 type Server struct {
 	// APIURL is the Web API base, "http://127.0.0.1:PORT/api/" with its trailing
 	// slash, ready for slack.OptionAPIURL.
