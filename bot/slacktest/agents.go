@@ -88,11 +88,11 @@ func (e ContextEntity) wire(team string) map[string]any {
 // agents.sessions.* call: the channel the bot is in and the root of the
 // thread (session channels, agents.conversations.create, are not modelled,
 // so both are needed). s.mu is held.
-func (s *Server) sessionThreadLocked(p map[string]string) (*channelState, *msg, apiResult) {
+func (s *Server) sessionThreadLocked(w *Workspace, p map[string]string) (*channelState, *msg, apiResult) {
 	if p["channel_id"] == "" {
 		return nil, nil, invalidArgs(problem("/channel_id", "missing required field: channel_id"))
 	}
-	ch, code := s.visibleChannelLocked(p["channel_id"])
+	ch, code := s.visibleChannelLocked(w, p["channel_id"])
 	if code != "" {
 		return nil, nil, fail(code)
 	}
@@ -126,7 +126,7 @@ func (s *Server) agentsSessionsSetStatus(r *apiRequest) apiResult {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, parent, res := s.sessionThreadLocked(p)
+	ch, parent, res := s.sessionThreadLocked(r.ws, p)
 	if res.err != "" {
 		return res
 	}
@@ -161,7 +161,7 @@ func (s *Server) agentsSessionsRename(r *apiRequest) apiResult {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, parent, res := s.sessionThreadLocked(p)
+	ch, parent, res := s.sessionThreadLocked(r.ws, p)
 	if res.err != "" {
 		return res
 	}
@@ -212,7 +212,7 @@ func (s *Server) StopAgentSession(ctx context.Context, channel, threadTS, userID
 	halted := []string{}
 	if parent := s.channels[channel].byTS[threadTS]; parent != nil {
 		for _, m := range append([]*msg{parent}, parent.replies...) {
-			if m.user == s.cfg.botUserID && m.stream == streamOpen {
+			if s.botUserLocked(m.user) && m.stream == streamOpen {
 				m.stream, m.halted = streamStopped, true
 				halted = append(halted, m.ts)
 			}
@@ -240,13 +240,13 @@ func (s *Server) StopAgentSession(ctx context.Context, channel, threadTS, userID
 // event id after the ack or ctx.
 func (s *Server) ChangeAppContext(ctx context.Context, userID string, entities ...ContextEntity) (string, error) {
 	s.mu.Lock()
-	if _, ok := s.users[userID]; !ok || userID == s.cfg.botUserID {
+	if _, ok := s.users[userID]; !ok || s.botUserLocked(userID) {
 		s.mu.Unlock()
 		return "", fmt.Errorf("slacktest: app context of unknown user %q", userID)
 	}
 	list := make([]map[string]any, len(entities))
 	for i, e := range entities {
-		list[i] = e.wire(s.cfg.teamID)
+		list[i] = e.wire(s.homeWorkspaceLocked(userID).Team)
 	}
 	appCtx := map[string]any{}
 	if len(list) > 0 {

@@ -63,7 +63,7 @@ func (s *Server) assistantThreadsSetStatus(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel_id"])
+	ch, code := s.visibleChannelLocked(r.ws, p["channel_id"])
 	if code != "" {
 		return fail(code)
 	}
@@ -97,7 +97,7 @@ func (s *Server) assistantThreadsSetSuggestedPrompts(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel_id"])
+	ch, code := s.visibleChannelLocked(r.ws, p["channel_id"])
 	if code != "" {
 		return fail(code)
 	}
@@ -140,7 +140,7 @@ func (s *Server) assistantThreadsSetTitle(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel_id"])
+	ch, code := s.visibleChannelLocked(r.ws, p["channel_id"])
 	if code != "" {
 		return fail(code)
 	}
@@ -157,7 +157,7 @@ func (s *Server) assistantThreadsSetTitle(r *apiRequest) apiResult {
 	s.titles[statusKey(ch.ID, parent.ts)] = p["title"]
 	var res apiResult
 	if parent.subtype == subtypeAssistantThread {
-		previous := parent.wire(s.cfg.teamID)
+		previous := s.wireLocked(parent)
 		parent.title = p["title"]
 		if e := s.changedEchoLocked(ch, parent, previous); e != nil {
 			res.echo = append(res.echo, e)
@@ -205,7 +205,7 @@ func (s *Server) ThreadTitle(channel, threadTS string) string {
 // after the acks or ctx.
 func (s *Server) OpenAssistantThread(ctx context.Context, userID, contextChannel string) (AssistantThread, error) {
 	s.mu.Lock()
-	if _, ok := s.users[userID]; !ok || userID == s.cfg.botUserID {
+	if _, ok := s.users[userID]; !ok || s.botUserLocked(userID) {
 		s.mu.Unlock()
 		return AssistantThread{}, fmt.Errorf("slacktest: assistant pane of unknown user %q", userID)
 	}
@@ -214,7 +214,7 @@ func (s *Server) OpenAssistantThread(ctx context.Context, userID, contextChannel
 		return AssistantThread{}, fmt.Errorf("slacktest: assistant context in unknown channel %q", contextChannel)
 	}
 	dm := s.dmLocked(userID)
-	root := &msg{ts: s.nextTSLocked(), user: s.cfg.botUserID, appID: s.cfg.appID, text: "New chat", subtype: subtypeAssistantThread}
+	root := &msg{ts: s.nextTSLocked(), user: s.channelWorkspaceLocked(dm).BotUserID, appID: s.cfg.appID, text: "New chat", subtype: subtypeAssistantThread}
 	s.addMessageLocked(dm, root, nil)
 	th := &assistantThread{user: userID, channel: dm.ID, ts: root.ts, context: contextChannel}
 	s.assistantThreads[statusKey(dm.ID, root.ts)] = th
@@ -266,7 +266,8 @@ func (s *Server) assistantEventLocked(typ string, th *assistantThread) (*envelop
 	}
 	ctxObj := map[string]any{}
 	if th.context != "" {
-		ctxObj = map[string]any{"channel_id": th.context, "team_id": s.cfg.teamID, "enterprise_id": ""}
+		w := s.workspaceLocked(s.channelTeamLocked(th.context))
+		ctxObj = map[string]any{"channel_id": th.context, "team_id": w.Team, "enterprise_id": w.Enterprise}
 	}
 	return s.callbackLocked(map[string]any{
 		"type": typ,

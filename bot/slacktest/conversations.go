@@ -20,9 +20,9 @@ func readScope(ch *channelState) string {
 }
 
 // memberLocked reports whether user is in ch: the channel's Members, else
-// (nil Members) every member of the workspace, but not its guests (Slack
-// puts a guest in the channels they are invited to only) nor people of
-// another organisation; a direct message has its person. s.mu is held.
+// (nil Members) every member of the channel's workspace, but not its guests
+// (Slack puts a guest in the channels they are invited to only) nor people
+// of another organisation; a direct message has its person. s.mu is held.
 func (s *Server) memberLocked(ch *channelState, user string) bool {
 	switch {
 	case ch.IMUser != "":
@@ -31,6 +31,9 @@ func (s *Server) memberLocked(ch *channelState, user string) bool {
 		return slices.Contains(ch.Members, user)
 	}
 	_, known := s.users[user]
+	if w := s.channelWorkspaceLocked(ch); w != s.primary {
+		return known && s.standing[user] == Standing{Team: w.Team}
+	}
 	return known && s.standing[user] == Standing{}
 }
 
@@ -56,7 +59,7 @@ func (s *Server) channelObjectLocked(ch *channelState) map[string]any {
 		o["name"] = ch.Name
 		n := 0
 		for _, id := range s.userOrder {
-			if id != s.cfg.botUserID && s.memberLocked(ch, id) {
+			if !s.botUserLocked(id) && s.memberLocked(ch, id) {
 				n++
 			}
 		}
@@ -104,8 +107,8 @@ func (s *Server) usersConversations(r *apiRequest) apiResult {
 	defer s.mu.Unlock()
 	user := p["user"]
 	if user == "" {
-		user = s.cfg.botUserID
-	} else if _, ok := s.users[user]; !ok {
+		user = r.ws.BotUserID
+	} else if !s.userVisibleLocked(r.ws, user) {
 		return fail("user_not_found")
 	}
 	wants := func(ch *channelState) bool {
@@ -120,10 +123,10 @@ func (s *Server) usersConversations(r *apiRequest) apiResult {
 	var picked []*channelState
 	for _, id := range s.channelOrder {
 		ch := s.channels[id]
-		if !wants(ch) {
+		if !wants(ch) || s.channelWorkspaceLocked(ch) != r.ws {
 			continue
 		}
-		if in := (user == s.cfg.botUserID && (ch.BotMember || ch.IMUser != "")) || s.memberLocked(ch, user); in {
+		if in := (user == r.ws.BotUserID && (ch.BotMember || ch.IMUser != "")) || s.memberLocked(ch, user); in {
 			picked = append(picked, ch)
 		}
 	}
@@ -174,8 +177,8 @@ func (s *Server) conversationsMembers(r *apiRequest) apiResult {
 	}
 	var members []string
 	for _, id := range s.userOrder {
-		if id == s.cfg.botUserID {
-			if ch.BotMember || ch.IMUser != "" {
+		if s.botUserLocked(id) {
+			if id == r.ws.BotUserID && (ch.BotMember || ch.IMUser != "") {
 				members = append(members, id)
 			}
 			continue
@@ -204,7 +207,7 @@ func (s *Server) conversationsMembers(r *apiRequest) apiResult {
 // Slack's answer when the bot may not read it: channel_not_found (unknown,
 // or private without the bot), or the missing read scope of its type.
 func (s *Server) readableChannelLocked(r *apiRequest) (*channelState, apiResult, bool) {
-	ch, code := s.visibleChannelLocked(r.params["channel"])
+	ch, code := s.visibleChannelLocked(r.ws, r.params["channel"])
 	if code != "" {
 		return nil, fail(code), false
 	}

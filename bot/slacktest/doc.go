@@ -61,7 +61,7 @@
 // files.getUploadURLExternal with its upload URL and
 // files.completeUploadExternal, usergroups.users.list (AddUserGroup;
 // SetUserGroupHandle gives a group the handle UserGroups lists),
-// users.info (scope users:read; guests and people of other organisations,
+// oauth.v2.access (WithOAuth), users.info (scope users:read; guests and people of other organisations,
 // AddGuest, AddExternalUser, whose events carry user_team),
 // conversations.info (is_ext_shared for a Channel shared with another
 // organisation), users.conversations (a person's channels: Channel.Members,
@@ -70,6 +70,23 @@
 // them) and chat.getPermalink. A
 // method whose scope the token lacks answers missing_scope with needed and
 // provided.
+//
+// Several workspaces, and installing by link: the primary workspace (WithTeam,
+// WithBot) is installed with BotToken; AddWorkspace adds another company's,
+// AddMember its people and Channel.Team its channels. Events, slash commands
+// and interactions about a channel (or, without one, a person) of a workspace
+// carry its team, its enterprise and its bot user; a Web API call acts in its
+// token's workspace (Call.Team): another workspace's channel is
+// channel_not_found, its people user_not_found unless they share a channel.
+// WithOAuth serves GET /oauth/v2/authorize on URL() for the person signed in
+// with SignInURL (DenyNextInstall, InstallOrgWide) and oauth.v2.access, which
+// exchanges a code, or with WithTokenRotation a refresh token once
+// (TokenExchanges), for a bot token of that workspace (token_expired after its
+// lifetime). Uninstall and RevokeTokens revoke a workspace's tokens
+// (token_revoked) and deliver app_uninstalled and tokens_revoked. Not
+// modelled: events still come from a workspace where the app is not
+// installed; every token has the scopes of WithScopes, whatever an install
+// asked; method limits (WithMethodLimit) are shared by all workspaces.
 //
 // Every events_api envelope not acknowledged in time is sent again
 // (WithRedelivery), and Redeliver sends any envelope again, slash commands and
@@ -91,5 +108,6 @@
 //
 // All state lives in the Server value; every method is safe for concurrent use.
 // Tokens never appear in recorded calls: Call.Token only says which kind of
-// token was presented.
+// token was presented, Call.Team whose; oauth.v2.access's client secret, code
+// and refresh token are left out of Call.Params.
 package slacktest

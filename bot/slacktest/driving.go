@@ -62,10 +62,11 @@ func (s *Server) startSlashCommand(c SlashCommand) (*envelope, string, error) {
 	case ch.Private:
 		channelName = "privategroup" // what Slack reports for private channels
 	}
-	e := s.newEnvelopeLocked(typeSlashCommands, map[string]any{
+	w := s.channelWorkspaceLocked(ch)
+	payload := map[string]any{
 		"token":                 s.verify,
-		"team_id":               s.cfg.teamID,
-		"team_domain":           s.cfg.teamDomain,
+		"team_id":               w.Team,
+		"team_domain":           w.Domain,
 		"channel_id":            ch.ID,
 		"channel_name":          channelName,
 		"user_id":               c.UserID,
@@ -73,10 +74,14 @@ func (s *Server) startSlashCommand(c SlashCommand) (*envelope, string, error) {
 		"command":               c.Command,
 		"text":                  c.Text,
 		"api_app_id":            s.cfg.appID,
-		"is_enterprise_install": "false",
+		"is_enterprise_install": fmt.Sprint(s.orgInstalledLocked(w)),
 		"response_url":          ru.url,
 		"trigger_id":            trigger,
-	})
+	}
+	if w.Enterprise != "" {
+		payload["enterprise_id"], payload["enterprise_name"] = w.Enterprise, w.EnterpriseName
+	}
+	e := s.newEnvelopeLocked(typeSlashCommands, payload)
 	e.resp = ru
 	s.mu.Unlock()
 	s.deliver(e)

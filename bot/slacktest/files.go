@@ -148,7 +148,7 @@ func (s *Server) filesCompleteUploadExternal(r *apiRequest) apiResult {
 	var parent *msg
 	if channel != "" {
 		var code string
-		if ch, code = s.visibleChannelLocked(channel); code != "" {
+		if ch, code = s.visibleChannelLocked(r.ws, channel); code != "" {
 			return fail(code)
 		}
 		if !ch.BotMember {
@@ -177,8 +177,8 @@ func (s *Server) filesCompleteUploadExternal(r *apiRequest) apiResult {
 	filesJSON, _ := json.Marshal(shared)
 	m := &msg{
 		ts:     s.nextTSLocked(),
-		user:   s.cfg.botUserID,
-		botID:  s.cfg.botID,
+		user:   r.ws.BotUserID,
+		botID:  r.ws.BotID,
 		appID:  s.cfg.appID,
 		text:   p["initial_comment"],
 		files:  filesJSON,

@@ -14,7 +14,7 @@ func (s *Server) conversationsHistory(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
+	ch, code := s.visibleChannelLocked(r.ws, p["channel"])
 	if code != "" {
 		return fail(code)
 	}
@@ -32,7 +32,7 @@ func (s *Server) conversationsHistory(r *apiRequest) apiResult {
 		}
 		picked = append(picked, m)
 	}
-	return pageOf(picked, p, 100, s.cfg.teamID)
+	return pageOf(picked, p, 100, r.ws.Team)
 }
 
 // tsKey turns a Slack timestamp such as "1732233445.000100" into a string

@@ -73,16 +73,27 @@ func (s *Server) userObjectLocked(id string) map[string]any {
 	return map[string]any{"id": id, "username": s.users[id], "name": s.users[id], "team_id": s.teamOfLocked(id)}
 }
 
-// interactionLocked fills in the fields every interaction payload has.
+// interactionLocked fills in the fields every interaction payload has:
+// the team is the workspace of its channel, else of the person.
 func (s *Server) interactionLocked(typ, user string, fields map[string]any) map[string]any {
+	w := s.homeWorkspaceLocked(user)
+	if c, ok := fields["channel"].(map[string]any); ok {
+		if ch, ok := s.channels[c["id"].(string)]; ok {
+			w = s.channelWorkspaceLocked(ch)
+		}
+	}
+	var enterprise any
+	if w.Enterprise != "" {
+		enterprise = map[string]any{"id": w.Enterprise, "name": w.EnterpriseName}
+	}
 	p := map[string]any{
 		"type":                  typ,
 		"token":                 s.verify,
-		"team":                  map[string]any{"id": s.cfg.teamID, "domain": s.cfg.teamDomain},
+		"team":                  map[string]any{"id": w.Team, "domain": w.Domain},
 		"user":                  s.userObjectLocked(user),
 		"api_app_id":            s.cfg.appID,
-		"is_enterprise_install": false,
-		"enterprise":            nil,
+		"is_enterprise_install": s.orgInstalledLocked(w),
+		"enterprise":            enterprise,
 	}
 	maps.Copy(p, fields)
 	return p
@@ -136,7 +147,7 @@ func (s *Server) Act(ctx context.Context, a Action) (Interaction, error) {
 		fields["container"] = container
 		fields["channel"] = map[string]any{"id": a.ChannelID, "name": ch.Name}
 		if !m.ephemeral {
-			fields["message"] = m.wire(s.cfg.teamID)
+			fields["message"] = s.wireLocked(m)
 		}
 	}
 	act, err := actionOf(blocks, a.ActionID, a.Value)
@@ -308,7 +319,7 @@ func (s *Server) MessageShortcut(ctx context.Context, ms MessageShortcut) (Inter
 		"response_url": ru.url,
 		"channel":      map[string]any{"id": ch.ID, "name": ch.Name},
 		"message_ts":   m.ts,
-		"message":      m.wire(s.cfg.teamID),
+		"message":      s.wireLocked(m),
 	}))
 	s.mu.Unlock()
 	return s.sendInteraction(ctx, e, Interaction{TriggerID: trigger, ResponseURL: ru.url})

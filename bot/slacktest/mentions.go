@@ -28,12 +28,15 @@ type Mentioned struct {
 // offers to invite it instead) or in a direct message (DMs carry message
 // events only).
 func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) {
-	tag := "<@" + s.cfg.botUserID + ">"
-	if !strings.Contains(m.Text, tag) {
-		m.Text = strings.TrimSpace(tag + " " + m.Text)
-	}
 	s.mu.Lock()
 	ch, ok := s.channels[m.ChannelID]
+	if ok {
+		// The tag of the bot user of the channel's workspace.
+		tag := "<@" + s.channelWorkspaceLocked(ch).BotUserID + ">"
+		if !strings.Contains(m.Text, tag) {
+			m.Text = strings.TrimSpace(tag + " " + m.Text)
+		}
+	}
 	switch {
 	case !ok:
 		s.mu.Unlock()
@@ -93,7 +96,13 @@ func (s *Server) storeUserMessageLocked(ch *channelState, m UserMessage) (*msg, 
 			return nil, fmt.Errorf("slacktest: thread %s not found in %s", m.ThreadTS, ch.ID)
 		}
 	}
-	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, userTeam: s.standing[m.UserID].Team, text: m.Text, blocks: richTextBlocks(m.Text)}
+	// userTeam is the author's own team when it is not the channel's
+	// workspace's (Slack Connect).
+	userTeam := s.teamOfLocked(m.UserID)
+	if userTeam == s.channelWorkspaceLocked(ch).Team {
+		userTeam = ""
+	}
+	stored := &msg{ts: s.nextTSLocked(), user: m.UserID, userTeam: userTeam, text: m.Text, blocks: richTextBlocks(m.Text)}
 	s.addMessageLocked(ch, stored, parent)
 	return stored, nil
 }
@@ -105,7 +114,7 @@ func (s *Server) storeUserMessageLocked(ch *channelState, m UserMessage) (*msg, 
 func (s *Server) OpenDM(userID string) (string, error) {
 	s.mu.Lock()
 	_, known := s.users[userID]
-	if !known || userID == s.cfg.botUserID {
+	if !known || s.botUserLocked(userID) {
 		s.mu.Unlock()
 		return "", fmt.Errorf("slacktest: no direct message with unknown user %q", userID)
 	}
@@ -121,7 +130,11 @@ func (s *Server) dmLocked(userID string) *channelState {
 	if ch, ok := s.channels[id]; ok {
 		return ch
 	}
-	ch := &channelState{Channel: Channel{ID: id, BotMember: true, Private: true, IMUser: userID}, byTS: map[string]*msg{}}
+	team := "" // the DM is in the person's workspace; the primary's for another organisation's
+	if w := s.userWorkspaceLocked(userID); w != nil && w != s.primary {
+		team = w.Team
+	}
+	ch := &channelState{Channel: Channel{ID: id, BotMember: true, Private: true, IMUser: userID, Team: team}, byTS: map[string]*msg{}}
 	s.channels[id] = ch
 	s.channelOrder = append(s.channelOrder, id)
 	return ch
@@ -138,7 +151,7 @@ func (s *Server) conversationsOpen(r *apiRequest) apiResult {
 	if strings.Contains(user, ",") {
 		return fail("not_enough_users") // group DMs are not modelled
 	}
-	if _, ok := s.users[user]; !ok || user == s.cfg.botUserID {
+	if !s.ownUserLocked(r.ws, user) {
 		return fail("user_not_found")
 	}
 	ch := s.dmLocked(user)

@@ -7,17 +7,30 @@ import (
 	"strings"
 )
 
-// authTest answers auth.test for the bot token.
-func (s *Server) authTest(*apiRequest) apiResult {
-	return apiResult{fields: map[string]any{
-		"url":                   "https://" + s.cfg.teamDomain + ".slack.com/",
-		"team":                  s.cfg.teamDomain,
+// authTest answers auth.test for the bot token: its workspace, or for an
+// org-wide token without team_id its enterprise.
+func (s *Server) authTest(r *apiRequest) apiResult {
+	w := r.ws
+	fields := map[string]any{
+		"url":                   "https://" + w.Domain + ".slack.com/",
+		"team":                  w.Name,
 		"user":                  s.cfg.botName,
-		"team_id":               s.cfg.teamID,
-		"user_id":               s.cfg.botUserID,
-		"bot_id":                s.cfg.botID,
+		"team_id":               w.Team,
+		"user_id":               w.BotUserID,
+		"bot_id":                w.BotID,
 		"is_enterprise_install": false,
-	}}
+	}
+	if w.Enterprise != "" {
+		fields["enterprise_id"] = w.Enterprise
+	}
+	if r.orgWide {
+		fields["is_enterprise_install"] = true
+		if r.params["team_id"] == "" {
+			fields["url"] = "https://" + strings.ToLower(w.Enterprise) + ".enterprise.slack.com/"
+			fields["team"], fields["team_id"] = w.EnterpriseName, w.Enterprise
+		}
+	}
+	return apiResult{fields: fields}
 }
 
 // appsConnectionsOpen hands out a single-use Socket Mode URL for the app token.
@@ -54,10 +67,10 @@ func (s *Server) chatPostMessage(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ref := p["channel"]
-	if _, isUser := s.users[ref]; isUser && ref != s.cfg.botUserID {
+	if s.ownUserLocked(r.ws, ref) {
 		ref = s.dmLocked(ref).ID // a user id posts in the DM with them
 	}
-	ch, code := s.visibleChannelLocked(ref)
+	ch, code := s.visibleChannelLocked(r.ws, ref)
 	if code != "" {
 		return fail(code)
 	}
@@ -79,7 +92,7 @@ func (s *Server) chatPostMessage(r *apiRequest) apiResult {
 	}
 	res := s.botPostLocked(ch, p["thread_ts"], m)
 	if res.err == "" {
-		res.fields["message"] = m.wire(s.cfg.teamID)
+		res.fields["message"] = s.wireLocked(m)
 	}
 	return res
 }
@@ -95,7 +108,8 @@ func (s *Server) botPostLocked(ch *channelState, threadTS string, m *msg) apiRes
 			return fail("thread_not_found")
 		}
 	}
-	m.ts, m.user, m.botID, m.appID = s.nextTSLocked(), s.cfg.botUserID, s.cfg.botID, s.cfg.appID
+	w := s.channelWorkspaceLocked(ch)
+	m.ts, m.user, m.botID, m.appID = s.nextTSLocked(), w.BotUserID, w.BotID, s.cfg.appID
 	s.addMessageLocked(ch, m, parent)
 	if parent != nil {
 		delete(s.statuses, statusKey(ch.ID, parent.ts)) // posting in a thread clears its status
@@ -112,11 +126,11 @@ func (s *Server) chatUpdate(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, m, code := s.messageLocked(p["channel"], p["ts"], "message_not_found")
+	ch, m, code := s.messageLocked(r.ws, p["channel"], p["ts"], "message_not_found")
 	if code != "" {
 		return fail(code)
 	}
-	if m.user != s.cfg.botUserID || m.botID == "" {
+	if m.user != r.ws.BotUserID || m.botID == "" {
 		return fail("cant_update_message")
 	}
 	text, blocks, attachments := m.text, m.blocks, m.attachments
@@ -136,7 +150,7 @@ func (s *Server) chatUpdate(r *apiRequest) apiResult {
 	if metadata != nil && !validMetadata(metadata) {
 		return fail("invalid_metadata_format")
 	}
-	previous := m.wire(s.cfg.teamID)
+	previous := s.wireLocked(m)
 	m.text = text
 	m.blocks = cloneRaw(blocks)
 	if string(m.blocks) == "[]" {
@@ -147,7 +161,7 @@ func (s *Server) chatUpdate(r *apiRequest) apiResult {
 		m.metadata = cloneRaw(metadata)
 	}
 	m.editedTS = s.nextTSLocked()
-	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "text": m.text, "message": m.wire(s.cfg.teamID)}}
+	res := apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "text": m.text, "message": s.wireLocked(m)}}
 	if e := s.changedEchoLocked(ch, m, previous); e != nil {
 		res.echo = append(res.echo, e)
 	}
@@ -159,14 +173,14 @@ func (s *Server) chatPostEphemeral(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
+	ch, code := s.visibleChannelLocked(r.ws, p["channel"])
 	if code != "" {
 		return fail(code)
 	}
 	if !ch.BotMember {
 		return fail("not_in_channel")
 	}
-	if _, ok := s.users[p["user"]]; !ok || p["user"] == s.cfg.botUserID {
+	if _, ok := s.users[p["user"]]; !ok || s.botUserLocked(p["user"]) {
 		return fail("user_not_in_channel")
 	}
 	blocks, attachments := rawParam(p, "blocks"), rawParam(p, "attachments")
@@ -176,8 +190,8 @@ func (s *Server) chatPostEphemeral(r *apiRequest) apiResult {
 	m := &msg{
 		channel:     ch.ID,
 		ts:          s.nextTSLocked(),
-		user:        s.cfg.botUserID,
-		botID:       s.cfg.botID,
+		user:        r.ws.BotUserID,
+		botID:       r.ws.BotID,
 		appID:       s.cfg.appID,
 		text:        p["text"],
 		blocks:      cloneRaw(nonNull(blocks)),
@@ -196,7 +210,7 @@ func (s *Server) conversationsReplies(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, m, code := s.messageLocked(p["channel"], p["ts"], "thread_not_found")
+	ch, m, code := s.messageLocked(r.ws, p["channel"], p["ts"], "thread_not_found")
 	if code != "" {
 		return fail(code)
 	}
@@ -206,7 +220,7 @@ func (s *Server) conversationsReplies(r *apiRequest) apiResult {
 	if m.parent != nil {
 		m = m.parent
 	}
-	return pageOf(append([]*msg{m}, m.replies...), p, 1000, s.cfg.teamID)
+	return pageOf(append([]*msg{m}, m.replies...), p, 1000, r.ws.Team)
 }
 
 // pageOf answers one page of msgs as conversations.replies and .history do:
@@ -243,8 +257,8 @@ func pageOf(msgs []*msg, p map[string]string, def int, team string) apiResult {
 
 // messageLocked finds the message ts in a channel the caller can see, or
 // returns Slack's error code: the channel's, or notFound for the message.
-func (s *Server) messageLocked(channel, ts, notFound string) (*channelState, *msg, string) {
-	ch, code := s.visibleChannelLocked(channel)
+func (s *Server) messageLocked(w *Workspace, channel, ts, notFound string) (*channelState, *msg, string) {
+	ch, code := s.visibleChannelLocked(w, channel)
 	if code != "" {
 		return nil, nil, code
 	}

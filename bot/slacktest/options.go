@@ -44,6 +44,8 @@ type config struct {
 	// (WithAssistantView) rather than the agent view.
 	unfurlDomains []string
 	assistantView bool
+	// oauth is the app's install by link (WithOAuth, WithTokenRotation).
+	oauth oauthConfig
 }
 
 func defaultConfig() config {

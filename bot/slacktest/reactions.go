@@ -10,8 +10,8 @@ import (
 // reactionTargetLocked resolves reactions.add/remove's channel, timestamp
 // and name to the message and the index of that reaction on it (-1 when
 // absent), or Slack's error.
-func (s *Server) reactionTargetLocked(p map[string]string) (*msg, string, int, string) {
-	ch, code := s.visibleChannelLocked(p["channel"])
+func (s *Server) reactionTargetLocked(w *Workspace, p map[string]string) (*msg, string, int, string) {
+	ch, code := s.visibleChannelLocked(w, p["channel"])
 	if code != "" {
 		return nil, "", 0, code
 	}
@@ -31,17 +31,17 @@ func (s *Server) reactionTargetLocked(p map[string]string) (*msg, string, int, s
 func (s *Server) reactionsAdd(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, name, i, code := s.reactionTargetLocked(r.params)
+	m, name, i, code := s.reactionTargetLocked(r.ws, r.params)
 	switch {
 	case code != "":
 		return fail(code)
 	case i < 0:
 		m.reactions = append(m.reactions, reaction{name: name})
 		i = len(m.reactions) - 1
-	case slices.Contains(m.reactions[i].users, s.cfg.botUserID):
+	case slices.Contains(m.reactions[i].users, r.ws.BotUserID):
 		return fail("already_reacted")
 	}
-	m.reactions[i].users = append(m.reactions[i].users, s.cfg.botUserID)
+	m.reactions[i].users = append(m.reactions[i].users, r.ws.BotUserID)
 	return apiResult{}
 }
 
@@ -50,14 +50,14 @@ func (s *Server) reactionsAdd(r *apiRequest) apiResult {
 func (s *Server) reactionsRemove(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, _, i, code := s.reactionTargetLocked(r.params)
+	m, _, i, code := s.reactionTargetLocked(r.ws, r.params)
 	switch {
 	case code != "":
 		return fail(code)
-	case i < 0 || !slices.Contains(m.reactions[i].users, s.cfg.botUserID):
+	case i < 0 || !slices.Contains(m.reactions[i].users, r.ws.BotUserID):
 		return fail("no_reaction")
 	}
-	m.reactions[i].users = slices.DeleteFunc(m.reactions[i].users, func(u string) bool { return u == s.cfg.botUserID })
+	m.reactions[i].users = slices.DeleteFunc(m.reactions[i].users, func(u string) bool { return u == r.ws.BotUserID })
 	if len(m.reactions[i].users) == 0 {
 		m.reactions = slices.Delete(m.reactions, i, i+1)
 	}
@@ -71,12 +71,12 @@ func (s *Server) reactionsRemove(r *apiRequest) apiResult {
 // theirs already there is an error, with Slack's code.
 func (s *Server) React(ctx context.Context, user, channel, ts, name string) error {
 	s.mu.Lock()
-	ch := s.channelByRefLocked(channel)
+	ch := s.channelByRefLocked(nil, channel)
 	if ch == nil || !s.memberLocked(ch, user) {
 		s.mu.Unlock()
 		return errors.New("slacktest: reactions.add: channel_not_found")
 	}
-	m, name, i, code := s.reactionTargetLocked(map[string]string{"channel": channel, "timestamp": ts, "name": name})
+	m, name, i, code := s.reactionTargetLocked(s.channelWorkspaceLocked(ch), map[string]string{"channel": channel, "timestamp": ts, "name": name})
 	switch {
 	case code != "":
 	case i < 0:

@@ -156,7 +156,7 @@ func (s *Server) applyResponseLocked(ru *responseURL, body responseBody) []*enve
 		return echo
 	}
 	if m := ru.last; body.ReplaceOriginal && m != nil {
-		previous := m.wire(s.cfg.teamID)
+		previous := s.wireLocked(m)
 		m.text = body.Text
 		m.blocks = cloneRaw(nonNull(body.Blocks))
 		m.attachments = cloneRaw(nonNull(body.Attachments))
@@ -166,10 +166,14 @@ func (s *Server) applyResponseLocked(ru *responseURL, body responseBody) []*enve
 		}
 		return echo
 	}
+	w := s.homeWorkspaceLocked(ru.user)
+	if ch != nil {
+		w = s.channelWorkspaceLocked(ch)
+	}
 	m := &msg{
 		ts:          s.nextTSLocked(),
-		user:        s.cfg.botUserID,
-		botID:       s.cfg.botID,
+		user:        w.BotUserID,
+		botID:       w.BotID,
 		appID:       s.cfg.appID,
 		text:        body.Text,
 		blocks:      cloneRaw(nonNull(body.Blocks)),

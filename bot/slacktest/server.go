@@ -12,10 +12,11 @@ import (
 
 // Server is a fake Slack: the Web API under APIURL and Socket Mode connections
 // opened through apps.connections.open. Create it with NewServer and stop it with Close.
-// Its state is in three parts: the workspace (what people and the bot see:
-// channels, messages, views, files), the delivery (how Slack reaches the app:
-// sockets, envelopes, acks, HTTP delivery) and the faults (what tests make
-// it get wrong, and its limits).
+// Its state is in parts: the workspaces (AddWorkspace), what people and
+// the bot see in them (channels, messages, views, files), the installs (the
+// tokens they issued, OAuth codes, people signed in), the delivery (how Slack
+// reaches the app: sockets, envelopes, acks, HTTP delivery) and the faults
+// (what tests make it get wrong, and its limits).
 type Server struct {
 	// APIURL is the Web API base, "http://127.0.0.1:PORT/api/" with its trailing
 	// slash, ready for slack.OptionAPIURL.
@@ -35,8 +36,10 @@ type Server struct {
 
 	mu     sync.Mutex
 	closed bool
+	workspaceSet
 	workspaceState
 	deliveryState
+	installState
 	// calls records every Web API call answered; subs are the Changes
 	// subscriptions.
 	calls   []Call
@@ -83,7 +86,12 @@ func NewServer(opts ...Option) *Server {
 		deliveryState: deliveryState{
 			tickets: map[string]struct{}{}, envs: map[string]*envelope{}, byEvent: map[string]*envelope{},
 		},
+		installState: newInstallState(cfg.teamID),
 	}
+	s.primary = &Workspace{Team: cfg.teamID, Name: cfg.teamDomain, Domain: cfg.teamDomain, BotUserID: cfg.botUserID, BotID: cfg.botID}
+	s.workspaces = map[string]*Workspace{cfg.teamID: s.primary}
+	s.workspaceOrder = []string{cfg.teamID}
+	s.tokens[cfg.botToken] = &issuedToken{grant: grant{team: cfg.teamID}}
 	s.APIURL = s.base + "/api/"
 	s.AddChannel(Channel{ID: "C0GENERAL", Name: "general", BotMember: true})
 	s.AddUser(cfg.botUserID, cfg.botName)
@@ -95,6 +103,8 @@ func NewServer(opts ...Option) *Server {
 	mux.HandleFunc("/link/", s.serveLink)
 	mux.HandleFunc("/response/", s.serveResponseURL)
 	mux.HandleFunc("/upload/", s.serveUpload)
+	mux.HandleFunc("GET /oauth/v2/authorize", s.serveAuthorize)
+	mux.HandleFunc("GET /signin", s.serveSignIn)
 	s.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -192,7 +202,7 @@ func (s *Server) Users() []User {
 	defer s.mu.Unlock()
 	out := make([]User, 0, len(s.userOrder))
 	for _, id := range s.userOrder {
-		out = append(out, User{ID: id, Name: s.users[id], Bot: id == s.cfg.botUserID})
+		out = append(out, User{ID: id, Name: s.users[id], Bot: s.botUserLocked(id)})
 	}
 	return out
 }

@@ -269,24 +269,30 @@ func randomString(n int) string {
 	return string(b)
 }
 
-// channelByRefLocked finds a channel by id, name or "#name".
-func (s *Server) channelByRefLocked(ref string) *channelState {
+// channelByRefLocked finds a channel of workspace w (nil: of any) by id,
+// name or "#name".
+func (s *Server) channelByRefLocked(w *Workspace, ref string) *channelState {
+	in := func(ch *channelState) bool { return w == nil || s.channelWorkspaceLocked(ch) == w }
 	if ch, ok := s.channels[ref]; ok {
-		return ch
+		if in(ch) {
+			return ch
+		}
+		return nil
 	}
 	name := strings.TrimPrefix(ref, "#")
 	for _, id := range s.channelOrder {
-		if ch := s.channels[id]; ch.Name == name {
+		if ch := s.channels[id]; ch.Name == name && in(ch) {
 			return ch
 		}
 	}
 	return nil
 }
 
-// visibleChannelLocked resolves ref as the bot sees it: unknown channels and
-// private channels the bot has not joined are channel_not_found.
-func (s *Server) visibleChannelLocked(ref string) (*channelState, string) {
-	ch := s.channelByRefLocked(ref)
+// visibleChannelLocked resolves ref as the bot of workspace w sees it:
+// unknown channels, channels of another workspace and private channels the
+// bot has not joined are channel_not_found.
+func (s *Server) visibleChannelLocked(w *Workspace, ref string) (*channelState, string) {
+	ch := s.channelByRefLocked(w, ref)
 	if ch == nil || (ch.Private && !ch.BotMember) {
 		return nil, "channel_not_found"
 	}

@@ -190,7 +190,7 @@ func (s *Server) chatStartStream(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(p["channel"])
+	ch, code := s.visibleChannelLocked(r.ws, p["channel"])
 	if code != "" {
 		return fail(code)
 	}
@@ -219,7 +219,7 @@ func (s *Server) chatAppendStream(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, m, code := s.streamingLocked(p)
+	ch, m, code := s.streamingLocked(r.ws, p)
 	if code != "" {
 		return fail(code)
 	}
@@ -243,7 +243,7 @@ func (s *Server) chatStopStream(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, m, code := s.streamingLocked(p)
+	ch, m, code := s.streamingLocked(r.ws, p)
 	if code != "" {
 		return fail(code)
 	}
@@ -271,17 +271,17 @@ func (s *Server) chatStopStream(r *apiRequest) apiResult {
 	if sess := s.sessions[statusKey(ch.ID, m.sessionThread())]; sess != nil {
 		sess.setStatus(cmp.Or(status, "active"))
 	}
-	return apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "message": m.wire(s.cfg.teamID)}}
+	return apiResult{fields: map[string]any{"channel": ch.ID, "ts": m.ts, "message": s.wireLocked(m)}}
 }
 
 // streamingLocked finds the bot's message that p's channel and ts name and
 // that is still being streamed, or the error Slack answers. s.mu is held.
-func (s *Server) streamingLocked(p map[string]string) (*channelState, *msg, string) {
-	ch, m, code := s.messageLocked(p["channel"], p["ts"], "message_not_found")
+func (s *Server) streamingLocked(w *Workspace, p map[string]string) (*channelState, *msg, string) {
+	ch, m, code := s.messageLocked(w, p["channel"], p["ts"], "message_not_found")
 	switch {
 	case code != "":
 		return nil, nil, code
-	case m.user != s.cfg.botUserID || m.stream != streamOpen:
+	case m.user != w.BotUserID || m.stream != streamOpen:
 		return nil, nil, "message_not_in_streaming_state"
 	}
 	return ch, m, ""

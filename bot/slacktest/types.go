@@ -29,6 +29,10 @@ type Channel struct {
 	// channels that name them, as Slack invites guests to channels one by
 	// one) and none of another organisation (a direct message: its person).
 	Members []string
+	// Team is the workspace of the channel (AddWorkspace); "" is the
+	// primary one. Events, commands and interactions in it say Team, and
+	// only a token of Team reaches it through the Web API.
+	Team string
 }
 
 // User is a person in the fake workspace.
@@ -94,6 +98,11 @@ type Call struct {
 	At time.Time
 	// Error is the Slack error answered ("ratelimited" for a 429), "" when ok.
 	Error string
+	// Team is the workspace whose token made the call: the primary's for
+	// BotToken, an install's workspace for a token it issued (for an
+	// org-wide token, the workspace the call acted in, else the
+	// enterprise id); "" for no token, an app token or an unknown one.
+	Team string
 }
 
 // Message is a message stored in the fake workspace.

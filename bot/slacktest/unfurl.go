@@ -78,6 +78,8 @@ type linkShare struct {
 	env     *envelope
 	unfurls map[string]*Unfurl
 	order   []string // URLs in the order first unfurled
+	// team is the workspace the event came from: only its token unfurls.
+	team string
 }
 
 // has reports whether u is one of the shared links.
@@ -127,7 +129,7 @@ func sharedLinksIn(text string, domains []string) []SharedLink {
 // the bot's own messages. s.mu is held.
 func (s *Server) linkSharedLocked(ch *channelState, m *msg) *envelope {
 	links := sharedLinksIn(m.text, s.cfg.unfurlDomains)
-	if len(links) == 0 || !slices.Contains(s.cfg.scopes, "links:read") || m.user == s.cfg.botUserID {
+	if len(links) == 0 || !slices.Contains(s.cfg.scopes, "links:read") || s.botUserLocked(m.user) {
 		return nil
 	}
 	share := &linkShare{SharedLinks: SharedLinks{
@@ -163,8 +165,9 @@ func (l *linkShare) event() map[string]any {
 // registerShareLocked wraps l's event ev in an envelope and keeps l by its
 // unfurl id. s.mu is held.
 func (s *Server) registerShareLocked(l *linkShare, ev map[string]any) *envelope {
-	e, id := s.callbackLocked(ev)
-	l.env, l.EventID, l.unfurls = e, id, map[string]*Unfurl{}
+	w := s.eventWorkspaceLocked(ev)
+	e, id := s.callbackInLocked(w, ev)
+	l.env, l.EventID, l.unfurls, l.team = e, id, map[string]*Unfurl{}, w.Team
 	s.shares[l.UnfurlID] = l
 	return e
 }
@@ -272,7 +275,7 @@ func (s *Server) chatUnfurl(r *apiRequest) apiResult {
 	p := r.params
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	share, res := s.unfurlTargetLocked(p)
+	share, res := s.unfurlTargetLocked(r.ws, p)
 	if res.err != "" {
 		return res
 	}
@@ -328,7 +331,7 @@ func (s *Server) chatUnfurl(r *apiRequest) apiResult {
 	ch, m := s.sharedMessageLocked(share)
 	var previous map[string]any
 	if m != nil {
-		previous = m.wire(s.cfg.teamID)
+		previous = s.wireLocked(m)
 	}
 	touched := slices.Sorted(maps.Keys(byURL))
 	for u := range entities {
@@ -359,7 +362,7 @@ func (s *Server) chatUnfurl(r *apiRequest) apiResult {
 
 // unfurlTargetLocked finds the link_shared record chat.unfurl's p names,
 // or Slack's error. s.mu is held.
-func (s *Server) unfurlTargetLocked(p map[string]string) (*linkShare, apiResult) {
+func (s *Server) unfurlTargetLocked(w *Workspace, p map[string]string) (*linkShare, apiResult) {
 	if p["unfurl_id"] != "" || p["source"] != "" {
 		if p["unfurl_id"] == "" || p["source"] == "" {
 			return nil, invalidArgs("[ERROR] unfurl_id and source must be provided together")
@@ -368,7 +371,7 @@ func (s *Server) unfurlTargetLocked(p map[string]string) (*linkShare, apiResult)
 			return nil, invalidArgs(problem("/source", "must be one of [composer conversations_history]"))
 		}
 		l := s.shares[p["unfurl_id"]]
-		if l == nil || l.Source != p["source"] {
+		if l == nil || l.Source != p["source"] || l.team != w.Team {
 			return nil, fail("cannot_unfurl_url")
 		}
 		return l, apiResult{}
@@ -379,7 +382,7 @@ func (s *Server) unfurlTargetLocked(p map[string]string) (*linkShare, apiResult)
 	case p["ts"] == "":
 		return nil, fail("missing_ts")
 	}
-	ch := s.channelByRefLocked(p["channel"])
+	ch := s.channelByRefLocked(w, p["channel"])
 	if ch == nil {
 		return nil, fail("cannot_find_channel")
 	}

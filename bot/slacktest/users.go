@@ -12,8 +12,8 @@ func (s *Server) usersInfo(r *apiRequest) apiResult {
 	id := r.params["user"]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	name, ok := s.users[id]
-	if !ok {
+	name := s.users[id]
+	if !s.userVisibleLocked(r.ws, id) {
 		return fail("user_not_found")
 	}
 	handle := strings.ToLower(strings.ReplaceAll(name, " ", "."))
@@ -23,7 +23,7 @@ func (s *Server) usersInfo(r *apiRequest) apiResult {
 		"team_id":             s.teamOfLocked(id),
 		"name":                handle,
 		"real_name":           name,
-		"is_bot":              id == s.cfg.botUserID,
+		"is_bot":              s.botUserLocked(id),
 		"is_restricted":       st.Guest != "",
 		"is_ultra_restricted": st.Guest == "single",
 		"deleted":             false,
@@ -40,7 +40,7 @@ func (s *Server) usersInfo(r *apiRequest) apiResult {
 func (s *Server) chatGetPermalink(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, code := s.visibleChannelLocked(r.params["channel"])
+	ch, code := s.visibleChannelLocked(r.ws, r.params["channel"])
 	if code != "" {
 		return fail(code)
 	}
@@ -48,7 +48,7 @@ func (s *Server) chatGetPermalink(r *apiRequest) apiResult {
 	if !ok {
 		return fail("message_not_found")
 	}
-	link := "https://" + s.cfg.teamDomain + ".slack.com/archives/" + ch.ID + "/p" + strings.ReplaceAll(m.ts, ".", "")
+	link := "https://" + r.ws.Domain + ".slack.com/archives/" + ch.ID + "/p" + strings.ReplaceAll(m.ts, ".", "")
 	if m.parent != nil {
 		link += "?thread_ts=" + m.parent.ts + "&cid=" + ch.ID
 	}

@@ -188,9 +188,10 @@ func (v *view) wire(s *Server) map[string]any {
 	if v.previous != "" {
 		previous = v.previous
 	}
+	w := s.homeWorkspaceLocked(v.user)
 	out := map[string]any{
 		"id":                    v.id,
-		"team_id":               s.cfg.teamID,
+		"team_id":               w.Team,
 		"type":                  v.def.Type,
 		"blocks":                blocks,
 		"private_metadata":      v.def.PrivateMetadata,
@@ -205,8 +206,8 @@ func (v *view) wire(s *Server) map[string]any {
 		"root_view_id":          v.root,
 		"previous_view_id":      previous,
 		"app_id":                s.cfg.appID,
-		"app_installed_team_id": s.cfg.teamID,
-		"bot_id":                s.cfg.botID,
+		"app_installed_team_id": w.Team,
+		"bot_id":                w.BotID,
 	}
 	if v.def.Title != nil {
 		out["title"] = map[string]any{"type": "plain_text", "text": v.def.Title.Text, "emoji": true}
@@ -246,6 +247,9 @@ func (s *Server) triggeredViewLocked(r *apiRequest) (viewDef, string, apiResult,
 	user, code := s.exchangeTriggerLocked(r.params["trigger_id"])
 	if code != "" {
 		return d, "", fail(code), false
+	}
+	if !s.ownUserLocked(r.ws, user) {
+		return d, "", fail("user_not_found"), false
 	}
 	return d, user, apiResult{}, true
 }
@@ -339,8 +343,11 @@ func (s *Server) viewsPublish(r *apiRequest) apiResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	user := p["user_id"]
-	if _, known := s.users[user]; !known || user == s.cfg.botUserID {
+	if _, known := s.users[user]; !known || s.botUserLocked(user) {
 		return invalidArgs("invalid `user_id`")
+	}
+	if !s.ownUserLocked(r.ws, user) {
+		return fail("user_not_found")
 	}
 	if id, had := s.homeViews[user]; had {
 		v := s.views[id]
@@ -402,7 +409,7 @@ func (s *Server) ViewByID(id string) (View, bool) {
 // ctx. It returns the event id.
 func (s *Server) OpenHome(ctx context.Context, userID string) (string, error) {
 	s.mu.Lock()
-	if _, ok := s.users[userID]; !ok || userID == s.cfg.botUserID {
+	if _, ok := s.users[userID]; !ok || s.botUserLocked(userID) {
 		s.mu.Unlock()
 		return "", fmt.Errorf("slacktest: Home tab opened by unknown user %q", userID)
 	}

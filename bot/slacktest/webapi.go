@@ -24,6 +24,11 @@ const (
 // apiRequest is a parsed Web API request.
 type apiRequest struct {
 	params map[string]string
+	// ws is the workspace the call acts in, as its token says (for an
+	// org-wide token, the one the call names); orgWide says the token is
+	// an org-wide install's.
+	ws      *Workspace
+	orgWide bool
 }
 
 // apiResult is a method's answer: fields added to {"ok":true}, or a Slack error.
@@ -53,6 +58,8 @@ func lookupMethod(name string) (apiMethod, bool) {
 		run = (*Server).authTest
 	case "apps.connections.open":
 		return apiMethod{tokenApp, (*Server).appsConnectionsOpen}, true
+	case "oauth.v2.access":
+		return apiMethod{tokenNone, (*Server).oauthV2Access}, true
 	case "chat.postMessage":
 		run = (*Server).chatPostMessage
 	case "chat.update":
@@ -123,8 +130,17 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	method := strings.TrimPrefix(r.URL.Path, "/api/")
 	params, token, parseErr := parseAPIRequest(r)
-	kind := s.tokenKind(token)
-	call := Call{Method: method, Params: params, Token: kind, At: now}
+	if id, secret, ok := r.BasicAuth(); ok && method == "oauth.v2.access" {
+		// The app's credentials by HTTP basic auth, which Slack accepts
+		// instead of the form's.
+		params["client_id"], params["client_secret"], token = id, secret, ""
+	}
+	tu := s.tokenOf(token, params)
+	kind, tokenErr := tu.kind, tu.code
+	call := Call{Method: method, Params: params, Token: kind, At: now, Team: tu.team}
+	if method == "oauth.v2.access" {
+		call.Params = withoutSecrets(maps.Clone(params))
+	}
 
 	s.arrived(method, 1)
 	defer s.arrived(method, -1)
@@ -147,7 +163,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if !limited && kind == tokenBot {
 		retry, limited = s.faults.takeMethod(&s.cfg, method)
 	}
-	if kind == tokenBot {
+	if kind == tokenBot && tokenErr == "" {
 		w.Header().Set("X-OAuth-Scopes", strings.Join(s.cfg.scopes, ","))
 	}
 	if limited {
@@ -159,7 +175,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	res := s.runAPI(method, kind, params, parseErr)
+	res := s.runAPI(method, kind, tokenErr, &apiRequest{params: params, ws: tu.ws, orgWide: tu.orgWide}, parseErr)
 	call.Error = res.err
 	s.record(call)
 	for _, e := range res.echo {
@@ -180,18 +196,23 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 }
 
 // runAPI checks the method, the token and injected failures, then runs the method.
-func (s *Server) runAPI(method, kind string, params map[string]string, parseErr bool) apiResult {
+func (s *Server) runAPI(method, kind, tokenErr string, r *apiRequest, parseErr bool) apiResult {
 	m, ok := lookupMethod(method)
 	switch {
 	case !ok:
 		return fail("unknown_method")
+	case m.token == tokenNone:
+		// A method that takes no token (oauth.v2.access) ignores one.
 	case kind == tokenNone:
 		return fail("not_authed")
 	case kind == tokenInvalid:
 		return fail("invalid_auth")
 	case kind != m.token:
 		return fail("not_allowed_token_type")
-	case parseErr:
+	case tokenErr != "":
+		return fail(tokenErr)
+	}
+	if parseErr {
 		return fail("invalid_form_data")
 	}
 	if code, failed := s.faults.takeFailure(method); failed {
@@ -200,20 +221,48 @@ func (s *Server) runAPI(method, kind string, params map[string]string, parseErr 
 	if res, ok := s.needScope(methodScopes(method)...); !ok {
 		return res
 	}
-	return m.run(s, &apiRequest{params: params})
+	return m.run(s, r)
 }
 
-func (s *Server) tokenKind(token string) string {
+// tokenUse is the token a call presented: its kind, and for a bot token
+// the workspace the call acts in, the team Call records, Slack's error for
+// a token that no longer works and whether it is an org-wide install's.
+type tokenUse struct {
+	kind    string
+	ws      *Workspace
+	team    string
+	code    string
+	orgWide bool
+}
+
+// tokenOf says which token a call with params presented.
+func (s *Server) tokenOf(token string, params map[string]string) tokenUse {
 	switch token {
 	case "":
-		return tokenNone
-	case s.cfg.botToken:
-		return tokenBot
+		return tokenUse{kind: tokenNone}
 	case s.cfg.appToken:
-		return tokenApp
-	default:
-		return tokenInvalid
+		return tokenUse{kind: tokenApp}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, t, code, ok := s.botTokenLocked(token, params)
+	if !ok {
+		return tokenUse{kind: tokenInvalid}
+	}
+	u := tokenUse{kind: tokenBot, ws: w, team: t.key(), code: code, orgWide: t.orgWide}
+	if w != nil {
+		u.team = w.Team
+	}
+	return u
+}
+
+// withoutSecrets deletes from params the credentials oauth.v2.access takes
+// in its form, for Calls, and returns params.
+func withoutSecrets(params map[string]string) map[string]string {
+	for _, k := range []string{"client_secret", "code", "refresh_token"} {
+		delete(params, k)
+	}
+	return params
 }
 
 // parseAPIRequest reads the parameters of a form or JSON request and the token
