@@ -239,8 +239,19 @@ func (b *Bot) dispatchEvent(ctx context.Context, ev slackevents.EventsAPIEvent, 
 		return false
 	}
 	ctx = WithWorkspace(ctx, eventWorkspace(ev))
+	if b.cfg.InstallMode && !removalEvent(ev) && b.clients.Unserved(ctx, eventWorkspace(ev)) != "" {
+		ack(nil) // a workspace docsbot is not installed in, or cannot serve
+		return true
+	}
 	f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), LastDelivery: last, Ack: ack})
 	return true
+}
+
+// removalEvent reports whether ev says docsbot was removed from its
+// workspace: heard even where docsbot can no longer serve (bot/install).
+func removalEvent(ev slackevents.EventsAPIEvent) bool {
+	t := slackevents.EventsAPIType(ev.InnerEvent.Type)
+	return t == slackevents.AppUninstalled || t == slackevents.TokensRevoked
 }
 
 // dispatchInteraction hands an interactive payload (block_actions,
@@ -252,6 +263,10 @@ func (b *Bot) dispatchInteraction(ctx context.Context, ic slack.InteractionCallb
 		return false
 	}
 	ctx = WithWorkspace(ctx, interactionWorkspace(ic))
+	if b.cfg.InstallMode && b.clients.Unserved(ctx, interactionWorkspace(ic)) != "" {
+		ack(nil)
+		return true
+	}
 	f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: ack})
 	return true
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +61,9 @@ type Directory struct {
 	none *slack.Client
 
 	mu sync.Mutex
+	// epoch counts the Forgets: a record read before one is not cached
+	// (it may be what was forgotten).
+	epoch uint64
 	// byWS is each workspace's entry (nil: known not installed), byID each
 	// record's.
 	byWS map[store.Workspace]*entry
@@ -84,8 +90,25 @@ func NewDirectory(cfg DirectoryConfig, st Installations) *Directory {
 	if cfg.HTTP == nil {
 		cfg.HTTP = &http.Client{Timeout: 10 * time.Second}
 	}
-	return &Directory{cfg: cfg, store: st, none: slack.New("", cfg.SlackOptions...),
+	none := slack.New("", append(slices.Clip(cfg.SlackOptions), slack.OptionHTTPClient(&http.Client{Transport: noToken{}}))...)
+	return &Directory{cfg: cfg, store: st, none: none,
 		byWS: map[store.Workspace]*entry{}, byID: map[string]*entry{}}
+}
+
+// noToken answers every call of a workspace docsbot has no token for as
+// Slack answers a call without one (not_authed), without sending it: the
+// caller ends its work as for any refused token, and nothing leaves the
+// process.
+type noToken struct{}
+
+func (noToken) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		_ = r.Body.Close()
+	}
+	body := `{"ok":false,"error":"not_authed"}`
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)), Request: r}, nil
 }
 
 // errNotInstalled: no installation serves the workspace.
@@ -158,6 +181,7 @@ func (d *Directory) lookup(ctx context.Context, ws bot.Workspace) (*entry, error
 	}
 	d.mu.Lock()
 	e, known := d.byWS[ws]
+	epoch := d.epoch
 	d.mu.Unlock()
 	if known {
 		if e == nil {
@@ -169,13 +193,27 @@ func (d *Directory) lookup(ctx context.Context, ws bot.Workspace) (*entry, error
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		d.mu.Lock()
-		d.byWS[ws] = nil
+		if d.epoch == epoch {
+			d.byWS[ws] = nil
+		}
 		d.mu.Unlock()
 		return nil, errNotInstalled
 	case err != nil:
 		return nil, fmt.Errorf("install: reading the installation of %s: %w", ws, err)
 	}
-	return d.keep(in, ws), nil
+	return d.keepRead(in, epoch, ws), nil
+}
+
+// keepRead caches in, read when the Forgets counted epoch, unless a Forget
+// came since: then it is used once and read again next time.
+func (d *Directory) keepRead(in store.Installation, epoch uint64, ws store.Workspace) *entry {
+	d.mu.Lock()
+	stale := d.epoch != epoch
+	d.mu.Unlock()
+	if stale {
+		return &entry{in: in, client: slack.New(in.BotToken, d.cfg.SlackOptions...)}
+	}
+	return d.keep(in, ws)
 }
 
 // keep caches in for ws (and every workspace that found its record before)
@@ -211,6 +249,7 @@ func (d *Directory) keep(in store.Installation, ws ...store.Workspace) *entry {
 func (d *Directory) Forget(id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.epoch++
 	if e := d.byID[id]; e != nil {
 		for _, w := range e.served {
 			delete(d.byWS, w)
@@ -244,15 +283,18 @@ func (d *Directory) Cached() int {
 // (bot.Workspaces): not installed, or its refresh token refused; "" when it
 // can. A failure to read Redis is not told here: the command's own work
 // meets it.
+//
+// A token due is refreshed here, so that a workspace whose refresh token
+// Slack refuses is told at its next command.
 func (d *Directory) Unserved(ctx context.Context, ws bot.Workspace) string {
-	e, err := d.lookup(ctx, ws)
+	_, err := d.usable(ctx, ws)
 	switch {
 	case errors.Is(err, errNotInstalled):
 		return "docsbot is not installed in this workspace any more. Ask an admin of the workspace to add it again" + d.installHint() + "."
-	case err != nil:
-		return ""
-	case !e.in.Broken.IsZero():
+	case errors.Is(err, ErrBroken):
 		return "docsbot lost its access to this workspace (Slack refused to renew its token). Ask an admin of the workspace to add it again" + d.installHint() + "; nothing is lost."
+	case errors.Is(err, ErrExpired):
+		return "docsbot cannot reach Slack for this workspace right now: its token ran out and could not be renewed yet. Try again in a minute."
 	}
 	return ""
 }

@@ -2,7 +2,6 @@ package install_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -19,7 +18,6 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -167,6 +165,3 @@ func stopAtRedirect(h *bottest.Harness, f *front, team, user string) (*browser, 
 	}
 	return b, at
 }
-
-var _ = base64.StdEncoding
-var _ = docsapitest.Endpoint("")

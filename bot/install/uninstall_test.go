@@ -1,0 +1,59 @@
+package install_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot/agent"
+)
+
+// TestUninstallForgetsTheWorkspace: once a workspace removes docsbot, its
+// installation is deleted on every replica, its commands are answered
+// (without a token) that docsbot is not installed there, and no call is made
+// for it; the other workspace is served as before. Revoking the tokens does
+// the same.
+func TestUninstallForgetsTheWorkspace(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"uninstall", "revoke"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			h, f := installWorld(t)
+			installBot(h, f)
+			installBot(h, f)
+			for _, in := range []struct{ team, user string }{{other, olive}, {primary, alice}} {
+				if status, page, _ := installAs(h, f, in.team, in.user); status != 200 {
+					t.Fatalf("install of %s: %d %s", in.team, status, page)
+				}
+			}
+			// Each replica reads the other workspace's installation once.
+			h.Command(olive, otherChan, agent.Command, "list")
+			h.Command(olive, otherChan, agent.Command, "list")
+			h.Idle()
+
+			if how == "uninstall" {
+				h.Slack.Uninstall(other)
+			} else {
+				h.Slack.RevokeTokens(other)
+			}
+			h.WaitFor("the installation deleted", func() bool { return len(installations(t, h)) == 1 })
+			calls := len(h.Slack.Calls(""))
+			for range 2 { // each replica in turn
+				ack := h.Command(olive, otherChan, agent.Command, "Rewrite the quickstart")
+				if !strings.Contains(string(ack.Payload), "not installed in this workspace") {
+					t.Errorf("a command after the %s was answered %s", how, ack.Payload)
+				}
+			}
+			h.Command(alice, general, agent.Command, "Explain the webhooks page")
+			h.WaitFor("the job in the workspace still served", func() bool { return len(h.Roots(general)) == 1 })
+			h.Idle()
+			for _, c := range h.Slack.Calls("")[calls:] {
+				if c.Team == other || c.Params["channel"] == otherChan {
+					t.Errorf("a call for the removed workspace: %+v", c)
+				}
+			}
+			if n := len(h.Roots(otherChan)); n != 0 {
+				t.Errorf("%d jobs posted in the removed workspace", n)
+			}
+		})
+	}
+}
