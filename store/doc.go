@@ -139,6 +139,7 @@
 //	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
 //	PaneContexts   pane
+//	Installations  install:{i} (tokens sealed, seal.go), install:changed (pub/sub)
 //	Stats          (reads only: INFO, MEMORY USAGE, the schedule's shards)
 //
 // The Store itself keeps what is about the whole connection or namespace:

@@ -51,10 +51,10 @@ type Installation struct {
 	BotToken, RefreshToken string
 	Expires                time.Time
 	// Issued is when BotToken was issued (its lifetime runs to Expires).
-	Issued time.Time
-	BotUserID, BotID       string
-	AppID                  string
-	Scopes                 []string
+	Issued           time.Time
+	BotUserID, BotID string
+	AppID            string
+	Scopes           []string
 	// InstalledBy is the person who installed (authed_user), at InstalledAt.
 	InstalledBy string
 	InstalledAt time.Time
@@ -96,7 +96,7 @@ type installRecord struct {
 	Version        string    `json:"v"`
 }
 
-func (is Installations) indexKey() string        { return is.s.prefix + "install:{i}" }
+func (is Installations) indexKey() string         { return is.s.prefix + "install:{i}" }
 func (is Installations) key(id string) string     { return is.s.prefix + "install:{i}:" + id }
 func (is Installations) turnKey(id string) string { return is.key(id) + ":turn" }
 func (is Installations) changedChannel() string   { return is.s.prefix + "install:changed" }
