@@ -56,6 +56,7 @@ func (r *runner) commands() []cli.Command {
 		{Name: "visitors", Summary: "unique visitors per page, human and AI", Run: r.runVisitors},
 		{Name: "health", Summary: "docs health: searches that find nothing, 👎 feedback, unanswered questions, page views", Run: r.runHealth},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
+		{Name: "workspaces", Summary: "list the workspaces that installed docsbot by link, forget one, reseal their tokens", Run: r.runWorkspaces},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},
 		{Name: "version", Summary: "print the version", Run: r.runVersion},
 		{Name: "help", Summary: "show help for docsbot or one of its commands"}, // the dispatcher's
