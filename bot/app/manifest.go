@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
+	"github.com/docsbot/docsbot/bot/install"
 )
 
 // ManifestURL is the public address the HTTP-mode manifest names for the
@@ -30,13 +32,27 @@ const ManifestUnfurlDomain = "docs.example.com"
 // TestManifestsAreTheDeclarations (go test ./bot/app -run Manifests -update
 // writes them again).
 func Manifest(ds declare.Declarations, http bool, base string) ([]byte, error) {
+	return manifest(ds, http, false, base)
+}
+
+// InstallManifest is the manifest of install mode (docsbot added by link to
+// any number of workspaces): HTTP mode's, with install mode's own
+// declaration (the uninstall events), the redirect URL under base, token
+// rotation on and distribution to other workspaces. It is
+// deploy/slack-app-manifest-install.yaml.
+func InstallManifest(ds declare.Declarations, base string) ([]byte, error) {
+	return manifest(append(slices.Clip(ds), install.Declaration()), true, true, base)
+}
+
+func manifest(ds declare.Declarations, http, installMode bool, base string) ([]byte, error) {
 	home, messages := ds.Tabs()
 	interactive := ""
 	if ds.Interactive() {
 		interactive = "buttons, forms and the message shortcut"
 	}
 	data := struct {
-		HTTP      bool
+		HTTP, Install bool
+		RedirectURL   string
 		Commands  []declare.Command
 		Shortcuts []declare.Shortcut
 		Events    []declare.Event
@@ -50,7 +66,7 @@ func Manifest(ds declare.Declarations, http bool, base string) ([]byte, error) {
 		UnfurlDomain                           string
 		EventsURL, CommandsURL, InteractiveURL string
 	}{
-		HTTP: http, Commands: ds.Commands(), Shortcuts: ds.Shortcuts(), Events: ds.Events(), Scopes: ds.Scopes(),
+		HTTP: http, Install: installMode, RedirectURL: base + install.PathRedirect, Commands: ds.Commands(), Shortcuts: ds.Shortcuts(), Events: ds.Events(), Scopes: ds.Scopes(),
 		HomeTab: home, MessagesTab: messages, Interactive: interactive,
 		AgentView: ds.AgentView(), Unfurls: ds.Unfurls(), UnfurlDomain: ManifestUnfurlDomain,
 		EventsURL: base + bot.PathEvents, CommandsURL: base + bot.PathCommands, InteractiveURL: base + bot.PathInteractive,
@@ -66,7 +82,15 @@ func Manifest(ds declare.Declarations, http bool, base string) ([]byte, error) {
 // say (the app's name, its description, the bot user) is written here.
 var manifestTemplate = template.Must(template.New("manifest").Funcs(template.FuncMap{
 	"q": yamlScalar, "line": commented,
-}).Parse(`{{if .HTTP -}}
+}).Parse(`{{if .Install -}}
+# docsbot's Slack app for install by link (DOCSBOT_SLACK_MODE=http, SLACK_CLIENT_ID and no
+# SLACK_BOT_TOKEN): any number of workspaces add it at https://docsbot.example.com/slack/install.
+# Create it from this manifest (api.slack.com/apps -> Create New App -> From an app manifest),
+# replacing docsbot.example.com with your public HTTPS name (DOCSBOT_PUBLIC_URL); copy the
+# Client ID, Client Secret and Signing Secret (Basic Information) into SLACK_CLIENT_ID,
+# SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET, and turn on Manage Distribution to let other
+# workspaces install it. Tokens rotate (docsbot refreshes them).
+{{- else if .HTTP -}}
 # docsbot's Slack app for HTTP mode (DOCSBOT_SLACK_MODE=http), in one paste: api.slack.com/apps ->
 # Create New App -> From an app manifest. Replace docsbot.example.com with the public HTTPS name of
 # your load balancer or ingress, which forwards /slack/ to the replicas' DOCSBOT_HTTP_ADDR; then
@@ -129,6 +153,10 @@ features:
     - {{q .UnfurlDomain}}
 {{- end}}
 oauth_config:
+{{- if .Install}}
+  redirect_urls:
+    - {{.RedirectURL}}
+{{- end}}
   scopes:
     bot:
 {{- range .Scopes}}
@@ -150,7 +178,7 @@ settings:
 {{- end}}
   org_deploy_enabled: false
   socket_mode_enabled: {{not .HTTP}}
-  token_rotation_enabled: false
+  token_rotation_enabled: {{.Install}}
 `))
 
 // commented is line with why as its comment, from column on; line alone

@@ -16,6 +16,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/declare"
+	"github.com/docsbot/docsbot/bot/install"
 )
 
 // update writes the manifests again from the declarations:
@@ -24,8 +25,9 @@ var update = flag.Bool("update", false, "write deploy/slack-app-manifest*.yaml f
 
 // The two Slack app manifests: Socket Mode, and HTTP mode with request URLs.
 const (
-	socketManifest = "../../deploy/slack-app-manifest.yaml"
-	httpManifest   = "../../deploy/slack-app-manifest-http.yaml"
+	socketManifest  = "../../deploy/slack-app-manifest.yaml"
+	httpManifest    = "../../deploy/slack-app-manifest-http.yaml"
+	installManifest = "../../deploy/slack-app-manifest-install.yaml"
 )
 
 // TestManifestsAreTheDeclarations: both Slack app manifests are exactly
@@ -33,8 +35,12 @@ const (
 // event or a scope declared in a feature's package is in them, and nothing
 // else is. With -update it writes them.
 func TestManifestsAreTheDeclarations(t *testing.T) {
-	for path, http := range map[string]bool{socketManifest: false, httpManifest: true} {
-		want, err := app.Manifest(app.Declarations(), http, app.ManifestURL)
+	for path, make := range map[string]func() ([]byte, error){
+		socketManifest:  func() ([]byte, error) { return app.Manifest(app.Declarations(), false, app.ManifestURL) },
+		httpManifest:    func() ([]byte, error) { return app.Manifest(app.Declarations(), true, app.ManifestURL) },
+		installManifest: func() ([]byte, error) { return app.InstallManifest(app.Declarations(), app.ManifestURL) },
+	} {
+		want, err := make()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,4 +182,27 @@ func readManifest(t *testing.T, path string) slack.Manifest {
 		t.Fatalf("%s subscribes to no events", path)
 	}
 	return m
+}
+
+// TestInstallManifest: install mode's manifest is HTTP mode's app with what
+// installing by link needs: the redirect URL docsbot serves, token
+// rotation, and the events that say a workspace removed docsbot.
+func TestInstallManifest(t *testing.T) {
+	t.Parallel()
+	m := readManifest(t, installManifest)
+	if got := m.OAuthConfig.RedirectUrls; len(got) != 1 || got[0] != app.ManifestURL+install.PathRedirect {
+		t.Errorf("redirect_urls %v, want %s", got, app.ManifestURL+install.PathRedirect)
+	}
+	if !m.Settings.TokenRotationEnabled || m.Settings.SocketModeEnabled {
+		t.Errorf("token rotation %t, socket mode %t: want rotation on, socket mode off", m.Settings.TokenRotationEnabled, m.Settings.SocketModeEnabled)
+	}
+	for _, ev := range []string{"app_uninstalled", "tokens_revoked"} {
+		if !slices.Contains(m.Settings.EventSubscriptions.BotEvents, ev) {
+			t.Errorf("bot_events lack %s", ev)
+		}
+	}
+	h := readManifest(t, httpManifest)
+	if len(m.OAuthConfig.Scopes.Bot) != len(h.OAuthConfig.Scopes.Bot) || len(m.Features.SlashCommands) != len(h.Features.SlashCommands) {
+		t.Errorf("the install manifest asks other scopes or commands than HTTP mode's")
+	}
 }
