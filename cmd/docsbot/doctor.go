@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slackcheck"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
@@ -111,11 +112,7 @@ func (r *runner) configCheck(cfg config.Serve, err error) checkup.Result {
 // dependencies lists the service checks in the order they are printed; one
 // whose settings are wrong is blocked.
 func (r *runner) dependencies(cfg config.Serve, cfgErr error) []checkup.Check {
-	return slices.Concat([]checkup.Check{
-		{Name: "Slack bot token", Blocked: cfg.Blocked(cfgErr, config.EnvSlackBotToken, config.EnvSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
-			c := slackcheck.BotToken(ctx, cfg.BotToken, cfg.SlackAPIURL, slackScopes(), cfg.AppToken)
-			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
-		}},
+	return slices.Concat(slackChecks(cfg, cfgErr), []checkup.Check{
 		slackModeCheck(cfg, cfgErr),
 		editorsCheck(cfg, cfgErr)},
 		r.docsAPIChecks(cfg, cfgErr),
@@ -205,6 +202,32 @@ func (r *runner) checkAssistant(ctx context.Context, name string, p project.Proj
 		from = " (" + a.KeyFrom + ")"
 	}
 	return checkup.Of(name, true, fmt.Sprintf("%s%s can search docs site %s at %s", bot.SecretKinds().MaskOr(a.Key.Reveal()), from, a.Domain, discovery), "")
+}
+
+// slackChecks check how docsbot reaches Slack: the bot token, or in
+// install mode the app's client id and secret and the install page (a
+// docsbot not running yet behind DOCSBOT_PUBLIC_URL is a warning).
+func slackChecks(cfg config.Serve, cfgErr error) []checkup.Check {
+	if !cfg.Bot.InstallMode {
+		return []checkup.Check{{Name: "Slack bot token", Blocked: cfg.Blocked(cfgErr, config.EnvSlackBotToken, config.EnvSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
+			c := slackcheck.BotToken(ctx, cfg.BotToken, cfg.SlackAPIURL, slackScopes(), cfg.AppToken)
+			return checkup.Of("Slack bot token", c.OK, c.Line, c.Fix)
+		}}}
+	}
+	return []checkup.Check{
+		{Name: "Slack app credentials", Blocked: cfg.Blocked(cfgErr, config.EnvClientID, config.EnvClientSecret, config.EnvSlackAPIURL), Run: func(ctx context.Context) checkup.Result {
+			c := slackcheck.ClientCredentials(ctx, cfg.SlackAPIURL, cfg.Install.ClientID, cfg.Install.ClientSecret)
+			return checkup.Of("Slack app credentials", c.OK, c.Line, c.Fix)
+		}},
+		{Name: "Install page", Blocked: cfg.Blocked(cfgErr, config.EnvPublicURL), Run: func(ctx context.Context) checkup.Result {
+			c := slackcheck.InstallPage(ctx, cfg.Install.PublicURL, install.PathInstall, install.PathRedirect)
+			r := checkup.Of("Install page", c.OK, c.Line, c.Fix)
+			if !c.OK {
+				r.State = checkup.Warned
+			}
+			return r
+		}},
+	}
 }
 
 // slackModeCheck is the check of what the Slack mode needs: the app-level
