@@ -53,10 +53,10 @@ func manifest(ds declare.Declarations, http, installMode bool, base string) ([]b
 	data := struct {
 		HTTP, Install bool
 		RedirectURL   string
-		Commands  []declare.Command
-		Shortcuts []declare.Shortcut
-		Events    []declare.Event
-		Scopes    []declare.Scope
+		Commands      []declare.Command
+		Shortcuts     []declare.Shortcut
+		Events        []declare.Event
+		Scopes        []declare.Scope
 		// HomeTab, MessagesTab and Interactive say why each is on, "" when
 		// it is off.
 		HomeTab, MessagesTab, Interactive string

@@ -46,7 +46,9 @@ func TestInstallPage(t *testing.T) {
 			http.Redirect(w, r, "https://slack.com/oauth/v2/authorize?"+url.Values{"redirect_uri": {redirect}}.Encode(), http.StatusFound)
 		})
 	}
-	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { redirectTo(public+"/slack/oauth_redirect").ServeHTTP(w, r) }))
+	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		redirectTo(public+"/slack/oauth_redirect").ServeHTTP(w, r)
+	}))
 	t.Cleanup(good.Close)
 	public = good.URL
 	elsewhere := httptest.NewServer(redirectTo("https://old.example.com/slack/oauth_redirect"))
