@@ -29,6 +29,9 @@ type QuestionLimits struct {
 	// PerGuest is the share of a guest or a person of another organisation
 	// (Spender.Outsider) instead of PerUser (DOCSBOT_ASK_PER_GUEST).
 	PerGuest int
+	// PerWorkspace keeps a Budget for each workspace (install mode: many
+	// workspaces, each with the whole budget); else one for all.
+	PerWorkspace bool
 }
 
 // The defaults of QuestionLimits; cmd/docsbot's settings table shows them.
@@ -71,7 +74,11 @@ func (l QuestionLimits) Share(s Spender) int {
 // the answers, an attempt after a crash) takes it once.
 func (l QuestionLimits) QuestionDraw(s Spender, work string) store.Draw {
 	l = l.withDefaults()
-	return store.Draw{Budget: store.Budget{Name: QuestionBudgetName, Limit: l.Budget, Window: time.Hour},
+	name := QuestionBudgetName
+	if l.PerWorkspace && s.Team != "" {
+		name += ":" + s.Team
+	}
+	return store.Draw{Budget: store.Budget{Name: name, Limit: l.Budget, Window: time.Hour},
 		Who: s.Team + ":" + s.User, Share: l.Share(s), ID: "q:" + work}
 }
 

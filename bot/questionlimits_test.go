@@ -45,3 +45,24 @@ func TestQuestionShares(t *testing.T) {
 		})
 	}
 }
+
+// TestQuestionBudgetPerWorkspace: in install mode each workspace has the
+// whole budget of questions; with one workspace there is one budget, named
+// as before.
+func TestQuestionBudgetPerWorkspace(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		perWorkspace bool
+		team, want   string
+	}{
+		{false, "T1", bot.QuestionBudgetName},
+		{true, "T1", bot.QuestionBudgetName + ":T1"},
+		{true, "T2", bot.QuestionBudgetName + ":T2"},
+	}
+	for _, c := range cases {
+		d := bot.QuestionLimits{PerWorkspace: c.perWorkspace}.QuestionDraw(bot.Spender{Team: c.team, User: "U1"}, "work")
+		if d.Budget.Name != c.want {
+			t.Errorf("per workspace %t, team %s: budget %q, want %q", c.perWorkspace, c.team, d.Budget.Name, c.want)
+		}
+	}
+}

@@ -135,6 +135,7 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 			return nil, err
 		}
 		cfg.Bot.Workspaces = dir
+		cfg.Ask.PerWorkspace = true // each workspace its own DOCSBOT_ASK_BUDGET
 	}
 	r := &replica{cfg: cfg, deps: d, store: st,
 		b: bot.New(cfg.Bot, d.Slack, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})}

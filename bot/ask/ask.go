@@ -166,6 +166,8 @@ type Config struct {
 	// Budget is how many questions the whole workspace may ask an hour,
 	// every replica together (DOCSBOT_ASK_BUDGET).
 	Budget int
+	// PerWorkspace gives each workspace a Budget of its own (install mode).
+	PerWorkspace bool
 	// LinkDomains are the hosts, besides each project's docs site, that an
 	// answer may link to (DOCSBOT_LINK_DOMAINS), each with its subdomains
 	// (mrkdwn.Sites); any other address is shown as code, not linked.
@@ -208,7 +210,7 @@ func (c Config) withDefaults() Config {
 // Questions are the questions' limits of c (bot.QuestionLimits), which
 // the help channels take too, before the answers do.
 func (c Config) Questions() bot.QuestionLimits {
-	return bot.QuestionLimits{Budget: c.Budget, PerUser: c.PerUser, PerGuest: c.PerGuest}
+	return bot.QuestionLimits{Budget: c.Budget, PerUser: c.PerUser, PerGuest: c.PerGuest, PerWorkspace: c.PerWorkspace}
 }
 
 // notSetUp answers /docs-ask where no project has a docs assistant.
