@@ -31,7 +31,7 @@ func TestInstallMode(t *testing.T) {
 	}{
 		{name: "every setting", install: true},
 		{name: "a bot token: that one workspace", change: map[string]string{EnvSlackBotToken: "xoxb-1-2-abc"}},
-		{name: "socket mode", change: map[string]string{EnvSlackMode: "socket"}, missing: []string{EnvSlackBotToken, EnvSlackAppToken}},
+		{name: "socket mode", change: map[string]string{EnvSlackMode: "socket"}, missing: []string{EnvSlackBotToken, EnvSlackAppToken}, problem: "needs DOCSBOT_SLACK_MODE=http"},
 		{name: "no secrets key", change: map[string]string{EnvSecretsKey: ""}, install: true, missing: []string{EnvSecretsKey}},
 		{name: "no client secret nor public URL", change: map[string]string{EnvClientSecret: "", EnvPublicURL: ""}, install: true, missing: []string{EnvClientSecret, EnvPublicURL}},
 		{name: "a secrets key too short", change: map[string]string{EnvSecretsKey: "c2hvcnQ="}, install: true, problem: "is not base64 of 32 bytes"},

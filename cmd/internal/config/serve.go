@@ -143,6 +143,9 @@ func (c *Serve) readSlack(s settings.Source) (missing []string) {
 		required = []string{EnvSigningSecret, EnvClientSecret, EnvPublicURL, EnvSecretsKey}
 	case c.Bot.Mode == bot.ModeHTTP:
 		required = []string{EnvSlackBotToken, EnvSigningSecret}
+	case c.BotToken == "" && s.Value(EnvClientID) != "":
+		c.Problems = append(c.Problems, Problem{Vars: []string{EnvClientID, EnvSlackMode},
+			Text: EnvClientID + " is set for install by link, which needs " + EnvSlackMode + "=http (Slack's requests to " + EnvPublicURL + "); Socket Mode serves the one workspace of " + EnvSlackBotToken})
 	}
 	for _, env := range required {
 		if s.Value(env) == "" {
