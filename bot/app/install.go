@@ -17,7 +17,7 @@ func directory(cfg Config, d Deps) (*install.Directory, error) {
 	}
 	return install.NewDirectory(install.DirectoryConfig{
 		ClientID: cfg.Install.ClientID, ClientSecret: cfg.Install.ClientSecret,
-		SlackOptions: d.SlackOptions, APIURL: cfg.Install.APIURL, HTTP: cfg.Install.HTTP, InstallURL: cfg.Install.PublicURL + install.PathInstall,
+		SlackOptions: d.SlackOptions, APIURL: cfg.Install.APIURL, HTTP: cfg.Install.HTTP, InstallURL: cfg.Install.PublicURL + install.PathInstall, Teams: cfg.Install.Teams,
 		Now: cfg.Now, Logger: cfg.Bot.Logger,
 	}, d.Store.Installations(sealer)), nil
 }

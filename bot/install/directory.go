@@ -39,6 +39,9 @@ type DirectoryConfig struct {
 	APIURL string
 	// HTTP makes the oauth.v2.access calls (default: 10 s timeout).
 	HTTP *http.Client
+	// Teams are the workspaces and organisations served (Config.Teams);
+	// none: every one that installed.
+	Teams []string
 	// InstallURL is where a workspace adds docsbot again (the public URL's
 	// PathInstall), told to its people when it cannot be served.
 	InstallURL string
@@ -157,6 +160,9 @@ func (d *Directory) Installation(ctx context.Context, ws bot.Workspace) (store.I
 // usable is ws's entry with a token that has not expired: refreshed first
 // when due.
 func (d *Directory) usable(ctx context.Context, ws bot.Workspace) (*entry, error) {
+	if !Allowed(d.cfg.Teams, ws) {
+		return nil, errNotInstalled
+	}
 	e, err := d.lookup(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -287,6 +293,9 @@ func (d *Directory) Cached() int {
 // A token due is refreshed here, so that a workspace whose refresh token
 // Slack refuses is told at its next command.
 func (d *Directory) Unserved(ctx context.Context, ws bot.Workspace) string {
+	if !Allowed(d.cfg.Teams, ws) {
+		return "This docsbot does not serve this workspace. Ask whoever runs docsbot to add it."
+	}
 	_, err := d.usable(ctx, ws)
 	switch {
 	case errors.Is(err, errNotInstalled):
@@ -297,6 +306,13 @@ func (d *Directory) Unserved(ctx context.Context, ws bot.Workspace) string {
 		return "docsbot cannot reach Slack for this workspace right now: its token ran out and could not be renewed yet. Try again in a minute."
 	}
 	return ""
+}
+
+// Allowed reports whether ws is among teams (its team or its
+// organisation); every workspace is when teams is empty.
+func Allowed(teams []string, ws bot.Workspace) bool {
+	return len(teams) == 0 || (ws.Team != "" && slices.Contains(teams, ws.Team)) ||
+		(ws.Enterprise != "" && slices.Contains(teams, ws.Enterprise))
 }
 
 // installHint says where docsbot is added from, when known.

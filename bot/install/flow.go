@@ -74,6 +74,17 @@ func (f *Feature) serveRedirect(w http.ResponseWriter, r *http.Request) {
 		page(w, http.StatusBadGateway, pageFailed, pageData{Code: bot.SlackCode(err)})
 		return
 	}
+	if !Allowed(f.cfg.Teams, store.Workspace{Team: resp.Team.ID, Enterprise: resp.Enterprise.ID}) {
+		// Slack issued a token for a workspace this docsbot does not
+		// serve: it is given back at once, and nothing is saved.
+		api := slack.New(resp.AccessToken, slack.OptionAPIURL(f.cfg.APIURL), slack.OptionHTTPClient(f.cfg.HTTP))
+		if _, err := api.SendAuthRevokeContext(ctx, resp.AccessToken); err != nil {
+			f.core.Logger().Warn("the token of a workspace refused could not be revoked", "team", resp.Team.ID, "err", err)
+		}
+		f.core.Logger().Info("an install from a workspace not in DOCSBOT_TEAMS refused", "team", resp.Team.ID, "enterprise", resp.Enterprise.ID)
+		page(w, http.StatusForbidden, pageNotAllowed, pageData{Workspace: cmp.Or(resp.Team.Name, resp.Enterprise.Name)})
+		return
+	}
 	in, ws, err := f.save(ctx, resp)
 	if err != nil {
 		f.core.Logger().Error("an install Slack completed could not be saved", "team", resp.Team.ID, "enterprise", resp.Enterprise.ID, "err", err)

@@ -84,6 +84,9 @@ type Config struct {
 	// Scopes are the bot scopes asked (the manifest's, from the
 	// declarations).
 	Scopes []string
+	// Teams are the workspaces (T…) and organisations (E…) that may add
+	// docsbot (DOCSBOT_TEAMS); none: any workspace with the link.
+	Teams []string
 	// HTTP makes the oauth.v2.access calls (default: 10 s timeout).
 	HTTP *http.Client
 	// Now is the clock of the states (default time.Now).

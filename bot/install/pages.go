@@ -16,6 +16,9 @@ var (
 	pageBadState = pageTemplate(`<h1>This install link cannot be used</h1>
 <p>It was used already, is older than ten minutes, or was opened in another browser. Nothing was saved.
 <a href="` + PathInstall + `">Add to Slack</a> to start again.</p>`)
+	pageNotAllowed = pageTemplate(`<h1>docsbot cannot be added to {{.Workspace}}</h1>
+<p>This docsbot serves only the workspaces its operator chose. Nothing was saved, and the access
+Slack gave was handed back. Ask whoever runs docsbot to add your workspace.</p>`)
 	pageFailed = pageTemplate(`<h1>docsbot could not be added</h1>
 <p>Slack did not complete the install{{if .Code}} ({{.Code}}){{end}}, or it could not be saved. Nothing was changed.
 <a href="` + PathInstall + `">Add to Slack</a> to try again.</p>`)

@@ -238,3 +238,17 @@ func scopeList(v string) []string {
 	}
 	return out
 }
+
+// authRevoke revokes the token the call presented (auth.revoke; test=true
+// only says it would): calls with it answer token_revoked after.
+func (s *Server) authRevoke(r *apiRequest) apiResult {
+	if r.params["test"] == "true" || r.params["test"] == "1" {
+		return apiResult{fields: map[string]any{"revoked": false}}
+	}
+	s.mu.Lock()
+	if t, ok := s.tokens[r.token]; ok {
+		t.revoked = true
+	}
+	s.mu.Unlock()
+	return apiResult{fields: map[string]any{"revoked": true}}
+}

@@ -29,6 +29,8 @@ type apiRequest struct {
 	// an org-wide install's.
 	ws      *Workspace
 	orgWide bool
+	// token is the token the call presented (auth.revoke revokes it).
+	token string
 }
 
 // apiResult is a method's answer: fields added to {"ok":true}, or a Slack error.
@@ -56,6 +58,8 @@ func lookupMethod(name string) (apiMethod, bool) {
 	switch name {
 	case "auth.test":
 		run = (*Server).authTest
+	case "auth.revoke":
+		run = (*Server).authRevoke
 	case "apps.connections.open":
 		return apiMethod{tokenApp, (*Server).appsConnectionsOpen}, true
 	case "oauth.v2.access":
@@ -175,7 +179,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	res := s.runAPI(method, kind, tokenErr, &apiRequest{params: params, ws: tu.ws, orgWide: tu.orgWide}, parseErr)
+	res := s.runAPI(method, kind, tokenErr, &apiRequest{params: params, ws: tu.ws, orgWide: tu.orgWide, token: token}, parseErr)
 	call.Error = res.err
 	s.record(call)
 	for _, e := range res.echo {

@@ -172,6 +172,9 @@ func logStarting(log *slog.Logger, cfg config.Serve, st *store.Store) {
 	if w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot)); w != "" {
 		log.Warn(w)
 	}
+	if cfg.Bot.InstallMode && len(cfg.Install.Teams) == 0 {
+		log.Warn("install by link is open to any workspace that has the link: set " + config.EnvTeams + " to the workspaces and organisations that may add docsbot")
+	}
 	if off, on := cfg.AnswersOff(); off != "" {
 		log.Info(off + "; " + on)
 	}

@@ -35,6 +35,8 @@ func TestInstallMode(t *testing.T) {
 		{name: "no secrets key", change: map[string]string{EnvSecretsKey: ""}, install: true, missing: []string{EnvSecretsKey}},
 		{name: "no client secret nor public URL", change: map[string]string{EnvClientSecret: "", EnvPublicURL: ""}, install: true, missing: []string{EnvClientSecret, EnvPublicURL}},
 		{name: "a secrets key too short", change: map[string]string{EnvSecretsKey: "c2hvcnQ="}, install: true, problem: "is not base64 of 32 bytes"},
+		{name: "the workspaces that may install", change: map[string]string{EnvTeams: "T0123ABCD, E0456EFGH"}, install: true},
+		{name: "a channel among the workspaces", change: map[string]string{EnvTeams: "T0123ABCD,C0456EFGH"}, install: true, problem: EnvTeams},
 		{name: "a public URL over http", change: map[string]string{EnvPublicURL: "http://docsbot.example.com"}, install: true, problem: "must be an https:// URL"},
 	}
 	for _, tt := range tests {
@@ -67,6 +69,9 @@ func TestInstallMode(t *testing.T) {
 			if tt.missing == nil && tt.problem == "" {
 				if err != nil {
 					t.Fatalf("Serve: %v", err)
+				}
+				if teams := tt.change[EnvTeams]; teams != "" && len(c.Install.Teams) != 2 {
+					t.Errorf("teams %v, want the two of %q", c.Install.Teams, teams)
 				}
 				if tt.install && (c.Install.ClientID != "123.456" || c.Install.PublicURL != "https://docsbot.example.com" || len(c.Install.SecretsKeys) != 1 || c.Install.APIURL == "") {
 					t.Errorf("install settings %+v", c.Install)

@@ -57,6 +57,7 @@ const (
 	EnvClientSecret    = "SLACK_CLIENT_SECRET"
 	EnvPublicURL       = "DOCSBOT_PUBLIC_URL"
 	EnvSecretsKey      = "DOCSBOT_SECRETS_KEY"
+	EnvTeams           = "DOCSBOT_TEAMS"
 	EnvRedisURL        = "REDIS_URL"
 	EnvRedisPrefix     = "DOCSBOT_REDIS_PREFIX"
 	EnvPollInterval    = "DOCSBOT_POLL_INTERVAL"
@@ -134,6 +135,8 @@ func table(c *Serve) settings.Table {
 			Check: httpsURL(" must not contain credentials: it is docsbot's own public address", "Slack sends the installs' codes to it")},
 		{Env: EnvSecretsKey, None: "required to install by link", Secret: true, Doc: "Base64 of 32 random bytes (`openssl rand -base64 32`) that seals the workspaces' tokens in Redis; a comma-separated list rotates it: the first seals, every one opens",
 			Check: settings.Var(&c.Install.SecretsKeys, store.ParseSealKeys, "is not base64 of 32 bytes, or a comma-separated list of them: make one with openssl rand -base64 32")},
+		{Env: EnvTeams, None: "any workspace with the link", Doc: "Comma-separated Slack workspace ids (`T…`) and Enterprise Grid organisation ids (`E…`) that may install docsbot by link and are served; an install from any other is refused and its token handed back. Unset, any workspace that has the link may add docsbot and use your docs projects",
+			Check: settings.IDsVar(&c.Install.Teams, EnvTeams, "T0123ABCD", isTeam)},
 		{Env: EnvSlackAPIURL, Flag: "slack-api-url", Default: "https://slack.com/api/", Doc: "Slack Web API base (GovSlack, tests)", Check: httpsURL(" must not contain credentials: Slack takes only the tokens in "+EnvSlackBotToken+" and "+EnvSlackAppToken, "docsbot sends the Slack tokens to it")},
 		{Env: EnvRedisURL, Flag: "redis-url", Default: "redis://localhost:6379/0", Doc: "Redis; `rediss://` and `unix://` work too, Sentinel with `?addr=…&master_name=…`, and Cluster with several nodes `redis://n1:6379?addr=n2:6379&addr=n3:6379`", Check: checkRedisURL},
 		{Env: EnvRedisPrefix, Flag: "redis-prefix", Default: store.DefaultPrefix, Doc: "Prefix of every Redis key. No hash tag is needed on a Cluster: docsbot tags its keys itself, in 16 shards that spread over the primaries (a prefix with braces, such as `{docsbot}:`, puts every key in one slot)", Check: settings.Must(func(v string) bool { return !strings.ContainsAny(v, " *?[]") }, "must not contain spaces or * ? [ ]")},
@@ -257,6 +260,7 @@ func checkRedisURL(v string, _ func(string) string) string {
 // editors (users and user groups, S).
 func isUser(id string) bool    { return bot.IsSlackID(id, "UW") }
 func isChannel(id string) bool { return bot.IsSlackID(id, "CGD") }
+func isTeam(id string) bool    { return bot.IsSlackID(id, "TE") }
 func isEditor(id string) bool  { return bot.IsSlackID(id, "UWS") }
 
 // isRequestsChannel reports whether id is a public or private channel's,
