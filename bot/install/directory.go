@@ -275,8 +275,13 @@ func (d *Directory) Forget(id string) {
 func (d *Directory) Run(ctx context.Context) {
 	for id := range d.store.Changes(ctx) {
 		d.Forget(id)
+		d.cfg.Logger.Debug(LogForgotten, "installation", id)
 	}
 }
+
+// LogForgotten is logged (debug) each time a replica forgets an
+// installation that changed on some replica.
+const LogForgotten = "an installation changed; this replica forgot its copy"
 
 // Cached is how many installations the replica holds, for the load tool.
 func (d *Directory) Cached() int {

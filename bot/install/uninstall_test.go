@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/install"
 )
 
 // TestUninstallForgetsTheWorkspace: once a workspace removes docsbot, its
@@ -30,12 +31,14 @@ func TestUninstallForgetsTheWorkspace(t *testing.T) {
 			h.Command(olive, otherChan, agent.Command, "list")
 			h.Idle()
 
+			forgotten := strings.Count(h.Logs.String(), `msg="`+install.LogForgotten+`"`)
 			if how == "uninstall" {
 				h.Slack.Uninstall(other)
 			} else {
 				h.Slack.RevokeTokens(other)
 			}
 			h.WaitFor("the installation deleted", func() bool { return len(installations(t, h)) == 1 })
+			h.WaitLogged(install.LogForgotten, forgotten+2) // by each replica
 			calls := len(h.Slack.Calls(""))
 			for range 2 { // each replica in turn
 				ack := h.Command(olive, otherChan, agent.Command, "Rewrite the quickstart")
