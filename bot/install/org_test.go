@@ -1,0 +1,70 @@
+package install_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/slacktest"
+)
+
+// TestOrgWideInstall: an organisation on Enterprise Grid installs docsbot
+// once for all its workspaces; a job started in a workspace of it other
+// than the installer's is posted with the organisation's token, by its bot
+// user, beside a workspace that installed on its own.
+func TestOrgWideInstall(t *testing.T) {
+	t.Parallel()
+	h, f := installWorld(t)
+	const (
+		grid, west, east = "E0GRID", "T0WEST", "T0EAST"
+		gridBot          = "U0BOTGRID"
+		wendy, eve       = "U0WENDY", "U0EVE"
+		eastChan         = "C0EAST"
+	)
+	// An org-wide app has one bot user in every workspace of the organisation.
+	for _, team := range []string{west, east} {
+		h.Slack.AddWorkspace(slacktest.Workspace{Team: team, Name: team, Enterprise: grid, EnterpriseName: "Grid Corp", BotUserID: gridBot, BotID: "B0BOTGRID"})
+	}
+	h.Slack.AddMember(west, wendy, "wendy")
+	h.Slack.AddMember(east, eve, "eve")
+	h.Slack.AddChannel(slacktest.Channel{ID: eastChan, Name: "east-docs", BotMember: true, Team: east})
+	installBot(h, f)
+
+	h.Slack.InstallOrgWide(true)
+	if status, page, _ := installAs(h, f, west, wendy); status != http.StatusOK || !strings.Contains(page, "docsbot was added to Grid Corp") {
+		t.Fatalf("org-wide install: %d %s", status, page)
+	}
+	h.Slack.InstallOrgWide(false)
+	if status, page, _ := installAs(h, f, other, olive); status != http.StatusOK {
+		t.Fatalf("the other company's install: %d %s", status, page)
+	}
+	list := installations(t, h)
+	if len(list) != 2 {
+		t.Fatalf("%d installations, want the organisation's and the other company's", len(list))
+	}
+	for _, in := range list {
+		if in.Workspace.Enterprise == grid && (!in.OrgWide || in.Workspace.Team != "" || in.ID() != "E"+grid) {
+			t.Errorf("the organisation's installation: %+v", in.Workspace)
+		}
+	}
+
+	h.Command(eve, eastChan, agent.Command, "Rewrite the SSO page")
+	h.Command(olive, otherChan, agent.Command, "Rewrite the quickstart")
+	h.WaitFor("a job in each", func() bool { return len(h.Roots(eastChan)) == 1 && len(h.Roots(otherChan)) == 1 })
+	if r := h.Roots(eastChan)[0]; r.User != gridBot {
+		t.Errorf("the east workspace's root was posted by %s, want the organisation's bot %s", r.User, gridBot)
+	}
+	h.Idle()
+	for _, c := range h.Slack.Calls("") {
+		if c.Params["channel"] == eastChan && c.Team != east {
+			t.Errorf("a call about the east workspace acted in %q: %+v", c.Team, c)
+		}
+		if c.Params["channel"] == otherChan && c.Team != other {
+			t.Errorf("a call about the other company acted in %q: %+v", c.Team, c)
+		}
+		if strings.Contains(c.Error, "auth") || c.Error == "channel_not_found" {
+			t.Errorf("a call refused: %+v", c)
+		}
+	}
+}
