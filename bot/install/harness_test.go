@@ -18,6 +18,7 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -74,6 +75,12 @@ func (f *front) pick() *url.URL {
 // workspace where docsbot is not installed yet.
 func installWorld(t *testing.T, opts ...slacktest.Option) (*bottest.Harness, *front) {
 	t.Helper()
+	return installWorldAPI(t, opts)
+}
+
+// installWorldAPI is installWorld with options of the docs API's server.
+func installWorldAPI(t *testing.T, opts []slacktest.Option, apiOpts ...docsapitest.Option) (*bottest.Harness, *front) {
+	t.Helper()
 	f := &front{}
 	f.srv = httptest.NewServer(&httputil.ReverseProxy{
 		Rewrite:      func(r *httputil.ProxyRequest) { r.SetURL(f.pick()); r.Out.Host = r.In.Host },
@@ -84,7 +91,7 @@ func installWorld(t *testing.T, opts ...slacktest.Option) (*bottest.Harness, *fr
 		slacktest.WithHTTPDelivery(f.srv.URL, signingSecret),
 		slacktest.WithHTTPRetries(10*time.Second, 0, 200*time.Millisecond, 500*time.Millisecond, time.Second),
 		slacktest.WithOAuth(clientID, clientSecret),
-	}, opts...))
+	}, opts...), apiOpts...)
 	h.Slack.AddWorkspace(slacktest.Workspace{Team: other, Name: "Other & Co", BotUserID: otherBotUID, BotID: "B0BOTOTHER"})
 	h.Slack.AddMember(other, olive, "olive")
 	h.Slack.AddChannel(slacktest.Channel{ID: otherChan, Name: "other-general", BotMember: true, Team: other})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/install"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // TestUninstallForgetsTheWorkspace: once a workspace removes docsbot, its
@@ -58,5 +59,31 @@ func TestUninstallForgetsTheWorkspace(t *testing.T) {
 				t.Errorf("%d jobs posted in the removed workspace", n)
 			}
 		})
+	}
+}
+
+// TestUninstallMidJob: a job of a workspace that removes docsbot while it
+// runs is still followed to its end, and its result, which can no longer be
+// posted, is given up without a call to Slack with the workspace's tokens.
+func TestUninstallMidJob(t *testing.T) {
+	t.Parallel()
+	h, f := installWorldAPI(t, nil, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
+		return docsapitest.Lifecycle{ActivePolls: 1 << 20}
+	}))
+	installBot(h, f)
+	if status, page, _ := installAs(h, f, other, olive); status != 200 {
+		t.Fatalf("install: %d %s", status, page)
+	}
+	h.Command(olive, otherChan, agent.Command, "Rewrite the quickstart")
+	h.WaitFor("the job's root", func() bool { return len(h.Roots(otherChan)) == 1 && len(h.API.Jobs()) == 1 })
+	h.Idle()
+
+	h.Slack.Uninstall(other)
+	h.WaitFor("the installation deleted", func() bool { return len(installations(t, h)) == 0 })
+	calls := len(h.Slack.Calls(""))
+	h.Complete(h.API.Jobs()[0].ID, 7)
+	h.WaitLogged("cannot post the job's result in its thread nor send it to the requester; giving up", 1)
+	for _, c := range h.Slack.Calls("")[calls:] {
+		t.Errorf("a call after the uninstall: %+v", c)
 	}
 }
