@@ -1,13 +1,15 @@
 // Package sandbox runs the whole product on one machine with nothing to
-// configure: the real bot (package bot), connected over Socket Mode to the
-// fake Slack workspace of bot/slacktest, calling the docs API test server of
+// configure: the real bot (package bot), in install mode, taking over HTTP
+// the requests of the fake Slack of bot/slacktest (the sandbox's workspace,
+// installed at start, and Other Co, which adds docsbot from the page by
+// the real install flow), calling the docs API test server of
 // docsapi/docsapitest, keeping its state in an embedded Redis-compatible
 // store (miniredis) or, with a Redis URL, under a key prefix of its own that
 // it deletes on Close, and a web page (slackweb) that shows the fake
 // workspace as a Slack channel and sends what a person types.
 //
-// Start builds the world in that order, waits until the bot's socket is
-// connected, then serves the page; Wait returns when ctx ends or a part
+// Start builds the world in that order, waits until the bot serves
+// Slack's requests, then serves the page; Wait returns when ctx ends or a part
 // stops; Close stops the page, then the bot, then what the bot used.
 //
 // The clock is the real one, with one exception to make the visitors digest

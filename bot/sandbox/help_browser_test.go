@@ -48,7 +48,7 @@ func TestSandboxHelpInBrowser(t *testing.T) {
 	waitJS("the answer saying the expert was asked", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && m.innerText.includes('✓ Expert asked by @alice') && !m.querySelector('button[data-action-id="docs_ask_expert"]'))`)
 	step("type /docs-ask here", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-ask here"+kb.Enter))
 	waitJS("the mode shown privately", `[...document.querySelectorAll('#messages .msg-ephemeral')].some((m) => m.innerText.includes('the mode is auto'))`)
-	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 24))
 	png := b.Screenshot()
 	out := filepath.Join(shots, "help.png")
 	if err := os.WriteFile(out, png, 0o644); err != nil {

@@ -46,6 +46,6 @@ func TestSandboxPaneInBrowser(t *testing.T) {
 	b.Step("ask in the pane", chromedp.SendKeys(chromedp.ID("thread-input"), question+kb.Enter))
 	waitJS("the answer streaming", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('According to') && m.querySelector('.streaming'))`)
 	waitJS("the answer whole, with its sources", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources') && !m.querySelector('.streaming'))`)
-	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 24))
 	shoot(t, b, "pane.png")
 }

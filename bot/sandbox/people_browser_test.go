@@ -41,7 +41,7 @@ func TestSandboxPeopleInBrowser(t *testing.T) {
 	refusal := `[...document.querySelectorAll('#messages .msg-ephemeral')].some((m) => m.innerText.includes(` + strconv.Quote(guestRefusal) + `))`
 
 	b.Step("open the page", chromedp.Navigate(sb.url), chromedp.WaitVisible(chromedp.CSS(".intro")))
-	if got := waitJS("the switcher", `[...document.querySelectorAll('#people-list .person-btn')].map((b) => b.innerText.replace(/\s+/g, ' ').trim()).join(' | ')`); got != "AL alice member | GU gus guest | PA pat Partner Co, another organisation" {
+	if got := waitJS("the switcher", `[...document.querySelectorAll('#people-list .person-btn')].map((b) => b.innerText.replace(/\s+/g, ' ').trim()).join(' | ')`); got != "AL alice member | GU gus guest | PA pat Partner Co, another organisation | OL olive Other Co, no docsbot yet" {
 		t.Errorf("the switcher shows %q", got)
 	}
 	if got := waitJS("alice's channels", sidebar); got != "C0GENERAL,C0DOCSTEAM,C0RANDOM,"+apiChannel+","+partnerChannel+" shared,"+helpChannel+","+privateHelpChannel {
@@ -52,7 +52,7 @@ func TestSandboxPeopleInBrowser(t *testing.T) {
 	waitJS("gus's channels, #random and #help alone", sidebar+` === 'C0RANDOM,`+helpChannel+`'`)
 	b.Step("type /docs-agent as gus", chromedp.SendKeys(chromedp.ID("composer-input"), "/docs-agent add a page"+kb.Enter))
 	waitJS("gus refused, privately", refusal)
-	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 24))
 	screenshot := func(name string) {
 		t.Helper()
 		out := filepath.Join(shots, name)
@@ -71,7 +71,7 @@ func TestSandboxPeopleInBrowser(t *testing.T) {
 	actingAs(sandboxUser, "alice")
 	waitJS("alice's channels again", sidebar+` === 'C0GENERAL,C0DOCSTEAM,C0RANDOM,`+apiChannel+`,`+partnerChannel+` shared,`+helpChannel+`,`+privateHelpChannel+`'`)
 	waitJS("pat's message, marked, in alice's #partner-shared", `document.querySelector('#messages .msg[data-user="`+sandboxPartner+`"] .standing-badge.external')`)
-	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 24))
 	screenshot("shared.png")
 	b.ClickJS("open #general", `#channel-list .channel-btn[data-channel="C0GENERAL"]`, sandboxWait)
 	waitJS("#general open without gus's refusal", `document.getElementById('channel-title').textContent === '# general' && document.querySelector('#messages .intro') && !(`+refusal+`)`)

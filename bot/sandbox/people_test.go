@@ -44,7 +44,7 @@ func TestSandboxPeople(t *testing.T) {
 	for _, p := range alice.People {
 		people = append(people, p.ID+" "+p.About)
 	}
-	if want := []string{sandboxUser + " member", sandboxGuest + " guest", sandboxPartner + " Partner Co, another organisation"}; alice.Me != sandboxUser || !slices.Equal(people, want) {
+	if want := []string{sandboxUser + " member", sandboxGuest + " guest", sandboxPartner + " Partner Co, another organisation", otherUser + " Other Co, no docsbot yet"}; alice.Me != sandboxUser || !slices.Equal(people, want) {
 		t.Errorf("the page acts as %s among %q, want %s among %q", alice.Me, people, sandboxUser, want)
 	}
 	if c := channel(alice, partnerChannel); c.Name != "partner-shared" || !c.Shared || !c.BotMember {

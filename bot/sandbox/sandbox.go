@@ -25,6 +25,7 @@ import (
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
+	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
@@ -53,11 +54,23 @@ const (
 	// the channel the workspace shares with it.
 	partnerTeam    = "T0PARTNER"
 	partnerChannel = "C0PARTNER"
+	// otherTeam is Other Co, a second company whose workspace has not
+	// added docsbot yet: olive, its admin, adds it from the page with the
+	// real install flow (install by link), in #other-general.
+	otherTeam    = "T0OTHERCO"
+	otherChannel = "C0OTHERCO"
+	otherUser    = "U0OLIVE"
+	// The made-up credentials of the sandbox's Slack app (install by link).
+	sandboxClientID      = "1000000000.2000000000"
+	sandboxClientSecret  = "sandbox-client-secret"
+	sandboxSigningSecret = "0123456789abcdef0123456789abcdef"
+	// sandboxTeam is the sandbox's own workspace.
+	sandboxTeam = "T0SANDBOX"
 	// sandboxSeed fixes the made-up visitor data, so every run shows the same site.
 	sandboxSeed = 1
 	// sandboxKeyPrefix is where the sandbox keeps its keys in a REDIS_URL Redis.
 	sandboxKeyPrefix = "docsbot:sandbox:"
-	// sandboxConnectWait bounds the wait for the bot's Socket Mode connection.
+	// sandboxConnectWait bounds the wait for the bot to serve Slack's requests.
 	sandboxConnectWait = 15 * time.Second
 	// sandboxStopWait bounds the wait for each part to stop.
 	sandboxStopWait = 5 * time.Second
@@ -123,15 +136,20 @@ type Sandbox struct {
 	cleanup func(ctx context.Context) error
 	log     *slog.Logger
 
-	stopBot   context.CancelFunc
-	botDone   chan struct{}
-	botErr    error
-	web       *http.Server
-	stopWeb   context.CancelFunc
-	webDone   chan struct{}
-	webErr    error
-	closeOnce sync.Once
-	closeErr  error
+	stopBot context.CancelFunc
+	botDone chan struct{}
+	botErr  error
+	// requests serves the bot's Slack request URLs and install pages
+	// (HTTP mode), at requestsURL.
+	requests    *http.Server
+	requestsURL string
+	bot         *bot.Bot
+	web         *http.Server
+	stopWeb     context.CancelFunc
+	webDone     chan struct{}
+	webErr      error
+	closeOnce   sync.Once
+	closeErr    error
 }
 
 // URL is the address of the page.
@@ -158,7 +176,14 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		}
 	}()
 
-	sb.slack = sandboxSlack()
+	// The bot takes Slack's requests over HTTP (install by link needs it):
+	// its address first, for the fake Slack to deliver to.
+	botLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return sb, fmt.Errorf("cannot serve the bot's requests: %w", err)
+	}
+	sb.requestsURL = "http://" + botLn.Addr().String()
+	sb.slack = sandboxSlack(sb.requestsURL)
 	// The docs project's assistant answers from a made-up site, its text
 	// a little at a time, so that the page shows it streaming.
 	if sb.api, err = startAPI(o, o.Paths, sandboxSeed, docsapitest.WithDeltaDelay(sandboxDeltaDelay)); err != nil {
@@ -171,11 +196,21 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 		return sb, err
 	}
 
-	digests := digestSchedule(time.Now())
-	b, err := sb.newBot(o, digests)
-	if err != nil {
+	secretsKey := make([]byte, store.SealKeySize)
+	_, _ = rand.Read(secretsKey)
+	if err := sb.installSandboxWorkspace(ctx, secretsKey); err != nil {
+		_ = botLn.Close()
 		return sb, err
 	}
+	digests := digestSchedule(time.Now())
+	b, err := sb.newBot(o, digests, secretsKey)
+	if err != nil {
+		_ = botLn.Close()
+		return sb, err
+	}
+	sb.bot = b
+	sb.requests = &http.Server{Handler: b.SlackHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = sb.requests.Serve(botLn) }()
 	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
 	sb.stopBot, sb.botDone = stopBot, make(chan struct{})
 	go func() {
@@ -194,7 +229,7 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 // newBot is the sandbox's bot: its two docs projects on the fake docs APIs
 // (started by Start), every feature, and the fake Slack, with digests on
 // the schedule digests.
-func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) {
+func (sb *Sandbox) newBot(o Options, digests digest.Schedule, secretsKey []byte) (*bot.Bot, error) {
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
 			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel, privateHelpChannel},
@@ -206,20 +241,48 @@ func (sb *Sandbox) newBot(o Options, digests digest.Schedule) (*bot.Bot, error) 
 	if err != nil {
 		return nil, fmt.Errorf("the sandbox's projects: %w", err)
 	}
-	client := slack.New(sandboxBotToken, append([]slack.Option{slack.OptionAppLevelToken(sandboxAppToken), slack.OptionAPIURL(sb.slack.APIURL)},
-		bot.SlackOptions(nil)...)...)
+	slackOpts := append([]slack.Option{slack.OptionAPIURL(sb.slack.APIURL)}, bot.SlackOptions(nil)...)
+	client := slack.New("", slackOpts...)
 	return app.New(app.Config{
 		// A share of 40 lets the sandbox's `30d chart` draw every day from
 		// a cold cache (31 requests); guests keep the default share of 5.
+		// Install mode: the sandbox's workspace installed at start, Other Co
+		// adding docsbot from the page.
 		Bot: bot.Config{Logger: o.Log, Projects: projects, SlackHost: bot.SlackHostOf(sb.slack.APIURL), Analytics: bot.AnalyticsLimits{Budget: bot.DefaultAnalyticsBudget,
-			PerUser: 40, PerGuest: bot.DefaultAnalyticsPerGuest, DigestReserve: bot.DefaultAnalyticsDigestReserve}},
+			PerUser: 40, PerGuest: bot.DefaultAnalyticsPerGuest, DigestReserve: bot.DefaultAnalyticsDigestReserve},
+			Mode: bot.ModeHTTP, SigningSecret: sandboxSigningSecret, InstallMode: true},
+		Install: install.Config{ClientID: sandboxClientID, ClientSecret: sandboxClientSecret, PublicURL: sb.requestsURL,
+			APIURL: sb.slack.APIURL, SecretsKeys: [][]byte{secretsKey}},
 		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Ask:      ask.Config{RequestsChannel: "C0DOCSTEAM"},
 		Help: helpchannels.Config{Channels: map[string]string{helpChannel: bot.ModeAuto, privateHelpChannel: bot.ModePrivate},
 			Experts: roles.Editors{Groups: []string{docsTeam}}},
-	}, app.Deps{Slack: client, Store: sb.store, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
+	}, app.Deps{Slack: client, Store: sb.store, SlackOptions: slackOpts, APIOptions: []docsapi.Option{docsapi.WithLogger(o.Log)}})
+}
+
+// installSandboxWorkspace saves the sandbox workspace's installation, as if
+// it had added docsbot by link before: its token the fake Slack's.
+func (sb *Sandbox) installSandboxWorkspace(ctx context.Context, secretsKey []byte) error {
+	sealer, err := store.NewSealer(secretsKey)
+	if err != nil {
+		return err
+	}
+	_, err = sb.store.Installations(sealer).Save(ctx, store.Installation{
+		Workspace: store.Workspace{Team: sandboxTeam}, TeamName: "docsbot sandbox", BotToken: sandboxBotToken,
+		BotUserID: sb.slack.BotUserID(), BotID: "B0BOT", InstalledBy: sandboxUser, InstalledAt: time.Now(), Issued: time.Now(),
+	})
+	if err != nil {
+		return fmt.Errorf("the sandbox workspace's installation: %w", err)
+	}
+	return nil
+}
+
+// AddToSlackURL is where olive of Other Co adds docsbot to her workspace:
+// signed in to the fake Slack as her, then docsbot's install page.
+func (sb *Sandbox) AddToSlackURL() string {
+	return sb.slack.SignInURL(otherTeam, otherUser, sb.requestsURL+install.PathInstall)
 }
 
 // serveWeb serves the sandbox's page on ln until Close (stopWeb): the fake
@@ -234,8 +297,9 @@ func (sb *Sandbox) serveWeb(ctx context.Context, o Options, ln net.Listener, dig
 			slackweb.WithCommands(sandboxCommands()...),
 			slackweb.WithShortcuts(sandboxShortcuts()...),
 			slackweb.WithIntro(sandboxIntro(o.Paths, digests)),
-			slackweb.WithWelcomes(sandboxWelcomes(digests)),
+			slackweb.WithWelcomes(sandboxWelcomes(digests, sb.AddToSlackURL())),
 			slackweb.WithReactions(sandboxReactions()...),
+			slackweb.WithConnected(sb.bot.Connected),
 			slackweb.WithLogger(o.Log)),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return webCtx },
@@ -255,14 +319,20 @@ const sandboxSiteHost = docsapitest.DefaultDomain + ".mintlify.app"
 // sandboxSlack starts the sandbox's fake Slack: its workspace, channels
 // and people; the app has Slack's AI surface (the pane, the
 // docs site's links unfurled), as its manifest asks.
-func sandboxSlack() *slacktest.Server {
+func sandboxSlack(requestsURL string) *slacktest.Server {
 	sl := slacktest.NewServer(
 		slacktest.WithAddr("127.0.0.1:0"),
 		slacktest.WithBotToken(sandboxBotToken),
 		slacktest.WithAppToken(sandboxAppToken),
-		slacktest.WithTeam("T0SANDBOX", "docsbot-sandbox"),
+		slacktest.WithTeam(sandboxTeam, "docsbot-sandbox"),
 		slacktest.WithUnfurlDomains(sandboxSiteHost),
+		slacktest.WithHTTPDelivery(requestsURL, sandboxSigningSecret),
+		slacktest.WithOAuth(sandboxClientID, sandboxClientSecret),
 	)
+	// Other Co: a workspace of its own, where docsbot is not installed yet.
+	sl.AddWorkspace(slacktest.Workspace{Team: otherTeam, Name: "Other Co", Domain: "other-co"})
+	sl.AddMember(otherTeam, otherUser, "olive")
+	sl.AddChannel(slacktest.Channel{ID: otherChannel, Name: "other-general", BotMember: true, Team: otherTeam})
 	// The people who see less: a guest, in #random and #help, and a person
 	// of another organisation in the channel shared with it.
 	sl.AddGuest(sandboxGuest, "gus", false)
@@ -314,7 +384,7 @@ func (sb *Sandbox) openStore(ctx context.Context, redisURL string) error {
 	return nil
 }
 
-// waitConnected waits until the bot's Socket Mode connection is open.
+// waitConnected waits until the bot serves Slack's requests.
 func (sb *Sandbox) waitConnected(ctx context.Context) error {
 	wctx, cancel := context.WithTimeout(ctx, sandboxConnectWait)
 	defer cancel()
@@ -326,7 +396,7 @@ func (sb *Sandbox) waitConnected(ctx context.Context) error {
 			return false
 		}
 	}
-	err := sb.slack.WaitFor(wctx, func() bool { return sb.slack.Connections() > 0 || stopped() })
+	err := sb.slack.WaitFor(wctx, func() bool { return sb.bot.Connected() || stopped() })
 	switch {
 	case stopped():
 		if sb.botErr == nil {
@@ -377,6 +447,9 @@ func (sb *Sandbox) Close() error {
 			if sb.botErr != nil {
 				errs = append(errs, fmt.Errorf("bot: %w", sb.botErr))
 			}
+		}
+		if sb.requests != nil {
+			_ = sb.requests.Close()
 		}
 		if sb.store != nil {
 			if sb.cleanup != nil {
@@ -482,13 +555,14 @@ func sandboxPeople() []slackweb.Person {
 		{ID: sandboxUser, About: "member"},
 		{ID: sandboxGuest, About: "guest"},
 		{ID: sandboxPartner, About: "Partner Co, another organisation"},
+		{ID: otherUser, About: "Other Co, no docsbot yet"},
 	}
 }
 
 // sandboxWelcomes are the few lines at the beginning of each channel, in
 // mrkdwn: what to try there. The page puts the whole intro and the
 // commands one click away.
-func sandboxWelcomes(digests digest.Schedule) map[string]string {
+func sandboxWelcomes(digests digest.Schedule, addToSlack string) map[string]string {
 	return map[string]string{
 		"C0GENERAL": "*Welcome to the docsbot sandbox*: the real docsbot, against a fake Slack and docs API on this machine.\n" +
 			"Try `@docsbot add a quickstart` to start a docs job, `" + ask.Command + " How do I rotate an API key?` or `" + visitors.Command + " 30d chart`.\n" +
@@ -504,6 +578,8 @@ func sandboxWelcomes(digests digest.Schedule) map[string]string {
 			"Ask `How do I rotate an API key?`, then press *Ask an expert* under the answer.",
 		privateHelpChannel: "docsbot answers questions here to the asker alone (`private`).\n" +
 			"Ask `How do I log in with SSO?`, then press *Share in channel* to post the answer for everyone.",
+		otherChannel: "Other Co's own workspace, which has not added docsbot yet: its commands here are told so.\n" +
+			"As *olive*, <" + addToSlack + "|Add docsbot to Other Co> runs the real install (Slack's consent screen, faked), then try `" + ask.Command + " How do I rotate an API key?` here.",
 		"": "Write an instruction to docsbot to start a docs job, or ask it a question about the docs.",
 	}
 }
@@ -512,8 +588,8 @@ func sandboxWelcomes(digests digest.Schedule) map[string]string {
 // to try in the sandbox.
 func sandboxIntro(paths int, digests digest.Schedule) string {
 	return strings.Join([]string{
-		"*This is the docsbot sandbox.* The bot here is the real docsbot, connected over Socket Mode to a fake Slack " +
-			"workspace that runs on this machine, with a test docs API and an embedded store. Nothing leaves your machine.",
+		"*This is the docsbot sandbox.* The bot here is the real docsbot, taking Slack's requests over HTTP from a fake Slack " +
+			"that runs on this machine (two workspaces: this one, and Other Co, which adds docsbot by link from #other-general), with a test docs API and an embedded store. Nothing leaves your machine.",
 		"• Mention `@docsbot` with an instruction, or use `" + agent.Command + " <instruction>`: docsbot keeps one live status " +
 			"of the job in its thread, then posts the result with a *View pull request* button, a *Follow up* button and 👍/👎. " +
 			"The fake agent works for a few seconds.",

@@ -105,7 +105,7 @@ func TestSandboxInBrowser(t *testing.T) {
 	step("dismiss the chart's cost note", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#messages .link-btn').forEach((b) => b.textContent === 'Dismiss message' && b.click())`))
 	waitJS("the note gone", `![...document.querySelectorAll('#messages .link-btn')].some((b) => b.textContent === 'Dismiss message')`)
 	step("scroll to the job", chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(mention)+`).scrollIntoView({block: 'start'})`),
-		chromedp.MouseClickXY(130, 500)) // the pointer onto the sidebar's empty part, off the messages it would highlight
+		chromedp.MouseClickXY(130, 24)) // the pointer onto the workspace's name, off the messages it would highlight
 	step("scroll the thread to the job's plan", chromedp.Evaluate[chromedp.Void](`document.querySelector('#thread-messages .block-plan').scrollIntoView({block: 'start'})`))
 	waitJS("the messages' hover actions faded", `[...document.querySelectorAll('#messages .msg-actions')].every((a) => getComputedStyle(a).opacity === '0')`)
 	shot := screenshot("sandbox.png")
@@ -144,7 +144,7 @@ func TestSandboxInBrowser(t *testing.T) {
 	b.ClickJS("open the answer's thread", `#messages .msg[data-ts="`+questionTS+`"] .thread-summary`, sandboxWait)
 	waitJS("the answer streaming", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('According to') && m.querySelector('.streaming'))`)
 	waitJS("the answer whole, with its sources and buttons", `[...document.querySelectorAll('#thread-messages .msg-bot')].some((m) => m.innerText.includes('Sources:') && !m.querySelector('.streaming') && m.querySelector('.bk-feedback'))`)
-	step("the pointer away", chromedp.MouseClickXY(130, 500))
+	step("the pointer away", chromedp.MouseClickXY(130, 24))
 	answer := screenshot("answer.png")
 	if path := os.Getenv(envAnswerScreenshot); path != "" {
 		if err := os.WriteFile(path, answer, 0o644); err != nil {

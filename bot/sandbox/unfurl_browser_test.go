@@ -42,7 +42,7 @@ func TestSandboxUnfurlInBrowser(t *testing.T) {
 			u.querySelector('button[data-action-id^=`+strconv.Quote(jobdraft.ActionImprovePage)+`]') ? u.innerText : '';
 	})()`)
 	t.Logf("unfurl:\n%s", card)
-	b.Step("the pointer away", chromedp.MouseClickXY(130, 500))
+	b.Step("the pointer away", chromedp.MouseClickXY(130, 24))
 	shoot(t, b, "unfurl.png")
 	b.ClickJS("press Improve this page", unfurl+` button[data-action-id^=`+strconv.Quote(jobdraft.ActionImprovePage)+`]`, sandboxWait)
 	b.Step("the job form open", chromedp.WaitVisible(chromedp.CSS("#modal-root .modal textarea")))

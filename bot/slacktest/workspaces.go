@@ -194,3 +194,24 @@ func nullable(v string) any {
 	}
 	return v
 }
+
+// BotUserOf is the app's bot user in the workspace person acts from (their
+// own, else the primary), for tools that show a person's workspace
+// (slackweb).
+func (s *Server) BotUserOf(person string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.homeWorkspaceLocked(person).BotUserID
+}
+
+// ChannelBotUser is the app's bot user in the workspace of channel (the
+// primary's for a channel the fake does not know): whom "@app" there
+// mentions.
+func (s *Server) ChannelBotUser(channel string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch, ok := s.channels[channel]; ok {
+		return s.channelWorkspaceLocked(ch).BotUserID
+	}
+	return s.primary.BotUserID
+}

@@ -10,14 +10,16 @@ import (
 // escaped) into Slack's mention markup "<@U…>", as Slack's message box does
 // when a person picks a name, and reports whether the bot is mentioned. An
 // "@" inside a word (an e-mail address) or before an unknown name stays text.
-func (h *Handler) linkMentions(text string) (string, bool) {
+func (h *Handler) linkMentions(text, channel string) (string, bool) {
 	ids := map[string]string{}
-	bot := ""
+	// The app's bot user of the channel's workspace: each workspace has one,
+	// all with the app's name.
+	bot := h.srv.ChannelBotUser(channel)
 	for _, u := range h.srv.Users() {
-		ids[strings.ToLower(u.Name)] = u.ID
-		if u.Bot {
-			bot = u.ID
+		if u.Bot && u.ID != bot {
+			continue
 		}
+		ids[strings.ToLower(u.Name)] = u.ID
 	}
 	var b strings.Builder
 	mentioned := false

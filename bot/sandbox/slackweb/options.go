@@ -56,6 +56,9 @@ type config struct {
 	reactions []Reaction
 	ackWait   time.Duration
 	logger    *slog.Logger
+	// connected, when set, says whether the app takes Slack's requests
+	// (an app in HTTP mode opens no Socket Mode connection).
+	connected func() bool
 }
 
 func defaultConfig() config {
@@ -128,6 +131,11 @@ func WithAckWait(d time.Duration) Option {
 		}
 	}
 }
+
+// WithConnected sets how the page tells whether the app is connected, for
+// an app in HTTP mode, which opens no Socket Mode connection (the default
+// counts the server's Socket Mode connections).
+func WithConnected(up func() bool) Option { return func(c *config) { c.connected = up } }
 
 // WithLogger sets where the handler logs refused requests and stream errors.
 // Default: discarded.

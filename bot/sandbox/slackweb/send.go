@@ -108,7 +108,7 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.ackWait)
 	defer cancel()
-	text, mentioned := h.linkMentions(slacktest.Escape(text))
+	text, mentioned := h.linkMentions(slacktest.Escape(text), req.Channel)
 	msg := slacktest.UserMessage{ChannelID: req.Channel, UserID: me(r), Text: text, ThreadTS: req.ThreadTS}
 	var (
 		ts   string

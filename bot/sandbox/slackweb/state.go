@@ -158,6 +158,18 @@ type ViewState struct {
 	Hash string `json:"hash"`
 }
 
+// connections is what the page counts as the app's connections: the Socket
+// Mode ones, or 1 while an app in HTTP mode takes requests (WithConnected).
+func (h *Handler) connections() int {
+	if h.cfg.connected == nil {
+		return h.srv.Connections()
+	}
+	if h.cfg.connected() {
+		return 1
+	}
+	return 0
+}
+
 // stateOf is the workspace as person sees it: the channels they are in,
 // their direct message with the bot, their ephemeral messages, Home tab
 // and modals.
@@ -165,7 +177,7 @@ func (h *Handler) stateOf(person string) State {
 	st := State{
 		Workspace:       h.cfg.workspace,
 		Me:              person,
-		Connections:     h.srv.Connections(),
+		Connections:     h.connections(),
 		Users:           []UserView{},
 		Groups:          []GroupView{},
 		Channels:        []ChannelView{},
@@ -189,10 +201,8 @@ func (h *Handler) stateOf(person string) State {
 		standing := h.srv.StandingOf(u.ID)
 		st.Users = append(st.Users, UserView{ID: u.ID, Name: u.Name, Bot: u.Bot, Guest: standing.Guest, Team: standing.Team})
 		names[u.ID] = u.Name
-		if u.Bot {
-			st.Bot = u.ID
-		}
 	}
+	st.Bot = h.srv.BotUserOf(person)
 	for _, g := range h.srv.UserGroups() {
 		st.Groups = append(st.Groups, GroupView{ID: g.ID, Handle: g.Handle})
 	}
