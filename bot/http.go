@@ -236,7 +236,7 @@ func (e *unknownEventError) Unwrap() error { return e.Err }
 // event, an *unknownEventError for a well-formed one of a type slack-go does
 // not know, or errNotEvents.
 func decodeEvent(body []byte) (slackevents.EventsAPIEvent, error) {
-	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
+	ev, err := decodeEventsPayload(body)
 	if err == nil && ev.Type == "" {
 		// slack-go reads {} (or null) as an event of no type: no
 		// request Slack sends, and none a handler could want.

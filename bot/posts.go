@@ -178,12 +178,20 @@ func personsPost(subtype string) bool {
 	return subtype == "" || subtype == "thread_broadcast" || subtype == subtypeFileShare
 }
 
+// notAPersonsPost reports whether a message event is ignored whoever the
+// bot is: not a person's new post (an edit, a join, a bot_message), or one
+// with a bot's id, or of no user. decodeEventsPayload reads no more of such
+// an event than these fields.
+func notAPersonsPost(subtype, botID, user string) bool {
+	return !personsPost(subtype) || botID != "" || user == ""
+}
+
 // onMessage hears message events: a person's post is offered (acceptPost);
 // the bot's own and other bots' messages, edits and joins are acked and
 // ignored.
 func (b *Bot) onMessage(ctx context.Context, req *EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || !personsPost(ev.SubType) || b.Self(ctx).OwnOrBot(ev) {
+	if !ok || notAPersonsPost(ev.SubType, ev.BotID, ev.User) || b.Self(ctx).OwnOrBot(ev) {
 		req.Ack(nil)
 		return
 	}

@@ -17,16 +17,25 @@ const slackRetries = 30
 // Slack's Retry-After asks, then the call is made again; each such answer is
 // counted in m. Only 429 is retried: Slack did not act on the call, so a
 // retried chat.postMessage cannot post twice. A network failure is returned,
-// since a message may have been posted before the connection broke.
+// since a message may have been posted before the connection broke. The
+// answers of chat.postMessage and chat.update reach slack-go without the
+// message they echo (lightAnswers, the transport of the HTTP client the
+// options set).
 //
-// Append the options after slack.OptionHTTPClient, if any.
+// Give no slack.OptionHTTPClient before the options: they set the client's
+// HTTP client, and the retries wrap it. One given after them replaces both
+// lightAnswers and the retries (as install mode's client of no workspace
+// does, whose transport answers without sending).
 func SlackOptions(m *Metrics) []slack.Option {
 	cfg := slack.DefaultRetryConfig()
 	cfg.MaxRetries = slackRetries
 	cfg.RetryAfterDuration = 5 * time.Second // a 429 without Retry-After
 	cfg.RetryAfterJitter = 250 * time.Millisecond
 	cfg.Handlers = []slack.RetryHandler{countRateLimits{next: slack.NewRateLimitErrorRetryHandler(cfg), metrics: m}}
-	return []slack.Option{slack.OptionRetryConfig(cfg)}
+	return []slack.Option{
+		slack.OptionHTTPClient(&http.Client{Transport: lightAnswers{next: http.DefaultTransport}}),
+		slack.OptionRetryConfig(cfg),
+	}
 }
 
 // countRateLimits counts Slack's 429 answers by method before handing the
