@@ -9,10 +9,11 @@ import (
 )
 
 // lock takes an exclusive flock on the file at path, waiting while another
-// process holds it, until ctx ends. The returned func releases it. A file
-// that cannot be opened gives no lock and no error.
+// process holds it, until ctx ends. The returned func releases it. The file
+// is opened read-only, all flock needs, so one another user made serves too;
+// a file that cannot be opened gives no lock and no error.
 func lock(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o666)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o666)
 	if err != nil {
 		return func() {}, nil
 	}
