@@ -17,16 +17,21 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## vet: go vet, built with -race like the tests, so that the packages it compiles are the ones the
-## race run reuses (on a fresh clone this halves the compiling: 1m33s + 1m49s, against 2m34s + 3m04s)
+## TESTFLAGS: the build flags of vet and of every test run. -race, as the tests run; -trimpath, so
+## that what they compile does not name the checkout's directory: a new clone or worktree of
+## unchanged code finds it all in the build cache (go vet of a fresh clone: 1.3 s, against 1m44s)
+TESTFLAGS = -race -trimpath
+
+## vet: go vet, built as the tests are (TESTFLAGS), so that the packages it compiles are the ones
+## the race run reuses (on a fresh clone this halves the compiling: 1m33s + 1m49s, against 2m34s + 3m04s)
 vet:
-	$(GO) vet -race ./...
-	$(GO) vet -race -tags nosandbox ./cmd/docsbot
+	$(GO) vet $(TESTFLAGS) ./...
+	$(GO) vet $(TESTFLAGS) -tags nosandbox ./cmd/docsbot
 
 ## race: every test under the race detector, through cmd/internal/testtimes, which prints what
 ## `go test` prints, then the slowest packages and tests, and exits as go test did
 race:
-	$(GO) run ./cmd/internal/testtimes -- $(GO) test -json -race -count=1 ./...
+	$(GO) run -trimpath ./cmd/internal/testtimes -- $(GO) test -json $(TESTFLAGS) -count=1 ./...
 
 ## topologies: the store's tests again against Redis with Sentinel and against a Redis Cluster, both
 ## runs at once (each waits on its servers more than it computes); their output follows, each under
@@ -35,10 +40,10 @@ TOPOLOGIES = sentinel cluster
 topologies:
 	@dir=$$(mktemp -d); \
 	 for t in $(TOPOLOGIES); do \
-	   (DOCSBOT_TEST_REDIS=$$t $(GO) test -race -count=1 ./store/ >$$dir/$$t 2>&1; echo $$? >$$dir/$$t.status) & \
+	   (DOCSBOT_TEST_REDIS=$$t $(GO) test $(TESTFLAGS) -count=1 ./store/ >$$dir/$$t 2>&1; echo $$? >$$dir/$$t.status) & \
 	 done; wait; status=0; \
 	 for t in $(TOPOLOGIES); do \
-	   echo "DOCSBOT_TEST_REDIS=$$t $(GO) test -race -count=1 ./store/"; cat $$dir/$$t; \
+	   echo "DOCSBOT_TEST_REDIS=$$t $(GO) test $(TESTFLAGS) -count=1 ./store/"; cat $$dir/$$t; \
 	   [ "$$(cat $$dir/$$t.status)" = 0 ] || status=1; \
 	 done; rm -rf $$dir; exit $$status
 

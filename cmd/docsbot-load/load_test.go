@@ -16,6 +16,8 @@ import (
 // a size CI can afford, so the tool keeps working. It checks counts and
 // correctness only; timings depend on the machine and are not asserted.
 func TestScenariosAtTinyScale(t *testing.T) {
+	// Beside the chaos runs, not before them: all of them mostly wait.
+	t.Parallel()
 	// testLead is the time the scenarios give the bot to start before the
 	// first poll is due: generous, for a busy machine and -race.
 	const testLead = 10 * time.Second

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/cmd/internal/testbin"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
@@ -49,16 +51,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// botForTest returns the bot binary (`go build ./cmd/docsbot`), building it
-// the first time a test asks; every test gets the same file and only runs
-// it. Building on a busy machine may take minutes: it has a time limit of
+// botForTest returns the bot binary, built as cmd/docsbot's tests build it
+// (testbin.Build: the image's compile settings, the sandbox in) the first
+// time a test asks; every test gets the same file and only runs it. Building on a busy machine may take minutes: it has a time limit of
 // its own, not taken from any test's run.
 func botForTest(t *testing.T) string {
 	t.Helper()
 	testBot.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		testBot.bin, testBot.err = buildBot(ctx, testBot.dir, false)
+		testBot.bin = filepath.Join(testBot.dir, "docsbot")
+		testBot.err = testbin.Build(ctx, testBot.bin)
 	})
 	if testBot.err != nil {
 		t.Fatal(testBot.err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -18,14 +19,15 @@ import (
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/cmd/internal/term"
+	"github.com/docsbot/docsbot/cmd/internal/testbin"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// cliBuild is the docsbot binary, built once for the package: TestMain
-// starts the build, and the tests that run the binary wait for it
-// (cliBinary) while the others run. sharedRedis (redis_test.go) is started
+// cliBuild is the docsbot binary, built once for the package as
+// testbin.Build builds it: TestMain starts the build, and the tests that run
+// the binary wait for it (cliBinary) while the others run. sharedRedis (redis_test.go) is started
 // in TestMain too.
 var cliBuild struct {
 	path string
@@ -47,8 +49,8 @@ func TestMain(m *testing.M) {
 	cliBuild.done = make(chan struct{})
 	go func() {
 		defer close(cliBuild.done)
-		if out, err := exec.Command("go", "build", "-o", cliBuild.path, ".").CombinedOutput(); err != nil {
-			cliBuild.err = fmt.Errorf("building docsbot: %w\n%s", err, out)
+		if err := testbin.Build(context.Background(), cliBuild.path); err != nil {
+			cliBuild.err = fmt.Errorf("building docsbot: %w", err)
 		}
 	}()
 	if sharedRedis, err = redistest.Start(); err != nil {
