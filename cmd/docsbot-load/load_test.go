@@ -46,6 +46,24 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				t.Errorf("cost per answer: %+v; want %d answers, one chat.stopStream each, Redis commands counted", c, questions)
 			}
 		}},
+		{"answers --concurrent", func(t *testing.T) {
+			const questions = 5
+			res, err := runConcurrentAnswers(ctx, e, answersOptions{concurrent: questions, assistantLatency: 300 * time.Millisecond, deltaDelay: 250 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Answered != questions || res.AssistantAsks != questions || res.FirstText.N != questions || res.AskToFirst.N != questions {
+				t.Errorf("answered %d, asked %d, first texts %d (%d from the asking); want %d each", res.Answered, res.AssistantAsks, res.FirstText.N, res.AskToFirst.N, questions)
+			}
+			// All asked at once, each answer streaming for seconds: they
+			// overlap, and the memory is read while they do.
+			if res.PeakStreams < 2 || res.RSSPeak <= 0 || res.RSSBefore <= 0 {
+				t.Errorf("at most %d streaming at once, RSS %d before and %d at the peak", res.PeakStreams, res.RSSBefore, res.RSSPeak)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
+			}
+		}},
 		{"follow-ups", func(t *testing.T) {
 			const jobs = 3
 			res, err := runFollowUps(ctx, e, followUpsOptions{jobs: jobs, rate: 20, cost: costOptions{idle: 200 * time.Millisecond}})
