@@ -1,9 +1,9 @@
 package helpchannels
 
 import (
-	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // questionWords open a question, in the languages docsbot knows: English,
@@ -28,25 +28,33 @@ const minWords = 4
 // top-level message in a help channel is a question for the docs: more
 // than 3 words, and ending with a question mark or opening with a question
 // word (questionWords) or an opening ¿. text is as typed, Slack's markup
-// undone.
+// undone. It is asked of every top-level message in every channel the bot
+// is in, so it allocates nothing: chatter costs a look at its first words
+// and its last character.
 func IsQuestion(text string) bool {
-	words := strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) })
-	if len(words) < minWords {
+	var first string
+	words := 0
+	for w := range strings.FieldsSeq(text) {
+		if words == 0 {
+			first = w
+		}
+		if words++; words == minWords {
+			break
+		}
+	}
+	if words < minWords {
 		return false
 	}
 	t := strings.TrimRightFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == ')' || r == '*' || r == '_' })
-	if strings.HasPrefix(t, "¿") || strings.ContainsRune(questionMarks, lastRune(t)) {
+	if last, size := utf8.DecodeLastRuneInString(t); strings.HasPrefix(t, "¿") || size > 0 && strings.ContainsRune(questionMarks, last) {
 		return true
 	}
-	first := strings.ToLower(strings.TrimFunc(words[0], func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }))
-	return slices.Contains(strings.Fields(questionWords), first)
-}
-
-// lastRune is the last character of s, 0 for none.
-func lastRune(s string) rune {
-	r := []rune(s)
-	if len(r) == 0 {
-		return 0
+	first = strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+	for w := range strings.FieldsSeq(questionWords) {
+		// A question word's capitals are as long as its letters.
+		if len(w) == len(first) && strings.EqualFold(w, first) {
+			return true
+		}
 	}
-	return r[len(r)-1]
+	return false
 }

@@ -42,3 +42,33 @@ func TestIsQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestIsQuestionAllocatesNothing: every top-level message in every channel
+// the bot is in is looked at, chatter included, so the look allocates
+// nothing (it split the list of question words, and the message, into new
+// slices for every message).
+func TestIsQuestionAllocatesNothing(t *testing.T) {
+	for _, text := range []string{
+		"thanks, that helps a lot",
+		"I will look at it after the standup",
+		"How do I rotate an API key? (question 12)",
+		"Guten Morgen zusammen, schönes Wochenende",
+		"ok",
+	} {
+		if n := testing.AllocsPerRun(100, func() { helpchannels.IsQuestion(text) }); n != 0 {
+			t.Errorf("IsQuestion(%q) allocates %.0f times", text, n)
+		}
+	}
+}
+
+// BenchmarkIsQuestion is the look at a line of chatter and at a question.
+func BenchmarkIsQuestion(b *testing.B) {
+	for _, text := range []string{"I will look at it after the standup", "How do I rotate an API key? (question 12)"} {
+		b.Run(text[:6], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				helpchannels.IsQuestion(text)
+			}
+		})
+	}
+}

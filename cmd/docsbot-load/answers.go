@@ -33,7 +33,12 @@ type answersOptions struct {
 	auto     bool
 	over     time.Duration
 	channels int
-	cost     costOptions
+	// concurrent asks that many questions at once instead
+	// (runConcurrentAnswers), of an assistant that starts answering after
+	// assistantLatency.
+	concurrent       int
+	assistantLatency time.Duration
+	cost             costOptions
 }
 
 // register adds the scenario's flags to fs.
@@ -44,6 +49,8 @@ func (o *answersOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.auto, "auto", false, "post the questions unasked in help channels in auto mode (DOCSBOT_ANSWER_CHANNELS) instead of /docs-ask")
 	fs.DurationVar(&o.over, "over", 2*time.Minute, "with --auto: the time the questions are posted over, evenly")
 	fs.IntVar(&o.channels, "channels", 20, "with --auto: the help channels the questions are spread over")
+	fs.IntVar(&o.concurrent, "concurrent", 0, "ask this many questions at once of one replica, all streaming together, instead of --questions --concurrency at a time")
+	fs.DurationVar(&o.assistantLatency, "assistant-latency", 5*time.Second, "with --concurrent: how long the assistant waits before it starts each answer (a slow assistant)")
 	o.cost.register(fs)
 }
 
@@ -61,7 +68,8 @@ type answersResult struct {
 	// FirstText is the time from the assistant's first delta (as the fake
 	// assistant wrote it) to the bot's chat.startStream reaching the fake
 	// Slack with that text.
-	FirstText summary `json:"first_delta_to_first_text"`
+	FirstText summary         `json:"first_delta_to_first_text"`
+	firsts    []time.Duration // FirstText's samples
 	// Calls are the Slack calls of one answer: the start, the appends and
 	// the stop.
 	CallsMean float64 `json:"slack_calls_per_answer_mean"`
@@ -218,7 +226,7 @@ func measureAnswers(r *rig, res *answersResult) {
 			calls[c.Params["ts"]] = append(calls[c.Params["ts"]], c.At)
 		}
 	}
-	res.FirstText = summarize(firsts)
+	res.FirstText, res.firsts = summarize(firsts), firsts
 	res.Answered = len(stoppedStreams(r.slack))
 	total := 0
 	res.MinGap = time.Hour

@@ -48,6 +48,24 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				t.Errorf("cost per answer: %+v; want %d answers, one chat.stopStream each, Redis commands counted", c, questions)
 			}
 		}},
+		{"answers --concurrent", func(t *testing.T) {
+			const questions = 5
+			res, err := runConcurrentAnswers(ctx, e, answersOptions{concurrent: questions, assistantLatency: 300 * time.Millisecond, deltaDelay: 250 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Answered != questions || res.AssistantAsks != questions || res.FirstText.N != questions || res.AskToFirst.N != questions {
+				t.Errorf("answered %d, asked %d, first texts %d (%d from the asking); want %d each", res.Answered, res.AssistantAsks, res.FirstText.N, res.AskToFirst.N, questions)
+			}
+			// All asked at once, each answer streaming for seconds: they
+			// overlap, and the memory is read while they do.
+			if res.PeakStreams < 2 || res.RSSPeak <= 0 || res.RSSBefore <= 0 {
+				t.Errorf("at most %d streaming at once, RSS %d before and %d at the peak", res.PeakStreams, res.RSSBefore, res.RSSPeak)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
+			}
+		}},
 		{"follow-ups", func(t *testing.T) {
 			const jobs = 3
 			res, err := runFollowUps(ctx, e, followUpsOptions{jobs: jobs, rate: 20, cost: costOptions{idle: 200 * time.Millisecond}})
@@ -92,6 +110,41 @@ func TestScenariosAtTinyScale(t *testing.T) {
 			}
 			if res.Answered != questions-1 || res.Told != 1 || res.Asks != questions || len(res.problems()) > 0 {
 				t.Errorf("answered %d, told %d, asked %d, problems %v; want 9, 1, 10, none", res.Answered, res.Told, res.Asks, res.problems())
+			}
+		}},
+		{"chatter", func(t *testing.T) {
+			const messages, questions = 40, 8 // 2 s at 1,200 a minute, a fifth questions
+			res, err := runChatter(ctx, e, chatterOptions{perMinute: 1200, channels: 4, questionEvery: 5, duration: 2 * time.Second, replicas: 2,
+				deltaDelay: 20 * time.Millisecond, idle: 200 * time.Millisecond, settle: 100 * time.Millisecond, peer: peerBare})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, b := res.Docsbot, res.Bare
+			if d.Mixed == nil || b == nil {
+				t.Fatalf("mixed phase %v, bare bots %v: want both", d.Mixed, b)
+			}
+			for _, c := range []struct {
+				name      string
+				got, want int
+			}{
+				{"chatter acked", d.Chatter.Acked, messages},
+				{"mixed acked", d.Mixed.Acked, messages},
+				{"questions", d.Questions, questions},
+				{"answered once", d.Answered, questions},
+				{"answered twice", d.Doubled, 0},
+				{"assistant questions", d.AssistantAsks, questions},
+				{"chatter replied to", d.ChatterAnswers, 0},
+				{"bare bots: acked", b.Chatter.Acked, messages},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+				}
+			}
+			if d.Chatter.CPUms <= 0 || b.Chatter.CPUms <= 0 || res.CPURatio <= 0 || d.Mixed.Cost.Redis <= 0 {
+				t.Errorf("not measured: CPU %v and %v ms, ratio %v, Redis per mixed message %v", d.Chatter.CPUms, b.Chatter.CPUms, res.CPURatio, d.Mixed.Cost.Redis)
+			}
+			if p := res.problems(); len(p) > 0 {
+				t.Errorf("problems: %v", p)
 			}
 		}},
 		{"acks", func(t *testing.T) {
