@@ -233,7 +233,11 @@ func TestAgentCreateRefusedByTheAPI(t *testing.T) {
 			}
 			// The private note says the same as the root message: the
 			// outcome is unknown, what the API answered, and retry.
-			h.WaitFor("the private note", func() bool { return len(h.Slack.ResponsePosts("")) == 1 })
+			h.WaitFor("the private note", func() bool { return len(h.Slack.ResponsePosts("")) >= 1 })
+			h.Idle()
+			if n := len(h.Slack.ResponsePosts("")); n != 1 {
+				t.Errorf("%d private notes, want one", n)
+			}
 			note := h.Slack.ResponsePosts("")[0].Text
 			for _, w := range []string{unknown, tc.want, "reply `retry` in this thread"} {
 				if !strings.Contains(note, w) {

@@ -396,7 +396,19 @@ func (sb *Sandbox) waitConnected(ctx context.Context) error {
 			return false
 		}
 	}
-	err := sb.slack.WaitFor(wctx, func() bool { return sb.bot.Connected() || stopped() })
+	// Run serves Slack's requests moments after it starts; nothing the
+	// fake Slack sees tells when, so the bot is asked every few
+	// milliseconds.
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+	for err == nil && !sb.bot.Connected() && !stopped() {
+		select {
+		case <-wctx.Done():
+			err = wctx.Err()
+		case <-tick.C:
+		}
+	}
 	switch {
 	case stopped():
 		if sb.botErr == nil {
@@ -404,7 +416,7 @@ func (sb *Sandbox) waitConnected(ctx context.Context) error {
 		}
 		return fmt.Errorf("the bot did not start: %w", sb.botErr)
 	case err != nil:
-		return fmt.Errorf("the bot did not connect to the fake Slack within %v: %w", sandboxConnectWait, err)
+		return fmt.Errorf("the bot did not serve the fake Slack's requests within %v: %w", sandboxConnectWait, err)
 	}
 	return nil
 }
