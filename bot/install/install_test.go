@@ -26,10 +26,12 @@ func installations(t *testing.T, h *bottest.Harness) []store.Installation {
 	return list
 }
 
-// wrongTeamCalls are the Web API calls about a channel of one workspace
-// made with another's token, or refused for their token.
-func wrongTeamCalls(h *bottest.Harness) []slacktest.Call {
-	teamOf := map[string]string{general: primary, otherChan: other, "D0OLIVE": other, "D0ALICE": primary}
+// worldTeams are the workspaces of the world's channels.
+var worldTeams = map[string]string{general: primary, otherChan: other, "D0OLIVE": other, "D0ALICE": primary}
+
+// wrongTeamCalls are the Web API calls about a channel of teamOf made in
+// another workspace than the channel's, or refused for their token.
+func wrongTeamCalls(h *bottest.Harness, teamOf map[string]string) []slacktest.Call {
 	var bad []slacktest.Call
 	for _, c := range h.Slack.Calls("") {
 		switch c.Error {
@@ -90,7 +92,7 @@ func TestInstallByLinkServesEachWorkspaceWithItsToken(t *testing.T) {
 		t.Errorf("the other workspace's root was posted by %s, want its own bot user %s", r.User, otherBotUID)
 	}
 	h.Idle()
-	if bad := wrongTeamCalls(h); len(bad) > 0 {
+	if bad := wrongTeamCalls(h, worldTeams); len(bad) > 0 {
 		t.Errorf("calls with another workspace's token, or refused: %+v", bad)
 	}
 }

@@ -56,15 +56,7 @@ func TestOrgWideInstall(t *testing.T) {
 		t.Errorf("the east workspace's root was posted by %s, want the organisation's bot %s", r.User, gridBot)
 	}
 	h.Idle()
-	for _, c := range h.Slack.Calls("") {
-		if c.Params["channel"] == eastChan && c.Team != east {
-			t.Errorf("a call about the east workspace acted in %q: %+v", c.Team, c)
-		}
-		if c.Params["channel"] == otherChan && c.Team != other {
-			t.Errorf("a call about the other company acted in %q: %+v", c.Team, c)
-		}
-		if strings.Contains(c.Error, "auth") || c.Error == "channel_not_found" {
-			t.Errorf("a call refused: %+v", c)
-		}
+	if bad := wrongTeamCalls(h, map[string]string{eastChan: east, otherChan: other}); len(bad) > 0 {
+		t.Errorf("calls in another workspace than their channel's, or refused: %+v", bad)
 	}
 }

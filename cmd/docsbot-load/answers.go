@@ -116,17 +116,11 @@ func runAnswers(ctx context.Context, e env, o answersOptions) (*answersResult, e
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(o.questions)*(30*o.deltaDelay+3*time.Second)/time.Duration(o.concurrency)+o.cost.idle+o.cost.settle+2*time.Minute)
 	defer cancel()
-	bin, cleanup, err := botBinary(ctx, e)
+	r, closeRig, err := answersRig(ctx, e, o)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
-	r, err := newRig(e.log, rigOptions{bin: bin, botEnv: e.botEnv,
-		api: []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{}), docsapitest.WithDeltaDelay(o.deltaDelay)}})
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
+	defer closeRig()
 	if err := r.startBot(ctx, "DOCS_ASSISTANT_KEY="+r.api.AssistantKey, "DOCS_DOMAIN="+r.api.Domain,
 		"DOCS_DISCOVERY_URL="+r.api.DiscoveryURL, fmt.Sprintf("DOCSBOT_ASK_PER_USER=%d", o.questions+1)); err != nil {
 		return nil, err
@@ -259,4 +253,21 @@ func answerTS(sl *slacktest.Server, ts string) string {
 		}
 	}
 	return ""
+}
+
+// answersRig is the world of the answers' runs: the bot's binary, and a rig
+// whose docs API has no limits and streams its answers a piece every
+// o.deltaDelay. done stops the rig and removes the binary.
+func answersRig(ctx context.Context, e env, o answersOptions) (r *rig, done func(), err error) {
+	bin, cleanup, err := botBinary(ctx, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err = newRig(e.log, rigOptions{bin: bin, botEnv: e.botEnv,
+		api: []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{}), docsapitest.WithDeltaDelay(o.deltaDelay)}})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return r, func() { r.close(); cleanup() }, nil
 }

@@ -80,17 +80,11 @@ func runConcurrentAnswers(ctx context.Context, e env, o answersOptions) (*concur
 	n := o.concurrent
 	ctx, cancel := context.WithTimeout(ctx, o.assistantLatency+60*o.deltaDelay+o.cost.idle+o.cost.settle+3*time.Minute)
 	defer cancel()
-	bin, cleanup, err := botBinary(ctx, e)
+	r, closeRig, err := answersRig(ctx, e, o)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
-	r, err := newRig(e.log, rigOptions{bin: bin, botEnv: e.botEnv,
-		api: []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{}), docsapitest.WithDeltaDelay(o.deltaDelay)}})
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
+	defer closeRig()
 	if o.assistantLatency > 0 {
 		r.api.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointAssistant, Latency: o.assistantLatency})
 	}

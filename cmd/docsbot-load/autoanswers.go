@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/docsapi/docsapitest"
 )
 
 // targetAutoFirst: a help channel's question is answered (its answer posted
@@ -79,17 +78,11 @@ func (r *autoResult) sections() []section {
 func runAutoAnswers(ctx context.Context, e env, o answersOptions) (*autoResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.over+3*time.Minute)
 	defer cancel()
-	bin, cleanup, err := botBinary(ctx, e)
+	r, closeRig, err := answersRig(ctx, e, o)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
-	r, err := newRig(e.log, rigOptions{bin: bin, botEnv: e.botEnv,
-		api: []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{}), docsapitest.WithDeltaDelay(o.deltaDelay)}})
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
+	defer closeRig()
 	var channels, modes []string
 	for i := range o.channels {
 		id := fmt.Sprintf("C0HELP%02d", i)
