@@ -20,6 +20,8 @@ const (
 	AuditResult   = "job.result"      // a job's result was reported
 	AuditRefusal  = "refusal"         // someone was refused (role, allow-list)
 	AuditSettings = "settings.change" // a setting was changed from Slack
+	AuditInstall  = "install"         // a workspace added docsbot by link (install mode)
+	AuditRemove   = "uninstall"       // a workspace removed docsbot or revoked its token
 )
 
 // auditPageLimit is the largest page Each reads.

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -35,6 +36,8 @@ func (f *Feature) onRemoved(ctx context.Context, r *bot.EventRequest) {
 		return
 	}
 	f.deps.Directory.Forget(in.ID())
+	f.core.Audit().Record(ctx, store.AuditRecord{Team: cmp.Or(ws.Team, ws.Enterprise), Action: store.AuditRemove,
+		Outcome: r.Event.InnerEvent.Type, Work: "remove:" + in.ID() + ":" + r.DeliveryID})
 	f.core.Logger().Info("docsbot removed from a workspace; its tokens are deleted", "installation", in.ID(), "event", r.Event.InnerEvent.Type)
 	r.Ack(nil)
 }

@@ -95,6 +95,8 @@ func (f *Feature) serveRedirect(w http.ResponseWriter, r *http.Request) {
 		f.core.Logger().Warn("the installer's welcome could not be queued", "installation", in.ID(), "err", err)
 	}
 	f.core.Logger().Info("docsbot installed", "installation", in.ID(), "by", in.InstalledBy, "expires", in.Expires)
+	f.core.Audit().Record(ctx, store.AuditRecord{Team: cmp.Or(ws.Team, ws.Enterprise), User: in.InstalledBy, Action: store.AuditInstall,
+		Outcome: "installed", Detail: strings.Join(in.Scopes, " "), Work: "install:" + in.ID() + ":" + in.Version})
 	page(w, http.StatusOK, pageInstalled, pageData{
 		Workspace: cmp.Or(in.TeamName, in.EnterpriseName),
 		Open:      f.slackBase() + "/app_redirect?" + url.Values{"app": {in.AppID}, "team": {cmp.Or(ws.Team, ws.Enterprise)}}.Encode(),

@@ -1,12 +1,14 @@
 package install_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // TestUninstallForgetsTheWorkspace: once a workspace removes docsbot, its
@@ -57,6 +59,19 @@ func TestUninstallForgetsTheWorkspace(t *testing.T) {
 			}
 			if n := len(h.Roots(otherChan)); n != 0 {
 				t.Errorf("%d jobs posted in the removed workspace", n)
+			}
+			// The audit trail says who added docsbot and that it was removed.
+			actions := map[string]int{}
+			if err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+				if r.Team == other {
+					actions[r.Action+" "+r.User]++
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if actions[store.AuditInstall+" "+olive] != 1 || actions[store.AuditRemove+" "] != 1 {
+				t.Errorf("the other workspace's audit: %v, want its install by olive and its removal", actions)
 			}
 		})
 	}
