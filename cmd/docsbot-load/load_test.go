@@ -147,6 +147,19 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				t.Errorf("problems: %v", p)
 			}
 		}},
+		{"workspaces", func(t *testing.T) {
+			const installs = 4
+			res, err := runWorkspaces(ctx, e, workspacesOptions{installations: installs, window: 300 * time.Millisecond, settle: 50 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.EventsAnswered != installs || res.CallsOnAnothersTeam != 0 || res.RSSOne <= 0 || res.RSSAll <= 0 {
+				t.Errorf("messages answered %d (want %d), calls on another's token %d, RSS %d and %d", res.EventsAnswered, installs, res.CallsOnAnothersTeam, res.RSSOne, res.RSSAll)
+			}
+			if res.EventCommands > targetEventCommands {
+				t.Errorf("%.2f Redis commands a message with the tokens held", res.EventCommands)
+			}
+		}},
 		{"acks", func(t *testing.T) {
 			const commands, warmup = 5, 1
 			res, err := runAcks(ctx, e, acksOptions{rate: 50, commands: commands, warmup: warmup, createLatency: 200 * time.Millisecond, idle: 100 * time.Millisecond, peer: peerBare})

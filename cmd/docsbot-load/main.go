@@ -17,6 +17,7 @@
 //	                       with --concurrent N, N at once from a slow assistant: memory per stream, none lost
 //	docsbot-load follow-ups thread replies sent to their jobs: Redis commands and Slack calls per follow-up
 //	docsbot-load deploys   /docs-deploy followed to its end: Redis commands and Slack calls per deployment
+//	docsbot-load workspaces install mode: workspaces that add docsbot by link, each then sending a message: memory and Redis per installation
 //	docsbot-load chatter   people's messages in help channels in auto over two replicas: CPU (beside bare bots) and Redis per message, questions answered once
 //
 // BENCHMARKS.md at the repository root records the figures and how they were
@@ -51,6 +52,7 @@ Usage:
   docsbot-load follow-ups [--jobs 50] [--rate 5] [--idle 2s] [--settle 1s]
   docsbot-load deploys  [--deploys 50] [--rate 0.8] [--idle 2s] [--settle 1s]
   docsbot-load chatter  [--per-minute 2000] [--channels 200] [--question-every 10] [--duration 1m] [--replicas 2] [--peer bare|none]
+  docsbot-load workspaces [--installations 1000] [--window 10s] [--settle 3s]
   docsbot-load scale    [--jobs 100000] [--burst 10000] [--replicas 1,2,4] [--redis standalone,cluster] [--interval 2m] [--window 2m]
 
 Every scenario takes --bin PATH (a docsbot binary; default: build ./cmd/docsbot),
@@ -203,6 +205,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		res, err := runChatter(ctx, c.env(stderr), o)
+		if res == nil {
+			return err
+		}
+		return c.emit(stdout, res, err)
+	case "workspaces":
+		var o workspacesOptions
+		c, err := parseFlags(name, rest, stderr, o.register)
+		if err != nil {
+			return err
+		}
+		res, err := runWorkspaces(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}
