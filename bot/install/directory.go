@@ -122,7 +122,7 @@ var errNotInstalled = errors.New("install: docsbot is not installed in this work
 // is not installed there, the installation is broken or its token has
 // expired and could not be refreshed.
 func (d *Directory) Client(ctx context.Context, ws bot.Workspace) *slack.Client {
-	e, err := d.usable(ctx, ws)
+	e, err := d.usable(ctx, ws, true)
 	if err != nil {
 		d.cfg.Logger.Warn("no Slack token for the workspace; its call goes out without one", "team", ws.Team, "enterprise", ws.Enterprise, "err", err)
 		return d.none
@@ -158,8 +158,9 @@ func (d *Directory) Installation(ctx context.Context, ws bot.Workspace) (store.I
 }
 
 // usable is ws's entry with a token that has not expired: refreshed first
-// when due.
-func (d *Directory) usable(ctx context.Context, ws bot.Workspace) (*entry, error) {
+// when due. With wait, an expired token another replica is refreshing is
+// waited for (awaitTurn); without, as in an ack, it is ErrExpired at once.
+func (d *Directory) usable(ctx context.Context, ws bot.Workspace, wait bool) (*entry, error) {
 	if !Allowed(d.cfg.Teams, ws) {
 		return nil, errNotInstalled
 	}
@@ -172,7 +173,7 @@ func (d *Directory) usable(ctx context.Context, ws bot.Workspace) (*entry, error
 		return nil, fmt.Errorf("install: %s: Slack refused the refresh token; the workspace must install docsbot again: %w", e.in.ID(), ErrBroken)
 	}
 	if refreshDue(e.in, now) {
-		e = d.refresh(ctx, e)
+		e = d.refresh(ctx, e, wait)
 	}
 	if expired(e.in, d.cfg.Now()) {
 		return nil, fmt.Errorf("install: %s: the token expired and could not be refreshed: %w", e.in.ID(), ErrExpired)
@@ -301,7 +302,7 @@ func (d *Directory) Unserved(ctx context.Context, ws bot.Workspace) string {
 	if !Allowed(d.cfg.Teams, ws) {
 		return "This docsbot does not serve this workspace. Ask whoever runs docsbot to add it."
 	}
-	_, err := d.usable(ctx, ws)
+	_, err := d.usable(ctx, ws, false) // in the ack: Slack waits 3 s
 	switch {
 	case errors.Is(err, errNotInstalled):
 		return "docsbot is not installed in this workspace any more. Ask an admin of the workspace to add it again" + d.installHint() + "."

@@ -73,8 +73,9 @@ func expired(in store.Installation, now time.Time) bool {
 }
 
 // refresh refreshes e's token as the table above says, and returns the
-// entry to use (the same one when nothing changed).
-func (d *Directory) refresh(ctx context.Context, e *entry) *entry {
+// entry to use (the same one when nothing changed); an expired token
+// another replica is refreshing is waited for only with wait.
+func (d *Directory) refresh(ctx context.Context, e *entry, wait bool) *entry {
 	id, now := e.in.ID(), d.cfg.Now()
 	if !e.in.RefreshTried.IsZero() && now.Sub(e.in.RefreshTried) < retryEvery {
 		return e
@@ -86,8 +87,10 @@ func (d *Directory) refresh(ctx context.Context, e *entry) *entry {
 		return e
 	case !mine && !expired(e.in, now):
 		return e
-	case !mine:
+	case !mine && wait:
 		return d.awaitTurn(ctx, e)
+	case !mine:
+		return e
 	}
 	defer done(context.WithoutCancel(ctx))
 	in, err := d.store.Get(ctx, id)
