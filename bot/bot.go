@@ -102,6 +102,9 @@ type Config struct {
 	// every feature spending them keeps (Bot.Analytics); the zero value is
 	// the defaults.
 	Analytics AnalyticsLimits
+	// Files bound what is read of the files people attach (ReadFiles); the
+	// zero value is the defaults.
+	Files FileLimits
 }
 
 func (c Config) withDefaults() Config {
@@ -118,6 +121,7 @@ func (c Config) withDefaults() Config {
 		c.Mode = ModeSocket
 	}
 	c.Analytics = c.Analytics.withDefaults()
+	c.Files = c.Files.withDefaults()
 	return c
 }
 

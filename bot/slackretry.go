@@ -20,7 +20,8 @@ const slackRetries = 30
 // since a message may have been posted before the connection broke. The
 // answers of chat.postMessage and chat.update reach slack-go without the
 // message they echo (lightAnswers, the transport of the HTTP client the
-// options set).
+// options set). A redirect is followed only on the host the request went
+// to (checkRedirect, files.go): the token goes nowhere else.
 //
 // Give no slack.OptionHTTPClient before the options: they set the client's
 // HTTP client, and the retries wrap it. One given after them replaces both
@@ -33,7 +34,7 @@ func SlackOptions(m *Metrics) []slack.Option {
 	cfg.RetryAfterJitter = 250 * time.Millisecond
 	cfg.Handlers = []slack.RetryHandler{countRateLimits{next: slack.NewRateLimitErrorRetryHandler(cfg), metrics: m}}
 	return []slack.Option{
-		slack.OptionHTTPClient(&http.Client{Transport: lightAnswers{next: http.DefaultTransport}}),
+		slack.OptionHTTPClient(&http.Client{Transport: lightAnswers{next: http.DefaultTransport}, CheckRedirect: checkRedirect}),
 		slack.OptionRetryConfig(cfg),
 	}
 }

@@ -59,7 +59,11 @@
 // prompts are its DM's; WithAssistantView for per-thread ones),
 // agents.sessions.setStatus/rename,
 // files.getUploadURLExternal with its upload URL and
-// files.completeUploadExternal, usergroups.users.list (AddUserGroup;
+// files.completeUploadExternal; the files people attach (UserMessage.Attach)
+// at their url_private_download as files.slack.com serves them (the bytes
+// only to a bot token of the file's workspace with files:read, else a
+// redirect to the sign-in page; faults: FileSignInPage, FileRedirect,
+// FileEndless; SharedFile, MessageFiles); usergroups.users.list (AddUserGroup;
 // SetUserGroupHandle gives a group the handle UserGroups lists),
 // oauth.v2.access (WithOAuth), users.info (scope users:read; guests and people of other organisations,
 // AddGuest, AddExternalUser, whose events carry user_team),

@@ -112,12 +112,16 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 		return "", "", err
 	}
 	ts = stored.ts
+	files := s.shareFilesLocked(ch, m)
+	if len(files) > 0 {
+		stored.files, _ = json.Marshal(files)
+	}
 	var envs []*envelope
 	if ch.BotMember {
 		ev := s.messageEventLocked(ch, stored)
 		ev["client_msg_id"] = newUUID()
-		if len(m.Files) > 0 {
-			ev["subtype"], ev["upload"], ev["files"] = "file_share", false, sharedFiles(m.UserID, m.Files)
+		if len(files) > 0 {
+			ev["subtype"], ev["upload"], ev["files"] = "file_share", false, files
 		}
 		s.assistantMessageFieldsLocked(ev, ch, stored)
 		var e *envelope
@@ -130,17 +134,6 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 	s.mu.Unlock()
 	s.changed()
 	return ts, eventID, s.deliverAll(ctx, envs)
-}
-
-// sharedFiles is the files array of a file_share message event: one file
-// object a name, shared by user.
-func sharedFiles(user string, names []string) []map[string]any {
-	out := make([]map[string]any, len(names))
-	for i, n := range names {
-		out[i] = map[string]any{"id": "F" + strings.ToUpper(randomString(10)), "name": n, "title": n,
-			"mimetype": "application/octet-stream", "filetype": "binary", "user": user, "mode": "hosted"}
-	}
-	return out
 }
 
 // DeliverEvent wraps event (any inner event: message_changed, bot_message,

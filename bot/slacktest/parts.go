@@ -30,6 +30,9 @@ type workspaceState struct {
 	// uploads are the files by id, uploaded or only announced.
 	uploads     map[string]*upload
 	uploadOrder []string
+	// shared are the files people attached to messages, by id
+	// (UserMessage.Attach).
+	shared map[string]*sharedFile
 	// groups are the user groups' members by id (AddUserGroup), and
 	// groupHandles their handles (SetUserGroupHandle).
 	groups       map[string][]string

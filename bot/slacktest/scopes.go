@@ -12,7 +12,7 @@ func DefaultScopes() []string {
 	return []string{
 		"commands", "chat:write", "reactions:write", "reactions:read",
 		"channels:history", "groups:history", "im:history",
-		"app_mentions:read", "im:write", "files:write", "usergroups:read", "users:read",
+		"app_mentions:read", "im:write", "files:write", "files:read", "usergroups:read", "users:read",
 		"channels:read", "groups:read",
 		"assistant:write", "links:read", "links:write",
 	}

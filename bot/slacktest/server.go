@@ -78,7 +78,7 @@ func NewServer(opts ...Option) *Server {
 			channels: map[string]*channelState{}, users: map[string]string{}, standing: map[string]Standing{},
 			responses: map[string]*responseURL{}, triggers: map[string]*trigger{},
 			views: map[string]*view{}, homeViews: map[string]string{}, statuses: map[string]string{},
-			uploads: map[string]*upload{}, groups: map[string][]string{}, groupHandles: map[string]string{},
+			uploads: map[string]*upload{}, shared: map[string]*sharedFile{}, groups: map[string][]string{}, groupHandles: map[string]string{},
 			prompts: map[string]SuggestedPrompts{}, titles: map[string]string{},
 			assistantThreads: map[string]*assistantThread{}, sessions: map[string]*agentSession{},
 			appContexts: map[string]map[string]any{}, shares: map[string]*linkShare{},
@@ -103,6 +103,8 @@ func NewServer(opts ...Option) *Server {
 	mux.HandleFunc("/link/", s.serveLink)
 	mux.HandleFunc("/response/", s.serveResponseURL)
 	mux.HandleFunc("/upload/", s.serveUpload)
+	mux.HandleFunc("GET /files-pri/", s.serveSharedFile)
+	mux.HandleFunc("GET /files-signin", s.serveFilesSignIn)
 	mux.HandleFunc("GET /oauth/v2/authorize", s.serveAuthorize)
 	mux.HandleFunc("GET /signin", s.serveSignIn)
 	s.srv = &http.Server{

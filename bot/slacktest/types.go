@@ -82,6 +82,11 @@ type UserMessage struct {
 	// message event then has subtype file_share and a files array, as
 	// Slack sends it.
 	Files []string
+	// Attach are files the person attached, with their bytes: the message
+	// event has subtype file_share and a files array whose
+	// url_private_download the fake serves as Slack does (SharedFiles).
+	// Files and Attach add up.
+	Attach []Attachment
 }
 
 // Call is one Web API request the server received.

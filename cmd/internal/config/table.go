@@ -75,6 +75,8 @@ const (
 	EnvAnalyticsUser   = "DOCSBOT_ANALYTICS_PER_USER"
 	EnvAnalyticsGuest  = "DOCSBOT_ANALYTICS_PER_GUEST"
 	EnvDigestReserve   = "DOCSBOT_ANALYTICS_DIGEST_RESERVE"
+	EnvFileMaxBytes    = "DOCSBOT_FILE_MAX_BYTES"
+	EnvFileMaxCount    = "DOCSBOT_FILE_MAX_COUNT"
 	EnvUnfurlAnalytics = "DOCSBOT_UNFURL_ANALYTICS_PER_HOUR"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
@@ -154,6 +156,8 @@ func table(c *Serve) settings.Table {
 		{Env: EnvAnalyticsUser, Default: strconv.Itoa(bot.DefaultAnalyticsPerUser), Doc: "Analytics requests per hour one person may spend, so that nobody spends the whole budget; `0` gives no share of one's own", Check: wholeNumber(&c.Bot.Analytics.PerUser, 0, "requests")},
 		{Env: EnvAnalyticsGuest, Default: strconv.Itoa(bot.DefaultAnalyticsPerGuest), Doc: "Analytics requests per hour a guest or a person of another organisation may spend, instead of `DOCSBOT_ANALYTICS_PER_USER`; `0` gives them no share of their own", Check: wholeNumber(&c.Bot.Analytics.PerGuest, 0, "requests")},
 		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(&c.Bot.Analytics.DigestReserve, 0, "requests")},
+		{Env: EnvFileMaxBytes, Default: strconv.Itoa(bot.DefaultFileMaxBytes), Doc: "The most bytes docsbot reads of one file people attach (10 MB); a larger file is skipped and the person told", Check: settings.Var(&c.Bot.Files.MaxBytes, atLeast(1), "must be a whole number of bytes, 1 or more")},
+		{Env: EnvFileMaxCount, Default: strconv.Itoa(bot.DefaultFileMaxCount), Doc: "The most files docsbot reads of one message; the others are skipped and the person told", Check: settings.Var(&c.Bot.Files.MaxCount, atLeast(1), "must be a whole number of files, 1 or more")},
 		{Env: EnvUnfurlAnalytics, Default: strconv.Itoa(unfurl.DefaultAnalyticsPerHour), Doc: "Analytics requests per hour that the unfurls of docs links may spend together, out of `DOCSBOT_ANALYTICS_BUDGET` and whoever posts the links (reading a project's page figures draws " + strconv.Itoa(unfurl.DefaultMaxPages+1) + " and gives back what it does not use); past it links show without figures", Check: wholeNumber(&c.Unfurl.AnalyticsPerHour, unfurl.DefaultMaxPages+1, "requests")},
 		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(nil, 1, "requests")},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When the digests post (`/docs-visitors digest`, `/docs-health digest`): `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Var(&c.Visitors.Digest, digest.Parse, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
@@ -167,13 +171,18 @@ func table(c *Serve) settings.Table {
 // wholeNumber is the check of a number of requests (or questions, what)
 // per hour, least or more, storing it in *p (unless p is nil).
 func wholeNumber(p *int, least int, what string) settings.Check {
-	return settings.Var(p, func(v string) (int, error) {
+	return settings.Var(p, atLeast(least), fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
+}
+
+// atLeast parses a whole number, least or more.
+func atLeast(least int) func(string) (int, error) {
+	return func(v string) (int, error) {
 		n, err := strconv.Atoi(v)
 		if err == nil && n < least {
 			err = errors.New("too few")
 		}
 		return n, err
-	}, fmt.Sprintf("must be a whole number of %s per hour, %d or more", what, least))
+	}
 }
 
 // editorsVar is the check of DOCSBOT_EDITORS and DOCSBOT_EXPERTS (env:
