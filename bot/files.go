@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
 )
 
 // Files people attach, read safely. A feature that takes what people
@@ -28,6 +30,9 @@ import (
 const (
 	DefaultFileMaxBytes = 10 << 20
 	DefaultFileMaxCount = 4
+	// DefaultFileTextMax is the most characters of attached text files a
+	// job's agent gets, all files together.
+	DefaultFileTextMax = 20000
 )
 
 // FileLimits bound what is read of the files people attach.
@@ -37,6 +42,9 @@ type FileLimits struct {
 	// MaxCount is the most files read of one message
 	// (DOCSBOT_FILE_MAX_COUNT).
 	MaxCount int
+	// TextMax is the most characters of attached text files passed on to
+	// a job's agent, all together (DOCSBOT_FILE_TEXT_MAX).
+	TextMax int
 }
 
 func (l FileLimits) withDefaults() FileLimits {
@@ -45,6 +53,9 @@ func (l FileLimits) withDefaults() FileLimits {
 	}
 	if l.MaxCount <= 0 {
 		l.MaxCount = DefaultFileMaxCount
+	}
+	if l.TextMax <= 0 {
+		l.TextMax = DefaultFileTextMax
 	}
 	return l
 }
@@ -236,3 +247,56 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	return nil
 }
+
+// FileRef is what a post keeps of a file attached to it, to read it later
+// (ReadFiles): what Slack said of it, not its bytes.
+type FileRef struct {
+	ID        string `json:"id"`
+	Name      string `json:"name,omitempty"`
+	Mimetype  string `json:"mimetype,omitempty"`
+	Size      int    `json:"size,omitempty"`
+	URL       string `json:"url,omitempty"` // url_private_download
+	Permalink string `json:"permalink,omitempty"`
+}
+
+// File is r as slack-go's file, for ReadFiles.
+func (r FileRef) File() slack.File {
+	return slack.File{ID: r.ID, Name: r.Name, Mimetype: r.Mimetype, Size: r.Size, URLPrivateDownload: r.URL, Permalink: r.Permalink}
+}
+
+// fileRefs are the refs of files.
+func fileRefs(files []slack.File) []FileRef {
+	var out []FileRef
+	for _, f := range files {
+		out = append(out, FileRef{ID: f.ID, Name: f.Name, Mimetype: f.Mimetype, Size: f.Size, URL: f.URLPrivateDownload, Permalink: f.Permalink})
+	}
+	return out
+}
+
+// ReadRefs reads the files of refs as ReadFiles does.
+func (b *Bot) ReadRefs(ctx context.Context, refs []FileRef) (read []AttachedFile, skipped []SkippedFile) {
+	files := make([]slack.File, len(refs))
+	for i, r := range refs {
+		files[i] = r.File()
+	}
+	return b.ReadFiles(ctx, files)
+}
+
+// eventFiles are the files of a message event, which slack-go's
+// MessageEvent does not read: from the raw inner event.
+func eventFiles(ev slackevents.EventsAPIEvent) []slack.File {
+	cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent)
+	if !ok || cb.InnerEvent == nil {
+		return nil
+	}
+	var m struct {
+		Files []slack.File `json:"files"`
+	}
+	if json.Unmarshal(*cb.InnerEvent, &m) != nil {
+		return nil
+	}
+	return m.Files
+}
+
+// FileLimits are what the bot reads of attached files (Config.Files).
+func (b *Bot) FileLimits() FileLimits { return b.cfg.Files }

@@ -88,6 +88,9 @@ type Post struct {
 	Mention bool `json:"mention,omitempty"`
 	DM      bool `json:"dm,omitempty"`
 	Files   bool `json:"files,omitempty"`
+	// Attached are the files attached, to be read (ReadRefs) by the owner
+	// that takes them.
+	Attached []FileRef `json:"attached,omitempty"`
 	// Project is the docs project an owner that did not claim the post
 	// named for those after it (the pane: the default of the channel the
 	// person looks at); "" to decide as for any post.
@@ -198,6 +201,9 @@ func (b *Bot) onMessage(ctx context.Context, req *EventRequest) {
 	p := b.readPost(ctx, req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
 	p.DM = ev.ChannelType == "im"
 	p.Files = ev.SubType == subtypeFileShare
+	if p.Files {
+		p.Attached = fileRefs(eventFiles(req.Event))
+	}
 	b.acceptPost(ctx, req, p)
 }
 
@@ -209,7 +215,9 @@ func (b *Bot) onMention(ctx context.Context, req *EventRequest) {
 		req.Ack(nil)
 		return
 	}
-	b.acceptPost(ctx, req, b.readPost(ctx, req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text))
+	p := b.readPost(ctx, req.Event.TeamID, ev.Channel, ev.User, ev.TimeStamp, ev.ThreadTimeStamp, ev.Text)
+	p.Files, p.Attached = len(ev.Files) > 0, fileRefs(ev.Files)
+	b.acceptPost(ctx, req, p)
 }
 
 // readPost reads a person's message as the owners get it.

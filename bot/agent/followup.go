@@ -158,13 +158,11 @@ func (a *agent) sendFollowUp(ctx context.Context, w *bot.Work, r replyRequest, j
 				"It follows the job again and posts what the job does next in this thread; if that does not answer your reply, send it again.", log)
 			followUp.Outcome = "unknown"
 			a.auditWork(ctx, w, followUp)
-			a.noteFiles(ctx, w, r, log)
 			a.updateRoot(ctx, r.Channel, rootTS(job), jobView(job), log)
 			return nil
 		}
 	}
 	a.auditWork(ctx, w, followUp)
-	a.noteFiles(ctx, w, r, log)
 	if r.TS != "" {
 		a.core.Decorations().React(ctx, r.Channel, r.TS, reactionAccepted, nil, log)
 	}
@@ -189,10 +187,20 @@ func (a *agent) send(ctx context.Context, w *bot.Work, r replyRequest, job *stor
 			". Follow the job in your docs dashboard.", log)
 		return "", false, nil
 	}
+	// The reply's text files go after it, as quoted data (files.go); the
+	// person is told after the call what became of them.
+	files := a.readAttached(ctx, r.Attached)
+	message := r.Text
+	if files.Context != "" {
+		message += "\n\n" + files.Context
+	}
 	_, err = w.Paid(ctx, sendCall, func(ctx context.Context) (string, error) {
-		_, err := JobsAPI(served.API).SendMessage(ctx, job.ID, r.Text)
+		_, err := JobsAPI(served.API).SendMessage(ctx, job.ID, message)
 		return "", err
 	})
+	if err == nil || errors.Is(err, bot.ErrUnmarked) || errors.Is(err, docsapi.ErrOutcomeUnknown) {
+		a.noteAttached(ctx, w, r, files.Note, log)
+	}
 	switch {
 	case err == nil:
 		return "", true, nil
@@ -364,21 +372,6 @@ func (a *agent) tellInThread(ctx context.Context, r replyRequest, text string, l
 		slack.MsgOptionText(text, false), slack.MsgOptionTS(r.ThreadTS))
 	if err != nil {
 		log.Warn("private reply in the thread failed", "err", err)
-	}
-}
-
-// noteFiles tells the author of a post with files attached, once, that only
-// its text went on: the agent does not get the files.
-func (a *agent) noteFiles(ctx context.Context, w *bot.Work, r replyRequest, log *slog.Logger) {
-	if !r.Files {
-		return
-	}
-	_, err := w.Step(ctx, markFiles, func(ctx context.Context) (string, error) {
-		a.tellInThread(ctx, r, "The agent gets only the text of your message: docsbot does not pass files on to it. Put what it needs from them in the text, or link to them.", log)
-		return "", nil
-	})
-	if err != nil {
-		log.Warn("recording the note about files failed", "err", err)
 	}
 }
 

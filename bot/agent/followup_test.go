@@ -258,17 +258,26 @@ func TestRetryTakenBeforeACrashIsQueued(t *testing.T) {
 func TestReplyWithFiles(t *testing.T) {
 	t.Parallel()
 	h, rootTS, jobID := runningJob(t, bottest.Config{}, "Document the export format")
+	const logLine = "export failed: column 7 has no header"
+	withLog := "Also cover this error\n\n"
 	cases := []struct {
 		name, text string
+		attach     []slacktest.Attachment
 		wantNote   string
-		wantSent   []string // the API's prompts afterwards
+		wantSent   []string // the API's prompts afterwards (a prefix of the last one)
 	}{
-		{"text and a file", "Use this sample export", "does not pass files on", []string{"Document the export format", "Use this sample export"}},
-		{"a file alone", "", "nothing was sent", []string{"Document the export format", "Use this sample export"}},
+		{"text and an empty file", "Use this sample export", nil, "|export.csv> (empty)", []string{"Document the export format", "Use this sample export"}},
+		{"a file alone", "", nil, "nothing was sent", []string{"Document the export format", "Use this sample export"}},
+		{"text and a log file", "Also cover this error", []slacktest.Attachment{{Name: "export.log", Mimetype: "text/plain", Content: []byte(logLine)}},
+			"The agent gets the text of export.log", []string{"Document the export format", "Use this sample export", withLog}},
 	}
 	for i, tc := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, _, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: general, UserID: alice, ThreadTS: rootTS, Text: tc.text, Files: []string{"export.csv"}})
+		msg := slacktest.UserMessage{ChannelID: general, UserID: alice, ThreadTS: rootTS, Text: tc.text, Files: []string{"export.csv"}}
+		if tc.attach != nil {
+			msg.Files, msg.Attach = nil, tc.attach
+		}
+		_, _, err := h.Slack.PostUserMessage(ctx, msg)
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: post: %v", tc.name, err)
@@ -278,12 +287,20 @@ func TestReplyWithFiles(t *testing.T) {
 		if !strings.Contains(note.Text, tc.wantNote) || note.ThreadTS != rootTS {
 			t.Errorf("%s: note %q in thread %q, want %q in %q", tc.name, note.Text, note.ThreadTS, tc.wantNote, rootTS)
 		}
-		if p := h.API.Prompts(jobID); !slices.Equal(p, tc.wantSent) {
+		if tc.attach != nil {
+			h.WaitFor(tc.name+": the follow-up sent", func() bool { return len(h.API.Prompts(jobID)) == len(tc.wantSent) })
+		}
+		p := h.API.Prompts(jobID)
+		last := len(tc.wantSent) - 1
+		if len(p) != len(tc.wantSent) || !slices.Equal(p[:last], tc.wantSent[:last]) || !strings.HasPrefix(p[last], tc.wantSent[last]) {
 			t.Errorf("%s: API prompts %q, want %q", tc.name, p, tc.wantSent)
+		}
+		if tc.attach != nil && !strings.Contains(p[len(p)-1], logLine) {
+			t.Errorf("%s: the follow-up %q lacks the log's text", tc.name, p[len(p)-1])
 		}
 	}
 	h.StopAll()
-	h.WantRequests(docsapitest.EndpointMessage, 1, "")
+	h.WantRequests(docsapitest.EndpointMessage, 2, "")
 }
 
 // TestFollowUpAfterCrashDuringSend plays a replica that died while sending a

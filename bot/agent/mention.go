@@ -120,6 +120,11 @@ func (a *agent) queueStart(ctx context.Context, w *bot.Work, r replyRequest, log
 			return err
 		}
 	}
+	// The post's text files go after the thread, as quoted data (files.go).
+	files := a.readAttached(ctx, r.Attached)
+	if files.Context != "" {
+		req.Context = strings.TrimSpace(req.Context + "\n\n" + files.Context)
+	}
 	// The thread's start claim, then markStarting (a later attempt skips
 	// both and queues the start again, a no-op once recorded).
 	thread := store.Thread{Team: r.Team, Channel: r.Channel, TS: req.ThreadTS}
@@ -146,6 +151,7 @@ func (a *agent) queueStart(ctx context.Context, w *bot.Work, r replyRequest, log
 		if note := passed.note(); note != "" {
 			a.tellInThread(ctx, r, note, log)
 		}
+		a.noteAttached(ctx, w, r, files.Note, log)
 	}
 	return nil
 }

@@ -170,7 +170,6 @@ func (a *agent) doAddressedPost(ctx context.Context, w *bot.Work, p bot.Post) er
 	if w.Marked(markWaiting) != "" {
 		return a.awaitStart(ctx, w, r, store.Thread{Team: r.Team, Channel: r.Channel, TS: cmp.Or(r.ThreadTS, r.TS)}, log)
 	}
-	a.noteFiles(ctx, w, r, log)
 	return a.doAddressed(ctx, w, r, log)
 }
 

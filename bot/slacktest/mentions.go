@@ -2,6 +2,7 @@ package slacktest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -53,8 +54,17 @@ func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) 
 		s.mu.Unlock()
 		return Mentioned{}, err
 	}
+	// Files attached: the message event is a file_share, and the
+	// app_mention carries them too, as Slack sends both.
+	files := s.shareFilesLocked(ch, m)
+	if len(files) > 0 {
+		stored.files, _ = json.Marshal(files)
+	}
 	ev := s.messageEventLocked(ch, stored)
 	ev["client_msg_id"] = newUUID()
+	if len(files) > 0 {
+		ev["subtype"], ev["upload"], ev["files"] = "file_share", false, files
+	}
 	mention := map[string]any{
 		"type":          "app_mention",
 		"user":          stored.user,
@@ -68,6 +78,9 @@ func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) 
 	}
 	if tts := stored.threadTSValue(); tts != "" {
 		mention["thread_ts"] = tts
+	}
+	if len(files) > 0 {
+		mention["files"] = files
 	}
 	if stored.userTeam != "" {
 		mention["user_team"], mention["source_team"] = stored.userTeam, stored.userTeam

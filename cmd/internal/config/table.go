@@ -77,6 +77,7 @@ const (
 	EnvDigestReserve   = "DOCSBOT_ANALYTICS_DIGEST_RESERVE"
 	EnvFileMaxBytes    = "DOCSBOT_FILE_MAX_BYTES"
 	EnvFileMaxCount    = "DOCSBOT_FILE_MAX_COUNT"
+	EnvFileTextMax     = "DOCSBOT_FILE_TEXT_MAX"
 	EnvUnfurlAnalytics = "DOCSBOT_UNFURL_ANALYTICS_PER_HOUR"
 	EnvDigestTime      = "DOCSBOT_DIGEST_TIME"
 	EnvHTTPAddr        = "DOCSBOT_HTTP_ADDR"
@@ -158,6 +159,7 @@ func table(c *Serve) settings.Table {
 		{Env: EnvDigestReserve, Default: strconv.Itoa(bot.DefaultAnalyticsDigestReserve), Doc: "The last analytics requests of the hour that people's commands may not use, kept for the scheduled digests", Check: wholeNumber(&c.Bot.Analytics.DigestReserve, 0, "requests")},
 		{Env: EnvFileMaxBytes, Default: strconv.Itoa(bot.DefaultFileMaxBytes), Doc: "The most bytes docsbot reads of one file people attach (10 MB); a larger file is skipped and the person told", Check: settings.Var(&c.Bot.Files.MaxBytes, atLeast(1), "must be a whole number of bytes, 1 or more")},
 		{Env: EnvFileMaxCount, Default: strconv.Itoa(bot.DefaultFileMaxCount), Doc: "The most files docsbot reads of one message; the others are skipped and the person told", Check: settings.Var(&c.Bot.Files.MaxCount, atLeast(1), "must be a whole number of files, 1 or more")},
+		{Env: EnvFileTextMax, Default: strconv.Itoa(bot.DefaultFileTextMax), Doc: "The most characters of the text files attached to a job request (a mention, a DM, a follow-up) that the agent gets, all files together, quoted as data after the instruction; past it they are cut and the person told", Check: settings.Var(&c.Bot.Files.TextMax, atLeast(1), "must be a whole number of characters, 1 or more")},
 		{Env: EnvUnfurlAnalytics, Default: strconv.Itoa(unfurl.DefaultAnalyticsPerHour), Doc: "Analytics requests per hour that the unfurls of docs links may spend together, out of `DOCSBOT_ANALYTICS_BUDGET` and whoever posts the links (reading a project's page figures draws " + strconv.Itoa(unfurl.DefaultMaxPages+1) + " and gives back what it does not use); past it links show without figures", Check: wholeNumber(&c.Unfurl.AnalyticsPerHour, unfurl.DefaultMaxPages+1, "requests")},
 		{Env: EnvVisitorsBudget, None: "deprecated", ReplacedBy: EnvAnalyticsBudget, Doc: "Deprecated name of `DOCSBOT_ANALYTICS_BUDGET`, still read when that is not set", Check: wholeNumber(nil, 1, "requests")},
 		{Env: EnvDigestTime, Default: digest.DefaultTime, Doc: "When the digests post (`/docs-visitors digest`, `/docs-health digest`): `[weekday] HH:MM [zone]`, the weekday for weekly digests, the zone an IANA name", Check: settings.Var(&c.Visitors.Digest, digest.Parse, "is not a digest time: write `[weekday] HH:MM [zone]`, such as `Mon 09:00 Europe/Paris`")},
