@@ -99,40 +99,12 @@ func runWorkspaces(ctx context.Context, e env, o workspacesOptions) (*workspaces
 	if o.installations < 2 || o.window <= 0 {
 		return nil, errors.New("workspaces: want --installations ≥ 2 and --window > 0")
 	}
-	bin, cleanup, err := botBinary(ctx, e)
+	w, err := startWorkspacesWorld(ctx, e, o.installations)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
-	addr := redistest.FreeAddr()
-	public := "http://" + addr
-	r, err := newRig(e.log, rigOptions{bin: bin, botEnv: e.botEnv,
-		api:   []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{})},
-		slack: []slacktest.Option{slacktest.WithHTTPDelivery(public, loadSigningSecret), slacktest.WithOAuth(loadClientID, loadClientSecret)}})
-	if err != nil {
-		return nil, err
-	}
-	defer r.close()
-	teams := make([]string, o.installations)
-	for i := range teams {
-		teams[i] = fmt.Sprintf("T%07d", i)
-		r.slack.AddWorkspace(slacktest.Workspace{Team: teams[i], Name: "Workspace " + teams[i]})
-		r.slack.AddMember(teams[i], workspacePerson(i), "person")
-		r.slack.AddChannel(slacktest.Channel{ID: workspaceChannel(i), Name: "general", BotMember: true, Team: teams[i]})
-	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	settings := []string{"SLACK_BOT_TOKEN=", "SLACK_APP_TOKEN=", "DOCSBOT_SLACK_MODE=http", "SLACK_SIGNING_SECRET=" + loadSigningSecret,
-		"SLACK_CLIENT_ID=" + loadClientID, "SLACK_CLIENT_SECRET=" + loadClientSecret, "DOCSBOT_PUBLIC_URL=" + public,
-		"DOCSBOT_SECRETS_KEY=" + base64.StdEncoding.EncodeToString(key), "DOCSBOT_HTTP_ADDR=" + addr, "DOCSBOT_OPS_ADDR=127.0.0.1:0"}
-	p, err := startProcess(r.bin, []string{"serve"}, r.dir, r.botEnv(settings), nil)
-	if err != nil {
-		return nil, err
-	}
-	r.bot = p
-	if err := waitServing(ctx, r); err != nil {
-		return nil, err
-	}
+	defer w.close()
+	r, public, teams, p := w.r, w.public, w.teams, w.bot
 	res := &workspacesResult{Scenario: "workspaces", Machine: thisMachine(), Installations: o.installations, Window: o.window.String(), LoadStart: loadAvg()}
 	bots := []*botProcess{p}
 
@@ -190,6 +162,70 @@ func runWorkspaces(ctx context.Context, e env, o workspacesOptions) (*workspaces
 	}
 	res.LoadEnd = loadAvg()
 	return res, nil
+}
+
+// workspacesWorld is the scenario's world: the rig, with installations
+// workspaces in the fake Slack (each with a person and a channel), and one
+// replica in install mode over HTTP at public.
+type workspacesWorld struct {
+	r       *rig
+	public  string
+	teams   []string
+	bot     *botProcess
+	cleanup func()
+}
+
+func (w *workspacesWorld) close() {
+	if w.r != nil {
+		w.r.close()
+	}
+	w.cleanup()
+}
+
+// startWorkspacesWorld starts the world and waits until its replica serves
+// Slack's requests.
+func startWorkspacesWorld(ctx context.Context, e env, installations int) (_ *workspacesWorld, err error) {
+	bin, cleanup, err := botBinary(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	w := &workspacesWorld{cleanup: cleanup}
+	defer func() {
+		if err != nil {
+			w.close()
+		}
+	}()
+	addr := redistest.FreeAddr()
+	public := "http://" + addr
+	r, err := newRig(e.log, rigOptions{bin: bin, botEnv: e.botEnv,
+		api:   []docsapitest.Option{docsapitest.WithLimits(docsapitest.Limits{})},
+		slack: []slacktest.Option{slacktest.WithHTTPDelivery(public, loadSigningSecret), slacktest.WithOAuth(loadClientID, loadClientSecret)}})
+	if err != nil {
+		return nil, err
+	}
+	w.r = r
+	teams := make([]string, installations)
+	for i := range teams {
+		teams[i] = fmt.Sprintf("T%07d", i)
+		r.slack.AddWorkspace(slacktest.Workspace{Team: teams[i], Name: "Workspace " + teams[i]})
+		r.slack.AddMember(teams[i], workspacePerson(i), "person")
+		r.slack.AddChannel(slacktest.Channel{ID: workspaceChannel(i), Name: "general", BotMember: true, Team: teams[i]})
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	settings := []string{"SLACK_BOT_TOKEN=", "SLACK_APP_TOKEN=", "DOCSBOT_SLACK_MODE=http", "SLACK_SIGNING_SECRET=" + loadSigningSecret,
+		"SLACK_CLIENT_ID=" + loadClientID, "SLACK_CLIENT_SECRET=" + loadClientSecret, "DOCSBOT_PUBLIC_URL=" + public,
+		"DOCSBOT_SECRETS_KEY=" + base64.StdEncoding.EncodeToString(key), "DOCSBOT_HTTP_ADDR=" + addr, "DOCSBOT_OPS_ADDR=127.0.0.1:0"}
+	p, err := startProcess(r.bin, []string{"serve"}, r.dir, r.botEnv(settings), nil)
+	if err != nil {
+		return nil, err
+	}
+	r.bot = p
+	if err := waitServing(ctx, r); err != nil {
+		return nil, err
+	}
+	w.public, w.teams, w.bot = public, teams, p
+	return w, nil
 }
 
 func workspacePerson(i int) string  { return fmt.Sprintf("U%07d", i) }
