@@ -60,8 +60,9 @@ type DirectoryConfig struct {
 type Directory struct {
 	cfg   DirectoryConfig
 	store Installations
-	// none is the client of a workspace docsbot cannot call: no token.
-	none *slack.Client
+	// none is the client of a workspace docsbot cannot call: no token;
+	// unavailable the one of a workspace whose token cannot be had now.
+	none, unavailable *slack.Client
 
 	mu sync.Mutex
 	// epoch counts the Forgets: a record read before one is not cached
@@ -94,7 +95,8 @@ func NewDirectory(cfg DirectoryConfig, st Installations) *Directory {
 		cfg.HTTP = &http.Client{Timeout: 10 * time.Second}
 	}
 	none := slack.New("", append(slices.Clip(cfg.SlackOptions), slack.OptionHTTPClient(&http.Client{Transport: noToken{}}))...)
-	return &Directory{cfg: cfg, store: st, none: none,
+	unavailable := slack.New("", append(slices.Clip(cfg.SlackOptions), slack.OptionHTTPClient(&http.Client{Transport: noTokenNow{}}))...)
+	return &Directory{cfg: cfg, store: st, none: none, unavailable: unavailable,
 		byWS: map[store.Workspace]*entry{}, byID: map[string]*entry{}}
 }
 
@@ -114,6 +116,19 @@ func (noToken) RoundTrip(r *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(body)), Request: r}, nil
 }
 
+// noTokenNow answers every call as Slack answers when it is in trouble
+// (503), without sending it: the caller tries again later, as for any of
+// Slack's passing failures (bot.TransientSlack).
+type noTokenNow struct{}
+
+func (noTokenNow) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		_ = r.Body.Close()
+	}
+	return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
+}
+
 // errNotInstalled: no installation serves the workspace.
 var errNotInstalled = errors.New("install: docsbot is not installed in this workspace")
 
@@ -123,9 +138,16 @@ var errNotInstalled = errors.New("install: docsbot is not installed in this work
 // expired and could not be refreshed.
 func (d *Directory) Client(ctx context.Context, ws bot.Workspace) *slack.Client {
 	e, err := d.usable(ctx, ws, true)
-	if err != nil {
-		d.cfg.Logger.Warn("no Slack token for the workspace; its call goes out without one", "team", ws.Team, "enterprise", ws.Enterprise, "err", err)
+	switch {
+	case errors.Is(err, errNotInstalled) || errors.Is(err, ErrBroken):
+		d.cfg.Logger.Warn("no Slack token for the workspace; its call is not made", "team", ws.Team, "enterprise", ws.Enterprise, "err", err)
 		return d.none
+	case err != nil:
+		// Redis cannot say, or the token ran out and could not be
+		// renewed yet: the call fails as Slack's passing trouble does, and
+		// the work tries again later.
+		d.cfg.Logger.Warn("the workspace's Slack token cannot be had now; its call is not made and is tried again later", "team", ws.Team, "enterprise", ws.Enterprise, "err", err)
+		return d.unavailable
 	}
 	return e.client
 }
