@@ -125,13 +125,6 @@ type OutcomeDay struct {
 	Counts map[string]int64
 }
 
-// Outcomes is each question's outcome record, per project and channel,
-// and each project's counts per day, kept OutcomeRetention.
-type Outcomes struct{ s *Store }
-
-// Outcomes returns the Store's questions' outcomes.
-func (s *Store) Outcomes() Outcomes { return Outcomes{s} }
-
 // {p}outcome:{<project>}:<team>:<channel>:<ts>: a question's record (JSON);
 // {p}outcomes:{<project>}:<YYYY-MM-DD>: a day's counts (hash); both in the
 // project's slot, so that one script changes a record and its day's counts.
