@@ -157,6 +157,7 @@ type Deps struct {
 	Calls         Calls
 	Limits        Limits
 	Conversations Conversations
+	Outcomes      Outcomes
 }
 
 // Feature is the help channels, as the Home reads them (Channels).
