@@ -58,10 +58,10 @@
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
 //	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)
 //	{p}help:{calls}:resolved:<project>   sorted set: <channel>:<ts> -> when its call was resolved (ResolveCall, ResolvedCalls)
-//	{p}outcome:{<project>}:<team>:<channel>:<ts>
+//	{p}outcome:{p:<project>}:<team>:<channel>:<ts>
 //	                                     string: a question's outcome record (JSON, UpdateOutcome; bot/outcome's table)
 //	{p}outcome-ref:<team>:<channel>:<ts> string: "<project> <question ts>" for a question's message and its answer's
-//	{p}outcomes:{<project>}:<YYYY-MM-DD> hash: a day's counts of the project's questions (questions, o:<outcome>, sources,
+//	{p}outcomes:{p:<project>}:<YYYY-MM-DD> hash: a day's counts of the project's questions (questions, o:<outcome>, sources,
 //	                                     rated, helpful, others_up, others_down; OutcomeDays)
 //	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)

@@ -125,15 +125,17 @@ type OutcomeDay struct {
 	Counts map[string]int64
 }
 
-// {p}outcome:{<project>}:<team>:<channel>:<ts>: a question's record (JSON);
-// {p}outcomes:{<project>}:<YYYY-MM-DD>: a day's counts (hash); both in the
-// project's slot, so that one script changes a record and its day's counts.
+// {p}outcome:{p:<project>}:<team>:<channel>:<ts>: a question's record
+// (JSON); {p}outcomes:{p:<project>}:<YYYY-MM-DD>: a day's counts (hash);
+// both in the project's slot (a tag that is never empty, "" being the
+// implicit project), so that one script changes a record and its day's
+// counts.
 func (s *Store) outcomeKey(project, team, channel, ts string) string {
-	return s.prefix + "outcome:{" + project + "}:" + team + ":" + channel + ":" + ts
+	return s.prefix + "outcome:{p:" + project + "}:" + team + ":" + channel + ":" + ts
 }
 
 func (s *Store) outcomeDayKey(project string, day time.Time) string {
-	return s.prefix + "outcomes:{" + project + "}:" + day.UTC().Format(time.DateOnly)
+	return s.prefix + "outcomes:{p:" + project + "}:" + day.UTC().Format(time.DateOnly)
 }
 
 // {p}outcome-ref:<team>:<channel>:<ts>: "<project> <question ts>" for a
@@ -150,17 +152,17 @@ func (s *Store) outcomeRefKey(r OutcomeRef) string {
 // signal finds it applied: fn changes nothing and nothing is written.
 //
 // create, when not nil, is the record of a question not yet recorded
-// (Project, Team, Channel, TS, Asked set; Answer, when known, names it
+// (Project, "" for the implicit one, TS, Asked set; Answer, when known, names it
 // too); fn starts from it, and ref may name it or its answer. Without
 // create, a ref that names no recorded question is (false, nil): nothing
 // to change. It returns whether it wrote, and the record as it stands.
 func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, fn func(*OutcomeRecord) bool) (OutcomeRecord, bool, error) {
 	s := o.s
-	if !ref.valid() || create != nil && (create.Project == "" || create.TS == "" || create.Asked.IsZero()) {
+	if !ref.valid() || create != nil && (create.TS == "" || create.Asked.IsZero()) {
 		return OutcomeRecord{}, false, fmt.Errorf("store: update outcome of %s: %w", ref, ErrInvalid)
 	}
-	project, ts, err := o.locate(ctx, ref, create)
-	if err != nil || project == "" {
+	project, ts, found, err := o.locate(ctx, ref, create)
+	if err != nil || !found {
 		return OutcomeRecord{}, false, err
 	}
 	key := s.outcomeKey(project, ref.Team, ref.Channel, ts)
@@ -224,8 +226,8 @@ func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *Out
 
 // locate is the project and question ts of ref: create's, its references
 // written first (once: the first question a message names stays its
-// question), or those a reference holds; "" when none does.
-func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRecord) (project, ts string, err error) {
+// question), or those a reference holds; found false when none does.
+func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRecord) (project, ts string, found bool, err error) {
 	s := o.s
 	if create != nil {
 		val := create.Project + " " + create.TS
@@ -237,18 +239,18 @@ func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRec
 			}
 		}
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-			return "", "", wrapErr(err, "store: reference the outcome of %s", ref)
+			return "", "", false, wrapErr(err, "store: reference the outcome of %s", ref)
 		}
 	}
 	val, err := s.rdb.Get(ctx, s.outcomeRefKey(ref)).Result()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return "", "", nil
+		return "", "", false, nil
 	case err != nil:
-		return "", "", wrapErr(err, "store: outcome of %s", ref)
+		return "", "", false, wrapErr(err, "store: outcome of %s", ref)
 	}
 	project, ts, _ = strings.Cut(val, " ")
-	return project, ts, nil
+	return project, ts, true, nil
 }
 
 func (o Outcomes) read(ctx context.Context, key string) (OutcomeRecord, bool, error) {
@@ -271,11 +273,11 @@ func (o Outcomes) Outcome(ctx context.Context, ref OutcomeRef) (OutcomeRecord, e
 	if !ref.valid() {
 		return OutcomeRecord{}, fmt.Errorf("store: outcome of %s: %w", ref, ErrInvalid)
 	}
-	project, ts, err := o.locate(ctx, ref, nil)
+	project, ts, found, err := o.locate(ctx, ref, nil)
 	if err != nil {
 		return OutcomeRecord{}, err
 	}
-	if project == "" {
+	if !found {
 		return OutcomeRecord{}, ErrNotFound
 	}
 	r, found, err := o.read(ctx, o.s.outcomeKey(project, ref.Team, ref.Channel, ts))
@@ -285,13 +287,13 @@ func (o Outcomes) Outcome(ctx context.Context, ref OutcomeRef) (OutcomeRecord, e
 	return r, err
 }
 
-// OutcomeDays returns the counts of project's questions asked on each day
+// OutcomeDays returns the counts of project's ("" the implicit one) questions asked on each day
 // from first to last (UTC days, both included), one OutcomeDay a day,
 // empty counts for a day without questions; one read of the project's slot.
 func (o Outcomes) OutcomeDays(ctx context.Context, project string, first, last time.Time) ([]OutcomeDay, error) {
 	s := o.s
 	first, last = first.UTC().Truncate(24*time.Hour), last.UTC().Truncate(24*time.Hour)
-	if project == "" || last.Before(first) || last.Sub(first) > OutcomeRetention {
+	if last.Before(first) || last.Sub(first) > OutcomeRetention {
 		return nil, fmt.Errorf("store: outcome days of %q from %v to %v: %w", project, first, last, ErrInvalid)
 	}
 	pipe := s.rdb.Pipeline()

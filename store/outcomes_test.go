@@ -88,7 +88,7 @@ func TestOutcomes(t *testing.T) {
 	}
 
 	// Kept OutcomeRetention from the question.
-	key := s.Prefix() + "outcome:{docs}:T1:C1:" + question.TS
+	key := s.Prefix() + "outcome:{p:docs}:T1:C1:" + question.TS
 	if d := pttl(t, key); d > store.OutcomeRetention || d < store.OutcomeRetention-2*time.Hour {
 		t.Errorf("the record expires in %v, want about %v", d, store.OutcomeRetention-time.Hour)
 	}
@@ -99,7 +99,7 @@ func TestOutcomes(t *testing.T) {
 		}
 	}
 	if _, _, err := s.Outcomes().UpdateOutcome(ctx, question, &store.OutcomeRecord{TS: question.TS}, set("open")); !errors.Is(err, store.ErrInvalid) {
-		t.Errorf("UpdateOutcome creating without a project = %v, want ErrInvalid", err)
+		t.Errorf("UpdateOutcome creating without the question's time = %v, want ErrInvalid", err)
 	}
 }
 
