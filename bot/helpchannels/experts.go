@@ -308,7 +308,7 @@ func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	f.doneInPlace(ctx, c.ic, resolvedBy(c.user), nil)
 	f.recordOutcome(ctx, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS},
-		qoutcome.Event{Kind: qoutcome.Resolve, By: c.user, ByAnyone: true}, log)
+		qoutcome.Event{Kind: qoutcome.Resolve, By: c.user, ByAnyone: true, Replied: f.othersReplied(ctx, call, log)}, log)
 	f.react(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", log)
 	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
 		slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false)); err != nil {

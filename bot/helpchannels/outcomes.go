@@ -21,7 +21,8 @@ type Outcomes = qoutcome.Updater
 //	where                                  event
 //	✅ by anyone on a question or an answer  Resolve by them (the table counts the asker's)
 //	  (onResolvedReaction, in the ack)
-//	Mark resolved (onResolve)              Resolve by anyone
+//	Mark resolved (onResolve)              Resolve by anyone, Replied when the thread
+//	                                       has a reply by someone but the asker
 //	Ask an expert, the experts called      Handoff
 //	  (onAskExpert)
 //
@@ -40,6 +41,23 @@ func (f *Feature) onResolvedReaction(ctx context.Context, req *bot.EventRequest,
 		}
 	}
 	req.Ack(nil)
+}
+
+// othersReplied reports whether someone but the asker (a person, not
+// docsbot nor another bot) replied in call's thread; false when the thread
+// cannot be read.
+func (f *Feature) othersReplied(ctx context.Context, call store.ExpertCall, log *slog.Logger) bool {
+	msgs, err := f.replies(ctx, call.Channel, call.TS, 200, false)
+	if err != nil {
+		log.Info("the thread cannot be read; its outcome is recorded as if nobody else replied", "err", err)
+		return false
+	}
+	for _, m := range msgs {
+		if m.Timestamp != call.TS && m.User != "" && m.User != call.Asker && m.BotID == "" && m.User != f.self(ctx) {
+			return true
+		}
+	}
+	return false
 }
 
 // recordOutcome applies ev to the question ref names.

@@ -29,7 +29,7 @@
 //	beside the person's vote is kept and counted beside, the outcome stays
 //	(1)    the asker's ✅ on the question or the answer, or Mark resolved by
 //	       anyone: resolved, or resolved_by_expert when someone but the asker
-//	       had replied in the thread (Replied) before
+//	       had replied in the thread before (a Reply, or Event.Replied)
 //	(2)    the asker's press, toggled against their last (pressing the choice
 //	       they hold withdraws it, Slack's feedback buttons toggle): their
 //	       latest choice wins, rated_helpful or rated_unhelpful; a withdrawn
@@ -102,6 +102,10 @@ type Event struct {
 	By string
 	// ByAnyone: a Resolve that need not be the asker's (Mark resolved).
 	ByAnyone bool
+	// Replied: a Resolve whose thread, as read when it came, has a reply
+	// by someone but the asker (Mark resolved reads it; the answers'
+	// Reply events are only of threads they keep a conversation of).
+	Replied bool
 	// Choice and At: a Press's.
 	Choice, At string
 }
@@ -159,6 +163,7 @@ func resolve(r *store.OutcomeRecord, ev Event, _ time.Time) bool {
 	if !ev.ByAnyone && ev.By != r.Asker {
 		return false
 	}
+	r.Replied = r.Replied || ev.Replied
 	r.Outcome = Resolved
 	if r.Replied {
 		r.Outcome = ResolvedByExpert

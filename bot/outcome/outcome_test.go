@@ -88,6 +88,8 @@ func TestTable(t *testing.T) {
 		{"no signal, asker's 👎", outcome.NoSignal, facts{}, down, late, outcome.RatedUnhelpful, true},
 
 		{"handed off, asker's check", outcome.HandedOff, facts{}, check, soon, outcome.Resolved, true},
+		{"handed off, Mark resolved seeing a reply", outcome.HandedOff, facts{}, outcome.Event{Kind: outcome.Resolve, By: asker, ByAnyone: true, Replied: true},
+			soon, outcome.ResolvedByExpert, true},
 		{"handed off after a reply, Mark resolved", outcome.HandedOff, facts{replied: true}, markResolved, soon, outcome.ResolvedByExpert, true},
 		{"handed off, asker's 👍 kept", outcome.HandedOff, facts{}, up, soon, outcome.HandedOff, true},
 		{"handed off, handoff again", outcome.HandedOff, facts{}, handoff, soon, outcome.HandedOff, false},
