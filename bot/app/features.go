@@ -100,7 +100,8 @@ func (r *replica) agent() (err error) {
 	st := r.store
 	cfg := r.cfg.Agent
 	cfg.Now = r.clock(cfg.Now)
-	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
+	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits(),
+		Outcomes: st.Outcomes()})
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/store"
@@ -112,6 +113,22 @@ func TestOutcomeHandedOff(t *testing.T) {
 	h.press(bob, answer, ask.ActionFallsShort, "")
 	offer := h.WaitButtons(bob, ask.ActionAskTeam)
 	h.press(bob, offer, ask.ActionAskTeam, "")
+	h.outcomeOf(q, outcome.HandedOff, time.Now)
+}
+
+// TestOutcomeDocsJob: a docs job made from the answer (the editor's Make
+// this a docs job) hands the question off.
+func TestOutcomeDocsJob(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}})
+	q := h.asked(alice, "How do I set up SSO?")
+	answer := h.answered(q)
+	h.outcomeOf(q, outcome.Open, time.Now)
+	h.press(alice, answer, ask.ActionFallsShort, "")
+	offer := h.WaitButtons(alice, jobdraft.ActionJobFromAnswer)
+	h.press(alice, offer, jobdraft.ActionJobFromAnswer, "")
+	h.startedFrom(alice)
 	h.outcomeOf(q, outcome.HandedOff, time.Now)
 }
 
