@@ -1,7 +1,7 @@
 // Package outcome decides how each question docsbot answered came out: one
-// outcome a question, by one table (below), from the signals the answers
-// and the help channels see. It is shared by both (features never import
-// each other) and knows nothing of Slack: the features name the events, the
+// outcome a question, by one table (below), from the signals the answers,
+// the help channels and the agent see. It is shared by them (features never
+// import each other) and knows nothing of Slack: the features name the events, the
 // store keeps the record (store.Outcomes) and counts it once across
 // replicas, and the report reads it (At, Days).
 //
