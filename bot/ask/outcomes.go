@@ -15,8 +15,10 @@ type Outcomes = outcome.Updater
 // The answers' events of a question's outcome (bot/outcome's table):
 //
 //	where                          event
-//	an answer shown (show,         Answered with sources, else AnsweredUncertain:
-//	  unasked)                     the record starts, named by the thread and the answer
+//	an answer shown (show,         Answered when whole and with sources, else
+//	  unasked)                     AnsweredUncertain: the record starts, named by the
+//	                               thread and the answer (the first; a follow-up's
+//	                               answer names the same question)
 //	a person's 👍/👎 (onFeedback)  Press, at the press's action_ts
 //	another's reply in the thread  Reply (doThreadReply)
 //	Ask the docs team sent         Handoff (onAskTeam)
