@@ -58,6 +58,11 @@
 //	{p}help:{calls}                      sorted set: <channel>:<ts> -> when a thread's expert reminder is due (ClaimReminders)
 //	{p}help:{calls}:<channel>:<ts>       string: a thread's expert call (JSON, CallExpert, ResolveCall)
 //	{p}help:{calls}:resolved:<project>   sorted set: <channel>:<ts> -> when its call was resolved (ResolveCall, ResolvedCalls)
+//	{p}outcome:{p:<project>}:<team>:<channel>:<ts>
+//	                                     string: a question's outcome record (JSON, UpdateOutcome; bot/outcome's table)
+//	{p}outcome-ref:<team>:<channel>:<ts> string: "<project> <question ts>" for a question's message and its answer's
+//	{p}outcomes:{p:<project>}:<YYYY-MM-DD> hash: a day's counts of the project's questions (questions, o:<outcome>, sources,
+//	                                     rated, helpful, others_up, others_down; OutcomeDays)
 //	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
@@ -66,7 +71,9 @@
 // (Braces are literal: they are the hash tags. A budget's keys share the tag
 // of its name, its spenders' shares too, so that a Draw takes from the budget
 // and a share in one script; a project's cached days share the project's tag,
-// so that LoadDays reads a range with one MGET on a cluster too; every other
+// so that LoadDays reads a range with one MGET on a cluster too; a
+// project's outcome records and day counts share the project's tag, so that
+// one script changes a record and its day's counts; every other
 // key is one key per command or script.) Keys of analytics and budgets name
 // their project through their callers (the project id in the cache key, the
 // project's visitors_budget): projects need nothing else of the store.
@@ -139,6 +146,7 @@
 //	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
 //	PaneContexts   pane
+//	Outcomes       outcome, outcome-ref, outcomes
 //	Installations  install:{i} (tokens sealed, seal.go), install:changed (pub/sub)
 //	Stats          (reads only: INFO, MEMORY USAGE, the schedule's shards)
 //

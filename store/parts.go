@@ -85,3 +85,14 @@ type RetryOffers struct{ s *Store }
 
 // RetryOffers returns the Store's retry offers.
 func (s *Store) RetryOffers() RetryOffers { return RetryOffers{s} }
+
+// Outcomes is how each question docsbot answered came out: its record per
+// project and channel (found by its message or its answer's), changed by
+// one script over the version read so that a signal two replicas see is
+// written and counted once, and each project's counts per day of the
+// questions asked that day, for the quality report; kept
+// OutcomeRetention. The outcomes themselves are bot/outcome's table.
+type Outcomes struct{ s *Store }
+
+// Outcomes returns the Store's questions' outcomes.
+func (s *Store) Outcomes() Outcomes { return Outcomes{s} }

@@ -58,6 +58,8 @@ type Store struct {
 	settleLinger time.Duration
 	// convUpdate is luaUpdateConversation (conversation.go).
 	convUpdate *redis.Script
+	// outcomeUpdate is luaUpdateOutcome (outcomes.go).
+	outcomeUpdate *redis.Script
 }
 
 // Option configures a Store.
@@ -108,6 +110,7 @@ func newStore(rdb redis.UniversalClient, opts ...Option) *Store {
 	s.heads.every = lookEvery
 	s.settleLinger = settleLinger
 	s.convUpdate = redis.NewScript(luaUpdateConversation)
+	s.outcomeUpdate = redis.NewScript(luaUpdateOutcome)
 	for k := range s.heads.changed {
 		s.heads.changed[k] = make(chan struct{}, 1)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/jobdraft"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -64,7 +65,13 @@ type Deps struct {
 	RetryOffers   // store.RetryOffers
 	PendingStarts // store.PendingStarts
 	Limits        // store.Limits
+	// Outcomes records a job started in an answered question's thread as
+	// its handoff (store.Outcomes; bot/outcome).
+	Outcomes // store.Outcomes
 }
+
+// Outcomes records how each question came out (store.Outcomes).
+type Outcomes = outcome.Updater
 
 // Jobs is the jobs' records, thread links, poll schedule and lists;
 // store.Jobs satisfies it.

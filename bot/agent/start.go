@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -388,6 +389,9 @@ func (s *start) link(ctx context.Context) error {
 		return s.end(ctx, outcomeUntracked, "the job started, but docsbot could not save it and will not report its result. Follow it in your docs dashboard.")
 	}
 	s.log.Info("agent job started")
+	if req.ThreadTS != "" {
+		a.handedOff(ctx, store.OutcomeRef{Team: req.Team, Channel: req.Channel, TS: req.ThreadTS}, s.log)
+	}
 	a.auditWork(ctx, s.w, s.started)
 	a.metrics.JobCreated()
 	view := s.view
@@ -550,5 +554,15 @@ func (a *agent) tellBlocks(ctx context.Context, req startRequest, root, text str
 		Text: text, Blocks: blocks, DMText: dmText}
 	if err := a.core.TellPrivately(ctx, p); err != nil {
 		log.Error("could not tell the person privately", "err", err)
+	}
+}
+
+// handedOff records a job started in the thread of a question docsbot
+// answered as that question's Handoff (bot/outcome's table): a docs job
+// made from it. A thread of no recorded question costs one read; a
+// failure is logged, the job goes on.
+func (a *agent) handedOff(ctx context.Context, ref store.OutcomeRef, log *slog.Logger) {
+	if _, err := outcome.Record(context.WithoutCancel(ctx), a.store.Outcomes, ref, nil, outcome.Event{Kind: outcome.Handoff}, a.cfg.Now()); err != nil {
+		log.Warn("recording a question's handoff failed", "question", ref.String(), "err", err)
 	}
 }

@@ -100,7 +100,8 @@ func (r *replica) agent() (err error) {
 	st := r.store
 	cfg := r.cfg.Agent
 	cfg.Now = r.clock(cfg.Now)
-	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits()})
+	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits(),
+		Outcomes: st.Outcomes()})
 	return err
 }
 
@@ -113,11 +114,13 @@ func (r *replica) visitors() (err error) {
 }
 
 func (r *replica) ask() error {
-	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits()}
+	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits(), Outcomes: r.store.Outcomes()}
 	if r.help != nil { // a feature left out is a nil interface, not a typed nil pointer
 		d.Help = r.help
 	}
-	_, err := ask.Register(r.b, r.cfg.Ask, d)
+	cfg := r.cfg.Ask
+	cfg.Now = r.clock(cfg.Now)
+	_, err := ask.Register(r.b, cfg, d)
 	return err
 }
 
@@ -132,7 +135,7 @@ func (r *replica) helpChannels() (err error) {
 	cfg.Now = r.clock(cfg.Now)
 	st := r.store
 	r.help, err = helpchannels.Register(r.b, cfg, helpchannels.Deps{Modes: st.HelpChannels(), Calls: st.HelpChannels(),
-		Limits: st.Limits(), Conversations: st.Conversations()})
+		Limits: st.Limits(), Conversations: st.Conversations(), Outcomes: st.Outcomes()})
 	return err
 }
 

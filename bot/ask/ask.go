@@ -129,6 +129,7 @@ type Limits interface {
 type Deps struct {
 	Conversations // store.Conversations
 	Limits        // store.Limits
+	Outcomes      // store.Outcomes
 	// Help is what the answers read of the help channels
 	// (*helpchannels.Feature); nil without them: every channel answers
 	// when mentioned, and no project has experts.
@@ -183,9 +184,15 @@ type Config struct {
 	// docs did not answer (DOCSBOT_REQUESTS_CHANNEL); "" offers no such
 	// button.
 	RequestsChannel string
+	// Now is the answers' clock (a question's outcome is timed by it);
+	// time.Now when nil.
+	Now func() time.Time
 }
 
 func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	if c.PerUser <= 0 {
 		c.PerUser = DefaultPerUser
 	}

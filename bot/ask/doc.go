@@ -66,8 +66,13 @@
 // (mrkdwn.FromMarkdown); links stay links only to the project's docs site
 // and DOCSBOT_LINK_DOMAINS (mrkdwn.Sites), every other address (in the
 // text, the Sources, See also) shows as code. A person's 👍/👎 counts once
-// per answer, and Ask the docs team posts once per question
-// (store.Limits.Once).
+// per answer in /metrics and the audit trail, and Ask the docs team posts
+// once per question (store.Limits.Once).
+//
+// How the question came out: an answer shown starts the question's outcome
+// record, and every 👍/👎 press (Slack's buttons toggle), another's reply in
+// the thread and Ask the docs team are events of it (outcomes.go has where
+// each is recorded; bot/outcome has the table that decides the outcome).
 //
 // What the person reads when the assistant fails: its 429 is "too many
 // questions", with when to try again; a stream cut or an error chunk is

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -17,8 +18,9 @@ const AuditAnswerFeedback = "docs.ask.feedback"
 // that pressing again does not count again.
 const voteKeep = 90 * 24 * time.Hour
 
-// onFeedback counts a person's first 👍/👎 on an answer in /metrics and
-// the audit trail, once across replicas (store.Limits.Once), and thanks
+// onFeedback records a person's press of 👍/👎 in the question's outcome
+// (each press: the buttons toggle; bot/outcome), and counts their first
+// on an answer in /metrics and the audit trail, once across replicas (store.Limits.Once), and thanks
 // them privately; a second press (the other button, or the same again) is
 // thanked, saying it was counted already. A 👎 offers a way to have the
 // docs fixed, every time.
@@ -40,6 +42,9 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL}
 	answer := cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp, "act:"+r.DeliveryID)
 	log := a.log.With("user", ic.User.ID, "channel", channel, "answer", answer)
+	choice := map[string]string{feedbackGood: store.VoteUp, feedbackBad: store.VoteDown}[value]
+	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: answer},
+		nil, outcome.Event{Kind: outcome.Press, By: ic.User.ID, Choice: choice, At: ic.ActionCallback.BlockActions[0].ActionTs}, log)
 	first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
 	var thanks string
 	switch {

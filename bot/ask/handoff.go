@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -132,6 +133,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Press again in a minute, or tell them yourself.", log)
 		return
 	}
+	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: req.Channel, TS: req.Thread}, nil, outcome.Event{Kind: outcome.Handoff}, log)
 	a.tell(ctx, q, "Sent to the docs team in "+"<#"+a.cfg.RequestsChannel+">. They can make it a docs job from there.", log)
 }
 

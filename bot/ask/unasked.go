@@ -54,6 +54,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false))})
 		}
 		a.tellWith(ctx, bot.Question{Team: q.Team, Channel: q.Channel, User: q.User, ThreadTS: thread.TS}, bot.NotCovered, bot.UncoveredNote(buttons...), log)
+		a.answeredOutcome(ctx, r, "", log)
 		return a.done(ctx, w)
 	}
 	turn := a.remember(ctx, r, log)
@@ -69,6 +70,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 			}
 		}
 		a.metrics.Answer(r.outcome)
+		a.answeredOutcome(ctx, r, wr.ts, log)
 		return a.done(ctx, w)
 	}
 	// Private: the answer whole, its sources, Share in channel.
@@ -93,5 +95,6 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	a.metrics.Answer(r.outcome)
+	a.answeredOutcome(ctx, r, "", log)
 	return a.done(ctx, w)
 }

@@ -273,6 +273,9 @@ func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, 
 		}
 	}
 	a.metrics.Answer(r.outcome)
+	if wr.ts != "" {
+		a.answeredOutcome(ctx, r, wr.ts, log)
+	}
 	if !first.IsZero() {
 		a.metrics.FirstText(wr.firstShown.Sub(first))
 	}

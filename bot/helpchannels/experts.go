@@ -15,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	qoutcome "github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
 )
@@ -243,6 +244,7 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	log.Info("experts called to a help channel's question")
+	f.recordOutcome(ctx, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS}, qoutcome.Event{Kind: qoutcome.Handoff}, log)
 	f.doneInPlace(ctx, c.ic, expertAskedBy(c.user), f.expertAgain(c, q))
 }
 
@@ -305,6 +307,8 @@ func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	f.doneInPlace(ctx, c.ic, resolvedBy(c.user), nil)
+	f.recordOutcome(ctx, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS},
+		qoutcome.Event{Kind: qoutcome.Resolve, By: c.user, ByAnyone: true, Replied: f.othersReplied(ctx, call, log)}, log)
 	f.react(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", log)
 	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
 		slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false)); err != nil {

@@ -60,7 +60,7 @@ func Declaration() declare.Declaration {
 		Events: []declare.Event{
 			{Name: "message.channels", Scope: declare.Scope{Name: "channels:history", Why: "questions asked in help channels without a mention"}},
 			{Name: "message.groups", Scope: declare.Scope{Name: "groups:history", Why: "the same in private channels"}},
-			{Name: "reaction_added", Scope: declare.Scope{Name: "reactions:read", Why: ":question: on a message asks the docs about it; :memo: by an editor offers a docs job"}},
+			{Name: "reaction_added", Scope: declare.Scope{Name: "reactions:read", Why: ":question: on a message asks the docs about it; :memo: by an editor offers a docs job; ✅ by the asker resolves their question"}},
 		},
 		Actions: []string{bot.ActionShareAnswer, bot.ActionAskExpert, bot.ActionMarkResolved},
 		Scopes: []declare.Scope{{Name: "reactions:write", Why: "👀 on a help channel's question past the channel's answers of the hour, ✅ on one resolved"},
@@ -157,6 +157,7 @@ type Deps struct {
 	Calls         Calls
 	Limits        Limits
 	Conversations Conversations
+	Outcomes      Outcomes
 }
 
 // Feature is the help channels, as the Home reads them (Channels).

@@ -33,6 +33,7 @@ import (
 const (
 	reactionQuestion = "question"
 	reactionMemo     = "memo"
+	reactionResolved = "white_check_mark" // ✅: outcomes.go
 )
 
 // workReact is a reaction's work.
@@ -54,6 +55,10 @@ type reactRequest struct {
 // acks; any other reaction is acked and costs nothing.
 func (f *Feature) onReaction(ctx context.Context, req *bot.EventRequest) {
 	ev, ok := req.Event.InnerEvent.Data.(*slackevents.ReactionAddedEvent)
+	if ok && ev.Reaction == reactionResolved && ev.Item.Type == "message" && ev.User != "" {
+		f.onResolvedReaction(ctx, req, ev)
+		return
+	}
 	if !ok || ev.Item.Type != "message" || ev.User == "" || ev.User == f.self(ctx) ||
 		(ev.Reaction != reactionQuestion && ev.Reaction != reactionMemo) || f.refusal(ev.User, ev.Item.Channel) != "" {
 		req.Ack(nil)

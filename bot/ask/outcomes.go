@@ -1,0 +1,46 @@
+package ask
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/docsbot/docsbot/bot/outcome"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Outcomes records how each question came out (store.Outcomes; the table
+// is bot/outcome's).
+type Outcomes = outcome.Updater
+
+// The answers' events of a question's outcome (bot/outcome's table):
+//
+//	where                          event
+//	an answer shown (show,         Answered when whole and with sources, else
+//	  unasked)                     AnsweredUncertain: the record starts, named by the
+//	                               thread and the answer (the first; a follow-up's
+//	                               answer names the same question)
+//	a person's 👍/👎 (onFeedback)  Press, at the press's action_ts
+//	another's reply in the thread  Reply (doThreadReply)
+//	Ask the docs team sent         Handoff (onAskTeam)
+//
+// A failure to record is logged: the person's answer or press goes on.
+
+// answeredOutcome records that r's answer was shown (answer: its message,
+// "" when shown privately), uncertain when it cited no sources.
+func (a *answers) answeredOutcome(ctx context.Context, r reply, answer string, log *slog.Logger) {
+	ev := outcome.Event{Kind: outcome.Answered}
+	if r.outcome != "answered" || len(sourceKeys(r.stream.Sources())) == 0 {
+		ev.Kind = outcome.AnsweredUncertain
+	}
+	q := r.q
+	create := &store.OutcomeRecord{Project: r.key, Team: q.Team, Channel: q.Channel, TS: r.thread.TS, Answer: answer, Asker: q.User,
+		Asked: a.cfg.Now()}
+	a.recordOutcome(ctx, store.OutcomeRef{Team: q.Team, Channel: q.Channel, TS: r.thread.TS}, create, ev, log)
+}
+
+// recordOutcome applies ev to the question ref names.
+func (a *answers) recordOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, ev outcome.Event, log *slog.Logger) {
+	if _, err := outcome.Record(context.WithoutCancel(ctx), a.store.Outcomes, ref, create, ev, a.cfg.Now()); err != nil {
+		log.Warn("recording a question's outcome failed", "question", ref.String(), "err", err)
+	}
+}

@@ -1,0 +1,160 @@
+package store_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// TestOutcomes: a question's record is found by its message and its
+// answer's, a change is written once (a second replica's same change
+// writes nothing), and the day's counts follow the record as it changes.
+func TestOutcomes(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	asked := time.Now().UTC().Add(-time.Hour)
+	question := store.OutcomeRef{Team: "T1", Channel: "C1", TS: "1700000000.000100"}
+	answer := store.OutcomeRef{Team: "T1", Channel: "C1", TS: "1700000000.000200"}
+	create := &store.OutcomeRecord{Project: "docs", Team: "T1", Channel: "C1", TS: question.TS, Answer: answer.TS, Asker: "U1", Asked: asked}
+	set := func(o string) func(*store.OutcomeRecord) bool {
+		return func(r *store.OutcomeRecord) bool {
+			if r.Outcome == o {
+				return false
+			}
+			r.Outcome, r.Sources = o, true
+			return true
+		}
+	}
+	vote := func(who, choice string) func(*store.OutcomeRecord) bool {
+		return func(r *store.OutcomeRecord) bool {
+			if r.Votes[who].Choice == choice {
+				return false
+			}
+			if r.Votes == nil {
+				r.Votes = map[string]store.Vote{}
+			}
+			r.Votes[who] = store.Vote{Choice: choice, At: "1"}
+			return true
+		}
+	}
+	steps := []struct {
+		name   string
+		ref    store.OutcomeRef
+		create *store.OutcomeRecord
+		fn     func(*store.OutcomeRecord) bool
+		wrote  bool
+		want   map[string]int64
+	}{
+		{"before the answer, by the question", question, nil, set("open"), false, map[string]int64{}},
+		{"the answer", question, create, set("open"), true,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("open"): 1, store.CountSources: 1}},
+		{"the answer again (another replica)", question, create, set("open"), false,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("open"): 1, store.CountSources: 1}},
+		{"by the answer", answer, nil, set("resolved"), true,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1, store.CountSources: 1}},
+		{"the asker's vote", question, nil, vote("U1", store.VoteDown), true,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1, store.CountSources: 1, store.CountRated: 1}},
+		{"the asker's other vote", question, nil, vote("U1", store.VoteUp), true,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1, store.CountSources: 1, store.CountRated: 1, store.CountHelpful: 1}},
+		{"another's vote, beside", answer, nil, vote("U2", store.VoteDown), true,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1, store.CountSources: 1, store.CountRated: 1, store.CountHelpful: 1,
+				store.CountOthersDown: 1}},
+		{"a message of no question", store.OutcomeRef{Team: "T1", Channel: "C1", TS: "1700000000.000300"}, nil, set("open"), false,
+			map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1, store.CountSources: 1, store.CountRated: 1, store.CountHelpful: 1,
+				store.CountOthersDown: 1}},
+	}
+	for _, st := range steps {
+		_, wrote, err := s.Outcomes().UpdateOutcome(ctx, st.ref, st.create, st.fn)
+		if err != nil || wrote != st.wrote {
+			t.Fatalf("%s: UpdateOutcome wrote %t, %v; want %t", st.name, wrote, err, st.wrote)
+		}
+		days, err := s.Outcomes().OutcomeDays(ctx, "docs", asked, asked)
+		if err != nil || len(days) != 1 || !equalCounts(days[0].Counts, st.want) {
+			t.Errorf("%s: the day's counts %v (%v), want %v", st.name, days, err, st.want)
+		}
+	}
+	for _, ref := range []store.OutcomeRef{question, answer} {
+		r, err := s.Outcomes().Outcome(ctx, ref)
+		if err != nil || r.Outcome != "resolved" || r.TS != question.TS || r.AskerVote() != store.VoteUp {
+			t.Errorf("Outcome(%s) = %+v, %v; want resolved, the question's, voted up", ref, r, err)
+		}
+	}
+	if _, err := s.Outcomes().Outcome(ctx, store.OutcomeRef{Team: "T1", Channel: "C2", TS: question.TS}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Outcome in another channel = %v, want ErrNotFound", err)
+	}
+
+	// Kept OutcomeRetention from the question.
+	key := s.Prefix() + "outcome:{p:docs}:T1:C1:" + question.TS
+	if d := pttl(t, key); d > store.OutcomeRetention || d < store.OutcomeRetention-2*time.Hour {
+		t.Errorf("the record expires in %v, want about %v", d, store.OutcomeRetention-time.Hour)
+	}
+
+	for _, bad := range []store.OutcomeRef{{"", "C1", "1"}, {"T1", "", "1"}, {"T1", "C1", ""}} {
+		if _, _, err := s.Outcomes().UpdateOutcome(ctx, bad, nil, set("open")); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("UpdateOutcome(%s) = %v, want ErrInvalid", bad, err)
+		}
+	}
+	if _, _, err := s.Outcomes().UpdateOutcome(ctx, question, &store.OutcomeRecord{TS: question.TS}, set("open")); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("UpdateOutcome creating without the question's time = %v, want ErrInvalid", err)
+	}
+}
+
+// TestOutcomeOnceAcrossReplicas: replicas applying the same signal to one
+// question at once count it once.
+func TestOutcomeOnceAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	prefix := newStore(t).Prefix()
+	asked := time.Now().UTC()
+	ref := store.OutcomeRef{Team: "T1", Channel: "C1", TS: "1700000000.000100"}
+	create := &store.OutcomeRecord{Project: "docs", Team: "T1", Channel: "C1", TS: ref.TS, Asker: "U1", Asked: asked}
+	var wg sync.WaitGroup
+	wrote := make(chan bool, 16)
+	for range 8 {
+		replica := store.New(rdb, store.WithPrefix(prefix))
+		wg.Go(func() {
+			for _, o := range []string{"open", "resolved"} {
+				_, w, err := replica.Outcomes().UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool {
+					if r.Outcome == o || r.Outcome == "resolved" {
+						return false
+					}
+					r.Outcome = o
+					return true
+				})
+				if err != nil {
+					t.Errorf("UpdateOutcome %s: %v", o, err)
+				}
+				wrote <- w
+			}
+		})
+	}
+	wg.Wait()
+	close(wrote)
+	writes := 0
+	for w := range wrote {
+		if w {
+			writes++
+		}
+	}
+	days, err := store.New(rdb, store.WithPrefix(prefix)).Outcomes().OutcomeDays(ctx, "docs", asked, asked)
+	want := map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1}
+	if err != nil || writes != 2 || !equalCounts(days[0].Counts, want) {
+		t.Errorf("8 replicas: %d writes, counts %v (%v); want 2 writes, %v", writes, days, err, want)
+	}
+}
+
+func equalCounts(got, want map[string]int64) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for f, n := range want {
+		if got[f] != n {
+			return false
+		}
+	}
+	return true
+}
