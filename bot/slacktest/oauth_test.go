@@ -156,14 +156,23 @@ func TestAuthorizeInBrowser(t *testing.T) {
 // HTTP basic auth when basic is set: Slack's answer.
 func postForm(t *testing.T, s *Server, form url.Values, basic bool) map[string]any {
 	t.Helper()
-	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, s.APIURL+"oauth.v2.access", strings.NewReader(form.Encode()))
+	return formCall(t, s, "oauth.v2.access", form, func(req *http.Request) {
+		if basic {
+			req.SetBasicAuth(testClientID, testClientSecret)
+		}
+	})
+}
+
+// formCall posts form to the Web API's method, with what auth sets on the
+// request: Slack's answer, decoded.
+func formCall(t *testing.T, s *Server, method string, form url.Values, auth func(*http.Request)) map[string]any {
+	t.Helper()
+	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, s.APIURL+method, strings.NewReader(form.Encode()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if basic {
-		req.SetBasicAuth(testClientID, testClientSecret)
-	}
+	auth(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package slacktest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -257,20 +256,5 @@ func TestOrgWideInstall(t *testing.T) {
 // slack-go does not (team_id): Slack's answer.
 func rawCall(t *testing.T, s *Server, token, method string, form url.Values) map[string]any {
 	t.Helper()
-	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, s.APIURL+method, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return formCall(t, s, method, form, func(req *http.Request) { req.Header.Set("Authorization", "Bearer "+token) })
 }
