@@ -5,9 +5,10 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/docsbot/docsbot/bot"
 	"strings"
 	"testing"
+
+	"github.com/docsbot/docsbot/bot"
 
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"

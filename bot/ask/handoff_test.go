@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
-	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/jobdraft"
@@ -89,8 +88,7 @@ func TestAskMadeADocsJobByAnEditor(t *testing.T) {
 func TestAskSentToTheDocsTeam(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
-	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}, Config: app.Config{Ask: ask.Config{RequestsChannel: requests}}})
+	h.startWithRequests(alice)
 	ts := h.asked(bob, "Where are the audit logs?")
 	answer := h.answered(ts)
 	h.press(bob, answer, ask.ActionFeedback, "bad")
@@ -130,8 +128,7 @@ func TestWhoMayAsk(t *testing.T) {
 	h := newHarness(t)
 	h.Slack.AddGuest(guest, "gus", false)
 	h.Slack.AddExternalUser(outsider, "eve", "T0OTHER")
-	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
-	h.StartBot(bottest.Config{Answers: true, Config: app.Config{Ask: ask.Config{RequestsChannel: requests}}})
+	h.startWithRequests()
 	for _, who := range []struct{ user, refusal string }{{guest, "Guests of this workspace"}, {outsider, "another organisation"}} {
 		answer := h.answered(h.asked(who.user, "Where are the audit logs?"))
 		m, err := h.Slack.Mention(t.Context(), slacktestMessage(who.user, "where is the quickstart?"))

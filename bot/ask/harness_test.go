@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
@@ -26,6 +28,14 @@ const (
 func newHarness(t *testing.T, apiOpts ...docsapitest.Option) *harness {
 	t.Helper()
 	return &harness{bottest.New(t, redisURL, apiOpts...)}
+}
+
+// startWithRequests starts the answers with a requests channel (Ask the
+// docs team posts there) and editors (none: everyone).
+func (h *harness) startWithRequests(editors ...string) {
+	h.T.Helper()
+	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
+	h.StartBot(bottest.Config{Answers: true, Editors: editors, Config: app.Config{Ask: ask.Config{RequestsChannel: requests}}})
 }
 
 // answers are the bot's streamed or posted answers in the thread under ts.

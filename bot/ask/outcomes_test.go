@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/jobdraft"
@@ -106,8 +105,7 @@ func TestOutcomeUncertain(t *testing.T) {
 func TestOutcomeHandedOff(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
-	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}, Config: app.Config{Ask: ask.Config{RequestsChannel: requests}}})
+	h.startWithRequests(alice)
 	q := h.asked(bob, "Where are the audit logs?")
 	answer := h.answered(q)
 	h.press(bob, answer, ask.ActionFallsShort, "")

@@ -374,8 +374,7 @@ func TestAskFeedbackCountsOnce(t *testing.T) {
 func TestAskTeamOnce(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.Slack.AddChannel(slacktest.Channel{ID: requests, Name: "docs-requests", BotMember: true})
-	h.StartBot(bottest.Config{Answers: true, Editors: []string{alice}, Config: app.Config{Ask: ask.Config{RequestsChannel: requests}}})
+	h.startWithRequests(alice)
 	answer := h.answered(h.asked(bob, "Where are the audit logs?"))
 	h.press(bob, answer, ask.ActionFallsShort, "")
 	offer := h.WaitButtons(bob, ask.ActionAskTeam)

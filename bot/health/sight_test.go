@@ -183,18 +183,8 @@ func TestHealthInASharedChannelGoesToTheMemberAlone(t *testing.T) {
 	h := bottest.New(t, redisURL)
 	sightWorld(h)
 	h.StartBot(bottest.Config{})
-	dm, err := h.Slack.OpenDM(alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Command(alice, shared, health.Command, "feedback")
-	h.WaitFor("the view in alice's DM", func() bool { return len(h.Roots(dm)) == 1 })
-	m := h.Roots(dm)[0]
-	bottest.WantContains(t, "the view in the DM", bottest.Rendered(m), "Pages readers voted down", "The signature example doesn't work at all",
+	m, dm := healthInDM(h, shared, "feedback", "Pages readers voted down", "The signature example doesn't work at all",
 		"shared with another organisation")
-	if !strings.Contains(string(m.Blocks), jobdraft.ActionFixDocs) {
-		t.Errorf("the view in the DM has no Fix with agent button: %s", m.Blocks)
-	}
 	h.WaitPrivate(alice, "sent you the docs health in your messages")
 	if roots := h.Roots(shared); len(roots) != 0 {
 		t.Errorf("%d messages posted in the shared channel, want none: %q", len(roots), bottest.Rendered(roots[0]))
@@ -221,18 +211,8 @@ func TestHealthInAChannelWithAGuestGoesToTheMemberAlone(t *testing.T) {
 	h := bottest.New(t, redisURL)
 	sightWorld(h)
 	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{Analytics: generous}}})
-	dm, err := h.Slack.OpenDM(alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Command(alice, withGuest, health.Command, "")
-	h.WaitFor("the view in alice's DM", func() bool { return len(h.Roots(dm)) == 1 })
-	m := h.Roots(dm)[0]
-	bottest.WantContains(t, "the view in the DM", bottest.Rendered(m), "The signature example doesn't work at all", "`sso`",
+	healthInDM(h, withGuest, "", "The signature example doesn't work at all", "`sso`",
 		"which has guests or people of another organisation in it")
-	if !strings.Contains(string(m.Blocks), jobdraft.ActionFixDocs) {
-		t.Errorf("the view in the DM has no Fix with agent button: %s", m.Blocks)
-	}
 	h.WaitPrivate(alice, "This channel has guests or people of another organisation in it, so docsbot sent you the docs health in your messages")
 	h.Idle()
 	if roots := h.Roots(withGuest); len(roots) != 0 {
@@ -419,4 +399,24 @@ func waitDigest(h *bottest.Harness, channel, what string) slacktest.Message {
 		return false
 	})
 	return d
+}
+
+// healthInDM has alice ask for the docs health in channel (args after the
+// command) and checks that the view came to her DM alone, with its words
+// (want) and a Fix with agent button: the view and the DM.
+func healthInDM(h *bottest.Harness, channel, args string, want ...string) (slacktest.Message, string) {
+	t := h.T
+	t.Helper()
+	dm, err := h.Slack.OpenDM(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Command(alice, channel, health.Command, args)
+	h.WaitFor("the view in alice's DM", func() bool { return len(h.Roots(dm)) == 1 })
+	m := h.Roots(dm)[0]
+	bottest.WantContains(t, "the view in the DM", bottest.Rendered(m), want...)
+	if !strings.Contains(string(m.Blocks), jobdraft.ActionFixDocs) {
+		t.Errorf("the view in the DM has no Fix with agent button: %s", m.Blocks)
+	}
+	return m, dm
 }
