@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot/mrkdwn"
@@ -18,9 +19,23 @@ type Projects struct {
 	b *Bot
 }
 
-// Projects returns the docs projects this bot serves: Config.Projects, or,
+// Projects returns every docs project this bot serves: Config.Projects, or,
 // when none were given, an implicit set of one project (project.Single).
+// What a person may name or choose is ProjectsIn.
 func (b *Bot) Projects() Projects { return Projects{Set: b.projects, b: b} }
+
+// ProjectsIn returns the docs projects of the workspace ctx names
+// (WorkspaceOf): in install mode those of the projects file that serve it
+// (project.Set.ForWorkspace: the file's teams), otherwise every one. It is
+// what a person there may choose, name and be shown; an empty set means
+// the workspace's docs are not connected (project.NoProjectsError).
+func (b *Bot) ProjectsIn(ctx context.Context) Projects {
+	if !b.cfg.InstallMode {
+		return b.Projects()
+	}
+	ws := WorkspaceOf(ctx)
+	return Projects{Set: b.projects.ForWorkspace(ws.Team, ws.Enterprise), b: b}
+}
 
 // Resolution is which project a command is for (project.Resolution) and,
 // when decided, that project with its clients (Served; its API nil when
@@ -39,7 +54,7 @@ type Resolution struct {
 // store's, wrapped.
 func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution, error) {
 	b := ps.b
-	res, err := project.NewResolver(b.projects, b.store.LastChoices).Resolve(ctx, req)
+	res, err := project.NewResolver(ps.Set, b.store.LastChoices).Resolve(ctx, req)
 	out := Resolution{Resolution: res}
 	if err == nil && !res.Ask {
 		out.Served, _ = b.Project(ProjectKey(res.Project))
@@ -55,6 +70,8 @@ func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution
 func (ps Projects) Choose(ctx context.Context, req project.Request, noun string) (Served, string) {
 	res, err := ps.Resolve(ctx, req)
 	switch {
+	case errors.As(err, new(*project.NoProjectsError)):
+		return Served{}, project.NotConnected
 	case err != nil || res.Ask:
 		return Served{}, project.Which(ps, noun)
 	case res.Served.API == nil:
@@ -67,8 +84,7 @@ func (ps Projects) Choose(ctx context.Context, req project.Request, noun string)
 // they chose by project=NAME or by a button), so that their next command
 // without one goes there. It does nothing for an implicit set.
 func (ps Projects) Remember(ctx context.Context, team, user, name string) error {
-	b := ps.b
-	return project.NewResolver(b.projects, b.store.LastChoices).Remember(ctx, team, user, name)
+	return project.NewResolver(ps.Set, ps.b.store.LastChoices).Remember(ctx, team, user, name)
 }
 
 // ProjectKey is the name a feature records and keys state by for p: "" for

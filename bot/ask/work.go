@@ -499,13 +499,13 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 	if q.Project != "" && !q.Implied {
 		return q.Project, Docs{}, "The docs project `" + mrkdwn.Escape(q.Project) + "` has no docs assistant set up, so docsbot cannot answer from it."
 	}
-	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
+	res, err := a.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
 	if err == nil && !res.Ask {
 		if d, ok := a.docs[bot.ProjectKey(res.Project)]; ok {
 			return bot.ProjectKey(res.Project), d, ""
 		}
 	}
-	for _, p := range a.core.Projects().All() {
+	for _, p := range a.core.ProjectsIn(ctx).All() {
 		if d, ok := a.docs[bot.ProjectKey(p)]; ok {
 			return bot.ProjectKey(p), d, ""
 		}

@@ -27,7 +27,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 
 	blocks := []slack.Block{
 		slack.NewHeaderBlock(plain("docsbot")),
-		slack.NewContextBlock("", text(mrkdwn.Cut(h.projectsText(), 2900))),
+		slack.NewContextBlock("", text(mrkdwn.Cut(h.projectsText(ctx), 2900))),
 	}
 	if refusal := h.core.Refusal(req.User, ""); refusal != "" {
 		return homeView(append(blocks, section(mrkdwn.Escape(refusal))))
@@ -103,7 +103,7 @@ func (h *home) helpText(ctx context.Context, log *slog.Logger) string {
 // and otherwise why not, once. The Home never spends the analytics budget.
 func (h *home) healthTexts(ctx context.Context, viewer string, log *slog.Logger) []string {
 	sight := h.core.Sight(ctx, viewer, "")
-	set := h.core.Projects()
+	set := h.core.ProjectsIn(ctx)
 	if set.Implicit() {
 		return []string{h.healthText(ctx, "", "", sight, log)}
 	}

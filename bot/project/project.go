@@ -33,6 +33,10 @@ type Project struct {
 	// Experts are called to a help channel's question of this project
 	// (Ask an expert), besides DOCSBOT_EXPERTS.
 	Experts roles.Editors
+	// Teams are the workspaces (team ids) and organisations (enterprise
+	// ids) the project serves when docsbot is installed in many (install
+	// mode); empty serves every one. See Set.ForWorkspace.
+	Teams []string
 	// VisitorsBudget names the analytics budget this project draws on;
 	// projects of one organisation share one. By default the project's name.
 	VisitorsBudget string
@@ -110,6 +114,8 @@ type Set struct {
 	byName    map[string]int
 	byChannel map[string]int
 	implicit  bool
+	// scoped is true when some project names the Teams it serves.
+	scoped bool
 }
 
 // Single returns the set of one project built from today's settings: the
@@ -136,8 +142,27 @@ func newSet(ps []Project, implicit bool) *Set {
 		for _, c := range p.Channels {
 			s.byChannel[c] = i
 		}
+		s.scoped = s.scoped || len(p.Teams) > 0
 	}
 	return s
+}
+
+// ForWorkspace returns the projects of s that serve the workspace team of
+// the organisation enterprise (either may be ""): those naming neither in
+// Teams serve it only when they name no teams at all. It returns s itself
+// when no project names teams. A workspace served by none gets an empty
+// set, which resolves nothing (NoProjectsError).
+func (s *Set) ForWorkspace(team, enterprise string) *Set {
+	if !s.scoped {
+		return s
+	}
+	var ps []Project
+	for _, p := range s.projects {
+		if len(p.Teams) == 0 || team != "" && slices.Contains(p.Teams, team) || enterprise != "" && slices.Contains(p.Teams, enterprise) {
+			ps = append(ps, p.clone())
+		}
+	}
+	return newSet(ps, s.implicit)
 }
 
 // Implicit reports whether the set was built from today's settings rather
@@ -186,6 +211,7 @@ func (s *Set) ForChannel(channel string) (Project, bool) {
 // clone returns p with lists of its own.
 func (p Project) clone() Project {
 	p.Channels = slices.Clone(p.Channels)
+	p.Teams = slices.Clone(p.Teams)
 	p.Editors.Users = slices.Clone(p.Editors.Users)
 	p.Editors.Groups = slices.Clone(p.Editors.Groups)
 	p.Experts.Users = slices.Clone(p.Experts.Users)
