@@ -8,8 +8,8 @@ import (
 	"github.com/docsbot/docsbot/bot/project"
 )
 
-// A workspace whose docs are not connected (install mode: no project of
-// the projects file serves it; see ProjectsIn) is told so wherever a
+// A workspace whose docs are not connected (no project of the projects
+// file serves it, none was connected from Slack; see ProjectsIn) is told so wherever a
 // person asks docsbot for something, privately, and nothing else is done:
 //
 //	| way in                                  | answer                                  |
@@ -23,8 +23,13 @@ import (
 // The words are project.NotConnected.
 
 // docsConnected reports whether the workspace ctx names has a docs project
-// to serve.
-func (b *Bot) docsConnected(ctx context.Context) bool { return b.ProjectsIn(ctx).Len() > 0 }
+// to serve. When the projects connected from Slack cannot be read, it says
+// yes: the features then meet the same trouble and say so themselves,
+// rather than a person being told, wrongly, that nothing is connected.
+func (b *Bot) docsConnected(ctx context.Context) bool {
+	ps, err := b.projectsIn(ctx)
+	return ps.Len() > 0 || err != nil
+}
 
 // tellNotConnected answers a shortcut of a workspace whose docs are not
 // connected (the table above) once it is acked: a modal opened with its

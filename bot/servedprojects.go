@@ -30,11 +30,39 @@ func (b *Bot) Projects() Projects { return Projects{Set: b.projects, b: b} }
 // what a person there may choose, name and be shown; an empty set means
 // the workspace's docs are not connected (project.NoProjectsError).
 func (b *Bot) ProjectsIn(ctx context.Context) Projects {
-	if !b.cfg.InstallMode {
-		return b.Projects()
+	ps, err := b.projectsIn(ctx)
+	if err != nil {
+		b.log.Warn("the docs projects connected from Slack cannot be read now; serving those read last", "err", err)
 	}
+	return ps
+}
+
+// projectsIn is ProjectsIn, and the error of reading the projects
+// connected from Slack (the set then has those read last, if any).
+func (b *Bot) projectsIn(ctx context.Context) (Projects, error) {
+	set := b.projects
 	ws := WorkspaceOf(ctx)
-	return Projects{Set: b.projects.ForWorkspace(ws.Team, ws.Enterprise), b: b}
+	if b.cfg.InstallMode {
+		set = set.ForWorkspace(ws.Team, ws.Enterprise)
+	}
+	if b.connected == nil {
+		return Projects{Set: set, b: b}, nil
+	}
+	conn, err := b.connected.in(ctx, b.settingsTeam(ctx))
+	if len(conn) > 0 {
+		set = set.With(conn...)
+	}
+	return Projects{Set: set, b: b}, err
+}
+
+// settingsTeam is the workspace whose settings apply to the work ctx
+// carries: the workspace it names, else (work recorded before work named
+// its workspace) the bot's own.
+func (b *Bot) settingsTeam(ctx context.Context) string {
+	if ws := WorkspaceOf(ctx); ws.Team != "" {
+		return ws.Team
+	}
+	return b.self.TeamID
 }
 
 // Resolution is which project a command is for (project.Resolution) and,
@@ -91,8 +119,11 @@ func (ps Projects) Remember(ctx context.Context, team, user, name string) error 
 // the implicit project, so that an installation without a projects file
 // keeps the keys and records it had; otherwise p.Name.
 func ProjectKey(p project.Project) string {
-	if p.Implicit {
+	switch {
+	case p.Implicit:
 		return ""
+	case p.Workspace != "":
+		return connectedKey(p.Name, p.Workspace) // connected.go
 	}
 	return p.Name
 }
@@ -124,6 +155,16 @@ type Clients struct {
 // file, or no docs API client built for it). It is the one way a feature
 // reaches a project and its clients.
 func (b *Bot) Project(key string) (Served, bool) {
+	if strings.Contains(key, "@") {
+		if b.connected == nil {
+			return Served{}, false
+		}
+		// Bounded, as the callers have no context: the answer is usually
+		// in this replica's memory (connected.go).
+		ctx, cancel := context.WithTimeout(context.Background(), connectedReadWait)
+		defer cancel()
+		return b.connected.served(ctx, key)
+	}
 	var p project.Project
 	switch {
 	case key == "" && b.projects.Implicit():
@@ -149,6 +190,12 @@ func (b *Bot) Project(key string) (Served, bool) {
 // has no editors: known is false, and the caller refuses.
 func (b *Bot) editorLists(name string) (lists []roles.Editors, everyone, known bool) {
 	lists = []roles.Editors{b.cfg.Editors}
+	if strings.Contains(name, "@") { // connected from Slack: DOCSBOT_EDITORS alone
+		if _, ok := b.Project(name); !ok {
+			return nil, false, false
+		}
+		return lists, b.cfg.Editors.Empty(), true
+	}
 	if name != "" {
 		p, ok := b.projects.Get(name)
 		if !ok {

@@ -46,7 +46,16 @@ type Connection struct {
 	// By is the Slack user who connected it, At when.
 	By string
 	At time.Time
+	// Retired is when it was disconnected, zero while connected: a
+	// disconnected project takes no new work, but the work it has (a job
+	// running) is still followed with its keys until RetiredKept has
+	// passed, when List forgets it.
+	Retired time.Time
 }
+
+// RetiredKept is how long a disconnected project's keys are kept for the
+// work it still has.
+const RetiredKept = 7 * 24 * time.Hour
 
 // KeyHint shows a key as the Home may: its kind's prefix and its last four
 // characters ("mint_…abcd"), never more; a key too short to spare four
@@ -79,6 +88,7 @@ type connRecord struct {
 	SiteURL          string    `json:"site_url,omitempty"`
 	By               string    `json:"by"`
 	At               time.Time `json:"at"`
+	Retired          time.Time `json:"retired,omitzero"`
 }
 
 func (cs Connections) key(team string) string { return cs.s.prefix + "conn:{c}:" + team }
@@ -104,6 +114,9 @@ func (cs Connections) Save(ctx context.Context, c Connection) error {
 		return fmt.Errorf("store: save connection: no workspace, name, project or key: %w", ErrInvalid)
 	}
 	rec := connRecord{ProjectID: c.ProjectID, APIKeyHint: KeyHint(c.APIKey), Domain: c.Domain, SiteURL: c.SiteURL, By: c.By, At: c.At.UTC()}
+	if !c.Retired.IsZero() {
+		rec.Retired = c.Retired.UTC()
+	}
 	var err error
 	if rec.APIKey, err = cs.seal.Seal([]byte(c.APIKey), connAAD(c.Team, c.Name, "api")); err != nil {
 		return err
@@ -136,9 +149,10 @@ func (cs Connections) Delete(ctx context.Context, team, name string) (bool, erro
 	return n > 0, nil
 }
 
-// List reads the connections of team in one command, by name. A
-// connection whose keys do not open (its secrets key no longer in the
-// list) is returned in bad by name with its error.
+// List reads the connections of team in one command, by name, those
+// disconnected (Retired) too. A connection whose keys do not open (its
+// secrets key no longer in the list) is returned in bad by name with its
+// error. One disconnected more than RetiredKept ago is forgotten.
 func (cs Connections) List(ctx context.Context, team string) (list []Connection, bad map[string]error, err error) {
 	if err := cs.check(); err != nil {
 		return nil, nil, err
@@ -156,6 +170,12 @@ func (cs Connections) List(ctx context.Context, team string) (list []Connection,
 			bad[name] = err
 			continue
 		}
+		if !c.Retired.IsZero() && time.Since(c.Retired) > RetiredKept {
+			if err := cs.s.rdb.HDel(ctx, cs.key(team), name).Err(); err != nil {
+				cs.s.log.Debug("store: a connection disconnected long ago not forgotten", "err", err)
+			}
+			continue
+		}
 		list = append(list, c)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
@@ -167,7 +187,7 @@ func (cs Connections) decode(team, name, raw string) (Connection, error) {
 	if err := json.Unmarshal([]byte(raw), &rec); err != nil {
 		return Connection{}, fmt.Errorf("store: connection %s of %s: %w", name, team, err)
 	}
-	c := Connection{Team: team, Name: name, ProjectID: rec.ProjectID, Domain: rec.Domain, SiteURL: rec.SiteURL, By: rec.By, At: rec.At}
+	c := Connection{Team: team, Name: name, ProjectID: rec.ProjectID, Domain: rec.Domain, SiteURL: rec.SiteURL, By: rec.By, At: rec.At, Retired: rec.Retired}
 	key, err := cs.seal.Open(rec.APIKey, connAAD(team, name, "api"))
 	if err != nil {
 		return Connection{}, fmt.Errorf("store: connection %s of %s: API key: %w", name, team, err)

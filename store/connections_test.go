@@ -70,6 +70,33 @@ func TestConnections(t *testing.T) {
 		t.Errorf("List(T9) of a moved record = %+v, %v, %v; want it bad (ErrSealed)", list, bad, err)
 	}
 
+	// Disconnected: still listed, with its keys, for the work it has;
+	// forgotten once RetiredKept has passed.
+	retired := docs
+	retired.Retired = time.Now()
+	if err := cs.Save(ctx, retired); err != nil {
+		t.Fatal(err)
+	}
+	<-changes
+	if list, _, _ := cs.List(ctx, "T1"); len(list) != 1 || list[0].Retired.IsZero() || list[0].APIKey != apiKey {
+		t.Errorf("a disconnected project is listed as %+v", list)
+	}
+	retired.Retired = time.Now().Add(-store.RetiredKept - time.Minute)
+	if err := cs.Save(ctx, retired); err != nil {
+		t.Fatal(err)
+	}
+	<-changes
+	if list, _, _ := cs.List(ctx, "T1"); len(list) != 0 {
+		t.Errorf("a project disconnected long ago is still listed: %+v", list)
+	}
+	if n, _ := rdb.HLen(ctx, s.Prefix()+"conn:{c}:T1").Result(); n != 0 {
+		t.Errorf("a project disconnected long ago is still kept (%d)", n)
+	}
+	if err := cs.Save(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	<-changes
+
 	if ok, err := cs.Delete(ctx, "T1", "docs"); !ok || err != nil {
 		t.Errorf("Delete = %t, %v", ok, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/pane"
+	"github.com/docsbot/docsbot/bot/settings"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
@@ -40,6 +41,7 @@ func features() []feature {
 		{health.Declaration, (*replica).health},
 		{pane.Declaration, (*replica).pane},
 		{unfurl.Declaration, (*replica).unfurl},
+		{settings.Declaration, (*replica).settings},
 		{home.Declaration, (*replica).home},
 	}
 }
@@ -194,6 +196,9 @@ func (r *replica) home() error {
 	}
 	if r.healthFeature != nil {
 		d.Health = r.healthFeature
+	}
+	if r.settingsFeature != nil {
+		d.Settings = r.settingsFeature
 	}
 	_, err := home.Register(r.b, cfg, d)
 	return err

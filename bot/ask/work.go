@@ -98,7 +98,7 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if conv.Project != "" && conv.Project != key {
-		if d, ok := a.docs[conv.Project]; ok {
+		if d, ok := a.docsOf(conv.Project); ok {
 			key, docs = conv.Project, d // a conversation stays with its project
 		}
 	}
@@ -492,7 +492,7 @@ func (a *answers) outcomeOf(ctx context.Context, relayErr error) (outcome, note 
 // person when none answers.
 func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, string) {
 	if q.Project != "" {
-		if d, ok := a.docs[q.Project]; ok {
+		if d, ok := a.docsOf(q.Project); ok {
 			return q.Project, d, ""
 		}
 	}
@@ -501,12 +501,12 @@ func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, st
 	}
 	res, err := a.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
 	if err == nil && !res.Ask {
-		if d, ok := a.docs[bot.ProjectKey(res.Project)]; ok {
+		if d, ok := a.docsOf(bot.ProjectKey(res.Project)); ok {
 			return bot.ProjectKey(res.Project), d, ""
 		}
 	}
 	for _, p := range a.core.ProjectsIn(ctx).All() {
-		if d, ok := a.docs[bot.ProjectKey(p)]; ok {
+		if d, ok := a.docsOf(bot.ProjectKey(p)); ok {
 			return bot.ProjectKey(p), d, ""
 		}
 	}

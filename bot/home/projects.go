@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/docsbot/docsbot/bot/mrkdwn"
-	"github.com/docsbot/docsbot/bot/project"
 )
 
 // projectsText is the Home's line about the docs projects: for one implicit
@@ -25,7 +24,7 @@ func (h *home) projectsText(ctx context.Context) string {
 	var b strings.Builder
 	switch set.Len() {
 	case 0:
-		return project.NotConnected
+		return "docsbot has no docs connected in this workspace yet."
 	case 1:
 		b.WriteString("docsbot serves one docs project:")
 	default:

@@ -32,6 +32,13 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	if refusal := h.core.Refusal(req.User, ""); refusal != "" {
 		return homeView(append(blocks, section(mrkdwn.Escape(refusal))))
 	}
+	if h.core.ProjectsIn(ctx).Len() == 0 {
+		// No docs connected: the Home is how to connect them.
+		if h.settings != nil {
+			blocks = append(blocks, h.settings.Blocks(ctx, req.Team, req.User)...)
+		}
+		return homeView(blocks)
+	}
 	switch {
 	case req.Channel == "":
 		blocks = append(blocks, section("Start a docs agent job with `/docs-agent` in a channel, or by mentioning docsbot."))
@@ -77,6 +84,9 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	if h.cfg.Help != nil && h.core.Editors().Refusal(ctx, req.User, req.Channel, "") == "" {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Help channels")))
 		blocks = append(blocks, section(h.helpText(ctx, log)))
+	}
+	if h.settings != nil {
+		blocks = append(blocks, h.settings.Blocks(ctx, req.Team, req.User)...)
 	}
 	return homeView(blocks)
 }

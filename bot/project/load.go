@@ -651,3 +651,23 @@ func deref(n *yaml.Node) *yaml.Node {
 	}
 	return n
 }
+
+// ValidID reports whether s may be a project id (safe in a URL path).
+func ValidID(s string) bool { return validID(s) }
+
+// NameFrom makes a project name of s (a docs domain, say): lower case,
+// every byte a name may not hold a -, at most 32 bytes; "docs" when
+// nothing is left.
+func NameFrom(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !nameByte(c) {
+			b[i] = '-'
+		}
+	}
+	name := strings.Trim(string(b[:min(len(b), 32)]), "-_")
+	if !validName(name) {
+		return "docs"
+	}
+	return name
+}

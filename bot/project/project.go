@@ -42,6 +42,9 @@ type Project struct {
 	VisitorsBudget string
 	// Implicit marks the project built from today's settings by Single.
 	Implicit bool
+	// Workspace is the workspace (team id) that connected the project from
+	// Slack; "" for a project of the projects file or the settings.
+	Workspace string
 	// Assistant is how the project's docs assistant is reached, for the
 	// answers from the docs; its zero value (no key) answers nothing.
 	Assistant Assistant
@@ -145,6 +148,26 @@ func newSet(ps []Project, implicit bool) *Set {
 		s.scoped = s.scoped || len(p.Teams) > 0
 	}
 	return s
+}
+
+// None is the set of no project: docsbot started without docs, to have
+// them connected from Slack.
+func None() *Set { return newSet(nil, false) }
+
+// With returns s with extra after its own projects (those connected from
+// Slack): a set of named projects, where a name already in s is left out.
+// s itself when extra is empty.
+func (s *Set) With(extra ...Project) *Set {
+	if len(extra) == 0 {
+		return s
+	}
+	ps := s.All()
+	for _, p := range extra {
+		if _, taken := s.byName[p.Name]; !taken {
+			ps = append(ps, p.clone())
+		}
+	}
+	return newSet(ps, false)
 }
 
 // ForWorkspace returns the projects of s that serve the workspace team of
