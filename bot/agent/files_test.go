@@ -3,11 +3,13 @@ package agent_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
@@ -60,5 +62,57 @@ func TestJobWithAttachedFiles(t *testing.T) {
 	}
 	if note.ThreadTS != "" && note.ThreadTS != m.TS {
 		t.Errorf("the note is in thread %q", note.ThreadTS)
+	}
+}
+
+// TestShortcutOnAMessageWithFiles: the shortcut on a message with files
+// opens the form with the text of its log file quoted in the context, as
+// its writer's data, and names the image not sent and the HTML "image" not
+// read (no files:read); the job gets what the form showed, and no bytes of
+// the image or the sign-in page.
+func TestShortcutOnAMessageWithFiles(t *testing.T) {
+	t.Parallel()
+	h := longJobsBot(t, bottest.Config{})
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{7}, 16)...)
+	const logText = "ERROR 502 from /v1/export " + injection
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ts, _, err := h.Slack.PostUserMessage(ctx, slacktest.UserMessage{ChannelID: general, UserID: bob, Text: "The export fails, see attached",
+		Attach: []slacktest.Attachment{
+			{Name: "export.log", Mimetype: "text/plain", Content: []byte(logText)},
+			{Name: "screen.png", Mimetype: "image/png", Content: png},
+			{Name: "page.png", Mimetype: "image/png", Content: png, Fault: slacktest.FileSignInPage},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Shortcut(slacktest.MessageShortcut{UserID: alice, CallbackID: agent.ShortcutSendToAgent, ChannelID: general, MessageTS: ts})
+	f := h.jobForm(alice)
+	wantQuoted(t, "the log file", f.context, logText, "another person in Slack (@bob), in the file export.log attached to the message")
+	var blocks []struct {
+		BlockID  string `json:"block_id"`
+		Elements []struct{ Text string }
+	}
+	if err := json.Unmarshal([]byte(f.blocks), &blocks); err != nil {
+		t.Fatal(err)
+	}
+	note := ""
+	for _, b := range blocks {
+		if b.BlockID == "files" {
+			note = b.Elements[0].Text
+		}
+	}
+	bottest.WantContains(t, "the form's note on the files", note, "The agent gets the text of export.log after your instruction",
+		"Not sent to the agent, which takes text only: <"+h.Slack.URL(), "|screen.png>", "Not read: <",
+		"|page.png> (docsbot cannot read files: the app needs the files:read scope (reinstall))")
+	f.initial = "Document the export error"
+	h.submit(f.view.ID, f.initial)
+	_, jobID := h.rootIn(general, ts)
+	prompt := h.API.Prompts(jobID)[0]
+	wantSentAsShown(t, "the message with files", f, prompt)
+	for _, not := range []string{"PNG", "Sign in"} {
+		if strings.Contains(prompt, not) {
+			t.Errorf("the agent got %q:\n%s", not, prompt)
+		}
 	}
 }
