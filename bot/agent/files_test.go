@@ -116,3 +116,48 @@ func TestShortcutOnAMessageWithFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesOnlyOfThoseWhoMayStartJobs: the files of a job request are read
+// only where its person may start jobs: a person of another organisation
+// in a channel shared with theirs (Slack Connect), a guest in a DM and a
+// person the allow-lists leave out are refused as always, and their files
+// are never downloaded; an editor's request in the shared channel has its
+// file read.
+func TestFilesOnlyOfThoseWhoMayStartJobs(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.addOutsiders()
+	const mallory, connect = "U0MALLORY", "C0CONNECT"
+	h.Slack.AddUser(mallory, "mallory")
+	h.Slack.AddChannel(slacktest.Channel{ID: connect, Name: "partner-connect", BotMember: true, Shared: true})
+	h.StartBot(bottest.Config{Config: app.Config{Bot: bot.Config{AllowedUsers: []string{alice, guest, outsider}}}})
+	guestDM, err := h.Slack.OpenDM(guest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := func(who string) []slacktest.Attachment {
+		return []slacktest.Attachment{{Name: who + ".log", Mimetype: "text/plain", Content: []byte("ERROR seen by " + who)}}
+	}
+	refused := []struct {
+		user, channel, refusal string
+		mention                bool
+	}{
+		{outsider, connect, outsiderRefusal, true},
+		{guest, guestDM, guestRefusal, false},
+		{mallory, general, "not on the list", true},
+	}
+	for _, r := range refused {
+		ts := h.Post(slacktest.UserMessage{ChannelID: r.channel, UserID: r.user, Text: "Document this error", Attach: log(r.user)}, r.mention)
+		h.WaitPrivate(r.user, r.refusal)
+		for _, f := range h.Slack.MessageFiles(r.channel, ts) {
+			if d, _ := h.Slack.SharedFile(f.ID); d.Downloads != 0 {
+				t.Errorf("%s's file was downloaded %d times", r.user, d.Downloads)
+			}
+		}
+	}
+	h.Post(slacktest.UserMessage{ChannelID: connect, UserID: alice, Text: "Document this error", Attach: log("alice")}, true)
+	h.WaitFor("the editor's job", func() bool { return len(h.API.Jobs()) == 1 })
+	if p := h.API.Prompts(h.API.Jobs()[0].ID)[0]; !strings.Contains(p, "ERROR seen by alice") {
+		t.Errorf("the editor's job lacks her file's text:\n%s", p)
+	}
+}
