@@ -151,6 +151,19 @@ func TestDoctor(t *testing.T) {
 				bot.SecretKinds().Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
 		},
 		{
+			// An app installed before docsbot read the files people attach.
+			name: "bot token lacks files:read",
+			env: func(*doctorSetup) map[string]string {
+				lacking := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == "files:read" })
+				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithScopes(lacking...))
+				t.Cleanup(sl.Close)
+				return map[string]string{envSlackAPIURL: sl.APIURL}
+			},
+			wantCode: cli.ExitFailure,
+			want: map[string]want{"Slack bot token": {"✗", []string{"lacks scopes docsbot uses: files:read (files:read: the files people attach",
+				"without it Slack sends its sign-in page instead of each file, and docsbot reads none", "reinstall the app"}}},
+		},
+		{
 			// An app installed before the manifest turned on the pane and
 			// the unfurls.
 			name: "bot token lacks the AI surface's scopes",
