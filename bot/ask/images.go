@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -70,12 +71,14 @@ func (a *answers) readImages(ctx context.Context, q bot.Question) images {
 	return out
 }
 
-// noteImages tells the asker of q, privately and once (markFilesNote),
-// what became of the files the assistant was not sent.
+// noteImages tells the asker of q, privately and once (markFilesNote), in
+// the thread its answer goes in, what became of the files the assistant
+// was not sent.
 func (a *answers) noteImages(ctx context.Context, w *bot.Work, q bot.Question, note string, log *slog.Logger) {
 	if note == "" {
 		return
 	}
+	q.ThreadTS = cmp.Or(q.ThreadTS, q.TS)
 	if _, err := w.Step(ctx, markFilesNote, func(ctx context.Context) (string, error) {
 		a.tell(ctx, q, note, log)
 		return "1", nil

@@ -34,6 +34,9 @@ func TestAskWithImages(t *testing.T) {
 	answer := h.answered(ts)
 	bottest.WantContains(t, "the answer", answer.Text, "Looking at screen.png (image/png)", "The docs assistant looked at the image `screen.png`.")
 	note := h.WaitPrivate(alice, "Not sent to the docs assistant")
+	if note.ThreadTS != ts {
+		t.Errorf("the note is in thread %q, want the question's %q", note.ThreadTS, ts)
+	}
 	bottest.WantContains(t, "the note", note.Text, "looks at images only (PNG, JPEG, GIF, WebP): <", "|notes.txt>.",
 		"|huge.png> (larger than 1,024 bytes)", "|page.png> (docsbot cannot read files: the app needs the files:read scope (reinstall))",
 		"|fifth.gif> (docsbot reads 4 files of a message)")
