@@ -155,13 +155,8 @@ func TestSend(t *testing.T) {
 		if status != http.StatusOK || !out.OK {
 			t.Fatalf("%d %+v", status, out)
 		}
-		c.waitEvent(t, "the file_share message event", func(e socketmode.Event) bool {
-			ev, ok := e.Data.(slackevents.EventsAPIEvent)
-			if !ok {
-				return false
-			}
-			me, ok := ev.InnerEvent.Data.(*slackevents.MessageEvent)
-			return ok && me.TimeStamp == out.TS && me.SubType == "file_share"
+		c.waitMessage(t, "the file_share message event", func(me *slackevents.MessageEvent) bool {
+			return me.TimeStamp == out.TS && me.SubType == "file_share"
 		})
 		if files := w.slack.MessageFiles("C0GENERAL", out.TS); len(files) != 2 || files[0].Name != "screen.png" || files[1].Name != "build.log" {
 			t.Fatalf("the message's files: %+v", files)
@@ -196,13 +191,8 @@ func TestSend(t *testing.T) {
 			if status != http.StatusOK || !out.OK || out.Command || out.Pending || out.TS == "" {
 				t.Fatalf("%d %+v", status, out)
 			}
-			c.waitEvent(t, "the message event", func(e socketmode.Event) bool {
-				ev, ok := e.Data.(slackevents.EventsAPIEvent)
-				if !ok {
-					return false
-				}
-				me, ok := ev.InnerEvent.Data.(*slackevents.MessageEvent)
-				return ok && me.TimeStamp == out.TS && me.Text == tc.wantText && me.ThreadTimeStamp == tc.threadTS && me.User == "U0ALICE"
+			c.waitMessage(t, "the message event", func(me *slackevents.MessageEvent) bool {
+				return me.TimeStamp == out.TS && me.Text == tc.wantText && me.ThreadTimeStamp == tc.threadTS && me.User == "U0ALICE"
 			})
 			if m, ok := w.slack.Message("C0GENERAL", out.TS); !ok || m.Text != tc.wantText {
 				t.Errorf("stored %+v", m)
