@@ -150,8 +150,8 @@ type reply struct {
 	// stored is the thread's conversation as the work read it: the
 	// version the answer's turns are written over (remember).
 	stored store.Conversation
-	// question is q's text as the assistant was sent it (cutQuestion),
-	// with images, the question's (images.go).
+	// question is q's text as the assistant was sent it (cutQuestion);
+	// images are the question's (images.go).
 	question string
 	images   images
 	stream   *docsapi.AnswerStream
