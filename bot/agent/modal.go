@@ -94,6 +94,10 @@ type modalTarget struct {
 	// NoDefault leaves the select without a project chosen (Switch
 	// project: the person picks another).
 	NoDefault bool `json:"-"`
+	// filesNote says, under the context, what became of the files of the
+	// message the form is about (filesRead.lines): those not sent, those
+	// not read.
+	filesNote string
 }
 
 // metadata is t as a view's private_metadata, within metadataMax bytes
@@ -157,6 +161,9 @@ func jobModal(t modalTarget, about, initial string, projects []string) slack.Mod
 		context, cutTo = t.KeptContext, 0
 	}
 	blocks = append(blocks, contextShown(context, cutTo)...)
+	if t.filesNote != "" {
+		blocks = append(blocks, slack.NewContextBlock("files", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(t.filesNote, 2900), false, false)))
+	}
 	input := slack.NewPlainTextInputBlockElement(plain("For example: add a troubleshooting section for timeouts"), actionInstruction).
 		WithMultiline(true).WithInitialValue(initial)
 	blocks = append(blocks, slack.NewInputBlock(blockInstruction, plain("What should the docs agent do?"), nil, input))

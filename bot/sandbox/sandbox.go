@@ -611,6 +611,8 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 		"• `" + ask.Command + " <question>` answers from the docs of `" + docsProject + "` (a made-up product, Acme), streamed into a thread with its " +
 			"sources; reply there to go on. A mention that ends with `?` is a question too. *The docs don't answer this* under an answer " +
 			"makes it a docs job, or sends it to #docs-team for the editors.",
+		"• *+* beside a message box attaches files: a screenshot with a question goes to the docs assistant (the answer says it looked at it), " +
+			"a log or Markdown file with an instruction goes to the agent as quoted text; docsbot tells you privately what it did not send.",
 		"• `" + deploy.Command + "` asks first, then, when you press *Deploy*, deploys the made-up site and shows it in one message until it ends; `" + deploy.Command +
 			" preview BRANCH` builds a preview (a branch with the word `" + docsapitest.KeywordDeployFail + "` in it fails, to show the logs).",
 		"• `" + health.Command + "` shows what to fix in the made-up docs: a search for SSO that finds nothing, a webhooks page with angry comments " +

@@ -112,7 +112,7 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 		return "", "", err
 	}
 	ts = stored.ts
-	files := s.shareFilesLocked(ch, m)
+	files := s.shareFilesLocked(ch, stored, m)
 	if len(files) > 0 {
 		stored.files, _ = json.Marshal(files)
 	}
