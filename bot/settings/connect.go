@@ -149,10 +149,10 @@ func (s *settings) onConnectSubmitted(ctx context.Context, r *bot.InteractionReq
 		fail(blockAPIKey, "docsbot cannot reach its storage right now, so nothing was saved. Try again in a minute.")
 		return
 	}
+	key := "connect:" + name + ":" + conn.At.Format("20060102T150405.000")
+	s.audit(ctx, team, user, key, fmt.Sprintf("connected the docs project `%s` (project id %s, API key %s%s)", name, f.projectID, store.KeyHint(f.apiKey), assistantNote(f)))
 	r.Ack(nil)
-	s.core.ConnectedChanged(team)
-	s.changed(ctx, team, user, "connect:"+name+":"+conn.At.Format("20060102T150405.000"),
-		fmt.Sprintf("connected the docs project `%s` (project id %s, API key %s%s)", name, f.projectID, store.KeyHint(f.apiKey), assistantNote(f)),
+	s.told(ctx, team, user, key,
 		"✅ The docs project *"+mrkdwn.Escape(name)+"* (`"+mrkdwn.Escape(mrkdwn.Cut(f.projectID, 100))+"`) is connected: "+
 			"people here can now start docs agent jobs"+answersNote(f)+". Its keys are sealed; docsbot shows only `"+store.KeyHint(f.apiKey)+"`.")
 }
@@ -205,8 +205,11 @@ func (s *settings) nameFor(ctx context.Context, f connectForm) (name, block, msg
 		if p.ID == f.projectID {
 			return "", blockProjectID, "This project is connected already, as `" + name + "`. Disconnect it first to change its keys."
 		}
-		return "", cmp.Or(map[bool]string{true: blockDomain}[f.domain != ""], blockProjectID),
-			"docsbot serves a project named `" + name + "` here already; " + "connect this one with its own docs domain."
+		block := blockProjectID
+		if f.domain != "" {
+			block = blockDomain
+		}
+		return "", block, "docsbot serves a project named `" + name + "` here already; connect this one with its own docs domain."
 	}
 	return name, "", ""
 }

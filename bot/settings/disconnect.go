@@ -49,7 +49,6 @@ func (s *settings) onDisconnect(ctx context.Context, r *bot.InteractionRequest) 
 			say("docsbot cannot reach its storage right now, so nothing was changed. Try again in a minute.")
 			return
 		}
-		s.core.ConnectedChanged(team)
 		s.changed(ctx, team, user, "disconnect:"+name+":"+c.Retired.Format("20060102T150405.000"),
 			fmt.Sprintf("disconnected the docs project `%s` (project id %s)", name, c.ProjectID),
 			"The docs project *"+mrkdwn.Escape(name)+"* is disconnected: nothing new starts in it. Jobs already running in it are still followed to the end.")
