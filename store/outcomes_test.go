@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -100,6 +101,67 @@ func TestOutcomes(t *testing.T) {
 	}
 	if _, _, err := s.Outcomes().UpdateOutcome(ctx, question, &store.OutcomeRecord{TS: question.TS}, set("open")); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("UpdateOutcome creating without the question's time = %v, want ErrInvalid", err)
+	}
+}
+
+// TestOutcomeDetails: a day's details count each question's time to its
+// first text once, by its step, and its topic under the outcome it has
+// now, with the first question of each topic to show.
+func TestOutcomeDetails(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	asked := time.Now().UTC().Add(-time.Hour)
+	questions := []struct {
+		ts, question, topic string
+		firstText           time.Duration
+		outcome             string
+	}{
+		{"1700000000.000100", "How do I install the CLI?", "cli install", 2340 * time.Millisecond, "uncertain"},
+		{"1700000000.000200", "how to install the cli", "cli install", 2399 * time.Millisecond, "uncertain"},
+		{"1700000000.000300", "Where are the audit logs?", "audit logs", 0, "open"},
+	}
+	for _, q := range questions {
+		ref := store.OutcomeRef{Team: "T1", Channel: "C1", TS: q.ts}
+		create := &store.OutcomeRecord{Project: "docs", Team: "T1", Channel: "C1", TS: q.ts, Asker: "U1", Asked: asked,
+			Question: q.question, Topic: q.topic, FirstText: q.firstText}
+		for range 2 { // a second replica's same write changes nothing
+			if _, _, err := s.Outcomes().UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool {
+				if r.Outcome == q.outcome {
+					return false
+				}
+				r.Outcome = q.outcome
+				return true
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The first question leaves uncertain: its topic moves with it.
+	if _, _, err := s.Outcomes().UpdateOutcome(ctx, store.OutcomeRef{Team: "T1", Channel: "C1", TS: questions[0].ts}, nil,
+		func(r *store.OutcomeRecord) bool { r.Outcome = "resolved"; return true }); err != nil {
+		t.Fatal(err)
+	}
+	days, err := s.Outcomes().OutcomeDays(ctx, "docs", asked, asked)
+	if err != nil || len(days) != 1 {
+		t.Fatalf("OutcomeDays = %v, %v", days, err)
+	}
+	d := days[0]
+	if want := map[time.Duration]int64{2300 * time.Millisecond: 2}; !maps.Equal(d.FirstTexts, want) {
+		t.Errorf("first texts %v, want %v (the questions measured, by tenths of a second)", d.FirstTexts, want)
+	}
+	wantTopics := map[string]map[string]int64{"cli install": {"uncertain": 1, "resolved": 1}, "audit logs": {"open": 1}}
+	if len(d.Topics) != len(wantTopics) || !maps.Equal(d.Topics["cli install"], wantTopics["cli install"]) ||
+		!maps.Equal(d.Topics["audit logs"], wantTopics["audit logs"]) {
+		t.Errorf("topics %v, want %v", d.Topics, wantTopics)
+	}
+	if want := map[string]string{"cli install": questions[0].question, "audit logs": questions[2].question}; !maps.Equal(d.Examples, want) {
+		t.Errorf("examples %v, want the first question of each topic %v", d.Examples, want)
+	}
+	for _, key := range []string{"outcome-asks:{p:docs}:", "outcomes:{p:docs}:"} {
+		if d := pttl(t, s.Prefix()+key+asked.Format(time.DateOnly)); d < store.OutcomeRetention {
+			t.Errorf("%s expires in %v, want at least %v", key, d, store.OutcomeRetention)
+		}
 	}
 }
 
