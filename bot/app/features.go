@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/pane"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
@@ -101,8 +102,15 @@ func (r *replica) agent() (err error) {
 	cfg := r.cfg.Agent
 	cfg.Now = r.clock(cfg.Now)
 	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits(),
-		Outcomes: st.Outcomes()})
+		Outcomes: r.outcomes()})
 	return err
+}
+
+// outcomes is the questions' outcomes the features record in: the store's,
+// each write that changes one counted in the core's metrics
+// (outcome.Metered).
+func (r *replica) outcomes() outcome.Updater {
+	return outcome.Metered(r.store.Outcomes(), r.b.Metrics())
 }
 
 func (r *replica) visitors() (err error) {
@@ -114,7 +122,7 @@ func (r *replica) visitors() (err error) {
 }
 
 func (r *replica) ask() error {
-	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits(), Outcomes: r.store.Outcomes()}
+	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits(), Outcomes: r.outcomes()}
 	if r.help != nil { // a feature left out is a nil interface, not a typed nil pointer
 		d.Help = r.help
 	}
@@ -135,7 +143,7 @@ func (r *replica) helpChannels() (err error) {
 	cfg.Now = r.clock(cfg.Now)
 	st := r.store
 	r.help, err = helpchannels.Register(r.b, cfg, helpchannels.Deps{Modes: st.HelpChannels(), Calls: st.HelpChannels(),
-		Limits: st.Limits(), Conversations: st.Conversations(), Outcomes: st.Outcomes()})
+		Limits: st.Limits(), Conversations: st.Conversations(), Outcomes: r.outcomes()})
 	return err
 }
 

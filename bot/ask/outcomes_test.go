@@ -57,6 +57,10 @@ func TestOutcomeResolvedByTheAskersCheck(t *testing.T) {
 	if r.Asker != alice || r.Answer != answer.TS || !r.Sources {
 		t.Errorf("the record is %+v; want alice's, naming the answer %s, with sources", r, answer.TS)
 	}
+	const question = "How do I install the CLI?"
+	if r.Question != question || r.Topic != outcome.TopicOf(question) || r.FirstText <= 0 {
+		t.Errorf("the record keeps %q, topic %q, first text after %v; want the question, its topic and a time", r.Question, r.Topic, r.FirstText)
+	}
 }
 
 // TestOutcomeAskersLatestPress: the asker's 👍 then 👎 is rated_unhelpful
