@@ -140,7 +140,7 @@ const (
 func (r OutcomeRecord) details() map[string]int64 {
 	d := map[string]int64{}
 	if r.FirstText > 0 {
-		d[detailFirstText+strconv.FormatInt(int64(r.FirstText/FirstTextStep), 10)] = 1
+		d[detailFirstText+strconv.FormatInt(int64((r.FirstText+FirstTextStep/2)/FirstTextStep), 10)] = 1
 	}
 	if r.Topic != "" {
 		d[detailTopic+r.Outcome+":"+r.Topic] = 1
@@ -157,7 +157,7 @@ const (
 // OutcomeDay is one day's counts of a project's questions (by the
 // question's day, UTC), as their records stand: Counts by the Count...
 // fields and CountOutcome; FirstTexts the questions by the time to their
-// first text (its FirstTextStep, rounded down); Topics the questions by
+// first text (to the nearest FirstTextStep); Topics the questions by
 // topic, then outcome; Examples a question of each topic, the first
 // recorded that day.
 type OutcomeDay struct {

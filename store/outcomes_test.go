@@ -118,7 +118,7 @@ func TestOutcomeDetails(t *testing.T) {
 		outcome             string
 	}{
 		{"1700000000.000100", "How do I install the CLI?", "cli install", 2340 * time.Millisecond, "uncertain"},
-		{"1700000000.000200", "how to install the cli", "cli install", 2399 * time.Millisecond, "uncertain"},
+		{"1700000000.000200", "how to install the cli", "cli install", 2250 * time.Millisecond, "uncertain"},
 		{"1700000000.000300", "Where are the audit logs?", "audit logs", 0, "open"},
 	}
 	for _, q := range questions {
@@ -148,7 +148,7 @@ func TestOutcomeDetails(t *testing.T) {
 	}
 	d := days[0]
 	if want := map[time.Duration]int64{2300 * time.Millisecond: 2}; !maps.Equal(d.FirstTexts, want) {
-		t.Errorf("first texts %v, want %v (the questions measured, by tenths of a second)", d.FirstTexts, want)
+		t.Errorf("first texts %v, want %v (the questions measured, to the nearest tenth of a second)", d.FirstTexts, want)
 	}
 	wantTopics := map[string]map[string]int64{"cli install": {"uncertain": 1, "resolved": 1}, "audit logs": {"open": 1}}
 	if len(d.Topics) != len(wantTopics) || !maps.Equal(d.Topics["cli install"], wantTopics["cli install"]) ||

@@ -160,7 +160,7 @@ func (r *replica) health() (err error) {
 	cfg := r.cfg.Health
 	cfg.Now = r.clock(cfg.Now)
 	r.healthFeature, err = health.Register(r.b, cfg, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests(),
-		HelpChannels: st.HelpChannels()})
+		HelpChannels: st.HelpChannels(), Outcomes: st.Outcomes()})
 	return err
 }
 
