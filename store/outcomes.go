@@ -206,12 +206,17 @@ func (s *Store) outcomeRefKey(r OutcomeRef) string {
 // too); fn starts from it, and ref may name it or its answer. Without
 // create, a ref that names no recorded question is (false, nil): nothing
 // to change. It returns whether it wrote, and the record as it stands.
-func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, fn func(*OutcomeRecord) bool) (OutcomeRecord, bool, error) {
+//
+// now is the time of the change on the clock Asked was read on (the
+// features'): what is written is kept OutcomeRetention from the question
+// by that clock, as a time to live from now, so that a clock other than
+// Redis's (a test's) keeps it as long.
+func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, now time.Time, fn func(*OutcomeRecord) bool) (OutcomeRecord, bool, error) {
 	s := o.s
 	if !ref.valid() || create != nil && (create.TS == "" || create.Asked.IsZero()) {
 		return OutcomeRecord{}, false, fmt.Errorf("store: update outcome of %s: %w", ref, ErrInvalid)
 	}
-	project, ts, found, err := o.locate(ctx, ref, create)
+	project, ts, found, err := o.locate(ctx, ref, create, now)
 	if err != nil || !found {
 		return OutcomeRecord{}, false, err
 	}
@@ -240,7 +245,7 @@ func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *Out
 			return OutcomeRecord{}, false, fmt.Errorf("store: outcome of %s: %w", ref, err)
 		}
 		day := next.Asked.UTC().Truncate(24 * time.Hour)
-		args := []any{base.Version, blob, next.Asked.Add(OutcomeRetention).UnixMilli(), day.Add(OutcomeRetention + 24*time.Hour).UnixMilli()}
+		args := []any{base.Version, blob, keepFor(next.Asked.Add(OutcomeRetention), now), keepFor(day.Add(OutcomeRetention+24*time.Hour), now)}
 		args = appendDelta(args, next.tally(), cur.tally, found)
 		args = appendDelta(args, next.details(), cur.details, found)
 		if !found && next.Topic != "" && next.Question != "" {
@@ -269,6 +274,10 @@ func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *Out
 	return OutcomeRecord{}, false, fmt.Errorf("store: update outcome of %s: %w", ref, ErrContended)
 }
 
+// keepFor is how long, in milliseconds, what is kept until until (by the
+// clock of now) is still kept: at least a second.
+func keepFor(until, now time.Time) int64 { return max(until.Sub(now), time.Second).Milliseconds() }
+
 // appendDelta appends to args what changes from was (when found) to now:
 // their number, then each field and what to add to it (luaUpdateOutcome).
 func appendDelta(args []any, now map[string]int64, was func() map[string]int64, found bool) []any {
@@ -291,15 +300,15 @@ func appendDelta(args []any, now map[string]int64, was func() map[string]int64, 
 // locate is the project and question ts of ref: create's, its references
 // written first (once: the first question a message names stays its
 // question), or those a reference holds; found false when none does.
-func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRecord) (project, ts string, found bool, err error) {
+func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, now time.Time) (project, ts string, found bool, err error) {
 	s := o.s
 	if create != nil {
 		val := create.Project + " " + create.TS
-		until := create.Asked.Add(OutcomeRetention)
+		keep := time.Duration(keepFor(create.Asked.Add(OutcomeRetention), now)) * time.Millisecond
 		pipe := s.rdb.Pipeline()
 		for _, m := range []string{create.TS, create.Answer, ref.TS} {
 			if m != "" {
-				pipe.SetArgs(ctx, s.outcomeRefKey(OutcomeRef{ref.Team, ref.Channel, m}), val, redis.SetArgs{Mode: "NX", ExpireAt: until})
+				pipe.SetArgs(ctx, s.outcomeRefKey(OutcomeRef{ref.Team, ref.Channel, m}), val, redis.SetArgs{Mode: "NX", TTL: keep})
 			}
 		}
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
@@ -337,7 +346,7 @@ func (o Outcomes) Outcome(ctx context.Context, ref OutcomeRef) (OutcomeRecord, e
 	if !ref.valid() {
 		return OutcomeRecord{}, fmt.Errorf("store: outcome of %s: %w", ref, ErrInvalid)
 	}
-	project, ts, found, err := o.locate(ctx, ref, nil)
+	project, ts, found, err := o.locate(ctx, ref, nil, time.Time{})
 	if err != nil {
 		return OutcomeRecord{}, err
 	}
@@ -412,9 +421,9 @@ func (d *OutcomeDay) readDetails(fields map[string]string) {
 }
 
 // luaUpdateOutcome: KEYS the record, its day's counts, its day's details;
-// ARGV the version the caller read (0: none), the record to write, when it
-// expires and when the day's counts and details do (unix ms: a day after
-// the day's last record), then for the counts and for the details, each:
+// ARGV the version the caller read (0: none), the record to write, how
+// long it is kept and how long the day's counts and details are (ms: a day
+// more than the day's last record), then for the counts and for the details, each:
 // how many fields change, then each field and what to add to it; last,
 // optionally, a field of the details set once (a topic's question) and
 // its value. It writes only over that version and returns 1; else what it
@@ -428,7 +437,7 @@ if cur then
 elseif want ~= 0 then
   return 0
 end
-redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3])
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 local i = 5
 for k = 2, 3 do
   local n = tonumber(ARGV[i])
@@ -437,11 +446,11 @@ for k = 2, 3 do
     redis.call('HINCRBY', KEYS[k], ARGV[i], ARGV[i + 1])
     i = i + 2
   end
-  if n > 0 then redis.call('PEXPIREAT', KEYS[k], ARGV[4]) end
+  if n > 0 then redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
 end
 if ARGV[i] then
   redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1])
-  redis.call('PEXPIREAT', KEYS[3], ARGV[4])
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
 end
 return 1
 `

@@ -69,7 +69,7 @@ func TestOutcomes(t *testing.T) {
 				store.CountOthersDown: 1}},
 	}
 	for _, st := range steps {
-		_, wrote, err := s.Outcomes().UpdateOutcome(ctx, st.ref, st.create, st.fn)
+		_, wrote, err := s.Outcomes().UpdateOutcome(ctx, st.ref, st.create, time.Now(), st.fn)
 		if err != nil || wrote != st.wrote {
 			t.Fatalf("%s: UpdateOutcome wrote %t, %v; want %t", st.name, wrote, err, st.wrote)
 		}
@@ -95,11 +95,11 @@ func TestOutcomes(t *testing.T) {
 	}
 
 	for _, bad := range []store.OutcomeRef{{"", "C1", "1"}, {"T1", "", "1"}, {"T1", "C1", ""}} {
-		if _, _, err := s.Outcomes().UpdateOutcome(ctx, bad, nil, set("open")); !errors.Is(err, store.ErrInvalid) {
+		if _, _, err := s.Outcomes().UpdateOutcome(ctx, bad, nil, time.Now(), set("open")); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("UpdateOutcome(%s) = %v, want ErrInvalid", bad, err)
 		}
 	}
-	if _, _, err := s.Outcomes().UpdateOutcome(ctx, question, &store.OutcomeRecord{TS: question.TS}, set("open")); !errors.Is(err, store.ErrInvalid) {
+	if _, _, err := s.Outcomes().UpdateOutcome(ctx, question, &store.OutcomeRecord{TS: question.TS}, time.Now(), set("open")); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("UpdateOutcome creating without the question's time = %v, want ErrInvalid", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestOutcomeDetails(t *testing.T) {
 		create := &store.OutcomeRecord{Project: "docs", Team: "T1", Channel: "C1", TS: q.ts, Asker: "U1", Asked: asked,
 			Question: q.question, Topic: q.topic, FirstText: q.firstText}
 		for range 2 { // a second replica's same write changes nothing
-			if _, _, err := s.Outcomes().UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool {
+			if _, _, err := s.Outcomes().UpdateOutcome(ctx, ref, create, time.Now(), func(r *store.OutcomeRecord) bool {
 				if r.Outcome == q.outcome {
 					return false
 				}
@@ -138,7 +138,7 @@ func TestOutcomeDetails(t *testing.T) {
 		}
 	}
 	// The first question leaves uncertain: its topic moves with it.
-	if _, _, err := s.Outcomes().UpdateOutcome(ctx, store.OutcomeRef{Team: "T1", Channel: "C1", TS: questions[0].ts}, nil,
+	if _, _, err := s.Outcomes().UpdateOutcome(ctx, store.OutcomeRef{Team: "T1", Channel: "C1", TS: questions[0].ts}, nil, time.Now(),
 		func(r *store.OutcomeRecord) bool { r.Outcome = "resolved"; return true }); err != nil {
 		t.Fatal(err)
 	}
@@ -165,6 +165,33 @@ func TestOutcomeDetails(t *testing.T) {
 	}
 }
 
+// TestOutcomeOnAnotherClock: a record written on a clock far from
+// Redis's (a test's) is kept OutcomeRetention from its question by that
+// clock, and read back.
+func TestOutcomeOnAnotherClock(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	asked := time.Date(2020, 11, 9, 12, 0, 0, 0, time.UTC)
+	ref := store.OutcomeRef{Team: "T1", Channel: "C1", TS: "1604923200.000100"}
+	create := &store.OutcomeRecord{Project: "docs", Team: "T1", Channel: "C1", TS: ref.TS, Asker: "U1", Asked: asked}
+	if _, _, err := s.Outcomes().UpdateOutcome(t.Context(), ref, create, asked.Add(time.Hour), func(r *store.OutcomeRecord) bool {
+		r.Outcome = "open"
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Outcomes().Outcome(t.Context(), ref); err != nil || r.Outcome != "open" {
+		t.Fatalf("Outcome = %+v, %v; want the record", r, err)
+	}
+	if d := pttl(t, s.Prefix()+"outcome:{p:docs}:T1:C1:"+ref.TS); d > store.OutcomeRetention-time.Hour || d < store.OutcomeRetention-2*time.Hour {
+		t.Errorf("the record expires in %v, want about %v", d, store.OutcomeRetention-time.Hour)
+	}
+	days, err := s.Outcomes().OutcomeDays(t.Context(), "docs", asked, asked)
+	if err != nil || days[0].Counts[store.CountQuestions] != 1 {
+		t.Errorf("the day's counts %v (%v), want the question", days, err)
+	}
+}
+
 // TestOutcomeOnceAcrossReplicas: replicas applying the same signal to one
 // question at once count it once.
 func TestOutcomeOnceAcrossReplicas(t *testing.T) {
@@ -180,7 +207,7 @@ func TestOutcomeOnceAcrossReplicas(t *testing.T) {
 		replica := store.New(rdb, store.WithPrefix(prefix))
 		wg.Go(func() {
 			for _, o := range []string{"open", "resolved"} {
-				_, w, err := replica.Outcomes().UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool {
+				_, w, err := replica.Outcomes().UpdateOutcome(ctx, ref, create, time.Now(), func(r *store.OutcomeRecord) bool {
 					if r.Outcome == o || r.Outcome == "resolved" {
 						return false
 					}

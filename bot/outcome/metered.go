@@ -28,9 +28,10 @@ type metered struct {
 	m Meter
 }
 
-func (x metered) UpdateOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, fn func(*store.OutcomeRecord) bool) (store.OutcomeRecord, bool, error) {
+func (x metered) UpdateOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, now time.Time,
+	fn func(*store.OutcomeRecord) bool) (store.OutcomeRecord, bool, error) {
 	var before string
-	r, wrote, err := x.u.UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool {
+	r, wrote, err := x.u.UpdateOutcome(ctx, ref, create, now, func(r *store.OutcomeRecord) bool {
 		before = r.Outcome // of the last try: the one written
 		return fn(r)
 	})

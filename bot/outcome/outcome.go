@@ -327,7 +327,7 @@ func split(ts string) (secs, frac string) {
 // Updater is the part of the store a feature records outcomes with
 // (store.Outcomes).
 type Updater interface {
-	UpdateOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, fn func(*store.OutcomeRecord) bool) (store.OutcomeRecord, bool, error)
+	UpdateOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, now time.Time, fn func(*store.OutcomeRecord) bool) (store.OutcomeRecord, bool, error)
 }
 
 // Record applies ev at now to the question ref names (its message or its
@@ -336,6 +336,6 @@ type Updater interface {
 // AnsweredUncertain), nil for every other event. It returns the record as
 // it stands.
 func Record(ctx context.Context, st Updater, ref store.OutcomeRef, create *store.OutcomeRecord, ev Event, now time.Time) (store.OutcomeRecord, error) {
-	r, _, err := st.UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool { return Apply(r, ev, now) })
+	r, _, err := st.UpdateOutcome(ctx, ref, create, now, func(r *store.OutcomeRecord) bool { return Apply(r, ev, now) })
 	return r, err
 }
