@@ -201,7 +201,7 @@ func (r *replica) home() error {
 		d.Visitors = r.visitorsFeature
 	}
 	if r.healthFeature != nil {
-		d.Health = r.healthFeature
+		d.Health, d.Quality = r.healthFeature, r.healthFeature
 	}
 	_, err := home.Register(r.b, cfg, d)
 	return err

@@ -314,3 +314,43 @@ func gapKinds(g outcome.Gap) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// qualityDigest is the week's figures of the project keyed key in its
+// digest (rng, against the week before): counts only, the same for
+// everyone; nothing when it had no questions in either week, or when they
+// cannot be read (logged).
+func (h *health) qualityDigest(ctx context.Context, key string, rng daterange.Range, log *slog.Logger) []slack.Block {
+	text, ok, err := h.qualityText(ctx, key, rng)
+	if err != nil {
+		log.Warn("reading the questions' outcomes for the health digest failed; it leaves them out", "err", err)
+	}
+	if !ok {
+		return nil
+	}
+	return []slack.Block{section("*Answers from the docs*, against the week before\n" + text),
+		slack.NewContextBlock("", md("`"+Command+" quality"+project.Arg(key)+"` shows the questions docsbot could not answer well."))}
+}
+
+// qualityText is the figures of the project keyed key over rng, a line
+// each, with their change on as many days before; ok is false when it had
+// no questions in either span.
+func (h *health) qualityText(ctx context.Context, key string, rng daterange.Range) (string, bool, error) {
+	rep, err := outcome.Read(ctx, h.store.Outcomes, key, rng.First, rng.Last, h.cfg.Now())
+	if err != nil || rep.Period.Questions+rep.Before.Questions == 0 {
+		return "", false, err
+	}
+	return strings.Join(QualityLines(rep), "\n"), true, nil
+}
+
+// QualityText renders the figures of the last days days (today included)
+// of the project keyed projectKey, a line each with their change on the
+// days before: counts, no one's words, read from the store (the Home's).
+// ok is false when it had no questions in either span.
+func (f *Feature) QualityText(ctx context.Context, projectKey string, days int) (text string, ok bool, err error) {
+	h := f.h
+	rng, perr := daterange.Parse(fmt.Sprintf("%dd", days), daterange.Midnight(h.cfg.Now()), false)
+	if perr != nil {
+		return "", false, perr
+	}
+	return h.qualityText(ctx, projectKey, rng)
+}

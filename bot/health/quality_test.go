@@ -124,7 +124,8 @@ type drove struct {
 // team, an answer without sources, silence) are counted by /docs-health
 // quality exactly, against the 7 days before; the questions docsbot could
 // not answer well are grouped by what they ask, each with Make this a docs
-// job; csv uploads the figures; a guest sees the counts only; the metrics
+// job; csv uploads the figures; a guest sees the counts only; an editor's
+// Home shows the figures, a viewer's not; the metrics
 // of the two replicas count each outcome entered and each time to the
 // first text once.
 func TestQuality(t *testing.T) {
@@ -261,6 +262,28 @@ func TestQuality(t *testing.T) {
 		if got["median_first_text_seconds"] != fmt.Sprintf("%.1f", f.median.Seconds()) {
 			t.Errorf("CSV row %d's median %q, want %.1f", i+1, got["median_first_text_seconds"], f.median.Seconds())
 		}
+	}
+
+	// The Home of an editor shows the same figures; a viewer's does not.
+	if _, err := w.Slack.OpenHome(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	var home string
+	w.WaitFor("alice's Home with the answers' figures", func() bool {
+		v, _ := w.Slack.HomeView(alice)
+		home = string(v.Blocks)
+		return strings.Contains(home, "Answers from the docs, last 7 days")
+	})
+	bottest.WantContains(t, "the editor's Home", home, wantLines(period, before)...)
+	if _, err := w.Slack.OpenHome(t.Context(), bob); err != nil {
+		t.Fatal(err)
+	}
+	w.WaitFor("bob's Home", func() bool {
+		v, ok := w.Slack.HomeView(bob)
+		return ok && strings.Contains(string(v.Blocks), "docsbot")
+	})
+	if v, _ := w.Slack.HomeView(bob); strings.Contains(string(v.Blocks), "Answers from the docs") {
+		t.Errorf("a viewer's Home shows the answers' figures: %s", v.Blocks)
 	}
 
 	// The metrics: each outcome entered, and each question's time to its
