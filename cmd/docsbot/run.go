@@ -55,6 +55,7 @@ func (r *runner) commands() []cli.Command {
 		{Name: "deploy", Summary: "deploy the docs or a preview of a branch, and follow deployments", Run: r.runDeploy},
 		{Name: "visitors", Summary: "unique visitors per page, human and AI", Run: r.runVisitors},
 		{Name: "health", Summary: "docs health: searches that find nothing, 👎 feedback, unanswered questions, page views", Run: r.runHealth},
+		{Name: "quality", Summary: "how the questions docsbot answered came out: resolved, handed off, uncertain, rated", Run: r.runQuality},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
 		{Name: "workspaces", Summary: "list the workspaces that installed docsbot by link, forget one, reseal their tokens", Run: r.runWorkspaces},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},
