@@ -2,7 +2,6 @@ package health_test
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -475,21 +474,9 @@ func wantGaps(questions []drove) []string {
 // buttons are the drafts of m's section buttons of actionID.
 func buttons(t *testing.T, m slacktest.Message, actionID string) []jobdraft.Draft {
 	t.Helper()
-	var blocks []struct {
-		Accessory struct {
-			ActionID string `json:"action_id"`
-			Value    string `json:"value"`
-		} `json:"accessory"`
-	}
-	if err := json.Unmarshal(m.Blocks, &blocks); err != nil {
-		t.Fatal(err)
-	}
 	var out []jobdraft.Draft
-	for _, b := range blocks {
-		if b.Accessory.ActionID != actionID {
-			continue
-		}
-		d, err := jobdraft.Parse(b.Accessory.Value)
+	for _, v := range bottest.AccessoryValues(m, actionID) {
+		d, err := jobdraft.Parse(v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,12 +52,8 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 	name := fs.String("project", "", "only this project of DOCSBOT_PROJECTS_FILE")
 	format := cli.NewFormat("text", "json", "csv")
 	fs.Var(format, "format", format.Usage())
-	pos, err := r.parseFlags(fs, args)
-	if err != nil {
+	if err := r.parseFlagsOnly(fs, args, "quality", "the span goes in --since, e.g. --since 30d"); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return cli.Usage(fmt.Sprintf("quality: unexpected argument %q", pos[0]), "the span goes in --since, e.g. --since 30d")
 	}
 	now := r.now()
 	rng, perr := daterange.Parse(strings.ToLower(strings.TrimSpace(*since)), daterange.Midnight(now), false)

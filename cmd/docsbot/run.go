@@ -117,3 +117,13 @@ func (r *runner) flagSet(name, usage string) *flag.FlagSet { return cli.FlagSet(
 func (r *runner) parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	return cli.Parse(fs, args, r.stdout, r.stderr)
 }
+
+// parseFlagsOnly parses args of command, which takes flags only: an
+// argument left is a usage error, hint saying where it goes.
+func (r *runner) parseFlagsOnly(fs *flag.FlagSet, args []string, command, hint string) error {
+	pos, err := r.parseFlags(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = cli.Usage(fmt.Sprintf("%s: unexpected argument %q", command, pos[0]), hint)
+	}
+	return err
+}
