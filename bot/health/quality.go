@@ -288,7 +288,7 @@ func (r renderer) gaps(rep outcome.Report) []slack.Block {
 		return append(blocks, none())
 	case !r.words:
 		return append(blocks, section(fmt.Sprintf("_%s in %s._", plural(int(rep.GapQuestions), "question", "questions"),
-			plural(len(rep.Gaps), "topic", "topics"))))
+			plural(rep.GapTopics, "topic", "topics"))))
 	}
 	for _, g := range rep.Gaps {
 		line := fmt.Sprintf("• “%s” — %s (%s)", mrkdwn.Escape(mrkdwn.Cut(g.Question, 150)), plural(int(g.Questions), "question", "questions"), gapKinds(g))

@@ -227,6 +227,8 @@ func TestQuality(t *testing.T) {
 	w.Command(guest, general, health.Command, "quality")
 	guests := w.lastRoot("asked by <@" + guest + ">")
 	bottest.WantContains(t, "the guest's report", bottest.Rendered(guests), wantLines(period, before)...)
+	bottest.WantContains(t, "the guest's report", bottest.Rendered(guests), fmt.Sprintf("_%d questions in %d topics._",
+		period.outcomes[outcome.Uncertain]+period.outcomes[outcome.RatedUnhelpful], len(gaps)))
 	if g := bottest.Rendered(guests) + string(guests.Blocks); strings.Contains(g, "coffee") || strings.Contains(g, jobdraft.ActionFixDocs) {
 		t.Errorf("the guest's report shows the questions or their buttons:\n%s", g)
 	}

@@ -77,13 +77,15 @@ type Gap struct {
 // Report is a project's quality over a span of days (Period) and the span
 // before it (Before), with its gaps: the GapsShown topics with the most
 // questions answered uncertain or rated unhelpful over Period, most first,
-// then by topic; GapQuestions counts all of those questions.
+// then by topic; GapQuestions counts all of those questions, GapTopics
+// their topics.
 type Report struct {
 	Project      string  `json:"project"`
 	Period       Figures `json:"period"`
 	Before       Figures `json:"before"`
 	Gaps         []Gap   `json:"gaps"`
 	GapQuestions int64   `json:"gap_questions"`
+	GapTopics    int     `json:"gap_topics"`
 }
 
 // DayReader reads a project's day counts (store.Outcomes).
@@ -121,7 +123,7 @@ func ReportOf(project string, days []store.OutcomeDay, now time.Time) Report {
 	}
 	period, before := days[len(days)-n:], days[:n]
 	r := Report{Project: project, Period: figures(period), Before: figures(before)}
-	r.Gaps, r.GapQuestions = gaps(period)
+	r.Gaps, r.GapQuestions, r.GapTopics = gaps(period)
 	return r
 }
 
@@ -180,8 +182,9 @@ func median(times map[time.Duration]int64, n int64) time.Duration {
 }
 
 // gaps are the GapsShown topics of days with the most questions
-// uncertain or rated unhelpful, and how many such questions there are.
-func gaps(days []store.OutcomeDay) ([]Gap, int64) {
+// uncertain or rated unhelpful, and how many such questions and topics
+// there are.
+func gaps(days []store.OutcomeDay) ([]Gap, int64, int) {
 	by := map[string]*Gap{}
 	var total int64
 	for _, d := range days {
@@ -212,5 +215,5 @@ func gaps(days []store.OutcomeDay) ([]Gap, int64) {
 	slices.SortFunc(out, func(a, b Gap) int {
 		return cmp.Or(cmp.Compare(b.Questions, a.Questions), cmp.Compare(a.Topic, b.Topic))
 	})
-	return out[:min(len(out), GapsShown)], total
+	return out[:min(len(out), GapsShown)], total, len(out)
 }

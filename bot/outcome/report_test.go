@@ -141,8 +141,8 @@ func TestReport(t *testing.T) {
 	if g := r.Gaps[9]; g.Topic != "topic 07" {
 		t.Errorf("the last gap shown is %q, want topic 07 (ten shown, by count then topic)", g.Topic)
 	}
-	if r.GapQuestions != 2+1+11 {
-		t.Errorf("%d gap questions, want %d", r.GapQuestions, 2+1+11)
+	if r.GapQuestions != 2+1+11 || r.GapTopics != 2+11 {
+		t.Errorf("%d gap questions in %d topics, want %d in %d", r.GapQuestions, r.GapTopics, 2+1+11, 2+11)
 	}
 	for _, g := range r.Gaps {
 		if g.Topic == "sso" {
