@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -169,23 +170,30 @@ type OutcomeDay struct {
 }
 
 // {p}outcome:{p:<project>}:<team>:<channel>:<ts>: a question's record
-// (JSON); {p}outcomes:{p:<project>}:<YYYY-MM-DD>: a day's counts (hash);
-// both in the project's slot (a tag that is never empty, "" being the
-// implicit project), so that one script changes a record and its day's
-// counts.
+// (JSON); {p}outcomes:{p:<project>}:<team>:<YYYY-MM-DD>: a day's counts of
+// the questions asked in one workspace (hash: one workspace never sees
+// another's, though they share a project); all in the project's slot (a
+// tag that is never empty, "" being the implicit project), so that one
+// script changes a record and its day's counts.
 func (s *Store) outcomeKey(project, team, channel, ts string) string {
 	return s.prefix + "outcome:{p:" + project + "}:" + team + ":" + channel + ":" + ts
 }
 
-func (s *Store) outcomeDayKey(project string, day time.Time) string {
-	return s.prefix + "outcomes:{p:" + project + "}:" + day.UTC().Format(time.DateOnly)
+func (s *Store) outcomeDayKey(project, team string, day time.Time) string {
+	return s.prefix + "outcomes:{p:" + project + "}:" + team + ":" + day.UTC().Format(time.DateOnly)
 }
 
-// {p}outcome-asks:{p:<project>}:<YYYY-MM-DD>: a day's details (hash: the
-// times to a first text, the topics by outcome, a question of each topic),
-// in the same slot.
-func (s *Store) outcomeDetailsKey(project string, day time.Time) string {
-	return s.prefix + "outcome-asks:{p:" + project + "}:" + day.UTC().Format(time.DateOnly)
+// {p}outcome-teams:{p:<project>}: the workspaces whose questions the
+// project's day counts hold (set), in the same slot.
+func (s *Store) outcomeTeamsKey(project string) string {
+	return s.prefix + "outcome-teams:{p:" + project + "}"
+}
+
+// {p}outcome-asks:{p:<project>}:<team>:<YYYY-MM-DD>: a day's details
+// (hash: the times to a first text, the topics by outcome, a question of
+// each topic), in the same slot.
+func (s *Store) outcomeDetailsKey(project, team string, day time.Time) string {
+	return s.prefix + "outcome-asks:{p:" + project + "}:" + team + ":" + day.UTC().Format(time.DateOnly)
 }
 
 // {p}outcome-ref:<team>:<channel>:<ts>: "<project> <question ts>" for a
@@ -245,13 +253,13 @@ func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *Out
 			return OutcomeRecord{}, false, fmt.Errorf("store: outcome of %s: %w", ref, err)
 		}
 		day := next.Asked.UTC().Truncate(24 * time.Hour)
-		args := []any{base.Version, blob, keepFor(next.Asked.Add(OutcomeRetention), now), keepFor(day.Add(OutcomeRetention+24*time.Hour), now)}
+		args := []any{base.Version, blob, keepFor(next.Asked.Add(OutcomeRetention), now), keepFor(day.Add(OutcomeRetention+24*time.Hour), now), ref.Team}
 		args = appendDelta(args, next.tally(), cur.tally, found)
 		args = appendDelta(args, next.details(), cur.details, found)
 		if !found && next.Topic != "" && next.Question != "" {
 			args = append(args, detailExample+next.Topic, next.Question)
 		}
-		keys := []string{key, s.outcomeDayKey(project, next.Asked), s.outcomeDetailsKey(project, next.Asked)}
+		keys := []string{key, s.outcomeDayKey(project, ref.Team, next.Asked), s.outcomeDetailsKey(project, ref.Team, next.Asked), s.outcomeTeamsKey(project)}
 		res, err := s.outcomeUpdate.Run(ctx, s.rdb, keys, args...).Result()
 		if err != nil {
 			return OutcomeRecord{}, false, wrapErr(err, "store: update outcome of %s", ref)
@@ -360,10 +368,11 @@ func (o Outcomes) Outcome(ctx context.Context, ref OutcomeRef) (OutcomeRecord, e
 	return r, err
 }
 
-// OutcomeDays returns the counts of project's ("" the implicit one) questions asked on each day
-// from first to last (UTC days, both included), one OutcomeDay a day,
-// empty counts for a day without questions; one read of the project's slot.
-func (o Outcomes) OutcomeDays(ctx context.Context, project string, first, last time.Time) ([]OutcomeDay, error) {
+// OutcomeDays returns the counts of project's ("" the implicit one)
+// questions asked in workspace team on each day from first to last (UTC
+// days, both included), one OutcomeDay a day, empty counts for a day
+// without questions; one read of the project's slot.
+func (o Outcomes) OutcomeDays(ctx context.Context, project, team string, first, last time.Time) ([]OutcomeDay, error) {
 	s := o.s
 	first, last = first.UTC().Truncate(24*time.Hour), last.UTC().Truncate(24*time.Hour)
 	if last.Before(first) || last.Sub(first) > OutcomeRetention {
@@ -372,8 +381,8 @@ func (o Outcomes) OutcomeDays(ctx context.Context, project string, first, last t
 	pipe := s.rdb.Pipeline()
 	var counts, details []*redis.MapStringStringCmd
 	for d := first; !d.After(last); d = d.Add(24 * time.Hour) {
-		counts = append(counts, pipe.HGetAll(ctx, s.outcomeDayKey(project, d)))
-		details = append(details, pipe.HGetAll(ctx, s.outcomeDetailsKey(project, d)))
+		counts = append(counts, pipe.HGetAll(ctx, s.outcomeDayKey(project, team, d)))
+		details = append(details, pipe.HGetAll(ctx, s.outcomeDetailsKey(project, team, d)))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, wrapErr(err, "store: outcome days of %s", project)
@@ -391,6 +400,17 @@ func (o Outcomes) OutcomeDays(ctx context.Context, project string, first, last t
 		out = append(out, day)
 	}
 	return out, nil
+}
+
+// OutcomeTeams returns the workspaces whose questions project's day counts
+// hold (those of the last OutcomeRetention and a day), sorted.
+func (o Outcomes) OutcomeTeams(ctx context.Context, project string) ([]string, error) {
+	teams, err := o.s.rdb.SMembers(ctx, o.s.outcomeTeamsKey(project)).Result()
+	if err != nil {
+		return nil, wrapErr(err, "store: the workspaces of the outcomes of %s", project)
+	}
+	slices.Sort(teams)
+	return teams, nil
 }
 
 // readDetails fills d's FirstTexts, Topics and Examples from its details
@@ -420,10 +440,11 @@ func (d *OutcomeDay) readDetails(fields map[string]string) {
 	}
 }
 
-// luaUpdateOutcome: KEYS the record, its day's counts, its day's details;
-// ARGV the version the caller read (0: none), the record to write, how
-// long it is kept and how long the day's counts and details are (ms: a day
-// more than the day's last record), then for the counts and for the details, each:
+// luaUpdateOutcome: KEYS the record, its day's counts, its day's details,
+// the project's workspaces; ARGV the version the caller read (0: none),
+// the record to write, how long it is kept and how long the day's counts
+// and details are (ms: a day more than the day's last record), the
+// record's workspace (added to the project's, kept as long), then for the counts and for the details, each:
 // how many fields change, then each field and what to add to it; last,
 // optionally, a field of the details set once (a topic's question) and
 // its value. It writes only over that version and returns 1; else what it
@@ -438,7 +459,9 @@ elseif want ~= 0 then
   return 0
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-local i = 5
+redis.call('SADD', KEYS[4], ARGV[5])
+if redis.call('PTTL', KEYS[4]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[4], ARGV[4]) end
+local i = 6
 for k = 2, 3 do
   local n = tonumber(ARGV[i])
   i = i + 1

@@ -3,6 +3,7 @@ package store_test
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -73,7 +74,7 @@ func TestOutcomes(t *testing.T) {
 		if err != nil || wrote != st.wrote {
 			t.Fatalf("%s: UpdateOutcome wrote %t, %v; want %t", st.name, wrote, err, st.wrote)
 		}
-		days, err := s.Outcomes().OutcomeDays(ctx, "docs", asked, asked)
+		days, err := s.Outcomes().OutcomeDays(ctx, "docs", "T1", asked, asked)
 		if err != nil || len(days) != 1 || !equalCounts(days[0].Counts, st.want) {
 			t.Errorf("%s: the day's counts %v (%v), want %v", st.name, days, err, st.want)
 		}
@@ -86,6 +87,22 @@ func TestOutcomes(t *testing.T) {
 	}
 	if _, err := s.Outcomes().Outcome(ctx, store.OutcomeRef{Team: "T1", Channel: "C2", TS: question.TS}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Outcome in another channel = %v, want ErrNotFound", err)
+	}
+
+	// Another workspace's question of the same project is counted apart.
+	other := store.OutcomeRef{Team: "T2", Channel: "C1", TS: question.TS}
+	if _, _, err := s.Outcomes().UpdateOutcome(ctx, other, &store.OutcomeRecord{Project: "docs", Team: "T2", Channel: "C1", TS: other.TS, Asked: asked},
+		time.Now(), set("open")); err != nil {
+		t.Fatal(err)
+	}
+	for team, want := range map[string]int64{"T1": 1, "T2": 1, "T3": 0} {
+		days, err := s.Outcomes().OutcomeDays(ctx, "docs", team, asked, asked)
+		if err != nil || days[0].Counts[store.CountQuestions] != want {
+			t.Errorf("%s's questions %v (%v), want %d", team, days, err, want)
+		}
+	}
+	if teams, err := s.Outcomes().OutcomeTeams(ctx, "docs"); err != nil || !slices.Equal(teams, []string{"T1", "T2"}) {
+		t.Errorf("OutcomeTeams = %q, %v; want T1 and T2", teams, err)
 	}
 
 	// Kept OutcomeRetention from the question.
@@ -142,7 +159,7 @@ func TestOutcomeDetails(t *testing.T) {
 		func(r *store.OutcomeRecord) bool { r.Outcome = "resolved"; return true }); err != nil {
 		t.Fatal(err)
 	}
-	days, err := s.Outcomes().OutcomeDays(ctx, "docs", asked, asked)
+	days, err := s.Outcomes().OutcomeDays(ctx, "docs", "T1", asked, asked)
 	if err != nil || len(days) != 1 {
 		t.Fatalf("OutcomeDays = %v, %v", days, err)
 	}
@@ -158,7 +175,7 @@ func TestOutcomeDetails(t *testing.T) {
 	if want := map[string]string{"cli install": questions[0].question, "audit logs": questions[2].question}; !maps.Equal(d.Examples, want) {
 		t.Errorf("examples %v, want the first question of each topic %v", d.Examples, want)
 	}
-	for _, key := range []string{"outcome-asks:{p:docs}:", "outcomes:{p:docs}:"} {
+	for _, key := range []string{"outcome-asks:{p:docs}:T1:", "outcomes:{p:docs}:T1:"} {
 		if d := pttl(t, s.Prefix()+key+asked.Format(time.DateOnly)); d < store.OutcomeRetention {
 			t.Errorf("%s expires in %v, want at least %v", key, d, store.OutcomeRetention)
 		}
@@ -186,7 +203,7 @@ func TestOutcomeOnAnotherClock(t *testing.T) {
 	if d := pttl(t, s.Prefix()+"outcome:{p:docs}:T1:C1:"+ref.TS); d > store.OutcomeRetention-time.Hour || d < store.OutcomeRetention-2*time.Hour {
 		t.Errorf("the record expires in %v, want about %v", d, store.OutcomeRetention-time.Hour)
 	}
-	days, err := s.Outcomes().OutcomeDays(t.Context(), "docs", asked, asked)
+	days, err := s.Outcomes().OutcomeDays(t.Context(), "docs", "T1", asked, asked)
 	if err != nil || days[0].Counts[store.CountQuestions] != 1 {
 		t.Errorf("the day's counts %v (%v), want the question", days, err)
 	}
@@ -229,7 +246,7 @@ func TestOutcomeOnceAcrossReplicas(t *testing.T) {
 			writes++
 		}
 	}
-	days, err := store.New(rdb, store.WithPrefix(prefix)).Outcomes().OutcomeDays(ctx, "docs", asked, asked)
+	days, err := store.New(rdb, store.WithPrefix(prefix)).Outcomes().OutcomeDays(ctx, "docs", "T1", asked, asked)
 	want := map[string]int64{store.CountQuestions: 1, store.CountOutcome("resolved"): 1}
 	if err != nil || writes != 2 || !equalCounts(days[0].Counts, want) {
 		t.Errorf("8 replicas: %d writes, counts %v (%v); want 2 writes, %v", writes, days, err, want)

@@ -50,13 +50,13 @@ func Cell(s string) string {
 
 // QualityColumns are the columns of WriteQuality: a project's questions
 // over a span of days, by how they came out (outcome.Figures).
-var QualityColumns = []string{"project", "span", "first_day", "last_day", "questions", "answered_with_sources", "resolved",
+var QualityColumns = []string{"project", "team", "span", "first_day", "last_day", "questions", "answered_with_sources", "resolved",
 	"resolved_by_expert", "handed_off", "uncertain", "rated_helpful", "rated_unhelpful", "no_signal", "open", "rated", "helpful",
 	"others_up", "others_down", "first_text_measured", "median_first_text_seconds"}
 
 // WriteQuality writes reports as CSV: a header (QualityColumns), then two
-// rows a report, its span ("period") and the span before ("before"); the
-// implicit project's name is "". A project name a spreadsheet would read
+// rows a report, its span ("period") and the span before ("before"), each
+// with its project and workspace; the implicit project's name is "". A project name a spreadsheet would read
 // as a formula gets a leading ' (Cell).
 func WriteQuality(w io.Writer, reports []outcome.Report) error {
 	cw := csv.NewWriter(w)
@@ -74,7 +74,7 @@ func WriteQuality(w io.Writer, reports []outcome.Report) error {
 			if d, ok := f.MedianFirstText(); ok {
 				median = strconv.FormatFloat(d.Seconds(), 'f', 1, 64)
 			}
-			rec := []string{Cell(r.Project), span.name, f.First.Format(time.DateOnly), f.Last.Format(time.DateOnly), n(f.Questions),
+			rec := []string{Cell(r.Project), r.Team, span.name, f.First.Format(time.DateOnly), f.Last.Format(time.DateOnly), n(f.Questions),
 				n(f.Sources), n(f.Resolved), n(f.ResolvedByExpert), n(f.HandedOff), n(f.Uncertain), n(f.RatedHelpful), n(f.RatedUnhelpful),
 				n(f.NoSignal), n(f.Open), n(f.Rated), n(f.Helpful), n(f.OthersUp), n(f.OthersDown), n(f.Timed), median}
 			if err := cw.Write(rec); err != nil {

@@ -60,7 +60,7 @@ func TestWriteVisitors(t *testing.T) {
 func TestWriteQuality(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 11, 8, 0, 0, 0, 0, time.UTC)
-	reports := []outcome.Report{{Project: "=cmd",
+	reports := []outcome.Report{{Project: "=cmd", Team: "T1",
 		Period: outcome.Figures{First: day, Last: day.AddDate(0, 0, 6), Questions: 7, Resolved: 2, Timed: 7, MedianFirstTextMS: 4000},
 		Before: outcome.Figures{First: day.AddDate(0, 0, -7), Last: day.AddDate(0, 0, -1), Questions: 1}}}
 	var b bytes.Buffer
@@ -76,7 +76,7 @@ func TestWriteQuality(t *testing.T) {
 		row        int
 		col, value string
 	}{
-		{1, "project", "'=cmd"}, {1, "span", "period"}, {1, "first_day", "2026-11-08"}, {1, "last_day", "2026-11-14"},
+		{1, "project", "'=cmd"}, {1, "team", "T1"}, {1, "span", "period"}, {1, "first_day", "2026-11-08"}, {1, "last_day", "2026-11-14"},
 		{1, "questions", "7"}, {1, "resolved", "2"}, {1, "median_first_text_seconds", "4.0"},
 		{2, "span", "before"}, {2, "questions", "1"}, {2, "median_first_text_seconds", ""},
 	}

@@ -265,7 +265,7 @@ func (h *health) postDigest(ctx context.Context, post digests.Posting, p project
 	// Decided at each posting: a channel shared with another organisation
 	// since it was subscribed gets the counts and pages only.
 	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p), h.core.Sight(wctx, "", post.Sub.Channel), true)
-	blocks = append(blocks, h.qualityDigest(wctx, bot.ProjectKey(p), rng, post.Log)...)
+	blocks = append(blocks, h.qualityDigest(wctx, post.Sub.Team, bot.ProjectKey(p), rng, post.Log)...)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, project.Arg(name), Command, project.Arg(name)), false, false)))
 	digests.New(h.core).Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+project.OfPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))

@@ -105,7 +105,7 @@ func (h *health) doQuality(ctx context.Context, w *bot.Work, req request, log *s
 	}
 	var reps []qualityOf
 	for _, key := range keys {
-		rep, err := outcome.Read(ctx, h.store.Outcomes, key, rng.First, rng.Last, now)
+		rep, err := outcome.Read(ctx, h.store.Outcomes, key, req.Team, rng.First, rng.Last, now)
 		if err != nil {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
@@ -319,8 +319,8 @@ func gapKinds(g outcome.Gap) string {
 // digest (rng, against the week before): counts only, the same for
 // everyone; nothing when it had no questions in either week, or when they
 // cannot be read (logged).
-func (h *health) qualityDigest(ctx context.Context, key string, rng daterange.Range, log *slog.Logger) []slack.Block {
-	text, ok, err := h.qualityText(ctx, key, rng)
+func (h *health) qualityDigest(ctx context.Context, team, key string, rng daterange.Range, log *slog.Logger) []slack.Block {
+	text, ok, err := h.qualityText(ctx, team, key, rng)
 	if err != nil {
 		log.Warn("reading the questions' outcomes for the health digest failed; it leaves them out", "err", err)
 	}
@@ -331,11 +331,11 @@ func (h *health) qualityDigest(ctx context.Context, key string, rng daterange.Ra
 		slack.NewContextBlock("", md("`"+Command+" quality"+project.Arg(key)+"` shows the questions docsbot could not answer well."))}
 }
 
-// qualityText is the figures of the project keyed key over rng, a line
-// each, with their change on as many days before; ok is false when it had
-// no questions in either span.
-func (h *health) qualityText(ctx context.Context, key string, rng daterange.Range) (string, bool, error) {
-	rep, err := outcome.Read(ctx, h.store.Outcomes, key, rng.First, rng.Last, h.cfg.Now())
+// qualityText is the figures of the project keyed key in workspace team
+// over rng, a line each, with their change on as many days before; ok is
+// false when it had no questions in either span.
+func (h *health) qualityText(ctx context.Context, team, key string, rng daterange.Range) (string, bool, error) {
+	rep, err := outcome.Read(ctx, h.store.Outcomes, key, team, rng.First, rng.Last, h.cfg.Now())
 	if err != nil || rep.Period.Questions+rep.Before.Questions == 0 {
 		return "", false, err
 	}
@@ -343,14 +343,14 @@ func (h *health) qualityText(ctx context.Context, key string, rng daterange.Rang
 }
 
 // QualityText renders the figures of the last days days (today included)
-// of the project keyed projectKey, a line each with their change on the
-// days before: counts, no one's words, read from the store (the Home's).
-// ok is false when it had no questions in either span.
-func (f *Feature) QualityText(ctx context.Context, projectKey string, days int) (text string, ok bool, err error) {
+// of the project keyed projectKey in workspace team, a line each with
+// their change on the days before: counts, no one's words, read from the
+// store (the Home's). ok is false when it had no questions in either span.
+func (f *Feature) QualityText(ctx context.Context, team, projectKey string, days int) (text string, ok bool, err error) {
 	h := f.h
 	rng, perr := daterange.Parse(fmt.Sprintf("%dd", days), daterange.Midnight(h.cfg.Now()), false)
 	if perr != nil {
 		return "", false, perr
 	}
-	return h.qualityText(ctx, projectKey, rng)
+	return h.qualityText(ctx, team, projectKey, rng)
 }

@@ -65,9 +65,10 @@ type Health interface {
 // answered came out (*health.Feature).
 type Quality interface {
 	// QualityText renders the last days days' figures of the project
-	// keyed projectKey, a line each with their change on the days before:
-	// counts only; ok is false when it had no questions in either span.
-	QualityText(ctx context.Context, projectKey string, days int) (text string, ok bool, err error)
+	// keyed projectKey in workspace team, a line each with their change on
+	// the days before: counts only; ok is false when it had no questions
+	// in either span.
+	QualityText(ctx context.Context, team, projectKey string, days int) (text string, ok bool, err error)
 }
 
 // Fetches is what the features whose commands fill the caches the Home

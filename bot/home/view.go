@@ -77,7 +77,7 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	editor := h.core.Editors().Refusal(ctx, req.User, req.Channel, "") == ""
 	if h.quality != nil && editor {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Answers from the docs, last 7 days")))
-		for _, s := range h.qualityTexts(ctx, log) {
+		for _, s := range h.qualityTexts(ctx, req.Team, log) {
 			blocks = append(blocks, section(s))
 		}
 	}
@@ -88,12 +88,12 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 	return homeView(blocks)
 }
 
-// qualityTexts are the figures of the questions docsbot answered over the
-// last qualityDays days, for editors: the implicit project's, or each
+// qualityTexts are the figures of the questions docsbot answered in
+// workspace team over the last qualityDays days, for editors: the implicit project's, or each
 // project's with questions under its name (visitorsShown of them); a
 // line saying there were none, or that they cannot be read. They are
 // counts, read from the store: the Home spends nothing.
-func (h *home) qualityTexts(ctx context.Context, log *slog.Logger) []string {
+func (h *home) qualityTexts(ctx context.Context, team string, log *slog.Logger) []string {
 	set := h.core.Projects()
 	var out []string
 	projects := set.All()
@@ -106,7 +106,7 @@ func (h *home) qualityTexts(ctx context.Context, log *slog.Logger) []string {
 			out = append(out, fmt.Sprintf("…and %d more projects: `/docs-health quality project=NAME` in a channel shows one's.", len(projects)-i))
 			break
 		}
-		text, ok, err := h.quality.QualityText(ctx, key, qualityDays)
+		text, ok, err := h.quality.QualityText(ctx, team, key, qualityDays)
 		switch {
 		case err != nil:
 			log.Warn("reading the answers' figures for the Home failed", "project", p.Name, "err", err)

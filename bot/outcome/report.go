@@ -80,7 +80,10 @@ type Gap struct {
 // then by topic; GapQuestions counts all of those questions, GapTopics
 // their topics.
 type Report struct {
-	Project      string  `json:"project"`
+	Project string `json:"project"`
+	// Team is the workspace whose questions it counts (one workspace
+	// never sees another's).
+	Team         string  `json:"team"`
 	Period       Figures `json:"period"`
 	Before       Figures `json:"before"`
 	Gaps         []Gap   `json:"gaps"`
@@ -88,28 +91,31 @@ type Report struct {
 	GapTopics    int     `json:"gap_topics"`
 }
 
-// DayReader reads a project's day counts (store.Outcomes).
+// DayReader reads a project's day counts of a workspace (store.Outcomes).
 type DayReader interface {
-	OutcomeDays(ctx context.Context, project string, first, last time.Time) ([]store.OutcomeDay, error)
+	OutcomeDays(ctx context.Context, project, team string, first, last time.Time) ([]store.OutcomeDay, error)
 }
 
-// Read is the report of project ("" the implicit one) over the days first
-// to last (UTC days, both included, at most MaxReportDays), and as many
-// days before, as their questions stand at now: one read of the store.
-func Read(ctx context.Context, st DayReader, project string, first, last, now time.Time) (Report, error) {
+// Read is the report of project ("" the implicit one) in workspace team
+// over the days first to last (UTC days, both included, at most
+// MaxReportDays), and as many days before, as their questions stand at
+// now: one read of the store.
+func Read(ctx context.Context, st DayReader, project, team string, first, last, now time.Time) (Report, error) {
 	first, last = first.UTC().Truncate(24*time.Hour), last.UTC().Truncate(24*time.Hour)
 	n := int(last.Sub(first)/(24*time.Hour)) + 1
 	if n < 1 || n > MaxReportDays {
 		return Report{}, fmt.Errorf("outcome: a report of %d days, want 1 to %d: %w", n, MaxReportDays, store.ErrInvalid)
 	}
-	days, err := st.OutcomeDays(ctx, project, first.AddDate(0, 0, -n), last)
+	days, err := st.OutcomeDays(ctx, project, team, first.AddDate(0, 0, -n), last)
 	if err != nil {
 		return Report{}, err
 	}
 	if len(days) != 2*n {
 		return Report{}, fmt.Errorf("outcome: the store gave %d days of %d", len(days), 2*n)
 	}
-	return ReportOf(project, days, now), nil
+	r := ReportOf(project, days, now)
+	r.Team = team
+	return r, nil
 }
 
 // ReportOf is the report of project over the later half of days (one a

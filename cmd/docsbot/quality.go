@@ -17,7 +17,7 @@ import (
 )
 
 const qualityUsage = `Usage:
-  docsbot quality [--since 7d] [--project NAME] [--format text|json|csv] [flags]
+  docsbot quality [--since 7d] [--project NAME] [--team ID] [--format text|json|csv] [flags]
 
 Prints how the questions docsbot answered from the docs came out, per
 project, from what the bot keeps in Redis (90 days): the questions asked
@@ -31,7 +31,9 @@ their asker), most asked first. What /docs-health quality shows in Slack.
 
 --since spans at most 45 days, so that it and the days before it are kept.
 --project names one project of DOCSBOT_PROJECTS_FILE; without it, each
-project of the file (without the file, the one project).
+project of the file (without the file, the one project). Each workspace's
+questions are reported apart (one workspace never sees another's): --team
+names one (its id, T…); without it, every workspace with questions.
 
 Formats: text, json (the reports as the bot reads them), csv (two rows a
 project: the span and the one before; no question's words).
@@ -50,6 +52,7 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 	flags := settings.Table{t.Of(config.EnvRedisURL), t.Of(config.EnvRedisPrefix), t.Of(config.EnvProjectsFile)}.Flags(fs, false)
 	since := fs.String("since", "7d", "the days to report on: 7d (the last 7, today included) or a first day (2026-11-01)")
 	name := fs.String("project", "", "only this project of DOCSBOT_PROJECTS_FILE")
+	team := fs.String("team", "", "only the questions of this workspace (its id, T…)")
 	format := cli.NewFormat("text", "json", "csv")
 	fs.Var(format, "format", format.Usage())
 	if err := r.parseFlagsOnly(fs, args, "quality", "the span goes in --since, e.g. --since 30d"); err != nil {
@@ -82,13 +85,27 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	reports := make([]outcome.Report, 0, len(keys))
+	failed := func(err error) error {
+		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "reading the questions' outcomes: " + store.Cause(err), Fix: store.Fix(err)}
+	}
+	var reports []outcome.Report
 	for _, key := range keys {
-		rep, err := outcome.Read(ctx, st.Outcomes(), key, rng.First, rng.Last, now)
-		if err != nil {
-			return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "reading the questions' outcomes: " + store.Cause(err), Fix: store.Fix(err)}
+		teams := []string{strings.TrimSpace(*team)}
+		if teams[0] == "" {
+			if teams, err = st.Outcomes().OutcomeTeams(ctx, key); err != nil {
+				return failed(err)
+			}
 		}
-		reports = append(reports, rep)
+		if len(teams) == 0 {
+			teams = []string{""} // no questions: a report of none
+		}
+		for _, tm := range teams {
+			rep, err := outcome.Read(ctx, st.Outcomes(), key, tm, rng.First, rng.Last, now)
+			if err != nil {
+				return failed(err)
+			}
+			reports = append(reports, rep)
+		}
 	}
 	switch format.Value {
 	case "json":

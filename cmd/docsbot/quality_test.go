@@ -62,7 +62,7 @@ func TestQualityCommand(t *testing.T) {
 
 	res := docsbot(t, nil, env, "quality", "--format", "json")
 	var reps []outcome.Report
-	if res.code != 0 || json.Unmarshal([]byte(res.stdout), &reps) != nil || len(reps) != 1 {
+	if res.code != 0 || json.Unmarshal([]byte(res.stdout), &reps) != nil || len(reps) != 1 || reps[0].Team != "T1" {
 		t.Fatalf("docsbot quality --format json: exit %d, %s%s", res.code, res.stdout, res.stderr)
 	}
 	p, b := reps[0].Period, reps[0].Before
@@ -86,7 +86,7 @@ func TestQualityCommand(t *testing.T) {
 
 	res = docsbot(t, nil, env, "quality", "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(res.stdout)).ReadAll()
-	if err != nil || len(rows) != 3 || strings.Join(rows[0], ",") != strings.Join(csvexport.QualityColumns, ",") || rows[1][4] != "4" || rows[2][4] != "1" {
+	if err != nil || len(rows) != 3 || strings.Join(rows[0], ",") != strings.Join(csvexport.QualityColumns, ",") || rows[1][5] != "4" || rows[2][5] != "1" {
 		t.Errorf("the CSV: %q, %v", rows, err)
 	}
 	if strings.Contains(res.stdout, "coffee") {
@@ -114,7 +114,34 @@ func TestQualityCommand(t *testing.T) {
 	if res.code != 0 || json.Unmarshal([]byte(res.stdout), &reps) != nil || len(reps) != 2 {
 		t.Fatalf("docsbot quality with two projects: exit %d, %s%s", res.code, res.stdout, res.stderr)
 	}
-	if reps[0].Project != "docs" || reps[0].Period.Questions != 1 || reps[1].Project != "api" || reps[1].Period.Questions != 0 {
+	if reps[0].Project != "docs" || reps[0].Team != "T1" || reps[0].Period.Questions != 1 || reps[1].Project != "api" || reps[1].Period.Questions != 0 {
 		t.Errorf("the projects' reports: %+v", reps)
+	}
+
+	// Another workspace's question of the same project is in its own
+	// report; --team keeps one.
+	ts = fmt.Sprintf("%d.000010", now.Unix())
+	create = &store.OutcomeRecord{Project: "docs", Team: "T2", Channel: "C1", TS: ts, Asker: "U0OTHER", Asked: now}
+	if _, err := outcome.Record(t.Context(), st.Outcomes(), store.OutcomeRef{Team: "T2", Channel: "C1", TS: ts}, create,
+		outcome.Event{Kind: outcome.AnsweredUncertain}, now); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		teams []string
+	}{
+		{[]string{"quality", "--project", "docs", "--format", "json"}, []string{"T1", "T2"}},
+		{[]string{"quality", "--project", "docs", "--team", "T2", "--format", "json"}, []string{"T2"}},
+	} {
+		res = docsbot(t, nil, env, tc.args...)
+		reps = nil
+		if res.code != 0 || json.Unmarshal([]byte(res.stdout), &reps) != nil || len(reps) != len(tc.teams) {
+			t.Fatalf("%q: exit %d, %s%s", tc.args, res.code, res.stdout, res.stderr)
+		}
+		for i, r := range reps {
+			if r.Team != tc.teams[i] || r.Period.Questions != 1 {
+				t.Errorf("%q: report %d is %s's of %d questions, want %s's of 1", tc.args, i, r.Team, r.Period.Questions, tc.teams[i])
+			}
+		}
 	}
 }

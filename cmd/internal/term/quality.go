@@ -24,7 +24,11 @@ func WriteQuality(w io.Writer, reports []outcome.Report) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "Project %s: %s, against %s\n\n", Printable(name), span(r.Period), span(r.Before))
+		where := ""
+		if r.Team != "" {
+			where = ", workspace " + Printable(r.Team)
+		}
+		fmt.Fprintf(w, "Project %s%s: %s, against %s\n\n", Printable(name), where, span(r.Period), span(r.Before))
 		rows := [][]string{{"", "period", "before"}}
 		add := func(label string, value func(outcome.Figures) string) {
 			rows = append(rows, []string{label, value(r.Period), value(r.Before)})
