@@ -98,6 +98,17 @@ type Config struct {
 	// Clients are the docs API clients of Projects (Bot.Project); bot/app
 	// builds them.
 	Clients Clients
+	// Admins may set docsbot up from Slack besides each workspace's own
+	// admins and owners and whoever installed docsbot (DOCSBOT_ADMINS:
+	// user and user group ids; admins.go).
+	Admins roles.Editors
+	// Connected keeps the docs projects workspaces connect from Slack
+	// (connected.go); nil when docsbot keeps no secrets (no
+	// DOCSBOT_SECRETS_KEY): then only Projects are served.
+	Connected ConnectedStore
+	// ProjectClients builds the clients of a project connected from Slack;
+	// bot/app sets it with Connected.
+	ProjectClients ProjectClients
 	// Analytics are the limits of the docs API's analytics requests that
 	// every feature spending them keeps (Bot.Analytics); the zero value is
 	// the defaults.
@@ -147,6 +158,9 @@ type Bot struct {
 	rooms *roles.Rooms
 	// projects are Config.Projects, or the implicit one.
 	projects *project.Set
+	// connected are the projects connected from Slack (Config.Connected);
+	// nil without.
+	connected *connected
 	// http posts to slash commands' response_url.
 	http *http.Client
 
@@ -227,6 +241,10 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 	b.projects = cfg.Projects
 	if b.projects == nil {
 		b.projects = project.Single("", "", "")
+	}
+	if cfg.Connected != nil && cfg.ProjectClients != nil {
+		b.connected = &connected{src: cfg.Connected, build: cfg.ProjectClients, now: time.Now, log: b.log.Warn, teams: map[string]connectedRead{}}
+		b.Background(b.connected.listen)
 	}
 	if t, ok := cfg.Audit.(auditTrimmer); ok {
 		b.Background(func(ctx context.Context) { b.trimAudit(ctx, t) })

@@ -19,7 +19,8 @@ func Core() declare.Declaration {
 		{Name: "users:read", Why: "whether a person, or anyone in a channel, is a guest or of another organisation (users.info)"},
 		{Name: "channels:read", Why: "whether a channel is shared with another organisation or has guests in it (conversations.info, conversations.members: readers' words are then answered privately), and the channels a person is in (/docs-deploy status)"},
 		{Name: "groups:read", Why: "the same for private channels"},
-		{Name: "files:read", Why: "the files people attach to their questions and job requests (read with a cap, only from Slack's file host)"},
+		{Name: "files:read", Why: "the files people attach to their questions and job requests, read with a cap and only from Slack's file host; " +
+			"without it Slack sends its sign-in page instead of each file, and docsbot reads none"},
 	}}
 }
 

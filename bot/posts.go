@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -278,6 +279,12 @@ func (b *Bot) doPost(ctx context.Context, w *Work) error {
 			return Later(unknownKindDelay, fmt.Errorf("post owner %q: %w", name, ErrNotYet))
 		}
 		return o.Do(ctx, w, p)
+	}
+	if !b.docsConnected(ctx) { // notconnected.go
+		if p.Addressed() {
+			b.tellAboutPost(ctx, p, project.NotConnected, b.log)
+		}
+		return nil
 	}
 	for _, o := range b.posts.owners {
 		if !o.Hears(ctx, p) {

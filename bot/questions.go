@@ -43,6 +43,10 @@ type Question struct {
 	Implied bool `json:"implied,omitempty"`
 	// ResponseURL answers /docs-ask privately; "" for the others.
 	ResponseURL string `json:"response_url,omitempty"`
+	// Files are the files attached to the question's message (a mention's,
+	// a DM's, a help channel's, a reply's): its images go to the assistant
+	// with it.
+	Files []FileRef `json:"files,omitempty"`
 	// Asked marks a question asked of docsbot (a mention, /docs-ask, a
 	// reply) that a channel in ModePrivate answers to its asker alone
 	// (Via ViaPrivate): shown even without sources.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
+
+	"github.com/docsbot/docsbot/bot/project"
 )
 
 // Features register their entry points on the bot's router: slash commands
@@ -222,6 +224,10 @@ func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack A
 			return true
 		}
 	}
+	if !b.docsConnected(ctx) {
+		ack(Ephemeral(project.NotConnected)) // notconnected.go
+		return true
+	}
 	f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: ack})
 	return true
 }
@@ -265,6 +271,11 @@ func (b *Bot) dispatchInteraction(ctx context.Context, ic slack.InteractionCallb
 	ctx = WithWorkspace(ctx, interactionWorkspace(ic))
 	if b.cfg.InstallMode && b.clients.Unserved(ctx, interactionWorkspace(ic)) != "" {
 		ack(nil)
+		return true
+	}
+	if isShortcut(ic) && !b.docsConnected(ctx) {
+		ack(nil)
+		b.tellNotConnected(ctx, ic) // notconnected.go
 		return true
 	}
 	f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: ack})

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/docsbot/docsbot/bot/mrkdwn"
@@ -18,9 +19,51 @@ type Projects struct {
 	b *Bot
 }
 
-// Projects returns the docs projects this bot serves: Config.Projects, or,
+// Projects returns every docs project this bot serves: Config.Projects, or,
 // when none were given, an implicit set of one project (project.Single).
+// What a person may name or choose is ProjectsIn.
 func (b *Bot) Projects() Projects { return Projects{Set: b.projects, b: b} }
+
+// ProjectsIn returns the docs projects of the workspace ctx names
+// (WorkspaceOf): in install mode those of the projects file that serve it
+// (project.Set.ForWorkspace: the file's teams), otherwise every one. It is
+// what a person there may choose, name and be shown; an empty set means
+// the workspace's docs are not connected (project.NoProjectsError).
+func (b *Bot) ProjectsIn(ctx context.Context) Projects {
+	ps, err := b.projectsIn(ctx)
+	if err != nil {
+		b.log.Warn("the docs projects connected from Slack cannot be read now; serving those read last", "err", err)
+	}
+	return ps
+}
+
+// projectsIn is ProjectsIn, and the error of reading the projects
+// connected from Slack (the set then has those read last, if any).
+func (b *Bot) projectsIn(ctx context.Context) (Projects, error) {
+	set := b.projects
+	ws := WorkspaceOf(ctx)
+	if b.cfg.InstallMode {
+		set = set.ForWorkspace(ws.Team, ws.Enterprise)
+	}
+	if b.connected == nil {
+		return Projects{Set: set, b: b}, nil
+	}
+	conn, err := b.connected.in(ctx, b.settingsTeam(ctx))
+	if len(conn) > 0 {
+		set = set.With(conn...)
+	}
+	return Projects{Set: set, b: b}, err
+}
+
+// settingsTeam is the workspace whose settings apply to the work ctx
+// carries: the workspace it names, else (work recorded before work named
+// its workspace) the bot's own.
+func (b *Bot) settingsTeam(ctx context.Context) string {
+	if ws := WorkspaceOf(ctx); ws.Team != "" {
+		return ws.Team
+	}
+	return b.self.TeamID
+}
 
 // Resolution is which project a command is for (project.Resolution) and,
 // when decided, that project with its clients (Served; its API nil when
@@ -39,7 +82,7 @@ type Resolution struct {
 // store's, wrapped.
 func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution, error) {
 	b := ps.b
-	res, err := project.NewResolver(b.projects, b.store.LastChoices).Resolve(ctx, req)
+	res, err := project.NewResolver(ps.Set, b.store.LastChoices).Resolve(ctx, req)
 	out := Resolution{Resolution: res}
 	if err == nil && !res.Ask {
 		out.Served, _ = b.Project(ProjectKey(res.Project))
@@ -55,6 +98,8 @@ func (ps Projects) Resolve(ctx context.Context, req project.Request) (Resolution
 func (ps Projects) Choose(ctx context.Context, req project.Request, noun string) (Served, string) {
 	res, err := ps.Resolve(ctx, req)
 	switch {
+	case errors.As(err, new(*project.NoProjectsError)):
+		return Served{}, project.NotConnected
 	case err != nil || res.Ask:
 		return Served{}, project.Which(ps, noun)
 	case res.Served.API == nil:
@@ -67,16 +112,18 @@ func (ps Projects) Choose(ctx context.Context, req project.Request, noun string)
 // they chose by project=NAME or by a button), so that their next command
 // without one goes there. It does nothing for an implicit set.
 func (ps Projects) Remember(ctx context.Context, team, user, name string) error {
-	b := ps.b
-	return project.NewResolver(b.projects, b.store.LastChoices).Remember(ctx, team, user, name)
+	return project.NewResolver(ps.Set, ps.b.store.LastChoices).Remember(ctx, team, user, name)
 }
 
 // ProjectKey is the name a feature records and keys state by for p: "" for
 // the implicit project, so that an installation without a projects file
 // keeps the keys and records it had; otherwise p.Name.
 func ProjectKey(p project.Project) string {
-	if p.Implicit {
+	switch {
+	case p.Implicit:
 		return ""
+	case p.Workspace != "":
+		return connectedKey(p.Name, p.Workspace) // connected.go
 	}
 	return p.Name
 }
@@ -108,6 +155,16 @@ type Clients struct {
 // file, or no docs API client built for it). It is the one way a feature
 // reaches a project and its clients.
 func (b *Bot) Project(key string) (Served, bool) {
+	if strings.Contains(key, "@") {
+		if b.connected == nil {
+			return Served{}, false
+		}
+		// Bounded, as the callers have no context: the answer is usually
+		// in this replica's memory (connected.go).
+		ctx, cancel := context.WithTimeout(context.Background(), connectedReadWait)
+		defer cancel()
+		return b.connected.served(ctx, key)
+	}
 	var p project.Project
 	switch {
 	case key == "" && b.projects.Implicit():
@@ -133,6 +190,12 @@ func (b *Bot) Project(key string) (Served, bool) {
 // has no editors: known is false, and the caller refuses.
 func (b *Bot) editorLists(name string) (lists []roles.Editors, everyone, known bool) {
 	lists = []roles.Editors{b.cfg.Editors}
+	if strings.Contains(name, "@") { // connected from Slack: DOCSBOT_EDITORS alone
+		if _, ok := b.Project(name); !ok {
+			return nil, false, false
+		}
+		return lists, b.cfg.Editors.Empty(), true
+	}
 	if name != "" {
 		p, ok := b.projects.Get(name)
 		if !ok {

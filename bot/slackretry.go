@@ -34,7 +34,7 @@ func SlackOptions(m *Metrics) []slack.Option {
 	cfg.RetryAfterJitter = 250 * time.Millisecond
 	cfg.Handlers = []slack.RetryHandler{countRateLimits{next: slack.NewRateLimitErrorRetryHandler(cfg), metrics: m}}
 	return []slack.Option{
-		slack.OptionHTTPClient(&http.Client{Transport: lightAnswers{next: http.DefaultTransport}, CheckRedirect: checkRedirect}),
+		slack.OptionHTTPClient(&http.Client{Transport: lightAnswers{next: orgTeam{next: http.DefaultTransport}}, CheckRedirect: checkRedirect}),
 		slack.OptionRetryConfig(cfg),
 	}
 }

@@ -88,7 +88,8 @@ func (a *Assistant) LogValue() slog.Value {
 // could be opened. Any other failure after sending wraps [ErrOutcomeUnknown];
 // a stream that breaks off later gives [ErrStreamCut] from Next.
 //
-// A 404 to a question in a thread wraps [ErrThreadNotFound]. The thread key
+// A 404 to a question in a thread wraps [ErrThreadNotFound]; a 400, 413, 415
+// or 422 to a question with files wraps [ErrFilesRefused]. The thread key
 // never appears in an error or a log line.
 func (a *Assistant) Ask(ctx context.Context, req AskRequest) (*AnswerStream, error) {
 	body, err := askBody(req)
@@ -103,6 +104,9 @@ func (a *Assistant) Ask(ctx context.Context, req AskRequest) (*AnswerStream, err
 	if err != nil {
 		if req.Thread.ID != "" {
 			err = asThreadNotFound(err)
+		}
+		if hasFiles(req) {
+			err = asFilesRefused(err)
 		}
 		return nil, err
 	}
@@ -119,17 +123,19 @@ func askBody(req AskRequest) ([]byte, error) {
 	if err := checkAsk(req); err != nil {
 		return nil, err
 	}
-	msgs := make([]UIMessage, len(req.Messages))
+	msgs := make([]wireMessage, len(req.Messages))
 	for i, m := range req.Messages {
-		if m.ID == "" {
-			m.ID = newMessageID()
+		w := wireMessage{ID: m.ID, Role: m.Role, Parts: make([]any, 0, len(m.Files)+len(m.Parts))}
+		if w.ID == "" {
+			w.ID = newMessageID()
 		}
-		parts := make([]TextPart, len(m.Parts))
-		for j, p := range m.Parts {
-			parts[j] = TextPart{Type: "text", Text: p.Text}
+		for _, f := range m.Files {
+			w.Parts = append(w.Parts, wireFile{Type: "file", MediaType: f.MediaType, URL: f.URL, Filename: f.Filename})
 		}
-		m.Parts = parts
-		msgs[i] = m
+		for _, p := range m.Parts {
+			w.Parts = append(w.Parts, TextPart{Type: "text", Text: p.Text})
+		}
+		msgs[i] = w
 	}
 	fp := strings.TrimSpace(req.Fingerprint)
 	if fp == "" {
@@ -138,18 +144,34 @@ func askBody(req AskRequest) ([]byte, error) {
 	// Field names of the D1 request; threadKey is the embed guide's, absent
 	// from the OpenAPI file (spec section 5.1).
 	b, err := json.Marshal(struct {
-		Fp                string      `json:"fp"`
-		Messages          []UIMessage `json:"messages"`
-		ThreadID          string      `json:"threadId,omitempty"`
-		ThreadKey         string      `json:"threadKey,omitempty"`
-		RetrievalPageSize int         `json:"retrievalPageSize,omitempty"`
-		Filter            *AskFilter  `json:"filter,omitempty"`
-		CurrentPath       string      `json:"currentPath,omitempty"`
+		Fp                string        `json:"fp"`
+		Messages          []wireMessage `json:"messages"`
+		ThreadID          string        `json:"threadId,omitempty"`
+		ThreadKey         string        `json:"threadKey,omitempty"`
+		RetrievalPageSize int           `json:"retrievalPageSize,omitempty"`
+		Filter            *AskFilter    `json:"filter,omitempty"`
+		CurrentPath       string        `json:"currentPath,omitempty"`
 	}{fp, msgs, req.Thread.ID, string(req.Thread.Key), req.RetrievalPageSize, req.Filter, req.CurrentPath})
 	if err != nil {
 		return nil, fmt.Errorf("docsapi: encoding question: %w", err)
 	}
 	return b, nil
+}
+
+// wireMessage is a UIMessage as the D1 request carries it: its file parts,
+// then its text parts.
+type wireMessage struct {
+	ID    string `json:"id"`
+	Role  Role   `json:"role"`
+	Parts []any  `json:"parts"`
+}
+
+// wireFile is a FilePart as the D1 request carries it.
+type wireFile struct {
+	Type      string `json:"type"` // "file"
+	MediaType string `json:"mediaType"`
+	URL       string `json:"url"`
+	Filename  string `json:"filename,omitempty"`
 }
 
 func checkAsk(req AskRequest) error {
@@ -163,6 +185,14 @@ func checkAsk(req AskRequest) error {
 		case RoleUser, RoleAssistant, RoleSystem:
 		default:
 			return bad("messages", "role must be user, assistant or system")
+		}
+		if len(m.Files) > 0 && m.Role != RoleUser {
+			return bad("files", "only a user message carries files")
+		}
+		for _, f := range m.Files {
+			if err := checkFile(f); err != nil {
+				return err
+			}
 		}
 	}
 	last := req.Messages[n-1]
@@ -183,6 +213,24 @@ func checkAsk(req AskRequest) error {
 	}
 	// A thread id without its key is let through: the OpenAPI file knows no
 	// key, so the service may accept it; the embed guide says it answers 404.
+	return nil
+}
+
+// checkFile checks a file part: a media type and a data: or https URL.
+func checkFile(f FilePart) error {
+	bad := func(problem string) error { return &ValidationError{Field: "file", Problem: problem} }
+	switch {
+	case strings.TrimSpace(f.MediaType) == "":
+		return bad("needs its media type")
+	case strings.HasPrefix(f.URL, "data:"):
+		if _, _, ok := strings.Cut(f.URL, ","); !ok {
+			return bad("a data: URL needs a comma before its data")
+		}
+	default:
+		if u, err := url.Parse(f.URL); err != nil || u.Scheme != "https" || u.Host == "" {
+			return bad("needs a data: or https URL")
+		}
+	}
 	return nil
 }
 

@@ -10,6 +10,12 @@ import (
 // key is missing or not the thread's. It also matches [ErrNotFound].
 var ErrThreadNotFound = errors.New("docsapi: thread not found (unknown thread, or a missing or wrong thread key)")
 
+// ErrFilesRefused is wrapped, with the [*APIError], when a question with
+// file parts is answered 400, 413, 415 or 422: the service took no question
+// (FilePart says what is assumed of files), so asking again without the
+// files costs nothing more.
+var ErrFilesRefused = errors.New("docsapi: the assistant refused the question's files")
+
 // ErrStreamCut is wrapped, with the cause, when an answer stream ends before
 // its finish chunk or [DONE]: the connection broke, stalled past the attempt
 // timeout, or closed early. The question was asked (and paid for): what came
@@ -68,4 +74,37 @@ func asThreadNotFound(err error) error {
 		return &threadNotFoundError{api: ae}
 	}
 	return err
+}
+
+// filesRefusedError is a 4xx answer to a question with files.
+type filesRefusedError struct{ api *APIError }
+
+func (e *filesRefusedError) Error() string {
+	return e.api.Error() + " (the question carried files: the assistant may not take them)"
+}
+
+func (e *filesRefusedError) Unwrap() []error { return []error{ErrFilesRefused, e.api} }
+
+// asFilesRefused turns a 400, 413, 415 or 422 answer to a question with
+// files into an error matching ErrFilesRefused: what the service says of a
+// request it will not read, too large or of a type it does not take.
+func asFilesRefused(err error) error {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		switch ae.StatusCode {
+		case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity:
+			return &filesRefusedError{api: ae}
+		}
+	}
+	return err
+}
+
+// hasFiles reports whether a question carries file parts.
+func hasFiles(req AskRequest) bool {
+	for _, m := range req.Messages {
+		if len(m.Files) > 0 {
+			return true
+		}
+	}
+	return false
 }

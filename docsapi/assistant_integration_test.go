@@ -1,6 +1,7 @@
 package docsapi_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -469,5 +470,56 @@ func TestAskNotRetriedOnceSent(t *testing.T) {
 		if n := e.srv.Count(docsapitest.EndpointAssistant); n != 1 {
 			t.Errorf("%d: asked %d times", status, n)
 		}
+	}
+}
+
+// TestAskWithFiles: a question's files reach the assistant as file parts
+// before its text, each a data: URL of the exact bytes with its media type
+// and name; a 413 to a question with files matches ErrFilesRefused (the
+// same answer to one without files does not), and files the request could
+// not carry are refused before anything is sent.
+func TestAskWithFiles(t *testing.T) {
+	t.Parallel()
+	e := newAskEnv(t, nil)
+	ctx := context.Background()
+	png := append([]byte("\x89PNG\r\n\x1a\n"), 0, 1, 2, 0xff, '+', '/')
+	q := docsapi.Question("Why does this page look wrong?")
+	q.Messages[0].Files = []docsapi.FilePart{docsapi.DataFile("image/png", "screen.png", png)}
+	a, err := ask(ctx, e.a, q)
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	st, _ := e.srv.Thread(a.Thread.ID)
+	if len(st.Files) != 1 || !bytes.Equal(st.Files[0].Data, png) || st.Files[0].MediaType != "image/png" || st.Files[0].Filename != "screen.png" {
+		t.Errorf("the assistant received files %+v, want screen.png's bytes", st.Files)
+	}
+	body := e.srv.Requests()[0].Body
+	if i, j := strings.Index(body, `"type":"file"`), strings.Index(body, `"type":"text"`); i < 0 || j < i {
+		t.Errorf("the file part does not come before the text: %s", body)
+	}
+	for name, withFiles := range map[string]bool{"with files": true, "without": false} {
+		e.srv.AddFault(docsapitest.Fault{Endpoint: docsapitest.EndpointAssistant, Times: 1, Status: http.StatusRequestEntityTooLarge})
+		q := docsapi.Question("And this one?")
+		if withFiles {
+			q.Messages[0].Files = []docsapi.FilePart{docsapi.DataFile("image/gif", "", []byte("GIF89a"))}
+		}
+		_, err := e.a.Ask(ctx, q)
+		var api *docsapi.APIError
+		if errors.Is(err, docsapi.ErrFilesRefused) != withFiles || !errors.As(err, &api) || api.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s: a 413 gave %v", name, err)
+		}
+	}
+	for name, msgs := range map[string][]docsapi.UIMessage{
+		"no media type":   {{Role: docsapi.RoleUser, Parts: []docsapi.TextPart{{Text: "q"}}, Files: []docsapi.FilePart{{URL: "data:,x"}}}},
+		"http url":        {{Role: docsapi.RoleUser, Parts: []docsapi.TextPart{{Text: "q"}}, Files: []docsapi.FilePart{{MediaType: "image/png", URL: "http://files.example.com/a.png"}}}},
+		"assistant files": {{Role: docsapi.RoleAssistant, Parts: []docsapi.TextPart{{Text: "a"}}, Files: []docsapi.FilePart{docsapi.DataFile("image/png", "", png)}}, docsapi.UserText("", "q")},
+	} {
+		var ve *docsapi.ValidationError
+		if _, err := e.a.Ask(ctx, docsapi.AskRequest{Messages: msgs}); !errors.As(err, &ve) {
+			t.Errorf("%s: error %v, want a ValidationError", name, err)
+		}
+	}
+	if n := e.srv.Count(docsapitest.EndpointAssistant); n != 3 {
+		t.Errorf("%d requests, want 3 (the question, the two 413s)", n)
 	}
 }

@@ -1,6 +1,7 @@
 package docsapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"log/slog"
 )
@@ -16,7 +17,7 @@ const (
 )
 
 // UIMessage is one message of a conversation, in the AI SDK 5 UIMessage shape
-// the assistant reads. Only text parts are sent by this client.
+// the assistant reads: text parts, and a user message's file parts.
 type UIMessage struct {
 	// ID identifies the message; [Assistant.Ask] fills in a random one when
 	// it is empty.
@@ -24,6 +25,38 @@ type UIMessage struct {
 	Role Role   `json:"role"`
 	// Parts holds the message's text.
 	Parts []TextPart `json:"parts"`
+	// Files are sent as file parts before the text parts, where AI SDK's
+	// own client puts the files a person attaches; only a user message may
+	// carry them.
+	Files []FilePart `json:"-"`
+}
+
+// FilePart is a file sent with a user message: a {"type":"file",
+// "mediaType","url","filename"} part of the D1 request.
+//
+// What the assistant does with one is not documented: the OpenAPI file
+// lists the part among a message's parts and says nothing of the media
+// types it reads, their size, or whether it fetches an https URL. This
+// client assumes it takes images (the platform's own Slack agent reads
+// them) and sends their bytes in a data: URL ([DataFile]), as AI SDK's
+// client does for a file picked in a browser, so that the service needs
+// no access to where the file came from. A service that refuses such a
+// question answers 4xx before it answers anything: [Assistant.Ask] then
+// returns an error matching [ErrFilesRefused], and the caller may ask
+// again without the files.
+type FilePart struct {
+	// MediaType is the file's IANA media type, such as image/png.
+	MediaType string
+	// URL is where the file is: a data: URL of its bytes, or an address.
+	URL string
+	// Filename is the file's name, if any.
+	Filename string
+}
+
+// DataFile returns a file part holding data, of the media type given, in a
+// base64 data: URL (RFC 2397).
+func DataFile(mediaType, filename string, data []byte) FilePart {
+	return FilePart{MediaType: mediaType, Filename: filename, URL: "data:" + mediaType + ";base64," + base64.StdEncoding.EncodeToString(data)}
 }
 
 // TextPart is a {"type":"text","text":...} part of a [UIMessage].

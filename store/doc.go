@@ -151,6 +151,7 @@
 //	PaneContexts   pane
 //	Outcomes       outcome, outcome-ref, outcomes, outcome-asks, outcome-teams
 //	Installations  install:{i} (tokens sealed, seal.go), install:changed (pub/sub)
+//	Connections    conn:{c} (docs keys sealed), conn:changed (pub/sub)
 //	Stats          (reads only: INFO, MEMORY USAGE, the schedule's shards)
 //
 // The Store itself keeps what is about the whole connection or namespace:

@@ -318,7 +318,14 @@ return 0`)
 // message lost while Redis is away is not delivered again: the reader
 // checks a record it trusts when Slack refuses its token.
 func (is Installations) Changes(ctx context.Context) <-chan string {
-	sub := is.s.rdb.Subscribe(ctx, is.changedChannel())
+	return is.s.subscribe(ctx, is.changedChannel())
+}
+
+// subscribe delivers the messages of the pub/sub channel until ctx ends
+// (the subscription is confirmed, or subscribeWait passed, before it
+// returns). A message lost while Redis is away is not delivered again.
+func (s *Store) subscribe(ctx context.Context, channel string) <-chan string {
+	sub := s.rdb.Subscribe(ctx, channel)
 	wait, cancel := context.WithTimeout(ctx, subscribeWait)
 	_, _ = sub.Receive(wait)
 	cancel()

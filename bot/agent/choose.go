@@ -117,7 +117,7 @@ func (a *agent) askProject(ctx context.Context, w *bot.Work, req startRequest, c
 	// A direct message (the bot cannot write in the channel) has no
 	// buttons: one there would start the job where docsbot cannot write.
 	dm := "docsbot needs to know which docs project your instruction " + instructionIn(req.Prompt, req.Channel) +
-		" goes to, and cannot ask you there, so nothing was started. " + project.Hint(a.core.Projects(), "instruction")
+		" goes to, and cannot ask you there, so nothing was started. " + project.Hint(a.core.ProjectsIn(ctx), "instruction")
 	a.tellBlocks(ctx, req, "", text, blocks, dm, log)
 	return nil
 }
@@ -174,11 +174,11 @@ func (a *agent) doChoose(ctx context.Context, w *bot.Work) error {
 		a.answerChoice(ctx, c, "", "Only the person who asked for this job can choose its project.", false, log)
 		return nil
 	}
-	p, ok := a.core.Projects().Get(c.Project)
+	p, ok := a.core.ProjectsIn(ctx).Get(c.Project)
 	if !ok {
 		log.Warn("a project chosen that is not in the projects file")
 		a.answerChoice(ctx, c, req.Prompt, "docsbot no longer serves the docs project `"+mrkdwn.Escape(mrkdwn.Cut(c.Project, 40))+"`, so nothing was started. "+
-			project.Hint(a.core.Projects(), "instruction"), true, log)
+			project.Hint(a.core.ProjectsIn(ctx), "instruction"), true, log)
 		return nil
 	}
 	// Remembered by the start, once it passed the project's editors.

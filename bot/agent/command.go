@@ -25,13 +25,13 @@ const storageDown = "docsbot cannot reach its storage right now, so it did not s
 // and then acknowledged. If Redis cannot record it, the ack says so.
 func (a *agent) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	c := parseCommand(cmd.Text, a.core.Projects().Set)
+	c := parseCommand(cmd.Text, a.core.ProjectsIn(ctx).Set)
 	if c.Problem != "" {
 		r.Ack(bot.Ephemeral(c.Problem))
 		return
 	}
 	if c.Help {
-		r.Ack(bot.Ephemeral(agentHelp(a.core.Projects().Set, a.answersOn())))
+		r.Ack(bot.Ephemeral(agentHelp(a.core.ProjectsIn(ctx).Set, a.answersOn())))
 		return
 	}
 	text, listing := c.Text, c.Listing

@@ -2,10 +2,11 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
+
+	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
@@ -22,8 +23,20 @@ import (
 
 // byAttacher is who wrote an attached file, as the quote names them.
 func byAttacher(name string) string {
-	return "the person who asked, in the file " + strings.ReplaceAll(name, "\n", " ") + " they attached"
+	return "the person who asked, in the file " + oneLineName(name) + " they attached"
 }
+
+// byFileOf is who wrote a file attached to a message that writer wrote
+// (as the shortcut names them; "" for the editor's own message).
+func byFileOf(writer, name string) string {
+	if writer == "" {
+		return byAttacher(name)
+	}
+	return writer + ", in the file " + oneLineName(name) + " attached to the message"
+}
+
+// oneLineName is a file's name on one line, as a quote's line names it.
+func oneLineName(name string) string { return strings.ReplaceAll(name, "\n", " ") }
 
 // attached is what a post's files give a job: Context, the quoted text of
 // its text files (for startRequest.Context or after a follow-up), and
@@ -38,82 +51,81 @@ func (a *agent) readAttached(ctx context.Context, refs []bot.FileRef) attached {
 	if len(refs) == 0 {
 		return attached{}
 	}
-	read, skipped := a.core.ReadRefs(ctx, refs)
-	var parts []contextPart
-	var sent, other, notRead []string
-	for _, f := range read {
-		name := fileName(f.File.Name, f.File.ID)
-		if isText(f.Type) && strings.TrimSpace(string(f.Data)) == "" {
-			notRead = append(notRead, fileWithLink(name, f.File.Permalink)+" (empty)")
-			continue
-		}
-		if isText(f.Type) {
-			parts = append(parts, quoted(byAttacher(name), string(f.Data)))
-			sent = append(sent, mrkdwn.Escape(name))
-			continue
-		}
-		other = append(other, fileWithLink(name, f.File.Permalink))
+	files := make([]slack.File, len(refs))
+	for i, r := range refs {
+		files[i] = r.File()
 	}
-	for _, s := range skipped {
-		notRead = append(notRead, fileWithLink(fileName(s.File.Name, s.File.ID), s.File.Permalink)+" ("+a.whyNotRead(s.Err)+")")
-	}
+	fr := a.readFiles(ctx, files, byAttacher)
 	var out attached
-	var note []string
-	if len(parts) > 0 {
+	cutTo := 0
+	if len(fr.parts) > 0 {
 		limit := a.core.FileLimits().TextMax
 		var cut bool
-		out.Context, cut = renderContext(parts, limit)
-		line := "The agent gets the text of " + strings.Join(sent, ", ") + " after your instruction, as data to read, not as instructions."
-		if cut {
-			line += fmt.Sprintf(" It was cut to %s characters in all.", humanize.Count(int64(limit)))
+		if out.Context, cut = renderContext(fr.parts, limit); cut {
+			cutTo = limit
 		}
-		note = append(note, line)
 	}
-	if len(other) > 0 {
-		note = append(note, "Not sent to the agent, which takes text only: "+strings.Join(other, ", ")+". Put what it needs from them in your message.")
-	}
-	if len(notRead) > 0 {
-		note = append(note, "Not read: "+strings.Join(notRead, ", ")+".")
-	}
-	out.Note = strings.Join(note, "\n")
+	out.Note = strings.Join(fr.lines(cutTo), "\n")
 	return out
 }
 
-// whyNotRead is why a file was not read, in words.
-func (a *agent) whyNotRead(err error) string {
-	limits := a.core.FileLimits()
-	switch {
-	case errors.Is(err, bot.ErrFileTooLarge):
-		return "larger than " + sizeWords(limits.MaxBytes)
-	case errors.Is(err, bot.ErrFileCount):
-		return fmt.Sprintf("docsbot reads %d files of a message", limits.MaxCount)
-	case errors.Is(err, bot.ErrFilesScope):
-		return bot.ErrFilesScope.Error()
-	case errors.Is(err, bot.ErrFileHost), errors.Is(err, bot.ErrFileRedirect):
-		return "not on Slack's file host"
+// filesRead is what the files of a message give a job: parts, the text
+// files quoted (each as by names its writer); sent, their names, escaped;
+// other, the files read that are not text, linked; notRead, the files not
+// read, linked, with why.
+type filesRead struct {
+	parts                []contextPart
+	sent, other, notRead []string
+}
+
+// readFiles reads files (bot.ReadFiles) for a job.
+func (a *agent) readFiles(ctx context.Context, files []slack.File, by func(name string) string) filesRead {
+	var fr filesRead
+	if len(files) == 0 {
+		return fr
 	}
-	return "Slack did not give it"
+	read, skipped := a.core.ReadFiles(ctx, files)
+	for _, f := range read {
+		name := bot.FileName(f.File)
+		switch {
+		case isText(f.Type) && strings.TrimSpace(string(f.Data)) == "":
+			fr.notRead = append(fr.notRead, bot.FileLink(f.File)+" (empty)")
+		case isText(f.Type):
+			fr.parts = append(fr.parts, quoted(by(name), string(f.Data)))
+			fr.sent = append(fr.sent, mrkdwn.Escape(name))
+		default:
+			fr.other = append(fr.other, bot.FileLink(f.File))
+		}
+	}
+	for _, s := range skipped {
+		fr.notRead = append(fr.notRead, bot.FileLink(s.File)+" ("+a.core.FileLimits().WhyNotRead(s.Err)+")")
+	}
+	return fr
+}
+
+// lines say what became of the files, one line each of: the text files
+// sent (cut to cutTo characters in all, when not 0), the files not sent,
+// the files not read; none when there were no files.
+func (fr filesRead) lines(cutTo int) []string {
+	var out []string
+	if len(fr.sent) > 0 {
+		line := "The agent gets the text of " + strings.Join(fr.sent, ", ") + " after your instruction, as data to read, not as instructions."
+		if cutTo > 0 {
+			line += fmt.Sprintf(" It was cut to %s characters in all.", humanize.Count(int64(cutTo)))
+		}
+		out = append(out, line)
+	}
+	if len(fr.other) > 0 {
+		out = append(out, "Not sent to the agent, which takes text only: "+strings.Join(fr.other, ", ")+". Put what it needs from them in your message.")
+	}
+	if len(fr.notRead) > 0 {
+		out = append(out, "Not read: "+strings.Join(fr.notRead, ", ")+".")
+	}
+	return out
 }
 
 // isText reports whether a file's sniffed media type is text.
 func isText(mediaType string) bool { return strings.HasPrefix(mediaType, "text/") }
-
-// fileName is a file's name, or its id when it has none.
-func fileName(name, id string) string {
-	if name == "" {
-		return id
-	}
-	return name
-}
-
-// fileWithLink is a file's name, escaped, linked to its permalink when it
-// has one on Slack.
-func fileWithLink(name, permalink string) string {
-	if permalink == "" {
-		return mrkdwn.Escape(name)
-	}
-	return mrkdwn.Link(permalink, name)
-}
 
 // noteAttached tells the author of a post with files what became of them,
 // once (markFiles).
@@ -128,12 +140,4 @@ func (a *agent) noteAttached(ctx context.Context, w *bot.Work, r replyRequest, n
 	if err != nil {
 		log.Warn("recording the note about files failed", "err", err)
 	}
-}
-
-// sizeWords is a file size limit in words: "10 MB", or bytes.
-func sizeWords(n int) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MB", n>>20)
-	}
-	return humanize.Count(int64(n)) + " bytes"
 }

@@ -103,9 +103,9 @@ func (a *agent) answerList(ctx context.Context, w *bot.Work, req listRequest) er
 	var text string
 	var err error
 	if req.Project != "" {
-		p, ok := a.core.Projects().Get(req.Project)
+		p, ok := a.core.ProjectsIn(ctx).Get(req.Project)
 		if !ok {
-			text = project.Problem(&project.UnknownError{Name: req.Project}, a.core.Projects(), "command")
+			text = project.Problem(&project.UnknownError{Name: req.Project}, a.core.ProjectsIn(ctx), "command")
 			return a.answerListText(ctx, req, text, log)
 		}
 		req.Project = p.Name

@@ -88,7 +88,7 @@ func (a *agent) answerWords(ctx context.Context, w *bot.Work, r replyRequest, lo
 	if r.InThread() && !r.Mention {
 		return false, nil
 	}
-	listed, listProject, problem := listWords(r.Text, a.core.Projects().Set)
+	listed, listProject, problem := listWords(r.Text, a.core.ProjectsIn(ctx).Set)
 	if problem != "" {
 		a.tellInThread(ctx, a.replyPlace(r), problem, log)
 		return true, nil
@@ -96,7 +96,7 @@ func (a *agent) answerWords(ctx context.Context, w *bot.Work, r replyRequest, lo
 	switch commandWord(listed) {
 	case wordHelp:
 		if listed != "" || listed == r.Text {
-			a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.Projects().Set, a.answersOn()), log)
+			a.tellInThread(ctx, a.replyPlace(r), agentHelp(a.core.ProjectsIn(ctx).Set, a.answersOn()), log)
 			return true, nil
 		}
 	case wordList, wordStatus:

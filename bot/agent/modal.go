@@ -94,6 +94,10 @@ type modalTarget struct {
 	// NoDefault leaves the select without a project chosen (Switch
 	// project: the person picks another).
 	NoDefault bool `json:"-"`
+	// filesNote says, under the context, what became of the files of the
+	// message the form is about (filesRead.lines): those not sent, those
+	// not read.
+	filesNote string
 }
 
 // metadata is t as a view's private_metadata, within metadataMax bytes
@@ -157,6 +161,9 @@ func jobModal(t modalTarget, about, initial string, projects []string) slack.Mod
 		context, cutTo = t.KeptContext, 0
 	}
 	blocks = append(blocks, contextShown(context, cutTo)...)
+	if t.filesNote != "" {
+		blocks = append(blocks, slack.NewContextBlock("files", slack.NewTextBlockObject(slack.MarkdownType, mrkdwn.Cut(t.filesNote, 2900), false, false)))
+	}
 	input := slack.NewPlainTextInputBlockElement(plain("For example: add a troubleshooting section for timeouts"), actionInstruction).
 		WithMultiline(true).WithInitialValue(initial)
 	blocks = append(blocks, slack.NewInputBlock(blockInstruction, plain("What should the docs agent do?"), nil, input))
@@ -243,7 +250,7 @@ func codeSections(text string) []slack.Block {
 // told privately through t's response_url.
 func (a *agent) openModal(ctx context.Context, trigger, user string, t modalTarget, about, initial string) {
 	var projects []string
-	if set := a.core.Projects(); set.Len() > 1 {
+	if set := a.core.ProjectsIn(ctx); set.Len() > 1 {
 		projects = set.Names()
 		if _, ok := set.Get(t.Default); !ok || t.NoDefault {
 			t.Default = ""
@@ -300,13 +307,13 @@ func (a *agent) onJobSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 			// Slack sends the option shown chosen; a state without one
 			// means the select's initial option, the modal's default.
 			name := cmp.Or(sel.SelectedOption.Value, t.Default)
-			p, ok := a.core.Projects().Get(name)
+			p, ok := a.core.ProjectsIn(ctx).Get(name)
 			if !ok || name == "" {
 				r.Ack(slack.NewErrorsViewSubmissionResponse(map[string]string{blockProject: "Choose the docs project the agent works in."}))
 				return
 			}
 			req.Project, req.Remember, key = p.Name, p.Name != t.Default, bot.ProjectKey(p)
-			prompt, problem := tokenAgainstSelect(text, p, a.core.Projects().Set)
+			prompt, problem := tokenAgainstSelect(text, p, a.core.ProjectsIn(ctx).Set)
 			if problem != "" {
 				fail(problem)
 				return
@@ -417,7 +424,7 @@ func projectSelect(names []string, def string) *slack.InputBlock {
 func (a *agent) modalDefault(ctx context.Context, team, channel, user string) string {
 	ctx, cancel := context.WithTimeout(ctx, modalResolveBound)
 	defer cancel()
-	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: team, Channel: channel, User: user})
+	res, err := a.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: team, Channel: channel, User: user})
 	if err != nil || res.Ask {
 		return ""
 	}

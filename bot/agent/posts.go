@@ -62,14 +62,14 @@ func (a *agent) ownPosts(routes bot.Router) {
 // hearsCommand: a mention, or a top-level DM, that is one of the words the
 // agent answers itself (help, list, status; commandWord); in a thread only
 // a mention whose whole text is one.
-func (a *agent) hearsCommand(_ context.Context, p bot.Post) bool {
+func (a *agent) hearsCommand(ctx context.Context, p bot.Post) bool {
 	if p.InThread() {
 		return p.Mention && commandWord(p.Text) != ""
 	}
 	if !p.Addressed() {
 		return false
 	}
-	listed, _, problem := listWords(p.Text, a.core.Projects().Set)
+	listed, _, problem := listWords(p.Text, a.core.ProjectsIn(ctx).Set)
 	switch commandWord(listed) {
 	case wordHelp:
 		return problem != "" || listed != "" || listed == p.Text

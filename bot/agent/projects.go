@@ -37,7 +37,7 @@ const markProject = "project"
 // why (no such project, two projects named, no instruction left) or asked
 // which project (askProject). An implicit set needs no decision.
 func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest, log *slog.Logger) (project.Project, bool, error) {
-	set := a.core.Projects()
+	set := a.core.ProjectsIn(ctx)
 	if set.Implicit() {
 		return set.All()[0], false, nil
 	}
@@ -59,7 +59,7 @@ func (a *agent) startProject(ctx context.Context, w *bot.Work, req *startRequest
 		req.Project = p.Name
 		return p, false, nil
 	}
-	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
+	res, err := a.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: req.Prompt})
 	if project.IsProblem(err) {
 		log.Info("job start names no known project, or two", "err", mrkdwn.Cut(err.Error(), 120))
 		a.endBeforeRoot(ctx, w, *req, project.Problem(err, set, "instruction")+" Nothing was started.", log)
@@ -124,7 +124,7 @@ func (a *agent) projectKey(name string) string {
 // remember keeps name as the person's last choice of project; a failure only
 // means the next command may ask again.
 func (a *agent) remember(ctx context.Context, team, user, name string, log *slog.Logger) {
-	if err := a.core.Projects().Remember(ctx, team, user, name); err != nil {
+	if err := a.core.ProjectsIn(ctx).Remember(ctx, team, user, name); err != nil {
 		log.Warn("remembering the person's choice of project failed", "project", name, "err", err)
 	}
 }
@@ -181,7 +181,7 @@ func switchID(channel, ts string) string {
 // without where it was in the thread (the switched job starts a thread of
 // its own). A failure is logged: a click then says the start is gone.
 func (a *agent) keepForSwitch(ctx context.Context, req startRequest, root, key string, log *slog.Logger) {
-	if key == "" || a.core.Projects().Len() < 2 {
+	if key == "" || a.core.ProjectsIn(ctx).Len() < 2 {
 		return
 	}
 	kept := startRequest{Team: req.Team, Channel: req.Channel, User: req.User, Prompt: req.Prompt, Context: req.Context,

@@ -38,7 +38,9 @@ const namesBound = 500 * time.Millisecond
 // onSendToAgent opens the job modal on the message the shortcut was used
 // on, quoted; the job goes in that message's thread. The message goes to
 // the agent as plain text with its mentions as names, as the form shows it:
-// quoted data when someone other than the editor (or a bot) wrote it.
+// quoted data when someone other than the editor (or a bot) wrote it. Its
+// text files go after it, quoted as data (files.go), within the form's
+// context; the form names the files not sent and not read.
 func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
 	channel, _, ok := a.editorInteraction(ctx, r, viaShortcut)
@@ -62,14 +64,24 @@ func (a *agent) onSendToAgent(ctx context.Context, r *bot.InteractionRequest) {
 		by = "@" + mrkdwn.Cut(a.core.UserName(nctx, m.User), 80)
 		writer = "another person in Slack (" + by + ")"
 	}
+	// The message's files are read while its mentions are named, within
+	// the same bound: a file not read by then is named as not read.
+	var files filesRead
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		files = a.readFiles(nctx, m.Files, func(name string) string { return byFileOf(writer, name) })
+	}()
 	text := strings.TrimSpace(mrkdwn.Plain(a.namedMentions(nctx, mrkdwn.Cut(m.Text, quotedMax))))
+	<-read
 	cancel()
 	t := modalTarget{
 		Team:        ic.Team.ID,
 		Channel:     channel,
 		ThreadTS:    cmp.Or(m.ThreadTimestamp, m.Timestamp, ic.MessageTs),
 		ResponseURL: ic.ResponseURL,
-		parts:       []contextPart{ours("Context: the Slack message this was asked about, by " + by + ":"), quoted(writer, text)},
+		parts:       append([]contextPart{ours("Context: the Slack message this was asked about, by " + by + ":"), quoted(writer, text)}, files.parts...),
+		filesNote:   strings.Join(files.lines(0), "\n"),
 	}
 	a.openModal(ctx, ic.TriggerID, ic.User.ID, t, "*Message from "+mrkdwn.Escape(by)+"*", "")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/pane"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/settings"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 	"github.com/docsbot/docsbot/docsapi"
@@ -50,6 +51,10 @@ type Config struct {
 	Help helpchannels.Config
 	// Pane is the pane's (Slack's side pane of the app).
 	Pane pane.Config
+	// Settings are the Home's Settings' (bot/settings), and Connect how
+	// the projects connected there are reached.
+	Settings settings.Config
+	Connect  Connect
 	// Install is install mode's, used when Bot.InstallMode is set: the
 	// workspaces that installed docsbot by link, each served with its own
 	// token (bot/install).
@@ -99,8 +104,9 @@ type replica struct {
 	healthFeature   *health.Feature
 	// deploying says the deployments feature is there (the pane's Deploy
 	// status prompt reads its records).
-	deploying bool
-	help      *helpchannels.Feature
+	deploying       bool
+	help            *helpchannels.Feature
+	settingsFeature *settings.Feature
 }
 
 // New builds a replica, ready to Run: the core with the features of cfg
@@ -128,6 +134,9 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	cfg.Bot.Clients = bot.Clients{API: clients, Assistants: assistants}
+	if err := connectInSlack(&cfg, d); err != nil {
+		return nil, err
+	}
 	st := d.Store
 	var dir *install.Directory
 	if cfg.Bot.InstallMode {

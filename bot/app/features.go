@@ -15,6 +15,7 @@ import (
 	"github.com/docsbot/docsbot/bot/home"
 	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/pane"
+	"github.com/docsbot/docsbot/bot/settings"
 	"github.com/docsbot/docsbot/bot/unfurl"
 	"github.com/docsbot/docsbot/bot/visitors"
 )
@@ -41,6 +42,7 @@ func features() []feature {
 		{health.Declaration, (*replica).health},
 		{pane.Declaration, (*replica).pane},
 		{unfurl.Declaration, (*replica).unfurl},
+		{settings.Declaration, (*replica).settings},
 		{home.Declaration, (*replica).home},
 	}
 }
@@ -202,6 +204,9 @@ func (r *replica) home() error {
 	}
 	if r.healthFeature != nil {
 		d.Health, d.Quality = r.healthFeature, r.healthFeature
+	}
+	if r.settingsFeature != nil {
+		d.Settings = r.settingsFeature
 	}
 	_, err := home.Register(r.b, cfg, d)
 	return err

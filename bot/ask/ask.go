@@ -248,7 +248,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) == 0 {
+	if len(docs) == 0 && !b.ConnectsInSlack() {
 		registerOff(b)
 		return &Feature{}, nil
 	}
@@ -280,17 +280,41 @@ func answerDocs(b *bot.Bot) (map[string]Docs, error) {
 		if !ok || s.AssistantAPI == nil {
 			continue
 		}
-		d := Docs{Assistant: s.AssistantAPI}
-		if p.Assistant.SiteURL != "" {
-			site, err := url.Parse(p.Assistant.SiteURL)
-			if err != nil {
-				return nil, fmt.Errorf("ask: project %s: the docs site's URL: %w", p.Name, err)
-			}
-			d.Site = site
+		d, err := docsOfServed(s)
+		if err != nil {
+			return nil, err
 		}
 		docs[s.Key] = d
 	}
 	return docs, nil
+}
+
+// docsOfServed is what answers from s, which has a docs assistant.
+func docsOfServed(s bot.Served) (Docs, error) {
+	d := Docs{Assistant: s.AssistantAPI}
+	if s.Assistant.SiteURL != "" {
+		site, err := url.Parse(s.Assistant.SiteURL)
+		if err != nil {
+			return Docs{}, fmt.Errorf("ask: project %s: the docs site's URL: %w", s.Name, err)
+		}
+		d.Site = site
+	}
+	return d, nil
+}
+
+// docsOf is what answers from the project keyed key: one of the settings'
+// (answerDocs), else one connected from Slack that has a docs assistant
+// (bot.Bot.Project, read as its connections change).
+func (a *answers) docsOf(key string) (Docs, bool) {
+	if d, ok := a.docs[key]; ok {
+		return d, true
+	}
+	s, ok := a.core.Project(key)
+	if !ok || s.Workspace == "" || s.AssistantAPI == nil {
+		return Docs{}, false
+	}
+	d, err := docsOfServed(s)
+	return d, err == nil
 }
 
 // registerOff routes what the answers declare where no project has a docs

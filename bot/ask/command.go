@@ -20,10 +20,10 @@ func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		return
 	}
 	named := ""
-	if !a.core.Projects().Implicit() {
+	if !a.core.ProjectsIn(ctx).Implicit() {
 		name, rest, ok, err := project.CutToken(text)
 		if err != nil {
-			r.Ack(bot.Ephemeral(project.Problem(err, a.core.Projects(), "question")))
+			r.Ack(bot.Ephemeral(project.Problem(err, a.core.ProjectsIn(ctx), "question")))
 			return
 		}
 		if ok {
@@ -31,7 +31,7 @@ func (a *answers) onCommand(ctx context.Context, r *bot.CommandRequest) {
 		}
 	}
 	if text == "" || strings.EqualFold(text, "help") {
-		r.Ack(bot.Ephemeral(help(a.core.Projects().Implicit())))
+		r.Ack(bot.Ephemeral(help(a.core.ProjectsIn(ctx).Implicit())))
 		return
 	}
 	a.core.QueueCommand(ctx, r, bot.WorkAsk, bot.Question{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: text,

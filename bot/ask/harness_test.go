@@ -56,11 +56,18 @@ func (h *harness) answersIn(channel, ts string) []slacktest.Message {
 // answered waits for the one finished answer under ts and returns it.
 func (h *harness) answered(ts string) slacktest.Message {
 	h.T.Helper()
+	return h.answeredIn(general, ts)
+}
+
+// answeredIn waits for the one finished answer under ts of channel and
+// returns it.
+func (h *harness) answeredIn(channel, ts string) slacktest.Message {
+	h.T.Helper()
 	h.WaitFor("the answer under "+ts, func() bool {
-		a := h.answers(ts)
+		a := h.answersIn(channel, ts)
 		return len(a) == 1 && !a[0].Streaming
 	})
-	return h.answers(ts)[0]
+	return h.answersIn(channel, ts)[0]
 }
 
 // answeredAgain waits for the second finished answer under ts, to a reply

@@ -137,7 +137,8 @@ func (a *answers) handOver(ctx context.Context, w *bot.Work, p bot.Post, q strin
 		via = bot.ViaDM
 	}
 	payload, _ := json.Marshal(bot.Question{Team: p.Team, Channel: p.Channel, User: p.User, TS: p.TS, ThreadTS: p.ThreadTS, Text: q, Via: via,
-		Project: p.Project, Implied: p.Project != ""}) // only the pane names it: the channel looked at
+		Project: p.Project, Implied: p.Project != "", // only the pane names it: the channel looked at
+		Files: p.Attached})
 	if _, err := a.core.QueueFromWork(ctx, store.Work{Key: "ask:" + w.Key, Kind: bot.WorkAsk, Payload: payload}); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}

@@ -98,17 +98,21 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	if conv.Project != "" && conv.Project != key {
-		if d, ok := a.docs[conv.Project]; ok {
+		if d, ok := a.docsOf(conv.Project); ok {
 			key, docs = conv.Project, d // a conversation stays with its project
 		}
 	}
 	a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "is looking in the docs…", log)
 	a.core.Decorations().SetPaneSession(ctx, q.Channel, thread.TS, q.User, true, log)
+	// The question's images, read before the paid call is marked
+	// (images.go): an attempt that stops while reading them asks later.
+	imgs := a.readImages(ctx, q)
+	a.noteImages(ctx, w, q, imgs.note, log)
 	asked := false
 	_, err = w.Paid(ctx, asking, func(ctx context.Context) (string, error) {
 		asked = true
 		a.audit(ctx, w, q, key)
-		return "", a.answer(ctx, w, q, thread, key, docs, conv, log)
+		return "", a.answer(ctx, w, q, thread, key, docs, conv, imgs, log)
 	})
 	if err != nil && !asked {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
@@ -146,8 +150,10 @@ type reply struct {
 	// stored is the thread's conversation as the work read it: the
 	// version the answer's turns are written over (remember).
 	stored store.Conversation
-	// question is q's text as the assistant was sent it (cutQuestion).
+	// question is q's text as the assistant was sent it (cutQuestion);
+	// images are the question's (images.go).
 	question string
+	images   images
 	stream   *docsapi.AnswerStream
 	wr       *writer // the answer's message
 	// text is the answer's text without its suggestions, which are apart.
@@ -162,9 +168,9 @@ type reply struct {
 // marked asking. It ends the work: whatever happens, the person sees an
 // answer or is told why there is none.
 func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, thread store.Thread, key string, docs Docs,
-	conv store.Conversation, log *slog.Logger) error {
+	conv store.Conversation, imgs images, log *slog.Logger) error {
 	question, questionCut := cutQuestion(q.Text)
-	r := reply{q: q, thread: thread, conv: conversationOf(thread, q), key: key, stored: conv, question: question}
+	r := reply{q: q, thread: thread, conv: conversationOf(thread, q), key: key, stored: conv, question: question, images: imgs}
 	// Slack clears the thread's status when the app replies in the thread;
 	// an answer told to the asker alone, or none, is no reply there, so the
 	// status is cleared for it (else "is looking in the docs…" stays).
@@ -173,7 +179,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 			a.core.Decorations().SetThreadStatus(ctx, q.Channel, thread.TS, "", log)
 		}
 	}()
-	stream, fresh, err := a.ask(ctx, docs, r, log)
+	stream, how, err := a.ask(ctx, docs, r, log)
 	if err != nil {
 		a.metrics.Answer("failed")
 		a.tell(ctx, q, a.failure(err), log)
@@ -204,7 +210,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 		// so (afterStop); the assistant is not asked again.
 		return relayErr
 	}
-	r.note = noteOf(r.note, fresh, questionCut)
+	r.note = noteOf(r.note, how.fresh, questionCut, imagesLine(imgs.names, how.filesRefused))
 	if r.outcome != "answered" {
 		log.Warn("the answer is incomplete", "outcome", r.outcome, "err", relayErr)
 	}
@@ -218,29 +224,50 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	return a.show(ctx, w, r, again, first, log)
 }
 
-// ask asks the assistant r's question in the conversation r continues.
-// When the assistant no longer knows that conversation (it answered 404,
-// so it answered nothing), the question starts a new one (fresh).
-func (a *answers) ask(ctx context.Context, docs Docs, r reply, log *slog.Logger) (stream *docsapi.AnswerStream, fresh bool, err error) {
+// ask asks the assistant r's question, with its images, in the
+// conversation r continues (how says what became of them). When the
+// assistant no longer knows that conversation (it answered 404, so it
+// answered nothing), the question starts a new one (fresh); when it refuses
+// the question's files (docsapi.ErrFilesRefused: it answered nothing), the
+// question is asked again without them (filesRefused). Each at most once.
+func (a *answers) ask(ctx context.Context, docs Docs, r reply, log *slog.Logger) (*docsapi.AnswerStream, askedHow, error) {
 	history, left := historyOf(r.stored.Turns)
 	if left > 0 {
 		log.Info("the conversation is longer than the assistant is sent; its oldest turns are left out", "left_out", left)
 	}
-	req := docsapi.AskRequest{Fingerprint: fingerprint(r.q), Messages: messagesOf(history, r.question),
+	files := r.images.files
+	req := docsapi.AskRequest{Fingerprint: fingerprint(r.q), Messages: messagesOf(history, r.question, files),
 		Thread: docsapi.Thread{ID: r.stored.ThreadID, Key: docsapi.ThreadKey(r.stored.ThreadKey)}}
-	stream, err = docs.Assistant.Ask(ctx, req)
-	if errors.Is(err, docsapi.ErrThreadNotFound) && r.stored.ThreadID != "" {
-		log.Info("the assistant no longer knows the conversation; starting a new one")
-		req.Thread, req.Messages = docsapi.Thread{}, messagesOf(nil, r.question)
-		stream, err = docs.Assistant.Ask(ctx, req)
-		return stream, true, err
+	var how askedHow
+	for {
+		stream, err := docs.Assistant.Ask(ctx, req)
+		switch {
+		case errors.Is(err, docsapi.ErrThreadNotFound) && req.Thread.ID != "":
+			log.Info("the assistant no longer knows the conversation; starting a new one")
+			how.fresh, req.Thread, req.Messages = true, docsapi.Thread{}, messagesOf(nil, r.question, files)
+		case errors.Is(err, docsapi.ErrFilesRefused) && len(files) > 0:
+			log.Warn("the assistant refused the question's images; asking without them", "err", err)
+			how.filesRefused, files = true, nil
+			req.Messages[len(req.Messages)-1].Files = nil
+		default:
+			return stream, how, err
+		}
 	}
-	return stream, false, err
 }
 
-// noteOf is the note an answer ends with: note, and what the person should
-// know of how it was asked (a new conversation, a question cut).
-func noteOf(note string, fresh, questionCut bool) string {
+// askedHow is how a question was asked (ask): in a new conversation
+// (fresh), without the images the assistant refused (filesRefused).
+type askedHow struct {
+	fresh, filesRefused bool
+}
+
+// noteOf is the note an answer ends with: note, what the person should
+// know of how it was asked (a new conversation, a question cut), and the
+// line about its images (imagesLine).
+func noteOf(note string, fresh, questionCut bool, images string) string {
+	if images != "" {
+		note = strings.TrimSpace(note + "\n\n" + images)
+	}
 	if fresh {
 		note = strings.TrimSpace(note + "\n\n_The earlier conversation in this thread had expired, so this answer starts a new one._")
 	}
@@ -492,21 +519,21 @@ func (a *answers) outcomeOf(ctx context.Context, relayErr error) (outcome, note 
 // person when none answers.
 func (a *answers) docsFor(ctx context.Context, q bot.Question) (string, Docs, string) {
 	if q.Project != "" {
-		if d, ok := a.docs[q.Project]; ok {
+		if d, ok := a.docsOf(q.Project); ok {
 			return q.Project, d, ""
 		}
 	}
 	if q.Project != "" && !q.Implied {
 		return q.Project, Docs{}, "The docs project `" + mrkdwn.Escape(q.Project) + "` has no docs assistant set up, so docsbot cannot answer from it."
 	}
-	res, err := a.core.Projects().Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
+	res, err := a.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: q.Team, Channel: q.Channel, User: q.User, Text: q.Text})
 	if err == nil && !res.Ask {
-		if d, ok := a.docs[bot.ProjectKey(res.Project)]; ok {
+		if d, ok := a.docsOf(bot.ProjectKey(res.Project)); ok {
 			return bot.ProjectKey(res.Project), d, ""
 		}
 	}
-	for _, p := range a.core.Projects().All() {
-		if d, ok := a.docs[bot.ProjectKey(p)]; ok {
+	for _, p := range a.core.ProjectsIn(ctx).All() {
+		if d, ok := a.docsOf(bot.ProjectKey(p)); ok {
 			return bot.ProjectKey(p), d, ""
 		}
 	}
@@ -565,9 +592,9 @@ func sourceKeys(sources []docsapi.AnswerSource) []string {
 	return out
 }
 
-// messagesOf is the conversation so far (history) and the new question,
-// as the assistant takes them.
-func messagesOf(history []store.Turn, question string) []docsapi.UIMessage {
+// messagesOf is the conversation so far (history) and the new question
+// with its files, as the assistant takes them.
+func messagesOf(history []store.Turn, question string, files []docsapi.FilePart) []docsapi.UIMessage {
 	var out []docsapi.UIMessage
 	for i, t := range history {
 		id := fmt.Sprintf("m%d", i+1)
@@ -577,7 +604,9 @@ func messagesOf(history []store.Turn, question string) []docsapi.UIMessage {
 			out = append(out, docsapi.UserText(id, t.Text))
 		}
 	}
-	return append(out, docsapi.UserText(fmt.Sprintf("m%d", len(history)+1), question))
+	last := docsapi.UserText(fmt.Sprintf("m%d", len(history)+1), question)
+	last.Files = files
+	return append(out, last)
 }
 
 // cutQuestion is question as the assistant is sent it, at most

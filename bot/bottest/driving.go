@@ -37,6 +37,27 @@ func (h *Harness) Reply(user, channel, threadTS, text string) (ts, eventID strin
 	return ts, eventID
 }
 
+// Post posts a person's message m, its files included, and returns its
+// ts: a mention of the bot when mention (app_mention and the message
+// event), else a plain message (in a DM, a channel or a thread).
+func (h *Harness) Post(m slacktest.UserMessage, mention bool) string {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if mention {
+		mm, err := h.Slack.Mention(ctx, m)
+		if err != nil {
+			h.T.Fatalf("mention %q: %v", m.Text, err)
+		}
+		return mm.TS
+	}
+	ts, _, err := h.Slack.PostUserMessage(ctx, m)
+	if err != nil {
+		h.T.Fatalf("post %q: %v", m.Text, err)
+	}
+	return ts
+}
+
 // PostNoAck posts a person's message like Reply, without waiting for the bot
 // to acknowledge its event (no bot may be connected, or it may refuse).
 func (h *Harness) PostNoAck(user, channel, threadTS, text string) string {

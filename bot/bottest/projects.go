@@ -24,6 +24,9 @@ type Project struct {
 	Channels []string
 	// Editors are the project's editors (user and user group ids).
 	Editors []string
+	// Teams are the workspaces (and organisations) the project serves in
+	// install mode; empty for every one.
+	Teams []string
 	// VisitorsBudget is the analytics budget the project draws on; its name
 	// when empty.
 	VisitorsBudget string
@@ -108,7 +111,7 @@ func (h *Harness) projectSet(given *project.Set, serve []string) (*project.Set, 
 			return nil, fmt.Errorf("project %s: editors: %w", a.Name, err)
 		}
 		ps[i] = project.Project{Name: a.Name, ID: a.API.ProjectID, APIKey: project.NewSecret(a.API.Key), KeyFrom: "the test harness",
-			APIURL: a.API.URL, Channels: a.Channels, Editors: editors, VisitorsBudget: a.VisitorsBudget}
+			APIURL: a.API.URL, Channels: a.Channels, Editors: editors, VisitorsBudget: a.VisitorsBudget, Teams: a.Teams}
 	}
 	return project.New(ps...)
 }

@@ -62,3 +62,21 @@ func (h *Harness) WaitLogged(msg string, n int) {
 		return strings.Count(h.Logs.String(), "msg=\""+msg+"\"") >= n
 	})
 }
+
+// WaitForEphemeral waits until user was shown, privately (an ephemeral
+// message, a response_url's answer), a text holding part, and returns that
+// text.
+func (h *Harness) WaitForEphemeral(user, part string) string {
+	h.T.Helper()
+	var text string
+	h.WaitFor(fmt.Sprintf("%s told %q privately", user, part), func() bool {
+		for _, m := range h.Slack.Ephemerals(user) {
+			if strings.Contains(m.Text, part) {
+				text = m.Text
+				return true
+			}
+		}
+		return false
+	})
+	return text
+}

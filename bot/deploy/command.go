@@ -34,12 +34,12 @@ type request struct {
 // parse reads /docs-deploy's text: "" (deploy), "preview BRANCH", "status"
 // or "help", and project=NAME with a projects file. It returns what to
 // answer in the ack instead when the text is help or wrong.
-func (d *deploys) parse(text string) (request, string) {
+func (d *deploys) parse(ctx context.Context, text string) (request, string) {
 	var req request
-	if !d.core.Projects().Implicit() {
+	if !d.core.ProjectsIn(ctx).Implicit() {
 		name, rest, ok, err := project.CutToken(text)
 		if err != nil {
-			return req, project.Problem(err, d.core.Projects(), "command")
+			return req, project.Problem(err, d.core.ProjectsIn(ctx), "command")
 		}
 		if ok {
 			req.Project, text = name, rest
@@ -57,9 +57,9 @@ func (d *deploys) parse(text string) (request, string) {
 		}
 		req.Preview, req.Branch = true, rest
 	case "help":
-		return req, help(d.core.Projects().Implicit(), d.cfg.PerUser)
+		return req, help(d.core.ProjectsIn(ctx).Implicit(), d.cfg.PerUser)
 	default:
-		return req, "`" + mrkdwn.Escape(mrkdwn.Cut(word, 40)) + "` is not something " + Command + " does.\n\n" + help(d.core.Projects().Implicit(), d.cfg.PerUser)
+		return req, "`" + mrkdwn.Escape(mrkdwn.Cut(word, 40)) + "` is not something " + Command + " does.\n\n" + help(d.core.ProjectsIn(ctx).Implicit(), d.cfg.PerUser)
 	}
 	return req, ""
 }
@@ -69,7 +69,7 @@ func (d *deploys) parse(text string) (request, string) {
 // askToDeploy) and otherwise records its work in the inbox and acks.
 func (d *deploys) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	req, answer := d.parse(mrkdwn.Plain(cmd.Text))
+	req, answer := d.parse(ctx, mrkdwn.Plain(cmd.Text))
 	if answer != "" {
 		r.Ack(bot.Ephemeral(answer))
 		return

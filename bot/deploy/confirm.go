@@ -46,9 +46,9 @@ type confirmation struct {
 // Deploy and Cancel buttons, or why not (the project named is not served,
 // none can be decided, the person does not edit the project).
 func (d *deploys) askToDeploy(ctx context.Context, r *bot.CommandRequest, req request) {
-	set := d.core.Projects()
+	set := d.core.ProjectsIn(ctx)
 	rctx, cancel := context.WithTimeout(ctx, resolveAck)
-	res, err := d.core.Projects().Resolve(rctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: projectToken(req.Project)})
+	res, err := d.core.ProjectsIn(ctx).Resolve(rctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: projectToken(req.Project)})
 	cancel()
 	c := confirmation{Ask: r.DeliveryID, At: d.cfg.Now().Unix()}
 	switch {
@@ -118,7 +118,7 @@ func (d *deploys) onConfirm(ctx context.Context, r *bot.InteractionRequest) {
 	// own (ephemeral): a button in a channel's message is everyone's.
 	req := request{Team: ic.Team.ID, Channel: channel, User: user, ResponseURL: ic.ResponseURL, Project: c.Project,
 		InQuestion: ic.Container.IsEphemeral}
-	if d.core.Projects().Implicit() {
+	if d.core.ProjectsIn(ctx).Implicit() {
 		req.Project = ""
 	}
 	payload, _ := json.Marshal(req)

@@ -213,7 +213,7 @@ func (d *deploys) projectOf(ctx context.Context, w *bot.Work, req request, log *
 		}
 		return p, ok
 	}
-	p, tell := d.core.Projects().Choose(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
+	p, tell := d.core.ProjectsIn(ctx).Choose(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User,
 		Text: projectToken(req.Project)}, "command")
 	if tell != "" {
 		d.answer(ctx, req, tell, log)

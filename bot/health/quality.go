@@ -134,9 +134,9 @@ func (h *health) doQuality(ctx context.Context, w *bot.Work, req request, log *s
 }
 
 // qualityKeys are the projects req's report is of: the one it names, else
-// every project served.
+// every project of the workspace (bot.ProjectsIn).
 func (h *health) qualityKeys(ctx context.Context, req request, log *slog.Logger) ([]string, bool) {
-	set := h.core.Projects()
+	set := h.core.ProjectsIn(ctx)
 	switch {
 	case set.Implicit():
 		return []string{""}, true

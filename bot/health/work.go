@@ -297,7 +297,7 @@ func (h *health) projectOf(ctx context.Context, req request, log *slog.Logger) (
 	if req.Project != "" {
 		text = "project=" + req.Project
 	}
-	p, tell := h.core.Projects().Choose(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text}, "command")
+	p, tell := h.core.ProjectsIn(ctx).Choose(ctx, project.Request{Team: req.Team, Channel: req.Channel, User: req.User, Text: text}, "command")
 	if tell != "" {
 		h.tell(ctx, req, tell, log)
 		return bot.Served{}, false

@@ -1,6 +1,7 @@
 package helpchannels_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -19,17 +20,23 @@ func helpIn(mode string, editors ...string) bottest.Config {
 }
 
 // TestHelpAutoAnswersQuestionsNotChatter: in an auto channel a top-level
-// question is answered in its thread without a mention, with its sources;
-// chatter costs no assistant call and gets no reply; the asker's reply in
-// the thread goes on without a mention, another person's does not.
+// question is answered in its thread without a mention, with its sources
+// and the screenshot attached to it (sent to the assistant, named in the
+// answer); chatter costs no assistant call and gets no reply; the asker's
+// reply in the thread goes on without a mention, another person's does not.
 func TestHelpAutoAnswersQuestionsNotChatter(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.StartBot(helpIn(bot.ModeAuto))
 	chatter := h.post(bob, help, "good morning everyone, coffee is ready")
-	q := h.post(alice, help, "How do I rotate an API key?")
+	shot := bottest.Image("image/png", "keys page")
+	q := h.Post(slacktest.UserMessage{ChannelID: help, UserID: alice, Text: "How do I rotate an API key?",
+		Attach: []slacktest.Attachment{{Name: "keys.png", Mimetype: "image/png", Content: shot}}}, false)
 	m := h.answerIn(help, q)
-	bottest.WantContains(t, "the answer", m.Text+bottest.Rendered(m), "According to Authentication", "Sources:")
+	bottest.WantContains(t, "the answer", m.Text+bottest.Rendered(m), "According to Authentication", "Sources:", "The docs assistant looked at the image `keys.png`.")
+	if th, _ := h.API.Thread(h.API.ThreadIDs()[0]); len(th.Files) != 1 || !bytes.Equal(th.Files[0].Data, shot) {
+		t.Errorf("the assistant received %+v, want keys.png", th.Files)
+	}
 
 	h.Reply(bob, help, q, "I think it is in the dashboard somewhere")
 	h.Reply(alice, help, q, "And how do I verify webhooks?")

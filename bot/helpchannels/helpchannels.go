@@ -41,6 +41,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
 )
@@ -188,15 +189,11 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	f := &Feature{core: b, cfg: cfg.withDefaults(), store: st, sites: map[string]mrkdwn.Sites{}, log: b.Logger().With("feature", Name)}
 	f.expertGroups = roles.NewChecker(roles.MembersFunc(f.groupMembers))
 	for _, p := range b.Projects().All() {
-		var site *url.URL
-		if p.Assistant.SiteURL != "" {
-			u, err := url.Parse(p.Assistant.SiteURL)
-			if err != nil {
-				return nil, fmt.Errorf("helpchannels: project %s: the docs site's URL: %w", p.Name, err)
-			}
-			site = u
+		sites, err := sitesOf(p, cfg.LinkDomains)
+		if err != nil {
+			return nil, err
 		}
-		f.sites[bot.ProjectKey(p)] = mrkdwn.NewSites(site, cfg.LinkDomains)
+		f.sites[bot.ProjectKey(p)] = sites
 	}
 	routes.HandleSubcommand(askCommand, "here", f.onHere)
 	routes.OwnPosts(bot.PostOwner{Name: ownerHelp, Order: bot.OrderHelpChannel, Hears: f.hears, Do: f.doOwned})
@@ -209,4 +206,33 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleWork(workReact, bot.WorkHandler{Do: f.doReact})
 	b.Background(bot.Every(f.cfg.ReminderCheck, f.remind))
 	return f, nil
+}
+
+// sitesOf are the links answers of p may keep: its docs site's, and
+// linkDomains.
+func sitesOf(p project.Project, linkDomains []string) (mrkdwn.Sites, error) {
+	var site *url.URL
+	if p.Assistant.SiteURL != "" {
+		u, err := url.Parse(p.Assistant.SiteURL)
+		if err != nil {
+			return mrkdwn.Sites{}, fmt.Errorf("helpchannels: project %s: the docs site's URL: %w", p.Name, err)
+		}
+		site = u
+	}
+	return mrkdwn.NewSites(site, linkDomains), nil
+}
+
+// sitesOf are the links the answers of the project keyed key may keep:
+// the settings' projects' (Register), else those of a project connected
+// from Slack, else none (a project no longer served).
+func (f *Feature) sitesOf(key string) mrkdwn.Sites {
+	if s, ok := f.sites[key]; ok {
+		return s
+	}
+	if served, ok := f.core.Project(key); ok {
+		if s, err := sitesOf(served.Project, f.cfg.LinkDomains); err == nil {
+			return s
+		}
+	}
+	return mrkdwn.Sites{}
 }

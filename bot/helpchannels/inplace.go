@@ -141,7 +141,7 @@ func (f *Feature) privateAgain(team string, ref bot.ShareRef, sourced bool) rebu
 		if f.HasExperts(conv.Project) {
 			buttons = append(buttons, f.expertPressed(ctx, bot.ExpertRef{ShareRef: ref, Sourced: sourced, Answer: true}))
 		}
-		return conv.Last, bot.PrivateAnswer(conv.Last, sourceLinks(f.sites[conv.Project], conv.Sources), buttons...), true
+		return conv.Last, bot.PrivateAnswer(conv.Last, sourceLinks(f.sitesOf(conv.Project), conv.Sources), buttons...), true
 	}
 }
 

@@ -45,7 +45,7 @@ func (f *Feature) hears(ctx context.Context, p bot.Post) bool {
 
 // doOwned hands a help channel's question claimed to the answerer (doAsk).
 func (f *Feature) doOwned(ctx context.Context, w *bot.Work, p bot.Post) error {
-	return f.doQuestion(ctx, w, bot.Question{Team: p.Team, Channel: p.Channel, User: p.User, TS: p.TS, Text: p.Text})
+	return f.doQuestion(ctx, w, bot.Question{Team: p.Team, Channel: p.Channel, User: p.User, TS: p.TS, Text: p.Text, Files: p.Attached})
 }
 
 // unasked reports whether a channel in mode answers questions unasked.

@@ -126,7 +126,7 @@ func (f *Feature) shareEarlier(ctx context.Context, sh sharing) {
 		sh.tell(notYours)
 		return
 	}
-	text := mrkdwn.Cut(mrkdwn.FromMarkdown(answer, f.sites[conv.Project]), bot.SharedTextMax)
+	text := mrkdwn.Cut(mrkdwn.FromMarkdown(answer, f.sitesOf(conv.Project)), bot.SharedTextMax)
 	f.postShared(ctx, sh, "share:"+sh.thread.Channel+":"+sh.thread.TS, text, conv)
 }
 
@@ -146,7 +146,7 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 		tell("You shared this answer in the thread already.")
 		return
 	}
-	sites := f.sites[conv.Project]
+	sites := f.sitesOf(conv.Project)
 	text = mrkdwn.Mention(sh.user) + " shared docsbot's answer:\n\n" + text
 	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil)}
 	if links := sourceLinks(sites, conv.Sources); links != "" {

@@ -116,6 +116,15 @@ type HelpChannels interface {
 	HelpLines(ctx context.Context) ([]string, error)
 }
 
+// Settings is the Settings section of the Home, shown to those who may set
+// docsbot up (*settings.Feature).
+type Settings interface {
+	// Blocks are user's Settings section in team (ctx names it): none for
+	// someone who may not set docsbot up, except who can while no docs
+	// are connected.
+	Blocks(ctx context.Context, team, user string) []slack.Block
+}
+
 // Config holds the Home's settings.
 type Config struct {
 	// Seen records who opened the Home; a job change then republishes
@@ -159,6 +168,7 @@ type home struct {
 	visitors Visitors
 	health   Health
 	quality  Quality
+	settings Settings
 	log      *slog.Logger
 	pub      publisher
 }
@@ -172,11 +182,14 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 		return nil, errors.New("home: the App Home needs the agent's jobs")
 	}
 	h := &home{core: b, cfg: cfg, seen: cfg.Seen, jobs: d.Jobs, visitors: d.Visitors, health: d.Health, quality: d.Quality, log: b.Logger()}
+	if d.Settings != nil {
+		h.settings = d.Settings
+	}
 	routes.Declare(Declaration())
 	routes.HandleEvent(slackevents.AppHomeOpened, h.onOpened)
 	routes.HandleWork(workPublish, bot.WorkHandler{Do: h.doPublish, GiveUp: h.giveUp})
 	d.Jobs.OnJobChange(h.jobChanged)
-	for _, f := range []any{d.Visitors, d.Health} {
+	for _, f := range []any{d.Visitors, d.Health, d.Settings} {
 		if f, ok := f.(Fetches); ok {
 			f.OnFetched(h.fetched)
 		}
@@ -192,6 +205,7 @@ type Deps struct {
 	Visitors Visitors
 	Health   Health
 	Quality  Quality
+	Settings Settings
 }
 
 // Feature is what other features may read of the App Home: nothing yet.

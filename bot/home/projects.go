@@ -12,8 +12,8 @@ import (
 // project (no projects file) the project it is connected to (its id,
 // DOCS_PROJECT_ID); otherwise each project the bot serves with the
 // channels it is the default of.
-func (h *home) projectsText() string {
-	set := h.core.Projects()
+func (h *home) projectsText(ctx context.Context) string {
+	set := h.core.ProjectsIn(ctx)
 	if set.Implicit() {
 		id := set.All()[0].ID
 		if id == "" {
@@ -22,9 +22,12 @@ func (h *home) projectsText() string {
 		return "Connected to the docs project `" + mrkdwn.Escape(mrkdwn.Cut(id, 100)) + "`."
 	}
 	var b strings.Builder
-	if set.Len() == 1 {
+	switch set.Len() {
+	case 0:
+		return "docsbot has no docs connected in this workspace yet."
+	case 1:
 		b.WriteString("docsbot serves one docs project:")
-	} else {
+	default:
 		fmt.Fprintf(&b, "docsbot serves %d docs projects:", set.Len())
 	}
 	for _, p := range set.All() {
@@ -51,7 +54,7 @@ func projectLabel(name string) string { return "`" + mrkdwn.Escape(mrkdwn.Cut(na
 // (JobRecords).
 func (h *home) recentJobs(ctx context.Context, req publishRequest) ([]string, error) {
 	records, ok := h.jobs.(JobRecords)
-	if !ok || h.core.Projects().Implicit() {
+	if !ok || h.core.ProjectsIn(ctx).Implicit() {
 		return h.jobs.RecentJobs(ctx, req.Team, req.User, jobsShown)
 	}
 	jobs, err := records.RecentJobRecords(ctx, req.Team, req.User, jobsShown)

@@ -27,10 +27,17 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 
 	blocks := []slack.Block{
 		slack.NewHeaderBlock(plain("docsbot")),
-		slack.NewContextBlock("", text(mrkdwn.Cut(h.projectsText(), 2900))),
+		slack.NewContextBlock("", text(mrkdwn.Cut(h.projectsText(ctx), 2900))),
 	}
 	if refusal := h.core.Refusal(req.User, ""); refusal != "" {
 		return homeView(append(blocks, section(mrkdwn.Escape(refusal))))
+	}
+	if h.core.ProjectsIn(ctx).Len() == 0 {
+		// No docs connected: the Home is how to connect them.
+		if h.settings != nil {
+			blocks = append(blocks, h.settings.Blocks(ctx, req.Team, req.User)...)
+		}
+		return homeView(blocks)
 	}
 	switch {
 	case req.Channel == "":
@@ -85,16 +92,20 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Help channels")))
 		blocks = append(blocks, section(h.helpText(ctx, log)))
 	}
+	if h.settings != nil {
+		blocks = append(blocks, h.settings.Blocks(ctx, req.Team, req.User)...)
+	}
 	return homeView(blocks)
 }
 
 // qualityTexts are the figures of the questions docsbot answered in
-// workspace team over the last qualityDays days, for editors: the implicit project's, or each
-// project's with questions under its name (visitorsShown of them); a
-// line saying there were none, or that they cannot be read. They are
-// counts, read from the store: the Home spends nothing.
+// workspace team over the last qualityDays days, for editors: the implicit
+// project's, or each project's of the workspace (bot.ProjectsIn) with
+// questions, under its name (visitorsShown of them); a line saying there
+// were none, or that they cannot be read. They are counts, read from the
+// store: the Home spends nothing.
 func (h *home) qualityTexts(ctx context.Context, team string, log *slog.Logger) []string {
-	set := h.core.Projects()
+	set := h.core.ProjectsIn(ctx)
 	var out []string
 	projects := set.All()
 	for i, p := range projects {
@@ -143,7 +154,7 @@ func (h *home) helpText(ctx context.Context, log *slog.Logger) string {
 // and otherwise why not, once. The Home never spends the analytics budget.
 func (h *home) healthTexts(ctx context.Context, viewer string, log *slog.Logger) []string {
 	sight := h.core.Sight(ctx, viewer, "")
-	set := h.core.Projects()
+	set := h.core.ProjectsIn(ctx)
 	if set.Implicit() {
 		return []string{h.healthText(ctx, "", "", sight, log)}
 	}

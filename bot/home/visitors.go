@@ -18,7 +18,7 @@ const visitorsShown = 20
 // otherwise each project's, headed by its name, or a line saying that none
 // is cached and how to get one. A summary that cannot be read says so.
 func (h *home) visitorsTexts(ctx context.Context, log *slog.Logger) []string {
-	set := h.core.Projects()
+	set := h.core.ProjectsIn(ctx)
 	if set.Implicit() {
 		text, ok, err := h.visitors.CachedProjectSummary(ctx, "", visitorDays)
 		switch {

@@ -169,6 +169,17 @@ func (d *Directory) Identity(ctx context.Context, ws bot.Workspace) (bot.Identit
 	return id, true
 }
 
+// InstalledBy is who installed docsbot in ws, "" when it is not installed:
+// an admin of ws (bot.AdminRefusal). An org-wide install's installer is
+// an admin of every workspace of the organisation.
+func (d *Directory) InstalledBy(ctx context.Context, ws bot.Workspace) string {
+	e, err := d.lookup(ctx, ws)
+	if err != nil {
+		return ""
+	}
+	return e.in.InstalledBy
+}
+
 // Installation is the installation that serves ws: ErrNotFound (wrapped)
 // when none does.
 func (d *Directory) Installation(ctx context.Context, ws bot.Workspace) (store.Installation, error) {

@@ -6,13 +6,17 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
 // TestOrgWideInstall: an organisation on Enterprise Grid installs docsbot
 // once for all its workspaces; a job started in a workspace of it other
 // than the installer's is posted with the organisation's token, by its bot
-// user, beside a workspace that installed on its own.
+// user, beside a workspace that installed on its own; the calls Slack
+// needs the workspace named in with that token (the editors' user group)
+// name it.
 func TestOrgWideInstall(t *testing.T) {
 	t.Parallel()
 	h, f := installWorld(t)
@@ -29,7 +33,8 @@ func TestOrgWideInstall(t *testing.T) {
 	h.Slack.AddMember(west, wendy, "wendy")
 	h.Slack.AddMember(east, eve, "eve")
 	h.Slack.AddChannel(slacktest.Channel{ID: eastChan, Name: "east-docs", BotMember: true, Team: east})
-	installBot(h, f)
+	h.Slack.AddUserGroup("S0EDITORS", eve, olive)
+	installBot(h, f, func(c *app.Config) { c.Bot.Editors = roles.Editors{Groups: []string{"S0EDITORS"}} })
 
 	h.Slack.InstallOrgWide(true)
 	if status, page, _ := installAs(h, f, west, wendy); status != http.StatusOK || !strings.Contains(page, "docsbot was added to Grid Corp") {
@@ -56,6 +61,12 @@ func TestOrgWideInstall(t *testing.T) {
 		t.Errorf("the east workspace's root was posted by %s, want the organisation's bot %s", r.User, gridBot)
 	}
 	h.Idle()
+	groups := h.Slack.Calls("usergroups.users.list")
+	for _, c := range groups {
+		if c.Team == east && (c.Error != "" || c.Params["team_id"] != east) {
+			t.Errorf("the editors' group read with the organisation's token as %+v, want team_id %s", c, east)
+		}
+	}
 	if bad := wrongTeamCalls(h, map[string]string{eastChan: east, otherChan: other}); len(bad) > 0 {
 		t.Errorf("calls in another workspace than their channel's, or refused: %+v", bad)
 	}

@@ -1,6 +1,7 @@
 package pane_test
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -69,7 +70,8 @@ func TestPanePromptsFollowTheChannelsProject(t *testing.T) {
 
 // TestPaneQuestionAnsweredInItsThread: a question typed in the pane is
 // answered in its thread from the docs, streamed with its sources and
-// feedback, and the thread is titled from the first question only.
+// feedback, and the thread is titled from the first question only; the
+// image attached to the next question reaches the assistant with it.
 func TestPaneQuestionAnsweredInItsThread(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, true)
@@ -81,7 +83,13 @@ func TestPaneQuestionAnsweredInItsThread(t *testing.T) {
 		t.Errorf("the answer was not streamed: %+v", a)
 	}
 	h.WaitFor("the thread's title", func() bool { return h.Slack.ThreadTitle(th.Channel, th.ThreadTS) != "" })
-	h.Reply(alice, th.Channel, th.ThreadTS, "And where are the keys kept?")
+	shot := bottest.Image("image/jpeg", "keys")
+	h.Post(slacktest.UserMessage{ChannelID: th.Channel, UserID: alice, ThreadTS: th.ThreadTS, Text: "And where are the keys kept on this page?",
+		Attach: []slacktest.Attachment{{Name: "keys.jpg", Mimetype: "image/jpeg", Content: shot}}}, false)
+	h.replied(th.Channel, th.ThreadTS, "The docs assistant looked at the image `keys.jpg`.")
+	if at, _ := h.API.Thread(h.API.ThreadIDs()[0]); len(at.Files) != 1 || !bytes.Equal(at.Files[0].Data, shot) || at.Files[0].Question != 1 {
+		t.Errorf("the assistant received %+v, want keys.jpg with the second question", at.Files)
+	}
 	h.WaitFor("the second answer", func() bool {
 		n := 0
 		for _, m := range h.botReplies(th.Channel, th.ThreadTS) {

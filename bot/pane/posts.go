@@ -131,14 +131,14 @@ func panePostOf(w *bot.Work, post bot.Post) panePost {
 // event may not have been handled yet: the post is then a DM's) or that
 // channel has no default.
 func (p *pane) postProject(ctx context.Context, post panePost) (string, error) {
-	if p.core.Projects().Implicit() {
+	if p.core.ProjectsIn(ctx).Implicit() {
 		return "", nil
 	}
 	looked, err := p.contexts.PaneContext(ctx, post.Team, post.Channel, post.ThreadTS)
 	if err != nil || looked == "" {
 		return "", err
 	}
-	res, err := p.core.Projects().Resolve(ctx, project.Request{Team: post.Team, Channel: looked, User: post.User, Text: post.Text})
+	res, err := p.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: post.Team, Channel: looked, User: post.User, Text: post.Text})
 	if err != nil || res.Source != project.ByChannel {
 		// A project named wrongly is told downstream, where it is decided.
 		return "", nil
@@ -228,7 +228,7 @@ func (p *pane) doPrompt(ctx context.Context, w *bot.Work) error {
 	p.core.Decorations().SetThreadStatus(ctx, post.Channel, post.ThreadTS, promptStatus[req.Prompt], log)
 	key, known := p.projectKey(req.Project)
 	if !known {
-		return p.say(ctx, w, post, project.Problem(&project.UnknownError{Name: req.Project}, p.core.Projects(), "prompt"), log)
+		return p.say(ctx, w, post, project.Problem(&project.UnknownError{Name: req.Project}, p.core.ProjectsIn(ctx), "prompt"), log)
 	}
 	var text string
 	switch req.Prompt {
@@ -295,9 +295,9 @@ func onProject(name string) string {
 
 // healthProject is the project whose docs health the pane shows: the one
 // keyed key, named name; with a projects file and none named, the first.
-func (p *pane) healthProject(key, name string) (string, string) {
-	if key == "" && !p.core.Projects().Implicit() {
-		first := p.core.Projects().All()[0]
+func (p *pane) healthProject(ctx context.Context, key, name string) (string, string) {
+	if key == "" && !p.core.ProjectsIn(ctx).Implicit() {
+		first := p.core.ProjectsIn(ctx).All()[0]
 		return bot.ProjectKey(first), first.Name
 	}
 	return key, name
@@ -312,7 +312,7 @@ func (p *pane) healthText(ctx context.Context, post panePost, key, name string) 
 	if p.health == nil {
 		return "This docsbot does not read the docs health.", nil
 	}
-	key, name = p.healthProject(key, name)
+	key, name = p.healthProject(ctx, key, name)
 	sight := p.core.Sight(ctx, post.User, "")
 	text, ok, err := p.health.HealthFor(ctx, key, healthDays, sight.Spender(post.Team, post.User), sight.Words)
 	switch {

@@ -123,7 +123,7 @@ func (p *pane) doPrompts(ctx context.Context, w *bot.Work) error {
 	}
 	o := offer{Answers: p.core.Router().Handles(bot.WorkAsk), Deploys: p.deploys != nil}
 	key := ""
-	if proj, ok := channelProject(p.core.Projects().Set, req.Context); ok {
+	if proj, ok := channelProject(p.core.ProjectsIn(ctx).Set, req.Context); ok {
 		o.Project, key = proj.Name, bot.ProjectKey(proj)
 	}
 	o.Health = p.healthOffered(ctx, req.Team, req.User, key, log)
@@ -161,7 +161,7 @@ func (p *pane) healthOffered(ctx context.Context, team, user, key string, log *s
 	if p.health == nil {
 		return false
 	}
-	key, _ = p.healthProject(key, "")
+	key, _ = p.healthProject(ctx, key, "")
 	who := p.core.Sight(ctx, user, "").Spender(team, user)
 	ok, err := p.health.HealthAtHand(ctx, key, healthDays, who)
 	if err != nil {

@@ -27,13 +27,26 @@ func (e *ClientError) Unwrap() error { return e.Err }
 func Clients(set *Set, opts ...docsapi.Option) (map[string]*docsapi.Client, error) {
 	clients := make(map[string]*docsapi.Client, set.Len())
 	for _, p := range set.All() {
-		c, err := docsapi.NewClient(p.APIKey.Reveal(), p.ID, append([]docsapi.Option{docsapi.WithBaseURL(p.APIURL)}, opts...)...)
+		c, err := Client(p, opts...)
 		if err != nil {
-			return nil, &ClientError{Project: p.Name, Err: err}
+			return nil, err
 		}
 		clients[p.Name] = c
 	}
 	return clients, nil
+}
+
+// Client builds p's docs API client: its key, id and URL (the client's
+// default when p has none), then opts. An error is a *ClientError.
+func Client(p Project, opts ...docsapi.Option) (*docsapi.Client, error) {
+	if p.APIURL != "" {
+		opts = append([]docsapi.Option{docsapi.WithBaseURL(p.APIURL)}, opts...)
+	}
+	c, err := docsapi.NewClient(p.APIKey.Reveal(), p.ID, opts...)
+	if err != nil {
+		return nil, &ClientError{Project: p.Name, Err: err}
+	}
+	return c, nil
 }
 
 // Views is clients seen as a feature's view of the docs API (as says how),
@@ -52,18 +65,29 @@ func Views[T any](clients map[string]*docsapi.Client, as func(*docsapi.Client) T
 func Assistants(set *Set, opts ...docsapi.Option) (map[string]*docsapi.Assistant, error) {
 	out := map[string]*docsapi.Assistant{}
 	for _, p := range set.All() {
-		if !p.Assistant.Set() {
-			continue
-		}
-		o := opts
-		if p.Assistant.DiscoveryURL != "" {
-			o = append([]docsapi.Option{docsapi.WithDiscoveryURL(p.Assistant.DiscoveryURL)}, opts...)
-		}
-		a, err := docsapi.NewAssistant(p.Assistant.Key.Reveal(), p.Assistant.Domain, o...)
+		a, err := AssistantOf(p, opts...)
 		if err != nil {
-			return nil, &ClientError{Project: p.Name, Err: err}
+			return nil, err
 		}
-		out[p.Name] = a
+		if a != nil {
+			out[p.Name] = a
+		}
 	}
 	return out, nil
+}
+
+// AssistantOf builds p's docs assistant, nil when p has none
+// (Assistant.Set). An error is a *ClientError.
+func AssistantOf(p Project, opts ...docsapi.Option) (*docsapi.Assistant, error) {
+	if !p.Assistant.Set() {
+		return nil, nil
+	}
+	if p.Assistant.DiscoveryURL != "" {
+		opts = append([]docsapi.Option{docsapi.WithDiscoveryURL(p.Assistant.DiscoveryURL)}, opts...)
+	}
+	a, err := docsapi.NewAssistant(p.Assistant.Key.Reveal(), p.Assistant.Domain, opts...)
+	if err != nil {
+		return nil, &ClientError{Project: p.Name, Err: err}
+	}
+	return a, nil
 }

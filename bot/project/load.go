@@ -70,6 +70,7 @@ const (
 	fieldEditors  = "editors"
 	fieldExperts  = "experts"
 	fieldBudget   = "visitors_budget"
+	fieldTeams    = "teams"
 
 	fieldAssistantKeyEnv  = "assistant_key_env"
 	fieldAssistantKeyFile = "assistant_key_file"
@@ -79,7 +80,7 @@ const (
 )
 
 // fields are a project's fields, in the order errors list them.
-var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldExperts, fieldBudget,
+var fields = []string{fieldName, fieldID, fieldKeyEnv, fieldKeyFile, fieldAPIURL, fieldChannels, fieldEditors, fieldExperts, fieldBudget, fieldTeams,
 	fieldAssistantKeyEnv, fieldAssistantKeyFile, fieldDomain, fieldSiteURL, fieldDiscoveryURL}
 
 // The shapes of names, ids and domains, checked byte by byte: every byte
@@ -323,6 +324,8 @@ func (l *loader) project(n *yaml.Node) (*entry, error) {
 			}
 		case fieldChannels:
 			err = l.channels(v, e)
+		case fieldTeams:
+			err = l.teams(v, e)
 		case fieldEditors:
 			e.p.Editors, err = l.editors(v, fieldEditors)
 		case fieldExperts:
@@ -535,7 +538,7 @@ func (l *loader) list(n *yaml.Node, field string) ([]*yaml.Node, error) {
 		return nil, nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, l.fail(n, field, "want a list, such as [%s]", map[string]string{fieldChannels: "C0123ABCD", fieldEditors: "U0123ABCD, S0456EFGH", fieldExperts: "U0123ABCD, S0456EFGH"}[field])
+		return nil, l.fail(n, field, "want a list, such as [%s]", map[string]string{fieldChannels: "C0123ABCD", fieldTeams: "T0123ABCD, E0456EFGH", fieldEditors: "U0123ABCD, S0456EFGH", fieldExperts: "U0123ABCD, S0456EFGH"}[field])
 	}
 	out := make([]*yaml.Node, len(n.Content))
 	for i, item := range n.Content {
@@ -565,6 +568,40 @@ func (l *loader) channels(n *yaml.Node, e *entry) error {
 		e.channelAt[c] = item
 	}
 	return nil
+}
+
+// teams reads the workspaces (team ids, T…) and organisations (enterprise
+// ids, E…) a project serves.
+func (l *loader) teams(n *yaml.Node, e *entry) error {
+	items, err := l.list(n, fieldTeams)
+	if err != nil {
+		return err
+	}
+	for _, item := range items {
+		t := strings.TrimSpace(item.Value)
+		if !validTeam(t) {
+			return l.fail(item, fieldTeams, "%q: want a workspace id (T…) or an organisation id (E…, for an org-wide install), as `docsbot workspaces` lists them", t)
+		}
+		if slices.Contains(e.p.Teams, t) {
+			return l.fail(item, fieldTeams, "%s is listed twice", t)
+		}
+		e.p.Teams = append(e.p.Teams, t)
+	}
+	return nil
+}
+
+// validTeam: a Slack team (T…) or enterprise (E…) id, upper-case letters
+// and digits.
+func validTeam(s string) bool {
+	if len(s) < 2 || len(s) > 32 || (s[0] != 'T' && s[0] != 'E') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !('A' <= s[i] && s[i] <= 'Z' || '0' <= s[i] && s[i] <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // editors reads a list of user and user group ids (editors, experts).
@@ -613,4 +650,24 @@ func deref(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// ValidID reports whether s may be a project id (safe in a URL path).
+func ValidID(s string) bool { return validID(s) }
+
+// NameFrom makes a project name of s (a docs domain, say): lower case,
+// every byte a name may not hold a -, at most 32 bytes; "docs" when
+// nothing is left.
+func NameFrom(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !nameByte(c) {
+			b[i] = '-'
+		}
+	}
+	name := strings.Trim(string(b[:min(len(b), 32)]), "-_")
+	if !validName(name) {
+		return "docs"
+	}
+	return name
 }

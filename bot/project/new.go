@@ -74,5 +74,10 @@ func checkProject(p Project) error {
 			return fmt.Errorf("projects: project %q: %q: want a channel id (C… or G…)", p.Name, c)
 		}
 	}
+	for _, t := range p.Teams {
+		if !validTeam(t) {
+			return fmt.Errorf("projects: project %q: %q: want a workspace id (T…) or an organisation id (E…)", p.Name, t)
+		}
+	}
 	return nil
 }

@@ -33,11 +33,18 @@ type Project struct {
 	// Experts are called to a help channel's question of this project
 	// (Ask an expert), besides DOCSBOT_EXPERTS.
 	Experts roles.Editors
+	// Teams are the workspaces (team ids) and organisations (enterprise
+	// ids) the project serves when docsbot is installed in many (install
+	// mode); empty serves every one. See Set.ForWorkspace.
+	Teams []string
 	// VisitorsBudget names the analytics budget this project draws on;
 	// projects of one organisation share one. By default the project's name.
 	VisitorsBudget string
 	// Implicit marks the project built from today's settings by Single.
 	Implicit bool
+	// Workspace is the workspace (team id) that connected the project from
+	// Slack; "" for a project of the projects file or the settings.
+	Workspace string
 	// Assistant is how the project's docs assistant is reached, for the
 	// answers from the docs; its zero value (no key) answers nothing.
 	Assistant Assistant
@@ -110,6 +117,8 @@ type Set struct {
 	byName    map[string]int
 	byChannel map[string]int
 	implicit  bool
+	// scoped is true when some project names the Teams it serves.
+	scoped bool
 }
 
 // Single returns the set of one project built from today's settings: the
@@ -136,8 +145,47 @@ func newSet(ps []Project, implicit bool) *Set {
 		for _, c := range p.Channels {
 			s.byChannel[c] = i
 		}
+		s.scoped = s.scoped || len(p.Teams) > 0
 	}
 	return s
+}
+
+// None is the set of no project: docsbot started without docs, to have
+// them connected from Slack.
+func None() *Set { return newSet(nil, false) }
+
+// With returns s with extra after its own projects (those connected from
+// Slack): a set of named projects, where a name already in s is left out.
+// s itself when extra is empty.
+func (s *Set) With(extra ...Project) *Set {
+	if len(extra) == 0 {
+		return s
+	}
+	ps := s.All()
+	for _, p := range extra {
+		if _, taken := s.byName[p.Name]; !taken {
+			ps = append(ps, p.clone())
+		}
+	}
+	return newSet(ps, false)
+}
+
+// ForWorkspace returns the projects of s that serve the workspace team of
+// the organisation enterprise (either may be ""): those naming neither in
+// Teams serve it only when they name no teams at all. It returns s itself
+// when no project names teams. A workspace served by none gets an empty
+// set, which resolves nothing (NoProjectsError).
+func (s *Set) ForWorkspace(team, enterprise string) *Set {
+	if !s.scoped {
+		return s
+	}
+	var ps []Project
+	for _, p := range s.projects {
+		if len(p.Teams) == 0 || team != "" && slices.Contains(p.Teams, team) || enterprise != "" && slices.Contains(p.Teams, enterprise) {
+			ps = append(ps, p.clone())
+		}
+	}
+	return newSet(ps, s.implicit)
 }
 
 // Implicit reports whether the set was built from today's settings rather
@@ -186,6 +234,7 @@ func (s *Set) ForChannel(channel string) (Project, bool) {
 // clone returns p with lists of its own.
 func (p Project) clone() Project {
 	p.Channels = slices.Clone(p.Channels)
+	p.Teams = slices.Clone(p.Teams)
 	p.Editors.Users = slices.Clone(p.Editors.Users)
 	p.Editors.Groups = slices.Clone(p.Editors.Groups)
 	p.Experts.Users = slices.Clone(p.Experts.Users)

@@ -101,6 +101,12 @@ func (e *EmptyNameError) Error() string { return "project= names no project" }
 // Unwrap returns the *UnknownError of the empty name.
 func (e *EmptyNameError) Unwrap() error { return &UnknownError{Name: "", Known: e.Known} }
 
+// NoProjectsError is a command in a workspace that no project serves
+// (Set.ForWorkspace gave none): its docs are not connected yet.
+type NoProjectsError struct{}
+
+func (e *NoProjectsError) Error() string { return "no docs project serves this workspace" }
+
 // Resolver decides which project a command is for.
 type Resolver struct {
 	set  *Set
@@ -116,10 +122,14 @@ func NewResolver(set *Set, last LastChoices) *Resolver {
 // channel's default, else the person's last choice, else Ask. A set of one
 // project always resolves to it (an Implicit set without reading the text at
 // all). A name that is no project is an *UnknownError, two names a
-// *TokenError, a project= word without a name an *EmptyNameError; an error of LastChoices is returned wrapped. Resolve
+// *TokenError, a project= word without a name an *EmptyNameError, a set
+// of none a *NoProjectsError; an error of LastChoices is returned wrapped. Resolve
 // remembers nothing: call Remember when the person chose (by project=NAME or
 // by a button).
 func (r *Resolver) Resolve(ctx context.Context, req Request) (Resolution, error) {
+	if r.set.Len() == 0 {
+		return Resolution{Text: req.Text}, &NoProjectsError{}
+	}
 	if r.set.Implicit() {
 		return Resolution{Project: r.set.projects[0].clone(), Source: Only, Text: req.Text}, nil
 	}

@@ -16,12 +16,21 @@ import (
 // (Set, bot.Projects).
 type Names interface{ Names() []string }
 
+// NotConnected is the private answer in a workspace that no docs project
+// serves (*NoProjectsError).
+const NotConnected = "docsbot has no docs connected in this workspace yet, so it cannot do this. " +
+	"An admin of the workspace connects them from the *Settings* of docsbot's *Home* tab (open docsbot under *Apps* in Slack's sidebar)."
+
 // Problem is the private answer to text whose project=NAME words
 // name no project (*UnknownError), no name at all
-// (*EmptyNameError) or two projects (*TokenError): what is
+// (*EmptyNameError) or two projects (*TokenError), or to a command in a
+// workspace no project serves (*NoProjectsError): what is
 // wrong and the projects of set. The names shown are the person's, cut and
 // escaped once. It is "" for any other error.
 func Problem(err error, set Names, noun string) string {
+	if _, ok := errors.AsType[*NoProjectsError](err); ok {
+		return NotConnected
+	}
 	if _, ok := errors.AsType[*EmptyNameError](err); ok {
 		return "Write a project name after `project=`. The projects are " + projectNames(set.Names()) + "."
 	}
@@ -43,12 +52,16 @@ func Problem(err error, set Names, noun string) string {
 func IsProblem(err error) bool {
 	_, unknown := errors.AsType[*UnknownError](err)
 	_, token := errors.AsType[*TokenError](err)
-	return unknown || token
+	_, none := errors.AsType[*NoProjectsError](err)
+	return unknown || token || none
 }
 
 // Which asks in words which project a command is for, where no
 // buttons can be shown (a command's work answering by its response_url).
 func Which(set Names, noun string) string {
+	if len(set.Names()) == 0 {
+		return NotConnected
+	}
 	return "Which docs project? " + Hint(set, noun)
 }
 

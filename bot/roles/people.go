@@ -26,12 +26,16 @@ type Person struct {
 	// Stranger is set for a person Slack shows the workspace through a
 	// shared channel only (is_stranger).
 	Stranger bool
+	// Admin is set for the workspace's admins and owners (is_admin,
+	// is_owner, is_primary_owner).
+	Admin bool
 }
 
 // PersonOf is what u, users.info's answer, says of the person.
 func PersonOf(u *slack.User) Person {
 	return Person{Name: cmp.Or(u.Profile.DisplayName, u.RealName, u.Profile.RealName, u.Name), Team: u.TeamID, Enterprise: u.Enterprise.EnterpriseID,
-		Guest: u.IsRestricted || u.IsUltraRestricted, Stranger: u.IsStranger}
+		Guest: u.IsRestricted || u.IsUltraRestricted, Stranger: u.IsStranger,
+		Admin: u.IsAdmin || u.IsOwner || u.IsPrimaryOwner}
 }
 
 // Org is the organisation that installed docsbot (auth.test's team_id and

@@ -105,6 +105,14 @@ const (
 	apiKey       = "mint_sandbox_api_key_000000000"
 	// apiSeed fixes the api project's made-up visitors, unlike the docs'.
 	apiSeed = 2
+	// Other Co's own docs, which olive connects from docsbot's Home once
+	// she added docsbot: the project's id and keys on its test server,
+	// shown to her in #other-general (test keys, nothing real).
+	otherProjectID    = "proj_otherco"
+	otherKey          = "mint_sandbox_otherco_key_0000"
+	otherAssistantKey = "mint_dsc_sandbox_otherco_0000"
+	otherDomain       = "otherco"
+	otherSeed         = 3
 )
 
 // Options are the settings of one sandbox.
@@ -128,10 +136,11 @@ type Sandbox struct {
 	// url is the page's address.
 	url   string
 	slack *slacktest.Server
-	// api serves the docs project, apiDocs the api project.
-	api, apiDocs *docsapitest.Server
-	mini         *miniredis.Miniredis // nil with REDIS_URL
-	store        *store.Store
+	// api serves the docs project, apiDocs the api project, otherDocs
+	// Other Co's docs.
+	api, apiDocs, otherDocs *docsapitest.Server
+	mini                    *miniredis.Miniredis // nil with REDIS_URL
+	store                   *store.Store
 	// cleanup deletes the sandbox's keys in a REDIS_URL Redis; nil otherwise.
 	cleanup func(ctx context.Context) error
 	log     *slog.Logger
@@ -192,6 +201,10 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 	if sb.apiDocs, err = startAPI(o, max(o.Paths/4, 1), apiSeed, docsapitest.WithProjectID(apiProjectID), docsapitest.WithKey(apiKey)); err != nil {
 		return sb, err
 	}
+	if sb.otherDocs, err = startAPI(o, max(o.Paths/4, 1), otherSeed, docsapitest.WithProjectID(otherProjectID), docsapitest.WithKey(otherKey),
+		docsapitest.WithAssistantKey(otherAssistantKey), docsapitest.WithDomain(otherDomain)); err != nil {
+		return sb, err
+	}
 	if err := sb.openStore(ctx, o.RedisURL); err != nil {
 		return sb, err
 	}
@@ -232,11 +245,11 @@ func Start(ctx context.Context, o Options) (sb *Sandbox, err error) {
 func (sb *Sandbox) newBot(o Options, digests digest.Schedule, secretsKey []byte) (*bot.Bot, error) {
 	projects, err := project.New(
 		project.Project{Name: docsProject, ID: sb.api.ProjectID, APIKey: project.NewSecret(sb.api.Key), KeyFrom: "the sandbox",
-			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel, privateHelpChannel},
+			APIURL: sb.api.URL, Channels: []string{"C0GENERAL", "C0DOCSTEAM", partnerChannel, helpChannel, privateHelpChannel}, Teams: []string{sandboxTeam},
 			Assistant: project.Assistant{Key: project.NewSecret(sb.api.AssistantKey), Domain: sb.api.Domain,
 				DiscoveryURL: sb.api.DiscoveryURL, SiteURL: "https://" + sandboxSiteHost + "/"}},
 		project.Project{Name: apiProject, ID: sb.apiDocs.ProjectID, APIKey: project.NewSecret(sb.apiDocs.Key), KeyFrom: "the sandbox",
-			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}},
+			APIURL: sb.apiDocs.URL, Channels: []string{apiChannel}, Teams: []string{sandboxTeam}},
 	)
 	if err != nil {
 		return nil, fmt.Errorf("the sandbox's projects: %w", err)
@@ -253,6 +266,9 @@ func (sb *Sandbox) newBot(o Options, digests digest.Schedule, secretsKey []byte)
 			Mode: bot.ModeHTTP, SigningSecret: sandboxSigningSecret, InstallMode: true},
 		Install: install.Config{ClientID: sandboxClientID, ClientSecret: sandboxClientSecret, PublicURL: sb.requestsURL,
 			APIURL: sb.slack.APIURL, SecretsKeys: [][]byte{secretsKey}},
+		// The docs a workspace connects from the Home (Other Co's) are
+		// reached on Other Co's test server.
+		Connect:  app.Connect{APIURL: sb.otherDocs.URL, DiscoveryURL: sb.otherDocs.DiscoveryURL},
 		Agent:    agent.Config{PollInterval: o.PollInterval, PollMaxInterval: o.PollMax},
 		Visitors: visitors.Config{Digest: digests, DigestTick: sandboxDigestTick},
 		Health:   health.Config{Digest: digests, DigestTick: sandboxDigestTick},
@@ -478,7 +494,7 @@ func (sb *Sandbox) Close() error {
 		if sb.mini != nil {
 			sb.mini.Close()
 		}
-		for _, api := range []*docsapitest.Server{sb.api, sb.apiDocs} {
+		for _, api := range []*docsapitest.Server{sb.api, sb.apiDocs, sb.otherDocs} {
 			if api != nil {
 				api.Close()
 			}
@@ -591,7 +607,9 @@ func sandboxWelcomes(digests digest.Schedule, addToSlack string) map[string]stri
 		privateHelpChannel: "docsbot answers questions here to the asker alone (`private`).\n" +
 			"Ask `How do I log in with SSO?`, then press *Share in channel* to post the answer for everyone.",
 		otherChannel: "Other Co's own workspace, which has not added docsbot yet: its commands here are told so.\n" +
-			"As *olive*, <" + addToSlack + "|Add docsbot to Other Co> runs the real install (Slack's consent screen, faked), then try `" + ask.Command + " How do I rotate an API key?` here.",
+			"As *olive*, <" + addToSlack + "|Add docsbot to Other Co> runs the real install (Slack's consent screen, faked). " +
+			"Then open docsbot's *Home*: as its installer olive may *Connect docs*, with Other Co's test project: API key `" + otherKey + "`, project ID `" + otherProjectID +
+			"`, assistant key `" + otherAssistantKey + "`, docs domain `" + otherDomain + "`. Then try `" + ask.Command + " How do I rotate an API key?` here.",
 		"": "Write an instruction to docsbot to start a docs job, or ask it a question about the docs.",
 	}
 }
@@ -611,6 +629,8 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 		"• `" + ask.Command + " <question>` answers from the docs of `" + docsProject + "` (a made-up product, Acme), streamed into a thread with its " +
 			"sources; reply there to go on. A mention that ends with `?` is a question too. *The docs don't answer this* under an answer " +
 			"makes it a docs job, or sends it to #docs-team for the editors.",
+		"• *+* beside a message box attaches files: a screenshot with a question goes to the docs assistant (the answer says it looked at it), " +
+			"a log or Markdown file with an instruction goes to the agent as quoted text; docsbot tells you privately what it did not send.",
 		"• `" + deploy.Command + "` asks first, then, when you press *Deploy*, deploys the made-up site and shows it in one message until it ends; `" + deploy.Command +
 			" preview BRANCH` builds a preview (a branch with the word `" + docsapitest.KeywordDeployFail + "` in it fails, to show the logs).",
 		"• `" + health.Command + "` shows what to fix in the made-up docs: a search for SSO that finds nothing, a webhooks page with angry comments " +
@@ -623,7 +643,8 @@ func sandboxIntro(paths int, digests digest.Schedule) string {
 			"a couple of minutes after it started (then daily, or weekly): subscribe before then to see one posted.", visitors.Command, health.Command, digests.Hour, digests.Minute),
 		"• docsbot serves two docs projects, each with its own test docs API: `" + docsProject + "`, the default in #general and #docs-team, " +
 			"and `" + apiProject + "`, a smaller site, the default in #api-docs. Add `project=" + apiProject + "` (or `project=" + docsProject +
-			"`) at the start or the end of a command to choose; the Home tab lists them.",
+			"`) at the start or the end of a command to choose; the Home tab lists them. " +
+			"Other Co (#other-general, as olive) adds docsbot by link and connects docs of its own from the *Settings* of docsbot's Home.",
 		"• #help answers questions without a mention (`" + ask.Command + " here` shows how a channel is answered; `" + ask.Command +
 			" here auto|private|mention|off` changes it): ask `How do I rotate an API key?` there and the answer comes in its thread, " +
 			"with *Ask an expert*, which calls the docs team; a question the docs do not cover (`Why is the coffee machine broken?`) is answered " +

@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/humanize"
 )
 
@@ -41,9 +42,14 @@ const FixScopes = "add the missing scopes to the Slack app (deploy/slack-app-man
 
 // BotToken calls auth.test with the bot token at the Slack Web API
 // apiURL, and checks that the token has every scope in need (Slack lists a
-// token's scopes in the X-OAuth-Scopes header of its answers). secrets are
-// scrubbed from what Slack or the network said.
-func BotToken(ctx context.Context, botToken, apiURL string, need []string, secrets ...string) Check {
+// token's scopes in the X-OAuth-Scopes header of its answers); a scope
+// missing is named with what docsbot needs it for (declare.Scope.Why).
+// secrets are scrubbed from what Slack or the network said.
+func BotToken(ctx context.Context, botToken, apiURL string, scopes []declare.Scope, secrets ...string) Check {
+	need := make([]string, len(scopes))
+	for i, s := range scopes {
+		need[i] = s.Name
+	}
 	masked := bot.SecretKinds().Mask(botToken)
 	client := slack.New(botToken, slack.OptionAPIURL(apiURL))
 	resp, err := client.AuthTestContext(ctx)
@@ -57,7 +63,7 @@ func BotToken(ctx context.Context, botToken, apiURL string, need []string, secre
 	}
 	missing := MissingScopes(resp.Header.Get("X-OAuth-Scopes"), need)
 	if len(missing) > 0 {
-		return Check{Line: works + ", but it lacks scopes docsbot uses: " + strings.Join(missing, ", "), Fix: FixScopes}
+		return Check{Line: works + ", but it lacks scopes docsbot uses: " + strings.Join(missing, ", ") + whatFor(missing, scopes), Fix: FixScopes}
 	}
 	line := fmt.Sprintf("%s, with the %d scopes docsbot uses", works, len(need))
 	if extra := ExtraScopes(resp.Header.Get("X-OAuth-Scopes"), need); len(extra) > 0 {
@@ -65,6 +71,21 @@ func BotToken(ctx context.Context, botToken, apiURL string, need []string, secre
 			"): remove them from the Slack app and reinstall it, so the token can do no more than docsbot needs"
 	}
 	return Check{OK: true, Line: line}
+}
+
+// whatFor says what docsbot needs each of the scopes missing for, as
+// scopes declare it: " (name: why; ...)", "" when none says.
+func whatFor(missing []string, scopes []declare.Scope) string {
+	var out []string
+	for _, name := range missing {
+		if i := slices.IndexFunc(scopes, func(s declare.Scope) bool { return s.Name == name }); i >= 0 && scopes[i].Why != "" {
+			out = append(out, name+": "+scopes[i].Why)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, "; ") + ")"
 }
 
 // ExtraScopes returns the scopes of granted (a comma-separated list, as

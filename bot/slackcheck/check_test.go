@@ -7,9 +7,23 @@ import (
 	"testing"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/slackcheck"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
+
+// scopes are names as declared scopes, saying what for only of the one
+// named whyOf: why.
+func scopes(names []string, whyOf ...string) []declare.Scope {
+	out := make([]declare.Scope, len(names))
+	for i, n := range names {
+		out[i] = declare.Scope{Name: n}
+		if len(whyOf) == 2 && n == whyOf[0] {
+			out[i].Why = whyOf[1]
+		}
+	}
+	return out
+}
 
 func TestCheckTokens(t *testing.T) {
 	t.Parallel()
@@ -37,15 +51,15 @@ func TestCheckTokens(t *testing.T) {
 		secret string
 	}{
 		{"bot token works", func() slackcheck.Check {
-			return slackcheck.BotToken(t.Context(), botToken, sl.APIURL, slacktest.DefaultScopes())
+			return slackcheck.BotToken(t.Context(), botToken, sl.APIURL, scopes(slacktest.DefaultScopes()))
 		}, true,
 			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "(U0CHECK) in team check-team (T0CHECK) at " + sl.APIURL, fmt.Sprintf("with the %d scopes docsbot uses", len(slacktest.DefaultScopes()))}, botToken},
 		{"bot token lacks scopes", func() slackcheck.Check {
-			return slackcheck.BotToken(t.Context(), botToken, old.APIURL, slacktest.DefaultScopes())
+			return slackcheck.BotToken(t.Context(), botToken, old.APIURL, scopes(slacktest.DefaultScopes(), "im:write", "direct messages"))
 		}, false,
-			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write", slackcheck.FixScopes}, botToken},
+			[]string{bot.SecretKinds().Mask(botToken) + " works: bot @", "but it lacks scopes docsbot uses: im:write, reactions:write (im:write: direct messages)", slackcheck.FixScopes}, botToken},
 		{"bot token with more scopes than needed", func() slackcheck.Check {
-			return slackcheck.BotToken(t.Context(), botToken, wide.APIURL, slacktest.DefaultScopes())
+			return slackcheck.BotToken(t.Context(), botToken, wide.APIURL, scopes(slacktest.DefaultScopes()))
 		}, true,
 			[]string{fmt.Sprintf("with the %d scopes docsbot uses", len(slacktest.DefaultScopes())), "it also has scopes docsbot does not use (admin, channels:manage)"}, botToken},
 		{"app token works", func() slackcheck.Check { return slackcheck.AppToken(t.Context(), appToken, sl.APIURL) }, true,

@@ -112,7 +112,7 @@ func (s *Server) PostUserMessage(ctx context.Context, m UserMessage) (ts, eventI
 		return "", "", err
 	}
 	ts = stored.ts
-	files := s.shareFilesLocked(ch, m)
+	files := s.shareFilesLocked(ch, stored, m)
 	if len(files) > 0 {
 		stored.files, _ = json.Marshal(files)
 	}
@@ -231,4 +231,33 @@ func richTextBlocks(text string) json.RawMessage {
 		}},
 	}})
 	return b
+}
+
+// ForgeViewSubmission delivers a view_submission that Slack itself would
+// not send: for the open modal viewID (anyone's) but from user, with the
+// values given, as a request forged by someone holding the app's
+// connection or signing secret would come. It is for tests that the bot
+// decides who may act by the payload's user alone and trusts nothing else
+// in it. It returns after the ack or ctx; the ack acts on nothing.
+func (s *Server) ForgeViewSubmission(ctx context.Context, viewID, user string, values map[string]map[string]string) (Interaction, error) {
+	s.mu.Lock()
+	v, ok := s.views[viewID]
+	if !ok {
+		s.mu.Unlock()
+		return Interaction{}, fmt.Errorf("slacktest: no view %s", viewID)
+	}
+	state, err := submittedState(v.def.Blocks, values)
+	if err != nil {
+		s.mu.Unlock()
+		return Interaction{}, fmt.Errorf("slacktest: view %s: %w", v.id, err)
+	}
+	wire := v.wire(s)
+	wire["state"] = map[string]any{"values": state}
+	trigger := s.issueTriggerLocked(user)
+	e := s.newEnvelopeLocked(typeInteractive, s.interactionLocked("view_submission", user, map[string]any{
+		"view": wire, "trigger_id": trigger, "response_urls": []any{},
+	}))
+	e.accepts = true
+	s.mu.Unlock()
+	return s.sendInteraction(ctx, e, Interaction{TriggerID: trigger})
 }

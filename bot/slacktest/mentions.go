@@ -56,7 +56,7 @@ func (s *Server) Mention(ctx context.Context, m UserMessage) (Mentioned, error) 
 	}
 	// Files attached: the message event is a file_share, and the
 	// app_mention carries them too, as Slack sends both.
-	files := s.shareFilesLocked(ch, m)
+	files := s.shareFilesLocked(ch, stored, m)
 	if len(files) > 0 {
 		stored.files, _ = json.Marshal(files)
 	}

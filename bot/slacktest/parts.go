@@ -31,8 +31,9 @@ type workspaceState struct {
 	uploads     map[string]*upload
 	uploadOrder []string
 	// shared are the files people attached to messages, by id
-	// (UserMessage.Attach).
-	shared map[string]*sharedFile
+	// (UserMessage.Attach), and their ids in the order attached.
+	shared      map[string]*sharedFile
+	sharedOrder []string
 	// groups are the user groups' members by id (AddUserGroup), and
 	// groupHandles their handles (SetUserGroupHandle).
 	groups       map[string][]string

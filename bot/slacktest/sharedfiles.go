@@ -45,6 +45,8 @@ const (
 type sharedFile struct {
 	Attachment
 	id, team string
+	// channel, threadTS and ts say where it was shared (File's).
+	channel, threadTS, ts string
 	// served counts the bytes written to downloads, an endless body's
 	// included; downloads the downloads answered with the file's bytes.
 	served    int64
@@ -72,10 +74,26 @@ func (s *Server) SharedFile(id string) (FileDownloads, bool) {
 	return FileDownloads{Downloads: f.downloads, Served: f.served}, true
 }
 
-// shareFilesLocked records m's files (Files by name, empty; Attach with
-// their bytes) and returns the files array of the message, as Slack sends
-// it in the event and in history. s.mu is held.
-func (s *Server) shareFilesLocked(ch *channelState, m UserMessage) []map[string]any {
+// AttachedFiles are the files people attached to their messages, in the
+// order they were attached, as File shows them (Name and Title the file's
+// name, Completed): where each was shared and what it holds.
+func (s *Server) AttachedFiles() []File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]File, 0, len(s.sharedOrder))
+	for _, id := range s.sharedOrder {
+		f := s.shared[id]
+		out = append(out, File{ID: f.id, Name: f.Name, Title: f.Name, Content: slices.Clone(f.Content),
+			Channel: f.channel, ThreadTS: f.threadTS, MessageTS: f.ts, Completed: true})
+	}
+	return out
+}
+
+// shareFilesLocked records the files of m, stored as the message stored
+// (Files by name, empty; Attach with their bytes), and returns the files
+// array of the message, as Slack sends it in the event and in history.
+// s.mu is held.
+func (s *Server) shareFilesLocked(ch *channelState, stored *msg, m UserMessage) []map[string]any {
 	all := slices.Clone(m.Attach)
 	for _, n := range m.Files {
 		all = append(all, Attachment{Name: n})
@@ -83,9 +101,11 @@ func (s *Server) shareFilesLocked(ch *channelState, m UserMessage) []map[string]
 	team := s.channelWorkspaceLocked(ch).Team
 	out := make([]map[string]any, 0, len(all))
 	for _, a := range all {
-		f := &sharedFile{Attachment: a, id: "F" + strings.ToUpper(randomString(10)), team: team}
+		f := &sharedFile{Attachment: a, id: "F" + strings.ToUpper(randomString(10)), team: team,
+			channel: ch.ID, threadTS: stored.threadTSValue(), ts: stored.ts}
 		f.Content = slices.Clone(a.Content)
 		s.shared[f.id] = f
+		s.sharedOrder = append(s.sharedOrder, f.id)
 		mimetype := a.Mimetype
 		if mimetype == "" {
 			mimetype = "application/octet-stream"

@@ -12,7 +12,7 @@ import (
 // TestSharedFileDownload: a file a person attached is served like
 // files.slack.com serves it: its bytes only to a bot token of its
 // workspace with files:read, the sign-in page to anyone else, and the
-// faults a test asks for.
+// faults a test asks for; AttachedFiles lists it where it was shared.
 func TestSharedFileDownload(t *testing.T) {
 	t.Parallel()
 	noRead := slices.DeleteFunc(DefaultScopes(), func(s string) bool { return s == "files:read" })
@@ -53,6 +53,11 @@ func TestSharedFileDownload(t *testing.T) {
 			files := s.MessageFiles(tc.channel, ts)
 			if len(files) != 1 || files[0].Name != tc.attach.Name || !strings.HasPrefix(files[0].URLPrivateDownload, s.URL()+"/files-pri/") || files[0].Permalink == "" {
 				t.Fatalf("files of the message: %+v", files)
+			}
+			if !slices.ContainsFunc(s.AttachedFiles(), func(f File) bool {
+				return f.ID == files[0].ID && f.Channel == tc.channel && f.MessageTS == ts && f.ThreadTS == "" && bytes.Equal(f.Content, tc.attach.Content)
+			}) {
+				t.Errorf("the attached files %+v lack the message's", s.AttachedFiles())
 			}
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, files[0].URLPrivateDownload, nil)
 			if tc.token == "bot" {

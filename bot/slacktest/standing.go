@@ -11,6 +11,22 @@ type Standing struct {
 	// (Slack Connect): users.info's team_id, and user_team and source_team
 	// on their messages and mentions. "" is the workspace's own.
 	Team string
+	// Admin is "" for a member, "admin" for a workspace admin (is_admin)
+	// and "owner" for an owner (is_owner and is_admin).
+	Admin string
+}
+
+// MakeAdmin makes the person id an admin of their workspace, or its owner
+// (is_owner), as users.info then says.
+func (s *Server) MakeAdmin(id string, owner bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.standing[id]
+	st.Admin = "admin"
+	if owner {
+		st.Admin = "owner"
+	}
+	s.standing[id] = st
 }
 
 // AddGuest adds a guest to the workspace: single for a single-channel

@@ -3,8 +3,9 @@ package slacktest
 import "strings"
 
 // usersInfo answers users.info (scope users:read): the person's id, team,
-// name, real and display name, whether it is a bot or a guest
-// (is_restricted, is_ultra_restricted), or user_not_found.
+// name, real and display name, whether it is a bot, a guest
+// (is_restricted, is_ultra_restricted) or an admin or owner (is_admin,
+// is_owner), or user_not_found.
 func (s *Server) usersInfo(r *apiRequest) apiResult {
 	if res, ok := s.needScope("users:read"); !ok {
 		return res
@@ -26,6 +27,8 @@ func (s *Server) usersInfo(r *apiRequest) apiResult {
 		"is_bot":              s.botUserLocked(id),
 		"is_restricted":       st.Guest != "",
 		"is_ultra_restricted": st.Guest == "single",
+		"is_admin":            st.Admin != "",
+		"is_owner":            st.Admin == "owner",
 		"deleted":             false,
 		"profile": map[string]any{
 			"real_name":    name,

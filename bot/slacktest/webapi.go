@@ -219,6 +219,11 @@ func (s *Server) runAPI(method, kind, tokenErr string, r *apiRequest, parseErr b
 	if parseErr {
 		return fail("invalid_form_data")
 	}
+	if r.orgWide && needsTeamID(method) && r.params["team_id"] == "" {
+		// Slack cannot tell which of the organisation's workspaces the
+		// call is about (its error for an argument left out).
+		return fail("missing_argument")
+	}
 	if code, failed := s.faults.takeFailure(method); failed {
 		return fail(code)
 	}
@@ -346,4 +351,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func wsURL(host, ticket, appID string) string {
 	q := url.Values{"ticket": {ticket}, "app_id": {appID}}
 	return "ws://" + host + "/link/?" + q.Encode()
+}
+
+// needsTeamID reports whether a call of method with an org-wide token must
+// name the workspace it acts in (team_id), as Slack's list of such
+// methods says of those the fake serves: a list of a workspace's
+// conversations, people or user groups.
+func needsTeamID(method string) bool {
+	switch method {
+	case "conversations.list", "users.list", "users.conversations", "usergroups.list", "usergroups.users.list":
+		return true
+	}
+	return false
 }

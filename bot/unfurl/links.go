@@ -79,7 +79,7 @@ func (u *unfurls) onLinkShared(ctx context.Context, r *bot.EventRequest) {
 		}
 	}
 	for _, l := range ev.Links {
-		if p, path, ok := docsPage(u.core.Projects().Set, l.URL); ok && len(req.Links) < maxLinks {
+		if p, path, ok := docsPage(u.core.ProjectsIn(ctx).Set, l.URL); ok && len(req.Links) < maxLinks {
 			req.Links = append(req.Links, link{URL: l.URL, Project: p.Name, Path: path})
 		}
 	}
@@ -143,7 +143,7 @@ func (u *unfurls) doLinks(ctx context.Context, w *bot.Work) error {
 	figures := map[string]pageFigures{}
 	unfurls := map[string]slack.Attachment{}
 	for _, l := range req.Links {
-		p, ok := u.core.Projects().Get(l.Project)
+		p, ok := u.core.ProjectsIn(ctx).Get(l.Project)
 		if !ok {
 			continue
 		}

@@ -127,11 +127,11 @@ func (v *visitors) doTrend(ctx context.Context, w *bot.Work) error {
 // only project, else the one the channel or the person's last choice
 // decides. ok is false when the person was told privately why not.
 func (v *visitors) trendTarget(ctx context.Context, ask trendAsk) (target, bool, error) {
-	set := v.core.Projects()
+	set := v.core.ProjectsIn(ctx)
 	served, ok := v.core.Project(ask.Range.Project)
 	p := served.Project
 	if !ok && ask.Range.Project == "" {
-		res, err := v.core.Projects().Resolve(ctx, project.Request{Team: ask.Asker.TeamID, Channel: ask.Asker.ChannelID, User: ask.Asker.UserID})
+		res, err := v.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: ask.Asker.TeamID, Channel: ask.Asker.ChannelID, User: ask.Asker.UserID})
 		if err != nil {
 			if store.Temporary(err) {
 				return target{}, false, bot.Later(30*time.Second, err)

@@ -113,16 +113,16 @@ func (v *visitors) digestStatusAll(ctx context.Context, cmd slack.SlashCommand) 
 		v.core.ReplyPrivately(ctx, cmd, "docsbot could not read the channel's digests: its storage failed. Try again in a minute.")
 		return nil
 	}
-	v.core.ReplyPrivately(ctx, cmd, v.digestStatusText(list))
+	v.core.ReplyPrivately(ctx, cmd, v.digestStatusText(ctx, list))
 	return nil
 }
 
 // digestStatusText is the answer of digestStatusAll.
-func (v *visitors) digestStatusText(list []channelDigest) string {
+func (v *visitors) digestStatusText(ctx context.Context, list []channelDigest) string {
 	sched := v.cfg.Digest
 	now := v.cfg.Now()
-	names := make([]string, 0, v.core.Projects().Len())
-	for _, n := range v.core.Projects().Names() {
+	names := make([]string, 0, v.core.ProjectsIn(ctx).Len())
+	for _, n := range v.core.ProjectsIn(ctx).Names() {
 		names = append(names, inlineCode(n))
 	}
 	if len(list) == 0 {

@@ -192,8 +192,8 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 		r.Ack(nil)
 		return
 	}
-	if _, ok := v.core.Projects().Get(ch.Project); !ok {
-		v.core.ReplyPrivately(ctx, cmd, project.Problem(&project.UnknownError{Name: ch.Project}, v.core.Projects(), "command"))
+	if _, ok := v.core.ProjectsIn(ctx).Get(ch.Project); !ok {
+		v.core.ReplyPrivately(ctx, cmd, project.Problem(&project.UnknownError{Name: ch.Project}, v.core.ProjectsIn(ctx), "command"))
 		r.Ack(nil)
 		return
 	}
@@ -212,10 +212,10 @@ func (v *visitors) onChooseProject(ctx context.Context, r *bot.InteractionReques
 // told privately why nothing is done, or asked (tellMessage: the
 // response_url, else the channel, else a direct message).
 func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, bool, error) {
-	set := v.core.Projects()
+	set := v.core.ProjectsIn(ctx)
 	cmd := &cw.SlashCommand
 	if cw.Project == "" {
-		res, err := v.core.Projects().Resolve(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
+		res, err := v.core.ProjectsIn(ctx).Resolve(ctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 		switch {
 		case project.IsProblem(err):
 			v.tell(ctx, *cmd, project.Problem(err, set, "command"))
@@ -242,7 +242,7 @@ func (v *visitors) workTarget(ctx context.Context, cw *commandWork) (target, boo
 		return target{}, false, nil
 	}
 	if cw.Remember {
-		if err := v.core.Projects().Remember(ctx, cmd.TeamID, cmd.UserID, p.Name); err != nil {
+		if err := v.core.ProjectsIn(ctx).Remember(ctx, cmd.TeamID, cmd.UserID, p.Name); err != nil {
 			v.log.Warn("remembering the project chosen failed", "user", cmd.UserID, "project", p.Name, "err", err)
 		}
 	}
@@ -265,10 +265,10 @@ func (v *visitors) ackTarget(ctx context.Context, cw *commandWork) (msg *slack.W
 	cmd := &cw.SlashCommand
 	rctx, cancel := context.WithTimeout(ctx, resolveAck)
 	defer cancel()
-	res, err := v.core.Projects().Resolve(rctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
+	res, err := v.core.ProjectsIn(ctx).Resolve(rctx, project.Request{Team: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID, Text: cmd.Text})
 	switch {
 	case project.IsProblem(err):
-		return bot.Ephemeral(project.Problem(err, v.core.Projects(), "command"))
+		return bot.Ephemeral(project.Problem(err, v.core.ProjectsIn(ctx), "command"))
 	case err != nil:
 		// The last choice could not be read in time: the work decides.
 		v.log.Warn("deciding the project in the ack failed; the work decides", "user", cmd.UserID, "err", err)

@@ -226,7 +226,7 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	text := cmd.Text
 	var tokenErr error
 	var named bool
-	if !v.core.Projects().Implicit() {
+	if !v.core.ProjectsIn(ctx).Implicit() {
 		// project=NAME is read below (ackTarget), once the text is known
 		// to be right.
 		_, text, named, tokenErr = project.CutToken(text)
@@ -235,10 +235,10 @@ func (v *visitors) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	refusal := v.core.Refusal(cmd.UserID, cmd.ChannelID)
 	switch {
 	case tokenErr != nil && refusal == "":
-		r.Ack(bot.Ephemeral(project.Problem(tokenErr, v.core.Projects(), "command")))
+		r.Ack(bot.Ephemeral(project.Problem(tokenErr, v.core.ProjectsIn(ctx), "command")))
 		return
 	case bad == nil && req.Help:
-		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.Projects().Set)))
+		r.Ack(bot.Ephemeral(visitorsHelp() + projectsHelp(v.core.ProjectsIn(ctx).Set)))
 		return
 	case refusal != "":
 		r.Ack(bot.Ephemeral(refusal))

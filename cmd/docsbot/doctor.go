@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/app"
+	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/slackcheck"
@@ -32,7 +33,8 @@ depends on, then prints one line per check and the fix for each failure:
                     a deprecated setting is a warning that names the new one
   Slack bot token   auth.test with SLACK_BOT_TOKEN, and that the token has
                     every scope docsbot uses (the manifest's); a missing
-                    one is named, with the fix: reinstall the app
+                    one is named with what it is for (files:read: the files
+                    people attach), and the fix: reinstall the app
   Slack app token   apps.connections.open with SLACK_APP_TOKEN (Socket Mode);
                     no connection is opened
   Signing secret    instead, in http mode (DOCSBOT_SLACK_MODE=http): that
@@ -245,10 +247,10 @@ func slackModeCheck(cfg config.Serve, cfgErr error) checkup.Check {
 	}}
 }
 
-// slackScopes are the bot scopes docsbot uses: those the core and every
-// feature declare, events included (app.Declarations), which the Slack app
-// manifests are made of.
-func slackScopes() []string { return app.Declarations().ScopeNames() }
+// slackScopes are the bot scopes docsbot uses, each with what for: those
+// the core and every feature declare, events included (app.Declarations),
+// which the Slack app manifests are made of.
+func slackScopes() []declare.Scope { return app.Declarations().Scopes() }
 
 // checkDocsAPI tries a project's key and id with one request
 // (Client.Check); the check is called name.

@@ -120,6 +120,15 @@ func TestDoctor(t *testing.T) {
 		mark string
 		text []string
 	}
+	// lacking is a fake Slack whose bot token lacks scope.
+	lacking := func(scope string) func(*doctorSetup) map[string]string {
+		return func(*doctorSetup) map[string]string {
+			granted := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == scope })
+			sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithScopes(granted...))
+			t.Cleanup(sl.Close)
+			return map[string]string{envSlackAPIURL: sl.APIURL}
+		}
+	}
 	tests := []struct {
 		name     string
 		args     []string
@@ -139,16 +148,19 @@ func TestDoctor(t *testing.T) {
 		},
 		{
 			// An app installed before the manifest asked for im:write.
-			name: "bot token lacks a scope",
-			env: func(*doctorSetup) map[string]string {
-				lacking := slices.DeleteFunc(slacktest.DefaultScopes(), func(s string) bool { return s == "im:write" })
-				sl := slacktest.NewServer(slacktest.WithBotToken(doctorBotToken), slacktest.WithAppToken(doctorAppToken), slacktest.WithScopes(lacking...))
-				t.Cleanup(sl.Close)
-				return map[string]string{envSlackAPIURL: sl.APIURL}
-			},
+			name:     "bot token lacks a scope",
+			env:      lacking("im:write"),
 			wantCode: cli.ExitFailure,
 			want: map[string]want{"Slack bot token": {"✗", []string{
 				bot.SecretKinds().Mask(doctorBotToken) + " works", "lacks scopes docsbot uses: im:write", "slack-app-manifest.yaml", "reinstall the app"}}},
+		},
+		{
+			// An app installed before docsbot read the files people attach.
+			name:     "bot token lacks files:read",
+			env:      lacking("files:read"),
+			wantCode: cli.ExitFailure,
+			want: map[string]want{"Slack bot token": {"✗", []string{"lacks scopes docsbot uses: files:read (files:read: the files people attach",
+				"without it Slack sends its sign-in page instead of each file, and docsbot reads none", "reinstall the app"}}},
 		},
 		{
 			// An app installed before the manifest turned on the pane and

@@ -1,11 +1,14 @@
 package docsapitest
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +25,7 @@ type assistantThread struct {
 	questions   []string
 	answers     []string
 	firstDeltas []time.Time
+	files       []AssistantFile
 }
 
 // AssistantThread is what the server holds of a conversation, for tests.
@@ -37,6 +41,21 @@ type AssistantThread struct {
 	// FirstDeltas are when each answer's first text went out, in order, for
 	// measures of how soon a client shows it.
 	FirstDeltas []time.Time
+	// Files are the file parts the questions carried, in order.
+	Files []AssistantFile
+}
+
+// AssistantFile is a file part of a question ({"type":"file", "mediaType",
+// "url", "filename"}), as the assistant received it.
+type AssistantFile struct {
+	// Question is the index of the question in AssistantThread.Questions.
+	Question  int
+	MediaType string
+	Filename  string
+	// Data is the bytes of a data: URL, decoded; nil for another URL.
+	Data []byte
+	// URL is the part's url when it is not a data: URL.
+	URL string
 }
 
 // Thread returns the conversation id, or false when there is none.
@@ -47,7 +66,13 @@ func (s *Server) Thread(id string) (AssistantThread, bool) {
 	if !ok {
 		return AssistantThread{}, false
 	}
-	return AssistantThread{ID: t.id, Key: t.key, FirstDeltas: slices.Clone(t.firstDeltas), Questions: append([]string(nil), t.questions...), Answers: append([]string(nil), t.answers...)}, true
+	files := make([]AssistantFile, len(t.files))
+	for i, f := range t.files {
+		f.Data = slices.Clone(f.Data)
+		files[i] = f
+	}
+	return AssistantThread{ID: t.id, Key: t.key, FirstDeltas: slices.Clone(t.firstDeltas), Questions: append([]string(nil), t.questions...),
+		Answers: append([]string(nil), t.answers...), Files: files}, true
 }
 
 // ThreadIDs returns the ids of the conversations, in no order.
@@ -103,10 +128,21 @@ func (s *Server) ask(fields map[string]json.RawMessage) *response {
 	}
 	last := msgs[len(msgs)-1]
 	var text []string
+	var files []AssistantFile
 	for _, p := range last.Parts {
-		var part struct{ Type, Text string }
-		if json.Unmarshal(p, &part) == nil && part.Type == "text" {
+		var part struct{ Type, Text, MediaType, URL, Filename string }
+		if json.Unmarshal(p, &part) != nil {
+			continue
+		}
+		switch part.Type {
+		case "text":
 			text = append(text, part.Text)
+		case "file":
+			f, ok := fileOfPart(part.MediaType, part.URL, part.Filename)
+			if !ok {
+				return errorResponse(http.StatusBadRequest, msgBadFile)
+			}
+			files = append(files, f)
 		}
 	}
 	question := strings.TrimSpace(strings.Join(text, " "))
@@ -138,6 +174,13 @@ func (s *Server) ask(fields map[string]json.RawMessage) *response {
 	s.questions++
 	n := s.questions
 	answer := composeAnswer(question, t.questions, hits)
+	if names := fileNames(files); names != "" {
+		answer = "Looking at " + names + ": " + answer
+	}
+	for _, f := range files {
+		f.Question = len(t.questions)
+		t.files = append(t.files, f)
+	}
 	t.questions = append(t.questions, question)
 	t.answers = append(t.answers, answer)
 
@@ -151,6 +194,41 @@ func (s *Server) ask(fields map[string]json.RawMessage) *response {
 		resp.header.Set("X-Thread-Key", t.key)
 	}
 	return resp
+}
+
+// fileOfPart reads a file part: its media type and url are required, and
+// a data: URL must decode (base64, or percent-encoded without ;base64).
+func fileOfPart(mediaType, rawURL, filename string) (AssistantFile, bool) {
+	f := AssistantFile{MediaType: mediaType, Filename: filename}
+	if mediaType == "" || rawURL == "" {
+		return f, false
+	}
+	rest, isData := strings.CutPrefix(rawURL, "data:")
+	if !isData {
+		f.URL = rawURL
+		return f, true
+	}
+	meta, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return f, false
+	}
+	if strings.HasSuffix(meta, ";base64") {
+		b, err := base64.StdEncoding.DecodeString(data)
+		f.Data = b
+		return f, err == nil
+	}
+	b, err := url.PathUnescape(data)
+	f.Data = []byte(b)
+	return f, err == nil
+}
+
+// fileNames names a question's files as its answer does ("" for none).
+func fileNames(files []AssistantFile) string {
+	var names []string
+	for _, f := range files {
+		names = append(names, cmp.Or(f.Filename, "a file")+" ("+f.MediaType+")")
+	}
+	return strings.Join(names, ", ")
 }
 
 // composeAnswer writes the answer's markdown: the first sentence of the best

@@ -20,6 +20,7 @@ const (
 	msgFpRequired            = "fp is required"
 	msgMessagesRequired      = "messages is required"
 	msgNoQuestion            = "the last message must be a user message with text"
+	msgBadFile               = "a file part needs a mediaType and a url (a data: URL must decode)"
 	msgQueryRequired         = "query is required"
 	msgBadPageSize           = "pageSize must be an integer between 1 and 50"
 	msgPathRequired          = "path is required"
@@ -74,7 +75,7 @@ func (s *Server) handleDiscovery(r *http.Request, rt route, body []byte) *respon
 		resp.header.Set("Retry-After", strconv.Itoa(wait))
 		return resp
 	}
-	fields, bad := jsonObject(body)
+	fields, bad := jsonObject(body, bodyLimit(rt.endpoint))
 	if bad != nil {
 		return bad
 	}
@@ -98,10 +99,10 @@ func bearer(header, key string) bool {
 	return token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(key)) == 1
 }
 
-// jsonObject reads a request body that must be a JSON object. Unknown fields
-// are kept for the handler to ignore.
-func jsonObject(body []byte) (map[string]json.RawMessage, *response) {
-	if len(body) > maxBody {
+// jsonObject reads a request body that must be a JSON object, of at most
+// limit bytes. Unknown fields are kept for the handler to ignore.
+func jsonObject(body []byte, limit int) (map[string]json.RawMessage, *response) {
+	if len(body) > limit {
 		return nil, errorResponse(http.StatusRequestEntityTooLarge, msgTooLarge)
 	}
 	t := bytes.TrimSpace(body)

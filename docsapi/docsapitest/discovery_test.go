@@ -104,6 +104,8 @@ func TestAssistantRequests(t *testing.T) {
 		{"not JSON", `{`, 400, msgBadJSON},
 		{"no fp", `{"messages":[]}`, 400, msgFpRequired},
 		{"no messages", `{"fp":"x","messages":[]}`, 400, msgMessagesRequired},
+		{"a file part that does not decode", `{"fp":"x","messages":[{"id":"m","role":"user","parts":[{"type":"file","mediaType":"image/png","url":"data:image/png;base64,%%"},{"type":"text","text":"q"}]}]}`, 400, msgBadFile},
+		{"a file part without its media type", `{"fp":"x","messages":[{"id":"m","role":"user","parts":[{"type":"file","url":"data:,x"},{"type":"text","text":"q"}]}]}`, 400, msgBadFile},
 		{"last message not the user's", `{"fp":"x","messages":[{"id":"m","role":"assistant","parts":[{"type":"text","text":"a"}]}]}`, 400, msgNoQuestion},
 	} {
 		r := askRaw(t, srv, tc.body)

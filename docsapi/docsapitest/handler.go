@@ -13,6 +13,19 @@ import (
 // maxBody is the largest request body the agent endpoints accept.
 const maxBody = 1 << 20
 
+// maxAssistantBody is the largest question the assistant accepts: its
+// images travel in the body as data: URLs. The real service's limit is not
+// documented (a Fault with Status 413 plays a smaller one).
+const maxAssistantBody = 64 << 20
+
+// bodyLimit is the largest request body e accepts.
+func bodyLimit(e Endpoint) int {
+	if e == EndpointAssistant {
+		return maxAssistantBody
+	}
+	return maxBody
+}
+
 // route is what the path and method of a request name.
 type route struct {
 	endpoint Endpoint
@@ -88,7 +101,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 
 	rt := matchRoute(r.Method, r.URL, s.cfg.discoveryPrefix)
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	body, _ := io.ReadAll(io.LimitReader(r.Body, int64(bodyLimit(rt.endpoint))+1))
 	rec := s.record(rt.endpoint, r, body)
 	status := 0
 	defer func() {

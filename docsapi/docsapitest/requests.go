@@ -39,7 +39,9 @@ type Request struct {
 	Path string
 	// Query is the parsed query string.
 	Query url.Values
-	// Body is the request body as received (up to 1 MiB and a byte).
+	// Body is the request body as received (up to 1 MiB and a byte; a
+	// question to the assistant, whose images it carries, up to 64 MiB and
+	// a byte).
 	Body string
 	// Status is the HTTP status sent, or 0 while the request is running or
 	// when no answer was sent (see the package documentation).

@@ -795,6 +795,9 @@
     // state.people); events is the open event stream.
     as: sessionStorage.getItem('slackweb.as') || '',
     events: null,
+    // attached are the files chosen for the next message of each message
+    // box, by its prefix ('composer', 'thread').
+    attached: { composer: [], thread: [] },
   };
 
   // The person the page acts as is named on every request: a header on
@@ -977,8 +980,9 @@
     return box;
   }
 
-  // renderFiles shows the files the bot shared: images inline, anything
-  // else as a download link. Their content comes from the page itself.
+  // renderFiles shows the files shared with a message (the bot's, or
+  // those its person attached): images inline, anything else as a download
+  // link. Their content comes from the page itself.
   function renderFiles(files) {
     const box = el('div', { class: 'files' });
     for (const f of files) {
@@ -1621,9 +1625,10 @@
     }
   }
 
-  async function send(input, errorBox, threadTS) {
+  async function send(input, errorBox, threadTS, box) {
     const text = input.value.trim();
-    if (!text || !app.current) return;
+    const files = app.attached[box];
+    if ((!text && !files.length) || !app.current) return;
     let channel = (threadTS && app.pane ? threadChannel() : currentChannel()).id;
     if (!channel) {
       const opened = await post('api/dm', {});
@@ -1636,14 +1641,61 @@
     hideSuggest(input);
     if (threadTS) app.stickBottom['thread-messages'] = true;
     else app.stickBottom.messages = true;
-    const res = await request('api/send', { channel, text, thread_ts: threadTS || '' });
+    const body = { channel, text, thread_ts: threadTS || '' };
+    if (files.length) body.files = await Promise.all(files.map(async (f) => ({ name: f.name, mimetype: f.type, data: await base64Of(f) })));
+    const res = await request('api/send', body);
     if (!res.ok) {
       errorBox.textContent = res.message || res.error || 'Not sent.';
       if (!input.value) { input.value = text; autosize(input); }
       return;
     }
+    if (files.length) {
+      app.attached[box] = [];
+      showAttached(box);
+    }
     if (res.pending) toast(botName() + ' has not acknowledged the message yet.');
     else if (res.message) toast(res.message);
+  }
+
+  // base64Of is the bytes of a chosen file, base64, as /api/send takes them.
+  async function base64Of(file) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(s);
+  }
+
+  // MAX_FILES is how many files a message may carry, as in Slack.
+  const MAX_FILES = 10;
+
+  // wireAttach lets the message box of prefix attach files: its button
+  // opens the file picker; the files chosen show above its bar, each with
+  // a button that removes it, until the message is sent.
+  function wireAttach(box) {
+    const picker = $(box + '-file');
+    $(box + '-attach').addEventListener('click', () => picker.click());
+    picker.addEventListener('change', () => {
+      const chosen = [...picker.files];
+      picker.value = '';
+      const room = MAX_FILES - app.attached[box].length;
+      if (chosen.length > room) toast('A message carries at most ' + MAX_FILES + ' files.');
+      app.attached[box] = app.attached[box].concat(chosen.slice(0, Math.max(room, 0)));
+      showAttached(box);
+    });
+  }
+
+  // showAttached shows the files chosen for the message box of prefix.
+  function showAttached(box) {
+    const list = $(box + '-files');
+    const files = app.attached[box];
+    list.replaceChildren(...files.map((f, i) => el('li', { class: 'attachment', 'data-name': f.name },
+      el('span', { class: 'file-name' }, f.name),
+      el('span', { class: 'file-size' }, sizeOf(f.size)),
+      el('button', { type: 'button', 'aria-label': 'Remove ' + f.name, title: 'Remove', onclick: () => {
+        app.attached[box].splice(i, 1);
+        showAttached(box);
+      } }, '\u2715'))));
+    list.hidden = files.length === 0;
   }
 
   // sendPrompt sends a suggested prompt's message in the assistant thread,
@@ -1733,9 +1785,11 @@
     const form = $(formId);
     const input = $(inputId);
     const errorBox = $(errorId);
+    const box = threaded ? 'thread' : 'composer';
+    wireAttach(box);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
-      send(input, errorBox, threaded ? app.thread : '');
+      send(input, errorBox, threaded ? app.thread : '', box);
     });
     input.addEventListener('input', () => {
       autosize(input);

@@ -22,9 +22,16 @@ func imageType(content []byte) string {
 	return ""
 }
 
+// allFiles are the files the page shows: those the bot uploaded, then
+// those people attached to their messages.
+func (h *Handler) allFiles() []slacktest.File {
+	return append(h.srv.Files(), h.srv.AttachedFiles()...)
+}
+
 // filesByMessage lists the shared files person may see, by "channel/message
-// ts". Their links name the person (ActingParam) unless they are the
-// default, as an image's address cannot carry a header.
+// ts": the bot's and those people attached. Their links name the person
+// (ActingParam) unless they are the default, as an image's address cannot
+// carry a header.
 func (h *Handler) filesByMessage(person string) map[string][]FileView {
 	out := map[string][]FileView{}
 	visible := h.visibleChannels(person)
@@ -32,7 +39,7 @@ func (h *Handler) filesByMessage(person string) map[string][]FileView {
 	if person != h.defaultPerson() {
 		as = "?" + url.Values{ActingParam: {person}}.Encode()
 	}
-	for _, f := range h.srv.Files() {
+	for _, f := range h.allFiles() {
 		if !shared(f, visible) {
 			continue
 		}
@@ -75,7 +82,7 @@ func servable(f slacktest.File, visible map[string]bool) bool {
 func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	visible := h.visibleChannels(me(r))
-	for _, f := range h.srv.Files() {
+	for _, f := range h.allFiles() {
 		if f.ID != id || !servable(f, visible) {
 			continue
 		}

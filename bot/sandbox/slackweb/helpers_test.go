@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/bot/sandbox/slackweb"
@@ -84,6 +85,19 @@ func (w *world) connect(t *testing.T) *client {
 	}
 	t.Cleanup(stop)
 	return c
+}
+
+// waitMessage waits for a message event that match accepts.
+func (c *client) waitMessage(t *testing.T, what string, match func(*slackevents.MessageEvent) bool) {
+	t.Helper()
+	c.waitEvent(t, what, func(e socketmode.Event) bool {
+		ev, ok := e.Data.(slackevents.EventsAPIEvent)
+		if !ok {
+			return false
+		}
+		me, ok := ev.InnerEvent.Data.(*slackevents.MessageEvent)
+		return ok && match(me)
+	})
 }
 
 // waitEvent waits for an event that match accepts.

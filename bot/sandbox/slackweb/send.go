@@ -1,6 +1,7 @@
 package slackweb
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -14,15 +15,34 @@ import (
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
-// maxSendBody bounds the body of POST /api/send.
+// maxSendBody bounds the body of a POST.
 const maxSendBody = 64 << 10
 
+// What a message may carry attached (SendRequest.Files): Slack's ten files
+// a message, and a body that holds a few screenshots or logs (the bot reads
+// at most DOCSBOT_FILE_MAX_BYTES of each).
+const (
+	maxSendFiles     = 10
+	maxSendFilesBody = 16 << 20
+)
+
 // SendRequest is the body of POST /api/send: a line typed in a channel, or
-// in a thread when ThreadTS is set.
+// in a thread when ThreadTS is set, with the files attached to it.
 type SendRequest struct {
 	Channel  string `json:"channel"`
 	Text     string `json:"text"`
 	ThreadTS string `json:"thread_ts,omitempty"`
+	// Files are attached to the message (not to a command).
+	Files []SendFile `json:"files,omitempty"`
+}
+
+// SendFile is a file attached to a message: its name, the type the
+// browser says (which the bot must not believe, as it must not Slack's)
+// and its bytes (base64 in the JSON).
+type SendFile struct {
+	Name     string `json:"name"`
+	Mimetype string `json:"mimetype,omitempty"`
+	Data     []byte `json:"data"`
 }
 
 // SendResponse is the answer of POST /api/send and of the other POST
@@ -53,8 +73,13 @@ type SendResponse struct {
 type refuser func(status int, code, msg string)
 
 // readJSON decodes a POST's JSON body into v, refusing (and reporting false)
-// what is not same-origin JSON of a sane size.
+// what is not same-origin JSON of a sane size (maxSendBody).
 func (h *Handler) readJSON(w http.ResponseWriter, r *http.Request, v any) (refuser, bool) {
+	return h.readJSONUpTo(w, r, v, maxSendBody)
+}
+
+// readJSONUpTo is readJSON of a body of at most limit bytes.
+func (h *Handler) readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int) (refuser, bool) {
 	refuse := func(status int, code, msg string) {
 		h.cfg.logger.Info("slackweb: request refused", "path", r.URL.Path, "error", code)
 		writeJSON(w, status, SendResponse{Error: code, Message: msg})
@@ -69,8 +94,8 @@ func (h *Handler) readJSON(w http.ResponseWriter, r *http.Request, v any) (refus
 		refuse(http.StatusForbidden, "cross_origin", "Requests from other sites are not accepted.")
 		return refuse, false
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxSendBody+1))
-	if err != nil || len(body) > maxSendBody || json.Unmarshal(body, v) != nil {
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
+	if err != nil || len(body) > limit || json.Unmarshal(body, v) != nil {
 		refuse(http.StatusBadRequest, "invalid_json", "The request is not valid JSON (or is too large).")
 		return refuse, false
 	}
@@ -80,15 +105,21 @@ func (h *Handler) readJSON(w http.ResponseWriter, r *http.Request, v any) (refus
 // serveSend answers POST /api/send.
 func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	var req SendRequest
-	refuse, ok := h.readJSON(w, r, &req)
+	refuse, ok := h.readJSONUpTo(w, r, &req, maxSendFilesBody)
 	if !ok {
 		return
 	}
 	text := strings.TrimSpace(req.Text)
 	ch, known := h.channel(req.Channel, me(r))
 	switch {
-	case text == "":
+	case text == "" && len(req.Files) == 0:
 		refuse(http.StatusBadRequest, "no_text", "Type a message first.")
+		return
+	case len(req.Files) > maxSendFiles:
+		refuse(http.StatusBadRequest, "too_many_files", "Attach at most 10 files to a message.")
+		return
+	case len(req.Files) > 0 && strings.HasPrefix(text, "/"):
+		refuse(http.StatusBadRequest, "files_with_command", "Files cannot go with a slash command: send them in a message.")
 		return
 	case utf8.RuneCountInString(text) > slacktest.MaxTextRunes:
 		refuse(http.StatusBadRequest, "msg_too_long", "That message is too long for Slack.")
@@ -110,6 +141,9 @@ func (h *Handler) serveSend(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	text, mentioned := h.linkMentions(slacktest.Escape(text), req.Channel)
 	msg := slacktest.UserMessage{ChannelID: req.Channel, UserID: me(r), Text: text, ThreadTS: req.ThreadTS}
+	for _, f := range req.Files {
+		msg.Attach = append(msg.Attach, slacktest.Attachment{Name: cmp.Or(strings.TrimSpace(f.Name), "file"), Mimetype: f.Mimetype, Content: f.Data})
+	}
 	var (
 		ts   string
 		err  error

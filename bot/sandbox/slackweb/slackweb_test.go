@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"reflect"
 	"strings"
@@ -147,19 +148,51 @@ func TestSend(t *testing.T) {
 		{"channel message", "hello <world>", "", "hello &lt;world&gt;"},
 		{"thread reply", "Also *this* & that", root, "Also *this* &amp; that"},
 	}
+	t.Run("message with files", func(t *testing.T) {
+		png := append([]byte("\x89PNG\r\n\x1a\n"), 0, 0, 0, 13)
+		status, out := w.send(t, slackweb.SendRequest{Channel: "C0GENERAL", Text: "what is this?", Files: []slackweb.SendFile{
+			{Name: "screen.png", Mimetype: "image/png", Data: png}, {Name: "build.log", Mimetype: "text/plain", Data: []byte("ERROR 42\n")}}})
+		if status != http.StatusOK || !out.OK {
+			t.Fatalf("%d %+v", status, out)
+		}
+		c.waitMessage(t, "the file_share message event", func(me *slackevents.MessageEvent) bool {
+			return me.TimeStamp == out.TS && me.SubType == "file_share"
+		})
+		if files := w.slack.MessageFiles("C0GENERAL", out.TS); len(files) != 2 || files[0].Name != "screen.png" || files[1].Name != "build.log" {
+			t.Fatalf("the message's files: %+v", files)
+		}
+		var shown []slackweb.FileView
+		for _, ch := range w.state(t).Channels {
+			for _, m := range ch.Messages {
+				if m.TS == out.TS {
+					shown = m.Files
+				}
+			}
+		}
+		if len(shown) != 2 || !shown[0].Image || shown[1].Image || shown[1].Name != "build.log" {
+			t.Fatalf("the page shows the message's files as %+v", shown)
+		}
+		for i, want := range [][]byte{png, []byte("ERROR 42\n")} {
+			resp, err := http.Get(w.page.URL + "/" + shown[i].URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !bytes.Equal(got, want) {
+				t.Errorf("the page serves %s as %q, want %q", shown[i].Name, got, want)
+			}
+		}
+	})
+
 	for _, tc := range messages {
 		t.Run(tc.name, func(t *testing.T) {
 			status, out := w.send(t, slackweb.SendRequest{Channel: "C0GENERAL", Text: tc.text, ThreadTS: tc.threadTS})
 			if status != http.StatusOK || !out.OK || out.Command || out.Pending || out.TS == "" {
 				t.Fatalf("%d %+v", status, out)
 			}
-			c.waitEvent(t, "the message event", func(e socketmode.Event) bool {
-				ev, ok := e.Data.(slackevents.EventsAPIEvent)
-				if !ok {
-					return false
-				}
-				me, ok := ev.InnerEvent.Data.(*slackevents.MessageEvent)
-				return ok && me.TimeStamp == out.TS && me.Text == tc.wantText && me.ThreadTimeStamp == tc.threadTS && me.User == "U0ALICE"
+			c.waitMessage(t, "the message event", func(me *slackevents.MessageEvent) bool {
+				return me.TimeStamp == out.TS && me.Text == tc.wantText && me.ThreadTimeStamp == tc.threadTS && me.User == "U0ALICE"
 			})
 			if m, ok := w.slack.Message("C0GENERAL", out.TS); !ok || m.Text != tc.wantText {
 				t.Errorf("stored %+v", m)
@@ -183,6 +216,8 @@ func TestSendRefusals(t *testing.T) {
 		{"blank text", "application/json", "", `{"channel":"C0GENERAL","text":" \n "}`, http.StatusBadRequest, "no_text"},
 		{"too long", "application/json", "", `{"channel":"C0GENERAL","text":"` + strings.Repeat("x", 40001) + `"}`, http.StatusBadRequest, "msg_too_long"},
 		{"not JSON", "application/json", "", `{"channel":`, http.StatusBadRequest, "invalid_json"},
+		{"files with a command", "application/json", "", `{"channel":"C0GENERAL","text":"/docs-agent x","files":[{"name":"a.log","data":"eA=="}]}`, http.StatusBadRequest, "files_with_command"},
+		{"eleven files", "application/json", "", `{"channel":"C0GENERAL","text":"hi","files":[` + strings.Repeat(`{"name":"a.log","data":"eA=="},`, 10) + `{"name":"b.log","data":"eA=="}]}`, http.StatusBadRequest, "too_many_files"},
 		{"form", "text/plain", "", `{"channel":"C0GENERAL","text":"hi"}`, http.StatusUnsupportedMediaType, "invalid_content_type"},
 		{"other site", "application/json", "https://evil.example", `{"channel":"C0GENERAL","text":"hi"}`, http.StatusForbidden, "cross_origin"},
 	}

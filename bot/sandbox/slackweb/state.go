@@ -114,7 +114,8 @@ type MessageView struct {
 	// markdown, shown above its blocks; Streaming one still growing.
 	Markdown  bool `json:"markdown,omitempty"`
 	Streaming bool `json:"streaming,omitempty"`
-	// Files are the files the bot shared with the message.
+	// Files are the files shared with the message: the bot's, or those
+	// its person attached.
 	Files []FileView `json:"files,omitempty"`
 	// Unfurls are the app's unfurls of the message's links
 	// (chat.unfurl), in the order of the URLs; their buttons act like the

@@ -58,6 +58,7 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	}
 	secrets := s.Secrets(EnvRedisURL)
 	api, projects, apiProblems := e.apiSettings(s, secrets)
+	projects, apiProblems = firstRun(s, projects, apiProblems)
 	projects, assistantProblems := assistantSettings(s, projects)
 	apiProblems = append(apiProblems, assistantProblems...)
 	secrets = append(secrets, projectSecrets(projects)...)
@@ -77,6 +78,7 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 	c.Health.Digest = c.Visitors.Digest
 	c.Deprecated = s.Deprecations()
 	c.API, c.Projects, c.Bot.Projects = api, projects, projects
+	c.Connect = app.Connect{APIURL: api.APIURL, DiscoveryURL: discoveryURL(s)}
 	c.checkTogether()
 	for _, p := range apiProblems {
 		switch {
@@ -90,6 +92,24 @@ func (e Env) Serve(flags settings.Values) (Serve, error) {
 		}
 	}
 	return c, c.refuse(e, missing, secrets)
+}
+
+// firstRun lets `docsbot serve` start with no docs at all, to have them
+// connected from Slack (the Settings of the Home): with DOCSBOT_SECRETS_KEY
+// set, no projects file, and neither DOCS_API_KEY nor DOCS_PROJECT_ID,
+// the two missing settings are no problem and no project is served until
+// an admin connects one. Anything else is as it was.
+func firstRun(s settings.Source, set *project.Set, problems []Problem) (*project.Set, []Problem) {
+	if s.Value(EnvSecretsKey) == "" || s.Value(EnvProjectsFile) != "" || s.Value(EnvAPIKey) != "" || s.Value(EnvProject) != "" {
+		return set, problems
+	}
+	var rest []Problem
+	for _, p := range problems {
+		if !p.Missing || (p.Vars[0] != EnvAPIKey && p.Vars[0] != EnvProject) {
+			rest = append(rest, p)
+		}
+	}
+	return project.None(), rest
 }
 
 // read reads the typed settings of s into a Serve: the table's check of

@@ -67,6 +67,7 @@ const (
 	EnvAllowGuests     = "DOCSBOT_ALLOW_GUESTS"
 	EnvAllowExternal   = "DOCSBOT_ALLOW_EXTERNAL"
 	EnvEditors         = "DOCSBOT_EDITORS"
+	EnvAdmins          = "DOCSBOT_ADMINS"
 	EnvAuditText       = "DOCSBOT_AUDIT_TEXT"
 	EnvAuditRetention  = "DOCSBOT_AUDIT_RETENTION"
 	EnvVisitorsTTL     = "DOCSBOT_VISITORS_CACHE_TTL"
@@ -101,8 +102,8 @@ func Table() settings.Table { return table(new(Serve)) }
 func table(c *Serve) settings.Table {
 	return settings.Table{
 		{Env: EnvAPIURL, Flag: "api-url", Default: "https://api.mintlify.com", Common: true, Doc: "Base URL of the docs platform API"},
-		{Env: EnvAPIKey, Flag: "api-key", None: "required without a projects file", Secret: true, Common: true, Doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
-		{Env: EnvProject, Flag: "project", None: "required without a projects file", Common: true, Doc: "Project id from the same page; with a projects file, `--project` names one of its projects"},
+		{Env: EnvAPIKey, Flag: "api-key", None: "required without a projects file or `DOCSBOT_SECRETS_KEY`", Secret: true, Common: true, Doc: "Admin API key (`mint_…`) from the API keys page of the dashboard"},
+		{Env: EnvProject, Flag: "project", None: "required without a projects file or `DOCSBOT_SECRETS_KEY`", Common: true, Doc: "Project id from the same page; with a projects file, `--project` names one of its projects"},
 		{Env: EnvProjectsFile, Flag: "projects-file", None: "one project", Common: true, Doc: "YAML file of the docs projects docsbot serves (`deploy/projects.example.yaml`), each with its id and where its key is; replaces `DOCS_PROJECT_ID` and `DOCS_API_KEY`"},
 		{Env: EnvAssistantKey, None: "answers from the docs off", Secret: true, Doc: "Assistant key (`mint_dsc_…`) from the API keys page of the dashboard: with `DOCS_DOMAIN` it turns on the answers from the docs (`/docs-ask`); with a projects file, each project's `assistant_key_env` instead", Check: checkAssistantKey},
 		{Env: EnvDomain, None: "required with DOCS_ASSISTANT_KEY", Doc: "The docs site's domain the assistant answers for: the last part of the dashboard's URL `app.mintlify.com/ORG/DOMAIN`; with a projects file, each project's `domain`",
@@ -136,7 +137,7 @@ func table(c *Serve) settings.Table {
 		{Env: EnvClientSecret, None: "required to install by link", Secret: true, Doc: "The Slack app's client secret (Basic Information page), for installs by link"},
 		{Env: EnvPublicURL, None: "required to install by link", Doc: "The https address Slack and browsers reach docsbot at, such as `https://docsbot.example.com`: installs come back to `/slack/oauth_redirect` under it (the Redirect URL of the app's OAuth & Permissions page)",
 			Check: httpsURL(" must not contain credentials: it is docsbot's own public address", "Slack sends the installs' codes to it")},
-		{Env: EnvSecretsKey, None: "required to install by link", Secret: true, Doc: "Base64 of 32 random bytes (`openssl rand -base64 32`) that seals the workspaces' tokens in Redis; a comma-separated list rotates it: the first seals, every one opens",
+		{Env: EnvSecretsKey, None: "required to install by link; docs connected from Slack off", Secret: true, Doc: "Base64 of 32 random bytes (`openssl rand -base64 32`) that seals the workspaces' tokens and the docs keys connected from Slack in Redis; a comma-separated list rotates it: the first seals, every one opens. Set, admins may connect docs from the Settings of docsbot's Home, and docsbot starts without `DOCS_API_KEY` and `DOCS_PROJECT_ID`",
 			Check: settings.Var(&c.Install.SecretsKeys, store.ParseSealKeys, "is not base64 of 32 bytes, or a comma-separated list of them: make one with openssl rand -base64 32")},
 		{Env: EnvTeams, None: "any workspace with the link", Doc: "Comma-separated Slack workspace ids (`T…`) and Enterprise Grid organisation ids (`E…`) that may install docsbot by link and are served; an install from any other is refused and its token handed back. Unset, any workspace that has the link may add docsbot and use your docs projects",
 			Check: settings.IDsVar(&c.Install.Teams, EnvTeams, "T0123ABCD", isTeam)},
@@ -148,6 +149,7 @@ func table(c *Serve) settings.Table {
 		{Env: EnvAllowedUsers, Flag: "allowed-users", None: "everyone", Doc: "Comma-separated Slack user ids allowed to use the bot", Check: settings.IDsVar(&c.Bot.AllowedUsers, EnvAllowedUsers, "U0123ABCD", isUser)},
 		{Env: EnvAllowedChannels, Flag: "allowed-channels", None: "everywhere", Doc: "Comma-separated Slack channel ids where the bot works", Check: settings.IDsVar(&c.Bot.AllowedChannels, EnvAllowedChannels, "C0123ABCD", isChannel)},
 		{Env: EnvEditors, Flag: "editors", None: "everyone", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may start jobs and send follow-ups; the others may only look", Check: editorsVar(&c.Bot.Editors, EnvEditors)},
+		{Env: EnvAdmins, None: "the workspace's admins and owners", Doc: "Comma-separated Slack user ids and user group ids (`S…`) who may set docsbot up from the Settings of its Home, besides the workspace's admins and owners and whoever installed it", Check: editorsVar(&c.Bot.Admins, EnvAdmins)},
 		{Env: EnvAllowGuests, Flag: "allow-guests", Default: "false", Doc: "`true` lets single- and multi-channel guests start, steer and retry jobs (they are refused, privately, by default)", Check: settings.BoolVar(&c.Bot.AllowGuests)},
 		{Env: EnvAllowExternal, Flag: "allow-external", Default: "false", Doc: "`true` lets people of other organisations in Slack Connect channels start, steer and retry jobs (they are refused, privately, by default)", Check: settings.BoolVar(&c.Bot.AllowExternal)},
 		{Env: EnvAuditText, Flag: "audit-text", Default: "false", Doc: "`true` keeps the instructions' text in the audit trail, not only their SHA-256 and length", Check: settings.BoolVar(&c.Audit.KeepText)},

@@ -1,0 +1,69 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/settings"
+	"github.com/docsbot/docsbot/docsapi"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Connect is how the docs projects a workspace connects from Slack are
+// reached (bot/settings): the docs API and discovery API of the
+// settings (DOCS_API_URL, DOCS_DISCOVERY_URL), "" for the clients'
+// defaults.
+type Connect struct {
+	APIURL, DiscoveryURL string
+}
+
+// connectInSlack sets cfg's core up to serve the projects connected from
+// Slack, when docsbot keeps secrets (Install.SecretsKeys:
+// DOCSBOT_SECRETS_KEY, in either mode): their store, sealed with the keys,
+// and their clients, built as the projects file's are.
+func connectInSlack(cfg *Config, d Deps) error {
+	if len(cfg.Install.SecretsKeys) == 0 {
+		return nil
+	}
+	sealer, err := store.NewSealer(cfg.Install.SecretsKeys...)
+	if err != nil {
+		return fmt.Errorf("app: the secrets key: %w", err)
+	}
+	cfg.Bot.Connected = d.Store.Connections(sealer)
+	conn := cfg.Connect
+	cfg.Bot.ProjectClients = func(p project.Project) (*docsapi.Client, *docsapi.Assistant, error) {
+		if p.APIURL == "" {
+			p.APIURL = conn.APIURL
+		}
+		if p.Assistant.DiscoveryURL == "" {
+			p.Assistant.DiscoveryURL = conn.DiscoveryURL
+		}
+		api, err := project.Client(p, d.APIOptions...)
+		if err != nil {
+			return nil, nil, err
+		}
+		assistant, err := project.AssistantOf(p, d.APIOptions...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return api, assistant, nil
+	}
+	return nil
+}
+
+// settings registers the Settings of the Home (bot/settings).
+func (r *replica) settings() error {
+	cfg := r.cfg.Settings
+	cfg.Now = r.clock(cfg.Now)
+	var conns settings.Connections
+	if r.b.ConnectsInSlack() {
+		sealer, err := store.NewSealer(r.cfg.Install.SecretsKeys...)
+		if err != nil {
+			return fmt.Errorf("app: the secrets key: %w", err)
+		}
+		conns = r.store.Connections(sealer)
+	}
+	f, err := settings.Register(r.b, cfg, settings.Deps{Connections: conns, Limits: r.store.Limits()})
+	r.settingsFeature = f
+	return err
+}

@@ -1,0 +1,147 @@
+// Package settings lets a workspace's admins set docsbot up from Slack:
+// the Settings section of docsbot's Home, shown to admins alone
+// (bot.AdminRefusal), where the workspace connects its docs projects.
+//
+// Connecting docs. *Connect docs* opens a modal asking for the project's
+// API key and id and, optional, its assistant key, docs domain and docs
+// site. Its submission is answered in the ack (view_submission,
+// response_action errors on the input at fault) after, in this order:
+//
+//	step                        refuses                                       with
+//	the admin check             anyone but the workspace's admins             the first input: the refusal
+//	the values' shapes          a key of the wrong kind, an id or domain      that input
+//	                            that cannot be one, a site that is no https URL
+//	the name                    a project of that name already served here    the domain or project id input
+//	the analytics budget        the person's share or the budget spent        the API key input: when to try again
+//	one call to the docs API    401: the key; 404: the project id;            that input
+//	(GET …/visitors limit=1)    anything else: try again
+//
+// Only then is the project saved (store.Connections: its keys sealed, a
+// hint of each in the clear), audited (settings.change, never a key's
+// text), in force on this replica at once and on every other within 5
+// seconds (bot/connected.go), confirmed to the admin in their DM with
+// docsbot, and the admin's Home published again.
+//
+// Disconnecting. Each project connected from Slack has *Disconnect* (with
+// Slack's confirm dialog); the admin check again; the project takes no
+// new work at once, the work it has (a running job) is still followed
+// (store.RetiredKept); audited and confirmed the same way.
+package settings
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/declare"
+	"github.com/docsbot/docsbot/store"
+)
+
+// Name is the feature's name (app.Config.Features).
+const Name = "settings"
+
+// The Settings' buttons and modal.
+const (
+	ActionConnect    = "docs_settings_connect"    // Connect docs: opens the modal
+	ActionDisconnect = "docs_settings_disconnect" // Disconnect: its value is the project's name
+	ViewConnect      = "docs_settings_connect"    // the Connect docs modal
+)
+
+// Declaration is what the settings serve and need of Slack
+// (declare.Declaration): their buttons on the Home, the modal, and
+// users.info (is_admin, is_owner) through the core's gate.
+func Declaration() declare.Declaration {
+	return declare.Declaration{
+		Name:    Name,
+		Actions: []string{ActionConnect, ActionDisconnect},
+		Views:   []string{ViewConnect},
+		Scopes:  []declare.Scope{{Name: "users:read", Why: "who may set docsbot up: the workspace's admins and owners"}, {Name: "im:write", Why: "confirming a change of settings to the admin who made it"}},
+	}
+}
+
+// Connections keep the docs projects connected from Slack
+// (store.Connections).
+type Connections interface {
+	Save(ctx context.Context, c store.Connection) error
+	List(ctx context.Context, team string) ([]store.Connection, map[string]error, error)
+}
+
+// Limits draw on the analytics budget (store.Limits): the check of a key
+// is one analytics request.
+type Limits interface {
+	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
+}
+
+// Deps are the parts of the store the settings use.
+type Deps struct {
+	Connections Connections
+	Limits      Limits
+}
+
+// Config holds the settings' settings.
+type Config struct {
+	// Now is the clock (time.Now).
+	Now func() time.Time
+	// CheckWait bounds the docs API call that checks a key, inside the 3
+	// seconds Slack gives a modal's ack (default 2s).
+	CheckWait time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.CheckWait <= 0 {
+		c.CheckWait = 2 * time.Second
+	}
+	return c
+}
+
+// settings is the feature registered on a bot.
+type settings struct {
+	core  *bot.Bot
+	cfg   Config
+	store Deps
+	log   *slog.Logger
+
+	mu    sync.Mutex
+	hooks []func(ctx context.Context, team, user, work string)
+}
+
+// Feature is what other features read of the settings: the Home's
+// Settings section (Blocks) and its changes (OnFetched).
+type Feature struct{ s *settings }
+
+// Register adds the settings to b when docs may be connected from Slack
+// (bot.Bot.ConnectsInSlack: DOCSBOT_SECRETS_KEY set); otherwise it
+// registers nothing and its Feature shows nothing.
+func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
+	routes := b.Router()
+	routes.Declare(Declaration())
+	s := &settings{core: b, cfg: cfg.withDefaults(), store: d, log: b.Logger().With("feature", Name)}
+	routes.HandleBlockAction(ActionConnect, s.onConnect)
+	routes.HandleViewSubmission(ViewConnect, s.onConnectSubmitted)
+	routes.HandleBlockAction(ActionDisconnect, s.onDisconnect)
+	return &Feature{s: s}, nil
+}
+
+// OnFetched registers fn, called after an admin changed the settings of
+// team, with a key of the change: the Home publishes that admin's Home
+// again (home.Fetches).
+func (f *Feature) OnFetched(fn func(ctx context.Context, team, user, work string)) {
+	f.s.mu.Lock()
+	f.s.hooks = append(f.s.hooks, fn)
+	f.s.mu.Unlock()
+}
+
+// tellChanged calls the OnFetched hooks.
+func (s *settings) tellChanged(ctx context.Context, team, user, key string) {
+	s.mu.Lock()
+	fns := append([]func(context.Context, string, string, string){}, s.hooks...)
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(ctx, team, user, key)
+	}
+}
