@@ -26,6 +26,10 @@ type Metrics struct {
 	inbox         prometheus.Gauge
 	work          *prometheus.CounterVec
 	slackRequests *prometheus.CounterVec
+	// outcomes and firstText are the questions' (bot/outcome's Metered
+	// counts them, once across replicas).
+	outcomes  *prometheus.CounterVec
+	firstText prometheus.Histogram
 }
 
 // NewMetrics creates the bot's metrics and registers them with reg.
@@ -57,9 +61,31 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		slackRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsbot_slack_requests_total", Help: "HTTP mode: requests from Slack answered, by path and HTTP status (401 not signed by Slack, 413 too large, 503 not recorded: Slack retries).",
 		}, []string{"path", "code"}),
+		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsbot_answer_outcomes_total", Help: "Questions docsbot answered entering each outcome: open (answered), uncertain, resolved, resolved_by_expert, handed_off, rated_helpful, rated_unhelpful; each change counted once across replicas, by the replica that wrote it (no_signal is decided when read: /docs-health quality counts it).",
+		}, []string{"outcome"}),
+		firstText: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "docsbot_question_first_text_seconds", Help: "Time from a question to the first text of docsbot's answer shown in Slack, once a question across replicas.",
+			Buckets: []float64{.5, 1, 2, 3, 5, 8, 13, 20, 30, 60},
+		}),
 	}
-	reg.MustRegister(m.commands, m.apiCalls, m.apiLatency, m.connects, m.slack429, m.inbox, m.work, m.slackRequests)
+	reg.MustRegister(m.commands, m.apiCalls, m.apiLatency, m.connects, m.slack429, m.inbox, m.work, m.slackRequests, m.outcomes, m.firstText)
 	return m
+}
+
+// AnswerOutcome counts a question entering outcome (bot/outcome.Meter).
+func (m *Metrics) AnswerOutcome(outcome string) {
+	if m != nil {
+		m.outcomes.WithLabelValues(outcome).Inc()
+	}
+}
+
+// QuestionFirstText records a question's time to its answer's first text
+// (bot/outcome.Meter).
+func (m *Metrics) QuestionFirstText(d time.Duration) {
+	if m != nil {
+		m.firstText.Observe(d.Seconds())
+	}
 }
 
 // Register registers a feature's own metrics beside the core's; on a nil

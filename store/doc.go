@@ -61,8 +61,11 @@
 //	{p}outcome:{p:<project>}:<team>:<channel>:<ts>
 //	                                     string: a question's outcome record (JSON, UpdateOutcome; bot/outcome's table)
 //	{p}outcome-ref:<team>:<channel>:<ts> string: "<project> <question ts>" for a question's message and its answer's
-//	{p}outcomes:{p:<project>}:<YYYY-MM-DD> hash: a day's counts of the project's questions (questions, o:<outcome>, sources,
+//	{p}outcomes:{p:<project>}:<team>:<YYYY-MM-DD> hash: a day's counts of the project's questions in a workspace (questions, o:<outcome>, sources,
 //	                                     rated, helpful, others_up, others_down; OutcomeDays)
+//	{p}outcome-asks:{p:<project>}:<team>:<YYYY-MM-DD> hash: a day's details of the same questions (ft:<tenths of a second> to
+//	                                     the first text, t:<outcome>:<topic>, x:<topic> a question of it; OutcomeDays)
+//	{p}outcome-teams:{p:<project>}       set: the workspaces the project's day counts hold (OutcomeTeams)
 //	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
@@ -72,8 +75,8 @@
 // of its name, its spenders' shares too, so that a Draw takes from the budget
 // and a share in one script; a project's cached days share the project's tag,
 // so that LoadDays reads a range with one MGET on a cluster too; a
-// project's outcome records and day counts share the project's tag, so that
-// one script changes a record and its day's counts; every other
+// project's outcome records, day counts and details share the project's
+// tag, so that one script changes a record and its day's counts; every other
 // key is one key per command or script.) Keys of analytics and budgets name
 // their project through their callers (the project id in the cache key, the
 // project's visitors_budget): projects need nothing else of the store.
@@ -146,7 +149,7 @@
 //	HelpChannels   help:modes, help:{calls}
 //	AuditLog       audit
 //	PaneContexts   pane
-//	Outcomes       outcome, outcome-ref, outcomes
+//	Outcomes       outcome, outcome-ref, outcomes, outcome-asks, outcome-teams
 //	Installations  install:{i} (tokens sealed, seal.go), install:changed (pub/sub)
 //	Connections    conn:{c} (docs keys sealed), conn:changed (pub/sub)
 //	Stats          (reads only: INFO, MEMORY USAGE, the schedule's shards)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,6 +64,16 @@ type OutcomeRecord struct {
 	Replied   bool `json:"r,omitempty"`
 	// Votes are each person's 👍/👎 (the asker's among them).
 	Votes map[string]Vote `json:"vo,omitempty"`
+	// Question is the question as asked, cut short by its writer, and
+	// Topic what it asks, its words put in one form (bot/outcome's
+	// TopicOf): the quality report counts a day's questions by topic and
+	// outcome, with one question of each topic to show (OutcomeDay).
+	Question string `json:"q,omitempty"`
+	Topic    string `json:"tp,omitempty"`
+	// FirstText is how long after the question the first text of
+	// docsbot's answer showed; 0 when it was not measured (a measure is
+	// at least a millisecond).
+	FirstText time.Duration `json:"ft,omitempty"`
 	// Version counts the writes (UpdateOutcome's compare and set); it is
 	// last, as luaUpdateOutcome reads it.
 	Version int64 `json:"v"`
@@ -111,6 +123,32 @@ func (r OutcomeRecord) tally() map[string]int64 {
 	return t
 }
 
+// FirstTextStep is the step the day's times to a first text are counted
+// by (OutcomeDay.FirstTexts): a tenth of a second.
+const FirstTextStep = 100 * time.Millisecond
+
+// Fields of a day's details (the details hash, OutcomeDay's FirstTexts,
+// Topics and Examples): a question's time to its first text, in steps;
+// its topic under its outcome; a question of each topic.
+const (
+	detailFirstText = "ft:"
+	detailTopic     = "t:"
+	detailExample   = "x:"
+)
+
+// details is what record r adds to its day's details: its time to the
+// first text and its topic under its outcome, each a question.
+func (r OutcomeRecord) details() map[string]int64 {
+	d := map[string]int64{}
+	if r.FirstText > 0 {
+		d[detailFirstText+strconv.FormatInt(int64((r.FirstText+FirstTextStep/2)/FirstTextStep), 10)] = 1
+	}
+	if r.Topic != "" {
+		d[detailTopic+r.Outcome+":"+r.Topic] = 1
+	}
+	return d
+}
+
 // The choices of a Vote.
 const (
 	VoteUp   = "up"
@@ -119,23 +157,43 @@ const (
 
 // OutcomeDay is one day's counts of a project's questions (by the
 // question's day, UTC), as their records stand: Counts by the Count...
-// fields and CountOutcome.
+// fields and CountOutcome; FirstTexts the questions by the time to their
+// first text (to the nearest FirstTextStep); Topics the questions by
+// topic, then outcome; Examples a question of each topic, the first
+// recorded that day.
 type OutcomeDay struct {
-	Day    time.Time
-	Counts map[string]int64
+	Day        time.Time
+	Counts     map[string]int64
+	FirstTexts map[time.Duration]int64
+	Topics     map[string]map[string]int64
+	Examples   map[string]string
 }
 
 // {p}outcome:{p:<project>}:<team>:<channel>:<ts>: a question's record
-// (JSON); {p}outcomes:{p:<project>}:<YYYY-MM-DD>: a day's counts (hash);
-// both in the project's slot (a tag that is never empty, "" being the
-// implicit project), so that one script changes a record and its day's
-// counts.
+// (JSON); {p}outcomes:{p:<project>}:<team>:<YYYY-MM-DD>: a day's counts of
+// the questions asked in one workspace (hash: one workspace never sees
+// another's, though they share a project); all in the project's slot (a
+// tag that is never empty, "" being the implicit project), so that one
+// script changes a record and its day's counts.
 func (s *Store) outcomeKey(project, team, channel, ts string) string {
 	return s.prefix + "outcome:{p:" + project + "}:" + team + ":" + channel + ":" + ts
 }
 
-func (s *Store) outcomeDayKey(project string, day time.Time) string {
-	return s.prefix + "outcomes:{p:" + project + "}:" + day.UTC().Format(time.DateOnly)
+func (s *Store) outcomeDayKey(project, team string, day time.Time) string {
+	return s.prefix + "outcomes:{p:" + project + "}:" + team + ":" + day.UTC().Format(time.DateOnly)
+}
+
+// {p}outcome-teams:{p:<project>}: the workspaces whose questions the
+// project's day counts hold (set), in the same slot.
+func (s *Store) outcomeTeamsKey(project string) string {
+	return s.prefix + "outcome-teams:{p:" + project + "}"
+}
+
+// {p}outcome-asks:{p:<project>}:<team>:<YYYY-MM-DD>: a day's details
+// (hash: the times to a first text, the topics by outcome, a question of
+// each topic), in the same slot.
+func (s *Store) outcomeDetailsKey(project, team string, day time.Time) string {
+	return s.prefix + "outcome-asks:{p:" + project + "}:" + team + ":" + day.UTC().Format(time.DateOnly)
 }
 
 // {p}outcome-ref:<team>:<channel>:<ts>: "<project> <question ts>" for a
@@ -156,12 +214,17 @@ func (s *Store) outcomeRefKey(r OutcomeRef) string {
 // too); fn starts from it, and ref may name it or its answer. Without
 // create, a ref that names no recorded question is (false, nil): nothing
 // to change. It returns whether it wrote, and the record as it stands.
-func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, fn func(*OutcomeRecord) bool) (OutcomeRecord, bool, error) {
+//
+// now is the time of the change on the clock Asked was read on (the
+// features'): what is written is kept OutcomeRetention from the question
+// by that clock, as a time to live from now, so that a clock other than
+// Redis's (a test's) keeps it as long.
+func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, now time.Time, fn func(*OutcomeRecord) bool) (OutcomeRecord, bool, error) {
 	s := o.s
 	if !ref.valid() || create != nil && (create.TS == "" || create.Asked.IsZero()) {
 		return OutcomeRecord{}, false, fmt.Errorf("store: update outcome of %s: %w", ref, ErrInvalid)
 	}
-	project, ts, found, err := o.locate(ctx, ref, create)
+	project, ts, found, err := o.locate(ctx, ref, create, now)
 	if err != nil || !found {
 		return OutcomeRecord{}, false, err
 	}
@@ -190,19 +253,14 @@ func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *Out
 			return OutcomeRecord{}, false, fmt.Errorf("store: outcome of %s: %w", ref, err)
 		}
 		day := next.Asked.UTC().Truncate(24 * time.Hour)
-		args := []any{base.Version, blob, next.Asked.Add(OutcomeRetention).UnixMilli(), day.Add(OutcomeRetention + 24*time.Hour).UnixMilli()}
-		delta := next.tally()
-		if found {
-			for f, n := range cur.tally() {
-				delta[f] -= n
-			}
+		args := []any{base.Version, blob, keepFor(next.Asked.Add(OutcomeRetention), now), keepFor(day.Add(OutcomeRetention+24*time.Hour), now), ref.Team}
+		args = appendDelta(args, next.tally(), cur.tally, found)
+		args = appendDelta(args, next.details(), cur.details, found)
+		if !found && next.Topic != "" && next.Question != "" {
+			args = append(args, detailExample+next.Topic, next.Question)
 		}
-		for f, n := range delta {
-			if n != 0 {
-				args = append(args, f, n)
-			}
-		}
-		res, err := s.outcomeUpdate.Run(ctx, s.rdb, []string{key, s.outcomeDayKey(project, next.Asked)}, args...).Result()
+		keys := []string{key, s.outcomeDayKey(project, ref.Team, next.Asked), s.outcomeDetailsKey(project, ref.Team, next.Asked), s.outcomeTeamsKey(project)}
+		res, err := s.outcomeUpdate.Run(ctx, s.rdb, keys, args...).Result()
 		if err != nil {
 			return OutcomeRecord{}, false, wrapErr(err, "store: update outcome of %s", ref)
 		}
@@ -224,18 +282,41 @@ func (o Outcomes) UpdateOutcome(ctx context.Context, ref OutcomeRef, create *Out
 	return OutcomeRecord{}, false, fmt.Errorf("store: update outcome of %s: %w", ref, ErrContended)
 }
 
+// keepFor is how long, in milliseconds, what is kept until until (by the
+// clock of now) is still kept: at least a second.
+func keepFor(until, now time.Time) int64 { return max(until.Sub(now), time.Second).Milliseconds() }
+
+// appendDelta appends to args what changes from was (when found) to now:
+// their number, then each field and what to add to it (luaUpdateOutcome).
+func appendDelta(args []any, now map[string]int64, was func() map[string]int64, found bool) []any {
+	if found {
+		for f, n := range was() {
+			now[f] -= n
+		}
+	}
+	at := len(args)
+	args = append(args, 0)
+	for f, n := range now {
+		if n != 0 {
+			args = append(args, f, n)
+		}
+	}
+	args[at] = (len(args) - at - 1) / 2
+	return args
+}
+
 // locate is the project and question ts of ref: create's, its references
 // written first (once: the first question a message names stays its
 // question), or those a reference holds; found false when none does.
-func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRecord) (project, ts string, found bool, err error) {
+func (o Outcomes) locate(ctx context.Context, ref OutcomeRef, create *OutcomeRecord, now time.Time) (project, ts string, found bool, err error) {
 	s := o.s
 	if create != nil {
 		val := create.Project + " " + create.TS
-		until := create.Asked.Add(OutcomeRetention)
+		keep := time.Duration(keepFor(create.Asked.Add(OutcomeRetention), now)) * time.Millisecond
 		pipe := s.rdb.Pipeline()
 		for _, m := range []string{create.TS, create.Answer, ref.TS} {
 			if m != "" {
-				pipe.SetArgs(ctx, s.outcomeRefKey(OutcomeRef{ref.Team, ref.Channel, m}), val, redis.SetArgs{Mode: "NX", ExpireAt: until})
+				pipe.SetArgs(ctx, s.outcomeRefKey(OutcomeRef{ref.Team, ref.Channel, m}), val, redis.SetArgs{Mode: "NX", TTL: keep})
 			}
 		}
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
@@ -273,7 +354,7 @@ func (o Outcomes) Outcome(ctx context.Context, ref OutcomeRef) (OutcomeRecord, e
 	if !ref.valid() {
 		return OutcomeRecord{}, fmt.Errorf("store: outcome of %s: %w", ref, ErrInvalid)
 	}
-	project, ts, found, err := o.locate(ctx, ref, nil)
+	project, ts, found, err := o.locate(ctx, ref, nil, time.Time{})
 	if err != nil {
 		return OutcomeRecord{}, err
 	}
@@ -287,42 +368,87 @@ func (o Outcomes) Outcome(ctx context.Context, ref OutcomeRef) (OutcomeRecord, e
 	return r, err
 }
 
-// OutcomeDays returns the counts of project's ("" the implicit one) questions asked on each day
-// from first to last (UTC days, both included), one OutcomeDay a day,
-// empty counts for a day without questions; one read of the project's slot.
-func (o Outcomes) OutcomeDays(ctx context.Context, project string, first, last time.Time) ([]OutcomeDay, error) {
+// OutcomeDays returns the counts of project's ("" the implicit one)
+// questions asked in workspace team on each day from first to last (UTC
+// days, both included), one OutcomeDay a day, empty counts for a day
+// without questions; one read of the project's slot.
+func (o Outcomes) OutcomeDays(ctx context.Context, project, team string, first, last time.Time) ([]OutcomeDay, error) {
 	s := o.s
 	first, last = first.UTC().Truncate(24*time.Hour), last.UTC().Truncate(24*time.Hour)
 	if last.Before(first) || last.Sub(first) > OutcomeRetention {
 		return nil, fmt.Errorf("store: outcome days of %q from %v to %v: %w", project, first, last, ErrInvalid)
 	}
 	pipe := s.rdb.Pipeline()
-	var cmds []*redis.MapStringStringCmd
+	var counts, details []*redis.MapStringStringCmd
 	for d := first; !d.After(last); d = d.Add(24 * time.Hour) {
-		cmds = append(cmds, pipe.HGetAll(ctx, s.outcomeDayKey(project, d)))
+		counts = append(counts, pipe.HGetAll(ctx, s.outcomeDayKey(project, team, d)))
+		details = append(details, pipe.HGetAll(ctx, s.outcomeDetailsKey(project, team, d)))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, wrapErr(err, "store: outcome days of %s", project)
 	}
-	out := make([]OutcomeDay, 0, len(cmds))
-	for i, c := range cmds {
-		day := OutcomeDay{Day: first.Add(time.Duration(i) * 24 * time.Hour), Counts: map[string]int64{}}
+	out := make([]OutcomeDay, 0, len(counts))
+	for i, c := range counts {
+		day := OutcomeDay{Day: first.Add(time.Duration(i) * 24 * time.Hour), Counts: map[string]int64{},
+			FirstTexts: map[time.Duration]int64{}, Topics: map[string]map[string]int64{}, Examples: map[string]string{}}
 		for f, v := range c.Val() {
-			var n int64
-			if _, err := fmt.Sscan(v, &n); err == nil && n != 0 {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n != 0 {
 				day.Counts[f] = n
 			}
 		}
+		day.readDetails(details[i].Val())
 		out = append(out, day)
 	}
 	return out, nil
 }
 
-// luaUpdateOutcome: KEYS the record, its day's counts; ARGV the version
-// the caller read (0: none), the record to write, when it expires and
-// when the day's counts do (unix ms: a day after the day's last record),
-// then pairs of a counted field and what to add to it. It writes only over
-// that version and returns 1; else what it found: the record, or 0.
+// OutcomeTeams returns the workspaces whose questions project's day counts
+// hold (those of the last OutcomeRetention and a day), sorted.
+func (o Outcomes) OutcomeTeams(ctx context.Context, project string) ([]string, error) {
+	teams, err := o.s.rdb.SMembers(ctx, o.s.outcomeTeamsKey(project)).Result()
+	if err != nil {
+		return nil, wrapErr(err, "store: the workspaces of the outcomes of %s", project)
+	}
+	slices.Sort(teams)
+	return teams, nil
+}
+
+// readDetails fills d's FirstTexts, Topics and Examples from its details
+// hash; a field it does not know is skipped.
+func (d *OutcomeDay) readDetails(fields map[string]string) {
+	for f, v := range fields {
+		if rest, ok := strings.CutPrefix(f, detailExample); ok {
+			d.Examples[rest] = v
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n == 0 {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(f, detailFirstText); ok {
+			if steps, err := strconv.ParseInt(rest, 10, 64); err == nil {
+				d.FirstTexts[time.Duration(steps)*FirstTextStep] += n
+			}
+		} else if rest, ok := strings.CutPrefix(f, detailTopic); ok {
+			if o, topic, ok := strings.Cut(rest, ":"); ok {
+				if d.Topics[topic] == nil {
+					d.Topics[topic] = map[string]int64{}
+				}
+				d.Topics[topic][o] += n
+			}
+		}
+	}
+}
+
+// luaUpdateOutcome: KEYS the record, its day's counts, its day's details,
+// the project's workspaces; ARGV the version the caller read (0: none),
+// the record to write, how long it is kept and how long the day's counts
+// and details are (ms: a day more than the day's last record), the
+// record's workspace (added to the project's, kept as long), then for the counts and for the details, each:
+// how many fields change, then each field and what to add to it; last,
+// optionally, a field of the details set once (a topic's question) and
+// its value. It writes only over that version and returns 1; else what it
+// found: the record, or 0.
 const luaUpdateOutcome = `
 local cur = redis.call('GET', KEYS[1])
 local want = tonumber(ARGV[1])
@@ -332,10 +458,22 @@ if cur then
 elseif want ~= 0 then
   return 0
 end
-redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3])
-for i = 5, #ARGV, 2 do
-  redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1])
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[5])
+if redis.call('PTTL', KEYS[4]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[4], ARGV[4]) end
+local i = 6
+for k = 2, 3 do
+  local n = tonumber(ARGV[i])
+  i = i + 1
+  for _ = 1, n do
+    redis.call('HINCRBY', KEYS[k], ARGV[i], ARGV[i + 1])
+    i = i + 2
+  end
+  if n > 0 then redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
 end
-if #ARGV >= 5 then redis.call('PEXPIREAT', KEYS[2], ARGV[4]) end
+if ARGV[i] then
+  redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+end
 return 1
 `

@@ -283,7 +283,7 @@ func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 			// A draft made before paths were checked names it.
 			f.Problem, f.Instruction = "readers voted a page down; its path is quoted in the context", jobdraft.PageInstruction
 		}
-		about := "Context: the docs health of the docs site showed this problem: " + f.Problem
+		about := "Context: the docs health showed this problem: " + f.Problem
 		if f.Path != "" && !quotedPath {
 			about += "\nThe page to change: " + f.Path
 		}
@@ -292,7 +292,7 @@ func (a *agent) onFixDocs(ctx context.Context, r *bot.InteractionRequest) {
 			t.parts = append(t.parts, ours("The page to change, by its path:"), quoted(byPath, f.Path))
 		}
 		if f.Evidence != "" {
-			t.parts = append(t.parts, ours("The evidence, from the site's analytics:"), quoted(byDocsHealth, f.Evidence))
+			t.parts = append(t.parts, ours("The evidence, from the docs health (the site's analytics, or the questions asked of docsbot):"), quoted(byDocsHealth, f.Evidence))
 		}
 		t.Default = f.Project
 		return "*Problem:* " + mrkdwn.Escape(mrkdwn.Cut(f.Problem, 300)), f.Instruction, nil

@@ -126,16 +126,9 @@ func wantSentAsShown(t *testing.T, what string, f form, prompt string) {
 // holds text.
 func accessoryValue(t *testing.T, m slacktest.Message, actionID, text string) string {
 	t.Helper()
-	var blocks []struct {
-		Accessory struct {
-			ActionID string `json:"action_id"`
-			Value    string `json:"value"`
-		} `json:"accessory"`
-	}
-	_ = json.Unmarshal(m.Blocks, &blocks)
-	for _, b := range blocks {
-		if b.Accessory.ActionID == actionID && strings.Contains(b.Accessory.Value, text) {
-			return b.Accessory.Value
+	for _, v := range bottest.AccessoryValues(m, actionID) {
+		if strings.Contains(v, text) {
+			return v
 		}
 	}
 	t.Fatalf("no %s button about %q in %s", actionID, text, m.Blocks)

@@ -13,6 +13,7 @@ import (
 	"github.com/docsbot/docsbot/bot/health"
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/home"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/pane"
 	"github.com/docsbot/docsbot/bot/settings"
 	"github.com/docsbot/docsbot/bot/unfurl"
@@ -103,8 +104,15 @@ func (r *replica) agent() (err error) {
 	cfg := r.cfg.Agent
 	cfg.Now = r.clock(cfg.Now)
 	r.jobs, err = agent.Register(r.b, cfg, agent.Deps{Jobs: st.Jobs(), RetryOffers: st.RetryOffers(), PendingStarts: st.PendingStarts(), Limits: st.Limits(),
-		Outcomes: st.Outcomes()})
+		Outcomes: r.outcomes()})
 	return err
+}
+
+// outcomes is the questions' outcomes the features record in: the store's,
+// each write that changes one counted in the core's metrics
+// (outcome.Metered).
+func (r *replica) outcomes() outcome.Updater {
+	return outcome.Metered(r.store.Outcomes(), r.b.Metrics())
 }
 
 func (r *replica) visitors() (err error) {
@@ -116,7 +124,7 @@ func (r *replica) visitors() (err error) {
 }
 
 func (r *replica) ask() error {
-	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits(), Outcomes: r.store.Outcomes()}
+	d := ask.Deps{Conversations: r.store.Conversations(), Limits: r.store.Limits(), Outcomes: r.outcomes()}
 	if r.help != nil { // a feature left out is a nil interface, not a typed nil pointer
 		d.Help = r.help
 	}
@@ -137,7 +145,7 @@ func (r *replica) helpChannels() (err error) {
 	cfg.Now = r.clock(cfg.Now)
 	st := r.store
 	r.help, err = helpchannels.Register(r.b, cfg, helpchannels.Deps{Modes: st.HelpChannels(), Calls: st.HelpChannels(),
-		Limits: st.Limits(), Conversations: st.Conversations(), Outcomes: st.Outcomes()})
+		Limits: st.Limits(), Conversations: st.Conversations(), Outcomes: r.outcomes()})
 	return err
 }
 
@@ -154,7 +162,7 @@ func (r *replica) health() (err error) {
 	cfg := r.cfg.Health
 	cfg.Now = r.clock(cfg.Now)
 	r.healthFeature, err = health.Register(r.b, cfg, health.Deps{Analytics: st.Analytics(), Limits: st.Limits(), Digests: st.HealthDigests(),
-		HelpChannels: st.HelpChannels()})
+		HelpChannels: st.HelpChannels(), Outcomes: st.Outcomes()})
 	return err
 }
 
@@ -195,7 +203,7 @@ func (r *replica) home() error {
 		d.Visitors = r.visitorsFeature
 	}
 	if r.healthFeature != nil {
-		d.Health = r.healthFeature
+		d.Health, d.Quality = r.healthFeature, r.healthFeature
 	}
 	if r.settingsFeature != nil {
 		d.Settings = r.settingsFeature

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 
@@ -18,7 +19,8 @@ type Outcomes = outcome.Updater
 //	an answer shown (show,         Answered when whole and with sources, else
 //	  unasked)                     AnsweredUncertain: the record starts, named by the
 //	                               thread and the answer (the first; a follow-up's
-//	                               answer names the same question)
+//	                               answer names the same question), with the
+//	                               question, its topic and its time to the first text
 //	a person's 👍/👎 (onFeedback)  Press, at the press's action_ts
 //	another's reply in the thread  Reply (doThreadReply)
 //	Ask the docs team sent         Handoff (onAskTeam)
@@ -32,9 +34,17 @@ func (a *answers) answeredOutcome(ctx context.Context, r reply, answer string, l
 	if r.outcome != "answered" || len(sourceKeys(r.stream.Sources())) == 0 {
 		ev.Kind = outcome.AnsweredUncertain
 	}
-	q := r.q
+	q, now := r.q, a.cfg.Now()
+	// The question's time is its message's (a mention, a DM, a help
+	// channel's post), else the message showing it (/docs-ask's); the
+	// first text's, the answer's message's, else now, when it is told
+	// whole (privately, or an unasked question's note).
+	shown := now
+	if r.wr != nil && !r.wr.shownAt.IsZero() {
+		shown = r.wr.shownAt
+	}
 	create := &store.OutcomeRecord{Project: r.key, Team: q.Team, Channel: q.Channel, TS: r.thread.TS, Answer: answer, Asker: q.User,
-		Asked: a.cfg.Now()}
+		Asked: now, Question: outcome.Question(q.Text), Topic: outcome.TopicOf(q.Text), FirstText: outcome.FirstText(cmp.Or(q.TS, r.thread.TS), shown)}
 	a.recordOutcome(ctx, store.OutcomeRef{Team: q.Team, Channel: q.Channel, TS: r.thread.TS}, create, ev, log)
 }
 

@@ -57,6 +57,10 @@ func TestOutcomeResolvedByTheAskersCheck(t *testing.T) {
 	if r.Asker != alice || r.Answer != answer.TS || !r.Sources {
 		t.Errorf("the record is %+v; want alice's, naming the answer %s, with sources", r, answer.TS)
 	}
+	const question = "How do I install the CLI?"
+	if r.Question != question || r.Topic != outcome.TopicOf(question) || r.FirstText <= 0 {
+		t.Errorf("the record keeps %q, topic %q, first text after %v; want the question, its topic and a time", r.Question, r.Topic, r.FirstText)
+	}
 }
 
 // TestOutcomeAskersLatestPress: the asker's 👍 then 👎 is rated_unhelpful
@@ -78,7 +82,7 @@ func TestOutcomeAskersLatestPress(t *testing.T) {
 	if r.Votes[bob].Choice != store.VoteUp {
 		t.Errorf("bob's vote is %+v, want his 👍 kept beside", r.Votes[bob])
 	}
-	days, err := h.OpenStore().Outcomes().OutcomeDays(t.Context(), r.Project, r.Asked, r.Asked)
+	days, err := h.OpenStore().Outcomes().OutcomeDays(t.Context(), r.Project, r.Team, r.Asked, r.Asked)
 	want := map[string]int64{store.CountQuestions: 1, store.CountOutcome(outcome.RatedUnhelpful): 1, store.CountSources: 1,
 		store.CountRated: 1, store.CountOthersUp: 1}
 	if err != nil || len(days) != 1 || !sameCounts(days[0].Counts, want) {
@@ -148,7 +152,7 @@ func TestOutcomeNoSignal(t *testing.T) {
 	clock.Advance(time.Minute)
 	h.outcomeOf(q, outcome.NoSignal, clock.Now)
 	clock.Advance(24 * time.Hour)
-	days, err := h.OpenStore().Outcomes().OutcomeDays(t.Context(), r.Project, r.Asked, r.Asked)
+	days, err := h.OpenStore().Outcomes().OutcomeDays(t.Context(), r.Project, r.Team, r.Asked, r.Asked)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -190,7 +190,7 @@ func (a *answers) answer(ctx context.Context, w *bot.Work, q bot.Question, threa
 	// However the answer ends, the pane's session waits for the person again.
 	defer a.core.Decorations().SetPaneSession(ctx, q.Channel, thread.TS, q.User, false, log)
 	r.stream = stream
-	r.wr = &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval,
+	r.wr = &writer{core: a.core, channel: q.Channel, thread: thread.TS, user: q.User, team: q.Team, interval: a.cfg.Interval, now: a.cfg.Now,
 		sites: a.sites(docs), log: log, onStarted: func(ctx context.Context, ts string) error {
 			return w.Mark(ctx, map[string]string{markStream: ts})
 		}, hold: q.Unasked()}

@@ -60,8 +60,12 @@ type writer struct {
 	// answer shows whole, and only when it has sources.
 	hold bool
 
+	// now is the features' clock (Config.Now), which shownAt is read on.
+	now func() time.Time
+
 	ts         string    // the answer's message, once shown
 	firstShown time.Time // when its first text was shown
+	shownAt    time.Time // the same, on now (the question's outcome keeps the time to it)
 	fallback   bool      // a posted and edited message, not a stream
 	text       strings.Builder
 	sent       int // bytes of text shown (to Slack) so far
@@ -164,6 +168,9 @@ func (w *writer) start(ctx context.Context, first string, upTo int) error {
 		return err
 	}
 	w.ts, w.firstShown = ts, time.Now()
+	if w.now != nil {
+		w.shownAt = w.now()
+	}
 	return w.onStarted(ctx, ts)
 }
 

@@ -79,6 +79,27 @@ func BlockTypes(m slacktest.Message) []string {
 	return out
 }
 
+// AccessoryValues are the values of m's section buttons (accessories) of
+// actionID, in order.
+func AccessoryValues(m slacktest.Message, actionID string) []string {
+	var blocks []struct {
+		Accessory struct {
+			ActionID string `json:"action_id"`
+			Value    string `json:"value"`
+		} `json:"accessory"`
+	}
+	if json.Unmarshal(m.Blocks, &blocks) != nil {
+		return nil
+	}
+	var out []string
+	for _, b := range blocks {
+		if b.Accessory.ActionID == actionID {
+			out = append(out, b.Accessory.Value)
+		}
+	}
+	return out
+}
+
 // Cell is a data_table cell as a person reads it: its text (a number's
 // text, or its value), and a button's action id and value.
 type Cell struct {

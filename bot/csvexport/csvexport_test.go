@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/docsbot/docsbot/bot/csvexport"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/docsapi"
 )
 
@@ -48,6 +50,39 @@ func TestWriteVisitors(t *testing.T) {
 		want := []string{path, strconv.Itoa(int(v.Human)), strconv.Itoa(int(v.AI)), strconv.Itoa(int(v.Total))}
 		if !slices.Equal(recs[i+1], want) {
 			t.Errorf("row %d = %q, want %q", i, recs[i+1], want)
+		}
+	}
+}
+
+// TestWriteQuality: two rows a report, the span's then the one before, a
+// project's name kept from being read as a formula, the median in seconds
+// ("" when none was measured).
+func TestWriteQuality(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 11, 8, 0, 0, 0, 0, time.UTC)
+	reports := []outcome.Report{{Project: "=cmd", Team: "T1",
+		Period: outcome.Figures{First: day, Last: day.AddDate(0, 0, 6), Questions: 7, Resolved: 2, Timed: 7, MedianFirstTextMS: 4000},
+		Before: outcome.Figures{First: day.AddDate(0, 0, -7), Last: day.AddDate(0, 0, -1), Questions: 1}}}
+	var b bytes.Buffer
+	if err := csvexport.WriteQuality(&b, reports); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil || len(recs) != 3 || !slices.Equal(recs[0], csvexport.QualityColumns) {
+		t.Fatalf("the CSV: %q, %v", recs, err)
+	}
+	col := func(row int, name string) string { return recs[row][slices.Index(csvexport.QualityColumns, name)] }
+	want := []struct {
+		row        int
+		col, value string
+	}{
+		{1, "project", "'=cmd"}, {1, "team", "T1"}, {1, "span", "period"}, {1, "first_day", "2026-11-08"}, {1, "last_day", "2026-11-14"},
+		{1, "questions", "7"}, {1, "resolved", "2"}, {1, "median_first_text_seconds", "4.0"},
+		{2, "span", "before"}, {2, "questions", "1"}, {2, "median_first_text_seconds", ""},
+	}
+	for _, w := range want {
+		if got := col(w.row, w.col); got != w.value {
+			t.Errorf("row %d, %s = %q, want %q", w.row, w.col, got, w.value)
 		}
 	}
 }

@@ -28,6 +28,9 @@ type request struct {
 	Project   string `json:"project,omitempty"`
 	// Digest is the digest subcommand: weekly, off or status.
 	Digest string `json:"digest,omitempty"`
+	// Quality is the quality subcommand (quality.go), CSV its csv.
+	Quality bool `json:"quality,omitempty"`
+	CSV     bool `json:"csv,omitempty"`
 }
 
 // parse reads /docs-health's text: a range (as /docs-visitors takes them),
@@ -50,6 +53,9 @@ func (h *health) parse(text string, today time.Time) (request, string) {
 		}
 		req.Digest = words[1]
 		return req, ""
+	}
+	if words := strings.Fields(strings.ToLower(text)); len(words) > 0 && words[0] == "quality" {
+		return parseQuality(req, words[1:], h.core.Projects().Implicit())
 	}
 	ranged := false
 	for _, word := range strings.Fields(text) {
@@ -103,7 +109,8 @@ func help(implicit bool) string {
 		"Every problem has *Fix with agent*: an editor starts a docs job with the evidence, in the thread.\n" +
 		"Readers' comments, searches and questions are shown to members of the organisation only; asked in a channel shared with another organisation, " +
 		"or with guests in it, the docs health comes to you alone.\n" +
-		"`" + Command + " digest weekly` posts the week's summary in the channel every week; `digest off` stops it, `digest status` says when the next one comes."
+		"`" + Command + " digest weekly` posts the week's summary in the channel every week; `digest off` stops it, `digest status` says when the next one comes.\n" +
+		"`" + Command + " quality [7d|30d] [csv]` says how docsbot's answers from the docs came out: resolved, handed off, uncertain, rated."
 	if !implicit {
 		s += "\nAdd `project=NAME` to choose the docs project."
 	}

@@ -50,7 +50,8 @@ const (
 // digestHelp is the help of `/docs-health digest`.
 func digestHelp(implicit bool) string {
 	s := "*Docs health digest:* `" + Command + " digest weekly` posts the week's docs health in this channel (the searches that found nothing, " +
-		"the pages voted down, the unanswered questions, with Fix with agent, and the help channels' threads resolved by experts), `" +
+		"the pages voted down, the unanswered questions, with Fix with agent, the help channels' threads resolved by experts, " +
+		"and how the questions docsbot answered came out), `" +
 		Command + " digest off` stops it, `" + Command + " digest status` says whether this channel gets it and when the next one comes. " +
 		"Members of the organisation may subscribe a channel; in a channel shared with another organisation, or with guests in it, the digest shows counts and pages, not readers' words."
 	if !implicit {
@@ -264,6 +265,7 @@ func (h *health) postDigest(ctx context.Context, post digests.Posting, p project
 	// Decided at each posting: a channel shared with another organisation
 	// since it was subscribed gets the counts and pages only.
 	blocks := render(got.rep, viewSummary, title, bot.ProjectKey(p), h.core.Sight(wctx, "", post.Sub.Channel), true)
+	blocks = append(blocks, h.qualityDigest(wctx, post.Sub.Team, bot.ProjectKey(p), rng, post.Log)...)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		fmt.Sprintf("`%s%s` shows the last 30 days · `%s digest off%s` stops this digest", Command, project.Arg(name), Command, project.Arg(name)), false, false)))
 	digests.New(h.core).Post(wctx, post, slack.MsgOptionText("Weekly docs health digest"+project.OfPlain(name)+", "+rng.String(), false), slack.MsgOptionBlocks(blocks...))

@@ -31,6 +31,11 @@
 // budget when it is not cached; Feature.HealthAtHand says whether it can
 // be, so that the pane offers it only then).
 //
+// `/docs-health quality [7d|30d] [csv]` says how the questions docsbot
+// answered came out (quality.go): bot/outcome's report, read from the
+// store (store.Outcomes), never from the analytics, so it spends no budget;
+// its questions are words (a guest gets their counts).
+//
 // `/docs-health digest weekly|off|status` subscribes a channel to the
 // weekly summary (digest.go); only a member of the organisation may
 // subscribe one, and a digest posted in a channel shared with another
@@ -54,6 +59,7 @@ import (
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/digests"
+	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
 )
@@ -74,8 +80,8 @@ func Declaration() declare.Declaration {
 		Name: Name,
 		Commands: []declare.Command{{Name: Command,
 			Description: "What to fix in the docs, from searches, feedback and unanswered questions",
-			UsageHint:   "[7d|30d|last-month|YYYY-MM-DD..YYYY-MM-DD] [searches | feedback | questions | views] [project=NAME] | digest weekly|off|status | help",
-			Examples:    []string{Command, Command + " feedback", Command + " questions 7d", Command + " digest weekly"}}},
+			UsageHint:   "[7d|30d|last-month|YYYY-MM-DD..YYYY-MM-DD] [searches | feedback | questions | views] [project=NAME] | quality [7d|30d] [csv] | digest weekly|off|status | help",
+			Examples:    []string{Command, Command + " feedback", Command + " questions 7d", Command + " quality 30d", Command + " digest weekly"}}},
 		Scopes: []declare.Scope{{Name: "im:write", Why: "/docs-health asked in a channel shared with another organisation"}},
 	}
 }
@@ -133,6 +139,10 @@ type HelpChannels interface {
 	ResolvedCalls(ctx context.Context, project string, from, to time.Time) (int64, error)
 }
 
+// Outcomes reads the questions' outcomes by day (store.Outcomes), for the
+// quality report (bot/outcome).
+type Outcomes = outcome.DayReader
+
 // Deps is what the docs health uses: one part of the store each
 // (store/doc.go, "Parts"), embedded and named as the store names it; every
 // part is required.
@@ -141,6 +151,7 @@ type Deps struct {
 	Limits       // store.Limits
 	Digests      // store.HealthDigests
 	HelpChannels // store.HelpChannels
+	Outcomes     // store.Outcomes
 }
 
 // Config holds the docs health's settings; zero values take the defaults.

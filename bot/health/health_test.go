@@ -1,7 +1,6 @@
 package health_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -69,23 +68,9 @@ func TestHealthSummary(t *testing.T) {
 	}
 	// What readers wrote (the search term, the topic) is only in a fix's
 	// evidence: its instruction and problem are docsbot's words.
-	var blocks []struct {
-		Accessory struct {
-			ActionID string `json:"action_id"`
-			Value    string `json:"value"`
-		} `json:"accessory"`
-	}
-	_ = json.Unmarshal(m.Blocks, &blocks)
 	fixes := 0
-	for _, b := range blocks {
-		if b.Accessory.ActionID != jobdraft.ActionFixDocs {
-			continue
-		}
+	for _, f := range buttons(t, m, jobdraft.ActionFixDocs) {
 		fixes++
-		f, err := jobdraft.Parse(b.Accessory.Value)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, readers := range []string{"sso", "saml", "Audit logs"} {
 			if strings.Contains(f.Instruction, readers) || strings.Contains(f.Problem, readers) {
 				t.Errorf("a fix's instruction %q or problem %q holds readers' %q", f.Instruction, f.Problem, readers)

@@ -120,12 +120,17 @@ func none() slack.Block { return slack.NewContextBlock("", md("None in this rang
 // fix is a problem row: with a Fix with agent button for f when the view
 // has fixes.
 func (r renderer) fix(text string, f jobdraft.Draft) slack.Block {
+	return r.fixAs(text, f, "Fix with agent")
+}
+
+// fixAs is fix with the button saying label.
+func (r renderer) fixAs(text string, f jobdraft.Draft, label string) slack.Block {
 	if !r.fixes {
 		return section(text)
 	}
 	f.Project = r.project
 	return slack.NewSectionBlock(md(text), nil, slack.NewAccessory(slack.NewButtonBlockElement(jobdraft.ActionFixDocs, f.Value(),
-		slack.NewTextBlockObject(slack.PlainTextType, "Fix with agent", false, false))))
+		slack.NewTextBlockObject(slack.PlainTextType, label, false, false))))
 }
 
 // searches lists the search terms: the summary only those whose searches

@@ -34,8 +34,11 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		return fmt.Errorf("decoding a docs health command: %w", err)
 	}
 	log := h.log.With("user", req.User, "channel", req.Channel, "view", req.View, "work", w.Key)
-	if req.Digest != "" {
+	switch {
+	case req.Digest != "":
 		return h.doDigest(ctx, w, req, log)
+	case req.Quality:
+		return h.doQuality(ctx, w, req, log)
 	}
 	if w.Marked(markPosted) != "" {
 		return nil
@@ -64,7 +67,11 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 		title += " of `" + mrkdwn.Escape(k) + "`"
 	}
 	title += ", " + rng.String() + " · asked by " + mrkdwn.Mention(req.User)
-	if err := h.show(ctx, w, req, viewShown{rep: rep, title: title, text: "Docs health, " + rng.String(), projectKey: bot.ProjectKey(p)}, log); err != nil {
+	v := viewShown{text: "Docs health, " + rng.String(), table: hasTable(rep, req.View),
+		blocks: func(sight bot.Sight, fixes, tables bool) []slack.Block {
+			return renderWith(rep, req.View, title, bot.ProjectKey(p), sight, fixes, tables)
+		}}
+	if err := h.show(ctx, w, req, v, log); err != nil {
 		return err
 	}
 	if req.View == viewSummary {
@@ -75,11 +82,13 @@ func (h *health) doView(ctx context.Context, w *bot.Work) error {
 	return nil
 }
 
-// viewShown is a view read, to be shown.
+// viewShown is a view read, to be shown: its text (the notification's),
+// and its blocks as sight lets them be shown, with the fix buttons or
+// without, its list as a data_table (table: it has one) or not.
 type viewShown struct {
-	rep         *report
-	title, text string
-	projectKey  string
+	text   string
+	blocks func(sight bot.Sight, fixes, tables bool) []slack.Block
+	table  bool
 }
 
 // show shows the view v to the person who asked req, once, where
@@ -115,7 +124,7 @@ func (h *health) show(ctx context.Context, w *bot.Work, req request, v viewShown
 			inDM, err = h.postInDM(ctx, w, req, v, sight, log)
 			return "", err
 		}
-		h.tellView(ctx, req, render(v.rep, req.View, v.title, v.projectKey, sight, false), v.text, log)
+		h.tellView(ctx, req, v.blocks(sight, false, false), v.text, log)
 		return "", nil
 	})
 	switch {
@@ -142,10 +151,9 @@ var errNotShown = errors.New("health: the view could not be posted")
 // told) when it refuses.
 func (h *health) postView(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) error {
 	m := bot.Rich{Kind: bot.RichTable, Without: []slack.MsgOption{slack.MsgOptionText(v.text, false),
-		slack.MsgOptionBlocks(render(v.rep, req.View, v.title, v.projectKey, sight, true)...)}}
-	if hasTable(v.rep, req.View) {
-		m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false),
-			slack.MsgOptionBlocks(renderWith(v.rep, req.View, v.title, v.projectKey, sight, true, true)...)}
+		slack.MsgOptionBlocks(v.blocks(sight, true, false)...)}}
+	if v.table {
+		m.With = []slack.MsgOption{slack.MsgOptionText(v.text, false), slack.MsgOptionBlocks(v.blocks(sight, true, true)...)}
 	}
 	if _, err := h.core.Post(ctx, req.Channel, m); err != nil {
 		if bot.TransientSlack(err) {
@@ -164,7 +172,7 @@ func (h *health) postView(ctx context.Context, w *bot.Work, req request, v viewS
 // instead, without buttons. inDM reports the first, after which the
 // person is told where it is (show).
 func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewShown, sight bot.Sight, log *slog.Logger) (inDM bool, err error) {
-	blocks := render(v.rep, req.View, v.title, v.projectKey, sight, true)
+	blocks := v.blocks(sight, true, false)
 	blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType,
 		"You asked in <#"+mrkdwn.Escape(req.Channel)+">, which "+sight.Room+", so the docs health is here, for you alone.", false, false)))
 	dm, _, _, err := h.core.SlackIn(ctx).OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{req.User}})
@@ -176,7 +184,7 @@ func (h *health) postInDM(ctx context.Context, w *bot.Work, req request, v viewS
 		return false, bot.Later(bot.RetryDelay(w.Attempt), err)
 	case err != nil:
 		log.Warn("posting the docs health in the person's DM failed; telling it privately in the channel", "err", err)
-		h.tellView(ctx, req, render(v.rep, req.View, v.title, v.projectKey, sight, false), v.text, log)
+		h.tellView(ctx, req, v.blocks(sight, false, false), v.text, log)
 		return false, nil
 	}
 	return true, nil

@@ -8,6 +8,10 @@
 // agent gives the jobs' records, JobRecords), and each project's cached
 // visitors under its name.
 //
+// Editors also see how the questions docsbot answered came out over the
+// last 7 days, against the 7 before (Quality, the docs health's figures,
+// read from the store at each publish: counts, nobody's words).
+//
 // It reads the other features only through the small interfaces it
 // declares: Jobs (the agent's recent jobs and its job-change hook) and
 // Visitors (a project's cached summary), which *agent.Feature and

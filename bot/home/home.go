@@ -29,7 +29,7 @@ func Declaration() declare.Declaration {
 		Name:    Name,
 		Events:  []declare.Event{{Name: string(slackevents.AppHomeOpened), Why: "the Home tab is published when opened"}},
 		Scopes:  []declare.Scope{{Name: "im:write", Why: "the Home's New docs job button finding your DM with docsbot"}},
-		HomeTab: "your jobs, a New docs job button, visitors, the docs health",
+		HomeTab: "your jobs, a New docs job button, visitors, the docs health, and for editors how the answers came out",
 	}
 }
 
@@ -59,6 +59,16 @@ type Health interface {
 	// projectKey from the cache alone; ok is false when none is cached.
 	// The readers' and the assistant's words are in it only with words.
 	CachedHealth(ctx context.Context, projectKey string, words bool) (text string, ok bool, err error)
+}
+
+// Quality is what the Home shows editors of how the questions docsbot
+// answered came out (*health.Feature).
+type Quality interface {
+	// QualityText renders the last days days' figures of the project
+	// keyed projectKey in workspace team, a line each with their change on
+	// the days before: counts only; ok is false when it had no questions
+	// in either span.
+	QualityText(ctx context.Context, team, projectKey string, days int) (text string, ok bool, err error)
 }
 
 // Fetches is what the features whose commands fill the caches the Home
@@ -131,6 +141,8 @@ const (
 	jobsShown = 10
 	// visitorDays is the span of the visitors summary.
 	visitorDays = 7
+	// qualityDays is the span of the answers' figures editors see.
+	qualityDays = 7
 )
 
 // workPublish is the kind of inbox work that publishes a person's Home.
@@ -155,6 +167,7 @@ type home struct {
 	jobs     Jobs
 	visitors Visitors
 	health   Health
+	quality  Quality
 	settings Settings
 	log      *slog.Logger
 	pub      publisher
@@ -168,7 +181,7 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	if d.Jobs == nil {
 		return nil, errors.New("home: the App Home needs the agent's jobs")
 	}
-	h := &home{core: b, cfg: cfg, seen: cfg.Seen, jobs: d.Jobs, visitors: d.Visitors, health: d.Health, log: b.Logger()}
+	h := &home{core: b, cfg: cfg, seen: cfg.Seen, jobs: d.Jobs, visitors: d.Visitors, health: d.Health, quality: d.Quality, log: b.Logger()}
 	if d.Settings != nil {
 		h.settings = d.Settings
 	}
@@ -191,6 +204,7 @@ type Deps struct {
 	Jobs     Jobs
 	Visitors Visitors
 	Health   Health
+	Quality  Quality
 	Settings Settings
 }
 

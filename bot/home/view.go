@@ -81,7 +81,14 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 			blocks = append(blocks, section(s))
 		}
 	}
-	if h.cfg.Help != nil && h.core.Editors().Refusal(ctx, req.User, req.Channel, "") == "" {
+	editor := h.core.Editors().Refusal(ctx, req.User, req.Channel, "") == ""
+	if h.quality != nil && editor {
+		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Answers from the docs, last 7 days")))
+		for _, s := range h.qualityTexts(ctx, req.Team, log) {
+			blocks = append(blocks, section(s))
+		}
+	}
+	if h.cfg.Help != nil && editor {
 		blocks = append(blocks, slack.NewDividerBlock(), slack.NewHeaderBlock(plain("Help channels")))
 		blocks = append(blocks, section(h.helpText(ctx, log)))
 	}
@@ -89,6 +96,40 @@ func (h *home) view(ctx context.Context, req publishRequest, log *slog.Logger) s
 		blocks = append(blocks, h.settings.Blocks(ctx, req.Team, req.User)...)
 	}
 	return homeView(blocks)
+}
+
+// qualityTexts are the figures of the questions docsbot answered in
+// workspace team over the last qualityDays days, for editors: the implicit
+// project's, or each project's of the workspace (bot.ProjectsIn) with
+// questions, under its name (visitorsShown of them); a line saying there
+// were none, or that they cannot be read. They are counts, read from the
+// store: the Home spends nothing.
+func (h *home) qualityTexts(ctx context.Context, team string, log *slog.Logger) []string {
+	set := h.core.ProjectsIn(ctx)
+	var out []string
+	projects := set.All()
+	for i, p := range projects {
+		key, label := bot.ProjectKey(p), ""
+		if !set.Implicit() {
+			label = "*" + projectLabel(p.Name) + "*\n"
+		}
+		if len(out) == visitorsShown {
+			out = append(out, fmt.Sprintf("…and %d more projects: `/docs-health quality project=NAME` in a channel shows one's.", len(projects)-i))
+			break
+		}
+		text, ok, err := h.quality.QualityText(ctx, team, key, qualityDays)
+		switch {
+		case err != nil:
+			log.Warn("reading the answers' figures for the Home failed", "project", p.Name, "err", err)
+			out = append(out, label+"docsbot could not read how its answers came out just now.")
+		case ok:
+			out = append(out, label+text)
+		}
+	}
+	if len(out) == 0 {
+		return []string{"docsbot answered no questions from the docs in the last 14 days."}
+	}
+	return append(out, "`/docs-health quality` in a channel shows the questions docsbot could not answer well, with *Make this a docs job*.")
 }
 
 // helpText lists the channels whose answer mode is not the default, for

@@ -30,8 +30,10 @@ const (
 	ActionJobFromAnswer = "docs_job_from_answer"
 	// ActionFixDocs is "Fix with agent" on a problem the docs health shows
 	// (a search that found nothing, a page voted down, questions the
-	// assistant could not answer): Problem, Instruction, Path and Evidence;
-	// the job goes in the summary's thread.
+	// assistant could not answer), and "Make this a docs job" on a topic of
+	// questions docsbot could not answer well (/docs-health quality):
+	// Problem, Instruction, Path and Evidence; the job goes in the
+	// summary's thread.
 	ActionFixDocs = "docs_fix_with_agent"
 	// ActionJobFromMessage is "Start a docs job" on a message an editor
 	// marked with :memo: in a help channel (a reaction carries no trigger to

@@ -3,7 +3,12 @@
 // the help channels and the agent see. It is shared by them (features never
 // import each other) and knows nothing of Slack: the features name the events, the
 // store keeps the record (store.Outcomes) and counts it once across
-// replicas, and the report reads it (At, Days).
+// replicas, and the report reads it (At, Days; report.go: Read, the
+// figures of a span of days and of the span before, and the topics of the
+// questions docsbot could not answer well). What a record keeps of the
+// question, its text, its topic and its time to the first text, is
+// topic.go's (Question, TopicOf, FirstText); Metered counts the writes in
+// the metrics.
 //
 // # The table
 //
@@ -43,6 +48,7 @@ package outcome
 
 import (
 	"context"
+	"maps"
 	"time"
 
 	"github.com/docsbot/docsbot/store"
@@ -265,20 +271,34 @@ func At(r store.OutcomeRecord, now time.Time) string {
 // questions of a day that ended QuietAfter before now counted as
 // no_signal (a day's counts keep a question open until a signal writes
 // it; a day less old keeps them open, never no_signal too early).
+//
+// The day's topics are folded the same way; its times to the first text
+// and its examples are shared with days, not copied.
 func Days(days []store.OutcomeDay, now time.Time) []store.OutcomeDay {
 	out := make([]store.OutcomeDay, len(days))
 	for i, d := range days {
-		c := make(map[string]int64, len(d.Counts))
-		for f, n := range d.Counts {
-			c[f] = n
+		c := maps.Clone(d.Counts)
+		topics := make(map[string]map[string]int64, len(d.Topics))
+		for t, by := range d.Topics {
+			topics[t] = maps.Clone(by)
 		}
-		if n := c[store.CountOutcome(Open)]; n != 0 && !now.Before(d.Day.Add(24*time.Hour+QuietAfter)) {
-			c[store.CountOutcome(NoSignal)] += n
-			delete(c, store.CountOutcome(Open))
+		if !now.Before(d.Day.Add(24*time.Hour + QuietAfter)) {
+			fold(c, store.CountOutcome(Open), store.CountOutcome(NoSignal))
+			for _, by := range topics {
+				fold(by, Open, NoSignal)
+			}
 		}
-		out[i] = store.OutcomeDay{Day: d.Day, Counts: c}
+		out[i] = store.OutcomeDay{Day: d.Day, Counts: c, FirstTexts: d.FirstTexts, Topics: topics, Examples: d.Examples}
 	}
 	return out
+}
+
+// fold moves the count of field from to field to.
+func fold(c map[string]int64, from, to string) {
+	if n := c[from]; n != 0 {
+		c[to] += n
+		delete(c, from)
+	}
 }
 
 // tsAfter reports whether Slack timestamp a is later than b ("" is
@@ -307,7 +327,7 @@ func split(ts string) (secs, frac string) {
 // Updater is the part of the store a feature records outcomes with
 // (store.Outcomes).
 type Updater interface {
-	UpdateOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, fn func(*store.OutcomeRecord) bool) (store.OutcomeRecord, bool, error)
+	UpdateOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, now time.Time, fn func(*store.OutcomeRecord) bool) (store.OutcomeRecord, bool, error)
 }
 
 // Record applies ev at now to the question ref names (its message or its
@@ -316,6 +336,6 @@ type Updater interface {
 // AnsweredUncertain), nil for every other event. It returns the record as
 // it stands.
 func Record(ctx context.Context, st Updater, ref store.OutcomeRef, create *store.OutcomeRecord, ev Event, now time.Time) (store.OutcomeRecord, error) {
-	r, _, err := st.UpdateOutcome(ctx, ref, create, func(r *store.OutcomeRecord) bool { return Apply(r, ev, now) })
+	r, _, err := st.UpdateOutcome(ctx, ref, create, now, func(r *store.OutcomeRecord) bool { return Apply(r, ev, now) })
 	return r, err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -57,12 +56,9 @@ func (r *runner) runAudit(ctx context.Context, args []string) error {
 	name := fs.String("project", "", "only the records of this project")
 	format := cli.NewFormat("json", "csv")
 	fs.Var(format, "format", format.Usage())
-	pos, err := r.parseFlags(fs, args)
+	err := r.parseFlagsOnly(fs, args, "audit", "the start goes in --since, e.g. --since 24h")
 	if err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return cli.Usage(fmt.Sprintf("audit: unexpected argument %q", pos[0]), "the start goes in --since, e.g. --since 24h")
 	}
 	q := store.AuditQuery{Project: strings.ToLower(strings.TrimSpace(*name))}
 	if *since != "" {

@@ -55,6 +55,7 @@ func (r *runner) commands() []cli.Command {
 		{Name: "deploy", Summary: "deploy the docs or a preview of a branch, and follow deployments", Run: r.runDeploy},
 		{Name: "visitors", Summary: "unique visitors per page, human and AI", Run: r.runVisitors},
 		{Name: "health", Summary: "docs health: searches that find nothing, 👎 feedback, unanswered questions, page views", Run: r.runHealth},
+		{Name: "quality", Summary: "how the questions docsbot answered came out: resolved, handed off, uncertain, rated", Run: r.runQuality},
 		{Name: "audit", Summary: "export the audit trail: job starts, follow-ups, results, refusals", Run: r.runAudit},
 		{Name: "workspaces", Summary: "list the workspaces that installed docsbot by link, forget one, reseal their tokens", Run: r.runWorkspaces},
 		{Name: "doctor", Summary: "check the settings, the tokens, the docs API and Redis with real calls", Run: r.runDoctor},
@@ -115,4 +116,14 @@ func (r *runner) flagSet(name, usage string) *flag.FlagSet { return cli.FlagSet(
 // between and after the positional arguments, which it returns.
 func (r *runner) parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	return cli.Parse(fs, args, r.stdout, r.stderr)
+}
+
+// parseFlagsOnly parses args of command, which takes flags only: an
+// argument left is a usage error, hint saying where it goes.
+func (r *runner) parseFlagsOnly(fs *flag.FlagSet, args []string, command, hint string) error {
+	pos, err := r.parseFlags(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = cli.Usage(fmt.Sprintf("%s: unexpected argument %q", command, pos[0]), hint)
+	}
+	return err
 }

@@ -269,3 +269,22 @@ func flagFor(field string) string {
 	}
 	return field
 }
+
+// ProjectKeys are the keys the bot records each project's state by
+// (bot.ProjectKey): "" alone without DOCSBOT_PROJECTS_FILE, else the name
+// of each project of the file, in its order.
+func (e Env) ProjectKeys(s settings.Source) ([]string, error) {
+	file := s.Value(EnvProjectsFile)
+	if file == "" {
+		return []string{""}, nil
+	}
+	set, err := e.loadProjects(s, file, s.Value(EnvAPIURL))
+	if err != nil {
+		return nil, cli.Usage(EnvProjectsFile+": "+err.Error(), "fix the file (deploy/projects.example.yaml shows every field), or name one project with --project NAME")
+	}
+	var keys []string
+	for _, p := range set.All() {
+		keys = append(keys, bot.ProjectKey(p))
+	}
+	return keys, nil
+}

@@ -2,7 +2,7 @@
 // views of a job, of the visitors export (and its range's title), of the
 // docs health reports (health*.go) and of deployments, a watched job's
 // progress line redrawn in place, the audit trail's export
-// (JSON or CSV), a failed docs API call in words (Explain, explain.go), and
+// (JSON or CSV), the answers' quality reports (quality.go), a failed docs API call in words (Explain, explain.go), and
 // text from the API stripped of control characters.
 // The command line calls it; it parses nothing and reads no settings.
 package term
