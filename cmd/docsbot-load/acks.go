@@ -487,6 +487,11 @@ func measureAcks(ctx context.Context, log *slog.Logger, o acksOptions, ro rigOpt
 	res.ackFigures(sent, lastSent, acks, linkedAt)
 	res.Linked, res.Failed = len(linkedAt), failed
 	res.Creates = r.api.Count(docsapitest.EndpointCreate)
+	// A call's effect (the root naming its job) is seen before the call is
+	// recorded: the last edits are counted once no call is in flight.
+	if err := r.waitSlack(ctx, linkTick, func() bool { return r.slack.InFlight("") == 0 }); err != nil {
+		return nil, fmt.Errorf("Slack calls still in flight: %w", err)
+	}
 	res.SlackCalls = map[string]int{}
 	for _, c := range r.slack.Calls("") {
 		res.SlackCalls[c.Method]++
