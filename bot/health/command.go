@@ -36,12 +36,12 @@ type request struct {
 // parse reads /docs-health's text: a range (as /docs-visitors takes them),
 // a view word, project=NAME with a projects file, or help. It returns what
 // to answer in the ack instead when the text is help or wrong.
-func (h *health) parse(text string, today time.Time) (request, string) {
+func (h *health) parse(ctx context.Context, text string, today time.Time) (request, string) {
 	req := request{RangeText: defaultRange}
-	if !h.core.Projects().Implicit() {
+	if !h.core.ProjectsIn(ctx).Implicit() {
 		name, rest, ok, err := project.CutToken(text)
 		if err != nil {
-			return req, project.Problem(err, h.core.Projects(), "command")
+			return req, project.Problem(err, h.core.ProjectsIn(ctx), "command")
 		}
 		if ok {
 			req.Project, text = name, rest
@@ -49,20 +49,20 @@ func (h *health) parse(text string, today time.Time) (request, string) {
 	}
 	if words := strings.Fields(strings.ToLower(text)); len(words) > 0 && words[0] == "digest" {
 		if len(words) != 2 || !slices.Contains([]string{digestWeekly, digestOff, digestStatus}, words[1]) {
-			return req, digestHelp(h.core.Projects().Implicit())
+			return req, digestHelp(h.core.ProjectsIn(ctx).Implicit())
 		}
 		req.Digest = words[1]
 		return req, ""
 	}
 	if words := strings.Fields(strings.ToLower(text)); len(words) > 0 && words[0] == "quality" {
-		return parseQuality(req, words[1:], h.core.Projects().Implicit())
+		return parseQuality(req, words[1:], h.core.ProjectsIn(ctx).Implicit())
 	}
 	ranged := false
 	for _, word := range strings.Fields(text) {
 		lower := strings.ToLower(word)
 		switch lower {
 		case "help":
-			return req, help(h.core.Projects().Implicit())
+			return req, help(h.core.ProjectsIn(ctx).Implicit())
 		case viewSearches, viewFeedback, viewQuestions, viewViews:
 			if req.View != "" {
 				return req, "Ask for one view at a time: `searches`, `feedback`, `questions` or `views`."
@@ -71,7 +71,7 @@ func (h *health) parse(text string, today time.Time) (request, string) {
 			continue
 		}
 		if _, err := daterange.Parse(lower, today, false); err != nil {
-			return req, "`" + mrkdwn.Escape(mrkdwn.Cut(err.Part, 80)) + "`: " + err.Problem + "\n\n" + help(h.core.Projects().Implicit())
+			return req, "`" + mrkdwn.Escape(mrkdwn.Cut(err.Part, 80)) + "`: " + err.Problem + "\n\n" + help(h.core.ProjectsIn(ctx).Implicit())
 		}
 		if ranged {
 			return req, "Give one date range at most."
@@ -85,7 +85,7 @@ func (h *health) parse(text string, today time.Time) (request, string) {
 // otherwise records its work in the inbox and acks. Anyone allowed may ask.
 func (h *health) onCommand(ctx context.Context, r *bot.CommandRequest) {
 	cmd := r.Command
-	req, answer := h.parse(mrkdwn.Plain(cmd.Text), daterange.Midnight(h.cfg.Now()))
+	req, answer := h.parse(ctx, mrkdwn.Plain(cmd.Text), daterange.Midnight(h.cfg.Now()))
 	if answer != "" {
 		r.Ack(bot.Ephemeral(answer))
 		return
