@@ -136,6 +136,11 @@ func (r *runner) docsAPIChecks(cfg config.Serve, cfgErr error) []checkup.Check {
 	if cfg.Projects == nil {
 		return []checkup.Check{{Name: "docs API", Blocked: cfg.Blocked(cfgErr, needs...)}}
 	}
+	if cfg.Projects.Len() == 0 {
+		return []checkup.Check{{Name: "docs API", Blocked: cfg.Blocked(cfgErr, config.EnvSecretsKey), Run: func(context.Context) checkup.Result {
+			return checkup.Result{Name: "docs API", State: checkup.Passed, Lines: []string{firstRunLine}}
+		}}}
+	}
 	var checks []checkup.Check
 	for _, p := range cfg.Projects.All() {
 		name := "project " + p.Name
@@ -161,6 +166,9 @@ func (r *runner) assistantChecks(cfg config.Serve, cfgErr error) []checkup.Check
 	}
 	if cfg.Projects == nil {
 		return []checkup.Check{{Name: name, Blocked: cfg.Blocked(cfgErr, needs...)}}
+	}
+	if cfg.Projects.Len() == 0 {
+		return nil // docs connected from Slack bring their assistant (docsAPIChecks)
 	}
 	var checks []checkup.Check
 	for _, p := range cfg.Projects.All() {
@@ -278,6 +286,10 @@ func editorsCheck(cfg config.Serve, cfgErr error) checkup.Check {
 	const name = "Editors"
 	return checkup.Check{Name: name, Blocked: cfg.Blocked(cfgErr, config.EnvEditors, config.EnvProjectsFile), Run: func(context.Context) checkup.Result {
 		w := bot.OpenWarning(bot.OpenToEveryone(cfg.Bot))
+		if cfg.Projects != nil && cfg.Projects.Len() == 0 && cfg.Bot.Editors.Empty() {
+			return checkup.Result{Name: name, State: checkup.Warned, Lines: []string{"nobody is named an editor, so everyone in the workspace can start docs agent jobs (and open pull requests) in the docs connected from Slack"},
+				Fix: "set DOCSBOT_EDITORS to the people or user groups who may start jobs"}
+		}
 		if w == "" {
 			return checkup.Of(name, true, "every docs project names its editors", "")
 		}
@@ -285,3 +297,7 @@ func editorsCheck(cfg config.Serve, cfgErr error) checkup.Check {
 			Fix: "set DOCSBOT_EDITORS to the people or user groups who may start jobs, or editors per project in the projects file"}
 	}}
 }
+
+// firstRunLine is what doctor says of the docs when docsbot starts without
+// any (config's first run): they are connected from Slack.
+const firstRunLine = "no docs project is set here: a workspace's admins connect its docs from the Settings of docsbot's Home (DOCSBOT_SECRETS_KEY is set)"

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"maps"
@@ -590,5 +592,32 @@ func TestDoctorWarnsWhenNobodyEdits(t *testing.T) {
 	}
 	if !strings.Contains(out, "fix: set DOCSBOT_EDITORS") || !strings.HasSuffix(out, fmt.Sprintf("All %d checks passed, 1 warning.\n", len(doctorNames()))) {
 		t.Errorf("doctor's output lacks the fix or the summary:\n%s", out)
+	}
+}
+
+// TestDoctorFirstRun: with DOCSBOT_SECRETS_KEY and no docs settings,
+// doctor passes and says the docs are connected from Slack, with no
+// assistant check, and warns that nobody is named an editor.
+func TestDoctorFirstRun(t *testing.T) {
+	t.Parallel()
+	db := sharedRedis.TakeDB(t)
+	s := newDoctorSetup(t, db.URL)
+	for _, k := range []string{envAPIKey, envProject, config.EnvEditors} {
+		delete(s.env, k)
+	}
+	s.env[config.EnvSecretsKey] = base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
+	r, stdout, stderr := testRunner(t, s.env, "")
+	if code := runCode(r, []string{"doctor"}); code != cli.ExitOK {
+		t.Fatalf("exit code %d\n%s%s", code, stdout, stderr)
+	}
+	checks := doctorChecks(t, stdout.String())
+	if c := checks["docs API"]; c.mark != "✓" || !strings.Contains(c.text, "connect its docs from the Settings of docsbot's Home") {
+		t.Errorf("docs API: %q %s", c.mark, c.text)
+	}
+	if c, ok := checks["Assistant"]; ok {
+		t.Errorf("an assistant check with no docs: %q %s", c.mark, c.text)
+	}
+	if c := checks["Editors"]; c.mark != "!" || !strings.Contains(c.text, "docs connected from Slack") {
+		t.Errorf("Editors: %q %s", c.mark, c.text)
 	}
 }
