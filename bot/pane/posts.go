@@ -294,11 +294,13 @@ func onProject(name string) string {
 }
 
 // healthProject is the project whose docs health the pane shows: the one
-// keyed key, named name; with a projects file and none named, the first.
+// keyed key, named name; with a projects file and none named, the
+// workspace's first (none when it has none).
 func (p *pane) healthProject(ctx context.Context, key, name string) (string, string) {
-	if key == "" && !p.core.ProjectsIn(ctx).Implicit() {
-		first := p.core.ProjectsIn(ctx).All()[0]
-		return bot.ProjectKey(first), first.Name
+	if set := p.core.ProjectsIn(ctx); key == "" && !set.Implicit() {
+		if all := set.All(); len(all) > 0 {
+			return bot.ProjectKey(all[0]), all[0].Name
+		}
 	}
 	return key, name
 }

@@ -163,9 +163,15 @@ func newBot(cfg config.Serve, st *store.Store, metrics *bot.Metrics, log *slog.L
 // then a warning for each deprecated setting given and for projects open
 // to everyone, and a note when answers are off.
 func logStarting(log *slog.Logger, cfg config.Serve, st *store.Store) {
-	first := cfg.Projects.All()[0]
+	var first project.Project
+	if all := cfg.Projects.All(); len(all) > 0 {
+		first = all[0]
+	}
 	log.Info("docsbot starting", "version", cli.MainVersion(), "slack_mode", cfg.Bot.Mode, "slack_api", cfg.SlackAPIURL,
 		"redis", store.RedactURL(cfg.RedisURL), "redis_topology", st.Topology(), "redis_prefix", cfg.RedisPrefix, "docs_api", first.APIURL, "project", first.ID, "projects", cfg.Projects.Names())
+	if cfg.Projects.Len() == 0 {
+		log.Info(firstRunLine)
+	}
 	for _, d := range cfg.Deprecated {
 		log.Warn(d)
 	}
@@ -175,7 +181,7 @@ func logStarting(log *slog.Logger, cfg config.Serve, st *store.Store) {
 	if cfg.Bot.InstallMode && len(cfg.Install.Teams) == 0 {
 		log.Warn("install by link is open to any workspace that has the link: set " + config.EnvTeams + " to the workspaces and organisations that may add docsbot")
 	}
-	if off, on := cfg.AnswersOff(); off != "" {
+	if off, on := cfg.AnswersOff(); off != "" && cfg.Projects.Len() > 0 {
 		log.Info(off + "; " + on)
 	}
 }
