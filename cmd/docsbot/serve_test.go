@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
+	"github.com/docsbot/docsbot/cmd/internal/config"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store/redistest"
 )
@@ -503,4 +505,34 @@ func waitHTTP(t *testing.T, url string, status int, want string) {
 		return resp.StatusCode == status && strings.Contains(string(body), want)
 	})
 	answered = true
+}
+
+// TestServeBinaryFirstRun runs the built docsbot with DOCSBOT_SECRETS_KEY
+// and no docs settings: it starts, and a command is told, privately, that
+// no docs are connected and where an admin connects them.
+func TestServeBinaryFirstRun(t *testing.T) {
+	t.Parallel()
+	rs := privateRedis(t)
+	sl := slacktest.NewServer(slacktest.WithPingInterval(500 * time.Millisecond))
+	t.Cleanup(sl.Close)
+	cmd := docsbotCmd(t, nil, []string{
+		envSlackBotToken + "=" + testBotToken, envSlackAppToken + "=" + testAppToken,
+		envSlackAPIURL + "=" + sl.APIURL, envRedisURL + "=" + rs.URL, envLogFormat + "=json",
+		config.EnvSecretsKey + "=" + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{5}, 32)),
+	}, "serve")
+	stderr, done := startServe(t, cmd)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := sl.WaitConnections(ctx, 1); err != nil {
+		t.Fatalf("no connection: %v\n%s", err, stderr)
+	}
+	ack, err := sl.SlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: "Document the webhooks", UserID: "U0ALICE", ChannelID: "C0GENERAL"})
+	if err != nil || !strings.Contains(string(ack.Payload), "no docs connected in this workspace") {
+		t.Errorf("a command on the first run was answered %s (%v)", ack.Payload, err)
+	}
+	stopServe(t, cmd, done, stderr)
+	if logs := stderr.String(); !strings.Contains(logs, "connect its docs from the Settings of docsbot's Home") {
+		t.Errorf("the start log does not say where docs are connected:\n%s", logs)
+	}
 }
