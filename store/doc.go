@@ -64,6 +64,7 @@
 //	{p}outcomes:{p:<project>}:<YYYY-MM-DD> hash: a day's counts of the project's questions (questions, o:<outcome>, sources,
 //	                                     rated, helpful, others_up, others_down; OutcomeDays)
 //	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
+//	{p}wsset:<team>                      hash: setting key -> a workspace's setting set in Slack (JSON, WorkspaceSettings.Apply)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)
@@ -149,6 +150,7 @@
 //	Outcomes       outcome, outcome-ref, outcomes
 //	Installations  install:{i} (tokens sealed, seal.go), install:changed (pub/sub)
 //	Connections    conn:{c} (docs keys sealed), conn:changed (pub/sub)
+//	WorkspaceSettings  wsset (the settings set in Slack, per workspace), wsset:changed (pub/sub)
 //	Stats          (reads only: INFO, MEMORY USAGE, the schedule's shards)
 //
 // The Store itself keeps what is about the whole connection or namespace:
