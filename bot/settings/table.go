@@ -59,6 +59,8 @@ type Setting struct {
 	Env string
 	// Doc says what it does, as the README's table does.
 	Doc string
+	// None says what no value where docsbot runs means, for the Home.
+	None string
 }
 
 // keyAnswers is the answer mode's row: kept where `/docs-ask here` keeps
@@ -75,13 +77,13 @@ func Table() []Setting {
 		{Key: bot.ChannelOff, Label: "docsbot here", Modal: modalChannels, Kind: KindSwitch, PerChannel: true, Env: "DOCSBOT_ALLOWED_CHANNELS",
 			Doc: "whether docsbot works in the channel at all; a channel the allow-list leaves out stays out"},
 		{Key: bot.SettingEditors, Label: "Editors", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_EDITORS",
-			Doc: "who may start docs agent jobs, instead of `DOCSBOT_EDITORS` and the projects' editors"},
+			Doc: "who may start docs agent jobs, instead of `DOCSBOT_EDITORS` and the projects' editors", None: "everyone, unless the projects file names editors"},
 		{Key: bot.SettingExperts, Label: "Experts", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_EXPERTS",
-			Doc: "who *Ask an expert* calls, instead of `DOCSBOT_EXPERTS` and the projects' experts"},
+			Doc: "who *Ask an expert* calls, instead of `DOCSBOT_EXPERTS` and the projects' experts", None: "nobody, unless the projects file names experts"},
 		{Key: bot.SettingAdmins, Label: "Admins", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_ADMINS",
-			Doc: "who may set docsbot up, besides the workspace's admins and owners and whoever installed docsbot"},
+			Doc: "who may set docsbot up, besides the workspace's admins and owners and whoever installed docsbot", None: "nobody besides them"},
 		{Key: bot.SettingRequestsChannel, Label: "Requests channel", Modal: modalLimits, Kind: KindChannel, Env: "DOCSBOT_REQUESTS_CHANNEL",
-			Doc: "where *Ask the docs team* posts the questions the docs did not answer"},
+			Doc: "where *Ask the docs team* posts the questions the docs did not answer", None: "none: no *Ask the docs team*"},
 		{Key: bot.SettingAskPerUser, Label: "Questions per person an hour", Modal: modalLimits, Kind: KindShare, Env: "DOCSBOT_ASK_PER_USER",
 			Doc: "a person's share of the questions to the docs, at most the environment's"},
 		{Key: bot.SettingAskBudget, Label: "Questions per workspace an hour", Modal: modalLimits, Kind: KindShare, Env: "DOCSBOT_ASK_BUDGET",
