@@ -11,8 +11,8 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot/mrkdwn"
-	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/store"
 )
 
@@ -100,7 +100,7 @@ func (s *settings) settingBlocks(ctx context.Context, team string) []slack.Block
 				continue
 			}
 			lines = append(lines, "*"+st.Label+"*: "+show(st.Kind, v.Value)+" · set in Slack by <@"+mrkdwn.Escape(v.By)+"> on "+day(v.At))
-			b := button(ActionClear, "Clear "+st.Label, st.Key, "")
+			b := button(ActionClear+st.Key, "Clear "+st.Label, st.Key, "")
 			b.Confirm = slack.NewConfirmationBlockObject(plain("Clear "+st.Label+"?"),
 				plain("The environment's "+st.Env+" applies again in this workspace."), plain("Clear"), plain("Cancel"))
 			clear = append(clear, b)

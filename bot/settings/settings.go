@@ -72,7 +72,7 @@ const (
 	ActionChannels   = "docs_settings_channels"   // Channels: opens the modal
 	ActionPeople     = "docs_settings_people"     // People: opens the modal
 	ActionLimits     = "docs_settings_limits"     // Digests and limits: opens the modal
-	ActionClear      = "docs_settings_clear"      // Clear: its value is the setting's key
+	ActionClear      = "docs_settings_clear:"     // Clear: followed by the setting's key, which is its value too
 	ViewConnect      = "docs_settings_connect"    // the Connect docs modal
 	ViewChannels     = "docs_settings_channels"   // the Channels modal
 	ViewPeople       = "docs_settings_people"     // the People modal
@@ -84,10 +84,11 @@ const (
 // users.info (is_admin, is_owner) through the core's gate.
 func Declaration() declare.Declaration {
 	return declare.Declaration{
-		Name:    Name,
-		Actions: []string{ActionConnect, ActionDisconnect, ActionChannels, ActionPeople, ActionLimits, ActionClear},
-		Views:   []string{ViewConnect, ViewChannels, ViewPeople, ViewLimits},
-		Scopes:  []declare.Scope{{Name: "users:read", Why: "who may set docsbot up: the workspace's admins and owners"}, {Name: "im:write", Why: "confirming a change of settings to the admin who made it"}},
+		Name:         Name,
+		Actions:      []string{ActionConnect, ActionDisconnect, ActionChannels, ActionPeople, ActionLimits},
+		ActionGroups: []string{ActionClear},
+		Views:        []string{ViewConnect, ViewChannels, ViewPeople, ViewLimits},
+		Scopes:       []declare.Scope{{Name: "users:read", Why: "who may set docsbot up: the workspace's admins and owners"}, {Name: "im:write", Why: "confirming a change of settings to the admin who made it"}},
 	}
 }
 
@@ -183,7 +184,7 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes.HandleViewSubmission(ViewPeople, s.onPeopleSubmitted)
 	routes.HandleBlockAction(ActionLimits, s.onLimits)
 	routes.HandleViewSubmission(ViewLimits, s.onLimitsSubmitted)
-	routes.HandleBlockAction(ActionClear, s.onClear)
+	routes.HandleBlockActions(ActionClear, s.onClear)
 	return &Feature{s: s}, nil
 }
 
