@@ -138,8 +138,12 @@ func (b *Bot) editorRefusal(ctx context.Context, words roles.Words, user, channe
 	if !known {
 		return projectGoneRefusal(proj), false
 	}
-	if e, ok := b.editorsSetInSlack(ctx); ok { // setinslack.go: over the environment's and the projects'
+	switch e, ok, err := b.editorsSetInSlack(ctx); { // setinslack.go: over the environment's and the projects'
+	case ok:
 		lists, everyone = []roles.Editors{e}, false
+	case err != nil:
+		b.log.Warn("cannot tell whether the workspace set its editors in Slack", "user", user, "err", err)
+		return settingsNotNow, true
 	}
 	if a := b.gate.Check(ctx, b.selfOrg(ctx), user); a.Refusal != "" {
 		if a.Err != nil {

@@ -65,7 +65,9 @@ type WorkspaceSettingsStore interface {
 }
 
 // SetInSlack is what one workspace set in Slack, as a replica read it.
-type SetInSlack struct{ values map[string]store.WorkspaceSetting }
+type SetInSlack struct {
+	values map[string]store.WorkspaceSetting
+}
 
 // Get is the setting key as set, false when it is not.
 func (s SetInSlack) Get(key string) (store.WorkspaceSetting, bool) {
@@ -187,10 +189,21 @@ func (b *Bot) admins(ctx context.Context) roles.Editors {
 }
 
 // editorsSetInSlack are the editors the workspace ctx names set in Slack,
-// which replace DOCSBOT_EDITORS and every project's there.
-func (b *Bot) editorsSetInSlack(ctx context.Context) (roles.Editors, bool) {
-	return b.SetInSlack(ctx).People(SettingEditors)
+// which replace DOCSBOT_EDITORS and every project's there; err when its
+// settings cannot be read now and none set were read before, so that the
+// environment's editors are never let in where Slack's may say otherwise.
+func (b *Bot) editorsSetInSlack(ctx context.Context) (e roles.Editors, ok bool, err error) {
+	if b.setInSlack == nil {
+		return roles.Editors{}, false, nil
+	}
+	s, err := b.setInSlack.get(ctx, b.settingsTeam(ctx))
+	e, ok = s.People(SettingEditors)
+	return e, ok, err
 }
+
+// settingsNotNow refuses what needs the workspace's settings while they
+// cannot be read.
+const settingsNotNow = "docsbot could not read this workspace's settings just now, so it cannot tell who may do this. Please try again in a minute."
 
 // withChannelDefaults is set with the channels' default projects the
 // workspace ctx names set in Slack over the projects file's.
