@@ -123,6 +123,53 @@ func (s *settings) apply(ctx context.Context, team, user string, sets []store.Wo
 	return out, nil
 }
 
+// save saves sets and answers the submission r of team's admin user:
+// on its input block when they cannot be saved, else closed, then each
+// change (those of done too) audited and confirmed.
+func (s *settings) save(ctx context.Context, r *bot.InteractionRequest, team, user, block string, sets []store.WorkspaceSetting, done ...change) {
+	changes, err := s.apply(ctx, team, user, sets)
+	if err != nil {
+		fail(r, block, storageTrouble)
+		return
+	}
+	r.Ack(nil)
+	s.told(ctx, team, user, append(done, changes...))
+}
+
+// saveRows answers the submission r of modal (what names it for the audit
+// of a refusal) by its rows of the table: the admin check, then each row's
+// value read by value (keep: left as it is; a problem is shown on its
+// input block), then the changes saved.
+func (s *settings) saveRows(ctx context.Context, r *bot.InteractionRequest, modal, what string,
+	value func(f form, st Setting) (v string, keep bool, block, problem string)) {
+	rows := rowsOf(modal)
+	team, user, ok := s.admitted(ctx, r, rows[0].Key, what)
+	if !ok {
+		return
+	}
+	f := formOf(r.Interaction)
+	var sets []store.WorkspaceSetting
+	for _, st := range rows {
+		v, keep, block, problem := value(f, st)
+		switch {
+		case problem != "":
+			fail(r, block, problem)
+			return
+		case !keep:
+			sets = append(sets, store.WorkspaceSetting{Key: st.Key, Value: v})
+		}
+	}
+	s.save(ctx, r, team, user, rows[0].Key, sets)
+}
+
+// pressed is the value of the button pressed in ic, "" for none.
+func pressed(ic slack.InteractionCallback) string {
+	if len(ic.ActionCallback.BlockActions) == 0 {
+		return ""
+	}
+	return ic.ActionCallback.BlockActions[0].Value
+}
+
 // told ends a change of settings that changed what changes say: each an
 // audit record, one confirmation of them all, the admin's Home published
 // again. Nothing changed: nothing to tell.
@@ -146,11 +193,7 @@ func (s *settings) told(ctx context.Context, team, user string, changes []change
 func (s *settings) onClear(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
 	r.Ack(nil)
-	team, user := ic.Team.ID, ic.User.ID
-	key := ""
-	if len(ic.ActionCallback.BlockActions) > 0 {
-		key = ic.ActionCallback.BlockActions[0].Value
-	}
+	team, user, key := ic.Team.ID, ic.User.ID, pressed(ic)
 	if refusal := s.core.AdminRefusal(ctx, user); refusal != "" {
 		s.show(ctx, ic, noticeModal(refusal), "Clear")
 		s.refused(ctx, team, user, "clear "+mrkdwn.Cut(key, 40), refusal)

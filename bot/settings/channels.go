@@ -34,11 +34,6 @@ var modeLabels = map[string]string{
 	bot.ModeOff:     "off: answers no questions",
 }
 
-// onChannels opens the Channels modal for an admin.
-func (s *settings) onChannels(ctx context.Context, r *bot.InteractionRequest) {
-	s.open(ctx, r, modalChannels, s.channelsModal)
-}
-
 // channelsModal is the Channels modal of team: a channel, and what to
 // change there; a choice left empty keeps what the channel has.
 func (s *settings) channelsModal(ctx context.Context, team string) slack.ModalViewRequest {
@@ -119,11 +114,5 @@ func (s *settings) onChannelsSubmitted(ctx context.Context, r *bot.InteractionRe
 	if here != "" {
 		sets = append(sets, store.WorkspaceSetting{Key: bot.ChannelSetting(channel, bot.ChannelOff), Value: strings.TrimPrefix(here, hereOn)})
 	}
-	more, err := s.apply(ctx, team, user, sets)
-	if err != nil {
-		fail(r, blockChannel, storageTrouble)
-		return
-	}
-	r.Ack(nil)
-	s.told(ctx, team, user, append(changes, more...))
+	s.save(ctx, r, team, user, blockChannel, sets, changes...)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/store"
 )
 
 // The Digests and limits modal: the requests channel (a conversations
@@ -16,11 +15,6 @@ import (
 // number, at most the environment's value, the ceiling whoever runs
 // docsbot set; empty: the environment's). Digest times and channels stay
 // with `/docs-visitors digest` and `/docs-health digest`.
-
-// onLimits opens the Digests and limits modal for an admin.
-func (s *settings) onLimits(ctx context.Context, r *bot.InteractionRequest) {
-	s.open(ctx, r, modalLimits, s.limitsModal)
-}
 
 // limitsModal is the Digests and limits modal of team, showing what team
 // set.
@@ -54,48 +48,29 @@ func (s *settings) ceiling(st Setting) int {
 // it changes, all in the ack; a share above its ceiling is refused on its
 // input, naming the ceiling.
 func (s *settings) onLimitsSubmitted(ctx context.Context, r *bot.InteractionRequest) {
-	rows := rowsOf(modalLimits)
-	team, user, ok := s.admitted(ctx, r, rows[0].Key, "set the limits")
-	if !ok {
-		return
-	}
-	f := formOf(r.Interaction)
-	var sets []store.WorkspaceSetting
-	for _, st := range rows {
-		switch st.Kind {
-		case KindChannel:
+	s.saveRows(ctx, r, modalLimits, "set the limits", func(f form, st Setting) (string, bool, string, string) {
+		if st.Kind == KindChannel {
 			ch := f.conversation(st.Key)
-			if ch == "" {
-				continue // not chosen: kept (Clear on the Home empties it)
+			switch {
+			case ch == "":
+				return "", true, "", "" // not chosen: kept (Clear on the Home empties it)
+			case !bot.IsSlackID(ch, "CG"):
+				return "", false, st.Key, "Choose a channel."
 			}
-			if !bot.IsSlackID(ch, "CG") {
-				fail(r, st.Key, "Choose a channel.")
-				return
-			}
-			sets = append(sets, store.WorkspaceSetting{Key: st.Key, Value: ch})
-		case KindShare:
-			v := f.text(st.Key)
-			if v != "" {
-				n, err := strconv.Atoi(v)
-				ceiling := s.ceiling(st)
-				switch {
-				case err != nil || n <= 0:
-					fail(r, st.Key, "Give a whole number above 0, or leave it empty for "+strconv.Itoa(ceiling)+".")
-					return
-				case n > ceiling:
-					fail(r, st.Key, "At most "+strconv.Itoa(ceiling)+": the ceiling whoever runs docsbot set ("+st.Env+"="+strconv.Itoa(ceiling)+").")
-					return
-				}
-				v = strconv.Itoa(n)
-			}
-			sets = append(sets, store.WorkspaceSetting{Key: st.Key, Value: v})
+			return ch, false, "", ""
 		}
-	}
-	changes, err := s.apply(ctx, team, user, sets)
-	if err != nil {
-		fail(r, rows[0].Key, storageTrouble)
-		return
-	}
-	r.Ack(nil)
-	s.told(ctx, team, user, changes)
+		v := f.text(st.Key)
+		if v == "" {
+			return "", false, "", ""
+		}
+		n, err := strconv.Atoi(v)
+		ceiling := strconv.Itoa(s.ceiling(st))
+		switch {
+		case err != nil || n <= 0:
+			return "", false, st.Key, "Give a whole number above 0, or leave it empty for " + ceiling + "."
+		case n > s.ceiling(st):
+			return "", false, st.Key, "At most " + ceiling + ": the ceiling whoever runs docsbot set (" + st.Env + "=" + ceiling + ")."
+		}
+		return strconv.Itoa(n), false, "", ""
+	})
 }

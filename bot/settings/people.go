@@ -9,7 +9,6 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/roles"
-	"github.com/docsbot/docsbot/store"
 )
 
 // The People modal has, for each of its settings (Editors, Experts,
@@ -20,11 +19,6 @@ import (
 // (<!subteam^S…|@docs>) is read as its id. Both left empty clear the
 // setting: the environment's applies again.
 const groupsSuffix = "_groups"
-
-// onPeople opens the People modal for an admin.
-func (s *settings) onPeople(ctx context.Context, r *bot.InteractionRequest) {
-	s.open(ctx, r, modalPeople, s.peopleModal)
-}
 
 // peopleModal is the People modal of team, showing what team set.
 func (s *settings) peopleModal(ctx context.Context, team string) slack.ModalViewRequest {
@@ -45,18 +39,10 @@ func (s *settings) peopleModal(ctx context.Context, team string) slack.ModalView
 // onPeopleSubmitted checks a People submission and saves what it changes,
 // all in the ack.
 func (s *settings) onPeopleSubmitted(ctx context.Context, r *bot.InteractionRequest) {
-	rows := rowsOf(modalPeople)
-	team, user, ok := s.admitted(ctx, r, rows[0].Key, "set who does what")
-	if !ok {
-		return
-	}
-	f := formOf(r.Interaction)
-	var sets []store.WorkspaceSetting
-	for _, st := range rows {
+	s.saveRows(ctx, r, modalPeople, "set who does what", func(f form, st Setting) (string, bool, string, string) {
 		groups, bad := groupIDs(f.text(st.Key + groupsSuffix))
 		if bad != "" {
-			fail(r, st.Key+groupsSuffix, "`"+bad+"` is no user group id: give ids such as S0123ABCD, separated by spaces.")
-			return
+			return "", false, st.Key + groupsSuffix, "`" + bad + "` is no user group id: give ids such as S0123ABCD, separated by spaces."
 		}
 		var ids []string
 		for _, u := range f.users(st.Key) {
@@ -64,15 +50,8 @@ func (s *settings) onPeopleSubmitted(ctx context.Context, r *bot.InteractionRequ
 				ids = append(ids, u)
 			}
 		}
-		sets = append(sets, store.WorkspaceSetting{Key: st.Key, Value: strings.Join(append(ids, groups...), " ")})
-	}
-	changes, err := s.apply(ctx, team, user, sets)
-	if err != nil {
-		fail(r, rows[0].Key, storageTrouble)
-		return
-	}
-	r.Ack(nil)
-	s.told(ctx, team, user, changes)
+		return strings.Join(append(ids, groups...), " "), false, "", ""
+	})
 }
 
 // groupIDs reads typed user groups: ids or mentions, separated by spaces

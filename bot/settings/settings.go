@@ -57,6 +57,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/slack-go/slack"
+
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/store"
@@ -178,11 +180,15 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionConnect, s.onConnect)
 	routes.HandleViewSubmission(ViewConnect, s.onConnectSubmitted)
 	routes.HandleBlockAction(ActionDisconnect, s.onDisconnect)
-	routes.HandleBlockAction(ActionChannels, s.onChannels)
+	// The buttons that open the other modals, for an admin (modal.go).
+	for _, m := range []struct {
+		action, title string
+		build         func(ctx context.Context, team string) slack.ModalViewRequest
+	}{{ActionChannels, modalChannels, s.channelsModal}, {ActionPeople, modalPeople, s.peopleModal}, {ActionLimits, modalLimits, s.limitsModal}} {
+		routes.HandleBlockAction(m.action, func(ctx context.Context, r *bot.InteractionRequest) { s.open(ctx, r, m.title, m.build) })
+	}
 	routes.HandleViewSubmission(ViewChannels, s.onChannelsSubmitted)
-	routes.HandleBlockAction(ActionPeople, s.onPeople)
 	routes.HandleViewSubmission(ViewPeople, s.onPeopleSubmitted)
-	routes.HandleBlockAction(ActionLimits, s.onLimits)
 	routes.HandleViewSubmission(ViewLimits, s.onLimitsSubmitted)
 	routes.HandleBlockActions(ActionClear, s.onClear)
 	return &Feature{s: s}, nil
