@@ -92,6 +92,10 @@ func (s *settings) onChannelsSubmitted(ctx context.Context, r *bot.InteractionRe
 	now := s.cfg.Now()
 	var changes []change
 	if mode != "" {
+		if msg := s.channelProblem(ctx, channel); msg != "" {
+			fail(r, blockChannel, msg)
+			return
+		}
 		old, err := s.store.Modes.Mode(ctx, channel)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.log.Warn("a channel's answer mode cannot be read", "err", err)
@@ -115,4 +119,24 @@ func (s *settings) onChannelsSubmitted(ctx context.Context, r *bot.InteractionRe
 		sets = append(sets, store.WorkspaceSetting{Key: bot.ChannelSetting(channel, bot.ChannelOff), Value: strings.TrimPrefix(here, hereOn)})
 	}
 	s.save(ctx, r, team, user, blockChannel, sets, changes...)
+}
+
+// channelProblem is "" when this workspace's docsbot sees channel
+// (conversations.info with its token), and otherwise why its mode is not
+// set: a channel's answer mode is kept by the channel's id for every
+// workspace (store.HelpChannels), so a forged submission must not name
+// another workspace's channel. The project and the switch of a channel
+// are kept per workspace and need no look.
+func (s *settings) channelProblem(ctx context.Context, channel string) string {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.CheckWait)
+	defer cancel()
+	_, err := s.core.SlackIn(ctx).GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
+	switch {
+	case err == nil:
+		return ""
+	case bot.SlackCode(err) == "channel_not_found":
+		return "docsbot cannot see this channel in this workspace: a private channel needs docsbot invited first (`/invite @docsbot`)."
+	}
+	s.log.Warn("a channel could not be looked up in Slack", "channel", channel, "err", err)
+	return "docsbot could not check this channel with Slack just now, so nothing was saved. Try again in a minute."
 }

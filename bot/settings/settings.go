@@ -32,7 +32,8 @@
 //
 //	modal               inputs                                          refuses (response_action errors)
 //	Channels            Channel, Answers, Docs project, docsbot here    no channel; nothing chosen to change; a project
-//	                                                                    not served here
+//	                                                                    not served here; a mode set for a channel this
+//	                                                                    workspace's docsbot cannot see (conversations.info)
 //	People              Editors, Experts, Admins: users, and user       a group that is no S… id
 //	                    groups by their ids
 //	Digests and limits  Requests channel, the questions' shares         a share that is no whole number above 0, or

@@ -155,7 +155,8 @@ func TestChannelSetUpOnOneReplicaInForceOnAnother(t *testing.T) {
 // TestPeopleChannelsAndLimitsSetInSlack: editors set in the People modal
 // let their editor start a job and refuse another, the job going to the
 // channel's project set in the Channels modal; a member's forged
-// submission changes nothing; a share above the environment's is refused
+// submission, and a channel's mode set where docsbot cannot see it, change
+// nothing; a share above the environment's is refused
 // on its input, naming the ceiling, and one below it is in force; the Home
 // says where each value comes from, Clear brings the environment's back,
 // and every change is an audit record with its old and new value.
@@ -180,6 +181,8 @@ func TestPeopleChannelsAndLimitsSetInSlack(t *testing.T) {
 	}
 
 	channels := openModal(t, h, alice, home, settings.ActionChannels, settings.ViewChannels)
+	errs = submitted(t, h, channels, values("channel", "C0ELSEWHERE", "answers", bot.ModeAuto))
+	bottest.WantContains(t, "a channel docsbot cannot see here", errs["channel"], "cannot see this channel in this workspace")
 	if errs := submitted(t, h, channels, values("channel", bottest.General, "project", "api")); errs != nil {
 		t.Fatalf("the Channels modal answered %v", errs)
 	}
