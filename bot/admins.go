@@ -16,6 +16,7 @@ import (
 //	users.info (the gate's cache)           a guest, a person of another organisation; "not now" when Slack cannot say
 //	the admin role                          anyone but the workspace's admins and owners (is_admin, is_owner),
 //	                                        whoever installed docsbot there (install mode), and DOCSBOT_ADMINS
+//	                                        (or, set in Slack for the workspace, its admins: setinslack.go)
 
 // installers are the Workspaces that know who installed docsbot in a
 // workspace (bot/install's directory).
@@ -38,11 +39,12 @@ func (b *Bot) AdminRefusal(ctx context.Context, user string) string {
 	if p.Guest || !b.selfOrg(ctx).Includes(p) {
 		return "Guests and people of other organisations cannot change docsbot's settings in this workspace."
 	}
-	if p.Admin || user == b.installer(ctx) || slices.Contains(b.cfg.Admins.Users, user) {
+	admins := b.admins(ctx) // setinslack.go: DOCSBOT_ADMINS, or those set in Slack
+	if p.Admin || user == b.installer(ctx) || slices.Contains(admins.Users, user) {
 		return ""
 	}
-	if len(b.cfg.Admins.Groups) > 0 {
-		v := b.roles.Check(ctx, user, roles.Editors{Groups: b.cfg.Admins.Groups})
+	if len(admins.Groups) > 0 {
+		v := b.roles.Check(ctx, user, roles.Editors{Groups: admins.Groups})
 		if v.Editor {
 			return ""
 		}
@@ -81,7 +83,7 @@ func (b *Bot) adminsNamed(ctx context.Context) string {
 	if u := b.installer(ctx); u != "" {
 		out += ", <@" + u + "> (who installed docsbot)"
 	}
-	if m := b.cfg.Admins.Mentions(); m != "" {
+	if m := b.admins(ctx).Mentions(); m != "" {
 		out += ", and " + m
 	}
 	return out

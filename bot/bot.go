@@ -109,6 +109,10 @@ type Config struct {
 	// ProjectClients builds the clients of a project connected from Slack;
 	// bot/app sets it with Connected.
 	ProjectClients ProjectClients
+	// WorkspaceSettings keeps the settings each workspace's admins set in
+	// Slack, which win over the environment there (setinslack.go); nil:
+	// the environment's alone.
+	WorkspaceSettings WorkspaceSettingsStore
 	// Analytics are the limits of the docs API's analytics requests that
 	// every feature spending them keeps (Bot.Analytics); the zero value is
 	// the defaults.
@@ -161,6 +165,9 @@ type Bot struct {
 	// connected are the projects connected from Slack (Config.Connected);
 	// nil without.
 	connected *connected
+	// setInSlack are the settings workspaces set in Slack
+	// (Config.WorkspaceSettings); nil without.
+	setInSlack *teamCache[SetInSlack]
 	// http posts to slash commands' response_url.
 	http *http.Client
 
@@ -243,8 +250,11 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 		b.projects = project.Single("", "", "")
 	}
 	if cfg.Connected != nil && cfg.ProjectClients != nil {
-		b.connected = &connected{src: cfg.Connected, build: cfg.ProjectClients, now: time.Now, log: b.log.Warn, teams: map[string]connectedRead{}}
+		b.connected = newConnected(cfg.Connected, cfg.ProjectClients, b.log.Warn)
 		b.Background(b.connected.listen)
+	}
+	if b.setInSlack = newSetInSlack(cfg.WorkspaceSettings); b.setInSlack != nil {
+		b.Background(func(ctx context.Context) { b.setInSlack.listen(cfg.WorkspaceSettings.Changes(ctx)) })
 	}
 	if t, ok := cfg.Audit.(auditTrimmer); ok {
 		b.Background(func(ctx context.Context) { b.trimAudit(ctx, t) })

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/docsbot/docsbot/bot/project"
@@ -21,14 +20,10 @@ import (
 // built as the file's are (Config.ProjectClients).
 //
 // Each replica keeps a workspace's connected projects read for at most
-// connectedFresh, and forgets them at once when any replica says they
-// changed (Connected.Changes), so that a change is in force on every
-// replica within connectedFresh even when a message is lost. When Redis
+// teamFresh, and forgets them at once when any replica says they changed
+// (Connected.Changes), so that a change is in force on every replica
+// within teamFresh even when a message is lost (teamcache.go). When Redis
 // cannot be read, what was read last is used.
-
-// connectedFresh is how long a replica uses a workspace's connected
-// projects without reading them again.
-const connectedFresh = 5 * time.Second
 
 // connectedReadWait bounds a read of connected projects made without a
 // caller's context (Bot.Project).
@@ -47,7 +42,6 @@ type ProjectClients func(p project.Project) (*docsapi.Client, *docsapi.Assistant
 
 // connectedRead is what a replica read of one workspace's connections.
 type connectedRead struct {
-	at time.Time
 	// projects are those connected now, for people to choose.
 	projects []project.Project
 	// served are those, and those disconnected that still have work, by
@@ -59,11 +53,14 @@ type connectedRead struct {
 type connected struct {
 	src   ConnectedStore
 	build ProjectClients
-	now   func() time.Time
 	log   func(msg string, args ...any)
+	cache *teamCache[connectedRead]
+}
 
-	mu    sync.Mutex
-	teams map[string]connectedRead
+func newConnected(src ConnectedStore, build ProjectClients, log func(msg string, args ...any)) *connected {
+	c := &connected{src: src, build: build, log: log}
+	c.cache = newTeamCache(c.load)
+	return c
 }
 
 // ConnectsInSlack reports whether docs projects may be connected from
@@ -84,32 +81,28 @@ func connectedProject(c store.Connection) project.Project {
 	}
 }
 
-// in returns the projects connected in team: read at most connectedFresh
-// ago, else read now; on an error, what was read last (none if nothing
-// was) with the error.
+// in returns the projects connected in team: read at most teamFresh ago,
+// else read now; on an error, what was read last (none if nothing was)
+// with the error.
 func (c *connected) in(ctx context.Context, team string) ([]project.Project, error) {
 	read, err := c.read(ctx, team)
 	return read.projects, err
 }
 
 func (c *connected) read(ctx context.Context, team string) (connectedRead, error) {
-	if team == "" {
-		return connectedRead{}, nil
-	}
-	c.mu.Lock()
-	last, ok := c.teams[team]
-	c.mu.Unlock()
-	if ok && c.now().Sub(last.at) < connectedFresh {
-		return last, nil
-	}
+	return c.cache.get(ctx, team)
+}
+
+// load reads the projects connected in team and builds their clients.
+func (c *connected) load(ctx context.Context, team string) (connectedRead, error) {
 	list, bad, err := c.src.List(ctx, team)
 	if err != nil {
-		return last, fmt.Errorf("bot: the docs projects connected in %s: %w", team, err)
+		return connectedRead{}, fmt.Errorf("bot: the docs projects connected in %s: %w", team, err)
 	}
 	for name, err := range bad {
 		c.log("a docs project connected from Slack cannot be opened (its secrets key is no longer in DOCSBOT_SECRETS_KEY?)", "team", team, "project", name, "err", err)
 	}
-	fresh := connectedRead{at: c.now(), served: map[string]Served{}}
+	fresh := connectedRead{served: map[string]Served{}}
 	for _, conn := range list {
 		p := connectedProject(conn)
 		api, assistant, err := c.build(p)
@@ -124,9 +117,6 @@ func (c *connected) read(ctx context.Context, team string) (connectedRead, error
 		// A project disconnected still serves the work it has (store.RetiredKept).
 		fresh.served[key] = Served{Project: p, Key: key, API: api, AssistantAPI: assistant}
 	}
-	c.mu.Lock()
-	c.teams[team] = fresh
-	c.mu.Unlock()
 	return fresh, nil
 }
 
@@ -141,27 +131,16 @@ func (c *connected) served(ctx context.Context, key string) (Served, bool) {
 	return s, ok
 }
 
-// forget drops what was read of team.
-func (c *connected) forget(team string) {
-	c.mu.Lock()
-	delete(c.teams, team)
-	c.mu.Unlock()
-}
-
 // listen forgets each workspace another replica says changed, until ctx
 // ends.
-func (c *connected) listen(ctx context.Context) {
-	for team := range c.src.Changes(ctx) {
-		c.forget(team)
-	}
-}
+func (c *connected) listen(ctx context.Context) { c.cache.listen(c.src.Changes(ctx)) }
 
 // ConnectedChanged forgets what this replica read of team's connected
 // projects, so that the next look reads them: the settings call it after
 // a change, before every replica hears of it.
 func (b *Bot) ConnectedChanged(team string) {
 	if b.connected != nil {
-		b.connected.forget(team)
+		b.connected.cache.forget(team)
 	}
 }
 

@@ -87,9 +87,11 @@ func (b *Bot) refusalWords(act string) roles.Words {
 // them privately, by the first of these that refuses (docs/roles.md):
 //
 //	allow-lists (DOCSBOT_ALLOWED_USERS, _CHANNELS)   not on them
+//	the channel turned off in Slack (setinslack.go)  in it
 //	the project                                      no longer served
 //	the gate (users.info)                             a guest, another organisation, or "not now"
-//	the editor role (DOCSBOT_EDITORS, the project's) not named (it names the editors)
+//	the editor role (DOCSBOT_EDITORS, the project's) not named (it names the editors); the editors
+//	                                                 set in Slack for the workspace instead, when set
 //
 // proj "" asks whether the person is an editor of some project, for a check made before the project is known
 // (ProjectKey's "" is the implicit project, which has no editors of its own,
@@ -129,9 +131,19 @@ func (b *Bot) editorRefusal(ctx context.Context, words roles.Words, user, channe
 	if refusal := b.access.check(user, channel); refusal != "" {
 		return refusal, false
 	}
+	if b.channelOff(ctx, channel) {
+		return channelOffText, false
+	}
 	lists, everyone, known := b.editorLists(proj)
 	if !known {
 		return projectGoneRefusal(proj), false
+	}
+	switch e, ok, err := b.editorsSetInSlack(ctx); { // setinslack.go: over the environment's and the projects'
+	case ok:
+		lists, everyone = []roles.Editors{e}, false
+	case err != nil:
+		b.log.Warn("cannot tell whether the workspace set its editors in Slack", "user", user, "err", err)
+		return settingsNotNow, true
 	}
 	if a := b.gate.Check(ctx, b.selfOrg(ctx), user); a.Refusal != "" {
 		if a.Err != nil {

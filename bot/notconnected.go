@@ -36,16 +36,21 @@ func (b *Bot) docsConnected(ctx context.Context) bool {
 // trigger. A modal that cannot be opened is logged: the trigger lasts
 // three seconds and cannot be kept.
 func (b *Bot) tellNotConnected(ctx context.Context, ic slack.InteractionCallback) {
+	b.noticeModal(ctx, ic, project.NotConnected)
+}
+
+// noticeModal opens a modal saying text with ic's trigger.
+func (b *Bot) noticeModal(ctx context.Context, ic slack.InteractionCallback, text string) {
 	modal := slack.ModalViewRequest{
 		Type:  slack.VTModal,
 		Title: slack.NewTextBlockObject(slack.PlainTextType, "docsbot", false, false),
 		Close: slack.NewTextBlockObject(slack.PlainTextType, "Close", false, false),
 		Blocks: slack.Blocks{BlockSet: []slack.Block{
-			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, project.NotConnected, false, false), nil, nil),
+			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		}},
 	}
 	if _, err := b.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, modal); err != nil {
-		b.log.Warn("telling a person that the docs are not connected failed", "user", ic.User.ID, "err", err)
+		b.log.Warn("telling a person why nothing was done failed", "user", ic.User.ID, "err", err)
 	}
 }
 

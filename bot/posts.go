@@ -286,6 +286,12 @@ func (b *Bot) doPost(ctx context.Context, w *Work) error {
 		}
 		return nil
 	}
+	if b.channelOff(ctx, p.Channel) { // channeloff.go
+		if p.Addressed() {
+			b.tellAboutPost(ctx, p, channelOffText, b.log)
+		}
+		return nil
+	}
 	for _, o := range b.posts.owners {
 		if !o.Hears(ctx, p) {
 			continue

@@ -228,6 +228,10 @@ func (b *Bot) dispatchCommand(ctx context.Context, cmd slack.SlashCommand, ack A
 		ack(Ephemeral(project.NotConnected)) // notconnected.go
 		return true
 	}
+	if b.channelOff(ctx, cmd.ChannelID) {
+		ack(Ephemeral(channelOffText)) // channeloff.go
+		return true
+	}
 	f(ctx, &CommandRequest{Command: cmd, DeliveryID: cmd.TriggerID, Ack: ack})
 	return true
 }
@@ -247,6 +251,10 @@ func (b *Bot) dispatchEvent(ctx context.Context, ev slackevents.EventsAPIEvent, 
 	ctx = WithWorkspace(ctx, eventWorkspace(ev))
 	if b.cfg.InstallMode && !removalEvent(ev) && b.clients.Unserved(ctx, eventWorkspace(ev)) != "" {
 		ack(nil) // a workspace docsbot is not installed in, or cannot serve
+		return true
+	}
+	if b.channelOff(ctx, eventChannel(ev)) {
+		ack(nil) // channeloff.go
 		return true
 	}
 	f(ctx, &EventRequest{Event: ev, DeliveryID: eventID(ev), LastDelivery: last, Ack: ack})
@@ -276,6 +284,11 @@ func (b *Bot) dispatchInteraction(ctx context.Context, ic slack.InteractionCallb
 	if isShortcut(ic) && !b.docsConnected(ctx) {
 		ack(nil)
 		b.tellNotConnected(ctx, ic) // notconnected.go
+		return true
+	}
+	if isShortcut(ic) && b.channelOff(ctx, ic.Channel.ID) {
+		ack(nil)
+		b.tellChannelOff(ctx, ic) // channeloff.go
 		return true
 	}
 	f(ctx, &InteractionRequest{Interaction: ic, DeliveryID: ic.TriggerID, Ack: ack})

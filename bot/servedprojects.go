@@ -38,21 +38,24 @@ func (b *Bot) ProjectsIn(ctx context.Context) Projects {
 }
 
 // projectsIn is ProjectsIn, and the error of reading the projects
-// connected from Slack (the set then has those read last, if any).
+// connected from Slack (the set then has those read last, if any). The
+// channels' default projects set in Slack go over the file's
+// (setinslack.go).
 func (b *Bot) projectsIn(ctx context.Context) (Projects, error) {
 	set := b.projects
 	ws := WorkspaceOf(ctx)
 	if b.cfg.InstallMode {
 		set = set.ForWorkspace(ws.Team, ws.Enterprise)
 	}
-	if b.connected == nil {
-		return Projects{Set: set, b: b}, nil
+	var err error
+	if b.connected != nil {
+		var conn []project.Project
+		conn, err = b.connected.in(ctx, b.settingsTeam(ctx))
+		if len(conn) > 0 {
+			set = set.With(conn...)
+		}
 	}
-	conn, err := b.connected.in(ctx, b.settingsTeam(ctx))
-	if len(conn) > 0 {
-		set = set.With(conn...)
-	}
-	return Projects{Set: set, b: b}, err
+	return Projects{Set: b.withChannelDefaults(ctx, set), b: b}, err
 }
 
 // settingsTeam is the workspace whose settings apply to the work ctx

@@ -349,6 +349,7 @@ type scripts struct {
 	auditTrim                        *redis.Script
 	callExpert, claimReminders       *redis.Script
 	stopFollowing                    *redis.Script
+	applySettings                    *redis.Script
 }
 
 func newScripts() scripts {
@@ -378,5 +379,6 @@ func newScripts() scripts {
 		callExpert:     redis.NewScript(luaCallExpert),
 		claimReminders: redis.NewScript(luaClaimReminders),
 		stopFollowing:  redis.NewScript(luaStopFollowing),
+		applySettings:  redis.NewScript(luaApplySettings),
 	}
 }

@@ -138,6 +138,7 @@ func New(cfg Config, d Deps) (*bot.Bot, error) {
 		return nil, err
 	}
 	st := d.Store
+	cfg.Bot.WorkspaceSettings = st.WorkspaceSettings() // the settings set in Slack (bot/setinslack.go)
 	var dir *install.Directory
 	if cfg.Bot.InstallMode {
 		if dir, err = directory(cfg, d); err != nil {

@@ -1,9 +1,16 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/ask"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/settings"
 	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/store"
@@ -63,7 +70,27 @@ func (r *replica) settings() error {
 		}
 		conns = r.store.Connections(sealer)
 	}
-	f, err := settings.Register(r.b, cfg, settings.Deps{Connections: conns, Limits: r.store.Limits()})
+	if cfg.Environment == nil {
+		cfg.Environment = r.environment()
+	}
+	f, err := settings.Register(r.b, cfg, settings.Deps{Connections: conns, Limits: r.store.Limits(),
+		Settings: r.store.WorkspaceSettings(), Modes: r.store.HelpChannels()})
 	r.settingsFeature = f
 	return err
+}
+
+// environment is the value where docsbot runs of each setting a workspace
+// may set in Slack (settings.Config.Environment): what applies where
+// nothing was set there, and each share's ceiling.
+func (r *replica) environment() map[string]string {
+	c := r.cfg
+	people := func(e roles.Editors) string { return strings.Join(append(slices.Clone(e.Users), e.Groups...), " ") }
+	return map[string]string{
+		bot.SettingEditors:         people(c.Bot.Editors),
+		bot.SettingExperts:         people(c.Help.Experts),
+		bot.SettingAdmins:          people(c.Bot.Admins),
+		bot.SettingRequestsChannel: c.Ask.RequestsChannel,
+		bot.SettingAskPerUser:      strconv.Itoa(cmp.Or(c.Ask.PerUser, ask.DefaultPerUser)),
+		bot.SettingAskBudget:       strconv.Itoa(cmp.Or(c.Ask.Budget, ask.DefaultBudget)),
+	}
 }

@@ -141,7 +141,7 @@ type HelpChannels interface {
 	// AnswerMode is a channel's answer mode (bot.ModeMention, ...).
 	AnswerMode(ctx context.Context, channel string) string
 	// HasExperts reports whether a project (its key) has experts to call.
-	HasExperts(project string) bool
+	HasExperts(ctx context.Context, project string) bool
 }
 
 // mode is channel's answer mode: bot.ModeMention without help channels.
@@ -153,8 +153,8 @@ func (a *answers) mode(ctx context.Context, channel string) string {
 }
 
 // hasExperts reports whether the project keyed key has experts to call.
-func (a *answers) hasExperts(key string) bool {
-	return a.store.Help != nil && a.store.Help.HasExperts(key)
+func (a *answers) hasExperts(ctx context.Context, key string) bool {
+	return a.store.Help != nil && a.store.Help.HasExperts(ctx, key)
 }
 
 // Config holds the answers' settings; zero values take the defaults.

@@ -63,13 +63,19 @@ func (a *answers) offerFix(ctx context.Context, ic slack.InteractionCallback, lo
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false)).WithStyle(slack.StylePrimary))}, log)
 		return
 	}
-	if a.cfg.RequestsChannel == "" {
+	if a.requestsChannel(ctx) == "" {
 		return
 	}
 	v, _ := json.Marshal(teamRequest{Question: mrkdwn.Cut(j.Question, 1200), Channel: channel, Thread: threadTS, Project: conv.Project})
 	a.tellWith(ctx, q, "The docs team can add what is missing: send them your question.",
 		[]slack.Block{slack.NewActionBlock("team", slack.NewButtonBlockElement(ActionAskTeam, string(v),
 			slack.NewTextBlockObject(slack.PlainTextType, "Ask the docs team", false, false)))}, log)
+}
+
+// requestsChannel is where Ask the docs team posts in the workspace ctx
+// names: the channel set in Slack, else DOCSBOT_REQUESTS_CHANNEL.
+func (a *answers) requestsChannel(ctx context.Context) string {
+	return a.core.SetInSlack(ctx).TextOr(bot.SettingRequestsChannel, a.cfg.RequestsChannel)
 }
 
 // teamRequest is what "Ask the docs team" carries: the question and the
@@ -99,7 +105,8 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	q := bot.Question{Team: ic.Team.ID, Channel: req.Channel, User: ic.User.ID, ThreadTS: req.Thread, ResponseURL: ic.ResponseURL}
-	if a.cfg.RequestsChannel == "" || a.core.Refusal(ic.User.ID, req.Channel) != "" {
+	requests := a.requestsChannel(ctx)
+	if requests == "" || a.core.Refusal(ic.User.ID, req.Channel) != "" {
 		return
 	}
 	sum := sha256.Sum256([]byte(req.Question))
@@ -112,7 +119,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	case !first:
 		log.Info("a question sent to the docs team before; not sent again")
-		a.tell(ctx, q, "You sent this question to the docs team already, in <#"+a.cfg.RequestsChannel+">.", log)
+		a.tell(ctx, q, "You sent this question to the docs team already, in <#"+requests+">.", log)
 		return
 	}
 	link := ""
@@ -121,7 +128,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 	}
 	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
 	job := jobdraft.Draft{Question: req.Question, Project: req.Project}
-	_, err = a.core.Post(ctx, a.cfg.RequestsChannel, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
+	_, err = a.core.Post(ctx, requests, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
 		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("fix", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, job.Value(),
 			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary)))})
@@ -134,7 +141,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: req.Channel, TS: req.Thread}, nil, outcome.Event{Kind: outcome.Handoff}, log)
-	a.tell(ctx, q, "Sent to the docs team in "+"<#"+a.cfg.RequestsChannel+">. They can make it a docs job from there.", log)
+	a.tell(ctx, q, "Sent to the docs team in "+"<#"+requests+">. They can make it a docs job from there.", log)
 }
 
 // turnAsked is the question and the answer of turn n of conv (1 for its

@@ -112,6 +112,7 @@ func TestOutcomeHandedOff(t *testing.T) {
 	h.startWithRequests(alice)
 	q := h.asked(bob, "Where are the audit logs?")
 	answer := h.answered(q)
+	h.outcomeOf(q, outcome.Open, time.Now) // recorded once the answer shows whole
 	h.press(bob, answer, ask.ActionFallsShort, "")
 	offer := h.WaitButtons(bob, ask.ActionAskTeam)
 	h.press(bob, offer, ask.ActionAskTeam, "")

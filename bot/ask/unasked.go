@@ -45,7 +45,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		a.metrics.Answer("uncovered")
 		log.Info("the docs do not cover an unasked question; its asker is told privately", "outcome", r.outcome)
 		var buttons []bot.Pressed
-		if a.hasExperts(key) {
+		if a.hasExperts(ctx, key) {
 			buttons = append(buttons, bot.Pressed{Button: bot.ExpertButton(bot.ExpertRef{ShareRef: bot.ShareRef{ThreadRef: ref}})})
 		}
 		if refusal, _ := a.core.Editors().Check(ctx, q.User, q.Channel, key); refusal == "" {
@@ -60,7 +60,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 	turn := a.remember(ctx, r, log)
 	blocks := answerBlocks(wr.sites, sources, r.suggestions, "", turn)
 	if q.Via == bot.ViaAuto {
-		if a.hasExperts(key) {
+		if a.hasExperts(ctx, key) {
 			blocks = append(blocks, slack.NewActionBlock("expert", bot.ExpertButton(bot.ExpertRef{ShareRef: bot.ShareRef{ThreadRef: ref}, Sourced: true, Answer: true})))
 		}
 		if err := wr.finish(ctx, r.note, blocks); err != nil {
@@ -84,7 +84,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		expert.Asker, expert.Turn = q.User, turn
 		buttons = append(buttons, bot.Pressed{Button: bot.ShareButton(expert.ShareRef)})
 	}
-	if a.hasExperts(key) {
+	if a.hasExperts(ctx, key) {
 		buttons = append(buttons, bot.Pressed{Button: bot.ExpertButton(expert)})
 	}
 	shown := bot.PrivateAnswer(mrkdwn.Cut(text, 3000), sourceLinks(wr.sites, sources), buttons...)

@@ -74,13 +74,14 @@ func (a *answers) doAsk(ctx context.Context, w *bot.Work) error {
 	// is granted again without taking twice.
 	if _, err := w.Step(ctx, markShare, func(ctx context.Context) (string, error) {
 		who := a.core.Sight(ctx, q.User, "").Spender(q.Team, q.User)
-		grant, err := a.store.Limits.Draw(ctx, a.cfg.Questions().QuestionDraw(who, w.Key), 1)
+		limits := a.core.QuestionLimitsIn(ctx, a.cfg.Questions()) // the shares set in Slack, if any
+		grant, err := a.store.Limits.Draw(ctx, limits.QuestionDraw(who, w.Key), 1)
 		if err != nil {
 			return "", err
 		}
 		if !grant.OK() {
 			log.Info("question refused: a limit of the hour is reached", "refused", grant.Refused, "retry_after", grant.RetryAfter)
-			a.tell(ctx, q, a.cfg.Questions().Refusal(who, grant, time.Now()), log)
+			a.tell(ctx, q, limits.Refusal(who, grant, time.Now()), log)
 			return "", errRefused
 		}
 		return "1", nil

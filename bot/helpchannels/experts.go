@@ -76,8 +76,12 @@ type Calls interface {
 }
 
 // experts are the experts of the project keyed key: DOCSBOT_EXPERTS and
-// the project's.
-func (f *Feature) experts(key string) roles.Editors {
+// the project's, or, when the workspace ctx names set experts in Slack,
+// those alone.
+func (f *Feature) experts(ctx context.Context, key string) roles.Editors {
+	if e, ok := f.core.ExpertsIn(ctx); ok {
+		return e
+	}
 	e := roles.Editors{Users: slices.Clone(f.cfg.Experts.Users), Groups: slices.Clone(f.cfg.Experts.Groups)}
 	for _, p := range f.projects() {
 		if bot.ProjectKey(p) == key {
@@ -90,8 +94,8 @@ func (f *Feature) experts(key string) roles.Editors {
 
 // HasExperts reports whether the project keyed key has experts to call
 // (Ask an expert), what the answerer reads.
-func (f *Feature) HasExperts(key string) bool {
-	e := f.experts(key)
+func (f *Feature) HasExperts(ctx context.Context, key string) bool {
+	e := f.experts(ctx, key)
 	return len(e.Users)+len(e.Groups) > 0
 }
 
@@ -190,9 +194,9 @@ func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
 		return
 	}
 	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS)
-	e := f.experts(c.ref.Project)
+	e := f.experts(ctx, c.ref.Project)
 	if len(e.Users)+len(e.Groups) == 0 {
-		f.tell(ctx, c, "No experts are set up to call (DOCSBOT_EXPERTS, or experts: in the projects file).")
+		f.tell(ctx, c, "No experts are set up to call (DOCSBOT_EXPERTS, experts: in the projects file, or Experts in docsbot's Settings).")
 		return
 	}
 	if refusal := f.callRefusal(ctx, c.user); refusal != "" {
@@ -290,7 +294,7 @@ func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
 		f.tell(ctx, c, "docsbot cannot read this thread's call right now. Try again in a minute.")
 		return
 	}
-	e := f.experts(call.Project)
+	e := f.experts(ctx, call.Project)
 	if c.user != call.Asker && !f.isExpert(ctx, e, c.user) {
 		f.tell(ctx, c, "Only the person who asked, or an expert, can mark this question resolved.")
 		return

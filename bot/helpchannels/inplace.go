@@ -138,7 +138,7 @@ func (f *Feature) privateAgain(team string, ref bot.ShareRef, sourced bool) rebu
 			share = bot.Pressed{Done: sharedLine}
 		}
 		buttons := []bot.Pressed{share}
-		if f.HasExperts(conv.Project) {
+		if f.HasExperts(ctx, conv.Project) {
 			buttons = append(buttons, f.expertPressed(ctx, bot.ExpertRef{ShareRef: ref, Sourced: sourced, Answer: true}))
 		}
 		return conv.Last, bot.PrivateAnswer(conv.Last, sourceLinks(f.sitesOf(conv.Project), conv.Sources), buttons...), true

@@ -87,14 +87,15 @@ func (f *Feature) doQuestion(ctx context.Context, w *bot.Work, q bot.Question) e
 	// the answer's work: they take it again without taking), then the
 	// channel's; a refusal of the channel's gives the asker's back.
 	who := f.spender(ctx, q.Team, q.User)
-	t := take{person: f.cfg.Questions.QuestionDraw(who, askKey(w)), channel: f.throttle(q.Channel, "q:"+w.Key)}
+	limits := f.core.QuestionLimitsIn(ctx, f.cfg.Questions) // the shares set in Slack, if any
+	t := take{person: limits.QuestionDraw(who, askKey(w)), channel: f.throttle(q.Channel, "q:"+w.Key)}
 	out, err := f.draw(ctx, &t)
 	switch {
 	case err != nil:
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	case !out.ok && out.byPerson:
 		log.Info("the asker's share of questions is spent; the channel's is not touched", "retry_after", out.refused.RetryAfter)
-		f.tellAsker(ctx, q, f.cfg.Questions.Refusal(who, out.refused, f.cfg.Now()), log)
+		f.tellAsker(ctx, q, limits.Refusal(who, out.refused, f.cfg.Now()), log)
 		return nil
 	case !out.ok:
 		log.Info("the channel had as many unasked answers as an hour allows; 👀 only", "retry_after", out.refused.RetryAfter)

@@ -74,7 +74,8 @@ func (f *Feature) askAbout(ctx context.Context, w *bot.Work, rr reactRequest, m 
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	who := f.spender(ctx, rr.Team, rr.User)
-	g, err := f.store.Limits.Draw(ctx, f.cfg.Questions.QuestionDraw(who, askKey(w)), 1)
+	limits := f.core.QuestionLimitsIn(ctx, f.cfg.Questions) // the shares set in Slack, if any
+	g, err := f.store.Limits.Draw(ctx, limits.QuestionDraw(who, askKey(w)), 1)
 	if err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
@@ -83,7 +84,7 @@ func (f *Feature) askAbout(ctx context.Context, w *bot.Work, rr reactRequest, m 
 		if err := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); err != nil {
 			log.Warn("forgetting the message's once failed: nobody may ask about it with :question: for a while", "err", err)
 		}
-		p.Text = f.cfg.Questions.Refusal(who, g, f.cfg.Now())
+		p.Text = limits.Refusal(who, g, f.cfg.Now())
 		if err := f.tellPrivately(ctx, p); err != nil {
 			log.Warn("telling the person privately failed", "err", err)
 		}

@@ -3,7 +3,6 @@ package settings
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,61 +31,33 @@ const (
 const notConnectable = "Docs can be connected from Slack once whoever runs docsbot sets `DOCSBOT_SECRETS_KEY` " +
 	"(`openssl rand -base64 32`), which seals the keys docsbot keeps."
 
-// connectTarget is what the modal carries (private_metadata): the
-// workspace it connects.
-type connectTarget struct {
-	Team string `json:"team"`
-}
-
 // onConnect opens the Connect docs modal for an admin; anyone else is
 // told why not, in a modal (the Home has no place for a private message).
 func (s *settings) onConnect(ctx context.Context, r *bot.InteractionRequest) {
-	ic := r.Interaction
-	r.Ack(nil)
-	view := s.connectModal(ic.Team.ID)
-	switch {
-	case !s.core.ConnectsInSlack():
-		view = noticeModal(notConnectable)
-	default:
-		if refusal := s.core.AdminRefusal(ctx, ic.User.ID); refusal != "" {
-			view = noticeModal(refusal)
-			s.refused(ctx, ic.Team.ID, ic.User.ID, "open Connect docs", refusal)
-		}
+	if !s.core.ConnectsInSlack() {
+		r.Ack(nil)
+		s.show(ctx, r.Interaction, noticeModal(notConnectable), "Connect docs")
+		return
 	}
-	if _, err := s.core.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, view); err != nil {
-		s.log.Warn("the Connect docs modal could not be opened", "user", ic.User.ID, "err", err)
-	}
+	s.open(ctx, r, "Connect docs", func(_ context.Context, team string) slack.ModalViewRequest { return s.connectModal(team) })
 }
 
 // connectModal is the Connect docs modal of team.
 func (s *settings) connectModal(team string) slack.ModalViewRequest {
-	meta, _ := json.Marshal(connectTarget{Team: team})
-	input := func(block, label, placeholder, hint string, optional bool) *slack.InputBlock {
-		el := slack.NewPlainTextInputBlockElement(plain(placeholder), actionValue)
-		b := slack.NewInputBlock(block, plain(label), nil, el)
-		if hint != "" {
-			b.Hint = plain(hint)
-		}
-		b.Optional = optional
+	field := func(block, label, placeholder, hint string, optional bool) *slack.InputBlock {
+		b := textInput(block, label, hint, "", optional)
+		b.Element.(*slack.PlainTextInputBlockElement).Placeholder = plain(placeholder)
 		return b
 	}
-	return slack.ModalViewRequest{
-		Type:            slack.VTModal,
-		CallbackID:      ViewConnect,
-		PrivateMetadata: string(meta),
-		Title:           plain("Connect docs"),
-		Submit:          plain("Connect"),
-		Close:           plain("Cancel"),
-		Blocks: slack.Blocks{BlockSet: []slack.Block{
-			slack.NewSectionBlock(text("Connect a docs project to docsbot in this workspace. The keys are on the *API keys* page of the docs dashboard; "+
-				"docsbot checks the API key with the docs platform before it saves anything, keeps the keys sealed and never shows them again."), nil, nil),
-			input(blockAPIKey, "API key", "mint_…", "The project's admin API key; it starts docs agent jobs and reads analytics.", false),
-			input(blockProjectID, "Project ID", "64f0c0ffee…", "", false),
-			input(blockAssistantKey, "Assistant key", "mint_dsc_…", "Optional: the docs site's assistant key, for answers from the docs.", true),
-			input(blockDomain, "Docs domain", "acme", "With an assistant key: the last part of the dashboard's URL, app.mintlify.com/ORG/DOMAIN.", true),
-			input(blockSiteURL, "Docs site URL", "https://docs.example.com", "Optional: the public docs site, which answers link to.", true),
-		}},
-	}
+	return modal(ViewConnect, "Connect docs", "Connect", team,
+		slack.NewSectionBlock(text("Connect a docs project to docsbot in this workspace. The keys are on the *API keys* page of the docs dashboard; "+
+			"docsbot checks the API key with the docs platform before it saves anything, keeps the keys sealed and never shows them again."), nil, nil),
+		field(blockAPIKey, "API key", "mint_…", "The project's admin API key; it starts docs agent jobs and reads analytics.", false),
+		field(blockProjectID, "Project ID", "64f0c0ffee…", "", false),
+		field(blockAssistantKey, "Assistant key", "mint_dsc_…", "Optional: the docs site's assistant key, for answers from the docs.", true),
+		field(blockDomain, "Docs domain", "acme", "With an assistant key: the last part of the dashboard's URL, app.mintlify.com/ORG/DOMAIN.", true),
+		field(blockSiteURL, "Docs site URL", "https://docs.example.com", "Optional: the public docs site, which answers link to.", true),
+	)
 }
 
 // connectForm is what the modal's submission says.
@@ -94,65 +65,48 @@ type connectForm struct {
 	apiKey, projectID, assistantKey, domain, siteURL string
 }
 
-func formOf(v *slack.ViewState) connectForm {
-	get := func(block string) string {
-		if v == nil {
-			return ""
-		}
-		return strings.TrimSpace(v.Values[block][actionValue].Value)
-	}
-	return connectForm{apiKey: get(blockAPIKey), projectID: get(blockProjectID), assistantKey: get(blockAssistantKey),
-		domain: get(blockDomain), siteURL: get(blockSiteURL)}
+func connectFormOf(f form) connectForm {
+	return connectForm{apiKey: f.text(blockAPIKey), projectID: f.text(blockProjectID), assistantKey: f.text(blockAssistantKey),
+		domain: f.text(blockDomain), siteURL: f.text(blockSiteURL)}
 }
 
 // onConnectSubmitted checks a Connect docs submission and saves the
 // project (the table in settings.go), all in the ack.
 func (s *settings) onConnectSubmitted(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
-	fail := func(block, msg string) { r.Ack(slack.NewErrorsViewSubmissionResponse(map[string]string{block: msg})) }
-	var t connectTarget
-	if err := json.Unmarshal([]byte(ic.View.PrivateMetadata), &t); err != nil || t.Team == "" {
-		t.Team = ic.Team.ID
-	}
-	user := ic.User.ID
 	if !s.core.ConnectsInSlack() {
-		fail(blockAPIKey, notConnectable)
+		fail(r, blockAPIKey, notConnectable)
 		return
 	}
-	// The workspace is the one Slack says the submission came from, never
-	// the one the payload's metadata names.
-	team := ic.Team.ID
-	if refusal := s.core.AdminRefusal(ctx, user); refusal != "" || t.Team != team {
-		refusal = cmp.Or(refusal, "This form was opened in another workspace; nothing was changed.")
-		fail(blockAPIKey, refusal)
-		s.refused(ctx, team, user, "connect docs", refusal)
+	team, user, ok := s.admitted(ctx, r, blockAPIKey, "connect docs")
+	if !ok {
 		return
 	}
-	f := formOf(ic.View.State)
+	f := connectFormOf(formOf(ic))
 	if block, msg := f.problem(); msg != "" {
-		fail(block, msg)
+		fail(r, block, msg)
 		return
 	}
 	name, block, msg := s.nameFor(ctx, f)
 	if msg != "" {
-		fail(block, msg)
+		fail(r, block, msg)
 		return
 	}
 	conn := store.Connection{Team: team, Name: name, ProjectID: f.projectID, APIKey: f.apiKey, AssistantKey: f.assistantKey,
 		Domain: f.domain, SiteURL: f.siteURL, By: user, At: s.cfg.Now()}
 	if block, msg := s.check(ctx, conn, user); msg != "" {
-		fail(block, msg)
+		fail(r, block, msg)
 		return
 	}
 	if err := s.store.Connections.Save(ctx, conn); err != nil {
 		s.log.Error("a docs project connected from Slack could not be saved", "team", team, "project", name, "err", err)
-		fail(blockAPIKey, "docsbot cannot reach its storage right now, so nothing was saved. Try again in a minute.")
+		fail(r, blockAPIKey, storageTrouble)
 		return
 	}
 	key := "connect:" + name + ":" + conn.At.Format("20060102T150405.000")
 	s.audit(ctx, team, user, key, fmt.Sprintf("connected the docs project `%s` (project id %s, API key %s%s)", name, f.projectID, store.KeyHint(f.apiKey), assistantNote(f)))
 	r.Ack(nil)
-	s.told(ctx, team, user, key,
+	s.projectsTold(ctx, team, user, key,
 		"✅ The docs project *"+mrkdwn.Escape(name)+"* (`"+mrkdwn.Escape(mrkdwn.Cut(f.projectID, 100))+"`) is connected: "+
 			"people here can now start docs agent jobs"+answersNote(f)+". Its keys are sealed; docsbot shows only `"+store.KeyHint(f.apiKey)+"`.")
 }
@@ -230,7 +184,7 @@ func (s *settings) check(ctx context.Context, conn store.Connection, user string
 	switch {
 	case err != nil:
 		s.log.Warn("the analytics budget cannot be read; the key is not checked now", "err", err)
-		return blockAPIKey, "docsbot cannot reach its storage right now, so nothing was saved. Try again in a minute."
+		return blockAPIKey, storageTrouble
 	case len(g.Tokens) == 0:
 		return blockAPIKey, "Checking the key takes one analytics request, and none is left now. " + limits.Refusal(spender, g, 1, s.cfg.Now())
 	}

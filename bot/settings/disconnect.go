@@ -14,11 +14,7 @@ import (
 func (s *settings) onDisconnect(ctx context.Context, r *bot.InteractionRequest) {
 	ic := r.Interaction
 	r.Ack(nil)
-	team, user := ic.Team.ID, ic.User.ID
-	name := ""
-	if len(ic.ActionCallback.BlockActions) > 0 {
-		name = ic.ActionCallback.BlockActions[0].Value
-	}
+	team, user, name := ic.Team.ID, ic.User.ID, pressed(ic)
 	say := func(text string) {
 		if _, err := s.core.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, noticeModal(text)); err != nil {
 			s.log.Warn("the answer to Disconnect could not be shown", "user", user, "err", err)

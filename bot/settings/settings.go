@@ -26,6 +26,30 @@
 // Slack's confirm dialog); the admin check again; the project takes no
 // new work at once, the work it has (a running job) is still followed
 // (store.RetiredKept); audited and confirmed the same way.
+//
+// The other settings (table.go has them, with the variable each goes
+// over) are set in three modals, each answered in its ack the same way:
+//
+//	modal               inputs                                          refuses (response_action errors)
+//	Channels            Channel, Answers, Docs project, docsbot here    no channel; nothing chosen to change; a project
+//	                                                                    not served here; a mode set for a channel this
+//	                                                                    workspace's docsbot cannot see (conversations.info)
+//	People              Editors, Experts, Admins: users, and user       a group that is no S… id
+//	                    groups by their ids
+//	Digests and limits  Requests channel, the questions' shares         a share that is no whole number above 0, or
+//	                                                                    above the environment's (its ceiling, named)
+//
+// each after the admin check (the first input, whatever the payload's
+// metadata says). A change is saved at once (store.WorkspaceSettings; a
+// channel's answer mode where `/docs-ask here` keeps it,
+// store.HelpChannels), in force on this replica at once and on every other
+// within 5 seconds (bot/setinslack.go), audited with the old value and
+// the new (settings.change), confirmed in the admin's DM and shown on
+// their Home, where each setting says where its value comes from and a
+// value set in Slack can be cleared (Clear, with Slack's confirm dialog),
+// which brings the environment's back. Digest times and channels are not
+// set here yet: `/docs-visitors digest` and `/docs-health digest` set them
+// per channel.
 package settings
 
 import (
@@ -33,6 +57,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/declare"
@@ -42,11 +68,18 @@ import (
 // Name is the feature's name (app.Config.Features).
 const Name = "settings"
 
-// The Settings' buttons and modal.
+// The Settings' buttons and modals.
 const (
 	ActionConnect    = "docs_settings_connect"    // Connect docs: opens the modal
 	ActionDisconnect = "docs_settings_disconnect" // Disconnect: its value is the project's name
+	ActionChannels   = "docs_settings_channels"   // Channels: opens the modal
+	ActionPeople     = "docs_settings_people"     // People: opens the modal
+	ActionLimits     = "docs_settings_limits"     // Digests and limits: opens the modal
+	ActionClear      = "docs_settings_clear:"     // Clear: followed by the setting's key, which is its value too
 	ViewConnect      = "docs_settings_connect"    // the Connect docs modal
+	ViewChannels     = "docs_settings_channels"   // the Channels modal
+	ViewPeople       = "docs_settings_people"     // the People modal
+	ViewLimits       = "docs_settings_limits"     // the Digests and limits modal
 )
 
 // Declaration is what the settings serve and need of Slack
@@ -54,10 +87,11 @@ const (
 // users.info (is_admin, is_owner) through the core's gate.
 func Declaration() declare.Declaration {
 	return declare.Declaration{
-		Name:    Name,
-		Actions: []string{ActionConnect, ActionDisconnect},
-		Views:   []string{ViewConnect},
-		Scopes:  []declare.Scope{{Name: "users:read", Why: "who may set docsbot up: the workspace's admins and owners"}, {Name: "im:write", Why: "confirming a change of settings to the admin who made it"}},
+		Name:         Name,
+		Actions:      []string{ActionConnect, ActionDisconnect, ActionChannels, ActionPeople, ActionLimits},
+		ActionGroups: []string{ActionClear},
+		Views:        []string{ViewConnect, ViewChannels, ViewPeople, ViewLimits},
+		Scopes:       []declare.Scope{{Name: "users:read", Why: "who may set docsbot up: the workspace's admins and owners"}, {Name: "im:write", Why: "confirming a change of settings to the admin who made it"}},
 	}
 }
 
@@ -74,10 +108,27 @@ type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
 }
 
+// WorkspaceSettings keep the settings a workspace set in Slack
+// (store.WorkspaceSettings).
+type WorkspaceSettings interface {
+	Apply(ctx context.Context, team string, changes []store.WorkspaceSetting) (map[string]store.WorkspaceSetting, error)
+	All(ctx context.Context, team string) (map[string]store.WorkspaceSetting, error)
+}
+
+// Modes keep the channels' answer modes where `/docs-ask here` keeps them
+// (store.HelpChannels): the Channels modal sets them the same way.
+type Modes interface {
+	SetMode(ctx context.Context, m store.ChannelMode) error
+	Mode(ctx context.Context, channel string) (store.ChannelMode, error)
+	Modes(ctx context.Context) ([]store.ChannelMode, error)
+}
+
 // Deps are the parts of the store the settings use.
 type Deps struct {
 	Connections Connections
 	Limits      Limits
+	Settings    WorkspaceSettings
+	Modes       Modes
 }
 
 // Config holds the settings' settings.
@@ -87,6 +138,12 @@ type Config struct {
 	// CheckWait bounds the docs API call that checks a key, inside the 3
 	// seconds Slack gives a modal's ack (default 2s).
 	CheckWait time.Duration
+	// Environment is the value where docsbot runs of each workspace-wide
+	// setting of the table, by key, as the settings keep values (ids
+	// separated by spaces, a channel id, a number): what applies where
+	// nothing was set in Slack, shown on the Home, and a share's ceiling.
+	// bot/app fills it.
+	Environment map[string]string
 }
 
 func (c Config) withDefaults() Config {
@@ -114,9 +171,9 @@ type settings struct {
 // Settings section (Blocks) and its changes (OnFetched).
 type Feature struct{ s *settings }
 
-// Register adds the settings to b when docs may be connected from Slack
-// (bot.Bot.ConnectsInSlack: DOCSBOT_SECRETS_KEY set); otherwise it
-// registers nothing and its Feature shows nothing.
+// Register adds the settings to b. Docs are connected from Slack only
+// where docsbot keeps secrets (bot.Bot.ConnectsInSlack:
+// DOCSBOT_SECRETS_KEY set); the other settings everywhere.
 func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes := b.Router()
 	routes.Declare(Declaration())
@@ -124,6 +181,17 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionConnect, s.onConnect)
 	routes.HandleViewSubmission(ViewConnect, s.onConnectSubmitted)
 	routes.HandleBlockAction(ActionDisconnect, s.onDisconnect)
+	// The buttons that open the other modals, for an admin (modal.go).
+	for _, m := range []struct {
+		action, title string
+		build         func(ctx context.Context, team string) slack.ModalViewRequest
+	}{{ActionChannels, modalChannels, s.channelsModal}, {ActionPeople, modalPeople, s.peopleModal}, {ActionLimits, modalLimits, s.limitsModal}} {
+		routes.HandleBlockAction(m.action, func(ctx context.Context, r *bot.InteractionRequest) { s.open(ctx, r, m.title, m.build) })
+	}
+	routes.HandleViewSubmission(ViewChannels, s.onChannelsSubmitted)
+	routes.HandleViewSubmission(ViewPeople, s.onPeopleSubmitted)
+	routes.HandleViewSubmission(ViewLimits, s.onLimitsSubmitted)
+	routes.HandleBlockActions(ActionClear, s.onClear)
 	return &Feature{s: s}, nil
 }
 

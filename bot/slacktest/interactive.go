@@ -265,9 +265,28 @@ func actionOf(blocks json.RawMessage, actionID, value string) (map[string]any, e
 	return act, nil
 }
 
-// elementValue is how an element of type typ reports value: selected_option
-// for select menus, value otherwise.
+// elementValue is how an element of type typ reports value: the
+// conversation, channel or user of those selects (selected_conversation,
+// ...), the people of a multi-users select (selected_users; value holds
+// their ids separated by commas), selected_option for other select menus,
+// value otherwise.
 func elementValue(typ, value string) map[string]any {
+	switch typ {
+	case "conversations_select":
+		return map[string]any{"selected_conversation": value}
+	case "channels_select":
+		return map[string]any{"selected_channel": value}
+	case "users_select":
+		return map[string]any{"selected_user": value}
+	case "multi_users_select":
+		users := []string{}
+		for u := range strings.SplitSeq(value, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				users = append(users, u)
+			}
+		}
+		return map[string]any{"selected_users": users}
+	}
 	if strings.HasSuffix(typ, "_select") && !strings.HasPrefix(typ, "multi_") {
 		return map[string]any{"selected_option": map[string]any{
 			"text":  map[string]any{"type": "plain_text", "text": value},

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
@@ -15,6 +16,7 @@ import (
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/install"
 	"github.com/docsbot/docsbot/bot/project"
+	"github.com/docsbot/docsbot/bot/settings"
 	"github.com/docsbot/docsbot/bot/slackcheck"
 	"github.com/docsbot/docsbot/cmd/internal/checkup"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
@@ -51,6 +53,9 @@ depends on, then prints one line per check and the fix for each failure:
                     an assistant ("assistant NAME"). Without any, the line
                     says that the answers from the docs (/docs-ask) are off
                     and which settings turn them on.
+  Settings in Slack lists what a workspace's admins may set from docsbot's
+                    Home (Settings), each over the variable named, in that
+                    workspace alone; the rest stays in the environment
   Redis             PING, then SET, GET and DEL of one key under docsbot:
                     that expires by itself; and, when Redis allows CONFIG GET,
                     that a memory limit never evicts docsbot's keys
@@ -116,7 +121,8 @@ func (r *runner) configCheck(cfg config.Serve, err error) checkup.Result {
 func (r *runner) dependencies(cfg config.Serve, cfgErr error) []checkup.Check {
 	return slices.Concat(slackChecks(cfg, cfgErr), []checkup.Check{
 		slackModeCheck(cfg, cfgErr),
-		editorsCheck(cfg, cfgErr)},
+		editorsCheck(cfg, cfgErr),
+		slackSettingsCheck()},
 		r.docsAPIChecks(cfg, cfgErr),
 		r.assistantChecks(cfg, cfgErr),
 		[]checkup.Check{{Name: "Redis", Blocked: cfg.Blocked(cfgErr, config.EnvRedisURL), Run: func(ctx context.Context) checkup.Result {
@@ -301,3 +307,21 @@ func editorsCheck(cfg config.Serve, cfgErr error) checkup.Check {
 // firstRunLine is what doctor says of the docs when docsbot starts without
 // any (config's first run): they are connected from Slack.
 const firstRunLine = "no docs project is set here: a workspace's admins connect its docs from the Settings of docsbot's Home (DOCSBOT_SECRETS_KEY is set)"
+
+// slackSettingsCheck lists the settings a workspace's admins may set from
+// docsbot's Home (settings.Table): each goes over its variable in that
+// workspace alone, and what the table leaves out stays here.
+func slackSettingsCheck() checkup.Check {
+	const name = "Settings in Slack"
+	return checkup.Check{Name: name, Run: func(context.Context) checkup.Result {
+		lines := []string{"a workspace's admins may set these from docsbot's Home, over the environment in that workspace:"}
+		for _, st := range settings.Table() {
+			per := ""
+			if st.PerChannel {
+				per = ", per channel"
+			}
+			lines = append(lines, fmt.Sprintf("%s (%s%s)", st.Env, st.Label, per))
+		}
+		return checkup.Result{Name: name, State: checkup.Passed, Lines: append(lines, "never in Slack: "+strings.ReplaceAll(settings.NeverInSlack, "`", ""))}
+	}}
+}

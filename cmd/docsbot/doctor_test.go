@@ -89,7 +89,7 @@ func doctorChecks(t *testing.T, out string) map[string]doctorCheck {
 
 // doctorNames are the checks in the order doctor prints them.
 func doctorNames() []string {
-	return []string{"configuration", "Slack bot token", "Slack app token", "Editors", "docs API", "Assistant", "Redis"}
+	return []string{"configuration", "Slack bot token", "Slack app token", "Editors", "Settings in Slack", "docs API", "Assistant", "Redis"}
 }
 
 func TestDoctor(t *testing.T) {
@@ -378,6 +378,8 @@ func TestDoctorAllPass(t *testing.T) {
 		"Assistant": {"answers from the docs are off: no docs project has an assistant, so /docs-ask is not served",
 			"set DOCS_ASSISTANT_KEY (mint_dsc_…, from the API keys page of the docs dashboard) and DOCS_DOMAIN to turn them on"},
 		"Redis": {db.URL + ": PING ok, write ok"},
+		"Settings in Slack": {"may set these from docsbot's Home", "DOCSBOT_EDITORS (Editors)", "DOCSBOT_ANSWER_CHANNELS (Answers, per channel)",
+			"DOCSBOT_ASK_PER_USER (Questions per person an hour)", "never in Slack: secrets"},
 	}
 	for _, name := range doctorNames() {
 		c := checks[name]

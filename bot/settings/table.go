@@ -1,0 +1,117 @@
+package settings
+
+import "github.com/docsbot/docsbot/bot"
+
+// The settings a workspace's admins may set in Slack, one table, read by
+// the Home (where each value comes from), the modals (their inputs and
+// checks), `docsbot doctor` and the README (cmd/docsbot's test keeps its
+// table the same). The one rule (bot/setinslack.go): a value set in Slack
+// for a workspace wins over the environment and the projects file there;
+// cleared (an empty input, or Clear on the Home), the environment's
+// applies again. A share is never set above the environment's value, its
+// ceiling. What is not in the table is set only where docsbot runs
+// (NeverInSlack).
+
+// Kind is what a setting holds, which decides its input and its check.
+type Kind string
+
+// The kinds of settings.
+const (
+	// KindPeople: users (a multi-users select) and user groups (their S…
+	// ids, typed: Slack has no select of user groups).
+	KindPeople Kind = "people"
+	// KindChannel: one channel (a conversations select).
+	KindChannel Kind = "channel"
+	// KindShare: a whole number an hour, at most the environment's.
+	KindShare Kind = "share"
+	// KindMode: a channel's answer mode, as `/docs-ask here MODE` sets it.
+	KindMode Kind = "answer mode"
+	// KindProject: a channel's default docs project, one of the
+	// workspace's (bot.ProjectsIn).
+	KindProject Kind = "project"
+	// KindSwitch: whether docsbot works in a channel.
+	KindSwitch Kind = "on or off"
+)
+
+// The modals that set them, by their titles.
+const (
+	modalChannels = "Channels"
+	modalPeople   = "People"
+	modalLimits   = "Digests and limits"
+)
+
+// Setting is a row of the table.
+type Setting struct {
+	// Key is the setting's key: in store.WorkspaceSettings for a
+	// workspace's (bot.SettingEditors, ...) and, per channel,
+	// bot.ChannelSetting's what (bot.ChannelProject, bot.ChannelOff);
+	// keyAnswers is kept in the help channels' modes (store.HelpChannels).
+	Key string
+	// Label is the input's label, and the setting's name on the Home.
+	Label string
+	// Modal is the title of the modal that sets it.
+	Modal string
+	Kind  Kind
+	// PerChannel is set for a setting of one channel.
+	PerChannel bool
+	// Env is what the setting goes over where docsbot runs: an
+	// environment variable, or the projects file.
+	Env string
+	// Doc says what it does, as the README's table does.
+	Doc string
+	// None says what no value where docsbot runs means, for the Home.
+	None string
+}
+
+// keyAnswers is the answer mode's row: kept where `/docs-ask here` keeps
+// it (store.HelpChannels), not in the workspace's settings.
+const keyAnswers = "answers"
+
+// Table is every setting that may be set in Slack.
+func Table() []Setting {
+	return []Setting{
+		{Key: keyAnswers, Label: "Answers", Modal: modalChannels, Kind: KindMode, PerChannel: true, Env: "DOCSBOT_ANSWER_CHANNELS",
+			Doc: "how docsbot answers in a channel (auto, private, mention, off), as `/docs-ask here MODE` sets it"},
+		{Key: bot.ChannelProject, Label: "Docs project", Modal: modalChannels, Kind: KindProject, PerChannel: true, Env: "DOCSBOT_PROJECTS_FILE",
+			Doc: "the channel's default docs project, over the projects file's `channels`"},
+		{Key: bot.ChannelOff, Label: "docsbot here", Modal: modalChannels, Kind: KindSwitch, PerChannel: true, Env: "DOCSBOT_ALLOWED_CHANNELS",
+			Doc: "whether docsbot works in the channel at all; a channel the allow-list leaves out stays out"},
+		{Key: bot.SettingEditors, Label: "Editors", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_EDITORS",
+			Doc: "who may start docs agent jobs, instead of `DOCSBOT_EDITORS` and the projects' editors", None: "everyone, unless the projects file names editors"},
+		{Key: bot.SettingExperts, Label: "Experts", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_EXPERTS",
+			Doc: "who *Ask an expert* calls, instead of `DOCSBOT_EXPERTS` and the projects' experts", None: "nobody, unless the projects file names experts"},
+		{Key: bot.SettingAdmins, Label: "Admins", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_ADMINS",
+			Doc: "who may set docsbot up, besides the workspace's admins and owners and whoever installed docsbot", None: "nobody besides them"},
+		{Key: bot.SettingRequestsChannel, Label: "Requests channel", Modal: modalLimits, Kind: KindChannel, Env: "DOCSBOT_REQUESTS_CHANNEL",
+			Doc: "where *Ask the docs team* posts the questions the docs did not answer", None: "none: no *Ask the docs team*"},
+		{Key: bot.SettingAskPerUser, Label: "Questions per person an hour", Modal: modalLimits, Kind: KindShare, Env: "DOCSBOT_ASK_PER_USER",
+			Doc: "a person's share of the questions to the docs, at most the environment's"},
+		{Key: bot.SettingAskBudget, Label: "Questions per workspace an hour", Modal: modalLimits, Kind: KindShare, Env: "DOCSBOT_ASK_BUDGET",
+			Doc: "the workspace's questions to the docs, at most the environment's"},
+	}
+}
+
+// NeverInSlack are the settings set only where docsbot runs.
+const NeverInSlack = "secrets (Slack's tokens and signing secret, the docs API and assistant keys of the environment, " +
+	"`DOCSBOT_SECRETS_KEY`), addresses (`DOCS_API_URL`, `DOCSBOT_PUBLIC_URL`, ...), Redis, the Slack mode and the ops listener"
+
+// row is the table's row of key.
+func row(key string) Setting {
+	for _, s := range Table() {
+		if s.Key == key {
+			return s
+		}
+	}
+	return Setting{Key: key, Label: key}
+}
+
+// rowsOf are the table's rows set by modal.
+func rowsOf(modal string) []Setting {
+	var out []Setting
+	for _, s := range Table() {
+		if s.Modal == modal {
+			out = append(out, s)
+		}
+	}
+	return out
+}
