@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -141,4 +142,27 @@ func (h *Harness) DeadReplicaWork(key, kind string, payload any, marks map[strin
 	if err := st.Inbox().Mark(ctx, taken[0], 0, marks); err != nil {
 		h.T.Fatalf("Mark: %v", err)
 	}
+}
+
+// OpenHome has user open docsbot's Home tab and waits until a view
+// published after it shows want (in its rendered text); it returns the
+// view.
+func (h *Harness) OpenHome(user, want string) slacktest.View {
+	h.T.Helper()
+	before := -1
+	if v, ok := h.Slack.HomeView(user); ok {
+		before = v.Updates
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := h.Slack.OpenHome(ctx, user); err != nil {
+		h.T.Fatalf("%s opening the Home: %v", user, err)
+	}
+	var v slacktest.View
+	h.WaitFor(user+"'s Home showing "+want, func() bool {
+		var ok bool
+		v, ok = h.Slack.HomeView(user)
+		return ok && v.Updates > before && strings.Contains(Rendered(slacktest.Message{Blocks: v.Blocks}), want)
+	})
+	return v
 }

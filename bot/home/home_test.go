@@ -39,22 +39,7 @@ func homeText(h *bottest.Harness, user string) string {
 // shows want.
 func openHome(t *testing.T, h *bottest.Harness, user, want string) slacktest.View {
 	t.Helper()
-	before := -1
-	if v, ok := h.Slack.HomeView(user); ok {
-		before = v.Updates
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := h.Slack.OpenHome(ctx, user); err != nil {
-		t.Fatalf("open Home: %v", err)
-	}
-	var v slacktest.View
-	h.WaitFor("a Home for "+user+" showing "+want, func() bool {
-		var ok bool
-		v, ok = h.Slack.HomeView(user)
-		return ok && v.Updates > before && strings.Contains(homeText(h, user), want)
-	})
-	return v
+	return h.OpenHome(user, want)
 }
 
 func TestHomeShowsJobsAndCachedVisitors(t *testing.T) {

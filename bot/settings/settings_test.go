@@ -2,10 +2,8 @@ package settings_test
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/agent"
@@ -42,28 +40,6 @@ func firstRun(h *bottest.Harness) *bottest.Running {
 		Install: install.Config{SecretsKeys: [][]byte{secretsKey}},
 		Connect: app.Connect{APIURL: h.API.URL, DiscoveryURL: h.API.DiscoveryURL},
 	}})
-}
-
-// homeOf opens user's Home and waits until it shows want; it returns the
-// Home's view.
-func homeOf(t *testing.T, h *bottest.Harness, user, want string) slacktest.View {
-	t.Helper()
-	before := -1
-	if v, ok := h.Slack.HomeView(user); ok {
-		before = v.Updates
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := h.Slack.OpenHome(ctx, user); err != nil {
-		t.Fatalf("open Home: %v", err)
-	}
-	var v slacktest.View
-	h.WaitFor(user+"'s Home showing "+want, func() bool {
-		var ok bool
-		v, ok = h.Slack.HomeView(user)
-		return ok && v.Updates > before && strings.Contains(bottest.Rendered(slacktest.Message{Blocks: v.Blocks}), want)
-	})
-	return v
 }
 
 // connectModal has user press Connect docs on their Home v and returns the
@@ -105,12 +81,12 @@ func TestConnectDocsFromTheHome(t *testing.T) {
 	ack := string(h.Command(bob, bottest.General, agent.Command, "Document the webhooks").Payload)
 	bottest.WantContains(t, "a command with no docs", ack, "no docs connected in this workspace")
 
-	bobHome := homeOf(t, h, bob, "has no docs connected")
+	bobHome := h.OpenHome(bob, "has no docs connected")
 	bottest.WantContains(t, "bob's Home", bottest.Rendered(slacktest.Message{Blocks: bobHome.Blocks}), "admins and owners")
 	if strings.Contains(string(bobHome.Blocks), settings.ActionConnect) {
 		t.Errorf("a member's Home offers Connect docs: %s", bobHome.Blocks)
 	}
-	aliceHome := homeOf(t, h, alice, "Connect your docs to start")
+	aliceHome := h.OpenHome(alice, "Connect your docs to start")
 	modal := connectModal(t, h, alice, aliceHome)
 
 	for _, c := range []struct {
@@ -154,7 +130,7 @@ func TestConnectDocsFromTheHome(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].ProjectID != h.API.ProjectID || list[0].By != alice {
 		t.Fatalf("saved: %+v, %v", list, err)
 	}
-	homeOf(t, h, alice, "connected from Slack by <@"+alice+">")
+	h.OpenHome(alice, "connected from Slack by <@"+alice+">")
 
 	h.Command(bob, bottest.General, agent.Command, "Document the webhooks")
 	h.WaitFor("bob's job on the connected project", func() bool { return len(h.API.Jobs()) == 1 })
@@ -203,7 +179,7 @@ func TestConnectDocsFromTheHome(t *testing.T) {
 
 	// Disconnected: nothing new starts; the project's record keeps its
 	// keys for the job still running.
-	home := homeOf(t, h, alice, "Disconnect")
+	home := h.OpenHome(alice, "Disconnect")
 	h.Act(slacktest.Action{UserID: alice, ViewID: home.ID, ActionID: settings.ActionDisconnect})
 	h.WaitFor("alice's Home without the project", func() bool {
 		v, _ := h.Slack.HomeView(alice)

@@ -115,7 +115,7 @@ func TestChannelSetUpOnOneReplicaInForceOnAnother(t *testing.T) {
 	h.Idle() // the other replica took it, and read the workspace's settings: none, so no answer
 
 	f.at(t, one)
-	home := homeOf(t, h, alice, "Set a channel up")
+	home := h.OpenHome(alice, "Set a channel up")
 	if errs := submitted(t, h, openModal(t, h, alice, home, settings.ActionChannels, settings.ViewChannels),
 		values("channel", help, "answers", bot.ModeAuto)); errs != nil {
 		t.Fatalf("the Channels modal answered %v", errs)
@@ -166,7 +166,7 @@ func TestPeopleChannelsAndLimitsSetInSlack(t *testing.T) {
 	h.Slack.MakeAdmin(alice, false)
 	api := h.TwoProjects(bottest.Project{}, bottest.Project{})
 	h.StartBot(bottest.Config{Answers: true})
-	home := homeOf(t, h, alice, "from the environment (`DOCSBOT_EDITORS`)")
+	home := h.OpenHome(alice, "from the environment (`DOCSBOT_EDITORS`)")
 
 	people := openModal(t, h, alice, home, settings.ActionPeople, settings.ViewPeople)
 	errs := submitted(t, h, people, values("editors", alice, "editors_groups", "docs-team"))
@@ -204,12 +204,12 @@ func TestPeopleChannelsAndLimitsSetInSlack(t *testing.T) {
 	h.Command(bob, bottest.General, "/docs-ask", "And how are they retried?")
 	h.WaitForEphemeral(bob, "You asked 1 question in the last hour")
 
-	home = homeOf(t, h, alice, "set in Slack by <@"+alice+">")
+	home = h.OpenHome(alice, "set in Slack by <@"+alice+">")
 	rendered := bottest.Rendered(slacktest.Message{Blocks: home.Blocks})
 	bottest.WantContains(t, "the Home", rendered, "*Editors*: <@"+alice+">", "*Experts*: nobody, unless the projects file names experts · from the environment (`DOCSBOT_EXPERTS`)",
 		"*Questions per person an hour*: 1 · set in Slack", "<#"+bottest.General+">: docs project `api`")
 	h.Act(slacktest.Action{UserID: alice, ViewID: home.ID, ActionID: settings.ActionClear + bot.SettingEditors})
-	homeOf(t, h, alice, "*Editors*: everyone, unless the projects file names editors · from the environment")
+	h.OpenHome(alice, "*Editors*: everyone, unless the projects file names editors · from the environment")
 
 	h.Idle()
 	var changes []string
