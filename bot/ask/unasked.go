@@ -53,8 +53,8 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 			buttons = append(buttons, bot.Pressed{Button: slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, j.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Make this a docs job", false, false))})
 		}
+		a.answeredOutcome(ctx, r, "", log) // before its buttons show (show)
 		a.tellWith(ctx, bot.Question{Team: q.Team, Channel: q.Channel, User: q.User, ThreadTS: thread.TS}, bot.NotCovered, bot.UncoveredNote(buttons...), log)
-		a.answeredOutcome(ctx, r, "", log)
 		return a.done(ctx, w)
 	}
 	turn := a.remember(ctx, r, log)
@@ -63,6 +63,10 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		if a.hasExperts(ctx, key) {
 			blocks = append(blocks, slack.NewActionBlock("expert", bot.ExpertButton(bot.ExpertRef{ShareRef: bot.ShareRef{ThreadRef: ref}, Sourced: true, Answer: true})))
 		}
+		recorded := wr.ts != "" // before its buttons show (show)
+		if recorded {
+			a.answeredOutcome(ctx, r, wr.ts, log)
+		}
 		if err := wr.finish(ctx, r.note, blocks); err != nil {
 			log.Warn("posting the answer failed", "err", err)
 			if wr.ts == "" {
@@ -70,7 +74,9 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 			}
 		}
 		a.metrics.Answer(r.outcome)
-		a.answeredOutcome(ctx, r, wr.ts, log)
+		if !recorded {
+			a.answeredOutcome(ctx, r, wr.ts, log)
+		}
 		return a.done(ctx, w)
 	}
 	// Private: the answer whole, its sources, Share in channel.
@@ -90,11 +96,11 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 	shown := bot.PrivateAnswer(mrkdwn.Cut(text, 3000), sourceLinks(wr.sites, sources), buttons...)
 	p := bot.Private{User: q.User, Channel: q.Channel, ThreadTS: thread.TS, ResponseURL: q.ResponseURL, Text: mrkdwn.Cut(text, 3000), Blocks: shown,
 		DMText: "Your question in <#" + q.Channel + ">: " + mrkdwn.Cut(text, 2800)}
+	a.answeredOutcome(ctx, r, "", log) // before its buttons show (show); again on a retry changes nothing
 	if err := a.core.TellPrivately(ctx, p); err != nil {
 		log.Warn("showing the private answer failed", "err", err)
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
 	}
 	a.metrics.Answer(r.outcome)
-	a.answeredOutcome(ctx, r, "", log)
 	return a.done(ctx, w)
 }

@@ -279,15 +279,21 @@ func noteOf(note string, fresh, questionCut bool, images string) string {
 	return note
 }
 
-// show ends the answer of a question asked of docsbot: the conversation is
-// kept before the answer's message ends, so that its buttons and a reply
-// find it as soon as it shows whole; the message ends with its sources and
-// buttons (again: Ask again's question, "" for none). It ends the work.
+// show ends the answer of a question asked of docsbot: the conversation
+// and the question's outcome record are kept before the answer's message
+// ends, so that its buttons and a reply find them as soon as it shows
+// whole (a press on a question with no record counts for nothing); the
+// message ends with its sources and buttons (again: Ask again's question,
+// "" for none). It ends the work.
 func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, first time.Time, log *slog.Logger) error {
 	wr := r.wr
 	turn := 0
 	if r.outcome == "answered" || strings.TrimSpace(r.text) != "" {
 		turn = a.remember(ctx, r, log)
+	}
+	recorded := wr.ts != "" // streamed: the message is there, its buttons not yet
+	if recorded {
+		a.answeredOutcome(ctx, r, wr.ts, log)
 	}
 	if err := wr.finish(ctx, r.note, answerBlocks(wr.sites, r.stream.Sources(), r.suggestions, again, turn)); haltedByStop(err) {
 		// Stop was pressed after the last text: the answer shows whole
@@ -301,7 +307,7 @@ func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, 
 		}
 	}
 	a.metrics.Answer(r.outcome)
-	if wr.ts != "" {
+	if !recorded && wr.ts != "" {
 		a.answeredOutcome(ctx, r, wr.ts, log)
 	}
 	if !first.IsZero() {
