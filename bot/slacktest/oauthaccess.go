@@ -36,6 +36,9 @@ func (s *Server) oauthV2Access(r *apiRequest) apiResult {
 		return s.issueLocked(c.grant)
 	case "refresh_token":
 		rt := s.refreshes[p["refresh_token"]]
+		if rt != nil && rt.used {
+			s.reuses++
+		}
 		if rt == nil || rt.used || rt.revoked {
 			return fail("invalid_refresh_token")
 		}

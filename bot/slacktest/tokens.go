@@ -24,10 +24,13 @@ type installState struct {
 	signins map[string]signin
 	// denyNext makes the next authorize a refusal (DenyNextInstall),
 	// orgWide makes approvals org-wide installs (InstallOrgWide);
-	// exchanges counts refresh tokens exchanged (TokenExchanges).
+	// exchanges counts refresh tokens exchanged (TokenExchanges), reuses
+	// the refresh tokens presented again after their exchange
+	// (RefreshReuses).
 	denyNext  bool
 	orgWide   bool
 	exchanges int
+	reuses    int
 }
 
 // grant is what an installation authorises: the app in one workspace
@@ -156,6 +159,15 @@ func (s *Server) TokenExchanges() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exchanges
+}
+
+// RefreshReuses counts the oauth.v2.access calls that presented a refresh
+// token already exchanged: refused invalid_refresh_token, as a refresh
+// token works once. Two callers refreshing one token at once make one.
+func (s *Server) RefreshReuses() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reuses
 }
 
 // revokeLocked revokes every bot token and refresh token of the

@@ -78,8 +78,8 @@ func TestTokenRotation(t *testing.T) {
 	if got := authTestErr(t, s, third.AccessToken); got != "" {
 		t.Errorf("third token: %q", got)
 	}
-	if got := s.TokenExchanges(); got != 2 {
-		t.Errorf("TokenExchanges = %d, want 2", got)
+	if got, reused := s.TokenExchanges(), s.RefreshReuses(); got != 2 || reused != 2 {
+		t.Errorf("TokenExchanges = %d, RefreshReuses = %d, want 2 and 2 (the made-up one is no reuse)", got, reused)
 	}
 }
 
