@@ -88,7 +88,7 @@ func (o *chaosOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.runs, "runs", 1, "repeat the run this many times and report each and their sum")
 	fs.BoolVar(&o.install, "install", false, "install mode: the replicas serve Slack over HTTP behind a load balancer, added by link to two workspaces whose tokens rotate "+
 		"within the run; the commands and replies come from both, Slack retries events as it does over HTTP, and no socket is dropped (not with --rolling)")
-	fs.DurationVar(&o.tokenLifetime, "token-lifetime", 2*time.Minute, "with --install: how long Slack's tokens last (refreshed once a quarter of that is left)")
+	fs.DurationVar(&o.tokenLifetime, "token-lifetime", time.Minute, "with --install: how long Slack's tokens last (refreshed once a quarter of that is left: every 45 s by default, several times a run)")
 }
 
 // withDefaults fills in the options whose defaults depend on the mode.
@@ -311,6 +311,7 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 			for sleep(faultsCtx, o.killEvery) {
 				if fleet.killOne(faultsCtx, rng.IntN(o.replicas)) {
 					res.ReplicaKills++
+					res.killedAt = append(res.killedAt, time.Now())
 					fault()
 				}
 			}

@@ -129,6 +129,8 @@ type chaosResult struct {
 
 	lostWhat []string
 	issues   []string
+	// killedAt are the times of the replica SIGKILLs.
+	killedAt []time.Time
 	// drained is set when every job was reported before the deadline.
 	drained bool
 	// postLimited: Slack's posting limit was in force.

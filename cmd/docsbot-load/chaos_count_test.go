@@ -2,7 +2,9 @@ package main
 
 import (
 	"io"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
@@ -133,5 +135,29 @@ func TestInstallProblems(t *testing.T) {
 	sum := clean().plus(clean())
 	if sum.Refreshes != 4 || len(sum.Workspaces) != 2 || len(sum.problems()) != 0 {
 		t.Errorf("two clean runs add up to %+v", sum)
+	}
+}
+
+// TestReuseCause: a refresh token presented again is put down to a SIGKILL
+// only when one fell between the refresh's request (the latency before
+// Slack's exchange) and its answer.
+func TestReuseCause(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 2, 11, 44, 8, 0, time.UTC)
+	tests := []struct {
+		name   string
+		kill   time.Duration // from the exchange
+		killed bool
+	}{
+		{"killed while Slack held the request", -150 * time.Millisecond, true},
+		{"killed as the answer came back", 50 * time.Millisecond, true},
+		{"killed a second before", -time.Second, false},
+		{"killed a second after", time.Second, false},
+	}
+	for _, tt := range tests {
+		got := reuseCause(at, []time.Time{at.Add(-10 * time.Second), at.Add(tt.kill)}, 250*time.Millisecond)
+		if blamed := !strings.HasPrefix(got, "no replica"); blamed != tt.killed {
+			t.Errorf("%s: %q", tt.name, got)
+		}
 	}
 }

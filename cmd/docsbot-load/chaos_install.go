@@ -142,7 +142,12 @@ type workspaceOutcome struct {
 // workspace's requests, and what the fake Slack and Redis say of the
 // tokens.
 func (res *chaosResult) countInstall(ctx context.Context, r *rig, o chaosOptions, key string, front *slacktest.Balancer, sent []chaosCommand, replies []chaosReplyRec, workspaces []chaosWorkspace) {
-	f := &installFigures{TokenLifetime: o.tokenLifetime, Refreshes: r.slack.TokenExchanges(), Reused: r.slack.RefreshReuses(), Balancer: front.Stats()}
+	reuses := r.slack.RefreshReuses()
+	f := &installFigures{TokenLifetime: o.tokenLifetime, Refreshes: r.slack.TokenExchanges(), Reused: len(reuses), Balancer: front.Stats()}
+	for _, u := range reuses {
+		res.issues = append(res.issues, fmt.Sprintf("the refresh token of %s, exchanged at %s, was presented again at %s: %s",
+			u.Installation, u.Exchanged.Format("15:04:05.000"), u.Presented.Format("15:04:05.000"), reuseCause(u.Exchanged, res.killedAt, o.latency)))
+	}
 	for _, ws := range workspaces {
 		part := &chaosResult{drained: res.drained}
 		part.count(r, o, sent, replies, ws.channels)
@@ -162,6 +167,22 @@ func (res *chaosResult) countInstall(ctx context.Context, r *rig, o chaosOptions
 	}
 	f.Broken, f.Missing = installationsLeft(ctx, r, key, workspaces, &res.issues)
 	res.Install = f
+}
+
+// reuseCause says what may have spent a refresh token that was presented
+// again: a replica SIGKILLed while Slack exchanged it (between the request,
+// latency before the exchange, and the answer kept) took the new tokens
+// with it, and the next refresh had only the spent one; else two replicas
+// exchanged it.
+func reuseCause(exchanged time.Time, kills []time.Time, latency time.Duration) string {
+	const slack = 200 * time.Millisecond // the answer's way back, the save, the kill's own delay
+	from, to := exchanged.Add(-latency-slack), exchanged.Add(slack)
+	for _, k := range kills {
+		if !k.Before(from) && !k.After(to) {
+			return fmt.Sprintf("a replica was SIGKILLed %s around the exchange, likely the one refreshing: the new tokens died with it (Slack accepts a refresh token once; the workspace must add docsbot again)", ms(k.Sub(exchanged).Abs()))
+		}
+	}
+	return "no replica was SIGKILLed around the exchange: two replicas exchanged it"
 }
 
 // installationsLeft reads the installations at the end: those broken, and
