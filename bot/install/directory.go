@@ -327,7 +327,11 @@ func (d *Directory) Cached() int {
 // Unserved is what a person of ws is told when docsbot cannot serve it
 // (bot.Workspaces): not installed, or its refresh token refused; "" when it
 // can. A failure to read Redis is not told here: the command's own work
-// meets it.
+// meets it. Nor is a token that ran out and is not renewed yet (the
+// replica refreshing it went away holding the turn): the workspace is
+// served, its work is recorded and its calls, failing as Slack's passing
+// trouble does (Client), are tried again once the token is renewed; turned
+// away here, its events and buttons would be acknowledged and dropped.
 //
 // A token due is refreshed here, so that a workspace whose refresh token
 // Slack refuses is told at its next command.
@@ -341,8 +345,6 @@ func (d *Directory) Unserved(ctx context.Context, ws bot.Workspace) string {
 		return "docsbot is not installed in this workspace any more. Ask an admin of the workspace to add it again" + d.installHint() + "."
 	case errors.Is(err, ErrBroken):
 		return "docsbot lost its access to this workspace (Slack refused to renew its token). Ask an admin of the workspace to add it again" + d.installHint() + "; nothing is lost."
-	case errors.Is(err, ErrExpired):
-		return "docsbot cannot reach Slack for this workspace right now: its token ran out and could not be renewed yet. Try again in a minute."
 	}
 	return ""
 }

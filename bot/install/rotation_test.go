@@ -15,6 +15,8 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
 )
 
 // lifetime is how long the world's tokens last, as Slack's rotating ones.
@@ -128,5 +130,46 @@ func TestRefusedRefreshTokenBreaksTheInstallation(t *testing.T) {
 	}
 	if ack := h.Command(olive, otherChan, agent.Command, "list"); strings.Contains(string(ack.Payload), "add it again") {
 		t.Errorf("after a new install the workspace is still refused: %s", ack.Payload)
+	}
+}
+
+// TestExpiredTokenKeepsTheWorkspacesEvents: a token that ran out while
+// the replica refreshing it was gone (the turn to refresh still held)
+// leaves the workspace's events recorded, not acknowledged and dropped: a
+// reply in a job's thread reaches the agent once the token is renewed,
+// and no call goes out with the expired one.
+func TestExpiredTokenKeepsTheWorkspacesEvents(t *testing.T) {
+	t.Parallel()
+	h, _, clock := rotationWorld(t, 1)
+	jobsAtOnce(h, 1)
+	root := h.Roots(otherChan)[0]
+	sealer, err := store.NewSealer(secretsKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, turns, id := context.Background(), h.OpenStore().Installations(sealer), "T"+other
+	// A replica took the turn to refresh and died: the turn stays held
+	// until its hold runs out.
+	if _, mine, err := turns.TakeTurn(ctx, id, 2*time.Second); err != nil || !mine {
+		t.Fatalf("taking the turn as a replica that died: %t %v", mine, err)
+	}
+	clock.Advance(lifetime + time.Minute)
+	h.Reply(olive, otherChan, root.TS, "Also mention the rate limits")
+	// Once the hold has run out, the workspace's next command renews the
+	// token.
+	h.WaitFor("the dead replica's turn run out", func() bool {
+		done, mine, err := turns.TakeTurn(ctx, id, time.Second)
+		if mine {
+			done(ctx)
+		}
+		return err == nil && mine
+	})
+	jobsAtOnce(h, 1)
+	h.WaitFor("the reply passed on to the agent", func() bool { return h.API.Count(docsapitest.EndpointMessage) == 1 })
+	if n := h.Slack.TokenExchanges(); n != 1 {
+		t.Errorf("%d refreshes, want 1", n)
+	}
+	if bad := refused(h); len(bad) > 0 {
+		t.Errorf("calls refused for their token: %+v", bad)
 	}
 }

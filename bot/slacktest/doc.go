@@ -85,8 +85,10 @@
 // WithOAuth serves GET /oauth/v2/authorize on URL() for the person signed in
 // with SignInURL (DenyNextInstall, InstallOrgWide) and oauth.v2.access, which
 // exchanges a code, or with WithTokenRotation a refresh token once
-// (TokenExchanges), for a bot token of that workspace (token_expired after its
-// lifetime). Uninstall and RevokeTokens revoke a workspace's tokens
+// (TokenExchanges; RefreshReuses counts one presented again), for a bot token
+// of that workspace (token_expired after its lifetime). Call.NamedTeam says
+// whose channel or person a call named, to tell a call that used another
+// workspace's token. Uninstall and RevokeTokens revoke a workspace's tokens
 // (token_revoked) and deliver app_uninstalled and tokens_revoked. Not
 // modelled: events still come from a workspace where the app is not
 // installed; every token has the scopes of WithScopes, whatever an install
@@ -101,7 +103,9 @@
 // Slack does for an app without Socket Mode: signed requests to /slack/events,
 // /slack/commands and /slack/interactive, with Slack's retries of events not
 // answered 2xx within 3 s. VerifyURL, SendSigned, SendBadSignature, SendStale
-// and SendOversized exercise the app's request checking.
+// and SendOversized exercise the app's request checking. NewBalancer is the
+// load balancer in front of several replicas: the one request URL, each
+// request to one replica, passing over a dead one.
 //
 // BotToken and AppToken are the made-up tokens to configure the bot with;
 // AckAll connects a client that acknowledges everything, where no bot should;

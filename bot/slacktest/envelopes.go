@@ -218,11 +218,15 @@ type EventFate struct {
 	Attempt int
 	// GaveUp is set when the event was not acknowledged and Slack sends it
 	// no more: its last retry (retry_attempt 3) had no ack within the
-	// redelivery time, or the connection it went to closed first.
+	// redelivery time, or the connection it went to closed first. Over
+	// HTTP (WithHTTPDelivery): its last try was not answered 2xx, or an
+	// answer said X-Slack-No-Retry.
 	GaveUp bool
 	// LastLost is set when Slack gave up because the connection that
 	// carried the last retry closed before an ack: the app's process died
-	// or its socket dropped while the last try was in its hands.
+	// or its socket dropped while the last try was in its hands. Over
+	// HTTP: the last try could not be delivered, or a load balancer
+	// answered it 502 Bad Gateway (the replica that had it went away).
 	LastLost bool
 }
 

@@ -139,6 +139,7 @@ func (s *Server) postEnvelope(e *envelope) {
 			reason = "http_error"
 		}
 		if e.typ != typeEventsAPI || d.NoRetry || attempt >= len(s.cfg.http.retries) {
+			s.giveUpHTTP(e, err, ans.Status)
 			return
 		}
 		t := time.NewTimer(s.cfg.http.retries[attempt])
@@ -152,6 +153,23 @@ func (s *Server) postEnvelope(e *envelope) {
 		s.redelivered++
 		s.mu.Unlock()
 	}
+}
+
+// giveUpHTTP records that Slack sends event e no more: its last try was
+// answered err (nil when the app answered) and status. The try was lost
+// (EventFate.LastLost) when nothing answered for the app: the connection
+// failed, or a load balancer answered 502 Bad Gateway because the replica
+// that had the request went away with it. A timeout is not: the app was
+// there and did not answer in time.
+func (s *Server) giveUpHTTP(e *envelope, err error, status int) {
+	if e.typ != typeEventsAPI {
+		return
+	}
+	s.mu.Lock()
+	e.gaveUp = true
+	e.lastLost = (err != nil && !isTimeout(err) && !errors.Is(err, context.DeadlineExceeded)) || status == http.StatusBadGateway
+	s.mu.Unlock()
+	s.changed()
 }
 
 func isTimeout(err error) bool {

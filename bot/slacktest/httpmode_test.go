@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 const testSigningSecret = "test-signing-secret"
@@ -142,6 +144,8 @@ func TestHTTPModeRetries(t *testing.T) {
 		wantTries  int
 		wantReason string
 		wantAck    bool
+		// wantFate is what Slack made of the event in the end.
+		wantFate EventFate
 	}{
 		{"error then success", func(n int, w http.ResponseWriter, _ *http.Request) bool {
 			if n == 0 {
@@ -149,23 +153,29 @@ func TestHTTPModeRetries(t *testing.T) {
 				return true
 			}
 			return false
-		}, 2, "http_error", true},
+		}, 2, "http_error", true, EventFate{Acked: true, Attempt: 1}},
 		{"no answer in time then success", func(n int, _ http.ResponseWriter, r *http.Request) bool {
 			if n == 0 {
 				<-r.Context().Done() // the server gives up after its timeout
 				return true
 			}
 			return false
-		}, 2, "http_timeout", true},
+		}, 2, "http_timeout", true, EventFate{Acked: true, Attempt: 1}},
 		{"X-Slack-No-Retry stops retries", func(_ int, w http.ResponseWriter, _ *http.Request) bool {
 			w.Header().Set("X-Slack-No-Retry", "1")
 			http.Error(w, "not now", http.StatusServiceUnavailable)
 			return true
-		}, 1, "", false},
+		}, 1, "", false, EventFate{GaveUp: true}},
 		{"always failing: three retries", func(_ int, w http.ResponseWriter, _ *http.Request) bool {
 			http.Error(w, "boom", http.StatusInternalServerError)
 			return true
-		}, 4, "http_error", false},
+		}, 4, "http_error", false, EventFate{Attempt: 3, GaveUp: true}},
+		// A load balancer's answer for a replica that went away with the
+		// request: the last try was lost, not refused by the app.
+		{"502 from the load balancer every time", func(_ int, w http.ResponseWriter, _ *http.Request) bool {
+			w.WriteHeader(http.StatusBadGateway)
+			return true
+		}, 4, "http_error", false, EventFate{Attempt: 3, GaveUp: true, LastLost: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,6 +191,13 @@ func TestHTTPModeRetries(t *testing.T) {
 			}()
 			if err := s.WaitFor(testContext(t), func() bool { return app.seen.len() >= tc.wantTries }); err != nil {
 				t.Fatalf("the app saw %d requests, want %d", app.seen.len(), tc.wantTries)
+			}
+			var ev struct {
+				EventID string `json:"event_id"`
+			}
+			_ = json.Unmarshal(app.seen.all()[0].body, &ev)
+			if fate := waitFate(t, s, ev.EventID, EventFate.Settled); fate != tc.wantFate {
+				t.Errorf("fate %+v, want %+v", fate, tc.wantFate)
 			}
 			var err error
 			if tc.wantAck {
@@ -233,5 +250,20 @@ func TestHTTPModeFaults(t *testing.T) {
 		if err != nil || ans.Status != tc.want {
 			t.Errorf("%s: status %d, %v; want %d", tc.name, ans.Status, err, tc.want)
 		}
+	}
+}
+
+// TestHTTPModeAppGone: an event that could never be delivered (nothing
+// listens at the request URL) is tried as Slack tries it, then given up,
+// its last try lost.
+func TestHTTPModeAppGone(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, WithHTTPDelivery("http://"+redistest.FreeAddr(), testSigningSecret), WithHTTPRetries(time.Second, 0, 0, 0))
+	id := postUnwaited(t, s, "anyone there?")
+	if f := waitFate(t, s, id, EventFate.Settled); f != (EventFate{Attempt: 3, GaveUp: true, LastLost: true}) {
+		t.Errorf("fate %+v, want given up after 3 retries, the last lost", f)
+	}
+	if d := s.HTTPDeliveries(); len(d) != 4 || d[3].RetryReason != "connection_failed" {
+		t.Errorf("deliveries %+v, want 4, retried for connection_failed", d)
 	}
 }

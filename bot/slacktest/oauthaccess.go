@@ -36,10 +36,13 @@ func (s *Server) oauthV2Access(r *apiRequest) apiResult {
 		return s.issueLocked(c.grant)
 	case "refresh_token":
 		rt := s.refreshes[p["refresh_token"]]
+		if rt != nil && rt.used {
+			s.reuses = append(s.reuses, RefreshReuse{Installation: rt.key(), Exchanged: rt.usedAt, Presented: s.cfg.now()})
+		}
 		if rt == nil || rt.used || rt.revoked {
 			return fail("invalid_refresh_token")
 		}
-		rt.used = true
+		rt.used, rt.usedAt = true, s.cfg.now()
 		s.exchanges++
 		return s.issueLocked(rt.grant)
 	default:

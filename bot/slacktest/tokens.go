@@ -24,10 +24,13 @@ type installState struct {
 	signins map[string]signin
 	// denyNext makes the next authorize a refusal (DenyNextInstall),
 	// orgWide makes approvals org-wide installs (InstallOrgWide);
-	// exchanges counts refresh tokens exchanged (TokenExchanges).
+	// exchanges counts refresh tokens exchanged (TokenExchanges), reuses
+	// are the refresh tokens presented again after their exchange
+	// (RefreshReuses).
 	denyNext  bool
 	orgWide   bool
 	exchanges int
+	reuses    []RefreshReuse
 }
 
 // grant is what an installation authorises: the app in one workspace
@@ -60,10 +63,12 @@ type issuedToken struct {
 	revoked bool
 }
 
-// refreshToken exchanges once for a new bot token and refresh token.
+// refreshToken exchanges once for a new bot token and refresh token (at
+// usedAt).
 type refreshToken struct {
 	grant
 	used, revoked bool
+	usedAt        time.Time
 }
 
 func newInstallState(primary string) installState {
@@ -156,6 +161,26 @@ func (s *Server) TokenExchanges() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exchanges
+}
+
+// RefreshReuse is a refresh token presented again after its exchange.
+type RefreshReuse struct {
+	// Installation is the team (or enterprise id) the token was issued for.
+	Installation string
+	// Exchanged is when Slack exchanged it, Presented when it came again
+	// (on the server's clock, WithClock).
+	Exchanged, Presented time.Time
+}
+
+// RefreshReuses lists the oauth.v2.access calls that presented a refresh
+// token already exchanged, oldest first: refused invalid_refresh_token, as
+// a refresh token works once. Two callers refreshing one token at once
+// make one; so does a caller that lost the answer of the exchange (it died
+// before it kept the new tokens) and a later one that tries again.
+func (s *Server) RefreshReuses() []RefreshReuse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.reuses)
 }
 
 // revokeLocked revokes every bot token and refresh token of the

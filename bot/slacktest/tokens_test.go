@@ -81,6 +81,12 @@ func TestTokenRotation(t *testing.T) {
 	if got := s.TokenExchanges(); got != 2 {
 		t.Errorf("TokenExchanges = %d, want 2", got)
 	}
+	// The two spent ones, not the made-up one, each with when it was
+	// exchanged (the first 12 hours before the second) and presented.
+	reused := s.RefreshReuses()
+	if len(reused) != 2 || reused[0].Installation != "T0ACME" || reused[1].Exchanged.Sub(reused[0].Exchanged) != 12*time.Hour || reused[1].Presented.Before(reused[1].Exchanged) {
+		t.Errorf("RefreshReuses = %+v, want the first and second refresh tokens, each after its exchange", reused)
+	}
 }
 
 // payloadOf is what tests read of an envelope's payload: an event's team

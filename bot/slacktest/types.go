@@ -108,6 +108,13 @@ type Call struct {
 	// org-wide token, the workspace the call acted in, else the
 	// enterprise id); "" for no token, an app token or an unknown one.
 	Team string
+	// NamedTeam is the workspace of the channel the call names (channel,
+	// channel_id), else of the person (user, user_id); "" when it names
+	// none the fake knows. A bot token's call whose NamedTeam is not its
+	// Team reached for another workspace with it (Slack answers
+	// channel_not_found, or user_not_found but for a person who shares a
+	// channel with the token's workspace).
+	NamedTeam string
 }
 
 // Message is a message stored in the fake workspace.

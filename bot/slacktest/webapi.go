@@ -141,7 +141,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	tu := s.tokenOf(token, params)
 	kind, tokenErr := tu.kind, tu.code
-	call := Call{Method: method, Params: params, Token: kind, At: now, Team: tu.team}
+	call := Call{Method: method, Params: params, Token: kind, At: now, Team: tu.team, NamedTeam: s.namedTeam(params)}
 	if method == "oauth.v2.access" {
 		call.Params = withoutSecrets(maps.Clone(params))
 	}
@@ -263,6 +263,26 @@ func (s *Server) tokenOf(token string, params map[string]string) tokenUse {
 		u.team = w.Team
 	}
 	return u
+}
+
+// namedTeam is the workspace of the channel a call with params names, else
+// of the person it names; "" for none the fake knows.
+func (s *Server) namedTeam(params map[string]string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range []string{"channel", "channel_id"} {
+		if ch, ok := s.channels[params[k]]; ok {
+			return s.channelWorkspaceLocked(ch).Team
+		}
+	}
+	for _, k := range []string{"user", "user_id"} {
+		if _, known := s.users[params[k]]; known {
+			if w := s.userWorkspaceLocked(params[k]); w != nil {
+				return w.Team
+			}
+		}
+	}
+	return ""
 }
 
 // withoutSecrets deletes from params the credentials oauth.v2.access takes

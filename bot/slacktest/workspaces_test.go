@@ -68,6 +68,17 @@ func TestWorkspaceTokensReachTheirWorkspace(t *testing.T) {
 		if c.Team != want {
 			t.Errorf("call %q: Team %q, want %q", c.Params["text"], c.Team, want)
 		}
+		// The workspace of the channel named: the primary's, Acme's, or
+		// none known (a name, a person's id).
+		named := map[string]string{"Acme's token in the primary's channel": "T0TEST", "Acme's token by name": "",
+			"Acme's token to its person's DM": "", "Acme's token to a person of the primary": ""}
+		wantNamed, ok := named[c.Params["text"]]
+		if !ok {
+			wantNamed = "T0ACME"
+		}
+		if c.NamedTeam != wantNamed {
+			t.Errorf("call %q: NamedTeam %q, want %q", c.Params["text"], c.NamedTeam, wantNamed)
+		}
 	}
 
 	people := []struct {

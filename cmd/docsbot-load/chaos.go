@@ -49,6 +49,10 @@ type chaosOptions struct {
 	minRollouts  int
 	// runs repeats the whole run, with seeds seed, seed+1, …
 	runs int
+	// install runs the replicas in install mode over HTTP, added by link
+	// to two workspaces whose tokens last tokenLifetime (chaos_install.go).
+	install       bool
+	tokenLifetime time.Duration
 }
 
 func (o *chaosOptions) register(fs *flag.FlagSet) {
@@ -82,14 +86,20 @@ func (o *chaosOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.rolloutPause, "rollout-pause", 2*time.Second, "with --rolling: the most time between one rolling update's end and the next's start (each pause drawn from the seed)")
 	fs.IntVar(&o.minRollouts, "min-rollouts", 1, "with --rolling: rolling updates that complete at least, going on after the last command if need be")
 	fs.IntVar(&o.runs, "runs", 1, "repeat the run this many times and report each and their sum")
+	fs.BoolVar(&o.install, "install", false, "install mode: the replicas serve Slack over HTTP behind a load balancer, added by link to two workspaces whose tokens rotate "+
+		"within the run; the commands and replies come from both, Slack retries events as it does over HTTP, and no socket is dropped (not with --rolling)")
+	fs.DurationVar(&o.tokenLifetime, "token-lifetime", time.Minute, "with --install: how long Slack's tokens last (refreshed once a quarter of that is left: every 45 s by default, several times a run)")
 }
 
 // withDefaults fills in the options whose defaults depend on the mode.
 func (o chaosOptions) withDefaults() chaosOptions {
 	if o.commands == 0 {
 		o.commands = 120
-		if o.rolling {
+		switch {
+		case o.rolling:
 			o.commands = 150
+		case o.install:
+			o.commands = 240 // two minutes: the tokens are refreshed while the faults go on
 		}
 	}
 	if o.rate == 0 {
@@ -126,6 +136,7 @@ type chaosReplyRec struct {
 	index     int
 	channel   string
 	thread    string
+	user      string // who replied
 	ts        string
 	eventID   string
 	timedOut  bool // Slack never had an ack for it while the sender waited
@@ -195,6 +206,9 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	if o.rolling && (o.grace <= 0 || o.rolloutPause < 0 || o.minRollouts < 0) {
 		return nil, errors.New("chaos: --grace must be positive, --rollout-pause and --min-rollouts not negative")
 	}
+	if o.install && (o.rolling || o.tokenLifetime < time.Minute) {
+		return nil, errors.New("chaos: --install does not go with --rolling, and wants --token-lifetime of a minute at least")
+	}
 	ctx, cancel := context.WithTimeout(ctx, o.deadline)
 	defer cancel()
 	bin, cleanup, err := botBinary(ctx, e)
@@ -204,11 +218,18 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	defer cleanup()
 	began := time.Now()
 	agent := docsapitest.Lifecycle{ActiveFor: o.agentTime}
+	slackOpts := []slacktest.Option{slacktest.WithRedelivery(3 * time.Second), slacktest.WithPostLimit(o.postRate, o.postBurst)}
+	var front *slacktest.Balancer
+	if o.install {
+		front = slacktest.NewBalancer()
+		defer front.Close()
+		slackOpts = append(slackOpts, installSlackOptions(front.URL, o.tokenLifetime)...)
+	}
 	r, err := newRig(e.log, rigOptions{
 		bin: bin, botEnv: e.botEnv,
 		redis:    []redistest.Option{redistest.WithAppendOnly()},
 		sentinel: o.sentinel,
-		slack:    []slacktest.Option{slacktest.WithRedelivery(3 * time.Second), slacktest.WithPostLimit(o.postRate, o.postBurst)},
+		slack:    slackOpts,
 		// The API's hourly limits on creates and messages are not what this
 		// run is about (the bot's answer to them has tests of its own).
 		api: []docsapitest.Option{docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle { return agent }),
@@ -228,17 +249,23 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 			r.slack.SetAPILatency(m, o.readLatency)
 		}
 	}
-	channels := []string{loadChannel}
-	for i := 1; i < o.channels; i++ {
-		id := fmt.Sprintf("C0CHAOS%02d", i)
-		r.slack.AddChannel(slacktest.Channel{ID: id, Name: fmt.Sprintf("chaos-%d", i), BotMember: true})
-		channels = append(channels, id)
+	workspaces := chaosWorkspaces(r.slack, o.channels, o.install)
+	var channels []string
+	for _, ws := range workspaces {
+		channels = append(channels, ws.channels...)
 	}
 
 	res := &chaosResult{Scenario: "chaos", Rolling: o.rolling, Seed: o.seed, Machine: thisMachine(), LoadStart: loadAvg(), Options: o.describe()}
 	fleet := newFleet(r, o.replicas, []string{
 		"DOCSBOT_POLL_INTERVAL=1s", "DOCSBOT_POLL_MAX_INTERVAL=2s",
 	})
+	var key string
+	if o.install {
+		// Ops beside Slack's paths: /readyz on each replica's address.
+		key = newSecretsKey()
+		fleet.front = front
+		fleet.settings = append(fleet.settings, append(installSettings(front.URL, key), "DOCSBOT_OPS_ADDR=")...)
+	}
 	defer fleet.stopAll()
 	if o.logs != "" {
 		lf, err := os.OpenFile(o.logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -251,6 +278,14 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	}
 	if err := fleet.startAll(ctx); err != nil {
 		return nil, err
+	}
+	if o.install {
+		for _, ws := range workspaces {
+			if err := installByLink(ctx, r, front.URL, ws.team, ws.person); err != nil {
+				return nil, fmt.Errorf("chaos: %w", err)
+			}
+		}
+		r.log.Info("chaos: docsbot added by link", "workspaces", len(workspaces), "token_lifetime", o.tokenLifetime)
 	}
 
 	// Faults run while the commands and replies are sent.
@@ -276,11 +311,12 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 			for sleep(faultsCtx, o.killEvery) {
 				if fleet.killOne(faultsCtx, rng.IntN(o.replicas)) {
 					res.ReplicaKills++
+					res.killedAt = append(res.killedAt, time.Now())
 					fault()
 				}
 			}
 		})
-		if o.dropEvery > 0 {
+		if o.dropEvery > 0 && !o.install {
 			faults.Go(func() {
 				for sleep(faultsCtx, o.dropEvery) {
 					r.slack.DropConnections()
@@ -333,8 +369,8 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 			tick.Stop()
 			return nil, ctx.Err()
 		}
-		ch := channels[i%len(channels)]
-		env, trig, err := r.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: chaosPrompt(i), UserID: loadUser, ChannelID: ch})
+		ws, ch := commandAt(workspaces, i)
+		env, trig, err := r.slack.SendSlashCommand(ctx, slacktest.SlashCommand{Command: "/docs-agent", Text: chaosPrompt(i), UserID: ws.person, ChannelID: ch})
 		if err != nil {
 			return nil, fmt.Errorf("chaos: command %d: %w", i, err)
 		}
@@ -347,7 +383,7 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 				}
 				replied[j] = true
 				senders.Go(func() {
-					rec := sendChaosReply(ctx, r.slack, j, root)
+					rec := sendChaosReply(ctx, r.slack, j, root, personIn(workspaces, root[0]))
 					replyMu.Lock()
 					replies = append(replies, rec)
 					replyMu.Unlock()
@@ -402,6 +438,9 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	}
 	fleet.stopAll()
 	res.count(r, o, sent, replies, channels)
+	if o.install {
+		res.countInstall(ctx, r, o, key, front, sent, replies, workspaces)
+	}
 	res.LoadEnd = loadAvg()
 	res.Restarts = fleet.restarts
 	if o.rolling && res.Restarts > 0 {

@@ -124,9 +124,13 @@ type chaosResult struct {
 	DrainFloor time.Duration `json:"drain_floor_ns"`
 	// Took is the whole run, the bot's build excluded.
 	Took time.Duration `json:"took_ns"`
+	// Install is what install mode adds (--install), nil otherwise.
+	Install *installFigures `json:"install,omitempty"`
 
 	lostWhat []string
 	issues   []string
+	// killedAt are the times of the replica SIGKILLs.
+	killedAt []time.Time
 	// drained is set when every job was reported before the deadline.
 	drained bool
 	// postLimited: Slack's posting limit was in force.
@@ -134,17 +138,27 @@ type chaosResult struct {
 }
 
 func (o chaosOptions) describe() string {
+	if o.install {
+		retries := durations(installRetries)
+		return fmt.Sprintf("install mode over HTTP behind a load balancer, 2 workspaces added by link with tokens lasting %s, Slack retrying events at %s; "+
+			"%d replicas, %d commands over %d channels a workspace at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, %s, Slack latency %s, %s, jobs running %s",
+			o.tokenLifetime, &retries, o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, o.redisFault(), o.latency, o.postLimit(), o.agentTime)
+	}
 	if o.rolling {
 		return fmt.Sprintf("%d replicas replaced one by one in rolling updates (the new one connected first, then SIGTERM for the old, %s to exit), a pause of up to %s between updates, "+
 			"%d commands over %d channels at %.1f/s, a reply to every %d-th job, Slack latency %s (reads %s), %s, jobs running %s, seed %d",
 			o.replicas, o.grace, o.rolloutPause, o.commands, o.channels, o.rate, o.replyEvery, o.latency, o.readLatency, o.postLimit(), o.agentTime, o.seed)
 	}
-	redis := fmt.Sprintf("Redis SIGKILL once for %s", o.redisDown)
-	if o.sentinel {
-		redis = "Redis with Sentinel, the primary SIGKILLed once"
-	}
 	return fmt.Sprintf("%d replicas, %d commands over %d channels at %.1f/s, a reply to every %d-th job, replica SIGKILL every %s, %s, sockets dropped every %s, Slack latency %s, %s, jobs running %s",
-		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, redis, o.dropEvery, o.latency, o.postLimit(), o.agentTime)
+		o.replicas, o.commands, o.channels, o.rate, o.replyEvery, o.killEvery, o.redisFault(), o.dropEvery, o.latency, o.postLimit(), o.agentTime)
+}
+
+// redisFault describes the Redis fault.
+func (o chaosOptions) redisFault() string {
+	if o.sentinel {
+		return "Redis with Sentinel, the primary SIGKILLed once"
+	}
+	return fmt.Sprintf("Redis SIGKILL once for %s", o.redisDown)
 }
 
 // postLimit describes Slack's posting limit.
@@ -156,6 +170,9 @@ func (o chaosOptions) postLimit() string {
 }
 
 func (r *chaosResult) title() string {
+	if r.Install != nil {
+		return "docsbot-load chaos --install: " + r.Options
+	}
 	if r.Rolling {
 		return "docsbot-load chaos --rolling: " + r.Options
 	}
@@ -174,6 +191,9 @@ func (r *chaosResult) problems() []string {
 	}
 	if len(r.lostWhat) > 0 {
 		out = append(out, "lost or doubled: "+strings.Join(r.lostWhat, "; "))
+	}
+	if r.Install != nil {
+		out = append(out, r.Install.problems()...)
 	}
 	return out
 }
@@ -201,7 +221,10 @@ func (r *chaosResult) sections() []section {
 		fig("\"job is queued\" notices", "%d", r.Queued),
 		fig("done although Slack showed a timeout", "%d (recorded, then the replica stopped or died before its ack reached Slack)", r.TimeoutThenDone),
 	)
-	return []section{
+	if r.Install != nil {
+		faults.rows = slices.Delete(faults.rows, 2, 3) // over HTTP, no socket to drop
+	}
+	out := []section{
 		{heading: "What became of every request", rows: []row{
 			goal("slash commands", r.Commands.String(), "0 lost, 0 doubled", none(r.Commands)),
 			goal("thread replies (follow-ups)", r.Replies.String(), "0 lost, 0 doubled", none(r.Replies)),
@@ -219,8 +242,11 @@ func (r *chaosResult) sections() []section {
 			r.floorRow(),
 			fig("the whole run", "%.1f s", r.Took.Seconds()),
 		}},
-		machineSection(r.Machine, r.LoadStart, r.LoadEnd),
 	}
+	if r.Install != nil {
+		out = append(out, r.Install.section())
+	}
+	return append(out, machineSection(r.Machine, r.LoadStart, r.LoadEnd))
 }
 
 // floorRow is the least drain Slack's posting limit allows, if it had one.
@@ -235,8 +261,8 @@ func (r *chaosResult) floorRow() row {
 // job to the root's channel and ts.
 func linkedRoots(sl *slacktest.Server, channels []string) map[int][2]string {
 	out := map[int][2]string{}
-	self := sl.BotUserID()
 	for _, ch := range channels {
+		self := sl.ChannelBotUser(ch)
 		for _, m := range sl.Messages(ch) {
 			if m.User != self || !strings.Contains(string(m.Blocks), linkedMarker) {
 				continue
@@ -259,13 +285,13 @@ func chaosIndex(text, prefix string) (int, bool) {
 	return i, err == nil
 }
 
-// sendChaosReply posts the reply to job i in its thread and waits a while
-// for the bot's ack; Slack redelivers it if none comes.
-func sendChaosReply(ctx context.Context, sl *slacktest.Server, i int, root [2]string) chaosReplyRec {
-	rec := chaosReplyRec{index: i, channel: root[0], thread: root[1], sentAfter: time.Now()}
+// sendChaosReply posts person's reply to job i in its thread and waits a
+// while for the bot's ack; Slack redelivers it if none comes.
+func sendChaosReply(ctx context.Context, sl *slacktest.Server, i int, root [2]string, person string) chaosReplyRec {
+	rec := chaosReplyRec{index: i, channel: root[0], thread: root[1], user: person, sentAfter: time.Now()}
 	wctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	ts, id, err := sl.PostUserMessage(wctx, slacktest.UserMessage{ChannelID: root[0], UserID: loadUser, Text: chaosReply(i), ThreadTS: root[1]})
+	ts, id, err := sl.PostUserMessage(wctx, slacktest.UserMessage{ChannelID: root[0], UserID: person, Text: chaosReply(i), ThreadTS: root[1]})
 	rec.ts, rec.eventID = ts, id
 	rec.timedOut = errors.Is(err, context.DeadlineExceeded)
 	return rec
@@ -286,10 +312,10 @@ func waitDrained(ctx context.Context, r *rig) (time.Time, error) {
 	}
 }
 
-// count decides, for every command, reply and job, what became of it.
+// count decides, for every command, reply and job in channels, what became
+// of it.
 func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, replies []chaosReplyRec, channels []string) {
 	sl, api := r.slack, r.api
-	self := sl.BotUserID()
 	acks := map[string]json.RawMessage{}
 	ackAt := map[string]time.Time{}
 	for _, a := range sl.Acks() {
@@ -323,6 +349,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 	roots := map[int][]slacktest.Message{}
 	for _, ch := range channels {
+		self := sl.ChannelBotUser(ch)
 		for _, m := range sl.Messages(ch) {
 			if m.User != self {
 				continue
@@ -364,6 +391,9 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	stored := storedJobs(r, api)
 
 	for i, c := range sent {
+		if !slices.Contains(channels, c.channel) {
+			continue
+		}
 		payload, acked := acks[c.envelope]
 		n := creates[chaosPrompt(i)]
 		rs := roots[i]
@@ -394,7 +424,9 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 			shows = rendered(rs[0])
 		}
 		if n == 0 {
-			if strings.Contains(shows, notStartedMarker) || strings.Contains(shows, unknownMarker) || told(c.trigger) {
+			// An ack with words (a refusal, a workspace docsbot cannot
+			// serve now) told the person; the ack of a start has none.
+			if strings.Contains(shows, notStartedMarker) || strings.Contains(shows, unknownMarker) || told(c.trigger) || len(payload) > 0 {
 				res.Commands.Told++
 			} else {
 				res.Commands.Lost++
@@ -411,6 +443,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 		res.FirstPostMax = max(res.FirstPostMax, firstPost(sl, c, rs[0]))
 		// The job's results, by generation, in its thread.
 		perGen := map[int]int{}
+		self := sl.ChannelBotUser(c.channel)
 		for _, m := range sl.Thread(c.channel, rs[0].TS) {
 			var md struct {
 				EventType    string `json:"event_type"`
@@ -451,6 +484,9 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 
 	for _, rp := range replies {
+		if !slices.Contains(channels, rp.channel) {
+			continue
+		}
 		k := messages[chaosReply(rp.index)]
 		res.ReplyMax = max(res.ReplyMax, w.replyWait(rp))
 		switch replyOutcome(k, k == 0 && whispered(sl, rp), rp.fate) {
@@ -473,7 +509,7 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 		res.Slack429 += n
 	}
 	res.Redelivered = sl.Redelivered()
-	res.DrainFloor = drainFloor(sl, channels, self, res.LastFault, o.postRate)
+	res.DrainFloor = drainFloor(sl, channels, res.LastFault, o.postRate)
 	res.postLimited = o.postRate > 0
 }
 
@@ -565,7 +601,7 @@ func storedJobs(r *rig, api *docsapitest.Server) map[string]storedJob {
 // whispered reports whether the author of a reply was told something in its
 // thread, privately.
 func whispered(sl *slacktest.Server, rp chaosReplyRec) bool {
-	for _, m := range sl.Ephemerals(loadUser) {
+	for _, m := range sl.Ephemerals(rp.user) {
 		if m.Channel == rp.channel && m.ThreadTS == rp.thread {
 			return true
 		}
@@ -575,12 +611,13 @@ func whispered(sl *slacktest.Server, rp chaosReplyRec) bool {
 
 // drainFloor is the time Slack's posting limit needs for the bot's posts
 // made after the last fault in the busiest channel.
-func drainFloor(sl *slacktest.Server, channels []string, self string, after time.Time, rate float64) time.Duration {
+func drainFloor(sl *slacktest.Server, channels []string, after time.Time, rate float64) time.Duration {
 	if rate <= 0 {
 		return 0 // no posting limit
 	}
 	busiest := 0
 	for _, ch := range channels {
+		self := sl.ChannelBotUser(ch)
 		n := 0
 		for _, m := range sl.Messages(ch) {
 			if m.User == self && tsTime(m.TS).After(after) {

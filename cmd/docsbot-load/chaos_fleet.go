@@ -4,8 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // fleet keeps replicas of the bot running: each slot restarts its process
@@ -16,7 +21,12 @@ type fleet struct {
 	r        *rig
 	settings []string
 	// logs, if set, receives every replica's output.
-	logs     io.Writer
+	logs io.Writer
+	// front, in HTTP mode, is the load balancer Slack reaches the replicas
+	// by: each replica listens on an address of its own and is put behind
+	// it once it is ready, as a readiness probe would, and taken out when
+	// it exits. nil: Socket Mode, each replica connects to Slack.
+	front    *slacktest.Balancer
 	slots    []*fleetSlot
 	wg       sync.WaitGroup
 	stopping chan struct{}
@@ -56,14 +66,61 @@ func (f *fleet) startAll(ctx context.Context) error {
 	return f.ensureAll(ctx)
 }
 
-// ensureAll waits until every replica has a Socket Mode connection.
+// ensureAll waits until every replica has a Socket Mode connection, or in
+// HTTP mode is behind the balancer.
 func (f *fleet) ensureAll(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
+	if f.front != nil {
+		for f.front.Replicas() < len(f.slots) {
+			if !sleep(cctx, 50*time.Millisecond) {
+				return fmt.Errorf("chaos: %d replicas did not all get ready: %w", len(f.slots), cctx.Err())
+			}
+		}
+		return nil
+	}
 	if err := f.r.slack.WaitConnections(cctx, len(f.slots)); err != nil {
 		return fmt.Errorf("chaos: %d replicas did not all connect: %w", len(f.slots), err)
 	}
 	return nil
+}
+
+// start starts a replica; in HTTP mode on an address of its own, put
+// behind the balancer once ready (join).
+func (f *fleet) start() (*botProcess, error) {
+	if f.front == nil {
+		return startBot(f.r.bin, f.r.dir, f.r.botEnv(f.settings), f.logs)
+	}
+	addr := redistest.FreeAddr()
+	p, err := startBot(f.r.bin, f.r.dir, f.r.botEnv(append(slices.Clip(f.settings), "DOCSBOT_HTTP_ADDR="+addr)), f.logs)
+	if err != nil {
+		return nil, err
+	}
+	f.wg.Go(func() { f.join(p, "http://"+addr) })
+	return p, nil
+}
+
+// join puts replica p, serving at base, behind the balancer once its
+// /readyz answers 200, and takes it out when it exits.
+func (f *fleet) join(p *botProcess, base string) {
+	client := &http.Client{Timeout: time.Second}
+	for {
+		resp, err := client.Get(base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case <-p.done:
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	f.front.Add(base)
+	<-p.done
+	f.front.Remove(base)
 }
 
 // supervise runs the slot's process again each time it exits by itself; a
@@ -78,7 +135,7 @@ func (f *fleet) supervise(s *fleetSlot) {
 		}
 		p := s.current()
 		if p == nil || p.alive() != nil {
-			np, err := startBot(f.r.bin, f.r.dir, f.r.botEnv(f.settings), f.logs)
+			np, err := f.start()
 			if err != nil {
 				f.r.log.Error("chaos: starting a replica", "err", err)
 				if !waitOrStop(f.stopping, time.Second) {

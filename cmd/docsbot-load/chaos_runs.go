@@ -85,6 +85,9 @@ func (c *chaosRuns) sum() {
 		t.FirstPostMax = max(t.FirstPostMax, r.FirstPostMax)
 		t.ReplyMax = max(t.ReplyMax, r.ReplyMax)
 		t.Took += r.Took
+		if r.Install != nil {
+			t.Install = t.Install.plus(r.Install)
+		}
 	}
 	c.Total = t
 }
@@ -117,7 +120,10 @@ func (c *chaosRuns) sections() []section {
 	per := section{heading: "Each run"}
 	for k, r := range c.Runs {
 		faults := fmt.Sprintf("%d replica SIGKILLs, %d Redis SIGKILLs, %d socket drops", r.ReplicaKills, r.RedisKills, r.SocketDrops)
-		if r.Rolling {
+		switch {
+		case r.Install != nil:
+			faults = fmt.Sprintf("%d replica SIGKILLs, %d Redis SIGKILLs, %d token refreshes", r.ReplicaKills, r.RedisKills, r.Install.Refreshes)
+		case r.Rolling:
 			faults = fmt.Sprintf("%d rolling updates, %d SIGTERMs, %d SIGKILLs past the grace", r.Rollouts, r.SIGTERMs, r.GraceKills)
 		}
 		per.rows = append(per.rows, fig(fmt.Sprintf("run %d (seed %d)", k+1, r.Seed),
@@ -128,7 +134,11 @@ func (c *chaosRuns) sections() []section {
 	total := c.Total.sections()
 	total[0].heading = "All runs together"
 	// The total's drain and machine sections say nothing more than the runs'.
-	return append([]section{per, total[0], total[1], total[2]}, machineSection(c.Total.Machine, c.firstLoad(), c.lastLoad()))
+	out := []section{per, total[0], total[1], total[2]}
+	if c.Total.Install != nil {
+		out = append(out, c.Total.Install.section())
+	}
+	return append(out, machineSection(c.Total.Machine, c.firstLoad(), c.lastLoad()))
 }
 
 func (c *chaosRuns) firstLoad() string {

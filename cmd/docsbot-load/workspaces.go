@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -156,7 +154,7 @@ func runWorkspaces(ctx context.Context, e env, o workspacesOptions) (*workspaces
 	res.EventsAnswered = n
 	res.EventCommands = round3(float64(total) / float64(max(n, 1)))
 	for _, c := range r.slack.Calls("") {
-		if ch := c.Params["channel"]; strings.HasPrefix(ch, "C") && len(ch) == 8 && c.Team != "T"+ch[1:] {
+		if c.Team != "" && c.NamedTeam != "" && c.Team != c.NamedTeam {
 			res.CallsOnAnothersTeam++
 		}
 	}
@@ -211,11 +209,7 @@ func startWorkspacesWorld(ctx context.Context, e env, installations int) (_ *wor
 		r.slack.AddMember(teams[i], workspacePerson(i), "person")
 		r.slack.AddChannel(slacktest.Channel{ID: workspaceChannel(i), Name: "general", BotMember: true, Team: teams[i]})
 	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	settings := []string{"SLACK_BOT_TOKEN=", "SLACK_APP_TOKEN=", "DOCSBOT_SLACK_MODE=http", "SLACK_SIGNING_SECRET=" + loadSigningSecret,
-		"SLACK_CLIENT_ID=" + loadClientID, "SLACK_CLIENT_SECRET=" + loadClientSecret, "DOCSBOT_PUBLIC_URL=" + public,
-		"DOCSBOT_SECRETS_KEY=" + base64.StdEncoding.EncodeToString(key), "DOCSBOT_HTTP_ADDR=" + addr, "DOCSBOT_OPS_ADDR=127.0.0.1:0"}
+	settings := append(installSettings(public, newSecretsKey()), "DOCSBOT_HTTP_ADDR="+addr, "DOCSBOT_OPS_ADDR=127.0.0.1:0")
 	p, err := startProcess(r.bin, []string{"serve"}, r.dir, r.botEnv(settings), nil)
 	if err != nil {
 		return nil, err
