@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -552,40 +551,38 @@ func (l *loader) list(n *yaml.Node, field string) ([]*yaml.Node, error) {
 }
 
 func (l *loader) channels(n *yaml.Node, e *entry) error {
-	items, err := l.list(n, fieldChannels)
-	if err != nil {
-		return err
-	}
-	for _, item := range items {
-		c := strings.TrimSpace(item.Value)
-		if !validChannel(c) {
-			return l.fail(item, fieldChannels, "%q: want a channel id (C… or G…, from the channel's details), not its name", c)
-		}
-		if slices.Contains(e.p.Channels, c) {
-			return l.fail(item, fieldChannels, "%s is listed twice", c)
-		}
+	return l.ids(n, fieldChannels, validChannel, "want a channel id (C… or G…, from the channel's details), not its name", func(c string, at *yaml.Node) {
 		e.p.Channels = append(e.p.Channels, c)
-		e.channelAt[c] = item
-	}
-	return nil
+		e.channelAt[c] = at
+	})
 }
 
 // teams reads the workspaces (team ids, T…) and organisations (enterprise
 // ids, E…) a project serves.
 func (l *loader) teams(n *yaml.Node, e *entry) error {
-	items, err := l.list(n, fieldTeams)
+	return l.ids(n, fieldTeams, validTeam, "want a workspace id (T…) or an organisation id (E…, for an org-wide install), as `docsbot workspaces` lists them", func(t string, _ *yaml.Node) {
+		e.p.Teams = append(e.p.Teams, t)
+	})
+}
+
+// ids reads the list of ids of field: each valid (else want says what is
+// wanted), none twice, each given to add with its node.
+func (l *loader) ids(n *yaml.Node, field string, valid func(string) bool, want string, add func(id string, at *yaml.Node)) error {
+	items, err := l.list(n, field)
 	if err != nil {
 		return err
 	}
+	seen := map[string]bool{}
 	for _, item := range items {
-		t := strings.TrimSpace(item.Value)
-		if !validTeam(t) {
-			return l.fail(item, fieldTeams, "%q: want a workspace id (T…) or an organisation id (E…, for an org-wide install), as `docsbot workspaces` lists them", t)
+		id := strings.TrimSpace(item.Value)
+		if !valid(id) {
+			return l.fail(item, field, "%q: %s", id, want)
 		}
-		if slices.Contains(e.p.Teams, t) {
-			return l.fail(item, fieldTeams, "%s is listed twice", t)
+		if seen[id] {
+			return l.fail(item, field, "%s is listed twice", id)
 		}
-		e.p.Teams = append(e.p.Teams, t)
+		seen[id] = true
+		add(id, item)
 	}
 	return nil
 }

@@ -18,12 +18,7 @@ import (
 // both formats, by project and by --since.
 func TestAuditCommand(t *testing.T) {
 	t.Parallel()
-	prefix := redistest.Prefix(t)
-	st, err := store.Open(t.Context(), sharedRedis.URL, store.WithPrefix(prefix))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, prefix := sharedStore(t)
 	log := st.AuditLog(store.AuditOptions{})
 	for _, rec := range []store.AuditRecord{
 		{Team: "T1", Channel: "C0DOCS", User: "U0ALICE", Project: "docs", Action: store.AuditJobStart, Outcome: "ok", JobID: "job-1", Work: "cmd:1", Instruction: "Document the flags"},

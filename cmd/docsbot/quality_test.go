@@ -13,7 +13,6 @@ import (
 	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/cmd/internal/cli"
 	"github.com/docsbot/docsbot/store"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // TestQualityCommand prints, on the built binary, what the bot recorded of
@@ -21,12 +20,7 @@ import (
 // topics it could not answer well, in text, JSON and CSV.
 func TestQualityCommand(t *testing.T) {
 	t.Parallel()
-	prefix := redistest.Prefix(t)
-	st, err := store.Open(t.Context(), sharedRedis.URL, store.WithPrefix(prefix))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, prefix := sharedStore(t)
 	now := time.Now().UTC()
 	// The questions the bot recorded, and what followed them: this week's
 	// and one of 9 days ago, in the week before.

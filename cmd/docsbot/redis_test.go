@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
@@ -91,4 +92,18 @@ func (m *redisMonitor) commands(t *testing.T, db redistest.DB) []string {
 		name, _, _ := strings.Cut(args, `"`)
 		names = append(names, strings.ToLower(name))
 	}
+}
+
+// sharedStore opens the shared Redis under a prefix of the test's own,
+// closed when the test ends, for a command that reads what the bot left
+// there (audit, quality, workspaces); it returns the store and the prefix.
+func sharedStore(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	prefix := redistest.Prefix(t)
+	st, err := store.Open(t.Context(), sharedRedis.URL, store.WithPrefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st, prefix
 }

@@ -9,19 +9,13 @@ import (
 	"time"
 
 	"github.com/docsbot/docsbot/store"
-	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // TestWorkspacesCommand lists the installations without a token, reseals
 // them under a new key put first, and forgets one.
 func TestWorkspacesCommand(t *testing.T) {
 	t.Parallel()
-	prefix := redistest.Prefix(t)
-	st, err := store.Open(t.Context(), sharedRedis.URL, store.WithPrefix(prefix))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, prefix := sharedStore(t)
 	oldKey, newKey := bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 32)
 	sealer := mustSealer(t, oldKey)
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
