@@ -12,6 +12,15 @@ import (
 // in force here within it even when its message is lost.
 const teamFresh = 5 * time.Second
 
+// While an earlier read is at hand, a read again waits for Redis at most
+// teamStaleWait, and one that fails keeps that read in use teamRetry more
+// before Redis is asked again: a Redis that blinks or crawls costs an ack
+// no more than that, once a second, not a wait per call.
+const (
+	teamStaleWait = 500 * time.Millisecond
+	teamRetry     = time.Second
+)
+
 // teamCache keeps, per workspace, what load read of it, for at most
 // teamFresh; forget drops a workspace at once (a change made here, or one
 // another replica published: listen), and a read under way when it was
@@ -37,7 +46,8 @@ func newTeamCache[V any](load func(ctx context.Context, team string) (V, error))
 
 // get is team's value: read at most teamFresh ago, else read now; on an
 // error, what was read last (the zero value if nothing was) with the
-// error. The zero team has the zero value.
+// error, that read then used teamRetry more. The zero team has the zero
+// value.
 func (c *teamCache[V]) get(ctx context.Context, team string) (V, error) {
 	if team == "" {
 		var zero V
@@ -50,8 +60,21 @@ func (c *teamCache[V]) get(ctx context.Context, team string) (V, error) {
 	if ok && c.now().Sub(last.at) < teamFresh {
 		return last.v, nil
 	}
-	v, err := c.load(ctx, team)
+	lctx := ctx
+	if ok {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithTimeout(ctx, teamStaleWait)
+		defer cancel()
+	}
+	v, err := c.load(lctx, team)
 	if err != nil {
+		if ok {
+			c.mu.Lock()
+			if gen == c.gen {
+				c.teams[team] = teamRead[V]{at: c.now().Add(teamRetry - teamFresh), v: last.v}
+			}
+			c.mu.Unlock()
+		}
 		return last.v, err
 	}
 	c.mu.Lock()
