@@ -24,8 +24,12 @@ const (
 	targetAckP50    = time.Millisecond
 	targetAckP99    = 5 * time.Millisecond
 	targetCPUPerCmd = 3 * time.Millisecond
-	targetAcksRSS   = 25_000_000
 	targetPeerRatio = 1.5
+	// Against the bare bot, CPU per command (issue 40, item 2). Memory is
+	// held against the same-work bot's under Go's default collector
+	// (targetSameRSS), not to an absolute figure: a replica's resident
+	// memory is mostly its binary's pages and what it keeps per feature.
+	targetPeerCPU = 2.0
 	// Against the same-work bot (issue 34): CPU per command, ack p99, RSS.
 	targetSameCPU     = 1.2
 	targetSameP99     = 1.3
@@ -226,8 +230,8 @@ func (r *acksResult) sections() []section {
 			fig("window (first command → last link)", "%.1f s", p.WindowSeconds),
 			goal("bot CPU per command", fmt.Sprintf("%.2f ms (%.0f ms in all)", p.CPUPerCmdMs, p.CPUms), "< "+ms(targetCPUPerCmd), cpuPer < targetCPUPerCmd),
 			fig("  of which idle", "%.2f ms/s idle rate → %.2f ms/command net", p.IdleCPUmsPerS, p.NetCPUPerCmdMs),
-			goal("bot RSS at the end", mib(p.Bot.RSS), "< 25 MB", p.Bot.RSS < targetAcksRSS),
-			goal("bot peak RSS (VmHWM)", mib(p.Bot.HWM), "< 25 MB", p.Bot.HWM < targetAcksRSS),
+			fig("bot RSS at the end", "%s", mib(p.Bot.RSS)),
+			fig("bot peak RSS (VmHWM)", "%s", mib(p.Bot.HWM)),
 			fig("Slack Web API calls per command", "%s", callsPerCommand(p.SlackCalls, r.Commands+r.Warmup)),
 			fig("Redis commands per command (INFO commandstats)", "%.1f (%s)", p.RedisPerCmd, topCommands(p.RedisByCmd)),
 			fig("  of which sent by the bot (a script once)", "%.1f (%s)", p.RedisSentPerCmd, topCommands(p.RedisSentByCmd)),
@@ -247,7 +251,7 @@ func (r *acksResult) sections() []section {
 			fig("bare bot: load average around the window", "%s → %s", b.LoadStart, b.LoadEnd),
 			fig("docsbot / bare: ack latency p50", "%s", x(q.AckP50)),
 			goal("docsbot / bare: ack latency p99", x(q.AckP99), fmt.Sprintf("≤ %.1f×", targetPeerRatio), q.AckP99 <= targetPeerRatio),
-			goal("docsbot / bare: CPU per command", x(q.CPUPerCmd), fmt.Sprintf("≤ %.1f×", targetPeerRatio), q.CPUPerCmd <= targetPeerRatio),
+			goal("docsbot / bare: CPU per command", x(q.CPUPerCmd), fmt.Sprintf("≤ %.1f×", targetPeerCPU), q.CPUPerCmd <= targetPeerCPU),
 			fig("docsbot / bare: CPU per command net of idle", "%s", x(q.NetCPUPerCmd)),
 			fig("docsbot / bare: RSS at the end / peak", "%s / %s", x(q.RSS), x(q.HWM)),
 		}})
