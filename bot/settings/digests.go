@@ -172,8 +172,8 @@ func (s *settings) digestInput(ctx context.Context, team string, st Setting, sho
 	el := slack.NewOptionsMultiSelectBlockElement(slack.MultiOptTypeConversations, plain("Choose channels"), actionValue)
 	el.Filter = &slack.SelectBlockElementFilter{Include: []string{"public", "private"}, ExcludeBotUsers: true}
 	el.InitialConversations = channels
-	return input(st.Key, st.Label, "Each gets the weekly "+st.Digest.Noun+", as `"+st.Env+" weekly` there would set it; docsbot must be in the channel. "+
-		"A channel taken out stops getting it.", true, el)
+	return input(st.Key, st.Label, "A channel added gets the weekly "+st.Digest.Noun+", as `"+st.Env+" weekly` there would set it; docsbot must be in it. "+
+		"A channel taken out stops getting it; one left keeps what it gets.", true, el)
 }
 
 // digestPlan is what a submission changes of a digest's channels.
