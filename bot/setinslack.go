@@ -27,6 +27,9 @@ import (
 //	                         installer)
 //	requests_channel         the answers' Ask the docs team (TextIn)     DOCSBOT_REQUESTS_CHANNEL
 //	ask_per_user, ask_budget QuestionLimitsIn                            DOCSBOT_ASK_PER_USER, DOCSBOT_ASK_BUDGET
+//	digest_time              the digest loops (bot/digests, read fresh    DOCSBOT_DIGEST_TIME
+//	                         at each tick with SettingOf), the digest
+//	                         commands' words (digests.ScheduleIn)
 //	channel:<C>:project      ProjectsIn (the channel's default)          the projects file's channels
 //	channel:<C>:off          the dispatch, doPost, editorRefusal         (DOCSBOT_ALLOWED_CHANNELS: off wins)
 //	                         (channelOff)
@@ -43,6 +46,9 @@ const (
 	SettingRequestsChannel = "requests_channel"
 	SettingAskPerUser      = "ask_per_user"
 	SettingAskBudget       = "ask_budget"
+	// SettingDigestTime is when the workspace's digests are due, as
+	// DOCSBOT_DIGEST_TIME says it ("Mon 09:00 Europe/Paris", bot/digest).
+	SettingDigestTime = "digest_time"
 )
 
 // What is set in Slack of one channel (ChannelSetting).
@@ -61,6 +67,7 @@ func ChannelSetting(channel, what string) string { return "channel:" + channel +
 // (store.WorkspaceSettings).
 type WorkspaceSettingsStore interface {
 	All(ctx context.Context, team string) (map[string]store.WorkspaceSetting, error)
+	Of(ctx context.Context, key string, teams []string) (map[string]store.WorkspaceSetting, error)
 	Changes(ctx context.Context) <-chan string
 }
 
@@ -150,6 +157,17 @@ func (b *Bot) SetInSlack(ctx context.Context) SetInSlack {
 		b.log.Warn("the settings set in Slack cannot be read now; using those read last", "err", err)
 	}
 	return s
+}
+
+// SettingOf reads, from Redis now, the setting key of each of teams: by
+// team, those that set it in Slack (none without the store). A loop over
+// every workspace (the digests' at each tick) reads it so, in one round
+// trip, rather than each workspace's settings through the cache.
+func (b *Bot) SettingOf(ctx context.Context, key string, teams []string) (map[string]store.WorkspaceSetting, error) {
+	if b.cfg.WorkspaceSettings == nil || len(teams) == 0 {
+		return nil, nil
+	}
+	return b.cfg.WorkspaceSettings.Of(ctx, key, teams)
 }
 
 // SettingsChanged forgets what this replica read of team's settings set in

@@ -67,7 +67,7 @@
 //	                                     the first text, t:<outcome>:<topic>, x:<topic> a question of it; OutcomeDays)
 //	{p}outcome-teams:{p:<project>}       set: the workspaces the project's day counts hold (OutcomeTeams)
 //	{p}pane:<team>:<dm>:<ts>             string: the channel looked at beside a pane thread (<ts> "" for the DM's), SetPaneContext
-//	{p}wsset:<team>                      hash: setting key -> a workspace's setting set in Slack (JSON, WorkspaceSettings.Apply)
+//	{p}wsset:<team>                      hash: setting key -> a workspace's setting set in Slack (JSON, WorkspaceSettings.Apply; Of reads one of several)
 //	{p}audit                             stream: the audit trail, one entry per record (audit.go)
 //	{p}confirm                           string: a counter each wait for the replicas increments, so that
 //	                                     WAIT has a write of its own connection to wait for (WithReplicaAcks)

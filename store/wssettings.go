@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // WorkspaceSettings are the settings a workspace's admins set in Slack (the
@@ -105,6 +108,42 @@ func (ws WorkspaceSettings) All(ctx context.Context, team string) (map[string]Wo
 			return nil, err
 		}
 		out[k] = s
+	}
+	return out, nil
+}
+
+// Of reads the setting key of each of teams in one round trip (a pipeline
+// of one HGET a workspace, which a cluster splits by node): by team, those
+// that set it. The digest loops read each subscribed workspace's digest
+// time with it at every tick.
+func (ws WorkspaceSettings) Of(ctx context.Context, key string, teams []string) (map[string]WorkspaceSetting, error) {
+	if key == "" {
+		return nil, fmt.Errorf("store: workspace settings: no key: %w", ErrInvalid)
+	}
+	cmds := make([]*redis.StringCmd, len(teams))
+	_, err := ws.s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, team := range teams {
+			cmds[i] = p.HGet(ctx, ws.key(team), key)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, wrapErr(err, "store: the setting %s of %d workspaces", key, len(teams))
+	}
+	out := make(map[string]WorkspaceSetting, len(teams))
+	for i, cmd := range cmds {
+		raw, err := cmd.Result()
+		switch {
+		case errors.Is(err, redis.Nil):
+			continue
+		case err != nil:
+			return nil, wrapErr(err, "store: the setting %s of %s", key, teams[i])
+		}
+		s, err := decodeSetting(key, raw)
+		if err != nil {
+			return nil, err
+		}
+		out[teams[i]] = s
 	}
 	return out, nil
 }

@@ -10,7 +10,8 @@ import (
 
 // TestWorkspaceSettings: settings set in Slack are kept per workspace with
 // who set them and when; Apply returns what each held before, a value ""
-// clears its setting, and every change is published.
+// clears its setting, every change is published, and one setting of
+// several workspaces is read at once.
 func TestWorkspaceSettings(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
@@ -64,6 +65,15 @@ func TestWorkspaceSettings(t *testing.T) {
 		if err != nil || len(got) != len(c.want) || got["editors"] != c.want["editors"] {
 			t.Errorf("All(%s) = %+v, %v; want %+v", c.team, got, err, c.want)
 		}
+	}
+
+	// One setting of several workspaces, in one read: those that set it.
+	of, err := ws.Of(ctx, "editors", []string{"T1", "T2", "T3"})
+	if err != nil || len(of) != 2 || of["T1"].Value != "U3" || of["T2"].Value != "U2" || of["T2"].By != "U0OTHER" {
+		t.Errorf("Of(editors) = %+v, %v; want T1's and T2's", of, err)
+	}
+	if of, err := ws.Of(ctx, "ask_budget", []string{"T1", "T2"}); err != nil || len(of) != 0 {
+		t.Errorf("Of(ask_budget) = %+v, %v; want none set", of, err)
 	}
 
 	if _, err := ws.Apply(ctx, "", []store.WorkspaceSetting{{Key: "editors", Value: "U1"}}); !errors.Is(err, store.ErrInvalid) {

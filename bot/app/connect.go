@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/settings"
@@ -73,8 +74,16 @@ func (r *replica) settings() error {
 	if cfg.Environment == nil {
 		cfg.Environment = r.environment()
 	}
+	// The digests whose channels the settings set: those of the features on.
+	digests := map[string]settings.Subscriptions{}
+	if r.visitorsFeature != nil {
+		digests[settings.DigestVisitors] = r.store.Digests()
+	}
+	if r.healthFeature != nil {
+		digests[settings.DigestHealth] = r.store.HealthDigests()
+	}
 	f, err := settings.Register(r.b, cfg, settings.Deps{Connections: conns, Limits: r.store.Limits(),
-		Settings: r.store.WorkspaceSettings(), Modes: r.store.HelpChannels()})
+		Settings: r.store.WorkspaceSettings(), Modes: r.store.HelpChannels(), Digests: digests})
 	r.settingsFeature = f
 	return err
 }
@@ -92,5 +101,15 @@ func (r *replica) environment() map[string]string {
 		bot.SettingRequestsChannel: c.Ask.RequestsChannel,
 		bot.SettingAskPerUser:      strconv.Itoa(cmp.Or(c.Ask.PerUser, ask.DefaultPerUser)),
 		bot.SettingAskBudget:       strconv.Itoa(cmp.Or(c.Ask.Budget, ask.DefaultBudget)),
+		bot.SettingDigestTime:      digestTime(c.Visitors.Digest),
 	}
+}
+
+// digestTime is the text of DOCSBOT_DIGEST_TIME's schedule; the zero
+// value is the default, as the digests take it.
+func digestTime(s digest.Schedule) string {
+	if s.Location == nil {
+		return digest.DefaultTime
+	}
+	return s.String()
 }

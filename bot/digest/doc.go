@@ -1,7 +1,8 @@
 // Package digest decides when a digest (the visitors' and the docs
 // health's) is due. It is pure: the schedule comes from the text of
-// DOCSBOT_DIGEST_TIME and the time from the caller, so that tests (and the
-// sandbox) drive it with a clock of their own.
+// DOCSBOT_DIGEST_TIME, or of the digest time a workspace set in Slack
+// (bot/settings, the same text), and the time from the caller, so that
+// tests (and the sandbox) drive it with a clock of their own.
 //
 // The text is "[weekday] HH:MM [zone]": "Mon 09:00 UTC" (the default),
 // "Mon 09:00 Europe/Paris", "09:00 UTC". The weekday is the day of weekly

@@ -16,9 +16,10 @@ import (
 )
 
 // Every kind of digest is posted by the same loop: each replica looks every
-// Feed.Tick, reads the kind's subscriptions only when a posting of
-// one of its frequencies is owed (digest.Schedule.Owed), claims each owed
-// posting once across replicas (Digests.Claim, keyed by the kind's store
+// Feed.Tick, reads the kind's subscriptions and the digest time each of
+// their workspaces set in Slack (over Feed.Schedule, DOCSBOT_DIGEST_TIME,
+// for that workspace alone), claims each posting owed by its
+// workspace's schedule (digest.Schedule.Owed) once across replicas (Digests.Claim, keyed by the kind's store
 // part and the period, so the marks and keys are the part's) and hands it
 // to the feature to make (Target.Make), which posts it with
 // Digests.Post or hands it back (Digests.HandBack). A feature registers
@@ -42,7 +43,8 @@ type Feed struct {
 	// Frequencies are those the kind's subscriptions may have; a
 	// subscription of another is left out.
 	Frequencies []digest.Frequency
-	// Schedule is when postings are due; Now the feature's clock (time.Now
+	// Schedule is when postings are due where a workspace set no digest
+	// time in Slack (DOCSBOT_DIGEST_TIME); Now the feature's clock (time.Now
 	// when nil); Tick how often each replica looks (a minute when zero).
 	Schedule digest.Schedule
 	Now      func() time.Time
@@ -92,23 +94,12 @@ func (d Digests) Register(f Feed) {
 	d.b.Background(bot.Every(f.Tick, func(ctx context.Context) { d.tick(ctx, f) }))
 }
 
-// owed reports whether a posting of one of f's frequencies is owed at now.
-func (f Feed) owed(now time.Time) bool {
-	for _, fr := range f.Frequencies {
-		if _, ok := f.Schedule.Owed(fr, now); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// tick posts every digest of f owed now that no replica has claimed.
-// Outside every posting's window it reads nothing.
+// tick posts every digest of f owed now that no replica has claimed. It
+// reads the subscriptions and, in the same tick, the digest time each of
+// their workspaces set in Slack (schedules): when that cannot be read it
+// posts nothing, rather than post a workspace's digests at a time it did
+// not choose; a later tick within the posting's window posts them.
 func (d Digests) tick(ctx context.Context, f Feed) {
-	if now := f.Now(); !f.owed(now) {
-		f.Log.Debug(f.Noun+"s looked at", "owed", false, "now", now)
-		return
-	}
 	subs, err := f.Subs.DigestSubs(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -116,8 +107,14 @@ func (d Digests) tick(ctx context.Context, f Feed) {
 		}
 		return
 	}
+	scheds, err := d.schedules(ctx, f, subs)
+	if err != nil {
+		if ctx.Err() == nil {
+			f.Log.Warn("reading the workspaces' digest times failed", "err", err)
+		}
+		return
+	}
 	now := f.Now()
-	f.Log.Debug(f.Noun+"s looked at", "owed", true, "subscriptions", len(subs), "now", now)
 	// A subscription made without a project gives way to one of its
 	// project in the same channel.
 	named := map[string]bool{}
@@ -126,29 +123,94 @@ func (d Digests) tick(ctx context.Context, f Feed) {
 			named[sub.Team+":"+sub.Channel+":"+sub.Project] = true
 		}
 	}
+	owed := 0
 	for _, sub := range subs {
 		fr := digest.Frequency(sub.Frequency)
 		if !slices.Contains(f.Frequencies, fr) {
 			continue
 		}
-		slot, owed := f.Schedule.Owed(fr, now)
+		sched := scheds.of(sub.Team)
+		slot, ok := sched.Owed(fr, now)
 		// A channel subscribed after a posting was due starts with the next;
 		// one the allow-lists no longer let the bot work in gets nothing.
-		if !owed || sub.CreatedAt.After(slot.Due) || d.b.Refusal(sub.CreatedBy, sub.Channel) != "" {
+		if !ok || sub.CreatedAt.After(slot.Due) || d.b.Refusal(sub.CreatedBy, sub.Channel) != "" {
 			continue
 		}
 		t := f.Target(sub)
 		if sub.Project == "" && t.Key != "" && named[sub.Team+":"+sub.Channel+":"+t.Key] {
 			continue
 		}
-		d.post(ctx, f, sub, slot, t)
+		owed++
+		d.post(ctx, f, sub, slot, sched, t)
 	}
+	f.Log.Debug(f.Noun+"s looked at", "owed", owed, "subscriptions", len(subs), "now", now)
+}
+
+// schedules are when the digests of each workspace are due: the digest
+// time it set in Slack (bot.SettingDigestTime), else the feed's
+// (DOCSBOT_DIGEST_TIME).
+type schedules struct {
+	env  digest.Schedule
+	some map[string]digest.Schedule
+}
+
+// of is the schedule of team.
+func (s schedules) of(team string) digest.Schedule {
+	if sched, ok := s.some[team]; ok {
+		return sched
+	}
+	return s.env
+}
+
+// schedules reads, in one round trip, the digest times the workspaces of
+// subs set in Slack.
+func (d Digests) schedules(ctx context.Context, f Feed, subs []store.DigestSub) (schedules, error) {
+	out := schedules{env: f.Schedule}
+	var teams []string
+	for _, sub := range subs {
+		if !slices.Contains(teams, sub.Team) {
+			teams = append(teams, sub.Team)
+		}
+	}
+	set, err := d.b.SettingOf(ctx, bot.SettingDigestTime, teams)
+	if err != nil {
+		return out, err
+	}
+	for team, v := range set {
+		if sched, ok := parseSet(v.Value); ok {
+			if out.some == nil {
+				out.some = map[string]digest.Schedule{}
+			}
+			out.some[team] = sched
+		}
+	}
+	return out, nil
+}
+
+// ScheduleIn is when the digests of the workspace ctx names are due: the
+// digest time it set in Slack (bot.SettingDigestTime, as the core's
+// cache read it), else env (DOCSBOT_DIGEST_TIME). The digest commands
+// say it with it.
+func (d Digests) ScheduleIn(ctx context.Context, env digest.Schedule) digest.Schedule {
+	if v, ok := d.b.SetInSlack(ctx).Get(bot.SettingDigestTime); ok {
+		if sched, ok := parseSet(v.Value); ok {
+			return sched
+		}
+	}
+	return env
+}
+
+// parseSet reads a digest time set in Slack; false for one that is not
+// (the settings refuse it: written by another version).
+func parseSet(v string) (digest.Schedule, bool) {
+	sched, err := digest.Parse(v)
+	return sched, err == nil && v != ""
 }
 
 // post claims sub's posting of slot and has t make it, or, when t's
 // project is not served, skips the period (once: the claim is marked) and
 // tells the subscriber.
-func (d Digests) post(ctx context.Context, f Feed, sub store.DigestSub, slot digest.Slot, t Target) {
+func (d Digests) post(ctx context.Context, f Feed, sub store.DigestSub, slot digest.Slot, sched digest.Schedule, t Target) {
 	ctx = bot.WithWorkspace(ctx, sub.Workspace()) // its Slack calls are its workspace's
 	fr := digest.Frequency(sub.Frequency)
 	run := store.DigestRun{Team: sub.Team, Channel: sub.Channel, Project: sub.Project, Period: slot.Period}
@@ -158,7 +220,7 @@ func (d Digests) post(ctx context.Context, f Feed, sub store.DigestSub, slot dig
 		return
 	}
 	p := Posting{Kind: f.Kind, Runs: f.Subs, Claim: claim, Sub: sub, ProjectName: t.Name, Log: log.With("attempt", claim.Attempt),
-		Slot: slot, Schedule: f.Schedule, Now: f.Now, Tick: f.Tick}
+		Slot: slot, Schedule: sched, Now: f.Now, Tick: f.Tick}
 	if !t.Served {
 		// Once per period: the projects file no longer has the project,
 		// or docsbot has no API client for it.

@@ -95,7 +95,7 @@ func (h *health) doDigest(ctx context.Context, w *bot.Work, req request, log *sl
 	name := projectName(p)
 	key := bot.ProjectKey(p)
 	of, arg := project.Of(name), project.Arg(name)
-	sched, now := h.cfg.Digest, h.cfg.Now()
+	sched, now := digests.New(h.core).ScheduleIn(ctx, h.cfg.Digest), h.cfg.Now()
 	failed := func(err error) error {
 		if store.Temporary(err) {
 			return bot.Later(bot.RetryDelay(w.Attempt), err)

@@ -160,7 +160,8 @@ type Config struct {
 	MaxPages int
 	Now      func() time.Time
 	// Digest is when digests are due (DOCSBOT_DIGEST_TIME, shared with the
-	// visitors digest); DigestTick how often each replica looks for one owed
+	// visitors digest) where a workspace set no digest time in Slack
+	// (bot/digests); DigestTick how often each replica looks for one owed
 	// (a minute when zero).
 	Digest     digest.Schedule
 	DigestTick time.Duration

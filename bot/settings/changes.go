@@ -71,7 +71,15 @@ func (c change) what() string {
 
 // audit is the change in the audit trail's words.
 func (c change) audit() string {
-	return fmt.Sprintf("set %s (over %s) to %s, was %s", c.what(), c.Env, quoted(c.New), quoted(c.Old))
+	return fmt.Sprintf("set %s (over %s) to %s, was %s", c.what(), c.Env, c.quoted(c.New), c.quoted(c.Old))
+}
+
+// quoted is the value v of c in the audit trail's words.
+func (c change) quoted(v string) string {
+	if v == "" && c.Kind == KindDigest {
+		return "none"
+	}
+	return quoted(v)
 }
 
 // line is the change in the confirmation's words.
@@ -88,6 +96,8 @@ func (c change) shown(v string) string {
 	switch {
 	case v == "" && c.Kind == KindSwitch:
 		return "*on*"
+	case v == "" && c.Kind == KindDigest:
+		return "no channel"
 	case v == "":
 		return "the environment's, `" + c.Env + "`"
 	}
@@ -209,7 +219,7 @@ func (s *settings) onClear(ctx context.Context, r *bot.InteractionRequest) {
 		s.refused(ctx, team, user, "clear "+mrkdwn.Cut(key, 40), refusal)
 		return
 	}
-	if st := row(key); st.PerChannel || st.Env == "" {
+	if st := row(key); st.PerChannel || st.Env == "" || st.Kind == KindDigest {
 		return // no setting of the table's: a payload of another version
 	}
 	changes, err := s.apply(ctx, team, user, []store.WorkspaceSetting{{Key: key}})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot/digest"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -94,6 +95,12 @@ func (s *settings) settingBlocks(ctx context.Context, team string) []slack.Block
 	for _, modal := range []struct{ title, action, label string }{{modalPeople, ActionPeople, "Change people"}, {modalLimits, ActionLimits, "Change limits"}} {
 		lines := []string{"*" + modal.title + "*"}
 		for _, st := range rowsOf(modal.title) {
+			if st.Kind == KindDigest {
+				if s.digestStore(st) != nil {
+					lines = append(lines, s.digestLine(ctx, team, st))
+				}
+				continue
+			}
 			v, ok := set[st.Key]
 			if !ok || v.Value == "" {
 				lines = append(lines, "*"+st.Label+"*: "+s.environmentText(st)+" · from the environment (`"+st.Env+"`)")
@@ -176,6 +183,18 @@ func show(kind Kind, v string) string {
 		return e.Mentions()
 	case KindChannel:
 		return "<#" + mrkdwn.Escape(v) + ">"
+	case KindDigest:
+		var out []string
+		for _, ch := range strings.Fields(v) {
+			out = append(out, "<#"+mrkdwn.Escape(ch)+">")
+		}
+		return strings.Join(out, ", ")
+	case KindTime:
+		sched, err := digest.Parse(v)
+		if err != nil {
+			return "`" + mrkdwn.Escape(mrkdwn.Cut(v, 100)) + "`"
+		}
+		return mrkdwn.Escape(sched.Text(digest.Weekly)) + " (daily digests every day at that time)"
 	case KindMode, KindSwitch:
 		return "*" + mrkdwn.Escape(v) + "*"
 	case KindProject:

@@ -7,23 +7,41 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/store"
 )
 
-// The Digests and limits modal: the requests channel (a conversations
-// select; Clear on the Home brings the environment's back, as a select
-// cannot be emptied) and the questions' shares (text inputs of a whole
-// number, at most the environment's value, the ceiling whoever runs
-// docsbot set; empty: the environment's). Digest times and channels stay
-// with `/docs-visitors digest` and `/docs-health digest`.
+// The Digests and limits modal: the digests' time and channels
+// (digests.go), the requests channel (a conversations select; Clear on
+// the Home brings the environment's back, as a select cannot be emptied)
+// and the questions' shares (text inputs of a whole number, at most the
+// environment's value, the ceiling whoever runs docsbot set; empty: the
+// environment's).
+
+// limitRows are the modal's rows: the table's, less the channels of a
+// digest whose feature is off.
+func (s *settings) limitRows() []Setting {
+	var out []Setting
+	for _, st := range rowsOf(modalLimits) {
+		if st.Kind != KindDigest || s.digestStore(st) != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
 
 // limitsModal is the Digests and limits modal of team, showing what team
-// set.
+// set and the channels subscribed to its digests.
 func (s *settings) limitsModal(ctx context.Context, team string) slack.ModalViewRequest {
 	set := s.setIn(ctx, team)
-	blocks := []slack.Block{slack.NewSectionBlock(text("docsbot's limits in this workspace, each at most what whoever runs docsbot allows. "+
-		"Digests are set in their channel: `/docs-visitors digest weekly`, `/docs-health digest weekly`."), nil, nil)}
-	for _, st := range rowsOf(modalLimits) {
+	blocks := []slack.Block{slack.NewSectionBlock(text("When this workspace's digests come and where, and docsbot's limits here, each at most what whoever runs docsbot allows. "+
+		"Each change is in force within 5 seconds."), nil, nil)}
+	shown := map[string][]string{}
+	for _, st := range s.limitRows() {
 		switch st.Kind {
+		case KindTime:
+			blocks = append(blocks, s.timeInputs(st, set)...)
+		case KindDigest:
+			blocks = append(blocks, s.digestInput(ctx, team, st, shown))
 		case KindChannel:
 			el := slack.NewOptionsSelectBlockElement(slack.OptTypeConversations, plain("Choose a channel"), actionValue)
 			el.Filter = &slack.SelectBlockElementFilter{Include: []string{"public", "private"}, ExcludeBotUsers: true}
@@ -35,7 +53,9 @@ func (s *settings) limitsModal(ctx context.Context, team string) slack.ModalView
 				set[st.Key].Value, true))
 		}
 	}
-	return modal(ViewLimits, modalLimits, "Save", team, blocks...)
+	m := modal(ViewLimits, modalLimits, "Save", team, blocks...)
+	m.PrivateMetadata = metadataShown(team, shown)
+	return m
 }
 
 // ceiling is a share's highest value: the environment's.
@@ -45,32 +65,95 @@ func (s *settings) ceiling(st Setting) int {
 }
 
 // onLimitsSubmitted checks a Digests and limits submission and saves what
-// it changes, all in the ack; a share above its ceiling is refused on its
-// input, naming the ceiling.
+// it changes, all in the ack: every value is checked (a channel to
+// subscribe looked up in Slack) before anything is saved; a problem is
+// answered on its input. The settings are saved at once, then the
+// digests' subscriptions, each audited as it is made.
 func (s *settings) onLimitsSubmitted(ctx context.Context, r *bot.InteractionRequest) {
-	s.saveRows(ctx, r, modalLimits, "set the limits", func(f form, st Setting) (string, bool, string, string) {
-		if st.Kind == KindChannel {
-			ch := f.conversation(st.Key)
-			switch {
-			case ch == "":
-				return "", true, "", "" // not chosen: kept (Clear on the Home empties it)
-			case !bot.IsSlackID(ch, "CG"):
-				return "", false, st.Key, "Choose a channel."
+	rows := s.limitRows()
+	team, user, ok := s.admitted(ctx, r, rows[0].Key, "set the digests and limits")
+	if !ok {
+		return
+	}
+	f, shown := formOf(r.Interaction), shownOf(r.Interaction)
+	set := s.setIn(ctx, team)
+	var sets []store.WorkspaceSetting
+	var plans []digestPlan
+	for _, st := range rows {
+		if st.Kind == KindDigest {
+			channels, showed := shown[st.Key]
+			p, keep, problem := s.planDigest(ctx, team, f, st, channels, showed)
+			if problem != "" {
+				fail(r, st.Key, problem)
+				return
 			}
-			return ch, false, "", ""
+			if !keep {
+				plans = append(plans, p)
+			}
+			continue
 		}
-		v := f.text(st.Key)
-		if v == "" {
-			return "", false, "", ""
-		}
-		n, err := strconv.Atoi(v)
-		ceiling := strconv.Itoa(s.ceiling(st))
+		v, keep, block, problem := s.limitValue(f, st, set[st.Key].Value)
 		switch {
-		case err != nil || n <= 0:
-			return "", false, st.Key, "Give a whole number above 0, or leave it empty for " + ceiling + "."
-		case n > s.ceiling(st):
-			return "", false, st.Key, "At most " + ceiling + ": the ceiling whoever runs docsbot set (" + st.Env + "=" + ceiling + ")."
+		case problem != "":
+			fail(r, block, problem)
+			return
+		case !keep:
+			sets = append(sets, store.WorkspaceSetting{Key: st.Key, Value: v})
 		}
-		return strconv.Itoa(n), false, "", ""
-	})
+	}
+	changes, err := s.apply(ctx, team, user, sets)
+	if err != nil {
+		fail(r, rows[0].Key, storageTrouble)
+		return
+	}
+	for _, p := range plans {
+		c, err := s.applyDigest(ctx, team, user, p)
+		if c != nil {
+			changes = append(changes, *c)
+		}
+		if err != nil {
+			fail(r, p.st.Key, storageTrouble+" What was changed before is in your DM.")
+			s.told(ctx, team, user, changes)
+			return
+		}
+	}
+	r.Ack(nil)
+	s.told(ctx, team, user, changes)
+	sched := s.scheduleOf(s.setIn(ctx, team)[bot.SettingDigestTime].Value)
+	for _, p := range plans {
+		s.announceDigest(ctx, user, p, sched)
+	}
+}
+
+// limitValue reads the submitted value of a setting of the modal kept in
+// the workspace's settings (was: its value set now): keep when it is left
+// as it is, else the value, or the problem and its input. A share above
+// its ceiling is refused, naming the ceiling.
+func (s *settings) limitValue(f form, st Setting, was string) (v string, keep bool, block, problem string) {
+	switch st.Kind {
+	case KindTime:
+		return s.digestTime(f, st, was)
+	case KindChannel:
+		ch := f.conversation(st.Key)
+		switch {
+		case ch == "":
+			return "", true, "", "" // not chosen: kept (Clear on the Home empties it)
+		case !bot.IsSlackID(ch, "CG"):
+			return "", false, st.Key, "Choose a channel."
+		}
+		return ch, false, "", ""
+	}
+	v = f.text(st.Key)
+	if v == "" {
+		return "", false, "", ""
+	}
+	n, err := strconv.Atoi(v)
+	ceiling := strconv.Itoa(s.ceiling(st))
+	switch {
+	case err != nil || n <= 0:
+		return "", false, st.Key, "Give a whole number above 0, or leave it empty for " + ceiling + "."
+	case n > s.ceiling(st):
+		return "", false, st.Key, "At most " + ceiling + ": the ceiling whoever runs docsbot set (" + st.Env + "=" + ceiling + ")."
+	}
+	return strconv.Itoa(n), false, "", ""
 }

@@ -19,15 +19,31 @@ import (
 // metadata names.
 
 // modalTarget is what a modal carries (private_metadata): the workspace
-// it sets up.
+// it sets up and, in the Digests and limits modal, the channels it showed
+// subscribed to each digest (by the setting's key), which its submission
+// changes from.
 type modalTarget struct {
-	Team string `json:"team"`
+	Team  string              `json:"team"`
+	Shown map[string][]string `json:"shown,omitempty"`
 }
 
 // metadata is the private_metadata of a modal of team.
-func metadata(team string) string {
-	meta, _ := json.Marshal(modalTarget{Team: team})
+func metadata(team string) string { return metadataShown(team, nil) }
+
+// metadataShown is the private_metadata of a modal of team that showed
+// shown.
+func metadataShown(team string, shown map[string][]string) string {
+	meta, _ := json.Marshal(modalTarget{Team: team, Shown: shown})
 	return string(meta)
+}
+
+// shownOf is what the modal submitted in ic showed (modalTarget.Shown).
+// Its workspace is checked by admitted; a list forged by an admin only
+// changes which of their workspace's channels are compared.
+func shownOf(ic slack.InteractionCallback) map[string][]string {
+	var t modalTarget
+	_ = json.Unmarshal([]byte(ic.View.PrivateMetadata), &t)
+	return t.Shown
 }
 
 // storageTrouble is the answer when Redis cannot be reached.

@@ -36,8 +36,11 @@
 //	                                                                    workspace's docsbot cannot see (conversations.info)
 //	People              Editors, Experts, Admins: users, and user       a group that is no S… id
 //	                    groups by their ids
-//	Digests and limits  Requests channel, the questions' shares         a share that is no whole number above 0, or
-//	                                                                    above the environment's (its ceiling, named)
+//	Digests and limits  Digest time (day, time, zone), the channels     a zone that is no IANA name; a channel added to
+//	                    of the visitors and the health digests,         a digest that docsbot cannot see or is not in,
+//	                    Requests channel, the questions' shares         or that has no docs project of its own; a share
+//	                                                                    that is no whole number above 0, or above the
+//	                                                                    environment's (its ceiling, named)
 //
 // each after the admin check (the first input, whatever the payload's
 // metadata says). A change is saved at once (store.WorkspaceSettings; a
@@ -47,9 +50,14 @@
 // the new (settings.change), confirmed in the admin's DM and shown on
 // their Home, where each setting says where its value comes from and a
 // value set in Slack can be cleared (Clear, with Slack's confirm dialog),
-// which brings the environment's back. Digest times and channels are not
-// set here yet: `/docs-visitors digest` and `/docs-health digest` set them
-// per channel.
+// which brings the environment's back. The digest time is such a
+// setting: set, the digest loops schedule that workspace's digests by it
+// (bot/digests), exactly once across replicas as before. A digest's
+// channels are no setting of their own: they are the digest's
+// subscriptions, made and removed as `/docs-visitors digest` and
+// `/docs-health digest` in each channel make them (the same records, the
+// same audit records), then confirmed with the others, a channel
+// subscribed told in it (digests.go).
 package settings
 
 import (
@@ -129,6 +137,11 @@ type Deps struct {
 	Limits      Limits
 	Settings    WorkspaceSettings
 	Modes       Modes
+	// Digests are the subscriptions of each digest whose channels are set
+	// here, by Digest.Name (DigestVisitors: store.Digests, DigestHealth:
+	// store.HealthDigests); a digest whose feature is off has none, and
+	// the modal leaves its channels out.
+	Digests map[string]Subscriptions
 }
 
 // Config holds the settings' settings.

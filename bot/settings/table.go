@@ -31,6 +31,14 @@ const (
 	KindProject Kind = "project"
 	// KindSwitch: whether docsbot works in a channel.
 	KindSwitch Kind = "on or off"
+	// KindTime: when the digests are due, as DOCSBOT_DIGEST_TIME says it
+	// ("Mon 09:00 Europe/Paris"): a day (a select), a time (a time
+	// picker) and a zone (an IANA name, typed).
+	KindTime Kind = "digest time"
+	// KindDigest: the channels that get a digest (a multi conversations
+	// select), kept as the digest's subscriptions, the records its
+	// command makes (Setting.Digest).
+	KindDigest Kind = "digest channels"
 )
 
 // The modals that set them, by their titles.
@@ -55,13 +63,44 @@ type Setting struct {
 	// PerChannel is set for a setting of one channel.
 	PerChannel bool
 	// Env is what the setting goes over where docsbot runs: an
-	// environment variable, or the projects file.
+	// environment variable, or the projects file; for a digest's channels,
+	// the command that subscribes a channel, whose records they are.
 	Env string
 	// Doc says what it does, as the README's table does.
 	Doc string
 	// None says what no value where docsbot runs means, for the Home.
 	None string
+	// Digest is the digest a KindDigest setting subscribes channels to.
+	Digest *Digest
 }
+
+// Digest is a digest whose channels are set in Slack: its subscriptions
+// are made and removed as its command's `digest weekly` and `digest off`
+// in each channel make them (Deps.Digests keeps them, by Name).
+type Digest struct {
+	// Name names its subscriptions in Deps.Digests.
+	Name string
+	// Noun is the digest in people's words: "docs visitors digest".
+	Noun string
+	// Command is its slash command, whose `digest` subcommand sets it in
+	// one channel; Audit is what its audit records of a change say before
+	// "weekly" or "off" ("digest", "health digest"), as the command's do.
+	Command, Audit string
+}
+
+// The names of the digests (Deps.Digests).
+const (
+	DigestVisitors = "visitors"
+	DigestHealth   = "health"
+)
+
+// The keys of the digests' channels: no setting of store.WorkspaceSettings
+// (their subscriptions are kept where the commands keep them), the block
+// ids of their inputs.
+const (
+	keyVisitorsDigest = "visitors_digest_channels"
+	keyHealthDigest   = "health_digest_channels"
+)
 
 // keyAnswers is the answer mode's row: kept where `/docs-ask here` keeps
 // it (store.HelpChannels), not in the workspace's settings.
@@ -82,6 +121,12 @@ func Table() []Setting {
 			Doc: "who *Ask an expert* calls, instead of `DOCSBOT_EXPERTS` and the projects' experts", None: "nobody, unless the projects file names experts"},
 		{Key: bot.SettingAdmins, Label: "Admins", Modal: modalPeople, Kind: KindPeople, Env: "DOCSBOT_ADMINS",
 			Doc: "who may set docsbot up, besides the workspace's admins and owners and whoever installed docsbot", None: "nobody besides them"},
+		{Key: bot.SettingDigestTime, Label: "Digest time", Modal: modalLimits, Kind: KindTime, Env: "DOCSBOT_DIGEST_TIME",
+			Doc: "when the workspace's digests are due: weekly ones on its day, daily ones every day, at its time in its zone"},
+		{Key: keyVisitorsDigest, Label: "Visitors digest channels", Modal: modalLimits, Kind: KindDigest, Digest: &Digest{Name: DigestVisitors, Noun: "docs visitors digest", Command: "/docs-visitors", Audit: "digest"}, Env: "/docs-visitors digest",
+			Doc: "the channels that get the weekly docs visitors digest, as `/docs-visitors digest weekly` and `off` in each set them"},
+		{Key: keyHealthDigest, Label: "Health digest channels", Modal: modalLimits, Kind: KindDigest, Digest: &Digest{Name: DigestHealth, Noun: "docs health digest", Command: "/docs-health", Audit: "health digest"}, Env: "/docs-health digest",
+			Doc: "the channels that get the weekly docs health digest, as `/docs-health digest weekly` and `off` in each set them"},
 		{Key: bot.SettingRequestsChannel, Label: "Requests channel", Modal: modalLimits, Kind: KindChannel, Env: "DOCSBOT_REQUESTS_CHANNEL",
 			Doc: "where *Ask the docs team* posts the questions the docs did not answer", None: "none: no *Ask the docs team*"},
 		{Key: bot.SettingAskPerUser, Label: "Questions per person an hour", Modal: modalLimits, Kind: KindShare, Env: "DOCSBOT_ASK_PER_USER",

@@ -279,13 +279,11 @@ func elementValue(typ, value string) map[string]any {
 	case "users_select":
 		return map[string]any{"selected_user": value}
 	case "multi_users_select":
-		users := []string{}
-		for u := range strings.SplitSeq(value, ",") {
-			if u = strings.TrimSpace(u); u != "" {
-				users = append(users, u)
-			}
-		}
-		return map[string]any{"selected_users": users}
+		return map[string]any{"selected_users": idList(value)}
+	case "multi_conversations_select":
+		return map[string]any{"selected_conversations": idList(value)}
+	case "timepicker":
+		return map[string]any{"selected_time": nilIfEmpty(value)}
 	}
 	if strings.HasSuffix(typ, "_select") && !strings.HasPrefix(typ, "multi_") {
 		return map[string]any{"selected_option": map[string]any{
@@ -294,6 +292,25 @@ func elementValue(typ, value string) map[string]any {
 		}}
 	}
 	return map[string]any{"value": value}
+}
+
+// idList is ids separated by commas, as a multi select's value.
+func idList(value string) []string {
+	ids := []string{}
+	for id := range strings.SplitSeq(value, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// nilIfEmpty is value, or null for none (a time picker left empty).
+func nilIfEmpty(value string) any {
+	if value == "" {
+		return nil
+	}
+	return value
 }
 
 // Shortcut delivers a global shortcut (type shortcut) with a trigger id

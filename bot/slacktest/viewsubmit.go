@@ -137,23 +137,25 @@ func submittedState(blocks json.RawMessage, values map[string]map[string]string)
 
 // initialValue is what an input element shows before the person types:
 // a text input's initial_value, a select's initial_option, the
-// conversation, channel or user a select starts on, the people of a
-// multi-users select (their ids separated by commas, as elementValue
-// takes them).
+// conversation, channel or user a select starts on, a time picker's time,
+// the people or conversations of a multi select (their ids separated by
+// commas, as elementValue takes them).
 func initialValue(el map[string]any) (string, bool) {
-	for _, k := range []string{"initial_value", "initial_conversation", "initial_channel", "initial_user"} {
+	for _, k := range []string{"initial_value", "initial_conversation", "initial_channel", "initial_user", "initial_time"} {
 		if v, ok := el[k].(string); ok {
 			return v, true
 		}
 	}
-	if users, ok := el["initial_users"].([]any); ok {
-		var ids []string
-		for _, u := range users {
-			if id, ok := u.(string); ok {
-				ids = append(ids, id)
+	for _, k := range []string{"initial_users", "initial_conversations"} {
+		if list, ok := el[k].([]any); ok {
+			var ids []string
+			for _, u := range list {
+				if id, ok := u.(string); ok {
+					ids = append(ids, id)
+				}
 			}
+			return strings.Join(ids, ","), true
 		}
-		return strings.Join(ids, ","), true
 	}
 	if opt, ok := el["initial_option"].(map[string]any); ok {
 		if v, ok := opt["value"].(string); ok {

@@ -47,7 +47,7 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 		v.core.ReplyPrivately(ctx, cmd, "docsbot could not change the digest: its storage failed. Try again in a minute.")
 		return nil
 	}
-	sched := v.cfg.Digest
+	sched := digests.New(v.core).ScheduleIn(ctx, v.cfg.Digest)
 	now := v.cfg.Now()
 	if req.Digest != digestStatus {
 		if s := v.core.Sight(ctx, cmd.UserID, cmd.ChannelID); !s.Member {
@@ -115,7 +115,7 @@ func (v *visitors) digestCommand(ctx context.Context, w *bot.Work, t target, cmd
 // error is returned for the caller to word.
 func (v *visitors) digestStatus(ctx context.Context, t target, cmd slack.SlashCommand, legacy bool) error {
 	of, arg := project.Of(t.label()), project.Arg(t.label())
-	sched, now := v.cfg.Digest, v.cfg.Now()
+	sched, now := digests.New(v.core).ScheduleIn(ctx, v.cfg.Digest), v.cfg.Now()
 	sub, err := v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, t.key)
 	if errors.Is(err, store.ErrNotFound) && legacy {
 		sub, err = v.store.DigestSub(ctx, cmd.TeamID, cmd.ChannelID, "")

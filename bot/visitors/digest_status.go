@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/digest"
+	"github.com/docsbot/docsbot/bot/digests"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/project"
 	"github.com/docsbot/docsbot/store"
@@ -119,7 +120,7 @@ func (v *visitors) digestStatusAll(ctx context.Context, cmd slack.SlashCommand) 
 
 // digestStatusText is the answer of digestStatusAll.
 func (v *visitors) digestStatusText(ctx context.Context, list []channelDigest) string {
-	sched := v.cfg.Digest
+	sched := digests.New(v.core).ScheduleIn(ctx, v.cfg.Digest)
 	now := v.cfg.Now()
 	names := make([]string, 0, v.core.ProjectsIn(ctx).Len())
 	for _, n := range v.core.ProjectsIn(ctx).Names() {

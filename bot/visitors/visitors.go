@@ -58,7 +58,8 @@ type Config struct {
 	// Now is the clock for date ranges and the digest's schedule (default
 	// time.Now). Dates are UTC.
 	Now func() time.Time
-	// Digest is when digests are due (DOCSBOT_DIGEST_TIME); the zero value
+	// Digest is when digests are due (DOCSBOT_DIGEST_TIME) where a
+	// workspace set no digest time in Slack (bot/digests); the zero value
 	// is digest.DefaultTime.
 	Digest digest.Schedule
 	// DigestTick is how often each replica looks for owed digests (default
