@@ -91,8 +91,16 @@ func (o *chaosOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.runs, "runs", 1, "repeat the run this many times and report each and their sum")
 	fs.BoolVar(&o.install, "install", false, "install mode: the replicas serve Slack over HTTP behind a load balancer, added by link to two workspaces whose tokens rotate "+
 		"within the run; the commands and replies come from both, Slack retries events as it does over HTTP, and no socket is dropped (not with --rolling)")
-	fs.IntVar(&o.questions, "questions", -1, "questions to ask docsbot's docs assistant while the faults go on (/docs-ask, mentions, a help channel), each followed by ✅, 👍/👎, a handoff, "+
-		"an expert's reply or nothing; their answers and outcomes are counted at the end (default 36; 0: none; not with --install)")
+	o.questions = -1
+	fs.Func("questions", "questions to ask docsbot's docs assistant while the faults go on (/docs-ask, mentions, a help channel), each followed by ✅, 👍/👎, a handoff, "+
+		"an expert's reply or nothing; their answers and outcomes are counted at the end (default 36; 0: none; not with --install)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("not a number of questions: %q", v)
+		}
+		o.questions = n
+		return nil
+	})
 	fs.DurationVar(&o.tokenLifetime, "token-lifetime", time.Minute, "with --install: how long Slack's tokens last (refreshed once a quarter of that is left: every 45 s by default, several times a run)")
 }
 

@@ -106,9 +106,10 @@ func questionAt(i int) chaosQuestion {
 	how := [...]string{askSlash, askMention, askHelp}[i%3]
 	plan := questionPlans[(i/3)%len(questionPlans)]
 	topics := []string{"rotate an API key", "set up webhooks", "install the CLI", "add a custom domain", "handle rate limits"}
-	text := fmt.Sprintf("How do I %s? (question %03d)", topics[i%len(topics)], i)
+	// Ending with "?", a mention is a question (bot.QuestionIn), not a job.
+	text := fmt.Sprintf("Question %03d: how do I %s?", i, topics[i%len(topics)])
 	if plan == planExpert && how != askHelp {
-		plan, text = planUnsourced, fmt.Sprintf("Why is the office coffee machine broken again? (question %03d)", i)
+		plan, text = planUnsourced, fmt.Sprintf("Question %03d: why is the office coffee machine broken again?", i)
 	}
 	ch := map[string]string{askSlash: qAskChannel, askMention: qMentionChannel, askHelp: qHelpChannel}[how]
 	return chaosQuestion{i: i, how: how, plan: plan, text: text, channel: ch, asker: fmt.Sprintf("U0Q%03d", i)}
