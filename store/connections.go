@@ -4,8 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Connections are the docs projects a workspace connected from Slack (the
@@ -215,4 +220,46 @@ func (cs Connections) tell(ctx context.Context, team string) {
 // ctx ends.
 func (cs Connections) Changes(ctx context.Context) <-chan string {
 	return cs.s.subscribe(ctx, cs.changedChannel())
+}
+
+// Teams returns the workspaces that connected docs projects from Slack
+// (those disconnected and not yet forgotten included), sorted; it opens
+// no key, so needs no secrets key.
+func (cs Connections) Teams(ctx context.Context) ([]string, error) {
+	prefix := cs.s.prefix + "conn:{c}:"
+	var teams []string
+	scan := func(ctx context.Context, rdb redis.Cmdable) error {
+		iter := rdb.Scan(ctx, 0, escapeGlob(prefix)+"*", 500).Iterator()
+		for iter.Next(ctx) {
+			teams = append(teams, strings.TrimPrefix(iter.Val(), prefix))
+		}
+		return iter.Err()
+	}
+	var err error
+	if cc, ok := cs.s.rdb.(*redis.ClusterClient); ok {
+		var mu sync.Mutex
+		err = cc.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			mu.Lock() // one node holds them all ({c}); the lock keeps teams whole
+			defer mu.Unlock()
+			return scan(ctx, node)
+		})
+	} else {
+		err = scan(ctx, cs.s.rdb)
+	}
+	if err != nil {
+		return nil, wrapErr(err, "store: the workspaces with connections")
+	}
+	slices.Sort(teams)
+	return slices.Compact(teams), nil
+}
+
+// Names returns the names of the projects team connected (those
+// disconnected and not yet forgotten included), sorted; it opens no key.
+func (cs Connections) Names(ctx context.Context, team string) ([]string, error) {
+	names, err := cs.s.rdb.HKeys(ctx, cs.key(team)).Result()
+	if err != nil {
+		return nil, wrapErr(err, "store: the connections of %s", team)
+	}
+	slices.Sort(names)
+	return names, nil
 }

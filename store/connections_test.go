@@ -70,6 +70,19 @@ func TestConnections(t *testing.T) {
 		t.Errorf("List(T9) of a moved record = %+v, %v, %v; want it bad (ErrSealed)", list, bad, err)
 	}
 
+	// The workspaces and their projects' names are read without the
+	// secrets key: no key is opened.
+	names := s.Connections(nil)
+	if teams, err := names.Teams(ctx); err != nil || strings.Join(teams, ",") != "T1,T2,T9" {
+		t.Errorf("Teams() = %q, %v; want T1, T2, T9", teams, err)
+	}
+	if n, err := names.Names(ctx, "T1"); err != nil || strings.Join(n, ",") != "docs" {
+		t.Errorf("Names(T1) = %q, %v; want docs", n, err)
+	}
+	if n, err := names.Names(ctx, "T3"); err != nil || len(n) != 0 {
+		t.Errorf("Names(T3) = %q, %v; want none", n, err)
+	}
+
 	// Disconnected: still listed, with its keys, for the work it has;
 	// forgotten once RetiredKept has passed.
 	retired := docs

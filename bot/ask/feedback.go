@@ -43,7 +43,10 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	answer := cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp, "act:"+r.DeliveryID)
 	log := a.log.With("user", ic.User.ID, "channel", channel, "answer", answer)
 	choice := map[string]string{feedbackGood: store.VoteUp, feedbackBad: store.VoteDown}[value]
-	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: answer},
+	// The question is named by its thread where the answer is in one: a
+	// press right after an answer posted whole shows may come before its
+	// ts names the question (unasked.go).
+	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: cmp.Or(ic.Container.ThreadTs, answer)},
 		nil, outcome.Event{Kind: outcome.Press, By: ic.User.ID, Choice: choice, At: ic.ActionCallback.BlockActions[0].ActionTs}, log)
 	first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
 	var thanks string

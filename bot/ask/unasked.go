@@ -63,10 +63,12 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		if a.hasExperts(ctx, key) {
 			blocks = append(blocks, slack.NewActionBlock("expert", bot.ExpertButton(bot.ExpertRef{ShareRef: bot.ShareRef{ThreadRef: ref}, Sourced: true, Answer: true})))
 		}
-		recorded := wr.ts != "" // before its buttons show (show)
-		if recorded {
-			a.answeredOutcome(ctx, r, wr.ts, log)
-		}
+		// Recorded before its buttons show (show): a message posted whole
+		// has no ts before it shows, so the record is named by the
+		// question's thread first (a ✅ or a press right after it shows
+		// finds it), and its answer's ts is added once known.
+		recorded := wr.ts != ""
+		a.answeredOutcome(ctx, r, wr.ts, log)
 		if err := wr.finish(ctx, r.note, blocks); err != nil {
 			log.Warn("posting the answer failed", "err", err)
 			if wr.ts == "" {

@@ -53,6 +53,9 @@ type chaosOptions struct {
 	// to two workspaces whose tokens last tokenLifetime (chaos_install.go).
 	install       bool
 	tokenLifetime time.Duration
+	// questions are asked of the docs assistant while the faults go on,
+	// and their outcomes counted (chaos_questions.go); -1 for the default.
+	questions int
 }
 
 func (o *chaosOptions) register(fs *flag.FlagSet) {
@@ -88,6 +91,16 @@ func (o *chaosOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.runs, "runs", 1, "repeat the run this many times and report each and their sum")
 	fs.BoolVar(&o.install, "install", false, "install mode: the replicas serve Slack over HTTP behind a load balancer, added by link to two workspaces whose tokens rotate "+
 		"within the run; the commands and replies come from both, Slack retries events as it does over HTTP, and no socket is dropped (not with --rolling)")
+	o.questions = -1
+	fs.Func("questions", "questions to ask docsbot's docs assistant while the faults go on (/docs-ask, mentions, a help channel), each followed by ✅, 👍/👎, a handoff, "+
+		"an expert's reply or nothing; their answers and outcomes are counted at the end (default 36; 0: none; not with --install)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("not a number of questions: %q", v)
+		}
+		o.questions = n
+		return nil
+	})
 	fs.DurationVar(&o.tokenLifetime, "token-lifetime", time.Minute, "with --install: how long Slack's tokens last (refreshed once a quarter of that is left: every 45 s by default, several times a run)")
 }
 
@@ -113,6 +126,12 @@ func (o chaosOptions) withDefaults() chaosOptions {
 	}
 	if o.runs == 0 {
 		o.runs = 1
+	}
+	if o.questions < 0 {
+		o.questions = 36
+		if o.install {
+			o.questions = 0
+		}
 	}
 	return o
 }
@@ -206,8 +225,8 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	if o.rolling && (o.grace <= 0 || o.rolloutPause < 0 || o.minRollouts < 0) {
 		return nil, errors.New("chaos: --grace must be positive, --rollout-pause and --min-rollouts not negative")
 	}
-	if o.install && (o.rolling || o.tokenLifetime < time.Minute) {
-		return nil, errors.New("chaos: --install does not go with --rolling, and wants --token-lifetime of a minute at least")
+	if o.install && (o.rolling || o.tokenLifetime < time.Minute || o.questions > 0) {
+		return nil, errors.New("chaos: --install does not go with --rolling nor --questions, and wants --token-lifetime of a minute at least")
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.deadline)
 	defer cancel()
@@ -259,6 +278,9 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	fleet := newFleet(r, o.replicas, []string{
 		"DOCSBOT_POLL_INTERVAL=1s", "DOCSBOT_POLL_MAX_INTERVAL=2s",
 	})
+	if o.questions > 0 {
+		fleet.settings = append(fleet.settings, questionsWorld(r, o.questions)...)
+	}
 	var key string
 	if o.install {
 		// Ops beside Slack's paths: /readyz on each replica's address.
@@ -351,6 +373,10 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 		})
 	}
 
+	// The questions, spread over the time the commands take.
+	questions, questionsAsked := askQuestions(ctx, r, o.questions, time.Duration(float64(o.commands)/o.rate*float64(time.Second)))
+	defer questionsAsked()
+
 	// The commands, spread over the channels at the rate asked.
 	sent := make([]chaosCommand, o.commands)
 	tick := time.NewTicker(time.Duration(float64(time.Second) / o.rate))
@@ -393,6 +419,7 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	}
 	tick.Stop()
 	senders.Wait()
+	questionsAsked()
 	if rolling != nil {
 		// Rolling updates go on until --min-rollouts are complete.
 		select {
@@ -438,6 +465,9 @@ func runChaos(ctx context.Context, e env, o chaosOptions) (*chaosResult, error) 
 	}
 	fleet.stopAll()
 	res.count(r, o, sent, replies, channels)
+	if o.questions > 0 {
+		res.countQuestions(ctx, r, questions, began)
+	}
 	if o.install {
 		res.countInstall(ctx, r, o, key, front, sent, replies, workspaces)
 	}

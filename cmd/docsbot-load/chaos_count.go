@@ -126,6 +126,9 @@ type chaosResult struct {
 	Took time.Duration `json:"took_ns"`
 	// Install is what install mode adds (--install), nil otherwise.
 	Install *installFigures `json:"install,omitempty"`
+	// Questions are what became of the questions asked (--questions), nil
+	// without them.
+	Questions *questionFigures `json:"questions,omitempty"`
 
 	lostWhat []string
 	issues   []string
@@ -195,6 +198,9 @@ func (r *chaosResult) problems() []string {
 	if r.Install != nil {
 		out = append(out, r.Install.problems()...)
 	}
+	if r.Questions != nil {
+		out = append(out, r.Questions.problems()...)
+	}
 	return out
 }
 
@@ -245,6 +251,9 @@ func (r *chaosResult) sections() []section {
 	}
 	if r.Install != nil {
 		out = append(out, r.Install.section())
+	}
+	if r.Questions != nil {
+		out = append(out, r.Questions.section())
 	}
 	return append(out, machineSection(r.Machine, r.LoadStart, r.LoadEnd))
 }

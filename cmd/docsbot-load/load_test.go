@@ -384,18 +384,26 @@ func testChaos(t *testing.T, sentinel bool) {
 	if testing.Short() {
 		t.Skip("the chaos run takes about a minute")
 	}
+	// Each way of asking with each plan once (questionAt).
+	const questions = 3 * len(questionPlans)
 	t.Parallel()
 	ctx, e, logs := chaosTestEnv(t)
 	res, err := runChaos(ctx, e, chaosOptions{
 		replicas: 3, commands: 30, channels: 3, rate: 3, replyEvery: 3,
 		killEvery: 2 * time.Second, redisDown: 2 * time.Second, dropEvery: 5 * time.Second,
 		latency: 100 * time.Millisecond, postRate: 2, postBurst: 3, agentTime: 2 * time.Second,
-		deadline: 3 * time.Minute, seed: 7, sentinel: sentinel, logs: logs,
+		deadline: 3 * time.Minute, seed: 7, sentinel: sentinel, logs: logs, questions: questions,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := checkChaos(t, res, 30)
+	// Every question answered once, with one outcome record, counted once
+	// in the quality report (checkChaos fails on any problem the run saw).
+	if q := res.Questions; q == nil || q.Answers.Done+q.Answers.Told+q.Answers.Timeout+q.Answers.GaveUp != questions || q.Records == 0 || q.Checked == 0 ||
+		q.Report.Questions != int64(q.Records) {
+		t.Errorf("questions: %+v; want all %d accounted for, their records counted once\n%s", q, questions, out)
+	}
 	if res.ReplicaKills == 0 || res.RedisKills != 1 {
 		t.Errorf("faults: %d replica kills, %d Redis kills; want some and 1", res.ReplicaKills, res.RedisKills)
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/csvexport"
 	"github.com/docsbot/docsbot/bot/daterange"
 	"github.com/docsbot/docsbot/bot/outcome"
@@ -30,8 +32,10 @@ docsbot could not answer well (answered uncertain, or rated unhelpful by
 their asker), most asked first. What /docs-health quality shows in Slack.
 
 --since spans at most 45 days, so that it and the days before it are kept.
---project names one project of DOCSBOT_PROJECTS_FILE; without it, each
-project of the file (without the file, the one project). Each workspace's
+--project names one project of DOCSBOT_PROJECTS_FILE or connected in Slack;
+without it, each project of the file (without the file, the one project)
+and each project a workspace connected in Slack (NAME@TEAM, in that
+workspace alone; needs no DOCSBOT_SECRETS_KEY: no key is read). Each workspace's
 questions are reported apart (one workspace never sees another's): --team
 names one (its id, T…); without it, every workspace with questions.
 
@@ -71,11 +75,12 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	keys := []string{strings.TrimSpace(*name)}
+	key := strings.TrimSpace(*name)
+	keys := []string{key}
 	switch {
-	case keys[0] == project.ImplicitName && s.Value(config.EnvProjectsFile) == "":
+	case key == project.ImplicitName && s.Value(config.EnvProjectsFile) == "":
 		keys[0] = "" // the implicit project's records name none (bot.ProjectKey)
-	case keys[0] == "":
+	case key == "":
 		if keys, err = r.env().ProjectKeys(s); err != nil {
 			return err
 		}
@@ -88,11 +93,27 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 	failed := func(err error) error {
 		return &cli.Error{Code: cli.ExitFailure, Err: err, Msg: "reading the questions' outcomes: " + store.Cause(err), Fix: store.Fix(err)}
 	}
+	wanted := strings.TrimSpace(*team)
+	var of []qualityOf
+	for _, k := range keys {
+		of = append(of, qualityOf{key: k, team: wanted})
+	}
+	connected, err := connectedQuality(ctx, st, key, wanted)
+	if err != nil {
+		return failed(err)
+	}
+	if key != "" && len(connected) > 0 {
+		// NAME is a project connected in Slack: the file's, if it has one
+		// by that name, besides.
+		if fileKeys, err := r.env().ProjectKeys(s); err != nil || !slices.Contains(fileKeys, key) {
+			of = nil
+		}
+	}
 	var reports []outcome.Report
-	for _, key := range keys {
-		teams := []string{strings.TrimSpace(*team)}
+	for _, q := range append(of, connected...) {
+		teams := []string{q.team}
 		if teams[0] == "" {
-			if teams, err = st.Outcomes().OutcomeTeams(ctx, key); err != nil {
+			if teams, err = st.Outcomes().OutcomeTeams(ctx, q.key); err != nil {
 				return failed(err)
 			}
 		}
@@ -100,7 +121,7 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 			teams = []string{""} // no questions: a report of none
 		}
 		for _, tm := range teams {
-			rep, err := outcome.Read(ctx, st.Outcomes(), key, tm, rng.First, rng.Last, now)
+			rep, err := outcome.Read(ctx, st.Outcomes(), q.key, tm, rng.First, rng.Last, now)
 			if err != nil {
 				return failed(err)
 			}
@@ -114,4 +135,35 @@ func (r *runner) runQuality(ctx context.Context, args []string) error {
 		return csvexport.WriteQuality(r.stdout, reports)
 	}
 	return term.WriteQuality(r.stdout, reports)
+}
+
+// qualityOf is a project whose report is printed: its key, and the one
+// workspace it is read in ("" for every workspace with questions).
+type qualityOf struct{ key, team string }
+
+// connectedQuality are the projects connected in Slack (store.Connections)
+// whose reports are printed: each in the workspace that connected it, in
+// workspace team alone when it is given, those named name alone when it is.
+func connectedQuality(ctx context.Context, st *store.Store, name, team string) ([]qualityOf, error) {
+	conns := st.Connections(nil) // names only: no key is opened
+	teams := []string{team}
+	if team == "" {
+		var err error
+		if teams, err = conns.Teams(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var out []qualityOf
+	for _, tm := range teams {
+		names, err := conns.Names(ctx, tm)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if name == "" || n == name {
+				out = append(out, qualityOf{key: bot.ProjectKey(project.Project{Name: n, Workspace: tm}), team: tm})
+			}
+		}
+	}
+	return out, nil
 }

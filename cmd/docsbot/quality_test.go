@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -136,6 +137,59 @@ func TestQualityCommand(t *testing.T) {
 			if r.Team != tc.teams[i] || r.Period.Questions != 1 {
 				t.Errorf("%q: report %d is %s's of %d questions, want %s's of 1", tc.args, i, r.Team, r.Period.Questions, tc.teams[i])
 			}
+		}
+	}
+}
+
+// TestQualityConnected: the projects workspaces connected in Slack are
+// reported too, each in the workspace that connected it alone (NAME@TEAM),
+// without the secrets key; --team keeps one workspace's, --project one
+// project's.
+func TestQualityConnected(t *testing.T) {
+	t.Parallel()
+	st, prefix := sharedStore(t)
+	now := time.Now().UTC()
+	conns := st.Connections(mustSealer(t, bytes.Repeat([]byte{7}, 32)))
+	for _, c := range []store.Connection{
+		{Team: "T1", Name: "handbook", ProjectID: "p-hb", APIKey: "mint_handbook_key_0001", By: "U1", At: now},
+		{Team: "T2", Name: "handbook", ProjectID: "p-hb2", APIKey: "mint_handbook_key_0002", By: "U2", At: now},
+		{Team: "T2", Name: "api", ProjectID: "p-api", APIKey: "mint_api_key_0003", By: "U2", At: now},
+	} {
+		if err := conns.Save(t.Context(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two questions of T2's handbook, one of T1's, one of the implicit
+	// project in T1.
+	for i, q := range []struct{ project, team string }{{"handbook@T2", "T2"}, {"handbook@T2", "T2"}, {"handbook@T1", "T1"}, {"", "T1"}} {
+		ts := fmt.Sprintf("%d.%06d", now.Unix(), i)
+		create := &store.OutcomeRecord{Project: q.project, Team: q.team, Channel: "C1", TS: ts, Asker: "U0ASKER", Asked: now}
+		if _, err := outcome.Record(t.Context(), st.Outcomes(), store.OutcomeRef{Team: q.team, Channel: "C1", TS: ts}, create,
+			outcome.Event{Kind: outcome.Answered}, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{envRedisURL + "=" + sharedRedis.URL, envRedisPrefix + "=" + prefix}
+	for _, tc := range []struct {
+		args []string
+		want []string // each report: project, workspace, questions
+	}{
+		{nil, []string{"/T1/1", "handbook@T1/T1/1", "api@T2/T2/0", "handbook@T2/T2/2"}},
+		{[]string{"--team", "T2"}, []string{"/T2/0", "api@T2/T2/0", "handbook@T2/T2/2"}},
+		{[]string{"--project", "handbook"}, []string{"handbook@T1/T1/1", "handbook@T2/T2/2"}},
+		{[]string{"--project", "handbook", "--team", "T1"}, []string{"handbook@T1/T1/1"}},
+	} {
+		res := docsbot(t, nil, env, append([]string{"quality", "--format", "json"}, tc.args...)...)
+		var reps []outcome.Report
+		if res.code != 0 || json.Unmarshal([]byte(res.stdout), &reps) != nil {
+			t.Fatalf("%q: exit %d, %s%s", tc.args, res.code, res.stdout, res.stderr)
+		}
+		var got []string
+		for _, r := range reps {
+			got = append(got, fmt.Sprintf("%s/%s/%d", r.Project, r.Team, r.Period.Questions))
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%q: reports %q, want %q", tc.args, got, tc.want)
 		}
 	}
 }
