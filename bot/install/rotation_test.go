@@ -50,7 +50,22 @@ func jobsAtOnce(h *bottest.Harness, n int) {
 		wg.Go(func() { h.Command(olive, otherChan, agent.Command, fmt.Sprintf("Rewrite page %d", i)) })
 	}
 	wg.Wait()
-	h.WaitFor("every job posted", func() bool { return len(h.Roots(otherChan)) == before+n })
+	// Each root names its job once the job is created and linked. The tests
+	// move the clock only after it, so that the start's calls are not under
+	// way when a token runs out (a call Slack receives after the clock
+	// moved would be refused for a token that was good when it was sent).
+	h.WaitFor("every job posted and linked", func() bool {
+		roots := h.Roots(otherChan)
+		if len(roots) != before+n {
+			return false
+		}
+		for _, r := range roots[before:] {
+			if !strings.Contains(bottest.Rendered(r), "job `") {
+				return false
+			}
+		}
+		return true
+	})
 	h.Idle()
 }
 
