@@ -101,10 +101,12 @@ type chaosQuestion struct {
 	why    string
 }
 
-// questionAt is question i: how it is asked, its plan, its words.
+// questionAt is question i: how it is asked, its plan, its words. Any six
+// questions in a row have every plan, and eighteen every way of asking
+// with every plan.
 func questionAt(i int) chaosQuestion {
 	how := [...]string{askSlash, askMention, askHelp}[i%3]
-	plan := questionPlans[(i/3)%len(questionPlans)]
+	plan := questionPlans[(i+i/len(questionPlans))%len(questionPlans)]
 	topics := []string{"rotate an API key", "set up webhooks", "install the CLI", "add a custom domain", "handle rate limits"}
 	// Ending with "?", a mention is a question (bot.QuestionIn), not a job.
 	text := fmt.Sprintf("Question %03d: how do I %s?", i, topics[i%len(topics)])

@@ -374,18 +374,18 @@ func TestUnknownScenario(t *testing.T) {
 // replicas SIGKILLed and restarted every few seconds, Redis SIGKILLed and
 // started again once, Slack sockets dropped, Slack's posting limit in force.
 // Nothing may be lost or doubled, and the faults must really have happened.
-func TestChaosShort(t *testing.T) { testChaos(t, false) }
+func TestChaosShort(t *testing.T) { testChaos(t, false, len(questionPlans)) }
 
 // TestChaosFailoverShort is TestChaosShort with Redis behind Sentinel: the
 // Redis fault SIGKILLs the primary and the sentinels promote the replica.
-func TestChaosFailoverShort(t *testing.T) { testChaos(t, true) }
+func TestChaosFailoverShort(t *testing.T) { testChaos(t, true, 0) }
 
-func testChaos(t *testing.T, sentinel bool) {
+// testChaos runs a short chaos run, with questions asked of the docs
+// assistant beside the commands (each plan once with six; none with 0).
+func testChaos(t *testing.T, sentinel bool, questions int) {
 	if testing.Short() {
 		t.Skip("the chaos run takes about a minute")
 	}
-	// Each way of asking with each plan once (questionAt).
-	const questions = 3 * len(questionPlans)
 	t.Parallel()
 	ctx, e, logs := chaosTestEnv(t)
 	res, err := runChaos(ctx, e, chaosOptions{
@@ -400,8 +400,8 @@ func testChaos(t *testing.T, sentinel bool) {
 	out := checkChaos(t, res, 30)
 	// Every question answered once, with one outcome record, counted once
 	// in the quality report (checkChaos fails on any problem the run saw).
-	if q := res.Questions; q == nil || q.Answers.Done+q.Answers.Told+q.Answers.Timeout+q.Answers.GaveUp != questions || q.Records == 0 || q.Checked == 0 ||
-		q.Report.Questions != int64(q.Records) {
+	if q := res.Questions; questions > 0 && (q == nil || q.Answers.Done+q.Answers.Told+q.Answers.Timeout+q.Answers.GaveUp != questions || q.Records == 0 || q.Checked == 0 ||
+		q.Report.Questions != int64(q.Records)) {
 		t.Errorf("questions: %+v; want all %d accounted for, their records counted once\n%s", q, questions, out)
 	}
 	if res.ReplicaKills == 0 || res.RedisKills != 1 {
