@@ -48,6 +48,28 @@ func (a *answers) answeredOutcome(ctx context.Context, r reply, answer string, l
 	a.recordOutcome(ctx, store.OutcomeRef{Team: q.Team, Channel: q.Channel, TS: r.thread.TS}, create, ev, log)
 }
 
+// answerKnown names r's answer, answer, in its question's record, which
+// started before the answer's ts was known (a message posted whole shows
+// before Slack says its ts: unasked.go): a signal on the answer then
+// finds the question, and the record keeps it as its answer.
+func (a *answers) answerKnown(ctx context.Context, r reply, answer string, log *slog.Logger) {
+	q, now := r.q, a.cfg.Now()
+	ref := store.OutcomeRef{Team: q.Team, Channel: q.Channel, TS: answer}
+	// create names the question and its answer for the references; the
+	// record itself was started (answeredOutcome).
+	create := &store.OutcomeRecord{Project: r.key, Team: q.Team, Channel: q.Channel, TS: r.thread.TS, Answer: answer, Asker: q.User, Asked: now}
+	_, _, err := a.store.Outcomes.UpdateOutcome(context.WithoutCancel(ctx), ref, create, now, func(rec *store.OutcomeRecord) bool {
+		if rec.Outcome == "" || rec.Answer != "" {
+			return false // not started (the record ran out): nothing to name
+		}
+		rec.Answer = answer
+		return true
+	})
+	if err != nil {
+		log.Warn("naming the answer in its question's outcome failed", "question", ref.String(), "err", err)
+	}
+}
+
 // recordOutcome applies ev to the question ref names.
 func (a *answers) recordOutcome(ctx context.Context, ref store.OutcomeRef, create *store.OutcomeRecord, ev outcome.Event, log *slog.Logger) {
 	if _, err := outcome.Record(context.WithoutCancel(ctx), a.store.Outcomes, ref, create, ev, a.cfg.Now()); err != nil {
