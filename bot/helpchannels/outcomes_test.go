@@ -6,9 +6,11 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/ask"
+	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // TestHelpOutcomes: a help channel's question the docs do not cover is
@@ -134,5 +136,38 @@ func TestHelpCheckAfterAnotherReplied(t *testing.T) {
 			t.Fatal(err)
 		}
 		outcomeIs(q, c.want)
+	}
+}
+
+// TestHelpCheckNotRecordedIsTold: a ✅ whose outcome Redis refuses to
+// record (the question's reference made another type of key) is left for
+// Slack to deliver again; on Slack's last try its person is told privately
+// that it was not counted and to add it again.
+func TestHelpCheckNotRecordedIsTold(t *testing.T) {
+	t.Parallel()
+	h := &harness{bottest.NewWith(t, redisURL, []slacktest.Option{slacktest.WithRedelivery(20 * time.Millisecond)})}
+	h.Slack.AddChannel(slacktest.Channel{ID: help, Name: "help", BotMember: true})
+	h.StartBot(helpIn(bot.ModeAuto))
+	q := h.post(alice, help, "How do I rotate an API key?")
+	h.answerIn(help, q)
+	rdb, err := redistest.ClientOf(h.RedisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	ref := h.Prefix + "outcome-ref:T0TEST:" + help + ":" + q
+	h.WaitFor("the question recorded", func() bool { return rdb.Exists(t.Context(), ref).Val() == 1 })
+	if err := rdb.Del(t.Context(), ref).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.HSet(t.Context(), ref, "not", "a reference").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Slack.React(t.Context(), alice, help, q, "white_check_mark"); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitForEphemeral(alice, "could not count your ✅")
+	if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
+		t.Errorf("%d redeliveries: the person was told before Slack's last try", n)
 	}
 }
