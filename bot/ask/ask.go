@@ -256,6 +256,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 		metrics: newMetrics(b.Metrics())}
 	routes.HandleCommand(Command, a.onCommand)
 	routes.HandleWork(bot.WorkAsk, bot.WorkHandler{Do: a.doAsk, GiveUp: a.giveUp})
+	routes.HandleWork(workOutcome, bot.WorkHandler{Do: a.doOutcome, GiveUp: a.giveUpOutcome})
 	routes.HandleBlockAction(ActionFeedback, a.onFeedback)
 	routes.HandleBlockAction(ActionAskAgain, a.onAskAgain)
 	routes.HandleBlockAction(ActionFallsShort, a.onFallsShort)

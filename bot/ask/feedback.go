@@ -46,11 +46,13 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	// The question is named by its thread where the answer is in one: a
 	// press right after an answer posted whole shows may come before its
 	// ts names the question (unasked.go).
-	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: cmp.Or(ic.Container.ThreadTs, answer)},
-		nil, outcome.Event{Kind: outcome.Press, By: ic.User.ID, Choice: choice, At: ic.ActionCallback.BlockActions[0].ActionTs}, log)
+	kept := a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: cmp.Or(ic.Container.ThreadTs, answer)},
+		nil, outcome.Event{Kind: outcome.Press, By: ic.User.ID, Choice: choice, At: ic.ActionCallback.BlockActions[0].ActionTs}, &q, log)
 	first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
 	var thanks string
 	switch {
+	case !kept:
+		thanks = notRecorded
 	case err != nil:
 		log.Warn("cannot tell whether this feedback was counted; not counting it", "err", err)
 		thanks = "docsbot could not record your feedback just now (its storage did not answer). Please press again in a minute."

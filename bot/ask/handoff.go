@@ -140,7 +140,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 		a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Press again in a minute, or tell them yourself.", log)
 		return
 	}
-	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: req.Channel, TS: req.Thread}, nil, outcome.Event{Kind: outcome.Handoff}, log)
+	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: req.Channel, TS: req.Thread}, nil, outcome.Event{Kind: outcome.Handoff}, nil, log)
 	a.tell(ctx, q, "Sent to the docs team in "+"<#"+requests+">. They can make it a docs job from there.", log)
 }
 

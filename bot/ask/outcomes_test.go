@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/bot/slacktest"
 	"github.com/docsbot/docsbot/store"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // team is the fake Slack's workspace.
@@ -174,4 +175,46 @@ func sameCounts(got, want map[string]int64) bool {
 		}
 	}
 	return true
+}
+
+// TestOutcomePressNotRecordedIsTold: a 👍 whose outcome Redis refuses to
+// record (the question's reference made another type of key) is not
+// thanked: its person is told privately that it was not recorded and to
+// press again; pressed again once Redis takes it, it counts.
+func TestOutcomePressNotRecordedIsTold(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(bottest.Config{Answers: true})
+	q := h.asked(alice, "How do I install the CLI?")
+	answer := h.answered(q)
+	h.outcomeOf(q, outcome.Open, time.Now)
+	rdb, err := redistest.ClientOf(h.RedisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	ref := h.Prefix + "outcome-ref:" + team + ":" + general + ":" + q
+	was, err := rdb.Get(t.Context(), ref).Result()
+	if err != nil {
+		t.Fatalf("the question's reference %s: %v", ref, err)
+	}
+	if err := rdb.Del(t.Context(), ref).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.HSet(t.Context(), ref, "not", "a reference").Err(); err != nil {
+		t.Fatal(err)
+	}
+	h.press(alice, answer, ask.ActionFeedback, "good")
+	h.WaitFor("alice told her 👍 was not recorded", func() bool { return h.told(alice, "could not record your feedback") })
+	if h.told(alice, "Thanks") {
+		t.Errorf("alice was thanked for a 👍 that was not recorded")
+	}
+	if err := rdb.Del(t.Context(), ref).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.Set(t.Context(), ref, was, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	h.press(alice, answer, ask.ActionFeedback, "good")
+	h.outcomeOf(q, outcome.RatedHelpful, time.Now)
 }

@@ -61,7 +61,7 @@ func (a *answers) doThreadReply(ctx context.Context, w *bot.Work, p bot.Post) er
 	if !goesOnWith(c.Asker, p) {
 		a.log.Debug("a reply in another's answer thread; not a question", "work", w.Key)
 		t := threadOfPost(p)
-		a.recordOutcome(ctx, store.OutcomeRef{Team: t.Team, Channel: t.Channel, TS: t.TS}, nil, outcome.Event{Kind: outcome.Reply, By: p.User}, a.log)
+		a.recordOutcome(ctx, store.OutcomeRef{Team: t.Team, Channel: t.Channel, TS: t.TS}, nil, outcome.Event{Kind: outcome.Reply, By: p.User}, nil, a.log)
 		return nil
 	}
 	return a.handOver(ctx, w, p, p.Text)

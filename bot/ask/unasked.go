@@ -77,7 +77,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		}
 		a.metrics.Answer(r.outcome)
 		if !recorded {
-			a.answeredOutcome(ctx, r, wr.ts, log)
+			a.answerKnown(ctx, r, wr.ts, log)
 		}
 		return a.done(ctx, w)
 	}

@@ -204,6 +204,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(bot.ActionMarkResolved, f.onResolve)
 	routes.HandleEvent(slackevents.ReactionAdded, f.onReaction)
 	routes.HandleWork(workReact, bot.WorkHandler{Do: f.doReact})
+	routes.HandleWork(workResolved, bot.WorkHandler{Do: f.doResolved, GiveUp: f.giveUpResolved})
 	b.Background(bot.Every(f.cfg.ReminderCheck, f.remind))
 	return f, nil
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/slack-go/slack/slackevents"
-
-	"github.com/docsbot/docsbot/bot"
 	qoutcome "github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/store"
 )
@@ -19,45 +16,39 @@ type Outcomes = qoutcome.Updater
 // table), on questions the answers recorded when they answered:
 //
 //	where                                  event
-//	✅ by anyone on a question or an answer  Resolve by them (the table counts the asker's)
-//	  (onResolvedReaction, in the ack)
+//	✅ by anyone on a question or an answer  Resolve by them (the table counts the asker's),
+//	  (onResolvedReaction, resolved.go)      Replied as its thread reads
 //	Mark resolved (onResolve)              Resolve by anyone, Replied when the thread
 //	                                       has a reply by someone but the asker
 //	Ask an expert, the experts called      Handoff
 //	  (onAskExpert)
 //
-// A failure to record is logged, and the ✅ left unacknowledged for Slack
-// to deliver again, but on its last try.
+// A ✅ that cannot be recorded is retried, then its person told
+// (resolved.go); a failure to record another signal is logged.
 
-// onResolvedReaction records a ✅ on a message as a Resolve of the question
-// the message is, or answers; a message of no recorded question costs one
-// read. It acks.
-func (f *Feature) onResolvedReaction(ctx context.Context, req *bot.EventRequest, ev *slackevents.ReactionAddedEvent) {
-	ref := store.OutcomeRef{Team: req.Event.TeamID, Channel: ev.Item.Channel, TS: ev.Item.Timestamp}
-	if _, err := qoutcome.Record(ctx, f.store.Outcomes, ref, nil, qoutcome.Event{Kind: qoutcome.Resolve, By: ev.User}, f.cfg.Now()); err != nil {
-		f.log.Warn("recording a ✅ in a question's outcome failed", "question", ref.String(), "err", err)
-		if !req.LastDelivery {
-			return // not acknowledged: Slack delivers it again
-		}
-	}
-	req.Ack(nil)
-}
-
-// othersReplied reports whether someone but the asker (a person, not
-// docsbot nor another bot) replied in call's thread; false when the thread
-// cannot be read.
+// othersReplied reports whether someone but the asker replied in call's
+// thread (repliedBy); false when the thread cannot be read.
 func (f *Feature) othersReplied(ctx context.Context, call store.ExpertCall, log *slog.Logger) bool {
-	msgs, err := f.replies(ctx, call.Channel, call.TS, 200, false)
+	replied, err := f.repliedBy(ctx, call.Channel, call.TS, call.Asker)
 	if err != nil {
 		log.Info("the thread cannot be read; its outcome is recorded as if nobody else replied", "err", err)
-		return false
+	}
+	return replied
+}
+
+// repliedBy reports whether someone but asker (a person, not docsbot nor
+// another bot) replied in the thread of ts in channel.
+func (f *Feature) repliedBy(ctx context.Context, channel, ts, asker string) (bool, error) {
+	msgs, err := f.replies(ctx, channel, ts, 200, false)
+	if err != nil {
+		return false, err
 	}
 	for _, m := range msgs {
-		if m.Timestamp != call.TS && m.User != "" && m.User != call.Asker && m.BotID == "" && m.User != f.self(ctx) {
-			return true
+		if m.Timestamp != ts && m.User != "" && m.User != asker && m.BotID == "" && m.User != f.self(ctx) {
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // recordOutcome applies ev to the question ref names.

@@ -113,6 +113,9 @@
 // Failure injection (FailNext, RateLimit, SetAPILatency, Disconnect,
 // DropConnections) and limits (WithPostLimit per channel, WithMethodLimit per
 // method, for tier 3) reproduce the conditions the bot must survive.
+// HoldAnswer carries out a call and holds its answer until Release: a post
+// shows, and people react to it or press its buttons, before its poster
+// learns its ts.
 //
 // All state lives in the Server value; every method is safe for concurrent use.
 // Tokens never appear in recorded calls: Call.Token only says which kind of

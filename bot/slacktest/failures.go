@@ -8,7 +8,8 @@ import (
 
 // faults is what a test told the server to get wrong and the limits it
 // keeps: injected failures and rate limits (FailNext, RateLimit), latency
-// (SetAPILatency) and the calls in flight meanwhile, the per-channel posting
+// (SetAPILatency) and the calls in flight meanwhile, answers held
+// (HoldAnswer), the per-channel posting
 // limit (WithPostLimit) and the per-method limits (WithMethodLimit). It
 // locks on its own: nothing of the workspace or the deliveries is read
 // under its lock.
@@ -23,6 +24,8 @@ type faults struct {
 	postBuckets   map[string]*postBucket
 	rateLimited   map[string]int
 	methodBuckets map[string]*postBucket
+	// holds are the calls whose answers are to be held (HoldAnswer).
+	holds []*Hold
 }
 
 func newFaults() *faults {

@@ -185,6 +185,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	for _, e := range res.echo {
 		s.deliver(e)
 	}
+	s.hold(r.Context(), method, params, res)
 	if res.err != "" {
 		out := map[string]any{"ok": false, "error": res.err}
 		maps.Copy(out, res.errFields)
