@@ -1,8 +1,11 @@
 package helpchannels_test
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/ask"
@@ -169,5 +172,31 @@ func TestHelpCheckNotRecordedIsTold(t *testing.T) {
 	h.WaitForEphemeral(alice, "could not count your ✅")
 	if n := h.Slack.Redelivered(); n < bot.SlackEventRetries {
 		t.Errorf("%d redeliveries: the person was told before Slack's last try", n)
+	}
+}
+
+// TestCheckOnOtherMessagesCostsNothing: a ✅ on a message docsbot posted
+// outside a channel that answers unasked (another feature's, such as a
+// job's result) is acknowledged with no work queued and no read of Slack:
+// only an answer posted whole in an auto channel may lack its record.
+func TestCheckOnOtherMessagesCostsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.StartBot(helpIn(bot.ModeAuto))
+	_, ts, err := h.BotClient().PostMessageContext(t.Context(), general, slack.MsgOptionText("The docs job finished: the pull request is open.", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Slack.React(t.Context(), alice, general, ts, "white_check_mark"); err != nil {
+		t.Fatal(err)
+	}
+	h.Idle()
+	for _, method := range []string{"conversations.replies", "conversations.history"} {
+		if n := len(h.Slack.Calls(method)); n != 0 {
+			t.Errorf("%d calls of %s for a ✅ on a message that answers no question, want none", n, method)
+		}
+	}
+	if strings.Contains(h.Logs.String(), "help.resolved") {
+		t.Errorf("a ✅ on a message that answers no question became work:\n%s", h.Logs.String())
 	}
 }

@@ -25,13 +25,24 @@ import (
 //	                                     anyone else's, or a      -
 //	                                     reply known: recorded
 //	docsbot's own, of no recorded        work                     the message read for its thread,
-//	  question (an answer posted whole                            then as above, on the thread's
-//	  whose ts is not recorded yet)                               question
+//	  question, in a channel that                                 then as above, on the thread's
+//	  answers unasked (an answer posted                           question
+//	  whole whose ts is not recorded yet)
 //	anything else                        nothing (one read)       -
 //
 // A ✅ that cannot be recorded in the ack is left unacknowledged for Slack
 // to deliver again; on Slack's last try, and when its work gives up, the
 // person is told privately that it was not counted.
+
+// postsWhole reports whether docsbot may have posted an answer whole in
+// channel, whose ts its question's record may not hold yet: a channel that
+// answers unasked (auto), or one whose mode cannot be read. A ✅ on
+// docsbot's other messages (a job's result, a digest) costs no work and no
+// read of Slack.
+func (f *Feature) postsWhole(ctx context.Context, channel string) bool {
+	m, err := f.mode(ctx, channel)
+	return err != nil || m == bot.ModeAuto
+}
 
 // workResolved is a ✅'s work.
 const workResolved = "help.resolved"
@@ -65,7 +76,7 @@ func (f *Feature) onResolvedReaction(ctx context.Context, req *bot.EventRequest,
 		}
 		return qoutcome.Apply(r, resolve, now)
 	})
-	if err == nil && (read || question == "" && ev.ItemUser != "" && ev.ItemUser == f.self(ctx)) {
+	if err == nil && (read || question == "" && ev.ItemUser != "" && ev.ItemUser == f.self(ctx) && f.postsWhole(ctx, ref.Channel)) {
 		payload, _ := json.Marshal(resolvedRequest{Team: ref.Team, Channel: ref.Channel, TS: ref.TS, User: ev.User, Thread: question})
 		key := "resolved:" + ref.Team + ":" + ref.Channel + ":" + ref.TS + ":" + ev.User
 		if !f.accept(ctx, store.Work{Key: key, Kind: workResolved, Payload: payload}) {
