@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -99,6 +100,10 @@ func newSocketConn(api *slack.Client, log *slog.Logger) *socketConn {
 // app-level token (that error). Acks are refused once it returns.
 func (s *socketConn) run(ctx context.Context) error {
 	defer s.acks.close()
+	// On return: the writer and the connections being retired end with
+	// ctx, and are waited for.
+	var retirements sync.WaitGroup
+	defer retirements.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	writer := make(chan struct{})
 	go func() { defer close(writer); s.acks.writeLoop(ctx) }()
@@ -112,7 +117,9 @@ func (s *socketConn) run(ctx context.Context) error {
 	for n := 0; ; n++ {
 		l, err := s.open(ctx, n, delay, &boff)
 		if retiring != nil {
-			go retiring.retire(s.retireWait)
+			l := retiring
+			retirements.Go(func() { l.retire(ctx, s.retireWait) })
+			retiring = nil
 		}
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -137,7 +144,7 @@ func (s *socketConn) run(ctx context.Context) error {
 		default:
 			s.acks.use(nil)
 			l.shut()
-			retiring, delay = nil, 0
+			delay = 0
 			if time.Since(opened) < s.stableFor {
 				delay = boff.next()
 			} else {

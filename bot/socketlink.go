@@ -163,14 +163,15 @@ func (l *wsLink) shut() {
 
 // retire closes a connection Slack asked to replace, once the new one is
 // open: it says close and goes on reading (and handing over envelopes)
-// until Slack closes it too, at most wait.
-func (l *wsLink) retire(wait time.Duration) {
+// until Slack closes it too, at most wait, or until ctx ends.
+func (l *wsLink) retire(ctx context.Context, wait time.Duration) {
 	l.sayClose()
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-l.done:
 	case <-t.C:
+	case <-ctx.Done():
 	}
 	_ = l.ws.Close()
 	<-l.done
