@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
-	"github.com/slack-go/slack/socketmode"
 
 	"github.com/docsbot/docsbot/bot/declare"
 	"github.com/docsbot/docsbot/bot/project"
@@ -150,7 +149,6 @@ type Bot struct {
 	slack *slack.Client
 	// clients is Config.Workspaces (SlackIn).
 	clients Workspaces
-	socket  *socketmode.Client
 	store   WorkStore
 	access  access
 	// roles decides who is an editor (Config.Editors); gate keeps guests
@@ -231,7 +229,6 @@ func New(cfg Config, client *slack.Client, st WorkStore) *Bot {
 		log:     cfg.Logger,
 		slack:   client,
 		clients: cfg.Workspaces,
-		socket:  socketmode.New(client, socketmode.OptionLog(slogPrinter{cfg.Logger})),
 		store:   st,
 		access:  newAccess(cfg.AllowedUsers, cfg.AllowedChannels),
 		http:    &http.Client{Timeout: 10 * time.Second},
@@ -321,10 +318,10 @@ func (b *Bot) Run(ctx context.Context) error {
 		// would show the person a timeout for work that runs.
 		sock, closeSock := context.WithCancel(context.WithoutCancel(ctx))
 		defer closeSock()
-		go b.drainSocket(ctx, sock, closeSock)
-		handler := socketmode.NewSocketmodeHandler(b.socket)
-		b.register(sock, work, handler)
-		err = handler.RunEventLoopContext(sock)
+		sc := newSocketConn(b.slack, b.log)
+		sc.hooks = b.socketHooks(work, sc)
+		go b.drainSocket(ctx, sock, closeSock, sc)
+		err = sc.run(sock)
 		cancel()
 		b.link.stop()
 	}
@@ -339,7 +336,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	switch {
 	case err == nil || errors.Is(err, context.Canceled):
 		return nil
-	case permanentAuthError(err):
+	case refusedToken(err):
 		return fmt.Errorf("%w: %w", ErrAppToken, err)
 	}
 	return fmt.Errorf("slack socket mode: %w", err)
@@ -394,13 +391,4 @@ func (b *Bot) Refusal(user, channel string) string {
 		return b.access.checkUser(user)
 	}
 	return b.access.check(user, channel)
-}
-
-// slogPrinter adapts slog to the logger slack-go's socketmode client takes;
-// its lines go out at debug level.
-type slogPrinter struct{ log *slog.Logger }
-
-func (p slogPrinter) Output(_ int, s string) error {
-	p.log.Debug("socketmode: " + s)
-	return nil
 }

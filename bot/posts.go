@@ -184,8 +184,7 @@ func personsPost(subtype string) bool {
 
 // notAPersonsPost reports whether a message event is ignored whoever the
 // bot is: not a person's new post (an edit, a join, a bot_message), or one
-// with a bot's id, or of no user. decodeEventsPayload reads no more of such
-// an event than these fields.
+// with a bot's id, or of no user.
 func notAPersonsPost(subtype, botID, user string) bool {
 	return !personsPost(subtype) || botID != "" || user == ""
 }

@@ -2,8 +2,9 @@
 // end-to-end tests of the bot and for the local sandbox.
 //
 // A Server listens on a real TCP port. Point slack-go at it with
-// slack.OptionAPIURL(server.APIURL) and give it the server's app-level token; the
-// real socketmode client then opens a real WebSocket through apps.connections.open.
+// slack.OptionAPIURL(server.APIURL) and give it the server's app-level token; a
+// Socket Mode client (slack-go's socketmode, or docsbot's own) then opens a real
+// WebSocket through apps.connections.open.
 // The server speaks like Slack: it says hello, pings every connection, wraps
 // slash commands, events and interactions in Socket Mode envelopes, waits for
 // acks, redelivers what is not acknowledged, and answers the Web API methods the
