@@ -63,6 +63,15 @@ func (f *front) add(t *testing.T, raw string) {
 	f.mu.Unlock()
 }
 
+// only has the front forward to raw alone, as after the replicas before it
+// stopped.
+func (f *front) only(t *testing.T, raw string) {
+	f.mu.Lock()
+	f.urls = nil
+	f.mu.Unlock()
+	f.add(t, raw)
+}
+
 func (f *front) pick() *url.URL {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -50,17 +50,23 @@ func jobsAtOnce(h *bottest.Harness, n int) {
 		wg.Go(func() { h.Command(olive, otherChan, agent.Command, fmt.Sprintf("Rewrite page %d", i)) })
 	}
 	wg.Wait()
-	// Each root names its job once the job is created and linked. The tests
-	// move the clock only after it, so that the start's calls are not under
-	// way when a token runs out (a call Slack receives after the clock
-	// moved would be refused for a token that was good when it was sent).
-	h.WaitFor("every job posted and linked", func() bool {
+	// Each root names its job once the job is created and linked, and its
+	// thread then shows the agent working (assistant.threads.setStatus, sent
+	// in the background). The tests move the clock only after both, so that
+	// no call of a start is under way when a token runs out (a call Slack
+	// receives after the clock moved would be refused for a token that was
+	// good when it was sent).
+	h.WaitFor("every job posted, linked and its thread's status shown", func() bool {
 		roots := h.Roots(otherChan)
 		if len(roots) != before+n {
 			return false
 		}
+		statuses := map[string]bool{}
+		for _, c := range h.Slack.Calls("assistant.threads.setStatus") {
+			statuses[c.Params["thread_ts"]] = true
+		}
 		for _, r := range roots[before:] {
-			if !strings.Contains(bottest.Rendered(r), "job `") {
+			if !strings.Contains(bottest.Rendered(r), "job `") || !statuses[r.TS] {
 				return false
 			}
 		}
@@ -155,9 +161,14 @@ func TestRefusedRefreshTokenBreaksTheInstallation(t *testing.T) {
 // and no call goes out with the expired one.
 func TestExpiredTokenKeepsTheWorkspacesEvents(t *testing.T) {
 	t.Parallel()
-	h, _, clock := rotationWorld(t, 1)
+	h, f, clock := rotationWorld(t, 1)
 	jobsAtOnce(h, 1)
 	root := h.Roots(otherChan)[0]
+	// The replica stops (its calls done, the job handed back) before the
+	// clock moves, and another serves from then on: a call under way when
+	// the clock moved would be refused for a token that was good when it
+	// was sent, which is not what this test is about.
+	h.StopAll()
 	sealer, err := store.NewSealer(secretsKey)
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +180,8 @@ func TestExpiredTokenKeepsTheWorkspacesEvents(t *testing.T) {
 		t.Fatalf("taking the turn as a replica that died: %t %v", mine, err)
 	}
 	clock.Advance(lifetime + time.Minute)
+	r := installBot(h, f, func(c *app.Config) { c.Now = clock.Now })
+	f.only(t, r.URL)
 	h.Reply(olive, otherChan, root.TS, "Also mention the rate limits")
 	// Once the hold has run out, the workspace's next command renews the
 	// token.
