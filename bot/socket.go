@@ -64,7 +64,10 @@ func (b *Bot) serveEnvelope(ctx context.Context, sc *socketConn, env *envelope) 
 	case envelopeSlashCommands:
 		var cmd slack.SlashCommand
 		if err := json.Unmarshal(env.Payload, &cmd); err != nil {
-			b.log.Warn("slack sent a slash command that cannot be read; acknowledged and ignored", "err", err)
+			// The person typed a command: told, not left with nothing.
+			b.log.Warn("slack sent a slash command that cannot be read; acknowledged and told", "err", err)
+			ack(Ephemeral("docsbot could not read this command. Try it again; if it keeps failing, tell whoever runs docsbot (the cause is in its log)."))
+			claimed = true
 			break
 		}
 		if claimed = b.dispatchCommand(ctx, cmd, ack); !claimed {
