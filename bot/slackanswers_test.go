@@ -48,8 +48,8 @@ func TestLightAnswers(t *testing.T) {
 		status               int
 		want                 string
 	}{
-		{"posted", "chat.postMessage", echo, http.StatusOK, `{"channel":"C0","ok":true,"ts":"1.5"}`},
-		{"updated", "chat.update", echo, http.StatusOK, `{"channel":"C0","ok":true,"ts":"1.5"}`},
+		{"posted", "chat.postMessage", echo, http.StatusOK, `{"ok":true,"channel":"C0","ts":"1.5"}`},
+		{"updated", "chat.update", echo, http.StatusOK, `{"ok":true,"channel":"C0","ts":"1.5"}`},
 		{"another method", "conversations.history", echo, http.StatusOK, echo},
 		{"an error status", "chat.postMessage", echo, http.StatusInternalServerError, echo},
 	} {

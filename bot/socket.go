@@ -74,6 +74,9 @@ func (b *Bot) serveEnvelope(ctx context.Context, sc *socketConn, env *envelope) 
 			b.log.Warn("slash command not handled by this bot", "command", cmd.Command)
 		}
 	case envelopeEventsAPI:
+		if env.ignored {
+			break // acked below, its payload never decoded
+		}
 		ev, err := decodeEventsPayload(env.Payload)
 		if err != nil {
 			b.log.Debug("slack event not understood; acknowledged and ignored", "err", err)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,8 +13,8 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// envelope is one Socket Mode request as Slack sends it; its payload is
-// decoded by what takes it (serveEnvelope), not here.
+// envelope is one Socket Mode request as Slack sends it (readEnvelope); its
+// payload is decoded by what takes it (serveEnvelope), not here.
 type envelope struct {
 	Type       string          `json:"type"`
 	EnvelopeID string          `json:"envelope_id"`
@@ -26,6 +27,9 @@ type envelope struct {
 	Reason string `json:"reason"`
 	// NumConnections is hello's: the app's open connections.
 	NumConnections int `json:"num_connections"`
+	// ignored says the payload is a message event the bot only acks
+	// (ignoredMessage).
+	ignored bool
 }
 
 // The types of envelopes.
@@ -86,15 +90,17 @@ func newWSLink(ws *websocket.Conn, log *slog.Logger, timeout time.Duration, deli
 func (l *wsLink) read() {
 	defer close(l.done)
 	unreadable := 0
+	// buf holds one frame at a time: readEnvelope keeps nothing of it.
+	var buf bytes.Buffer
 	for {
 		_ = l.ws.SetReadDeadline(time.Now().Add(l.timeout))
-		_, data, err := l.ws.ReadMessage()
-		if err != nil {
+		if err := l.readFrame(&buf); err != nil {
 			l.err = err
 			return
 		}
-		env := new(envelope)
-		if err := json.Unmarshal(data, env); err != nil || env.Type == "" {
+		data := buf.Bytes()
+		env, ok := readEnvelope(data)
+		if !ok {
 			if unreadable++; unreadable >= socketUnreadable {
 				l.err = fmt.Errorf("%w: %d in a row", errUnreadable, unreadable)
 				return
@@ -114,6 +120,25 @@ func (l *wsLink) read() {
 		}
 	}
 }
+
+// readFrame reads the next data frame into buf, as ReadMessage would
+// without a new buffer for each frame; a buffer grown past frameKeep by a
+// large frame is let go.
+func (l *wsLink) readFrame(buf *bytes.Buffer) error {
+	if buf.Cap() > frameKeep {
+		*buf = bytes.Buffer{}
+	}
+	buf.Reset()
+	_, r, err := l.ws.NextReader()
+	if err != nil {
+		return err
+	}
+	_, err = buf.ReadFrom(r)
+	return err
+}
+
+// frameKeep is the largest buffer the reader keeps between frames.
+const frameKeep = 64 << 10
 
 // serve waits until the connection ends (false) or Slack asks for a new
 // one (true), or ctx ends.
