@@ -12,8 +12,8 @@ import (
 )
 
 // The live status of a job. Its root message shows the elapsed time, its
-// thread Slack's working status, and the person's message a reaction: ⏳
-// while the agent works, then ✅, ❌ or 🗄.
+// thread Slack's working status (threadStatusShown), and the person's
+// message a reaction: ⏳ while the agent works, then ✅, ❌ or 🗄.
 //
 // Only the poller that holds a job's claim refreshes them, as it polls: the
 // root message when the elapsed time it shows changes (once a minute), the
@@ -144,16 +144,28 @@ func (p *progress) forget(id string) {
 	p.mu.Unlock()
 }
 
+// threadStatusShown reports whether job j's thread shows Slack's working
+// status while the agent works: when the job was asked in a thread (a
+// mention, a DM, the pane: its root message is a reply there) or runs
+// again in its thread (a follow-up), where the root message may be out of
+// sight. The first run of a job whose root message starts its own thread
+// (a slash command, the modal) shows its state on that root message, which
+// is all its thread holds: a status there is a Slack call that shows
+// nothing more (BENCHMARKS.md, "Frames read once").
+func threadStatusShown(j *store.Job) bool { return j.Root != "" || j.Generation > 1 }
+
 // working shows that the agent works on a job's run: ⏳ on the person's
-// message (taking off the outcome of the run before, if any) and the
-// thread's working status. The root message says so already.
+// message (taking off the outcome of the run before, if any) and, where it
+// is shown, the thread's working status. The root message says so already.
 func (a *agent) working(ctx context.Context, j *store.Job, before docsapi.Status, log *slog.Logger) {
 	var remove []string
 	if r := outcomeReaction(before); r != "" {
 		remove = append(remove, r)
 	}
 	a.core.Decorations().React(ctx, j.Thread.Channel, j.Origin, reactionWorking, remove, log)
-	a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
+	if threadStatusShown(j) {
+		a.core.Decorations().SetThreadStatus(ctx, j.Thread.Channel, j.Thread.TS, workingStatus, log)
+	}
 	a.core.Decorations().SetPaneSession(ctx, j.Thread.Channel, j.Thread.TS, j.Requester, true, log)
 }
 
@@ -195,7 +207,7 @@ func (a *agent) refresh(ctx context.Context, c store.Claim, job *docsapi.Job, lo
 	edit, status := a.prog.changed(c.JobID, c.Job.Generation, elapsed, round, v.Now)
 	// The start (or follow-up) showed the first minute and set the status.
 	edit = edit && run >= time.Minute
-	status = status && round > 0
+	status = status && round > 0 && threadStatusShown(&c.Job)
 	name := fmt.Sprintf("%s:%d", c.JobID, c.Job.Generation)
 	switch {
 	case string(job.Status) != c.Job.Status:

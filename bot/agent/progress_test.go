@@ -33,14 +33,19 @@ func (h *harness) polls(n int) {
 // TestLiveStatusOnceAcrossReplicas: the root message shows the elapsed
 // time, the model and the branch; it is edited when the time shown changes,
 // once whatever the number of replicas polling the job, and not on every
-// poll; the thread shows the agent working, refreshed once a minute.
+// poll; the thread of a job asked in a thread shows the agent working,
+// refreshed once a minute.
 func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, bottest.LongJobs())
 	clock := slacktest.NewManualClock(time.Now())
 	h.StartBot(bottest.Config{Now: clock.Now})
 	h.StartBot(bottest.Config{Now: clock.Now})
-	rootTS, _ := h.startedJob("Document the SDK")
+	// The job lives in the thread of the mention; its root message is a
+	// reply there.
+	thread := h.mention(alice, general, "", "<@"+h.Slack.BotUserID()+"> Document the SDK").TS
+	first, _ := h.rootIn(general, thread)
+	rootTS := first.TS
 	root := func() string { m, _ := h.Slack.Message(general, rootTS); return rendered(m) }
 	for _, w := range []string{"Working · under a minute", "model `claude-sonnet-4`", "branch `main`"} {
 		if !strings.Contains(root(), w) {
@@ -48,11 +53,11 @@ func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 		}
 	}
 	h.WaitFor("the thread's working status", func() bool {
-		return h.Slack.ThreadStatus(general, rootTS) == "is working on your docs…"
+		return h.Slack.ThreadStatus(general, thread) == "is working on your docs…"
 	})
 
 	h.polls(20)
-	edits, statuses := h.calls("chat.update", "ts", rootTS), h.calls("assistant.threads.setStatus", "thread_ts", rootTS)
+	edits, statuses := h.calls("chat.update", "ts", rootTS), h.calls("assistant.threads.setStatus", "thread_ts", thread)
 	if statuses != 1 {
 		t.Errorf("%d thread status calls in the first minute, want 1", statuses)
 	}
@@ -62,7 +67,7 @@ func TestLiveStatusOnceAcrossReplicas(t *testing.T) {
 	if n := h.calls("chat.update", "ts", rootTS); n != edits+1 {
 		t.Errorf("%d edits of the root message after the time moved on, want %d: one for both replicas", n, edits+1)
 	}
-	if n := h.calls("assistant.threads.setStatus", "thread_ts", rootTS); n != statuses+1 {
+	if n := h.calls("assistant.threads.setStatus", "thread_ts", thread); n != statuses+1 {
 		t.Errorf("%d thread status calls, want %d: refreshed once for both replicas", n, statuses+1)
 	}
 	clock.Advance(time.Hour)
@@ -124,16 +129,34 @@ func TestProgressReactionsThroughEachOutcome(t *testing.T) {
 	}
 }
 
-// TestSlashCommandJobHasNoReactions: a slash command leaves no message of
-// the person's, so nothing is reacted to; the thread still shows the status.
-func TestSlashCommandJobHasNoReactions(t *testing.T) {
+// TestSlashCommandJobShowsItsStateOnItsRoot: a slash command leaves no
+// message of the person's, so nothing is reacted to; its root message
+// starts the thread and shows the job's state, so the first run sets no
+// thread status, even as minutes pass; a follow-up in the thread does.
+func TestSlashCommandJobShowsItsStateOnItsRoot(t *testing.T) {
 	t.Parallel()
-	h, rootTS, _ := runningJob(t, bottest.Config{}, "Document the CLI")
-	h.WaitFor("the thread's working status", func() bool { return h.Slack.ThreadStatus(general, rootTS) != "" })
+	h := newHarness(t, bottest.LongJobs())
+	clock := slacktest.NewManualClock(time.Now())
+	h.StartBot(bottest.Config{Now: clock.Now})
+	rootTS, jobID := h.startedJob("Document the CLI")
+	root := func() string { m, _ := h.Slack.Message(general, rootTS); return rendered(m) }
 	h.polls(5)
+	clock.Advance(2*time.Minute + 30*time.Second)
+	h.WaitFor("the root message showing 2 minutes", func() bool { return strings.Contains(root(), "Working · 2 min") })
+	h.polls(5)
+	if n := len(h.Slack.Calls("assistant.threads.setStatus")); n != 0 {
+		t.Errorf("%d thread status calls for the first run of a slash command's job, want none", n)
+	}
 	if n := len(h.Slack.Calls("reactions.add")); n != 0 {
 		t.Errorf("%d reactions added for a slash command's job, want none", n)
 	}
+
+	h.API.SetJobStatus(jobID, docsapi.StatusCompleted, nil)
+	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	h.Reply(alice, general, rootTS, "Once more, with examples")
+	h.WaitFor("the thread's working status for the follow-up", func() bool {
+		return h.Slack.ThreadStatus(general, rootTS) == "is working on your docs…"
+	})
 }
 
 // TestThreadStatusRefusedIsSkipped: a workspace where Slack refuses the
@@ -143,10 +166,17 @@ func TestThreadStatusRefusedIsSkipped(t *testing.T) {
 	h := newHarness(t)
 	h.Slack.FailNext("assistant.threads.setStatus", "missing_scope", 1)
 	h.StartBot(bottest.Config{})
-	rootTS, _ := h.startedJob("Document the CLI")
-	h.WaitFor("the result", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
-	rootTS2, _ := h.startedJob("Document the API")
-	h.WaitFor("the second result", func() bool { return len(h.Finishes(general, rootTS2)) == 1 })
+	// Jobs asked in a thread, which shows their status.
+	for i, prompt := range []string{"Document the CLI", "Document the API"} {
+		thread := h.mention(alice, general, "", "<@"+h.Slack.BotUserID()+"> "+prompt).TS
+		h.rootIn(general, thread)
+		h.WaitFor("the result", func() bool { return len(h.Finishes(general, thread)) == 1 })
+		if i == 0 {
+			h.WaitFor("the refusal logged", func() bool {
+				return strings.Contains(h.Logs.String(), "Slack does not let docsbot show a thread's working status")
+			})
+		}
+	}
 	if n := len(h.Slack.Calls("assistant.threads.setStatus")); n != 1 {
 		t.Errorf("%d thread status calls, want 1: skipped after Slack refused it", n)
 	}

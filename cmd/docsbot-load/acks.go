@@ -73,7 +73,7 @@ func (o *acksOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.createLatency, "create-latency", 2*time.Second, "how long every create-job call takes at the API")
 	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to measure the idle bot's CPU before the commands")
 	fs.StringVar(&o.peer, "peer", peerBare, "the bot also run under the same load, with docsbot's ratios to it: "+
-		"bare (ack, create, post), same-work (Redis before the ack, ack, post, create, status, update, link, audit, done; sameworkbot.go), or none (also false)")
+		"bare (ack, create, post), same-work (Redis before the ack, ack, post, create, link, audit, done, update; sameworkbot.go), or none (also false)")
 	fs.Var(&o.peerEnv, "peer-env", "extra KEY=VALUE for the peer's environment (repeatable); "+peerProfileEnv+"=FILE writes its CPU profile")
 	fs.BoolVar(&o.release, "release", true, "build docsbot as make build does (-tags nosandbox, stripped); false: as go run ./cmd/docsbot does, sandbox included")
 }
@@ -258,7 +258,7 @@ func (r *acksResult) sections() []section {
 	}
 	if b, q := r.SameWork, r.SameWorkRatios; b != nil && q != nil {
 		x := func(v float64) string { return fmt.Sprintf("%.2f×", v) }
-		out = append(out, section{heading: "Beside the same-work bot (Redis before the ack, ack, post, create, status, update, link, audit, done; no claims, marks or fencing) under the same load, run after docsbot", rows: []row{
+		out = append(out, section{heading: "Beside the same-work bot (Redis before the ack, ack, post, create, link, audit, done, update; no claims, marks or fencing) under the same load, run after docsbot", rows: []row{
 			fig("same-work bot: commands acked / jobs linked", "%d / %d (not started %d)", b.Acked, b.Linked, b.Failed),
 			fig("same-work bot: ack latency p50 / p99", "%s / %s", ms(b.Ack.P50), ms(b.Ack.P99)),
 			fig("same-work bot: Slack Web API calls per command", "%s", callsPerCommand(b.SlackCalls, r.Commands+r.Warmup)),

@@ -29,19 +29,17 @@ const sameWorkBotCommand = "same-work-bot"
 // to drop a redelivery (docsbot's workKeep).
 const sameWorkKeep = time.Hour
 
-// sameWorkStatus is the thread status it sets (docsbot's workingStatus).
-const sameWorkStatus = "is working on your docs…"
-
 // runSameWorkBot is a slack-go bot doing, for each slash command, the
 // outward work docsbot does for /docs-agent and nothing else, each step
 // once and in the simplest way: it writes the command to Redis before the
 // ack (SET NX with the keep window: a redelivery is acked and dropped),
 // acks, posts the root message (docsbot's shape: sameWorkRoot), creates
-// the job at the docs API, sets the thread's status, links the thread to
-// the job (SET) and writes an audit record (XADD) in Redis, takes the
-// command off its inbox (the record's payload replaced by "done", the key
-// kept for the keep window), and updates the root to name the job. Four Redis commands and three Slack calls a
-// command. It has no claims, leases, marks or fencing: a command it acked
+// the job at the docs API, links the thread to the job (SET) and writes an
+// audit record (XADD) in Redis, takes the command off its inbox (the
+// record's payload replaced by "done", the key kept for the keep window),
+// and updates the root to name the job. Four Redis commands and two Slack
+// calls a command: as docsbot, no thread status for a job whose root
+// message starts its thread (bot/agent threadStatusShown). It has no claims, leases, marks or fencing: a command it acked
 // and then died on is lost, one it did twice is doubled, and an uncertain
 // create is not told. Its settings are docsbot's (SLACK_BOT_TOKEN,
 // SLACK_APP_TOKEN, SLACK_API_URL, DOCS_API_URL, DOCS_API_KEY,
@@ -146,10 +144,6 @@ func (b *sameWorkBot) start(ctx context.Context, cmd slack.SlashCommand, key str
 		_, _, _, _ = b.api.UpdateMessageContext(ctx, cmd.ChannelID, ts, root(notStartedMarker)...)
 		b.done(ctx, key)
 		return
-	}
-	if err := b.api.SetAssistantThreadsStatusContext(ctx, slack.AssistantThreadsSetStatusParameters{
-		ChannelID: cmd.ChannelID, ThreadTS: ts, Status: sameWorkStatus}); err != nil {
-		b.fail("status", err)
 	}
 	if err := b.do(ctx, "SET", sameWorkPrefix+"thread:"+cmd.TeamID+":"+cmd.ChannelID+":"+ts, job.ID).Err(); err != nil {
 		b.fail("link", err)
