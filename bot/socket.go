@@ -44,11 +44,16 @@ func (b *Bot) socketHooks(work context.Context, sc *socketConn) socketHooks {
 	}
 }
 
-// onEnvelope serves env among the bot's work. Once Run is stopping, an
-// envelope is left unacknowledged: Slack sends an Events API event again (to
+// onEnvelope serves env among the bot's work; a message event nothing reads
+// (envelope.ignored) is acked at once. Once Run is stopping, an envelope is
+// left unacknowledged: Slack sends an Events API event again (to
 // a replica that is not stopping), but not a slash command or an
 // interaction, which the person sees fail.
 func (b *Bot) onEnvelope(work context.Context, sc *socketConn, env *envelope) {
+	if env.ignored && env.EnvelopeID != "" {
+		b.ack(sc, env.EnvelopeID, nil) // nothing reads it (ignoredMessage): acked as it comes
+		return
+	}
 	if !b.work.Go(func() { b.serveEnvelope(work, sc, env) }) {
 		b.log.Info("stopping: envelope left unacknowledged (Slack sends events again; a command or interaction fails for the person)",
 			"envelope", env.EnvelopeID, "type", env.Type)
@@ -62,8 +67,8 @@ func (b *Bot) serveEnvelope(ctx context.Context, sc *socketConn, env *envelope) 
 	claimed := false
 	switch env.Type {
 	case envelopeSlashCommands:
-		var cmd slack.SlashCommand
-		if err := json.Unmarshal(env.Payload, &cmd); err != nil {
+		cmd, err := decodeSlashCommand(env.Payload)
+		if err != nil {
 			// The person typed a command: told, not left with nothing.
 			b.log.Warn("slack sent a slash command that cannot be read; acknowledged and told", "err", err)
 			ack(Ephemeral("docsbot could not read this command. Try it again; if it keeps failing, tell whoever runs docsbot (the cause is in its log)."))
@@ -75,7 +80,7 @@ func (b *Bot) serveEnvelope(ctx context.Context, sc *socketConn, env *envelope) 
 		}
 	case envelopeEventsAPI:
 		if env.ignored {
-			break // acked below, its payload never decoded
+			break // acked below, its payload never decoded (onEnvelope acks it before)
 		}
 		ev, err := decodeEventsPayload(env.Payload)
 		if err != nil {

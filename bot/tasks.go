@@ -24,6 +24,12 @@ func (i *instant) get() time.Time {
 }
 
 // tasks is a WaitGroup that stops taking new work once closed.
+//
+// Its goroutines are kept for the next piece of work (at most
+// idleWorkers of them wait at once): a new goroutine starts with a small
+// stack and grows it, copied each time, through the Slack call or the JSON
+// of its work, which was a sixteenth of the CPU of a slash command
+// (BENCHMARKS.md, "Frames read once").
 type tasks struct {
 	mu     sync.Mutex
 	wg     sync.WaitGroup
@@ -32,7 +38,14 @@ type tasks struct {
 	// each time it falls to zero.
 	running int
 	idle    chan struct{}
+	// waiting counts the goroutines that wait on handoff for work; each
+	// is handed exactly one function, nil to end it.
+	waiting int
+	handoff chan func()
 }
+
+// idleWorkers is how many goroutines may wait for work at once.
+const idleWorkers = 16
 
 // begin and end count one piece of work (Go, Do).
 func (t *tasks) begin() {
@@ -78,19 +91,45 @@ func (t *tasks) waitIdle(d time.Duration) {
 	}
 }
 
-// Go runs fn unless the group is closed, and reports whether it did.
+// Go runs fn unless the group is closed, and reports whether it did: on a
+// goroutine that waits for work if there is one, else on a new one.
 func (t *tasks) Go(fn func()) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if t.closed {
+		t.mu.Unlock()
 		return false
 	}
 	t.begin()
-	go func() {
-		defer t.end()
-		fn()
-	}()
+	if t.waiting > 0 {
+		t.waiting--
+		t.mu.Unlock()
+		t.handoff <- fn // the goroutine counted is at, or on its way to, its receive
+		return true
+	}
+	if t.handoff == nil {
+		t.handoff = make(chan func())
+	}
+	t.mu.Unlock()
+	go t.worker(fn)
 	return true
+}
+
+// worker runs fn, then waits for more work while fewer than idleWorkers
+// wait and the group is open.
+func (t *tasks) worker(fn func()) {
+	for fn != nil {
+		fn()
+		t.end()
+		t.mu.Lock()
+		if t.closed || t.waiting >= idleWorkers {
+			t.mu.Unlock()
+			return
+		}
+		t.waiting++
+		handoff := t.handoff
+		t.mu.Unlock()
+		fn = <-handoff
+	}
 }
 
 // Do runs fn in the calling goroutine, counted among the group's work, unless
@@ -113,7 +152,12 @@ func (t *tasks) Do(fn func()) bool {
 func (t *tasks) closeAndWait(d time.Duration) bool {
 	t.mu.Lock()
 	t.closed = true
+	waiting, handoff := t.waiting, t.handoff
+	t.waiting = 0
 	t.mu.Unlock()
+	for range waiting {
+		handoff <- nil // ends a goroutine waiting for work
+	}
 	done := make(chan struct{})
 	go func() { t.wg.Wait(); close(done) }()
 	if d <= 0 {

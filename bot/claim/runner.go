@@ -119,7 +119,11 @@ func (r *Runner[T]) Run(ctx, work context.Context) {
 	work, stopWork := context.WithCancel(work)
 	defer stopWork()
 	slots := make(chan struct{}, r.Workers)
+	// inflight counts the handlers under way; they run on goroutines kept
+	// for the next item (workers), which grew their stacks already.
 	var inflight sync.WaitGroup
+	pool := workers{max: r.Workers, jobs: make(chan func())}
+	defer pool.stop()
 	held := &claims[T]{held: map[uint64]T{}, cut: map[uint64]bool{}}
 	backoff := r.Backoff
 	var counted time.Time
@@ -146,7 +150,9 @@ func (r *Runner[T]) Run(ctx, work context.Context) {
 		for _, item := range items {
 			slots <- struct{}{}
 			n := held.add(item)
-			inflight.Go(func() {
+			inflight.Add(1)
+			pool.run(func() {
+				defer inflight.Done()
 				defer func() { <-slots; r.nudge() }()
 				settled := r.Handle(work, item)
 				held.end(n, settled, !settled && work.Err() != nil)
@@ -169,6 +175,43 @@ func (r *Runner[T]) Run(ctx, work context.Context) {
 	defer cancel()
 	r.release(rctx, now, 0)
 	r.release(rctx, later, r.Landing)
+}
+
+// workers runs the handlers of one Run, at most max at once (the caller
+// holds a slot for each): on a goroutine that waits for work, else on a new
+// one while fewer than max were started. A goroutine is kept for the next
+// handler rather than started anew with a small stack, grown and copied
+// through each handler's calls (BENCHMARKS.md, "Frames read once").
+type workers struct {
+	max, started int
+	jobs         chan func()
+	wg           sync.WaitGroup
+}
+
+// run hands fn to a waiting goroutine or a new one; with max started, it
+// waits for one to be free, which the caller's slot guarantees.
+func (p *workers) run(fn func()) {
+	if p.started < p.max {
+		select {
+		case p.jobs <- fn:
+		default:
+			p.started++
+			p.wg.Go(func() {
+				fn()
+				for next := range p.jobs {
+					next()
+				}
+			})
+		}
+		return
+	}
+	p.jobs <- fn
+}
+
+// stop ends the goroutines once their handlers returned.
+func (p *workers) stop() {
+	close(p.jobs)
+	p.wg.Wait()
 }
 
 // waitNext sleeps, after a claim that took less than there was room for,

@@ -14,11 +14,22 @@ import (
 // held back. A kind is the level, the message and the error's text, so an
 // outage of Redis logs a line per interval and problem, not per attempt.
 // Records below warning level always pass.
+//
+// WithAttrs is lazy: the attributes are handed to next the first time a
+// record is handled, not when a logger is made With them. Most loggers made
+// for a piece of work log nothing or a line, and a text or JSON handler
+// formats its attributes as it is given them (BENCHMARKS.md, "Frames read
+// once").
 type RepeatFilter struct {
 	next     slog.Handler
 	interval time.Duration
 	now      func() time.Time
 	state    *repeatState
+	// attrs are not yet given to next; withAttrs is next with them, made
+	// once.
+	attrs     []slog.Attr
+	once      sync.Once
+	withAttrs slog.Handler
 }
 
 type repeatState struct {
@@ -43,11 +54,20 @@ func (f *RepeatFilter) Enabled(ctx context.Context, level slog.Level) bool {
 	return f.next.Enabled(ctx, level)
 }
 
+// handler is next with the attributes given to WithAttrs.
+func (f *RepeatFilter) handler() slog.Handler {
+	if len(f.attrs) == 0 {
+		return f.next
+	}
+	f.once.Do(func() { f.withAttrs = f.next.WithAttrs(f.attrs) })
+	return f.withAttrs
+}
+
 // Handle passes r on unless an identical record went through within the
 // interval.
 func (f *RepeatFilter) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level < slog.LevelWarn {
-		return f.next.Handle(ctx, r)
+		return f.handler().Handle(ctx, r)
 	}
 	key := r.Level.String() + "\x00" + r.Message
 	r.Attrs(func(a slog.Attr) bool {
@@ -81,15 +101,22 @@ func (f *RepeatFilter) Handle(ctx context.Context, r slog.Record) error {
 		r = r.Clone()
 		r.AddAttrs(slog.String("repeated", strconv.Itoa(held)+" more times since the last such line"))
 	}
-	return f.next.Handle(ctx, r)
+	return f.handler().Handle(ctx, r)
 }
 
-// WithAttrs returns a filter over next.WithAttrs sharing this one's counts.
+// WithAttrs returns a filter over next.WithAttrs, made when first needed,
+// sharing this one's counts.
 func (f *RepeatFilter) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &RepeatFilter{next: f.next.WithAttrs(attrs), interval: f.interval, now: f.now, state: f.state}
+	if len(attrs) == 0 {
+		return f
+	}
+	all := make([]slog.Attr, 0, len(f.attrs)+len(attrs))
+	all = append(append(all, f.attrs...), attrs...)
+	return &RepeatFilter{next: f.next, attrs: all, interval: f.interval, now: f.now, state: f.state}
 }
 
-// WithGroup returns a filter over next.WithGroup sharing this one's counts.
+// WithGroup returns a filter over next.WithGroup sharing this one's counts;
+// the attributes before it are given to next first.
 func (f *RepeatFilter) WithGroup(name string) slog.Handler {
-	return &RepeatFilter{next: f.next.WithGroup(name), interval: f.interval, now: f.now, state: f.state}
+	return &RepeatFilter{next: f.handler().WithGroup(name), interval: f.interval, now: f.now, state: f.state}
 }

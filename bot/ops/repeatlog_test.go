@@ -46,3 +46,42 @@ func TestRepeatFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatFilterWritesTheAttrsAsGiven: loggers made With attributes and
+// groups, in any order and depth, write through the filter (whose
+// WithAttrs is lazy) the lines the handler alone writes.
+func TestRepeatFilterWritesTheAttrsAsGiven(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		log  func(*slog.Logger)
+	}{
+		{"none", func(l *slog.Logger) { l.Info("started", "job", "j1") }},
+		{"attrs", func(l *slog.Logger) { l.With("work", "w1", "attempt", 2).Info("started", "job", "j1") }},
+		{"chained", func(l *slog.Logger) {
+			a := l.With("work", "w1")
+			b := a.With("root", "1.5")
+			a.Info("first")
+			b.With("job", "j1").Warn("second", "err", "x")
+			b.Info("third")
+		}},
+		{"groups", func(l *slog.Logger) {
+			l.With("work", "w1").WithGroup("job").With("id", "j1").WithGroup("run").Error("failed", "err", "x", "n", 3)
+		}},
+		{"empty", func(l *slog.Logger) { l.With().WithGroup("").Info("plain") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var direct, filtered bytes.Buffer
+			opts := &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+				if a.Key == slog.TimeKey {
+					return slog.Attr{}
+				}
+				return a
+			}}
+			tc.log(slog.New(slog.NewTextHandler(&direct, opts)))
+			tc.log(slog.New(NewRepeatFilter(slog.NewTextHandler(&filtered, opts), time.Minute)))
+			if direct.String() != filtered.String() {
+				t.Fatalf("through the filter:\n%s\nthe handler alone:\n%s", filtered.String(), direct.String())
+			}
+		})
+	}
+}
