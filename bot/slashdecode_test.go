@@ -56,3 +56,25 @@ func FuzzDecodeSlashCommand(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeSlashCommand: one pass, and slack-go's two.
+func BenchmarkDecodeSlashCommand(b *testing.B) {
+	body := []byte(slashPayloads[0])
+	b.Run("one pass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := decodeSlashCommand(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("slack-go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var cmd slack.SlashCommand
+			if err := json.Unmarshal(body, &cmd); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
