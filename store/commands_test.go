@@ -121,27 +121,34 @@ func TestClaimCommands(t *testing.T) {
 	}
 }
 
-// TestLinkCommands: linking a new job looks for its id in the other shards
-// with one EXISTS of 16 keys on one server (16 in a pipeline on a cluster, which this
-// server is not); an id recorded in another shard is still a conflict.
+// TestLinkCommands: linking a new job is one round trip on one server: the
+// link script looks for its id in the other shards with one EXISTS of 15
+// keys (a cluster asks before, in a pipeline; this server is none); an id
+// recorded in another shard is still a conflict.
 func TestLinkCommands(t *testing.T) {
 	own := ownRedis(t)
 	s := openStore(t, own.URL)
 	ctx := t.Context()
-	exists := func() int64 {
+	count := func(cmd string) int64 {
 		st, err := s.Stats().ServerStats(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return st.ByCommand["exists"]
+		return st.ByCommand[cmd]
 	}
-	before := exists()
+	if err := s.Jobs().LinkJob(ctx, testJob(0), 0); err != nil { // the script loaded
+		t.Fatal(err)
+	}
+	exists, evalsha := count("exists"), count("evalsha")
 	if err := s.Jobs().LinkJob(ctx, testJob(1), 0); err != nil {
 		t.Fatal(err)
 	}
-	// One for the other shards, one in the link script (its own shard).
-	if n := exists() - before; n != 2 {
-		t.Errorf("LinkJob of a new job sent %d EXISTS, want 2", n)
+	// Both in the link script: one for the other shards, one for its own.
+	if n := count("exists") - exists; n != 2 {
+		t.Errorf("LinkJob of a new job ran %d EXISTS, want 2", n)
+	}
+	if n := count("evalsha") - evalsha; n != 1 {
+		t.Errorf("LinkJob of a new job ran %d scripts, want 1", n)
 	}
 	other := testJob(2)
 	other.ID = testJob(1).ID

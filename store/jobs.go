@@ -30,24 +30,32 @@ func (js Jobs) LinkJob(ctx context.Context, j Job, firstPoll time.Duration) erro
 		created = j.CreatedAt.UnixMilli()
 	}
 	i := threadShard(j.Thread)
-	// A job id is unique in the docs API; a record of it in another shard
-	// means it is linked to another thread.
-	if elsewhere, err := s.linkedElsewhere(ctx, j.ID, i); err != nil {
-		return wrapErr(err, "store: link job %s", j.ID)
-	} else if elsewhere {
-		return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, ErrConflict)
-	}
 	keys := []string{s.jobKeyIn(i, j.ID), s.threadKey(j.Thread), s.schedKey(i), s.startKey(j.Thread)}
-	// On one server the script writes the job lists too; a cluster writes
-	// them after it (joblists.go).
+	// A job id is unique in the docs API; a record of it in another shard
+	// means it is linked to another thread. On one server the script looks
+	// (its keys in the other shards, which a cluster cannot give one
+	// script) and writes the job lists too; a cluster asks before and
+	// writes the lists after it (joblists.go).
 	_, cluster := s.rdb.(*redis.ClusterClient)
 	now := time.Now()
-	lists, keeps := []string(nil), []int{runningKeep, RecentKeep}
-	if !cluster {
+	lists, keeps, others := []string(nil), []int{runningKeep, RecentKeep}, 0
+	if cluster {
+		if elsewhere, err := s.linkedElsewhere(ctx, j.ID, i); err != nil {
+			return wrapErr(err, "store: link job %s", j.ID)
+		} else if elsewhere {
+			return fmt.Errorf("store: link job %s to thread %s: %w", j.ID, j.Thread, ErrConflict)
+		}
+	} else {
+		for o := range Shards {
+			if o != i {
+				keys = append(keys, s.jobKeyIn(o, j.ID))
+				others++
+			}
+		}
 		lists, keeps = s.listKeys(j, now)
 		keys = append(keys, lists...)
 	}
-	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created, keeps[0], keepAt(keeps, 1), millis(Retention)}, encodeJob(j)...)
+	args := append([]any{s.shardPrefix(i), j.ID, millis(firstPoll), created, keeps[0], keepAt(keeps, 1), millis(Retention), others}, encodeJob(j)...)
 	code, err := s.sc.link.Run(ctx, s.rdb, keys, args...).Int64()
 	if err != nil {
 		return wrapErr(err, "store: link job %s", j.ID)

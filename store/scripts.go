@@ -101,11 +101,13 @@ local function check(k, tok)
 end
 `
 
-// luaLink: KEYS job, link, sched, starting, then the job lists to write
-// (none on a cluster: joblists.go); ARGV prefix, id, firstPoll ms,
+// luaLink: KEYS job, link, sched, starting, then the job's keys in the
+// other shards (none on a cluster: LinkJob asks before), then the job lists
+// to write (none on a cluster: joblists.go); ARGV prefix, id, firstPoll ms,
 // createdAt ms (0 = now), the running list's keep, the recent list's keep,
-// the lists' retention ms, then field/value pairs. Returns 1 if created, 0
-// if it existed. The link replaces the thread's start claim (ClaimStart).
+// the lists' retention ms, the number of other shards' keys, then
+// field/value pairs. Returns CONFLICT if the job has a record in another
+// shard (it is linked to another thread), 1 if created, 0 if it existed. The link replaces the thread's start claim (ClaimStart).
 // The lists (KEYS[5] a channel's running jobs, KEYS[6] if given its
 // requester's recent ones) are written on both paths, as listJob would,
 // last and with pcall: a list that cannot be written (a key of another
@@ -113,7 +115,9 @@ end
 // to log (a script is not rolled back on an error).
 const luaLink = luaCommon + `
 local k, lk, sched, id = KEYS[1], KEYS[2], KEYS[3], ARGV[2]
-local function list(at) return write_lists(5, 5, id, at) end
+local others = tonumber(ARGV[8])
+if others > 0 and redis.call('EXISTS', unpack(KEYS, 5, 4 + others)) > 0 then return CONFLICT end
+local function list(at) return write_lists(5 + others, 5, id, at) end
 local cur = redis.call('GET', lk)
 if cur and cur ~= id then return CONFLICT end
 local created = tonumber(ARGV[4])
@@ -125,7 +129,7 @@ if redis.call('EXISTS', k) == 1 then
     local ttl = redis.call('PTTL', k)
     if ttl > 0 then redis.call('PEXPIRE', lk, ttl) end
   end
-  if #KEYS > 4 then
+  if #KEYS > 4 + others then
     if created == 0 then created = now_ms() end
     return list(created)
   end
@@ -134,7 +138,7 @@ end
 local now = now_ms()
 if created == 0 then created = now end
 local f = {'g', 1, 'n', 0, 'na', 0, 'pl', 0, 'tk', 0, 'ca', created, 'ua', now}
-for i = 8, #ARGV do f[#f + 1] = ARGV[i] end
+for i = 9, #ARGV do f[#f + 1] = ARGV[i] end
 redis.call('HSET', k, unpack(f))
 redis.call('SET', lk, id)
 redis.call('DEL', KEYS[4])

@@ -164,21 +164,9 @@ func (s *Store) countShards(ctx context.Context, key func(int) string) (int64, e
 }
 
 // linkedElsewhere reports whether job id has a record in a shard other than
-// i. On one server (standalone or Sentinel) one EXISTS of the 16 keys
-// answers for a new id, as LinkJob's ids almost always are; the shard is
-// looked for only when some record exists. A cluster cannot take one
-// command over keys of several slots: there it is findJob's pipeline.
+// i, on a cluster, which cannot take one command over keys of several slots
+// (findJob's pipeline); on one server the link script looks itself.
 func (s *Store) linkedElsewhere(ctx context.Context, id string, i int) (bool, error) {
-	if _, cluster := s.rdb.(*redis.ClusterClient); !cluster {
-		keys := make([]string, Shards)
-		for j := range keys {
-			keys[j] = s.jobKeyIn(j, id)
-		}
-		n, err := s.rdb.Exists(ctx, keys...).Result()
-		if err != nil || n == 0 {
-			return false, err
-		}
-	}
 	at, err := s.findJob(ctx, id)
 	return at >= 0 && at != i, err
 }
