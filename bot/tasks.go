@@ -39,9 +39,11 @@ type tasks struct {
 	running int
 	idle    chan struct{}
 	// waiting counts the goroutines that wait on handoff for work; each
-	// is handed exactly one function, nil to end it.
+	// is handed exactly one function, nil to end it. workers counts the
+	// goroutines, running work or waiting.
 	waiting int
 	handoff chan func()
+	workers sync.WaitGroup
 }
 
 // idleWorkers is how many goroutines may wait for work at once.
@@ -110,7 +112,7 @@ func (t *tasks) Go(fn func()) bool {
 		t.handoff = make(chan func())
 	}
 	t.mu.Unlock()
-	go t.worker(fn)
+	t.workers.Go(func() { t.worker(fn) })
 	return true
 }
 

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,7 +11,6 @@ import (
 // runs once, on goroutines kept between pieces of work; closed, the group
 // takes no more, and the goroutines that waited for work end.
 func TestTasksRunEachOnceAndEndTheirGoroutines(t *testing.T) {
-	before := runtime.NumGoroutine()
 	var tk tasks
 	var ran atomic.Int64
 	release := make(chan struct{})
@@ -41,12 +39,8 @@ func TestTasksRunEachOnceAndEndTheirGoroutines(t *testing.T) {
 		t.Fatal("Go took work after close")
 	}
 	tk.closeAndWait(0) // again, as Bot.Run does after its grace
-	// The goroutines end once handed nil; wait for the runtime to see it.
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		runtime.Gosched()
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Fatalf("%d goroutines after close, %d before", n, before)
+	tk.workers.Wait()  // each goroutine that waited for work was handed nil
+	if tk.waiting != 0 {
+		t.Fatalf("%d goroutines still counted as waiting", tk.waiting)
 	}
 }
