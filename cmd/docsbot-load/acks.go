@@ -63,6 +63,8 @@ type acksOptions struct {
 	// peerEnv is added to the peer's environment, as --bot-env to docsbot's
 	// (peerProfileEnv writes the peer's CPU profile).
 	peerEnv envList
+	// runs is how many times the scenario is run (acks_runs.go).
+	runs int
 }
 
 // register adds the scenario's flags to fs.
@@ -75,6 +77,7 @@ func (o *acksOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.peer, "peer", peerBare, "the bot also run under the same load, with docsbot's ratios to it: "+
 		"bare (ack, create, post), same-work (Redis before the ack, ack, post, create, link, audit, done, update; sameworkbot.go), or none (also false)")
 	fs.Var(&o.peerEnv, "peer-env", "extra KEY=VALUE for the peer's environment (repeatable); "+peerProfileEnv+"=FILE writes its CPU profile")
+	fs.IntVar(&o.runs, "runs", 1, "run the scenario this many times, the bot built once, and hold the goals to the median of the ratios to the peer")
 	fs.BoolVar(&o.release, "release", true, "build docsbot as make build does (-tags nosandbox, stripped); false: as go run ./cmd/docsbot does, sandbox included")
 }
 

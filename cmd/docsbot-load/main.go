@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		res, err := runAcks(ctx, c.env(stderr), o)
+		res, err := runAcksSeries(ctx, c.env(stderr), o)
 		if res == nil {
 			return err
 		}
