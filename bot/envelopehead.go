@@ -39,19 +39,21 @@ func readEnvelope(data []byte) (env *envelope, ok bool) {
 		if v.Type == gjson.Null {
 			return true // as json.Unmarshal: the field stays as it was
 		}
+		str := func(dst *string) { *dst, ok = v.Str, v.Type == gjson.String }
+		num := func(dst *int) { *dst, ok = int(v.Int()), isInt(v) }
 		switch k.Str {
 		case "type":
-			env.Type, ok = v.Str, v.Type == gjson.String
+			str(&env.Type)
 		case "envelope_id":
-			env.EnvelopeID, ok = v.Str, v.Type == gjson.String
-		case "retry_attempt":
-			env.RetryAttempt, ok = int(v.Int()), isInt(v)
+			str(&env.EnvelopeID)
 		case "retry_reason":
-			env.RetryReason, ok = v.Str, v.Type == gjson.String
+			str(&env.RetryReason)
 		case "reason":
-			env.Reason, ok = v.Str, v.Type == gjson.String
+			str(&env.Reason)
+		case "retry_attempt":
+			num(&env.RetryAttempt)
 		case "num_connections":
-			env.NumConnections, ok = int(v.Int()), isInt(v)
+			num(&env.NumConnections)
 		}
 		return ok
 	})

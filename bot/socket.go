@@ -50,8 +50,10 @@ func (b *Bot) socketHooks(work context.Context, sc *socketConn) socketHooks {
 // a replica that is not stopping), but not a slash command or an
 // interaction, which the person sees fail.
 func (b *Bot) onEnvelope(work context.Context, sc *socketConn, env *envelope) {
-	if env.ignored && env.EnvelopeID != "" {
-		b.ack(sc, env.EnvelopeID, nil) // nothing reads it (ignoredMessage): acked as it comes
+	if env.ignored {
+		if env.EnvelopeID != "" {
+			b.ack(sc, env.EnvelopeID, nil) // nothing reads it (ignoredMessage): acked as it comes
+		}
 		return
 	}
 	if !b.work.Go(func() { b.serveEnvelope(work, sc, env) }) {
@@ -79,9 +81,6 @@ func (b *Bot) serveEnvelope(ctx context.Context, sc *socketConn, env *envelope) 
 			b.log.Warn("slash command not handled by this bot", "command", cmd.Command)
 		}
 	case envelopeEventsAPI:
-		if env.ignored {
-			break // acked below, its payload never decoded (onEnvelope acks it before)
-		}
 		ev, err := decodeEventsPayload(env.Payload)
 		if err != nil {
 			b.log.Debug("slack event not understood; acknowledged and ignored", "err", err)
