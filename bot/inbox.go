@@ -83,6 +83,7 @@ type Inbox interface {
 	Mark(ctx context.Context, t store.Taken, lease time.Duration, marks map[string]string) error
 	Defer(ctx context.Context, t store.Taken, d time.Duration) error
 	Done(ctx context.Context, t store.Taken, audit ...store.AuditEntry) error
+	Restore(ctx context.Context, t store.Taken, keep, lease time.Duration, marks map[string]string) (bool, error)
 	ReleaseWork(ctx context.Context, taken []store.Taken, after time.Duration) error
 	StopClaiming(ctx context.Context) error
 	Queued(ctx context.Context) (int64, error)
@@ -116,7 +117,14 @@ func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 	if len(marks) > 0 {
 		lease = 0
 	}
-	if err := w.st.Mark(ctx, w.Taken, lease, marks); err != nil {
+	err := w.st.Mark(ctx, w.Taken, lease, marks)
+	if errors.Is(err, store.ErrNotFound) {
+		err = w.restoreLocked(ctx, workLease, err)
+		if err == nil {
+			err = w.st.Mark(ctx, w.Taken, lease, marks)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if w.Marks == nil {
@@ -126,6 +134,34 @@ func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 		w.Marks[k] = v
 	}
 	return nil
+}
+
+// restoreLocked writes back w's record, which a failover lost (notFound,
+// a fenced write's ErrNotFound), as this attempt knows it: claimed by this
+// attempt for lease, with the marks of the attempts before it and its own
+// (store.Inbox.Restore). The write that found it missing can then be made
+// again; nil means it may. w.mu is held.
+func (w *Work) restoreLocked(ctx context.Context, lease time.Duration, notFound error) error {
+	restored, err := w.st.Restore(ctx, w.Taken, workKeep, lease, w.Marks)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w (writing it back: %w)", notFound, err)
+	case !restored:
+		return notFound // something stands there now: the write's answer holds
+	}
+	return nil
+}
+
+// deferFor hands w back to be claimed again in d; a record a failover
+// lost is written back due then (restoreLocked).
+func (w *Work) deferFor(ctx context.Context, d time.Duration) error {
+	err := w.st.Defer(ctx, w.Taken, d)
+	if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.restoreLocked(ctx, d, err)
 }
 
 // hold keeps h until the work ends (AuditTrail.Work); its mark reads as
@@ -407,7 +443,10 @@ func (b *Bot) doWork(ctx context.Context, w *Work) bool {
 		}
 		b.metrics.workOutcome(w.Kind, "retried")
 		b.Audit().flush(ctx, w, w.takeHeld())
-		if derr := b.store.Defer(context.WithoutCancel(ctx), w.Taken, later.after); derr != nil {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), workLease/2)
+		derr := Retry(dctx, log, "deferring work", func() error { return w.deferFor(dctx, later.after) })
+		cancel()
+		if derr != nil {
 			log.Warn("deferring work failed; it comes back when its lease runs out", "err", derr)
 		}
 		return true
@@ -458,7 +497,11 @@ func (b *Bot) finishWork(ctx context.Context, w *Work, log *slog.Logger) bool {
 	err := Retry(ctx, log, "removing done work from the inbox", func() error {
 		return b.store.Done(ctx, w.Taken, entries...)
 	})
-	if err != nil && !errors.Is(err, store.ErrStale) {
+	if errors.Is(err, store.ErrNotFound) {
+		// A failover lost the record: nothing is left to remove, and
+		// nothing remembers the key for redeliveries.
+		log.Warn("done work's record was lost in a Redis failover; nothing to remove", "err", err)
+	} else if err != nil && !errors.Is(err, store.ErrStale) {
 		log.Warn("done work stays in the inbox until its lease runs out", "err", err)
 	}
 	if err != nil {

@@ -280,7 +280,11 @@
 // within its budget (a retry finds the work seen and confirms it). If its
 // budget runs out while the record is still unconfirmed, the bot
 // acknowledges rather than tell a person that work about to run was not
-// taken: only a failover in that moment can lose it. What a failover can
+// taken: only a failover in that moment can lose it, and a record so lost
+// while a replica holds it comes back: the holder's next fenced write finds
+// nothing (ErrNotFound, which nothing else causes: a done record stays as its
+// trace) and writes it back as it knows it, with every checkpoint, claimed by
+// itself (Inbox.Restore; bot/inbox.go). What a failover can
 // lose besides: the sentinels could promote a replica that did not confirm
 // a write (with two replicas, the other one; Sentinel prefers the most
 // advanced replica but does not guarantee it), and the later writes (a

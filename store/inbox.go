@@ -196,6 +196,39 @@ func (ib Inbox) Mark(ctx context.Context, t Taken, lease time.Duration, marks ma
 	return nil
 }
 
+// Restore writes back the record of t, which a failover lost (a fenced
+// write of its holder found nothing: ErrNotFound), as its holder knows it:
+// its kind, payload and workspace, its attempts, and marks, the checkpoints
+// its attempts wrote, claimed by the holder (t.Token) for lease from now
+// (at least a millisecond). keep is the dedupe window its Enqueue was given.
+// Nothing is written when the key holds anything (a record, or the trace of
+// one done): restored reports whether it wrote.
+//
+// A record is lost so only when it stood on a primary alone: a write no
+// replica confirmed (Enqueue's ErrUnconfirmed, a Mark's best effort) before
+// that primary died. Nothing else deletes a record that is not done.
+func (ib Inbox) Restore(ctx context.Context, t Taken, keep, lease time.Duration, marks map[string]string) (restored bool, err error) {
+	s := ib.s
+	if t.Key == "" || t.Kind == "" {
+		return false, fmt.Errorf("store: restore: empty key or kind: %w", ErrInvalid)
+	}
+	i := shardOf(t.Key)
+	args := []any{s.shardPrefix(i), t.Key, t.Kind, t.Payload, millis(max(keep, minInboxKeep)), t.Workspace.String(),
+		t.Received.UnixMilli(), strconv.FormatInt(t.Token, 10), t.Attempt, max(millis(lease), 1)}
+	for k, v := range marks {
+		args = append(args, "m:"+k, v)
+	}
+	n, err := s.sc.restoreWork.Run(ctx, s.rdb, []string{s.workKeyIn(i, t.Key), s.inboxKey(i)}, args...).Int64()
+	if err != nil {
+		return false, wrapErr(err, "store: restore work %q", t.Key)
+	}
+	if n == 1 {
+		s.scheduled(ctx, schedWork, i, lease, false)
+		s.confirmBestEffort(ctx)
+	}
+	return n == 1, nil
+}
+
 // Defer hands t back to be claimed again in d (by any replica): the work
 // could not be done now but may be later.
 func (ib Inbox) Defer(ctx context.Context, t Taken, d time.Duration) error {

@@ -28,6 +28,21 @@ end
 return {1, now}
 `
 
+// luaRestoreWork: KEYS work, inbox; ARGV prefix, key, kind, payload, keep
+// ms, workspace, received ms, token, attempts, lease ms, then checkpoint
+// field/value pairs. It writes the record of work a failover lost back as
+// its holder knows it, claimed by that holder (its token) for lease ms,
+// unless the key holds anything (a record, done or not). Returns 1 if
+// written, 0 if not.
+const luaRestoreWork = luaCommon + `
+local k, inbox = KEYS[1], KEYS[2]
+if redis.call('EXISTS', k) == 1 then return 0 end
+redis.call('HSET', k, 'k', ARGV[3], 'd', ARGV[4], 'ws', ARGV[6], 'rt', ARGV[7], 'kp', ARGV[5], 'tk', ARGV[8], 'at', ARGV[9])
+if #ARGV >= 12 then redis.call('HSET', k, unpack(ARGV, 11)) end
+redis.call('ZADD', inbox, now_ms() + tonumber(ARGV[10]), ARGV[2])
+return 1
+`
+
 // luaMarkWork: KEYS work, inbox; ARGV prefix, key, token, lease ms (0 keeps
 // the due time), then field/value pairs.
 const luaMarkWork = luaCommon + `

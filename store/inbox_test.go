@@ -261,3 +261,64 @@ func TestInboxRefusesInvalidArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreWritesBackWhatAFailoverLost: a record gone while its holder
+// works (a failover that promoted a replica the record never reached)
+// answers the holder's writes ErrNotFound; Restore writes it back as the
+// holder knows it, claimed by that holder: its writes go on, and the next
+// claim, once the lease ends, finds its kind, payload, attempts and marks.
+// Restore writes nothing over a record that stands, done or not.
+func TestRestoreWritesBackWhatAFailoverLost(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	w := work(70)
+	enqueue(t, s, w)
+	held := claimWork(t, s, time.Minute)
+	if len(held) != 1 {
+		t.Fatalf("claimed %d, want 1", len(held))
+	}
+	h := held[0]
+	if err := s.Inbox().Mark(ctx, h, 0, map[string]string{"root": "1732233445.000700"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.Del(ctx, s.WorkKeyOf(w.Key)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Inbox().Mark(ctx, h, 0, map[string]string{"posted": "1"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Mark on a lost record = %v, want ErrNotFound", err)
+	}
+	marks := map[string]string{"root": "1732233445.000700"}
+	restored, err := s.Inbox().Restore(ctx, h, time.Hour, 20*time.Millisecond, marks)
+	if err != nil || !restored {
+		t.Fatalf("Restore = %v, %v; want written", restored, err)
+	}
+	if again, err := s.Inbox().Restore(ctx, h, time.Hour, time.Minute, nil); err != nil || again {
+		t.Fatalf("Restore over a standing record = %v, %v; want nothing written", again, err)
+	}
+	if err := s.Inbox().Mark(ctx, h, 0, map[string]string{"posted": "1"}); err != nil {
+		t.Fatalf("the holder's Mark after Restore: %v", err)
+	}
+	var next []store.Taken
+	redistest.Until(t, "the restored work to come due after its lease", func() bool {
+		next = claimWork(t, s, time.Minute)
+		return len(next) == 1
+	})
+	got := next[0]
+	if got.Key != w.Key || got.Kind != w.Kind || string(got.Payload) != string(w.Payload) || got.Attempt != 2 || got.Token <= h.Token ||
+		got.Marks["root"] != "1732233445.000700" || got.Marks["posted"] != "1" {
+		t.Fatalf("claimed after Restore: %+v; want %s again, attempt 2, a newer token than %d, both marks", got, w.Key, h.Token)
+	}
+	if err := s.Inbox().Mark(ctx, h, 0, nil); !errors.Is(err, store.ErrStale) {
+		t.Fatalf("the old holder's write after the new claim = %v, want ErrStale", err)
+	}
+	if err := s.Inbox().Done(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.Inbox().Restore(ctx, got, time.Hour, time.Minute, nil); err != nil || again {
+		t.Fatalf("Restore over a done record = %v, %v; want nothing written", again, err)
+	}
+	if queued, err := s.Inbox().Enqueue(ctx, w, time.Hour); err != nil || queued {
+		t.Fatalf("Enqueue after Done = %v, %v; want seen before", queued, err)
+	}
+}

@@ -348,6 +348,7 @@ type scripts struct {
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
+	restoreWork                      *redis.Script
 	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
 	auditTrim                        *redis.Script
@@ -376,6 +377,7 @@ func newScripts() scripts {
 		markWork:       redis.NewScript(luaMarkWork),
 		deferWork:      redis.NewScript(luaDeferWork),
 		workDone:       redis.NewScript(luaWorkDone),
+		restoreWork:    redis.NewScript(luaRestoreWork),
 		claimStart:     redis.NewScript(luaClaimStart),
 		releaseStart:   redis.NewScript(luaReleaseStart),
 		digest:         newDigestScripts(),
