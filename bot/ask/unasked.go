@@ -71,7 +71,10 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 		a.answeredOutcome(ctx, r, wr.ts, log)
 		if err := wr.finish(ctx, r.note, blocks); err != nil {
 			log.Warn("posting the answer failed", "err", err)
-			if wr.ts == "" {
+			if wr.ts == "" || bot.TransientSlack(err) {
+				// Nothing shows, or the message was left cut short: the
+				// next attempt tells the person, or ends the message
+				// saying so (afterStop).
 				return bot.Later(bot.RetryDelay(w.Attempt), err)
 			}
 		}

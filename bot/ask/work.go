@@ -301,8 +301,10 @@ func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, 
 		return a.stopped(ctx, w, r, log)
 	} else if err != nil {
 		log.Warn("ending the answer's message failed", "err", err)
-		if wr.ts == "" {
-			// Nothing shows: the next attempt tells the person (afterStop).
+		if wr.ts == "" || bot.TransientSlack(err) {
+			// Nothing shows, or the message was left cut short: the next
+			// attempt tells the person, or ends the message saying so
+			// (afterStop).
 			return bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
+	"github.com/docsbot/docsbot/store"
 )
 
 // Limits of what one answer shows.
@@ -171,7 +172,21 @@ func (w *writer) start(ctx context.Context, first string, upTo int) error {
 	if w.now != nil {
 		w.shownAt = w.now()
 	}
-	return w.onStarted(ctx, ts)
+	return w.started(ctx, ts)
+}
+
+// started records the ts of the answer's message, now shown (onStarted).
+// Only a lost claim stops the answer there (store.ErrStale: another
+// replica has the work); a record that cannot be written now (Redis
+// away) is no reason to leave the person a message cut short: the answer
+// goes on, and only an attempt after a crash would not know the message.
+func (w *writer) started(ctx context.Context, ts string) error {
+	err := w.onStarted(ctx, ts)
+	if err == nil || errors.Is(err, store.ErrStale) {
+		return err
+	}
+	w.log.Warn("the answer's message shows, but its record was not written; going on with it", "err", err)
+	return nil
 }
 
 // pending reports whether text arrived that is not shown yet and may be
@@ -265,7 +280,7 @@ func (w *writer) finishEdited(ctx context.Context, show, note string, blocks []s
 			return err
 		}
 		w.ts = ts
-		return w.onStarted(ctx, ts)
+		return w.started(ctx, ts)
 	}
 	return w.core.EditNow(ctx, w.channel, w.ts, bot.Plain(opts))
 }

@@ -1,6 +1,10 @@
 package ask
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
@@ -87,5 +91,36 @@ func TestHistoryOf(t *testing.T) {
 	kept, _ := historyOf(ex(3000, 30000))
 	if q := utf8.RuneCountInString(kept[0].Text); q != 3000 {
 		t.Errorf("a question of 3,000 characters cut to %d with an answer of 30,000", q)
+	}
+}
+
+// TestStartedGoesOnUnlessTheClaimIsLost: once the answer's message shows,
+// a record of its ts that cannot be written (Redis away) does not stop the
+// answer there, cut short; a claim another replica took does.
+func TestStartedGoesOnUnlessTheClaimIsLost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		record  error
+		stopped bool
+	}{
+		{"recorded", nil, false},
+		{"Redis away", fmt.Errorf("store: mark work: %w", store.ErrUnreachable), false},
+		{"the record lost", fmt.Errorf("store: mark work: %w", store.ErrNotFound), false},
+		{"the claim another replica's", fmt.Errorf("store: mark work: %w", store.ErrStale), true},
+	}
+	for _, tt := range tests {
+		var got string
+		w := &writer{log: slog.New(slog.DiscardHandler), onStarted: func(_ context.Context, ts string) error {
+			got = ts
+			return tt.record
+		}}
+		err := w.started(t.Context(), "1795856400.000100")
+		if got != "1795856400.000100" {
+			t.Errorf("%s: recorded %q", tt.name, got)
+		}
+		if stopped := err != nil; stopped != tt.stopped || (stopped && !errors.Is(err, store.ErrStale)) {
+			t.Errorf("%s: started = %v, want stopped %v", tt.name, err, tt.stopped)
+		}
 	}
 }
