@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 
 	"github.com/docsbot/docsbot/bot"
@@ -124,7 +125,7 @@ func (a *agent) claimsUnderWay(ctx context.Context, w *bot.Work, p *bot.Post) (b
 	if startMayBeUnderWay(p.ThreadTS, w.Attempt) {
 		// A reply to a root message posted moments ago: its job may still
 		// be starting. Look again shortly rather than drop it.
-		return false, bot.Later(bot.RetryDelay(w.Attempt), store.ErrNotFound)
+		return false, bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("no job in the thread yet: %w", bot.ErrNotYet))
 	}
 	return false, nil // a thread that is not a job's
 }
