@@ -261,6 +261,9 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionAskAgain, a.onAskAgain)
 	routes.HandleBlockAction(ActionFallsShort, a.onFallsShort)
 	routes.HandleBlockAction(ActionAskTeam, a.onAskTeam)
+	routes.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
+	routes.HandleWork(workFallsShort, bot.WorkHandler{Do: a.doFallsShort})
+	routes.HandleWork(workAskTeam, bot.WorkHandler{Do: a.doAskTeam})
 	a.ownPosts(routes)
 	return &Feature{on: true}, nil
 }

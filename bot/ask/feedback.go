@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
@@ -18,37 +19,71 @@ const AuditAnswerFeedback = "docs.ask.feedback"
 // that pressing again does not count again.
 const voteKeep = 90 * 24 * time.Hour
 
-// onFeedback records a person's press of 👍/👎 in the question's outcome
+// Work kinds of the answers' buttons that write (bot.QueuePress): each
+// press is recorded before its ack and done by the replica that claims it.
+const (
+	workFeedback   = "ask.feedback"
+	workFallsShort = "ask.falls-short"
+	workAskTeam    = "ask.ask-team"
+)
+
+// Marks of the buttons' steps (bot.Work.Step).
+const (
+	markVote     = "vote"      // first or again: whether the press counted
+	markTeamOnce = "team-once" // the question taken to send to the docs team
+	markTeamSent = "team-sent" // and posted in the requests channel
+)
+
+func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
+	a.core.QueuePress(ctx, r, workFeedback, "your feedback was not recorded")
+}
+
+// doFeedback records a person's press of 👍/👎 in the question's outcome
 // (each press: the buttons toggle; bot/outcome), and counts their first
 // on an answer in /metrics and the audit trail, once across replicas (store.Limits.Once), and thanks
 // them privately; a second press (the other button, or the same again) is
 // thanked, saying it was counted already. A 👎 offers a way to have the
-// docs fixed, every time.
-func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
-	r.Ack(nil)
-	ic := r.Interaction
+// docs fixed, every time. The count is a step (markVote): an attempt after
+// a crash thanks as the first did.
+func (a *answers) doFeedback(ctx context.Context, w *bot.Work) error {
+	ic, err := bot.PressOf(w)
+	if err != nil {
+		a.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
+		return nil
+	}
 	if len(ic.ActionCallback.BlockActions) == 0 {
-		return
+		return nil
 	}
 	value := ic.ActionCallback.BlockActions[0].Value
 	if value != feedbackGood && value != feedbackBad {
 		a.log.Warn("feedback on an answer with an unknown value; ignored", "value", value)
-		return
+		return nil
 	}
 	channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
 	if refusal := a.core.Refusal(ic.User.ID, channel); refusal != "" {
-		return
+		return nil
 	}
 	q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL}
-	answer := cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp, "act:"+r.DeliveryID)
-	log := a.log.With("user", ic.User.ID, "channel", channel, "answer", answer)
+	answer := cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp, w.Key)
+	log := a.log.With("user", ic.User.ID, "channel", channel, "answer", answer, "work", w.Key)
 	choice := map[string]string{feedbackGood: store.VoteUp, feedbackBad: store.VoteDown}[value]
 	// The question is named by its thread where the answer is in one: a
 	// press right after an answer posted whole shows may come before its
-	// ts names the question (unasked.go).
+	// ts names the question (unasked.go). A press applied again changes
+	// nothing (its action_ts).
 	kept := a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: cmp.Or(ic.Container.ThreadTs, answer)},
 		nil, outcome.Event{Kind: outcome.Press, By: ic.User.ID, Choice: choice, At: ic.ActionCallback.BlockActions[0].ActionTs}, &q, log)
-	first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
+	counted, err := w.Step(ctx, markVote, func(ctx context.Context) (string, error) {
+		first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
+		if err != nil || !first {
+			return "again", err
+		}
+		a.metrics.Feedback(value)
+		return "first", nil
+	})
+	if errors.Is(err, bot.ErrUnmarked) {
+		err = nil // counted; an attempt after a crash may thank as for a second press
+	}
 	var thanks string
 	switch {
 	case !kept:
@@ -56,13 +91,12 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	case err != nil:
 		log.Warn("cannot tell whether this feedback was counted; not counting it", "err", err)
 		thanks = "docsbot could not record your feedback just now (its storage did not answer). Please press again in a minute."
-	case !first:
+	case counted != "first":
 		log.Info("feedback on an answer given before; not counted again", "value", value)
 		thanks = "Thanks; your feedback on this answer was counted already."
 	default:
-		a.metrics.Feedback(value)
-		a.core.Audit().Record(ctx, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
-			Outcome: value, Work: "act:" + r.DeliveryID})
+		a.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
+			Outcome: value, Work: w.Key})
 		thanks = "Thanks: this helps the docs team see which answers work."
 		if value == feedbackBad {
 			thanks = "Thanks for saying so: the docs team sees the answers that did not help."
@@ -72,6 +106,7 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	if value == feedbackBad {
 		a.offerFix(ctx, ic, a.log.With("user", ic.User.ID))
 	}
+	return nil
 }
 
 // onAskAgain asks the question of an answer that was lost or cut again, in

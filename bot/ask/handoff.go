@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -29,11 +30,20 @@ import (
 // answerSources bounds the sources a job made of an answer names.
 const answerSources = 5
 
-// onFallsShort offers the person who says an answer did not help a way to
-// have the docs fixed.
 func (a *answers) onFallsShort(ctx context.Context, r *bot.InteractionRequest) {
-	r.Ack(nil)
-	a.offerFix(ctx, r.Interaction, a.log.With("user", r.Interaction.User.ID))
+	a.core.QueuePress(ctx, r, workFallsShort, "nothing was passed on")
+}
+
+// doFallsShort offers the person who says an answer did not help a way to
+// have the docs fixed.
+func (a *answers) doFallsShort(ctx context.Context, w *bot.Work) error {
+	ic, err := bot.PressOf(w)
+	if err != nil {
+		a.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
+		return nil
+	}
+	a.offerFix(ctx, ic, a.log.With("user", ic.User.ID, "work", w.Key))
+	return nil
 }
 
 // offerFix offers the person of ic, privately in the answer's thread, to
@@ -91,57 +101,82 @@ type teamRequest struct {
 // so that pressing again does not send it again.
 const teamKeep = 90 * 24 * time.Hour
 
-// onAskTeam posts the question in the requests channel, with a link to the
+func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
+	a.core.QueuePress(ctx, r, workAskTeam, "your question was not sent to the docs team")
+}
+
+// doAskTeam posts the question in the requests channel, with a link to the
 // answer and "Start a docs job" for the editors there, and tells the person.
 // It posts once per person and question, across replicas
 // (store.Limits.Once): a second press is told it was sent already; a post
-// that failed is forgotten, so that pressing again tries again.
-func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
-	r.Ack(nil)
-	ic := r.Interaction
-	log := a.log.With("user", ic.User.ID)
+// that failed is forgotten, so that pressing again tries again. Its steps:
+// the question taken (markTeamOnce: an attempt after it posts it), then
+// posted (markTeamSent).
+func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
+	ic, err := bot.PressOf(w)
+	if err != nil {
+		a.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
+		return nil
+	}
+	log := a.log.With("user", ic.User.ID, "work", w.Key)
 	var req teamRequest
 	if len(ic.ActionCallback.BlockActions) == 0 || json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &req) != nil || req.Question == "" {
-		return
+		return nil
 	}
 	q := bot.Question{Team: ic.Team.ID, Channel: req.Channel, User: ic.User.ID, ThreadTS: req.Thread, ResponseURL: ic.ResponseURL}
 	requests := a.requestsChannel(ctx)
 	if requests == "" || a.core.Refusal(ic.User.ID, req.Channel) != "" {
-		return
+		return nil
 	}
 	sum := sha256.Sum256([]byte(req.Question))
 	once := "ask-team:" + ic.Team.ID + ":" + req.Channel + ":" + req.Thread + ":" + ic.User.ID + ":" + hex.EncodeToString(sum[:8])
-	first, err := a.store.Limits.Once(ctx, once, teamKeep)
-	switch {
-	case err != nil:
-		log.Warn("cannot tell whether this question was sent to the docs team; not sending it", "err", err)
-		a.tell(ctx, q, "docsbot could not send your question to the docs team just now (its storage did not answer). Please press again in a minute.", log)
-		return
-	case !first:
-		log.Info("a question sent to the docs team before; not sent again")
-		a.tell(ctx, q, "You sent this question to the docs team already, in <#"+requests+">.", log)
-		return
-	}
-	link := ""
-	if p, err := a.core.SlackIn(ctx).GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: req.Channel, Ts: req.Thread}); err == nil && mrkdwn.WebURL(p) {
-		link = " " + mrkdwn.Link(p, "See the answer")
-	}
-	text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
-	job := jobdraft.Draft{Question: req.Question, Project: req.Project}
-	_, err = a.core.Post(ctx, requests, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
-		slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
-		slack.NewActionBlock("fix", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, job.Value(),
-			slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary)))})
-	if err != nil {
-		log.Warn("posting the question to the requests channel failed", "err", err)
-		if ferr := a.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
-			log.Warn("forgetting the question not sent failed; pressing again will say it was sent", "err", ferr)
+	_, err = w.Step(ctx, markTeamOnce, func(ctx context.Context) (string, error) {
+		first, err := a.store.Limits.Once(ctx, once, teamKeep)
+		switch {
+		case err != nil:
+			log.Warn("cannot tell whether this question was sent to the docs team; not sending it", "err", err)
+			a.tell(ctx, q, "docsbot could not send your question to the docs team just now (its storage did not answer). Please press again in a minute.", log)
+			return "", bot.ErrNoMark
+		case !first:
+			log.Info("a question sent to the docs team before; not sent again")
+			a.tell(ctx, q, "You sent this question to the docs team already, in <#"+requests+">.", log)
+			return "", bot.ErrNoMark
 		}
-		a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Press again in a minute, or tell them yourself.", log)
-		return
+		return "", nil
+	})
+	switch {
+	case errors.Is(err, bot.ErrNoMark):
+		return nil
+	case err != nil:
+		log.Warn("the question's share of the docs team was taken, its mark was not written", "err", err) // ErrUnmarked
+	}
+	sent, err := w.Step(ctx, markTeamSent, func(ctx context.Context) (string, error) {
+		link := ""
+		if p, err := a.core.SlackIn(ctx).GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: req.Channel, Ts: req.Thread}); err == nil && mrkdwn.WebURL(p) {
+			link = " " + mrkdwn.Link(p, "See the answer")
+		}
+		text := mrkdwn.Mention(ic.User.ID) + " asked a question the docs did not answer:\n" + mrkdwn.Defuse(mrkdwn.Quote(req.Question)) + "\n" + link
+		job := jobdraft.Draft{Question: req.Question, Project: req.Project}
+		_, err := a.core.Post(ctx, requests, bot.Plain{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(
+			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
+			slack.NewActionBlock("fix", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, job.Value(),
+				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary)))})
+		if err != nil {
+			log.Warn("posting the question to the requests channel failed", "err", err)
+			if ferr := a.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
+				log.Warn("forgetting the question not sent failed; pressing again will say it was sent", "err", ferr)
+			}
+			a.tell(ctx, q, "docsbot could not post your question to the docs team ("+bot.Describe(err)+"). Press again in a minute, or tell them yourself.", log)
+			return "", bot.ErrNoMark
+		}
+		return "", nil
+	})
+	if bot.Settle(err, log, "the question is posted to the docs team, its mark was not written") != nil || sent == "" {
+		return nil
 	}
 	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: req.Channel, TS: req.Thread}, nil, outcome.Event{Kind: outcome.Handoff}, nil, log)
 	a.tell(ctx, q, "Sent to the docs team in "+"<#"+requests+">. They can make it a docs job from there.", log)
+	return nil
 }
 
 // turnAsked is the question and the answer of turn n of conv (1 for its

@@ -100,6 +100,30 @@ func AccessoryValues(m slacktest.Message, actionID string) []string {
 	return out
 }
 
+// ButtonValue is the value of m's first button of actionID, in an actions
+// block or as a section's accessory; ok false when m has none.
+func ButtonValue(m slacktest.Message, actionID string) (value string, ok bool) {
+	type element struct {
+		ActionID string `json:"action_id"`
+		Value    string `json:"value"`
+	}
+	var blocks []struct {
+		Accessory element   `json:"accessory"`
+		Elements  []element `json:"elements"`
+	}
+	if json.Unmarshal(m.Blocks, &blocks) != nil {
+		return "", false
+	}
+	for _, b := range blocks {
+		for _, e := range append([]element{b.Accessory}, b.Elements...) {
+			if e.ActionID == actionID {
+				return e.Value, true
+			}
+		}
+	}
+	return "", false
+}
+
 // Cell is a data_table cell as a person reads it: its text (a number's
 // text, or its value), and a button's action id and value.
 type Cell struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -132,14 +133,17 @@ func (h *Harness) DeadReplicaWork(key, kind string, payload any, marks map[strin
 	if queued, err := st.Inbox().Enqueue(ctx, store.Work{Key: key, Kind: kind, Payload: body}, time.Hour); err != nil || !queued {
 		h.T.Fatalf("Enqueue = %v, %v", queued, err)
 	}
-	taken, err := st.Inbox().ClaimWork(ctx, 1, time.Millisecond)
-	if err != nil || len(taken) != 1 {
-		h.T.Fatalf("ClaimWork = %v, %v", taken, err)
+	// Other work due now is claimed too, for a millisecond: it comes back
+	// at once.
+	taken, err := st.Inbox().ClaimWork(ctx, 100, time.Millisecond)
+	i := slices.IndexFunc(taken, func(t store.Taken) bool { return t.Key == key })
+	if err != nil || i < 0 {
+		h.T.Fatalf("ClaimWork = %v, %v; want %s among them", taken, err, key)
 	}
 	if marks == nil {
 		return
 	}
-	if err := st.Inbox().Mark(ctx, taken[0], 0, marks); err != nil {
+	if err := st.Inbox().Mark(ctx, taken[i], 0, marks); err != nil {
 		h.T.Fatalf("Mark: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/helpchannels"
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store/redistest"
 )
 
 // helpIn is a bot config whose #help is in mode, by the settings.
@@ -80,10 +81,14 @@ func TestHelpPrivateAnswerShared(t *testing.T) {
 	if r := h.botReplies(help, q); len(r) != 0 {
 		t.Fatalf("the private answer shows in the thread: %+v", r)
 	}
-	// Pressed twice: the second press is the first's again (once
-	// pressed, the button is gone from the message).
+	// The press is delivered twice (the same delivery again: nothing
+	// more is done), then pressed again from a client that still shows
+	// the button (a new delivery: the person is told it was done).
 	in := h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: private.TS, ActionID: bot.ActionShareAnswer})
 	if err := h.Slack.Redeliver(t.Context(), in.EnvelopeID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Slack.ActAgain(t.Context(), in); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitFor("the answer shared in the thread", func() bool { return len(h.botReplies(help, q)) == 1 })
@@ -242,5 +247,41 @@ func TestHelpPrivateChannelAnswersMentionsPrivately(t *testing.T) {
 	h.Settle()
 	if r := h.botReplies(help, m.TS); len(r) != 0 {
 		t.Errorf("a mention in a private channel was answered in the thread: %+v", r)
+	}
+}
+
+// TestHelpShareWhileRedisIsDown: a press of Share in channel that docsbot
+// cannot record (Redis is down) is acknowledged, and its presser told
+// privately that nothing was shared; pressed again once Redis is back, the
+// answer is shared, once.
+func TestHelpShareWhileRedisIsDown(t *testing.T) {
+	t.Parallel()
+	rs, err := redistest.Start(redistest.WithAppendOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rs.Close() })
+	h := newHarness(t)
+	h.RedisURL = rs.URL
+	h.StartBot(helpIn(bot.ModePrivate))
+	q := h.post(alice, help, "How do I rotate an API key?")
+	private := h.WaitButtons(alice, bot.ActionShareAnswer)
+	h.Idle()
+
+	if err := rs.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: private.TS, ActionID: bot.ActionShareAnswer})
+	h.WaitFor("alice told nothing was shared", func() bool {
+		return h.told(alice, "cannot reach its storage right now, so the answer was not shared. Press it again in a minute.")
+	})
+	if err := rs.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.Act(slacktest.Action{UserID: alice, ChannelID: help, MessageTS: private.TS, ActionID: bot.ActionShareAnswer})
+	h.WaitFor("the answer shared in the thread", func() bool { return len(h.botReplies(help, q)) == 1 })
+	h.Settle()
+	if n := len(h.botReplies(help, q)); n != 1 {
+		t.Errorf("the answer was shared %d times, want once", n)
 	}
 }

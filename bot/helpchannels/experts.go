@@ -134,11 +134,47 @@ type clicked struct {
 	ic                  slack.InteractionCallback
 }
 
-// press reads a button of the help channels, acks it, and checks the
-// allow-lists; ok false when there is nothing to do.
-func (f *Feature) press(ctx context.Context, r *bot.InteractionRequest) (clicked, bool) {
-	r.Ack(nil)
-	ic := r.Interaction
+// Work kinds of the help channels' buttons (bot.QueuePress): each press
+// is recorded before its ack and done by the replica that claims it.
+const (
+	workAskExpert = "help.ask-expert"
+	workResolve   = "help.mark-resolved"
+	workShare     = "help.share"
+)
+
+// Marks of the buttons' steps (bot.Work.Step): the call or the resolution
+// recorded (an attempt that finds it goes on to what follows instead of
+// saying it was done already), and the post that says so.
+const (
+	markCalled    = "called"
+	markSummoned  = "summoned"
+	markResolved  = "resolved"
+	markSaid      = "said"
+	markShareOnce = "share-once"
+	markShared    = "shared"
+)
+
+func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
+	f.core.QueuePress(ctx, r, workAskExpert, "the experts were not called")
+}
+
+func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
+	f.core.QueuePress(ctx, r, workResolve, "the question was not marked resolved")
+}
+
+func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
+	f.core.QueuePress(ctx, r, workShare, "the answer was not shared")
+}
+
+// pressed reads the press of a help channels' button from its work and
+// checks the allow-lists; ok false when there is nothing to do (the person
+// was told why, where there is something to say).
+func (f *Feature) pressed(ctx context.Context, w *bot.Work) (clicked, bool) {
+	ic, err := bot.PressOf(w)
+	if err != nil {
+		f.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
+		return clicked{}, false
+	}
 	c := clicked{user: ic.User.ID, team: ic.Team.ID, channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ic: ic}
 	if len(ic.ActionCallback.BlockActions) == 0 {
 		return c, false
@@ -185,71 +221,95 @@ func questionShown(text string) string {
 	return mrkdwn.Quote(mrkdwn.Defuse(mrkdwn.Cut(strings.TrimSpace(mrkdwn.Plain(text)), 1500)))
 }
 
-// onAskExpert calls the experts to the question's thread, once per thread,
+// doAskExpert calls the experts to the question's thread, once per thread,
 // for a member of the organisation, within their calls of the hour and the
-// channel's (calls.go).
-func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
-	c, ok := f.press(ctx, r)
+// channel's (calls.go). Its steps: the shares drawn (named by the work, so
+// taken once across attempts), the call recorded (markCalled: an attempt
+// after it goes on to post it), the call posted (markSummoned).
+func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
+	c, ok := f.pressed(ctx, w)
 	if !ok {
-		return
+		return nil
 	}
-	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS)
+	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS, "work", w.Key)
 	e := f.experts(ctx, c.ref.Project)
 	if len(e.Users)+len(e.Groups) == 0 {
 		f.tell(ctx, c, "No experts are set up to call (DOCSBOT_EXPERTS, experts: in the projects file, or Experts in docsbot's Settings).")
-		return
+		return nil
 	}
 	if refusal := f.callRefusal(ctx, c.user); refusal != "" {
 		log.Info("the experts were not called: the caller is not a member of the organisation")
 		f.tell(ctx, c, refusal)
-		return
+		return nil
 	}
 	q, err := f.root(ctx, c.ref)
 	if err != nil {
 		log.Warn("reading the question failed", "err", err)
 		f.tell(ctx, c, "docsbot could not read the question, so the experts were not called: "+bot.Describe(err)+".")
-		return
+		return nil
 	}
 	t := take{person: f.callsOf(c.team, c.user), channel: f.callsIn(c.ref.Channel)}
-	out, err := f.draw(ctx, &t)
-	switch {
-	case err != nil:
-		log.Warn("taking the expert call's share failed", "err", err)
-		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
-		return
-	case !out.ok:
-		log.Info("the experts were not called: a limit of the hour", "by_person", out.byPerson, "retry_after", out.refused.RetryAfter)
-		f.tell(ctx, c, f.callsRefusal(out))
-		return
-	}
-	call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Enterprise: bot.WorkspaceOf(ctx).Enterprise, Asker: q.User, CalledBy: c.user,
-		Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now()}
-	first, err := f.store.Calls.CallExpert(ctx, call, call.Called.Add(f.cfg.ExpertReminder))
-	if err != nil || !first {
-		f.giveBackLogged(ctx, &t, log)
-	}
-	switch {
-	case err != nil:
-		log.Warn("recording the expert call failed", "err", err)
-		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
-		return
-	case !first:
-		f.doneInPlace(ctx, c.ic, expertAskedBy(f.calledBy(ctx, c)), f.expertAgain(c, q))
-		f.tell(ctx, c, "The experts were called to this thread already.")
-		return
-	}
-	if err := f.summon(ctx, c, q, e, log); err != nil {
-		log.Warn("calling the experts failed", "err", err)
-		if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
-			log.Warn("forgetting the call that was not posted failed", "err", ferr)
+	t.person.ID, t.channel.ID = w.Key, w.Key
+	_, err = w.Step(ctx, markCalled, func(ctx context.Context) (string, error) {
+		out, err := f.draw(ctx, &t)
+		switch {
+		case err != nil:
+			log.Warn("taking the expert call's share failed", "err", err)
+			f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
+			return "", bot.ErrNoMark
+		case !out.ok:
+			log.Info("the experts were not called: a limit of the hour", "by_person", out.byPerson, "retry_after", out.refused.RetryAfter)
+			f.tell(ctx, c, f.callsRefusal(out))
+			return "", bot.ErrNoMark
 		}
-		f.giveBackLogged(ctx, &t, log)
-		f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
-		return
+		call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Enterprise: bot.WorkspaceOf(ctx).Enterprise, Asker: q.User, CalledBy: c.user,
+			Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now()}
+		first, err := f.store.Calls.CallExpert(ctx, call, call.Called.Add(f.cfg.ExpertReminder))
+		if err != nil || !first {
+			f.giveBackLogged(ctx, &t, log)
+		}
+		switch {
+		case err != nil:
+			log.Warn("recording the expert call failed", "err", err)
+			f.tell(ctx, c, "docsbot cannot reach its storage right now, so the experts were not called. Try again in a minute.")
+			return "", bot.ErrNoMark
+		case !first:
+			f.doneInPlace(ctx, c.ic, expertAskedBy(f.calledBy(ctx, c)), f.expertAgain(c, q))
+			f.tell(ctx, c, "The experts were called to this thread already.")
+			return "", bot.ErrNoMark
+		}
+		return "", nil
+	})
+	switch {
+	case errors.Is(err, bot.ErrNoMark):
+		return nil
+	case errors.Is(err, bot.ErrUnmarked):
+		// The call is recorded: posting it once more at worst beats not at all.
+		log.Warn("the expert call's mark was not written", "err", err)
+	case err != nil:
+		return err
+	}
+	posted, err := w.Step(ctx, markSummoned, func(ctx context.Context) (string, error) {
+		if err := f.summon(ctx, c, q, e, log); err != nil {
+			log.Warn("calling the experts failed", "err", err)
+			if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
+				log.Warn("forgetting the call that was not posted failed", "err", ferr)
+			}
+			f.giveBackLogged(ctx, &t, log)
+			f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
+			return "", bot.ErrNoMark
+		}
+		return "", nil
+	})
+	if err = bot.Settle(err, log, "the experts' call is posted, its mark was not written"); err != nil || posted == "" {
+		return err
 	}
 	log.Info("experts called to a help channel's question")
-	f.recordOutcome(ctx, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS}, qoutcome.Event{Kind: qoutcome.Handoff}, log)
+	if err := f.recordOutcome(ctx, w, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS}, qoutcome.Event{Kind: qoutcome.Handoff}); err != nil {
+		return err
+	}
 	f.doneInPlace(ctx, c.ic, expertAskedBy(c.user), f.expertAgain(c, q))
+	return nil
 }
 
 // calledBy is who called the experts to c's thread, c's presser when the
@@ -279,47 +339,68 @@ func resolveButton(ref bot.ThreadRef) *slack.ButtonBlockElement {
 	return slack.NewButtonBlockElement(bot.ActionMarkResolved, ref.String(), slack.NewTextBlockObject(slack.PlainTextType, "Mark resolved", false, false))
 }
 
-// onResolve marks a thread resolved, once, by its asker or an expert:
+// doResolve marks a thread resolved, once, by its asker or an expert:
 // ✅ on the question and a line saying who; then Turn this into docs to an
-// editor when an expert's reply is in the thread.
-func (f *Feature) onResolve(ctx context.Context, r *bot.InteractionRequest) {
-	c, ok := f.press(ctx, r)
+// editor when an expert's reply is in the thread. Its steps: the
+// resolution recorded (markResolved: an attempt after it goes on to what
+// follows), the line posted (markSaid); the outcome, the ✅ and the offer
+// are harmless to do again.
+func (f *Feature) doResolve(ctx context.Context, w *bot.Work) error {
+	c, ok := f.pressed(ctx, w)
 	if !ok {
-		return
+		return nil
 	}
-	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS)
+	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS, "work", w.Key)
 	call, err := f.store.Calls.ExpertCall(ctx, c.ref.Thread())
 	if err != nil {
 		log.Warn("reading the expert call failed", "err", err)
 		f.tell(ctx, c, "docsbot cannot read this thread's call right now. Try again in a minute.")
-		return
+		return nil
 	}
 	e := f.experts(ctx, call.Project)
 	if c.user != call.Asker && !f.isExpert(ctx, e, c.user) {
 		f.tell(ctx, c, "Only the person who asked, or an expert, can mark this question resolved.")
-		return
+		return nil
 	}
-	call, first, err := f.store.Calls.ResolveCall(ctx, c.ref.Thread(), c.user, f.cfg.Now())
+	_, err = w.Step(ctx, markResolved, func(ctx context.Context) (string, error) {
+		resolved, first, err := f.store.Calls.ResolveCall(ctx, c.ref.Thread(), c.user, f.cfg.Now())
+		switch {
+		case err != nil:
+			log.Warn("resolving the expert call failed", "err", err)
+			f.tell(ctx, c, "docsbot cannot reach its storage right now, so the question was not marked resolved. Try again in a minute.")
+			return "", bot.ErrNoMark
+		case !first:
+			f.doneInPlace(ctx, c.ic, resolvedBy(resolved.ResolvedBy), nil)
+			f.tell(ctx, c, mrkdwn.Mention(resolved.ResolvedBy)+" marked this question resolved already.")
+			return "", bot.ErrNoMark
+		}
+		return "", nil
+	})
 	switch {
+	case errors.Is(err, bot.ErrNoMark):
+		return nil
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("the resolution's mark was not written", "err", err)
 	case err != nil:
-		log.Warn("resolving the expert call failed", "err", err)
-		f.tell(ctx, c, "docsbot cannot reach its storage right now, so the question was not marked resolved. Try again in a minute.")
-		return
-	case !first:
-		f.doneInPlace(ctx, c.ic, resolvedBy(call.ResolvedBy), nil)
-		f.tell(ctx, c, mrkdwn.Mention(call.ResolvedBy)+" marked this question resolved already.")
-		return
+		return err
 	}
 	f.doneInPlace(ctx, c.ic, resolvedBy(c.user), nil)
-	f.recordOutcome(ctx, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS},
-		qoutcome.Event{Kind: qoutcome.Resolve, By: c.user, ByAnyone: true, Replied: f.othersReplied(ctx, call, log)}, log)
+	if err := f.recordOutcome(ctx, w, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS},
+		qoutcome.Event{Kind: qoutcome.Resolve, By: c.user, ByAnyone: true, Replied: f.othersReplied(ctx, call, log)}); err != nil {
+		return err
+	}
 	f.react(ctx, c.ref.Channel, c.ref.TS, "white_check_mark", log)
-	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
-		slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false)); err != nil {
+	_, err = w.Step(ctx, markSaid, func(ctx context.Context) (string, error) {
+		_, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS),
+			slack.MsgOptionText("✅ "+mrkdwn.Mention(c.user)+" marked this question resolved.", false))
+		return "", err
+	})
+	if err = bot.Settle(err, log, "the line saying who resolved the question is posted, its mark was not written"); err != nil {
 		log.Warn("saying who resolved the question failed", "err", err)
 	}
 	log.Info("a help channel's question resolved")
 	f.offerDocs(ctx, c, call, e, log)
+	return nil
 }
 
 // offerDocs offers Turn this into docs, when an expert's reply is in the

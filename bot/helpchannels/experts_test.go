@@ -15,11 +15,14 @@ import (
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/store"
+	"github.com/slack-go/slack"
 )
 
 const (
 	carol   = "U0CAROL" // an expert, in the experts' group
 	experts = "S0EXPERTS"
+	team    = "T0TEST" // the fake Slack's workspace
 )
 
 // clock is a test's clock, moved by the test.
@@ -71,10 +74,14 @@ func TestHelpExpertCalledRemindedOnceResolved(t *testing.T) {
 	}
 	q := h.post(bob, help, "Why is the <!channel> coffee machine always broken?")
 	note := h.WaitButtons(bob, bot.ActionAskExpert)
-	// Pressed twice: the second press is the first's again (once
-	// pressed, the button is gone from the note).
+	// The press is delivered twice (the same delivery again: nothing
+	// more is done), then pressed again from a client that still shows
+	// the button (a new delivery: the person is told it was done).
 	in := h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
 	if err := h.Slack.Redeliver(t.Context(), in.EnvelopeID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Slack.ActAgain(t.Context(), in); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "asked a question the docs do not answer")) == 1 })
@@ -212,5 +219,61 @@ func TestHelpExpertCallEscapesTheQuestionOnce(t *testing.T) {
 	bottest.WantContains(t, "the call", call.Text, "a &lt;", "div&gt; &amp; a span")
 	if strings.Contains(call.Text, "&amp;lt;") || strings.Contains(call.Text, "&amp;amp;") {
 		t.Errorf("the question is escaped twice in the call: %q", call.Text)
+	}
+}
+
+// TestMarkResolvedFinishedAfterTheReplicaThatTookItDied: a replica took a
+// press of Mark resolved from the inbox, wrote the resolution and died
+// before saying so; the press, acknowledged, is finished by another
+// replica: ✅ on the question, the line saying who, the outcome
+// resolved_by_expert (an expert had replied), and the asker is not told
+// it was resolved already (the resolution was this press's own).
+func TestMarkResolvedFinishedAfterTheReplicaThatTookItDied(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
+	h, cfg := expertsWorld(t, c)
+	h.StartBot(cfg)
+	q := h.post(bob, help, "Why is the coffee machine always broken?")
+	note := h.WaitButtons(bob, bot.ActionAskExpert)
+	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
+	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "asked a question the docs do not answer")) == 1 })
+	call := h.threadWith(q, "asked a question")[0]
+	h.Reply(carol, help, q, "It needs descaling: Settings, Maintenance, Descale.")
+	value, ok := bottest.ButtonValue(call, bot.ActionMarkResolved)
+	if !ok {
+		t.Fatalf("the call has no Mark resolved: %s", call.Blocks)
+	}
+
+	// The press as Slack sent it, and what the replica that died wrote;
+	// then another replica starts.
+	h.StopAll()
+	press := &slack.InteractionCallback{Type: slack.InteractionTypeBlockActions, Team: slack.Team{ID: team},
+		User:      slack.User{ID: bob},
+		Container: slack.Container{Type: "message", ChannelID: help, MessageTs: call.TS, ThreadTs: q},
+		ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{
+			{ActionID: bot.ActionMarkResolved, BlockID: "resolve", Value: value, ActionTs: "1795856400.000100"}}}}
+	press.Channel.ID = help
+	st := h.OpenStore()
+	ref := bot.ThreadRef{Channel: help, TS: q}
+	if _, first, err := st.HelpChannels().ResolveCall(t.Context(), ref.Thread(), bob, c.Now()); err != nil || !first {
+		t.Fatalf("ResolveCall = %v, %v", first, err)
+	}
+	h.DeadReplicaWork("act:dead-replica-press", "help.mark-resolved", press, map[string]string{"resolved": "1"})
+	h.StartBot(cfg)
+
+	h.WaitFor("resolved", func() bool {
+		m, _ := h.Slack.Message(help, q)
+		return len(h.threadWith(q, "marked this question resolved")) == 1 && len(m.Reactions) == 1 && m.Reactions[0] == "white_check_mark"
+	})
+	h.WaitFor("the outcome resolved by an expert", func() bool {
+		r, err := st.Outcomes().Outcome(t.Context(), store.OutcomeRef{Team: team, Channel: help, TS: q})
+		return err == nil && r.Outcome == "resolved_by_expert"
+	})
+	h.WaitLogged("a help channel's question resolved", 1) // the press's work at its end
+	if h.told(bob, "marked this question resolved already") {
+		t.Error("the asker was told their own press had resolved the question already")
+	}
+	if n := len(h.threadWith(q, "marked this question resolved")); n != 1 {
+		t.Errorf("%d lines saying who resolved it, want 1", n)
 	}
 }

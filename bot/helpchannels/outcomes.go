@@ -2,8 +2,10 @@ package helpchannels
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
+	"github.com/docsbot/docsbot/bot"
 	qoutcome "github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/store"
 )
@@ -51,9 +53,12 @@ func (f *Feature) repliedBy(ctx context.Context, channel, ts, asker string) (boo
 	return false, nil
 }
 
-// recordOutcome applies ev to the question ref names.
-func (f *Feature) recordOutcome(ctx context.Context, ref store.OutcomeRef, ev qoutcome.Event, log *slog.Logger) {
+// recordOutcome applies ev to the question ref names, as a step of w: the
+// table makes an event applied twice the same as once, so a failed write
+// is tried again with the work (bot.Later).
+func (f *Feature) recordOutcome(ctx context.Context, w *bot.Work, ref store.OutcomeRef, ev qoutcome.Event) error {
 	if _, err := qoutcome.Record(context.WithoutCancel(ctx), f.store.Outcomes, ref, nil, ev, f.cfg.Now()); err != nil {
-		log.Warn("recording a question's outcome failed", "question", ref.String(), "err", err)
+		return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("recording the outcome of question %s: %w", ref, err))
 	}
+	return nil
 }

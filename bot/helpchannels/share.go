@@ -19,19 +19,22 @@ import (
 // within it, Share in channel posts nothing more.
 const shareKeep = 24 * time.Hour
 
-// onShare posts a private answer in its thread for everyone, saying who
+// doShare posts a private answer in its thread for everyone, saying who
 // shared it. Its value names the answer (bot.ShareRef): its asker, whose
 // own conversation in the thread it is in (store.ConversationKey), and its
 // turn there. Only its asker sees it, and only they may share it: it posts
 // the answer as the conversation keeps it to share
 // (store.Conversation.Last), once, while it is their latest there. A value
 // of earlier versions names the thread alone (shareEarlier).
-func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
-	r.Ack(nil)
-	ic := r.Interaction
+func (f *Feature) doShare(ctx context.Context, w *bot.Work) error {
+	ic, err := bot.PressOf(w)
+	if err != nil {
+		f.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
+		return nil
+	}
 	user := ic.User.ID
 	channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
-	log := f.log.With("user", user, "channel", channel)
+	log := f.log.With("user", user, "channel", channel, "work", w.Key)
 	tell := func(text string) {
 		p := bot.Private{User: user, Channel: channel, ThreadTS: ic.Container.ThreadTs, ResponseURL: ic.ResponseURL, Text: text}
 		if err := f.tellPrivately(ctx, p); err != nil {
@@ -39,42 +42,43 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 		}
 	}
 	if len(ic.ActionCallback.BlockActions) == 0 {
-		return
+		return nil
 	}
 	ref, ok := bot.ParseShareRef(ic.ActionCallback.BlockActions[0].Value)
 	if !ok {
-		return
+		return nil
 	}
 	if refusal := f.refusal(user, ref.Channel); refusal != "" {
 		tell(refusal)
-		return
+		return nil
 	}
 	thread := store.Thread{Team: ic.Team.ID, Channel: ref.Channel, TS: ref.TS}
-	sh := sharing{thread: thread, user: user, tell: tell, told: ic.ResponseURL != "", log: log, ic: ic}
+	sh := sharing{w: w, thread: thread, user: user, tell: tell, told: ic.ResponseURL != "", log: log, ic: ic}
 	if ref.Turn == 0 {
 		f.shareEarlier(ctx, sh)
-		return
+		return nil
 	}
 	if ref.Asker != user {
 		log.Info("Share in channel pressed on another's answer; not shared")
 		tell("Only the person who asked can share this answer.")
-		return
+		return nil
 	}
 	conv, err := f.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: thread, Asker: user})
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && conv.Last == "":
 		tell(noLonger)
-		return
+		return nil
 	case err != nil:
 		log.Warn("reading the answer to share failed", "err", err)
 		tell(storageDown)
-		return
+		return nil
 	case conv.Answers != ref.Turn:
 		tell("This is not your latest answer in this thread, and docsbot keeps only the latest to share. Share that one from its own message.")
-		return
+		return nil
 	}
 	sh.again = f.privateAgain(ic.Team.ID, ref, len(conv.Sources) > 0)
 	f.postShared(ctx, sh, shareOnce(ref), conv.Last, conv)
+	return nil
 }
 
 // sharing is a press of Share in channel: the answer's thread, who
@@ -83,6 +87,7 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 // the private answer again with the line saying it was shared (nil for
 // a value of earlier versions).
 type sharing struct {
+	w      *bot.Work
 	thread store.Thread
 	user   string
 	tell   func(string)
@@ -135,16 +140,27 @@ func (f *Feature) shareEarlier(ctx context.Context, sh sharing) {
 // was shared before or could not be, and, when sh.told, that it was.
 func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string, conv store.Conversation) {
 	log, tell := sh.log, sh.tell
-	first, err := f.store.Limits.Once(ctx, once, shareKeep)
+	// The share is taken (markShareOnce), then posted (markShared): an
+	// attempt after the first step posts what that step took.
+	_, err := sh.w.Step(ctx, markShareOnce, func(ctx context.Context) (string, error) {
+		first, err := f.store.Limits.Once(ctx, once, shareKeep)
+		switch {
+		case err != nil:
+			log.Warn("recording the share failed", "err", err)
+			tell(storageDown)
+			return "", bot.ErrNoMark
+		case !first:
+			f.doneInPlace(ctx, sh.ic, sharedLine, sh.again)
+			tell("You shared this answer in the thread already.")
+			return "", bot.ErrNoMark
+		}
+		return "", nil
+	})
 	switch {
+	case errors.Is(err, bot.ErrNoMark):
+		return
 	case err != nil:
-		log.Warn("recording the share failed", "err", err)
-		tell(storageDown)
-		return
-	case !first:
-		f.doneInPlace(ctx, sh.ic, sharedLine, sh.again)
-		tell("You shared this answer in the thread already.")
-		return
+		log.Warn("the share's mark was not written", "err", err) // ErrUnmarked: the share is taken
 	}
 	sites := f.sitesOf(conv.Project)
 	text = mrkdwn.Mention(sh.user) + " shared docsbot's answer:\n\n" + text
@@ -152,13 +168,19 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 	if links := sourceLinks(sites, conv.Sources); links != "" {
 		blocks = append(blocks, slack.NewContextBlock("sources", slack.NewTextBlockObject(slack.MarkdownType, "*Sources:* "+links, false, false)))
 	}
-	if _, err := f.post(ctx, sh.thread.Channel, slack.MsgOptionTS(sh.thread.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
-		slack.MsgOptionDisableLinkUnfurl()); err != nil {
-		log.Warn("sharing the answer failed", "err", err)
-		if ferr := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
-			log.Warn("forgetting the share that did not go out failed", "err", ferr)
+	posted, err := sh.w.Step(ctx, markShared, func(ctx context.Context) (string, error) {
+		if _, err := f.post(ctx, sh.thread.Channel, slack.MsgOptionTS(sh.thread.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
+			slack.MsgOptionDisableLinkUnfurl()); err != nil {
+			log.Warn("sharing the answer failed", "err", err)
+			if ferr := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
+				log.Warn("forgetting the share that did not go out failed", "err", ferr)
+			}
+			tell("docsbot could not share the answer: " + bot.Describe(err) + ".")
+			return "", bot.ErrNoMark
 		}
-		tell("docsbot could not share the answer: " + bot.Describe(err) + ".")
+		return "", nil
+	})
+	if bot.Settle(err, log, "the answer is shared, its mark was not written") != nil || posted == "" {
 		return
 	}
 	log.Info("a private answer was shared in its thread")

@@ -184,6 +184,43 @@ func (s *Server) Act(ctx context.Context, a Action) (Interaction, error) {
 	return s.sendInteraction(ctx, e, in)
 }
 
+// ActAgain delivers the press of earlier (an Act's) once more, as the
+// person's other client, still showing the message as it was, sends it
+// after the first press changed the message: a new delivery with its own
+// trigger id, action_ts and response_url (acting on the message as it now
+// stands). Redeliver is the same delivery sent again; this is another.
+// It returns after the ack or ctx.
+func (s *Server) ActAgain(ctx context.Context, earlier Interaction) (Interaction, error) {
+	s.mu.Lock()
+	e, ok := s.envs[earlier.EnvelopeID]
+	if !ok {
+		s.mu.Unlock()
+		return Interaction{}, fmt.Errorf("%w: %s", ErrUnknownEnvelope, earlier.EnvelopeID)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(e.payload, &p); err != nil {
+		s.mu.Unlock()
+		return Interaction{}, fmt.Errorf("slacktest: the earlier press: %w", err)
+	}
+	user, _ := p["user"].(map[string]any)["id"].(string)
+	trigger := s.issueTriggerLocked(user)
+	in := Interaction{TriggerID: trigger}
+	p["trigger_id"] = trigger
+	if old, ok := s.responseURLLocked(earlier.ResponseURL); ok {
+		ru := s.newResponseURLLocked(trigger, old.channel, user)
+		ru.last = old.last
+		p["response_url"], in.ResponseURL = ru.url, ru.url
+	}
+	if acts, ok := p["actions"].([]any); ok && len(acts) > 0 {
+		if act, ok := acts[0].(map[string]any); ok {
+			act["action_ts"] = s.nextTSLocked()
+		}
+	}
+	again := s.newEnvelopeLocked(typeInteractive, p)
+	s.mu.Unlock()
+	return s.sendInteraction(ctx, again, in)
+}
+
 // actionMessageLocked finds the message of a, in the channel's history or
 // among the ephemerals shown to a.UserID.
 func (s *Server) actionMessageLocked(a Action) (*msg, *channelState) {

@@ -46,6 +46,17 @@ func (s *Server) newResponseURLLocked(trigger, channel, user string) *responseUR
 	return ru
 }
 
+// responseURLLocked is the response_url of address u, if the server issued
+// it.
+func (s *Server) responseURLLocked(u string) (*responseURL, bool) {
+	id, ok := strings.CutPrefix(u, s.base+"/response/")
+	if !ok {
+		return nil, false
+	}
+	ru, ok := s.responses[id]
+	return ru, ok
+}
+
 // serveResponseURL answers POST /response/{id} like Slack's response_url:
 // HTTP 200 {"ok":true} when accepted, 404 with used_url / expired_url /
 // no_service, 400 with invalid_payload / no_text / invalid_blocks.

@@ -1,0 +1,69 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/slack-go/slack"
+
+	"github.com/docsbot/docsbot/store"
+)
+
+// Presses: a button whose work writes anything (a record, a vote, a post)
+// is inbox work, as a command is. QueuePress records the press, the
+// interaction as Slack sent it, before its ack; whichever replica claims
+// the work does it (PressOf gives the interaction back), so a replica
+// stopped or killed after the ack leaves the press to another instead of
+// dropping it. A handler that opens a modal answers inline: its trigger_id
+// lasts 3 seconds.
+
+// QueuePress records the press r as inbox work of kind, keyed by its
+// delivery, and acks it. When Redis cannot take it, the person is told
+// privately beside the button: "docsbot cannot reach its storage right
+// now, so " + notDone + ". Press it again in a minute.".
+func (b *Bot) QueuePress(ctx context.Context, r *InteractionRequest, kind, notDone string) {
+	ic := &r.Interaction
+	body, err := json.Marshal(ic)
+	if err == nil && !b.AcceptEnvelope(ctx, store.Work{Key: pressKey(r), Kind: kind, Payload: body}, RedeliveredInteraction) {
+		err = errNotTaken
+	}
+	r.Ack(nil)
+	if err == nil {
+		return
+	}
+	b.log.Warn("a button's press was not taken", "kind", kind, "user", ic.User.ID, "err", err)
+	p := Private{User: ic.User.ID, Channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ThreadTS: ic.Container.ThreadTs,
+		ResponseURL: ic.ResponseURL, Text: "docsbot cannot reach its storage right now, so " + notDone + ". Press it again in a minute."}
+	if err := b.TellPrivately(ctx, p); err != nil {
+		b.log.Warn("telling the person privately failed", "user", ic.User.ID, "err", err)
+	}
+}
+
+// errNotTaken is QueuePress's cause when the inbox did not take a press in
+// time (AcceptEnvelope logged why).
+var errNotTaken = fmt.Errorf("bot: the inbox did not take the press")
+
+// pressKey names a press's work: its trigger_id, else the message, the
+// person and the press's time, which Slack sends again alike.
+func pressKey(r *InteractionRequest) string {
+	if r.DeliveryID != "" {
+		return "act:" + r.DeliveryID
+	}
+	ic := &r.Interaction
+	at := ""
+	if len(ic.ActionCallback.BlockActions) > 0 {
+		at = ic.ActionCallback.BlockActions[0].ActionTs
+	}
+	return "act:" + cmp.Or(ic.Channel.ID, ic.Container.ChannelID) + "/" + cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp) + "/" + ic.User.ID + "/" + at
+}
+
+// PressOf is the interaction of a press's work (QueuePress).
+func PressOf(w *Work) (slack.InteractionCallback, error) {
+	var ic slack.InteractionCallback
+	if err := json.Unmarshal(w.Payload, &ic); err != nil {
+		return ic, fmt.Errorf("bot: decoding a press: %w", err)
+	}
+	return ic, nil
+}
