@@ -263,7 +263,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionAskTeam, a.onAskTeam)
 	routes.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback})
 	routes.HandleWork(workFallsShort, bot.WorkHandler{Do: a.doFallsShort})
-	routes.HandleWork(workAskTeam, bot.WorkHandler{Do: a.doAskTeam})
+	routes.HandleWork(workAskTeam, bot.WorkHandler{Do: a.doAskTeam, GiveUp: a.giveUpAskTeam})
 	a.ownPosts(routes)
 	return &Feature{on: true}, nil
 }

@@ -73,16 +73,21 @@ func (a *answers) doFeedback(ctx context.Context, w *bot.Work) error {
 	// nothing (its action_ts).
 	kept := a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: channel, TS: cmp.Or(ic.Container.ThreadTs, answer)},
 		nil, outcome.Event{Kind: outcome.Press, By: ic.User.ID, Choice: choice, At: ic.ActionCallback.BlockActions[0].ActionTs}, &q, log)
-	counted, err := w.Step(ctx, markVote, func(ctx context.Context) (string, error) {
-		first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
-		if err != nil || !first {
-			return "again", err
+	// Counted once a person and answer, and only a press the outcome kept:
+	// one that failed leaves the count to the next.
+	counted, err := "", error(nil)
+	if kept {
+		counted, err = w.Step(ctx, markVote, func(ctx context.Context) (string, error) {
+			first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
+			if err != nil || !first {
+				return "again", err
+			}
+			a.metrics.Feedback(value)
+			return "first", nil
+		})
+		if errors.Is(err, bot.ErrUnmarked) {
+			err = nil // counted; an attempt after a crash may thank as for a second press
 		}
-		a.metrics.Feedback(value)
-		return "first", nil
-	})
-	if errors.Is(err, bot.ErrUnmarked) {
-		err = nil // counted; an attempt after a crash may thank as for a second press
 	}
 	var thanks string
 	switch {
@@ -95,7 +100,7 @@ func (a *answers) doFeedback(ctx context.Context, w *bot.Work) error {
 		log.Info("feedback on an answer given before; not counted again", "value", value)
 		thanks = "Thanks; your feedback on this answer was counted already."
 	default:
-		a.core.Audit().Work(ctx, w, "audited", store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
+		a.core.Audit().Work(ctx, w, markAudited, store.AuditRecord{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, Action: AuditAnswerFeedback,
 			Outcome: value, Work: w.Key})
 		thanks = "Thanks: this helps the docs team see which answers work."
 		if value == feedbackBad {

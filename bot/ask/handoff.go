@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -128,8 +129,7 @@ func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
 	if requests == "" || a.core.Refusal(ic.User.ID, req.Channel) != "" {
 		return nil
 	}
-	sum := sha256.Sum256([]byte(req.Question))
-	once := "ask-team:" + ic.Team.ID + ":" + req.Channel + ":" + req.Thread + ":" + ic.User.ID + ":" + hex.EncodeToString(sum[:8])
+	once := teamOnce(ic, req)
 	_, err = w.Step(ctx, markTeamOnce, func(ctx context.Context) (string, error) {
 		first, err := a.store.Limits.Once(ctx, once, teamKeep)
 		switch {
@@ -161,6 +161,9 @@ func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
 			slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 			slack.NewActionBlock("fix", slack.NewButtonBlockElement(jobdraft.ActionJobFromAnswer, job.Value(),
 				slack.NewTextBlockObject(slack.PlainTextType, "Start a docs job", false, false)).WithStyle(slack.StylePrimary)))})
+		if err != nil && bot.TransientSlack(err) {
+			return "", bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the question to the requests channel: %w", err))
+		}
 		if err != nil {
 			log.Warn("posting the question to the requests channel failed", "err", err)
 			if ferr := a.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
@@ -171,8 +174,8 @@ func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
 		}
 		return "", nil
 	})
-	if bot.Settle(err, log, "the question is posted to the docs team, its mark was not written") != nil || sent == "" {
-		return nil
+	if err := bot.Settle(err, log, "the question is posted to the docs team, its mark was not written"); err != nil || sent == "" {
+		return err
 	}
 	a.recordOutcome(ctx, store.OutcomeRef{Team: ic.Team.ID, Channel: req.Channel, TS: req.Thread}, nil, outcome.Event{Kind: outcome.Handoff}, nil, log)
 	a.tell(ctx, q, "Sent to the docs team in "+"<#"+requests+">. They can make it a docs job from there.", log)
@@ -215,4 +218,32 @@ func pressedValue(ic slack.InteractionCallback) string {
 		return ""
 	}
 	return ic.ActionCallback.BlockActions[0].Value
+}
+
+// giveUpAskTeam tells the person whose question waited too long for Slack
+// that it may not have reached the docs team.
+func (a *answers) giveUpAskTeam(ctx context.Context, w *bot.Work) {
+	ic, err := bot.PressOf(w)
+	if err != nil {
+		return
+	}
+	var req teamRequest
+	if len(ic.ActionCallback.BlockActions) == 0 || json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &req) != nil {
+		return
+	}
+	if w.Marked(markTeamOnce) != "" && w.Marked(markTeamSent) == "" {
+		// Taken and not posted: pressing again sends it.
+		if err := a.store.Limits.ForgetOnce(context.WithoutCancel(ctx), teamOnce(ic, req)); err != nil {
+			a.log.Warn("forgetting the question not sent failed; pressing again will say it was sent", "err", err)
+		}
+	}
+	q := bot.Question{Team: ic.Team.ID, Channel: req.Channel, User: ic.User.ID, ThreadTS: req.Thread, ResponseURL: ic.ResponseURL}
+	a.tell(ctx, q, "Slack was unavailable for too long, so your question may not have reached the docs team. Press *Ask the docs team* again: it is sent once.", a.log)
+}
+
+// teamOnce names the one sending of req's question to the docs team by
+// the person of ic (store.Limits.Once).
+func teamOnce(ic slack.InteractionCallback, req teamRequest) string {
+	sum := sha256.Sum256([]byte(req.Question))
+	return "ask-team:" + ic.Team.ID + ":" + req.Channel + ":" + req.Thread + ":" + ic.User.ID + ":" + hex.EncodeToString(sum[:8])
 }

@@ -357,6 +357,7 @@ func TestAskFeedbackCountsOnce(t *testing.T) {
 	h.WaitFor("alice told it was counted", func() bool { return h.told(alice, "counted already") })
 	h.press(bob, answer, ask.ActionFeedback, "bad")
 	h.WaitFor("bob thanked", func() bool { return h.told(bob, "Thanks for saying so") })
+	h.Idle() // a press's audit record is written with the end of its work
 	counted := map[string]int{}
 	err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(t.Context(), store.AuditQuery{}, func(r store.AuditRecord) error {
 		if r.Action == ask.AuditAnswerFeedback {

@@ -96,6 +96,10 @@ func (f *Feature) giveBackLogged(ctx context.Context, t *take, log *slog.Logger)
 	}
 }
 
+// errNoExpertTold is summon's error when the call is posted in a shared
+// channel but no expert could be told directly.
+var errNoExpertTold = errors.New("helpchannels: no expert could be told in a direct message")
+
 // summon posts the call of c in its thread, with Mark resolved: by the
 // experts' mentions, or, in a shared channel, mentioning nobody, each expert
 // told directly (the table above).
@@ -124,7 +128,7 @@ func (f *Feature) summon(ctx context.Context, c clicked, q slack.Message, e role
 	dm := asked + " in <#" + c.ref.Channel + ">, a channel shared with another organisation, and you are one of the experts called to it:\n" +
 		questionShown(q.Text) + by
 	if f.tellExperts(ctx, c.ref.Channel, c.ref.TS, e, dm, log) == 0 {
-		return errors.New("helpchannels: no expert could be told in a direct message")
+		return errNoExpertTold
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -166,6 +167,57 @@ func (f *Feature) onShare(ctx context.Context, r *bot.InteractionRequest) {
 	f.core.QueuePress(ctx, r, workShare, "the answer was not shared")
 }
 
+// passing reports whether a post of a press's work failed for a reason that
+// may pass (Slack busy or away, this replica stopping: bot.TransientSlack):
+// the work is then tried again, by any replica, from its marks.
+func passing(err error) bool {
+	return !errors.Is(err, errNoExpertTold) && bot.TransientSlack(err)
+}
+
+// giveUpPress tells the person who pressed that what they asked for was
+// not done, or not wholly (text): Slack was unavailable for longer than
+// the work may wait (bot.WorkMaxAge). What the work took once and did not
+// post (a call of the experts, a share) is given back first, so that
+// pressing again does it.
+func (f *Feature) giveUpPress(text string) func(ctx context.Context, w *bot.Work) {
+	return func(ctx context.Context, w *bot.Work) {
+		ic, err := bot.PressOf(w)
+		if err != nil {
+			return
+		}
+		c := clicked{user: ic.User.ID, team: ic.Team.ID, channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ic: ic}
+		ref, ok := bot.ParseExpertRef(pressedValue(ic))
+		if ok {
+			c.ref = ref.ThreadRef
+		}
+		ctx = context.WithoutCancel(ctx)
+		switch {
+		case !ok:
+		case w.Marked(markCalled) != "" && w.Marked(markSummoned) == "":
+			if err := f.store.Calls.ForgetCall(ctx, ref.Thread()); err != nil {
+				f.log.Warn("forgetting the call that was not posted failed", "err", err)
+			}
+		case w.Marked(markShareOnce) != "" && w.Marked(markShared) == "":
+			once := shareOnce(ref.ShareRef)
+			if ref.Turn == 0 {
+				once = "share:" + ref.Channel + ":" + ref.TS // shareEarlier's
+			}
+			if err := f.store.Limits.ForgetOnce(ctx, once); err != nil {
+				f.log.Warn("forgetting the share that did not go out failed", "err", err)
+			}
+		}
+		f.tell(ctx, c, text)
+	}
+}
+
+// pressedValue is the value of the button pressed in ic, "" for none.
+func pressedValue(ic slack.InteractionCallback) string {
+	if len(ic.ActionCallback.BlockActions) == 0 {
+		return ""
+	}
+	return ic.ActionCallback.BlockActions[0].Value
+}
+
 // pressed reads the press of a help channels' button from its work and
 // checks the allow-lists; ok false when there is nothing to do (the person
 // was told why, where there is something to say).
@@ -291,6 +343,9 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
 	}
 	posted, err := w.Step(ctx, markSummoned, func(ctx context.Context) (string, error) {
 		if err := f.summon(ctx, c, q, e, log); err != nil {
+			if passing(err) {
+				return "", bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the experts' call: %w", err))
+			}
 			log.Warn("calling the experts failed", "err", err)
 			if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
 				log.Warn("forgetting the call that was not posted failed", "err", ferr)
@@ -396,6 +451,9 @@ func (f *Feature) doResolve(ctx context.Context, w *bot.Work) error {
 		return "", err
 	})
 	if err = bot.Settle(err, log, "the line saying who resolved the question is posted, its mark was not written"); err != nil {
+		if passing(err) {
+			return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("saying who resolved the question: %w", err))
+		}
 		log.Warn("saying who resolved the question failed", "err", err)
 	}
 	log.Info("a help channel's question resolved")

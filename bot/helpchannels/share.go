@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -55,8 +56,7 @@ func (f *Feature) doShare(ctx context.Context, w *bot.Work) error {
 	thread := store.Thread{Team: ic.Team.ID, Channel: ref.Channel, TS: ref.TS}
 	sh := sharing{w: w, thread: thread, user: user, tell: tell, told: ic.ResponseURL != "", log: log, ic: ic}
 	if ref.Turn == 0 {
-		f.shareEarlier(ctx, sh)
-		return nil
+		return f.shareEarlier(ctx, sh)
 	}
 	if ref.Asker != user {
 		log.Info("Share in channel pressed on another's answer; not shared")
@@ -77,8 +77,7 @@ func (f *Feature) doShare(ctx context.Context, w *bot.Work) error {
 		return nil
 	}
 	sh.again = f.privateAgain(ic.Team.ID, ref, len(conv.Sources) > 0)
-	f.postShared(ctx, sh, shareOnce(ref), conv.Last, conv)
-	return nil
+	return f.postShared(ctx, sh, shareOnce(ref), conv.Last, conv)
 }
 
 // sharing is a press of Share in channel: the answer's thread, who
@@ -109,16 +108,16 @@ const (
 // askers went on with then. It shares only what is provably the presser's
 // own answer: that conversation, as an earlier version kept it, with one
 // answer, to a question of theirs; otherwise they are told privately.
-func (f *Feature) shareEarlier(ctx context.Context, sh sharing) {
+func (f *Feature) shareEarlier(ctx context.Context, sh sharing) error {
 	conv, err := f.store.Conversations.Conversation(ctx, store.ConversationKey{Thread: sh.thread})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		sh.tell(noLonger)
-		return
+		return nil
 	case err != nil:
 		sh.log.Warn("reading the answer to share failed", "err", err)
 		sh.tell(storageDown)
-		return
+		return nil
 	}
 	answer, answers := "", 0
 	for _, t := range conv.Turns {
@@ -129,16 +128,16 @@ func (f *Feature) shareEarlier(ctx context.Context, sh sharing) {
 	if conv.Asker != sh.user || conv.Answers != 0 || answers != 1 {
 		sh.log.Info("Share in channel of an earlier version on a conversation not provably the presser's; not shared")
 		sh.tell(notYours)
-		return
+		return nil
 	}
 	text := mrkdwn.Cut(mrkdwn.FromMarkdown(answer, f.sitesOf(conv.Project)), bot.SharedTextMax)
-	f.postShared(ctx, sh, "share:"+sh.thread.Channel+":"+sh.thread.TS, text, conv)
+	return f.postShared(ctx, sh, "share:"+sh.thread.Channel+":"+sh.thread.TS, text, conv)
 }
 
 // postShared posts text, an answer of conv as shared, in its thread,
 // saying who shared it, once (the Once named once); it tells them when it
 // was shared before or could not be, and, when sh.told, that it was.
-func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string, conv store.Conversation) {
+func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string, conv store.Conversation) error {
 	log, tell := sh.log, sh.tell
 	// The share is taken (markShareOnce), then posted (markShared): an
 	// attempt after the first step posts what that step took.
@@ -158,7 +157,7 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 	})
 	switch {
 	case errors.Is(err, bot.ErrNoMark):
-		return
+		return nil
 	case err != nil:
 		log.Warn("the share's mark was not written", "err", err) // ErrUnmarked: the share is taken
 	}
@@ -171,6 +170,9 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 	posted, err := sh.w.Step(ctx, markShared, func(ctx context.Context) (string, error) {
 		if _, err := f.post(ctx, sh.thread.Channel, slack.MsgOptionTS(sh.thread.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
 			slack.MsgOptionDisableLinkUnfurl()); err != nil {
+			if passing(err) {
+				return "", bot.Later(bot.RetryDelay(sh.w.Attempt), fmt.Errorf("sharing the answer: %w", err))
+			}
 			log.Warn("sharing the answer failed", "err", err)
 			if ferr := f.store.Limits.ForgetOnce(context.WithoutCancel(ctx), once); ferr != nil {
 				log.Warn("forgetting the share that did not go out failed", "err", ferr)
@@ -180,13 +182,14 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 		}
 		return "", nil
 	})
-	if bot.Settle(err, log, "the answer is shared, its mark was not written") != nil || posted == "" {
-		return
+	if err := bot.Settle(err, log, "the answer is shared, its mark was not written"); err != nil || posted == "" {
+		return err
 	}
 	log.Info("a private answer was shared in its thread")
 	if !f.doneInPlace(ctx, sh.ic, sharedLine, sh.again) && sh.told {
 		tell("You shared the answer in the thread.")
 	}
+	return nil
 }
 
 // sourceLinks are an answer's sources (paths or addresses), linked where

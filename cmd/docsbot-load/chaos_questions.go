@@ -132,6 +132,9 @@ func questionsWorld(r *rig, n int) []string {
 	}
 	return []string{"DOCS_ASSISTANT_KEY=" + r.api.AssistantKey, "DOCS_DOMAIN=" + r.api.Domain, "DOCS_DISCOVERY_URL=" + r.api.DiscoveryURL,
 		"DOCSBOT_ANSWER_CHANNELS=" + qHelpChannel + ":auto", "DOCSBOT_EXPERTS=" + qExpert, "DOCSBOT_REQUESTS_CHANNEL=" + qRequestsChannel,
+		// The askers are not editors: The docs don't answer this offers
+		// them Ask the docs team (an editor is offered a docs job).
+		"DOCSBOT_EDITORS=" + loadUser + "," + qExpert,
 		fmt.Sprintf("DOCSBOT_AUTO_PER_CHANNEL=%d", 2*n+10), fmt.Sprintf("DOCSBOT_ASK_BUDGET=%d", 4*n+10),
 		fmt.Sprintf("DOCSBOT_EXPERT_CALLS_PER_CHANNEL=%d", n+10)}
 }

@@ -34,6 +34,8 @@ type questionFigures struct {
 	Wrong   int `json:"outcomes_wrong"`
 	Unsure  int `json:"outcomes_unsure"`
 	Silent  int `json:"presses_without_word_back"`
+	// UnsureWhy says, for each question left out, what was not known.
+	UnsureWhy []string `json:"outcomes_unsure_why,omitempty"`
 	// ByOutcome are the records by outcome; Report the quality report's
 	// counts of the run's days (outcome.Read, what `docsbot quality`
 	// prints); Miscounted the figures where the two differ.
@@ -140,6 +142,7 @@ func (f *questionFigures) check(q *chaosQuestion, rec store.OutcomeRecord, o str
 	f.Silent += q.silent
 	if q.unsure || q.why != "" {
 		f.Unsure++
+		f.UnsureWhy = append(f.UnsureWhy, fmt.Sprintf("question %d (%s, %s): %s", q.i, q.how, q.plan, q.why))
 		return
 	}
 	f.Checked++
@@ -216,7 +219,7 @@ func (f *questionFigures) section() section {
 		}
 	}
 	p := f.Report
-	return section{heading: "Questions answered from the docs, and their outcomes", rows: []row{
+	sec := section{heading: "Questions answered from the docs, and their outcomes", rows: []row{
 		goal("questions (/docs-ask, mentions, a help channel)", fmt.Sprintf("%d asked: %s", f.Asked, f.Answers), "0 lost, 0 doubled",
 			f.Answers.Lost == 0 && f.Answers.Doubled == 0),
 		goal("outcome records", fmt.Sprintf("%d (%d answered without one, %d answers naming another)", f.Records, f.Missing, f.Split),
@@ -228,4 +231,8 @@ func (f *questionFigures) section() section {
 			p.Questions, p.Sources, p.Resolved, p.ResolvedByExpert, p.HandedOff, p.Uncertain, p.Helpful, p.Rated, p.OthersDown),
 			"the records' sums: nothing counted twice", len(f.Miscounted) == 0),
 	}}
+	for _, why := range f.UnsureWhy {
+		sec.rows = append(sec.rows, fig("outcome left out", "%s", why))
+	}
+	return sec
 }
