@@ -17,7 +17,16 @@ import (
 // the work does it (PressOf gives the interaction back), so a replica
 // stopped or killed after the ack leaves the press to another instead of
 // dropping it. A handler that opens a modal answers inline: its trigger_id
-// lasts 3 seconds.
+// lasts 3 seconds. A press's work, by the marks it finds and what happens:
+//
+//	marks found            event                               action
+//	none                   claimed                             its steps, each once (Work.Step)
+//	some steps marked      claimed again (a crash, a stop)     resumes after the last marked
+//	any                    a post fails for a passing reason   Later: tried again, any replica
+//	                       (TransientSlack, a stop)
+//	any                    waiting past WorkMaxAge             GiveUp: the person told; what was
+//	                                                           taken once and not posted given back
+//	(not recorded)         Redis cannot take it in time        acked; the person told privately
 
 // QueuePress records the press r as inbox work of kind, keyed by its
 // delivery, and acks it. When Redis cannot take it, the person is told

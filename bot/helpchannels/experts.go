@@ -200,7 +200,7 @@ func (f *Feature) giveUpPress(text string) func(ctx context.Context, w *bot.Work
 		case w.Marked(markShareOnce) != "" && w.Marked(markShared) == "":
 			once := shareOnce(ref.ShareRef)
 			if ref.Turn == 0 {
-				once = "share:" + ref.Channel + ":" + ref.TS // shareEarlier's
+				once = earlierShareOnce(ref.Channel, ref.TS)
 			}
 			if err := f.store.Limits.ForgetOnce(ctx, once); err != nil {
 				f.log.Warn("forgetting the share that did not go out failed", "err", err)
@@ -228,10 +228,7 @@ func (f *Feature) pressed(ctx context.Context, w *bot.Work) (clicked, bool) {
 		return clicked{}, false
 	}
 	c := clicked{user: ic.User.ID, team: ic.Team.ID, channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ic: ic}
-	if len(ic.ActionCallback.BlockActions) == 0 {
-		return c, false
-	}
-	ref, ok := bot.ParseExpertRef(ic.ActionCallback.BlockActions[0].Value) // a ThreadRef too
+	ref, ok := bot.ParseExpertRef(pressedValue(ic)) // a ThreadRef too
 	if !ok {
 		return c, false
 	}

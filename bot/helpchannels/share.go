@@ -131,7 +131,7 @@ func (f *Feature) shareEarlier(ctx context.Context, sh sharing) error {
 		return nil
 	}
 	text := mrkdwn.Cut(mrkdwn.FromMarkdown(answer, f.sitesOf(conv.Project)), bot.SharedTextMax)
-	return f.postShared(ctx, sh, "share:"+sh.thread.Channel+":"+sh.thread.TS, text, conv)
+	return f.postShared(ctx, sh, earlierShareOnce(sh.thread.Channel, sh.thread.TS), text, conv)
 }
 
 // postShared posts text, an answer of conv as shared, in its thread,
@@ -205,3 +205,7 @@ func sourceLinks(sites mrkdwn.Sites, sources []string) string {
 	}
 	return strings.Join(out, " · ")
 }
+
+// earlierShareOnce names the one share of the answer in a thread whose
+// Share in channel an earlier version showed (shareEarlier).
+func earlierShareOnce(channel, ts string) string { return "share:" + channel + ":" + ts }

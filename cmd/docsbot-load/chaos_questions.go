@@ -48,6 +48,11 @@ const (
 	// reaction: Slack's own, and the time a killed replica's work takes to
 	// be taken over and a dropped socket to be opened again.
 	qActTimeout = 20 * time.Second
+	// qWordBackTimeout bounds the wait for docsbot's word back after a
+	// press (a thanks, an offer): a press is work, and the work of a
+	// replica SIGKILLed while it held it waits for its lease (30 s) before
+	// another replica takes it.
+	qWordBackTimeout = 50 * time.Second
 	// qAnswerTimeout bounds the wait for a question's answer.
 	qAnswerTimeout = 90 * time.Second
 )
@@ -81,6 +86,9 @@ const (
 	actAskExpert  = bot.ActionAskExpert
 	actResolved   = bot.ActionMarkResolved
 	feedbackText  = "could not record your feedback just now"
+	// pressAgainText ends what docsbot tells a person whose press it
+	// could not record (Redis down; bot.QueuePress).
+	pressAgainText = "Press it again in a minute"
 )
 
 // chaosQuestion is one question asked, and what was done with it.
@@ -307,10 +315,10 @@ func (q *chaosQuestion) feedback(ctx context.Context, r *rig, user, value string
 			return err
 		}
 		var said string
-		wctx, cancel := context.WithTimeout(ctx, qActTimeout)
+		wctx, cancel := context.WithTimeout(ctx, qWordBackTimeout)
 		err := r.slack.WaitFor(wctx, func() bool {
 			for _, m := range r.slack.Ephemerals(user)[before:] {
-				if m.Channel == q.channel && (strings.Contains(m.Text, "Thanks") || strings.Contains(m.Text, feedbackText)) {
+				if m.Channel == q.channel && (strings.Contains(m.Text, "Thanks") || strings.Contains(m.Text, feedbackText) || strings.Contains(m.Text, pressAgainText)) {
 					said = m.Text
 					return true
 				}
@@ -322,7 +330,7 @@ func (q *chaosQuestion) feedback(ctx context.Context, r *rig, user, value string
 		case err != nil:
 			q.silent++
 			return fmt.Errorf("%s's %s acknowledged, but no word back", user, value)
-		case !strings.Contains(said, feedbackText):
+		case !strings.Contains(said, feedbackText) && !strings.Contains(said, pressAgainText):
 			return nil
 		case try >= 5 || !sleep(ctx, 2*time.Second):
 			return fmt.Errorf("%s's %s could not be recorded, %d tries", user, value, try+1)
@@ -333,13 +341,11 @@ func (q *chaosQuestion) feedback(ctx context.Context, r *rig, user, value string
 // askTeam: The docs don't answer this, then Ask the docs team on the
 // offer shown to the asker.
 func (q *chaosQuestion) askTeam(ctx context.Context, r *rig) error {
-	before := len(r.slack.Ephemerals(q.asker))
-	if err := q.press(ctx, r, q.asker, q.answerTS, actFallsShort, ""); err != nil {
-		return err
-	}
-	offer, err := q.waitEphemeral(ctx, r, before, actAskTeam)
+	offer, err := q.pressFor(ctx, r, q.answerTS, actFallsShort, qWordBackTimeout, func(before int) string {
+		return q.ephemeralWith(r, before, actAskTeam)
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("no %s offered: %w", actAskTeam, err)
 	}
 	return q.press(ctx, r, q.asker, offer, actAskTeam, "")
 }
@@ -347,20 +353,13 @@ func (q *chaosQuestion) askTeam(ctx context.Context, r *rig) error {
 // askExpert presses Ask an expert under the answer and returns the call
 // docsbot posts in the thread (with Mark resolved).
 func (q *chaosQuestion) askExpert(ctx context.Context, r *rig) (string, error) {
-	if err := q.press(ctx, r, q.asker, q.answerTS, actAskExpert, ""); err != nil {
-		return "", err
-	}
-	var call string
-	wctx, cancel := context.WithTimeout(ctx, qAnswerTimeout)
-	defer cancel()
-	err := r.slack.WaitFor(wctx, func() bool {
+	call, err := q.pressFor(ctx, r, q.answerTS, actAskExpert, qAnswerTimeout, func(int) string {
 		for _, m := range r.slack.Thread(q.channel, q.thread) {
 			if m.BotID != "" && strings.Contains(string(m.Blocks), actResolved) {
-				call = m.TS
-				return true
+				return m.TS
 			}
 		}
-		return false
+		return ""
 	})
 	if err != nil {
 		return "", fmt.Errorf("the experts' call never showed: %w", err)
@@ -368,25 +367,59 @@ func (q *chaosQuestion) askExpert(ctx context.Context, r *rig) (string, error) {
 	return call, nil
 }
 
-// waitEphemeral waits for a message shown to the asker, after the first
-// before, with the button actionID, and returns its ts.
-func (q *chaosQuestion) waitEphemeral(ctx context.Context, r *rig, before int, actionID string) (string, error) {
-	var ts string
-	wctx, cancel := context.WithTimeout(ctx, qActTimeout)
-	defer cancel()
-	err := r.slack.WaitFor(wctx, func() bool {
-		for _, m := range r.slack.Ephemerals(q.asker)[before:] {
-			if m.Channel == q.channel && strings.Contains(string(m.Blocks), actionID) {
-				ts = m.TS
+// pressFor has the asker press actionID on ts and waits up to d for what
+// found finds (its ts; found is given the count of the asker's ephemerals
+// before the press). Told that the press could not be recorded (Redis
+// down), they press again a little later, as they are asked to, up to 5
+// times.
+func (q *chaosQuestion) pressFor(ctx context.Context, r *rig, ts, actionID string, d time.Duration, found func(before int) string) (string, error) {
+	for try := 0; ; try++ {
+		before := len(r.slack.Ephemerals(q.asker))
+		if err := q.press(ctx, r, q.asker, ts, actionID, ""); err != nil {
+			return "", err
+		}
+		var got string
+		told := false
+		wctx, cancel := context.WithTimeout(ctx, d)
+		err := r.slack.WaitFor(wctx, func() bool {
+			if got = found(before); got != "" {
 				return true
 			}
+			told = q.ephemeralSaying(r, before, pressAgainText)
+			return told
+		})
+		cancel()
+		switch {
+		case err != nil:
+			return "", err
+		case got != "":
+			return got, nil
+		case try >= 5 || !sleep(ctx, 2*time.Second):
+			return "", fmt.Errorf("%s could not be recorded, %d tries", actionID, try+1)
 		}
-		return false
-	})
-	if err != nil {
-		return "", fmt.Errorf("no %s offered: %w", actionID, err)
 	}
-	return ts, nil
+}
+
+// ephemeralWith is the ts of a message shown to the asker in q's channel,
+// after the first before, with the button actionID; "" for none.
+func (q *chaosQuestion) ephemeralWith(r *rig, before int, actionID string) string {
+	for _, m := range r.slack.Ephemerals(q.asker)[before:] {
+		if m.Channel == q.channel && strings.Contains(string(m.Blocks), actionID) {
+			return m.TS
+		}
+	}
+	return ""
+}
+
+// ephemeralSaying reports whether a message shown to the asker in q's
+// channel, after the first before, says text.
+func (q *chaosQuestion) ephemeralSaying(r *rig, before int, text string) bool {
+	for _, m := range r.slack.Ephemerals(q.asker)[before:] {
+		if m.Channel == q.channel && strings.Contains(m.Text, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // want is the outcome q's plan leads to by the table, and the asker's
