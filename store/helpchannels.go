@@ -127,6 +127,11 @@ type ExpertCall struct {
 	// ResolvedBy marked the thread resolved, at Resolved; "" while open.
 	ResolvedBy string    `json:"rby,omitempty"`
 	Resolved   time.Time `json:"rat,omitzero"`
+	// Work and ResolvedWork name the pieces of work (their inbox keys)
+	// that made the call and resolved it: an attempt of either after a
+	// crash finds what it did its own.
+	Work         string `json:"w,omitempty"`
+	ResolvedWork string `json:"rw,omitempty"`
 }
 
 // Ref is the call's thread, as the schedule names it.
@@ -247,10 +252,11 @@ func (hc HelpChannels) EndReminder(ctx context.Context, ref string) error {
 	return nil
 }
 
-// ResolveCall records that by resolved the call of ref at at, and ends its
-// reminder; first is false when it was resolved already (the call as it
-// is returned).
-func (hc HelpChannels) ResolveCall(ctx context.Context, ref, by string, at time.Time) (ExpertCall, bool, error) {
+// ResolveCall records that by resolved the call of ref at at, in the piece
+// of work work ("" for none), and ends its reminder; first is false when it
+// was resolved already (the call as it is returned: ResolvedWork says
+// whether by work itself).
+func (hc HelpChannels) ResolveCall(ctx context.Context, ref, by, work string, at time.Time) (ExpertCall, bool, error) {
 	s := hc.s
 	var out ExpertCall
 	first := false
@@ -265,7 +271,7 @@ func (hc HelpChannels) ResolveCall(ctx context.Context, ref, by string, at time.
 		if out.ResolvedBy != "" {
 			return nil
 		}
-		out.ResolvedBy, out.Resolved = by, at
+		out.ResolvedBy, out.Resolved, out.ResolvedWork = by, at, work
 		v, _ := json.Marshal(out)
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Set(ctx, s.callKey(ref), v, redis.KeepTTL)

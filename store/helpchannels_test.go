@@ -97,7 +97,7 @@ func TestExpertCalls(t *testing.T) {
 		t.Errorf("an ended reminder claimed %d times", n)
 	}
 	for i, want := range []bool{true, false} {
-		c, first, err := hc.ResolveCall(ctx, call.Ref(), "U2", now.Add(5*time.Hour))
+		c, first, err := hc.ResolveCall(ctx, call.Ref(), "U2", "", now.Add(5*time.Hour))
 		if err != nil || first != want || c.ResolvedBy != "U2" || c.Asker != "U1" {
 			t.Errorf("resolve %d: %+v, %v, %v; want first %v by U2", i+1, c, first, err, want)
 		}
@@ -118,7 +118,7 @@ func TestExpertCalls(t *testing.T) {
 			t.Errorf("ResolvedCalls(%q, %v, %v) = %d, %v; want %d", c.project, c.from, c.to, n, err, c.want)
 		}
 	}
-	if _, _, err := hc.ResolveCall(ctx, "C1:9.9", "U2", now); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := hc.ResolveCall(ctx, "C1:9.9", "U2", "", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("resolving a call never made: %v, want ErrNotFound", err)
 	}
 }

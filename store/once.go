@@ -23,6 +23,23 @@ func (lm Limits) Once(ctx context.Context, name string, keep time.Duration) (boo
 	return first, nil
 }
 
+// OnceBy is Once for an event that one piece of work records, by (its
+// key): it reports true for by's first call and for every later call of
+// the same by within keep, false for anyone else's. An attempt of a piece
+// of work after a crash between Once and its next step so learns that
+// the event is its own, not another's.
+func (lm Limits) OnceBy(ctx context.Context, name, by string, keep time.Duration) (bool, error) {
+	s := lm.s
+	if name == "" || by == "" || keep < time.Millisecond {
+		return false, fmt.Errorf("store: once %q by %q for %v: %w", name, by, keep, ErrInvalid)
+	}
+	n, err := s.sc.onceBy.Run(ctx, s.rdb, []string{s.prefix + "once:" + name}, by, keep.Milliseconds()).Int64()
+	if err != nil {
+		return false, wrapErr(err, "store: once")
+	}
+	return n == 1, nil
+}
+
 // ForgetOnce forgets that the event called name happened, so that the
 // next Once of it is the first again: for an event whose one action failed
 // after Once let it through (a post that did not go out). None is no error.

@@ -87,3 +87,38 @@ func TestHappened(t *testing.T) {
 		t.Errorf("no name: %v, want ErrInvalid", err)
 	}
 }
+
+// TestOnceBy: the event is the first by whoever records it first, again and
+// again (an attempt of the same work after a crash), and by no one else;
+// forgotten, it is anyone's again.
+func TestOnceBy(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	const name = "share:C1:1.2:U1:1"
+	steps := []struct {
+		by   string
+		want bool
+	}{
+		{"act:press-1", true},
+		{"act:press-1", true}, // the same work, tried again
+		{"act:press-2", false},
+	}
+	for i, st := range steps {
+		got, err := s.Limits().OnceBy(t.Context(), name, st.by, time.Hour)
+		if err != nil || got != st.want {
+			t.Errorf("step %d: OnceBy(%s) = %v, %v; want %v", i, st.by, got, err, st.want)
+		}
+	}
+	if first, err := s.Limits().Once(t.Context(), name, time.Hour); err != nil || first {
+		t.Errorf("Once after OnceBy = %v, %v; want seen", first, err)
+	}
+	if err := s.Limits().ForgetOnce(t.Context(), name); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Limits().OnceBy(t.Context(), name, "act:press-2", time.Hour); err != nil || !got {
+		t.Errorf("OnceBy after ForgetOnce = %v, %v; want first", got, err)
+	}
+	if _, err := s.Limits().OnceBy(t.Context(), name, "", time.Hour); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("OnceBy by nobody = %v, want ErrInvalid", err)
+	}
+}

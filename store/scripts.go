@@ -339,6 +339,18 @@ end
 return n
 `
 
+// luaOnceBy: KEYS the event's record; ARGV who records it, keep ms.
+// Returns 1 when the record is new or already by that one, else 0.
+const luaOnceBy = `
+local v = redis.call('GET', KEYS[1])
+if not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+  return 1
+end
+if v == ARGV[1] then return 1 end
+return 0
+`
+
 // scripts holds the Lua scripts of a Store.
 type scripts struct {
 	link, followUp, claim            *redis.Script
@@ -348,7 +360,7 @@ type scripts struct {
 	saveVisitors, loadVisitors       *redis.Script
 	enqueue, markWork                *redis.Script
 	deferWork, workDone              *redis.Script
-	restoreWork                      *redis.Script
+	restoreWork, onceBy              *redis.Script
 	claimStart, releaseStart         *redis.Script
 	digest                           digestScripts
 	auditTrim                        *redis.Script
@@ -378,6 +390,7 @@ func newScripts() scripts {
 		deferWork:      redis.NewScript(luaDeferWork),
 		workDone:       redis.NewScript(luaWorkDone),
 		restoreWork:    redis.NewScript(luaRestoreWork),
+		onceBy:         redis.NewScript(luaOnceBy),
 		claimStart:     redis.NewScript(luaClaimStart),
 		releaseStart:   redis.NewScript(luaReleaseStart),
 		digest:         newDigestScripts(),

@@ -120,6 +120,7 @@ type Conversations interface {
 type Limits interface {
 	Draw(ctx context.Context, d store.Draw, n int) (store.Grant, error)
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	OnceBy(ctx context.Context, name, by string, keep time.Duration) (bool, error)
 	ForgetOnce(ctx context.Context, name string) error
 }
 

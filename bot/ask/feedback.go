@@ -78,7 +78,7 @@ func (a *answers) doFeedback(ctx context.Context, w *bot.Work) error {
 	counted, err := "", error(nil)
 	if kept {
 		counted, err = w.Step(ctx, markVote, func(ctx context.Context) (string, error) {
-			first, err := a.store.Limits.Once(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, voteKeep)
+			first, err := a.store.Limits.OnceBy(ctx, "ask-vote:"+ic.Team.ID+":"+channel+":"+answer+":"+ic.User.ID, w.Key, voteKeep)
 			if err != nil || !first {
 				return "again", err
 			}
@@ -86,7 +86,7 @@ func (a *answers) doFeedback(ctx context.Context, w *bot.Work) error {
 			return "first", nil
 		})
 		if errors.Is(err, bot.ErrUnmarked) {
-			err = nil // counted; an attempt after a crash may thank as for a second press
+			err = nil // counted: an attempt after a crash finds the count its own (OnceBy)
 		}
 	}
 	var thanks string

@@ -131,7 +131,7 @@ func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
 	}
 	once := teamOnce(ic, req)
 	_, err = w.Step(ctx, markTeamOnce, func(ctx context.Context) (string, error) {
-		first, err := a.store.Limits.Once(ctx, once, teamKeep)
+		first, err := a.store.Limits.OnceBy(ctx, once, w.Key, teamKeep)
 		switch {
 		case err != nil:
 			log.Warn("cannot tell whether this question was sent to the docs team; not sending it", "err", err)

@@ -227,7 +227,7 @@ func TestHealthQuestionsCountThreadsResolvedByExperts(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !c.resolved.IsZero() {
-			if _, _, err := hc.ResolveCall(ctx, call.Ref(), alice, c.resolved); err != nil {
+			if _, _, err := hc.ResolveCall(ctx, call.Ref(), alice, "", c.resolved); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -73,7 +73,7 @@ type Calls interface {
 	ExpertCall(ctx context.Context, ref string) (store.ExpertCall, error)
 	ClaimReminders(ctx context.Context, now time.Time, lease time.Duration, most int) ([]store.ExpertCall, error)
 	EndReminder(ctx context.Context, ref string) error
-	ResolveCall(ctx context.Context, ref, by string, at time.Time) (store.ExpertCall, bool, error)
+	ResolveCall(ctx context.Context, ref, by, work string, at time.Time) (store.ExpertCall, bool, error)
 }
 
 // experts are the experts of the project keyed key: DOCSBOT_EXPERTS and
@@ -312,8 +312,15 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
 			return "", bot.ErrNoMark
 		}
 		call := store.ExpertCall{Channel: c.ref.Channel, TS: c.ref.TS, Team: c.team, Enterprise: bot.WorkspaceOf(ctx).Enterprise, Asker: q.User, CalledBy: c.user,
-			Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now()}
+			Experts: append(slices.Clone(e.Groups), e.Users...), Project: c.ref.Project, Called: f.cfg.Now(), Work: w.Key}
 		first, err := f.store.Calls.CallExpert(ctx, call, call.Called.Add(f.cfg.ExpertReminder))
+		if err == nil && !first {
+			// An attempt of this press that recorded the call and stopped
+			// before marking it: the call is this press's to post.
+			if made, rerr := f.store.Calls.ExpertCall(ctx, c.ref.Thread()); rerr == nil && made.Work == w.Key {
+				return "", nil
+			}
+		}
 		if err != nil || !first {
 			f.giveBackLogged(ctx, &t, log)
 		}
@@ -415,12 +422,15 @@ func (f *Feature) doResolve(ctx context.Context, w *bot.Work) error {
 		return nil
 	}
 	_, err = w.Step(ctx, markResolved, func(ctx context.Context) (string, error) {
-		resolved, first, err := f.store.Calls.ResolveCall(ctx, c.ref.Thread(), c.user, f.cfg.Now())
+		resolved, first, err := f.store.Calls.ResolveCall(ctx, c.ref.Thread(), c.user, w.Key, f.cfg.Now())
 		switch {
 		case err != nil:
 			log.Warn("resolving the expert call failed", "err", err)
 			f.tell(ctx, c, "docsbot cannot reach its storage right now, so the question was not marked resolved. Try again in a minute.")
 			return "", bot.ErrNoMark
+		case !first && resolved.ResolvedWork == w.Key:
+			// An attempt of this press resolved it and stopped before
+			// marking it: what follows is this press's to do.
 		case !first:
 			f.doneInPlace(ctx, c.ic, resolvedBy(resolved.ResolvedBy), nil)
 			f.tell(ctx, c, mrkdwn.Mention(resolved.ResolvedBy)+" marked this question resolved already.")

@@ -224,12 +224,22 @@ func TestHelpExpertCallEscapesTheQuestionOnce(t *testing.T) {
 
 // TestMarkResolvedFinishedAfterTheReplicaThatTookItDied: a replica took a
 // press of Mark resolved from the inbox, wrote the resolution and died
-// before saying so; the press, acknowledged, is finished by another
-// replica: ✅ on the question, the line saying who, the outcome
-// resolved_by_expert (an expert had replied), and the asker is not told
-// it was resolved already (the resolution was this press's own).
+// before saying so, with the step marked or not yet; the press,
+// acknowledged, is finished by another replica: ✅ on the question, the
+// line saying who, the outcome resolved_by_expert (an expert had replied),
+// and the asker is not told it was resolved already (the resolution was
+// this press's own).
 func TestMarkResolvedFinishedAfterTheReplicaThatTookItDied(t *testing.T) {
 	t.Parallel()
+	for _, marks := range []map[string]string{{"resolved": "1"}, nil} {
+		t.Run(fmt.Sprintf("marks %v", marks), func(t *testing.T) {
+			t.Parallel()
+			markResolvedAfterADeadReplica(t, marks)
+		})
+	}
+}
+
+func markResolvedAfterADeadReplica(t *testing.T, marks map[string]string) {
 	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	h, cfg := expertsWorld(t, c)
 	h.StartBot(cfg)
@@ -255,10 +265,10 @@ func TestMarkResolvedFinishedAfterTheReplicaThatTookItDied(t *testing.T) {
 	press.Channel.ID = help
 	st := h.OpenStore()
 	ref := bot.ThreadRef{Channel: help, TS: q}
-	if _, first, err := st.HelpChannels().ResolveCall(t.Context(), ref.Thread(), bob, c.Now()); err != nil || !first {
+	if _, first, err := st.HelpChannels().ResolveCall(t.Context(), ref.Thread(), bob, "act:dead-replica-press", c.Now()); err != nil || !first {
 		t.Fatalf("ResolveCall = %v, %v", first, err)
 	}
-	h.DeadReplicaWork("act:dead-replica-press", "help.mark-resolved", press, map[string]string{"resolved": "1"})
+	h.DeadReplicaWork("act:dead-replica-press", "help.mark-resolved", press, marks)
 	h.StartBot(cfg)
 
 	h.WaitFor("resolved", func() bool {

@@ -142,6 +142,7 @@ type Limits interface {
 	Refund(ctx context.Context, d store.Draw, tokens []string) error
 	Room(ctx context.Context, d store.Draw) (store.Grant, error)
 	Once(ctx context.Context, name string, keep time.Duration) (bool, error)
+	OnceBy(ctx context.Context, name, by string, keep time.Duration) (bool, error)
 	ForgetOnce(ctx context.Context, name string) error
 	Happened(ctx context.Context, name string) (bool, error)
 }

@@ -142,7 +142,7 @@ func (f *Feature) postShared(ctx context.Context, sh sharing, once, text string,
 	// The share is taken (markShareOnce), then posted (markShared): an
 	// attempt after the first step posts what that step took.
 	_, err := sh.w.Step(ctx, markShareOnce, func(ctx context.Context) (string, error) {
-		first, err := f.store.Limits.Once(ctx, once, shareKeep)
+		first, err := f.store.Limits.OnceBy(ctx, once, sh.w.Key, shareKeep)
 		switch {
 		case err != nil:
 			log.Warn("recording the share failed", "err", err)
