@@ -141,11 +141,26 @@ func (w *Work) Mark(ctx context.Context, marks map[string]string) error {
 // attempt for lease, with the marks of the attempts before it and its own
 // (store.Inbox.Restore). The write that found it missing can then be made
 // again; nil means it may. w.mu is held.
+//
+// The marks of audit records held for the work's end (hold) are left out:
+// they are not written, and an attempt after a crash must write the
+// records. A failed write back is returned as its own error, one that may
+// pass (Redis still failing over), not as a lost claim; ErrNotFound stays
+// only when something else stands there now.
 func (w *Work) restoreLocked(ctx context.Context, lease time.Duration, notFound error) error {
-	restored, err := w.st.Restore(ctx, w.Taken, workKeep, lease, w.Marks)
+	marks := make(map[string]string, len(w.Marks))
+	for k, v := range w.Marks {
+		marks[k] = v
+	}
+	for _, h := range w.held {
+		if marks[h.mark] == "held" {
+			delete(marks, h.mark)
+		}
+	}
+	restored, err := w.st.Restore(ctx, w.Taken, workKeep, lease, marks)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%w (writing it back: %w)", notFound, err)
+		return fmt.Errorf("writing back the record a failover lost: %w", err)
 	case !restored:
 		return notFound // something stands there now: the write's answer holds
 	}

@@ -34,6 +34,21 @@ const (
 	markTeamSent = "team-sent" // and posted in the requests channel
 )
 
+// giveUpPress tells the person whose press waited too long for Slack or
+// Redis (bot.WorkMaxAge) what was not done (text).
+func (a *answers) giveUpPress(text string) func(ctx context.Context, w *bot.Work) {
+	return func(ctx context.Context, w *bot.Work) {
+		ic, err := bot.PressOf(w)
+		if err != nil {
+			return
+		}
+		channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
+		q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Message.ThreadTimestamp),
+			ResponseURL: ic.ResponseURL}
+		a.tell(ctx, q, text, a.log.With("work", w.Key))
+	}
+}
+
 func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 	a.core.QueuePress(ctx, r, workFeedback, "your feedback was not recorded")
 }

@@ -75,7 +75,7 @@ func (a *answers) unasked(ctx context.Context, w *bot.Work, r reply, log *slog.L
 				// Nothing shows, or the message was left cut short: the
 				// next attempt tells the person, or ends the message
 				// saying so (afterStop).
-				return bot.Later(bot.RetryDelay(w.Attempt), err)
+				return a.later(ctx, w, wr, err, log)
 			}
 		}
 		a.metrics.Answer(r.outcome)

@@ -305,7 +305,7 @@ func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, 
 			// Nothing shows, or the message was left cut short: the next
 			// attempt tells the person, or ends the message saying so
 			// (afterStop).
-			return bot.Later(bot.RetryDelay(w.Attempt), err)
+			return a.later(ctx, w, wr, err, log)
 		}
 	}
 	a.metrics.Answer(r.outcome)
@@ -323,6 +323,19 @@ func (a *answers) show(ctx context.Context, w *bot.Work, r reply, again string, 
 		return nil
 	}
 	return a.done(ctx, w)
+}
+
+// later hands an answer whose message could not be ended to the next
+// attempt (afterStop), once its message's ts is recorded: an attempt that
+// did not find it would tell the person nothing showed while a message cut
+// short does.
+func (a *answers) later(ctx context.Context, w *bot.Work, wr *writer, err error, log *slog.Logger) error {
+	if wr.ts != "" && w.Marked(markStream) != wr.ts {
+		if merr := w.Mark(ctx, map[string]string{markStream: wr.ts}); merr != nil {
+			log.Warn("the answer's message cannot be recorded for the next attempt", "err", merr)
+		}
+	}
+	return bot.Later(bot.RetryDelay(w.Attempt), err)
 }
 
 // relayLimits bound what relay reads of one answer: its text (bytes) and

@@ -177,12 +177,13 @@ func (w *writer) start(ctx context.Context, first string, upTo int) error {
 
 // started records the ts of the answer's message, now shown (onStarted).
 // Only a lost claim stops the answer there (store.ErrStale: another
-// replica has the work); a record that cannot be written now (Redis
-// away) is no reason to leave the person a message cut short: the answer
-// goes on, and only an attempt after a crash would not know the message.
+// replica has the work; store.ErrNotFound: its record is gone and another
+// stands in its place); a record that cannot be written now (Redis away)
+// is no reason to leave the person a message cut short: the answer goes
+// on, and only an attempt after a crash would not know the message.
 func (w *writer) started(ctx context.Context, ts string) error {
 	err := w.onStarted(ctx, ts)
-	if err == nil || errors.Is(err, store.ErrStale) {
+	if err == nil || errors.Is(err, store.ErrStale) || errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	w.log.Warn("the answer's message shows, but its record was not written; going on with it", "err", err)

@@ -106,8 +106,9 @@ func TestStartedGoesOnUnlessTheClaimIsLost(t *testing.T) {
 	}{
 		{"recorded", nil, false},
 		{"Redis away", fmt.Errorf("store: mark work: %w", store.ErrUnreachable), false},
-		{"the record lost", fmt.Errorf("store: mark work: %w", store.ErrNotFound), false},
+		{"its record lost and not written back", fmt.Errorf("writing back the record a failover lost: %w", store.ErrUnreachable), false},
 		{"the claim another replica's", fmt.Errorf("store: mark work: %w", store.ErrStale), true},
+		{"another record in its place", fmt.Errorf("store: mark work: %w", store.ErrNotFound), true},
 	}
 	for _, tt := range tests {
 		var got string
@@ -119,7 +120,7 @@ func TestStartedGoesOnUnlessTheClaimIsLost(t *testing.T) {
 		if got != "1795856400.000100" {
 			t.Errorf("%s: recorded %q", tt.name, got)
 		}
-		if stopped := err != nil; stopped != tt.stopped || (stopped && !errors.Is(err, store.ErrStale)) {
+		if stopped := err != nil; stopped != tt.stopped || (stopped && !errors.Is(err, tt.record)) {
 			t.Errorf("%s: started = %v, want stopped %v", tt.name, err, tt.stopped)
 		}
 	}

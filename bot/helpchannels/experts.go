@@ -194,9 +194,7 @@ func (f *Feature) giveUpPress(text string) func(ctx context.Context, w *bot.Work
 		switch {
 		case !ok:
 		case w.Marked(markCalled) != "" && w.Marked(markSummoned) == "":
-			if err := f.store.Calls.ForgetCall(ctx, ref.Thread()); err != nil {
-				f.log.Warn("forgetting the call that was not posted failed", "err", err)
-			}
+			f.uncall(ctx, w, c, f.log)
 		case w.Marked(markShareOnce) != "" && w.Marked(markShared) == "":
 			once := shareOnce(ref.ShareRef)
 			if ref.Turn == 0 {
@@ -282,23 +280,31 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
 	}
 	log := f.log.With("user", c.user, "channel", c.ref.Channel, "thread", c.ref.TS, "work", w.Key)
 	e := f.experts(ctx, c.ref.Project)
-	if len(e.Users)+len(e.Groups) == 0 {
+	// called: an earlier attempt recorded the call, after these checks;
+	// it is this press's to post, and a read that fails now waits.
+	called := w.Marked(markCalled) != ""
+	if !called && len(e.Users)+len(e.Groups) == 0 {
 		f.tell(ctx, c, "No experts are set up to call (DOCSBOT_EXPERTS, experts: in the projects file, or Experts in docsbot's Settings).")
 		return nil
 	}
-	if refusal := f.callRefusal(ctx, c.user); refusal != "" {
+	if refusal := f.callRefusal(ctx, c.user); !called && refusal != "" {
 		log.Info("the experts were not called: the caller is not a member of the organisation")
 		f.tell(ctx, c, refusal)
 		return nil
 	}
 	q, err := f.root(ctx, c.ref)
-	if err != nil {
+	switch {
+	case err != nil && called && bot.TransientSlack(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("reading the question: %w", err))
+	case err != nil:
 		log.Warn("reading the question failed", "err", err)
+		if called {
+			f.uncall(ctx, w, c, log)
+		}
 		f.tell(ctx, c, "docsbot could not read the question, so the experts were not called: "+bot.Describe(err)+".")
 		return nil
 	}
-	t := take{person: f.callsOf(c.team, c.user), channel: f.callsIn(c.ref.Channel)}
-	t.person.ID, t.channel.ID = w.Key, w.Key
+	t := f.callTake(w, c)
 	_, err = w.Step(ctx, markCalled, func(ctx context.Context) (string, error) {
 		out, err := f.draw(ctx, &t)
 		switch {
@@ -351,10 +357,7 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
 				return "", bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the experts' call: %w", err))
 			}
 			log.Warn("calling the experts failed", "err", err)
-			if ferr := f.store.Calls.ForgetCall(context.WithoutCancel(ctx), c.ref.Thread()); ferr != nil {
-				log.Warn("forgetting the call that was not posted failed", "err", ferr)
-			}
-			f.giveBackLogged(ctx, &t, log)
+			f.uncall(ctx, w, c, log)
 			f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
 			return "", bot.ErrNoMark
 		}
@@ -369,6 +372,32 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
 	}
 	f.doneInPlace(ctx, c.ic, expertAskedBy(c.user), f.expertAgain(c, q))
 	return nil
+}
+
+// callTake is the shares of the hour a press's call of the experts takes:
+// the person's and the channel's, each named by the press's work, so that
+// an attempt after a crash is granted them again without taking.
+func (f *Feature) callTake(w *bot.Work, c clicked) take {
+	t := take{person: f.callsOf(c.team, c.user), channel: f.callsIn(c.ref.Channel)}
+	t.person.ID, t.channel.ID = w.Key, w.Key
+	return t
+}
+
+// uncall forgets the call of c's thread that w recorded and did not post,
+// and gives back its shares of the hour (drawn again first: an attempt
+// after the one that took them holds no tokens; the draw, named by w, is
+// granted again without taking), so that pressing again calls them.
+func (f *Feature) uncall(ctx context.Context, w *bot.Work, c clicked, log *slog.Logger) {
+	ctx = context.WithoutCancel(ctx)
+	if err := f.store.Calls.ForgetCall(ctx, c.ref.Thread()); err != nil {
+		log.Warn("forgetting the call that was not posted failed", "err", err)
+	}
+	t := f.callTake(w, c)
+	if out, err := f.draw(ctx, &t); err != nil || !out.ok {
+		log.Warn("the shares of the hour of a call not made cannot be given back", "err", err)
+		return
+	}
+	f.giveBackLogged(ctx, &t, log)
 }
 
 // calledBy is who called the experts to c's thread, c's presser when the

@@ -205,7 +205,7 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(bot.ActionMarkResolved, f.onResolve)
 	routes.HandleWork(workShare, bot.WorkHandler{Do: f.doShare, GiveUp: f.giveUpPress("Slack was unavailable for too long, so the answer was not shared. Press *Share in channel* again.")})
 	routes.HandleWork(workAskExpert, bot.WorkHandler{Do: f.doAskExpert, GiveUp: f.giveUpPress("Slack was unavailable for too long, so the experts may not have been called. Press *Ask an expert* again: it calls them once.")})
-	routes.HandleWork(workResolve, bot.WorkHandler{Do: f.doResolve, GiveUp: f.giveUpPress("Slack was unavailable for too long, so this question may not show as resolved. Press *Mark resolved* again.")})
+	routes.HandleWork(workResolve, bot.WorkHandler{Do: f.doResolve, GiveUp: f.giveUpPress("Slack was unavailable for too long, so marking this question resolved may not have finished: the ✅ and the line saying who resolved it may be missing.")})
 	routes.HandleEvent(slackevents.ReactionAdded, f.onReaction)
 	routes.HandleWork(workReact, bot.WorkHandler{Do: f.doReact})
 	routes.HandleWork(workResolved, bot.WorkHandler{Do: f.doResolved, GiveUp: f.giveUpResolved})

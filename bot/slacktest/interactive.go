@@ -202,13 +202,18 @@ func (s *Server) ActAgain(ctx context.Context, earlier Interaction) (Interaction
 		s.mu.Unlock()
 		return Interaction{}, fmt.Errorf("slacktest: the earlier press: %w", err)
 	}
-	user, _ := p["user"].(map[string]any)["id"].(string)
+	u, _ := p["user"].(map[string]any)
+	user, _ := u["id"].(string)
 	trigger := s.issueTriggerLocked(user)
 	in := Interaction{TriggerID: trigger}
 	p["trigger_id"] = trigger
 	if old, ok := s.responseURLLocked(earlier.ResponseURL); ok {
+		// The new response_url acts on the message holding the button, as
+		// it now stands (not on what the first press's URL posted since).
 		ru := s.newResponseURLLocked(trigger, old.channel, user)
-		ru.last = old.last
+		c, _ := p["container"].(map[string]any)
+		ts, _ := c["message_ts"].(string)
+		ru.last, _ = s.actionMessageLocked(Action{UserID: user, ChannelID: old.channel, MessageTS: ts})
 		p["response_url"], in.ResponseURL = ru.url, ru.url
 	}
 	if acts, ok := p["actions"].([]any); ok && len(acts) > 0 {
