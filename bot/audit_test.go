@@ -44,9 +44,7 @@ func TestAuditTrailTrimmedByTheBot(t *testing.T) {
 	// first trim runs, or that trim keeps it and the next is an hour away:
 	// let a few milliseconds pass (the Redis clock is this machine's).
 	time.Sleep(10 * time.Millisecond)
-	client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
-	logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	b := bot.New(bot.Config{Audit: short, Logger: logger}, client, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
+	b := coreOn(h, st, bot.Config{Audit: short})
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	// WaitFor shows the bot's log if it does not happen.
@@ -80,9 +78,7 @@ func TestAuditOfWorkOnce(t *testing.T) {
 			defer cancel()
 			st := openHarnessStore(t, h)
 			audit := st.AuditLog(store.AuditOptions{})
-			client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
-			logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-			b := bot.New(bot.Config{Audit: audit, Logger: logger}, client, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
+			b := coreOn(h, st, bot.Config{Audit: audit})
 			attempts := make(chan int, 4)
 			b.Router().HandleWork("test.audited", bot.WorkHandler{Do: func(ctx context.Context, w *bot.Work) error {
 				if w.Attempt == 1 || tt.again {
@@ -141,4 +137,12 @@ func openHarnessStore(t *testing.T, h *bottest.Harness) *store.Store {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	return st
+}
+
+// coreOn is the bot's core alone, with cfg, on h's fake Slack and the
+// store st, logging to h's log: for a test that registers its own work.
+func coreOn(h *bottest.Harness, st *store.Store, cfg bot.Config) *bot.Bot {
+	client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
+	cfg.Logger = slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return bot.New(cfg, client, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
 }

@@ -3,12 +3,9 @@ package bot_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"maps"
 	"testing"
 	"time"
-
-	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/bottest"
@@ -41,9 +38,7 @@ func TestWorkWhoseRecordIsLostGoesOn(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			st := openHarnessStore(t, h)
-			client := slack.New("xoxb-test-bot-token", slack.OptionAppLevelToken("xapp-test-app-token"), slack.OptionAPIURL(h.Slack.APIURL))
-			logger := slog.New(slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-			b := bot.New(bot.Config{Logger: logger}, client, bot.WorkStore{Inbox: st.Inbox(), LastChoices: st.Choices()})
+			b := coreOn(h, st, bot.Config{})
 			const key = "cmd:lost-record"
 			lost := make(chan struct{})
 			second := make(chan map[string]string, 1)

@@ -14,7 +14,7 @@ import (
 // Presses: a button whose work writes anything (a record, a vote, a post)
 // is inbox work, as a command is. QueuePress records the press, the
 // interaction as Slack sent it, before its ack; whichever replica claims
-// the work does it (PressOf gives the interaction back), so a replica
+// the work does it (HandlePress gives its handler the interaction), so a replica
 // stopped or killed after the ack leaves the press to another instead of
 // dropping it. A handler that opens a modal answers inline: its trigger_id
 // lasts 3 seconds. A press's work, by the marks it finds and what happens:
@@ -68,11 +68,41 @@ func pressKey(r *InteractionRequest) string {
 	return "act:" + cmp.Or(ic.Channel.ID, ic.Container.ChannelID) + "/" + cmp.Or(ic.Container.MessageTs, ic.Message.Timestamp) + "/" + ic.User.ID + "/" + at
 }
 
-// PressOf is the interaction of a press's work (QueuePress).
-func PressOf(w *Work) (slack.InteractionCallback, error) {
+// pressOf is the interaction of a press's work (QueuePress).
+func pressOf(w *Work) (slack.InteractionCallback, error) {
 	var ic slack.InteractionCallback
 	if err := json.Unmarshal(w.Payload, &ic); err != nil {
 		return ic, fmt.Errorf("bot: decoding a press: %w", err)
 	}
 	return ic, nil
+}
+
+// PressHandler does one kind of a press's work (QueuePress): WorkHandler's
+// Do and GiveUp, given the interaction as Slack sent it.
+type PressHandler struct {
+	Do     func(ctx context.Context, w *Work, ic slack.InteractionCallback) error
+	GiveUp func(ctx context.Context, w *Work, ic slack.InteractionCallback)
+}
+
+// HandlePress registers the handler of the presses queued as kind
+// (QueuePress); work whose interaction does not decode is logged and
+// ended.
+func (r Router) HandlePress(kind string, h PressHandler) {
+	log := r.b.log
+	wh := WorkHandler{Do: func(ctx context.Context, w *Work) error {
+		ic, err := pressOf(w)
+		if err != nil {
+			log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
+			return nil
+		}
+		return h.Do(ctx, w, ic)
+	}}
+	if h.GiveUp != nil {
+		wh.GiveUp = func(ctx context.Context, w *Work) {
+			if ic, err := pressOf(w); err == nil {
+				h.GiveUp(ctx, w, ic)
+			}
+		}
+	}
+	r.HandleWork(kind, wh)
 }

@@ -262,11 +262,11 @@ func Register(b *bot.Bot, cfg Config, st Deps) (*Feature, error) {
 	routes.HandleBlockAction(ActionAskAgain, a.onAskAgain)
 	routes.HandleBlockAction(ActionFallsShort, a.onFallsShort)
 	routes.HandleBlockAction(ActionAskTeam, a.onAskTeam)
-	routes.HandleWork(workFeedback, bot.WorkHandler{Do: a.doFeedback,
+	routes.HandlePress(workFeedback, bot.PressHandler{Do: a.doFeedback,
 		GiveUp: a.giveUpPress("Slack or docsbot's storage was unavailable for too long, so your feedback on this answer was not recorded. Press it again.")})
-	routes.HandleWork(workFallsShort, bot.WorkHandler{Do: a.doFallsShort,
+	routes.HandlePress(workFallsShort, bot.PressHandler{Do: a.doFallsShort,
 		GiveUp: a.giveUpPress("Slack or docsbot's storage was unavailable for too long, so nothing was passed on. Press *The docs don't answer this* again.")})
-	routes.HandleWork(workAskTeam, bot.WorkHandler{Do: a.doAskTeam, GiveUp: a.giveUpAskTeam})
+	routes.HandlePress(workAskTeam, bot.PressHandler{Do: a.doAskTeam, GiveUp: a.giveUpAskTeam})
 	a.ownPosts(routes)
 	return &Feature{on: true}, nil
 }

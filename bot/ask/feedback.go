@@ -10,6 +10,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/outcome"
 	"github.com/docsbot/docsbot/store"
+	"github.com/slack-go/slack"
 )
 
 // AuditAnswerFeedback is the audit trail's action of 👍/👎 on an answer.
@@ -36,12 +37,8 @@ const (
 
 // giveUpPress tells the person whose press waited too long for Slack or
 // Redis (bot.WorkMaxAge) what was not done (text).
-func (a *answers) giveUpPress(text string) func(ctx context.Context, w *bot.Work) {
-	return func(ctx context.Context, w *bot.Work) {
-		ic, err := bot.PressOf(w)
-		if err != nil {
-			return
-		}
+func (a *answers) giveUpPress(text string) func(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) {
+	return func(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) {
 		channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
 		q := bot.Question{Team: ic.Team.ID, Channel: channel, User: ic.User.ID, ThreadTS: cmp.Or(ic.Container.ThreadTs, ic.Message.ThreadTimestamp),
 			ResponseURL: ic.ResponseURL}
@@ -60,12 +57,7 @@ func (a *answers) onFeedback(ctx context.Context, r *bot.InteractionRequest) {
 // thanked, saying it was counted already. A 👎 offers a way to have the
 // docs fixed, every time. The count is a step (markVote): an attempt after
 // a crash thanks as the first did.
-func (a *answers) doFeedback(ctx context.Context, w *bot.Work) error {
-	ic, err := bot.PressOf(w)
-	if err != nil {
-		a.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
-		return nil
-	}
+func (a *answers) doFeedback(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	if len(ic.ActionCallback.BlockActions) == 0 {
 		return nil
 	}

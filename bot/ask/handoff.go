@@ -37,12 +37,7 @@ func (a *answers) onFallsShort(ctx context.Context, r *bot.InteractionRequest) {
 
 // doFallsShort offers the person who says an answer did not help a way to
 // have the docs fixed.
-func (a *answers) doFallsShort(ctx context.Context, w *bot.Work) error {
-	ic, err := bot.PressOf(w)
-	if err != nil {
-		a.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
-		return nil
-	}
+func (a *answers) doFallsShort(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	a.offerFix(ctx, ic, a.log.With("user", ic.User.ID, "work", w.Key))
 	return nil
 }
@@ -113,12 +108,7 @@ func (a *answers) onAskTeam(ctx context.Context, r *bot.InteractionRequest) {
 // that failed is forgotten, so that pressing again tries again. Its steps:
 // the question taken (markTeamOnce: an attempt after it posts it), then
 // posted (markTeamSent).
-func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
-	ic, err := bot.PressOf(w)
-	if err != nil {
-		a.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
-		return nil
-	}
+func (a *answers) doAskTeam(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	log := a.log.With("user", ic.User.ID, "work", w.Key)
 	var req teamRequest
 	if len(ic.ActionCallback.BlockActions) == 0 || json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &req) != nil || req.Question == "" {
@@ -130,7 +120,7 @@ func (a *answers) doAskTeam(ctx context.Context, w *bot.Work) error {
 		return nil
 	}
 	once := teamOnce(ic, req)
-	_, err = w.Step(ctx, markTeamOnce, func(ctx context.Context) (string, error) {
+	_, err := w.Step(ctx, markTeamOnce, func(ctx context.Context) (string, error) {
 		first, err := a.store.Limits.OnceBy(ctx, once, w.Key, teamKeep)
 		switch {
 		case err != nil:
@@ -222,11 +212,7 @@ func pressedValue(ic slack.InteractionCallback) string {
 
 // giveUpAskTeam tells the person whose question waited too long for Slack
 // that it may not have reached the docs team.
-func (a *answers) giveUpAskTeam(ctx context.Context, w *bot.Work) {
-	ic, err := bot.PressOf(w)
-	if err != nil {
-		return
-	}
+func (a *answers) giveUpAskTeam(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) {
 	var req teamRequest
 	if len(ic.ActionCallback.BlockActions) == 0 || json.Unmarshal([]byte(ic.ActionCallback.BlockActions[0].Value), &req) != nil {
 		return

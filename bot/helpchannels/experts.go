@@ -179,12 +179,8 @@ func passing(err error) bool {
 // the work may wait (bot.WorkMaxAge). What the work took once and did not
 // post (a call of the experts, a share) is given back first, so that
 // pressing again does it.
-func (f *Feature) giveUpPress(text string) func(ctx context.Context, w *bot.Work) {
-	return func(ctx context.Context, w *bot.Work) {
-		ic, err := bot.PressOf(w)
-		if err != nil {
-			return
-		}
+func (f *Feature) giveUpPress(text string) func(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) {
+	return func(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) {
 		c := clicked{user: ic.User.ID, team: ic.Team.ID, channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ic: ic}
 		ref, ok := bot.ParseExpertRef(pressedValue(ic))
 		if ok {
@@ -219,12 +215,7 @@ func pressedValue(ic slack.InteractionCallback) string {
 // pressed reads the press of a help channels' button from its work and
 // checks the allow-lists; ok false when there is nothing to do (the person
 // was told why, where there is something to say).
-func (f *Feature) pressed(ctx context.Context, w *bot.Work) (clicked, bool) {
-	ic, err := bot.PressOf(w)
-	if err != nil {
-		f.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
-		return clicked{}, false
-	}
+func (f *Feature) pressed(ctx context.Context, ic slack.InteractionCallback) (clicked, bool) {
 	c := clicked{user: ic.User.ID, team: ic.Team.ID, channel: cmp.Or(ic.Channel.ID, ic.Container.ChannelID), ic: ic}
 	ref, ok := bot.ParseExpertRef(pressedValue(ic)) // a ThreadRef too
 	if !ok {
@@ -273,8 +264,8 @@ func questionShown(text string) string {
 // channel's (calls.go). Its steps: the shares drawn (named by the work, so
 // taken once across attempts), the call recorded (markCalled: an attempt
 // after it goes on to post it), the call posted (markSummoned).
-func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work) error {
-	c, ok := f.pressed(ctx, w)
+func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
+	c, ok := f.pressed(ctx, ic)
 	if !ok {
 		return nil
 	}
@@ -433,8 +424,8 @@ func resolveButton(ref bot.ThreadRef) *slack.ButtonBlockElement {
 // resolution recorded (markResolved: an attempt after it goes on to what
 // follows), the line posted (markSaid); the outcome, the ✅ and the offer
 // are harmless to do again.
-func (f *Feature) doResolve(ctx context.Context, w *bot.Work) error {
-	c, ok := f.pressed(ctx, w)
+func (f *Feature) doResolve(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
+	c, ok := f.pressed(ctx, ic)
 	if !ok {
 		return nil
 	}

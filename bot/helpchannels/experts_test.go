@@ -58,6 +58,18 @@ func (h *harness) threadWith(ts, text string) []slacktest.Message {
 	return out
 }
 
+// expertsCalled has user ask text in #help and call the experts from the
+// note that the docs do not cover it; it returns the question's ts and the
+// call docsbot posts in its thread.
+func (h *harness) expertsCalled(user, text string) (q string, call slacktest.Message) {
+	h.T.Helper()
+	q = h.post(user, help, text)
+	note := h.WaitButtons(user, bot.ActionAskExpert)
+	h.Act(slacktest.Action{UserID: user, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
+	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "asked a question the docs do not answer")) == 1 })
+	return q, h.threadWith(q, "asked a question")[0]
+}
+
 // TestHelpExpertCalledRemindedOnceResolved: Ask an expert under the note
 // that the docs do not cover a question calls the experts' group in the
 // thread with the question (escaped), once however often it is pressed; a
@@ -131,11 +143,7 @@ func TestHelpResolveReadsTheExpertsOnce(t *testing.T) {
 	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	h, cfg := expertsWorld(t, c, bob)
 	h.StartBot(cfg)
-	q := h.post(bob, help, "Why is the coffee machine always broken?")
-	note := h.WaitButtons(bob, bot.ActionAskExpert)
-	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
-	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "asked a question the docs do not answer")) == 1 })
-	call := h.threadWith(q, "asked a question")[0]
+	q, call := h.expertsCalled(bob, "Why is the coffee machine always broken?")
 	for i := range 20 {
 		h.Reply(alice, help, q, fmt.Sprintf("same here (%d)", i))
 	}
@@ -243,11 +251,7 @@ func markResolvedAfterADeadReplica(t *testing.T, marks map[string]string) {
 	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	h, cfg := expertsWorld(t, c)
 	h.StartBot(cfg)
-	q := h.post(bob, help, "Why is the coffee machine always broken?")
-	note := h.WaitButtons(bob, bot.ActionAskExpert)
-	h.Act(slacktest.Action{UserID: bob, ChannelID: help, MessageTS: note.TS, ActionID: bot.ActionAskExpert})
-	h.WaitFor("the experts called", func() bool { return len(h.threadWith(q, "asked a question the docs do not answer")) == 1 })
-	call := h.threadWith(q, "asked a question")[0]
+	q, call := h.expertsCalled(bob, "Why is the coffee machine always broken?")
 	h.Reply(carol, help, q, "It needs descaling: Settings, Maintenance, Descale.")
 	value, ok := bottest.ButtonValue(call, bot.ActionMarkResolved)
 	if !ok {

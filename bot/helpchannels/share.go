@@ -27,12 +27,7 @@ const shareKeep = 24 * time.Hour
 // the answer as the conversation keeps it to share
 // (store.Conversation.Last), once, while it is their latest there. A value
 // of earlier versions names the thread alone (shareEarlier).
-func (f *Feature) doShare(ctx context.Context, w *bot.Work) error {
-	ic, err := bot.PressOf(w)
-	if err != nil {
-		f.log.Error("a press's work cannot be read; dropped", "work", w.Key, "err", err)
-		return nil
-	}
+func (f *Feature) doShare(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	user := ic.User.ID
 	channel := cmp.Or(ic.Channel.ID, ic.Container.ChannelID)
 	log := f.log.With("user", user, "channel", channel, "work", w.Key)
