@@ -295,8 +295,42 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work, ic slack.Interac
 		f.tell(ctx, c, "docsbot could not read the question, so the experts were not called: "+bot.Describe(err)+".")
 		return nil
 	}
+	switch err := f.recordCall(ctx, w, c, q, e, log); {
+	case errors.Is(err, bot.ErrNoMark):
+		return nil
+	case err != nil:
+		return err
+	}
+	posted, err := w.Step(ctx, markSummoned, func(ctx context.Context) (string, error) {
+		if err := f.summon(ctx, c, q, e, log); err != nil {
+			if passing(err) {
+				return "", bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the experts' call: %w", err))
+			}
+			log.Warn("calling the experts failed", "err", err)
+			f.uncall(ctx, w, c, log)
+			f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
+			return "", bot.ErrNoMark
+		}
+		return "", nil
+	})
+	if err = bot.Settle(err, log, "the experts' call is posted, its mark was not written"); err != nil || posted == "" {
+		return err
+	}
+	log.Info("experts called to a help channel's question")
+	if err := f.recordOutcome(ctx, w, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS}, qoutcome.Event{Kind: qoutcome.Handoff}); err != nil {
+		return err
+	}
+	f.doneInPlace(ctx, c.ic, expertAskedBy(c.user), f.expertAgain(c, q))
+	return nil
+}
+
+// recordCall is doAskExpert's first step (markCalled): the shares of the
+// hour drawn, then the call recorded, once per thread. It returns
+// bot.ErrNoMark when the person was told why the experts were not called;
+// a call an earlier attempt of w recorded is w's own, to post.
+func (f *Feature) recordCall(ctx context.Context, w *bot.Work, c clicked, q slack.Message, e roles.Editors, log *slog.Logger) error {
 	t := f.callTake(w, c)
-	_, err = w.Step(ctx, markCalled, func(ctx context.Context) (string, error) {
+	_, err := w.Step(ctx, markCalled, func(ctx context.Context) (string, error) {
 		out, err := f.draw(ctx, &t)
 		switch {
 		case err != nil:
@@ -333,36 +367,12 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work, ic slack.Interac
 		}
 		return "", nil
 	})
-	switch {
-	case errors.Is(err, bot.ErrNoMark):
-		return nil
-	case errors.Is(err, bot.ErrUnmarked):
+	if errors.Is(err, bot.ErrUnmarked) {
 		// The call is recorded: posting it once more at worst beats not at all.
 		log.Warn("the expert call's mark was not written", "err", err)
-	case err != nil:
-		return err
+		return nil
 	}
-	posted, err := w.Step(ctx, markSummoned, func(ctx context.Context) (string, error) {
-		if err := f.summon(ctx, c, q, e, log); err != nil {
-			if passing(err) {
-				return "", bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the experts' call: %w", err))
-			}
-			log.Warn("calling the experts failed", "err", err)
-			f.uncall(ctx, w, c, log)
-			f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
-			return "", bot.ErrNoMark
-		}
-		return "", nil
-	})
-	if err = bot.Settle(err, log, "the experts' call is posted, its mark was not written"); err != nil || posted == "" {
-		return err
-	}
-	log.Info("experts called to a help channel's question")
-	if err := f.recordOutcome(ctx, w, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS}, qoutcome.Event{Kind: qoutcome.Handoff}); err != nil {
-		return err
-	}
-	f.doneInPlace(ctx, c.ic, expertAskedBy(c.user), f.expertAgain(c, q))
-	return nil
+	return err
 }
 
 // callTake is the shares of the hour a press's call of the experts takes:
