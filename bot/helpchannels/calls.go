@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/humanize"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/bot/roles"
@@ -102,8 +103,11 @@ var errNoExpertTold = errors.New("helpchannels: no expert could be told in a dir
 
 // summon posts the call of c in its thread, with Mark resolved: by the
 // experts' mentions, or, in a shared channel, mentioning nobody, each expert
-// told directly (the table above).
-func (f *Feature) summon(ctx context.Context, c clicked, q slack.Message, e roles.Editors, log *slog.Logger) error {
+// told directly (the table above). Each is a step of w: the post
+// (markSummoned), then the direct messages (markExpertsTold), so that an
+// attempt after a crash between them does not post the call again.
+// errNoExpertTold: the call is posted, but no expert could be told.
+func (f *Feature) summon(ctx context.Context, w *bot.Work, c clicked, q slack.Message, e roles.Editors, log *slog.Logger) error {
 	shared := f.shared(ctx, c.ref.Channel)
 	asked, by := calledFor(c, q), ""
 	if c.user != q.User && !c.expert.Sourced {
@@ -118,19 +122,22 @@ func (f *Feature) summon(ctx context.Context, c clicked, q slack.Message, e role
 	}
 	blocks := []slack.Block{slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil),
 		slack.NewActionBlock("resolve", resolveButton(c.ref))}
-	if _, err := f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: CallEvent, EventPayload: map[string]any{"thread": c.ref.Thread()}})); err != nil {
+	_, err := w.Step(ctx, markSummoned, func(ctx context.Context) (string, error) {
+		return f.post(ctx, c.ref.Channel, slack.MsgOptionTS(c.ref.TS), slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...),
+			slack.MsgOptionMetadata(slack.SlackMetadata{EventType: CallEvent, EventPayload: map[string]any{"thread": c.ref.Thread()}}))
+	})
+	if err = bot.Settle(err, log, "the experts' call is posted, its mark was not written"); err != nil || !shared {
 		return err
-	}
-	if !shared {
-		return nil
 	}
 	dm := asked + " in <#" + c.ref.Channel + ">, a channel shared with another organisation, and you are one of the experts called to it:\n" +
 		questionShown(q.Text) + by
-	if f.tellExperts(ctx, c.ref.Channel, c.ref.TS, e, dm, log) == 0 {
-		return errNoExpertTold
-	}
-	return nil
+	_, err = w.Step(ctx, markExpertsTold, func(ctx context.Context) (string, error) {
+		if f.tellExperts(ctx, c.ref.Channel, c.ref.TS, e, dm, log) == 0 {
+			return "", errNoExpertTold
+		}
+		return "", nil
+	})
+	return bot.Settle(err, log, "the experts are told directly, the mark was not written")
 }
 
 // calledFor says what the call of c is for, by what its button was under:

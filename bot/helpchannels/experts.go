@@ -147,12 +147,13 @@ const (
 // recorded (an attempt that finds it goes on to what follows instead of
 // saying it was done already), and the post that says so.
 const (
-	markCalled    = "called"
-	markSummoned  = "summoned"
-	markResolved  = "resolved"
-	markSaid      = "said"
-	markShareOnce = "share-once"
-	markShared    = "shared"
+	markCalled      = "called"
+	markSummoned    = "summoned"
+	markExpertsTold = "experts-told"
+	markResolved    = "resolved"
+	markSaid        = "said"
+	markShareOnce   = "share-once"
+	markShared      = "shared"
 )
 
 func (f *Feature) onAskExpert(ctx context.Context, r *bot.InteractionRequest) {
@@ -301,20 +302,20 @@ func (f *Feature) doAskExpert(ctx context.Context, w *bot.Work, ic slack.Interac
 	case err != nil:
 		return err
 	}
-	posted, err := w.Step(ctx, markSummoned, func(ctx context.Context) (string, error) {
-		if err := f.summon(ctx, c, q, e, log); err != nil {
-			if passing(err) {
-				return "", bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the experts' call: %w", err))
-			}
-			log.Warn("calling the experts failed", "err", err)
-			f.uncall(ctx, w, c, log)
-			f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
-			return "", bot.ErrNoMark
-		}
-		return "", nil
-	})
-	if err = bot.Settle(err, log, "the experts' call is posted, its mark was not written"); err != nil || posted == "" {
-		return err
+	switch err := f.summon(ctx, w, c, q, e, log); {
+	case errors.Is(err, errNoExpertTold):
+		// The call shows in the thread, with Mark resolved; the experts
+		// of the other organisation's channel were not told directly.
+		log.Warn("the experts' call is posted, but no expert could be told directly")
+		f.tell(ctx, c, "The call is in the thread, but docsbot could not message any of the experts directly. "+
+			"If you can, mention one of them in the thread.")
+	case err != nil && passing(err):
+		return bot.Later(bot.RetryDelay(w.Attempt), fmt.Errorf("posting the experts' call: %w", err))
+	case err != nil:
+		log.Warn("calling the experts failed", "err", err)
+		f.uncall(ctx, w, c, log)
+		f.tell(ctx, c, "docsbot could not call the experts: "+bot.Describe(err)+". Try again in a minute.")
+		return nil
 	}
 	log.Info("experts called to a help channel's question")
 	if err := f.recordOutcome(ctx, w, store.OutcomeRef{Team: c.team, Channel: c.ref.Channel, TS: c.ref.TS}, qoutcome.Event{Kind: qoutcome.Handoff}); err != nil {
