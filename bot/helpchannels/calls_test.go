@@ -8,6 +8,7 @@ import (
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/helpchannels"
+	"github.com/docsbot/docsbot/bot/roles"
 	"github.com/docsbot/docsbot/bot/slacktest"
 )
 
@@ -129,4 +130,34 @@ func (h *harness) threadWith2(channel, ts, text string) []slacktest.Message {
 		}
 	}
 	return out
+}
+
+// TestHelpExpertsInASharedChannelNoneToldDirectly: in a channel shared with
+// another organisation, a call whose experts docsbot cannot message
+// directly (Slack refuses every one) stays in the thread, with Mark
+// resolved, posted once, and the person who called is told privately that
+// nobody was messaged.
+func TestHelpExpertsInASharedChannelNoneToldDirectly(t *testing.T) {
+	t.Parallel()
+	const partner, ghost = "C0PARTNER", "U0GHOST" // no such person: chat.postMessage answers channel_not_found
+	c := &clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
+	h, cfg := expertsWorld(t, c)
+	h.Slack.AddChannel(slacktest.Channel{ID: partner, Name: "partner", BotMember: true, Shared: true, Members: []string{alice, bob}})
+	cfg.Help.Channels[partner] = bot.ModeAuto
+	cfg.Help.Experts = roles.Editors{Users: []string{ghost}}
+	h.StartBot(cfg)
+
+	q := h.callExperts(bob, partner, "Where do we park bicycles on Fridays?")
+	h.WaitFor("bob told nobody was messaged", func() bool { return h.told(bob, "could not message any of the experts directly") })
+	h.Settle()
+	calls := h.calls(partner, q)
+	if len(calls) != 1 {
+		t.Fatalf("%d calls in the thread, want the one posted", len(calls))
+	}
+	if _, ok := bottest.ButtonValue(calls[0], bot.ActionMarkResolved); !ok {
+		t.Errorf("the call has no Mark resolved: %s", calls[0].Blocks)
+	}
+	if h.told(bob, "could not call the experts") {
+		t.Error("bob was told the experts were not called, though the call shows in the thread")
+	}
 }
