@@ -32,9 +32,9 @@ func (h *home) projectsText(ctx context.Context) string {
 	}
 	for _, p := range set.All() {
 		b.WriteString("\n• " + projectLabel(p.Name))
-		if len(p.Channels) > 0 {
-			channels := make([]string, len(p.Channels))
-			for i, c := range p.Channels {
+		if here := h.core.ChannelsHere(ctx, p.Channels); len(here) > 0 {
+			channels := make([]string, len(here))
+			for i, c := range here {
 				channels[i] = "<#" + mrkdwn.Escape(c) + ">"
 			}
 			b.WriteString(": the default in " + strings.Join(channels, ", "))

@@ -60,3 +60,34 @@ func TestProjectsServeTheirWorkspaces(t *testing.T) {
 		t.Errorf("%d jobs in all, want olive's alone", n)
 	}
 }
+
+// TestHomeNamesOnlyItsWorkspacesChannels: a projects-file project serving
+// two workspaces, the default in a channel of each, is shown on each
+// workspace's Home with that workspace's channel alone: never the other
+// workspace's channel id.
+func TestHomeNamesOnlyItsWorkspacesChannels(t *testing.T) {
+	t.Parallel()
+	h, f := installWorld(t)
+	h.AddProject(bottest.Project{Name: "docs", API: h.API, Channels: []string{general, otherChan}, Teams: []string{primary, other}})
+	installBot(h, f)
+	for _, in := range []struct{ team, user string }{{primary, alice}, {other, olive}} {
+		installAs(h, f, in.team, in.user)
+	}
+	for _, w := range []struct{ user, here, elsewhere string }{{alice, general, otherChan}, {olive, otherChan, general}} {
+		if _, err := h.Slack.OpenHome(t.Context(), w.user); err != nil {
+			t.Fatal(err)
+		}
+		var home string
+		h.WaitFor(w.user+"'s Home with the projects", func() bool {
+			v, _ := h.Slack.HomeView(w.user)
+			home = bottest.Rendered(slacktest.Message{Blocks: v.Blocks})
+			return strings.Contains(home, "docsbot serves one docs project")
+		})
+		if !strings.Contains(home, "<#"+w.here+">") {
+			t.Errorf("%s's Home does not name its own channel %s:\n%s", w.user, w.here, home)
+		}
+		if strings.Contains(home, w.elsewhere) {
+			t.Errorf("%s's Home names another workspace's channel:\n%s", w.user, home)
+		}
+	}
+}
