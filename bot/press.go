@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/slack-go/slack"
@@ -14,9 +15,9 @@ import (
 // Presses: a button whose work writes anything (a record, a vote, a post)
 // is inbox work, as a command is. QueuePress records the press, the
 // interaction as Slack sent it, before its ack; whichever replica claims
-// the work does it (HandlePress gives its handler the interaction), so a replica
-// stopped or killed after the ack leaves the press to another instead of
-// dropping it. A handler that opens a modal answers inline: its trigger_id
+// the work does it (HandlePress gives its handler the interaction), so a
+// replica stopped or killed after the ack leaves the press to another
+// instead of dropping it. A handler that opens a modal answers inline: its trigger_id
 // lasts 3 seconds. A press's work, by the marks it finds and what happens:
 //
 //	marks found            event                               action
@@ -52,7 +53,7 @@ func (b *Bot) QueuePress(ctx context.Context, r *InteractionRequest, kind, notDo
 
 // errNotTaken is QueuePress's cause when the inbox did not take a press in
 // time (AcceptEnvelope logged why).
-var errNotTaken = fmt.Errorf("bot: the inbox did not take the press")
+var errNotTaken = errors.New("bot: the inbox did not take the press")
 
 // pressKey names a press's work: its trigger_id, else the message, the
 // person and the press's time, which Slack sends again alike.
