@@ -158,6 +158,9 @@ type Bot struct {
 	gate  *roles.Gate
 	// rooms keeps what Slack says of channels (Sight).
 	rooms *roles.Rooms
+	// channelsHere is what Slack said of which workspace a setting's
+	// channels belong to (ChannelsHere).
+	channelsHere channelsHere
 	// projects are Config.Projects, or the implicit one.
 	projects *project.Set
 	// connected are the projects connected from Slack (Config.Connected);
