@@ -8,42 +8,17 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
-// changed ends a change of team's docs projects by user, answered before
-// it was made (a button's, acked at once): audited, then told.
-func (s *settings) changed(ctx context.Context, team, user, key, detail, confirm string) {
-	s.audit(ctx, team, user, key, detail)
-	s.projectsTold(ctx, team, user, key, confirm)
-}
-
 // audit records a change of team's settings by user (settings.change,
 // detail saying what changed, never a key's text; key names the change).
-// A change made in a modal's ack is audited before the ack, so that
-// nothing saved goes unaudited.
+// A change is audited before the ack that answers it, or by the work that
+// tells it, queued before that ack (told.go), so that nothing saved goes
+// unaudited.
 func (s *settings) audit(ctx context.Context, team, user, key, detail string) {
 	s.core.Audit().Record(ctx, store.AuditRecord{Team: team, User: user, Action: store.AuditSettings, Outcome: "ok",
 		Detail: detail, Work: "settings:" + key})
-}
-
-// projectsTold ends a change of team's docs projects, audited: this
-// replica forgets what it read of them (the others when they hear of it),
-// and user is told (confirm). It runs after the ack.
-func (s *settings) projectsTold(ctx context.Context, team, user, key, text string) {
-	s.core.ConnectedChanged(team)
-	s.confirm(ctx, team, user, key, text)
-}
-
-// confirm tells user privately, in their DM with docsbot, what changed,
-// and the Home hooks. A failure to confirm is logged: the change is made,
-// and the Home shows it.
-func (s *settings) confirm(ctx context.Context, team, user, key, text string) {
-	if _, _, err := s.core.SlackIn(ctx).PostMessageContext(ctx, user, slack.MsgOptionText(text, false)); err != nil {
-		s.log.Warn("a change of settings could not be confirmed to its admin", "user", user, "err", err)
-	}
-	s.tellChanged(ctx, team, user, key)
 }
 
 // refused audits a settings action refused to user (the admin check).
@@ -145,15 +120,15 @@ func (s *settings) apply(ctx context.Context, team, user string, sets []store.Wo
 
 // save saves sets and answers the submission r of team's admin user:
 // on its input block when they cannot be saved, else closed, then each
-// change (those of done too) audited and confirmed.
+// change (those of done too) told (told.go): queued before the ack, told
+// at once after it when Redis cannot take the telling.
 func (s *settings) save(ctx context.Context, r *bot.InteractionRequest, team, user, block string, sets []store.WorkspaceSetting, done ...change) {
 	changes, err := s.apply(ctx, team, user, sets)
 	if err != nil {
 		fail(r, block, storageTrouble)
 		return
 	}
-	r.Ack(nil)
-	s.told(ctx, team, user, append(done, changes...))
+	s.told(ctx, team, user, append(done, changes...), func() { r.Ack(nil) })
 }
 
 // saveRows answers the submission r of modal (what names it for the audit
@@ -188,44 +163,4 @@ func pressed(ic slack.InteractionCallback) string {
 		return ""
 	}
 	return ic.ActionCallback.BlockActions[0].Value
-}
-
-// told ends a change of settings that changed what changes say: each an
-// audit record, one confirmation of them all, the admin's Home published
-// again. Nothing changed: nothing to tell.
-func (s *settings) told(ctx context.Context, team, user string, changes []change) {
-	if len(changes) == 0 {
-		return
-	}
-	key := "set:" + s.cfg.Now().Format("20060102T150405.000")
-	lines := []string{"✅ docsbot's settings changed in this workspace, in force within 5 seconds:"}
-	for i, c := range changes {
-		s.audit(ctx, team, user, fmt.Sprintf("%s:%d", key, i), c.audit())
-		lines = append(lines, c.line())
-	}
-	s.confirm(ctx, team, user, key, strings.Join(lines, "\n"))
-}
-
-// onClear clears the setting its value names (a workspace-wide one of the
-// table), for an admin of the workspace the press came from: the
-// environment's applies again. The answer is the admin's DM and Home; a
-// refusal is a modal (the Home has no place for a private message).
-func (s *settings) onClear(ctx context.Context, r *bot.InteractionRequest) {
-	ic := r.Interaction
-	r.Ack(nil)
-	team, user, key := ic.Team.ID, ic.User.ID, pressed(ic)
-	if refusal := s.core.AdminRefusal(ctx, user); refusal != "" {
-		s.show(ctx, ic, noticeModal(refusal), "Clear")
-		s.refused(ctx, team, user, "clear "+mrkdwn.Cut(key, 40), refusal)
-		return
-	}
-	if st := row(key); st.PerChannel || st.Env == "" || st.Kind == KindDigest {
-		return // no setting of the table's: a payload of another version
-	}
-	changes, err := s.apply(ctx, team, user, []store.WorkspaceSetting{{Key: key}})
-	if err != nil {
-		s.show(ctx, ic, noticeModal(storageTrouble), "Clear")
-		return
-	}
-	s.told(ctx, team, user, changes)
 }

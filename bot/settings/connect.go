@@ -105,10 +105,11 @@ func (s *settings) onConnectSubmitted(ctx context.Context, r *bot.InteractionReq
 	}
 	key := "connect:" + name + ":" + conn.At.Format("20060102T150405.000")
 	s.audit(ctx, team, user, key, fmt.Sprintf("connected the docs project `%s` (project id %s, API key %s%s)", name, f.projectID, store.KeyHint(f.apiKey), assistantNote(f)))
-	r.Ack(nil)
-	s.projectsTold(ctx, team, user, key,
-		"✅ The docs project *"+mrkdwn.Escape(name)+"* (`"+mrkdwn.Escape(mrkdwn.Cut(f.projectID, 100))+"`) is connected: "+
-			"people here can now start docs agent jobs"+answersNote(f)+". Its keys are sealed; docsbot shows only `"+store.KeyHint(f.apiKey)+"`.")
+	s.core.ConnectedChanged(team)
+	s.tellAround(ctx, toldRequest{Team: team, User: user, Key: key,
+		Confirm: "✅ The docs project *" + mrkdwn.Escape(name) + "* (`" + mrkdwn.Escape(mrkdwn.Cut(f.projectID, 100)) + "`) is connected: " +
+			"people here can now start docs agent jobs" + answersNote(f) + ". Its keys are sealed; docsbot shows only `" + store.KeyHint(f.apiKey) + "`."},
+		func() { r.Ack(nil) })
 }
 
 // assistantNote is the audit's note of an assistant key.

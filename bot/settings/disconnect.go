@@ -2,53 +2,60 @@ package settings
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+
+	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
-// onDisconnect disconnects the project its value names, for an admin of
-// the workspace the click came from (the table in settings.go). The
-// answer is a modal: the Home has no place for a private message.
+// workDisconnect is the kind of a Disconnect's press (presses.go).
+const workDisconnect = "settings.disconnect"
+
+// onDisconnect queues the press of Disconnect, whose value names the
+// project, and acks it (presses.go).
 func (s *settings) onDisconnect(ctx context.Context, r *bot.InteractionRequest) {
-	ic := r.Interaction
-	r.Ack(nil)
+	s.core.QueuePress(ctx, r, workDisconnect, "the docs project was not disconnected")
+}
+
+// doDisconnect disconnects the project the press names, for an admin of
+// the workspace it came from (the table in settings.go), from the inbox:
+// the project retired once (mark retired, whose value is the telling),
+// then told (tell).
+func (s *settings) doDisconnect(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	team, user, name := ic.Team.ID, ic.User.ID, pressed(ic)
-	say := func(text string) {
-		if _, err := s.core.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, noticeModal(text)); err != nil {
-			s.log.Warn("the answer to Disconnect could not be shown", "user", user, "err", err)
-		}
-	}
 	if !s.core.ConnectsInSlack() {
-		say(notConnectable)
-		return
+		s.answer(ctx, ic, notConnectable, "Disconnect")
+		return nil
 	}
-	if refusal := s.core.AdminRefusal(ctx, user); refusal != "" {
-		say(refusal)
-		s.refused(ctx, team, user, "disconnect "+name, refusal)
-		return
+	if done := s.pressRefused(ctx, w, ic, "disconnect "+name); done {
+		return nil
 	}
-	list, _, err := s.store.Connections.List(ctx, team)
-	if err != nil {
-		s.log.Warn("the connected docs projects cannot be read", "err", err)
-		say("docsbot cannot reach its storage right now, so nothing was changed. Try again in a minute.")
-		return
-	}
-	for _, c := range list {
-		if c.Name != name || !c.Retired.IsZero() {
-			continue
+	told, err := w.Step(ctx, "retired", func(ctx context.Context) (string, error) {
+		list, _, err := s.store.Connections.List(ctx, team)
+		if err != nil {
+			return "", fmt.Errorf("reading the connected docs projects: %w", err)
 		}
-		c.Retired = s.cfg.Now()
-		if err := s.store.Connections.Save(ctx, c); err != nil {
-			s.log.Warn("a docs project could not be disconnected", "err", err)
-			say("docsbot cannot reach its storage right now, so nothing was changed. Try again in a minute.")
-			return
+		for _, c := range list {
+			if c.Name != name || !c.Retired.IsZero() {
+				continue
+			}
+			c.Retired = s.cfg.Now()
+			if err := s.store.Connections.Save(ctx, c); err != nil {
+				return "", fmt.Errorf("disconnecting a docs project: %w", err)
+			}
+			s.core.ConnectedChanged(team)
+			key := "disconnect:" + name + ":" + c.Retired.Format("20060102T150405.000")
+			req := toldRequest{Team: team, User: user, Key: key,
+				Audits:  []string{fmt.Sprintf("disconnected the docs project `%s` (project id %s)", name, c.ProjectID)},
+				Confirm: "The docs project *" + mrkdwn.Escape(name) + "* is disconnected: nothing new starts in it. Jobs already running in it are still followed to the end."}
+			b, err := json.Marshal(req)
+			return string(b), err
 		}
-		s.changed(ctx, team, user, "disconnect:"+name+":"+c.Retired.Format("20060102T150405.000"),
-			fmt.Sprintf("disconnected the docs project `%s` (project id %s)", name, c.ProjectID),
-			"The docs project *"+mrkdwn.Escape(name)+"* is disconnected: nothing new starts in it. Jobs already running in it are still followed to the end.")
-		return
-	}
-	say("The docs project `" + mrkdwn.Escape(mrkdwn.Cut(name, 40)) + "` is not connected here (any more).")
+		s.answer(ctx, ic, "The docs project `"+mrkdwn.Escape(mrkdwn.Cut(name, 40))+"` is not connected here (any more).", "Disconnect")
+		return "", bot.ErrNoMark
+	})
+	return s.tellStep(ctx, w, told, err)
 }

@@ -112,13 +112,11 @@ func (s *settings) onLimitsSubmitted(ctx context.Context, r *bot.InteractionRequ
 			changes = append(changes, *c)
 		}
 		if err != nil {
-			fail(r, p.st.Key, storageTrouble+" What was changed before is in your DM.")
-			s.told(ctx, team, user, changes)
+			s.told(ctx, team, user, changes, func() { fail(r, p.st.Key, storageTrouble+" What was changed before is in your DM.") })
 			return
 		}
 	}
-	r.Ack(nil)
-	s.told(ctx, team, user, changes)
+	s.told(ctx, team, user, changes, func() { r.Ack(nil) })
 	sched := s.scheduleOf(s.setIn(ctx, team)[bot.SettingDigestTime].Value)
 	for _, p := range plans {
 		s.announceDigest(ctx, user, p, sched)

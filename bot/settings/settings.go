@@ -23,9 +23,12 @@
 // docsbot, and the admin's Home published again.
 //
 // Disconnecting. Each project connected from Slack has *Disconnect* (with
-// Slack's confirm dialog); the admin check again; the project takes no
-// new work at once, the work it has (a running job) is still followed
-// (store.RetiredKept); audited and confirmed the same way.
+// Slack's confirm dialog), a press done from the inbox (presses.go); the
+// admin check again; the project takes no new work at once, the work it
+// has (a running job) is still followed (store.RetiredKept); audited and
+// confirmed the same way. Whatever a change, its telling (the audit
+// records, the confirmation, the Home) is done once even when the replica
+// that saved it dies after its ack (told.go).
 //
 // The other settings (table.go has them, with the variable each goes
 // over) are set in three modals, each answered in its ack the same way:
@@ -205,6 +208,9 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes.HandleViewSubmission(ViewPeople, s.onPeopleSubmitted)
 	routes.HandleViewSubmission(ViewLimits, s.onLimitsSubmitted)
 	routes.HandleBlockActions(ActionClear, s.onClear)
+	routes.HandleWork(workTold, bot.WorkHandler{Do: s.doTold})
+	routes.HandlePress(workDisconnect, bot.PressHandler{Do: s.doDisconnect, GiveUp: s.giveUp("the docs project was not disconnected")})
+	routes.HandlePress(workClear, bot.PressHandler{Do: s.doClear, GiveUp: s.giveUp("the setting was not cleared")})
 	return &Feature{s: s}, nil
 }
 
