@@ -8,29 +8,16 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
-	"github.com/docsbot/docsbot/bot/mrkdwn"
 	"github.com/docsbot/docsbot/store"
 )
 
-// workClear is the kind of a Clear's press (presses.go).
-const workClear = "settings.clear"
-
-// onClear queues the press of Clear, whose value is the setting's key, and
-// acks it (presses.go).
-func (s *settings) onClear(ctx context.Context, r *bot.InteractionRequest) {
-	s.core.QueuePress(ctx, r, workClear, "the setting was not cleared")
-}
-
 // doClear clears the setting the press names (a workspace-wide one of the
-// table), for an admin of the workspace it came from, from the inbox: the
-// environment's applies again. The setting is cleared once (mark cleared,
-// whose value is the telling), then told in the admin's DM and Home
-// (tell).
+// table), for an admin of the workspace it came from (presses), from the
+// inbox: the environment's applies again. The setting is cleared once
+// (mark cleared, whose value is the telling), then told in the admin's DM
+// and Home (tell).
 func (s *settings) doClear(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	team, user, key := ic.Team.ID, ic.User.ID, pressed(ic)
-	if done := s.pressRefused(ctx, w, ic, "clear "+mrkdwn.Cut(key, 40)); done {
-		return nil
-	}
 	if st := row(key); st.PerChannel || st.Env == "" || st.Kind == KindDigest {
 		return nil // no setting of the table's: a payload of another version
 	}

@@ -11,26 +11,14 @@ import (
 	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
-// workDisconnect is the kind of a Disconnect's press (presses.go).
-const workDisconnect = "settings.disconnect"
-
-// onDisconnect queues the press of Disconnect, whose value names the
-// project, and acks it (presses.go).
-func (s *settings) onDisconnect(ctx context.Context, r *bot.InteractionRequest) {
-	s.core.QueuePress(ctx, r, workDisconnect, "the docs project was not disconnected")
-}
-
 // doDisconnect disconnects the project the press names, for an admin of
-// the workspace it came from (the table in settings.go), from the inbox:
-// the project retired once (mark retired, whose value is the telling),
-// then told (tell).
+// the workspace it came from (presses), from the inbox: the project
+// retired once (mark retired, whose value is the telling), then told
+// (tell).
 func (s *settings) doDisconnect(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
 	team, user, name := ic.Team.ID, ic.User.ID, pressed(ic)
 	if !s.core.ConnectsInSlack() {
 		s.answer(ctx, ic, notConnectable, "Disconnect")
-		return nil
-	}
-	if done := s.pressRefused(ctx, w, ic, "disconnect "+name); done {
 		return nil
 	}
 	told, err := w.Step(ctx, "retired", func(ctx context.Context) (string, error) {

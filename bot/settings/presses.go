@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/bot/mrkdwn"
 )
 
 // Presses. Disconnect and Clear change what a workspace serves, so their
@@ -27,6 +28,54 @@ import (
 // A press's answer is a modal opened with its trigger (the Home has no
 // place for a private message) while the trigger lasts, else a message in
 // the presser's DM with docsbot (answer).
+
+// The kinds of the presses' work.
+const (
+	workDisconnect = "settings.disconnect"
+	workClear      = "settings.clear"
+)
+
+// press is one of the Settings' buttons done from the inbox: its action
+// (a prefix of actions when group), its work's kind, what it does in the
+// audit's words (followed by the button's value), what the presser is told
+// was not done when it cannot be, and its work, for an admin.
+type press struct {
+	action  string
+	group   bool
+	kind    string
+	what    string
+	notDone string
+	do      func(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error
+}
+
+// presses are the Settings' buttons done from the inbox (the table above).
+func (s *settings) presses() []press {
+	return []press{
+		{ActionDisconnect, false, workDisconnect, "disconnect", "the docs project was not disconnected", s.doDisconnect},
+		{ActionClear, true, workClear, "clear", "the setting was not cleared", s.doClear},
+	}
+}
+
+// routePresses routes each press: queued and acked (bot.QueuePress), then
+// refused to anyone but an admin (pressRefused) or done by its work, or
+// given up (giveUp).
+func (s *settings) routePresses(routes bot.Router) {
+	for _, p := range s.presses() {
+		do := func(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
+			if s.pressRefused(ctx, w, ic, p.what+" "+mrkdwn.Cut(pressed(ic), 40)) {
+				return nil
+			}
+			return p.do(ctx, w, ic)
+		}
+		queue := func(ctx context.Context, r *bot.InteractionRequest) { s.core.QueuePress(ctx, r, p.kind, p.notDone) }
+		if p.group {
+			routes.HandleBlockActions(p.action, queue)
+		} else {
+			routes.HandleBlockAction(p.action, queue)
+		}
+		routes.HandlePress(p.kind, bot.PressHandler{Do: do, GiveUp: s.giveUp(p.notDone)})
+	}
+}
 
 // pressRefused answers and audits a press of what by someone who is no
 // admin of its workspace, and reports whether it did.

@@ -196,7 +196,6 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	s := &settings{core: b, cfg: cfg.withDefaults(), store: d, log: b.Logger().With("feature", Name)}
 	routes.HandleBlockAction(ActionConnect, s.onConnect)
 	routes.HandleViewSubmission(ViewConnect, s.onConnectSubmitted)
-	routes.HandleBlockAction(ActionDisconnect, s.onDisconnect)
 	// The buttons that open the other modals, for an admin (modal.go).
 	for _, m := range []struct {
 		action, title string
@@ -207,10 +206,8 @@ func Register(b *bot.Bot, cfg Config, d Deps) (*Feature, error) {
 	routes.HandleViewSubmission(ViewChannels, s.onChannelsSubmitted)
 	routes.HandleViewSubmission(ViewPeople, s.onPeopleSubmitted)
 	routes.HandleViewSubmission(ViewLimits, s.onLimitsSubmitted)
-	routes.HandleBlockActions(ActionClear, s.onClear)
+	s.routePresses(routes)
 	routes.HandleWork(workTold, bot.WorkHandler{Do: s.doTold})
-	routes.HandlePress(workDisconnect, bot.PressHandler{Do: s.doDisconnect, GiveUp: s.giveUp("the docs project was not disconnected")})
-	routes.HandlePress(workClear, bot.PressHandler{Do: s.doClear, GiveUp: s.giveUp("the setting was not cleared")})
 	return &Feature{s: s}, nil
 }
 
