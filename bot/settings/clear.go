@@ -2,7 +2,6 @@ package settings
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/slack-go/slack"
@@ -11,27 +10,29 @@ import (
 	"github.com/docsbot/docsbot/store"
 )
 
-// doClear clears the setting the press names (a workspace-wide one of the
-// table), for an admin of the workspace it came from (presses), from the
-// inbox: the environment's applies again. The setting is cleared once
-// (mark cleared, whose value is the telling), then told in the admin's DM
-// and Home (tell).
-func (s *settings) doClear(ctx context.Context, w *bot.Work, ic slack.InteractionCallback) error {
+// decideClear decides the clearing of the setting the press names (a
+// workspace-wide one of the table; presses): its value set in Slack gives
+// way to the environment's. Nothing set in Slack: nothing to clear or tell.
+func (s *settings) decideClear(ctx context.Context, ic slack.InteractionCallback) (pressDecision, error) {
 	team, user, key := ic.Team.ID, ic.User.ID, pressed(ic)
-	if st := row(key); st.PerChannel || st.Env == "" || st.Kind == KindDigest {
-		return nil // no setting of the table's: a payload of another version
+	st := row(key)
+	if st.PerChannel || st.Env == "" || st.Kind == KindDigest {
+		return pressDecision{}, bot.ErrNoMark // no setting of the table's: a payload of another version
 	}
-	told, err := w.Step(ctx, "cleared", func(ctx context.Context) (string, error) {
-		changes, err := s.apply(ctx, team, user, []store.WorkspaceSetting{{Key: key}})
-		if err != nil {
-			return "", fmt.Errorf("clearing a setting: %w", err)
-		}
-		req, ok := s.toldOf(team, user, changes)
-		if !ok {
-			return "", bot.ErrNoMark // cleared already: nothing to tell
-		}
-		b, err := json.Marshal(req)
-		return string(b), err
-	})
-	return s.tellStep(ctx, w, told, err)
+	all, err := s.store.Settings.All(ctx, team)
+	if err != nil {
+		return pressDecision{}, fmt.Errorf("reading the workspace's settings: %w", err)
+	}
+	told, ok := s.toldOf(team, user, []change{{Setting: st, Old: all[key].Value}})
+	if all[key].Value == "" || !ok {
+		return pressDecision{}, bot.ErrNoMark
+	}
+	return pressDecision{Told: told}, nil
+}
+
+// writeClear clears the setting the press names; clearing it again
+// changes nothing.
+func (s *settings) writeClear(ctx context.Context, ic slack.InteractionCallback, _ pressDecision) error {
+	_, err := s.apply(ctx, ic.Team.ID, ic.User.ID, []store.WorkspaceSetting{{Key: pressed(ic)}})
+	return err
 }

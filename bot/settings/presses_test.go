@@ -1,6 +1,7 @@
 package settings_test
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -15,19 +16,28 @@ import (
 )
 
 // TestSettingsWorkLeftByADeadReplicaIsDone: a replica took a press of
-// Disconnect, and the telling of a modal's change after writing its first
-// audit record, then died. Another replica disconnects the project, audits
-// and confirms it once, and of the change appends only the audit record
-// not yet marked, then confirms it once. A member's presses of Disconnect
+// Disconnect, another it had decided (its time and telling marked) but not
+// written, and the telling of a modal's change after writing its first
+// audit record, then died. Another replica disconnects both projects, the
+// second at the decided time, audits and confirms each once, and of the
+// change appends only the audit record not yet marked, then confirms it
+// once. A member's presses of Disconnect
 // and Clear (forged: their Home has neither) are refused in their DM, the
-// trigger being gone, and audited once each; nothing of theirs changes.
+// trigger being gone, and audited once each: the other project stays
+// connected and the editors set.
 func TestSettingsWorkLeftByADeadReplicaIsDone(t *testing.T) {
 	t.Parallel()
 	h := bottest.New(t, redisURL)
 	h.Slack.MakeAdmin(alice, false)
 	sealer, _ := store.NewSealer(secretsKey)
 	conns := h.OpenStore().Connections(sealer)
-	if err := conns.Save(t.Context(), store.Connection{Team: team, Name: "web", ProjectID: h.API.ProjectID, APIKey: h.API.Key, By: alice, At: time.Now()}); err != nil {
+	for _, name := range []string{"web", "guides", "api"} {
+		if err := conns.Save(t.Context(), store.Connection{Team: team, Name: name, ProjectID: h.API.ProjectID, APIKey: h.API.Key, By: alice, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	editors := store.WorkspaceSetting{Key: bot.SettingEditors, Value: alice, By: alice, At: time.Now()}
+	if _, err := h.OpenStore().WorkspaceSettings().Apply(t.Context(), team, []store.WorkspaceSetting{editors}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -37,9 +47,17 @@ func TestSettingsWorkLeftByADeadReplicaIsDone(t *testing.T) {
 		TriggerID: "1795856400.expired", ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{
 			{ActionID: settings.ActionDisconnect, Value: "web", ActionTs: "1795856400.000100"}}}}
 	h.DeadReplicaWork("act:dead-replica-disconnect", "settings.disconnect", press, nil)
+	// A Disconnect of api decided (its time chosen, its telling written
+	// down) but not written.
+	retired := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	decided, _ := json.Marshal(map[string]any{"retired": retired, "told": map[string]any{"team": team, "user": alice, "key": "disconnect:api:20261203T090000.000",
+		"audits": []string{"disconnected the docs project `api` (project id " + h.API.ProjectID + ")"}, "confirm": "The docs project *api* is disconnected."}})
+	apiPress := *press
+	apiPress.ActionCallback.BlockActions = []*slack.BlockAction{{ActionID: settings.ActionDisconnect, Value: "api", ActionTs: "1795856400.000400"}}
+	h.DeadReplicaWork("act:dead-replica-disconnect-api", "settings.disconnect", &apiPress, map[string]string{"decided": string(decided)})
 	// A member's presses, forged (their Home has no such buttons): refused.
 	for kind, action := range map[string]*slack.BlockAction{
-		"settings.disconnect": {ActionID: settings.ActionDisconnect, Value: "web", ActionTs: "1795856400.000200"},
+		"settings.disconnect": {ActionID: settings.ActionDisconnect, Value: "guides", ActionTs: "1795856400.000200"},
 		"settings.clear":      {ActionID: settings.ActionClear + bot.SettingEditors, Value: bot.SettingEditors, ActionTs: "1795856400.000300"},
 	} {
 		forged := &slack.InteractionCallback{Type: slack.InteractionTypeBlockActions, Team: slack.Team{ID: team}, User: slack.User{ID: bob},
@@ -61,7 +79,7 @@ func TestSettingsWorkLeftByADeadReplicaIsDone(t *testing.T) {
 		}
 		return n
 	}
-	h.WaitFor("the disconnect confirmed", func() bool { return dmSaying("is disconnected") == 1 })
+	h.WaitFor("the disconnects confirmed", func() bool { return dmSaying("is disconnected") == 2 })
 	h.WaitFor("the change confirmed", func() bool { return dmSaying("settings changed") == 1 })
 	h.WaitFor("bob's presses refused in his DM", func() bool {
 		n := 0
@@ -73,12 +91,24 @@ func TestSettingsWorkLeftByADeadReplicaIsDone(t *testing.T) {
 		return n == 2
 	})
 	h.Idle()
-	if list, _, err := conns.List(t.Context(), team); err != nil || len(list) != 1 || list[0].Retired.IsZero() {
-		t.Errorf("after the press: %+v, %v", list, err)
+	list, _, err := conns.List(t.Context(), team)
+	if err != nil || len(list) != 3 {
+		t.Fatalf("after the presses: %+v, %v", list, err)
+	}
+	for _, c := range list {
+		if got := !c.Retired.IsZero(); got != (c.Name != "guides") {
+			t.Errorf("%s retired %t: alice's presses retire web and api, not bob's guides", c.Name, got)
+		}
+		if c.Name == "api" && !c.Retired.Equal(retired) {
+			t.Errorf("api retired at %v, want the decided %v", c.Retired, retired)
+		}
+	}
+	if all, err := h.OpenStore().WorkspaceSettings().All(t.Context(), team); err != nil || all[bot.SettingEditors].Value != alice {
+		t.Errorf("the editors after bob's Clear: %+v, %v; want alice still", all[bot.SettingEditors], err)
 	}
 	works := map[string]int{}
 	var refusals []string
-	err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(t.Context(), store.AuditQuery{}, func(r store.AuditRecord) error {
+	err = h.OpenStore().AuditLog(store.AuditOptions{}).Each(t.Context(), store.AuditQuery{}, func(r store.AuditRecord) error {
 		switch r.Action {
 		case store.AuditSettings:
 			works[r.Work+" "+r.Detail]++
@@ -96,14 +126,15 @@ func TestSettingsWorkLeftByADeadReplicaIsDone(t *testing.T) {
 			disconnects += n
 		}
 	}
-	if disconnects != 1 || works[`settings:set:20261203T090000.000:1 set Experts (over DOCSBOT_EXPERTS) to "U0BOB"`] != 1 || len(works) != 2 {
-		t.Errorf("audit records of settings: %v; want the disconnect and the second change, once each", works)
+	if disconnects != 1 || works["settings:disconnect:api:20261203T090000.000 disconnected the docs project `api` (project id "+h.API.ProjectID+")"] != 1 ||
+		works[`settings:set:20261203T090000.000:1 set Experts (over DOCSBOT_EXPERTS) to "U0BOB"`] != 1 || len(works) != 3 {
+		t.Errorf("audit records of settings: %v; want the two disconnects and the second change, once each", works)
 	}
 	slices.Sort(refusals)
-	if want := []string{bob + " settings: clear " + bot.SettingEditors + ": not an admin", bob + " settings: disconnect web: not an admin"}; !slices.Equal(refusals, want) {
+	if want := []string{bob + " settings: clear " + bot.SettingEditors + ": not an admin", bob + " settings: disconnect guides: not an admin"}; !slices.Equal(refusals, want) {
 		t.Errorf("refusals audited: %q, want %q", refusals, want)
 	}
-	if n, m := dmSaying("is disconnected"), dmSaying("settings changed"); n != 1 || m != 1 {
-		t.Errorf("alice was told %d disconnects and %d changes, want 1 and 1", n, m)
+	if n, m := dmSaying("is disconnected"), dmSaying("settings changed"); n != 2 || m != 1 {
+		t.Errorf("alice was told %d disconnects and %d changes, want 2 and 1", n, m)
 	}
 }

@@ -26,9 +26,10 @@
 // Slack's confirm dialog), a press done from the inbox (presses.go); the
 // admin check again; the project takes no new work at once, the work it
 // has (a running job) is still followed (store.RetiredKept); audited and
-// confirmed the same way. Whatever a change, its telling (the audit
-// records, the confirmation, the Home) is done once even when the replica
-// that saved it dies after its ack (told.go).
+// confirmed the same way. A change's telling (its audit records, the
+// confirmation, the Home) is done once even when the replica that saved it
+// dies after its ack (told.go); a digest channel's own announcement
+// (digests.go) is still made after the ack, and lost with its replica.
 //
 // The other settings (table.go has them, with the variable each goes
 // over) are set in three modals, each answered in its ack the same way:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -34,13 +35,17 @@ import (
 // (tellNow), as before there was an inbox.
 
 // workTold is the kind of the inbox work that tells a change saved in an
-// ack (toldRequest).
-const workTold = "settings.told"
+// ack (toldRequest); markConfirmed marks its confirmation sent.
+const (
+	workTold      = "settings.told"
+	markConfirmed = "confirmed"
+)
 
 // toldRequest is what a change of settings tells: the admin who made it,
-// the change's key (its audit records' Work is "settings:" + Key + ":N",
-// or "settings:" + Key for one alone), the audit records' details, and the
-// confirmation.
+// the change's key (its audit records' Work is "settings:" + Key + ":N"
+// when Numbered, as a form's or Clear's changes are; "settings:" + Key
+// otherwise, as Connect's and Disconnect's), the audit records' details,
+// and the confirmation.
 type toldRequest struct {
 	Team    string   `json:"team"`
 	User    string   `json:"user"`
@@ -98,13 +103,21 @@ func (req toldRequest) auditKey(i int) string {
 	return fmt.Sprintf("%s:%d", req.Key, i)
 }
 
+// queueToldBudget bounds the queueing of a telling, inside the 3 seconds
+// Slack gives the ack that follows it.
+const queueToldBudget = time.Second
+
 // queueTold queues the telling of req as inbox work, before the ack of the
 // change it tells; false when Redis could not take it (the caller then
 // tells at once after its ack: tellNow).
 func (s *settings) queueTold(ctx context.Context, req toldRequest) bool {
+	ctx, cancel := context.WithTimeout(ctx, queueToldBudget)
+	defer cancel()
 	payload, err := json.Marshal(req)
 	if err == nil {
-		_, err = s.core.QueueFromWork(ctx, store.Work{Key: "settings:" + req.Key, Kind: workTold, Payload: payload})
+		// Keyed by the admin too: two changes saved in the same
+		// millisecond are two tellings.
+		_, err = s.core.QueueFromWork(ctx, store.Work{Key: "settings.told:" + req.Team + ":" + req.User + ":" + req.Key, Kind: workTold, Payload: payload})
 	}
 	if err != nil {
 		s.log.Warn("the telling of a change of settings could not be queued; telling it now", "user", req.User, "err", err)
@@ -134,7 +147,7 @@ func (s *settings) tell(ctx context.Context, w *bot.Work, req toldRequest) error
 			log.Warn("recording an audit record's mark failed", "err", err)
 		}
 	}
-	_, err := w.Step(ctx, "confirmed", func(ctx context.Context) (string, error) {
+	_, err := w.Step(ctx, markConfirmed, func(ctx context.Context) (string, error) {
 		return "1", s.post(ctx, req.User, req.Confirm)
 	})
 	switch {
