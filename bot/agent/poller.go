@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -265,8 +266,10 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 			return true // the notify lease brings the job back
 		case err != nil && bot.TransientSlack(err):
 			log.Error("posting the job's result kept failing; giving up", "err", err, "attempts", attempt)
+			a.auditUndelivered(ctx, c, status, "Slack kept failing")
 		case err != nil:
 			log.Error("cannot post the job's result in its thread nor send it to the requester; giving up", "err", err)
+			a.auditUndelivered(ctx, c, status, cmp.Or(bot.SlackCode(err), "Slack refused it"))
 		default:
 			log.Info("job finished; result posted", "status", status, "pr", pr != "", "generation", c.Job.Generation)
 			a.metrics.Notified(status)
@@ -277,6 +280,18 @@ func (a *agent) finish(ctx context.Context, c store.Claim, status docsapi.Status
 		}
 	}
 	return a.recordFinished(ctx, wctx, c, status, pr, inThread, log)
+}
+
+// auditUndelivered records that c's result, status, could not be reported
+// (why: Slack's code, never a token): the workspace removed docsbot or
+// refused its token, or Slack failed all along. Nobody in Slack can be told,
+// so the audit trail keeps it for whoever runs docsbot (`docsbot audit`),
+// under the key a delivered result has.
+func (a *agent) auditUndelivered(ctx context.Context, c store.Claim, status docsapi.Status, why string) {
+	thread := c.Job.Thread
+	a.core.Audit().Record(ctx, store.AuditRecord{Team: thread.Team, Channel: thread.Channel, User: c.Job.Requester,
+		Action: store.AuditResult, Outcome: "undelivered", JobID: c.JobID, Detail: string(status) + ": " + why, Project: c.Job.Project,
+		Work: fmt.Sprintf("result:%s:%d", c.JobID, c.Job.Generation)})
 }
 
 // recordFinished shows a finished job's end on its root message and then

@@ -79,7 +79,8 @@ func TestUninstallForgetsTheWorkspace(t *testing.T) {
 
 // TestUninstallMidJob: a job of a workspace that removes docsbot while it
 // runs is still followed to its end, and its result, which can no longer be
-// posted, is given up without a call to Slack with the workspace's tokens.
+// posted, is given up without a call to Slack with the workspace's tokens,
+// and recorded in the audit trail as undelivered.
 func TestUninstallMidJob(t *testing.T) {
 	t.Parallel()
 	h, f := installWorldAPI(t, nil, docsapitest.WithLifecycle(func(string) docsapitest.Lifecycle {
@@ -100,5 +101,18 @@ func TestUninstallMidJob(t *testing.T) {
 	h.WaitLogged("cannot post the job's result in its thread nor send it to the requester; giving up", 1)
 	for _, c := range h.Slack.Calls("")[calls:] {
 		t.Errorf("a call after the uninstall: %+v", c)
+	}
+	// Nobody in Slack can be told: the audit trail keeps it.
+	var undelivered []string
+	if err := h.OpenStore().AuditLog(store.AuditOptions{}).Each(context.Background(), store.AuditQuery{}, func(r store.AuditRecord) error {
+		if r.Action == store.AuditResult {
+			undelivered = append(undelivered, r.Team+" "+r.User+" "+r.Outcome+" "+r.Detail)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := other + " " + olive + " undelivered completed: not_authed"; len(undelivered) != 1 || undelivered[0] != want {
+		t.Errorf("the audit trail's results: %q, want %q", undelivered, want)
 	}
 }
