@@ -313,22 +313,20 @@ func (s *settings) auditDigest(ctx context.Context, team, user, channel, key, de
 		Action: store.AuditSettings, Outcome: "ok", Detail: detail})
 }
 
-// announceDigest says in each channel p subscribed that it gets the
-// digest, as the command says it there: who, when it comes and how to
-// stop it (sched: the workspace's digest time now).
-func (s *settings) announceDigest(ctx context.Context, user string, p digestPlan, sched digest.Schedule) {
+// digestAnnouncements are the posts that tell each channel p subscribes,
+// by user, to its digest, due by sched: told with the change (told.go).
+func (s *settings) digestAnnouncements(user string, p digestPlan, sched digest.Schedule) []toldPost {
+	var posts []toldPost
 	for _, a := range p.add {
 		name := ""
 		if !a.proj.Implicit {
 			name = a.proj.Name
 		}
-		text := fmt.Sprintf(":calendar: %s subscribed this channel to the weekly %s%s from docsbot's Settings: %s. The first one comes %s. `%s digest off%s` stops it.",
+		posts = append(posts, toldPost{Channel: a.channel, Text: fmt.Sprintf(":calendar: %s subscribed this channel to the weekly %s%s from docsbot's Settings: %s. The first one comes %s. `%s digest off%s` stops it.",
 			mrkdwn.Mention(user), p.st.Digest.Noun, project.Of(name), sched.Text(digest.Weekly), sched.NextText(digest.Weekly, s.cfg.Now()),
-			p.st.Digest.Command, project.Arg(name))
-		if _, err := s.core.Post(ctx, a.channel, bot.Plain{slack.MsgOptionText(text, false)}); err != nil {
-			s.log.Warn("a digest subscribed from the Settings could not be announced in its channel", "channel", a.channel, "err", err)
-		}
+			p.st.Digest.Command, project.Arg(name))})
 	}
+	return posts
 }
 
 // digestLine is the Home's line of st's channels in team.

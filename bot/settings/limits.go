@@ -116,11 +116,12 @@ func (s *settings) onLimitsSubmitted(ctx context.Context, r *bot.InteractionRequ
 			return
 		}
 	}
-	s.told(ctx, team, user, changes, func() { r.Ack(nil) })
 	sched := s.scheduleOf(s.setIn(ctx, team)[bot.SettingDigestTime].Value)
+	var posts []toldPost
 	for _, p := range plans {
-		s.announceDigest(ctx, user, p, sched)
+		posts = append(posts, s.digestAnnouncements(user, p, sched)...)
 	}
+	s.told(ctx, team, user, changes, func() { r.Ack(nil) }, posts...)
 }
 
 // limitValue reads the submitted value of a setting of the modal kept in

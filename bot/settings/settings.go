@@ -27,9 +27,9 @@
 // admin check again; the project takes no new work at once, the work it
 // has (a running job) is still followed (store.RetiredKept); audited and
 // confirmed the same way. A change's telling (its audit records, the
-// confirmation, the Home) is done once even when the replica that saved it
-// dies after its ack (told.go); a digest channel's own announcement
-// (digests.go) is still made after the ack, and lost with its replica.
+// confirmation, a digest's channel told it is subscribed, the Home) is
+// done once even when the replica that saved it dies after its ack
+// (told.go).
 //
 // The other settings (table.go has them, with the variable each goes
 // over) are set in three modals, each answered in its ack the same way:

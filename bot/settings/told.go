@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,8 @@ import (
 //	the confirmation    confirmed  not again once marked; posted twice at
 //	                               worst; a post failing for a passing
 //	                               reason is tried again (Later)
+//	each channel's post post:N     the same (a digest's channel told it is
+//	                               subscribed)
 //	the Home hooks      -          again: the publish is keyed by the change
 //
 // When Redis cannot take the work, the handler tells at once after its ack
@@ -55,6 +58,14 @@ type toldRequest struct {
 	// Numbered says each audit record's key ends in its number, as a
 	// change of several settings has them.
 	Numbered bool `json:"numbered,omitempty"`
+	// Posts are told in channels the change concerns.
+	Posts []toldPost `json:"posts,omitempty"`
+}
+
+// toldPost is a message a change tells in a channel.
+type toldPost struct {
+	Channel string `json:"channel"`
+	Text    string `json:"text"`
 }
 
 // toldOf is what changes, made by user of team, tell; false when nothing
@@ -73,15 +84,16 @@ func (s *settings) toldOf(team, user string, changes []change) (toldRequest, boo
 	return req, true
 }
 
-// told tells changes, made by user of team, around ack, the answer that
-// ends their handler: queued before it, told at once after it when Redis
-// cannot take the telling. Nothing changed: ack alone.
-func (s *settings) told(ctx context.Context, team, user string, changes []change, ack func()) {
+// told tells changes, made by user of team, and posts, around ack, the
+// answer that ends their handler: queued before it, told at once after it
+// when Redis cannot take the telling. Nothing changed: ack alone.
+func (s *settings) told(ctx context.Context, team, user string, changes []change, ack func(), posts ...toldPost) {
 	req, ok := s.toldOf(team, user, changes)
 	if !ok {
 		ack()
 		return
 	}
+	req.Posts = posts
 	s.tellAround(ctx, req, ack)
 }
 
@@ -150,15 +162,33 @@ func (s *settings) tell(ctx context.Context, w *bot.Work, req toldRequest) error
 	_, err := w.Step(ctx, markConfirmed, func(ctx context.Context) (string, error) {
 		return "1", s.post(ctx, req.User, req.Confirm)
 	})
-	switch {
-	case errors.Is(err, bot.ErrUnmarked):
-		log.Warn("the confirmation's mark was not recorded; a later attempt may post it again", "err", err)
-	case err != nil && bot.TransientSlack(err):
+	if err := s.stepEnd(err, log, "a change of settings could not be confirmed to its admin; their Home shows it"); err != nil {
 		return bot.Later(bot.RetryDelay(w.Attempt), err)
-	case err != nil:
-		log.Warn("a change of settings could not be confirmed to its admin; their Home shows it", "err", err)
+	}
+	for i, p := range req.Posts {
+		_, err := w.Step(ctx, "post:"+strconv.Itoa(i), func(ctx context.Context) (string, error) {
+			return "1", s.postIn(ctx, p)
+		})
+		if err := s.stepEnd(err, log.With("channel", p.Channel), "a change of settings could not be told in its channel"); err != nil {
+			return bot.Later(bot.RetryDelay(w.Attempt), err)
+		}
 	}
 	s.tellChanged(ctx, req.Team, req.User, req.Key)
+	return nil
+}
+
+// stepEnd is what a post's step of a telling ends with: its error when the
+// post failed for a passing reason (tried again later), else nil, a
+// final refusal logged with msg, a lost mark logged too.
+func (s *settings) stepEnd(err error, log *slog.Logger, msg string) error {
+	switch {
+	case errors.Is(err, bot.ErrUnmarked):
+		log.Warn("a telling's post was sent but its mark was not recorded; a later attempt may send it again", "err", err)
+	case err != nil && bot.TransientSlack(err):
+		return err
+	case err != nil:
+		log.Warn(msg, "err", err)
+	}
 	return nil
 }
 
@@ -171,11 +201,22 @@ func (s *settings) tellNow(ctx context.Context, req toldRequest) {
 	if err := s.post(ctx, req.User, req.Confirm); err != nil {
 		s.log.Warn("a change of settings could not be confirmed to its admin; their Home shows it", "user", req.User, "err", err)
 	}
+	for _, p := range req.Posts {
+		if err := s.postIn(ctx, p); err != nil {
+			s.log.Warn("a change of settings could not be told in its channel", "channel", p.Channel, "err", err)
+		}
+	}
 	s.tellChanged(ctx, req.Team, req.User, req.Key)
 }
 
 // post sends text to user in their DM with docsbot.
 func (s *settings) post(ctx context.Context, user, text string) error {
 	_, _, err := s.core.SlackIn(ctx).PostMessageContext(ctx, user, slack.MsgOptionText(text, false))
+	return err
+}
+
+// postIn sends p in its channel, in the channel's turn (bot.Post).
+func (s *settings) postIn(ctx context.Context, p toldPost) error {
+	_, err := s.core.Post(ctx, p.Channel, bot.Plain{slack.MsgOptionText(p.Text, false)})
 	return err
 }
