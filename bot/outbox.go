@@ -15,9 +15,13 @@ import (
 const editBudget = time.Minute
 
 // outbox paces what the bot writes to Slack. Posts to one channel go one at
-// a time, in the order they were asked for, so that a channel over Slack's
-// limit (about a message a second) is waited out by one post while the
-// others queue behind it instead of each hammering Slack. Status edits of
+// a time, so that a channel over Slack's limit (about a message a second)
+// is waited out by one post while the others queue behind it instead of
+// each hammering Slack. They go in the order they were asked for, except
+// that a first post (FirstPost: the message a person waits for to see that
+// their request was taken, a job's root) goes before the others waiting:
+// in a channel kept busy by results, the person who just asked is
+// answered first, and the results go after. Status edits of
 // one message coalesce: while an edit is in flight, a newer one replaces any
 // that waits, since only the latest state matters; and edits never hold up
 // posts. Slack's 429s themselves are waited out by the client (SlackOptions).
@@ -30,11 +34,14 @@ type outbox struct {
 	edits    map[string]*pendingEdit
 }
 
-// channelQueue lets one post at a time into a channel; waiters counts those
-// holding or waiting for the turn, so that idle channels are forgotten.
+// channelQueue lets one post at a time into a channel (busy: a post holds
+// the turn); first and rest wait for it, first posts before the others,
+// each in order. waiters counts those holding or waiting for the turn, so
+// that idle channels are forgotten.
 type channelQueue struct {
-	turn    chan struct{}
-	waiters int
+	busy        bool
+	first, rest []chan struct{}
+	waiters     int
 }
 
 // pendingEdit is the next state of a message (form, richblocks.go),
@@ -92,18 +99,29 @@ func (b *Bot) StartStream(ctx context.Context, channel string, opts ...slack.Msg
 	return ts, err
 }
 
-// inTurn runs post when the posts asked for in channel before it are done,
-// or gives up when ctx ends, or with errHandOver when ctx's work is handed
-// over (handover.go).
+// inTurn runs post in channel's turn: after the post holding it and those
+// waiting before it (first posts first: channelQueue), or gives up when ctx
+// ends, or with errHandOver when ctx's work is handed over (handover.go).
 func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) error {
 	o := b.out
 	o.mu.Lock()
 	q := o.channels[channel]
 	if q == nil {
-		q = &channelQueue{turn: make(chan struct{}, 1)}
+		q = &channelQueue{}
 		o.channels[channel] = q
 	}
 	q.waiters++
+	var turn chan struct{}
+	switch {
+	case !q.busy:
+		q.busy = true
+	case isFirstPost(ctx):
+		turn = make(chan struct{})
+		q.first = append(q.first, turn)
+	default:
+		turn = make(chan struct{})
+		q.rest = append(q.rest, turn)
+	}
 	o.mu.Unlock()
 	defer func() {
 		o.mu.Lock()
@@ -113,15 +131,72 @@ func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) err
 		o.mu.Unlock()
 	}()
 
-	select {
-	case q.turn <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-handOverSignal(ctx):
-		return errHandOver
+	if turn != nil {
+		var err error
+		select {
+		case <-turn:
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-handOverSignal(ctx):
+			err = errHandOver
+		}
+		if err != nil {
+			o.leave(q, turn)
+			return err
+		}
 	}
-	defer func() { <-q.turn }()
+	defer o.pass(q)
 	return post()
+}
+
+// pass gives q's turn to the first post waiting, else to the next other
+// post, else frees it.
+func (o *outbox) pass(q *channelQueue) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var next chan struct{}
+	switch {
+	case len(q.first) > 0:
+		next, q.first = q.first[0], q.first[1:]
+	case len(q.rest) > 0:
+		next, q.rest = q.rest[0], q.rest[1:]
+	default:
+		q.busy = false
+		return
+	}
+	close(next)
+}
+
+// leave takes turn, given up, out of q's waiting posts; if it was given
+// the turn meanwhile, the turn goes on to the next.
+func (o *outbox) leave(q *channelQueue, turn chan struct{}) {
+	o.mu.Lock()
+	for _, l := range []*[]chan struct{}{&q.first, &q.rest} {
+		if i := slices.Index(*l, turn); i >= 0 {
+			*l = slices.Delete(*l, i, i+1)
+			o.mu.Unlock()
+			return
+		}
+	}
+	o.mu.Unlock()
+	o.pass(q) // given the turn as it gave up
+}
+
+// firstPostKey is the context key of FirstPost.
+type firstPostKey struct{}
+
+// FirstPost returns ctx saying that its post is a first post: the message
+// a person waits for to see that their request was taken (a job's root
+// message), which goes before the channel's other posts waiting for their
+// turn (outbox).
+func FirstPost(ctx context.Context) context.Context {
+	return context.WithValue(ctx, firstPostKey{}, true)
+}
+
+// isFirstPost reports whether ctx's post is a first post (FirstPost).
+func isFirstPost(ctx context.Context) bool {
+	first, _ := ctx.Value(firstPostKey{}).(bool)
+	return first
 }
 
 // EditNow changes a message to m at once and returns Slack's answer, for

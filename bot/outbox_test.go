@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -15,12 +16,14 @@ import (
 	"github.com/docsbot/docsbot/store/redistest"
 )
 
-// editGate holds every chat.update the bot sends at its HTTP transport
-// until the test releases them, so that an edit stays in flight for as long
-// as the test needs, however slowly the test itself runs.
+// editGate holds every chat.update (or the calls of method, when set) the
+// bot sends at its HTTP transport until the test releases them, so that an
+// edit stays in flight for as long as the test needs, however slowly the
+// test itself runs.
 type editGate struct {
-	arrived chan struct{} // one value per chat.update reaching the gate
-	release chan struct{} // closed by open: every chat.update goes on
+	method  string        // "" for chat.update
+	arrived chan struct{} // one value per held call reaching the gate
+	release chan struct{} // closed by open: every held call goes on
 	once    sync.Once
 }
 
@@ -28,7 +31,11 @@ func (g *editGate) open() { g.once.Do(func() { close(g.release) }) }
 
 // roundTrip holds a chat.update until the gate opens, then sends it.
 func (g *editGate) roundTrip(r *http.Request) (*http.Response, error) {
-	if strings.HasSuffix(r.URL.Path, "/chat.update") {
+	method := g.method
+	if method == "" {
+		method = "chat.update"
+	}
+	if strings.HasSuffix(r.URL.Path, "/"+method) {
 		select {
 		case g.arrived <- struct{}{}:
 		default:
@@ -139,4 +146,67 @@ func (b *Bot) editWaiting(channel, ts string) bool {
 	defer b.out.mu.Unlock()
 	p, busy := b.out.edits[channel+"/"+ts]
 	return busy && p.next != nil
+}
+
+// TestFirstPostGoesFirst holds a post in a channel at Slack's door, then
+// asks for three more there, the second a first post (FirstPost), and
+// gives up a fourth while it waits: once the door opens, the first post
+// goes before the two others, which keep their order, and the one given
+// up never reaches Slack.
+func TestFirstPostGoesFirst(t *testing.T) {
+	s := slacktest.NewServer()
+	t.Cleanup(s.Close)
+	g := &editGate{method: "chat.postMessage", arrived: make(chan struct{}, 16), release: make(chan struct{})}
+	t.Cleanup(g.open)
+	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL),
+		slack.OptionHTTPClient(&http.Client{Transport: roundTripFunc(g.roundTrip)}))
+	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, WorkStore{})
+	const channel = "C0GENERAL"
+	var posts sync.WaitGroup
+	post := func(ctx context.Context, text string) {
+		posts.Go(func() { _, _ = b.Post(ctx, channel, Plain{slack.MsgOptionText(text, false)}) })
+	}
+	waiting := func(first, rest int) {
+		t.Helper()
+		redistest.Until(t, fmt.Sprintf("%d first posts and %d others waiting", first, rest), func() bool {
+			f, r := b.postsWaiting(channel)
+			return f == first && r == rest
+		})
+	}
+	post(t.Context(), "A")
+	g.waitArrival(t) // A holds the channel's turn
+	post(t.Context(), "B")
+	waiting(0, 1)
+	post(FirstPost(t.Context()), "C")
+	waiting(1, 1)
+	post(t.Context(), "D")
+	waiting(1, 2)
+	given, giveUp := context.WithCancel(t.Context())
+	post(given, "E")
+	waiting(1, 3)
+	giveUp()
+	waiting(1, 2)
+	g.open()
+	posts.Wait()
+	var texts []string
+	for _, c := range s.Calls("chat.postMessage") {
+		texts = append(texts, c.Params["text"])
+	}
+	if strings.Join(texts, " ") != "A C B D" {
+		t.Fatalf("posts reached Slack in the order %q, want A C B D", texts)
+	}
+	if f, r := b.postsWaiting(channel); f != 0 || r != 0 {
+		t.Errorf("%d first posts and %d others still waiting", f, r)
+	}
+}
+
+// postsWaiting is how many first posts and other posts wait for channel's
+// turn.
+func (b *Bot) postsWaiting(channel string) (first, rest int) {
+	b.out.mu.Lock()
+	defer b.out.mu.Unlock()
+	if q := b.out.channels[channel]; q != nil {
+		return len(q.first), len(q.rest)
+	}
+	return 0, 0
 }

@@ -453,7 +453,9 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 	if req.ThreadTS != "" {
 		opts = append(opts, slack.MsgOptionTS(req.ThreadTS))
 	}
-	return a.core.Post(ctx, req.Channel, a.rootMessage(view), opts...)
+	// The person waits for it: it goes before the channel's other posts
+	// waiting for Slack's limit (bot.FirstPost).
+	return a.core.Post(bot.FirstPost(ctx), req.Channel, a.rootMessage(view), opts...)
 }
 
 // findRoot looks in the channel (or the request's thread) for the root
