@@ -59,19 +59,26 @@ func (g *editGate) waitArrival(t *testing.T) {
 	}
 }
 
+// gatedBot is a bot on a fake Slack whose calls of method ("" for
+// chat.update) wait at the gate until the test opens it.
+func gatedBot(t *testing.T, method string) (*slacktest.Server, *Bot, *editGate) {
+	t.Helper()
+	s := slacktest.NewServer()
+	t.Cleanup(s.Close)
+	g := &editGate{method: method, arrived: make(chan struct{}, 16), release: make(chan struct{})}
+	t.Cleanup(g.open) // a test that failed early lets its calls go
+	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL),
+		slack.OptionHTTPClient(&http.Client{Transport: roundTripFunc(g.roundTrip)}))
+	return s, New(Config{Logger: slog.New(slog.DiscardHandler)}, client, WorkStore{}), g
+}
+
 // heldEdits is a bot on a fake Slack whose chat.update requests wait at the
 // gate until the test opens it, and a message of the bot's ("state 0") to
 // edit.
 func heldEdits(t *testing.T) (*slacktest.Server, *Bot, string, *editGate) {
 	t.Helper()
-	s := slacktest.NewServer()
-	t.Cleanup(s.Close)
-	g := &editGate{arrived: make(chan struct{}, 16), release: make(chan struct{})}
-	t.Cleanup(g.open) // a test that failed early lets its edits go
-	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL),
-		slack.OptionHTTPClient(&http.Client{Transport: roundTripFunc(g.roundTrip)}))
-	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, WorkStore{})
-	_, ts, err := client.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
+	s, b, g := gatedBot(t, "")
+	_, ts, err := b.slack.PostMessageContext(t.Context(), "C0GENERAL", slack.MsgOptionText("state 0", false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,13 +161,7 @@ func (b *Bot) editWaiting(channel, ts string) bool {
 // goes before the two others, which keep their order, and the one given
 // up never reaches Slack.
 func TestFirstPostGoesFirst(t *testing.T) {
-	s := slacktest.NewServer()
-	t.Cleanup(s.Close)
-	g := &editGate{method: "chat.postMessage", arrived: make(chan struct{}, 16), release: make(chan struct{})}
-	t.Cleanup(g.open)
-	client := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL),
-		slack.OptionHTTPClient(&http.Client{Transport: roundTripFunc(g.roundTrip)}))
-	b := New(Config{Logger: slog.New(slog.DiscardHandler)}, client, WorkStore{})
+	s, b, g := gatedBot(t, "chat.postMessage")
 	const channel = "C0GENERAL"
 	var posts sync.WaitGroup
 	post := func(ctx context.Context, text string) {
