@@ -23,10 +23,10 @@ func (s *settings) decideClear(ctx context.Context, ic slack.InteractionCallback
 	if err != nil {
 		return pressDecision{}, fmt.Errorf("reading the workspace's settings: %w", err)
 	}
-	told, ok := s.toldOf(team, user, []change{{Setting: st, Old: all[key].Value}})
-	if all[key].Value == "" || !ok {
+	if all[key].Value == "" {
 		return pressDecision{}, bot.ErrNoMark
 	}
+	told, _ := s.toldOf(team, user, []change{{Setting: st, Old: all[key].Value}})
 	return pressDecision{Told: told}, nil
 }
 

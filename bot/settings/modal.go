@@ -64,11 +64,13 @@ func (s *settings) open(ctx context.Context, r *bot.InteractionRequest, what str
 	s.show(ctx, ic, view, what)
 }
 
-// show opens view with ic's trigger.
-func (s *settings) show(ctx context.Context, ic slack.InteractionCallback, view slack.ModalViewRequest, what string) {
+// show opens view with ic's trigger, and reports whether it did.
+func (s *settings) show(ctx context.Context, ic slack.InteractionCallback, view slack.ModalViewRequest, what string) bool {
 	if _, err := s.core.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, view); err != nil {
 		s.log.Warn("a modal of the settings could not be opened", "modal", what, "user", ic.User.ID, "err", err)
+		return false
 	}
+	return true
 }
 
 // admitted checks the submission r of a modal (what names it): its

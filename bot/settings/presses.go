@@ -147,11 +147,9 @@ func (s *settings) pressRefused(ctx context.Context, w *bot.Work, ic slack.Inter
 // lasts (3 seconds), else in their DM with docsbot. what names the press,
 // for the log.
 func (s *settings) answer(ctx context.Context, ic slack.InteractionCallback, text, what string) {
-	_, err := s.core.SlackIn(ctx).OpenViewContext(ctx, ic.TriggerID, noticeModal(text))
-	if err == nil {
+	if s.show(ctx, ic, noticeModal(text), what) {
 		return
 	}
-	s.log.Info("a press's answer could not be shown in a modal; sending it in a direct message", "press", what, "user", ic.User.ID, "err", err)
 	if err := s.post(ctx, ic.User.ID, text); err != nil {
 		s.log.Warn("a press's answer could not be sent", "press", what, "user", ic.User.ID, "err", err)
 	}
