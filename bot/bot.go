@@ -160,7 +160,10 @@ type Bot struct {
 	rooms *roles.Rooms
 	// channelsHere is what Slack said of which workspace a setting's
 	// channels belong to (ChannelsHere).
-	channelsHere channelsHere
+	channelsHere perChannel[bool]
+	// postedLately are the channels docsbot posted in lately
+	// (PostedLately).
+	postedLately perChannel[struct{}]
 	// projects are Config.Projects, or the implicit one.
 	projects *project.Set
 	// connected are the projects connected from Slack (Config.Connected);

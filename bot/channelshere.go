@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -25,11 +24,11 @@ func (b *Bot) ChannelsHere(ctx context.Context, channels []string) []string {
 	team := WorkspaceOf(ctx).Team
 	var here []string
 	for _, id := range channels {
-		in, ok := b.channelsHere.get(team, id, time.Now())
+		in, ok := b.channelsHere.get(team, id, channelsHereFresh, time.Now())
 		if !ok {
 			_, err := b.SlackIn(ctx).GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: id})
 			if in = err == nil; in || !TransientSlack(err) {
-				b.channelsHere.put(team, id, in, time.Now())
+				b.channelsHere.put(team, id, in, channelsHereMax, time.Now())
 			}
 			if err != nil {
 				b.log.Debug("a channel a setting names is left out of this workspace's list", "channel", id, "err", err)
@@ -44,41 +43,8 @@ func (b *Bot) ChannelsHere(ctx context.Context, channels []string) []string {
 
 // channelsHereFresh is how long a workspace's answer about a channel is
 // kept; channelsHereMax bounds the answers kept (past it, all are dropped).
+// A failure that may pass is not kept: the next look asks again.
 const (
 	channelsHereFresh = 10 * time.Minute
 	channelsHereMax   = 4096
 )
-
-// channelsHere is what Slack answered, per workspace and channel, of
-// whether the channel is the workspace's (ChannelsHere). A failure that
-// may pass is not kept: the next look asks again.
-type channelsHere struct {
-	mu   sync.Mutex
-	seen map[[2]string]channelSeen
-}
-
-type channelSeen struct {
-	here bool
-	read time.Time
-}
-
-// get is what was read of channel in team since now-channelsHereFresh.
-func (c *channelsHere) get(team, channel string, now time.Time) (here, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.seen[[2]string{team, channel}]
-	if !ok || now.Sub(s.read) >= channelsHereFresh || now.Before(s.read) {
-		return false, false
-	}
-	return s.here, true
-}
-
-// put keeps what was read of channel in team at now.
-func (c *channelsHere) put(team, channel string, here bool, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.seen == nil || len(c.seen) >= channelsHereMax {
-		c.seen = map[[2]string]channelSeen{}
-	}
-	c.seen[[2]string{team, channel}] = channelSeen{here: here, read: now}
-}

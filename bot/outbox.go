@@ -83,6 +83,7 @@ func (b *Bot) postInTurn(ctx context.Context, channel string, opts []slack.MsgOp
 		_, ts, err = b.SlackIn(ctx).PostMessageContext(ctx, channel, opts...)
 		return err
 	})
+	b.notePost(ctx, channel, err)
 	return ts, err
 }
 

@@ -59,9 +59,16 @@ func TestProjectsCommandGoesToItsProject(t *testing.T) {
 					t.Errorf("project %s's API was asked to create %d jobs, want %d", name, after[name]-before[name], want-before[name])
 				}
 			}
-			rec, err := w.st.Jobs().Job(context.Background(), job.ID)
-			if err != nil || rec.Project != tc.want {
-				t.Errorf("job record project = %+v, %v; want %q", rec, err, tc.want)
+			// A root posted once the job exists (a channel posted in
+			// lately) shows it a moment before the link is saved.
+			var rec *store.Job
+			w.WaitFor("the job's record", func() bool {
+				r, err := w.st.Jobs().Job(context.Background(), job.ID)
+				rec = r
+				return err == nil
+			})
+			if rec.Project != tc.want {
+				t.Errorf("job record project = %q; want %q", rec.Project, tc.want)
 			}
 		})
 	}

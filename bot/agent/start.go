@@ -145,6 +145,9 @@ type start struct {
 	// started is the start's audit record, appended once (auditWork).
 	started store.AuditRecord
 	job     *docsapi.Job // the created job
+	// late: the root message is posted after the create call, showing the
+	// job (lateroot.go); root stays "" until then.
+	late bool
 }
 
 // doStart starts a job from the inbox in phases (decide, ensureRoot,
@@ -199,7 +202,7 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 	}
 	req := s.req
 	s.view = rootView{Requester: req.User, Prompt: req.Prompt, State: stateStarting, Project: s.key}
-	if s.root == "" && w.Marked(markQueued) == "" {
+	if s.root == "" && w.Marked(markQueued) == "" && w.Marked(markIntent) == "" {
 		// The ways in checked the role, except when Slack could not say in
 		// time (bot.Editors.RefusalInAck) and for the project.
 		if refusal := a.core.Editors().Refusal(ctx, req.User, req.Channel, s.key); refusal != "" {
@@ -248,6 +251,10 @@ func (s *start) ensureRoot(ctx context.Context) (bool, error) {
 		if done, err := a.claimStart(ctx, w, s.req, s.root, s.log); done || err != nil {
 			return true, err
 		}
+	}
+	if s.root == "" && s.rootAfterCreate(ctx) {
+		s.late = true
+		return false, nil
 	}
 	if s.root == "" {
 		ts, err := a.postRoot(ctx, w, s.req, s.view, s.log)
@@ -325,7 +332,13 @@ func (s *start) create(ctx context.Context) (bool, error) {
 		}
 	}
 	call := createCall
-	call.With = map[string]string{markRoot: s.root, markIntent: promptHash(s.req.instruction())}
+	call.With = map[string]string{markIntent: promptHash(s.req.instruction())}
+	if s.root != "" {
+		call.With[markRoot] = s.root
+	}
+	if s.late {
+		defer a.tellIfSlow(ctx, w, s.req, slowCreateNotice, "the docs API is slow to create the job; telling the person it is starting", s.log)()
+	}
 	called := false
 	_, err := w.Paid(ctx, call, func(ctx context.Context) (string, error) {
 		called = true
@@ -365,6 +378,17 @@ func (s *start) create(ctx context.Context) (bool, error) {
 // ends untracked.
 func (s *start) link(ctx context.Context) error {
 	a, req, job := s.a, s.req, s.job
+	view := s.view
+	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
+	view.Model, view.Started = job.Model, a.cfg.Now()
+	if job.Source.Ref != nil {
+		view.Branch = *job.Source.Ref
+	}
+	if s.late {
+		if done, err := s.postLateRoot(ctx, view); done {
+			return err
+		}
+	}
 	rec := store.Job{
 		ID:        job.ID,
 		Thread:    req.thread(s.root),
@@ -374,13 +398,11 @@ func (s *start) link(ctx context.Context) error {
 		Status:  string(job.Status),
 		Origin:  req.Origin,
 		Seen:    req.Seen,
-		Model:   job.Model,
+		Model:   view.Model,
+		Branch:  view.Branch,
 		Project: s.key,
 		// The thread's team is the request's; its organisation, the work's.
 		Enterprise: bot.WorkspaceOf(ctx).Enterprise,
-	}
-	if job.Source.Ref != nil {
-		rec.Branch = *job.Source.Ref
 	}
 	if req.ThreadTS != "" {
 		rec.Root = s.root
@@ -394,10 +416,9 @@ func (s *start) link(ctx context.Context) error {
 	}
 	a.auditWork(ctx, s.w, s.started)
 	a.metrics.JobCreated()
-	view := s.view
-	view.State, view.JobID, view.Status, view.Generation = stateWorking, job.ID, job.Status, 1
-	view.Model, view.Branch, view.Started = rec.Model, rec.Branch, a.cfg.Now()
-	a.updateRoot(ctx, req.Channel, s.root, view, s.log)
+	if !s.late {
+		a.updateRoot(ctx, req.Channel, s.root, view, s.log)
+	}
 	rec.Generation = 1
 	a.working(ctx, &rec, "", s.log)
 	a.nudgePoller()
@@ -410,6 +431,9 @@ func (s *start) link(ctx context.Context) error {
 // root message (endStart); an unknown outcome offers "retry" in the thread.
 func (s *start) end(ctx context.Context, outcome, why string) error {
 	a, w := s.a, s.w
+	if s.late && s.root == "" && outcome != outcomeUntracked {
+		s.postEndRoot(ctx)
+	}
 	a.releaseThread(ctx, w, s.req, s.log)
 	s.started.Outcome = outcome
 	a.auditWork(ctx, w, s.started)
@@ -427,35 +451,27 @@ func (s *start) end(ctx context.Context, outcome, why string) error {
 
 // postRoot posts a job's root message, waiting out Slack's rate limit. If
 // that takes longer than queuedNotice, the person is told, once, that the job
-// is queued.
+// is queued, or, for a late root (a view of a created job), that it started.
 func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, view rootView, log *slog.Logger) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
-	if req.ResponseURL != "" {
-		// Counted from the command, not this attempt: work handed from a
-		// stopping replica to another keeps its place in the person's wait.
-		notice := time.AfterFunc(max(queuedNotice-w.Age(), 0), func() {
-			// A step (markQueued): told once across attempts.
-			if _, err := w.Step(ctx, markQueued, func(ctx context.Context) (string, error) {
-				log.Info("root message waits for Slack; telling the person the job is queued")
-				a.core.ReplyPrivately(ctx, req.command(), "Your docs agent job is queued: Slack is limiting how fast docsbot may post in this channel. It starts as soon as Slack lets docsbot post; nothing more to do.")
-				return "1", nil
-			}); err != nil {
-				log.Warn("recording the queued notice failed", "err", err)
-			}
-		})
-		defer notice.Stop()
+	notice, why := queuedRootNotice, "root message waits for Slack; telling the person the job is queued"
+	if view.JobID != "" {
+		notice, why = queuedLateRootNotice, "the started job's root message waits for Slack; telling the person"
 	}
-	opts := []slack.MsgOption{slack.MsgOptionMetadata(slack.SlackMetadata{
-		EventType:    RootEvent,
-		EventPayload: map[string]any{"work": w.Key},
-	})}
+	defer a.tellIfSlow(ctx, w, req, notice, why, log)()
+	opts := []slack.MsgOption{rootMetadata(w)}
 	if req.ThreadTS != "" {
 		opts = append(opts, slack.MsgOptionTS(req.ThreadTS))
 	}
 	// The person waits for it: it goes before the channel's other posts
 	// waiting for Slack's limit (bot.FirstPost).
 	return a.core.Post(bot.FirstPost(ctx), req.Channel, a.rootMessage(view), opts...)
+}
+
+// rootMetadata names w on its root message, for findRoot.
+func rootMetadata(w *bot.Work) slack.MsgOption {
+	return slack.MsgOptionMetadata(slack.SlackMetadata{EventType: RootEvent, EventPayload: map[string]any{"work": w.Key}})
 }
 
 // findRoot looks in the channel (or the request's thread) for the root
@@ -494,7 +510,7 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 func (a *agent) offerRetry(ctx context.Context, req startRequest, root, why string) string {
 	req.Root = root
 	payload, _ := json.Marshal(req)
-	offered := a.store.OfferRetry(ctx, req.thread(root), payload, retryOfferTTL) == nil
+	offered := root != "" && a.store.OfferRetry(ctx, req.thread(root), payload, retryOfferTTL) == nil
 	problem := "docsbot cannot tell whether the agent started: " + why + ". Check the agent jobs in your docs dashboard"
 	if offered {
 		problem += ", or reply `" + wordRetry + "` in this thread to start it again"
@@ -525,6 +541,9 @@ func (a *agent) showOutcome(ctx context.Context, w *bot.Work, req startRequest, 
 		return "1", nil
 	}); err != nil {
 		log.Warn("recording that the person was told failed; they may be told again", "err", err)
+	}
+	if root == "" {
+		return nil // a late root never posted (lateroot.go): told privately alone
 	}
 	view.Now = a.cfg.Now()
 	ectx, cancel := context.WithTimeout(ctx, rootPostBudget)

@@ -1,0 +1,134 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/docsbot/docsbot/bot/agent"
+	"github.com/docsbot/docsbot/bot/bottest"
+	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi/docsapitest"
+	"github.com/docsbot/docsbot/store"
+)
+
+// TestRootPostedOnceTheJobExists: a command in a channel docsbot has not
+// posted in lately gets its root message first, then the edit that shows
+// its job; in a channel docsbot posted in lately, the root is posted once
+// the job exists, showing it: one post, no edit, the job linked to it.
+// Where Slack refuses that late root, the job started all the same: the
+// person is told privately, with the job, the start is audited untracked,
+// and the next command in that channel posts its root first again.
+func TestRootPostedOnceTheJobExists(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, bottest.LongJobs())
+	h.StartBot(bottest.Config{})
+
+	// rootShowingJob sends a command and waits for the root message
+	// showing its job, the n-th root of the channel (from 1).
+	rootShowingJob := func(prompt string, n int) slacktest.Message {
+		t.Helper()
+		h.Command(alice, general, agent.Command, prompt)
+		var root slacktest.Message
+		h.WaitFor("root message "+prompt+" showing its job", func() bool {
+			r := h.Roots(general)
+			if len(r) < n || !strings.Contains(rendered(r[n-1]), "job `job_") {
+				return false
+			}
+			root = r[n-1]
+			return true
+		})
+		return root
+	}
+	edits := func(ts string) int {
+		n := 0
+		for _, c := range h.Slack.Calls("chat.update") {
+			if c.Params["ts"] == ts {
+				n++
+			}
+		}
+		return n
+	}
+	rootPosts := func() int { return len(h.Slack.Calls("chat.postMessage")) }
+
+	first := rootShowingJob("Document the webhooks", 1)
+	if edits(first.TS) == 0 {
+		t.Errorf("the first root in the channel shows its job without an edit: it was not posted first")
+	}
+
+	posts := rootPosts()
+	late := rootShowingJob("Document the SDK", 2)
+	if n := edits(late.TS); n != 0 {
+		t.Errorf("%d edits of a root posted once its job existed, want none", n)
+	}
+	if n := rootPosts() - posts; n != 1 {
+		t.Errorf("%d chat.postMessage calls for the late root, want 1", n)
+	}
+	if !strings.Contains(rendered(late), "<@"+alice+">") || !strings.Contains(rendered(late), "Document the SDK") {
+		t.Errorf("late root %q does not say who asked what", rendered(late))
+	}
+	jobs := h.API.Jobs()
+	if len(jobs) != 2 {
+		t.Fatalf("%d jobs created, want 2", len(jobs))
+	}
+	h.WaitFor("the late root's job linked to its thread", func() bool {
+		j, err := h.OpenStore().Jobs().JobByThread(context.Background(), store.Thread{Team: "T0TEST", Channel: general, TS: late.TS})
+		return err == nil && strings.Contains(rendered(late), j.ID)
+	})
+
+	// Slack refuses the late root: the job exists, and is not followed.
+	h.Slack.FailNext("chat.postMessage", "not_in_channel", 1)
+	h.Command(alice, general, agent.Command, "Document the limits")
+	h.WaitFor("the third job", func() bool { return len(h.API.Jobs()) == 3 })
+	third := h.API.Jobs()[2]
+	note := h.WaitPrivate(alice, "could not post it in this channel")
+	if !strings.Contains(note.Text, third.ID) || !strings.Contains(note.Text, "docs dashboard") {
+		t.Errorf("private note %q does not name the job and where to follow it", note.Text)
+	}
+	h.WaitFor("the start audited untracked", func() bool {
+		for _, r := range h.audit() {
+			if r.Action == store.AuditJobStart && r.JobID == third.ID {
+				return r.Outcome == "untracked"
+			}
+		}
+		return false
+	})
+	if n := len(h.Roots(general)); n != 2 {
+		t.Errorf("%d root messages, want the 2 before the refusal", n)
+	}
+
+	// The refusal is remembered: the next root goes first, then its edit.
+	fourth := rootShowingJob("Document the errors", 3)
+	if edits(fourth.TS) == 0 {
+		t.Errorf("the root after a refusal shows its job without an edit: it was not posted first")
+	}
+	h.WantRequests(docsapitest.EndpointCreate, 4, "one job a command")
+}
+
+// TestLateRootAfterCrashDuringCreate plays a replica that died during the
+// create call of a start whose root was to come late: the intent marked,
+// no root posted. The next replica does not check again whether the person
+// may start jobs (they were let through; alice is no editor here), creates
+// nothing, posts the root saying the outcome is unknown, and tells her so
+// privately, offering "retry" in its thread.
+func TestLateRootAfterCrashDuringCreate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.DeadReplicaWork("cmd:late-root", "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the webhooks"},
+		map[string]string{"intent": "x"})
+	h.Slack.AddUserGroup(editors, "U0EDITOR")
+	h.StartBot(bottest.Config{Editors: []string{editors}})
+	note := h.WaitPrivate(alice, "cannot tell whether the agent started")
+	if !strings.Contains(note.Text, "reply `retry` in this thread") {
+		t.Errorf("private note %q does not offer retry", note.Text)
+	}
+	h.WaitFor("the root message saying so", func() bool {
+		r := h.Roots(general)
+		return len(r) == 1 && strings.Contains(rendered(r[0]), "cannot tell whether the agent started")
+	})
+	h.Settle()
+	h.WantRequests(docsapitest.EndpointCreate, 0, "the outcome of the first is unknown")
+	if n := len(h.Roots(general)); n != 1 {
+		t.Errorf("%d root messages, want 1", n)
+	}
+}
