@@ -49,7 +49,10 @@
 // calls doStart, which posts the root message (bot.Post, paced per channel),
 // marks the root and the intent to create, calls CreateJob once, links
 // thread and job (store.Jobs.LinkJob schedules the first poll) and edits the root
-// message (bot.Edit, coalesced). Each step leaves a mark on the work, so an
+// message (bot.Edit, coalesced). In a channel docsbot posted in lately
+// (bot.PostedLately), a command's first attempt posts its root late
+// (lateroot.go): it marks the intent alone, calls CreateJob, then posts the
+// root showing the job and links it: one post, no edit. Each step leaves a mark on the work, so an
 // attempt after a crash resumes instead of posting or creating twice; an
 // attempt that cannot tell whether the create went through says so and
 // offers "retry" in the thread (Starting a job, below). A person's reply in a job's thread is
@@ -76,20 +79,26 @@
 //	                           ensureRoot  no search, no post
 //	queued mark                decide      no editors' check, no remember
 //	                           ensureRoot  no second queued notice (postRoot)
+//	intent mark                decide      no editors' check, no remember (a late root's attempt died)
 //	no root, attempt > 1       ensureRoot  the root message that names the work, if the channel shows one; else posts
 //	outcome mark               ensureRoot  shows it (showOutcome), end: nothing claimed, posted or created
 //	told mark                  showOutcome does not tell the person again
+//	a command's first attempt, ensureRoot  no post: the root comes late, in link
+//	new thread, channel posted             (the intent is marked alone; a slow create
+//	in lately (late root)                  tells the person it is starting: queued mark)
 //	thread claim free or ours  ensureRoot  takes it (a start in an existing thread)
 //	                           create      takes it again, for the call and the link; a failure: Later
 //	thread claim, another's    ensureRoot  waits for it (Later, startWaitPoll)
 //	thread linked              ensureRoot  no root, no intent: "reply in the thread", end (inJobThread); else goes on
 //	job linked to the thread   resume      started before: audit "ok", root shows the job, end
 //	intent mark, no job        resume      end (unknown)
-//	(any)                      create      marks root and intent in one write, then calls CreateJob once
+//	(any)                      create      marks root and intent in one write (a late root: the intent), then calls CreateJob once
 //	no docs API                create      end (failed), no call made
 //	create not confirmed       create      end (unknown)
 //	create failed              create      end (failed)
 //	the created job            link        links it (the claim becomes the link), audit "ok", root shows it working
+//	the created job, late root link        posts the root showing it working first; refused or held
+//	                                       past rootPostBudget: end (untracked), told privately
 //	link failed                link        end (untracked)
 //
 // A start that follows no job ends in one of two ways. Before its root
@@ -97,7 +106,10 @@
 // told why; only a refusal is audited. After it (start.end, with outcome
 // failed, unknown or untracked): the claim is released, the start audited
 // with the outcome, the outcome marked, the person told once (told mark) and
-// the root message edited; unknown also offers "retry" in the thread. A
+// the root message edited; unknown also offers "retry" in the thread. A late
+// root not posted yet is posted first, so the end shows where the person
+// asked (untracked aside: its post was refused), and where it cannot be
+// posted the person is told privately alone. A
 // start given up after bot.WorkMaxAge (giveUpStart) reads the outcome,
 // told and intent marks to say what may have happened.
 //

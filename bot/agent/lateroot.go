@@ -21,7 +21,7 @@ import (
 // across attempts: the queued mark).
 const (
 	// slowCreateNotice: the create call is slow and nothing shows yet.
-	slowCreateNotice = "Your docs agent job is starting: the docs API is taking a moment. Its message comes in this channel once the job has started; nothing more to do."
+	slowCreateNotice = "Your docs agent job is starting: the docs API is taking a moment. Its message comes in this channel as soon as the docs API answers; nothing more to do."
 	// queuedLateRootNotice: the job started; Slack holds its message.
 	queuedLateRootNotice = "Your docs agent job has started. Slack is limiting how fast docsbot may post in this channel, so its message comes as soon as Slack lets docsbot post; nothing more to do."
 	// queuedRootNotice: the root waits for Slack before anything started.

@@ -75,7 +75,7 @@ func (o *acksOptions) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.createLatency, "create-latency", 2*time.Second, "how long every create-job call takes at the API")
 	fs.DurationVar(&o.idle, "idle", 2*time.Second, "how long to measure the idle bot's CPU before the commands")
 	fs.StringVar(&o.peer, "peer", peerBare, "the bot also run under the same load, with docsbot's ratios to it: "+
-		"bare (ack, create, post), same-work (Redis before the ack, ack, post, create, link, audit, done, update; sameworkbot.go), or none (also false)")
+		"bare (ack, create, post), same-work (Redis before the ack, ack, create, post, link, audit, done; the first root in a channel posted first and updated; sameworkbot.go), or none (also false)")
 	fs.Var(&o.peerEnv, "peer-env", "extra KEY=VALUE for the peer's environment (repeatable); "+peerProfileEnv+"=FILE writes its CPU profile")
 	fs.IntVar(&o.runs, "runs", 1, "run the scenario this many times, the bot built once, and hold the goals to the median of the ratios to the peer")
 	fs.BoolVar(&o.release, "release", true, "build docsbot as make build does (-tags nosandbox, stripped); false: as go run ./cmd/docsbot does, sandbox included")
@@ -226,7 +226,7 @@ func (r *acksResult) sections() []section {
 			goal("ack latency p99", ms(p.Ack.P99), "< "+ms(targetAckP99), p.Ack.P99 < targetAckP99),
 			fig("ack latency max", "%s", ms(p.Ack.Max)),
 		}},
-		{heading: "docsbot: starting the jobs (post root message → create → link → update root)", rows: []row{
+		{heading: "docsbot: starting the jobs (create → post root message → link; a channel's first root: post → create → link → update)", rows: []row{
 			fig("jobs linked / not started", "%d / %d (API creates: %d incl. warm-up)", p.Linked, p.Failed, p.Creates),
 			fig("command → job linked p50", "%s (seen within %s)", ms(p.ToLinked.P50), linkTick),
 			fig("command → job linked p99", "%s", ms(p.ToLinked.P99)),

@@ -17,12 +17,23 @@ import (
 )
 
 // What the bot's messages say, as the chaos scenario reads them (bot/agent:
-// start.go, command.go, messages.go): keep in step with the bot.
+// start.go, lateroot.go, command.go, messages.go): keep in step with the bot.
 const (
 	storageDownMarker = "cannot reach its storage"
 	unknownMarker     = "cannot tell whether"
 	queuedMarker      = "is queued"
+	// The notes that a job waits: for Slack (queued, or, for a root
+	// posted once its job exists, started) or for the docs API
+	// (starting). The person was told the command was taken, not that it
+	// failed.
+	startedMarker  = "job has started. Slack is limiting"
+	startingMarker = "job is starting: the docs API is taking a moment"
 )
+
+// waitNotice reports whether text is a note that a job waits.
+func waitNotice(text string) bool {
+	return strings.Contains(text, queuedMarker) || strings.Contains(text, startedMarker) || strings.Contains(text, startingMarker)
+}
 
 // outcome counts what became of a kind of request.
 type outcome struct {
@@ -224,7 +235,7 @@ func (r *chaosResult) sections() []section {
 	faults.rows = append(faults.rows,
 		fig("posts refused by Slack (429)", "%d", r.Slack429),
 		fig("events redelivered by Slack", "%d", r.Redelivered),
-		fig("\"job is queued\" notices", "%d", r.Queued),
+		fig("notices that a job waits (queued, starting)", "%d", r.Queued),
 		fig("done although Slack showed a timeout", "%d (recorded, then the replica stopped or died before its ack reached Slack)", r.TimeoutThenDone),
 	)
 	if r.Install != nil {
@@ -370,14 +381,14 @@ func (res *chaosResult) count(r *rig, o chaosOptions, sent []chaosCommand, repli
 	}
 	told := func(trigger string) bool {
 		for _, p := range sl.ResponsePosts(trigger) {
-			if p.Error == "" && !strings.Contains(p.Text, queuedMarker) {
+			if p.Error == "" && !waitNotice(p.Text) {
 				return true
 			}
 		}
 		return false
 	}
 	for _, p := range sl.ResponsePosts("") {
-		if strings.Contains(p.Text, queuedMarker) {
+		if waitNotice(p.Text) {
 			res.Queued++
 		}
 	}

@@ -33,13 +33,14 @@ const sameWorkKeep = time.Hour
 // outward work docsbot does for /docs-agent and nothing else, each step
 // once and in the simplest way: it writes the command to Redis before the
 // ack (SET NX with the keep window: a redelivery is acked and dropped),
-// acks, posts the root message (docsbot's shape: sameWorkRoot), creates
-// the job at the docs API, links the thread to the job (SET) and writes an
-// audit record (XADD) in Redis, takes the command off its inbox (the
-// record's payload replaced by "done", the key kept for the keep window),
-// and updates the root to name the job. Four Redis commands and two Slack
-// calls a command: as docsbot, no thread status for a job whose root
-// message starts its thread (bot/agent threadStatusShown). It has no claims, leases, marks or fencing: a command it acked
+// acks, creates the job at the docs API, posts the root message naming it
+// (docsbot's shape: sameWorkRoot), links the thread to the job (SET) and
+// writes an audit record (XADD) in Redis, and takes the command off its
+// inbox (the record's payload replaced by "done", the key kept for the keep
+// window). In a channel it has not posted in yet, it posts the root first
+// and edits it to name the job, as docsbot does (start). Four Redis
+// commands and one Slack call a command: as docsbot, no thread status for
+// a job whose root message starts its thread (bot/agent threadStatusShown). It has no claims, leases, marks or fencing: a command it acked
 // and then died on is lost, one it did twice is doubled, and an uncertain
 // create is not told. Its settings are docsbot's (SLACK_BOT_TOKEN,
 // SLACK_APP_TOKEN, SLACK_API_URL, DOCS_API_URL, DOCS_API_KEY,
@@ -119,6 +120,9 @@ type sameWorkBot struct {
 	set    func(ctx context.Context, key string, value any, ttl time.Duration) boolCmd
 	do     func(ctx context.Context, args ...any) errCmd
 	stderr io.Writer
+	// posted are the channels it posted a root in: there, as docsbot in a
+	// channel it posted in lately, the root comes once the job exists.
+	posted sync.Map
 }
 
 // boolCmd and errCmd are what the bot reads of go-redis's replies.
@@ -127,17 +131,38 @@ type (
 	errCmd  = interface{ Err() error }
 )
 
-// start is the work of one command after its ack.
+// start is the work of one command after its ack. In a channel it posted
+// in, it creates the job and then posts the root naming it, as docsbot
+// does in a channel it posted in lately (bot/agent, the late root); else it
+// posts the root, creates the job and edits the root to name it.
 func (b *sameWorkBot) start(ctx context.Context, cmd slack.SlashCommand, key string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bareWorkTimeout)
 	defer cancel()
 	text := strings.TrimSpace(cmd.Text)
 	root := func(status string) []slack.MsgOption { return sameWorkRoot(cmd.UserID, text, status, key) }
+	if _, lately := b.posted.Load(cmd.ChannelID); lately {
+		job, err := b.docs.CreateJob(ctx, cmd.Text)
+		if err != nil {
+			b.fail("create", err)
+			_, _, _ = b.api.PostMessageContext(ctx, cmd.ChannelID, root(notStartedMarker)...)
+			b.done(ctx, key)
+			return
+		}
+		_, ts, err := b.api.PostMessageContext(ctx, cmd.ChannelID, root(linkedMarker+job.ID+"` started")...)
+		if err != nil {
+			b.fail("post", err)
+			b.done(ctx, key)
+			return
+		}
+		b.link(ctx, cmd, key, ts, job.ID)
+		return
+	}
 	_, ts, err := b.api.PostMessageContext(ctx, cmd.ChannelID, root("Starting")...)
 	if err != nil {
 		b.fail("post", err)
 		return
 	}
+	b.posted.Store(cmd.ChannelID, true)
 	job, err := b.docs.CreateJob(ctx, cmd.Text)
 	if err != nil {
 		b.fail("create", err)
@@ -145,20 +170,26 @@ func (b *sameWorkBot) start(ctx context.Context, cmd slack.SlashCommand, key str
 		b.done(ctx, key)
 		return
 	}
-	if err := b.do(ctx, "SET", sameWorkPrefix+"thread:"+cmd.TeamID+":"+cmd.ChannelID+":"+ts, job.ID).Err(); err != nil {
-		b.fail("link", err)
-	}
-	if err := b.do(ctx, "XADD", sameWorkPrefix+"audit", "*", "t", cmd.TeamID, "c", cmd.ChannelID, "u", cmd.UserID,
-		"a", "job.start", "o", "ok", "j", job.ID, "w", key).Err(); err != nil {
-		b.fail("audit", err)
-	}
-	b.done(ctx, key)
+	b.link(ctx, cmd, key, ts, job.ID)
 	// The root names the job last: the scenario's window ends when every
 	// root does, so every Redis write of the command falls in it (docsbot
 	// links before it edits its root, and its edit waits on Slack).
 	if _, _, _, err := b.api.UpdateMessageContext(ctx, cmd.ChannelID, ts, root(linkedMarker+job.ID+"` started")...); err != nil {
 		b.fail("update", err)
 	}
+}
+
+// link links the thread of the root ts to the job (SET), writes the audit
+// record (XADD) and takes the command off the inbox (done).
+func (b *sameWorkBot) link(ctx context.Context, cmd slack.SlashCommand, key, ts, jobID string) {
+	if err := b.do(ctx, "SET", sameWorkPrefix+"thread:"+cmd.TeamID+":"+cmd.ChannelID+":"+ts, jobID).Err(); err != nil {
+		b.fail("link", err)
+	}
+	if err := b.do(ctx, "XADD", sameWorkPrefix+"audit", "*", "t", cmd.TeamID, "c", cmd.ChannelID, "u", cmd.UserID,
+		"a", "job.start", "o", "ok", "j", jobID, "w", key).Err(); err != nil {
+		b.fail("audit", err)
+	}
+	b.done(ctx, key)
 }
 
 // done takes the command off the inbox: its payload goes, its key stays
