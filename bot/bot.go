@@ -161,9 +161,9 @@ type Bot struct {
 	// channelsHere is what Slack said of which workspace a setting's
 	// channels belong to (ChannelsHere).
 	channelsHere perChannel[bool]
-	// postedLately are the channels docsbot posted in lately
-	// (PostedLately).
-	postedLately perChannel[struct{}]
+	// postedLately and slowLately are the channels docsbot posted in
+	// lately, and those where a post was slow (FreeToPost).
+	postedLately, slowLately perChannel[struct{}]
 	// projects are Config.Projects, or the implicit one.
 	projects *project.Set
 	// connected are the projects connected from Slack (Config.Connected);

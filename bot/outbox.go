@@ -79,11 +79,12 @@ func (b *Bot) Post(ctx context.Context, channel string, m Message, extra ...slac
 // postInTurn posts opts in channel in the channel's turn (inTurn).
 func (b *Bot) postInTurn(ctx context.Context, channel string, opts []slack.MsgOption) (string, error) {
 	var ts string
+	began := time.Now()
 	err := b.inTurn(ctx, channel, func() (err error) {
 		_, ts, err = b.SlackIn(ctx).PostMessageContext(ctx, channel, opts...)
 		return err
 	})
-	b.notePost(ctx, channel, err)
+	b.notePost(ctx, channel, time.Since(began), err)
 	return ts, err
 }
 
@@ -148,6 +149,14 @@ func (b *Bot) inTurn(ctx context.Context, channel string, post func() error) err
 	}
 	defer o.pass(q)
 	return post()
+}
+
+// posting reports whether a post in channel holds its turn or waits for it.
+func (o *outbox) posting(channel string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	q := o.channels[channel]
+	return q != nil && q.waiters > 0
 }
 
 // pass gives q's turn to the first post waiting, else to the next other

@@ -7,7 +7,7 @@ import (
 
 // perChannel keeps a value per workspace and channel for a while: what
 // Slack said of a channel (ChannelsHere), when docsbot last posted in it
-// (PostedLately). A value is read back only while fresh, never when read
+// (FreeToPost). A value is read back only while fresh, never when read
 // after now (the clock moved back); past max values kept, all are dropped at
 // once, so that a replica serving many workspaces stays small.
 type perChannel[V any] struct {

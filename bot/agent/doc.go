@@ -49,8 +49,8 @@
 // calls doStart, which posts the root message (bot.Post, paced per channel),
 // marks the root and the intent to create, calls CreateJob once, links
 // thread and job (store.Jobs.LinkJob schedules the first poll) and edits the root
-// message (bot.Edit, coalesced). In a channel docsbot posted in lately
-// (bot.PostedLately), a command's first attempt posts its root late
+// message (bot.Edit, coalesced). In a channel where docsbot's posts go out
+// at once (bot.FreeToPost), a command's first attempt posts its root late
 // (lateroot.go): it marks the intent alone, calls CreateJob, then posts the
 // root showing the job and links it: one post, no edit. Each step leaves a mark on the work, so an
 // attempt after a crash resumes instead of posting or creating twice; an
@@ -84,8 +84,8 @@
 //	outcome mark               ensureRoot  shows it (showOutcome), end: nothing claimed, posted or created
 //	told mark                  showOutcome does not tell the person again
 //	a command's first attempt, ensureRoot  no post: the root comes late, in link
-//	new thread, channel posted             (the intent is marked alone; a slow create
-//	in lately (late root)                  tells the person it is starting: queued mark)
+//	new thread, channel free               (the intent is marked alone; a slow create
+//	to post in (late root)                 tells the person it is starting: queued mark)
 //	thread claim free or ours  ensureRoot  takes it (a start in an existing thread)
 //	                           create      takes it again, for the call and the link; a failure: Later
 //	thread claim, another's    ensureRoot  waits for it (Later, startWaitPoll)

@@ -2,19 +2,23 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
 )
 
-// The late root. A /docs-agent command in a channel docsbot posted in
-// lately (bot.PostedLately) has its root message posted once the job
+// The late root. A /docs-agent command in a channel where docsbot's posts
+// go out at once (bot.FreeToPost: it posted there lately, none was refused
+// or slow since, none waits now) has its root message posted once the job
 // exists, showing it working: one post where a root posted first takes a
 // post and an edit. Posting first is kept where it matters: a channel
 // docsbot has not posted in lately may refuse it, and a job must not be
-// spent where docsbot cannot post. So are a start's later attempts, a start
-// in an existing thread (a mention, a DM, the shortcut) and the modal.
+// spent where docsbot cannot post; in a busy channel the root would wait
+// for Slack after the paid call, where a stopping replica can no longer
+// hand the work over (bot/handover.go). So are a start's later attempts, a
+// start in an existing thread (a mention, a DM, the shortcut) and the modal.
 // How each phase treats a late root is in doc.go's table.
 
 // The person's private notices while a late root waits (tellIfSlow, once
@@ -29,20 +33,25 @@ const (
 )
 
 // rootAfterCreate reports whether this start posts its root message late:
-// a slash command's first attempt, in a new thread, in a channel docsbot
-// posted in lately.
+// a slash command's first attempt, in a new thread, in a channel free to
+// post in.
 func (s *start) rootAfterCreate(ctx context.Context) bool {
 	r := s.req
 	return r.ThreadTS == "" && r.ResponseURL != "" && s.w.Attempt == 1 && s.w.Marked(markIntent) == "" &&
-		s.a.core.PostedLately(ctx, r.Channel)
+		s.a.core.FreeToPost(ctx, r.Channel)
 }
 
 // postLateRoot posts the root message of a created job, showing view.
 // Refused, or held by Slack past rootPostBudget, the job is not followed:
 // the start ends untracked and the person is told privately, with the job.
+// Cut short by the replica's shutdown, the work is handed back (its error):
+// the next attempt finds the intent and no root, as after a crash (doc.go).
 func (s *start) postLateRoot(ctx context.Context, view rootView) (bool, error) {
 	view.Now = s.a.cfg.Now()
 	ts, err := s.a.postRoot(ctx, s.w, s.req, view, s.log)
+	if err != nil && ctx.Err() != nil {
+		return true, fmt.Errorf("posting the root message of job %s: %w", view.JobID, err)
+	}
 	if err != nil {
 		s.log.Warn("the job started, but its root message cannot be posted; it is not followed", "err", err)
 		return true, s.end(ctx, outcomeUntracked, "it started, but docsbot could not post it in this channel, so it will not report its result here. "+

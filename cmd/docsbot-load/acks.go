@@ -261,7 +261,7 @@ func (r *acksResult) sections() []section {
 	}
 	if b, q := r.SameWork, r.SameWorkRatios; b != nil && q != nil {
 		x := func(v float64) string { return fmt.Sprintf("%.2f×", v) }
-		out = append(out, section{heading: "Beside the same-work bot (Redis before the ack, ack, post, create, link, audit, done, update; no claims, marks or fencing) under the same load, run after docsbot", rows: []row{
+		out = append(out, section{heading: "Beside the same-work bot (Redis before the ack, ack, create, post, link, audit, done, as docsbot in a channel it posted in; no claims, marks or fencing) under the same load, run after docsbot", rows: []row{
 			fig("same-work bot: commands acked / jobs linked", "%d / %d (not started %d)", b.Acked, b.Linked, b.Failed),
 			fig("same-work bot: ack latency p50 / p99", "%s / %s", ms(b.Ack.P50), ms(b.Ack.P99)),
 			fig("same-work bot: Slack Web API calls per command", "%s", callsPerCommand(b.SlackCalls, r.Commands+r.Warmup)),
