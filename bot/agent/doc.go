@@ -91,6 +91,8 @@
 //	thread claim, another's    ensureRoot  waits for it (Later, startWaitPoll)
 //	thread linked              ensureRoot  no root, no intent: "reply in the thread", end (inJobThread); else goes on
 //	job linked to the thread   resume      started before: audit "ok", root shows the job, end
+//	intent mark, no job, a     resume      reads that job (GetJob, no create) and goes on to link it;
+//	found late root naming one             a job the API does not know: end (unknown)
 //	intent mark, no job        resume      end (unknown)
 //	(any)                      create      marks root and intent in one write (a late root: the intent), then calls CreateJob once
 //	no docs API                create      end (failed), no call made

@@ -2,11 +2,13 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/docsbot/docsbot/bot"
+	"github.com/docsbot/docsbot/docsapi"
 )
 
 // The late root. A /docs-agent command in a channel where docsbot's posts
@@ -70,7 +72,7 @@ func (s *start) postLateRoot(ctx context.Context, view rootView) (bool, error) {
 func (s *start) postEndRoot(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, rootPostBudget)
 	defer cancel()
-	ts, err := s.a.core.Post(bot.FirstPost(ctx), s.req.Channel, s.a.rootMessage(s.view), rootMetadata(s.w))
+	ts, err := s.a.core.Post(bot.FirstPost(ctx), s.req.Channel, s.a.rootMessage(s.view), rootMetadata(s.w, ""))
 	if err != nil {
 		s.log.Warn("cannot post the root message of a start that ended; the person is told privately", "err", err)
 		return
@@ -98,4 +100,28 @@ func (a *agent) tellIfSlow(ctx context.Context, w *bot.Work, req startRequest, t
 			log.Warn("recording the queued notice failed", "err", err)
 		}
 	}).Stop
+}
+
+// resumeLate goes on with a start whose earlier attempt created the job
+// and posted its late root (which names the job: rootMetadata) but stopped
+// before linking it: the job is read from the docs API (a read, not the
+// paid call) and linked as the create's answer would have been. A job the
+// API does not know, or a project no API serves now, leaves the outcome
+// unknown, as after any attempt stopped during the create.
+func (s *start) resumeLate(ctx context.Context) (bool, error) {
+	if s.api == nil {
+		return true, s.unfinished(ctx)
+	}
+	job, err := s.api.GetJob(ctx, s.rootJob)
+	switch {
+	case err == nil:
+		s.log.Info("an earlier attempt created the job and posted its root; linking it", "job", job.ID)
+		s.job = job
+		s.started.JobID = job.ID
+		s.log = s.log.With("job", job.ID)
+		return false, nil
+	case errors.Is(err, docsapi.ErrNotFound):
+		return true, s.unfinished(ctx)
+	}
+	return true, bot.Later(bot.RetryDelay(s.w.Attempt), fmt.Errorf("reading the job a late root names: %w", err))
 }

@@ -5,9 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slack-go/slack"
+
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -130,5 +133,46 @@ func TestLateRootAfterCrashDuringCreate(t *testing.T) {
 	h.WantRequests(docsapitest.EndpointCreate, 0, "the outcome of the first is unknown")
 	if n := len(h.Roots(general)); n != 1 {
 		t.Errorf("%d root messages, want 1", n)
+	}
+}
+
+// TestLateRootAfterCrashBeforeLink plays a replica that died after the
+// create call and the late root's post, before the link: the next replica
+// finds the root, which names its job, and links that job instead of
+// saying the outcome is unknown: no second create, no second root, the
+// job's result posted once in its thread.
+func TestLateRootAfterCrashBeforeLink(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	const key = "cmd:late-root-posted"
+	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := client.CreateJob(context.Background(), "Document the SDK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.DeadReplicaWork(key, "agent.start", map[string]string{"team": "T0TEST", "channel": general, "user": alice, "prompt": "Document the SDK"},
+		map[string]string{"intent": "x"})
+	// The dead replica's late root, as the bot posts it: it names its job.
+	_, rootTS, err := h.BotClient().PostMessage(general, slack.MsgOptionText("Docs agent job", false),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: agent.RootEvent, EventPayload: map[string]any{"work": key, "job": job.ID}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	h.StartBot(bottest.Config{})
+	h.WaitFor("the job's result in the late root's thread", func() bool { return len(h.Finishes(general, rootTS)) == 1 })
+	h.Settle()
+	h.WantRequests(docsapitest.EndpointCreate, 1, "the dead replica's only")
+	if roots := h.Roots(general); len(roots) != 1 || roots[0].TS != rootTS {
+		t.Fatalf("%d root messages, want just the dead replica's", len(roots))
+	}
+	if n := len(h.Finishes(general, rootTS)); n != 1 {
+		t.Errorf("%d results in the thread, want 1", n)
+	}
+	if p := h.Privates(alice, "cannot tell whether"); len(p) != 0 {
+		t.Errorf("alice was told the outcome is unknown: %q", p[0].Text)
 	}
 }

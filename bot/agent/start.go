@@ -148,6 +148,9 @@ type start struct {
 	// late: the root message is posted after the create call, showing the
 	// job (lateroot.go); root stays "" until then.
 	late bool
+	// rootJob is the job a late root found in the channel names (its
+	// metadata): the create call of an earlier attempt made it.
+	rootJob string
 }
 
 // doStart starts a job from the inbox in phases (decide, ensureRoot,
@@ -231,14 +234,14 @@ func (s *start) decide(ctx context.Context) (bool, error) {
 func (s *start) ensureRoot(ctx context.Context) (bool, error) {
 	a, w := s.a, s.w
 	if s.root == "" && w.Attempt > 1 {
-		ts, err := a.findRoot(ctx, s.req, w)
+		ts, job, err := a.findRoot(ctx, s.req, w)
 		if err != nil && bot.TransientSlack(err) {
 			return true, bot.Later(bot.RetryDelay(w.Attempt), err)
 		}
 		if err != nil {
 			s.log.Warn("cannot read the channel for an earlier root message; posting one", "err", err)
 		}
-		s.root = ts
+		s.root, s.rootJob = ts, job
 	}
 	if raw := w.Marked(markOutcome); raw != "" {
 		var ended rootView
@@ -300,6 +303,9 @@ func (s *start) resume(ctx context.Context) (bool, error) {
 	if !begun {
 		return false, nil
 	}
+	if s.rootJob != "" {
+		return s.resumeLate(ctx)
+	}
 	return true, s.unfinished(ctx)
 }
 
@@ -326,6 +332,9 @@ var errNoAPI = errors.New("agent: no docs API is set up for the job's project")
 // intent are marked in one write (doc.go).
 func (s *start) create(ctx context.Context) (bool, error) {
 	a, w := s.a, s.w
+	if s.job != nil {
+		return false, nil // an earlier attempt's, named by its late root (resumeLate)
+	}
 	if s.req.ThreadTS != "" {
 		if err := a.store.ClaimStart(ctx, s.req.thread(s.root), w.Key, startClaimTTL); err != nil {
 			return true, bot.Later(bot.RetryDelay(w.Attempt), err)
@@ -460,7 +469,7 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 		notice, why = queuedLateRootNotice, "the started job's root message waits for Slack; telling the person"
 	}
 	defer a.tellIfSlow(ctx, w, req, notice, why, log)()
-	opts := []slack.MsgOption{rootMetadata(w)}
+	opts := []slack.MsgOption{rootMetadata(w, view.JobID)}
 	if req.ThreadTS != "" {
 		opts = append(opts, slack.MsgOptionTS(req.ThreadTS))
 	}
@@ -469,19 +478,26 @@ func (a *agent) postRoot(ctx context.Context, w *bot.Work, req startRequest, vie
 	return a.core.Post(bot.FirstPost(ctx), req.Channel, a.rootMessage(view), opts...)
 }
 
-// rootMetadata names w on its root message, for findRoot.
-func rootMetadata(w *bot.Work) slack.MsgOption {
-	return slack.MsgOptionMetadata(slack.SlackMetadata{EventType: RootEvent, EventPayload: map[string]any{"work": w.Key}})
+// rootMetadata names w on its root message, for findRoot, and, on a late
+// root, its job (jobID, "" for a root posted first).
+func rootMetadata(w *bot.Work, jobID string) slack.MsgOption {
+	payload := map[string]any{"work": w.Key}
+	if jobID != "" {
+		payload["job"] = jobID
+	}
+	return slack.MsgOptionMetadata(slack.SlackMetadata{EventType: RootEvent, EventPayload: payload})
 }
 
 // findRoot looks in the channel (or the request's thread) for the root
 // message an earlier attempt at w posted (its metadata names w) before it
-// could record it: "" if there is none.
-func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (string, error) {
+// could record it: "" if there is none. A late root's metadata also names
+// its job (rootMetadata), returned with it.
+func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (ts, job string, err error) {
 	if req.ThreadTS != "" {
-		return a.findInThread(ctx, req.Channel, req.ThreadTS, func(m slack.Message) bool {
+		ts, err := a.findInThread(ctx, req.Channel, req.ThreadTS, func(m slack.Message) bool {
 			return m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key
 		})
+		return ts, "", err
 	}
 	since := w.Received.Add(-time.Minute) // Slack's clock is not Redis's
 	params := &slack.GetConversationHistoryParameters{ChannelID: req.Channel, Limit: 200, IncludeAllMetadata: true,
@@ -489,11 +505,12 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 	for range 10 {
 		res, err := a.core.SlackIn(ctx).GetConversationHistoryContext(ctx, params)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		for _, m := range res.Messages {
 			if m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key {
-				return m.Timestamp, nil
+				job, _ := m.Metadata.EventPayload["job"].(string)
+				return m.Timestamp, job, nil
 			}
 		}
 		if !res.HasMore {
@@ -501,7 +518,7 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (st
 		}
 		params.Cursor = res.ResponseMetaData.NextCursor
 	}
-	return "", nil
+	return "", "", nil
 }
 
 // offerRetry offers "retry" in the thread of a start whose outcome cannot
