@@ -15,7 +15,6 @@ import (
 	"github.com/docsbot/docsbot/bot/app"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 	"github.com/docsbot/docsbot/store/redistest"
@@ -328,10 +327,7 @@ func TestFollowUpAfterCrashDuringSend(t *testing.T) {
 	h.DeadReplicaWork("msg:T0TEST:"+general+":"+replyTS, "agent.reply",
 		map[string]string{"team": "T0TEST", "channel": general, "user": alice, "ts": replyTS, "thread_ts": rootTS, "text": text},
 		map[string]string{"sending": "1"})
-	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := h.apiClient()
 	if _, err := client.SendMessage(ctx, jobID, text); err != nil {
 		t.Fatalf("the dead replica's send: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/jobdraft"
 	"github.com/docsbot/docsbot/bot/slacktest"
+	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -56,6 +57,17 @@ func runningJob(t *testing.T, cfg bottest.Config, prompt string) (h *harness, ro
 
 // startedJob runs /docs-agent and waits until the job is linked (its id shows
 // in the root message). It returns the root message's ts and the job id.
+// apiClient is a client of the harness's docs API, as a replica that died
+// used it before the test starts the bot.
+func (h *harness) apiClient() *docsapi.Client {
+	h.T.Helper()
+	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return client
+}
+
 func (h *harness) startedJob(prompt string) (rootTS, jobID string) {
 	h.T.Helper()
 	before := len(h.Roots(general))

@@ -10,7 +10,6 @@ import (
 	"github.com/docsbot/docsbot/bot/agent"
 	"github.com/docsbot/docsbot/bot/bottest"
 	"github.com/docsbot/docsbot/bot/slacktest"
-	"github.com/docsbot/docsbot/docsapi"
 	"github.com/docsbot/docsbot/docsapi/docsapitest"
 	"github.com/docsbot/docsbot/store"
 )
@@ -145,10 +144,7 @@ func TestLateRootAfterCrashBeforeLink(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	const key = "cmd:late-root-posted"
-	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := h.apiClient()
 	job, err := client.CreateJob(context.Background(), "Document the SDK")
 	if err != nil {
 		t.Fatal(err)

@@ -172,10 +172,7 @@ func finishedWithoutBot(t *testing.T, prompt string, n int) (h *harness, st *sto
 	h = newHarness(t, bottest.LongJobs())
 	st = h.OpenStore()
 	ctx := context.Background()
-	client, err := docsapi.NewClient(h.API.Key, h.API.ProjectID, docsapi.WithBaseURL(h.API.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := h.apiClient()
 	job, err := client.CreateJob(ctx, prompt)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -243,8 +244,12 @@ func TestScenariosAtTinyScale(t *testing.T) {
 				}
 			}
 			// Its Redis work per command: SET NX, SET, XADD, SET XX (idle
-			// commands of the window aside), all sent, none in scripts.
-			if sw.RedisByCmd["set"] < 3 || sw.RedisByCmd["xadd"] < 1 || sw.RedisInScriptsPerCmd != 0 {
+			// commands of the window aside), all sent, none in scripts. The
+			// window ends when every root names its job; a root posted once
+			// its job exists does so before its link, audit and done, so the
+			// last command's may fall after it.
+			sets, xadds := math.Round(sw.RedisByCmd["set"]*commands), math.Round(sw.RedisByCmd["xadd"]*commands)
+			if sets < 3*commands-2 || xadds < commands-1 || sw.RedisInScriptsPerCmd != 0 {
 				t.Errorf("same-work bot's Redis commands: %v, in scripts %.2f", sw.RedisByCmd, sw.RedisInScriptsPerCmd)
 			}
 			if res.RedisSentPerCmd <= 0 || res.RedisInScriptsPerCmd <= 0 {
