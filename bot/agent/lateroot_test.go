@@ -16,8 +16,9 @@ import (
 
 // TestRootPostedOnceTheJobExists: a command in a channel docsbot has not
 // posted in lately gets its root message first, then the edit that shows
-// its job; in a channel docsbot posted in lately, the root is posted once
-// the job exists, showing it: one post, no edit, the job linked to it.
+// its job; in a channel docsbot just posted in, the root is posted once
+// the job exists, already showing it (its post's blocks name the job), and
+// the job is linked to it.
 // Where Slack refuses that late root, the job started all the same: the
 // person is told privately, with the job, the start is audited untracked,
 // and the next command in that channel posts its root first again.
@@ -42,29 +43,33 @@ func TestRootPostedOnceTheJobExists(t *testing.T) {
 		})
 		return root
 	}
-	edits := func(ts string) int {
-		n := 0
-		for _, c := range h.Slack.Calls("chat.update") {
-			if c.Params["ts"] == ts {
-				n++
+	// postedShowingJob waits for the chat.postMessage calls of the root
+	// whose instruction is prompt (one per try) and reports whether the
+	// first showed its job: a root posted once its job exists. A root
+	// posted first shows its job by an edit, later.
+	postedShowingJob := func(prompt string) bool {
+		t.Helper()
+		var posts []slacktest.Call
+		h.WaitFor("the post of root "+prompt, func() bool {
+			posts = nil
+			for _, c := range h.Slack.Calls("chat.postMessage") {
+				if strings.Contains(c.Params["blocks"], prompt) {
+					posts = append(posts, c)
+				}
 			}
-		}
-		return n
-	}
-	rootPosts := func() int { return len(h.Slack.Calls("chat.postMessage")) }
-
-	first := rootShowingJob("Document the webhooks", 1)
-	if edits(first.TS) == 0 {
-		t.Errorf("the first root in the channel shows its job without an edit: it was not posted first")
+			return len(posts) > 0
+		})
+		return strings.Contains(posts[0].Params["blocks"], "job_")
 	}
 
-	posts := rootPosts()
+	rootShowingJob("Document the webhooks", 1)
+	if postedShowingJob("Document the webhooks") {
+		t.Errorf("the first root in the channel was posted showing its job: not posted first")
+	}
+
 	late := rootShowingJob("Document the SDK", 2)
-	if n := edits(late.TS); n != 0 {
-		t.Errorf("%d edits of a root posted once its job existed, want none", n)
-	}
-	if n := rootPosts() - posts; n != 1 {
-		t.Errorf("%d chat.postMessage calls for the late root, want 1", n)
+	if !postedShowingJob("Document the SDK") {
+		t.Errorf("the root in a channel just posted in was posted before its job existed")
 	}
 	if !strings.Contains(rendered(late), "<@"+alice+">") || !strings.Contains(rendered(late), "Document the SDK") {
 		t.Errorf("late root %q does not say who asked what", rendered(late))
@@ -100,9 +105,9 @@ func TestRootPostedOnceTheJobExists(t *testing.T) {
 	}
 
 	// The refusal is remembered: the next root goes first, then its edit.
-	fourth := rootShowingJob("Document the errors", 3)
-	if edits(fourth.TS) == 0 {
-		t.Errorf("the root after a refusal shows its job without an edit: it was not posted first")
+	rootShowingJob("Document the errors", 3)
+	if postedShowingJob("Document the errors") {
+		t.Errorf("the root after a refusal was posted showing its job: not posted first")
 	}
 	h.WantRequests(docsapitest.EndpointCreate, 4, "one job a command")
 }
