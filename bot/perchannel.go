@@ -48,10 +48,3 @@ func (p *perChannel[V]) forget(team, channel string) {
 	defer p.mu.Unlock()
 	delete(p.kept, [2]string{team, channel})
 }
-
-// size is how many values are kept.
-func (p *perChannel[V]) size() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.kept)
-}

@@ -43,7 +43,7 @@ func TestPerChannelKeepsWhatWasSeen(t *testing.T) {
 	if _, ok := c.get("T1", "C1", fresh, at); ok {
 		t.Error("a value outlived the bound on the values kept")
 	}
-	if n := c.size(); n > max {
+	if n := len(c.kept); n > max {
 		t.Errorf("%d values kept, want at most %d", n, max)
 	}
 }

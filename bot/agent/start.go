@@ -489,14 +489,14 @@ func rootMetadata(w *bot.Work, jobID string) slack.MsgOption {
 }
 
 // findRoot looks in the channel (or the request's thread) for the root
-// message an earlier attempt at w posted (its metadata names w) before it
-// could record it: "" if there is none. A late root's metadata also names
-// its job (rootMetadata), returned with it.
+// message an earlier attempt at w posted before it could record it: a
+// message of docsbot's own whose metadata names w (isRoot). "" if there is
+// none. A late root's metadata also names its job (rootMetadata), returned
+// with it.
 func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (ts, job string, err error) {
+	self := a.core.Self(ctx)
 	if req.ThreadTS != "" {
-		ts, err := a.findInThread(ctx, req.Channel, req.ThreadTS, func(m slack.Message) bool {
-			return m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key
-		})
+		ts, err := a.findInThread(ctx, req.Channel, req.ThreadTS, func(m slack.Message) bool { return isRoot(m, self, w) })
 		return ts, "", err
 	}
 	since := w.Received.Add(-time.Minute) // Slack's clock is not Redis's
@@ -508,7 +508,7 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (ts
 			return "", "", err
 		}
 		for _, m := range res.Messages {
-			if m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key {
+			if isRoot(m, self, w) {
 				job, _ := m.Metadata.EventPayload["job"].(string)
 				return m.Timestamp, job, nil
 			}
@@ -519,6 +519,15 @@ func (a *agent) findRoot(ctx context.Context, req startRequest, w *bot.Work) (ts
 		params.Cursor = res.ResponseMetaData.NextCursor
 	}
 	return "", "", nil
+}
+
+// isRoot reports whether m is the root message of w: posted by docsbot
+// (self), as the poller reads a result's metadata, with metadata naming w.
+// Another app's message naming w could otherwise stand for it, and name a
+// job to link.
+func isRoot(m slack.Message, self bot.Identity, w *bot.Work) bool {
+	return m.Metadata.EventType == RootEvent && m.Metadata.EventPayload["work"] == w.Key &&
+		((self.UserID != "" && m.User == self.UserID) || (self.BotID != "" && m.BotID == self.BotID))
 }
 
 // offerRetry offers "retry" in the thread of a start whose outcome cannot
